@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import type { Database } from '../db/types.ts';
+
+const sql = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
+
+/** Bumped when platform.sql changes; a database bootstrapped by an older version is rebuilt. */
+export const PLATFORM_VERSION = '1';
+
+/** The search_path hosted Supabase gives every role. */
+export const SEARCH_PATH = `"$user", public, extensions`;
+
+export async function isBootstrapped(db: Database): Promise<boolean> {
+  const { rows } = await db.query<{ ok: boolean }>(
+    `select to_regclass('_supabase_local.meta') is not null as ok`,
+  );
+  return rows[0].ok;
+}
+
+/**
+ * Creates what the Supabase platform provides before user migrations. Idempotent: roles are
+ * created when missing (they are cluster-wide on Postgres), the rest once per database.
+ */
+export async function bootstrapPlatform(db: Database): Promise<'created' | 'present'> {
+  await db.exec(sql('roles.sql'));
+  if (await isBootstrapped(db)) return 'present';
+  await db.transaction(async (tx) => {
+    await tx.exec(sql('platform.sql'));
+    await tx.query(`insert into _supabase_local.meta (key, value) values ('platform_version', $1)`, [
+      PLATFORM_VERSION,
+    ]);
+  });
+  return 'created';
+}

@@ -1,0 +1,143 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'smol-toml';
+
+/**
+ * The parts of the Supabase CLI's config.toml that the local stack honours, with the CLI's
+ * defaults. Unknown keys are kept in `raw` so later services can read their own sections.
+ */
+export interface StackConfig {
+  projectId: string;
+  api: { port: number; maxRows: number; schemas: string[]; extraSearchPath: string[] };
+  auth: {
+    siteUrl: string;
+    additionalRedirectUrls: string[];
+    jwtExpiry: number;
+    enableSignup: boolean;
+    enableAnonymousSignIns: boolean;
+    enableRefreshTokenRotation: boolean;
+    refreshTokenReuseInterval: number;
+    minimumPasswordLength: number;
+    passwordRequirements: string;
+    email: {
+      enableSignup: boolean;
+      enableConfirmations: boolean;
+      doubleConfirmChanges: boolean;
+      securePasswordChange: boolean;
+      otpLength: number;
+      otpExpiry: number;
+      maxFrequency: string;
+      templates: Record<string, { subject?: string; contentPath?: string }>;
+    };
+    rateLimit: Record<string, number>;
+    hooks: Record<string, { enabled: boolean; uri: string }>;
+  };
+  inbucket: { enabled: boolean; port: number; smtpPort: number; adminEmail: string; senderName: string };
+  storage: { enabled: boolean; fileSizeLimit: string; buckets: Record<string, Record<string, unknown>> };
+  functions: Record<string, Record<string, unknown>>;
+  raw: Record<string, unknown>;
+}
+
+type Table = Record<string, unknown>;
+
+const table = (value: unknown): Table =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Table) : {};
+const num = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
+const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
+const str = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+const strings = (value: unknown, fallback: string[]) =>
+  Array.isArray(value) ? value.map(String) : fallback;
+
+export class ConfigError extends Error {}
+
+/** Reads `<workdir>/config.toml`; a missing file gives the CLI's defaults. */
+export function loadConfig(workdir: string): StackConfig {
+  const file = join(workdir, 'config.toml');
+  let raw: Table = {};
+  if (existsSync(file)) {
+    try {
+      raw = parse(readFileSync(file, 'utf8')) as Table;
+    } catch (error) {
+      throw new ConfigError(`${file}: ${(error as Error).message}`);
+    }
+  }
+  const api = table(raw.api);
+  const auth = table(raw.auth);
+  const email = table(auth.email);
+  const inbucket = table(raw.inbucket);
+  const storage = table(raw.storage);
+  const templates: StackConfig['auth']['email']['templates'] = {};
+  for (const [name, value] of Object.entries(table(email.template))) {
+    const t = table(value);
+    templates[name] = {
+      subject: typeof t.subject === 'string' ? t.subject : undefined,
+      contentPath: typeof t.content_path === 'string' ? t.content_path : undefined,
+    };
+  }
+  const hooks: StackConfig['auth']['hooks'] = {};
+  for (const [name, value] of Object.entries(table(auth.hook))) {
+    const h = table(value);
+    hooks[name] = { enabled: bool(h.enabled, false), uri: str(h.uri, '') };
+  }
+  const rateLimit: Record<string, number> = {
+    email_sent: 2,
+    sms_sent: 30,
+    anonymous_users: 30,
+    token_refresh: 150,
+    sign_in_sign_ups: 30,
+    token_verifications: 30,
+  };
+  for (const [name, value] of Object.entries(table(auth.rate_limit))) {
+    if (typeof value === 'number') rateLimit[name] = value;
+  }
+  return {
+    projectId: str(raw.project_id, 'local'),
+    api: {
+      port: num(api.port, 54321),
+      maxRows: num(api.max_rows, 1000),
+      schemas: strings(api.schemas, ['public', 'graphql_public']),
+      extraSearchPath: strings(api.extra_search_path, ['public', 'extensions']),
+    },
+    auth: {
+      siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),
+      additionalRedirectUrls: strings(auth.additional_redirect_urls, []),
+      jwtExpiry: num(auth.jwt_expiry, 3600),
+      enableSignup: bool(auth.enable_signup, true),
+      enableAnonymousSignIns: bool(auth.enable_anonymous_sign_ins, false),
+      enableRefreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
+      refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
+      minimumPasswordLength: num(auth.minimum_password_length, 6),
+      passwordRequirements: str(auth.password_requirements, ''),
+      email: {
+        enableSignup: bool(email.enable_signup, true),
+        enableConfirmations: bool(email.enable_confirmations, false),
+        doubleConfirmChanges: bool(email.double_confirm_changes, true),
+        securePasswordChange: bool(email.secure_password_change, false),
+        otpLength: num(email.otp_length, 6),
+        otpExpiry: num(email.otp_expiry, 3600),
+        maxFrequency: str(email.max_frequency, '1s'),
+        templates,
+      },
+      rateLimit,
+      hooks,
+    },
+    inbucket: {
+      enabled: bool(inbucket.enabled, true),
+      port: num(inbucket.port, 54324),
+      smtpPort: num(inbucket.smtp_port, 54325),
+      adminEmail: str(inbucket.admin_email, 'admin@email.com'),
+      senderName: str(inbucket.sender_name, 'Admin'),
+    },
+    storage: {
+      enabled: bool(storage.enabled, true),
+      fileSizeLimit: str(storage.file_size_limit, '50MiB'),
+      buckets: Object.fromEntries(
+        Object.entries(table(storage.buckets)).map(([name, value]) => [name, table(value)]),
+      ),
+    },
+    functions: Object.fromEntries(
+      Object.entries(table(raw.functions)).map(([name, value]) => [name, table(value)]),
+    ),
+    raw,
+  };
+}

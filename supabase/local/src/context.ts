@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { EventEmitter } from 'node:events';
+import type { StackConfig } from './config.ts';
+import type { Database } from './db/types.ts';
+import type { StackKeys } from './keys.ts';
+import type { Jwt } from './jwt.ts';
+import type { Mailer } from './mail/index.ts';
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What every service of the stack is given. */
+export interface StackContext {
+  config: StackConfig;
+  /** The Supabase project folder (config.toml, migrations, seed.sql, templates, functions). */
+  workdir: string;
+  /** Where PGlite data and storage files live (`.data` by default). */
+  dataDir: string;
+  db: Database;
+  /** Connection string of the database when it is a real Postgres (for child processes). */
+  databaseUrl?: string;
+  keys: StackKeys;
+  jwt: Jwt;
+  mailer: Mailer;
+  /** Public base URL of the API gateway, e.g. http://127.0.0.1:54321 (set once listening). */
+  apiUrl: string;
+  /** Emits 'schema-changed' after migrations and on NOTIFY pgrst. */
+  events: EventEmitter;
+  log: Logger;
+}
+
+/**
+ * A service mounted under a prefix (/auth/v1, /rest/v1, ...). `path` is the rest of the URL
+ * path after the prefix, starting with '/'. Thrown HttpErrors become their status and body;
+ * anything else becomes a 500 for that request only.
+ */
+export interface Service {
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close?(): Promise<void>;
+}
+
+export type ServiceFactory = (ctx: StackContext) => Service | Promise<Service>;

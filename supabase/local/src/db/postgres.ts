@@ -1,0 +1,97 @@
+import pg from 'pg';
+import type { Database, QueryResult, Queryable } from './types.ts';
+
+const asText = (value: string) => value;
+// Same value shapes as the PGlite adapter: dates and timestamps as printed, int8 as string.
+for (const oid of [1082, 1083, 1114, 1184, 1266, 1186, 1700, 20]) pg.types.setTypeParser(oid, asText);
+
+export interface PostgresOptions {
+  connectionString: string;
+  max?: number;
+  /** Fail a query whose connection hangs instead of waiting forever. */
+  connectionTimeoutMillis?: number;
+}
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+      const result = await client.query(sql, params as unknown[] | undefined);
+      // A multi-statement text returns an array of results: report the last one.
+      const last = Array.isArray(result) ? result[result.length - 1] : result;
+      return {
+        rows: last.rows as T[],
+        fields: last.fields.map((f: pg.FieldDef) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+        rowCount: last.rowCount ?? last.rows.length,
+      };
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  };
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<Database & { pool: pg.Pool }> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    application_name: 'supabase-local',
+  });
+  // An idle client that loses its server must not crash the process.
+  pool.on('error', () => {});
+  // Hosted Supabase's search_path, also for connections opened before the bootstrap set it.
+  pool.on('connect', (client) => {
+    client.query(`set search_path to "$user", public, extensions`).catch(() => {});
+  });
+  const base = wrap(pool);
+  await base.query('select 1');
+  let listener: pg.Client | undefined;
+  const channels = new Map<string, Set<(payload: string) => void>>();
+  return {
+    engine: 'postgres',
+    pool,
+    ...base,
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onPayload) {
+      if (!listener) {
+        listener = new pg.Client({ connectionString: options.connectionString });
+        listener.on('error', () => {});
+        await listener.connect();
+        listener.on('notification', (msg) => {
+          for (const cb of channels.get(msg.channel) ?? []) cb(msg.payload ?? '');
+        });
+      }
+      let set = channels.get(channel);
+      if (!set) {
+        set = new Set();
+        channels.set(channel, set);
+        await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+        if (set.size === 0 && listener) {
+          channels.delete(channel);
+          await listener.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
+        }
+      };
+    },
+    async close() {
+      await listener?.end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

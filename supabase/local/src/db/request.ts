@@ -1,0 +1,57 @@
+import type { Database, Queryable } from './types.ts';
+
+/** What PostgREST (and Storage) set for each request before running its statement. */
+export interface RequestContext {
+  role: string;
+  claims: Record<string, unknown>;
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+}
+
+const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
+
+export class UnknownRoleError extends Error {}
+
+/**
+ * Runs `fn` in one transaction as the caller: `set local role`, `request.jwt.claims` and the
+ * request settings, all transaction-local so nothing leaks into the next request.
+ */
+export async function withRequest<T>(
+  db: Database,
+  context: RequestContext,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  if (!API_ROLES.has(context.role)) {
+    throw new UnknownRoleError(`role "${context.role}" does not exist`);
+  }
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `select set_config('role', $1, true),
+              set_config('request.jwt.claims', $2, true),
+              set_config('request.method', $3, true),
+              set_config('request.path', $4, true),
+              set_config('request.headers', $5, true)`,
+      [
+        context.role,
+        JSON.stringify(context.claims),
+        context.method ?? '',
+        context.path ?? '',
+        JSON.stringify(context.headers ?? {}),
+      ],
+    );
+    return fn(tx);
+  });
+}
+
+/** Runs `fn` in a transaction as a platform role (e.g. supabase_auth_admin for GoTrue's work). */
+export async function asPlatformRole<T>(
+  db: Database,
+  role: 'supabase_auth_admin' | 'supabase_storage_admin' | 'postgres',
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`select set_config('role', $1, true)`, [role]);
+    return fn(tx);
+  });
+}

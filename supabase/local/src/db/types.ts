@@ -1,0 +1,62 @@
+/**
+ * One small database interface over PGlite and real Postgres, so every service of the stack
+ * behaves the same on both. Values come back alike on both engines: booleans and 2/4-byte
+ * numbers as JS values, int8 and numeric as strings, json/jsonb parsed, dates and timestamps
+ * as the text Postgres prints.
+ */
+export interface QueryResult<T = Record<string, unknown>> {
+  rows: T[];
+  fields: { name: string; dataTypeID: number }[];
+  /** Rows returned or affected by the (last) statement. */
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs a script of one or more statements (simple query protocol), no parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface Database extends Queryable {
+  readonly engine: Engine;
+  /** Runs `fn` in a transaction; a throw rolls back. On PGlite calls are serialised. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; returns the unlisten function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** A Postgres error normalised across engines (fields of the ErrorResponse message). */
+export interface PgErrorFields {
+  code?: string;
+  message: string;
+  detail?: string;
+  hint?: string;
+  position?: string;
+  where?: string;
+  internalPosition?: string;
+  internalQuery?: string;
+}
+
+export function pgErrorFields(error: unknown): PgErrorFields {
+  const e = error as Record<string, unknown>;
+  const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  return {
+    code: s(e?.code),
+    message: s(e?.message) ?? String(error),
+    detail: s(e?.detail),
+    hint: s(e?.hint),
+    position: s(e?.position),
+    where: s(e?.where),
+    internalPosition: s(e?.internalPosition),
+    internalQuery: s(e?.internalQuery),
+  };
+}
+
+/** Is this a Postgres error (it has a SQLSTATE) rather than a bug or a lost connection? */
+export function isPgError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Database, Queryable } from './db/types.ts';
+import { pgErrorFields } from './db/types.ts';
+import { lineAt, splitStatements } from './sql-split.ts';
+
+export interface MigrationFile {
+  version: string;
+  name: string;
+  path: string;
+}
+
+/** A migration or seed that failed: where, and what Postgres said. Nothing of it was kept. */
+export class MigrationError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly pgMessage: string,
+    readonly code?: string,
+  ) {
+    super(`${file}:${line}: ${pgMessage}${code ? ` (SQLSTATE ${code})` : ''}`);
+  }
+}
+
+/** supabase/migrations/<version>_<name>.sql, in version order, as the CLI finds them. */
+export function listMigrations(workdir: string): MigrationFile[] {
+  const dir = join(workdir, 'migrations');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((file) => /^(\d+)_(.*)\.sql$/.exec(file))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ version: m[1], name: m[2], path: join(dir, m[0]) }))
+    .sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+}
+
+/** Runs a script statement by statement, so an error can name its line. */
+async function runScript(tx: Queryable, path: string, displayPath: string) {
+  const script = readFileSync(path, 'utf8');
+  const statements = splitStatements(script);
+  for (const statement of statements) {
+    try {
+      await tx.exec(statement.text);
+    } catch (error) {
+      const fields = pgErrorFields(error);
+      const position = fields.position ? Number(fields.position) - 1 : 0;
+      const { line } = lineAt(script, statement.offset + position);
+      const detail = [fields.message, fields.detail && `DETAIL: ${fields.detail}`, fields.hint && `HINT: ${fields.hint}`]
+        .filter(Boolean)
+        .join('\n');
+      throw new MigrationError(displayPath, line, detail, fields.code);
+    }
+  }
+  return statements.map((s) => s.text);
+}
+
+export interface MigrateResult {
+  applied: string[];
+  seeded: boolean;
+  /** The seed file changed since it was applied (run db:reset to apply it). */
+  seedChanged: boolean;
+}
+
+/**
+ * Applies pending migrations as the non-superuser owner `postgres`, all in one transaction:
+ * a failure leaves the database exactly as it was. Then, on a database never seeded, runs
+ * seed.sql the same way. Both are recorded where the Supabase CLI records them.
+ */
+export async function migrate(db: Database, workdir: string, options: { seed?: boolean } = {}): Promise<MigrateResult> {
+  const display = (path: string) => relative(process.cwd(), path) || path;
+  const files = listMigrations(workdir);
+  const { rows } = await db.query<{ version: string }>(`select version from supabase_migrations.schema_migrations`);
+  const done = new Set(rows.map((r) => r.version));
+  const pending = files.filter((f) => !done.has(f.version));
+  if (pending.length > 0) {
+    await db.transaction(async (tx) => {
+      await tx.query(`select set_config('role', 'postgres', true)`);
+      for (const file of pending) {
+        const statements = await runScript(tx, file.path, display(file.path));
+        await tx.query(
+          `insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)`,
+          [file.version, file.name, statements],
+        );
+      }
+      // PostgREST's convention: tell the API to reload its schema cache.
+      await tx.query(`notify pgrst, 'reload schema'`);
+    });
+  }
+
+  const seedPath = join(workdir, 'seed.sql');
+  let seeded = false;
+  let seedChanged = false;
+  if (options.seed !== false && existsSync(seedPath)) {
+    const hash = createHash('sha256').update(readFileSync(seedPath)).digest('hex');
+    const seeds = await db.query<{ path: string; hash: string }>(`select path, hash from supabase_migrations.seed_files`);
+    if (seeds.rows.length === 0) {
+      await db.transaction(async (tx) => {
+        await tx.query(`select set_config('role', 'postgres', true)`);
+        await runScript(tx, seedPath, display(seedPath));
+        await tx.query(`insert into supabase_migrations.seed_files (path, hash) values ($1, $2)`, ['supabase/seed.sql', hash]);
+      });
+      seeded = true;
+    } else {
+      seedChanged = seeds.rows[0].hash !== hash;
+    }
+  }
+  return { applied: pending.map((f) => `${f.version}_${f.name}`), seeded, seedChanged };
+}

@@ -1,0 +1,253 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EventEmitter } from 'node:events';
+import { join, resolve } from 'node:path';
+import { loadConfig, type StackConfig } from './config.ts';
+import { openPglite } from './db/pglite.ts';
+import { openPostgres } from './db/postgres.ts';
+import { lockDataDir } from './db/lock.ts';
+import type { Database } from './db/types.ts';
+import { bootstrapPlatform } from './bootstrap/index.ts';
+import { migrate, type MigrateResult } from './migrate.ts';
+import { demoKeys, type StackKeys } from './keys.ts';
+import { createJwt } from './jwt.ts';
+import { Mailer } from './mail/index.ts';
+import { startCatcher, type CatcherServers } from './mail/catcher.ts';
+import type { Logger, Service, StackContext } from './context.ts';
+import { HttpError, sendJson } from './http.ts';
+import { routes, type Route } from './services.ts';
+
+export interface StackOptions {
+  /** Supabase project folder (default ./supabase), like the CLI's --workdir. */
+  workdir?: string;
+  /** Data directory for PGlite and storage (default .data beside the workdir). */
+  dataDir?: string;
+  /** A Postgres to use instead of PGlite (must connect as a superuser for the bootstrap). */
+  databaseUrl?: string;
+  /** Start PGlite from a prepared data directory dump (tests clone one prepared database). */
+  loadDataDir?: Blob;
+  /** Keep PGlite in memory only (tests). */
+  inMemory?: boolean;
+  host?: string;
+  /** API port (default config.toml [api].port, 54321); 0 picks a free one. */
+  port?: number;
+  /** Mail catcher ports (default [inbucket] port 54324 and smtp_port 54325); 0 picks free ones. */
+  mailPort?: number;
+  smtpPort?: number;
+  /** Run seed.sql on a fresh database (default true). */
+  seed?: boolean;
+  keys?: StackKeys;
+  log?: Logger;
+}
+
+export interface Stack {
+  url: string;
+  mailUrl: string;
+  smtpPort: number;
+  keys: StackKeys;
+  config: StackConfig;
+  db: Database;
+  context: StackContext;
+  migrations: MigrateResult;
+  /** Milliseconds from call to listening. */
+  startupMs: number;
+  recoveredLockFrom?: number;
+  close(): Promise<void>;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+// Supabase's gateway allows these on every API (the CLI's Kong CORS plugin reflects the rest).
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-expose-headers':
+    'content-range, content-profile, content-location, range-unit, preference-applied, x-supabase-api-version, content-length, etag, location',
+  'access-control-max-age': '3600',
+};
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const started = performance.now();
+  const workdir = resolve(options.workdir ?? 'supabase');
+  const dataDir = resolve(options.dataDir ?? join(workdir, '..', '.data'));
+  const config = loadConfig(workdir);
+  const log = options.log ?? silent;
+  const keys = options.keys ?? demoKeys;
+  const host = options.host ?? '127.0.0.1';
+
+  const cleanup: (() => Promise<void> | void)[] = [];
+  const runCleanup = async () => {
+    for (const fn of cleanup.reverse()) await fn();
+    cleanup.length = 0;
+  };
+
+  try {
+    let db: Database;
+    let recoveredLockFrom: number | undefined;
+    if (options.databaseUrl) {
+      db = await openPostgres({ connectionString: options.databaseUrl });
+    } else {
+      const pgliteDir = options.inMemory ? undefined : join(dataDir, 'pglite');
+      if (pgliteDir) {
+        const lock = lockDataDir(dataDir);
+        recoveredLockFrom = lock.recoveredFrom;
+        if (recoveredLockFrom) log.warn(`Recovered the data directory from a stack that did not shut down (pid ${recoveredLockFrom}).`);
+        cleanup.push(() => lock.release());
+      }
+      db = await openPglite({ dataDir: pgliteDir, loadDataDir: options.loadDataDir });
+    }
+    cleanup.push(() => db.close());
+
+    await bootstrapPlatform(db);
+    const migrations = await migrate(db, workdir, { seed: options.seed });
+    for (const name of migrations.applied) log.info(`Applied migration ${name}`);
+    if (migrations.seeded) log.info('Seeded the database from seed.sql');
+    if (migrations.seedChanged) log.warn('seed.sql changed since it was applied: run `npm run db:reset` to apply it.');
+
+    const smtpSettings = (config.raw.auth as { email?: { smtp?: Record<string, unknown> } } | undefined)?.email?.smtp;
+    const mailer = new Mailer(
+      `${config.inbucket.senderName} <${config.inbucket.adminEmail}>`,
+      smtpSettings && smtpSettings.enabled !== false && typeof smtpSettings.host === 'string'
+        ? {
+            host: smtpSettings.host,
+            port: Number(smtpSettings.port ?? 587),
+            user: smtpSettings.user as string | undefined,
+            pass: smtpSettings.pass as string | undefined,
+          }
+        : undefined,
+    );
+    let catcher: CatcherServers | undefined;
+    if (config.inbucket.enabled) {
+      catcher = await startCatcher(mailer.store, {
+        host,
+        httpPort: options.mailPort ?? config.inbucket.port,
+        smtpPort: options.smtpPort ?? config.inbucket.smtpPort,
+      });
+      cleanup.push(() => catcher!.close());
+    }
+
+    const events = new EventEmitter();
+    const unlisten = await db.listen('pgrst', (payload) => {
+      if (payload === 'reload schema' || payload === '') events.emit('schema-changed');
+    });
+    cleanup.push(() => unlisten());
+
+    const context: StackContext = {
+      config,
+      workdir,
+      dataDir,
+      db,
+      databaseUrl: options.databaseUrl,
+      keys,
+      jwt: createJwt(keys.jwtSecret),
+      mailer,
+      apiUrl: '',
+      events,
+      log,
+    };
+
+    const mounted: { route: Route; service: Service }[] = [];
+    for (const route of routes) {
+      const service = await route.factory(context);
+      mounted.push({ route, service });
+      if (service.close) cleanup.push(() => service.close!());
+    }
+    const validKeys = new Set([keys.anonKey, keys.serviceRoleKey]);
+
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+      const requested = req.headers['access-control-request-headers'];
+      res.setHeader(
+        'access-control-allow-headers',
+        requested ?? 'authorization, x-client-info, apikey, content-type, x-supabase-api-version, prefer, range, accept-profile, content-profile, x-upsert',
+      );
+      if (req.method === 'OPTIONS') {
+        res.writeHead(200).end();
+        return;
+      }
+      if (url.pathname === '/health') {
+        sendJson(res, 200, { status: 'ok', engine: db.engine });
+        return;
+      }
+      const hit = mounted.find(({ route }) => url.pathname === route.prefix || url.pathname.startsWith(route.prefix + '/'));
+      if (!hit) {
+        sendJson(res, 404, { message: 'no Route matched with those values' });
+        return;
+      }
+      const path = url.pathname.slice(hit.route.prefix.length) || '/';
+      const apikey = (req.headers.apikey as string | undefined) ?? url.searchParams.get('apikey') ?? undefined;
+      if (hit.route.keyAuth && !hit.route.openPaths?.test(path)) {
+        if (!apikey) {
+          sendJson(res, 401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' });
+          return;
+        }
+        if (!validKeys.has(apikey)) {
+          sendJson(res, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+          return;
+        }
+      }
+      // The gateway hands the apikey on as the bearer token when the client sent none.
+      if (!req.headers.authorization && apikey && validKeys.has(apikey)) req.headers.authorization = `Bearer ${apikey}`;
+      try {
+        await hit.service.handle(req, res, path);
+      } catch (error) {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        if (error instanceof HttpError) {
+          sendJson(res, error.status, error.body, error.headers);
+          return;
+        }
+        log.error(`${req.method} ${url.pathname}: ${(error as Error).stack ?? error}`);
+        sendJson(res, 500, { message: 'Internal server error' });
+      }
+    };
+
+    const server = createServer((req, res) => void handle(req, res));
+    server.keepAliveTimeout = 5_000;
+    server.on('upgrade', (req, socket, head) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const hit = mounted.find(({ route }) => url.pathname.startsWith(route.prefix + '/'));
+      const apikey = url.searchParams.get('apikey') ?? (req.headers.apikey as string | undefined);
+      if (!hit?.service.upgrade || (hit.route.keyAuth && (!apikey || !validKeys.has(apikey)))) {
+        socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
+        return;
+      }
+      hit.service.upgrade(req, socket, head);
+    });
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? config.api.port, host, () => resolveListen());
+    });
+    cleanup.push(
+      () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${host}:${port}`;
+    context.apiUrl = url;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      mailUrl: catcher?.httpUrl ?? '',
+      smtpPort: catcher?.smtpPort ?? 0,
+      keys,
+      config,
+      db,
+      context,
+      migrations,
+      recoveredLockFrom,
+      startupMs: Math.round(performance.now() - started),
+      close: () => (closing ??= runCleanup()),
+    };
+  } catch (error) {
+    await runCleanup().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+import type { Service, StackContext } from '../context.ts';
+import { HttpError } from '../http.ts';
+
+/** Placeholder until the storage service lands: answers 501 so clients fail clearly. */
+export function createStorageService(_ctx: StackContext): Service {
+  return {
+    async handle() {
+      throw new HttpError(501, { message: 'The storage service is not implemented in the local stack yet' });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { openPglite } from '../../src/db/pglite.ts';
+import { bootstrapPlatform } from '../../src/bootstrap/index.ts';
+import { migrate } from '../../src/migrate.ts';
+import { startStack, type Stack, type StackOptions } from '../../src/stack.ts';
+import { freshPostgresDatabase, type EngineName } from './engines.ts';
+
+const root = resolve(import.meta.dirname, '../../../..');
+const cacheDir = join(root, '.data', 'test-cache');
+
+function hashFiles(paths: string[]): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.parse(readFileSync(join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
+  for (const path of paths) {
+    hash.update(path);
+    if (existsSync(path)) hash.update(readFileSync(path));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+function projectFiles(workdir: string): string[] {
+  const migrations = join(workdir, 'migrations');
+  const files = existsSync(migrations) ? readdirSync(migrations).sort().map((f) => join(migrations, f)) : [];
+  return [...files, join(workdir, 'seed.sql')];
+}
+
+/**
+ * A PGlite data directory dump with the platform bootstrapped (and, with `workdir`, that
+ * project's migrations and seed applied), built once and cached on disk by content hash, so a
+ * test starts from it in about half a second instead of running initdb.
+ */
+export async function preparedPglite(workdir?: string, seed = true): Promise<Blob> {
+  const bootstrapDir = join(root, 'supabase/local/src/bootstrap');
+  const inputs = readdirSync(bootstrapDir).sort().map((f) => join(bootstrapDir, f));
+  if (workdir) inputs.push(...projectFiles(resolve(workdir)));
+  const key = `${workdir ? 'project' : 'platform'}-${seed ? 's' : 'n'}-${hashFiles(inputs)}`;
+  const file = join(cacheDir, `${key}.tgz`);
+  if (existsSync(file)) return new Blob([readFileSync(file)]);
+  const db = await openPglite();
+  try {
+    await bootstrapPlatform(db);
+    if (workdir) await migrate(db, resolve(workdir), { seed });
+    const dump = await db.pglite.dumpDataDir('gzip');
+    const bytes = Buffer.from(await dump.arrayBuffer());
+    mkdirSync(cacheDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, file);
+    return new Blob([bytes]);
+  } finally {
+    await db.close();
+  }
+}
+
+export interface TestStackOptions extends Omit<StackOptions, 'databaseUrl' | 'loadDataDir'> {
+  engine: EngineName;
+  /** Start PGlite from the platform dump only (migrations then run in the test). Default true. */
+  prepared?: boolean;
+}
+
+/** A stack on free ports over a fresh database of the given engine. */
+export async function startTestStack(options: TestStackOptions): Promise<Stack> {
+  const { engine, prepared = true, ...rest } = options;
+  const common: StackOptions = { port: 0, mailPort: 0, smtpPort: 0, ...rest };
+  if (engine === 'postgres') {
+    return startStack({ ...common, databaseUrl: await freshPostgresDatabase() });
+  }
+  return startStack({
+    ...common,
+    inMemory: rest.dataDir === undefined,
+    loadDataDir: prepared && rest.dataDir === undefined ? await preparedPglite() : undefined,
+  });
+}
+
+/** A throwaway project folder with the given migrations (name -> SQL) and seed. */
+export function fixtureProject(dir: string, files: { migrations?: Record<string, string>; seed?: string; config?: string }) {
+  mkdirSync(join(dir, 'migrations'), { recursive: true });
+  for (const [name, sql] of Object.entries(files.migrations ?? {})) writeFileSync(join(dir, 'migrations', name), sql);
+  if (files.seed !== undefined) writeFileSync(join(dir, 'seed.sql'), files.seed);
+  if (files.config !== undefined) writeFileSync(join(dir, 'config.toml'), files.config);
+  return dir;
+}

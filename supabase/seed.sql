@@ -1,0 +1,1 @@
+-- Demo harbour: filled by the database issue.

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test projects. Each test file runs in its own worker (two at a time on this 2-core machine);
+ * Postgres suites share one cluster started by the global setup, each file with its own
+ * databases; PGlite suites start from a prepared, cached data directory.
+ */
+export default defineConfig({
+  test: {
+    globalSetup: ['supabase/local/test/harness/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'stack', environment: 'node', include: ['supabase/local/test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'database', environment: 'node', include: ['supabase/tests/**/*.test.ts', 'tests/db/**/*.test.ts'] },
+      },
+    ],
+  },
+});
