@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SOURCES = ['src', 'locales', 'public', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json'];
+
+function newest(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let max = stat.mtimeMs;
+  for (const entry of readdirSync(path)) max = Math.max(max, newest(join(path, entry)));
+  return max;
+}
+
+/**
+ * Builds the SPA into dist/ when it is missing, older than its sources, or was built for
+ * another API URL or key (those are baked in at build time by Vite).
+ */
+export function buildIfNeeded(root: string, env: { VITE_SUPABASE_URL: string; VITE_SUPABASE_PUBLISHABLE_KEY: string }): 'built' | 'fresh' {
+  const dist = join(root, 'dist');
+  const stampFile = join(dist, '.build-env.json');
+  const stamp = JSON.stringify(env);
+  const built = existsSync(join(dist, 'index.html')) ? statSync(join(dist, 'index.html')).mtimeMs : 0;
+  const sourcesChanged = Math.max(...SOURCES.map((s) => newest(join(root, s)))) > built;
+  const envChanged = !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp;
+  if (built && !sourcesChanged && !envChanged) return 'fresh';
+  console.log('Building the app (vite build)…');
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0) throw new Error('vite build failed');
+  writeFileSync(stampFile, stamp);
+  return 'built';
+}

@@ -1,0 +1,84 @@
+import { createServer, type Server } from 'node:http';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { createGzip } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.mp4': 'video/mp4',
+  '.txt': 'text/plain; charset=utf-8',
+};
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest)|image\/svg)/;
+
+/**
+ * Serves a built SPA: files from `root`, hashed assets cached for a year, everything else
+ * revalidated, and any other path answered with index.html so the client router decides
+ * (its 404 page included).
+ */
+export async function serveStatic(root: string, options: { host?: string; port?: number } = {}): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const base = resolve(root);
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      res.writeHead(400).end('Bad request');
+      return;
+    }
+    const candidate = normalize(join(base, pathname));
+    const inside = candidate === base || candidate.startsWith(base + sep);
+    let file = inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
+    if (!file) {
+      // Asset-looking paths that do not exist are real 404s; page paths get the app shell.
+      if (extname(pathname) && !pathname.endsWith('.html')) {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
+        return;
+      }
+      file = join(base, 'index.html');
+    }
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    const immutable = file.includes(`${sep}assets${sep}`);
+    const headers: Record<string, string> = {
+      'content-type': type,
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+    };
+    const gzip = COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    if (gzip) headers['content-encoding'] = 'gzip';
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = createReadStream(file);
+    (gzip ? stream.pipe(createGzip()) : stream).pipe(res);
+  });
+  await new Promise<void>((r, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => r());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
