@@ -26,6 +26,10 @@ export interface StackContext {
   keys: StackKeys;
   jwt: Jwt;
   mailer: Mailer;
+  /** Port of the mail catcher's SMTP listener on 127.0.0.1 (0 when the catcher is off). */
+  smtpPort?: number;
+  /** True when the database lives only in memory (tests): storage files go to a temp dir then. */
+  inMemory?: boolean;
   /** Public base URL of the API gateway, e.g. http://127.0.0.1:54321 (set once listening). */
   apiUrl: string;
   /** Emits 'schema-changed' after migrations and on NOTIFY pgrst. */

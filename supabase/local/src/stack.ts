@@ -141,6 +141,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       keys,
       jwt: createJwt(keys.jwtSecret),
       mailer,
+      smtpPort: catcher?.smtpPort ?? 0,
+      inMemory: Boolean(options.inMemory) && !options.databaseUrl,
       apiUrl: '',
       events,
       log,
