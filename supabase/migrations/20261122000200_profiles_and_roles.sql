@@ -1,0 +1,266 @@
+-- People: one profile and one role record per (non-anonymous) auth user, the role helpers
+-- policies use, the trigger that creates both when GoTrue creates a user, and the custom
+-- access-token hook that copies the role flags into the JWT for the UI.
+
+-- ---------------------------------------------------------------- profiles
+create table public.profiles (
+  id uuid primary key references auth.users (id) on delete cascade,
+  email text,
+  first_name text check (char_length(first_name) <= 100),
+  last_name text check (char_length(last_name) <= 100),
+  company text check (char_length(company) <= 100),
+  phone text check (char_length(phone) <= 40),
+  street text check (char_length(street) <= 200),
+  postal_code text check (char_length(postal_code) <= 20),
+  city text check (char_length(city) <= 100),
+  country text check (char_length(country) <= 100),
+  boat_name text check (char_length(boat_name) <= 60),
+  boat_tag text check (char_length(boat_tag) <= 60),
+  boat_length numeric(4, 1) check (boat_length between 1.0 and 60.0),
+  boat_width numeric(4, 1) check (boat_width between 0.5 and 15.0),
+  locale text not null default 'de' check (locale in ('de', 'en')),
+  location text not null default 'duesseldorf',
+  avatar_path text,
+  active boolean not null default true,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+alter table public.profiles enable row level security;
+comment on table public.profiles is 'A person with an account: contact and boat data to prefill bookings, language, active flag.';
+create index profiles_email_idx on public.profiles (lower(email));
+
+-- ---------------------------------------------------------------- roles
+create table public.user_roles (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  admin boolean not null default false,
+  harbor boolean not null default false,
+  "user" boolean not null default false,
+  updated_at timestamptz not null default now()
+);
+alter table public.user_roles enable row level security;
+comment on table public.user_roles is 'The role flags of a user (admin, harbor, user); policies read them through private helpers.';
+
+-- ---------------------------------------------------------------- role helpers
+create function private.is_active_user()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.profiles p
+    where p.id = (select auth.uid()) and p.active
+  )
+$$;
+comment on function private.is_active_user() is 'The caller has an account (profile) that is switched on.';
+
+create function private.has_role(p_role text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from public.user_roles r
+    join public.profiles p on p.id = r.user_id
+    where r.user_id = (select auth.uid())
+      and p.active
+      and case p_role
+            when 'admin' then r.admin
+            when 'harbor' then r.harbor
+            when 'user' then r."user"
+            else false
+          end
+  )
+$$;
+comment on function private.has_role(text) is 'The caller is active and holds the role flag (admin, harbor or user) in user_roles, never in JWT claims.';
+
+create function private.is_staff()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from public.user_roles r
+    join public.profiles p on p.id = r.user_id
+    where r.user_id = (select auth.uid()) and p.active and (r.admin or r.harbor)
+  )
+$$;
+comment on function private.is_staff() is 'The caller is active harbour staff (harbor or admin flag).';
+
+create function private.is_anonymous()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce((select u.is_anonymous from auth.users u where u.id = (select auth.uid())), false)
+$$;
+comment on function private.is_anonymous() is 'The caller is a Supabase anonymous session (a guest), read from auth.users.';
+
+revoke all on function private.is_active_user(), private.has_role(text), private.is_staff(), private.is_anonymous() from public;
+grant execute on function private.is_active_user(), private.has_role(text), private.is_staff(), private.is_anonymous()
+  to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------- policies: profiles
+create policy "profiles: own read" on public.profiles
+  for select to authenticated
+  using (id = (select auth.uid()));
+create policy "profiles: staff read" on public.profiles
+  for select to authenticated
+  using ((select private.is_staff()));
+create policy "profiles: own update" on public.profiles
+  for update to authenticated
+  using (id = (select auth.uid()))
+  with check (id = (select auth.uid()));
+create policy "profiles: admin update" on public.profiles
+  for update to authenticated
+  using ((select private.has_role('admin')))
+  with check ((select private.has_role('admin')));
+create policy "profiles: auth admin read" on public.profiles
+  for select to supabase_auth_admin
+  using (true);
+-- No insert or delete policy: profiles come and go with auth.users.
+
+-- Column rules: only admins switch accounts on or off; nobody edits id, email (it follows
+-- auth.users) or created_at through the API.
+create function private.guard_profile_update()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user in ('anon', 'authenticated') then
+    if new.id is distinct from old.id or new.email is distinct from old.email
+       or new.created_at is distinct from old.created_at then
+      raise exception 'profile_field_read_only' using errcode = '42501';
+    end if;
+    if new.active is distinct from old.active and not (select private.has_role('admin')) then
+      raise exception 'only_admins_change_active' using errcode = '42501';
+    end if;
+  end if;
+  new.updated_at := now();
+  return new;
+end
+$$;
+comment on function private.guard_profile_update() is 'Keeps id, email and created_at read-only for API roles and lets only admins change active.';
+revoke all on function private.guard_profile_update() from public;
+create trigger profiles_guard before update on public.profiles
+  for each row execute function private.guard_profile_update();
+
+-- ---------------------------------------------------------------- policies: roles
+create policy "user_roles: own read" on public.user_roles
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+create policy "user_roles: admin read" on public.user_roles
+  for select to authenticated
+  using ((select private.has_role('admin')));
+create policy "user_roles: admin update" on public.user_roles
+  for update to authenticated
+  using ((select private.has_role('admin')))
+  with check ((select private.has_role('admin')));
+create policy "user_roles: auth admin read" on public.user_roles
+  for select to supabase_auth_admin
+  using (true);
+revoke insert, delete, truncate on public.user_roles from anon, authenticated;
+grant select on public.user_roles, public.profiles to supabase_auth_admin;
+
+create function private.touch_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end
+$$;
+comment on function private.touch_updated_at() is 'Sets updated_at on every update.';
+revoke all on function private.touch_updated_at() from public;
+create trigger user_roles_touch before update on public.user_roles
+  for each row execute function private.touch_updated_at();
+
+-- ---------------------------------------------------------------- new auth users
+-- GoTrue inserts into auth.users as supabase_auth_admin: the function runs as its owner.
+-- Anonymous sessions (guests) get no profile: "logged in" means a permanent account.
+create function private.handle_auth_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
+  v_locale text := case when v_meta ->> 'locale' in ('de', 'en') then v_meta ->> 'locale' else 'de' end;
+begin
+  if new.is_anonymous then
+    return new;
+  end if;
+  if tg_op = 'INSERT' or not exists (select 1 from public.profiles p where p.id = new.id) then
+    insert into public.profiles (id, email, first_name, last_name, locale)
+    values (
+      new.id,
+      new.email,
+      nullif(left(v_meta ->> 'first_name', 100), ''),
+      nullif(left(v_meta ->> 'last_name', 100), ''),
+      v_locale
+    )
+    on conflict (id) do nothing;
+    insert into public.user_roles (user_id, "user") values (new.id, true)
+    on conflict (user_id) do nothing;
+  elsif new.email is distinct from old.email then
+    update public.profiles set email = new.email where id = new.id;
+  end if;
+  return new;
+end
+$$;
+comment on function private.handle_auth_user() is 'Creates profile and role record (user = true) for a new permanent auth user, and follows e-mail changes.';
+revoke all on function private.handle_auth_user() from public;
+
+create trigger on_auth_user_created
+  after insert on auth.users
+  for each row execute function private.handle_auth_user();
+create trigger on_auth_user_updated
+  after update of email, is_anonymous on auth.users
+  for each row execute function private.handle_auth_user();
+
+-- ---------------------------------------------------------------- access-token hook
+-- Puts the role flags and the active flag into app_metadata of the JWT, for the UI only:
+-- policies never read them.
+create function public.custom_access_token_hook(event jsonb)
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_claims jsonb := coalesce(event -> 'claims', '{}'::jsonb);
+  v_app jsonb := coalesce(v_claims -> 'app_metadata', '{}'::jsonb);
+  v_roles record;
+  v_active boolean;
+begin
+  select r.admin, r.harbor, r."user" into v_roles
+  from public.user_roles r where r.user_id = (event ->> 'user_id')::uuid;
+  select p.active into v_active from public.profiles p where p.id = (event ->> 'user_id')::uuid;
+  v_app := v_app || jsonb_build_object(
+    'roles', jsonb_build_object(
+      'admin', coalesce(v_roles.admin, false),
+      'harbor', coalesce(v_roles.harbor, false),
+      'user', coalesce(v_roles."user", false)
+    ),
+    'active', coalesce(v_active, false)
+  );
+  return jsonb_build_object('claims', v_claims || jsonb_build_object('app_metadata', v_app));
+end
+$$;
+comment on function public.custom_access_token_hook(jsonb) is 'GoTrue custom access-token hook: adds role flags and active to app_metadata (UI hints only).';
+revoke all on function public.custom_access_token_hook(jsonb) from public, anon, authenticated, service_role;
+grant usage on schema public to supabase_auth_admin;
+grant execute on function public.custom_access_token_hook(jsonb) to supabase_auth_admin;

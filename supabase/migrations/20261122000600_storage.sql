@@ -1,0 +1,48 @@
+-- Storage buckets (created here, not only in config.toml, so `db push` makes them on hosted
+-- Supabase) and the policies on storage.objects: public images that only admins change, and
+-- avatars that only their owner changes (in a folder named by the user id).
+
+-- ---------------------------------------------------------------- buckets
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+values
+  ('place-images', 'place-images', true, 5242880, array['image/jpeg', 'image/png', 'image/webp']),
+  ('news-images', 'news-images', true, 5242880, array['image/jpeg', 'image/png', 'image/webp']),
+  ('additional-place-images', 'additional-place-images', true, 5242880, array['image/jpeg', 'image/png', 'image/webp']),
+  ('avatars', 'avatars', false, 5242880, array['image/jpeg', 'image/png', 'image/webp'])
+on conflict (id) do update set
+  public = excluded.public,
+  file_size_limit = excluded.file_size_limit,
+  allowed_mime_types = excluded.allowed_mime_types;
+
+-- ---------------------------------------------------------------- public images
+create policy "images: everyone reads" on storage.objects
+  for select to anon, authenticated
+  using (bucket_id in ('place-images', 'news-images', 'additional-place-images'));
+create policy "images: admin uploads" on storage.objects
+  for insert to authenticated
+  with check (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')));
+create policy "images: admin updates" on storage.objects
+  for update to authenticated
+  using (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
+  with check (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')));
+create policy "images: admin deletes" on storage.objects
+  for delete to authenticated
+  using (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')));
+
+-- ---------------------------------------------------------------- avatars
+create policy "avatars: owner and staff read" on storage.objects
+  for select to authenticated
+  using (bucket_id = 'avatars' and (
+    (storage.foldername(name))[1] = (select auth.uid())::text or (select private.is_staff())));
+create policy "avatars: owner uploads" on storage.objects
+  for insert to authenticated
+  with check (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
+              and (select private.is_active_user()));
+create policy "avatars: owner updates" on storage.objects
+  for update to authenticated
+  using (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text)
+  with check (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
+              and (select private.is_active_user()));
+create policy "avatars: owner deletes" on storage.objects
+  for delete to authenticated
+  using (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text);
