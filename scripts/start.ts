@@ -12,14 +12,16 @@ const root = resolve(import.meta.dirname, '..');
 const { options } = parseArgs(['start', ...process.argv.slice(2)]);
 const apiPort = options.port ?? 54321;
 const appPort = Number(process.env.PORT ?? 3000);
+// Where the built app goes (default dist/); tests build into their own folder.
+const dist = resolve(root, process.env.APP_DIST_DIR ?? 'dist');
 
 try {
   buildIfNeeded(root, {
     VITE_SUPABASE_URL: process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${apiPort}`,
     VITE_SUPABASE_PUBLISHABLE_KEY: process.env.VITE_SUPABASE_PUBLISHABLE_KEY ?? DEMO_ANON_KEY,
-  });
+  }, dist);
   const stack = await runStack(options);
-  const app = await serveStatic(resolve(root, 'dist'), { port: appPort });
+  const app = await serveStatic(dist, { port: appPort });
   process.on('exit', () => app.server.close());
   console.log(banner(stack, app.url));
 } catch (error) {

@@ -17,19 +17,24 @@ function newest(path: string): number {
  * Builds the SPA into dist/ when it is missing, older than its sources, or was built for
  * another API URL or key (those are baked in at build time by Vite).
  */
-export function buildIfNeeded(root: string, env: { VITE_SUPABASE_URL: string; VITE_SUPABASE_PUBLISHABLE_KEY: string }): 'built' | 'fresh' {
-  const dist = join(root, 'dist');
+export function buildIfNeeded(
+  root: string,
+  env: { VITE_SUPABASE_URL: string; VITE_SUPABASE_PUBLISHABLE_KEY: string },
+  dist = join(root, 'dist'),
+): 'built' | 'fresh' {
   const stampFile = join(dist, '.build-env.json');
-  const stamp = JSON.stringify(env);
+  // Bump `builder` when the way the app is built changes, so old builds are not reused.
+  const stamp = JSON.stringify({ ...env, builder: 2 });
   const built = existsSync(join(dist, 'index.html')) ? statSync(join(dist, 'index.html')).mtimeMs : 0;
   const sourcesChanged = Math.max(...SOURCES.map((s) => newest(join(root, s)))) > built;
   const envChanged = !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp;
   if (built && !sourcesChanged && !envChanged) return 'fresh';
   console.log('Building the app (vite build)…');
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', dist, '--emptyOutDir'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, ...env },
+    // NODE_ENV=production even when called from a test runner (NODE_ENV=test gives a dev build).
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error('vite build failed');
   writeFileSync(stampFile, stamp);

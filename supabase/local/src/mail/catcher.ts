@@ -100,7 +100,8 @@ export async function startCatcher(
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
         try {
-          const parsed = await PostalMime.parse(Buffer.concat(chunks));
+          const raw = Buffer.concat(chunks);
+          const parsed = await PostalMime.parse(raw);
           const rcpt = session.envelope.rcptTo.map((r) => r.address);
           store.add({
             from: parsed.from?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : ''),
@@ -114,6 +115,7 @@ export async function startCatcher(
               contentType: a.mimeType,
               content: Buffer.from(a.content as ArrayBuffer).toString('base64'),
             })),
+            raw: raw.toString('utf8'),
           });
           callback();
         } catch (error) {

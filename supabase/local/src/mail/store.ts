@@ -17,9 +17,12 @@ export interface MailMessage {
   date: string;
   headers: Record<string, string>;
   attachments: MailAttachment[];
+  /** The raw RFC 5322 source as received over SMTP (exact bytes; the parsed parts may be normalised). */
+  raw?: string;
 }
 
-export type NewMail = Omit<MailMessage, 'id' | 'date' | 'attachments' | 'headers'> & {
+export type NewMail = Omit<MailMessage, 'id' | 'date' | 'attachments' | 'headers' | 'raw'> & {
+  raw?: string;
   attachments?: MailAttachment[];
   headers?: Record<string, string>;
 };
