@@ -1,11 +1,652 @@
+/**
+ * The REST service: PostgREST's HTTP semantics at /rest/v1 over the stack's database.
+ * Each request: verify the JWT, parse the URL grammar, check names against the schema cache,
+ * build one parameterised statement, run it in one transaction as the caller's role
+ * (withRequest), and answer with the bytes Postgres built.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Service, StackContext } from '../context.ts';
-import { HttpError } from '../http.ts';
+import { HttpError, bearer, readBody } from '../http.ts';
+import { JwtError, type Claims } from '../jwt.ts';
+import { UnknownRoleError, withRequest } from '../db/request.ts';
+import { isPgError, type Queryable } from '../db/types.ts';
+import { apiError, fromPgError, pgrstBody } from './errors.ts';
+import { loadSchema, type PgFunction, type SchemaCache, type Table } from './schema.ts';
+import {
+  parseColumns, parseCount, parseFilterKey, parseFilterValue, parseLogic, parseOrder, parseSelect, splitEmbedKey,
+  type SelectItem,
+} from './parse.ts';
+import { Aliases, Params, buildNode, closest, findNode, quoteIdent, readSql, type Node } from './query.ts';
 
-/** Placeholder until the rest service lands: answers 501 so clients fail clearly. */
-export function createRestService(_ctx: StackContext): Service {
+const JSON_TYPE = 'application/json; charset=utf-8';
+const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
+
+interface Prefer {
+  return?: 'representation' | 'minimal' | 'headers-only';
+  count?: string;
+  resolution?: 'merge-duplicates' | 'ignore-duplicates';
+  missing?: 'default' | 'null';
+  raw: Map<string, string>;
+}
+
+function parsePrefer(header: string | string[] | undefined): Prefer {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const raw = new Map<string, string>();
+  for (const part of text.split(',')) {
+    const [k, v] = part.trim().split('=').map((s) => s?.trim());
+    if (k && v !== undefined) raw.set(k, v);
+  }
+  const p: Prefer = { raw };
+  const ret = raw.get('return');
+  if (ret === 'representation' || ret === 'minimal' || ret === 'headers-only') p.return = ret;
+  const count = raw.get('count');
+  if (count === 'exact' || count === 'planned' || count === 'estimated') p.count = count;
+  const res = raw.get('resolution');
+  if (res === 'merge-duplicates' || res === 'ignore-duplicates') p.resolution = res;
+  const missing = raw.get('missing');
+  if (missing === 'default' || missing === 'null') p.missing = missing;
+  return p;
+}
+
+interface Accept {
+  single: boolean;
+  stripNulls: boolean;
+}
+
+function parseAccept(header: string | undefined): Accept {
+  if (!header) return { single: false, stripNulls: false };
+  const types = header.split(',').map((t) => t.trim().toLowerCase());
+  for (const t of types) {
+    const [base, ...params] = t.split(';').map((s) => s.trim());
+    const stripNulls = params.includes('nulls=stripped');
+    if (base === 'application/vnd.pgrst.object+json' || base === 'application/vnd.pgrst.object') return { single: true, stripNulls };
+    if (base === 'application/json' || base === 'application/vnd.pgrst.array+json' || base === '*/*' || base === 'application/*') {
+      return { single: false, stripNulls };
+    }
+  }
+  throw apiError(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`);
+}
+
+interface Range {
+  offset: number;
+  /** Inclusive upper bound, or undefined for unbounded. */
+  upper?: number;
+  limitZero: boolean;
+}
+
+/** PostgREST's range: the Range header (GET only) intersected with limit/offset, then max_rows. */
+function topRange(method: string, header: string | undefined, limit: number | undefined, offset: number | undefined, maxRows: number): Range {
+  let lo = offset ?? 0;
+  let hi = limit !== undefined ? lo + limit - 1 : undefined;
+  if (method === 'GET' && header) {
+    const m = /^(?:[a-z]+=)?(\d+)-(\d*)$/i.exec(header.trim());
+    if (m) {
+      const hl = Number(m[1]);
+      const hu = m[2] === '' ? undefined : Number(m[2]);
+      if (hu !== undefined && hl > hu && limit !== 0) {
+        throw apiError(416, 'PGRST103', 'Requested range not satisfiable', 'The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+      }
+      lo = Math.max(lo, hl);
+      if (hu !== undefined) hi = hi === undefined ? hu : Math.min(hi, hu);
+    }
+  }
+  if (limit === 0) return { offset: lo, upper: lo - 1, limitZero: true };
+  if (hi !== undefined && hi < lo) {
+    throw apiError(416, 'PGRST103', 'Requested range not satisfiable', 'The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+  }
+  const capped = lo + maxRows - 1;
+  hi = hi === undefined ? capped : Math.min(hi, capped);
+  return { offset: lo, upper: hi, limitZero: false };
+}
+
+function contentRange(lower: number, upper: number, total: number | undefined): string {
+  const range = total !== 0 && lower <= upper ? `${lower}-${upper}` : '*';
+  return `${range}/${total === undefined ? '*' : total}`;
+}
+
+const RESERVED = new Set(['select', 'columns', 'on_conflict']);
+const EMBEDDABLE = ['order', 'limit', 'offset'];
+
+interface ParsedQuery {
+  select: SelectItem[];
+  columns?: string[];
+  onConflict?: string[];
+  /** Per embed path ('' = top level). */
+  limits: Map<string, number>;
+  offsets: Map<string, number>;
+  orders: Map<string, ReturnType<typeof parseOrder>>;
+  logic: { path: string[]; tree: ReturnType<typeof parseLogic> }[];
+  filters: { path: string[]; filter: ReturnType<typeof parseFilterValue> }[];
+  /** GET RPC: query parameters that are not filters are the function's arguments. */
+  args: Map<string, string>;
+}
+
+function parseQuery(search: URLSearchParams, rpcRead: boolean): ParsedQuery {
+  const q: ParsedQuery = {
+    select: parseSelect(search.get('select') ?? '*'),
+    limits: new Map(),
+    offsets: new Map(),
+    orders: new Map(),
+    logic: [],
+    filters: [],
+    args: new Map(),
+  };
+  const columns = search.get('columns');
+  if (columns !== null) q.columns = parseColumns(columns, 'columns');
+  const onConflict = search.get('on_conflict');
+  if (onConflict !== null) q.onConflict = parseColumns(onConflict, 'on_conflict');
+  for (const [key, value] of search) {
+    if (RESERVED.has(key)) continue;
+    const last = key.slice(key.lastIndexOf('.') + 1);
+    if (EMBEDDABLE.includes(last)) {
+      const { path } = splitEmbedKey(key, [last])!;
+      const k = path.join('.');
+      if (last === 'order') q.orders.set(k, parseOrder(value));
+      else if (last === 'limit') q.limits.set(k, parseCount('limit', value));
+      else q.offsets.set(k, parseCount('offset', value));
+      continue;
+    }
+    if (last === 'and' || last === 'or') {
+      const parts = key.split('.');
+      parts.pop();
+      const negate = parts[parts.length - 1] === 'not';
+      if (negate) parts.pop();
+      const { path } = parts.length ? splitEmbedKey(parts.join('.') + '.x', ['x'])! : { path: [] };
+      q.logic.push({ path, tree: parseLogic(last, negate, value) });
+      continue;
+    }
+    const { path, field } = parseFilterKey(key);
+    if (rpcRead && path.length === 0 && field.path.length === 0) {
+      try {
+        q.filters.push({ path, filter: parseFilterValue(key, value, field) });
+      } catch {
+        q.args.set(key, value);
+      }
+      continue;
+    }
+    q.filters.push({ path, filter: parseFilterValue(key, value, field) });
+  }
+  return q;
+}
+
+/** Filters, logic trees, orders and embed limits onto the node tree. */
+function applyQuery(root: Node, q: ParsedQuery) {
+  for (const { path, filter } of q.filters) {
+    const node = findNode(root, path);
+    const embed = node.table.byName.has(filter.field.name) ? undefined : node.embeds.find((e) => e.name === filter.field.name);
+    if (embed && filter.operation.op === 'is' && (filter.operation.value === 'null' || filter.operation.value === 'not_null')) {
+      const isNull = (filter.operation.value === 'null') !== filter.negate;
+      embed.nullFilters.push(isNull ? 'null' : 'not_null');
+      continue;
+    }
+    node.filters.push(filter);
+  }
+  for (const { path, tree } of q.logic) findNode(root, path).filters.push(tree);
+  for (const [k, order] of q.orders) findNode(root, k ? k.split('.') : []).order = order;
+  for (const [k, limit] of q.limits) if (k) findNode(root, k.split('.')).limit = limit;
+  for (const [k, offset] of q.offsets) if (k) findNode(root, k.split('.')).offset = offset;
+}
+
+function tableNotFound(cache: SchemaCache, name: string) {
+  const suggestion = closest(name, [...cache.tables.keys()]);
+  return apiError(404, 'PGRST205', `Could not find the table '${cache.schema}.${name}' in the schema cache`, null,
+    suggestion ? `Perhaps you meant the table '${cache.schema}.${suggestion}'` : null);
+}
+
+function jwtError(error: JwtError, token: string) {
+  const parts = token.split('.').length;
+  let code = 'PGRST301';
+  let message: string;
+  if (error.reason === 'expired') {
+    code = 'PGRST303';
+    message = 'JWT expired';
+  } else if (parts !== 3) message = `Expected 3 parts in JWT; got ${parts}`;
+  else message = 'JWT cryptographic operation failed';
+  return apiError(401, code, message, null, null, { 'www-authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}` });
+}
+
+interface Outcome {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export async function createRestService(ctx: StackContext): Promise<Service> {
+  let cache = await loadSchema(ctx.db);
+  let reloading: Promise<void> | undefined;
+  const reload = () => {
+    reloading = loadSchema(ctx.db)
+      .then((c) => {
+        cache = c;
+      })
+      .catch((e) => ctx.log.error(`rest: schema cache reload failed: ${(e as Error).message}`))
+      .finally(() => {
+        reloading = undefined;
+      });
+  };
+  ctx.events.on('schema-changed', reload);
+  const maxRows = ctx.config.api.maxRows;
+
+  async function authenticate(req: IncomingMessage): Promise<{ role: string; claims: Claims }> {
+    const token = bearer(req);
+    if (!token) return { role: 'anon', claims: { role: 'anon' } };
+    try {
+      const claims = await ctx.jwt.verify(token);
+      return { role: typeof claims.role === 'string' && claims.role ? claims.role : 'anon', claims };
+    } catch (error) {
+      if (error instanceof JwtError) throw jwtError(error, token);
+      throw error;
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string) {
+    if (reloading) await reloading;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const { role, claims } = await authenticate(req);
+    const authed = role !== 'anon';
+
+    const writeMethod = method === 'POST' || method === 'PATCH' || method === 'DELETE' || method === 'PUT';
+    const profile = req.headers[writeMethod ? 'content-profile' : 'accept-profile'];
+    if (typeof profile === 'string' && profile !== cache.schema) {
+      throw apiError(406, 'PGRST106', `Invalid schema: ${profile}`, null, `Only the following schemas are exposed: ${cache.schema}`);
+    }
+    if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].includes(method)) {
+      throw apiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+    }
+    const accept = parseAccept(req.headers.accept);
+    const prefer = parsePrefer(req.headers.prefer);
+
+    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    let outcome: () => Promise<Outcome>;
+    if (segments.length === 0) {
+      outcome = async () => ({ status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' }, body: JSON.stringify(openApi(cache)) });
+    } else if (segments.length === 2 && segments[0] === 'rpc') {
+      outcome = await planRpc(segments[1]);
+    } else if (segments.length === 1) {
+      outcome = await planTable(segments[0]);
+    } else {
+      throw apiError(404, 'PGRST125', 'Invalid path specified in request URL');
+    }
+
+    async function planTable(name: string): Promise<() => Promise<Outcome>> {
+      const table = cache.tables.get(name);
+      if (!table) throw tableNotFound(cache, name);
+      const q = parseQuery(url.searchParams, false);
+      const p = new Params();
+      const root = buildNode(cache, table, `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`, table.name, table.name, q.select, new Aliases());
+      applyQuery(root, q);
+      if (method === 'GET' || method === 'HEAD') {
+        const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
+        root.limit = range.limitZero ? 0 : range.upper === undefined ? undefined : range.upper - range.offset + 1;
+        root.offset = range.offset;
+        const sql = readSql(root, p, { count: !!prefer.count, single: accept.single });
+        return () => runRead(sql, p, range, { isHead: method === 'HEAD' });
+      }
+      if (method === 'DELETE') return planDelete(table, root, p);
+      const body = await readPayload(req);
+      if (method === 'POST') return planInsert(table, root, q, p, body);
+      return planUpdate(table, root, p, body);
+    }
+
+    function finishRead(row: { body: string; n: number; total?: string }, range: Range, extra: { isHead: boolean; contentType?: string }): Outcome {
+      const total = row.total === undefined ? undefined : Number(row.total);
+      const lower = range.offset;
+      const upper = lower + row.n - 1;
+      const headers: Record<string, string> = { 'content-range': contentRange(lower, upper, total) };
+      let status = 200;
+      if (total !== undefined) {
+        if (lower > total && !range.limitZero) {
+          throw apiError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${lower} was requested, but there are only ${total} rows.`, null, headers);
+        }
+        if (1 + upper - lower < total) status = 206;
+      }
+      if (accept.single && row.n !== 1) {
+        throw apiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${row.n} rows`);
+      }
+      if (prefer.count) headers['preference-applied'] = `count=${prefer.count}`;
+      headers['content-type'] = extra.contentType ?? (accept.single ? OBJECT_TYPE : JSON_TYPE);
+      headers['content-profile'] = cache.schema;
+      return { status, headers, body: extra.isHead ? undefined : stripNulls(row.body) };
+    }
+
+    async function runRead(sql: string, p: Params, range: Range, extra: { isHead: boolean }): Promise<Outcome> {
+      return run(async (tx) => {
+        const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
+        return finishRead(rows[0], range, extra);
+      });
+    }
+
+    function stripNulls(body: string): string {
+      if (!accept.stripNulls) return body;
+      return JSON.stringify(JSON.parse(body), (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null)) : v));
+    }
+
+    function checkColumns(table: Table, cols: string[]) {
+      for (const c of cols) {
+        if (!table.byName.has(c)) throw apiError(400, 'PGRST204', `Could not find the '${c}' column of '${table.name}' in the schema cache`);
+      }
+    }
+
+    function preferenceApplied(kind: 'create' | 'update' | 'delete', hasConflictTarget: boolean): Record<string, string> {
+      const parts: string[] = [];
+      if (kind === 'create' && prefer.resolution && hasConflictTarget) parts.push(`resolution=${prefer.resolution}`);
+      if ((kind === 'create' || kind === 'update') && prefer.missing) parts.push(`missing=${prefer.missing}`);
+      if (prefer.return) parts.push(`return=${prefer.return}`);
+      if (prefer.count) parts.push(`count=${prefer.count}`);
+      return parts.length ? { 'preference-applied': parts.join(', ') } : {};
+    }
+
+    /** Runs a mutation CTE and shapes the response from its rows. */
+    async function mutate(
+      kind: 'create' | 'update' | 'delete',
+      table: Table,
+      root: Node,
+      p: Params,
+      statements: string[],
+      opts: { conflictTarget: boolean; upsertMerge: boolean },
+    ): Promise<Outcome> {
+      const representation = prefer.return === 'representation';
+      const headersOnly = prefer.return === 'headers-only' && kind === 'create';
+      return run(async (tx) => {
+        let n = 0;
+        let body = '';
+        let inserted = -1;
+        let location: string | undefined;
+        if (statements.length === 0) {
+          body = accept.single ? 'null' : '[]';
+        } else if (representation || headersOnly || opts.upsertMerge) {
+          const ctes = statements.map((s, i) => `pgrst_m${i} as (${s} returning ${quoteIdent(table.name)}.*${opts.upsertMerge ? `, (${quoteIdent(table.name)}.xmax = 0) as pgrst_inserted` : ''})`);
+          const source = `(${statements.map((_, i) => `select * from pgrst_m${i}`).join(' union all ')}) as ${quoteIdent(table.name)}`;
+          const read = representation ? readSql(root, p, { count: false, single: accept.single, source }) : `select null::text as body, count(*)::int as n from ${source}`;
+          const extras: string[] = [];
+          if (opts.upsertMerge) extras.push(`(select count(*) from ${source.replace(/ as "[^"]*(?:""[^"]*)*"$/, ' as _i')} where pgrst_inserted)::int as inserted`);
+          if (headersOnly && table.pk.length) {
+            extras.push(`(select json_build_object(${table.pk.map((c, i) => `${p.add(c)}, _l.${quoteIdent(c)}::text`).join(', ')})::text from ${source.replace(/ as "[^"]*(?:""[^"]*)*"$/, ' as _l')} limit 1) as location`);
+          }
+          const sql = `with ${ctes.join(', ')} select r.*${extras.length ? ', ' + extras.join(', ') : ''} from (${read}) as r`;
+          const { rows } = await tx.query<{ body: string; n: number; inserted?: number; location?: string }>(sql, p.values);
+          n = rows[0].n;
+          body = rows[0].body;
+          if (rows[0].inserted !== undefined) inserted = rows[0].inserted;
+          if (rows[0].location) {
+            const loc = JSON.parse(rows[0].location) as Record<string, string>;
+            location = `/${table.name}?${Object.entries(loc).map(([k, v]) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(v)}`).join('&')}`;
+          }
+        } else {
+          for (const s of statements) n += (await tx.query(s, p.values.slice(0, maxParam(s)))).rowCount;
+        }
+        if (accept.single && n !== 1) {
+          throw apiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${n} rows`);
+        }
+        const total = prefer.count ? n : undefined;
+        const headers: Record<string, string> = {
+          'content-range': kind === 'update' ? contentRange(0, n - 1, total) : contentRange(1, 0, total),
+          ...preferenceApplied(kind, opts.conflictTarget),
+        };
+        if (location) headers.location = location;
+        if (kind === 'create') {
+          const status = opts.upsertMerge && inserted === 0 ? 200 : 201;
+          if (representation) return { status, headers: { ...headers, 'content-type': accept.single ? OBJECT_TYPE : JSON_TYPE, 'content-profile': cache.schema }, body: stripNulls(body) };
+          return { status, headers };
+        }
+        if (representation) return { status: 200, headers: { ...headers, 'content-type': accept.single ? OBJECT_TYPE : JSON_TYPE, 'content-profile': cache.schema }, body: stripNulls(body) };
+        return { status: 204, headers };
+      });
+    }
+
+    function planInsert(table: Table, root: Node, q: ParsedQuery, p: Params, body: unknown): () => Promise<Outcome> {
+      const rows = Array.isArray(body) ? body : [body];
+      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) {
+        throw apiError(400, 'PGRST102', 'All object keys must match');
+      }
+      const objects = rows as Record<string, unknown>[];
+      let columns = q.columns;
+      if (!columns) {
+        const first = Object.keys(objects[0] ?? {});
+        const same = objects.every((o) => {
+          const keys = Object.keys(o);
+          return keys.length === first.length && keys.every((k) => first.includes(k));
+        });
+        if (!same) throw apiError(400, 'PGRST102', 'All object keys must match');
+        columns = first;
+      }
+      checkColumns(table, columns);
+      const conflict = q.onConflict ?? (prefer.resolution ? table.pk : undefined);
+      if (conflict) checkColumns(table, conflict);
+      const upsert = prefer.resolution && conflict && conflict.length > 0 ? prefer.resolution : undefined;
+      // missing=default: rows are inserted in groups by the keys they carry, so absent keys
+      // take the column default; otherwise absent keys are null (json_populate_recordset).
+      const groups: { cols: string[]; rows: Record<string, unknown>[] }[] = [];
+      for (const o of objects) {
+        const cols = prefer.missing === 'default' ? columns.filter((c) => Object.hasOwn(o, c)) : columns;
+        const last = groups[groups.length - 1];
+        if (last && last.cols.length === cols.length && last.cols.every((c, i) => c === cols[i])) last.rows.push(o);
+        else groups.push({ cols, rows: [o] });
+      }
+      const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
+      const statements = groups.map((g) => {
+        const payload = p.add(JSON.stringify(g.rows), 'json');
+        const cols = g.cols.map(quoteIdent).join(', ');
+        let sql = g.cols.length
+          ? `insert into ${target} as ${quoteIdent(table.name)} (${cols}) select ${cols} from json_populate_recordset(null::${target}, ${payload})`
+          : `insert into ${target} as ${quoteIdent(table.name)} select from json_array_elements(${payload})`;
+        if (upsert) {
+          const target2 = conflict!.map(quoteIdent).join(', ');
+          const sets = g.cols.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
+          sql += upsert === 'ignore-duplicates' || sets.length === 0 ? ` on conflict (${target2}) do nothing` : ` on conflict (${target2}) do update set ${sets.join(', ')}`;
+        }
+        return sql;
+      });
+      return () => mutate('create', table, root, p, statements, { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' });
+    }
+
+    function planUpdate(table: Table, root: Node, p: Params, body: unknown): () => Promise<Outcome> {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw apiError(400, 'PGRST102', 'Empty or invalid json');
+      const cols = Object.keys(body);
+      checkColumns(table, cols);
+      if (cols.length === 0) return () => mutate('update', table, root, p, [], { conflictTarget: false, upsertMerge: false });
+      const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
+      const payload = p.add(JSON.stringify(body), 'json');
+      const where = whereOf(root, p);
+      const sets = cols.map((c) => `${quoteIdent(c)} = _pgrst_body.${quoteIdent(c)}`).join(', ');
+      const sql = `update ${target} as ${quoteIdent(table.name)} set ${sets} from (select * from json_populate_record(null::${target}, ${payload})) as _pgrst_body${where}`;
+      return () => mutate('update', table, root, p, [sql], { conflictTarget: false, upsertMerge: false });
+    }
+
+    function planDelete(table: Table, root: Node, p: Params): () => Promise<Outcome> {
+      const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
+      const sql = `delete from ${target} as ${quoteIdent(table.name)}${whereOf(root, p)}`;
+      return () => mutate('delete', table, root, p, [sql], { conflictTarget: false, upsertMerge: false });
+    }
+
+    function whereOf(root: Node, p: Params): string {
+      // Only the top level's own filters restrict a write (embeds shape the returned rows).
+      const saved = root.embeds;
+      root.embeds = [];
+      try {
+        const conds = whereSqlOf(root, p);
+        return conds.length ? ` where ${conds.join(' and ')}` : '';
+      } finally {
+        root.embeds = saved;
+      }
+    }
+
+    async function planRpc(name: string): Promise<() => Promise<Outcome>> {
+      const rpcRead = method === 'GET' || method === 'HEAD';
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+        throw apiError(405, 'PGRST101', `Cannot use the ${method} method on RPC`);
+      }
+      const q = parseQuery(url.searchParams, rpcRead);
+      let args: Record<string, unknown>;
+      let rawBody: unknown;
+      if (rpcRead) args = Object.fromEntries(q.args);
+      else {
+        rawBody = await readPayload(req, true);
+        args = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};
+      }
+      const keys = Object.keys(args);
+      const candidates = cache.functions.get(name) ?? [];
+      const matches = candidates.filter(
+        (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)) && f.args.every((a) => a.name !== ''),
+      );
+      let fn: PgFunction | undefined;
+      let singleJson = false;
+      if (matches.length === 1) fn = matches[0];
+      else if (matches.length > 1) {
+        throw new HttpError(300, pgrstBody('PGRST203',
+          `Could not choose the best candidate function between: ${matches.map((f) => `${cache.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+          null, 'Try renaming the parameters or the function itself in the database so function overloading can be resolved'));
+      } else if (!rpcRead) {
+        fn = candidates.find((f) => f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb'));
+        singleJson = !!fn;
+      }
+      if (!fn) throw noRpc(name, keys, !rpcRead, candidates);
+      const p = new Params();
+      const callArgs = singleJson
+        ? p.add(JSON.stringify(rawBody ?? {}), fn.args[0].type)
+        : (() => {
+            const json = keys.length ? p.add(JSON.stringify(args), 'json') : '';
+            return keys
+              .map((k) => {
+                const a = fn!.args.find((x) => x.name === k)!;
+                return `${quoteIdent(k)} := (select _a.${quoteIdent(k)} from json_to_record(${json}) as _a(${quoteIdent(k)} ${a.type}))`;
+              })
+              .join(', ');
+          })();
+      const call = `${quoteIdent(cache.schema)}.${quoteIdent(fn.name)}(${callArgs})`;
+      const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
+      const limit = range.limitZero ? 0 : range.upper === undefined ? undefined : range.upper - range.offset + 1;
+      const isHead = method === 'HEAD';
+      const f = fn;
+
+      if (f.returnKind === 'void') {
+        return () => run(async (tx) => {
+          await tx.query(`select ${call}`, p.values);
+          return { status: 204, headers: { 'content-range': contentRange(0, 0, undefined) } };
+        });
+      }
+      if (f.returnKind === 'scalar') {
+        let sql: string;
+        if (f.returnsSet) {
+          const lim = `${limit !== undefined ? ` limit ${p.add(String(limit), 'bigint')}` : ''}${range.offset ? ` offset ${p.add(String(range.offset), 'bigint')}` : ''}`;
+          const total = prefer.count ? `, (select count(*) from ${call} as _c)::text as total` : '';
+          sql = `select ${accept.single ? `coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t.pgrst_scalar), '[]')::text`} as body, count(_pgrst_t)::int as n${total} from (select pgrst_scalar from ${call} as _pgrst_f(pgrst_scalar)${lim}) as _pgrst_t`;
+        } else {
+          sql = `select coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null') as body, count(_pgrst_t)::int as n${prefer.count ? `, '1' as total` : ''} from (select ${call} as pgrst_scalar) as _pgrst_t`;
+        }
+        return () => run(async (tx) => {
+          const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
+          return finishRead(rows[0], range, { isHead });
+        });
+      }
+      // composite: rows of a table type or RETURNS TABLE / OUT columns
+      const table: Table = f.retTable && cache.tables.get(f.retTable)
+        ? cache.tables.get(f.retTable)!
+        : { name: f.name, kind: 'f', columns: f.outColumns, byName: new Map(f.outColumns.map((c) => [c.name, c])), pk: [] };
+      const root = buildNode(cache, table, call, f.name, f.name, q.select, new Aliases());
+      applyQuery(root, q);
+      root.limit = limit;
+      root.offset = range.offset;
+      const single = accept.single || !f.returnsSet;
+      const sql = readSql(root, p, { count: !!prefer.count, single });
+      return () => run(async (tx) => {
+        const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
+        const row = rows[0];
+        if (!f.returnsSet && !accept.single) {
+          return finishRead(row, range, { isHead, contentType: JSON_TYPE });
+        }
+        return finishRead(row, range, { isHead });
+      });
+    }
+
+    function noRpc(name: string, keys: string[], isPost: boolean, overloads: PgFunction[]) {
+      const func = `${cache.schema}.${name}`;
+      const prms = keys.join(', ');
+      const msg = `Could not find the function ${func}${keys.length ? `(${prms})` : ' without parameters'} in the schema cache`;
+      const withParams = keys.length ? ` with parameter${keys.length > 1 ? 's' : ''} ${prms}` : ' without parameters';
+      const details = `Searched for the function ${func}${withParams}${isPost ? ' or with a single unnamed json/jsonb parameter' : ''}, but no matches were found in the schema cache.`;
+      let hint: string | null = null;
+      if (overloads.length) {
+        const sig = (names: string[]) => `(${[...names].sort().join(', ')})`;
+        const best = closest(sig(keys), overloads.map((o) => sig(o.args.map((a) => a.name))));
+        if (best) hint = `Perhaps you meant to call the function ${func}${best}`;
+      } else {
+        const best = closest(name, [...cache.functions.keys()]);
+        if (best) hint = `Perhaps you meant to call the function ${cache.schema}.${best}`;
+      }
+      return apiError(404, 'PGRST202', msg, details, hint);
+    }
+
+    async function run(fn: (tx: Queryable) => Promise<Outcome>): Promise<Outcome> {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+      try {
+        return await withRequest(ctx.db, { role, claims, method, path: url.pathname.replace(/^\/rest\/v1/, '') || '/', headers }, async (tx) => {
+          const timeout = cache.roleTimeouts.get(role);
+          if (timeout) await tx.query(`select set_config('statement_timeout', $1, true)`, [timeout]);
+          return fn(tx);
+        });
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        if (error instanceof UnknownRoleError) {
+          throw new HttpError(401, pgrstBody('22023', error.message), { 'www-authenticate': 'Bearer' });
+        }
+        if (isPgError(error)) throw fromPgError(error, authed);
+        throw error;
+      }
+    }
+
+    const result = await outcome();
+    const headers = { ...result.headers };
+    if (result.body !== undefined && method !== 'HEAD') headers['content-length'] = String(Buffer.byteLength(result.body));
+    res.writeHead(result.status, headers);
+    res.end(method === 'HEAD' ? undefined : result.body);
+  }
+
   return {
-    async handle() {
-      throw new HttpError(501, { message: 'The rest service is not implemented in the local stack yet' });
+    handle,
+    async close() {
+      ctx.events.off('schema-changed', reload);
+      if (reloading) await reloading;
     },
   };
+}
+
+import { whereSql as whereSqlOf } from './query.ts';
+
+function maxParam(sql: string): number {
+  let max = 0;
+  for (const m of sql.matchAll(/\$(\d+)/g)) max = Math.max(max, Number(m[1]));
+  return max;
+}
+
+async function readPayload(req: IncomingMessage, allowEmpty = false): Promise<unknown> {
+  const raw = await readBody(req);
+  const text = raw.toString('utf8');
+  if (text.trim() === '') {
+    if (allowEmpty) return {};
+    throw apiError(400, 'PGRST102', 'Empty or invalid json');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw apiError(400, 'PGRST102', 'Empty or invalid json');
+  }
+}
+
+/** A small OpenAPI description of the exposed schema (PostgREST serves a full one at /). */
+function openApi(cache: SchemaCache) {
+  const definitions: Record<string, unknown> = {};
+  const paths: Record<string, unknown> = { '/': {} };
+  for (const t of cache.tables.values()) {
+    paths[`/${t.name}`] = {};
+    definitions[t.name] = {
+      type: 'object',
+      required: t.columns.filter((c) => c.notNull && !c.hasDefault).map((c) => c.name),
+      properties: Object.fromEntries(t.columns.map((c) => [c.name, { format: c.type }])),
+    };
+  }
+  for (const name of cache.functions.keys()) paths[`/rpc/${name}`] = {};
+  return { swagger: '2.0', info: { title: 'standard public schema', version: 'local' }, basePath: '/', paths, definitions };
 }

@@ -1,0 +1,349 @@
+/**
+ * From parsed URL parts to one SQL statement whose single row carries the response body as
+ * text built by Postgres (json_agg/row_to_json), so PGlite and Postgres answer the same bytes.
+ * Every identifier is checked against the schema cache and quoted; every value is a parameter.
+ */
+import { HttpError } from '../http.ts';
+import { apiError, columnNotFound } from './errors.ts';
+import type { Column, ForeignKey, SchemaCache, Table } from './schema.ts';
+import type { Condition, FieldRef, Filter, OrderTerm, SelectItem } from './parse.ts';
+
+export const quoteIdent = (id: string) => `"${id.replace(/"/g, '""')}"`;
+
+export class Params {
+  readonly values: (string | null)[] = [];
+  /** A text parameter, optionally cast to a type from the schema cache. */
+  add(value: string | null, type?: string): string {
+    this.values.push(value);
+    const p = `$${this.values.length}::text`;
+    return type && type !== 'text' ? `cast(${p} as ${type})` : p;
+  }
+}
+
+export interface Relationship {
+  fk: ForeignKey;
+  toOne: boolean;
+  /** Columns of the embedded (child) relation and of the parent, pairwise equal. */
+  childCols: string[];
+  parentCols: string[];
+  cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one';
+}
+
+export interface Node {
+  table: Table;
+  /** SQL for the FROM item (without alias). */
+  from: string;
+  alias: string;
+  /** The relation's name as PostgREST reports it in errors. */
+  relName: string;
+  items: SelectItem[];
+  embeds: Embed[];
+  filters: Condition[];
+  order: OrderTerm[];
+  limit?: number;
+  offset?: number;
+}
+export interface Embed {
+  node: Node;
+  /** Name used in filter/order paths and as the JSON key. */
+  name: string;
+  rel: Relationship;
+  inner: boolean;
+  /** `rel=is.null` / `rel=not.is.null` filters on the parent. */
+  nullFilters: ('null' | 'not_null')[];
+}
+
+export class Aliases {
+  private n = 0;
+  next(name: string) {
+    return `${name}_${++this.n}`;
+  }
+}
+
+/** Candidate relationships from `table` to `target` (a table, FK constraint or FK column name). */
+function relationships(cache: SchemaCache, table: string, target: string, hint?: string): Relationship[] {
+  const out: Relationship[] = [];
+  for (const fk of cache.fks) {
+    // many-to-one: table has the FK pointing at target
+    if (fk.table === table && (fk.foreignTable === target || fk.name === target || (fk.columns.length === 1 && fk.columns[0] === target))) {
+      out.push({ fk, toOne: true, childCols: fk.foreignColumns, parentCols: fk.columns, cardinality: 'many-to-one' });
+    }
+    // one-to-many (or one-to-one): target has an FK pointing at table
+    if (fk.foreignTable === table && fk.table === target) {
+      out.push({ fk, toOne: fk.unique, childCols: fk.columns, parentCols: fk.foreignColumns, cardinality: fk.unique ? 'one-to-one' : 'one-to-many' });
+    }
+  }
+  if (hint === undefined) return out;
+  return out.filter((r) => r.fk.name === hint || (r.fk.columns.length === 1 && r.fk.columns[0] === hint) || (r.fk.foreignColumns.length === 1 && r.fk.foreignColumns[0] === hint && r.cardinality === 'many-to-one'));
+}
+
+const fmt = (cols: string[]) => `(${cols.join(', ')})`;
+
+function resolveRelationship(cache: SchemaCache, parent: Table, target: string, hint?: string): { rel: Relationship; child: Table } {
+  const rels = relationships(cache, parent.name, target, hint);
+  if (rels.length === 0) {
+    const parentKnown = cache.fks.some((f) => f.table === parent.name || f.foreignTable === parent.name);
+    const children = new Set(cache.fks.flatMap((f) => (f.table === parent.name ? [f.foreignTable] : f.foreignTable === parent.name ? [f.table] : [])));
+    const suggestion = parentKnown && !children.has(target) ? closest(target, [...children]) : undefined;
+    throw apiError(
+      400,
+      'PGRST200',
+      `Could not find a relationship between '${parent.name}' and '${target}' in the schema cache`,
+      `Searched for a foreign key relationship between '${parent.name}' and '${target}'${hint ? `' using the hint '${hint}` : ''} in the schema '${cache.schema}', but no matches were found.`,
+      suggestion ? `Perhaps you meant '${suggestion}' instead of '${target}'.` : null,
+    );
+  }
+  if (rels.length > 1) {
+    ambiguous(parent.name, target, rels);
+  }
+  const rel = rels[0];
+  const childName = rel.cardinality === 'many-to-one' ? rel.fk.foreignTable : rel.fk.table;
+  const child = cache.tables.get(childName);
+  if (!child) throw apiError(400, 'PGRST200', `Could not find a relationship between '${parent.name}' and '${target}' in the schema cache`);
+  return { rel, child };
+}
+
+function ambiguous(parent: string, target: string, rels: Relationship[]): never {
+  const details = rels.map((r) => ({
+    cardinality: r.cardinality,
+    embedding: `${parent} with ${target}`,
+    relationship: `${r.fk.name} using ${r.fk.table}${fmt(r.fk.columns)} and ${r.fk.foreignTable}${fmt(r.fk.foreignColumns)}`,
+  }));
+  const hints = rels.map((r) => `'${target}!${r.fk.name}'`).join(', ');
+  throw new HttpError(300, {
+    code: 'PGRST201',
+    details,
+    hint: `Try changing '${target}' to one of the following: ${hints}. Find the desired relationship in the 'details' key.`,
+    message: `Could not embed because more than one relationship was found for '${parent}' and '${target}'`,
+  });
+}
+
+
+/** Fuzzy-ish suggestion (PostgREST uses a fuzzy set; close names by edit distance here). */
+export function closest(name: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const c of candidates) {
+    const d = editDistance(name.toLowerCase(), c.toLowerCase());
+    const score = 1 - d / Math.max(name.length, c.length, 1);
+    if (score > bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  return bestScore >= 0.6 ? best : undefined;
+}
+function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}
+
+/** Builds the tree of nodes for a select list, resolving embeds through foreign keys. */
+export function buildNode(cache: SchemaCache, table: Table, from: string, alias: string, relName: string, items: SelectItem[], aliases: Aliases): Node {
+  const node: Node = { table, from, alias, relName, items, embeds: [], filters: [], order: [] };
+  for (const item of items) {
+    if (item.kind === 'field') {
+      if (!table.byName.has(item.field.name)) throw columnNotFound(relName, item.field.name);
+    } else if (item.kind === 'embed') {
+      const { rel, child } = resolveRelationship(cache, table, item.name, item.hint);
+      const name = item.alias ?? item.name;
+      const childNode = buildNode(cache, child, `${quoteIdent(cache.schema)}.${quoteIdent(child.name)}`, aliases.next(child.name), child.name, item.children.length ? item.children : [{ kind: 'star' }], aliases);
+      if (item.children.length === 0) childNode.items = [];
+      node.embeds.push({ node: childNode, name, rel, inner: item.inner, nullFilters: [] });
+    }
+  }
+  return node;
+}
+
+/** The node an embed path (`cities.boats`) names, or PGRST108. */
+export function findNode(root: Node, path: string[]): Node {
+  let node = root;
+  for (const name of path) {
+    const e = node.embeds.find((x) => x.name === name);
+    if (!e) {
+      throw apiError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null, `Verify that '${name}' is included in the 'select' query parameter.`);
+    }
+    node = e.node;
+  }
+  return node;
+}
+
+function column(node: Node, name: string): Column {
+  const c = node.table.byName.get(name);
+  if (!c) throw columnNotFound(node.relName, name);
+  return c;
+}
+
+/** `"alias"."col"->$1::text->>$2::text` with the type of the result. */
+function fieldExpr(node: Node, f: FieldRef, p: Params): { sql: string; type: string; baseType: string } {
+  const c = column(node, f.name);
+  let sql = `${quoteIdent(node.alias)}.${quoteIdent(c.name)}`;
+  let type = c.type;
+  for (const step of f.path) {
+    sql += `${step.arrow}${step.index ? `cast(${p.add(step.key)} as integer)` : p.add(step.key)}`;
+    type = step.arrow === '->>' ? 'text' : type;
+  }
+  return { sql, type, baseType: baseType(type) };
+}
+
+/** A type without its modifier (a value cast to varchar(3) would be cut, not compared). */
+function baseType(type: string): string {
+  return type.replace(/\(\d+(,\d+)?\)/g, '');
+}
+
+const OPS: Record<string, string> = {
+  eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*',
+  cs: '@>', cd: '<@', ov: '&&', sl: '<<', sr: '>>', nxr: '&<', nxl: '&>', adj: '-|-',
+};
+const FTS: Record<string, string> = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' };
+
+function filterSql(node: Node, f: Filter, p: Params): string {
+  const { sql: expr, baseType: type } = fieldExpr(node, f.field, p);
+  const o = f.operation;
+  let s: string;
+  switch (o.op) {
+    case 'in':
+      s = o.values.length ? `${expr} in (${o.values.map((v) => p.add(v, type)).join(', ')})` : 'false';
+      break;
+    case 'is':
+      s = `${expr} is ${o.value === 'not_null' ? 'not null' : o.value}`;
+      break;
+    case 'isdistinct':
+      s = `${expr} is distinct from ${p.add(o.value, type)}`;
+      break;
+    case 'fts':
+    case 'plfts':
+    case 'phfts':
+    case 'wfts': {
+      const cfg = o.config ? `cast(${p.add(o.config)} as regconfig), ` : '';
+      const doc = type === 'tsvector' ? expr : `to_tsvector(${cfg}${expr})`;
+      s = `${doc} @@ ${FTS[o.op]}(${cfg}${p.add(o.value)})`;
+      break;
+    }
+    case 'like':
+    case 'ilike':
+    case 'match':
+    case 'imatch': {
+      const value = o.op === 'like' || o.op === 'ilike' ? o.value.replace(/\*/g, '%') : o.value;
+      if ('quant' in o && o.quant) s = `${expr} ${OPS[o.op]} ${o.quant}(${p.add(value, 'text[]')})`;
+      else s = `${expr} ${OPS[o.op]} ${p.add(value)}`;
+      break;
+    }
+    default:
+      if ('quant' in o && o.quant) s = `${expr} ${OPS[o.op]} ${o.quant}(${p.add(o.value, `${type}[]`)})`;
+      else s = `${expr} ${OPS[o.op]} ${p.add(o.value, type)}`;
+  }
+  return f.negate ? `not (${s})` : s;
+}
+
+function conditionSql(node: Node, c: Condition, p: Params): string {
+  if (c.kind === 'filter') return filterSql(node, c, p);
+  const inner = c.children.map((x) => conditionSql(node, x, p));
+  const s = inner.length ? `(${inner.join(` ${c.op} `)})` : c.op === 'and' ? 'true' : 'false';
+  return c.negate ? `not ${s}` : s;
+}
+
+function joinSql(parent: Node, e: Embed): string {
+  return e.rel.childCols
+    .map((c, i) => `${quoteIdent(e.node.alias)}.${quoteIdent(c)} = ${quoteIdent(parent.alias)}.${quoteIdent(e.rel.parentCols[i])}`)
+    .join(' and ');
+}
+
+/** The conditions on a node's own rows: its filters, !inner embeds and embed null filters. */
+export function whereSql(node: Node, p: Params): string[] {
+  const out = node.filters.map((f) => conditionSql(node, f, p));
+  for (const e of node.embeds) {
+    const wantsRow = e.inner || e.nullFilters.includes('not_null');
+    const wantsNone = e.nullFilters.includes('null');
+    if (!wantsRow && !wantsNone) continue;
+    const conds = [joinSql(node, e), ...whereSql(e.node, p)];
+    const exists = `exists (select 1 from ${e.node.from} as ${quoteIdent(e.node.alias)} where ${conds.join(' and ')})`;
+    if (wantsRow) out.push(exists);
+    if (wantsNone) out.push(`not ${exists}`);
+  }
+  return out;
+}
+
+function orderSql(node: Node, p: Params): string {
+  if (node.order.length === 0) return '';
+  const terms = node.order.map((t) => {
+    let expr: string;
+    if (t.relation) {
+      const e = node.embeds.find((x) => x.name === t.relation);
+      if (!e) throw apiError(400, 'PGRST108', `'${t.relation}' is not an embedded resource in this request`, null, `Verify that '${t.relation}' is included in the 'select' query parameter.`);
+      if (!e.rel.toOne) {
+        throw apiError(400, 'PGRST118', `A related order on '${e.name}' is not possible`, `'${node.relName}' and '${e.name}' do not form a many-to-one or one-to-one relationship`);
+      }
+      expr = `(select ${fieldExpr(e.node, t.field, p).sql} from ${e.node.from} as ${quoteIdent(e.node.alias)} where ${joinSql(node, e)})`;
+    } else {
+      expr = fieldExpr(node, t.field, p).sql;
+    }
+    return `${expr}${t.dir === 'desc' ? ' desc' : t.dir === 'asc' ? ' asc' : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`;
+  });
+  return ` order by ${terms.join(', ')}`;
+}
+
+function limitSql(node: Node, p: Params): string {
+  let s = '';
+  if (node.limit !== undefined) s += ` limit ${p.add(String(node.limit), 'bigint')}`;
+  if (node.offset) s += ` offset ${p.add(String(node.offset), 'bigint')}`;
+  return s;
+}
+
+/** The select list of a node: `expr as "key", ...` (columns, json paths, casts, embeds). */
+export function selectListSql(node: Node, p: Params): string {
+  const parts: string[] = [];
+  let embedIndex = 0;
+  for (const item of node.items) {
+    if (item.kind === 'star') {
+      for (const c of node.table.columns) parts.push(`${quoteIdent(node.alias)}.${quoteIdent(c.name)}`);
+    } else if (item.kind === 'field') {
+      const { sql } = fieldExpr(node, item.field, p);
+      const key = item.alias ?? (item.field.path.length ? item.field.path[item.field.path.length - 1].key : item.field.name);
+      parts.push(`${item.cast ? `cast(${sql} as ${item.cast})` : sql} as ${quoteIdent(key)}`);
+    } else {
+      const e = node.embeds[embedIndex++];
+      parts.push(`${embedSql(node, e, p)} as ${quoteIdent(e.name)}`);
+    }
+  }
+  return parts.length ? parts.join(', ') : 'null as "pgrst_empty"';
+}
+
+function embedSql(parent: Node, e: Embed, p: Params): string {
+  const child = e.node;
+  const where = [joinSql(parent, e), ...whereSql(child, p)].join(' and ');
+  const row = quoteIdent(`${child.alias}_row`);
+  const list = child.items.length ? selectListSql(child, p) : '';
+  if (e.rel.toOne) {
+    const inner = `select ${list || '1 as "pgrst_empty"'} from ${child.from} as ${quoteIdent(child.alias)} where ${where}`;
+    return list ? `(select row_to_json(${row}) from (${inner}) as ${row})` : `(select '{}'::json from (${inner}) as ${row})`;
+  }
+  const inner = `select ${list || '1 as "pgrst_empty"'} from ${child.from} as ${quoteIdent(child.alias)} where ${where}${orderSql(child, p)}${limitSql(child, p)}`;
+  const agg = list ? `json_agg(${row})` : `json_agg('{}'::json)`;
+  return `(select coalesce(${agg}, '[]') from (${inner}) as ${row})`;
+}
+
+export interface ReadSql {
+  /** One row: body (text), n (rows in the page), total (text, when counted). */
+  sql: string;
+}
+
+/** `select ... from source where ... order ... limit` wrapped into the response row. */
+export function readSql(node: Node, p: Params, opts: { count: boolean; single: boolean; source?: string }): string {
+  const where = whereSql(node, p);
+  const whereClause = where.length ? ` where ${where.join(' and ')}` : '';
+  const from = opts.source ?? `${node.from} as ${quoteIdent(node.alias)}`;
+  const page = `select ${selectListSql(node, p)} from ${from}${whereClause}${orderSql(node, p)}${limitSql(node, p)}`;
+  const body = opts.single ? `coalesce((json_agg(_pgrst_t)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t), '[]')::text`;
+  const total = opts.count ? `, (select count(*) from ${from}${whereClause})::text as total` : '';
+  return `select ${body} as body, count(_pgrst_t)::int as n${total} from (${page}) as _pgrst_t`;
+}

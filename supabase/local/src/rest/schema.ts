@@ -1,0 +1,193 @@
+/**
+ * The schema cache, as PostgREST keeps one: the exposed schema's tables and views with their
+ * columns, primary keys and foreign keys, its functions, and the API roles' settings. Read
+ * from pg_catalog at start and again on 'schema-changed'.
+ */
+import type { Queryable } from '../db/types.ts';
+
+export interface Column {
+  name: string;
+  /** format_type(): a valid SQL type name, safe to put in a cast. */
+  type: string;
+  notNull: boolean;
+  hasDefault: boolean;
+  generated: boolean;
+}
+export interface Table {
+  name: string;
+  kind: string;
+  columns: Column[];
+  byName: Map<string, Column>;
+  pk: string[];
+}
+export interface ForeignKey {
+  name: string;
+  table: string;
+  columns: string[];
+  foreignTable: string;
+  foreignColumns: string[];
+  /** The FK columns are unique in `table`: the reverse direction is one-to-one. */
+  unique: boolean;
+}
+export interface FunctionArg {
+  name: string;
+  type: string;
+  hasDefault: boolean;
+}
+export interface PgFunction {
+  name: string;
+  args: FunctionArg[];
+  returnsSet: boolean;
+  /** 'scalar' | 'composite' (a table's row type or RETURNS TABLE/OUT params) | 'void' */
+  returnKind: 'scalar' | 'composite' | 'void';
+  retType: string;
+  /** When the function returns rows of a table of the schema: that table (for embeds). */
+  retTable?: string;
+  /** Output columns for RETURNS TABLE / OUT params. */
+  outColumns: Column[];
+  volatile: boolean;
+}
+export interface SchemaCache {
+  schema: string;
+  tables: Map<string, Table>;
+  fks: ForeignKey[];
+  functions: Map<string, PgFunction[]>;
+  /** statement_timeout per API role (pg_db_role_setting), as PostgREST applies it. */
+  roleTimeouts: Map<string, string>;
+}
+
+const TABLES_SQL = `
+select coalesce(json_agg(t order by t.name), '[]') as data from (
+  select c.relname as name, c.relkind::text as kind,
+    coalesce((select json_agg(json_build_object(
+        'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'notNull', a.attnotnull,
+        'hasDefault', a.atthasdef or a.attidentity <> '', 'generated', a.attgenerated <> '') order by a.attnum)
+      from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]') as columns,
+    coalesce((select json_agg(a.attname order by k.ord) from pg_constraint p
+        cross join unnest(p.conkey) with ordinality k(attnum, ord)
+        join pg_attribute a on a.attrelid = p.conrelid and a.attnum = k.attnum
+      where p.conrelid = c.oid and p.contype = 'p'), '[]') as pk
+  from pg_class c where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')
+) t`;
+
+const FKS_SQL = `
+select coalesce(json_agg(f order by f.table, f.name), '[]') as data from (
+  select con.conname as name, src.relname as table, tgt.relname as "foreignTable",
+    (select json_agg(a.attname order by k.ord) from unnest(con.conkey) with ordinality k(n, ord)
+       join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n) as columns,
+    (select json_agg(a.attname order by k.ord) from unnest(con.confkey) with ordinality k(n, ord)
+       join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n) as "foreignColumns",
+    exists (select 1 from pg_constraint u where u.conrelid = con.conrelid and u.contype in ('p', 'u')
+       and u.conkey @> con.conkey and u.conkey <@ con.conkey) as unique
+  from pg_constraint con
+  join pg_class src on src.oid = con.conrelid
+  join pg_class tgt on tgt.oid = con.confrelid
+  where con.contype = 'f' and src.relnamespace = $1::regnamespace and tgt.relnamespace = $1::regnamespace
+) f`;
+
+const FUNCTIONS_SQL = `
+select coalesce(json_agg(f order by f.name), '[]') as data from (
+  select p.proname as name, p.proretset as "returnsSet", t.typtype::text as "retTypeType",
+    format_type(p.prorettype, null) as "retType", t.typrelid <> 0 as "retComposite",
+    case when rc.relnamespace = $1::regnamespace then rc.relname end as "retTable",
+    p.provolatile = 'v' as volatile, p.pronargdefaults as "nDefaults",
+    coalesce(p.proargnames, '{}') as "argNames",
+    coalesce(p.proargmodes::text[], '{}') as "argModes",
+    coalesce((select json_agg(format_type(x, null) order by o)
+       from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality u(x, o)), '[]') as "argTypes",
+    coalesce((select json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod)) order by a.attnum)
+       from pg_attribute a where a.attrelid = t.typrelid and a.attnum > 0 and not a.attisdropped), '[]') as "retColumns"
+  from pg_proc p
+  join pg_type t on t.oid = p.prorettype
+  left join pg_class rc on rc.oid = t.typrelid
+  where p.pronamespace = $1::regnamespace and p.prokind = 'f'
+) f`;
+
+const ROLE_SETTINGS_SQL = `
+select coalesce(json_agg(json_build_object('role', r.rolname, 'config', s.setconfig)), '[]') as data
+from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
+where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+  and r.rolname in ('anon', 'authenticated', 'service_role')`;
+
+interface RawFunction {
+  name: string;
+  returnsSet: boolean;
+  retTypeType: string;
+  retType: string;
+  retComposite: boolean;
+  retTable: string | null;
+  volatile: boolean;
+  nDefaults: number;
+  argNames: string[];
+  argModes: string[];
+  argTypes: string[];
+  retColumns: { name: string; type: string }[];
+}
+
+const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+export async function loadSchema(db: Queryable, schema = 'public'): Promise<SchemaCache> {
+  const [tablesR, fksR, fnsR, rolesR] = [
+    await db.query<{ data: unknown }>(TABLES_SQL, [schema]),
+    await db.query<{ data: unknown }>(FKS_SQL, [schema]),
+    await db.query<{ data: unknown }>(FUNCTIONS_SQL, [schema]),
+    await db.query<{ data: unknown }>(ROLE_SETTINGS_SQL),
+  ];
+  const tables = new Map<string, Table>();
+  for (const t of parseJson<Omit<Table, 'byName'>[]>(tablesR.rows[0].data)) {
+    tables.set(t.name, { ...t, byName: new Map(t.columns.map((c) => [c.name, c])) });
+  }
+  const fks = parseJson<ForeignKey[]>(fksR.rows[0].data);
+  const functions = new Map<string, PgFunction[]>();
+  for (const raw of parseJson<RawFunction[]>(fnsR.rows[0].data)) {
+    const modes = raw.argModes.length ? raw.argModes : raw.argTypes.map(() => 'i');
+    const inputs: FunctionArg[] = [];
+    const outs: Column[] = [];
+    let unsupported = false;
+    raw.argTypes.forEach((type, i) => {
+      const name = raw.argNames[i] ?? '';
+      if (modes[i] === 'i' || modes[i] === 'b') inputs.push({ name, type, hasDefault: false });
+      else if (modes[i] === 'v') unsupported = true;
+      if (modes[i] === 'o' || modes[i] === 'b' || modes[i] === 't') outs.push({ name, type, notNull: false, hasDefault: false, generated: false });
+    });
+    if (unsupported) continue;
+    for (let i = inputs.length - raw.nDefaults; i < inputs.length; i++) if (i >= 0) inputs[i].hasDefault = true;
+    let returnKind: PgFunction['returnKind'] = 'scalar';
+    let outColumns: Column[] = [];
+    if (raw.retType === 'void') returnKind = 'void';
+    else if (raw.retComposite) {
+      returnKind = 'composite';
+      outColumns = raw.retColumns.map((c) => ({ ...c, notNull: false, hasDefault: false, generated: false }));
+    } else if (raw.retType === 'record' && outs.length > 0) {
+      returnKind = 'composite';
+      outColumns = outs;
+    } else if (outs.length === 1) {
+      // a single OUT parameter: the function returns that scalar
+      returnKind = 'scalar';
+    } else if (raw.retType === 'record' || raw.retTypeType === 'p') {
+      if (raw.retType !== 'trigger' && raw.retType !== 'event_trigger') returnKind = 'scalar';
+      else continue;
+    }
+    const fn: PgFunction = {
+      name: raw.name,
+      args: inputs,
+      returnsSet: raw.returnsSet,
+      returnKind,
+      retType: raw.retType,
+      retTable: raw.retTable ?? undefined,
+      outColumns,
+      volatile: raw.volatile,
+    };
+    const list = functions.get(raw.name) ?? [];
+    list.push(fn);
+    functions.set(raw.name, list);
+  }
+  const roleTimeouts = new Map<string, string>();
+  for (const r of parseJson<{ role: string; config: string[] }[]>(rolesR.rows[0].data)) {
+    for (const setting of r.config ?? []) {
+      const eq = setting.indexOf('=');
+      if (setting.slice(0, eq) === 'statement_timeout') roleTimeouts.set(r.role, setting.slice(eq + 1));
+    }
+  }
+  return { schema, tables, fks, functions, roleTimeouts };
+}
