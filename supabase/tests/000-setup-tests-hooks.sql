@@ -1,0 +1,110 @@
+-- Runs first (file order); its definitions are committed (only the check rolls back): pgTAP and the persona helpers every other test
+-- file uses. Modelled on basejump's supabase_test_helpers: users are created as GoTrue would,
+-- and a persona is "logged in" the way PostgREST does it (role + request.jwt.claims).
+begin;
+create extension if not exists pgtap with schema extensions;
+
+create schema if not exists tests;
+grant usage on schema tests to anon, authenticated, service_role;
+
+-- A permanent (or anonymous) auth user; the trigger gives permanent ones a profile and roles.
+create or replace function tests.create_user(
+  p_identifier text,
+  p_roles text[] default '{}',
+  p_active boolean default true,
+  p_anonymous boolean default false
+)
+returns uuid
+language plpgsql
+as $$
+declare
+  v_id uuid := gen_random_uuid();
+  v_email text := case when p_anonymous then null else p_identifier || '@test.local' end;
+begin
+  insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+                          confirmation_token, recovery_token, email_change_token_new, email_change,
+                          raw_app_meta_data, raw_user_meta_data, is_anonymous, created_at, updated_at)
+  values ('00000000-0000-0000-0000-000000000000', v_id, 'authenticated', 'authenticated', v_email, '',
+          case when p_anonymous then null else now() end, '', '', '', '',
+          case when p_anonymous then '{}'::jsonb else '{"provider":"email","providers":["email"]}'::jsonb end,
+          jsonb_build_object('test_identifier', p_identifier, 'first_name', initcap(p_identifier)),
+          p_anonymous, now(), now());
+  if not p_anonymous then
+    update public.user_roles set admin = 'admin' = any (p_roles), harbor = 'harbor' = any (p_roles)
+     where user_id = v_id;
+    update public.profiles set active = p_active where id = v_id;
+  end if;
+  return v_id;
+end
+$$;
+
+create or replace function tests.get_user_id(p_identifier text)
+returns uuid
+language sql
+stable
+as $$
+  select id from auth.users where raw_user_meta_data ->> 'test_identifier' = p_identifier
+$$;
+
+-- Acts as that user from now on in this transaction (as PostgREST would for its JWT).
+create or replace function tests.authenticate_as(p_identifier text)
+returns void
+language plpgsql
+as $$
+declare
+  v_user auth.users;
+begin
+  select * into v_user from auth.users where raw_user_meta_data ->> 'test_identifier' = p_identifier;
+  if not found then
+    raise exception 'test user % not found', p_identifier;
+  end if;
+  perform set_config('role', 'authenticated', true);
+  perform set_config('request.jwt.claims', json_build_object(
+    'sub', v_user.id, 'role', 'authenticated', 'aud', 'authenticated', 'email', v_user.email,
+    'is_anonymous', v_user.is_anonymous,
+    -- A forged claim: policies must ignore it.
+    'app_metadata', json_build_object('roles', json_build_object('admin', true, 'harbor', true)))::text, true);
+end
+$$;
+
+-- No session: the anon key only.
+create or replace function tests.authenticate_as_anon()
+returns void
+language plpgsql
+as $$
+begin
+  perform set_config('role', 'anon', true);
+  perform set_config('request.jwt.claims', '{"role":"anon"}', true);
+end
+$$;
+
+-- Back to the test runner's own role (a superuser or the project owner).
+create or replace function tests.clear_authentication()
+returns void
+language plpgsql
+as $$
+begin
+  perform set_config('role', 'none', true);
+  perform set_config('request.jwt.claims', '', true);
+end
+$$;
+
+-- The fixture every booking test uses: a small harbour (ids by name).
+create or replace function tests.place_id(p_name text)
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select id from public.places where name = p_name
+$$;
+
+grant execute on all functions in schema tests to anon, authenticated, service_role;
+commit;
+
+begin;
+select plan(1);
+select has_function('tests', 'authenticate_as', array['text'], 'the persona helpers are installed');
+select * from finish();
+rollback;
