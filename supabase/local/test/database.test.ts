@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, freshPostgresDatabase, skipBecause } from './harness/engines.ts';
+import { openPglite } from '../src/db/pglite.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import type { Database } from '../src/db/types.ts';
+import { withRequest } from '../src/db/request.ts';
+
+for (const engine of engines()) {
+  describe.skipIf(engine.skip && skipBecause(`database interface on ${engine.name}`, engine.skip))(`database interface on ${engine.name}`, () => {
+    let db: Database;
+    beforeAll(async () => {
+      db = engine.name === 'pglite' ? await openPglite() : await openPostgres({ connectionString: await freshPostgresDatabase() });
+      await db.exec(`create table public.t (id int primary key, n bigint, at timestamptz, d date, doc jsonb, ok boolean, price numeric(10,2))`);
+      // The API roles (cluster-wide on Postgres, so only when missing).
+      await db.exec(`do $$ begin
+        if not exists (select 1 from pg_roles where rolname = 'authenticated') then create role authenticated nologin; end if;
+      end $$`);
+    });
+    afterAll(() => db.close());
+
+    it('returns the same value shapes on both engines', async () => {
+      await db.query(`insert into public.t values (1, 9007199254740993, '2026-06-01 14:00+02', '2026-06-01', '{"a": [1, "x"]}', true, 12.5)`);
+      const { rows, rowCount, fields } = await db.query(`select id, n, at at time zone 'UTC' as at_utc, d, doc, ok, price from public.t`);
+      expect(rows).toEqual([{ id: 1, n: '9007199254740993', at_utc: '2026-06-01 12:00:00', d: '2026-06-01', doc: { a: [1, 'x'] }, ok: true, price: '12.50' }]);
+      expect(rowCount).toBe(1);
+      expect(fields.map((f) => f.name)).toEqual(['id', 'n', 'at_utc', 'd', 'doc', 'ok', 'price']);
+      const update = await db.query(`update public.t set ok = false where id = 1`);
+      expect(update.rowCount).toBe(1);
+    });
+
+    it('commits a transaction and rolls one back entirely on error', async () => {
+      await db.transaction(async (tx) => {
+        await tx.query('insert into public.t (id) values (2)');
+      });
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('insert into public.t (id) values (3)');
+          await tx.query('insert into public.t (id) values (2)'); // duplicate key
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      const { rows } = await db.query<{ id: number }>('select id from public.t order by id');
+      expect(rows.map((r) => r.id)).toEqual([1, 2]);
+    });
+
+    it('sets the role and claims for one transaction only', async () => {
+      const inside = await withRequest(db, { role: 'authenticated', claims: { sub: 'u1', role: 'authenticated' } }, async (tx) =>
+        (await tx.query<{ u: string; c: string }>(`select current_user as u, current_setting('request.jwt.claims', true) as c`)).rows[0],
+      );
+      expect(inside).toEqual({ u: 'authenticated', c: '{"sub":"u1","role":"authenticated"}' });
+      const outside = (await db.query<{ u: string }>('select current_user as u')).rows[0];
+      expect(outside.u).toBe('supabase_admin');
+      await expect(withRequest(db, { role: 'supabase_admin', claims: {} }, async () => 1)).rejects.toThrow(/does not exist/);
+    });
+
+    it('delivers NOTIFY to listeners after commit, and stops after unlisten', async () => {
+      const got: string[] = [];
+      const unlisten = await db.listen('hafen_events', (p) => got.push(p));
+      await db.transaction(async (tx) => {
+        await tx.query(`select pg_notify('hafen_events', 'booked')`);
+      });
+      await db.transaction(async () => {
+        throw new Error('rolled back');
+      }).catch(() => {});
+      await expect.poll(() => got, { timeout: 2000 }).toEqual(['booked']);
+      await unlisten();
+      await db.query(`select pg_notify('hafen_events', 'after')`);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(got).toEqual(['booked']);
+    });
+
+    it(engine.name === 'postgres' ? 'runs transactions concurrently (a pool)' : 'serialises transactions (one session)', async () => {
+      const order: string[] = [];
+      const slow = db.transaction(async (tx) => {
+        order.push('slow:start');
+        await tx.query('select pg_sleep(0.3)');
+        order.push('slow:end');
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      const fast = db.transaction(async (tx) => {
+        order.push('fast:start');
+        await tx.query('select 1');
+        order.push('fast:end');
+      });
+      await Promise.all([slow, fast]);
+      expect(order).toEqual(
+        engine.name === 'postgres'
+          ? ['slow:start', 'fast:start', 'fast:end', 'slow:end']
+          : ['slow:start', 'slow:end', 'fast:start', 'fast:end'],
+      );
+    });
+  });
+}
