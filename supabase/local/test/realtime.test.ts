@@ -1,0 +1,394 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import { engines, skipBecause } from './harness/engines.ts';
+import { startTestStack } from './harness/stack.ts';
+import type { Stack } from '../src/stack.ts';
+
+const fixture = resolve(import.meta.dirname, 'fixtures/realtime');
+
+type Payload = { eventType: string; new: Record<string, unknown>; old: Record<string, unknown>; [k: string]: unknown };
+
+/** Waits until `check` holds, polling; fails with `what` after `ms`. */
+async function until(check: () => boolean, ms = 1000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+for (const engine of engines()) {
+  describe.skipIf(engine.skip && skipBecause(`realtime on ${engine.name}`, engine.skip))(`realtime on ${engine.name}`, () => {
+    let stack: Stack;
+    const clients: SupabaseClient[] = [];
+
+    beforeAll(async () => {
+      stack = await startTestStack({ engine: engine.name, workdir: fixture });
+    });
+
+    afterAll(async () => {
+      await Promise.all(clients.splice(0).map((c) => c.removeAllChannels().catch(() => {})));
+      await stack?.close();
+    });
+
+    /**
+     * A supabase-js client; with `token`, realtime uses that user's JWT the way supabase-js
+     * hands a session's token to realtime (its accessToken callback, asked again on refresh).
+     */
+    const client = (options: { vsn?: string; token?: string } = {}) => {
+      const holder = { token: options.token };
+      const c = createClient(stack.url, stack.keys.anonKey, {
+        auth: { persistSession: false, autoRefreshToken: false },
+        realtime: { transport: WebSocket as never, ...(options.vsn ? { vsn: options.vsn } : {}) },
+        ...(options.token ? { accessToken: async () => holder.token ?? null } : {}),
+      });
+      clients.push(c);
+      return Object.assign(c, { holder });
+    };
+
+    const userToken = (sub: string, expiresIn = 3600) =>
+      stack.context.jwt.sign({ sub, role: 'authenticated', aud: 'authenticated', email: `${sub.slice(0, 8)}@hafen.test` }, expiresIn);
+
+    // As an app does after sign-in: realtime has the session's token before the channel joins.
+    const subscribe = async (channel: RealtimeChannel) => {
+      await channel.socket.setAuth();
+      await new Promise<void>((resolveSub, reject) => {
+        channel.subscribe((status, err) => {
+          if (status === 'SUBSCRIBED') resolveSub();
+          else if (status !== 'CLOSED') reject(new Error(`${status}: ${err?.message ?? ''}`));
+        });
+      });
+    };
+
+    const insertItem = async (status: string, qty: number) =>
+      (await stack.db.query<{ id: string }>(`insert into public.items (status, qty) values ($1, $2) returning id`, [status, qty])).rows[0].id;
+
+    it('a filtered subscriber gets inserts and updates of matching rows within 1 s, and nothing else', async () => {
+      const events: Payload[] = [];
+      const system: { status: string; message: string; extension: string }[] = [];
+      const channel = client()
+        .channel('items-filter')
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'items', filter: 'status=eq.open' }, (p) => events.push(p as never))
+        .on('system', {}, (p) => system.push(p));
+      await subscribe(channel);
+      await until(() => system.length > 0, 1000, 'the system message');
+      expect(system[0]).toMatchObject({ extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL', channel: 'items-filter' });
+
+      const t0 = Date.now();
+      const open = await insertItem('open', 3);
+      await insertItem('closed', 4);
+      await stack.db.query(`update public.items set qty = 5 where id = $1`, [open]);
+      await until(() => events.length >= 2, 1000, 'insert and update');
+      expect(Date.now() - t0).toBeLessThan(1000);
+      await settle();
+      expect(events.map((e) => e.eventType)).toEqual(['INSERT', 'UPDATE']);
+      const [insert, update] = events;
+      expect(insert).toMatchObject({ schema: 'public', table: 'items', errors: null, old: {} });
+      expect(insert.new).toMatchObject({ id: Number(open), status: 'open', qty: 3 });
+      expect(typeof insert.commit_timestamp).toBe('string');
+      expect(insert.commit_timestamp as string).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(update.new).toMatchObject({ id: Number(open), qty: 5 });
+      // Default replica identity: the old record of an update is the primary key.
+      expect(update.old).toEqual({ id: Number(open) });
+    });
+
+    it('filters eq, neq, lt, lte, gt, gte and in each see only their rows', async () => {
+      const seen: Record<string, number[]> = {};
+      const channel = client().channel('items-ops');
+      const filters = ['qty=neq.100', 'qty=lt.101', 'qty=lte.101', 'qty=gt.101', 'qty=gte.101', 'qty=in.(100,102)', 'qty=eq.101'];
+      for (const filter of filters) {
+        seen[filter] = [];
+        channel.on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter }, (p) =>
+          seen[filter].push((p as unknown as Payload).new.qty as number),
+        );
+      }
+      await subscribe(channel);
+      for (const qty of [100, 101, 102]) await insertItem('ops', qty);
+      await until(() => seen['qty=in.(100,102)'].length >= 2 && seen['qty=gte.101'].length >= 2, 1000, 'filtered inserts');
+      await settle();
+      const sorted = Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, [...v].sort()]));
+      expect(sorted).toEqual({
+        'qty=neq.100': [101, 102],
+        'qty=lt.101': [100],
+        'qty=lte.101': [100, 101],
+        'qty=gt.101': [102],
+        'qty=gte.101': [101, 102],
+        'qty=in.(100,102)': [100, 102],
+        'qty=eq.101': [101],
+      });
+    });
+
+    it('a customer never receives another customer’s order (RLS decides per subscriber)', async () => {
+      const alice = randomUUID();
+      const bob = randomUUID();
+      const got: Record<string, string[]> = { alice: [], bob: [], anon: [] };
+      const sub = async (name: string, token?: string) => {
+        const channel = client({ token })
+          .channel(`orders-${name}`)
+          .on('postgres_changes', { event: '*', schema: 'public', table: 'orders' }, (p) =>
+            got[name].push(`${(p as unknown as Payload).eventType}:${(p as unknown as Payload).new.berth ?? ''}`),
+          );
+        await subscribe(channel);
+      };
+      await sub('alice', await userToken(alice));
+      await sub('bob', await userToken(bob));
+      await sub('anon');
+      await stack.db.query(`insert into public.orders (customer_id, berth) values ($1, 'A-1'), ($2, 'B-1')`, [alice, bob]);
+      await stack.db.query(`update public.orders set berth = 'A-2' where customer_id = $1`, [alice]);
+      await until(() => got.alice.length >= 2 && got.bob.length >= 1, 1000, 'own orders');
+      await settle();
+      expect(got).toEqual({ alice: ['INSERT:A-1', 'UPDATE:A-2'], bob: ['INSERT:B-1'], anon: [] });
+    });
+
+    it('deletes arrive as hosted Realtime sends them: not RLS-checked, only the key when RLS is on', async () => {
+      const owner = randomUUID();
+      const other = randomUUID();
+      const deletes: Payload[] = [];
+      const filtered: Payload[] = [];
+      const byKey: Payload[] = [];
+      const { rows } = await stack.db.query<{ id: string }>(
+        `insert into public.orders (customer_id, berth, note) values ($1, 'D-1', 'secret') returning id`,
+        [owner],
+      );
+      const id = Number(rows[0].id);
+      const channel = client({ token: await userToken(other) })
+        .channel('orders-deletes')
+        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders' }, (p) => deletes.push(p as never))
+        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders', filter: 'berth=eq.D-1' }, (p) => filtered.push(p as never))
+        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders', filter: `id=eq.${id}` }, (p) => byKey.push(p as never));
+      await subscribe(channel);
+      await stack.db.query(`delete from public.orders where id = $1`, [id]);
+      await until(() => deletes.length >= 1 && byKey.length >= 1, 1000, 'the delete');
+      await settle();
+      expect(deletes).toHaveLength(1);
+      expect(deletes[0]).toMatchObject({ eventType: 'DELETE', table: 'orders', new: {}, old: { id } });
+      expect(deletes[0].old).toEqual({ id });
+      expect(byKey).toHaveLength(1);
+      // A filter on a column outside the replica identity cannot be evaluated for a delete.
+      expect(filtered).toHaveLength(0);
+
+      // Without RLS and with replica identity full the whole old row arrives (and filters see it).
+      const full: Payload[] = [];
+      const ch2 = client()
+        .channel('full-identity')
+        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'full_identity', filter: 'label=eq.x' }, (p) => full.push(p as never));
+      await subscribe(ch2);
+      const fi = await stack.db.query<{ id: string }>(`insert into public.full_identity (label) values ('x'), ('y') returning id`);
+      await stack.db.query(`delete from public.full_identity`);
+      await until(() => full.length >= 1, 1000, 'the full delete');
+      await settle();
+      expect(full.map((p) => p.old)).toEqual([{ id: Number(fi.rows[0].id), label: 'x' }]);
+    });
+
+    it('a token refresh keeps the subscription; an expired token closes the channel as Realtime does', async () => {
+      const user = randomUUID();
+      const got: string[] = [];
+      const system: { status: string; message: string; extension: string }[] = [];
+      const statuses: string[] = [];
+      const c = client({ token: await userToken(user) });
+      const channel = c
+        .channel('orders-refresh')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'orders' }, (p) => got.push((p as unknown as Payload).new.berth as string))
+        .on('system', {}, (p) => system.push(p));
+      await c.realtime.setAuth();
+      await new Promise<void>((r) =>
+        channel.subscribe((s) => {
+          statuses.push(s);
+          if (s === 'SUBSCRIBED') r();
+        }),
+      );
+      await until(() => system.length >= 1, 1000, 'subscribed');
+      c.holder.token = await userToken(user, 7200);
+      await c.realtime.setAuth();
+      await until(() => system.length >= 2, 1000, 'the second system message');
+      expect(system[1]).toMatchObject({ extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL' });
+      await stack.db.query(`insert into public.orders (customer_id, berth) values ($1, 'R-1')`, [user]);
+      await until(() => got.length >= 1, 1000, 'an order after the refresh');
+      expect(got).toEqual(['R-1']);
+
+      c.holder.token = await userToken(user, -10);
+      await c.realtime.setAuth();
+      await until(() => statuses.includes('CLOSED'), 2000, 'the channel to close');
+      const last = system[system.length - 1];
+      expect(last).toMatchObject({ extension: 'system', status: 'error' });
+      expect(last.message).toMatch(/^Token has expired \d+ seconds ago$/);
+      await stack.db.query(`insert into public.orders (customer_id, berth) values ($1, 'R-2')`, [user]);
+      await settle();
+      expect(got).toEqual(['R-1']);
+    });
+
+    it('50 subscribers (50 users) all get the event', async () => {
+      const customers = Array.from({ length: 50 }, () => randomUUID());
+      const got = new Array<number>(50).fill(0);
+      await Promise.all(
+        customers.map(async (sub, i) => {
+          const channel = client({ token: await userToken(sub) })
+            .channel(`many-${i}`)
+            .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.many' }, () => got[i]++);
+          await subscribe(channel);
+        }),
+      );
+      const t0 = Date.now();
+      await insertItem('many', 1);
+      await until(() => got.every((n) => n === 1), 1000, 'all 50 subscribers');
+      expect(Date.now() - t0).toBeLessThan(1000);
+    });
+
+    for (const vsn of ['1.0.0', '2.0.0']) {
+      it(`serializer vsn ${vsn}: postgres changes and broadcast between two clients (self, ack, binary)`, async () => {
+        const a = client({ vsn });
+        const b = client({ vsn });
+        const atA: unknown[] = [];
+        const atB: unknown[] = [];
+        const changes: Payload[] = [];
+        const room = `room-${vsn}`;
+        const chA = a
+          .channel(room, { config: { broadcast: { self: true, ack: true } } })
+          .on('broadcast', { event: 'cursor' }, (p) => atA.push(p.payload));
+        const chB = b
+          .channel(room)
+          .on('broadcast', { event: 'cursor' }, (p) => atB.push(p.payload))
+          .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: `status=eq.vsn-${vsn}` }, (p) => changes.push(p as never));
+        await subscribe(chA);
+        await subscribe(chB);
+        expect(await chA.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, who: 'ä😀' } })).toBe('ok');
+        await until(() => atA.length >= 1 && atB.length >= 1, 1000, 'the broadcast');
+        expect(atB).toEqual([{ x: 1, who: 'ä😀' }]);
+        expect(atA).toEqual([{ x: 1, who: 'ä😀' }]);
+        // b has self off: its own message does not come back to it.
+        await chB.send({ type: 'broadcast', event: 'cursor', payload: { x: 2 } });
+        await until(() => atA.length >= 2, 1000, 'the second broadcast');
+        await settle(100);
+        expect(atB).toEqual([{ x: 1, who: 'ä😀' }]);
+        if (vsn === '2.0.0') {
+          const bytes = new Uint8Array([1, 2, 3, 250]).buffer;
+          await chA.send({ type: 'broadcast', event: 'cursor', payload: bytes });
+          await until(() => atB.length >= 2, 1000, 'the binary broadcast');
+          expect(Array.from(new Uint8Array(atB[1] as ArrayBuffer))).toEqual([1, 2, 3, 250]);
+        }
+        await insertItem(`vsn-${vsn}`, 7);
+        await until(() => changes.length >= 1, 1000, 'the change');
+        expect(changes[0].new).toMatchObject({ status: `vsn-${vsn}`, qty: 7 });
+      });
+    }
+
+    it('delivers a row larger than a NOTIFY payload', async () => {
+      const got: Payload[] = [];
+      const channel = client()
+        .channel('big')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'big' }, (p) => got.push(p as never));
+      await subscribe(channel);
+      const body = 'x'.repeat(20_000);
+      await stack.db.query(`insert into public.big (body) values ($1)`, [body]);
+      await until(() => got.length >= 1, 1000, 'the big row');
+      expect((got[0].new.body as string).length).toBe(20_000);
+    });
+
+    it('tables added later get change capture (schema-changed), presence does not break joins', async () => {
+      await stack.db.exec(`
+        create table public.later (id bigint generated always as identity primary key, label text);
+        grant select on public.later to anon, authenticated, service_role;
+        alter publication supabase_realtime add table public.later;
+        notify pgrst, 'reload schema';`);
+      await until(() => false === false, 10);
+      const triggers = async () =>
+        (await stack.db.query(`select 1 from pg_trigger where tgrelid = 'public.later'::regclass and not tgisinternal`)).rowCount;
+      const started = Date.now();
+      while ((await triggers()) === 0 && Date.now() - started < 2000) await settle(20);
+      expect(await triggers()).toBe(1);
+
+      const got: Payload[] = [];
+      const joins: string[] = [];
+      const channel = client()
+        .channel('later', { config: { presence: { key: 'me' } } })
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'later' }, (p) => got.push(p as never))
+        .on('presence', { event: 'join' }, ({ key }) => joins.push(key));
+      await subscribe(channel);
+      expect(await channel.track({ online: true })).toBe('ok');
+      await until(() => joins.includes('me'), 1000, 'the presence join');
+      expect(channel.presenceState().me?.[0]).toMatchObject({ online: true });
+      await stack.db.query(`insert into public.later (label) values ('l')`);
+      await until(() => got.length >= 1, 1000, 'the later insert');
+    });
+
+    it('bad join payloads answer with an error and never crash the stack', async () => {
+      const url = `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.keys.anonKey}&vsn=2.0.0`;
+      const ws = new WebSocket(url);
+      const frames: unknown[][] = [];
+      ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+      await new Promise((r) => ws.once('open', r));
+      const sendFrame = (f: unknown[]) => ws.send(JSON.stringify(f));
+      const replyTo = async (ref: string) => {
+        await until(() => frames.some((f) => f[1] === ref && f[3] === 'phx_reply'), 1000, `reply ${ref}`);
+        return frames.find((f) => f[1] === ref && f[3] === 'phx_reply')![4] as { status: string; response: Record<string, unknown> };
+      };
+
+      sendFrame([null, '1', 'phoenix', 'heartbeat', {}]);
+      expect(await replyTo('1')).toEqual({ status: 'ok', response: {} });
+
+      sendFrame(['2', '2', 'realtime:x', 'phx_join', { config: {}, access_token: 'not-a-jwt' }]);
+      expect(await replyTo('2')).toEqual({ status: 'error', response: { reason: 'MalformedJWT: The token provided is not a valid JWT' } });
+
+      const forged = (await userToken(randomUUID())).slice(0, -4) + 'AAAA';
+      sendFrame(['3', '3', 'realtime:x', 'phx_join', { config: {}, access_token: forged }]);
+      expect(await replyTo('3')).toEqual({ status: 'error', response: { reason: 'JwtSignatureError: Failed to validate JWT signature' } });
+
+      sendFrame(['4', '4', 'realtime:x', 'phx_join', { config: {}, access_token: await userToken(randomUUID(), -30) }]);
+      const expired = await replyTo('4');
+      expect(expired.status).toBe('error');
+      expect(String(expired.response.reason)).toMatch(/^InvalidJWTToken: Token has expired \d+ seconds ago$/);
+
+      sendFrame(['5', '5', 'other:x', 'phx_join', {}]);
+      expect(await replyTo('5')).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
+
+      sendFrame(['6', '6', 'realtime:', 'phx_join', {}]);
+      expect(await replyTo('6')).toEqual({ status: 'error', response: { reason: 'TopicNameRequired: You must provide a topic name' } });
+
+      // A join with bad postgres_changes joins, then reports the error as a system message.
+      const bad = { event: '*', schema: 'public', table: 'items', filter: 'nope=eq.1' };
+      sendFrame(['7', '7', 'realtime:bad', 'phx_join', { config: { postgres_changes: [bad] } }]);
+      const joined = await replyTo('7');
+      expect(joined.status).toBe('ok');
+      expect((joined.response.postgres_changes as Record<string, unknown>[])[0]).toMatchObject(bad);
+      await until(() => frames.some((f) => f[2] === 'realtime:bad' && f[3] === 'system'), 1000, 'the system error');
+      const sys = frames.find((f) => f[2] === 'realtime:bad' && f[3] === 'system')![4] as Record<string, string>;
+      expect(sys).toMatchObject({ extension: 'postgres_changes', status: 'error', channel: 'bad' });
+      expect(sys.message).toMatch(/invalid column for filter nope/);
+
+      for (const [ref, change] of [
+        ['8', { schema: 'public', table: 'items', filter: 'qty=foo.1' }],
+        ['9', { schema: 'public', table: 'hidden' }],
+        ['10', { schema: 'public', table: 'items', filter: 'qty=eq.notanumber' }],
+        ['11', {}],
+      ] as const) {
+        sendFrame([ref, ref, `realtime:bad${ref}`, 'phx_join', { config: { postgres_changes: [change] } }]);
+        expect((await replyTo(ref)).status).toBe('ok');
+        await until(() => frames.some((f) => f[2] === `realtime:bad${ref}` && f[3] === 'system'), 1000, `system ${ref}`);
+        const msg = frames.find((f) => f[2] === `realtime:bad${ref}` && f[3] === 'system')![4] as Record<string, string>;
+        expect(msg.status).toBe('error');
+      }
+      sendFrame(['12', '12', 'realtime:bad12', 'phx_join', { config: { postgres_changes: ['nonsense'] } }]);
+      expect((await replyTo('12')).status).toBe('error');
+      sendFrame([null, '13', 'realtime:never-joined', 'broadcast', { type: 'broadcast', event: 'e', payload: {} }]);
+      expect(await replyTo('13')).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
+
+      // Garbage closes this socket only; the stack and other sockets carry on.
+      const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+      ws.send('this is not json');
+      expect(await closed).toBe(1011);
+      expect((await fetch(`${stack.url}/health`)).status).toBe(200);
+      const ok: Payload[] = [];
+      const channel = client()
+        .channel('after-garbage')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.after' }, (p) => ok.push(p as never));
+      await subscribe(channel);
+      await insertItem('after', 1);
+      await until(() => ok.length === 1, 1000, 'an event after garbage');
+    });
+  });
+}
