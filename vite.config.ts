@@ -4,6 +4,7 @@ import babel from '@rolldown/plugin-babel';
 import { lingui } from '@lingui/vite-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 
 // Plugin order as measured in ../shared/TOOLING.md. The Babel include also matches ids with a
@@ -15,6 +16,43 @@ export default defineConfig({
     babel({ include: /\/src\/.*\.[jt]sx?(?:$|\?)/, plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),
     tailwindcss(),
+    // /sw.js precaches the shell (HTML, JS, CSS, icons, catalogues) so a reload on a bad
+    // connection still opens the app; water levels and weather fall back to their last answer.
+    VitePWA({
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      filename: 'sw.js',
+      manifest: {
+        id: '/',
+        name: 'Hafen Düsseldorf',
+        short_name: 'Hafen',
+        description: 'Liegeplätze im Hafen Düsseldorf buchen – Berth booking in Düsseldorf harbour',
+        lang: 'de',
+        start_url: '/start',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#0584bc',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: '/logo.svg', sizes: 'any', type: 'image/svg+xml' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/(auth|rest|realtime|storage|functions)\/v1\//],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.hostname === 'www.pegelonline.wsv.de' || url.hostname === 'api.brightsky.dev',
+            handler: 'NetworkFirst',
+            options: { cacheName: 'service-data', networkTimeoutSeconds: 8, expiration: { maxEntries: 20, maxAgeSeconds: 24 * 60 * 60 } },
+          },
+        ],
+      },
+    }),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { host: '127.0.0.1', port: 5173 },

@@ -1,12 +1,25 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
-import { activateLocale, defaultLocale, i18n } from './lib/i18n';
+import { activateLocale, i18n, resolveLocale } from './lib/i18n';
+import { createQueryClient } from './lib/query-client';
+import { watchAuth } from './lib/auth';
+import { reloadForChunkError } from './lib/chunk-reload';
+import { NotFoundPage } from './components/errors/not-found-page';
 import './index.css';
 
-const router = createRouter({ routeTree });
+const queryClient = createQueryClient();
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  defaultPreloadStaleTime: 0,
+  scrollRestoration: true,
+  defaultNotFoundComponent: NotFoundPage,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {
@@ -14,13 +27,29 @@ declare module '@tanstack/react-router' {
   }
 }
 
+// A chunk that vanished after a deploy: reload to get the new build (at most once a minute).
+window.addEventListener('vite:preloadError', (event) => {
+  if (reloadForChunkError()) event.preventDefault();
+});
+
+// Sessions change in other tabs and by token refresh: keep guards and the drawer in step.
+watchAuth(queryClient, () => void router.invalidate());
+
 // I18nProvider renders nothing until a locale is active: activate before rendering.
-await activateLocale(defaultLocale);
+await activateLocale(resolveLocale(window.location.pathname));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nProvider i18n={i18n}>
-      <RouterProvider router={router} />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </I18nProvider>
   </StrictMode>,
 );
+
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  window.addEventListener('load', () => {
+    void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  });
+}

@@ -9,50 +9,1006 @@
 // Additionally, you should also exclude this file from your linter and/or formatter to prevent it from being checked or modified.
 
 import { Route as rootRouteImport } from './routes/__root'
-import { Route as IndexRouteImport } from './routes/index'
+import { Route as Char123LocaleChar125RouteRouteImport } from './routes/{-$locale}/route'
+import { Route as Char123LocaleChar125IndexRouteImport } from './routes/{-$locale}/index'
+import { Route as Char123LocaleChar125AccountRouteRouteImport } from './routes/{-$locale}/account/route'
+import { Route as Char123LocaleChar125AuthRouteRouteImport } from './routes/{-$locale}/auth/route'
+import { Route as Char123LocaleChar125ContactRouteImport } from './routes/{-$locale}/contact'
+import { Route as Char123LocaleChar125DroneVideoRouteImport } from './routes/{-$locale}/drone-video'
+import { Route as Char123LocaleChar125ImpressumRouteImport } from './routes/{-$locale}/impressum'
+import { Route as Char123LocaleChar125PrivacyRouteImport } from './routes/{-$locale}/privacy'
+import { Route as Char123LocaleChar125TermsRouteImport } from './routes/{-$locale}/terms'
+import { Route as Char123LocaleChar125VertragRouteImport } from './routes/{-$locale}/vertrag'
+import { Route as Char123LocaleChar125AccountIndexRouteImport } from './routes/{-$locale}/account/index'
+import { Route as Char123LocaleChar125AccountAdminRouteRouteImport } from './routes/{-$locale}/account/admin/route'
+import { Route as Char123LocaleChar125AccountProfileRouteImport } from './routes/{-$locale}/account/profile'
+import { Route as Char123LocaleChar125AuthLoginRouteImport } from './routes/{-$locale}/auth/login'
+import { Route as Char123LocaleChar125AuthPasswordForgottenRouteImport } from './routes/{-$locale}/auth/password-forgotten'
+import { Route as Char123LocaleChar125AuthRegisterRouteImport } from './routes/{-$locale}/auth/register'
+import { Route as Char123LocaleChar125AuthResetPasswordRouteImport } from './routes/{-$locale}/auth/reset-password'
+import { Route as Char123LocaleChar125ServiceIndexRouteImport } from './routes/{-$locale}/service/index'
+import { Route as Char123LocaleChar125ServiceCareDieselRouteImport } from './routes/{-$locale}/service/care-diesel'
+import { Route as Char123LocaleChar125ServiceCharterRouteImport } from './routes/{-$locale}/service/charter'
+import { Route as Char123LocaleChar125ServiceDoorCodeRouteImport } from './routes/{-$locale}/service/door-code'
+import { Route as Char123LocaleChar125ServiceIceMachineRouteImport } from './routes/{-$locale}/service/ice-machine'
+import { Route as Char123LocaleChar125ServiceLiftRouteImport } from './routes/{-$locale}/service/lift'
+import { Route as Char123LocaleChar125ServiceMechanistsRouteImport } from './routes/{-$locale}/service/mechanists'
+import { Route as Char123LocaleChar125ServiceOrderRouteImport } from './routes/{-$locale}/service/order'
+import { Route as Char123LocaleChar125ServiceParkRouteImport } from './routes/{-$locale}/service/park'
+import { Route as Char123LocaleChar125ServiceSkipperTrainingRouteImport } from './routes/{-$locale}/service/skipper-training'
+import { Route as Char123LocaleChar125ServiceWifiRouteImport } from './routes/{-$locale}/service/wifi'
+import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$locale}/start/index'
+import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
+import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
+import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
+import { Route as Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/apply-long-time-place/{-$id}'
+import { Route as Char123LocaleChar125AccountBookingsIndexRouteImport } from './routes/{-$locale}/account/bookings/index'
+import { Route as Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/long-time-place/{-$id}'
+import { Route as Char123LocaleChar125OrderIdIndexRouteImport } from './routes/{-$locale}/order/$id/index'
+import { Route as Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport } from './routes/{-$locale}/order/{-$id}/check-in'
+import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
+import { Route as Char123LocaleChar125AccountBookingsIdIndexRouteImport } from './routes/{-$locale}/account/bookings/$id/index'
+import { Route as Char123LocaleChar125AccountBookingsIdCheckInRouteImport } from './routes/{-$locale}/account/bookings/$id/check-in'
+import { Route as Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport } from './routes/{-$locale}/start/booking/result/{-$id}'
 
-const IndexRoute = IndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => rootRouteImport,
-} as any)
+const Char123LocaleChar125RouteRoute =
+  Char123LocaleChar125RouteRouteImport.update({
+    id: '/{-$locale}',
+    path: '/{-$locale}',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const Char123LocaleChar125IndexRoute =
+  Char123LocaleChar125IndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AccountRouteRoute =
+  Char123LocaleChar125AccountRouteRouteImport.update({
+    id: '/account',
+    path: '/account',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AuthRouteRoute =
+  Char123LocaleChar125AuthRouteRouteImport.update({
+    id: '/auth',
+    path: '/auth',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ContactRoute =
+  Char123LocaleChar125ContactRouteImport.update({
+    id: '/contact',
+    path: '/contact',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125DroneVideoRoute =
+  Char123LocaleChar125DroneVideoRouteImport.update({
+    id: '/drone-video',
+    path: '/drone-video',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ImpressumRoute =
+  Char123LocaleChar125ImpressumRouteImport.update({
+    id: '/impressum',
+    path: '/impressum',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125PrivacyRoute =
+  Char123LocaleChar125PrivacyRouteImport.update({
+    id: '/privacy',
+    path: '/privacy',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125TermsRoute =
+  Char123LocaleChar125TermsRouteImport.update({
+    id: '/terms',
+    path: '/terms',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125VertragRoute =
+  Char123LocaleChar125VertragRouteImport.update({
+    id: '/vertrag',
+    path: '/vertrag',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AccountIndexRoute =
+  Char123LocaleChar125AccountIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminRouteRoute =
+  Char123LocaleChar125AccountAdminRouteRouteImport.update({
+    id: '/admin',
+    path: '/admin',
+    getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountProfileRoute =
+  Char123LocaleChar125AccountProfileRouteImport.update({
+    id: '/profile',
+    path: '/profile',
+    getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+  } as any)
+const Char123LocaleChar125AuthLoginRoute =
+  Char123LocaleChar125AuthLoginRouteImport.update({
+    id: '/login',
+    path: '/login',
+    getParentRoute: () => Char123LocaleChar125AuthRouteRoute,
+  } as any)
+const Char123LocaleChar125AuthPasswordForgottenRoute =
+  Char123LocaleChar125AuthPasswordForgottenRouteImport.update({
+    id: '/password-forgotten',
+    path: '/password-forgotten',
+    getParentRoute: () => Char123LocaleChar125AuthRouteRoute,
+  } as any)
+const Char123LocaleChar125AuthRegisterRoute =
+  Char123LocaleChar125AuthRegisterRouteImport.update({
+    id: '/register',
+    path: '/register',
+    getParentRoute: () => Char123LocaleChar125AuthRouteRoute,
+  } as any)
+const Char123LocaleChar125AuthResetPasswordRoute =
+  Char123LocaleChar125AuthResetPasswordRouteImport.update({
+    id: '/reset-password',
+    path: '/reset-password',
+    getParentRoute: () => Char123LocaleChar125AuthRouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceIndexRoute =
+  Char123LocaleChar125ServiceIndexRouteImport.update({
+    id: '/service/',
+    path: '/service/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceCareDieselRoute =
+  Char123LocaleChar125ServiceCareDieselRouteImport.update({
+    id: '/service/care-diesel',
+    path: '/service/care-diesel',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceCharterRoute =
+  Char123LocaleChar125ServiceCharterRouteImport.update({
+    id: '/service/charter',
+    path: '/service/charter',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceDoorCodeRoute =
+  Char123LocaleChar125ServiceDoorCodeRouteImport.update({
+    id: '/service/door-code',
+    path: '/service/door-code',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceIceMachineRoute =
+  Char123LocaleChar125ServiceIceMachineRouteImport.update({
+    id: '/service/ice-machine',
+    path: '/service/ice-machine',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceLiftRoute =
+  Char123LocaleChar125ServiceLiftRouteImport.update({
+    id: '/service/lift',
+    path: '/service/lift',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceMechanistsRoute =
+  Char123LocaleChar125ServiceMechanistsRouteImport.update({
+    id: '/service/mechanists',
+    path: '/service/mechanists',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceOrderRoute =
+  Char123LocaleChar125ServiceOrderRouteImport.update({
+    id: '/service/order',
+    path: '/service/order',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceParkRoute =
+  Char123LocaleChar125ServiceParkRouteImport.update({
+    id: '/service/park',
+    path: '/service/park',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceSkipperTrainingRoute =
+  Char123LocaleChar125ServiceSkipperTrainingRouteImport.update({
+    id: '/service/skipper-training',
+    path: '/service/skipper-training',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125ServiceWifiRoute =
+  Char123LocaleChar125ServiceWifiRouteImport.update({
+    id: '/service/wifi',
+    path: '/service/wifi',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125StartIndexRoute =
+  Char123LocaleChar125StartIndexRouteImport.update({
+    id: '/start/',
+    path: '/start/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125StartPricesRoute =
+  Char123LocaleChar125StartPricesRouteImport.update({
+    id: '/start/prices',
+    path: '/start/prices',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminIndexRoute =
+  Char123LocaleChar125AccountAdminIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOverviewRoute =
+  Char123LocaleChar125AccountAdminOverviewRouteImport.update({
+    id: '/overview',
+    path: '/overview',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route =
+  Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport.update(
+    {
+      id: '/apply-long-time-place/{-$id}',
+      path: '/apply-long-time-place/{-$id}',
+      getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+    } as any,
+  )
+const Char123LocaleChar125AccountBookingsIndexRoute =
+  Char123LocaleChar125AccountBookingsIndexRouteImport.update({
+    id: '/bookings/',
+    path: '/bookings/',
+    getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route =
+  Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteImport.update({
+    id: '/long-time-place/{-$id}',
+    path: '/long-time-place/{-$id}',
+    getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+  } as any)
+const Char123LocaleChar125OrderIdIndexRoute =
+  Char123LocaleChar125OrderIdIndexRouteImport.update({
+    id: '/order/$id/',
+    path: '/order/$id/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125OrderChar123IdChar125CheckInRoute =
+  Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport.update({
+    id: '/order/{-$id}/check-in',
+    path: '/order/{-$id}/check-in',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125StartBookingIndexRoute =
+  Char123LocaleChar125StartBookingIndexRouteImport.update({
+    id: '/start/booking/',
+    path: '/start/booking/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AccountBookingsIdIndexRoute =
+  Char123LocaleChar125AccountBookingsIdIndexRouteImport.update({
+    id: '/bookings/$id/',
+    path: '/bookings/$id/',
+    getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountBookingsIdCheckInRoute =
+  Char123LocaleChar125AccountBookingsIdCheckInRouteImport.update({
+    id: '/bookings/$id/check-in',
+    path: '/bookings/$id/check-in',
+    getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
+  } as any)
+const Char123LocaleChar125StartBookingResultChar123IdChar125Route =
+  Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport.update({
+    id: '/start/booking/result/{-$id}',
+    path: '/start/booking/result/{-$id}',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
-  '/': typeof IndexRoute
+  '/{-$locale}': typeof Char123LocaleChar125RouteRouteWithChildren
+  '/{-$locale}/account': typeof Char123LocaleChar125AccountRouteRouteWithChildren
+  '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
+  '/{-$locale}/contact': typeof Char123LocaleChar125ContactRoute
+  '/{-$locale}/drone-video': typeof Char123LocaleChar125DroneVideoRoute
+  '/{-$locale}/impressum': typeof Char123LocaleChar125ImpressumRoute
+  '/{-$locale}/privacy': typeof Char123LocaleChar125PrivacyRoute
+  '/{-$locale}/terms': typeof Char123LocaleChar125TermsRoute
+  '/{-$locale}/vertrag': typeof Char123LocaleChar125VertragRoute
+  '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/account/admin': typeof Char123LocaleChar125AccountAdminRouteRouteWithChildren
+  '/{-$locale}/account/profile': typeof Char123LocaleChar125AccountProfileRoute
+  '/{-$locale}/auth/login': typeof Char123LocaleChar125AuthLoginRoute
+  '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
+  '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
+  '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
+  '/{-$locale}/service/care-diesel': typeof Char123LocaleChar125ServiceCareDieselRoute
+  '/{-$locale}/service/charter': typeof Char123LocaleChar125ServiceCharterRoute
+  '/{-$locale}/service/door-code': typeof Char123LocaleChar125ServiceDoorCodeRoute
+  '/{-$locale}/service/ice-machine': typeof Char123LocaleChar125ServiceIceMachineRoute
+  '/{-$locale}/service/lift': typeof Char123LocaleChar125ServiceLiftRoute
+  '/{-$locale}/service/mechanists': typeof Char123LocaleChar125ServiceMechanistsRoute
+  '/{-$locale}/service/order': typeof Char123LocaleChar125ServiceOrderRoute
+  '/{-$locale}/service/park': typeof Char123LocaleChar125ServiceParkRoute
+  '/{-$locale}/service/skipper-training': typeof Char123LocaleChar125ServiceSkipperTrainingRoute
+  '/{-$locale}/service/wifi': typeof Char123LocaleChar125ServiceWifiRoute
+  '/{-$locale}/start/prices': typeof Char123LocaleChar125StartPricesRoute
+  '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
+  '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
+  '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
+  '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
+  '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
+  '/{-$locale}/account/admin/': typeof Char123LocaleChar125AccountAdminIndexRoute
+  '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
+  '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
+  '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
+  '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
 }
 export interface FileRoutesByTo {
-  '/': typeof IndexRoute
+  '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
+  '/{-$locale}/contact': typeof Char123LocaleChar125ContactRoute
+  '/{-$locale}/drone-video': typeof Char123LocaleChar125DroneVideoRoute
+  '/{-$locale}/impressum': typeof Char123LocaleChar125ImpressumRoute
+  '/{-$locale}/privacy': typeof Char123LocaleChar125PrivacyRoute
+  '/{-$locale}/terms': typeof Char123LocaleChar125TermsRoute
+  '/{-$locale}/vertrag': typeof Char123LocaleChar125VertragRoute
+  '/{-$locale}': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/account/profile': typeof Char123LocaleChar125AccountProfileRoute
+  '/{-$locale}/auth/login': typeof Char123LocaleChar125AuthLoginRoute
+  '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
+  '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
+  '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
+  '/{-$locale}/service/care-diesel': typeof Char123LocaleChar125ServiceCareDieselRoute
+  '/{-$locale}/service/charter': typeof Char123LocaleChar125ServiceCharterRoute
+  '/{-$locale}/service/door-code': typeof Char123LocaleChar125ServiceDoorCodeRoute
+  '/{-$locale}/service/ice-machine': typeof Char123LocaleChar125ServiceIceMachineRoute
+  '/{-$locale}/service/lift': typeof Char123LocaleChar125ServiceLiftRoute
+  '/{-$locale}/service/mechanists': typeof Char123LocaleChar125ServiceMechanistsRoute
+  '/{-$locale}/service/order': typeof Char123LocaleChar125ServiceOrderRoute
+  '/{-$locale}/service/park': typeof Char123LocaleChar125ServiceParkRoute
+  '/{-$locale}/service/skipper-training': typeof Char123LocaleChar125ServiceSkipperTrainingRoute
+  '/{-$locale}/service/wifi': typeof Char123LocaleChar125ServiceWifiRoute
+  '/{-$locale}/start/prices': typeof Char123LocaleChar125StartPricesRoute
+  '/{-$locale}/account': typeof Char123LocaleChar125AccountIndexRoute
+  '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
+  '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
+  '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
+  '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
+  '/{-$locale}/account/admin': typeof Char123LocaleChar125AccountAdminIndexRoute
+  '/{-$locale}/account/bookings': typeof Char123LocaleChar125AccountBookingsIndexRoute
+  '/{-$locale}/order/$id': typeof Char123LocaleChar125OrderIdIndexRoute
+  '/{-$locale}/start/booking': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
+  '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/bookings/$id': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
-  '/': typeof IndexRoute
+  '/{-$locale}': typeof Char123LocaleChar125RouteRouteWithChildren
+  '/{-$locale}/account': typeof Char123LocaleChar125AccountRouteRouteWithChildren
+  '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
+  '/{-$locale}/contact': typeof Char123LocaleChar125ContactRoute
+  '/{-$locale}/drone-video': typeof Char123LocaleChar125DroneVideoRoute
+  '/{-$locale}/impressum': typeof Char123LocaleChar125ImpressumRoute
+  '/{-$locale}/privacy': typeof Char123LocaleChar125PrivacyRoute
+  '/{-$locale}/terms': typeof Char123LocaleChar125TermsRoute
+  '/{-$locale}/vertrag': typeof Char123LocaleChar125VertragRoute
+  '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/account/admin': typeof Char123LocaleChar125AccountAdminRouteRouteWithChildren
+  '/{-$locale}/account/profile': typeof Char123LocaleChar125AccountProfileRoute
+  '/{-$locale}/auth/login': typeof Char123LocaleChar125AuthLoginRoute
+  '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
+  '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
+  '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
+  '/{-$locale}/service/care-diesel': typeof Char123LocaleChar125ServiceCareDieselRoute
+  '/{-$locale}/service/charter': typeof Char123LocaleChar125ServiceCharterRoute
+  '/{-$locale}/service/door-code': typeof Char123LocaleChar125ServiceDoorCodeRoute
+  '/{-$locale}/service/ice-machine': typeof Char123LocaleChar125ServiceIceMachineRoute
+  '/{-$locale}/service/lift': typeof Char123LocaleChar125ServiceLiftRoute
+  '/{-$locale}/service/mechanists': typeof Char123LocaleChar125ServiceMechanistsRoute
+  '/{-$locale}/service/order': typeof Char123LocaleChar125ServiceOrderRoute
+  '/{-$locale}/service/park': typeof Char123LocaleChar125ServiceParkRoute
+  '/{-$locale}/service/skipper-training': typeof Char123LocaleChar125ServiceSkipperTrainingRoute
+  '/{-$locale}/service/wifi': typeof Char123LocaleChar125ServiceWifiRoute
+  '/{-$locale}/start/prices': typeof Char123LocaleChar125StartPricesRoute
+  '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
+  '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
+  '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
+  '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
+  '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
+  '/{-$locale}/account/admin/': typeof Char123LocaleChar125AccountAdminIndexRoute
+  '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
+  '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
+  '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
+  '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/'
+  fullPaths:
+    | '/{-$locale}'
+    | '/{-$locale}/account'
+    | '/{-$locale}/auth'
+    | '/{-$locale}/contact'
+    | '/{-$locale}/drone-video'
+    | '/{-$locale}/impressum'
+    | '/{-$locale}/privacy'
+    | '/{-$locale}/terms'
+    | '/{-$locale}/vertrag'
+    | '/{-$locale}/'
+    | '/{-$locale}/account/admin'
+    | '/{-$locale}/account/profile'
+    | '/{-$locale}/auth/login'
+    | '/{-$locale}/auth/password-forgotten'
+    | '/{-$locale}/auth/register'
+    | '/{-$locale}/auth/reset-password'
+    | '/{-$locale}/service/care-diesel'
+    | '/{-$locale}/service/charter'
+    | '/{-$locale}/service/door-code'
+    | '/{-$locale}/service/ice-machine'
+    | '/{-$locale}/service/lift'
+    | '/{-$locale}/service/mechanists'
+    | '/{-$locale}/service/order'
+    | '/{-$locale}/service/park'
+    | '/{-$locale}/service/skipper-training'
+    | '/{-$locale}/service/wifi'
+    | '/{-$locale}/start/prices'
+    | '/{-$locale}/account/'
+    | '/{-$locale}/service/'
+    | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/apply-long-time-place/{-$id}'
+    | '/{-$locale}/account/long-time-place/{-$id}'
+    | '/{-$locale}/order/{-$id}/check-in'
+    | '/{-$locale}/account/admin/'
+    | '/{-$locale}/account/bookings/'
+    | '/{-$locale}/order/$id/'
+    | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/bookings/$id/check-in'
+    | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/bookings/$id/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/'
-  id: '__root__' | '/'
+  to:
+    | '/{-$locale}/auth'
+    | '/{-$locale}/contact'
+    | '/{-$locale}/drone-video'
+    | '/{-$locale}/impressum'
+    | '/{-$locale}/privacy'
+    | '/{-$locale}/terms'
+    | '/{-$locale}/vertrag'
+    | '/{-$locale}'
+    | '/{-$locale}/account/profile'
+    | '/{-$locale}/auth/login'
+    | '/{-$locale}/auth/password-forgotten'
+    | '/{-$locale}/auth/register'
+    | '/{-$locale}/auth/reset-password'
+    | '/{-$locale}/service/care-diesel'
+    | '/{-$locale}/service/charter'
+    | '/{-$locale}/service/door-code'
+    | '/{-$locale}/service/ice-machine'
+    | '/{-$locale}/service/lift'
+    | '/{-$locale}/service/mechanists'
+    | '/{-$locale}/service/order'
+    | '/{-$locale}/service/park'
+    | '/{-$locale}/service/skipper-training'
+    | '/{-$locale}/service/wifi'
+    | '/{-$locale}/start/prices'
+    | '/{-$locale}/account'
+    | '/{-$locale}/service'
+    | '/{-$locale}/start'
+    | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/apply-long-time-place/{-$id}'
+    | '/{-$locale}/account/long-time-place/{-$id}'
+    | '/{-$locale}/order/{-$id}/check-in'
+    | '/{-$locale}/account/admin'
+    | '/{-$locale}/account/bookings'
+    | '/{-$locale}/order/$id'
+    | '/{-$locale}/start/booking'
+    | '/{-$locale}/account/bookings/$id/check-in'
+    | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/bookings/$id'
+  id:
+    | '__root__'
+    | '/{-$locale}'
+    | '/{-$locale}/account'
+    | '/{-$locale}/auth'
+    | '/{-$locale}/contact'
+    | '/{-$locale}/drone-video'
+    | '/{-$locale}/impressum'
+    | '/{-$locale}/privacy'
+    | '/{-$locale}/terms'
+    | '/{-$locale}/vertrag'
+    | '/{-$locale}/'
+    | '/{-$locale}/account/admin'
+    | '/{-$locale}/account/profile'
+    | '/{-$locale}/auth/login'
+    | '/{-$locale}/auth/password-forgotten'
+    | '/{-$locale}/auth/register'
+    | '/{-$locale}/auth/reset-password'
+    | '/{-$locale}/service/care-diesel'
+    | '/{-$locale}/service/charter'
+    | '/{-$locale}/service/door-code'
+    | '/{-$locale}/service/ice-machine'
+    | '/{-$locale}/service/lift'
+    | '/{-$locale}/service/mechanists'
+    | '/{-$locale}/service/order'
+    | '/{-$locale}/service/park'
+    | '/{-$locale}/service/skipper-training'
+    | '/{-$locale}/service/wifi'
+    | '/{-$locale}/start/prices'
+    | '/{-$locale}/account/'
+    | '/{-$locale}/service/'
+    | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/apply-long-time-place/{-$id}'
+    | '/{-$locale}/account/long-time-place/{-$id}'
+    | '/{-$locale}/order/{-$id}/check-in'
+    | '/{-$locale}/account/admin/'
+    | '/{-$locale}/account/bookings/'
+    | '/{-$locale}/order/$id/'
+    | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/bookings/$id/check-in'
+    | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/bookings/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
-  IndexRoute: typeof IndexRoute
+  Char123LocaleChar125RouteRoute: typeof Char123LocaleChar125RouteRouteWithChildren
 }
 
 declare module '@tanstack/react-router' {
   interface FileRoutesByPath {
-    '/': {
-      id: '/'
-      path: '/'
-      fullPath: '/'
-      preLoaderRoute: typeof IndexRouteImport
+    '/{-$locale}': {
+      id: '/{-$locale}'
+      path: '/{-$locale}'
+      fullPath: '/{-$locale}'
+      preLoaderRoute: typeof Char123LocaleChar125RouteRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/{-$locale}/': {
+      id: '/{-$locale}/'
+      path: '/'
+      fullPath: '/{-$locale}/'
+      preLoaderRoute: typeof Char123LocaleChar125IndexRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/account': {
+      id: '/{-$locale}/account'
+      path: '/account'
+      fullPath: '/{-$locale}/account'
+      preLoaderRoute: typeof Char123LocaleChar125AccountRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/auth': {
+      id: '/{-$locale}/auth'
+      path: '/auth'
+      fullPath: '/{-$locale}/auth'
+      preLoaderRoute: typeof Char123LocaleChar125AuthRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/contact': {
+      id: '/{-$locale}/contact'
+      path: '/contact'
+      fullPath: '/{-$locale}/contact'
+      preLoaderRoute: typeof Char123LocaleChar125ContactRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/drone-video': {
+      id: '/{-$locale}/drone-video'
+      path: '/drone-video'
+      fullPath: '/{-$locale}/drone-video'
+      preLoaderRoute: typeof Char123LocaleChar125DroneVideoRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/impressum': {
+      id: '/{-$locale}/impressum'
+      path: '/impressum'
+      fullPath: '/{-$locale}/impressum'
+      preLoaderRoute: typeof Char123LocaleChar125ImpressumRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/privacy': {
+      id: '/{-$locale}/privacy'
+      path: '/privacy'
+      fullPath: '/{-$locale}/privacy'
+      preLoaderRoute: typeof Char123LocaleChar125PrivacyRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/terms': {
+      id: '/{-$locale}/terms'
+      path: '/terms'
+      fullPath: '/{-$locale}/terms'
+      preLoaderRoute: typeof Char123LocaleChar125TermsRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/vertrag': {
+      id: '/{-$locale}/vertrag'
+      path: '/vertrag'
+      fullPath: '/{-$locale}/vertrag'
+      preLoaderRoute: typeof Char123LocaleChar125VertragRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/account/': {
+      id: '/{-$locale}/account/'
+      path: '/'
+      fullPath: '/{-$locale}/account/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/account/admin': {
+      id: '/{-$locale}/account/admin'
+      path: '/admin'
+      fullPath: '/{-$locale}/account/admin'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/account/profile': {
+      id: '/{-$locale}/account/profile'
+      path: '/profile'
+      fullPath: '/{-$locale}/account/profile'
+      preLoaderRoute: typeof Char123LocaleChar125AccountProfileRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/auth/login': {
+      id: '/{-$locale}/auth/login'
+      path: '/login'
+      fullPath: '/{-$locale}/auth/login'
+      preLoaderRoute: typeof Char123LocaleChar125AuthLoginRouteImport
+      parentRoute: typeof Char123LocaleChar125AuthRouteRoute
+    }
+    '/{-$locale}/auth/password-forgotten': {
+      id: '/{-$locale}/auth/password-forgotten'
+      path: '/password-forgotten'
+      fullPath: '/{-$locale}/auth/password-forgotten'
+      preLoaderRoute: typeof Char123LocaleChar125AuthPasswordForgottenRouteImport
+      parentRoute: typeof Char123LocaleChar125AuthRouteRoute
+    }
+    '/{-$locale}/auth/register': {
+      id: '/{-$locale}/auth/register'
+      path: '/register'
+      fullPath: '/{-$locale}/auth/register'
+      preLoaderRoute: typeof Char123LocaleChar125AuthRegisterRouteImport
+      parentRoute: typeof Char123LocaleChar125AuthRouteRoute
+    }
+    '/{-$locale}/auth/reset-password': {
+      id: '/{-$locale}/auth/reset-password'
+      path: '/reset-password'
+      fullPath: '/{-$locale}/auth/reset-password'
+      preLoaderRoute: typeof Char123LocaleChar125AuthResetPasswordRouteImport
+      parentRoute: typeof Char123LocaleChar125AuthRouteRoute
+    }
+    '/{-$locale}/service/': {
+      id: '/{-$locale}/service/'
+      path: '/service'
+      fullPath: '/{-$locale}/service/'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/care-diesel': {
+      id: '/{-$locale}/service/care-diesel'
+      path: '/service/care-diesel'
+      fullPath: '/{-$locale}/service/care-diesel'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceCareDieselRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/charter': {
+      id: '/{-$locale}/service/charter'
+      path: '/service/charter'
+      fullPath: '/{-$locale}/service/charter'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceCharterRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/door-code': {
+      id: '/{-$locale}/service/door-code'
+      path: '/service/door-code'
+      fullPath: '/{-$locale}/service/door-code'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceDoorCodeRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/ice-machine': {
+      id: '/{-$locale}/service/ice-machine'
+      path: '/service/ice-machine'
+      fullPath: '/{-$locale}/service/ice-machine'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceIceMachineRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/lift': {
+      id: '/{-$locale}/service/lift'
+      path: '/service/lift'
+      fullPath: '/{-$locale}/service/lift'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceLiftRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/mechanists': {
+      id: '/{-$locale}/service/mechanists'
+      path: '/service/mechanists'
+      fullPath: '/{-$locale}/service/mechanists'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceMechanistsRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/order': {
+      id: '/{-$locale}/service/order'
+      path: '/service/order'
+      fullPath: '/{-$locale}/service/order'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceOrderRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/park': {
+      id: '/{-$locale}/service/park'
+      path: '/service/park'
+      fullPath: '/{-$locale}/service/park'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceParkRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/skipper-training': {
+      id: '/{-$locale}/service/skipper-training'
+      path: '/service/skipper-training'
+      fullPath: '/{-$locale}/service/skipper-training'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceSkipperTrainingRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/service/wifi': {
+      id: '/{-$locale}/service/wifi'
+      path: '/service/wifi'
+      fullPath: '/{-$locale}/service/wifi'
+      preLoaderRoute: typeof Char123LocaleChar125ServiceWifiRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/start/': {
+      id: '/{-$locale}/start/'
+      path: '/start'
+      fullPath: '/{-$locale}/start/'
+      preLoaderRoute: typeof Char123LocaleChar125StartIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/start/prices': {
+      id: '/{-$locale}/start/prices'
+      path: '/start/prices'
+      fullPath: '/{-$locale}/start/prices'
+      preLoaderRoute: typeof Char123LocaleChar125StartPricesRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/account/admin/': {
+      id: '/{-$locale}/account/admin/'
+      path: '/'
+      fullPath: '/{-$locale}/account/admin/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/overview': {
+      id: '/{-$locale}/account/admin/overview'
+      path: '/overview'
+      fullPath: '/{-$locale}/account/admin/overview'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOverviewRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/apply-long-time-place/{-$id}': {
+      id: '/{-$locale}/account/apply-long-time-place/{-$id}'
+      path: '/apply-long-time-place/{-$id}'
+      fullPath: '/{-$locale}/account/apply-long-time-place/{-$id}'
+      preLoaderRoute: typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/account/bookings/': {
+      id: '/{-$locale}/account/bookings/'
+      path: '/bookings'
+      fullPath: '/{-$locale}/account/bookings/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountBookingsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/account/long-time-place/{-$id}': {
+      id: '/{-$locale}/account/long-time-place/{-$id}'
+      path: '/long-time-place/{-$id}'
+      fullPath: '/{-$locale}/account/long-time-place/{-$id}'
+      preLoaderRoute: typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/order/$id/': {
+      id: '/{-$locale}/order/$id/'
+      path: '/order/$id'
+      fullPath: '/{-$locale}/order/$id/'
+      preLoaderRoute: typeof Char123LocaleChar125OrderIdIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/order/{-$id}/check-in': {
+      id: '/{-$locale}/order/{-$id}/check-in'
+      path: '/order/{-$id}/check-in'
+      fullPath: '/{-$locale}/order/{-$id}/check-in'
+      preLoaderRoute: typeof Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/start/booking/': {
+      id: '/{-$locale}/start/booking/'
+      path: '/start/booking'
+      fullPath: '/{-$locale}/start/booking/'
+      preLoaderRoute: typeof Char123LocaleChar125StartBookingIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/account/bookings/$id/': {
+      id: '/{-$locale}/account/bookings/$id/'
+      path: '/bookings/$id'
+      fullPath: '/{-$locale}/account/bookings/$id/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountBookingsIdIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/account/bookings/$id/check-in': {
+      id: '/{-$locale}/account/bookings/$id/check-in'
+      path: '/bookings/$id/check-in'
+      fullPath: '/{-$locale}/account/bookings/$id/check-in'
+      preLoaderRoute: typeof Char123LocaleChar125AccountBookingsIdCheckInRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountRouteRoute
+    }
+    '/{-$locale}/start/booking/result/{-$id}': {
+      id: '/{-$locale}/start/booking/result/{-$id}'
+      path: '/start/booking/result/{-$id}'
+      fullPath: '/{-$locale}/start/booking/result/{-$id}'
+      preLoaderRoute: typeof Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
     }
   }
 }
 
+interface Char123LocaleChar125AccountAdminRouteRouteChildren {
+  Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
+  Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
+}
+
+const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminOverviewRoute:
+      Char123LocaleChar125AccountAdminOverviewRoute,
+    Char123LocaleChar125AccountAdminIndexRoute:
+      Char123LocaleChar125AccountAdminIndexRoute,
+  }
+
+const Char123LocaleChar125AccountAdminRouteRouteWithChildren =
+  Char123LocaleChar125AccountAdminRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountAdminRouteRouteChildren,
+  )
+
+interface Char123LocaleChar125AccountRouteRouteChildren {
+  Char123LocaleChar125AccountAdminRouteRoute: typeof Char123LocaleChar125AccountAdminRouteRouteWithChildren
+  Char123LocaleChar125AccountProfileRoute: typeof Char123LocaleChar125AccountProfileRoute
+  Char123LocaleChar125AccountIndexRoute: typeof Char123LocaleChar125AccountIndexRoute
+  Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route: typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
+  Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route: typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
+  Char123LocaleChar125AccountBookingsIndexRoute: typeof Char123LocaleChar125AccountBookingsIndexRoute
+  Char123LocaleChar125AccountBookingsIdCheckInRoute: typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
+  Char123LocaleChar125AccountBookingsIdIndexRoute: typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+}
+
+const Char123LocaleChar125AccountRouteRouteChildren: Char123LocaleChar125AccountRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminRouteRoute:
+      Char123LocaleChar125AccountAdminRouteRouteWithChildren,
+    Char123LocaleChar125AccountProfileRoute:
+      Char123LocaleChar125AccountProfileRoute,
+    Char123LocaleChar125AccountIndexRoute:
+      Char123LocaleChar125AccountIndexRoute,
+    Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route:
+      Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route,
+    Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route:
+      Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route,
+    Char123LocaleChar125AccountBookingsIndexRoute:
+      Char123LocaleChar125AccountBookingsIndexRoute,
+    Char123LocaleChar125AccountBookingsIdCheckInRoute:
+      Char123LocaleChar125AccountBookingsIdCheckInRoute,
+    Char123LocaleChar125AccountBookingsIdIndexRoute:
+      Char123LocaleChar125AccountBookingsIdIndexRoute,
+  }
+
+const Char123LocaleChar125AccountRouteRouteWithChildren =
+  Char123LocaleChar125AccountRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountRouteRouteChildren,
+  )
+
+interface Char123LocaleChar125AuthRouteRouteChildren {
+  Char123LocaleChar125AuthLoginRoute: typeof Char123LocaleChar125AuthLoginRoute
+  Char123LocaleChar125AuthPasswordForgottenRoute: typeof Char123LocaleChar125AuthPasswordForgottenRoute
+  Char123LocaleChar125AuthRegisterRoute: typeof Char123LocaleChar125AuthRegisterRoute
+  Char123LocaleChar125AuthResetPasswordRoute: typeof Char123LocaleChar125AuthResetPasswordRoute
+}
+
+const Char123LocaleChar125AuthRouteRouteChildren: Char123LocaleChar125AuthRouteRouteChildren =
+  {
+    Char123LocaleChar125AuthLoginRoute: Char123LocaleChar125AuthLoginRoute,
+    Char123LocaleChar125AuthPasswordForgottenRoute:
+      Char123LocaleChar125AuthPasswordForgottenRoute,
+    Char123LocaleChar125AuthRegisterRoute:
+      Char123LocaleChar125AuthRegisterRoute,
+    Char123LocaleChar125AuthResetPasswordRoute:
+      Char123LocaleChar125AuthResetPasswordRoute,
+  }
+
+const Char123LocaleChar125AuthRouteRouteWithChildren =
+  Char123LocaleChar125AuthRouteRoute._addFileChildren(
+    Char123LocaleChar125AuthRouteRouteChildren,
+  )
+
+interface Char123LocaleChar125RouteRouteChildren {
+  Char123LocaleChar125AccountRouteRoute: typeof Char123LocaleChar125AccountRouteRouteWithChildren
+  Char123LocaleChar125AuthRouteRoute: typeof Char123LocaleChar125AuthRouteRouteWithChildren
+  Char123LocaleChar125ContactRoute: typeof Char123LocaleChar125ContactRoute
+  Char123LocaleChar125DroneVideoRoute: typeof Char123LocaleChar125DroneVideoRoute
+  Char123LocaleChar125ImpressumRoute: typeof Char123LocaleChar125ImpressumRoute
+  Char123LocaleChar125PrivacyRoute: typeof Char123LocaleChar125PrivacyRoute
+  Char123LocaleChar125TermsRoute: typeof Char123LocaleChar125TermsRoute
+  Char123LocaleChar125VertragRoute: typeof Char123LocaleChar125VertragRoute
+  Char123LocaleChar125IndexRoute: typeof Char123LocaleChar125IndexRoute
+  Char123LocaleChar125ServiceCareDieselRoute: typeof Char123LocaleChar125ServiceCareDieselRoute
+  Char123LocaleChar125ServiceCharterRoute: typeof Char123LocaleChar125ServiceCharterRoute
+  Char123LocaleChar125ServiceDoorCodeRoute: typeof Char123LocaleChar125ServiceDoorCodeRoute
+  Char123LocaleChar125ServiceIceMachineRoute: typeof Char123LocaleChar125ServiceIceMachineRoute
+  Char123LocaleChar125ServiceLiftRoute: typeof Char123LocaleChar125ServiceLiftRoute
+  Char123LocaleChar125ServiceMechanistsRoute: typeof Char123LocaleChar125ServiceMechanistsRoute
+  Char123LocaleChar125ServiceOrderRoute: typeof Char123LocaleChar125ServiceOrderRoute
+  Char123LocaleChar125ServiceParkRoute: typeof Char123LocaleChar125ServiceParkRoute
+  Char123LocaleChar125ServiceSkipperTrainingRoute: typeof Char123LocaleChar125ServiceSkipperTrainingRoute
+  Char123LocaleChar125ServiceWifiRoute: typeof Char123LocaleChar125ServiceWifiRoute
+  Char123LocaleChar125StartPricesRoute: typeof Char123LocaleChar125StartPricesRoute
+  Char123LocaleChar125ServiceIndexRoute: typeof Char123LocaleChar125ServiceIndexRoute
+  Char123LocaleChar125StartIndexRoute: typeof Char123LocaleChar125StartIndexRoute
+  Char123LocaleChar125OrderChar123IdChar125CheckInRoute: typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
+  Char123LocaleChar125OrderIdIndexRoute: typeof Char123LocaleChar125OrderIdIndexRoute
+  Char123LocaleChar125StartBookingIndexRoute: typeof Char123LocaleChar125StartBookingIndexRoute
+  Char123LocaleChar125StartBookingResultChar123IdChar125Route: typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+}
+
+const Char123LocaleChar125RouteRouteChildren: Char123LocaleChar125RouteRouteChildren =
+  {
+    Char123LocaleChar125AccountRouteRoute:
+      Char123LocaleChar125AccountRouteRouteWithChildren,
+    Char123LocaleChar125AuthRouteRoute:
+      Char123LocaleChar125AuthRouteRouteWithChildren,
+    Char123LocaleChar125ContactRoute: Char123LocaleChar125ContactRoute,
+    Char123LocaleChar125DroneVideoRoute: Char123LocaleChar125DroneVideoRoute,
+    Char123LocaleChar125ImpressumRoute: Char123LocaleChar125ImpressumRoute,
+    Char123LocaleChar125PrivacyRoute: Char123LocaleChar125PrivacyRoute,
+    Char123LocaleChar125TermsRoute: Char123LocaleChar125TermsRoute,
+    Char123LocaleChar125VertragRoute: Char123LocaleChar125VertragRoute,
+    Char123LocaleChar125IndexRoute: Char123LocaleChar125IndexRoute,
+    Char123LocaleChar125ServiceCareDieselRoute:
+      Char123LocaleChar125ServiceCareDieselRoute,
+    Char123LocaleChar125ServiceCharterRoute:
+      Char123LocaleChar125ServiceCharterRoute,
+    Char123LocaleChar125ServiceDoorCodeRoute:
+      Char123LocaleChar125ServiceDoorCodeRoute,
+    Char123LocaleChar125ServiceIceMachineRoute:
+      Char123LocaleChar125ServiceIceMachineRoute,
+    Char123LocaleChar125ServiceLiftRoute: Char123LocaleChar125ServiceLiftRoute,
+    Char123LocaleChar125ServiceMechanistsRoute:
+      Char123LocaleChar125ServiceMechanistsRoute,
+    Char123LocaleChar125ServiceOrderRoute:
+      Char123LocaleChar125ServiceOrderRoute,
+    Char123LocaleChar125ServiceParkRoute: Char123LocaleChar125ServiceParkRoute,
+    Char123LocaleChar125ServiceSkipperTrainingRoute:
+      Char123LocaleChar125ServiceSkipperTrainingRoute,
+    Char123LocaleChar125ServiceWifiRoute: Char123LocaleChar125ServiceWifiRoute,
+    Char123LocaleChar125StartPricesRoute: Char123LocaleChar125StartPricesRoute,
+    Char123LocaleChar125ServiceIndexRoute:
+      Char123LocaleChar125ServiceIndexRoute,
+    Char123LocaleChar125StartIndexRoute: Char123LocaleChar125StartIndexRoute,
+    Char123LocaleChar125OrderChar123IdChar125CheckInRoute:
+      Char123LocaleChar125OrderChar123IdChar125CheckInRoute,
+    Char123LocaleChar125OrderIdIndexRoute:
+      Char123LocaleChar125OrderIdIndexRoute,
+    Char123LocaleChar125StartBookingIndexRoute:
+      Char123LocaleChar125StartBookingIndexRoute,
+    Char123LocaleChar125StartBookingResultChar123IdChar125Route:
+      Char123LocaleChar125StartBookingResultChar123IdChar125Route,
+  }
+
+const Char123LocaleChar125RouteRouteWithChildren =
+  Char123LocaleChar125RouteRoute._addFileChildren(
+    Char123LocaleChar125RouteRouteChildren,
+  )
+
 const rootRouteChildren: RootRouteChildren = {
-  IndexRoute: IndexRoute,
+  Char123LocaleChar125RouteRoute: Char123LocaleChar125RouteRouteWithChildren,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

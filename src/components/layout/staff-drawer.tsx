@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Menu } from 'lucide-react';
+import type { Roles } from '@/lib/auth';
+import { Button } from '@/components/ui/button';
+import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
+import { PathLink } from './path-link';
+
+/** The back-office menu: the admin block for admins, the harbour-team block for harbour staff. */
+export function StaffDrawer({ roles }: { roles: Roles }) {
+  const { t } = useLingui();
+  const [open, setOpen] = useState(false);
+  const admin = [
+    { path: '/account/admin/overview', label: t`Übersicht` },
+    { path: '/account/admin/calendar', label: t`Kalender` },
+    { path: '/account/admin/news', label: t`News` },
+    { path: '/account/admin/users', label: t`Benutzer` },
+    { path: '/account/admin/places', label: t`Stellplätze` },
+    { path: '/account/admin/orders', label: t`Bestellungen` },
+    { path: '/account/admin/sale-codes', label: t`Codes` },
+    { path: '/account/admin/reports', label: t`Berichte` },
+  ];
+  const harbour = [
+    { path: '/account/admin/overview', label: t`Übersicht` },
+    { path: '/account/admin/calendar', label: t`Kalender` },
+    { path: '/account/admin/orders', label: t`Bestellungen` },
+    { path: '/account/admin/hours', label: t`Arbeitsstunden` },
+  ];
+  const block = (title: string, items: { path: string; label: string }[]) => (
+    <nav aria-label={title}>
+      <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">{title}</h3>
+      <ul className="grid gap-0.5">
+        {items.map((item) => (
+          <li key={item.path}>
+            <PathLink path={item.path} onClick={() => setOpen(false)} className="block rounded-md px-3 py-2 hover:bg-slate-100">
+              {item.label}
+            </PathLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+  return (
+    <Sheet open={open} onOpenChange={setOpen}>
+      <SheetTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label={t`Menü öffnen`}>
+          <Menu className="size-6" aria-hidden />
+        </Button>
+      </SheetTrigger>
+      <SheetContent side="left">
+        <SheetTitle>
+          <Trans>Hafenverwaltung</Trans>
+        </SheetTitle>
+        <SheetDescription className="sr-only">
+          <Trans>Bereiche für Admins und das Hafenteam</Trans>
+        </SheetDescription>
+        {roles.admin && block(t`Admin`, admin)}
+        {roles.harbor && block(t`Hafenteam`, harbour)}
+      </SheetContent>
+    </Sheet>
+  );
+}

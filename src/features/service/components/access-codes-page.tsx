@@ -1,0 +1,79 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { KeyRound, Wifi } from 'lucide-react';
+import { FactList, Page, Prose, Section } from '@/components/page';
+import { buttonVariants } from '@/components/ui/button';
+import { identityQueryOptions } from '@/lib/auth';
+import { harbour } from '@/lib/harbour';
+import { harbourAccessQueryOptions } from '../api/harbour-access';
+
+function HowToGetThem({ kind }: { kind: 'door' | 'wifi' }) {
+  const { t } = useLingui();
+  return (
+    <>
+      <Section title={t`So erhalten Sie den Zugang`}>
+        <Prose>
+          {kind === 'door' ? (
+            <p><Trans>Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem Langzeitliegern. Melden Sie sich an und checken Sie am Anreisetag ein – danach steht der Code hier.</Trans></p>
+          ) : (
+            <p><Trans>Die WLAN-Zugangsdaten sehen Gäste mit eingechecktem Liegeplatz bis zur Abreise und Langzeitlieger. Melden Sie sich an und checken Sie am Anreisetag ein – danach stehen die Zugangsdaten hier.</Trans></p>
+          )}
+          <p><Trans>Sie haben als Gast ohne Konto gebucht? Bestätigen Sie Ihre E-Mail-Adresse mit dem Code aus der Buchungsbestätigung und checken Sie dann ein.</Trans></p>
+        </Prose>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/{-$locale}/auth/login" search={{ from: undefined }} className={buttonVariants()}>
+            <Trans>Anmelden</Trans>
+          </Link>
+          <Link to="/{-$locale}/account/bookings" className={buttonVariants({ variant: 'outline' })}>
+            <Trans>Meine Buchungen</Trans>
+          </Link>
+        </div>
+      </Section>
+      <Section title={t`Ankunft außerhalb der Öffnungszeiten`}>
+        <Prose>
+          <p><Trans>Das Hafenbüro ist montags bis freitags {harbour.hours.weekdays} Uhr und am Wochenende {harbour.hours.weekend} Uhr besetzt. Kommen Sie später an, machen Sie an einem freien Gastliegeplatz am Kopfsteg fest und checken Sie in der App ein; der Code erscheint dann hier. Klappt das nicht, rufen Sie uns an: {harbour.phone}.</Trans></p>
+        </Prose>
+      </Section>
+    </>
+  );
+}
+
+/** /service/door-code and /service/wifi: the codes only for whom harbour_access() allows. */
+export function AccessCodesPage({ kind }: { kind: 'door' | 'wifi' }) {
+  const { t } = useLingui();
+  const identity = useQuery(identityQueryOptions);
+  const userId = identity.data?.status === 'loggedIn' ? identity.data.userId : undefined;
+  const access = useQuery({ ...harbourAccessQueryOptions(userId ?? ''), enabled: !!userId });
+  const title = kind === 'door' ? t`Türcode` : t`WLAN`;
+  const Icon = kind === 'door' ? KeyRound : Wifi;
+  const lead = kind === 'door' ? t`Mit dem Türcode öffnen Sie das Stegtor und das Sanitärgebäude.` : t`Kostenloses WLAN im ganzen Hafen für unsere Gäste.`;
+  const loading = identity.isPending || (!!userId && access.isPending);
+  return (
+    <Page title={title} lead={lead}>
+      {loading ? (
+        <p className="text-slate-600"><Trans>Wird geladen …</Trans></p>
+      ) : access.data ? (
+        <div className="flex flex-col gap-2" data-testid="access-codes">
+          <p className="flex items-center gap-2 font-medium text-slate-800">
+            <Icon className="size-5 text-primary-dark" aria-hidden />
+            <Trans>Ihre Zugangsdaten</Trans>
+          </p>
+          <FactList
+            items={
+              kind === 'door'
+                ? [{ label: t`Türcode`, value: <span className="font-mono text-lg">{access.data.door_code}</span> }]
+                : [
+                    { label: t`Netzwerk (SSID)`, value: <span className="font-mono">{access.data.wifi_ssid}</span> },
+                    { label: t`Passwort`, value: <span className="font-mono">{access.data.wifi_password}</span> },
+                  ]
+            }
+          />
+          <p className="text-sm text-slate-600"><Trans>Bitte geben Sie die Zugangsdaten nicht weiter.</Trans></p>
+        </div>
+      ) : (
+        <HowToGetThem kind={kind} />
+      )}
+    </Page>
+  );
+}

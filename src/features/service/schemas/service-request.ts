@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { emailField, messageField, messages, optionalPhone, requiredText } from '@/lib/validation';
+
+export const serviceTopics = ['ice', 'lift', 'washing', 'mechanic', 'diesel', 'other'] as const;
+
+export const serviceRequestSchema = z.object({
+  topic: z.enum(serviceTopics, { error: messages.required }),
+  name: requiredText(100),
+  email: emailField(),
+  phone: optionalPhone(),
+  berth: z.string().trim().max(60, { error: () => messages.max(60) }),
+  date: z.string().trim().min(1, { error: messages.required }),
+  message: messageField(10, 2000),
+});
+
+export type ServiceRequestValues = z.infer<typeof serviceRequestSchema>;

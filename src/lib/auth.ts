@@ -1,0 +1,104 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { authStorageKey } from './env';
+
+export interface Roles {
+  admin: boolean;
+  harbor: boolean;
+  user: boolean;
+}
+
+/**
+ * Who is using the app. `loggedIn` follows ARCHITECTURE.md "Identity": a non-anonymous user
+ * with both a profile and a role record. Anonymous (guest-booking) sessions are `guest`.
+ */
+export type Identity =
+  | { status: 'anonymous' }
+  | { status: 'guest'; userId: string }
+  | { status: 'incomplete'; userId: string; email?: string }
+  | { status: 'loggedIn'; userId: string; email?: string; roles: Roles; locale?: string };
+
+export const isStaff = (identity: Identity | undefined) =>
+  identity?.status === 'loggedIn' && (identity.roles.admin || identity.roles.harbor);
+
+/** Is there any stored session? Without one, supabase-js need not even be loaded. */
+export function hasStoredSession(): boolean {
+  try {
+    return localStorage.getItem(authStorageKey) !== null;
+  } catch {
+    return false;
+  }
+}
+
+let onAuthChange: ((event: string) => void) | undefined;
+let watching = false;
+
+/**
+ * The Supabase client, loaded on first use (keeps supabase-js out of the initial bundle).
+ * Once loaded, auth events refetch the identity and re-run the route guards.
+ */
+export async function getSupabase() {
+  const { supabase } = await import('./supabase');
+  if (!watching && onAuthChange) {
+    watching = true;
+    const handler = onAuthChange;
+    supabase.auth.onAuthStateChange((event) => {
+      if (event === 'INITIAL_SESSION' || event === 'TOKEN_REFRESHED') return;
+      // Leave the auth callback before touching the client again (supabase-js holds a lock).
+      setTimeout(() => handler(event), 0);
+    });
+  }
+  return supabase;
+}
+
+/** Wires auth events to the query cache and the router; signing out clears every cached query. */
+export function watchAuth(queryClient: QueryClient, invalidateRouter: () => void) {
+  onAuthChange = async (event) => {
+    if (event === 'SIGNED_OUT') queryClient.clear();
+    await queryClient.invalidateQueries({ queryKey: ['identity'] });
+    invalidateRouter();
+  };
+  if (hasStoredSession()) void getSupabase();
+}
+
+async function loadIdentity(): Promise<Identity> {
+  if (!hasStoredSession()) return { status: 'anonymous' };
+  const supabase = await getSupabase();
+  const { data } = await supabase.auth.getSession();
+  const user = data.session?.user;
+  if (!user) return { status: 'anonymous' };
+  if (user.is_anonymous) return { status: 'guest', userId: user.id };
+  const [profile, roles] = await Promise.all([
+    supabase.from('profiles').select('id, locale').eq('id', user.id).maybeSingle(),
+    supabase.from('user_roles').select('admin, harbor, user').eq('user_id', user.id).maybeSingle(),
+  ]);
+  if (profile.error || roles.error || !profile.data || !roles.data) {
+    return { status: 'incomplete', userId: user.id, email: user.email };
+  }
+  const r = roles.data as Roles;
+  return {
+    status: 'loggedIn',
+    userId: user.id,
+    email: user.email,
+    roles: { admin: !!r.admin, harbor: !!r.harbor, user: !!r.user },
+    locale: (profile.data as { locale?: string }).locale,
+  };
+}
+
+export const identityQueryOptions = queryOptions({
+  queryKey: ['identity'],
+  queryFn: loadIdentity,
+  staleTime: Infinity,
+  retry: false,
+});
+
+/** A redirect target is followed only when it is an internal path (no scheme, no //host). */
+export function safeInternalPath(from: unknown): string | undefined {
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return undefined;
+  try {
+    const url = new URL(from, 'http://internal.invalid');
+    if (url.origin !== 'http://internal.invalid') return undefined;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { PasswordForgottenPage } from '@/features/auth/components/auth-placeholder-pages';
+
+export const Route = createFileRoute('/{-$locale}/auth/password-forgotten')({
+  component: PasswordForgottenPage,
+});
