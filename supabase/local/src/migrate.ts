@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, posix, relative } from 'node:path';
+import { loadConfig } from './config.ts';
 import type { Database, Queryable } from './db/types.ts';
 import { pgErrorFields } from './db/types.ts';
 import { lineAt, splitStatements } from './sql-split.ts';
@@ -32,6 +33,34 @@ export function listMigrations(workdir: string): MigrationFile[] {
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ version: m[1], name: m[2], path: join(dir, m[0]) }))
     .sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+}
+
+/**
+ * The seed files of config.toml [db.seed] sql_paths (default ./seed.sql), relative to the
+ * project folder as the CLI reads them; a `*` in a file name matches like a shell glob, and
+ * each pattern's matches run in name order.
+ */
+export function listSeedFiles(workdir: string): { key: string; path: string }[] {
+  const config = loadConfig(workdir);
+  const seed = (config.raw.db as { seed?: { enabled?: boolean; sql_paths?: unknown } } | undefined)?.seed;
+  if (seed?.enabled === false) return [];
+  const patterns = Array.isArray(seed?.sql_paths) ? seed.sql_paths.map(String) : ['./seed.sql'];
+  const files: { key: string; path: string }[] = [];
+  for (const pattern of patterns) {
+    const full = join(workdir, pattern);
+    const name = basename(full);
+    if (!name.includes('*')) {
+      if (existsSync(full)) files.push({ key: posix.normalize(pattern), path: full });
+      continue;
+    }
+    const dir = dirname(full);
+    if (!existsSync(dir)) continue;
+    const re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+    for (const entry of readdirSync(dir).filter((e) => re.test(e)).sort()) {
+      files.push({ key: posix.normalize(posix.join(posix.dirname(pattern), entry)), path: join(dir, entry) });
+    }
+  }
+  return files.filter((f, i) => files.findIndex((g) => g.path === f.path) === i);
 }
 
 /** Runs a script statement by statement, so an error can name its line. */
@@ -87,21 +116,24 @@ export async function migrate(db: Database, workdir: string, options: { seed?: b
     });
   }
 
-  const seedPath = join(workdir, 'seed.sql');
+  const seedFiles = options.seed === false ? [] : listSeedFiles(workdir);
   let seeded = false;
   let seedChanged = false;
-  if (options.seed !== false && existsSync(seedPath)) {
-    const hash = createHash('sha256').update(readFileSync(seedPath)).digest('hex');
+  if (seedFiles.length > 0) {
+    const hashes = seedFiles.map((f) => ({ ...f, hash: createHash('sha256').update(readFileSync(f.path)).digest('hex') }));
     const seeds = await db.query<{ path: string; hash: string }>(`select path, hash from supabase_migrations.seed_files`);
     if (seeds.rows.length === 0) {
       await db.transaction(async (tx) => {
         await tx.query(`select set_config('role', 'postgres', true)`);
-        await runScript(tx, seedPath, display(seedPath));
-        await tx.query(`insert into supabase_migrations.seed_files (path, hash) values ($1, $2)`, ['supabase/seed.sql', hash]);
+        for (const file of hashes) {
+          await runScript(tx, file.path, display(file.path));
+          await tx.query(`insert into supabase_migrations.seed_files (path, hash) values ($1, $2)`, [file.key, file.hash]);
+        }
       });
       seeded = true;
     } else {
-      seedChanged = seeds.rows[0].hash !== hash;
+      const recorded = new Map(seeds.rows.map((r) => [r.path, r.hash]));
+      seedChanged = hashes.some((f) => recorded.get(f.key) !== f.hash) || recorded.size !== hashes.length;
     }
   }
   return { applied: pending.map((f) => `${f.version}_${f.name}`), seeded, seedChanged };

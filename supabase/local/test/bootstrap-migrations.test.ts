@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { engines, skipBecause } from './harness/engines.ts';
@@ -187,6 +187,23 @@ for (const engine of engines()) {
         const changed = await (await import('../src/migrate.ts')).migrate(first.db, project);
         expect(changed.seedChanged).toBe(true);
         await first.close();
+      });
+
+      it('runs the seed files of [db.seed] sql_paths in order, globs included', async () => {
+        const project = tempProject({
+          migrations: { '20260101000000_t.sql': 'create table public.steps (n serial, what text);' },
+          seed: "insert into public.steps (what) values ('seed.sql');",
+          config: '[db.seed]\nenabled = true\nsql_paths = ["./seed.sql", "./seeds/*.sql"]\n',
+        });
+        mkdirSync(join(project, 'seeds'));
+        writeFileSync(join(project, 'seeds', '20-second.sql'), "insert into public.steps (what) values ('20-second');");
+        writeFileSync(join(project, 'seeds', '10-first.sql'), "insert into public.steps (what) values ('10-first');");
+        const stack = await startTestStack({ engine: engine.name, workdir: project });
+        stacks.push(stack);
+        const { rows } = await stack.db.query<{ what: string }>('select what from public.steps order by n');
+        expect(rows.map((r) => r.what)).toEqual(['seed.sql', '10-first', '20-second']);
+        const recorded = await stack.db.query<{ path: string }>('select path from supabase_migrations.seed_files order by path');
+        expect(recorded.rows.map((r) => r.path)).toEqual(['seed.sql', 'seeds/10-first.sql', 'seeds/20-second.sql']);
       });
     },
   );

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFile
 import { join, resolve } from 'node:path';
 import { openPglite } from '../../src/db/pglite.ts';
 import { bootstrapPlatform } from '../../src/bootstrap/index.ts';
-import { migrate } from '../../src/migrate.ts';
+import { listSeedFiles, migrate } from '../../src/migrate.ts';
 import { startStack, type Stack, type StackOptions } from '../../src/stack.ts';
 import { freshPostgresDatabase, type EngineName } from './engines.ts';
 
@@ -23,7 +23,7 @@ function hashFiles(paths: string[]): string {
 function projectFiles(workdir: string): string[] {
   const migrations = join(workdir, 'migrations');
   const files = existsSync(migrations) ? readdirSync(migrations).sort().map((f) => join(migrations, f)) : [];
-  return [...files, join(workdir, 'seed.sql')];
+  return [...files, join(workdir, 'config.toml'), ...listSeedFiles(workdir).map((f) => f.path)];
 }
 
 /**
