@@ -5,7 +5,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 
 create schema if not exists tests;
-grant usage on schema tests to anon, authenticated, service_role;
+grant usage on schema tests to anon, authenticated, service_role, supabase_auth_admin;
 
 -- A permanent (or anonymous) auth user; the trigger gives permanent ones a profile and roles.
 create or replace function tests.create_user(
@@ -42,8 +42,26 @@ create or replace function tests.get_user_id(p_identifier text)
 returns uuid
 language sql
 stable
+security definer
+set search_path = ''
 as $$
   select id from auth.users where raw_user_meta_data ->> 'test_identifier' = p_identifier
+$$;
+
+-- The claims PostgREST would set for that user's JWT.
+create or replace function tests.user_claims(p_identifier text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'sub', u.id, 'role', 'authenticated', 'aud', 'authenticated', 'email', u.email,
+    'is_anonymous', u.is_anonymous,
+    -- A forged claim: policies must ignore it.
+    'app_metadata', jsonb_build_object('roles', jsonb_build_object('admin', true, 'harbor', true)))
+  from auth.users u where u.raw_user_meta_data ->> 'test_identifier' = p_identifier
 $$;
 
 -- Acts as that user from now on in this transaction (as PostgREST would for its JWT).
@@ -52,18 +70,13 @@ returns void
 language plpgsql
 as $$
 declare
-  v_user auth.users;
+  v_claims jsonb := tests.user_claims(p_identifier);
 begin
-  select * into v_user from auth.users where raw_user_meta_data ->> 'test_identifier' = p_identifier;
-  if not found then
+  if v_claims is null then
     raise exception 'test user % not found', p_identifier;
   end if;
   perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claims', json_build_object(
-    'sub', v_user.id, 'role', 'authenticated', 'aud', 'authenticated', 'email', v_user.email,
-    'is_anonymous', v_user.is_anonymous,
-    -- A forged claim: policies must ignore it.
-    'app_metadata', json_build_object('roles', json_build_object('admin', true, 'harbor', true)))::text, true);
+  perform set_config('request.jwt.claims', v_claims::text, true);
 end
 $$;
 
@@ -100,7 +113,7 @@ as $$
   select id from public.places where name = p_name
 $$;
 
-grant execute on all functions in schema tests to anon, authenticated, service_role;
+grant execute on all functions in schema tests to anon, authenticated, service_role, supabase_auth_admin;
 commit;
 
 begin;

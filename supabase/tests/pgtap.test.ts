@@ -17,6 +17,7 @@ import { migrate } from '../local/src/migrate.ts';
 import { engines, freshPostgresDatabase, skipBecause } from '../local/test/harness/engines.ts';
 import { preparedPglite } from '../local/test/harness/stack.ts';
 import { pgErrorFields } from '../local/src/db/types.ts';
+import { lineAt, splitStatements } from '../local/src/sql-split.ts';
 
 const dir = import.meta.dirname;
 const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
@@ -64,24 +65,29 @@ export function parseTap(results: Record<string, unknown>[][]): TapReport {
   return { planned, passed, failures };
 }
 
-function lineOf(sql: string, position?: string) {
-  if (!position) return '';
-  return `:${sql.slice(0, Number(position) - 1).split('\n').length}`;
-}
-
+/** Runs a file statement by statement, so an SQL error names its line. */
 async function runFile(run: RunScript, file: string, rollback: () => Promise<void>): Promise<TapReport> {
   const sql = readFileSync(join(dir, file), 'utf8');
-  try {
-    return parseTap(await run(sql));
-  } catch (error) {
-    await rollback();
-    const f = pgErrorFields(error);
-    return {
-      planned: 0,
-      passed: 0,
-      failures: [`${file}${lineOf(sql, f.position)}: SQL error ${f.code ?? ''} ${f.message}${f.detail ? `\n${f.detail}` : ''}${f.where ? `\n${f.where}` : ''}`],
-    };
+  const results: Record<string, unknown>[][] = [];
+  for (const statement of splitStatements(sql)) {
+    try {
+      results.push(...(await run(statement.text)));
+    } catch (error) {
+      await rollback();
+      const f = pgErrorFields(error);
+      const { line } = lineAt(sql, statement.offset + (f.position ? Number(f.position) - 1 : 0));
+      const partial = parseTap(results);
+      return {
+        planned: partial.planned,
+        passed: partial.passed,
+        failures: [
+          ...partial.failures.filter((x) => x.startsWith('not ok')),
+          `${file}:${line}: SQL error ${f.code ?? ''} ${f.message}${f.detail ? `\n${f.detail}` : ''}${f.where ? `\n${f.where}` : ''}\n> ${statement.text.trim().slice(0, 300)}`,
+        ],
+      };
+    }
   }
+  return parseTap(results);
 }
 
 function assertReport(file: string, report: TapReport) {
