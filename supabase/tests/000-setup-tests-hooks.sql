@@ -113,6 +113,17 @@ as $$
   select id from public.places where name = p_name
 $$;
 
+-- A price breakdown as [metres, nights, berth fee, additional costs, net, VAT, gross] (cents).
+create or replace function tests.price(p_quote jsonb)
+returns int[]
+language sql
+immutable
+as $$
+  select array[(p_quote ->> 'metres')::int, (p_quote ->> 'nights')::int, (p_quote ->> 'berth_fee_cents')::int,
+               (p_quote ->> 'additional_costs_cents')::int, (p_quote ->> 'net_cents')::int,
+               (p_quote ->> 'vat_cents')::int, (p_quote ->> 'gross_cents')::int]
+$$;
+
 grant execute on all functions in schema tests to anon, authenticated, service_role, supabase_auth_admin;
 commit;
 
