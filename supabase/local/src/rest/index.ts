@@ -347,6 +347,8 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       opts: { conflictTarget: boolean; upsertMerge: boolean },
     ): Promise<Outcome> {
       const representation = prefer.return === 'representation';
+      // The write's filters chose the rows; the returned rows are not filtered again.
+      root.filters = [];
       const headersOnly = prefer.return === 'headers-only' && kind === 'create';
       return run(async (tx) => {
         let n = 0;
