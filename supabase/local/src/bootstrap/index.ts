@@ -4,7 +4,7 @@ import type { Database } from '../db/types.ts';
 const sql = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
 
 /** Bumped when platform.sql changes; a database bootstrapped by an older version is rebuilt. */
-export const PLATFORM_VERSION = '1';
+export const PLATFORM_VERSION = '2';
 
 /** The search_path hosted Supabase gives every role. */
 export const SEARCH_PATH = `"$user", public, extensions`;
@@ -22,9 +22,20 @@ export async function isBootstrapped(db: Database): Promise<boolean> {
  */
 export async function bootstrapPlatform(db: Database): Promise<'created' | 'present'> {
   await db.exec(sql('roles.sql'));
-  if (await isBootstrapped(db)) return 'present';
+  if (await isBootstrapped(db)) {
+    // Version 2 added the pg_cron/pg_net stand-in (cron-net.sql, idempotent): add it in place.
+    const { rows } = await db.query<{ value: string }>(`select value from _supabase_local.meta where key = 'platform_version'`);
+    if (Number(rows[0]?.value ?? 0) < 2) {
+      await db.transaction(async (tx) => {
+        await tx.exec(sql('cron-net.sql'));
+        await tx.query(`update _supabase_local.meta set value = $1 where key = 'platform_version'`, [PLATFORM_VERSION]);
+      });
+    }
+    return 'present';
+  }
   await db.transaction(async (tx) => {
     await tx.exec(sql('platform.sql'));
+    await tx.exec(sql('cron-net.sql'));
     await tx.query(`insert into _supabase_local.meta (key, value) values ('platform_version', $1)`, [
       PLATFORM_VERSION,
     ]);
