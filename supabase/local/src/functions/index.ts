@@ -1,11 +1,198 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { jwtVerify } from 'jose';
 import type { Service, StackContext } from '../context.ts';
-import { HttpError } from '../http.ts';
+import { sendJson } from '../http.ts';
+import { BootError, Worker, freePort, parseDotenv } from './workers.ts';
+import { startScheduler } from './scheduler.ts';
 
-/** Placeholder until the functions service lands: answers 501 so clients fail clearly. */
-export function createFunctionsService(_ctx: StackContext): Service {
+/** What the host environment hands on to a function process (never the stack's own secrets). */
+const PASSED_ENV = /^(PATH|HOME|TMPDIR|TEMP|TMP|LANG|LC_ALL|TZ|DENO_DIR|DENO_CERT|DENO_TLS_CA_STORE|NPM_CONFIG_REGISTRY|npm_config_registry|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy)$/;
+
+const FUNCTION_NAME = /^[A-Za-z0-9_-]+$/;
+
+function text(res: ServerResponse, status: number, body: string) {
+  res.writeHead(status, { 'content-type': 'text/plain' });
+  res.end(body);
+}
+
+/**
+ * /functions/v1/<name>: each function in supabase/functions/<name>/index.ts runs in its own Deno
+ * process (started on first call, kept warm, restarted after a crash), as `supabase functions
+ * serve` runs them in the edge runtime. Also starts the pg_cron/pg_net stand-in.
+ */
+export function createFunctionsService(ctx: StackContext): Service {
+  const functionsDir = join(ctx.workdir, 'functions');
+  const workers = new Map<string, Worker>();
+  const starting = new Map<string, Promise<Worker>>();
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const secret = new TextEncoder().encode(ctx.keys.jwtSecret);
+  let closed = false;
+  const scheduler = startScheduler(ctx);
+
+  function entrypointOf(name: string): string | undefined {
+    const configured = ctx.config.functions[name]?.entrypoint;
+    const file = typeof configured === 'string' ? resolve(ctx.workdir, configured) : join(functionsDir, name, 'index.ts');
+    if (existsSync(file)) return file;
+    for (const alt of ['index.js', 'index.mjs', 'index.tsx']) {
+      const f = join(functionsDir, name, alt);
+      if (!configured && existsSync(f)) return f;
+    }
+    return undefined;
+  }
+
+  function environment(): Record<string, string> {
+    const env: Record<string, string> = { NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
+    for (const [k, v] of Object.entries(process.env)) if (PASSED_ENV.test(k) && v !== undefined) env[k] = v;
+    const dotenv = join(functionsDir, '.env');
+    if (existsSync(dotenv)) {
+      for (const [k, v] of Object.entries(parseDotenv(readFileSync(dotenv, 'utf8')))) {
+        // The CLI refuses secrets named SUPABASE_*: those are the platform's.
+        if (k.startsWith('SUPABASE_')) ctx.log.warn(`functions/.env: skipping ${k} (names starting with SUPABASE_ are reserved)`);
+        else env[k] = v;
+      }
+    }
+    Object.assign(env, {
+      SUPABASE_URL: ctx.apiUrl,
+      SUPABASE_ANON_KEY: ctx.keys.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
+    });
+    if (ctx.databaseUrl) env.SUPABASE_DB_URL = ctx.databaseUrl;
+    // Mail from functions goes to the stack's catcher, whatever .env says (ARCHITECTURE.md).
+    if (ctx.smtpPort) {
+      env.SMTP_HOST = '127.0.0.1';
+      env.SMTP_PORT = String(ctx.smtpPort);
+      env.SMTP_SECURE = 'false';
+    }
+    return env;
+  }
+
+  async function worker(name: string, entrypoint: string): Promise<Worker> {
+    const warm = workers.get(name);
+    if (warm && !warm.exited) return warm;
+    let pending = starting.get(name);
+    if (!pending) {
+      pending = (async () => {
+        const w = new Worker(name, await freePort(), {
+          entrypoint,
+          cwd: resolve(entrypoint, '..'),
+          env: environment(),
+          log: ctx.log,
+          bootTimeoutMs: 60_000,
+        });
+        w.onExit(() => {
+          if (workers.get(name) === w) workers.delete(name);
+        });
+        workers.set(name, w);
+        try {
+          await w.ready;
+        } catch (error) {
+          if (workers.get(name) === w) workers.delete(name);
+          await w.kill();
+          throw error;
+        }
+        if (closed) await w.kill();
+        return w;
+      })().finally(() => starting.delete(name));
+      starting.set(name, pending);
+    }
+    return pending;
+  }
+
+  async function checkJwt(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const header = req.headers.authorization;
+    if (!header) {
+      sendJson(res, 401, { msg: 'Error: Missing authorization header' });
+      return false;
+    }
+    const [scheme, token] = header.split(' ');
+    if (scheme !== 'Bearer') {
+      sendJson(res, 401, { msg: "Error: Auth header is not 'Bearer {token}'" });
+      return false;
+    }
+    try {
+      await jwtVerify(token ?? '', secret);
+      return true;
+    } catch {
+      sendJson(res, 401, { msg: 'Invalid JWT' });
+      return false;
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string) {
+    const [, name = '', ...rest] = path.split('/');
+    const entrypoint = FUNCTION_NAME.test(name) && ctx.config.functions[name]?.enabled !== false ? entrypointOf(name) : undefined;
+    if (!entrypoint) {
+      text(res, 404, 'Function not found');
+      return;
+    }
+    if (req.method !== 'OPTIONS' && ctx.config.functions[name]?.verify_jwt !== false && !(await checkJwt(req, res))) return;
+
+    let w: Worker;
+    try {
+      w = await worker(name, entrypoint);
+    } catch (error) {
+      ctx.log.error(`function ${name}: ${(error as Error).message}`);
+      if (error instanceof BootError) {
+        sendJson(res, 503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' });
+        return;
+      }
+      throw error;
+    }
+
+    const search = new URL(req.url ?? '/', 'http://localhost').search;
+    const headers = { ...req.headers, host: `127.0.0.1:${w.port}` };
+    await new Promise<void>((done) => {
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        stopWatching();
+        done();
+      };
+      const fail = () => {
+        if (finished) return;
+        if (!res.headersSent) {
+          sendJson(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' });
+        } else res.destroy();
+        finish();
+      };
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: w.port, method: req.method, path: `/${[name, ...rest].join('/')}${search}`, headers, agent },
+        (up) => {
+          const out: Record<string, string | string[]> = {};
+          for (const [k, v] of Object.entries(up.headers)) {
+            if (v !== undefined && !['connection', 'keep-alive', 'transfer-encoding'].includes(k)) out[k] = v;
+          }
+          res.writeHead(up.statusCode ?? 500, out);
+          up.pipe(res);
+          up.on('end', finish);
+          up.on('error', fail);
+          up.on('aborted', fail);
+        },
+      );
+      upstream.on('error', fail);
+      // A worker that dies mid-request answers 500 for this call; the next call starts a new one.
+      const stopWatching = w.onExit(() => setTimeout(fail, 20));
+      res.on('close', () => {
+        if (!finished) upstream.destroy();
+        finish();
+      });
+      req.pipe(upstream);
+    });
+  }
+
   return {
-    async handle() {
-      throw new HttpError(501, { message: 'The functions service is not implemented in the local stack yet' });
+    handle,
+    async close() {
+      closed = true;
+      await scheduler.stop();
+      await Promise.allSettled([...starting.values()]);
+      await Promise.all([...workers.values()].map((w) => w.kill()));
+      workers.clear();
+      agent.destroy();
     },
   };
 }
