@@ -141,7 +141,6 @@ declare
   src jsonb;
   typ regtype;
   cs jsonb;
-  stmt text;
 begin
   select c.relrowsecurity, c.relreplident into rls, replident from pg_catalog.pg_class c where c.oid = entity;
   pk := array(
@@ -194,25 +193,43 @@ begin
     filter_ok := filter_ok || to_jsonb(ok);
   end loop;
 
-  -- RLS: may this role, with these claims, select the row (looked up by primary key)?
+  -- RLS: may this role, with these claims, select the row (looked up by primary key)? One
+  -- prepared statement per call, executed once per claim set (its plan is reused while the
+  -- role stays the same), inside one subtransaction; on an error, again one by one.
   if rls and action <> 'DELETE' and cardinality(pk) > 0 and jsonb_array_length(claim_sets) > 0 then
-    stmt := format('select exists (select 1 from %s t where (%s) = (select %s from jsonb_populate_record(null::%s, $1) r))',
+    if exists (select 1 from pg_catalog.pg_prepared_statements where name = '_supabase_local_rt') then
+      deallocate _supabase_local_rt;
+    end if;
+    execute format('prepare _supabase_local_rt as select exists (select 1 from %s t where (%s) = (select %s from jsonb_populate_record(null::%s, %L::jsonb) r))',
       entity,
       (select string_agg(format('t.%I', p), ', ') from unnest(pk) p),
       (select string_agg(format('r.%I', p), ', ') from unnest(pk) p),
-      entity);
-    for cs in select value from jsonb_array_elements(claim_sets) loop
-      begin
+      entity, rec);
+    perform pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true);
+    begin
+      for cs in select value from jsonb_array_elements(claim_sets) loop
         perform pg_catalog.set_config('role', cs ->> 'role', true),
                 pg_catalog.set_config('request.jwt.claims', (cs -> 'claims')::text, true);
-        execute stmt into res using rec;
-        perform pg_catalog.set_config('role', 'none', true),
-                pg_catalog.set_config('request.jwt.claims', '', true);
-      exception when others then
-        res := false;
-      end;
-      visible := visible || to_jsonb(coalesce(res, false));
-    end loop;
+        execute 'execute _supabase_local_rt' into res;
+        visible := visible || to_jsonb(coalesce(res, false));
+      end loop;
+      perform pg_catalog.set_config('role', 'none', true), pg_catalog.set_config('request.jwt.claims', '', true);
+    exception when others then
+      visible := '[]';
+      for cs in select value from jsonb_array_elements(claim_sets) loop
+        begin
+          perform pg_catalog.set_config('role', cs ->> 'role', true),
+                  pg_catalog.set_config('request.jwt.claims', (cs -> 'claims')::text, true);
+          execute 'execute _supabase_local_rt' into res;
+          perform pg_catalog.set_config('role', 'none', true), pg_catalog.set_config('request.jwt.claims', '', true);
+        exception when others then
+          res := false;
+        end;
+        visible := visible || to_jsonb(coalesce(res, false));
+      end loop;
+    end;
+    perform pg_catalog.set_config('plan_cache_mode', 'auto', true);
+    deallocate _supabase_local_rt;
   end if;
 
   return jsonb_build_object('rls', rls, 'pk', to_jsonb(pk), 'ident', to_jsonb(ident), 'cols', cols,
