@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +57,11 @@ for (const engine of engines()) {
       dir = mkdtempSync(join(tmpdir(), 'hafen-functions-test-'));
       const workdir = join(dir, 'supabase');
       cpSync(fixture, workdir, { recursive: true });
+      // Secrets as `supabase functions serve` reads them (written here: .env files are not committed).
+      writeFileSync(
+        join(workdir, 'functions/.env'),
+        '# local secrets\nMY_SECRET=s3cret\nQUOTED="two words"\nSUPABASE_URL=http://must-not-override\n',
+      );
       stack = await startTestStack({ engine: engine.name, workdir });
       anon = createClient(stack.url, stack.keys.anonKey, options);
       userToken = await stack.context.jwt.sign({ sub: userId, role: 'authenticated', aud: 'authenticated' }, 3600);
