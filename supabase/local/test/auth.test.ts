@@ -1,0 +1,642 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
+import { engines, skipBecause } from './harness/engines.ts';
+import { startTestStack } from './harness/stack.ts';
+import { authProject } from './fixtures/auth/project.ts';
+import { clock } from '../src/auth/index.ts';
+import { loadMailTemplates } from '../src/auth/mails.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Stack } from '../src/stack.ts';
+
+const HOOK_SQL = readFileSync(join(import.meta.dirname, 'fixtures/auth/hook.sql'), 'utf8');
+const PASSWORD = 'Hafen2026';
+let counter = 0;
+const address = (tag: string) => `${tag}-${Date.now().toString(36)}-${counter++}@hafen.test`;
+
+function client(stack: Stack, key = stack.keys.anonKey): SupabaseClient {
+  return createClient(stack.url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+interface Mail {
+  subject: string;
+  html: string;
+  to: string[];
+  date: string;
+}
+
+async function latestMail(stack: Stack, to: string, since?: string): Promise<Mail> {
+  const q = new URLSearchParams({ to, wait: '5000' });
+  if (since) q.set('since', since);
+  const res = await fetch(`${stack.mailUrl}/api/messages/latest?${q}`);
+  if (res.status !== 200) throw new Error(`no mail for ${to}`);
+  return (await res.json()) as Mail;
+}
+
+const codeOf = (mail: Mail) => {
+  const m = /<p id="code"[^>]*>(\d+)<\/p>/.exec(mail.html);
+  if (!m) throw new Error(`no code in mail "${mail.subject}"`);
+  return m[1];
+};
+
+async function mailCount(stack: Stack, to: string) {
+  const res = await fetch(`${stack.mailUrl}/api/messages?to=${encodeURIComponent(to)}`);
+  return ((await res.json()) as Mail[]).length;
+}
+
+/** Raw request to the auth API (for what supabase-js does not expose). */
+async function raw(stack: Stack, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${stack.url}/auth/v1${path}`, {
+    method,
+    headers: { apikey: stack.keys.anonKey, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, headers: res.headers, body: json };
+}
+
+/** A confirmed user with a password, made through the public API (otp code, then password). */
+async function confirmedUser(stack: Stack, email = address('kunde'), data: Record<string, unknown> = {}) {
+  const sb = client(stack);
+  const since = new Date().toISOString();
+  const { error } = await sb.auth.signInWithOtp({ email, options: { shouldCreateUser: true, data } });
+  expect(error).toBeNull();
+  const code = codeOf(await latestMail(stack, email, since));
+  const verified = await sb.auth.verifyOtp({ email, token: code, type: 'email' });
+  expect(verified.error).toBeNull();
+  const updated = await sb.auth.updateUser({ password: PASSWORD });
+  expect(updated.error).toBeNull();
+  return { email, sb, user: updated.data.user! };
+}
+
+afterAll(() => {
+  clock.offsetMs = 0;
+});
+
+for (const engine of engines()) {
+  describe.skipIf(engine.skip && skipBecause(`auth on ${engine.name}`, engine.skip))(`auth on ${engine.name}`, () => {
+    let stack: Stack;
+    let project: ReturnType<typeof authProject>;
+
+    beforeAll(async () => {
+      project = authProject();
+      stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
+    });
+    afterAll(async () => {
+      await stack?.close();
+      project?.remove();
+    });
+
+    it('answers health and settings as GoTrue does', async () => {
+      const health = await raw(stack, 'GET', '/health');
+      expect(health.status).toBe(200);
+      expect(health.body.name).toBe('GoTrue');
+      const settings = await raw(stack, 'GET', '/settings');
+      expect(settings.body).toMatchObject({
+        external: { email: true, anonymous_users: true, phone: false, google: false },
+        disable_signup: false,
+        mailer_autoconfirm: false,
+      });
+    });
+
+    it('guest path: anonymous session -> e-mail code -> verify -> password -> password login', async () => {
+      const sb = client(stack);
+      const anon = await sb.auth.signInAnonymously({ options: { data: { locale: 'de' } } });
+      expect(anon.error).toBeNull();
+      expect(anon.data.user!.is_anonymous).toBe(true);
+      expect(anon.data.session!.refresh_token).toMatch(/^[A-Za-z0-9]{12}$/);
+      const anonClaims = decodeJwt(anon.data.session!.access_token);
+      expect(anonClaims).toMatchObject({ role: 'authenticated', aud: 'authenticated', is_anonymous: true, email: '', aal: 'aal1' });
+      expect(anonClaims.amr).toEqual([{ method: 'anonymous', timestamp: expect.any(Number) }]);
+
+      const email = address('gast');
+      const since = new Date().toISOString();
+      const otp = await sb.auth.signInWithOtp({ email, options: { shouldCreateUser: true, data: { locale: 'de', first_name: 'Greta', last_name: 'Kahn' } } });
+      expect(otp.error).toBeNull();
+      const mail = await latestMail(stack, email, since);
+      expect(mail.subject).toBe('Ihr Code für den Hafen Düsseldorf');
+      expect(mail.html).toContain('Hallo Greta');
+      const code = codeOf(mail);
+      expect(code).toMatch(/^\d{6}$/);
+
+      // The code is stored hashed as GoTrue stores it: sha224 hex of e-mail + code.
+      const stored = await stack.db.query<{ confirmation_token: string; token_hash: string }>(
+        `select u.confirmation_token, t.token_hash from auth.users u join auth.one_time_tokens t on t.user_id = u.id where u.email = $1`,
+        [email],
+      );
+      const expected = createHash('sha224').update(email + code).digest('hex');
+      expect(stored.rows).toEqual([{ confirmation_token: expected, token_hash: expected }]);
+
+      const verified = await sb.auth.verifyOtp({ email, token: code, type: 'email' });
+      expect(verified.error).toBeNull();
+      const user = verified.data.user!;
+      expect(user).toMatchObject({ email, is_anonymous: false, role: 'authenticated', aud: 'authenticated' });
+      expect(user.id).not.toBe(anon.data.user!.id);
+      expect(user.email_confirmed_at).toBeTruthy();
+      expect(user.user_metadata).toMatchObject({ locale: 'de', first_name: 'Greta', email_verified: true });
+      expect(user.app_metadata).toEqual({ provider: 'email', providers: ['email'] });
+      expect(user.identities).toHaveLength(1);
+      expect(user.identities![0]).toMatchObject({ provider: 'email', user_id: user.id, identity_data: { email, email_verified: true, sub: user.id } });
+
+      const claims = decodeJwt(verified.data.session!.access_token);
+      expect(decodeProtectedHeader(verified.data.session!.access_token)).toMatchObject({ alg: 'HS256', typ: 'JWT' });
+      expect(Object.keys(claims)).toEqual([
+        'iss', 'sub', 'aud', 'exp', 'iat', 'email', 'phone', 'app_metadata', 'user_metadata', 'role', 'aal', 'amr', 'session_id', 'is_anonymous',
+      ]);
+      expect(claims).toMatchObject({ iss: `${stack.url}/auth/v1`, sub: user.id, email, phone: '', role: 'authenticated', is_anonymous: false, aal: 'aal1' });
+      expect(claims.exp! - claims.iat!).toBe(3600);
+      expect(claims.amr).toEqual([{ method: 'otp', timestamp: expect.any(Number) }]);
+
+      const set = await sb.auth.updateUser({ password: PASSWORD });
+      expect(set.error).toBeNull();
+      const other = client(stack);
+      const login = await other.auth.signInWithPassword({ email, password: PASSWORD });
+      expect(login.error).toBeNull();
+      expect(login.data.user!.id).toBe(user.id);
+      expect(decodeJwt(login.data.session!.access_token).amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }]);
+      const me = await other.auth.getUser();
+      expect(me.data.user!.email).toBe(email);
+
+      // The database work happened as GoTrue's role, in GoTrue's tables.
+      const rows = await stack.db.query<{ pw: string; sessions: string }>(
+        `select encrypted_password as pw, (select count(*) from auth.sessions s where s.user_id = u.id)::text as sessions from auth.users u where id = $1`,
+        [user.id],
+      );
+      expect(rows.rows[0].pw).toMatch(/^\$2[aby]\$10\$/);
+      expect(Number(rows.rows[0].sessions)).toBeGreaterThanOrEqual(2);
+    });
+
+    it('signInWithOtp answers a new and an existing address identically', async () => {
+      const existing = await confirmedUser(stack);
+      const fresh = address('neu');
+      const sb = client(stack);
+      const since = new Date().toISOString();
+      const a = await raw(stack, 'POST', '/otp', { email: existing.email, create_user: true, data: { locale: 'de' } });
+      const b = await raw(stack, 'POST', '/otp', { email: fresh, create_user: true, data: { locale: 'de' } });
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(a.body).toEqual(b.body);
+      expect([...a.headers.keys()].sort()).toEqual([...b.headers.keys()].sort());
+      clock.offsetMs += 2_000; // past max_frequency (1s) for both addresses
+      const r1 = await sb.auth.signInWithOtp({ email: existing.email });
+      const r2 = await sb.auth.signInWithOtp({ email: fresh });
+      expect(r1).toEqual(r2);
+      // The mails read alike too: same subject, same text apart from the code and the address.
+      const m1 = await latestMail(stack, existing.email, since);
+      const m2 = await latestMail(stack, fresh, since);
+      expect(m1.subject).toBe(m2.subject);
+      const strip = (m: Mail, email: string) => m.html.replace(codeOf(m), 'CODE').replaceAll(email, 'EMAIL');
+      expect(strip(m1, existing.email)).toBe(strip(m2, fresh));
+      // Both codes sign in.
+      expect((await client(stack).auth.verifyOtp({ email: existing.email, token: codeOf(m1), type: 'email' })).error).toBeNull();
+      expect((await client(stack).auth.verifyOtp({ email: fresh, token: codeOf(m2), type: 'email' })).error).toBeNull();
+    });
+
+    it('refuses wrong and expired codes, and voids a code after too many wrong attempts', async () => {
+      const email = address('code');
+      const sb = client(stack);
+      let since = new Date().toISOString();
+      await sb.auth.signInWithOtp({ email });
+      const code = codeOf(await latestMail(stack, email, since));
+      const wrong = code === '000000' ? '111111' : '000000';
+      const bad = await sb.auth.verifyOtp({ email, token: wrong, type: 'email' });
+      expect(bad.error).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' });
+      // The right code still works after one mistake... but expires after otp_expiry (1 hour).
+      clock.offsetMs += 3601_000;
+      const late = await sb.auth.verifyOtp({ email, token: code, type: 'email' });
+      expect(late.error).toMatchObject({ status: 403, code: 'otp_expired' });
+
+      since = new Date().toISOString();
+      await sb.auth.signInWithOtp({ email });
+      const fresh = codeOf(await latestMail(stack, email, since));
+      const other = fresh === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) {
+        const r = await sb.auth.verifyOtp({ email, token: other, type: 'email' });
+        expect(r.error?.code).toBe('otp_expired');
+      }
+      const afterLockout = await sb.auth.verifyOtp({ email, token: fresh, type: 'email' });
+      expect(afterLockout.error).toMatchObject({ status: 403, code: 'otp_expired' });
+      // A new code works again.
+      clock.offsetMs += 2_000;
+      since = new Date().toISOString();
+      await sb.auth.signInWithOtp({ email });
+      const again = codeOf(await latestMail(stack, email, since));
+      expect((await sb.auth.verifyOtp({ email, token: again, type: 'email' })).error).toBeNull();
+    });
+
+    it('signUp with e-mail and password: confirmation code, email_not_confirmed before, session after', async () => {
+      const email = address('signup');
+      const sb = client(stack);
+      const since = new Date().toISOString();
+      const { data, error } = await sb.auth.signUp({ email, password: PASSWORD, options: { data: { locale: 'en' } } });
+      expect(error).toBeNull();
+      expect(data.session).toBeNull();
+      expect(data.user).toMatchObject({ email, is_anonymous: false, user_metadata: { locale: 'en' } });
+      expect(data.user!.confirmation_sent_at).toBeTruthy();
+      const early = await client(stack).auth.signInWithPassword({ email, password: PASSWORD });
+      expect(early.error).toMatchObject({ status: 400, code: 'email_not_confirmed', message: 'Email not confirmed' });
+      const mail = await latestMail(stack, email, since);
+      expect(mail.subject).toBe('Your code for Hafen Düsseldorf');
+      expect(mail.html).toContain('<html lang="en">');
+      expect(mail.html).toContain('here is your code');
+      const verified = await sb.auth.verifyOtp({ email, token: codeOf(mail), type: 'signup' });
+      expect(verified.error).toBeNull();
+      expect(verified.data.session!.access_token).toBeTruthy();
+      const login = await client(stack).auth.signInWithPassword({ email, password: PASSWORD });
+      expect(login.error).toBeNull();
+
+      // Signing up again with a registered address does not reveal it: a user-shaped answer, no session.
+      const before = await mailCount(stack, email);
+      const again = await client(stack).auth.signUp({ email, password: 'Other2026x' });
+      expect(again.error).toBeNull();
+      expect(again.data.session).toBeNull();
+      expect(again.data.user!.id).not.toBe(login.data.user!.id);
+      expect(await mailCount(stack, email)).toBe(before);
+      const wrong = await client(stack).auth.signInWithPassword({ email, password: 'Wrong2026x' });
+      expect(wrong.error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+      const nobody = await client(stack).auth.signInWithPassword({ email: address('nobody'), password: PASSWORD });
+      expect(nobody.error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+    });
+
+    it('refuses weak passwords with reasons', async () => {
+      const sb = client(stack);
+      const short = await sb.auth.signUp({ email: address('weak'), password: 'abc' });
+      expect(short.error).toMatchObject({ name: 'AuthWeakPasswordError', status: 422, code: 'weak_password' });
+      expect((short.error as any).reasons).toEqual(['length', 'characters']);
+      expect(short.error!.message).toContain('Password should be at least 8 characters.');
+      const noDigit = await sb.auth.signUp({ email: address('weak'), password: 'abcdefghIJ' });
+      expect((noDigit.error as any).reasons).toEqual(['characters']);
+      expect(noDigit.error!.message).toBe(
+        'Password should contain at least one character of each: abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789.',
+      );
+      const { sb: signedIn } = await confirmedUser(stack);
+      const update = await signedIn.auth.updateUser({ password: 'short' });
+      expect(update.error).toMatchObject({ status: 422, code: 'weak_password' });
+      expect((update.error as any).reasons).toEqual(['length', 'characters']);
+      const same = await signedIn.auth.updateUser({ password: PASSWORD });
+      expect(same.error).toMatchObject({ status: 422, code: 'same_password' });
+      const raw422 = await raw(stack, 'POST', '/signup', { email: address('weak'), password: '1' });
+      expect(raw422.body).toEqual({
+        code: 'weak_password',
+        message: 'Password should be at least 8 characters. Password should contain at least one character of each: abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789.',
+        weak_password: { reasons: ['length', 'characters'] },
+      });
+    });
+
+    it('rotates refresh tokens and revokes the family when an old token is reused', async () => {
+      const { email } = await confirmedUser(stack);
+      const sb = client(stack);
+      const login = await sb.auth.signInWithPassword({ email, password: PASSWORD });
+      const first = login.data.session!.refresh_token;
+      const r1 = await sb.auth.refreshSession({ refresh_token: first });
+      expect(r1.error).toBeNull();
+      const second = r1.data.session!.refresh_token;
+      expect(second).not.toBe(first);
+      expect(decodeJwt(r1.data.session!.access_token).session_id).toBe(decodeJwt(login.data.session!.access_token).session_id);
+      // The client lost the answer: reusing the direct parent hands back the active token.
+      const lost = await client(stack).auth.refreshSession({ refresh_token: first });
+      expect(lost.data.session!.refresh_token).toBe(second);
+      const r2 = await client(stack).auth.refreshSession({ refresh_token: second });
+      const third = r2.data.session!.refresh_token;
+      expect(third).not.toBe(second);
+      // Within the reuse interval an old token is tolerated; after it, reuse revokes the family.
+      clock.offsetMs += 11_000;
+      const reuse = await client(stack).auth.refreshSession({ refresh_token: first });
+      expect(reuse.error).toMatchObject({ status: 400, code: 'refresh_token_already_used', message: 'Invalid Refresh Token: Already Used' });
+      clock.offsetMs += 11_000;
+      const current = await client(stack).auth.refreshSession({ refresh_token: third });
+      expect(current.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
+      const unknown = await client(stack).auth.refreshSession({ refresh_token: 'notarealtoken' });
+      expect(unknown.error).toMatchObject({ status: 400, code: 'refresh_token_not_found' });
+    });
+
+    it('refuses expired, forged, alg:none and tampered access tokens', async () => {
+      const { sb } = await confirmedUser(stack);
+      const good = (await sb.auth.getSession()).data.session!.access_token;
+      const claims = decodeJwt(good);
+      const secret = new TextEncoder().encode(stack.keys.jwtSecret);
+      const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret);
+      const wrongSecret = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode('x'.repeat(40)));
+      const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
+      const [h, , s] = good.split('.');
+      const tampered = `${h}.${b64({ ...claims, role: 'service_role' })}.${s}`;
+      for (const token of [expired, wrongSecret, none, tampered, 'garbage']) {
+        const { data, error } = await sb.auth.getUser(token);
+        expect(data.user).toBeNull();
+        expect(error).toMatchObject({ status: 403, code: 'bad_jwt' });
+        const r = await raw(stack, 'GET', '/user', undefined, { authorization: `Bearer ${token}` });
+        expect(r.status).toBe(403);
+        expect(r.headers.get('x-supabase-api-version')).toBe('2024-01-01');
+        expect(r.body).toEqual({ code: 'bad_jwt', message: expect.stringMatching(/^invalid JWT: unable to parse or verify signature, /) });
+      }
+      expect((await sb.auth.getUser(good)).error).toBeNull();
+      // Without the version header GoTrue answers in its legacy shape.
+      const legacy = await raw(stack, 'GET', '/user', undefined, { authorization: `Bearer ${expired}`, 'x-supabase-api-version': '' });
+      expect(legacy.body).toMatchObject({ code: 403, error_code: 'bad_jwt', msg: expect.any(String) });
+      expect(legacy.headers.get('x-supabase-api-version')).toBeNull();
+    });
+
+    it('changes the e-mail of an anonymous user by code and makes them permanent', async () => {
+      const sb = client(stack);
+      const anon = await sb.auth.signInAnonymously();
+      const email = address('wechsel');
+      const pending = await sb.auth.updateUser({ email, data: { locale: 'en' } });
+      expect(pending.error).toBeNull();
+      expect(pending.data.user).toMatchObject({ new_email: email, is_anonymous: true, email: '' });
+      const mail = await latestMail(stack, email);
+      expect(mail.subject).toBe('Confirm your new e-mail address');
+      expect(mail.html).toContain(email);
+      const refused = await sb.auth.updateUser({ password: PASSWORD });
+      expect(refused.error).toMatchObject({ status: 422, code: 'validation_failed' });
+      const verified = await sb.auth.verifyOtp({ email, token: codeOf(mail), type: 'email_change' });
+      expect(verified.error).toBeNull();
+      expect(verified.data.user).toMatchObject({ id: anon.data.user!.id, email, is_anonymous: false });
+      expect(verified.data.user!.identities![0]).toMatchObject({ provider: 'email', identity_data: { email, email_verified: true } });
+      expect(decodeJwt(verified.data.session!.access_token).is_anonymous).toBe(false);
+      const pw = await sb.auth.updateUser({ password: PASSWORD });
+      expect(pw.error).toBeNull();
+      expect((await client(stack).auth.signInWithPassword({ email, password: PASSWORD })).data.user!.id).toBe(anon.data.user!.id);
+      // An address that belongs to someone else cannot be taken.
+      const taken = await client(stack);
+      await taken.auth.signInAnonymously();
+      const dup = await taken.auth.updateUser({ email });
+      expect(dup.error).toMatchObject({ status: 422, code: 'email_exists' });
+    });
+
+    it('changes the e-mail of a permanent user with two codes (secure change)', async () => {
+      const { email, sb } = await confirmedUser(stack);
+      const next = address('neu');
+      const since = new Date().toISOString();
+      expect((await sb.auth.updateUser({ email: next })).error).toBeNull();
+      const toNew = await latestMail(stack, next, since);
+      const toOld = await latestMail(stack, email, since);
+      const half = await sb.auth.verifyOtp({ email: next, token: codeOf(toNew), type: 'email_change' });
+      expect(half.error).toBeNull();
+      expect(half.data.session).toBeNull();
+      const done = await sb.auth.verifyOtp({ email, token: codeOf(toOld), type: 'email_change' });
+      expect(done.error).toBeNull();
+      expect(done.data.user!.email).toBe(next);
+    });
+
+    it('password reset by code, password change signs out the other sessions', async () => {
+      const { email } = await confirmedUser(stack);
+      const other = client(stack);
+      await other.auth.signInWithPassword({ email, password: PASSWORD });
+      const sb = client(stack);
+      const since = new Date().toISOString();
+      expect((await sb.auth.resetPasswordForEmail(email)).error).toBeNull();
+      expect((await sb.auth.resetPasswordForEmail(address('unbekannt'))).error).toBeNull();
+      const mail = await latestMail(stack, email, since);
+      expect(mail.subject).toBe('Passwort zurücksetzen für den Hafen Düsseldorf');
+      const rec = await sb.auth.verifyOtp({ email, token: codeOf(mail), type: 'recovery' });
+      expect(rec.error).toBeNull();
+      expect((await sb.auth.updateUser({ password: 'Neues2026pw' })).error).toBeNull();
+      expect((await client(stack).auth.signInWithPassword({ email, password: PASSWORD })).error?.code).toBe('invalid_credentials');
+      expect((await client(stack).auth.signInWithPassword({ email, password: 'Neues2026pw' })).error).toBeNull();
+      const stale = await other.auth.getUser();
+      expect(stale.error).toMatchObject({ name: 'AuthSessionMissingError' });
+      expect((await sb.auth.getUser()).error).toBeNull();
+    });
+
+    it('resends the signup code; the old code stops working', async () => {
+      const email = address('resend');
+      const sb = client(stack);
+      let since = new Date().toISOString();
+      await sb.auth.signUp({ email, password: PASSWORD });
+      const old = codeOf(await latestMail(stack, email, since));
+      const tooSoon = await sb.auth.resend({ email, type: 'signup' });
+      expect(tooSoon.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
+      clock.offsetMs += 2_000;
+      since = new Date().toISOString();
+      expect((await sb.auth.resend({ email, type: 'signup' })).error).toBeNull();
+      const fresh = codeOf(await latestMail(stack, email, since));
+      if (fresh !== old) expect((await sb.auth.verifyOtp({ email, token: old, type: 'signup' })).error?.code).toBe('otp_expired');
+      expect((await sb.auth.verifyOtp({ email, token: fresh, type: 'signup' })).error).toBeNull();
+    });
+
+    it('logout scopes: others, local, global', async () => {
+      const { email } = await confirmedUser(stack);
+      const a = client(stack);
+      const b = client(stack);
+      const c = client(stack);
+      for (const x of [a, b, c]) expect((await x.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull();
+      const bRefresh = (await b.auth.getSession()).data.session!.refresh_token;
+      expect((await a.auth.signOut({ scope: 'others' })).error).toBeNull();
+      expect((await client(stack).auth.refreshSession({ refresh_token: bRefresh })).error?.code).toBe('refresh_token_not_found');
+      expect((await a.auth.getUser()).error).toBeNull();
+      const aToken = (await a.auth.getSession()).data.session!.access_token;
+      expect((await a.auth.signOut({ scope: 'local' })).error).toBeNull();
+      const gone = await raw(stack, 'GET', '/user', undefined, { authorization: `Bearer ${aToken}` });
+      expect(gone.body).toMatchObject({ code: 'session_not_found' });
+      const d = client(stack);
+      const e = client(stack);
+      await d.auth.signInWithPassword({ email, password: PASSWORD });
+      await e.auth.signInWithPassword({ email, password: PASSWORD });
+      const eToken = (await e.auth.getSession()).data.session!.access_token;
+      expect((await d.auth.signOut()).error).toBeNull();
+      expect((await raw(stack, 'GET', '/user', undefined, { authorization: `Bearer ${eToken}` })).status).toBe(403);
+      const count = await stack.db.query<{ n: string }>(
+        `select count(*)::text as n from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`,
+        [email],
+      );
+      expect(count.rows[0].n).toBe('0');
+    });
+
+    it('admin users API: service role only, CRUD and paging', async () => {
+      const anonAdmin = await client(stack).auth.admin.listUsers();
+      expect(anonAdmin.error).toMatchObject({ status: 403, code: 'not_admin' });
+      const admin = client(stack, stack.keys.serviceRoleKey).auth.admin;
+      const emails = [address('admin-a'), address('admin-b'), address('admin-c')];
+      const ids: string[] = [];
+      for (const email of emails) {
+        const { data, error } = await admin.createUser({ email, password: PASSWORD, email_confirm: true, user_metadata: { locale: 'de' } });
+        expect(error).toBeNull();
+        expect(data.user).toMatchObject({ email, user_metadata: { locale: 'de', email_verified: true }, app_metadata: { provider: 'email' } });
+        ids.push(data.user!.id);
+      }
+      const dup = await admin.createUser({ email: emails[0], password: PASSWORD });
+      expect(dup.error).toMatchObject({ status: 422, code: 'email_exists' });
+      const page1 = await admin.listUsers({ page: 1, perPage: 2 });
+      expect(page1.error).toBeNull();
+      expect(page1.data.users).toHaveLength(2);
+      expect(page1.data.users.map((u) => u.id)).toEqual([ids[2], ids[1]]);
+      expect(page1.data).toMatchObject({ nextPage: 2, total: expect.any(Number) });
+      const page2 = await admin.listUsers({ page: 2, perPage: 2 });
+      expect(page2.data.users[0].id).toBe(ids[0]);
+      const got = await admin.getUserById(ids[1]);
+      expect(got.data.user!.email).toBe(emails[1]);
+      const upd = await admin.updateUserById(ids[1], { user_metadata: { first_name: 'Hein' }, app_metadata: { harbour: true }, ban_duration: '1h' });
+      expect(upd.error).toBeNull();
+      expect(upd.data.user).toMatchObject({ user_metadata: { first_name: 'Hein', locale: 'de' }, app_metadata: { harbour: true } });
+      expect(upd.data.user!.banned_until).toBeTruthy();
+      const banned = await client(stack).auth.signInWithPassword({ email: emails[1], password: PASSWORD });
+      expect(banned.error).toMatchObject({ code: 'user_banned' });
+      expect((await admin.deleteUser(ids[1])).error).toBeNull();
+      expect((await admin.getUserById(ids[1])).error).toMatchObject({ status: 404, code: 'user_not_found' });
+      const notUuid = await raw(stack, 'GET', '/admin/users/not-a-uuid', undefined, { authorization: `Bearer ${stack.keys.serviceRoleKey}` });
+      expect(notUuid.status).toBe(404);
+      expect((await client(stack).auth.signInWithPassword({ email: emails[0], password: PASSWORD })).error).toBeNull();
+    });
+
+    it('answers bad input with 4xx, never 500', async () => {
+      const service = { authorization: `Bearer ${stack.keys.serviceRoleKey}` };
+      const cases: [string, string, unknown?, Record<string, string>?][] = [
+        ['POST', '/signup', '{not json'],
+        ['POST', '/signup', [1, 2]],
+        ['POST', '/signup', { email: 42, password: PASSWORD }],
+        ['POST', '/signup', { email: 'not-an-address', password: PASSWORD }],
+        ['POST', '/signup', { email: address('x'), password: 'A1b' + 'x'.repeat(80) }],
+        ['POST', '/signup', { email: address('x'), password: PASSWORD, data: 'nope' }],
+        ['POST', '/token?grant_type=password', { email: ['a'], password: 1 }],
+        ['POST', '/token?grant_type=nope', {}],
+        ['POST', '/token?grant_type=refresh_token', {}],
+        ['POST', '/otp', {}],
+        ['POST', '/otp', { email: 'x@', create_user: 'yes' }],
+        ['POST', '/verify', { type: 'email', email: 'a@b.de' }],
+        ['POST', '/verify', { type: 'bogus', email: 'a@b.de', token: '123456' }],
+        ['POST', '/verify', { type: 'email', token_hash: 'abc' }],
+        ['GET', '/verify?type=signup&token=abc'],
+        ['POST', '/recover', { email: null }],
+        ['POST', '/resend', { type: 'signup' }],
+        ['GET', '/user'],
+        ['PUT', '/user', { data: 1 }, { authorization: 'Bearer x.y.z' }],
+        ['POST', '/logout?scope=everything'],
+        ['GET', '/admin/users?page=-1', undefined, service],
+        ['GET', '/admin/users?per_page=abc', undefined, service],
+        ['PUT', '/admin/users/00000000-0000-0000-0000-000000000001', { email: 'a@b.de' }, service],
+        ['POST', '/admin/users', { email: 'x@y.de', ban_duration: 'forever' }, service],
+        ['POST', '/admin/users', { email: 'x@y.de', id: 'nope' }, service],
+        ['DELETE', '/admin/users/zzz', undefined, service],
+        ['GET', '/nothing-here'],
+        ['DELETE', '/signup'],
+      ];
+      for (const [method, path, body, headers] of cases) {
+        const r = await raw(stack, method, path, body, headers);
+        expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(300);
+        expect(r.status, `${method} ${path} ${JSON.stringify(body)}: ${JSON.stringify(r.body)}`).toBeLessThan(500);
+      }
+    });
+  });
+
+  describe.skipIf(engine.skip && skipBecause(`auth limits and hook on ${engine.name}`, engine.skip))(`auth limits and hook on ${engine.name}`, () => {
+    const cleanups: (() => unknown)[] = [];
+    afterAll(async () => {
+      for (const fn of cleanups.reverse()) await fn();
+    });
+    const start = async (options: Parameters<typeof authProject>[0]) => {
+      const project = authProject(options);
+      cleanups.push(project.remove);
+      const stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
+      cleanups.push(() => stack.close());
+      return stack;
+    };
+
+    it('rate limits trip and reset: anonymous sign-ins, sign-ins per IP, e-mails per hour and per address', async () => {
+      const stack = await start({ rateLimit: { anonymous_users: 3, email_sent: 2, token_refresh: 30 }, email: { max_frequency: '60s' } });
+      const sb = () => client(stack);
+      for (let i = 0; i < 3; i++) expect((await sb().auth.signInAnonymously()).error).toBeNull();
+      const fourth = await sb().auth.signInAnonymously();
+      expect(fourth.error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached' });
+      // Sign-in attempts per IP: a burst of 30, then refused.
+      let refused: { code?: string; status?: number } | null = null;
+      for (let i = 0; i < 31 && !refused; i++) {
+        const r = await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD });
+        if (r.error?.code !== 'invalid_credentials') refused = r.error as any;
+      }
+      expect(refused).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+      // Per address: one code per max_frequency.
+      const email = address('limit');
+      expect((await sb().auth.signInWithOtp({ email })).error).toBeNull();
+      const again = await sb().auth.signInWithOtp({ email });
+      expect(again.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
+      expect(again.error!.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
+      // The project's e-mails per hour (2): the third address is refused.
+      expect((await sb().auth.signInWithOtp({ email: address('limit') })).error).toBeNull();
+      const third = await sb().auth.signInWithOtp({ email: address('limit') });
+      expect(third.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit', message: 'email rate limit exceeded' });
+      // An hour later everything is open again.
+      clock.offsetMs += 3_600_000;
+      expect((await sb().auth.signInAnonymously()).error).toBeNull();
+      expect((await sb().auth.signInWithOtp({ email })).error).toBeNull();
+      expect((await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD })).error?.code).toBe('invalid_credentials');
+    });
+
+    it('honours config: anonymous sign-ins off, confirmations off (session at signup), signups off', async () => {
+      const stack = await start({ auth: { enable_anonymous_sign_ins: false }, email: { enable_confirmations: false } });
+      const off = await client(stack).auth.signInAnonymously();
+      expect(off.error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' });
+      const email = address('auto');
+      const signup = await client(stack).auth.signUp({ email, password: PASSWORD });
+      expect(signup.error).toBeNull();
+      expect(signup.data.session).not.toBeNull();
+      expect(signup.data.user!.email_confirmed_at).toBeTruthy();
+      const again = await client(stack).auth.signUp({ email, password: PASSWORD });
+      expect(again.error).toMatchObject({ status: 422, code: 'user_already_exists' });
+      const closed = await start({ auth: { enable_signup: false } });
+      const refused = await client(closed).auth.signUp({ email: address('zu'), password: PASSWORD });
+      expect(refused.error).toMatchObject({ status: 422, code: 'signup_disabled' });
+    });
+
+    it('calls the custom access-token hook as supabase_auth_admin and uses its claims; a hook error refuses sign-in', async () => {
+      const stack = await start({
+        hook: 'pg-functions://postgres/public/custom_access_token_hook',
+        email: { enable_confirmations: false },
+        migrations: { '20260101000000_hook.sql': HOOK_SQL },
+      });
+      const email = address('hook');
+      const signup = await client(stack).auth.signUp({ email, password: PASSWORD });
+      expect(signup.error).toBeNull();
+      await stack.db.query(`insert into public.harbour_roles (user_id, role) values ($1, 'harbor')`, [signup.data.user!.id]);
+      const sb = client(stack);
+      const login = await sb.auth.signInWithPassword({ email, password: PASSWORD });
+      expect(login.error).toBeNull();
+      const claims = decodeJwt(login.data.session!.access_token);
+      expect(claims).toMatchObject({ harbour_role: 'harbor', auth_method: 'password', app_metadata: { hooked: true, provider: 'email' } });
+      const refreshed = await sb.auth.refreshSession();
+      expect(decodeJwt(refreshed.data.session!.access_token)).toMatchObject({ harbour_role: 'harbor', auth_method: 'token_refresh' });
+      const anon = await client(stack).auth.signInAnonymously();
+      expect(decodeJwt(anon.data.session!.access_token)).toMatchObject({ harbour_role: 'guest', auth_method: 'anonymous' });
+
+      const blocked = address('x').replace('@hafen.test', '@blocked.test');
+      expect((await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email: blocked, password: PASSWORD, email_confirm: true })).error).toBeNull();
+      const refused = await client(stack).auth.signInWithPassword({ email: blocked, password: PASSWORD });
+      expect(refused.error).toMatchObject({ status: 403, message: 'Dieses Konto ist gesperrt.' });
+      const sessions = await stack.db.query<{ n: string }>(
+        `select count(*)::text as n from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`,
+        [blocked],
+      );
+      expect(sessions.rows[0].n).toBe('0');
+      const broken = address('x').replace('@hafen.test', '@broken.test');
+      await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email: broken, password: PASSWORD, email_confirm: true });
+      const failed = await raw(stack, 'POST', '/token?grant_type=password', { email: broken, password: PASSWORD });
+      expect(failed.status).toBe(500);
+      expect(failed.body).toEqual({ code: 'unexpected_failure', message: 'Error running hook URI: pg-functions://postgres/public/custom_access_token_hook' });
+    });
+
+    it('refuses to start on template syntax outside the supported subset', async () => {
+      const project = authProject({ templates: { magic_link: '<p>{{ .Tokn }}</p>' } });
+      cleanups.push(project.remove);
+      await expect(startTestStack({ engine: engine.name, workdir: project.workdir })).rejects.toThrow(/magic_link\.html:1: unknown field \.Tokn/);
+      for (const bad of ['<p>{{ range .Data }}x{{ end }}</p>', '<p>\n{{ if eq .Data.locale "en" }}en</p>', '<p>{{ .Token | html }}</p>', '{{ template "x" }}', '<p>{{ .Token </p>']) {
+        const other = authProject({ templates: { recovery: bad } });
+        cleanups.push(other.remove);
+        expect(() => loadMailTemplates(loadConfig(other.workdir), other.workdir)).toThrow(/recovery\.html:\d+: /);
+      }
+    });
+  });
+}
