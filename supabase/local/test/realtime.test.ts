@@ -280,6 +280,25 @@ for (const engine of engines()) {
       });
     }
 
+    it('REST broadcast: send() before joining falls back to it, httpSend() posts one message', async () => {
+      const got: unknown[] = [];
+      const listener = client()
+        .channel('rest-room')
+        .on('broadcast', { event: 'note' }, (p) => got.push(p.payload));
+      await subscribe(listener);
+      const sender = client().channel('rest-room');
+      const warn = console.warn;
+      console.warn = () => {};
+      try {
+        expect(await sender.send({ type: 'broadcast', event: 'note', payload: { via: 'batch' } })).toBe('ok');
+      } finally {
+        console.warn = warn;
+      }
+      expect(await sender.httpSend('note', { via: 'single' })).toEqual({ success: true });
+      await until(() => got.length >= 2, 3000, 'the REST broadcasts');
+      expect(got).toEqual([{ via: 'batch' }, { via: 'single' }]);
+    });
+
     it('delivers a row larger than a NOTIFY payload', async () => {
       const got: Payload[] = [];
       const channel = client()

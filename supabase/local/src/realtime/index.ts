@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { Service, StackContext } from '../context.ts';
-import { HttpError, readJson, sendJson } from '../http.ts';
+import { bearer, HttpError, readBody, readJson, sendJson } from '../http.ts';
 import { CHANNEL, SETUP_SQL } from './sql.ts';
 import {
   decodeFrame,
@@ -117,6 +117,11 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
   await db.exec(SETUP_SQL);
   await db.query(`delete from _supabase_local.realtime_overflow`);
   await db.query(`select _supabase_local.realtime_sync_triggers()`);
+  // Compile the check functions now rather than on the first change someone waits for.
+  await db.query(
+    `select _supabase_local.realtime_check('_supabase_local.realtime_overflow'::regclass, 'INSERT', '{"id": 1}', null,
+            '[[["id", "eq", "1", false]]]', '[{"role": "anon", "claims": {}}]')`,
+  );
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 3 * 1024 * 1024 });
   const conns = new Set<Conn>();
@@ -612,21 +617,47 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
   // ---------------------------------------------------------------- service
   return {
     async handle(req, res, path) {
-      // Realtime's REST broadcast (what realtime-js falls back to before a channel is joined).
-      if (req.method === 'POST' && path === '/api/broadcast') {
-        const body = await readJson<{ messages?: unknown }>(req);
-        const messages = isObject(body) && Array.isArray(body.messages) ? body.messages : undefined;
-        if (!messages) throw new HttpError(422, { message: 'Invalid payload: messages must be a list' });
-        for (const msg of messages) {
-          if (!isObject(msg) || typeof msg.topic !== 'string' || typeof msg.event !== 'string') continue;
-          if (msg.private === true) continue;
-          deliverBroadcast(`public:${msg.topic}`, msg.topic, { type: 'broadcast', event: msg.event, payload: msg.payload ?? {} });
+      // Realtime's REST broadcast: the batch endpoint (what realtime-js send() falls back to
+      // before a channel is joined) and the single-message endpoint of httpSend().
+      const single = /^\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(path);
+      if (req.method !== 'POST' || (path !== '/api/broadcast' && !single)) {
+        sendJson(res, 404, { message: 'Not found' });
+        return;
+      }
+      const auth = await checkToken(bearer(req) ?? '', secret);
+      if (!auth.ok) throw new HttpError(401, { message: auth.message });
+      const serviceRole = auth.claims.role === 'service_role';
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (single) {
+        const [topic, event] = [decodeURIComponent(single[1]), decodeURIComponent(single[2])];
+        const isPrivate = url.searchParams.get('private') === 'true';
+        if (isPrivate && !serviceRole) throw new HttpError(401, { message: 'You do not have permissions to broadcast to this Channel topic' });
+        const body = await readBody(req, 3 * 1024 * 1024);
+        const binary = /octet-stream/i.test(String(req.headers['content-type'] ?? ''));
+        if (!binary) {
+          try {
+            JSON.parse(body.toString('utf8'));
+          } catch {
+            throw new HttpError(422, { message: 'Request body is not valid JSON' });
+          }
         }
+        deliverBroadcast(`${isPrivate ? 'private' : 'public'}:${topic}`, topic, { event, encoding: binary ? 'binary' : 'json', data: body });
         res.writeHead(202).end();
         return;
       }
-      if (path === '/websocket') throw new HttpError(400, { message: 'Expected a websocket upgrade' });
-      sendJson(res, 404, { message: 'Not found' });
+      const body = await readJson<{ messages?: unknown }>(req);
+      const messages = isObject(body) && Array.isArray(body.messages) ? body.messages : undefined;
+      if (!messages) throw new HttpError(422, { message: 'Invalid payload: messages must be a list' });
+      for (const msg of messages) {
+        if (!isObject(msg) || typeof msg.topic !== 'string' || typeof msg.event !== 'string') continue;
+        if (msg.private === true && !serviceRole) continue;
+        deliverBroadcast(`${msg.private === true ? 'private' : 'public'}:${msg.topic}`, msg.topic, {
+          type: 'broadcast',
+          event: msg.event,
+          payload: msg.payload ?? {},
+        });
+      }
+      res.writeHead(202).end();
     },
 
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
