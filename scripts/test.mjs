@@ -34,6 +34,7 @@ for (const [name, cmd, args] of [
   ['typecheck (local stack)', bin('tsc'), ['-p', 'supabase/local/tsconfig.json', '--noEmit']],
   ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
   ['translations', process.execPath, ['scripts/check-i18n.mjs']],
+  ['lockfile complete for npm ci', process.execPath, ['scripts/fix-lockfile.mjs', '--check']],
 ]) {
   if (run(name, cmd, args)) passed++;
   else failed++;
