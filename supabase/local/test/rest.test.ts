@@ -71,6 +71,23 @@ for (const engine of engines()) {
         ]);
       });
 
+      it('embeds many-to-many through a junction table and reads views', async () => {
+        const m2m = await anon.from('countries').select('name, languages(name)').in('id', [1, 4]).order('id').order('name', { referencedTable: 'languages' });
+        expect(m2m.data).toEqual([
+          { name: 'Norway', languages: [{ name: 'Norwegian' }, { name: 'Sami' }] },
+          { name: 'Germany', languages: [{ name: 'German' }] },
+        ]);
+        const back = await anon.from('languages').select('name, countries!inner(code)').eq('countries.code', 'SE').order('id');
+        expect(back.data).toEqual([
+          { name: 'Swedish', countries: [{ code: 'SE' }] },
+          { name: 'Sami', countries: [{ code: 'SE' }] },
+        ]);
+        const junction = await anon.from('countries').select('name, country_languages(language_id)').eq('id', 3);
+        expect(junction.data).toEqual([{ name: 'Denmark', country_languages: [{ language_id: 3 }] }]);
+        const view = await anon.from('big_cities').select('name').order('population', { ascending: false });
+        expect(view.data).toEqual([{ name: 'Berlin' }, { name: 'Hamburg' }, { name: 'Stockholm' }]);
+      });
+
       it('filters embedded resources, with !inner filtering the parents', async () => {
         const left = await anon.from('countries').select('name, cities(name)').eq('cities.name', 'Oslo').in('id', [1, 2]).order('id');
         expect(left.data).toEqual([{ name: 'Norway', cities: [{ name: 'Oslo' }] }, { name: 'Sweden', cities: [] }]);
@@ -147,6 +164,8 @@ for (const engine of engines()) {
         expect(ids(await k().overlaps('tags', ['fjords', 'x']))).toEqual([1]);
         expect(ids(await k().contains('meta', { lang: { main: 'sv' } }))).toEqual([2]);
         expect(ids(await k().eq('meta->>capital', 'Oslo'))).toEqual([1]);
+        expect(ids(await k().eq('code', 'SE'))).toEqual([2]);
+        expect(ids(await k().eq('meta->lang->>main', 'sv'))).toEqual([2]);
         expect(ids(await c().textSearch('description', 'capital', { config: 'english' }))).toEqual([1, 6]);
         expect(ids(await c().textSearch('description', 'seven mountains', { type: 'plain', config: 'english' }))).toEqual([2]);
         expect(ids(await c().textSearch('description', 'little mermaid', { type: 'phrase' }))).toEqual([5]);

@@ -26,7 +26,9 @@ export interface Relationship {
   /** Columns of the embedded (child) relation and of the parent, pairwise equal. */
   childCols: string[];
   parentCols: string[];
-  cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one';
+  cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one' | 'many-to-many';
+  /** Many-to-many through a junction table: FKs from the junction to the parent and the child. */
+  junction?: { table: string; source: ForeignKey; target: ForeignKey };
 }
 
 export interface Node {
@@ -51,6 +53,7 @@ export interface Embed {
   inner: boolean;
   /** `rel=is.null` / `rel=not.is.null` filters on the parent. */
   nullFilters: ('null' | 'not_null')[];
+  cacheSchema: string;
 }
 
 export class Aliases {
@@ -73,7 +76,28 @@ function relationships(cache: SchemaCache, table: string, target: string, hint?:
       out.push({ fk, toOne: fk.unique, childCols: fk.columns, parentCols: fk.foreignColumns, cardinality: fk.unique ? 'one-to-one' : 'one-to-many' });
     }
   }
+  // many-to-many: a junction table whose primary key holds FKs to both sides
+  for (const junction of cache.tables.values()) {
+    if (junction.pk.length === 0) continue;
+    const jfks = cache.fks.filter((f) => f.table === junction.name && f.columns.every((c) => junction.pk.includes(c)));
+    for (const source of jfks) {
+      if (source.foreignTable !== table) continue;
+      for (const target2 of jfks) {
+        if (target2 === source || target2.foreignTable !== target) continue;
+        out.push({
+          fk: target2,
+          toOne: false,
+          childCols: target2.foreignColumns,
+          parentCols: source.foreignColumns,
+          cardinality: 'many-to-many',
+          junction: { table: junction.name, source, target: target2 },
+        });
+      }
+    }
+  }
   if (hint === undefined) return out;
+  const m2m = out.filter((r) => r.junction && (r.junction.table === hint || r.junction.source.name === hint || r.junction.target.name === hint));
+  if (m2m.length) return m2m;
   return out.filter((r) => r.fk.name === hint || (r.fk.columns.length === 1 && r.fk.columns[0] === hint) || (r.fk.foreignColumns.length === 1 && r.fk.foreignColumns[0] === hint && r.cardinality === 'many-to-one'));
 }
 
@@ -97,7 +121,7 @@ function resolveRelationship(cache: SchemaCache, parent: Table, target: string, 
     ambiguous(parent.name, target, rels);
   }
   const rel = rels[0];
-  const childName = rel.cardinality === 'many-to-one' ? rel.fk.foreignTable : rel.fk.table;
+  const childName = rel.cardinality === 'many-to-one' || rel.junction ? rel.fk.foreignTable : rel.fk.table;
   const child = cache.tables.get(childName);
   if (!child) throw apiError(400, 'PGRST200', `Could not find a relationship between '${parent.name}' and '${target}' in the schema cache`);
   return { rel, child };
@@ -107,9 +131,11 @@ function ambiguous(parent: string, target: string, rels: Relationship[]): never 
   const details = rels.map((r) => ({
     cardinality: r.cardinality,
     embedding: `${parent} with ${target}`,
-    relationship: `${r.fk.name} using ${r.fk.table}${fmt(r.fk.columns)} and ${r.fk.foreignTable}${fmt(r.fk.foreignColumns)}`,
+    relationship: r.junction
+      ? `${r.junction.table} using ${r.junction.source.name}${fmt(r.junction.source.columns)} and ${r.junction.target.name}${fmt(r.junction.target.columns)}`
+      : `${r.fk.name} using ${r.fk.table}${fmt(r.fk.columns)} and ${r.fk.foreignTable}${fmt(r.fk.foreignColumns)}`,
   }));
-  const hints = rels.map((r) => `'${target}!${r.fk.name}'`).join(', ');
+  const hints = rels.map((r) => `'${target}!${r.junction ? r.junction.table : r.fk.name}'`).join(', ');
   throw new HttpError(300, {
     code: 'PGRST201',
     details,
@@ -158,7 +184,7 @@ export function buildNode(cache: SchemaCache, table: Table, from: string, alias:
       const name = item.alias ?? item.name;
       const childNode = buildNode(cache, child, `${quoteIdent(cache.schema)}.${quoteIdent(child.name)}`, aliases.next(child.name), child.name, item.children.length ? item.children : [{ kind: 'star' }], aliases);
       if (item.children.length === 0) childNode.items = [];
-      node.embeds.push({ node: childNode, name, rel, inner: item.inner, nullFilters: [] });
+      node.embeds.push({ node: childNode, name, rel, inner: item.inner, nullFilters: [], cacheSchema: cache.schema });
     }
   }
   return node;
@@ -187,17 +213,14 @@ function column(node: Node, name: string): Column {
 function fieldExpr(node: Node, f: FieldRef, p: Params): { sql: string; type: string; baseType: string } {
   const c = column(node, f.name);
   let sql = `${quoteIdent(node.alias)}.${quoteIdent(c.name)}`;
-  let type = c.type;
+  // format_type(bpchar, null) is "character", which casts to char(1): compare as bpchar
+  let type = c.baseType === 'character' ? 'bpchar' : c.baseType === 'bit' ? 'varbit' : (c.baseType ?? c.type);
   for (const step of f.path) {
     sql += `${step.arrow}${step.index ? `cast(${p.add(step.key)} as integer)` : p.add(step.key)}`;
     type = step.arrow === '->>' ? 'text' : type;
   }
-  return { sql, type, baseType: baseType(type) };
-}
-
-/** A type without its modifier (a value cast to varchar(3) would be cut, not compared). */
-function baseType(type: string): string {
-  return type.replace(/\(\d+(,\d+)?\)/g, '');
+  // a value cast to varchar(3) would be cut, not compared: casts use the type without modifier
+  return { sql, type, baseType: type };
 }
 
 const OPS: Record<string, string> = {
@@ -253,6 +276,13 @@ function conditionSql(node: Node, c: Condition, p: Params): string {
 }
 
 function joinSql(parent: Node, e: Embed): string {
+  const j = e.rel.junction;
+  if (j) {
+    const ja = quoteIdent(`${e.node.alias}_j`);
+    const toChild = j.target.columns.map((c, i) => `${ja}.${quoteIdent(c)} = ${quoteIdent(e.node.alias)}.${quoteIdent(j.target.foreignColumns[i])}`);
+    const toParent = j.source.columns.map((c, i) => `${ja}.${quoteIdent(c)} = ${quoteIdent(parent.alias)}.${quoteIdent(j.source.foreignColumns[i])}`);
+    return `exists (select 1 from ${quoteIdent(e.cacheSchema)}.${quoteIdent(j.table)} as ${ja} where ${[...toChild, ...toParent].join(' and ')})`;
+  }
   return e.rel.childCols
     .map((c, i) => `${quoteIdent(e.node.alias)}.${quoteIdent(c)} = ${quoteIdent(parent.alias)}.${quoteIdent(e.rel.parentCols[i])}`)
     .join(' and ');

@@ -9,6 +9,8 @@ export interface Column {
   name: string;
   /** format_type(): a valid SQL type name, safe to put in a cast. */
   type: string;
+  /** The type without modifier (bpchar, not character(2)): for casting filter values. */
+  baseType?: string;
   notNull: boolean;
   hasDefault: boolean;
   generated: boolean;
@@ -60,7 +62,7 @@ const TABLES_SQL = `
 select coalesce(json_agg(t order by t.name), '[]') as data from (
   select c.relname as name, c.relkind::text as kind,
     coalesce((select json_agg(json_build_object(
-        'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'notNull', a.attnotnull,
+        'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'baseType', format_type(a.atttypid, null), 'notNull', a.attnotnull,
         'hasDefault', a.atthasdef or a.attidentity <> '', 'generated', a.attgenerated <> '') order by a.attnum)
       from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]') as columns,
     coalesce((select json_agg(a.attname order by k.ord) from pg_constraint p
