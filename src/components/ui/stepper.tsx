@@ -1,0 +1,33 @@
+import { Check } from 'lucide-react';
+import { cn } from '@/lib/utils';
+
+/** A numbered step indicator; the current step carries aria-current="step". */
+export function Stepper({ steps, current, label }: { steps: string[]; current: number; label: string }) {
+  return (
+    <nav aria-label={label}>
+      <ol className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+        {steps.map((title, i) => {
+          const n = i + 1;
+          const done = n < current;
+          const active = n === current;
+          return (
+            <li key={title} aria-current={active ? 'step' : undefined} className={cn('flex items-center gap-2', active ? 'font-semibold text-slate-900' : 'text-slate-600')}>
+              <span
+                className={cn(
+                  'flex size-7 items-center justify-center rounded-full border text-xs',
+                  active && 'border-primary-dark bg-primary-dark text-white',
+                  done && 'border-primary-dark text-primary-dark',
+                  !active && !done && 'border-slate-300',
+                )}
+                aria-hidden
+              >
+                {done ? <Check className="size-4" /> : n}
+              </span>
+              <span className={cn(!active && 'max-sm:sr-only')}>{title}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,51 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-data';
+import type { PersonValues } from '../schemas/person';
+import { bookingKeys } from './keys';
+
+export interface CreateBookingInput {
+  placeId: string;
+  berth: BerthDataValues;
+  person: PersonValues;
+  saveProfile: boolean;
+}
+
+/** Books the berth (create_booking). A lost race is SQLSTATE 23P01 'berth_no_longer_available'. */
+export async function createBooking({ placeId, berth, person, saveProfile }: CreateBookingInput): Promise<{ id: string }> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('create_booking', {
+    p_place_id: placeId,
+    ...stayParams(berth),
+    p_boat: { name: berth.boatName, tag: berth.boatTag || null, length: parseDecimal(berth.boatLength), width: parseDecimal(berth.boatWidth) },
+    p_person: {
+      first_name: person.firstName,
+      last_name: person.lastName,
+      email: person.email,
+      phone: person.phone,
+      company: person.company,
+      street: person.street,
+      postal_code: person.postalCode,
+      city: person.city,
+      country: person.country,
+    },
+    p_sale_code: person.saleCode || null,
+    p_save_profile: saveProfile,
+  });
+  if (error) throw error;
+  return data as { id: string };
+}
+
+export function useCreateBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createBooking,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: bookingKeys.all }),
+  });
+}
+
+/** A lost booking race (ARCHITECTURE.md "Order and berth states"). */
+export function isBerthTaken(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return e?.code === '23P01' || e?.message === 'berth_no_longer_available';
+}

@@ -1,0 +1,27 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { berlinToday } from '@/lib/dates';
+import { bookingKeys } from './keys';
+
+export interface FairPeriod {
+  name: string;
+  name_en: string | null;
+  starts_on: string;
+  ends_on: string;
+}
+
+/** Fair periods still to come (fair boater berths are bookable inside them only). */
+export const fairPeriodsQueryOptions = queryOptions({
+  queryKey: bookingKeys.fairPeriods(),
+  queryFn: async (): Promise<FairPeriod[]> => {
+    const supabase = await getSupabase();
+    const { data, error } = await supabase
+      .from('fair_periods')
+      .select('name, name_en, starts_on, ends_on')
+      .gte('ends_on', berlinToday())
+      .order('starts_on');
+    if (error) throw error;
+    return (data ?? []) as FairPeriod[];
+  },
+  staleTime: 5 * 60_000,
+});

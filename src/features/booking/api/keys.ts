@@ -1,0 +1,8 @@
+/** Query keys of the booking feature; mutations invalidate by prefix. */
+export const bookingKeys = {
+  all: ['booking'] as const,
+  search: (params: object) => ['booking', 'search', params] as const,
+  quote: (params: object) => ['booking', 'quote', params] as const,
+  fairPeriods: () => ['booking', 'fair-periods'] as const,
+  profile: (userId: string) => ['booking', 'profile', userId] as const,
+};

@@ -1,0 +1,21 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-data';
+import { bookingKeys } from './keys';
+import type { Quote } from './types';
+
+/** The price breakdown of the stay (quote_booking), with an optional sale code. */
+export const quoteQueryOptions = (berth: BerthDataValues, saleCode: string) => {
+  const params = { ...stayParams(berth), p_boat_length: parseDecimal(berth.boatLength), p_sale_code: saleCode || null };
+  return queryOptions({
+    queryKey: bookingKeys.quote(params),
+    queryFn: async (): Promise<Quote> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('quote_booking', params);
+      if (error) throw error;
+      return data as Quote;
+    },
+    staleTime: 0,
+    retry: false,
+  });
+};

@@ -1,0 +1,28 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-data';
+import { bookingKeys } from './keys';
+import type { PlaceResult } from './types';
+
+export function searchParams(berth: BerthDataValues) {
+  return {
+    ...stayParams(berth),
+    p_boat_length: parseDecimal(berth.boatLength),
+    p_boat_width: parseDecimal(berth.boatWidth),
+  };
+}
+
+/** Berths that fit the boat and are free for the whole stay, smallest first (search_available_places). */
+export const searchPlacesQueryOptions = (berth: BerthDataValues) => {
+  const params = searchParams(berth);
+  return queryOptions({
+    queryKey: bookingKeys.search(params),
+    queryFn: async (): Promise<PlaceResult[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('search_available_places', params);
+      if (error) throw error;
+      return (data ?? []) as PlaceResult[];
+    },
+    staleTime: 0,
+  });
+};

@@ -1,0 +1,158 @@
+import type { ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page, Section } from '@/components/page';
+import { Button } from '@/components/ui/button';
+import { Stepper } from '@/components/ui/stepper';
+import { identityQueryOptions } from '@/lib/auth';
+import { addDaysIso, berlinToday } from '@/lib/dates';
+import { bookingKeys } from '../api/keys';
+import { profileQueryOptions } from '../api/profile';
+import { getFlow, reachableStep, updateFlow, useBookingFlow, type FlowIdentity, type Step } from '../hooks/use-booking-flow';
+import { emptyBerthData } from '../schemas/berth-data';
+import { LeaveGuard } from './leave-guard';
+import { StepBerthData } from './step-berth-data';
+import { StepChooseBerth } from './step-choose-berth';
+import { initialPerson, readStoredPerson, StepSummary } from './step-summary';
+
+export interface IdentityStepProps {
+  initial?: { email?: string; firstName?: string; lastName?: string };
+  onDone: (result: Omit<FlowIdentity, 'skipped'>) => void;
+}
+
+export interface CodeStepProps {
+  email: string;
+  newCustomer: boolean;
+  onVerified: () => void;
+  /** The skip action, rendered next to the confirm button. */
+  skip: ReactNode;
+}
+
+/**
+ * The booking flow of spec section 4: berth data, your berth, how to proceed, verify e-mail,
+ * summary. The step is in the URL (?step=), the data in session storage; the identity steps
+ * come from the identity feature (the route composes them).
+ */
+export function BookingFlow({
+  requestedStep,
+  goTo,
+  onBooked,
+  identityStep,
+  codeStep,
+}: {
+  requestedStep: number;
+  goTo: (step: Step, options?: { replace?: boolean }) => void;
+  onBooked: (orderId: string) => void;
+  identityStep: (props: IdentityStepProps) => ReactNode;
+  codeStep: (props: CodeStepProps) => ReactNode;
+}) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const flow = useBookingFlow();
+  const identity = useQuery(identityQueryOptions);
+  const loggedIn = identity.data?.status === 'loggedIn';
+  const userId = identity.data && 'userId' in identity.data ? identity.data.userId : undefined;
+  const profile = useQuery({ ...profileQueryOptions(userId ?? ''), enabled: loggedIn && !!userId });
+  const step = Math.min(requestedStep, reachableStep(flow, loggedIn)) as Step;
+  const titles = [t`Liegeplatzdaten`, t`Ihr Liegeplatz`, t`Wie möchten Sie fortfahren?`, t`E-Mail bestätigen`, t`Zusammenfassung`];
+
+  let body: ReactNode = null;
+  if (identity.isPending) {
+    body = <p role="status"><Trans>Einen Moment …</Trans></p>;
+  } else if (step === 1) {
+    const p = profile.data;
+    const fromProfile = !flow.berth && p?.boat_name
+      ? { boatName: p.boat_name, boatTag: p.boat_tag ?? '', boatLength: p.boat_length != null ? String(p.boat_length) : '', boatWidth: p.boat_width != null ? String(p.boat_width) : '' }
+      : undefined;
+    body = (
+      <StepBerthData
+        key={fromProfile ? 'profile' : 'plain'}
+        initial={flow.berth ?? (fromProfile ? { ...emptyBerthData, arrival: berlinToday(), departure: addDaysIso(berlinToday(), 1), ...fromProfile } : undefined)}
+        onSubmit={(berth) => {
+          updateFlow({ berth, place: undefined, notice: undefined });
+          goTo(2);
+        }}
+      />
+    );
+  } else if (step === 2 && flow.berth) {
+    body = (
+      <StepChooseBerth
+        berth={flow.berth}
+        notice={flow.notice}
+        onBack={() => goTo(1)}
+        onChoose={(place) => {
+          updateFlow({ place, notice: undefined });
+          goTo(loggedIn || (flow.identity && (flow.identity.verified || flow.identity.skipped)) ? 5 : 3);
+        }}
+      />
+    );
+  } else if (step === 3) {
+    body = loggedIn ? null : identityStep({
+      initial: flow.identity ?? readStoredPerson(),
+      onDone: (result) => {
+        updateFlow({ identity: { ...result, skipped: false } });
+        goTo(result.verified ? 5 : 4);
+      },
+    });
+  } else if (step === 4 && flow.identity) {
+    const id = flow.identity;
+    body = (
+      <div className="flex flex-col gap-4">
+        <p className="text-slate-800"><Trans>Wir haben einen 6-stelligen Code an <strong>{id.email}</strong> gesendet. Geben Sie ihn hier ein, um Ihre E-Mail-Adresse zu bestätigen.</Trans></p>
+        <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+          <Trans>Sie können diesen Schritt überspringen und später bestätigen. Ohne Bestätigung bleibt Ihre Buchung unbestätigt und verfällt nach 24 Stunden (spätestens bei Anreise). Bestätigen können Sie jederzeit von jedem Gerät, indem Sie sich mit einem E-Mail-Code anmelden.</Trans>
+        </p>
+        {codeStep({
+          email: id.email,
+          newCustomer: id.mode === 'new',
+          onVerified: () => {
+            updateFlow({ identity: { ...id, verified: true, skipped: false } });
+            void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
+            goTo(5);
+          },
+          skip: (
+            <Button type="button" variant="ghost" onClick={() => { updateFlow({ identity: { ...id, skipped: true } }); goTo(5); }}>
+              <Trans>Überspringen und später bestätigen</Trans>
+            </Button>
+          ),
+        })}
+      </div>
+    );
+  } else if (step === 5 && flow.berth && flow.place) {
+    if (loggedIn && profile.isPending) {
+      body = <p role="status"><Trans>Einen Moment …</Trans></p>;
+    } else {
+      const email = identity.data?.status === 'loggedIn' ? identity.data.email : undefined;
+      body = (
+        <StepSummary
+          berth={flow.berth}
+          place={flow.place}
+          loggedIn={loggedIn}
+          emailLocked={loggedIn || !!flow.identity?.email}
+          initial={initialPerson({ draft: getFlow().person, profile: profile.data, stored: readStoredPerson(), identity: flow.identity, email })}
+          onBooked={onBooked}
+          onBerthTaken={() => {
+            updateFlow({ place: undefined, notice: 'berth-taken' });
+            void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
+            goTo(2, { replace: true });
+          }}
+        />
+      );
+    }
+  }
+
+  return (
+    <Page title={t`Liegeplatz buchen`}>
+      <LeaveGuard />
+      <Stepper steps={titles} current={step} label={t`Buchungsschritte`} />
+      {step === 3 && loggedIn && identity.data?.status === 'loggedIn' ? (
+        <Section title={titles[2]}>
+          <p><Trans>Sie sind angemeldet als {identity.data.email}.</Trans></p>
+          <div><Button onClick={() => goTo(5)}><Trans>Weiter</Trans></Button></div>
+        </Section>
+      ) : (
+        <Section title={t`Schritt ${step}: ${titles[step - 1]}`}>{body}</Section>
+      )}
+    </Page>
+  );
+}

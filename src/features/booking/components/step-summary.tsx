@@ -1,0 +1,213 @@
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { FactList, Section } from '@/components/page';
+import { PriceBreakdown } from '@/components/price-breakdown';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { formatBerlinDateTime } from '@/lib/dates';
+import { bookingErrorMessage } from '../api/booking-errors';
+import { isBerthTaken, useCreateBooking } from '../api/create-booking';
+import type { ProfileRow } from '../api/profile';
+import { quoteQueryOptions } from '../api/quote-booking';
+import type { PlaceResult } from '../api/types';
+import { updateFlow } from '../hooks/use-booking-flow';
+import type { BerthDataValues } from '../schemas/berth-data';
+import { personSchema, storedPersonFields, type PersonValues, type StoredPerson } from '../schemas/person';
+
+const STORAGE_KEY = 'booking-person';
+
+export function readStoredPerson(): StoredPerson | undefined {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    return raw ? (JSON.parse(raw) as StoredPerson) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function storePerson(values: PersonValues) {
+  try {
+    if (values.saveData) {
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(storedPersonFields.map((k) => [k, values[k]]))));
+    } else {
+      localStorage.removeItem(STORAGE_KEY);
+    }
+  } catch {
+    // storage blocked: nothing is remembered
+  }
+}
+
+/** The person form's first values: typed so far, else the profile, else local storage, else step 3. */
+export function initialPerson(sources: { draft?: StoredPerson; profile?: ProfileRow | null; stored?: StoredPerson; identity?: { email: string; firstName: string; lastName: string }; email?: string }): PersonValues {
+  const { draft, profile, stored, identity } = sources;
+  const pick = (k: (typeof storedPersonFields)[number], fromProfile?: string | null) => draft?.[k] || fromProfile || stored?.[k] || '';
+  const email = identity?.email || sources.email || draft?.email || profile?.email || stored?.email || '';
+  return {
+    firstName: draft?.firstName || profile?.first_name || identity?.firstName || stored?.firstName || '',
+    lastName: draft?.lastName || profile?.last_name || identity?.lastName || stored?.lastName || '',
+    email,
+    phone: pick('phone', profile?.phone),
+    company: pick('company', profile?.company),
+    street: pick('street', profile?.street),
+    postalCode: pick('postalCode', profile?.postal_code),
+    city: pick('city', profile?.city),
+    country: pick('country', profile?.country),
+    saveData: !!stored || !!profile,
+    saleCode: '',
+    acceptTerms: false,
+  };
+}
+
+/**
+ * Step 5, summary: person form, boat, berth, dates, the price from quote_booking, a sale code,
+ * the terms, confirm. A berth taken meanwhile sends the person back to step 2 with fresh results.
+ */
+export function StepSummary({
+  berth,
+  place,
+  initial,
+  emailLocked,
+  loggedIn,
+  onBooked,
+  onBerthTaken,
+}: {
+  berth: BerthDataValues;
+  place: PlaceResult;
+  initial: PersonValues;
+  emailLocked: boolean;
+  loggedIn: boolean;
+  onBooked: (orderId: string) => void;
+  onBerthTaken: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  const [appliedCode, setAppliedCode] = useState(initial.saleCode);
+  const quote = useQuery(quoteQueryOptions(berth, appliedCode));
+  const create = useCreateBooking();
+  const form = useForm<PersonValues>({ resolver: zodResolver(personSchema), defaultValues: initial });
+
+  // Keep what is typed across a reload (session storage, with the rest of the flow).
+  const typed = useWatch({ control: form.control });
+  useEffect(() => {
+    updateFlow({ person: Object.fromEntries(storedPersonFields.map((k) => [k, typed[k] ?? ''])) });
+  }, [typed]);
+
+  const codeInvalid = !!appliedCode && quote.data?.sale_code_valid === false;
+  const applyCode = () => setAppliedCode(form.getValues('saleCode').trim().toUpperCase());
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const typed = values.saleCode.trim().toUpperCase();
+    if (typed !== appliedCode) {
+      // The person confirms the price they see: apply the code first, then confirm again.
+      setAppliedCode(typed);
+      return;
+    }
+    if (codeInvalid || !quote.data) return;
+    try {
+      const order = await create.mutateAsync({ placeId: place.place_id, berth, person: { ...values, saleCode: typed }, saveProfile: loggedIn && values.saveData });
+      storePerson(values);
+      onBooked(order.id);
+    } catch (error) {
+      if (isBerthTaken(error)) onBerthTaken();
+    }
+  });
+
+  const boatSize = `${berth.boatLength.replace('.', i18n.locale === 'en' ? '.' : ',')} m × ${berth.boatWidth.replace('.', i18n.locale === 'en' ? '.' : ',')} m`;
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-8" aria-label={t`Zusammenfassung`}>
+        <Section title={t`Ihr Aufenthalt`}>
+          <FactList
+            items={[
+              { label: t`Liegeplatz`, value: place.name },
+              { label: t`Art`, value: berth.kind === 'day' ? t`Tagesliegeplatz` : berth.kind === 'fair' ? t`Messe-Liegeplatz` : t`Übernachtung` },
+              ...(quote.data
+                ? [
+                    { label: berth.kind === 'day' ? t`Beginn` : t`Anreise`, value: formatBerlinDateTime(quote.data.starts_at, i18n.locale) },
+                    { label: berth.kind === 'day' ? t`Ende` : t`Abreise`, value: formatBerlinDateTime(quote.data.ends_at, i18n.locale) },
+                  ]
+                : []),
+              { label: t`Boot`, value: `${berth.boatName}${berth.boatTag ? ` (${berth.boatTag})` : ''}, ${boatSize}` },
+            ]}
+          />
+        </Section>
+
+        <Section title={t`Ihre Angaben`}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {([
+              ['firstName', t`Vorname`, 'given-name'],
+              ['lastName', t`Nachname`, 'family-name'],
+              ['email', t`E-Mail`, 'email'],
+              ['phone', t`Telefon (optional)`, 'tel'],
+              ['company', t`Firma (optional)`, 'organization'],
+              ['street', t`Straße und Hausnummer (optional)`, 'street-address'],
+              ['postalCode', t`Postleitzahl (optional)`, 'postal-code'],
+              ['city', t`Ort (optional)`, 'address-level2'],
+              ['country', t`Land (optional)`, 'country-name'],
+            ] as const).map(([name, label, autoComplete]) => (
+              <FormField key={name} control={form.control} name={name} render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{label}</FormLabel>
+                  <FormControl>
+                    <Input autoComplete={autoComplete} type={name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'text'} readOnly={name === 'email' && emailLocked} {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )} />
+            ))}
+          </div>
+          <FormField control={form.control} name="saveData" render={({ field }) => (
+            <FormItem className="flex items-center gap-3">
+              <FormControl><Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} /></FormControl>
+              <FormLabel className="font-normal">{loggedIn ? <Trans>Meine Daten speichern (im Profil und auf diesem Gerät)</Trans> : <Trans>Meine Daten auf diesem Gerät speichern</Trans>}</FormLabel>
+            </FormItem>
+          )} />
+        </Section>
+
+        <Section title={t`Preis`}>
+          <div className="flex flex-wrap items-end gap-3">
+            <FormField control={form.control} name="saleCode" render={({ field }) => (
+              <FormItem className="max-w-xs flex-1">
+                <FormLabel><Trans>Aktionscode (optional)</Trans></FormLabel>
+                <FormControl><Input autoComplete="off" {...field} /></FormControl>
+                <FormMessage />
+              </FormItem>
+            )} />
+            <Button type="button" variant="outline" onClick={applyCode}><Trans>Einlösen</Trans></Button>
+          </div>
+          {codeInvalid && <p role="alert" className="text-sm text-red-700"><Trans>Dieser Aktionscode ist nicht gültig.</Trans></p>}
+          {quote.data?.sale_code && <p role="status" className="text-sm text-green-800"><Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans></p>}
+          {quote.isError && <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>}
+          {quote.data ? <PriceBreakdown quote={quote.data} /> : quote.isPending && <p role="status"><Trans>Preis wird berechnet …</Trans></p>}
+          <p className="rounded-md bg-sky-50 p-3 text-sm text-sky-950">
+            <Trans>Bezahlt wird im Hafenbüro (bar oder mit Karte); Ihre Buchung ist bis dahin als „Zahlung offen“ vermerkt.</Trans>
+          </p>
+        </Section>
+
+        <FormField control={form.control} name="acceptTerms" render={({ field }) => (
+          <FormItem>
+            <div className="flex items-center gap-3">
+              <FormControl><Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} /></FormControl>
+              <FormLabel className="font-normal">
+                <Trans>Ich akzeptiere die <Link to="/{-$locale}/terms" target="_blank" className="text-primary-dark underline underline-offset-4">AGB</Link>.</Trans>
+              </FormLabel>
+            </div>
+            <FormMessage />
+          </FormItem>
+        )} />
+
+        <div aria-live="polite">
+          {create.isError && !isBerthTaken(create.error) && <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{bookingErrorMessage(create.error)}</p>}
+        </div>
+        <div>
+          <Button type="submit" size="lg" disabled={form.formState.isSubmitting || create.isPending || !quote.data}><Trans>Verbindlich buchen</Trans></Button>
+        </div>
+      </form>
+    </Form>
+  );
+}

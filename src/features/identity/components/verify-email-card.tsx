@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { emailField } from '@/lib/validation';
+import { ensureSession, sendEmailCode } from '../api/identity';
+import { AuthError } from './auth-error';
+import { CodeForm } from './code-form';
+
+const emailSchema = z.object({ email: emailField() });
+
+/**
+ * Verify an e-mail address (or log in) by code from anywhere: the order page, check-in, later
+ * /auth/login. Afterwards the guest orders of that address belong to the signed-in user.
+ */
+export function VerifyEmailCard({ defaultEmail = '', onVerified, title, description }: { defaultEmail?: string; onVerified: () => void; title?: string; description?: string }) {
+  const { t, i18n } = useLingui();
+  const [sentTo, setSentTo] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const form = useForm<{ email: string }>({ resolver: zodResolver(emailSchema), defaultValues: { email: defaultEmail } });
+  const onSubmit = form.handleSubmit(async (v) => {
+    setError(undefined);
+    try {
+      await ensureSession();
+      await sendEmailCode(v.email, { locale: i18n.locale });
+      setSentTo(v.email);
+    } catch (e) {
+      setError(e);
+    }
+  });
+  return (
+    <Card className="max-w-xl">
+      <CardHeader>
+        <CardTitle>{title ?? t`Mit E-Mail-Code anmelden`}</CardTitle>
+        <CardDescription>{description ?? t`Wir senden Ihnen einen 6-stelligen Code. Damit bestätigen Sie Ihre E-Mail-Adresse und sehen Ihre Buchungen auf jedem Gerät.`}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {sentTo ? (
+          <div className="flex flex-col gap-3">
+            <p className="text-sm text-slate-700"><Trans>Wir haben einen Code an {sentTo} gesendet.</Trans></p>
+            <CodeForm email={sentTo} onVerified={() => onVerified()} extraActions={<Button type="button" variant="ghost" onClick={() => setSentTo(undefined)}><Trans>Andere E-Mail-Adresse</Trans></Button>} />
+          </div>
+        ) : (
+          <Form {...form}>
+            <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Code anfordern`}>
+              <FormField control={form.control} name="email" render={({ field }) => (
+                <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
+              )} />
+              <AuthError error={error} />
+              <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Code senden</Trans></Button></div>
+            </form>
+          </Form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

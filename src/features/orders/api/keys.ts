@@ -1,0 +1,7 @@
+/** Query keys of the orders feature; mutations invalidate by prefix. */
+export const orderKeys = {
+  all: ['orders'] as const,
+  detail: (id: string) => ['orders', 'detail', id] as const,
+  arrivingToday: () => ['orders', 'arriving-today'] as const,
+  harbourAccess: () => ['orders', 'harbour-access'] as const,
+};

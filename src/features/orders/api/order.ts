@@ -1,0 +1,47 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase, hasStoredSession } from '@/lib/auth';
+import { addDaysIso, berlinDay, berlinToday } from '@/lib/dates';
+import { orderKeys } from './keys';
+import type { Order } from './types';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One order, if the visitor may read it (RLS: its owner or staff); null otherwise. */
+export const orderQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: orderKeys.detail(id),
+    queryFn: async (): Promise<Order | null> => {
+      if (!UUID.test(id) || !hasStoredSession()) return null;
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.from('orders').select('*').eq('id', id).maybeSingle();
+      if (error) throw error;
+      return data as Order | null;
+    },
+    staleTime: 10_000,
+  });
+
+/** The visitor's own orders arriving today (Europe/Berlin), for /order/check-in without an id. */
+export const arrivingTodayQueryOptions = () =>
+  queryOptions({
+    queryKey: orderKeys.arrivingToday(),
+    queryFn: async (): Promise<Order[]> => {
+      if (!hasStoredSession()) return [];
+      const supabase = await getSupabase();
+      const { data: session } = await supabase.auth.getSession();
+      const userId = session.session?.user.id;
+      if (!userId) return [];
+      const today = berlinToday();
+      // Arrivals from today 00:00 to tomorrow 00:00 Berlin; a two-day window in UTC, filtered exactly below.
+      const { data, error } = await supabase
+        .from('orders')
+        .select('*')
+        .eq('user_id', userId)
+        .in('status', ['unverified', 'confirmed', 'checked_in'])
+        .gte('starts_at', `${addDaysIso(today, -1)}T12:00:00Z`)
+        .lt('starts_at', `${addDaysIso(today, 1)}T12:00:00Z`)
+        .order('starts_at');
+      if (error) throw error;
+      return ((data ?? []) as Order[]).filter((o) => berlinDay(o.starts_at) === today);
+    },
+    staleTime: 10_000,
+  });

@@ -1,0 +1,126 @@
+import { useState, type ReactNode } from 'react';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { FactList, Page, Prose, Section } from '@/components/page';
+import { PriceBreakdown } from '@/components/price-breakdown';
+import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from '@/components/ui/alert-dialog';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { berlinDay, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
+import { orderKeys } from '../api/keys';
+import { orderErrorMessage, useCancelOrder } from '../api/order-actions';
+import { orderQueryOptions } from '../api/order';
+import type { Order } from '../api/types';
+import { OrderStatusBadge, usePaymentLabel } from './order-status';
+
+export type VerifySlot = (props: { defaultEmail?: string; onVerified: () => void }) => ReactNode;
+
+/**
+ * /order/{id} and /start/booking/result/{id}: the order for its owner (a guest on their device;
+ * after verifying, from any device), with cancel before arrival and the way to check-in.
+ */
+export function OrderPage({ id, variant = 'order', verify }: { id: string; variant?: 'order' | 'result'; verify: VerifySlot }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const { data: order } = useSuspenseQuery(orderQueryOptions(id));
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: orderKeys.all });
+  if (!order) {
+    return (
+      <Page title={t`Ihre Buchung`} lead={t`Buchungsnummer ${id}`}>
+        <Prose>
+          <p><Trans>Diese Buchung ist hier nicht zu sehen. Melden Sie sich mit der E-Mail-Adresse der Buchung an – per Code, auch ohne Passwort –, dann erscheint sie.</Trans></p>
+        </Prose>
+        {verify({ onVerified: refresh })}
+      </Page>
+    );
+  }
+  return (
+    <Page
+      title={variant === 'result' ? t`Vielen Dank für Ihre Buchung` : t`Ihre Buchung`}
+      lead={variant === 'result' ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.` : undefined}
+    >
+      <OrderDetails order={order} verify={verify} onChanged={refresh} />
+    </Page>
+  );
+}
+
+export function OrderDetails({ order, verify, onChanged }: { order: Order; verify: VerifySlot; onChanged: () => void }) {
+  const { t, i18n } = useLingui();
+  const paymentLabel = usePaymentLabel();
+  const cancel = useCancelOrder();
+  const [now] = useState(() => Date.now());
+  const beforeArrival = now < new Date(order.starts_at).getTime();
+  const cancellable = (order.status === 'unverified' || order.status === 'confirmed') && beforeArrival;
+  const arrivalDay = berlinDay(order.starts_at);
+  const checkInToday = (order.status === 'confirmed' || order.status === 'unverified') && arrivalDay === berlinToday();
+  const kindLabel = order.kind === 'day' ? t`Tagesliegeplatz` : order.kind === 'fair' ? t`Messe-Liegeplatz` : t`Übernachtung`;
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <OrderStatusBadge status={order.status} />
+        <span className="text-sm text-slate-700"><Trans>Buchungsnummer {order.id}</Trans></span>
+      </div>
+
+      {order.status === 'unverified' && (
+        <div className="flex flex-col gap-3 rounded-md bg-amber-50 p-4 text-amber-950">
+          <p role="status">
+            {order.expires_at ? (
+              <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt. Bestätigen Sie sie bis {formatBerlinDateTime(order.expires_at, i18n.locale)}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
+            ) : (
+              <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt.</Trans>
+            )}
+          </p>
+          {verify({ defaultEmail: order.email, onVerified: onChanged })}
+        </div>
+      )}
+
+      <Section title={t`Aufenthalt`}>
+        <FactList
+          items={[
+            { label: t`Liegeplatz`, value: order.place_snapshot.name },
+            { label: t`Art`, value: kindLabel },
+            { label: order.kind === 'day' ? t`Beginn` : t`Anreise`, value: formatBerlinDateTime(order.starts_at, i18n.locale) },
+            { label: order.kind === 'day' ? t`Ende` : t`Abreise`, value: formatBerlinDateTime(order.ends_at, i18n.locale) },
+            { label: t`Boot`, value: `${order.boat.name}${order.boat.tag ? ` (${order.boat.tag})` : ''}, ${Number(order.boat.length).toLocaleString(i18n.locale)} m × ${Number(order.boat.width).toLocaleString(i18n.locale)} m` },
+            { label: t`Gebucht von`, value: `${order.person.first_name} ${order.person.last_name}, ${order.email}` },
+            ...(order.checked_in_at ? [{ label: t`Eingecheckt`, value: formatBerlinDateTime(order.checked_in_at, i18n.locale) }] : []),
+          ]}
+        />
+      </Section>
+
+      <Section title={t`Preis und Zahlung`}>
+        <PriceBreakdown quote={order.price_breakdown} />
+        <p className="rounded-md bg-sky-50 p-3 text-sky-950" data-testid="payment-status">{paymentLabel(order.payment_status)}</p>
+      </Section>
+
+      <div className="flex flex-wrap gap-3">
+        {(checkInToday || order.status === 'checked_in') && (
+          <Link to="/{-$locale}/order/{-$id}/check-in" params={{ id: order.id }} className={buttonVariants()}>
+            {order.status === 'checked_in' ? <Trans>Türcode und WLAN</Trans> : <Trans>Einchecken</Trans>}
+          </Link>
+        )}
+        {!checkInToday && (order.status === 'confirmed' || order.status === 'unverified') && (
+          <p className="text-sm text-slate-700"><Trans>Einchecken können Sie am Anreisetag, {formatDay(arrivalDay, i18n.locale)}.</Trans></p>
+        )}
+        {cancellable && (
+          <AlertDialog>
+            <AlertDialogTrigger asChild>
+              <Button variant="outline"><Trans>Buchung stornieren</Trans></Button>
+            </AlertDialogTrigger>
+            <AlertDialogContent>
+              <AlertDialogHeader>
+                <AlertDialogTitle><Trans>Buchung stornieren?</Trans></AlertDialogTitle>
+                <AlertDialogDescription><Trans>Der Liegeplatz wird wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans></AlertDialogDescription>
+              </AlertDialogHeader>
+              <AlertDialogFooter>
+                <AlertDialogCancel><Trans>Behalten</Trans></AlertDialogCancel>
+                <AlertDialogAction onClick={() => cancel.mutate(order.id, { onSuccess: onChanged })}><Trans>Stornieren</Trans></AlertDialogAction>
+              </AlertDialogFooter>
+            </AlertDialogContent>
+          </AlertDialog>
+        )}
+      </div>
+      {cancel.isError && <p role="alert" className="text-sm text-red-700">{orderErrorMessage(cancel.error)}</p>}
+    </div>
+  );
+}
