@@ -1,0 +1,98 @@
+/**
+ * No double booking under real concurrency: 20 clients book the same berth for the same
+ * nights at once on PostgreSQL 15. Exactly one order lands; every other caller gets SQLSTATE
+ * 23P01 'berth_no_longer_available' (HTTP 409 through PostgREST). PGlite is one session, so
+ * this runs on Postgres only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { openPostgres } from '../local/src/db/postgres.ts';
+import { bootstrapPlatform } from '../local/src/bootstrap/index.ts';
+import { migrate } from '../local/src/migrate.ts';
+import { engines, freshPostgresDatabase, skipBecause } from '../local/test/harness/engines.ts';
+
+const postgres = engines().find((e) => e.name === 'postgres')!;
+const CLIENTS = 20;
+
+describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on postgres', postgres.skip))(
+  'create_booking concurrency on postgres',
+  () => {
+    let url: string;
+    let admin: pg.Client;
+
+    beforeAll(async () => {
+      url = await freshPostgresDatabase('race');
+      const db = await openPostgres({ connectionString: url, max: 2 });
+      await bootstrapPlatform(db);
+      await migrate(db, 'supabase', { seed: false });
+      await db.close();
+      admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`insert into public.places (name, width, length) values ('RACE', 4, 12)`);
+      await admin.query(
+        `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data)
+         select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+                'racer' || n || '@test.local', '', now(), '{"provider":"email","providers":["email"]}', '{}'
+         from generate_series(1, $1) n`,
+        [CLIENTS],
+      );
+    });
+    afterAll(async () => {
+      await admin?.end();
+    });
+
+    it(`${CLIENTS} concurrent bookings of one berth give exactly one order`, async () => {
+      const users = (await admin.query<{ id: string; email: string }>(`select id, email from auth.users order by email`)).rows;
+      expect(users).toHaveLength(CLIENTS);
+      const clients = await Promise.all(
+        users.map(async () => {
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          return c;
+        }),
+      );
+      try {
+        // Every client opens its transaction and becomes its user first, then all book at once.
+        await Promise.all(
+          clients.map(async (c, i) => {
+            await c.query('begin');
+            await c.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
+              JSON.stringify({ sub: users[i].id, role: 'authenticated', email: users[i].email }),
+            ]);
+          }),
+        );
+        const outcomes = await Promise.all(
+          clients.map(async (c) => {
+            try {
+              const { rows } = await c.query<{ id: string }>(
+                `select id from public.create_booking(
+                   (select id from public.places where name = 'RACE'), 'overnight',
+                   (now() at time zone 'Europe/Berlin')::date + 30,
+                   '{"name":"Racer","length":9.5,"width":3.5}', '{"first_name":"R","last_name":"Acer"}',
+                   p_departure => (now() at time zone 'Europe/Berlin')::date + 32)`,
+              );
+              await c.query('commit');
+              return { ok: true as const, id: rows[0].id };
+            } catch (error) {
+              await c.query('rollback');
+              const e = error as { code?: string; message?: string };
+              return { ok: false as const, code: e.code, message: e.message };
+            }
+          }),
+        );
+        const won = outcomes.filter((o) => o.ok);
+        const lost = outcomes.filter((o) => !o.ok);
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(CLIENTS - 1);
+        for (const o of lost) expect(o).toEqual({ ok: false, code: '23P01', message: 'berth_no_longer_available' });
+        const stored = await admin.query<{ orders: string; live: string }>(
+          `select (select count(*) from public.orders)::text as orders,
+                  (select count(*) from public.place_statuses where not cancelled)::text as live`,
+        );
+        expect(stored.rows[0]).toEqual({ orders: '1', live: '1' });
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+      }
+    });
+  },
+);
