@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -154,6 +154,21 @@ for (const engine of engines()) {
       const message = await stack.context.mailer.store.waitFor(to, undefined, 5000);
       expect(message).toMatchObject({ to: [to], subject: 'Buchung bestätigt' });
       expect(message!.text).toContain('Liegeplatz 7');
+    });
+
+    it('serves a new or edited function without a restart, as `functions serve` does', async () => {
+      const folder = join(dir, 'supabase/functions/hot');
+      mkdirSync(folder);
+      const write = (version: number) =>
+        writeFileSync(join(folder, 'index.ts'), `Deno.serve(() => Response.json({ version: ${version} }));\n`);
+      write(1);
+      expect((await user.functions.invoke('hot')).data).toEqual({ version: 1 });
+      write(2);
+      const second = await until(async () => {
+        const { data } = await user.functions.invoke('hot');
+        return data?.version === 2 ? data : undefined;
+      }, 10_000);
+      expect(second).toEqual({ version: 2 });
     });
 
     it('cron and net are usable by postgres only, as on hosted Supabase', async () => {

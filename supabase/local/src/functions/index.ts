@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request as httpRequest } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { jwtVerify } from 'jose';
 import type { Service, StackContext } from '../context.ts';
@@ -31,6 +31,27 @@ export function createFunctionsService(ctx: StackContext): Service {
   const secret = new TextEncoder().encode(ctx.keys.jwtSecret);
   let closed = false;
   const scheduler = startScheduler(ctx);
+
+  // Like `supabase functions serve`, an edited function is served fresh: a change in its folder
+  // retires its process (a change in _shared or .env retires them all); the next call starts anew.
+  let watcher: FSWatcher | undefined;
+  try {
+    if (existsSync(functionsDir)) {
+      watcher = watch(functionsDir, { recursive: true }, (_event, file) => {
+        const top = String(file ?? '').split(/[\\/]/)[0];
+        const stale = workers.has(top) ? [top] : top && FUNCTION_NAME.test(top) && top !== '_shared' ? [] : [...workers.keys()];
+        for (const name of stale) {
+          const w = workers.get(name);
+          workers.delete(name);
+          void w?.kill();
+        }
+      });
+      watcher.on('error', () => {});
+      watcher.unref();
+    }
+  } catch (error) {
+    ctx.log.warn(`functions: not watching ${functionsDir} for changes (${(error as Error).message})`);
+  }
 
   function entrypointOf(name: string): string | undefined {
     const configured = ctx.config.functions[name]?.entrypoint;
@@ -152,8 +173,17 @@ export function createFunctionsService(ctx: StackContext): Service {
         stopWatching();
         done();
       };
-      const fail = () => {
-        if (finished) return;
+      let failing = false;
+      const fail = async (error?: NodeJS.ErrnoException) => {
+        if (finished || failing) return;
+        failing = true;
+        // The connection broke: give a dying process a moment to exit, so that it is retired
+        // before this 500 reaches the caller and the caller's next call gets a fresh process.
+        await Promise.race([w.gone, new Promise((r) => setTimeout(r, 500))]);
+        if (!w.exited && error?.code === 'ECONNREFUSED') {
+          if (workers.get(name) === w) workers.delete(name);
+          void w.kill();
+        }
         if (!res.headersSent) {
           sendJson(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' });
         } else res.destroy();
@@ -169,13 +199,13 @@ export function createFunctionsService(ctx: StackContext): Service {
           res.writeHead(up.statusCode ?? 500, out);
           up.pipe(res);
           up.on('end', finish);
-          up.on('error', fail);
-          up.on('aborted', fail);
+          up.on('error', (e) => void fail(e));
+          up.on('aborted', () => void fail());
         },
       );
-      upstream.on('error', fail);
+      upstream.on('error', (e) => void fail(e));
       // A worker that dies mid-request answers 500 for this call; the next call starts a new one.
-      const stopWatching = w.onExit(() => setTimeout(fail, 20));
+      const stopWatching = w.onExit(() => setTimeout(() => void fail(), 20));
       res.on('close', () => {
         if (!finished) upstream.destroy();
         finish();
@@ -188,6 +218,7 @@ export function createFunctionsService(ctx: StackContext): Service {
     handle,
     async close() {
       closed = true;
+      watcher?.close();
       await scheduler.stop();
       await Promise.allSettled([...starting.values()]);
       await Promise.all([...workers.values()].map((w) => w.kill()));

@@ -35,6 +35,8 @@ export class BootError extends Error {}
 /** One warm Deno process serving one edge function on a loopback port. */
 export class Worker {
   readonly ready: Promise<void>;
+  /** Settles when the process has exited. */
+  readonly gone: Promise<void>;
   exited = false;
   private proc?: ChildProcess;
   private readonly exitListeners = new Set<() => void>();
@@ -44,6 +46,7 @@ export class Worker {
     readonly port: number,
     options: { entrypoint: string; cwd: string; env: Record<string, string>; log: Logger; bootTimeoutMs: number },
   ) {
+    this.gone = new Promise<void>((resolve) => this.exitListeners.add(resolve));
     const marker = `__supabase_local_ready_${randomBytes(6).toString('hex')}__`;
     const args = ['run', '--allow-all', '--no-prompt'];
     const denoJson = ['deno.json', 'deno.jsonc'].map((f) => join(options.cwd, f)).find((f) => existsSync(f));
@@ -86,6 +89,7 @@ export class Worker {
         clearTimeout(timer);
         this.exited = true;
         reject(new BootError(`could not start Deno for function ${name}: ${error.message}`));
+        for (const fn of this.exitListeners) fn();
       });
       proc.on('exit', (code, signal) => {
         clearTimeout(timer);
