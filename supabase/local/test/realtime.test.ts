@@ -70,21 +70,28 @@ for (const engine of engines()) {
 
     it('a filtered subscriber gets inserts and updates of matching rows within 1 s, and nothing else', async () => {
       const events: Payload[] = [];
+      const arrived: number[] = [];
       const system: { status: string; message: string; extension: string }[] = [];
       const channel = client()
         .channel('items-filter')
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'items', filter: 'status=eq.open' }, (p) => events.push(p as never))
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'items', filter: 'status=eq.open' }, (p) => {
+          events.push(p as never);
+          arrived.push(Date.now());
+        })
         .on('system', {}, (p) => system.push(p));
       await subscribe(channel);
       await until(() => system.length > 0, 3000, 'the system message');
       expect(system[0]).toMatchObject({ extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL', channel: 'items-filter' });
 
-      const t0 = Date.now();
+      const insertedAt = Date.now();
       const open = await insertItem('open', 3);
+      await until(() => events.length >= 1, 1000, 'the insert');
       await insertItem('closed', 4);
+      const updatedAt = Date.now();
       await stack.db.query(`update public.items set qty = 5 where id = $1`, [open]);
-      await until(() => events.length >= 2, 1000, 'insert and update');
-      expect(Date.now() - t0).toBeLessThan(1000);
+      await until(() => events.length >= 2, 1000, 'the update');
+      expect(arrived[0] - insertedAt).toBeLessThan(1000);
+      expect(arrived[1] - updatedAt).toBeLessThan(1000);
       await settle();
       expect(events.map((e) => e.eventType)).toEqual(['INSERT', 'UPDATE']);
       const [insert, update] = events;
@@ -220,6 +227,35 @@ for (const engine of engines()) {
       await stack.db.query(`insert into public.orders (customer_id, berth) values ($1, 'R-2')`, [user]);
       await settle();
       expect(got).toEqual(['R-1']);
+    });
+
+    it('a token that runs out closes the channel when it expires; leaving stops the events', async () => {
+      const user = randomUUID();
+      const system: { status: string; message: string; extension: string }[] = [];
+      const statuses: string[] = [];
+      const c = client({ token: await userToken(user, 2) });
+      await c.realtime.setAuth();
+      const channel = c
+        .channel('short-token')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'orders' }, () => {})
+        .on('system', {}, (p) => system.push(p));
+      await new Promise<void>((r) => channel.subscribe((s) => (statuses.push(s), s === 'SUBSCRIBED' && r())));
+      await until(() => statuses.includes('CLOSED'), 5000, 'the channel to close at expiry');
+      expect(system[system.length - 1]).toMatchObject({ extension: 'system', status: 'error', channel: 'short-token' });
+      expect(system[system.length - 1].message).toMatch(/^Token has expired \d+ seconds ago$/);
+
+      const got: Payload[] = [];
+      const other = client();
+      const ch2 = other
+        .channel('leaving')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.leave' }, (p) => got.push(p as never));
+      await subscribe(ch2);
+      await insertItem('leave', 1);
+      await until(() => got.length === 1, 3000, 'the event before leaving');
+      expect(await other.removeChannel(ch2)).toBe('ok');
+      await insertItem('leave', 2);
+      await settle();
+      expect(got).toHaveLength(1);
     });
 
     it('50 subscribers (50 users, RLS checked for each) all get the event', async () => {
