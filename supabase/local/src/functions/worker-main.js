@@ -1,3 +1,4 @@
+/* global Deno, console */
 // Entry point of one edge-function process (run by Deno, not Node). It gives the function what
 // Supabase's edge runtime gives it: its `Deno.serve` answers requests, here on the loopback port
 // the stack chose, and `EdgeRuntime.waitUntil` exists. Then it imports the function's module.
