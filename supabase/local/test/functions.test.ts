@@ -188,6 +188,26 @@ for (const engine of engines()) {
       ).rejects.toMatchObject({ message: 'invalid schedule: every minute' });
     });
 
+    it('vault keeps secrets for jobs (postgres only), as supabase_vault does', async () => {
+      const asPostgres = <T,>(fn: (tx: import('../src/db/types.ts').Queryable) => Promise<T>) =>
+        stack.db.transaction(async (tx) => {
+          await tx.query(`select set_config('role', 'postgres', true)`);
+          return fn(tx);
+        });
+      const name = `project_url_${randomUUID().slice(0, 8)}`;
+      const id = await asPostgres(async (tx) => (await tx.query<{ id: string }>(`select vault.create_secret($1, $2) as id`, [stack.url, name])).rows[0].id);
+      const read = await asPostgres((tx) => tx.query(`select decrypted_secret from vault.decrypted_secrets where name = $1`, [name]));
+      expect(read.rows).toEqual([{ decrypted_secret: stack.url }]);
+      await asPostgres((tx) => tx.query(`select vault.update_secret($1, 'changed')`, [id]));
+      const changed = await asPostgres((tx) => tx.query(`select decrypted_secret from vault.decrypted_secrets where id = $1`, [id]));
+      expect(changed.rows).toEqual([{ decrypted_secret: 'changed' }]);
+      for (const role of ['anon', 'authenticated', 'service_role'] as const) {
+        await expect(
+          withRequest(stack.db, { role, claims: { role } }, (tx) => tx.query(`select * from vault.decrypted_secrets`)),
+        ).rejects.toMatchObject({ code: '42501' });
+      }
+    });
+
     it('a cron job calling net.http_post reaches a function on its schedule', async () => {
       const command = `select net.http_post(
           url := '${stack.url}/functions/v1/tick',

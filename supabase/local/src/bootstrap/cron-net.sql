@@ -190,3 +190,60 @@ begin
   grant execute on all functions in schema cron, net to postgres;
 end
 $bootstrap$;
+
+-- Supabase Vault (supabase_vault), which hosted projects use to hand pg_cron + pg_net jobs the
+-- project URL and keys: vault.create_secret / vault.update_secret and vault.decrypted_secrets.
+-- Locally the secrets are stored in plain text (this database never leaves the machine).
+do $bootstrap$
+begin
+  if exists (select 1 from pg_extension where extname = 'supabase_vault')
+     or to_regclass('vault.secrets') is not null then
+    return;
+  end if;
+  create schema vault;
+  comment on schema vault is 'supabase-local: stand-in for supabase_vault (secrets kept in plain text)';
+  create table vault.secrets (
+    id uuid primary key default gen_random_uuid(),
+    name text,
+    description text not null default '',
+    secret text not null,
+    key_id uuid,
+    nonce bytea,
+    created_at timestamptz not null default now(),
+    updated_at timestamptz not null default now()
+  );
+  create unique index secrets_name_idx on vault.secrets (name) where name is not null;
+  create view vault.decrypted_secrets as
+    select id, name, description, secret, secret as decrypted_secret, key_id, nonce, created_at, updated_at
+      from vault.secrets;
+
+  create function vault.create_secret(new_secret text, new_name text default null,
+    new_description text default '', new_key_id uuid default null) returns uuid
+  language sql security definer set search_path = '' as $fn$
+    insert into vault.secrets (secret, name, description, key_id)
+    values (new_secret, new_name, coalesce(new_description, ''), new_key_id)
+    returning id
+  $fn$;
+
+  create function vault.update_secret(secret_id uuid, new_secret text default null, new_name text default null,
+    new_description text default null, new_key_id uuid default null) returns void
+  language sql security definer set search_path = '' as $fn$
+    update vault.secrets set
+      secret = coalesce(new_secret, secret),
+      name = coalesce(new_name, name),
+      description = coalesce(new_description, description),
+      key_id = coalesce(new_key_id, key_id),
+      updated_at = now()
+    where id = secret_id
+  $fn$;
+
+  revoke all on schema vault from public;
+  revoke all on all tables in schema vault from public, anon, authenticated, service_role;
+  revoke all on all functions in schema vault from public, anon, authenticated, service_role;
+  -- As hosted: postgres only; a project that wants service_role to read it grants that itself.
+  grant usage on schema vault to postgres with grant option;
+  grant select, delete on vault.secrets, vault.decrypted_secrets to postgres with grant option;
+  grant execute on function vault.create_secret(text, text, text, uuid), vault.update_secret(uuid, text, text, text, uuid)
+    to postgres with grant option;
+end
+$bootstrap$;

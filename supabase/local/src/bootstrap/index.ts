@@ -4,7 +4,7 @@ import type { Database } from '../db/types.ts';
 const sql = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
 
 /** Bumped when platform.sql changes; a database bootstrapped by an older version is rebuilt. */
-export const PLATFORM_VERSION = '2';
+export const PLATFORM_VERSION = '3';
 
 /** The search_path hosted Supabase gives every role. */
 export const SEARCH_PATH = `"$user", public, extensions`;
@@ -23,9 +23,10 @@ export async function isBootstrapped(db: Database): Promise<boolean> {
 export async function bootstrapPlatform(db: Database): Promise<'created' | 'present'> {
   await db.exec(sql('roles.sql'));
   if (await isBootstrapped(db)) {
-    // Version 2 added the pg_cron/pg_net stand-in (cron-net.sql, idempotent): add it in place.
+    // Versions 2 and 3 added the pg_cron/pg_net/vault stand-ins (cron-net.sql, idempotent):
+    // a database from an older version gets them in place.
     const { rows } = await db.query<{ value: string }>(`select value from _supabase_local.meta where key = 'platform_version'`);
-    if (Number(rows[0]?.value ?? 0) < 2) {
+    if (Number(rows[0]?.value ?? 0) < Number(PLATFORM_VERSION)) {
       await db.transaction(async (tx) => {
         await tx.exec(sql('cron-net.sql'));
         await tx.query(`update _supabase_local.meta set value = $1 where key = 'platform_version'`, [PLATFORM_VERSION]);
