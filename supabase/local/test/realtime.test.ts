@@ -335,6 +335,29 @@ for (const engine of engines()) {
       expect(got).toEqual([{ via: 'batch' }, { via: 'single' }]);
     });
 
+    it('columns: only those the role may select, select narrows them (key kept); no primary key is a 400', async () => {
+      type Raw = { errors: unknown };
+      const all: Raw[] = [];
+      const narrowed: Raw[] = [];
+      const nokey: Raw[] = [];
+      const c = client();
+      const ch = c
+        .channel('columns')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'profiles' }, (p) => all.push(p as never))
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'nokey' }, (p) => nokey.push(p as never));
+      await subscribe(ch);
+      const ch2 = c
+        .channel('columns-select')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'profiles', select: ['city'] } as never, (p: unknown) => narrowed.push(p as never));
+      await subscribe(ch2);
+      await stack.db.query(`insert into public.profiles (name, city, secret) values ('Ina', 'Düsseldorf', 'pin 1234')`);
+      await stack.db.query(`insert into public.nokey (label) values ('k')`);
+      await until(() => all.length >= 1 && narrowed.length >= 1 && nokey.length >= 1, 3000, 'the column events');
+      expect((all[0] as unknown as Payload).new).toEqual({ id: expect.any(Number), name: 'Ina', city: 'Düsseldorf' });
+      expect((narrowed[0] as unknown as Payload).new).toEqual({ id: expect.any(Number), city: 'Düsseldorf' });
+      expect(nokey[0].errors).toEqual(['Error 400: Bad Request, no primary key']);
+    });
+
     it('delivers a row larger than a NOTIFY payload', async () => {
       const got: Payload[] = [];
       const channel = client()

@@ -257,7 +257,9 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
   }
 
   function push(ch: Channel, event: string, payload: unknown) {
-    send(ch.conn, encodeMessage(ch.conn.vsn, { join_ref: ch.joinRef, ref: null, topic: ch.topic, event, payload }));
+    // Phoenix's phx_close carries the join ref as its ref too.
+    const ref = event === 'phx_close' ? ch.joinRef : null;
+    send(ch.conn, encodeMessage(ch.conn.vsn, { join_ref: ch.joinRef, ref, topic: ch.topic, event, payload }));
   }
 
   function systemMessage(ch: Channel, extension: string, status: 'ok' | 'error', message: string) {
@@ -379,7 +381,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       bindings: [],
       closed: false,
     };
-    const subscribed = rawChanges.length > 0 ? await subscribe(ch) : undefined;
+    const subscribed = rawChanges.length > 0 ? await subscribeSafely(ch) : undefined;
     const wait = isObject(config.postgres_changes_options) && config.postgres_changes_options.wait === true;
     if (subscribed && 'error' in subscribed && wait) {
       reply(conn, m, 'error', { reason: `RealtimeDisabledForConfiguration: ${subscribed.error}` });
@@ -408,6 +410,16 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
         return `JwtSignatureError: ${c.message}`;
       default:
         return `InvalidJWTToken: ${c.message}`;
+    }
+  }
+
+  /** A database failure while subscribing is reported like Realtime's: as the subscription's error. */
+  async function subscribeSafely(ch: Channel): Promise<{ bindings: Binding[] } | { error: string }> {
+    try {
+      return await subscribe(ch);
+    } catch (error) {
+      log.warn(`realtime: subscribing ${ch.topic} failed: ${(error as Error).message}`);
+      return { error: `Unable to subscribe to changes with given parameters. Exception: ${(error as Error).message}` };
     }
   }
 
@@ -523,7 +535,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     scheduleTokenCheck(ch, c.exp);
     if (ch.rawChanges.length > 0) {
       // Realtime subscribes again with the new claims and says so.
-      const subscribed = await subscribe(ch);
+      const subscribed = await subscribeSafely(ch);
       if (ch.closed) return;
       if ('error' in subscribed) {
         unregister(ch);

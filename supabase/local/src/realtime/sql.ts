@@ -70,8 +70,12 @@ begin
        and c.relkind in ('r', 'p')
        and not exists (select 1 from pg_catalog.pg_trigger g where g.tgrelid = c.oid and g.tgname = '${TRIGGER}')
   loop
-    execute format('create trigger ${TRIGGER} after insert or update or delete on %s for each row execute function _supabase_local.realtime_capture()', rel);
-    added := added + 1;
+    begin
+      execute format('create trigger ${TRIGGER} after insert or update or delete on %s for each row execute function _supabase_local.realtime_capture()', rel);
+      added := added + 1;
+    exception when duplicate_object then
+      null; -- another session installed it meanwhile
+    end;
   end loop;
   for rel in
     select g.tgrelid::regclass
@@ -83,7 +87,7 @@ begin
           join pg_catalog.pg_class c on c.relnamespace = n.oid and c.relname = p.tablename
           where p.pubname = 'supabase_realtime' and c.oid = g.tgrelid)
   loop
-    execute format('drop trigger ${TRIGGER} on %s', rel);
+    execute format('drop trigger if exists ${TRIGGER} on %s', rel);
   end loop;
   return added;
 end
