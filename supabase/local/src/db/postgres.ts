@@ -36,13 +36,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     application_name: 'supabase-local',
+    // Hosted Supabase's search_path, also for connections opened before the bootstrap set it
+    // on the database (a startup option, so no query races the first one on a new client).
+    options: '-c search_path="$user",public,extensions',
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
-  // Hosted Supabase's search_path, also for connections opened before the bootstrap set it.
-  pool.on('connect', (client) => {
-    client.query(`set search_path to "$user", public, extensions`).catch(() => {});
-  });
   const base = wrap(pool);
   await base.query('select 1');
   let listener: pg.Client | undefined;
