@@ -502,6 +502,7 @@ for (const engine of engines()) {
         ['POST', '/signup', { email: 'not-an-address', password: PASSWORD }],
         ['POST', '/signup', { email: address('x'), password: 'A1b' + 'x'.repeat(80) }],
         ['POST', '/signup', { email: address('x'), password: PASSWORD, data: 'nope' }],
+        ['POST', '/signup', { data: { note: 'a\u0000b' } }],
         ['POST', '/token?grant_type=password', { email: ['a'], password: 1 }],
         ['POST', '/token?grant_type=nope', {}],
         ['POST', '/token?grant_type=refresh_token', {}],

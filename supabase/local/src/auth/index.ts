@@ -666,7 +666,8 @@ export function createAuthService(ctx: StackContext): Service {
         const user = await insertUser(tx, { email: null, passwordHash: '', userMeta: data, appMeta: {}, anonymous: true });
         return issueSession(tx, user.id, 'anonymous', info);
       }).catch((error: unknown) => {
-        if (error instanceof AuthError) throw error;
+        const code = isPgError(error) ? pgErrorFields(error).code ?? '' : '';
+        if (error instanceof AuthError || code.startsWith('22')) throw error;
         throw internal('Database error creating anonymous user');
       });
       return json(info, 200, session);
@@ -1478,6 +1479,11 @@ export function createAuthService(ctx: StackContext): Service {
         }
         if (error instanceof AuthError) return sendError(req, res, error);
         if (error instanceof HttpError) return sendError(req, res, new AuthError(error.status, '', error.message));
+        // Values Postgres refuses (e.g. \u0000 in metadata) are the caller's error, as is a
+        // unique violation from two requests racing for one address.
+        const pgCode = isPgError(error) ? pgErrorFields(error).code ?? '' : '';
+        if (pgCode.startsWith('22')) return sendError(req, res, badRequest('validation_failed', `Invalid input: ${pgErrorFields(error).message}`));
+        if (pgCode === '23505') return sendError(req, res, new AuthError(409, 'conflict', 'A conflicting request was processed at the same time'));
         const detail = isPgError(error) ? pgErrorFields(error).message : (error as Error)?.stack ?? String(error);
         ctx.log.error(`auth ${req.method} ${path}: ${detail}`);
         return sendError(req, res, internal('Internal server error'));
