@@ -19,6 +19,15 @@ export default defineConfig({
         extends: true,
         test: { name: 'database', environment: 'node', include: ['supabase/tests/**/*.test.ts', 'tests/db/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        plugins: [
+          (await import('@rolldown/plugin-babel')).default({ include: /\/src\/.*\.[jt]sx?(?:$|\?)/, plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+          (await import('@lingui/vite-plugin')).lingui(),
+        ],
+        resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
+        test: { name: 'app', environment: 'happy-dom', include: ['tests/unit/**/*.test.{ts,tsx}'] },
+      },
     ],
   },
 });
