@@ -1,0 +1,37 @@
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_APP_PORT, E2E_APP_URL } from './tests/e2e/ports';
+
+/**
+ * Browser tests in Debian's Chromium (never a downloaded browser), against the built app and
+ * the local stack on a fresh in-memory database (tests/e2e/server.ts).
+ */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'reports/playwright-results',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  use: {
+    baseURL: E2E_APP_URL,
+    ...devices['Pixel 7'],
+    browserName: 'chromium',
+    serviceWorkers: 'block',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: 'node --import tsx tests/e2e/server.ts',
+    url: `${E2E_APP_URL}/start`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+  metadata: { appPort: E2E_APP_PORT },
+});

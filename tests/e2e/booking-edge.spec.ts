@@ -1,0 +1,117 @@
+import { expect, test } from '../helpers/app-test';
+import { berlinDay, chooseFirstBerth, fillBerthData, proceedAsGuest, uniqueEmail, words } from './booking-helpers';
+
+test.describe('booking: input, no berth, leaving, races', () => {
+  test('impossible input gets its message in German and English', async ({ page }) => {
+    for (const locale of ['de', 'en'] as const) {
+      await page.goto(`/${locale}/start/booking`);
+      const w = words(locale);
+      // Departure before arrival, a 0 m boat, letters in the width.
+      await fillBerthData(page, locale, { arrival: berlinDay(10), departure: berlinDay(8), length: '0', width: 'drei', boat: 'Test' });
+      const msg = locale === 'de'
+        ? { dep: 'Die Abreise muss nach der Anreise liegen', len: 'Die Bootslänge muss zwischen 1 und 60 m liegen', num: 'Bitte geben Sie eine Zahl in Metern ein, z. B. 9,5', day: 'Ein Tagesliegeplatz ist höchstens 5 Stunden buchbar' }
+        : { dep: 'Departure must be after arrival', len: 'The boat length must be between 1 and 60 m', num: 'Please enter a number in metres, e.g. 9.5', day: 'A day berth can be booked for at most 5 hours' };
+      await expect(page.getByText(msg.dep)).toBeVisible();
+      await expect(page.getByText(msg.len)).toBeVisible();
+      await expect(page.getByText(msg.num)).toBeVisible();
+      await expect(page.getByLabel(w.length)).toHaveAttribute('aria-invalid', 'true');
+      // A 6-hour day stay.
+      await fillBerthData(page, locale, { kind: 'day', arrival: berlinDay(10), from: '09:00', until: '15:00', length: '8', width: '3' });
+      await expect(page.getByText(msg.day)).toBeVisible();
+      // Nothing was searched: still step 1.
+      await expect(page.getByRole('list', { name: w.results })).toHaveCount(0);
+    }
+  });
+
+  test('no fitting berth shows the dialog with a prefilled e-mail to the harbour', async ({ page }) => {
+    await page.goto('/de/start/booking');
+    await fillBerthData(page, 'de', { arrival: berlinDay(12), departure: berlinDay(14), length: '30', width: '7', boat: 'Riesin' });
+    const dialog = page.getByRole('dialog', { name: 'Kein Liegeplatz verfügbar' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('E-Mail mit Bootsgröße und Zeitraum');
+    const href = await dialog.getByRole('link', { name: 'E-Mail an den Hafen schreiben' }).getAttribute('href');
+    expect(href).toMatch(/^mailto:hafen@/);
+    const body = decodeURIComponent(new URL(href!).searchParams.get('body') ?? '');
+    expect(body).toContain('Riesin');
+    expect(body).toContain('30 m × 7 m');
+    await dialog.getByRole('button', { name: 'Angaben ändern' }).click();
+    await expect(page.getByLabel('Bootslänge (m)')).toHaveValue('30');
+  });
+
+  test('leaving mid-flow asks for confirmation (tab, back button, closing), a reload keeps the flow', async ({ page }) => {
+    await page.goto('/de/start');
+    await page.getByRole('main').getByRole('link', { name: 'Jetzt buchen' }).first().click();
+    await expect(page).toHaveURL(/\/de\/start\/booking$/);
+    await fillBerthData(page, 'de', { arrival: berlinDay(15), departure: berlinDay(16), length: '7', width: '2,5', boat: 'Bleib' });
+    await expect(page.getByRole('list', { name: 'Freie Liegeplätze' })).toBeVisible();
+
+    // A tab of the bottom navigation: asks, and staying keeps everything.
+    await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Kontakt' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Buchung abbrechen?' });
+    await expect(ask).toContainText('Buchungsvorgang abgebrochen');
+    await ask.getByRole('button', { name: 'Weiter buchen' }).click();
+    await expect(page).toHaveURL(/\/de\/start\/booking\?step=2$/);
+    await expect(page.getByRole('list', { name: 'Freie Liegeplätze' })).toBeVisible();
+
+    // The back button: one step back stays in the flow, leaving it asks.
+    await page.goBack();
+    await expect(page.getByLabel('Bootsname', { exact: true })).toHaveValue('Bleib');
+    await page.goBack();
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Seite verlassen' }).click();
+    await expect(page).toHaveURL(/\/de\/start$/);
+
+    // The data is gone after leaving.
+    await page.getByRole('main').getByRole('link', { name: 'Jetzt buchen' }).first().click();
+    await expect(page.getByLabel('Bootsname', { exact: true })).toHaveValue('');
+
+    // A reload keeps the flow (the browser asks first; accepting reloads).
+    await fillBerthData(page, 'de', { arrival: berlinDay(15), departure: berlinDay(16), length: '7', width: '2,5', boat: 'Zu' });
+    await expect(page.getByRole('list', { name: 'Freie Liegeplätze' })).toBeVisible();
+    page.once('dialog', (d) => void d.accept());
+    await page.reload();
+    await expect(page.getByRole('list', { name: 'Freie Liegeplätze' })).toBeVisible();
+    await page.goBack();
+    await expect(page.getByLabel('Bootsname', { exact: true })).toHaveValue('Zu');
+
+    // Closing the page asks too (beforeunload).
+    const asked = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const dialog = await asked;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.accept();
+  });
+
+  test('two browser contexts race for the last fitting berth: exactly one wins, the other is sent back with a message', async ({ browser }) => {
+    const arrival = berlinDay(60);
+    const departure = berlinDay(61);
+    // 24.5 m fits only the largest berth (E10, 25 m).
+    const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
+    const pages = await Promise.all(contexts.map((c) => c.newPage()));
+    await Promise.all(
+      pages.map(async (page, i) => {
+        await page.goto('/de/start/booking');
+        await fillBerthData(page, 'de', { arrival, departure, length: '24,5', width: '5', boat: `Renner ${i}` });
+        await expect(page.getByRole('list', { name: 'Freie Liegeplätze' }).getByRole('button', { name: /wählen$/ })).toHaveCount(1);
+        await chooseFirstBerth(page, 'de');
+        await proceedAsGuest(page, 'de', { email: uniqueEmail(`renner${i}`), first: 'Rita', last: `Renner ${i}` });
+        await page.getByRole('button', { name: words('de').skip }).click();
+        await page.getByRole('checkbox', { name: words('de').terms }).click();
+      }),
+    );
+    await Promise.all(pages.map((page) => page.getByRole('button', { name: 'Verbindlich buchen' }).click()));
+    const outcomes = await Promise.all(
+      pages.map(async (page) => {
+        const won = page.waitForURL(/\/start\/booking\/result\//, { timeout: 15_000 }).then(() => 'won' as const);
+        const lost = page.getByText('Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht', { exact: false }).first().waitFor({ timeout: 15_000 }).then(() => 'lost' as const);
+        return Promise.race([won, lost]);
+      }),
+    );
+    expect(outcomes.sort()).toEqual(['lost', 'won']);
+    const loser = pages[outcomes.indexOf('lost')];
+    await expect(loser).toHaveURL(/\/de\/start\/booking\?step=2$/);
+    // Fresh results: the berth is gone, so nothing fits any more.
+    await expect(loser.getByRole('dialog', { name: 'Kein Liegeplatz verfügbar' })).toBeVisible();
+    await Promise.all(contexts.map((c) => c.close()));
+  });
+});

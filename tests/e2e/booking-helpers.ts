@@ -1,0 +1,145 @@
+/**
+ * Helpers of the booking browser tests: the API and mail catcher URLs, dates in Europe/Berlin,
+ * reading an e-mailed code from the mail catcher's JSON API, quote_booking through the REST
+ * API, and driving the five booking steps.
+ */
+import { expect, type Page } from '@playwright/test';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { E2E_API_URL, E2E_MAIL_URL } from './ports.ts';
+
+export const apiUrl = process.env.E2E_API_URL ?? E2E_API_URL;
+export const mailUrl = process.env.E2E_MAIL_URL ?? E2E_MAIL_URL;
+
+/** A Düsseldorf calendar day, today + offset, as yyyy-MM-dd. */
+export function berlinDay(offset = 0): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offset);
+  return d.toISOString().slice(0, 10);
+}
+
+/** A fresh address per test run, so codes and orders of parallel tests never mix. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.test`;
+}
+
+/** The 6-digit code of the newest mail to `to` after `since` (ISO time), waiting up to 15 s. */
+export async function readCode(to: string, since: string): Promise<string> {
+  const res = await fetch(`${mailUrl}/api/messages/latest?to=${encodeURIComponent(to)}&since=${encodeURIComponent(since)}&wait=15000`);
+  expect(res.status, `a mail to ${to}`).toBe(200);
+  const mail = (await res.json()) as { text?: string; html?: string; subject: string };
+  const code = /\b(\d{6})\b/.exec(`${mail.text ?? ''} ${mail.html ?? ''}`)?.[1];
+  expect(code, `a 6-digit code in "${mail.subject}"`).toBeTruthy();
+  return code!;
+}
+
+/** A password session for a seeded persona, straight from the auth API (for REST calls in assertions). */
+export async function personaToken(email: string, password: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** quote_booking through the REST API, as the app calls it. */
+export async function quote(params: Record<string, unknown>, token?: string): Promise<{ gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null }> {
+  const res = await fetch(`${apiUrl}/rest/v1/rpc/quote_booking`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token ?? DEMO_ANON_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return res.json();
+}
+
+/** Euros as the app shows them: 49,98 € (de) or €49.98 (en). */
+export function euro(cents: number, locale: 'de' | 'en'): string {
+  return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+}
+
+export async function login(page: Page, email: string, password: string, locale: 'de' | 'en' = 'de') {
+  await page.goto(`/${locale}/auth/login`);
+  const form = page.getByRole('form', { name: locale === 'en' ? 'Log in' : 'Anmelden' });
+  await form.getByLabel(locale === 'en' ? 'E-mail' : 'E-Mail').fill(email);
+  await form.getByLabel(locale === 'en' ? 'Password' : 'Passwort').fill(password);
+  await form.getByRole('button', { name: locale === 'en' ? 'Log in' : 'Anmelden' }).click();
+  await expect(page).toHaveURL(new RegExp(`/${locale}/account`));
+}
+
+const de = {
+  arrival: 'Anreise', departure: 'Abreise', length: 'Bootslänge (m)', width: 'Bootsbreite (m)', name: 'Bootsname', tag: 'Kennzeichen (optional)',
+  search: 'Freie Liegeplätze suchen', results: 'Freie Liegeplätze', choose: /^Liegeplatz .* wählen$/, date: 'Datum', from: 'Von', until: 'Bis',
+  day: /^Tagesliegeplatz/, email: 'E-Mail', first: 'Vorname', last: 'Nachname', next: 'Weiter', code: '6-stelliger Code', confirmCode: 'Bestätigen',
+  skip: 'Überspringen und später bestätigen', terms: /Ich akzeptiere die AGB/, book: 'Verbindlich buchen',
+};
+const en = {
+  arrival: 'Arrival', departure: 'Departure', length: 'Boat length (m)', width: 'Boat width (m)', name: 'Boat name', tag: 'Registration (optional)',
+  search: 'Search free berths', results: 'Free berths', choose: /^Choose berth /, date: 'Date', from: 'From', until: 'Until',
+  day: /^Day berth/, email: 'E-mail', first: 'First name', last: 'Last name', next: 'Continue', code: '6-digit code', confirmCode: 'Confirm',
+  skip: 'Skip and verify later', terms: /I accept the terms/, book: 'Book now',
+};
+export const words = (locale: 'de' | 'en') => (locale === 'en' ? en : de);
+
+export interface Stay {
+  kind?: 'overnight' | 'day';
+  arrival: string;
+  departure?: string;
+  from?: string;
+  until?: string;
+  length?: string;
+  width?: string;
+  boat?: string;
+}
+
+/** Step 1: fills the berth data and submits. */
+export async function fillBerthData(page: Page, locale: 'de' | 'en', stay: Stay) {
+  const w = words(locale);
+  if (stay.kind === 'day') {
+    await page.getByRole('radio', { name: w.day }).click();
+    await page.getByLabel(w.date, { exact: true }).fill(stay.arrival);
+    await page.getByLabel(w.from, { exact: true }).fill(stay.from ?? '10:00');
+    await page.getByLabel(w.until, { exact: true }).fill(stay.until ?? '13:00');
+  } else {
+    await page.getByLabel(w.arrival, { exact: true }).fill(stay.arrival);
+    await page.getByLabel(w.departure, { exact: true }).fill(stay.departure ?? '');
+  }
+  if (stay.length !== undefined) await page.getByLabel(w.length).fill(stay.length);
+  if (stay.width !== undefined) await page.getByLabel(w.width).fill(stay.width);
+  if (stay.boat !== undefined) await page.getByLabel(w.name, { exact: true }).fill(stay.boat);
+  await page.getByRole('button', { name: w.search }).click();
+}
+
+/** Step 2: picks the first (smallest) berth and returns its name. */
+export async function chooseFirstBerth(page: Page, locale: 'de' | 'en'): Promise<string> {
+  const w = words(locale);
+  const list = page.getByRole('list', { name: w.results });
+  await expect(list.getByRole('listitem').first()).toBeVisible();
+  const name = (await list.getByRole('heading').first().textContent())!.replace(/^(Liegeplatz|Berth) /, '');
+  await list.getByRole('button', { name: w.choose }).first().click();
+  return name;
+}
+
+/** Step 3 as a guest: e-mail and names; returns the time the code was requested. */
+export async function proceedAsGuest(page: Page, locale: 'de' | 'en', person: { email: string; first: string; last: string }): Promise<string> {
+  const w = words(locale);
+  const since = new Date(Date.now() - 1000).toISOString();
+  const form = page.getByRole('form', { name: locale === 'en' ? 'Book as a guest' : 'Als Gast buchen' });
+  await form.getByLabel(w.email).fill(person.email);
+  await form.getByLabel(w.first).fill(person.first);
+  await form.getByLabel(w.last).fill(person.last);
+  await form.getByRole('button', { name: w.next }).click();
+  await expect(page.getByLabel(w.code)).toBeVisible();
+  return since;
+}
+
+/** Step 5: accepts the terms and books; returns the order id from the result URL. */
+export async function confirmBooking(page: Page, locale: 'de' | 'en'): Promise<string> {
+  const w = words(locale);
+  await page.getByRole('checkbox', { name: w.terms }).click();
+  await page.getByRole('button', { name: w.book }).click();
+  await expect(page).toHaveURL(/\/start\/booking\/result\/[0-9a-f-]{36}$/);
+  return page.url().split('/').pop()!;
+}

@@ -1,0 +1,27 @@
+/**
+ * The Playwright web server: builds the app for the test API port, starts the local stack on a
+ * fresh in-memory database with the project's migrations and seed, and serves the build.
+ * Everything listens on 127.0.0.1 on fixed ports that the dev stack (54321, 3000) does not use.
+ */
+import { resolve } from 'node:path';
+import { buildIfNeeded } from '../../scripts/lib/build.ts';
+import { serveStatic } from '../../scripts/lib/static-server.ts';
+import { startStack } from '../../supabase/local/src/stack.ts';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { E2E_API_PORT, E2E_APP_PORT, E2E_MAIL_PORT } from './ports.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const dist = resolve(root, 'reports/e2e-dist');
+
+buildIfNeeded(root, { VITE_SUPABASE_URL: `http://127.0.0.1:${E2E_API_PORT}`, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
+const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, host: '127.0.0.1', port: E2E_API_PORT, mailPort: E2E_MAIL_PORT, smtpPort: 0 });
+const app = await serveStatic(dist, { host: '127.0.0.1', port: E2E_APP_PORT });
+console.log(`e2e: app ${app.url}, API ${stack.url} (startup ${Math.round(stack.startupMs)} ms)`);
+
+const stop = async () => {
+  await app.close();
+  await stack.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

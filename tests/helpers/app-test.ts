@@ -1,0 +1,23 @@
+/**
+ * The Playwright `test` for the app: every page routes the public APIs to fixtures and records
+ * console errors and uncaught exceptions, which `expectNoConsoleErrors` asserts are absent.
+ */
+import { test as base, expect } from '@playwright/test';
+import { routeExternalApis } from './external-fixtures';
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(`${msg.text()} @ ${msg.location().url}`);
+    });
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    await routeExternalApis(page);
+    await use(errors);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
