@@ -470,6 +470,23 @@ for (const engine of engines()) {
         expect(keys.json).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'All object keys must match' });
       });
 
+      it('honours Prefer tx=rollback and handling=strict with max-affected', async () => {
+        const rolled = await service.from('settings').insert({ key: 'rolled back' }).select().rollback();
+        expect([rolled.status, rolled.data]).toEqual([201, [{ key: 'rolled back', value: null, updated: 0 }]]);
+        expect((await service.from('settings').select().eq('key', 'rolled back')).data).toEqual([]);
+        const raw = await rest(stack, '/settings?key=eq.bulk1', { method: 'DELETE', key: stack.keys.serviceRoleKey, headers: { Prefer: 'tx=rollback' } });
+        expect([raw.status, raw.headers.get('preference-applied')]).toEqual([204, 'tx=rollback']);
+        // maxAffected() is typed for PostgREST 13 clients only; the untyped client sends the same headers
+        type Strict = PromiseLike<{ status: number; error: unknown; data: unknown }> & { maxAffected(n: number): Strict; select(s: string): Strict };
+        const strict = (q: unknown) => q as Strict;
+        const tooMany = await strict(service.from('settings').update({ value: 'm' }).like('key', 'bulk*')).maxAffected(2);
+        expect(tooMany.status).toBe(400);
+        expect(tooMany.error).toEqual({ code: 'PGRST124', details: 'The query affects 3 rows', hint: null, message: 'Query result exceeds max-affected preference constraint' });
+        expect((await service.from('settings').select('value').like('key', 'bulk*').order('key')).data).toEqual([{ value: null }, { value: 'x' }, { value: 'y' }]);
+        const fits = await strict(service.from('settings').update({ updated: 9 }).eq('key', 'bulk1')).maxAffected(1).select('key, updated');
+        expect(fits.data).toEqual([{ key: 'bulk1', updated: 9 }]);
+      });
+
       it('rolls the whole request back when it fails, including single() on writes', async () => {
         const r = await service.from('settings').insert([{ key: 'tx1' }, { key: 'tx2' }]).select().single();
         expect(r.status).toBe(406);
@@ -565,6 +582,9 @@ for (const engine of engines()) {
         });
         const badValue = await anon.rpc('add', { a: 'one' });
         expect([badValue.status, badValue.error?.code]).toEqual([400, '22P02']);
+        const readOnly = await anon.rpc('bump', { k: 'via get' }, { get: true });
+        expect(readOnly.status).toBe(405);
+        expect(readOnly.error).toMatchObject({ code: '25006', message: 'cannot execute INSERT in a read-only transaction' });
         const patch = await rest(stack, '/rpc/add', { method: 'PATCH', body: '{}' });
         expect([patch.status, patch.json.code]).toEqual([405, 'PGRST101']);
       });

@@ -26,6 +26,9 @@ interface Prefer {
   count?: string;
   resolution?: 'merge-duplicates' | 'ignore-duplicates';
   missing?: 'default' | 'null';
+  tx?: 'commit' | 'rollback';
+  strict: boolean;
+  maxAffected?: number;
   raw: Map<string, string>;
 }
 
@@ -36,7 +39,11 @@ function parsePrefer(header: string | string[] | undefined): Prefer {
     const [k, v] = part.trim().split('=').map((s) => s?.trim());
     if (k && v !== undefined) raw.set(k, v);
   }
-  const p: Prefer = { raw };
+  const p: Prefer = { raw, strict: raw.get('handling') === 'strict' };
+  const tx = raw.get('tx');
+  if (tx === 'commit' || tx === 'rollback') p.tx = tx;
+  const max = raw.get('max-affected');
+  if (max !== undefined && /^\d+$/.test(max)) p.maxAffected = Number(max);
   const ret = raw.get('return');
   if (ret === 'representation' || ret === 'minimal' || ret === 'headers-only') p.return = ret;
   const count = raw.get('count');
@@ -334,6 +341,8 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       if ((kind === 'create' || kind === 'update') && prefer.missing) parts.push(`missing=${prefer.missing}`);
       if (prefer.return) parts.push(`return=${prefer.return}`);
       if (prefer.count) parts.push(`count=${prefer.count}`);
+      if (prefer.strict) parts.push('handling=strict');
+      if (prefer.strict && prefer.maxAffected !== undefined && kind !== 'create') parts.push(`max-affected=${prefer.maxAffected}`);
       return parts.length ? { 'preference-applied': parts.join(', ') } : {};
     }
 
@@ -364,7 +373,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           const extras: string[] = [];
           if (opts.upsertMerge) extras.push(`(select count(*) from ${source.replace(/ as "[^"]*(?:""[^"]*)*"$/, ' as _i')} where pgrst_inserted)::int as inserted`);
           if (headersOnly && table.pk.length) {
-            extras.push(`(select json_build_object(${table.pk.map((c, i) => `${p.add(c)}, _l.${quoteIdent(c)}::text`).join(', ')})::text from ${source.replace(/ as "[^"]*(?:""[^"]*)*"$/, ' as _l')} limit 1) as location`);
+            extras.push(`(select json_build_object(${table.pk.map((c) => `${p.add(c)}, _l.${quoteIdent(c)}::text`).join(', ')})::text from ${source.replace(/ as "[^"]*(?:""[^"]*)*"$/, ' as _l')} limit 1) as location`);
           }
           const sql = `with ${ctes.join(', ')} select r.*${extras.length ? ', ' + extras.join(', ') : ''} from (${read}) as r`;
           const { rows } = await tx.query<{ body: string; n: number; inserted?: number; location?: string }>(sql, p.values);
@@ -380,6 +389,9 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         }
         if (accept.single && n !== 1) {
           throw apiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${n} rows`);
+        }
+        if (kind !== 'create' && prefer.strict && prefer.maxAffected !== undefined && n > prefer.maxAffected) {
+          throw apiError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${n} rows`);
         }
         const total = prefer.count ? n : undefined;
         const headers: Record<string, string> = {
@@ -585,11 +597,23 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
       try {
         return await withRequest(ctx.db, { role, claims, method, path: url.pathname.replace(/^\/rest\/v1/, '') || '/', headers }, async (tx) => {
-          const timeout = cache.roleTimeouts.get(role);
-          if (timeout) await tx.query(`select set_config('statement_timeout', $1, true)`, [timeout]);
-          return fn(tx);
+          // the role's statement_timeout (PostgREST applies pg_db_role_setting itself), and
+          // GET/HEAD in a read-only transaction as PostgREST runs them
+          const timeout = cache.roleTimeouts.get(role) ?? '';
+          const readOnly = method === 'GET' || method === 'HEAD' ? 'on' : '';
+          if (timeout || readOnly) {
+            await tx.query(
+              `select case when $1::text <> '' then set_config('statement_timeout', $1, true) end,
+                      case when $2::text <> '' then set_config('transaction_read_only', $2, true) end`,
+              [timeout, readOnly],
+            );
+          }
+          const result = await fn(tx);
+          if (prefer.tx === 'rollback') throw new Rollback(result);
+          return result;
         });
       } catch (error) {
+        if (error instanceof Rollback) return error.outcome;
         if (error instanceof HttpError) throw error;
         if (error instanceof UnknownRoleError) {
           throw new HttpError(401, pgrstBody('22023', error.message), { 'www-authenticate': 'Bearer' });
@@ -601,6 +625,9 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
     const result = await outcome();
     const headers = { ...result.headers };
+    if (prefer.tx) {
+      headers['preference-applied'] = [headers['preference-applied'], `tx=${prefer.tx}`].filter(Boolean).join(', ');
+    }
     if (result.body !== undefined && method !== 'HEAD') headers['content-length'] = String(Buffer.byteLength(result.body));
     res.writeHead(result.status, headers);
     res.end(method === 'HEAD' ? undefined : result.body);
@@ -616,6 +643,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 }
 
 import { whereSql as whereSqlOf } from './query.ts';
+
+/** Prefer: tx=rollback: the outcome is answered, the transaction rolled back. */
+class Rollback extends Error {
+  constructor(readonly outcome: Outcome) {
+    super('rollback');
+  }
+}
 
 function maxParam(sql: string): number {
   let max = 0;
