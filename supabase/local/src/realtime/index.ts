@@ -119,7 +119,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
   await db.query(`select _supabase_local.realtime_sync_triggers()`);
   // Compile the check functions now rather than on the first change someone waits for.
   await db.query(
-    `select _supabase_local.realtime_check('_supabase_local.realtime_overflow'::regclass, 'INSERT', '{"id": 1}', null,
+    `select _supabase_local.realtime_check('_supabase_local.realtime_overflow'::regclass, 'INSERT', '{"r": {"id": 1}}',
             '[[["id", "eq", "1", false]]]', '[{"role": "anon", "claims": {}}]')`,
   );
 
@@ -148,11 +148,16 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
   });
 
   async function processChange(payload: string) {
-    let change = JSON.parse(payload) as Change;
+    let text = payload;
+    let change = JSON.parse(text) as Change;
     if (change.q !== undefined) {
-      const parked = await db.query<{ payload: Change }>(`delete from _supabase_local.realtime_overflow where id = $1 returning payload`, [change.q]);
+      const parked = await db.query<{ payload: string }>(
+        `delete from _supabase_local.realtime_overflow where id = $1 returning payload::text as payload`,
+        [change.q],
+      );
       if (!parked.rows[0]) return;
-      change = parked.rows[0].payload;
+      text = parked.rows[0].payload;
+      change = JSON.parse(text) as Change;
     }
     const entity = qualified(change.s, change.t);
     const candidates = [...(byEntity.get(entity) ?? [])].filter(
@@ -177,20 +182,20 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       }
     }
     const { rows } = await db.query<{ r: CheckResult }>(
-      `select _supabase_local.realtime_check($1::regclass, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6::jsonb) as r`,
+      `select _supabase_local.realtime_check($1::regclass, $2, $3::jsonb, $4::jsonb, $5::jsonb) as r`,
       [
         `${quoteIdent(change.s)}.${quoteIdent(change.t)}`,
         change.o,
-        change.r === null ? null : JSON.stringify(change.r),
-        change.x === null ? null : JSON.stringify(change.x),
+        text,
         `[${[...filterSets.keys()].join(',')}]`,
         `[${[...claimSets.keys()].join(',')}]`,
       ],
     );
     const check = rows[0].r;
 
-    // Group the visible bindings by channel: one message per channel with all its ids.
-    const perChannel = new Map<Channel, { ids: number[]; select: string[] | null; error?: string }>();
+    // Group the visible bindings by channel (and column selection): one message per group.
+    const perChannel = new Map<string, { ch: Channel; ids: number[]; select: string[] | null; error?: string }>();
+    const channelKeys = new Map<Channel, number>();
     for (const b of candidates) {
       const ch = b.channel;
       let error: string | undefined;
@@ -201,13 +206,16 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
         if (fi !== undefined && !check.f[fi]) continue;
         if (change.o !== 'DELETE' && check.rls && !check.v[claimIndex.get(ch)!]) continue;
       }
-      const entry = perChannel.get(ch) ?? { ids: [], select: b.params.select, error };
+      if (!channelKeys.has(ch)) channelKeys.set(ch, channelKeys.size);
+      const groupKey = `${channelKeys.get(ch)}|${b.params.select?.join(',') ?? '*'}`;
+      const entry = perChannel.get(groupKey) ?? { ch, ids: [], select: b.params.select, error };
       if (!entry.ids.includes(b.id)) entry.ids.push(b.id);
-      perChannel.set(ch, entry);
+      perChannel.set(groupKey, entry);
     }
 
     const encoded = new Map<string, string>();
-    for (const [ch, entry] of perChannel) {
+    for (const entry of perChannel.values()) {
+      const ch = entry.ch;
       const data = entry.error
         ? { schema: change.s, table: change.t, commit_timestamp: change.ts, type: change.o, columns: [], errors: [entry.error] }
         : changeData(change, check, ch.role, entry.select);

@@ -125,10 +125,15 @@ begin
 end
 $fn$;
 
+drop function if exists _supabase_local.realtime_check(regclass, text, jsonb, jsonb, jsonb, jsonb);
+-- change: the captured change as the trigger built it (r = new row, x = old row), passed
+-- through unparsed so no value loses precision on the way.
 create or replace function _supabase_local.realtime_check(
-  entity regclass, action text, rec jsonb, old jsonb, filter_sets jsonb, claim_sets jsonb)
+  entity regclass, action text, change jsonb, filter_sets jsonb, claim_sets jsonb)
 returns jsonb language plpgsql volatile set search_path = '' as $fn$
 declare
+  rec jsonb := change -> 'r';
+  old jsonb := change -> 'x';
   rls boolean;
   replident "char";
   pk text[];
@@ -311,6 +316,6 @@ $fn$;
 revoke all on function _supabase_local.realtime_capture() from public;
 revoke all on function _supabase_local.realtime_sync_triggers() from public;
 revoke all on function _supabase_local.realtime_op(text, regtype, text, text, boolean) from public;
-revoke all on function _supabase_local.realtime_check(regclass, text, jsonb, jsonb, jsonb, jsonb) from public;
+revoke all on function _supabase_local.realtime_check(regclass, text, jsonb, jsonb, jsonb) from public;
 revoke all on function _supabase_local.realtime_subscribe_check(text, text, text, jsonb) from public;
 `;
