@@ -1,0 +1,523 @@
+-- Mail that is not auth mail (ARCHITECTURE.md): the outbox that supabase/functions/send-mail
+-- delivers, rendered in the recipient's language; booking confirmations with an .ics file;
+-- contact messages and service requests that anyone may send and staff handle.
+
+-- ---------------------------------------------------------------- settings
+-- Operator settings that are not secrets worth the Vault: the harbour's address for messages,
+-- the site's URL for links in e-mails, and (only where Vault is absent, i.e. the local stack)
+-- the project URL and anon key the scheduler uses to call send-mail.
+create table private.app_settings (
+  key text primary key,
+  value text not null
+);
+alter table private.app_settings enable row level security;
+comment on table private.app_settings is 'Operator settings for mail: harbour_email, site_url, and locally project_url/anon_key for the send-mail schedule.';
+insert into private.app_settings (key, value) values
+  ('harbour_email', 'hafen@hafen-duesseldorf.de'),
+  ('site_url', 'http://localhost:3000');
+
+create function private.setting(p_key text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select s.value from private.app_settings s where s.key = p_key
+$$;
+comment on function private.setting(text) is 'An operator setting from private.app_settings (null when unset).';
+revoke all on function private.setting(text) from public;
+
+-- ---------------------------------------------------------------- outbox
+create table public.outbox (
+  id bigint generated always as identity primary key,
+  kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
+                                     'application_receipt', 'application_answer')),
+  recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  reply_to text,
+  locale text not null default 'de' check (locale in ('de', 'en')),
+  subject text not null,
+  body_text text not null,
+  attachments jsonb not null default '[]'::jsonb check (jsonb_typeof(attachments) = 'array'),
+  order_id uuid references public.orders (id) on delete set null,
+  status text not null default 'pending' check (status in ('pending', 'sending', 'sent', 'failed')),
+  attempts integer not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  locked_until timestamptz,
+  last_error text,
+  sent_at timestamptz,
+  created_at timestamptz not null default now()
+);
+alter table public.outbox enable row level security;
+comment on table public.outbox is 'E-mails waiting for send-mail (SMTP), rendered in the recipient''s language; attachments are [{filename, content_type, content}].';
+create index outbox_due_idx on public.outbox (next_attempt_at) where status in ('pending', 'sending');
+create index outbox_order_idx on public.outbox (order_id);
+
+create policy "outbox: admin reads" on public.outbox
+  for select to authenticated
+  using ((select private.has_role('admin')));
+-- Only functions write it; send-mail reads and marks it as service_role (claim/complete below).
+revoke insert, update, delete, truncate on public.outbox from anon, authenticated;
+
+create function private.queue_mail(
+  p_kind text,
+  p_recipient text,
+  p_locale text,
+  p_subject text,
+  p_body text,
+  p_attachments jsonb default '[]'::jsonb,
+  p_reply_to text default null,
+  p_order_id uuid default null
+)
+returns bigint
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  insert into public.outbox (kind, recipient, reply_to, locale, subject, body_text, attachments, order_id, next_attempt_at)
+  values (p_kind, lower(btrim(p_recipient)), p_reply_to,
+          case when p_locale in ('de', 'en') then p_locale else 'de' end,
+          p_subject, p_body, coalesce(p_attachments, '[]'::jsonb), p_order_id, private.now())
+  returning id
+$$;
+comment on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) is 'Puts one rendered e-mail into the outbox for send-mail.';
+revoke all on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) from public;
+
+-- send-mail claims due rows (concurrency-safe: skip locked, a lease of 5 minutes) ...
+create function public.claim_outbox(p_limit integer default 20)
+returns setof public.outbox
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  update public.outbox o
+     set status = 'sending', attempts = o.attempts + 1, locked_until = private.now() + interval '5 minutes'
+   where o.id in (
+     select x.id from public.outbox x
+     where (x.status = 'pending' and x.next_attempt_at <= private.now())
+        or (x.status = 'sending' and x.locked_until < private.now())
+     order by x.next_attempt_at, x.id
+     limit least(greatest(coalesce(p_limit, 20), 1), 100)
+     for update skip locked
+   )
+  returning o.*
+$$;
+comment on function public.claim_outbox(integer) is 'send-mail (service role): leases up to p_limit due e-mails for 5 minutes and counts the attempt.';
+
+-- ... and reports each result: sent, or retried with exponential backoff (1, 2, 4 ... 60
+-- minutes), or failed for good after 8 attempts.
+create function public.complete_outbox(p_id bigint, p_ok boolean, p_error text default null)
+returns public.outbox
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.outbox;
+begin
+  update public.outbox o set
+    status = case when p_ok then 'sent' when o.attempts >= 8 then 'failed' else 'pending' end,
+    sent_at = case when p_ok then private.now() end,
+    last_error = case when p_ok then null else left(p_error, 2000) end,
+    locked_until = null,
+    next_attempt_at = case when p_ok then o.next_attempt_at
+                           else private.now() + least(interval '1 minute' * power(2, greatest(o.attempts - 1, 0)), interval '60 minutes') end
+   where o.id = p_id and o.status = 'sending'
+  returning * into v_row;
+  if not found then
+    raise exception 'outbox_row_not_sending' using errcode = 'P0002';
+  end if;
+  return v_row;
+end
+$$;
+comment on function public.complete_outbox(bigint, boolean, text) is 'send-mail (service role): marks a leased e-mail sent, or schedules a retry with backoff (failed after 8 attempts).';
+
+-- ---------------------------------------------------------------- formatting helpers
+create function private.format_eur(p_cents bigint, p_locale text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_locale = 'en'
+              then 'EUR ' || to_char(p_cents / 100.0, 'FM999,999,990.00')
+              else translate(to_char(p_cents / 100.0, 'FM999,999,990.00'), ',.', '.,') || ' €' end
+$$;
+comment on function private.format_eur(bigint, text) is 'Cents as money for an e-mail: 1.234,56 € (de) or EUR 1,234.56 (en).';
+revoke all on function private.format_eur(bigint, text) from public;
+
+create function private.format_berlin(p_at timestamptz, p_locale text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_locale = 'en'
+              then to_char(p_at at time zone 'Europe/Berlin', 'FMDD Mon YYYY, HH24:MI')
+              else to_char(p_at at time zone 'Europe/Berlin', 'DD.MM.YYYY, HH24:MI') || ' Uhr' end
+$$;
+comment on function private.format_berlin(timestamptz, text) is 'An instant as Düsseldorf wall-clock time for an e-mail, per language.';
+revoke all on function private.format_berlin(timestamptz, text) from public;
+
+create function private.ics_text(p_text text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select replace(replace(replace(replace(replace(coalesce(p_text, ''), '\', '\\'), ';', '\;'), ',', '\,'), E'\r', ''), E'\n', '\n')
+$$;
+comment on function private.ics_text(text) is 'Escapes text for an iCalendar (RFC 5545) property value.';
+revoke all on function private.ics_text(text) from public;
+
+create function private.ics_utc(p_at timestamptz)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select to_char(p_at at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"Z"')
+$$;
+comment on function private.ics_utc(timestamptz) is 'An instant in iCalendar UTC form (20261122T130000Z).';
+revoke all on function private.ics_utc(timestamptz) from public;
+
+-- ---------------------------------------------------------------- booking confirmation
+create function private.order_locale(p_order public.orders)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(
+    case when p_order.person ->> 'locale' in ('de', 'en') then p_order.person ->> 'locale' end,
+    (select pr.locale from public.profiles pr where pr.id = p_order.user_id),
+    (select case when u.raw_user_meta_data ->> 'locale' in ('de', 'en') then u.raw_user_meta_data ->> 'locale' end
+       from auth.users u where u.id = p_order.user_id),
+    'de')
+$$;
+comment on function private.order_locale(public.orders) is 'The language of an order''s guest: person form, profile, guest session metadata, else German.';
+revoke all on function private.order_locale(public.orders) from public;
+
+create function private.booking_ics(p_order public.orders, p_locale text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select concat_ws(E'\r\n',
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Hafen Duesseldorf//Buchung//DE',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'BEGIN:VEVENT',
+    'UID:' || p_order.id || '@hafen-duesseldorf.de',
+    'DTSTAMP:' || private.ics_utc(p_order.created_at),
+    'DTSTART:' || private.ics_utc(p_order.starts_at),
+    'DTEND:' || private.ics_utc(p_order.ends_at),
+    'SUMMARY:' || private.ics_text(case when p_locale = 'en' then 'Berth ' else 'Liegeplatz ' end
+                                   || (p_order.place_snapshot ->> 'name') || ' – Hafen Düsseldorf'),
+    'LOCATION:' || private.ics_text('Hafen Düsseldorf'),
+    'DESCRIPTION:' || private.ics_text(
+      case when p_locale = 'en' then 'Boat: ' else 'Boot: ' end || coalesce(p_order.boat ->> 'name', '')
+      || E'\n' || case when p_locale = 'en' then 'Booking: ' else 'Buchung: ' end || p_order.id),
+    'STATUS:CONFIRMED',
+    'END:VEVENT',
+    'END:VCALENDAR') || E'\r\n'
+$$;
+comment on function private.booking_ics(public.orders, text) is 'The stay as an iCalendar event (UTC times, CRLF lines) for the confirmation e-mail.';
+revoke all on function private.booking_ics(public.orders, text) from public;
+
+create function private.queue_booking_confirmation(p_order public.orders)
+returns bigint
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_locale text := private.order_locale(p_order);
+  v_en boolean := v_locale = 'en';
+  v_site text := coalesce(private.setting('site_url'), '');
+  v_name text := btrim(concat_ws(' ', p_order.person ->> 'first_name', p_order.person ->> 'last_name'));
+  v_place text := p_order.place_snapshot ->> 'name';
+  v_net bigint := coalesce((p_order.price_breakdown ->> 'net_cents')::bigint, 0);
+  v_vat bigint := coalesce((p_order.price_breakdown ->> 'vat_cents')::bigint, 0);
+  v_subject text;
+  v_body text;
+begin
+  if p_order.email is null or p_order.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    return null;
+  end if;
+  v_subject := case when v_en
+    then format('Your booking at Hafen Düsseldorf: berth %s, %s', v_place, private.format_berlin(p_order.starts_at, 'en'))
+    else format('Ihre Buchung im Hafen Düsseldorf: Liegeplatz %s, %s', v_place, private.format_berlin(p_order.starts_at, 'de')) end;
+  v_body := concat_ws(E'\n',
+    case when v_en then format('Hello %s,', v_name) else format('Guten Tag %s,', v_name) end,
+    '',
+    case when v_en then 'thank you for your booking. Your stay:' else 'vielen Dank für Ihre Buchung. Ihr Aufenthalt:' end,
+    '',
+    case when v_en then 'Berth: ' else 'Liegeplatz: ' end || v_place
+      || coalesce(case when v_en then ' (pier ' else ' (Steg ' end || (p_order.place_snapshot ->> 'pier') || ')', ''),
+    case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(p_order.starts_at, v_locale),
+    case when v_en then 'Departure: ' else 'Abreise: ' end || private.format_berlin(p_order.ends_at, v_locale),
+    case when v_en then 'Boat: ' else 'Boot: ' end || coalesce(p_order.boat ->> 'name', '')
+      || format(' (%s m × %s m)',
+                case when v_en then p_order.boat ->> 'length' else replace(p_order.boat ->> 'length', '.', ',') end,
+                case when v_en then p_order.boat ->> 'width' else replace(p_order.boat ->> 'width', '.', ',') end),
+    '',
+    case when v_en then 'Net: ' else 'Netto: ' end || private.format_eur(v_net, v_locale),
+    case when v_en then 'VAT 19 %: ' else 'MwSt. 19 %: ' end || private.format_eur(v_vat, v_locale),
+    case when v_en then 'Total: ' else 'Gesamt: ' end || private.format_eur(p_order.price_cents, v_locale),
+    '',
+    case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || p_order.id,
+    case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || p_order.id,
+    case when p_order.status = 'unverified' then E'\n' || case when v_en
+      then 'Please confirm your e-mail address within 24 hours (at the latest by your arrival): log in with your e-mail address and the code we send you, from any device. Otherwise the booking expires and the berth is released.'
+      else 'Bitte bestätigen Sie Ihre E-Mail-Adresse innerhalb von 24 Stunden (spätestens bis zur Ankunft): Melden Sie sich mit Ihrer E-Mail-Adresse und dem Code an, den wir Ihnen senden – von jedem Gerät aus. Sonst verfällt die Buchung und der Liegeplatz wird freigegeben.' end end,
+    '',
+    case when v_en then 'Check-in is possible on the arrival day.' else 'Der Check-in ist am Ankunftstag möglich.' end,
+    '',
+    case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+    'Hafen Düsseldorf');
+  return private.queue_mail(
+    'booking_confirmation', p_order.email, v_locale, v_subject, v_body,
+    jsonb_build_array(jsonb_build_object(
+      'filename', case when v_en then 'booking-' else 'buchung-' end || v_place || '.ics',
+      'content_type', 'text/calendar; charset=utf-8; method=PUBLISH',
+      'content', private.booking_ics(p_order, v_locale))),
+    private.setting('harbour_email'),
+    p_order.id);
+end
+$$;
+comment on function private.queue_booking_confirmation(public.orders) is 'Queues the booking confirmation (guest''s language, price with VAT, verification hint for guests, .ics of the stay).';
+revoke all on function private.queue_booking_confirmation(public.orders) from public;
+
+-- Every order that starts its life open (create_booking, staff bookings) is confirmed by
+-- exactly one e-mail; imported or past orders (not open, or already over) are not.
+create function private.on_order_created()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.status in ('unverified', 'confirmed') and new.ends_at > private.now() then
+    perform private.queue_booking_confirmation(new);
+  end if;
+  return null;
+end
+$$;
+comment on function private.on_order_created() is 'After insert on orders: queues the booking confirmation of a new open order.';
+revoke all on function private.on_order_created() from public;
+create trigger orders_queue_confirmation after insert on public.orders
+  for each row execute function private.on_order_created();
+
+-- ---------------------------------------------------------------- contact messages and service requests
+create table public.contact_messages (
+  id uuid primary key default gen_random_uuid(),
+  kind text not null check (kind in ('contact', 'service_request')),
+  service text check (service in ('boat_lift', 'mechanic', 'diesel', 'ice', 'washing_machine', 'charter',
+                                  'skipper_training', 'parking', 'other')),
+  name text not null check (char_length(name) between 1 and 100),
+  email text not null check (email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  phone text check (char_length(phone) <= 40),
+  locale text not null default 'de' check (locale in ('de', 'en')),
+  message text not null check (char_length(message) between 10 and 2000),
+  preferred_date date,
+  boat jsonb,
+  user_id uuid references auth.users (id) on delete set null,
+  status text not null default 'open' check (status in ('open', 'done')),
+  done_at timestamptz,
+  done_by uuid references auth.users (id) on delete set null,
+  created_at timestamptz not null default now(),
+  check ((kind = 'service_request') = (service is not null)),
+  check ((status = 'done') = (done_at is not null))
+);
+alter table public.contact_messages enable row level security;
+comment on table public.contact_messages is 'A contact message or a service request (boat lift, mechanic, diesel, ice ...) sent by anyone; staff mark it done.';
+create index contact_messages_open_idx on public.contact_messages (status, created_at desc);
+create index contact_messages_user_idx on public.contact_messages (user_id);
+create index contact_messages_email_idx on public.contact_messages (lower(email), created_at);
+
+create policy "contact_messages: staff read" on public.contact_messages
+  for select to authenticated
+  using ((select private.is_staff()));
+create policy "contact_messages: sender reads own" on public.contact_messages
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+revoke insert, update, delete, truncate on public.contact_messages from anon, authenticated;
+
+create function private.submit_message(
+  p_kind text,
+  p_service text,
+  p_name text,
+  p_email text,
+  p_message text,
+  p_phone text,
+  p_locale text,
+  p_preferred_date date,
+  p_boat jsonb
+)
+returns public.contact_messages
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.contact_messages;
+  v_email text := lower(btrim(p_email));
+  v_name text := btrim(p_name);
+  v_message text := btrim(p_message);
+  v_uid uuid := (select auth.uid());
+  v_service_de text;
+  v_service_en text;
+  v_harbour text := private.setting('harbour_email');
+begin
+  if v_email is null or v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    raise exception 'invalid_email' using errcode = '22023';
+  end if;
+  if v_name is null or char_length(v_name) not between 1 and 100 then
+    raise exception 'invalid_name' using errcode = '22023', hint = 'Name 1-100 characters.';
+  end if;
+  if v_message is null or char_length(v_message) not between 10 and 2000 then
+    raise exception 'invalid_message' using errcode = '22023', hint = 'Message 10-2000 characters.';
+  end if;
+  if char_length(p_phone) > 40 then
+    raise exception 'invalid_phone' using errcode = '22023';
+  end if;
+  if p_kind = 'service_request' and (p_service is null or p_service not in
+       ('boat_lift', 'mechanic', 'diesel', 'ice', 'washing_machine', 'charter', 'skipper_training', 'parking', 'other')) then
+    raise exception 'invalid_service' using errcode = '22023';
+  end if;
+  -- Anyone may write, but not flood the harbour: 5 messages per address (and per session) an hour.
+  if (select count(*) from public.contact_messages m
+      where (lower(m.email) = v_email or (v_uid is not null and m.user_id = v_uid))
+        and m.created_at > private.now() - interval '1 hour') >= 5 then
+    raise exception 'too_many_messages' using errcode = 'P0001', hint = 'At most 5 messages an hour.';
+  end if;
+
+  insert into public.contact_messages (kind, service, name, email, phone, locale, message, preferred_date, boat, user_id, created_at)
+  values (p_kind, case when p_kind = 'service_request' then p_service end, v_name, v_email, nullif(btrim(p_phone), ''),
+          case when p_locale in ('de', 'en') then p_locale else 'de' end, v_message, p_preferred_date,
+          case when jsonb_typeof(p_boat) = 'object' then p_boat end, v_uid, private.now())
+  returning * into v_row;
+
+  select d, e into v_service_de, v_service_en from (values
+    ('boat_lift', 'Bootskran', 'boat lift'), ('mechanic', 'Mechaniker', 'mechanic'), ('diesel', 'Diesel', 'diesel'),
+    ('ice', 'Eis', 'ice'), ('washing_machine', 'Waschmaschine', 'washing machine'), ('charter', 'Charter', 'charter'),
+    ('skipper_training', 'Skippertraining', 'skipper training'), ('parking', 'Parken', 'parking'), ('other', 'Sonstiges', 'other')
+  ) as s(k, d, e) where s.k = v_row.service;
+
+  -- To the harbour, in German (the harbour's language); replies go to the sender.
+  if v_harbour is not null then
+    perform private.queue_mail(
+      case when p_kind = 'service_request' then 'service_request' else 'contact_message' end, v_harbour, 'de',
+      case when p_kind = 'service_request'
+           then format('Serviceanfrage (%s) von %s', v_service_de, v_row.name)
+           else format('Kontaktanfrage von %s', v_row.name) end,
+      concat_ws(E'\n',
+        case when p_kind = 'service_request' then 'Neue Serviceanfrage: ' || v_service_de else 'Neue Nachricht über das Kontaktformular.' end,
+        '',
+        'Name: ' || v_row.name,
+        'E-Mail: ' || v_row.email,
+        'Telefon: ' || coalesce(v_row.phone, '–'),
+        'Sprache: ' || v_row.locale,
+        case when v_row.preferred_date is not null then 'Wunschtermin: ' || to_char(v_row.preferred_date, 'DD.MM.YYYY') end,
+        case when v_row.boat is not null then 'Boot: ' || concat_ws(', ', v_row.boat ->> 'name',
+             (v_row.boat ->> 'length') || ' m', (v_row.boat ->> 'width') || ' m') end,
+        '',
+        v_row.message,
+        '',
+        'Nachricht-ID: ' || v_row.id),
+      '[]'::jsonb,
+      v_row.email,
+      null);
+  end if;
+  return v_row;
+end
+$$;
+comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per address) and stores a contact message or service request, and e-mails the harbour.';
+revoke all on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) from public;
+
+create function public.send_contact_message(
+  p_name text,
+  p_email text,
+  p_message text,
+  p_phone text default null,
+  p_locale text default 'de'
+)
+returns uuid
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  select (private.submit_message('contact', null, p_name, p_email, p_message, p_phone, p_locale, null, null)).id
+$$;
+comment on function public.send_contact_message(text, text, text, text, text) is 'Anyone: sends a message to the harbour (stored for staff, e-mailed to the harbour); returns its id.';
+
+create function public.request_service(
+  p_service text,
+  p_name text,
+  p_email text,
+  p_message text,
+  p_phone text default null,
+  p_preferred_date date default null,
+  p_boat jsonb default null,
+  p_locale text default 'de'
+)
+returns uuid
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  select (private.submit_message('service_request', p_service, p_name, p_email, p_message, p_phone, p_locale, p_preferred_date, p_boat)).id
+$$;
+comment on function public.request_service(text, text, text, text, text, date, jsonb, text) is 'Anyone: asks the harbour for a service (boat lift, mechanic, diesel, ice ...); stored for staff and e-mailed to the harbour.';
+
+create function public.set_message_done(p_message_id uuid, p_done boolean default true)
+returns public.contact_messages
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.contact_messages;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  update public.contact_messages m set
+    status = case when p_done then 'done' else 'open' end,
+    done_at = case when p_done then coalesce(m.done_at, private.now()) end,
+    done_by = case when p_done then coalesce(m.done_by, (select auth.uid())) end
+   where m.id = p_message_id
+  returning * into v_row;
+  if not found then
+    raise exception 'message_not_found' using errcode = 'P0002';
+  end if;
+  return v_row;
+end
+$$;
+comment on function public.set_message_done(uuid, boolean) is 'Staff mark a contact message or service request done (or open again).';
+
+-- ---------------------------------------------------------------- execute grants
+revoke all on function public.claim_outbox(integer) from public, anon, authenticated;
+revoke all on function public.complete_outbox(bigint, boolean, text) from public, anon, authenticated;
+revoke all on function public.send_contact_message(text, text, text, text, text) from public, anon, authenticated;
+revoke all on function public.request_service(text, text, text, text, text, date, jsonb, text) from public, anon, authenticated;
+revoke all on function public.set_message_done(uuid, boolean) from public, anon, authenticated;
+grant execute on function public.claim_outbox(integer) to service_role;
+grant execute on function public.complete_outbox(bigint, boolean, text) to service_role;
+grant execute on function public.send_contact_message(text, text, text, text, text) to anon, authenticated;
+grant execute on function public.request_service(text, text, text, text, text, date, jsonb, text) to anon, authenticated;
+grant execute on function public.set_message_done(uuid, boolean) to authenticated;
