@@ -413,6 +413,33 @@ for (const engine of engines()) {
       expect((await sb.auth.getUser()).error).toBeNull();
     });
 
+    it('verifies by token hash: POST verifyOtp({ token_hash }) and the e-mail link GET /verify', async () => {
+      const email = address('link');
+      let since = new Date().toISOString();
+      await client(stack).auth.signUp({ email, password: PASSWORD });
+      const hash = createHash('sha224').update(email + codeOf(await latestMail(stack, email, since))).digest('hex');
+      const link = await raw(stack, 'GET', `/verify?token=${hash}&type=signup&redirect_to=${encodeURIComponent('http://localhost:3000/willkommen')}`, undefined, { apikey: '' });
+      expect(link.status).toBe(303);
+      const location = new URL(link.headers.get('location')!);
+      expect(location.origin + location.pathname).toBe('http://localhost:3000/willkommen');
+      const fragment = new URLSearchParams(location.hash.slice(1));
+      expect(fragment.get('type')).toBe('signup');
+      expect(decodeJwt(fragment.get('access_token')!).email).toBe(email);
+      const again = await raw(stack, 'GET', `/verify?token=${hash}&type=signup&redirect_to=${encodeURIComponent('https://evil.example/')}`, undefined, { apikey: '' });
+      const failed = new URL(again.headers.get('location')!);
+      expect(failed.origin).toBe('http://localhost:3000');
+      expect(new URLSearchParams(failed.hash.slice(1)).get('error_code')).toBe('otp_expired');
+
+      const sb = client(stack);
+      since = new Date().toISOString();
+      clock.offsetMs += 2_000;
+      await sb.auth.signInWithOtp({ email });
+      const magic = createHash('sha224').update(email + codeOf(await latestMail(stack, email, since))).digest('hex');
+      const viaHash = await sb.auth.verifyOtp({ token_hash: magic, type: 'magiclink' });
+      expect(viaHash.error).toBeNull();
+      expect(viaHash.data.user!.email).toBe(email);
+    });
+
     it('resends the signup code; the old code stops working', async () => {
       const email = address('resend');
       const sb = client(stack);
@@ -578,7 +605,7 @@ for (const engine of engines()) {
     });
 
     it('honours config: anonymous sign-ins off, confirmations off (session at signup), signups off', async () => {
-      const stack = await start({ auth: { enable_anonymous_sign_ins: false }, email: { enable_confirmations: false } });
+      const stack = await start({ auth: { enable_anonymous_sign_ins: false, jwt_expiry: 600 }, email: { enable_confirmations: false, otp_length: 8 } });
       const off = await client(stack).auth.signInAnonymously();
       expect(off.error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' });
       const email = address('auto');
@@ -586,8 +613,18 @@ for (const engine of engines()) {
       expect(signup.error).toBeNull();
       expect(signup.data.session).not.toBeNull();
       expect(signup.data.user!.email_confirmed_at).toBeTruthy();
+      const claims = decodeJwt(signup.data.session!.access_token);
+      expect(claims.exp! - claims.iat!).toBe(600);
+      expect(signup.data.session!.expires_in).toBe(600);
       const again = await client(stack).auth.signUp({ email, password: PASSWORD });
       expect(again.error).toMatchObject({ status: 422, code: 'user_already_exists' });
+      // otp_length 8: the e-mail code has eight digits and signs in.
+      const since = new Date().toISOString();
+      clock.offsetMs += 2_000;
+      expect((await client(stack).auth.signInWithOtp({ email })).error).toBeNull();
+      const code = codeOf(await latestMail(stack, email, since));
+      expect(code).toMatch(/^\d{8}$/);
+      expect((await client(stack).auth.verifyOtp({ email, token: code, type: 'email' })).error).toBeNull();
       const closed = await start({ auth: { enable_signup: false } });
       const refused = await client(closed).auth.signUp({ email: address('zu'), password: PASSWORD });
       expect(refused.error).toMatchObject({ status: 422, code: 'signup_disabled' });
@@ -607,7 +644,8 @@ for (const engine of engines()) {
       const login = await sb.auth.signInWithPassword({ email, password: PASSWORD });
       expect(login.error).toBeNull();
       const claims = decodeJwt(login.data.session!.access_token);
-      expect(claims).toMatchObject({ harbour_role: 'harbor', auth_method: 'password', app_metadata: { hooked: true, provider: 'email' } });
+      expect(claims).toMatchObject({ harbour_role: 'harbor', auth_method: 'password', db_role: 'supabase_auth_admin', app_metadata: { hooked: true, provider: 'email' } });
+      expect(Object.keys(claims)).toEqual(Object.keys(claims).sort());
       const refreshed = await sb.auth.refreshSession();
       expect(decodeJwt(refreshed.data.session!.access_token)).toMatchObject({ harbour_role: 'harbor', auth_method: 'token_refresh' });
       const anon = await client(stack).auth.signInAnonymously();

@@ -507,7 +507,8 @@ export function createAuthService(ctx: StackContext): Service {
       if (name in c && !ok(c[name])) problems.push(`- ${name}: Invalid type`);
     }
     if (problems.length) throw internal(`output claims do not conform to the expected schema: \n${problems.join('\n')}\n`);
-    return c as Row;
+    // GoTrue signs the hook's claims as a Go map, whose JSON has its keys sorted.
+    return Object.fromEntries(Object.keys(c).sort().map((k) => [k, c[k]]));
   }
 
   async function recordLogin(tx: Queryable, user: Row, sessionId: string, method: string, info: RequestInfo) {
