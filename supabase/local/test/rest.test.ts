@@ -71,6 +71,25 @@ for (const engine of engines()) {
         ]);
       });
 
+      it('spreads to-one embeds into the parent row', async () => {
+        const spread = await anon.from('cities').select('name, ...countries(country:name, code)').lt('id', 4).order('id');
+        expect(spread.data).toEqual([
+          { name: 'Oslo', country: 'Norway', code: 'NO' },
+          { name: 'Bergen', country: 'Norway', code: 'NO' },
+          { name: 'Stockholm', country: 'Sweden', code: 'SE' },
+        ]);
+        const nested = await anon.from('capitals').select('...cities(city:name, ...countries(country:name))').eq('country_id', 2);
+        expect(nested.data).toEqual([{ city: 'Stockholm', country: 'Sweden' }]);
+        const toMany = await anon.from('countries').select('name, ...cities(name)');
+        expect(toMany.status).toBe(400);
+        expect(toMany.error).toEqual({
+          code: 'PGRST119',
+          details: "'countries' and 'cities' do not form a many-to-one or one-to-one relationship",
+          hint: null,
+          message: "A spread operation on 'cities' is not possible",
+        });
+      });
+
       it('embeds many-to-many through a junction table and reads views', async () => {
         const m2m = await anon.from('countries').select('name, languages(name)').in('id', [1, 4]).order('id').order('name', { referencedTable: 'languages' });
         expect(m2m.data).toEqual([

@@ -3,7 +3,7 @@
  * into plain data. Nothing here touches SQL: names are checked against the schema cache and
  * values bound as parameters when the query is built (query.ts).
  */
-import { parseError, apiError } from './errors.ts';
+import { parseError } from './errors.ts';
 
 export interface JsonPathStep {
   arrow: '->' | '->>';
@@ -18,7 +18,7 @@ export interface FieldRef {
 export type SelectItem =
   | { kind: 'star' }
   | { kind: 'field'; field: FieldRef; alias?: string; cast?: string }
-  | { kind: 'embed'; name: string; alias?: string; hint?: string; inner: boolean; children: SelectItem[] };
+  | { kind: 'embed'; name: string; alias?: string; hint?: string; inner: boolean; children: SelectItem[]; spread?: boolean };
 
 export const QUANT_OPS = ['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch'] as const;
 export const SIMPLE_OPS = ['neq', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj'] as const;
@@ -146,17 +146,15 @@ const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])*/;
 
 function selectItem(c: Cursor): SelectItem {
   if (c.eat('*')) return { kind: 'star' };
-  if (c.peek(3) === '...') {
-    throw apiError(400, 'PGRST127', 'Feature not implemented', 'Spread embeds (...rel) are not supported by the local stack');
-  }
+  const spread = c.eat('...');
   let alias: string | undefined;
   let name = c.ident();
-  if (c.peek() === ':' && c.peek(2) !== '::') {
+  if (!spread && c.peek() === ':' && c.peek(2) !== '::') {
     c.pos++;
     alias = name;
-    if (c.peek(3) === '...') throw apiError(400, 'PGRST127', 'Feature not implemented', 'Spread embeds (...rel) are not supported by the local stack');
     name = c.ident();
   }
+  if (spread && c.peek() !== '!' && c.peek() !== '(') c.fail('expecting "(" after the spread resource');
   if (c.peek() === '!' || c.peek() === '(') {
     let hint: string | undefined;
     let inner = false;
@@ -169,7 +167,7 @@ function selectItem(c: Cursor): SelectItem {
     c.expect('(', 'expecting "(" after the embedded resource');
     const children = c.peek() === ')' ? [] : selectList(c);
     c.expect(')', 'expecting ")" or ","');
-    return { kind: 'embed', name, alias, hint, inner, children };
+    return { kind: 'embed', name, alias, hint, inner, children, spread: spread || undefined };
   }
   const path = c.jsonPath();
   let cast: string | undefined;

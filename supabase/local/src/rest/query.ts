@@ -54,6 +54,8 @@ export interface Embed {
   /** `rel=is.null` / `rel=not.is.null` filters on the parent. */
   nullFilters: ('null' | 'not_null')[];
   cacheSchema: string;
+  /** `...rel(cols)`: the to-one resource's columns become the parent's. */
+  spread: boolean;
 }
 
 export class Aliases {
@@ -182,9 +184,12 @@ export function buildNode(cache: SchemaCache, table: Table, from: string, alias:
     } else if (item.kind === 'embed') {
       const { rel, child } = resolveRelationship(cache, table, item.name, item.hint);
       const name = item.alias ?? item.name;
+      if (item.spread && !rel.toOne) {
+        throw apiError(400, 'PGRST119', `A spread operation on '${item.name}' is not possible`, `'${relName}' and '${item.name}' do not form a many-to-one or one-to-one relationship`);
+      }
       const childNode = buildNode(cache, child, `${quoteIdent(cache.schema)}.${quoteIdent(child.name)}`, aliases.next(child.name), child.name, item.children.length ? item.children : [{ kind: 'star' }], aliases);
       if (item.children.length === 0) childNode.items = [];
-      node.embeds.push({ node: childNode, name, rel, inner: item.inner, nullFilters: [], cacheSchema: cache.schema });
+      node.embeds.push({ node: childNode, name, rel, inner: item.inner, nullFilters: [], cacheSchema: cache.schema, spread: !!item.spread });
     }
   }
   return node;
@@ -330,22 +335,31 @@ function limitSql(node: Node, p: Params): string {
 }
 
 /** The select list of a node: `expr as "key", ...` (columns, json paths, casts, embeds). */
-export function selectListSql(node: Node, p: Params): string {
-  const parts: string[] = [];
+export function selectListSql(node: Node, p: Params): string;
+export function selectListSql(node: Node, p: Params, split: true): { expr: string; key: string }[];
+export function selectListSql(node: Node, p: Params, split?: true): string | { expr: string; key: string }[] {
+  const parts: { expr: string; key: string }[] = [];
   let embedIndex = 0;
   for (const item of node.items) {
     if (item.kind === 'star') {
-      for (const c of node.table.columns) parts.push(`${quoteIdent(node.alias)}.${quoteIdent(c.name)}`);
+      for (const c of node.table.columns) parts.push({ expr: `${quoteIdent(node.alias)}.${quoteIdent(c.name)}`, key: c.name });
     } else if (item.kind === 'field') {
       const { sql } = fieldExpr(node, item.field, p);
       const key = item.alias ?? (item.field.path.length ? item.field.path[item.field.path.length - 1].key : item.field.name);
-      parts.push(`${item.cast ? `cast(${sql} as ${item.cast})` : sql} as ${quoteIdent(key)}`);
+      parts.push({ expr: item.cast ? `cast(${sql} as ${item.cast})` : sql, key });
     } else {
       const e = node.embeds[embedIndex++];
-      parts.push(`${embedSql(node, e, p)} as ${quoteIdent(e.name)}`);
+      if (e.spread) {
+        const child = e.node;
+        const where = [joinSql(node, e), ...whereSql(child, p)].join(' and ');
+        for (const { expr, key } of selectListSql(child, p, true)) {
+          parts.push({ expr: `(select ${expr} from ${child.from} as ${quoteIdent(child.alias)} where ${where})`, key });
+        }
+      } else parts.push({ expr: embedSql(node, e, p), key: e.name });
     }
   }
-  return parts.length ? parts.join(', ') : 'null as "pgrst_empty"';
+  if (split) return parts;
+  return parts.length ? parts.map(({ expr, key }) => `${expr} as ${quoteIdent(key)}`).join(', ') : 'null as "pgrst_empty"';
 }
 
 function embedSql(parent: Node, e: Embed, p: Params): string {
