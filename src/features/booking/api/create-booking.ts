@@ -29,11 +29,11 @@ export async function createBooking({ placeId, berth, person, saveProfile }: Cre
       city: person.city,
       country: person.country,
     },
-    p_sale_code: person.saleCode || null,
+    p_sale_code: person.saleCode || undefined,
     p_save_profile: saveProfile,
   });
   if (error) throw error;
-  return data as { id: string };
+  return data as unknown as { id: string };
 }
 
 export function useCreateBooking() {

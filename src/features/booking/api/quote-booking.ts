@@ -6,14 +6,14 @@ import type { Quote } from './types';
 
 /** The price breakdown of the stay (quote_booking), with an optional sale code. */
 export const quoteQueryOptions = (berth: BerthDataValues, saleCode: string) => {
-  const params = { ...stayParams(berth), p_boat_length: parseDecimal(berth.boatLength), p_sale_code: saleCode || null };
+  const params = { ...stayParams(berth), p_boat_length: parseDecimal(berth.boatLength), p_sale_code: saleCode || undefined };
   return queryOptions({
     queryKey: bookingKeys.quote(params),
     queryFn: async (): Promise<Quote> => {
       const supabase = await getSupabase();
       const { data, error } = await supabase.rpc('quote_booking', params);
       if (error) throw error;
-      return data as Quote;
+      return data as unknown as Quote;
     },
     staleTime: 0,
     retry: false,

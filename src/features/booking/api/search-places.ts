@@ -21,7 +21,7 @@ export const searchPlacesQueryOptions = (berth: BerthDataValues) => {
       const supabase = await getSupabase();
       const { data, error } = await supabase.rpc('search_available_places', params);
       if (error) throw error;
-      return (data ?? []) as PlaceResult[];
+      return (data ?? []) as unknown as PlaceResult[];
     },
     staleTime: 0,
   });

@@ -99,6 +99,9 @@ Vielen Dank und viele Grüße`;
         <DialogContent>
           <DialogHeader>
             <DialogTitle><Trans>Kein Liegeplatz verfügbar</Trans></DialogTitle>
+            {notice === 'berth-taken' && (
+              <p role="alert" className="text-sm text-amber-950"><Trans>Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht.</Trans></p>
+            )}
             <DialogDescription>
               <Trans>Für Ihr Boot ({size}) ist im gewünschten Zeitraum online kein passender Liegeplatz frei. Schreiben Sie uns bitte eine E-Mail mit Bootsgröße und Zeitraum – wir prüfen das von Hand und melden uns.</Trans>
             </DialogDescription>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import { messages } from '@/lib/validation';
 import { berlinToday, nightsBetween } from '@/lib/dates';
@@ -32,8 +33,9 @@ const decimalField = (bounds: { min: number; max: number }, which: 'length' | 'w
     if (Number.isNaN(value)) {
       ctx.addIssue({ code: 'custom', message: t`Bitte geben Sie eine Zahl in Metern ein, z. B. 9,5` });
     } else if (value < bounds.min || value > bounds.max) {
-      const min = bounds.min.toLocaleString(undefined);
-      const max = bounds.max.toLocaleString(undefined);
+      const numberLocale = i18n.locale === 'en' ? 'en-GB' : 'de-DE';
+      const min = bounds.min.toLocaleString(numberLocale);
+      const max = bounds.max.toLocaleString(numberLocale);
       ctx.addIssue({
         code: 'custom',
         message: which === 'length' ? t`Die Bootslänge muss zwischen ${min} und ${max} m liegen` : t`Die Bootsbreite muss zwischen ${min} und ${max} m liegen`,
@@ -111,8 +113,8 @@ export function stayParams(v: BerthDataValues) {
   return {
     p_kind: v.kind,
     p_arrival: v.arrival,
-    p_departure: day ? null : v.departure,
-    p_day_start: day ? v.dayStart : null,
-    p_day_end: day ? v.dayEnd : null,
+    p_departure: day ? undefined : v.departure,
+    p_day_start: day ? v.dayStart : undefined,
+    p_day_end: day ? v.dayEnd : undefined,
   };
 }

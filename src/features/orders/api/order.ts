@@ -15,7 +15,7 @@ export const orderQueryOptions = (id: string) =>
       const supabase = await getSupabase();
       const { data, error } = await supabase.from('orders').select('*').eq('id', id).maybeSingle();
       if (error) throw error;
-      return data as Order | null;
+      return data as unknown as Order | null;
     },
     staleTime: 10_000,
   });
@@ -41,7 +41,7 @@ export const arrivingTodayQueryOptions = () =>
         .lt('starts_at', `${addDaysIso(today, 1)}T12:00:00Z`)
         .order('starts_at');
       if (error) throw error;
-      return ((data ?? []) as Order[]).filter((o) => berlinDay(o.starts_at) === today);
+      return ((data ?? []) as unknown as Order[]).filter((o) => berlinDay(o.starts_at) === today);
     },
     staleTime: 10_000,
   });
