@@ -6,20 +6,20 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
 import { harbour } from '@/lib/harbour';
-import { NotAvailableError, submitMessage } from '@/lib/submit-message';
+import { NotAvailableError, sendContactMessage, TooManyMessagesError } from '@/lib/submit-message';
 import { contactSchema, type ContactValues } from '../schemas/contact';
 
 export function ContactForm() {
   const { t, i18n } = useLingui();
-  const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'failed'>('idle');
+  const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed'>('idle');
   const form = useForm<ContactValues>({ resolver: zodResolver(contactSchema), defaultValues: { name: '', email: '', phone: '', message: '' } });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await submitMessage('submit_contact_message', { p_name: values.name, p_email: values.email, p_phone: values.phone, p_message: values.message, p_locale: i18n.locale });
+      await sendContactMessage({ p_name: values.name, p_email: values.email, p_phone: values.phone || undefined, p_message: values.message, p_locale: i18n.locale });
       setStatus('sent');
       form.reset();
     } catch (error) {
-      setStatus(error instanceof NotAvailableError ? 'unavailable' : 'failed');
+      setStatus(error instanceof NotAvailableError ? 'unavailable' : error instanceof TooManyMessagesError ? 'tooMany' : 'failed');
     }
   });
   return (
@@ -61,6 +61,7 @@ export function ContactForm() {
         <div aria-live="polite">
           {status === 'sent' && <p className="rounded-md bg-green-50 p-3 text-green-900"><Trans>Danke! Ihre Nachricht ist angekommen; wir antworten so bald wie möglich.</Trans></p>}
           {status === 'unavailable' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Das Formular ist gerade nicht verfügbar. Bitte schreiben Sie uns an {harbour.email}.</Trans></p>}
+          {status === 'tooMany' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Sie haben in der letzten Stunde schon mehrere Nachrichten gesendet. Bitte versuchen Sie es später noch einmal oder rufen Sie uns an: {harbour.phone}.</Trans></p>}
           {status === 'failed' && <p className="rounded-md bg-red-50 p-3 text-red-900"><Trans>Die Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.</Trans></p>}
         </div>
       </form>

@@ -7,32 +7,44 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
 import { harbour } from '@/lib/harbour';
-import { NotAvailableError, submitMessage } from '@/lib/submit-message';
+import { NotAvailableError, requestService, TooManyMessagesError } from '@/lib/submit-message';
 import { serviceRequestSchema, type ServiceRequestValues } from '../schemas/service-request';
 
 /** /service/order: a service request (ice, lift, washing machine, mechanic...) to the harbour team. */
 export function ServiceOrderPage() {
   const { t, i18n } = useLingui();
-  const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'failed'>('idle');
+  const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed'>('idle');
   const form = useForm<ServiceRequestValues>({
     resolver: zodResolver(serviceRequestSchema),
     defaultValues: { topic: 'ice', name: '', email: '', phone: '', berth: '', date: '', message: '' },
   });
   const topics: Record<ServiceRequestValues['topic'], string> = {
     ice: t`Eis und Kühlbox`,
-    lift: t`Bootskran`,
-    washing: t`Waschmaschine`,
+    boat_lift: t`Bootskran`,
+    washing_machine: t`Waschmaschine`,
     mechanic: t`Mechaniker`,
     diesel: t`Care Diesel`,
+    charter: t`Charter`,
+    skipper_training: t`Skipperschulung`,
+    parking: t`Parken`,
     other: t`Sonstiges`,
   };
   const onSubmit = form.handleSubmit(async (v) => {
     try {
-      await submitMessage('submit_service_request', { p_topic: v.topic, p_name: v.name, p_email: v.email, p_phone: v.phone, p_berth: v.berth, p_date: v.date, p_message: v.message, p_locale: i18n.locale });
+      await requestService({
+        p_service: v.topic,
+        p_name: v.name,
+        p_email: v.email,
+        p_phone: v.phone || undefined,
+        p_preferred_date: v.date,
+        p_boat: v.berth ? { name: v.berth } : undefined,
+        p_message: v.message,
+        p_locale: i18n.locale,
+      });
       setStatus('sent');
       form.reset();
     } catch (error) {
-      setStatus(error instanceof NotAvailableError ? 'unavailable' : 'failed');
+      setStatus(error instanceof NotAvailableError ? 'unavailable' : error instanceof TooManyMessagesError ? 'tooMany' : 'failed');
     }
   });
   return (
@@ -74,6 +86,7 @@ export function ServiceOrderPage() {
           <div aria-live="polite">
             {status === 'sent' && <p className="rounded-md bg-green-50 p-3 text-green-900"><Trans>Danke! Ihre Anfrage ist beim Hafenteam angekommen.</Trans></p>}
             {status === 'unavailable' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Das Formular ist gerade nicht verfügbar. Bitte schreiben Sie uns an {harbour.email}.</Trans></p>}
+            {status === 'tooMany' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Sie haben in der letzten Stunde schon mehrere Nachrichten gesendet. Bitte versuchen Sie es später noch einmal oder rufen Sie uns an: {harbour.phone}.</Trans></p>}
             {status === 'failed' && <p className="rounded-md bg-red-50 p-3 text-red-900"><Trans>Die Anfrage konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.</Trans></p>}
           </div>
         </form>

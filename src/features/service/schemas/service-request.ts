@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { emailField, messageField, messages, optionalPhone, requiredText } from '@/lib/validation';
-
-export const serviceTopics = ['ice', 'lift', 'washing', 'mechanic', 'diesel', 'other'] as const;
+import { serviceKinds } from '@/lib/submit-message';
 
 export const serviceRequestSchema = z.object({
-  topic: z.enum(serviceTopics, { error: messages.required }),
+  topic: z.enum(serviceKinds, { error: messages.required }),
   name: requiredText(100),
   email: emailField(),
   phone: optionalPhone(),
