@@ -30,7 +30,8 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe('the PGlite data directory', () => {
+// Each test starts real stack processes (a cold PGlite initdb each): allow for a loaded machine.
+describe('the PGlite data directory', { timeout: 240_000 }, () => {
   it('takes over the lock of a killed stack and keeps its committed data', async () => {
     const workdir = project();
     const dataDir = temp();

@@ -38,7 +38,7 @@ describe('the API gateway', () => {
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ message: 'Invalid API key' });
     // GoTrue's e-mail link endpoint is open (the key is not in an e-mailed link).
-    const open = await fetch(`${stack.url}/auth/v1/verify?token=x&type=signup`);
+    const open = await fetch(`${stack.url}/auth/v1/verify?token=x&type=signup`, { redirect: 'manual' });
     expect(open.status).not.toBe(401);
     const unknown = await fetch(`${stack.url}/nothing/here`, { headers: { apikey: DEMO_ANON_KEY } });
     expect(unknown.status).toBe(404);

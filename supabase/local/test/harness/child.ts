@@ -14,7 +14,7 @@ export interface ChildStack {
  * Runs a command of the project (e.g. the stack's CLI or scripts/start.ts) in its own process
  * and waits until its output matches `ready`.
  */
-export async function spawnAndWait(args: string[], ready: RegExp, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ChildStack & { match: RegExpExecArray }> {
+export async function spawnAndWait(args: string[], ready: RegExp, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<ChildStack & { match: RegExpExecArray }> {
   // `node --import tsx` (not the tsx binary, which forks): the pid is the stack's own.
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: root,
