@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['supabase/local/test/harness/global-setup.ts'],
+    // Two test files at a time on this 2-core machine (the default would run them one by one).
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
