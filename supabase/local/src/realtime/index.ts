@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { Service, StackContext } from '../context.ts';
 import { bearer, HttpError, readBody, readJson, sendJson } from '../http.ts';
@@ -114,7 +114,16 @@ const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export async function createRealtimeService(ctx: StackContext): Promise<Service> {
   const { db, log } = ctx;
   const secret = new TextEncoder().encode(ctx.keys.jwtSecret);
-  await db.exec(SETUP_SQL);
+  // (Re)create the database side only when it changed since this database last saw it.
+  const version = createHash('sha256').update(SETUP_SQL).digest('hex').slice(0, 16);
+  const seen = await db.query<{ value: string }>(`select value from _supabase_local.meta where key = 'realtime_sql'`);
+  if (seen.rows[0]?.value !== version) {
+    await db.exec(SETUP_SQL);
+    await db.query(
+      `insert into _supabase_local.meta (key, value) values ('realtime_sql', $1) on conflict (key) do update set value = excluded.value`,
+      [version],
+    );
+  }
   await db.query(`delete from _supabase_local.realtime_overflow`);
   await db.query(`select _supabase_local.realtime_sync_triggers()`);
   // Compile the check functions now rather than on the first change someone waits for.
