@@ -727,6 +727,65 @@ for (const engine of engines()) {
       });
     });
 
+    describe('malformed requests', () => {
+      it('answers every malformed request with a 4xx PostgREST error body', async () => {
+        const json = { 'Content-Type': 'application/json' };
+        const cases: [string, RequestInit?][] = [
+          ['/countries?select=*,'],
+          ['/countries?select=name,,id'],
+          ['/countries?select=cities(name'],
+          ['/countries?select=...'],
+          ['/countries?select=meta->>'],
+          ['/countries?select=id::'],
+          ['/countries?select=a:b:c'],
+          ['/countries?id=in.(1,2'],
+          ['/countries?name=in.("unterminated)'],
+          ['/countries?or=(id.eq.1'],
+          ['/countries?or=id.eq.1'],
+          ['/countries?or=(id.eq.1,,id.eq.2)'],
+          ['/countries?and=()'],
+          ['/countries?order='],
+          ['/countries?order=id.sideways'],
+          ['/countries?id=eq.'],
+          ['/countries?id=not.'],
+          ['/countries?id='],
+          ['/countries?id=gt.99999999999999999999999'],
+          ['/countries?code=fts(bad config).x'],
+          ['/countries?code=fts(nosuchconfig).x'],
+          ['/countries?tags=cs.notanarray'],
+          ['/countries?founded=gt.not-a-date'],
+          ['/countries?limit=-1'],
+          ['/countries?offset=1.5'],
+          ['/countries?limit=99999999999999999999'],
+          ['/countries', { headers: { Range: '99999999999999999999-' } }],
+          ['/countries', { headers: { Accept: 'application/xml' } }],
+          ['/%E0%A4%A'],
+          ['/rpc/'],
+          ['/rpc/add', { method: 'POST', headers: json, body: '[1,2]' }],
+          ['/rpc/add', { method: 'POST', headers: json, body: '{"a": {"nested": true}}' }],
+          ['/rpc/add', { method: 'POST', headers: json, body: '{"a": 99999999999}' }],
+          ['/rpc/add', { method: 'POST', headers: json, body: 'not json' }],
+          ['/rpc/sum_array', { method: 'POST', headers: json, body: '{"xs": "nope"}' }],
+          ['/settings', { method: 'POST', headers: json, body: '5' }],
+          ['/settings', { method: 'POST', headers: json, body: 'null' }],
+          ['/settings', { method: 'POST', headers: json, body: '[[1]]' }],
+          ['/settings', { method: 'POST', headers: json, body: '' }],
+          ['/settings', { method: 'POST', headers: json, body: '{"key": {"a": 1}, "updated": "x"}' }],
+          ['/settings?columns=key,,value', { method: 'POST', headers: json, body: '{"key":"a"}' }],
+          ['/settings?on_conflict=nope', { method: 'POST', headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '{"key":"a"}' }],
+          ['/settings?key=eq.x', { method: 'PATCH', headers: json, body: '[1]' }],
+          ['/countries?id=eq.1', { method: 'PATCH', headers: json, body: '{"population": [1,2]}' }],
+          ['/countries?id=eq.1', { method: 'PATCH', headers: json, body: '{"population": "lots"}' }],
+        ];
+        for (const [path, init] of cases) {
+          const r = await rest(stack, path, { ...init, key: stack.keys.serviceRoleKey });
+          expect(r.status, `${init?.method ?? 'GET'} ${path}: ${r.text}`).toBeGreaterThanOrEqual(400);
+          expect(r.status, `${init?.method ?? 'GET'} ${path}: ${r.text}`).toBeLessThan(500);
+          expect(Object.keys(r.json ?? {}), `${path}: ${r.text}`).toEqual(['code', 'details', 'hint', 'message']);
+        }
+      });
+    });
+
     describe('schema cache', () => {
       it('reloads on NOTIFY pgrst, reload schema', async () => {
         expect((await rest(stack, '/late_arrivals')).status).toBe(404);

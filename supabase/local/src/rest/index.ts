@@ -264,7 +264,12 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     const accept = parseAccept(req.headers.accept);
     const prefer = parsePrefer(req.headers.prefer);
 
-    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    let segments: string[];
+    try {
+      segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw apiError(404, 'PGRST125', 'Invalid path specified in request URL');
+    }
     let outcome: () => Promise<Outcome>;
     if (segments.length === 0) {
       outcome = async () => ({ status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' }, body: JSON.stringify(openApi(cache)) });
