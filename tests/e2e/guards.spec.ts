@@ -20,3 +20,76 @@ test.describe('guards for visitors who are not logged in', () => {
     await expect(page.getByRole('button', { name: 'Menü öffnen' })).toHaveCount(0);
   });
 });
+
+test.describe('a logged-in customer', () => {
+  test.use({ persona: 'customer' });
+
+  test('sees the account, is sent from /auth to /account (not from reset-password), gets 404 in the back office and no drawer', async ({ page, consoleErrors }) => {
+    await page.goto('/account');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mein Konto');
+    await expect(page.getByText('Angemeldet als kunde@hafen.test')).toBeVisible();
+    await page.goto('/en/auth/login');
+    await expect(page).toHaveURL(/\/en\/account$/);
+    await page.goto('/auth/register');
+    await expect(page).toHaveURL(/\/account$/);
+    await page.goto('/auth/reset-password');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Neues Passwort');
+    await page.goto('/account/admin/overview');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Nicht gefunden');
+    await expect(page.getByRole('button', { name: 'Menü öffnen' })).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('staff', () => {
+  test.describe('admin', () => {
+    test.use({ persona: 'admin' });
+    test('gets the drawer with the admin block and the back office', async ({ page }) => {
+      await page.goto('/account/admin/overview');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Übersicht');
+      await page.getByRole('button', { name: 'Menü öffnen' }).click();
+      const admin = page.getByRole('navigation', { name: 'Admin' });
+      for (const name of ['Übersicht', 'Kalender', 'News', 'Benutzer', 'Stellplätze', 'Bestellungen', 'Codes', 'Berichte']) {
+        await expect(admin.getByRole('link', { name, exact: true })).toBeVisible();
+      }
+      await expect(page.getByRole('navigation', { name: 'Hafenteam' })).toHaveCount(0);
+    });
+  });
+
+  test.describe('harbour staff', () => {
+    test.use({ persona: 'harbour' });
+    test('gets the harbour-team block only', async ({ page }) => {
+      await page.goto('/en/start');
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const team = page.getByRole('navigation', { name: 'Harbour team' });
+      for (const name of ['Overview', 'Calendar', 'Orders', 'Working hours']) await expect(team.getByRole('link', { name, exact: true })).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+      await team.getByRole('link', { name: 'Overview' }).click();
+      await expect(page).toHaveURL(/\/en\/account\/admin\/overview$/);
+    });
+  });
+});
+
+test.describe('login form', () => {
+  test("honours an internal 'from' and ignores an external one", async ({ page }) => {
+    await page.goto('/service/wifi');
+    await page.goto('/auth/login?from=%2Fservice%2Fwifi');
+    const form = page.getByRole('form', { name: 'Anmelden' });
+    await form.getByLabel('E-Mail').fill('kunde@hafen.test');
+    await form.getByLabel('Passwort').fill('falsch');
+    await form.getByRole('button', { name: 'Anmelden' }).click();
+    await expect(page.getByText('Anmeldung fehlgeschlagen. Bitte prüfen Sie E-Mail-Adresse und Passwort.')).toBeVisible();
+    await form.getByLabel('Passwort').fill('Kunde1234');
+    await form.getByRole('button', { name: 'Anmelden' }).click();
+    await expect(page).toHaveURL(/\/service\/wifi$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('WLAN');
+
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/en/auth/login?from=https%3A%2F%2Fevil.example%2F');
+    const en = page.getByRole('form', { name: 'Log in' });
+    await en.getByLabel('E-mail').fill('kunde@hafen.test');
+    await en.getByLabel('Password').fill('Kunde1234');
+    await en.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/en\/account$/);
+  });
+});

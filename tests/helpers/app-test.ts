@@ -4,8 +4,14 @@
  */
 import { test as base, expect } from '@playwright/test';
 import { routeExternalApis } from './external-fixtures';
+import { personaStorageState, type PersonaName } from './personas';
 
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{ consoleErrors: string[]; persona: PersonaName | undefined }>({
+  /** test.use({ persona: 'admin' }): the context starts logged in as that seeded persona. */
+  persona: [undefined, { option: true }],
+  storageState: async ({ persona, storageState }, use) => {
+    await use(persona ? await personaStorageState(persona) : storageState);
+  },
   consoleErrors: [
     async ({ page }, use) => {
     const errors: string[] = [];
