@@ -228,6 +228,7 @@ export type Database = {
           message: string | null
           phone: string | null
           place_id: string | null
+          queue_number: number
           status: string
           user_id: string | null
         }
@@ -247,6 +248,7 @@ export type Database = {
           message?: string | null
           phone?: string | null
           place_id?: string | null
+          queue_number?: never
           status?: string
           user_id?: string | null
         }
@@ -266,6 +268,7 @@ export type Database = {
           message?: string | null
           phone?: string | null
           place_id?: string | null
+          queue_number?: never
           status?: string
           user_id?: string | null
         }
@@ -945,6 +948,7 @@ export type Database = {
           message: string | null
           phone: string | null
           place_id: string | null
+          queue_number: number
           status: string
           user_id: string | null
         }

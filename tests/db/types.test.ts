@@ -12,7 +12,7 @@ describe('generated database types', () => {
     const expected = await generateFromMigrations(await preparedPglite('supabase', false));
     const current = readFileSync(TYPES_PATH, 'utf8');
     expect(current, 'src/lib/database.types.ts is stale: run `npm run db:types` and commit it').toBe(expected);
-  });
+  }, 240_000);
 
   it('has the shape of `supabase gen types typescript`', () => {
     const text = readFileSync(TYPES_PATH, 'utf8');
