@@ -37,7 +37,7 @@ export async function run(): Promise<BenchRow[]> {
         headers: auth ? { ...headers, authorization: `Bearer ${auth}` } : headers,
         body: JSON.stringify(body),
       });
-      const json = (await res.json()) as Record<string, any>;
+      const json = (await res.json()) as Record<string, unknown>;
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
@@ -71,7 +71,7 @@ export async function run(): Promise<BenchRow[]> {
     const refresh = async (i: number) => {
       const slot = i % tokens.length;
       const session = await post('/token?grant_type=refresh_token', { refresh_token: tokens[slot] });
-      tokens[slot] = session.refresh_token;
+      tokens[slot] = session.refresh_token as string;
     };
     const refreshSeq: number[] = [];
     const refreshPar: number[] = [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type AuthWeakPasswordError, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { engines, skipBecause } from './harness/engines.ts';
@@ -60,6 +60,7 @@ async function raw(stack: Stack, method: string, path: string, body?: unknown, h
     redirect: 'manual',
   });
   const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any JSON the API answers, read field by field
   let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
@@ -111,6 +112,7 @@ for (const engine of engines()) {
         disable_signup: false,
         mailer_autoconfirm: false,
       });
+      expect((await raw(stack, 'GET', '/.well-known/jwks.json')).body).toEqual({ keys: [] });
     });
 
     it('guest path: anonymous session -> e-mail code -> verify -> password -> password login', async () => {
@@ -276,17 +278,17 @@ for (const engine of engines()) {
       const sb = client(stack);
       const short = await sb.auth.signUp({ email: address('weak'), password: 'abc' });
       expect(short.error).toMatchObject({ name: 'AuthWeakPasswordError', status: 422, code: 'weak_password' });
-      expect((short.error as any).reasons).toEqual(['length', 'characters']);
+      expect((short.error as AuthWeakPasswordError).reasons).toEqual(['length', 'characters']);
       expect(short.error!.message).toContain('Password should be at least 8 characters.');
       const noDigit = await sb.auth.signUp({ email: address('weak'), password: 'abcdefghIJ' });
-      expect((noDigit.error as any).reasons).toEqual(['characters']);
+      expect((noDigit.error as AuthWeakPasswordError).reasons).toEqual(['characters']);
       expect(noDigit.error!.message).toBe(
         'Password should contain at least one character of each: abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789.',
       );
       const { sb: signedIn } = await confirmedUser(stack);
       const update = await signedIn.auth.updateUser({ password: 'short' });
       expect(update.error).toMatchObject({ status: 422, code: 'weak_password' });
-      expect((update.error as any).reasons).toEqual(['length', 'characters']);
+      expect((update.error as AuthWeakPasswordError).reasons).toEqual(['length', 'characters']);
       const same = await signedIn.auth.updateUser({ password: PASSWORD });
       expect(same.error).toMatchObject({ status: 422, code: 'same_password' });
       const raw422 = await raw(stack, 'POST', '/signup', { email: address('weak'), password: '1' });
@@ -515,6 +517,19 @@ for (const engine of engines()) {
       expect(banned.error).toMatchObject({ code: 'user_banned' });
       expect((await admin.deleteUser(ids[1])).error).toBeNull();
       expect((await admin.getUserById(ids[1])).error).toMatchObject({ status: 404, code: 'user_not_found' });
+      // Invitation: the invite mail carries a code; verifying it signs the invited user in.
+      const invitee = address('einladung');
+      const anonInvite = await client(stack).auth.admin.inviteUserByEmail(invitee);
+      expect(anonInvite.error).toMatchObject({ status: 403, code: 'not_admin' });
+      const inv = await admin.inviteUserByEmail(invitee, { data: { locale: 'en' } });
+      expect(inv.error).toBeNull();
+      expect(inv.data.user!.invited_at).toBeTruthy();
+      const invMail = await latestMail(stack, invitee);
+      expect(invMail.html).toContain('accept the invitation');
+      expect(invMail.html).toContain(`${stack.url}/auth/v1/verify?token=`);
+      const accepted = await client(stack).auth.verifyOtp({ email: invitee, token: codeOf(invMail), type: 'invite' });
+      expect(accepted.error).toBeNull();
+      expect(accepted.data.user!.email_confirmed_at).toBeTruthy();
       const notUuid = await raw(stack, 'GET', '/admin/users/not-a-uuid', undefined, { authorization: `Bearer ${stack.keys.serviceRoleKey}` });
       expect(notUuid.status).toBe(404);
       expect((await client(stack).auth.signInWithPassword({ email: emails[0], password: PASSWORD })).error).toBeNull();
@@ -584,7 +599,7 @@ for (const engine of engines()) {
       let refused: { code?: string; status?: number } | null = null;
       for (let i = 0; i < 31 && !refused; i++) {
         const r = await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD });
-        if (r.error?.code !== 'invalid_credentials') refused = r.error as any;
+        if (r.error?.code !== 'invalid_credentials') refused = r.error;
       }
       expect(refused).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
       // Per address: one code per max_frequency.

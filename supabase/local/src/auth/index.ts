@@ -55,6 +55,8 @@ const CHARSETS: Record<string, string[]> = {
   ],
 };
 
+// Rows come from to_jsonb() of GoTrue's tables; their fields are read by name throughout.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Row = Record<string, any>;
 
 interface Hook {
@@ -984,6 +986,9 @@ export function createAuthService(ctx: StackContext): Service {
 
       const u = user.row;
       if (effective === 'signup' || effective === 'invite') {
+        if (!hasPassword(u) && u.invited_at) {
+          await tx.query(`update auth.users set encrypted_password = $2 where id = $1`, [u.id, await bcrypt.hash(randomPassword([], 64), BCRYPT_COST)]);
+        }
         await confirmUser(tx, u.id);
         await tx.query(
           `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = $3
@@ -1235,6 +1240,29 @@ export function createAuthService(ctx: StackContext): Service {
   }
 
   // ------------------------------------------------------------------ admin
+  async function adminInvite(info: RequestInfo) {
+    await requireAdmin(info);
+    const p = await body(info);
+    const email = validateEmail(p.str('email'));
+    const data = p.obj('data') ?? {};
+    const existing = await db((tx) => byEmail(tx, email));
+    if (existing && isConfirmed(existing.row)) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+    const invited = await db(async (tx) => {
+      const user =
+        existing?.row ??
+        (await insertUser(tx, { email, passwordHash: '', userMeta: data, appMeta: { provider: 'email', providers: ['email'] }, anonymous: false }));
+      if (!existing) await createEmailIdentity(tx, user, email, data);
+      const otp = generateOtp(cfg.email.otpLength);
+      const hash = tokenHash(email, otp);
+      await sendMail('invite', user, { to: email, otp, hash, verifyType: 'invite', info });
+      const now = clock.iso();
+      await tx.query(`update auth.users set confirmation_token = $2, confirmation_sent_at = $3, invited_at = $3, updated_at = $3 where id = $1`, [user.id, hash, now]);
+      await saveOneTimeToken(tx, user.id, 'confirmation_token', hash, email);
+      return (await byId(tx, user.id))!;
+    });
+    return json(info, 200, userJson(invited.row, invited.identities));
+  }
+
   async function adminList(info: RequestInfo) {
     await requireAdmin(info);
     const q = info.url.searchParams;
@@ -1412,6 +1440,9 @@ export function createAuthService(ctx: StackContext): Service {
         return json(info, 200, { version: 'local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' });
       case '/settings':
         return handleSettings(info);
+      case '/.well-known/jwks.json':
+        // Only the symmetric HS256 secret signs here, and GoTrue never publishes that.
+        return json(info, 200, { keys: [] });
       case '/signup':
         if (method !== 'POST') throw notAllowed();
         return handleSignup(info);
@@ -1441,6 +1472,9 @@ export function createAuthService(ctx: StackContext): Service {
       case '/logout':
         if (method !== 'POST') throw notAllowed();
         return handleLogout(info);
+      case '/invite':
+        if (method !== 'POST') throw notAllowed();
+        return adminInvite(info);
       case '/admin/users':
         if (method === 'GET') return adminList(info);
         if (method === 'POST') return adminCreate(info);
