@@ -97,6 +97,10 @@ for (const engine of engines()) {
         SMTP_HOST: '127.0.0.1',
         SMTP_PORT: String(stack.smtpPort),
       });
+      // As on hosted, the function's own headers decide CORS (echo sets none).
+      const direct = await fetch(`${stack.url}/functions/v1/echo`, { method: 'POST', headers: { authorization: `Bearer ${userToken}`, origin: 'http://localhost:5173' } });
+      expect(direct.status).toBe(200);
+      expect(direct.headers.get('access-control-allow-origin')).toBeNull();
       const get = await anon.functions.invoke('echo/sub/path', { method: 'GET' });
       expect(get.data).toMatchObject({ method: 'GET', path: '/echo/sub/path', authorization: `Bearer ${stack.keys.anonKey}`, body: '' });
     });

@@ -196,6 +196,9 @@ export function createFunctionsService(ctx: StackContext): Service {
           for (const [k, v] of Object.entries(up.headers)) {
             if (v !== undefined && !['connection', 'keep-alive', 'transfer-encoding'].includes(k)) out[k] = v;
           }
+          // A function answers CORS itself on hosted Supabase: its response carries only the
+          // headers it set, not the gateway's blanket CORS headers.
+          for (const header of res.getHeaderNames()) if (header.startsWith('access-control-')) res.removeHeader(header);
           res.writeHead(up.statusCode ?? 500, out);
           up.pipe(res);
           up.on('end', finish);
