@@ -234,11 +234,27 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
   ctx.events.on('schema-changed', reload);
   const maxRows = ctx.config.api.maxRows;
 
+  // Verified tokens, as PostgREST's JWT cache: the same key or session token is checked once
+  // (signature), its expiry on every request.
+  const verified = new Map<string, Claims>();
+  async function verify(token: string): Promise<Claims> {
+    const hit = verified.get(token);
+    if (hit) {
+      if (typeof hit.exp === 'number' && hit.exp * 1000 <= Date.now()) {
+        verified.delete(token);
+      } else return hit;
+    }
+    const claims = await ctx.jwt.verify(token);
+    if (verified.size >= 1000) verified.clear();
+    verified.set(token, claims);
+    return claims;
+  }
+
   async function authenticate(req: IncomingMessage): Promise<{ role: string; claims: Claims }> {
     const token = bearer(req);
     if (!token) return { role: 'anon', claims: { role: 'anon' } };
     try {
-      const claims = await ctx.jwt.verify(token);
+      const claims = await verify(token);
       return { role: typeof claims.role === 'string' && claims.role ? claims.role : 'anon', claims };
     } catch (error) {
       if (error instanceof JwtError) throw jwtError(error, token);
