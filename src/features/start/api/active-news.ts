@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getSupabase } from '@/lib/auth';
+import { env } from '@/lib/env';
 import { isMissingRelation } from '@/lib/supabase-errors';
 
 export interface NewsItem {
@@ -12,22 +12,29 @@ export interface NewsItem {
   ends_at: string;
 }
 
-/** Active news (start before now, end after now); RLS shows visitors only those. Null while the table does not exist. */
+/**
+ * Active news (start before now, end after now); RLS shows visitors only those. A plain
+ * PostgREST request with the publishable key, so the start page does not load supabase-js.
+ * Null while the table does not exist.
+ */
 async function fetchActiveNews(): Promise<NewsItem[] | null> {
-  const supabase = await getSupabase();
   const now = new Date().toISOString();
-  const { data, error } = await supabase
-    .from('news')
-    .select('id, title, short_description, title_en, short_description_en, starts_at, ends_at')
-    .lte('starts_at', now)
-    .gt('ends_at', now)
-    .order('starts_at', { ascending: false })
-    .limit(10);
-  if (error) {
-    if (isMissingRelation(error)) return null;
-    throw error;
+  const query = new URLSearchParams({
+    select: 'id,title,short_description,title_en,short_description_en,starts_at,ends_at',
+    starts_at: `lte.${now}`,
+    ends_at: `gt.${now}`,
+    order: 'starts_at.desc',
+    limit: '10',
+  });
+  const response = await fetch(`${env.supabaseUrl}/rest/v1/news?${query}`, {
+    headers: { apikey: env.supabaseKey, authorization: `Bearer ${env.supabaseKey}`, accept: 'application/json' },
+  });
+  const body = (await response.json().catch(() => null)) as NewsItem[] | { code?: string; message?: string } | null;
+  if (!response.ok) {
+    if (isMissingRelation(body)) return null;
+    throw new Error((body as { message?: string } | null)?.message ?? `news: HTTP ${response.status}`);
   }
-  return data as NewsItem[];
+  return body as NewsItem[];
 }
 
 export const newsKeys = { all: ['news'] as const, active: () => [...newsKeys.all, 'active'] as const };
