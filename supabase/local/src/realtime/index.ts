@@ -700,6 +700,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       if (vsnParam !== '1.0.0' && vsnParam !== '2.0.0') return refuse(400, { error: `unsupported vsn ${vsnParam}` });
       const apikey = url.searchParams.get('apikey') ?? (req.headers.apikey as string | undefined) ?? '';
       void checkToken(apikey, secret).then((c) => {
+        if (socket.destroyed) return;
         if (!c.ok) return refuse(401, { error: c.message });
         wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, vsnParam, apikey));
       });
