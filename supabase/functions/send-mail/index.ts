@@ -1,0 +1,128 @@
+/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (an edge function): the Node tsconfig must not check it */
+// @ts-nocheck
+/**
+ * send-mail: delivers the outbox (public.outbox) over SMTP.
+ *
+ * Called by pg_cron + pg_net every minute and right after mail is queued (migration
+ * 20261122001600_cron.sql), or by hand. Claims due rows with the service role through the REST
+ * API (public.claim_outbox: a 5-minute lease, skip locked, so parallel calls never send a
+ * message twice), sends each with nodemailer, and reports every result (public.complete_outbox):
+ * sent, or a retry with exponential backoff (1, 2, 4 ... 60 minutes), failed after 8 attempts.
+ *
+ * Environment: SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY (set by the platform); SMTP_HOST,
+ * SMTP_PORT, SMTP_SECURE ('true' for TLS on connect, e.g. port 465 on hosted Supabase, where
+ * 25 and 587 are blocked), SMTP_USER, SMTP_PASS, MAIL_FROM (default "Hafen Düsseldorf
+ * <noreply@hafen-duesseldorf.de>"). The local stack points SMTP_* at its mail catcher.
+ */
+import nodemailer from 'npm:nodemailer@6.10.1';
+
+const BATCH = 20;
+const TIME_BUDGET_MS = 25_000;
+
+interface OutboxRow {
+  id: number;
+  kind: string;
+  recipient: string;
+  reply_to: string | null;
+  locale: string;
+  subject: string;
+  body_text: string;
+  attachments: { filename: string; content_type: string; content: string }[];
+  attempts: number;
+}
+
+function env(name: string, fallback?: string): string {
+  const value = Deno.env.get(name) ?? fallback;
+  if (value === undefined || value === '') throw new Error(`${name} is not set`);
+  return value;
+}
+
+async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const key = env('SUPABASE_SERVICE_ROLE_KEY');
+  const res = await fetch(`${env('SUPABASE_URL').replace(/\/$/, '')}/rest/v1/rpc/${name}`, {
+    method: 'POST',
+    headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`rpc ${name}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function transport() {
+  const user = Deno.env.get('SMTP_USER');
+  return nodemailer.createTransport({
+    host: env('SMTP_HOST'),
+    port: Number(env('SMTP_PORT', '465')),
+    secure: (Deno.env.get('SMTP_SECURE') ?? 'true') === 'true',
+    auth: user ? { user, pass: Deno.env.get('SMTP_PASS') ?? '' } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+}
+
+async function deliver(): Promise<{ sent: number; retried: number; failed: number; errors: string[] }> {
+  const started = Date.now();
+  const from = Deno.env.get('MAIL_FROM') ?? 'Hafen Düsseldorf <noreply@hafen-duesseldorf.de>';
+  const smtp = transport();
+  const result = { sent: 0, retried: 0, failed: 0, errors: [] as string[] };
+  try {
+    while (Date.now() - started < TIME_BUDGET_MS) {
+      const rows = await rpc<OutboxRow[]>('claim_outbox', { p_limit: BATCH });
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        let error: string | null = null;
+        try {
+          await smtp.sendMail({
+            from,
+            to: row.recipient,
+            replyTo: row.reply_to ?? undefined,
+            subject: row.subject,
+            text: row.body_text,
+            headers: { 'Content-Language': row.locale, 'X-Outbox-Id': String(row.id) },
+            // Base64, so the bytes (the CRLF lines an .ics needs) arrive unchanged.
+            attachments: (row.attachments ?? []).map((a) => ({
+              filename: a.filename,
+              content: base64(a.content),
+              encoding: 'base64',
+              contentType: a.content_type,
+            })),
+          });
+        } catch (e) {
+          error = e instanceof Error ? e.message : String(e);
+        }
+        const done = await rpc<{ status: string }>('complete_outbox', { p_id: row.id, p_ok: error === null, p_error: error });
+        if (error === null) result.sent++;
+        else {
+          result.errors.push(`${row.id}: ${error}`);
+          if (done.status === 'failed') result.failed++;
+          else result.retried++;
+        }
+      }
+      // Rows that failed are not due again in this call (backoff), so the loop ends.
+      if (rows.length < BATCH) break;
+    }
+  } finally {
+    smtp.close();
+  }
+  return result;
+}
+
+Deno.serve(async (req) => {
+  if (req.method === 'OPTIONS') return new Response(null, { status: 204 });
+  if (req.method !== 'POST') return Response.json({ error: 'method_not_allowed' }, { status: 405 });
+  try {
+    const result = await deliver();
+    return Response.json(result);
+  } catch (e) {
+    console.error('send-mail:', e);
+    return Response.json({ error: e instanceof Error ? e.message : String(e) }, { status: 500 });
+  }
+});
