@@ -209,6 +209,8 @@ begin
       ('a0000000-0000-4000-8000-000000000004'::uuid, 'C08', 'overnight', -10, 2, 'cancelled', 'pending', 'Möwe', 11.8, 3.9, null, null),
       ('a0000000-0000-4000-8000-000000000005'::uuid, 'D03', 'overnight', -1, 3, 'checked_in', 'paid', 'Vrijheid', 14.6, 4.4, null, null),
       ('a0000000-0000-4000-8000-000000000005'::uuid, 'D04', 'overnight', -120, 7, 'completed', 'paid', 'Vrijheid', 14.6, 4.4, null, null),
+      ('a0000000-0000-4000-8000-000000000005'::uuid, 'E03', 'fair',
+       (select min(f.starts_on) - private.berlin_date(now()) from public.fair_periods f)::int, 4, 'confirmed', 'pending', 'Vrijheid', 14.6, 4.4, null, null),
       ('a0000000-0000-4000-8000-000000000006'::uuid, 'A12', 'day', 1, 0, 'confirmed', 'pending', 'Lotte', 7.2, 2.6, time '10:00', time '14:00'),
       ('a0000000-0000-4000-8000-000000000006'::uuid, 'A07', 'overnight', 7, 1, 'confirmed', 'paid', 'Lotte', 7.2, 2.6, null, null),
       ('a0000000-0000-4000-8000-0000000000a1'::uuid, 'B08', 'overnight', 3, 2, 'unverified', 'pending', 'Seeschwalbe', 8.6, 3.1, null, null)
