@@ -619,8 +619,11 @@ for (const engine of engines()) {
       expect((await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD })).error?.code).toBe('invalid_credentials');
     });
 
-    it('honours config: anonymous sign-ins off, confirmations off (session at signup), signups off', async () => {
-      const stack = await start({ auth: { enable_anonymous_sign_ins: false, jwt_expiry: 600 }, email: { enable_confirmations: false, otp_length: 8 } });
+    it('honours config: anonymous sign-ins off, confirmations off, jwt_expiry, otp_length, secure password change, signups off', async () => {
+      const stack = await start({
+        auth: { enable_anonymous_sign_ins: false, jwt_expiry: 600 },
+        email: { enable_confirmations: false, otp_length: 8, secure_password_change: true },
+      });
       const off = await client(stack).auth.signInAnonymously();
       expect(off.error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' });
       const email = address('auto');
@@ -640,6 +643,20 @@ for (const engine of engines()) {
       const code = codeOf(await latestMail(stack, email, since));
       expect(code).toMatch(/^\d{8}$/);
       expect((await client(stack).auth.verifyOtp({ email, token: code, type: 'email' })).error).toBeNull();
+      // secure_password_change: a session older than a day needs a reauthentication code.
+      const sb = client(stack);
+      await sb.auth.signInWithPassword({ email, password: PASSWORD });
+      clock.offsetMs += 25 * 3_600_000;
+      expect((await sb.auth.refreshSession()).error).toBeNull();
+      const needsCode = await sb.auth.updateUser({ password: 'Zweites2026pw' });
+      expect(needsCode.error).toMatchObject({ status: 400, code: 'reauthentication_needed' });
+      const reauthSince = new Date().toISOString();
+      expect((await sb.auth.reauthenticate()).error).toBeNull();
+      const nonceMail = await latestMail(stack, email, reauthSince);
+      expect(nonceMail.subject).toBe('Sicherheitscode');
+      const changed = await sb.auth.updateUser({ password: 'Zweites2026pw', nonce: codeOf(nonceMail) });
+      expect(changed.error).toBeNull();
+      expect((await client(stack).auth.signInWithPassword({ email, password: 'Zweites2026pw' })).error).toBeNull();
       const closed = await start({ auth: { enable_signup: false } });
       const refused = await client(closed).auth.signUp({ email: address('zu'), password: PASSWORD });
       expect(refused.error).toMatchObject({ status: 422, code: 'signup_disabled' });
