@@ -70,7 +70,7 @@ for (const engine of engines()) {
       expect(mail.attachments).toHaveLength(1);
       expect(mail.attachments[0].contentType).toBe('text/calendar');
       // The bytes on the wire (the catcher's parser normalises text line ends): CRLF lines.
-      const part = /Content-Disposition: attachment; filename=[^\r\n]+\.ics\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n--/.exec(mail.raw);
+      const part = /Content-Disposition: attachment; filename=[^\r\n]+\.ics\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n--/.exec(mail.raw ?? '');
       expect(part).not.toBeNull();
       const ics = Buffer.from(part![1].replace(/\r\n/g, ''), 'base64').toString('utf8');
       expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
