@@ -88,7 +88,7 @@ select coalesce(json_agg(f order by f.table, f.name), '[]') as data from (
 ) f`;
 
 const FUNCTIONS_SQL = `
-select coalesce(json_agg(f order by f.name), '[]') as data from (
+select coalesce(json_agg(f order by f.name, f."argTypes"::text), '[]') as data from (
   select p.proname as name, p.proretset as "returnsSet", t.typtype::text as "retTypeType",
     format_type(p.prorettype, null) as "retType", t.typrelid <> 0 as "retComposite",
     case when rc.relnamespace = $1::regnamespace then rc.relname end as "retTable",
