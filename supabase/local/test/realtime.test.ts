@@ -473,6 +473,15 @@ for (const engine of engines()) {
       sendFrame([null, '13', 'realtime:never-joined', 'broadcast', { type: 'broadcast', event: 'e', payload: {} }]);
       expect(await replyTo('13')).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
 
+      // A refresh with a forged token shuts the channel down with Realtime's message.
+      sendFrame(['14', '14', 'realtime:refresh', 'phx_join', { config: {}, access_token: await userToken(randomUUID()) }]);
+      expect((await replyTo('14')).status).toBe('ok');
+      sendFrame(['14', '15', 'realtime:refresh', 'access_token', { access_token: forged }]);
+      await until(() => frames.some((f) => f[2] === 'realtime:refresh' && f[3] === 'phx_close'), 3000, 'the close after a forged token');
+      const shut = frames.find((f) => f[2] === 'realtime:refresh' && f[3] === 'system')![4];
+      expect(shut).toEqual({ extension: 'system', status: 'error', message: ':signature_error', channel: 'refresh' });
+      expect(frames.find((f) => f[2] === 'realtime:refresh' && f[3] === 'phx_close')!.slice(0, 2)).toEqual(['14', '14']);
+
       // Garbage closes this socket only; the stack and other sockets carry on.
       const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
       ws.send('this is not json');
