@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import type { Logger } from '../context.ts';
 
 /** The Deno binary of the `deno` npm package (falls back to `deno` on PATH). */
@@ -48,7 +49,9 @@ export class Worker {
   ) {
     this.gone = new Promise<void>((resolve) => this.exitListeners.add(resolve));
     const marker = `__supabase_local_ready_${randomBytes(6).toString('hex')}__`;
-    const args = ['run', '--allow-all', '--no-prompt'];
+    // The edge runtime's sandbox, roughly: network, env, reading files, writing /tmp only; no
+    // subprocesses or FFI.
+    const args = ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${tmpdir()}`, '--allow-sys', '--no-prompt'];
     const denoJson = ['deno.json', 'deno.jsonc'].map((f) => join(options.cwd, f)).find((f) => existsSync(f));
     if (denoJson) args.push(`--config=${denoJson}`);
     else if (!existsSync(join(options.cwd, 'package.json'))) args.push('--no-config', '--node-modules-dir=none');
