@@ -54,6 +54,18 @@ for (const engine of engines()) {
       expect(losers.map((r) => [r.status, r.error?.code])).toEqual(Array(9).fill([409, '23505']));
     });
 
+    // PGlite has no timer to cancel a running statement, so this one runs on Postgres only;
+    // rest.test.ts checks current_setting('statement_timeout') per role on both engines.
+    if (engine.name === 'postgres') it('cancels a request after the role statement_timeout (anon: 3s) on Postgres', async () => {
+      const started = performance.now();
+      const r = await client(stack, stack.keys.anonKey).rpc('sleepy', { seconds: 5 });
+      expect(performance.now() - started).toBeLessThan(4500);
+      expect(r.status).toBe(500);
+      expect(r.error).toEqual({ code: '57014', details: null, hint: null, message: 'canceling statement due to statement timeout' });
+      const service = await client(stack, stack.keys.serviceRoleKey).rpc('sleepy', { seconds: 3.2 });
+      expect([service.status, service.data]).toEqual([200, 3.2]);
+    });
+
     it(engine.name === 'postgres' ? 'runs requests in parallel on Postgres' : 'runs requests one after the other on PGlite (one shared session)', async () => {
       const sb = client(stack, stack.keys.anonKey);
       const started = performance.now();
