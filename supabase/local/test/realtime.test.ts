@@ -374,7 +374,7 @@ for (const engine of engines()) {
       expect(nokey[0].errors).toEqual(['Error 400: Bad Request, no primary key']);
     });
 
-    it('delivers a row larger than a NOTIFY payload', async () => {
+    it('delivers a row larger than a NOTIFY payload; over 1 MB as Realtime does (413)', async () => {
       const got: Payload[] = [];
       const channel = client()
         .channel('big')
@@ -384,6 +384,12 @@ for (const engine of engines()) {
       await stack.db.query(`insert into public.big (body) values ($1)`, [body]);
       await until(() => got.length >= 1, 3000, 'the big row');
       expect((got[0].new.body as string).length).toBe(20_000);
+      expect(got[0].errors).toBeNull();
+      // Over Realtime's 1 MB per change: only short values, and its 413 error.
+      await stack.db.query(`insert into public.big (body) values ($1)`, ['y'.repeat(1_100_000)]);
+      await until(() => got.length >= 2, 3000, 'the huge row');
+      expect(got[1].new).toEqual({ id: expect.any(Number) });
+      expect(got[1].errors).toEqual(['Error 413: Payload Too Large']);
     });
 
     it('tables added later get change capture (schema-changed), presence does not break joins', async () => {

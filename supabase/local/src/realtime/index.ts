@@ -33,6 +33,7 @@ import { checkToken, type TokenCheck } from './tokens.ts';
 
 const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 const CONFIRM_TOKEN_MS = 5 * 60 * 1000;
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 interface Binding {
   id: number;
@@ -222,12 +223,15 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       perChannel.set(groupKey, entry);
     }
 
+    // Realtime's limit for one change (poll_max_record_bytes, 1 MB): above it only values of at
+    // most 64 bytes are sent, with a 413 error.
+    const tooLarge = Buffer.byteLength(text) > MAX_RECORD_BYTES;
     const encoded = new Map<string, string>();
     for (const entry of perChannel.values()) {
       const ch = entry.ch;
       const data = entry.error
         ? { schema: change.s, table: change.t, commit_timestamp: change.ts, type: change.o, columns: [], errors: [entry.error] }
-        : changeData(change, check, ch.role, entry.select);
+        : changeData(change, check, ch.role, entry.select, tooLarge);
       const key = `${ch.conn.vsn}|${ch.topic}|${entry.ids.join(',')}|${ch.role}|${entry.select?.join(',') ?? ''}|${entry.error ?? ''}`;
       let frame = encoded.get(key);
       if (!frame) {
@@ -238,7 +242,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     }
   }
 
-  function changeData(change: Change, check: CheckResult, role: string, select: string[] | null) {
+  function changeData(change: Change, check: CheckResult, role: string, select: string[] | null, tooLarge: boolean) {
     const pk = new Set(check.pk);
     const columns = (check.cols[role] ?? []).filter((c) => !select || select.includes(c.name) || pk.has(c.name));
     const allowed = new Set(columns.map((c) => c.name));
@@ -247,7 +251,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       const out: Record<string, unknown> = {};
       let any = false;
       for (const [k, v] of Object.entries(row)) {
-        if (allowed.has(k) && keep(k)) {
+        if (allowed.has(k) && keep(k) && (!tooLarge || Buffer.byteLength(JSON.stringify(v)) <= 64)) {
           out[k] = v;
           any = true;
         }
@@ -256,11 +260,12 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     };
     const ident = new Set(check.ident);
     const base = { schema: change.s, table: change.t, commit_timestamp: change.ts, type: change.o, columns };
-    if (change.o === 'INSERT') return { ...base, record: pick(change.r, () => true) ?? {}, errors: null };
+    const errors = tooLarge ? ['Error 413: Payload Too Large'] : null;
+    if (change.o === 'INSERT') return { ...base, record: pick(change.r, () => true) ?? {}, errors };
     if (change.o === 'UPDATE') {
-      return { ...base, record: pick(change.r, () => true) ?? {}, old_record: pick(change.x, (k) => ident.has(k)), errors: null };
+      return { ...base, record: pick(change.r, () => true) ?? {}, old_record: pick(change.x, (k) => ident.has(k)), errors };
     }
-    return { ...base, old_record: pick(change.x, (k) => ident.has(k) && (!check.rls || pk.has(k))), errors: null };
+    return { ...base, old_record: pick(change.x, (k) => ident.has(k) && (!check.rls || pk.has(k))), errors };
   }
 
   // ---------------------------------------------------------------- sockets
