@@ -48,8 +48,9 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
+// The service worker (/sw.js, vite-plugin-pwa) caches the shell; register it once the page has loaded.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  window.addEventListener('load', () => {
-    void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
-  });
+  const register = () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
 }
