@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -79,6 +79,13 @@ for (const engine of engines()) {
         expect(byId['from-config']).toMatchObject({ public: true, file_size_limit: 1048576, allowed_mime_types: ['image/png'] });
         expect(byId.images).toMatchObject({ public: true, file_size_limit: 5242880 });
         expect(byId.images.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        // objects_path: the folder's files are in the bucket, served like any upload.
+        const listed = await service.storage.from('from-config').list();
+        expect(listed.data!.map((e) => e.name)).toEqual(['logo.png', 'sub']);
+        const logo = await fetch(anon.storage.from('from-config').getPublicUrl('logo.png').data.publicUrl);
+        expect(logo.headers.get('content-type')).toBe('image/png');
+        expect(Buffer.from(await logo.arrayBuffer())).toEqual(readFileSync(join(fixture, 'seed-images/logo.png')));
+        expect((await service.storage.from('from-config').list('sub')).data!.map((e) => e.name)).toEqual(['wave.png']);
       });
 
       it('service role creates, reads, updates, empties and deletes a bucket', async () => {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, relative, resolve, sep } from 'node:path';
 import { SignJWT, jwtVerify, decodeJwt } from 'jose';
 import type { Service, StackContext } from '../context.ts';
 import type { Queryable } from '../db/types.ts';
@@ -74,6 +74,23 @@ function parseBucketSize(value: string): number {
   const n = +parseFloat(m[1]).toPrecision(3);
   return n * { GB: 1e9, MB: 1e6, KB: 1000, B: 1 }[m[2].toUpperCase() as 'GB' | 'MB' | 'KB' | 'B'];
 }
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.avif': 'image/avif',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.html': 'text/html',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.csv': 'text/csv',
+};
 
 const MIME_RULE = /^([a-zA-Z0-9\-+.]+)\/([a-zA-Z0-9\-+.]+)(;\s*charset=[a-zA-Z0-9-]+)?$|\*$/;
 
@@ -299,7 +316,7 @@ export function createStorageService(ctx: StackContext): Service {
 
   /** Writes the file, then records the object row as the storage admin (as Storage's uploader). */
   async function storeObject(
-    req: IncomingMessage,
+    req: IncomingMessage | undefined,
     bucket: string,
     name: string,
     file: { data: Buffer; mimetype: string; cacheControl: string } | { copyFrom: ObjectRow },
@@ -618,6 +635,34 @@ export function createStorageService(ctx: StackContext): Service {
         );
       }
     });
+    for (const [name, b] of configured) {
+      if (typeof b.objects_path === 'string' && b.objects_path) await seedObjects(name, resolve(ctx.workdir, b.objects_path));
+    }
+  }
+
+  /** `objects_path` of a config.toml bucket: its files are uploaded (as `supabase seed buckets`). */
+  async function seedObjects(bucket: string, folder: string) {
+    if (!existsSync(folder)) {
+      ctx.log.warn(`storage: objects_path ${folder} of bucket ${bucket} does not exist`);
+      return;
+    }
+    for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const full = join(entry.parentPath, entry.name);
+      const name = relative(folder, full).split(sep).join('/');
+      try {
+        mustBeValidKey(name);
+        const data = readFileSync(full);
+        const { rows } = await run(admin, undefined, 'storage.object.seed', (tx) =>
+          tx.query<{ size: string | null }>(`select metadata->>'size' as size from storage.objects where bucket_id = $1 and name = $2`, [bucket, name]),
+        );
+        if (rows[0] && Number(rows[0].size) === data.length) continue;
+        const mimetype = MIME_BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';
+        await storeObject(undefined, bucket, name, { data, mimetype, cacheControl: 'max-age=3600' }, undefined, undefined);
+      } catch (error) {
+        ctx.log.warn(`storage: could not upload ${full} to ${bucket}: ${(error as Error).message}`);
+      }
+    }
   }
 
   const ready = syncConfigBuckets().catch((error) => {
