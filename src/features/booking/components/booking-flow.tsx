@@ -57,7 +57,7 @@ export function BookingFlow({
   const titles = [t`Liegeplatzdaten`, t`Ihr Liegeplatz`, t`Wie möchten Sie fortfahren?`, t`E-Mail bestätigen`, t`Zusammenfassung`];
 
   let body: ReactNode = null;
-  if (identity.isPending) {
+  if (identity.isPending || (loggedIn && profile.isPending)) {
     body = <p role="status"><Trans>Einen Moment …</Trans></p>;
   } else if (step === 1) {
     const p = profile.data;
@@ -119,9 +119,7 @@ export function BookingFlow({
       </div>
     );
   } else if (step === 5 && flow.berth && flow.place) {
-    if (loggedIn && profile.isPending) {
-      body = <p role="status"><Trans>Einen Moment …</Trans></p>;
-    } else {
+    {
       const email = identity.data?.status === 'loggedIn' ? identity.data.email : undefined;
       body = (
         <StepSummary

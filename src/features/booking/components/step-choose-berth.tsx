@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Ruler } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -11,6 +12,9 @@ import { bookingErrorMessage } from '../api/booking-errors';
 import { searchPlacesQueryOptions } from '../api/search-places';
 import type { PlaceResult } from '../api/types';
 import type { BerthDataValues } from '../schemas/berth-data';
+
+/** Results shown at first and per "show more": the smallest fitting berths come first. */
+const PAGE = 10;
 
 const metres = (n: number | string, locale: string) => Number(n).toLocaleString(locale === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 2 });
 
@@ -35,6 +39,7 @@ export function StepChooseBerth({ berth, notice, onChoose, onBack }: { berth: Be
   const featureLabel = useFeatureLabel();
   const stayText = useStayText();
   const search = useQuery(searchPlacesQueryOptions(berth));
+  const [shown, setShown] = useState(PAGE);
   if (search.isPending) return <p role="status" className="text-slate-700"><Trans>Wir suchen freie Liegeplätze …</Trans></p>;
   if (search.isError) {
     return (
@@ -62,7 +67,7 @@ Vielen Dank und viele Grüße`;
       )}
       <p className="text-slate-700"><Trans>Für Ihr Boot ({size}), {stayText(berth)}:</Trans></p>
       <ul className="grid gap-4 md:grid-cols-2" aria-label={t`Freie Liegeplätze`}>
-        {places.map((p) => (
+        {places.slice(0, shown).map((p) => (
           <li key={p.place_id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
             {p.image_path ? (
               <img src={`${env.supabaseUrl}/storage/v1/object/public/place-images/${p.image_path}`} alt={t`Liegeplatz ${p.name}`} className="aspect-[16/9] w-full object-cover" loading="lazy" />
@@ -94,7 +99,14 @@ Vielen Dank und viele Grüße`;
           </li>
         ))}
       </ul>
-      <div><Button variant="outline" onClick={onBack}><Trans>Angaben ändern</Trans></Button></div>
+      <div className="flex flex-wrap gap-3">
+        {places.length > shown && (
+          <Button variant="secondary" onClick={() => setShown((n) => n + PAGE)}>
+            <Trans>Weitere Liegeplätze anzeigen ({places.length - shown})</Trans>
+          </Button>
+        )}
+        <Button variant="outline" onClick={onBack}><Trans>Angaben ändern</Trans></Button>
+      </div>
       <Dialog open={places.length === 0} onOpenChange={(open) => !open && onBack()}>
         <DialogContent>
           <DialogHeader>
