@@ -179,6 +179,8 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     const claimSets = new Map<string, number>();
     const filterIndex = new Map<Binding, number>();
     const claimIndex = new Map<Channel, number>();
+    // Claim sets grouped by role: the RLS statement's plan is reused while the role stays.
+    candidates.sort((a, b) => (a.channel.role < b.channel.role ? -1 : a.channel.role > b.channel.role ? 1 : 0));
     for (const b of candidates) {
       if (b.params.filters.length > 0) {
         const key = JSON.stringify(b.params.filters);

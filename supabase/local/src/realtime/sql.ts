@@ -150,6 +150,8 @@ declare
   src jsonb;
   typ regtype;
   cs jsonb;
+  stmt_name text;
+  exec_sql text;
 begin
   select c.relrowsecurity, c.relreplident into rls, replident from pg_catalog.pg_class c where c.oid = entity;
   pk := array(
@@ -203,23 +205,25 @@ begin
   end loop;
 
   -- RLS: may this role, with these claims, select the row (looked up by primary key)? One
-  -- prepared statement per call, executed once per claim set (its plan is reused while the
-  -- role stays the same), inside one subtransaction; on an error, again one by one.
+  -- prepared statement per table (kept by the session, its generic plan reused while the role
+  -- stays the same), executed once per claim set inside one subtransaction; on an error,
+  -- again one by one.
   if rls and action <> 'DELETE' and cardinality(pk) > 0 and jsonb_array_length(claim_sets) > 0 then
-    if exists (select 1 from pg_catalog.pg_prepared_statements where name = '_supabase_local_rt') then
-      deallocate _supabase_local_rt;
+    stmt_name := format('_supabase_local_rt_%s_%s', entity::oid, left(md5(array_to_string(pk, ',')), 8));
+    if not exists (select 1 from pg_catalog.pg_prepared_statements where name = stmt_name) then
+      execute format('prepare %I(jsonb) as select exists (select 1 from %s t where (%s) = (select %s from jsonb_populate_record(null::%s, $1) r))',
+        stmt_name, entity,
+        (select string_agg(format('t.%I', p), ', ') from unnest(pk) p),
+        (select string_agg(format('r.%I', p), ', ') from unnest(pk) p),
+        entity);
     end if;
-    execute format('prepare _supabase_local_rt as select exists (select 1 from %s t where (%s) = (select %s from jsonb_populate_record(null::%s, %L::jsonb) r))',
-      entity,
-      (select string_agg(format('t.%I', p), ', ') from unnest(pk) p),
-      (select string_agg(format('r.%I', p), ', ') from unnest(pk) p),
-      entity, rec);
+    exec_sql := format('execute %I(%L::jsonb)', stmt_name, rec);
     perform pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true);
     begin
       for cs in select value from jsonb_array_elements(claim_sets) loop
         perform pg_catalog.set_config('role', cs ->> 'role', true),
                 pg_catalog.set_config('request.jwt.claims', (cs -> 'claims')::text, true);
-        execute 'execute _supabase_local_rt' into res;
+        execute exec_sql into res;
         visible := visible || to_jsonb(coalesce(res, false));
       end loop;
       perform pg_catalog.set_config('role', 'none', true), pg_catalog.set_config('request.jwt.claims', '', true);
@@ -229,7 +233,7 @@ begin
         begin
           perform pg_catalog.set_config('role', cs ->> 'role', true),
                   pg_catalog.set_config('request.jwt.claims', (cs -> 'claims')::text, true);
-          execute 'execute _supabase_local_rt' into res;
+          execute exec_sql into res;
           perform pg_catalog.set_config('role', 'none', true), pg_catalog.set_config('request.jwt.claims', '', true);
         exception when others then
           res := false;
@@ -238,7 +242,6 @@ begin
       end loop;
     end;
     perform pg_catalog.set_config('plan_cache_mode', 'auto', true);
-    deallocate _supabase_local_rt;
   end if;
 
   return jsonb_build_object('rls', rls, 'pk', to_jsonb(pk), 'ident', to_jsonb(ident), 'cols', cols,
