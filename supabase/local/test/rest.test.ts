@@ -417,6 +417,13 @@ for (const engine of engines()) {
         expect(nulls.error?.code).toBe('23502');
         const none = await service.from('settings').select().like('key', 'dn*');
         expect(none.data).toEqual([]);
+        const groups = await service.from('settings').insert([{ key: 'g1' }, { key: 'g2', value: 'v' }, { key: 'g3', updated: 4 }], { defaultToNull: false, count: 'exact' });
+        expect([groups.status, groups.count, groups.error]).toEqual([201, 3, null]);
+        expect((await service.from('settings').select().like('key', 'g*').order('key')).data).toEqual([
+          { key: 'g1', value: null, updated: 0 },
+          { key: 'g2', value: 'v', updated: 0 },
+          { key: 'g3', value: null, updated: 4 },
+        ]);
         const count = await service.from('settings').insert([{ key: 'c1' }, { key: 'c2' }], { count: 'exact' });
         expect([count.status, count.count]).toEqual([201, 2]);
       });

@@ -373,7 +373,8 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       table: Table,
       root: Node,
       p: Params,
-      statements: string[],
+      /** Builds write statement i with its parameters in `p` (count: how many). */
+      write: { count: number; build: (p: Params, i: number) => string },
       opts: { conflictTarget: boolean; upsertMerge: boolean },
     ): Promise<Outcome> {
       const representation = prefer.return === 'representation';
@@ -385,10 +386,11 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         let body = '';
         let inserted = -1;
         let location: string | undefined;
+        const statements = Array.from({ length: write.count }, (_, i) => i);
         if (statements.length === 0) {
           body = accept.single ? 'null' : '[]';
         } else if (representation || headersOnly || opts.upsertMerge) {
-          const ctes = statements.map((s, i) => `pgrst_m${i} as (${s} returning ${quoteIdent(table.name)}.*${opts.upsertMerge ? `, (${quoteIdent(table.name)}.xmax = 0) as pgrst_inserted` : ''})`);
+          const ctes = statements.map((i) => `pgrst_m${i} as (${write.build(p, i)} returning ${quoteIdent(table.name)}.*${opts.upsertMerge ? `, (${quoteIdent(table.name)}.xmax = 0) as pgrst_inserted` : ''})`);
           const source = `(${statements.map((_, i) => `select * from pgrst_m${i}`).join(' union all ')}) as ${quoteIdent(table.name)}`;
           const read = representation ? readSql(root, p, { count: false, single: accept.single, source }) : `select null::text as body, count(*)::int as n from ${source}`;
           const extras: string[] = [];
@@ -406,7 +408,12 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
             location = `/${table.name}?${Object.entries(loc).map(([k, v]) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(v)}`).join('&')}`;
           }
         } else {
-          for (const s of statements) n += (await tx.query(s, p.values.slice(0, maxParam(s)))).rowCount;
+          // one statement per group, each with its own parameters
+          for (const i of statements) {
+            const own = new Params();
+            const sql = write.build(own, i);
+            n += (await tx.query(sql, own.values)).rowCount;
+          }
         }
         if (accept.single && n !== 1) {
           throw apiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${n} rows`);
@@ -460,7 +467,8 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         else groups.push({ cols, rows: [o] });
       }
       const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
-      const statements = groups.map((g) => {
+      const build = (p: Params, i: number) => {
+        const g = groups[i];
         const payload = p.add(JSON.stringify(g.rows), 'json');
         const cols = g.cols.map(quoteIdent).join(', ');
         let sql = g.cols.length
@@ -472,39 +480,38 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           sql += upsert === 'ignore-duplicates' || sets.length === 0 ? ` on conflict (${target2}) do nothing` : ` on conflict (${target2}) do update set ${sets.join(', ')}`;
         }
         return sql;
-      });
-      return () => mutate('create', table, root, p, statements, { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' });
+      };
+      return () => mutate('create', table, root, p, { count: groups.length, build }, { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' });
     }
 
     function planUpdate(table: Table, root: Node, p: Params, body: unknown): () => Promise<Outcome> {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw apiError(400, 'PGRST102', 'Empty or invalid json');
       const cols = Object.keys(body);
       checkColumns(table, cols);
-      if (cols.length === 0) return () => mutate('update', table, root, p, [], { conflictTarget: false, upsertMerge: false });
+      const none = { count: 0, build: () => '' };
+      if (cols.length === 0) return () => mutate('update', table, root, p, none, { conflictTarget: false, upsertMerge: false });
       const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
-      const payload = p.add(JSON.stringify(body), 'json');
-      const where = whereOf(root, p);
+      const where = whereOf(root);
       const sets = cols.map((c) => `${quoteIdent(c)} = _pgrst_body.${quoteIdent(c)}`).join(', ');
-      const sql = `update ${target} as ${quoteIdent(table.name)} set ${sets} from (select * from json_populate_record(null::${target}, ${payload})) as _pgrst_body${where}`;
-      return () => mutate('update', table, root, p, [sql], { conflictTarget: false, upsertMerge: false });
+      const build = (q: Params) =>
+        `update ${target} as ${quoteIdent(table.name)} set ${sets} from (select * from json_populate_record(null::${target}, ${q.add(JSON.stringify(body), 'json')})) as _pgrst_body${where(q)}`;
+      return () => mutate('update', table, root, p, { count: 1, build }, { conflictTarget: false, upsertMerge: false });
     }
 
     function planDelete(table: Table, root: Node, p: Params): () => Promise<Outcome> {
       const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
-      const sql = `delete from ${target} as ${quoteIdent(table.name)}${whereOf(root, p)}`;
-      return () => mutate('delete', table, root, p, [sql], { conflictTarget: false, upsertMerge: false });
+      const where = whereOf(root);
+      const build = (q: Params) => `delete from ${target} as ${quoteIdent(table.name)}${where(q)}`;
+      return () => mutate('delete', table, root, p, { count: 1, build }, { conflictTarget: false, upsertMerge: false });
     }
 
-    function whereOf(root: Node, p: Params): string {
-      // Only the top level's own filters restrict a write (embeds shape the returned rows).
-      const saved = root.embeds;
-      root.embeds = [];
-      try {
-        const conds = whereSqlOf(root, p);
+    /** The WHERE of a write: only the top level's own filters (embeds shape the returned rows). */
+    function whereOf(root: Node): (p: Params) => string {
+      const own: Node = { ...root, filters: [...root.filters], embeds: [] };
+      return (p) => {
+        const conds = whereSqlOf(own, p);
         return conds.length ? ` where ${conds.join(' and ')}` : '';
-      } finally {
-        root.embeds = saved;
-      }
+      };
     }
 
     async function planRpc(name: string): Promise<() => Promise<Outcome>> {
@@ -622,13 +629,12 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           // GET/HEAD in a read-only transaction as PostgREST runs them
           const timeout = cache.roleTimeouts.get(role) ?? '';
           const readOnly = method === 'GET' || method === 'HEAD' ? 'on' : '';
-          if (timeout || readOnly) {
-            await tx.query(
-              `select case when $1::text <> '' then set_config('statement_timeout', $1, true) end,
-                      case when $2::text <> '' then set_config('transaction_read_only', $2, true) end`,
-              [timeout, readOnly],
-            );
-          }
+          // (one simple-protocol call: the values are the catalog's own setting and a constant)
+          const settings = [
+            timeout ? `set_config('statement_timeout', ${literal(timeout)}, true)` : '',
+            readOnly ? `set_config('transaction_read_only', 'on', true)` : '',
+          ].filter(Boolean);
+          if (settings.length) await tx.exec(`select ${settings.join(', ')}`);
           const result = await fn(tx);
           if (prefer.tx === 'rollback') throw new Rollback(result);
           return result;
@@ -665,6 +671,11 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
 import { whereSql as whereSqlOf } from './query.ts';
 
+/** A SQL string literal (standard_conforming_strings is on in both engines). */
+function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
 /** Prefer: tx=rollback: the outcome is answered, the transaction rolled back. */
 class Rollback extends Error {
   constructor(readonly outcome: Outcome) {
@@ -672,11 +683,6 @@ class Rollback extends Error {
   }
 }
 
-function maxParam(sql: string): number {
-  let max = 0;
-  for (const m of sql.matchAll(/\$(\d+)/g)) max = Math.max(max, Number(m[1]));
-  return max;
-}
 
 async function readPayload(req: IncomingMessage, allowEmpty = false): Promise<unknown> {
   const raw = await readBody(req);
