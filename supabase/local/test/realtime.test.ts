@@ -479,6 +479,16 @@ for (const engine of engines()) {
       sendFrame([null, '13', 'realtime:never-joined', 'broadcast', { type: 'broadcast', event: 'e', payload: {} }]);
       expect(await replyTo('13')).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
 
+      sendFrame(['16', '16', 'realtime:ready', 'phx_join', { config: { broadcast: { replication_ready: true } } }]);
+      expect(await replyTo('16')).toEqual({ status: 'ok', response: { postgres_changes: [] } });
+      await until(() => frames.some((f) => f[2] === 'realtime:ready' && f[3] === 'system'), 3000, 'replication ready');
+      expect(frames.find((f) => f[2] === 'realtime:ready' && f[3] === 'system')![4]).toEqual({
+        extension: 'system',
+        status: 'ok',
+        message: 'Replication connection established',
+        channel: 'ready',
+      });
+
       // A refresh with a forged token shuts the channel down with Realtime's message.
       sendFrame(['14', '14', 'realtime:refresh', 'phx_join', { config: {}, access_token: await userToken(randomUUID()) }]);
       expect((await replyTo('14')).status).toBe('ok');

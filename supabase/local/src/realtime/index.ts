@@ -419,6 +419,8 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     if (subscribed && 'bindings' in subscribed) register(ch, subscribed.bindings);
     reply(conn, m, 'ok', { postgres_changes: rawChanges.map((raw) => ({ ...(raw as object), id: paramsId(raw) })) });
     if (ch.presenceEnabled) push(ch, 'presence_state', presenceState(ch.scope));
+    // The change stream is always ready here (triggers, no replication slot to wait for).
+    if (broadcastConfig.replication_ready === true) systemMessage(ch, 'system', 'ok', 'Replication connection established');
     if (subscribed) {
       if ('error' in subscribed) systemMessage(ch, 'postgres_changes', 'error', subscribed.error);
       else systemMessage(ch, 'postgres_changes', 'ok', 'Subscribed to PostgreSQL');
