@@ -1,4 +1,4 @@
-/* global Deno, console */
+/* global Deno, console, setInterval */
 // Entry point of one edge-function process (run by Deno, not Node). It gives the function what
 // Supabase's edge runtime gives it: its `Deno.serve` answers requests, here on the loopback port
 // the stack chose, and `EdgeRuntime.waitUntil` exists. Then it imports the function's module.
@@ -46,5 +46,12 @@ if (!('EdgeRuntime' in globalThis)) {
     },
   };
 }
+
+// Never outlive the stack: when its process is gone (this one is re-parented), stop too.
+const parent = Deno.ppid;
+const watchdog = setInterval(() => {
+  if (Deno.ppid !== parent) Deno.exit(0);
+}, 1000);
+Deno.unrefTimer(watchdog);
 
 await import(entry);
