@@ -391,12 +391,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           body = accept.single ? 'null' : '[]';
         } else if (representation || headersOnly || opts.upsertMerge) {
           const ctes = statements.map((i) => `pgrst_m${i} as (${write.build(p, i)} returning ${quoteIdent(table.name)}.*${opts.upsertMerge ? `, (${quoteIdent(table.name)}.xmax = 0) as pgrst_inserted` : ''})`);
-          const source = `(${statements.map((_, i) => `select * from pgrst_m${i}`).join(' union all ')}) as ${quoteIdent(table.name)}`;
+          const sourceAs = (alias: string) => `(${statements.map((i) => `select * from pgrst_m${i}`).join(' union all ')}) as ${alias}`;
+          const source = sourceAs(quoteIdent(table.name));
           const read = representation ? readSql(root, p, { count: false, single: accept.single, source }) : `select null::text as body, count(*)::int as n from ${source}`;
           const extras: string[] = [];
-          if (opts.upsertMerge) extras.push(`(select count(*) from ${source.replace(/ as "[^"]*(?:""[^"]*)*"$/, ' as _i')} where pgrst_inserted)::int as inserted`);
+          if (opts.upsertMerge) extras.push(`(select count(*) from ${sourceAs('_i')} where pgrst_inserted)::int as inserted`);
           if (headersOnly && table.pk.length) {
-            extras.push(`(select json_build_object(${table.pk.map((c) => `${p.add(c)}, _l.${quoteIdent(c)}::text`).join(', ')})::text from ${source.replace(/ as "[^"]*(?:""[^"]*)*"$/, ' as _l')} limit 1) as location`);
+            extras.push(`(select json_build_object(${table.pk.map((c) => `${p.add(c)}, _l.${quoteIdent(c)}::text`).join(', ')})::text from ${sourceAs('_l')} limit 1) as location`);
           }
           const sql = `with ${ctes.join(', ')} select r.*${extras.length ? ', ' + extras.join(', ') : ''} from (${read}) as r`;
           const { rows } = await tx.query<{ body: string; n: number; inserted?: number; location?: string }>(sql, p.values);
