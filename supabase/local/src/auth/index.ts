@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import bcrypt from 'bcryptjs';
+import { createBcryptPool } from './bcrypt.ts';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Service, StackContext } from '../context.ts';
 import type { Queryable } from '../db/types.ts';
@@ -205,6 +205,7 @@ export function createAuthService(ctx: StackContext): Service {
   };
   const emailLimiter = new IntervalLimiter(rl.email_sent, 3_600_000);
   const failedCodes = new Map<string, number>();
+  const bcrypt = createBcryptPool();
 
   const db = <T>(fn: (tx: Queryable) => Promise<T>) => asPlatformRole(ctx.db, 'supabase_auth_admin', fn);
   const issuer = () => `${ctx.apiUrl}/auth/v1`;
@@ -1496,6 +1497,7 @@ export function createAuthService(ctx: StackContext): Service {
   }
 
   return {
+    close: () => bcrypt.close(),
     async handle(req, res, path) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const info: RequestInfo = {
