@@ -1,7 +1,7 @@
 -- create_booking: re-validates everything, prices through the quote rules, writes order and
 -- reservation together; lost races and taken berths raise 23P01 berth_no_longer_available.
 begin;
-select plan(26);
+select plan(27);
 select private.freeze_clock('2027-06-01 10:00+02');
 
 insert into public.places (name, width, length, one_day) values ('B1', 3.5, 10, false), ('B2', 2.5, 6, true), ('B3', 4, 12, false), ('B4', 4, 12, false);
@@ -71,6 +71,8 @@ select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnigh
   '22023', 'invalid_boat', 'boat sizes are numbers');
 select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnight', '2027-06-10', b, p - 'last_name', p_departure => '2027-06-12') from boat $$,
   '22023', 'invalid_name', 'the person needs a name');
+select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnight', '2027-06-10', b, p || jsonb_build_object('phone', repeat('9', 5000)), p_departure => '2027-06-12') from boat $$,
+  '23514', null, 'oversized person data is refused');
 select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnight', '2027-05-30', b, p, p_departure => '2027-06-02') from boat $$,
   '22023', 'period_in_past', 'no bookings in the past');
 select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnight', '2027-06-10', b, p, p_departure => '2027-06-12', p_sale_code => 'FALSCH') from boat $$,
