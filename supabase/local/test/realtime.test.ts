@@ -6,6 +6,7 @@ import { createClient, type RealtimeChannel, type SupabaseClient } from '@supaba
 import { engines, skipBecause } from './harness/engines.ts';
 import { startTestStack } from './harness/stack.ts';
 import type { Stack } from '../src/stack.ts';
+import { withRequest } from '../src/db/request.ts';
 
 const fixture = resolve(import.meta.dirname, 'fixtures/realtime');
 
@@ -86,15 +87,20 @@ for (const engine of engines()) {
       const insertedAt = Date.now();
       const open = await insertItem('open', 3);
       await until(() => events.length >= 1, 1000, 'the insert');
-      await insertItem('closed', 4);
+      // Written as an API role (as PostgREST would): the capture trigger works for any writer.
+      await withRequest(stack.db, { role: 'authenticated', claims: { sub: randomUUID(), role: 'authenticated' } }, (tx) =>
+        tx.query(`insert into public.items (status, qty) values ('closed', 4), ('open', 6)`),
+      );
+      await until(() => events.length >= 2, 1000, 'the insert by an API role');
       const updatedAt = Date.now();
       await stack.db.query(`update public.items set qty = 5 where id = $1`, [open]);
-      await until(() => events.length >= 2, 1000, 'the update');
+      await until(() => events.length >= 3, 1000, 'the update');
       expect(arrived[0] - insertedAt).toBeLessThan(1000);
-      expect(arrived[1] - updatedAt).toBeLessThan(1000);
+      expect(arrived[2] - updatedAt).toBeLessThan(1000);
       await settle();
-      expect(events.map((e) => e.eventType)).toEqual(['INSERT', 'UPDATE']);
-      const [insert, update] = events;
+      expect(events.map((e) => e.eventType)).toEqual(['INSERT', 'INSERT', 'UPDATE']);
+      expect(events[1].new).toMatchObject({ status: 'open', qty: 6 });
+      const [insert, , update] = events;
       expect(insert).toMatchObject({ schema: 'public', table: 'items', errors: null, old: {} });
       expect(insert.new).toMatchObject({ id: Number(open), status: 'open', qty: 3 });
       expect(typeof insert.commit_timestamp).toBe('string');
@@ -381,7 +387,9 @@ for (const engine of engines()) {
         .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'big' }, (p) => got.push(p as never));
       await subscribe(channel);
       const body = 'x'.repeat(20_000);
-      await stack.db.query(`insert into public.big (body) values ($1)`, [body]);
+      await withRequest(stack.db, { role: 'service_role', claims: { role: 'service_role' } }, (tx) =>
+        tx.query(`insert into public.big (body) values ($1)`, [body]),
+      );
       await until(() => got.length >= 1, 3000, 'the big row');
       expect((got[0].new.body as string).length).toBe(20_000);
       expect(got[0].errors).toBeNull();
