@@ -857,6 +857,7 @@ export function createAuthService(ctx: StackContext): Service {
     if (!email) return;
     const n = (failedCodes.get(email) ?? 0) + 1;
     failedCodes.set(email, n);
+    if (failedCodes.size > 10_000) failedCodes.delete(failedCodes.keys().next().value as string);
     if (n >= MAX_FAILED_CODE_ATTEMPTS) {
       const user = await byEmail(tx, email);
       if (user) await clearTokens(tx, user.row.id);
