@@ -110,6 +110,19 @@ for (const engine of engines()) {
       expect(update.old).toEqual({ id: Number(open) });
     });
 
+    it('a change made through the REST API (supabase-js) reaches the subscriber', async () => {
+      const got: Payload[] = [];
+      const c = client();
+      const channel = c
+        .channel('via-rest')
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.rest' }, (p) => got.push(p as never));
+      await subscribe(channel);
+      const { error } = await c.from('items').insert({ status: 'rest', qty: 9 });
+      expect(error).toBeNull();
+      await until(() => got.length >= 1, 1000, 'the REST insert');
+      expect(got[0].new).toMatchObject({ status: 'rest', qty: 9 });
+    });
+
     it('filters eq, neq, lt, lte, gt, gte and in each see only their rows', async () => {
       const seen: Record<string, number[]> = {};
       const channel = client().channel('items-ops');
