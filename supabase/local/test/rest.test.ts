@@ -532,6 +532,12 @@ for (const engine of engines()) {
         expect((await anon.rpc('sum_array', { xs: [1, 2, 3] })).data).toBe(6);
         expect((await anon.rpc('sum_array', { xs: [1, 2, 3] }, { get: true })).data).toBe(6);
         expect((await anon.rpc('count_keys', { a: 1, b: { c: 2 } })).data).toBe(2);
+        expect((await anon.rpc('size_label', { s: 'large', n: 2 })).data).toBe('large!large!');
+        expect((await anon.rpc('size_label', { s: 'small' }, { get: true })).data).toBe('small!');
+        expect((await anon.rpc('size_label', { s: 'medium' })).error?.code).toBe('22P02');
+        expect((await anon.from('sized').select('id').eq('size', 'large')).data).toEqual([{ id: 2 }]);
+        expect((await anon.from('sized').select('id').in('size', ['small', 'large']).contains('sizes', ['large'])).data).toEqual([{ id: 2 }]);
+        expect((await service.from('sized').insert({ id: 3, size: 'small', sizes: ['large'] }).select()).data).toEqual([{ id: 3, size: 'small', sizes: ['large'] }]);
         expect((await anon.rpc('city_label', { c: { id: 9, name: 'Tromsø', country_id: 1 }, tags: ['north', 'cold'] })).data).toBe('Tromsø (1) north/cold');
         const raw = await rest(stack, '/rpc/add?a=2&b=5');
         expect([raw.status, raw.text, raw.headers.get('content-range')]).toEqual([200, '7', '0-0/*']);

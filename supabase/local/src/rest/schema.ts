@@ -3,7 +3,7 @@
  * columns, primary keys and foreign keys, its functions, and the API roles' settings. Read
  * from pg_catalog at start and again on 'schema-changed'.
  */
-import type { Queryable } from '../db/types.ts';
+import type { Database } from '../db/types.ts';
 
 export interface Column {
   name: string;
@@ -128,13 +128,18 @@ interface RawFunction {
 
 const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
-export async function loadSchema(db: Queryable, schema = 'public'): Promise<SchemaCache> {
-  const [tablesR, fksR, fnsR, rolesR] = [
-    await db.query<{ data: unknown }>(TABLES_SQL, [schema]),
-    await db.query<{ data: unknown }>(FKS_SQL, [schema]),
-    await db.query<{ data: unknown }>(FUNCTIONS_SQL, [schema]),
-    await db.query<{ data: unknown }>(ROLE_SETTINGS_SQL),
-  ];
+export async function loadSchema(db: Database, schema = 'public'): Promise<SchemaCache> {
+  // An empty search_path makes format_type() qualify every type outside pg_catalog
+  // (public.order_kind, extensions.citext), so the names work whatever the caller's path.
+  const [tablesR, fksR, fnsR, rolesR] = await db.transaction(async (tx) => {
+    await tx.query(`select set_config('search_path', '', true)`);
+    return [
+      await tx.query<{ data: unknown }>(TABLES_SQL, [schema]),
+      await tx.query<{ data: unknown }>(FKS_SQL, [schema]),
+      await tx.query<{ data: unknown }>(FUNCTIONS_SQL, [schema]),
+      await tx.query<{ data: unknown }>(ROLE_SETTINGS_SQL),
+    ];
+  });
   const tables = new Map<string, Table>();
   for (const t of parseJson<Omit<Table, 'byName'>[]>(tablesR.rows[0].data)) {
     tables.set(t.name, { ...t, byName: new Map(t.columns.map((c) => [c.name, c])) });
