@@ -788,6 +788,7 @@ for (const engine of engines()) {
           ['/settings?columns=key,,value', { method: 'POST', headers: json, body: '{"key":"a"}' }],
           ['/settings?on_conflict=nope', { method: 'POST', headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '{"key":"a"}' }],
           ['/settings?key=eq.x', { method: 'PATCH', headers: json, body: '[1]' }],
+          ['/settings', { method: 'POST', headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '[{"key":"twice"},{"key":"twice"}]' }],
           ['/countries?id=eq.1', { method: 'PATCH', headers: json, body: '{"population": [1,2]}' }],
           ['/countries?id=eq.1', { method: 'PATCH', headers: json, body: '{"population": "lots"}' }],
         ];

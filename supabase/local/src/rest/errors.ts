@@ -35,7 +35,9 @@ export function statusForSqlState(code: string, message: string, authed: boolean
   if (code.startsWith('0L') || code.startsWith('0P')) return 403;
   if (code === '23503' || code === '23505' || code === '23P01') return 409;
   if (code === '25006') return 405;
-  if (code === '21000') return message.endsWith('requires a WHERE clause') ? 400 : 500;
+  // cardinality_violation: pg-safeupdate's refusal and an upsert body naming one row twice are
+  // the client's doing (PostgREST answers the latter 500; "nothing answers 500 to bad input")
+  if (code === '21000') return message.endsWith('requires a WHERE clause') || message.includes('cannot affect row a second time') ? 400 : 500;
   if (code === '22023') return message.startsWith('role') && message.endsWith('does not exist') ? 401 : 400;
   if (code.startsWith('25') || code.startsWith('2D') || code.startsWith('38') || code.startsWith('39') || code.startsWith('3B')) return 500;
   if (code.startsWith('28')) return 403;
