@@ -7,7 +7,7 @@ import { routeTree } from './routeTree.gen';
 import { activateLocale, i18n, resolveLocale } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { watchAuth } from './lib/auth';
-import { reloadForChunkError } from './lib/chunk-reload';
+import { reloadForChunkError, shareRouterReloadPolicy } from './lib/chunk-reload';
 import { NotFoundPage } from './components/errors/not-found-page';
 import './index.css';
 
@@ -28,6 +28,7 @@ declare module '@tanstack/react-router' {
 }
 
 // A chunk that vanished after a deploy: reload to get the new build (at most once a minute).
+shareRouterReloadPolicy();
 window.addEventListener('vite:preloadError', (event) => {
   if (reloadForChunkError()) event.preventDefault();
 });

@@ -27,3 +27,36 @@ export function reloadForChunkError(now = Date.now()): boolean {
   window.location.reload();
   return true;
 }
+
+const ROUTER_PREFIX = 'tanstack_router_reload:';
+
+function lastReload(): number {
+  try {
+    return Number(localStorage.getItem(KEY) ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * TanStack Router's lazy route components reload by themselves when their chunk is missing,
+ * once per error message per session (a sessionStorage mark). Make them follow our policy
+ * instead: the mark reads as present while a chunk reload happened less than a minute ago,
+ * and setting it records the reload. So every path reloads at most once a minute.
+ */
+export function shareRouterReloadPolicy() {
+  const { getItem, setItem } = Storage.prototype;
+  Storage.prototype.getItem = function (this: Storage, key: string) {
+    if (typeof key === 'string' && key.startsWith(ROUTER_PREFIX) && this === window.sessionStorage) {
+      return Date.now() - lastReload() < MIN_INTERVAL ? '1' : null;
+    }
+    return getItem.call(this, key);
+  };
+  Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
+    if (typeof key === 'string' && key.startsWith(ROUTER_PREFIX) && this === window.sessionStorage) {
+      setItem.call(window.localStorage, KEY, String(Date.now()));
+      return;
+    }
+    setItem.call(this, key, value);
+  };
+}

@@ -21,7 +21,8 @@ export function ErrorPage({ error }: { error: unknown }) {
       <p className="text-slate-700">
         <Trans>Bitte versuchen Sie es später noch einmal.</Trans>
       </p>
-      <Link to="/{-$locale}/start" className={buttonVariants()}>
+      {/* A full page load: the app starts afresh, whatever state the error left. */}
+      <Link to="/{-$locale}/start" reloadDocument className={buttonVariants()}>
         <Trans>Startseite</Trans>
       </Link>
     </section>
