@@ -123,10 +123,14 @@ for (const engine of engines()) {
       expect(got[0].new).toMatchObject({ status: 'rest', qty: 9 });
     });
 
-    it('filters eq, neq, lt, lte, gt, gte and in each see only their rows', async () => {
+    it('filters eq, neq, lt, lte, gt, gte and in (and not., like, isdistinct, AND) each see only their rows', async () => {
       const seen: Record<string, number[]> = {};
       const channel = client().channel('items-ops');
-      const filters = ['qty=neq.100', 'qty=lt.101', 'qty=lte.101', 'qty=gt.101', 'qty=gte.101', 'qty=in.(100,102)', 'qty=eq.101'];
+      const filters = [
+        'qty=neq.100', 'qty=lt.101', 'qty=lte.101', 'qty=gt.101', 'qty=gte.101', 'qty=in.(100,102)', 'qty=eq.101',
+        // and the rest of what realtime-js can build: not., like, isdistinct, AND of two
+        'qty=not.eq.101', 'status=like.op%', 'qty=isdistinct.100', 'qty=gt.100,qty=lt.102', 'status=not.in.(ops,"a,b")',
+      ];
       for (const filter of filters) {
         seen[filter] = [];
         channel.on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter }, (p) =>
@@ -146,6 +150,11 @@ for (const engine of engines()) {
         'qty=gte.101': [101, 102],
         'qty=in.(100,102)': [100, 102],
         'qty=eq.101': [101],
+        'qty=not.eq.101': [100, 102],
+        'status=like.op%': [100, 101, 102],
+        'qty=isdistinct.100': [101, 102],
+        'qty=gt.100,qty=lt.102': [101],
+        'status=not.in.(ops,"a,b")': [],
       });
     });
 
