@@ -110,20 +110,14 @@ grant execute on function private.is_active_user(), private.has_role(text), priv
   to anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------- policies: profiles
-create policy "profiles: own read" on public.profiles
+-- One policy per operation and role (permissive policies OR together anyway; one is cheaper).
+create policy "profiles: own, and staff read all" on public.profiles
   for select to authenticated
-  using (id = (select auth.uid()));
-create policy "profiles: staff read" on public.profiles
-  for select to authenticated
-  using ((select private.is_staff()));
-create policy "profiles: own update" on public.profiles
+  using (id = (select auth.uid()) or (select private.is_staff()));
+create policy "profiles: own, and admins update all" on public.profiles
   for update to authenticated
-  using (id = (select auth.uid()))
-  with check (id = (select auth.uid()));
-create policy "profiles: admin update" on public.profiles
-  for update to authenticated
-  using ((select private.has_role('admin')))
-  with check ((select private.has_role('admin')));
+  using (id = (select auth.uid()) or (select private.has_role('admin')))
+  with check (id = (select auth.uid()) or (select private.has_role('admin')));
 create policy "profiles: auth admin read" on public.profiles
   for select to supabase_auth_admin
   using (true);
@@ -156,12 +150,9 @@ create trigger profiles_guard before update on public.profiles
   for each row execute function private.guard_profile_update();
 
 -- ---------------------------------------------------------------- policies: roles
-create policy "user_roles: own read" on public.user_roles
+create policy "user_roles: own, and admins read all" on public.user_roles
   for select to authenticated
-  using (user_id = (select auth.uid()));
-create policy "user_roles: admin read" on public.user_roles
-  for select to authenticated
-  using ((select private.has_role('admin')));
+  using (user_id = (select auth.uid()) or (select private.has_role('admin')));
 create policy "user_roles: admin update" on public.user_roles
   for update to authenticated
   using ((select private.has_role('admin')))

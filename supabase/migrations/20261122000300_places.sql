@@ -107,12 +107,9 @@ comment on table public.long_term_holders is 'A seasonal (long-term) holder of a
 create index long_term_holders_place_idx on public.long_term_holders (place_id, starts_on);
 create index long_term_holders_user_idx on public.long_term_holders (user_id);
 
-create policy "long_term_holders: holder reads own" on public.long_term_holders
+create policy "long_term_holders: holder reads own, staff read all" on public.long_term_holders
   for select to authenticated
-  using (user_id = (select auth.uid()));
-create policy "long_term_holders: staff read" on public.long_term_holders
-  for select to authenticated
-  using ((select private.is_staff()));
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
 create policy "long_term_holders: admin inserts" on public.long_term_holders
   for insert to authenticated
   with check ((select private.has_role('admin')));

@@ -22,12 +22,9 @@ alter table public.news enable row level security;
 comment on table public.news is 'A news item (de + en) shown while now() lies between starts_at and ends_at.';
 create index news_active_idx on public.news (starts_at, ends_at);
 
-create policy "news: everyone reads active news" on public.news
+create policy "news: everyone reads active news, admins all" on public.news
   for select to anon, authenticated
-  using (starts_at <= now() and ends_at > now());
-create policy "news: admin reads all" on public.news
-  for select to authenticated
-  using ((select private.has_role('admin')));
+  using ((starts_at <= now() and ends_at > now()) or (select private.has_role('admin')));
 create policy "news: admin inserts" on public.news
   for insert to authenticated
   with check ((select private.has_role('admin')));

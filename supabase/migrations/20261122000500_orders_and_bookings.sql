@@ -37,12 +37,9 @@ create index orders_unverified_idx on public.orders (expires_at) where status = 
 create index orders_email_idx on public.orders (lower(email)) where status = 'unverified';
 create index orders_created_idx on public.orders (created_at desc);
 
-create policy "orders: owner reads own" on public.orders
+create policy "orders: owner reads own (guests too), staff read all" on public.orders
   for select to authenticated
-  using (user_id = (select auth.uid()));
-create policy "orders: staff read all" on public.orders
-  for select to authenticated
-  using ((select private.is_staff()));
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
 -- No insert, update or delete policies: orders change only through the functions below.
 revoke insert, update, delete, truncate on public.orders from anon, authenticated;
 create trigger orders_touch before update on public.orders

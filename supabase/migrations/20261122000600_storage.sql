@@ -14,35 +14,31 @@ on conflict (id) do update set
   file_size_limit = excluded.file_size_limit,
   allowed_mime_types = excluded.allowed_mime_types;
 
--- ---------------------------------------------------------------- public images
-create policy "images: everyone reads" on storage.objects
+-- One policy per operation: public images (place, news, column) that only admins change, and
+-- avatars in a folder named by the owner's id.
+create policy "objects: public images, own avatars, staff all avatars" on storage.objects
   for select to anon, authenticated
-  using (bucket_id in ('place-images', 'news-images', 'additional-place-images'));
-create policy "images: admin uploads" on storage.objects
+  using (
+    bucket_id in ('place-images', 'news-images', 'additional-place-images')
+    or (bucket_id = 'avatars' and (
+      (storage.foldername(name))[1] = (select auth.uid())::text or (select private.is_staff()))));
+create policy "objects: admins upload images, owners their avatar" on storage.objects
   for insert to authenticated
-  with check (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')));
-create policy "images: admin updates" on storage.objects
+  with check (
+    (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
+    or (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
+        and (select private.is_active_user())));
+create policy "objects: admins update images, owners their avatar" on storage.objects
   for update to authenticated
-  using (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
-  with check (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')));
-create policy "images: admin deletes" on storage.objects
+  using (
+    (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
+    or (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text))
+  with check (
+    (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
+    or (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
+        and (select private.is_active_user())));
+create policy "objects: admins delete images, owners their avatar" on storage.objects
   for delete to authenticated
-  using (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')));
-
--- ---------------------------------------------------------------- avatars
-create policy "avatars: owner and staff read" on storage.objects
-  for select to authenticated
-  using (bucket_id = 'avatars' and (
-    (storage.foldername(name))[1] = (select auth.uid())::text or (select private.is_staff())));
-create policy "avatars: owner uploads" on storage.objects
-  for insert to authenticated
-  with check (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
-              and (select private.is_active_user()));
-create policy "avatars: owner updates" on storage.objects
-  for update to authenticated
-  using (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text)
-  with check (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
-              and (select private.is_active_user()));
-create policy "avatars: owner deletes" on storage.objects
-  for delete to authenticated
-  using (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text);
+  using (
+    (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
+    or (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text));

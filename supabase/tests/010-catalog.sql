@@ -1,7 +1,7 @@
 -- Catalog rules that hold for the whole schema: RLS everywhere, safe security definer
 -- functions, comments, exact EXECUTE grants, realtime publication, extensions.
 begin;
-select plan(14);
+select plan(15);
 
 select is_empty(
   $$ select n.nspname || '.' || c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -85,6 +85,16 @@ select is_empty(
   $$ select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'v' and not coalesce(c.reloptions @> array['security_invoker=true'], false) $$,
   'every view is security_invoker');
+
+select is_empty(
+  $$ select p.tablename || ' ' || p.cmd || ' ' || r.role
+     from pg_policies p cross join lateral unnest(p.roles) r(role)
+     where p.permissive = 'PERMISSIVE'
+       and p.schemaname || '.' || p.tablename in ('public.profiles', 'public.user_roles', 'public.places', 'public.additional_places',
+         'public.place_additional_places', 'public.long_term_holders', 'public.fair_periods', 'public.news', 'public.sale_codes',
+         'public.harbour_settings', 'public.orders', 'public.place_statuses', 'storage.objects')
+     group by p.schemaname, p.tablename, p.cmd, r.role having count(*) > 1 $$,
+  'one permissive policy per table, operation and role (core tables and storage)');
 
 select * from finish();
 rollback;
