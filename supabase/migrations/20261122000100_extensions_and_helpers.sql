@@ -69,10 +69,11 @@ comment on function private.freeze_clock(timestamptz) is 'Tests only: freezes pr
 revoke all on function private.freeze_clock(timestamptz) from public;
 
 -- ---------------------------------------------------------------- the Berlin calendar
+-- Stable, not immutable: time zone rules come from the server's tz database.
 create function private.berlin_date(p_at timestamptz)
 returns date
 language sql
-immutable
+stable
 set search_path = ''
 as $$
   select (p_at at time zone 'Europe/Berlin')::date
@@ -84,7 +85,7 @@ grant execute on function private.berlin_date(timestamptz) to anon, authenticate
 create function private.berlin_at(p_day date, p_time time)
 returns timestamptz
 language sql
-immutable
+stable
 set search_path = ''
 as $$
   select pg_catalog.make_timestamptz(
