@@ -107,7 +107,7 @@ test.describe('booking: input, no berth, leaving, races', () => {
         return Promise.race([won, lost]);
       }),
     );
-    expect(outcomes.sort()).toEqual(['lost', 'won']);
+    expect([...outcomes].sort()).toEqual(['lost', 'won']);
     const loser = pages[outcomes.indexOf('lost')];
     await expect(loser).toHaveURL(/\/de\/start\/booking\?step=2$/);
     // Fresh results: the berth is gone, so nothing fits any more.

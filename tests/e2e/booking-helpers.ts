@@ -10,8 +10,16 @@ import { E2E_API_URL, E2E_MAIL_URL } from './ports.ts';
 export const apiUrl = process.env.E2E_API_URL ?? E2E_API_URL;
 export const mailUrl = process.env.E2E_MAIL_URL ?? E2E_MAIL_URL;
 
-/** A Düsseldorf calendar day, today + offset, as yyyy-MM-dd. */
+/**
+ * Future stays are shifted by a per-run base (0-239 days, from the clock's minute), so a rerun
+ * against a reused server does not find the berths of the previous run taken. Offsets below 5
+ * (today, tomorrow) are not shifted.
+ */
+const RUN_BASE = Number(process.env.E2E_DAY_BASE ?? Math.floor(Date.now() / 60_000) % 240);
+
+/** A Düsseldorf calendar day, today + offset (+ the run's base from offset 5 on), as yyyy-MM-dd. */
 export function berlinDay(offset = 0): string {
+  if (offset >= 5) offset += RUN_BASE;
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
   const d = new Date(`${today}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + offset);

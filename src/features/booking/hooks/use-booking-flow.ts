@@ -48,10 +48,13 @@ export function getFlow(): FlowState {
   return state;
 }
 
+let finished = false;
+
 /** Updates the flow and keeps it in session storage, so a reload keeps the flow. */
 export function updateFlow(patch: Partial<FlowState> | ((s: FlowState) => FlowState)) {
   const current = getFlow();
   state = typeof patch === 'function' ? patch(current) : { ...current, ...patch };
+  if (finished) return;
   try {
     sessionStorage.setItem(KEY, JSON.stringify(state));
   } catch {
@@ -60,7 +63,21 @@ export function updateFlow(patch: Partial<FlowState> | ((s: FlowState) => FlowSt
   for (const l of listeners) l();
 }
 
+/**
+ * The booking is made: the stored flow is dropped at once (a reload or the next visit starts
+ * fresh), while the page keeps its state until the result page has replaced it (resetFlow).
+ */
+export function finishFlow() {
+  finished = true;
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    // nothing stored
+  }
+}
+
 export function resetFlow() {
+  finished = false;
   state = {};
   try {
     sessionStorage.removeItem(KEY);
@@ -91,5 +108,5 @@ export function reachableStep(s: FlowState, loggedIn: boolean): Step {
 
 /** Has the person typed anything worth warning about before leaving? */
 export function flowHasData(s: FlowState): boolean {
-  return !!(s.berth || s.place || s.identity);
+  return !finished && !!(s.berth || s.place || s.identity);
 }

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
 import { BookingFlow } from '@/features/booking/components/booking-flow';
-import { getFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
+import { finishFlow, getFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
 import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
 import { IdentityChoice } from '@/features/identity/components/identity-choice';
 import { CodeForm } from '@/features/identity/components/code-form';
@@ -24,9 +24,10 @@ function BookingRoute() {
     <BookingFlow
       requestedStep={step ?? 1}
       goTo={(next: Step, options) => void navigate({ search: { step: next === 1 ? undefined : next }, replace: options?.replace })}
-      onBooked={(id) =>
-        void navigate({ to: '/{-$locale}/start/booking/result/{-$id}', params: (p) => ({ ...p, id }), ignoreBlocker: true }).then(() => resetFlow())
-      }
+      onBooked={(id) => {
+        finishFlow();
+        void navigate({ to: '/{-$locale}/start/booking/result/{-$id}', params: (p) => ({ ...p, id }), ignoreBlocker: true }).then(() => resetFlow());
+      }}
       identityStep={(props) => <IdentityChoice {...props} />}
       codeStep={({ skip, ...props }) => <CodeForm {...props} extraActions={skip} />}
     />
