@@ -1,6 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { OrderPage } from '@/features/orders/components/order-view';
-import { orderQueryOptions } from '@/features/orders/api/order';
 import { VerifyEmailCard } from '@/features/identity/components/verify-email-card';
 
 /** The booking result; without an id there is nothing to show, so back to the booking. */
@@ -8,7 +7,11 @@ export const Route = createFileRoute('/{-$locale}/start/booking/result/{-$id}')(
   beforeLoad: ({ params }) => {
     if (!params.id) throw redirect({ to: '/{-$locale}/start/booking', params: { locale: params.locale }, replace: true });
   },
-  loader: ({ context, params }) => context.queryClient.ensureQueryData(orderQueryOptions(params.id ?? '')),
+  // Imported in the loader, so the orders code stays out of the initial bundle (route options are in it).
+  loader: async ({ context, params }) => {
+    const { orderQueryOptions } = await import('@/features/orders/api/order');
+    return context.queryClient.ensureQueryData(orderQueryOptions(params.id ?? ''));
+  },
   component: function BookingResult() {
     const { id } = Route.useParams();
     return <OrderPage id={id ?? ''} variant="result" verify={(props) => <VerifyEmailCard {...props} />} />;
