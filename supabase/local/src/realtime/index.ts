@@ -15,7 +15,7 @@ import {
   type UserBroadcast,
   type Vsn,
 } from './protocol.ts';
-import { describeParams, paramsId, parseSubscription, type Filter, type SubscriptionParams } from './filters.ts';
+import { describeParams, paramsId, parseSubscription, type SubscriptionParams } from './filters.ts';
 import { checkToken, type TokenCheck } from './tokens.ts';
 
 /**
@@ -734,4 +734,3 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export type { Filter };
