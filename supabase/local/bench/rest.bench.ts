@@ -46,14 +46,18 @@ async function sqlFor(stack: Stack, c: Case) {
   return { sql: readSql(root, p, { count: false, single: false }), params: p.values };
 }
 
-async function timeIt(fn: () => Promise<unknown>): Promise<number[]> {
+/** Wall times of each run, and the process CPU time per run (client and server share it). */
+async function timeIt(fn: () => Promise<unknown>): Promise<number[] & { cpuMs: number }> {
   const out: number[] = [];
+  let cpu = process.cpuUsage();
   for (let i = -WARMUP; i < RUNS; i++) {
+    if (i === 0) cpu = process.cpuUsage();
     const t = performance.now();
     await fn();
     if (i >= 0) out.push(performance.now() - t);
   }
-  return out;
+  const used = process.cpuUsage(cpu);
+  return Object.assign(out, { cpuMs: (used.user + used.system) / 1000 / RUNS });
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -82,6 +86,14 @@ async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise
     rows.push(summarise(`rest ${c.name} via HTTP (${engine})`, 'ms', http, note));
     rows.push(summarise(`rest ${c.name} same SQL on the database (${engine})`, 'ms', db, note));
     const round = (x: number) => Math.round(x * 100) / 100;
+    rows.push({
+      name: `rest ${c.name} CPU per request, HTTP vs same SQL (${engine})`,
+      unit: 'ms',
+      median: round(http.cpuMs),
+      p95: round(db.cpuMs),
+      runs: RUNS,
+      note: `${engine}; process CPU time per request (fetch client, gateway, REST and PGlite share the process); median column = via HTTP, p95 column = the SQL alone`,
+    });
     rows.push({
       name: `rest ${c.name} added by HTTP + REST (${engine})`,
       unit: 'ms',

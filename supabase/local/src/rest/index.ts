@@ -236,15 +236,26 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
   // Verified tokens, as PostgREST's JWT cache: the same key or session token is checked once
   // (signature), its expiry on every request.
+  // PostgREST allows 30 s of clock skew on exp.
+  const SKEW_MS = 30_000;
   const verified = new Map<string, Claims>();
   async function verify(token: string): Promise<Claims> {
     const hit = verified.get(token);
     if (hit) {
-      if (typeof hit.exp === 'number' && hit.exp * 1000 <= Date.now()) {
+      if (typeof hit.exp === 'number' && hit.exp * 1000 + SKEW_MS <= Date.now()) {
         verified.delete(token);
       } else return hit;
     }
-    const claims = await ctx.jwt.verify(token);
+    let claims: Claims;
+    try {
+      claims = await ctx.jwt.verify(token);
+    } catch (error) {
+      // jose reports expiry only after the signature checked out: within the skew, accept
+      if (!(error instanceof JwtError) || error.reason !== 'expired') throw error;
+      const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Claims;
+      if (typeof payload.exp !== 'number' || payload.exp * 1000 + SKEW_MS <= Date.now()) throw error;
+      claims = payload;
+    }
     if (verified.size >= 1000) verified.clear();
     verified.set(token, claims);
     return claims;
