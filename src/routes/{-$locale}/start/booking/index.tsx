@@ -1,18 +1,24 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { BookingFlow } from '@/features/booking/components/booking-flow';
 import { finishFlow, getFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
-import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
 import { IdentityChoice } from '@/features/identity/components/identity-choice';
 import { CodeForm } from '@/features/identity/components/code-form';
 
 /** The five booking steps; the step is in the URL, the data in session storage (a reload keeps the flow). */
 export const Route = createFileRoute('/{-$locale}/start/booking/')({
-  validateSearch: z.object({ step: z.number().int().min(1).max(5).optional().catch(undefined) }),
+  // Route options are in the initial bundle of every page: no zod here, and the search code
+  // is imported inside the loader.
+  validateSearch: (search: Record<string, unknown>): { step?: number } => {
+    const step = Number(search.step);
+    return { step: Number.isInteger(step) && step >= 1 && step <= 5 ? step : undefined };
+  },
   loaderDeps: ({ search }) => ({ step: search.step }),
   loader: async ({ context, deps }) => {
     const berth = getFlow().berth;
-    if (deps.step === 2 && berth) await context.queryClient.prefetchQuery(searchPlacesQueryOptions(berth));
+    if (deps.step === 2 && berth) {
+      const { searchPlacesQueryOptions } = await import('@/features/booking/api/search-places');
+      await context.queryClient.prefetchQuery(searchPlacesQueryOptions(berth));
+    }
   },
   component: BookingRoute,
 });
