@@ -6,7 +6,9 @@
  * statuses and long-term starts, filter width, long-term and statuses in JavaScript, sort by
  * area), on the same data, as a ratio to the database search.
  */
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { openPglite } from '../src/db/pglite.ts';
 import { bootstrapPlatform } from '../src/bootstrap/index.ts';
 import { migrate } from '../src/migrate.ts';
@@ -166,30 +168,59 @@ async function measure(db: Database, size: string, runs: number, clientRuns: num
   ];
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const db = await openPglite();
-  return measureAll(db);
+/** Cache of prepared databases (seeded; grown), keyed by migrations, seed, this file and the day. */
+const cacheDir = resolve(workdir, '../.data/bench-cache');
+function cacheKey(stage: string) {
+  const hash = createHash('sha256');
+  const migrations = join(workdir, 'migrations');
+  for (const f of readdirSync(migrations).sort()) hash.update(f).update(readFileSync(join(migrations, f)));
+  for (const f of ['seed.sql', 'local/bench/booking.bench.ts', 'local/src/bootstrap/platform.sql']) hash.update(readFileSync(join(workdir, f)));
+  hash.update(new Date().toISOString().slice(0, 10));
+  return join(cacheDir, `booking-${stage}-${hash.digest('hex').slice(0, 16)}.tgz`);
 }
 
-async function measureAll(db: Database & { pglite?: unknown }): Promise<BenchRow[]> {
+async function prepared(stage: 'seeded' | 'grown', build: (db: Database & { pglite: { dumpDataDir: (c: 'gzip') => Promise<Blob> } }) => Promise<void>, from?: Blob) {
+  const file = cacheKey(stage);
+  if (existsSync(file)) return { blob: new Blob([readFileSync(file)]), seconds: 0 };
+  const db = await openPglite({ loadDataDir: from });
   try {
-    await bootstrapPlatform(db);
-    await migrate(db, workdir, { seed: true });
-    const rows = await measure(db, 'seed (58 berths)', 30, 30);
     const started = performance.now();
-    await growHarbour(db);
-    const grown = (
-      await db.query<{ places: string; statuses: string }>(
-        `select (select count(*) from public.places)::text as places, (select count(*) from public.place_statuses)::text as statuses`,
-      )
-    ).rows[0];
-    const setupSeconds = Math.round((performance.now() - started) / 100) / 10;
-    const big = await measure(db, `${grown.places} berths, ${grown.statuses} stays over 10 years`, 30, 10);
-    big[0].note += `; data built in ${setupSeconds} s`;
-    return [...rows, ...big];
+    await build(db);
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
+    const bytes = Buffer.from(await (await db.pglite.dumpDataDir('gzip')).arrayBuffer());
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(`${file}.${process.pid}`, bytes);
+    renameSync(`${file}.${process.pid}`, file);
+    return { blob: new Blob([bytes]), seconds };
   } finally {
     await db.close();
   }
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const seeded = await prepared('seeded', async (db) => {
+    await bootstrapPlatform(db);
+    await migrate(db, workdir, { seed: true });
+  });
+  const grown = await prepared('grown', (db) => growHarbour(db), seeded.blob);
+  const rows: BenchRow[] = [];
+  for (const [blob, size, clientRuns] of [[seeded.blob, 'seed', 30], [grown.blob, 'grown', 10]] as const) {
+    const db = await openPglite({ loadDataDir: blob });
+    try {
+      const counts = (
+        await db.query<{ places: string; statuses: string }>(
+          `select (select count(*) from public.places)::text as places, (select count(*) from public.place_statuses)::text as statuses`,
+        )
+      ).rows[0];
+      const label = size === 'seed' ? `seed (${counts.places} berths)` : `${counts.places} berths, ${counts.statuses} stays over 10 years`;
+      const measured = await measure(db, label, 30, clientRuns);
+      if (size === 'grown') measured[0].note += grown.seconds ? `; data built in ${grown.seconds} s` : '; data from cache';
+      rows.push(...measured);
+    } finally {
+      await db.close();
+    }
+  }
+  return rows;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
