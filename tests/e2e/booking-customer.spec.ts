@@ -1,5 +1,9 @@
-import { expect, test } from '../helpers/app-test';
+import { expect as baseExpect, test } from '../helpers/app-test';
 import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, personaToken, quote } from './booking-helpers';
+
+// Whole journeys on a 2-core machine shared with other suites: generous time limits.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 90_000 });
 
 test.describe('booking as a logged-in customer', () => {
   test('a customer books a day stay in English; the price equals quote_booking to the cent', async ({ page }) => {

@@ -1,5 +1,9 @@
-import { expect, test } from '../helpers/app-test';
+import { expect as baseExpect, test } from '../helpers/app-test';
 import { berlinDay, chooseFirstBerth, fillBerthData, proceedAsGuest, uniqueEmail, words } from './booking-helpers';
+
+// Whole journeys on a 2-core machine shared with other suites: generous time limits.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 90_000 });
 
 test.describe('booking: input, no berth, leaving, races', () => {
   test('impossible input gets its message in German and English', async ({ page }) => {

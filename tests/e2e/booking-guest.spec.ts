@@ -1,5 +1,9 @@
-import { expect, test } from '../helpers/app-test';
+import { expect as baseExpect, test } from '../helpers/app-test';
 import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, proceedAsGuest, quote, readCode, uniqueEmail, words } from './booking-helpers';
+
+// Whole journeys on a 2-core machine shared with other suites: generous time limits.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 90_000 });
 
 test.describe('booking as a guest', () => {
   test('a guest books an overnight stay end to end in German, with the code from the mail catcher', async ({ page }) => {

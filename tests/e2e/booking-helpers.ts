@@ -3,9 +3,11 @@
  * reading an e-mailed code from the mail catcher's JSON API, quote_booking through the REST
  * API, and driving the five booking steps.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { E2E_API_URL, E2E_MAIL_URL } from './ports.ts';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 export const apiUrl = process.env.E2E_API_URL ?? E2E_API_URL;
 export const mailUrl = process.env.E2E_MAIL_URL ?? E2E_MAIL_URL;

@@ -1,5 +1,9 @@
-import { expect, test } from '../helpers/app-test';
+import { expect as baseExpect, test } from '../helpers/app-test';
 import { berlinDay, chooseFirstBerth, confirmBooking, fillBerthData, proceedAsGuest, readCode, uniqueEmail, words } from './booking-helpers';
+
+// Whole journeys on a 2-core machine shared with other suites: generous time limits.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 90_000 });
 
 test.describe('booking: the identity paths of step 3', () => {
   test('a new customer registers inside the flow (code, then password) and can log in with that password elsewhere', async ({ page, browser }) => {

@@ -5,13 +5,16 @@ import { getSupabase } from '@/lib/auth';
  * booking flow, the order page and (later) /auth/register and /auth/login.
  */
 
-/** A session for whoever books without being logged in: an anonymous one, made once. */
-export async function ensureSession(): Promise<{ userId: string; anonymous: boolean }> {
+/**
+ * A session for whoever books without being logged in: an anonymous one, made once. Its
+ * metadata carries the language, so a guest's confirmation e-mail goes out in it.
+ */
+export async function ensureSession(locale: string): Promise<{ userId: string; anonymous: boolean }> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.auth.getSession();
   if (error) throw error;
   if (data.session) return { userId: data.session.user.id, anonymous: !!data.session.user.is_anonymous };
-  const signIn = await supabase.auth.signInAnonymously();
+  const signIn = await supabase.auth.signInAnonymously({ options: { data: { locale } } });
   if (signIn.error) throw signIn.error;
   return { userId: signIn.data.user!.id, anonymous: true };
 }

@@ -74,7 +74,7 @@ function GuestForm({ onDone, initial }: { onDone: (r: IdentityResult) => void; i
   const onSubmit = form.handleSubmit(async (v) => {
     setError(undefined);
     try {
-      await ensureSession();
+      await ensureSession(i18n.locale);
       await sendEmailCode(v.email, { locale: i18n.locale, firstName: v.firstName, lastName: v.lastName });
       onDone({ mode: 'guest', email: v.email, firstName: v.firstName, lastName: v.lastName, verified: false });
     } catch (e) {
@@ -105,7 +105,7 @@ function NewCustomerForm({ onDone, initial }: { onDone: (r: IdentityResult) => v
   const onSubmit = form.handleSubmit(async (v) => {
     setError(undefined);
     try {
-      await ensureSession();
+      await ensureSession(i18n.locale);
       await sendEmailCode(v.email, { locale: i18n.locale, firstName: v.firstName, lastName: v.lastName });
       rememberPassword(v.email, v.password);
       onDone({ mode: 'new', email: v.email, firstName: v.firstName, lastName: v.lastName, verified: false });
@@ -144,7 +144,7 @@ function LoginForm({ onDone, initial }: { onDone: (r: IdentityResult) => void; i
     setError(undefined);
     try {
       if (byCode) {
-        await ensureSession();
+        await ensureSession(i18n.locale);
         await sendEmailCode(v.email, { locale: i18n.locale });
         onDone({ mode: 'login-code', email: v.email, firstName: '', lastName: '', verified: false });
       } else {

@@ -26,7 +26,7 @@ export function VerifyEmailCard({ defaultEmail = '', onVerified, title, descript
   const onSubmit = form.handleSubmit(async (v) => {
     setError(undefined);
     try {
-      await ensureSession();
+      await ensureSession(i18n.locale);
       await sendEmailCode(v.email, { locale: i18n.locale });
       setSentTo(v.email);
     } catch (e) {

@@ -27,7 +27,8 @@ export const arrivingTodayQueryOptions = () =>
     queryFn: async (): Promise<Order[]> => {
       if (!hasStoredSession()) return [];
       const supabase = await getSupabase();
-      const { data: session } = await supabase.auth.getSession();
+      const { data: session, error: sessionError } = await supabase.auth.getSession();
+      if (sessionError) throw sessionError;
       const userId = session.session?.user.id;
       if (!userId) return [];
       const today = berlinToday();
