@@ -22,19 +22,21 @@ for (const engine of engines()) {
 
     it('keeps every concurrent insert, each under its own user and RLS', async () => {
       const tokens = [await userToken(stack, ALICE), await userToken(stack, BOB)];
+      // 10 clients; each sends its inserts at once (fewer on PGlite, where they queue anyway)
+      const each = engine.name === 'postgres' ? 10 : 4;
       const clients = Array.from({ length: 10 }, (_, i) => ({ owner: i % 2 ? BOB : ALICE, sb: client(stack, stack.keys.anonKey, tokens[i % 2]) }));
       const results = await Promise.all(
-        clients.flatMap(({ sb }, c) => Array.from({ length: 10 }, (_, n) => sb.from('notes').insert({ body: `c${c} n${n}` }).select('id, owner_id, body').single())),
+        clients.flatMap(({ sb }, c) => Array.from({ length: each }, (_, n) => sb.from('notes').insert({ body: `c${c} n${n}` }).select('id, owner_id, body').single())),
       );
-      expect(results.map((r) => r.status)).toEqual(Array(100).fill(201));
+      expect(results.map((r) => r.status)).toEqual(Array(10 * each).fill(201));
       const ids = new Set(results.map((r) => r.data!.id));
-      expect(ids.size).toBe(100);
-      for (const [i, r] of results.entries()) expect(r.data!.owner_id).toBe(clients[Math.floor(i / 10)].owner);
+      expect(ids.size).toBe(10 * each);
+      for (const [i, r] of results.entries()) expect(r.data!.owner_id).toBe(clients[Math.floor(i / each)].owner);
       const service = client(stack, stack.keys.serviceRoleKey);
       const total = await service.from('notes').select('*', { count: 'exact', head: true });
-      expect(total.count).toBe(103);
+      expect(total.count).toBe(3 + 10 * each);
       const alices = await client(stack, stack.keys.anonKey, tokens[0]).from('notes').select('*', { count: 'exact', head: true }).eq('owner_id', ALICE);
-      expect(alices.count).toBe(52);
+      expect(alices.count).toBe(2 + 5 * each);
     });
 
     it('serialises concurrent updates of one row through row locks', async () => {
