@@ -68,6 +68,24 @@ for (const engine of engines()) {
       expect(got).toEqual(['booked']);
     });
 
+    it.runIf(engine.name === 'postgres')('reconnects a dropped LISTEN connection and listens again', async () => {
+      const got: string[] = [];
+      const unlisten = await db.listen('hafen_reconnect', (p) => got.push(p));
+      // Kill the listener's backend, as a server restart or a network cut would.
+      await db.query(`select pg_terminate_backend(pid) from pg_stat_activity
+                       where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`);
+      await expect
+        .poll(
+          async () => {
+            await db.query(`select pg_notify('hafen_reconnect', 'after-drop')`);
+            return got.includes('after-drop');
+          },
+          { timeout: 10_000, interval: 300 },
+        )
+        .toBe(true);
+      await unlisten();
+    });
+
     it(engine.name === 'postgres' ? 'runs transactions concurrently (a pool)' : 'serialises transactions (one session)', async () => {
       const order: string[] = [];
       const slow = db.transaction(async (tx) => {

@@ -45,7 +45,42 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
   const base = wrap(pool);
   await base.query('select 1');
   let listener: pg.Client | undefined;
+  let closed = false;
   const channels = new Map<string, Set<(payload: string) => void>>();
+  /**
+   * One dedicated connection for LISTEN. If it drops (server restart, network), it is
+   * reconnected with backoff and every channel listened to again, so events do not stop
+   * silently; notifications sent while it was down are lost, as with any LISTEN.
+   */
+  let connecting: Promise<void> | undefined;
+  const ensureListener = (): Promise<void> => {
+    if (listener) return Promise.resolve();
+    connecting ??= connectListener().finally(() => (connecting = undefined));
+    return connecting;
+  };
+  const connectListener = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: options.connectionString });
+    const lost = () => {
+      if (listener !== client) return;
+      listener = undefined;
+      client.end().catch(() => {});
+      if (!closed && channels.size > 0) reconnect(250);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (msg) => {
+      for (const cb of channels.get(msg.channel) ?? []) cb(msg.payload ?? '');
+    });
+    await client.connect();
+    listener = client;
+    for (const channel of channels.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+  };
+  const reconnect = (delay: number) => {
+    setTimeout(() => {
+      if (closed || listener) return;
+      ensureListener().catch(() => reconnect(Math.min(delay * 2, 5_000)));
+    }, delay).unref();
+  };
   return {
     engine: 'postgres',
     pool,
@@ -65,19 +100,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
       }
     },
     async listen(channel, onPayload) {
-      if (!listener) {
-        listener = new pg.Client({ connectionString: options.connectionString });
-        listener.on('error', () => {});
-        await listener.connect();
-        listener.on('notification', (msg) => {
-          for (const cb of channels.get(msg.channel) ?? []) cb(msg.payload ?? '');
-        });
-      }
+      await ensureListener();
       let set = channels.get(channel);
       if (!set) {
         set = new Set();
         channels.set(channel, set);
-        await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
+        await listener!.query(`listen ${pg.escapeIdentifier(channel)}`);
       }
       set.add(onPayload);
       return async () => {
@@ -89,7 +117,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
       };
     },
     async close() {
-      await listener?.end().catch(() => {});
+      closed = true;
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => {});
       await pool.end();
     },
   };
