@@ -62,7 +62,7 @@ export async function quote(params: Record<string, unknown>, token?: string): Pr
     body: JSON.stringify(params),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  return res.json();
+  return (await res.json()) as { gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null };
 }
 
 /** Euros as the app shows them: 49,98 € (de) or €49.98 (en). */
