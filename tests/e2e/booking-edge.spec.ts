@@ -27,6 +27,30 @@ test.describe('booking: input, no berth, leaving, races', () => {
     }
   });
 
+  test('a fair boater berth: the fair period is shown, inside it berths are found, outside it the search says so', async ({ page }) => {
+    // The seed's fair: boot Düsseldorf, 17-25 January of the coming (or current) season.
+    const today = berlinDay(0);
+    const [y, m, d] = today.split('-').map(Number);
+    const year = m === 1 && d <= 25 ? y : y + 1;
+    const arrival = year === y && d >= 17 ? today : `${year}-01-18`;
+    const departure = year === y && d >= 17 ? berlinDay(1) : `${year}-01-20`;
+    await page.goto('/de/start/booking');
+    await page.getByRole('radio', { name: /^Messe-Liegeplatz/ }).click();
+    await expect(page.getByText(/boot Düsseldorf \d{4}: Anreise ab/)).toBeVisible();
+    await page.getByLabel('Anreise', { exact: true }).fill(arrival);
+    await page.getByLabel('Abreise', { exact: true }).fill(departure);
+    await page.getByLabel('Bootslänge (m)').fill('5');
+    await page.getByLabel('Bootsbreite (m)').fill('2');
+    await page.getByLabel('Bootsname', { exact: true }).fill('Messe');
+    await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
+    await expect(page.getByRole('list', { name: 'Freie Liegeplätze' }).getByRole('button', { name: /wählen$/ }).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Angaben ändern' }).click();
+    await page.getByLabel('Anreise', { exact: true }).fill(`${year}-03-02`);
+    await page.getByLabel('Abreise', { exact: true }).fill(`${year}-03-04`);
+    await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar.');
+  });
+
   test('no fitting berth shows the dialog with a prefilled e-mail to the harbour', async ({ page }) => {
     await page.goto('/de/start/booking');
     await fillBerthData(page, 'de', { arrival: berlinDay(12), departure: berlinDay(14), length: '30', width: '7', boat: 'Riesin' });
