@@ -7,6 +7,7 @@ test('each tab keeps its own history, across tab switches and a reload', async (
   await page.goto('/start');
   await page.getByRole('link', { name: 'Alle Preise ansehen' }).click();
   await expect(page).toHaveURL(/\/start\/prices$/);
+  await expect(h1(page)).toHaveText('Preise');
 
   await tab(page, 'Service').click();
   await expect(page).toHaveURL(/\/service$/);
@@ -14,6 +15,8 @@ test('each tab keeps its own history, across tab switches and a reload', async (
   await expect(h1(page)).toHaveText('Bootskran');
   await page.getByRole('link', { name: 'Service anfragen' }).click();
   await expect(page).toHaveURL(/\/service\/order$/);
+  // A page counts in its tab's history once it has been shown.
+  await expect(h1(page)).toHaveText('Service anfragen');
 
   // Back to Start: where the Start tab was.
   await tab(page, 'Start').click();
