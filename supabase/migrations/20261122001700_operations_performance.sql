@@ -16,15 +16,17 @@ declare
   v_to timestamptz := private.berlin_at(p_to + 1, time '00:00');
   v_now timestamptz := private.now();
 begin
-  -- Each live occupation is spread over the Berlin days it touches (first day: its start's
-  -- date; last day: the date just before its end), then gathered per day.
+  -- Each live occupation is built once as jsonb, spread over the Berlin days it touches (first
+  -- day: its start's date; last day: the date just before its end), then gathered per day.
   return query
   with entries as (
-    select s.id, s.place_id, p.name as place_name, s.type::text as type, s.order_id,
-           s.starts_at, s.ends_at, s.note, o.status::text as order_status,
-           o.boat ->> 'name' as boat_name,
-           nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), '') as guest,
-           b.reason as block_reason,
+    select p.name as place_name, s.starts_at,
+           jsonb_build_object(
+             'id', s.id, 'place_id', s.place_id, 'place_name', p.name, 'type', s.type,
+             'order_id', s.order_id, 'order_status', o.status, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
+             'note', s.note, 'boat_name', o.boat ->> 'name',
+             'guest', nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''),
+             'block_reason', b.reason) as entry,
            greatest(p_from, (s.starts_at at time zone 'Europe/Berlin')::date) as first_day,
            least(p_to, ((s.ends_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date) as last_day
     from public.place_statuses s
@@ -37,12 +39,15 @@ begin
       and (p_place_id is null or s.place_id = p_place_id)
       and not (o.status is not distinct from 'unverified' and o.expires_at <= v_now)
     union all
-    select h.id, h.place_id, p.name, 'long_term', null,
-           (h.starts_on::timestamp at time zone 'Europe/Berlin'),
-           case when h.ends_on is null then 'infinity'::timestamptz else ((h.ends_on + 1)::timestamp at time zone 'Europe/Berlin') end,
-           h.note, null, h.boat_name,
-           nullif(concat_ws(' ', h.first_name, h.last_name), ''),
-           null,
+    select p.name, (h.starts_on::timestamp at time zone 'Europe/Berlin'),
+           jsonb_build_object(
+             'id', h.id, 'place_id', h.place_id, 'place_name', p.name, 'type', 'long_term',
+             'order_id', null, 'order_status', null,
+             'starts_at', (h.starts_on::timestamp at time zone 'Europe/Berlin'),
+             'ends_at', ((h.ends_on + 1)::timestamp at time zone 'Europe/Berlin'),
+             'note', h.note, 'boat_name', h.boat_name,
+             'guest', nullif(concat_ws(' ', h.first_name, h.last_name), ''),
+             'block_reason', null),
            greatest(p_from, h.starts_on),
            least(p_to, coalesce(h.ends_on, p_to))
     from public.long_term_holders h
@@ -52,14 +57,7 @@ begin
   ),
   per_day as (
     select e.first_day + i as day,
-           jsonb_agg(
-             jsonb_build_object(
-               'id', e.id, 'place_id', e.place_id, 'place_name', e.place_name, 'type', e.type,
-               'order_id', e.order_id, 'order_status', e.order_status,
-               'starts_at', e.starts_at,
-               'ends_at', case when e.ends_at = 'infinity'::timestamptz then null else e.ends_at end,
-               'note', e.note, 'boat_name', e.boat_name, 'guest', e.guest, 'block_reason', e.block_reason)
-             order by e.place_name, e.starts_at) as places
+           jsonb_agg(e.entry order by e.place_name, e.starts_at) as places
     from entries e
     cross join lateral generate_series(0, e.last_day - e.first_day) as i
     group by 1
