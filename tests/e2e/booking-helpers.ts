@@ -6,6 +6,7 @@
 import { expect as baseExpect, type Page } from '@playwright/test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { E2E_API_URL, E2E_MAIL_URL } from './ports.ts';
+import { authStorageKey, personaSession } from '../helpers/personas.ts';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
@@ -43,15 +44,9 @@ export async function readCode(to: string, since: string): Promise<string> {
   return code!;
 }
 
-/** A password session for a seeded persona, straight from the auth API (for REST calls in assertions). */
+/** A password session's access token for a seeded persona (for REST calls in assertions). */
 export async function personaToken(email: string, password: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
+  return ((await personaSession({ email, password })) as unknown as { access_token: string }).access_token;
 }
 
 /** quote_booking through the REST API, as the app calls it. */
@@ -70,13 +65,11 @@ export function euro(cents: number, locale: 'de' | 'en'): string {
   return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE', { style: 'currency', currency: 'EUR' }).format(cents / 100);
 }
 
+/** Logs a seeded persona in (the shell's persona helper: a session from the auth API into supabase-js storage). */
 export async function login(page: Page, email: string, password: string, locale: 'de' | 'en' = 'de') {
-  await page.goto(`/${locale}/auth/login`);
-  const form = page.getByRole('form', { name: locale === 'en' ? 'Log in' : 'Anmelden' });
-  await form.getByLabel(locale === 'en' ? 'E-mail' : 'E-Mail').fill(email);
-  await form.getByLabel(locale === 'en' ? 'Password' : 'Passwort').fill(password);
-  await form.getByRole('button', { name: locale === 'en' ? 'Log in' : 'Anmelden' }).click();
-  await expect(page).toHaveURL(new RegExp(`/${locale}/account`));
+  const session = await personaSession({ email, password });
+  await page.goto(`/${locale}/start`);
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [authStorageKey, JSON.stringify(session)] as const);
 }
 
 const de = {
