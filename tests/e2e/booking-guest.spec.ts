@@ -106,6 +106,15 @@ test.describe('check-in', () => {
     await expect(page.getByTestId('wifi-password')).toHaveText('Rheinblick2026');
   });
 
+  test('/order/check-in without an id lists the own orders arriving today', async ({ page }) => {
+    // The seed: Klaus Kunde arrives today on B05.
+    await login(page, 'kunde@hafen.test', 'Kunde1234', 'de');
+    await page.goto('/de/order/check-in');
+    const item = page.getByRole('listitem').filter({ hasText: 'Liegeplatz B05, Anreise' });
+    await expect(item).toBeVisible();
+    await expect(item.getByRole('link', { name: 'Zum Check-in' })).toHaveAttribute('href', /\/de\/order\/[0-9a-f-]{36}\/check-in$/);
+  });
+
   test('check-in before the arrival day says when', async ({ page }) => {
     await login(page, 'kunde@hafen.test', 'Kunde1234', 'de');
     await page.goto('/de/start/booking');
