@@ -93,3 +93,15 @@ test.describe('login form', () => {
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/en\/account$/);
   });
 });
+
+test("after login the profile's language applies when this device has no choice yet", async ({ page }) => {
+  await page.goto('/auth/login');
+  const form = page.getByRole('form', { name: 'Anmelden' });
+  await form.getByLabel('E-Mail').fill('jan.devries@hafen.test');
+  await form.getByLabel('Passwort').fill('Kunde1234');
+  await form.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('My account');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  expect(await page.evaluate(() => localStorage.getItem('locale'))).toBe('en');
+});

@@ -10,7 +10,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { getSupabase, identityQueryOptions, safeInternalPath } from '@/lib/auth';
-import { localeFromPath, withLocale } from '@/lib/i18n';
+import { activateLocale, isLocale, localeFromPath, persistLocale, storedLocale, withLocale } from '@/lib/i18n';
 import { loginSchema, type LoginValues } from '../schemas/login';
 
 /** E-mail + password; afterwards back to `from` (internal paths only) or /account. */
@@ -35,6 +35,11 @@ export function LoginPage({ from }: { from?: string }) {
         return;
       }
       const locale = localeFromPath(router.state.location.pathname);
+      // No choice made on this device yet: take the language kept in the profile.
+      if (!storedLocale() && isLocale(identity.locale)) {
+        persistLocale(identity.locale);
+        if (!locale) await activateLocale(identity.locale);
+      }
       const target = safeInternalPath(from) ?? withLocale('/account', locale);
       await router.navigate({ href: target, replace: true });
     } catch {
