@@ -1,0 +1,31 @@
+-- Hosted Supabase: enable pg_cron and pg_net where the server offers them (so a plain `supabase
+-- db push` sets up mail delivery and order expiry without a dashboard step), then make sure the
+-- schedules of 20261122001600_cron.sql exist. Where the extensions are not offered or cannot be
+-- loaded (PGlite, a bare Postgres; the local stack brings its own stand-in), nothing changes.
+
+do $$
+begin
+  if to_regprocedure('cron.schedule(text, text, text)') is null
+     and exists (select 1 from pg_catalog.pg_available_extensions where name = 'pg_cron') then
+    begin
+      create extension if not exists pg_cron with schema pg_catalog;
+      grant usage on schema cron to postgres;
+    exception when others then
+      raise notice 'pg_cron not enabled: %', sqlerrm;
+    end;
+  end if;
+  if to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null
+     and exists (select 1 from pg_catalog.pg_available_extensions where name = 'pg_net') then
+    begin
+      create extension if not exists pg_net with schema extensions;
+    exception when others then
+      raise notice 'pg_net not enabled: %', sqlerrm;
+    end;
+  end if;
+  if to_regprocedure('cron.schedule(text, text, text)') is not null then
+    -- cron.schedule replaces a job of the same name, so this is idempotent.
+    perform cron.schedule('send-mail', '* * * * *', 'select private.request_mail_delivery()');
+    perform cron.schedule('expire-unverified-orders', '*/5 * * * *', 'select public.expire_unverified_orders()');
+  end if;
+end
+$$;
