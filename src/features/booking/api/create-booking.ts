@@ -12,7 +12,7 @@ export interface CreateBookingInput {
 }
 
 /** Books the berth (create_booking). A lost race is SQLSTATE 23P01 'berth_no_longer_available'. */
-export async function createBooking({ placeId, berth, person, saveProfile }: CreateBookingInput): Promise<{ id: string }> {
+export async function createBooking({ placeId, berth, person, saveProfile }: CreateBookingInput): Promise<{ id: string } & Record<string, unknown>> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('create_booking', {
     p_place_id: placeId,
@@ -33,7 +33,7 @@ export async function createBooking({ placeId, berth, person, saveProfile }: Cre
     p_save_profile: saveProfile,
   });
   if (error) throw error;
-  return data as unknown as { id: string };
+  return data as unknown as { id: string } & Record<string, unknown>;
 }
 
 export function useCreateBooking() {

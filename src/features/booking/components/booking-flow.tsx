@@ -42,7 +42,8 @@ export function BookingFlow({
 }: {
   requestedStep: number;
   goTo: (step: Step, options?: { replace?: boolean }) => void;
-  onBooked: (orderId: string) => void;
+  /** The booked order row (create_booking's result). */
+  onBooked: (order: { id: string } & Record<string, unknown>) => void;
   identityStep: (props: IdentityStepProps) => ReactNode;
   codeStep: (props: CodeStepProps) => ReactNode;
 }) {

@@ -82,7 +82,7 @@ export function StepSummary({
   initial: PersonValues;
   emailLocked: boolean;
   loggedIn: boolean;
-  onBooked: (orderId: string) => void;
+  onBooked: (order: { id: string } & Record<string, unknown>) => void;
   onBerthTaken: () => void;
 }) {
   const { t, i18n } = useLingui();
@@ -111,7 +111,7 @@ export function StepSummary({
     try {
       const order = await create.mutateAsync({ placeId: place.place_id, berth, person: { ...values, saleCode: typed }, saveProfile: loggedIn && values.saveData });
       storePerson(values);
-      onBooked(order.id);
+      onBooked(order);
     } catch (error) {
       if (isBerthTaken(error)) onBerthTaken();
     }

@@ -1,8 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { BookingFlow } from '@/features/booking/components/booking-flow';
 import { finishFlow, getFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
 import { IdentityChoice } from '@/features/identity/components/identity-choice';
 import { CodeForm } from '@/features/identity/components/code-form';
+import { orderQueryOptions } from '@/features/orders/api/order';
+import type { Order } from '@/features/orders/api/types';
 
 /** The five booking steps; the step is in the URL, the data in session storage (a reload keeps the flow). */
 export const Route = createFileRoute('/{-$locale}/start/booking/')({
@@ -26,12 +29,16 @@ export const Route = createFileRoute('/{-$locale}/start/booking/')({
 function BookingRoute() {
   const { step } = Route.useSearch();
   const navigate = Route.useNavigate();
+  const queryClient = useQueryClient();
   return (
     <BookingFlow
       requestedStep={step ?? 1}
       goTo={(next: Step, options) => void navigate({ search: { step: next === 1 ? undefined : next }, replace: options?.replace })}
-      onBooked={(id) => {
+      onBooked={(order) => {
+        const id = order.id;
         finishFlow();
+        // create_booking returns the order row: the result page needs no second round trip.
+        queryClient.setQueryData(orderQueryOptions(id).queryKey, order as unknown as Order);
         void navigate({ to: '/{-$locale}/start/booking/result/{-$id}', params: (p) => ({ ...p, id }), ignoreBlocker: true }).then(() => resetFlow());
       }}
       identityStep={(props) => <IdentityChoice {...props} />}
