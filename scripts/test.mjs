@@ -31,7 +31,8 @@ function run(name, command, args, options = {}) {
 // 1. Static checks: each counts as one test.
 for (const [name, cmd, args] of [
   ['typecheck (app)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
-  ['typecheck (local stack)', bin('tsc'), ['-p', 'supabase/local/tsconfig.json', '--noEmit']],
+  ['typecheck (local stack, scripts, benchmarks)', bin('tsc'), ['-p', 'supabase/local/tsconfig.json', '--noEmit']],
+  ['typecheck (browser tests)', bin('tsc'), ['-p', 'tests/tsconfig.json', '--noEmit']],
   ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
   ['translations', process.execPath, ['scripts/check-i18n.mjs']],
   ['lockfile complete for npm ci', process.execPath, ['scripts/fix-lockfile.mjs', '--check']],

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '../helpers/app-test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/app-test';
 
 const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name });
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });

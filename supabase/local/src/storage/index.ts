@@ -250,7 +250,7 @@ export function createStorageService(ctx: StackContext): Service {
       const body = await readCapped(req, maxSize + 1024 * 1024, () => errors.entityTooLarge());
       let form: FormData;
       try {
-        form = await new Request('http://storage.local/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
+        form = await new Request('http://storage.local/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
       } catch (error) {
         throw errors.noContent((error as Error).message);
       }

@@ -1,0 +1,92 @@
+/**
+ * App benchmarks: initial JavaScript per route (KB gzip, as the browser loads it) and
+ * Lighthouse mobile (performance, LCP, CLS, accessibility) for /start, /service and
+ * /start/booking, against the production build served like `npm start` serves it, on the local
+ * stack with the demo harbour. Debian's Chromium; nothing is downloaded.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { buildIfNeeded } from '../scripts/lib/build.ts';
+import { serveStatic } from '../scripts/lib/static-server.ts';
+import { startStack } from '../supabase/local/src/stack.ts';
+import { DEMO_ANON_KEY } from '../supabase/local/src/keys.ts';
+import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const dist = resolve(root, 'reports/bench-dist');
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ROUTES = ['/start', '/service', '/start/booking'];
+const RUNS = 3;
+
+export async function run(): Promise<BenchRow[]> {
+  const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, port: 0, mailPort: 0, smtpPort: 0 });
+  buildIfNeeded(root, { VITE_SUPABASE_URL: stack.url, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
+  const app = await serveStatic(dist, { port: 0 });
+  const rows: BenchRow[] = [];
+  try {
+    // Initial JS: every script the page loads until the network is idle, gzipped.
+    const browser = await chromium.launch({ executablePath: chromePath, args: flags.filter((f) => f !== '--headless=new') });
+    try {
+      for (const route of ROUTES) {
+        const samples: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const page = await browser.newPage();
+          const scripts = new Set<string>();
+          page.on('response', (r) => {
+            const url = new URL(r.url());
+            if (url.origin === new URL(app.url).origin.replace('localhost', '127.0.0.1') || url.port === new URL(app.url).port) {
+              if (url.pathname.endsWith('.js')) scripts.add(url.pathname);
+            }
+          });
+          await page.goto(`${app.url}${route}`, { waitUntil: 'networkidle' });
+          let bytes = 0;
+          for (const path of scripts) bytes += gzipSync(readFileSync(resolve(dist, `.${path}`)), { level: 9 }).length;
+          samples.push(bytes / 1024);
+          await page.close();
+        }
+        rows.push(summarise(`initial JS ${route}`, 'KB gzip', samples, 'budget 150, aim 110'));
+      }
+    } finally {
+      await browser.close();
+    }
+
+    // Lighthouse, mobile preset with its simulated throttling.
+    const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: flags });
+    try {
+      for (const route of ROUTES) {
+        const perf: number[] = [];
+        const lcp: number[] = [];
+        const cls: number[] = [];
+        const a11y: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const result = await lighthouse(`${app.url}${route}`, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility'],
+          });
+          const lhr = result!.lhr;
+          perf.push((lhr.categories.performance.score ?? 0) * 100);
+          a11y.push((lhr.categories.accessibility.score ?? 0) * 100);
+          lcp.push(Number(lhr.audits['largest-contentful-paint'].numericValue ?? NaN));
+          cls.push(Number(lhr.audits['cumulative-layout-shift'].numericValue ?? NaN));
+        }
+        rows.push(summarise(`Lighthouse performance ${route}`, 'score', perf, 'mobile; aim 95+'));
+        rows.push(summarise(`Lighthouse LCP ${route}`, 'ms', lcp, 'aim < 2000'));
+        rows.push(summarise(`Lighthouse CLS ${route}`, 'score', cls, 'aim < 0.05'));
+        rows.push(summarise(`Lighthouse accessibility ${route}`, 'score', a11y, 'aim 100'));
+      }
+    } finally {
+      chrome.kill();
+    }
+  } finally {
+    await app.close();
+    await stack.close();
+  }
+  return rows;
+}
