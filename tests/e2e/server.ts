@@ -14,7 +14,19 @@ const root = resolve(import.meta.dirname, '../..');
 const dist = resolve(root, 'reports/e2e-dist');
 
 buildIfNeeded(root, { VITE_SUPABASE_URL: `http://127.0.0.1:${E2E_API_PORT}`, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
-const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, host: '127.0.0.1', port: E2E_API_PORT, mailPort: E2E_MAIL_PORT, smtpPort: 0 });
+const stack = await startStack({
+  workdir: resolve(root, 'supabase'),
+  inMemory: true,
+  host: '127.0.0.1',
+  port: E2E_API_PORT,
+  mailPort: E2E_MAIL_PORT,
+  smtpPort: 0,
+  // Every test browser signs in from 127.0.0.1: per-IP and per-hour auth limits sized for one
+  // harbour's guests would throttle the suite itself. The limits are tested in auth.test.ts.
+  configure: (config) => {
+    for (const key of Object.keys(config.auth.rateLimit)) config.auth.rateLimit[key] = 100_000;
+  },
+});
 const app = await serveStatic(dist, { host: '127.0.0.1', port: E2E_APP_PORT });
 console.log(`e2e: app ${app.url}, API ${stack.url} (startup ${Math.round(stack.startupMs)} ms)`);
 

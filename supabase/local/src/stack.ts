@@ -38,6 +38,11 @@ export interface StackOptions {
   seed?: boolean;
   keys?: StackKeys;
   log?: Logger;
+  /**
+   * Adjusts config.toml's settings for this stack only (e.g. a browser-test server raises the
+   * per-IP auth rate limits, since every test browser comes from 127.0.0.1).
+   */
+  configure?: (config: StackConfig) => void;
 }
 
 export interface Stack {
@@ -71,6 +76,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const workdir = resolve(options.workdir ?? 'supabase');
   const dataDir = resolve(options.dataDir ?? join(workdir, '..', '.data'));
   const config = loadConfig(workdir);
+  options.configure?.(config);
   const log = options.log ?? silent;
   const keys = options.keys ?? demoKeys;
   const host = options.host ?? '127.0.0.1';
