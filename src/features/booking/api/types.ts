@@ -1,18 +1,8 @@
 /** Rows of the booking functions (supabase/migrations/..._orders_and_bookings.sql). */
-export interface PriceBreakdown {
-  kind: 'day' | 'overnight' | 'fair';
-  metres: number;
-  nights: number;
-  berth_fee_per_metre_cents: number;
-  berth_fee_cents: number;
-  additional_costs_per_night_cents: number;
-  additional_costs_cents: number;
-  sale_code: string | null;
-  net_cents: number;
-  vat_rate_percent: number;
-  vat_cents: number;
-  gross_cents: number;
-}
+import type { PriceBreakdownData } from '@/components/price-breakdown';
+
+/** The breakdown of quote_booking (cents); one shape with the shared price component. */
+export type PriceBreakdown = PriceBreakdownData;
 
 export interface Quote extends PriceBreakdown {
   sale_code_valid: boolean | null;
