@@ -1,6 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ProfilePage } from '@/features/account/components/profile-page';
+import { useLingui } from '@lingui/react/macro';
+import { InterimPage } from '@/features/account/components/account-pages';
 
 export const Route = createFileRoute('/{-$locale}/account/profile')({
-  component: ProfilePage,
+  component: function Interim() {
+    const { t } = useLingui();
+    return <InterimPage title={t`Profil und Bootsdaten`} />;
+  },
 });
