@@ -1,6 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { MyBookingsPage } from '@/features/account/components/bookings';
+import { useLingui } from '@lingui/react/macro';
+import { InterimPage } from '@/features/account/components/account-pages';
 
 export const Route = createFileRoute('/{-$locale}/account/bookings/')({
-  component: MyBookingsPage,
+  component: function Interim() {
+    const { t } = useLingui();
+    return <InterimPage title={t`Meine Buchungen`} />;
+  },
 });
