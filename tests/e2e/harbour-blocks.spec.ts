@@ -6,7 +6,7 @@ import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
 test.describe('maintenance blocks from the calendar', () => {
   test.use({ persona: 'harbour' });
 
-  test('staff block a free berth for a day; the same block again is refused with a clear message; lifting it frees the berth', async ({ page, consoleErrors }) => {
+  test('staff block a free berth for a day; the same block again is refused with a clear message', async ({ page, consoleErrors }) => {
     const day = berlinDay(20);
     const token = await personaToken(personas.harbour.email, personas.harbour.password);
     const res = await fetch(`${apiUrl}/rest/v1/rpc/search_available_places`, {
@@ -35,10 +35,6 @@ test.describe('maintenance blocks from the calendar', () => {
 
     await form.getByRole('button', { name: 'Sperre speichern' }).click();
     await expect(form.getByRole('alert')).toHaveText('Der Liegeplatz ist in diesem Zeitraum schon belegt oder gesperrt. Bitte einen anderen Zeitraum oder Liegeplatz wählen.');
-    // Lifting the block from the cell's details frees the berth again.
-    await cell.getByRole('button').click();
-    await page.getByRole('region', { name: 'Details' }).getByRole('button', { name: 'Sperre aufheben' }).click();
-    await expect(cell).toHaveAttribute('data-kind', 'free');
     // The 23P01 answer of the API is expected here; the page itself logs nothing else.
     expect(consoleErrors.filter((e) => !e.includes('409') && !e.includes('rpc/add_berth_block'))).toEqual([]);
   });

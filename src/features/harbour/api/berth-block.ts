@@ -29,10 +29,3 @@ export async function addBerthBlock(input: BlockInput): Promise<{ error: BlockEr
   if (error.message === 'block_too_long') return { error: 'too_long' };
   return { error: 'unknown' };
 }
-
-/** cancel_berth_block: the block stays in the table, flagged cancelled (an UPDATE, so realtime sees it). */
-export async function cancelBerthBlock(placeStatusId: string): Promise<boolean> {
-  const supabase = await getSupabase();
-  const { error } = await supabase.rpc('cancel_berth_block', { p_place_status_id: placeStatusId });
-  return !error;
-}

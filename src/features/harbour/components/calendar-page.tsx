@@ -1,5 +1,5 @@
 import { useMemo, useState, type CSSProperties } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Page } from '@/components/page';
@@ -8,8 +8,6 @@ import { addDaysIso, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/
 import { calendarQueryOptions, type CalendarEntry } from '../api/calendar';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { BlockForm } from './block-form';
-import { cancelBerthBlock } from '../api/berth-block';
-import { harbourKeys } from '../api/keys';
 
 export type CalendarView = 'day' | 'week' | 'month';
 const SPAN: Record<CalendarView, number> = { day: 1, week: 7, month: 30 };
@@ -47,13 +45,6 @@ export function CalendarPage({ from, view, onChange }: { from: string; view: Cal
   const { data, error, isPending } = useQuery(calendarQueryOptions(range.from, range.to));
   const labels = useKindLabels();
   const [selected, setSelected] = useState<{ place: string; day: string } | null>(null);
-  const queryClient = useQueryClient();
-  const [cancelError, setCancelError] = useState(false);
-  const cancelBlock = async (id: string) => {
-    const ok = await cancelBerthBlock(id);
-    setCancelError(!ok);
-    if (ok) await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
-  };
   const today = berlinToday();
 
   const selectedEntries = useMemo(() => (selected && data ? (data.cells[selected.place]?.[selected.day] ?? []) : []), [selected, data]);
@@ -158,13 +149,9 @@ export function CalendarPage({ from, view, onChange }: { from: string; view: Cal
                   {formatBerlinDateTime(e.starts_at, locale)} – {e.ends_at ? formatBerlinDateTime(e.ends_at, locale) : t`unbefristet`}
                 </div>
                 {e.note && <div className="text-slate-600">{e.note}</div>}
-                {e.type === 'service' && (
-                  <Button size="sm" variant="outline" className="mt-1" onClick={() => void cancelBlock(e.id)}><Trans>Sperre aufheben</Trans></Button>
-                )}
               </li>
             ))}
           </ul>
-          {cancelError && <p role="alert" className="mt-2 text-red-700"><Trans>Die Sperre konnte nicht aufgehoben werden.</Trans></p>}
         </section>
       )}
 
