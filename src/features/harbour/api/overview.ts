@@ -3,7 +3,6 @@ import { TZDate } from '@date-fns/tz';
 import { getSupabase } from '@/lib/auth';
 import { addDaysIso, berlinToday, HARBOUR_TIME_ZONE } from '@/lib/dates';
 import type { Order } from '@/features/orders/api/types';
-import type { CalendarEntry } from './calendar';
 import { harbourKeys } from './keys';
 
 /** The instant a Berlin calendar day (yyyy-MM-dd) starts, as UTC ISO. */
@@ -20,8 +19,6 @@ export interface Overview {
   checkedIn: OverviewOrder[];
   pendingPayments: OverviewOrder[];
   expiringSoon: OverviewOrder[];
-  /** Active berths with no occupation (booking, rent, block, long-term holder) at this moment. */
-  freeNow: { id: string; name: string }[];
 }
 
 const COLUMNS = 'id, starts_at, ends_at, status, payment_status, price_cents, place_snapshot, boat, person, expires_at, checked_in_at';
@@ -49,21 +46,8 @@ export const overviewQueryOptions = () =>
         orders().eq('status', 'unverified').gt('expires_at', now.toISOString()).lte('expires_at', soon.toISOString()).order('expires_at').limit(50),
       ]);
       for (const r of results) if (r.error) throw r.error;
-      const [places, calendar] = await Promise.all([
-        supabase.from('places').select('id, name').eq('archived', false).order('name'),
-        supabase.rpc('calendar', { p_from: today, p_to: today }),
-      ]);
-      if (places.error) throw places.error;
-      if (calendar.error) throw calendar.error;
-      const occupied = new Set(
-        ((calendar.data ?? []) as unknown as { places: CalendarEntry[] }[])
-          .flatMap((d) => d.places)
-          .filter((e) => new Date(e.starts_at) <= now && (e.ends_at === null || new Date(e.ends_at) > now))
-          .map((e) => e.place_id),
-      );
-      const freeNow = ((places.data ?? []) as { id: string; name: string }[]).filter((p) => !occupied.has(p.id));
       const [arrivals, departures, checkedIn, pendingPayments, expiringSoon] = results.map((r) => (r.data ?? []) as unknown as OverviewOrder[]) as [OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[]];
-      return { arrivals, departures, checkedIn, pendingPayments, expiringSoon, freeNow };
+      return { arrivals, departures, checkedIn, pendingPayments, expiringSoon };
     },
     staleTime: 15_000,
   });

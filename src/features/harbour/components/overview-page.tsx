@@ -19,7 +19,7 @@ function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: 
   );
 }
 
-/** Today's harbour: berths free now, arrivals, departures, who is checked in, pending payments, unverified orders about to expire (live). */
+/** Today's harbour: arrivals, departures, who is checked in, pending payments, unverified orders about to expire (live). */
 export function OverviewPage() {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
@@ -37,15 +37,6 @@ export function OverviewPage() {
   ];
   return (
     <Page title={t`Übersicht`}>
-      <Section aria-label={t`Jetzt frei`} title={<>{t`Jetzt frei`} <span className="text-slate-500">({data.freeNow.length})</span></>}>
-        {data.freeNow.length === 0 ? (
-          <p className="text-sm text-slate-600"><Trans>Gerade ist kein Liegeplatz frei.</Trans></p>
-        ) : (
-          <ul className="flex flex-wrap gap-1 text-sm">
-            {data.freeNow.map((p) => <li key={p.id} className="rounded border border-slate-200 bg-white px-2 py-0.5">{p.name}</li>)}
-          </ul>
-        )}
-      </Section>
       <div className="grid gap-6 md:grid-cols-2">
         {blocks.map((b) => (
           <Section key={b.title} aria-label={b.title} title={<>{b.title} <span className="text-slate-500">({b.orders.length})</span></>}>
