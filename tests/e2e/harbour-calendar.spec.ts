@@ -63,28 +63,6 @@ test.describe('the live berth calendar', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a check-in turns the reservation into rent live', async ({ page }) => {
-    const arrival = berlinDay(0);
-    const customer = await personaToken(personas.customer.email, personas.customer.password);
-    const staff = await personaToken(personas.harbour.email, personas.harbour.password);
-    const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1), p_boat_length: 8, p_boat_width: 3 }, customer);
-    expect(free.status, JSON.stringify(free.data)).toBe(200);
-    const placeId = free.data.at(-1)!.place_id;
-    const booked = await rpc<{ id: string }>('create_booking', {
-      p_place_id: placeId, p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1),
-      p_boat: { name: `Rent ${Date.now().toString(36)}`, length: 8, width: 3 }, p_person: { first_name: 'Rita', last_name: 'Rent' },
-    }, customer);
-    expect(booked.status, JSON.stringify(booked.data)).toBe(200);
-    await page.goto('/account/admin/calendar');
-    await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
-    const cell = page.locator(`td[data-place="${placeId}"][data-day="${arrival}"]`);
-    await expect(cell).toHaveAttribute('data-kind', 'reservation');
-    const checkedIn = await rpc('check_in', { p_order_id: booked.data.id }, staff);
-    expect(checkedIn.status, JSON.stringify(checkedIn.data)).toBe(200);
-    await expect(cell).toHaveAttribute('data-kind', 'rent', { timeout: 2_000 });
-    await expect(cell.getByRole('button')).toContainText('Miete');
-  });
-
   test('switches to day and month views', async ({ page }) => {
     await page.goto('/account/admin/calendar');
     await expect(page.locator('thead th[scope="col"]')).toHaveCount(8);
