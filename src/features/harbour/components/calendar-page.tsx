@@ -7,7 +7,6 @@ import { Button } from '@/components/ui/button';
 import { addDaysIso, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { calendarQueryOptions, type CalendarEntry } from '../api/calendar';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
-import { BlockForm } from './block-form';
 
 export type CalendarView = 'day' | 'week' | 'month';
 const SPAN: Record<CalendarView, number> = { day: 1, week: 7, month: 30 };
@@ -154,8 +153,6 @@ export function CalendarPage({ from, view, onChange }: { from: string; view: Cal
           </ul>
         </section>
       )}
-
-      {data && data.places.length > 0 && <BlockForm places={data.places} defaultDay={from} />}
     </Page>
   );
 }
