@@ -1,11 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { OverviewPage } from '@/features/harbour/components/overview-page';
+import { useLingui } from '@lingui/react/macro';
+import { InterimPage } from '@/features/account/components/account-pages';
 
-/** Today's harbour at a glance (staff; the admin layout route answers everyone else with 404). */
 export const Route = createFileRoute('/{-$locale}/account/admin/overview')({
-  loader: async ({ context }) => {
-    const { overviewQueryOptions } = await import('@/features/harbour/api/overview');
-    await context.queryClient.prefetchQuery(overviewQueryOptions());
+  component: function AdminOverview() {
+    const { t } = useLingui();
+    return <InterimPage title={t`Übersicht`} />;
   },
-  component: OverviewPage,
 });
