@@ -9,15 +9,20 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { getSupabase, identityQueryOptions, safeInternalPath } from '@/lib/auth';
-import { activateLocale, isLocale, localeFromPath, persistLocale, storedLocale, withLocale } from '@/lib/i18n';
+import { getSupabase } from '@/lib/auth';
+import { VerifyEmailCard } from '@/features/identity/components/verify-email-card';
+import { afterLogin } from '../api/auth';
 import { loginSchema, type LoginValues } from '../schemas/login';
 
-/** E-mail + password; afterwards back to `from` (internal paths only) or /account. */
+/**
+ * E-mail + password, or e-mail + code (the identity path's code login); afterwards back to `from`
+ * (internal paths only) or /account. One neutral message for every failed login.
+ */
 export function LoginPage({ from }: { from?: string }) {
   const { t } = useLingui();
   const router = useRouter();
   const queryClient = useQueryClient();
+  const [byCode, setByCode] = useState(false);
   const [failure, setFailure] = useState<'credentials' | 'incomplete' | 'network' | undefined>();
   const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
   const onSubmit = form.handleSubmit(async (values) => {
@@ -29,25 +34,17 @@ export function LoginPage({ from }: { from?: string }) {
         setFailure(error.status && error.status < 500 ? 'credentials' : 'network');
         return;
       }
-      const identity = await queryClient.fetchQuery({ ...identityQueryOptions, staleTime: 0 });
-      if (identity.status !== 'loggedIn') {
-        setFailure('incomplete');
-        return;
-      }
-      const locale = localeFromPath(router.state.location.pathname);
-      // No choice made on this device yet: take the language kept in the profile.
-      if (!storedLocale() && isLocale(identity.locale)) {
-        persistLocale(identity.locale);
-        if (!locale) await activateLocale(identity.locale);
-      }
-      const target = safeInternalPath(from) ?? withLocale('/account', locale);
-      await router.navigate({ href: target, replace: true });
+      // Then the profile's language (no choice on this device yet) and on to `from` or /account.
+      if (!(await afterLogin(queryClient, router, from))) setFailure('incomplete');
     } catch {
       setFailure('network');
     }
   });
   return (
-    <Page title={t`Anmelden`} lead={t`Melden Sie sich mit E-Mail und Passwort an.`}>
+    <Page title={t`Anmelden`} lead={byCode ? t`Melden Sie sich mit einem Code an, den wir Ihnen per E-Mail senden.` : t`Melden Sie sich mit E-Mail und Passwort an.`}>
+      {byCode ? (
+        <VerifyEmailCard onVerified={() => void afterLogin(queryClient, router, from).then((ok) => { if (!ok) setFailure('incomplete'); })} />
+      ) : (
       <Card className="max-w-md">
         <CardContent className="pt-4">
           <Form {...form}>
@@ -68,7 +65,12 @@ export function LoginPage({ from }: { from?: string }) {
           </Form>
         </CardContent>
       </Card>
-      <div className="flex flex-col gap-2 text-sm">
+      )}
+      {byCode && failure === 'incomplete' && <p role="alert" className="text-sm text-red-700"><Trans>Ihr Konto ist noch nicht vollständig eingerichtet. Bitte wenden Sie sich an das Hafenbüro.</Trans></p>}
+      <div className="flex flex-col items-start gap-2 text-sm">
+        <Button type="button" variant="link" className="h-auto p-0" onClick={() => { setFailure(undefined); setByCode((b) => !b); }}>
+          {byCode ? <Trans>Stattdessen mit Passwort anmelden</Trans> : <Trans>Stattdessen mit E-Mail-Code anmelden</Trans>}
+        </Button>
         <Link to="/{-$locale}/auth/password-forgotten" className="text-primary-dark underline underline-offset-4"><Trans>Passwort vergessen?</Trans></Link>
         <Link to="/{-$locale}/auth/register" className="text-primary-dark underline underline-offset-4"><Trans>Noch kein Konto? Registrieren</Trans></Link>
       </div>

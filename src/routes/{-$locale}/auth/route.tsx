@@ -1,10 +1,14 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { identityQueryOptions } from '@/lib/auth';
 
-/** Logged-in users have no business on the auth pages, except setting a new password. */
+/**
+ * Logged-in users have no business on the auth pages, except setting a new password and the
+ * registration page (its password step follows the code, i.e. a fresh session; the page itself
+ * sends a logged-in visitor who has not just registered on to /account).
+ */
 export const Route = createFileRoute('/{-$locale}/auth')({
   beforeLoad: async ({ context, location, params }) => {
-    if (location.pathname.endsWith('/auth/reset-password')) return;
+    if (location.pathname.endsWith('/auth/reset-password') || location.pathname.endsWith('/auth/register')) return;
     const identity = await context.queryClient.ensureQueryData(identityQueryOptions);
     if (identity.status === 'loggedIn') throw redirect({ to: '/{-$locale}/account', params: { locale: params.locale }, replace: true });
   },
