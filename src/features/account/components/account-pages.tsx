@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { localeFromPath, withLocale } from '@/lib/i18n';
 import { harbour } from '@/lib/harbour';
+import { NextBookingSection } from './bookings';
 
 export function AccountPage() {
   const { t } = useLingui();
@@ -22,6 +23,7 @@ export function AccountPage() {
   const link = 'flex items-center justify-between rounded-lg border border-slate-200 bg-white p-4 hover:border-primary';
   return (
     <Page title={t`Mein Konto`} lead={identity?.status === 'loggedIn' && identity.email ? t`Angemeldet als ${identity.email}` : undefined}>
+      <NextBookingSection />
       <nav aria-label={t`Konto`} className="grid gap-2 sm:grid-cols-2">
         <Link to="/{-$locale}/account/profile" className={link}><Trans>Profil und Bootsdaten</Trans><ChevronRight className="size-4" aria-hidden /></Link>
         <Link to="/{-$locale}/account/bookings" className={link}><Trans>Meine Buchungen</Trans><ChevronRight className="size-4" aria-hidden /></Link>

@@ -1,10 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useLingui } from '@lingui/react/macro';
-import { InterimPage } from '@/features/account/components/account-pages';
+import { MyBookingsPage } from '@/features/account/components/bookings';
 
 export const Route = createFileRoute('/{-$locale}/account/bookings/')({
-  component: function Interim() {
-    const { t } = useLingui();
-    return <InterimPage title={t`Meine Buchungen`} />;
-  },
+  component: MyBookingsPage,
 });

@@ -1,10 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useLingui } from '@lingui/react/macro';
-import { InterimPage } from '@/features/account/components/account-pages';
+import { OrderPage } from '@/features/orders/components/order-view';
+import { VerifyEmailCard } from '@/features/identity/components/verify-email-card';
 
+/** The booking issue's order view, inside the account area. */
 export const Route = createFileRoute('/{-$locale}/account/bookings/$id/')({
-  component: function Interim() {
-    const { t } = useLingui();
-    return <InterimPage title={t`Buchung`} />;
+  // Imported in the loader, so the orders code stays out of the initial bundle (route options are in it).
+  loader: async ({ context, params }) => {
+    const { orderQueryOptions } = await import('@/features/orders/api/order');
+    return context.queryClient.ensureQueryData(orderQueryOptions(params.id));
+  },
+  component: function AccountBooking() {
+    const { id } = Route.useParams();
+    return <OrderPage id={id} verify={(props) => <VerifyEmailCard {...props} />} />;
   },
 });
