@@ -3,6 +3,9 @@
  * a booking's page and check-in inside the account area, for the seeded customers.
  */
 import { test, expect } from '../helpers/app-test';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { authStorageKey, personaSession } from '../helpers/personas';
+import { apiUrl, readCode, uniqueEmail } from './booking-helpers';
 const berlinDate = (iso: string | number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 /** Today + offset days in Berlin (no per-run shift: the seed's stays are relative to today). */
 const berlinDay = (offset: number) => berlinDate(Date.now() + offset * 86_400_000);
@@ -25,9 +28,9 @@ test.describe('seeded customer (de)', () => {
     await expect(rows.filter({ hasText: 'Liegeplatz B06' })).toHaveCount(1);
 
     // The seeded B05 stay 21 days ahead: its page, and its check-in refuses until the arrival day.
-    const future = starts.findIndex((s) => berlinDate(s) === berlinDay(21));
-    expect(future).toBeGreaterThanOrEqual(0);
-    await rows.nth(future).getByRole('link', { name: 'Details' }).click();
+    const future = starts.find((s) => berlinDate(s) === berlinDay(21));
+    expect(future).toBeTruthy();
+    await page.locator(`[data-testid="booking"][data-starts-at="${future}"]`).filter({ hasText: 'Liegeplatz B05' }).getByRole('link', { name: 'Details' }).click();
     await expect(page).toHaveURL(/\/de\/account\/bookings\/[0-9a-f-]{36}$/);
     await expect(page.getByText('B05').first()).toBeVisible();
     await page.goto(`${page.url()}/check-in`);
@@ -36,9 +39,12 @@ test.describe('seeded customer (de)', () => {
 
     // Today's seeded B05 stay: check in from the account area.
     await page.goto('/de/account/bookings');
-    const today = starts.findIndex((s) => berlinDate(s) === berlinDay(0));
+    const b05 = page.getByTestId('booking').filter({ hasText: 'Liegeplatz B05' });
+    await expect(b05.first()).toBeVisible();
+    const b05Starts = await b05.evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
+    const today = b05Starts.findIndex((s) => berlinDate(s) === berlinDay(0));
     expect(today).toBeGreaterThanOrEqual(0);
-    const row = page.getByTestId('booking').nth(today);
+    const row = b05.nth(today);
     await expect(row).toContainText('Liegeplatz B05');
     const checkInLink = row.getByRole('link', { name: 'Zum Check-in' });
     if (await checkInLink.count()) {
@@ -66,5 +72,43 @@ test.describe('seeded customer (en)', () => {
     const starts = await page.getByTestId('booking').evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
     expect(starts.length).toBeGreaterThanOrEqual(3);
     expect([...starts].sort((a, b) => new Date(b).getTime() - new Date(a).getTime())).toEqual(starts);
+  });
+});
+
+test.describe('profile', () => {
+  test('edit person and boat data and the preferred language; the phone is validated (de)', async ({ page }) => {
+    // A fresh customer (code login + password through the auth API), so seeded data stays as it is.
+    const email = uniqueEmail('profile');
+    const headers = { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' };
+    const t0 = new Date(Date.now() - 1000).toISOString();
+    expect((await fetch(`${apiUrl}/auth/v1/otp`, { method: 'POST', headers, body: JSON.stringify({ email, create_user: true, data: { locale: 'de', first_name: 'Pia', last_name: 'Probe' } }) })).status).toBe(200);
+    const verify = await fetch(`${apiUrl}/auth/v1/verify`, { method: 'POST', headers, body: JSON.stringify({ type: 'email', email, token: await readCode(email, t0) }) });
+    const { access_token } = (await verify.json()) as { access_token: string };
+    expect((await fetch(`${apiUrl}/auth/v1/user`, { method: 'PUT', headers: { ...headers, authorization: `Bearer ${access_token}` }, body: JSON.stringify({ password: 'Profil123' }) })).status).toBe(200);
+    const session = await personaSession({ email, password: 'Profil123' });
+    await page.goto('/manifest.webmanifest');
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [authStorageKey, JSON.stringify(session)] as const);
+
+    await page.goto('/de/account/profile');
+    await expect(page.getByLabel('Vorname')).toHaveValue('Pia');
+    await page.getByLabel('Telefon').fill('abc');
+    await page.getByLabel('Bootslänge (m)').fill('99');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Telefonnummer ist nicht gültig')).toBeVisible();
+    await expect(page.getByText('Bitte eine Zahl zwischen 1 und 60 Metern mit höchstens einer Nachkommastelle')).toBeVisible();
+    await page.getByLabel('Telefon').fill('+49 211 123456');
+    await page.getByLabel('Bootsname').fill('Seestern');
+    await page.getByLabel('Bootslänge (m)').fill('8,5');
+    await page.getByLabel('Bootsbreite (m)').fill('2.9');
+    await page.getByLabel('Bevorzugte Sprache').selectOption('en');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByRole('status')).toHaveText('Gespeichert.');
+
+    await page.reload();
+    await expect(page.getByLabel('Bootsname')).toHaveValue('Seestern');
+    await expect(page.getByLabel('Bootslänge (m)')).toHaveValue('8.5');
+    await expect(page.getByLabel('Bootsbreite (m)')).toHaveValue('2.9');
+    await expect(page.getByLabel('Telefon')).toHaveValue('+49 211 123456');
+    await expect(page.getByLabel('Bevorzugte Sprache')).toHaveValue('en');
   });
 });

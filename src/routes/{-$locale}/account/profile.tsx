@@ -1,10 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useLingui } from '@lingui/react/macro';
-import { InterimPage } from '@/features/account/components/account-pages';
+import { ProfilePage } from '@/features/account/components/profile-page';
 
 export const Route = createFileRoute('/{-$locale}/account/profile')({
-  component: function Interim() {
-    const { t } = useLingui();
-    return <InterimPage title={t`Profil und Bootsdaten`} />;
-  },
+  component: ProfilePage,
 });
