@@ -40,6 +40,7 @@ import { Route as Char123LocaleChar125ServiceWifiRouteImport } from './routes/{-
 import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$locale}/start/index'
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
+import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
 import { Route as Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/apply-long-time-place/{-$id}'
 import { Route as Char123LocaleChar125AccountBookingsIndexRouteImport } from './routes/{-$locale}/account/bookings/index'
@@ -237,6 +238,12 @@ const Char123LocaleChar125AccountAdminIndexRoute =
     path: '/',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminCalendarRoute =
+  Char123LocaleChar125AccountAdminCalendarRouteImport.update({
+    id: '/calendar',
+    path: '/calendar',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminOverviewRoute =
   Char123LocaleChar125AccountAdminOverviewRouteImport.update({
     id: '/overview',
@@ -331,6 +338,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
@@ -371,6 +379,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
@@ -415,6 +424,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
@@ -460,6 +470,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
@@ -500,6 +511,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account'
     | '/{-$locale}/service'
     | '/{-$locale}/start'
+    | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
@@ -543,6 +555,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
@@ -779,6 +792,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminIndexRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
+    '/{-$locale}/account/admin/calendar': {
+      id: '/{-$locale}/account/admin/calendar'
+      path: '/calendar'
+      fullPath: '/{-$locale}/account/admin/calendar'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminCalendarRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/overview': {
       id: '/{-$locale}/account/admin/overview'
       path: '/overview'
@@ -853,12 +873,15 @@ declare module '@tanstack/react-router' {
 }
 
 interface Char123LocaleChar125AccountAdminRouteRouteChildren {
+  Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
 }
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
   {
+    Char123LocaleChar125AccountAdminCalendarRoute:
+      Char123LocaleChar125AccountAdminCalendarRoute,
     Char123LocaleChar125AccountAdminOverviewRoute:
       Char123LocaleChar125AccountAdminOverviewRoute,
     Char123LocaleChar125AccountAdminIndexRoute:

@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useLingui } from '@lingui/react/macro';
-import { InterimPage } from '@/features/account/components/account-pages';
+import { OverviewPage } from '@/features/harbour/components/overview-page';
 
+/** Today's harbour at a glance (staff; the admin layout route answers everyone else with 404). */
 export const Route = createFileRoute('/{-$locale}/account/admin/overview')({
-  component: function AdminOverview() {
-    const { t } = useLingui();
-    return <InterimPage title={t`Übersicht`} />;
+  loader: async ({ context }) => {
+    const { overviewQueryOptions } = await import('@/features/harbour/api/overview');
+    await context.queryClient.prefetchQuery(overviewQueryOptions());
   },
+  component: OverviewPage,
 });

@@ -1,0 +1,50 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { harbourKeys } from './keys';
+
+/** One occupation of a berth on a day, as public.calendar returns it (Europe/Berlin days). */
+export interface CalendarEntry {
+  id: string;
+  place_id: string;
+  place_name: string;
+  type: 'reservation' | 'rent' | 'service' | 'long_term';
+  order_id: string | null;
+  order_status: string | null;
+  starts_at: string;
+  ends_at: string | null;
+  note: string | null;
+  boat_name: string | null;
+  guest: string | null;
+  block_reason: 'maintenance' | 'reserved' | null;
+}
+
+export interface CalendarData {
+  days: string[];
+  places: { id: string; name: string; pier: string | null }[];
+  /** place id -> day -> occupations */
+  cells: Record<string, Record<string, CalendarEntry[]>>;
+}
+
+/** All berths and their occupations per day of [from, to] (staff only; RLS and the function refuse others). */
+export const calendarQueryOptions = (from: string, to: string) =>
+  queryOptions({
+    queryKey: harbourKeys.calendar(from, to),
+    queryFn: async (): Promise<CalendarData> => {
+      const supabase = await getSupabase();
+      const [places, calendar] = await Promise.all([
+        supabase.from('places').select('id, name, pier').eq('archived', false).order('name'),
+        supabase.rpc('calendar', { p_from: from, p_to: to }),
+      ]);
+      if (places.error) throw places.error;
+      if (calendar.error) throw calendar.error;
+      const rows = (calendar.data ?? []) as unknown as { day: string; places: CalendarEntry[] }[];
+      const cells: CalendarData['cells'] = {};
+      for (const row of rows) {
+        for (const entry of row.places) {
+          ((cells[entry.place_id] ??= {})[row.day] ??= []).push(entry);
+        }
+      }
+      return { days: rows.map((r) => r.day), places: (places.data ?? []) as CalendarData['places'], cells };
+    },
+    staleTime: 30_000,
+  });

@@ -1,0 +1,69 @@
+import { queryOptions } from '@tanstack/react-query';
+import { TZDate } from '@date-fns/tz';
+import { getSupabase } from '@/lib/auth';
+import { addDaysIso, berlinToday, HARBOUR_TIME_ZONE } from '@/lib/dates';
+import type { Order } from '@/features/orders/api/types';
+import type { CalendarEntry } from './calendar';
+import { harbourKeys } from './keys';
+
+/** The instant a Berlin calendar day (yyyy-MM-dd) starts, as UTC ISO. */
+export function berlinDayStart(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(new TZDate(y, m - 1, d, 0, 0, 0, 0, HARBOUR_TIME_ZONE).getTime()).toISOString();
+}
+
+export type OverviewOrder = Pick<Order, 'id' | 'starts_at' | 'ends_at' | 'status' | 'payment_status' | 'price_cents' | 'place_snapshot' | 'boat' | 'person' | 'expires_at' | 'checked_in_at'>;
+
+export interface Overview {
+  arrivals: OverviewOrder[];
+  departures: OverviewOrder[];
+  checkedIn: OverviewOrder[];
+  pendingPayments: OverviewOrder[];
+  expiringSoon: OverviewOrder[];
+  /** Active berths with no occupation (booking, rent, block, long-term holder) at this moment. */
+  freeNow: { id: string; name: string }[];
+}
+
+const COLUMNS = 'id, starts_at, ends_at, status, payment_status, price_cents, place_snapshot, boat, person, expires_at, checked_in_at';
+/** Unverified orders expiring within this many hours count as "about to expire". */
+export const EXPIRING_HOURS = 24;
+
+/** Today's harbour at a glance (staff; RLS lets staff read all orders, nobody else gets others' rows). */
+export const overviewQueryOptions = () =>
+  queryOptions({
+    queryKey: harbourKeys.overview(),
+    queryFn: async (): Promise<Overview> => {
+      const supabase = await getSupabase();
+      const today = berlinToday();
+      const start = berlinDayStart(today);
+      const end = berlinDayStart(addDaysIso(today, 1));
+      const now = new Date();
+      const soon = new Date(now.getTime() + EXPIRING_HOURS * 3_600_000);
+      const orders = () => supabase.from('orders').select(COLUMNS);
+      const results = await Promise.all([
+        orders().gte('starts_at', start).lt('starts_at', end).in('status', ['unverified', 'confirmed', 'checked_in']).order('starts_at').limit(200),
+        orders().gt('ends_at', start).lte('ends_at', end).in('status', ['confirmed', 'checked_in', 'completed']).order('ends_at').limit(200),
+        orders().eq('status', 'checked_in').order('ends_at').limit(200),
+        // Guests to collect from: stays not over before today (older debts belong to the orders list).
+        orders().eq('payment_status', 'pending').in('status', ['confirmed', 'checked_in', 'completed']).gt('ends_at', start).order('starts_at').limit(50),
+        orders().eq('status', 'unverified').gt('expires_at', now.toISOString()).lte('expires_at', soon.toISOString()).order('expires_at').limit(50),
+      ]);
+      for (const r of results) if (r.error) throw r.error;
+      const [places, calendar] = await Promise.all([
+        supabase.from('places').select('id, name').eq('archived', false).order('name'),
+        supabase.rpc('calendar', { p_from: today, p_to: today }),
+      ]);
+      if (places.error) throw places.error;
+      if (calendar.error) throw calendar.error;
+      const occupied = new Set(
+        ((calendar.data ?? []) as unknown as { places: CalendarEntry[] }[])
+          .flatMap((d) => d.places)
+          .filter((e) => new Date(e.starts_at) <= now && (e.ends_at === null || new Date(e.ends_at) > now))
+          .map((e) => e.place_id),
+      );
+      const freeNow = ((places.data ?? []) as { id: string; name: string }[]).filter((p) => !occupied.has(p.id));
+      const [arrivals, departures, checkedIn, pendingPayments, expiringSoon] = results.map((r) => (r.data ?? []) as unknown as OverviewOrder[]) as [OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[]];
+      return { arrivals, departures, checkedIn, pendingPayments, expiringSoon, freeNow };
+    },
+    staleTime: 15_000,
+  });

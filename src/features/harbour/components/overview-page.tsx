@@ -1,0 +1,58 @@
+import { useQuery } from '@tanstack/react-query';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page, Section } from '@/components/page';
+import { formatBerlinDateTime, formatBerlinTime } from '@/lib/dates';
+import { overviewQueryOptions, type OverviewOrder } from '../api/overview';
+import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
+
+function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: string; detail: (o: OverviewOrder) => string }) {
+  if (orders.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
+  return (
+    <ul className="grid gap-1 text-sm">
+      {orders.map((o) => (
+        <li key={o.id} className="rounded border border-slate-200 bg-white px-3 py-2">
+          <strong>{o.place_snapshot.name}</strong> · {o.person.first_name} {o.person.last_name} · {o.boat.name}
+          <span className="block text-slate-600">{detail(o)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Today's harbour: berths free now, arrivals, departures, who is checked in, pending payments, unverified orders about to expire (live). */
+export function OverviewPage() {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  useCalendarRealtime();
+  const { data, error, isPending } = useQuery(overviewQueryOptions());
+  const euro = (cents: number) => new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+  if (error) return <Page title={t`Übersicht`}><p role="alert" className="text-red-700"><Trans>Die Übersicht konnte nicht geladen werden.</Trans></p></Page>;
+  if (isPending) return <Page title={t`Übersicht`}><p><Trans>Lädt…</Trans></p></Page>;
+  const blocks = [
+    { title: t`Anreisen heute`, orders: data.arrivals, empty: t`Heute reist niemand an.`, detail: (o: OverviewOrder) => t`ab ${formatBerlinTime(o.starts_at)}` },
+    { title: t`Abreisen heute`, orders: data.departures, empty: t`Heute reist niemand ab.`, detail: (o: OverviewOrder) => t`bis ${formatBerlinTime(o.ends_at)}` },
+    { title: t`Eingecheckt`, orders: data.checkedIn, empty: t`Niemand ist eingecheckt.`, detail: (o: OverviewOrder) => t`bis ${formatBerlinDateTime(o.ends_at, locale)}` },
+    { title: t`Offene Zahlungen`, orders: data.pendingPayments, empty: t`Keine offenen Zahlungen.`, detail: (o: OverviewOrder) => `${euro(o.price_cents)} · ${formatBerlinDateTime(o.starts_at, locale)}` },
+    { title: t`Unbestätigt, läuft bald ab`, orders: data.expiringSoon, empty: t`Keine unbestätigten Buchungen, die bald ablaufen.`, detail: (o: OverviewOrder) => t`läuft ab ${o.expires_at ? formatBerlinDateTime(o.expires_at, locale) : ''}` },
+  ];
+  return (
+    <Page title={t`Übersicht`}>
+      <Section aria-label={t`Jetzt frei`} title={<>{t`Jetzt frei`} <span className="text-slate-500">({data.freeNow.length})</span></>}>
+        {data.freeNow.length === 0 ? (
+          <p className="text-sm text-slate-600"><Trans>Gerade ist kein Liegeplatz frei.</Trans></p>
+        ) : (
+          <ul className="flex flex-wrap gap-1 text-sm">
+            {data.freeNow.map((p) => <li key={p.id} className="rounded border border-slate-200 bg-white px-2 py-0.5">{p.name}</li>)}
+          </ul>
+        )}
+      </Section>
+      <div className="grid gap-6 md:grid-cols-2">
+        {blocks.map((b) => (
+          <Section key={b.title} aria-label={b.title} title={<>{b.title} <span className="text-slate-500">({b.orders.length})</span></>}>
+            <OrderList orders={b.orders} empty={b.empty} detail={b.detail} />
+          </Section>
+        ))}
+      </div>
+    </Page>
+  );
+}

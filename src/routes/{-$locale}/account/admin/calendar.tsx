@@ -1,0 +1,30 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { CalendarPage, calendarRange, type CalendarView } from '@/features/harbour/components/calendar-page';
+import { berlinToday } from '@/lib/dates';
+
+const VIEWS = ['day', 'week', 'month'] as const;
+
+/** The live berth calendar (staff; the admin layout route answers everyone else with 404). */
+export const Route = createFileRoute('/{-$locale}/account/admin/calendar')({
+  validateSearch: (search: Record<string, unknown>): { from?: string; view?: CalendarView } => ({
+    from: typeof search.from === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(search.from) ? search.from : undefined,
+    view: VIEWS.find((v) => v === search.view),
+  }),
+  loaderDeps: ({ search }) => ({ from: search.from, view: search.view }),
+  loader: async ({ context, deps }) => {
+    const { calendarQueryOptions } = await import('@/features/harbour/api/calendar');
+    const range = calendarRange(deps.from ?? berlinToday(), deps.view ?? 'week');
+    await context.queryClient.prefetchQuery(calendarQueryOptions(range.from, range.to));
+  },
+  component: function AdminCalendar() {
+    const search = Route.useSearch();
+    const navigate = Route.useNavigate();
+    return (
+      <CalendarPage
+        from={search.from ?? berlinToday()}
+        view={search.view ?? 'week'}
+        onChange={(next) => void navigate({ search: { from: next.from === berlinToday() ? undefined : next.from, view: next.view === 'week' ? undefined : next.view }, replace: true })}
+      />
+    );
+  },
+});

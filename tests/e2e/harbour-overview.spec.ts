@@ -1,0 +1,69 @@
+import { expect, test } from '../helpers/app-test';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { personas } from '../helpers/personas.ts';
+import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+
+async function rpc<T>(name: string, body: Record<string, unknown>, token: string): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${apiUrl}/rest/v1/rpc/${name}`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, data: (await res.json()) as T };
+}
+
+test.describe('the harbour overview', () => {
+  test.use({ persona: 'harbour' });
+
+  test("shows today's arrival and pending payment from the database, and the check-in live", async ({ page, consoleErrors }) => {
+    const customer = await personaToken(personas.customer.email, personas.customer.password);
+    const staff = await personaToken(personas.harbour.email, personas.harbour.password);
+    const boatName = `Heute ${Date.now().toString(36)}`;
+    const arrival = berlinDay(0);
+    const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1), p_boat_length: 8, p_boat_width: 3 }, customer);
+    expect(free.status, JSON.stringify(free.data)).toBe(200);
+    const booked = await rpc<{ id: string }>('create_booking', {
+      p_place_id: free.data[0]!.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1),
+      p_boat: { name: boatName, length: 8, width: 3 }, p_person: { first_name: 'Olga', last_name: 'Overview' },
+    }, customer);
+    expect(booked.status, JSON.stringify(booked.data)).toBe(200);
+
+    await page.goto('/account/admin/overview');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Übersicht');
+    await expect(page.getByRole('region', { name: 'Anreisen heute' })).toContainText(`Olga Overview · ${boatName}`);
+    await expect(page.getByRole('region', { name: 'Offene Zahlungen' })).toContainText(boatName);
+    await expect(page.getByRole('region', { name: 'Eingecheckt' })).not.toContainText(boatName);
+
+    const checkedIn = await rpc('check_in', { p_order_id: booked.data.id }, staff);
+    expect(checkedIn.status, JSON.stringify(checkedIn.data)).toBe(200);
+    await expect(page.getByRole('region', { name: 'Eingecheckt' })).toContainText(boatName, { timeout: 5_000 });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('lists the berths free now; a block covering this moment takes a berth off the list live', async ({ page }) => {
+    const staff = await personaToken(personas.harbour.email, personas.harbour.password);
+    await page.goto('/account/admin/overview');
+    const freeNow = page.getByRole('region', { name: 'Jetzt frei' });
+    await expect(freeNow.getByRole('listitem')).not.toHaveCount(0);
+    const names = await freeNow.getByRole('listitem').allTextContents();
+    const places = await fetch(`${apiUrl}/rest/v1/places?select=id,name&archived=eq.false`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${staff}` } });
+    const byName = new Map(((await places.json()) as { id: string; name: string }[]).map((p) => [p.name, p.id]));
+    // Block the first listed berth from a minute ago for an hour (bounded tries: it may be booked later today).
+    let blocked: { name: string; id: string } | undefined;
+    for (const name of names.slice(0, 5)) {
+      const res = await rpc<{ id: string }>('add_berth_block', { p_place_id: byName.get(name), p_starts_at: new Date(Date.now() - 60_000).toISOString(), p_ends_at: new Date(Date.now() + 3_600_000).toISOString(), p_note: 'e2e free-now' }, staff);
+      if (res.status === 200) { blocked = { name, id: res.data.id }; break; }
+    }
+    expect(blocked, 'one of the free berths could be blocked').toBeTruthy();
+    await expect(freeNow.getByRole('listitem').filter({ hasText: new RegExp(`^${blocked!.name}$`) })).toHaveCount(0, { timeout: 5_000 });
+    const cancelled = await rpc('cancel_berth_block', { p_place_status_id: blocked!.id }, staff);
+    expect(cancelled.status).toBe(200);
+    await expect(freeNow.getByRole('listitem').filter({ hasText: new RegExp(`^${blocked!.name}$`) })).toHaveCount(1, { timeout: 5_000 });
+  });
+
+  test('is in English on /en', async ({ page }) => {
+    await page.goto('/en/account/admin/overview');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');
+    await expect(page.getByRole('region', { name: 'Arrivals today' })).toBeVisible();
+  });
+});
