@@ -1,10 +1,50 @@
 import { defineConfig } from '@lingui/cli';
 
-/** German is the source and default locale; English is the fallback second language. */
+/**
+ * German is the source and default locale; English is the second language.
+ *
+ * The messages are split by area, so a guest opening /start downloads only the shell's and the
+ * start page's texts, and never the back office's:
+ * - `messages`: the shell (layout, errors, shared components) and /start, always loaded;
+ * - `guest`: every other public page (service, booking, orders, legal, ...);
+ * - `account`: /auth and /account; `harbour` and `admin`: /account/admin.
+ * src/lib/i18n.ts (`cataloguesFor`) loads the ones a path needs. scripts/check-i18n.mjs checks
+ * that every message is in a catalogue and that no file imports code of an area loaded later
+ * than its own (its messages would be missing there).
+ */
+const src = '<rootDir>/src';
+const routes = `${src}/routes/{-$locale}`;
+const features = `${src}/features`;
+const tree = (paths: string[]) => paths.flatMap((path) => [path, `${path}/**`]);
+
+const shell = [
+  `${src}/main.tsx`,
+  `${src}/components`,
+  `${src}/lib`,
+  `${src}/routes/__root.tsx`,
+  `${routes}/route.tsx`,
+  `${routes}/index.tsx`,
+  `${routes}/start/index.tsx`,
+  `${features}/start`,
+];
+const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`];
+const harbour = [`${features}/harbour`, `${routes}/account/admin`];
+const admin = [`${features}/admin`];
+
 export default defineConfig({
   sourceLocale: 'de',
   locales: ['de', 'en'],
   fallbackLocales: { default: 'de' },
-  catalogs: [{ path: '<rootDir>/locales/{locale}/messages', include: ['src'] }],
+  catalogs: [
+    { path: '<rootDir>/locales/{locale}/messages', include: shell },
+    {
+      path: '<rootDir>/locales/{locale}/guest',
+      include: [features, routes],
+      exclude: tree([...shell, ...account, ...harbour, ...admin]),
+    },
+    { path: '<rootDir>/locales/{locale}/account', include: account, exclude: tree([...harbour, ...admin]) },
+    { path: '<rootDir>/locales/{locale}/harbour', include: harbour },
+    { path: '<rootDir>/locales/{locale}/admin', include: admin },
+  ],
   format: 'po',
 });

@@ -57,17 +57,35 @@ export function resolveLocale(pathname: string): Locale {
   return localeFromPath(pathname) ?? storedLocale() ?? defaultLocale;
 }
 
-const loaders: Record<Locale, () => Promise<{ messages: Record<string, string> }>> = {
-  de: () => import('../../locales/de/messages.po'),
-  en: () => import('../../locales/en/messages.po'),
-};
+/** The catalogues of lingui.config.ts: `messages` always, the others by path. */
+export type Catalogue = 'messages' | 'guest' | 'account' | 'harbour' | 'admin';
 
-/** Loads a catalogue (compiled from locales/<locale>/messages.po by the Lingui Vite plugin) and activates it. */
-export async function activateLocale(locale: Locale) {
-  if (i18n.locale !== locale) {
-    const { messages } = await loaders[locale]();
-    i18n.loadAndActivate({ locale, messages });
-  }
+/** Which catalogues a page needs: /start gets only the shell's, no page the back office's. */
+export function cataloguesFor(pathname: string): Catalogue[] {
+  const path = stripLocale(pathname);
+  const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  if (path === '/' || path === '/start') return ['messages'];
+  if (under('/account/admin')) return ['messages', 'guest', 'account', 'harbour', 'admin'];
+  if (under('/account') || under('/auth')) return ['messages', 'guest', 'account'];
+  return ['messages', 'guest'];
+}
+
+type CatalogueModule = { messages: Record<string, string> };
+// Compiled from locales/<locale>/<catalogue>.po by the Lingui Vite plugin, one chunk each.
+const modules = import.meta.glob<CatalogueModule>('../../locales/*/*.po');
+const loaded = new Set<string>();
+
+/** Loads the catalogues a page needs (once each) and activates the locale. */
+export async function activateLocale(locale: Locale, pathname = window.location.pathname) {
+  const missing = cataloguesFor(pathname)
+    .map((catalogue) => `../../locales/${locale}/${catalogue}.po`)
+    .filter((path) => !loaded.has(path));
+  const catalogues = await Promise.all(missing.map((path) => modules[path]!()));
+  catalogues.forEach(({ messages }, index) => {
+    i18n.load(locale, messages);
+    loaded.add(missing[index]!);
+  });
+  if (i18n.locale !== locale) i18n.activate(locale);
   document.documentElement.lang = locale;
 }
 

@@ -16,12 +16,17 @@ test('initial JavaScript for /start stays within the 150 KB gzip budget (no supa
   await page.waitForLoadState('networkidle');
   let bytes = 0;
   let supabaseJs = false;
+  const sizes: [string, number][] = [];
   for (const path of scripts) {
     const code = readFileSync(resolve(dist, `.${path}`));
-    bytes += gzipSync(code, { level: 9 }).length;
+    const size = gzipSync(code, { level: 9 }).length;
+    sizes.push([path, size]);
+    bytes += size;
     if (code.includes('GoTrueClient')) supabaseJs = true;
   }
   const kb = bytes / 1024;
+  // The largest files, so a failure says where the bytes went.
+  for (const [path, size] of sizes.sort((a, b) => b[1] - a[1]).slice(0, 60)) console.log(`  ${(size / 1024).toFixed(1)} KB ${path}`);
   test.info().annotations.push({ type: 'initial JS /start (KB gzip)', description: kb.toFixed(1) });
   console.log(`initial JS for /start: ${kb.toFixed(1)} KB gzip in ${scripts.size} files`);
   expect(supabaseJs).toBe(false);

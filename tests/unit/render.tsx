@@ -13,7 +13,8 @@ import { activateLocale, i18n, type Locale } from '@/lib/i18n';
 afterEach(cleanup);
 
 export async function renderPage(ui: () => ReactNode, { locale = 'de', path = '/' }: { locale?: Locale; path?: string } = {}) {
-  await activateLocale(locale);
+  // Every catalogue, so a component renders its real texts whatever area it belongs to.
+  await activateLocale(locale, '/account/admin');
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const rootRoute = createRootRoute({ component: ui, notFoundComponent: ui });
   const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory({ initialEntries: [path] }) });

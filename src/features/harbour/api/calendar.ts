@@ -1,6 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { addDaysIso } from '@/lib/dates';
 import { harbourKeys } from './keys';
+
+export type CalendarView = 'day' | 'week' | 'month';
+export const CALENDAR_SPAN: Record<CalendarView, number> = { day: 1, week: 7, month: 30 };
+
+/** The range a view shows from its first day (today first). */
+export function calendarRange(from: string, view: CalendarView) {
+  return { from, to: addDaysIso(from, CALENDAR_SPAN[view] - 1) };
+}
 
 /** One occupation of a berth on a day, as public.calendar returns it (Europe/Berlin days). */
 export interface CalendarEntry {

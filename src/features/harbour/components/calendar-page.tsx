@@ -5,19 +5,12 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { addDaysIso, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
-import { calendarQueryOptions, type CalendarEntry } from '../api/calendar';
+import { CALENDAR_SPAN as SPAN, calendarQueryOptions, calendarRange, type CalendarEntry, type CalendarView } from '../api/calendar';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { BlockForm } from './block-form';
 import { cancelBerthBlock } from '../api/berth-block';
 import { harbourKeys } from '../api/keys';
 
-export type CalendarView = 'day' | 'week' | 'month';
-const SPAN: Record<CalendarView, number> = { day: 1, week: 7, month: 30 };
-
-/** The range a view shows from its first day (today first). */
-export function calendarRange(from: string, view: CalendarView) {
-  return { from, to: addDaysIso(from, SPAN[view] - 1) };
-}
 
 type Kind = 'reservation' | 'rent' | 'maintenance' | 'blocked' | 'long_term';
 const kindOf = (e: CalendarEntry): Kind =>

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { CalendarPage, calendarRange, type CalendarView } from '@/features/harbour/components/calendar-page';
+import type { CalendarView } from '@/features/harbour/api/calendar';
+import { CalendarPage } from '@/features/harbour/components/calendar-page';
 import { berlinToday } from '@/lib/dates';
 
 const VIEWS = ['day', 'week', 'month'] as const;
@@ -12,7 +13,11 @@ export const Route = createFileRoute('/{-$locale}/account/admin/calendar')({
   }),
   loaderDeps: ({ search }) => ({ from: search.from, view: search.view }),
   loader: async ({ context, deps }) => {
-    const { calendarQueryOptions } = await import('@/features/harbour/api/calendar');
+    // Imported here, not at the top, so the calendar's code stays out of the first download.
+    const [{ calendarQueryOptions, calendarRange }, { berlinToday }] = await Promise.all([
+      import('@/features/harbour/api/calendar'),
+      import('@/lib/dates'),
+    ]);
     const range = calendarRange(deps.from ?? berlinToday(), deps.view ?? 'week');
     await context.queryClient.prefetchQuery(calendarQueryOptions(range.from, range.to));
   },
