@@ -1,8 +1,12 @@
-/** Fixed, non-default ports for the browser tests (the dev stack uses 54321 and 3000). */
-export const E2E_API_PORT = 54621;
-export const E2E_APP_PORT = 3621;
+/**
+ * Fixed, non-default ports for the browser tests (the dev stack uses 54321 and 3000).
+ * E2E_PORT_OFFSET shifts them all, so two checkouts on one machine can run their suites at once.
+ */
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+export const E2E_API_PORT = 54621 + offset;
+export const E2E_APP_PORT = 3621 + offset;
 export const E2E_APP_URL = `http://127.0.0.1:${E2E_APP_PORT}`;
 export const E2E_API_URL = `http://127.0.0.1:${E2E_API_PORT}`;
 /** The mail catcher's JSON API (tests read e-mailed codes from it). */
-export const E2E_MAIL_PORT = 54624;
+export const E2E_MAIL_PORT = 54624 + offset;
 export const E2E_MAIL_URL = `http://127.0.0.1:${E2E_MAIL_PORT}`;
