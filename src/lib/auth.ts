@@ -1,4 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { notFound } from '@tanstack/react-router';
 import { authStorageKey } from './env';
 
 export interface Roles {
@@ -19,6 +20,16 @@ export type Identity =
 
 export const isStaff = (identity: Identity | undefined) =>
   identity?.status === 'loggedIn' && (identity.roles.admin || identity.roles.harbor);
+
+export const isAdmin = (identity: Identity | undefined) => identity?.status === 'loggedIn' && identity.roles.admin;
+
+/**
+ * `beforeLoad` of the admin-only back-office routes: harbour staff pass the /account/admin
+ * layout but get the 404 page here (RLS and the functions refuse their writes anyway).
+ */
+export function requireAdmin({ context }: { context: { identity?: Identity } }) {
+  if (!isAdmin(context.identity)) throw notFound();
+}
 
 /** Is there any stored session? Without one, supabase-js need not even be loaded. */
 export function hasStoredSession(): boolean {

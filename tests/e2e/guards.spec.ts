@@ -44,15 +44,18 @@ test.describe('a logged-in customer', () => {
 test.describe('staff', () => {
   test.describe('admin', () => {
     test.use({ persona: 'admin' });
-    test('gets the drawer with the admin block and the back office', async ({ page }) => {
+    test('gets the drawer with the harbour-team block and the admin block', async ({ page }) => {
       await page.goto('/account/admin/overview');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Übersicht');
       await page.getByRole('button', { name: 'Menü öffnen' }).click();
+      const team = page.getByRole('navigation', { name: 'Hafenteam' });
+      for (const name of ['Übersicht', 'Kalender', 'Bestellungen', 'Neue Buchung', 'Posteingang', 'Hafenplan', 'Arbeitsstunden']) {
+        await expect(team.getByRole('link', { name, exact: true })).toBeVisible();
+      }
       const admin = page.getByRole('navigation', { name: 'Admin' });
-      for (const name of ['Übersicht', 'Kalender', 'News', 'Benutzer', 'Stellplätze', 'Bestellungen', 'Codes', 'Berichte']) {
+      for (const name of ['Stellplätze', 'News', 'Benutzer', 'Codes', 'Einstellungen', 'Berichte']) {
         await expect(admin.getByRole('link', { name, exact: true })).toBeVisible();
       }
-      await expect(page.getByRole('navigation', { name: 'Hafenteam' })).toHaveCount(0);
     });
   });
 
@@ -62,7 +65,7 @@ test.describe('staff', () => {
       await page.goto('/en/start');
       await page.getByRole('button', { name: 'Open menu' }).click();
       const team = page.getByRole('navigation', { name: 'Harbour team' });
-      for (const name of ['Overview', 'Calendar', 'Orders', 'Working hours']) await expect(team.getByRole('link', { name, exact: true })).toBeVisible();
+      for (const name of ['Overview', 'Calendar', 'Orders', 'New booking', 'Inbox', 'Harbour map', 'Working hours']) await expect(team.getByRole('link', { name, exact: true })).toBeVisible();
       await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
       await team.getByRole('link', { name: 'Overview' }).click();
       await expect(page).toHaveURL(/\/en\/account\/admin\/overview$/);

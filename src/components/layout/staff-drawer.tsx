@@ -6,25 +6,26 @@ import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
 import { PathLink } from './path-link';
 
-/** The back-office menu: the admin block for admins, the harbour-team block for harbour staff. */
+/** The back-office menu: the harbour-team block for all staff, and the admin block for admins. */
 export function StaffDrawer({ roles }: { roles: Roles }) {
   const { t } = useLingui();
   const [open, setOpen] = useState(false);
-  const admin = [
-    { path: '/account/admin/overview', label: t`Übersicht` },
-    { path: '/account/admin/calendar', label: t`Kalender` },
-    { path: '/account/admin/news', label: t`News` },
-    { path: '/account/admin/users', label: t`Benutzer` },
-    { path: '/account/admin/places', label: t`Stellplätze` },
-    { path: '/account/admin/orders', label: t`Bestellungen` },
-    { path: '/account/admin/sale-codes', label: t`Codes` },
-    { path: '/account/admin/reports', label: t`Berichte` },
-  ];
   const harbour = [
     { path: '/account/admin/overview', label: t`Übersicht` },
     { path: '/account/admin/calendar', label: t`Kalender` },
     { path: '/account/admin/orders', label: t`Bestellungen` },
+    { path: '/account/admin/orders/new', label: t`Neue Buchung` },
+    { path: '/account/admin/inbox', label: t`Posteingang` },
+    { path: '/account/admin/map', label: t`Hafenplan` },
     { path: '/account/admin/hours', label: t`Arbeitsstunden` },
+  ];
+  const admin = [
+    { path: '/account/admin/places', label: t`Stellplätze` },
+    { path: '/account/admin/news', label: t`News` },
+    { path: '/account/admin/users', label: t`Benutzer` },
+    { path: '/account/admin/sale-codes', label: t`Codes` },
+    { path: '/account/admin/settings', label: t`Einstellungen` },
+    { path: '/account/admin/reports', label: t`Berichte` },
   ];
   const block = (title: string, items: { path: string; label: string }[]) => (
     <nav aria-label={title}>
@@ -54,8 +55,8 @@ export function StaffDrawer({ roles }: { roles: Roles }) {
         <SheetDescription className="sr-only">
           <Trans>Bereiche für Admins und das Hafenteam</Trans>
         </SheetDescription>
+        {block(t`Hafenteam`, harbour)}
         {roles.admin && block(t`Admin`, admin)}
-        {roles.harbor && block(t`Hafenteam`, harbour)}
       </SheetContent>
     </Sheet>
   );
