@@ -1,4 +1,5 @@
 import { i18n } from '@lingui/core';
+import { messages as germanShell } from '../../locales/de/messages.po';
 
 export const locales = ['de', 'en'] as const;
 export type Locale = (typeof locales)[number];
@@ -73,7 +74,10 @@ export function cataloguesFor(pathname: string): Catalogue[] {
 type CatalogueModule = { messages: Record<string, string> };
 // Compiled from locales/<locale>/<catalogue>.po by the Lingui Vite plugin, one chunk each.
 const modules = import.meta.glob<CatalogueModule>('../../locales/*/*.po');
-const loaded = new Set<string>();
+// German is the default: its shell catalogue (small) ships with the entry, one round trip less
+// before the first paint.
+i18n.load('de', germanShell);
+const loaded = new Set<string>(['../../locales/de/messages.po']);
 
 /** Loads the catalogues a page needs (once each) and activates the locale. */
 export async function activateLocale(locale: Locale, pathname = window.location.pathname) {
