@@ -17,7 +17,11 @@ export const SEED = {
   admin: { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@hafen.test', password: 'Admin1234' },
   staff: { id: 'a0000000-0000-4000-8000-000000000002', email: 'hafen@hafen.test', password: 'Hafen1234' },
   customer: { id: 'a0000000-0000-4000-8000-000000000003', email: 'kunde@hafen.test', password: 'Kunde1234' },
+  /** anna: an active long-term holder (berth C05) */
   other: { id: 'a0000000-0000-4000-8000-000000000004', email: 'anna.schmidt@hafen.test', password: 'Kunde1234' },
+  /** jan: checked in since yesterday (and a long-term holder from next season on) */
+  futureHolder: { id: 'a0000000-0000-4000-8000-000000000005', email: 'jan.devries@hafen.test', password: 'Kunde1234' },
+  lisa: { id: 'a0000000-0000-4000-8000-000000000006', email: 'lisa.meyer@hafen.test', password: 'Kunde1234' },
   inactive: { id: 'a0000000-0000-4000-8000-000000000007', email: 'inaktiv@hafen.test', password: 'Kunde1234' },
   seededGuest: { id: 'a0000000-0000-4000-8000-0000000000a1' },
 } as const;
