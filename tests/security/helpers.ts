@@ -107,7 +107,7 @@ export async function http(
   path: string,
   options: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {
-  const headers: Record<string, string> = { apikey: stack.keys.anonKey, ...options.headers };
+  const headers: Record<string, string> = { apikey: stack.keys.anonKey, 'x-supabase-api-version': '2024-01-01', ...options.headers };
   if (options.token !== null) headers.authorization = `Bearer ${options.token ?? stack.keys.anonKey}`;
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
