@@ -71,7 +71,7 @@ const classify = (status: number, rows: unknown): Cell => {
 for (const engine of engines()) {
   describe.skipIf(engine.skip && skipBecause(`security: RLS matrix on ${engine.name}`, engine.skip))(`security: RLS matrix on ${engine.name}`, () => {
     let stack: Stack;
-    let who: Record<PersonaName, Persona>;
+    let who: Record<PersonaName, Persona> & { guestOrderId: string };
     const q = async <T = Record<string, unknown>>(sql: string, params?: unknown[]) => (await stack.db.query<T>(sql, params)).rows;
 
     beforeAll(async () => {
