@@ -1,0 +1,249 @@
+/**
+ * The RLS matrix (issue 13, item 4): every relation of the public schema (read from the
+ * database, so a new table without a row here fails the suite) and storage.objects, for every
+ * persona (anon, guest, customer, other customer, harbour staff, admin), for select, insert,
+ * update and delete, through PostgREST's HTTP API and the Storage API as supabase-js calls
+ * them. Writes are sent with `Prefer: tx=rollback`, so the matrix changes nothing.
+ *
+ * Each cell is one letter: R = allowed and rows came back (read, written or deleted),
+ * 0 = allowed but 0 rows (RLS hid them), x = refused (401/403, SQLSTATE 42501 / no privilege).
+ * Order of the four letters: select, insert, update, delete.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, skipBecause } from '../../supabase/local/test/harness/engines.ts';
+import type { Stack } from '../../supabase/local/src/stack.ts';
+import { berlinDay, http, PERSONAS, personas, SEED, startSecurityStack, type Persona, type PersonaName } from './helpers.ts';
+
+type Cell = 'R' | '0' | 'x' | '?';
+type Row = Record<PersonaName, string>;
+
+// ------------------------------------------------------------------------ the expected matrix
+// (anon, guest, customer = kunde, other = anna, staff = hafen, admin)
+const EXPECTED: Record<string, Row> = {
+  // Public catalogue: everyone reads, only admins write (others' writes match 0 rows).
+  places: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
+  additional_places: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
+  place_additional_places: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RR0R' },
+  fair_periods: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
+  news: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
+  // Admin only (harbour_settings: the door code; staff read it through harbour_access()).
+  sale_codes: { anon: '0x00', guest: '0x00', customer: '0x00', other: '0x00', staff: '0x00', admin: 'RRRR' },
+  harbour_settings: { anon: '0x0x', guest: '0x0x', customer: '0x0x', other: '0x0x', staff: '0x0x', admin: 'RxRx' },
+  outbox: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
+  // Own rows; staff read all; admins change profiles and roles; orders only through functions.
+  profiles: { anon: '0x00', guest: '0x00', customer: 'RxR0', other: 'Rx00', staff: 'Rx00', admin: 'RxR0' },
+  user_roles: { anon: '0x0x', guest: '0x0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RxRx' },
+  orders: { anon: '0xxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  invoices: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  contact_messages: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Staff only, written through functions (service blocks also directly).
+  place_statuses: { anon: '0x0x', guest: '0x0x', customer: '0x0x', other: '0x0x', staff: 'RRRx', admin: 'RRRx' },
+  berth_blocks: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Long-term berths: holders and applicants see their own (anna holds one, kunde applied); admins manage.
+  long_term_holders: { anon: '0x00', guest: '0x00', customer: '0x00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
+  long_term_holder_events: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  long_term_applications: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
+  // Working hours: staff their own in open months, admins all; the monthly view is read-only.
+  working_hours: { anon: 'xxxx', guest: '0x00', customer: '0x00', other: '0x00', staff: 'RRRR', admin: 'RRRR' },
+  working_hours_monthly: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+};
+
+// storage.objects per bucket (the object probed: a seeded one in that bucket; for avatars the
+// customer's own avatar). Insert = upload of a new PNG into the persona's proper folder.
+const EXPECTED_STORAGE: Record<string, Row> = {
+  'place-images': { anon: 'Rxx0', guest: 'Rxx0', customer: 'Rxx0', other: 'Rxx0', staff: 'Rxx0', admin: 'RRRR' },
+  'news-images': { anon: 'Rxx0', guest: 'Rxx0', customer: 'Rxx0', other: 'Rxx0', staff: 'Rxx0', admin: 'RRRR' },
+  'additional-place-images': { anon: 'Rxx0', guest: 'Rxx0', customer: 'Rxx0', other: 'Rxx0', staff: 'Rxx0', admin: 'RRRR' },
+  // own folder only; staff read every avatar; nobody changes another's (a delete of an
+  // object one may not see answers 200 with nothing removed, as Supabase Storage does)
+  avatars: { anon: 'xxx0', guest: '0xx0', customer: 'RRRR', other: '0Rx0', staff: 'RRx0', admin: 'RRx0' },
+};
+
+// ------------------------------------------------------------------------ probing
+const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+
+const classify = (status: number, rows: unknown): Cell => {
+  if (status === 401 || status === 403) return 'x';
+  if (status >= 200 && status < 300) return Array.isArray(rows) && rows.length > 0 ? 'R' : '0';
+  throw new Error(`unexpected status ${status}: ${JSON.stringify(rows)}`);
+};
+
+for (const engine of engines()) {
+  describe.skipIf(engine.skip && skipBecause(`security: RLS matrix on ${engine.name}`, engine.skip))(`security: RLS matrix on ${engine.name}`, () => {
+    let stack: Stack;
+    let who: Record<PersonaName, Persona> & { guestOrderId: string };
+    const q = async <T = Record<string, unknown>>(sql: string, params?: unknown[]) => (await stack.db.query<T>(sql, params)).rows;
+
+    beforeAll(async () => {
+      stack = await startSecurityStack(engine.name);
+      who = await personas(stack);
+      // Rows that the seed leaves empty: an invoice of the customer's (paid), a berth block,
+      // a contact message of the customer's.
+      const order = (await q<{ id: string }>(`select id from public.orders where user_id = $1 and status in ('confirmed','completed') and payment_status = 'pending' order by starts_at limit 1`, [SEED.customer.id]))[0];
+      const paid = await who.staff.client.rpc('set_payment_status', { p_order_id: order.id, p_payment_status: 'paid' });
+      if (paid.error) throw paid.error;
+      const place = (await q<{ id: string }>(`select id from public.places where name = 'E10'`))[0];
+      const block = await who.staff.client.rpc('add_berth_block', {
+        p_place_id: place.id, p_starts_at: `${berlinDay(300)}T08:00:00+01:00`, p_ends_at: `${berlinDay(301)}T08:00:00+01:00`, p_reason: 'maintenance',
+      });
+      if (block.error) throw block.error;
+      const sent = await who.customer.client.rpc('send_contact_message', { p_name: 'Klaus Kunde', p_email: SEED.customer.email, p_message: 'Eine Frage zum Liegeplatz.' });
+      if (sent.error) throw sent.error;
+      // a berth without orders (an admin may delete it; berths with orders are kept by FK)
+      await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
+      // storage objects to probe
+      const service = stack.keys.serviceRoleKey;
+      for (const path of ['place-images/matrix/seed.png', 'news-images/matrix/seed.png', 'additional-place-images/matrix/seed.png', `avatars/${SEED.customer.id}/seed.png`]) {
+        const res = await http(stack, 'POST', `/storage/v1/object/${path}`, { token: service, body: png, headers: { 'content-type': 'image/png', 'x-upsert': 'true' } });
+        if (res.status !== 200) throw new Error(`seed ${path}: ${res.text}`);
+      }
+    }, 120_000);
+    afterAll(async () => {
+      await stack?.close();
+    });
+
+    it('covers every relation of the public schema (a new table needs its row in EXPECTED)', async () => {
+      const relations = (await q<{ name: string }>(
+        `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'f') order by 1`,
+      )).map((r) => r.name);
+      expect(relations.length).toBeGreaterThan(15);
+      expect(Object.keys(EXPECTED).sort()).toEqual(relations);
+      // and every table has RLS switched on; every view is security_invoker
+      const noRls = await q(`select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                              where n.nspname = 'public' and c.relkind in ('r','p') and not c.relrowsecurity`);
+      expect(noRls).toEqual([]);
+      const definerViews = await q(`select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                                     where n.nspname = 'public' and c.relkind = 'v'
+                                       and not coalesce(c.reloptions @> array['security_invoker=true'], false)
+                                       and not coalesce(c.reloptions @> array['security_invoker=on'], false)`);
+      expect(definerViews).toEqual([]);
+    });
+
+    /** The row a write is aimed at, as a PostgREST filter, and a harmless update (same value). */
+    async function target(table: string): Promise<{ filter: string; update: Record<string, unknown> }> {
+      const one = async (sql: string, params: unknown[] = []) => {
+        const rows = await q<Record<string, unknown>>(sql, params);
+        if (!rows[0]) throw new Error(`no target row for ${table}`);
+        return rows[0];
+      };
+      const c = SEED.customer.id;
+      switch (table) {
+        case 'profiles': { const r = await one(`select id, city from public.profiles where id = $1`, [c]); return { filter: `id=eq.${r.id}`, update: { city: r.city } }; }
+        case 'user_roles': { const r = await one(`select user_id, "user" from public.user_roles where user_id = $1`, [c]); return { filter: `user_id=eq.${r.user_id}`, update: { user: r.user } }; }
+        case 'orders': { const r = await one(`select id, status from public.orders where user_id = $1 limit 1`, [c]); return { filter: `id=eq.${r.id}`, update: { status: r.status } }; }
+        case 'invoices': { const r = await one(`select i.id, i.recipient from public.invoices i join public.orders o on o.id = i.order_id where o.user_id = $1`, [c]); return { filter: `id=eq.${r.id}`, update: { recipient: r.recipient } }; }
+        case 'contact_messages': { const r = await one(`select id, status from public.contact_messages where user_id = $1 limit 1`, [c]); return { filter: `id=eq.${r.id}`, update: { status: r.status } }; }
+        case 'place_additional_places': { const r = await one(`select place_id, additional_place_id from public.place_additional_places limit 1`); return { filter: `place_id=eq.${r.place_id}&additional_place_id=eq.${r.additional_place_id}`, update: { place_id: r.place_id } }; }
+        case 'place_statuses': { const r = await one(`select id, note from public.place_statuses where type = 'service' and not cancelled limit 1`); return { filter: `id=eq.${r.id}`, update: { note: r.note } }; }
+        case 'berth_blocks': { const r = await one(`select place_status_id, reason from public.berth_blocks limit 1`); return { filter: `place_status_id=eq.${r.place_status_id}`, update: { reason: r.reason } }; }
+        case 'working_hours': { const r = await one(`select id, note from public.working_hours where user_id = $1 and private.hours_open(work_date) order by work_date desc limit 1`, [SEED.staff.id]); return { filter: `id=eq.${r.id}`, update: { note: r.note } }; }
+        case 'working_hours_monthly': { const r = await one(`select user_id from public.working_hours_monthly where user_id = $1 limit 1`, [SEED.staff.id]); return { filter: `user_id=eq.${r.user_id}`, update: { user_id: r.user_id } }; }
+        case 'places': { const r = await one(`select id, pier from public.places where name = 'Z99'`); return { filter: `id=eq.${r.id}`, update: { pier: r.pier } }; }
+        case 'harbour_settings': { const r = await one(`select id, wifi_ssid from public.harbour_settings`); return { filter: `id=eq.${r.id}`, update: { wifi_ssid: r.wifi_ssid } }; }
+        default: {
+          const cols = await q<{ column_name: string }>(
+            `select column_name from information_schema.columns where table_schema = 'public' and table_name = $1
+               and column_name not in ('id', 'created_at', 'updated_at') and is_generated = 'NEVER' and is_identity = 'NO' order by ordinal_position limit 1`, [table]);
+          const r = await one(`select * from public.${table} limit 1`);
+          return { filter: `id=eq.${r.id}`, update: { [cols[0].column_name]: r[cols[0].column_name] } };
+        }
+      }
+    }
+
+    /** A row the persona would insert (valid, so only privileges and RLS decide). */
+    async function sample(table: string, p: Persona): Promise<Record<string, unknown>> {
+      const place = (await q<{ id: string }>(`select id from public.places where name = 'A01'`))[0].id;
+      const far = '2099-06-01';
+      switch (table) {
+        case 'places': return { name: 'SEC-1', pier: 'Z', width: 3, length: 10 };
+        case 'additional_places': return { type: 'water', name: 'SEC column', position: [1, 2] };
+        case 'place_additional_places': {
+          const r = (await q<{ p: string; a: string }>(`select p.id as p, a.id as a from public.places p cross join public.additional_places a
+             where not exists (select 1 from public.place_additional_places x where x.place_id = p.id and x.additional_place_id = a.id) limit 1`))[0];
+          return { place_id: r.p, additional_place_id: r.a };
+        }
+        case 'fair_periods': return { name: 'SEC fair', starts_on: far, ends_on: '2099-06-05' };
+        case 'news': return { title: 'SEC', starts_at: '2099-01-01T00:00:00Z', ends_at: '2099-02-01T00:00:00Z' };
+        case 'sale_codes': return { code: 'SECCODE', value: 0 };
+        case 'harbour_settings': return { id: 2, door_code: '0000' };
+        case 'outbox': return { kind: 'contact', recipient: 'x@example.org', subject: 's', body_text: 'b' };
+        case 'profiles': return { id: p.userId ?? SEED.customer.id, email: 'x@example.org' };
+        case 'user_roles': return { user_id: p.userId ?? SEED.customer.id, admin: true };
+        case 'orders': return { place_id: place, kind: 'overnight', starts_at: `${far}T12:00:00Z`, ends_at: '2099-06-02T10:00:00Z', price_cents: 1, price_breakdown: {}, email: 'x@example.org', place_snapshot: {}, boat: {}, person: {}, user_id: p.userId };
+        case 'invoices': return { order_id: who.guestOrderId, year: 2099, number: 1, net_cents: 1, vat_cents: 0, gross_cents: 1, recipient: {} };
+        case 'contact_messages': return { kind: 'contact', name: 'x', email: 'x@example.org', message: 'xxxxxxxxxxxx', user_id: p.userId };
+        case 'place_statuses': return { place_id: place, type: 'service', starts_at: `${far}T08:00:00Z`, ends_at: '2099-06-01T10:00:00Z' };
+        case 'berth_blocks': return { place_status_id: (await q<{ id: string }>(`select id from public.place_statuses where type = 'service' limit 1`))[0].id, reason: 'x' };
+        case 'long_term_holders': return { place_id: place, starts_on: far, email: 'x@example.org', first_name: 'X', last_name: 'Y' };
+        case 'long_term_holder_events': return { holder_id: (await q<{ id: string }>(`select id from public.long_term_holders limit 1`))[0].id, place_id: place, action: 'assigned', starts_on: far, holder: {} };
+        case 'long_term_applications': return { email: 'x@example.org', first_name: 'X', last_name: 'Y', boat: { name: 'B', length: 8, width: 3 } };
+        case 'working_hours': return { user_id: p.userId ?? SEED.staff.id, work_date: berlinDay(0), start_time: '01:00', end_time: '02:00' };
+        case 'working_hours_monthly': return { user_id: p.userId };
+        default: throw new Error(`no sample row for ${table}: add one`);
+      }
+    }
+
+    const unexpected: string[] = [];
+    async function probe(table: string, p: Persona): Promise<string> {
+      const headers = { prefer: 'return=representation, tx=rollback' };
+      const base = `/rest/v1/${table}`;
+      const sel = await http(stack, 'GET', `${base}?select=*`, { token: p.token });
+      const ins = await http(stack, 'POST', base, { token: p.token, body: await sample(table, p), headers });
+      const t = await target(table);
+      const upd = await http(stack, 'PATCH', `${base}?${t.filter}`, { token: p.token, body: t.update, headers });
+      const del = await http(stack, 'DELETE', `${base}?${t.filter}`, { token: p.token, headers });
+      const cells = [sel, ins, upd, del].map((r, i) => {
+        try {
+          return classify(r.status, r.body);
+        } catch (e) {
+          // neither allowed nor refused: a bad probe row or a server error; shown in the diff
+          unexpected.push(`${table} ${['select', 'insert', 'update', 'delete'][i]} as ${p.name}: ${(e as Error).message}`);
+          return '?';
+        }
+      });
+      return cells.join('');
+    }
+
+    it('public relations x personas x select/insert/update/delete match the expected matrix', async () => {
+      const observed: Record<string, Row> = {};
+      for (const table of Object.keys(EXPECTED).sort()) {
+        observed[table] = {} as Row;
+        for (const name of PERSONAS) observed[table][name] = await probe(table, who[name]);
+      }
+      if (process.env.SECURITY_MATRIX_DUMP) (await import('node:fs')).writeFileSync(process.env.SECURITY_MATRIX_DUMP, JSON.stringify(observed));
+      expect(unexpected).toEqual([]);
+      expect(observed).toEqual(EXPECTED);
+    }, 120_000);
+
+    async function probeStorage(bucket: string, p: Persona): Promise<string> {
+      const own = bucket === 'avatars' ? `${p.userId ?? 'nobody'}` : 'matrix';
+      const seeded = bucket === 'avatars' ? `${SEED.customer.id}/seed.png` : 'matrix/seed.png';
+      const service = stack.keys.serviceRoleKey;
+      const reseed = () => http(stack, 'POST', `/storage/v1/object/${bucket}/${seeded}`, { token: service, body: png, headers: { 'content-type': 'image/png', 'x-upsert': 'true' } });
+      const read = await http(stack, 'GET', `/storage/v1/object/authenticated/${bucket}/${seeded}`, { token: p.token });
+      const sel: Cell = read.status === 200 ? 'R' : read.status === 400 || read.status === 404 ? (p.name === 'anon' ? 'x' : '0') : 'x';
+      const name = `${own}/new-${p.name}.png`;
+      const up = await http(stack, 'POST', `/storage/v1/object/${bucket}/${name}`, { token: p.token, body: png, headers: { 'content-type': 'image/png' } });
+      const ins: Cell = up.status === 200 ? 'R' : 'x';
+      if (up.status === 200) await http(stack, 'DELETE', `/storage/v1/object/${bucket}/${name}`, { token: service });
+      const put = await http(stack, 'PUT', `/storage/v1/object/${bucket}/${seeded}`, { token: p.token, body: png, headers: { 'content-type': 'image/png' } });
+      const upd: Cell = put.status === 200 ? 'R' : 'x';
+      const rm = await http(stack, 'DELETE', `/storage/v1/object/${bucket}`, { token: p.token, body: { prefixes: [seeded] } });
+      const del: Cell = rm.status === 200 ? (Array.isArray(rm.body) && rm.body.length > 0 ? 'R' : '0') : 'x';
+      await reseed();
+      return [sel, ins, upd, del].join('');
+    }
+
+    it('storage.objects per bucket x personas x select/insert/update/delete match the expected matrix', async () => {
+      const observed: Record<string, Row> = {};
+      for (const bucket of Object.keys(EXPECTED_STORAGE)) {
+        observed[bucket] = {} as Row;
+        for (const name of PERSONAS) observed[bucket][name] = await probeStorage(bucket, who[name]);
+      }
+      const buckets = (await q<{ id: string }>(`select id from storage.buckets order by id`)).map((b) => b.id);
+      expect(Object.keys(EXPECTED_STORAGE).sort()).toEqual(buckets);
+      expect(observed).toEqual(EXPECTED_STORAGE);
+    }, 60_000);
+  });
+}
