@@ -126,7 +126,8 @@ export const NO_LONGER_AVAILABLE = { status: 409, code: '23P01', message: 'berth
  * no two live occupations of a berth overlap; every open order has exactly one live
  * reservation/rent row with its own berth and times, every ended one none; every order row
  * of a status has its order; the price equals the breakdown's gross, and the breakdown is the
- * one private.price_breakdown computes for the stored stay, boat and sale code.
+ * one private.price_breakdown computes for the stored stay, boat and sale code (staff bookings
+ * also note who booked).
  */
 export const INVARIANTS: Record<string, string> = {
   'overlapping live occupations of a berth': `
@@ -151,7 +152,7 @@ export const INVARIANTS: Record<string, string> = {
   'prices inconsistent with the breakdown': `
     select o.id from public.orders o
     where o.price_cents <> (o.price_breakdown ->> 'gross_cents')::int
-       or o.price_breakdown is distinct from private.price_breakdown(
+       or o.price_breakdown - 'booked_by_staff' is distinct from private.price_breakdown(
             o.kind, (o.price_breakdown ->> 'nights')::int, (o.boat ->> 'length')::numeric,
             o.price_breakdown ->> 'sale_code',
             case when o.price_breakdown ->> 'sale_code' is not null
