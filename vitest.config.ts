@@ -19,7 +19,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'database', environment: 'node', include: ['supabase/tests/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/security/**/*.test.ts'] },
+        test: { name: 'database', environment: 'node', include: ['supabase/tests/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/resilience/**/*.test.ts'] },
       },
       {
         extends: true,

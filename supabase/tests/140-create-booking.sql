@@ -53,7 +53,7 @@ select lives_ok($$ select public.create_booking(tests.place_id('B1'), 'overnight
 select throws_ok($$ select public.create_booking(tests.place_id('B3'), 'overnight', '2027-06-10', b, p, p_departure => '2027-06-12') from boat $$,
   '23P01', 'berth_no_longer_available', 'a long-term held berth cannot be booked');
 select throws_ok($$ select public.create_booking(tests.place_id('B9'), 'overnight', '2027-06-10', b, p, p_departure => '2027-06-12') from boat $$,
-  'P0002', 'place_not_found', 'an archived berth cannot be booked');
+  'PT404', 'place_not_found', 'an archived berth cannot be booked');
 
 -- ---------------------------------------------------------------- fit, kind, input
 select throws_ok($$ select public.create_booking(tests.place_id('B2'), 'overnight', '2027-06-10', b, p, p_departure => '2027-06-12') from boat $$,

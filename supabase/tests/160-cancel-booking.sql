@@ -17,13 +17,13 @@ select public.create_booking(tests.place_id('K1'), 'overnight', '2027-06-01', b,
 
 select tests.authenticate_as('other');
 select throws_ok($$ select public.cancel_booking((select id from public.orders where starts_at = '2027-06-10 14:00+02')) $$,
-  'P0002', 'order_not_found', 'another customer cannot cancel (or even find) the order');
+  'PT404', 'order_not_found', 'another customer cannot cancel (or even find) the order');
 select tests.clear_authentication();
 select set_config('tests.order', (select id::text from public.orders where starts_at = '2027-06-10 14:00+02'), true);
 select set_config('tests.today', (select id::text from public.orders where starts_at = '2027-06-01 14:00+02'), true);
 select tests.authenticate_as('other');
 select throws_ok($$ select public.cancel_booking(current_setting('tests.order')::uuid) $$,
-  'P0002', 'order_not_found', 'even knowing its id');
+  'PT404', 'order_not_found', 'even knowing its id');
 
 select tests.authenticate_as('customer');
 select results_eq($$ select status::text, cancelled_at from public.cancel_booking(current_setting('tests.order')::uuid) $$,

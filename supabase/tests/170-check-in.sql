@@ -39,7 +39,7 @@ select throws_ok($$ select public.check_in(current_setting('tests.o1')::uuid) $$
 select tests.clear_authentication();
 select private.freeze_clock('2027-06-10 00:05+02');
 select tests.authenticate_as('other');
-select throws_ok($$ select public.check_in(current_setting('tests.o1')::uuid) $$, 'P0002', 'order_not_found',
+select throws_ok($$ select public.check_in(current_setting('tests.o1')::uuid) $$, 'PT404', 'order_not_found',
   'another customer cannot check the order in');
 select tests.authenticate_as('guest');
 select throws_ok($$ select public.check_in(current_setting('tests.o3')::uuid) $$, '42501', 'verification_required',

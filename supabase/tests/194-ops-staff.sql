@@ -34,7 +34,7 @@ select throws_ok($$ select public.staff_create_booking(tests.place_id('S3'), 'ov
 select throws_ok($$ select public.staff_create_booking(tests.place_id('S1'), 'day', '2027-05-20', '{"name": "Jolle", "length": 5, "width": 2}', '{"first_name": "A", "last_name": "B"}', null, '10:00', '12:00') $$,
   '22023', 'day_stay_not_allowed', 'day stays only on day berths');
 select throws_ok($$ select public.staff_create_booking(tests.place_id('S4'), 'overnight', '2027-05-12', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B"}', '2027-05-14') $$,
-  'P0002', 'place_not_found', 'not on an archived berth');
+  'PT404', 'place_not_found', 'not on an archived berth');
 select throws_ok($$ select public.staff_create_booking(tests.place_id('S2'), 'overnight', '2027-05-01', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B"}', '2027-05-03') $$,
   '22023', 'period_in_past', 'not in the past');
 select lives_ok($$ select public.staff_create_booking(tests.place_id('S2'), 'overnight', '2027-05-14', '{"name": "Walkin", "length": 9, "width": 3}', '{"first_name": "Wanda", "last_name": "Walk"}', '2027-05-15') $$,

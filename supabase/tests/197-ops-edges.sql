@@ -16,8 +16,8 @@ select public.assign_long_term_holder(tests.place_id('E1'), '2028-04-01', '{"fir
 select results_eq($$ select action, ends_on, holder ->> 'boat_name' from public.remove_long_term_holder((select id from public.long_term_holders)) $$,
   $$ values ('removed', '2027-12-30'::date, 'Lenz') $$, 'removing a holding that has not begun records it');
 select is_empty($$ select * from public.long_term_holders $$, 'and deletes the row, so the berth is free');
-select throws_ok($$ select public.answer_long_term_application(gen_random_uuid(), 'accepted') $$, 'P0002', 'application_not_open', 'only open applications are answered');
-select throws_ok($$ select * from public.place_calendar(gen_random_uuid(), '2027-12-01', '2027-12-31') $$, 'P0002', 'place_not_found', 'a berth calendar needs a berth');
+select throws_ok($$ select public.answer_long_term_application(gen_random_uuid(), 'accepted') $$, 'PT404', 'application_not_open', 'only open applications are answered');
+select throws_ok($$ select * from public.place_calendar(gen_random_uuid(), '2027-12-01', '2027-12-31') $$, 'PT404', 'place_not_found', 'a berth calendar needs a berth');
 
 -- At most 3 open applications per address.
 select tests.authenticate_as_anon();

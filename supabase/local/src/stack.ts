@@ -6,7 +6,7 @@ import { loadConfig, type StackConfig } from './config.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lockDataDir } from './db/lock.ts';
-import type { Database } from './db/types.ts';
+import { isConnectionError, type Database } from './db/types.ts';
 import { bootstrapPlatform } from './bootstrap/index.ts';
 import { migrate, type MigrateResult } from './migrate.ts';
 import { demoKeys, type StackKeys } from './keys.ts';
@@ -206,6 +206,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         }
         if (error instanceof HttpError) {
           sendJson(res, error.status, error.body, error.headers);
+          return;
+        }
+        if (isConnectionError(error)) {
+          // PostgREST's answer while its database connection is down; the pool reconnects.
+          log.warn(`${req.method} ${url.pathname}: database connection lost: ${(error as Error).message}`);
+          sendJson(res, 503, { code: 'PGRST001', details: (error as Error).message, hint: null, message: 'Database client error. Retrying the connection.' }, { 'retry-after': '1' });
           return;
         }
         log.error(`${req.method} ${url.pathname}: ${(error as Error).stack ?? error}`);

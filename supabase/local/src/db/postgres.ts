@@ -87,16 +87,24 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
     ...base,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // A checked-out client has no listener of the pool: without this one, a connection lost
+      // mid-request (server restart, pg_terminate_backend, network) is an uncaught 'error'
+      // event that ends the whole stack. The running query fails with the error instead, and
+      // the broken client is dropped from the pool.
+      let lost: Error | undefined;
+      const onError = (error: Error) => (lost = error);
+      client.on('error', onError);
       try {
         await client.query('begin');
         const result = await fn(wrap(client));
         await client.query('commit');
         return result;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        if (!lost) await client.query('rollback').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(lost);
       }
     },
     async listen(channel, onPayload) {

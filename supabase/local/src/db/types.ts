@@ -60,3 +60,14 @@ export function isPgError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
+
+/**
+ * Is this the database connection failing (refused, cut, timed out while connecting) rather
+ * than a statement's error? The stack answers it 503, as PostgREST does, not 500.
+ */
+export function isConnectionError(error: unknown): boolean {
+  if (isPgError(error)) return false;
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(e.code)) return true;
+  return typeof e?.message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect|Connection terminated due to connection timeout|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/.test(e.message);
+}
