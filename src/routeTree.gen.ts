@@ -41,16 +41,29 @@ import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
+import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
+import { Route as Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport } from './routes/{-$locale}/account/admin/sale-codes/route'
+import { Route as Char123LocaleChar125AccountAdminSettingsRouteRouteImport } from './routes/{-$locale}/account/admin/settings/route'
+import { Route as Char123LocaleChar125AccountAdminUsersRouteRouteImport } from './routes/{-$locale}/account/admin/users/route'
 import { Route as Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/apply-long-time-place/{-$id}'
 import { Route as Char123LocaleChar125AccountBookingsIndexRouteImport } from './routes/{-$locale}/account/bookings/index'
 import { Route as Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/long-time-place/{-$id}'
 import { Route as Char123LocaleChar125OrderIdIndexRouteImport } from './routes/{-$locale}/order/$id/index'
 import { Route as Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport } from './routes/{-$locale}/order/{-$id}/check-in'
 import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
+import { Route as Char123LocaleChar125AccountAdminNewsIndexRouteImport } from './routes/{-$locale}/account/admin/news/index'
+import { Route as Char123LocaleChar125AccountAdminNewsCreateRouteImport } from './routes/{-$locale}/account/admin/news/create'
+import { Route as Char123LocaleChar125AccountAdminSaleCodesIndexRouteImport } from './routes/{-$locale}/account/admin/sale-codes/index'
+import { Route as Char123LocaleChar125AccountAdminSaleCodesCreateRouteImport } from './routes/{-$locale}/account/admin/sale-codes/create'
+import { Route as Char123LocaleChar125AccountAdminSettingsIndexRouteImport } from './routes/{-$locale}/account/admin/settings/index'
+import { Route as Char123LocaleChar125AccountAdminUsersIndexRouteImport } from './routes/{-$locale}/account/admin/users/index'
 import { Route as Char123LocaleChar125AccountBookingsIdIndexRouteImport } from './routes/{-$locale}/account/bookings/$id/index'
 import { Route as Char123LocaleChar125AccountBookingsIdCheckInRouteImport } from './routes/{-$locale}/account/bookings/$id/check-in'
 import { Route as Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport } from './routes/{-$locale}/start/booking/result/{-$id}'
+import { Route as Char123LocaleChar125AccountAdminNewsIdEditRouteImport } from './routes/{-$locale}/account/admin/news/$id/edit'
+import { Route as Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRouteImport } from './routes/{-$locale}/account/admin/sale-codes/{-$id}/edit'
+import { Route as Char123LocaleChar125AccountAdminUsersIdEditRouteImport } from './routes/{-$locale}/account/admin/users/$id/edit'
 
 const Char123LocaleChar125RouteRoute =
   Char123LocaleChar125RouteRouteImport.update({
@@ -244,10 +257,34 @@ const Char123LocaleChar125AccountAdminCalendarRoute =
     path: '/calendar',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminNewsRouteRoute =
+  Char123LocaleChar125AccountAdminNewsRouteRouteImport.update({
+    id: '/news',
+    path: '/news',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminOverviewRoute =
   Char123LocaleChar125AccountAdminOverviewRouteImport.update({
     id: '/overview',
     path: '/overview',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminSaleCodesRouteRoute =
+  Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport.update({
+    id: '/sale-codes',
+    path: '/sale-codes',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminSettingsRouteRoute =
+  Char123LocaleChar125AccountAdminSettingsRouteRouteImport.update({
+    id: '/settings',
+    path: '/settings',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminUsersRouteRoute =
+  Char123LocaleChar125AccountAdminUsersRouteRouteImport.update({
+    id: '/users',
+    path: '/users',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route =
@@ -288,6 +325,42 @@ const Char123LocaleChar125StartBookingIndexRoute =
     path: '/start/booking/',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminNewsIndexRoute =
+  Char123LocaleChar125AccountAdminNewsIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminNewsRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminNewsCreateRoute =
+  Char123LocaleChar125AccountAdminNewsCreateRouteImport.update({
+    id: '/create',
+    path: '/create',
+    getParentRoute: () => Char123LocaleChar125AccountAdminNewsRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminSaleCodesIndexRoute =
+  Char123LocaleChar125AccountAdminSaleCodesIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminSaleCodesRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminSaleCodesCreateRoute =
+  Char123LocaleChar125AccountAdminSaleCodesCreateRouteImport.update({
+    id: '/create',
+    path: '/create',
+    getParentRoute: () => Char123LocaleChar125AccountAdminSaleCodesRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminSettingsIndexRoute =
+  Char123LocaleChar125AccountAdminSettingsIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminSettingsRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminUsersIndexRoute =
+  Char123LocaleChar125AccountAdminUsersIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminUsersRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountBookingsIdIndexRoute =
   Char123LocaleChar125AccountBookingsIdIndexRouteImport.update({
     id: '/bookings/$id/',
@@ -305,6 +378,26 @@ const Char123LocaleChar125StartBookingResultChar123IdChar125Route =
     id: '/start/booking/result/{-$id}',
     path: '/start/booking/result/{-$id}',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminNewsIdEditRoute =
+  Char123LocaleChar125AccountAdminNewsIdEditRouteImport.update({
+    id: '/$id/edit',
+    path: '/$id/edit',
+    getParentRoute: () => Char123LocaleChar125AccountAdminNewsRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute =
+  Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRouteImport.update(
+    {
+      id: '/{-$id}/edit',
+      path: '/{-$id}/edit',
+      getParentRoute: () => Char123LocaleChar125AccountAdminSaleCodesRouteRoute,
+    } as any,
+  )
+const Char123LocaleChar125AccountAdminUsersIdEditRoute =
+  Char123LocaleChar125AccountAdminUsersIdEditRouteImport.update({
+    id: '/$id/edit',
+    path: '/$id/edit',
+    getParentRoute: () => Char123LocaleChar125AccountAdminUsersRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -338,6 +431,10 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
+  '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
+  '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
+  '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
@@ -347,9 +444,18 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
+  '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/news/': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
+  '/{-$locale}/account/admin/sale-codes/': typeof Char123LocaleChar125AccountAdminSaleCodesIndexRoute
+  '/{-$locale}/account/admin/settings/': typeof Char123LocaleChar125AccountAdminSettingsIndexRoute
+  '/{-$locale}/account/admin/users/': typeof Char123LocaleChar125AccountAdminUsersIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/news/$id/edit': typeof Char123LocaleChar125AccountAdminNewsIdEditRoute
+  '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
+  '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
 }
 export interface FileRoutesByTo {
   '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
@@ -388,9 +494,18 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/bookings': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
+  '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
+  '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesIndexRoute
+  '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsIndexRoute
+  '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersIndexRoute
   '/{-$locale}/account/bookings/$id': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/news/$id/edit': typeof Char123LocaleChar125AccountAdminNewsIdEditRoute
+  '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
+  '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -424,6 +539,10 @@ export interface FileRoutesById {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
+  '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
+  '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
+  '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
@@ -433,9 +552,18 @@ export interface FileRoutesById {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
+  '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/news/': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
+  '/{-$locale}/account/admin/sale-codes/': typeof Char123LocaleChar125AccountAdminSaleCodesIndexRoute
+  '/{-$locale}/account/admin/settings/': typeof Char123LocaleChar125AccountAdminSettingsIndexRoute
+  '/{-$locale}/account/admin/users/': typeof Char123LocaleChar125AccountAdminUsersIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/news/$id/edit': typeof Char123LocaleChar125AccountAdminNewsIdEditRoute
+  '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
+  '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -470,6 +598,10 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/news'
+    | '/{-$locale}/account/admin/sale-codes'
+    | '/{-$locale}/account/admin/settings'
+    | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
@@ -479,9 +611,18 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/news/create'
+    | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/news/'
+    | '/{-$locale}/account/admin/sale-codes/'
+    | '/{-$locale}/account/admin/settings/'
+    | '/{-$locale}/account/admin/users/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/news/$id/edit'
+    | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
+    | '/{-$locale}/account/admin/users/$id/edit'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/{-$locale}/auth'
@@ -520,9 +661,18 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings'
     | '/{-$locale}/order/$id'
     | '/{-$locale}/start/booking'
+    | '/{-$locale}/account/admin/news/create'
+    | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/news'
+    | '/{-$locale}/account/admin/sale-codes'
+    | '/{-$locale}/account/admin/settings'
+    | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/bookings/$id'
+    | '/{-$locale}/account/admin/news/$id/edit'
+    | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
+    | '/{-$locale}/account/admin/users/$id/edit'
   id:
     | '__root__'
     | '/{-$locale}'
@@ -555,6 +705,10 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/news'
+    | '/{-$locale}/account/admin/sale-codes'
+    | '/{-$locale}/account/admin/settings'
+    | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
@@ -564,9 +718,18 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/news/create'
+    | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/news/'
+    | '/{-$locale}/account/admin/sale-codes/'
+    | '/{-$locale}/account/admin/settings/'
+    | '/{-$locale}/account/admin/users/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/news/$id/edit'
+    | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
+    | '/{-$locale}/account/admin/users/$id/edit'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -799,11 +962,39 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminCalendarRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
+    '/{-$locale}/account/admin/news': {
+      id: '/{-$locale}/account/admin/news'
+      path: '/news'
+      fullPath: '/{-$locale}/account/admin/news'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/overview': {
       id: '/{-$locale}/account/admin/overview'
       path: '/overview'
       fullPath: '/{-$locale}/account/admin/overview'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminOverviewRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/sale-codes': {
+      id: '/{-$locale}/account/admin/sale-codes'
+      path: '/sale-codes'
+      fullPath: '/{-$locale}/account/admin/sale-codes'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/settings': {
+      id: '/{-$locale}/account/admin/settings'
+      path: '/settings'
+      fullPath: '/{-$locale}/account/admin/settings'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/users': {
+      id: '/{-$locale}/account/admin/users'
+      path: '/users'
+      fullPath: '/{-$locale}/account/admin/users'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/apply-long-time-place/{-$id}': {
@@ -848,6 +1039,48 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingIndexRouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/news/': {
+      id: '/{-$locale}/account/admin/news/'
+      path: '/'
+      fullPath: '/{-$locale}/account/admin/news/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminNewsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRoute
+    }
+    '/{-$locale}/account/admin/news/create': {
+      id: '/{-$locale}/account/admin/news/create'
+      path: '/create'
+      fullPath: '/{-$locale}/account/admin/news/create'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminNewsCreateRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRoute
+    }
+    '/{-$locale}/account/admin/sale-codes/': {
+      id: '/{-$locale}/account/admin/sale-codes/'
+      path: '/'
+      fullPath: '/{-$locale}/account/admin/sale-codes/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminSaleCodesIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRoute
+    }
+    '/{-$locale}/account/admin/sale-codes/create': {
+      id: '/{-$locale}/account/admin/sale-codes/create'
+      path: '/create'
+      fullPath: '/{-$locale}/account/admin/sale-codes/create'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminSaleCodesCreateRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRoute
+    }
+    '/{-$locale}/account/admin/settings/': {
+      id: '/{-$locale}/account/admin/settings/'
+      path: '/'
+      fullPath: '/{-$locale}/account/admin/settings/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminSettingsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRoute
+    }
+    '/{-$locale}/account/admin/users/': {
+      id: '/{-$locale}/account/admin/users/'
+      path: '/'
+      fullPath: '/{-$locale}/account/admin/users/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminUsersIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRoute
+    }
     '/{-$locale}/account/bookings/$id/': {
       id: '/{-$locale}/account/bookings/$id/'
       path: '/bookings/$id'
@@ -869,10 +1102,110 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/news/$id/edit': {
+      id: '/{-$locale}/account/admin/news/$id/edit'
+      path: '/$id/edit'
+      fullPath: '/{-$locale}/account/admin/news/$id/edit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminNewsIdEditRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRoute
+    }
+    '/{-$locale}/account/admin/sale-codes/{-$id}/edit': {
+      id: '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
+      path: '/{-$id}/edit'
+      fullPath: '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRoute
+    }
+    '/{-$locale}/account/admin/users/$id/edit': {
+      id: '/{-$locale}/account/admin/users/$id/edit'
+      path: '/$id/edit'
+      fullPath: '/{-$locale}/account/admin/users/$id/edit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminUsersIdEditRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRoute
+    }
   }
 }
 
+interface Char123LocaleChar125AccountAdminNewsRouteRouteChildren {
+  Char123LocaleChar125AccountAdminNewsCreateRoute: typeof Char123LocaleChar125AccountAdminNewsCreateRoute
+  Char123LocaleChar125AccountAdminNewsIndexRoute: typeof Char123LocaleChar125AccountAdminNewsIndexRoute
+  Char123LocaleChar125AccountAdminNewsIdEditRoute: typeof Char123LocaleChar125AccountAdminNewsIdEditRoute
+}
+
+const Char123LocaleChar125AccountAdminNewsRouteRouteChildren: Char123LocaleChar125AccountAdminNewsRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminNewsCreateRoute:
+      Char123LocaleChar125AccountAdminNewsCreateRoute,
+    Char123LocaleChar125AccountAdminNewsIndexRoute:
+      Char123LocaleChar125AccountAdminNewsIndexRoute,
+    Char123LocaleChar125AccountAdminNewsIdEditRoute:
+      Char123LocaleChar125AccountAdminNewsIdEditRoute,
+  }
+
+const Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren =
+  Char123LocaleChar125AccountAdminNewsRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountAdminNewsRouteRouteChildren,
+  )
+
+interface Char123LocaleChar125AccountAdminSaleCodesRouteRouteChildren {
+  Char123LocaleChar125AccountAdminSaleCodesCreateRoute: typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
+  Char123LocaleChar125AccountAdminSaleCodesIndexRoute: typeof Char123LocaleChar125AccountAdminSaleCodesIndexRoute
+  Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute: typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
+}
+
+const Char123LocaleChar125AccountAdminSaleCodesRouteRouteChildren: Char123LocaleChar125AccountAdminSaleCodesRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminSaleCodesCreateRoute:
+      Char123LocaleChar125AccountAdminSaleCodesCreateRoute,
+    Char123LocaleChar125AccountAdminSaleCodesIndexRoute:
+      Char123LocaleChar125AccountAdminSaleCodesIndexRoute,
+    Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute:
+      Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute,
+  }
+
+const Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren =
+  Char123LocaleChar125AccountAdminSaleCodesRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountAdminSaleCodesRouteRouteChildren,
+  )
+
+interface Char123LocaleChar125AccountAdminSettingsRouteRouteChildren {
+  Char123LocaleChar125AccountAdminSettingsIndexRoute: typeof Char123LocaleChar125AccountAdminSettingsIndexRoute
+}
+
+const Char123LocaleChar125AccountAdminSettingsRouteRouteChildren: Char123LocaleChar125AccountAdminSettingsRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminSettingsIndexRoute:
+      Char123LocaleChar125AccountAdminSettingsIndexRoute,
+  }
+
+const Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren =
+  Char123LocaleChar125AccountAdminSettingsRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountAdminSettingsRouteRouteChildren,
+  )
+
+interface Char123LocaleChar125AccountAdminUsersRouteRouteChildren {
+  Char123LocaleChar125AccountAdminUsersIndexRoute: typeof Char123LocaleChar125AccountAdminUsersIndexRoute
+  Char123LocaleChar125AccountAdminUsersIdEditRoute: typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
+}
+
+const Char123LocaleChar125AccountAdminUsersRouteRouteChildren: Char123LocaleChar125AccountAdminUsersRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminUsersIndexRoute:
+      Char123LocaleChar125AccountAdminUsersIndexRoute,
+    Char123LocaleChar125AccountAdminUsersIdEditRoute:
+      Char123LocaleChar125AccountAdminUsersIdEditRoute,
+  }
+
+const Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren =
+  Char123LocaleChar125AccountAdminUsersRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountAdminUsersRouteRouteChildren,
+  )
+
 interface Char123LocaleChar125AccountAdminRouteRouteChildren {
+  Char123LocaleChar125AccountAdminNewsRouteRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
+  Char123LocaleChar125AccountAdminSaleCodesRouteRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
+  Char123LocaleChar125AccountAdminSettingsRouteRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
+  Char123LocaleChar125AccountAdminUsersRouteRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
@@ -880,6 +1213,14 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
   {
+    Char123LocaleChar125AccountAdminNewsRouteRoute:
+      Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren,
+    Char123LocaleChar125AccountAdminSaleCodesRouteRoute:
+      Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren,
+    Char123LocaleChar125AccountAdminSettingsRouteRoute:
+      Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren,
+    Char123LocaleChar125AccountAdminUsersRouteRoute:
+      Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminCalendarRoute:
       Char123LocaleChar125AccountAdminCalendarRoute,
     Char123LocaleChar125AccountAdminOverviewRoute:

@@ -926,6 +926,42 @@ export type Database = {
           updated_at: string
         }
       }
+      admin_list_users: {
+        Args: {
+          p_search?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          email: string
+          first_name: string
+          last_name: string
+          admin: boolean
+          harbor: boolean
+          user: boolean
+          active: boolean
+          total: number
+        }[]
+      }
+      admin_save_user: {
+        Args: {
+          p_user_id: string
+          p_first_name: string
+          p_last_name: string
+          p_phone: string
+          p_company: string
+          p_street: string
+          p_postal_code: string
+          p_city: string
+          p_country: string
+          p_admin: boolean
+          p_harbor: boolean
+          p_user: boolean
+          p_active: boolean
+        }
+        Returns: undefined
+      }
       answer_long_term_application: {
         Args: {
           p_id: string

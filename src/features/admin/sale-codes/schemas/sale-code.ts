@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { t } from '@lingui/core/macro';
+import { messages } from '@/lib/validation';
+
+/** "5", "5,5", "5,50" or "5.50" euros as cents; null when not such a number. */
+export function euroToCents(value: string): number | null {
+  const m = /^(\d{1,4})(?:[.,](\d{1,2}))?$/.exec(value.trim());
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}
+
+/** Cents as the euro amount typed in the form: 500 -> "5,00" (de) or "5.00" (en). */
+export function centsToEuro(cents: number, locale: string): string {
+  const text = (cents / 100).toFixed(2);
+  return locale === 'en' ? text : text.replace('.', ',');
+}
+
+export const saleCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .min(3, { error: () => messages.min(3) })
+    .max(40, { error: () => messages.max(40) })
+    .regex(/^[A-Za-z0-9_-]+$/, { error: () => t`Nur Buchstaben A–Z, Ziffern, - und _` }),
+  type: z.literal('set-additional-costs'),
+  value: z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .refine((v) => {
+      const cents = euroToCents(v);
+      return cents !== null && cents <= 100000;
+    }, { error: () => t`Bitte einen Betrag zwischen 0 und 1000 Euro angeben, z. B. 5,00` }),
+});
+export type SaleCodeValues = z.infer<typeof saleCodeSchema>;

@@ -1,0 +1,65 @@
+import { queryOptions } from '@tanstack/react-query';
+import { check, checkList } from '../../shared/admin-errors';
+import { getDb } from '../../shared/typed-client';
+
+export const settingsKeys = {
+  all: ['admin', 'settings'] as const,
+  fairs: () => [...settingsKeys.all, 'fair-periods'] as const,
+  access: () => [...settingsKeys.all, 'access'] as const,
+};
+
+export interface FairPeriod {
+  id: string;
+  name: string;
+  name_en: string | null;
+  starts_on: string;
+  ends_on: string;
+}
+
+export const fairPeriodsQueryOptions = () =>
+  queryOptions({
+    queryKey: settingsKeys.fairs(),
+    queryFn: async (): Promise<FairPeriod[]> => {
+      const db = await getDb();
+      return checkList(await db.from('fair_periods').select('id,name,name_en,starts_on,ends_on').order('starts_on', { ascending: false }).limit(500));
+    },
+  });
+
+export async function saveFairPeriod(id: string | null, row: Omit<FairPeriod, 'id'>): Promise<void> {
+  const db = await getDb();
+  if (!id) {
+    check(await db.from('fair_periods').insert(row));
+    return;
+  }
+  const updated = checkList(await db.from('fair_periods').update(row).eq('id', id).select('id'));
+  if (!updated.length) throw Object.assign(new Error('not found'), { code: 'PGRST116' });
+}
+
+export async function deleteFairPeriod(id: string): Promise<void> {
+  const db = await getDb();
+  const deleted = checkList(await db.from('fair_periods').delete().eq('id', id).select('id'));
+  if (!deleted.length) throw Object.assign(new Error('not found'), { code: 'PGRST116' });
+}
+
+export interface HarbourAccess {
+  door_code: string;
+  wifi_ssid: string;
+  wifi_password: string;
+  updated_at: string;
+}
+
+/** The one settings row (admins read and write it; others see it through harbour_access()). */
+export const harbourAccessQueryOptions = () =>
+  queryOptions({
+    queryKey: settingsKeys.access(),
+    queryFn: async (): Promise<HarbourAccess | null> => {
+      const db = await getDb();
+      return check(await db.from('harbour_settings').select('door_code,wifi_ssid,wifi_password,updated_at').eq('id', 1).maybeSingle());
+    },
+  });
+
+export async function saveHarbourAccess(row: Omit<HarbourAccess, 'updated_at'>): Promise<void> {
+  const db = await getDb();
+  const updated = checkList(await db.from('harbour_settings').update(row).eq('id', 1).select('id'));
+  if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
+}

@@ -1,0 +1,218 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page, Section } from '@/components/page';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { formatDay } from '@/lib/dates';
+import { adminErrorMessage } from '../../shared/admin-errors';
+import { AdminTable, Cell } from '../../shared/admin-table';
+import { ConfirmDialog } from '../../shared/confirm-dialog';
+import {
+  deleteFairPeriod,
+  fairPeriodsQueryOptions,
+  harbourAccessQueryOptions,
+  saveFairPeriod,
+  saveHarbourAccess,
+  settingsKeys,
+  type FairPeriod,
+  type HarbourAccess,
+} from '../api/settings';
+import { accessSchema, fairPeriodSchema, type AccessValues, type FairPeriodValues } from '../schemas/settings';
+
+/** /account/admin/settings: fair periods (for fair boater berths) and the door code and wifi. */
+export function SettingsPage() {
+  const { t } = useLingui();
+  return (
+    <Page title={t`Einstellungen`}>
+      <FairPeriodsSection />
+      <AccessSection />
+    </Page>
+  );
+}
+
+function FairPeriodsSection() {
+  const { t, i18n } = useLingui();
+  const queryClient = useQueryClient();
+  const { data: fairs } = useSuspenseQuery(fairPeriodsQueryOptions());
+  // null: closed; 'new': create; a period: edit.
+  const [editing, setEditing] = useState<FairPeriod | 'new' | null>(null);
+  const [toDelete, setToDelete] = useState<FairPeriod | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await deleteFairPeriod(toDelete.id);
+      setToDelete(null);
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() });
+    } catch (e) {
+      setError(adminErrorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Section title={t`Messezeiträume`} aria-label={t`Messezeiträume`}>
+      <p className="max-w-prose text-sm text-slate-700">
+        <Trans>In diesen Zeiträumen (erster und letzter Tag eingeschlossen) können Gäste Messe-Liegeplätze buchen, z. B. zur boot Düsseldorf.</Trans>
+      </p>
+      <div><Button type="button" onClick={() => setEditing('new')}><Trans>Messezeitraum hinzufügen</Trans></Button></div>
+      {fairs.length === 0 ? (
+        <p className="text-slate-600"><Trans>Es sind keine Messezeiträume eingetragen.</Trans></p>
+      ) : (
+        <AdminTable caption={t`Messezeiträume`} head={[t`Name`, t`Beginn`, t`Ende`, t`Aktionen`]}>
+          {fairs.map((f) => (
+            <tr key={f.id}>
+              <Cell className="font-medium">{i18n.locale === 'en' && f.name_en ? f.name_en : f.name}</Cell>
+              <Cell className="whitespace-nowrap">{formatDay(f.starts_on, i18n.locale)}</Cell>
+              <Cell className="whitespace-nowrap">{formatDay(f.ends_on, i18n.locale)}</Cell>
+              <Cell>
+                <div className="flex flex-wrap gap-2">
+                  <Button type="button" variant="outline" size="sm" aria-label={t`${f.name} bearbeiten`} onClick={() => setEditing(f)}><Trans>Bearbeiten</Trans></Button>
+                  <Button type="button" variant="destructive" size="sm" aria-label={t`${f.name} löschen`} onClick={() => { setError(undefined); setToDelete(f); }}><Trans>Löschen</Trans></Button>
+                </div>
+              </Cell>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{editing === 'new' ? t`Messezeitraum hinzufügen` : t`Messezeitraum bearbeiten`}</DialogTitle>
+            <DialogDescription><Trans>Erster und letzter Messetag.</Trans></DialogDescription>
+          </DialogHeader>
+          {editing !== null && (
+            <FairPeriodForm key={editing === 'new' ? 'new' : editing.id} fair={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+          )}
+        </DialogContent>
+      </Dialog>
+      <ConfirmDialog
+        key={toDelete?.id}
+        open={!!toDelete}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title={t`Messezeitraum löschen`}
+        description={t`Möchten Sie den Messezeitraum „${toDelete?.name ?? ''}“ wirklich löschen? Bestehende Buchungen bleiben erhalten.`}
+        confirmLabel={t`Löschen`}
+        destructive
+        busy={busy}
+        error={error}
+        onConfirm={() => void confirmDelete()}
+      />
+    </Section>
+  );
+}
+
+function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () => void }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string>();
+  const form = useForm<FairPeriodValues>({
+    resolver: zodResolver(fairPeriodSchema),
+    defaultValues: { name: fair?.name ?? '', nameEn: fair?.name_en ?? '', startsOn: fair?.starts_on ?? '', endsOn: fair?.ends_on ?? '' },
+  });
+  const onSubmit = form.handleSubmit(async (v) => {
+    setError(undefined);
+    try {
+      await saveFairPeriod(fair?.id ?? null, { name: v.name, name_en: v.nameEn || null, starts_on: v.startsOn, ends_on: v.endsOn });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() });
+      onDone();
+    } catch (e) {
+      setError(adminErrorMessage(e));
+    }
+  });
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label={t`Messezeitraum`} className="grid gap-4">
+        <FormField control={form.control} name="name" render={({ field }) => (
+          <FormItem><FormLabel><Trans>Name (Deutsch)</Trans></FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
+        )} />
+        <FormField control={form.control} name="nameEn" render={({ field }) => (
+          <FormItem><FormLabel><Trans>Name (Englisch, optional)</Trans></FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
+        )} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField control={form.control} name="startsOn" render={({ field }) => (
+            <FormItem><FormLabel><Trans>Erster Messetag</Trans></FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+          )} />
+          <FormField control={form.control} name="endsOn" render={({ field }) => (
+            <FormItem><FormLabel><Trans>Letzter Messetag</Trans></FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+          )} />
+        </div>
+        {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="outline" onClick={onDone}><Trans>Abbrechen</Trans></Button>
+          <Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button>
+        </div>
+      </form>
+    </Form>
+  );
+}
+
+function AccessSection() {
+  const { t } = useLingui();
+  const { data: access } = useSuspenseQuery(harbourAccessQueryOptions());
+  return (
+    <Section title={t`Türcode und WLAN`} aria-label={t`Türcode und WLAN`}>
+      <p className="max-w-prose text-sm text-slate-700">
+        <Trans>Sichtbar für das Hafenteam, aktive Dauerlieger und bestätigte Gäste mit eingecheckter Buchung bis zur Abreise.</Trans>
+      </p>
+      {access ? <AccessForm key={access.updated_at} access={access} /> : (
+        <p role="alert" className="text-red-700"><Trans>Die Zugangsdaten konnten nicht geladen werden.</Trans></p>
+      )}
+    </Section>
+  );
+}
+
+function AccessForm({ access }: { access: HarbourAccess }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<{ ok: true } | { ok: false; message: string }>();
+  const form = useForm<AccessValues>({
+    resolver: zodResolver(accessSchema),
+    defaultValues: { doorCode: access.door_code, wifiSsid: access.wifi_ssid, wifiPassword: access.wifi_password },
+  });
+  const onSubmit = form.handleSubmit(async (v) => {
+    setState(undefined);
+    try {
+      await saveHarbourAccess({ door_code: v.doorCode, wifi_ssid: v.wifiSsid, wifi_password: v.wifiPassword });
+      setState({ ok: true });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.access() });
+    } catch (e) {
+      setState({ ok: false, message: adminErrorMessage(e) });
+    }
+  });
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label={t`Türcode und WLAN`} className="grid max-w-md gap-4">
+        <FormField control={form.control} name="doorCode" render={({ field }) => (
+          <FormItem><FormLabel><Trans>Türcode</Trans></FormLabel><FormControl><Input autoComplete="off" {...field} /></FormControl><FormMessage /></FormItem>
+        )} />
+        <FormField control={form.control} name="wifiSsid" render={({ field }) => (
+          <FormItem><FormLabel><Trans>WLAN-Name (SSID)</Trans></FormLabel><FormControl><Input autoComplete="off" {...field} /></FormControl><FormMessage /></FormItem>
+        )} />
+        <FormField control={form.control} name="wifiPassword" render={({ field }) => (
+          <FormItem>
+            <FormLabel><Trans>WLAN-Passwort</Trans></FormLabel>
+            <FormControl><Input autoComplete="off" {...field} /></FormControl>
+            <FormDescription><Trans>Gäste sehen das neue Passwort sofort.</Trans></FormDescription>
+            <FormMessage />
+          </FormItem>
+        )} />
+        <div aria-live="polite">
+          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
+          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+        </div>
+        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button></div>
+      </form>
+    </Form>
+  );
+}

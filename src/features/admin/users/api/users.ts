@@ -1,0 +1,106 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { getDb } from '../../shared/typed-client';
+import { check, checkList, UUID } from '../../shared/admin-errors';
+
+export const USERS_PAGE_SIZE = 20;
+
+export const adminUserKeys = {
+  all: ['admin', 'users'] as const,
+  list: (search: string, page: number) => [...adminUserKeys.all, 'list', search, page] as const,
+  item: (id: string) => [...adminUserKeys.all, 'item', id] as const,
+};
+
+export interface UserListRow {
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  admin: boolean;
+  harbor: boolean;
+  user: boolean;
+  active: boolean;
+}
+
+/** A page (1-based) of admin_list_users, with the total number of matches. */
+export const adminUsersQueryOptions = (search: string, page: number) =>
+  queryOptions({
+    queryKey: adminUserKeys.list(search, page),
+    queryFn: async (): Promise<{ rows: UserListRow[]; total: number }> => {
+      const db = await getDb();
+      const rows = checkList(await db.rpc('admin_list_users', {
+        p_search: search || undefined,
+        p_limit: USERS_PAGE_SIZE,
+        p_offset: (page - 1) * USERS_PAGE_SIZE,
+      }));
+      return { rows: rows as UserListRow[], total: rows[0]?.total ?? 0 };
+    },
+    placeholderData: keepPreviousData,
+  });
+
+export interface AdminUser {
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  company: string | null;
+  street: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+  active: boolean;
+  roles: { admin: boolean; harbor: boolean; user: boolean };
+}
+
+/** One account: its profile and its role record (admins read both; RLS decides). */
+export const adminUserQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: adminUserKeys.item(id),
+    queryFn: async (): Promise<AdminUser | null> => {
+      if (!UUID.test(id)) return null;
+      const db = await getDb();
+      const [profile, roles] = await Promise.all([
+        db.from('profiles').select('id,email,first_name,last_name,phone,company,street,postal_code,city,country,active').eq('id', id).maybeSingle(),
+        db.from('user_roles').select('admin,harbor,user').eq('user_id', id).maybeSingle(),
+      ]);
+      const p = check(profile);
+      const r = check(roles);
+      if (!p) return null;
+      return { ...p, roles: { admin: !!r?.admin, harbor: !!r?.harbor, user: !!r?.user } };
+    },
+  });
+
+export interface SaveUserInput {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  company: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  admin: boolean;
+  harbor: boolean;
+  user: boolean;
+  active: boolean;
+}
+
+/** admin_save_user: person fields, role flags and active in one transaction. */
+export async function saveUser(id: string, v: SaveUserInput): Promise<void> {
+  const db = await getDb();
+  check(await db.rpc('admin_save_user', {
+    p_user_id: id,
+    p_first_name: v.firstName,
+    p_last_name: v.lastName,
+    p_phone: v.phone,
+    p_company: v.company,
+    p_street: v.street,
+    p_postal_code: v.postalCode,
+    p_city: v.city,
+    p_country: v.country,
+    p_admin: v.admin,
+    p_harbor: v.harbor,
+    p_user: v.user,
+    p_active: v.active,
+  }));
+}

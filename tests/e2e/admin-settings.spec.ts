@@ -1,0 +1,110 @@
+import { expect as baseExpect, test } from '../helpers/app-test';
+import { clientAs, pngFile } from './admin-content-helpers.ts';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 90_000 });
+
+test.describe('admin settings', () => {
+  test.use({ persona: 'admin' });
+
+  test('an admin adds, edits and deletes a fair period, and changes the wifi name that staff then read through harbour_access()', async ({ page, consoleErrors }) => {
+    const name = `Caravan Salon ${Date.now().toString(36)}`;
+    await page.goto('/de/account/admin/settings');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Einstellungen');
+    const fairs = page.getByRole('region', { name: 'Messezeiträume' });
+    await fairs.getByRole('button', { name: 'Messezeitraum hinzufügen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Messezeitraum hinzufügen' });
+    await dialog.getByLabel('Name (Deutsch)').fill(name);
+    await dialog.getByLabel('Erster Messetag').fill('2031-08-29');
+    await dialog.getByLabel('Letzter Messetag').fill('2031-08-20');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(dialog.getByText('Das Ende muss nach dem Beginn liegen')).toBeVisible();
+    await dialog.getByLabel('Letzter Messetag').fill('2031-09-07');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(dialog).toHaveCount(0);
+    const row = fairs.getByRole('row').filter({ hasText: name });
+    await expect(row).toContainText('29. Aug. 2031');
+
+    await row.getByRole('button', { name: `${name} bearbeiten` }).click();
+    const edit = page.getByRole('dialog', { name: 'Messezeitraum bearbeiten' });
+    await edit.getByLabel('Name (Englisch, optional)').fill('Caravan Salon EN');
+    await edit.getByLabel('Letzter Messetag').fill('2031-09-06');
+    await edit.getByRole('button', { name: 'Speichern' }).click();
+    await expect(row).toContainText('6. Sep. 2031');
+    // Everyone reads fair periods (the booking offers them).
+    const db = await clientAs('admin');
+    expect((await db.from('fair_periods').select('name_en, starts_on, ends_on').eq('name', name).single()).data)
+      .toEqual({ name_en: 'Caravan Salon EN', starts_on: '2031-08-29', ends_on: '2031-09-06' });
+
+    await row.getByRole('button', { name: `${name} löschen` }).click();
+    await page.getByRole('alertdialog', { name: 'Messezeitraum löschen' }).getByRole('button', { name: 'Löschen' }).click();
+    await expect(row).toHaveCount(0);
+
+    // Door code and wifi: the form shows the stored values; a change reaches staff at once.
+    const access = page.getByRole('form', { name: 'Türcode und WLAN' });
+    await expect(access.getByLabel('Türcode')).toHaveValue('4711#');
+    const ssid = await access.getByLabel('WLAN-Name (SSID)').inputValue();
+    await access.getByLabel('WLAN-Name (SSID)').fill('x'.repeat(70));
+    await access.getByRole('button', { name: 'Speichern' }).click();
+    await expect(access.getByText('Höchstens 64 Zeichen')).toBeVisible();
+    await access.getByLabel('WLAN-Name (SSID)').fill(`${ssid}-Test`);
+    await access.getByRole('button', { name: 'Speichern' }).click();
+    await expect(access.getByRole('status')).toHaveText('Gespeichert.');
+    const staff = await clientAs('harbour');
+    const seen = await staff.rpc('harbour_access');
+    expect(JSON.stringify(seen.data)).toContain(`${ssid}-Test`);
+    // Put it back for the other suites.
+    await page.reload();
+    await access.getByLabel('WLAN-Name (SSID)').fill(ssid);
+    await access.getByRole('button', { name: 'Speichern' }).click();
+    await expect(access.getByRole('status')).toHaveText('Gespeichert.');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('harbour staff (not admin)', () => {
+  test.use({ persona: 'harbour' });
+
+  test('get the 404 page on every admin content page', async ({ page }) => {
+    for (const path of [
+      '/de/account/admin/news', '/de/account/admin/news/create', '/de/account/admin/news/00000000-0000-4000-8000-000000000000/edit',
+      '/de/account/admin/users', '/de/account/admin/users/a0000000-0000-4000-8000-000000000003/edit',
+      '/de/account/admin/sale-codes', '/de/account/admin/sale-codes/create', '/de/account/admin/sale-codes/edit',
+      '/de/account/admin/settings',
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }), path).toHaveText('404 Nicht gefunden');
+    }
+    // The harbour-team pages still work.
+    await page.goto('/de/account/admin/overview');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Übersicht');
+  });
+
+  test('their writes through the API are refused by the database', async () => {
+    const db = await clientAs('harbour');
+    const news = await db.from('news').insert({ title: 'Staff', starts_at: new Date().toISOString(), ends_at: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(news.error?.code).toBe('42501');
+    expect((await db.from('news').delete().not('id', 'is', null).select('id')).data).toEqual([]);
+    const code = await db.from('sale_codes').insert({ code: 'STAFF', value: 0 });
+    expect(code.error?.code).toBe('42501');
+    expect((await db.from('sale_codes').update({ value: 0 }).not('id', 'is', null).select('id')).data).toEqual([]);
+    const fair = await db.from('fair_periods').insert({ name: 'x', starts_on: '2031-01-01', ends_on: '2031-01-02' });
+    expect(fair.error?.code).toBe('42501');
+    expect((await db.from('fair_periods').delete().not('id', 'is', null).select('id')).data).toEqual([]);
+    expect((await db.from('harbour_settings').update({ door_code: '0000' }).eq('id', 1).select('id')).data).toEqual([]);
+    expect((await db.from('user_roles').update({ admin: true }).eq('user_id', 'a0000000-0000-4000-8000-000000000002').select('admin')).data).toEqual([]);
+    expect((await db.from('profiles').update({ active: false }).eq('id', 'a0000000-0000-4000-8000-000000000003').select('id')).data).toEqual([]);
+    const save = await db.rpc('admin_save_user', {
+      p_user_id: 'a0000000-0000-4000-8000-000000000002', p_first_name: 'Heinz', p_last_name: 'Poller', p_phone: '', p_company: '', p_street: '',
+      p_postal_code: '', p_city: '', p_country: '', p_admin: true, p_harbor: true, p_user: true, p_active: true,
+    });
+    expect(save.error?.message).toBe('admin_required');
+    expect((await db.rpc('admin_list_users', {})).error?.message).toBe('admin_required');
+    const upload = await db.storage.from('news-images').upload('staff/title.png', pngFile().buffer, { contentType: 'image/png' });
+    expect(upload.error).toBeTruthy();
+    // And nothing changed.
+    expect((await db.rpc('harbour_access')).error).toBeNull();
+    const admin = await clientAs('admin');
+    expect((await admin.from('user_roles').select('admin').eq('user_id', 'a0000000-0000-4000-8000-000000000002').single()).data).toEqual({ admin: false });
+  });
+});
