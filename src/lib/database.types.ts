@@ -1500,6 +1500,13 @@ export type Database = {
           user_id: string | null
         }
       }
+      set_place_additional_places: {
+        Args: {
+          p_place_id: string
+          p_additional_place_ids: string[]
+        }
+        Returns: string[]
+      }
       staff_create_booking: {
         Args: {
           p_place_id: string
