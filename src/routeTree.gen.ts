@@ -48,9 +48,17 @@ import { Route as Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteI
 import { Route as Char123LocaleChar125OrderIdIndexRouteImport } from './routes/{-$locale}/order/$id/index'
 import { Route as Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport } from './routes/{-$locale}/order/{-$id}/check-in'
 import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
+import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport } from './routes/{-$locale}/account/admin/additional-places/index'
+import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport } from './routes/{-$locale}/account/admin/additional-places/create'
+import { Route as Char123LocaleChar125AccountAdminMapIndexRouteImport } from './routes/{-$locale}/account/admin/map/index'
+import { Route as Char123LocaleChar125AccountAdminPlacesIndexRouteImport } from './routes/{-$locale}/account/admin/places/index'
+import { Route as Char123LocaleChar125AccountAdminPlacesCreateRouteImport } from './routes/{-$locale}/account/admin/places/create'
 import { Route as Char123LocaleChar125AccountBookingsIdIndexRouteImport } from './routes/{-$locale}/account/bookings/$id/index'
 import { Route as Char123LocaleChar125AccountBookingsIdCheckInRouteImport } from './routes/{-$locale}/account/bookings/$id/check-in'
 import { Route as Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport } from './routes/{-$locale}/start/booking/result/{-$id}'
+import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRouteImport } from './routes/{-$locale}/account/admin/additional-places/$id/edit'
+import { Route as Char123LocaleChar125AccountAdminPlacesIdCalendarRouteImport } from './routes/{-$locale}/account/admin/places/$id/calendar'
+import { Route as Char123LocaleChar125AccountAdminPlacesIdEditRouteImport } from './routes/{-$locale}/account/admin/places/$id/edit'
 
 const Char123LocaleChar125RouteRoute =
   Char123LocaleChar125RouteRouteImport.update({
@@ -288,6 +296,36 @@ const Char123LocaleChar125StartBookingIndexRoute =
     path: '/start/booking/',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute =
+  Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport.update({
+    id: '/additional-places/',
+    path: '/additional-places/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute =
+  Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport.update({
+    id: '/additional-places/create',
+    path: '/additional-places/create',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminMapIndexRoute =
+  Char123LocaleChar125AccountAdminMapIndexRouteImport.update({
+    id: '/map/',
+    path: '/map/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesIndexRoute =
+  Char123LocaleChar125AccountAdminPlacesIndexRouteImport.update({
+    id: '/places/',
+    path: '/places/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesCreateRoute =
+  Char123LocaleChar125AccountAdminPlacesCreateRouteImport.update({
+    id: '/places/create',
+    path: '/places/create',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountBookingsIdIndexRoute =
   Char123LocaleChar125AccountBookingsIdIndexRouteImport.update({
     id: '/bookings/$id/',
@@ -305,6 +343,24 @@ const Char123LocaleChar125StartBookingResultChar123IdChar125Route =
     id: '/start/booking/result/{-$id}',
     path: '/start/booking/result/{-$id}',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute =
+  Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRouteImport.update({
+    id: '/additional-places/$id/edit',
+    path: '/additional-places/$id/edit',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesIdCalendarRoute =
+  Char123LocaleChar125AccountAdminPlacesIdCalendarRouteImport.update({
+    id: '/places/$id/calendar',
+    path: '/places/$id/calendar',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesIdEditRoute =
+  Char123LocaleChar125AccountAdminPlacesIdEditRouteImport.update({
+    id: '/places/$id/edit',
+    path: '/places/$id/edit',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -347,9 +403,17 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
+  '/{-$locale}/account/admin/places/': typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/additional-places/$id/edit': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
+  '/{-$locale}/account/admin/places/$id/calendar': typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  '/{-$locale}/account/admin/places/$id/edit': typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
 }
 export interface FileRoutesByTo {
   '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
@@ -388,9 +452,17 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/bookings': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/additional-places': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/map': typeof Char123LocaleChar125AccountAdminMapIndexRoute
+  '/{-$locale}/account/admin/places': typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
   '/{-$locale}/account/bookings/$id': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/additional-places/$id/edit': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
+  '/{-$locale}/account/admin/places/$id/calendar': typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  '/{-$locale}/account/admin/places/$id/edit': typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -433,9 +505,17 @@ export interface FileRoutesById {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
+  '/{-$locale}/account/admin/places/': typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/additional-places/$id/edit': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
+  '/{-$locale}/account/admin/places/$id/calendar': typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  '/{-$locale}/account/admin/places/$id/edit': typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -479,9 +559,17 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/additional-places/create'
+    | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/map/'
+    | '/{-$locale}/account/admin/places/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/additional-places/$id/edit'
+    | '/{-$locale}/account/admin/places/$id/calendar'
+    | '/{-$locale}/account/admin/places/$id/edit'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/{-$locale}/auth'
@@ -520,9 +608,17 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings'
     | '/{-$locale}/order/$id'
     | '/{-$locale}/start/booking'
+    | '/{-$locale}/account/admin/additional-places/create'
+    | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/additional-places'
+    | '/{-$locale}/account/admin/map'
+    | '/{-$locale}/account/admin/places'
     | '/{-$locale}/account/bookings/$id'
+    | '/{-$locale}/account/admin/additional-places/$id/edit'
+    | '/{-$locale}/account/admin/places/$id/calendar'
+    | '/{-$locale}/account/admin/places/$id/edit'
   id:
     | '__root__'
     | '/{-$locale}'
@@ -564,9 +660,17 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/additional-places/create'
+    | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/map/'
+    | '/{-$locale}/account/admin/places/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/additional-places/$id/edit'
+    | '/{-$locale}/account/admin/places/$id/calendar'
+    | '/{-$locale}/account/admin/places/$id/edit'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -848,6 +952,41 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingIndexRouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/additional-places/': {
+      id: '/{-$locale}/account/admin/additional-places/'
+      path: '/additional-places'
+      fullPath: '/{-$locale}/account/admin/additional-places/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/additional-places/create': {
+      id: '/{-$locale}/account/admin/additional-places/create'
+      path: '/additional-places/create'
+      fullPath: '/{-$locale}/account/admin/additional-places/create'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/map/': {
+      id: '/{-$locale}/account/admin/map/'
+      path: '/map'
+      fullPath: '/{-$locale}/account/admin/map/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminMapIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/': {
+      id: '/{-$locale}/account/admin/places/'
+      path: '/places'
+      fullPath: '/{-$locale}/account/admin/places/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/create': {
+      id: '/{-$locale}/account/admin/places/create'
+      path: '/places/create'
+      fullPath: '/{-$locale}/account/admin/places/create'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesCreateRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/bookings/$id/': {
       id: '/{-$locale}/account/bookings/$id/'
       path: '/bookings/$id'
@@ -869,6 +1008,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/additional-places/$id/edit': {
+      id: '/{-$locale}/account/admin/additional-places/$id/edit'
+      path: '/additional-places/$id/edit'
+      fullPath: '/{-$locale}/account/admin/additional-places/$id/edit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/$id/calendar': {
+      id: '/{-$locale}/account/admin/places/$id/calendar'
+      path: '/places/$id/calendar'
+      fullPath: '/{-$locale}/account/admin/places/$id/calendar'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/$id/edit': {
+      id: '/{-$locale}/account/admin/places/$id/edit'
+      path: '/places/$id/edit'
+      fullPath: '/{-$locale}/account/admin/places/$id/edit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesIdEditRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
   }
 }
 
@@ -876,6 +1036,14 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
+  Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  Char123LocaleChar125AccountAdminPlacesCreateRoute: typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
+  Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  Char123LocaleChar125AccountAdminMapIndexRoute: typeof Char123LocaleChar125AccountAdminMapIndexRoute
+  Char123LocaleChar125AccountAdminPlacesIndexRoute: typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
+  Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
+  Char123LocaleChar125AccountAdminPlacesIdCalendarRoute: typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  Char123LocaleChar125AccountAdminPlacesIdEditRoute: typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
 }
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
@@ -886,6 +1054,22 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminOverviewRoute,
     Char123LocaleChar125AccountAdminIndexRoute:
       Char123LocaleChar125AccountAdminIndexRoute,
+    Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute:
+      Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute,
+    Char123LocaleChar125AccountAdminPlacesCreateRoute:
+      Char123LocaleChar125AccountAdminPlacesCreateRoute,
+    Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute:
+      Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute,
+    Char123LocaleChar125AccountAdminMapIndexRoute:
+      Char123LocaleChar125AccountAdminMapIndexRoute,
+    Char123LocaleChar125AccountAdminPlacesIndexRoute:
+      Char123LocaleChar125AccountAdminPlacesIndexRoute,
+    Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute:
+      Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute,
+    Char123LocaleChar125AccountAdminPlacesIdCalendarRoute:
+      Char123LocaleChar125AccountAdminPlacesIdCalendarRoute,
+    Char123LocaleChar125AccountAdminPlacesIdEditRoute:
+      Char123LocaleChar125AccountAdminPlacesIdEditRoute,
   }
 
 const Char123LocaleChar125AccountAdminRouteRouteWithChildren =
