@@ -32,7 +32,7 @@ function useKindLabels() {
   return { long, short };
 }
 
-export function CalendarPage({ from, view, onChange }: { from: string; view: CalendarView; onChange: (next: { from: string; view: CalendarView }) => void }) {
+export function CalendarPage({ from, view, onChange, placeId }: { from: string; view: CalendarView; onChange: (next: { from: string; view: CalendarView }) => void; placeId?: string }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const range = calendarRange(from, view);
@@ -48,9 +48,11 @@ export function CalendarPage({ from, view, onChange }: { from: string; view: Cal
     if (ok) await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
   };
   const today = berlinToday();
+  // With placeId (admin berth calendar): that berth only.
+  const places = useMemo(() => (placeId ? data?.places.filter((p) => p.id === placeId) : data?.places) ?? [], [data, placeId]);
 
   const selectedEntries = useMemo(() => (selected && data ? (data.cells[selected.place]?.[selected.day] ?? []) : []), [selected, data]);
-  const selectedPlace = data?.places.find((p) => p.id === selected?.place);
+  const selectedPlace = places.find((p) => p.id === selected?.place);
 
   const describe = (e: CalendarEntry) => {
     const parts = [labels.long[kindOf(e)], e.guest, e.boat_name, e.note].filter(Boolean);
@@ -104,7 +106,7 @@ export function CalendarPage({ from, view, onChange }: { from: string; view: Cal
               </tr>
             </thead>
             <tbody>
-              {data.places.map((place) => (
+              {places.map((place) => (
                 <tr key={place.id} className="border-t border-slate-100">
                   <th scope="row" className="sticky left-0 z-10 whitespace-nowrap bg-white p-2 text-left font-medium">{place.name}</th>
                   {data.days.map((day) => {
@@ -161,7 +163,7 @@ export function CalendarPage({ from, view, onChange }: { from: string; view: Cal
         </section>
       )}
 
-      {data && data.places.length > 0 && <BlockForm places={data.places} defaultDay={from} />}
+      {places.length > 0 && <BlockForm places={places} defaultDay={from} />}
     </Page>
   );
 }

@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page } from '@/components/page';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { adminPlaceKeys } from '../../places/api/keys';
+import { publicImageUrl, uploadImage, type UploadError } from '../../places/api/upload';
+import { ImageField } from '../../places/components/image-field';
+import { COLUMN_BUCKET, columnImagePath, columnQueryOptions, saveColumn, setColumnImagePath, type Column, type ColumnSaveError } from '../api/additional-places';
+import { ColumnForm, parseColumn, type ColumnDraft, type ColumnDraftError } from './column-form';
+
+export function useColumnSaveMessages(): Record<ColumnSaveError, string> {
+  const { t } = useLingui();
+  return {
+    position: t`Position erforderlich: genau 2 Koordinaten (x 0–1000, y 0–600).`,
+    invalid: t`Bitte die Eingaben prüfen.`,
+    forbidden: t`Dazu fehlt Ihnen die Berechtigung.`,
+    unknown: t`Die Säule konnte nicht gespeichert werden. Bitte erneut versuchen.`,
+  };
+}
+
+export const columnDraft = (c?: Column | null): ColumnDraft => ({
+  type: c?.type ?? 'electric',
+  name: c?.name ?? '',
+  x: c ? String(c.position[0]) : '',
+  y: c ? String(c.position[1]) : '',
+});
+
+/** Create (no id) or edit a column, with its title image. */
+export function ColumnEditPage({ id }: { id?: string }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const column = useQuery({ ...columnQueryOptions(id ?? ''), enabled: !!id });
+  if (id && !column.data) {
+    return column.isError ? <p role="alert" className="text-red-700"><Trans>Die Säule konnte nicht geladen werden.</Trans></p> : <p><Trans>Lädt…</Trans></p>;
+  }
+  return (
+    <Page title={id ? t`Säule ${column.data?.name ?? ''} bearbeiten` : t`Säule erstellen`}>
+      <Link to="/{-$locale}/account/admin/additional-places" className={`${buttonVariants({ variant: 'outline', size: 'sm' })} self-start`}><Trans>Alle Säulen</Trans></Link>
+      <ColumnEditor
+        key={column.data?.id ?? 'new'}
+        column={column.data ?? null}
+        onSaved={async (savedId) => {
+          await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+          if (!id) await navigate({ to: '/{-$locale}/account/admin/additional-places/$id/edit', params: { id: savedId } });
+        }}
+      />
+    </Page>
+  );
+}
+
+function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id: string) => Promise<void> }) {
+  const { t } = useLingui();
+  const messages = useColumnSaveMessages();
+  const [draft, setDraft] = useState<ColumnDraft>(() => columnDraft(column));
+  const [errors, setErrors] = useState<ColumnDraftError[]>([]);
+  const [file, setFile] = useState<File | null>(null);
+  const [version, setVersion] = useState(0);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [uploadError, setUploadError] = useState<UploadError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: true } | { ok: false; error: ColumnSaveError } | null>(null);
+
+  const upload = async (columnId: string, f: File) => {
+    setUploadError(null);
+    setProgress(0);
+    const failed = await uploadImage(COLUMN_BUCKET, columnImagePath(columnId), f, setProgress);
+    if (failed || !(await setColumnImagePath(columnId, columnImagePath(columnId)))) {
+      setProgress(null);
+      setUploadError(failed ?? 'failed');
+      return false;
+    }
+    setVersion((v) => v + 1);
+    return true;
+  };
+
+  const save = async () => {
+    const parsed = parseColumn(draft);
+    if ('errors' in parsed) return setErrors(parsed.errors);
+    setErrors([]);
+    setBusy(true);
+    const res = await saveColumn(parsed.input, column?.id);
+    if ('error' in res) {
+      setBusy(false);
+      return setResult({ ok: false, error: res.error });
+    }
+    if (file && !column) await upload(res.id, file);
+    setBusy(false);
+    setResult({ ok: true });
+    await onSaved(res.id);
+  };
+
+  return (
+    <>
+      <ImageField
+        label={t`Bild`}
+        currentUrl={column?.image_path ? publicImageUrl(COLUMN_BUCKET, column.image_path, String(version)) : null}
+        progress={progress}
+        error={uploadError}
+        onPick={(f) => (column ? void upload(column.id, f).then((ok) => (ok ? onSaved(column.id) : undefined)) : setFile(f))}
+      />
+      <ColumnForm draft={draft} onChange={setDraft} onSubmit={() => void save()} errors={errors} label={column ? t`Säule bearbeiten` : t`Säule erstellen`}>
+        <Button type="submit" disabled={busy}>{column ? <Trans>Speichern</Trans> : <Trans>Erstellen</Trans>}</Button>
+        {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Gespeichert.</Trans></p>}
+        {result && !result.ok && <p role="alert" className="text-sm text-red-700">{messages[result.error]}</p>}
+      </ColumnForm>
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page } from '@/components/page';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { adminPlaceKeys } from '../../places/api/keys';
+import { ConfirmDialog } from '../../places/components/confirm-dialog';
+import { columnsQueryOptions, deleteColumn, type Column } from '../api/additional-places';
+
+export function useColumnTypeLabels() {
+  const { t } = useLingui();
+  return { electric: t`Stromsäule`, water: t`Wassersäule` } as const;
+}
+
+/** The electricity and water columns: list, create, edit, delete (with a confirmation). */
+export function ColumnsListPage() {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const { data, error, isPending } = useQuery(columnsQueryOptions());
+  const types = useColumnTypeLabels();
+  const [confirm, setConfirm] = useState<Column | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const remove = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    const ok = await deleteColumn(confirm.id);
+    setBusy(false);
+    setConfirm(null);
+    setFailed(!ok);
+    await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+  };
+  return (
+    <Page title={t`Säulen (Strom und Wasser)`}>
+      <div className="flex flex-wrap gap-2">
+        <Link to="/{-$locale}/account/admin/additional-places/create" className={buttonVariants()}><Trans>Säule erstellen</Trans></Link>
+        <Link to="/{-$locale}/account/admin/map" className={buttonVariants({ variant: 'outline' })}><Trans>Auf dem Hafenplan platzieren</Trans></Link>
+      </div>
+      {failed && <p role="alert" className="text-red-700"><Trans>Die Säule konnte nicht gelöscht werden. Bitte erneut versuchen.</Trans></p>}
+      {error ? (
+        <p role="alert" className="text-red-700"><Trans>Die Säulen konnten nicht geladen werden.</Trans></p>
+      ) : isPending ? (
+        <p><Trans>Lädt…</Trans></p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200">
+          <table className="w-full text-left text-sm" aria-label={t`Säulen`}>
+            <thead className="bg-slate-50">
+              <tr>
+                <th scope="col" className="p-2"><Trans>Name</Trans></th>
+                <th scope="col" className="p-2"><Trans>Art</Trans></th>
+                <th scope="col" className="p-2"><Trans>Position (x, y)</Trans></th>
+                <th scope="col" className="p-2"><Trans>Aktionen</Trans></th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((c) => (
+                <tr key={c.id} className="border-t border-slate-100">
+                  <th scope="row" className="p-2 font-medium">{c.name}</th>
+                  <td className="p-2">{types[c.type]}</td>
+                  <td className="p-2">{Math.round(c.position[0])}, {Math.round(c.position[1])}</td>
+                  <td className="p-2">
+                    <div className="flex gap-2">
+                      <Link to="/{-$locale}/account/admin/additional-places/$id/edit" params={{ id: c.id }} className={buttonVariants({ size: 'sm', variant: 'outline' })} aria-label={t`${c.name} bearbeiten`}><Trans>Bearbeiten</Trans></Link>
+                      <Button size="sm" variant="destructive" aria-label={t`${c.name} löschen`} onClick={() => setConfirm(c)}><Trans>Löschen</Trans></Button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title={t`Säule löschen?`}
+        description={<p><Trans>„{confirm?.name}“ wird mit ihrem Bild gelöscht und keinem Liegeplatz mehr zugeordnet.</Trans></p>}
+        action={t`Löschen`}
+        destructive
+        busy={busy}
+        onConfirm={() => void remove()}
+      />
+    </Page>
+  );
+}

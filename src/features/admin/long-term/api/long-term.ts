@@ -1,0 +1,127 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { adminPlaceKeys } from '../../places/api/keys';
+
+export interface Holder {
+  id: string;
+  place_id: string;
+  user_id: string | null;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  starts_on: string;
+  ends_on: string | null;
+  boat_name: string | null;
+  boat_tag: string | null;
+  boat_length: number | null;
+  boat_width: number | null;
+}
+
+/** The berth's current or coming holders (not yet ended), first first. */
+export const holdersQueryOptions = (placeId: string, today: string) =>
+  queryOptions({
+    queryKey: adminPlaceKeys.holders(placeId),
+    queryFn: async (): Promise<Holder[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('long_term_holders')
+        .select('id, place_id, user_id, email, first_name, last_name, starts_on, ends_on, boat_name, boat_tag, boat_length, boat_width')
+        .eq('place_id', placeId)
+        .or(`ends_on.is.null,ends_on.gte.${today}`)
+        .order('starts_on');
+      if (error) throw error;
+      return data as Holder[];
+    },
+  });
+
+export interface Application {
+  id: string;
+  place_id: string | null;
+  place_name: string | null;
+  email: string;
+  first_name: string;
+  last_name: string;
+  boat: { name?: string; tag?: string; length?: number; width?: number };
+  desired_start: string | null;
+  status: string;
+  created_at: string;
+  waiting_position: number | null;
+}
+
+/** All applications in waiting-list order (open ones first, by position); admins only. */
+export const applicationsQueryOptions = () =>
+  queryOptions({
+    queryKey: adminPlaceKeys.applications(),
+    queryFn: async (): Promise<Application[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('long_term_applications_queue');
+      if (error) throw error;
+      return data as unknown as Application[];
+    },
+  });
+
+export interface UserOption {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  boat_name: string | null;
+  boat_tag: string | null;
+  boat_length: number | null;
+  boat_width: number | null;
+}
+
+/** Customers by e-mail or name, for the holder dialog (staff read all profiles). */
+export const userSearchQueryOptions = (q: string) =>
+  queryOptions({
+    queryKey: adminPlaceKeys.users(q),
+    queryFn: async (): Promise<UserOption[]> => {
+      const supabase = await getSupabase();
+      const term = q.replace(/[%,()*]/g, ' ').trim();
+      let query = supabase.from('profiles').select('id, email, first_name, last_name, boat_name, boat_tag, boat_length, boat_width').order('email').limit(20);
+      if (term) query = query.or(`email.ilike.*${term}*,last_name.ilike.*${term}*,first_name.ilike.*${term}*`);
+      const { data, error } = await query;
+      if (error) throw error;
+      return data as UserOption[];
+    },
+    staleTime: 30_000,
+  });
+
+export interface HolderInput {
+  user_id?: string;
+  email?: string;
+  first_name?: string;
+  last_name?: string;
+  boat_name?: string;
+  boat_tag?: string;
+  boat_length?: number;
+  boat_width?: number;
+}
+
+export type HolderError = 'already_held' | 'has_bookings' | 'invalid' | 'user_not_found' | 'application_not_open' | 'unknown';
+
+function holderError(error: { code?: string; message?: string }): HolderError {
+  if (error.message === 'berth_already_held') return 'already_held';
+  if (error.message === 'berth_has_bookings') return 'has_bookings';
+  if (error.message === 'user_not_found') return 'user_not_found';
+  if (error.message === 'application_not_open') return 'application_not_open';
+  if (error.code === '22023' || error.code === '23514' || error.code === '22P02' || error.code === '22003') return 'invalid';
+  return 'unknown';
+}
+
+export async function assignHolder(placeId: string, startsOn: string, holder: HolderInput, applicationId?: string): Promise<HolderError | null> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('assign_long_term_holder', {
+    p_place_id: placeId,
+    p_starts_on: startsOn,
+    p_holder: holder as never,
+    p_application_id: applicationId,
+  });
+  return error ? holderError(error) : null;
+}
+
+export async function removeHolder(holderId: string, lastDay?: string): Promise<HolderError | null> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('remove_long_term_holder', { p_holder_id: holderId, p_last_day: lastDay });
+  return error ? holderError(error) : null;
+}

@@ -1,0 +1,316 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Section } from '@/components/page';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { berlinToday, formatDay } from '@/lib/dates';
+import { adminPlaceKeys } from '../../places/api/keys';
+import { ConfirmDialog } from '../../places/components/confirm-dialog';
+import { decimal, isDecimal } from '../../places/schemas/place';
+import {
+  applicationsQueryOptions,
+  assignHolder,
+  holdersQueryOptions,
+  removeHolder,
+  userSearchQueryOptions,
+  type Application,
+  type Holder,
+  type HolderError,
+} from '../api/long-term';
+
+function useHolderMessages(): Record<HolderError, string> {
+  const { t } = useLingui();
+  return {
+    already_held: t`Der Liegeplatz hat in diesem Zeitraum schon einen Langzeitlieger.`,
+    has_bookings: t`Der Liegeplatz ist in diesem Zeitraum gebucht. Bitte die Buchungen zuerst verlegen oder stornieren.`,
+    invalid: t`Bitte die Angaben prüfen: Beginn, Bootsdaten (Länge 1–60 m, Breite 0,5–15 m) und eine Person (Benutzer, E-Mail oder Name).`,
+    user_not_found: t`Diesen Benutzer gibt es nicht.`,
+    application_not_open: t`Diese Bewerbung ist nicht mehr offen.`,
+    unknown: t`Das hat nicht geklappt. Bitte erneut versuchen.`,
+  };
+}
+
+const holderName = (h: Holder) => [h.first_name, h.last_name].filter(Boolean).join(' ') || h.email || '—';
+
+/** The berth's long-term holder: shown here, assigned and removed in a dialog (save and remove). */
+export function HolderSection({ placeId, placeName }: { placeId: string; placeName: string }) {
+  const { t, i18n } = useLingui();
+  const today = berlinToday();
+  const holders = useQuery(holdersQueryOptions(placeId, today));
+  const [open, setOpen] = useState(false);
+  const [picked, setPicked] = useState<Application | null>(null);
+  return (
+    <Section title={t`Langzeitlieger`} aria-label={t`Langzeitlieger`}>
+      {holders.isError ? (
+        <p role="alert" className="text-red-700"><Trans>Die Langzeitlieger konnten nicht geladen werden.</Trans></p>
+      ) : (holders.data ?? []).length === 0 ? (
+        <p data-testid="holder-summary"><Trans>Kein Langzeitlieger.</Trans></p>
+      ) : (
+        <ul data-testid="holder-summary" className="grid gap-1">
+          {holders.data!.map((h) => (
+            <li key={h.id}>
+              {holderName(h)} · <Trans>ab {formatDay(h.starts_on, i18n.locale)}</Trans>
+              {h.ends_on && <> · <Trans>bis {formatDay(h.ends_on, i18n.locale)}</Trans></>}
+              {h.boat_name && <> · <Trans>Boot: {h.boat_name}</Trans></>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div><Button variant="outline" onClick={() => setOpen(true)}><Trans>Langzeitlieger verwalten</Trans></Button></div>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent className="max-h-[90vh] max-w-4xl overflow-y-auto">
+          <DialogHeader>
+            <DialogTitle><Trans>Langzeitlieger für {placeName}</Trans></DialogTitle>
+            <DialogDescription><Trans>Zuweisen mit Beginn und Bootsdaten oder entfernen. Rechts die Bewerbungen für diesen Liegeplatz in der Reihenfolge der Warteliste.</Trans></DialogDescription>
+          </DialogHeader>
+          <div className="grid gap-6 md:grid-cols-[3fr_2fr]">
+            <div className="grid gap-4">
+              <CurrentHolders placeId={placeId} placeName={placeName} holders={holders.data ?? []} today={today} />
+              <AssignForm key={picked?.id ?? 'new'} placeId={placeId} picked={picked} />
+            </div>
+            <Applications placeId={placeId} onPick={setPicked} />
+          </div>
+        </DialogContent>
+      </Dialog>
+    </Section>
+  );
+}
+
+function CurrentHolders({ placeId, placeName, holders, today }: { placeId: string; placeName: string; holders: Holder[]; today: string }) {
+  const { t, i18n } = useLingui();
+  const queryClient = useQueryClient();
+  const messages = useHolderMessages();
+  const [confirm, setConfirm] = useState<Holder | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<HolderError | null>(null);
+  const [done, setDone] = useState(false);
+  const remove = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    const failed = await removeHolder(confirm.id, today);
+    setBusy(false);
+    setConfirm(null);
+    setError(failed);
+    setDone(!failed);
+    await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.holders(placeId) });
+  };
+  const removable = holders.filter((h) => h.ends_on === null || h.ends_on > today);
+  return (
+    <section aria-label={t`Aktueller Langzeitlieger`} className="grid gap-2">
+      <h3 className="font-semibold"><Trans>Aktueller Langzeitlieger</Trans></h3>
+      {removable.length === 0 && <p><Trans>Kein Langzeitlieger.</Trans></p>}
+      {removable.map((h) => (
+        <div key={h.id} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 p-2 text-sm">
+          <span>
+            {holderName(h)} · <Trans>ab {formatDay(h.starts_on, i18n.locale)}</Trans>
+            {h.boat_name && <> · <Trans>Boot: {h.boat_name}</Trans></>}
+          </span>
+          <Button size="sm" variant="destructive" className="ml-auto" onClick={() => setConfirm(h)}><Trans>Entfernen</Trans></Button>
+        </div>
+      ))}
+      {done && <p role="status" className="text-sm text-green-700"><Trans>Langzeitlieger entfernt.</Trans></p>}
+      {error && <p role="alert" className="text-sm text-red-700">{messages[error]}</p>}
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title={t`Langzeitlieger entfernen?`}
+        description={
+          <p>
+            {confirm && confirm.starts_on > today ? (
+              <Trans>Die Zuweisung von {confirm ? holderName(confirm) : ''} an {placeName} wird aufgehoben, bevor sie beginnt.</Trans>
+            ) : (
+              <Trans>{confirm ? holderName(confirm) : ''} ist ab morgen nicht mehr Langzeitlieger von {placeName}. Der Verlauf bleibt erhalten.</Trans>
+            )}
+          </p>
+        }
+        action={t`Entfernen`}
+        destructive
+        busy={busy}
+        onConfirm={() => void remove()}
+      />
+    </section>
+  );
+}
+
+interface Draft {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  startsOn: string;
+  boatName: string;
+  boatTag: string;
+  boatLength: string;
+  boatWidth: string;
+  applicationId?: string;
+}
+
+const emptyDraft = (): Draft => ({ userId: '', email: '', firstName: '', lastName: '', startsOn: berlinToday(), boatName: '', boatTag: '', boatLength: '', boatWidth: '' });
+
+const draftFrom = (a: Application | null): Draft =>
+  a
+    ? {
+        ...emptyDraft(),
+        email: a.email,
+        firstName: a.first_name,
+        lastName: a.last_name,
+        startsOn: a.desired_start && a.desired_start > berlinToday() ? a.desired_start : berlinToday(),
+        boatName: a.boat.name ?? '',
+        boatTag: a.boat.tag ?? '',
+        boatLength: a.boat.length != null ? String(a.boat.length) : '',
+        boatWidth: a.boat.width != null ? String(a.boat.width) : '',
+        applicationId: a.id,
+      }
+    : emptyDraft();
+
+/** Assign: an account (searched) or a person by e-mail/name, a start date and boat data; an application on the right fills it. */
+function AssignForm({ placeId, picked }: { placeId: string; picked: Application | null }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const messages = useHolderMessages();
+  const [q, setQ] = useState('');
+  const users = useQuery({ ...userSearchQueryOptions(q), enabled: q.trim().length >= 2 });
+  const [draft, setDraft] = useState<Draft>(() => draftFrom(picked));
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: true } | { ok: false; error: HolderError | 'form' } | null>(null);
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  const save = async () => {
+    const num = (v: string) => (v.trim() === '' ? undefined : isDecimal(v) ? decimal(v) : NaN);
+    const length = num(draft.boatLength);
+    const width = num(draft.boatWidth);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.startsOn) || Number.isNaN(length) || Number.isNaN(width) || (!draft.userId && !draft.email.trim() && !draft.lastName.trim())) {
+      return setResult({ ok: false, error: 'form' });
+    }
+    setBusy(true);
+    const failed = await assignHolder(placeId, draft.startsOn, {
+      user_id: draft.userId || undefined,
+      email: draft.email.trim() || undefined,
+      first_name: draft.firstName.trim() || undefined,
+      last_name: draft.lastName.trim() || undefined,
+      boat_name: draft.boatName.trim() || undefined,
+      boat_tag: draft.boatTag.trim() || undefined,
+      boat_length: length,
+      boat_width: width,
+    }, draft.applicationId);
+    setBusy(false);
+    setResult(failed ? { ok: false, error: failed } : { ok: true });
+    if (!failed) {
+      setDraft(emptyDraft());
+      setQ('');
+      await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+    }
+  };
+
+  const field = (id: keyof Draft, label: string, props: { type?: string; inputMode?: 'decimal' } = {}) => (
+    <div className="grid gap-1">
+      <Label htmlFor={`holder-${id}`}>{label}</Label>
+      <Input id={`holder-${id}`} value={draft[id] ?? ''} onChange={(e) => set({ [id]: e.target.value })} {...props} />
+    </div>
+  );
+
+  return (
+    <form aria-label={t`Langzeitlieger zuweisen`} noValidate className="grid gap-3 sm:grid-cols-2" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <h3 className="font-semibold sm:col-span-2"><Trans>Langzeitlieger zuweisen</Trans></h3>
+      <div className="grid gap-1 sm:col-span-2">
+        <Label htmlFor="holder-search"><Trans>Benutzer suchen (E-Mail oder Name)</Trans></Label>
+        <Input id="holder-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
+        {users.data && users.data.length > 0 && (
+          <>
+            <Label htmlFor="holder-user"><Trans>Benutzer</Trans></Label>
+            <select
+              id="holder-user"
+              className="h-9 rounded-md border border-slate-300 bg-white px-2"
+              value={draft.userId}
+              onChange={(e) => {
+                const u = users.data.find((x) => x.id === e.target.value);
+                if (!u) return set({ userId: '' });
+                set({
+                  userId: u.id,
+                  email: u.email,
+                  firstName: u.first_name ?? '',
+                  lastName: u.last_name ?? '',
+                  boatName: u.boat_name ?? draft.boatName,
+                  boatTag: u.boat_tag ?? draft.boatTag,
+                  boatLength: u.boat_length != null ? String(u.boat_length) : draft.boatLength,
+                  boatWidth: u.boat_width != null ? String(u.boat_width) : draft.boatWidth,
+                });
+              }}
+            >
+              <option value="">{t`– kein Benutzerkonto –`}</option>
+              {users.data.map((u) => <option key={u.id} value={u.id}>{[u.last_name, u.first_name].filter(Boolean).join(', ')} ({u.email})</option>)}
+            </select>
+          </>
+        )}
+        {users.data && users.data.length === 0 && <p className="text-sm text-slate-600"><Trans>Kein Benutzer gefunden.</Trans></p>}
+      </div>
+      {field('email', t`E-Mail`, { type: 'email' })}
+      {field('startsOn', t`Beginn`, { type: 'date' })}
+      {field('firstName', t`Vorname`)}
+      {field('lastName', t`Nachname`)}
+      {field('boatName', t`Bootsname`)}
+      {field('boatTag', t`Kennzeichen`)}
+      {field('boatLength', t`Bootslänge (m)`, { inputMode: 'decimal' })}
+      {field('boatWidth', t`Bootsbreite (m)`, { inputMode: 'decimal' })}
+      {draft.applicationId && <p className="text-sm text-slate-600 sm:col-span-2"><Trans>Aus einer Bewerbung übernommen: sie wird als angenommen markiert.</Trans></p>}
+      <div className="flex items-center gap-3 sm:col-span-2">
+        <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
+        {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Langzeitlieger gespeichert.</Trans></p>}
+      </div>
+      {result && !result.ok && (
+        <p role="alert" className="text-sm text-red-700 sm:col-span-2">
+          {result.error === 'form' ? t`Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.` : messages[result.error]}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Open applications for this berth (and for any berth), in waiting-list order. */
+function Applications({ placeId, onPick }: { placeId: string; onPick: (a: Application) => void }) {
+  const { t, i18n } = useLingui();
+  const { data, isError, isPending } = useQuery(applicationsQueryOptions());
+  const open = (data ?? []).filter((a) => a.status === 'open' && a.waiting_position !== null);
+  const forThis = open.filter((a) => a.place_id === placeId);
+  const anyBerth = open.filter((a) => a.place_id === null);
+  const list = (items: Application[], label: string) => (
+    <section aria-label={label} className="grid gap-2">
+      <h3 className="font-semibold">{label}</h3>
+      {items.length === 0 ? (
+        <p className="text-sm text-slate-600"><Trans>Keine offenen Bewerbungen.</Trans></p>
+      ) : (
+        <ol className="grid gap-2">
+          {items.map((a) => (
+            <li key={a.id} className="rounded-md border border-slate-200 p-2 text-sm">
+              <div className="font-medium"><Trans>Platz {a.waiting_position} auf der Warteliste</Trans></div>
+              <div>{a.first_name} {a.last_name} · {a.email}</div>
+              <div className="text-slate-600">
+                {a.boat.name} · {a.boat.length} × {a.boat.width} m · <Trans>eingegangen {formatDay(a.created_at.slice(0, 10), i18n.locale)}</Trans>
+              </div>
+              <Button
+                size="sm"
+                variant="outline"
+                className="mt-1"
+                aria-label={t`Bewerbung von ${a.first_name} ${a.last_name} übernehmen`}
+                onClick={() => onPick(a)}
+              >
+                <Trans>Übernehmen</Trans>
+              </Button>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+  return (
+    <div className="grid content-start gap-4">
+      {isError && <p role="alert" className="text-sm text-red-700"><Trans>Die Bewerbungen konnten nicht geladen werden.</Trans></p>}
+      {isPending && <p><Trans>Lädt…</Trans></p>}
+      {list(forThis, t`Bewerbungen für diesen Liegeplatz`)}
+      {list(anyBerth, t`Bewerbungen ohne bestimmten Liegeplatz`)}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import type { CalendarEntry } from '@/features/harbour/api/calendar';
+import { adminPlaceKeys } from '../../places/api/keys';
+import type { Column } from '../../additional-places/api/additional-places';
+
+/** A berth's state on the day: free, or the first occupation the calendar lists. */
+export type BerthState = 'free' | 'reservation' | 'rent' | 'maintenance' | 'long_term';
+
+export interface MapBerth {
+  id: string;
+  name: string;
+  pier: string | null;
+  length: number;
+  width: number;
+  one_day: boolean;
+  position: [number, number] | null;
+  state: BerthState;
+  entries: CalendarEntry[];
+}
+
+export interface MapData {
+  berths: MapBerth[];
+  columns: Column[];
+}
+
+/** The plan is 1000 x 600 units (the database checks positions against it). */
+export const PLAN = { width: 1000, height: 600 };
+
+const PRIORITY: Record<BerthState, number> = { rent: 4, reservation: 3, long_term: 2, maintenance: 1, free: 0 };
+
+export function stateOf(entries: CalendarEntry[]): BerthState {
+  let best: BerthState = 'free';
+  for (const e of entries) {
+    const s: BerthState = e.type === 'service' ? 'maintenance' : e.type;
+    if (PRIORITY[s] > PRIORITY[best]) best = s;
+  }
+  return best;
+}
+
+/** Berths (not archived) with their state on `day` from the harbour calendar, and the columns. Staff only. */
+export const mapQueryOptions = (day: string) =>
+  queryOptions({
+    queryKey: adminPlaceKeys.map(day),
+    queryFn: async (): Promise<MapData> => {
+      const supabase = await getSupabase();
+      const [places, calendar, columns] = await Promise.all([
+        supabase.from('places').select('id, name, pier, length, width, one_day, position').eq('archived', false).order('name'),
+        supabase.rpc('calendar', { p_from: day, p_to: day }),
+        supabase.from('additional_places').select('id, type, name, position, image_path').order('name'),
+      ]);
+      if (places.error) throw places.error;
+      if (calendar.error) throw calendar.error;
+      if (columns.error) throw columns.error;
+      const rows = (calendar.data ?? []) as unknown as { day: string; places: CalendarEntry[] }[];
+      const byPlace = new Map<string, CalendarEntry[]>();
+      for (const row of rows) for (const e of row.places) byPlace.set(e.place_id, [...(byPlace.get(e.place_id) ?? []), e]);
+      const berths = (places.data as Omit<MapBerth, 'state' | 'entries'>[]).map((p) => {
+        const entries = byPlace.get(p.id) ?? [];
+        return { ...p, entries, state: stateOf(entries) };
+      });
+      return { berths, columns: columns.data as Column[] };
+    },
+    staleTime: 15_000,
+  });

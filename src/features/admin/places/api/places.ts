@@ -1,0 +1,134 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { removeImageQuietly } from './upload';
+import { adminPlaceKeys } from './keys';
+
+export const PLACE_BUCKET = 'place-images';
+/** The berth's title image (spec: places/{id}/title.jpg), whatever the uploaded type. */
+export const placeImagePath = (id: string) => `places/${id}/title.jpg`;
+
+export interface AdminPlaceRow {
+  id: string;
+  name: string;
+  pier: string | null;
+  length: number;
+  width: number;
+  one_day: boolean;
+  archived: boolean;
+  image_path: string | null;
+  updated_at: string;
+}
+
+export interface AdminPlace extends AdminPlaceRow {
+  description: string;
+  description_en: string;
+  video_url: string | null;
+  features: string[];
+  position: number[] | null;
+  additional_place_ids: string[];
+}
+
+/** Every berth, archived ones too (admins read them through RLS). */
+export const adminPlacesQueryOptions = () =>
+  queryOptions({
+    queryKey: adminPlaceKeys.list(),
+    queryFn: async (): Promise<AdminPlaceRow[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('places')
+        .select('id, name, pier, length, width, one_day, archived, image_path, updated_at')
+        .order('name');
+      if (error) throw error;
+      return data as AdminPlaceRow[];
+    },
+  });
+
+export const adminPlaceQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: adminPlaceKeys.place(id),
+    queryFn: async (): Promise<AdminPlace | null> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('places')
+        .select('id, name, pier, length, width, one_day, archived, image_path, updated_at, description, description_en, video_url, features, position, place_additional_places(additional_place_id)')
+        .eq('id', id)
+        .maybeSingle();
+      if (error) {
+        if (error.code === '22P02') return null;
+        throw error;
+      }
+      if (!data) return null;
+      const { place_additional_places: links, ...rest } = data as unknown as AdminPlace & { place_additional_places: { additional_place_id: string }[] };
+      return { ...rest, additional_place_ids: links.map((l) => l.additional_place_id) };
+    },
+  });
+
+export interface PlaceInput {
+  name: string;
+  pier: string | null;
+  description: string;
+  description_en: string;
+  video_url: string | null;
+  width: number;
+  length: number;
+  one_day: boolean;
+  features: string[];
+  position: [number, number] | null;
+}
+
+export type PlaceSaveError = 'duplicate_name' | 'invalid' | 'forbidden' | 'unknown';
+
+function saveError(error: { code?: string }): PlaceSaveError {
+  if (error.code === '23505') return 'duplicate_name';
+  if (error.code === '23514' || error.code === '22P02' || error.code === '22003') return 'invalid';
+  if (error.code === '42501') return 'forbidden';
+  return 'unknown';
+}
+
+/** Creates or updates a berth, then its columns (one call); returns the berth's id. */
+export async function savePlace(input: PlaceInput, additionalPlaceIds: string[], id?: string): Promise<{ id: string } | { error: PlaceSaveError }> {
+  const supabase = await getSupabase();
+  const res = id
+    ? await supabase.from('places').update(input).eq('id', id).select('id').single()
+    : await supabase.from('places').insert(input).select('id').single();
+  if (res.error) return { error: saveError(res.error) };
+  const placeId = (res.data as { id: string }).id;
+  const links = await supabase.rpc('set_place_additional_places', { p_place_id: placeId, p_additional_place_ids: additionalPlaceIds });
+  if (links.error) return { error: saveError(links.error) };
+  return { id: placeId };
+}
+
+export async function setPlaceImagePath(id: string, path: string | null): Promise<boolean> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.from('places').update({ image_path: path }).eq('id', id);
+  return !error;
+}
+
+export async function setPlaceArchived(id: string, archived: boolean): Promise<boolean> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.from('places').update({ archived }).eq('id', id);
+  return !error;
+}
+
+/** How many orders a berth has (a berth with orders can only be archived). */
+export async function countPlaceOrders(id: string): Promise<number> {
+  const supabase = await getSupabase();
+  const { count, error } = await supabase.from('orders').select('id', { count: 'exact', head: true }).eq('place_id', id);
+  if (error) throw error;
+  return count ?? 0;
+}
+
+export type PlaceDeleteError = 'has_orders' | 'unknown';
+
+/** Deletes the title image first (a failure there is ignored), then the berth; the database refuses a berth with orders. */
+export async function deletePlace(id: string): Promise<PlaceDeleteError | null> {
+  // Asked first so a berth that will be refused keeps its image; the trigger still decides.
+  if ((await countPlaceOrders(id).catch(() => 0)) > 0) return 'has_orders';
+  await removeImageQuietly(PLACE_BUCKET, placeImagePath(id));
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.from('places').delete().eq('id', id).select('id');
+  if (error) return error.message === 'place_has_orders' || error.code === '23503' ? 'has_orders' : 'unknown';
+  return data.length === 1 ? null : 'unknown';
+}
+
+export { adminPlaceKeys };

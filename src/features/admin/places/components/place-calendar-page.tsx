@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Trans } from '@lingui/react/macro';
+import { buttonVariants } from '@/components/ui/button';
+import type { CalendarView } from '@/features/harbour/api/calendar';
+import { CalendarPage } from '@/features/harbour/components/calendar-page';
+import { berlinToday } from '@/lib/dates';
+import { adminPlaceQueryOptions } from '../api/places';
+
+/** One berth's calendar: the live harbour calendar, filtered to the berth (a month by default). */
+export function PlaceCalendarPage({ id, from, view, onChange }: { id: string; from?: string; view: CalendarView; onChange: (next: { from: string; view: CalendarView }) => void }) {
+  const { data: place } = useQuery(adminPlaceQueryOptions(id));
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap gap-2">
+        <Link to="/{-$locale}/account/admin/places/$id/edit" params={{ id }} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+          <Trans>Zurück zu {place?.name ?? ''}</Trans>
+        </Link>
+      </div>
+      <CalendarPage placeId={id} from={from ?? berlinToday()} view={view} onChange={onChange} />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page } from '@/components/page';
+import { Button } from '@/components/ui/button';
+import { adminPlaceKeys, PLACE_BUCKET, placeImagePath, savePlace, setPlaceImagePath, type PlaceSaveError } from '../api/places';
+import { uploadImage, type UploadError } from '../api/upload';
+import { toPlaceInput, type PlaceValues } from '../schemas/place';
+import { ConfirmDialog } from './confirm-dialog';
+import { ImageField } from './image-field';
+import { PlaceForm } from './place-form';
+
+export function usePlaceSaveMessages(): Record<PlaceSaveError, string> {
+  const { t } = useLingui();
+  return {
+    duplicate_name: t`Es gibt schon einen Stellplatz mit diesem Namen.`,
+    invalid: t`Bitte die Eingaben prüfen: eine Angabe liegt außerhalb des Erlaubten.`,
+    forbidden: t`Dazu fehlt Ihnen die Berechtigung.`,
+    unknown: t`Der Stellplatz konnte nicht gespeichert werden. Bitte erneut versuchen.`,
+  };
+}
+
+/** Spec: title 'Stellplatz erstellen', button 'Erstellen', through a confirmation dialog; the image uploads after the berth exists. */
+export function PlaceCreatePage() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const messages = usePlaceSaveMessages();
+  const [pending, setPending] = useState<PlaceValues | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<PlaceSaveError | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [uploadError, setUploadError] = useState<UploadError | null>(null);
+
+  const create = async () => {
+    if (!pending) return;
+    setBusy(true);
+    setError(null);
+    const result = await savePlace(toPlaceInput(pending), pending.additional_place_ids);
+    if ('error' in result) {
+      setBusy(false);
+      setPending(null);
+      setError(result.error);
+      return;
+    }
+    setPending(null);
+    if (file) {
+      setProgress(0);
+      const failed = await uploadImage(PLACE_BUCKET, placeImagePath(result.id), file, setProgress);
+      if (failed || !(await setPlaceImagePath(result.id, placeImagePath(result.id)))) {
+        setUploadError(failed ?? 'failed');
+        setBusy(false);
+        await new Promise((r) => setTimeout(r, 3000));
+        await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+        // The berth exists: continue on its page, where the image can be chosen again.
+        await navigate({ to: '/{-$locale}/account/admin/places/$id/edit', params: { id: result.id }});
+        return;
+      }
+    }
+    await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+    await navigate({ to: '/{-$locale}/account/admin/places/$id/edit', params: { id: result.id } });
+  };
+
+  return (
+    <Page title={t`Stellplatz erstellen`}>
+      <ImageField label={t`Titelbild`} currentUrl={null} progress={progress} error={uploadError} onPick={setFile} disabled={busy} />
+      <PlaceForm label={t`Stellplatz erstellen`} onValid={setPending}>
+        <Button type="submit" disabled={busy}><Trans>Erstellen</Trans></Button>
+      </PlaceForm>
+      {error && <p role="alert" className="text-red-700">{messages[error]}</p>}
+      <ConfirmDialog
+        open={pending !== null}
+        onOpenChange={(open) => !open && setPending(null)}
+        title={t`Stellplatz erstellen?`}
+        description={<Trans>Der Stellplatz „{pending?.name}“ wird angelegt und ist sofort buchbar.</Trans>}
+        action={t`Erstellen`}
+        busy={busy}
+        onConfirm={() => void create()}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,170 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page, Section } from '@/components/page';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { HolderSection } from '../../long-term/components/holder-section';
+import {
+  adminPlaceKeys,
+  adminPlaceQueryOptions,
+  countPlaceOrders,
+  deletePlace,
+  PLACE_BUCKET,
+  placeImagePath,
+  savePlace,
+  setPlaceArchived,
+  setPlaceImagePath,
+  type PlaceSaveError,
+} from '../api/places';
+import { publicImageUrl, uploadImage, type UploadError } from '../api/upload';
+import { toPlaceInput, type PlaceValues } from '../schemas/place';
+import { ConfirmDialog } from './confirm-dialog';
+import { ImageField } from './image-field';
+import { usePlaceSaveMessages } from './place-create-page';
+import { PlaceForm } from './place-form';
+
+export function PlaceEditPage({ id }: { id: string }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const { data: place, error } = useQuery(adminPlaceQueryOptions(id));
+  const messages = usePlaceSaveMessages();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: true } | { ok: false; error: PlaceSaveError } | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [uploadError, setUploadError] = useState<UploadError | null>(null);
+
+  if (error) return <p role="alert" className="text-red-700"><Trans>Der Stellplatz konnte nicht geladen werden.</Trans></p>;
+  if (!place) return <p><Trans>Lädt…</Trans></p>;
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+
+  const save = async (values: PlaceValues) => {
+    setBusy(true);
+    const res = await savePlace(toPlaceInput(values), values.additional_place_ids, id);
+    setBusy(false);
+    setResult('error' in res ? { ok: false, error: res.error } : { ok: true });
+    await refresh();
+  };
+
+  const upload = async (file: File) => {
+    setUploadError(null);
+    setProgress(0);
+    const failed = await uploadImage(PLACE_BUCKET, placeImagePath(id), file, setProgress);
+    if (failed || !(await setPlaceImagePath(id, placeImagePath(id)))) {
+      setProgress(null);
+      setUploadError(failed ?? 'failed');
+      return;
+    }
+    await refresh();
+  };
+
+  return (
+    <Page title={t`Stellplatz ${place.name} bearbeiten`}>
+      <div className="flex flex-wrap gap-2">
+        <Link to="/{-$locale}/account/admin/places" className={buttonVariants({ variant: 'outline', size: 'sm' })}><Trans>Alle Stellplätze</Trans></Link>
+        <Link to="/{-$locale}/account/admin/places/$id/calendar" params={{ id }} className={buttonVariants({ variant: 'outline', size: 'sm' })}><Trans>Kalender</Trans></Link>
+      </div>
+      {place.archived && (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900">
+          <Trans>Dieser Stellplatz ist archiviert: Er erscheint nicht in der Suche und in den Listen.</Trans>
+        </p>
+      )}
+      <ImageField
+        label={t`Titelbild`}
+        currentUrl={place.image_path ? publicImageUrl(PLACE_BUCKET, place.image_path, place.updated_at) : null}
+        progress={progress}
+        error={uploadError}
+        onPick={(file) => void upload(file)}
+      />
+      <PlaceForm key={place.updated_at} initial={place} label={t`Stellplatz bearbeiten`} onValid={(v) => void save(v)}>
+        <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
+        {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Gespeichert.</Trans></p>}
+        {result && !result.ok && <p role="alert" className="text-sm text-red-700">{messages[result.error]}</p>}
+      </PlaceForm>
+      <HolderSection placeId={id} placeName={place.name} />
+      <DeleteSection id={id} name={place.name} archived={place.archived} onChanged={refresh} />
+    </Page>
+  );
+}
+
+/**
+ * Delete: a berth without orders is deleted (its title image first); one with orders cannot
+ * be, and the dialog says so and offers archiving instead.
+ */
+function DeleteSection({ id, name, archived, onChanged }: { id: string; name: string; archived: boolean; onChanged: () => Promise<void> }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [orders, setOrders] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const ask = async () => {
+    setError(null);
+    try {
+      setOrders(await countPlaceOrders(id));
+      setOpen(true);
+    } catch {
+      setError(t`Die Buchungen des Stellplatzes konnten nicht geprüft werden. Bitte erneut versuchen.`);
+    }
+  };
+
+  const remove = async () => {
+    setBusy(true);
+    const failed = await deletePlace(id);
+    setBusy(false);
+    if (failed === 'has_orders') {
+      setOrders(Math.max(orders ?? 0, 1));
+      return;
+    }
+    setOpen(false);
+    if (failed) return setError(t`Der Stellplatz konnte nicht gelöscht werden. Bitte erneut versuchen.`);
+    await onChanged();
+    await navigate({ to: '/{-$locale}/account/admin/places' });
+  };
+
+  const archive = async (value: boolean) => {
+    setBusy(true);
+    const ok = await setPlaceArchived(id, value);
+    setBusy(false);
+    setOpen(false);
+    if (!ok) return setError(t`Der Stellplatz konnte nicht geändert werden. Bitte erneut versuchen.`);
+    await onChanged();
+  };
+
+  const hasOrders = (orders ?? 0) > 0;
+  return (
+    <Section title={t`Löschen oder archivieren`}>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="destructive" onClick={() => void ask()}><Trans>Stellplatz löschen</Trans></Button>
+        {archived ? (
+          <Button variant="outline" disabled={busy} onClick={() => void archive(false)}><Trans>Wiederherstellen</Trans></Button>
+        ) : (
+          <Button variant="outline" disabled={busy} onClick={() => void archive(true)}><Trans>Archivieren</Trans></Button>
+        )}
+      </div>
+      {error && <p role="alert" className="text-red-700">{error}</p>}
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={hasOrders ? t`Stellplatz kann nicht gelöscht werden` : t`Stellplatz löschen?`}
+        description={
+          hasOrders ? (
+            <p>
+              <Trans>
+                Zu „{name}“ gibt es {orders} Buchung(en). Ein Stellplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.
+              </Trans>
+            </p>
+          ) : (
+            <p><Trans>„{name}“ wird mit seinem Titelbild endgültig gelöscht. Das kann nicht rückgängig gemacht werden.</Trans></p>
+          )
+        }
+        action={hasOrders ? (archived ? t`Schließen` : t`Archivieren`) : t`Löschen`}
+        destructive={!hasOrders}
+        busy={busy}
+        onConfirm={() => void (hasOrders ? (archived ? Promise.resolve(setOpen(false)) : archive(true)) : remove())}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { t } from '@lingui/core/macro';
+import { messages, requiredText } from '@/lib/validation';
+
+/** Known berth features (stored as keys; shown translated). */
+export const FEATURES = ['electricity', 'water', 'wifi', 'lighting'] as const;
+
+const decimal = (text: string) => Number(text.trim().replace(',', '.'));
+const isDecimal = (text: string) => /^\d+([.,]\d+)?$/.test(text.trim());
+
+export const sizeField = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .refine((v) => isDecimal(v) && decimal(v) >= min && decimal(v) <= max, {
+      error: () => t`Bitte eine Zahl von ${min} bis ${max} eingeben.`,
+    });
+
+/** A coordinate on the 1000 x 600 plan, or empty. */
+const coordinate = (max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || (isDecimal(v) && decimal(v) <= max), { error: () => t`Bitte eine Zahl von 0 bis ${max} eingeben.` });
+
+export const placeSchema = z
+  .object({
+    name: requiredText(100),
+    pier: z.string().trim().max(20, { error: () => messages.max(20) }),
+    description: z.string().trim().max(2000, { error: () => messages.max(2000) }),
+    description_en: z.string().trim().max(2000, { error: () => messages.max(2000) }),
+    video_url: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), { error: () => t`Bitte eine Adresse mit https:// eingeben.` }),
+    length: sizeField(0, 99.9),
+    width: sizeField(0, 99.9),
+    one_day: z.boolean(),
+    features: z.array(z.string()),
+    x: coordinate(1000),
+    y: coordinate(600),
+    additional_place_ids: z.array(z.string()),
+  })
+  .refine((v) => (v.x === '') === (v.y === ''), { path: ['y'], error: () => t`Die Position braucht genau 2 Koordinaten (x und y) oder keine.` });
+
+export type PlaceValues = z.infer<typeof placeSchema>;
+
+export function toPlaceInput(v: PlaceValues) {
+  return {
+    name: v.name,
+    pier: v.pier || null,
+    description: v.description,
+    description_en: v.description_en,
+    video_url: v.video_url || null,
+    length: decimal(v.length),
+    width: decimal(v.width),
+    one_day: v.one_day,
+    features: v.features,
+    position: v.x === '' ? null : ([decimal(v.x), decimal(v.y)] as [number, number]),
+  };
+}
+
+export { decimal, isDecimal };
