@@ -42,6 +42,7 @@ import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
+import { Route as Char123LocaleChar125AccountAdminReportsRouteImport } from './routes/{-$locale}/account/admin/reports'
 import { Route as Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/apply-long-time-place/{-$id}'
 import { Route as Char123LocaleChar125AccountBookingsIndexRouteImport } from './routes/{-$locale}/account/bookings/index'
 import { Route as Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/long-time-place/{-$id}'
@@ -250,6 +251,12 @@ const Char123LocaleChar125AccountAdminOverviewRoute =
     path: '/overview',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminReportsRoute =
+  Char123LocaleChar125AccountAdminReportsRouteImport.update({
+    id: '/reports',
+    path: '/reports',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route =
   Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport.update(
     {
@@ -340,6 +347,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -381,6 +389,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -426,6 +435,7 @@ export interface FileRoutesById {
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -472,6 +482,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/start/'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -513,6 +524,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/start'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -557,6 +569,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/start/'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -806,6 +819,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminOverviewRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
+    '/{-$locale}/account/admin/reports': {
+      id: '/{-$locale}/account/admin/reports'
+      path: '/reports'
+      fullPath: '/{-$locale}/account/admin/reports'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminReportsRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/apply-long-time-place/{-$id}': {
       id: '/{-$locale}/account/apply-long-time-place/{-$id}'
       path: '/apply-long-time-place/{-$id}'
@@ -875,6 +895,7 @@ declare module '@tanstack/react-router' {
 interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
+  Char123LocaleChar125AccountAdminReportsRoute: typeof Char123LocaleChar125AccountAdminReportsRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
 }
 
@@ -884,6 +905,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminCalendarRoute,
     Char123LocaleChar125AccountAdminOverviewRoute:
       Char123LocaleChar125AccountAdminOverviewRoute,
+    Char123LocaleChar125AccountAdminReportsRoute:
+      Char123LocaleChar125AccountAdminReportsRoute,
     Char123LocaleChar125AccountAdminIndexRoute:
       Char123LocaleChar125AccountAdminIndexRoute,
   }
