@@ -48,9 +48,13 @@ import { Route as Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteI
 import { Route as Char123LocaleChar125OrderIdIndexRouteImport } from './routes/{-$locale}/order/$id/index'
 import { Route as Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport } from './routes/{-$locale}/order/{-$id}/check-in'
 import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
+import { Route as Char123LocaleChar125AccountAdminOrdersIndexRouteImport } from './routes/{-$locale}/account/admin/orders/index'
+import { Route as Char123LocaleChar125AccountAdminOrdersNewRouteImport } from './routes/{-$locale}/account/admin/orders/new'
 import { Route as Char123LocaleChar125AccountBookingsIdIndexRouteImport } from './routes/{-$locale}/account/bookings/$id/index'
 import { Route as Char123LocaleChar125AccountBookingsIdCheckInRouteImport } from './routes/{-$locale}/account/bookings/$id/check-in'
 import { Route as Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport } from './routes/{-$locale}/start/booking/result/{-$id}'
+import { Route as Char123LocaleChar125AccountAdminOrdersIdIndexRouteImport } from './routes/{-$locale}/account/admin/orders/$id/index'
+import { Route as Char123LocaleChar125AccountAdminOrdersIdInvoiceRouteImport } from './routes/{-$locale}/account/admin/orders/$id/invoice'
 
 const Char123LocaleChar125RouteRoute =
   Char123LocaleChar125RouteRouteImport.update({
@@ -288,6 +292,18 @@ const Char123LocaleChar125StartBookingIndexRoute =
     path: '/start/booking/',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminOrdersIndexRoute =
+  Char123LocaleChar125AccountAdminOrdersIndexRouteImport.update({
+    id: '/orders/',
+    path: '/orders/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOrdersNewRoute =
+  Char123LocaleChar125AccountAdminOrdersNewRouteImport.update({
+    id: '/orders/new',
+    path: '/orders/new',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountBookingsIdIndexRoute =
   Char123LocaleChar125AccountBookingsIdIndexRouteImport.update({
     id: '/bookings/$id/',
@@ -305,6 +321,18 @@ const Char123LocaleChar125StartBookingResultChar123IdChar125Route =
     id: '/start/booking/result/{-$id}',
     path: '/start/booking/result/{-$id}',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOrdersIdIndexRoute =
+  Char123LocaleChar125AccountAdminOrdersIdIndexRouteImport.update({
+    id: '/orders/$id/',
+    path: '/orders/$id/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute =
+  Char123LocaleChar125AccountAdminOrdersIdInvoiceRouteImport.update({
+    id: '/orders/$id/invoice',
+    path: '/orders/$id/invoice',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -347,9 +375,13 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/orders/': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/orders/$id/invoice': typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  '/{-$locale}/account/admin/orders/$id/': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
@@ -388,9 +420,13 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/bookings': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/orders': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
   '/{-$locale}/account/bookings/$id': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/orders/$id/invoice': typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  '/{-$locale}/account/admin/orders/$id': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -433,9 +469,13 @@ export interface FileRoutesById {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/orders/': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/orders/$id/invoice': typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  '/{-$locale}/account/admin/orders/$id/': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -479,9 +519,13 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/orders/new'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/orders/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/orders/$id/invoice'
+    | '/{-$locale}/account/admin/orders/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/{-$locale}/auth'
@@ -520,9 +564,13 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings'
     | '/{-$locale}/order/$id'
     | '/{-$locale}/start/booking'
+    | '/{-$locale}/account/admin/orders/new'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/orders'
     | '/{-$locale}/account/bookings/$id'
+    | '/{-$locale}/account/admin/orders/$id/invoice'
+    | '/{-$locale}/account/admin/orders/$id'
   id:
     | '__root__'
     | '/{-$locale}'
@@ -564,9 +612,13 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/orders/new'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/orders/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/orders/$id/invoice'
+    | '/{-$locale}/account/admin/orders/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -848,6 +900,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingIndexRouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/orders/': {
+      id: '/{-$locale}/account/admin/orders/'
+      path: '/orders'
+      fullPath: '/{-$locale}/account/admin/orders/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/orders/new': {
+      id: '/{-$locale}/account/admin/orders/new'
+      path: '/orders/new'
+      fullPath: '/{-$locale}/account/admin/orders/new'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersNewRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/bookings/$id/': {
       id: '/{-$locale}/account/bookings/$id/'
       path: '/bookings/$id'
@@ -869,6 +935,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/orders/$id/': {
+      id: '/{-$locale}/account/admin/orders/$id/'
+      path: '/orders/$id'
+      fullPath: '/{-$locale}/account/admin/orders/$id/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersIdIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/orders/$id/invoice': {
+      id: '/{-$locale}/account/admin/orders/$id/invoice'
+      path: '/orders/$id/invoice'
+      fullPath: '/{-$locale}/account/admin/orders/$id/invoice'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
   }
 }
 
@@ -876,6 +956,10 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
+  Char123LocaleChar125AccountAdminOrdersNewRoute: typeof Char123LocaleChar125AccountAdminOrdersNewRoute
+  Char123LocaleChar125AccountAdminOrdersIndexRoute: typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
+  Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute: typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  Char123LocaleChar125AccountAdminOrdersIdIndexRoute: typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
@@ -886,6 +970,14 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminOverviewRoute,
     Char123LocaleChar125AccountAdminIndexRoute:
       Char123LocaleChar125AccountAdminIndexRoute,
+    Char123LocaleChar125AccountAdminOrdersNewRoute:
+      Char123LocaleChar125AccountAdminOrdersNewRoute,
+    Char123LocaleChar125AccountAdminOrdersIndexRoute:
+      Char123LocaleChar125AccountAdminOrdersIndexRoute,
+    Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute:
+      Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute,
+    Char123LocaleChar125AccountAdminOrdersIdIndexRoute:
+      Char123LocaleChar125AccountAdminOrdersIdIndexRoute,
   }
 
 const Char123LocaleChar125AccountAdminRouteRouteWithChildren =
