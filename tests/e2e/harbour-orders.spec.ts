@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, chooseFirstBerth, euro, fillBerthData, personaToken } from './booking-helpers.ts';
 
@@ -54,6 +55,7 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     // 1. The walk-in booking: the booking flow's berth data and search, then the guest typed by staff.
     await page.goto('/account/admin/orders/new');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Neue Buchung (Walk-in / Telefon)');
+    expect(await seriousViolations(page)).toEqual([]);
     await fillBerthData(page, 'de', { arrival, departure, length: '9,4', width: '3,2', boat });
     const firstPlace = await chooseFirstBerth(page, 'de');
     const guest = page.getByRole('form', { name: 'Gast' });
@@ -95,6 +97,7 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await page.getByRole('button', { name: 'Suchen' }).click();
     const row = page.locator(`tr[data-order="${orderId}"]`);
     await expect(row).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
     await row.getByRole('link', { name: `Wanda Walk ${run}` }).click();
     await expect(page).toHaveURL(new RegExp(`/account/admin/orders/${orderId}$`));
 
@@ -102,6 +105,7 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     const move = page.getByRole('region', { name: 'Umlegen' });
     const select = move.getByLabel('Neuer Liegeplatz');
     await expect(select.locator('option').nth(2)).toBeAttached();
+    expect(await seriousViolations(page)).toEqual([]);
     const options = await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })));
     const targets = options.filter((o) => o.value);
     expect(targets.map((o) => o.text)).not.toContainEqual(expect.stringMatching(new RegExp(`^${firstPlace} `)));
@@ -157,6 +161,7 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await expect(sheet.getByTestId('invoice-vat')).toHaveText(euro(invoice.vat_cents, 'de'));
     await expect(sheet.getByTestId('invoice-gross')).toHaveText(euro(invoice.gross_cents, 'de'));
     await expect(sheet.getByTestId('invoice-vat-id')).toHaveText('DE000000000');
+    expect(await seriousViolations(page)).toEqual([]);
     await expect(sheet.getByLabel('Rechnungssteller')).toContainText('Speditionstraße 25');
     await expect(sheet.getByLabel('Rechnungsempfänger')).toContainText(`Wanda Walk ${run}`);
     await expect(sheet.getByLabel('Rechnungsempfänger')).toContainText('40213 Düsseldorf');
@@ -197,6 +202,20 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     const statuses = await rest<{ cancelled: boolean }[]>(`place_statuses?order_id=eq.${booked.id}&select=cancelled`, token);
     expect(statuses.data).toEqual([{ cancelled: true }]);
     await expect(page.getByRole('region', { name: 'Umlegen' })).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('staff check a guest in on the arrival day (en): the reservation becomes rent', async ({ page, consoleErrors }) => {
+    const token = await staffToken();
+    const booked = await bookViaApi(token, `Arrival ${run}`, berlinDay(0), berlinDay(1));
+    await page.goto(`/en/account/admin/orders/${booked.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Booking Api Gast ${run}`);
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Checked in.' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Check in' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'History' })).toContainText('Status: Confirmed → Checked in');
+    const statuses = await rest<{ type: string }[]>(`place_statuses?order_id=eq.${booked.id}&cancelled=eq.false&select=type`, token);
+    expect(statuses.data).toEqual([{ type: 'rent' }]);
     expect(consoleErrors).toEqual([]);
   });
 
