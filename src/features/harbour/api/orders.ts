@@ -1,0 +1,231 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '@lingui/core/macro';
+import { getSupabase } from '@/lib/auth';
+import type { Order, OrderStatus, PaymentStatus } from '@/features/orders/api/types';
+import { harbourKeys } from './keys';
+
+export { orderStatuses, orderKinds, parseOrdersSearch, type OrderKind, type OrdersSearch } from './orders-search';
+import type { OrderKind, OrdersSearch } from './orders-search';
+
+export const ORDERS_PAGE_SIZE = 25;
+
+/** Query keys under the harbour prefix, so the calendar's realtime keeps the lists fresh too. */
+export const orderDeskKeys = {
+  all: () => [...harbourKeys.all, 'orders'] as const,
+  list: (search: OrdersSearch) => [...harbourKeys.all, 'orders', 'list', search] as const,
+  detail: (id: string) => [...harbourKeys.all, 'orders', 'detail', id] as const,
+  moveTargets: (id: string) => [...harbourKeys.all, 'orders', 'move-targets', id] as const,
+};
+
+export interface OrderListRow {
+  id: string;
+  created_at: string;
+  kind: OrderKind;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
+  starts_at: string;
+  ends_at: string;
+  place_name: string;
+  guest: string | null;
+  boat_name: string | null;
+  email: string;
+  price_cents: number;
+}
+
+/** One page of staff_orders (server-side filters, newest first) and the total. */
+export const staffOrdersQueryOptions = (search: OrdersSearch) =>
+  queryOptions({
+    queryKey: orderDeskKeys.list(search),
+    queryFn: async (): Promise<{ rows: OrderListRow[]; total: number }> => {
+      const supabase = await getSupabase();
+      const page = search.page ?? 1;
+      // An inverted range is swapped rather than refused: the URL may have been typed by hand.
+      const [from, to] = search.from && search.to && search.to < search.from ? [search.to, search.from] : [search.from, search.to];
+      const { data, error } = await supabase.rpc('staff_orders', {
+        p_status: search.status,
+        p_kind: search.kind,
+        p_from: from,
+        p_to: to,
+        p_query: search.q,
+        p_limit: ORDERS_PAGE_SIZE,
+        p_offset: (page - 1) * ORDERS_PAGE_SIZE,
+      });
+      if (error) throw error;
+      const rows = (data ?? []) as (OrderListRow & { total_count: number })[];
+      let total = rows[0] ? Number(rows[0].total_count) : 0;
+      if (rows.length === 0 && page > 1) {
+        // Past the last page: ask for the count alone.
+        const head = await supabase.rpc('staff_orders', { p_status: search.status, p_kind: search.kind, p_from: from, p_to: to, p_query: search.q, p_limit: 1, p_offset: 0 });
+        if (head.error) throw head.error;
+        total = head.data?.[0] ? Number(head.data[0].total_count) : 0;
+      }
+      return { rows, total };
+    },
+    placeholderData: keepPreviousData,
+  });
+
+export interface Invoice {
+  id: string;
+  invoice_number: string;
+  year: number;
+  number: number;
+  net_cents: number;
+  vat_cents: number;
+  gross_cents: number;
+  recipient: Record<string, string | undefined>;
+  issuer: { name?: string; street?: string; postal_code?: string; city?: string; vat_id?: string; email?: string } | null;
+  issued_at: string;
+}
+
+export interface OrderNote {
+  id: string;
+  body: string;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface OrderEvent {
+  id: number;
+  event: 'created' | 'status' | 'payment' | 'moved' | 'checked_in';
+  from_value: string | null;
+  to_value: string | null;
+  at: string;
+}
+
+export interface OrderDetail {
+  order: Order;
+  invoice: Invoice | null;
+  notes: OrderNote[];
+  events: OrderEvent[];
+}
+
+/** Everything about one order for staff (RLS: staff read all); null when there is no such order. */
+export const orderDetailQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: orderDeskKeys.detail(id),
+    queryFn: async (): Promise<OrderDetail | null> => {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+      const supabase = await getSupabase();
+      const [order, invoice, notes, events] = await Promise.all([
+        supabase.from('orders').select('*').eq('id', id).maybeSingle(),
+        supabase.from('invoices').select('*').eq('order_id', id).maybeSingle(),
+        supabase.from('order_notes').select('id, body, created_at, created_by').eq('order_id', id).order('created_at'),
+        supabase.from('order_events').select('id, event, from_value, to_value, at').eq('order_id', id).order('id'),
+      ]);
+      for (const r of [order, invoice, notes, events]) if (r.error) throw r.error;
+      if (!order.data) return null;
+      return {
+        order: order.data as unknown as Order,
+        invoice: (invoice.data as unknown as Invoice | null) ?? null,
+        notes: (notes.data ?? []) as OrderNote[],
+        events: (events.data ?? []) as OrderEvent[],
+      };
+    },
+  });
+
+export interface MoveTarget {
+  place_id: string;
+  name: string;
+  pier: string | null;
+  width: number;
+  length: number;
+}
+
+/** The berths the order could move to (order_move_targets): fitting and free for the whole stay. */
+export const moveTargetsQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: orderDeskKeys.moveTargets(id),
+    queryFn: async (): Promise<MoveTarget[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('order_move_targets', { p_order_id: id });
+      if (error) throw error;
+      return (data ?? []) as MoveTarget[];
+    },
+    staleTime: 0,
+  });
+
+export type OrderAction =
+  | { type: 'paid'; orderId: string }
+  | { type: 'check-in'; orderId: string }
+  | { type: 'cancel'; orderId: string }
+  | { type: 'move'; orderId: string; placeId: string }
+  | { type: 'note'; orderId: string; body: string };
+
+async function runAction(action: OrderAction): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } =
+    action.type === 'paid'
+      ? await supabase.rpc('set_payment_status', { p_order_id: action.orderId, p_payment_status: 'paid' })
+      : action.type === 'check-in'
+        ? await supabase.rpc('check_in', { p_order_id: action.orderId })
+        : action.type === 'cancel'
+          ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId })
+          : action.type === 'move'
+            ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId })
+            : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
+  if (error) throw error;
+}
+
+/** Staff actions on an order; afterwards the whole ['harbour'] prefix (calendar, overview, lists) refetches. */
+export function useOrderAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: runAction,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+  });
+}
+
+/** The message staff read for an error of the order functions, in the active language. */
+export function orderErrorMessage(error: unknown): string {
+  const e = error as { code?: string; message?: string } | null;
+  switch (e?.message) {
+    case 'berth_no_longer_available':
+      return t`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`;
+    case 'boat_does_not_fit':
+      return t`Das Boot passt nicht auf diesen Liegeplatz.`;
+    case 'day_stay_not_allowed':
+      return t`Dieser Liegeplatz ist nicht für Tagesgäste.`;
+    case 'order_not_movable':
+      return t`Diese Buchung kann nicht mehr umgelegt werden.`;
+    case 'order_not_cancellable':
+      return t`Diese Buchung kann nicht storniert werden.`;
+    case 'already_checked_in':
+      return t`Der Gast ist bereits eingecheckt.`;
+    case 'check_in_not_possible':
+      return t`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`;
+    case 'invalid_payment_transition':
+      return t`Dieser Zahlungsstatus ist nicht möglich.`;
+    case 'invalid_note':
+      return t`Eine Notiz hat 1 bis 2000 Zeichen.`;
+    case 'order_not_found':
+      return t`Diese Buchung gibt es nicht.`;
+    case 'place_not_found':
+      return t`Diesen Liegeplatz gibt es nicht.`;
+    case 'staff_only':
+      return t`Nur für das Hafenteam.`;
+    case 'invalid_period':
+      return t`Der Zeitraum ist ungültig: das Ende liegt vor dem Anfang.`;
+    default:
+      return e?.code === '23P01' ? t`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.` : t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
+  }
+}
+
+/** Staff book for a walk-in or phone guest (staff_create_booking): confirmed at once, no e-mail code. */
+export async function staffCreateBooking(params: {
+  placeId: string;
+  stay: { p_kind: OrderKind; p_arrival: string; p_departure?: string; p_day_start?: string; p_day_end?: string };
+  boat: { name: string; tag: string | null; length: number; width: number };
+  person: Record<string, string | undefined>;
+  saleCode?: string;
+}): Promise<{ id: string }> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('staff_create_booking', {
+    p_place_id: params.placeId,
+    ...params.stay,
+    p_boat: params.boat,
+    p_person: params.person,
+    p_sale_code: params.saleCode || undefined,
+  });
+  if (error) throw error;
+  return data as unknown as { id: string };
+}

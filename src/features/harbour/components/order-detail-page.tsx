@@ -1,0 +1,291 @@
+import { useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { FactList, Page, Section } from '@/components/page';
+import { PriceBreakdown } from '@/components/price-breakdown';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Label } from '@/components/ui/label';
+import { OrderStatusBadge } from '@/features/orders/components/order-status';
+import { berlinToday, berlinDay, formatBerlinDateTime } from '@/lib/dates';
+import { formatEuro } from '@/lib/prices';
+import { messages } from '@/lib/validation';
+import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
+import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
+import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
+
+const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
+
+/** A button that asks before it acts (cancel, move, mark paid). */
+function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm }: {
+  label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean; onConfirm: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant={variant ?? 'default'} disabled={disabled} onClick={() => setOpen(true)}>{label}</Button>
+      <AlertDialog open={open} onOpenChange={setOpen}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{title}</AlertDialogTitle>
+            <AlertDialogDescription>{description}</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
+            <AlertDialogAction onClick={onConfirm}>{confirm}</AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}
+
+function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: OrderAction, done: string) => void; busy: boolean }) {
+  const { t } = useLingui();
+  const targets = useQuery(moveTargetsQueryOptions(detail.order.id));
+  const [placeId, setPlaceId] = useState('');
+  const chosen = targets.data?.find((p) => p.place_id === placeId);
+  const from = detail.order.place_snapshot.name;
+  const to = chosen?.name ?? '';
+  return (
+    <Section title={t`Umlegen`} aria-label={t`Umlegen`}>
+      {targets.isPending ? (
+        <p role="status"><Trans>Lädt…</Trans></p>
+      ) : targets.isError ? (
+        <p role="alert" className="text-red-800">{orderErrorMessage(targets.error)}</p>
+      ) : targets.data.length === 0 ? (
+        <p className="text-sm text-slate-700"><Trans>Kein anderer passender Liegeplatz ist für den ganzen Aufenthalt frei.</Trans></p>
+      ) : (
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="flex flex-col gap-1">
+            <Label htmlFor="move-target"><Trans>Neuer Liegeplatz</Trans></Label>
+            <select id="move-target" className="h-9 rounded-md border border-slate-300 bg-white px-2" value={placeId} onChange={(e) => setPlaceId(e.target.value)}>
+              <option value=""><Trans>Bitte wählen</Trans></option>
+              {targets.data.map((p) => (
+                <option key={p.place_id} value={p.place_id}>{t`${p.name} (${Number(p.length).toLocaleString()} × ${Number(p.width).toLocaleString()} m)`}</option>
+              ))}
+            </select>
+          </div>
+          <ConfirmButton
+            label={t`Umlegen`}
+            variant="outline"
+            disabled={!chosen || busy}
+            title={t`Buchung umlegen?`}
+            description={<Trans>Die Buchung wird von Liegeplatz {from} auf Liegeplatz {to} umgelegt; Zeitraum und Preis bleiben gleich.</Trans>}
+            confirm={t`Umlegen`}
+            onConfirm={() => { run({ type: 'move', orderId: detail.order.id, placeId }, t`Auf Liegeplatz ${to} umgelegt.`); setPlaceId(''); }}
+          />
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function NotesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: OrderAction, done: string) => Promise<boolean>; busy: boolean }) {
+  const { t, i18n } = useLingui();
+  const form = useForm<{ body: string }>({ resolver: zodResolver(noteSchema()), defaultValues: { body: '' } });
+  return (
+    <Section title={t`Notizen des Hafenteams`} aria-label={t`Notizen des Hafenteams`}>
+      {detail.notes.length === 0 ? (
+        <p className="text-sm text-slate-600"><Trans>Noch keine Notizen.</Trans></p>
+      ) : (
+        <ul className="grid gap-2">
+          {detail.notes.map((n) => (
+            <li key={n.id} className="rounded-md border border-slate-200 bg-white px-3 py-2">
+              <p className="whitespace-pre-wrap">{n.body}</p>
+              <p className="text-xs text-slate-600">{formatBerlinDateTime(n.created_at, i18n.locale)}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form {...form}>
+        <form noValidate aria-label={t`Notiz hinzufügen`} className="flex flex-col gap-2 print:hidden" onSubmit={form.handleSubmit(async (v) => {
+          if (await run({ type: 'note', orderId: detail.order.id, body: v.body }, t`Notiz gespeichert.`)) form.reset({ body: '' });
+        })}>
+          <FormField control={form.control} name="body" render={({ field }) => (
+            <FormItem>
+              <FormLabel><Trans>Neue Notiz (nur für das Hafenteam)</Trans></FormLabel>
+              <FormControl><textarea rows={3} maxLength={2000} className="rounded-md border border-slate-300 bg-white p-2" {...field} /></FormControl>
+              <FormMessage />
+            </FormItem>
+          )} />
+          <div><Button type="submit" variant="outline" disabled={busy}><Trans>Notiz speichern</Trans></Button></div>
+        </form>
+      </Form>
+    </Section>
+  );
+}
+
+/** Everything about one booking for the harbour team, with its actions. */
+export function OrderDetailPage({ id }: { id: string }) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  useCalendarRealtime();
+  const statusLabel = useStatusLabel();
+  const kindLabel = useKindLabel();
+  const paymentLabel = usePaymentShortLabel();
+  const detail = useQuery(orderDetailQueryOptions(id));
+  const action = useOrderAction();
+  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const run = async (a: OrderAction, done: string): Promise<boolean> => {
+    setFeedback(null);
+    try {
+      await action.mutateAsync(a);
+      setFeedback({ ok: true, text: done });
+      return true;
+    } catch (error) {
+      setFeedback({ ok: false, text: orderErrorMessage(error) });
+      return false;
+    }
+  };
+
+  if (detail.isPending) return <Page title={t`Buchung`}><p role="status"><Trans>Lädt…</Trans></p></Page>;
+  if (detail.isError) return <Page title={t`Buchung`}><p role="alert" className="text-red-800">{orderErrorMessage(detail.error)}</p></Page>;
+  if (!detail.data) {
+    return (
+      <Page title={t`Buchung nicht gefunden`}>
+        <p><Trans>Diese Buchung gibt es nicht.</Trans></p>
+        <Link to="/{-$locale}/account/admin/orders" className="text-primary-dark underline"><Trans>Zur Liste der Bestellungen</Trans></Link>
+      </Page>
+    );
+  }
+  const d = detail.data;
+  const o = d.order;
+  const name = [o.person.first_name, o.person.last_name].filter(Boolean).join(' ');
+  const open = o.status === 'unverified' || o.status === 'confirmed' || o.status === 'checked_in';
+  const notOver = new Date(o.ends_at) > new Date();
+  const today = berlinToday();
+  const canCheckIn = (o.status === 'confirmed' || o.status === 'unverified') && berlinDay(o.starts_at) <= today && notOver;
+  const busy = action.isPending;
+  const eventText = (e: OrderDetail['events'][number]) => {
+    switch (e.event) {
+      case 'created': return t`Angelegt (${statusLabel(e.to_value ?? '')})`;
+      case 'status': return t`Status: ${statusLabel(e.from_value ?? '')} → ${statusLabel(e.to_value ?? '')}`;
+      case 'payment': return t`Zahlung: ${paymentLabel(e.from_value ?? '')} → ${paymentLabel(e.to_value ?? '')}`;
+      case 'moved': return t`Umgelegt: Liegeplatz ${e.from_value ?? ''} → ${e.to_value ?? ''}`;
+      default: return e.event;
+    }
+  };
+  const person = o.person as Record<string, string | undefined>;
+  const address = [person.street, [person.postal_code, person.city].filter(Boolean).join(' '), person.country].filter(Boolean).join(', ');
+
+  return (
+    <Page title={t`Buchung ${name}`}>
+      <div className="flex flex-wrap items-center gap-3">
+        <OrderStatusBadge status={o.status} />
+        <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-medium" data-testid="payment-status">{paymentLabel(o.payment_status)}</span>
+        <Link to="/{-$locale}/account/admin/orders" className="text-sm text-primary-dark underline underline-offset-4"><Trans>Zur Liste</Trans></Link>
+      </div>
+
+      {feedback && (
+        <p role={feedback.ok ? 'status' : 'alert'} className={feedback.ok ? 'rounded-md bg-green-50 p-3 text-green-950' : 'rounded-md bg-red-50 p-3 text-red-900'}>{feedback.text}</p>
+      )}
+
+      <Section title={t`Aktionen`} aria-label={t`Aktionen`}>
+        <div className="flex flex-wrap gap-3">
+          {o.payment_status === 'pending' && o.status !== 'cancelled' && o.status !== 'expired' && (
+            <ConfirmButton
+              label={t`Als bezahlt markieren`}
+              disabled={busy}
+              title={t`Zahlung erfassen?`}
+              description={<Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als bezahlt erfasst; dabei entsteht die Rechnung mit der nächsten Rechnungsnummer.</Trans>}
+              confirm={t`Als bezahlt markieren`}
+              onConfirm={() => void run({ type: 'paid', orderId: o.id }, t`Als bezahlt erfasst; die Rechnung ist erstellt.`)}
+            />
+          )}
+          {canCheckIn && (
+            <Button variant="outline" disabled={busy} onClick={() => void run({ type: 'check-in', orderId: o.id }, t`Eingecheckt.`)}><Trans>Einchecken</Trans></Button>
+          )}
+          {open && (
+            <ConfirmButton
+              label={t`Stornieren`}
+              variant="destructive"
+              disabled={busy}
+              title={t`Buchung stornieren?`}
+              description={<Trans>Die Buchung wird storniert und Liegeplatz {o.place_snapshot.name} für diesen Zeitraum wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>}
+              confirm={t`Stornieren`}
+              onConfirm={() => void run({ type: 'cancel', orderId: o.id }, t`Storniert; der Liegeplatz ist wieder frei.`)}
+            />
+          )}
+          {d.invoice && (
+            <Link to="/{-$locale}/account/admin/orders/$id/invoice" params={{ id: o.id }} className={buttonVariants({ variant: 'outline' })}><Trans>Rechnung drucken</Trans></Link>
+          )}
+        </div>
+      </Section>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <Section title={t`Gast`} aria-label={t`Gast`}>
+          <FactList items={[
+            { label: t`Name`, value: name || '–' },
+            { label: t`E-Mail`, value: o.email || '–' },
+            { label: t`Telefon`, value: person.phone ?? '–' },
+            ...(person.company ? [{ label: t`Firma`, value: person.company }] : []),
+            { label: t`Adresse`, value: address || '–' },
+            { label: t`Kundenkonto`, value: o.user_id ? t`ja` : t`nein` },
+          ]} />
+        </Section>
+        <Section title={t`Boot und Liegeplatz`} aria-label={t`Boot und Liegeplatz`}>
+          <FactList items={[
+            { label: t`Boot`, value: o.boat.name },
+            ...(o.boat.tag ? [{ label: t`Kennzeichen`, value: o.boat.tag }] : []),
+            { label: t`Maße`, value: `${Number(o.boat.length).toLocaleString(locale)} × ${Number(o.boat.width).toLocaleString(locale)} m` },
+            { label: t`Liegeplatz`, value: <span data-testid="order-place">{o.place_snapshot.name}</span> },
+            { label: t`Art`, value: kindLabel(o.kind) },
+            { label: t`Anreise`, value: formatBerlinDateTime(o.starts_at, locale) },
+            { label: t`Abreise`, value: formatBerlinDateTime(o.ends_at, locale) },
+            { label: t`Gebucht am`, value: formatBerlinDateTime(o.created_at, locale) },
+            ...(o.checked_in_at ? [{ label: t`Eingecheckt am`, value: formatBerlinDateTime(o.checked_in_at, locale) }] : []),
+            ...(o.cancelled_at ? [{ label: t`Storniert am`, value: formatBerlinDateTime(o.cancelled_at, locale) }] : []),
+          ]} />
+        </Section>
+      </div>
+
+      <Section title={t`Preis`} aria-label={t`Preis`}>
+        <PriceBreakdown quote={o.price_breakdown} />
+      </Section>
+
+      <Section title={t`Zahlung und Rechnung`} aria-label={t`Zahlung und Rechnung`}>
+        <FactList items={[
+          { label: t`Zahlungsstatus`, value: paymentLabel(o.payment_status) },
+          ...(o.payment_status !== 'pending' && (o as { payment_id?: string | null }).payment_id ? [{ label: t`Zahlungsreferenz`, value: (o as { payment_id?: string | null }).payment_id }] : []),
+          { label: t`Rechnung`, value: d.invoice ? <span data-testid="invoice-number">{d.invoice.invoice_number}</span> : t`noch keine (entsteht bei Zahlung)` },
+          ...(d.invoice ? [{ label: t`Rechnungsdatum`, value: formatBerlinDateTime(d.invoice.issued_at, locale) }] : []),
+        ]} />
+      </Section>
+
+      {open && notOver && <MoveSection detail={d} run={(a, done) => void run(a, done)} busy={busy} />}
+
+      <Section title={t`Verlauf`} aria-label={t`Verlauf`}>
+        {d.events.length === 0 ? (
+          <p className="text-sm text-slate-600"><Trans>Gebucht am {formatBerlinDateTime(o.created_at, locale)}; ältere Buchungen haben keinen Verlauf.</Trans></p>
+        ) : (
+          <ol className="grid gap-1 text-sm">
+            {d.events.map((e) => (
+              <li key={e.id} className="flex flex-wrap gap-x-3">
+                <span className="text-slate-600">{formatBerlinDateTime(e.at, locale)}</span>
+                <span>{eventText(e)}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+
+      <NotesSection detail={d} run={run} busy={busy} />
+    </Page>
+  );
+}

@@ -1,0 +1,142 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page } from '@/components/page';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { OrderStatusBadge } from '@/features/orders/components/order-status';
+import { formatBerlinDateTime } from '@/lib/dates';
+import { formatEuro } from '@/lib/prices';
+import { ORDERS_PAGE_SIZE, orderErrorMessage, orderKinds, orderStatuses, staffOrdersQueryOptions, type OrdersSearch } from '../api/orders';
+import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
+import { useKindLabel, useStatusLabel, usePaymentShortLabel } from './orders-labels';
+
+const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
+
+/** The order list of the harbour team: newest first; filters, search and page live in the URL. */
+export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearch: (next: OrdersSearch) => void }) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  useCalendarRealtime();
+  const statusLabel = useStatusLabel();
+  const kindLabel = useKindLabel();
+  const paymentLabel = usePaymentShortLabel();
+  const list = useQuery(staffOrdersQueryOptions(search));
+  const [query, setQuery] = useState(search.q ?? '');
+  const page = search.page ?? 1;
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
+  const set = (patch: Partial<OrdersSearch>) => onSearch({ ...search, ...patch, page: 'page' in patch ? patch.page : undefined });
+  const submitSearch = (e: FormEvent) => {
+    e.preventDefault();
+    set({ q: query.trim() || undefined });
+  };
+  const invertedRange = search.from && search.to && search.to < search.from;
+
+  return (
+    <Page title={t`Bestellungen`}>
+      <div className="flex flex-wrap gap-2">
+        <Link to="/{-$locale}/account/admin/orders/new" className={buttonVariants()}><Trans>Neue Buchung (Walk-in / Telefon)</Trans></Link>
+      </div>
+      <form onSubmit={submitSearch} role="search" aria-label={t`Bestellungen filtern`} className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
+        <div className="flex flex-col gap-1 sm:col-span-2 lg:col-span-3">
+          <Label htmlFor="orders-q"><Trans>Suche (Name, Boot oder E-Mail)</Trans></Label>
+          <div className="flex gap-2">
+            <Input id="orders-q" type="search" maxLength={100} value={query} onChange={(e) => setQuery(e.target.value)} />
+            <Button type="submit"><Trans>Suchen</Trans></Button>
+          </div>
+        </div>
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="orders-status"><Trans>Status</Trans></Label>
+          <select id="orders-status" className={selectClass} value={search.status ?? ''} onChange={(e) => set({ status: orderStatuses.find((s) => s === e.target.value) })}>
+            <option value=""><Trans>Alle</Trans></option>
+            {orderStatuses.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="orders-kind"><Trans>Art</Trans></Label>
+          <select id="orders-kind" className={selectClass} value={search.kind ?? ''} onChange={(e) => set({ kind: orderKinds.find((k) => k === e.target.value) })}>
+            <option value=""><Trans>Alle</Trans></option>
+            {orderKinds.map((k) => <option key={k} value={k}>{kindLabel(k)}</option>)}
+          </select>
+        </div>
+        <div className="grid grid-cols-2 gap-2">
+          <div className="flex flex-col gap-1">
+            <Label htmlFor="orders-from"><Trans>Aufenthalt von</Trans></Label>
+            <Input id="orders-from" type="date" value={search.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <Label htmlFor="orders-to"><Trans>bis</Trans></Label>
+            <Input id="orders-to" type="date" value={search.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} />
+          </div>
+        </div>
+        {invertedRange && <p className="text-sm text-amber-900 sm:col-span-2 lg:col-span-3"><Trans>Das Ende liegt vor dem Anfang; gesucht wird im umgekehrten Zeitraum.</Trans></p>}
+        {(search.status || search.kind || search.from || search.to || search.q) && (
+          <div className="sm:col-span-2 lg:col-span-3">
+            <Button type="button" variant="outline" onClick={() => { setQuery(''); onSearch({}); }}><Trans>Filter zurücksetzen</Trans></Button>
+          </div>
+        )}
+      </form>
+
+      {list.isError ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{orderErrorMessage(list.error)}</p>
+      ) : list.isPending ? (
+        <p role="status"><Trans>Lädt…</Trans></p>
+      ) : (
+        <>
+          <p role="status" className="text-sm text-slate-700" data-testid="orders-total">
+            {total === 0 ? <Trans>Keine Bestellungen gefunden.</Trans> : <Trans>{total} Bestellungen · Seite {page} von {pages}</Trans>}
+          </p>
+          {list.data.rows.length > 0 && (
+            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+              <table className="w-full text-left text-sm" aria-label={t`Bestellungen`}>
+                <thead className="bg-slate-50 text-slate-700">
+                  <tr>
+                    <th scope="col" className="px-3 py-2"><Trans>Gebucht</Trans></th>
+                    <th scope="col" className="px-3 py-2"><Trans>Gast</Trans></th>
+                    <th scope="col" className="px-3 py-2"><Trans>Boot</Trans></th>
+                    <th scope="col" className="px-3 py-2"><Trans>Liegeplatz</Trans></th>
+                    <th scope="col" className="px-3 py-2"><Trans>Aufenthalt</Trans></th>
+                    <th scope="col" className="px-3 py-2"><Trans>Art</Trans></th>
+                    <th scope="col" className="px-3 py-2"><Trans>Status</Trans></th>
+                    <th scope="col" className="px-3 py-2"><Trans>Zahlung</Trans></th>
+                    <th scope="col" className="px-3 py-2 text-right"><Trans>Betrag</Trans></th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-200">
+                  {list.data.rows.map((o) => (
+                    <tr key={o.id} data-order={o.id}>
+                      <td className="px-3 py-2 whitespace-nowrap">{formatBerlinDateTime(o.created_at, locale)}</td>
+                      <td className="px-3 py-2">
+                        <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: o.id }} className="font-medium text-primary-dark underline underline-offset-4">
+                          {o.guest ?? t`(ohne Namen)`}
+                        </Link>
+                        {o.email && <span className="block text-slate-600">{o.email}</span>}
+                      </td>
+                      <td className="px-3 py-2">{o.boat_name}</td>
+                      <td className="px-3 py-2">{o.place_name}</td>
+                      <td className="px-3 py-2 whitespace-nowrap">{formatBerlinDateTime(o.starts_at, locale)} – {formatBerlinDateTime(o.ends_at, locale)}</td>
+                      <td className="px-3 py-2">{kindLabel(o.kind)}</td>
+                      <td className="px-3 py-2"><OrderStatusBadge status={o.status} /></td>
+                      <td className="px-3 py-2">{paymentLabel(o.payment_status)}</td>
+                      <td className="px-3 py-2 text-right whitespace-nowrap">{formatEuro(o.price_cents, locale)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {(pages > 1 || page > 1) && (
+            <nav aria-label={t`Seiten`} className="flex items-center gap-3">
+              <Button variant="outline" disabled={page <= 1} onClick={() => set({ page: page - 1 > 1 ? page - 1 : undefined })}><Trans>Vorherige Seite</Trans></Button>
+              <span className="text-sm"><Trans>Seite {page} von {pages}</Trans></span>
+              <Button variant="outline" disabled={page >= pages} onClick={() => set({ page: page + 1 })}><Trans>Nächste Seite</Trans></Button>
+            </nav>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Page, Section } from '@/components/page';
+import { PriceBreakdown } from '@/components/price-breakdown';
+import { Button } from '@/components/ui/button';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { StepBerthData } from '@/features/booking/components/step-berth-data';
+import { StepChooseBerth, useStayText } from '@/features/booking/components/step-choose-berth';
+import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
+import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-data';
+import type { PlaceResult } from '@/features/booking/api/types';
+import { EMAIL_PATTERN, messages, optionalPhone, requiredText } from '@/lib/validation';
+import { harbourKeys } from '../api/keys';
+import { staffCreateBooking } from '../api/orders';
+
+const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
+
+/** The guest as staff type it: name required, e-mail optional (a confirmation goes out when given). */
+const walkInPersonSchema = () =>
+  z.object({
+    firstName: requiredText(100),
+    lastName: requiredText(100),
+    email: z.string().trim().refine((v) => v === '' || EMAIL_PATTERN.test(v), { error: messages.emailInvalid }),
+    phone: optionalPhone(),
+    company: optionalText(100),
+    street: optionalText(200),
+    postalCode: optionalText(20),
+    city: optionalText(100),
+    country: optionalText(100),
+    locale: z.enum(['de', 'en']),
+    saleCode: optionalText(40),
+  });
+type WalkInPerson = z.infer<ReturnType<typeof walkInPersonSchema>>;
+
+function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues; place: PlaceResult; onBack: () => void; onBooked: (id: string) => void }) {
+  const { t, i18n } = useLingui();
+  const stayText = useStayText();
+  const queryClient = useQueryClient();
+  const form = useForm<WalkInPerson>({
+    resolver: zodResolver(walkInPersonSchema()),
+    defaultValues: { firstName: '', lastName: '', email: '', phone: '', company: '', street: '', postalCode: '', city: '', country: '', locale: i18n.locale === 'en' ? 'en' : 'de', saleCode: '' },
+  });
+  const book = useMutation({
+    mutationFn: (v: WalkInPerson) =>
+      staffCreateBooking({
+        placeId: place.place_id,
+        stay: stayParams(berth),
+        boat: { name: berth.boatName.trim(), tag: berth.boatTag.trim() || null, length: parseDecimal(berth.boatLength), width: parseDecimal(berth.boatWidth) },
+        person: {
+          first_name: v.firstName, last_name: v.lastName, email: v.email || undefined, phone: v.phone || undefined, company: v.company || undefined,
+          street: v.street || undefined, postal_code: v.postalCode || undefined, city: v.city || undefined, country: v.country || undefined, locale: v.locale,
+        },
+        saleCode: v.saleCode,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+    onSuccess: (order) => onBooked(order.id),
+  });
+  const fields: [keyof WalkInPerson, string, string?][] = [
+    ['firstName', t`Vorname`, 'off'],
+    ['lastName', t`Nachname`, 'off'],
+    ['email', t`E-Mail (optional)`, 'off'],
+    ['phone', t`Telefon (optional)`, 'off'],
+    ['company', t`Firma (optional)`, 'off'],
+    ['street', t`Straße (optional)`, 'off'],
+    ['postalCode', t`Postleitzahl (optional)`, 'off'],
+    ['city', t`Ort (optional)`, 'off'],
+    ['country', t`Land (optional)`, 'off'],
+    ['saleCode', t`Aktionscode (optional)`, 'off'],
+  ];
+  return (
+    <div className="flex flex-col gap-6">
+      <p className="text-slate-800"><Trans>Liegeplatz {place.name}, {stayText(berth)}, Boot „{berth.boatName}“.</Trans></p>
+      <PriceBreakdown quote={place.quote} />
+      <Form {...form}>
+        <form noValidate aria-label={t`Gast`} className="flex flex-col gap-4" onSubmit={form.handleSubmit((v) => book.mutate(v))}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {fields.map(([name, label, autoComplete]) => (
+              <FormField key={name} control={form.control} name={name} render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{label}</FormLabel>
+                  <FormControl><Input autoComplete={autoComplete} type={name === 'email' ? 'email' : 'text'} {...field} /></FormControl>
+                  {name === 'email' && <FormDescription><Trans>Mit E-Mail-Adresse erhält der Gast die Buchungsbestätigung.</Trans></FormDescription>}
+                  <FormMessage />
+                </FormItem>
+              )} />
+            ))}
+            <FormField control={form.control} name="locale" render={({ field }) => (
+              <FormItem>
+                <FormLabel><Trans>Sprache der Bestätigung</Trans></FormLabel>
+                <FormControl>
+                  <select className="h-9 rounded-md border border-slate-300 bg-white px-2" value={field.value} onChange={(e) => field.onChange(e.target.value === 'en' ? 'en' : 'de')}>
+                    <option value="de">Deutsch</option>
+                    <option value="en">English</option>
+                  </select>
+                </FormControl>
+              </FormItem>
+            )} />
+          </div>
+          {book.isError && <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{bookingErrorMessage(book.error)}</p>}
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit" size="lg" disabled={book.isPending}><Trans>Verbindlich buchen</Trans></Button>
+            <Button type="button" variant="outline" onClick={onBack}><Trans>Anderen Liegeplatz wählen</Trans></Button>
+          </div>
+        </form>
+      </Form>
+    </div>
+  );
+}
+
+/**
+ * A booking on behalf of a walk-in or phone guest: the booking flow's berth data and search
+ * (same rules and prices), then the guest's data typed by staff; confirmed at once, no e-mail code.
+ */
+export function WalkInPage({ onBooked }: { onBooked: (orderId: string) => void }) {
+  const { t } = useLingui();
+  const [berth, setBerth] = useState<BerthDataValues>();
+  const [draft, setDraft] = useState<BerthDataValues>();
+  const [place, setPlace] = useState<PlaceResult>();
+  const step = !berth ? 1 : !place ? 2 : 3;
+  const titles = [t`Aufenthalt und Boot`, t`Liegeplatz wählen`, t`Daten des Gastes`];
+  return (
+    <Page title={t`Neue Buchung (Walk-in / Telefon)`} lead={t`Für Gäste im Hafenbüro oder am Telefon: gleiche Suche und Preise wie online, sofort bestätigt, ohne E-Mail-Code.`}>
+      <Section title={t`Schritt ${step} von 3: ${titles[step - 1]}`}>
+        {step === 1 && <StepBerthData initial={draft} onSubmit={(v) => { setDraft(v); setBerth(v); setPlace(undefined); }} />}
+        {step === 2 && berth && <StepChooseBerth berth={berth} onBack={() => setBerth(undefined)} onChoose={setPlace} />}
+        {step === 3 && berth && place && <PersonStep berth={berth} place={place} onBack={() => setPlace(undefined)} onBooked={onBooked} />}
+      </Section>
+    </Page>
+  );
+}

@@ -1,0 +1,292 @@
+-- The harbour's order desk (issue 11, items 3 and 4): the staff order list with server-side
+-- filters and paging, the berths an order can move to, staff notes and the status history of
+-- an order, and the issuer data (address, VAT id) printed on invoices.
+
+-- ---------------------------------------------------------------- list
+-- Search matches name, boat and e-mail; the pattern (with % and _ escaped) runs over one
+-- lower-cased text per order. Newest first through orders_created_idx; the filters are cheap
+-- predicates on the rows in between (thousands of orders: a few ms).
+create index if not exists orders_status_created_idx on public.orders (status, created_at desc);
+
+create function public.staff_orders(
+  p_status public.order_status default null,
+  p_kind public.order_kind default null,
+  p_from date default null,
+  p_to date default null,
+  p_query text default null,
+  p_limit integer default 25,
+  p_offset integer default 0
+)
+returns table (
+  id uuid,
+  created_at timestamptz,
+  kind public.order_kind,
+  status public.order_status,
+  payment_status public.payment_status,
+  starts_at timestamptz,
+  ends_at timestamptz,
+  place_name text,
+  guest text,
+  boat_name text,
+  email text,
+  price_cents integer,
+  total_count bigint
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_from timestamptz;
+  v_to timestamptz;
+  v_query text := nullif(btrim(p_query), '');
+  v_pattern text;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if p_limit is null or p_limit < 1 or p_limit > 100 or p_offset is null or p_offset < 0 or p_offset > 1000000 then
+    raise exception 'invalid_paging' using errcode = '22023', hint = 'limit 1-100, offset >= 0';
+  end if;
+  if p_from is not null and p_to is not null and p_to < p_from then
+    raise exception 'invalid_period' using errcode = '22023';
+  end if;
+  if char_length(v_query) > 100 then
+    raise exception 'invalid_query' using errcode = '22023', hint = 'At most 100 characters.';
+  end if;
+  -- Stays that touch the Berlin days [p_from, p_to].
+  v_from := case when p_from is not null then private.berlin_at(p_from, time '00:00') end;
+  v_to := case when p_to is not null then private.berlin_at(p_to + 1, time '00:00') end;
+  v_pattern := case when v_query is not null
+    then '%' || replace(replace(replace(lower(v_query), '\', '\\'), '%', '\%'), '_', '\_') || '%' end;
+  return query
+    select o.id, o.created_at, o.kind, o.status, o.payment_status, o.starts_at, o.ends_at,
+           coalesce(p.name, o.place_snapshot ->> 'name'),
+           nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''),
+           o.boat ->> 'name', o.email, o.price_cents,
+           count(*) over ()
+    from public.orders o
+    left join public.places p on p.id = o.place_id
+    where (p_status is null or o.status = p_status)
+      and (p_kind is null or o.kind = p_kind)
+      and (v_from is null or o.ends_at > v_from)
+      and (v_to is null or o.starts_at < v_to)
+      and (v_pattern is null or lower(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name', o.boat ->> 'name', o.email))
+                                  like v_pattern)
+    order by o.created_at desc, o.id
+    limit p_limit offset p_offset;
+end
+$$;
+comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'Staff: orders newest first, filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat and e-mail; one page with the total count.';
+
+-- ---------------------------------------------------------------- move targets
+create function public.order_move_targets(p_order_id uuid)
+returns table (place_id uuid, name text, pier text, width numeric, length numeric, one_day boolean)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_first date;
+  v_last date;
+  v_now timestamptz := private.now();
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'P0002';
+  end if;
+  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= v_now then
+    return;
+  end if;
+  v_first := private.berlin_date(v_order.starts_at);
+  v_last := case when v_order.kind = 'day' then v_first else private.berlin_date(v_order.ends_at) - 1 end;
+  -- The same tests as move_booking, which stays the guard (a race still ends in 23P01).
+  return query
+    select p.id, p.name, p.pier, p.width, p.length, p.one_day
+    from public.places p
+    where not p.archived
+      and p.id <> v_order.place_id
+      and p.length >= (v_order.boat ->> 'length')::numeric
+      and p.width >= (v_order.boat ->> 'width')::numeric
+      and (v_order.kind <> 'day' or p.one_day)
+      and not exists (
+        select 1 from public.long_term_holders h
+        where h.place_id = p.id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
+      )
+      and not exists (
+        select 1
+        from public.place_statuses s
+        left join public.orders o on o.id = s.order_id
+        where s.place_id = p.id
+          and not s.cancelled
+          and s.ends_at > v_order.starts_at
+          and s.starts_at < v_order.ends_at
+          and not (o.status is not distinct from 'unverified' and o.expires_at <= v_now)
+      )
+    order by p.width * p.length, p.length, p.name;
+end
+$$;
+comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day for day stays, no long-term holder, free for the whole stay), smallest first.';
+
+-- ---------------------------------------------------------------- notes
+create table public.order_notes (
+  id uuid primary key default gen_random_uuid(),
+  order_id uuid not null references public.orders (id) on delete cascade,
+  body text not null check (char_length(btrim(body)) between 1 and 2000),
+  created_by uuid references auth.users (id) on delete set null,
+  created_at timestamptz not null default now()
+);
+alter table public.order_notes enable row level security;
+comment on table public.order_notes is 'Internal notes of the harbour team on an order (never shown to the customer); written through add_order_note.';
+create index order_notes_order_idx on public.order_notes (order_id, created_at);
+create policy "order_notes: staff read" on public.order_notes
+  for select to authenticated
+  using ((select private.is_staff()));
+revoke all on public.order_notes from anon;
+revoke insert, update, delete, truncate on public.order_notes from authenticated;
+
+create function public.add_order_note(p_order_id uuid, p_body text)
+returns public.order_notes
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_body text := btrim(coalesce(p_body, ''));
+  v_note public.order_notes;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if char_length(v_body) < 1 or char_length(v_body) > 2000 then
+    raise exception 'invalid_note' using errcode = '22023', hint = 'A note has 1-2000 characters.';
+  end if;
+  if not exists (select 1 from public.orders o where o.id = p_order_id) then
+    raise exception 'order_not_found' using errcode = 'P0002';
+  end if;
+  insert into public.order_notes (order_id, body, created_by, created_at)
+  values (p_order_id, v_body, (select auth.uid()), private.now())
+  returning * into v_note;
+  return v_note;
+end
+$$;
+comment on function public.add_order_note(uuid, text) is 'Staff: adds an internal note (1-2000 characters) to an order.';
+
+-- ---------------------------------------------------------------- status history
+create table public.order_events (
+  id bigint generated always as identity primary key,
+  order_id uuid not null references public.orders (id) on delete cascade,
+  event text not null check (event in ('created', 'status', 'payment', 'moved', 'checked_in')),
+  from_value text,
+  to_value text,
+  actor uuid references auth.users (id) on delete set null,
+  at timestamptz not null default now()
+);
+alter table public.order_events enable row level security;
+comment on table public.order_events is 'The history of an order (created, status, payment, berth moves), written by a trigger; staff read it.';
+create index order_events_order_idx on public.order_events (order_id, id);
+create policy "order_events: staff read" on public.order_events
+  for select to authenticated
+  using ((select private.is_staff()));
+revoke all on public.order_events from anon;
+revoke insert, update, delete, truncate on public.order_events from authenticated;
+
+create function private.record_order_event()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_actor uuid := (select auth.uid());
+  v_at timestamptz := private.now();
+begin
+  if tg_op = 'INSERT' then
+    insert into public.order_events (order_id, event, to_value, actor, at)
+    values (new.id, 'created', new.status::text, v_actor, new.created_at);
+    return null;
+  end if;
+  if new.status is distinct from old.status then
+    insert into public.order_events (order_id, event, from_value, to_value, actor, at)
+    values (new.id, 'status', old.status::text, new.status::text, v_actor, v_at);
+  end if;
+  if new.payment_status is distinct from old.payment_status then
+    insert into public.order_events (order_id, event, from_value, to_value, actor, at)
+    values (new.id, 'payment', old.payment_status::text, new.payment_status::text, v_actor, v_at);
+  end if;
+  if new.place_id is distinct from old.place_id then
+    insert into public.order_events (order_id, event, from_value, to_value, actor, at)
+    values (new.id, 'moved', old.place_snapshot ->> 'name', new.place_snapshot ->> 'name', v_actor, v_at);
+  end if;
+  return null;
+end
+$$;
+comment on function private.record_order_event() is 'After insert or update on orders: records creation, status, payment and berth changes with the acting user.';
+revoke all on function private.record_order_event() from public;
+create trigger orders_record_event after insert or update of status, payment_status, place_id on public.orders
+  for each row execute function private.record_order_event();
+
+-- ---------------------------------------------------------------- invoice issuer
+-- What § 14 UStG wants on the invoice about the issuer. Operator settings (private.app_settings);
+-- the VAT id here is the demo harbour's placeholder until the operator sets the real one.
+insert into private.app_settings (key, value) values
+  ('invoice_name', 'Hafen Düsseldorf'),
+  ('invoice_street', 'Speditionstraße 25'),
+  ('invoice_postal_code', '40221'),
+  ('invoice_city', 'Düsseldorf'),
+  ('invoice_vat_id', 'DE000000000'),
+  ('invoice_email', 'hafen@hafen-duesseldorf.example')
+on conflict (key) do nothing;
+
+create function private.invoice_issuer()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'name', private.setting('invoice_name'),
+    'street', private.setting('invoice_street'),
+    'postal_code', private.setting('invoice_postal_code'),
+    'city', private.setting('invoice_city'),
+    'vat_id', private.setting('invoice_vat_id'),
+    'email', private.setting('invoice_email'))
+$$;
+comment on function private.invoice_issuer() is 'The issuer of invoices (name, address, VAT id, e-mail) from the operator settings.';
+revoke all on function private.invoice_issuer() from public;
+
+-- The issuer is kept with each invoice as issued (an address change does not rewrite old ones).
+alter table public.invoices add column issuer jsonb;
+update public.invoices set issuer = private.invoice_issuer() where issuer is null;
+
+create function private.invoice_set_issuer()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  new.issuer := coalesce(new.issuer, private.invoice_issuer());
+  return new;
+end
+$$;
+comment on function private.invoice_set_issuer() is 'Before insert on invoices: stamps the current issuer data onto the invoice.';
+revoke all on function private.invoice_set_issuer() from public;
+create trigger invoices_set_issuer before insert on public.invoices
+  for each row execute function private.invoice_set_issuer();
+
+-- ---------------------------------------------------------------- execute grants
+revoke all on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from public, anon, authenticated;
+revoke all on function public.order_move_targets(uuid) from public, anon, authenticated;
+revoke all on function public.add_order_note(uuid, text) from public, anon, authenticated;
+grant execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) to authenticated;
+grant execute on function public.order_move_targets(uuid) to authenticated;
+grant execute on function public.add_order_note(uuid, text) to authenticated;

@@ -1,0 +1,329 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/app-test';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { seriousViolations } from '../helpers/axe';
+import { personas } from '../helpers/personas.ts';
+import { apiUrl, berlinDay, chooseFirstBerth, euro, fillBerthData, personaToken } from './booking-helpers.ts';
+
+const run = Date.now().toString(36);
+
+async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
+    method: init.method ?? 'GET',
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, data: (text ? JSON.parse(text) : null) as T };
+}
+const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rpc/${name}`, token, { method: 'POST', body });
+
+const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
+
+/** Staff book a small boat through the API on the first free berth of [arrival, departure). */
+async function bookViaApi(token: string, boat: string, arrival: string, departure: string, skip = 0): Promise<{ id: string; place: string }> {
+  const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 }, token);
+  expect(free.status, JSON.stringify(free.data)).toBe(200);
+  for (const place of free.data.slice(skip)) {
+    const res = await rpc<{ id: string }>('staff_create_booking', {
+      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
+      p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Api', last_name: `Gast ${run}` },
+    }, token);
+    if (res.status === 200) return { id: res.data.id, place: place.name };
+  }
+  throw new Error('no free berth');
+}
+
+async function confirmDialog(page: Page, button: string) {
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
+  test.use({ persona: 'harbour' });
+
+  test('staff book a walk-in guest, find it by search, move it (an overlap is refused), mark it paid and print the invoice (de + en)', async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const token = await staffToken();
+    const boat = `Walkin ${run}`;
+    const email = `walkin-${run}@example.test`;
+    const arrival = berlinDay(30);
+    const departure = berlinDay(32);
+
+    // 1. The walk-in booking: the booking flow's berth data and search, then the guest typed by staff.
+    await page.goto('/account/admin/orders/new');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Neue Buchung (Walk-in / Telefon)');
+    expect(await seriousViolations(page)).toEqual([]);
+    await fillBerthData(page, 'de', { arrival, departure, length: '9,4', width: '3,2', boat });
+    const firstPlace = await chooseFirstBerth(page, 'de');
+    const guest = page.getByRole('form', { name: 'Gast' });
+    await guest.getByRole('button', { name: 'Verbindlich buchen' }).click();
+    await expect(guest.getByText('Pflichtfeld')).toHaveCount(2);
+    await guest.getByLabel('E-Mail (optional)').fill('kein-at-zeichen');
+    await guest.getByRole('button', { name: 'Verbindlich buchen' }).click();
+    await expect(guest.getByText('E-Mail ist nicht gültig')).toBeVisible();
+    await guest.getByLabel('Vorname').fill('Wanda');
+    await guest.getByLabel('Nachname').fill(`Walk ${run}`);
+    await guest.getByLabel('E-Mail (optional)').fill(email);
+    await guest.getByLabel('Telefon (optional)').fill('+49 211 555 0101');
+    await guest.getByLabel('Straße (optional)').fill('Rheinufer 1');
+    await guest.getByLabel('Postleitzahl (optional)').fill('40213');
+    await guest.getByLabel('Ort (optional)').fill('Düsseldorf');
+    await guest.getByRole('button', { name: 'Verbindlich buchen' }).click();
+    await expect(page).toHaveURL(/\/account\/admin\/orders\/[0-9a-f-]{36}$/);
+    const orderId = page.url().split('/').pop()!;
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Buchung Wanda Walk ${run}`);
+    await expect(page.getByTestId('order-place')).toHaveText(firstPlace);
+    await expect(page.getByText('Bestätigt', { exact: true })).toBeVisible();
+
+    // Confirmed at once, same price as the booking flow; the confirmation e-mail is queued.
+    const order = await rest<{ status: string; price_cents: number; email: string }[]>(`orders?id=eq.${orderId}&select=status,price_cents,email`, token);
+    expect(order.data[0]).toMatchObject({ status: 'confirmed', email });
+    const q = await rpc<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 9.4 }, token);
+    expect(order.data[0]!.price_cents).toBe(q.data.gross_cents);
+    const adminToken = await personaToken(personas.admin.email, personas.admin.password);
+    const mail = await rest<{ kind: string; recipient: string }[]>(`outbox?order_id=eq.${orderId}&select=kind,recipient`, adminToken);
+    expect(mail.data).toEqual([{ kind: 'booking_confirmation', recipient: email }]);
+
+    // 2. Found in the list by search (boat name), then by e-mail.
+    await page.goto('/account/admin/orders');
+    await page.getByLabel('Suche (Name, Boot oder E-Mail)').fill(boat);
+    await page.getByRole('button', { name: 'Suchen' }).click();
+    await expect(page).toHaveURL(/[?&]q=/);
+    await expect(page.getByTestId('orders-total')).toHaveText('1 Bestellungen · Seite 1 von 1');
+    await page.getByLabel('Suche (Name, Boot oder E-Mail)').fill(email.toUpperCase());
+    await page.getByRole('button', { name: 'Suchen' }).click();
+    const row = page.locator(`tr[data-order="${orderId}"]`);
+    await expect(row).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await row.getByRole('link', { name: `Wanda Walk ${run}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/account/admin/orders/${orderId}$`));
+
+    // 3. Move: the list holds only fitting free berths; a berth taken meanwhile is refused clearly.
+    const move = page.getByRole('region', { name: 'Umlegen' });
+    const select = move.getByLabel('Neuer Liegeplatz');
+    await expect(select.locator('option').nth(2)).toBeAttached();
+    expect(await seriousViolations(page)).toEqual([]);
+    const options = await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })));
+    const targets = options.filter((o) => o.value);
+    expect(targets.map((o) => o.text)).not.toContainEqual(expect.stringMatching(new RegExp(`^${firstPlace} `)));
+    const taken = targets[0]!;
+    await select.selectOption(taken.value);
+    const blocker = await rpc<{ id: string }>('staff_create_booking', {
+      p_place_id: taken.value, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
+      p_boat: { name: `Blocker ${run}`, length: 5, width: 2 }, p_person: { first_name: 'Bea', last_name: 'Block' },
+    }, token);
+    expect(blocker.status, JSON.stringify(blocker.data)).toBe(200);
+    await move.getByRole('button', { name: 'Umlegen' }).click();
+    await confirmDialog(page, 'Umlegen');
+    await expect(page.getByRole('alert')).toHaveText('Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.');
+    await expect(page.getByTestId('order-place')).toHaveText(firstPlace);
+    // The refreshed list no longer offers the taken berth.
+    await expect(select.locator(`option[value="${taken.value}"]`)).toHaveCount(0);
+    const target = (await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))).find((o) => o.value)!;
+    const targetName = target.text.split(' (')[0]!;
+    await select.selectOption(target.value);
+    await move.getByRole('button', { name: 'Umlegen' }).click();
+    await confirmDialog(page, 'Umlegen');
+    await expect(page.getByRole('status').filter({ hasText: 'umgelegt' })).toHaveText(`Auf Liegeplatz ${targetName} umgelegt.`);
+    await expect(page.getByTestId('order-place')).toHaveText(targetName);
+    await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Umgelegt: Liegeplatz ${firstPlace} → ${targetName}`);
+    const moved = await rest<{ place_id: string }[]>(`place_statuses?order_id=eq.${orderId}&cancelled=eq.false&select=place_id`, token);
+    expect(moved.data).toEqual([{ place_id: target.value }]);
+
+    // 4. A note, then mark paid (confirmed in a dialog): the invoice is issued.
+    const notes = page.getByRole('form', { name: 'Notiz hinzufügen' });
+    await notes.getByRole('button', { name: 'Notiz speichern' }).click();
+    await expect(notes.getByText('Pflichtfeld')).toBeVisible();
+    await notes.getByLabel('Neue Notiz (nur für das Hafenteam)').fill('Zahlt bar im Büro');
+    await notes.getByRole('button', { name: 'Notiz speichern' }).click();
+    await expect(page.getByRole('region', { name: 'Notizen des Hafenteams' }).getByText('Zahlt bar im Büro')).toBeVisible();
+    await page.getByRole('button', { name: 'Als bezahlt markieren' }).click();
+    await confirmDialog(page, 'Als bezahlt markieren');
+    await expect(page.getByRole('status').filter({ hasText: 'bezahlt' })).toHaveText('Als bezahlt erfasst; die Rechnung ist erstellt.');
+    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    const invoice = (await rest<{ invoice_number: string; net_cents: number; vat_cents: number; gross_cents: number }[]>(
+      `invoices?order_id=eq.${orderId}&select=invoice_number,net_cents,vat_cents,gross_cents`, token)).data[0]!;
+    expect(invoice.invoice_number).toMatch(/^RE-\d{4}-\d{5}$/);
+    expect(invoice.net_cents + invoice.vat_cents).toBe(invoice.gross_cents);
+    expect(invoice.vat_cents).toBe(Math.round((invoice.net_cents * 19) / 100));
+    await expect(page.getByTestId('invoice-number')).toHaveText(invoice.invoice_number);
+
+    // 5. The printable invoice, German: number, issuer with VAT id, net / 19 % VAT / gross to the cent.
+    await page.getByRole('link', { name: 'Rechnung drucken' }).click();
+    await expect(page).toHaveURL(new RegExp(`/account/admin/orders/${orderId}/invoice$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Rechnung ${invoice.invoice_number}`);
+    const sheet = page.locator('#invoice-sheet');
+    await expect(sheet.getByTestId('invoice-number')).toHaveText(invoice.invoice_number);
+    await expect(sheet.getByTestId('invoice-net')).toHaveText(euro(invoice.net_cents, 'de'));
+    await expect(sheet.getByTestId('invoice-vat')).toHaveText(euro(invoice.vat_cents, 'de'));
+    await expect(sheet.getByTestId('invoice-gross')).toHaveText(euro(invoice.gross_cents, 'de'));
+    await expect(sheet.getByTestId('invoice-vat-id')).toHaveText('DE000000000');
+    expect(await seriousViolations(page)).toEqual([]);
+    await expect(sheet.getByLabel('Rechnungssteller')).toContainText('Speditionstraße 25');
+    await expect(sheet.getByLabel('Rechnungsempfänger')).toContainText(`Wanda Walk ${run}`);
+    await expect(sheet.getByLabel('Rechnungsempfänger')).toContainText('40213 Düsseldorf');
+    await expect(sheet).toContainText('zzgl. 19 % USt.');
+    await expect(sheet).toContainText(`Liegegebühr Liegeplatz ${targetName}`);
+    await expect(sheet.getByTestId('invoice-service')).toContainText('–');
+    // Printing shows the sheet alone.
+    await page.emulateMedia({ media: 'print' });
+    await expect(sheet.getByTestId('invoice-gross')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Drucken' })).toBeHidden();
+    await expect(page.getByRole('banner').first()).toBeHidden();
+    await page.emulateMedia({ media: 'screen' });
+
+    // English.
+    await page.goto(`/en/account/admin/orders/${orderId}/invoice`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Invoice ${invoice.invoice_number}`);
+    await expect(sheet.getByTestId('invoice-gross')).toHaveText(euro(invoice.gross_cents, 'en'));
+    await expect(sheet.getByTestId('invoice-net')).toHaveText(euro(invoice.net_cents, 'en'));
+    await expect(sheet.getByTestId('invoice-vat')).toHaveText(euro(invoice.vat_cents, 'en'));
+    await expect(sheet).toContainText('plus 19 % VAT');
+    await expect(sheet).toContainText('Date of service');
+    expect(consoleErrors.filter((e) => !e.includes('409') && !e.includes('rpc/move_booking'))).toEqual([]);
+  });
+
+  test('cancelling asks first and frees the berth', async ({ page, consoleErrors }) => {
+    const token = await staffToken();
+    const arrival = berlinDay(34);
+    const departure = berlinDay(35);
+    const booked = await bookViaApi(token, `Storno ${run}`, arrival, departure);
+    await page.goto(`/account/admin/orders/${booked.id}`);
+    await page.getByRole('button', { name: 'Stornieren' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(page.getByText('Bestätigt', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Stornieren' }).click();
+    await confirmDialog(page, 'Stornieren');
+    await expect(page.getByRole('status').filter({ hasText: 'Storniert;' })).toHaveText('Storniert; der Liegeplatz ist wieder frei.');
+    await expect(page.getByText('Storniert', { exact: true })).toBeVisible();
+    const statuses = await rest<{ cancelled: boolean }[]>(`place_statuses?order_id=eq.${booked.id}&select=cancelled`, token);
+    expect(statuses.data).toEqual([{ cancelled: true }]);
+    await expect(page.getByRole('region', { name: 'Umlegen' })).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('staff check a guest in on the arrival day (en): the reservation becomes rent', async ({ page, consoleErrors }) => {
+    const token = await staffToken();
+    const booked = await bookViaApi(token, `Arrival ${run}`, berlinDay(0), berlinDay(1));
+    await page.goto(`/en/account/admin/orders/${booked.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Booking Api Gast ${run}`);
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Checked in.' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Check in' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'History' })).toContainText('Status: Confirmed → Checked in');
+    const statuses = await rest<{ type: string }[]>(`place_statuses?order_id=eq.${booked.id}&cancelled=eq.false&select=type`, token);
+    expect(statuses.data).toEqual([{ type: 'rent' }]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('list filters and paging live in the URL and survive a reload (de + en)', async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const token = await staffToken();
+    const prefix = `Seite${run}`;
+    const day = berlinDay(100);
+    const next = berlinDay(101);
+    const ids: string[] = [];
+    for (let i = 0; i < 27; i++) ids.push((await bookViaApi(token, `${prefix} ${i}`, day, next)).id);
+    const cancelled = await rpc('cancel_booking', { p_order_id: ids[3] }, token);
+    expect(cancelled.status).toBe(200);
+
+    await page.goto(`/account/admin/orders?q=${prefix}&from=${day}&to=${day}`);
+    await expect(page.getByTestId('orders-total')).toHaveText('27 Bestellungen · Seite 1 von 2');
+    await expect(page.locator('tbody tr')).toHaveCount(25);
+    // Newest first: the last booked comes first.
+    await expect(page.locator('tbody tr').first()).toHaveAttribute('data-order', ids[26]!);
+    await page.getByRole('button', { name: 'Nächste Seite' }).click();
+    await expect(page).toHaveURL(/[?&]page=2/);
+    await expect(page.locator('tbody tr')).toHaveCount(2);
+    await expect(page.locator('tbody tr').last()).toHaveAttribute('data-order', ids[0]!);
+    await page.reload();
+    await expect(page.getByTestId('orders-total')).toHaveText('27 Bestellungen · Seite 2 von 2');
+    await expect(page.locator('tbody tr')).toHaveCount(2);
+    await expect(page.getByLabel('Suche (Name, Boot oder E-Mail)')).toHaveValue(prefix);
+    await expect(page.getByLabel('Aufenthalt von')).toHaveValue(day);
+
+    // A filter resets the page; status and kind stand in the URL too.
+    await page.getByLabel('Status').selectOption('cancelled');
+    await expect(page).toHaveURL(/[?&]status=cancelled/);
+    await expect(page).not.toHaveURL(/[?&]page=/);
+    await expect(page.locator('tbody tr')).toHaveCount(1);
+    await expect(page.locator('tbody tr').first()).toHaveAttribute('data-order', ids[3]!);
+    await page.getByLabel('Art').selectOption('day');
+    await expect(page).toHaveURL(/[?&]kind=day/);
+    await expect(page.getByTestId('orders-total')).toHaveText('Keine Bestellungen gefunden.');
+    await page.reload();
+    await expect(page.getByLabel('Status')).toHaveValue('cancelled');
+    await expect(page.getByLabel('Art')).toHaveValue('day');
+    await expect(page.getByTestId('orders-total')).toHaveText('Keine Bestellungen gefunden.');
+    // A date range elsewhere finds none of them.
+    await page.goto(`/account/admin/orders?q=${prefix}&from=${berlinDay(102)}`);
+    await expect(page.getByTestId('orders-total')).toHaveText('Keine Bestellungen gefunden.');
+
+    // English, and malformed params are dropped instead of failing.
+    await page.goto(`/en/account/admin/orders?q=${prefix}&page=2&status=bogus&from=not-a-date`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Orders');
+    await expect(page.getByTestId('orders-total')).toHaveText('27 orders · page 2 of 2');
+    await expect(page.getByRole('button', { name: 'Previous page' })).toBeEnabled();
+    await page.goto(`/en/account/admin/orders?q=${prefix}&page=9`);
+    await expect(page.getByTestId('orders-total')).toHaveText('27 orders · page 9 of 2');
+    await expect(page.getByRole('button', { name: 'Previous page' })).toBeEnabled();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('an unknown order id shows a clear page, not an error', async ({ page, consoleErrors }) => {
+    await page.goto('/account/admin/orders/kein-auftrag');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buchung nicht gefunden');
+    await page.goto('/en/account/admin/orders/00000000-0000-4000-8000-000000000000');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Booking not found');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('orders desk is staff only', () => {
+  test.use({ persona: 'customer' });
+
+  test('a customer gets the 404 page for the order pages and the API refuses the staff functions', async ({ page }) => {
+    for (const path of ['/account/admin/orders', '/account/admin/orders/new', '/account/admin/orders/00000000-0000-4000-8000-000000000000/invoice']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Nicht gefunden');
+      await expect(page.locator('table')).toHaveCount(0);
+    }
+    const token = await personaToken(personas.customer.email, personas.customer.password);
+    const someOrder = '00000000-0000-4000-8000-000000000000';
+    const calls: [string, Record<string, unknown>][] = [
+      ['staff_orders', {}],
+      ['order_move_targets', { p_order_id: someOrder }],
+      ['add_order_note', { p_order_id: someOrder, p_body: 'x' }],
+      ['move_booking', { p_order_id: someOrder, p_place_id: someOrder }],
+      ['set_payment_status', { p_order_id: someOrder, p_payment_status: 'paid' }],
+      ['staff_create_booking', { p_place_id: someOrder, p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(41), p_boat: { name: 'X', length: 5, width: 2 }, p_person: { first_name: 'A', last_name: 'B' } }],
+    ];
+    for (const [name, body] of calls) {
+      const res = await rpc<{ message: string }>(name, body, token);
+      expect(res.status, name).toBe(403);
+      expect(res.data.message, name).toBe('staff_only');
+    }
+    const notes = await rest<unknown[]>('order_notes?select=id', token);
+    expect(notes).toEqual({ status: 200, data: [] });
+    const events = await rest<unknown[]>('order_events?select=id', token);
+    expect(events).toEqual({ status: 200, data: [] });
+    const write = await rest('order_notes', token, { method: 'POST', body: { order_id: someOrder, body: 'x' } });
+    expect([401, 403]).toContain(write.status);
+  });
+
+  test('bad input to the staff functions is a 4xx with a reason, never a 500', async () => {
+    const token = await staffToken();
+    const bad = await rpc<{ message: string }>('staff_orders', { p_limit: 1000 }, token);
+    expect(bad.status).toBe(400);
+    expect(bad.data.message).toBe('invalid_paging');
+    const note = await rpc<{ message: string }>('add_order_note', { p_order_id: 'not-a-uuid', p_body: 'x' }, token);
+    expect(note.status).toBeGreaterThanOrEqual(400);
+    expect(note.status).toBeLessThan(500);
+    const empty = await rpc<{ message: string }>('add_order_note', { p_order_id: '00000000-0000-4000-8000-000000000000', p_body: '  ' }, token);
+    expect(empty.status).toBe(400);
+    expect(empty.data.message).toBe('invalid_note');
+  });
+});
