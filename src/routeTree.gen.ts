@@ -43,6 +43,7 @@ import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './rou
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
+import { Route as Char123LocaleChar125AccountAdminReportsRouteImport } from './routes/{-$locale}/account/admin/reports'
 import { Route as Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport } from './routes/{-$locale}/account/admin/sale-codes/route'
 import { Route as Char123LocaleChar125AccountAdminSettingsRouteRouteImport } from './routes/{-$locale}/account/admin/settings/route'
 import { Route as Char123LocaleChar125AccountAdminUsersRouteRouteImport } from './routes/{-$locale}/account/admin/users/route'
@@ -52,8 +53,15 @@ import { Route as Char123LocaleChar125AccountLongTimePlaceChar123IdChar125RouteI
 import { Route as Char123LocaleChar125OrderIdIndexRouteImport } from './routes/{-$locale}/order/$id/index'
 import { Route as Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport } from './routes/{-$locale}/order/{-$id}/check-in'
 import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
+import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport } from './routes/{-$locale}/account/admin/additional-places/index'
+import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport } from './routes/{-$locale}/account/admin/additional-places/create'
+import { Route as Char123LocaleChar125AccountAdminMapIndexRouteImport } from './routes/{-$locale}/account/admin/map/index'
 import { Route as Char123LocaleChar125AccountAdminNewsIndexRouteImport } from './routes/{-$locale}/account/admin/news/index'
 import { Route as Char123LocaleChar125AccountAdminNewsCreateRouteImport } from './routes/{-$locale}/account/admin/news/create'
+import { Route as Char123LocaleChar125AccountAdminOrdersIndexRouteImport } from './routes/{-$locale}/account/admin/orders/index'
+import { Route as Char123LocaleChar125AccountAdminOrdersNewRouteImport } from './routes/{-$locale}/account/admin/orders/new'
+import { Route as Char123LocaleChar125AccountAdminPlacesIndexRouteImport } from './routes/{-$locale}/account/admin/places/index'
+import { Route as Char123LocaleChar125AccountAdminPlacesCreateRouteImport } from './routes/{-$locale}/account/admin/places/create'
 import { Route as Char123LocaleChar125AccountAdminSaleCodesIndexRouteImport } from './routes/{-$locale}/account/admin/sale-codes/index'
 import { Route as Char123LocaleChar125AccountAdminSaleCodesCreateRouteImport } from './routes/{-$locale}/account/admin/sale-codes/create'
 import { Route as Char123LocaleChar125AccountAdminSettingsIndexRouteImport } from './routes/{-$locale}/account/admin/settings/index'
@@ -61,7 +69,12 @@ import { Route as Char123LocaleChar125AccountAdminUsersIndexRouteImport } from '
 import { Route as Char123LocaleChar125AccountBookingsIdIndexRouteImport } from './routes/{-$locale}/account/bookings/$id/index'
 import { Route as Char123LocaleChar125AccountBookingsIdCheckInRouteImport } from './routes/{-$locale}/account/bookings/$id/check-in'
 import { Route as Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport } from './routes/{-$locale}/start/booking/result/{-$id}'
+import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRouteImport } from './routes/{-$locale}/account/admin/additional-places/$id/edit'
 import { Route as Char123LocaleChar125AccountAdminNewsIdEditRouteImport } from './routes/{-$locale}/account/admin/news/$id/edit'
+import { Route as Char123LocaleChar125AccountAdminOrdersIdIndexRouteImport } from './routes/{-$locale}/account/admin/orders/$id/index'
+import { Route as Char123LocaleChar125AccountAdminOrdersIdInvoiceRouteImport } from './routes/{-$locale}/account/admin/orders/$id/invoice'
+import { Route as Char123LocaleChar125AccountAdminPlacesIdCalendarRouteImport } from './routes/{-$locale}/account/admin/places/$id/calendar'
+import { Route as Char123LocaleChar125AccountAdminPlacesIdEditRouteImport } from './routes/{-$locale}/account/admin/places/$id/edit'
 import { Route as Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRouteImport } from './routes/{-$locale}/account/admin/sale-codes/{-$id}/edit'
 import { Route as Char123LocaleChar125AccountAdminUsersIdEditRouteImport } from './routes/{-$locale}/account/admin/users/$id/edit'
 
@@ -269,6 +282,12 @@ const Char123LocaleChar125AccountAdminOverviewRoute =
     path: '/overview',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminReportsRoute =
+  Char123LocaleChar125AccountAdminReportsRouteImport.update({
+    id: '/reports',
+    path: '/reports',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminSaleCodesRouteRoute =
   Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport.update({
     id: '/sale-codes',
@@ -325,6 +344,24 @@ const Char123LocaleChar125StartBookingIndexRoute =
     path: '/start/booking/',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute =
+  Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport.update({
+    id: '/additional-places/',
+    path: '/additional-places/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute =
+  Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport.update({
+    id: '/additional-places/create',
+    path: '/additional-places/create',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminMapIndexRoute =
+  Char123LocaleChar125AccountAdminMapIndexRouteImport.update({
+    id: '/map/',
+    path: '/map/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminNewsIndexRoute =
   Char123LocaleChar125AccountAdminNewsIndexRouteImport.update({
     id: '/',
@@ -336,6 +373,30 @@ const Char123LocaleChar125AccountAdminNewsCreateRoute =
     id: '/create',
     path: '/create',
     getParentRoute: () => Char123LocaleChar125AccountAdminNewsRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOrdersIndexRoute =
+  Char123LocaleChar125AccountAdminOrdersIndexRouteImport.update({
+    id: '/orders/',
+    path: '/orders/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOrdersNewRoute =
+  Char123LocaleChar125AccountAdminOrdersNewRouteImport.update({
+    id: '/orders/new',
+    path: '/orders/new',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesIndexRoute =
+  Char123LocaleChar125AccountAdminPlacesIndexRouteImport.update({
+    id: '/places/',
+    path: '/places/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesCreateRoute =
+  Char123LocaleChar125AccountAdminPlacesCreateRouteImport.update({
+    id: '/places/create',
+    path: '/places/create',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminSaleCodesIndexRoute =
   Char123LocaleChar125AccountAdminSaleCodesIndexRouteImport.update({
@@ -379,11 +440,41 @@ const Char123LocaleChar125StartBookingResultChar123IdChar125Route =
     path: '/start/booking/result/{-$id}',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute =
+  Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRouteImport.update({
+    id: '/additional-places/$id/edit',
+    path: '/additional-places/$id/edit',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminNewsIdEditRoute =
   Char123LocaleChar125AccountAdminNewsIdEditRouteImport.update({
     id: '/$id/edit',
     path: '/$id/edit',
     getParentRoute: () => Char123LocaleChar125AccountAdminNewsRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOrdersIdIndexRoute =
+  Char123LocaleChar125AccountAdminOrdersIdIndexRouteImport.update({
+    id: '/orders/$id/',
+    path: '/orders/$id/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute =
+  Char123LocaleChar125AccountAdminOrdersIdInvoiceRouteImport.update({
+    id: '/orders/$id/invoice',
+    path: '/orders/$id/invoice',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesIdCalendarRoute =
+  Char123LocaleChar125AccountAdminPlacesIdCalendarRouteImport.update({
+    id: '/places/$id/calendar',
+    path: '/places/$id/calendar',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminPlacesIdEditRoute =
+  Char123LocaleChar125AccountAdminPlacesIdEditRouteImport.update({
+    id: '/places/$id/edit',
+    path: '/places/$id/edit',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute =
   Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRouteImport.update(
@@ -437,6 +528,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -444,18 +536,30 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
   '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
+  '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
+  '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
   '/{-$locale}/account/admin/news/': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
+  '/{-$locale}/account/admin/orders/': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
+  '/{-$locale}/account/admin/places/': typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
   '/{-$locale}/account/admin/sale-codes/': typeof Char123LocaleChar125AccountAdminSaleCodesIndexRoute
   '/{-$locale}/account/admin/settings/': typeof Char123LocaleChar125AccountAdminSettingsIndexRoute
   '/{-$locale}/account/admin/users/': typeof Char123LocaleChar125AccountAdminUsersIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/additional-places/$id/edit': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
   '/{-$locale}/account/admin/news/$id/edit': typeof Char123LocaleChar125AccountAdminNewsIdEditRoute
+  '/{-$locale}/account/admin/orders/$id/invoice': typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  '/{-$locale}/account/admin/places/$id/calendar': typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  '/{-$locale}/account/admin/places/$id/edit': typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
   '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
   '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
+  '/{-$locale}/account/admin/orders/$id/': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
@@ -487,6 +591,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -494,18 +599,30 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/bookings': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
   '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
+  '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
+  '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/additional-places': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/map': typeof Char123LocaleChar125AccountAdminMapIndexRoute
   '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
+  '/{-$locale}/account/admin/orders': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
+  '/{-$locale}/account/admin/places': typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesIndexRoute
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsIndexRoute
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersIndexRoute
   '/{-$locale}/account/bookings/$id': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/additional-places/$id/edit': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
   '/{-$locale}/account/admin/news/$id/edit': typeof Char123LocaleChar125AccountAdminNewsIdEditRoute
+  '/{-$locale}/account/admin/orders/$id/invoice': typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  '/{-$locale}/account/admin/places/$id/calendar': typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  '/{-$locale}/account/admin/places/$id/edit': typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
   '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
   '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
+  '/{-$locale}/account/admin/orders/$id': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -545,6 +662,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
+  '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -552,18 +670,30 @@ export interface FileRoutesById {
   '/{-$locale}/account/bookings/': typeof Char123LocaleChar125AccountBookingsIndexRoute
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
+  '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
   '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
+  '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
+  '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
+  '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
   '/{-$locale}/account/admin/news/': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
+  '/{-$locale}/account/admin/orders/': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
+  '/{-$locale}/account/admin/places/': typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
   '/{-$locale}/account/admin/sale-codes/': typeof Char123LocaleChar125AccountAdminSaleCodesIndexRoute
   '/{-$locale}/account/admin/settings/': typeof Char123LocaleChar125AccountAdminSettingsIndexRoute
   '/{-$locale}/account/admin/users/': typeof Char123LocaleChar125AccountAdminUsersIndexRoute
   '/{-$locale}/account/bookings/$id/': typeof Char123LocaleChar125AccountBookingsIdIndexRoute
+  '/{-$locale}/account/admin/additional-places/$id/edit': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
   '/{-$locale}/account/admin/news/$id/edit': typeof Char123LocaleChar125AccountAdminNewsIdEditRoute
+  '/{-$locale}/account/admin/orders/$id/invoice': typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  '/{-$locale}/account/admin/places/$id/calendar': typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  '/{-$locale}/account/admin/places/$id/edit': typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
   '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
   '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
+  '/{-$locale}/account/admin/orders/$id/': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -604,6 +734,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -611,18 +742,30 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/additional-places/create'
     | '/{-$locale}/account/admin/news/create'
+    | '/{-$locale}/account/admin/orders/new'
+    | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/map/'
     | '/{-$locale}/account/admin/news/'
+    | '/{-$locale}/account/admin/orders/'
+    | '/{-$locale}/account/admin/places/'
     | '/{-$locale}/account/admin/sale-codes/'
     | '/{-$locale}/account/admin/settings/'
     | '/{-$locale}/account/admin/users/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/additional-places/$id/edit'
     | '/{-$locale}/account/admin/news/$id/edit'
+    | '/{-$locale}/account/admin/orders/$id/invoice'
+    | '/{-$locale}/account/admin/places/$id/calendar'
+    | '/{-$locale}/account/admin/places/$id/edit'
     | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
     | '/{-$locale}/account/admin/users/$id/edit'
+    | '/{-$locale}/account/admin/orders/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/{-$locale}/auth'
@@ -654,6 +797,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/start'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -661,18 +805,30 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings'
     | '/{-$locale}/order/$id'
     | '/{-$locale}/start/booking'
+    | '/{-$locale}/account/admin/additional-places/create'
     | '/{-$locale}/account/admin/news/create'
+    | '/{-$locale}/account/admin/orders/new'
+    | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/additional-places'
+    | '/{-$locale}/account/admin/map'
     | '/{-$locale}/account/admin/news'
+    | '/{-$locale}/account/admin/orders'
+    | '/{-$locale}/account/admin/places'
     | '/{-$locale}/account/admin/sale-codes'
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/bookings/$id'
+    | '/{-$locale}/account/admin/additional-places/$id/edit'
     | '/{-$locale}/account/admin/news/$id/edit'
+    | '/{-$locale}/account/admin/orders/$id/invoice'
+    | '/{-$locale}/account/admin/places/$id/calendar'
+    | '/{-$locale}/account/admin/places/$id/edit'
     | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
     | '/{-$locale}/account/admin/users/$id/edit'
+    | '/{-$locale}/account/admin/orders/$id'
   id:
     | '__root__'
     | '/{-$locale}'
@@ -711,6 +867,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/overview'
+    | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -718,18 +875,30 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/bookings/'
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
+    | '/{-$locale}/account/admin/additional-places/create'
     | '/{-$locale}/account/admin/news/create'
+    | '/{-$locale}/account/admin/orders/new'
+    | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
     | '/{-$locale}/start/booking/result/{-$id}'
+    | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/map/'
     | '/{-$locale}/account/admin/news/'
+    | '/{-$locale}/account/admin/orders/'
+    | '/{-$locale}/account/admin/places/'
     | '/{-$locale}/account/admin/sale-codes/'
     | '/{-$locale}/account/admin/settings/'
     | '/{-$locale}/account/admin/users/'
     | '/{-$locale}/account/bookings/$id/'
+    | '/{-$locale}/account/admin/additional-places/$id/edit'
     | '/{-$locale}/account/admin/news/$id/edit'
+    | '/{-$locale}/account/admin/orders/$id/invoice'
+    | '/{-$locale}/account/admin/places/$id/calendar'
+    | '/{-$locale}/account/admin/places/$id/edit'
     | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
     | '/{-$locale}/account/admin/users/$id/edit'
+    | '/{-$locale}/account/admin/orders/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -976,6 +1145,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminOverviewRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
+    '/{-$locale}/account/admin/reports': {
+      id: '/{-$locale}/account/admin/reports'
+      path: '/reports'
+      fullPath: '/{-$locale}/account/admin/reports'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminReportsRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/sale-codes': {
       id: '/{-$locale}/account/admin/sale-codes'
       path: '/sale-codes'
@@ -1039,6 +1215,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingIndexRouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/additional-places/': {
+      id: '/{-$locale}/account/admin/additional-places/'
+      path: '/additional-places'
+      fullPath: '/{-$locale}/account/admin/additional-places/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/additional-places/create': {
+      id: '/{-$locale}/account/admin/additional-places/create'
+      path: '/additional-places/create'
+      fullPath: '/{-$locale}/account/admin/additional-places/create'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/map/': {
+      id: '/{-$locale}/account/admin/map/'
+      path: '/map'
+      fullPath: '/{-$locale}/account/admin/map/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminMapIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/news/': {
       id: '/{-$locale}/account/admin/news/'
       path: '/'
@@ -1052,6 +1249,34 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/account/admin/news/create'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminNewsCreateRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRoute
+    }
+    '/{-$locale}/account/admin/orders/': {
+      id: '/{-$locale}/account/admin/orders/'
+      path: '/orders'
+      fullPath: '/{-$locale}/account/admin/orders/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/orders/new': {
+      id: '/{-$locale}/account/admin/orders/new'
+      path: '/orders/new'
+      fullPath: '/{-$locale}/account/admin/orders/new'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersNewRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/': {
+      id: '/{-$locale}/account/admin/places/'
+      path: '/places'
+      fullPath: '/{-$locale}/account/admin/places/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/create': {
+      id: '/{-$locale}/account/admin/places/create'
+      path: '/places/create'
+      fullPath: '/{-$locale}/account/admin/places/create'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesCreateRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/sale-codes/': {
       id: '/{-$locale}/account/admin/sale-codes/'
@@ -1102,12 +1327,47 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
     }
+    '/{-$locale}/account/admin/additional-places/$id/edit': {
+      id: '/{-$locale}/account/admin/additional-places/$id/edit'
+      path: '/additional-places/$id/edit'
+      fullPath: '/{-$locale}/account/admin/additional-places/$id/edit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/news/$id/edit': {
       id: '/{-$locale}/account/admin/news/$id/edit'
       path: '/$id/edit'
       fullPath: '/{-$locale}/account/admin/news/$id/edit'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminNewsIdEditRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRoute
+    }
+    '/{-$locale}/account/admin/orders/$id/': {
+      id: '/{-$locale}/account/admin/orders/$id/'
+      path: '/orders/$id'
+      fullPath: '/{-$locale}/account/admin/orders/$id/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersIdIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/orders/$id/invoice': {
+      id: '/{-$locale}/account/admin/orders/$id/invoice'
+      path: '/orders/$id/invoice'
+      fullPath: '/{-$locale}/account/admin/orders/$id/invoice'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/$id/calendar': {
+      id: '/{-$locale}/account/admin/places/$id/calendar'
+      path: '/places/$id/calendar'
+      fullPath: '/{-$locale}/account/admin/places/$id/calendar'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/places/$id/edit': {
+      id: '/{-$locale}/account/admin/places/$id/edit'
+      path: '/places/$id/edit'
+      fullPath: '/{-$locale}/account/admin/places/$id/edit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminPlacesIdEditRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/sale-codes/{-$id}/edit': {
       id: '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
@@ -1208,7 +1468,20 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminUsersRouteRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
+  Char123LocaleChar125AccountAdminReportsRoute: typeof Char123LocaleChar125AccountAdminReportsRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
+  Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  Char123LocaleChar125AccountAdminOrdersNewRoute: typeof Char123LocaleChar125AccountAdminOrdersNewRoute
+  Char123LocaleChar125AccountAdminPlacesCreateRoute: typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
+  Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  Char123LocaleChar125AccountAdminMapIndexRoute: typeof Char123LocaleChar125AccountAdminMapIndexRoute
+  Char123LocaleChar125AccountAdminOrdersIndexRoute: typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
+  Char123LocaleChar125AccountAdminPlacesIndexRoute: typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
+  Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute
+  Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute: typeof Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute
+  Char123LocaleChar125AccountAdminPlacesIdCalendarRoute: typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
+  Char123LocaleChar125AccountAdminPlacesIdEditRoute: typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
+  Char123LocaleChar125AccountAdminOrdersIdIndexRoute: typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
 }
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
@@ -1225,8 +1498,34 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminCalendarRoute,
     Char123LocaleChar125AccountAdminOverviewRoute:
       Char123LocaleChar125AccountAdminOverviewRoute,
+    Char123LocaleChar125AccountAdminReportsRoute:
+      Char123LocaleChar125AccountAdminReportsRoute,
     Char123LocaleChar125AccountAdminIndexRoute:
       Char123LocaleChar125AccountAdminIndexRoute,
+    Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute:
+      Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute,
+    Char123LocaleChar125AccountAdminOrdersNewRoute:
+      Char123LocaleChar125AccountAdminOrdersNewRoute,
+    Char123LocaleChar125AccountAdminPlacesCreateRoute:
+      Char123LocaleChar125AccountAdminPlacesCreateRoute,
+    Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute:
+      Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute,
+    Char123LocaleChar125AccountAdminMapIndexRoute:
+      Char123LocaleChar125AccountAdminMapIndexRoute,
+    Char123LocaleChar125AccountAdminOrdersIndexRoute:
+      Char123LocaleChar125AccountAdminOrdersIndexRoute,
+    Char123LocaleChar125AccountAdminPlacesIndexRoute:
+      Char123LocaleChar125AccountAdminPlacesIndexRoute,
+    Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute:
+      Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRoute,
+    Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute:
+      Char123LocaleChar125AccountAdminOrdersIdInvoiceRoute,
+    Char123LocaleChar125AccountAdminPlacesIdCalendarRoute:
+      Char123LocaleChar125AccountAdminPlacesIdCalendarRoute,
+    Char123LocaleChar125AccountAdminPlacesIdEditRoute:
+      Char123LocaleChar125AccountAdminPlacesIdEditRoute,
+    Char123LocaleChar125AccountAdminOrdersIdIndexRoute:
+      Char123LocaleChar125AccountAdminOrdersIdIndexRoute,
   }
 
 const Char123LocaleChar125AccountAdminRouteRouteWithChildren =

@@ -170,6 +170,7 @@ export type Database = {
           id: string
           invoice_number: string | null
           issued_at: string
+          issuer: Json | null
           net_cents: number
           number: number
           order_id: string
@@ -182,6 +183,7 @@ export type Database = {
           id?: string
           invoice_number?: never
           issued_at?: string
+          issuer?: Json | null
           net_cents: number
           number: number
           order_id: string
@@ -194,6 +196,7 @@ export type Database = {
           id?: string
           invoice_number?: never
           issued_at?: string
+          issuer?: Json | null
           net_cents?: number
           number?: number
           order_id?: string
@@ -438,6 +441,76 @@ export type Database = {
           updated_at?: string
         }
         Relationships: []
+      }
+      order_events: {
+        Row: {
+          actor: string | null
+          at: string
+          event: string
+          from_value: string | null
+          id: number
+          order_id: string
+          to_value: string | null
+        }
+        Insert: {
+          actor?: string | null
+          at?: string
+          event: string
+          from_value?: string | null
+          id?: never
+          order_id: string
+          to_value?: string | null
+        }
+        Update: {
+          actor?: string | null
+          at?: string
+          event?: string
+          from_value?: string | null
+          id?: never
+          order_id?: string
+          to_value?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "order_events_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      order_notes: {
+        Row: {
+          body: string
+          created_at: string
+          created_by: string | null
+          id: string
+          order_id: string
+        }
+        Insert: {
+          body: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          order_id: string
+        }
+        Update: {
+          body?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          order_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "order_notes_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       orders: {
         Row: {
@@ -926,6 +999,19 @@ export type Database = {
           updated_at: string
         }
       }
+      add_order_note: {
+        Args: {
+          p_order_id: string
+          p_body: string
+        }
+        Returns: {
+          body: string
+          created_at: string
+          created_by: string | null
+          id: string
+          order_id: string
+        }
+      }
       admin_list_users: {
         Args: {
           p_search?: string
@@ -1300,6 +1386,19 @@ export type Database = {
           user_id: string | null
         }
       }
+      order_move_targets: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: {
+          place_id: string
+          name: string
+          pier: string
+          width: number
+          length: number
+          one_day: boolean
+        }[]
+      }
       place_calendar: {
         Args: {
           p_place_id: string
@@ -1536,6 +1635,13 @@ export type Database = {
           user_id: string | null
         }
       }
+      set_place_additional_places: {
+        Args: {
+          p_place_id: string
+          p_additional_place_ids: string[]
+        }
+        Returns: string[]
+      }
       staff_create_booking: {
         Args: {
           p_place_id: string
@@ -1572,6 +1678,32 @@ export type Database = {
           updated_at: string
           user_id: string | null
         }
+      }
+      staff_orders: {
+        Args: {
+          p_status?: Database["public"]["Enums"]["order_status"]
+          p_kind?: Database["public"]["Enums"]["order_kind"]
+          p_from?: string
+          p_to?: string
+          p_query?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: string
+          created_at: string
+          kind: Database["public"]["Enums"]["order_kind"]
+          status: Database["public"]["Enums"]["order_status"]
+          payment_status: Database["public"]["Enums"]["payment_status"]
+          starts_at: string
+          ends_at: string
+          place_name: string
+          guest: string
+          boat_name: string
+          email: string
+          price_cents: number
+          total_count: number
+        }[]
       }
     }
     Enums: {

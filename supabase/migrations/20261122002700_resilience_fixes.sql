@@ -22,21 +22,6 @@ begin
 end
 $$;
 
--- 2. Writing to the read-only view working_hours_monthly failed in Postgres's rewriter
---    ("cannot insert into view", 55000 -> HTTP 500) before any privilege check. With an
---    INSTEAD OF trigger the privilege check comes first (authenticated has only SELECT:
---    42501 -> 401/403), and a caller who had the privilege is refused as well.
-create function private.refuse_view_write()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  raise exception 'read_only_view' using errcode = '42501', hint = 'This view is read-only.';
-end
-$$;
-comment on function private.refuse_view_write() is 'INSTEAD OF trigger of read-only views: refuses writes with 42501 instead of the rewriter''s 55000.';
-revoke all on function private.refuse_view_write() from public;
-create trigger working_hours_monthly_read_only
-  instead of insert or update or delete on public.working_hours_monthly
-  for each row execute function private.refuse_view_write();
+-- 2. Writes to the read-only view working_hours_monthly (the rewriter's 55000 -> HTTP 500) are
+--    refused by 20261122002600_security_read_only_views.sql (the same finding, from the security
+--    suite).

@@ -62,7 +62,7 @@ select results_eq($$ select body from public.add_order_note((select id from publ
   $$ values ('Ruft morgen an') $$, 'staff add a note (trimmed)');
 select throws_ok($$ select public.add_order_note((select id from public.orders where boat ->> 'name' = 'Rheinperle'), '   ') $$,
   '22023', 'invalid_note', 'an empty note is refused');
-select throws_ok($$ select public.add_order_note(gen_random_uuid(), 'x') $$, 'P0002', 'order_not_found', 'a note needs an order');
+select throws_ok($$ select public.add_order_note(gen_random_uuid(), 'x') $$, 'PT404', 'order_not_found', 'a note needs an order');
 select public.move_booking((select id from public.orders where boat ->> 'name' = 'Rheinperle'), tests.place_id('D4'));
 select public.set_payment_status((select id from public.orders where boat ->> 'name' = 'Rheinperle'), 'paid');
 select results_eq(

@@ -55,7 +55,7 @@ select results_eq(
        array(select id from public.additional_places where name = 'W1')) s(id) join public.additional_places a on a.id = s.id $$,
   $$ values ('W1') $$, 'and replaces them: the column left out is no longer linked');
 select throws_ok($$ select public.set_place_additional_places(tests.place_id('P2'), array[gen_random_uuid()]) $$,
-  'P0002', 'additional_place_not_found', 'an unknown column is refused');
+  'PT404', 'additional_place_not_found', 'an unknown column is refused');
 select lives_ok($$ delete from public.places where name = 'P2' $$, 'a berth without orders is deleted');
 
 select * from finish();

@@ -141,8 +141,8 @@ for (const engine of engines()) {
       it('another customer and a guest cannot cancel, check in, move or pay for kunde\'s stays', async () => {
         const place = (await q<{ id: string }>(`select id from public.places where name = 'E09'`))[0].id;
         for (const p of [who.other, who.guest]) {
-          refused((await p.client.rpc('cancel_booking', { p_order_id: kundeFuture })).error, ['P0002', '42501']);
-          refused((await p.client.rpc('check_in', { p_order_id: kundeToday })).error, ['P0002', '42501']);
+          refused((await p.client.rpc('cancel_booking', { p_order_id: kundeFuture })).error, ['PT404', '42501']);
+          refused((await p.client.rpc('check_in', { p_order_id: kundeToday })).error, ['PT404', '42501']);
           refused((await p.client.rpc('move_booking', { p_order_id: kundeFuture, p_place_id: place })).error);
           refused((await p.client.rpc('staff_create_booking', {
             p_place_id: place, p_kind: 'overnight', p_arrival: berlinDay(200), p_departure: berlinDay(201),
@@ -151,8 +151,8 @@ for (const engine of engines()) {
         }
         // the customer cannot move their own stay either (staff only), nor cancel the guest's
         refused((await who.customer.client.rpc('move_booking', { p_order_id: kundeFuture, p_place_id: place })).error);
-        refused((await who.customer.client.rpc('cancel_booking', { p_order_id: who.guestOrderId })).error, ['P0002', '42501']);
-        refused((await who.customer.client.rpc('check_in', { p_order_id: who.guestOrderId })).error, ['P0002', '42501']);
+        refused((await who.customer.client.rpc('cancel_booking', { p_order_id: who.guestOrderId })).error, ['PT404', '42501']);
+        refused((await who.customer.client.rpc('check_in', { p_order_id: who.guestOrderId })).error, ['PT404', '42501']);
         expect(await order(kundeFuture)).toMatchObject({ status: 'confirmed', cancelled_at: null });
         expect((await order(kundeFuture)).place_id).not.toBe(place);
         expect(await order(kundeToday)).toMatchObject({ status: 'confirmed', checked_in: false });
