@@ -15,7 +15,12 @@ export interface OrdersSearch {
   page?: number;
 }
 
-const isDay = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
+/** A real calendar day yyyy-MM-dd (2026-02-30 is not: it would not round-trip). */
+const isDay = (v: unknown): v is string => {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+};
 
 /** validateSearch of /account/admin/orders: unknown or malformed values are dropped, never an error. */
 export function parseOrdersSearch(search: Record<string, unknown>): OrdersSearch {

@@ -87,8 +87,11 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
       ) : (
         <>
           <p role="status" className="text-sm text-slate-700" data-testid="orders-total">
-            {total === 0 ? <Trans>Keine Bestellungen gefunden.</Trans> : <Trans>{total} Bestellungen · Seite {page} von {pages}</Trans>}
+            {total === 0 ? <Trans>Keine Bestellungen gefunden.</Trans> : page > pages ? <Trans>{total} Bestellungen; Seite {page} gibt es nicht (nur {pages}).</Trans> : <Trans>{total} Bestellungen · Seite {page} von {pages}</Trans>}
           </p>
+          {total > 0 && page > pages && (
+            <div><Button variant="outline" onClick={() => set({ page: undefined })}><Trans>Zur ersten Seite</Trans></Button></div>
+          )}
           {list.data.rows.length > 0 && (
             <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
               <table className="w-full text-left text-sm" aria-label={t`Bestellungen`}>

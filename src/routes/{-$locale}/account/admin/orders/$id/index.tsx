@@ -3,10 +3,6 @@ import { OrderDetailPage } from '@/features/harbour/components/order-detail-page
 
 /** Everything about one booking, with the staff actions. */
 export const Route = createFileRoute('/{-$locale}/account/admin/orders/$id/')({
-  loader: async ({ context, params }) => {
-    const { orderDetailQueryOptions } = await import('@/features/harbour/api/orders');
-    await context.queryClient.prefetchQuery(orderDetailQueryOptions(params.id));
-  },
   component: function AdminOrder() {
     const { id } = Route.useParams();
     return <OrderDetailPage id={id} />;
