@@ -137,7 +137,7 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
           <FormField control={form.control} name="end" render={({ field }) => (
             <FormItem><FormLabel><Trans>Ende</Trans></FormLabel><FormControl><Input type="datetime-local" {...field} /></FormControl><FormMessage /></FormItem>
           )} />
-          {text('location', t`Ort`)}
+          {text('location', t`Standort`)}
         </fieldset>
         <fieldset className="grid gap-2">
           <legend className="mb-2 font-semibold"><Trans>Termine</Trans></legend>

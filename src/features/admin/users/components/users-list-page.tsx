@@ -59,9 +59,9 @@ export function UsersListPage({ search, page, onChange }: { search: string; page
             ))}
           </AdminTable>
           <nav aria-label={t`Seiten`} className="flex items-center gap-3">
-            <Button type="button" variant="outline" size="sm" disabled={page <= 1} onClick={() => onChange({ search, page: page - 1 })}><Trans>Zurück</Trans></Button>
+            <Button type="button" variant="outline" size="sm" disabled={page <= 1} onClick={() => onChange({ search, page: page - 1 })}><Trans>Vorherige Seite</Trans></Button>
             <span className="text-sm text-slate-700"><Trans>Seite {page} von {pages} ({total} Benutzer)</Trans></span>
-            <Button type="button" variant="outline" size="sm" disabled={page >= pages} onClick={() => onChange({ search, page: page + 1 })}><Trans>Weiter</Trans></Button>
+            <Button type="button" variant="outline" size="sm" disabled={page >= pages} onClick={() => onChange({ search, page: page + 1 })}><Trans>Nächste Seite</Trans></Button>
           </nav>
         </>
       )}

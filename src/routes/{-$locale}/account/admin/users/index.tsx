@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, getRouteApi } from '@tanstack/react-router';
 import { UsersListPage } from '@/features/admin/users/components/users-list-page';
 
 /** Search text and page live in the URL (?q=…&page=2), so a list view can be shared and reloaded. */
@@ -14,8 +14,11 @@ export const Route = createFileRoute('/{-$locale}/account/admin/users/')({
     await context.queryClient.prefetchQuery(adminUsersQueryOptions(deps.q, deps.page));
   },
   component: function AdminUsers() {
-    const search = Route.useSearch();
-    const navigate = Route.useNavigate();
+    // getRouteApi, not Route: the split component chunk then does not import this module,
+    // which would otherwise become its own chunk in the initial download.
+    const route = getRouteApi('/{-$locale}/account/admin/users/');
+    const search = route.useSearch();
+    const navigate = route.useNavigate();
     return (
       <UsersListPage
         key={search.q ?? ''}

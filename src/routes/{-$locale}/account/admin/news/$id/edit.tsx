@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, getRouteApi } from '@tanstack/react-router';
 import { NewsEditPage } from '@/features/admin/news/components/news-form-page';
 
 export const Route = createFileRoute('/{-$locale}/account/admin/news/$id/edit')({
@@ -7,7 +7,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/news/$id/edit')(
     await context.queryClient.ensureQueryData(adminNewsQueryOptions(params.id));
   },
   component: function AdminNewsEdit() {
-    const { id } = Route.useParams();
+    const { id } = getRouteApi('/{-$locale}/account/admin/news/$id/edit').useParams();
     return <NewsEditPage id={id} />;
   },
 });

@@ -1,4 +1,4 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { createFileRoute, getRouteApi, redirect } from '@tanstack/react-router';
 import { SaleCodeEditPage } from '@/features/admin/sale-codes/components/sale-code-form-page';
 
 /** sale-codes/{id?}/edit (spec): without an id there is nothing to edit, so it is the create form. */
@@ -11,7 +11,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/sale-codes/{-$id
     if (params.id) await context.queryClient.ensureQueryData(saleCodeQueryOptions(params.id));
   },
   component: function AdminSaleCodeEdit() {
-    const { id } = Route.useParams();
+    const { id } = getRouteApi('/{-$locale}/account/admin/sale-codes/{-$id}/edit').useParams();
     return <SaleCodeEditPage id={id ?? ''} />;
   },
 });

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, getRouteApi } from '@tanstack/react-router';
 import { UserEditPage } from '@/features/admin/users/components/user-edit-page';
 
 export const Route = createFileRoute('/{-$locale}/account/admin/users/$id/edit')({
@@ -7,7 +7,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/users/$id/edit')
     await context.queryClient.ensureQueryData(adminUserQueryOptions(params.id));
   },
   component: function AdminUserEdit() {
-    const { id } = Route.useParams();
+    const { id } = getRouteApi('/{-$locale}/account/admin/users/$id/edit').useParams();
     return <UserEditPage id={id} />;
   },
 });
