@@ -64,21 +64,29 @@ test.describe('admin: berths', () => {
   });
 
   test('a berth with orders cannot be deleted: the dialog says why and archives it instead; the database refuses the delete too', async ({ page }) => {
+    // An own berth with one booking (made by staff), so the seeded harbour stays untouched.
     const token = await adminToken();
-    const orders = await rest(token, 'orders?select=place_id&limit=1');
-    const placeId = (orders.body as { place_id: string }[])[0].place_id;
+    const name = uniqueName('O');
+    const placeId = await createBerth(name);
+    const booked = await rest(token, 'rpc/staff_create_booking', {
+      method: 'POST',
+      body: {
+        p_place_id: placeId, p_kind: 'overnight', p_arrival: berlinDay(50), p_departure: berlinDay(52),
+        p_boat: { name: 'Archivboot', length: 9, width: 3 }, p_person: { email: 'archiv@hafen.test', first_name: 'Anna', last_name: 'Archiv' },
+      },
+    });
+    expect(booked.status).toBe(200);
     const refused = await rest(token, `places?id=eq.${placeId}`, { method: 'DELETE' });
     expect(refused.status).toBe(409);
     expect(JSON.stringify(refused.body)).toContain('place_has_orders');
 
     await page.goto(`/account/admin/places/${placeId}/edit`);
-    const name = (await page.getByRole('heading', { level: 1 }).textContent())!.replace(/^Stellplatz | bearbeiten$/g, '');
     const dialog = page.getByRole('alertdialog', { name: 'Stellplatz kann nicht gelöscht werden' });
     await expect(async () => {
       await page.getByRole('button', { name: 'Stellplatz löschen' }).click();
       await expect(dialog).toBeVisible({ timeout: 1000 });
     }).toPass();
-    await expect(dialog).toContainText('Ein Stellplatz mit Buchungen kann nicht gelöscht werden');
+    await expect(dialog).toContainText(`Zu „${name}“ gibt es 1 Buchung(en). Ein Stellplatz mit Buchungen kann nicht gelöscht werden`);
     await expect(dialog).toContainText('Sie können ihn stattdessen archivieren');
     await dialog.getByRole('button', { name: 'Archivieren' }).click();
     await expect(dialog).toBeHidden();
@@ -93,7 +101,7 @@ test.describe('admin: berths', () => {
     const anon = await fetch(`${apiUrl}/rest/v1/places?id=eq.${placeId}&select=id`, { headers: { apikey: DEMO_ANON_KEY } });
     expect(await anon.json()).toEqual([]);
 
-    // Restored, so the other tests keep the seeded harbour.
+    // And back again.
     await page.goto(`/account/admin/places/${placeId}/edit`);
     await page.getByRole('button', { name: 'Wiederherstellen' }).click();
     await expect(page.getByRole('note')).toBeHidden();
@@ -113,6 +121,51 @@ test.describe('admin: berths', () => {
     await expect(page).toHaveURL(/\/account\/admin\/places$/);
     const res = await rest(await adminToken(), `places?id=eq.${id}&select=id`);
     expect(res.body).toEqual([]);
+  });
+
+  test("a berth's calendar is the harbour calendar for that berth only, a month by default", async ({ page, consoleErrors }) => {
+    const token = await adminToken();
+    const a01 = ((await rest(token, 'places?name=eq.A01&select=id')).body as { id: string }[])[0].id;
+    await page.goto(`/account/admin/places/${a01}/calendar`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Belegungskalender');
+    await expect(page.getByRole('button', { name: 'Monat' })).toHaveAttribute('aria-pressed', 'true');
+    const table = page.getByRole('table', { name: /^Belegung / });
+    await expect(table.getByRole('rowheader')).toHaveText(['A01']);
+    await expect(table.locator(`td[data-place="${a01}"]`)).toHaveCount(30);
+    await expect(page.locator('[data-live]')).toHaveAttribute('data-live', 'live');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a column is created with an image (upload progress) and needs a position', async ({ page, consoleErrors }) => {
+    const name = uniqueName('Wassersäule Q');
+    await page.goto('/account/admin/additional-places/create');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Säule erstellen');
+    const form = page.getByRole('form', { name: 'Säule erstellen' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Art').selectOption('water');
+    await form.getByLabel('x', { exact: true }).fill('120');
+    await form.getByRole('button', { name: 'Erstellen' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Position erforderlich: genau 2 Koordinaten (x 0–1000, y 0–600).');
+    await form.getByLabel('y', { exact: true }).fill('700');
+    await form.getByRole('button', { name: 'Erstellen' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Position erforderlich: genau 2 Koordinaten (x 0–1000, y 0–600).');
+    await form.getByLabel('y', { exact: true }).fill('480,5');
+    await page.getByLabel('Bild').setInputFiles({ name: 'saeule.png', mimeType: 'image/png', buffer: tinyPng });
+    await form.getByRole('button', { name: 'Erstellen' }).click();
+    await expect(page).toHaveURL(/\/additional-places\/[0-9a-f-]{36}\/edit$/);
+    const img = page.getByRole('img', { name: 'Aktuelles Bild' });
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(2);
+    // Replacing the image shows the upload's progress.
+    await page.getByLabel('Bild').setInputFiles({ name: 'saeule2.png', mimeType: 'image/png', buffer: tinyPng });
+    await expect(page.getByRole('status').filter({ hasText: 'Bild hochgeladen.' })).toBeVisible();
+    await expect(page.getByRole('progressbar', { name: 'Upload-Fortschritt' })).toHaveAttribute('value', '1');
+    // A file that is not an image is refused with a message.
+    await page.getByLabel('Bild').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await expect(page.getByRole('alert')).toHaveText('Bitte ein Bild im Format JPEG, PNG oder WebP wählen.');
+    const stored = await rest(await adminToken(), `additional_places?name=eq.${encodeURIComponent(name)}&select=type,position,image_path,id`);
+    const row = (stored.body as { type: string; position: number[]; image_path: string; id: string }[])[0];
+    expect(row).toMatchObject({ type: 'water', position: [120, 480.5], image_path: `additional-places/${row.id}/title.jpg` });
+    expect(consoleErrors).toEqual([]);
   });
 
   test('English: the create page and its dialog', async ({ page }) => {
