@@ -1,4 +1,5 @@
 import { expect, test } from '../helpers/app-test';
+import { seriousViolations } from '../helpers/axe';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { apiUrl, berlinDay } from './booking-helpers.ts';
 import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
@@ -34,6 +35,7 @@ test.describe('long-term holders', () => {
     await expect(applications.nth(1)).toContainText('Zweite Seemann');
     const pos = async (i: number) => Number(/Platz (\d+) auf der Warteliste/.exec((await applications.nth(i).textContent())!)![1]);
     expect(await pos(1)).toBe((await pos(0)) + 1);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Bad input gives a clear message.
     const form = dialog.getByRole('form', { name: 'Langzeitlieger zuweisen' });

@@ -1,4 +1,5 @@
 import { expect, test } from '../helpers/app-test';
+import { seriousViolations } from '../helpers/axe';
 import { adminToken, rest, uniqueName } from './admin-helpers.ts';
 
 test.describe('harbour map: admins', () => {
@@ -15,6 +16,7 @@ test.describe('harbour map: admins', () => {
     const short = { free: 'frei', reservation: 'Res.', rent: 'Miete', maintenance: 'Wart.', long_term: 'Dauer' }[state!];
     await expect(a01.locator('text').nth(1)).toHaveText(short!);
     await expect(plan.locator('[data-column]')).not.toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Clicking a berth shows its details.
     await a01.click();
@@ -67,5 +69,12 @@ test.describe('harbour map: staff', () => {
     await plan.locator('[data-berth="B01"]').click();
     await expect(page.getByRole('region', { name: 'Liegeplatz-Details' }).getByRole('heading')).toHaveText('B01');
     await expect(page.getByRole('region', { name: 'Säule platzieren' })).toHaveCount(0);
+  });
+
+  test('English: the plan and its legend', async ({ page }) => {
+    await page.goto('/en/account/admin/map');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbour map');
+    await expect(page.getByRole('group', { name: 'Harbour map', exact: true }).locator('[data-berth="A01"]')).toHaveAttribute('aria-label', /^A01: (free|reserved|rented|Maintenance|Long-term holder)$/);
+    await expect(page.getByRole('list', { name: 'Legend' })).toContainText('Electricity column');
   });
 });

@@ -1,4 +1,5 @@
 import { expect, test } from '../helpers/app-test';
+import { seriousViolations } from '../helpers/axe';
 import { apiUrl, berlinDay } from './booking-helpers.ts';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { adminToken, createBerth, harbourToken, rest, tinyPng, uniqueName } from './admin-helpers.ts';
@@ -10,6 +11,8 @@ test.describe('admin: berths', () => {
     const name = uniqueName('N');
     await page.goto('/account/admin/places/create');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stellplatz erstellen');
+    await expect(page.getByRole('checkbox', { name: 'Stromsäule A1' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel('Titelbild').setInputFiles({ name: 'steg.png', mimeType: 'image/png', buffer: tinyPng });
     const form = page.getByRole('form', { name: 'Stellplatz erstellen' });
     // Bad input first: a clear message, nothing sent.
