@@ -124,6 +124,11 @@ test.describe('admin: berths', () => {
     await expect(page).toHaveURL(/\/account\/admin\/places$/);
     const res = await rest(await adminToken(), `places?id=eq.${id}&select=id`);
     expect(res.body).toEqual([]);
+    // Its pages are gone: an unknown berth (or a malformed id) is the 404 page.
+    await page.goto(`/account/admin/places/${id}/edit`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Nicht gefunden');
+    await page.goto('/account/admin/places/not-a-uuid/calendar');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Nicht gefunden');
   });
 
   test("a berth's calendar is the harbour calendar for that berth only, a month by default", async ({ page, consoleErrors }) => {
