@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { NotFoundPage } from '@/components/errors/not-found-page';
 import { Page } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { adminPlaceKeys } from '../../places/api/keys';
@@ -33,6 +34,7 @@ export function ColumnEditPage({ id }: { id?: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const column = useQuery({ ...columnQueryOptions(id ?? ''), enabled: !!id });
+  if (id && column.isSuccess && !column.data) return <NotFoundPage />;
   if (id && !column.data) {
     return column.isError ? <p role="alert" className="text-red-700"><Trans>Die Säule konnte nicht geladen werden.</Trans></p> : <p><Trans>Lädt…</Trans></p>;
   }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
+import { NotFoundPage } from '@/components/errors/not-found-page';
 import { buttonVariants } from '@/components/ui/button';
 import type { CalendarView } from '@/features/harbour/api/calendar';
 import { CalendarPage } from '@/features/harbour/components/calendar-page';
@@ -9,7 +10,8 @@ import { adminPlaceQueryOptions } from '../api/places';
 
 /** One berth's calendar: the live harbour calendar, filtered to the berth (a month by default). */
 export function PlaceCalendarPage({ id, from, view, onChange }: { id: string; from?: string; view: CalendarView; onChange: (next: { from: string; view: CalendarView }) => void }) {
-  const { data: place } = useQuery(adminPlaceQueryOptions(id));
+  const { data: place, isSuccess } = useQuery(adminPlaceQueryOptions(id));
+  if (isSuccess && !place) return <NotFoundPage />;
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap gap-2">

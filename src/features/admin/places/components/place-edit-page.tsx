@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { NotFoundPage } from '@/components/errors/not-found-page';
 import { Page, Section } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { HolderSection } from '../../long-term/components/holder-section';
@@ -27,7 +28,7 @@ import { PlaceForm } from './place-form';
 export function PlaceEditPage({ id }: { id: string }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
-  const { data: place, error } = useQuery(adminPlaceQueryOptions(id));
+  const { data: place, error, isPending } = useQuery(adminPlaceQueryOptions(id));
   const messages = usePlaceSaveMessages();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: true } | { ok: false; error: PlaceSaveError } | null>(null);
@@ -35,7 +36,8 @@ export function PlaceEditPage({ id }: { id: string }) {
   const [uploadError, setUploadError] = useState<UploadError | null>(null);
 
   if (error) return <p role="alert" className="text-red-700"><Trans>Der Stellplatz konnte nicht geladen werden.</Trans></p>;
-  if (!place) return <p><Trans>Lädt…</Trans></p>;
+  if (isPending) return <p><Trans>Lädt…</Trans></p>;
+  if (!place) return <NotFoundPage />;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
 

@@ -5,9 +5,5 @@ import { ColumnsListPage } from '@/features/admin/additional-places/components/c
 /** Electricity and water columns (admins only). */
 export const Route = createFileRoute('/{-$locale}/account/admin/additional-places/')({
   beforeLoad: requireAdmin,
-  loader: async ({ context }) => {
-    const { columnsQueryOptions } = await import('@/features/admin/additional-places/api/additional-places');
-    await context.queryClient.prefetchQuery(columnsQueryOptions());
-  },
   component: ColumnsListPage,
 });

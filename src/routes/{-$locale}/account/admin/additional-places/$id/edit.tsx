@@ -1,16 +1,11 @@
-import { createFileRoute, notFound } from '@tanstack/react-router';
+import { createFileRoute, useParams } from '@tanstack/react-router';
 import { requireAdmin } from '@/lib/auth';
 import { ColumnEditPage } from '@/features/admin/additional-places/components/column-edit-page';
 
 export const Route = createFileRoute('/{-$locale}/account/admin/additional-places/$id/edit')({
   beforeLoad: requireAdmin,
-  loader: async ({ context, params }) => {
-    const { columnQueryOptions } = await import('@/features/admin/additional-places/api/additional-places');
-    const column = await context.queryClient.ensureQueryData(columnQueryOptions(params.id));
-    if (!column) throw notFound();
-  },
   component: function ColumnEdit() {
-    const { id } = Route.useParams();
+    const { id } = useParams({ from: '/{-$locale}/account/admin/additional-places/$id/edit' });
     return <ColumnEditPage id={id} />;
   },
 });

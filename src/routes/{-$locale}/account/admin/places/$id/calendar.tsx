@@ -1,4 +1,4 @@
-import { createFileRoute, notFound } from '@tanstack/react-router';
+import { createFileRoute, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import type { CalendarView } from '@/features/harbour/api/calendar';
 import { requireAdmin } from '@/lib/auth';
 import { PlaceCalendarPage } from '@/features/admin/places/components/place-calendar-page';
@@ -12,15 +12,11 @@ export const Route = createFileRoute('/{-$locale}/account/admin/places/$id/calen
     from: typeof search.from === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(search.from) ? search.from : undefined,
     view: VIEWS.find((v) => v === search.view),
   }),
-  loader: async ({ context, params }) => {
-    const { adminPlaceQueryOptions } = await import('@/features/admin/places/api/places');
-    const place = await context.queryClient.ensureQueryData(adminPlaceQueryOptions(params.id));
-    if (!place) throw notFound();
-  },
   component: function PlaceCalendar() {
-    const { id } = Route.useParams();
-    const search = Route.useSearch();
-    const navigate = Route.useNavigate();
+    const from = '/{-$locale}/account/admin/places/$id/calendar';
+    const { id } = useParams({ from });
+    const search = useSearch({ from });
+    const navigate = useNavigate({ from });
     return (
       <PlaceCalendarPage
         id={id}
