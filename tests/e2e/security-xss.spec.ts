@@ -3,11 +3,14 @@
  * and person names of a booking, a staff note on a berth block, a customer's profile name)
  * renders as text on the pages that show it: the start page's news, the order page, the
  * harbour overview and the calendar. In Chromium: no dialog fires, no injected element
- * appears, no script runs, and the payload is visible literally.
+ * appears, no script runs, and the payload is visible literally. And the built app carries the
+ * anon key only: no service-role key, no JWT secret.
  */
 import type { Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { expect, test } from '../helpers/app-test';
-import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { DEMO_ANON_KEY, DEMO_JWT_SECRET, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
 
@@ -133,4 +136,27 @@ test.describe('XSS payloads render as text', () => {
       await w.assertClean();
     });
   });
+});
+
+test('the shipped app holds no service-role key or JWT secret (only the anon key)', () => {
+  // the build the web server serves (tests/e2e/server.ts), every file of it
+  const dist = resolve(import.meta.dirname, '../../reports/e2e-dist');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else files.push(join(dir, entry.name));
+    }
+  };
+  walk(dist);
+  expect(files.some((f) => f.endsWith('.js'))).toBe(true);
+  const serviceSignature = DEMO_SERVICE_ROLE_KEY.split('.')[2];
+  let anonFound = false;
+  for (const file of files) {
+    const text = readFileSync(file).toString('latin1');
+    expect(text.includes(serviceSignature), file).toBe(false);
+    expect(text.includes(DEMO_JWT_SECRET), file).toBe(false);
+    anonFound ||= text.includes(DEMO_ANON_KEY);
+  }
+  expect(anonFound, 'the anon key is built in (the scan reads the right files)').toBe(true);
 });
