@@ -243,6 +243,20 @@ for (const engine of engines()) {
         expect(statuses.at(-1)).toBe(429);
         expect(statuses.length).toBeLessThanOrEqual(31);
       });
+      it('wrong sale codes are throttled per session: the 6th guess in 15 minutes is refused', async () => {
+        const guest = anonClient(stack);
+        await guest.auth.signInAnonymously();
+        const args = { p_kind: 'overnight', p_arrival: '2099-05-01', p_departure: '2099-05-03', p_boat_length: 9 };
+        const outcomes: string[] = [];
+        for (let i = 0; i < 8; i++) {
+          const res = await guest.rpc('quote_booking', { ...args, p_sale_code: `GUESS${i}` });
+          outcomes.push(res.error ? res.error.message : String(res.data.sale_code_valid));
+        }
+        expect(outcomes.slice(0, 5)).toEqual(['false', 'false', 'false', 'false', 'false']);
+        expect(outcomes.slice(5)).toEqual(['sale_code_throttled', 'sale_code_throttled', 'sale_code_throttled']);
+        // even the right code now waits
+        expect((await guest.rpc('quote_booking', { ...args, p_sale_code: 'RHEIN5' })).error?.message).toBe('sale_code_throttled');
+      });
     });
 
     describe('storage uploads', () => {
