@@ -1,13 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requireAdmin } from '@/lib/auth';
-import { berlinToday } from '@/lib/dates';
 import { ReportsPage } from '@/features/admin/reports/components/reports-page';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const validDay = (v: unknown): v is string => typeof v === 'string' && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 
-/** This calendar year in Düsseldorf, the default range. */
-const thisYear = () => {
+/** This calendar year in Düsseldorf, the default range (date code loaded on demand: see loader). */
+const thisYear = async () => {
+  const { berlinToday } = await import('@/lib/dates');
   const year = berlinToday().slice(0, 4);
   return { from: `${year}-01-01`, to: `${year}-12-31` };
 };
@@ -25,13 +25,14 @@ export const Route = createFileRoute('/{-$locale}/account/admin/reports')({
   loader: async ({ context, deps }) => {
     // Imported here, not at the top, so the reports' code stays out of the first download.
     const { reportsQueryOptions } = await import('@/features/admin/reports/api/reports');
-    const range = deps.from && deps.to ? { from: deps.from, to: deps.to } : thisYear();
+    const range = deps.from && deps.to ? { from: deps.from, to: deps.to } : await thisYear();
     await context.queryClient.prefetchQuery(reportsQueryOptions(range.from, range.to));
+    return range;
   },
   component: function AdminReports() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();
-    const range = search.from && search.to ? { from: search.from, to: search.to } : thisYear();
+    const range = search.from && search.to ? { from: search.from, to: search.to } : Route.useLoaderData();
     return <ReportsPage from={range.from} to={range.to} onRangeChange={(next) => void navigate({ search: next })} />;
   },
 });
