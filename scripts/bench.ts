@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: runs every benchmark module of the project (files named *.bench.ts that
  * export `run(): Promise<BenchRow[]>`) and writes one report: a table in the terminal and
- * bench/report.md, with the machine and engine named. Not part of `npm test`.
+ * bench/report.md, each figure as median and spread (p10-p90, min-max) over its runs, with the
+ * machine (cpu, cores, memory, load) and the engine named. Not part of `npm test`.
+ * `npm run bench -- <part of a file name>` runs only matching modules and writes
+ * reports/bench-<part>.md instead (bench/report.md stays the full run's).
  */
 import { mkdirSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchRow } from '../supabase/local/bench/types.ts';
@@ -20,7 +23,9 @@ function find(dir: string): string[] {
 }
 
 const files = [...find(join(root, 'supabase/local/bench')), ...find(join(root, 'bench'))].filter((f) => !only || f.includes(only));
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
+const loadAtStart = load();
+const machine = `${cpus()[0]?.model ?? 'cpu'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 const sections: { file: string; rows: BenchRow[]; error?: string; seconds: number }[] = [];
 
 for (const file of files) {
@@ -38,20 +43,32 @@ for (const file of files) {
   }
 }
 
+const num = (x: number) => (Number.isFinite(x) ? String(x) : '—');
+const range = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? `${a}–${b}` : '—');
+const engineOf = (r: BenchRow) => r.engine ?? (/postgres/i.test(`${r.name} ${r.note}`) ? 'Postgres' : /pglite/i.test(`${r.name} ${r.note}`) ? 'PGlite' : /chromium|lighthouse/i.test(`${r.name} ${r.note}`) ? 'Chromium' : /deno/i.test(`${r.note}`) ? 'Deno' : '—');
+const totalSeconds = sections.reduce((t, s) => t + s.seconds, 0);
 const lines = [
   '# Benchmark report',
   '',
-  `Machine: ${machine}. Date: ${new Date().toISOString()}. Each figure is the median and the 95th percentile over the runs shown.`,
+  `Machine: ${machine}. Load average (1 / 5 / 15 min) ${loadAtStart} at the start, ${load()} at the end. ` +
+    `Date: ${new Date().toISOString()}. Run took ${Math.round(totalSeconds)} s.`,
   '',
-  '| benchmark | figure | median | p95 | unit | runs | note |',
-  '|---|---|---:|---:|---|---:|---|',
+  'Each figure is the median over the runs shown, with its spread: the 10th–90th percentile and the minimum–maximum of the runs (— for a figure derived from others). ' +
+    'The engine is the database (PGlite in process, or a PostgreSQL server) or the browser the figure was measured with.',
+  '',
+  '| benchmark | figure | engine | median | p10–p90 | min–max | unit | runs | note |',
+  '|---|---|---|---:|---:|---:|---|---:|---|',
 ];
 for (const s of sections) {
-  for (const r of s.rows) lines.push(`| ${s.file.replace(/^.*\//, '').replace('.bench.ts', '')} | ${r.name} | ${r.median} | ${r.p95} | ${r.unit} | ${r.runs} | ${r.note ?? ''} |`);
-  if (s.error) lines.push(`| ${s.file} | FAILED: ${s.error.replace(/\|/g, '/')} | | | | | |`);
+  const bench = s.file.replace(/^.*\//, '').replace('.bench.ts', '');
+  for (const r of s.rows) {
+    lines.push(`| ${bench} | ${r.name} | ${engineOf(r)} | ${num(r.median)} | ${range(r.p10, r.p90)} | ${range(r.min, r.max)} | ${r.unit} | ${r.runs} | ${(r.note ?? '').replace(/\|/g, '/')} |`);
+  }
+  if (s.error) lines.push(`| ${bench} | FAILED: ${s.error.replace(/\|/g, '/').replace(/\n/g, ' ')} | | | | | | | |`);
 }
-mkdirSync(join(root, 'bench'), { recursive: true });
-writeFileSync(join(root, 'bench/report.md'), lines.join('\n') + '\n');
-console.log('\n' + lines.slice(4).join('\n'));
-console.log(`\nReport written to bench/report.md (${machine}).`);
+const out = only ? join(root, 'reports', `bench-${only.replace(/[^\w.-]/g, '_')}.md`) : join(root, 'bench/report.md');
+mkdirSync(join(out, '..'), { recursive: true });
+writeFileSync(out, lines.join('\n') + '\n');
+console.log('\n' + lines.slice(8).join('\n'));
+console.log(`\nReport written to ${relative(root, out)} (${machine}; load ${load()}).`);
 process.exit(sections.some((s) => s.error) ? 1 : 0);
