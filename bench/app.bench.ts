@@ -22,6 +22,12 @@ const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const ROUTES = ['/start', '/service', '/start/booking'];
 const RUNS = 3;
+/** Routes whose initial JS is measured, by who opens them. */
+const JS_ROUTES: Record<'visitor' | 'customer' | 'admin', string[]> = {
+  visitor: ['/start', '/start/prices', '/start/booking', '/service', '/service/lift', '/contact', '/impressum', '/auth/login', '/auth/register'],
+  customer: ['/account', '/account/bookings', '/account/profile'],
+  admin: ['/account/admin/overview', '/account/admin/calendar'],
+};
 
 export async function run(): Promise<BenchRow[]> {
   const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, port: 0, mailPort: 0, smtpPort: 0 });
@@ -29,27 +35,42 @@ export async function run(): Promise<BenchRow[]> {
   const app = await serveStatic(dist, { port: 0 });
   const rows: BenchRow[] = [];
   try {
-    // Initial JS: every script the page loads until the network is idle, gzipped.
+    // Initial JS: every script the page loads until the network is idle, gzipped; the public
+    // routes as a visitor, the account and harbour routes signed in (customer, admin).
     const browser = await chromium.launch({ executablePath: chromePath, args: flags.filter((f) => f !== '--headless=new') });
     try {
-      for (const route of ROUTES) {
-        const samples: number[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          const page = await browser.newPage();
-          const scripts = new Set<string>();
-          page.on('response', (r) => {
-            const url = new URL(r.url());
-            if (url.origin === new URL(app.url).origin.replace('localhost', '127.0.0.1') || url.port === new URL(app.url).port) {
-              if (url.pathname.endsWith('.js')) scripts.add(url.pathname);
-            }
-          });
-          await page.goto(`${app.url}${route}`, { waitUntil: 'networkidle' });
-          let bytes = 0;
-          for (const path of scripts) bytes += gzipSync(readFileSync(resolve(dist, `.${path}`)), { level: 9 }).length;
-          samples.push(bytes / 1024);
+      for (const [persona, routes] of Object.entries(JS_ROUTES)) {
+        const context = await browser.newContext({ serviceWorkers: 'block' });
+        if (persona !== 'visitor') {
+          const [email, password] = persona === 'customer' ? ['kunde@hafen.test', 'Kunde1234'] : ['admin@hafen.test', 'Admin1234'];
+          const page = await context.newPage();
+          await page.goto(`${app.url}/de/auth/login`);
+          await page.getByLabel('E-Mail').fill(email);
+          await page.getByLabel('Passwort').fill(password);
+          await page.getByRole('button', { name: 'Anmelden' }).last().click();
+          await page.waitForURL(/\/account/);
           await page.close();
         }
-        rows.push(summarise(`initial JS ${route}`, 'KB gzip', samples, 'budget 150, aim 110'));
+        for (const route of routes) {
+          const samples: number[] = [];
+          for (let i = 0; i < RUNS; i++) {
+            const page = await context.newPage();
+            const scripts = new Set<string>();
+            page.on('response', (r) => {
+              const url = new URL(r.url());
+              if (url.origin === new URL(app.url).origin.replace('localhost', '127.0.0.1') || url.port === new URL(app.url).port) {
+                if (url.pathname.endsWith('.js')) scripts.add(url.pathname);
+              }
+            });
+            await page.goto(`${app.url}${route}`, { waitUntil: 'networkidle' });
+            let bytes = 0;
+            for (const path of scripts) bytes += gzipSync(readFileSync(resolve(dist, `.${path}`)), { level: 9 }).length;
+            samples.push(bytes / 1024);
+            await page.close();
+          }
+          rows.push(summarise(`initial JS ${route}${persona === 'visitor' ? '' : ` (${persona})`}`, 'KB gzip', samples, 'budget 150, aim 110', 'Chromium'));
+        }
+        await context.close();
       }
     } finally {
       await browser.close();
@@ -76,10 +97,10 @@ export async function run(): Promise<BenchRow[]> {
           lcp.push(Number(lhr.audits['largest-contentful-paint'].numericValue ?? NaN));
           cls.push(Number(lhr.audits['cumulative-layout-shift'].numericValue ?? NaN));
         }
-        rows.push(summarise(`Lighthouse performance ${route}`, 'score', perf, 'mobile; aim 95+'));
-        rows.push(summarise(`Lighthouse LCP ${route}`, 'ms', lcp, 'aim < 2000'));
-        rows.push(summarise(`Lighthouse CLS ${route}`, 'score', cls, 'aim < 0.05'));
-        rows.push(summarise(`Lighthouse accessibility ${route}`, 'score', a11y, 'aim 100'));
+        rows.push(summarise(`Lighthouse performance ${route}`, 'score', perf, 'mobile; aim 95+', 'Chromium'));
+        rows.push(summarise(`Lighthouse LCP ${route}`, 'ms', lcp, 'aim < 2000', 'Chromium'));
+        rows.push(summarise(`Lighthouse CLS ${route}`, 'score', cls, 'aim < 0.05', 'Chromium'));
+        rows.push(summarise(`Lighthouse accessibility ${route}`, 'score', a11y, 'aim 100', 'Chromium'));
       }
     } finally {
       chrome.kill();

@@ -1,10 +1,14 @@
 /**
  * `npm run bench`: runs every benchmark module of the project (files named *.bench.ts that
  * export `run(): Promise<BenchRow[]>`) and writes one report: a table in the terminal and
- * bench/report.md, with the machine and engine named. Not part of `npm test`.
+ * bench/report.md, each figure as median and spread (p10-p90, min-max) over its runs, with the
+ * machine (cpu, cores, memory, load) and the engine named. Not part of `npm test`.
+ * `npm run bench -- <part>[,<part>…]` runs only the modules whose path contains a part and writes
+ * reports/bench-<parts>.md instead (bench/report.md stays the full run's). The report is
+ * rewritten after every module, marked partial until the run ends.
  */
 import { mkdirSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchRow } from '../supabase/local/bench/types.ts';
@@ -19,9 +23,46 @@ function find(dir: string): string[] {
   );
 }
 
-const files = [...find(join(root, 'supabase/local/bench')), ...find(join(root, 'bench'))].filter((f) => !only || f.includes(only));
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const parts = only?.split(',').filter(Boolean) ?? [];
+const files = [...find(join(root, 'supabase/local/bench')), ...find(join(root, 'bench'))].filter((f) => parts.length === 0 || parts.some((p) => relative(root, f).includes(p)));
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
+const loadAtStart = load();
+const machine = `${cpus()[0]?.model ?? 'cpu'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 const sections: { file: string; rows: BenchRow[]; error?: string; seconds: number }[] = [];
+
+const num = (x: number) => (Number.isFinite(x) ? String(x) : '—');
+const range = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? `${a}–${b}` : '—');
+const engineOf = (r: BenchRow) => r.engine ?? (/postgres/i.test(`${r.name} ${r.note}`) ? 'Postgres' : /pglite/i.test(`${r.name} ${r.note}`) ? 'PGlite' : /chromium|lighthouse/i.test(`${r.name} ${r.note}`) ? 'Chromium' : /deno/i.test(`${r.note}`) ? 'Deno' : '—');
+/** Writes the report so far: after every module (an interrupted run leaves what it measured) and at the end. */
+function writeReport(done: boolean) {
+  const totalSeconds = sections.reduce((t, s) => t + s.seconds, 0);
+  const lines = [
+    '# Benchmark report',
+    '',
+    ...(done ? [] : [`**Partial: ${sections.length} of ${files.length} modules so far.**`, '']),
+    `Machine: ${machine}. Load average (1 / 5 / 15 min) ${loadAtStart} at the start, ${load()} at the end. ` +
+      `Date: ${new Date().toISOString()}. Run took ${Math.round(totalSeconds)} s.`,
+    '',
+    'Each figure is the median over the runs shown, with its spread: the 10th–90th percentile and the minimum–maximum of the runs (— for a figure derived from others). ' +
+      'The engine is the database (PGlite in process, or a PostgreSQL server) or the browser the figure was measured with.',
+    '',
+    '| benchmark | figure | engine | median | p10–p90 | min–max | unit | runs | note |',
+    '|---|---|---|---:|---:|---:|---|---:|---|',
+  ];
+  for (const s of sections) {
+    const bench = s.file.replace(/^.*\//, '').replace('.bench.ts', '');
+    for (const r of s.rows) {
+      lines.push(`| ${bench} | ${r.name} | ${engineOf(r)} | ${num(r.median)} | ${range(r.p10, r.p90)} | ${range(r.min, r.max)} | ${r.unit} | ${r.runs} | ${(r.note ?? '').replace(/\|/g, '/')} |`);
+    }
+    if (s.error) lines.push(`| ${bench} | FAILED: ${s.error.replace(/\|/g, '/').replace(/\n/g, ' ')} | | | | | | | |`);
+  }
+  const out = only ? join(root, 'reports', `bench-${only.replace(/[^\w.-]/g, '_')}.md`) : join(root, 'bench/report.md');
+  mkdirSync(join(out, '..'), { recursive: true });
+  writeFileSync(out, lines.join('\n') + '\n');
+  if (!done) return;
+  console.log('\n' + lines.filter((l) => l.startsWith('| ') && !l.startsWith('| benchmark')).join('\n'));
+  console.log(`\nReport written to ${relative(root, out)} (${machine}; load ${load()}).`);
+}
 
 for (const file of files) {
   const name = relative(root, file);
@@ -32,26 +73,13 @@ for (const file of files) {
     const rows = await mod.run();
     sections.push({ file: name, rows, seconds: (performance.now() - started) / 1000 });
     console.log(`${rows.length} figures`);
+    writeReport(false);
   } catch (error) {
     sections.push({ file: name, rows: [], error: (error as Error).message, seconds: (performance.now() - started) / 1000 });
     console.log(`failed: ${(error as Error).message}`);
+    writeReport(false);
   }
 }
 
-const lines = [
-  '# Benchmark report',
-  '',
-  `Machine: ${machine}. Date: ${new Date().toISOString()}. Each figure is the median and the 95th percentile over the runs shown.`,
-  '',
-  '| benchmark | figure | median | p95 | unit | runs | note |',
-  '|---|---|---:|---:|---|---:|---|',
-];
-for (const s of sections) {
-  for (const r of s.rows) lines.push(`| ${s.file.replace(/^.*\//, '').replace('.bench.ts', '')} | ${r.name} | ${r.median} | ${r.p95} | ${r.unit} | ${r.runs} | ${r.note ?? ''} |`);
-  if (s.error) lines.push(`| ${s.file} | FAILED: ${s.error.replace(/\|/g, '/')} | | | | | |`);
-}
-mkdirSync(join(root, 'bench'), { recursive: true });
-writeFileSync(join(root, 'bench/report.md'), lines.join('\n') + '\n');
-console.log('\n' + lines.slice(4).join('\n'));
-console.log(`\nReport written to bench/report.md (${machine}).`);
+writeReport(true);
 process.exit(sections.some((s) => s.error) ? 1 : 0);

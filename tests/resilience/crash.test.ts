@@ -12,6 +12,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { engines, freshPostgresDatabase, skipBecause } from '../../supabase/local/test/harness/engines.ts';
 import { spawnAndWait, type ChildStack } from '../../supabase/local/test/harness/child.ts';
 import { startStack, type Stack } from '../../supabase/local/src/stack.ts';
+import { openPglite } from '../../supabase/local/src/db/pglite.ts';
+import { preparedPglite } from '../../supabase/local/test/harness/stack.ts';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { PROJECT, berlinDay, book, brokenInvariants, customer, guest } from './support.ts';
 
@@ -30,9 +32,16 @@ for (const engine of engines()) {
     { timeout: 200_000 },
     () => {
       it('keeps every acknowledged booking exactly once and whole, and books again after a restart', async () => {
+        const t0 = performance.now();
+        const lap = (what: string) => console.log(`${engine.name}: ${what} after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         const dataDir = mkdtempSync(join(tmpdir(), 'hafen-crash-'));
         cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
         const databaseUrl = engine.name === 'postgres' ? await freshPostgresDatabase('crash') : '';
+        if (engine.name === 'pglite') {
+          // Start the child from the cached, migrated and seeded database (no cold initdb).
+          const db = await openPglite({ dataDir: join(dataDir, 'pglite'), loadDataDir: await preparedPglite(PROJECT, true) });
+          await db.close();
+        }
         const args = ['supabase/local/src/cli.ts', 'start', '--workdir', PROJECT, '--data-dir', dataDir, '--port', '0', '--mail-port', '0', '--smtp-port', '0'];
         const child: ChildStack & { match: RegExpExecArray } = await spawnAndWait(args, /API URL: (http:\/\/\S+)/, { DATABASE_URL: databaseUrl });
         cleanup.push(async () => {
@@ -40,6 +49,7 @@ for (const engine of engines()) {
           await child.exited;
         });
         const url = child.match[1];
+        lap('child stack ready');
 
         // Callers as the app has them: two seeded customers and a dozen guests (3 open orders each).
         const customers = [await customer(url, DEMO_ANON_KEY, 'kunde@hafen.test', 1), await customer(url, DEMO_ANON_KEY, 'anna.schmidt@hafen.test', 2)];
@@ -79,6 +89,7 @@ for (const engine of engines()) {
             }
           }
         };
+        lap('callers signed in');
         await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
         await child.exited;
         console.log(`${engine.name}: ${acked.length} acknowledged, ${failed} cut off by the SIGKILL (${sent} sent)`);
@@ -88,6 +99,7 @@ for (const engine of engines()) {
         // Restart on the same data (the stack takes over the dead one's lock on PGlite).
         const stack: Stack = await startStack({ workdir: PROJECT, ...(databaseUrl ? { databaseUrl } : { dataDir }), port: 0, mailPort: 0, smtpPort: 0 });
         cleanup.push(() => stack.close());
+        lap('restarted');
         if (engine.name === 'pglite') expect(stack.recoveredLockFrom).toBe(child.process.pid);
         const { rows } = await stack.db.query<{ id: string; n: number; statuses: number }>(
           `select o.id, count(*) over (partition by o.place_id, o.starts_at)::int as n,

@@ -15,7 +15,8 @@ import { freshPostgresDatabase } from '../../supabase/local/test/harness/engines
 import { startStack, type Stack } from '../../supabase/local/src/stack.ts';
 import { PROJECT, berlinDay, brokenInvariants, client, prng, runSeed, type Prng } from './support.ts';
 
-const REQUESTS: Record<EngineName, number> = { pglite: 1500, postgres: 1500 };
+// PGlite runs one request at a time: fewer there, more on Postgres (3,500 in all).
+const REQUESTS: Record<EngineName, number> = { pglite: 1000, postgres: 2500 };
 const IN_FLIGHT = 4;
 
 interface Arg {
@@ -47,7 +48,7 @@ function typed(rnd: Prng, type: string, pools: Pools): unknown {
     case 'uuid':
       return rnd.pick([...pools.ids, ...pools.ids, crypto.randomUUID(), 'xyz']);
     case 'integer': case 'smallint': case 'bigint':
-      return rnd.pick([0, 1, -1, 5, 100, 2147483647, 2147483648, -32769, 9007199254740992, '9223372036854775808', '12', 'a']);
+      return rnd.pick([0, 1, -1, 5, 100, 2147483647, 2147483648, -32769, '9007199254740993', '12', 'a']);
     case 'numeric': case 'double precision': case 'real':
       return rnd.pick([0, 0.5, 1, 3.1, 8.5, 9.99, 12.01, 15, 60, 60.01, 0.49, -3, 1e6, '9,5', 'NaN', 1e-30]);
     case 'boolean':

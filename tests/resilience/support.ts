@@ -46,7 +46,7 @@ export function berlinDay(offset: number): string {
 export async function createBerths(db: Queryable, prefix: string, count: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `insert into public.places (name, pier, width, length, one_day)
-     select $1 || lpad(g::text, 2, '0'), $1, 4.5, 14, true from generate_series(1, $2::int) g
+     select $1 || lpad(g::text, greatest(2, length(g::text)), '0'), $1, 4.5, 14, true from generate_series(1, $2::int) g
      returning id`,
     [prefix, count],
   );

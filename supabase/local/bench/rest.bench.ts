@@ -11,7 +11,7 @@ import { loadSchema } from '../src/rest/schema.ts';
 import { parseSelect, parseFilterKey, parseFilterValue } from '../src/rest/parse.ts';
 import { Aliases, Params, buildNode, quoteIdent, readSql } from '../src/rest/query.ts';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../test/harness/postgres-server.ts';
-import { summarise, type BenchRow } from './types.ts';
+import { derived, quantile, skipped, summarise, type BenchRow } from './types.ts';
 
 const fixture = resolve(import.meta.dirname, '../test/fixtures/rest');
 const RUNS = 300;
@@ -60,10 +60,6 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number[] & { cpuMs: n
   return Object.assign(out, { cpuMs: (used.user + used.system) / 1000 / RUNS });
 }
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
 
 async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise<BenchRow[]> {
   // enough cities for a 50-row page, each with its country
@@ -85,22 +81,12 @@ async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise
     const note = `${engine}; anon key; ${RUNS} sequential runs after ${WARMUP} warm-up; load average ${loadavg()[0].toFixed(1)}`;
     rows.push(summarise(`rest ${c.name} via HTTP (${engine})`, 'ms', http, note));
     rows.push(summarise(`rest ${c.name} same SQL on the database (${engine})`, 'ms', db, note));
-    const round = (x: number) => Math.round(x * 100) / 100;
+    rows.push(derived(`rest ${c.name} CPU per request via HTTP (${engine})`, 'ms', http.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs (fetch client, gateway, REST and the database share the process)`));
+    rows.push(derived(`rest ${c.name} CPU per request, same SQL alone (${engine})`, 'ms', db.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs`));
     rows.push({
-      name: `rest ${c.name} CPU per request, HTTP vs same SQL (${engine})`,
-      unit: 'ms',
-      median: round(http.cpuMs),
-      p95: round(db.cpuMs),
-      runs: RUNS,
-      note: `${engine}; process CPU time per request (fetch client, gateway, REST and PGlite share the process); median column = via HTTP, p95 column = the SQL alone`,
-    });
-    rows.push({
-      name: `rest ${c.name} added by HTTP + REST (${engine})`,
-      unit: 'ms',
-      median: round(quantile(http, 0.5) - quantile(db, 0.5)),
-      p95: round(quantile(http, 0.95) - quantile(db, 0.95)),
-      runs: RUNS,
-      note: `${note}; difference of the HTTP and direct quantiles`,
+      ...derived(`rest ${c.name} added by HTTP + REST (${engine})`, 'ms', quantile(http, 0.5) - quantile(db, 0.5), RUNS, `${note}; difference of the HTTP and direct quantiles`),
+      p10: Math.round((quantile(http, 0.1) - quantile(db, 0.1)) * 100) / 100,
+      p90: Math.round((quantile(http, 0.9) - quantile(db, 0.9)) * 100) / 100,
     });
   }
   // throughput: 10 concurrent clients, each sending point selects back to back for a bounded time
@@ -122,8 +108,7 @@ async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise
     );
     rates.push(done / ((performance.now() - started) / 1000));
   }
-  const r = summarise(`rest point select, 10 concurrent clients (${engine})`, 'req/s', rates, `${engine}; 3 rounds of ${seconds} s; p95 column = slowest round`);
-  rows.push({ ...r, p95: Math.round(Math.min(...rates) * 100) / 100 });
+  rows.push(summarise(`rest point select, 10 concurrent clients (${engine})`, 'req/s', rates, `${engine}; ${rates.length} rounds of ${seconds} s`));
   return rows;
 }
 
@@ -138,7 +123,7 @@ export async function run(): Promise<BenchRow[]> {
   }
   const bin = findPostgresBin();
   if (!bin) {
-    rows.push({ name: 'rest on Postgres', unit: '-', median: 0, p95: 0, runs: 0, note: 'skipped: PostgreSQL server binaries not found' });
+    rows.push(skipped('rest on Postgres', 'PostgreSQL server binaries not found'));
     return rows;
   }
   let server: PostgresServer | undefined;
