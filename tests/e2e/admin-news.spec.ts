@@ -96,9 +96,16 @@ test.describe('admin news', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the news pages in English; a wrong id is a clear message', async ({ page }) => {
+  test('the news pages in English; an image uploaded but never saved is removed on leaving; a wrong id is a clear message', async ({ page }) => {
     await page.goto('/en/account/admin/news');
     await expect(page.getByRole('table', { name: 'News' }).getByRole('columnheader')).toHaveText(['Title', 'Start', 'End', 'Actions']);
+    await page.getByRole('link', { name: 'Create news' }).click();
+    await page.getByLabel('Title image', { exact: true }).setInputFiles(pngFile());
+    const src = (await page.getByRole('img', { name: 'Current title image' }).getAttribute('src'))!;
+    expect((await fetch(src)).status).toBe(200);
+    await page.getByRole('link', { name: 'Back to the list' }).click();
+    await expect(page).toHaveURL(/\/en\/account\/admin\/news$/);
+    await expect.poll(async () => (await fetch(src)).status).not.toBe(200);
     await page.goto('/en/account/admin/news/00000000-0000-4000-8000-000000000000/edit');
     await expect(page.getByRole('alert')).toHaveText('This news item does not exist (any more).');
     await page.goto('/en/account/admin/news/not-a-uuid/edit');

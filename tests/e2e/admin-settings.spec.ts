@@ -1,4 +1,5 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
+import { seriousViolations } from '../helpers/axe.ts';
 import { clientAs, pngFile } from './admin-content-helpers.ts';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -106,5 +107,30 @@ test.describe('harbour staff (not admin)', () => {
     expect((await db.rpc('harbour_access')).error).toBeNull();
     const admin = await clientAs('admin');
     expect((await admin.from('user_roles').select('admin').eq('user_id', 'a0000000-0000-4000-8000-000000000002').single()).data).toEqual({ admin: false });
+  });
+});
+
+test.describe('admin content pages, accessibility', () => {
+  test.use({ persona: 'admin' });
+
+  for (const locale of ['de', 'en'] as const) {
+    test(`news, users, codes and settings pages have no serious axe violations (${locale})`, async ({ page }) => {
+      for (const path of [
+        'news', 'news/create', 'users', 'users/a0000000-0000-4000-8000-000000000003/edit', 'sale-codes', 'sale-codes/create', 'settings',
+      ]) {
+        await page.goto(`/${locale}/account/admin/${path}`);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        expect(await seriousViolations(page), `${locale}/${path}`).toEqual([]);
+      }
+    });
+  }
+
+  test('the delete confirmation dialog has no serious axe violations and Abbrechen closes it', async ({ page }) => {
+    await page.goto('/de/account/admin/news');
+    await page.getByRole('button', { name: /löschen$/ }).first().click();
+    await expect(page.getByRole('alertdialog', { name: 'News löschen' })).toBeVisible();
+    expect(await seriousViolations(page), 'delete dialog').toEqual([]);
+    await page.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
   });
 });

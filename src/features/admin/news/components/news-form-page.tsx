@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
@@ -66,6 +66,14 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
     },
   });
   const dates = useFieldArray({ control: form.control, name: 'dates' });
+  // Images uploaded in this form but not (yet) saved with the news: removed when the form is
+  // left without saving, or when a later upload replaces them before saving.
+  // (A Set kept in state, never replaced: it is not rendered, only read when saving or leaving.)
+  const [unsaved] = useState(() => new Set<string>());
+  useEffect(() => () => {
+    for (const path of unsaved) void removeImage('news-images', path);
+    unsaved.clear();
+  }, [unsaved]);
 
   const save = async (values: NewsValues) => {
     setBusy(true);
@@ -84,8 +92,12 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
         ends_at: berlinLocalToIso(values.end)!,
         dates: [...new Set(values.dates.map((d) => d.value))].sort(),
       }, !item);
-      // A replaced or removed title image goes (a failure there is ignored).
+      // A replaced or removed title image goes (a failure there is ignored), and so do uploads
+      // that a later one replaced before saving.
       if (item?.image_path && item.image_path !== values.imagePath) await removeImage('news-images', item.image_path);
+      unsaved.delete(values.imagePath);
+      await Promise.all([...unsaved].map((path) => removeImage('news-images', path)));
+      unsaved.clear();
       await queryClient.invalidateQueries({ queryKey: adminNewsKeys.all });
       await queryClient.invalidateQueries({ queryKey: ['news'] });
       setConfirming(null);
@@ -127,7 +139,7 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
           {area('descriptionEn', t`Langtext (Englisch)`, true)}
         </fieldset>
         <FormField control={form.control} name="imagePath" render={({ field }) => (
-          <ImageField bucket="news-images" folder={id} value={field.value} onChange={field.onChange} onUploadingChange={setUploading} label={t`Titelbild`} />
+          <ImageField bucket="news-images" folder={id} value={field.value} onChange={(path) => { if (path) unsaved.add(path); field.onChange(path); }} onUploadingChange={setUploading} label={t`Titelbild`} />
         )} />
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold"><Trans>Zeitraum und Ort</Trans></legend>

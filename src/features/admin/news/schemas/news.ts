@@ -13,7 +13,11 @@ export function berlinLocalToIso(value: string): string | null {
   const m = LOCAL.exec(value);
   if (!m) return null;
   const at = new TZDate(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), HARBOUR_TIME_ZONE);
-  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+  if (Number.isNaN(at.getTime())) return null;
+  // Out-of-range parts (month 13, 31 April) roll over in Date: refuse them instead.
+  if (format(at, 'yyyy-MM-dd') !== value.slice(0, 10)) return null;
+  // UTC ("Z"), so that two instants compare correctly as strings whatever their offsets.
+  return new Date(at.getTime()).toISOString();
 }
 
 /** An instant as a datetime-local value on the Düsseldorf wall clock. */
