@@ -8,6 +8,8 @@ test.describe('long-term holders', () => {
   test.use({ persona: 'admin' });
 
   test('an admin takes over an application (listed in waiting-list order), assigns the holder, and removes it after the confirmation', async ({ page, consoleErrors }) => {
+    // Many steps on a shared 2-core machine.
+    test.setTimeout(60_000);
     const berth = uniqueName('L');
     const placeId = await createBerth(berth);
     const apply = (email: string, first: string) =>

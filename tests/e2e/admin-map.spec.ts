@@ -6,6 +6,8 @@ test.describe('harbour map: admins', () => {
   test.use({ persona: 'admin' });
 
   test('the plan shows berths by state with a text label and the columns; an admin places a new column by clicking the plan', async ({ page, consoleErrors }) => {
+    // Many steps on a shared 2-core machine.
+    test.setTimeout(60_000);
     await page.goto('/account/admin/map');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hafenplan');
     const plan = page.getByRole('group', { name: 'Hafenplan', exact: true });
@@ -16,6 +18,7 @@ test.describe('harbour map: admins', () => {
     const short = { free: 'frei', reservation: 'Res.', rent: 'Miete', maintenance: 'Wart.', long_term: 'Dauer' }[state!];
     await expect(a01.locator('text').nth(1)).toHaveText(short!);
     await expect(plan.locator('[data-column]')).not.toHaveCount(0);
+    await expect(page.locator('[data-live]')).toHaveAttribute('data-live', 'live');
     expect(await seriousViolations(page)).toEqual([]);
 
     // Clicking a berth shows its details.

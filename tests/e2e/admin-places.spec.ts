@@ -8,6 +8,8 @@ test.describe('admin: berths', () => {
   test.use({ persona: 'admin' });
 
   test('an admin creates a berth with an image through the confirmation dialog; it is listed and found by the booking search', async ({ page, consoleErrors }) => {
+    // Many steps on a shared 2-core machine.
+    test.setTimeout(60_000);
     const name = uniqueName('N');
     await page.goto('/account/admin/places/create');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stellplatz erstellen');

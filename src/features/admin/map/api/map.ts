@@ -61,5 +61,4 @@ export const mapQueryOptions = (day: string) =>
       });
       return { berths, columns: columns.data as Column[] };
     },
-    staleTime: 15_000,
   });

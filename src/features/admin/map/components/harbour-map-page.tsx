@@ -5,6 +5,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
+import { useCalendarRealtime } from '@/features/harbour/hooks/use-calendar-realtime';
 import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { saveColumn, type Column, type ColumnSaveError } from '../../additional-places/api/additional-places';
@@ -57,6 +58,7 @@ export function HarbourMapPage() {
   const locale = i18n.locale;
   const today = berlinToday();
   const queryClient = useQueryClient();
+  const live = useCalendarRealtime();
   const { data, error, isPending } = useQuery({ ...mapQueryOptions(today), refetchInterval: 60_000 });
   const identity = useQuery(identityQueryOptions);
   const admin = isAdmin(identity.data);
@@ -120,7 +122,10 @@ export function HarbourMapPage() {
     if ('error' in res) return setResult({ ok: false, error: res.error });
     setResult({ ok: true });
     setColumnId(res.id);
-    await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.map(today) }),
+    ]);
   };
 
   const activate = (id: string) => (e: KeyboardEvent) => {
@@ -137,6 +142,9 @@ export function HarbourMapPage() {
 
   return (
     <Page title={t`Hafenplan`} lead={<Trans>Liegeplätze mit ihrem Stand heute ({formatDay(today, locale)}) und die Strom- und Wassersäulen.</Trans>}>
+      <span className="text-sm text-slate-600" data-live={live} role="status">
+        {live === 'live' ? t`Live` : live === 'connecting' ? t`Verbinde…` : t`Offline – Änderungen erscheinen beim Neuladen`}
+      </span>
       <ul aria-label={t`Legende`} className="flex flex-wrap gap-3 text-sm">
         {(Object.keys(FILL) as BerthState[]).map((s) => (
           <li key={s} className="flex items-center gap-1">

@@ -7,6 +7,7 @@ export const adminPlaceKeys = {
   column: (id: string) => ['admin-places', 'column', id] as const,
   holders: (placeId: string) => ['admin-places', 'holders', placeId] as const,
   applications: () => ['admin-places', 'applications'] as const,
-  map: (day: string) => ['admin-places', 'map', day] as const,
+  /** Under the harbour prefix, so the harbour calendar's realtime invalidation refreshes the map too. */
+  map: (day: string) => ['harbour', 'admin-map', day] as const,
   users: (q: string) => ['admin-places', 'users', q] as const,
 };
