@@ -59,6 +59,29 @@ const EXPECTED_STORAGE: Record<string, Row> = {
   avatars: { anon: 'xxx0', guest: '0xx0', customer: 'RRRR', other: '0Rx0', staff: 'RRx0', admin: 'RRx0' },
 };
 
+// Who may call each function of the public schema through /rest/v1/rpc (the function itself
+// then checks roles and ownership: tests/security/escalation.test.ts). '-' = no EXECUTE.
+const ANON_AND_AUTH = 'anon auth';
+const AUTH = '- auth';
+const NOBODY = '- -';
+const EXPECTED_FUNCTIONS: Record<string, string> = {
+  // public booking and forms
+  search_available_places: ANON_AND_AUTH, quote_booking: ANON_AND_AUTH, place_long_term_starts: ANON_AND_AUTH,
+  send_contact_message: ANON_AND_AUTH, request_service: ANON_AND_AUTH, apply_for_long_term_berth: ANON_AND_AUTH,
+  long_term_application_status: ANON_AND_AUTH,
+  // a session (guest or account)
+  create_booking: AUTH, cancel_booking: AUTH, check_in: AUTH, claim_guest_orders: AUTH, harbour_access: AUTH,
+  export_my_data: AUTH, delete_my_account: AUTH,
+  // staff / admin (refused inside for everyone else)
+  add_berth_block: AUTH, cancel_berth_block: AUTH, calendar: AUTH, place_calendar: AUTH, move_booking: AUTH,
+  set_payment_status: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, answer_long_term_application: AUTH,
+  assign_long_term_holder: AUTH, remove_long_term_holder: AUTH, long_term_applications_queue: AUTH,
+  report_average_stay: AUTH, report_check_in_rate: AUTH, report_guests_by_country: AUTH, report_occupancy: AUTH,
+  report_revenue: AUTH, report_sale_codes: AUTH,
+  // platform only (service role, supabase_auth_admin)
+  claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
+};
+
 // ------------------------------------------------------------------------ probing
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
 
@@ -118,6 +141,17 @@ for (const engine of engines()) {
                                        and not coalesce(c.reloptions @> array['security_invoker=true'], false)
                                        and not coalesce(c.reloptions @> array['security_invoker=on'], false)`);
       expect(definerViews).toEqual([]);
+    });
+
+    it('every function of the public schema has the expected EXECUTE grants (a new one needs its row) and a fixed search_path', async () => {
+      const rows = await q<{ name: string; anon: boolean; auth: boolean; definer: boolean; config: string[] | null }>(
+        `select p.proname as name, has_function_privilege('anon', p.oid, 'execute') as anon,
+                has_function_privilege('authenticated', p.oid, 'execute') as auth, p.prosecdef as definer, p.proconfig as config
+           from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' order by 1`);
+      const observed = Object.fromEntries(rows.map((r) => [r.name, `${r.anon ? 'anon' : '-'} ${r.auth ? 'auth' : '-'}`]));
+      expect(observed).toEqual(EXPECTED_FUNCTIONS);
+      const definerWithoutPath = rows.filter((r) => r.definer && !(r.config ?? []).some((c) => c.startsWith('search_path=')));
+      expect(definerWithoutPath.map((r) => r.name)).toEqual([]);
     });
 
     /** The row a write is aimed at, as a PostgREST filter, and a harmless update (same value). */
@@ -208,8 +242,9 @@ for (const engine of engines()) {
     it('public relations x personas x select/insert/update/delete match the expected matrix', async () => {
       const observed: Record<string, Row> = {};
       for (const table of Object.keys(EXPECTED).sort()) {
-        observed[table] = {} as Row;
-        for (const name of PERSONAS) observed[table][name] = await probe(table, who[name]);
+        // the six personas at once (writes roll back; they cannot see each other's changes)
+        const cells = await Promise.all(PERSONAS.map((name) => probe(table, who[name])));
+        observed[table] = Object.fromEntries(PERSONAS.map((name, i) => [name, cells[i]])) as Row;
       }
       if (process.env.SECURITY_MATRIX_DUMP) (await import('node:fs')).writeFileSync(process.env.SECURITY_MATRIX_DUMP, JSON.stringify(observed));
       expect(unexpected).toEqual([]);
