@@ -41,14 +41,17 @@ export function PriceBreakdown({ quote, label }: { quote: PriceBreakdownData; la
     { label: t`Gesamt (brutto)`, value: eur(quote.gross_cents), strong: true, testId: 'price-gross' },
   ];
   return (
-    <dl aria-label={label ?? t`Preis`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
-      {rows.map((r) => (
-        <div key={r.label} className="flex items-baseline justify-between gap-4 px-4 py-2">
-          <dt className={r.strong ? 'font-semibold text-slate-900' : 'text-slate-700'}>{r.label}</dt>
-          <dd data-testid={r.testId} className={r.strong ? 'text-right text-lg font-bold whitespace-nowrap' : 'text-right whitespace-nowrap'}>{r.value}</dd>
-        </div>
-      ))}
+    // The note sits beside the list, not inside it: a <dl> may only hold dt/dd groups (axe definition-list).
+    <div className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+      <dl aria-label={label ?? t`Preis`} className="divide-y divide-slate-200">
+        {rows.map((r) => (
+          <div key={r.label} className="flex items-baseline justify-between gap-4 px-4 py-2">
+            <dt className={r.strong ? 'font-semibold text-slate-900' : 'text-slate-700'}>{r.label}</dt>
+            <dd data-testid={r.testId} className={r.strong ? 'text-right text-lg font-bold whitespace-nowrap' : 'text-right whitespace-nowrap'}>{r.value}</dd>
+          </div>
+        ))}
+      </dl>
       <p className="px-4 py-2 text-sm text-slate-600"><Trans>Alle Preise in Euro; die Zahlung ist im Hafenbüro fällig.</Trans></p>
-    </dl>
+    </div>
   );
 }
