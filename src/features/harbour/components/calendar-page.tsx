@@ -19,7 +19,7 @@ const kindOf = (e: CalendarEntry): Kind =>
 /** Colour AND pattern per kind (never colour alone); the cell also carries a short label. */
 const KIND_STYLE: Record<Kind, CSSProperties> = {
   reservation: { backgroundColor: '#fde68a', backgroundImage: 'repeating-linear-gradient(45deg, rgba(146,64,14,.35) 0 2px, transparent 2px 8px)', color: '#78350f' },
-  rent: { backgroundColor: '#16a34a', color: '#fff' },
+  rent: { backgroundColor: '#15803d', color: '#fff' },
   maintenance: { backgroundColor: '#e2e8f0', backgroundImage: 'repeating-linear-gradient(45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px), repeating-linear-gradient(-45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px)', color: '#0f172a' },
   blocked: { backgroundColor: '#fecaca', backgroundImage: 'repeating-linear-gradient(90deg, rgba(153,27,27,.35) 0 2px, transparent 2px 6px)', color: '#7f1d1d' },
   long_term: { backgroundColor: '#bfdbfe', backgroundImage: 'radial-gradient(rgba(30,64,175,.5) 1.5px, transparent 1.5px)', backgroundSize: '6px 6px', color: '#1e3a8a' },
@@ -128,7 +128,7 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
                             <span className="rounded bg-white/80 px-0.5 text-slate-900">{labels.short[kindOf(first)]}{entries.length > 1 ? ` +${entries.length - 1}` : ''}</span>
                           </button>
                         ) : (
-                          <span className="block h-8" title={label} aria-label={label} />
+                          <span className="block h-8" title={label}><span className="sr-only">{label}</span></span>
                         )}
                       </td>
                     );
