@@ -69,8 +69,12 @@ test.describe('seeded customer (en)', () => {
     await expect(next.getByTestId('booking')).toContainText('Berth D03');
     await page.goto('/en/account/bookings');
     await expect(page.getByRole('heading', { name: 'My bookings' })).toBeVisible();
-    const starts = await page.getByTestId('booking').evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
-    expect(starts.length).toBeGreaterThanOrEqual(3);
+    // The heading shows while the list still loads: wait for the rows (the seed gives Jan three
+    // stays; other suites may add bookings of his but never take any away).
+    const rows = page.getByTestId('booking');
+    await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    const starts = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
     expect([...starts].sort((a, b) => new Date(b).getTime() - new Date(a).getTime())).toEqual(starts);
   });
 });
