@@ -110,7 +110,7 @@ export function ApplyLongTimePlacePage({ id }: { id?: string }) {
 
 type Applicant = Awaited<ReturnType<NonNullable<ReturnType<typeof applicantQueryOptions>['queryFn']>>>;
 
-function ApplicationForm({ placeId, applicant, berths }: { placeId: string; applicant: Applicant; berths: { id: string; name: string; length: number; width: number }[] }) {
+export function ApplicationForm({ placeId, applicant, berths }: { placeId: string; applicant: Applicant; berths: { id: string; name: string; length: number; width: number }[] }) {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [result, setResult] = useState<{ position: number; email: string }>();

@@ -14,11 +14,12 @@ import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { activateLocale, localeFromPath, persistLocale, stripLocale, withLocale } from '@/lib/i18n';
 import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from './profile-extras';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
+import { metresMessage } from '../schemas/profile';
 
 const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
-const optionalMetres = (min: number, max: number) =>
-  z.string().trim().refine((v) => v === '' || (/^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= min && Number(v.replace(',', '.')) <= max), {
-    error: () => tm`Bitte eine Zahl zwischen ${min} und ${max} Metern mit höchstens einer Nachkommastelle`,
+const optionalMetres = (lo: number, hi: number) =>
+  z.string().trim().refine((v) => v === '' || (/^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= lo && Number(v.replace(',', '.')) <= hi), {
+    error: () => metresMessage(lo, hi),
   });
 
 const profileSchema = z.object({
@@ -95,7 +96,7 @@ export function ProfilePage() {
   );
 }
 
-function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }) {
+export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const router = useRouter();

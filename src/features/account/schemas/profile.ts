@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import { emailField, messages, optionalPhone } from '@/lib/validation';
 import { codeSchema } from '@/features/identity/schemas/identity';
@@ -31,10 +32,18 @@ export type NewEmailValues = { email: string };
 export const emailChangeCodesSchema = z.object({ codeNew: codeSchema.shape.code, codeCurrent: codeSchema.shape.code });
 export type EmailChangeCodesValues = z.infer<typeof emailChangeCodesSchema>;
 
+/** The bounds of a boat size in the active language's number format (0,5 in German). */
+export function metresMessage(lo: number, hi: number) {
+  const format = new Intl.NumberFormat(i18n.locale === 'en' ? 'en-GB' : 'de-DE');
+  const min = format.format(lo);
+  const max = format.format(hi);
+  return t`Bitte eine Zahl zwischen ${min} und ${max} Metern mit höchstens einer Nachkommastelle`;
+}
+
 /** Long-term berth application (public.apply_for_long_term_berth; bounds as the function checks them). */
-const metres = (min: number, max: number) =>
-  z.string().trim().min(1, { error: messages.required }).refine((v) => /^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= min && Number(v.replace(',', '.')) <= max, {
-    error: () => t`Bitte eine Zahl zwischen ${min} und ${max} Metern mit höchstens einer Nachkommastelle`,
+const metres = (lo: number, hi: number) =>
+  z.string().trim().min(1, { error: messages.required }).refine((v) => /^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= lo && Number(v.replace(',', '.')) <= hi, {
+    error: () => metresMessage(lo, hi),
   });
 export const applicationSchema = z.object({
   placeId: z.string(),
