@@ -79,8 +79,12 @@ test('password and e-mail change (en): the registration rules; the change needs 
   await confirm.getByLabel(`Code from the e-mail to ${next}`).fill(await readCode(next, t0));
   await confirm.getByLabel(`Code from the e-mail to ${email}`).fill(await readCode(email, t0));
   await confirm.getByRole('button', { name: 'Confirm the change' }).click();
-  await expect(page.getByText('Your e-mail address has been changed.')).toBeVisible();
   await expect(page.getByText(`Currently: ${next}.`)).toBeVisible();
+  await expect(page.getByText('Your e-mail address has been changed.')).toBeVisible();
+  // The card now knows the new address as the current one.
+  await form.getByLabel('New e-mail address').fill(next.toUpperCase());
+  await form.getByRole('button', { name: 'Send codes' }).click();
+  await expect(form.getByText('That is already your e-mail address')).toBeVisible();
   expect(await passwordGrant(next, 'After1234')).toBe(200);
   expect(await passwordGrant(email, 'After1234')).toBe(400);
 });

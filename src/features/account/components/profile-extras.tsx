@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -100,7 +100,15 @@ export function EmailChangeCard({ current }: { current: string }) {
   const [currentDone, setCurrentDone] = useState(false);
   const [done, setDone] = useState(false);
   const [error, setError] = useState<unknown>();
-  const emailForm = useForm<NewEmailValues>({ resolver: zodResolver(newEmailSchema(current)), defaultValues: { email: '' } });
+  // The current address changes under the card once a change is confirmed: read it at validation time.
+  const currentRef = useRef(current);
+  useEffect(() => {
+    currentRef.current = current;
+  }, [current]);
+  const emailForm = useForm<NewEmailValues>({
+    resolver: (values, context, options) => zodResolver(newEmailSchema(currentRef.current))(values, context, options),
+    defaultValues: { email: '' },
+  });
   const codeForm = useForm<EmailChangeCodesValues>({ resolver: zodResolver(emailChangeCodesSchema), defaultValues: { codeNew: '', codeCurrent: '' } });
   const request = emailForm.handleSubmit(async (v) => {
     setError(undefined);

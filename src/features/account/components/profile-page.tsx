@@ -85,7 +85,7 @@ export function ProfilePage() {
         <div className="flex max-w-2xl flex-col gap-6">
           <AvatarCard userId={userId!} path={profile.data.avatar_path} />
           <ProfileForm userId={userId!} row={profile.data} />
-          {identity?.status === 'loggedIn' && identity.email && <EmailChangeCard key={identity.email} current={identity.email} />}
+          {identity?.status === 'loggedIn' && identity.email && <EmailChangeCard current={identity.email} />}
           <PasswordChangeCard />
           <MyDataCard avatarPath={profile.data.avatar_path} />
         </div>
