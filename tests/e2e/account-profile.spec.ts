@@ -117,3 +117,16 @@ test('my data (de): download as JSON; delete the account only after the confirma
   await page.goto('/de/account');
   await expect(page).toHaveURL(/\/de\/auth\/login/);
 });
+
+test('avatar (en): the same refusals in English', async ({ page }) => {
+  const email = uniqueEmail('avatar-en');
+  await apiCustomer(email, 'Avatar123', { locale: 'en', first_name: 'Ava', last_name: 'English' });
+  await sessionInto(page, email, 'Avatar123');
+  await page.goto('/en/account/profile');
+  const file = page.getByLabel('Choose a picture');
+  await file.setInputFiles({ name: 'big.webp', mimeType: 'image/webp', buffer: Buffer.alloc(5 * 1024 * 1024 + 1, 1) });
+  await expect(page.getByText('File too large (at most 5 MB)')).toBeVisible();
+  await file.setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+  await expect(page.getByText('Image required (JPEG, PNG or WebP)')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Your profile picture' })).toHaveCount(0);
+});
