@@ -5,7 +5,7 @@
  */
 import { test, expect } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { apiUrl, uniqueEmail } from './booking-helpers';
+import { apiUrl, personaToken, uniqueEmail } from './booking-helpers';
 import { apiCustomer, latestMail, sessionInto, since } from './account-helpers';
 
 test.setTimeout(90_000);
@@ -32,6 +32,39 @@ test.describe('seeded holder (en)', () => {
     await expect(holding).toContainText('Vrijheid (NL-4411)');
     await expect(holding).toContainText('14.6 m × 4.4 m');
   });
+});
+
+test('a holder assigned by the admin (de) sees berth, contract period and boat data', async ({ page }) => {
+  const email = uniqueEmail('halter');
+  await apiCustomer(email, 'Halter123', { locale: 'de', first_name: 'Hanna', last_name: 'Halter' });
+  const session = (await (await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST', headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Halter123' }),
+  })).json()) as { user: { id: string } };
+  // A season years ahead on some berth (no bookings there yet; other tests' holders may sit on some berths).
+  const admin = await personaToken('admin@hafen.test', 'Admin1234');
+  const places = (await (await fetch(`${apiUrl}/rest/v1/places?select=id,name&order=name`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${admin}` } })).json()) as { id: string; name: string }[];
+  const year = new Date().getFullYear() + 6 + Math.floor(Math.random() * 30);
+  let berth: { id: string; name: string } | undefined;
+  for (let attempt = 0; attempt < 8 && !berth; attempt++) {
+    const candidate = places[Math.floor(Math.random() * places.length)]!;
+    const res = await fetch(`${apiUrl}/rest/v1/rpc/assign_long_term_holder`, {
+      method: 'POST',
+      headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ p_place_id: candidate.id, p_starts_on: `${year}-04-01`, p_ends_on: `${year}-10-31`, p_holder: { user_id: session.user.id, boat_name: 'Rheingold', boat_tag: 'D-2026', boat_length: 9.5, boat_width: 3.1 } }),
+    });
+    if (res.status === 200) berth = candidate;
+  }
+  expect(berth, 'a berth free for that season').toBeTruthy();
+  await sessionInto(page, email, 'Halter123');
+  await page.goto('/de/account');
+  await page.getByRole('region', { name: 'Dauerliegeplatz' }).getByRole('link', { name: new RegExp(`^Liegeplatz ${berth!.name}, ab `) }).click();
+  const holding = page.getByTestId('holding');
+  await expect(holding).toHaveCount(1);
+  await expect(holding).toContainText(`Liegeplatz ${berth!.name}`);
+  await expect(holding).toContainText(new RegExp(`Vertrag vom .*1\\. Apr\\.? ${year} bis .*31\\. Okt\\.? ${year}`));
+  await expect(holding).toContainText('Hanna Halter');
+  await expect(holding).toContainText('Rheingold (D-2026)');
+  await expect(holding).toContainText('9,5 m × 3,1 m');
 });
 
 test('apply (de): berth preselected by its id, validation, receipt e-mail and waiting-list position', async ({ page }) => {
