@@ -69,8 +69,12 @@ test.describe('seeded customer (en)', () => {
     await expect(next.getByTestId('booking')).toContainText('Berth D03');
     await page.goto('/en/account/bookings');
     await expect(page.getByRole('heading', { name: 'My bookings' })).toBeVisible();
-    const starts = await page.getByTestId('booking').evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
-    expect(starts.length).toBeGreaterThanOrEqual(3);
+    // The heading shows while the list still loads: wait for the rows (the seed gives Jan three
+    // stays; other suites may add bookings of his but never take any away).
+    const rows = page.getByTestId('booking');
+    await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    const starts = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
     expect([...starts].sort((a, b) => new Date(b).getTime() - new Date(a).getTime())).toEqual(starts);
   });
 });
@@ -93,7 +97,7 @@ test.describe('profile', () => {
     await expect(page.getByLabel('Vorname')).toHaveValue('Pia');
     await page.getByLabel('Telefon').fill('abc');
     await page.getByLabel('Bootslänge (m)').fill('99');
-    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByRole('button', { name: 'Speichern', exact: true }).click();
     await expect(page.getByText('Telefonnummer ist nicht gültig')).toBeVisible();
     await expect(page.getByText('Bitte eine Zahl zwischen 1 und 60 Metern mit höchstens einer Nachkommastelle')).toBeVisible();
     await page.getByLabel('Telefon').fill('+49 211 123456');
@@ -101,14 +105,17 @@ test.describe('profile', () => {
     await page.getByLabel('Bootslänge (m)').fill('8,5');
     await page.getByLabel('Bootsbreite (m)').fill('2.9');
     await page.getByLabel('Bevorzugte Sprache').selectOption('en');
-    await page.getByRole('button', { name: 'Speichern' }).click();
-    await expect(page.getByRole('status')).toHaveText('Gespeichert.');
+    await page.getByRole('button', { name: 'Speichern', exact: true }).click();
+    // The preferred language applies at once: the page moves to /en and stays there.
+    await expect(page).toHaveURL(/\/en\/account\/profile$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile and boat data');
+    expect(await page.evaluate(() => localStorage.getItem('locale'))).toBe('en');
 
     await page.reload();
-    await expect(page.getByLabel('Bootsname')).toHaveValue('Seestern');
-    await expect(page.getByLabel('Bootslänge (m)')).toHaveValue('8.5');
-    await expect(page.getByLabel('Bootsbreite (m)')).toHaveValue('2.9');
-    await expect(page.getByLabel('Telefon')).toHaveValue('+49 211 123456');
-    await expect(page.getByLabel('Bevorzugte Sprache')).toHaveValue('en');
+    await expect(page.getByLabel('Boat name')).toHaveValue('Seestern');
+    await expect(page.getByLabel('Boat length (m)')).toHaveValue('8.5');
+    await expect(page.getByLabel('Boat width (m)')).toHaveValue('2.9');
+    await expect(page.getByLabel('Phone', { exact: true })).toHaveValue('+49 211 123456');
+    await expect(page.getByLabel('Preferred language')).toHaveValue('en');
   });
 });

@@ -170,3 +170,28 @@ test('forgotten password (en): reset e-mail, code, the rules, a new password', a
   expect(await passwordGrant(email, 'After1234')).toBe(200);
   expect(await passwordGrant(email, 'Before123')).toBe(400);
 });
+
+test('forgotten password (de): the neutral notice, code, a new password', async ({ page }) => {
+  const email = uniqueEmail('reset-de');
+  await apiCustomer(email, 'Vorher123');
+  await page.goto('/de/auth/password-forgotten');
+  await page.getByRole('button', { name: 'Link und Code senden' }).click();
+  await expect(page.getByText('E-Mail wird benötigt')).toBeVisible();
+  await page.getByLabel('E-Mail').fill(email);
+  const t0 = since();
+  await page.getByRole('button', { name: 'Link und Code senden' }).click();
+  await expect(page.getByRole('status')).toContainText(`Falls ein Konto zu ${email} besteht`);
+  await page.getByRole('link', { name: 'Code eingeben' }).click();
+  await expect(page).toHaveURL(/\/de\/auth\/reset-password/);
+  await page.getByLabel('6-stelliger Code').fill('12');
+  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await expect(page.getByText('Der Code hat 6 Ziffern')).toBeVisible();
+  await page.getByLabel('6-stelliger Code').fill(await readCode(email, t0));
+  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await page.getByLabel('Neues Passwort').fill('Nachher123');
+  await page.getByLabel('Passwort wiederholen').fill('Nachher123');
+  await page.getByRole('button', { name: 'Passwort speichern' }).click();
+  await expect(page).toHaveURL(/\/de\/account$/);
+  expect(await passwordGrant(email, 'Nachher123')).toBe(200);
+  expect(await passwordGrant(email, 'Vorher123')).toBe(400);
+});

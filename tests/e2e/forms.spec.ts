@@ -25,7 +25,24 @@ test('contact form shows the validation messages of spec section 5, in German an
 
 test('login form validates and refuses wrong credentials with one neutral message', async ({ page }) => {
   await page.goto('/auth/login');
-  await page.getByRole('button', { name: 'Anmelden' }).last().click();
-  await expect(page.getByText('E-Mail wird benötigt')).toBeVisible();
-  await expect(page.getByText('Passwort wird benötigt')).toBeVisible();
+  // The form's own submit button: the page also has 'Stattdessen mit E-Mail-Code anmelden'.
+  const form = page.getByRole('form', { name: 'Anmelden' });
+  const submit = form.getByRole('button', { name: 'Anmelden', exact: true });
+  await submit.click();
+  await expect(form.getByText('E-Mail wird benötigt')).toBeVisible();
+  await expect(form.getByText('Passwort wird benötigt')).toBeVisible();
+  await form.getByLabel('E-Mail').fill('kapitaen@hafen');
+  await submit.click();
+  await expect(form.getByText('E-Mail ist nicht gültig')).toBeVisible();
+  await form.getByLabel('E-Mail').fill('kunde@hafen.test');
+  await form.getByLabel('Passwort').fill('Falsch123');
+  await submit.click();
+  await expect(form.getByRole('alert')).toHaveText('Anmeldung fehlgeschlagen. Bitte prüfen Sie E-Mail-Adresse und Passwort.');
+  await expect(page).toHaveURL(/\/auth\/login/);
+
+  await page.goto('/en/auth/login');
+  const en = page.getByRole('form', { name: 'Log in' });
+  await en.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(en.getByText('E-mail is required')).toBeVisible();
+  await expect(en.getByText('Password is required')).toBeVisible();
 });

@@ -8,6 +8,7 @@ import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { localeFromPath, withLocale } from '@/lib/i18n';
 import { harbour } from '@/lib/harbour';
 import { NextBookingSection } from './bookings';
+import { LongTermSummary } from './long-term';
 
 export function AccountPage() {
   const { t } = useLingui();
@@ -24,6 +25,7 @@ export function AccountPage() {
   return (
     <Page title={t`Mein Konto`} lead={identity?.status === 'loggedIn' && identity.email ? t`Angemeldet als ${identity.email}` : undefined}>
       <NextBookingSection />
+      <LongTermSummary />
       <nav aria-label={t`Konto`} className="grid gap-2 sm:grid-cols-2">
         <Link to="/{-$locale}/account/profile" className={link}><Trans>Profil und Bootsdaten</Trans><ChevronRight className="size-4" aria-hidden /></Link>
         <Link to="/{-$locale}/account/bookings" className={link}><Trans>Meine Buchungen</Trans><ChevronRight className="size-4" aria-hidden /></Link>

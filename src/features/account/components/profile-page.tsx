@@ -4,18 +4,22 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { t as tm } from '@lingui/core/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { getSupabase, identityQueryOptions } from '@/lib/auth';
+import { activateLocale, localeFromPath, persistLocale, stripLocale, withLocale } from '@/lib/i18n';
+import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from './profile-extras';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
+import { metresMessage } from '../schemas/profile';
 
 const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
-const optionalMetres = (min: number, max: number) =>
-  z.string().trim().refine((v) => v === '' || (/^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= min && Number(v.replace(',', '.')) <= max), {
-    error: () => tm`Bitte eine Zahl zwischen ${min} und ${max} Metern mit höchstens einer Nachkommastelle`,
+const optionalMetres = (lo: number, hi: number) =>
+  z.string().trim().refine((v) => v === '' || (/^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= lo && Number(v.replace(',', '.')) <= hi), {
+    error: () => metresMessage(lo, hi),
   });
 
 const profileSchema = z.object({
@@ -38,13 +42,14 @@ type ProfileValues = z.infer<typeof profileSchema>;
 interface ProfileRow {
   first_name: string | null; last_name: string | null; phone: string | null; company: string | null; street: string | null; postal_code: string | null;
   city: string | null; country: string | null; boat_name: string | null; boat_tag: string | null; boat_length: string | number | null; boat_width: string | number | null; locale: 'de' | 'en';
+  avatar_path: string | null;
 }
 
 const profileQueryOptions = (userId: string) => ({
   queryKey: ['profile', userId] as const,
   queryFn: async (): Promise<ProfileRow | null> => {
     const supabase = await getSupabase();
-    const { data, error } = await supabase.from('profiles').select('first_name,last_name,phone,company,street,postal_code,city,country,boat_name,boat_tag,boat_length,boat_width,locale').eq('id', userId).maybeSingle();
+    const { data, error } = await supabase.from('profiles').select('first_name,last_name,phone,company,street,postal_code,city,country,boat_name,boat_tag,boat_length,boat_width,locale,avatar_path').eq('id', userId).maybeSingle();
     if (error) throw error;
     return data as ProfileRow | null;
   },
@@ -65,7 +70,10 @@ const fields: { name: Exclude<keyof ProfileValues, 'locale'>; label: () => strin
   { name: 'boatWidth', label: () => tm`Bootsbreite (m)`, inputMode: 'decimal' },
 ];
 
-/** /account/profile: person and boat data (prefill for bookings) and the preferred language. */
+/**
+ * /account/profile: picture, person and boat data (prefill for bookings), the preferred language
+ * (applied on saving), e-mail and password changes, and my data (download, delete the account).
+ */
 export function ProfilePage() {
   const { t } = useLingui();
   const { data: identity } = useQuery(identityQueryOptions);
@@ -73,16 +81,25 @@ export function ProfilePage() {
   const profile = useQuery({ ...profileQueryOptions(userId ?? ''), enabled: !!userId });
   return (
     <Page title={t`Profil und Bootsdaten`} lead={t`Diese Daten füllen Ihre Buchungen vor.`}>
-      {profile.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : profile.data ? <ProfileForm userId={userId!} row={profile.data} /> : (
+      {profile.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : profile.data ? (
+        <div className="flex max-w-2xl flex-col gap-6">
+          <AvatarCard userId={userId!} path={profile.data.avatar_path} />
+          <ProfileForm userId={userId!} row={profile.data} />
+          {identity?.status === 'loggedIn' && identity.email && <EmailChangeCard current={identity.email} />}
+          <PasswordChangeCard />
+          <MyDataCard avatarPath={profile.data.avatar_path} />
+        </div>
+      ) : (
         <p role="alert" className="text-red-700"><Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans></p>
       )}
     </Page>
   );
 }
 
-function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }) {
+export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
+  const router = useRouter();
   const [state, setState] = useState<'saved' | 'failed'>();
   const s = (v: string | number | null) => (v == null ? '' : String(v));
   const form = useForm<ProfileValues>({
@@ -104,7 +121,16 @@ function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }) {
       }).eq('id', userId);
       if (error) throw error;
       await queryClient.invalidateQueries({ queryKey: ['profile', userId] });
+      await queryClient.invalidateQueries({ queryKey: ['identity'] });
       setState('saved');
+      // The preferred language applies at once: on this device, and in the address when it has one.
+      persistLocale(v.locale);
+      const { pathname } = router.state.location;
+      if (localeFromPath(pathname) && localeFromPath(pathname) !== v.locale) {
+        await router.navigate({ href: withLocale(stripLocale(pathname), v.locale), replace: true });
+      } else if (!localeFromPath(pathname)) {
+        await activateLocale(v.locale);
+      }
     } catch {
       setState('failed');
     }

@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useLingui } from '@lingui/react/macro';
-import { InterimPage } from '@/features/account/components/account-pages';
+import { ApplyLongTimePlacePage } from '@/features/account/components/long-term';
 
+/** Apply for a long-term berth; with a berth id that berth is preselected. */
 export const Route = createFileRoute('/{-$locale}/account/apply-long-time-place/{-$id}')({
-  component: function Interim() {
-    const { t } = useLingui();
-    return <InterimPage title={t`Langzeitliegeplatz beantragen`} />;
+  component: function ApplyLongTimePlace() {
+    const { id } = Route.useParams();
+    return <ApplyLongTimePlacePage id={id} />;
   },
 });

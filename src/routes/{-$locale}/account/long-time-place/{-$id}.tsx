@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useLingui } from '@lingui/react/macro';
-import { InterimPage } from '@/features/account/components/account-pages';
+import { LongTimePlacePage } from '@/features/account/components/long-term';
 
+/** The customer's long-term berths (a holding or berth id narrows the list) and applications. */
 export const Route = createFileRoute('/{-$locale}/account/long-time-place/{-$id}')({
-  component: function Interim() {
-    const { t } = useLingui();
-    return <InterimPage title={t`Mein Langzeitliegeplatz`} />;
+  component: function LongTimePlace() {
+    const { id } = Route.useParams();
+    return <LongTimePlacePage id={id} />;
   },
 });

@@ -1,0 +1,117 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { env } from '@/lib/env';
+
+async function session() {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.auth.getSession();
+  if (error) throw error;
+  if (!data.session) throw Object.assign(new Error('not signed in'), { status: 401 });
+  return { supabase, session: data.session };
+}
+
+/** A failed avatar upload: `tooLarge` when the storage server refused the size (413). */
+export class UploadError extends Error {
+  constructor(public status: number) {
+    super(`upload failed (${status})`);
+  }
+}
+
+/**
+ * Uploads the avatar into the private `avatars` bucket, in the folder named by the user id (the
+ * storage policy allows only that), reporting progress 0..1. supabase-js's upload has no
+ * progress events, so this is the same request (POST /storage/v1/object, x-upsert) by XHR.
+ * Then the profile points to it.
+ */
+export async function uploadAvatar(file: File, onProgress: (fraction: number) => void): Promise<string> {
+  const { supabase, session: s } = await session();
+  const path = `${s.user.id}/avatar`;
+  await new Promise<void>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${env.supabaseUrl}/storage/v1/object/avatars/${path}`);
+    xhr.setRequestHeader('authorization', `Bearer ${s.access_token}`);
+    xhr.setRequestHeader('apikey', env.supabaseKey);
+    xhr.setRequestHeader('x-upsert', 'true');
+    xhr.setRequestHeader('content-type', file.type);
+    xhr.setRequestHeader('cache-control', 'max-age=3600');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new UploadError(xhr.status)));
+    xhr.onerror = () => reject(new UploadError(0));
+    xhr.send(file);
+  });
+  onProgress(1);
+  const { error } = await supabase.from('profiles').update({ avatar_path: path }).eq('id', s.user.id);
+  if (error) throw error;
+  return path;
+}
+
+/** A short-lived URL of the (private) avatar, or null without one. */
+export const avatarUrlQueryOptions = (path: string | null | undefined) =>
+  queryOptions({
+    queryKey: ['avatar', path ?? null] as const,
+    queryFn: async (): Promise<string | null> => {
+      if (!path) return null;
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.storage.from('avatars').createSignedUrl(path, 3600);
+      if (error) return null;
+      return data.signedUrl;
+    },
+    staleTime: 30 * 60_000,
+  });
+
+/**
+ * Starts an e-mail change: GoTrue mails a code to the new address and (secure e-mail change,
+ * config.toml double_confirm_changes) one to the current address.
+ */
+export async function requestEmailChange(email: string, locale: string) {
+  const { supabase } = await session();
+  const { error } = await supabase.auth.updateUser({ email, data: { locale } });
+  if (error) throw error;
+}
+
+/**
+ * Confirms the change with the code from the current address (skipped when already accepted)
+ * and the one from the new address: verifyOtp type 'email_change'. Returns which half is done.
+ */
+export async function confirmEmailChange(current: string, next: string, codes: { codeCurrent: string; codeNew: string }, currentDone: boolean): Promise<'current' | 'done'> {
+  const supabase = await getSupabase();
+  if (!currentDone) {
+    const { data, error } = await supabase.auth.verifyOtp({ email: current, token: codes.codeCurrent, type: 'email_change' });
+    if (error) throw Object.assign(error, { field: 'codeCurrent' as const });
+    if (data.session) return 'done';
+  }
+  const { error } = await supabase.auth.verifyOtp({ email: next, token: codes.codeNew, type: 'email_change' });
+  if (error) throw Object.assign(error, { field: 'codeNew' as const, currentDone: true });
+  return 'done';
+}
+
+/** GDPR: everything stored about the caller (public.export_my_data) as a JSON file download. */
+export async function downloadMyData(): Promise<void> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('export_my_data');
+  if (error) throw error;
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `hafen-duesseldorf-meine-daten-${new Date().toISOString().slice(0, 10)}.json`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * GDPR: deletes the account (public.delete_my_account: future bookings cancelled, past orders kept
+ * anonymised). The avatar goes first (storage objects are not the database's to delete), then
+ * the session on this device.
+ */
+export async function deleteMyAccount(avatarPath: string | null | undefined): Promise<void> {
+  const supabase = await getSupabase();
+  if (avatarPath) await supabase.storage.from('avatars').remove([avatarPath]).catch(() => undefined);
+  const { error } = await supabase.rpc('delete_my_account');
+  if (error) throw error;
+  await supabase.auth.signOut({ scope: 'local' });
+}
