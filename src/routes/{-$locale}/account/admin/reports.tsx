@@ -32,7 +32,8 @@ export const Route = createFileRoute('/{-$locale}/account/admin/reports')({
   component: function AdminReports() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();
-    const range = search.from && search.to ? { from: search.from, to: search.to } : Route.useLoaderData();
+    const fallback = Route.useLoaderData();
+    const range = search.from && search.to ? { from: search.from, to: search.to } : fallback;
     return <ReportsPage from={range.from} to={range.to} onRangeChange={(next) => void navigate({ search: next })} />;
   },
 });
