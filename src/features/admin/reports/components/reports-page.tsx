@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
-import { formatDay } from '@/lib/dates';
+import { berlinToday, formatDay } from '@/lib/dates';
 import { reportsQueryOptions, ReportLoadError, type AverageStayRow, type CheckInRow, type CountryRow, type OccupancyRow, type OrderKind, type RevenueRow, type SaleCodeRow, type SizeClass } from '../api/reports';
 import { formatters } from '../lib/format';
+import { resolveRange } from '../lib/range';
 import type { RangeValues } from '../schemas/range';
 import { BarChart, type BarRow } from './bar-chart';
 import { RangeForm } from './range-form';
@@ -33,8 +34,9 @@ function ReportSection<Row>({ id, title, chart, columns, rows, empty, filename, 
 }
 
 /** Admin reports for a date range: occupancy, revenue, average stay, guests by country, sale codes, check-in rate (all from the public.report_* functions). */
-export function ReportsPage({ from, to, onRangeChange }: { from: string; to: string; onRangeChange: (values: RangeValues) => void }) {
+export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: string; onRangeChange: (values: RangeValues) => void }) {
   const { t, i18n } = useLingui();
+  const { from, to } = resolveRange(search.from, search.to, berlinToday());
   const locale = i18n.locale;
   const f = formatters(locale);
   const { data, error, isPending } = useQuery(reportsQueryOptions(from, to));

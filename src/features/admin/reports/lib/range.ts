@@ -14,3 +14,14 @@ export function rangeProblem(from: string, to: string): RangeProblem | undefined
   if (days > MAX_RANGE_DAYS) return 'too_long';
   return undefined;
 }
+
+/** The default range: this calendar year in Düsseldorf (the season April-October and the boot fair in January lie inside). */
+export function defaultRange(today: string): { from: string; to: string } {
+  const year = today.slice(0, 4);
+  return { from: `${year}-01-01`, to: `${year}-12-31` };
+}
+
+/** The range of the URL, or the default one. */
+export function resolveRange(from: string | undefined, to: string | undefined, today: string): { from: string; to: string } {
+  return from && to ? { from, to } : defaultRange(today);
+}
