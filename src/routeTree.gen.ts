@@ -41,6 +41,8 @@ import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
+import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
+import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
 import { Route as Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/apply-long-time-place/{-$id}'
 import { Route as Char123LocaleChar125AccountBookingsIndexRouteImport } from './routes/{-$locale}/account/bookings/index'
@@ -244,6 +246,18 @@ const Char123LocaleChar125AccountAdminCalendarRoute =
     path: '/calendar',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminHoursRoute =
+  Char123LocaleChar125AccountAdminHoursRouteImport.update({
+    id: '/hours',
+    path: '/hours',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminInboxRoute =
+  Char123LocaleChar125AccountAdminInboxRouteImport.update({
+    id: '/inbox',
+    path: '/inbox',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminOverviewRoute =
   Char123LocaleChar125AccountAdminOverviewRouteImport.update({
     id: '/overview',
@@ -339,6 +353,8 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
+  '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
@@ -380,6 +396,8 @@ export interface FileRoutesByTo {
   '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
+  '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
@@ -425,6 +443,8 @@ export interface FileRoutesById {
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
+  '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
@@ -471,6 +491,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/hours'
+    | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
@@ -512,6 +534,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/service'
     | '/{-$locale}/start'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/hours'
+    | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
@@ -556,6 +580,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/hours'
+    | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
@@ -799,6 +825,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminCalendarRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
+    '/{-$locale}/account/admin/hours': {
+      id: '/{-$locale}/account/admin/hours'
+      path: '/hours'
+      fullPath: '/{-$locale}/account/admin/hours'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminHoursRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/inbox': {
+      id: '/{-$locale}/account/admin/inbox'
+      path: '/inbox'
+      fullPath: '/{-$locale}/account/admin/inbox'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminInboxRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/overview': {
       id: '/{-$locale}/account/admin/overview'
       path: '/overview'
@@ -874,6 +914,8 @@ declare module '@tanstack/react-router' {
 
 interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
+  Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
+  Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
 }
@@ -882,6 +924,10 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
   {
     Char123LocaleChar125AccountAdminCalendarRoute:
       Char123LocaleChar125AccountAdminCalendarRoute,
+    Char123LocaleChar125AccountAdminHoursRoute:
+      Char123LocaleChar125AccountAdminHoursRoute,
+    Char123LocaleChar125AccountAdminInboxRoute:
+      Char123LocaleChar125AccountAdminInboxRoute,
     Char123LocaleChar125AccountAdminOverviewRoute:
       Char123LocaleChar125AccountAdminOverviewRoute,
     Char123LocaleChar125AccountAdminIndexRoute:
