@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { addDaysIso, berlinDay } from '@/lib/dates';
+import { addDaysIso } from '@/lib/dates';
+import { daysOf, spreadEntries, type EntryRow } from './calendar-spread';
 import { harbourKeys } from './keys';
 
 export type CalendarView = 'day' | 'week' | 'month';
@@ -34,28 +35,6 @@ export interface CalendarData {
   cells: Record<string, Record<string, CalendarEntry[]>>;
 }
 
-/** One row of public.calendar_entries: an occupation once, not yet spread over days. */
-type EntryRow = Omit<CalendarEntry, 'place_name'>;
-
-/**
- * Spreads occupations over the Berlin days [from, to] they touch (first day: the start's date;
- * last day: the date just before the end; open-ended holdings to the last day shown), in
- * start order per cell, as public.calendar does in SQL.
- */
-export function spreadEntries(rows: EntryRow[], names: Map<string, string>, from: string, to: string): CalendarData['cells'] {
-  const cells: CalendarData['cells'] = {};
-  const sorted = [...rows].sort((a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at));
-  for (const row of sorted) {
-    const entry: CalendarEntry = { ...row, place_name: names.get(row.place_id) ?? '' };
-    const first = berlinDay(row.starts_at) < from ? from : berlinDay(row.starts_at);
-    const end = row.ends_at === null ? to : berlinDay(new Date(new Date(row.ends_at).getTime() - 1));
-    const last = end > to ? to : end;
-    const byDay = (cells[row.place_id] ??= {});
-    for (let day = first; day <= last; day = addDaysIso(day, 1)) (byDay[day] ??= []).push(entry);
-  }
-  return cells;
-}
-
 /**
  * All berths and their occupations per day of [from, to] (staff only; RLS and the function
  * refuse others). calendar_entries sends each occupation once (a month of 1,000 berths is ~4.5
@@ -74,9 +53,8 @@ export const calendarQueryOptions = (from: string, to: string) =>
       if (entries.error) throw entries.error;
       const list = (places.data ?? []) as CalendarData['places'];
       const names = new Map(list.map((p) => [p.id, p.name]));
-      const days: string[] = [];
-      for (let day = from; day <= to; day = addDaysIso(day, 1)) days.push(day);
-      return { days, places: list, cells: spreadEntries((entries.data ?? []) as unknown as EntryRow[], names, from, to) };
+      const days = daysOf(from, to);
+      return { days, places: list, cells: spreadEntries((entries.data ?? []) as unknown as EntryRow[], names, days) };
     },
     staleTime: 30_000,
   });
