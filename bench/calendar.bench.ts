@@ -16,12 +16,54 @@ import WebSocket from 'ws';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startStack, type Stack } from '../supabase/local/src/stack.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
-import { daysOf, spreadEntries, type EntryRow } from '../src/features/harbour/api/calendar-spread.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const RUNS = 7;
-const LATENCY_RUNS = 12;
+const RUNS = 5;
+const LATENCY_RUNS = 10;
 const ADMIN = 'a0000000-0000-4000-8000-000000000001';
+
+/** One row of calendar_entries (as src/features/harbour/api/calendar-spread.ts reads it). */
+interface EntryRow {
+  id: string;
+  place_id: string;
+  order_id: string | null;
+  starts_at: string;
+  ends_at: string | null;
+}
+
+const berlinDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let d = new Date(`${from}T12:00:00Z`); d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
+  return days;
+}
+
+/**
+ * The page's spreading of entries over days: the same steps as spreadEntries in
+ * src/features/harbour/api/calendar-spread.ts (not imported: that module resolves '@/' paths,
+ * which this bench's Node resolution does not).
+ */
+function spreadEntries(rows: EntryRow[], names: Map<string, string>, days: string[]) {
+  const cells: Record<string, Record<string, (EntryRow & { place_name: string })[]>> = {};
+  const index = new Map(days.map((d, i) => [d, i]));
+  const from = days[0]!;
+  const to = days[days.length - 1]!;
+  const sorted = rows.map((r) => ({ r, start: Date.parse(r.starts_at) })).sort((a, b) => a.start - b.start);
+  for (const { r, start } of sorted) {
+    const entry = { ...r, place_name: names.get(r.place_id) ?? '' };
+    const firstDay = berlinDate.format(start);
+    const lastDay = r.ends_at === null ? to : berlinDate.format(Date.parse(r.ends_at) - 1);
+    const first = firstDay < from ? 0 : index.get(firstDay);
+    const last = lastDay > to ? days.length - 1 : index.get(lastDay);
+    if (first === undefined || last === undefined) continue;
+    const byDay = (cells[r.place_id] ??= {});
+    for (let i = first; i <= last; i++) (byDay[days[i]!] ??= []).push(entry);
+  }
+  return cells;
+}
+
+const progress = (what: string) => process.stderr.write(`  calendar bench: ${what} (${new Date().toISOString().slice(11, 19)})\n`);
 
 const spread = (samples: number[]) => `min ${Math.round(Math.min(...samples))}, max ${Math.round(Math.max(...samples))}`;
 
@@ -188,11 +230,16 @@ export async function run(): Promise<BenchRow[]> {
       );
       return `PGlite, ${rows[0]!.berths} berths, ${rows[0]!.orders} orders`;
     };
+    progress('seed: SQL and page');
     out.push(...(await sqlAndPage(stack, staff, 'seed, ~60 berths', await counts())));
+    progress('seed: latency');
     out.push(...(await latency(stack, staff, customer, 'seed, ~60 berths', 40)));
+    progress('adding 1,000 berths');
     await stack.db.exec(largeHarbour());
     await stack.db.exec('analyze');
+    progress('1,000: SQL and page');
     out.push(...(await sqlAndPage(stack, staff, '1,000 more berths', await counts())));
+    progress('1,000: latency');
     out.push(...(await latency(stack, staff, customer, '1,000 more berths', 90)));
     await Promise.all([staff.removeAllChannels(), customer.removeAllChannels()]);
   } finally {
