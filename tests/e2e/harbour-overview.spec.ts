@@ -61,6 +61,42 @@ test.describe('the harbour overview', () => {
     await expect(freeNow.getByRole('listitem').filter({ hasText: new RegExp(`^${blocked!.name}$`) })).toHaveCount(1, { timeout: 5_000 });
   });
 
+  test('names open messages and new long-term applications, live, with a link to the inbox', async ({ page }) => {
+    const suffix = Date.now().toString(36);
+    const anon = { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json' };
+    const send = (name: string) =>
+      fetch(`${apiUrl}/rest/v1/rpc/request_service`, {
+        method: 'POST', headers: anon,
+        body: JSON.stringify({ p_service: 'boat_lift', p_name: name, p_email: `lift-${suffix}-${name.length}@example.test`, p_message: 'Kran bitte am Freitag um 10 Uhr.' }),
+      });
+    const first = await send(`Otto Offen ${suffix}`);
+    expect(first.status, await first.text()).toBe(200);
+    const apply = (last: string) =>
+      fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
+        method: 'POST', headers: anon,
+        body: JSON.stringify({ p_email: `apply-${suffix}-${last.length}@example.test`, p_first_name: 'Berta', p_last_name: last, p_boat: { name: 'Möwe', length: 9, width: 3 } }),
+      });
+    const applied = await apply(`Bewerber ${suffix}`);
+    expect(applied.status, await applied.text()).toBe(200);
+
+    await page.goto('/account/admin/overview');
+    const messages = page.getByRole('region', { name: 'Offene Anfragen und Nachrichten' });
+    await expect(messages).toContainText(`Serviceanfrage: Bootskran · Otto Offen ${suffix}`);
+    const applications = page.getByRole('region', { name: 'Neue Bewerbungen für Dauerliegeplätze' });
+    await expect(applications).toContainText(`Berta Bewerber ${suffix} · jeder passende Liegeplatz`);
+    // Harbour staff see names only: the admins' berth pages are not linked for them.
+    await expect(applications.getByRole('link')).toHaveCount(0);
+
+    // Live: a request sent while the overview is open shows without a reload.
+    const second = await send(`Paula Pier ${suffix}`);
+    expect(second.status).toBe(200);
+    await expect(messages).toContainText(`Paula Pier ${suffix}`, { timeout: 5_000 });
+
+    await messages.getByRole('link', { name: 'Zum Posteingang' }).click();
+    await expect(page).toHaveURL(/\/account\/admin\/inbox$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Posteingang');
+  });
+
   test('is in English on /en', async ({ page }) => {
     await page.goto('/en/account/admin/overview');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');

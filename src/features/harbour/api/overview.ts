@@ -22,7 +22,32 @@ export interface Overview {
   expiringSoon: OverviewOrder[];
   /** Active berths with no occupation (booking, rent, block, long-term holder) at this moment. */
   freeNow: { id: string; name: string }[];
+  /** Open contact messages and service requests, newest first (the first few), and how many are open. */
+  openMessages: OverviewMessage[];
+  openMessagesTotal: number;
+  /** Open long-term applications, newest first (names only: the details are for admins), and how many. */
+  applications: OverviewApplication[];
+  applicationsTotal: number;
 }
+
+export interface OverviewMessage {
+  id: string;
+  kind: 'contact' | 'service_request';
+  service: string | null;
+  name: string;
+  created_at: string;
+}
+
+export interface OverviewApplication {
+  id: string;
+  first_name: string;
+  last_name: string;
+  place_name: string | null;
+  created_at: string;
+}
+
+/** How many open messages and applications the overview names. */
+export const OVERVIEW_LIST = 10;
 
 const COLUMNS = 'id, starts_at, ends_at, status, payment_status, price_cents, place_snapshot, boat, person, expires_at, checked_in_at';
 /** Unverified orders expiring within this many hours count as "about to expire". */
@@ -49,21 +74,32 @@ export const overviewQueryOptions = () =>
         orders().eq('status', 'unverified').gt('expires_at', now.toISOString()).lte('expires_at', soon.toISOString()).order('expires_at').limit(50),
       ]);
       for (const r of results) if (r.error) throw r.error;
-      const [places, calendar] = await Promise.all([
+      const [places, calendar, messages, applications] = await Promise.all([
         supabase.from('places').select('id, name').eq('archived', false).order('name'),
-        supabase.rpc('calendar', { p_from: today, p_to: today }),
+        supabase.rpc('calendar_entries', { p_from: today, p_to: today }),
+        supabase.from('contact_messages').select('id, kind, service, name, created_at', { count: 'exact' })
+          .eq('status', 'open').order('created_at', { ascending: false }).limit(OVERVIEW_LIST),
+        supabase.rpc('open_long_term_applications', { p_limit: OVERVIEW_LIST }),
       ]);
       if (places.error) throw places.error;
       if (calendar.error) throw calendar.error;
+      if (messages.error) throw messages.error;
+      if (applications.error) throw applications.error;
       const occupied = new Set(
-        ((calendar.data ?? []) as unknown as { places: CalendarEntry[] }[])
-          .flatMap((d) => d.places)
+        ((calendar.data ?? []) as unknown as Pick<CalendarEntry, 'place_id' | 'starts_at' | 'ends_at'>[])
           .filter((e) => new Date(e.starts_at) <= now && (e.ends_at === null || new Date(e.ends_at) > now))
           .map((e) => e.place_id),
       );
       const freeNow = ((places.data ?? []) as { id: string; name: string }[]).filter((p) => !occupied.has(p.id));
       const [arrivals, departures, checkedIn, pendingPayments, expiringSoon] = results.map((r) => (r.data ?? []) as unknown as OverviewOrder[]) as [OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[]];
-      return { arrivals, departures, checkedIn, pendingPayments, expiringSoon, freeNow };
+      const apps = (applications.data ?? []) as (OverviewApplication & { open_total: number })[];
+      return {
+        arrivals, departures, checkedIn, pendingPayments, expiringSoon, freeNow,
+        openMessages: (messages.data ?? []) as OverviewMessage[],
+        openMessagesTotal: messages.count ?? 0,
+        applications: apps,
+        applicationsTotal: apps[0]?.open_total ?? 0,
+      };
     },
     staleTime: 15_000,
   });

@@ -1,9 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
+import { PathLink } from '@/components/layout/path-link';
 import { formatBerlinDateTime, formatBerlinTime } from '@/lib/dates';
+import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { overviewQueryOptions, type OverviewOrder } from '../api/overview';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
+import { useInboxRealtime } from '../hooks/use-inbox-realtime';
+import { useMessageKindLabel } from './inbox-labels';
 
 function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: string; detail: (o: OverviewOrder) => string }) {
   if (orders.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
@@ -19,11 +23,17 @@ function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: 
   );
 }
 
-/** Today's harbour: berths free now, arrivals, departures, who is checked in, pending payments, unverified orders about to expire (live). */
+/**
+ * Today's harbour: berths free now, arrivals, departures, who is checked in, pending payments,
+ * unverified orders about to expire, open messages and new long-term applications (live).
+ */
 export function OverviewPage() {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   useCalendarRealtime();
+  useInboxRealtime();
+  const kindLabel = useMessageKindLabel();
+  const { data: identity } = useQuery(identityQueryOptions);
   const { data, error, isPending } = useQuery(overviewQueryOptions());
   const euro = (cents: number) => new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE', { style: 'currency', currency: 'EUR' }).format(cents / 100);
   if (error) return <Page title={t`Übersicht`}><p role="alert" className="text-red-700"><Trans>Die Übersicht konnte nicht geladen werden.</Trans></p></Page>;
@@ -52,6 +62,38 @@ export function OverviewPage() {
             <OrderList orders={b.orders} empty={b.empty} detail={b.detail} />
           </Section>
         ))}
+        <Section aria-label={t`Offene Anfragen und Nachrichten`} title={<>{t`Offene Anfragen und Nachrichten`} <span className="text-slate-500">({data.openMessagesTotal})</span></>}>
+          {data.openMessages.length === 0 ? (
+            <p className="text-sm text-slate-600"><Trans>Keine offenen Anfragen.</Trans></p>
+          ) : (
+            <ul className="grid gap-1 text-sm">
+              {data.openMessages.map((m) => (
+                <li key={m.id} className="rounded border border-slate-200 bg-white px-3 py-2">
+                  <strong>{kindLabel(m)}</strong> · {m.name}
+                  <span className="block text-slate-600">{formatBerlinDateTime(m.created_at, locale)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <PathLink path="/account/admin/inbox" className="text-sm text-primary-dark underline"><Trans>Zum Posteingang</Trans></PathLink>
+        </Section>
+        <Section aria-label={t`Neue Bewerbungen für Dauerliegeplätze`} title={<>{t`Neue Bewerbungen für Dauerliegeplätze`} <span className="text-slate-500">({data.applicationsTotal})</span></>}>
+          {data.applications.length === 0 ? (
+            <p className="text-sm text-slate-600"><Trans>Keine offenen Bewerbungen.</Trans></p>
+          ) : (
+            <ul className="grid gap-1 text-sm">
+              {data.applications.map((a) => (
+                <li key={a.id} className="rounded border border-slate-200 bg-white px-3 py-2">
+                  <strong>{a.first_name} {a.last_name}</strong>{a.place_name ? <> · {t`Liegeplatz ${a.place_name}`}</> : <> · {t`jeder passende Liegeplatz`}</>}
+                  <span className="block text-slate-600">{formatBerlinDateTime(a.created_at, locale)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {isAdmin(identity) && (
+            <PathLink path="/account/admin/places" className="text-sm text-primary-dark underline"><Trans>Zu den Stellplätzen</Trans></PathLink>
+          )}
+        </Section>
       </div>
     </Page>
   );

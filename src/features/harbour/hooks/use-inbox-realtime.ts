@@ -1,0 +1,38 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import { harbourKeys } from '../api/keys';
+import { inboxKeys } from '../api/inbox';
+
+/**
+ * New and handled contact messages and service requests (and, for admins, applications) refresh
+ * the inbox and the overview: INSERT and UPDATE only (RLS decides who receives what).
+ */
+export function useInboxRealtime() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let cancelled = false;
+    let cleanup: (() => void) | undefined;
+    void getSupabase().then((supabase) => {
+      if (cancelled) return;
+      const invalidate = () => {
+        void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+        void queryClient.invalidateQueries({ queryKey: harbourKeys.overview() });
+      };
+      const channel = supabase.channel('harbour:inbox');
+      for (const table of ['contact_messages', 'long_term_applications'] as const) {
+        channel
+          .on('postgres_changes', { event: 'INSERT', schema: 'public', table }, invalidate)
+          .on('postgres_changes', { event: 'UPDATE', schema: 'public', table }, invalidate);
+      }
+      channel.subscribe((status) => {
+        if (status === 'SUBSCRIBED') invalidate();
+      });
+      cleanup = () => void supabase.removeChannel(channel);
+    });
+    return () => {
+      cancelled = true;
+      cleanup?.();
+    };
+  }, [queryClient]);
+}
