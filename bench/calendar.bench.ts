@@ -69,7 +69,7 @@ const progress = (what: string) => process.stderr.write(`  calendar bench: ${wha
 function printing(rows: BenchRow[]): BenchRow[] {
   const push = rows.push.bind(rows);
   rows.push = (...items: BenchRow[]) => {
-    for (const r of items) process.stderr.write(`  calendar bench: ${r.name}: median ${r.median} ${r.unit}, p95 ${r.p95} (${r.note ?? ''})\n`);
+    for (const r of items) process.stderr.write(`  calendar bench: ${r.name}: median ${r.median} ${r.unit}, p10–p90 ${r.p10}–${r.p90} (${r.note ?? ''})\n`);
     return push(...items);
   };
   return rows;

@@ -75,6 +75,19 @@ for (const catalogue of catalogues) {
   }
 }
 
+// A page under /account/admin loads every catalogue into one table: a German text shared by two
+// catalogues must have the same English text in both, or whichever loads last wins.
+const english = new Map();
+for (const catalogue of catalogues) {
+  for (const [key, value] of entries(catalogue.file('en'))) {
+    const seen = english.get(key);
+    if (seen && seen.value !== value) {
+      console.error(`"${key.split('\u0004')[1]}" is "${seen.value}" in ${seen.name}.po but "${value}" in ${catalogue.name}.po`);
+      problems++;
+    } else if (!seen) english.set(key, { value, name: catalogue.name });
+  }
+}
+
 // Every message must be in some catalogue (a new folder outside all includes would be lost).
 const known = new Set(catalogues.flatMap((catalogue) => [...entries(join(tmp, `de/${catalogue.name}.po`)).keys()]));
 const everything = join(tmp, 'everything');

@@ -41,6 +41,8 @@ import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
+import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
+import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
 import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
 import { Route as Char123LocaleChar125AccountAdminReportsRouteImport } from './routes/{-$locale}/account/admin/reports'
@@ -268,6 +270,18 @@ const Char123LocaleChar125AccountAdminCalendarRoute =
   Char123LocaleChar125AccountAdminCalendarRouteImport.update({
     id: '/calendar',
     path: '/calendar',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminHoursRoute =
+  Char123LocaleChar125AccountAdminHoursRouteImport.update({
+    id: '/hours',
+    path: '/hours',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminInboxRoute =
+  Char123LocaleChar125AccountAdminInboxRouteImport.update({
+    id: '/inbox',
+    path: '/inbox',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminNewsRouteRoute =
@@ -527,6 +541,8 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
+  '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
@@ -590,6 +606,8 @@ export interface FileRoutesByTo {
   '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
+  '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
@@ -661,6 +679,8 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
+  '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
@@ -733,6 +753,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/hours'
+    | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
@@ -796,6 +818,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/service'
     | '/{-$locale}/start'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/hours'
+    | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
@@ -866,6 +890,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/hours'
+    | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
@@ -1129,6 +1155,20 @@ declare module '@tanstack/react-router' {
       path: '/calendar'
       fullPath: '/{-$locale}/account/admin/calendar'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminCalendarRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/hours': {
+      id: '/{-$locale}/account/admin/hours'
+      path: '/hours'
+      fullPath: '/{-$locale}/account/admin/hours'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminHoursRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/inbox': {
+      id: '/{-$locale}/account/admin/inbox'
+      path: '/inbox'
+      fullPath: '/{-$locale}/account/admin/inbox'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminInboxRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/news': {
@@ -1467,6 +1507,8 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminSettingsRouteRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   Char123LocaleChar125AccountAdminUsersRouteRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
+  Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
+  Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminReportsRoute: typeof Char123LocaleChar125AccountAdminReportsRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
@@ -1496,6 +1538,10 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminCalendarRoute:
       Char123LocaleChar125AccountAdminCalendarRoute,
+    Char123LocaleChar125AccountAdminHoursRoute:
+      Char123LocaleChar125AccountAdminHoursRoute,
+    Char123LocaleChar125AccountAdminInboxRoute:
+      Char123LocaleChar125AccountAdminInboxRoute,
     Char123LocaleChar125AccountAdminOverviewRoute:
       Char123LocaleChar125AccountAdminOverviewRoute,
     Char123LocaleChar125AccountAdminReportsRoute:

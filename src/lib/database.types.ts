@@ -1127,6 +1127,25 @@ export type Database = {
           places: Json
         }[]
       }
+      calendar_entries: {
+        Args: {
+          p_from: string
+          p_to: string
+        }
+        Returns: {
+          id: string
+          place_id: string
+          type: string
+          order_id: string
+          order_status: string
+          starts_at: string
+          ends_at: string
+          note: string
+          boat_name: string
+          guest: string
+          block_reason: string
+        }[]
+      }
       cancel_berth_block: {
         Args: {
           p_place_status_id: string
@@ -1385,6 +1404,19 @@ export type Database = {
           updated_at: string
           user_id: string | null
         }
+      }
+      open_long_term_applications: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          id: string
+          first_name: string
+          last_name: string
+          place_name: string
+          created_at: string
+          open_total: number
+        }[]
       }
       order_move_targets: {
         Args: {

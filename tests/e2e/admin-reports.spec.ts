@@ -91,12 +91,12 @@ test.describe('admin reports', () => {
     const year = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(new Date());
     const form = page.getByRole('form', { name: 'Period' });
     await expect(form.getByLabel('From')).toHaveValue(`${year}-01-01`);
-    await expect(form.getByLabel('Up to and including')).toHaveValue(`${year}-12-31`);
+    await expect(form.getByLabel('Until (inclusive)')).toHaveValue(`${year}-12-31`);
     await form.getByLabel('From').fill(`${year}-03-01`);
-    await form.getByLabel('Up to and including').fill(`${year}-02-01`);
+    await form.getByLabel('Until (inclusive)').fill(`${year}-02-01`);
     await form.getByRole('button', { name: 'Show' }).click();
     await expect(form.getByRole('alert')).toHaveText('The end date must not be before the start date');
-    await form.getByLabel('Up to and including').fill(`${year}-05-31`);
+    await form.getByLabel('Until (inclusive)').fill(`${year}-05-31`);
     await form.getByRole('button', { name: 'Show' }).click();
     await expect(page).toHaveURL(new RegExp(`/en/account/admin/reports\\?from=${year}-03-01&to=${year}-05-31$`));
     // English money format in the tables.
