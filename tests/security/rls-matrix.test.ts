@@ -45,6 +45,9 @@ const EXPECTED: Record<string, Row> = {
   long_term_applications: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
   // Working hours: staff their own in open months, admins all; the monthly view is read-only.
   working_hours: { anon: 'xxxx', guest: '0x00', customer: '0x00', other: '0x00', staff: 'RRRR', admin: 'RRRR' },
+  // Staff notes and the order history: staff read; written only by add_order_note and a trigger.
+  order_notes: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  order_events: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   working_hours_monthly: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
 };
 
@@ -78,6 +81,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   assign_long_term_holder: AUTH, remove_long_term_holder: AUTH, long_term_applications_queue: AUTH,
   report_average_stay: AUTH, report_check_in_rate: AUTH, report_guests_by_country: AUTH, report_occupancy: AUTH,
   report_revenue: AUTH, report_sale_codes: AUTH,
+  staff_orders: AUTH, order_move_targets: AUTH, add_order_note: AUTH, calendar_entries: AUTH,
+  open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
 };
@@ -112,6 +117,9 @@ for (const engine of engines()) {
       if (block.error) throw block.error;
       const sent = await who.customer.client.rpc('send_contact_message', { p_name: 'Klaus Kunde', p_email: SEED.customer.email, p_message: 'Eine Frage zum Liegeplatz.' });
       if (sent.error) throw sent.error;
+      // a staff note on that order (add_order_note, as the orders desk writes it)
+      const note = await who.staff.client.rpc('add_order_note', { p_order_id: order.id, p_body: 'Zahlt bar im Büro.' });
+      if (note.error) throw note.error;
       // a berth without orders (an admin may delete it; berths with orders are kept by FK)
       await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
       // storage objects to probe
@@ -174,6 +182,10 @@ for (const engine of engines()) {
         case 'working_hours': { const r = await one(`select id, note from public.working_hours where user_id = $1 and private.hours_open(work_date) order by work_date desc limit 1`, [SEED.staff.id]); return { filter: `id=eq.${r.id}`, update: { note: r.note } }; }
         case 'working_hours_monthly': { const r = await one(`select user_id from public.working_hours_monthly where user_id = $1 limit 1`, [SEED.staff.id]); return { filter: `user_id=eq.${r.user_id}`, update: { user_id: r.user_id } }; }
         case 'places': { const r = await one(`select id, pier from public.places where name = 'Z99'`); return { filter: `id=eq.${r.id}`, update: { pier: r.pier } }; }
+        case 'order_notes': {
+          const r = await one(`select id, body from public.order_notes limit 1`);
+          return { filter: `id=eq.${r.id}`, update: { body: r.body } };
+        }
         case 'harbour_settings': { const r = await one(`select id, wifi_ssid from public.harbour_settings`); return { filter: `id=eq.${r.id}`, update: { wifi_ssid: r.wifi_ssid } }; }
         default: {
           const cols = await q<{ column_name: string }>(
@@ -214,6 +226,8 @@ for (const engine of engines()) {
         case 'long_term_applications': return { email: 'x@example.org', first_name: 'X', last_name: 'Y', boat: { name: 'B', length: 8, width: 3 } };
         case 'working_hours': return { user_id: p.userId ?? SEED.staff.id, work_date: berlinDay(0), start_time: '01:00', end_time: '02:00' };
         case 'working_hours_monthly': return { user_id: p.userId };
+        case 'order_notes': return { order_id: who.guestOrderId, body: 'note' };
+        case 'order_events': return { order_id: who.guestOrderId, event: 'status', to_value: 'paid' };
         default: throw new Error(`no sample row for ${table}: add one`);
       }
     }
