@@ -101,9 +101,9 @@ describe.skipIf(postgres.skip && skipBecause('lost database connection on postgr
   it('answers 503 with a JSON error when the server terminates the backend mid-request, then recovers', async () => {
     const pending = slowCall();
     await expect
-      .poll(async () => (await admin.query(`select 1 from pg_stat_activity where query like '%resilience_sleep%' and pid <> pg_backend_pid() and state = 'active'`)).rowCount, { timeout: 5_000, interval: 50 })
+      .poll(async () => (await admin.query(`select 1 from pg_stat_activity where query like '%resilience_sleep%' and datname = current_database() and pid <> pg_backend_pid() and state = 'active'`)).rowCount, { timeout: 5_000, interval: 50 })
       .toBe(1);
-    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'supabase-local' and pid <> pg_backend_pid() and state = 'active'`);
+    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'supabase-local' and datname = current_database() and pid <> pg_backend_pid() and state = 'active'`);
     const r = await pending;
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ code: '57P01', message: 'terminating connection due to administrator command' });

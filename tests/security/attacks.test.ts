@@ -209,11 +209,18 @@ for (const engine of engines()) {
         // a burst of 30 (config.toml token_refresh = 150 per 5 minutes refills 0.5 per second)
         const seconds = (Date.now() - started) / 1000;
         expect(statuses.length).toBeLessThanOrEqual(31 + Math.ceil(seconds * 0.5));
+        const limitedAt = Date.now();
         const right = await http(stack, 'POST', '/auth/v1/token?grant_type=password', {
           body: { email: SEED.customer.email, password: SEED.customer.password }, headers: { 'x-forwarded-for': ip },
         });
-        expect(right.status).toBe(429);
-        expect(right.body).toMatchObject({ code: 'over_request_rate_limit' });
+        // The bucket gains a token every 2 s: on a machine so loaded that the next request took
+        // longer than that to be answered, one attempt is due again (that is the limit working).
+        if (Date.now() - limitedAt < 2000) {
+          expect(right.status).toBe(429);
+          expect(right.body).toMatchObject({ code: 'over_request_rate_limit' });
+        } else {
+          expect([200, 429]).toContain(right.status);
+        }
       });
 
       it(`the 6-digit code is void after ${MAX_FAILED_CODE_ATTEMPTS} wrong guesses (whatever address they come from), and verify bursts meet 429`, async () => {
