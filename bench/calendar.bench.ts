@@ -224,10 +224,12 @@ async function latency(stack: Stack, staff: SupabaseClient, customer: SupabaseCl
   } finally {
     await staff.removeChannel(channel);
   }
-  return [
+  const rows = printing([]);
+  rows.push(
     summarise(`booking -> staff realtime event (${size})`, 'ms', toEvent, `create_booking over HTTP until the subscribed staff client gets the change; ${spread(toEvent)}`),
     summarise(`booking -> staff calendar refetched (${size})`, 'ms', toCalendar, `… plus the page's refetch of its week holding the booking; target < 1000 (issue 11); ${spread(toCalendar)}`),
-  ];
+  );
+  return rows;
 }
 
 export async function run(): Promise<BenchRow[]> {
