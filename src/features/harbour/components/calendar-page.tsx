@@ -93,7 +93,8 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
       ) : isPending ? (
         <p><Trans>Lädt…</Trans></p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200">
+        // Focusable, so the keyboard can scroll it even when no cell inside takes focus (axe).
+        <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label={t`Belegungsplan`}>
           <table className="border-collapse text-xs" aria-label={t`Belegung ${formatDay(range.from, locale)} bis ${formatDay(range.to, locale)}`}>
             <thead>
               <tr>

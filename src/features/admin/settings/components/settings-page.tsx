@@ -157,25 +157,28 @@ function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () 
   );
 }
 
+type SaveState = { ok: true } | { ok: false; message: string } | undefined;
+
 function AccessSection() {
   const { t } = useLingui();
   const { data: access } = useSuspenseQuery(harbourAccessQueryOptions());
+  // Kept here: the form below remounts with the saved values (key), the message must outlive it.
+  const [state, setState] = useState<SaveState>();
   return (
     <Section title={t`Türcode und WLAN`} aria-label={t`Türcode und WLAN`}>
       <p className="max-w-prose text-sm text-slate-700">
         <Trans>Sichtbar für das Hafenteam, aktive Dauerlieger und bestätigte Gäste mit eingecheckter Buchung bis zur Abreise.</Trans>
       </p>
-      {access ? <AccessForm key={access.updated_at} access={access} /> : (
+      {access ? <AccessForm key={access.updated_at} access={access} state={state} setState={setState} /> : (
         <p role="alert" className="text-red-700"><Trans>Die Zugangsdaten konnten nicht geladen werden.</Trans></p>
       )}
     </Section>
   );
 }
 
-function AccessForm({ access }: { access: HarbourAccess }) {
+function AccessForm({ access, state, setState }: { access: HarbourAccess; state: SaveState; setState: (state: SaveState) => void }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
-  const [state, setState] = useState<{ ok: true } | { ok: false; message: string }>();
   const form = useForm<AccessValues>({
     resolver: zodResolver(accessSchema),
     defaultValues: { doorCode: access.door_code, wifiSsid: access.wifi_ssid, wifiPassword: access.wifi_password },
