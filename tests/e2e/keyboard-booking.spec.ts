@@ -77,11 +77,19 @@ test('a customer books an overnight stay with the keyboard alone, with visible f
   await tabTo(page, (f) => f.role === 'radio', 'the kind of stay');
   const overnight = page.getByRole('radio', { name: /^Übernachtung/ });
   await expect(overnight).toBeFocused();
-  await page.keyboard.press('ArrowDown');
+  // Radix moves focus a tick after keydown and checks the newly focused radio only while the
+  // arrow key is still down, as a person's key is; so the key is held until focus has moved
+  // (press() lets go at once, which a loaded machine can answer before the focus move).
+  const next = page.getByRole('radio').nth(1);
+  await page.keyboard.down('ArrowDown');
+  await expect(next).toBeFocused();
+  await page.keyboard.up('ArrowDown');
+  await expect(next).toBeChecked();
   await expect(overnight).not.toBeChecked();
-  await page.keyboard.press('ArrowUp');
-  await expect(overnight).toBeChecked();
+  await page.keyboard.down('ArrowUp');
   await expect(overnight).toBeFocused();
+  await page.keyboard.up('ArrowUp');
+  await expect(overnight).toBeChecked();
 
   // The dates, typed into the date fields.
   await tabTo(page, (f) => f.tag === 'input' && f.type === 'date' && f.name === 'Anreise', 'Anreise');
