@@ -47,7 +47,7 @@ export async function run(): Promise<BenchRow[]> {
           await page.goto(`${app.url}/de/auth/login`);
           await page.getByLabel('E-Mail').fill(email);
           await page.getByLabel('Passwort').fill(password);
-          await page.getByRole('button', { name: 'Anmelden' }).last().click();
+          await page.getByRole('form', { name: 'Anmelden' }).getByRole('button', { name: 'Anmelden', exact: true }).click();
           await page.waitForURL(/\/account/);
           await page.close();
         }

@@ -60,7 +60,7 @@ export async function run(): Promise<BenchRow[]> {
     await page.goto(`${app.url}/de/auth/login`);
     await page.getByLabel('E-Mail').fill('kunde@hafen.test');
     await page.getByLabel('Passwort').fill('Kunde1234');
-    await page.getByRole('button', { name: 'Anmelden' }).last().click();
+    await page.getByRole('form', { name: 'Anmelden' }).getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.waitForURL(/\/account/);
     let offset = 100;
     for (const size of ['seed', '1000'] as const) {
