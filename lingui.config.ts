@@ -47,4 +47,6 @@ export default defineConfig({
     { path: '<rootDir>/locales/{locale}/admin', include: admin },
   ],
   format: 'po',
+  // <Trans> compiles to our wrapper: interpolated strings render as typed (src/lib/lingui-literal.ts)
+  runtimeConfigModule: { Trans: ['@/lib/lingui-literal', 'Trans'] },
 });

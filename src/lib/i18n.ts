@@ -1,5 +1,6 @@
 import { i18n } from '@lingui/core';
 import { messages as germanShell } from '../../locales/de/messages.po';
+import { keepValuesLiteral } from './lingui-literal';
 
 export const locales = ['de', 'en'] as const;
 export type Locale = (typeof locales)[number];
@@ -74,6 +75,8 @@ export function cataloguesFor(pathname: string): Catalogue[] {
 type CatalogueModule = { messages: Record<string, string> };
 // Compiled from locales/<locale>/<catalogue>.po by the Lingui Vite plugin, one chunk each.
 const modules = import.meta.glob<CatalogueModule>('../../locales/*/*.po');
+// `t` and `i18n._` put interpolated values in as given (no escape decoding of user text).
+keepValuesLiteral(i18n);
 // German is the default: its shell catalogue (small) ships with the entry, one round trip less
 // before the first paint.
 i18n.load('de', germanShell);

@@ -5,14 +5,19 @@
  * harbour overview and the calendar. In Chromium: no dialog fires, no injected element
  * appears, no script runs, and the payload is visible literally. And the built app carries the
  * anon key only: no service-role key, no JWT secret.
+ *
+ * Tags in typed values (`<b>x</b>`, `<0>y</0>`, `<script>alert(1)</script>`, and `\u0041`, which
+ * Lingui's `t` would decode) show exactly as typed wherever a `<Trans>` or `t` carries them
+ * (src/lib/lingui-literal.ts): berth, guest and boat names, a news title, a block note, a
+ * contact message and a service request's boat, on the pages that show them.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY, DEMO_JWT_SECRET, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { apiUrl, berlinDay, fillBerthData, personaToken } from './booking-helpers.ts';
 
 const run = Date.now().toString(36);
 // Short enough for the bounds (names 1-100, boat names 1-60 characters).
@@ -125,14 +130,183 @@ test.describe('XSS payloads render as text', () => {
       await today.click();
       const details = page.getByRole('region', { name: 'Details' });
       await expect(details).toContainText(`Boot: ${boat}`);
-      // (<Trans>Gast: {e.guest}</Trans>: Lingui parses <name>…</name> in the interpolated
-      // value, so "<script>x</script>" shows as "x" there: text, never an element; an open item
-      // in docs/decisions.md "Security (issue 13)")
-      await expect(details).toContainText(`Gast: ${firstName}`);
+      // <Trans>Gast: {e.guest}</Trans> shows the whole name, its <script>…</script> included
+      await expect(details).toContainText(`Gast: ${firstName} ${lastName}`);
       await w.assertClean();
       const tomorrow = page.locator(`td[data-place="${order.data[0]!.place_id}"][data-day="${berlinDay(1)}"]`).getByRole('button');
       await tomorrow.click();
       await expect(page.getByRole('region', { name: 'Details' })).toContainText(note);
+      await w.assertClean();
+    });
+  });
+});
+
+test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () => {
+  // unique per worker: with fullyParallel each worker runs this beforeAll
+  const tag = `${run}${Math.random().toString(36).slice(2, 6)}`;
+  const TAGS = '<b>x</b> <0>y</0> <script>alert(1)</script>';
+  // no regex metacharacters: other specs build RegExps from berth names they list
+  const berthName = `Zz <b>x</b> <0>y</0> <script>x</script> ${tag}`;
+  const boatName = TAGS;
+  const first = TAGS;
+  const last = `\\u0041 ${tag}`; // a backslash sequence that Lingui's t would decode to "A"
+  const guest = `${first} ${last}`;
+  const newsTitle = `${TAGS} \\u0041 ${tag}`;
+  const note = `${TAGS} ${tag}`;
+  const contactName = `${TAGS} ${tag}`;
+  const contactText = `${TAGS} Nachricht ${tag}`;
+  const serviceName = `Service ${tag}`;
+  let placeId: string;
+  let orderId: string;
+
+  /** The text is on the page as typed, and none of its tags became an element. */
+  async function literal(scope: Locator, text: string) {
+    await expect(scope.getByText(text, { exact: false }).first()).toBeVisible();
+    await expect(scope).toContainText(text);
+    await expect(scope.page().locator('main b, main script')).toHaveCount(0);
+  }
+
+  test.beforeAll(async () => {
+    const admin = await personaToken(personas.admin.email, personas.admin.password);
+    const customer = await personaToken(personas.customer.email, personas.customer.password);
+    const staff = await personaToken(personas.harbour.email, personas.harbour.password);
+    // a berth only a 45 m boat needs, so the booking search below finds just this one
+    const place = await api<{ id: string }[]>('POST', '/rest/v1/places', admin, { name: berthName, pier: 'Z', length: 50, width: 14 }, 'return=representation');
+    expect(place.status, JSON.stringify(place.data)).toBe(201);
+    placeId = place.data[0]!.id;
+    const booked = await api<{ id: string }>('POST', '/rest/v1/rpc/create_booking', customer, {
+      p_place_id: placeId, p_kind: 'overnight', p_arrival: berlinDay(0), p_departure: berlinDay(1),
+      p_boat: { name: boatName, length: 45, width: 12 }, p_person: { first_name: first, last_name: last },
+    });
+    expect(booked.status, JSON.stringify(booked.data)).toBe(200);
+    orderId = booked.data.id;
+    const block = await api('POST', '/rest/v1/rpc/add_berth_block', staff, {
+      p_place_id: placeId, p_starts_at: `${berlinDay(1)}T18:00:00+01:00`, p_ends_at: `${berlinDay(1)}T20:00:00+01:00`, p_note: note,
+    });
+    expect(block.status, JSON.stringify(block.data)).toBe(200);
+    const news = await api('POST', '/rest/v1/news', admin, {
+      title: newsTitle, short_description: TAGS, description: TAGS, title_en: newsTitle, short_description_en: TAGS,
+      starts_at: new Date(Date.now() - 3_600_000).toISOString(), ends_at: new Date(Date.now() + 86_400_000).toISOString(),
+    }, 'return=minimal');
+    expect(news.status, JSON.stringify(news.data)).toBe(201);
+    const contact = await api('POST', '/rest/v1/rpc/send_contact_message', DEMO_ANON_KEY, {
+      p_name: contactName, p_email: `xss-${tag}@example.test`, p_message: contactText, p_locale: 'de',
+    });
+    expect(contact.status, JSON.stringify(contact.data)).toBe(200);
+    const service = await api('POST', '/rest/v1/rpc/request_service', DEMO_ANON_KEY, {
+      p_service: 'boat_lift', p_name: serviceName, p_email: `xss-service-${tag}@example.test`, p_message: `Bitte kranen ${tag}`, p_boat: { name: boatName }, p_locale: 'de',
+    });
+    expect(service.status, JSON.stringify(service.data)).toBe(200);
+  });
+
+  test.afterAll(async () => {
+    // best effort: the berth leaves the lists of later specs (the booking keeps its snapshot)
+    const staff = await personaToken(personas.harbour.email, personas.harbour.password);
+    const admin = await personaToken(personas.admin.email, personas.admin.password);
+    if (orderId) await api('POST', '/rest/v1/rpc/cancel_booking', staff, { p_order_id: orderId });
+    if (placeId) await api('PATCH', `/rest/v1/places?id=eq.${placeId}`, admin, { archived: true }, 'return=minimal');
+  });
+
+  test('public news on /start and /en/start', async ({ page }) => {
+    const w = watch(page);
+    await page.goto('/start');
+    await literal(page.locator('main'), newsTitle);
+    await w.assertClean();
+    await page.goto('/en/start');
+    await literal(page.locator('main'), newsTitle);
+    await w.assertClean();
+  });
+
+  test('booking step "choose berth" shows the berth name', async ({ page }) => {
+    const w = watch(page);
+    await page.goto('/de/start/booking');
+    await fillBerthData(page, 'de', { arrival: berlinDay(30), departure: berlinDay(31), length: '45', width: '12', boat: 'Test' });
+    const list = page.getByRole('list', { name: 'Freie Liegeplätze' });
+    await expect(list.getByRole('heading', { name: `Liegeplatz ${berthName}` })).toBeVisible({ timeout: 15_000 });
+    await literal(list, `Liegeplatz ${berthName}`);
+    await expect(list.getByRole('button', { name: `Liegeplatz ${berthName} wählen` })).toBeVisible();
+    await w.assertClean();
+  });
+
+  test.describe('as the customer', () => {
+    test.use({ persona: 'customer' });
+    test('the order page, the booking list and the check-in page', async ({ page }) => {
+      const w = watch(page);
+      await page.goto(`/order/${orderId}`);
+      const main = page.locator('main');
+      await literal(main, berthName);
+      await literal(main, boatName);
+      await literal(main, guest);
+      await w.assertClean();
+      await page.goto('/account/bookings');
+      await literal(main, `Liegeplatz ${berthName} · ${boatName}`);
+      await w.assertClean();
+      // today's arrivals of the signed-in customer (check-in without an order id)
+      await page.goto('/order/check-in');
+      await literal(main, `Liegeplatz ${berthName}, Anreise`);
+      await w.assertClean();
+    });
+  });
+
+  test.describe('as harbour staff', () => {
+    test.use({ persona: 'harbour' });
+    test('calendar details, the orders list and the inbox', async ({ page }) => {
+      const w = watch(page);
+      await page.goto('/account/admin/calendar');
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await page.locator(`td[data-place="${placeId}"][data-day="${berlinDay(0)}"]`).getByRole('button').click();
+      const details = page.getByRole('region', { name: 'Details' });
+      await literal(details, berthName);
+      await literal(details, `Gast: ${guest}`);
+      await literal(details, `Boot: ${boatName}`);
+      await w.assertClean();
+      await page.locator(`td[data-place="${placeId}"][data-day="${berlinDay(1)}"]`).getByRole('button').click();
+      await literal(page.getByRole('region', { name: 'Details' }), note);
+      await w.assertClean();
+
+      await page.goto(`/account/admin/orders?q=${tag}`);
+      const row = page.getByRole('row').filter({ hasText: tag });
+      await expect(row).toHaveCount(1);
+      await literal(row, guest);
+      await literal(row, boatName);
+      await literal(row, berthName);
+      await w.assertClean();
+      await page.goto(`/account/admin/orders/${orderId}`);
+      await literal(page.locator('main'), berthName);
+      await literal(page.locator('main'), guest);
+      // the cancel confirmation: <Trans>… Liegeplatz {o.place_snapshot.name} …</Trans>
+      await page.getByRole('button', { name: 'Stornieren' }).click();
+      const dialog = page.getByRole('alertdialog', { name: 'Buchung stornieren?' });
+      await expect(dialog).toContainText(`Liegeplatz ${berthName} für diesen Zeitraum`);
+      await expect(dialog.locator('b, script')).toHaveCount(0);
+      await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+      await w.assertClean();
+
+      await page.goto('/account/admin/inbox');
+      const open = page.getByRole('region', { name: 'Offen' });
+      const card = open.getByRole('listitem', { name: `Nachricht – ${contactName}` });
+      await literal(card, contactName);
+      await literal(card, contactText);
+      await literal(open.getByRole('listitem').filter({ hasText: serviceName }), `Boot/Platz: ${boatName}`);
+      await w.assertClean();
+    });
+  });
+
+  test.describe('as the admin', () => {
+    test.use({ persona: 'admin' });
+    test('the news list, its row actions and the berth list', async ({ page }) => {
+      const w = watch(page);
+      await page.goto('/account/admin/news');
+      const row = page.getByRole('row').filter({ hasText: tag });
+      await literal(row, newsTitle);
+      // t`${title} bearbeiten`: the accessible name keeps the typed \u0041
+      await expect(row.getByRole('link', { name: `${newsTitle} bearbeiten`, exact: true })).toBeVisible();
+      await expect(row.getByRole('button', { name: `${newsTitle} löschen`, exact: true })).toBeVisible();
+      await w.assertClean();
+      await page.goto('/account/admin/places');
+      await page.getByLabel('Suche').fill(tag);
+      await literal(page.getByRole('table', { name: 'Stellplätze' }), berthName);
+      await expect(page.getByRole('link', { name: `${berthName} bearbeiten`, exact: true })).toBeVisible();
       await w.assertClean();
     });
   });

@@ -3,9 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { adminPlaceKeys } from '../../places/api/keys';
 import { ConfirmDialog } from '../../places/components/confirm-dialog';
+import { RowActions } from '../../shared/row-actions';
 import { columnsQueryOptions, deleteColumn, type Column } from '../api/additional-places';
 
 export function useColumnTypeLabels() {
@@ -60,10 +61,7 @@ export function ColumnsListPage() {
                   <td className="p-2">{types[c.type]}</td>
                   <td className="p-2">{Math.round(c.position[0])}, {Math.round(c.position[1])}</td>
                   <td className="p-2">
-                    <div className="flex gap-2">
-                      <Link to="/{-$locale}/account/admin/additional-places/$id/edit" params={{ id: c.id }} className={buttonVariants({ size: 'sm', variant: 'outline' })} aria-label={t`${c.name} bearbeiten`}><Trans>Bearbeiten</Trans></Link>
-                      <Button size="sm" variant="destructive" aria-label={t`${c.name} löschen`} onClick={() => setConfirm(c)}><Trans>Löschen</Trans></Button>
-                    </div>
+                    <RowActions name={c.name} edit={{ to: '/{-$locale}/account/admin/additional-places/$id/edit', params: { id: c.id } }} onDelete={() => setConfirm(c)} />
                   </td>
                 </tr>
               ))}

@@ -3,11 +3,12 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
-import { buttonVariants, Button } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { adminErrorMessage } from '../../shared/admin-errors';
 import { AdminTable, Cell } from '../../shared/admin-table';
 import { ConfirmDialog } from '../../shared/confirm-dialog';
+import { RowActions } from '../../shared/row-actions';
 import { adminNewsKeys, adminNewsListQueryOptions, deleteNews, type AdminNews } from '../api/news';
 
 /** /account/admin/news: columns Titel, Beginn, Ende, Aktionen; create and delete (spec section 2). */
@@ -52,14 +53,7 @@ export function NewsListPage() {
               <Cell className="whitespace-nowrap">{formatBerlinDateTime(item.starts_at, i18n.locale)}</Cell>
               <Cell className="whitespace-nowrap">{formatBerlinDateTime(item.ends_at, i18n.locale)}</Cell>
               <Cell>
-                <div className="flex flex-wrap gap-2">
-                  <PathLink path={`/account/admin/news/${item.id}/edit`} className={buttonVariants({ variant: 'outline', size: 'sm' })} aria-label={t`${item.title} bearbeiten`}>
-                    <Trans>Bearbeiten</Trans>
-                  </PathLink>
-                  <Button type="button" variant="destructive" size="sm" aria-label={t`${item.title} löschen`} onClick={() => { setError(undefined); setToDelete(item); }}>
-                    <Trans>Löschen</Trans>
-                  </Button>
-                </div>
+                <RowActions name={item.title} editPath={`/account/admin/news/${item.id}/edit`} onDelete={() => { setError(undefined); setToDelete(item); }} />
               </Cell>
             </tr>
           ))}

@@ -7,6 +7,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { RowActions } from '../../shared/row-actions';
 import { adminPlacesQueryOptions } from '../api/places';
 
 const size = (n: number, locale: string) => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
@@ -65,10 +66,9 @@ export function PlacesListPage() {
                   <td className="p-2">{p.one_day ? t`ja` : t`nein`}</td>
                   <td className="p-2">{p.archived ? t`archiviert` : t`aktiv`}</td>
                   <td className="p-2">
-                    <div className="flex gap-2">
-                      <Link to="/{-$locale}/account/admin/places/$id/edit" params={{ id: p.id }} className={buttonVariants({ size: 'sm', variant: 'outline' })} aria-label={t`${p.name} bearbeiten`}><Trans>Bearbeiten</Trans></Link>
+                    <RowActions name={p.name} edit={{ to: '/{-$locale}/account/admin/places/$id/edit', params: { id: p.id } }}>
                       <Link to="/{-$locale}/account/admin/places/$id/calendar" params={{ id: p.id }} className={buttonVariants({ size: 'sm', variant: 'outline' })} aria-label={t`Kalender von ${p.name}`}><Trans>Kalender</Trans></Link>
-                    </div>
+                    </RowActions>
                   </td>
                 </tr>
               ))}

@@ -3,10 +3,11 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { adminErrorMessage } from '../../shared/admin-errors';
 import { AdminTable, Cell } from '../../shared/admin-table';
 import { ConfirmDialog } from '../../shared/confirm-dialog';
+import { RowActions } from '../../shared/row-actions';
 import { deleteSaleCode, saleCodeKeys, saleCodesQueryOptions, type SaleCode } from '../api/sale-codes';
 
 /** What a code does, for people (the only type: set-additional-costs). */
@@ -63,14 +64,7 @@ export function SaleCodesPage() {
               <Cell>{label.type()}</Cell>
               <Cell className="whitespace-nowrap">{label.euro(code.value)}</Cell>
               <Cell>
-                <div className="flex flex-wrap gap-2">
-                  <PathLink path={`/account/admin/sale-codes/${code.id}/edit`} className={buttonVariants({ variant: 'outline', size: 'sm' })} aria-label={t`${code.code} bearbeiten`}>
-                    <Trans>Bearbeiten</Trans>
-                  </PathLink>
-                  <Button type="button" variant="destructive" size="sm" aria-label={t`${code.code} löschen`} onClick={() => { setError(undefined); setToDelete(code); }}>
-                    <Trans>Löschen</Trans>
-                  </Button>
-                </div>
+                <RowActions name={code.code} editPath={`/account/admin/sale-codes/${code.id}/edit`} onDelete={() => { setError(undefined); setToDelete(code); }} />
               </Cell>
             </tr>
           ))}
