@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { notFound } from '@tanstack/react-router';
 import { authStorageKey } from './env';
+import type { AppSupabaseClient } from './supabase';
 
 export interface Roles {
   admin: boolean;
@@ -47,7 +48,7 @@ let watching = false;
  * The Supabase client, loaded on first use (keeps supabase-js out of the initial bundle).
  * Once loaded, auth events refetch the identity and re-run the route guards.
  */
-export async function getSupabase() {
+export async function getSupabase(): Promise<AppSupabaseClient> {
   const { supabase } = await import('./supabase');
   if (!watching && onAuthChange) {
     watching = true;
@@ -85,13 +86,13 @@ async function loadIdentity(): Promise<Identity> {
   if (profile.error || roles.error || !profile.data || !roles.data) {
     return { status: 'incomplete', userId: user.id, email: user.email };
   }
-  const r = roles.data as Roles;
+  const r = roles.data;
   return {
     status: 'loggedIn',
     userId: user.id,
     email: user.email,
-    roles: { admin: !!r.admin, harbor: !!r.harbor, user: !!r.user },
-    locale: (profile.data as { locale?: string }).locale,
+    roles: { admin: r.admin, harbor: r.harbor, user: r.user },
+    locale: profile.data.locale,
   };
 }
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import type { Order } from '@/features/orders/api/types';
+import type { Order, OrderJson } from '@/features/orders/api/types';
 
 async function userId(): Promise<string | undefined> {
   const supabase = await getSupabase();
@@ -17,9 +17,15 @@ export const myBookingsQueryOptions = () =>
       const id = await userId();
       if (!id) return [];
       const supabase = await getSupabase();
-      const { data, error } = await supabase.from('orders').select('*').eq('user_id', id).order('starts_at', { ascending: false });
+      const { data, error } = await supabase
+        .from('orders')
+        .select('*')
+        .eq('user_id', id)
+        .order('starts_at', { ascending: false })
+        // jsonb columns: the generated row says Json (see OrderJson).
+        .overrideTypes<OrderJson[]>();
       if (error) throw error;
-      return (data ?? []) as unknown as Order[];
+      return data;
     },
     staleTime: 10_000,
   });

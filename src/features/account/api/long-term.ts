@@ -1,32 +1,29 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 
-export interface Holding {
-  id: string;
-  place_id: string;
-  starts_on: string;
-  ends_on: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  boat_name: string | null;
-  boat_tag: string | null;
-  boat_length: number | null;
-  boat_width: number | null;
-  place: { id: string; name: string; pier: string | null; length: number; width: number } | null;
-}
+/**
+ * A long-term holding with its berth. `place` may be null although holders.place_id is not null:
+ * RLS hides archived berths from customers, and PostgREST then embeds null.
+ */
+export type Holding = Pick<
+  Tables<'long_term_holders'>,
+  'id' | 'place_id' | 'starts_on' | 'ends_on' | 'first_name' | 'last_name' | 'email' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+> & { place: Pick<Tables<'places'>, 'id' | 'name' | 'pier' | 'length' | 'width'> | null };
 
-export interface Application {
-  id: string;
-  place_id: string | null;
+/** The check constraint of long_term_applications.status (text in the generated row). */
+export type ApplicationStatus = 'open' | 'accepted' | 'declined' | 'withdrawn';
+
+/** The jsonb boat of an application as apply_for_long_term_berth stores it. */
+export interface ApplicationBoat { name?: string; length?: number; width?: number; tag?: string }
+
+/** An application as its applicant reads it: a narrower view (status, boat) of the row, with the berth name and position. */
+export type Application = Pick<Tables<'long_term_applications'>, 'id' | 'place_id' | 'created_at' | 'answered_at' | 'answer'> & {
+  status: ApplicationStatus;
+  boat: ApplicationBoat;
   place_name: string | null;
-  status: 'open' | 'accepted' | 'declined' | 'withdrawn';
   waiting_position: number | null;
-  created_at: string;
-  answered_at: string | null;
-  answer: string | null;
-  boat: { name?: string; length?: number; width?: number; tag?: string };
-}
+};
 
 async function myId(): Promise<string | undefined> {
   const supabase = await getSupabase();
@@ -46,9 +43,11 @@ export const myHoldingsQueryOptions = () =>
         .from('long_term_holders')
         .select('id, place_id, starts_on, ends_on, first_name, last_name, email, boat_name, boat_tag, boat_length, boat_width, place:places(id, name, pier, length, width)')
         .eq('user_id', id)
-        .order('starts_on', { ascending: false });
+        .order('starts_on', { ascending: false })
+        // The embedded berth is null when RLS hides it (archived), which the relationship cannot know.
+        .overrideTypes<{ place: Holding['place'] }[]>();
       if (error) throw error;
-      return (data ?? []) as unknown as Holding[];
+      return data;
     },
   });
 
@@ -64,24 +63,25 @@ export const myApplicationsQueryOptions = () =>
         .from('long_term_applications')
         .select('id, place_id, status, created_at, answered_at, answer, boat, place:places(name)')
         .eq('user_id', id)
-        .order('created_at', { ascending: false });
+        .order('created_at', { ascending: false })
+        // status is text with a check constraint, boat jsonb; the berth is null when RLS hides it.
+        .overrideTypes<{ status: ApplicationStatus; boat: ApplicationBoat; place: { name: string } | null }[]>();
       if (error) throw error;
-      const rows = (data ?? []) as unknown as (Omit<Application, 'place_name' | 'waiting_position'> & { place: { name: string } | null })[];
       return Promise.all(
-        rows.map(async (r) => {
+        data.map(async ({ place, ...r }): Promise<Application> => {
           let position: number | null = null;
           if (r.status === 'open') {
             const status = await supabase.rpc('long_term_application_status', { p_id: r.id });
             if (status.error) throw status.error;
-            position = (status.data as { waiting_position: number | null }[])[0]?.waiting_position ?? null;
+            position = status.data[0]?.waiting_position ?? null;
           }
-          return { ...r, place_name: r.place?.name ?? null, waiting_position: position };
+          return { ...r, place_name: place?.name ?? null, waiting_position: position };
         }),
       );
     },
   });
 
-export interface BerthOption { id: string; name: string; length: number; width: number }
+export type BerthOption = Pick<Tables<'places'>, 'id' | 'name' | 'length' | 'width'>;
 
 /** Berths one may name in an application (active ones; RLS hides archived berths from customers). */
 export const berthOptionsQueryOptions = () =>
@@ -91,7 +91,7 @@ export const berthOptionsQueryOptions = () =>
       const supabase = await getSupabase();
       const { data, error } = await supabase.from('places').select('id, name, length, width').eq('archived', false).order('name');
       if (error) throw error;
-      return (data ?? []) as BerthOption[];
+      return data;
     },
     staleTime: 5 * 60_000,
   });
@@ -134,7 +134,7 @@ export async function applyForLongTermBerth(v: ApplyInput): Promise<{ id: string
     p_locale: v.locale,
   });
   if (error) throw error;
-  const row = (data as { id: string; waiting_position: number }[])[0];
+  const row = data[0];
   if (!row) throw new Error('no application');
   return row;
 }

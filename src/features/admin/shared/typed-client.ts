@@ -1,8 +1,7 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { getSupabase } from '@/lib/auth';
-import type { Database } from '@/lib/database.types';
+import type { AppSupabaseClient } from '@/lib/supabase';
 
-/** The app's one Supabase client (loaded lazily), typed by the generated schema. */
-export async function getDb(): Promise<SupabaseClient<Database>> {
-  return (await getSupabase()) as unknown as SupabaseClient<Database>;
+/** The app's one Supabase client (loaded lazily), typed by the generated schema (as getSupabase() is now). */
+export async function getDb(): Promise<AppSupabaseClient> {
+  return getSupabase();
 }

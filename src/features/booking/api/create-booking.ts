@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Order, OrderJson } from '@/features/orders/api/types';
 import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-data';
 import type { PersonValues } from '../schemas/person';
 import { bookingKeys } from './keys';
@@ -12,7 +13,7 @@ export interface CreateBookingInput {
 }
 
 /** Books the berth (create_booking). A lost race is SQLSTATE 23P01 'berth_no_longer_available'. */
-export async function createBooking({ placeId, berth, person, saveProfile }: CreateBookingInput): Promise<{ id: string } & Record<string, unknown>> {
+export async function createBooking({ placeId, berth, person, saveProfile }: CreateBookingInput): Promise<Order> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('create_booking', {
     p_place_id: placeId,
@@ -31,9 +32,11 @@ export async function createBooking({ placeId, berth, person, saveProfile }: Cre
     },
     p_sale_code: person.saleCode || undefined,
     p_save_profile: saveProfile,
-  });
+  })
+    // create_booking returns the orders row; its jsonb columns are Json in the generated type.
+    .overrideTypes<OrderJson>();
   if (error) throw error;
-  return data as unknown as { id: string } & Record<string, unknown>;
+  return data;
 }
 
 export function useCreateBooking() {

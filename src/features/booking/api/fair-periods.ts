@@ -1,14 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 import { berlinToday } from '@/lib/dates';
 import { bookingKeys } from './keys';
 
-export interface FairPeriod {
-  name: string;
-  name_en: string | null;
-  starts_on: string;
-  ends_on: string;
-}
+export type FairPeriod = Pick<Tables<'fair_periods'>, 'name' | 'name_en' | 'starts_on' | 'ends_on'>;
 
 /** Fair periods still to come (fair boater berths are bookable inside them only). */
 export const fairPeriodsQueryOptions = queryOptions({
@@ -21,7 +17,7 @@ export const fairPeriodsQueryOptions = queryOptions({
       .gte('ends_on', berlinToday())
       .order('starts_on');
     if (error) throw error;
-    return (data ?? []) as FairPeriod[];
+    return data;
   },
   staleTime: 5 * 60_000,
 });

@@ -1,22 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 import { bookingKeys } from './keys';
 
-export interface ProfileRow {
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  phone: string | null;
-  street: string | null;
-  postal_code: string | null;
-  city: string | null;
-  country: string | null;
-  boat_name: string | null;
-  boat_tag: string | null;
-  boat_length: number | string | null;
-  boat_width: number | string | null;
-}
+/** The profile columns that prefill the booking (numeric boat sizes arrive as JSON numbers). */
+export type ProfileRow = Pick<
+  Tables<'profiles'>,
+  'email' | 'first_name' | 'last_name' | 'company' | 'phone' | 'street' | 'postal_code' | 'city' | 'country' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+>;
 
 /** The logged-in customer's profile, to prefill the boat and the person form. */
 export const profileQueryOptions = (userId: string) =>
@@ -30,6 +21,6 @@ export const profileQueryOptions = (userId: string) =>
         .eq('id', userId)
         .maybeSingle();
       if (error) throw error;
-      return data as ProfileRow | null;
+      return data;
     },
   });

@@ -13,6 +13,7 @@ export const quoteQueryOptions = (berth: BerthDataValues, saleCode: string) => {
       const supabase = await getSupabase();
       const { data, error } = await supabase.rpc('quote_booking', params);
       if (error) throw error;
+      // quote_booking returns jsonb, `Json` in the generated type (overrideTypes refuses Json's array arm): it is a Quote.
       return data as unknown as Quote;
     },
     staleTime: 0,

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-data';
 import { bookingKeys } from './keys';
-import type { PlaceResult } from './types';
+import type { PlaceResult, PlaceResultOverride } from './types';
 
 export function searchParams(berth: BerthDataValues) {
   return {
@@ -19,9 +19,10 @@ export const searchPlacesQueryOptions = (berth: BerthDataValues) => {
     queryKey: bookingKeys.search(params),
     queryFn: async (): Promise<PlaceResult[]> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.rpc('search_available_places', params);
+      // RETURNS TABLE nullability and the jsonb quote: see PlaceResultOverride.
+      const { data, error } = await supabase.rpc('search_available_places', params).overrideTypes<PlaceResultOverride[]>();
       if (error) throw error;
-      return (data ?? []) as unknown as PlaceResult[];
+      return data;
     },
     staleTime: 0,
   });

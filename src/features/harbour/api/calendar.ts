@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 import { addDaysIso } from '@/lib/dates';
 import { daysOf, spreadEntries, type EntryRow } from './calendar-spread';
 import { harbourKeys } from './keys';
@@ -12,7 +13,11 @@ export function calendarRange(from: string, view: CalendarView) {
   return { from, to: addDaysIso(from, CALENDAR_SPAN[view] - 1) };
 }
 
-/** One occupation of a berth on a day, as public.calendar returns it (Europe/Berlin days). */
+/**
+ * One occupation of a berth on a day, as public.calendar returns it (Europe/Berlin days). Kept by
+ * hand: the generated row of calendar_entries types every RETURNS TABLE column as a not-null
+ * string, but type and block_reason are fixed sets and most columns are null for some entries.
+ */
 export interface CalendarEntry {
   id: string;
   place_id: string;
@@ -30,7 +35,7 @@ export interface CalendarEntry {
 
 export interface CalendarData {
   days: string[];
-  places: { id: string; name: string; pier: string | null }[];
+  places: Pick<Tables<'places'>, 'id' | 'name' | 'pier'>[];
   /** place id -> day -> occupations */
   cells: Record<string, Record<string, CalendarEntry[]>>;
 }
@@ -47,14 +52,14 @@ export const calendarQueryOptions = (from: string, to: string) =>
       const supabase = await getSupabase();
       const [places, entries] = await Promise.all([
         supabase.from('places').select('id, name, pier').eq('archived', false).order('name'),
-        supabase.rpc('calendar_entries', { p_from: from, p_to: to }),
+        // See CalendarEntry: the generated row's nullability and text types are wrong here.
+        supabase.rpc('calendar_entries', { p_from: from, p_to: to }).overrideTypes<EntryRow[], { merge: false }>(),
       ]);
       if (places.error) throw places.error;
       if (entries.error) throw entries.error;
-      const list = (places.data ?? []) as CalendarData['places'];
-      const names = new Map(list.map((p) => [p.id, p.name]));
+      const names = new Map(places.data.map((p) => [p.id, p.name]));
       const days = daysOf(from, to);
-      return { days, places: list, cells: spreadEntries((entries.data ?? []) as unknown as EntryRow[], names, days) };
+      return { days, places: places.data, cells: spreadEntries(entries.data, names, days) };
     },
     staleTime: 30_000,
   });

@@ -1,18 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 import type { HoursValues } from '../schemas/hours';
 
-/** One shift as stored (minutes = end - start - break, computed by the database). */
-export interface HoursEntry {
-  id: string;
-  user_id: string;
-  work_date: string;
-  start_time: string;
-  end_time: string;
-  break_minutes: number;
-  minutes: number;
-  note: string | null;
-}
+/**
+ * minutes is a generated column (end - start - break) of not-null columns, so never null; the
+ * catalog reports generated columns nullable, hence `number | null` in the generated row.
+ */
+type HoursOverride = { minutes: number };
+
+/** One shift as stored (minutes = end - start - break, computed by the database); times as HH:mm. */
+export type HoursEntry = Pick<Tables<'working_hours'>, 'id' | 'user_id' | 'work_date' | 'start_time' | 'end_time' | 'break_minutes' | 'note'> & HoursOverride;
 
 export interface Person {
   id: string;
@@ -52,9 +50,9 @@ export const hoursQueryOptions = (month: string, person?: string) =>
         .gte('work_date', from)
         .lt('work_date', until);
       if (person) query = query.eq('user_id', person);
-      const { data, error } = await query.order('work_date').order('start_time').limit(2000);
+      const { data, error } = await query.order('work_date').order('start_time').limit(2000).overrideTypes<HoursOverride[]>();
       if (error) throw error;
-      return (data ?? []).map((row) => ({ ...row, start_time: row.start_time.slice(0, 5), end_time: row.end_time.slice(0, 5) })) as HoursEntry[];
+      return data.map((row) => ({ ...row, start_time: row.start_time.slice(0, 5), end_time: row.end_time.slice(0, 5) }));
     },
   });
 

@@ -1,22 +1,23 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
+
+/** contact_messages.kind and .status: text with check constraints in the generated row. */
+export type InboxKind = 'contact' | 'service_request';
+export type InboxStatus = 'open' | 'done';
+
+/** The narrower view of a message's row: its checked text columns and the jsonb boat of a service request. */
+type InboxOverride = {
+  kind: InboxKind;
+  status: InboxStatus;
+  boat: { name?: string; length?: number; width?: number } | null;
+};
 
 /** A contact message or service request as staff read it (RLS: staff read all). */
-export interface InboxMessage {
-  id: string;
-  kind: 'contact' | 'service_request';
-  service: string | null;
-  name: string;
-  email: string;
-  phone: string | null;
-  locale: string;
-  message: string;
-  preferred_date: string | null;
-  boat: { name?: string; length?: number; width?: number } | null;
-  status: 'open' | 'done';
-  done_at: string | null;
-  created_at: string;
-}
+export type InboxMessage = Pick<
+  Tables<'contact_messages'>,
+  'id' | 'service' | 'name' | 'email' | 'phone' | 'locale' | 'message' | 'preferred_date' | 'done_at' | 'created_at'
+> & InboxOverride;
 
 export const inboxKeys = {
   all: ['harbour', 'inbox'] as const,
@@ -37,9 +38,10 @@ export const inboxQueryOptions = () =>
         // 'open' sorts after 'done': descending puts the open ones first.
         .order('status', { ascending: false })
         .order('created_at', { ascending: false })
-        .limit(INBOX_LIMIT);
+        .limit(INBOX_LIMIT)
+        .overrideTypes<InboxOverride[]>();
       if (error) throw error;
-      return (data ?? []) as unknown as InboxMessage[];
+      return data;
     },
     staleTime: 15_000,
   });

@@ -1,8 +1,9 @@
 /** The order list's URL search params: tiny and free of feature code, since route options load with the first page. */
 import type { OrderStatus } from '@/features/orders/api/types';
+import type { Enums } from '@/lib/database.types';
 
 export const orderStatuses = ['unverified', 'confirmed', 'checked_in', 'completed', 'cancelled', 'expired'] as const satisfies readonly OrderStatus[];
-export const orderKinds = ['overnight', 'day', 'fair'] as const;
+export const orderKinds = ['overnight', 'day', 'fair'] as const satisfies readonly Enums<'order_kind'>[];
 export type OrderKind = (typeof orderKinds)[number];
 
 /** The list's filters, exactly as they stand in the URL (?status=&kind=&from=&to=&q=&page=). */

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
-import type { Order, OrderStatus, PaymentStatus } from '@/features/orders/api/types';
+import type { Database, Tables } from '@/lib/database.types';
+import type { Order, OrderJson } from '@/features/orders/api/types';
 import { harbourKeys } from './keys';
 
 export { orderStatuses, orderKinds, parseOrdersSearch, type OrderKind, type OrdersSearch } from './orders-search';
@@ -17,20 +18,13 @@ export const orderDeskKeys = {
   moveTargets: (id: string) => [...harbourKeys.all, 'orders', 'move-targets', id] as const,
 };
 
-export interface OrderListRow {
-  id: string;
-  created_at: string;
-  kind: OrderKind;
-  status: OrderStatus;
-  payment_status: PaymentStatus;
-  starts_at: string;
-  ends_at: string;
-  place_name: string;
-  guest: string | null;
-  boat_name: string | null;
-  email: string;
-  price_cents: number;
-}
+type StaffOrdersRow = Database['public']['Functions']['staff_orders']['Returns'][number];
+
+/** RETURNS TABLE columns are typed not-null; guest and boat_name are null when the order's person/boat lack them. */
+type StaffOrdersOverride = { guest: string | null; boat_name: string | null };
+
+/** A row of staff_orders (without the window count). */
+export type OrderListRow = Omit<StaffOrdersRow, 'total_count' | keyof StaffOrdersOverride> & StaffOrdersOverride;
 
 /** One page of staff_orders (server-side filters, newest first) and the total. */
 export const staffOrdersQueryOptions = (search: OrdersSearch) =>
@@ -41,56 +35,51 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
       const page = search.page ?? 1;
       // An inverted range is swapped rather than refused: the URL may have been typed by hand.
       const [from, to] = search.from && search.to && search.to < search.from ? [search.to, search.from] : [search.from, search.to];
-      const { data, error } = await supabase.rpc('staff_orders', {
-        p_status: search.status,
-        p_kind: search.kind,
-        p_from: from,
-        p_to: to,
-        p_query: search.q,
-        p_limit: ORDERS_PAGE_SIZE,
-        p_offset: (page - 1) * ORDERS_PAGE_SIZE,
-      });
+      const { data, error } = await supabase
+        .rpc('staff_orders', {
+          p_status: search.status,
+          p_kind: search.kind,
+          p_from: from,
+          p_to: to,
+          p_query: search.q,
+          p_limit: ORDERS_PAGE_SIZE,
+          p_offset: (page - 1) * ORDERS_PAGE_SIZE,
+        })
+        .overrideTypes<StaffOrdersOverride[]>();
       if (error) throw error;
-      const rows = (data ?? []) as (OrderListRow & { total_count: number })[];
+      const rows = data;
+      // total_count is bigint: a JSON number from PostgREST, made sure of here.
       let total = rows[0] ? Number(rows[0].total_count) : 0;
       if (rows.length === 0 && page > 1) {
         // Past the last page: ask for the count alone.
         const head = await supabase.rpc('staff_orders', { p_status: search.status, p_kind: search.kind, p_from: from, p_to: to, p_query: search.q, p_limit: 1, p_offset: 0 });
         if (head.error) throw head.error;
-        total = head.data?.[0] ? Number(head.data[0].total_count) : 0;
+        total = head.data[0] ? Number(head.data[0].total_count) : 0;
       }
       return { rows, total };
     },
     placeholderData: keepPreviousData,
   });
 
-export interface Invoice {
-  id: string;
+/**
+ * What the generated invoices row cannot know: invoice_number is a generated column of two
+ * not-null columns (never null, but the catalog reports generated columns nullable); recipient
+ * and issuer are jsonb.
+ */
+type InvoiceOverride = {
   invoice_number: string;
-  year: number;
-  number: number;
-  net_cents: number;
-  vat_cents: number;
-  gross_cents: number;
   recipient: Record<string, string | undefined>;
   issuer: { name?: string; street?: string; postal_code?: string; city?: string; vat_id?: string; email?: string } | null;
-  issued_at: string;
-}
+};
 
-export interface OrderNote {
-  id: string;
-  body: string;
-  created_at: string;
-  created_by: string | null;
-}
+export type Invoice = Omit<Tables<'invoices'>, keyof InvoiceOverride> & InvoiceOverride;
 
-export interface OrderEvent {
-  id: number;
-  event: 'created' | 'status' | 'payment' | 'moved' | 'checked_in';
-  from_value: string | null;
-  to_value: string | null;
-  at: string;
-}
+export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at' | 'created_by'>;
+
+/** The events order_events records (text with a check constraint in the generated row). */
+export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'checked_in';
+
+export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_value' | 'at'> & { event: OrderEventKind };
 
 export interface OrderDetail {
   order: Order;
@@ -107,29 +96,23 @@ export const orderDetailQueryOptions = (id: string) =>
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
       const supabase = await getSupabase();
       const [order, invoice, notes, events] = await Promise.all([
-        supabase.from('orders').select('*').eq('id', id).maybeSingle(),
-        supabase.from('invoices').select('*').eq('order_id', id).maybeSingle(),
+        // jsonb columns: the generated row says Json (see OrderJson, InvoiceOverride).
+        supabase.from('orders').select('*').eq('id', id).maybeSingle().overrideTypes<OrderJson>(),
+        supabase.from('invoices').select('*').eq('order_id', id).maybeSingle().overrideTypes<InvoiceOverride>(),
         supabase.from('order_notes').select('id, body, created_at, created_by').eq('order_id', id).order('created_at'),
-        supabase.from('order_events').select('id, event, from_value, to_value, at').eq('order_id', id).order('id'),
+        supabase.from('order_events').select('id, event, from_value, to_value, at').eq('order_id', id).order('id').overrideTypes<{ event: OrderEventKind }[]>(),
       ]);
-      for (const r of [order, invoice, notes, events]) if (r.error) throw r.error;
+      if (order.error) throw order.error;
+      if (invoice.error) throw invoice.error;
+      if (notes.error) throw notes.error;
+      if (events.error) throw events.error;
       if (!order.data) return null;
-      return {
-        order: order.data as unknown as Order,
-        invoice: (invoice.data as unknown as Invoice | null) ?? null,
-        notes: (notes.data ?? []) as OrderNote[],
-        events: (events.data ?? []) as OrderEvent[],
-      };
+      return { order: order.data, invoice: invoice.data, notes: notes.data, events: events.data };
     },
   });
 
-export interface MoveTarget {
-  place_id: string;
-  name: string;
-  pier: string | null;
-  width: number;
-  length: number;
-}
+/** A row of order_move_targets; pier is a nullable column of places (RETURNS TABLE columns are typed not-null). */
+export type MoveTarget = Omit<Database['public']['Functions']['order_move_targets']['Returns'][number], 'pier'> & { pier: string | null };
 
 /** The berths the order could move to (order_move_targets): fitting and free for the whole stay. */
 export const moveTargetsQueryOptions = (id: string) =>
@@ -137,9 +120,9 @@ export const moveTargetsQueryOptions = (id: string) =>
     queryKey: orderDeskKeys.moveTargets(id),
     queryFn: async (): Promise<MoveTarget[]> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.rpc('order_move_targets', { p_order_id: id });
+      const { data, error } = await supabase.rpc('order_move_targets', { p_order_id: id }).overrideTypes<{ pier: string | null }[]>();
       if (error) throw error;
-      return (data ?? []) as MoveTarget[];
+      return data;
     },
     staleTime: 0,
   });
@@ -227,5 +210,5 @@ export async function staffCreateBooking(params: {
     p_sale_code: params.saleCode || undefined,
   });
   if (error) throw error;
-  return data as unknown as { id: string };
+  return data;
 }

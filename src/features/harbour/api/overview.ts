@@ -1,9 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { TZDate } from '@date-fns/tz';
 import { getSupabase } from '@/lib/auth';
+import type { Database, Tables } from '@/lib/database.types';
 import { addDaysIso, berlinToday, HARBOUR_TIME_ZONE } from '@/lib/dates';
-import type { Order } from '@/features/orders/api/types';
-import type { CalendarEntry } from './calendar';
+import type { Order, OrderJson } from '@/features/orders/api/types';
+import type { InboxKind } from './inbox';
 import { harbourKeys } from './keys';
 
 /** The instant a Berlin calendar day (yyyy-MM-dd) starts, as UTC ISO. */
@@ -30,21 +31,12 @@ export interface Overview {
   applicationsTotal: number;
 }
 
-export interface OverviewMessage {
-  id: string;
-  kind: 'contact' | 'service_request';
-  service: string | null;
-  name: string;
-  created_at: string;
-}
+export type OverviewMessage = Pick<Tables<'contact_messages'>, 'id' | 'service' | 'name' | 'created_at'> & { kind: InboxKind };
 
-export interface OverviewApplication {
-  id: string;
-  first_name: string;
-  last_name: string;
+/** A row of open_long_term_applications; place_name is null without a named berth (RETURNS TABLE columns are typed not-null). */
+export type OverviewApplication = Omit<Database['public']['Functions']['open_long_term_applications']['Returns'][number], 'open_total' | 'place_name'> & {
   place_name: string | null;
-  created_at: string;
-}
+};
 
 /** How many open messages and applications the overview names. */
 export const OVERVIEW_LIST = 10;
@@ -65,40 +57,45 @@ export const overviewQueryOptions = () =>
       const now = new Date();
       const soon = new Date(now.getTime() + EXPIRING_HOURS * 3_600_000);
       const orders = () => supabase.from('orders').select(COLUMNS);
+      // jsonb columns: the generated row says Json (see OrderJson).
+      type OverviewJson = Pick<OrderJson, 'place_snapshot' | 'boat' | 'person'>[];
       const results = await Promise.all([
-        orders().gte('starts_at', start).lt('starts_at', end).in('status', ['unverified', 'confirmed', 'checked_in']).order('starts_at').limit(200),
-        orders().gt('ends_at', start).lte('ends_at', end).in('status', ['confirmed', 'checked_in', 'completed']).order('ends_at').limit(200),
-        orders().eq('status', 'checked_in').order('ends_at').limit(200),
+        orders().gte('starts_at', start).lt('starts_at', end).in('status', ['unverified', 'confirmed', 'checked_in']).order('starts_at').limit(200).overrideTypes<OverviewJson>(),
+        orders().gt('ends_at', start).lte('ends_at', end).in('status', ['confirmed', 'checked_in', 'completed']).order('ends_at').limit(200).overrideTypes<OverviewJson>(),
+        orders().eq('status', 'checked_in').order('ends_at').limit(200).overrideTypes<OverviewJson>(),
         // Guests to collect from: stays not over before today (older debts belong to the orders list).
-        orders().eq('payment_status', 'pending').in('status', ['confirmed', 'checked_in', 'completed']).gt('ends_at', start).order('starts_at').limit(50),
-        orders().eq('status', 'unverified').gt('expires_at', now.toISOString()).lte('expires_at', soon.toISOString()).order('expires_at').limit(50),
+        orders().eq('payment_status', 'pending').in('status', ['confirmed', 'checked_in', 'completed']).gt('ends_at', start).order('starts_at').limit(50).overrideTypes<OverviewJson>(),
+        orders().eq('status', 'unverified').gt('expires_at', now.toISOString()).lte('expires_at', soon.toISOString()).order('expires_at').limit(50).overrideTypes<OverviewJson>(),
       ]);
       for (const r of results) if (r.error) throw r.error;
       const [places, calendar, messages, applications] = await Promise.all([
         supabase.from('places').select('id, name').eq('archived', false).order('name'),
-        supabase.rpc('calendar_entries', { p_from: today, p_to: today }),
+        // RETURNS TABLE columns are typed not-null; ends_at is null for open-ended long-term holdings.
+        supabase.rpc('calendar_entries', { p_from: today, p_to: today }).overrideTypes<{ ends_at: string | null }[]>(),
         supabase.from('contact_messages').select('id, kind, service, name, created_at', { count: 'exact' })
-          .eq('status', 'open').order('created_at', { ascending: false }).limit(OVERVIEW_LIST),
-        supabase.rpc('open_long_term_applications', { p_limit: OVERVIEW_LIST }),
+          .eq('status', 'open').order('created_at', { ascending: false }).limit(OVERVIEW_LIST)
+          .overrideTypes<{ kind: InboxKind }[]>(),
+        supabase.rpc('open_long_term_applications', { p_limit: OVERVIEW_LIST }).overrideTypes<{ place_name: string | null }[]>(),
       ]);
       if (places.error) throw places.error;
       if (calendar.error) throw calendar.error;
       if (messages.error) throw messages.error;
       if (applications.error) throw applications.error;
       const occupied = new Set(
-        ((calendar.data ?? []) as unknown as Pick<CalendarEntry, 'place_id' | 'starts_at' | 'ends_at'>[])
+        calendar.data
           .filter((e) => new Date(e.starts_at) <= now && (e.ends_at === null || new Date(e.ends_at) > now))
           .map((e) => e.place_id),
       );
-      const freeNow = ((places.data ?? []) as { id: string; name: string }[]).filter((p) => !occupied.has(p.id));
-      const [arrivals, departures, checkedIn, pendingPayments, expiringSoon] = results.map((r) => (r.data ?? []) as unknown as OverviewOrder[]) as [OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[], OverviewOrder[]];
-      const apps = (applications.data ?? []) as (OverviewApplication & { open_total: number })[];
+      const freeNow = places.data.filter((p) => !occupied.has(p.id));
+      const [arrivals, departures, checkedIn, pendingPayments, expiringSoon]: OverviewOrder[][] = results.map((r) => r.data ?? []);
+      const apps = applications.data;
       return {
         arrivals, departures, checkedIn, pendingPayments, expiringSoon, freeNow,
-        openMessages: (messages.data ?? []) as OverviewMessage[],
+        openMessages: messages.data,
         openMessagesTotal: messages.count ?? 0,
         applications: apps,
-        applicationsTotal: apps[0]?.open_total ?? 0,
+        // open_total is bigint: a JSON number from PostgREST, made sure of here.
+        applicationsTotal: Number(apps[0]?.open_total ?? 0),
       };
     },
     staleTime: 15_000,

@@ -37,7 +37,7 @@ export async function claimGuestOrders(): Promise<number> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('claim_guest_orders');
   if (error) throw error;
-  return (data as number | null) ?? 0;
+  return data ?? 0;
 }
 
 /** Signs in with the e-mailed code, sets a new customer's password, and claims guest orders. */

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
+import type { Database } from '@/lib/database.types';
 import { orderKeys } from './keys';
 
 /** Cancels an order before arrival (cancel_booking); the berth is freed. */
@@ -29,11 +30,7 @@ export function useCheckIn() {
   });
 }
 
-export interface HarbourAccess {
-  door_code: string;
-  wifi_ssid: string;
-  wifi_password: string;
-}
+export type HarbourAccess = Database['public']['Functions']['harbour_access']['Returns'][number];
 
 /** The door code and wifi, for those allowed (ARCHITECTURE.md "Who may see the door code and wifi"). */
 export const harbourAccessQueryOptions = () =>
@@ -46,8 +43,7 @@ export const harbourAccessQueryOptions = () =>
         if (error.code === '42501') return null;
         throw error;
       }
-      const rows = data as HarbourAccess[] | HarbourAccess | null;
-      return Array.isArray(rows) ? (rows[0] ?? null) : rows;
+      return data[0] ?? null;
     },
     retry: false,
   });

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase, hasStoredSession } from '@/lib/auth';
 import { addDaysIso, berlinDay, berlinToday } from '@/lib/dates';
 import { orderKeys } from './keys';
-import type { Order } from './types';
+import type { Order, OrderJson } from './types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -13,9 +13,10 @@ export const orderQueryOptions = (id: string) =>
     queryFn: async (): Promise<Order | null> => {
       if (!UUID.test(id) || !hasStoredSession()) return null;
       const supabase = await getSupabase();
-      const { data, error } = await supabase.from('orders').select('*').eq('id', id).maybeSingle();
+      // jsonb columns: the generated row says Json (see OrderJson).
+      const { data, error } = await supabase.from('orders').select('*').eq('id', id).maybeSingle().overrideTypes<OrderJson>();
       if (error) throw error;
-      return data as unknown as Order | null;
+      return data;
     },
     staleTime: 10_000,
   });
@@ -40,9 +41,11 @@ export const arrivingTodayQueryOptions = () =>
         .in('status', ['unverified', 'confirmed', 'checked_in'])
         .gte('starts_at', `${addDaysIso(today, -1)}T12:00:00Z`)
         .lt('starts_at', `${addDaysIso(today, 1)}T12:00:00Z`)
-        .order('starts_at');
+        .order('starts_at')
+        // jsonb columns: the generated row says Json (see OrderJson).
+        .overrideTypes<OrderJson[]>();
       if (error) throw error;
-      return ((data ?? []) as unknown as Order[]).filter((o) => berlinDay(o.starts_at) === today);
+      return data.filter((o) => berlinDay(o.starts_at) === today);
     },
     staleTime: 10_000,
   });

@@ -1,28 +1,20 @@
 import type { PriceBreakdownData } from '@/components/price-breakdown';
+import type { Enums, Tables } from '@/lib/database.types';
 
-export type OrderStatus = 'unverified' | 'confirmed' | 'checked_in' | 'completed' | 'cancelled' | 'expired';
-export type PaymentStatus = 'pending' | 'paid' | 'refunded';
+export type OrderStatus = Enums<'order_status'>;
+export type PaymentStatus = Enums<'payment_status'>;
 
-/** A row of public.orders as its owner reads it. */
-export interface Order {
-  id: string;
-  user_id: string | null;
-  place_id: string;
-  kind: 'day' | 'overnight' | 'fair';
-  starts_at: string;
-  ends_at: string;
-  status: OrderStatus;
-  payment_status: PaymentStatus;
-  price_cents: number;
+/**
+ * The jsonb columns of public.orders as create_booking / staff_create_booking write them. The
+ * generated row says `Json` (the catalog knows no jsonb shape): queries of orders add these with
+ * `.overrideTypes<OrderJson>()` (merged into the generated row).
+ */
+export type OrderJson = {
   price_breakdown: PriceBreakdownData;
-  email: string;
-  sale_code: string | null;
   place_snapshot: { id: string; name: string; pier?: string | null; width: number; length: number };
   boat: { name: string; tag?: string | null; length: number; width: number };
   person: { first_name: string; last_name: string; email: string; phone?: string; company?: string; street?: string; postal_code?: string; city?: string; country?: string };
-  expires_at: string | null;
-  checked_in: boolean;
-  checked_in_at: string | null;
-  cancelled_at: string | null;
-  created_at: string;
-}
+};
+
+/** A row of public.orders as its owner reads it: the generated row with its jsonb columns typed. */
+export type Order = Omit<Tables<'orders'>, keyof OrderJson> & OrderJson;

@@ -1,11 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Database } from '@/lib/database.types';
 
-export interface HarbourAccess {
-  door_code: string;
-  wifi_ssid: string;
-  wifi_password: string;
-}
+export type HarbourAccess = Database['public']['Functions']['harbour_access']['Returns'][number];
 
 /** The door code and wifi, through harbour_access(): null when the database refuses (42501) this user. */
 async function fetchHarbourAccess(): Promise<HarbourAccess | null> {
@@ -15,8 +12,7 @@ async function fetchHarbourAccess(): Promise<HarbourAccess | null> {
     if (error.code === '42501' || error.code === 'PGRST202') return null;
     throw error;
   }
-  const row = (Array.isArray(data) ? data[0] : data) as HarbourAccess | undefined;
-  return row ?? null;
+  return data[0] ?? null;
 }
 
 export const harbourAccessQueryOptions = (userId: string) =>

@@ -1,16 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { env } from '@/lib/env';
+import type { Tables } from '@/lib/database.types';
 import { isMissingRelation } from '@/lib/supabase-errors';
 
-export interface NewsItem {
-  id: string;
-  title: string;
-  short_description: string;
-  title_en: string;
-  short_description_en: string;
-  starts_at: string;
-  ends_at: string;
-}
+/** The columns the start page selects (a plain fetch, typed from the generated row all the same). */
+export type NewsItem = Pick<Tables<'news'>, 'id' | 'title' | 'short_description' | 'title_en' | 'short_description_en' | 'starts_at' | 'ends_at'>;
 
 /**
  * Active news (start before now, end after now); RLS shows visitors only those. A plain

@@ -1,21 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 import { adminPlaceKeys } from '../../places/api/keys';
 
-export interface Holder {
-  id: string;
-  place_id: string;
-  user_id: string | null;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  starts_on: string;
-  ends_on: string | null;
-  boat_name: string | null;
-  boat_tag: string | null;
-  boat_length: number | null;
-  boat_width: number | null;
-}
+export type Holder = Pick<
+  Tables<'long_term_holders'>,
+  'id' | 'place_id' | 'user_id' | 'email' | 'first_name' | 'last_name' | 'starts_on' | 'ends_on' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+>;
 
 /** The berth's current or coming holders (not yet ended), first first. */
 export const holdersQueryOptions = (placeId: string, today: string) =>
@@ -30,7 +21,7 @@ export const holdersQueryOptions = (placeId: string, today: string) =>
         .or(`ends_on.is.null,ends_on.gte.${today}`)
         .order('starts_on');
       if (error) throw error;
-      return data as Holder[];
+      return data;
     },
   });
 
@@ -60,16 +51,8 @@ export const applicationsQueryOptions = () =>
     },
   });
 
-export interface UserOption {
-  id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  boat_name: string | null;
-  boat_tag: string | null;
-  boat_length: number | null;
-  boat_width: number | null;
-}
+/** A customer to pick as holder (profiles.email is nullable in the schema, though auth users have one). */
+export type UserOption = Pick<Tables<'profiles'>, 'id' | 'email' | 'first_name' | 'last_name' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'>;
 
 /** Customers by e-mail or name, for the holder dialog (staff read all profiles). */
 export const userSearchQueryOptions = (q: string) =>
@@ -82,7 +65,7 @@ export const userSearchQueryOptions = (q: string) =>
       if (term) query = query.or(`email.ilike.*${term}*,last_name.ilike.*${term}*,first_name.ilike.*${term}*`);
       const { data, error } = await query;
       if (error) throw error;
-      return data as UserOption[];
+      return data;
     },
     staleTime: 30_000,
   });

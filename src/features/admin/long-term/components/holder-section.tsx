@@ -230,7 +230,7 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
                 if (!u) return set({ userId: '' });
                 set({
                   userId: u.id,
-                  email: u.email,
+                  email: u.email ?? '',
                   firstName: u.first_name ?? '',
                   lastName: u.last_name ?? '',
                   boatName: u.boat_name ?? draft.boatName,

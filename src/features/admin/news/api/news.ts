@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 import { removeImage } from '../../shared/image-upload';
-import { check, UUID } from '../../shared/admin-errors';
+import { check, checkList, UUID } from '../../shared/admin-errors';
 
 /** Query keys of the admin news pages; mutations invalidate the prefix. */
 export const adminNewsKeys = {
@@ -10,20 +11,7 @@ export const adminNewsKeys = {
   item: (id: string) => [...adminNewsKeys.all, 'item', id] as const,
 };
 
-export interface AdminNews {
-  id: string;
-  title: string;
-  title_en: string;
-  short_description: string;
-  short_description_en: string;
-  description: string;
-  description_en: string;
-  image_path: string | null;
-  location: string;
-  starts_at: string;
-  ends_at: string;
-  dates: string[];
-}
+export type AdminNews = Omit<Tables<'news'>, 'created_at' | 'updated_at'>;
 
 const COLUMNS = 'id,title,title_en,short_description,short_description_en,description,description_en,image_path,location,starts_at,ends_at,dates';
 
@@ -33,7 +21,7 @@ export const adminNewsListQueryOptions = () =>
     queryKey: adminNewsKeys.list(),
     queryFn: async (): Promise<AdminNews[]> => {
       const supabase = await getSupabase();
-      return check(await supabase.from('news').select(COLUMNS).order('starts_at', { ascending: false }).limit(500)) as AdminNews[];
+      return checkList(await supabase.from('news').select(COLUMNS).order('starts_at', { ascending: false }).limit(500));
     },
   });
 
@@ -43,7 +31,7 @@ export const adminNewsQueryOptions = (id: string) =>
     queryFn: async (): Promise<AdminNews | null> => {
       if (!UUID.test(id)) return null;
       const supabase = await getSupabase();
-      return check(await supabase.from('news').select(COLUMNS).eq('id', id).maybeSingle()) as AdminNews | null;
+      return check(await supabase.from('news').select(COLUMNS).eq('id', id).maybeSingle());
     },
   });
 

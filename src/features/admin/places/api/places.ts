@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
 import { removeImageQuietly } from './upload';
 import { adminPlaceKeys } from './keys';
 
@@ -7,26 +8,10 @@ export const PLACE_BUCKET = 'place-images';
 /** The berth's title image (spec: places/{id}/title.jpg), whatever the uploaded type. */
 export const placeImagePath = (id: string) => `places/${id}/title.jpg`;
 
-export interface AdminPlaceRow {
-  id: string;
-  name: string;
-  pier: string | null;
-  length: number;
-  width: number;
-  one_day: boolean;
-  archived: boolean;
-  image_path: string | null;
-  updated_at: string;
-}
+export type AdminPlaceRow = Pick<Tables<'places'>, 'id' | 'name' | 'pier' | 'length' | 'width' | 'one_day' | 'archived' | 'image_path' | 'updated_at'>;
 
-export interface AdminPlace extends AdminPlaceRow {
-  description: string;
-  description_en: string;
-  video_url: string | null;
-  features: string[];
-  position: number[] | null;
-  additional_place_ids: string[];
-}
+export type AdminPlace = AdminPlaceRow &
+  Pick<Tables<'places'>, 'description' | 'description_en' | 'video_url' | 'features' | 'position'> & { additional_place_ids: string[] };
 
 /** Every berth, archived ones too (admins read them through RLS). */
 export const adminPlacesQueryOptions = () =>
@@ -39,7 +24,7 @@ export const adminPlacesQueryOptions = () =>
         .select('id, name, pier, length, width, one_day, archived, image_path, updated_at')
         .order('name');
       if (error) throw error;
-      return data as AdminPlaceRow[];
+      return data;
     },
   });
 
@@ -58,7 +43,7 @@ export const adminPlaceQueryOptions = (id: string) =>
         throw error;
       }
       if (!data) return null;
-      const { place_additional_places: links, ...rest } = data as unknown as AdminPlace & { place_additional_places: { additional_place_id: string }[] };
+      const { place_additional_places: links, ...rest } = data;
       return { ...rest, additional_place_ids: links.map((l) => l.additional_place_id) };
     },
   });
@@ -92,7 +77,7 @@ export async function savePlace(input: PlaceInput, additionalPlaceIds: string[],
     ? await supabase.from('places').update(input).eq('id', id).select('id').single()
     : await supabase.from('places').insert(input).select('id').single();
   if (res.error) return { error: saveError(res.error) };
-  const placeId = (res.data as { id: string }).id;
+  const placeId = res.data.id;
   const links = await supabase.rpc('set_place_additional_places', { p_place_id: placeId, p_additional_place_ids: additionalPlaceIds });
   if (links.error) return { error: saveError(links.error) };
   return { id: placeId };
