@@ -129,6 +129,7 @@ export const moveTargetsQueryOptions = (id: string) =>
 
 export type OrderAction =
   | { type: 'paid'; orderId: string }
+  | { type: 'refund'; orderId: string }
   | { type: 'check-in'; orderId: string }
   | { type: 'cancel'; orderId: string }
   | { type: 'move'; orderId: string; placeId: string }
@@ -137,8 +138,8 @@ export type OrderAction =
 async function runAction(action: OrderAction): Promise<void> {
   const supabase = await getSupabase();
   const { error } =
-    action.type === 'paid'
-      ? await supabase.rpc('set_payment_status', { p_order_id: action.orderId, p_payment_status: 'paid' })
+    action.type === 'paid' || action.type === 'refund'
+      ? await supabase.rpc('set_payment_status', { p_order_id: action.orderId, p_payment_status: action.type === 'paid' ? 'paid' : 'refunded' })
       : action.type === 'check-in'
         ? await supabase.rpc('check_in', { p_order_id: action.orderId })
         : action.type === 'cancel'
@@ -178,6 +179,8 @@ export function orderErrorMessage(error: unknown): string {
       return t`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`;
     case 'invalid_payment_transition':
       return t`Dieser Zahlungsstatus ist nicht möglich.`;
+    case 'order_not_refundable':
+      return t`Ein abgeschlossener Aufenthalt wird nicht erstattet.`;
     case 'invalid_note':
       return t`Eine Notiz hat 1 bis 2000 Zeichen.`;
     case 'order_not_found':

@@ -30,7 +30,7 @@ import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-lab
 
 const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
 
-/** A button that asks before it acts (cancel, move, mark paid). */
+/** A button that asks before it acts (cancel, move, mark paid, refund). */
 function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm }: {
   label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean; onConfirm: () => void;
 }) {
@@ -206,6 +206,19 @@ export function OrderDetailPage({ id }: { id: string }) {
               description={<Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als bezahlt erfasst; dabei entsteht die Rechnung mit der nächsten Rechnungsnummer.</Trans>}
               confirm={t`Als bezahlt markieren`}
               onConfirm={() => void run({ type: 'paid', orderId: o.id }, t`Als bezahlt erfasst; die Rechnung ist erstellt.`)}
+            />
+          )}
+          {o.payment_status === 'paid' && o.status !== 'completed' && (
+            <ConfirmButton
+              label={t`Erstatten`}
+              variant="outline"
+              disabled={busy}
+              title={t`Betrag erstatten?`}
+              description={open
+                ? <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Eine Erstattung storniert die Buchung: Liegeplatz {o.place_snapshot.name} wird für diesen Zeitraum wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>
+                : <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Das lässt sich nicht rückgängig machen.</Trans>}
+              confirm={t`Erstatten`}
+              onConfirm={() => void run({ type: 'refund', orderId: o.id }, open ? t`Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.` : t`Als erstattet erfasst.`)}
             />
           )}
           {canCheckIn && (

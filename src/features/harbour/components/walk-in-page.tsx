@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
@@ -12,6 +12,7 @@ import { Input } from '@/components/ui/input';
 import { StepBerthData } from '@/features/booking/components/step-berth-data';
 import { StepChooseBerth, useStayText } from '@/features/booking/components/step-choose-berth';
 import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
+import { quoteQueryOptions } from '@/features/booking/api/quote-booking';
 import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-data';
 import type { PlaceResult } from '@/features/booking/api/types';
 import { EMAIL_PATTERN, messages, optionalPhone, requiredText } from '@/lib/validation';
@@ -45,6 +46,12 @@ function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues
     resolver: zodResolver(walkInPersonSchema()),
     defaultValues: { firstName: '', lastName: '', email: '', phone: '', company: '', street: '', postalCode: '', city: '', country: '', locale: i18n.locale === 'en' ? 'en' : 'de', saleCode: '' },
   });
+  // The price shown is quote_booking's with the applied code, as in the booking flow's summary:
+  // the same server function staff_create_booking prices with, so preview and order agree to the cent.
+  const [appliedCode, setAppliedCode] = useState('');
+  const quote = useQuery(quoteQueryOptions(berth, appliedCode));
+  const codeInvalid = !!appliedCode && quote.data?.sale_code_valid === false;
+  const applyCode = () => setAppliedCode(form.getValues('saleCode').trim().toUpperCase());
   const book = useMutation({
     mutationFn: (v: WalkInPerson) =>
       staffCreateBooking({
@@ -55,10 +62,20 @@ function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues
           first_name: v.firstName, last_name: v.lastName, email: v.email || undefined, phone: v.phone || undefined, company: v.company || undefined,
           street: v.street || undefined, postal_code: v.postalCode || undefined, city: v.city || undefined, country: v.country || undefined, locale: v.locale,
         },
-        saleCode: v.saleCode,
+        saleCode: appliedCode,
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
     onSuccess: (order) => onBooked(order.id),
+  });
+  const onSubmit = form.handleSubmit((v) => {
+    const typed = v.saleCode.trim().toUpperCase();
+    if (typed !== appliedCode) {
+      // Staff confirm the price they see: a code typed but not applied is applied first.
+      setAppliedCode(typed);
+      return;
+    }
+    if (codeInvalid || !quote.data) return;
+    book.mutate(v);
   });
   const fields: [keyof WalkInPerson, string, string?][] = [
     ['firstName', t`Vorname`, 'off'],
@@ -70,14 +87,12 @@ function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues
     ['postalCode', t`Postleitzahl (optional)`, 'off'],
     ['city', t`Ort (optional)`, 'off'],
     ['country', t`Land (optional)`, 'off'],
-    ['saleCode', t`Aktionscode (optional)`, 'off'],
   ];
   return (
     <div className="flex flex-col gap-6">
       <p className="text-slate-800"><Trans>Liegeplatz {place.name}, {stayText(berth)}, Boot „{berth.boatName}“.</Trans></p>
-      <PriceBreakdown quote={place.quote} />
       <Form {...form}>
-        <form noValidate aria-label={t`Gast`} className="flex flex-col gap-4" onSubmit={form.handleSubmit((v) => book.mutate(v))}>
+        <form noValidate aria-label={t`Gast`} className="flex flex-col gap-4" onSubmit={onSubmit}>
           <div className="grid gap-4 sm:grid-cols-2">
             {fields.map(([name, label, autoComplete]) => (
               <FormField key={name} control={form.control} name={name} render={({ field }) => (
@@ -101,9 +116,23 @@ function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues
               </FormItem>
             )} />
           </div>
+          <div className="flex flex-wrap items-end gap-3">
+            <FormField control={form.control} name="saleCode" render={({ field }) => (
+              <FormItem className="max-w-xs flex-1">
+                <FormLabel><Trans>Aktionscode (optional)</Trans></FormLabel>
+                <FormControl><Input autoComplete="off" {...field} /></FormControl>
+                <FormMessage />
+              </FormItem>
+            )} />
+            <Button type="button" variant="outline" onClick={applyCode}><Trans>Einlösen</Trans></Button>
+          </div>
+          {codeInvalid && <p role="alert" className="text-sm text-red-700"><Trans>Dieser Aktionscode ist nicht gültig.</Trans></p>}
+          {quote.data?.sale_code && <p role="status" className="text-sm text-green-800"><Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans></p>}
+          {quote.isError && <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>}
+          {quote.data ? <PriceBreakdown quote={quote.data} /> : quote.isPending && <p role="status"><Trans>Preis wird berechnet …</Trans></p>}
           {book.isError && <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{bookingErrorMessage(book.error)}</p>}
           <div className="flex flex-wrap gap-3">
-            <Button type="submit" size="lg" disabled={book.isPending}><Trans>Verbindlich buchen</Trans></Button>
+            <Button type="submit" size="lg" disabled={book.isPending || !quote.data}><Trans>Verbindlich buchen</Trans></Button>
             <Button type="button" variant="outline" onClick={onBack}><Trans>Anderen Liegeplatz wählen</Trans></Button>
           </div>
         </form>

@@ -1,0 +1,151 @@
+/**
+ * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"): "Erstatten"
+ * beside "mark paid" for paid orders only, behind a confirmation; a refund cancels the open
+ * booking and frees its berth, the history records both, the invoice says the amount was
+ * refunded. A customer never sees the button and the API refuses the refund.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/app-test';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { seriousViolations } from '../helpers/axe';
+import { personas } from '../helpers/personas.ts';
+import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
+    method: init.method ?? 'GET',
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, data: (text ? JSON.parse(text) : null) as T };
+}
+const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rpc/${name}`, token, { method: 'POST', body });
+const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
+
+/** Staff book a small boat on the first free berth (a berth taken meanwhile: the next one), optionally paid. */
+async function bookViaApi(token: string, opts: { boat: string; arrival: string; departure: string; email?: string; paid?: boolean }): Promise<{ id: string; place: string; price: number }> {
+  const { boat, arrival, departure } = opts;
+  const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 }, token);
+  expect(free.status, JSON.stringify(free.data)).toBe(200);
+  for (const place of free.data.slice(0, 10)) {
+    const res = await rpc<{ id: string; price_cents: number }>('staff_create_booking', {
+      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
+      p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Rita', last_name: `Refund ${run}`, ...(opts.email ? { email: opts.email } : {}) },
+    }, token);
+    if (res.status !== 200) continue;
+    if (opts.paid) expect((await rpc('set_payment_status', { p_order_id: res.data.id, p_payment_status: 'paid' }, token)).status).toBe(200);
+    return { id: res.data.id, place: place.name, price: res.data.price_cents };
+  }
+  throw new Error('no free berth');
+}
+
+async function confirmDialog(page: Page, button: string) {
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test.describe('refund on the order page', () => {
+  test.use({ persona: 'harbour' });
+
+  test('staff refund a paid booking (de): asked first, the booking is cancelled, the berth freed, history and invoice say so', async ({ page, consoleErrors }) => {
+    const token = await staffToken();
+    const pending = await bookViaApi(token, { boat: `Offen ${run}`, arrival: berlinDay(40), departure: berlinDay(42) });
+    const paid = await bookViaApi(token, { boat: `Erstattung ${run}`, arrival: berlinDay(40), departure: berlinDay(42), paid: true });
+
+    // An unpaid order offers "mark paid" and no refund.
+    await page.goto(`/account/admin/orders/${pending.id}`);
+    await expect(page.getByRole('button', { name: 'Als bezahlt markieren' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Erstatten' })).toHaveCount(0);
+
+    await page.goto(`/account/admin/orders/${paid.id}`);
+    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    await expect(page.getByRole('button', { name: 'Als bezahlt markieren' })).toHaveCount(0);
+    const refund = page.getByRole('region', { name: 'Aktionen' }).getByRole('button', { name: 'Erstatten' });
+    await refund.click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog.getByRole('heading')).toHaveText('Betrag erstatten?');
+    await expect(dialog).toContainText(`Eine Erstattung storniert die Buchung: Liegeplatz ${paid.place} wird für diesen Zeitraum wieder freigegeben.`);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Cancelling the dialog changes nothing.
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    expect((await rest<{ payment_status: string }[]>(`orders?id=eq.${paid.id}&select=payment_status`, token)).data).toEqual([{ payment_status: 'paid' }]);
+
+    await refund.click();
+    await confirmDialog(page, 'Erstatten');
+    await expect(page.getByRole('status').filter({ hasText: 'Erstattet;' })).toHaveText('Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.');
+    await expect(page.getByTestId('payment-status')).toHaveText('Erstattet');
+    await expect(page.getByText('Storniert', { exact: true })).toBeVisible();
+    await expect(refund).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Stornieren' })).toHaveCount(0);
+    const history = page.getByRole('region', { name: 'Verlauf' });
+    await expect(history).toContainText('Status: Bestätigt → Storniert');
+    await expect(history).toContainText('Zahlung: Bezahlt → Erstattet');
+
+    // The database holds the same: refunded and cancelled, the berth free again.
+    const order = await rest<{ status: string; payment_status: string; price_cents: number }[]>(`orders?id=eq.${paid.id}&select=status,payment_status,price_cents`, token);
+    expect(order.data).toEqual([{ status: 'cancelled', payment_status: 'refunded', price_cents: paid.price }]);
+    const statuses = await rest<{ cancelled: boolean }[]>(`place_statuses?order_id=eq.${paid.id}&select=cancelled`, token);
+    expect(statuses.data).toEqual([{ cancelled: true }]);
+    const events = await rest<{ event: string; from_value: string; to_value: string }[]>(`order_events?order_id=eq.${paid.id}&select=event,from_value,to_value&order=id`, token);
+    expect(events.data.slice(-2)).toEqual([
+      { event: 'status', from_value: 'confirmed', to_value: 'cancelled' },
+      { event: 'payment', from_value: 'paid', to_value: 'refunded' },
+    ]);
+
+    // The invoice keeps its number and says the amount was refunded.
+    await page.getByRole('link', { name: 'Rechnung drucken' }).click();
+    await expect(page.locator('#invoice-sheet')).toContainText('Der Betrag wurde erstattet.');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('refund in English; a cancelled paid booking is refunded without a second cancellation', async ({ page, consoleErrors }) => {
+    const token = await staffToken();
+    const paid = await bookViaApi(token, { boat: `Refund ${run}`, arrival: berlinDay(43), departure: berlinDay(44), paid: true });
+    expect((await rpc('cancel_booking', { p_order_id: paid.id }, token)).status).toBe(200);
+    await page.goto(`/en/account/admin/orders/${paid.id}`);
+    await expect(page.getByTestId('payment-status')).toHaveText('Paid');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog.getByRole('heading')).toHaveText('Refund the amount?');
+    await expect(dialog).not.toContainText('cancels the booking');
+    await confirmDialog(page, 'Refund');
+    await expect(page.getByRole('status').filter({ hasText: 'refunded' })).toHaveText('Recorded as refunded.');
+    await expect(page.getByTestId('payment-status')).toHaveText('Refunded');
+    await expect(page.getByRole('region', { name: 'History' })).toContainText('Payment: Paid → Refunded');
+    await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+    await page.goto(`/en/account/admin/orders/${paid.id}/invoice`);
+    await expect(page.locator('#invoice-sheet')).toContainText('The amount has been refunded.');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('refund is staff only', () => {
+  test.use({ persona: 'customer' });
+
+  test('a customer sees no refund button on the own paid booking and the API refuses the refund', async ({ page }) => {
+    const token = await staffToken();
+    // A paid booking in the seeded customer's account (staff book with the account's address).
+    const paid = await bookViaApi(token, { boat: `Kunde ${run}`, arrival: berlinDay(45), departure: berlinDay(46), email: personas.customer.email, paid: true });
+    await page.goto(`/account/bookings/${paid.id}`);
+    await expect(page.getByText(`Kunde ${run}`).first()).toBeVisible();
+    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    await expect(page.getByRole('button', { name: 'Erstatten' })).toHaveCount(0);
+    await page.goto(`/account/admin/orders/${paid.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Nicht gefunden');
+    await expect(page.getByRole('button', { name: 'Erstatten' })).toHaveCount(0);
+
+    const customer = await personaToken(personas.customer.email, personas.customer.password);
+    const res = await rpc<{ message: string }>('set_payment_status', { p_order_id: paid.id, p_payment_status: 'refunded' }, customer);
+    expect(res.status).toBe(403);
+    expect(res.data.message).toBe('staff_only');
+    const order = await rest<{ status: string; payment_status: string }[]>(`orders?id=eq.${paid.id}&select=status,payment_status`, customer);
+    expect(order.data).toEqual([{ status: 'confirmed', payment_status: 'paid' }]);
+  });
+});
