@@ -13,6 +13,7 @@ import { engines, skipBecause, type EngineName } from '../../supabase/local/test
 import { preparedPglite } from '../../supabase/local/test/harness/stack.ts';
 import { freshPostgresDatabase } from '../../supabase/local/test/harness/engines.ts';
 import { startStack, type Stack } from '../../supabase/local/src/stack.ts';
+import type { StackConfig } from '../../supabase/local/src/config.ts';
 import { PROJECT, berlinDay, brokenInvariants, client, prng, runSeed, type Prng } from './support.ts';
 
 // PGlite runs one request at a time: fewer there, more on Postgres (3,500 in all).
@@ -147,9 +148,12 @@ for (const engine of engines()) {
     let stack: Stack;
     beforeAll(async () => {
       const t0 = performance.now();
+      // The test process is a trusted proxy: each persona's X-Forwarded-For is its address (the
+      // per-address limits, e.g. wrong sale codes, then count per persona as for real devices).
+      const configure = (config: StackConfig) => { config.api.trustedProxies = ['127.0.0.1', '::1']; };
       stack = engine.name === 'postgres'
-        ? await startStack({ workdir: PROJECT, databaseUrl: await freshPostgresDatabase('fuzz'), port: 0, mailPort: 0, smtpPort: 0 })
-        : await startStack({ workdir: PROJECT, inMemory: true, loadDataDir: await preparedPglite(PROJECT, true), port: 0, mailPort: 0, smtpPort: 0 });
+        ? await startStack({ workdir: PROJECT, databaseUrl: await freshPostgresDatabase('fuzz'), port: 0, mailPort: 0, smtpPort: 0, configure })
+        : await startStack({ workdir: PROJECT, inMemory: true, loadDataDir: await preparedPglite(PROJECT, true), port: 0, mailPort: 0, smtpPort: 0, configure });
       // No mail delivery from this stack (the seed points send-mail at the default port).
       await stack.db.query(`delete from private.app_settings where key = 'project_url'`);
       console.log(`fuzz on ${engine.name}: stack with the seeded project up in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

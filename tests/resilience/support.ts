@@ -75,7 +75,9 @@ export async function createCustomers(db: Queryable, prefix: string, count: numb
 
 export function client(url: string, anonKey: string, ip: string): SupabaseClient {
   return createClient(url, anonKey, {
-    // Each persona looks like its own device (the per-IP sign-in limits are GoTrue's).
+    // Each persona looks like its own device (the per-IP sign-in limits are GoTrue's) when the
+    // stack trusts the test process as its proxy ([api] trusted_proxies); otherwise the stack
+    // ignores the header and all personas share 127.0.0.1.
     global: { headers: { 'x-forwarded-for': ip } },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },

@@ -4,7 +4,11 @@
  *   a forged role claim (service_role / supabase_admin / postgres), a tampered sub. All are
  *   refused (401-ish), never data.
  * - Brute force: password logins and the 6-digit e-mail code are throttled (config.toml
- *   [auth.rate_limit]; a code is void after 5 wrong guesses).
+ *   [auth.rate_limit]; a code is void after 5 wrong guesses); wrong sale codes per session and
+ *   per client address.
+ * - The client address: a client's own X-Forwarded-For is ignored unless the peer is a trusted
+ *   proxy (then the right-most untrusted hop); an unknown e-mail takes as long to refuse as a
+ *   wrong password.
  * - Storage: non-images, oversized files and escaping paths are refused per bucket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +72,9 @@ for (const engine of engines()) {
     const q = async <T = Record<string, unknown>>(sql: string, params?: unknown[]) => (await stack.db.query<T>(sql, params)).rows;
 
     beforeAll(async () => {
-      stack = await startSecurityStack(engine.name);
+      // The test process is the trusted proxy, so each test names its client's address in
+      // X-Forwarded-For; the tests of the default (no proxy trusted) switch that off.
+      stack = await startSecurityStack(engine.name, { trustLocalProxy: true });
       customerToken = (await signIn(stack, SEED.customer.email, SEED.customer.password)).token;
       staffClient = (await signIn(stack, SEED.staff.email, SEED.staff.password)).client;
       await http(stack, 'POST', `/storage/v1/object/avatars/${SEED.customer.id}/me.png`, {
@@ -195,8 +201,9 @@ for (const engine of engines()) {
         const statuses: number[] = [];
         const started = Date.now();
         // The limit counts every password attempt from an address, whichever account it names:
-        // the first 25 go to unknown addresses (cheap: no bcrypt, the machine is shared), the
-        // rest at kunde's account until the limit answers.
+        // the first 25 go to unknown addresses (each costs a bcrypt comparison like a wrong
+        // password: see the timing test below), the rest at kunde's account until the limit
+        // answers.
         for (let i = 0; i < 60; i++) {
           const res = await http(stack, 'POST', '/auth/v1/token?grant_type=password', {
             body: { email: i < 25 ? `guess${i}@example.org` : SEED.customer.email, password: `Wrong${i}xyz` }, headers: { 'x-forwarded-for': ip },
@@ -221,7 +228,8 @@ for (const engine of engines()) {
         } else {
           expect([200, 429]).toContain(right.status);
         }
-      });
+        // ~30 bcrypt comparisons (unknown addresses cost one too): 25-55 s on the loaded machine
+      }, 180_000);
 
       it(`the 6-digit code is void after ${MAX_FAILED_CODE_ATTEMPTS} wrong guesses (whatever address they come from), and verify bursts meet 429`, async () => {
         const email = SEED.customer.email;
@@ -342,6 +350,124 @@ for (const engine of engines()) {
         }
         expect(await q(`select count(*)::int as n from storage.objects where bucket_id = 'avatars' and name like $1`, [`${other}/%`])).toEqual([{ n: 0 }]);
       });
+    });
+
+    describe('client address and login timing', () => {
+      const token = (body: unknown, headers: Record<string, string> = {}) =>
+        http(stack, 'POST', '/auth/v1/token?grant_type=password', { body, headers });
+      /** Runs `fn` with no proxy trusted (config.toml's default; the stack reads the setting per request). */
+      const untrusted = async <T>(fn: () => Promise<T>): Promise<T> => {
+        const before = stack.config.api.trustedProxies;
+        stack.config.api.trustedProxies = [];
+        try {
+          return await fn();
+        } finally {
+          stack.config.api.trustedProxies = before;
+        }
+      };
+      const median = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const mid = sorted.length >> 1;
+        return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+      };
+      const quoteArgs = { p_kind: 'overnight', p_arrival: '2099-05-01', p_departure: '2099-05-03', p_boat_length: 9 };
+      /** `sessions` new guest sessions, each quoting `perSession` wrong codes; returns every answer. */
+      const guessFrom = async (sessions: number, perSession: number, headersOf: (n: number) => Record<string, string> | undefined) => {
+        const outcomes: string[] = [];
+        for (let n = 0; n < sessions; n++) {
+          const guest = anonClient(stack, headersOf(n));
+          const { error } = await guest.auth.signInAnonymously();
+          expect(error).toBeNull();
+          for (let i = 0; i < perSession; i++) {
+            const res = await guest.rpc('quote_booking', { ...quoteArgs, p_sale_code: `NET${engine.name}${n}X${i}` });
+            outcomes.push(res.error ? res.error.message : String(res.data.sale_code_valid));
+          }
+        }
+        return outcomes;
+      };
+
+      it('an unknown address takes as long to refuse as a wrong password (one bcrypt comparison each)', async () => {
+        const headers = { 'x-forwarded-for': '198.51.100.130' };
+        const unknown = (i: number) => ({ email: `nobody-${engine.name}-${i}@example.org`, password: `Wrong${i}xyz` });
+        const known = (i: number) => ({ email: SEED.customer.email, password: `Wrong${i}xyz` });
+        // warm-up (the stack makes its comparison hash on first use), not measured
+        expect((await token(unknown(99), headers)).status).toBe(400);
+        expect((await token(known(99), headers)).status).toBe(400);
+        const times: { unknown: number[]; known: number[] } = { unknown: [], known: [] };
+        for (let i = 0; i < 7; i++) {
+          const order: ('known' | 'unknown')[] = i % 2 ? ['known', 'unknown'] : ['unknown', 'known'];
+          for (const kind of order) {
+            const t0 = performance.now();
+            const res = await token(kind === 'known' ? known(i) : unknown(i), headers);
+            times[kind].push(performance.now() - t0);
+            expect(res.status).toBe(400);
+            expect(res.body).toMatchObject({ code: 'invalid_credentials' });
+          }
+        }
+        const ratio = median(times.unknown) / median(times.known);
+        console.log(`login timing on ${engine.name}: median unknown ${median(times.unknown).toFixed(0)} ms, wrong password ${median(times.known).toFixed(0)} ms, ratio ${ratio.toFixed(2)}`);
+        // Without the dummy comparison the unknown address answered in ~2-10 % of the time.
+        expect(ratio).toBeGreaterThanOrEqual(0.5);
+      });
+
+      it('behind a trusted proxy the client is the right-most X-Forwarded-For hop that is not a trusted proxy', async () => {
+        const sessionIp = async (headers: Record<string, string>) => {
+          const res = await token({ email: SEED.other.email, password: SEED.other.password }, headers);
+          expect(res.status, res.text).toBe(200);
+          const claims = JSON.parse(Buffer.from((res.body as { access_token: string }).access_token.split('.')[1], 'base64url').toString()) as { session_id: string };
+          return (await q<{ ip: string | null }>(`select host(ip) as ip from auth.sessions where id = $1`, [claims.session_id]))[0].ip;
+        };
+        // a client's own value on the left is not believed; the hop the proxy appended is
+        expect(await sessionIp({ 'x-forwarded-for': '6.6.6.6, 198.51.100.131' })).toBe('198.51.100.131');
+        // trusted hops (another proxy of ours) are skipped from the right
+        expect(await sessionIp({ 'x-forwarded-for': '6.6.6.6, 198.51.100.132, 127.0.0.1' })).toBe('198.51.100.132');
+        // a hop that is not an address ends the walk at the last trusted one
+        expect(await sessionIp({ 'x-forwarded-for': '198.51.100.133, garbage' })).toBe('127.0.0.1');
+        // with no proxy trusted the header means nothing
+        expect(await untrusted(() => sessionIp({ 'x-forwarded-for': '198.51.100.134' }))).toBe('127.0.0.1');
+      });
+
+      it('wrong sale codes are counted per address too: new sessions from one address are refused after 30 in an hour', async () => {
+        // 8 sessions x 4 wrong codes (each under the 5 per session): the 31st and 32nd are refused
+        const outcomes = await guessFrom(8, 4, () => ({ 'x-forwarded-for': '198.51.100.140' }));
+        expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('false'));
+        expect(outcomes.slice(30)).toEqual(['sale_code_throttled_network', 'sale_code_throttled_network']);
+        // a new session from that address is refused even the right code; another address is not
+        const fresh = anonClient(stack, { 'x-forwarded-for': '198.51.100.140' });
+        await fresh.auth.signInAnonymously();
+        expect((await fresh.rpc('quote_booking', { ...quoteArgs, p_sale_code: 'RHEIN5' })).error?.message).toBe('sale_code_throttled_network');
+        expect(await guessFrom(1, 1, () => ({ 'x-forwarded-for': '198.51.100.141' }))).toEqual(['false']);
+      });
+
+      it('the address for the sale-code count is the stack\'s, not a header the client sends', async () => {
+        // no proxy trusted: every session claims another address, all come from 127.0.0.1
+        // (127.0.0.1 may hold a few wrong codes of the per-session test already)
+        const outcomes = await untrusted(() => guessFrom(8, 4, (n) => ({ 'x-forwarded-for': `203.0.113.${n + 1}`, 'x-real-ip': `203.0.113.${n + 101}` })));
+        const refused = outcomes.indexOf('sale_code_throttled_network');
+        expect(refused, outcomes.join(' ')).toBeGreaterThan(0);
+        expect(new Set(outcomes.slice(0, refused))).toEqual(new Set(['false']));
+        expect(new Set(outcomes.slice(refused))).toEqual(new Set(['sale_code_throttled_network']));
+        const recorded = await q<{ address: string; n: number }>(
+          `select host(client_address) as address, count(*)::int as n from private.sale_code_attempts
+            where client_address = '127.0.0.1' or client_address << '203.0.113.0/24' group by 1`);
+        expect(recorded).toEqual([{ address: '127.0.0.1', n: 30 }]);
+      });
+
+      it('per-IP password limits ignore a client\'s own X-Forwarded-For; behind a trusted proxy they follow it', async () => {
+        // 40 wrong passwords at once, each claiming another address: with no proxy trusted the
+        // limiter counts them all against the socket's address (a burst of at most 30), so the
+        // rest are refused on arrival, however long the bcrypt comparisons of the others take.
+        const burst = (body: (i: number) => unknown, address: (i: number) => string) =>
+          Promise.all(Array.from({ length: 40 }, (_, i) => token(body(i), { 'x-forwarded-for': address(i) }).then((r) => r.status)));
+        const spoofed = await untrusted(() => burst((i) => ({ email: SEED.customer.email, password: `Wrong${i}xyz` }), (i) => `203.0.113.${i + 1}`));
+        expect(spoofed.filter((s) => s !== 429 && s !== 400)).toEqual([]);
+        expect(spoofed.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+        // The same burst through the trusted proxy: 40 clients, a bucket each, none refused.
+        // (Requests without an e-mail: they count against the limit like any password attempt
+        // but need no bcrypt, so the proof costs no CPU.)
+        const proxied = await burst(() => ({ password: 'Wrong0xyz' }), (i) => `198.51.101.${i + 1}`);
+        expect(proxied).toEqual(Array(40).fill(400));
+      }, 180_000);
     });
   });
 }

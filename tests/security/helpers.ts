@@ -42,14 +42,25 @@ const clientOptions = {
 export const berlinDay = (offsetDays = 0) =>
   new Date(Date.now() + offsetDays * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
 
-export function startSecurityStack(engine: EngineName): Promise<Stack> {
+/**
+ * `trustLocalProxy`: the test process plays a trusted proxy in front of the stack ([api]
+ * trusted_proxies = 127.0.0.1 and ::1), so a test names each client's address in
+ * X-Forwarded-For; by default (as config.toml) no proxy is trusted and the address is the
+ * socket's peer.
+ */
+export function startSecurityStack(engine: EngineName, options: { trustLocalProxy?: boolean } = {}): Promise<Stack> {
   // Per-IP auth limits stay as config.toml has them: the brute-force suite relies on them, the
   // other suites sign in a handful of times only.
-  return startTestStack({ engine, workdir: 'supabase' });
+  return startTestStack({
+    engine,
+    workdir: 'supabase',
+    configure: options.trustLocalProxy ? (config) => { config.api.trustedProxies = ['127.0.0.1', '::1']; } : undefined,
+  });
 }
 
-export function anonClient(stack: Stack): SupabaseClient {
-  return createClient(stack.url, stack.keys.anonKey, clientOptions);
+/** A supabase-js client without a session; `headers` go with every request (e.g. X-Forwarded-For). */
+export function anonClient(stack: Stack, headers?: Record<string, string>): SupabaseClient {
+  return createClient(stack.url, stack.keys.anonKey, headers ? { ...clientOptions, global: { headers } } : clientOptions);
 }
 
 export async function signIn(stack: Stack, email: string, password: string): Promise<{ client: SupabaseClient; token: string; userId: string }> {

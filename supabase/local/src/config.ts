@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
+import { trustedProxyList } from './http.ts';
 
 /**
  * The parts of the Supabase CLI's config.toml that the local stack honours, with the CLI's
@@ -8,7 +9,18 @@ import { parse } from 'smol-toml';
  */
 export interface StackConfig {
   projectId: string;
-  api: { port: number; maxRows: number; schemas: string[]; extraSearchPath: string[] };
+  api: {
+    port: number;
+    maxRows: number;
+    schemas: string[];
+    extraSearchPath: string[];
+    /**
+     * The local stack's own key `[api] trusted_proxies` (not the CLI's): addresses or CIDR
+     * blocks of proxies in front of the stack whose X-Forwarded-For is believed. Default none:
+     * the client address is the socket's peer, whatever headers the client sends.
+     */
+    trustedProxies: string[];
+  };
   auth: {
     siteUrl: string;
     additionalRedirectUrls: string[];
@@ -90,6 +102,12 @@ export function loadConfig(workdir: string): StackConfig {
   for (const [name, value] of Object.entries(table(auth.rate_limit))) {
     if (typeof value === 'number') rateLimit[name] = value;
   }
+  const trustedProxies = strings(api.trusted_proxies, []);
+  try {
+    trustedProxyList(trustedProxies);
+  } catch (error) {
+    throw new ConfigError(`${file}: [api] ${(error as Error).message}`);
+  }
   return {
     projectId: str(raw.project_id, 'local'),
     api: {
@@ -97,6 +115,7 @@ export function loadConfig(workdir: string): StackConfig {
       maxRows: num(api.max_rows, 1000),
       schemas: strings(api.schemas, ['public', 'graphql_public']),
       extraSearchPath: strings(api.extra_search_path, ['public', 'extensions']),
+      trustedProxies,
     },
     auth: {
       siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BlockList, isIP } from 'node:net';
 
 /** Shared HTTP helpers for the stack's services. */
 export class HttpError extends Error {
@@ -48,9 +49,84 @@ export function bearer(req: IncomingMessage): string | undefined {
   return m ? m[1].trim() : undefined;
 }
 
-/** The client's address, for per-IP rate limits (X-Forwarded-For first, as behind the gateway). */
-export function clientIp(req: IncomingMessage): string {
-  const forwarded = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return first || req.socket.remoteAddress || 'unknown';
+const plainAddress = (value: string): string => {
+  let v = value.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(v);
+  if (bracketed) v = bracketed[1];
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(v)) v = v.slice(0, v.lastIndexOf(':'));
+  return v.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+};
+
+const proxyLists = new WeakMap<readonly string[], BlockList>();
+
+/**
+ * The addresses the stack trusts to tell it the client's address in X-Forwarded-For: entries
+ * of `[api] trusted_proxies` (an address or a CIDR block, IPv4 or IPv6). Throws on a bad entry.
+ */
+export function trustedProxyList(entries: readonly string[]): BlockList {
+  let list = proxyLists.get(entries);
+  if (list) return list;
+  list = new BlockList();
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.trim().split('/');
+    const plain = plainAddress(address ?? '');
+    const family = isIP(plain);
+    const bits = prefix === undefined ? undefined : Number(prefix);
+    if (!family || extra !== undefined || (bits !== undefined && !(Number.isInteger(bits) && bits >= 0 && bits <= (family === 4 ? 32 : 128)))) {
+      throw new Error(`trusted proxy "${entry}": expected an IP address or a CIDR block`);
+    }
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(plain, type);
+    else list.addSubnet(plain, bits, type);
+  }
+  proxyLists.set(entries, list);
+  return list;
+}
+
+const isTrusted = (list: BlockList, address: string) => {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+};
+
+/**
+ * The client's address, for per-IP limits and for the database (request.headers): the socket's
+ * peer, unless that peer is a trusted proxy (`trustedProxies`, default none). Then
+ * X-Forwarded-For is read from the right, as a proxy chain appends to it, and the first hop
+ * that is not itself a trusted proxy is the client; whatever a client wrote further left is
+ * ignored. A hop that is not an address ends the walk at the last trusted one.
+ */
+export function clientIp(req: IncomingMessage, trustedProxies: readonly string[] = []): string {
+  const peer = plainAddress(req.socket.remoteAddress ?? '');
+  if (!peer) return 'unknown';
+  if (trustedProxies.length === 0) return peer;
+  const list = trustedProxyList(trustedProxies);
+  if (!isTrusted(list, peer)) return peer;
+  const header = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(header) ? header.join(',') : header ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
+  let client = peer;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = plainAddress(hops[i]);
+    if (!isIP(hop)) break;
+    client = hop;
+    if (!isTrusted(list, hop)) break;
+  }
+  return client;
+}
+
+/**
+ * The request's headers as a gateway passes them on (to the database as `request.headers`, to
+ * edge functions): string values only, with X-Forwarded-For and X-Real-IP replaced by the
+ * client address the stack trusts (`clientIp`), so SQL can rely on them as on Supabase's
+ * gateway and a client cannot choose its own address.
+ */
+export function forwardedHeaders(req: IncomingMessage, trustedProxies: readonly string[] = []): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+  const ip = clientIp(req, trustedProxies);
+  headers['x-forwarded-for'] = ip;
+  headers['x-real-ip'] = ip;
+  return headers;
 }

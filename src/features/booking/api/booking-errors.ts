@@ -18,6 +18,8 @@ export function bookingErrorMessage(error: unknown): string {
       return t`Dieser Aktionscode ist nicht gültig.`;
     case 'sale_code_throttled':
       return t`Zu viele falsche Aktionscodes. Bitte versuchen Sie es in 15 Minuten noch einmal.`;
+    case 'sale_code_throttled_network':
+      return t`Aus Ihrem Netzwerk wurden zu viele falsche Aktionscodes eingegeben. Bitte versuchen Sie es in einer Stunde noch einmal.`;
     case 'too_many_unverified_orders':
       return t`Sie haben bereits drei unbestätigte Buchungen. Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse.`;
     case 'account_inactive':

@@ -206,6 +206,13 @@ export function createAuthService(ctx: StackContext): Service {
   const emailLimiter = new IntervalLimiter(rl.email_sent, 3_600_000);
   const failedCodes = new Map<string, number>();
   const bcrypt = createBcryptPool();
+  // A hash of a random password at the cost of real ones, made on first use: compared against
+  // when there is no real hash, so an unknown address takes as long as a wrong password.
+  let dummy: Promise<string> | undefined;
+  const dummyHash = () => (dummy ??= bcrypt.hash(randomBytes(24).toString('base64'), BCRYPT_COST));
+  const dummyCompare = async (password: string) => {
+    await bcrypt.compare(password, await dummyHash()).catch(() => false);
+  };
 
   const db = <T>(fn: (tx: Queryable) => Promise<T>) => asPlatformRole(ctx.db, 'supabase_auth_admin', fn);
   const issuer = () => `${ctx.apiUrl}/auth/v1`;
@@ -630,7 +637,8 @@ export function createAuthService(ctx: StackContext): Service {
     if (!emailEnabled) throw badRequest('email_provider_disabled', 'Email signups are disabled');
     const email = validateEmail(p.email);
     const existing = await db((tx) => byEmail(tx, email));
-    const hash = existing ? '' : await bcrypt.hash(p.password, BCRYPT_COST);
+    // Hashed for a registered address too, so the answer's time does not tell it from a new one.
+    const hash = await bcrypt.hash(p.password, BCRYPT_COST);
     return db(async (tx) => {
       let user: Row;
       if (existing) {
@@ -731,7 +739,12 @@ export function createAuthService(ctx: StackContext): Service {
     if (!emailEnabled) throw unprocessable('email_provider_disabled', 'Email logins are disabled');
     const found = await db((tx) => byEmail(tx, email));
     const invalid = () => badRequest('invalid_credentials', 'Invalid login credentials');
-    if (!found || !hasPassword(found.row)) throw invalid();
+    if (!found || !hasPassword(found.row)) {
+      // One bcrypt comparison as for a registered address (GoTrue answers at once here), so the
+      // time of the answer does not reveal whether the address is registered.
+      await dummyCompare(password);
+      throw invalid();
+    }
     if (isBanned(found.row)) throw badRequest('user_banned', 'User is banned');
     const valid = await bcrypt.compare(password, found.row.encrypted_password).catch(() => false);
     if (!valid) throw invalid();
@@ -1505,7 +1518,7 @@ export function createAuthService(ctx: StackContext): Service {
         req,
         res,
         url,
-        ip: clientIp(req).replace(/^::ffff:/, ''),
+        ip: clientIp(req, ctx.config.api.trustedProxies),
         userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : '',
       };
       try {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { jwtVerify } from 'jose';
 import type { Service, StackContext } from '../context.ts';
-import { sendJson } from '../http.ts';
+import { clientIp, sendJson } from '../http.ts';
 import { BootError, Worker, freePort, parseDotenv } from './workers.ts';
 import { startScheduler } from './scheduler.ts';
 
@@ -164,7 +164,9 @@ export function createFunctionsService(ctx: StackContext): Service {
     }
 
     const search = new URL(req.url ?? '/', 'http://localhost').search;
-    const headers = { ...req.headers, host: `127.0.0.1:${w.port}` };
+    // The client address as the gateway sets it (the trusted one, not what the client sent).
+    const ip = clientIp(req, ctx.config.api.trustedProxies);
+    const headers = { ...req.headers, host: `127.0.0.1:${w.port}`, 'x-forwarded-for': ip, 'x-real-ip': ip };
     await new Promise<void>((done) => {
       let finished = false;
       const finish = () => {

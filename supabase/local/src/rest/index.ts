@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Service, StackContext } from '../context.ts';
-import { HttpError, bearer, readBody } from '../http.ts';
+import { HttpError, bearer, forwardedHeaders, readBody } from '../http.ts';
 import { JwtError, type Claims } from '../jwt.ts';
 import { UnknownRoleError, withRequest } from '../db/request.ts';
 import { isPgError, type Queryable } from '../db/types.ts';
@@ -633,8 +633,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     }
 
     async function run(fn: (tx: Queryable) => Promise<Outcome>): Promise<Outcome> {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+      const headers = forwardedHeaders(req, ctx.config.api.trustedProxies);
       try {
         return await withRequest(ctx.db, { role, claims, method, path: url.pathname.replace(/^\/rest\/v1/, '') || '/', headers }, async (tx) => {
           // the role's statement_timeout (PostgREST applies pg_db_role_setting itself), and

@@ -7,7 +7,7 @@ import { SignJWT, jwtVerify, decodeJwt } from 'jose';
 import type { Service, StackContext } from '../context.ts';
 import type { Queryable } from '../db/types.ts';
 import { withRequest } from '../db/request.ts';
-import { HttpError, readJson, sendJson } from '../http.ts';
+import { HttpError, forwardedHeaders, readJson, sendJson } from '../http.ts';
 import { StorageError, errors, mapDbError } from './errors.ts';
 import { FileStore, mustBeValidBucketName, mustBeValidKey } from './files.ts';
 
@@ -166,7 +166,7 @@ export function createStorageService(ctx: StackContext): Service {
           claims: caller.claims,
           method: req?.method ?? '',
           path: req?.url ?? '',
-          headers: req ? Object.fromEntries(Object.entries(req.headers).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {},
+          headers: req ? forwardedHeaders(req, ctx.config.api.trustedProxies) : {},
         },
         async (tx) => {
           await tx.query(
