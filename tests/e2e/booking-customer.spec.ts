@@ -1,5 +1,6 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
-import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, personaToken, quote } from './booking-helpers';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { apiUrl, berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, personaToken, quote } from './booking-helpers';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -22,12 +23,18 @@ test.describe('booking as a logged-in customer', () => {
     await expect(page.getByLabel('Phone (optional)')).toHaveValue('+49 172 5550101');
     await expect(page.getByTestId('price-gross')).toHaveText(euro(expected.gross_cents, 'en'));
     await expect(page.getByText('10:00', { exact: false }).first()).toBeVisible();
-    await confirmBooking(page, 'en');
+    const orderId = await confirmBooking(page, 'en');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for your booking');
     await expect(page.getByText('Confirmed', { exact: true })).toBeVisible();
     await expect(page.getByText(berth, { exact: true })).toBeVisible();
     await expect(page.getByText('Day berth', { exact: true })).toBeVisible();
     await expect(page.getByTestId('price-gross')).toHaveText(euro(expected.gross_cents, 'en'));
+    // The order keeps the language it was booked in, and its confirmation is in it (Klaus's profile says German).
+    const adminToken = await personaToken('admin@hafen.test', 'Admin1234');
+    const res = await fetch(`${apiUrl}/rest/v1/outbox?order_id=eq.${orderId}&select=kind,locale,subject`, {
+      headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${adminToken}` },
+    });
+    expect(await res.json()).toEqual([{ kind: 'booking_confirmation', locale: 'en', subject: baseExpect.stringMatching(/^Your booking at Hafen Düsseldorf/) }]);
   });
 
   test('another customer books an overnight stay with a sale code; the price equals quote_booking with that code', async ({ page }) => {

@@ -10,10 +10,12 @@ export interface CreateBookingInput {
   berth: BerthDataValues;
   person: PersonValues;
   saveProfile: boolean;
+  /** The page language: stored on the order, so its e-mails are in the language booked in. */
+  locale: string;
 }
 
 /** Books the berth (create_booking). A lost race is SQLSTATE 23P01 'berth_no_longer_available'. */
-export async function createBooking({ placeId, berth, person, saveProfile }: CreateBookingInput): Promise<Order> {
+export async function createBooking({ placeId, berth, person, saveProfile, locale }: CreateBookingInput): Promise<Order> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('create_booking', {
     p_place_id: placeId,
@@ -29,6 +31,7 @@ export async function createBooking({ placeId, berth, person, saveProfile }: Cre
       postal_code: person.postalCode,
       city: person.city,
       country: person.country,
+      locale,
     },
     p_sale_code: person.saleCode || undefined,
     p_save_profile: saveProfile,

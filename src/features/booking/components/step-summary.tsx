@@ -109,7 +109,7 @@ export function StepSummary({
     }
     if (codeInvalid || !quote.data) return;
     try {
-      const order = await create.mutateAsync({ placeId: place.place_id, berth, person: { ...values, saleCode: typed }, saveProfile: loggedIn && values.saveData });
+      const order = await create.mutateAsync({ placeId: place.place_id, berth, person: { ...values, saleCode: typed }, saveProfile: loggedIn && values.saveData, locale: i18n.locale });
       storePerson(values);
       onBooked(order);
     } catch (error) {
