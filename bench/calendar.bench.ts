@@ -126,14 +126,19 @@ async function client(stack: Stack, email: string, password: string): Promise<Su
   return c;
 }
 
+/** A supabase-js error as an Error that keeps its details (a fetch failure's cause is there). */
+function failure(e: { message: string; details?: string | null; hint?: string | null; code?: string }): Error {
+  return new Error([e.message, e.code, e.details, e.hint].filter(Boolean).join(' | '));
+}
+
 /** The calendar page's month: berths + calendar_entries, spread over the days (as src/features/harbour/api/calendar.ts). */
 async function pageQuery(staff: SupabaseClient, from: string, to: string) {
   const [places, entries] = await Promise.all([
     staff.from('places').select('id, name, pier').eq('archived', false).order('name'),
     staff.rpc('calendar_entries', { p_from: from, p_to: to }),
   ]);
-  if (places.error) throw places.error;
-  if (entries.error) throw entries.error;
+  if (places.error) throw failure(places.error);
+  if (entries.error) throw failure(entries.error);
   const names = new Map((places.data ?? []).map((p) => [p.id as string, p.name as string]));
   const rows = (entries.data ?? []) as unknown as EntryRow[];
   return { cells: spreadEntries(rows, names, daysOf(from, to)), rows };
@@ -172,7 +177,7 @@ async function sqlAndPage(stack: Stack, staff: SupabaseClient, size: string, not
       staff.from('places').select('id, name, pier').eq('archived', false).order('name'),
       staff.rpc('calendar', { p_from: from, p_to: to }),
     ]);
-    if (places.error || cal.error) throw places.error ?? cal.error;
+    if (places.error || cal.error) throw failure((places.error ?? cal.error)!);
     if (i > 0) old.push(performance.now() - t0);
     bytesOld = JSON.stringify(cal.data).length;
   }
