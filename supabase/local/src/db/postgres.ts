@@ -11,8 +11,8 @@ export interface PostgresOptions {
   /** Fail a query whose connection hangs instead of waiting forever. */
   connectionTimeoutMillis?: number;
   /**
-   * Default deadline of every round trip (getting a connection, each statement) in ms; 0 =
-   * none. A round trip that outlives it destroys its connection (so a black-holed network
+   * Default deadline of every statement's round trip in ms (getting a connection is bounded
+   * by connectionTimeoutMillis); 0 = none. A round trip that outlives it destroys its connection (so a black-holed network
    * cannot hang a request until TCP gives up) and fails with DatabaseTimeoutError. Requests
    * pass a shorter one (REST: the role's statement_timeout plus a grace), migrations none.
    * Default 60 s.
@@ -33,17 +33,26 @@ interface Checkout {
   dead?: Error;
 }
 
-/** `work` on the client, failing with DatabaseTimeoutError (and a destroyed client) after `ms`. */
+/**
+ * `work` on the client, failing with DatabaseTimeoutError (and a destroyed client) after `ms`.
+ * The expiry is decided in the check phase of the event loop, after the poll phase: after a
+ * long synchronous stretch the timer runs before sockets are read, and an answer already
+ * waiting in the socket must win over the timer.
+ */
 async function bounded<T>(c: Checkout, ms: number, work: () => Promise<T>): Promise<T> {
   if (c.dead) throw c.dead;
   if (!ms) return work();
   let timer: NodeJS.Timeout | undefined;
-  const running = work();
+  let settled = false;
+  const running = work().finally(() => (settled = true));
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      c.dead = new DatabaseTimeoutError('query', ms);
-      reject(c.dead);
-      destroy(c.client);
+      setImmediate(() => {
+        if (settled) return;
+        c.dead = new DatabaseTimeoutError('query', ms);
+        reject(c.dead);
+        destroy(c.client);
+      });
     }, ms);
   });
   try {
@@ -74,10 +83,11 @@ function wrap(c: Checkout, timeoutMs: number): Queryable {
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Database & { pool: pg.Pool }> {
+  const acquireTimeout = options.connectionTimeoutMillis ?? 10_000;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    connectionTimeoutMillis: acquireTimeout,
     // Dead peers of idle connections are noticed by the kernel (a real network; a deadline
     // below covers the running request).
     keepAlive: true,
@@ -91,21 +101,21 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
   pool.on('error', () => {});
   const defaultTimeout = options.roundTripTimeoutMs ?? 60_000;
 
-  /** A pooled client within the deadline; one that arrives later goes back to the pool. */
-  const acquire = async (ms: number): Promise<pg.PoolClient> => {
-    if (!ms) return pool.connect();
-    const pending = pool.connect();
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DatabaseTimeoutError('connect', ms)), ms);
-    });
+  /**
+   * A pooled client. Waiting for one (a free slot, or a new connection) is bounded by the
+   * pool's connectionTimeoutMillis, PostgREST's db-pool-acquisition-timeout (10 s); its
+   * timeout is a DatabaseTimeoutError like a statement's (504), a refused connection stays a
+   * connection error (503).
+   */
+  const acquire = async (): Promise<pg.PoolClient> => {
     try {
-      return await Promise.race([pending, expired]);
+      return await pool.connect();
     } catch (error) {
-      if (error instanceof DatabaseTimeoutError) pending.then((c) => c.release(), () => {});
+      const message = (error as Error)?.message ?? '';
+      if (message === 'timeout exceeded when trying to connect' || message === 'Connection terminated due to connection timeout') {
+        throw new DatabaseTimeoutError('connect', acquireTimeout);
+      }
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   };
 
@@ -117,7 +127,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
    * dropped from the pool, never handed to the next request.
    */
   const withClient = async <T>(ms: number, tx: boolean, fn: (q: Queryable) => Promise<T>): Promise<T> => {
-    const client = await acquire(ms);
+    const client = await acquire();
     let lost: Error | undefined;
     const onError = (error: Error) => (lost ??= error);
     client.on('error', onError);

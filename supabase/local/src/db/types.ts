@@ -21,8 +21,8 @@ export type Engine = 'pglite' | 'postgres';
 
 export interface TransactionOptions {
   /**
-   * Deadline of each database round trip of this transaction (getting a connection, every
-   * statement, begin and commit), in milliseconds; 0 = none. Default: the database's own
+   * Deadline of each database round trip of this transaction (every statement, begin and
+   * commit), in milliseconds; 0 = none. Getting a connection has the pool's own bound. Default: the database's own
    * (PostgresOptions.roundTripTimeoutMs). PGlite runs in-process and ignores it.
    */
   timeoutMs?: number;

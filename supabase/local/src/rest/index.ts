@@ -688,7 +688,7 @@ import { whereSql as whereSqlOf } from './query.ts';
  * what a loaded machine adds: the client-side deadline is the role's timeout plus this, so a
  * reachable server always reports its own 57014 first.
  */
-export const DEADLINE_GRACE_MS = 2_000;
+export const DEADLINE_GRACE_MS = 5_000;
 
 /**
  * The client-side deadline of each round trip of a request as `role`: its statement_timeout
