@@ -10,31 +10,58 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { engines, freshPostgresDatabase, skipBecause } from '../../supabase/local/test/harness/engines.ts';
 import { startStack, type Stack } from '../../supabase/local/src/stack.ts';
+import { deadlineMs } from '../../supabase/local/src/rest/index.ts';
 import { PROJECT, berlinDay, book, createBerths, guest } from './support.ts';
 
 const postgres = engines().find((e) => e.name === 'postgres')!;
 /** A lost connection must be answered within this (the pool's connect timeout is 10 s). */
 const BOUND_MS = 3_000;
+/**
+ * An anon request's deadline per database round trip: anon's statement_timeout (3 s, as on
+ * hosted Supabase; checked in beforeAll) plus the grace for the server to report it.
+ */
+const ANON_DEADLINE_MS = deadlineMs('3s')!;
+/** Waiting for a pooled connection is bounded by the pool (PostgREST's acquisition timeout). */
+const ACQUIRE_MS = 10_000;
+/** What a loaded machine may add to a deadline before the answer is out. */
+const SLACK_MS = 3_000;
 
-/** A TCP proxy in front of Postgres that the test can cut or make refuse connections. */
+/**
+ * A TCP proxy in front of Postgres that the test can cut, make refuse connections, or turn
+ * into a black hole: it stops forwarding in both directions but keeps every socket open, as a
+ * network that drops packets without a reset. What arrives meanwhile (bytes, closes, new
+ * connections) is held and delivered when the hole closes, as TCP's retransmissions would.
+ */
 async function tcpProxy(target: URL) {
   const sockets = new Set<Socket>();
   let refusing = false;
+  let holding: (() => void)[] | undefined;
+  /** Runs `action` now, or when the black hole ends. */
+  const deliver = (action: () => void) => (holding ? holding.push(action) : action());
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => {});
+  };
   const server: Server = createServer((inbound) => {
     if (refusing) {
       inbound.destroy();
       return;
     }
-    const outbound = connect(Number(target.port), target.hostname);
-    for (const s of [inbound, outbound]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-    inbound.on('close', () => outbound.destroy());
-    outbound.on('close', () => inbound.destroy());
+    track(inbound);
+    const held: Buffer[] = [];
+    let outbound: Socket | undefined;
+    inbound.on('data', (chunk: Buffer) => deliver(() => (outbound ? outbound.write(chunk) : held.push(chunk))));
+    inbound.on('close', () => deliver(() => outbound?.destroy()));
+    deliver(() => {
+      if (inbound.destroyed) return;
+      const out = connect(Number(target.port), target.hostname);
+      outbound = out;
+      track(out);
+      for (const chunk of held.splice(0)) out.write(chunk);
+      out.on('data', (chunk: Buffer) => deliver(() => inbound.write(chunk)));
+      out.on('close', () => deliver(() => inbound.destroy()));
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
@@ -47,7 +74,17 @@ async function tcpProxy(target: URL) {
     refuse(on: boolean) {
       refusing = on;
     },
+    blackhole(on: boolean) {
+      if (on) {
+        holding ??= [];
+        return;
+      }
+      const actions = holding ?? [];
+      holding = undefined;
+      for (const action of actions) action();
+    },
     close: () => new Promise<void>((r) => {
+      holding = undefined;
       for (const s of sockets) s.destroy();
       server.close(() => r());
     }),
@@ -81,6 +118,8 @@ describe.skipIf(postgres.skip && skipBecause('lost database connection on postgr
     await admin.query(`create function public.resilience_sleep(seconds float) returns float language sql as 'select pg_sleep(seconds); select seconds'`);
     await admin.query(`grant execute on function public.resilience_sleep(float) to anon; notify pgrst, 'reload schema'`);
     await createBerths(stack.db, 'N', 2);
+    const { rows: [anon] } = await admin.query<{ config: string[] }>(`select setconfig as config from pg_db_role_setting s join pg_roles r on r.oid = s.setrole where r.rolname = 'anon' and s.setdatabase = 0`);
+    expect(anon.config).toContain('statement_timeout=3s');
     // wait for the schema cache to know the function (bounded)
     for (let i = 0; i < 100 && (await timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":0}' })).status !== 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -140,5 +179,42 @@ describe.skipIf(postgres.skip && skipBecause('lost database connection on postgr
     const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from public.orders`);
     expect(rows[0].n).toBe(1);
     await expectRecovered();
+  });
+
+  it('answers 504 within the deadline when the network black-holes mid-request, drops that connection, then recovers', async () => {
+    const pool = (stack.db as unknown as { pool: pg.Pool }).pool;
+    let removed = 0;
+    const onRemove = () => removed++;
+    pool.on('remove', onRemove);
+    try {
+      const pending = slowCall();
+      await new Promise((r) => setTimeout(r, 400));
+      proxy.blackhole(true);
+      const holeAt = performance.now();
+      const r = await pending;
+      const afterHole = performance.now() - holeAt;
+      expect({ status: r.status, code: r.body?.code }).toEqual({ status: 504, code: 'PGRST003' });
+      expect(r.body).toMatchObject({ message: 'Timed out waiting for the database to answer.' });
+      // the deadline, not something else: the statement alone (2.5 s) was within it
+      expect(r.ms).toBeGreaterThan(ANON_DEADLINE_MS - 500);
+      expect(afterHole).toBeLessThan(ANON_DEADLINE_MS + SLACK_MS);
+      // Requests that arrive while the hole lasts: some get an idle pooled connection (its
+      // statement gets no answer: the deadline), others wait for a new one (no answer to the
+      // startup: the pool's acquisition timeout): every one answers 504 in time, none hangs.
+      const during = await Promise.all(Array.from({ length: 12 }, () => timed(stack, '/places?select=name&order=name')));
+      for (const d of during) {
+        expect({ status: d.status, code: d.body?.code }).toEqual({ status: 504, code: 'PGRST003' });
+        expect(d.ms).toBeLessThan(Math.max(ANON_DEADLINE_MS, ACQUIRE_MS) + SLACK_MS);
+      }
+      expect(during.map((d) => d.body.message)).toContain('Timed out acquiring connection from connection pool.');
+    } finally {
+      proxy.blackhole(false);
+      pool.off('remove', onRemove);
+    }
+    // every connection that timed out was dropped from the pool, none handed out again:
+    // twenty requests in a row (more than the pool holds) all answer
+    expect(removed).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < 20; i++) await expectRecovered();
+    expect((await timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":0.1}' })).status).toBe(200);
   });
 });

@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix, relative } from 'node:path';
 import { loadConfig } from './config.ts';
-import type { Database, Queryable } from './db/types.ts';
+import type { Database, Queryable, TransactionOptions } from './db/types.ts';
 import { pgErrorFields } from './db/types.ts';
 import { lineAt, splitStatements } from './sql-split.ts';
+
+/** Migrations and seed may run long statements: no client-side deadline (see db/postgres.ts). */
+const NO_DEADLINE: TransactionOptions = { timeoutMs: 0 };
 
 export interface MigrationFile {
   version: string;
@@ -113,7 +116,7 @@ export async function migrate(db: Database, workdir: string, options: { seed?: b
       }
       // PostgREST's convention: tell the API to reload its schema cache.
       await tx.query(`notify pgrst, 'reload schema'`);
-    });
+    }, NO_DEADLINE);
   }
 
   const seedFiles = options.seed === false ? [] : listSeedFiles(workdir);
@@ -129,7 +132,7 @@ export async function migrate(db: Database, workdir: string, options: { seed?: b
           await runScript(tx, file.path, display(file.path));
           await tx.query(`insert into supabase_migrations.seed_files (path, hash) values ($1, $2)`, [file.key, file.hash]);
         }
-      });
+      }, NO_DEADLINE);
       seeded = true;
     } else {
       const recorded = new Map(seeds.rows.map((r) => [r.path, r.hash]));

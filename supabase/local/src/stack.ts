@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
 import { loadConfig, type StackConfig } from './config.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lockDataDir } from './db/lock.ts';
-import { isConnectionError, type Database } from './db/types.ts';
+import { DatabaseTimeoutError, isConnectionError, type Database } from './db/types.ts';
 import { bootstrapPlatform } from './bootstrap/index.ts';
 import { migrate, type MigrateResult } from './migrate.ts';
 import { demoKeys, type StackKeys } from './keys.ts';
@@ -70,6 +70,23 @@ const CORS_HEADERS = {
     'content-range, content-profile, content-location, range-unit, preference-applied, x-supabase-api-version, content-length, etag, location',
   'access-control-max-age': '3600',
 };
+
+/**
+ * The server's 'timeout' handler (only idle keep-alive sockets time out: server.timeout is 0).
+ * Node would destroy the socket at once, in the timers phase of the event loop, which runs
+ * before the poll phase reads sockets: a request the client sent on the socket while the loop
+ * was busy (PGlite runs statements on this thread; a big body is built or parsed here) is
+ * still unread in the kernel, and the client sees its request answered by a closed socket
+ * ("other side closed", ECONNRESET: `fetch failed`). Closing in the check phase instead lets
+ * the poll phase read such a request first; a socket that got one stays open.
+ */
+function closeIfStillIdle(socket: Socket) {
+  const read = socket.bytesRead;
+  setImmediate(() => {
+    const busy = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+    if (socket.bytesRead === read && !busy) socket.destroy();
+  });
+}
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const started = performance.now();
@@ -208,6 +225,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           sendJson(res, error.status, error.body, error.headers);
           return;
         }
+        if (error instanceof DatabaseTimeoutError) {
+          // The database did not answer within the request's deadline (a hung server or a
+          // network that drops packets): PostgREST's 504 code for a connection it could not
+          // get in time; the dead connection was dropped, so the next request gets a fresh one.
+          log.warn(`${req.method} ${url.pathname}: ${error.message}`);
+          sendJson(res, 504, {
+            code: 'PGRST003',
+            details: error.message,
+            hint: null,
+            message: error.phase === 'connect' ? 'Timed out acquiring connection from connection pool.' : 'Timed out waiting for the database to answer.',
+          });
+          return;
+        }
         if (isConnectionError(error)) {
           // PostgREST's answer while its database connection is down; the pool reconnects.
           log.warn(`${req.method} ${url.pathname}: database connection lost: ${(error as Error).message}`);
@@ -221,6 +251,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const server = createServer((req, res) => void handle(req, res));
     server.keepAliveTimeout = 5_000;
+    server.on('timeout', closeIfStillIdle);
     server.on('upgrade', (req, socket, head) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const hit = mounted.find(({ route }) => url.pathname.startsWith(route.prefix + '/'));

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, QueryResult, Queryable } from './types.ts';
+import { DatabaseTimeoutError, type Database, type QueryResult, type Queryable, type TransactionOptions } from './types.ts';
 
 const asText = (value: string) => value;
 // Same value shapes as the PGlite adapter: dates and timestamps as printed, int8 as string.
@@ -10,12 +10,64 @@ export interface PostgresOptions {
   max?: number;
   /** Fail a query whose connection hangs instead of waiting forever. */
   connectionTimeoutMillis?: number;
+  /**
+   * Default deadline of every statement's round trip in ms (getting a connection is bounded
+   * by connectionTimeoutMillis); 0 = none. A round trip that outlives it destroys its connection (so a black-holed network
+   * cannot hang a request until TCP gives up) and fails with DatabaseTimeoutError. Requests
+   * pass a shorter one (REST: the role's statement_timeout plus a grace), migrations none.
+   * Default 60 s.
+   */
+  roundTripTimeoutMs?: number;
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+/** Destroys a client's socket: its running query fails at once and the client is unusable. */
+function destroy(client: pg.PoolClient) {
+  const stream = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+  if (stream) stream.destroy();
+  else client.end().catch(() => {});
+}
+
+/** A checked-out client and, once a round trip outlived its deadline, why it is dead. */
+interface Checkout {
+  client: pg.PoolClient;
+  dead?: Error;
+}
+
+/**
+ * `work` on the client, failing with DatabaseTimeoutError (and a destroyed client) after `ms`.
+ * The expiry is decided in the check phase of the event loop, after the poll phase: after a
+ * long synchronous stretch the timer runs before sockets are read, and an answer already
+ * waiting in the socket must win over the timer.
+ */
+async function bounded<T>(c: Checkout, ms: number, work: () => Promise<T>): Promise<T> {
+  if (c.dead) throw c.dead;
+  if (!ms) return work();
+  let timer: NodeJS.Timeout | undefined;
+  let settled = false;
+  const running = work().finally(() => (settled = true));
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      setImmediate(() => {
+        if (settled) return;
+        c.dead = new DatabaseTimeoutError('query', ms);
+        reject(c.dead);
+        destroy(c.client);
+      });
+    }, ms);
+  });
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+    running.catch(() => {});
+  }
+}
+
+function wrap(c: Checkout, timeoutMs: number): Queryable {
+  const { client } = c;
   return {
     async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
-      const result = await client.query(sql, params as unknown[] | undefined);
+      const result = await bounded(c, timeoutMs, () => client.query(sql, params as unknown[] | undefined));
       // A multi-statement text returns an array of results: report the last one.
       const last = Array.isArray(result) ? result[result.length - 1] : result;
       return {
@@ -25,16 +77,21 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
       };
     },
     async exec(sql: string) {
-      await client.query(sql);
+      await bounded(c, timeoutMs, () => client.query(sql));
     },
   };
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Database & { pool: pg.Pool }> {
+  const acquireTimeout = options.connectionTimeoutMillis ?? 10_000;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    connectionTimeoutMillis: acquireTimeout,
+    // Dead peers of idle connections are noticed by the kernel (a real network; a deadline
+    // below covers the running request).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     application_name: 'supabase-local',
     // Hosted Supabase's search_path, also for connections opened before the bootstrap set it
     // on the database (a startup option, so no query races the first one on a new client).
@@ -42,7 +99,61 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
-  const base = wrap(pool);
+  const defaultTimeout = options.roundTripTimeoutMs ?? 60_000;
+
+  /**
+   * A pooled client. Waiting for one (a free slot, or a new connection) is bounded by the
+   * pool's connectionTimeoutMillis, PostgREST's db-pool-acquisition-timeout (10 s); its
+   * timeout is a DatabaseTimeoutError like a statement's (504), a refused connection stays a
+   * connection error (503).
+   */
+  const acquire = async (): Promise<pg.PoolClient> => {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      const message = (error as Error)?.message ?? '';
+      if (message === 'timeout exceeded when trying to connect' || message === 'Connection terminated due to connection timeout') {
+        throw new DatabaseTimeoutError('connect', acquireTimeout);
+      }
+      throw error;
+    }
+  };
+
+  /**
+   * Runs `fn` on a checked-out client, in a transaction if `tx`. A checked-out client has no
+   * listener of the pool: without ours, a connection lost mid-request (server restart,
+   * pg_terminate_backend, network) is an uncaught 'error' event that ends the whole stack.
+   * The running query fails with the error instead, and a broken or timed-out client is
+   * dropped from the pool, never handed to the next request.
+   */
+  const withClient = async <T>(ms: number, tx: boolean, fn: (q: Queryable) => Promise<T>): Promise<T> => {
+    const client = await acquire();
+    let lost: Error | undefined;
+    const onError = (error: Error) => (lost ??= error);
+    client.on('error', onError);
+    const checkout: Checkout = { client };
+    const q = wrap(checkout, ms);
+    try {
+      if (!tx) return await fn(q);
+      await q.query('begin');
+      const result = await fn(q);
+      await q.query('commit');
+      return result;
+    } catch (error) {
+      lost ??= checkout.dead;
+      if (tx && !lost) await q.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.off('error', onError);
+      // an error makes the pool discard the client (it re-adds its own 'error' listener first)
+      client.release(lost ?? checkout.dead);
+    }
+  };
+
+  const base: Queryable = {
+    query: (sql, params) => withClient(defaultTimeout, false, (q) => q.query(sql, params)),
+    exec: (sql) => withClient(defaultTimeout, false, (q) => q.exec(sql)),
+  };
   await base.query('select 1');
   let listener: pg.Client | undefined;
   let closed = false;
@@ -59,7 +170,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
     return connecting;
   };
   const connectListener = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: options.connectionString });
+    const client = new pg.Client({ connectionString: options.connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     const lost = () => {
       if (listener !== client) return;
       listener = undefined;
@@ -85,27 +196,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
     engine: 'postgres',
     pool,
     ...base,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      // A checked-out client has no listener of the pool: without this one, a connection lost
-      // mid-request (server restart, pg_terminate_backend, network) is an uncaught 'error'
-      // event that ends the whole stack. The running query fails with the error instead, and
-      // the broken client is dropped from the pool.
-      let lost: Error | undefined;
-      const onError = (error: Error) => (lost = error);
-      client.on('error', onError);
-      try {
-        await client.query('begin');
-        const result = await fn(wrap(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        if (!lost) await client.query('rollback').catch(() => {});
-        throw error;
-      } finally {
-        client.off('error', onError);
-        client.release(lost);
-      }
+    transaction<T>(fn: (tx: Queryable) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
+      return withClient(txOptions?.timeoutMs ?? defaultTimeout, true, fn);
     },
     async listen(channel, onPayload) {
       await ensureListener();

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from './types.ts';
+import type { Database, Queryable, TransactionOptions } from './types.ts';
 
 /** What PostgREST (and Storage) set for each request before running its statement. */
 export interface RequestContext {
@@ -21,6 +21,7 @@ export async function withRequest<T>(
   db: Database,
   context: RequestContext,
   fn: (tx: Queryable) => Promise<T>,
+  options?: TransactionOptions,
 ): Promise<T> {
   if (!API_ROLES.has(context.role)) {
     throw new UnknownRoleError(`role "${context.role}" does not exist`);
@@ -41,8 +42,14 @@ export async function withRequest<T>(
       ],
     );
     return fn(tx);
-  });
+  }, options);
 }
+
+/**
+ * Deadline of each round trip of a platform role's transaction (GoTrue's and Storage's own
+ * work: short statements; the custom access token hook has its own 2 s statement_timeout).
+ */
+export const PLATFORM_TIMEOUT_MS = 15_000;
 
 /** Runs `fn` in a transaction as a platform role (e.g. supabase_auth_admin for GoTrue's work). */
 export async function asPlatformRole<T>(
@@ -53,5 +60,5 @@ export async function asPlatformRole<T>(
   return db.transaction(async (tx) => {
     await tx.query(`select set_config('role', $1, true)`, [role]);
     return fn(tx);
-  });
+  }, { timeoutMs: PLATFORM_TIMEOUT_MS });
 }

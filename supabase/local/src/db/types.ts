@@ -19,10 +19,19 @@ export interface Queryable {
 
 export type Engine = 'pglite' | 'postgres';
 
+export interface TransactionOptions {
+  /**
+   * Deadline of each database round trip of this transaction (every statement, begin and
+   * commit), in milliseconds; 0 = none. Getting a connection has the pool's own bound. Default: the database's own
+   * (PostgresOptions.roundTripTimeoutMs). PGlite runs in-process and ignores it.
+   */
+  timeoutMs?: number;
+}
+
 export interface Database extends Queryable {
   readonly engine: Engine;
   /** Runs `fn` in a transaction; a throw rolls back. On PGlite calls are serialised. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** LISTEN on a channel; returns the unlisten function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -59,6 +68,26 @@ export function pgErrorFields(error: unknown): PgErrorFields {
 export function isPgError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
+/**
+ * A database round trip outlived its deadline: the server did not answer (a network that drops
+ * packets without a reset, a server that hangs). The connection was destroyed, not returned to
+ * the pool; whether a write committed is unknown. The gateway answers it 504.
+ */
+export class DatabaseTimeoutError extends Error {
+  constructor(
+    /** 'connect': no connection within the deadline; 'query': a statement got no answer. */
+    readonly phase: 'connect' | 'query',
+    readonly timeoutMs: number,
+  ) {
+    super(
+      phase === 'connect'
+        ? `No database connection within ${timeoutMs} ms`
+        : `The database did not answer within ${timeoutMs} ms; the connection was dropped`,
+    );
+    this.name = 'DatabaseTimeoutError';
+  }
 }
 
 /**

@@ -649,7 +649,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           const result = await fn(tx);
           if (prefer.tx === 'rollback') throw new Rollback(result);
           return result;
-        });
+        }, { timeoutMs: deadlineMs(cache.roleTimeouts.get(role)) });
       } catch (error) {
         if (error instanceof Rollback) return error.outcome;
         if (error instanceof HttpError) throw error;
@@ -681,6 +681,31 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 }
 
 import { whereSql as whereSqlOf } from './query.ts';
+
+/**
+ * What the server needs beyond a statement_timeout to cancel the statement and say so, and
+ * what a loaded machine adds: the client-side deadline is the role's timeout plus this, so a
+ * reachable server always reports its own 57014 first.
+ */
+export const DEADLINE_GRACE_MS = 5_000;
+
+/**
+ * The client-side deadline of each round trip of a request as `role`: its statement_timeout
+ * (pg_db_role_setting: anon 3 s, authenticated 8 s, as on hosted Supabase) plus the grace.
+ * A role without one (service_role) gets the database's default (db/postgres.ts, 60 s).
+ */
+export function deadlineMs(statementTimeout: string | undefined): number | undefined {
+  const ms = intervalMs(statementTimeout);
+  return ms ? ms + DEADLINE_GRACE_MS : undefined;
+}
+
+/** A duration setting as Postgres reads it ('3s', '8000', '1min'; no unit = ms). */
+export function intervalMs(setting: string | undefined): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|ms|s|min|h|d)?\s*$/.exec(setting ?? '');
+  if (!m) return undefined;
+  const factor = { us: 0.001, ms: 1, s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 'ms']!;
+  return Math.round(Number(m[1]) * factor);
+}
 
 /** A SQL string literal (standard_conforming_strings is on in both engines). */
 function literal(value: string): string {
