@@ -7,6 +7,10 @@ export interface RequestContext {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  /** The role's statement_timeout (PostgREST applies pg_db_role_setting itself). */
+  statementTimeout?: string;
+  /** GET/HEAD run in a read-only transaction, as PostgREST runs them. */
+  readOnly?: boolean;
 }
 
 const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
@@ -26,21 +30,20 @@ export async function withRequest<T>(
   if (!API_ROLES.has(context.role)) {
     throw new UnknownRoleError(`role "${context.role}" does not exist`);
   }
-  return db.transaction(async (tx) => {
-    await tx.query(
-      `select set_config('role', $1, true),
+  // One round trip for all of it (each statement costs one on Postgres and a protocol pass on PGlite).
+  const params: string[] = [context.role, JSON.stringify(context.claims), context.method ?? '', context.path ?? '', JSON.stringify(context.headers ?? {})];
+  let sql = `select set_config('role', $1, true),
               set_config('request.jwt.claims', $2, true),
               set_config('request.method', $3, true),
               set_config('request.path', $4, true),
-              set_config('request.headers', $5, true)`,
-      [
-        context.role,
-        JSON.stringify(context.claims),
-        context.method ?? '',
-        context.path ?? '',
-        JSON.stringify(context.headers ?? {}),
-      ],
-    );
+              set_config('request.headers', $5, true)`;
+  if (context.statementTimeout) {
+    params.push(context.statementTimeout);
+    sql += `, set_config('statement_timeout', $${params.length}, true)`;
+  }
+  if (context.readOnly) sql += `, set_config('transaction_read_only', 'on', true)`;
+  return db.transaction(async (tx) => {
+    await tx.query(sql, params);
     return fn(tx);
   }, options);
 }

@@ -635,17 +635,16 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     async function run(fn: (tx: Queryable) => Promise<Outcome>): Promise<Outcome> {
       const headers = forwardedHeaders(req, ctx.config.api.trustedProxies);
       try {
-        return await withRequest(ctx.db, { role, claims, method, path: url.pathname.replace(/^\/rest\/v1/, '') || '/', headers }, async (tx) => {
-          // the role's statement_timeout (PostgREST applies pg_db_role_setting itself), and
-          // GET/HEAD in a read-only transaction as PostgREST runs them
-          const timeout = cache.roleTimeouts.get(role) ?? '';
-          const readOnly = method === 'GET' || method === 'HEAD' ? 'on' : '';
-          // (one simple-protocol call: the values are the catalog's own setting and a constant)
-          const settings = [
-            timeout ? `set_config('statement_timeout', ${literal(timeout)}, true)` : '',
-            readOnly ? `set_config('transaction_read_only', 'on', true)` : '',
-          ].filter(Boolean);
-          if (settings.length) await tx.exec(`select ${settings.join(', ')}`);
+        const context = {
+          role,
+          claims,
+          method,
+          path: url.pathname.replace(/^\/rest\/v1/, '') || '/',
+          headers,
+          statementTimeout: cache.roleTimeouts.get(role),
+          readOnly: method === 'GET' || method === 'HEAD',
+        };
+        return await withRequest(ctx.db, context, async (tx) => {
           const result = await fn(tx);
           if (prefer.tx === 'rollback') throw new Rollback(result);
           return result;
@@ -705,11 +704,6 @@ export function intervalMs(setting: string | undefined): number | undefined {
   if (!m) return undefined;
   const factor = { us: 0.001, ms: 1, s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 'ms']!;
   return Math.round(Number(m[1]) * factor);
-}
-
-/** A SQL string literal (standard_conforming_strings is on in both engines). */
-function literal(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
 }
 
 /** Prefer: tx=rollback: the outcome is answered, the transaction rolled back. */
