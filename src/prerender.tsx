@@ -9,7 +9,7 @@ import { I18nProvider } from '@lingui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryHistory, createRouter } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
-import { activateLocale, cataloguesFor, i18n, resolveLocale, type Catalogue } from './lib/i18n';
+import { activateLocale, i18n, resolveLocale, stripLocale } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { identityQueryOptions } from './lib/auth';
 import { documentTitle } from './lib/page-title';
@@ -24,8 +24,6 @@ export interface Rendered {
   html: string;
   lang: string;
   title: string;
-  /** The catalogues the page loads besides the German shell catalogue of the entry. */
-  catalogues: Catalogue[];
 }
 
 /** Renders `path` (e.g. /en/service) as a visitor without a session sees it first. */
@@ -42,7 +40,7 @@ export async function render(path: string): Promise<Rendered> {
     defaultNotFoundComponent: NotFoundPage,
   });
   // The bottom navigation marks the tab of the page (the app records the visit on mount).
-  setTabState(recordVisit(initialTabState(), path.replace(/^\/(de|en)(?=\/|$)/, '') || '/'));
+  setTabState(recordVisit(initialTabState(), stripLocale(path)));
   await activateLocale(locale, path);
   await router.load();
   const failed = router.state.matches.find((match) => match.status !== 'success');
@@ -65,6 +63,5 @@ export async function render(path: string): Promise<Rendered> {
       .replace(/<input\b[^>]*\btype="date"[^>]*>/g, (input) => input.replace(/\s(?:value|min)="[^"]*"/g, '')),
     lang: locale,
     title: heading ? documentTitle(heading) : '',
-    catalogues: cataloguesFor(path).filter((catalogue) => locale !== 'de' || catalogue !== 'messages'),
   };
 }

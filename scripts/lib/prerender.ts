@@ -7,8 +7,9 @@
  *   dist/de/start/index.html, dist/en/start/index.html, dist/start/index.html (unprefixed:
  *   German), likewise service/ and start/booking/.
  * The first paint is then HTML and its inline CSS; the app is requested after that paint, loads
- * the page and replaces the markup in one commit with its own, identical first render. dist/index.html stays the empty shell: every
- * other path (and the service worker's navigations) gets it, as before.
+ * the page and replaces the markup in one commit with its own, identical first render.
+ * dist/index.html stays the empty shell: every other path (and the service worker's
+ * navigations) gets it, as before.
  *
  * Hosts serve <path>/index.html for <path> (scripts/lib/static-server.ts does; see the README
  * for other static hosts).
