@@ -48,13 +48,15 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 function guardScript(path: string, authKey: string): string {
   const checks: string[] = [];
   if (!/^\/(de|en)(\/|$)/.test(path)) {
-    checks.push(`(localStorage.getItem('locale')||(document.cookie.match(/(?:^|;\\s*)locale=(de|en)\\b/)||[])[1]||'de')!=='de'`);
+    checks.push(`(get('locale')||(document.cookie.match(/(?:^|;\\s*)locale=(de|en)\\b/)||[])[1]||'de')!=='de'`);
   }
   if (path.endsWith('/start/booking')) {
-    checks.push(`/[?&]step=/.test(location.search)`, `localStorage.getItem(${JSON.stringify(authKey)})!==null`);
+    checks.push(`/[?&]step=/.test(location.search)`, `get(${JSON.stringify(authKey)})!==null`);
   }
   if (!checks.length) return '';
-  return `<script>try{if(${checks.join('||')})document.getElementById('root').textContent=''}catch(e){}</script>`;
+  // Storage may be blocked: then the cookie decides, as in src/lib/i18n.ts.
+  const get = `function(k){try{return localStorage.getItem(k)}catch(e){return null}}`;
+  return `<script>try{(function(get){if(${checks.join('||')})document.getElementById('root').textContent=''})(${get})}catch(e){}</script>`;
 }
 
 /**
