@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import { prerender, prerenderedFile, prerenderedPaths } from './scripts/lib/prerender.ts';
 
 // Plugin order as measured in ../shared/TOOLING.md. The Babel include also matches ids with a
 // query string (TanStack's ?tsr-split= chunks), or the Lingui macro runs uncompiled.
@@ -22,6 +23,9 @@ export default defineConfig({
     babel({ include: /\/src\/.*\.[jt]sx?(?:$|\?)/, plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),
     tailwindcss(),
+    // /start, /service and /start/booking as HTML (scripts/lib/prerender.ts), before the PWA
+    // plugin lists the files to precache.
+    prerender(),
     // /sw.js precaches the shell (HTML, JS, CSS, icons, catalogues) so a reload on a bad
     // connection still opens the app; water levels and weather fall back to their last answer.
     VitePWA({
@@ -48,6 +52,9 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Navigations are answered with index.html (the app); the prerendered pages are for a
+        // first visit from the network only, never served from this cache after a deploy.
+        globIgnores: prerenderedPaths().map(prerenderedFile),
         clientsClaim: true,
         skipWaiting: true,
         navigateFallback: '/index.html',

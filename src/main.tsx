@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -6,7 +6,7 @@ import { RouterProvider, createRouter } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
 import { activateLocale, i18n, resolveLocale } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
-import { watchAuth } from './lib/auth';
+import { hasStoredSession, identityQueryOptions, watchAuth } from './lib/auth';
 import { reloadForChunkError, shareRouterReloadPolicy } from './lib/chunk-reload';
 import { NotFoundPage } from './components/errors/not-found-page';
 import './index.css';
@@ -36,17 +36,40 @@ window.addEventListener('vite:preloadError', (event) => {
 // Sessions change in other tabs and by token refresh: keep guards and the drawer in step.
 watchAuth(queryClient, () => void router.invalidate());
 
+// Start-up runs in a few tasks, not one long one: the prerendered page is already on screen
+// and stays responsive to scrolling meanwhile (and total blocking time stays low).
+const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+await yieldToBrowser();
 // I18nProvider renders nothing until a locale is active: activate before rendering.
 await activateLocale(resolveLocale(window.location.pathname));
+// Without a stored session the visitor is anonymous: known now, so pages that wait for the
+// identity (booking) render at once, like their prerendered HTML (scripts/lib/prerender.ts).
+if (!hasStoredSession()) queryClient.setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
+// The public pages arrive prerendered: load the page (route chunks, catalogues) before the first
+// render, which then replaces that HTML in one commit with the same content.
+await router.load().catch(console.error);
+await yieldToBrowser();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nProvider>
-  </StrictMode>,
+// A prerendered page's markup is inert (no taps on buttons without their handlers) until the
+// app's first render has replaced it, in one commit with the same content.
+const container = document.getElementById('root')!;
+function Interactive() {
+  useLayoutEffect(() => container.removeAttribute('inert'), []);
+  return null;
+}
+// As a transition React renders in slices (no long task blocking the main thread), and the
+// prerendered markup stays until the commit.
+startTransition(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>
+      <Interactive />
+    </StrictMode>,
+  ),
 );
 
 // The service worker (/sw.js, vite-plugin-pwa) caches the shell; register it once the page has loaded.

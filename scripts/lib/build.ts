@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['src', 'locales', 'public', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json'];
+const SOURCES = ['src', 'locales', 'public', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json', 'scripts/lib/prerender.ts'];
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -14,7 +14,7 @@ function newest(path: string): number {
 }
 
 /**
- * Builds the SPA into dist/ when it is missing, older than its sources, or was built for
+ * Builds the SPA (with its prerendered pages, scripts/lib/prerender.ts) into dist/ when it is missing, older than its sources, or was built for
  * another API URL or key (those are baked in at build time by Vite).
  */
 export function buildIfNeeded(
@@ -24,7 +24,7 @@ export function buildIfNeeded(
 ): 'built' | 'fresh' {
   const stampFile = join(dist, '.build-env.json');
   // Bump `builder` when the way the app is built changes, so old builds are not reused.
-  const stamp = JSON.stringify({ ...env, builder: 2 });
+  const stamp = JSON.stringify({ ...env, builder: 3 });
   const built = existsSync(join(dist, 'index.html')) ? statSync(join(dist, 'index.html')).mtimeMs : 0;
   const sourcesChanged = Math.max(...SOURCES.map((s) => newest(join(root, s)))) > built;
   const envChanged = !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp;

@@ -25,8 +25,8 @@ const COMPRESSIBLE = /^(text\/|application\/(json|manifest)|image\/svg)/;
 
 /**
  * Serves a built SPA: files from `root`, hashed assets cached for a year, everything else
- * revalidated, and any other path answered with index.html so the client router decides
- * (its 404 page included).
+ * revalidated; a path with a prerendered page gets its <path>/index.html, and any other path
+ * index.html so the client router decides (its 404 page included).
  */
 export async function serveStatic(root: string, options: { host?: string; port?: number } = {}): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const base = resolve(root);
@@ -41,7 +41,11 @@ export async function serveStatic(root: string, options: { host?: string; port?:
     }
     const candidate = normalize(join(base, pathname));
     const inside = candidate === base || candidate.startsWith(base + sep);
-    let file = inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
+    const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+    let file = inside && isFile(candidate) ? candidate : undefined;
+    // A prerendered page (scripts/lib/prerender.ts): /de/start -> de/start/index.html. The root
+    // folder's index.html is the app shell, served below for every other page path.
+    if (!file && inside && candidate !== base && isFile(join(candidate, 'index.html'))) file = join(candidate, 'index.html');
     if (!file) {
       // Asset-looking paths that do not exist are real 404s; page paths get the app shell.
       if (extname(pathname) && !pathname.endsWith('.html')) {
@@ -57,6 +61,7 @@ export async function serveStatic(root: string, options: { host?: string; port?:
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
       'x-content-type-options': 'nosniff',
     };
+    if (COMPRESSIBLE.test(type)) headers.vary = 'accept-encoding';
     const gzip = COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     if (gzip) headers['content-encoding'] = 'gzip';
     res.writeHead(200, headers);

@@ -34,6 +34,8 @@ export function withLocale(path: string, locale: Locale | undefined): string {
 
 /** The visitor's stored choice: local storage first, then the cookie. */
 export function storedLocale(): Locale | undefined {
+  // Nothing is stored when the page is rendered at build time (src/prerender.tsx).
+  if (typeof document === 'undefined') return undefined;
   try {
     const value = localStorage.getItem(STORAGE_KEY);
     if (isLocale(value)) return value;
@@ -93,7 +95,7 @@ export async function activateLocale(locale: Locale, pathname = window.location.
     loaded.add(missing[index]!);
   });
   if (i18n.locale !== locale) i18n.activate(locale);
-  document.documentElement.lang = locale;
+  if (typeof document !== 'undefined') document.documentElement.lang = locale;
 }
 
 export { i18n };

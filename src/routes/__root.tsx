@@ -11,7 +11,7 @@ export interface RouterContext {
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // Every page, global 404s included, is shown in the locale of its URL prefix or the stored choice.
-  beforeLoad: ({ location }) => activateLocale(resolveLocale(location.pathname)),
+  beforeLoad: ({ location }) => activateLocale(resolveLocale(location.pathname), location.pathname),
   component: AppShell,
   notFoundComponent: NotFoundPage,
   errorComponent: ErrorPage,

@@ -56,10 +56,6 @@ export function StartPage() {
         </CardContent>
       </Card>
 
-      <Section title={<span className="flex items-center gap-2"><Newspaper className="size-5" aria-hidden /><Trans>Neuigkeiten</Trans></span>}>
-        <News />
-      </Section>
-
       <Section title={<span className="flex items-center gap-2"><Euro className="size-5" aria-hidden /><Trans>Preise</Trans></span>}>
         <p className="text-slate-800">
           <Trans>Übernachten ab {perMetre} pro laufendem Meter und Nacht zzgl. Nebenkosten und MwSt.; Tagesliegeplätze ab {formatEuro(prices.dayBerthPerMetre, i18n.locale)} pro Meter.</Trans>
@@ -78,6 +74,12 @@ export function StartPage() {
             <Trans>Zum Drohnenvideo</Trans>
           </Link>
         </p>
+      </Section>
+
+      {/* Last: the news arrive after the first paint (the page is prerendered, scripts/lib/prerender.ts),
+          and their height is only known then; nothing below them moves on a phone's first screen. */}
+      <Section title={<span className="flex items-center gap-2"><Newspaper className="size-5" aria-hidden /><Trans>Neuigkeiten</Trans></span>}>
+        <News />
       </Section>
     </Page>
   );
