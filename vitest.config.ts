@@ -19,6 +19,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // '@' as in the app, so a suite can run the app's query functions against the stack.
+        resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
         test: { name: 'database', environment: 'node', include: ['supabase/tests/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/resilience/**/*.test.ts'] },
       },
       {

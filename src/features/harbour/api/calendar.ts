@@ -1,7 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
+import type { AppSupabaseClient } from '@/lib/supabase';
 import { addDaysIso } from '@/lib/dates';
+import { fetchAll } from '@/lib/fetch-all';
 import { daysOf, spreadEntries, type EntryRow } from './calendar-spread';
 import { harbourKeys } from './keys';
 
@@ -40,6 +42,33 @@ export interface CalendarData {
   cells: Record<string, Record<string, CalendarEntry[]>>;
 }
 
+type Client = AppSupabaseClient;
+
+/** The berths (not archived) by name, all of them: paged past max_rows (id makes the order total). */
+export function calendarPlaces(supabase: Client) {
+  return fetchAll((lo, hi) => supabase.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi));
+}
+
+/**
+ * Every occupation touching [from, to], all of them: a busy month passes max_rows (1,000 rows
+ * per answer), so it is paged in a total order (id is unique per occupation). An error on any
+ * page fails the query: the page shows its error, never a partial calendar.
+ */
+export function calendarEntries(supabase: Client, from: string, to: string) {
+  return fetchAll((lo, hi) =>
+    // See CalendarEntry: the generated row's nullability and text types are wrong here.
+    supabase.rpc('calendar_entries', { p_from: from, p_to: to }).order('id').range(lo, hi).overrideTypes<EntryRow[], { merge: false }>(),
+  );
+}
+
+/** The calendar's data for [from, to] through `supabase` (the query function's body). */
+export async function loadCalendar(supabase: Client, from: string, to: string): Promise<CalendarData> {
+  const [places, entries] = await Promise.all([calendarPlaces(supabase), calendarEntries(supabase, from, to)]);
+  const names = new Map(places.map((p) => [p.id, p.name]));
+  const days = daysOf(from, to);
+  return { days, places, cells: spreadEntries(entries, names, days) };
+}
+
 /**
  * All berths and their occupations per day of [from, to] (staff only; RLS and the function
  * refuse others). calendar_entries sends each occupation once (a month of 1,000 berths is ~4.5
@@ -48,18 +77,6 @@ export interface CalendarData {
 export const calendarQueryOptions = (from: string, to: string) =>
   queryOptions({
     queryKey: harbourKeys.calendar(from, to),
-    queryFn: async (): Promise<CalendarData> => {
-      const supabase = await getSupabase();
-      const [places, entries] = await Promise.all([
-        supabase.from('places').select('id, name, pier').eq('archived', false).order('name'),
-        // See CalendarEntry: the generated row's nullability and text types are wrong here.
-        supabase.rpc('calendar_entries', { p_from: from, p_to: to }).overrideTypes<EntryRow[], { merge: false }>(),
-      ]);
-      if (places.error) throw places.error;
-      if (entries.error) throw entries.error;
-      const names = new Map(places.data.map((p) => [p.id, p.name]));
-      const days = daysOf(from, to);
-      return { days, places: places.data, cells: spreadEntries(entries.data, names, days) };
-    },
+    queryFn: async (): Promise<CalendarData> => loadCalendar(await getSupabase(), from, to),
     staleTime: 30_000,
   });

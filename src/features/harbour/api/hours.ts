@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { fetchAll } from '@/lib/fetch-all';
 import type { Tables } from '@/lib/database.types';
 import type { HoursValues } from '../schemas/hours';
 
@@ -44,14 +45,16 @@ export const hoursQueryOptions = (month: string, person?: string) =>
     queryFn: async (): Promise<HoursEntry[]> => {
       const supabase = await getSupabase();
       const { from, until } = monthBounds(month);
-      let query = supabase
-        .from('working_hours')
-        .select('id, user_id, work_date, start_time, end_time, break_minutes, minutes, note')
-        .gte('work_date', from)
-        .lt('work_date', until);
-      if (person) query = query.eq('user_id', person);
-      const { data, error } = await query.order('work_date').order('start_time').limit(2000).overrideTypes<HoursOverride[]>();
-      if (error) throw error;
+      const shifts = () => {
+        const query = supabase
+          .from('working_hours')
+          .select('id, user_id, work_date, start_time, end_time, break_minutes, minutes, note')
+          .gte('work_date', from)
+          .lt('work_date', until);
+        return person ? query.eq('user_id', person) : query;
+      };
+      // The month is shown whole (and exported): paged past max_rows (1,000 rows per answer).
+      const data = await fetchAll((lo, hi) => shifts().order('work_date').order('start_time').order('id').range(lo, hi).overrideTypes<HoursOverride[]>());
       return data.map((row) => ({ ...row, start_time: row.start_time.slice(0, 5), end_time: row.end_time.slice(0, 5) }));
     },
   });

@@ -3,6 +3,7 @@ import { TZDate } from '@date-fns/tz';
 import { getSupabase } from '@/lib/auth';
 import type { Database, Tables } from '@/lib/database.types';
 import { addDaysIso, berlinToday, HARBOUR_TIME_ZONE } from '@/lib/dates';
+import { fetchAll } from '@/lib/fetch-all';
 import type { Order, OrderJson } from '@/features/orders/api/types';
 import type { InboxKind } from './inbox';
 import { harbourKeys } from './keys';
@@ -68,25 +69,25 @@ export const overviewQueryOptions = () =>
         orders().eq('status', 'unverified').gt('expires_at', now.toISOString()).lte('expires_at', soon.toISOString()).order('expires_at').limit(50).overrideTypes<OverviewJson>(),
       ]);
       for (const r of results) if (r.error) throw r.error;
+      // Berths and today's occupations are paged past max_rows (1,000 rows per answer): a cut list
+      // would show taken berths as free.
       const [places, calendar, messages, applications] = await Promise.all([
-        supabase.from('places').select('id, name').eq('archived', false).order('name'),
+        fetchAll((lo, hi) => supabase.from('places').select('id, name').eq('archived', false).order('name').order('id').range(lo, hi)),
         // RETURNS TABLE columns are typed not-null; ends_at is null for open-ended long-term holdings.
-        supabase.rpc('calendar_entries', { p_from: today, p_to: today }).overrideTypes<{ ends_at: string | null }[]>(),
+        fetchAll((lo, hi) => supabase.rpc('calendar_entries', { p_from: today, p_to: today }).order('id').range(lo, hi).overrideTypes<{ ends_at: string | null }[]>()),
         supabase.from('contact_messages').select('id, kind, service, name, created_at', { count: 'exact' })
           .eq('status', 'open').order('created_at', { ascending: false }).limit(OVERVIEW_LIST)
           .overrideTypes<{ kind: InboxKind }[]>(),
         supabase.rpc('open_long_term_applications', { p_limit: OVERVIEW_LIST }).overrideTypes<{ place_name: string | null }[]>(),
       ]);
-      if (places.error) throw places.error;
-      if (calendar.error) throw calendar.error;
       if (messages.error) throw messages.error;
       if (applications.error) throw applications.error;
       const occupied = new Set(
-        calendar.data
+        calendar
           .filter((e) => new Date(e.starts_at) <= now && (e.ends_at === null || new Date(e.ends_at) > now))
           .map((e) => e.place_id),
       );
-      const freeNow = places.data.filter((p) => !occupied.has(p.id));
+      const freeNow = places.filter((p) => !occupied.has(p.id));
       const [arrivals, departures, checkedIn, pendingPayments, expiringSoon]: OverviewOrder[][] = results.map((r) => r.data ?? []);
       const apps = applications.data;
       return {

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
+import { fetchAll } from '@/lib/fetch-all';
 import { adminPlaceKeys } from '../../places/api/keys';
 
 export type Holder = Pick<
@@ -45,9 +46,13 @@ export const applicationsQueryOptions = () =>
     queryKey: adminPlaceKeys.applications(),
     queryFn: async (): Promise<Application[]> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.rpc('long_term_applications_queue');
-      if (error) throw error;
-      return data as unknown as Application[];
+      // Paged past max_rows (1,000 rows per answer): the list is shown whole. The queue's own
+      // order, made total for paging: open ones by waiting position (the others have none), then
+      // the answered ones by arrival.
+      const rows = await fetchAll((lo, hi) =>
+        supabase.rpc('long_term_applications_queue').order('waiting_position', { nullsFirst: false }).order('created_at').order('id').range(lo, hi),
+      );
+      return rows as unknown as Application[];
     },
   });
 

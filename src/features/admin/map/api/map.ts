@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { fetchAll } from '@/lib/fetch-all';
 import type { CalendarEntry } from '@/features/harbour/api/calendar';
 import { adminPlaceKeys } from '../../places/api/keys';
 import type { Column } from '../../additional-places/api/additional-places';
@@ -44,21 +45,20 @@ export const mapQueryOptions = (day: string) =>
     queryKey: adminPlaceKeys.map(day),
     queryFn: async (): Promise<MapData> => {
       const supabase = await getSupabase();
+      // Berths and columns paged past max_rows (1,000 rows per answer); calendar() is one row per day.
       const [places, calendar, columns] = await Promise.all([
-        supabase.from('places').select('id, name, pier, length, width, one_day, position').eq('archived', false).order('name'),
+        fetchAll((lo, hi) => supabase.from('places').select('id, name, pier, length, width, one_day, position').eq('archived', false).order('name').order('id').range(lo, hi)),
         supabase.rpc('calendar', { p_from: day, p_to: day }),
-        supabase.from('additional_places').select('id, type, name, position, image_path').order('name'),
+        fetchAll((lo, hi) => supabase.from('additional_places').select('id, type, name, position, image_path').order('name').order('id').range(lo, hi)),
       ]);
-      if (places.error) throw places.error;
       if (calendar.error) throw calendar.error;
-      if (columns.error) throw columns.error;
       const rows = (calendar.data ?? []) as unknown as { day: string; places: CalendarEntry[] }[];
       const byPlace = new Map<string, CalendarEntry[]>();
       for (const row of rows) for (const e of row.places) byPlace.set(e.place_id, [...(byPlace.get(e.place_id) ?? []), e]);
-      const berths = (places.data as Omit<MapBerth, 'state' | 'entries'>[]).map((p) => {
+      const berths = (places as Omit<MapBerth, 'state' | 'entries'>[]).map((p) => {
         const entries = byPlace.get(p.id) ?? [];
         return { ...p, entries, state: stateOf(entries) };
       });
-      return { berths, columns: columns.data as Column[] };
+      return { berths, columns: columns as Column[] };
     },
   });

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
+import { fetchAll } from '@/lib/fetch-all';
 import { removeImageQuietly } from './upload';
 import { adminPlaceKeys } from './keys';
 
@@ -19,12 +20,10 @@ export const adminPlacesQueryOptions = () =>
     queryKey: adminPlaceKeys.list(),
     queryFn: async (): Promise<AdminPlaceRow[]> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase
-        .from('places')
-        .select('id, name, pier, length, width, one_day, archived, image_path, updated_at')
-        .order('name');
-      if (error) throw error;
-      return data;
+      // Paged past max_rows (1,000 rows per answer): the list is shown whole.
+      return fetchAll((lo, hi) =>
+        supabase.from('places').select('id, name, pier, length, width, one_day, archived, image_path, updated_at').order('name').order('id').range(lo, hi),
+      );
     },
   });
 
