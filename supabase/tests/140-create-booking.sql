@@ -76,7 +76,9 @@ select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnigh
 select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnight', '2027-05-30', b, p, p_departure => '2027-06-02') from boat $$,
   '22023', 'period_in_past', 'no bookings in the past');
 select throws_ok($$ select public.create_booking(tests.place_id('B4'), 'overnight', '2027-06-10', b, p, p_departure => '2027-06-12', p_sale_code => 'FALSCH') from boat $$,
-  'P0001', 'invalid_sale_code', 'a wrong sale code is refused');
+  'P0001', 'sale_code_not_checked', 'a sale code the session has not quoted is refused (20261122003200; pgTAP 320)');
+-- The booking page quotes a code before booking with it.
+select public.quote_booking('overnight', '2027-06-10', 9.4, p_departure => '2027-06-12', p_sale_code => 'Rhein5');
 select results_eq(
   $$ select price_cents, sale_code from public.create_booking(tests.place_id('B4'), 'overnight', '2027-06-10', (select b from boat), (select p from boat),
        p_departure => '2027-06-12', p_sale_code => 'rhein5', p_save_profile => true) $$,

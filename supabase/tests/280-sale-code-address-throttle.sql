@@ -58,7 +58,7 @@ select throws_ok($$ select public.quote_booking('overnight', '2027-03-10', 7, p_
   'P0001', 'sale_code_throttled_network', 'a new session from that address is refused as well');
 select throws_ok($$ select public.create_booking(tests.place_id('Z1'), 'overnight', '2027-03-10', '{"name":"Boot","length":7,"width":2.5}',
     '{"first_name":"G","last_name":"Gast","email":"g@example.org"}', p_departure => '2027-03-11', p_sale_code => 'RHEIN5') $$,
-  'P0001', 'sale_code_throttled_network', 'create_booking checks the code through the same throttle');
+  'P0001', 'sale_code_not_checked', 'create_booking is no way around it: a code this session has not quoted is refused, whatever it is (20261122003200)');
 select tests.act_as('g9', '203.0.113.8');
 select is(public.quote_booking('overnight', '2027-03-10', 7, p_departure => '2027-03-11', p_sale_code => 'RHEIN5') ->> 'sale_code_valid',
   'true', 'the same session from another address is not throttled');

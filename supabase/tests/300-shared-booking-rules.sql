@@ -161,8 +161,15 @@ select is(tests.both($$ tests.place_id('B7'), 'day', '2027-07-01', '{"name": "X"
   array['22023 day_stay_not_allowed', '22023 day_stay_not_allowed'], 'both refuse a day stay on a berth not for day guests');
 select is(tests.both($$ tests.place_id('B3'), 'overnight', '2027-07-01', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B", "email": "a@test.local"}', '2027-07-03' $$),
   array['23P01 berth_no_longer_available', '23P01 berth_no_longer_available'], 'both refuse a long-term held berth');
-select is(tests.both($$ tests.place_id('B7'), 'overnight', '2027-07-01', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B", "email": "a@test.local"}', '2027-07-03', p_sale_code => 'GIBTSNICHT' $$),
-  array['P0001 invalid_sale_code', 'P0001 invalid_sale_code'], 'both refuse an unknown sale code');
+-- A code the customer's session quoted while valid (create_booking needs that, 20261122003200)
+-- and the admin deleted since: both look it up again and refuse it.
+insert into public.sale_codes (code, value) values ('WEG', 500);
+select tests.authenticate_as('customer');
+select public.quote_booking('overnight', '2027-07-01', 9, p_departure => '2027-07-03', p_sale_code => 'WEG');
+select tests.clear_authentication();
+delete from public.sale_codes where code = 'WEG';
+select is(tests.both($$ tests.place_id('B7'), 'overnight', '2027-07-01', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B", "email": "a@test.local"}', '2027-07-03', p_sale_code => 'WEG' $$),
+  array['P0001 invalid_sale_code', 'P0001 invalid_sale_code'], 'both refuse a sale code that is no longer valid');
 select is(tests.both($$ tests.place_id('B6'), 'overnight', '2027-06-11', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B", "email": "a@test.local"}', '2027-06-13' $$),
   array['23P01 berth_no_longer_available', '23P01 berth_no_longer_available'], 'both refuse an occupied berth');
 select ok((select bool_and(prosrc like '%private.book_berth(%') from pg_proc

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { apiUrl, berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, personaToken, quote } from './booking-helpers';
+import { apiUrl, berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, personaToken, quote, words } from './booking-helpers';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -58,6 +58,27 @@ test.describe('booking as a logged-in customer', () => {
     await confirmBooking(page, 'de');
     await expect(page.getByText('Bestätigt', { exact: true })).toBeVisible();
     await expect(page.getByTestId('price-gross')).toHaveText(euro(withCode.gross_cents, 'de'));
+    await expect(page.getByText('RHEIN5', { exact: true })).toBeVisible();
+  });
+
+  test('a code typed and booked at once is applied first (quote_booking); the second press books at that price', async ({ page }) => {
+    // create_booking takes a code only after the session quoted it (20261122003200): the page
+    // must quote a typed code before booking with it, also without "Einlösen".
+    await login(page, 'anna.schmidt@hafen.test', 'Kunde1234', 'de');
+    await page.goto('/de/start/booking');
+    await fillBerthData(page, 'de', { arrival: berlinDay(43), departure: berlinDay(45) });
+    await chooseFirstBerth(page, 'de');
+    const plain = await page.getByTestId('price-gross').textContent();
+    await page.getByLabel('Aktionscode (optional)').fill('rhein5');
+    await page.getByRole('checkbox', { name: words('de').terms }).click();
+    await page.getByRole('button', { name: 'Verbindlich buchen' }).click();
+    await expect(page.getByText('Aktionscode RHEIN5 ist berücksichtigt.')).toBeVisible();
+    await expect(page.getByTestId('price-gross')).not.toHaveText(plain!);
+    const discounted = await page.getByTestId('price-gross').textContent();
+    await expect(page).toHaveURL(/\/start\/booking(\?|$)/);
+    await page.getByRole('button', { name: 'Verbindlich buchen' }).click();
+    await expect(page).toHaveURL(/\/start\/booking\/result\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId('price-gross')).toHaveText(discounted!);
     await expect(page.getByText('RHEIN5', { exact: true })).toBeVisible();
   });
 

@@ -439,6 +439,54 @@ for (const engine of engines()) {
         expect(await guessFrom(1, 1, () => ({ 'x-forwarded-for': '198.51.100.141' }))).toEqual(['false']);
       });
 
+      it('guessing codes through create_booking tells nothing and books nothing; quote_booking keeps both counts', async () => {
+        // create_booking takes only a code the same session had answered "valid" by quote_booking
+        // (20261122003200); any other code, wrong or right, gets the same refusal.
+        const address = { 'x-forwarded-for': '198.51.100.150' };
+        const guest = anonClient(stack, address);
+        const { data: session, error } = await guest.auth.signInAnonymously();
+        expect(error).toBeNull();
+        const stay = { p_kind: 'overnight', p_arrival: '2099-06-01', p_departure: '2099-06-03' };
+        const found = await guest.rpc('search_available_places', { ...stay, p_boat_length: 9, p_boat_width: 3 });
+        expect(found.error).toBeNull();
+        const placeId = (found.data as { place_id: string }[])[0].place_id;
+        const book = (client: typeof guest, code: string) => client.rpc('create_booking', {
+          ...stay, p_place_id: placeId, p_sale_code: code,
+          p_boat: { name: 'Rateboot', length: 9, width: 3 }, p_person: { first_name: 'Rate', last_name: 'Gast', email: 'rate@example.org' },
+        });
+        const answers = new Set<string>();
+        for (let i = 0; i < 40; i++) {
+          const res = await book(guest, i === 20 ? 'RHEIN5' : i === 21 ? 'rhein5' : `CB${engine.name}${i}`);
+          answers.add(JSON.stringify([res.status, res.error?.code, res.error?.message, res.error?.hint, res.error?.details, res.data]));
+        }
+        // one answer for all 40, the two spellings of the right code among them
+        expect([...answers].map((a) => JSON.parse(a) as unknown)).toEqual([[400, 'P0001', 'sale_code_not_checked', 'Apply the sale code first (quote_booking), then book with it.', null, null]]);
+        expect(await q(`select count(*)::int as n from public.orders where user_id = $1`, [session.user!.id])).toEqual([{ n: 0 }]);
+        // quote_booking still counts: 5 wrong codes per session, then refused
+        const quotes: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          const res = await guest.rpc('quote_booking', { ...quoteArgs, p_sale_code: `CBQ${engine.name}${i}` });
+          quotes.push(res.error ? res.error.message : String(res.data.sale_code_valid));
+        }
+        expect(quotes).toEqual(['false', 'false', 'false', 'false', 'false', 'sale_code_throttled']);
+        // and per address: 5 so far from this one, new sessions are refused from the 31st
+        const outcomes = await guessFrom(7, 4, () => address);
+        expect(outcomes.slice(0, 25)).toEqual(Array(25).fill('false'));
+        expect(outcomes.slice(25)).toEqual(['sale_code_throttled_network', 'sale_code_throttled_network', 'sale_code_throttled_network']);
+        // an honest guest: quote the code, then book at the discounted price; another session's
+        // quote does not count for a session that has not quoted it
+        const honest = anonClient(stack, { 'x-forwarded-for': '198.51.100.151' });
+        await honest.auth.signInAnonymously();
+        const quoted = await honest.rpc('quote_booking', { ...stay, p_boat_length: 9, p_sale_code: 'rhein5' });
+        expect(quoted.data).toMatchObject({ sale_code_valid: true, sale_code: 'RHEIN5' });
+        const other = anonClient(stack, { 'x-forwarded-for': '198.51.100.152' });
+        await other.auth.signInAnonymously();
+        expect((await book(other, 'RHEIN5')).error?.message).toBe('sale_code_not_checked');
+        const booked = await book(honest, 'RHEIN5');
+        expect(booked.error).toBeNull();
+        expect(booked.data).toMatchObject({ price_cents: (quoted.data as { gross_cents: number }).gross_cents, sale_code: 'RHEIN5', status: 'unverified' });
+      });
+
       it('the address for the sale-code count is the stack\'s, not a header the client sends', async () => {
         // no proxy trusted: every session claims another address, all come from 127.0.0.1
         // (127.0.0.1 may hold a few wrong codes of the per-session test already)

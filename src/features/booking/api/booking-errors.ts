@@ -16,6 +16,9 @@ export function bookingErrorMessage(error: unknown): string {
       return t`Online buchbar sind höchstens 90 Nächte; für längere Zeiträume gibt es Dauerliegeplätze`;
     case 'invalid_sale_code':
       return t`Dieser Aktionscode ist nicht gültig.`;
+    case 'sale_code_not_checked':
+      // create_booking takes a code only after the session applied it (quote_booking); the page always does.
+      return t`Bitte lösen Sie den Aktionscode zuerst mit „Einlösen“ ein und buchen Sie dann.`;
     case 'sale_code_throttled':
       return t`Zu viele falsche Aktionscodes. Bitte versuchen Sie es in 15 Minuten noch einmal.`;
     case 'sale_code_throttled_network':
