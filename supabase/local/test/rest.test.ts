@@ -361,6 +361,11 @@ for (const engine of engines()) {
         const badJsonPath = await rest(stack, '/countries?select=name->x');
         expect(badJsonPath.status).toBe(404);
         expect(badJsonPath.json.code).toBe('42883');
+        // an array nested far past Postgres's 6 dimensions (found by the fuzz suite): 54000, a 400
+        let deep: unknown = [1];
+        for (let i = 0; i < 200; i++) deep = [deep];
+        const tooDeep = await anon.rpc('sum_array', { xs: deep });
+        expect([tooDeep.status, tooDeep.error?.code]).toEqual([400, '54000']);
       });
     });
 

@@ -44,6 +44,9 @@ export function statusForSqlState(code: string, message: string, authed: boolean
   if (code.startsWith('40')) return 500;
   if (code === '53400') return 500;
   if (code.startsWith('53')) return 503;
+  // program limits the request's own values exceed (an array nested past 6 dimensions, a
+  // statement or argument list too big): the client's doing, 400 (PostgREST answers 500)
+  if (code === '54000' || code === '54001' || code === '54011' || code === '54023') return 400;
   if (code.startsWith('54') || code.startsWith('55')) return 500;
   if (code === '57014') return 500; // statement timeout (query_canceled), as PostgREST
   if (code === '57P01') return 503;
