@@ -303,7 +303,9 @@ for (const engine of engines()) {
             status = res.status;
             text = await res.text();
           } catch (error) {
-            text = String(error);
+            // fetch's own message is only 'fetch failed': the cause says what the socket saw
+            const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+            text = `${String(error)}${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''}`;
           }
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           if (req.path.endsWith('create_booking')) {

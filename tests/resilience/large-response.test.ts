@@ -51,7 +51,9 @@ for (const engine of engines()) {
         migrations: { '20260101000000_rows.sql': MIGRATION },
         config: `[api]\nmax_rows = ${ROWS * 2}\n`,
       });
-      stack = await startTestStack({ engine: engine.name, workdir: dir });
+      // the server's idle timeout as short as the 5 s it advertises, so the race below can happen
+      // (the stack's default keeps sockets 15 s, a margin that makes it rare in the first place)
+      stack = await startTestStack({ engine: engine.name, workdir: dir, keepAliveMs: 5_000 });
     }, 180_000);
     afterAll(async () => {
       await stack?.close();

@@ -18,6 +18,8 @@ import { HttpError, sendJson } from './http.ts';
 import { routes, type Route } from './services.ts';
 
 export interface StackOptions {
+  /** How long the server keeps an idle keep-alive socket (default 15 s; clients are told 5 s). */
+  keepAliveMs?: number;
   /** Supabase project folder (default ./supabase), like the CLI's --workdir. */
   workdir?: string;
   /** Data directory for PGlite and storage (default .data beside the workdir). */
@@ -80,6 +82,16 @@ const CORS_HEADERS = {
  * ("other side closed", ECONNRESET: `fetch failed`). Closing in the check phase instead lets
  * the poll phase read such a request first; a socket that got one stays open.
  */
+/**
+ * Keep-alive: clients are told 5 s (`Keep-Alive: timeout=5`; undici then reuses a socket for
+ * at most ~3-4 s), the server keeps an idle socket for 15 s. The margin is what keeps a client
+ * from sending a request on a socket the server is closing, the other half of the race below:
+ * with equal timeouts a loaded process (a client in the same process, as in the tests; the
+ * timers of both sides fire late) lost a fuzz request now and then to "fetch failed".
+ */
+const KEEP_ALIVE_ADVERTISED_S = 5;
+const KEEP_ALIVE_SERVER_MS = 15_000;
+
 function closeIfStillIdle(socket: Socket) {
   const read = socket.bytesRead;
   setImmediate(() => {
@@ -182,6 +194,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+      res.setHeader('keep-alive', `timeout=${KEEP_ALIVE_ADVERTISED_S}`);
       const requested = req.headers['access-control-request-headers'];
       res.setHeader(
         'access-control-allow-headers',
@@ -250,7 +263,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     };
 
     const server = createServer((req, res) => void handle(req, res));
-    server.keepAliveTimeout = 5_000;
+    server.keepAliveTimeout = options.keepAliveMs ?? KEEP_ALIVE_SERVER_MS;
     server.on('timeout', closeIfStillIdle);
     server.on('upgrade', (req, socket, head) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
