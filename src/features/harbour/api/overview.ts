@@ -3,8 +3,8 @@ import { TZDate } from '@date-fns/tz';
 import { getSupabase } from '@/lib/auth';
 import type { Database, Tables } from '@/lib/database.types';
 import { addDaysIso, berlinToday, HARBOUR_TIME_ZONE } from '@/lib/dates';
-import { fetchAll } from '@/lib/fetch-all';
 import type { Order, OrderJson } from '@/features/orders/api/types';
+import { calendarEntries, calendarPlaces } from './calendar';
 import type { InboxKind } from './inbox';
 import { harbourKeys } from './keys';
 
@@ -72,9 +72,8 @@ export const overviewQueryOptions = () =>
       // Berths and today's occupations are paged past max_rows (1,000 rows per answer): a cut list
       // would show taken berths as free.
       const [places, calendar, messages, applications] = await Promise.all([
-        fetchAll((lo, hi) => supabase.from('places').select('id, name').eq('archived', false).order('name').order('id').range(lo, hi)),
-        // RETURNS TABLE columns are typed not-null; ends_at is null for open-ended long-term holdings.
-        fetchAll((lo, hi) => supabase.rpc('calendar_entries', { p_from: today, p_to: today }).order('id').range(lo, hi).overrideTypes<{ ends_at: string | null }[]>()),
+        calendarPlaces(supabase),
+        calendarEntries(supabase, today, today),
         supabase.from('contact_messages').select('id, kind, service, name, created_at', { count: 'exact' })
           .eq('status', 'open').order('created_at', { ascending: false }).limit(OVERVIEW_LIST)
           .overrideTypes<{ kind: InboxKind }[]>(),
