@@ -42,8 +42,8 @@ function daysOf(from: string, to: string): string[] {
 
 /**
  * The page's spreading of entries over days: the same steps as spreadEntries in
- * src/features/harbour/api/calendar-spread.ts (not imported: that module resolves '@/' paths,
- * which this bench's Node resolution does not).
+ * src/features/harbour/api/calendar-spread.ts (not imported: that module and its imports need the
+ * app's '@/' paths and DOM types, which the stack's tsconfig that checks this bench does not have).
  */
 function spreadEntries(rows: EntryRow[], names: Map<string, string>, days: string[]) {
   const cells: Record<string, Record<string, (EntryRow & { place_name: string })[]>> = {};
