@@ -3,6 +3,9 @@ import { expect, test } from '../helpers/app-test';
 test('a chunk that fails to load reloads the page once, then shows the error page', async ({ page }) => {
   await page.goto('/service');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Service');
+  // /service arrives prerendered: the heading is there before the app listens for navigation;
+  // main.tsx lifts `inert` once the app has taken over.
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
   // The drone video page's code "disappears" (as after a deploy).
   await page.route(/\/assets\/drone-video-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
   let loads = 0;
@@ -20,6 +23,7 @@ test('a chunk that fails to load reloads the page once, then shows the error pag
   await page.evaluate(() => localStorage.setItem('chunk-reload-at', String(Date.now() - 61_000)));
   await page.getByRole('link', { name: 'Startseite' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Willkommen im Hafen Düsseldorf');
+  await expect(page.locator('#root')).not.toHaveAttribute('inert'); // /start is prerendered too
   await page.evaluate(() => {
     history.pushState({}, '', '/drone-video');
     dispatchEvent(new PopStateEvent('popstate'));
