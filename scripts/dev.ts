@@ -6,7 +6,7 @@ import { banner, explain, parseArgs, runStack } from '../supabase/local/src/cli.
 const root = resolve(import.meta.dirname, '..');
 const { options } = parseArgs(['start', ...process.argv.slice(2)]);
 try {
-  const stack = await runStack(options);
+  const stack = await runStack({ ...options, siteUrl: options.siteUrl ?? 'http://localhost:5173' });
   console.log(banner(stack, 'http://localhost:5173'));
   const vite = spawn(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js')], {
     cwd: root,

@@ -20,7 +20,8 @@ try {
     VITE_SUPABASE_URL: process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${apiPort}`,
     VITE_SUPABASE_PUBLISHABLE_KEY: process.env.VITE_SUPABASE_PUBLISHABLE_KEY ?? DEMO_ANON_KEY,
   }, dist);
-  const stack = await runStack(options);
+  // Links in e-mails and auth redirects go to the app on the port it really has.
+  const stack = await runStack({ ...options, siteUrl: options.siteUrl ?? `http://localhost:${appPort}` });
   const app = await serveStatic(dist, { port: appPort });
   process.on('exit', () => app.server.close());
   console.log(banner(stack, app.url));

@@ -3,14 +3,6 @@
 -- messages and service requests, and a whole last season of stays (April to October) so the
 -- admin reports show something. Deterministic: the same day of seeding gives the same data.
 
--- ---------------------------------------------------------------- mail delivery on this machine
--- The local stack has no Vault: the send-mail schedule reads the project URL and the anon key
--- (the well-known local demo key of `supabase start`) from here.
-insert into private.app_settings (key, value) values
-  ('project_url', 'http://127.0.0.1:54321'),
-  ('anon_key', 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0')
-on conflict (key) do update set value = excluded.value;
-
 -- ---------------------------------------------------------------- long-term holders
 insert into public.long_term_holders (place_id, user_id, email, first_name, last_name, starts_on, ends_on,
                                       boat_name, boat_tag, boat_length, boat_width, note)

@@ -21,15 +21,14 @@ const stack = await startStack({
   port: E2E_API_PORT,
   mailPort: E2E_MAIL_PORT,
   smtpPort: 0,
+  // Links in e-mails point at this app (the stack stores it and its own URL in Vault).
+  siteUrl: `http://127.0.0.1:${E2E_APP_PORT}`,
   // Every test browser signs in from 127.0.0.1: per-IP and per-hour auth limits sized for one
   // harbour's guests would throttle the suite itself. The limits are tested in auth.test.ts.
   configure: (config) => {
     for (const key of Object.keys(config.auth.rateLimit)) config.auth.rateLimit[key] = 100_000;
   },
 });
-// Outbox mail (receipts, confirmations): the send-mail schedule calls the project URL kept in
-// private.app_settings, which the seed sets to the dev stack's 54321; point it at this stack.
-await stack.db.query(`update private.app_settings set value = $1 where key = 'project_url'`, [stack.url]);
 const app = await serveStatic(dist, { host: '127.0.0.1', port: E2E_APP_PORT });
 console.log(`e2e: app ${app.url}, API ${stack.url} (startup ${Math.round(stack.startupMs)} ms)`);
 

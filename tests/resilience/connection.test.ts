@@ -181,6 +181,39 @@ describe.skipIf(postgres.skip && skipBecause('lost database connection on postgr
     await expectRecovered();
   });
 
+  it('answers auth with 503 while the database is unreachable, and signs in again once it is back', async () => {
+    const email = `outage-${Date.now()}@example.org`;
+    const auth = (path: string, body: unknown, key = stack.keys.anonKey) =>
+      fetch(`${stack.url}/auth/v1${path}`, {
+        method: 'POST',
+        headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(20_000),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+    const created = await auth('/admin/users', { email, password: 'Outage1234', email_confirm: true }, stack.keys.serviceRoleKey);
+    expect(created.status).toBe(200);
+    const signIn = () => auth('/token?grant_type=password', { email, password: 'Outage1234' });
+    expect((await signIn()).status).toBe(200);
+
+    proxy.cut();
+    proxy.refuse(true);
+    try {
+      const started = performance.now();
+      const down = await signIn();
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect({ status: down.status, error_code: down.body.error_code }).toEqual({ status: 503, error_code: 'unexpected_failure' });
+      expect(down.body.msg).toBe('The database is unavailable. Please try again in a moment.');
+      // a guest's anonymous sign-in (the booking flow's first call) gets the same clean answer
+      expect((await auth('/signup', { data: {} })).status).toBe(503);
+    } finally {
+      proxy.refuse(false);
+    }
+    const up = await signIn();
+    expect(up.status).toBe(200);
+    expect(up.body.access_token).toEqual(expect.any(String));
+    await expectRecovered();
+  });
+
   it('answers 504 within the deadline when the network black-holes mid-request, drops that connection, then recovers', async () => {
     const pool = (stack.db as unknown as { pool: pg.Pool }).pool;
     let removed = 0;

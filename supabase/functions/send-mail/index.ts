@@ -14,7 +14,7 @@
  * 25 and 587 are blocked), SMTP_USER, SMTP_PASS, MAIL_FROM (default "Hafen Düsseldorf
  * <noreply@hafen-duesseldorf.de>"). The local stack points SMTP_* at its mail catcher.
  */
-import nodemailer from 'npm:nodemailer@6.10.1';
+import nodemailer from 'nodemailer';
 
 const BATCH = 20;
 const TIME_BUDGET_MS = 25_000;

@@ -16,6 +16,8 @@ export interface CliOptions {
   port?: number;
   mailPort?: number;
   smtpPort?: number;
+  /** The app's address (auth's site_url, e-mail links); default config.toml's. */
+  siteUrl?: string;
   databaseUrl?: string;
 }
 
@@ -29,6 +31,7 @@ export function parseArgs(argv: string[]): { command: string; options: CliOption
   const port = value('--port') ?? process.env.SUPABASE_API_PORT;
   const mailPort = value('--mail-port') ?? process.env.SUPABASE_MAIL_PORT;
   const smtpPort = value('--smtp-port') ?? process.env.SUPABASE_SMTP_PORT;
+  const siteUrl = value('--site-url') ?? process.env.SUPABASE_SITE_URL;
   return {
     command,
     options: {
@@ -37,6 +40,7 @@ export function parseArgs(argv: string[]): { command: string; options: CliOption
       port: port ? Number(port) : undefined,
       mailPort: mailPort ? Number(mailPort) : undefined,
       smtpPort: smtpPort ? Number(smtpPort) : undefined,
+      siteUrl: siteUrl || undefined,
       databaseUrl: process.env.DATABASE_URL || undefined,
     },
   };

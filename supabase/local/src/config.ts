@@ -44,6 +44,12 @@ export interface StackConfig {
     rateLimit: Record<string, number>;
     hooks: Record<string, { enabled: boolean; uri: string }>;
   };
+  /**
+   * `[db.vault]`: secrets the CLI stores in Vault at every start (name = value; a value may be
+   * `env(NAME)`, resolved then, see `resolveEnv`). The project keeps the URLs the database
+   * calls and links to there, so they follow the ports this stack actually uses.
+   */
+  db: { vault: Record<string, string> };
   inbucket: { enabled: boolean; port: number; smtpPort: number; adminEmail: string; senderName: string };
   storage: { enabled: boolean; fileSizeLimit: string; buckets: Record<string, Record<string, unknown>> };
   functions: Record<string, Record<string, unknown>>;
@@ -62,6 +68,19 @@ const strings = (value: unknown, fallback: string[]) =>
 
 export class ConfigError extends Error {}
 
+/**
+ * A config value as the CLI reads it: `env(NAME)` is replaced by the variable's value. `env`
+ * is looked up first in `own` (what this stack knows of itself: SUPABASE_URL, SITE_URL, …),
+ * then in the process environment; an unset variable is an error, never an empty string.
+ */
+export function resolveEnv(value: string, own: Record<string, string>, where: string): string {
+  const m = /^env\(([A-Za-z_][A-Za-z0-9_]*)\)$/.exec(value.trim());
+  if (!m) return value;
+  const resolved = own[m[1]] ?? process.env[m[1]];
+  if (resolved === undefined || resolved === '') throw new ConfigError(`config.toml ${where}: ${value} is not set`);
+  return resolved;
+}
+
 /** Reads `<workdir>/config.toml`; a missing file gives the CLI's defaults. */
 export function loadConfig(workdir: string): StackConfig {
   const file = join(workdir, 'config.toml');
@@ -77,6 +96,11 @@ export function loadConfig(workdir: string): StackConfig {
   const auth = table(raw.auth);
   const email = table(auth.email);
   const inbucket = table(raw.inbucket);
+  const vault: Record<string, string> = {};
+  for (const [name, value] of Object.entries(table(table(raw.db).vault))) {
+    if (typeof value !== 'string') throw new ConfigError(`${file}: [db.vault] ${name} must be a string`);
+    vault[name] = value;
+  }
   const storage = table(raw.storage);
   const templates: StackConfig['auth']['email']['templates'] = {};
   for (const [name, value] of Object.entries(table(email.template))) {
@@ -140,6 +164,7 @@ export function loadConfig(workdir: string): StackConfig {
       rateLimit,
       hooks,
     },
+    db: { vault },
     inbucket: {
       enabled: bool(inbucket.enabled, true),
       port: num(inbucket.port, 54324),

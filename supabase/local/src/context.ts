@@ -28,6 +28,11 @@ export interface StackContext {
   mailer: Mailer;
   /** Port of the mail catcher's SMTP listener on 127.0.0.1 (0 when the catcher is off). */
   smtpPort?: number;
+  /**
+   * Deno's cache for the edge functions (DENO_DIR): `<dataDir>/deno`, or a new empty temp dir
+   * for an in-memory stack, so no cache outside the checkout can hide a missing package.
+   */
+  denoDir: string;
   /** True when the database lives only in memory (tests): storage files go to a temp dir then. */
   inMemory?: boolean;
   /** Public base URL of the API gateway, e.g. http://127.0.0.1:54321 (set once listening). */

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { EventEmitter } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadConfig, type StackConfig } from './config.ts';
+import { loadConfig, resolveEnv, type StackConfig } from './config.ts';
 import { openPglite } from './db/pglite.ts';
 import { openPostgres } from './db/postgres.ts';
 import { lockDataDir } from './db/lock.ts';
@@ -36,6 +38,12 @@ export interface StackOptions {
   /** Mail catcher ports (default [inbucket] port 54324 and smtp_port 54325); 0 picks free ones. */
   mailPort?: number;
   smtpPort?: number;
+  /**
+   * Where the app is served (auth's site_url: links in e-mails, redirects; `SITE_URL` for
+   * `env()` in [db.vault]). Default config.toml's `[auth] site_url`. `npm start` passes the
+   * app's real port, so links follow it.
+   */
+  siteUrl?: string;
   /** Run seed.sql on a fresh database (default true). */
   seed?: boolean;
   keys?: StackKeys;
@@ -100,11 +108,46 @@ function closeIfStillIdle(socket: Socket) {
   });
 }
 
+/** The app's address as auth's site URL; both loopback spellings of it may be redirected to. */
+function useSiteUrl(config: StackConfig, siteUrl: string) {
+  const site = new URL(siteUrl);
+  config.auth.siteUrl = site.origin;
+  const twin = new URL(site.origin);
+  if (twin.hostname === 'localhost') twin.hostname = '127.0.0.1';
+  else if (twin.hostname === '127.0.0.1') twin.hostname = 'localhost';
+  for (const origin of [site.origin, twin.origin]) {
+    if (!config.auth.additionalRedirectUrls.includes(origin)) config.auth.additionalRedirectUrls.push(origin);
+  }
+}
+
+/**
+ * `[db.vault]` as `supabase start` applies it: each secret created or updated in Vault (the
+ * platform's stand-in where the extension is absent) at every start. `env(SUPABASE_URL)`,
+ * `env(SUPABASE_ANON_KEY)` and `env(SITE_URL)` are this stack's own address, key and app
+ * address, so the database calls the functions of this stack and links to this app, whatever
+ * ports they run on: two checkouts never talk to each other.
+ */
+async function storeVaultSecrets(db: Database, config: StackConfig, own: Record<string, string>, log: Logger) {
+  const entries = Object.entries(config.db.vault);
+  if (entries.length === 0) return;
+  if (!(await db.query<{ ok: boolean }>(`select to_regclass('vault.secrets') is not null as ok`)).rows[0]?.ok) {
+    log.warn('config.toml [db.vault]: this database has no Vault; secrets not stored');
+    return;
+  }
+  for (const [name, raw] of entries) {
+    const value = resolveEnv(raw, own, `[db.vault] ${name}`);
+    const existing = await db.query<{ id: string }>(`select id::text from vault.secrets where name = $1`, [name]);
+    if (existing.rows[0]) await db.query(`select vault.update_secret($1::uuid, $2)`, [existing.rows[0].id, value]);
+    else await db.query(`select vault.create_secret($1, $2, 'config.toml [db.vault]')`, [value, name]);
+  }
+}
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const started = performance.now();
   const workdir = resolve(options.workdir ?? 'supabase');
   const dataDir = resolve(options.dataDir ?? join(workdir, '..', '.data'));
   const config = loadConfig(workdir);
+  if (options.siteUrl) useSiteUrl(config, options.siteUrl);
   options.configure?.(config);
   const log = options.log ?? silent;
   const keys = options.keys ?? demoKeys;
@@ -161,6 +204,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       cleanup.push(() => catcher!.close());
     }
 
+    const inMemory = Boolean(options.inMemory) && !options.databaseUrl;
+    const denoDir = inMemory ? mkdtempSync(join(tmpdir(), 'supabase-local-deno-')) : join(dataDir, 'deno');
+    mkdirSync(denoDir, { recursive: true });
+    if (inMemory) cleanup.push(() => rmSync(denoDir, { recursive: true, force: true }));
+
     const events = new EventEmitter();
     const unlisten = await db.listen('pgrst', (payload) => {
       if (payload === 'reload schema' || payload === '') events.emit('schema-changed');
@@ -177,7 +225,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       jwt: createJwt(keys.jwtSecret),
       mailer,
       smtpPort: catcher?.smtpPort ?? 0,
-      inMemory: Boolean(options.inMemory) && !options.databaseUrl,
+      denoDir,
+      inMemory,
       apiUrl: '',
       events,
       log,
@@ -289,6 +338,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const port = (server.address() as AddressInfo).port;
     const url = `http://${host}:${port}`;
     context.apiUrl = url;
+    await storeVaultSecrets(db, config, { SUPABASE_URL: url, SUPABASE_ANON_KEY: keys.anonKey, SITE_URL: config.auth.siteUrl }, log);
 
     let closing: Promise<void> | undefined;
     return {

@@ -9,10 +9,14 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { engines, skipBecause } from './harness/engines.ts';
 import { startTestStack } from './harness/stack.ts';
+import { closeNetworkForChildProcesses, downloadedNpmFiles } from './harness/offline.ts';
 import type { Stack } from '../src/stack.ts';
 import type { MailMessage } from '../src/mail/store.ts';
 
 const project = resolve(import.meta.dirname, '../..');
+// As on a fresh machine without internet: an empty Deno cache (each test stack has its own)
+// and no network for Deno; send-mail's nodemailer must come from what `npm ci` installed.
+closeNetworkForChildProcesses();
 const options = {
   auth: { persistSession: false, autoRefreshToken: false },
   realtime: { transport: WebSocket as never },
@@ -46,9 +50,9 @@ for (const engine of engines()) {
       stack = await startTestStack({ engine: engine.name, workdir: project });
       anon = createClient(stack.url, stack.keys.anonKey, options);
       service = createClient(stack.url, stack.keys.serviceRoleKey, options);
-      // The seed points the schedule at the default port; this test calls the function itself
+      // The stack stored its own URL in Vault ([db.vault]); this test calls the function itself
       // until the pg_net test below.
-      await stack.db.query(`delete from private.app_settings where key = 'project_url'`);
+      await stack.db.query(`delete from vault.secrets where name = 'project_url'`);
     }, 180_000);
 
     afterAll(async () => {
@@ -78,6 +82,11 @@ for (const engine of engines()) {
       expect(mail.headers['reply-to']).toBeDefined();
       // Nothing is sent twice.
       expect(await invoke()).toMatchObject({ sent: 0, retried: 0, failed: 0 });
+      // The link in it goes to the app (config.toml's site_url: this stack was given no other).
+      expect(mail.text).toMatch(/http:\/\/localhost:3000\/order\/[0-9a-f-]{36}/);
+      // Deno downloaded nothing: its npm cache, empty at the start, is still empty.
+      expect(process.env.HTTPS_PROXY).toBe('http://127.0.0.1:9');
+      expect(downloadedNpmFiles(stack.context.denoDir)).toEqual([]);
     }, 120_000);
 
     it('retries a message after an SMTP failure, and delivers it on the next attempt', async () => {
@@ -120,11 +129,7 @@ for (const engine of engines()) {
     }, 120_000);
 
     it('is called by the database through pg_net as soon as mail is queued', async () => {
-      await stack.db.query(
-        `insert into private.app_settings (key, value) values ('project_url', $1), ('anon_key', $2)
-         on conflict (key) do update set value = excluded.value`,
-        [stack.url, stack.keys.anonKey],
-      );
+      await stack.db.query(`select vault.create_secret($1, 'project_url')`, [stack.url]);
       const { error } = await anon.rpc('request_service', {
         p_service: 'diesel',
         p_name: 'Jan de Vries',

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { spawnAndWait, type ChildStack } from './harness/child.ts';
+import { downloadedNpmFiles } from './harness/offline.ts';
+import { DEMO_ANON_KEY } from '../src/keys.ts';
+import { berlinDay, guest } from '../../../tests/resilience/support.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -19,6 +22,7 @@ async function freePort(): Promise<number> {
 describe('npm start', { timeout: 240_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'hafen-start-'));
   let child: ChildStack | undefined;
+  let ports: { api: number; app: number; mail: number } | undefined;
   afterAll(async () => {
     child?.process.kill('SIGKILL');
     await child?.exited;
@@ -38,6 +42,10 @@ describe('npm start', { timeout: 240_000 }, () => {
         SUPABASE_SMTP_PORT: String(smtp),
         SUPABASE_DATA_DIR: dataDir,
         APP_DIST_DIR: join(root, 'reports/start-test-dist'),
+        // As on a machine without internet: nothing Deno would fetch can be fetched.
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        HTTP_PROXY: 'http://127.0.0.1:9',
+        NO_PROXY: '127.0.0.1,localhost',
       },
       200_000,
     );
@@ -63,5 +71,45 @@ describe('npm start', { timeout: 240_000 }, () => {
     expect(bundle).not.toContain('c2VydmljZV9yb2xl');
     expect((await fetch(`http://127.0.0.1:${app}/assets/missing.js`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${app}/../../etc/passwd`)).status).toBe(200); // normalised to the SPA, never the file
+    ports = { api, app, mail };
+  });
+
+  it('on those ports, delivers a guest\'s booking e-mail within seconds, linking to the app\'s real port', async () => {
+    expect(ports).toBeDefined();
+    const { api, app, mail } = ports!;
+    const sb = await guest(`http://127.0.0.1:${api}`, DEMO_ANON_KEY, 1);
+    const free = await sb.rpc('search_available_places', {
+      p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(42), p_boat_length: 8, p_boat_width: 3,
+    });
+    expect(free.error).toBeNull();
+    const berth = (free.data as { place_id: string; name: string }[])[0];
+    const email = `ports-${Date.now()}@example.org`;
+    const sent = Date.now();
+    const { error } = await sb.rpc('create_booking', {
+      p_place_id: berth.place_id,
+      p_kind: 'overnight',
+      p_arrival: berlinDay(40),
+      p_departure: berlinDay(42),
+      p_boat: { name: 'Portwein', tag: null, length: 8, width: 3 },
+      p_person: { first_name: 'Pia', last_name: 'Port', email, country: 'DE' },
+      p_save_profile: false,
+    });
+    expect(error).toBeNull();
+    // The database calls send-mail on this stack (the project URL in Vault follows --port) and
+    // the mail reaches the catcher on this stack's mail port.
+    let found: { subject: string; text: string; attachments: { filename: string }[] } | undefined;
+    while (!found && Date.now() - sent < 30_000) {
+      const res = await fetch(`http://127.0.0.1:${mail}/api/messages/latest?to=${encodeURIComponent(email)}`);
+      if (res.status === 200) found = (await res.json()) as typeof found;
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(found, child!.output()).toBeDefined();
+    console.log(`booking e-mail on port ${mail} after ${Date.now() - sent} ms`);
+    expect(found!.subject).toMatch(/^Ihre Buchung im Hafen Düsseldorf: Liegeplatz /);
+    expect(found!.text).toContain(`http://localhost:${app}/order/`);
+    expect(found!.text).not.toContain('localhost:3000');
+    expect(found!.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/\.ics$/)]);
+    // Deno fetched nothing into the stack's own cache.
+    expect(downloadedNpmFiles(join(dataDir, 'deno'))).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import {
   apiVersion,
   badRequest,
   clock,
+  databaseUnavailable,
   forbidden,
   internal,
   parseDuration,
@@ -474,7 +475,7 @@ export function createAuthService(ctx: StackContext): Service {
       output = rows[0]?.out;
     } catch (error) {
       ctx.log.warn(`custom access token hook ${hook!.uri} failed: ${pgErrorFields(error).message}`);
-      throw internal(`Error running hook URI: ${hook!.uri}`);
+      throw databaseUnavailable(error) ?? internal(`Error running hook URI: ${hook!.uri}`);
     }
     if (typeof output === 'string') {
       try {
@@ -680,7 +681,7 @@ export function createAuthService(ctx: StackContext): Service {
       }).catch((error: unknown) => {
         const code = isPgError(error) ? pgErrorFields(error).code ?? '' : '';
         if (error instanceof AuthError || code.startsWith('22')) throw error;
-        throw internal('Database error creating anonymous user');
+        throw databaseUnavailable(error) ?? internal('Database error creating anonymous user');
       });
       return json(info, 200, session);
     }
@@ -1530,6 +1531,11 @@ export function createAuthService(ctx: StackContext): Service {
         }
         if (error instanceof AuthError) return sendError(req, res, error);
         if (error instanceof HttpError) return sendError(req, res, new AuthError(error.status, '', error.message));
+        const unavailable = databaseUnavailable(error);
+        if (unavailable) {
+          ctx.log.warn(`auth ${req.method} ${path}: ${(error as Error).message}`);
+          return sendError(req, res, unavailable);
+        }
         // Values Postgres refuses (e.g. \u0000 in metadata) are the caller's error, as is a
         // unique violation from two requests racing for one address.
         const pgCode = isPgError(error) ? pgErrorFields(error).code ?? '' : '';

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DatabaseTimeoutError, isConnectionError, isPgError, pgErrorFields } from '../db/types.ts';
 
 /**
  * The auth service's clock. Tests shift it (`clock.offsetMs`) to let codes expire, rate limits
@@ -32,6 +33,22 @@ export const forbidden = (code: string, message: string) => new AuthError(403, c
 export const unprocessable = (code: string, message: string) => new AuthError(422, code, message);
 export const tooMany = (code: string, message: string) => new AuthError(429, code, message);
 export const internal = (message: string) => new AuthError(500, 'unexpected_failure', message);
+
+/**
+ * The answer while the database is down, unreachable or restarting: 503 (504 when it did not
+ * answer within the deadline), as REST answers then, never a 500. supabase-js treats 502-504 as
+ * retryable (AuthRetryableFetchError): a session refresh is retried instead of signing the
+ * person out. The pool reconnects by itself, so the next request after the outage works.
+ * Undefined for any other error.
+ */
+export function databaseUnavailable(error: unknown): AuthError | undefined {
+  if (error instanceof DatabaseTimeoutError) return new AuthError(504, 'request_timeout', 'The database did not answer in time. Please try again.');
+  const pgCode = isPgError(error) ? pgErrorFields(error).code ?? '' : '';
+  if (isConnectionError(error) || pgCode.startsWith('08') || pgCode === '57P01' || pgCode === '57P02' || pgCode === '57P03') {
+    return new AuthError(503, 'unexpected_failure', 'The database is unavailable. Please try again in a moment.');
+  }
+  return undefined;
+}
 
 export class WeakPasswordError extends AuthError {
   constructor(message: string, readonly reasons: string[]) {

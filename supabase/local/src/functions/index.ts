@@ -8,8 +8,13 @@ import { clientIp, sendJson } from '../http.ts';
 import { BootError, Worker, freePort, parseDotenv } from './workers.ts';
 import { startScheduler } from './scheduler.ts';
 
-/** What the host environment hands on to a function process (never the stack's own secrets). */
-const PASSED_ENV = /^(PATH|HOME|TMPDIR|TEMP|TMP|LANG|LC_ALL|TZ|DENO_DIR|DENO_CERT|DENO_TLS_CA_STORE|NPM_CONFIG_REGISTRY|npm_config_registry|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy)$/;
+/**
+ * What the host environment hands on to a function process (never the stack's own secrets).
+ * Not DENO_DIR or a registry: the stack gives Deno a cache of its own (see `denoDir`) and
+ * functions download nothing, so no cache outside the checkout can hide a missing package.
+ * Proxies and CA settings pass, for what a function itself calls (Stripe, an SMTP relay).
+ */
+const PASSED_ENV = /^(PATH|HOME|TMPDIR|TEMP|TMP|LANG|LC_ALL|TZ|DENO_CERT|DENO_TLS_CA_STORE|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy)$/;
 
 const FUNCTION_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -67,6 +72,7 @@ export function createFunctionsService(ctx: StackContext): Service {
   function environment(): Record<string, string> {
     const env: Record<string, string> = { NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
     for (const [k, v] of Object.entries(process.env)) if (PASSED_ENV.test(k) && v !== undefined) env[k] = v;
+    env.DENO_DIR = ctx.denoDir;
     const dotenv = join(functionsDir, '.env');
     if (existsSync(dotenv)) {
       for (const [k, v] of Object.entries(parseDotenv(readFileSync(dotenv, 'utf8')))) {

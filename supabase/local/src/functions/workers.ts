@@ -50,11 +50,17 @@ export class Worker {
     this.gone = new Promise<void>((resolve) => this.exitListeners.add(resolve));
     const marker = `__supabase_local_ready_${randomBytes(6).toString('hex')}__`;
     // The edge runtime's sandbox, roughly: network, env, reading files, writing /tmp only; no
-    // subprocesses or FFI.
-    const args = ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${tmpdir()}`, '--allow-sys', '--no-prompt'];
+    // subprocesses or FFI. `--cached-only`: nothing is ever downloaded at run time (a missing
+    // package fails at once with Deno's message instead of waiting on a network that may be
+    // closed). npm packages come from the node_modules that `npm ci` installed
+    // (`--node-modules-dir=manual`, Deno's "bring your own node_modules"): the function's own
+    // deno.json maps `nodemailer` to `npm:nodemailer@<version>`, which Deno then resolves from
+    // node_modules, checking the version; hosted Supabase bundles the same deno.json at deploy.
+    const args = ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${tmpdir()}`, '--allow-sys', '--no-prompt', '--cached-only', '--no-lock'];
     const denoJson = ['deno.json', 'deno.jsonc'].map((f) => join(options.cwd, f)).find((f) => existsSync(f));
-    if (denoJson) args.push(`--config=${denoJson}`);
-    else if (!existsSync(join(options.cwd, 'package.json'))) args.push('--no-config', '--node-modules-dir=none');
+    if (denoJson) args.push(`--config=${denoJson}`, '--node-modules-dir=manual');
+    else if (existsSync(join(options.cwd, 'package.json'))) args.push('--node-modules-dir=manual');
+    else args.push('--no-config', '--node-modules-dir=none');
     args.push(fileURLToPath(new URL('./worker-main.js', import.meta.url)));
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {

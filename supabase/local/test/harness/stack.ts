@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openPglite } from '../../src/db/pglite.ts';
 import { bootstrapPlatform } from '../../src/bootstrap/index.ts';
@@ -65,7 +66,13 @@ export async function startTestStack(options: TestStackOptions): Promise<Stack> 
   const { engine, prepared = true, ...rest } = options;
   const common: StackOptions = { port: 0, mailPort: 0, smtpPort: 0, ...rest };
   if (engine === 'postgres') {
-    return startStack({ ...common, databaseUrl: await freshPostgresDatabase() });
+    // Its own data directory (storage files, Deno's cache), not the checkout's .data: every
+    // test starts from empty caches, as on a fresh machine.
+    const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'supabase-local-test-'));
+    const stack = await startStack({ ...common, dataDir, databaseUrl: await freshPostgresDatabase() });
+    if (rest.dataDir !== undefined) return stack;
+    const close = stack.close;
+    return Object.assign(stack, { close: () => close().finally(() => rmSync(dataDir, { recursive: true, force: true })) });
   }
   return startStack({
     ...common,
