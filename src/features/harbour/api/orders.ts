@@ -181,6 +181,8 @@ export function orderErrorMessage(error: unknown): string {
       return t`Dieser Zahlungsstatus ist nicht möglich.`;
     case 'order_not_refundable':
       return t`Ein abgeschlossener Aufenthalt wird nicht erstattet.`;
+    case 'order_not_payable':
+      return t`Eine stornierte oder abgelaufene Buchung kann nicht als bezahlt markiert werden; dafür entsteht keine Rechnung.`;
     case 'invalid_note':
       return t`Eine Notiz hat 1 bis 2000 Zeichen.`;
     case 'order_not_found':
