@@ -9,6 +9,12 @@ import { serveStatic } from '../../scripts/lib/static-server.ts';
 import { startStack } from '../../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { E2E_API_PORT, E2E_APP_PORT, E2E_MAIL_PORT } from './ports.ts';
+import { closeNetworkForChildProcesses } from '../../supabase/local/test/harness/offline.ts';
+
+// The edge functions (send-mail: every booking confirmation and receipt the tests read) run as
+// on a fresh machine without internet: an empty Deno cache of this in-memory stack's own, and
+// no network for Deno but loopback.
+closeNetworkForChildProcesses();
 
 const root = resolve(import.meta.dirname, '../..');
 const dist = resolve(root, 'reports/e2e-dist');
