@@ -558,7 +558,8 @@ export function createAuthService(ctx: StackContext): Service {
     return {
       access_token: token,
       token_type: 'bearer',
-      expires_in: expiresAt - Math.floor(clock.now() / 1000),
+      // GoTrue answers its configured JWT expiry (config.JWT.Exp), not the seconds left.
+      expires_in: cfg.jwtExpiry,
       expires_at: expiresAt,
       refresh_token: refreshToken,
       user: userJson(loaded.row, loaded.identities),
@@ -823,7 +824,8 @@ export function createAuthService(ctx: StackContext): Service {
         session: {
           access_token: access,
           token_type: 'bearer',
-          expires_in: expiresAt - Math.floor(clock.now() / 1000),
+          // GoTrue answers its configured JWT expiry (config.JWT.Exp), not the seconds left.
+      expires_in: cfg.jwtExpiry,
           expires_at: expiresAt,
           refresh_token: issued,
           user: userJson(user.row, user.identities),
