@@ -43,11 +43,15 @@ export interface PostgresServer {
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
+/** runuser (util-linux) lives in an sbin folder, which a minimal PATH may leave out. */
+const runuser = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => existsSync(p)) ?? 'runuser';
+
 /** Postgres refuses to run as root: run its tools as the postgres user when we are root. */
 function run(bin: string, tool: string, args: string[]) {
-  const cmd = asRoot ? 'runuser' : join(bin, tool);
+  const cmd = asRoot ? runuser : join(bin, tool);
   const full = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
   const result = spawnSync(cmd, full, { encoding: 'utf8' });
+  if (result.error) throw new Error(`${tool} failed: could not run ${cmd}: ${result.error.message}`);
   if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr || result.stdout}`);
 }
 
