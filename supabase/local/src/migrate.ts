@@ -39,15 +39,11 @@ export function listMigrations(workdir: string): MigrationFile[] {
 }
 
 /**
- * The seed files of config.toml [db.seed] sql_paths (default ./seed.sql), relative to the
- * project folder as the CLI reads them; a `*` in a file name matches like a shell glob, and
- * each pattern's matches run in name order.
+ * Files of the project folder matched by config.toml patterns, relative to the folder as the CLI
+ * reads them; a `*` in a file name matches like a shell glob, each pattern's matches run in name
+ * order, and a file matched twice runs once.
  */
-export function listSeedFiles(workdir: string): { key: string; path: string }[] {
-  const config = loadConfig(workdir);
-  const seed = (config.raw.db as { seed?: { enabled?: boolean; sql_paths?: unknown } } | undefined)?.seed;
-  if (seed?.enabled === false) return [];
-  const patterns = Array.isArray(seed?.sql_paths) ? seed.sql_paths.map(String) : ['./seed.sql'];
+function projectFiles(workdir: string, patterns: string[]): { key: string; path: string }[] {
   const files: { key: string; path: string }[] = [];
   for (const pattern of patterns) {
     const full = join(workdir, pattern);
@@ -64,6 +60,39 @@ export function listSeedFiles(workdir: string): { key: string; path: string }[] 
     }
   }
   return files.filter((f, i) => files.findIndex((g) => g.path === f.path) === i);
+}
+
+/** The seed files of config.toml [db.seed] sql_paths (default ./seed.sql). */
+export function listSeedFiles(workdir: string): { key: string; path: string }[] {
+  const config = loadConfig(workdir);
+  const seed = (config.raw.db as { seed?: { enabled?: boolean; sql_paths?: unknown } } | undefined)?.seed;
+  if (seed?.enabled === false) return [];
+  return projectFiles(workdir, Array.isArray(seed?.sql_paths) ? seed.sql_paths.map(String) : ['./seed.sql']);
+}
+
+/**
+ * The declarative schema files of config.toml [db.migrations] schema_paths (default
+ * ./schemas/*.sql), in the order the CLI applies them to build the desired state.
+ */
+export function listSchemaFiles(workdir: string): { key: string; path: string }[] {
+  const config = loadConfig(workdir);
+  const migrations = (config.raw.db as { migrations?: { schema_paths?: unknown } } | undefined)?.migrations;
+  const paths = Array.isArray(migrations?.schema_paths) ? migrations.schema_paths.map(String) : [];
+  return projectFiles(workdir, paths.length > 0 ? paths : ['./schemas/*.sql']);
+}
+
+/**
+ * Builds the desired state from the schema files (no migrations, no seed), as the non-superuser
+ * owner `postgres` in one transaction, as the CLI builds its shadow database for `db diff`.
+ */
+export async function applySchemaFiles(db: Database, workdir: string): Promise<string[]> {
+  const display = (path: string) => relative(process.cwd(), path) || path;
+  const files = listSchemaFiles(workdir);
+  await db.transaction(async (tx) => {
+    await tx.query(`select set_config('role', 'postgres', true)`);
+    for (const file of files) await runScript(tx, file.path, display(file.path));
+  }, NO_DEADLINE);
+  return files.map((f) => f.key);
 }
 
 /** Runs a script statement by statement, so an error can name its line. */
