@@ -1,9 +1,5 @@
--- Admin reports over a date range [p_from, p_to] (Europe/Berlin days, inclusive): occupancy by
--- month and berth size class, revenue by month and kind, average stay, guests by country,
--- sale code use, check-in rate. Orders count by their arrival day; a sale is an order that was
--- confirmed (confirmed, checked_in, completed); unverified, cancelled and expired ones are not.
+-- Admin reports over a date range (orders, occupancy, revenue, sale codes, check-ins).
 
--- ---------------------------------------------------------------- helpers
 create function private.require_admin_range(p_from date, p_to date)
 returns void
 language plpgsql
@@ -24,7 +20,7 @@ begin
 end
 $$;
 comment on function private.require_admin_range(date, date) is 'Reports: refuses non-admins (42501) and unordered or over-long ranges (22023).';
-revoke all on function private.require_admin_range(date, date) from public;
+revoke execute on function private.require_admin_range(date, date) from public;
 
 create function private.size_class(p_length numeric)
 returns text
@@ -40,7 +36,7 @@ as $$
     else 'from_16m' end
 $$;
 comment on function private.size_class(numeric) is 'The size class of a berth by its length: up_to_8m, 8_to_10m, 10_to_13m, 13_to_16m, from_16m.';
-revoke all on function private.size_class(numeric) from public;
+revoke execute on function private.size_class(numeric) from public;
 
 create function private.size_class_rank(p_class text)
 returns integer
@@ -51,13 +47,9 @@ as $$
   select array_position(array['up_to_8m', '8_to_10m', '10_to_13m', '13_to_16m', 'from_16m'], p_class)
 $$;
 comment on function private.size_class_rank(text) is 'Sort order of the size classes, smallest first.';
-revoke all on function private.size_class_rank(text) from public;
+revoke execute on function private.size_class_rank(text) from public;
 
--- ---------------------------------------------------------------- occupancy
--- A berth-night is the night from day d to d+1; it is occupied when a live booking (or a
--- long-term holding, or a maintenance block) covers midnight at its end. Day stays occupy no
--- night. Berths are the ones not archived.
-create function public.report_occupancy(p_from date, p_to date)
+create or replace function public.report_occupancy(p_from date, p_to date)
 returns table (
   month date, size_class text, berths integer, berth_nights integer, booked_nights integer,
   long_term_nights integer, blocked_nights integer, occupancy_percent numeric
@@ -67,68 +59,65 @@ stable
 security definer
 set search_path = ''
 as $$
+declare
+  v_from timestamptz;
+  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
+  v_from := private.berlin_at(p_from, time '00:00');
+  v_to := private.berlin_at(p_to + 2, time '00:00');
   return query
-  with classes as (
-    select private.size_class(p.length) as size_class, count(*)::integer as berths
+  with berths as (
+    select p.id, private.size_class(p.length) as size_class
     from public.places p where not p.archived
-    group by 1
+  ),
+  classes as (
+    select b.size_class, count(*)::integer as berths from berths b group by 1
   ),
   months as (
-    select date_trunc('month', d)::date as month, count(*)::integer as days
-    from generate_series(0, p_to - p_from) i, lateral (select p_from + i as d) x
-    group by 1
+    select m::date as month_start,
+           least((m + interval '1 month')::date - 1, p_to) as month_end,
+           greatest(m::date, p_from) as first_day
+    from generate_series(date_trunc('month', p_from::timestamp), date_trunc('month', p_to::timestamp), interval '1 month') m
   ),
-  status_nights as (
-    select private.size_class(p.length) as size_class, n.night, s.order_id is not null as booked
+  spans as (
+    select b.size_class, s.order_id is not null as booked,
+           ((s.starts_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date as d1,
+           ((s.ends_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date - 1 as d2
     from public.place_statuses s
-    join public.places p on p.id = s.place_id and not p.archived
+    join berths b on b.id = s.place_id
     left join public.orders o on o.id = s.order_id
-    cross join lateral (
-      select d::date as night
-      from generate_series(greatest(p_from, private.berlin_date(s.starts_at) - 1),
-                           least(p_to, private.berlin_date(s.ends_at)), interval '1 day') d
-    ) n
     where not s.cancelled
-      and s.starts_at < private.berlin_at(p_to + 1, time '00:00') + interval '1 day'
-      and s.ends_at > private.berlin_at(p_from, time '00:00')
+      and s.starts_at < v_to and s.ends_at > v_from
       and (s.order_id is null or o.status in ('confirmed', 'checked_in', 'completed'))
-      and s.starts_at <= private.berlin_at(n.night + 1, time '00:00')
-      and s.ends_at > private.berlin_at(n.night + 1, time '00:00')
-  ),
-  holder_nights as (
-    select private.size_class(p.length) as size_class, d::date as night
+    union all
+    select b.size_class, null, h.starts_on, coalesce(h.ends_on, p_to)
     from public.long_term_holders h
-    join public.places p on p.id = h.place_id and not p.archived
-    cross join lateral generate_series(greatest(p_from, h.starts_on), least(p_to, coalesce(h.ends_on, p_to)), interval '1 day') d
+    join berths b on b.id = h.place_id
     where h.starts_on <= p_to and (h.ends_on is null or h.ends_on >= p_from)
   ),
   counted as (
-    select date_trunc('month', x.night)::date as month, x.size_class,
-           count(*) filter (where x.what = 'booked')::integer as booked,
-           count(*) filter (where x.what = 'long_term')::integer as long_term,
-           count(*) filter (where x.what = 'blocked')::integer as blocked
-    from (
-      select sn.size_class, sn.night, case when sn.booked then 'booked' else 'blocked' end as what from status_nights sn
-      union all
-      select hn.size_class, hn.night, 'long_term' from holder_nights hn
-    ) x
+    select m.month_start, x.size_class,
+           sum(least(x.d2, m.month_end) - greatest(x.d1, m.first_day) + 1) filter (where x.booked)::integer as booked,
+           sum(least(x.d2, m.month_end) - greatest(x.d1, m.first_day) + 1) filter (where x.booked is null)::integer as long_term,
+           sum(least(x.d2, m.month_end) - greatest(x.d1, m.first_day) + 1) filter (where not x.booked)::integer as blocked
+    from spans x
+    join months m on x.d1 <= m.month_end and x.d2 >= m.first_day
     group by 1, 2
   )
-  select m.month, c.size_class, c.berths, c.berths * m.days,
+  select m.month_start, c.size_class, c.berths, c.berths * (m.month_end - m.first_day + 1),
          coalesce(k.booked, 0), coalesce(k.long_term, 0), coalesce(k.blocked, 0),
-         round(100.0 * (coalesce(k.booked, 0) + coalesce(k.long_term, 0)) / nullif(c.berths * m.days, 0), 1)
+         round(100.0 * (coalesce(k.booked, 0) + coalesce(k.long_term, 0)) / nullif(c.berths * (m.month_end - m.first_day + 1), 0), 1)
   from months m
   cross join classes c
-  left join counted k on k.month = m.month and k.size_class = c.size_class
-  order by m.month, private.size_class_rank(c.size_class);
+  left join counted k on k.month_start = m.month_start and k.size_class = c.size_class
+  order by m.month_start, private.size_class_rank(c.size_class);
 end
 $$;
 comment on function public.report_occupancy(date, date) is 'Admins: per month and berth size class the berth-nights, booked, long-term and blocked nights and the occupancy in percent.';
+revoke execute on function public.report_occupancy(date, date) from anon, public;
 
--- ---------------------------------------------------------------- revenue
-create function public.report_revenue(p_from date, p_to date)
+create or replace function public.report_revenue(p_from date, p_to date)
 returns table (
   month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint,
   paid_gross_cents bigint
@@ -138,86 +127,108 @@ stable
 security definer
 set search_path = ''
 as $$
+declare
+  v_from timestamptz;
+  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
+  v_from := private.berlin_at(p_from, time '00:00');
+  v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
-  select date_trunc('month', private.berlin_date(o.starts_at))::date, o.kind, count(*)::integer,
+  select date_trunc('month', (o.starts_at at time zone 'Europe/Berlin'))::date, o.kind, count(*)::integer,
          sum((o.price_breakdown ->> 'net_cents')::bigint)::bigint,
          sum((o.price_breakdown ->> 'vat_cents')::bigint)::bigint,
          sum(o.price_cents::bigint)::bigint,
          coalesce(sum(o.price_cents::bigint) filter (where o.payment_status = 'paid'), 0)::bigint
   from public.orders o
   where o.status in ('confirmed', 'checked_in', 'completed')
-    and o.starts_at >= private.berlin_at(p_from, time '00:00')
-    and o.starts_at < private.berlin_at(p_to + 1, time '00:00')
+    and o.starts_at >= v_from and o.starts_at < v_to
   group by 1, 2
   order by 1, 2;
 end
 $$;
 comment on function public.report_revenue(date, date) is 'Admins: per arrival month and kind of stay the number of sales and net, VAT and gross cents, and how much of it is paid.';
+revoke execute on function public.report_revenue(date, date) from anon, public;
 
--- ---------------------------------------------------------------- average stay
-create function public.report_average_stay(p_from date, p_to date)
+create or replace function public.report_average_stay(p_from date, p_to date)
 returns table (kind public.order_kind, orders integer, nights integer, average_nights numeric, average_hours numeric, average_boat_length numeric)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+declare
+  v_from timestamptz;
+  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
+  v_from := private.berlin_at(p_from, time '00:00');
+  v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
-  select o.kind, count(*)::integer,
-         sum(private.berlin_date(o.ends_at) - private.berlin_date(o.starts_at))::integer,
-         case when o.kind = 'day' then null
-              else round(avg(private.berlin_date(o.ends_at) - private.berlin_date(o.starts_at)), 2) end,
-         case when o.kind = 'day' then round(avg(extract(epoch from (o.ends_at - o.starts_at)) / 3600), 2) end,
-         round(avg((o.boat ->> 'length')::numeric), 2)
-  from public.orders o
-  where o.status in ('confirmed', 'checked_in', 'completed')
-    and o.starts_at >= private.berlin_at(p_from, time '00:00')
-    and o.starts_at < private.berlin_at(p_to + 1, time '00:00')
-  group by o.kind
-  order by o.kind;
+  with sales as (
+    select o.kind,
+           (o.ends_at at time zone 'Europe/Berlin')::date - (o.starts_at at time zone 'Europe/Berlin')::date as nights,
+           extract(epoch from (o.ends_at - o.starts_at)) / 3600 as hours,
+           (o.boat ->> 'length')::numeric as boat_length
+    from public.orders o
+    where o.status in ('confirmed', 'checked_in', 'completed')
+      and o.starts_at >= v_from and o.starts_at < v_to
+  )
+  select s.kind, count(*)::integer, sum(s.nights)::integer,
+         case when s.kind = 'day' then null else round(avg(s.nights), 2) end,
+         case when s.kind = 'day' then round(avg(s.hours), 2) end,
+         round(avg(s.boat_length), 2)
+  from sales s
+  group by s.kind
+  order by s.kind;
 end
 $$;
 comment on function public.report_average_stay(date, date) is 'Admins: per kind of stay the sales, nights and average nights (day stays: average hours) and average boat length.';
+revoke execute on function public.report_average_stay(date, date) from anon, public;
 
--- ---------------------------------------------------------------- guests by country
-create function public.report_guests_by_country(p_from date, p_to date)
+create or replace function public.report_guests_by_country(p_from date, p_to date)
 returns table (country text, orders integer, guests integer, nights integer, gross_cents bigint)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+declare
+  v_from timestamptz;
+  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
+  v_from := private.berlin_at(p_from, time '00:00');
+  v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
   select nullif(btrim(o.person ->> 'country'), ''), count(*)::integer,
          count(distinct coalesce(nullif(lower(o.email), ''), o.user_id::text, o.id::text))::integer,
-         sum(private.berlin_date(o.ends_at) - private.berlin_date(o.starts_at))::integer,
+         sum((o.ends_at at time zone 'Europe/Berlin')::date - (o.starts_at at time zone 'Europe/Berlin')::date)::integer,
          sum(o.price_cents::bigint)::bigint
   from public.orders o
   where o.status in ('confirmed', 'checked_in', 'completed')
-    and o.starts_at >= private.berlin_at(p_from, time '00:00')
-    and o.starts_at < private.berlin_at(p_to + 1, time '00:00')
+    and o.starts_at >= v_from and o.starts_at < v_to
   group by 1
   order by 2 desc, 1 nulls last;
 end
 $$;
 comment on function public.report_guests_by_country(date, date) is 'Admins: per country of the booking person the sales, distinct guests (by e-mail), nights and gross cents; null = not given.';
+revoke execute on function public.report_guests_by_country(date, date) from anon, public;
 
--- ---------------------------------------------------------------- sale codes
-create function public.report_sale_codes(p_from date, p_to date)
+create or replace function public.report_sale_codes(p_from date, p_to date)
 returns table (code text, orders integer, nights integer, discount_cents bigint, net_cents bigint)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+declare
+  v_from timestamptz;
+  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
+  v_from := private.berlin_at(p_from, time '00:00');
+  v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
   with used as (
     select upper(o.sale_code) as code, count(*)::integer as orders,
@@ -227,8 +238,7 @@ begin
     from public.orders o
     where o.sale_code is not null
       and o.status in ('confirmed', 'checked_in', 'completed')
-      and o.starts_at >= private.berlin_at(p_from, time '00:00')
-      and o.starts_at < private.berlin_at(p_to + 1, time '00:00')
+      and o.starts_at >= v_from and o.starts_at < v_to
     group by 1
   )
   select coalesce(u.code, upper(s.code)), coalesce(u.orders, 0), coalesce(u.nights, 0),
@@ -239,41 +249,32 @@ begin
 end
 $$;
 comment on function public.report_sale_codes(date, date) is 'Admins: per sale code (unused ones with zero) the sales, nights, the discount against EUR 10 per night and the net cents.';
+revoke execute on function public.report_sale_codes(date, date) from anon, public;
 
--- ---------------------------------------------------------------- check-in rate
-create function public.report_check_in_rate(p_from date, p_to date)
+create or replace function public.report_check_in_rate(p_from date, p_to date)
 returns table (month date, arrivals integer, checked_in integer, check_in_percent numeric)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+declare
+  v_from timestamptz;
+  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
+  v_from := private.berlin_at(p_from, time '00:00');
+  v_to := private.berlin_at(least(p_to, private.berlin_date(private.now())) + 1, time '00:00');
   return query
-  select date_trunc('month', private.berlin_date(o.starts_at))::date, count(*)::integer,
+  select date_trunc('month', (o.starts_at at time zone 'Europe/Berlin'))::date, count(*)::integer,
          count(*) filter (where o.checked_in)::integer,
          round(100.0 * count(*) filter (where o.checked_in) / count(*), 1)
   from public.orders o
   where o.status in ('confirmed', 'checked_in', 'completed')
-    and o.starts_at >= private.berlin_at(p_from, time '00:00')
-    and o.starts_at < private.berlin_at(least(p_to, private.berlin_date(private.now())) + 1, time '00:00')
+    and o.starts_at >= v_from and o.starts_at < v_to
   group by 1
   order by 1;
 end
 $$;
 comment on function public.report_check_in_rate(date, date) is 'Admins: per arrival month the arrivals up to today and how many checked in, in percent (the rest are no-shows).';
-
--- ---------------------------------------------------------------- execute grants
-revoke all on function public.report_occupancy(date, date) from public, anon, authenticated;
-revoke all on function public.report_revenue(date, date) from public, anon, authenticated;
-revoke all on function public.report_average_stay(date, date) from public, anon, authenticated;
-revoke all on function public.report_guests_by_country(date, date) from public, anon, authenticated;
-revoke all on function public.report_sale_codes(date, date) from public, anon, authenticated;
-revoke all on function public.report_check_in_rate(date, date) from public, anon, authenticated;
-grant execute on function public.report_occupancy(date, date) to authenticated;
-grant execute on function public.report_revenue(date, date) to authenticated;
-grant execute on function public.report_average_stay(date, date) to authenticated;
-grant execute on function public.report_guests_by_country(date, date) to authenticated;
-grant execute on function public.report_sale_codes(date, date) to authenticated;
-grant execute on function public.report_check_in_rate(date, date) to authenticated;
+revoke execute on function public.report_check_in_rate(date, date) from anon, public;

@@ -1,34 +1,7 @@
--- Mail that is not auth mail (ARCHITECTURE.md): the outbox that supabase/functions/send-mail
--- delivers, rendered in the recipient's language; booking confirmations with an .ics file;
--- contact messages and service requests that anyone may send and staff handle.
+-- Mail that is not auth mail: the outbox (rendered in SQL, in the recipient's language),
+-- booking confirmations, contact messages and service requests, and the call of the
+-- send-mail edge function through pg_net.
 
--- ---------------------------------------------------------------- settings
--- Operator settings that are not secrets worth the Vault: the harbour's address for messages,
--- the site's URL for links in e-mails, and (only where Vault is absent, i.e. the local stack)
--- the project URL and anon key the scheduler uses to call send-mail.
-create table private.app_settings (
-  key text primary key,
-  value text not null
-);
-alter table private.app_settings enable row level security;
-comment on table private.app_settings is 'Operator settings for mail: harbour_email, site_url, and locally project_url/anon_key for the send-mail schedule.';
-insert into private.app_settings (key, value) values
-  ('harbour_email', 'hafen@hafen-duesseldorf.de'),
-  ('site_url', 'http://localhost:3000');
-
-create function private.setting(p_key text)
-returns text
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select s.value from private.app_settings s where s.key = p_key
-$$;
-comment on function private.setting(text) is 'An operator setting from private.app_settings (null when unset).';
-revoke all on function private.setting(text) from public;
-
--- ---------------------------------------------------------------- outbox
 create table public.outbox (
   id bigint generated always as identity primary key,
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
@@ -48,15 +21,19 @@ create table public.outbox (
   sent_at timestamptz,
   created_at timestamptz not null default now()
 );
+
 alter table public.outbox enable row level security;
+
 comment on table public.outbox is 'E-mails waiting for send-mail (SMTP), rendered in the recipient''s language; attachments are [{filename, content_type, content}].';
+
 create index outbox_due_idx on public.outbox (next_attempt_at) where status in ('pending', 'sending');
+
 create index outbox_order_idx on public.outbox (order_id);
 
 create policy "outbox: admin reads" on public.outbox
   for select to authenticated
   using ((select private.has_role('admin')));
--- Only functions write it; send-mail reads and marks it as service_role (claim/complete below).
+
 revoke insert, update, delete, truncate on public.outbox from anon, authenticated;
 
 create function private.queue_mail(
@@ -82,9 +59,8 @@ as $$
   returning id
 $$;
 comment on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) is 'Puts one rendered e-mail into the outbox for send-mail.';
-revoke all on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) from public;
+revoke execute on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) from public;
 
--- send-mail claims due rows (concurrency-safe: skip locked, a lease of 5 minutes) ...
 create function public.claim_outbox(p_limit integer default 20)
 returns setof public.outbox
 language sql
@@ -105,9 +81,8 @@ as $$
   returning o.*
 $$;
 comment on function public.claim_outbox(integer) is 'send-mail (service role): leases up to p_limit due e-mails for 5 minutes and counts the attempt.';
+revoke execute on function public.claim_outbox(integer) from anon, authenticated, public;
 
--- ... and reports each result: sent, or retried with exponential backoff (1, 2, 4 ... 60
--- minutes), or failed for good after 8 attempts.
 create function public.complete_outbox(p_id bigint, p_ok boolean, p_error text default null)
 returns public.outbox
 language plpgsql
@@ -128,14 +103,14 @@ begin
    where o.id = p_id and o.status = 'sending'
   returning * into v_row;
   if not found then
-    raise exception 'outbox_row_not_sending' using errcode = 'P0002';
+    raise exception 'outbox_row_not_sending' using errcode = 'PT404';
   end if;
   return v_row;
 end
 $$;
 comment on function public.complete_outbox(bigint, boolean, text) is 'send-mail (service role): marks a leased e-mail sent, or schedules a retry with backoff (failed after 8 attempts).';
+revoke execute on function public.complete_outbox(bigint, boolean, text) from anon, authenticated, public;
 
--- ---------------------------------------------------------------- formatting helpers
 create function private.format_eur(p_cents bigint, p_locale text)
 returns text
 language sql
@@ -147,7 +122,7 @@ as $$
               else translate(to_char(p_cents / 100.0, 'FM999,999,990.00'), ',.', '.,') || ' €' end
 $$;
 comment on function private.format_eur(bigint, text) is 'Cents as money for an e-mail: 1.234,56 € (de) or EUR 1,234.56 (en).';
-revoke all on function private.format_eur(bigint, text) from public;
+revoke execute on function private.format_eur(bigint, text) from public;
 
 create function private.format_berlin(p_at timestamptz, p_locale text)
 returns text
@@ -160,7 +135,7 @@ as $$
               else to_char(p_at at time zone 'Europe/Berlin', 'DD.MM.YYYY, HH24:MI') || ' Uhr' end
 $$;
 comment on function private.format_berlin(timestamptz, text) is 'An instant as Düsseldorf wall-clock time for an e-mail, per language.';
-revoke all on function private.format_berlin(timestamptz, text) from public;
+revoke execute on function private.format_berlin(timestamptz, text) from public;
 
 create function private.ics_text(p_text text)
 returns text
@@ -171,7 +146,7 @@ as $$
   select replace(replace(replace(replace(replace(coalesce(p_text, ''), '\', '\\'), ';', '\;'), ',', '\,'), E'\r', ''), E'\n', '\n')
 $$;
 comment on function private.ics_text(text) is 'Escapes text for an iCalendar (RFC 5545) property value.';
-revoke all on function private.ics_text(text) from public;
+revoke execute on function private.ics_text(text) from public;
 
 create function private.ics_utc(p_at timestamptz)
 returns text
@@ -182,9 +157,8 @@ as $$
   select to_char(p_at at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"Z"')
 $$;
 comment on function private.ics_utc(timestamptz) is 'An instant in iCalendar UTC form (20261122T130000Z).';
-revoke all on function private.ics_utc(timestamptz) from public;
+revoke execute on function private.ics_utc(timestamptz) from public;
 
--- ---------------------------------------------------------------- booking confirmation
 create function private.order_locale(p_order public.orders)
 returns text
 language sql
@@ -199,8 +173,8 @@ as $$
        from auth.users u where u.id = p_order.user_id),
     'de')
 $$;
-comment on function private.order_locale(public.orders) is 'The language of an order''s guest: person form, profile, guest session metadata, else German.';
-revoke all on function private.order_locale(public.orders) from public;
+comment on function private.order_locale(public.orders) is 'The language of an order''s guest: the language booked in (person.locale, set by create_booking and staff_create_booking), else profile, guest session metadata, German.';
+revoke execute on function private.order_locale(public.orders) from public;
 
 create function private.booking_ics(p_order public.orders, p_locale text)
 returns text
@@ -231,75 +205,8 @@ as $$
     'END:VCALENDAR') || E'\r\n'
 $$;
 comment on function private.booking_ics(public.orders, text) is 'The stay as an iCalendar event (UTC times, CRLF lines) for the confirmation e-mail.';
-revoke all on function private.booking_ics(public.orders, text) from public;
+revoke execute on function private.booking_ics(public.orders, text) from public;
 
-create function private.queue_booking_confirmation(p_order public.orders)
-returns bigint
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_locale text := private.order_locale(p_order);
-  v_en boolean := v_locale = 'en';
-  v_site text := coalesce(private.setting('site_url'), '');
-  v_name text := btrim(concat_ws(' ', p_order.person ->> 'first_name', p_order.person ->> 'last_name'));
-  v_place text := p_order.place_snapshot ->> 'name';
-  v_net bigint := coalesce((p_order.price_breakdown ->> 'net_cents')::bigint, 0);
-  v_vat bigint := coalesce((p_order.price_breakdown ->> 'vat_cents')::bigint, 0);
-  v_subject text;
-  v_body text;
-begin
-  if p_order.email is null or p_order.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
-    return null;
-  end if;
-  v_subject := case when v_en
-    then format('Your booking at Hafen Düsseldorf: berth %s, %s', v_place, private.format_berlin(p_order.starts_at, 'en'))
-    else format('Ihre Buchung im Hafen Düsseldorf: Liegeplatz %s, %s', v_place, private.format_berlin(p_order.starts_at, 'de')) end;
-  v_body := concat_ws(E'\n',
-    case when v_en then format('Hello %s,', v_name) else format('Guten Tag %s,', v_name) end,
-    '',
-    case when v_en then 'thank you for your booking. Your stay:' else 'vielen Dank für Ihre Buchung. Ihr Aufenthalt:' end,
-    '',
-    case when v_en then 'Berth: ' else 'Liegeplatz: ' end || v_place
-      || coalesce(case when v_en then ' (pier ' else ' (Steg ' end || (p_order.place_snapshot ->> 'pier') || ')', ''),
-    case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(p_order.starts_at, v_locale),
-    case when v_en then 'Departure: ' else 'Abreise: ' end || private.format_berlin(p_order.ends_at, v_locale),
-    case when v_en then 'Boat: ' else 'Boot: ' end || coalesce(p_order.boat ->> 'name', '')
-      || format(' (%s m × %s m)',
-                case when v_en then p_order.boat ->> 'length' else replace(p_order.boat ->> 'length', '.', ',') end,
-                case when v_en then p_order.boat ->> 'width' else replace(p_order.boat ->> 'width', '.', ',') end),
-    '',
-    case when v_en then 'Net: ' else 'Netto: ' end || private.format_eur(v_net, v_locale),
-    case when v_en then 'VAT 19 %: ' else 'MwSt. 19 %: ' end || private.format_eur(v_vat, v_locale),
-    case when v_en then 'Total: ' else 'Gesamt: ' end || private.format_eur(p_order.price_cents, v_locale),
-    '',
-    case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || p_order.id,
-    case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || p_order.id,
-    case when p_order.status = 'unverified' then E'\n' || case when v_en
-      then 'Please confirm your e-mail address within 24 hours (at the latest by your arrival): log in with your e-mail address and the code we send you, from any device. Otherwise the booking expires and the berth is released.'
-      else 'Bitte bestätigen Sie Ihre E-Mail-Adresse innerhalb von 24 Stunden (spätestens bis zur Ankunft): Melden Sie sich mit Ihrer E-Mail-Adresse und dem Code an, den wir Ihnen senden – von jedem Gerät aus. Sonst verfällt die Buchung und der Liegeplatz wird freigegeben.' end end,
-    '',
-    case when v_en then 'Check-in is possible on the arrival day.' else 'Der Check-in ist am Ankunftstag möglich.' end,
-    '',
-    case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-    'Hafen Düsseldorf');
-  return private.queue_mail(
-    'booking_confirmation', p_order.email, v_locale, v_subject, v_body,
-    jsonb_build_array(jsonb_build_object(
-      'filename', case when v_en then 'booking-' else 'buchung-' end || v_place || '.ics',
-      'content_type', 'text/calendar; charset=utf-8; method=PUBLISH',
-      'content', private.booking_ics(p_order, v_locale))),
-    private.setting('harbour_email'),
-    p_order.id);
-end
-$$;
-comment on function private.queue_booking_confirmation(public.orders) is 'Queues the booking confirmation (guest''s language, price with VAT, verification hint for guests, .ics of the stay).';
-revoke all on function private.queue_booking_confirmation(public.orders) from public;
-
--- Every order that starts its life open (create_booking, staff bookings) is confirmed by
--- exactly one e-mail; imported or past orders (not open, or already over) are not.
 create function private.on_order_created()
 returns trigger
 language plpgsql
@@ -314,11 +221,11 @@ begin
 end
 $$;
 comment on function private.on_order_created() is 'After insert on orders: queues the booking confirmation of a new open order.';
-revoke all on function private.on_order_created() from public;
+revoke execute on function private.on_order_created() from public;
+
 create trigger orders_queue_confirmation after insert on public.orders
   for each row execute function private.on_order_created();
 
--- ---------------------------------------------------------------- contact messages and service requests
 create table public.contact_messages (
   id uuid primary key default gen_random_uuid(),
   kind text not null check (kind in ('contact', 'service_request')),
@@ -339,18 +246,28 @@ create table public.contact_messages (
   check ((kind = 'service_request') = (service is not null)),
   check ((status = 'done') = (done_at is not null))
 );
+
+-- The staff inbox updates live (supabase_realtime).
+alter publication supabase_realtime add table public.contact_messages;
+
 alter table public.contact_messages enable row level security;
+
 comment on table public.contact_messages is 'A contact message or a service request (boat lift, mechanic, diesel, ice ...) sent by anyone; staff mark it done.';
+
 create index contact_messages_open_idx on public.contact_messages (status, created_at desc);
+
 create index contact_messages_user_idx on public.contact_messages (user_id);
+
 create index contact_messages_email_idx on public.contact_messages (lower(email), created_at);
 
 create policy "contact_messages: staff read" on public.contact_messages
   for select to authenticated
   using ((select private.is_staff()));
+
 create policy "contact_messages: sender reads own" on public.contact_messages
   for select to authenticated
   using (user_id = (select auth.uid()));
+
 revoke insert, update, delete, truncate on public.contact_messages from anon, authenticated;
 
 create function private.submit_message(
@@ -444,7 +361,7 @@ begin
 end
 $$;
 comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per address) and stores a contact message or service request, and e-mails the harbour.';
-revoke all on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) from public;
+revoke execute on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) from public;
 
 create function public.send_contact_message(
   p_name text,
@@ -462,6 +379,7 @@ as $$
   select (private.submit_message('contact', null, p_name, p_email, p_message, p_phone, p_locale, null, null)).id
 $$;
 comment on function public.send_contact_message(text, text, text, text, text) is 'Anyone: sends a message to the harbour (stored for staff, e-mailed to the harbour); returns its id.';
+revoke execute on function public.send_contact_message(text, text, text, text, text) from public;
 
 create function public.request_service(
   p_service text,
@@ -482,6 +400,7 @@ as $$
   select (private.submit_message('service_request', p_service, p_name, p_email, p_message, p_phone, p_locale, p_preferred_date, p_boat)).id
 $$;
 comment on function public.request_service(text, text, text, text, text, date, jsonb, text) is 'Anyone: asks the harbour for a service (boat lift, mechanic, diesel, ice ...); stored for staff and e-mailed to the harbour.';
+revoke execute on function public.request_service(text, text, text, text, text, date, jsonb, text) from public;
 
 create function public.set_message_done(p_message_id uuid, p_done boolean default true)
 returns public.contact_messages
@@ -503,21 +422,142 @@ begin
    where m.id = p_message_id
   returning * into v_row;
   if not found then
-    raise exception 'message_not_found' using errcode = 'P0002';
+    raise exception 'message_not_found' using errcode = 'PT404';
   end if;
   return v_row;
 end
 $$;
 comment on function public.set_message_done(uuid, boolean) is 'Staff mark a contact message or service request done (or open again).';
+revoke execute on function public.set_message_done(uuid, boolean) from anon, public;
 
--- ---------------------------------------------------------------- execute grants
-revoke all on function public.claim_outbox(integer) from public, anon, authenticated;
-revoke all on function public.complete_outbox(bigint, boolean, text) from public, anon, authenticated;
-revoke all on function public.send_contact_message(text, text, text, text, text) from public, anon, authenticated;
-revoke all on function public.request_service(text, text, text, text, text, date, jsonb, text) from public, anon, authenticated;
-revoke all on function public.set_message_done(uuid, boolean) from public, anon, authenticated;
-grant execute on function public.claim_outbox(integer) to service_role;
-grant execute on function public.complete_outbox(bigint, boolean, text) to service_role;
-grant execute on function public.send_contact_message(text, text, text, text, text) to anon, authenticated;
-grant execute on function public.request_service(text, text, text, text, text, date, jsonb, text) to anon, authenticated;
-grant execute on function public.set_message_done(uuid, boolean) to authenticated;
+create function private.edge_setting(p_name text)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_value text;
+begin
+  if to_regclass('vault.decrypted_secrets') is not null then
+    begin
+      execute 'select decrypted_secret from vault.decrypted_secrets where name = $1 limit 1' into v_value using p_name;
+    exception when insufficient_privilege then
+      v_value := null;
+    end;
+  end if;
+  return coalesce(v_value, private.setting(p_name));
+end
+$$;
+comment on function private.edge_setting(text) is 'project_url / anon_key / site_url for calling edge functions and linking to the app: from Vault where it exists, else private.app_settings.';
+revoke execute on function private.edge_setting(text) from public;
+
+create function private.request_mail_delivery()
+returns bigint
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_url text := private.edge_setting('project_url');
+  v_key text := private.edge_setting('anon_key');
+  v_id bigint;
+begin
+  if v_url is null or to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null then
+    return null;
+  end if;
+  execute 'select net.http_post(url := $1, body := $2, headers := $3, timeout_milliseconds := 30000)'
+    into v_id
+    using rtrim(v_url, '/') || '/functions/v1/send-mail',
+          jsonb_build_object('source', 'database'),
+          jsonb_strip_nulls(jsonb_build_object('Content-Type', 'application/json',
+                                               'Authorization', 'Bearer ' || v_key, 'apikey', v_key));
+  return v_id;
+end
+$$;
+comment on function private.request_mail_delivery() is 'Asks send-mail (through pg_net) to deliver the outbox now; a no-op where pg_net or the project URL is missing.';
+revoke execute on function private.request_mail_delivery() from public;
+
+create function private.on_outbox_queued()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.request_mail_delivery();
+  return null;
+end
+$$;
+comment on function private.on_outbox_queued() is 'After mail is queued: one pg_net call to send-mail per statement.';
+revoke execute on function private.on_outbox_queued() from public;
+
+create trigger outbox_request_delivery after insert on public.outbox
+  for each statement execute function private.on_outbox_queued();
+
+create or replace function private.queue_booking_confirmation(p_order public.orders)
+returns bigint
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_locale text := private.order_locale(p_order);
+  v_en boolean := v_locale = 'en';
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+  v_name text := btrim(concat_ws(' ', p_order.person ->> 'first_name', p_order.person ->> 'last_name'));
+  v_place text := p_order.place_snapshot ->> 'name';
+  v_net bigint := coalesce((p_order.price_breakdown ->> 'net_cents')::bigint, 0);
+  v_vat bigint := coalesce((p_order.price_breakdown ->> 'vat_cents')::bigint, 0);
+  v_subject text;
+  v_body text;
+begin
+  if p_order.email is null or p_order.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    return null;
+  end if;
+  v_subject := case when v_en
+    then format('Your booking at Hafen Düsseldorf: berth %s, %s', v_place, private.format_berlin(p_order.starts_at, 'en'))
+    else format('Ihre Buchung im Hafen Düsseldorf: Liegeplatz %s, %s', v_place, private.format_berlin(p_order.starts_at, 'de')) end;
+  v_body := concat_ws(E'\n',
+    case when v_en then format('Hello %s,', v_name) else format('Guten Tag %s,', v_name) end,
+    '',
+    case when v_en then 'thank you for your booking. Your stay:' else 'vielen Dank für Ihre Buchung. Ihr Aufenthalt:' end,
+    '',
+    case when v_en then 'Berth: ' else 'Liegeplatz: ' end || v_place
+      || coalesce(case when v_en then ' (pier ' else ' (Steg ' end || (p_order.place_snapshot ->> 'pier') || ')', ''),
+    case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(p_order.starts_at, v_locale),
+    case when v_en then 'Departure: ' else 'Abreise: ' end || private.format_berlin(p_order.ends_at, v_locale),
+    case when v_en then 'Boat: ' else 'Boot: ' end || coalesce(p_order.boat ->> 'name', '')
+      || format(' (%s m × %s m)',
+                case when v_en then p_order.boat ->> 'length' else replace(p_order.boat ->> 'length', '.', ',') end,
+                case when v_en then p_order.boat ->> 'width' else replace(p_order.boat ->> 'width', '.', ',') end),
+    '',
+    case when v_en then 'Net: ' else 'Netto: ' end || private.format_eur(v_net, v_locale),
+    case when v_en then 'VAT 19 %: ' else 'MwSt. 19 %: ' end || private.format_eur(v_vat, v_locale),
+    case when v_en then 'Total: ' else 'Gesamt: ' end || private.format_eur(p_order.price_cents, v_locale),
+    '',
+    case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || p_order.id,
+    case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || p_order.id,
+    case when p_order.status = 'unverified' then E'\n' || case when v_en
+      then 'Please confirm your e-mail address within 24 hours (at the latest by your arrival): log in with your e-mail address and the code we send you, from any device. Otherwise the booking expires and the berth is released.'
+      else 'Bitte bestätigen Sie Ihre E-Mail-Adresse innerhalb von 24 Stunden (spätestens bis zur Ankunft): Melden Sie sich mit Ihrer E-Mail-Adresse und dem Code an, den wir Ihnen senden – von jedem Gerät aus. Sonst verfällt die Buchung und der Liegeplatz wird freigegeben.' end end,
+    '',
+    case when v_en then 'Check-in is possible on the arrival day.' else 'Der Check-in ist am Ankunftstag möglich.' end,
+    '',
+    case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+    'Hafen Düsseldorf');
+  return private.queue_mail(
+    'booking_confirmation', p_order.email, v_locale, v_subject, v_body,
+    jsonb_build_array(jsonb_build_object(
+      'filename', case when v_en then 'booking-' else 'buchung-' end || v_place || '.ics',
+      'content_type', 'text/calendar; charset=utf-8; method=PUBLISH',
+      'content', private.booking_ics(p_order, v_locale))),
+    private.setting('harbour_email'),
+    p_order.id);
+end
+$$;
+comment on function private.queue_booking_confirmation(public.orders) is 'Queues the booking confirmation (guest''s language, price with VAT, verification hint for guests, .ics of the stay).';
+revoke execute on function private.queue_booking_confirmation(public.orders) from public;

@@ -1,12 +1,4 @@
--- The harbour's order desk (issue 11, items 3 and 4): the staff order list with server-side
--- filters and paging, the berths an order can move to, staff notes and the status history of
--- an order, and the issuer data (address, VAT id) printed on invoices.
-
--- ---------------------------------------------------------------- list
--- Search matches name, boat and e-mail; the pattern (with % and _ escaped) runs over one
--- lower-cased text per order. Newest first through orders_created_idx; the filters are cheap
--- predicates on the rows in between (thousands of orders: a few ms).
-create index if not exists orders_status_created_idx on public.orders (status, created_at desc);
+-- The harbour's order desk: internal notes and the history of every order.
 
 create function public.staff_orders(
   p_status public.order_status default null,
@@ -79,62 +71,8 @@ begin
 end
 $$;
 comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'Staff: orders newest first, filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat and e-mail; one page with the total count.';
+revoke execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from anon, public;
 
--- ---------------------------------------------------------------- move targets
-create function public.order_move_targets(p_order_id uuid)
-returns table (place_id uuid, name text, pier text, width numeric, length numeric, one_day boolean)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_order public.orders;
-  v_first date;
-  v_last date;
-  v_now timestamptz := private.now();
-begin
-  if not private.is_staff() then
-    raise exception 'staff_only' using errcode = '42501';
-  end if;
-  select * into v_order from public.orders o where o.id = p_order_id;
-  if not found then
-    raise exception 'order_not_found' using errcode = 'P0002';
-  end if;
-  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= v_now then
-    return;
-  end if;
-  v_first := private.berlin_date(v_order.starts_at);
-  v_last := case when v_order.kind = 'day' then v_first else private.berlin_date(v_order.ends_at) - 1 end;
-  -- The same tests as move_booking, which stays the guard (a race still ends in 23P01).
-  return query
-    select p.id, p.name, p.pier, p.width, p.length, p.one_day
-    from public.places p
-    where not p.archived
-      and p.id <> v_order.place_id
-      and p.length >= (v_order.boat ->> 'length')::numeric
-      and p.width >= (v_order.boat ->> 'width')::numeric
-      and (v_order.kind <> 'day' or p.one_day)
-      and not exists (
-        select 1 from public.long_term_holders h
-        where h.place_id = p.id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
-      )
-      and not exists (
-        select 1
-        from public.place_statuses s
-        left join public.orders o on o.id = s.order_id
-        where s.place_id = p.id
-          and not s.cancelled
-          and s.ends_at > v_order.starts_at
-          and s.starts_at < v_order.ends_at
-          and not (o.status is not distinct from 'unverified' and o.expires_at <= v_now)
-      )
-    order by p.width * p.length, p.length, p.name;
-end
-$$;
-comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day for day stays, no long-term holder, free for the whole stay), smallest first.';
-
--- ---------------------------------------------------------------- notes
 create table public.order_notes (
   id uuid primary key default gen_random_uuid(),
   order_id uuid not null references public.orders (id) on delete cascade,
@@ -142,13 +80,19 @@ create table public.order_notes (
   created_by uuid references auth.users (id) on delete set null,
   created_at timestamptz not null default now()
 );
+
 alter table public.order_notes enable row level security;
+
 comment on table public.order_notes is 'Internal notes of the harbour team on an order (never shown to the customer); written through add_order_note.';
+
 create index order_notes_order_idx on public.order_notes (order_id, created_at);
+
 create policy "order_notes: staff read" on public.order_notes
   for select to authenticated
   using ((select private.is_staff()));
+
 revoke all on public.order_notes from anon;
+
 revoke insert, update, delete, truncate on public.order_notes from authenticated;
 
 create function public.add_order_note(p_order_id uuid, p_body text)
@@ -169,7 +113,7 @@ begin
     raise exception 'invalid_note' using errcode = '22023', hint = 'A note has 1-2000 characters.';
   end if;
   if not exists (select 1 from public.orders o where o.id = p_order_id) then
-    raise exception 'order_not_found' using errcode = 'P0002';
+    raise exception 'order_not_found' using errcode = 'PT404';
   end if;
   insert into public.order_notes (order_id, body, created_by, created_at)
   values (p_order_id, v_body, (select auth.uid()), private.now())
@@ -178,8 +122,8 @@ begin
 end
 $$;
 comment on function public.add_order_note(uuid, text) is 'Staff: adds an internal note (1-2000 characters) to an order.';
+revoke execute on function public.add_order_note(uuid, text) from anon, public;
 
--- ---------------------------------------------------------------- status history
 create table public.order_events (
   id bigint generated always as identity primary key,
   order_id uuid not null references public.orders (id) on delete cascade,
@@ -189,13 +133,19 @@ create table public.order_events (
   actor uuid references auth.users (id) on delete set null,
   at timestamptz not null default now()
 );
+
 alter table public.order_events enable row level security;
+
 comment on table public.order_events is 'The history of an order (created, status, payment, berth moves), written by a trigger; staff read it.';
+
 create index order_events_order_idx on public.order_events (order_id, id);
+
 create policy "order_events: staff read" on public.order_events
   for select to authenticated
   using ((select private.is_staff()));
+
 revoke all on public.order_events from anon;
+
 revoke insert, update, delete, truncate on public.order_events from authenticated;
 
 create function private.record_order_event()
@@ -229,64 +179,7 @@ begin
 end
 $$;
 comment on function private.record_order_event() is 'After insert or update on orders: records creation, status, payment and berth changes with the acting user.';
-revoke all on function private.record_order_event() from public;
+revoke execute on function private.record_order_event() from public;
+
 create trigger orders_record_event after insert or update of status, payment_status, place_id on public.orders
   for each row execute function private.record_order_event();
-
--- ---------------------------------------------------------------- invoice issuer
--- What § 14 UStG wants on the invoice about the issuer. Operator settings (private.app_settings);
--- the VAT id here is the demo harbour's placeholder until the operator sets the real one.
-insert into private.app_settings (key, value) values
-  ('invoice_name', 'Hafen Düsseldorf'),
-  ('invoice_street', 'Speditionstraße 25'),
-  ('invoice_postal_code', '40221'),
-  ('invoice_city', 'Düsseldorf'),
-  ('invoice_vat_id', 'DE000000000'),
-  ('invoice_email', 'hafen@hafen-duesseldorf.example')
-on conflict (key) do nothing;
-
-create function private.invoice_issuer()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select jsonb_build_object(
-    'name', private.setting('invoice_name'),
-    'street', private.setting('invoice_street'),
-    'postal_code', private.setting('invoice_postal_code'),
-    'city', private.setting('invoice_city'),
-    'vat_id', private.setting('invoice_vat_id'),
-    'email', private.setting('invoice_email'))
-$$;
-comment on function private.invoice_issuer() is 'The issuer of invoices (name, address, VAT id, e-mail) from the operator settings.';
-revoke all on function private.invoice_issuer() from public;
-
--- The issuer is kept with each invoice as issued (an address change does not rewrite old ones).
-alter table public.invoices add column issuer jsonb;
-update public.invoices set issuer = private.invoice_issuer() where issuer is null;
-
-create function private.invoice_set_issuer()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  new.issuer := coalesce(new.issuer, private.invoice_issuer());
-  return new;
-end
-$$;
-comment on function private.invoice_set_issuer() is 'Before insert on invoices: stamps the current issuer data onto the invoice.';
-revoke all on function private.invoice_set_issuer() from public;
-create trigger invoices_set_issuer before insert on public.invoices
-  for each row execute function private.invoice_set_issuer();
-
--- ---------------------------------------------------------------- execute grants
-revoke all on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from public, anon, authenticated;
-revoke all on function public.order_move_targets(uuid) from public, anon, authenticated;
-revoke all on function public.add_order_note(uuid, text) from public, anon, authenticated;
-grant execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) to authenticated;
-grant execute on function public.order_move_targets(uuid) to authenticated;
-grant execute on function public.add_order_note(uuid, text) to authenticated;

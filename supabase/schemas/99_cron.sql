@@ -1,7 +1,5 @@
--- Hosted Supabase: enable pg_cron and pg_net where the server offers them (so a plain `supabase
--- db push` sets up mail delivery and order expiry without a dashboard step), then make sure the
--- schedules of 20261122001600_cron.sql exist. Where the extensions are not offered or cannot be
--- loaded (PGlite, a bare Postgres; the local stack brings its own stand-in), nothing changes.
+-- Schedules (pg_cron on hosted Supabase; the local stack's scheduler calls the same
+-- functions): mail delivery every minute, expiry every five minutes.
 
 do $$
 begin

@@ -1,7 +1,6 @@
--- Long-term (seasonal) berths: admins assign and remove holders with the history kept, and
--- anyone may apply for such a berth; applications wait in a list that admins answer.
+-- Long-term berths: assigning and removing holders (with their history) and the
+-- applications' waiting list.
 
--- ---------------------------------------------------------------- holder history
 create table public.long_term_holder_events (
   id bigint generated always as identity primary key,
   holder_id uuid not null,
@@ -14,20 +13,25 @@ create table public.long_term_holder_events (
   actor uuid references auth.users (id) on delete set null,
   created_at timestamptz not null default now()
 );
+
 alter table public.long_term_holder_events enable row level security;
+
 comment on table public.long_term_holder_events is 'History of long-term holders: every assignment and removal with a snapshot of the holder, who did it and when.';
+
 create index long_term_holder_events_place_idx on public.long_term_holder_events (place_id, created_at);
+
 create index long_term_holder_events_user_idx on public.long_term_holder_events (user_id);
 
 create policy "long_term_holder_events: staff read" on public.long_term_holder_events
   for select to authenticated
   using ((select private.is_staff()));
+
 create policy "long_term_holder_events: holder reads own" on public.long_term_holder_events
   for select to authenticated
   using (user_id = (select auth.uid()));
+
 revoke insert, update, delete, truncate on public.long_term_holder_events from anon, authenticated;
 
--- ---------------------------------------------------------------- applications
 create table public.long_term_applications (
   id uuid primary key default gen_random_uuid(),
   queue_number bigint generated always as identity unique,
@@ -49,22 +53,30 @@ create table public.long_term_applications (
   created_at timestamptz not null default now(),
   check ((status = 'open') = (answered_at is null) or status = 'withdrawn')
 );
+
+-- The applications queue updates live (supabase_realtime).
+alter publication supabase_realtime add table public.long_term_applications;
+
 alter table public.long_term_applications enable row level security;
+
 comment on table public.long_term_applications is 'An application for a long-term berth (a given one or any fitting one) with boat data; admins answer, open ones form the waiting list.';
+
 create index long_term_applications_open_idx on public.long_term_applications (queue_number) where status = 'open';
+
 create index long_term_applications_user_idx on public.long_term_applications (user_id);
+
 create index long_term_applications_email_idx on public.long_term_applications (lower(email));
 
 create policy "long_term_applications: admin reads" on public.long_term_applications
   for select to authenticated
   using ((select private.has_role('admin')));
+
 create policy "long_term_applications: applicant reads own" on public.long_term_applications
   for select to authenticated
   using (user_id = (select auth.uid()));
+
 revoke insert, update, delete, truncate on public.long_term_applications from anon, authenticated;
 
--- The waiting list is one queue in order of arrival (first come, first served, by queue_number):
--- the position of an open application counts the open applications received before it.
 create function private.application_position(p_id uuid)
 returns integer
 language sql
@@ -79,7 +91,7 @@ as $$
   from public.long_term_applications a where a.id = p_id
 $$;
 comment on function private.application_position(uuid) is 'Waiting-list position of an open application (1 = next), null once answered.';
-revoke all on function private.application_position(uuid) from public;
+revoke execute on function private.application_position(uuid) from public;
 
 create function public.apply_for_long_term_berth(
   p_email text,
@@ -133,7 +145,7 @@ begin
   if p_place_id is not null then
     select p.name into v_place from public.places p where p.id = p_place_id and not p.archived;
     if not found then
-      raise exception 'place_not_found' using errcode = 'P0002';
+      raise exception 'place_not_found' using errcode = 'PT404';
     end if;
   end if;
   -- Anyone may apply, but an address holds at most 3 open applications.
@@ -181,6 +193,7 @@ begin
 end
 $$;
 comment on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) is 'Anyone: applies for a long-term berth with e-mail and boat data; queues a receipt e-mail and returns the waiting-list position.';
+revoke execute on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) from public;
 
 create function public.long_term_application_status(p_id uuid)
 returns table (id uuid, place_id uuid, place_name text, status text, waiting_position integer, created_at timestamptz, answered_at timestamptz)
@@ -195,6 +208,7 @@ as $$
   where a.id = p_id
 $$;
 comment on function public.long_term_application_status(uuid) is 'Anyone holding an application id (the receipt names it): its state and waiting-list position, without personal data.';
+revoke execute on function public.long_term_application_status(uuid) from public;
 
 create function public.long_term_applications_queue()
 returns table (
@@ -222,6 +236,7 @@ begin
 end
 $$;
 comment on function public.long_term_applications_queue() is 'Admins: all applications, open ones first in waiting-list order with their position.';
+revoke execute on function public.long_term_applications_queue() from anon, public;
 
 create function public.answer_long_term_application(p_id uuid, p_status text, p_answer text default null)
 returns public.long_term_applications
@@ -249,7 +264,7 @@ begin
    where a.id = p_id and a.status = 'open'
   returning * into v_row;
   if not found then
-    raise exception 'application_not_open' using errcode = 'P0002';
+    raise exception 'application_not_open' using errcode = 'PT404';
   end if;
   v_en := v_row.locale = 'en';
   perform private.queue_mail(
@@ -272,8 +287,8 @@ begin
 end
 $$;
 comment on function public.answer_long_term_application(uuid, text, text) is 'Admins answer an open application (accepted or declined, with a text); the applicant is e-mailed in the own language.';
+revoke execute on function public.answer_long_term_application(uuid, text, text) from anon, public;
 
--- ---------------------------------------------------------------- assign and remove holders
 create function public.assign_long_term_holder(
   p_place_id uuid,
   p_starts_on date,
@@ -302,7 +317,7 @@ begin
   end if;
   perform 1 from public.places p where p.id = p_place_id for update;
   if not found then
-    raise exception 'place_not_found' using errcode = 'P0002';
+    raise exception 'place_not_found' using errcode = 'PT404';
   end if;
   begin
     v_user := nullif(p_holder ->> 'user_id', '')::uuid;
@@ -312,7 +327,7 @@ begin
     raise exception 'invalid_holder' using errcode = '22023';
   end;
   if v_user is not null and not exists (select 1 from public.profiles pr where pr.id = v_user) then
-    raise exception 'user_not_found' using errcode = 'P0002';
+    raise exception 'user_not_found' using errcode = 'PT404';
   end if;
   if v_user is null and v_email is not null then
     select pr.id into v_user from public.profiles pr where lower(pr.email) = v_email;
@@ -368,13 +383,14 @@ begin
       answered_at = coalesce(a.answered_at, private.now()), answered_by = coalesce(a.answered_by, (select auth.uid()))
      where a.id = p_application_id and a.status in ('open', 'accepted');
     if not found then
-      raise exception 'application_not_open' using errcode = 'P0002';
+      raise exception 'application_not_open' using errcode = 'PT404';
     end if;
   end if;
   return v_row;
 end
 $$;
 comment on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) is 'Admins make someone (user, e-mail or name, with boat data) the long-term holder of a berth from a date; refuses overlapping holders or bookings (23P01); history is kept.';
+revoke execute on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) from anon, public;
 
 create function public.remove_long_term_holder(p_holder_id uuid, p_last_day date default null)
 returns public.long_term_holder_events
@@ -393,7 +409,7 @@ begin
   end if;
   select * into v_row from public.long_term_holders h where h.id = p_holder_id for update;
   if not found then
-    raise exception 'holder_not_found' using errcode = 'P0002';
+    raise exception 'holder_not_found' using errcode = 'PT404';
   end if;
   if v_row.ends_on is not null and v_row.ends_on <= v_last then
     raise exception 'holder_already_ended' using errcode = 'P0001';
@@ -412,17 +428,27 @@ begin
 end
 $$;
 comment on function public.remove_long_term_holder(uuid, date) is 'Admins end a long-term holding on a last day (default today, Europe/Berlin); the row stays as history (a holding that had not begun is deleted), an event records it.';
+revoke execute on function public.remove_long_term_holder(uuid, date) from anon, public;
 
--- ---------------------------------------------------------------- execute grants
-revoke all on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) from public, anon, authenticated;
-revoke all on function public.long_term_application_status(uuid) from public, anon, authenticated;
-revoke all on function public.long_term_applications_queue() from public, anon, authenticated;
-revoke all on function public.answer_long_term_application(uuid, text, text) from public, anon, authenticated;
-revoke all on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) from public, anon, authenticated;
-revoke all on function public.remove_long_term_holder(uuid, date) from public, anon, authenticated;
-grant execute on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) to anon, authenticated;
-grant execute on function public.long_term_application_status(uuid) to anon, authenticated;
-grant execute on function public.long_term_applications_queue() to authenticated;
-grant execute on function public.answer_long_term_application(uuid, text, text) to authenticated;
-grant execute on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) to authenticated;
-grant execute on function public.remove_long_term_holder(uuid, date) to authenticated;
+create function public.open_long_term_applications(p_limit integer default 20)
+returns table (id uuid, first_name text, last_name text, place_name text, created_at timestamptz, open_total integer)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  return query
+    select a.id, a.first_name, a.last_name, p.name, a.created_at, (count(*) over ())::integer
+    from public.long_term_applications a
+    left join public.places p on p.id = a.place_id
+    where a.status = 'open'
+    order by a.created_at desc, a.queue_number desc
+    limit least(greatest(coalesce(p_limit, 20), 1), 100);
+end
+$$;
+comment on function public.open_long_term_applications(integer) is 'Staff: the newest open long-term applications (names, berth, date) and how many are open in all; the details stay with admins.';
+revoke execute on function public.open_long_term_applications(integer) from anon, public;

@@ -1,8 +1,5 @@
--- Storage buckets (created here, not only in config.toml, so `db push` makes them on hosted
--- Supabase) and the policies on storage.objects: public images that only admins change, and
--- avatars that only their owner changes (in a folder named by the user id).
+-- Storage buckets for images and avatars, and their policies on storage.objects.
 
--- ---------------------------------------------------------------- buckets
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
 values
   ('place-images', 'place-images', true, 5242880, array['image/jpeg', 'image/png', 'image/webp']),
@@ -14,20 +11,20 @@ on conflict (id) do update set
   file_size_limit = excluded.file_size_limit,
   allowed_mime_types = excluded.allowed_mime_types;
 
--- One policy per operation: public images (place, news, column) that only admins change, and
--- avatars in a folder named by the owner's id.
 create policy "objects: public images, own avatars, staff all avatars" on storage.objects
   for select to anon, authenticated
   using (
     bucket_id in ('place-images', 'news-images', 'additional-place-images')
     or (bucket_id = 'avatars' and (
       (storage.foldername(name))[1] = (select auth.uid())::text or (select private.is_staff()))));
+
 create policy "objects: admins upload images, owners their avatar" on storage.objects
   for insert to authenticated
   with check (
     (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
     or (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
         and (select private.is_active_user())));
+
 create policy "objects: admins update images, owners their avatar" on storage.objects
   for update to authenticated
   using (
@@ -37,6 +34,7 @@ create policy "objects: admins update images, owners their avatar" on storage.ob
     (bucket_id in ('place-images', 'news-images', 'additional-place-images') and (select private.has_role('admin')))
     or (bucket_id = 'avatars' and (storage.foldername(name))[1] = (select auth.uid())::text
         and (select private.is_active_user())));
+
 create policy "objects: admins delete images, owners their avatar" on storage.objects
   for delete to authenticated
   using (

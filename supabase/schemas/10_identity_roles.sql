@@ -1,8 +1,7 @@
--- People: one profile and one role record per (non-anonymous) auth user, the role helpers
--- policies use, the trigger that creates both when GoTrue creates a user, and the custom
--- access-token hook that copies the role flags into the JWT for the UI.
+-- Identity and roles: profiles and role flags of permanent users, the role checks every
+-- policy calls (private.has_role, private.is_staff), the new-user trigger on auth.users, the
+-- custom access-token hook, and the admin's user list.
 
--- ---------------------------------------------------------------- profiles
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   email text,
@@ -25,11 +24,13 @@ create table public.profiles (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+
 alter table public.profiles enable row level security;
+
 comment on table public.profiles is 'A person with an account: contact and boat data to prefill bookings, language, active flag.';
+
 create index profiles_email_idx on public.profiles (lower(email));
 
--- ---------------------------------------------------------------- roles
 create table public.user_roles (
   user_id uuid primary key references auth.users (id) on delete cascade,
   admin boolean not null default false,
@@ -37,10 +38,11 @@ create table public.user_roles (
   "user" boolean not null default false,
   updated_at timestamptz not null default now()
 );
+
 alter table public.user_roles enable row level security;
+
 comment on table public.user_roles is 'The role flags of a user (admin, harbor, user); policies read them through private helpers.';
 
--- ---------------------------------------------------------------- role helpers
 create function private.is_active_user()
 returns boolean
 language sql
@@ -54,6 +56,8 @@ as $$
   )
 $$;
 comment on function private.is_active_user() is 'The caller has an account (profile) that is switched on.';
+revoke execute on function private.is_active_user() from public;
+grant execute on function private.is_active_user() to anon, authenticated, service_role;
 
 create function private.has_role(p_role text)
 returns boolean
@@ -77,6 +81,8 @@ as $$
   )
 $$;
 comment on function private.has_role(text) is 'The caller is active and holds the role flag (admin, harbor or user) in user_roles, never in JWT claims.';
+revoke execute on function private.has_role(text) from public;
+grant execute on function private.has_role(text) to anon, authenticated, service_role;
 
 create function private.is_staff()
 returns boolean
@@ -93,6 +99,8 @@ as $$
   )
 $$;
 comment on function private.is_staff() is 'The caller is active harbour staff (harbor or admin flag).';
+revoke execute on function private.is_staff() from public;
+grant execute on function private.is_staff() to anon, authenticated, service_role;
 
 create function private.is_anonymous()
 returns boolean
@@ -104,27 +112,22 @@ as $$
   select coalesce((select u.is_anonymous from auth.users u where u.id = (select auth.uid())), false)
 $$;
 comment on function private.is_anonymous() is 'The caller is a Supabase anonymous session (a guest), read from auth.users.';
+revoke execute on function private.is_anonymous() from public;
+grant execute on function private.is_anonymous() to anon, authenticated, service_role;
 
-revoke all on function private.is_active_user(), private.has_role(text), private.is_staff(), private.is_anonymous() from public;
-grant execute on function private.is_active_user(), private.has_role(text), private.is_staff(), private.is_anonymous()
-  to anon, authenticated, service_role;
-
--- ---------------------------------------------------------------- policies: profiles
--- One policy per operation and role (permissive policies OR together anyway; one is cheaper).
 create policy "profiles: own, and staff read all" on public.profiles
   for select to authenticated
   using (id = (select auth.uid()) or (select private.is_staff()));
+
 create policy "profiles: own, and admins update all" on public.profiles
   for update to authenticated
   using (id = (select auth.uid()) or (select private.has_role('admin')))
   with check (id = (select auth.uid()) or (select private.has_role('admin')));
+
 create policy "profiles: auth admin read" on public.profiles
   for select to supabase_auth_admin
   using (true);
--- No insert or delete policy: profiles come and go with auth.users.
 
--- Column rules: only admins switch accounts on or off; nobody edits id, email (it follows
--- auth.users) or created_at through the API.
 create function private.guard_profile_update()
 returns trigger
 language plpgsql
@@ -145,22 +148,26 @@ begin
 end
 $$;
 comment on function private.guard_profile_update() is 'Keeps id, email and created_at read-only for API roles and lets only admins change active.';
-revoke all on function private.guard_profile_update() from public;
+revoke execute on function private.guard_profile_update() from public;
+
 create trigger profiles_guard before update on public.profiles
   for each row execute function private.guard_profile_update();
 
--- ---------------------------------------------------------------- policies: roles
 create policy "user_roles: own, and admins read all" on public.user_roles
   for select to authenticated
   using (user_id = (select auth.uid()) or (select private.has_role('admin')));
+
 create policy "user_roles: admin update" on public.user_roles
   for update to authenticated
   using ((select private.has_role('admin')))
   with check ((select private.has_role('admin')));
+
 create policy "user_roles: auth admin read" on public.user_roles
   for select to supabase_auth_admin
   using (true);
+
 revoke insert, delete, truncate on public.user_roles from anon, authenticated;
+
 grant select on public.user_roles, public.profiles to supabase_auth_admin;
 
 create function private.touch_updated_at()
@@ -174,13 +181,11 @@ begin
 end
 $$;
 comment on function private.touch_updated_at() is 'Sets updated_at on every update.';
-revoke all on function private.touch_updated_at() from public;
+revoke execute on function private.touch_updated_at() from public;
+
 create trigger user_roles_touch before update on public.user_roles
   for each row execute function private.touch_updated_at();
 
--- ---------------------------------------------------------------- new auth users
--- GoTrue inserts into auth.users as supabase_auth_admin: the function runs as its owner.
--- Anonymous sessions (guests) get no profile: "logged in" means a permanent account.
 create function private.handle_auth_user()
 returns trigger
 language plpgsql
@@ -213,18 +218,16 @@ begin
 end
 $$;
 comment on function private.handle_auth_user() is 'Creates profile and role record (user = true) for a new permanent auth user, and follows e-mail changes.';
-revoke all on function private.handle_auth_user() from public;
+revoke execute on function private.handle_auth_user() from public;
 
 create trigger on_auth_user_created
   after insert on auth.users
   for each row execute function private.handle_auth_user();
+
 create trigger on_auth_user_updated
   after update of email, is_anonymous on auth.users
   for each row execute function private.handle_auth_user();
 
--- ---------------------------------------------------------------- access-token hook
--- Puts the role flags and the active flag into app_metadata of the JWT, for the UI only:
--- policies never read them.
 create function public.custom_access_token_hook(event jsonb)
 returns jsonb
 language plpgsql
@@ -252,6 +255,139 @@ begin
 end
 $$;
 comment on function public.custom_access_token_hook(jsonb) is 'GoTrue custom access-token hook: adds role flags and active to app_metadata (UI hints only).';
-revoke all on function public.custom_access_token_hook(jsonb) from public, anon, authenticated, service_role;
-grant usage on schema public to supabase_auth_admin;
+revoke execute on function public.custom_access_token_hook(jsonb) from anon, authenticated, public, service_role;
 grant execute on function public.custom_access_token_hook(jsonb) to supabase_auth_admin;
+
+grant usage on schema public to supabase_auth_admin;
+
+create function private.guard_own_admin_flag()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.user_id = (select auth.uid()) and old.admin and not new.admin then
+    raise exception 'cannot_remove_own_admin'
+      using errcode = 'P0001', hint = 'Another admin must remove your admin flag.';
+  end if;
+  return new;
+end
+$$;
+comment on function private.guard_own_admin_flag() is 'An admin cannot remove the own admin flag (another admin must), so the harbour never locks itself out by accident.';
+revoke execute on function private.guard_own_admin_flag() from public;
+
+create trigger user_roles_keep_own_admin before update of admin on public.user_roles
+  for each row execute function private.guard_own_admin_flag();
+
+create function private.guard_own_active_flag()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.id = (select auth.uid()) and old.active and not new.active then
+    raise exception 'cannot_deactivate_self'
+      using errcode = 'P0001', hint = 'Another admin must switch your account off.';
+  end if;
+  return new;
+end
+$$;
+comment on function private.guard_own_active_flag() is 'Nobody switches the own account off through the API (admins included): another admin must.';
+revoke execute on function private.guard_own_active_flag() from public;
+
+create trigger profiles_keep_own_active before update of active on public.profiles
+  for each row execute function private.guard_own_active_flag();
+
+create function public.admin_list_users(p_search text default null, p_limit integer default 20, p_offset integer default 0)
+returns table (
+  id uuid, email text, first_name text, last_name text,
+  admin boolean, harbor boolean, "user" boolean, active boolean, total bigint
+)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+as $$
+declare
+  v_search text := nullif(btrim(coalesce(p_search, '')), '');
+  v_pattern text;
+begin
+  if not private.has_role('admin') then
+    raise exception 'admin_required' using errcode = '42501';
+  end if;
+  if p_limit is null or p_limit < 1 or p_limit > 100 or p_offset is null or p_offset < 0 then
+    raise exception 'invalid_page' using errcode = '22023', hint = 'limit 1-100, offset >= 0';
+  end if;
+  if v_search is not null then
+    -- A literal search: % and _ typed by the admin match themselves.
+    v_pattern := '%' || replace(replace(replace(left(v_search, 100), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  end if;
+  return query
+  select p.id, p.email, p.first_name, p.last_name,
+         coalesce(r.admin, false), coalesce(r.harbor, false), coalesce(r."user", false), p.active,
+         count(*) over () as total
+  from public.profiles p
+  left join public.user_roles r on r.user_id = p.id
+  where v_pattern is null
+     or p.email ilike v_pattern
+     or p.first_name ilike v_pattern
+     or p.last_name ilike v_pattern
+     or (coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')) ilike v_pattern
+  order by lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), lower(coalesce(p.email, '')), p.id
+  limit p_limit offset p_offset;
+end
+$$;
+comment on function public.admin_list_users(text, integer, integer) is 'Admins: a page of accounts (profile, role flags, active) by e-mail or name, with the total for paging.';
+revoke execute on function public.admin_list_users(text, integer, integer) from anon, public;
+
+create function public.admin_save_user(
+  p_user_id uuid,
+  p_first_name text,
+  p_last_name text,
+  p_phone text,
+  p_company text,
+  p_street text,
+  p_postal_code text,
+  p_city text,
+  p_country text,
+  p_admin boolean,
+  p_harbor boolean,
+  p_user boolean,
+  p_active boolean
+)
+returns void
+language plpgsql
+volatile
+security invoker
+set search_path = ''
+as $$
+begin
+  if not private.has_role('admin') then
+    raise exception 'admin_required' using errcode = '42501';
+  end if;
+  if p_admin is null or p_harbor is null or p_user is null or p_active is null then
+    raise exception 'flags_required' using errcode = '22023';
+  end if;
+  update public.profiles set
+    first_name = nullif(btrim(p_first_name), ''),
+    last_name = nullif(btrim(p_last_name), ''),
+    phone = nullif(btrim(p_phone), ''),
+    company = nullif(btrim(p_company), ''),
+    street = nullif(btrim(p_street), ''),
+    postal_code = nullif(btrim(p_postal_code), ''),
+    city = nullif(btrim(p_city), ''),
+    country = nullif(btrim(p_country), ''),
+    active = p_active
+  where id = p_user_id;
+  if not found then
+    raise exception 'user_not_found' using errcode = 'P0001';
+  end if;
+  update public.user_roles set admin = p_admin, harbor = p_harbor, "user" = p_user
+  where user_id = p_user_id;
+  if not found then
+    raise exception 'user_not_found' using errcode = 'P0001';
+  end if;
+end
+$$;
+comment on function public.admin_save_user(uuid, text, text, text, text, text, text, text, text, boolean, boolean, boolean, boolean) is 'Admins: saves a user''s person fields, role flags and active flag at once; the guards refuse removing the own admin flag or switching oneself off.';
+revoke execute on function public.admin_save_user(uuid, text, text, text, text, text, text, text, text, boolean, boolean, boolean, boolean) from anon, public;

@@ -1,7 +1,6 @@
--- The harbour: berths, the electricity and water columns on the piers, which berth uses
--- which column, long-term holders, and fair periods.
+-- Berths (places), the columns on the pier (additional places), fair periods and the
+-- long-term holders of a berth; admins edit them, everyone reads them.
 
--- ---------------------------------------------------------------- places (berths)
 create table public.places (
   id uuid primary key default gen_random_uuid(),
   name text not null unique check (char_length(name) between 1 and 100),
@@ -19,27 +18,39 @@ create table public.places (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+
+alter table public.places
+  add constraint places_position_on_plan check (
+    position is null or (
+      array_position(position, null) is null
+      and position[1] between 0 and 1000 and position[2] between 0 and 600));
+
 alter table public.places enable row level security;
+
 comment on table public.places is 'A berth (Stellplatz): size, day-stay flag, features and its position on the harbour plan.';
+
 create index places_fit_idx on public.places (length, width) where not archived;
 
 create policy "places: everyone reads active berths" on public.places
   for select to anon, authenticated
   using (not archived or (select private.is_staff()));
+
 create policy "places: admin inserts" on public.places
   for insert to authenticated
   with check ((select private.has_role('admin')));
+
 create policy "places: admin updates" on public.places
   for update to authenticated
   using ((select private.has_role('admin')))
   with check ((select private.has_role('admin')));
+
 create policy "places: admin deletes" on public.places
   for delete to authenticated
   using ((select private.has_role('admin')));
+
 create trigger places_touch before update on public.places
   for each row execute function private.touch_updated_at();
 
--- ---------------------------------------------------------------- additional places (columns)
 create table public.additional_places (
   id uuid primary key default gen_random_uuid(),
   type public.additional_place_type not null,
@@ -48,19 +59,32 @@ create table public.additional_places (
   image_path text,
   created_at timestamptz not null default now()
 );
+
+alter table public.additional_places
+  add constraint additional_places_position_on_plan check (
+    array_position(position, null) is null
+    and position[1] between 0 and 1000 and position[2] between 0 and 600);
+
+-- Live on the harbour plan (supabase_realtime).
+alter publication supabase_realtime add table public.additional_places;
+
 alter table public.additional_places enable row level security;
+
 comment on table public.additional_places is 'An electricity or water column on a pier, with its position on the harbour plan.';
 
 create policy "additional_places: everyone reads" on public.additional_places
   for select to anon, authenticated
   using (true);
+
 create policy "additional_places: admin inserts" on public.additional_places
   for insert to authenticated
   with check ((select private.has_role('admin')));
+
 create policy "additional_places: admin updates" on public.additional_places
   for update to authenticated
   using ((select private.has_role('admin')))
   with check ((select private.has_role('admin')));
+
 create policy "additional_places: admin deletes" on public.additional_places
   for delete to authenticated
   using ((select private.has_role('admin')));
@@ -70,21 +94,25 @@ create table public.place_additional_places (
   additional_place_id uuid not null references public.additional_places (id) on delete cascade,
   primary key (place_id, additional_place_id)
 );
+
 alter table public.place_additional_places enable row level security;
+
 comment on table public.place_additional_places is 'Which columns serve which berth.';
+
 create index place_additional_places_additional_idx on public.place_additional_places (additional_place_id);
 
 create policy "place_additional_places: everyone reads" on public.place_additional_places
   for select to anon, authenticated
   using (true);
+
 create policy "place_additional_places: admin inserts" on public.place_additional_places
   for insert to authenticated
   with check ((select private.has_role('admin')));
+
 create policy "place_additional_places: admin deletes" on public.place_additional_places
   for delete to authenticated
   using ((select private.has_role('admin')));
 
--- ---------------------------------------------------------------- long-term holders
 create table public.long_term_holders (
   id uuid primary key default gen_random_uuid(),
   place_id uuid not null references public.places (id) on delete cascade,
@@ -102,27 +130,32 @@ create table public.long_term_holders (
   created_at timestamptz not null default now(),
   check (ends_on is null or ends_on >= starts_on)
 );
+
 alter table public.long_term_holders enable row level security;
+
 comment on table public.long_term_holders is 'A seasonal (long-term) holder of a berth; such a berth is not bookable while held.';
+
 create index long_term_holders_place_idx on public.long_term_holders (place_id, starts_on);
+
 create index long_term_holders_user_idx on public.long_term_holders (user_id);
 
 create policy "long_term_holders: holder reads own, staff read all" on public.long_term_holders
   for select to authenticated
   using (user_id = (select auth.uid()) or (select private.is_staff()));
+
 create policy "long_term_holders: admin inserts" on public.long_term_holders
   for insert to authenticated
   with check ((select private.has_role('admin')));
+
 create policy "long_term_holders: admin updates" on public.long_term_holders
   for update to authenticated
   using ((select private.has_role('admin')))
   with check ((select private.has_role('admin')));
+
 create policy "long_term_holders: admin deletes" on public.long_term_holders
   for delete to authenticated
   using ((select private.has_role('admin')));
 
--- What the public may know (the spec's longTimeStart): that a berth is long-term occupied
--- from a date, without who holds it.
 create function public.place_long_term_starts()
 returns table (place_id uuid, long_term_start date)
 language sql
@@ -137,10 +170,8 @@ as $$
   group by h.place_id
 $$;
 comment on function public.place_long_term_starts() is 'Per berth, the date from which it is long-term occupied (current or future holders), without the holder.';
-revoke all on function public.place_long_term_starts() from public, anon, authenticated;
-grant execute on function public.place_long_term_starts() to anon, authenticated, service_role;
+revoke execute on function public.place_long_term_starts() from public;
 
--- ---------------------------------------------------------------- fair periods
 create table public.fair_periods (
   id uuid primary key default gen_random_uuid(),
   name text not null check (char_length(name) between 1 and 100),
@@ -150,20 +181,82 @@ create table public.fair_periods (
   created_at timestamptz not null default now(),
   check (ends_on > starts_on)
 );
+
+alter table public.fair_periods
+  add constraint fair_periods_name_en_length check (char_length(name_en) <= 100),
+  add constraint fair_periods_length check (ends_on - starts_on <= 60);
+
 alter table public.fair_periods enable row level security;
+
 comment on table public.fair_periods is 'A trade fair (e.g. boot Düsseldorf) during which fair boater berths are booked; dates inclusive.';
+
 create index fair_periods_dates_idx on public.fair_periods (starts_on, ends_on);
 
 create policy "fair_periods: everyone reads" on public.fair_periods
   for select to anon, authenticated
   using (true);
+
 create policy "fair_periods: admin inserts" on public.fair_periods
   for insert to authenticated
   with check ((select private.has_role('admin')));
+
 create policy "fair_periods: admin updates" on public.fair_periods
   for update to authenticated
   using ((select private.has_role('admin')))
   with check ((select private.has_role('admin')));
+
 create policy "fair_periods: admin deletes" on public.fair_periods
   for delete to authenticated
   using ((select private.has_role('admin')));
+
+create function private.refuse_place_delete_with_orders()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from public.orders o where o.place_id = old.id) then
+    raise exception 'place_has_orders' using errcode = '23503',
+      hint = 'A berth with orders is kept for history: archive it instead.';
+  end if;
+  return old;
+end
+$$;
+comment on function private.refuse_place_delete_with_orders() is 'Trigger: a berth that has orders cannot be deleted (archive it instead); a clear error instead of the foreign-key message.';
+revoke execute on function private.refuse_place_delete_with_orders() from public;
+
+create trigger places_refuse_delete_with_orders before delete on public.places
+  for each row execute function private.refuse_place_delete_with_orders();
+
+create function public.set_place_additional_places(p_place_id uuid, p_additional_place_ids uuid[])
+returns setof uuid
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.has_role('admin') then
+    raise exception 'admin_only' using errcode = '42501';
+  end if;
+  perform 1 from public.places p where p.id = p_place_id for update;
+  if not found then
+    raise exception 'place_not_found' using errcode = 'PT404';
+  end if;
+  if exists (
+    select 1 from unnest(coalesce(p_additional_place_ids, '{}')) i(id)
+    where i.id is null or not exists (select 1 from public.additional_places a where a.id = i.id)
+  ) then
+    raise exception 'additional_place_not_found' using errcode = 'PT404';
+  end if;
+  delete from public.place_additional_places pa
+   where pa.place_id = p_place_id and pa.additional_place_id <> all (coalesce(p_additional_place_ids, '{}'));
+  insert into public.place_additional_places (place_id, additional_place_id)
+  select distinct p_place_id, i.id from unnest(coalesce(p_additional_place_ids, '{}')) i(id)
+  on conflict do nothing;
+  return query select pa.additional_place_id from public.place_additional_places pa where pa.place_id = p_place_id;
+end
+$$;
+comment on function public.set_place_additional_places(uuid, uuid[]) is 'Admins: the columns (electricity, water) that serve a berth, replaced in one step.';
+revoke execute on function public.set_place_additional_places(uuid, uuid[]) from anon, public;

@@ -1,41 +1,48 @@
--- Extensions, the private schema and the small helpers every later migration uses:
--- the role checks policies call, and the clock that tests may freeze.
+-- Extensions, the private schema (not exposed by the API), the shared enums and the clock
+-- every booking rule reads (private.now(), which tests may freeze per transaction).
+-- The desired state: `npm run db:diff -- <name>` turns a change here into a migration.
 
--- ---------------------------------------------------------------- extensions
--- btree_gist lets the exclusion constraint combine "same berth" (=) with "overlapping time" (&&).
 create extension if not exists btree_gist with schema extensions;
 
--- ---------------------------------------------------------------- private schema
--- Not exposed through the API (config.toml [api].schemas lists only public). The API roles
--- need USAGE because policies call the helpers below as the requesting role.
 create schema if not exists private;
+
 comment on schema private is 'Helpers for policies and functions; not exposed by the API.';
+
 revoke all on schema private from public;
+
 grant usage on schema private to anon, authenticated, service_role, supabase_auth_admin;
 
--- ---------------------------------------------------------------- enums
 create type public.order_kind as enum ('day', 'overnight', 'fair');
+
 comment on type public.order_kind is 'Kind of stay: a day window, overnight nights, or overnight nights inside a fair period.';
+
 create type public.order_status as enum ('unverified', 'confirmed', 'checked_in', 'completed', 'cancelled', 'expired');
+
 comment on type public.order_status is 'Order life cycle, see ARCHITECTURE.md "Order and berth states".';
+
 create type public.payment_status as enum ('pending', 'paid', 'refunded');
+
 comment on type public.payment_status is 'Payment life cycle, separate from the order status.';
+
 create type public.place_status_type as enum ('reservation', 'rent', 'service');
+
 comment on type public.place_status_type is 'Berth occupation: reservation (booked), rent (checked in), service (maintenance).';
+
 create type public.additional_place_type as enum ('electric', 'water');
+
 comment on type public.additional_place_type is 'Kind of column on the pier: electricity or water.';
+
 create type public.sale_code_type as enum ('set-additional-costs');
+
 comment on type public.sale_code_type is 'What a sale code does; the only type replaces the additional costs per night.';
 
--- ---------------------------------------------------------------- clock
--- The test-only frozen clock. A row counts only inside the very transaction that wrote it
--- (its top-level transaction id is stored), so a frozen time can never outlive a test, and
--- the API roles can neither read nor write this table (no grants, schema private).
 create table private.test_clock (
   xact_id xid8 primary key,
   frozen_at timestamptz not null
 );
+
 alter table private.test_clock enable row level security;
+
 comment on table private.test_clock is 'Frozen time for tests, honoured only within the writing transaction; no API role has access.';
 
 create function private.now()
@@ -51,7 +58,7 @@ as $$
   )
 $$;
 comment on function private.now() is 'now(), unless a test froze the clock in this transaction (private.freeze_clock).';
-revoke all on function private.now() from public;
+revoke execute on function private.now() from public;
 grant execute on function private.now() to anon, authenticated, service_role;
 
 create function private.freeze_clock(p_at timestamptz)
@@ -66,10 +73,8 @@ as $$
   returning frozen_at
 $$;
 comment on function private.freeze_clock(timestamptz) is 'Tests only: freezes private.now() for the current transaction. Not executable by any API role.';
-revoke all on function private.freeze_clock(timestamptz) from public;
+revoke execute on function private.freeze_clock(timestamptz) from public;
 
--- ---------------------------------------------------------------- the Berlin calendar
--- Stable, not immutable: time zone rules come from the server's tz database.
 create function private.berlin_date(p_at timestamptz)
 returns date
 language sql
@@ -79,7 +84,7 @@ as $$
   select (p_at at time zone 'Europe/Berlin')::date
 $$;
 comment on function private.berlin_date(timestamptz) is 'The calendar day of an instant in Düsseldorf (sessions run in UTC on hosted Supabase).';
-revoke all on function private.berlin_date(timestamptz) from public;
+revoke execute on function private.berlin_date(timestamptz) from public;
 grant execute on function private.berlin_date(timestamptz) to anon, authenticated, service_role;
 
 create function private.berlin_at(p_day date, p_time time)
@@ -94,5 +99,5 @@ as $$
     'Europe/Berlin')
 $$;
 comment on function private.berlin_at(date, time) is 'The instant of a wall-clock time on a day in Düsseldorf (DST aware).';
-revoke all on function private.berlin_at(date, time) from public;
+revoke execute on function private.berlin_at(date, time) from public;
 grant execute on function private.berlin_at(date, time) to anon, authenticated, service_role;

@@ -1,0 +1,36 @@
+-- Operator settings (harbour address, site URL, invoice issuer) in a table no API role can
+-- read; functions read them through private.setting().
+
+create table private.app_settings (
+  key text primary key,
+  value text not null
+);
+
+alter table private.app_settings enable row level security;
+
+comment on table private.app_settings is 'Operator settings for mail: harbour_email, site_url, and locally project_url/anon_key for the send-mail schedule.';
+
+insert into private.app_settings (key, value) values
+  ('harbour_email', 'hafen@hafen-duesseldorf.de'),
+  ('site_url', 'http://localhost:3000');
+
+create function private.setting(p_key text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select s.value from private.app_settings s where s.key = p_key
+$$;
+comment on function private.setting(text) is 'An operator setting from private.app_settings (null when unset).';
+revoke execute on function private.setting(text) from public;
+
+insert into private.app_settings (key, value) values
+  ('invoice_name', 'Hafen Düsseldorf'),
+  ('invoice_street', 'Speditionstraße 25'),
+  ('invoice_postal_code', '40221'),
+  ('invoice_city', 'Düsseldorf'),
+  ('invoice_vat_id', 'DE000000000'),
+  ('invoice_email', 'hafen@hafen-duesseldorf.example')
+on conflict (key) do nothing;

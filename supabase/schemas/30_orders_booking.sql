@@ -1,0 +1,1039 @@
+-- Orders and the booking rules: sale codes and their throttles, orders, berth statuses
+-- (the exclusion constraint that forbids double booking), the availability search, the
+-- price quote, booking (guest, customer, staff), claiming guest orders, cancelling,
+-- check-in, moving a booking and expiry.
+
+create table public.sale_codes (
+  id uuid primary key default gen_random_uuid(),
+  code text not null check (char_length(code) between 3 and 40),
+  type public.sale_code_type not null default 'set-additional-costs',
+  value integer not null check (value >= 0),
+  created_at timestamptz not null default now()
+);
+
+alter table public.sale_codes
+  add constraint sale_codes_code_format check (code ~ '^[A-Za-z0-9_-]+$'),
+  add constraint sale_codes_value_max check (value <= 100000);
+
+alter table public.sale_codes enable row level security;
+
+comment on table public.sale_codes is 'A discount code; set-additional-costs replaces the additional costs per night by value (cents). Checked only inside the quote and booking functions.';
+
+create unique index sale_codes_code_key on public.sale_codes (upper(code));
+
+create policy "sale_codes: admin reads" on public.sale_codes
+  for select to authenticated
+  using ((select private.has_role('admin')));
+
+create policy "sale_codes: admin inserts" on public.sale_codes
+  for insert to authenticated
+  with check ((select private.has_role('admin')));
+
+create policy "sale_codes: admin updates" on public.sale_codes
+  for update to authenticated
+  using ((select private.has_role('admin')))
+  with check ((select private.has_role('admin')));
+
+create policy "sale_codes: admin deletes" on public.sale_codes
+  for delete to authenticated
+  using ((select private.has_role('admin')));
+
+create table private.sale_code_attempts (
+  id bigint generated always as identity primary key,
+  user_id uuid not null,
+  attempted_at timestamptz not null default now()
+);
+
+alter table private.sale_code_attempts add column client_address inet;
+
+comment on column private.sale_code_attempts.client_address is 'The client address of the request (from the gateway), for the per-address throttle; null outside an API request.';
+
+alter table private.sale_code_attempts enable row level security;
+
+comment on table private.sale_code_attempts is 'Wrong sale codes entered, per user, for throttling.';
+
+create index sale_code_attempts_user_idx on private.sale_code_attempts (user_id, attempted_at);
+
+create table public.orders (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid references auth.users (id) on delete set null,
+  place_id uuid not null references public.places (id),
+  kind public.order_kind not null,
+  starts_at timestamptz not null,
+  ends_at timestamptz not null,
+  status public.order_status not null default 'unverified',
+  payment_status public.payment_status not null default 'pending',
+  payment_id text,
+  price_cents integer not null check (price_cents >= 0),
+  price_breakdown jsonb not null,
+  email text not null,
+  sale_code text,
+  place_snapshot jsonb not null,
+  boat jsonb not null,
+  person jsonb not null,
+  expires_at timestamptz,
+  checked_in boolean not null default false,
+  checked_in_at timestamptz,
+  cancelled_at timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  check (ends_at > starts_at),
+  check (checked_in = (checked_in_at is not null))
+);
+
+alter table public.orders
+  add constraint orders_person_size check (octet_length(person::text) <= 4000),
+  add constraint orders_boat_size check (octet_length(boat::text) <= 1000);
+
+alter table public.orders
+  add constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired'));
+
+comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place: cancelled (or expired).';
+
+-- Live in the harbour calendar and the order desk (supabase_realtime).
+alter publication supabase_realtime add table public.orders;
+
+alter table public.orders enable row level security;
+
+comment on table public.orders is 'A booking of a berth: who, when, price (cents) with breakdown, snapshots; changed only through functions.';
+
+create index orders_user_idx on public.orders (user_id, starts_at desc);
+
+create index orders_place_idx on public.orders (place_id, starts_at);
+
+create index orders_unverified_idx on public.orders (expires_at) where status = 'unverified';
+
+create index orders_email_idx on public.orders (lower(email)) where status = 'unverified';
+
+create index orders_created_idx on public.orders (created_at desc);
+
+create policy "orders: owner reads own (guests too), staff read all" on public.orders
+  for select to authenticated
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
+
+revoke insert, update, delete, truncate on public.orders from anon, authenticated;
+
+create trigger orders_touch before update on public.orders
+  for each row execute function private.touch_updated_at();
+
+create table public.place_statuses (
+  id uuid primary key default gen_random_uuid(),
+  place_id uuid not null references public.places (id) on delete cascade,
+  order_id uuid references public.orders (id) on delete cascade,
+  type public.place_status_type not null,
+  starts_at timestamptz not null,
+  ends_at timestamptz not null,
+  note text check (char_length(note) <= 2000),
+  cancelled boolean not null default false,
+  created_by uuid default auth.uid(),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  check (ends_at > starts_at),
+  check ((type = 'service') = (order_id is null)),
+  -- No double booking, ever: two live rows of one berth never overlap in time. Cancelled rows
+  -- are kept (cancel by update) and do not count.
+  constraint place_statuses_no_overlap exclude using gist (
+    place_id with =,
+    tstzrange(starts_at, ends_at) with &&
+  ) where (not cancelled)
+);
+
+-- Live in the harbour calendar (supabase_realtime).
+alter publication supabase_realtime add table public.place_statuses;
+
+alter table public.place_statuses enable row level security;
+
+comment on table public.place_statuses is 'Occupation of a berth in time (reservation, rent, service); cancelled instead of deleted.';
+
+create index place_statuses_order_idx on public.place_statuses (order_id);
+
+create index place_statuses_place_time_idx on public.place_statuses (place_id, starts_at);
+
+create policy "place_statuses: staff read" on public.place_statuses
+  for select to authenticated
+  using ((select private.is_staff()));
+
+create policy "place_statuses: staff insert service blocks" on public.place_statuses
+  for insert to authenticated
+  with check ((select private.is_staff()) and type = 'service' and order_id is null);
+
+create policy "place_statuses: staff update service blocks" on public.place_statuses
+  for update to authenticated
+  using ((select private.is_staff()) and type = 'service')
+  with check ((select private.is_staff()) and type = 'service' and order_id is null);
+
+revoke delete, truncate on public.place_statuses from anon, authenticated;
+
+create trigger place_statuses_touch before update on public.place_statuses
+  for each row execute function private.touch_updated_at();
+
+create function private.stay_period(
+  p_kind public.order_kind,
+  p_arrival date,
+  p_departure date,
+  p_day_start time,
+  p_day_end time,
+  out starts_at timestamptz,
+  out ends_at timestamptz,
+  out nights integer
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_today date := private.berlin_date(private.now());
+begin
+  if p_kind is null or p_arrival is null then
+    raise exception 'invalid_period' using errcode = '22023';
+  end if;
+  if p_kind = 'day' then
+    if p_day_start is null or p_day_end is null or p_day_start < time '08:00' or p_day_end > time '22:00'
+       or p_day_end <= p_day_start or p_day_end - p_day_start > interval '5 hours'
+       or (p_departure is not null and p_departure <> p_arrival) then
+      raise exception 'invalid_day_window' using errcode = '22023',
+        hint = 'A day stay is one window of at most 5 hours within 08:00-22:00.';
+    end if;
+    starts_at := private.berlin_at(p_arrival, p_day_start);
+    ends_at := private.berlin_at(p_arrival, p_day_end);
+    nights := 0;
+  else
+    if p_departure is null or p_departure <= p_arrival then
+      raise exception 'invalid_period' using errcode = '22023';
+    end if;
+    nights := p_departure - p_arrival;
+    if nights > 90 then
+      raise exception 'stay_too_long' using errcode = '22023', hint = 'At most 90 nights; long-term berths are by contract.';
+    end if;
+    if p_kind = 'fair' and not exists (
+      select 1 from public.fair_periods f
+      where f.starts_on <= p_arrival and f.ends_on >= p_departure - 1
+    ) then
+      raise exception 'outside_fair_period' using errcode = '22023';
+    end if;
+    starts_at := private.berlin_at(p_arrival, time '14:00');
+    ends_at := private.berlin_at(p_departure, time '12:00');
+  end if;
+  if p_arrival < v_today or ends_at <= private.now() then
+    raise exception 'period_in_past' using errcode = '22023';
+  end if;
+end
+$$;
+comment on function private.stay_period(public.order_kind, date, date, time, time) is 'Validates a stay and returns its [starts_at, ends_at) in Europe/Berlin and its nights (date difference).';
+revoke execute on function private.stay_period(public.order_kind, date, date, time, time) from public;
+
+create function private.price_breakdown(
+  p_kind public.order_kind,
+  p_nights integer,
+  p_boat_length numeric,
+  p_sale_code text,
+  p_additional_per_night integer
+)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  with base as (
+    select
+      ceil(p_boat_length)::integer as metres,
+      case when p_kind = 'day' then 0 else p_nights end as nights,
+      coalesce(p_additional_per_night, 1000) as additional_per_night
+  ), fees as (
+    select
+      b.*,
+      case when p_kind = 'day' then b.metres * 100 else b.nights * b.metres * 200 end as berth_fee_cents,
+      case when p_kind = 'day' then 0 else b.nights * b.additional_per_night end as additional_costs_cents
+    from base b
+  ), totals as (
+    select f.*, f.berth_fee_cents + f.additional_costs_cents as net_cents
+    from fees f
+  )
+  select jsonb_build_object(
+    'kind', p_kind,
+    'metres', t.metres,
+    'nights', t.nights,
+    'berth_fee_per_metre_cents', case when p_kind = 'day' then 100 else 200 end,
+    'berth_fee_cents', t.berth_fee_cents,
+    'additional_costs_per_night_cents', case when p_kind = 'day' then 0 else t.additional_per_night end,
+    'additional_costs_cents', t.additional_costs_cents,
+    'sale_code', p_sale_code,
+    'net_cents', t.net_cents,
+    'vat_rate_percent', 19,
+    'vat_cents', round(t.net_cents * 19 / 100.0)::integer,
+    'gross_cents', t.net_cents + round(t.net_cents * 19 / 100.0)::integer
+  )
+  from totals t
+$$;
+comment on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) is 'ARCHITECTURE.md "Prices": metres rounded up, berth fee, additional costs or sale code value, net, 19 % VAT half up, gross; all cents.';
+revoke execute on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) from public;
+
+create function private.check_boat(p_boat_length numeric, p_boat_width numeric)
+returns void
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_boat_length is null or p_boat_length < 1.0 or p_boat_length > 60.0 then
+    raise exception 'invalid_boat_length' using errcode = '22023', hint = 'Boat length 1.0-60.0 m.';
+  end if;
+  if p_boat_width is null or p_boat_width < 0.5 or p_boat_width > 15.0 then
+    raise exception 'invalid_boat_width' using errcode = '22023', hint = 'Boat width 0.5-15.0 m.';
+  end if;
+end
+$$;
+comment on function private.check_boat(numeric, numeric) is 'Validates boat dimensions (length 1.0-60.0 m, width 0.5-15.0 m).';
+revoke execute on function private.check_boat(numeric, numeric) from public;
+
+create function public.quote_booking(
+  p_kind public.order_kind,
+  p_arrival date,
+  p_boat_length numeric,
+  p_departure date default null,
+  p_day_start time default null,
+  p_day_end time default null,
+  p_sale_code text default null
+)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_period record;
+  v_code record;
+  v_quote jsonb;
+begin
+  perform private.check_boat(p_boat_length, 1.0);
+  select * into v_period from private.stay_period(p_kind, p_arrival, p_departure, p_day_start, p_day_end);
+  select * into v_code from private.sale_code_value(p_sale_code);
+  v_quote := private.price_breakdown(
+    p_kind, v_period.nights, p_boat_length,
+    case when v_code.valid then upper(btrim(p_sale_code)) end,
+    case when v_code.valid then v_code.value end);
+  return v_quote || jsonb_build_object(
+    'sale_code_valid', v_code.valid,
+    'starts_at', v_period.starts_at,
+    'ends_at', v_period.ends_at);
+end
+$$;
+comment on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The price breakdown (cents) of a stay for a boat length, with an optional sale code; wrong codes are recorded and throttled.';
+revoke execute on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
+
+create function private.expire_orders(p_place_id uuid default null)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := private.now();
+  v_count integer;
+begin
+  with expired as (
+    update public.orders o
+       set status = 'expired'
+     where o.status = 'unverified' and o.expires_at <= v_now
+       and (p_place_id is null or o.place_id = p_place_id)
+    returning o.id
+  ), freed as (
+    update public.place_statuses s
+       set cancelled = true
+      from expired e
+     where s.order_id = e.id and not s.cancelled
+    returning s.id
+  )
+  select count(*) into v_count from expired;
+  if p_place_id is null then
+    update public.orders o set status = 'completed'
+     where o.status = 'checked_in' and o.ends_at <= v_now;
+  end if;
+  return v_count;
+end
+$$;
+comment on function private.expire_orders(uuid) is 'Expires stale unverified orders (all, or of one berth) and frees their berth; completes past checked-in orders.';
+revoke execute on function private.expire_orders(uuid) from public;
+
+create function public.expire_unverified_orders()
+returns integer
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  select private.expire_orders(null)
+$$;
+comment on function public.expire_unverified_orders() is 'Periodic cleanup (pg_cron on hosted, a timer in the local stack): expires stale unverified orders, completes past stays.';
+revoke execute on function public.expire_unverified_orders() from anon, authenticated, public;
+
+create function public.claim_guest_orders()
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_email text;
+  v_count integer;
+begin
+  select lower(u.email) into v_email
+  from auth.users u
+  where u.id = v_uid and not u.is_anonymous and u.email_confirmed_at is not null;
+  if v_email is null then
+    raise exception 'verified_account_required' using errcode = '42501';
+  end if;
+  update public.orders o
+     set user_id = v_uid, status = 'confirmed', expires_at = null
+    from auth.users g
+   where g.id = o.user_id and g.is_anonymous
+     and lower(o.email) = v_email
+     and o.status = 'unverified' and o.expires_at > private.now();
+  get diagnostics v_count = row_count;
+  return v_count;
+end
+$$;
+comment on function public.claim_guest_orders() is 'After an e-mail code login: moves the open orders of guest sessions carrying this verified address to the caller and confirms them.';
+revoke execute on function public.claim_guest_orders() from anon, public;
+
+create function public.cancel_booking(p_order_id uuid)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_staff boolean := private.is_staff();
+  v_order public.orders;
+begin
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found or (v_order.user_id is distinct from v_uid and not v_staff) then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or (v_order.status = 'checked_in' and not v_staff) then
+    raise exception 'order_not_cancellable' using errcode = 'P0001';
+  end if;
+  if not v_staff and private.now() >= v_order.starts_at then
+    raise exception 'order_not_cancellable' using errcode = 'P0001', hint = 'Customers cancel before arrival.';
+  end if;
+  update public.orders o set status = 'cancelled', cancelled_at = private.now()
+   where o.id = p_order_id returning * into v_order;
+  update public.place_statuses s set cancelled = true where s.order_id = p_order_id and not s.cancelled;
+  return v_order;
+end
+$$;
+comment on function public.cancel_booking(uuid) is 'Cancels an order and frees its berth: the owner before arrival, staff any time.';
+revoke execute on function public.cancel_booking(uuid) from anon, public;
+
+create function public.check_in(p_order_id uuid)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_staff boolean := private.is_staff();
+  v_now timestamptz := private.now();
+  v_today date := private.berlin_date(private.now());
+  v_order public.orders;
+begin
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found or (v_order.user_id is distinct from v_uid and not v_staff) then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.checked_in then
+    raise exception 'already_checked_in' using errcode = 'P0001';
+  end if;
+  if v_staff then
+    if v_order.status not in ('unverified', 'confirmed')
+       or v_today < private.berlin_date(v_order.starts_at) or v_now >= v_order.ends_at then
+      raise exception 'check_in_not_possible' using errcode = 'P0001',
+        hint = 'Staff check guests in from the arrival day until departure.';
+    end if;
+  else
+    if private.is_anonymous() or v_order.status = 'unverified' then
+      raise exception 'verification_required' using errcode = '42501';
+    end if;
+    if not private.is_active_user() then
+      raise exception 'account_inactive' using errcode = '42501';
+    end if;
+    if v_order.status <> 'confirmed' or v_today <> private.berlin_date(v_order.starts_at) then
+      raise exception 'check_in_not_possible' using errcode = 'P0001', hint = 'Check-in is possible on the arrival day only.';
+    end if;
+  end if;
+  update public.orders o
+     set status = 'checked_in', checked_in = true, checked_in_at = v_now, expires_at = null
+   where o.id = p_order_id returning * into v_order;
+  update public.place_statuses s set type = 'rent'
+   where s.order_id = p_order_id and not s.cancelled and s.type = 'reservation';
+  return v_order;
+end
+$$;
+comment on function public.check_in(uuid) is 'Checks a guest in (verified owner on the arrival day, staff from arrival day until departure, Europe/Berlin): sets checked_in_at, reservation -> rent.';
+revoke execute on function public.check_in(uuid) from anon, public;
+
+create index place_statuses_place_end_idx on public.place_statuses (place_id, ends_at) where not cancelled;
+
+create function public.move_booking(p_order_id uuid, p_place_id uuid)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_place public.places;
+  v_first date;
+  v_last date;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= private.now() then
+    raise exception 'order_not_movable' using errcode = 'P0001';
+  end if;
+  if v_order.place_id = p_place_id then
+    return v_order;
+  end if;
+  select * into v_place from public.places p where p.id = p_place_id and not p.archived;
+  if not found then
+    raise exception 'place_not_found' using errcode = 'PT404';
+  end if;
+  if v_place.length < (v_order.boat ->> 'length')::numeric or v_place.width < (v_order.boat ->> 'width')::numeric then
+    raise exception 'boat_does_not_fit' using errcode = '22023';
+  end if;
+  if v_order.kind = 'day' and not v_place.one_day then
+    raise exception 'day_stay_not_allowed' using errcode = '22023';
+  end if;
+  v_first := private.berlin_date(v_order.starts_at);
+  v_last := case when v_order.kind = 'day' then v_first else private.berlin_date(v_order.ends_at) - 1 end;
+  if exists (
+    select 1 from public.long_term_holders h
+    where h.place_id = p_place_id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
+  ) then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end if;
+  perform private.expire_orders(p_place_id);
+  begin
+    update public.place_statuses s set place_id = p_place_id
+     where s.order_id = p_order_id and not s.cancelled;
+  exception when exclusion_violation then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end;
+  update public.orders o set
+    place_id = p_place_id,
+    place_snapshot = jsonb_build_object('id', v_place.id, 'name', v_place.name, 'pier', v_place.pier,
+                                        'width', v_place.width, 'length', v_place.length, 'one_day', v_place.one_day)
+   where o.id = p_order_id
+  returning * into v_order;
+  return v_order;
+end
+$$;
+comment on function public.move_booking(uuid, uuid) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available.';
+revoke execute on function public.move_booking(uuid, uuid) from anon, public;
+
+create index if not exists orders_starts_at_idx on public.orders (starts_at);
+
+create index if not exists orders_status_created_idx on public.orders (status, created_at desc);
+
+create index sale_code_attempts_address_idx on private.sale_code_attempts (client_address, attempted_at)
+  where client_address is not null;
+
+create function private.request_client_address()
+returns inet
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_headers jsonb;
+  v_value text;
+begin
+  begin
+    v_headers := nullif(current_setting('request.headers', true), '')::jsonb;
+  exception when others then
+    return null;
+  end;
+  if v_headers is null or jsonb_typeof(v_headers) <> 'object' then
+    return null;
+  end if;
+  v_value := coalesce(
+    nullif(btrim(split_part(v_headers ->> 'x-forwarded-for', ',', 1)), ''),
+    nullif(btrim(v_headers ->> 'x-real-ip'), ''));
+  if v_value is null then
+    return null;
+  end if;
+  begin
+    return v_value::inet;
+  exception when others then
+    return null;
+  end;
+end
+$$;
+comment on function private.request_client_address() is 'The client address of the current API request (left-most X-Forwarded-For hop, else X-Real-IP, as the gateway sets them); null when there is none.';
+revoke execute on function private.request_client_address() from public;
+
+create function private.bookable_places(
+  p_kind public.order_kind,
+  p_starts_at timestamptz,
+  p_ends_at timestamptz,
+  p_boat_length numeric,
+  p_boat_width numeric,
+  p_now timestamptz
+)
+returns setof public.places
+language sql
+stable
+as $$
+  select p.*
+  from public.places p
+  where not p.archived
+    and p.length >= p_boat_length
+    and p.width >= p_boat_width
+    and (p_kind <> 'day' or p.one_day)
+    -- Long-term held on any day of the stay (Berlin days; a day stay has one).
+    and not exists (
+      select 1 from public.long_term_holders h
+      where h.place_id = p.id
+        and h.starts_on <= case when p_kind = 'day' then (p_starts_at at time zone 'Europe/Berlin')::date
+                                else (p_ends_at at time zone 'Europe/Berlin')::date - 1 end
+        and (h.ends_on is null or h.ends_on >= (p_starts_at at time zone 'Europe/Berlin')::date)
+    )
+    -- A live occupation overlapping [p_starts_at, p_ends_at); an unverified reservation past
+    -- its expiry gives way (the booking functions expire it first). The range test probes
+    -- place_statuses_place_end_idx (20261122000800).
+    and not exists (
+      select 1
+      from public.place_statuses s
+      left join public.orders o on o.id = s.order_id
+      where s.place_id = p.id
+        and not s.cancelled
+        and s.ends_at > p_starts_at
+        and s.starts_at < p_ends_at
+        and not (o.status is not distinct from 'unverified' and o.expires_at <= p_now)
+    )
+$$;
+comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day for day stays, no long-term holder, no live occupation (stale unverified ones ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
+revoke execute on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) from public;
+
+create or replace function public.search_available_places(
+  p_kind public.order_kind,
+  p_arrival date,
+  p_boat_length numeric,
+  p_boat_width numeric,
+  p_departure date default null,
+  p_day_start time default null,
+  p_day_end time default null,
+  p_sale_code text default null
+)
+returns table (
+  place_id uuid,
+  name text,
+  pier text,
+  description text,
+  description_en text,
+  image_path text,
+  width numeric,
+  length numeric,
+  one_day boolean,
+  features text[],
+  "position" double precision[],
+  area numeric,
+  price_cents integer,
+  quote jsonb
+)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_quote jsonb;
+  v_period record;
+  v_starts_at timestamptz;
+  v_ends_at timestamptz;
+  v_now timestamptz := private.now();
+begin
+  perform private.check_boat(p_boat_length, p_boat_width);
+  v_quote := public.quote_booking(p_kind, p_arrival, p_boat_length, p_departure, p_day_start, p_day_end, p_sale_code);
+  select * into v_period from private.stay_period(p_kind, p_arrival, p_departure, p_day_start, p_day_end);
+  v_starts_at := v_period.starts_at;
+  v_ends_at := v_period.ends_at;
+  return query
+    select p.id, p.name, p.pier, p.description, p.description_en, p.image_path, p.width, p.length,
+           p.one_day, p.features, p.position, p.width * p.length, (v_quote ->> 'gross_cents')::integer, v_quote
+    from private.bookable_places(p_kind, v_starts_at, v_ends_at, p_boat_length, p_boat_width, v_now) p
+    order by p.width * p.length, p.length, p.name;
+end
+$$;
+comment on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'Berths that fit the boat and are free for the whole stay (not long-term held; stale unverified reservations do not block), smallest area first, each with its quote.';
+revoke execute on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;
+
+create or replace function public.order_move_targets(p_order_id uuid)
+returns table (place_id uuid, name text, pier text, width numeric, length numeric, one_day boolean)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_length numeric;
+  v_width numeric;
+  v_now timestamptz := private.now();
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= v_now then
+    return;
+  end if;
+  v_length := (v_order.boat ->> 'length')::numeric;
+  v_width := (v_order.boat ->> 'width')::numeric;
+  -- The availability test of the search; move_booking stays the guard (a race still ends in 23P01).
+  return query
+    select p.id, p.name, p.pier, p.width, p.length, p.one_day
+    from private.bookable_places(v_order.kind, v_order.starts_at, v_order.ends_at, v_length, v_width, v_now) p
+    where p.id <> v_order.place_id
+    order by p.width * p.length, p.length, p.name;
+end
+$$;
+comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day for day stays, no long-term holder, free for the whole stay), smallest first.';
+revoke execute on function public.order_move_targets(uuid) from anon, public;
+
+create function private.book_berth(
+  p_user_id uuid,
+  p_status public.order_status,
+  p_place_id uuid,
+  p_kind public.order_kind,
+  p_arrival date,
+  p_boat jsonb,
+  p_person jsonb,
+  p_departure date,
+  p_day_start time,
+  p_day_end time,
+  p_sale_code text,
+  p_fallback_email text,
+  p_email_required boolean,
+  p_breakdown_extra jsonb
+)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_place public.places;
+  v_period record;
+  v_code record;
+  v_quote jsonb;
+  v_length numeric;
+  v_width numeric;
+  v_boat_name text := nullif(btrim(p_boat ->> 'name'), '');
+  v_email text := lower(coalesce(nullif(btrim(p_person ->> 'email'), ''), p_fallback_email));
+  v_first_name text := nullif(btrim(p_person ->> 'first_name'), '');
+  v_last_name text := nullif(btrim(p_person ->> 'last_name'), '');
+  v_now timestamptz := private.now();
+  v_order public.orders;
+begin
+  -- The boat and the person.
+  begin
+    v_length := (p_boat ->> 'length')::numeric;
+    v_width := (p_boat ->> 'width')::numeric;
+  exception when others then
+    raise exception 'invalid_boat' using errcode = '22023';
+  end;
+  perform private.check_boat(v_length, v_width);
+  if v_boat_name is null or char_length(v_boat_name) > 60 then
+    raise exception 'invalid_boat_name' using errcode = '22023', hint = 'Boat name 1-60 characters.';
+  end if;
+  if (v_email is null and p_email_required) or (v_email is not null and v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$') then
+    raise exception 'invalid_email' using errcode = '22023';
+  end if;
+  if v_first_name is null or v_last_name is null or char_length(v_first_name) > 100 or char_length(v_last_name) > 100 then
+    raise exception 'invalid_name' using errcode = '22023', hint = 'First and last name 1-100 characters.';
+  end if;
+
+  -- The stay and the berth.
+  select * into v_period from private.stay_period(p_kind, p_arrival, p_departure, p_day_start, p_day_end);
+  select * into v_place from public.places p where p.id = p_place_id and not p.archived;
+  if not found then
+    raise exception 'place_not_found' using errcode = 'PT404';
+  end if;
+  if v_place.length < v_length or v_place.width < v_width then
+    raise exception 'boat_does_not_fit' using errcode = '22023';
+  end if;
+  if p_kind = 'day' and not v_place.one_day then
+    raise exception 'day_stay_not_allowed' using errcode = '22023';
+  end if;
+  if exists (
+    select 1 from public.long_term_holders h
+    where h.place_id = p_place_id
+      and h.starts_on <= case when p_kind = 'day' then p_arrival else p_departure - 1 end
+      and (h.ends_on is null or h.ends_on >= p_arrival)
+  ) then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end if;
+
+  -- Unverified orders (guest sessions): at most 3 open ones.
+  if p_status = 'unverified' and (
+    select count(*) from public.orders o
+    where o.user_id = p_user_id and o.status = 'unverified' and o.expires_at > v_now
+  ) >= 3 then
+    raise exception 'too_many_unverified_orders' using errcode = 'P0001';
+  end if;
+
+  -- The price, through the same rules as quote_booking.
+  select * into v_code from private.sale_code_value(p_sale_code);
+  if v_code.valid is false then
+    raise exception 'invalid_sale_code' using errcode = 'P0001';
+  end if;
+  v_quote := private.price_breakdown(
+    p_kind, v_period.nights, v_length,
+    case when v_code.valid then upper(btrim(p_sale_code)) end,
+    case when v_code.valid then v_code.value end);
+
+  -- Stale unverified reservations of this berth give way; then the berth must be free.
+  perform private.expire_orders(p_place_id);
+  if exists (
+    select 1 from public.place_statuses s
+    where s.place_id = p_place_id and not s.cancelled
+      and tstzrange(s.starts_at, s.ends_at) && tstzrange(v_period.starts_at, v_period.ends_at)
+  ) then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end if;
+
+  insert into public.orders (
+    user_id, place_id, kind, starts_at, ends_at, status, price_cents, price_breakdown, email,
+    sale_code, place_snapshot, boat, person, expires_at
+  ) values (
+    p_user_id, p_place_id, p_kind, v_period.starts_at, v_period.ends_at, p_status,
+    (v_quote ->> 'gross_cents')::integer, v_quote || coalesce(p_breakdown_extra, '{}'::jsonb),
+    coalesce(v_email, ''),
+    v_quote ->> 'sale_code',
+    jsonb_build_object('id', v_place.id, 'name', v_place.name, 'pier', v_place.pier,
+                       'width', v_place.width, 'length', v_place.length, 'one_day', v_place.one_day),
+    jsonb_build_object('name', v_boat_name, 'tag', nullif(btrim(p_boat ->> 'tag'), ''),
+                       'length', v_length, 'width', v_width),
+    jsonb_strip_nulls(jsonb_build_object(
+      'first_name', v_first_name, 'last_name', v_last_name, 'email', v_email,
+      'phone', nullif(btrim(p_person ->> 'phone'), ''), 'company', nullif(btrim(p_person ->> 'company'), ''),
+      'street', nullif(btrim(p_person ->> 'street'), ''), 'postal_code', nullif(btrim(p_person ->> 'postal_code'), ''),
+      'city', nullif(btrim(p_person ->> 'city'), ''), 'country', nullif(btrim(p_person ->> 'country'), ''),
+      -- The language the guest booked in: the confirmation and later mail use it (private.order_locale).
+      'locale', case when p_person ->> 'locale' in ('de', 'en') then p_person ->> 'locale' end)),
+    case when p_status = 'unverified' then least(v_now + interval '24 hours', v_period.starts_at) end
+  ) returning * into v_order;
+
+  begin
+    insert into public.place_statuses (place_id, order_id, type, starts_at, ends_at, created_by)
+    values (p_place_id, v_order.id, 'reservation', v_period.starts_at, v_period.ends_at, (select auth.uid()));
+  exception when exclusion_violation then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end;
+  return v_order;
+end
+$$;
+comment on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) is 'The booking rules of create_booking and staff_create_booking: boat, person, e-mail (required or optional), period, fit, kind, long-term holder, 3 open unverified orders per session, sale code and price, free berth; writes order (with the booking language) and reservation. The caller decides who books, the status and the account.';
+revoke execute on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) from public;
+
+create or replace function public.staff_create_booking(
+  p_place_id uuid,
+  p_kind public.order_kind,
+  p_arrival date,
+  p_boat jsonb,
+  p_person jsonb,
+  p_departure date default null,
+  p_day_start time default null,
+  p_day_end time default null,
+  p_sale_code text default null
+)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_email text := lower(nullif(btrim(p_person ->> 'email'), ''));
+  v_customer uuid;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  -- A guest with an account gets the order into it.
+  if v_email is not null then
+    select pr.id into v_customer from public.profiles pr where lower(pr.email) = v_email;
+  end if;
+  -- The rules of create_booking; confirmed at once, no expiry, e-mail optional (walk-in).
+  return private.book_berth(
+    v_customer, 'confirmed', p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start,
+    p_day_end, p_sale_code, null, false, jsonb_build_object('booked_by_staff', (select auth.uid())));
+end
+$$;
+comment on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) is 'Staff book for a walk-in or phone guest: the rules of create_booking (private.book_berth), confirmed at once, no e-mail code; e-mail optional.';
+revoke execute on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) from anon, public;
+
+create table private.sale_code_checks (
+  user_id uuid not null,
+  code text not null,
+  checked_at timestamptz not null,
+  primary key (user_id, code)
+);
+
+alter table private.sale_code_checks enable row level security;
+
+comment on table private.sale_code_checks is 'Sale codes a session had answered "valid" by quote_booking (upper case, trimmed), with the last time; create_booking accepts only these (24 hours).';
+
+create index sale_code_checks_checked_at_idx on private.sale_code_checks (checked_at);
+
+revoke all on table private.sale_code_checks from public, anon, authenticated;
+
+create or replace function private.sale_code_value(p_code text, out valid boolean, out value integer)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_address inet;
+  v_now timestamptz := private.now();
+begin
+  valid := null;
+  value := null;
+  if p_code is null or btrim(p_code) = '' then
+    return;
+  end if;
+  if v_uid is null then
+    raise exception 'sign_in_required' using errcode = '42501', hint = 'Sale codes are checked for a session (a guest session will do).';
+  end if;
+  if (select count(*) from private.sale_code_attempts a
+      where a.user_id = v_uid and a.attempted_at > v_now - interval '15 minutes') >= 5 then
+    raise exception 'sale_code_throttled' using errcode = 'P0001', hint = 'Too many wrong codes: try again in 15 minutes.';
+  end if;
+  if not private.is_staff() then
+    v_address := private.request_client_address();
+  end if;
+  if v_address is not null and (select count(*) from private.sale_code_attempts a
+      where a.client_address = v_address and a.attempted_at > v_now - interval '1 hour') >= 30 then
+    raise exception 'sale_code_throttled_network' using errcode = 'P0001',
+      hint = 'Too many wrong codes from this network: try again in an hour.';
+  end if;
+  select s.value into value
+  from public.sale_codes s
+  where upper(s.code) = upper(btrim(p_code)) and s.type = 'set-additional-costs';
+  valid := found;
+  if not found then
+    insert into private.sale_code_attempts (user_id, attempted_at, client_address) values (v_uid, v_now, v_address);
+  else
+    delete from private.sale_code_checks c where c.checked_at <= v_now - interval '24 hours';
+    insert into private.sale_code_checks (user_id, code, checked_at) values (v_uid, upper(btrim(p_code)), v_now)
+    on conflict (user_id, code) do update set checked_at = excluded.checked_at;
+  end if;
+end
+$$;
+comment on function private.sale_code_value(text) is 'Checks a sale code for the caller, with throttling of wrong codes (5 per 15 minutes per user, 30 per hour per client address); records a valid code for the session (private.sale_code_checks).';
+revoke execute on function private.sale_code_value(text) from public;
+
+create function private.sale_code_checked(p_user_id uuid, p_code text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from private.sale_code_checks c
+    where c.user_id = p_user_id and c.code = upper(btrim(p_code))
+      and c.checked_at > private.now() - interval '24 hours')
+$$;
+comment on function private.sale_code_checked(uuid, text) is 'Whether the user had the sale code answered "valid" (quote_booking) within the last 24 hours.';
+revoke execute on function private.sale_code_checked(uuid, text) from public;
+
+create or replace function public.create_booking(
+  p_place_id uuid,
+  p_kind public.order_kind,
+  p_arrival date,
+  p_boat jsonb,
+  p_person jsonb,
+  p_departure date default null,
+  p_day_start time default null,
+  p_day_end time default null,
+  p_sale_code text default null,
+  p_save_profile boolean default false
+)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_anonymous boolean;
+  v_user_email text;
+  v_order public.orders;
+begin
+  if v_uid is null then
+    raise exception 'sign_in_required' using errcode = '42501';
+  end if;
+  select u.is_anonymous, u.email into v_anonymous, v_user_email from auth.users u where u.id = v_uid;
+  if not found then
+    raise exception 'sign_in_required' using errcode = '42501';
+  end if;
+  if not v_anonymous and not private.is_active_user() then
+    raise exception 'account_inactive' using errcode = '42501';
+  end if;
+
+  -- A sale code only after this session checked it through quote_booking (which counts wrong
+  -- codes); the same answer for any unchecked code, so create_booking reveals nothing about it.
+  if nullif(btrim(p_sale_code), '') is not null and not private.sale_code_checked(v_uid, p_sale_code) then
+    raise exception 'sale_code_not_checked' using errcode = 'P0001',
+      hint = 'Apply the sale code first (quote_booking), then book with it.';
+  end if;
+
+  -- Guests (anonymous sessions) book unverified, accounts confirmed; an account's address is
+  -- the default e-mail.
+  v_order := private.book_berth(
+    v_uid, case when v_anonymous then 'unverified' else 'confirmed' end::public.order_status,
+    p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start, p_day_end, p_sale_code,
+    case when not v_anonymous then v_user_email end, true, null);
+
+  if p_save_profile and not v_anonymous then
+    update public.profiles pr set
+      first_name = v_order.person ->> 'first_name', last_name = v_order.person ->> 'last_name',
+      phone = coalesce(v_order.person ->> 'phone', pr.phone),
+      company = coalesce(v_order.person ->> 'company', pr.company),
+      street = coalesce(v_order.person ->> 'street', pr.street),
+      postal_code = coalesce(v_order.person ->> 'postal_code', pr.postal_code),
+      city = coalesce(v_order.person ->> 'city', pr.city),
+      country = coalesce(v_order.person ->> 'country', pr.country),
+      boat_name = v_order.boat ->> 'name', boat_tag = coalesce(v_order.boat ->> 'tag', pr.boat_tag),
+      boat_length = (v_order.boat ->> 'length')::numeric, boat_width = (v_order.boat ->> 'width')::numeric
+    where pr.id = v_uid;
+  end if;
+  return v_order;
+end
+$$;
+comment on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) is 'Books a berth: re-validates fit, kind, times, account, guest limits and sale code, prices it, writes order + reservation; a sale code only after the session had it answered valid by quote_booking (else sale_code_not_checked); a lost race raises 23P01 berth_no_longer_available.';
+revoke execute on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) from anon, public;

@@ -1,0 +1,250 @@
+-- The harbour calendar (one row per Berlin day, paged for max_rows) and berth blocks.
+-- Tables that feed it are in the supabase_realtime publication (see each table's file).
+
+create table public.berth_blocks (
+  place_status_id uuid primary key references public.place_statuses (id) on delete cascade,
+  reason text not null check (reason in ('maintenance', 'reserved')),
+  created_at timestamptz not null default now()
+);
+
+alter table public.berth_blocks enable row level security;
+
+comment on table public.berth_blocks is 'The reason (maintenance or reserved) of a staff block, a service row of place_statuses; written by add_berth_block().';
+
+create policy "berth_blocks: staff read" on public.berth_blocks
+  for select to authenticated
+  using ((select private.is_staff()));
+
+revoke insert, update, delete, truncate on public.berth_blocks from anon, authenticated;
+
+create function public.add_berth_block(
+  p_place_id uuid,
+  p_starts_at timestamptz,
+  p_ends_at timestamptz,
+  p_reason text default 'maintenance',
+  p_note text default null
+)
+returns public.place_statuses
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.place_statuses;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if p_reason is null or p_reason not in ('maintenance', 'reserved') then
+    raise exception 'invalid_block_reason' using errcode = '22023', hint = 'maintenance or reserved';
+  end if;
+  if p_starts_at is null or p_ends_at is null or p_ends_at <= p_starts_at then
+    raise exception 'invalid_period' using errcode = '22023';
+  end if;
+  if p_ends_at - p_starts_at > interval '400 days' then
+    raise exception 'block_too_long' using errcode = '22023', hint = 'At most 400 days; long-term berths have holders.';
+  end if;
+  if char_length(p_note) > 2000 then
+    raise exception 'note_too_long' using errcode = '22023', hint = 'At most 2000 characters.';
+  end if;
+  if not exists (select 1 from public.places p where p.id = p_place_id) then
+    raise exception 'place_not_found' using errcode = 'PT404';
+  end if;
+  -- Stale unverified reservations give way, as in the booking functions.
+  perform private.expire_orders(p_place_id);
+  begin
+    insert into public.place_statuses (place_id, type, starts_at, ends_at, note, created_by)
+    values (p_place_id, 'service', p_starts_at, p_ends_at, nullif(btrim(p_note), ''), (select auth.uid()))
+    returning * into v_row;
+  exception when exclusion_violation then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end;
+  insert into public.berth_blocks (place_status_id, reason) values (v_row.id, p_reason);
+  return v_row;
+end
+$$;
+comment on function public.add_berth_block(uuid, timestamptz, timestamptz, text, text) is 'Staff block a berth (maintenance or reserved) for [starts_at, ends_at); an overlap raises 23P01 berth_no_longer_available.';
+revoke execute on function public.add_berth_block(uuid, timestamptz, timestamptz, text, text) from anon, public;
+
+create function public.cancel_berth_block(p_place_status_id uuid)
+returns public.place_statuses
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.place_statuses;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  update public.place_statuses s set cancelled = true
+   where s.id = p_place_status_id and s.type = 'service'
+  returning * into v_row;
+  if not found then
+    raise exception 'block_not_found' using errcode = 'PT404';
+  end if;
+  return v_row;
+end
+$$;
+comment on function public.cancel_berth_block(uuid) is 'Staff cancel a maintenance or reserved block (kept, flagged cancelled).';
+revoke execute on function public.cancel_berth_block(uuid) from anon, public;
+
+create function private.check_calendar_range(p_from date, p_to date)
+returns void
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_from is null or p_to is null or p_to < p_from then
+    raise exception 'invalid_range' using errcode = '22023';
+  end if;
+  if p_to - p_from > 366 then
+    raise exception 'range_too_long' using errcode = '22023', hint = 'At most 367 days per call.';
+  end if;
+end
+$$;
+comment on function private.check_calendar_range(date, date) is 'A calendar range is ordered and at most 367 days long.';
+revoke execute on function private.check_calendar_range(date, date) from public;
+
+create function public.calendar(p_from date, p_to date)
+returns table (day date, places jsonb)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  perform private.check_calendar_range(p_from, p_to);
+  return query select c.day, c.places from private.calendar_days(p_from, p_to, null) c;
+end
+$$;
+comment on function public.calendar(date, date) is 'Staff: per day of [p_from, p_to] (Europe/Berlin) the occupied berths with their status type; one row per day (max_rows never cuts it), an empty list for a free day.';
+revoke execute on function public.calendar(date, date) from anon, public;
+
+create function public.place_calendar(p_place_id uuid, p_from date, p_to date)
+returns table (day date, places jsonb)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  perform private.check_calendar_range(p_from, p_to);
+  if not exists (select 1 from public.places p where p.id = p_place_id) then
+    raise exception 'place_not_found' using errcode = 'PT404';
+  end if;
+  return query select c.day, c.places from private.calendar_days(p_from, p_to, p_place_id) c;
+end
+$$;
+comment on function public.place_calendar(uuid, date, date) is 'Staff: the calendar of one berth, one row per day with its occupations.';
+revoke execute on function public.place_calendar(uuid, date, date) from anon, public;
+
+create function private.calendar_entries(p_from date, p_to date, p_place_id uuid)
+returns table (
+  id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz,
+  ends_at timestamptz, note text, boat_name text, guest text, block_reason text
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_from timestamptz := private.berlin_at(p_from, time '00:00');
+  v_to timestamptz := private.berlin_at(p_to + 1, time '00:00');
+  v_now timestamptz := private.now();
+begin
+  return query
+    select s.id, s.place_id, s.type::text, s.order_id, o.status::text, s.starts_at, s.ends_at, s.note,
+           o.boat ->> 'name',
+           nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''),
+           b.reason
+    from public.place_statuses s
+    left join public.orders o on o.id = s.order_id
+    left join public.berth_blocks b on b.place_status_id = s.id
+    where not s.cancelled
+      and s.starts_at < v_to
+      and s.ends_at > v_from
+      and (p_place_id is null or s.place_id = p_place_id)
+      and not (o.status is not distinct from 'unverified' and o.expires_at <= v_now)
+    union all
+    select h.id, h.place_id, 'long_term', null, null,
+           (h.starts_on::timestamp at time zone 'Europe/Berlin'),
+           ((h.ends_on + 1)::timestamp at time zone 'Europe/Berlin'),
+           h.note, h.boat_name, nullif(concat_ws(' ', h.first_name, h.last_name), ''), null
+    from public.long_term_holders h
+    where h.starts_on <= p_to and (h.ends_on is null or h.ends_on >= p_from)
+      and (p_place_id is null or h.place_id = p_place_id);
+end
+$$;
+comment on function private.calendar_entries(date, date, uuid) is 'The live occupations (bookings, blocks, long-term holders) touching the Berlin days [p_from, p_to], one row each.';
+revoke execute on function private.calendar_entries(date, date, uuid) from public;
+
+create function public.calendar_entries(p_from date, p_to date)
+returns table (
+  id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz,
+  ends_at timestamptz, note text, boat_name text, guest text, block_reason text
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  perform private.check_calendar_range(p_from, p_to);
+  return query select * from private.calendar_entries(p_from, p_to, null);
+end
+$$;
+comment on function public.calendar_entries(date, date) is 'Staff: every live occupation touching the Berlin days [p_from, p_to] once (ends_at null = open-ended long-term holding); the compact form of calendar() for the calendar page.';
+revoke execute on function public.calendar_entries(date, date) from anon, public;
+
+create or replace function private.calendar_days(p_from date, p_to date, p_place_id uuid)
+returns table (day date, places jsonb)
+language plpgsql
+stable
+security definer
+set search_path = ''
+set work_mem = '64MB'
+as $$
+begin
+  return query
+  with entries as (
+    select pl.name as place_name, e.starts_at,
+           json_build_object(
+             'id', e.id, 'place_id', e.place_id, 'place_name', pl.name, 'type', e.type,
+             'order_id', e.order_id, 'order_status', e.order_status, 'starts_at', e.starts_at,
+             'ends_at', e.ends_at, 'note', e.note, 'boat_name', e.boat_name, 'guest', e.guest,
+             'block_reason', e.block_reason)::text as entry,
+           greatest(p_from, (e.starts_at at time zone 'Europe/Berlin')::date) as first_day,
+           least(p_to, coalesce(((e.ends_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date, p_to)) as last_day
+    from private.calendar_entries(p_from, p_to, p_place_id) e
+    join public.places pl on pl.id = e.place_id
+  ),
+  per_day as (
+    select x.first_day + i as day,
+           ('[' || string_agg(x.entry, ',' order by x.place_name, x.starts_at) || ']')::jsonb as places
+    from entries x
+    cross join lateral generate_series(0, x.last_day - x.first_day) as i
+    group by 1
+  )
+  select (p_from + i)::date, coalesce(pd.places, '[]'::jsonb)
+  from generate_series(0, p_to - p_from) as i
+  left join per_day pd on pd.day = p_from + i
+  order by 1;
+end
+$$;
+comment on function private.calendar_days(date, date, uuid) is 'One row per Berlin day of [p_from, p_to] with the live occupations of all berths (or one) as a jsonb list.';
+revoke execute on function private.calendar_days(date, date, uuid) from public;

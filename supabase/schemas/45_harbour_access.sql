@@ -1,0 +1,77 @@
+-- Door code and wifi: one row, readable by admins; harbour_access() gives it to those
+-- who may see it (staff, active long-term holders, checked-in verified guests).
+
+create table public.harbour_settings (
+  id smallint primary key default 1 check (id = 1),
+  door_code text not null default '',
+  wifi_ssid text not null default '',
+  wifi_password text not null default '',
+  updated_at timestamptz not null default now()
+);
+
+alter table public.harbour_settings
+  add constraint harbour_settings_lengths check (
+    char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100);
+
+alter table public.harbour_settings enable row level security;
+
+comment on table public.harbour_settings is 'The one row of harbour access data (door code, wifi); others read it only through harbour_access().';
+
+create policy "harbour_settings: admin reads" on public.harbour_settings
+  for select to authenticated
+  using ((select private.has_role('admin')));
+
+create policy "harbour_settings: admin updates" on public.harbour_settings
+  for update to authenticated
+  using ((select private.has_role('admin')))
+  with check ((select private.has_role('admin')));
+
+revoke insert, delete, truncate on public.harbour_settings from anon, authenticated;
+
+insert into public.harbour_settings (id) values (1);
+
+create trigger harbour_settings_touch before update on public.harbour_settings
+  for each row execute function private.touch_updated_at();
+
+create function private.can_see_harbour_access()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select private.is_staff()
+    or (
+      private.is_active_user() and not private.is_anonymous() and (
+        exists (
+          select 1 from public.long_term_holders h
+          where h.user_id = (select auth.uid())
+            and h.starts_on <= private.berlin_date(private.now())
+            and (h.ends_on is null or h.ends_on >= private.berlin_date(private.now()))
+        )
+        or exists (
+          select 1 from public.orders o
+          where o.user_id = (select auth.uid()) and o.status = 'checked_in' and o.ends_at > private.now()
+        )
+      )
+    )
+$$;
+comment on function private.can_see_harbour_access() is 'ARCHITECTURE.md "Who may see the door code and wifi": staff, active long-term holders, verified owners of a checked-in stay until departure.';
+revoke execute on function private.can_see_harbour_access() from public;
+
+create function public.harbour_access()
+returns table (door_code text, wifi_ssid text, wifi_password text)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.can_see_harbour_access() then
+    raise exception 'not_allowed' using errcode = '42501';
+  end if;
+  return query select s.door_code, s.wifi_ssid, s.wifi_password from public.harbour_settings s where s.id = 1;
+end
+$$;
+comment on function public.harbour_access() is 'The door code and wifi for those allowed to see them; refuses (42501) everyone else.';
+revoke execute on function public.harbour_access() from anon, public;
