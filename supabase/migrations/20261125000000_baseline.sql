@@ -1,5 +1,5 @@
 -- Baseline: the whole schema as supabase/schemas/*.sql declares it, in the same order (nothing
--- was deployed before it, so the 28 patch migrations it replaces were folded into the schema
+-- was deployed before it, so the 29 patch migrations it replaces were folded into the schema
 -- files). From here on, change supabase/schemas and run `npm run db:diff -- <name>`; the
 -- agreement test (tests/db/schema-agreement.test.ts) proves the two build the same database.
 
