@@ -1,4 +1,4 @@
--- Refunds (20261122002900_refunds.sql): only staff refund, only a paid order; a refund cancels a
+-- Refunds (supabase/schemas/35_payments_invoices.sql): only staff refund, only a paid order; a refund cancels a
 -- still open booking and frees its berth, a completed stay is not refunded, and a refunded order
 -- is always cancelled (or expired), whoever writes. The history records who did what.
 begin;
