@@ -564,14 +564,12 @@ create table public.places (
   position double precision[] check (position is null or cardinality(position) = 2),
   archived boolean not null default false,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
-
-alter table public.places
-  add constraint places_position_on_plan check (
+  updated_at timestamptz not null default now(),
+  constraint places_position_on_plan check (
     position is null or (
-      array_position(position, null) is null
-      and position[1] between 0 and 1000 and position[2] between 0 and 600));
+    array_position(position, null) is null
+    and position[1] between 0 and 1000 and position[2] between 0 and 600))
+);
 
 alter table public.places enable row level security;
 
@@ -605,13 +603,11 @@ create table public.additional_places (
   name text not null check (char_length(name) between 1 and 100),
   position double precision[] not null check (cardinality(position) = 2),
   image_path text,
-  created_at timestamptz not null default now()
-);
-
-alter table public.additional_places
-  add constraint additional_places_position_on_plan check (
+  created_at timestamptz not null default now(),
+  constraint additional_places_position_on_plan check (
     array_position(position, null) is null
-    and position[1] between 0 and 1000 and position[2] between 0 and 600);
+    and position[1] between 0 and 1000 and position[2] between 0 and 600)
+);
 
 -- Live on the harbour plan (supabase_realtime).
 alter publication supabase_realtime add table public.additional_places;
@@ -704,7 +700,7 @@ create policy "long_term_holders: admin deletes" on public.long_term_holders
   for delete to authenticated
   using ((select private.has_role('admin')));
 
-create function public.place_long_term_starts()
+create function private.place_long_term_starts()
 returns table (place_id uuid, long_term_start date)
 language sql
 stable
@@ -717,6 +713,20 @@ as $$
   where h.ends_on is null or h.ends_on >= private.berlin_date(private.now())
   group by h.place_id
 $$;
+comment on function private.place_long_term_starts() is 'The rule behind public.place_long_term_starts (security definer, not exposed by the API).';
+revoke execute on function private.place_long_term_starts() from public;
+grant execute on function private.place_long_term_starts() to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/place_long_term_starts): runs as the caller, the rule above decides.
+create function public.place_long_term_starts()
+returns TABLE(place_id uuid, long_term_start date)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.place_long_term_starts()
+$$;
 comment on function public.place_long_term_starts() is 'Per berth, the date from which it is long-term occupied (current or future holders), without the holder.';
 revoke execute on function public.place_long_term_starts() from public;
 
@@ -727,12 +737,10 @@ create table public.fair_periods (
   starts_on date not null,
   ends_on date not null,
   created_at timestamptz not null default now(),
-  check (ends_on > starts_on)
+  check (ends_on > starts_on),
+  constraint fair_periods_name_en_length check (char_length(name_en) <= 100),
+  constraint fair_periods_length check (ends_on - starts_on <= 60)
 );
-
-alter table public.fair_periods
-  add constraint fair_periods_name_en_length check (char_length(name_en) <= 100),
-  add constraint fair_periods_length check (ends_on - starts_on <= 60);
 
 alter table public.fair_periods enable row level security;
 
@@ -777,7 +785,7 @@ revoke execute on function private.refuse_place_delete_with_orders() from public
 create trigger places_refuse_delete_with_orders before delete on public.places
   for each row execute function private.refuse_place_delete_with_orders();
 
-create function public.set_place_additional_places(p_place_id uuid, p_additional_place_ids uuid[])
+create function private.set_place_additional_places(p_place_id uuid, p_additional_place_ids uuid[])
 returns setof uuid
 language plpgsql
 volatile
@@ -806,6 +814,20 @@ begin
   return query select pa.additional_place_id from public.place_additional_places pa where pa.place_id = p_place_id;
 end
 $$;
+comment on function private.set_place_additional_places(uuid, uuid[]) is 'The rule behind public.set_place_additional_places (security definer, not exposed by the API).';
+revoke execute on function private.set_place_additional_places(uuid, uuid[]) from public;
+grant execute on function private.set_place_additional_places(uuid, uuid[]) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/set_place_additional_places): runs as the caller, the rule above decides.
+create function public.set_place_additional_places(p_place_id uuid, p_additional_place_ids uuid[])
+returns SETOF uuid
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.set_place_additional_places(p_place_id, p_additional_place_ids)
+$$;
 comment on function public.set_place_additional_places(uuid, uuid[]) is 'Admins: the columns (electricity, water) that serve a berth, replaced in one step.';
 revoke execute on function public.set_place_additional_places(uuid, uuid[]) from anon, public;
 
@@ -828,16 +850,14 @@ create table public.news (
   dates date[] not null default '{}',
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  check (ends_at > starts_at)
+  check (ends_at > starts_at),
+  constraint news_title_en_length check (char_length(title_en) <= 200),
+  constraint news_short_description_length check (char_length(short_description) <= 500 and char_length(short_description_en) <= 500),
+  constraint news_description_length check (char_length(description) <= 10000 and char_length(description_en) <= 10000),
+  constraint news_location_length check (char_length(location) between 1 and 100),
+  constraint news_image_path_length check (char_length(image_path) <= 300),
+  constraint news_dates_count check (coalesce(array_length(dates, 1), 0) <= 60)
 );
-
-alter table public.news
-  add constraint news_title_en_length check (char_length(title_en) <= 200),
-  add constraint news_short_description_length check (char_length(short_description) <= 500 and char_length(short_description_en) <= 500),
-  add constraint news_description_length check (char_length(description) <= 10000 and char_length(description_en) <= 10000),
-  add constraint news_location_length check (char_length(location) between 1 and 100),
-  add constraint news_image_path_length check (char_length(image_path) <= 300),
-  add constraint news_dates_count check (coalesce(array_length(dates, 1), 0) <= 60);
 
 alter table public.news enable row level security;
 
@@ -877,12 +897,10 @@ create table public.sale_codes (
   code text not null check (char_length(code) between 3 and 40),
   type public.sale_code_type not null default 'set-additional-costs',
   value integer not null check (value >= 0),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint sale_codes_code_format check (code ~ '^[A-Za-z0-9_-]+$'),
+  constraint sale_codes_value_max check (value <= 100000)
 );
-
-alter table public.sale_codes
-  add constraint sale_codes_code_format check (code ~ '^[A-Za-z0-9_-]+$'),
-  add constraint sale_codes_value_max check (value <= 100000);
 
 alter table public.sale_codes enable row level security;
 
@@ -910,10 +928,9 @@ create policy "sale_codes: admin deletes" on public.sale_codes
 create table private.sale_code_attempts (
   id bigint generated always as identity primary key,
   user_id uuid not null,
-  attempted_at timestamptz not null default now()
+  attempted_at timestamptz not null default now(),
+  client_address inet
 );
-
-alter table private.sale_code_attempts add column client_address inet;
 
 comment on column private.sale_code_attempts.client_address is 'The client address of the request (from the gateway), for the per-address throttle; null outside an API request.';
 
@@ -947,15 +964,11 @@ create table public.orders (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   check (ends_at > starts_at),
-  check (checked_in = (checked_in_at is not null))
+  check (checked_in = (checked_in_at is not null)),
+  constraint orders_person_size check (octet_length(person::text) <= 4000),
+  constraint orders_boat_size check (octet_length(boat::text) <= 1000),
+  constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired'))
 );
-
-alter table public.orders
-  add constraint orders_person_size check (octet_length(person::text) <= 4000),
-  add constraint orders_boat_size check (octet_length(boat::text) <= 1000);
-
-alter table public.orders
-  add constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired'));
 
 comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place: cancelled (or expired).';
 
@@ -1156,7 +1169,7 @@ $$;
 comment on function private.check_boat(numeric, numeric) is 'Validates boat dimensions (length 1.0-60.0 m, width 0.5-15.0 m).';
 revoke execute on function private.check_boat(numeric, numeric) from public;
 
-create function public.quote_booking(
+create function private.quote_booking(
   p_kind public.order_kind,
   p_arrival date,
   p_boat_length numeric,
@@ -1188,6 +1201,20 @@ begin
     'starts_at', v_period.starts_at,
     'ends_at', v_period.ends_at);
 end
+$$;
+comment on function private.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The rule behind public.quote_booking (security definer, not exposed by the API).';
+revoke execute on function private.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
+grant execute on function private.quote_booking(public.order_kind, date, numeric, date, time, time, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/quote_booking): runs as the caller, the rule above decides.
+create function public.quote_booking(p_kind public.order_kind, p_arrival date, p_boat_length numeric, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.quote_booking(p_kind, p_arrival, p_boat_length, p_departure, p_day_start, p_day_end, p_sale_code)
 $$;
 comment on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The price breakdown (cents) of a stay for a boat length, with an optional sale code; wrong codes are recorded and throttled.';
 revoke execute on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
@@ -1239,7 +1266,7 @@ $$;
 comment on function public.expire_unverified_orders() is 'Periodic cleanup (pg_cron on hosted, a timer in the local stack): expires stale unverified orders, completes past stays.';
 revoke execute on function public.expire_unverified_orders() from anon, authenticated, public;
 
-create function public.claim_guest_orders()
+create function private.claim_guest_orders()
 returns integer
 language plpgsql
 volatile
@@ -1267,10 +1294,24 @@ begin
   return v_count;
 end
 $$;
+comment on function private.claim_guest_orders() is 'The rule behind public.claim_guest_orders (security definer, not exposed by the API).';
+revoke execute on function private.claim_guest_orders() from public;
+grant execute on function private.claim_guest_orders() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/claim_guest_orders): runs as the caller, the rule above decides.
+create function public.claim_guest_orders()
+returns integer
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.claim_guest_orders()
+$$;
 comment on function public.claim_guest_orders() is 'After an e-mail code login: moves the open orders of guest sessions carrying this verified address to the caller and confirms them.';
 revoke execute on function public.claim_guest_orders() from anon, public;
 
-create function public.cancel_booking(p_order_id uuid)
+create function private.cancel_booking(p_order_id uuid)
 returns public.orders
 language plpgsql
 volatile
@@ -1298,10 +1339,24 @@ begin
   return v_order;
 end
 $$;
+comment on function private.cancel_booking(uuid) is 'The rule behind public.cancel_booking (security definer, not exposed by the API).';
+revoke execute on function private.cancel_booking(uuid) from public;
+grant execute on function private.cancel_booking(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/cancel_booking): runs as the caller, the rule above decides.
+create function public.cancel_booking(p_order_id uuid)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.cancel_booking(p_order_id)
+$$;
 comment on function public.cancel_booking(uuid) is 'Cancels an order and frees its berth: the owner before arrival, staff any time.';
 revoke execute on function public.cancel_booking(uuid) from anon, public;
 
-create function public.check_in(p_order_id uuid)
+create function private.check_in(p_order_id uuid)
 returns public.orders
 language plpgsql
 volatile
@@ -1347,12 +1402,26 @@ begin
   return v_order;
 end
 $$;
+comment on function private.check_in(uuid) is 'The rule behind public.check_in (security definer, not exposed by the API).';
+revoke execute on function private.check_in(uuid) from public;
+grant execute on function private.check_in(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/check_in): runs as the caller, the rule above decides.
+create function public.check_in(p_order_id uuid)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.check_in(p_order_id)
+$$;
 comment on function public.check_in(uuid) is 'Checks a guest in (verified owner on the arrival day, staff from arrival day until departure, Europe/Berlin): sets checked_in_at, reservation -> rent.';
 revoke execute on function public.check_in(uuid) from anon, public;
 
 create index place_statuses_place_end_idx on public.place_statuses (place_id, ends_at) where not cancelled;
 
-create function public.move_booking(p_order_id uuid, p_place_id uuid)
+create function private.move_booking(p_order_id uuid, p_place_id uuid)
 returns public.orders
 language plpgsql
 volatile
@@ -1412,6 +1481,20 @@ begin
   return v_order;
 end
 $$;
+comment on function private.move_booking(uuid, uuid) is 'The rule behind public.move_booking (security definer, not exposed by the API).';
+revoke execute on function private.move_booking(uuid, uuid) from public;
+grant execute on function private.move_booking(uuid, uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/move_booking): runs as the caller, the rule above decides.
+create function public.move_booking(p_order_id uuid, p_place_id uuid)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.move_booking(p_order_id, p_place_id)
+$$;
 comment on function public.move_booking(uuid, uuid) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available.';
 revoke execute on function public.move_booking(uuid, uuid) from anon, public;
 
@@ -1456,6 +1539,12 @@ $$;
 comment on function private.request_client_address() is 'The client address of the current API request (left-most X-Forwarded-For hop, else X-Real-IP, as the gateway sets them); null when there is none.';
 revoke execute on function private.request_client_address() from public;
 
+-- The one availability test, inlined into its callers' queries. Inlining needs LANGUAGE sql,
+-- not volatile, no SECURITY DEFINER and no SET clause, so this is the one function without a
+-- pinned search_path: Supabase's advisor reports it (function_search_path_mutable, WARN), on
+-- the allow-list of tests/db/splinter.test.ts. Safe because no API role may execute it, every
+-- caller is a security definer function with search_path '', and the body names every object
+-- with its schema (docs/decisions.md, "Database code quality").
 create function private.bookable_places(
   p_kind public.order_kind,
   p_starts_at timestamptz,
@@ -1499,7 +1588,7 @@ $$;
 comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day for day stays, no long-term holder, no live occupation (stale unverified ones ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
 revoke execute on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) from public;
 
-create or replace function public.search_available_places(
+create function private.search_available_places(
   p_kind public.order_kind,
   p_arrival date,
   p_boat_length numeric,
@@ -1549,10 +1638,24 @@ begin
     order by p.width * p.length, p.length, p.name;
 end
 $$;
+comment on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'The rule behind public.search_available_places (security definer, not exposed by the API).';
+revoke execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;
+grant execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/search_available_places): runs as the caller, the rule above decides.
+create function public.search_available_places(p_kind public.order_kind, p_arrival date, p_boat_length numeric, p_boat_width numeric, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
+returns TABLE(place_id uuid, name text, pier text, description text, description_en text, image_path text, width numeric, length numeric, one_day boolean, features text[], "position" double precision[], area numeric, price_cents integer, quote jsonb)
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.search_available_places(p_kind, p_arrival, p_boat_length, p_boat_width, p_departure, p_day_start, p_day_end, p_sale_code)
+$$;
 comment on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'Berths that fit the boat and are free for the whole stay (not long-term held; stale unverified reservations do not block), smallest area first, each with its quote.';
 revoke execute on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;
 
-create or replace function public.order_move_targets(p_order_id uuid)
+create function private.order_move_targets(p_order_id uuid)
 returns table (place_id uuid, name text, pier text, width numeric, length numeric, one_day boolean)
 language plpgsql
 stable
@@ -1584,6 +1687,20 @@ begin
     where p.id <> v_order.place_id
     order by p.width * p.length, p.length, p.name;
 end
+$$;
+comment on function private.order_move_targets(uuid) is 'The rule behind public.order_move_targets (security definer, not exposed by the API).';
+revoke execute on function private.order_move_targets(uuid) from public;
+grant execute on function private.order_move_targets(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/order_move_targets): runs as the caller, the rule above decides.
+create function public.order_move_targets(p_order_id uuid)
+returns TABLE(place_id uuid, name text, pier text, width numeric, length numeric, one_day boolean)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.order_move_targets(p_order_id)
 $$;
 comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day for day stays, no long-term holder, free for the whole stay), smallest first.';
 revoke execute on function public.order_move_targets(uuid) from anon, public;
@@ -1725,7 +1842,7 @@ $$;
 comment on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) is 'The booking rules of create_booking and staff_create_booking: boat, person, e-mail (required or optional), period, fit, kind, long-term holder, 3 open unverified orders per session, sale code and price, free berth; writes order (with the booking language) and reservation. The caller decides who books, the status and the account.';
 revoke execute on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) from public;
 
-create or replace function public.staff_create_booking(
+create function private.staff_create_booking(
   p_place_id uuid,
   p_kind public.order_kind,
   p_arrival date,
@@ -1758,6 +1875,20 @@ begin
     v_customer, 'confirmed', p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start,
     p_day_end, p_sale_code, null, false, jsonb_build_object('booked_by_staff', (select auth.uid())));
 end
+$$;
+comment on function private.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) is 'The rule behind public.staff_create_booking (security definer, not exposed by the API).';
+revoke execute on function private.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) from public;
+grant execute on function private.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/staff_create_booking): runs as the caller, the rule above decides.
+create function public.staff_create_booking(p_place_id uuid, p_kind public.order_kind, p_arrival date, p_boat jsonb, p_person jsonb, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.staff_create_booking(p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start, p_day_end, p_sale_code)
 $$;
 comment on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) is 'Staff book for a walk-in or phone guest: the rules of create_booking (private.book_berth), confirmed at once, no e-mail code; e-mail optional.';
 revoke execute on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) from anon, public;
@@ -1839,7 +1970,7 @@ $$;
 comment on function private.sale_code_checked(uuid, text) is 'Whether the user had the sale code answered "valid" (quote_booking) within the last 24 hours.';
 revoke execute on function private.sale_code_checked(uuid, text) from public;
 
-create or replace function public.create_booking(
+create function private.create_booking(
   p_place_id uuid,
   p_kind public.order_kind,
   p_arrival date,
@@ -1904,6 +2035,20 @@ begin
   return v_order;
 end
 $$;
+comment on function private.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) is 'The rule behind public.create_booking (security definer, not exposed by the API).';
+revoke execute on function private.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) from public;
+grant execute on function private.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/create_booking): runs as the caller, the rule above decides.
+create function public.create_booking(p_place_id uuid, p_kind public.order_kind, p_arrival date, p_boat jsonb, p_person jsonb, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text, p_save_profile boolean DEFAULT false)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.create_booking(p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start, p_day_end, p_sale_code, p_save_profile)
+$$;
 comment on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) is 'Books a berth: re-validates fit, kind, times, account, guest limits and sale code, prices it, writes order + reservation; a sale code only after the session had it answered valid by quote_booking (else sale_code_not_checked); a lost race raises 23P01 berth_no_longer_available.';
 revoke execute on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) from anon, public;
 
@@ -1932,22 +2077,19 @@ create table public.invoices (
   gross_cents integer not null,
   recipient jsonb not null,
   issued_at timestamptz not null default now(),
+  issuer jsonb,
   unique (year, number)
 );
-
-alter table public.invoices add column issuer jsonb;
 
 alter table public.invoices enable row level security;
 
 comment on table public.invoices is 'The invoice of a paid order: number RE-<year>-<n> gapless per year, amounts and the recipient as billed (kept when an account is deleted, as tax law requires).';
 
-create policy "invoices: staff read" on public.invoices
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "invoices: owner reads own, staff all" on public.invoices
   for select to authenticated
-  using ((select private.is_staff()));
-
-create policy "invoices: owner reads own" on public.invoices
-  for select to authenticated
-  using (exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
+  using ((select private.is_staff())
+         or exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
 
 revoke insert, update, delete, truncate on public.invoices from anon, authenticated;
 
@@ -2018,7 +2160,7 @@ revoke execute on function private.invoice_set_issuer() from public;
 create trigger invoices_set_issuer before insert on public.invoices
   for each row execute function private.invoice_set_issuer();
 
-create or replace function public.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text default null)
+create function private.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text default null)
 returns public.orders
 language plpgsql
 volatile
@@ -2064,6 +2206,20 @@ begin
   return v_order;
 end
 $$;
+comment on function private.set_payment_status(uuid, public.payment_status, text) is 'The rule behind public.set_payment_status (security definer, not exposed by the API).';
+revoke execute on function private.set_payment_status(uuid, public.payment_status, text) from public;
+grant execute on function private.set_payment_status(uuid, public.payment_status, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/set_payment_status): runs as the caller, the rule above decides.
+create function public.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text DEFAULT NULL::text)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.set_payment_status(p_order_id, p_payment_status, p_payment_id)
+$$;
 comment on function public.set_payment_status(uuid, public.payment_status, text) is 'Staff record a payment (pending -> paid -> refunded); a refund cancels a still open booking and frees its berth, a completed stay is not refunded; nobody else changes payment fields.';
 revoke execute on function public.set_payment_status(uuid, public.payment_status, text) from anon, public;
 
@@ -2090,7 +2246,7 @@ create trigger orders_refuse_payment_when_ended before update of payment_status 
 
 -- The harbour's order desk: internal notes and the history of every order.
 
-create function public.staff_orders(
+create function private.staff_orders(
   p_status public.order_status default null,
   p_kind public.order_kind default null,
   p_from date default null,
@@ -2160,6 +2316,20 @@ begin
     limit p_limit offset p_offset;
 end
 $$;
+comment on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'The rule behind public.staff_orders (security definer, not exposed by the API).';
+revoke execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from public;
+grant execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/staff_orders): runs as the caller, the rule above decides.
+create function public.staff_orders(p_status public.order_status DEFAULT NULL::public.order_status, p_kind public.order_kind DEFAULT NULL::public.order_kind, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_query text DEFAULT NULL::text, p_limit integer DEFAULT 25, p_offset integer DEFAULT 0)
+returns TABLE(id uuid, created_at timestamptz, kind public.order_kind, status public.order_status, payment_status public.payment_status, starts_at timestamptz, ends_at timestamptz, place_name text, guest text, boat_name text, email text, price_cents integer, total_count bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.staff_orders(p_status, p_kind, p_from, p_to, p_query, p_limit, p_offset)
+$$;
 comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'Staff: orders newest first, filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat and e-mail; one page with the total count.';
 revoke execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from anon, public;
 
@@ -2185,7 +2355,7 @@ revoke all on public.order_notes from anon;
 
 revoke insert, update, delete, truncate on public.order_notes from authenticated;
 
-create function public.add_order_note(p_order_id uuid, p_body text)
+create function private.add_order_note(p_order_id uuid, p_body text)
 returns public.order_notes
 language plpgsql
 volatile
@@ -2210,6 +2380,20 @@ begin
   returning * into v_note;
   return v_note;
 end
+$$;
+comment on function private.add_order_note(uuid, text) is 'The rule behind public.add_order_note (security definer, not exposed by the API).';
+revoke execute on function private.add_order_note(uuid, text) from public;
+grant execute on function private.add_order_note(uuid, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/add_order_note): runs as the caller, the rule above decides.
+create function public.add_order_note(p_order_id uuid, p_body text)
+returns public.order_notes
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.add_order_note(p_order_id, p_body)
 $$;
 comment on function public.add_order_note(uuid, text) is 'Staff: adds an internal note (1-2000 characters) to an order.';
 revoke execute on function public.add_order_note(uuid, text) from anon, public;
@@ -2295,7 +2479,7 @@ create policy "berth_blocks: staff read" on public.berth_blocks
 
 revoke insert, update, delete, truncate on public.berth_blocks from anon, authenticated;
 
-create function public.add_berth_block(
+create function private.add_berth_block(
   p_place_id uuid,
   p_starts_at timestamptz,
   p_ends_at timestamptz,
@@ -2342,10 +2526,24 @@ begin
   return v_row;
 end
 $$;
+comment on function private.add_berth_block(uuid, timestamptz, timestamptz, text, text) is 'The rule behind public.add_berth_block (security definer, not exposed by the API).';
+revoke execute on function private.add_berth_block(uuid, timestamptz, timestamptz, text, text) from public;
+grant execute on function private.add_berth_block(uuid, timestamptz, timestamptz, text, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/add_berth_block): runs as the caller, the rule above decides.
+create function public.add_berth_block(p_place_id uuid, p_starts_at timestamptz, p_ends_at timestamptz, p_reason text DEFAULT 'maintenance'::text, p_note text DEFAULT NULL::text)
+returns public.place_statuses
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.add_berth_block(p_place_id, p_starts_at, p_ends_at, p_reason, p_note)
+$$;
 comment on function public.add_berth_block(uuid, timestamptz, timestamptz, text, text) is 'Staff block a berth (maintenance or reserved) for [starts_at, ends_at); an overlap raises 23P01 berth_no_longer_available.';
 revoke execute on function public.add_berth_block(uuid, timestamptz, timestamptz, text, text) from anon, public;
 
-create function public.cancel_berth_block(p_place_status_id uuid)
+create function private.cancel_berth_block(p_place_status_id uuid)
 returns public.place_statuses
 language plpgsql
 volatile
@@ -2366,6 +2564,20 @@ begin
   end if;
   return v_row;
 end
+$$;
+comment on function private.cancel_berth_block(uuid) is 'The rule behind public.cancel_berth_block (security definer, not exposed by the API).';
+revoke execute on function private.cancel_berth_block(uuid) from public;
+grant execute on function private.cancel_berth_block(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/cancel_berth_block): runs as the caller, the rule above decides.
+create function public.cancel_berth_block(p_place_status_id uuid)
+returns public.place_statuses
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.cancel_berth_block(p_place_status_id)
 $$;
 comment on function public.cancel_berth_block(uuid) is 'Staff cancel a maintenance or reserved block (kept, flagged cancelled).';
 revoke execute on function public.cancel_berth_block(uuid) from anon, public;
@@ -2388,7 +2600,7 @@ $$;
 comment on function private.check_calendar_range(date, date) is 'A calendar range is ordered and at most 367 days long.';
 revoke execute on function private.check_calendar_range(date, date) from public;
 
-create function public.calendar(p_from date, p_to date)
+create function private.calendar(p_from date, p_to date)
 returns table (day date, places jsonb)
 language plpgsql
 stable
@@ -2403,10 +2615,24 @@ begin
   return query select c.day, c.places from private.calendar_days(p_from, p_to, null) c;
 end
 $$;
+comment on function private.calendar(date, date) is 'The rule behind public.calendar (security definer, not exposed by the API).';
+revoke execute on function private.calendar(date, date) from public;
+grant execute on function private.calendar(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/calendar): runs as the caller, the rule above decides.
+create function public.calendar(p_from date, p_to date)
+returns TABLE(day date, places jsonb)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.calendar(p_from, p_to)
+$$;
 comment on function public.calendar(date, date) is 'Staff: per day of [p_from, p_to] (Europe/Berlin) the occupied berths with their status type; one row per day (max_rows never cuts it), an empty list for a free day.';
 revoke execute on function public.calendar(date, date) from anon, public;
 
-create function public.place_calendar(p_place_id uuid, p_from date, p_to date)
+create function private.place_calendar(p_place_id uuid, p_from date, p_to date)
 returns table (day date, places jsonb)
 language plpgsql
 stable
@@ -2423,6 +2649,20 @@ begin
   end if;
   return query select c.day, c.places from private.calendar_days(p_from, p_to, p_place_id) c;
 end
+$$;
+comment on function private.place_calendar(uuid, date, date) is 'The rule behind public.place_calendar (security definer, not exposed by the API).';
+revoke execute on function private.place_calendar(uuid, date, date) from public;
+grant execute on function private.place_calendar(uuid, date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/place_calendar): runs as the caller, the rule above decides.
+create function public.place_calendar(p_place_id uuid, p_from date, p_to date)
+returns TABLE(day date, places jsonb)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.place_calendar(p_place_id, p_from, p_to)
 $$;
 comment on function public.place_calendar(uuid, date, date) is 'Staff: the calendar of one berth, one row per day with its occupations.';
 revoke execute on function public.place_calendar(uuid, date, date) from anon, public;
@@ -2468,7 +2708,7 @@ $$;
 comment on function private.calendar_entries(date, date, uuid) is 'The live occupations (bookings, blocks, long-term holders) touching the Berlin days [p_from, p_to], one row each.';
 revoke execute on function private.calendar_entries(date, date, uuid) from public;
 
-create function public.calendar_entries(p_from date, p_to date)
+create function private.calendar_entries(p_from date, p_to date)
 returns table (
   id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz,
   ends_at timestamptz, note text, boat_name text, guest text, block_reason text
@@ -2485,6 +2725,20 @@ begin
   perform private.check_calendar_range(p_from, p_to);
   return query select * from private.calendar_entries(p_from, p_to, null);
 end
+$$;
+comment on function private.calendar_entries(date, date) is 'The rule behind public.calendar_entries (security definer, not exposed by the API).';
+revoke execute on function private.calendar_entries(date, date) from public;
+grant execute on function private.calendar_entries(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/calendar_entries): runs as the caller, the rule above decides.
+create function public.calendar_entries(p_from date, p_to date)
+returns TABLE(id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz, ends_at timestamptz, note text, boat_name text, guest text, block_reason text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.calendar_entries(p_from, p_to)
 $$;
 comment on function public.calendar_entries(date, date) is 'Staff: every live occupation touching the Berlin days [p_from, p_to] once (ends_at null = open-ended long-term holding); the compact form of calendar() for the calendar page.';
 revoke execute on function public.calendar_entries(date, date) from anon, public;
@@ -2537,12 +2791,10 @@ create table public.harbour_settings (
   door_code text not null default '',
   wifi_ssid text not null default '',
   wifi_password text not null default '',
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  constraint harbour_settings_lengths check (
+    char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100)
 );
-
-alter table public.harbour_settings
-  add constraint harbour_settings_lengths check (
-    char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100);
 
 alter table public.harbour_settings enable row level security;
 
@@ -2590,7 +2842,7 @@ $$;
 comment on function private.can_see_harbour_access() is 'ARCHITECTURE.md "Who may see the door code and wifi": staff, active long-term holders, verified owners of a checked-in stay until departure.';
 revoke execute on function private.can_see_harbour_access() from public;
 
-create function public.harbour_access()
+create function private.harbour_access()
 returns table (door_code text, wifi_ssid text, wifi_password text)
 language plpgsql
 stable
@@ -2603,6 +2855,20 @@ begin
   end if;
   return query select s.door_code, s.wifi_ssid, s.wifi_password from public.harbour_settings s where s.id = 1;
 end
+$$;
+comment on function private.harbour_access() is 'The rule behind public.harbour_access (security definer, not exposed by the API).';
+revoke execute on function private.harbour_access() from public;
+grant execute on function private.harbour_access() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/harbour_access): runs as the caller, the rule above decides.
+create function public.harbour_access()
+returns TABLE(door_code text, wifi_ssid text, wifi_password text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.harbour_access()
 $$;
 comment on function public.harbour_access() is 'The door code and wifi for those allowed to see them; refuses (42501) everyone else.';
 revoke execute on function public.harbour_access() from anon, public;
@@ -2871,13 +3137,10 @@ create index contact_messages_user_idx on public.contact_messages (user_id);
 
 create index contact_messages_email_idx on public.contact_messages (lower(email), created_at);
 
-create policy "contact_messages: staff read" on public.contact_messages
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "contact_messages: sender reads own, staff all" on public.contact_messages
   for select to authenticated
-  using ((select private.is_staff()));
-
-create policy "contact_messages: sender reads own" on public.contact_messages
-  for select to authenticated
-  using (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
 
 revoke insert, update, delete, truncate on public.contact_messages from anon, authenticated;
 
@@ -2974,7 +3237,7 @@ $$;
 comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per address) and stores a contact message or service request, and e-mails the harbour.';
 revoke execute on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) from public;
 
-create function public.send_contact_message(
+create function private.send_contact_message(
   p_name text,
   p_email text,
   p_message text,
@@ -2989,10 +3252,24 @@ set search_path = ''
 as $$
   select (private.submit_message('contact', null, p_name, p_email, p_message, p_phone, p_locale, null, null)).id
 $$;
+comment on function private.send_contact_message(text, text, text, text, text) is 'The rule behind public.send_contact_message (security definer, not exposed by the API).';
+revoke execute on function private.send_contact_message(text, text, text, text, text) from public;
+grant execute on function private.send_contact_message(text, text, text, text, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/send_contact_message): runs as the caller, the rule above decides.
+create function public.send_contact_message(p_name text, p_email text, p_message text, p_phone text DEFAULT NULL::text, p_locale text DEFAULT 'de'::text)
+returns uuid
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.send_contact_message(p_name, p_email, p_message, p_phone, p_locale)
+$$;
 comment on function public.send_contact_message(text, text, text, text, text) is 'Anyone: sends a message to the harbour (stored for staff, e-mailed to the harbour); returns its id.';
 revoke execute on function public.send_contact_message(text, text, text, text, text) from public;
 
-create function public.request_service(
+create function private.request_service(
   p_service text,
   p_name text,
   p_email text,
@@ -3010,10 +3287,24 @@ set search_path = ''
 as $$
   select (private.submit_message('service_request', p_service, p_name, p_email, p_message, p_phone, p_locale, p_preferred_date, p_boat)).id
 $$;
+comment on function private.request_service(text, text, text, text, text, date, jsonb, text) is 'The rule behind public.request_service (security definer, not exposed by the API).';
+revoke execute on function private.request_service(text, text, text, text, text, date, jsonb, text) from public;
+grant execute on function private.request_service(text, text, text, text, text, date, jsonb, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/request_service): runs as the caller, the rule above decides.
+create function public.request_service(p_service text, p_name text, p_email text, p_message text, p_phone text DEFAULT NULL::text, p_preferred_date date DEFAULT NULL::date, p_boat jsonb DEFAULT NULL::jsonb, p_locale text DEFAULT 'de'::text)
+returns uuid
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.request_service(p_service, p_name, p_email, p_message, p_phone, p_preferred_date, p_boat, p_locale)
+$$;
 comment on function public.request_service(text, text, text, text, text, date, jsonb, text) is 'Anyone: asks the harbour for a service (boat lift, mechanic, diesel, ice ...); stored for staff and e-mailed to the harbour.';
 revoke execute on function public.request_service(text, text, text, text, text, date, jsonb, text) from public;
 
-create function public.set_message_done(p_message_id uuid, p_done boolean default true)
+create function private.set_message_done(p_message_id uuid, p_done boolean default true)
 returns public.contact_messages
 language plpgsql
 volatile
@@ -3037,6 +3328,20 @@ begin
   end if;
   return v_row;
 end
+$$;
+comment on function private.set_message_done(uuid, boolean) is 'The rule behind public.set_message_done (security definer, not exposed by the API).';
+revoke execute on function private.set_message_done(uuid, boolean) from public;
+grant execute on function private.set_message_done(uuid, boolean) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/set_message_done): runs as the caller, the rule above decides.
+create function public.set_message_done(p_message_id uuid, p_done boolean DEFAULT true)
+returns public.contact_messages
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.set_message_done(p_message_id, p_done)
 $$;
 comment on function public.set_message_done(uuid, boolean) is 'Staff mark a contact message or service request done (or open again).';
 revoke execute on function public.set_message_done(uuid, boolean) from anon, public;
@@ -3199,13 +3504,10 @@ create index long_term_holder_events_place_idx on public.long_term_holder_events
 
 create index long_term_holder_events_user_idx on public.long_term_holder_events (user_id);
 
-create policy "long_term_holder_events: staff read" on public.long_term_holder_events
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "long_term_holder_events: holder reads own, staff all" on public.long_term_holder_events
   for select to authenticated
-  using ((select private.is_staff()));
-
-create policy "long_term_holder_events: holder reads own" on public.long_term_holder_events
-  for select to authenticated
-  using (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
 
 revoke insert, update, delete, truncate on public.long_term_holder_events from anon, authenticated;
 
@@ -3244,13 +3546,10 @@ create index long_term_applications_user_idx on public.long_term_applications (u
 
 create index long_term_applications_email_idx on public.long_term_applications (lower(email));
 
-create policy "long_term_applications: admin reads" on public.long_term_applications
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "long_term_applications: applicant reads own, admins all" on public.long_term_applications
   for select to authenticated
-  using ((select private.has_role('admin')));
-
-create policy "long_term_applications: applicant reads own" on public.long_term_applications
-  for select to authenticated
-  using (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) or (select private.has_role('admin')));
 
 revoke insert, update, delete, truncate on public.long_term_applications from anon, authenticated;
 
@@ -3270,7 +3569,7 @@ $$;
 comment on function private.application_position(uuid) is 'Waiting-list position of an open application (1 = next), null once answered.';
 revoke execute on function private.application_position(uuid) from public;
 
-create function public.apply_for_long_term_berth(
+create function private.apply_for_long_term_berth(
   p_email text,
   p_first_name text,
   p_last_name text,
@@ -3369,10 +3668,24 @@ begin
   return query select v_row.id, v_position;
 end
 $$;
+comment on function private.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) is 'The rule behind public.apply_for_long_term_berth (security definer, not exposed by the API).';
+revoke execute on function private.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) from public;
+grant execute on function private.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/apply_for_long_term_berth): runs as the caller, the rule above decides.
+create function public.apply_for_long_term_berth(p_email text, p_first_name text, p_last_name text, p_boat jsonb, p_place_id uuid DEFAULT NULL::uuid, p_phone text DEFAULT NULL::text, p_desired_start date DEFAULT NULL::date, p_message text DEFAULT NULL::text, p_locale text DEFAULT 'de'::text)
+returns TABLE(id uuid, waiting_position integer)
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.apply_for_long_term_berth(p_email, p_first_name, p_last_name, p_boat, p_place_id, p_phone, p_desired_start, p_message, p_locale)
+$$;
 comment on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) is 'Anyone: applies for a long-term berth with e-mail and boat data; queues a receipt e-mail and returns the waiting-list position.';
 revoke execute on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) from public;
 
-create function public.long_term_application_status(p_id uuid)
+create function private.long_term_application_status(p_id uuid)
 returns table (id uuid, place_id uuid, place_name text, status text, waiting_position integer, created_at timestamptz, answered_at timestamptz)
 language sql
 stable
@@ -3384,10 +3697,24 @@ as $$
   left join public.places p on p.id = a.place_id
   where a.id = p_id
 $$;
+comment on function private.long_term_application_status(uuid) is 'The rule behind public.long_term_application_status (security definer, not exposed by the API).';
+revoke execute on function private.long_term_application_status(uuid) from public;
+grant execute on function private.long_term_application_status(uuid) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/long_term_application_status): runs as the caller, the rule above decides.
+create function public.long_term_application_status(p_id uuid)
+returns TABLE(id uuid, place_id uuid, place_name text, status text, waiting_position integer, created_at timestamptz, answered_at timestamptz)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.long_term_application_status(p_id)
+$$;
 comment on function public.long_term_application_status(uuid) is 'Anyone holding an application id (the receipt names it): its state and waiting-list position, without personal data.';
 revoke execute on function public.long_term_application_status(uuid) from public;
 
-create function public.long_term_applications_queue()
+create function private.long_term_applications_queue()
 returns table (
   id uuid, place_id uuid, place_name text, user_id uuid, email text, first_name text, last_name text,
   phone text, locale text, boat jsonb, desired_start date, message text, status text, answer text,
@@ -3412,10 +3739,24 @@ begin
     order by a.status <> 'open', a.queue_number;
 end
 $$;
+comment on function private.long_term_applications_queue() is 'The rule behind public.long_term_applications_queue (security definer, not exposed by the API).';
+revoke execute on function private.long_term_applications_queue() from public;
+grant execute on function private.long_term_applications_queue() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/long_term_applications_queue): runs as the caller, the rule above decides.
+create function public.long_term_applications_queue()
+returns TABLE(id uuid, place_id uuid, place_name text, user_id uuid, email text, first_name text, last_name text, phone text, locale text, boat jsonb, desired_start date, message text, status text, answer text, answered_at timestamptz, holder_id uuid, created_at timestamptz, waiting_position integer)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.long_term_applications_queue()
+$$;
 comment on function public.long_term_applications_queue() is 'Admins: all applications, open ones first in waiting-list order with their position.';
 revoke execute on function public.long_term_applications_queue() from anon, public;
 
-create function public.answer_long_term_application(p_id uuid, p_status text, p_answer text default null)
+create function private.answer_long_term_application(p_id uuid, p_status text, p_answer text default null)
 returns public.long_term_applications
 language plpgsql
 volatile
@@ -3463,10 +3804,24 @@ begin
   return v_row;
 end
 $$;
+comment on function private.answer_long_term_application(uuid, text, text) is 'The rule behind public.answer_long_term_application (security definer, not exposed by the API).';
+revoke execute on function private.answer_long_term_application(uuid, text, text) from public;
+grant execute on function private.answer_long_term_application(uuid, text, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/answer_long_term_application): runs as the caller, the rule above decides.
+create function public.answer_long_term_application(p_id uuid, p_status text, p_answer text DEFAULT NULL::text)
+returns public.long_term_applications
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.answer_long_term_application(p_id, p_status, p_answer)
+$$;
 comment on function public.answer_long_term_application(uuid, text, text) is 'Admins answer an open application (accepted or declined, with a text); the applicant is e-mailed in the own language.';
 revoke execute on function public.answer_long_term_application(uuid, text, text) from anon, public;
 
-create function public.assign_long_term_holder(
+create function private.assign_long_term_holder(
   p_place_id uuid,
   p_starts_on date,
   p_holder jsonb,
@@ -3566,10 +3921,24 @@ begin
   return v_row;
 end
 $$;
+comment on function private.assign_long_term_holder(uuid, date, jsonb, date, uuid) is 'The rule behind public.assign_long_term_holder (security definer, not exposed by the API).';
+revoke execute on function private.assign_long_term_holder(uuid, date, jsonb, date, uuid) from public;
+grant execute on function private.assign_long_term_holder(uuid, date, jsonb, date, uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/assign_long_term_holder): runs as the caller, the rule above decides.
+create function public.assign_long_term_holder(p_place_id uuid, p_starts_on date, p_holder jsonb, p_ends_on date DEFAULT NULL::date, p_application_id uuid DEFAULT NULL::uuid)
+returns public.long_term_holders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.assign_long_term_holder(p_place_id, p_starts_on, p_holder, p_ends_on, p_application_id)
+$$;
 comment on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) is 'Admins make someone (user, e-mail or name, with boat data) the long-term holder of a berth from a date; refuses overlapping holders or bookings (23P01); history is kept.';
 revoke execute on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) from anon, public;
 
-create function public.remove_long_term_holder(p_holder_id uuid, p_last_day date default null)
+create function private.remove_long_term_holder(p_holder_id uuid, p_last_day date default null)
 returns public.long_term_holder_events
 language plpgsql
 volatile
@@ -3604,10 +3973,24 @@ begin
   return v_event;
 end
 $$;
+comment on function private.remove_long_term_holder(uuid, date) is 'The rule behind public.remove_long_term_holder (security definer, not exposed by the API).';
+revoke execute on function private.remove_long_term_holder(uuid, date) from public;
+grant execute on function private.remove_long_term_holder(uuid, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/remove_long_term_holder): runs as the caller, the rule above decides.
+create function public.remove_long_term_holder(p_holder_id uuid, p_last_day date DEFAULT NULL::date)
+returns public.long_term_holder_events
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.remove_long_term_holder(p_holder_id, p_last_day)
+$$;
 comment on function public.remove_long_term_holder(uuid, date) is 'Admins end a long-term holding on a last day (default today, Europe/Berlin); the row stays as history (a holding that had not begun is deleted), an event records it.';
 revoke execute on function public.remove_long_term_holder(uuid, date) from anon, public;
 
-create function public.open_long_term_applications(p_limit integer default 20)
+create function private.open_long_term_applications(p_limit integer default 20)
 returns table (id uuid, first_name text, last_name text, place_name text, created_at timestamptz, open_total integer)
 language plpgsql
 stable
@@ -3626,6 +4009,20 @@ begin
     order by a.created_at desc, a.queue_number desc
     limit least(greatest(coalesce(p_limit, 20), 1), 100);
 end
+$$;
+comment on function private.open_long_term_applications(integer) is 'The rule behind public.open_long_term_applications (security definer, not exposed by the API).';
+revoke execute on function private.open_long_term_applications(integer) from public;
+grant execute on function private.open_long_term_applications(integer) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/open_long_term_applications): runs as the caller, the rule above decides.
+create function public.open_long_term_applications(p_limit integer DEFAULT 20)
+returns TABLE(id uuid, first_name text, last_name text, place_name text, created_at timestamptz, open_total integer)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.open_long_term_applications(p_limit)
 $$;
 comment on function public.open_long_term_applications(integer) is 'Staff: the newest open long-term applications (names, berth, date) and how many are open in all; the details stay with admins.';
 revoke execute on function public.open_long_term_applications(integer) from anon, public;
@@ -3649,14 +4046,12 @@ create table public.working_hours (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   check (end_time > start_time),
-  check ((extract(epoch from (end_time - start_time)) / 60)::integer > break_minutes)
-);
-
-alter table public.working_hours
-  add constraint working_hours_no_overlap exclude using gist (
+  check ((extract(epoch from (end_time - start_time)) / 60)::integer > break_minutes),
+  constraint working_hours_no_overlap exclude using gist (
     user_id with =,
     tsrange(work_date + start_time, work_date + end_time) with &&
-  );
+  )
+);
 
 alter table public.working_hours enable row level security;
 
@@ -3680,39 +4075,29 @@ comment on function private.hours_open(date) is 'The date lies in the current or
 revoke execute on function private.hours_open(date) from public;
 grant execute on function private.hours_open(date) to authenticated;
 
-create policy "working_hours: staff read own" on public.working_hours
+-- One permissive policy per role and action (Supabase's advisor): staff their own rows (writes
+-- only while the month is open), admins every row.
+create policy "working_hours: staff read own, admins all" on public.working_hours
   for select to authenticated
-  using (user_id = (select auth.uid()) and (select private.is_staff()));
+  using ((user_id = (select auth.uid()) and (select private.is_staff()))
+         or (select private.has_role('admin')));
 
-create policy "working_hours: admin reads all" on public.working_hours
-  for select to authenticated
-  using ((select private.has_role('admin')));
-
-create policy "working_hours: staff insert own in open months" on public.working_hours
+create policy "working_hours: staff insert own in open months, admins all" on public.working_hours
   for insert to authenticated
-  with check (user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date));
+  with check ((user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date))
+              or (select private.has_role('admin')));
 
-create policy "working_hours: admin inserts" on public.working_hours
-  for insert to authenticated
-  with check ((select private.has_role('admin')));
-
-create policy "working_hours: staff update own in open months" on public.working_hours
+create policy "working_hours: staff update own in open months, admins all" on public.working_hours
   for update to authenticated
-  using (user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date))
-  with check (user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date));
+  using ((user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date))
+         or (select private.has_role('admin')))
+  with check ((user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date))
+              or (select private.has_role('admin')));
 
-create policy "working_hours: admin updates" on public.working_hours
-  for update to authenticated
-  using ((select private.has_role('admin')))
-  with check ((select private.has_role('admin')));
-
-create policy "working_hours: staff delete own in open months" on public.working_hours
+create policy "working_hours: staff delete own in open months, admins all" on public.working_hours
   for delete to authenticated
-  using (user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date));
-
-create policy "working_hours: admin deletes" on public.working_hours
-  for delete to authenticated
-  using ((select private.has_role('admin')));
+  using ((user_id = (select auth.uid()) and (select private.is_staff()) and private.hours_open(work_date))
+         or (select private.has_role('admin')));
 
 revoke all on public.working_hours from anon;
 
@@ -3770,7 +4155,7 @@ create trigger working_hours_monthly_read_only
 
 -- The customer's own data: export (one jsonb document) and account deletion.
 
-create function public.export_my_data()
+create function private.export_my_data()
 returns jsonb
 language plpgsql
 stable
@@ -3802,10 +4187,24 @@ begin
                                from public.working_hours w where w.user_id = v_uid), '[]'::jsonb));
 end
 $$;
+comment on function private.export_my_data() is 'The rule behind public.export_my_data (security definer, not exposed by the API).';
+revoke execute on function private.export_my_data() from public;
+grant execute on function private.export_my_data() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/export_my_data): runs as the caller, the rule above decides.
+create function public.export_my_data()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.export_my_data()
+$$;
 comment on function public.export_my_data() is 'GDPR Art. 15/20: everything stored about the caller (account, profile, orders, invoices, holdings, applications, messages, hours) as one jsonb document.';
 revoke execute on function public.export_my_data() from anon, public;
 
-create function public.delete_my_account()
+create function private.delete_my_account()
 returns jsonb
 language plpgsql
 volatile
@@ -3864,6 +4263,20 @@ begin
   return jsonb_build_object('cancelled_orders', v_cancelled, 'anonymised_orders', v_anonymised);
 end
 $$;
+comment on function private.delete_my_account() is 'The rule behind public.delete_my_account (security definer, not exposed by the API).';
+revoke execute on function private.delete_my_account() from public;
+grant execute on function private.delete_my_account() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/delete_my_account): runs as the caller, the rule above decides.
+create function public.delete_my_account()
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.delete_my_account()
+$$;
 comment on function public.delete_my_account() is 'GDPR Art. 17: deletes the caller''s account; open future bookings are cancelled, orders are kept anonymised for the books, invoices keep the billed recipient.';
 revoke execute on function public.delete_my_account() from anon, public;
 
@@ -3920,7 +4333,7 @@ $$;
 comment on function private.size_class_rank(text) is 'Sort order of the size classes, smallest first.';
 revoke execute on function private.size_class_rank(text) from public;
 
-create or replace function public.report_occupancy(p_from date, p_to date)
+create function private.report_occupancy(p_from date, p_to date)
 returns table (
   month date, size_class text, berths integer, berth_nights integer, booked_nights integer,
   long_term_nights integer, blocked_nights integer, occupancy_percent numeric
@@ -3985,10 +4398,24 @@ begin
   order by m.month_start, private.size_class_rank(c.size_class);
 end
 $$;
+comment on function private.report_occupancy(date, date) is 'The rule behind public.report_occupancy (security definer, not exposed by the API).';
+revoke execute on function private.report_occupancy(date, date) from public;
+grant execute on function private.report_occupancy(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_occupancy): runs as the caller, the rule above decides.
+create function public.report_occupancy(p_from date, p_to date)
+returns TABLE(month date, size_class text, berths integer, berth_nights integer, booked_nights integer, long_term_nights integer, blocked_nights integer, occupancy_percent numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_occupancy(p_from, p_to)
+$$;
 comment on function public.report_occupancy(date, date) is 'Admins: per month and berth size class the berth-nights, booked, long-term and blocked nights and the occupancy in percent.';
 revoke execute on function public.report_occupancy(date, date) from anon, public;
 
-create or replace function public.report_revenue(p_from date, p_to date)
+create function private.report_revenue(p_from date, p_to date)
 returns table (
   month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint,
   paid_gross_cents bigint
@@ -4018,10 +4445,24 @@ begin
   order by 1, 2;
 end
 $$;
+comment on function private.report_revenue(date, date) is 'The rule behind public.report_revenue (security definer, not exposed by the API).';
+revoke execute on function private.report_revenue(date, date) from public;
+grant execute on function private.report_revenue(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_revenue): runs as the caller, the rule above decides.
+create function public.report_revenue(p_from date, p_to date)
+returns TABLE(month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint, paid_gross_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_revenue(p_from, p_to)
+$$;
 comment on function public.report_revenue(date, date) is 'Admins: per arrival month and kind of stay the number of sales and net, VAT and gross cents, and how much of it is paid.';
 revoke execute on function public.report_revenue(date, date) from anon, public;
 
-create or replace function public.report_average_stay(p_from date, p_to date)
+create function private.report_average_stay(p_from date, p_to date)
 returns table (kind public.order_kind, orders integer, nights integer, average_nights numeric, average_hours numeric, average_boat_length numeric)
 language plpgsql
 stable
@@ -4054,10 +4495,24 @@ begin
   order by s.kind;
 end
 $$;
+comment on function private.report_average_stay(date, date) is 'The rule behind public.report_average_stay (security definer, not exposed by the API).';
+revoke execute on function private.report_average_stay(date, date) from public;
+grant execute on function private.report_average_stay(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_average_stay): runs as the caller, the rule above decides.
+create function public.report_average_stay(p_from date, p_to date)
+returns TABLE(kind public.order_kind, orders integer, nights integer, average_nights numeric, average_hours numeric, average_boat_length numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_average_stay(p_from, p_to)
+$$;
 comment on function public.report_average_stay(date, date) is 'Admins: per kind of stay the sales, nights and average nights (day stays: average hours) and average boat length.';
 revoke execute on function public.report_average_stay(date, date) from anon, public;
 
-create or replace function public.report_guests_by_country(p_from date, p_to date)
+create function private.report_guests_by_country(p_from date, p_to date)
 returns table (country text, orders integer, guests integer, nights integer, gross_cents bigint)
 language plpgsql
 stable
@@ -4083,10 +4538,24 @@ begin
   order by 2 desc, 1 nulls last;
 end
 $$;
+comment on function private.report_guests_by_country(date, date) is 'The rule behind public.report_guests_by_country (security definer, not exposed by the API).';
+revoke execute on function private.report_guests_by_country(date, date) from public;
+grant execute on function private.report_guests_by_country(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_guests_by_country): runs as the caller, the rule above decides.
+create function public.report_guests_by_country(p_from date, p_to date)
+returns TABLE(country text, orders integer, guests integer, nights integer, gross_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_guests_by_country(p_from, p_to)
+$$;
 comment on function public.report_guests_by_country(date, date) is 'Admins: per country of the booking person the sales, distinct guests (by e-mail), nights and gross cents; null = not given.';
 revoke execute on function public.report_guests_by_country(date, date) from anon, public;
 
-create or replace function public.report_sale_codes(p_from date, p_to date)
+create function private.report_sale_codes(p_from date, p_to date)
 returns table (code text, orders integer, nights integer, discount_cents bigint, net_cents bigint)
 language plpgsql
 stable
@@ -4119,10 +4588,24 @@ begin
   order by 2 desc, 1;
 end
 $$;
+comment on function private.report_sale_codes(date, date) is 'The rule behind public.report_sale_codes (security definer, not exposed by the API).';
+revoke execute on function private.report_sale_codes(date, date) from public;
+grant execute on function private.report_sale_codes(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_sale_codes): runs as the caller, the rule above decides.
+create function public.report_sale_codes(p_from date, p_to date)
+returns TABLE(code text, orders integer, nights integer, discount_cents bigint, net_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_sale_codes(p_from, p_to)
+$$;
 comment on function public.report_sale_codes(date, date) is 'Admins: per sale code (unused ones with zero) the sales, nights, the discount against EUR 10 per night and the net cents.';
 revoke execute on function public.report_sale_codes(date, date) from anon, public;
 
-create or replace function public.report_check_in_rate(p_from date, p_to date)
+create function private.report_check_in_rate(p_from date, p_to date)
 returns table (month date, arrivals integer, checked_in integer, check_in_percent numeric)
 language plpgsql
 stable
@@ -4146,6 +4629,20 @@ begin
   group by 1
   order by 1;
 end
+$$;
+comment on function private.report_check_in_rate(date, date) is 'The rule behind public.report_check_in_rate (security definer, not exposed by the API).';
+revoke execute on function private.report_check_in_rate(date, date) from public;
+grant execute on function private.report_check_in_rate(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_check_in_rate): runs as the caller, the rule above decides.
+create function public.report_check_in_rate(p_from date, p_to date)
+returns TABLE(month date, arrivals integer, checked_in integer, check_in_percent numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_check_in_rate(p_from, p_to)
 $$;
 comment on function public.report_check_in_rate(date, date) is 'Admins: per arrival month the arrivals up to today and how many checked in, in percent (the rest are no-shows).';
 revoke execute on function public.report_check_in_rate(date, date) from anon, public;

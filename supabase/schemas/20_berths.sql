@@ -16,14 +16,12 @@ create table public.places (
   position double precision[] check (position is null or cardinality(position) = 2),
   archived boolean not null default false,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
-
-alter table public.places
-  add constraint places_position_on_plan check (
+  updated_at timestamptz not null default now(),
+  constraint places_position_on_plan check (
     position is null or (
-      array_position(position, null) is null
-      and position[1] between 0 and 1000 and position[2] between 0 and 600));
+    array_position(position, null) is null
+    and position[1] between 0 and 1000 and position[2] between 0 and 600))
+);
 
 alter table public.places enable row level security;
 
@@ -57,13 +55,11 @@ create table public.additional_places (
   name text not null check (char_length(name) between 1 and 100),
   position double precision[] not null check (cardinality(position) = 2),
   image_path text,
-  created_at timestamptz not null default now()
-);
-
-alter table public.additional_places
-  add constraint additional_places_position_on_plan check (
+  created_at timestamptz not null default now(),
+  constraint additional_places_position_on_plan check (
     array_position(position, null) is null
-    and position[1] between 0 and 1000 and position[2] between 0 and 600);
+    and position[1] between 0 and 1000 and position[2] between 0 and 600)
+);
 
 -- Live on the harbour plan (supabase_realtime).
 alter publication supabase_realtime add table public.additional_places;
@@ -156,7 +152,7 @@ create policy "long_term_holders: admin deletes" on public.long_term_holders
   for delete to authenticated
   using ((select private.has_role('admin')));
 
-create function public.place_long_term_starts()
+create function private.place_long_term_starts()
 returns table (place_id uuid, long_term_start date)
 language sql
 stable
@@ -169,6 +165,20 @@ as $$
   where h.ends_on is null or h.ends_on >= private.berlin_date(private.now())
   group by h.place_id
 $$;
+comment on function private.place_long_term_starts() is 'The rule behind public.place_long_term_starts (security definer, not exposed by the API).';
+revoke execute on function private.place_long_term_starts() from public;
+grant execute on function private.place_long_term_starts() to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/place_long_term_starts): runs as the caller, the rule above decides.
+create function public.place_long_term_starts()
+returns TABLE(place_id uuid, long_term_start date)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.place_long_term_starts()
+$$;
 comment on function public.place_long_term_starts() is 'Per berth, the date from which it is long-term occupied (current or future holders), without the holder.';
 revoke execute on function public.place_long_term_starts() from public;
 
@@ -179,12 +189,10 @@ create table public.fair_periods (
   starts_on date not null,
   ends_on date not null,
   created_at timestamptz not null default now(),
-  check (ends_on > starts_on)
+  check (ends_on > starts_on),
+  constraint fair_periods_name_en_length check (char_length(name_en) <= 100),
+  constraint fair_periods_length check (ends_on - starts_on <= 60)
 );
-
-alter table public.fair_periods
-  add constraint fair_periods_name_en_length check (char_length(name_en) <= 100),
-  add constraint fair_periods_length check (ends_on - starts_on <= 60);
 
 alter table public.fair_periods enable row level security;
 
@@ -229,7 +237,7 @@ revoke execute on function private.refuse_place_delete_with_orders() from public
 create trigger places_refuse_delete_with_orders before delete on public.places
   for each row execute function private.refuse_place_delete_with_orders();
 
-create function public.set_place_additional_places(p_place_id uuid, p_additional_place_ids uuid[])
+create function private.set_place_additional_places(p_place_id uuid, p_additional_place_ids uuid[])
 returns setof uuid
 language plpgsql
 volatile
@@ -257,6 +265,20 @@ begin
   on conflict do nothing;
   return query select pa.additional_place_id from public.place_additional_places pa where pa.place_id = p_place_id;
 end
+$$;
+comment on function private.set_place_additional_places(uuid, uuid[]) is 'The rule behind public.set_place_additional_places (security definer, not exposed by the API).';
+revoke execute on function private.set_place_additional_places(uuid, uuid[]) from public;
+grant execute on function private.set_place_additional_places(uuid, uuid[]) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/set_place_additional_places): runs as the caller, the rule above decides.
+create function public.set_place_additional_places(p_place_id uuid, p_additional_place_ids uuid[])
+returns SETOF uuid
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.set_place_additional_places(p_place_id, p_additional_place_ids)
 $$;
 comment on function public.set_place_additional_places(uuid, uuid[]) is 'Admins: the columns (electricity, water) that serve a berth, replaced in one step.';
 revoke execute on function public.set_place_additional_places(uuid, uuid[]) from anon, public;

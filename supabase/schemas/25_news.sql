@@ -15,16 +15,14 @@ create table public.news (
   dates date[] not null default '{}',
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  check (ends_at > starts_at)
+  check (ends_at > starts_at),
+  constraint news_title_en_length check (char_length(title_en) <= 200),
+  constraint news_short_description_length check (char_length(short_description) <= 500 and char_length(short_description_en) <= 500),
+  constraint news_description_length check (char_length(description) <= 10000 and char_length(description_en) <= 10000),
+  constraint news_location_length check (char_length(location) between 1 and 100),
+  constraint news_image_path_length check (char_length(image_path) <= 300),
+  constraint news_dates_count check (coalesce(array_length(dates, 1), 0) <= 60)
 );
-
-alter table public.news
-  add constraint news_title_en_length check (char_length(title_en) <= 200),
-  add constraint news_short_description_length check (char_length(short_description) <= 500 and char_length(short_description_en) <= 500),
-  add constraint news_description_length check (char_length(description) <= 10000 and char_length(description_en) <= 10000),
-  add constraint news_location_length check (char_length(location) between 1 and 100),
-  add constraint news_image_path_length check (char_length(image_path) <= 300),
-  add constraint news_dates_count check (coalesce(array_length(dates, 1), 0) <= 60);
 
 alter table public.news enable row level security;
 

@@ -8,12 +8,10 @@ create table public.sale_codes (
   code text not null check (char_length(code) between 3 and 40),
   type public.sale_code_type not null default 'set-additional-costs',
   value integer not null check (value >= 0),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint sale_codes_code_format check (code ~ '^[A-Za-z0-9_-]+$'),
+  constraint sale_codes_value_max check (value <= 100000)
 );
-
-alter table public.sale_codes
-  add constraint sale_codes_code_format check (code ~ '^[A-Za-z0-9_-]+$'),
-  add constraint sale_codes_value_max check (value <= 100000);
 
 alter table public.sale_codes enable row level security;
 
@@ -41,10 +39,9 @@ create policy "sale_codes: admin deletes" on public.sale_codes
 create table private.sale_code_attempts (
   id bigint generated always as identity primary key,
   user_id uuid not null,
-  attempted_at timestamptz not null default now()
+  attempted_at timestamptz not null default now(),
+  client_address inet
 );
-
-alter table private.sale_code_attempts add column client_address inet;
 
 comment on column private.sale_code_attempts.client_address is 'The client address of the request (from the gateway), for the per-address throttle; null outside an API request.';
 
@@ -78,15 +75,11 @@ create table public.orders (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   check (ends_at > starts_at),
-  check (checked_in = (checked_in_at is not null))
+  check (checked_in = (checked_in_at is not null)),
+  constraint orders_person_size check (octet_length(person::text) <= 4000),
+  constraint orders_boat_size check (octet_length(boat::text) <= 1000),
+  constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired'))
 );
-
-alter table public.orders
-  add constraint orders_person_size check (octet_length(person::text) <= 4000),
-  add constraint orders_boat_size check (octet_length(boat::text) <= 1000);
-
-alter table public.orders
-  add constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired'));
 
 comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place: cancelled (or expired).';
 
@@ -287,7 +280,7 @@ $$;
 comment on function private.check_boat(numeric, numeric) is 'Validates boat dimensions (length 1.0-60.0 m, width 0.5-15.0 m).';
 revoke execute on function private.check_boat(numeric, numeric) from public;
 
-create function public.quote_booking(
+create function private.quote_booking(
   p_kind public.order_kind,
   p_arrival date,
   p_boat_length numeric,
@@ -319,6 +312,20 @@ begin
     'starts_at', v_period.starts_at,
     'ends_at', v_period.ends_at);
 end
+$$;
+comment on function private.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The rule behind public.quote_booking (security definer, not exposed by the API).';
+revoke execute on function private.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
+grant execute on function private.quote_booking(public.order_kind, date, numeric, date, time, time, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/quote_booking): runs as the caller, the rule above decides.
+create function public.quote_booking(p_kind public.order_kind, p_arrival date, p_boat_length numeric, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.quote_booking(p_kind, p_arrival, p_boat_length, p_departure, p_day_start, p_day_end, p_sale_code)
 $$;
 comment on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The price breakdown (cents) of a stay for a boat length, with an optional sale code; wrong codes are recorded and throttled.';
 revoke execute on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
@@ -370,7 +377,7 @@ $$;
 comment on function public.expire_unverified_orders() is 'Periodic cleanup (pg_cron on hosted, a timer in the local stack): expires stale unverified orders, completes past stays.';
 revoke execute on function public.expire_unverified_orders() from anon, authenticated, public;
 
-create function public.claim_guest_orders()
+create function private.claim_guest_orders()
 returns integer
 language plpgsql
 volatile
@@ -398,10 +405,24 @@ begin
   return v_count;
 end
 $$;
+comment on function private.claim_guest_orders() is 'The rule behind public.claim_guest_orders (security definer, not exposed by the API).';
+revoke execute on function private.claim_guest_orders() from public;
+grant execute on function private.claim_guest_orders() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/claim_guest_orders): runs as the caller, the rule above decides.
+create function public.claim_guest_orders()
+returns integer
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.claim_guest_orders()
+$$;
 comment on function public.claim_guest_orders() is 'After an e-mail code login: moves the open orders of guest sessions carrying this verified address to the caller and confirms them.';
 revoke execute on function public.claim_guest_orders() from anon, public;
 
-create function public.cancel_booking(p_order_id uuid)
+create function private.cancel_booking(p_order_id uuid)
 returns public.orders
 language plpgsql
 volatile
@@ -429,10 +450,24 @@ begin
   return v_order;
 end
 $$;
+comment on function private.cancel_booking(uuid) is 'The rule behind public.cancel_booking (security definer, not exposed by the API).';
+revoke execute on function private.cancel_booking(uuid) from public;
+grant execute on function private.cancel_booking(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/cancel_booking): runs as the caller, the rule above decides.
+create function public.cancel_booking(p_order_id uuid)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.cancel_booking(p_order_id)
+$$;
 comment on function public.cancel_booking(uuid) is 'Cancels an order and frees its berth: the owner before arrival, staff any time.';
 revoke execute on function public.cancel_booking(uuid) from anon, public;
 
-create function public.check_in(p_order_id uuid)
+create function private.check_in(p_order_id uuid)
 returns public.orders
 language plpgsql
 volatile
@@ -478,12 +513,26 @@ begin
   return v_order;
 end
 $$;
+comment on function private.check_in(uuid) is 'The rule behind public.check_in (security definer, not exposed by the API).';
+revoke execute on function private.check_in(uuid) from public;
+grant execute on function private.check_in(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/check_in): runs as the caller, the rule above decides.
+create function public.check_in(p_order_id uuid)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.check_in(p_order_id)
+$$;
 comment on function public.check_in(uuid) is 'Checks a guest in (verified owner on the arrival day, staff from arrival day until departure, Europe/Berlin): sets checked_in_at, reservation -> rent.';
 revoke execute on function public.check_in(uuid) from anon, public;
 
 create index place_statuses_place_end_idx on public.place_statuses (place_id, ends_at) where not cancelled;
 
-create function public.move_booking(p_order_id uuid, p_place_id uuid)
+create function private.move_booking(p_order_id uuid, p_place_id uuid)
 returns public.orders
 language plpgsql
 volatile
@@ -543,6 +592,20 @@ begin
   return v_order;
 end
 $$;
+comment on function private.move_booking(uuid, uuid) is 'The rule behind public.move_booking (security definer, not exposed by the API).';
+revoke execute on function private.move_booking(uuid, uuid) from public;
+grant execute on function private.move_booking(uuid, uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/move_booking): runs as the caller, the rule above decides.
+create function public.move_booking(p_order_id uuid, p_place_id uuid)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.move_booking(p_order_id, p_place_id)
+$$;
 comment on function public.move_booking(uuid, uuid) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available.';
 revoke execute on function public.move_booking(uuid, uuid) from anon, public;
 
@@ -587,6 +650,12 @@ $$;
 comment on function private.request_client_address() is 'The client address of the current API request (left-most X-Forwarded-For hop, else X-Real-IP, as the gateway sets them); null when there is none.';
 revoke execute on function private.request_client_address() from public;
 
+-- The one availability test, inlined into its callers' queries. Inlining needs LANGUAGE sql,
+-- not volatile, no SECURITY DEFINER and no SET clause, so this is the one function without a
+-- pinned search_path: Supabase's advisor reports it (function_search_path_mutable, WARN), on
+-- the allow-list of tests/db/splinter.test.ts. Safe because no API role may execute it, every
+-- caller is a security definer function with search_path '', and the body names every object
+-- with its schema (docs/decisions.md, "Database code quality").
 create function private.bookable_places(
   p_kind public.order_kind,
   p_starts_at timestamptz,
@@ -630,7 +699,7 @@ $$;
 comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day for day stays, no long-term holder, no live occupation (stale unverified ones ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
 revoke execute on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) from public;
 
-create or replace function public.search_available_places(
+create function private.search_available_places(
   p_kind public.order_kind,
   p_arrival date,
   p_boat_length numeric,
@@ -680,10 +749,24 @@ begin
     order by p.width * p.length, p.length, p.name;
 end
 $$;
+comment on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'The rule behind public.search_available_places (security definer, not exposed by the API).';
+revoke execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;
+grant execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/search_available_places): runs as the caller, the rule above decides.
+create function public.search_available_places(p_kind public.order_kind, p_arrival date, p_boat_length numeric, p_boat_width numeric, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
+returns TABLE(place_id uuid, name text, pier text, description text, description_en text, image_path text, width numeric, length numeric, one_day boolean, features text[], "position" double precision[], area numeric, price_cents integer, quote jsonb)
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.search_available_places(p_kind, p_arrival, p_boat_length, p_boat_width, p_departure, p_day_start, p_day_end, p_sale_code)
+$$;
 comment on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'Berths that fit the boat and are free for the whole stay (not long-term held; stale unverified reservations do not block), smallest area first, each with its quote.';
 revoke execute on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;
 
-create or replace function public.order_move_targets(p_order_id uuid)
+create function private.order_move_targets(p_order_id uuid)
 returns table (place_id uuid, name text, pier text, width numeric, length numeric, one_day boolean)
 language plpgsql
 stable
@@ -715,6 +798,20 @@ begin
     where p.id <> v_order.place_id
     order by p.width * p.length, p.length, p.name;
 end
+$$;
+comment on function private.order_move_targets(uuid) is 'The rule behind public.order_move_targets (security definer, not exposed by the API).';
+revoke execute on function private.order_move_targets(uuid) from public;
+grant execute on function private.order_move_targets(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/order_move_targets): runs as the caller, the rule above decides.
+create function public.order_move_targets(p_order_id uuid)
+returns TABLE(place_id uuid, name text, pier text, width numeric, length numeric, one_day boolean)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.order_move_targets(p_order_id)
 $$;
 comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day for day stays, no long-term holder, free for the whole stay), smallest first.';
 revoke execute on function public.order_move_targets(uuid) from anon, public;
@@ -856,7 +953,7 @@ $$;
 comment on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) is 'The booking rules of create_booking and staff_create_booking: boat, person, e-mail (required or optional), period, fit, kind, long-term holder, 3 open unverified orders per session, sale code and price, free berth; writes order (with the booking language) and reservation. The caller decides who books, the status and the account.';
 revoke execute on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) from public;
 
-create or replace function public.staff_create_booking(
+create function private.staff_create_booking(
   p_place_id uuid,
   p_kind public.order_kind,
   p_arrival date,
@@ -889,6 +986,20 @@ begin
     v_customer, 'confirmed', p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start,
     p_day_end, p_sale_code, null, false, jsonb_build_object('booked_by_staff', (select auth.uid())));
 end
+$$;
+comment on function private.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) is 'The rule behind public.staff_create_booking (security definer, not exposed by the API).';
+revoke execute on function private.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) from public;
+grant execute on function private.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/staff_create_booking): runs as the caller, the rule above decides.
+create function public.staff_create_booking(p_place_id uuid, p_kind public.order_kind, p_arrival date, p_boat jsonb, p_person jsonb, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.staff_create_booking(p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start, p_day_end, p_sale_code)
 $$;
 comment on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) is 'Staff book for a walk-in or phone guest: the rules of create_booking (private.book_berth), confirmed at once, no e-mail code; e-mail optional.';
 revoke execute on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) from anon, public;
@@ -970,7 +1081,7 @@ $$;
 comment on function private.sale_code_checked(uuid, text) is 'Whether the user had the sale code answered "valid" (quote_booking) within the last 24 hours.';
 revoke execute on function private.sale_code_checked(uuid, text) from public;
 
-create or replace function public.create_booking(
+create function private.create_booking(
   p_place_id uuid,
   p_kind public.order_kind,
   p_arrival date,
@@ -1034,6 +1145,20 @@ begin
   end if;
   return v_order;
 end
+$$;
+comment on function private.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) is 'The rule behind public.create_booking (security definer, not exposed by the API).';
+revoke execute on function private.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) from public;
+grant execute on function private.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/create_booking): runs as the caller, the rule above decides.
+create function public.create_booking(p_place_id uuid, p_kind public.order_kind, p_arrival date, p_boat jsonb, p_person jsonb, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text, p_save_profile boolean DEFAULT false)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.create_booking(p_place_id, p_kind, p_arrival, p_boat, p_person, p_departure, p_day_start, p_day_end, p_sale_code, p_save_profile)
 $$;
 comment on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) is 'Books a berth: re-validates fit, kind, times, account, guest limits and sale code, prices it, writes order + reservation; a sale code only after the session had it answered valid by quote_booking (else sale_code_not_checked); a lost race raises 23P01 berth_no_longer_available.';
 revoke execute on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) from anon, public;

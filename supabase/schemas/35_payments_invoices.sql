@@ -21,22 +21,19 @@ create table public.invoices (
   gross_cents integer not null,
   recipient jsonb not null,
   issued_at timestamptz not null default now(),
+  issuer jsonb,
   unique (year, number)
 );
-
-alter table public.invoices add column issuer jsonb;
 
 alter table public.invoices enable row level security;
 
 comment on table public.invoices is 'The invoice of a paid order: number RE-<year>-<n> gapless per year, amounts and the recipient as billed (kept when an account is deleted, as tax law requires).';
 
-create policy "invoices: staff read" on public.invoices
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "invoices: owner reads own, staff all" on public.invoices
   for select to authenticated
-  using ((select private.is_staff()));
-
-create policy "invoices: owner reads own" on public.invoices
-  for select to authenticated
-  using (exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
+  using ((select private.is_staff())
+         or exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
 
 revoke insert, update, delete, truncate on public.invoices from anon, authenticated;
 
@@ -107,7 +104,7 @@ revoke execute on function private.invoice_set_issuer() from public;
 create trigger invoices_set_issuer before insert on public.invoices
   for each row execute function private.invoice_set_issuer();
 
-create or replace function public.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text default null)
+create function private.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text default null)
 returns public.orders
 language plpgsql
 volatile
@@ -152,6 +149,20 @@ begin
    where o.id = p_order_id returning * into v_order;
   return v_order;
 end
+$$;
+comment on function private.set_payment_status(uuid, public.payment_status, text) is 'The rule behind public.set_payment_status (security definer, not exposed by the API).';
+revoke execute on function private.set_payment_status(uuid, public.payment_status, text) from public;
+grant execute on function private.set_payment_status(uuid, public.payment_status, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/set_payment_status): runs as the caller, the rule above decides.
+create function public.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text DEFAULT NULL::text)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.set_payment_status(p_order_id, p_payment_status, p_payment_id)
 $$;
 comment on function public.set_payment_status(uuid, public.payment_status, text) is 'Staff record a payment (pending -> paid -> refunded); a refund cancels a still open booking and frees its berth, a completed stay is not refunded; nobody else changes payment fields.';
 revoke execute on function public.set_payment_status(uuid, public.payment_status, text) from anon, public;

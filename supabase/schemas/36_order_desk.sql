@@ -1,6 +1,6 @@
 -- The harbour's order desk: internal notes and the history of every order.
 
-create function public.staff_orders(
+create function private.staff_orders(
   p_status public.order_status default null,
   p_kind public.order_kind default null,
   p_from date default null,
@@ -70,6 +70,20 @@ begin
     limit p_limit offset p_offset;
 end
 $$;
+comment on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'The rule behind public.staff_orders (security definer, not exposed by the API).';
+revoke execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from public;
+grant execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/staff_orders): runs as the caller, the rule above decides.
+create function public.staff_orders(p_status public.order_status DEFAULT NULL::public.order_status, p_kind public.order_kind DEFAULT NULL::public.order_kind, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_query text DEFAULT NULL::text, p_limit integer DEFAULT 25, p_offset integer DEFAULT 0)
+returns TABLE(id uuid, created_at timestamptz, kind public.order_kind, status public.order_status, payment_status public.payment_status, starts_at timestamptz, ends_at timestamptz, place_name text, guest text, boat_name text, email text, price_cents integer, total_count bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.staff_orders(p_status, p_kind, p_from, p_to, p_query, p_limit, p_offset)
+$$;
 comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'Staff: orders newest first, filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat and e-mail; one page with the total count.';
 revoke execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from anon, public;
 
@@ -95,7 +109,7 @@ revoke all on public.order_notes from anon;
 
 revoke insert, update, delete, truncate on public.order_notes from authenticated;
 
-create function public.add_order_note(p_order_id uuid, p_body text)
+create function private.add_order_note(p_order_id uuid, p_body text)
 returns public.order_notes
 language plpgsql
 volatile
@@ -120,6 +134,20 @@ begin
   returning * into v_note;
   return v_note;
 end
+$$;
+comment on function private.add_order_note(uuid, text) is 'The rule behind public.add_order_note (security definer, not exposed by the API).';
+revoke execute on function private.add_order_note(uuid, text) from public;
+grant execute on function private.add_order_note(uuid, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/add_order_note): runs as the caller, the rule above decides.
+create function public.add_order_note(p_order_id uuid, p_body text)
+returns public.order_notes
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.add_order_note(p_order_id, p_body)
 $$;
 comment on function public.add_order_note(uuid, text) is 'Staff: adds an internal note (1-2000 characters) to an order.';
 revoke execute on function public.add_order_note(uuid, text) from anon, public;

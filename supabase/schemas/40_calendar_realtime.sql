@@ -17,7 +17,7 @@ create policy "berth_blocks: staff read" on public.berth_blocks
 
 revoke insert, update, delete, truncate on public.berth_blocks from anon, authenticated;
 
-create function public.add_berth_block(
+create function private.add_berth_block(
   p_place_id uuid,
   p_starts_at timestamptz,
   p_ends_at timestamptz,
@@ -64,10 +64,24 @@ begin
   return v_row;
 end
 $$;
+comment on function private.add_berth_block(uuid, timestamptz, timestamptz, text, text) is 'The rule behind public.add_berth_block (security definer, not exposed by the API).';
+revoke execute on function private.add_berth_block(uuid, timestamptz, timestamptz, text, text) from public;
+grant execute on function private.add_berth_block(uuid, timestamptz, timestamptz, text, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/add_berth_block): runs as the caller, the rule above decides.
+create function public.add_berth_block(p_place_id uuid, p_starts_at timestamptz, p_ends_at timestamptz, p_reason text DEFAULT 'maintenance'::text, p_note text DEFAULT NULL::text)
+returns public.place_statuses
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.add_berth_block(p_place_id, p_starts_at, p_ends_at, p_reason, p_note)
+$$;
 comment on function public.add_berth_block(uuid, timestamptz, timestamptz, text, text) is 'Staff block a berth (maintenance or reserved) for [starts_at, ends_at); an overlap raises 23P01 berth_no_longer_available.';
 revoke execute on function public.add_berth_block(uuid, timestamptz, timestamptz, text, text) from anon, public;
 
-create function public.cancel_berth_block(p_place_status_id uuid)
+create function private.cancel_berth_block(p_place_status_id uuid)
 returns public.place_statuses
 language plpgsql
 volatile
@@ -88,6 +102,20 @@ begin
   end if;
   return v_row;
 end
+$$;
+comment on function private.cancel_berth_block(uuid) is 'The rule behind public.cancel_berth_block (security definer, not exposed by the API).';
+revoke execute on function private.cancel_berth_block(uuid) from public;
+grant execute on function private.cancel_berth_block(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/cancel_berth_block): runs as the caller, the rule above decides.
+create function public.cancel_berth_block(p_place_status_id uuid)
+returns public.place_statuses
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.cancel_berth_block(p_place_status_id)
 $$;
 comment on function public.cancel_berth_block(uuid) is 'Staff cancel a maintenance or reserved block (kept, flagged cancelled).';
 revoke execute on function public.cancel_berth_block(uuid) from anon, public;
@@ -110,7 +138,7 @@ $$;
 comment on function private.check_calendar_range(date, date) is 'A calendar range is ordered and at most 367 days long.';
 revoke execute on function private.check_calendar_range(date, date) from public;
 
-create function public.calendar(p_from date, p_to date)
+create function private.calendar(p_from date, p_to date)
 returns table (day date, places jsonb)
 language plpgsql
 stable
@@ -125,10 +153,24 @@ begin
   return query select c.day, c.places from private.calendar_days(p_from, p_to, null) c;
 end
 $$;
+comment on function private.calendar(date, date) is 'The rule behind public.calendar (security definer, not exposed by the API).';
+revoke execute on function private.calendar(date, date) from public;
+grant execute on function private.calendar(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/calendar): runs as the caller, the rule above decides.
+create function public.calendar(p_from date, p_to date)
+returns TABLE(day date, places jsonb)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.calendar(p_from, p_to)
+$$;
 comment on function public.calendar(date, date) is 'Staff: per day of [p_from, p_to] (Europe/Berlin) the occupied berths with their status type; one row per day (max_rows never cuts it), an empty list for a free day.';
 revoke execute on function public.calendar(date, date) from anon, public;
 
-create function public.place_calendar(p_place_id uuid, p_from date, p_to date)
+create function private.place_calendar(p_place_id uuid, p_from date, p_to date)
 returns table (day date, places jsonb)
 language plpgsql
 stable
@@ -145,6 +187,20 @@ begin
   end if;
   return query select c.day, c.places from private.calendar_days(p_from, p_to, p_place_id) c;
 end
+$$;
+comment on function private.place_calendar(uuid, date, date) is 'The rule behind public.place_calendar (security definer, not exposed by the API).';
+revoke execute on function private.place_calendar(uuid, date, date) from public;
+grant execute on function private.place_calendar(uuid, date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/place_calendar): runs as the caller, the rule above decides.
+create function public.place_calendar(p_place_id uuid, p_from date, p_to date)
+returns TABLE(day date, places jsonb)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.place_calendar(p_place_id, p_from, p_to)
 $$;
 comment on function public.place_calendar(uuid, date, date) is 'Staff: the calendar of one berth, one row per day with its occupations.';
 revoke execute on function public.place_calendar(uuid, date, date) from anon, public;
@@ -190,7 +246,7 @@ $$;
 comment on function private.calendar_entries(date, date, uuid) is 'The live occupations (bookings, blocks, long-term holders) touching the Berlin days [p_from, p_to], one row each.';
 revoke execute on function private.calendar_entries(date, date, uuid) from public;
 
-create function public.calendar_entries(p_from date, p_to date)
+create function private.calendar_entries(p_from date, p_to date)
 returns table (
   id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz,
   ends_at timestamptz, note text, boat_name text, guest text, block_reason text
@@ -207,6 +263,20 @@ begin
   perform private.check_calendar_range(p_from, p_to);
   return query select * from private.calendar_entries(p_from, p_to, null);
 end
+$$;
+comment on function private.calendar_entries(date, date) is 'The rule behind public.calendar_entries (security definer, not exposed by the API).';
+revoke execute on function private.calendar_entries(date, date) from public;
+grant execute on function private.calendar_entries(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/calendar_entries): runs as the caller, the rule above decides.
+create function public.calendar_entries(p_from date, p_to date)
+returns TABLE(id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz, ends_at timestamptz, note text, boat_name text, guest text, block_reason text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.calendar_entries(p_from, p_to)
 $$;
 comment on function public.calendar_entries(date, date) is 'Staff: every live occupation touching the Berlin days [p_from, p_to] once (ends_at null = open-ended long-term holding); the compact form of calendar() for the calendar page.';
 revoke execute on function public.calendar_entries(date, date) from anon, public;

@@ -6,12 +6,10 @@ create table public.harbour_settings (
   door_code text not null default '',
   wifi_ssid text not null default '',
   wifi_password text not null default '',
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  constraint harbour_settings_lengths check (
+    char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100)
 );
-
-alter table public.harbour_settings
-  add constraint harbour_settings_lengths check (
-    char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100);
 
 alter table public.harbour_settings enable row level security;
 
@@ -59,7 +57,7 @@ $$;
 comment on function private.can_see_harbour_access() is 'ARCHITECTURE.md "Who may see the door code and wifi": staff, active long-term holders, verified owners of a checked-in stay until departure.';
 revoke execute on function private.can_see_harbour_access() from public;
 
-create function public.harbour_access()
+create function private.harbour_access()
 returns table (door_code text, wifi_ssid text, wifi_password text)
 language plpgsql
 stable
@@ -72,6 +70,20 @@ begin
   end if;
   return query select s.door_code, s.wifi_ssid, s.wifi_password from public.harbour_settings s where s.id = 1;
 end
+$$;
+comment on function private.harbour_access() is 'The rule behind public.harbour_access (security definer, not exposed by the API).';
+revoke execute on function private.harbour_access() from public;
+grant execute on function private.harbour_access() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/harbour_access): runs as the caller, the rule above decides.
+create function public.harbour_access()
+returns TABLE(door_code text, wifi_ssid text, wifi_password text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.harbour_access()
 $$;
 comment on function public.harbour_access() is 'The door code and wifi for those allowed to see them; refuses (42501) everyone else.';
 revoke execute on function public.harbour_access() from anon, public;

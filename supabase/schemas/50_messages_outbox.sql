@@ -260,13 +260,10 @@ create index contact_messages_user_idx on public.contact_messages (user_id);
 
 create index contact_messages_email_idx on public.contact_messages (lower(email), created_at);
 
-create policy "contact_messages: staff read" on public.contact_messages
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "contact_messages: sender reads own, staff all" on public.contact_messages
   for select to authenticated
-  using ((select private.is_staff()));
-
-create policy "contact_messages: sender reads own" on public.contact_messages
-  for select to authenticated
-  using (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
 
 revoke insert, update, delete, truncate on public.contact_messages from anon, authenticated;
 
@@ -363,7 +360,7 @@ $$;
 comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per address) and stores a contact message or service request, and e-mails the harbour.';
 revoke execute on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) from public;
 
-create function public.send_contact_message(
+create function private.send_contact_message(
   p_name text,
   p_email text,
   p_message text,
@@ -378,10 +375,24 @@ set search_path = ''
 as $$
   select (private.submit_message('contact', null, p_name, p_email, p_message, p_phone, p_locale, null, null)).id
 $$;
+comment on function private.send_contact_message(text, text, text, text, text) is 'The rule behind public.send_contact_message (security definer, not exposed by the API).';
+revoke execute on function private.send_contact_message(text, text, text, text, text) from public;
+grant execute on function private.send_contact_message(text, text, text, text, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/send_contact_message): runs as the caller, the rule above decides.
+create function public.send_contact_message(p_name text, p_email text, p_message text, p_phone text DEFAULT NULL::text, p_locale text DEFAULT 'de'::text)
+returns uuid
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.send_contact_message(p_name, p_email, p_message, p_phone, p_locale)
+$$;
 comment on function public.send_contact_message(text, text, text, text, text) is 'Anyone: sends a message to the harbour (stored for staff, e-mailed to the harbour); returns its id.';
 revoke execute on function public.send_contact_message(text, text, text, text, text) from public;
 
-create function public.request_service(
+create function private.request_service(
   p_service text,
   p_name text,
   p_email text,
@@ -399,10 +410,24 @@ set search_path = ''
 as $$
   select (private.submit_message('service_request', p_service, p_name, p_email, p_message, p_phone, p_locale, p_preferred_date, p_boat)).id
 $$;
+comment on function private.request_service(text, text, text, text, text, date, jsonb, text) is 'The rule behind public.request_service (security definer, not exposed by the API).';
+revoke execute on function private.request_service(text, text, text, text, text, date, jsonb, text) from public;
+grant execute on function private.request_service(text, text, text, text, text, date, jsonb, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/request_service): runs as the caller, the rule above decides.
+create function public.request_service(p_service text, p_name text, p_email text, p_message text, p_phone text DEFAULT NULL::text, p_preferred_date date DEFAULT NULL::date, p_boat jsonb DEFAULT NULL::jsonb, p_locale text DEFAULT 'de'::text)
+returns uuid
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.request_service(p_service, p_name, p_email, p_message, p_phone, p_preferred_date, p_boat, p_locale)
+$$;
 comment on function public.request_service(text, text, text, text, text, date, jsonb, text) is 'Anyone: asks the harbour for a service (boat lift, mechanic, diesel, ice ...); stored for staff and e-mailed to the harbour.';
 revoke execute on function public.request_service(text, text, text, text, text, date, jsonb, text) from public;
 
-create function public.set_message_done(p_message_id uuid, p_done boolean default true)
+create function private.set_message_done(p_message_id uuid, p_done boolean default true)
 returns public.contact_messages
 language plpgsql
 volatile
@@ -426,6 +451,20 @@ begin
   end if;
   return v_row;
 end
+$$;
+comment on function private.set_message_done(uuid, boolean) is 'The rule behind public.set_message_done (security definer, not exposed by the API).';
+revoke execute on function private.set_message_done(uuid, boolean) from public;
+grant execute on function private.set_message_done(uuid, boolean) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/set_message_done): runs as the caller, the rule above decides.
+create function public.set_message_done(p_message_id uuid, p_done boolean DEFAULT true)
+returns public.contact_messages
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.set_message_done(p_message_id, p_done)
 $$;
 comment on function public.set_message_done(uuid, boolean) is 'Staff mark a contact message or service request done (or open again).';
 revoke execute on function public.set_message_done(uuid, boolean) from anon, public;

@@ -22,13 +22,10 @@ create index long_term_holder_events_place_idx on public.long_term_holder_events
 
 create index long_term_holder_events_user_idx on public.long_term_holder_events (user_id);
 
-create policy "long_term_holder_events: staff read" on public.long_term_holder_events
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "long_term_holder_events: holder reads own, staff all" on public.long_term_holder_events
   for select to authenticated
-  using ((select private.is_staff()));
-
-create policy "long_term_holder_events: holder reads own" on public.long_term_holder_events
-  for select to authenticated
-  using (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) or (select private.is_staff()));
 
 revoke insert, update, delete, truncate on public.long_term_holder_events from anon, authenticated;
 
@@ -67,13 +64,10 @@ create index long_term_applications_user_idx on public.long_term_applications (u
 
 create index long_term_applications_email_idx on public.long_term_applications (lower(email));
 
-create policy "long_term_applications: admin reads" on public.long_term_applications
+-- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
+create policy "long_term_applications: applicant reads own, admins all" on public.long_term_applications
   for select to authenticated
-  using ((select private.has_role('admin')));
-
-create policy "long_term_applications: applicant reads own" on public.long_term_applications
-  for select to authenticated
-  using (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) or (select private.has_role('admin')));
 
 revoke insert, update, delete, truncate on public.long_term_applications from anon, authenticated;
 
@@ -93,7 +87,7 @@ $$;
 comment on function private.application_position(uuid) is 'Waiting-list position of an open application (1 = next), null once answered.';
 revoke execute on function private.application_position(uuid) from public;
 
-create function public.apply_for_long_term_berth(
+create function private.apply_for_long_term_berth(
   p_email text,
   p_first_name text,
   p_last_name text,
@@ -192,10 +186,24 @@ begin
   return query select v_row.id, v_position;
 end
 $$;
+comment on function private.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) is 'The rule behind public.apply_for_long_term_berth (security definer, not exposed by the API).';
+revoke execute on function private.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) from public;
+grant execute on function private.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/apply_for_long_term_berth): runs as the caller, the rule above decides.
+create function public.apply_for_long_term_berth(p_email text, p_first_name text, p_last_name text, p_boat jsonb, p_place_id uuid DEFAULT NULL::uuid, p_phone text DEFAULT NULL::text, p_desired_start date DEFAULT NULL::date, p_message text DEFAULT NULL::text, p_locale text DEFAULT 'de'::text)
+returns TABLE(id uuid, waiting_position integer)
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.apply_for_long_term_berth(p_email, p_first_name, p_last_name, p_boat, p_place_id, p_phone, p_desired_start, p_message, p_locale)
+$$;
 comment on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) is 'Anyone: applies for a long-term berth with e-mail and boat data; queues a receipt e-mail and returns the waiting-list position.';
 revoke execute on function public.apply_for_long_term_berth(text, text, text, jsonb, uuid, text, date, text, text) from public;
 
-create function public.long_term_application_status(p_id uuid)
+create function private.long_term_application_status(p_id uuid)
 returns table (id uuid, place_id uuid, place_name text, status text, waiting_position integer, created_at timestamptz, answered_at timestamptz)
 language sql
 stable
@@ -207,10 +215,24 @@ as $$
   left join public.places p on p.id = a.place_id
   where a.id = p_id
 $$;
+comment on function private.long_term_application_status(uuid) is 'The rule behind public.long_term_application_status (security definer, not exposed by the API).';
+revoke execute on function private.long_term_application_status(uuid) from public;
+grant execute on function private.long_term_application_status(uuid) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/long_term_application_status): runs as the caller, the rule above decides.
+create function public.long_term_application_status(p_id uuid)
+returns TABLE(id uuid, place_id uuid, place_name text, status text, waiting_position integer, created_at timestamptz, answered_at timestamptz)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.long_term_application_status(p_id)
+$$;
 comment on function public.long_term_application_status(uuid) is 'Anyone holding an application id (the receipt names it): its state and waiting-list position, without personal data.';
 revoke execute on function public.long_term_application_status(uuid) from public;
 
-create function public.long_term_applications_queue()
+create function private.long_term_applications_queue()
 returns table (
   id uuid, place_id uuid, place_name text, user_id uuid, email text, first_name text, last_name text,
   phone text, locale text, boat jsonb, desired_start date, message text, status text, answer text,
@@ -235,10 +257,24 @@ begin
     order by a.status <> 'open', a.queue_number;
 end
 $$;
+comment on function private.long_term_applications_queue() is 'The rule behind public.long_term_applications_queue (security definer, not exposed by the API).';
+revoke execute on function private.long_term_applications_queue() from public;
+grant execute on function private.long_term_applications_queue() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/long_term_applications_queue): runs as the caller, the rule above decides.
+create function public.long_term_applications_queue()
+returns TABLE(id uuid, place_id uuid, place_name text, user_id uuid, email text, first_name text, last_name text, phone text, locale text, boat jsonb, desired_start date, message text, status text, answer text, answered_at timestamptz, holder_id uuid, created_at timestamptz, waiting_position integer)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.long_term_applications_queue()
+$$;
 comment on function public.long_term_applications_queue() is 'Admins: all applications, open ones first in waiting-list order with their position.';
 revoke execute on function public.long_term_applications_queue() from anon, public;
 
-create function public.answer_long_term_application(p_id uuid, p_status text, p_answer text default null)
+create function private.answer_long_term_application(p_id uuid, p_status text, p_answer text default null)
 returns public.long_term_applications
 language plpgsql
 volatile
@@ -286,10 +322,24 @@ begin
   return v_row;
 end
 $$;
+comment on function private.answer_long_term_application(uuid, text, text) is 'The rule behind public.answer_long_term_application (security definer, not exposed by the API).';
+revoke execute on function private.answer_long_term_application(uuid, text, text) from public;
+grant execute on function private.answer_long_term_application(uuid, text, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/answer_long_term_application): runs as the caller, the rule above decides.
+create function public.answer_long_term_application(p_id uuid, p_status text, p_answer text DEFAULT NULL::text)
+returns public.long_term_applications
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.answer_long_term_application(p_id, p_status, p_answer)
+$$;
 comment on function public.answer_long_term_application(uuid, text, text) is 'Admins answer an open application (accepted or declined, with a text); the applicant is e-mailed in the own language.';
 revoke execute on function public.answer_long_term_application(uuid, text, text) from anon, public;
 
-create function public.assign_long_term_holder(
+create function private.assign_long_term_holder(
   p_place_id uuid,
   p_starts_on date,
   p_holder jsonb,
@@ -389,10 +439,24 @@ begin
   return v_row;
 end
 $$;
+comment on function private.assign_long_term_holder(uuid, date, jsonb, date, uuid) is 'The rule behind public.assign_long_term_holder (security definer, not exposed by the API).';
+revoke execute on function private.assign_long_term_holder(uuid, date, jsonb, date, uuid) from public;
+grant execute on function private.assign_long_term_holder(uuid, date, jsonb, date, uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/assign_long_term_holder): runs as the caller, the rule above decides.
+create function public.assign_long_term_holder(p_place_id uuid, p_starts_on date, p_holder jsonb, p_ends_on date DEFAULT NULL::date, p_application_id uuid DEFAULT NULL::uuid)
+returns public.long_term_holders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.assign_long_term_holder(p_place_id, p_starts_on, p_holder, p_ends_on, p_application_id)
+$$;
 comment on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) is 'Admins make someone (user, e-mail or name, with boat data) the long-term holder of a berth from a date; refuses overlapping holders or bookings (23P01); history is kept.';
 revoke execute on function public.assign_long_term_holder(uuid, date, jsonb, date, uuid) from anon, public;
 
-create function public.remove_long_term_holder(p_holder_id uuid, p_last_day date default null)
+create function private.remove_long_term_holder(p_holder_id uuid, p_last_day date default null)
 returns public.long_term_holder_events
 language plpgsql
 volatile
@@ -427,10 +491,24 @@ begin
   return v_event;
 end
 $$;
+comment on function private.remove_long_term_holder(uuid, date) is 'The rule behind public.remove_long_term_holder (security definer, not exposed by the API).';
+revoke execute on function private.remove_long_term_holder(uuid, date) from public;
+grant execute on function private.remove_long_term_holder(uuid, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/remove_long_term_holder): runs as the caller, the rule above decides.
+create function public.remove_long_term_holder(p_holder_id uuid, p_last_day date DEFAULT NULL::date)
+returns public.long_term_holder_events
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.remove_long_term_holder(p_holder_id, p_last_day)
+$$;
 comment on function public.remove_long_term_holder(uuid, date) is 'Admins end a long-term holding on a last day (default today, Europe/Berlin); the row stays as history (a holding that had not begun is deleted), an event records it.';
 revoke execute on function public.remove_long_term_holder(uuid, date) from anon, public;
 
-create function public.open_long_term_applications(p_limit integer default 20)
+create function private.open_long_term_applications(p_limit integer default 20)
 returns table (id uuid, first_name text, last_name text, place_name text, created_at timestamptz, open_total integer)
 language plpgsql
 stable
@@ -449,6 +527,20 @@ begin
     order by a.created_at desc, a.queue_number desc
     limit least(greatest(coalesce(p_limit, 20), 1), 100);
 end
+$$;
+comment on function private.open_long_term_applications(integer) is 'The rule behind public.open_long_term_applications (security definer, not exposed by the API).';
+revoke execute on function private.open_long_term_applications(integer) from public;
+grant execute on function private.open_long_term_applications(integer) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/open_long_term_applications): runs as the caller, the rule above decides.
+create function public.open_long_term_applications(p_limit integer DEFAULT 20)
+returns TABLE(id uuid, first_name text, last_name text, place_name text, created_at timestamptz, open_total integer)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.open_long_term_applications(p_limit)
 $$;
 comment on function public.open_long_term_applications(integer) is 'Staff: the newest open long-term applications (names, berth, date) and how many are open in all; the details stay with admins.';
 revoke execute on function public.open_long_term_applications(integer) from anon, public;

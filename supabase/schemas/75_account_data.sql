@@ -1,6 +1,6 @@
 -- The customer's own data: export (one jsonb document) and account deletion.
 
-create function public.export_my_data()
+create function private.export_my_data()
 returns jsonb
 language plpgsql
 stable
@@ -32,10 +32,24 @@ begin
                                from public.working_hours w where w.user_id = v_uid), '[]'::jsonb));
 end
 $$;
+comment on function private.export_my_data() is 'The rule behind public.export_my_data (security definer, not exposed by the API).';
+revoke execute on function private.export_my_data() from public;
+grant execute on function private.export_my_data() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/export_my_data): runs as the caller, the rule above decides.
+create function public.export_my_data()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.export_my_data()
+$$;
 comment on function public.export_my_data() is 'GDPR Art. 15/20: everything stored about the caller (account, profile, orders, invoices, holdings, applications, messages, hours) as one jsonb document.';
 revoke execute on function public.export_my_data() from anon, public;
 
-create function public.delete_my_account()
+create function private.delete_my_account()
 returns jsonb
 language plpgsql
 volatile
@@ -93,6 +107,20 @@ begin
   delete from auth.users u where u.id = v_uid;
   return jsonb_build_object('cancelled_orders', v_cancelled, 'anonymised_orders', v_anonymised);
 end
+$$;
+comment on function private.delete_my_account() is 'The rule behind public.delete_my_account (security definer, not exposed by the API).';
+revoke execute on function private.delete_my_account() from public;
+grant execute on function private.delete_my_account() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/delete_my_account): runs as the caller, the rule above decides.
+create function public.delete_my_account()
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.delete_my_account()
 $$;
 comment on function public.delete_my_account() is 'GDPR Art. 17: deletes the caller''s account; open future bookings are cancelled, orders are kept anonymised for the books, invoices keep the billed recipient.';
 revoke execute on function public.delete_my_account() from anon, public;

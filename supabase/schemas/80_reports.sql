@@ -49,7 +49,7 @@ $$;
 comment on function private.size_class_rank(text) is 'Sort order of the size classes, smallest first.';
 revoke execute on function private.size_class_rank(text) from public;
 
-create or replace function public.report_occupancy(p_from date, p_to date)
+create function private.report_occupancy(p_from date, p_to date)
 returns table (
   month date, size_class text, berths integer, berth_nights integer, booked_nights integer,
   long_term_nights integer, blocked_nights integer, occupancy_percent numeric
@@ -114,10 +114,24 @@ begin
   order by m.month_start, private.size_class_rank(c.size_class);
 end
 $$;
+comment on function private.report_occupancy(date, date) is 'The rule behind public.report_occupancy (security definer, not exposed by the API).';
+revoke execute on function private.report_occupancy(date, date) from public;
+grant execute on function private.report_occupancy(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_occupancy): runs as the caller, the rule above decides.
+create function public.report_occupancy(p_from date, p_to date)
+returns TABLE(month date, size_class text, berths integer, berth_nights integer, booked_nights integer, long_term_nights integer, blocked_nights integer, occupancy_percent numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_occupancy(p_from, p_to)
+$$;
 comment on function public.report_occupancy(date, date) is 'Admins: per month and berth size class the berth-nights, booked, long-term and blocked nights and the occupancy in percent.';
 revoke execute on function public.report_occupancy(date, date) from anon, public;
 
-create or replace function public.report_revenue(p_from date, p_to date)
+create function private.report_revenue(p_from date, p_to date)
 returns table (
   month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint,
   paid_gross_cents bigint
@@ -147,10 +161,24 @@ begin
   order by 1, 2;
 end
 $$;
+comment on function private.report_revenue(date, date) is 'The rule behind public.report_revenue (security definer, not exposed by the API).';
+revoke execute on function private.report_revenue(date, date) from public;
+grant execute on function private.report_revenue(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_revenue): runs as the caller, the rule above decides.
+create function public.report_revenue(p_from date, p_to date)
+returns TABLE(month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint, paid_gross_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_revenue(p_from, p_to)
+$$;
 comment on function public.report_revenue(date, date) is 'Admins: per arrival month and kind of stay the number of sales and net, VAT and gross cents, and how much of it is paid.';
 revoke execute on function public.report_revenue(date, date) from anon, public;
 
-create or replace function public.report_average_stay(p_from date, p_to date)
+create function private.report_average_stay(p_from date, p_to date)
 returns table (kind public.order_kind, orders integer, nights integer, average_nights numeric, average_hours numeric, average_boat_length numeric)
 language plpgsql
 stable
@@ -183,10 +211,24 @@ begin
   order by s.kind;
 end
 $$;
+comment on function private.report_average_stay(date, date) is 'The rule behind public.report_average_stay (security definer, not exposed by the API).';
+revoke execute on function private.report_average_stay(date, date) from public;
+grant execute on function private.report_average_stay(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_average_stay): runs as the caller, the rule above decides.
+create function public.report_average_stay(p_from date, p_to date)
+returns TABLE(kind public.order_kind, orders integer, nights integer, average_nights numeric, average_hours numeric, average_boat_length numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_average_stay(p_from, p_to)
+$$;
 comment on function public.report_average_stay(date, date) is 'Admins: per kind of stay the sales, nights and average nights (day stays: average hours) and average boat length.';
 revoke execute on function public.report_average_stay(date, date) from anon, public;
 
-create or replace function public.report_guests_by_country(p_from date, p_to date)
+create function private.report_guests_by_country(p_from date, p_to date)
 returns table (country text, orders integer, guests integer, nights integer, gross_cents bigint)
 language plpgsql
 stable
@@ -212,10 +254,24 @@ begin
   order by 2 desc, 1 nulls last;
 end
 $$;
+comment on function private.report_guests_by_country(date, date) is 'The rule behind public.report_guests_by_country (security definer, not exposed by the API).';
+revoke execute on function private.report_guests_by_country(date, date) from public;
+grant execute on function private.report_guests_by_country(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_guests_by_country): runs as the caller, the rule above decides.
+create function public.report_guests_by_country(p_from date, p_to date)
+returns TABLE(country text, orders integer, guests integer, nights integer, gross_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_guests_by_country(p_from, p_to)
+$$;
 comment on function public.report_guests_by_country(date, date) is 'Admins: per country of the booking person the sales, distinct guests (by e-mail), nights and gross cents; null = not given.';
 revoke execute on function public.report_guests_by_country(date, date) from anon, public;
 
-create or replace function public.report_sale_codes(p_from date, p_to date)
+create function private.report_sale_codes(p_from date, p_to date)
 returns table (code text, orders integer, nights integer, discount_cents bigint, net_cents bigint)
 language plpgsql
 stable
@@ -248,10 +304,24 @@ begin
   order by 2 desc, 1;
 end
 $$;
+comment on function private.report_sale_codes(date, date) is 'The rule behind public.report_sale_codes (security definer, not exposed by the API).';
+revoke execute on function private.report_sale_codes(date, date) from public;
+grant execute on function private.report_sale_codes(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_sale_codes): runs as the caller, the rule above decides.
+create function public.report_sale_codes(p_from date, p_to date)
+returns TABLE(code text, orders integer, nights integer, discount_cents bigint, net_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_sale_codes(p_from, p_to)
+$$;
 comment on function public.report_sale_codes(date, date) is 'Admins: per sale code (unused ones with zero) the sales, nights, the discount against EUR 10 per night and the net cents.';
 revoke execute on function public.report_sale_codes(date, date) from anon, public;
 
-create or replace function public.report_check_in_rate(p_from date, p_to date)
+create function private.report_check_in_rate(p_from date, p_to date)
 returns table (month date, arrivals integer, checked_in integer, check_in_percent numeric)
 language plpgsql
 stable
@@ -275,6 +345,20 @@ begin
   group by 1
   order by 1;
 end
+$$;
+comment on function private.report_check_in_rate(date, date) is 'The rule behind public.report_check_in_rate (security definer, not exposed by the API).';
+revoke execute on function private.report_check_in_rate(date, date) from public;
+grant execute on function private.report_check_in_rate(date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/report_check_in_rate): runs as the caller, the rule above decides.
+create function public.report_check_in_rate(p_from date, p_to date)
+returns TABLE(month date, arrivals integer, checked_in integer, check_in_percent numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.report_check_in_rate(p_from, p_to)
 $$;
 comment on function public.report_check_in_rate(date, date) is 'Admins: per arrival month the arrivals up to today and how many checked in, in percent (the rest are no-shows).';
 revoke execute on function public.report_check_in_rate(date, date) from anon, public;

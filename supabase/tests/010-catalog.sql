@@ -97,11 +97,9 @@ select is_empty(
   $$ select p.tablename || ' ' || p.cmd || ' ' || r.role
      from pg_policies p cross join lateral unnest(p.roles) r(role)
      where p.permissive = 'PERMISSIVE'
-       and p.schemaname || '.' || p.tablename in ('public.profiles', 'public.user_roles', 'public.places', 'public.additional_places',
-         'public.place_additional_places', 'public.long_term_holders', 'public.fair_periods', 'public.news', 'public.sale_codes',
-         'public.harbour_settings', 'public.orders', 'public.place_statuses', 'storage.objects')
+       and (p.schemaname in ('public', 'private') or p.schemaname || '.' || p.tablename = 'storage.objects')
      group by p.schemaname, p.tablename, p.cmd, r.role having count(*) > 1 $$,
-  'one permissive policy per table, operation and role (core tables and storage)');
+  'one permissive policy per table, operation and role (every table of public and private, and storage)');
 
 select * from finish();
 rollback;
