@@ -11,6 +11,8 @@
 
 create extension if not exists btree_gist with schema extensions;
 
+-- Not exposed through the API (config.toml [api].schemas lists only public). The API roles
+-- need USAGE because policies call the helpers below as the requesting role.
 create schema if not exists private;
 
 comment on schema private is 'Helpers for policies and functions; not exposed by the API.';
@@ -43,6 +45,9 @@ create type public.sale_code_type as enum ('set-additional-costs');
 
 comment on type public.sale_code_type is 'What a sale code does; the only type replaces the additional costs per night.';
 
+-- The test-only frozen clock. A row counts only inside the very transaction that wrote it
+-- (its top-level transaction id is stored), so a frozen time can never outlive a test, and
+-- the API roles can neither read nor write this table (no grants, schema private).
 create table private.test_clock (
   xact_id xid8 primary key,
   frozen_at timestamptz not null
@@ -82,6 +87,7 @@ $$;
 comment on function private.freeze_clock(timestamptz) is 'Tests only: freezes private.now() for the current transaction. Not executable by any API role.';
 revoke execute on function private.freeze_clock(timestamptz) from public;
 
+-- Stable, not immutable: time zone rules come from the server's tz database.
 create function private.berlin_date(p_at timestamptz)
 returns date
 language sql
@@ -139,6 +145,8 @@ $$;
 comment on function private.setting(text) is 'An operator setting from private.app_settings (null when unset).';
 revoke execute on function private.setting(text) from public;
 
+-- What § 14 UStG wants on the invoice about the issuer. The VAT id here is the demo harbour's
+-- placeholder until the operator sets the real one (README, hosted checklist).
 insert into private.app_settings (key, value) values
   ('invoice_name', 'Hafen Düsseldorf'),
   ('invoice_street', 'Speditionstraße 25'),
@@ -267,6 +275,7 @@ comment on function private.is_anonymous() is 'The caller is a Supabase anonymou
 revoke execute on function private.is_anonymous() from public;
 grant execute on function private.is_anonymous() to anon, authenticated, service_role;
 
+-- One policy per operation and role (permissive policies OR together anyway; one is cheaper).
 create policy "profiles: own, and staff read all" on public.profiles
   for select to authenticated
   using (id = (select auth.uid()) or (select private.is_staff()));
@@ -280,6 +289,8 @@ create policy "profiles: auth admin read" on public.profiles
   for select to supabase_auth_admin
   using (true);
 
+-- Column rules: only admins switch accounts on or off; nobody edits id, email (it follows
+-- auth.users) or created_at through the API.
 create function private.guard_profile_update()
 returns trigger
 language plpgsql
@@ -338,6 +349,8 @@ revoke execute on function private.touch_updated_at() from public;
 create trigger user_roles_touch before update on public.user_roles
   for each row execute function private.touch_updated_at();
 
+-- GoTrue inserts into auth.users as supabase_auth_admin: the function runs as its owner.
+-- Anonymous sessions (guests) get no profile: "logged in" means a permanent account.
 create function private.handle_auth_user()
 returns trigger
 language plpgsql
@@ -380,6 +393,8 @@ create trigger on_auth_user_updated
   after update of email, is_anonymous on auth.users
   for each row execute function private.handle_auth_user();
 
+-- Puts the role flags and the active flag into app_metadata of the JWT, for the UI only:
+-- policies never read them.
 create function public.custom_access_token_hook(event jsonb)
 returns jsonb
 language plpgsql
@@ -492,6 +507,8 @@ $$;
 comment on function public.admin_list_users(text, integer, integer) is 'Admins: a page of accounts (profile, role flags, active) by e-mail or name, with the total for paging.';
 revoke execute on function public.admin_list_users(text, integer, integer) from anon, public;
 
+-- Security invoker: the admin-only policies and the guard triggers above decide, the function
+-- only makes profile, roles and active one transaction with readable errors.
 create function public.admin_save_user(
   p_user_id uuid,
   p_first_name text,
@@ -700,6 +717,8 @@ create policy "long_term_holders: admin deletes" on public.long_term_holders
   for delete to authenticated
   using ((select private.has_role('admin')));
 
+-- What the public may know (the spec's longTimeStart): that a berth is long-term occupied
+-- from a date, without who holds it.
 create function private.place_long_term_starts()
 returns table (place_id uuid, long_term_start date)
 language sql
@@ -925,6 +944,7 @@ create policy "sale_codes: admin deletes" on public.sale_codes
   for delete to authenticated
   using ((select private.has_role('admin')));
 
+-- Wrong sale codes per session, to throttle guessing. Private: no API role reads it.
 create table private.sale_code_attempts (
   id bigint generated always as identity primary key,
   user_id uuid not null,
@@ -972,7 +992,7 @@ create table public.orders (
 
 comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place: cancelled (or expired).';
 
--- Live in the harbour calendar and the order desk (supabase_realtime).
+-- Live in the harbour calendar and the order desk (INSERT and UPDATE; cancel = update).
 alter publication supabase_realtime add table public.orders;
 
 alter table public.orders enable row level security;
@@ -993,6 +1013,7 @@ create policy "orders: owner reads own (guests too), staff read all" on public.o
   for select to authenticated
   using (user_id = (select auth.uid()) or (select private.is_staff()));
 
+-- No insert, update or delete policies: orders change only through the functions below.
 revoke insert, update, delete, truncate on public.orders from anon, authenticated;
 
 create trigger orders_touch before update on public.orders
@@ -1020,7 +1041,7 @@ create table public.place_statuses (
   ) where (not cancelled)
 );
 
--- Live in the harbour calendar (supabase_realtime).
+-- The harbour calendar is live. Clients subscribe to INSERT and UPDATE (cancel = update).
 alter publication supabase_realtime add table public.place_statuses;
 
 alter table public.place_statuses enable row level security;
@@ -1049,6 +1070,7 @@ revoke delete, truncate on public.place_statuses from anon, authenticated;
 create trigger place_statuses_touch before update on public.place_statuses
   for each row execute function private.touch_updated_at();
 
+-- The half-open time range of a stay, after the rules of ARCHITECTURE.md "Bookings".
 create function private.stay_period(
   p_kind public.order_kind,
   p_arrival date,
@@ -1219,6 +1241,8 @@ $$;
 comment on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The price breakdown (cents) of a stay for a boat length, with an optional sale code; wrong codes are recorded and throttled.';
 revoke execute on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
 
+-- Unverified orders expire 24 hours after booking, at the latest at arrival, and free their
+-- berth. Checked-in orders whose departure has passed are completed.
 create function private.expire_orders(p_place_id uuid default null)
 returns integer
 language plpgsql
@@ -1498,6 +1522,7 @@ $$;
 comment on function public.move_booking(uuid, uuid) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available.';
 revoke execute on function public.move_booking(uuid, uuid) from anon, public;
 
+-- Reports filter orders by arrival.
 create index if not exists orders_starts_at_idx on public.orders (starts_at);
 
 create index if not exists orders_status_created_idx on public.orders (status, created_at desc);
@@ -1505,6 +1530,9 @@ create index if not exists orders_status_created_idx on public.orders (status, c
 create index sale_code_attempts_address_idx on private.sale_code_attempts (client_address, attempted_at)
   where client_address is not null;
 
+-- The client's address as the gateway passed it: the left-most X-Forwarded-For hop (the
+-- client, as the gateway writes it), else X-Real-IP; null outside an API request or when the
+-- value is not an address.
 create function private.request_client_address()
 returns inet
 language plpgsql
@@ -1908,7 +1936,12 @@ create index sale_code_checks_checked_at_idx on private.sale_code_checks (checke
 
 revoke all on table private.sale_code_checks from public, anon, authenticated;
 
-create or replace function private.sale_code_value(p_code text, out valid boolean, out value integer)
+-- Looks a sale code up for the caller; records wrong codes and refuses after 5 wrong ones
+-- within 15 minutes for the user, or 30 within an hour from the client address (harbour staff
+-- are not counted per address: they book at the desk for walk-in guests).
+-- A valid code is recorded for the session (last check wins); records older than 24 hours
+-- are pruned on the way.
+create function private.sale_code_value(p_code text, out valid boolean, out value integer)
 language plpgsql
 volatile
 security definer
@@ -1955,6 +1988,7 @@ $$;
 comment on function private.sale_code_value(text) is 'Checks a sale code for the caller, with throttling of wrong codes (5 per 15 minutes per user, 30 per hour per client address); records a valid code for the session (private.sale_code_checks).';
 revoke execute on function private.sale_code_value(text) from public;
 
+-- True when the session has had this code answered "valid" within the last 24 hours.
 create function private.sale_code_checked(p_user_id uuid, p_code text)
 returns boolean
 language sql
@@ -2057,6 +2091,8 @@ revoke execute on function public.create_booking(uuid, public.order_kind, date, 
 -- Payment status (pending -> paid -> refunded, staff only) and the gapless invoices a
 -- payment issues.
 
+-- Numbers are gapless per year: the counter row is locked by the transaction that takes the
+-- next number, so concurrent payments queue and a rolled-back payment returns its number.
 create table private.invoice_counters (
   year integer primary key,
   last_number integer not null
@@ -2077,6 +2113,7 @@ create table public.invoices (
   gross_cents integer not null,
   recipient jsonb not null,
   issued_at timestamptz not null default now(),
+  -- The issuer is kept with each invoice as issued (an address change does not rewrite old ones).
   issuer jsonb,
   unique (year, number)
 );
@@ -2463,6 +2500,9 @@ create trigger orders_record_event after insert or update of status, payment_sta
 -- The harbour calendar (one row per Berlin day, paged for max_rows) and berth blocks.
 -- Tables that feed it are in the supabase_realtime publication (see each table's file).
 
+-- Why a berth is blocked by staff. The block itself is a 'service' row of place_statuses (so
+-- the exclusion constraint covers it); this table only says whether it is maintenance or a
+-- reservation the harbour holds back (a club visit, an event) without an order.
 create table public.berth_blocks (
   place_status_id uuid primary key references public.place_statuses (id) on delete cascade,
   reason text not null check (reason in ('maintenance', 'reserved')),
@@ -2667,6 +2707,13 @@ $$;
 comment on function public.place_calendar(uuid, date, date) is 'Staff: the calendar of one berth, one row per day with its occupations.';
 revoke execute on function public.place_calendar(uuid, date, date) from anon, public;
 
+-- A month of 1,000 berths is ~7,300 occupations, spread over their days ~20,000 list items:
+-- ~8 MB of JSON per month in the day-by-day shape (profiled on PGlite: the scan and joins take
+-- ~50 ms, building jsonb per entry and per day the rest, parsing it in the client as much
+-- again). So calendar_entries returns one flat row per occupation (no jsonb, no repetition per
+-- day; ~4.5 times less data) and the page spreads them over the days it shows; calendar and
+-- place_calendar keep their day shape but build each entry once as json text and parse a day's
+-- list into jsonb once (string_agg), with work_mem for the per-day sort.
 create function private.calendar_entries(p_from date, p_to date, p_place_id uuid)
 returns table (
   id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz,
@@ -2743,7 +2790,10 @@ $$;
 comment on function public.calendar_entries(date, date) is 'Staff: every live occupation touching the Berlin days [p_from, p_to] once (ends_at null = open-ended long-term holding); the compact form of calendar() for the calendar page.';
 revoke execute on function public.calendar_entries(date, date) from anon, public;
 
-create or replace function private.calendar_days(p_from date, p_to date, p_place_id uuid)
+-- Day d covers [d 00:00, d+1 00:00) in Europe/Berlin: an overnight stay shows on its arrival
+-- day through its departure day. Long-term holders show as type 'long_term'. Cancelled rows
+-- and stale unverified reservations (which the booking functions ignore) do not show.
+create function private.calendar_days(p_from date, p_to date, p_place_id uuid)
 returns table (day date, places jsonb)
 language plpgsql
 stable
@@ -2911,6 +2961,7 @@ create policy "outbox: admin reads" on public.outbox
   for select to authenticated
   using ((select private.has_role('admin')));
 
+-- Only functions write it; send-mail reads and marks it as service_role (claim/complete below).
 revoke insert, update, delete, truncate on public.outbox from anon, authenticated;
 
 create function private.queue_mail(
@@ -2938,6 +2989,7 @@ $$;
 comment on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) is 'Puts one rendered e-mail into the outbox for send-mail.';
 revoke execute on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) from public;
 
+-- send-mail claims due rows (concurrency-safe: skip locked, a lease of 5 minutes) ...
 create function public.claim_outbox(p_limit integer default 20)
 returns setof public.outbox
 language sql
@@ -2960,6 +3012,8 @@ $$;
 comment on function public.claim_outbox(integer) is 'send-mail (service role): leases up to p_limit due e-mails for 5 minutes and counts the attempt.';
 revoke execute on function public.claim_outbox(integer) from anon, authenticated, public;
 
+-- ... and reports each result: sent, or retried with exponential backoff (1, 2, 4 ... 60
+-- minutes), or failed for good after 8 attempts.
 create function public.complete_outbox(p_id bigint, p_ok boolean, p_error text default null)
 returns public.outbox
 language plpgsql
@@ -3084,6 +3138,8 @@ $$;
 comment on function private.booking_ics(public.orders, text) is 'The stay as an iCalendar event (UTC times, CRLF lines) for the confirmation e-mail.';
 revoke execute on function private.booking_ics(public.orders, text) from public;
 
+-- Every order that starts its life open (create_booking, staff bookings) is confirmed by
+-- exactly one e-mail; imported or past orders (not open, or already over) are not.
 create function private.on_order_created()
 returns trigger
 language plpgsql
@@ -3124,7 +3180,8 @@ create table public.contact_messages (
   check ((status = 'done') = (done_at is not null))
 );
 
--- The staff inbox updates live (supabase_realtime).
+-- Staff see new contact messages and service requests without reloading (RLS decides per
+-- subscriber: staff read all, senders their own).
 alter publication supabase_realtime add table public.contact_messages;
 
 alter table public.contact_messages enable row level security;
@@ -3396,6 +3453,7 @@ $$;
 comment on function private.request_mail_delivery() is 'Asks send-mail (through pg_net) to deliver the outbox now; a no-op where pg_net or the project URL is missing.';
 revoke execute on function private.request_mail_delivery() from public;
 
+-- New mail goes out at once (pg_net sends after commit); the schedule (99_cron.sql) catches retries.
 create function private.on_outbox_queued()
 returns trigger
 language plpgsql
@@ -3413,7 +3471,7 @@ revoke execute on function private.on_outbox_queued() from public;
 create trigger outbox_request_delivery after insert on public.outbox
   for each statement execute function private.on_outbox_queued();
 
-create or replace function private.queue_booking_confirmation(p_order public.orders)
+create function private.queue_booking_confirmation(p_order public.orders)
 returns bigint
 language plpgsql
 volatile
@@ -3533,7 +3591,7 @@ create table public.long_term_applications (
   check ((status = 'open') = (answered_at is null) or status = 'withdrawn')
 );
 
--- The applications queue updates live (supabase_realtime).
+-- Admins see new applications without reloading (RLS decides per subscriber).
 alter publication supabase_realtime add table public.long_term_applications;
 
 alter table public.long_term_applications enable row level security;
@@ -3553,6 +3611,8 @@ create policy "long_term_applications: applicant reads own, admins all" on publi
 
 revoke insert, update, delete, truncate on public.long_term_applications from anon, authenticated;
 
+-- The waiting list is one queue in order of arrival (first come, first served, by queue_number):
+-- the position of an open application counts the open applications received before it.
 create function private.application_position(p_id uuid)
 returns integer
 language sql
@@ -3990,6 +4050,8 @@ $$;
 comment on function public.remove_long_term_holder(uuid, date) is 'Admins end a long-term holding on a last day (default today, Europe/Berlin); the row stays as history (a holding that had not begun is deleted), an event records it.';
 revoke execute on function public.remove_long_term_holder(uuid, date) from anon, public;
 
+-- Harbour staff may not read applications (admins answer them), but the overview names the
+-- open ones so the team knows someone waits: names, berth and date only.
 create function private.open_long_term_applications(p_limit integer default 20)
 returns table (id uuid, first_name text, last_name text, place_name text, created_at timestamptz, open_total integer)
 language plpgsql
@@ -4061,6 +4123,8 @@ create index working_hours_user_date_idx on public.working_hours (user_id, work_
 
 create index working_hours_date_idx on public.working_hours (work_date);
 
+-- Staff change their own entries only while the month is open: the current and the last
+-- month (Europe/Berlin), never a future month.
 create function private.hours_open(p_work_date date)
 returns boolean
 language sql
@@ -4103,6 +4167,7 @@ revoke all on public.working_hours from anon;
 
 revoke truncate on public.working_hours from authenticated;
 
+-- The computed and bookkeeping columns are not written by the API.
 revoke insert, update on public.working_hours from authenticated;
 
 grant insert (user_id, location, work_date, start_time, end_time, break_minutes, note) on public.working_hours to authenticated;
@@ -4333,6 +4398,12 @@ $$;
 comment on function private.size_class_rank(text) is 'Sort order of the size classes, smallest first.';
 revoke execute on function private.size_class_rank(text) from public;
 
+-- A berth-night is the night from day d to d+1; it is occupied when a live booking (or a
+-- long-term holding, or a maintenance block) covers midnight at its end. Day stays occupy no
+-- night. Berths are the ones not archived.
+-- The nights of a stay [s, e): d from ((s - 1 µs) in Berlin)::date to ((e - 1 µs) in Berlin)::date - 1,
+-- i.e. the days d whose following midnight lies inside the stay; counted per month by
+-- intersecting that date range with the month.
 create function private.report_occupancy(p_from date, p_to date)
 returns table (
   month date, size_class text, berths integer, berth_nights integer, booked_nights integer,
@@ -4415,6 +4486,8 @@ $$;
 comment on function public.report_occupancy(date, date) is 'Admins: per month and berth size class the berth-nights, booked, long-term and blocked nights and the occupancy in percent.';
 revoke execute on function public.report_occupancy(date, date) from anon, public;
 
+-- Sales (confirmed, checked_in, completed) whose arrival lies in the range, with the Berlin
+-- arrival day and nights as plain columns.
 create function private.report_revenue(p_from date, p_to date)
 returns table (
   month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint,
@@ -4662,6 +4735,8 @@ on conflict (id) do update set
   file_size_limit = excluded.file_size_limit,
   allowed_mime_types = excluded.allowed_mime_types;
 
+-- One policy per operation: public images (place, news, column) that only admins change, and
+-- avatars in a folder named by the owner's id.
 create policy "objects: public images, own avatars, staff all avatars" on storage.objects
   for select to anon, authenticated
   using (

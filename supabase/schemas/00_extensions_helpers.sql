@@ -4,6 +4,8 @@
 
 create extension if not exists btree_gist with schema extensions;
 
+-- Not exposed through the API (config.toml [api].schemas lists only public). The API roles
+-- need USAGE because policies call the helpers below as the requesting role.
 create schema if not exists private;
 
 comment on schema private is 'Helpers for policies and functions; not exposed by the API.';
@@ -36,6 +38,9 @@ create type public.sale_code_type as enum ('set-additional-costs');
 
 comment on type public.sale_code_type is 'What a sale code does; the only type replaces the additional costs per night.';
 
+-- The test-only frozen clock. A row counts only inside the very transaction that wrote it
+-- (its top-level transaction id is stored), so a frozen time can never outlive a test, and
+-- the API roles can neither read nor write this table (no grants, schema private).
 create table private.test_clock (
   xact_id xid8 primary key,
   frozen_at timestamptz not null
@@ -75,6 +80,7 @@ $$;
 comment on function private.freeze_clock(timestamptz) is 'Tests only: freezes private.now() for the current transaction. Not executable by any API role.';
 revoke execute on function private.freeze_clock(timestamptz) from public;
 
+-- Stable, not immutable: time zone rules come from the server's tz database.
 create function private.berlin_date(p_at timestamptz)
 returns date
 language sql

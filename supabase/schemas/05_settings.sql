@@ -26,6 +26,8 @@ $$;
 comment on function private.setting(text) is 'An operator setting from private.app_settings (null when unset).';
 revoke execute on function private.setting(text) from public;
 
+-- What § 14 UStG wants on the invoice about the issuer. The VAT id here is the demo harbour's
+-- placeholder until the operator sets the real one (README, hosted checklist).
 insert into private.app_settings (key, value) values
   ('invoice_name', 'Hafen Düsseldorf'),
   ('invoice_street', 'Speditionstraße 25'),

@@ -115,6 +115,7 @@ comment on function private.is_anonymous() is 'The caller is a Supabase anonymou
 revoke execute on function private.is_anonymous() from public;
 grant execute on function private.is_anonymous() to anon, authenticated, service_role;
 
+-- One policy per operation and role (permissive policies OR together anyway; one is cheaper).
 create policy "profiles: own, and staff read all" on public.profiles
   for select to authenticated
   using (id = (select auth.uid()) or (select private.is_staff()));
@@ -128,6 +129,8 @@ create policy "profiles: auth admin read" on public.profiles
   for select to supabase_auth_admin
   using (true);
 
+-- Column rules: only admins switch accounts on or off; nobody edits id, email (it follows
+-- auth.users) or created_at through the API.
 create function private.guard_profile_update()
 returns trigger
 language plpgsql
@@ -186,6 +189,8 @@ revoke execute on function private.touch_updated_at() from public;
 create trigger user_roles_touch before update on public.user_roles
   for each row execute function private.touch_updated_at();
 
+-- GoTrue inserts into auth.users as supabase_auth_admin: the function runs as its owner.
+-- Anonymous sessions (guests) get no profile: "logged in" means a permanent account.
 create function private.handle_auth_user()
 returns trigger
 language plpgsql
@@ -228,6 +233,8 @@ create trigger on_auth_user_updated
   after update of email, is_anonymous on auth.users
   for each row execute function private.handle_auth_user();
 
+-- Puts the role flags and the active flag into app_metadata of the JWT, for the UI only:
+-- policies never read them.
 create function public.custom_access_token_hook(event jsonb)
 returns jsonb
 language plpgsql
@@ -340,6 +347,8 @@ $$;
 comment on function public.admin_list_users(text, integer, integer) is 'Admins: a page of accounts (profile, role flags, active) by e-mail or name, with the total for paging.';
 revoke execute on function public.admin_list_users(text, integer, integer) from anon, public;
 
+-- Security invoker: the admin-only policies and the guard triggers above decide, the function
+-- only makes profile, roles and active one transaction with readable errors.
 create function public.admin_save_user(
   p_user_id uuid,
   p_first_name text,

@@ -152,6 +152,8 @@ create policy "long_term_holders: admin deletes" on public.long_term_holders
   for delete to authenticated
   using ((select private.has_role('admin')));
 
+-- What the public may know (the spec's longTimeStart): that a berth is long-term occupied
+-- from a date, without who holds it.
 create function private.place_long_term_starts()
 returns table (place_id uuid, long_term_start date)
 language sql

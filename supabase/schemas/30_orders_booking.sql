@@ -36,6 +36,7 @@ create policy "sale_codes: admin deletes" on public.sale_codes
   for delete to authenticated
   using ((select private.has_role('admin')));
 
+-- Wrong sale codes per session, to throttle guessing. Private: no API role reads it.
 create table private.sale_code_attempts (
   id bigint generated always as identity primary key,
   user_id uuid not null,
@@ -83,7 +84,7 @@ create table public.orders (
 
 comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place: cancelled (or expired).';
 
--- Live in the harbour calendar and the order desk (supabase_realtime).
+-- Live in the harbour calendar and the order desk (INSERT and UPDATE; cancel = update).
 alter publication supabase_realtime add table public.orders;
 
 alter table public.orders enable row level security;
@@ -104,6 +105,7 @@ create policy "orders: owner reads own (guests too), staff read all" on public.o
   for select to authenticated
   using (user_id = (select auth.uid()) or (select private.is_staff()));
 
+-- No insert, update or delete policies: orders change only through the functions below.
 revoke insert, update, delete, truncate on public.orders from anon, authenticated;
 
 create trigger orders_touch before update on public.orders
@@ -131,7 +133,7 @@ create table public.place_statuses (
   ) where (not cancelled)
 );
 
--- Live in the harbour calendar (supabase_realtime).
+-- The harbour calendar is live. Clients subscribe to INSERT and UPDATE (cancel = update).
 alter publication supabase_realtime add table public.place_statuses;
 
 alter table public.place_statuses enable row level security;
@@ -160,6 +162,7 @@ revoke delete, truncate on public.place_statuses from anon, authenticated;
 create trigger place_statuses_touch before update on public.place_statuses
   for each row execute function private.touch_updated_at();
 
+-- The half-open time range of a stay, after the rules of ARCHITECTURE.md "Bookings".
 create function private.stay_period(
   p_kind public.order_kind,
   p_arrival date,
@@ -330,6 +333,8 @@ $$;
 comment on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The price breakdown (cents) of a stay for a boat length, with an optional sale code; wrong codes are recorded and throttled.';
 revoke execute on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
 
+-- Unverified orders expire 24 hours after booking, at the latest at arrival, and free their
+-- berth. Checked-in orders whose departure has passed are completed.
 create function private.expire_orders(p_place_id uuid default null)
 returns integer
 language plpgsql
@@ -609,6 +614,7 @@ $$;
 comment on function public.move_booking(uuid, uuid) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available.';
 revoke execute on function public.move_booking(uuid, uuid) from anon, public;
 
+-- Reports filter orders by arrival.
 create index if not exists orders_starts_at_idx on public.orders (starts_at);
 
 create index if not exists orders_status_created_idx on public.orders (status, created_at desc);
@@ -616,6 +622,9 @@ create index if not exists orders_status_created_idx on public.orders (status, c
 create index sale_code_attempts_address_idx on private.sale_code_attempts (client_address, attempted_at)
   where client_address is not null;
 
+-- The client's address as the gateway passed it: the left-most X-Forwarded-For hop (the
+-- client, as the gateway writes it), else X-Real-IP; null outside an API request or when the
+-- value is not an address.
 create function private.request_client_address()
 returns inet
 language plpgsql
@@ -1019,7 +1028,12 @@ create index sale_code_checks_checked_at_idx on private.sale_code_checks (checke
 
 revoke all on table private.sale_code_checks from public, anon, authenticated;
 
-create or replace function private.sale_code_value(p_code text, out valid boolean, out value integer)
+-- Looks a sale code up for the caller; records wrong codes and refuses after 5 wrong ones
+-- within 15 minutes for the user, or 30 within an hour from the client address (harbour staff
+-- are not counted per address: they book at the desk for walk-in guests).
+-- A valid code is recorded for the session (last check wins); records older than 24 hours
+-- are pruned on the way.
+create function private.sale_code_value(p_code text, out valid boolean, out value integer)
 language plpgsql
 volatile
 security definer
@@ -1066,6 +1080,7 @@ $$;
 comment on function private.sale_code_value(text) is 'Checks a sale code for the caller, with throttling of wrong codes (5 per 15 minutes per user, 30 per hour per client address); records a valid code for the session (private.sale_code_checks).';
 revoke execute on function private.sale_code_value(text) from public;
 
+-- True when the session has had this code answered "valid" within the last 24 hours.
 create function private.sale_code_checked(p_user_id uuid, p_code text)
 returns boolean
 language sql

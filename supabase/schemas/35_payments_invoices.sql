@@ -1,6 +1,8 @@
 -- Payment status (pending -> paid -> refunded, staff only) and the gapless invoices a
 -- payment issues.
 
+-- Numbers are gapless per year: the counter row is locked by the transaction that takes the
+-- next number, so concurrent payments queue and a rolled-back payment returns its number.
 create table private.invoice_counters (
   year integer primary key,
   last_number integer not null
@@ -21,6 +23,7 @@ create table public.invoices (
   gross_cents integer not null,
   recipient jsonb not null,
   issued_at timestamptz not null default now(),
+  -- The issuer is kept with each invoice as issued (an address change does not rewrite old ones).
   issuer jsonb,
   unique (year, number)
 );

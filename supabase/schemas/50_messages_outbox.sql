@@ -34,6 +34,7 @@ create policy "outbox: admin reads" on public.outbox
   for select to authenticated
   using ((select private.has_role('admin')));
 
+-- Only functions write it; send-mail reads and marks it as service_role (claim/complete below).
 revoke insert, update, delete, truncate on public.outbox from anon, authenticated;
 
 create function private.queue_mail(
@@ -61,6 +62,7 @@ $$;
 comment on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) is 'Puts one rendered e-mail into the outbox for send-mail.';
 revoke execute on function private.queue_mail(text, text, text, text, text, jsonb, text, uuid) from public;
 
+-- send-mail claims due rows (concurrency-safe: skip locked, a lease of 5 minutes) ...
 create function public.claim_outbox(p_limit integer default 20)
 returns setof public.outbox
 language sql
@@ -83,6 +85,8 @@ $$;
 comment on function public.claim_outbox(integer) is 'send-mail (service role): leases up to p_limit due e-mails for 5 minutes and counts the attempt.';
 revoke execute on function public.claim_outbox(integer) from anon, authenticated, public;
 
+-- ... and reports each result: sent, or retried with exponential backoff (1, 2, 4 ... 60
+-- minutes), or failed for good after 8 attempts.
 create function public.complete_outbox(p_id bigint, p_ok boolean, p_error text default null)
 returns public.outbox
 language plpgsql
@@ -207,6 +211,8 @@ $$;
 comment on function private.booking_ics(public.orders, text) is 'The stay as an iCalendar event (UTC times, CRLF lines) for the confirmation e-mail.';
 revoke execute on function private.booking_ics(public.orders, text) from public;
 
+-- Every order that starts its life open (create_booking, staff bookings) is confirmed by
+-- exactly one e-mail; imported or past orders (not open, or already over) are not.
 create function private.on_order_created()
 returns trigger
 language plpgsql
@@ -247,7 +253,8 @@ create table public.contact_messages (
   check ((status = 'done') = (done_at is not null))
 );
 
--- The staff inbox updates live (supabase_realtime).
+-- Staff see new contact messages and service requests without reloading (RLS decides per
+-- subscriber: staff read all, senders their own).
 alter publication supabase_realtime add table public.contact_messages;
 
 alter table public.contact_messages enable row level security;
@@ -519,6 +526,7 @@ $$;
 comment on function private.request_mail_delivery() is 'Asks send-mail (through pg_net) to deliver the outbox now; a no-op where pg_net or the project URL is missing.';
 revoke execute on function private.request_mail_delivery() from public;
 
+-- New mail goes out at once (pg_net sends after commit); the schedule (99_cron.sql) catches retries.
 create function private.on_outbox_queued()
 returns trigger
 language plpgsql
@@ -536,7 +544,7 @@ revoke execute on function private.on_outbox_queued() from public;
 create trigger outbox_request_delivery after insert on public.outbox
   for each statement execute function private.on_outbox_queued();
 
-create or replace function private.queue_booking_confirmation(p_order public.orders)
+create function private.queue_booking_confirmation(p_order public.orders)
 returns bigint
 language plpgsql
 volatile

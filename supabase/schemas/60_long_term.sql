@@ -51,7 +51,7 @@ create table public.long_term_applications (
   check ((status = 'open') = (answered_at is null) or status = 'withdrawn')
 );
 
--- The applications queue updates live (supabase_realtime).
+-- Admins see new applications without reloading (RLS decides per subscriber).
 alter publication supabase_realtime add table public.long_term_applications;
 
 alter table public.long_term_applications enable row level security;
@@ -71,6 +71,8 @@ create policy "long_term_applications: applicant reads own, admins all" on publi
 
 revoke insert, update, delete, truncate on public.long_term_applications from anon, authenticated;
 
+-- The waiting list is one queue in order of arrival (first come, first served, by queue_number):
+-- the position of an open application counts the open applications received before it.
 create function private.application_position(p_id uuid)
 returns integer
 language sql
@@ -508,6 +510,8 @@ $$;
 comment on function public.remove_long_term_holder(uuid, date) is 'Admins end a long-term holding on a last day (default today, Europe/Berlin); the row stays as history (a holding that had not begun is deleted), an event records it.';
 revoke execute on function public.remove_long_term_holder(uuid, date) from anon, public;
 
+-- Harbour staff may not read applications (admins answer them), but the overview names the
+-- open ones so the team knows someone waits: names, berth and date only.
 create function private.open_long_term_applications(p_limit integer default 20)
 returns table (id uuid, first_name text, last_name text, place_name text, created_at timestamptz, open_total integer)
 language plpgsql

@@ -30,6 +30,8 @@ create index working_hours_user_date_idx on public.working_hours (user_id, work_
 
 create index working_hours_date_idx on public.working_hours (work_date);
 
+-- Staff change their own entries only while the month is open: the current and the last
+-- month (Europe/Berlin), never a future month.
 create function private.hours_open(p_work_date date)
 returns boolean
 language sql
@@ -72,6 +74,7 @@ revoke all on public.working_hours from anon;
 
 revoke truncate on public.working_hours from authenticated;
 
+-- The computed and bookkeeping columns are not written by the API.
 revoke insert, update on public.working_hours from authenticated;
 
 grant insert (user_id, location, work_date, start_time, end_time, break_minutes, note) on public.working_hours to authenticated;

@@ -49,6 +49,12 @@ $$;
 comment on function private.size_class_rank(text) is 'Sort order of the size classes, smallest first.';
 revoke execute on function private.size_class_rank(text) from public;
 
+-- A berth-night is the night from day d to d+1; it is occupied when a live booking (or a
+-- long-term holding, or a maintenance block) covers midnight at its end. Day stays occupy no
+-- night. Berths are the ones not archived.
+-- The nights of a stay [s, e): d from ((s - 1 µs) in Berlin)::date to ((e - 1 µs) in Berlin)::date - 1,
+-- i.e. the days d whose following midnight lies inside the stay; counted per month by
+-- intersecting that date range with the month.
 create function private.report_occupancy(p_from date, p_to date)
 returns table (
   month date, size_class text, berths integer, berth_nights integer, booked_nights integer,
@@ -131,6 +137,8 @@ $$;
 comment on function public.report_occupancy(date, date) is 'Admins: per month and berth size class the berth-nights, booked, long-term and blocked nights and the occupancy in percent.';
 revoke execute on function public.report_occupancy(date, date) from anon, public;
 
+-- Sales (confirmed, checked_in, completed) whose arrival lies in the range, with the Berlin
+-- arrival day and nights as plain columns.
 create function private.report_revenue(p_from date, p_to date)
 returns table (
   month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint,

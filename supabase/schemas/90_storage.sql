@@ -11,6 +11,8 @@ on conflict (id) do update set
   file_size_limit = excluded.file_size_limit,
   allowed_mime_types = excluded.allowed_mime_types;
 
+-- One policy per operation: public images (place, news, column) that only admins change, and
+-- avatars in a folder named by the owner's id.
 create policy "objects: public images, own avatars, staff all avatars" on storage.objects
   for select to anon, authenticated
   using (
