@@ -9,6 +9,7 @@
 -- every booking rule reads (private.now(), which tests may freeze per transaction).
 -- The desired state: `npm run db:diff -- <name>` turns a change here into a migration.
 
+-- btree_gist lets the exclusion constraint combine "same berth" (=) with "overlapping time" (&&).
 create extension if not exists btree_gist with schema extensions;
 
 -- Not exposed through the API (config.toml [api].schemas lists only public). The API roles
@@ -120,6 +121,9 @@ grant execute on function private.berlin_at(date, time) to anon, authenticated, 
 -- Operator settings (harbour address, site URL, invoice issuer) in a table no API role can
 -- read; functions read them through private.setting().
 
+-- Operator settings that are not secrets worth the Vault: the harbour's address for messages,
+-- the site's URL for links in e-mails, and (only where Vault is absent, i.e. the local stack)
+-- the project URL and anon key the scheduler uses to call send-mail.
 create table private.app_settings (
   key text primary key,
   value text not null
@@ -944,7 +948,10 @@ create policy "sale_codes: admin deletes" on public.sale_codes
   for delete to authenticated
   using ((select private.has_role('admin')));
 
--- Wrong sale codes per session, to throttle guessing. Private: no API role reads it.
+-- Wrong sale codes per session, and per client address (a new anonymous session must not
+-- start a new count: 30 wrong codes per hour from one address, which leaves room for a dozen
+-- guests on the harbour wifi mistyping). The address comes from the gateway's headers, never
+-- from the client. Private: no API role reads it.
 create table private.sale_code_attempts (
   id bigint generated always as identity primary key,
   user_id uuid not null,
@@ -985,6 +992,8 @@ create table public.orders (
   updated_at timestamptz not null default now(),
   check (ends_at > starts_at),
   check (checked_in = (checked_in_at is not null)),
+  -- Bounds on what a booking stores: create_booking keeps only known person and boat fields,
+  -- but their values come from the caller. Oversized snapshots are refused (23514, HTTP 400).
   constraint orders_person_size check (octet_length(person::text) <= 4000),
   constraint orders_boat_size check (octet_length(boat::text) <= 1000),
   constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired'))
@@ -1443,6 +1452,10 @@ $$;
 comment on function public.check_in(uuid) is 'Checks a guest in (verified owner on the arrival day, staff from arrival day until departure, Europe/Berlin): sets checked_in_at, reservation -> rent.';
 revoke execute on function public.check_in(uuid) from anon, public;
 
+-- Search at scale: with years of history per berth, the overlap test probes the berths'
+-- statuses that end after the arrival (an ordinary btree range scan per berth) instead of the
+-- gist index of the exclusion constraint, which stays the guard against double booking.
+-- Measured with supabase/local/bench/booking.bench.ts (1,000 berths, 10 years of stays).
 create index place_statuses_place_end_idx on public.place_statuses (place_id, ends_at) where not cancelled;
 
 create function private.move_booking(p_order_id uuid, p_place_id uuid)
@@ -1525,6 +1538,7 @@ revoke execute on function public.move_booking(uuid, uuid) from anon, public;
 -- Reports filter orders by arrival.
 create index if not exists orders_starts_at_idx on public.orders (starts_at);
 
+-- The staff order list: newest first, filtered by status.
 create index if not exists orders_status_created_idx on public.orders (status, created_at desc);
 
 create index sale_code_attempts_address_idx on private.sale_code_attempts (client_address, attempted_at)
@@ -1921,6 +1935,12 @@ $$;
 comment on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) is 'Staff book for a walk-in or phone guest: the rules of create_booking (private.book_berth), confirmed at once, no e-mail code; e-mail optional.';
 revoke execute on function public.staff_create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text) from anon, public;
 
+-- Guessing through create_booking: its failed request rolls back the row that would count a
+-- wrong code, and Postgres has no autonomous transaction to keep it. So create_booking accepts
+-- a code only if the same session had it answered "valid" by quote_booking (or the search,
+-- which quotes) within 24 hours, else `sale_code_not_checked` whatever the code; checking a
+-- code stays possible only through the quote, which counts wrong codes and commits them. Staff
+-- bookings are not held to it (trusted accounts; the walk-in page quotes first anyway).
 create table private.sale_code_checks (
   user_id uuid not null,
   code text not null,
@@ -4109,6 +4129,7 @@ create table public.working_hours (
   updated_at timestamptz not null default now(),
   check (end_time > start_time),
   check ((extract(epoch from (end_time - start_time)) / 60)::integer > break_minutes),
+  -- One person cannot work two shifts at once (touching is fine: 08:00-12:00 and 12:00-16:00).
   constraint working_hours_no_overlap exclude using gist (
     user_id with =,
     tsrange(work_date + start_time, work_date + end_time) with &&
@@ -4200,6 +4221,11 @@ grant select on public.working_hours_monthly to authenticated;
 
 revoke insert, update, delete, truncate on public.working_hours_monthly from authenticated;
 
+-- Writes to a read-only view are refused as a privilege error, not a server error: PostgREST
+-- answers "cannot insert into view" (SQLSTATE 55000; a view with GROUP BY is not automatically
+-- updatable) with HTTP 500. With INSTEAD OF triggers the view counts as updatable, so the
+-- executor checks privileges first (none are granted: 42501 -> 401/403), and the trigger
+-- refuses whoever does hold them.
 create function private.refuse_view_write()
 returns trigger
 language plpgsql
@@ -4771,6 +4797,8 @@ create policy "objects: admins delete images, owners their avatar" on storage.ob
 
 -- Privilege hygiene over every table above.
 
+-- TRUNCATE ignores RLS, so the API roles lose it on every table of the schema (PostgREST
+-- never truncates; this is defence in depth).
 revoke truncate on all tables in schema public from anon, authenticated;
 
 -- ================================================================ supabase/schemas/99_cron.sql
@@ -4778,6 +4806,10 @@ revoke truncate on all tables in schema public from anon, authenticated;
 -- Schedules (pg_cron on hosted Supabase; the local stack's scheduler calls the same
 -- functions): mail delivery every minute, expiry every five minutes.
 
+-- Enables pg_cron and pg_net where the server offers them (so `supabase db push` sets up mail
+-- delivery and order expiry without a dashboard step), then schedules both jobs (cron.schedule
+-- replaces a job of the same name). Where they are not offered (PGlite, a bare Postgres; the
+-- local stack brings its own stand-in), nothing changes.
 do $$
 begin
   if to_regprocedure('cron.schedule(text, text, text)') is null

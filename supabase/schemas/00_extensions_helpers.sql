@@ -2,6 +2,7 @@
 -- every booking rule reads (private.now(), which tests may freeze per transaction).
 -- The desired state: `npm run db:diff -- <name>` turns a change here into a migration.
 
+-- btree_gist lets the exclusion constraint combine "same berth" (=) with "overlapping time" (&&).
 create extension if not exists btree_gist with schema extensions;
 
 -- Not exposed through the API (config.toml [api].schemas lists only public). The API roles

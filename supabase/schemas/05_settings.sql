@@ -1,6 +1,9 @@
 -- Operator settings (harbour address, site URL, invoice issuer) in a table no API role can
 -- read; functions read them through private.setting().
 
+-- Operator settings that are not secrets worth the Vault: the harbour's address for messages,
+-- the site's URL for links in e-mails, and (only where Vault is absent, i.e. the local stack)
+-- the project URL and anon key the scheduler uses to call send-mail.
 create table private.app_settings (
   key text primary key,
   value text not null

@@ -16,6 +16,7 @@ create table public.working_hours (
   updated_at timestamptz not null default now(),
   check (end_time > start_time),
   check ((extract(epoch from (end_time - start_time)) / 60)::integer > break_minutes),
+  -- One person cannot work two shifts at once (touching is fine: 08:00-12:00 and 12:00-16:00).
   constraint working_hours_no_overlap exclude using gist (
     user_id with =,
     tsrange(work_date + start_time, work_date + end_time) with &&
@@ -107,6 +108,11 @@ grant select on public.working_hours_monthly to authenticated;
 
 revoke insert, update, delete, truncate on public.working_hours_monthly from authenticated;
 
+-- Writes to a read-only view are refused as a privilege error, not a server error: PostgREST
+-- answers "cannot insert into view" (SQLSTATE 55000; a view with GROUP BY is not automatically
+-- updatable) with HTTP 500. With INSTEAD OF triggers the view counts as updatable, so the
+-- executor checks privileges first (none are granted: 42501 -> 401/403), and the trigger
+-- refuses whoever does hold them.
 create function private.refuse_view_write()
 returns trigger
 language plpgsql

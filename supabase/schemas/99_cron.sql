@@ -1,6 +1,10 @@
 -- Schedules (pg_cron on hosted Supabase; the local stack's scheduler calls the same
 -- functions): mail delivery every minute, expiry every five minutes.
 
+-- Enables pg_cron and pg_net where the server offers them (so `supabase db push` sets up mail
+-- delivery and order expiry without a dashboard step), then schedules both jobs (cron.schedule
+-- replaces a job of the same name). Where they are not offered (PGlite, a bare Postgres; the
+-- local stack brings its own stand-in), nothing changes.
 do $$
 begin
   if to_regprocedure('cron.schedule(text, text, text)') is null
