@@ -90,6 +90,43 @@ async function privilegeFixups(target: Database, desired: Database): Promise<str
   return out;
 }
 
+interface Policy {
+  schemaname: string;
+  tablename: string;
+  policyname: string;
+  permissive: string;
+  roles: string[];
+  cmd: string;
+  qual: string | null;
+  with_check: string | null;
+}
+
+/**
+ * DROP/CREATE POLICY statements for the policies `target` lacks or has otherwise than `desired`
+ * (pg-delta's supabase profile leaves the platform's schemas alone, so a policy on
+ * storage.objects would be missed), and DROP for those only `target` has there.
+ */
+async function policyFixups(target: Database, desired: Database): Promise<string[]> {
+  const read = async (db: Database) =>
+    (await db.query<Policy>(`select schemaname, tablename, policyname, permissive, roles::text[] as roles, cmd, qual, with_check from pg_policies`)).rows;
+  const [have, want] = await Promise.all([read(target), read(desired)]);
+  const id = (p: Policy) => `${pg.escapeIdentifier(p.policyname)} on ${pg.escapeIdentifier(p.schemaname)}.${pg.escapeIdentifier(p.tablename)}`;
+  const same = (a: Policy, b: Policy) => JSON.stringify(a) === JSON.stringify(b);
+  const out: string[] = [];
+  for (const p of have) if (!want.some((w) => id(w) === id(p))) out.push(`drop policy ${id(p)};`);
+  for (const p of want) {
+    const old = have.find((h) => id(h) === id(p));
+    if (old && same(old, p)) continue;
+    if (old) out.push(`drop policy ${id(p)};`);
+    const roles = p.roles.map((r) => (r === 'public' ? 'public' : pg.escapeIdentifier(r))).join(', ');
+    out.push(
+      `create policy ${id(p)} as ${p.permissive.toLowerCase()} for ${p.cmd.toLowerCase()} to ${roles}` +
+        (p.qual ? ` using (${p.qual})` : '') + (p.with_check ? ` with check (${p.with_check})` : '') + ';',
+    );
+  }
+  return out;
+}
+
 async function freshDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -160,11 +197,18 @@ export async function dbDiff(name: string, options: { dryRun?: boolean; database
 
     let sql = pgDeltaMigration(urls[0], urls[1]);
     if (sql) await apply(current, sql);
-    const fixups = await privilegeFixups(current, desired);
-    if (fixups.length > 0) {
-      const block = `-- Privileges the platform's default privileges gave the new objects, set as the schema files say.\n${fixups.join('\n')}`;
-      await apply(current, block);
-      sql = sql ? `${sql}\n\n${block}` : block;
+    // What pg-delta leaves out, closed in this order (policies first: a new policy's grants
+    // do not depend on them, and privileges are compared last, on the final objects).
+    const policies = await policyFixups(current, desired);
+    if (policies.length > 0) await apply(current, policies.join('\n'));
+    const privileges = await privilegeFixups(current, desired);
+    if (privileges.length > 0) await apply(current, privileges.join('\n'));
+    const blocks: [string, string[]][] = [
+      ["Policies pg-delta's profile leaves out (the platform's schemas, e.g. storage.objects).", policies],
+      ["Privileges the platform's default privileges gave the new objects, set as the schema files say.", privileges],
+    ];
+    for (const [why, statements] of blocks) {
+      if (statements.length > 0) sql = [sql, `-- ${why}\n${statements.join('\n')}`].filter(Boolean).join('\n\n');
     }
     const left = diffSnapshots(await catalogSnapshot(current), await catalogSnapshot(desired));
     if (!sql && left.length === 0) {
