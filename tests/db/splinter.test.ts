@@ -1,5 +1,6 @@
 /**
- * Supabase's security and performance advisor (splinter, tests/db/splinter/) on the database
+ * Supabase's security and performance advisor (splinter: ../shared/tools/splinter.sql beside the
+ * checkout, the compiled linter the dashboard runs; a tool to run, not project code) on the database
  * the migrations build, on PostgreSQL 15 over the local stack's platform bootstrap, with the
  * exposed schemas set as PostgREST sets them (without `pgrst.db_schemas` the lints about
  * exposed schemas return nothing). Any ERROR or WARN fails, unless it is on the allow-list
@@ -7,7 +8,8 @@
  * supabase/schemas and in docs/decisions.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { openPostgres } from '../../supabase/local/src/db/postgres.ts';
 import type { Database } from '../../supabase/local/src/db/types.ts';
 import { bootstrapPlatform } from '../../supabase/local/src/bootstrap/index.ts';
@@ -30,8 +32,10 @@ interface Lint {
 }
 
 const postgres = engines().find((e) => e.name === 'postgres')!;
+const splinterFile = resolve(import.meta.dirname, '../../../shared/tools/splinter.sql');
+const unavailable = postgres.skip || (existsSync(splinterFile) ? '' : `${splinterFile} not found (shared/ beside the checkout, as CI has it)`);
 
-describe.skipIf(postgres.skip && skipBecause('splinter on postgres', postgres.skip))('splinter (Supabase advisor) on postgres', () => {
+describe.skipIf(unavailable !== '' && skipBecause('splinter on postgres', unavailable))('splinter (Supabase advisor) on postgres', () => {
   let db: Database;
   let lints: Lint[];
 
@@ -39,7 +43,7 @@ describe.skipIf(postgres.skip && skipBecause('splinter on postgres', postgres.sk
     db = await openPostgres({ connectionString: await freshPostgresDatabase('lint') });
     await bootstrapPlatform(db);
     await migrate(db, 'supabase', { seed: false });
-    const script = readFileSync(new URL('./splinter/splinter.sql', import.meta.url), 'utf8');
+    const script = readFileSync(splinterFile, 'utf8');
     lints = await db.transaction(async (tx) => {
       await tx.query(`set local pgrst.db_schemas = 'public,graphql_public'`);
       let rows: Lint[] = [];
