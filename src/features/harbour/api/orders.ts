@@ -77,7 +77,17 @@ export type Invoice = Omit<Tables<'invoices'>, keyof InvoiceOverride> & InvoiceO
 export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at' | 'created_by'>;
 
 /** The events order_events records (text with a check constraint in the generated row). */
-export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'checked_in';
+export type OrderEventKind =
+  | 'created'
+  | 'status'
+  | 'payment'
+  | 'moved'
+  | 'checked_in'
+  // Ledger rows and declined online payments (issue 20): from_value the method, to_value the cents (or the decline code).
+  | 'payment_recorded'
+  | 'refund_recorded'
+  | 'payment_to_refund'
+  | 'payment_failed';
 
 export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_value' | 'at'> & { event: OrderEventKind };
 

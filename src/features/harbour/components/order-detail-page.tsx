@@ -20,13 +20,14 @@ import {
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
-import { OrderStatusBadge } from '@/features/orders/components/order-status';
+import { OrderStatusBadge, usePaymentMethodLabel } from '@/features/orders/components/order-status';
 import { berlinToday, berlinDay, formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
 import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
+import { PaymentsPanel } from './payments-panel';
 
 const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
 
@@ -138,6 +139,8 @@ export function OrderDetailPage({ id }: { id: string }) {
   const statusLabel = useStatusLabel();
   const kindLabel = useKindLabel();
   const paymentLabel = usePaymentShortLabel();
+  const methodLabel = usePaymentMethodLabel();
+  const cents = (value: string | null) => (value && /^\d+$/.test(value) ? formatEuro(Number(value), locale) : (value ?? ''));
   const detail = useQuery(orderDetailQueryOptions(id));
   const action = useOrderAction();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
@@ -178,6 +181,10 @@ export function OrderDetailPage({ id }: { id: string }) {
       case 'status': return t`Status: ${statusLabel(e.from_value ?? '')} → ${statusLabel(e.to_value ?? '')}`;
       case 'payment': return t`Zahlung: ${paymentLabel(e.from_value ?? '')} → ${paymentLabel(e.to_value ?? '')}`;
       case 'moved': return t`Umgelegt: Liegeplatz ${e.from_value ?? ''} → ${e.to_value ?? ''}`;
+      case 'payment_recorded': return t`Zahlung erfasst: ${methodLabel(e.from_value ?? '')}, ${cents(e.to_value)}`;
+      case 'refund_recorded': return t`Erstattung erfasst: ${methodLabel(e.from_value ?? '')}, ${cents(e.to_value)}`;
+      case 'payment_to_refund': return t`Zahlung eingegangen, die zu erstatten ist: ${methodLabel(e.from_value ?? '')}, ${cents(e.to_value)}`;
+      case 'payment_failed': return t`Online-Zahlung abgelehnt (${e.to_value ?? ''})`;
       default: return e.event;
     }
   };
@@ -280,6 +287,8 @@ export function OrderDetailPage({ id }: { id: string }) {
           ...(d.invoice ? [{ label: t`Rechnungsdatum`, value: formatBerlinDateTime(d.invoice.issued_at, locale) }] : []),
         ]} />
       </Section>
+
+      <PaymentsPanel order={o} />
 
       {open && notOver && <MoveSection detail={d} run={(a, done) => void run(a, done)} busy={busy} />}
 
