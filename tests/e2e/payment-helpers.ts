@@ -104,3 +104,11 @@ export async function waitForMail(to: string, since: string, subject: RegExp, ti
     .not.toBeNull();
   return found!;
 }
+
+/**
+ * The console errors minus one the sandbox's checkout page causes by design: it answers a
+ * declined card with HTTP 402 (Stripe's status for a card error), which Chromium logs for that
+ * page. Everything else, and every error of the app, stays.
+ */
+export const withoutDeclineStatus = (errors: string[]) =>
+  errors.filter((e) => !/^Failed to load resource: the server responded with a status of 402 \(Payment Required\) @ http:\/\/127\.0\.0\.1:\d+\/pay\/cs_\w+$/.test(e));

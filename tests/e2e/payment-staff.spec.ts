@@ -157,7 +157,7 @@ test.describe('payments panel', () => {
     const paid = await fetch(started.data.url, { method: 'POST', body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'Klaus Kunde' }), redirect: 'manual' });
     expect(paid.status).toBeGreaterThanOrEqual(300);
     await expect.poll(async () => (await rest<unknown[]>(`rest/v1/payments?order_id=eq.${order.id}&kind=eq.payment&select=id`, await staffToken())).data.length, { timeout: 30_000 }).toBe(2);
-    await page.reload();
+    await page.goto(`/de/account/admin/orders/${order.id}`);
     await expect(payments.getByTestId('overpaid-warning')).toHaveText(`Achtung: Diese Buchung wurde doppelt bezahlt – es ist ${euro(order.price_cents, 'de')} mehr eingegangen als der Preis. Bitte den zu viel gezahlten Betrag erstatten.`);
     expect(await seriousViolations(page)).toEqual([]);
 

@@ -40,7 +40,7 @@ describe('euro amounts typed by staff', () => {
     const tooMuchCash = firstError(schema.safeParse({ method: 'cash', amount: '10,01', note: '' }));
     expect(tooMuchCash?.path).toEqual(['amount']);
     expect(tooMuchCash?.message).toBe(`Bar oder per Überweisung können höchstens ${formatEuro(1000, 'de')} erstattet werden (was am Hafenbüro bezahlt wurde).`);
-    expect(firstError(schema.safeParse({ method: 'online', amount: '30,01', note: '' }))?.message).toBe(`Höchstens ${formatEuro(3000, 'de')} können erstattet werden.`);
+    expect(firstError(schema.safeParse({ method: 'online', amount: '30,01', note: '' }))?.message).toBe(`Online können höchstens ${formatEuro(3000, 'de')} erstattet werden.`);
     expect(schema.safeParse({ method: 'card_terminal', amount: '1', note: '' }).success).toBe(false);
   });
 });

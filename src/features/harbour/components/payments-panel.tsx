@@ -64,6 +64,15 @@ export function PaymentsPanel({ order }: { order: Order }) {
   const canRecord = !!balance && balance.outstanding_cents > 0;
   const canRefund = !!balance && balance.refundable_online_cents + balance.refundable_desk_cents > 0;
   const paidTwice = !!balance && balance.net_cents > balance.price_cents;
+  // The webhook marks a payment that must go back with a 'to_refund:' note (the database's words, not the guest's).
+  const noteText = (note: string) =>
+    !note.startsWith('to_refund:')
+      ? note
+      : note.includes('already paid')
+        ? t`Zu erstatten: Die Buchung war schon bezahlt.`
+        : note.includes('ended')
+          ? t`Zu erstatten: Die Buchung war schon beendet, als die Zahlung einging.`
+          : t`Zu erstatten.`;
   const who = (r: LedgerRow) => (r.recorded_by ? (r.recorded_by_name ?? t`Hafenteam`) : r.method === 'online' ? t`Stripe (automatisch)` : t`System`);
 
   return (
@@ -116,7 +125,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
                       <Trans>zur Zahlung vom {formatBerlinDateTime(of.recorded_at, locale)} ({methodLabel(of.method)}, {formatEuro(of.amount_cents, locale)})</Trans>
                     </span>
                   )}
-                  {r.note && <span className="text-sm break-words whitespace-pre-wrap text-slate-700">{r.note}</span>}
+                  {r.note && <span className="text-sm break-words whitespace-pre-wrap text-slate-700">{noteText(r.note)}</span>}
                 </div>
                 <span className={cn('font-semibold whitespace-nowrap', r.kind === 'refund' ? 'text-red-800' : 'text-slate-900')}>
                   {formatEuro(r.kind === 'refund' ? -r.amount_cents : r.amount_cents, locale)}

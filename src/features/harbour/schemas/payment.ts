@@ -7,7 +7,7 @@ import { messages } from '@/lib/validation';
  * An amount typed in euros ("12,50"), checked and turned into integer cents: more than 0 and at
  * most `maxCents` (the outstanding or refundable amount). The database checks again.
  */
-const amountField = (maxCents: number, locale: string, tooMuch: (max: string) => string) =>
+const amountField = (maxCents: number, locale: string, tooMuch?: (max: string) => string) =>
   z
     .string()
     .trim()
@@ -25,7 +25,7 @@ const amountField = (maxCents: number, locale: string, tooMuch: (max: string) =>
         .number()
         .int()
         .min(1, { error: () => t`Der Betrag muss größer als 0 sein.` })
-        .max(maxCents, { error: () => tooMuch(formatEuro(maxCents, locale)) }),
+        .max(maxCents, { error: () => tooMuch?.(formatEuro(maxCents, locale)) ?? '' }),
     );
 
 const note = () => z.string().trim().max(500, { error: () => messages.max(500) });
@@ -46,7 +46,8 @@ export const refundSchema = (limits: { onlineCents: number; deskCents: number },
   z
     .object({
       method: z.enum(['online', 'cash', 'bank_transfer'], { error: messages.required }),
-      amount: amountField(Math.max(limits.onlineCents, limits.deskCents), locale, (max) => t`Höchstens ${max} können erstattet werden.`),
+      // The limit depends on the method: checked below, with a message that names it.
+      amount: amountField(Number.MAX_SAFE_INTEGER, locale),
       note: note(),
     })
     .superRefine((v, ctx) => {
