@@ -5,6 +5,7 @@
  * checkout (back link, then the session expires) leaves the order payable; the return page
  * waits calmly for a payment that comes after the redirect.
  */
+import type { Page } from '@playwright/test';
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
 import { personas } from '../helpers/personas.ts';
@@ -15,6 +16,19 @@ import { bookViaApi, cards, payOnSandbox, payViaApi, paymentStatus, sandboxText,
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 120_000 });
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+/** A customer's order (booked through the API), its page, "pay online now": on the sandbox's checkout page. */
+async function onCheckoutPage(page: Page, who: 'customer' | 'customerEn', boat: string, day: number) {
+  const locale = who === 'customerEn' ? 'en' : 'de';
+  const { email, password } = personas[who];
+  const token = await personaToken(email, password);
+  const order = await bookViaApi(token, { boat: `${boat} ${run}`, day, last: `${boat} ${run}` });
+  await login(page, email, password, locale);
+  await page.goto(`/${locale}/order/${order.id}`);
+  await page.getByRole('region', { name: locale === 'en' ? 'Pay online' : 'Online bezahlen' }).getByRole('button', { name: locale === 'en' ? 'Pay online now' : 'Jetzt online bezahlen' }).click();
+  await expect(page).toHaveURL(/\/pay\/cs_\w+$/);
+  return { order, token, checkout: page.url() };
+}
 
 test('a guest books, pays with 4242 on the checkout page and sees the order paid and the receipt e-mail (de)', async ({ page, consoleErrors }) => {
   const w = words('de');
@@ -63,14 +77,7 @@ test('a guest books, pays with 4242 on the checkout page and sees the order paid
 });
 
 test('a declined card shows the message on the checkout page; paying again with 4242 succeeds (en)', async ({ page, consoleErrors }) => {
-  const token = await personaToken(personas.customerEn.email, personas.customerEn.password);
-  const order = await bookViaApi(token, { boat: `Declined ${run}`, day: 63, last: `Declined ${run}` });
-  await login(page, personas.customerEn.email, personas.customerEn.password, 'en');
-  await page.goto(`/en/order/${order.id}`);
-  const box = page.getByRole('region', { name: 'Pay online' });
-  await box.getByRole('button', { name: 'Pay online now' }).click();
-  await expect(page).toHaveURL(/\/pay\/cs_/);
-  const checkout = page.url();
+  const { order, token, checkout } = await onCheckoutPage(page, 'customerEn', 'Declined', 63);
 
   await payOnSandbox(page, 'en', cards.declined, 'Jan de Vries');
   await expect(page.getByRole('alert')).toHaveText(sandboxText('en').declined);
@@ -88,12 +95,7 @@ test('a declined card shows the message on the checkout page; paying again with 
 });
 
 test('a card that asks for 3-D Secure completes after the authentication (en)', async ({ page, consoleErrors }) => {
-  const token = await personaToken(personas.customerEn.email, personas.customerEn.password);
-  const order = await bookViaApi(token, { boat: `Secure ${run}`, day: 65, last: `Secure ${run}` });
-  await login(page, personas.customerEn.email, personas.customerEn.password, 'en');
-  await page.goto(`/en/order/${order.id}`);
-  await page.getByRole('button', { name: 'Pay online now' }).click();
-  await expect(page).toHaveURL(/\/pay\/cs_/);
+  const { order } = await onCheckoutPage(page, 'customerEn', 'Secure', 65);
   await payOnSandbox(page, 'en', cards.threeDSecure, 'Jan de Vries');
   await expect(page.getByRole('heading', { name: '3-D Secure: confirm the payment' })).toBeVisible();
   await page.getByRole('button', { name: sandboxText('en').authComplete }).click();
@@ -103,13 +105,7 @@ test('a card that asks for 3-D Secure completes after the authentication (en)', 
 });
 
 test('an abandoned checkout leaves the order payable: back from the page, then the session expires; paying later works (de)', async ({ page, consoleErrors }) => {
-  const token = await personaToken(personas.customer.email, personas.customer.password);
-  const order = await bookViaApi(token, { boat: `Abbruch ${run}`, day: 67, last: `Abbruch ${run}` });
-  await login(page, personas.customer.email, personas.customer.password, 'de');
-  await page.goto(`/de/order/${order.id}`);
-  await page.getByRole('button', { name: 'Jetzt online bezahlen' }).click();
-  await expect(page).toHaveURL(/\/pay\/cs_/);
-  const first = page.url();
+  const { order, checkout: first } = await onCheckoutPage(page, 'customer', 'Abbruch', 67);
 
   // "Back" on the checkout page: nothing charged, paying is offered again.
   await page.getByRole('link', { name: sandboxText('de').back }).click();

@@ -3,7 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
-import { fetchOrderBalance } from '@/features/orders/api/payments';
+import { fetchOrderBalance, fetchOrderPayments } from '@/features/orders/api/payments';
 import type { Payment, PaymentMethod } from '@/features/orders/api/types';
 import { harbourKeys } from './keys';
 
@@ -27,10 +27,8 @@ export const orderLedgerQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: paymentDeskKeys.ledger(orderId),
     queryFn: async (): Promise<LedgerRow[]> => {
+      const rows = await fetchOrderPayments(orderId);
       const supabase = untyped(await getSupabase());
-      const { data, error } = await supabase.from('payments').select('*').eq('order_id', orderId).order('recorded_at').order('id');
-      if (error) throw error;
-      const rows = (data ?? []) as Payment[];
       const ids = [...new Set(rows.map((r) => r.recorded_by).filter((id): id is string => !!id))];
       const names = new Map<string, string>();
       if (ids.length) {

@@ -9,18 +9,17 @@ import type { Order, OrderBalance, Payment } from './types';
 // TODO(pay-db types): the generated types know payments and order_balance once pay-db lands.
 const untyped = (client: unknown) => client as SupabaseClient;
 
-/** The order's ledger rows, oldest first (RLS: the order's owner and staff). */
+/** Fetches the order's ledger rows, oldest first (RLS: the order's owner and staff). */
+export async function fetchOrderPayments(orderId: string): Promise<Payment[]> {
+  const supabase = untyped(await getSupabase());
+  const { data, error } = await supabase.from('payments').select('*').eq('order_id', orderId).order('recorded_at').order('id');
+  if (error) throw error;
+  return (data ?? []) as Payment[];
+}
+
+/** The order's ledger for its owner's page. */
 export const orderPaymentsQueryOptions = (orderId: string) =>
-  queryOptions({
-    queryKey: orderKeys.payments(orderId),
-    queryFn: async (): Promise<Payment[]> => {
-      const supabase = untyped(await getSupabase());
-      const { data, error } = await supabase.from('payments').select('*').eq('order_id', orderId).order('recorded_at').order('id');
-      if (error) throw error;
-      return (data ?? []) as Payment[];
-    },
-    staleTime: 10_000,
-  });
+  queryOptions({ queryKey: orderKeys.payments(orderId), queryFn: () => fetchOrderPayments(orderId), staleTime: 10_000 });
 
 /** Fetches order_balance() (the owner or staff): outstanding, refundable, payment mode. */
 export async function fetchOrderBalance(orderId: string): Promise<OrderBalance> {
