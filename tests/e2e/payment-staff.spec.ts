@@ -168,7 +168,10 @@ test.describe('payments panel', () => {
     await refund.getByRole('button', { name: 'Erstattung anfordern' }).click();
     await expect(payments.getByRole('status')).toHaveText('Die Erstattung ist eingegangen und im Zahlungsverlauf erfasst.');
     await expect(payments.getByTestId('overpaid-warning')).toHaveCount(0);
-    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    // The ledger now holds a refund: the database calls that partially refunded; the stay stays booked.
+    await expect(page.getByTestId('payment-status')).toHaveText('Teilweise erstattet');
+    await expect(page.getByText('Bestätigt', { exact: true }).first()).toBeVisible();
+    await expect(payments.getByTestId('outstanding')).toHaveText(euro(0, 'de'));
     expect(consoleErrors).toEqual([]);
   });
 });
