@@ -200,6 +200,15 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(missing).toMatchObject({ statusCode: 404, code: 'resource_missing', message: "No such checkout.session: 'cs_test_nope'" });
     expect(await stripe.paymentIntents.retrieve('pi_nope').catch((e: Stripe.errors.StripeError) => e.code)).toBe('resource_missing');
 
+    // Malformed bodies are the caller's error, never a 500.
+    for (const body of ['a[b=1', 'metadata[0]=x', 'line_items=abc&mode=payment', 'mode=payment&line_items[0]=x', 'mode[x]=1', 'expand[0][x]=1', 'mode=payment&mode[a]=1', '%%%']) {
+      const res = await fetch(`${sandbox.url}/v1/checkout/sessions`, { method: 'POST', body, headers: { authorization: `Bearer ${SANDBOX_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(res.status, body).toBe(400);
+      expect(((await res.json()) as { error: { type: string } }).error.type, body).toBe('invalid_request_error');
+    }
+    const emptyForm = await fetch(`${sandbox.url}/pay/${(await stripe.checkout.sessions.create(params())).id}`, { method: 'POST', body: '' });
+    expect(emptyForm.status).toBe(400);
+
     const wrongKey = new Stripe('sk_test_someone_elses_key', { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 });
     const unauthorized = await wrongKey.checkout.sessions.create(params()).catch((e: unknown) => e);
     expect(unauthorized).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);

@@ -191,9 +191,9 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
     const raw = req.method === 'POST' ? (await readBody(req, 1024 * 1024)).toString('utf8') : query.toString();
     const params: Params = parseParams(raw);
     const idempotencyKey = req.method === 'POST' ? (req.headers['idempotency-key'] as string | undefined) : undefined;
+    const hash = createHash('sha256').update(raw).digest('hex');
     if (idempotencyKey !== undefined) {
       if (idempotencyKey.length > 255) throw new StripeError(400, 'invalid_request_error', 'Idempotency keys can be no longer than 255 characters.', undefined, 'Idempotency-Key');
-      const hash = createHash('sha256').update(raw).digest('hex');
       const previous = store.idempotent(idempotencyKey);
       if (previous) {
         if (previous.method !== req.method || previous.path !== path || previous.hash !== hash) {
@@ -209,7 +209,7 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
     const ctx: ApiContext = { store, baseUrl, request: { id: requestId, idempotency_key: idempotencyKey ?? null } };
     const body = route(ctx, req.method ?? 'GET', path, params);
     // As at Stripe, only a request that ran is remembered: one refused by validation is not.
-    if (idempotencyKey !== undefined) store.remember(idempotencyKey, { method: req.method ?? 'POST', path, hash: createHash('sha256').update(raw).digest('hex'), status: 200, body });
+    if (idempotencyKey !== undefined) store.remember(idempotencyKey, { method: req.method ?? 'POST', path, hash, status: 200, body });
     sendJson(res, 200, body, idempotencyKey ? { ...headers, 'idempotency-key': idempotencyKey } : headers);
   }
 

@@ -122,7 +122,7 @@ h1{font-size:1.3rem;margin:0 0 8px}h2{font-size:1.05rem;margin:0 0 12px}
 a{color:#0b4f71}ul{padding:0;list-style:none;margin:0}li{display:flex;justify-content:space-between;gap:12px;padding:6px 0;border-bottom:1px solid #e5e9ee}
 label{display:block;font-weight:600;margin:14px 0 4px}input{width:100%;font:inherit;padding:10px 12px;border:1px solid #8a99a8;border-radius:6px}
 input[aria-invalid=true]{border-color:#b3261e}.field-error{color:#b3261e;margin:4px 0 0;font-size:.9rem}
-.row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.row{display:grid;grid-template-columns:1fr 1fr;gap:12px;align-items:end}
 button{width:100%;margin-top:20px;font:inherit;font-weight:600;padding:12px;border:0;border-radius:6px;background:#0b4f71;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#b3261e;border:1px solid #b3261e}
 .alert{background:#fdecea;color:#7a1a14;border-radius:6px;padding:10px 12px;margin:0 0 12px}
