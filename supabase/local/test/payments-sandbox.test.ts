@@ -235,7 +235,10 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
   });
 
   it('pays with 4242 4242 4242 4242 through the page: redirect to success_url, session paid, signed events', async () => {
-    const session = await stripe.checkout.sessions.create(params());
+    const session = await stripe.checkout.sessions.create(
+      params({ submit_type: 'book', payment_intent_data: { metadata: { order_id: 'order-1' }, description: 'Buchung HD-123', receipt_email: 'kunde@hafen.test' } }),
+    );
+    expect(session.submit_type).toBe('book');
     const page = await (await fetch(session.url!)).text();
     // German page (the session's locale): merchant, amount in German format, labelled fields, back link.
     expect(page).toContain('lang="de"');
@@ -253,7 +256,17 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     const paid = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent', 'payment_intent.latest_charge'] });
     expect(paid).toMatchObject({ status: 'complete', payment_status: 'paid', url: null, customer_details: { email: 'kunde@hafen.test', name: 'Kim Kunde' } });
     const intent = paid.payment_intent as Stripe.PaymentIntent;
-    expect(intent).toMatchObject({ object: 'payment_intent', status: 'succeeded', amount: 4900, amount_received: 4900, currency: 'eur', metadata: { order_id: 'order-1' }, last_payment_error: null });
+    expect(intent).toMatchObject({
+      object: 'payment_intent',
+      status: 'succeeded',
+      amount: 4900,
+      amount_received: 4900,
+      currency: 'eur',
+      metadata: { order_id: 'order-1' },
+      description: 'Buchung HD-123',
+      receipt_email: 'kunde@hafen.test',
+      last_payment_error: null,
+    });
     expect(intent.id).toMatch(/^pi_/);
     const charge = intent.latest_charge as Stripe.Charge;
     expect(charge).toMatchObject({ object: 'charge', status: 'succeeded', paid: true, amount: 4900, amount_refunded: 0, refunded: false, payment_intent: intent.id });
@@ -300,6 +313,10 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
 
     const de = await stripe.checkout.sessions.create(params());
     expect(text(await (await pay(de, { number: '4000000000000002' })).text())).toContain('Ihre Karte wurde abgelehnt.');
+    // locale auto follows the browser's language.
+    const auto = await stripe.checkout.sessions.create(params({ locale: 'auto' }));
+    expect(await (await fetch(auto.url!, { headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' } })).text()).toContain('lang="de"');
+    expect(await (await fetch(auto.url!, { headers: { 'accept-language': 'en-GB,en;q=0.9' } })).text()).toContain('lang="en"');
 
     // Another card then pays the same session.
     const ok = await pay(session, { number: '4242424242424242', email: 'gast@hafen.test' }, 'en');

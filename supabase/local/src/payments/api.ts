@@ -97,12 +97,19 @@ export function createSession(ctx: ApiContext, params: Params): Stripe.Checkout.
   const intentData = reader.object('payment_intent_data');
   const intentMetadata = intentData?.metadata() ?? {};
   const description = intentData?.string('description', { max: 1000 }) ?? null;
+  const receiptEmail = intentData?.string('receipt_email', { max: 800 }) ?? null;
+  if (receiptEmail !== null && !EMAIL.test(receiptEmail)) throw invalid(`Invalid email address: ${receiptEmail}`, 'payment_intent_data[receipt_email]', 'email_invalid');
+  const statementSuffix = intentData?.string('statement_descriptor_suffix', { max: 22 }) ?? null;
   intentData?.rejectUnknown();
   const methods = reader.list('payment_method_types');
   if (methods && (methods.length === 0 || methods.some((m) => m !== 'card'))) {
     throw invalid('The local payment sandbox supports only payment_method_types=["card"].', 'payment_method_types');
   }
   reader.enumeration('ui_mode', ['hosted_page'] as const);
+  // Shown by Stripe's page only (the sandbox's page keeps its own wording); kept on the session.
+  const submitType = reader.enumeration('submit_type', ['auto', 'book', 'donate', 'pay'] as const) ?? null;
+  const billingAddressCollection = reader.enumeration('billing_address_collection', ['auto', 'required'] as const) ?? null;
+  const customerCreation = reader.enumeration('customer_creation', ['always', 'if_required'] as const) ?? 'if_required';
   const now = ctx.store.seconds();
   const expiresAt = reader.integer('expires_at') ?? now + MAX_EXPIRY_S;
   if (expiresAt < now + MIN_EXPIRY_S - EXPIRY_GRACE_S) {
@@ -110,7 +117,7 @@ export function createSession(ctx: ApiContext, params: Params): Stripe.Checkout.
   }
   if (expiresAt > now + MAX_EXPIRY_S) throw invalid('The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.', 'expires_at');
   reader.rejectUnknown(['expand']);
-  return ctx.store.createSession({
+  const session = ctx.store.createSession({
     baseUrl: ctx.baseUrl,
     expiresAt,
     amountTotal,
@@ -121,8 +128,12 @@ export function createSession(ctx: ApiContext, params: Params): Stripe.Checkout.
     metadata,
     successUrl,
     cancelUrl,
-    data: { lineItems: items, intent: { metadata: intentMetadata, description } },
+    data: { lineItems: items, intent: { metadata: intentMetadata, description, receiptEmail, statementSuffix } },
+    submitType,
+    billingAddressCollection,
+    customerCreation,
   });
+  return session;
 }
 
 export function expireSession(ctx: ApiContext, id: string, params: Params) {

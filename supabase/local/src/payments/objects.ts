@@ -50,6 +50,9 @@ export function newSession(input: {
   metadata: Record<string, string>;
   successUrl: string | null;
   cancelUrl: string | null;
+  submitType: Stripe.Checkout.Session.SubmitType | null;
+  billingAddressCollection: Stripe.Checkout.Session.BillingAddressCollection | null;
+  customerCreation: Stripe.Checkout.Session.CustomerCreation;
 }): Stripe.Checkout.Session {
   return {
     id: input.id,
@@ -61,7 +64,7 @@ export function newSession(input: {
     amount_subtotal: input.amountTotal,
     amount_total: input.amountTotal,
     automatic_tax: { enabled: false, liability: null, provider: null, status: null },
-    billing_address_collection: null,
+    billing_address_collection: input.billingAddressCollection,
     cancel_url: input.cancelUrl,
     client_reference_id: input.clientReferenceId,
     client_secret: null,
@@ -75,7 +78,7 @@ export function newSession(input: {
     custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
     customer: null,
     customer_account: null,
-    customer_creation: 'if_required',
+    customer_creation: input.customerCreation,
     customer_details: input.customerEmail
       ? { address: null, business_name: null, email: input.customerEmail, individual_name: null, name: null, phone: null, tax_exempt: 'none', tax_ids: null }
       : null,
@@ -107,7 +110,7 @@ export function newSession(input: {
     shipping_cost: null,
     shipping_options: [],
     status: 'open',
-    submit_type: null,
+    submit_type: input.submitType,
     subscription: null,
     success_url: input.successUrl,
     total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
@@ -125,6 +128,7 @@ export function newPaymentIntent(input: {
   description: string | null;
   metadata: Record<string, string>;
   receiptEmail: string | null;
+  statementSuffix: string | null;
 }): Stripe.PaymentIntent {
   return {
     id: input.id,
@@ -167,7 +171,7 @@ export function newPaymentIntent(input: {
     shipping: null,
     source: null,
     statement_descriptor: null,
-    statement_descriptor_suffix: null,
+    statement_descriptor_suffix: input.statementSuffix,
     status: 'requires_payment_method',
     transfer_group: null,
   };

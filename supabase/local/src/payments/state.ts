@@ -18,7 +18,7 @@ export interface Delivery {
 /** What the sandbox keeps about a session besides Stripe's object. */
 export interface SessionData {
   lineItems: LineItemData[];
-  intent: { metadata: Record<string, string>; description: string | null };
+  intent: { metadata: Record<string, string>; description: string | null; receiptEmail: string | null; statementSuffix: string | null };
   /** The card waiting for 3-D Secure (never the full number: what the charge shows). */
   pendingCard?: { card: CardData; paymentMethod: string; billing: { email: string | null; name: string | null } };
 }
@@ -55,6 +55,8 @@ const empty = (): Data => ({
   deliveries: [],
   idempotency: {},
 });
+
+const MAX_EVENTS = 1000;
 
 export type RequestInfo = { id: string | null; idempotency_key: string | null };
 const NO_REQUEST: RequestInfo = { id: null, idempotency_key: null };
@@ -113,7 +115,18 @@ export class PaymentStore {
     this.data.events.push(event);
     const delivery: Delivery = { event: event.id, type, created: event.created, status: 'pending', attempts: [], next_attempt_at: null };
     this.data.deliveries.push(delivery);
+    this.prune();
     this.onEvent(delivery);
+  }
+
+  /** Keeps the newest MAX_EVENTS events (and any still being delivered), so the file stays small. */
+  private prune() {
+    const excess = this.data.events.length - MAX_EVENTS;
+    if (excess <= 0) return;
+    const pending = new Set(this.data.deliveries.filter((d) => d.status === 'pending').map((d) => d.event));
+    const dropped = new Set(this.data.events.slice(0, excess).filter((e) => !pending.has(e.id)).map((e) => e.id));
+    this.data.events = this.data.events.filter((e) => !dropped.has(e.id));
+    this.data.deliveries = this.data.deliveries.filter((d) => !dropped.has(d.event));
   }
 
   event(id: string): Stripe.Event | undefined {
@@ -187,7 +200,7 @@ export class PaymentStore {
   }
 
   sessionData(id: string): SessionData {
-    return this.data.sessionData[id] ?? { lineItems: [], intent: { metadata: {}, description: null } };
+    return this.data.sessionData[id] ?? { lineItems: [], intent: { metadata: {}, description: null, receiptEmail: null, statementSuffix: null } };
   }
 
   expireSession(id: string, request: RequestInfo) {
@@ -213,7 +226,8 @@ export class PaymentStore {
       currency: session.currency ?? 'eur',
       description: data.intent.description,
       metadata: data.intent.metadata,
-      receiptEmail: null,
+      receiptEmail: data.intent.receiptEmail,
+      statementSuffix: data.intent.statementSuffix,
     });
     this.data.paymentIntents[intent.id] = intent;
     session.payment_intent = intent.id;
