@@ -1,10 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Stripe from 'stripe';
+import { chromium } from '@playwright/test';
+import { seriousViolations } from '../../../tests/helpers/axe.ts';
+import { skipBecause } from './harness/engines.ts';
 import { SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET, WEBHOOK_PATH, startPaymentSandbox, stripeEnvironment, type PaymentSandbox } from '../src/payments/index.ts';
 import { API_VERSION } from '../src/payments/objects.ts';
 import { parseParams } from '../src/payments/params.ts';
@@ -558,4 +561,70 @@ describe('payment sandbox in the local stack', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const noChromium = existsSync(chromiumPath) ? '' : `no Chromium at ${chromiumPath} (apt-get install chromium)`;
+
+describe.skipIf(noChromium && skipBecause('payment sandbox page in Chromium', noChromium))('payment sandbox page in Chromium', () => {
+  it('is usable at 390 px and 1280 px in de and en without serious axe violations, and pays after 3-D Secure', async () => {
+    const sandbox = await startPaymentSandbox({ host: '127.0.0.1', port: 0, merchantName: 'Hafen Düsseldorf' });
+    const browser = await chromium.launch({ executablePath: chromiumPath });
+    try {
+      const stripe = new Stripe(SANDBOX_SECRET_KEY, { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 });
+      const create = (locale: 'de' | 'en', email?: string) =>
+        stripe.checkout.sessions.create({
+          mode: 'payment',
+          locale,
+          customer_email: email,
+          line_items: [{ price_data: { currency: 'eur', unit_amount: 12345, product_data: { name: 'Liegeplatz A12, 2 Nächte' } }, quantity: 1 }],
+          success_url: 'http://127.0.0.1:9/done?session_id={CHECKOUT_SESSION_ID}',
+          cancel_url: 'http://127.0.0.1:9/back',
+        });
+
+      const de = await create('de', 'kunde@hafen.test');
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>ok</title><p>ok</p>' }));
+      await page.goto(de.url!);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await expect.poll(() => page.getByText('123,45 €').first().isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: /Zurück/ }).getAttribute('href')).toBe('http://127.0.0.1:9/back');
+
+      const fill = async (number: string) => {
+        await page.getByLabel('Kartennummer').fill(number);
+        await page.getByLabel('Ablaufdatum (MM / JJ)').fill('12 / 34');
+        await page.getByLabel('Prüfnummer (CVC)').fill('123');
+        await page.getByLabel('Name auf der Karte').fill('Kim Kunde');
+        await page.getByRole('button', { name: 'Bezahlen 123,45 €' }).click();
+      };
+      await fill('4000 0000 0000 0002');
+      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Ihre Karte wurde abgelehnt.');
+      expect(await seriousViolations(page)).toEqual([]);
+      await fill('4242 4242 4242 4241');
+      await expect.poll(() => page.getByText('Ihre Kartennummer ist ungültig.').isVisible()).toBe(true);
+      expect(await page.getByLabel('Kartennummer').getAttribute('aria-invalid')).toBe('true');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await fill('4000 0025 0000 3155');
+      await page.waitForURL(/\/authenticate$/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Authentifizierung abschließen' }).click();
+      await page.waitForURL(`http://127.0.0.1:9/done?session_id=${de.id}`);
+      expect(await stripe.checkout.sessions.retrieve(de.id)).toMatchObject({ status: 'complete', payment_status: 'paid' });
+      await page.goto(`${sandbox.url}/pay/${de.id}`);
+      await expect.poll(() => page.getByRole('status').textContent()).toBe('Diese Zahlung ist abgeschlossen. Vielen Dank!');
+
+      const en = await create('en');
+      const wide = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await wide.goto(en.url!);
+      expect(await seriousViolations(wide)).toEqual([]);
+      expect(await wide.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+      await expect.poll(() => wide.getByText('€123.45').first().isVisible()).toBe(true);
+      await expect.poll(() => wide.getByLabel('Email').isVisible()).toBe(true);
+    } finally {
+      await browser.close();
+      await sandbox.close();
+    }
+  }, 60_000);
 });
