@@ -512,6 +512,16 @@ describe('payment sandbox state', () => {
       } finally {
         await second.close();
       }
+      // A damaged file is moved aside with a warning; the sandbox starts empty.
+      writeFileSync(stateFile, '{"version": 1, "sessions": {');
+      const warnings: string[] = [];
+      const third = await startPaymentSandbox({ host: '127.0.0.1', port: 0, merchantName: 'Hafen', stateFile, log: { info() {}, error() {}, warn: (m) => warnings.push(m) } });
+      try {
+        expect(warnings.join('\n')).toMatch(/could not be read .*moved to .*unreadable-/);
+        expect((await fetch(`${third.url}/pay/${session.id}`)).status).toBe(404);
+      } finally {
+        await third.close();
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

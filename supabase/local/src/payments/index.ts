@@ -119,7 +119,7 @@ function readCard(form: URLSearchParams, needsEmail: boolean, now: Date) {
  */
 export async function startPaymentSandbox(options: PaymentSandboxOptions): Promise<PaymentSandbox> {
   const log = options.log ?? silent;
-  const store = new PaymentStore(options.stateFile, options.now);
+  const store = new PaymentStore(options.stateFile, options.now, (m) => log.warn(m));
   const sender = new WebhookSender(store, { secret: SANDBOX_WEBHOOK_SECRET, retryDelaysMs: options.retryDelaysMs, log });
   let baseUrl = '';
 

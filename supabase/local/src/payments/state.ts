@@ -88,11 +88,20 @@ export class PaymentStore {
   constructor(
     private readonly file: string | undefined,
     readonly now: () => number = Date.now,
+    warn: (message: string) => void = () => {},
   ) {
     this.data = empty();
     if (file && existsSync(file)) {
-      const loaded = JSON.parse(readFileSync(file, 'utf8')) as Data;
-      if (loaded.version === 1) this.data = { ...empty(), ...loaded };
+      try {
+        const loaded = JSON.parse(readFileSync(file, 'utf8')) as Data;
+        if (loaded.version !== 1) throw new Error(`unknown version ${String(loaded.version)}`);
+        this.data = { ...empty(), ...loaded };
+      } catch (error) {
+        // A damaged file (a disk filled up, an edit by hand) must not stop the stack: kept aside.
+        const aside = `${file}.unreadable-${Date.now()}`;
+        renameSync(file, aside);
+        warn(`payment sandbox: ${file} could not be read (${(error as Error).message}); moved to ${aside}, starting empty`);
+      }
     }
   }
 
