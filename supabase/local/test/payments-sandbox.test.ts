@@ -285,6 +285,9 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
       expect(event.id).toMatch(/^evt_/);
       expect(r.headers['content-type']).toContain('application/json');
     }
+    // The events can be fetched back from the API, as a webhook handler may do.
+    expect(await stripe.events.retrieve(events[0].event.id)).toMatchObject({ id: events[0].event.id, type: events[0].event.type });
+    expect(await stripe.events.retrieve('evt_nope').catch((e: Stripe.errors.StripeError) => e.code)).toBe('resource_missing');
     const completed = events.find((r) => r.event.type === 'checkout.session.completed')!.event.data.object as Stripe.Checkout.Session;
     expect(completed).toMatchObject({ id: session.id, payment_status: 'paid', status: 'complete', payment_intent: intent.id, client_reference_id: 'order-1', metadata: { order_id: 'order-1' } });
 

@@ -5,7 +5,7 @@ import type { PaymentStore, RequestInfo } from './state.ts';
 
 /**
  * The API subset: POST/GET /v1/checkout/sessions[/:id[/expire]], GET /v1/payment_intents/:id,
- * GET /v1/charges/:id, POST /v1/refunds, GET /v1/refunds/:id. Parameters are checked as Stripe
+ * GET /v1/charges/:id, POST /v1/refunds, GET /v1/refunds/:id, GET /v1/events/:id. Parameters are checked as Stripe
  * checks them for this subset; a parameter the sandbox does not know is refused
  * (`parameter_unknown`), as Stripe refuses one it does not know, so nothing is silently ignored.
  */

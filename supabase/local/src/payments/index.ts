@@ -223,6 +223,11 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
     if ((m = /^\/v1\/charges\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.charge(m[1]), params);
     if (path === '/v1/refunds' && method === 'POST') return expand(store, createRefund(ctx, params), params);
     if ((m = /^\/v1\/refunds\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.refund(m[1]), params);
+    if ((m = /^\/v1\/events\/([^/]+)$/.exec(path)) && method === 'GET') {
+      const event = store.event(m[1]);
+      if (!event) throw noSuch('event', m[1]);
+      return expand(store, event, params);
+    }
     throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}). The local payment sandbox supports only a subset of Stripe's API.`);
   }
 
