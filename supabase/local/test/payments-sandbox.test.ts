@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Stripe from 'stripe';
@@ -21,6 +21,8 @@ import { startTestStack } from './harness/stack.ts';
  */
 
 const MINUTE = 60;
+const root = resolve(import.meta.dirname, '../../..');
+const stripeVersion = (JSON.parse(readFileSync(join(root, 'node_modules/stripe/package.json'), 'utf8')) as { version: string }).version;
 
 /** A webhook endpoint on a free port that records what arrives and answers with `status(type)`. */
 async function startReceiver() {
@@ -532,15 +534,42 @@ describe('payment sandbox state', () => {
 });
 
 describe('payment sandbox in the local stack', () => {
-  it('starts with the stack, delivers to the stack’s stripe-webhook function and gives functions its keys and SITE_URL', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'payments-stack-'));
+  it('starts with the stack; a Deno function with the stripe SDK (fetch client, SubtleCrypto) verifies its events; functions get its keys and SITE_URL', async () => {
+    // Inside the checkout (.data is ignored), so Deno finds the stripe package in node_modules
+    // as the project's functions do (--node-modules-dir=manual).
+    mkdirSync(join(root, '.data'), { recursive: true });
+    const dir = mkdtempSync(join(root, '.data', 'payments-stack-'));
     const workdir = join(dir, 'supabase');
     cpSync(resolve(import.meta.dirname, 'fixtures/functions'), workdir, { recursive: true });
-    mkdirSync(join(workdir, 'functions/stripe-webhook'), { recursive: true });
-    // A stand-in for the app's webhook function: answers 200 when the signature header is there.
+    const fn = join(workdir, 'functions/stripe-webhook');
+    mkdirSync(fn, { recursive: true });
+    writeFileSync(join(fn, 'deno.json'), JSON.stringify({ imports: { stripe: `npm:stripe@${stripeVersion}` } }));
+    // A stand-in for the app's webhook function, set up as the contract's _shared/stripe.ts does:
+    // it verifies the signature and reads the session back through the API.
     writeFileSync(
-      join(workdir, 'functions/stripe-webhook/index.ts'),
-      "// @ts-nocheck\nDeno.serve(async (req) => { await req.text(); return new Response(null, { status: req.headers.get('stripe-signature') ? 200 : 400 }); });\n",
+      join(fn, 'index.ts'),
+      `// @ts-nocheck
+import Stripe from 'stripe';
+const stripe = new Stripe(Deno.env.get('STRIPE_SECRET_KEY'), {
+  httpClient: Stripe.createFetchHttpClient(),
+  host: Deno.env.get('STRIPE_API_HOST'),
+  port: Number(Deno.env.get('STRIPE_API_PORT')),
+  protocol: Deno.env.get('STRIPE_API_PROTOCOL'),
+  maxNetworkRetries: 0,
+});
+const crypto = Stripe.createSubtleCryptoProvider();
+Deno.serve(async (req) => {
+  const body = await req.text();
+  let event;
+  try {
+    event = await stripe.webhooks.constructEventAsync(body, req.headers.get('stripe-signature') ?? '', Deno.env.get('STRIPE_WEBHOOK_SECRET'), 300, crypto);
+  } catch (error) {
+    return Response.json({ error: String(error.message) }, { status: 400 });
+  }
+  const session = await stripe.checkout.sessions.retrieve(event.data.object.id);
+  return Response.json({ event: event.id, status: session.status });
+});
+`,
     );
     appendFileSync(join(workdir, 'config.toml'), '\n[functions.stripe-webhook]\nverify_jwt = false\n');
     const stack = await startTestStack({ engine: 'pglite', workdir, siteUrl: 'http://127.0.0.1:3999' });
@@ -558,6 +587,10 @@ describe('payment sandbox in the local stack', () => {
         return list.find((d) => d.status === 'delivered');
       }, 60_000);
       expect(delivered.endpoint).toBe(`${stack.url}${WEBHOOK_PATH}`);
+      expect(delivered.attempts.at(-1)?.status).toBe(200);
+      // The function refuses a forged event (the check the deliveries passed is a real one).
+      const forged = await fetch(`${stack.url}${WEBHOOK_PATH}`, { method: 'POST', body: '{"id":"evt_x"}', headers: { 'stripe-signature': 't=1,v1=00' } });
+      expect(forged.status).toBe(400);
 
       const echo = await fetch(`${stack.url}/functions/v1/echo`, { method: 'POST', headers: { authorization: `Bearer ${stack.keys.anonKey}` } });
       const { env } = (await echo.json()) as { env: Record<string, string | null> };
@@ -573,7 +606,7 @@ describe('payment sandbox in the local stack', () => {
       await stack.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 });
 
 const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
