@@ -4,7 +4,7 @@
 -- whatever their order of arrival; only the service role records them; begin_online_payment and
 -- the payment modes decide who may pay online; a paid order never expires; one invoice per order.
 begin;
-select plan(100);
+select plan(103);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -152,6 +152,11 @@ select results_eq($$ select kind, method::text, amount_cents, provider, provider
   $$ values ('payment', 'online', 3332, 'stripe', 'pi_online', 'cs_test_online1', 'evt_paid1', null::uuid) $$, 'one ledger row, by the webhook');
 select is((select status from public.checkout_sessions where id = 'cs_test_online1'), 'complete', 'the session is complete');
 select is((select count(*)::int from public.invoices where order_id = current_setting('tests.online')::uuid), 1, 'the invoice is issued on paid');
+select results_eq($$ select kind, recipient, locale, subject from public.outbox where order_id = current_setting('tests.online')::uuid and kind = 'payment_receipt' $$,
+  $$ values ('payment_receipt', 'customer@test.local', 'de', 'Zahlung erhalten: Liegeplatz P1, ' || private.format_berlin('2027-05-20 14:00+02', 'de')) $$,
+  'the guest gets the receipt e-mail, in the booking''s language');
+select ok((select body_text from public.outbox where order_id = current_setting('tests.online')::uuid and kind = 'payment_receipt') like '%Betrag: 33,32 €%',
+  'with the amount');
 select results_eq($$ select r - 'event_id' from pg_temp.stripe(pg_temp.event('evt_paid1', 'checkout.session.completed',
                      pg_temp.session('cs_test_online1', current_setting('tests.online'), 3332, 'pi_online'))) r $$,
   $$ values ('{"type": "checkout.session.completed", "outcome": "recorded", "detail": null, "order_id": null, "replay": true}'::jsonb
@@ -251,6 +256,8 @@ select results_eq($$ select event, from_value, to_value from public.order_events
   $$ values ('payment_recorded', 'online', '3332'), ('payment_to_refund', 'online', '3332') $$, 'the history flags it for staff');
 select tests.clear_authentication();
 select is((select count(*)::int from public.invoices where order_id = current_setting('tests.doppelt')::uuid), 1, 'one invoice only');
+select is((select count(*)::int from public.outbox where order_id = current_setting('tests.doppelt')::uuid and kind = 'payment_receipt'), 1,
+  'and one receipt: the second charge is to be refunded');
 
 -- ---------------------------------------------------------------- a paid order never expires
 select pg_temp.session_recorded(current_setting('tests.gast'), 'cs_test_gast');

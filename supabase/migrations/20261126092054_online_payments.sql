@@ -4,6 +4,8 @@ set local check_function_bodies = off;
 
 ALTER TABLE "public"."order_events" DROP CONSTRAINT "order_events_event_check";
 
+ALTER TABLE "public"."outbox" DROP CONSTRAINT "outbox_kind_check";
+
 DROP FUNCTION "private"."set_payment_status"(uuid, public.payment_status, text);
 
 DROP FUNCTION "public"."set_payment_status"(uuid, public.payment_status, text);
@@ -543,6 +545,52 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION private.queue_payment_receipt()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_order public.orders;
+  v_locale text;
+  v_en boolean;
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+begin
+  if new.kind <> 'payment' or new.method <> 'online' or new.refund_of is not null or new.note like 'to_refund:%' then
+    return null;
+  end if;
+  select * into v_order from public.orders o where o.id = new.order_id;
+  if v_order.email is null or v_order.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    return null;
+  end if;
+  v_locale := private.order_locale(v_order);
+  v_en := v_locale = 'en';
+  perform private.queue_mail(
+    'payment_receipt', v_order.email, v_locale,
+    case when v_en
+      then format('Payment received: berth %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'en'))
+      else format('Zahlung erhalten: Liegeplatz %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'de')) end,
+    concat_ws(E'\n',
+      case when v_en then 'Hello,' else 'Guten Tag,' end,
+      '',
+      case when v_en then 'we have received your online payment. Thank you!' else 'wir haben Ihre Online-Zahlung erhalten. Vielen Dank!' end,
+      '',
+      case when v_en then 'Amount: ' else 'Betrag: ' end || private.format_eur(new.amount_cents, v_locale),
+      case when v_en then 'Paid on: ' else 'Bezahlt am: ' end || private.format_berlin(new.recorded_at, v_locale),
+      case when v_en then 'Payment reference: ' else 'Zahlungsreferenz: ' end || coalesce(new.provider_payment_id, new.id::text),
+      case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.id,
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
+      '',
+      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+      'Hafen Düsseldorf'),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    v_order.id);
+  return null;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION private.record_checkout_session(p_order_id uuid, p_session_id text, p_url text, p_amount_cents integer, p_expires_at timestamp with time zone)
  RETURNS void
  LANGUAGE plpgsql
@@ -932,6 +980,8 @@ ALTER TABLE "public"."checkout_sessions" ADD CONSTRAINT "checkout_sessions_order
 
 ALTER TABLE "public"."order_events" ADD CONSTRAINT "order_events_event_check" CHECK ((event = ANY (ARRAY['created'::text, 'status'::text, 'payment'::text, 'moved'::text, 'checked_in'::text, 'payment_recorded'::text, 'refund_recorded'::text, 'payment_to_refund'::text, 'payment_failed'::text])));
 
+ALTER TABLE "public"."outbox" ADD CONSTRAINT "outbox_kind_check" CHECK ((kind = ANY (ARRAY['booking_confirmation'::text, 'contact_message'::text, 'service_request'::text, 'application_receipt'::text, 'application_answer'::text, 'payment_receipt'::text])));
+
 ALTER TABLE "public"."payments" ADD CONSTRAINT "payments_online_is_stripe" CHECK (((method = 'online'::public.payment_method) = (provider IS NOT NULL)));
 
 ALTER TABLE "public"."payments" ADD CONSTRAINT "payments_order_id_fkey" FOREIGN KEY (order_id) REFERENCES public.orders(id);
@@ -963,6 +1013,8 @@ CREATE TRIGGER payments_history AFTER INSERT ON public.payments FOR EACH ROW EXE
 CREATE TRIGGER payments_immutable BEFORE DELETE OR UPDATE ON public.payments FOR EACH ROW EXECUTE FUNCTION private.payments_refuse_change();
 
 CREATE TRIGGER payments_no_truncate BEFORE TRUNCATE ON public.payments FOR EACH STATEMENT EXECUTE FUNCTION private.payments_refuse_change();
+
+CREATE TRIGGER payments_queue_receipt AFTER INSERT ON public.payments FOR EACH ROW EXECUTE FUNCTION private.queue_payment_receipt();
 
 CREATE TRIGGER payments_update_order AFTER INSERT ON public.payments FOR EACH ROW EXECUTE FUNCTION private.payments_derive_status();
 
@@ -999,6 +1051,8 @@ COMMENT ON FUNCTION "private"."payments_derive_status"() IS 'After insert on pay
 COMMENT ON FUNCTION "private"."payments_refuse_change"() IS 'Refuses every update, delete and truncate of the payments ledger, whoever writes (the owner and the service role too).';
 
 COMMENT ON FUNCTION "private"."prepare_online_refund"(uuid, integer) IS 'The rule behind public.prepare_online_refund (security definer, not exposed by the API).';
+
+COMMENT ON FUNCTION "private"."queue_payment_receipt"() IS 'After insert on payments: queues the receipt of an online payment to the guest (booking language; not for a second charge to be refunded).';
 
 COMMENT ON FUNCTION "private"."record_checkout_session"(uuid, text, text, integer, timestamp with time zone) IS 'The rule behind public.record_checkout_session (security definer, not exposed by the API).';
 
@@ -1093,6 +1147,10 @@ GRANT EXECUTE ON FUNCTION "private"."payments_refuse_change"() TO "postgres";
 REVOKE ALL ON FUNCTION "private"."prepare_online_refund"(uuid, integer) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."prepare_online_refund"(uuid, integer) TO "authenticated", "postgres", "service_role";
+
+REVOKE ALL ON FUNCTION "private"."queue_payment_receipt"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."queue_payment_receipt"() TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."record_checkout_session"(uuid, text, text, integer, timestamp with time zone) FROM PUBLIC;
 
