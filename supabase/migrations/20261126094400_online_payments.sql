@@ -824,6 +824,9 @@ begin
   if not found then
     return 'waiting';
   end if;
+  -- One writer per order: a second event about the same refund (charge.refunded beside
+  -- refund.updated) waits here and then finds the row.
+  perform 1 from public.orders o where o.id = v_payment.order_id for update;
   update private.stripe_events set order_id = v_payment.order_id where id = p_event_id;
   select * into v_recorded from public.payments r where r.provider_refund_id = v_refund_id;
   if v_status = 'succeeded' then
