@@ -133,17 +133,25 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     const moved = await rest<{ place_id: string }[]>(`place_statuses?order_id=eq.${orderId}&cancelled=eq.false&select=place_id`, token);
     expect(moved.data).toEqual([{ place_id: target.value }]);
 
-    // 4. A note, then mark paid (confirmed in a dialog): the invoice is issued.
+    // 4. A note, then the payment at the desk (the payments panel): the invoice is issued.
     const notes = page.getByRole('form', { name: 'Notiz hinzufügen' });
     await notes.getByRole('button', { name: 'Notiz speichern' }).click();
     await expect(notes.getByText('Pflichtfeld')).toBeVisible();
     await notes.getByLabel('Neue Notiz (nur für das Hafenteam)').fill('Zahlt bar im Büro');
     await notes.getByRole('button', { name: 'Notiz speichern' }).click();
     await expect(page.getByRole('region', { name: 'Notizen des Hafenteams' }).getByText('Zahlt bar im Büro')).toBeVisible();
-    await page.getByRole('button', { name: 'Als bezahlt markieren' }).click();
-    await confirmDialog(page, 'Als bezahlt markieren');
-    await expect(page.getByRole('status').filter({ hasText: 'bezahlt' })).toHaveText('Als bezahlt erfasst; die Rechnung ist erstellt.');
+    // The dialog asks how the money was taken; the amount is the outstanding one.
+    const price = (await rest<{ price_cents: number }[]>(`orders?id=eq.${orderId}&select=price_cents`, token)).data[0]!.price_cents;
+    const payments = page.getByRole('region', { name: 'Zahlungen', exact: true });
+    await payments.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Zahlung erfassen' });
+    await dialog.getByRole('radio', { name: 'Kartenterminal' }).click();
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(payments.getByRole('status')).toHaveText(`Zahlung von ${euro(price, 'de')} (Kartenterminal) erfasst.`);
     await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`payments?order_id=eq.${orderId}&select=kind,method,amount_cents`, token);
+    expect(ledger.data).toEqual([{ kind: 'payment', method: 'card_terminal', amount_cents: price }]);
+    await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Zahlung erfasst: ${euro(price, 'de')} (Kartenterminal)`);
     const invoice = (await rest<{ invoice_number: string; net_cents: number; vat_cents: number; gross_cents: number }[]>(
       `invoices?order_id=eq.${orderId}&select=invoice_number,net_cents,vat_cents,gross_cents`, token)).data[0]!;
     expect(invoice.invoice_number).toMatch(/^RE-\d{4}-\d{5}$/);
@@ -300,7 +308,9 @@ test.describe('orders desk is staff only', () => {
       ['order_move_targets', { p_order_id: someOrder }],
       ['add_order_note', { p_order_id: someOrder, p_body: 'x' }],
       ['move_booking', { p_order_id: someOrder, p_place_id: someOrder }],
-      ['set_payment_status', { p_order_id: someOrder, p_payment_status: 'paid' }],
+      ['record_desk_payment', { p_order_id: someOrder, p_method: 'cash' }],
+      ['record_desk_refund', { p_order_id: someOrder, p_method: 'cash', p_amount_cents: 100 }],
+      ['prepare_online_refund', { p_order_id: someOrder, p_amount_cents: 100 }],
       ['staff_create_booking', { p_place_id: someOrder, p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(41), p_boat: { name: 'X', length: 5, width: 2 }, p_person: { first_name: 'A', last_name: 'B' } }],
     ];
     for (const [name, body] of calls) {
@@ -327,5 +337,14 @@ test.describe('orders desk is staff only', () => {
     const empty = await rpc<{ message: string }>('add_order_note', { p_order_id: '00000000-0000-4000-8000-000000000000', p_body: '  ' }, token);
     expect(empty.status).toBe(400);
     expect(empty.data.message).toBe('invalid_note');
+    const method = await rpc<{ message: string }>('record_desk_payment', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'online' }, token);
+    expect(method.status).toBe(400);
+    expect(method.data.message).toBe('invalid_payment_method');
+    const unknown = await rpc<{ message: string }>('record_desk_payment', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cheque' }, token);
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    const amount = await rpc<{ message: string }>('record_desk_refund', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cash', p_amount_cents: -5 }, token);
+    expect(amount.status).toBe(400);
+    expect(amount.data.message).toBe('invalid_amount');
   });
 });

@@ -1,15 +1,15 @@
 /**
- * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"): "Erstatten"
- * beside "mark paid" for paid orders only, behind a confirmation; a refund cancels the open
+ * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"; since issue 20
+ * in the payments panel): "Erstatten" for paid orders only, in a dialog that asks cash or transfer
+ * and the amount (a desk refund of what was paid at the desk, a row in the payments ledger); a full refund cancels the open
  * booking and frees its berth, the history records both, the invoice says the amount was
  * refunded. A customer never sees the button and the API refuses the refund.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { apiUrl, berlinDay, euro, personaToken } from './booking-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
@@ -36,17 +36,10 @@ async function bookViaApi(token: string, opts: { boat: string; arrival: string; 
       p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Rita', last_name: `Refund ${run}`, ...(opts.email ? { email: opts.email } : {}) },
     }, token);
     if (res.status !== 200) continue;
-    if (opts.paid) expect((await rpc('set_payment_status', { p_order_id: res.data.id, p_payment_status: 'paid' }, token)).status).toBe(200);
+    if (opts.paid) expect((await rpc('record_desk_payment', { p_order_id: res.data.id, p_method: 'cash' }, token)).status).toBe(200);
     return { id: res.data.id, place: place.name, price: res.data.price_cents };
   }
   throw new Error('no free berth');
-}
-
-async function confirmDialog(page: Page, button: string) {
-  const dialog = page.getByRole('alertdialog');
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: button, exact: true }).click();
-  await expect(dialog).toBeHidden();
 }
 
 test.describe('refund on the order page', () => {
@@ -57,19 +50,20 @@ test.describe('refund on the order page', () => {
     const pending = await bookViaApi(token, { boat: `Offen ${run}`, arrival: berlinDay(40), departure: berlinDay(42) });
     const paid = await bookViaApi(token, { boat: `Erstattung ${run}`, arrival: berlinDay(40), departure: berlinDay(42), paid: true });
 
-    // An unpaid order offers "mark paid" and no refund.
+    // An unpaid order offers recording a payment and no refund.
     await page.goto(`/account/admin/orders/${pending.id}`);
-    await expect(page.getByRole('button', { name: 'Als bezahlt markieren' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Zahlung erfassen' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Erstatten' })).toHaveCount(0);
 
     await page.goto(`/account/admin/orders/${paid.id}`);
     await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
-    await expect(page.getByRole('button', { name: 'Als bezahlt markieren' })).toHaveCount(0);
-    const refund = page.getByRole('region', { name: 'Aktionen' }).getByRole('button', { name: 'Erstatten' });
+    await expect(page.getByRole('button', { name: 'Zahlung erfassen' })).toHaveCount(0);
+    const payments = page.getByRole('region', { name: 'Zahlungen', exact: true });
+    const refund = payments.getByRole('button', { name: 'Erstatten' });
     await refund.click();
-    const dialog = page.getByRole('alertdialog');
-    await expect(dialog.getByRole('heading')).toHaveText('Betrag erstatten?');
-    await expect(dialog).toContainText(`Eine Erstattung storniert die Buchung: Liegeplatz ${paid.place} wird für diesen Zeitraum wieder freigegeben.`);
+    const dialog = page.getByRole('dialog', { name: 'Erstatten' });
+    await expect(dialog).toContainText(`Eine vollständige Erstattung storniert die Buchung und gibt Liegeplatz ${paid.place} wieder frei.`);
+    await expect(dialog.getByLabel('Betrag (€)')).toHaveValue((paid.price / 100).toFixed(2).replace('.', ','));
     expect(await seriousViolations(page)).toEqual([]);
     // Cancelling the dialog changes nothing.
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
@@ -78,8 +72,10 @@ test.describe('refund on the order page', () => {
     expect((await rest<{ payment_status: string }[]>(`orders?id=eq.${paid.id}&select=payment_status`, token)).data).toEqual([{ payment_status: 'paid' }]);
 
     await refund.click();
-    await confirmDialog(page, 'Erstatten');
-    await expect(page.getByRole('status').filter({ hasText: 'Erstattet;' })).toHaveText('Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.');
+    await dialog.getByRole('radio', { name: /^Überweisung/ }).click();
+    await dialog.getByRole('button', { name: 'Erstattung erfassen' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(payments.getByRole('status')).toHaveText(`Erstattung von ${euro(paid.price, 'de')} (Überweisung) erfasst.`);
     await expect(page.getByTestId('payment-status')).toHaveText('Erstattet');
     await expect(page.getByText('Storniert', { exact: true })).toBeVisible();
     await expect(refund).toHaveCount(0);
@@ -87,6 +83,7 @@ test.describe('refund on the order page', () => {
     const history = page.getByRole('region', { name: 'Verlauf' });
     await expect(history).toContainText('Status: Bestätigt → Storniert');
     await expect(history).toContainText('Zahlung: Bezahlt → Erstattet');
+    await expect(history).toContainText(`Erstattung erfasst: ${euro(paid.price, 'de')} (Überweisung)`);
 
     // The database holds the same: refunded and cancelled, the berth free again.
     const order = await rest<{ status: string; payment_status: string; price_cents: number }[]>(`orders?id=eq.${paid.id}&select=status,payment_status,price_cents`, token);
@@ -94,10 +91,13 @@ test.describe('refund on the order page', () => {
     const statuses = await rest<{ cancelled: boolean }[]>(`place_statuses?order_id=eq.${paid.id}&select=cancelled`, token);
     expect(statuses.data).toEqual([{ cancelled: true }]);
     const events = await rest<{ event: string; from_value: string; to_value: string }[]>(`order_events?order_id=eq.${paid.id}&select=event,from_value,to_value&order=id`, token);
-    expect(events.data.slice(-2)).toEqual([
+    expect(events.data.slice(-3)).toEqual([
+      { event: 'refund_recorded', from_value: 'bank_transfer', to_value: String(paid.price) },
       { event: 'status', from_value: 'confirmed', to_value: 'cancelled' },
       { event: 'payment', from_value: 'paid', to_value: 'refunded' },
     ]);
+    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`payments?order_id=eq.${paid.id}&select=kind,method,amount_cents&order=recorded_at`, token);
+    expect(ledger.data).toEqual([{ kind: 'payment', method: 'cash', amount_cents: paid.price }, { kind: 'refund', method: 'bank_transfer', amount_cents: paid.price }]);
 
     // The invoice keeps its number and says the amount was refunded.
     await page.getByRole('link', { name: 'Rechnung drucken' }).click();
@@ -112,11 +112,12 @@ test.describe('refund on the order page', () => {
     await page.goto(`/en/account/admin/orders/${paid.id}`);
     await expect(page.getByTestId('payment-status')).toHaveText('Paid');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
-    const dialog = page.getByRole('alertdialog');
-    await expect(dialog.getByRole('heading')).toHaveText('Refund the amount?');
+    const dialog = page.getByRole('dialog', { name: 'Refund' });
+    await expect(dialog).toContainText(`Paid (less refunds): ${euro(paid.price, 'en')}.`);
     await expect(dialog).not.toContainText('cancels the booking');
-    await confirmDialog(page, 'Refund');
-    await expect(page.getByRole('status').filter({ hasText: 'refunded' })).toHaveText('Recorded as refunded.');
+    await expect(dialog.getByRole('radio', { name: /^Cash/ })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Record refund' }).click();
+    await expect(page.getByRole('region', { name: 'Payments', exact: true }).getByRole('status')).toHaveText(`Refund of ${euro(paid.price, 'en')} (Cash) recorded.`);
     await expect(page.getByTestId('payment-status')).toHaveText('Refunded');
     await expect(page.getByRole('region', { name: 'History' })).toContainText('Payment: Paid → Refunded');
     await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
@@ -142,7 +143,7 @@ test.describe('refund is staff only', () => {
     await expect(page.getByRole('button', { name: 'Erstatten' })).toHaveCount(0);
 
     const customer = await personaToken(personas.customer.email, personas.customer.password);
-    const res = await rpc<{ message: string }>('set_payment_status', { p_order_id: paid.id, p_payment_status: 'refunded' }, customer);
+    const res = await rpc<{ message: string }>('record_desk_refund', { p_order_id: paid.id, p_method: 'cash', p_amount_cents: paid.price }, customer);
     expect(res.status).toBe(403);
     expect(res.data.message).toBe('staff_only');
     const order = await rest<{ status: string; payment_status: string }[]>(`orders?id=eq.${paid.id}&select=status,payment_status`, customer);

@@ -77,17 +77,7 @@ export type Invoice = Omit<Tables<'invoices'>, keyof InvoiceOverride> & InvoiceO
 export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at' | 'created_by'>;
 
 /** The events order_events records (text with a check constraint in the generated row). */
-export type OrderEventKind =
-  | 'created'
-  | 'status'
-  | 'payment'
-  | 'moved'
-  | 'checked_in'
-  // Ledger rows and declined online payments (issue 20): from_value the method, to_value the cents (or the decline code).
-  | 'payment_recorded'
-  | 'refund_recorded'
-  | 'payment_to_refund'
-  | 'payment_failed';
+export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'checked_in' | 'payment_recorded' | 'refund_recorded' | 'payment_to_refund' | 'payment_failed';
 
 export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_value' | 'at'> & { event: OrderEventKind };
 
@@ -137,9 +127,8 @@ export const moveTargetsQueryOptions = (id: string) =>
     staleTime: 0,
   });
 
+// Payments and refunds are the payments panel's (api/payments.ts), not order actions.
 export type OrderAction =
-  | { type: 'paid'; orderId: string }
-  | { type: 'refund'; orderId: string }
   | { type: 'check-in'; orderId: string }
   | { type: 'cancel'; orderId: string }
   | { type: 'move'; orderId: string; placeId: string }
@@ -148,15 +137,13 @@ export type OrderAction =
 async function runAction(action: OrderAction): Promise<void> {
   const supabase = await getSupabase();
   const { error } =
-    action.type === 'paid' || action.type === 'refund'
-      ? await supabase.rpc('set_payment_status', { p_order_id: action.orderId, p_payment_status: action.type === 'paid' ? 'paid' : 'refunded' })
-      : action.type === 'check-in'
-        ? await supabase.rpc('check_in', { p_order_id: action.orderId })
-        : action.type === 'cancel'
-          ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId })
-          : action.type === 'move'
-            ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId })
-            : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
+    action.type === 'check-in'
+      ? await supabase.rpc('check_in', { p_order_id: action.orderId })
+      : action.type === 'cancel'
+        ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId })
+        : action.type === 'move'
+          ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId })
+          : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
   if (error) throw error;
 }
 
@@ -187,12 +174,6 @@ export function orderErrorMessage(error: unknown): string {
       return t`Der Gast ist bereits eingecheckt.`;
     case 'check_in_not_possible':
       return t`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`;
-    case 'invalid_payment_transition':
-      return t`Dieser Zahlungsstatus ist nicht möglich.`;
-    case 'order_not_refundable':
-      return t`Ein abgeschlossener Aufenthalt wird nicht erstattet.`;
-    case 'order_not_payable':
-      return t`Eine stornierte oder abgelaufene Buchung kann nicht als bezahlt markiert werden; dafür entsteht keine Rechnung.`;
     case 'invalid_note':
       return t`Eine Notiz hat 1 bis 2000 Zeichen.`;
     case 'order_not_found':

@@ -1,14 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
 import { fetchOrderBalance, fetchOrderPayments } from '@/features/orders/api/payments';
 import type { Payment, PaymentMethod } from '@/features/orders/api/types';
 import { harbourKeys } from './keys';
-
-// TODO(pay-db types): the generated types know payments and the desk functions once pay-db lands.
-const untyped = (client: unknown) => client as SupabaseClient;
 
 export const paymentDeskKeys = {
   ledger: (orderId: string) => [...harbourKeys.all, 'orders', 'payments', orderId] as const,
@@ -28,13 +24,13 @@ export const orderLedgerQueryOptions = (orderId: string) =>
     queryKey: paymentDeskKeys.ledger(orderId),
     queryFn: async (): Promise<LedgerRow[]> => {
       const rows = await fetchOrderPayments(orderId);
-      const supabase = untyped(await getSupabase());
+      const supabase = await getSupabase();
       const ids = [...new Set(rows.map((r) => r.recorded_by).filter((id): id is string => !!id))];
       const names = new Map<string, string>();
       if (ids.length) {
         const people = await supabase.from('profiles').select('id, first_name, last_name, email').in('id', ids);
         if (people.error) throw people.error;
-        for (const p of (people.data ?? []) as { id: string; first_name: string | null; last_name: string | null; email: string | null }[]) {
+        for (const p of people.data) {
           names.set(p.id, [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email || '');
         }
       }
@@ -59,9 +55,9 @@ async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | n
   if (action.type === 'refund' && action.method === 'online') {
     return invokeFunction<OnlineRefund>('refund-payment', { order_id: action.orderId, amount_cents: action.amountCents });
   }
-  const supabase = untyped(await getSupabase());
-  const args = { p_order_id: action.orderId, p_method: action.method, p_amount_cents: action.amountCents, p_note: action.note.trim() || null };
-  const { error } = await supabase.rpc(action.type === 'desk-payment' ? 'record_desk_payment' : 'record_desk_refund', args);
+  const supabase = await getSupabase();
+  const args = { p_order_id: action.orderId, p_method: action.method, p_amount_cents: action.amountCents, p_note: action.note.trim() || undefined };
+  const { error } = action.type === 'desk-payment' ? await supabase.rpc('record_desk_payment', args) : await supabase.rpc('record_desk_refund', args);
   if (error) throw error;
   return null;
 }

@@ -31,7 +31,7 @@ import { PaymentsPanel } from './payments-panel';
 
 const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
 
-/** A button that asks before it acts (cancel, move, mark paid, refund). */
+/** A button that asks before it acts (cancel, move). */
 function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm }: {
   label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean; onConfirm: () => void;
 }) {
@@ -140,7 +140,6 @@ export function OrderDetailPage({ id }: { id: string }) {
   const kindLabel = useKindLabel();
   const paymentLabel = usePaymentShortLabel();
   const methodLabel = usePaymentMethodLabel();
-  const cents = (value: string | null) => (value && /^\d+$/.test(value) ? formatEuro(Number(value), locale) : (value ?? ''));
   const detail = useQuery(orderDetailQueryOptions(id));
   const action = useOrderAction();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
@@ -181,9 +180,9 @@ export function OrderDetailPage({ id }: { id: string }) {
       case 'status': return t`Status: ${statusLabel(e.from_value ?? '')} → ${statusLabel(e.to_value ?? '')}`;
       case 'payment': return t`Zahlung: ${paymentLabel(e.from_value ?? '')} → ${paymentLabel(e.to_value ?? '')}`;
       case 'moved': return t`Umgelegt: Liegeplatz ${e.from_value ?? ''} → ${e.to_value ?? ''}`;
-      case 'payment_recorded': return t`Zahlung erfasst: ${methodLabel(e.from_value ?? '')}, ${cents(e.to_value)}`;
-      case 'refund_recorded': return t`Erstattung erfasst: ${methodLabel(e.from_value ?? '')}, ${cents(e.to_value)}`;
-      case 'payment_to_refund': return t`Zahlung eingegangen, die zu erstatten ist: ${methodLabel(e.from_value ?? '')}, ${cents(e.to_value)}`;
+      case 'payment_recorded': return t`Zahlung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'refund_recorded': return t`Erstattung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'payment_to_refund': return t`Zahlung erhalten, die zu erstatten ist: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
       case 'payment_failed': return t`Online-Zahlung abgelehnt (${e.to_value ?? ''})`;
       default: return e.event;
     }
@@ -205,29 +204,6 @@ export function OrderDetailPage({ id }: { id: string }) {
 
       <Section title={t`Aktionen`} aria-label={t`Aktionen`}>
         <div className="flex flex-wrap gap-3">
-          {o.payment_status === 'pending' && o.status !== 'cancelled' && o.status !== 'expired' && (
-            <ConfirmButton
-              label={t`Als bezahlt markieren`}
-              disabled={busy}
-              title={t`Zahlung erfassen?`}
-              description={<Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als bezahlt erfasst; dabei entsteht die Rechnung mit der nächsten Rechnungsnummer.</Trans>}
-              confirm={t`Als bezahlt markieren`}
-              onConfirm={() => void run({ type: 'paid', orderId: o.id }, t`Als bezahlt erfasst; die Rechnung ist erstellt.`)}
-            />
-          )}
-          {o.payment_status === 'paid' && o.status !== 'completed' && (
-            <ConfirmButton
-              label={t`Erstatten`}
-              variant="outline"
-              disabled={busy}
-              title={t`Betrag erstatten?`}
-              description={open
-                ? <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Eine Erstattung storniert die Buchung: Liegeplatz {o.place_snapshot.name} wird für diesen Zeitraum wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>
-                : <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Das lässt sich nicht rückgängig machen.</Trans>}
-              confirm={t`Erstatten`}
-              onConfirm={() => void run({ type: 'refund', orderId: o.id }, open ? t`Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.` : t`Als erstattet erfasst.`)}
-            />
-          )}
           {canCheckIn && (
             <Button variant="outline" disabled={busy} onClick={() => void run({ type: 'check-in', orderId: o.id }, t`Eingecheckt.`)}><Trans>Einchecken</Trans></Button>
           )}

@@ -1,20 +1,17 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
 import { orderKeys } from './keys';
 import type { Order, OrderBalance, Payment } from './types';
 
-// TODO(pay-db types): the generated types know payments and order_balance once pay-db lands.
-const untyped = (client: unknown) => client as SupabaseClient;
-
 /** Fetches the order's ledger rows, oldest first (RLS: the order's owner and staff). */
 export async function fetchOrderPayments(orderId: string): Promise<Payment[]> {
-  const supabase = untyped(await getSupabase());
-  const { data, error } = await supabase.from('payments').select('*').eq('order_id', orderId).order('recorded_at').order('id');
+  const supabase = await getSupabase();
+  // kind is text with a check constraint (payment | refund) in the generated row.
+  const { data, error } = await supabase.from('payments').select('*').eq('order_id', orderId).order('recorded_at').order('id').overrideTypes<Payment[]>();
   if (error) throw error;
-  return (data ?? []) as Payment[];
+  return data;
 }
 
 /** The order's ledger for its owner's page. */
@@ -23,10 +20,11 @@ export const orderPaymentsQueryOptions = (orderId: string) =>
 
 /** Fetches order_balance() (the owner or staff): outstanding, refundable, payment mode. */
 export async function fetchOrderBalance(orderId: string): Promise<OrderBalance> {
-  const supabase = untyped(await getSupabase());
+  const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('order_balance', { p_order_id: orderId });
   if (error) throw error;
-  return data as OrderBalance;
+  // order_balance returns jsonb: Json in the generated types (see OrderBalance).
+  return data as unknown as OrderBalance;
 }
 
 /** The order's balance and payment mode for its owner's page. */

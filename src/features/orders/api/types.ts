@@ -2,12 +2,11 @@ import type { PriceBreakdownData } from '@/components/price-breakdown';
 import type { Enums, Tables } from '@/lib/database.types';
 
 export type OrderStatus = Enums<'order_status'>;
-// TODO(pay-db types): Enums<'payment_status'> once it has partially_refunded.
-export type PaymentStatus = Enums<'payment_status'> | 'partially_refunded';
+export type PaymentStatus = Enums<'payment_status'>;
 
-/** Online payment (issue 20): how an order is paid, and the ledger's methods (contract names). */
-export type PaymentMode = 'online_required' | 'online_optional' | 'desk';
-export type PaymentMethod = 'online' | 'card_terminal' | 'cash' | 'bank_transfer';
+/** Online payment (issue 20): how an order is paid, and the ledger's methods. */
+export type PaymentMode = Enums<'payment_mode'>;
+export type PaymentMethod = Enums<'payment_method'>;
 
 /** order_balance(): an order's money as the database counts it from the ledger (all cents). */
 export interface OrderBalance {
@@ -25,23 +24,8 @@ export interface OrderBalance {
   payment_mode: PaymentMode;
 }
 
-/** A row of public.payments, the append-only ledger (a refund is positive with kind 'refund'). */
-export interface Payment {
-  id: string;
-  order_id: string;
-  kind: 'payment' | 'refund';
-  method: PaymentMethod;
-  amount_cents: number;
-  currency: string;
-  provider: string | null;
-  provider_payment_id: string | null;
-  provider_refund_id: string | null;
-  checkout_session_id: string | null;
-  refund_of: string | null;
-  recorded_by: string | null;
-  recorded_at: string;
-  note: string | null;
-}
+/** A row of public.payments, the append-only ledger (a refund is positive with kind 'refund'; kind is text with a check). */
+export type Payment = Omit<Tables<'payments'>, 'kind'> & { kind: 'payment' | 'refund' };
 
 /**
  * The jsonb columns of public.orders as create_booking / staff_create_booking write them. The

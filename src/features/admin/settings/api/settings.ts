@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { Constants, type Enums, type Tables } from '@/lib/database.types';
 import { check, checkList } from '../../shared/admin-errors';
 import { getDb } from '../../shared/typed-client';
 
@@ -67,31 +67,23 @@ export async function saveHarbourAccess(row: Omit<HarbourAccess, 'updated_at'>):
 }
 
 /** How each kind of order is paid (issue 20); the same settings row, admins read and write it. */
-export type PaymentMode = 'online_required' | 'online_optional' | 'desk';
-export const paymentModes: PaymentMode[] = ['online_required', 'online_optional', 'desk'];
+export type PaymentMode = Enums<'payment_mode'>;
+export const paymentModes = Constants.public.Enums.payment_mode;
 
-export interface PaymentModes {
-  payment_mode_day: PaymentMode;
-  payment_mode_overnight: PaymentMode;
-  payment_mode_fair: PaymentMode;
-  payment_mode_walk_in: PaymentMode;
-}
 export const paymentModeColumns = ['payment_mode_day', 'payment_mode_overnight', 'payment_mode_fair', 'payment_mode_walk_in'] as const;
-
-// TODO(pay-db types): the generated harbour_settings row has the payment_mode_* columns once pay-db lands.
-const untyped = (client: unknown) => client as SupabaseClient;
+export type PaymentModes = Pick<Tables<'harbour_settings'>, (typeof paymentModeColumns)[number]>;
 
 export const paymentModesQueryOptions = () =>
   queryOptions({
     queryKey: settingsKeys.paymentModes(),
     queryFn: async (): Promise<PaymentModes | null> => {
-      const db = untyped(await getDb());
-      return check(await db.from('harbour_settings').select(paymentModeColumns.join(',')).eq('id', 1).maybeSingle()) as PaymentModes | null;
+      const db = await getDb();
+      return check(await db.from('harbour_settings').select('payment_mode_day,payment_mode_overnight,payment_mode_fair,payment_mode_walk_in').eq('id', 1).maybeSingle());
     },
   });
 
 export async function savePaymentModes(modes: PaymentModes): Promise<void> {
-  const db = untyped(await getDb());
+  const db = await getDb();
   const updated = checkList(await db.from('harbour_settings').update(modes).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }
