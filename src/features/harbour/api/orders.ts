@@ -147,12 +147,15 @@ async function runAction(action: OrderAction): Promise<void> {
   if (error) throw error;
 }
 
-/** Staff actions on an order; afterwards the whole ['harbour'] prefix (calendar, overview, lists) refetches. */
+/**
+ * Staff actions on an order; afterwards the whole ['harbour'] prefix (calendar, overview, lists,
+ * the order's payments) refetches in the background: the action's answer does not wait for it.
+ */
 export function useOrderAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: runAction,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
   });
 }
 
