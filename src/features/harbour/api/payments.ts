@@ -62,12 +62,12 @@ async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | n
   return null;
 }
 
-/** Records a desk payment or refund, or asks Stripe for a refund; then the order desk refetches. */
+/** Records a desk payment or refund, or asks Stripe for a refund; then the order desk refetches (in the background). */
 export function usePaymentAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: runPaymentAction,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
   });
 }
 
