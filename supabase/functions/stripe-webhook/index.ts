@@ -49,15 +49,16 @@ serve(async (req) => {
     event = await Stripe.webhooks.constructEventAsync(payload, signature, secret, TOLERANCE_SECONDS, cryptoProvider);
   } catch (error) {
     const bad = error instanceof Stripe.errors.StripeSignatureVerificationError;
-    console.warn('stripe-webhook: refused', bad ? error.message : String(error));
+    console.warn(`stripe-webhook: refused a request with ${bad ? 'a bad or stale signature' : 'a body that is no event'}`);
     return json(400, { error: bad ? 'invalid_signature' : 'invalid_payload' });
   }
   if (!HANDLED_EVENTS.has(event.type)) return json(200, { received: true, ignored: event.type });
 
   const recorded = await rpc('record_stripe_event', { p_event: event }, 'service_role');
   if (recorded.ok) return json(200, { received: true });
-  // A refusal with the service role's own key (401/403) is a configuration fault: retry later.
-  if (recorded.status >= 500 || recorded.status === 401 || recorded.status === 403 || recorded.status < 400) {
+  // Refused for the service role itself (401/403) or the function not deployed yet (PGRST202):
+  // a fault of this installation, not of the event; Stripe retries once it is fixed.
+  if (recorded.status >= 500 || recorded.status < 400 || [401, 403].includes(recorded.status) || recorded.error.code === 'PGRST202') {
     console.error('stripe-webhook: database unavailable', recorded.status, recorded.error);
     return json(503, { error: 'database_unavailable' });
   }
