@@ -43,6 +43,19 @@ export function notPost(req: Request): Response | undefined {
   return undefined;
 }
 
+/**
+ * The start of a function a signed-in user calls with a JSON body: the preflight and wrong
+ * methods answered, 401 without a user's token, the body as an object (undefined when it is
+ * not a JSON object: the caller answers 400).
+ */
+export async function userRequest(req: Request): Promise<Response | { user: { token: string; userId: string }; body: Record<string, unknown> | undefined }> {
+  const early = notPost(req);
+  if (early) return early;
+  const user = userToken(req);
+  if (!user) return json(401, { error: 'not_signed_in' });
+  return { user, body: await jsonBody(req) };
+}
+
 /** The request's JSON object body, or undefined (not JSON, not an object). */
 export async function jsonBody(req: Request): Promise<Record<string, unknown> | undefined> {
   try {

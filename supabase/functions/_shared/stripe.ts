@@ -12,11 +12,22 @@
  * talks to real Stripe in production.
  */
 import Stripe from 'stripe';
+import { json } from './api.ts';
 
 export { Stripe };
 
 /** A setting the function cannot work without is missing (answered 503, not 500: no bad input). */
 export class NotConfigured extends Error {}
+
+/** The client, or the 503 answer when STRIPE_SECRET_KEY is not set. */
+export function stripeOrUnavailable(): Stripe | Response {
+  try {
+    return stripeClient();
+  } catch (error) {
+    if (error instanceof NotConfigured) return json(503, { error: 'not_configured' });
+    throw error;
+  }
+}
 
 export function stripeClient(): Stripe {
   const key = Deno.env.get('STRIPE_SECRET_KEY');

@@ -20,8 +20,8 @@
  * (the app's origin) and optionally ADDITIONAL_REDIRECT_URLS (comma-separated further origins
  * of the app, as config.toml's auth.additional_redirect_urls).
  */
-import { NotConfigured, stripeClient, stripeFailure } from '../_shared/stripe.ts';
-import { UUID, env, json, jsonBody, notPost, refusal, rpc, userToken, serve } from '../_shared/api.ts';
+import { stripeFailure, stripeOrUnavailable } from '../_shared/stripe.ts';
+import { UUID, env, json, refusal, rpc, serve, userRequest } from '../_shared/api.ts';
 
 interface BegunPayment {
   order_id: string;
@@ -73,11 +73,9 @@ async function sessionsSoFar(orderId: string, token: string): Promise<number | u
 }
 
 serve(async (req) => {
-  const early = notPost(req);
-  if (early) return early;
-  const user = userToken(req);
-  if (!user) return json(401, { error: 'not_signed_in' });
-  const body = await jsonBody(req);
+  const start = await userRequest(req);
+  if (start instanceof Response) return start;
+  const { user, body } = start;
   const orderId = body?.order_id;
   if (typeof orderId !== 'string' || !UUID.test(orderId)) return json(400, { error: 'invalid_request' });
 
@@ -89,13 +87,8 @@ serve(async (req) => {
 
   const site = appOrigin(req.headers.get('origin'));
   if (!site) return json(503, { error: 'not_configured' });
-  let stripe;
-  try {
-    stripe = stripeClient();
-  } catch (error) {
-    if (error instanceof NotConfigured) return json(503, { error: 'not_configured' });
-    throw error;
-  }
+  const stripe = stripeOrUnavailable();
+  if (stripe instanceof Response) return stripe;
   const attempt = await sessionsSoFar(orderId, user.token);
   if (attempt === undefined) return json(503, { error: 'database_unavailable' });
 

@@ -14,18 +14,16 @@
  * Stripe's refusal as 4xx with Stripe's error code (e.g. charge_already_refunded), 502 when
  * Stripe fails or cannot be reached, 503 when the database cannot; never 500.
  */
-import { NotConfigured, stripeClient, stripeFailure } from '../_shared/stripe.ts';
-import { UUID, json, jsonBody, notPost, refusal, rpc, userToken, serve } from '../_shared/api.ts';
+import { stripeFailure, stripeOrUnavailable } from '../_shared/stripe.ts';
+import { UUID, json, refusal, rpc, serve, userRequest } from '../_shared/api.ts';
 
 /** Far above any berth's price (EUR 1,000,000.00): what is larger is a typo, not a refund. */
 const MAX_CENTS = 100_000_000;
 
 serve(async (req) => {
-  const early = notPost(req);
-  if (early) return early;
-  const user = userToken(req);
-  if (!user) return json(401, { error: 'not_signed_in' });
-  const body = await jsonBody(req);
+  const start = await userRequest(req);
+  if (start instanceof Response) return start;
+  const { user, body } = start;
   const orderId = body?.order_id;
   const amount = body?.amount_cents;
   if (typeof orderId !== 'string' || !UUID.test(orderId) || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_CENTS) {
@@ -37,13 +35,8 @@ serve(async (req) => {
   const { payment_intent: paymentIntent, refundable_cents: refundable } = prepared.data;
   if (amount > refundable) return json(409, { error: 'amount_exceeds_refundable' });
 
-  let stripe;
-  try {
-    stripe = stripeClient();
-  } catch (error) {
-    if (error instanceof NotConfigured) return json(503, { error: 'not_configured' });
-    throw error;
-  }
+  const stripe = stripeOrUnavailable();
+  if (stripe instanceof Response) return stripe;
   try {
     const refund = await stripe.refunds.create(
       { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId } },
