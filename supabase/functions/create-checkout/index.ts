@@ -58,19 +58,31 @@ function appOrigin(requestOrigin: string | null): string | undefined {
   return origin && allowed.has(origin) ? origin : site;
 }
 
-/** How many checkout sessions the order had: the attempt number in the Idempotency-Key. */
-async function sessionsSoFar(orderId: string, token: string): Promise<number | undefined> {
+interface SessionRow {
+  id: string;
+  url: string;
+  status: string;
+  amount_cents: number;
+  expires_at: string;
+}
+
+/** The order's checkout sessions, oldest first, as the caller may read them (RLS: owner or staff). */
+async function sessionsOf(orderId: string, token: string): Promise<SessionRow[] | undefined> {
   try {
-    const res = await fetch(`${env('SUPABASE_URL')!.replace(/\/$/, '')}/rest/v1/checkout_sessions?select=id&order_id=eq.${orderId}`, {
+    const query = `select=id,url,status,amount_cents,expires_at&order_id=eq.${orderId}&order=created_at.asc,id.asc`;
+    const res = await fetch(`${env('SUPABASE_URL')!.replace(/\/$/, '')}/rest/v1/checkout_sessions?${query}`, {
       headers: { apikey: env('SUPABASE_ANON_KEY')!, authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(20_000),
     });
-    if (!res.ok) return undefined;
-    return ((await res.json()) as unknown[]).length;
+    return res.ok ? ((await res.json()) as SessionRow[]) : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** The oldest session for this amount still open for more than two minutes (begin_online_payment's rule for reuse). */
+const oldestOpen = (rows: SessionRow[], amount: number) =>
+  rows.find((r) => r.status === 'open' && r.amount_cents === amount && Date.parse(r.expires_at) > Date.now() + 120_000);
 
 serve(async (req) => {
   const start = await userRequest(req);
@@ -89,8 +101,8 @@ serve(async (req) => {
   if (!site) return json(503, { error: 'not_configured' });
   const stripe = stripeOrUnavailable();
   if (stripe instanceof Response) return stripe;
-  const attempt = await sessionsSoFar(orderId, user.token);
-  if (attempt === undefined) return json(503, { error: 'database_unavailable' });
+  const before = await sessionsOf(orderId, user.token);
+  if (!before) return json(503, { error: 'database_unavailable' });
 
   // Stripe accepts expires_at from 30 minutes after creation: a whole minute 31-32 minutes
   // ahead, so that two tabs in the same minute send identical parameters under one key.
@@ -118,7 +130,7 @@ serve(async (req) => {
         cancel_url: `${page}?payment=cancelled`,
         expires_at: expiresAt,
       },
-      { idempotencyKey: `checkout-${orderId}-${attempt + 1}-${expiresAt}` },
+      { idempotencyKey: `checkout-${orderId}-${before.length + 1}-${expiresAt}` },
     );
   } catch (error) {
     const failure = stripeFailure(error);
@@ -139,6 +151,13 @@ serve(async (req) => {
     // A session the database does not know must not be paid: close it (best effort).
     await stripe.checkout.sessions.expire(session.id).catch(() => {});
     return refusal(recorded);
+  }
+  // Two calls that raced past the reuse check with different keys (a minute apart) made two
+  // sessions: the first recorded one is the order's; a later one is closed before anyone sees it.
+  const first = oldestOpen((await sessionsOf(orderId, user.token)) ?? [], order.amount_cents);
+  if (first && first.id !== session.id) {
+    await stripe.checkout.sessions.expire(session.id).catch(() => {});
+    return json(200, { url: first.url });
   }
   return json(200, { url: session.url });
 });
