@@ -97,8 +97,10 @@ export function createFunctionsService(ctx: StackContext): Service {
   }
 
   async function worker(name: string, entrypoint: string): Promise<Worker> {
+    // A process still booting is in `workers` already (so that an edit retires it); a parallel
+    // first call waits below for it to serve, instead of connecting to a port not open yet.
     const warm = workers.get(name);
-    if (warm && !warm.exited) return warm;
+    if (warm && !warm.exited && !starting.has(name)) return warm;
     let pending = starting.get(name);
     if (!pending) {
       pending = (async () => {
