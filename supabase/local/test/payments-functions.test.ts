@@ -35,6 +35,8 @@ const project = resolve(import.meta.dirname, '../..');
 closeNetworkForChildProcesses();
 
 const STAFF = { email: 'hafen@hafen.test', password: 'Hafen1234' };
+/** How long a test waits for the sandbox's webhook to take effect: its retries (1 s, 2 s, 4 s …) on a loaded machine. */
+const WEBHOOK_MS = 60_000;
 
 for (const engine of engines()) {
   const suite = `payment functions on ${engine.name}`;
@@ -173,6 +175,7 @@ for (const engine of engines()) {
       const settled = await until(
         () => sessionsOf(order.orderId),
         (rows) => rows.every((r) => r.id === sessionIdOf(url) || r.status === 'expired'),
+        WEBHOOK_MS,
       );
       expect(settled.filter((r) => r.status === 'open')).toEqual([expect.objectContaining({ id: sessionIdOf(url), url, amount_cents: order.quoteCents })]);
 
@@ -203,12 +206,14 @@ for (const engine of engines()) {
       const seen = await until(
         async () => (await order.client.from('orders').select('payment_status').eq('id', order.orderId).single()).data?.payment_status,
         (s) => s === 'paid',
+        WEBHOOK_MS,
       );
       expect(seen).toBe('paid');
       const rows = await ledger(order.orderId);
       expect(rows).toEqual([expect.objectContaining({ kind: 'payment', method: 'online', amount_cents: order.quoteCents, provider: 'stripe', recorded_by: null })]);
       expect(rows[0].provider_payment_id).toMatch(/^pi_/);
-      expect((await sessionsOf(order.orderId))[0].status).toBe('complete');
+      // The session's own event (it may come after payment_intent.succeeded, which recorded the payment).
+      expect((await until(() => sessionsOf(order.orderId), (r) => r[0]?.status === 'complete', WEBHOOK_MS))[0].status).toBe('complete');
 
       // Paid: no second checkout, with the database's reason.
       const again = await checkout(order);
@@ -221,7 +226,7 @@ for (const engine of engines()) {
       // e-mail on payment (the outbox has no such kind), so there is none to wait for here.
       const invoices = await stack.db.query<{ gross_cents: number }>(`select gross_cents from public.invoices where order_id = $1`, [order.orderId]);
       expect(invoices.rows).toEqual([{ gross_cents: order.quoteCents }]);
-    });
+    }, 4 * WEBHOOK_MS);
 
     it('refund-payment (after a declined card and a second try): a customer cannot, bad amounts are 400, staff refund part then the rest and the ledger follows the webhook', async () => {
       const order = await guestOrder();
@@ -233,7 +238,7 @@ for (const engine of engines()) {
       expect(await checkout(order)).toEqual(started);
       expect(await paymentStatus(order.orderId)).toMatchObject({ payment_status: 'pending' });
       expect((await payOnSandbox(started.body.url as string)).status).toBe(303);
-      expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid')).payment_status).toBe('paid');
+      expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid', WEBHOOK_MS)).payment_status).toBe('paid');
 
       const refund = (token: string, body: unknown) => call('refund-payment', { token, body });
       const own = await refund(order.token, { order_id: order.orderId, amount_cents: 100 });
@@ -260,7 +265,7 @@ for (const engine of engines()) {
       const partial = await refund(staffToken, { order_id: order.orderId, amount_cents: part });
       expect(partial.status).toBe(200);
       expect(partial.body.refund_id).toMatch(/^re_/);
-      expect(await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'partially_refunded')).toMatchObject({ payment_status: 'partially_refunded' });
+      expect(await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'partially_refunded', WEBHOOK_MS)).toMatchObject({ payment_status: 'partially_refunded' });
       const payment = (await ledger(order.orderId)).find((r) => r.kind === 'payment')!;
       expect((await ledger(order.orderId)).filter((r) => r.kind === 'refund')).toEqual([
         expect.objectContaining({ amount_cents: part, refund_of: payment.id, provider_refund_id: partial.body.refund_id }),
@@ -269,7 +274,7 @@ for (const engine of engines()) {
       const rest = await refund(staffToken, { order_id: order.orderId, amount_cents: order.priceCents - part });
       expect(rest.status).toBe(200);
       expect(rest.body.refund_id).not.toBe(partial.body.refund_id);
-      expect(await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'refunded')).toMatchObject({ payment_status: 'refunded' });
+      expect(await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'refunded', WEBHOOK_MS)).toMatchObject({ payment_status: 'refunded' });
       const refunds = (await ledger(order.orderId)).filter((r) => r.kind === 'refund');
       expect(refunds.map((r) => r.amount_cents).sort((a, b) => a - b)).toEqual([part, order.priceCents - part].sort((a, b) => a - b));
 
@@ -277,7 +282,7 @@ for (const engine of engines()) {
       const more = await refund(staffToken, { order_id: order.orderId, amount_cents: 1 });
       expect(more.status).toBeGreaterThanOrEqual(400);
       expect(more.status).toBeLessThan(500);
-    });
+    }, 4 * WEBHOOK_MS);
 
     it('a customer can call neither record_stripe_event nor write the ledger over REST', async () => {
       const order = await guestOrder();
