@@ -305,7 +305,7 @@ for (const engine of engines()) {
       expect((await paymentStatus(order.orderId)).payment_status).toBe('pending');
     });
 
-    it('stripe-webhook refuses a missing, forged, stale or foreign signature and records nothing; the genuine event is recorded once, a replay changes nothing', async () => {
+    it('stripe-webhook refuses a missing, forged, stale or foreign signature and records nothing; the genuine event is recorded once, a replay changes nothing; Stripe refusing a refund is a 4xx with its code', async () => {
       const order = await guestOrder();
       const session = await completedSession(order);
       const evt = event('checkout.session.completed', session as unknown as Record<string, unknown>);
@@ -339,6 +339,13 @@ for (const engine of engines()) {
       expect(await send(event('payment_intent.succeeded', intent))).toEqual({ status: 200, body: { received: true } });
       expect(await ledger(order.orderId)).toEqual(recorded);
       expect((await paymentStatus(order.orderId)).payment_status).toBe('paid');
+
+      // Stripe's refusal reaches staff as a 4xx with Stripe's code (this payment intent exists
+      // only in the event above, not at Stripe): nothing refunded, nothing recorded.
+      const refused = await call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 100 } });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.body.error).toBe('resource_missing');
 
       // A type this project does not handle: acknowledged, nothing recorded.
       const ignored = await send(event('customer.created', { id: 'cus_test_1', object: 'customer' }));
