@@ -160,7 +160,7 @@ for (const engine of engines()) {
       expect(await sessionsOf(order.orderId)).toEqual([]);
     });
 
-    it('a guest pays: the sandbox URL charges quote_booking to the cent, one session for two tabs, the webhook makes the order paid and issues the invoice', async () => {
+    it('a guest pays: the sandbox URL charges quote_booking to the cent, one session for two tabs, the webhook makes the order paid, the invoice and the receipt e-mail follow', async () => {
       const order = await guestOrder('en');
       expect(order.priceCents).toBe(order.quoteCents);
 
@@ -222,10 +222,18 @@ for (const engine of engines()) {
       expect(again.body.error).toMatch(/^[a-z_]+$/);
       expect((await sessionsOf(order.orderId)).filter((r) => r.status !== 'expired')).toHaveLength(1);
 
-      // Paid: the invoice is issued (the order page offers it). The project sends no receipt
-      // e-mail on payment (the outbox has no such kind), so there is none to wait for here.
+      // Paid: the invoice is issued, and the receipt reaches the guest's mailbox in the
+      // booking's language (queued by the ledger, delivered by send-mail through pg_net).
       const invoices = await stack.db.query<{ gross_cents: number }>(`select gross_cents from public.invoices where order_id = $1`, [order.orderId]);
       expect(invoices.rows).toEqual([{ gross_cents: order.quoteCents }]);
+      const receipt = await until(
+        async () => stack.context.mailer.store.list(order.email).find((m) => m.subject.startsWith('Payment received: berth ')),
+        (mail) => mail !== undefined,
+        WEBHOOK_MS,
+      );
+      expect(receipt?.text).toContain(`Amount: EUR ${(order.quoteCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect(receipt?.text).toContain(`Payment reference: ${rows[0].provider_payment_id}`);
+      expect(receipt?.text).toContain(`Booking number: ${order.orderId}`);
     }, 4 * WEBHOOK_MS);
 
     it('refund-payment (after a declined card and a second try): a customer cannot, bad amounts are 400, staff refund part then the rest and the ledger follows the webhook', async () => {
