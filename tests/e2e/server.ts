@@ -27,6 +27,8 @@ const stack = await startStack({
   port: E2E_API_PORT,
   mailPort: E2E_MAIL_PORT,
   smtpPort: 0,
+  // The app reaches the payment sandbox through the session's url: any free port will do.
+  paymentsPort: 0,
   // Links in e-mails point at this app (the stack stores it and its own URL in Vault).
   siteUrl: `http://127.0.0.1:${E2E_APP_PORT}`,
   // Every test browser signs in from 127.0.0.1: per-IP and per-hour auth limits sized for one

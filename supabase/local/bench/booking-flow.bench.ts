@@ -47,7 +47,7 @@ async function measure(page: Page, appUrl: string, dayOffset: number) {
 export async function run(): Promise<BenchRow[]> {
   const dist = resolve(root, 'reports/bench-dist');
   buildIfNeeded(root, { VITE_SUPABASE_URL: `http://127.0.0.1:${API_PORT}`, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
-  const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, host: '127.0.0.1', port: API_PORT, mailPort: 0, smtpPort: 0 });
+  const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, host: '127.0.0.1', port: API_PORT, mailPort: 0, smtpPort: 0, paymentsPort: 0 });
   const app = await serveStatic(dist, { host: '127.0.0.1', port: APP_PORT });
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',

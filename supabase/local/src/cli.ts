@@ -16,6 +16,8 @@ export interface CliOptions {
   port?: number;
   mailPort?: number;
   smtpPort?: number;
+  /** The payment sandbox (Stripe test mode) port. */
+  paymentsPort?: number;
   /** The app's address (auth's site_url, e-mail links); default config.toml's. */
   siteUrl?: string;
   databaseUrl?: string;
@@ -31,6 +33,7 @@ export function parseArgs(argv: string[]): { command: string; options: CliOption
   const port = value('--port') ?? process.env.SUPABASE_API_PORT;
   const mailPort = value('--mail-port') ?? process.env.SUPABASE_MAIL_PORT;
   const smtpPort = value('--smtp-port') ?? process.env.SUPABASE_SMTP_PORT;
+  const paymentsPort = value('--payments-port') ?? process.env.SUPABASE_PAYMENTS_PORT;
   const siteUrl = value('--site-url') ?? process.env.SUPABASE_SITE_URL;
   return {
     command,
@@ -40,6 +43,7 @@ export function parseArgs(argv: string[]): { command: string; options: CliOption
       port: port ? Number(port) : undefined,
       mailPort: mailPort ? Number(mailPort) : undefined,
       smtpPort: smtpPort ? Number(smtpPort) : undefined,
+      paymentsPort: paymentsPort ? Number(paymentsPort) : undefined,
       siteUrl: siteUrl || undefined,
       databaseUrl: process.env.DATABASE_URL || undefined,
     },
@@ -64,6 +68,7 @@ export function banner(stack: Stack, appUrl?: string): string {
     appUrl ? `         App URL: ${appUrl}` : undefined,
     `         API URL: ${stack.url}`,
     stack.mailUrl ? ` Mail catcher UI: ${stack.mailUrl} (SMTP on 127.0.0.1:${stack.smtpPort})` : undefined,
+    ` Payment sandbox: ${stack.paymentsUrl} (Stripe test mode; card 4242 4242 4242 4242 pays)`,
     `        anon key: ${stack.keys.anonKey}`,
     `service_role key: ${stack.keys.serviceRoleKey}   (never give this to a browser)`,
     `      JWT secret: ${stack.keys.jwtSecret}`,
@@ -92,7 +97,7 @@ export function reset(options: CliOptions) {
   if (options.databaseUrl) {
     throw new Error('db:reset rebuilds the embedded PGlite database; with DATABASE_URL, drop and recreate that database yourself.');
   }
-  for (const part of ['pglite', 'storage']) rmSync(join(options.dataDir, part), { recursive: true, force: true });
+  for (const part of ['pglite', 'storage', 'payments']) rmSync(join(options.dataDir, part), { recursive: true, force: true });
 }
 
 export function explain(error: unknown): string {
@@ -115,7 +120,7 @@ async function main() {
       }
       reset(options);
       console.log(`Removed the local database in ${options.dataDir}; rebuilding…`);
-      const stack = await startStack({ ...options, log, port: 0, mailPort: 0, smtpPort: 0 });
+      const stack = await startStack({ ...options, log, port: 0, mailPort: 0, smtpPort: 0, paymentsPort: 0 });
       console.log(`Rebuilt: ${stack.migrations.applied.length} migrations applied${stack.migrations.seeded ? ', seed.sql applied' : ''}.`);
       await stack.close();
       return;

@@ -28,6 +28,8 @@ export interface StackContext {
   mailer: Mailer;
   /** Port of the mail catcher's SMTP listener on 127.0.0.1 (0 when the catcher is off). */
   smtpPort?: number;
+  /** Port of the payment sandbox on 127.0.0.1 (the edge functions' Stripe). */
+  paymentsPort?: number;
   /**
    * Deno's cache for the edge functions (DENO_DIR): `<dataDir>/deno`, or a new empty temp dir
    * for an in-memory stack, so no cache outside the checkout can hide a missing package.

@@ -15,6 +15,7 @@ import { demoKeys, type StackKeys } from './keys.ts';
 import { createJwt } from './jwt.ts';
 import { Mailer } from './mail/index.ts';
 import { startCatcher, type CatcherServers } from './mail/catcher.ts';
+import { startPaymentSandbox, WEBHOOK_PATH } from './payments/index.ts';
 import type { Logger, Service, StackContext } from './context.ts';
 import { HttpError, sendJson } from './http.ts';
 import { routes, type Route } from './services.ts';
@@ -39,6 +40,11 @@ export interface StackOptions {
   mailPort?: number;
   smtpPort?: number;
   /**
+   * The payment sandbox's port (Stripe's API and hosted checkout for this stack; default 54331,
+   * or a free one when `port` is 0, as in tests); 0 picks a free one.
+   */
+  paymentsPort?: number;
+  /**
    * Where the app is served (auth's site_url: links in e-mails, redirects; `SITE_URL` for
    * `env()` in [db.vault]). Default config.toml's `[auth] site_url`. `npm start` passes the
    * app's real port, so links follow it.
@@ -59,6 +65,8 @@ export interface Stack {
   url: string;
   mailUrl: string;
   smtpPort: number;
+  /** The payment sandbox, e.g. http://127.0.0.1:54331 (Stripe's API at /v1, checkout at /pay/<id>). */
+  paymentsUrl: string;
   keys: StackKeys;
   config: StackConfig;
   db: Database;
@@ -71,6 +79,7 @@ export interface Stack {
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
+const DEFAULT_PAYMENTS_PORT = 54331;
 
 // Supabase's gateway allows these on every API (the CLI's Kong CORS plugin reflects the rest).
 const CORS_HEADERS = {
@@ -205,6 +214,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }
 
     const inMemory = Boolean(options.inMemory) && !options.databaseUrl;
+    // Checkout sessions outlive a restart where the database does (a JSON file in the data dir).
+    const payments = await startPaymentSandbox({
+      host,
+      port: options.paymentsPort ?? (options.port === 0 ? 0 : DEFAULT_PAYMENTS_PORT),
+      stateFile: inMemory ? undefined : join(dataDir, 'payments', 'state.json'),
+      merchantName: config.inbucket.senderName,
+      log,
+    });
+    cleanup.push(() => payments.close());
     const denoDir = inMemory ? mkdtempSync(join(tmpdir(), 'supabase-local-deno-')) : join(dataDir, 'deno');
     mkdirSync(denoDir, { recursive: true });
     if (inMemory) cleanup.push(() => rmSync(denoDir, { recursive: true, force: true }));
@@ -225,6 +243,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       jwt: createJwt(keys.jwtSecret),
       mailer,
       smtpPort: catcher?.smtpPort ?? 0,
+      paymentsPort: payments.port,
       denoDir,
       inMemory,
       apiUrl: '',
@@ -338,6 +357,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const port = (server.address() as AddressInfo).port;
     const url = `http://${host}:${port}`;
     context.apiUrl = url;
+    payments.setWebhookUrl(`${url}${WEBHOOK_PATH}`);
     await storeVaultSecrets(db, config, { SUPABASE_URL: url, SUPABASE_ANON_KEY: keys.anonKey, SITE_URL: config.auth.siteUrl }, log);
 
     let closing: Promise<void> | undefined;
@@ -345,6 +365,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       url,
       mailUrl: catcher?.httpUrl ?? '',
       smtpPort: catcher?.smtpPort ?? 0,
+      paymentsUrl: payments.url,
       keys,
       config,
       db,

@@ -96,6 +96,12 @@ for (const engine of engines()) {
         QUOTED: 'two words',
         SMTP_HOST: '127.0.0.1',
         SMTP_PORT: String(stack.smtpPort),
+        SITE_URL: stack.config.auth.siteUrl,
+        STRIPE_SECRET_KEY: 'sk_test_local_sandbox',
+        STRIPE_WEBHOOK_SECRET: 'whsec_local_sandbox',
+        STRIPE_API_HOST: '127.0.0.1',
+        STRIPE_API_PORT: new URL(stack.paymentsUrl).port,
+        STRIPE_API_PROTOCOL: 'http',
       });
       // As on hosted, the function's own headers decide CORS (echo sets none).
       const direct = await fetch(`${stack.url}/functions/v1/echo`, { method: 'POST', headers: { authorization: `Bearer ${userToken}`, origin: 'http://localhost:5173' } });

@@ -30,7 +30,7 @@ describe('npm start', { timeout: 240_000 }, () => {
   });
 
   it('builds the app, starts the stack with the project, and serves the app with an SPA fallback', async () => {
-    const [api, app, mail, smtp] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [api, app, mail, smtp, payments] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const started = Date.now();
     child = await spawnAndWait(
       ['scripts/start.ts'],
@@ -40,6 +40,7 @@ describe('npm start', { timeout: 240_000 }, () => {
         SUPABASE_API_PORT: String(api),
         SUPABASE_MAIL_PORT: String(mail),
         SUPABASE_SMTP_PORT: String(smtp),
+        SUPABASE_PAYMENTS_PORT: String(payments),
         SUPABASE_DATA_DIR: dataDir,
         APP_DIST_DIR: join(root, 'reports/start-test-dist'),
         // As on a machine without internet: nothing Deno would fetch can be fetched.
@@ -55,6 +56,8 @@ describe('npm start', { timeout: 240_000 }, () => {
     expect(Date.now() - started).toBeLessThan(200_000);
     expect(child.output()).toContain(`API URL: http://127.0.0.1:${api}`);
     expect(child.output()).toContain('admin@hafen.test / Admin1234');
+    expect(child.output()).toContain(`Payment sandbox: http://127.0.0.1:${payments}`);
+    expect((await fetch(`http://127.0.0.1:${payments}/__sandbox/events`)).status).toBe(200);
 
     const page = await fetch(`http://127.0.0.1:${app}/service/lift`);
     expect(page.status).toBe(200);

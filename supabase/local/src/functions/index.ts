@@ -7,6 +7,7 @@ import type { Service, StackContext } from '../context.ts';
 import { clientIp, sendJson } from '../http.ts';
 import { BootError, Worker, freePort, parseDotenv } from './workers.ts';
 import { startScheduler } from './scheduler.ts';
+import { stripeEnvironment } from '../payments/index.ts';
 
 /**
  * What the host environment hands on to a function process (never the stack's own secrets).
@@ -85,7 +86,11 @@ export function createFunctionsService(ctx: StackContext): Service {
       SUPABASE_URL: ctx.apiUrl,
       SUPABASE_ANON_KEY: ctx.keys.anonKey,
       SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
+      // The app's address (links, checkout return URLs), the one the stack serves it on.
+      SITE_URL: ctx.config.auth.siteUrl,
     });
+    // Stripe is the stack's payment sandbox, unless functions/.env names a real key.
+    Object.assign(env, stripeEnvironment(env, ctx.paymentsPort));
     if (ctx.databaseUrl) env.SUPABASE_DB_URL = ctx.databaseUrl;
     // Mail from functions goes to the stack's catcher, whatever .env says (ARCHITECTURE.md).
     if (ctx.smtpPort) {

@@ -64,7 +64,7 @@ export interface TestStackOptions extends Omit<StackOptions, 'databaseUrl' | 'lo
 /** A stack on free ports over a fresh database of the given engine. */
 export async function startTestStack(options: TestStackOptions): Promise<Stack> {
   const { engine, prepared = true, ...rest } = options;
-  const common: StackOptions = { port: 0, mailPort: 0, smtpPort: 0, ...rest };
+  const common: StackOptions = { port: 0, mailPort: 0, smtpPort: 0, paymentsPort: 0, ...rest };
   if (engine === 'postgres') {
     // Its own data directory (storage files, Deno's cache), not the checkout's .data: every
     // test starts from empty caches, as on a fresh machine.
