@@ -248,6 +248,13 @@ begin
            case when o.status in ('checked_in', 'completed') then 'rent' else 'reservation' end::public.place_status_type,
            o.starts_at, o.ends_at, o.status = 'cancelled', o.user_id
     from public.orders o where o.id = v_order;
+
+    -- A paid demo order has its payment in the ledger (cash at the desk), as staff record it.
+    if r.payment = 'paid' then
+      insert into public.payments (order_id, kind, method, amount_cents, currency, recorded_at)
+      select o.id, 'payment', 'cash', o.price_cents, 'eur', o.created_at + interval '1 hour'
+      from public.orders o where o.id = v_order;
+    end if;
   end loop;
 
   -- Maintenance next week: a new fender board on E02.

@@ -59,6 +59,44 @@ export type Database = {
           },
         ]
       }
+      checkout_sessions: {
+        Row: {
+          amount_cents: number
+          created_at: string
+          expires_at: string
+          id: string
+          order_id: string
+          status: string
+          url: string
+        }
+        Insert: {
+          amount_cents: number
+          created_at?: string
+          expires_at: string
+          id: string
+          order_id: string
+          status?: string
+          url: string
+        }
+        Update: {
+          amount_cents?: number
+          created_at?: string
+          expires_at?: string
+          id?: string
+          order_id?: string
+          status?: string
+          url?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "checkout_sessions_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       contact_messages: {
         Row: {
           boat: Json | null
@@ -144,6 +182,10 @@ export type Database = {
         Row: {
           door_code: string
           id: number
+          payment_mode_day: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_fair: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_overnight: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_walk_in: Database["public"]["Enums"]["payment_mode"]
           updated_at: string
           wifi_password: string
           wifi_ssid: string
@@ -151,6 +193,10 @@ export type Database = {
         Insert: {
           door_code?: string
           id?: number
+          payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_walk_in?: Database["public"]["Enums"]["payment_mode"]
           updated_at?: string
           wifi_password?: string
           wifi_ssid?: string
@@ -158,6 +204,10 @@ export type Database = {
         Update: {
           door_code?: string
           id?: number
+          payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
+          payment_mode_walk_in?: Database["public"]["Enums"]["payment_mode"]
           updated_at?: string
           wifi_password?: string
           wifi_ssid?: string
@@ -660,6 +710,75 @@ export type Database = {
           },
         ]
       }
+      payments: {
+        Row: {
+          amount_cents: number
+          checkout_session_id: string | null
+          currency: string
+          id: string
+          kind: string
+          method: Database["public"]["Enums"]["payment_method"]
+          note: string | null
+          order_id: string
+          provider: string | null
+          provider_event_id: string | null
+          provider_payment_id: string | null
+          provider_refund_id: string | null
+          recorded_at: string
+          recorded_by: string | null
+          refund_of: string | null
+        }
+        Insert: {
+          amount_cents: number
+          checkout_session_id?: string | null
+          currency?: string
+          id?: string
+          kind: string
+          method: Database["public"]["Enums"]["payment_method"]
+          note?: string | null
+          order_id: string
+          provider?: string | null
+          provider_event_id?: string | null
+          provider_payment_id?: string | null
+          provider_refund_id?: string | null
+          recorded_at?: string
+          recorded_by?: string | null
+          refund_of?: string | null
+        }
+        Update: {
+          amount_cents?: number
+          checkout_session_id?: string | null
+          currency?: string
+          id?: string
+          kind?: string
+          method?: Database["public"]["Enums"]["payment_method"]
+          note?: string | null
+          order_id?: string
+          provider?: string | null
+          provider_event_id?: string | null
+          provider_payment_id?: string | null
+          provider_refund_id?: string | null
+          recorded_at?: string
+          recorded_by?: string | null
+          refund_of?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "payments_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "payments_refund_of_fkey"
+            columns: ["refund_of"]
+            isOneToOne: false
+            referencedRelation: "payments"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       place_additional_places: {
         Row: {
           additional_place_id: string
@@ -1117,6 +1236,12 @@ export type Database = {
           user_id: string | null
         }
       }
+      begin_online_payment: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: Json
+      }
       calendar: {
         Args: {
           p_from: string
@@ -1418,6 +1543,12 @@ export type Database = {
           open_total: number
         }[]
       }
+      order_balance: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: Json
+      }
       order_move_targets: {
         Args: {
           p_order_id: string
@@ -1430,6 +1561,13 @@ export type Database = {
           length: number
           one_day: boolean
         }[]
+      }
+      payment_mode_for: {
+        Args: {
+          p_kind: Database["public"]["Enums"]["order_kind"]
+          p_walk_in?: boolean
+        }
+        Returns: Database["public"]["Enums"]["payment_mode"]
       }
       place_calendar: {
         Args: {
@@ -1449,6 +1587,13 @@ export type Database = {
           long_term_start: string
         }[]
       }
+      prepare_online_refund: {
+        Args: {
+          p_order_id: string
+          p_amount_cents: number
+        }
+        Returns: Json
+      }
       quote_booking: {
         Args: {
           p_kind: Database["public"]["Enums"]["order_kind"]
@@ -1458,6 +1603,72 @@ export type Database = {
           p_day_start?: string
           p_day_end?: string
           p_sale_code?: string
+        }
+        Returns: Json
+      }
+      record_checkout_session: {
+        Args: {
+          p_order_id: string
+          p_session_id: string
+          p_url: string
+          p_amount_cents: number
+          p_expires_at: string
+        }
+        Returns: undefined
+      }
+      record_desk_payment: {
+        Args: {
+          p_order_id: string
+          p_method: Database["public"]["Enums"]["payment_method"]
+          p_amount_cents?: number
+          p_note?: string
+        }
+        Returns: {
+          amount_cents: number
+          checkout_session_id: string | null
+          currency: string
+          id: string
+          kind: string
+          method: Database["public"]["Enums"]["payment_method"]
+          note: string | null
+          order_id: string
+          provider: string | null
+          provider_event_id: string | null
+          provider_payment_id: string | null
+          provider_refund_id: string | null
+          recorded_at: string
+          recorded_by: string | null
+          refund_of: string | null
+        }
+      }
+      record_desk_refund: {
+        Args: {
+          p_order_id: string
+          p_method: Database["public"]["Enums"]["payment_method"]
+          p_amount_cents: number
+          p_note?: string
+        }
+        Returns: {
+          amount_cents: number
+          checkout_session_id: string | null
+          currency: string
+          id: string
+          kind: string
+          method: Database["public"]["Enums"]["payment_method"]
+          note: string | null
+          order_id: string
+          provider: string | null
+          provider_event_id: string | null
+          provider_payment_id: string | null
+          provider_refund_id: string | null
+          recorded_at: string
+          recorded_by: string | null
+          refund_of: string | null
+        }
+      }
+      record_stripe_event: {
+        Args: {
+          p_event: Json
         }
         Returns: Json
       }
@@ -1636,37 +1847,6 @@ export type Database = {
           user_id: string | null
         }
       }
-      set_payment_status: {
-        Args: {
-          p_order_id: string
-          p_payment_status: Database["public"]["Enums"]["payment_status"]
-          p_payment_id?: string
-        }
-        Returns: {
-          boat: Json
-          cancelled_at: string | null
-          checked_in: boolean
-          checked_in_at: string | null
-          created_at: string
-          email: string
-          ends_at: string
-          expires_at: string | null
-          id: string
-          kind: Database["public"]["Enums"]["order_kind"]
-          payment_id: string | null
-          payment_status: Database["public"]["Enums"]["payment_status"]
-          person: Json
-          place_id: string
-          place_snapshot: Json
-          price_breakdown: Json
-          price_cents: number
-          sale_code: string | null
-          starts_at: string
-          status: Database["public"]["Enums"]["order_status"]
-          updated_at: string
-          user_id: string | null
-        }
-      }
       set_place_additional_places: {
         Args: {
           p_place_id: string
@@ -1742,7 +1922,9 @@ export type Database = {
       additional_place_type: "electric" | "water"
       order_kind: "day" | "overnight" | "fair"
       order_status: "unverified" | "confirmed" | "checked_in" | "completed" | "cancelled" | "expired"
-      payment_status: "pending" | "paid" | "refunded"
+      payment_method: "online" | "card_terminal" | "cash" | "bank_transfer"
+      payment_mode: "online_required" | "online_optional" | "desk"
+      payment_status: "pending" | "paid" | "partially_refunded" | "refunded"
       place_status_type: "reservation" | "rent" | "service"
       sale_code_type: "set-additional-costs"
     }
@@ -1769,7 +1951,9 @@ export const Constants = {
       additional_place_type: ["electric", "water"],
       order_kind: ["day", "overnight", "fair"],
       order_status: ["unverified", "confirmed", "checked_in", "completed", "cancelled", "expired"],
-      payment_status: ["pending", "paid", "refunded"],
+      payment_method: ["online", "card_terminal", "cash", "bank_transfer"],
+      payment_mode: ["online_required", "online_optional", "desk"],
+      payment_status: ["pending", "paid", "partially_refunded", "refunded"],
       place_status_type: ["reservation", "rent", "service"],
       sale_code_type: ["set-additional-costs"],
     },

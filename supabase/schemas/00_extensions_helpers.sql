@@ -23,9 +23,17 @@ create type public.order_status as enum ('unverified', 'confirmed', 'checked_in'
 
 comment on type public.order_status is 'Order life cycle, see ARCHITECTURE.md "Order and berth states".';
 
-create type public.payment_status as enum ('pending', 'paid', 'refunded');
+create type public.payment_status as enum ('pending', 'paid', 'partially_refunded', 'refunded');
 
-comment on type public.payment_status is 'Payment life cycle, separate from the order status.';
+comment on type public.payment_status is 'Payment life cycle, separate from the order status; derived from the payments ledger (35_payments_invoices.sql).';
+
+create type public.payment_method as enum ('online', 'card_terminal', 'cash', 'bank_transfer');
+
+comment on type public.payment_method is 'How money moved: online (Stripe Checkout, written only by its webhook), or at the desk by card terminal, cash or bank transfer.';
+
+create type public.payment_mode as enum ('online_required', 'online_optional', 'desk');
+
+comment on type public.payment_mode is 'How a kind of order is paid: online before the stay, online or at the desk, or at the desk only (admin setting, harbour_settings).';
 
 create type public.place_status_type as enum ('reservation', 'rent', 'service');
 

@@ -339,7 +339,9 @@ comment on function public.quote_booking(public.order_kind, date, numeric, date,
 revoke execute on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
 
 -- Unverified orders expire 24 hours after booking, at the latest at arrival, and free their
--- berth. Checked-in orders whose departure has passed are completed.
+-- berth. Checked-in orders whose departure has passed are completed. A paid order never
+-- expires: the first payment in the ledger clears expires_at (35_payments_invoices.sql), and
+-- only orders whose payment is still pending are expired here.
 create function private.expire_orders(p_place_id uuid default null)
 returns integer
 language plpgsql
@@ -354,7 +356,7 @@ begin
   with expired as (
     update public.orders o
        set status = 'expired'
-     where o.status = 'unverified' and o.expires_at <= v_now
+     where o.status = 'unverified' and o.expires_at <= v_now and o.payment_status = 'pending'
        and (p_place_id is null or o.place_id = p_place_id)
     returning o.id
   ), freed as (
@@ -410,7 +412,8 @@ begin
     from auth.users g
    where g.id = o.user_id and g.is_anonymous
      and lower(o.email) = v_email
-     and o.status = 'unverified' and o.expires_at > private.now();
+     -- A paid guest order has no expiry any more (it never expires) and is claimed too.
+     and o.status = 'unverified' and (o.expires_at is null or o.expires_at > private.now());
   get diagnostics v_count = row_count;
   return v_count;
 end
@@ -702,8 +705,8 @@ as $$
         and (h.ends_on is null or h.ends_on >= (p_starts_at at time zone 'Europe/Berlin')::date)
     )
     -- A live occupation overlapping [p_starts_at, p_ends_at); an unverified reservation past
-    -- its expiry gives way (the booking functions expire it first). The range test probes
-    -- place_statuses_place_end_idx (20261122000800).
+    -- its expiry gives way (the booking functions expire it first); a paid one has no expiry
+    -- (null) and never gives way. The range test probes place_statuses_place_end_idx.
     and not exists (
       select 1
       from public.place_statuses s
@@ -712,7 +715,7 @@ as $$
         and not s.cancelled
         and s.ends_at > p_starts_at
         and s.starts_at < p_ends_at
-        and not (o.status is not distinct from 'unverified' and o.expires_at <= p_now)
+        and not (o.status is not distinct from 'unverified' and coalesce(o.expires_at <= p_now, false))
     )
 $$;
 comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day for day stays, no long-term holder, no live occupation (stale unverified ones ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';

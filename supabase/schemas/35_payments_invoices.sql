@@ -1,5 +1,6 @@
--- Payment status (pending -> paid -> refunded, staff only) and the gapless invoices a
--- payment issues.
+-- Payments: the ledger (public.payments, append-only), the order's payment status derived
+-- from it, Stripe Checkout sessions and the Stripe events received (online payment, issue 20),
+-- the desk's payments and refunds, and the gapless invoices a payment issues.
 
 -- Numbers are gapless per year: the counter row is locked by the transaction that takes the
 -- next number, so concurrent payments queue and a rolled-back payment returns its number.
@@ -107,8 +108,465 @@ revoke execute on function private.invoice_set_issuer() from public;
 create trigger invoices_set_issuer before insert on public.invoices
   for each row execute function private.invoice_set_issuer();
 
-create function private.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text default null)
-returns public.orders
+-- ---------------------------------------------------------------------------------------------
+-- The payments ledger (issue 20). Every payment and refund is one row; no row is ever updated
+-- or deleted (no grants, and a trigger refuses it to every role, the functions' owner too). A
+-- correction is a new row that refers to the old one (refund_of): a refund names the payment it
+-- refunds; a refund that Stripe reports failed after it had succeeded is reversed by a payment
+-- row whose refund_of names that refund. The order's payment_status is derived from the rows.
+create table public.payments (
+  id uuid primary key default gen_random_uuid(),
+  order_id uuid not null references public.orders (id),
+  kind text not null check (kind in ('payment', 'refund')),
+  method public.payment_method not null,
+  amount_cents integer not null check (amount_cents > 0),
+  currency text not null default 'eur' check (currency = 'eur'),
+  provider text check (provider = 'stripe'),
+  provider_payment_id text,
+  provider_refund_id text,
+  checkout_session_id text,
+  provider_event_id text,
+  refund_of uuid references public.payments (id),
+  -- Who recorded it (null = Stripe's webhook). Kept when the account is deleted: no foreign key.
+  recorded_by uuid,
+  recorded_at timestamptz not null default now(),
+  note text check (char_length(note) <= 500),
+  constraint payments_refund_refers check (kind = 'payment' or refund_of is not null),
+  constraint payments_online_is_stripe check ((method = 'online') = (provider is not null)),
+  constraint payments_refund_method check (kind = 'payment' or method in ('online', 'cash', 'bank_transfer')),
+  constraint payments_refund_id_on_refunds check (provider_refund_id is null or kind = 'refund')
+);
+
+alter table public.payments enable row level security;
+
+comment on table public.payments is 'The ledger: every payment and refund of an order (cents, EUR), append-only; online rows are written only by the Stripe webhook (record_stripe_event), desk rows by staff (record_desk_payment, record_desk_refund). orders.payment_status is derived from it.';
+comment on column public.payments.refund_of is 'The row this one corrects: for a refund the payment it refunds; for a payment the refund it reverses (a refund Stripe reported failed after it had succeeded).';
+
+-- One ledger payment per Checkout session and per PaymentIntent, one refund row per Stripe
+-- refund, one reversal per refund: the unique indexes make a replayed or doubled event harmless.
+create unique index payments_checkout_session_key on public.payments (checkout_session_id)
+  where kind = 'payment' and checkout_session_id is not null;
+
+create unique index payments_provider_payment_key on public.payments (provider_payment_id)
+  where kind = 'payment' and refund_of is null and provider_payment_id is not null;
+
+create unique index payments_provider_refund_key on public.payments (provider_refund_id)
+  where provider_refund_id is not null;
+
+create unique index payments_reversal_key on public.payments (refund_of) where kind = 'payment';
+
+create index payments_order_idx on public.payments (order_id, recorded_at);
+
+create index payments_refund_of_idx on public.payments (refund_of) where refund_of is not null;
+
+create policy "payments: owner reads own order's, staff all" on public.payments
+  for select to authenticated
+  using ((select private.is_staff())
+         or exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
+
+revoke all on public.payments from anon;
+
+revoke insert, update, delete, truncate, references, trigger on public.payments from authenticated, service_role;
+
+create function private.payments_refuse_change()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  raise exception 'payments_immutable' using errcode = '42501',
+    hint = 'The ledger is append-only: record a correcting row (a refund, or a reversal) instead.';
+end
+$$;
+comment on function private.payments_refuse_change() is 'Refuses every update, delete and truncate of the payments ledger, whoever writes (the owner and the service role too).';
+revoke execute on function private.payments_refuse_change() from public;
+
+create trigger payments_immutable before update or delete on public.payments
+  for each row execute function private.payments_refuse_change();
+
+create trigger payments_no_truncate before truncate on public.payments
+  for each statement execute function private.payments_refuse_change();
+
+-- What the ledger says about an order: paid = payments (reversals not counted), refunded =
+-- refunds minus reversed refunds, net = paid - refunded.
+create function private.order_ledger(p_order_id uuid, out paid_cents bigint, out refunded_cents bigint)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(sum(p.amount_cents) filter (where p.kind = 'payment' and p.refund_of is null), 0)::bigint,
+         (coalesce(sum(p.amount_cents) filter (where p.kind = 'refund'), 0)
+          - coalesce(sum(p.amount_cents) filter (where p.kind = 'payment' and p.refund_of is not null), 0))::bigint
+  from public.payments p
+  where p.order_id = p_order_id
+$$;
+comment on function private.order_ledger(uuid) is 'Sums of an order''s ledger: paid (payments) and refunded (refunds minus reversed refunds), cents.';
+revoke execute on function private.order_ledger(uuid) from public;
+
+-- What of one payment can still be refunded: its amount minus its refunds, plus the refunds
+-- that were reversed.
+create function private.payment_refundable(p_payment_id uuid)
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (p.amount_cents
+          - coalesce((select sum(r.amount_cents) from public.payments r where r.refund_of = p.id and r.kind = 'refund'), 0)
+          + coalesce((select sum(v.amount_cents) from public.payments v join public.payments r on v.refund_of = r.id
+                      where r.refund_of = p.id and r.kind = 'refund' and v.kind = 'payment'), 0))::bigint
+  from public.payments p
+  where p.id = p_payment_id and p.kind = 'payment' and p.refund_of is null
+$$;
+comment on function private.payment_refundable(uuid) is 'Cents of a payment that can still be refunded (amount minus its refunds plus reversed refunds).';
+revoke execute on function private.payment_refundable(uuid) from public;
+
+-- The rules every ledger row obeys, whoever inserts it: the order exists (and is locked, so
+-- rows of one order are written one after the other); a refund names a payment of the same
+-- order, refunds it the way it was paid (online by Stripe, a desk payment in cash or by
+-- transfer) and never more than is left of it; a refund never brings a completed stay to
+-- zero (issue 11: money back after a stay that took place is a credit note, outside this
+-- system); a reversal names a refund of the same order.
+create function private.payments_check()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_of public.payments;
+  v_ledger record;
+begin
+  select * into v_order from public.orders o where o.id = new.order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if new.refund_of is not null then
+    select * into v_of from public.payments p where p.id = new.refund_of;
+    if not found or v_of.order_id <> new.order_id then
+      raise exception 'invalid_refund' using errcode = '22023', hint = 'refund_of names a row of the same order.';
+    end if;
+  end if;
+  if new.kind = 'refund' then
+    if v_of.id is null or v_of.kind <> 'payment' or v_of.refund_of is not null then
+      raise exception 'invalid_refund' using errcode = '22023', hint = 'A refund names the payment it refunds.';
+    end if;
+    if (v_of.method = 'online') <> (new.method = 'online') then
+      raise exception 'invalid_refund_method' using errcode = '22023',
+        hint = 'An online payment is refunded through Stripe, a desk payment in cash or by bank transfer.';
+    end if;
+    if new.amount_cents > private.payment_refundable(v_of.id) then
+      raise exception 'refund_exceeds_payment' using errcode = 'P0001',
+        hint = 'A refund never exceeds what is left of the payment it refunds.';
+    end if;
+    select * into v_ledger from private.order_ledger(new.order_id);
+    if v_order.status = 'completed' and v_ledger.paid_cents - v_ledger.refunded_cents - new.amount_cents <= 0 then
+      raise exception 'order_not_refundable' using errcode = 'P0001',
+        hint = 'A completed stay is not refunded in full.';
+    end if;
+  elsif v_of.id is not null and (v_of.kind <> 'refund' or v_of.method <> new.method) then
+    raise exception 'invalid_refund' using errcode = '22023', hint = 'A reversal names the refund it reverses.';
+  end if;
+  return new;
+end
+$$;
+comment on function private.payments_check() is 'Before insert on payments: the order exists (locked), refunds name a payment of the order, use its channel, stay within what is left of it and never refund a completed stay in full; reversals name a refund.';
+revoke execute on function private.payments_check() from public;
+
+create trigger payments_check before insert on public.payments
+  for each row execute function private.payments_check();
+
+-- After each ledger row the order's payment_status is derived again:
+--   nothing paid -> pending; everything paid back -> refunded; part paid back ->
+--   partially_refunded; the price paid -> paid; less than the price -> pending (outstanding).
+-- A payment that arrives for an order already cancelled or expired keeps it pending (no
+-- invoice for a booking that does not take place; the money is to be refunded, see
+-- order_balance). Money in clears an unverified order's expiry: a paid order never expires.
+-- A refund that brings an open booking to zero cancels it and frees its berth (issue 11).
+create function private.payments_derive_status()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_ledger record;
+  v_status public.payment_status;
+  v_cancel boolean;
+begin
+  select * into v_order from public.orders o where o.id = new.order_id;
+  select * into v_ledger from private.order_ledger(new.order_id);
+  v_status := case
+    when v_ledger.paid_cents = 0 then 'pending'
+    when v_ledger.refunded_cents >= v_ledger.paid_cents then 'refunded'
+    when v_ledger.refunded_cents > 0 then 'partially_refunded'
+    when v_ledger.paid_cents >= v_order.price_cents
+         and not (v_order.status in ('cancelled', 'expired') and v_order.payment_status = 'pending') then 'paid'
+    when v_order.payment_status = 'paid' then 'paid'
+    else 'pending'
+  end::public.payment_status;
+  v_cancel := v_status = 'refunded' and v_order.status in ('unverified', 'confirmed', 'checked_in');
+  if v_cancel then
+    update public.place_statuses s set cancelled = true where s.order_id = v_order.id and not s.cancelled;
+  end if;
+  -- One update: the history trigger records the status change, then the payment change.
+  update public.orders o
+     set payment_status = v_status,
+         payment_id = coalesce(o.payment_id, new.provider_payment_id),
+         expires_at = case when v_ledger.paid_cents > 0 then null else o.expires_at end,
+         status = case when v_cancel then 'cancelled'::public.order_status else o.status end,
+         cancelled_at = case when v_cancel then private.now() else o.cancelled_at end
+   where o.id = v_order.id
+     and (o.payment_status is distinct from v_status or v_cancel
+          or (v_ledger.paid_cents > 0 and o.expires_at is not null)
+          or (o.payment_id is null and new.provider_payment_id is not null));
+  return null;
+end
+$$;
+comment on function private.payments_derive_status() is 'After insert on payments: derives the order''s payment_status from the ledger (pending, paid, partially_refunded, refunded), clears the expiry once money is in, cancels an open booking refunded to zero and frees its berth.';
+revoke execute on function private.payments_derive_status() from public;
+
+-- Named to fire after payments_history (36_order_desk.sql): the history shows the ledger row
+-- before the status change it causes.
+create trigger payments_update_order after insert on public.payments
+  for each row execute function private.payments_derive_status();
+
+-- Stripe Checkout sessions of an order (the edge function create-checkout records them with
+-- the service role); the owner and staff read them (the app reuses an open one).
+create table public.checkout_sessions (
+  id text primary key check (id ~ '^cs_[A-Za-z0-9_]+$' and char_length(id) <= 255),
+  order_id uuid not null references public.orders (id),
+  url text not null check (url ~ '^https?://' and char_length(url) <= 5000),
+  amount_cents integer not null check (amount_cents > 0),
+  status text not null default 'open' check (status in ('open', 'complete', 'expired')),
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now()
+);
+
+alter table public.checkout_sessions enable row level security;
+
+comment on table public.checkout_sessions is 'Stripe Checkout sessions of an order (cs_…, hosted page URL, amount, open/complete/expired); written only by service-role functions (record_checkout_session, record_stripe_event).';
+
+create index checkout_sessions_order_idx on public.checkout_sessions (order_id, created_at desc);
+
+create policy "checkout_sessions: owner reads own order's, staff all" on public.checkout_sessions
+  for select to authenticated
+  using ((select private.is_staff())
+         or exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
+
+revoke all on public.checkout_sessions from anon;
+
+revoke insert, update, delete, truncate on public.checkout_sessions from authenticated;
+
+-- Every Stripe event received, by its id (evt_…): a replay finds its row and changes nothing.
+-- An event that cannot be applied yet (a refund before its payment, a payment before its
+-- session is recorded) waits here and is applied when what it needs arrives.
+create table private.stripe_events (
+  id text primary key,
+  type text not null,
+  payload jsonb not null,
+  order_id uuid,
+  payment_intent text,
+  refund_id text,
+  -- recorded (a ledger row), updated (a session's status), history (the order's history only),
+  -- duplicate (already in the ledger through another event), waiting, ignored, rejected.
+  outcome text not null default 'waiting'
+    check (outcome in ('recorded', 'updated', 'history', 'duplicate', 'waiting', 'ignored', 'rejected')),
+  detail text,
+  received_at timestamptz not null default now(),
+  applied_at timestamptz
+);
+
+alter table private.stripe_events enable row level security;
+
+comment on table private.stripe_events is 'Stripe events received (idempotency by event id) with what they did; waiting ones are applied when their payment or session arrives. No API role reads it.';
+
+create index stripe_events_waiting_idx on private.stripe_events (order_id, payment_intent) where outcome = 'waiting';
+
+revoke all on table private.stripe_events from public, anon, authenticated;
+
+-- What the order owes and what is to be paid back (the staff panel and the checkout read it).
+create function private.order_balance_of(p_order public.orders)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_ledger record;
+  v_net bigint;
+  v_ended boolean := p_order.status in ('cancelled', 'expired');
+begin
+  select * into v_ledger from private.order_ledger(p_order.id);
+  v_net := v_ledger.paid_cents - v_ledger.refunded_cents;
+  return jsonb_build_object(
+    'price_cents', p_order.price_cents,
+    'paid_cents', v_ledger.paid_cents,
+    'refunded_cents', v_ledger.refunded_cents,
+    'net_cents', v_net,
+    'outstanding_cents', case when v_ended or v_ledger.refunded_cents > 0 then 0 else greatest(p_order.price_cents - v_net, 0) end,
+    -- Money the harbour holds but must pay back: a second charge, or a payment for a
+    -- booking that was cancelled or expired before it arrived.
+    'to_refund_cents', case when v_ended and p_order.payment_status = 'pending' then greatest(v_net, 0)
+                            else greatest(v_net - p_order.price_cents, 0) end,
+    'refundable_online_cents', coalesce((select sum(private.payment_refundable(p.id)) from public.payments p
+      where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0),
+    'refundable_desk_cents', coalesce((select sum(private.payment_refundable(p.id)) from public.payments p
+      where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method <> 'online'), 0),
+    'payment_mode', private.payment_mode_for(p_order.kind, p_order.price_breakdown ? 'booked_by_staff'));
+end
+$$;
+comment on function private.order_balance_of(public.orders) is 'An order''s money: price, paid, refunded, net, outstanding, to refund (double charge or paid after it ended), refundable online and at the desk, and its payment mode.';
+revoke execute on function private.order_balance_of(public.orders) from public;
+
+create function private.order_balance(p_order_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+begin
+  select * into v_order from public.orders o where o.id = p_order_id;
+  if not found or (v_order.user_id is distinct from (select auth.uid()) and not private.is_staff()) then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  return private.order_balance_of(v_order);
+end
+$$;
+comment on function private.order_balance(uuid) is 'The rule behind public.order_balance (security definer, not exposed by the API).';
+revoke execute on function private.order_balance(uuid) from public;
+grant execute on function private.order_balance(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/order_balance): runs as the caller, the rule above decides.
+create function public.order_balance(p_order_id uuid)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.order_balance(p_order_id)
+$$;
+comment on function public.order_balance(uuid) is 'The owner or staff: an order''s price, paid, refunded, net, outstanding and to-refund cents, what can be refunded online and at the desk, and its payment mode.';
+revoke execute on function public.order_balance(uuid) from anon, public;
+
+-- The guest (or staff) starts paying online: checks that the order can be paid online and
+-- returns what the edge function create-checkout puts into the Checkout session, with the
+-- open session to reuse (a second tab gets the same page, not a second charge).
+create function private.begin_online_payment(p_order_id uuid)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_staff boolean := private.is_staff();
+  v_order public.orders;
+  v_balance jsonb;
+  v_amount integer;
+  v_locale text;
+  v_session public.checkout_sessions;
+  v_dates text;
+begin
+  if v_uid is null then
+    raise exception 'sign_in_required' using errcode = '42501';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found or (v_order.user_id is distinct from v_uid and not v_staff) then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if not v_staff and not private.is_anonymous() and not private.is_active_user() then
+    raise exception 'account_inactive' using errcode = '42501';
+  end if;
+  if v_order.status in ('cancelled', 'expired') then
+    raise exception 'order_not_payable' using errcode = 'P0001';
+  end if;
+  v_balance := private.order_balance_of(v_order);
+  v_amount := (v_balance ->> 'outstanding_cents')::integer;
+  if v_order.payment_status <> 'pending' or v_amount <= 0 then
+    raise exception 'order_already_paid' using errcode = 'P0001';
+  end if;
+  if v_balance ->> 'payment_mode' = 'desk' then
+    raise exception 'payment_desk_only' using errcode = 'P0001', hint = 'This order is paid at the harbour office.';
+  end if;
+  v_locale := private.order_locale(v_order);
+  v_dates := case when v_locale = 'en' then to_char(v_order.starts_at at time zone 'Europe/Berlin', 'DD/MM/YYYY')
+                  else to_char(v_order.starts_at at time zone 'Europe/Berlin', 'DD.MM.YYYY') end
+    || case when v_order.kind = 'day' then ''
+            when v_locale = 'en' then ' – ' || to_char(v_order.ends_at at time zone 'Europe/Berlin', 'DD/MM/YYYY')
+            else ' – ' || to_char(v_order.ends_at at time zone 'Europe/Berlin', 'DD.MM.YYYY') end;
+  select * into v_session from public.checkout_sessions c
+   where c.order_id = v_order.id and c.status = 'open' and c.amount_cents = v_amount
+     and c.expires_at > private.now() + interval '2 minutes'
+   order by c.created_at desc
+   limit 1;
+  return jsonb_build_object(
+    'order_id', v_order.id,
+    'booking_reference', v_order.id::text,
+    'amount_cents', v_amount,
+    'currency', 'eur',
+    'email', nullif(v_order.email, ''),
+    'locale', v_locale,
+    'description', coalesce(private.setting('invoice_name'), 'Hafen')
+      || case when v_locale = 'en' then ', berth ' else ', Liegeplatz ' end
+      || coalesce(v_order.place_snapshot ->> 'name', '') || ', ' || v_dates,
+    'open_session', case when v_session.id is null then null
+                         else jsonb_build_object('id', v_session.id, 'url', v_session.url, 'expires_at', v_session.expires_at) end);
+end
+$$;
+comment on function private.begin_online_payment(uuid) is 'The rule behind public.begin_online_payment (security definer, not exposed by the API).';
+revoke execute on function private.begin_online_payment(uuid) from public;
+grant execute on function private.begin_online_payment(uuid) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/begin_online_payment): runs as the caller, the rule above decides.
+create function public.begin_online_payment(p_order_id uuid)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.begin_online_payment(p_order_id)
+$$;
+comment on function public.begin_online_payment(uuid) is 'The owner (or staff) starts paying an order online: refuses a paid, cancelled or expired order, a desk-only order and an inactive account; returns amount (the outstanding cents), e-mail, language, description and the open Checkout session to reuse.';
+revoke execute on function public.begin_online_payment(uuid) from anon, public;
+
+-- Applies the events that waited for this order or payment intent (in the order received).
+create function private.apply_waiting_stripe_events(p_order_id uuid, p_payment_intent text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_id text;
+begin
+  for v_id in
+    select e.id from private.stripe_events e
+     where e.outcome = 'waiting'
+       and (e.order_id = p_order_id or (p_payment_intent is not null and e.payment_intent = p_payment_intent))
+     order by e.received_at, e.id
+  loop
+    perform private.apply_stripe_event(v_id);
+  end loop;
+end
+$$;
+comment on function private.apply_waiting_stripe_events(uuid, text) is 'Applies the Stripe events that waited for an order''s session or payment (e.g. a refund that came before its payment).';
+revoke execute on function private.apply_waiting_stripe_events(uuid, text) from public;
+
+create function private.record_checkout_session(p_order_id uuid, p_session_id text, p_url text, p_amount_cents integer, p_expires_at timestamptz)
+returns void
 language plpgsql
 volatile
 security definer
@@ -116,59 +574,553 @@ set search_path = ''
 as $$
 declare
   v_order public.orders;
-  v_cancel boolean;
+  v_known public.checkout_sessions;
 begin
-  if not private.is_staff() then
-    raise exception 'staff_only' using errcode = '42501';
+  if p_session_id is null or p_session_id !~ '^cs_[A-Za-z0-9_]+$' or char_length(p_session_id) > 255
+     or p_url is null or p_url !~ '^https?://' or char_length(p_url) > 5000
+     or p_amount_cents is null or p_amount_cents <= 0 or p_expires_at is null then
+    raise exception 'invalid_checkout_session' using errcode = '22023';
   end if;
   select * into v_order from public.orders o where o.id = p_order_id for update;
   if not found then
     raise exception 'order_not_found' using errcode = 'PT404';
   end if;
-  if not (
-    (v_order.payment_status = 'pending' and p_payment_status = 'paid')
-    or (v_order.payment_status = 'paid' and p_payment_status = 'refunded')
-    or v_order.payment_status = p_payment_status
-  ) then
-    raise exception 'invalid_payment_transition' using errcode = 'P0001', hint = 'pending -> paid -> refunded';
-  end if;
-  v_cancel := false;
-  if v_order.payment_status = 'paid' and p_payment_status = 'refunded' then
-    if v_order.status = 'completed' then
-      raise exception 'order_not_refundable' using errcode = 'P0001',
-        hint = 'A refund cancels a booking that does not take place; a completed stay is not refunded.';
+  select * into v_known from public.checkout_sessions c where c.id = p_session_id;
+  if found then
+    if v_known.order_id <> p_order_id or v_known.amount_cents <> p_amount_cents then
+      raise exception 'invalid_checkout_session' using errcode = '22023', hint = 'The session is recorded for another order or amount.';
     end if;
-    v_cancel := v_order.status in ('unverified', 'confirmed', 'checked_in');
+    return;
   end if;
-  if v_cancel then
-    update public.place_statuses s set cancelled = true where s.order_id = p_order_id and not s.cancelled;
+  if p_amount_cents > v_order.price_cents then
+    raise exception 'amount_mismatch' using errcode = '22023', hint = 'A session never asks for more than the order''s price.';
   end if;
-  -- One update: the history trigger records the status change, then the payment change.
-  update public.orders o
-     set payment_status = p_payment_status,
-         payment_id = coalesce(p_payment_id, o.payment_id),
-         status = case when v_cancel then 'cancelled'::public.order_status else o.status end,
-         cancelled_at = case when v_cancel then private.now() else o.cancelled_at end
-   where o.id = p_order_id returning * into v_order;
-  return v_order;
+  insert into public.checkout_sessions (id, order_id, url, amount_cents, status, expires_at, created_at)
+  values (p_session_id, p_order_id, p_url, p_amount_cents, 'open', p_expires_at, private.now());
+  perform private.apply_waiting_stripe_events(p_order_id, null);
 end
 $$;
-comment on function private.set_payment_status(uuid, public.payment_status, text) is 'The rule behind public.set_payment_status (security definer, not exposed by the API).';
-revoke execute on function private.set_payment_status(uuid, public.payment_status, text) from public;
-grant execute on function private.set_payment_status(uuid, public.payment_status, text) to authenticated, service_role;
+comment on function private.record_checkout_session(uuid, text, text, integer, timestamptz) is 'The rule behind public.record_checkout_session (security definer, not exposed by the API).';
+revoke execute on function private.record_checkout_session(uuid, text, text, integer, timestamptz) from public;
+grant execute on function private.record_checkout_session(uuid, text, text, integer, timestamptz) to service_role;
 
--- The API endpoint (/rest/v1/rpc/set_payment_status): runs as the caller, the rule above decides.
-create function public.set_payment_status(p_order_id uuid, p_payment_status public.payment_status, p_payment_id text DEFAULT NULL::text)
-returns public.orders
+-- The API endpoint (/rest/v1/rpc/record_checkout_session): runs as the caller, the rule above decides.
+create function public.record_checkout_session(p_order_id uuid, p_session_id text, p_url text, p_amount_cents integer, p_expires_at timestamptz)
+returns void
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select * from private.set_payment_status(p_order_id, p_payment_status, p_payment_id)
+  select private.record_checkout_session(p_order_id, p_session_id, p_url, p_amount_cents, p_expires_at)
 $$;
-comment on function public.set_payment_status(uuid, public.payment_status, text) is 'Staff record a payment (pending -> paid -> refunded); a refund cancels a still open booking and frees its berth, a completed stay is not refunded; nobody else changes payment fields.';
-revoke execute on function public.set_payment_status(uuid, public.payment_status, text) from anon, public;
+comment on function public.record_checkout_session(uuid, text, text, integer, timestamptz) is 'Service role only (create-checkout): records a Checkout session created for an order (idempotent for the same id), then applies events that waited for it.';
+revoke execute on function public.record_checkout_session(uuid, text, text, integer, timestamptz) from anon, authenticated, public;
+grant execute on function public.record_checkout_session(uuid, text, text, integer, timestamptz) to service_role;
+
+-- An online payment Stripe reports (checkout.session.completed / async_payment_succeeded, or
+-- payment_intent.succeeded; whichever comes first records it, the other finds it). The amount
+-- and currency must match the Checkout session recorded for the order (and so its price).
+create function private.record_online_payment(p_event_id text, p_order_id uuid, p_amount integer, p_currency text,
+                                              p_payment_intent text, p_session_id text)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_session public.checkout_sessions;
+  v_balance jsonb;
+  v_note text;
+begin
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    update private.stripe_events set detail = 'order_not_found' where id = p_event_id;
+    return 'rejected';
+  end if;
+  if exists (select 1 from public.payments p
+              where p.kind = 'payment' and p.refund_of is null
+                and ((p_session_id is not null and p.checkout_session_id = p_session_id)
+                     or (p_payment_intent is not null and p.provider_payment_id = p_payment_intent))) then
+    return 'duplicate';
+  end if;
+  if p_session_id is not null then
+    select * into v_session from public.checkout_sessions c where c.id = p_session_id;
+    if not found then
+      return 'waiting';
+    end if;
+    if v_session.order_id <> p_order_id then
+      update private.stripe_events set detail = 'session_of_another_order' where id = p_event_id;
+      return 'rejected';
+    end if;
+  else
+    select * into v_session from public.checkout_sessions c
+     where c.order_id = p_order_id and c.amount_cents = p_amount order by c.created_at desc limit 1;
+    if not found then
+      if not exists (select 1 from public.checkout_sessions c where c.order_id = p_order_id) then
+        return 'waiting';
+      end if;
+    end if;
+  end if;
+  if p_currency is distinct from 'eur' or p_amount is null or p_amount <> v_session.amount_cents
+     or v_session.amount_cents is null or p_amount > v_order.price_cents then
+    update private.stripe_events set detail = 'amount_mismatch' where id = p_event_id;
+    return 'rejected';
+  end if;
+  -- Nothing is charged twice, but a second charge that happened (two sessions paid in two
+  -- tabs, or a payment that arrives after the booking was cancelled or expired) is money
+  -- taken: it is recorded, noted, and shows as to_refund in order_balance and in the history.
+  v_balance := private.order_balance_of(v_order);
+  if v_order.status in ('cancelled', 'expired') and v_order.payment_status = 'pending' then
+    v_note := 'to_refund: the booking had ended before the payment arrived';
+  elsif (v_balance ->> 'outstanding_cents')::integer < p_amount then
+    v_note := 'to_refund: the order was already paid';
+  end if;
+  insert into public.payments (order_id, kind, method, amount_cents, currency, provider, provider_payment_id,
+                               checkout_session_id, provider_event_id, recorded_by, recorded_at, note)
+  values (p_order_id, 'payment', 'online', p_amount, 'eur', 'stripe', p_payment_intent,
+          p_session_id, p_event_id, null, private.now(), v_note);
+  if p_session_id is not null then
+    update public.checkout_sessions c set status = 'complete' where c.id = p_session_id and c.status <> 'complete';
+  end if;
+  return 'recorded';
+end
+$$;
+comment on function private.record_online_payment(text, uuid, integer, text, text, text) is 'Records an online payment once (by session and payment intent), checked against the recorded Checkout session and the order''s price; waits while the session is not recorded; a second charge is recorded with a to_refund note.';
+revoke execute on function private.record_online_payment(text, uuid, integer, text, text, text) from public;
+
+-- A Stripe refund (refund.created, refund.updated, or one listed in charge.refunded). It counts
+-- once, when its status is succeeded (unique by refund id); pending or requires_action count
+-- nothing yet; failed or canceled count nothing, and if the refund had been recorded as
+-- succeeded it is reversed by a new payment row. A refund whose payment is not in the ledger
+-- yet waits for it.
+create function private.record_online_refund(p_event_id text, p_refund jsonb)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_refund_id text := p_refund ->> 'id';
+  v_status text := p_refund ->> 'status';
+  v_amount integer;
+  v_pi text := case jsonb_typeof(p_refund -> 'payment_intent') when 'string' then p_refund ->> 'payment_intent'
+                                                               when 'object' then p_refund #>> '{payment_intent,id}' end;
+  v_payment public.payments;
+  v_recorded public.payments;
+begin
+  begin
+    v_amount := (p_refund ->> 'amount')::integer;
+  exception when others then
+    v_amount := null;
+  end;
+  update private.stripe_events set payment_intent = coalesce(payment_intent, v_pi), refund_id = coalesce(refund_id, v_refund_id)
+   where id = p_event_id;
+  if v_refund_id is null or v_pi is null or v_amount is null or v_amount <= 0 or lower(p_refund ->> 'currency') is distinct from 'eur' then
+    update private.stripe_events set detail = 'invalid_refund' where id = p_event_id;
+    return 'rejected';
+  end if;
+  select * into v_payment from public.payments p
+   where p.kind = 'payment' and p.refund_of is null and p.method = 'online' and p.provider_payment_id = v_pi;
+  if not found then
+    return 'waiting';
+  end if;
+  -- One writer per order: a second event about the same refund (charge.refunded beside
+  -- refund.updated) waits here and then finds the row.
+  perform 1 from public.orders o where o.id = v_payment.order_id for update;
+  update private.stripe_events set order_id = v_payment.order_id where id = p_event_id;
+  select * into v_recorded from public.payments r where r.provider_refund_id = v_refund_id;
+  if v_status = 'succeeded' then
+    if v_recorded.id is not null then
+      return 'duplicate';
+    end if;
+    -- A failure reported earlier (events out of order) wins: the refund did not happen.
+    if exists (select 1 from private.stripe_events e
+                where e.refund_id = v_refund_id and e.id <> p_event_id
+                  and e.type like 'refund.%' and e.payload #>> '{data,object,status}' in ('failed', 'canceled')) then
+      update private.stripe_events set detail = 'refund_failed_later' where id = p_event_id;
+      return 'ignored';
+    end if;
+    begin
+      insert into public.payments (order_id, kind, method, amount_cents, currency, provider, provider_payment_id,
+                                   provider_refund_id, provider_event_id, refund_of, recorded_by, recorded_at)
+      values (v_payment.order_id, 'refund', 'online', v_amount, 'eur', 'stripe', v_pi,
+              v_refund_id, p_event_id, v_payment.id, null, private.now());
+    exception when sqlstate 'P0001' then
+      -- refund_exceeds_payment or order_not_refundable: kept for the operator, not in the ledger.
+      update private.stripe_events set detail = sqlerrm where id = p_event_id;
+      return 'rejected';
+    end;
+    return 'recorded';
+  elsif v_status in ('failed', 'canceled') then
+    if v_recorded.id is null or exists (select 1 from public.payments v where v.refund_of = v_recorded.id and v.kind = 'payment') then
+      update private.stripe_events set detail = 'refund_' || v_status where id = p_event_id;
+      return 'ignored';
+    end if;
+    insert into public.payments (order_id, kind, method, amount_cents, currency, provider, provider_payment_id,
+                                 provider_event_id, refund_of, recorded_by, recorded_at, note)
+    values (v_payment.order_id, 'payment', 'online', v_recorded.amount_cents, 'eur', 'stripe', v_pi,
+            p_event_id, v_recorded.id, null, private.now(), 'reversal: refund ' || v_refund_id || ' ' || v_status);
+    return 'recorded';
+  end if;
+  update private.stripe_events set detail = 'refund_' || coalesce(v_status, 'unknown') where id = p_event_id;
+  return 'ignored';
+end
+$$;
+comment on function private.record_online_refund(text, jsonb) is 'Records a Stripe refund once when it succeeded (refund id unique), reverses a recorded one that failed later, waits for its payment; an over-refund or a full refund of a completed stay is kept as rejected.';
+revoke execute on function private.record_online_refund(text, jsonb) from public;
+
+-- Applies one received event (again, for a waiting one) and stores what it did.
+create function private.apply_stripe_event(p_event_id text)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_event private.stripe_events;
+  v_obj jsonb;
+  v_order_text text;
+  v_order_id uuid;
+  v_pi text;
+  v_amount integer;
+  v_outcome text;
+  v_refund jsonb;
+  v_one text;
+begin
+  select * into v_event from private.stripe_events e where e.id = p_event_id for update;
+  v_obj := v_event.payload #> '{data,object}';
+  v_order_text := coalesce(v_obj #>> '{metadata,order_id}', v_obj ->> 'client_reference_id');
+  if v_order_text ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    v_order_id := v_order_text::uuid;
+  end if;
+  v_pi := case when v_event.type like 'payment_intent.%' then v_obj ->> 'id'
+               when jsonb_typeof(v_obj -> 'payment_intent') = 'string' then v_obj ->> 'payment_intent'
+               when jsonb_typeof(v_obj -> 'payment_intent') = 'object' then v_obj #>> '{payment_intent,id}' end;
+  update private.stripe_events e set order_id = coalesce(e.order_id, v_order_id), payment_intent = coalesce(e.payment_intent, v_pi)
+   where e.id = p_event_id;
+  begin
+    v_amount := coalesce(v_obj ->> 'amount_total', v_obj ->> 'amount_received', v_obj ->> 'amount')::integer;
+  exception when others then
+    v_amount := null;
+  end;
+
+  if v_event.type in ('checkout.session.completed', 'checkout.session.async_payment_succeeded') then
+    if v_obj ->> 'payment_status' is distinct from 'paid' then
+      update private.stripe_events set detail = 'not_paid_yet' where id = p_event_id;
+      v_outcome := 'ignored';
+    elsif v_order_id is null then
+      update private.stripe_events set detail = 'no_order' where id = p_event_id;
+      v_outcome := 'rejected';
+    else
+      v_outcome := private.record_online_payment(p_event_id, v_order_id, v_amount, lower(v_obj ->> 'currency'), v_pi, v_obj ->> 'id');
+      if v_outcome = 'duplicate' then
+        update public.checkout_sessions c set status = 'complete' where c.id = v_obj ->> 'id' and c.status <> 'complete';
+      end if;
+    end if;
+  elsif v_event.type = 'payment_intent.succeeded' then
+    if v_order_id is null then
+      update private.stripe_events set detail = 'no_order' where id = p_event_id;
+      v_outcome := 'rejected';
+    else
+      v_outcome := private.record_online_payment(p_event_id, v_order_id, v_amount, lower(v_obj ->> 'currency'), v_pi, null);
+    end if;
+  elsif v_event.type = 'checkout.session.expired' then
+    update public.checkout_sessions c set status = 'expired' where c.id = v_obj ->> 'id' and c.status = 'open';
+    v_outcome := case when found then 'updated' else 'ignored' end;
+  elsif v_event.type = 'payment_intent.payment_failed' then
+    if v_order_id is not null and exists (select 1 from public.orders o where o.id = v_order_id) then
+      insert into public.order_events (order_id, event, from_value, to_value, actor, at)
+      values (v_order_id, 'payment_failed', 'online',
+              left(coalesce(v_obj #>> '{last_payment_error,decline_code}', v_obj #>> '{last_payment_error,code}', 'failed'), 100),
+              null, private.now());
+      v_outcome := 'history';
+    else
+      v_outcome := 'ignored';
+    end if;
+  elsif v_event.type in ('refund.created', 'refund.updated') then
+    v_outcome := private.record_online_refund(p_event_id, v_obj);
+  elsif v_event.type = 'charge.refunded' then
+    -- Since API version 2022-11-15 a charge lists its refunds only when expanded; each refund
+    -- also comes as refund.created / refund.updated, which record it.
+    v_outcome := 'ignored';
+    if jsonb_typeof(v_obj #> '{refunds,data}') = 'array' then
+      for v_refund in select r from jsonb_array_elements(v_obj #> '{refunds,data}') r loop
+        v_one := private.record_online_refund(p_event_id, v_refund || jsonb_build_object('payment_intent', coalesce(v_refund ->> 'payment_intent', v_pi)));
+        v_outcome := case when v_one = 'waiting' or v_outcome = 'waiting' then 'waiting'
+                          when v_one = 'recorded' or v_outcome = 'recorded' then 'recorded'
+                          when v_one = 'duplicate' or v_outcome = 'duplicate' then 'duplicate'
+                          else v_one end;
+      end loop;
+    end if;
+  else
+    v_outcome := 'ignored';
+  end if;
+
+  update private.stripe_events e
+     set outcome = v_outcome,
+         applied_at = case when v_outcome = 'waiting' then null else private.now() end
+   where e.id = p_event_id;
+  select * into v_event from private.stripe_events e where e.id = p_event_id;
+  if v_outcome = 'recorded' then
+    -- What waited for this payment (a refund that came first) follows it.
+    perform private.apply_waiting_stripe_events(v_event.order_id, v_event.payment_intent);
+  end if;
+  return jsonb_build_object('event_id', v_event.id, 'type', v_event.type, 'outcome', v_event.outcome,
+                            'detail', v_event.detail, 'order_id', v_event.order_id);
+end
+$$;
+comment on function private.apply_stripe_event(text) is 'Applies one received Stripe event by its type (payments, refunds, session expiry, failed payments in the history) and stores its outcome; a recorded payment applies the events that waited for it.';
+revoke execute on function private.apply_stripe_event(text) from public;
+
+create function private.record_stripe_event(p_event jsonb)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_id text := p_event ->> 'id';
+  v_known private.stripe_events;
+begin
+  if jsonb_typeof(p_event) is distinct from 'object' or v_id is null or v_id !~ '^evt_[A-Za-z0-9_]+$' or char_length(v_id) > 255
+     or p_event ->> 'type' is null or char_length(p_event ->> 'type') > 100
+     or jsonb_typeof(p_event #> '{data,object}') is distinct from 'object' then
+    raise exception 'invalid_event' using errcode = '22023', hint = 'A Stripe event: id evt_…, type, data.object.';
+  end if;
+  -- Idempotent by event id: a replay (or a concurrent second delivery, which waits here for
+  -- the first to commit) finds the row and changes nothing.
+  insert into private.stripe_events (id, type, payload, received_at)
+  values (v_id, p_event ->> 'type', p_event, private.now())
+  on conflict (id) do nothing;
+  if not found then
+    select * into v_known from private.stripe_events e where e.id = v_id;
+    return jsonb_build_object('event_id', v_known.id, 'type', v_known.type, 'outcome', v_known.outcome,
+                              'detail', v_known.detail, 'order_id', v_known.order_id, 'replay', true);
+  end if;
+  return private.apply_stripe_event(v_id) || jsonb_build_object('replay', false);
+end
+$$;
+comment on function private.record_stripe_event(jsonb) is 'The rule behind public.record_stripe_event (security definer, not exposed by the API).';
+revoke execute on function private.record_stripe_event(jsonb) from public;
+grant execute on function private.record_stripe_event(jsonb) to service_role;
+
+-- The API endpoint (/rest/v1/rpc/record_stripe_event): runs as the caller, the rule above decides.
+create function public.record_stripe_event(p_event jsonb)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.record_stripe_event(p_event)
+$$;
+comment on function public.record_stripe_event(jsonb) is 'Service role only (stripe-webhook, after verifying the signature): records a Stripe event once by its id and applies it; events out of order wait for what they need. Answers {event_id, type, outcome, detail, order_id, replay}.';
+revoke execute on function public.record_stripe_event(jsonb) from anon, authenticated, public;
+grant execute on function public.record_stripe_event(jsonb) to service_role;
+
+-- Staff record money taken at the desk: by card terminal, cash or transfer; the outstanding
+-- amount unless told otherwise. The "mark paid" of the order page.
+create function private.record_desk_payment(p_order_id uuid, p_method public.payment_method, p_amount_cents integer default null, p_note text default null)
+returns public.payments
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_outstanding integer;
+  v_amount integer;
+  v_note text := nullif(btrim(p_note), '');
+  v_row public.payments;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if p_method is null or p_method = 'online' then
+    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'Desk payments: card_terminal, cash or bank_transfer; online ones come from Stripe.';
+  end if;
+  if char_length(v_note) > 500 then
+    raise exception 'invalid_note' using errcode = '22023', hint = 'A note has at most 500 characters.';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.status in ('cancelled', 'expired') then
+    raise exception 'order_not_payable' using errcode = 'P0001',
+      hint = 'A cancelled or expired booking cannot be marked paid: it does not take place, so no invoice is issued for it.';
+  end if;
+  v_outstanding := (private.order_balance_of(v_order) ->> 'outstanding_cents')::integer;
+  if v_order.payment_status <> 'pending' or v_outstanding <= 0 then
+    raise exception 'order_already_paid' using errcode = 'P0001';
+  end if;
+  v_amount := coalesce(p_amount_cents, v_outstanding);
+  if v_amount <= 0 or v_amount > v_outstanding then
+    raise exception 'invalid_amount' using errcode = '22023', hint = 'Between 1 cent and the outstanding amount.';
+  end if;
+  insert into public.payments (order_id, kind, method, amount_cents, currency, recorded_by, recorded_at, note)
+  values (p_order_id, 'payment', p_method, v_amount, 'eur', (select auth.uid()), private.now(), v_note)
+  returning * into v_row;
+  return v_row;
+end
+$$;
+comment on function private.record_desk_payment(uuid, public.payment_method, integer, text) is 'The rule behind public.record_desk_payment (security definer, not exposed by the API).';
+revoke execute on function private.record_desk_payment(uuid, public.payment_method, integer, text) from public;
+grant execute on function private.record_desk_payment(uuid, public.payment_method, integer, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/record_desk_payment): runs as the caller, the rule above decides.
+create function public.record_desk_payment(p_order_id uuid, p_method public.payment_method, p_amount_cents integer DEFAULT NULL::integer, p_note text DEFAULT NULL::text)
+returns public.payments
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.record_desk_payment(p_order_id, p_method, p_amount_cents, p_note)
+$$;
+comment on function public.record_desk_payment(uuid, public.payment_method, integer, text) is 'Staff record a desk payment (card_terminal, cash, bank_transfer) of the outstanding amount or part of it; the order becomes paid when the price is in (the invoice is issued then).';
+revoke execute on function public.record_desk_payment(uuid, public.payment_method, integer, text) from anon, public;
+
+-- Staff pay money back at the desk (cash or transfer) against the order's desk payments,
+-- newest first; an online payment is refunded through Stripe (prepare_online_refund).
+create function private.record_desk_refund(p_order_id uuid, p_method public.payment_method, p_amount_cents integer, p_note text default null)
+returns public.payments
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_note text := nullif(btrim(p_note), '');
+  v_left integer := p_amount_cents;
+  v_payment record;
+  v_part integer;
+  v_row public.payments;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if p_method is null or p_method not in ('cash', 'bank_transfer') then
+    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'Desk refunds: cash or bank_transfer.';
+  end if;
+  if p_amount_cents is null or p_amount_cents <= 0 then
+    raise exception 'invalid_amount' using errcode = '22023';
+  end if;
+  if char_length(v_note) > 500 then
+    raise exception 'invalid_note' using errcode = '22023', hint = 'A note has at most 500 characters.';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if not exists (select 1 from public.payments p where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method <> 'online') then
+    if exists (select 1 from public.payments p where p.order_id = p_order_id and p.kind = 'payment') then
+      raise exception 'refund_online_payment' using errcode = 'P0001', hint = 'An online payment is refunded through Stripe.';
+    end if;
+    raise exception 'nothing_to_refund' using errcode = 'P0001';
+  end if;
+  if p_amount_cents > (private.order_balance_of(v_order) ->> 'refundable_desk_cents')::integer then
+    raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'A refund never exceeds what was paid at the desk.';
+  end if;
+  for v_payment in
+    select p.id, private.payment_refundable(p.id) as refundable from public.payments p
+     where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method <> 'online'
+     order by p.recorded_at desc, p.id
+  loop
+    exit when v_left <= 0;
+    continue when v_payment.refundable <= 0;
+    v_part := least(v_left, v_payment.refundable);
+    insert into public.payments (order_id, kind, method, amount_cents, currency, refund_of, recorded_by, recorded_at, note)
+    values (p_order_id, 'refund', p_method, v_part, 'eur', v_payment.id, (select auth.uid()), private.now(), v_note)
+    returning * into v_row;
+    v_left := v_left - v_part;
+  end loop;
+  return v_row;
+end
+$$;
+comment on function private.record_desk_refund(uuid, public.payment_method, integer, text) is 'The rule behind public.record_desk_refund (security definer, not exposed by the API).';
+revoke execute on function private.record_desk_refund(uuid, public.payment_method, integer, text) from public;
+grant execute on function private.record_desk_refund(uuid, public.payment_method, integer, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/record_desk_refund): runs as the caller, the rule above decides.
+create function public.record_desk_refund(p_order_id uuid, p_method public.payment_method, p_amount_cents integer, p_note text DEFAULT NULL::text)
+returns public.payments
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.record_desk_refund(p_order_id, p_method, p_amount_cents, p_note)
+$$;
+comment on function public.record_desk_refund(uuid, public.payment_method, integer, text) is 'Staff refund desk payments in cash or by transfer (never more than was paid at the desk); a refund to zero cancels an open booking and frees its berth, a completed stay is not refunded in full. Returns the (last) refund row.';
+revoke execute on function public.record_desk_refund(uuid, public.payment_method, integer, text) from anon, public;
+
+-- Staff refund (part of) an online payment: the rules are checked here, the edge function
+-- refund-payment then asks Stripe; the ledger follows Stripe's refund events.
+create function private.prepare_online_refund(p_order_id uuid, p_amount_cents integer)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_payment record;
+  v_ledger record;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if p_amount_cents is null or p_amount_cents <= 0 then
+    raise exception 'invalid_amount' using errcode = '22023';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  select p.provider_payment_id, private.payment_refundable(p.id) as refundable into v_payment
+    from public.payments p
+   where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
+   order by private.payment_refundable(p.id) >= p_amount_cents desc, p.recorded_at desc, p.id
+   limit 1;
+  if not found then
+    raise exception 'no_online_payment' using errcode = 'P0001', hint = 'A desk payment is refunded in cash or by transfer (record_desk_refund).';
+  end if;
+  if p_amount_cents > v_payment.refundable then
+    raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'A refund never exceeds what is left of the online payment.';
+  end if;
+  select * into v_ledger from private.order_ledger(p_order_id);
+  if v_order.status = 'completed' and v_ledger.paid_cents - v_ledger.refunded_cents - p_amount_cents <= 0 then
+    raise exception 'order_not_refundable' using errcode = 'P0001', hint = 'A completed stay is not refunded in full.';
+  end if;
+  return jsonb_build_object('payment_intent', v_payment.provider_payment_id, 'refundable_cents', v_payment.refundable);
+end
+$$;
+comment on function private.prepare_online_refund(uuid, integer) is 'The rule behind public.prepare_online_refund (security definer, not exposed by the API).';
+revoke execute on function private.prepare_online_refund(uuid, integer) from public;
+grant execute on function private.prepare_online_refund(uuid, integer) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/prepare_online_refund): runs as the caller, the rule above decides.
+create function public.prepare_online_refund(p_order_id uuid, p_amount_cents integer)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.prepare_online_refund(p_order_id, p_amount_cents)
+$$;
+comment on function public.prepare_online_refund(uuid, integer) is 'Staff: checks an online refund (an online payment with enough left, a completed stay not in full) and returns {payment_intent, refundable_cents} for refund-payment; the ledger follows Stripe''s refund events.';
+revoke execute on function public.prepare_online_refund(uuid, integer) from anon, public;
 
 create function private.orders_refuse_payment_when_ended()
 returns trigger

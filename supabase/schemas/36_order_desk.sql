@@ -155,7 +155,11 @@ revoke execute on function public.add_order_note(uuid, text) from anon, public;
 create table public.order_events (
   id bigint generated always as identity primary key,
   order_id uuid not null references public.orders (id) on delete cascade,
-  event text not null check (event in ('created', 'status', 'payment', 'moved', 'checked_in')),
+  -- payment_recorded, refund_recorded, payment_to_refund (money taken that must go back) and
+  -- payment_failed (a declined online payment) come from the ledger and Stripe: from_value is
+  -- the method, to_value the amount in cents (for payment_failed the decline code).
+  event text not null check (event in ('created', 'status', 'payment', 'moved', 'checked_in',
+                                       'payment_recorded', 'refund_recorded', 'payment_to_refund', 'payment_failed')),
   from_value text,
   to_value text,
   actor uuid references auth.users (id) on delete set null,
@@ -164,7 +168,7 @@ create table public.order_events (
 
 alter table public.order_events enable row level security;
 
-comment on table public.order_events is 'The history of an order (created, status, payment, berth moves), written by a trigger; staff read it.';
+comment on table public.order_events is 'The history of an order (created, status, payment status, berth moves, ledger rows with method and amount, declined online payments), written by triggers and the Stripe webhook; staff read it.';
 
 create index order_events_order_idx on public.order_events (order_id, id);
 
@@ -211,3 +215,25 @@ revoke execute on function private.record_order_event() from public;
 
 create trigger orders_record_event after insert or update of status, payment_status, place_id on public.orders
   for each row execute function private.record_order_event();
+
+create function private.record_payment_event()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.order_events (order_id, event, from_value, to_value, actor, at)
+  values (new.order_id,
+          case when new.kind = 'refund' then 'refund_recorded'
+               when new.note like 'to_refund:%' then 'payment_to_refund'
+               else 'payment_recorded' end,
+          new.method::text, new.amount_cents::text, new.recorded_by, new.recorded_at);
+  return null;
+end
+$$;
+comment on function private.record_payment_event() is 'After insert on payments: records the ledger row in the order''s history (method, amount in cents, who recorded it; a payment to refund marked as such).';
+revoke execute on function private.record_payment_event() from public;
+
+create trigger payments_history after insert on public.payments
+  for each row execute function private.record_payment_event();

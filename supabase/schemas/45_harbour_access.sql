@@ -1,5 +1,6 @@
 -- Door code and wifi: one row, readable by admins; harbour_access() gives it to those
--- who may see it (staff, active long-term holders, checked-in verified guests).
+-- who may see it (staff, active long-term holders, checked-in verified guests). The same row
+-- holds the payment mode per kind of order (admins update it; payment_mode_for() reads it).
 
 create table public.harbour_settings (
   id smallint primary key default 1 check (id = 1),
@@ -7,13 +8,19 @@ create table public.harbour_settings (
   wifi_ssid text not null default '',
   wifi_password text not null default '',
   updated_at timestamptz not null default now(),
+  -- How each kind of order is paid (issue 20): online before the stay, online or at the desk,
+  -- or at the desk only. Walk-ins (booked by staff, staff_create_booking) have their own mode.
+  payment_mode_day public.payment_mode not null default 'online_optional',
+  payment_mode_overnight public.payment_mode not null default 'online_optional',
+  payment_mode_fair public.payment_mode not null default 'online_optional',
+  payment_mode_walk_in public.payment_mode not null default 'desk',
   constraint harbour_settings_lengths check (
     char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100)
 );
 
 alter table public.harbour_settings enable row level security;
 
-comment on table public.harbour_settings is 'The one row of harbour access data (door code, wifi); others read it only through harbour_access().';
+comment on table public.harbour_settings is 'The one row of harbour settings: access data (door code, wifi; others read it only through harbour_access()) and the payment mode per kind of order (everyone reads it through payment_mode_for()).';
 
 create policy "harbour_settings: admin reads" on public.harbour_settings
   for select to authenticated
@@ -87,3 +94,37 @@ as $$
 $$;
 comment on function public.harbour_access() is 'The door code and wifi for those allowed to see them; refuses (42501) everyone else.';
 revoke execute on function public.harbour_access() from anon, public;
+
+create function private.payment_mode_for(p_kind public.order_kind, p_walk_in boolean default false)
+returns public.payment_mode
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case
+           when coalesce(p_walk_in, false) then s.payment_mode_walk_in
+           when p_kind = 'day' then s.payment_mode_day
+           when p_kind = 'overnight' then s.payment_mode_overnight
+           else s.payment_mode_fair
+         end
+  from public.harbour_settings s
+  where s.id = 1
+$$;
+comment on function private.payment_mode_for(public.order_kind, boolean) is 'The rule behind public.payment_mode_for (security definer, not exposed by the API).';
+revoke execute on function private.payment_mode_for(public.order_kind, boolean) from public;
+grant execute on function private.payment_mode_for(public.order_kind, boolean) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/payment_mode_for): runs as the caller, the rule above decides.
+create function public.payment_mode_for(p_kind public.order_kind, p_walk_in boolean DEFAULT false)
+returns public.payment_mode
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.payment_mode_for(p_kind, p_walk_in)
+$$;
+comment on function public.payment_mode_for(public.order_kind, boolean) is 'How an order of this kind is paid (online_required, online_optional, desk); walk-ins (booked by staff) have their own setting. Admins change it in harbour_settings.';
+revoke execute on function public.payment_mode_for(public.order_kind, boolean) from public;
+grant execute on function public.payment_mode_for(public.order_kind, boolean) to anon, authenticated, service_role;

@@ -5,7 +5,7 @@
 create table public.outbox (
   id bigint generated always as identity primary key,
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
-                                     'application_receipt', 'application_answer')),
+                                     'application_receipt', 'application_answer', 'payment_receipt')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),
@@ -608,3 +608,57 @@ end
 $$;
 comment on function private.queue_booking_confirmation(public.orders) is 'Queues the booking confirmation (guest''s language, price with VAT, verification hint for guests, .ics of the stay).';
 revoke execute on function private.queue_booking_confirmation(public.orders) from public;
+
+-- The receipt of an online payment (issue 20): when Stripe's payment is in the ledger, the
+-- guest gets it in the booking's language (amount, booking number, link to the order). A
+-- second charge that must be refunded gets no receipt (staff refund it).
+create function private.queue_payment_receipt()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_locale text;
+  v_en boolean;
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+begin
+  if new.kind <> 'payment' or new.method <> 'online' or new.refund_of is not null or new.note like 'to_refund:%' then
+    return null;
+  end if;
+  select * into v_order from public.orders o where o.id = new.order_id;
+  if v_order.email is null or v_order.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    return null;
+  end if;
+  v_locale := private.order_locale(v_order);
+  v_en := v_locale = 'en';
+  perform private.queue_mail(
+    'payment_receipt', v_order.email, v_locale,
+    case when v_en
+      then format('Payment received: berth %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'en'))
+      else format('Zahlung erhalten: Liegeplatz %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'de')) end,
+    concat_ws(E'\n',
+      case when v_en then 'Hello,' else 'Guten Tag,' end,
+      '',
+      case when v_en then 'we have received your online payment. Thank you!' else 'wir haben Ihre Online-Zahlung erhalten. Vielen Dank!' end,
+      '',
+      case when v_en then 'Amount: ' else 'Betrag: ' end || private.format_eur(new.amount_cents, v_locale),
+      case when v_en then 'Paid on: ' else 'Bezahlt am: ' end || private.format_berlin(new.recorded_at, v_locale),
+      case when v_en then 'Payment reference: ' else 'Zahlungsreferenz: ' end || coalesce(new.provider_payment_id, new.id::text),
+      case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.id,
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
+      '',
+      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+      'Hafen Düsseldorf'),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    v_order.id);
+  return null;
+end
+$$;
+comment on function private.queue_payment_receipt() is 'After insert on payments: queues the receipt of an online payment to the guest (booking language; not for a second charge to be refunded).';
+revoke execute on function private.queue_payment_receipt() from public;
+
+create trigger payments_queue_receipt after insert on public.payments
+  for each row execute function private.queue_payment_receipt();

@@ -172,3 +172,9 @@ begin
   end loop;
 end
 $$;
+
+-- The completed stays were paid in cash at the desk: their payments in the ledger.
+insert into public.payments (order_id, kind, method, amount_cents, currency, recorded_at, note)
+select o.id, 'payment', 'cash', o.price_cents, 'eur', coalesce(o.checked_in_at, o.created_at), o.payment_id
+from public.orders o
+where o.payment_status = 'paid' and not exists (select 1 from public.payments p where p.order_id = o.id);

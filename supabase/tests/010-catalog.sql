@@ -41,18 +41,21 @@ select results_eq(
   $$ select p.proname::text collate "default" from pg_proc p join pg_namespace n on n.oid = p.pronamespace
      where n.nspname = 'public' and has_function_privilege('anon', p.oid, 'execute')
        and p.proname = any (array['search_available_places', 'quote_booking', 'create_booking', 'claim_guest_orders', 'cancel_booking',
-       'check_in', 'set_payment_status', 'harbour_access', 'expire_unverified_orders', 'place_long_term_starts', 'custom_access_token_hook']) order by 1 $$,
-  $$ values ('place_long_term_starts'), ('quote_booking'), ('search_available_places') $$,
+       'check_in', 'record_desk_payment', 'record_desk_refund', 'record_stripe_event', 'record_checkout_session', 'begin_online_payment',
+       'prepare_online_refund', 'payment_mode_for', 'harbour_access', 'expire_unverified_orders', 'place_long_term_starts', 'custom_access_token_hook']) order by 1 $$,
+  $$ values ('payment_mode_for'), ('place_long_term_starts'), ('quote_booking'), ('search_available_places') $$,
   'of the booking functions anon may execute exactly search, quote and long-term starts');
 
 select results_eq(
   $$ select p.proname::text collate "default" from pg_proc p join pg_namespace n on n.oid = p.pronamespace
      where n.nspname = 'public' and has_function_privilege('authenticated', p.oid, 'execute')
        and p.proname = any (array['search_available_places', 'quote_booking', 'create_booking', 'claim_guest_orders', 'cancel_booking',
-       'check_in', 'set_payment_status', 'harbour_access', 'expire_unverified_orders', 'place_long_term_starts', 'custom_access_token_hook']) order by 1 $$,
-  $$ values ('cancel_booking'), ('check_in'), ('claim_guest_orders'), ('create_booking'), ('harbour_access'),
-            ('place_long_term_starts'), ('quote_booking'), ('search_available_places'), ('set_payment_status') $$,
-  'of the booking functions authenticated may execute exactly these (not expiry, not the hook)');
+       'check_in', 'record_desk_payment', 'record_desk_refund', 'record_stripe_event', 'record_checkout_session', 'begin_online_payment',
+       'prepare_online_refund', 'payment_mode_for', 'harbour_access', 'expire_unverified_orders', 'place_long_term_starts', 'custom_access_token_hook']) order by 1 $$,
+  $$ values ('begin_online_payment'), ('cancel_booking'), ('check_in'), ('claim_guest_orders'), ('create_booking'), ('harbour_access'),
+            ('payment_mode_for'), ('place_long_term_starts'), ('prepare_online_refund'), ('quote_booking'), ('record_desk_payment'),
+            ('record_desk_refund'), ('search_available_places') $$,
+  'of the booking functions authenticated may execute exactly these (not expiry, not the hook, not the webhook''s record_stripe_event / record_checkout_session)');
 
 select ok(
   not has_function_privilege('public', 'public.custom_access_token_hook(jsonb)', 'execute')

@@ -1,7 +1,7 @@
 -- orders: the owner (guests included) reads own, staff read all; nobody writes directly:
 -- no insert, no price or status change, no delete.
 begin;
-select plan(14);
+select plan(15);
 select private.freeze_clock('2027-06-01 10:00+02');
 
 insert into public.places (name, width, length) values ('O1', 4, 12);
@@ -38,14 +38,16 @@ select results_eq($$ select email from public.orders $$, $$ values ('inactive@te
 
 select tests.authenticate_as('harbour');
 select is((select count(*) from public.orders), 4::bigint, 'harbour staff read all orders');
-select throws_ok($$ update public.orders set payment_status = 'paid' $$, '42501', null, 'staff change payments only through set_payment_status');
-select results_eq($$ select payment_status::text from public.set_payment_status((select id from public.orders where email = 'customer@test.local'), 'paid', 'cash-1') $$,
-  $$ values ('paid') $$, 'staff record a payment');
-select throws_ok($$ select public.set_payment_status((select id from public.orders where email = 'other@test.local'), 'refunded') $$,
-  'P0001', 'invalid_payment_transition', 'a payment goes pending -> paid -> refunded');
+select throws_ok($$ update public.orders set payment_status = 'paid' $$, '42501', null, 'staff change payments only through the ledger functions');
+select lives_ok($$ select public.record_desk_payment((select id from public.orders where email = 'customer@test.local'), 'cash', null, 'cash-1') $$,
+  'staff record a desk payment');
+select results_eq($$ select payment_status::text from public.orders where email = 'customer@test.local' $$,
+  $$ values ('paid') $$, 'the order is paid');
+select throws_ok($$ select public.record_desk_refund((select id from public.orders where email = 'other@test.local'), 'cash', 100) $$,
+  'P0001', 'nothing_to_refund', 'an unpaid order has nothing to refund');
 
 select tests.authenticate_as('customer');
-select throws_ok($$ select public.set_payment_status((select id from public.orders limit 1), 'paid') $$, '42501', 'staff_only',
+select throws_ok($$ select public.record_desk_payment((select id from public.orders limit 1), 'cash') $$, '42501', 'staff_only',
   'a customer cannot mark an order paid');
 
 select tests.authenticate_as('admin');

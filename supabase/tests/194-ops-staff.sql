@@ -57,17 +57,17 @@ select throws_ok($$ select public.move_booking((select id from public.orders whe
 
 -- ---------------------------------------------------------------- payment and invoices
 select tests.authenticate_as('customer');
-select throws_ok($$ select public.set_payment_status((select id from public.orders limit 1), 'paid') $$, '42501', 'staff_only', 'a customer cannot mark paid');
+select throws_ok($$ select public.record_desk_payment((select id from public.orders limit 1), 'cash') $$, '42501', 'staff_only', 'a customer cannot mark paid');
 select tests.authenticate_as('harbour');
-select results_eq($$ select payment_status from public.set_payment_status((select id from public.orders where boat ->> 'name' = 'Rheinperle'), 'paid', 'bar') $$,
-  $$ values ('paid'::public.payment_status) $$, 'staff mark an order paid');
-select lives_ok($$ select public.set_payment_status((select id from public.orders where boat ->> 'name' = 'Walkin'), 'paid') $$, 'and another');
+select results_eq($$ select kind, method, amount_cents from public.record_desk_payment((select id from public.orders where boat ->> 'name' = 'Rheinperle'), 'cash', null, 'bar') $$,
+  $$ values ('payment', 'cash'::public.payment_method, 7140) $$, 'staff record the outstanding amount as paid');
+select lives_ok($$ select public.record_desk_payment((select id from public.orders where boat ->> 'name' = 'Walkin'), 'card_terminal') $$, 'and another');
 select results_eq($$ select i.invoice_number, i.net_cents, i.vat_cents, i.gross_cents from public.invoices i join public.orders o on o.id = i.order_id order by i.number $$,
   $$ values ('RE-2027-00001', 6000, 1140, 7140), ('RE-2027-00002', 2800, 532, 3332) $$,
   'paid orders get gapless invoice numbers of the year with net, VAT and gross');
-select lives_ok($$ select public.set_payment_status((select id from public.orders where boat ->> 'name' = 'Walkin'), 'refunded') $$, 'paid -> refunded');
-select throws_ok($$ select public.set_payment_status((select id from public.orders where boat ->> 'name' = 'Walkin'), 'paid') $$,
-  'P0001', 'invalid_payment_transition', 'refunded does not go back to paid');
+select lives_ok($$ select public.record_desk_refund((select id from public.orders where boat ->> 'name' = 'Walkin'), 'cash', 3332) $$, 'paid -> refunded');
+select throws_ok($$ select public.record_desk_payment((select id from public.orders where boat ->> 'name' = 'Walkin'), 'cash') $$,
+  'P0001', 'order_not_payable', 'refunded (and so cancelled) does not go back to paid');
 select is((select count(*)::int from public.invoices), 2, 'a refund issues no new number');
 
 select tests.authenticate_as('customer');

@@ -44,12 +44,12 @@ select is((select status from public.complete_outbox((select min(o.id) from publ
 select tests.clear_authentication();
 select tests.authenticate_as('harbour');
 select public.staff_create_booking(tests.place_id('E2'), 'overnight', '2027-12-30', '{"name": "A", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "A"}', '2027-12-31');
-select public.set_payment_status((select id from public.orders), 'paid');
+select public.record_desk_payment((select id from public.orders), 'cash');
 select tests.clear_authentication();
 select private.freeze_clock('2028-01-02 12:00+01');
 select tests.authenticate_as('harbour');
 select public.staff_create_booking(tests.place_id('E2'), 'overnight', '2028-01-02', '{"name": "B", "length": 9, "width": 3}', '{"first_name": "B", "last_name": "B"}', '2028-01-03');
-select public.set_payment_status((select id from public.orders where boat ->> 'name' = 'B'), 'paid');
+select public.record_desk_payment((select id from public.orders where boat ->> 'name' = 'B'), 'cash');
 select results_eq($$ select invoice_number from public.invoices order by issued_at $$, $$ values ('RE-2027-00001'), ('RE-2028-00001') $$,
   'each year counts from 1');
 

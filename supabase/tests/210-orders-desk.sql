@@ -64,12 +64,12 @@ select throws_ok($$ select public.add_order_note((select id from public.orders w
   '22023', 'invalid_note', 'an empty note is refused');
 select throws_ok($$ select public.add_order_note(gen_random_uuid(), 'x') $$, 'PT404', 'order_not_found', 'a note needs an order');
 select public.move_booking((select id from public.orders where boat ->> 'name' = 'Rheinperle'), tests.place_id('D4'));
-select public.set_payment_status((select id from public.orders where boat ->> 'name' = 'Rheinperle'), 'paid');
+select public.record_desk_payment((select id from public.orders where boat ->> 'name' = 'Rheinperle'), 'cash');
 select results_eq(
   $$ select e.event, e.from_value, e.to_value, e.actor = tests.get_user_id('harbour') from public.order_events e
      join public.orders o on o.id = e.order_id where o.boat ->> 'name' = 'Rheinperle' order by e.id $$,
-  $$ values ('created', null, 'confirmed', true), ('moved', 'D1', 'D4', true), ('payment', 'pending', 'paid', true) $$,
-  'the history records creation, the move and the payment, with who did it');
+  $$ values ('created', null, 'confirmed', true), ('moved', 'D1', 'D4', true), ('payment_recorded', 'cash', '7140', true), ('payment', 'pending', 'paid', true) $$,
+  'the history records creation, the move and the payment (method, amount, status), with who did it');
 select results_eq(
   $$ select i.issuer ->> 'vat_id', i.issuer ->> 'city', i.invoice_number from public.invoices i join public.orders o on o.id = i.order_id where o.boat ->> 'name' = 'Rheinperle' $$,
   $$ values ('DE000000000', 'Düsseldorf', 'RE-2027-00001') $$, 'the invoice carries the issuer with address and VAT id');

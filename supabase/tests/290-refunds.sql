@@ -1,8 +1,8 @@
--- Refunds (supabase/schemas/35_payments_invoices.sql): only staff refund, only a paid order; a refund cancels a
--- still open booking and frees its berth, a completed stay is not refunded, and a refunded order
--- is always cancelled (or expired), whoever writes. The history records who did what.
+-- Refunds (supabase/schemas/35_payments_invoices.sql): only staff refund, only a paid order; a refund to zero
+-- cancels a still open booking and frees its berth, a completed stay is not refunded in full, and a
+-- refunded order is always cancelled (or expired), whoever writes. The history records who did what.
 begin;
-select plan(23);
+select plan(25);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -30,10 +30,11 @@ select set_config('tests.today', (select id::text from public.orders where boat 
 select set_config('tests.storno', (select id::text from public.orders where boat ->> 'name' = 'Storno'), true);
 select set_config('tests.done', (select id::text from public.orders where boat ->> 'name' = 'Fertig'), true);
 select set_config('tests.pending', (select id::text from public.orders where boat ->> 'name' = 'Offen2'), true);
-select public.set_payment_status(current_setting('tests.open')::uuid, 'paid', 'bar');
-select public.set_payment_status(current_setting('tests.today')::uuid, 'paid');
-select public.set_payment_status(current_setting('tests.storno')::uuid, 'paid');
-select public.set_payment_status(current_setting('tests.done')::uuid, 'paid');
+select public.record_desk_payment(current_setting('tests.open')::uuid, 'cash', null, 'bar');
+select public.record_desk_payment(current_setting('tests.today')::uuid, 'card_terminal');
+select public.record_desk_payment(current_setting('tests.storno')::uuid, 'bank_transfer');
+select public.record_desk_payment(current_setting('tests.done')::uuid, 'cash');
+select set_config('tests.price', (select price_cents::text from public.orders where id = current_setting('tests.open')::uuid), true);
 select public.check_in(current_setting('tests.today')::uuid);
 select public.cancel_booking(current_setting('tests.storno')::uuid);
 select tests.clear_authentication();
@@ -44,18 +45,18 @@ update public.orders set cancelled_at = '2027-05-09 10:00+02' where id = current
 select tests.authenticate_as('customer');
 select results_eq($$ select payment_status, user_id is not null from public.orders where id = current_setting('tests.open')::uuid $$,
   $$ values ('paid'::public.payment_status, true) $$, 'the customer sees the own paid order');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'refunded') $$,
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.open')::uuid, 'cash', 100) $$,
   '42501', 'staff_only', 'a customer cannot refund the own order through the RPC');
 select throws_ok($$ update public.orders set payment_status = 'refunded', status = 'cancelled' where id = current_setting('tests.open')::uuid $$,
   '42501', null, 'nor by writing the order');
 select tests.authenticate_as('other');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'refunded') $$,
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.open')::uuid, 'cash', 100) $$,
   '42501', 'staff_only', 'another customer cannot refund it');
 select tests.authenticate_as('guest');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'refunded') $$,
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.open')::uuid, 'cash', 100) $$,
   '42501', 'staff_only', 'a guest session cannot refund');
 select tests.authenticate_as_anon();
-select throws_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'refunded') $$,
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.open')::uuid, 'cash', 100) $$,
   '42501', null, 'anon cannot refund');
 select tests.clear_authentication();
 select results_eq($$ select status, payment_status from public.orders where id = current_setting('tests.open')::uuid $$,
@@ -63,40 +64,48 @@ select results_eq($$ select status, payment_status from public.orders where id =
 
 -- ---------------------------------------------------------------- staff refund
 select tests.authenticate_as('harbour');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.pending')::uuid, 'refunded') $$,
-  'P0001', 'invalid_payment_transition', 'an unpaid order cannot be refunded');
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.pending')::uuid, 'cash', 100) $$,
+  'P0001', 'nothing_to_refund', 'an unpaid order cannot be refunded');
+select lives_ok($$ select public.record_desk_refund(current_setting('tests.open')::uuid, 'cash', current_setting('tests.price')::integer) $$,
+  'staff refund an open paid booking in full');
 select results_eq(
-  $$ select status, payment_status, cancelled_at, payment_id from public.set_payment_status(current_setting('tests.open')::uuid, 'refunded') $$,
-  $$ values ('cancelled'::public.order_status, 'refunded'::public.payment_status, '2027-05-10 12:00+02'::timestamptz, 'bar') $$,
-  'staff refund an open paid booking: it is cancelled in the same step, the payment reference stays');
+  $$ select status, payment_status, cancelled_at from public.orders where id = current_setting('tests.open')::uuid $$,
+  $$ values ('cancelled'::public.order_status, 'refunded'::public.payment_status, '2027-05-10 12:00+02'::timestamptz) $$,
+  'it is cancelled in the same step');
 select is((select count(*)::int from public.place_statuses where order_id = current_setting('tests.open')::uuid and not cancelled), 0,
   'the refunded booking freed its berth');
 select ok(exists (select 1 from public.search_available_places('overnight', '2027-05-12', 9, 3, '2027-05-14') where name = 'R1'),
   'the berth is bookable again for that stay');
-select results_eq($$ select status, payment_status from public.set_payment_status(current_setting('tests.today')::uuid, 'refunded') $$,
+select lives_ok($$ select public.record_desk_refund(current_setting('tests.today')::uuid, 'cash', (select price_cents from public.orders where id = current_setting('tests.today')::uuid)) $$,
+  'a card terminal payment is refunded in cash');
+select results_eq($$ select status, payment_status from public.orders where id = current_setting('tests.today')::uuid $$,
   $$ values ('cancelled'::public.order_status, 'refunded'::public.payment_status) $$, 'a checked-in guest''s refund cancels the stay too');
 select is((select count(*)::int from public.place_statuses where order_id = current_setting('tests.today')::uuid and not cancelled), 0,
   'and frees the berth');
-select results_eq($$ select status, payment_status, cancelled_at from public.set_payment_status(current_setting('tests.storno')::uuid, 'refunded') $$,
+select public.record_desk_refund(current_setting('tests.storno')::uuid, 'bank_transfer', (select price_cents from public.orders where id = current_setting('tests.storno')::uuid));
+select results_eq($$ select status, payment_status, cancelled_at from public.orders where id = current_setting('tests.storno')::uuid $$,
   $$ values ('cancelled'::public.order_status, 'refunded'::public.payment_status, '2027-05-09 10:00+02'::timestamptz) $$,
   'a cancelled paid booking is refunded; its cancellation time stays');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.done')::uuid, 'refunded') $$,
-  'P0001', 'order_not_refundable', 'a completed stay is not refunded');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'paid') $$,
-  'P0001', 'invalid_payment_transition', 'refunded does not go back to paid');
-select lives_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'refunded') $$, 'refunding twice changes nothing');
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.done')::uuid, 'cash', (select price_cents from public.orders where id = current_setting('tests.done')::uuid)) $$,
+  'P0001', 'order_not_refundable', 'a completed stay is not refunded in full');
+select throws_ok($$ select public.record_desk_payment(current_setting('tests.open')::uuid, 'cash') $$,
+  'P0001', 'order_not_payable', 'refunded (and cancelled) does not go back to paid');
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.open')::uuid, 'cash', 1) $$,
+  'P0001', 'refund_exceeds_payment', 'refunding twice is refused: nothing is left of the payment');
 
 -- ---------------------------------------------------------------- history and invoice
 select tests.clear_authentication();
 select results_eq(
   $$ select event, from_value, to_value, actor = tests.get_user_id('harbour') from public.order_events
       where order_id = current_setting('tests.open')::uuid order by id $$,
-  $$ values ('created', null, 'confirmed', true), ('payment', 'pending', 'paid', true), ('status', 'confirmed', 'cancelled', true), ('payment', 'paid', 'refunded', true) $$,
-  'the history shows the cancellation and the refund, by the staff member (once)');
+  $$ values ('created', null, 'confirmed', true), ('payment_recorded', 'cash', current_setting('tests.price'), true), ('payment', 'pending', 'paid', true),
+            ('refund_recorded', 'cash', current_setting('tests.price'), true), ('status', 'confirmed', 'cancelled', true), ('payment', 'paid', 'refunded', true) $$,
+  'the history shows the payment, the refund, the cancellation, by the staff member (once)');
 select results_eq(
   $$ select event, from_value, to_value from public.order_events where order_id = current_setting('tests.storno')::uuid and id > (
        select max(id) from public.order_events where order_id = current_setting('tests.storno')::uuid and event = 'status') order by id $$,
-  $$ values ('payment', 'paid', 'refunded') $$, 'refunding a cancelled booking records the payment change only');
+  $$ values ('refund_recorded', 'bank_transfer', (select price_cents::text from public.orders where id = current_setting('tests.storno')::uuid)), ('payment', 'paid', 'refunded') $$,
+  'refunding a cancelled booking records the refund and the payment change only');
 select is((select count(*)::int from public.invoices where order_id in (current_setting('tests.open')::uuid, current_setting('tests.storno')::uuid)), 2,
   'the invoices stay (one each, no new number for a refund)');
 

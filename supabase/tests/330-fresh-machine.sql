@@ -25,9 +25,9 @@ update public.orders set status = 'expired' where id = current_setting('tests.ex
 
 -- ---------------------------------------------------------------- staff cannot mark them paid
 select tests.authenticate_as('harbour');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.cancelled')::uuid, 'paid') $$,
+select throws_ok($$ select public.record_desk_payment(current_setting('tests.cancelled')::uuid, 'cash') $$,
   'P0001', 'order_not_payable', 'staff cannot mark a cancelled order paid');
-select throws_ok($$ select public.set_payment_status(current_setting('tests.expired')::uuid, 'paid') $$,
+select throws_ok($$ select public.record_desk_payment(current_setting('tests.expired')::uuid, 'cash') $$,
   'P0001', 'order_not_payable', 'nor an expired one');
 select tests.clear_authentication();
 select results_eq($$ select o.payment_status::text, count(i.id)::int from public.orders o left join public.invoices i on i.order_id = o.id
@@ -40,10 +40,10 @@ select throws_ok($$ update public.orders set payment_status = 'paid' where id = 
 
 -- An open order is still paid as before, and a paid order can still be cancelled and refunded.
 select tests.authenticate_as('harbour');
-select lives_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'paid') $$,
+select lives_ok($$ select public.record_desk_payment(current_setting('tests.open')::uuid, 'cash') $$,
   'an open order is marked paid');
 select lives_ok($$ select public.cancel_booking(current_setting('tests.open')::uuid) $$, 'and cancelled afterwards');
-select lives_ok($$ select public.set_payment_status(current_setting('tests.open')::uuid, 'refunded') $$, 'and refunded');
+select lives_ok($$ select public.record_desk_refund(current_setting('tests.open')::uuid, 'cash', (select price_cents from public.orders where id = current_setting('tests.open')::uuid)) $$, 'and refunded');
 select tests.clear_authentication();
 select results_eq($$ select status::text, payment_status::text from public.orders where id = current_setting('tests.open')::uuid $$,
   $$ values ('cancelled', 'refunded') $$, 'paid, cancelled, refunded');

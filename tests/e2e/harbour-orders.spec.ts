@@ -140,10 +140,16 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await notes.getByLabel('Neue Notiz (nur für das Hafenteam)').fill('Zahlt bar im Büro');
     await notes.getByRole('button', { name: 'Notiz speichern' }).click();
     await expect(page.getByRole('region', { name: 'Notizen des Hafenteams' }).getByText('Zahlt bar im Büro')).toBeVisible();
+    // The dialog asks how the money was taken (a desk payment of the outstanding amount).
     await page.getByRole('button', { name: 'Als bezahlt markieren' }).click();
+    await page.getByRole('alertdialog').getByLabel('Zahlungsart').selectOption({ label: 'Kartenterminal' });
     await confirmDialog(page, 'Als bezahlt markieren');
     await expect(page.getByRole('status').filter({ hasText: 'bezahlt' })).toHaveText('Als bezahlt erfasst; die Rechnung ist erstellt.');
     await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`payments?order_id=eq.${orderId}&select=kind,method,amount_cents`, token);
+    const price = (await rest<{ price_cents: number }[]>(`orders?id=eq.${orderId}&select=price_cents`, token)).data[0]!.price_cents;
+    expect(ledger.data).toEqual([{ kind: 'payment', method: 'card_terminal', amount_cents: price }]);
+    await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Zahlung erfasst: ${euro(price, 'de')} (Kartenterminal)`);
     const invoice = (await rest<{ invoice_number: string; net_cents: number; vat_cents: number; gross_cents: number }[]>(
       `invoices?order_id=eq.${orderId}&select=invoice_number,net_cents,vat_cents,gross_cents`, token)).data[0]!;
     expect(invoice.invoice_number).toMatch(/^RE-\d{4}-\d{5}$/);
@@ -300,7 +306,9 @@ test.describe('orders desk is staff only', () => {
       ['order_move_targets', { p_order_id: someOrder }],
       ['add_order_note', { p_order_id: someOrder, p_body: 'x' }],
       ['move_booking', { p_order_id: someOrder, p_place_id: someOrder }],
-      ['set_payment_status', { p_order_id: someOrder, p_payment_status: 'paid' }],
+      ['record_desk_payment', { p_order_id: someOrder, p_method: 'cash' }],
+      ['record_desk_refund', { p_order_id: someOrder, p_method: 'cash', p_amount_cents: 100 }],
+      ['prepare_online_refund', { p_order_id: someOrder, p_amount_cents: 100 }],
       ['staff_create_booking', { p_place_id: someOrder, p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(41), p_boat: { name: 'X', length: 5, width: 2 }, p_person: { first_name: 'A', last_name: 'B' } }],
     ];
     for (const [name, body] of calls) {
@@ -327,5 +335,14 @@ test.describe('orders desk is staff only', () => {
     const empty = await rpc<{ message: string }>('add_order_note', { p_order_id: '00000000-0000-4000-8000-000000000000', p_body: '  ' }, token);
     expect(empty.status).toBe(400);
     expect(empty.data.message).toBe('invalid_note');
+    const method = await rpc<{ message: string }>('record_desk_payment', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'online' }, token);
+    expect(method.status).toBe(400);
+    expect(method.data.message).toBe('invalid_payment_method');
+    const unknown = await rpc<{ message: string }>('record_desk_payment', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cheque' }, token);
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    const amount = await rpc<{ message: string }>('record_desk_refund', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cash', p_amount_cents: -5 }, token);
+    expect(amount.status).toBe(400);
+    expect(amount.data.message).toBe('invalid_amount');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"): "Erstatten"
- * beside "mark paid" for paid orders only, behind a confirmation; a refund cancels the open
+ * beside "mark paid" for paid orders only, behind a confirmation that asks cash or transfer (a
+ * desk refund of what was paid at the desk, a row in the payments ledger); a refund cancels the open
  * booking and frees its berth, the history records both, the invoice says the amount was
  * refunded. A customer never sees the button and the API refuses the refund.
  */
@@ -9,7 +10,7 @@ import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { apiUrl, berlinDay, euro, personaToken } from './booking-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
@@ -36,7 +37,7 @@ async function bookViaApi(token: string, opts: { boat: string; arrival: string; 
       p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Rita', last_name: `Refund ${run}`, ...(opts.email ? { email: opts.email } : {}) },
     }, token);
     if (res.status !== 200) continue;
-    if (opts.paid) expect((await rpc('set_payment_status', { p_order_id: res.data.id, p_payment_status: 'paid' }, token)).status).toBe(200);
+    if (opts.paid) expect((await rpc('record_desk_payment', { p_order_id: res.data.id, p_method: 'cash' }, token)).status).toBe(200);
     return { id: res.data.id, place: place.name, price: res.data.price_cents };
   }
   throw new Error('no free berth');
@@ -78,6 +79,7 @@ test.describe('refund on the order page', () => {
     expect((await rest<{ payment_status: string }[]>(`orders?id=eq.${paid.id}&select=payment_status`, token)).data).toEqual([{ payment_status: 'paid' }]);
 
     await refund.click();
+    await page.getByRole('alertdialog').getByLabel('Zahlungsart').selectOption({ label: 'Überweisung' });
     await confirmDialog(page, 'Erstatten');
     await expect(page.getByRole('status').filter({ hasText: 'Erstattet;' })).toHaveText('Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.');
     await expect(page.getByTestId('payment-status')).toHaveText('Erstattet');
@@ -87,6 +89,7 @@ test.describe('refund on the order page', () => {
     const history = page.getByRole('region', { name: 'Verlauf' });
     await expect(history).toContainText('Status: Bestätigt → Storniert');
     await expect(history).toContainText('Zahlung: Bezahlt → Erstattet');
+    await expect(history).toContainText(`Erstattung erfasst: ${euro(paid.price, 'de')} (Überweisung)`);
 
     // The database holds the same: refunded and cancelled, the berth free again.
     const order = await rest<{ status: string; payment_status: string; price_cents: number }[]>(`orders?id=eq.${paid.id}&select=status,payment_status,price_cents`, token);
@@ -94,10 +97,13 @@ test.describe('refund on the order page', () => {
     const statuses = await rest<{ cancelled: boolean }[]>(`place_statuses?order_id=eq.${paid.id}&select=cancelled`, token);
     expect(statuses.data).toEqual([{ cancelled: true }]);
     const events = await rest<{ event: string; from_value: string; to_value: string }[]>(`order_events?order_id=eq.${paid.id}&select=event,from_value,to_value&order=id`, token);
-    expect(events.data.slice(-2)).toEqual([
+    expect(events.data.slice(-3)).toEqual([
+      { event: 'refund_recorded', from_value: 'bank_transfer', to_value: String(paid.price) },
       { event: 'status', from_value: 'confirmed', to_value: 'cancelled' },
       { event: 'payment', from_value: 'paid', to_value: 'refunded' },
     ]);
+    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`payments?order_id=eq.${paid.id}&select=kind,method,amount_cents&order=recorded_at`, token);
+    expect(ledger.data).toEqual([{ kind: 'payment', method: 'cash', amount_cents: paid.price }, { kind: 'refund', method: 'bank_transfer', amount_cents: paid.price }]);
 
     // The invoice keeps its number and says the amount was refunded.
     await page.getByRole('link', { name: 'Rechnung drucken' }).click();
@@ -142,7 +148,7 @@ test.describe('refund is staff only', () => {
     await expect(page.getByRole('button', { name: 'Erstatten' })).toHaveCount(0);
 
     const customer = await personaToken(personas.customer.email, personas.customer.password);
-    const res = await rpc<{ message: string }>('set_payment_status', { p_order_id: paid.id, p_payment_status: 'refunded' }, customer);
+    const res = await rpc<{ message: string }>('record_desk_refund', { p_order_id: paid.id, p_method: 'cash', p_amount_cents: paid.price }, customer);
     expect(res.status).toBe(403);
     expect(res.data.message).toBe('staff_only');
     const order = await rest<{ status: string; payment_status: string }[]>(`orders?id=eq.${paid.id}&select=status,payment_status`, customer);

@@ -184,7 +184,7 @@ for (const engine of engines()) {
         expect(legit.anna.status).toBe('ok');
         // a change to an order now reaches none of them (staff, the positive control, get it)
         const order = (await q<{ id: string }>(`select id from public.orders where user_id = $1 and payment_status = 'pending' and status = 'confirmed' limit 1`, [SEED.customer.id]))[0].id;
-        expect((await staffClient.rpc('set_payment_status', { p_order_id: order, p_payment_status: 'paid' })).error).toBeNull();
+        expect((await staffClient.rpc('record_desk_payment', { p_order_id: order, p_method: 'cash' })).error).toBeNull();
         for (let i = 0; i < 50 && staffJoin.events.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
         expect(staffJoin.events.length).toBeGreaterThan(0);
         for (const join of [...joins, legit.guest, legit.anna]) {

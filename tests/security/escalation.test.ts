@@ -123,17 +123,25 @@ for (const engine of engines()) {
         expect(booked.data.price_cents).toBeGreaterThan(1000);
       });
 
-      it('only staff change the payment status, and only along pending -> paid -> refunded', async () => {
+      it('only staff record desk payments and refunds, nobody records Stripe events over the API, and nothing unpaid is refunded', async () => {
         for (const p of [who.customer, who.guest, who.other]) {
-          refused((await p.client.rpc('set_payment_status', { p_order_id: kundeFuture, p_payment_status: 'paid' })).error);
+          refused((await p.client.rpc('record_desk_payment', { p_order_id: kundeFuture, p_method: 'cash' })).error);
+          refused((await p.client.rpc('record_desk_refund', { p_order_id: kundeFuture, p_method: 'cash', p_amount_cents: 100 })).error);
+          refused((await p.client.rpc('prepare_online_refund', { p_order_id: kundeFuture, p_amount_cents: 100 })).error);
         }
-        refused((await who.guest.client.rpc('set_payment_status', { p_order_id: who.guestOrderId, p_payment_status: 'paid' })).error);
-        const anon = await who.anon.client.rpc('set_payment_status', { p_order_id: kundeFuture, p_payment_status: 'paid' });
+        refused((await who.guest.client.rpc('record_desk_payment', { p_order_id: who.guestOrderId, p_method: 'cash' })).error);
+        const forged = { id: 'evt_forged', type: 'checkout.session.completed', data: { object: { id: 'cs_forged', amount_total: 1, currency: 'eur', payment_status: 'paid', metadata: { order_id: kundeFuture } } } };
+        for (const p of [who.customer, who.guest, who.staff, who.admin]) {
+          refused((await p.client.rpc('record_stripe_event', { p_event: forged })).error);
+          refused((await p.client.rpc('record_checkout_session', { p_order_id: kundeFuture, p_session_id: 'cs_forged', p_url: 'https://x.example/', p_amount_cents: 1, p_expires_at: '2099-01-01T00:00:00Z' })).error);
+        }
+        const anon = await who.anon.client.rpc('record_desk_payment', { p_order_id: kundeFuture, p_method: 'cash' });
         expect(anon.error).not.toBeNull();
         expect(await order(kundeFuture)).toMatchObject({ payment_status: 'pending' });
-        const skip = await who.staff.client.rpc('set_payment_status', { p_order_id: kundeFuture, p_payment_status: 'refunded' });
+        const skip = await who.staff.client.rpc('record_desk_refund', { p_order_id: kundeFuture, p_method: 'cash', p_amount_cents: 100 });
         refused(skip.error, ['P0001']);
         expect(await order(kundeFuture)).toMatchObject({ payment_status: 'pending' });
+        expect((await q(`select 1 from public.payments where order_id = $1`, [kundeFuture])).length).toBe(0);
       });
     });
 

@@ -48,6 +48,11 @@ const EXPECTED: Record<string, Row> = {
   // Staff notes and the order history: staff read; written only by add_order_note and a trigger.
   order_notes: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   order_events: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // The payments ledger and Checkout sessions: owners read their order's rows, staff all; nobody
+  // writes them over the API (ledger rows come from the staff functions and the Stripe webhook's
+  // service-role function, sessions from create-checkout's).
+  payments: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  checkout_sessions: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   working_hours_monthly: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
 };
 
@@ -71,13 +76,13 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   // public booking and forms
   search_available_places: ANON_AND_AUTH, quote_booking: ANON_AND_AUTH, place_long_term_starts: ANON_AND_AUTH,
   send_contact_message: ANON_AND_AUTH, request_service: ANON_AND_AUTH, apply_for_long_term_berth: ANON_AND_AUTH,
-  long_term_application_status: ANON_AND_AUTH,
+  long_term_application_status: ANON_AND_AUTH, payment_mode_for: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH, cancel_booking: AUTH, check_in: AUTH, claim_guest_orders: AUTH, harbour_access: AUTH,
-  export_my_data: AUTH, delete_my_account: AUTH,
+  export_my_data: AUTH, delete_my_account: AUTH, begin_online_payment: AUTH, order_balance: AUTH,
   // staff / admin (refused inside for everyone else)
   add_berth_block: AUTH, cancel_berth_block: AUTH, calendar: AUTH, place_calendar: AUTH, move_booking: AUTH,
-  set_payment_status: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, answer_long_term_application: AUTH,
+  record_desk_payment: AUTH, record_desk_refund: AUTH, prepare_online_refund: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, answer_long_term_application: AUTH,
   assign_long_term_holder: AUTH, remove_long_term_holder: AUTH, long_term_applications_queue: AUTH,
   report_average_stay: AUTH, report_check_in_rate: AUTH, report_guests_by_country: AUTH, report_occupancy: AUTH,
   report_revenue: AUTH, report_sale_codes: AUTH,
@@ -85,6 +90,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
+  record_stripe_event: NOBODY, record_checkout_session: NOBODY,
 };
 
 // ------------------------------------------------------------------------ probing
@@ -105,11 +111,16 @@ for (const engine of engines()) {
     beforeAll(async () => {
       stack = await startSecurityStack(engine.name);
       who = await personas(stack);
-      // Rows that the seed leaves empty: an invoice of the customer's (paid), a berth block,
-      // a contact message of the customer's.
+      // Rows that the seed leaves empty: an invoice of the customer's (paid at the desk, so a
+      // ledger row), a Checkout session of that order, a berth block, a contact message of the customer's.
       const order = (await q<{ id: string }>(`select id from public.orders where user_id = $1 and status in ('confirmed','completed') and payment_status = 'pending' order by starts_at limit 1`, [SEED.customer.id]))[0];
-      const paid = await who.staff.client.rpc('set_payment_status', { p_order_id: order.id, p_payment_status: 'paid' });
+      const paid = await who.staff.client.rpc('record_desk_payment', { p_order_id: order.id, p_method: 'cash' });
       if (paid.error) throw paid.error;
+      const session = await http(stack, 'POST', '/rest/v1/rpc/record_checkout_session', {
+        token: stack.keys.serviceRoleKey,
+        body: { p_order_id: order.id, p_session_id: 'cs_test_matrix', p_url: 'https://checkout.example/cs_test_matrix', p_amount_cents: 100, p_expires_at: '2099-01-01T00:00:00Z' },
+      });
+      if (session.status !== 204 && session.status !== 200) throw new Error(`record_checkout_session: ${session.status} ${session.text}`);
       const place = (await q<{ id: string }>(`select id from public.places where name = 'E10'`))[0];
       const block = await who.staff.client.rpc('add_berth_block', {
         p_place_id: place.id, p_starts_at: `${berlinDay(300)}T08:00:00+01:00`, p_ends_at: `${berlinDay(301)}T08:00:00+01:00`, p_reason: 'maintenance',
@@ -228,6 +239,8 @@ for (const engine of engines()) {
         case 'working_hours_monthly': return { user_id: p.userId };
         case 'order_notes': return { order_id: who.guestOrderId, body: 'note' };
         case 'order_events': return { order_id: who.guestOrderId, event: 'status', to_value: 'paid' };
+        case 'payments': return { order_id: who.guestOrderId, kind: 'payment', method: 'cash', amount_cents: 1 };
+        case 'checkout_sessions': return { id: 'cs_test_probe', order_id: who.guestOrderId, url: 'https://checkout.example/x', amount_cents: 1, expires_at: '2099-01-01T00:00:00Z' };
         default: throw new Error(`no sample row for ${table}: add one`);
       }
     }

@@ -129,7 +129,9 @@ export function InvoicePage({ id }: { id: string }) {
             </tr>
           </tfoot>
         </table>
-        <p>{o.payment_status === 'refunded' ? <Trans>Der Betrag wurde erstattet.</Trans> : <Trans>Der Betrag ist bezahlt. Vielen Dank für Ihren Besuch!</Trans>}</p>
+        <p>{o.payment_status === 'refunded' ? <Trans>Der Betrag wurde erstattet.</Trans>
+          : o.payment_status === 'partially_refunded' ? <Trans>Der Betrag ist bezahlt; ein Teil wurde erstattet.</Trans>
+          : <Trans>Der Betrag ist bezahlt. Vielen Dank für Ihren Besuch!</Trans>}</p>
       </div>
     </Page>
   );

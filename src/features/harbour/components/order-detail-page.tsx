@@ -24,15 +24,18 @@ import { OrderStatusBadge } from '@/features/orders/components/order-status';
 import { berlinToday, berlinDay, formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
-import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
+import {
+  moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type DeskPaymentMethod, type DeskRefundMethod, type OrderAction, type OrderDetail,
+} from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
-import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
+import { useKindLabel, usePaymentMethodLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
 
 const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
 
-/** A button that asks before it acts (cancel, move, mark paid, refund). */
-function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm }: {
+/** A button that asks before it acts (cancel, move, mark paid, refund); children go between the question and the buttons. */
+function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm, children }: {
   label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean; onConfirm: () => void;
+  children?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   return (
@@ -44,6 +47,7 @@ function ConfirmButton({ label, title, description, confirm, variant, disabled, 
             <AlertDialogTitle>{title}</AlertDialogTitle>
             <AlertDialogDescription>{description}</AlertDialogDescription>
           </AlertDialogHeader>
+          {children}
           <AlertDialogFooter>
             <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
             <AlertDialogAction onClick={onConfirm}>{confirm}</AlertDialogAction>
@@ -51,6 +55,18 @@ function ConfirmButton({ label, title, description, confirm, variant, disabled, 
         </AlertDialogContent>
       </AlertDialog>
     </>
+  );
+}
+
+/** The way money moved at the desk, asked in the "mark paid" and "refund" dialogs. */
+function MethodSelect<M extends string>({ id, value, onChange, options }: { id: string; value: M; onChange: (m: M) => void; options: { value: M; label: string }[] }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor={id}><Trans>Zahlungsart</Trans></Label>
+      <select id={id} className="h-9 rounded-md border border-slate-300 bg-white px-2" value={value} onChange={(e) => onChange(e.target.value as M)}>
+        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+    </div>
   );
 }
 
@@ -138,9 +154,12 @@ export function OrderDetailPage({ id }: { id: string }) {
   const statusLabel = useStatusLabel();
   const kindLabel = useKindLabel();
   const paymentLabel = usePaymentShortLabel();
+  const methodLabel = usePaymentMethodLabel();
   const detail = useQuery(orderDetailQueryOptions(id));
   const action = useOrderAction();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const [payMethod, setPayMethod] = useState<DeskPaymentMethod>('cash');
+  const [refundMethod, setRefundMethod] = useState<DeskRefundMethod>('cash');
 
   const run = async (a: OrderAction, done: string): Promise<boolean> => {
     setFeedback(null);
@@ -178,6 +197,10 @@ export function OrderDetailPage({ id }: { id: string }) {
       case 'status': return t`Status: ${statusLabel(e.from_value ?? '')} → ${statusLabel(e.to_value ?? '')}`;
       case 'payment': return t`Zahlung: ${paymentLabel(e.from_value ?? '')} → ${paymentLabel(e.to_value ?? '')}`;
       case 'moved': return t`Umgelegt: Liegeplatz ${e.from_value ?? ''} → ${e.to_value ?? ''}`;
+      case 'payment_recorded': return t`Zahlung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'refund_recorded': return t`Erstattung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'payment_to_refund': return t`Zahlung erhalten, die zu erstatten ist: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'payment_failed': return t`Online-Zahlung abgelehnt (${e.to_value ?? ''})`;
       default: return e.event;
     }
   };
@@ -205,8 +228,12 @@ export function OrderDetailPage({ id }: { id: string }) {
               title={t`Zahlung erfassen?`}
               description={<Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als bezahlt erfasst; dabei entsteht die Rechnung mit der nächsten Rechnungsnummer.</Trans>}
               confirm={t`Als bezahlt markieren`}
-              onConfirm={() => void run({ type: 'paid', orderId: o.id }, t`Als bezahlt erfasst; die Rechnung ist erstellt.`)}
-            />
+              onConfirm={() => void run({ type: 'paid', orderId: o.id, method: payMethod }, t`Als bezahlt erfasst; die Rechnung ist erstellt.`)}
+            >
+              <MethodSelect id="pay-method" value={payMethod} onChange={setPayMethod} options={[
+                { value: 'cash', label: t`Bar` }, { value: 'card_terminal', label: t`Kartenterminal` }, { value: 'bank_transfer', label: t`Überweisung` },
+              ]} />
+            </ConfirmButton>
           )}
           {o.payment_status === 'paid' && o.status !== 'completed' && (
             <ConfirmButton
@@ -218,8 +245,12 @@ export function OrderDetailPage({ id }: { id: string }) {
                 ? <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Eine Erstattung storniert die Buchung: Liegeplatz {o.place_snapshot.name} wird für diesen Zeitraum wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>
                 : <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Das lässt sich nicht rückgängig machen.</Trans>}
               confirm={t`Erstatten`}
-              onConfirm={() => void run({ type: 'refund', orderId: o.id }, open ? t`Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.` : t`Als erstattet erfasst.`)}
-            />
+              onConfirm={() => void run({ type: 'refund', orderId: o.id, method: refundMethod }, open ? t`Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.` : t`Als erstattet erfasst.`)}
+            >
+              <MethodSelect id="refund-method" value={refundMethod} onChange={setRefundMethod} options={[
+                { value: 'cash', label: t`Bar` }, { value: 'bank_transfer', label: t`Überweisung` },
+              ]} />
+            </ConfirmButton>
           )}
           {canCheckIn && (
             <Button variant="outline" disabled={busy} onClick={() => void run({ type: 'check-in', orderId: o.id }, t`Eingecheckt.`)}><Trans>Einchecken</Trans></Button>

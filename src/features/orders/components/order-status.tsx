@@ -19,5 +19,5 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
 export function usePaymentLabel() {
   const { t } = useLingui();
   return (status: PaymentStatus) =>
-    status === 'paid' ? t`Bezahlt` : status === 'refunded' ? t`Erstattet` : t`Zahlung offen – zahlbar im Hafenbüro`;
+    status === 'paid' ? t`Bezahlt` : status === 'refunded' ? t`Erstattet` : status === 'partially_refunded' ? t`Teilweise erstattet` : t`Zahlung offen – zahlbar im Hafenbüro`;
 }
