@@ -195,6 +195,13 @@ for (const engine of engines()) {
       expect(session.cancel_url).toBe(`${site}/en/order/${order.orderId}?payment=cancelled`);
       expect(session.expires_at - Date.now() / 1000).toBeGreaterThan(30 * 60);
 
+      // The app served from one of its other origins (config.toml's additional_redirect_urls)
+      // gets its own origin back; an unknown one (above) never does.
+      const elsewhere = await guestOrder('en');
+      const fromDev = await checkout(elsewhere, { origin: 'http://localhost:5173' });
+      const devSession = await stripe.checkout.sessions.retrieve(sessionIdOf(fromDev.body.url as string));
+      expect(devSession.success_url).toBe(`http://localhost:5173/en/order/${elsewhere.orderId}?payment=success&session_id={CHECKOUT_SESSION_ID}`);
+
       // While it is open, "pay" again gives the same page.
       expect(await checkout(order)).toEqual(first);
 

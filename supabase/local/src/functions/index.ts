@@ -88,6 +88,8 @@ export function createFunctionsService(ctx: StackContext): Service {
       SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
       // The app's address (links, checkout return URLs), the one the stack serves it on.
       SITE_URL: ctx.config.auth.siteUrl,
+      // The app's other origins ([auth] additional_redirect_urls): where checkout may return to.
+      ADDITIONAL_REDIRECT_URLS: ctx.config.auth.additionalRedirectUrls.join(','),
     });
     // Stripe is the stack's payment sandbox, unless functions/.env names a real key.
     Object.assign(env, stripeEnvironment(env, ctx.paymentsPort));
