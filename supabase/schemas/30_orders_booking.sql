@@ -84,10 +84,10 @@ create table public.orders (
   -- but their values come from the caller. Oversized snapshots are refused (23514, HTTP 400).
   constraint orders_person_size check (octet_length(person::text) <= 4000),
   constraint orders_boat_size check (octet_length(boat::text) <= 1000),
-  constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired'))
+  constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired', 'completed'))
 );
 
-comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place: cancelled (or expired).';
+comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place (cancelled or expired), or a completed stay refunded in full from Stripe''s dashboard (the app never does that; the ledger records what Stripe reports).';
 
 -- Live in the harbour calendar and the order desk (INSERT and UPDATE; cancel = update).
 alter publication supabase_realtime add table public.orders;

@@ -226,9 +226,11 @@ revoke execute on function private.payment_refundable(uuid) from public;
 -- The rules every ledger row obeys, whoever inserts it: the order exists (and is locked, so
 -- rows of one order are written one after the other); a refund names a payment of the same
 -- order, refunds it the way it was paid (online by Stripe, a desk payment in cash or by
--- transfer) and never more than is left of it; a refund never brings a completed stay to
--- zero (issue 11: money back after a stay that took place is a credit note, outside this
--- system); a reversal names a refund of the same order.
+-- transfer) and never more than is left of it; staff never bring a completed stay to zero
+-- (issue 11: money back after a stay that took place is a credit note, outside this system).
+-- A refund Stripe reports (recorded_by null) is money that has left: it is recorded whatever
+-- the stay's state, since the ledger is the truth (only Stripe's dashboard can make one the
+-- app refused). A reversal names a refund of the same order.
 create function private.payments_check()
 returns trigger
 language plpgsql
@@ -263,7 +265,8 @@ begin
         hint = 'A refund never exceeds what is left of the payment it refunds.';
     end if;
     select * into v_ledger from private.order_ledger(new.order_id);
-    if v_order.status = 'completed' and v_ledger.paid_cents - v_ledger.refunded_cents - new.amount_cents <= 0 then
+    if v_order.status = 'completed' and new.recorded_by is not null
+       and v_ledger.paid_cents - v_ledger.refunded_cents - new.amount_cents <= 0 then
       raise exception 'order_not_refundable' using errcode = 'P0001',
         hint = 'A completed stay is not refunded in full.';
     end if;
@@ -273,7 +276,7 @@ begin
   return new;
 end
 $$;
-comment on function private.payments_check() is 'Before insert on payments: the order exists (locked), refunds name a payment of the order, use its channel, stay within what is left of it and never refund a completed stay in full; reversals name a refund.';
+comment on function private.payments_check() is 'Before insert on payments: the order exists (locked), refunds name a payment of the order, use its channel, stay within what is left of it; staff never refund a completed stay in full (a refund Stripe reports is recorded); reversals name a refund.';
 revoke execute on function private.payments_check() from public;
 
 create trigger payments_check before insert on public.payments
@@ -750,7 +753,8 @@ begin
       values (v_payment.order_id, 'refund', 'online', v_amount, 'eur', 'stripe', v_pi,
               v_refund_id, p_event_id, v_payment.id, null, private.now());
     exception when sqlstate 'P0001' then
-      -- refund_exceeds_payment or order_not_refundable: kept for the operator, not in the ledger.
+      -- refund_exceeds_payment (Stripe refuses it; a sign of data out of step): kept for the
+      -- operator, not in the ledger.
       update private.stripe_events set detail = sqlerrm where id = p_event_id;
       return 'rejected';
     end;
@@ -770,7 +774,7 @@ begin
   return 'ignored';
 end
 $$;
-comment on function private.record_online_refund(text, jsonb) is 'Records a Stripe refund once when it succeeded (refund id unique), reverses a recorded one that failed later, waits for its payment; an over-refund or a full refund of a completed stay is kept as rejected.';
+comment on function private.record_online_refund(text, jsonb) is 'Records a Stripe refund once when it succeeded (refund id unique), reverses a recorded one that failed later, waits for its payment; an over-refund (which Stripe itself refuses) is kept as rejected.';
 revoke execute on function private.record_online_refund(text, jsonb) from public;
 
 -- Applies one received event (again, for a waiting one) and stores what it did.

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../../..');
 const functionsDir = join(root, 'supabase/functions');
@@ -23,11 +23,19 @@ const functions = readdirSync(functionsDir, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !d.name.startsWith('_') && !d.name.startsWith('.'))
   .map((d) => d.name);
 
+/** A function's own modules and the shared ones (`../_shared/…`) it imports, which its deno.json resolves too. */
 function sources(dir: string): string[] {
-  return readdirSync(dir, { recursive: true })
+  const files = readdirSync(dir, { recursive: true })
     .map(String)
     .filter((f) => /\.(ts|tsx|js|mjs)$/.test(f))
     .map((f) => join(dir, f));
+  for (const file of files) {
+    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+      const target = spec.startsWith('.') ? resolve(dirname(file), spec) : undefined;
+      if (target && existsSync(target) && !files.includes(target)) files.push(target);
+    }
+  }
+  return files;
 }
 
 /** Static and dynamic import specifiers of a module's source. */

@@ -166,6 +166,15 @@ for (const engine of engines()) {
       expect(message!.text).toContain('Liegeplatz 7');
     });
 
+    it('parallel first calls of a function wait for its one process to serve', async () => {
+      const folder = join(dir, 'supabase/functions/cold');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'index.ts'), 'Deno.serve(() => Response.json({ pid: Deno.pid }));\n');
+      const answers = await Promise.all([1, 2, 3].map(() => user.functions.invoke('cold')));
+      expect(answers.map((a) => a.error)).toEqual([null, null, null]);
+      expect(new Set(answers.map((a) => a.data.pid)).size).toBe(1);
+    });
+
     it('serves a new or edited function without a restart, as `functions serve` does', async () => {
       const folder = join(dir, 'supabase/functions/hot');
       mkdirSync(folder);

@@ -88,6 +88,8 @@ export function createFunctionsService(ctx: StackContext): Service {
       SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
       // The app's address (links, checkout return URLs), the one the stack serves it on.
       SITE_URL: ctx.config.auth.siteUrl,
+      // The app's other origins ([auth] additional_redirect_urls): where checkout may return to.
+      ADDITIONAL_REDIRECT_URLS: ctx.config.auth.additionalRedirectUrls.join(','),
     });
     // Stripe is the stack's payment sandbox, unless functions/.env names a real key.
     Object.assign(env, stripeEnvironment(env, ctx.paymentsPort));
@@ -102,8 +104,10 @@ export function createFunctionsService(ctx: StackContext): Service {
   }
 
   async function worker(name: string, entrypoint: string): Promise<Worker> {
+    // A process still booting is in `workers` already (so that an edit retires it); a parallel
+    // first call waits below for it to serve, instead of connecting to a port not open yet.
     const warm = workers.get(name);
-    if (warm && !warm.exited) return warm;
+    if (warm && !warm.exited && !starting.has(name)) return warm;
     let pending = starting.get(name);
     if (!pending) {
       pending = (async () => {

@@ -1,0 +1,52 @@
+/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (an edge function): the Node tsconfig must not check it */
+// @ts-nocheck
+/**
+ * refund-payment: POST {order_id, amount_cents} with a staff member's token -> {refund_id,
+ * status}: refunds all or part of the order's online payment through Stripe.
+ *
+ * public.prepare_online_refund as the caller decides (staff only; the rules of issue 11: a
+ * completed stay is never refunded in full; not more than what is left) and names the
+ * payment intent. The refund is then created at Stripe with an Idempotency-Key of payment
+ * intent, amount and what was refundable, so a double click refunds once. The ledger and the
+ * order's status follow Stripe's refund events through stripe-webhook, not this answer.
+ *
+ * Answers: 400 invalid_request (bad body/amount), the database's refusal with its 4xx and code,
+ * Stripe's refusal as 4xx with Stripe's error code (e.g. charge_already_refunded), 502 when
+ * Stripe fails or cannot be reached, 503 when the database cannot; never 500.
+ */
+import { stripeFailure, stripeOrUnavailable } from '../_shared/stripe.ts';
+import { UUID, json, refusal, rpc, serve, userRequest } from '../_shared/api.ts';
+
+/** Far above any berth's price (EUR 1,000,000.00): what is larger is a typo, not a refund. */
+const MAX_CENTS = 100_000_000;
+
+serve(async (req) => {
+  const start = await userRequest(req);
+  if (start instanceof Response) return start;
+  const { user, body } = start;
+  const orderId = body?.order_id;
+  const amount = body?.amount_cents;
+  if (typeof orderId !== 'string' || !UUID.test(orderId) || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_CENTS) {
+    return json(400, { error: 'invalid_request' });
+  }
+
+  const prepared = await rpc<{ payment_intent: string; refundable_cents: number }>('prepare_online_refund', { p_order_id: orderId, p_amount_cents: amount }, user.token);
+  if (!prepared.ok) return refusal(prepared);
+  const { payment_intent: paymentIntent, refundable_cents: refundable } = prepared.data;
+  if (amount > refundable) return json(409, { error: 'amount_exceeds_refundable' });
+
+  const stripe = stripeOrUnavailable();
+  if (stripe instanceof Response) return stripe;
+  try {
+    const refund = await stripe.refunds.create(
+      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId } },
+      { idempotencyKey: `refund-${paymentIntent}-${refundable}-${amount}` },
+    );
+    return json(200, { refund_id: refund.id, status: refund.status });
+  } catch (error) {
+    const failure = stripeFailure(error);
+    if (!failure) throw error;
+    console.error('refund-payment: Stripe refused', failure.body);
+    return json(failure.status, failure.body);
+  }
+});

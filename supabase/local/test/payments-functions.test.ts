@@ -1,0 +1,398 @@
+/**
+ * The payment edge functions (supabase/functions/create-checkout, stripe-webhook,
+ * refund-payment) against the project (schema + seed) on the local stack with its payment
+ * sandbox, offline (Deno takes the stripe SDK from node_modules): a guest books through the
+ * REST API as the app does, pays on the sandbox's checkout page with a form post as a browser
+ * would, and the sandbox's signed webhook makes the order paid; staff refund part, then the
+ * rest. The webhook refuses what is not signed by Stripe (missing, forged, stale, another
+ * secret) and records nothing then; a replay changes nothing; events out of order end in the
+ * right state. Events the tests send themselves are signed with the stripe SDK's own
+ * generateTestHeaderStringAsync and shaped as the SDK's types describe them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import Stripe from 'stripe';
+import { createClient } from '@supabase/supabase-js';
+import { engines, skipBecause } from './harness/engines.ts';
+import { startTestStack } from './harness/stack.ts';
+import { closeNetworkForChildProcesses, downloadedNpmFiles } from './harness/offline.ts';
+import {
+  SANDBOX_SECRET_KEY,
+  SANDBOX_WEBHOOK_SECRET as WEBHOOK_SECRET,
+  callFunction,
+  clientOptions,
+  guestOrder as bookAsGuest,
+  payOnSandbox,
+  sessionIdOf,
+  until,
+  type Answer,
+  type GuestOrder,
+} from './harness/payments.ts';
+import type { Stack } from '../src/stack.ts';
+
+const project = resolve(import.meta.dirname, '../..');
+closeNetworkForChildProcesses();
+
+const STAFF = { email: 'hafen@hafen.test', password: 'Hafen1234' };
+/** How long a test waits for the sandbox's webhook to take effect: its retries (1 s, 2 s, 4 s …) on a loaded machine. */
+const WEBHOOK_MS = 60_000;
+
+for (const engine of engines()) {
+  const suite = `payment functions on ${engine.name}`;
+  describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
+    let stack: Stack;
+    let stripe: Stripe;
+    let staffToken: string;
+    let dayOffset = 40;
+
+    const call = (name: string, options?: Parameters<typeof callFunction>[2]) => callFunction(stack, name, options);
+    const guestOrder = (locale: 'de' | 'en' = 'de') => bookAsGuest(stack, dayOffset++, locale);
+
+    const paymentStatus = async (orderId: string) =>
+      (await stack.db.query<{ payment_status: string; status: string }>(`select payment_status::text, status::text from public.orders where id = $1`, [orderId])).rows[0];
+    const ledger = async (orderId: string) =>
+      (
+        await stack.db.query<{ id: string; kind: string; method: string; amount_cents: number; provider: string | null; provider_payment_id: string | null; provider_refund_id: string | null; refund_of: string | null; recorded_by: string | null }>(
+          `select id::text, kind, method::text, amount_cents, provider, provider_payment_id, provider_refund_id, refund_of::text, recorded_by::text
+           from public.payments where order_id = $1 order by recorded_at, kind`,
+          [orderId],
+        )
+      ).rows;
+    const sessionsOf = async (orderId: string) =>
+      (await stack.db.query<{ id: string; status: string; url: string; amount_cents: number }>(`select id, status, url, amount_cents from public.checkout_sessions where order_id = $1`, [orderId])).rows;
+
+    const checkout = (order: GuestOrder, headers?: Record<string, string>) => call('create-checkout', { token: order.token, body: { order_id: order.orderId }, headers });
+
+    /** A Stripe event around `object`, as the SDK's Event type has it. */
+    function event(type: string, object: Record<string, unknown>, id = `evt_test_${randomBytes(12).toString('hex')}`) {
+      return {
+        id,
+        object: 'event',
+        api_version: Stripe.API_VERSION,
+        created: Math.floor(Date.now() / 1000),
+        data: { object },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type,
+      };
+    }
+
+    /** Delivers a body to stripe-webhook as Stripe does (no Supabase token), signed as given. */
+    async function deliver(payload: string, signature?: { secret?: string; timestamp?: number; header?: string }): Promise<Answer> {
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+      if (signature) {
+        headers['stripe-signature'] =
+          signature.header ??
+          (await Stripe.webhooks.generateTestHeaderStringAsync({
+            payload,
+            secret: signature.secret ?? WEBHOOK_SECRET,
+            timestamp: signature.timestamp ?? Math.floor(Date.now() / 1000),
+            cryptoProvider: Stripe.createSubtleCryptoProvider(),
+          }));
+      }
+      return call('stripe-webhook', { token: null, body: payload, headers });
+    }
+    const send = (evt: object) => deliver(JSON.stringify(evt), {});
+
+    /** The order's open session at the sandbox as Stripe would describe it once paid, and its payment intent. */
+    async function completedSession(order: GuestOrder) {
+      const started = await checkout(order);
+      expect(started.status).toBe(200);
+      const session = await stripe.checkout.sessions.retrieve(sessionIdOf(started.body.url as string));
+      const paymentIntent = `pi_test_${randomBytes(12).toString('hex')}`;
+      return { ...session, status: 'complete', payment_status: 'paid', payment_intent: paymentIntent, amount_total: session.amount_total } as unknown as Stripe.Checkout.Session & { payment_intent: string };
+    }
+
+    /** A refund object of the SDK's Refund shape. */
+    function refundObject(paymentIntent: string, amount: number, orderId: string) {
+      return {
+        id: `re_test_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        amount,
+        balance_transaction: null,
+        charge: `ch_test_${paymentIntent.slice(8)}`,
+        created: Math.floor(Date.now() / 1000),
+        currency: 'eur',
+        destination_details: null,
+        metadata: { order_id: orderId },
+        payment_intent: paymentIntent,
+        reason: null,
+        receipt_number: null,
+        source_transfer_reversal: null,
+        status: 'succeeded',
+        transfer_reversal: null,
+      };
+    }
+
+    beforeAll(async () => {
+      stack = await startTestStack({ engine: engine.name, workdir: project, paymentsPort: 0 });
+      const sandbox = new URL(stack.paymentsUrl);
+      stripe = new Stripe(SANDBOX_SECRET_KEY, { host: sandbox.hostname, port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 });
+      const staff = createClient(stack.url, stack.keys.anonKey, clientOptions);
+      const { data, error } = await staff.auth.signInWithPassword(STAFF);
+      if (error) throw error;
+      staffToken = data.session!.access_token;
+    }, 180_000);
+
+    afterAll(async () => {
+      await stack?.close();
+    });
+
+    it('create-checkout answers bad or foreign requests with 4xx and starts no session', async () => {
+      const order = await guestOrder();
+      const other = await guestOrder();
+      expect((await call('create-checkout', { token: null, body: { order_id: order.orderId } })).status).toBe(401); // the gateway: no JWT
+      expect(await call('create-checkout', { body: { order_id: order.orderId } })).toEqual({ status: 401, body: { error: 'not_signed_in' } }); // the anon key
+      expect((await call('create-checkout', { token: order.token, method: 'GET' })).status).toBe(405);
+      for (const body of [{}, { order_id: 'not-a-uuid' }, { order_id: 42 }, 'not json', [order.orderId]]) {
+        expect(await call('create-checkout', { token: order.token, body })).toEqual({ status: 400, body: { error: 'invalid_request' } });
+      }
+      // Someone else's order, and one that does not exist: the database refuses, 4xx with its code.
+      const foreign = await call('create-checkout', { token: other.token, body: { order_id: order.orderId } });
+      expect(foreign.status).toBeGreaterThanOrEqual(400);
+      expect(foreign.status).toBeLessThan(500);
+      expect(foreign.body.error).toMatch(/^[a-z_]+$/);
+      const missing = await call('create-checkout', { token: order.token, body: { order_id: '00000000-0000-4000-8000-000000000000' } });
+      expect(missing.status).toBeGreaterThanOrEqual(400);
+      expect(missing.status).toBeLessThan(500);
+      expect(await sessionsOf(order.orderId)).toEqual([]);
+    });
+
+    it('a guest pays: the sandbox URL charges quote_booking to the cent, one session for two tabs, the webhook makes the order paid, the invoice and the receipt e-mail follow', async () => {
+      const order = await guestOrder('en');
+      expect(order.priceCents).toBe(order.quoteCents);
+
+      // Two tabs press "pay" at once: one session, one URL.
+      const [first, second] = await Promise.all([checkout(order, { origin: 'https://evil.example' }), checkout(order)]);
+      expect(first.status).toBe(200);
+      expect(second).toEqual(first);
+      const url = first.body.url as string;
+      expect(url.startsWith(`${stack.paymentsUrl}/pay/cs_`)).toBe(true);
+      // Normally the same Idempotency-Key made it one session; two calls a minute apart make a
+      // second one, which is closed at once: either way exactly one stays open, the one answered.
+      const settled = await until(
+        () => sessionsOf(order.orderId),
+        (rows) => rows.every((r) => r.id === sessionIdOf(url) || r.status === 'expired'),
+        WEBHOOK_MS,
+      );
+      expect(settled.filter((r) => r.status === 'open')).toEqual([expect.objectContaining({ id: sessionIdOf(url), url, amount_cents: order.quoteCents })]);
+
+      // What the sandbox (Stripe) was asked to charge, read back through its API.
+      const session = await stripe.checkout.sessions.retrieve(sessionIdOf(url));
+      expect(session.amount_total).toBe(order.quoteCents);
+      expect(session.currency).toBe('eur');
+      expect(session.mode).toBe('payment');
+      expect(session.client_reference_id).toBe(order.orderId);
+      expect(session.metadata?.order_id).toBe(order.orderId);
+      expect(session.metadata?.booking_reference).toMatch(/\S/);
+      expect(session.customer_email).toBe(order.email);
+      expect(session.locale).toBe('en');
+      // An unknown Origin never becomes the return address: the app's SITE_URL does.
+      const site = new URL(stack.config.auth.siteUrl).origin;
+      expect(session.success_url).toBe(`${site}/en/order/${order.orderId}?payment=success&session_id={CHECKOUT_SESSION_ID}`);
+      expect(session.cancel_url).toBe(`${site}/en/order/${order.orderId}?payment=cancelled`);
+      expect(session.expires_at - Date.now() / 1000).toBeGreaterThan(30 * 60);
+
+      // The app served from one of its other origins (config.toml's additional_redirect_urls)
+      // gets its own origin back; an unknown one (above) never does.
+      const elsewhere = await guestOrder('en');
+      const fromDev = await checkout(elsewhere, { origin: 'http://localhost:5173' });
+      const devSession = await stripe.checkout.sessions.retrieve(sessionIdOf(fromDev.body.url as string));
+      expect(devSession.success_url).toBe(`http://localhost:5173/en/order/${elsewhere.orderId}?payment=success&session_id={CHECKOUT_SESSION_ID}`);
+
+      // While it is open, "pay" again gives the same page.
+      expect(await checkout(order)).toEqual(first);
+
+        const paid = await payOnSandbox(url);
+      expect(paid.status).toBe(303);
+      expect(paid.location).toBe(`${site}/en/order/${order.orderId}?payment=success&session_id=${sessionIdOf(url)}`);
+
+      // The sandbox's webhook, verified and recorded: the guest sees the order paid.
+      const seen = await until(
+        async () => (await order.client.from('orders').select('payment_status').eq('id', order.orderId).single()).data?.payment_status,
+        (s) => s === 'paid',
+        WEBHOOK_MS,
+      );
+      expect(seen).toBe('paid');
+      const rows = await ledger(order.orderId);
+      expect(rows).toEqual([expect.objectContaining({ kind: 'payment', method: 'online', amount_cents: order.quoteCents, provider: 'stripe', recorded_by: null })]);
+      expect(rows[0].provider_payment_id).toMatch(/^pi_/);
+      // The session's own event (it may come after payment_intent.succeeded, which recorded the payment).
+      expect((await until(() => sessionsOf(order.orderId), (r) => r[0]?.status === 'complete', WEBHOOK_MS))[0].status).toBe('complete');
+
+      // Paid: no second checkout, with the database's reason.
+      const again = await checkout(order);
+      expect(again.status).toBeGreaterThanOrEqual(400);
+      expect(again.status).toBeLessThan(500);
+      expect(again.body.error).toMatch(/^[a-z_]+$/);
+      expect((await sessionsOf(order.orderId)).filter((r) => r.status !== 'expired')).toHaveLength(1);
+
+      // Paid: the invoice is issued, and the receipt reaches the guest's mailbox in the
+      // booking's language (queued by the ledger, delivered by send-mail through pg_net).
+      const invoices = await stack.db.query<{ gross_cents: number }>(`select gross_cents from public.invoices where order_id = $1`, [order.orderId]);
+      expect(invoices.rows).toEqual([{ gross_cents: order.quoteCents }]);
+      const receipt = await until(
+        async () => stack.context.mailer.store.list(order.email).find((m) => m.subject.startsWith('Payment received: berth ')),
+        (mail) => mail !== undefined,
+        WEBHOOK_MS,
+      );
+      expect(receipt?.text).toContain(`Amount: EUR ${(order.quoteCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect(receipt?.text).toContain(`Payment reference: ${rows[0].provider_payment_id}`);
+      expect(receipt?.text).toContain(`Booking number: ${order.orderId}`);
+    }, 4 * WEBHOOK_MS);
+
+    it('refund-payment (after a declined card and a second try): a customer cannot, bad amounts are 400, staff refund part then the rest and the ledger follows the webhook', async () => {
+      const order = await guestOrder();
+      const started = await checkout(order);
+      // A declined card first: the page says so, the order stays payable with the same session.
+      const declined = await payOnSandbox(started.body.url as string, '4000 0000 0000 0002');
+      expect(declined.status).toBe(402);
+      expect(declined.html).toContain('Ihre Karte wurde abgelehnt.');
+      expect(await checkout(order)).toEqual(started);
+      expect(await paymentStatus(order.orderId)).toMatchObject({ payment_status: 'pending' });
+      expect((await payOnSandbox(started.body.url as string)).status).toBe(303);
+      expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid', WEBHOOK_MS)).payment_status).toBe('paid');
+
+      const refund = (token: string, body: unknown) => call('refund-payment', { token, body });
+      const own = await refund(order.token, { order_id: order.orderId, amount_cents: 100 });
+      expect(own.status).toBeGreaterThanOrEqual(400);
+      expect(own.status).toBeLessThan(500);
+      expect(await refund(stack.keys.anonKey, { order_id: order.orderId, amount_cents: 100 })).toEqual({ status: 401, body: { error: 'not_signed_in' } });
+      for (const body of [
+        { order_id: order.orderId },
+        { order_id: order.orderId, amount_cents: 0 },
+        { order_id: order.orderId, amount_cents: -100 },
+        { order_id: order.orderId, amount_cents: 12.5 },
+        { order_id: order.orderId, amount_cents: '100' },
+        { order_id: 'x', amount_cents: 100 },
+        'not json',
+      ]) {
+        expect(await refund(staffToken, body)).toEqual({ status: 400, body: { error: 'invalid_request' } });
+      }
+      const tooMuch = await refund(staffToken, { order_id: order.orderId, amount_cents: order.priceCents + 1 });
+      expect(tooMuch.status).toBeGreaterThanOrEqual(400);
+      expect(tooMuch.status).toBeLessThan(500);
+      expect((await ledger(order.orderId)).filter((r) => r.kind === 'refund')).toEqual([]);
+
+      const part = 1000;
+      const partial = await refund(staffToken, { order_id: order.orderId, amount_cents: part });
+      expect(partial.status).toBe(200);
+      expect(partial.body.refund_id).toMatch(/^re_/);
+      expect(await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'partially_refunded', WEBHOOK_MS)).toMatchObject({ payment_status: 'partially_refunded' });
+      const payment = (await ledger(order.orderId)).find((r) => r.kind === 'payment')!;
+      expect((await ledger(order.orderId)).filter((r) => r.kind === 'refund')).toEqual([
+        expect.objectContaining({ amount_cents: part, refund_of: payment.id, provider_refund_id: partial.body.refund_id }),
+      ]);
+
+      const rest = await refund(staffToken, { order_id: order.orderId, amount_cents: order.priceCents - part });
+      expect(rest.status).toBe(200);
+      expect(rest.body.refund_id).not.toBe(partial.body.refund_id);
+      expect(await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'refunded', WEBHOOK_MS)).toMatchObject({ payment_status: 'refunded' });
+      const refunds = (await ledger(order.orderId)).filter((r) => r.kind === 'refund');
+      expect(refunds.map((r) => r.amount_cents).sort((a, b) => a - b)).toEqual([part, order.priceCents - part].sort((a, b) => a - b));
+
+      // Nothing is left to refund.
+      const more = await refund(staffToken, { order_id: order.orderId, amount_cents: 1 });
+      expect(more.status).toBeGreaterThanOrEqual(400);
+      expect(more.status).toBeLessThan(500);
+    }, 4 * WEBHOOK_MS);
+
+    it('a customer can call neither record_stripe_event nor write the ledger over REST', async () => {
+      const order = await guestOrder();
+      const session = await completedSession(order);
+      const evt = event('checkout.session.completed', session as unknown as Record<string, unknown>);
+      for (const token of [order.token, stack.keys.anonKey]) {
+        const headers = { apikey: stack.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const rpc = await fetch(`${stack.url}/rest/v1/rpc/record_stripe_event`, { method: 'POST', headers, body: JSON.stringify({ p_event: evt }) });
+        expect(rpc.status, await rpc.text()).toBeGreaterThanOrEqual(400);
+        expect(rpc.status).toBeLessThan(500);
+        const insert = await fetch(`${stack.url}/rest/v1/payments`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ order_id: order.orderId, kind: 'payment', method: 'online', amount_cents: order.priceCents, currency: 'eur' }),
+        });
+        expect(insert.status, await insert.text()).toBeGreaterThanOrEqual(400);
+        expect(insert.status).toBeLessThan(500);
+      }
+      expect(await ledger(order.orderId)).toEqual([]);
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('pending');
+    });
+
+    it('stripe-webhook refuses a missing, forged, stale or foreign signature and records nothing; the genuine event is recorded once, a replay changes nothing; Stripe refusing a refund is a 4xx with its code', async () => {
+      const order = await guestOrder();
+      const session = await completedSession(order);
+      const evt = event('checkout.session.completed', session as unknown as Record<string, unknown>);
+      const payload = JSON.stringify(evt);
+      const now = Math.floor(Date.now() / 1000);
+      const genuine = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, timestamp: now, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+
+      expect(await deliver(payload)).toEqual({ status: 400, body: { error: 'missing_signature' } });
+      expect(await deliver(payload, { secret: 'whsec_someone_else' })).toEqual({ status: 400, body: { error: 'invalid_signature' } });
+      expect(await deliver(payload, { timestamp: now - 301 })).toEqual({ status: 400, body: { error: 'invalid_signature' } });
+      // The genuine header over a changed body (the amount): forged.
+      const forged = payload.replace(`"amount_total":${session.amount_total}`, '"amount_total":1');
+      expect(forged).not.toBe(payload);
+      expect(await deliver(forged, { header: genuine })).toEqual({ status: 400, body: { error: 'invalid_signature' } });
+      expect(await deliver(payload, { header: `t=${now},v1=${'0'.repeat(64)}` })).toEqual({ status: 400, body: { error: 'invalid_signature' } });
+      expect(await deliver(payload, { header: 'garbage' })).toEqual({ status: 400, body: { error: 'invalid_signature' } });
+      expect(await ledger(order.orderId)).toEqual([]);
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('pending');
+
+      // The same bytes with Stripe's signature (4 minutes old: within the tolerance) are recorded.
+      expect(await deliver(payload, { timestamp: now - 240 })).toEqual({ status: 200, body: { received: true } });
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('paid');
+      const recorded = await ledger(order.orderId);
+      expect(recorded).toEqual([expect.objectContaining({ kind: 'payment', amount_cents: order.priceCents, provider_payment_id: session.payment_intent })]);
+
+      // Replayed (Stripe retries; an attacker resends a captured request within 5 minutes): nothing changes.
+      expect(await deliver(payload, { header: genuine })).toEqual({ status: 200, body: { received: true } });
+      expect(await send(evt)).toEqual({ status: 200, body: { received: true } });
+      // The payment intent's own event for the same payment: recorded once.
+      const intent = { id: session.payment_intent, object: 'payment_intent', amount: order.priceCents, amount_received: order.priceCents, currency: 'eur', status: 'succeeded', metadata: session.metadata, latest_charge: null, created: now, livemode: false };
+      expect(await send(event('payment_intent.succeeded', intent))).toEqual({ status: 200, body: { received: true } });
+      expect(await ledger(order.orderId)).toEqual(recorded);
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('paid');
+
+      // Stripe's refusal reaches staff as a 4xx with Stripe's code (this payment intent exists
+      // only in the event above, not at Stripe): nothing refunded, nothing recorded.
+      const refused = await call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 100 } });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.body.error).toBe('resource_missing');
+
+      // A type this project does not handle: acknowledged, nothing recorded.
+      const ignored = await send(event('customer.created', { id: 'cus_test_1', object: 'customer' }));
+      expect(ignored).toEqual({ status: 200, body: { received: true, ignored: 'customer.created' } });
+      expect(await ledger(order.orderId)).toEqual(recorded);
+    });
+
+    it('events out of order end in the right state: a refund before its payment, an expiry after it', async () => {
+      const order = await guestOrder();
+      const session = await completedSession(order);
+      const part = 700;
+      const refund = refundObject(session.payment_intent, part, order.orderId);
+
+      // The refund's events arrive first: kept, nothing to show yet.
+      expect(await send(event('refund.created', refund))).toEqual({ status: 200, body: { received: true } });
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('pending');
+      // Then the payment; then the session's expiry (late, for a session already complete).
+      expect(await send(event('checkout.session.completed', session as unknown as Record<string, unknown>))).toEqual({ status: 200, body: { received: true } });
+      expect(await send(event('checkout.session.expired', { ...session, status: 'expired', payment_status: 'unpaid' }))).toEqual({ status: 200, body: { received: true } });
+      // The same refund once more, as refund.updated.
+      expect(await send(event('refund.updated', refund))).toEqual({ status: 200, body: { received: true } });
+
+      expect(await paymentStatus(order.orderId)).toMatchObject({ payment_status: 'partially_refunded' });
+      expect((await paymentStatus(order.orderId)).status).not.toBe('expired');
+      const rows = await ledger(order.orderId);
+      const payment = rows.find((r) => r.kind === 'payment')!;
+      expect(rows).toEqual([
+        expect.objectContaining({ kind: 'payment', amount_cents: order.priceCents }),
+        expect.objectContaining({ kind: 'refund', amount_cents: part, provider_refund_id: refund.id, refund_of: payment.id }),
+      ]);
+      // Deno downloaded nothing: the stripe SDK came from node_modules.
+      expect(downloadedNpmFiles(stack.context.denoDir)).toEqual([]);
+    });
+  });
+}
