@@ -36,7 +36,7 @@ export function FactList({ items }: { items: { label: ReactNode; value: ReactNod
       {items.map((item, i) => (
         <div key={i} className="flex items-baseline justify-between gap-4 px-4 py-3">
           <dt className="text-slate-800">{item.label}</dt>
-          <dd className="text-right font-semibold whitespace-nowrap text-slate-900">{item.value}</dd>
+          <dd className="min-w-0 text-right font-semibold text-slate-900 [overflow-wrap:anywhere]">{item.value}</dd>
         </div>
       ))}
     </dl>

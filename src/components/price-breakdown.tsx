@@ -51,7 +51,7 @@ export function PriceBreakdown({ quote, label }: { quote: PriceBreakdownData; la
         ))}
       </dl>
       {/* Outside the <dl>: a list of terms holds only dt/dd groups (axe: definition-list). */}
-      <p className="border-t border-slate-200 px-4 py-2 text-sm text-slate-600"><Trans>Alle Preise in Euro; die Zahlung ist im Hafenbüro fällig.</Trans></p>
+      <p className="border-t border-slate-200 px-4 py-2 text-sm text-slate-600"><Trans>Alle Preise in Euro.</Trans></p>
     </div>
   );
 }

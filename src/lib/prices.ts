@@ -32,3 +32,20 @@ export function formatEuro(cents: number, locale: string): string {
     currency: 'EUR',
   }).format(cents / 100);
 }
+
+/**
+ * Euros typed by a person ("12", "12,5", "12,50", "12.50"; a comma or a point, at most two
+ * decimals, no thousands separators, at most `maxDigits` digits before the separator) as
+ * integer cents; null when it is not such an amount.
+ */
+export function parseEuroCents(text: string, maxDigits = 7): number | null {
+  const m = new RegExp(`^(\\d{1,${maxDigits}})(?:[.,](\\d{1,2}))?$`).exec(text.trim());
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+/** Cents as an editable amount in the locale's decimal separator: 500 -> "5,00" (de) or "5.00" (en). */
+export function centsToInput(cents: number, locale: string): string {
+  const text = (cents / 100).toFixed(2);
+  return locale === 'en' ? text : text.replace('.', ',');
+}

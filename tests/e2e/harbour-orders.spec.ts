@@ -133,21 +133,23 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     const moved = await rest<{ place_id: string }[]>(`place_statuses?order_id=eq.${orderId}&cancelled=eq.false&select=place_id`, token);
     expect(moved.data).toEqual([{ place_id: target.value }]);
 
-    // 4. A note, then mark paid (confirmed in a dialog): the invoice is issued.
+    // 4. A note, then the payment at the desk (the payments panel): the invoice is issued.
     const notes = page.getByRole('form', { name: 'Notiz hinzufügen' });
     await notes.getByRole('button', { name: 'Notiz speichern' }).click();
     await expect(notes.getByText('Pflichtfeld')).toBeVisible();
     await notes.getByLabel('Neue Notiz (nur für das Hafenteam)').fill('Zahlt bar im Büro');
     await notes.getByRole('button', { name: 'Notiz speichern' }).click();
     await expect(page.getByRole('region', { name: 'Notizen des Hafenteams' }).getByText('Zahlt bar im Büro')).toBeVisible();
-    // The dialog asks how the money was taken (a desk payment of the outstanding amount).
-    await page.getByRole('button', { name: 'Als bezahlt markieren' }).click();
-    await page.getByRole('alertdialog').getByLabel('Zahlungsart').selectOption({ label: 'Kartenterminal' });
-    await confirmDialog(page, 'Als bezahlt markieren');
-    await expect(page.getByRole('status').filter({ hasText: 'bezahlt' })).toHaveText('Als bezahlt erfasst; die Rechnung ist erstellt.');
+    // The dialog asks how the money was taken; the amount is the outstanding one.
+    const price = (await rest<{ price_cents: number }[]>(`orders?id=eq.${orderId}&select=price_cents`, token)).data[0]!.price_cents;
+    const payments = page.getByRole('region', { name: 'Zahlungen', exact: true });
+    await payments.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Zahlung erfassen' });
+    await dialog.getByRole('radio', { name: 'Kartenterminal' }).click();
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(payments.getByRole('status')).toHaveText(`Zahlung von ${euro(price, 'de')} (Kartenterminal) erfasst.`);
     await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
     const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`payments?order_id=eq.${orderId}&select=kind,method,amount_cents`, token);
-    const price = (await rest<{ price_cents: number }[]>(`orders?id=eq.${orderId}&select=price_cents`, token)).data[0]!.price_cents;
     expect(ledger.data).toEqual([{ kind: 'payment', method: 'card_terminal', amount_cents: price }]);
     await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Zahlung erfasst: ${euro(price, 'de')} (Kartenterminal)`);
     const invoice = (await rest<{ invoice_number: string; net_cents: number; vat_cents: number; gross_cents: number }[]>(

@@ -1,11 +1,10 @@
 /**
- * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"): "Erstatten"
- * beside "mark paid" for paid orders only, behind a confirmation that asks cash or transfer (a
- * desk refund of what was paid at the desk, a row in the payments ledger); a refund cancels the open
+ * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"; since issue 20
+ * in the payments panel): "Erstatten" for paid orders only, in a dialog that asks cash or transfer
+ * and the amount (a desk refund of what was paid at the desk, a row in the payments ledger); a full refund cancels the open
  * booking and frees its berth, the history records both, the invoice says the amount was
  * refunded. A customer never sees the button and the API refuses the refund.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
@@ -43,13 +42,6 @@ async function bookViaApi(token: string, opts: { boat: string; arrival: string; 
   throw new Error('no free berth');
 }
 
-async function confirmDialog(page: Page, button: string) {
-  const dialog = page.getByRole('alertdialog');
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: button, exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
-
 test.describe('refund on the order page', () => {
   test.use({ persona: 'harbour' });
 
@@ -58,19 +50,20 @@ test.describe('refund on the order page', () => {
     const pending = await bookViaApi(token, { boat: `Offen ${run}`, arrival: berlinDay(40), departure: berlinDay(42) });
     const paid = await bookViaApi(token, { boat: `Erstattung ${run}`, arrival: berlinDay(40), departure: berlinDay(42), paid: true });
 
-    // An unpaid order offers "mark paid" and no refund.
+    // An unpaid order offers recording a payment and no refund.
     await page.goto(`/account/admin/orders/${pending.id}`);
-    await expect(page.getByRole('button', { name: 'Als bezahlt markieren' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Zahlung erfassen' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Erstatten' })).toHaveCount(0);
 
     await page.goto(`/account/admin/orders/${paid.id}`);
     await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
-    await expect(page.getByRole('button', { name: 'Als bezahlt markieren' })).toHaveCount(0);
-    const refund = page.getByRole('region', { name: 'Aktionen' }).getByRole('button', { name: 'Erstatten' });
+    await expect(page.getByRole('button', { name: 'Zahlung erfassen' })).toHaveCount(0);
+    const payments = page.getByRole('region', { name: 'Zahlungen', exact: true });
+    const refund = payments.getByRole('button', { name: 'Erstatten' });
     await refund.click();
-    const dialog = page.getByRole('alertdialog');
-    await expect(dialog.getByRole('heading')).toHaveText('Betrag erstatten?');
-    await expect(dialog).toContainText(`Eine Erstattung storniert die Buchung: Liegeplatz ${paid.place} wird für diesen Zeitraum wieder freigegeben.`);
+    const dialog = page.getByRole('dialog', { name: 'Erstatten' });
+    await expect(dialog).toContainText(`Eine vollständige Erstattung storniert die Buchung und gibt Liegeplatz ${paid.place} wieder frei.`);
+    await expect(dialog.getByLabel('Betrag (€)')).toHaveValue((paid.price / 100).toFixed(2).replace('.', ','));
     expect(await seriousViolations(page)).toEqual([]);
     // Cancelling the dialog changes nothing.
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
@@ -79,9 +72,10 @@ test.describe('refund on the order page', () => {
     expect((await rest<{ payment_status: string }[]>(`orders?id=eq.${paid.id}&select=payment_status`, token)).data).toEqual([{ payment_status: 'paid' }]);
 
     await refund.click();
-    await page.getByRole('alertdialog').getByLabel('Zahlungsart').selectOption({ label: 'Überweisung' });
-    await confirmDialog(page, 'Erstatten');
-    await expect(page.getByRole('status').filter({ hasText: 'Erstattet;' })).toHaveText('Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.');
+    await dialog.getByRole('radio', { name: /^Überweisung/ }).click();
+    await dialog.getByRole('button', { name: 'Erstattung erfassen' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(payments.getByRole('status')).toHaveText(`Erstattung von ${euro(paid.price, 'de')} (Überweisung) erfasst.`);
     await expect(page.getByTestId('payment-status')).toHaveText('Erstattet');
     await expect(page.getByText('Storniert', { exact: true })).toBeVisible();
     await expect(refund).toHaveCount(0);
@@ -118,11 +112,12 @@ test.describe('refund on the order page', () => {
     await page.goto(`/en/account/admin/orders/${paid.id}`);
     await expect(page.getByTestId('payment-status')).toHaveText('Paid');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
-    const dialog = page.getByRole('alertdialog');
-    await expect(dialog.getByRole('heading')).toHaveText('Refund the amount?');
+    const dialog = page.getByRole('dialog', { name: 'Refund' });
+    await expect(dialog).toContainText(`Paid (less refunds): ${euro(paid.price, 'en')}.`);
     await expect(dialog).not.toContainText('cancels the booking');
-    await confirmDialog(page, 'Refund');
-    await expect(page.getByRole('status').filter({ hasText: 'refunded' })).toHaveText('Recorded as refunded.');
+    await expect(dialog.getByRole('radio', { name: /^Cash/ })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Record refund' }).click();
+    await expect(page.getByRole('region', { name: 'Payments', exact: true }).getByRole('status')).toHaveText(`Refund of ${euro(paid.price, 'en')} (Cash) recorded.`);
     await expect(page.getByTestId('payment-status')).toHaveText('Refunded');
     await expect(page.getByRole('region', { name: 'History' })).toContainText('Payment: Paid → Refunded');
     await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);

@@ -10,3 +10,5 @@ export const E2E_API_URL = `http://127.0.0.1:${E2E_API_PORT}`;
 /** The mail catcher's JSON API (tests read e-mailed codes from it). */
 export const E2E_MAIL_PORT = 54624 + offset;
 export const E2E_MAIL_URL = `http://127.0.0.1:${E2E_MAIL_PORT}`;
+/** The payment sandbox (Stripe's API and its checkout page); the app reaches it through the session's url. */
+export const E2E_PAYMENTS_PORT = 54631 + offset;

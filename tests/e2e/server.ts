@@ -8,7 +8,7 @@ import { buildIfNeeded } from '../../scripts/lib/build.ts';
 import { serveStatic } from '../../scripts/lib/static-server.ts';
 import { startStack } from '../../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { E2E_API_PORT, E2E_APP_PORT, E2E_MAIL_PORT } from './ports.ts';
+import { E2E_API_PORT, E2E_APP_PORT, E2E_MAIL_PORT, E2E_PAYMENTS_PORT } from './ports.ts';
 import { closeNetworkForChildProcesses } from '../../supabase/local/test/harness/offline.ts';
 
 // The edge functions (send-mail: every booking confirmation and receipt the tests read) run as
@@ -27,8 +27,8 @@ const stack = await startStack({
   port: E2E_API_PORT,
   mailPort: E2E_MAIL_PORT,
   smtpPort: 0,
-  // The app reaches the payment sandbox through the session's url: any free port will do.
-  paymentsPort: 0,
+  // The app reaches the payment sandbox through the session's url (a fixed port, shifted like the others).
+  paymentsPort: E2E_PAYMENTS_PORT,
   // Links in e-mails point at this app (the stack stores it and its own URL in Vault).
   siteUrl: `http://127.0.0.1:${E2E_APP_PORT}`,
   // Every test browser signs in from 127.0.0.1: per-IP and per-hour auth limits sized for one

@@ -127,51 +127,35 @@ export const moveTargetsQueryOptions = (id: string) =>
     staleTime: 0,
   });
 
-/** How staff took money at the desk, and how they pay it back (online payments come from Stripe). */
-export type DeskPaymentMethod = Extract<Database['public']['Enums']['payment_method'], 'card_terminal' | 'cash' | 'bank_transfer'>;
-export type DeskRefundMethod = Extract<DeskPaymentMethod, 'cash' | 'bank_transfer'>;
-
+// Payments and refunds are the payments panel's (api/payments.ts), not order actions.
 export type OrderAction =
-  | { type: 'paid'; orderId: string; method: DeskPaymentMethod }
-  | { type: 'refund'; orderId: string; method: DeskRefundMethod }
   | { type: 'check-in'; orderId: string }
   | { type: 'cancel'; orderId: string }
   | { type: 'move'; orderId: string; placeId: string }
   | { type: 'note'; orderId: string; body: string };
 
-/** Refunds what was paid at the desk, in full (cash or transfer); an online payment is refunded through Stripe. */
-async function refundAtDesk(orderId: string, method: DeskRefundMethod) {
-  const supabase = await getSupabase();
-  const balance = await supabase.rpc('order_balance', { p_order_id: orderId });
-  if (balance.error) return balance;
-  const desk = Number((balance.data as { refundable_desk_cents?: number } | null)?.refundable_desk_cents ?? 0);
-  // Nothing left at the desk: record_desk_refund answers why (refund_online_payment, nothing_to_refund).
-  return supabase.rpc('record_desk_refund', { p_order_id: orderId, p_method: method, p_amount_cents: Math.max(desk, 1) });
-}
-
 async function runAction(action: OrderAction): Promise<void> {
   const supabase = await getSupabase();
   const { error } =
-    action.type === 'paid'
-      ? await supabase.rpc('record_desk_payment', { p_order_id: action.orderId, p_method: action.method })
-      : action.type === 'refund'
-      ? await refundAtDesk(action.orderId, action.method)
-      : action.type === 'check-in'
-        ? await supabase.rpc('check_in', { p_order_id: action.orderId })
-        : action.type === 'cancel'
-          ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId })
-          : action.type === 'move'
-            ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId })
-            : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
+    action.type === 'check-in'
+      ? await supabase.rpc('check_in', { p_order_id: action.orderId })
+      : action.type === 'cancel'
+        ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId })
+        : action.type === 'move'
+          ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId })
+          : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
   if (error) throw error;
 }
 
-/** Staff actions on an order; afterwards the whole ['harbour'] prefix (calendar, overview, lists) refetches. */
+/**
+ * Staff actions on an order; afterwards the whole ['harbour'] prefix (calendar, overview, lists,
+ * the order's payments) refetches in the background: the action's answer does not wait for it.
+ */
 export function useOrderAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: runAction,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
   });
 }
 
@@ -193,26 +177,6 @@ export function orderErrorMessage(error: unknown): string {
       return t`Der Gast ist bereits eingecheckt.`;
     case 'check_in_not_possible':
       return t`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`;
-    case 'order_already_paid':
-      return t`Diese Buchung ist bereits bezahlt.`;
-    case 'order_not_refundable':
-      return t`Ein abgeschlossener Aufenthalt wird nicht vollständig erstattet.`;
-    case 'refund_exceeds_payment':
-      return t`Die Erstattung ist höher als der noch erstattbare Betrag der Zahlung.`;
-    case 'refund_online_payment':
-      return t`Eine Online-Zahlung wird über den Zahlungsdienst erstattet, nicht bar oder per Überweisung.`;
-    case 'no_online_payment':
-      return t`Diese Buchung hat keine Online-Zahlung; eine Zahlung im Hafenbüro wird bar oder per Überweisung erstattet.`;
-    case 'nothing_to_refund':
-      return t`Für diese Buchung wurde nichts bezahlt, das erstattet werden könnte.`;
-    case 'invalid_amount':
-      return t`Der Betrag muss mindestens 1 Cent und höchstens der offene (bzw. erstattbare) Betrag sein.`;
-    case 'invalid_payment_method':
-      return t`Diese Zahlungsart ist hier nicht möglich.`;
-    case 'payment_desk_only':
-      return t`Diese Buchung wird im Hafenbüro bezahlt.`;
-    case 'order_not_payable':
-      return t`Eine stornierte oder abgelaufene Buchung kann nicht als bezahlt markiert werden; dafür entsteht keine Rechnung.`;
     case 'invalid_note':
       return t`Eine Notiz hat 1 bis 2000 Zeichen.`;
     case 'order_not_found':

@@ -20,22 +20,20 @@ import {
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
-import { OrderStatusBadge } from '@/features/orders/components/order-status';
+import { OrderStatusBadge, usePaymentMethodLabel } from '@/features/orders/components/order-status';
 import { berlinToday, berlinDay, formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
-import {
-  moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type DeskPaymentMethod, type DeskRefundMethod, type OrderAction, type OrderDetail,
-} from '../api/orders';
+import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
-import { useKindLabel, usePaymentMethodLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
+import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
+import { PaymentsPanel } from './payments-panel';
 
 const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
 
-/** A button that asks before it acts (cancel, move, mark paid, refund); children go between the question and the buttons. */
-function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm, children }: {
+/** A button that asks before it acts (cancel, move). */
+function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm }: {
   label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean; onConfirm: () => void;
-  children?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   return (
@@ -47,7 +45,6 @@ function ConfirmButton({ label, title, description, confirm, variant, disabled, 
             <AlertDialogTitle>{title}</AlertDialogTitle>
             <AlertDialogDescription>{description}</AlertDialogDescription>
           </AlertDialogHeader>
-          {children}
           <AlertDialogFooter>
             <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
             <AlertDialogAction onClick={onConfirm}>{confirm}</AlertDialogAction>
@@ -55,18 +52,6 @@ function ConfirmButton({ label, title, description, confirm, variant, disabled, 
         </AlertDialogContent>
       </AlertDialog>
     </>
-  );
-}
-
-/** The way money moved at the desk, asked in the "mark paid" and "refund" dialogs. */
-function MethodSelect<M extends string>({ id, value, onChange, options }: { id: string; value: M; onChange: (m: M) => void; options: { value: M; label: string }[] }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <Label htmlFor={id}><Trans>Zahlungsart</Trans></Label>
-      <select id={id} className="h-9 rounded-md border border-slate-300 bg-white px-2" value={value} onChange={(e) => onChange(e.target.value as M)}>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-      </select>
-    </div>
   );
 }
 
@@ -158,8 +143,6 @@ export function OrderDetailPage({ id }: { id: string }) {
   const detail = useQuery(orderDetailQueryOptions(id));
   const action = useOrderAction();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
-  const [payMethod, setPayMethod] = useState<DeskPaymentMethod>('cash');
-  const [refundMethod, setRefundMethod] = useState<DeskRefundMethod>('cash');
 
   const run = async (a: OrderAction, done: string): Promise<boolean> => {
     setFeedback(null);
@@ -221,37 +204,6 @@ export function OrderDetailPage({ id }: { id: string }) {
 
       <Section title={t`Aktionen`} aria-label={t`Aktionen`}>
         <div className="flex flex-wrap gap-3">
-          {o.payment_status === 'pending' && o.status !== 'cancelled' && o.status !== 'expired' && (
-            <ConfirmButton
-              label={t`Als bezahlt markieren`}
-              disabled={busy}
-              title={t`Zahlung erfassen?`}
-              description={<Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als bezahlt erfasst; dabei entsteht die Rechnung mit der nächsten Rechnungsnummer.</Trans>}
-              confirm={t`Als bezahlt markieren`}
-              onConfirm={() => void run({ type: 'paid', orderId: o.id, method: payMethod }, t`Als bezahlt erfasst; die Rechnung ist erstellt.`)}
-            >
-              <MethodSelect id="pay-method" value={payMethod} onChange={setPayMethod} options={[
-                { value: 'cash', label: t`Bar` }, { value: 'card_terminal', label: t`Kartenterminal` }, { value: 'bank_transfer', label: t`Überweisung` },
-              ]} />
-            </ConfirmButton>
-          )}
-          {o.payment_status === 'paid' && o.status !== 'completed' && (
-            <ConfirmButton
-              label={t`Erstatten`}
-              variant="outline"
-              disabled={busy}
-              title={t`Betrag erstatten?`}
-              description={open
-                ? <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Eine Erstattung storniert die Buchung: Liegeplatz {o.place_snapshot.name} wird für diesen Zeitraum wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>
-                : <Trans>Der Betrag von {formatEuro(o.price_cents, locale)} wird als erstattet erfasst. Das lässt sich nicht rückgängig machen.</Trans>}
-              confirm={t`Erstatten`}
-              onConfirm={() => void run({ type: 'refund', orderId: o.id, method: refundMethod }, open ? t`Erstattet; die Buchung ist storniert und der Liegeplatz wieder frei.` : t`Als erstattet erfasst.`)}
-            >
-              <MethodSelect id="refund-method" value={refundMethod} onChange={setRefundMethod} options={[
-                { value: 'cash', label: t`Bar` }, { value: 'bank_transfer', label: t`Überweisung` },
-              ]} />
-            </ConfirmButton>
-          )}
           {canCheckIn && (
             <Button variant="outline" disabled={busy} onClick={() => void run({ type: 'check-in', orderId: o.id }, t`Eingecheckt.`)}><Trans>Einchecken</Trans></Button>
           )}
@@ -311,6 +263,8 @@ export function OrderDetailPage({ id }: { id: string }) {
           ...(d.invoice ? [{ label: t`Rechnungsdatum`, value: formatBerlinDateTime(d.invoice.issued_at, locale) }] : []),
         ]} />
       </Section>
+
+      <PaymentsPanel order={o} />
 
       {open && notOver && <MoveSection detail={d} run={(a, done) => void run(a, done)} busy={busy} />}
 

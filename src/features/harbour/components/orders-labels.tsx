@@ -1,8 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
 import type { OrderStatus, PaymentStatus } from '@/features/orders/api/types';
-import type { Enums } from '@/lib/database.types';
-
-type PaymentMethod = Enums<'payment_method'>;
 import type { OrderKind } from '../api/orders';
 
 export function useStatusLabel() {
@@ -28,10 +25,4 @@ export function usePaymentShortLabel() {
   const { t } = useLingui();
   const labels: Record<PaymentStatus, string> = { pending: t`Offen`, paid: t`Bezahlt`, partially_refunded: t`Teilweise erstattet`, refunded: t`Erstattet` };
   return (p: PaymentStatus | string) => labels[p as PaymentStatus] ?? p;
-}
-
-export function usePaymentMethodLabel() {
-  const { t } = useLingui();
-  const labels: Record<PaymentMethod, string> = { online: t`Online`, card_terminal: t`Kartenterminal`, cash: t`Bar`, bank_transfer: t`Überweisung` };
-  return (m: PaymentMethod | string) => labels[m as PaymentMethod] ?? m;
 }

@@ -2,6 +2,8 @@
 export const orderKeys = {
   all: ['orders'] as const,
   detail: (id: string) => ['orders', 'detail', id] as const,
+  payments: (id: string) => ['orders', 'payments', id] as const,
+  balance: (id: string) => ['orders', 'balance', id] as const,
   arrivingToday: () => ['orders', 'arriving-today'] as const,
   harbourAccess: () => ['orders', 'harbour-access'] as const,
 };

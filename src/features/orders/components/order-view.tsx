@@ -11,7 +11,8 @@ import { orderKeys } from '../api/keys';
 import { orderErrorMessage, useCancelOrder } from '../api/order-actions';
 import { orderQueryOptions } from '../api/order';
 import type { Order } from '../api/types';
-import { OrderStatusBadge, usePaymentLabel } from './order-status';
+import { PayOnline, PaymentSummary, type PaymentReturn } from './order-payment';
+import { OrderStatusBadge } from './order-status';
 
 export type VerifySlot = (props: { defaultEmail?: string; onVerified: () => void }) => ReactNode;
 
@@ -19,7 +20,7 @@ export type VerifySlot = (props: { defaultEmail?: string; onVerified: () => void
  * /order/{id} and /start/booking/result/{id}: the order for its owner (a guest on their device;
  * after verifying, from any device), with cancel before arrival and the way to check-in.
  */
-export function OrderPage({ id, variant = 'order', verify }: { id: string; variant?: 'order' | 'result'; verify: VerifySlot }) {
+export function OrderPage({ id, variant = 'order', verify, payment }: { id: string; variant?: 'order' | 'result'; verify: VerifySlot; payment?: PaymentReturn }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const { data: order } = useSuspenseQuery(orderQueryOptions(id));
@@ -39,14 +40,20 @@ export function OrderPage({ id, variant = 'order', verify }: { id: string; varia
       title={variant === 'result' ? t`Vielen Dank für Ihre Buchung` : t`Ihre Buchung`}
       lead={variant === 'result' ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.` : undefined}
     >
-      <OrderDetails order={order} verify={verify} onChanged={refresh} />
+      <OrderDetails order={order} verify={verify} onChanged={refresh} payment={payment} variant={variant} />
     </Page>
   );
 }
 
-export function OrderDetails({ order, verify, onChanged }: { order: Order; verify: VerifySlot; onChanged: () => void }) {
+export function OrderDetails({ order, verify, onChanged, payment, variant = 'order' }: {
+  order: Order;
+  verify: VerifySlot;
+  onChanged: () => void;
+  /** Back from Stripe Checkout (?payment=). */
+  payment?: PaymentReturn;
+  variant?: 'order' | 'result';
+}) {
   const { t, i18n } = useLingui();
-  const paymentLabel = usePaymentLabel();
   const cancel = useCancelOrder();
   const [now] = useState(() => Date.now());
   const beforeArrival = now < new Date(order.starts_at).getTime();
@@ -74,6 +81,8 @@ export function OrderDetails({ order, verify, onChanged }: { order: Order; verif
         </div>
       )}
 
+      <PayOnline order={order} returned={payment} variant={variant} />
+
       <Section title={t`Aufenthalt`}>
         <FactList
           items={[
@@ -90,7 +99,7 @@ export function OrderDetails({ order, verify, onChanged }: { order: Order; verif
 
       <Section title={t`Preis und Zahlung`}>
         <PriceBreakdown quote={order.price_breakdown} />
-        <p className="rounded-md bg-sky-50 p-3 text-sky-950" data-testid="payment-status">{paymentLabel(order.payment_status)}</p>
+        <PaymentSummary order={order} />
       </Section>
 
       <div className="flex flex-wrap gap-3">

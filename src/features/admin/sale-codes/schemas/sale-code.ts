@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
+import { centsToInput, parseEuroCents } from '@/lib/prices';
 import { messages } from '@/lib/validation';
 
-/** "5", "5,5", "5,50" or "5.50" euros as cents; null when not such a number. */
-export function euroToCents(value: string): number | null {
-  const m = /^(\d{1,4})(?:[.,](\d{1,2}))?$/.exec(value.trim());
-  if (!m) return null;
-  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
-}
+/** "5", "5,5", "5,50" or "5.50" euros (at most 4 digits before the separator) as cents; null when not such a number. */
+export const euroToCents = (value: string): number | null => parseEuroCents(value, 4);
 
 /** Cents as the euro amount typed in the form: 500 -> "5,00" (de) or "5.00" (en). */
-export function centsToEuro(cents: number, locale: string): string {
-  const text = (cents / 100).toFixed(2);
-  return locale === 'en' ? text : text.replace('.', ',');
-}
+export const centsToEuro = centsToInput;
 
 export const saleCodeSchema = z.object({
   code: z

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { Constants, type Enums, type Tables } from '@/lib/database.types';
 import { check, checkList } from '../../shared/admin-errors';
 import { getDb } from '../../shared/typed-client';
 
@@ -6,6 +7,7 @@ export const settingsKeys = {
   all: ['admin', 'settings'] as const,
   fairs: () => [...settingsKeys.all, 'fair-periods'] as const,
   access: () => [...settingsKeys.all, 'access'] as const,
+  paymentModes: () => [...settingsKeys.all, 'payment-modes'] as const,
 };
 
 export interface FairPeriod {
@@ -61,5 +63,27 @@ export const harbourAccessQueryOptions = () =>
 export async function saveHarbourAccess(row: Omit<HarbourAccess, 'updated_at'>): Promise<void> {
   const db = await getDb();
   const updated = checkList(await db.from('harbour_settings').update(row).eq('id', 1).select('id'));
+  if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
+}
+
+/** How each kind of order is paid (issue 20); the same settings row, admins read and write it. */
+export type PaymentMode = Enums<'payment_mode'>;
+export const paymentModes = Constants.public.Enums.payment_mode;
+
+export const paymentModeColumns = ['payment_mode_day', 'payment_mode_overnight', 'payment_mode_fair', 'payment_mode_walk_in'] as const;
+export type PaymentModes = Pick<Tables<'harbour_settings'>, (typeof paymentModeColumns)[number]>;
+
+export const paymentModesQueryOptions = () =>
+  queryOptions({
+    queryKey: settingsKeys.paymentModes(),
+    queryFn: async (): Promise<PaymentModes | null> => {
+      const db = await getDb();
+      return check(await db.from('harbour_settings').select('payment_mode_day,payment_mode_overnight,payment_mode_fair,payment_mode_walk_in').eq('id', 1).maybeSingle());
+    },
+  });
+
+export async function savePaymentModes(modes: PaymentModes): Promise<void> {
+  const db = await getDb();
+  const updated = checkList(await db.from('harbour_settings').update(modes).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }

@@ -8,6 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { formatDay } from '@/lib/dates';
 import { adminErrorMessage } from '../../shared/admin-errors';
 import { AdminTable, Cell } from '../../shared/admin-table';
@@ -16,21 +18,28 @@ import {
   deleteFairPeriod,
   fairPeriodsQueryOptions,
   harbourAccessQueryOptions,
+  paymentModeColumns,
+  paymentModes,
+  paymentModesQueryOptions,
   saveFairPeriod,
   saveHarbourAccess,
+  savePaymentModes,
   settingsKeys,
   type FairPeriod,
   type HarbourAccess,
+  type PaymentMode,
+  type PaymentModes,
 } from '../api/settings';
-import { accessSchema, fairPeriodSchema, type AccessValues, type FairPeriodValues } from '../schemas/settings';
+import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 
-/** /account/admin/settings: fair periods (for fair boater berths) and the door code and wifi. */
+/** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, and how each kind of order is paid. */
 export function SettingsPage() {
   const { t } = useLingui();
   return (
     <Page title={t`Einstellungen`}>
       <FairPeriodsSection />
       <AccessSection />
+      <PaymentModesSection />
     </Page>
   );
 }
@@ -215,6 +224,84 @@ function AccessForm({ access, state, setState }: { access: HarbourAccess; state:
           {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
         </div>
         <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button></div>
+      </form>
+    </Form>
+  );
+}
+
+function PaymentModesSection() {
+  const { t } = useLingui();
+  const { data: modes } = useSuspenseQuery(paymentModesQueryOptions());
+  // Kept here: the form remounts with the saved values (key), the message must outlive it.
+  const [state, setState] = useState<SaveState>();
+  return (
+    <Section title={t`Zahlungsweise`} aria-label={t`Zahlungsweise`}>
+      <p className="max-w-prose text-sm text-slate-700">
+        <Trans>Wie Buchungen bezahlt werden, je nach Art. Gilt für neue und noch offene Buchungen; bereits bezahlte bleiben, wie sie sind.</Trans>
+      </p>
+      {modes ? <PaymentModesForm key={paymentModeColumns.map((c) => modes[c]).join()} modes={modes} state={state} setState={setState} /> : (
+        <p role="alert" className="text-red-700"><Trans>Die Zahlungseinstellungen konnten nicht geladen werden.</Trans></p>
+      )}
+    </Section>
+  );
+}
+
+function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; state: SaveState; setState: (state: SaveState) => void }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const form = useForm<PaymentModesValues>({ resolver: zodResolver(paymentModesSchema), defaultValues: modes });
+  const kinds: { name: keyof PaymentModesValues; label: string }[] = [
+    { name: 'payment_mode_day', label: t`Tagesliegeplatz` },
+    { name: 'payment_mode_overnight', label: t`Übernachtung` },
+    { name: 'payment_mode_fair', label: t`Messe-Liegeplatz` },
+    { name: 'payment_mode_walk_in', label: t`Walk-in (vom Hafenteam gebucht)` },
+  ];
+  const modeLabels: Record<PaymentMode, [string, string]> = {
+    online_required: [t`Online vorab`, t`Gäste bezahlen direkt nach der Buchung online.`],
+    online_optional: [t`Online oder im Hafenbüro`, t`Gäste können online bezahlen oder später im Hafenbüro.`],
+    desk: [t`Nur im Hafenbüro`, t`Keine Online-Zahlung; bezahlt wird am Hafenbüro.`],
+  };
+  const onSubmit = form.handleSubmit(async (v) => {
+    setState(undefined);
+    try {
+      await savePaymentModes(v);
+      setState({ ok: true });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.paymentModes() });
+    } catch (e) {
+      setState({ ok: false, message: adminErrorMessage(e) });
+    }
+  });
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label={t`Zahlungsweise`} className="grid gap-4">
+        <div className="grid gap-4 lg:grid-cols-2">
+          {kinds.map((kind) => (
+            <FormField key={kind.name} control={form.control} name={kind.name} render={({ field }) => (
+              <FormItem className="rounded-xl border border-slate-200 bg-white p-4">
+                <fieldset className="grid gap-2">
+                  <legend className="mb-2 font-semibold">{kind.label}</legend>
+                  <RadioGroup value={field.value} onValueChange={field.onChange} aria-label={kind.label} className="gap-2">
+                    {paymentModes.map((mode) => (
+                      <Label key={mode} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50">
+                        <RadioGroupItem value={mode} className="mt-0.5" />
+                        <span className="flex flex-col gap-0.5">
+                          <span className="font-medium">{modeLabels[mode][0]}</span>
+                          <span className="text-sm font-normal text-slate-600">{modeLabels[mode][1]}</span>
+                        </span>
+                      </Label>
+                    ))}
+                  </RadioGroup>
+                </fieldset>
+                <FormMessage />
+              </FormItem>
+            )} />
+          ))}
+        </div>
+        <div aria-live="polite">
+          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
+          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+        </div>
+        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Zahlungseinstellungen speichern</Trans></Button></div>
       </form>
     </Form>
   );

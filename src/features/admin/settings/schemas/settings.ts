@@ -28,3 +28,14 @@ export const accessSchema = z.object({
   wifiPassword: optional(100),
 });
 export type AccessValues = z.infer<typeof accessSchema>;
+
+const mode = z.enum(['online_required', 'online_optional', 'desk'], { error: messages.required });
+
+/** The payment mode per kind of order (the harbour_settings columns). */
+export const paymentModesSchema = z.object({
+  payment_mode_day: mode,
+  payment_mode_overnight: mode,
+  payment_mode_fair: mode,
+  payment_mode_walk_in: mode,
+});
+export type PaymentModesValues = z.infer<typeof paymentModesSchema>;

@@ -1,8 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { OrderPage } from '@/features/orders/components/order-view';
 import { VerifyEmailCard } from '@/features/identity/components/verify-email-card';
+import { validatePaymentReturn } from '@/lib/payment-return';
 
 export const Route = createFileRoute('/{-$locale}/order/$id/')({
+  // Back from Stripe Checkout: ?payment=success&session_id=… or ?payment=cancelled.
+  validateSearch: validatePaymentReturn,
   // Imported in the loader, so the orders code stays out of the initial bundle (route options are in it).
   loader: async ({ context, params }) => {
     const { orderQueryOptions } = await import('@/features/orders/api/order');
@@ -10,6 +13,7 @@ export const Route = createFileRoute('/{-$locale}/order/$id/')({
   },
   component: function Order() {
     const { id } = Route.useParams();
-    return <OrderPage id={id} verify={(props) => <VerifyEmailCard {...props} />} />;
+    const { payment } = Route.useSearch();
+    return <OrderPage id={id} verify={(props) => <VerifyEmailCard {...props} />} payment={payment} />;
   },
 });

@@ -1,0 +1,92 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import { t } from '@lingui/core/macro';
+import { getSupabase } from '@/lib/auth';
+import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
+import { orderKeys } from './keys';
+import type { Order, OrderBalance, Payment } from './types';
+
+/** Fetches the order's ledger rows, oldest first (RLS: the order's owner and staff). */
+export async function fetchOrderPayments(orderId: string): Promise<Payment[]> {
+  const supabase = await getSupabase();
+  // kind is text with a check constraint (payment | refund) in the generated row.
+  const { data, error } = await supabase.from('payments').select('*').eq('order_id', orderId).order('recorded_at').order('id').overrideTypes<Payment[]>();
+  if (error) throw error;
+  return data;
+}
+
+/** The order's ledger for its owner's page. */
+export const orderPaymentsQueryOptions = (orderId: string) =>
+  queryOptions({ queryKey: orderKeys.payments(orderId), queryFn: () => fetchOrderPayments(orderId), staleTime: 10_000 });
+
+/** Fetches order_balance() (the owner or staff): outstanding, refundable, payment mode. */
+export async function fetchOrderBalance(orderId: string): Promise<OrderBalance> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('order_balance', { p_order_id: orderId });
+  if (error) throw error;
+  // order_balance returns jsonb: Json in the generated types (see OrderBalance).
+  return data as unknown as OrderBalance;
+}
+
+/** The order's balance and payment mode for its owner's page. */
+export const orderBalanceQueryOptions = (orderId: string) =>
+  queryOptions({ queryKey: orderKeys.balance(orderId), queryFn: () => fetchOrderBalance(orderId), staleTime: 10_000 });
+
+/** Whether the guest can pay this order online now (the database has the last word). */
+export function canPayOnline(order: Pick<Order, 'status' | 'payment_status'>, balance: OrderBalance | undefined): boolean {
+  return (
+    balance !== undefined &&
+    balance.payment_mode !== 'desk' &&
+    balance.outstanding_cents > 0 &&
+    order.payment_status === 'pending' &&
+    order.status !== 'cancelled' &&
+    order.status !== 'expired'
+  );
+}
+
+/**
+ * Starts Stripe Checkout for the order (edge function create-checkout): a new session, or the
+ * open one of this order (a second tab gets the same page). Resolves to the hosted page's URL.
+ */
+export function useStartCheckout() {
+  return useMutation({
+    mutationFn: async (orderId: string): Promise<string> => {
+      const { url } = await invokeFunction<{ url: string }>('create-checkout', { order_id: orderId });
+      if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new FunctionCallError('unknown');
+      return url;
+    },
+  });
+}
+
+/** The message a guest reads when the checkout cannot start, for every refusal of create-checkout. */
+export function checkoutErrorMessage(error: unknown): string {
+  const code = error instanceof FunctionCallError ? error.code : ((error as { message?: string } | null)?.message ?? '');
+  switch (code) {
+    case 'order_already_paid':
+    case 'nothing_to_pay':
+      return t`Diese Buchung ist bereits bezahlt.`;
+    case 'order_not_payable':
+      return t`Eine stornierte oder verfallene Buchung kann nicht mehr bezahlt werden.`;
+    case 'payment_desk_only':
+      return t`Diese Buchung wird im Hafenbüro bezahlt, nicht online.`;
+    case 'order_not_found':
+    case 'not_found':
+      return t`Diese Buchung ist hier nicht zu sehen. Bitte melden Sie sich mit der E-Mail-Adresse der Buchung an.`;
+    case 'account_inactive':
+      return t`Ihr Konto ist gesperrt. Bitte wenden Sie sich an das Hafenbüro.`;
+    case 'unauthorized':
+    case 'not_signed_in':
+    case 'sign_in_required':
+      return t`Ihre Sitzung ist abgelaufen. Bitte laden Sie die Seite neu oder melden Sie sich an.`;
+    case 'invalid_request':
+      return t`Die Anfrage war ungültig. Bitte laden Sie die Seite neu und versuchen Sie es noch einmal.`;
+    case 'idempotency_conflict':
+      return t`Die Zahlung wird gerade in einem anderen Fenster gestartet. Bitte warten Sie einen Moment und versuchen Sie es dann noch einmal.`;
+    case 'payment_provider_error':
+    case 'not_configured':
+    case 'database_unavailable':
+    case 'network':
+      return t`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts abgebucht. Bitte versuchen Sie es gleich noch einmal.`;
+    default:
+      return t`Die Zahlung konnte nicht gestartet werden. Es wurde nichts abgebucht. Bitte versuchen Sie es noch einmal.`;
+  }
+}

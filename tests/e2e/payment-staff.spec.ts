@@ -1,0 +1,206 @@
+/**
+ * The staff side of online payment (issue 20): the payments panel on the order desk records a
+ * cash payment (amount in cents, checked), refunds part and then all of an online payment
+ * through Stripe (the ledger follows the refund events), and warns when an order was paid
+ * twice; the admin sets how each kind of order is paid.
+ */
+import type { Page } from '@playwright/test';
+import { expect as baseExpect, test } from '../helpers/app-test';
+import { seriousViolations } from '../helpers/axe.ts';
+import { personas } from '../helpers/personas.ts';
+import { clientAs } from './admin-content-helpers.ts';
+import { berlinDay, euro, personaToken } from './booking-helpers.ts';
+import { bookViaApi, payViaApi, paymentStatus, rest, rpc } from './payment-helpers.ts';
+
+const expect = baseExpect.configure({ timeout: 20_000 });
+test.describe.configure({ timeout: 120_000 });
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
+const customerToken = () => personaToken(personas.customer.email, personas.customer.password);
+
+/** Staff book a walk-in (paid at the desk by default) on the first free berth. */
+async function walkIn(token: string, boat: string, day: number): Promise<{ id: string; price_cents: number }> {
+  const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: berlinDay(day), p_departure: berlinDay(day + 2), p_boat_length: 5, p_boat_width: 2 }, token);
+  expect(free.status, JSON.stringify(free.data)).toBe(200);
+  for (const place of free.data.slice(0, 10)) {
+    const res = await rpc<{ id: string; price_cents: number }>('staff_create_booking', {
+      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: berlinDay(day), p_departure: berlinDay(day + 2),
+      p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Walter', last_name: `Walk-in ${run}` },
+    }, token);
+    if (res.status === 200) return res.data;
+  }
+  throw new Error('no free berth');
+}
+
+const panel = (page: Page, name: 'Zahlungen' | 'Payments') => page.getByRole('region', { name, exact: true });
+
+/** Cents as the amount field shows and takes them: 12,50 (de) / 12.50 (en). */
+const field = (cents: number, locale: 'de' | 'en') => (locale === 'de' ? (cents / 100).toFixed(2).replace('.', ',') : (cents / 100).toFixed(2));
+
+test.describe('payments panel', () => {
+  test.use({ persona: 'harbour' });
+
+  test('staff record a cash payment at the desk: amount checked, defaults to what is outstanding, the order is paid (de)', async ({ page, consoleErrors }) => {
+    const order = await walkIn(await staffToken(), `Bar ${run}`, 70);
+    await page.goto(`/de/account/admin/orders/${order.id}`);
+    const payments = panel(page, 'Zahlungen');
+    await expect(payments.getByTestId('outstanding')).toHaveText(euro(order.price_cents, 'de'));
+    await expect(payments).toContainText('Noch keine Zahlungen erfasst.');
+
+    // Part first, in cash.
+    await payments.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Zahlung erfassen' });
+    await expect(dialog.getByLabel('Betrag (€)')).toHaveValue(field(order.price_cents, 'de'));
+    await dialog.getByRole('radio', { name: 'Bar' }).click();
+    await dialog.getByLabel('Betrag (€)').fill('zehn');
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(dialog.getByText('Betrag in Euro, z. B. 12,50')).toBeVisible();
+    await dialog.getByLabel('Betrag (€)').fill(field(order.price_cents + 1, 'de'));
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(dialog.getByText(`Höchstens der offene Betrag von ${euro(order.price_cents, 'de')}.`)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByLabel('Betrag (€)').fill('10');
+    await dialog.getByLabel('Notiz (optional)').fill('Anzahlung am Steg');
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(payments.getByRole('status')).toHaveText(`Zahlung von ${euro(1000, 'de')} (Bar) erfasst.`);
+    await expect(payments.getByTestId('outstanding')).toHaveText(euro(order.price_cents - 1000, 'de'));
+    const history = payments.getByRole('list', { name: 'Zahlungsverlauf' });
+    await expect(history.getByRole('listitem')).toHaveCount(1);
+    await expect(history.getByRole('listitem')).toContainText('Zahlung · Bar');
+    await expect(history.getByRole('listitem')).toContainText('erfasst von Heinz Poller');
+    await expect(history.getByRole('listitem')).toContainText('Anzahlung am Steg');
+    await expect(page.getByTestId('payment-status')).toHaveText('Offen');
+
+    // The rest: the dialog suggests exactly what is still outstanding.
+    await payments.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(dialog.getByLabel('Betrag (€)')).toHaveValue(field(order.price_cents - 1000, 'de'));
+    await dialog.getByRole('radio', { name: 'Bar' }).click();
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    await expect(payments.getByTestId('outstanding')).toHaveText(euro(0, 'de'));
+    await expect(payments.getByRole('button', { name: 'Zahlung erfassen' })).toHaveCount(0);
+    await expect(page.getByTestId('invoice-number')).toBeVisible();
+    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`rest/v1/payments?order_id=eq.${order.id}&select=kind,method,amount_cents&order=recorded_at`, await staffToken());
+    expect(ledger.data).toEqual([
+      { kind: 'payment', method: 'cash', amount_cents: 1000 },
+      { kind: 'payment', method: 'cash', amount_cents: order.price_cents - 1000 },
+    ]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('staff refund part, then all, of an online payment through Stripe: partially refunded, then refunded (en)', async ({ page, consoleErrors }) => {
+    const customer = await customerToken();
+    const order = await bookViaApi(customer, { boat: `Refund ${run}`, day: 72, nights: 2, last: `Refund ${run}` });
+    await payViaApi(order.id, customer);
+    await page.goto(`/en/account/admin/orders/${order.id}`);
+    const payments = panel(page, 'Payments');
+    const history = payments.getByRole('list', { name: 'Payment history' });
+    await expect(history.getByRole('listitem')).toHaveCount(1);
+    await expect(history.getByRole('listitem')).toContainText('Payment · Online (card)');
+    await expect(history.getByRole('listitem')).toContainText('recorded by Stripe (automatic)');
+    await expect(page.getByTestId('payment-status')).toHaveText('Paid');
+
+    // Part: 10.00 back to the card.
+    await payments.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Refund' });
+    await expect(dialog.getByRole('radio', { name: /Online through Stripe/ })).toBeChecked();
+    await expect(dialog.getByLabel('Amount (€)')).toHaveValue(field(order.price_cents, 'en'));
+    await dialog.getByLabel('Amount (€)').fill(field(order.price_cents + 1, 'en'));
+    await dialog.getByRole('button', { name: 'Request refund' }).click();
+    await expect(dialog.getByText(`At most ${euro(order.price_cents, 'en')} can be refunded online.`)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByLabel('Amount (€)').fill('10.00');
+    await dialog.getByRole('button', { name: 'Request refund' }).click();
+    await expect(dialog).toHaveCount(0);
+    // "Requested" until Stripe's refund event is in the ledger (it may already be).
+    await expect(payments.getByRole('status')).toHaveText(/^(Refund requested\. It appears in the payment history as soon as Stripe confirms it\.|The refund has gone through and is recorded in the payment history\.)$/);
+    await expect(payments.getByRole('status')).toHaveText('The refund has gone through and is recorded in the payment history.');
+    await expect(history.getByRole('listitem')).toHaveCount(2);
+    const refundRow = history.locator('li[data-kind="refund"]');
+    await expect(refundRow).toContainText('Refund · Online (card)');
+    await expect(refundRow).toContainText(`for the payment of`);
+    await expect(refundRow).toContainText(euro(-1000, 'en'));
+    await expect(page.getByTestId('payment-status')).toHaveText('Partially refunded');
+    await expect(payments.getByTestId('refunded-total')).toHaveText(euro(1000, 'en'));
+    expect(await paymentStatus(order.id, customer)).toBe('partially_refunded');
+
+    // The rest: the dialog suggests what is left; the booking is cancelled, its berth freed.
+    await payments.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect(dialog.getByLabel('Amount (€)')).toHaveValue(field(order.price_cents - 1000, 'en'));
+    await dialog.getByRole('button', { name: 'Request refund' }).click();
+    await expect(page.getByTestId('payment-status')).toHaveText('Refunded');
+    await expect(history.locator('li[data-kind="refund"]')).toHaveCount(2);
+    await expect(page.getByText('Cancelled', { exact: true }).first()).toBeVisible();
+    await expect(payments.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+    expect(await paymentStatus(order.id, customer)).toBe('refunded');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('an order paid twice (at the desk, then online in a checkout opened before) is flagged; refunding the double amount clears it (de)', async ({ page, consoleErrors }) => {
+    const customer = await customerToken();
+    const order = await bookViaApi(customer, { boat: `Doppelt ${run}`, day: 75, last: `Doppelt ${run}` });
+    // The guest opens the checkout; meanwhile the guest pays at the desk.
+    const started = await rest<{ url: string }>('functions/v1/create-checkout', customer, { method: 'POST', body: { order_id: order.id } });
+    expect(started.status, JSON.stringify(started.data)).toBe(200);
+    await page.goto(`/de/account/admin/orders/${order.id}`);
+    const payments = panel(page, 'Zahlungen');
+    await payments.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Zahlung erfassen' });
+    await dialog.getByRole('radio', { name: 'Kartenterminal' }).click();
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    await expect(payments.getByTestId('overpaid-warning')).toHaveCount(0);
+
+    // …and then completes the checkout that was still open.
+    const paid = await fetch(started.data.url, { method: 'POST', body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'Klaus Kunde' }), redirect: 'manual' });
+    expect(paid.status).toBeGreaterThanOrEqual(300);
+    await expect.poll(async () => (await rest<unknown[]>(`rest/v1/payments?order_id=eq.${order.id}&kind=eq.payment&select=id`, await staffToken())).data.length, { timeout: 30_000 }).toBe(2);
+    await page.goto(`/de/account/admin/orders/${order.id}`);
+    await expect(payments.getByTestId('overpaid-warning')).toHaveText(`Achtung: Diese Buchung wurde doppelt bezahlt – es ist ${euro(order.price_cents, 'de')} mehr eingegangen als der Preis. Bitte den zu viel gezahlten Betrag erstatten.`);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await payments.getByRole('button', { name: 'Erstatten', exact: true }).click();
+    const refund = page.getByRole('dialog', { name: 'Erstatten' });
+    await expect(refund.getByRole('radio', { name: /Online über Stripe/ })).toBeChecked();
+    await expect(refund.getByLabel('Betrag (€)')).toHaveValue(field(order.price_cents, 'de'));
+    await refund.getByRole('button', { name: 'Erstattung anfordern' }).click();
+    await expect(payments.getByRole('status')).toHaveText('Die Erstattung ist eingegangen und im Zahlungsverlauf erfasst.');
+    await expect(payments.getByTestId('overpaid-warning')).toHaveCount(0);
+    // The ledger now holds a refund: the database calls that partially refunded; the stay stays booked.
+    await expect(page.getByTestId('payment-status')).toHaveText('Teilweise erstattet');
+    await expect(page.getByText('Bestätigt', { exact: true }).first()).toBeVisible();
+    await expect(payments.getByTestId('outstanding')).toHaveText(euro(0, 'de'));
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('payment modes', () => {
+  test.use({ persona: 'admin' });
+
+  test('an admin sets how fair berths are paid; everyone who books reads it (de, en)', async ({ page, consoleErrors }) => {
+    const customer = await clientAs('customer');
+    await page.goto('/de/account/admin/settings');
+    const section = page.getByRole('region', { name: 'Zahlungsweise' });
+    const fair = section.getByRole('radiogroup', { name: 'Messe-Liegeplatz' });
+    await expect(fair.getByRole('radio', { name: /Online oder im Hafenbüro/ })).toBeChecked();
+    await expect(section.getByRole('radiogroup', { name: 'Walk-in (vom Hafenteam gebucht)' }).getByRole('radio', { name: /Nur im Hafenbüro/ })).toBeChecked();
+    expect(await seriousViolations(page)).toEqual([]);
+    await fair.getByRole('radio', { name: /Online vorab/ }).click();
+    await section.getByRole('button', { name: 'Zahlungseinstellungen speichern' }).click();
+    await expect(section.getByRole('status')).toHaveText('Gespeichert.');
+    expect((await customer.rpc('payment_mode_for', { p_kind: 'fair' })).data).toBe('online_required');
+
+    // In English the stored choice shows; put it back for the other suites.
+    await page.goto('/en/account/admin/settings');
+    const en = page.getByRole('region', { name: 'How bookings are paid' });
+    const fairEn = en.getByRole('radiogroup', { name: 'Fair boater berth' });
+    await expect(fairEn.getByRole('radio', { name: /Online in advance/ })).toBeChecked();
+    await fairEn.getByRole('radio', { name: /Online or at the harbour office/ }).click();
+    await en.getByRole('button', { name: 'Save payment settings' }).click();
+    await expect(en.getByRole('status')).toHaveText('Saved.');
+    expect((await customer.rpc('payment_mode_for', { p_kind: 'fair' })).data).toBe('online_optional');
+    expect(consoleErrors).toEqual([]);
+  });
+});
