@@ -23,6 +23,9 @@ begin
     'orders', coalesce((select jsonb_agg(to_jsonb(o) order by o.starts_at) from public.orders o where o.user_id = v_uid), '[]'::jsonb),
     'invoices', coalesce((select jsonb_agg(to_jsonb(i) order by i.issued_at)
                           from public.invoices i join public.orders o on o.id = i.order_id where o.user_id = v_uid), '[]'::jsonb),
+    -- Who at the desk recorded a payment is the staff member's data, not the customer's.
+    'payments', coalesce((select jsonb_agg(to_jsonb(p) - 'recorded_by' order by p.recorded_at, p.id)
+                          from public.payments p join public.orders o on o.id = p.order_id where o.user_id = v_uid), '[]'::jsonb),
     'long_term_holdings', coalesce((select jsonb_agg(to_jsonb(h) order by h.starts_on) from public.long_term_holders h where h.user_id = v_uid), '[]'::jsonb),
     'long_term_applications', coalesce((select jsonb_agg(to_jsonb(a) - 'answered_by' order by a.created_at)
                                         from public.long_term_applications a where a.user_id = v_uid), '[]'::jsonb),
@@ -46,7 +49,7 @@ set search_path = ''
 as $$
   select * from private.export_my_data()
 $$;
-comment on function public.export_my_data() is 'GDPR Art. 15/20: everything stored about the caller (account, profile, orders, invoices, holdings, applications, messages, hours) as one jsonb document.';
+comment on function public.export_my_data() is 'GDPR Art. 15/20: everything stored about the caller (account, profile, orders, invoices, payments, holdings, applications, messages, hours) as one jsonb document.';
 revoke execute on function public.export_my_data() from anon, public;
 
 create function private.delete_my_account()

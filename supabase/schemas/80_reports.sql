@@ -138,7 +138,8 @@ comment on function public.report_occupancy(date, date) is 'Admins: per month an
 revoke execute on function public.report_occupancy(date, date) from anon, public;
 
 -- Sales (confirmed, checked_in, completed) whose arrival lies in the range, with the Berlin
--- arrival day and nights as plain columns.
+-- arrival day and nights as plain columns. "Of which paid" is what the payments ledger holds
+-- for them, net of refunds (a partly refunded stay counts what was kept).
 create function private.report_revenue(p_from date, p_to date)
 returns table (
   month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint,
@@ -161,8 +162,9 @@ begin
          sum((o.price_breakdown ->> 'net_cents')::bigint)::bigint,
          sum((o.price_breakdown ->> 'vat_cents')::bigint)::bigint,
          sum(o.price_cents::bigint)::bigint,
-         coalesce(sum(o.price_cents::bigint) filter (where o.payment_status = 'paid'), 0)::bigint
+         coalesce(sum(l.paid_cents - l.refunded_cents), 0)::bigint
   from public.orders o
+  cross join lateral private.order_ledger(o.id) l
   where o.status in ('confirmed', 'checked_in', 'completed')
     and o.starts_at >= v_from and o.starts_at < v_to
   group by 1, 2
@@ -183,7 +185,7 @@ set search_path = ''
 as $$
   select * from private.report_revenue(p_from, p_to)
 $$;
-comment on function public.report_revenue(date, date) is 'Admins: per arrival month and kind of stay the number of sales and net, VAT and gross cents, and how much of it is paid.';
+comment on function public.report_revenue(date, date) is 'Admins: per arrival month and kind of stay the number of sales and net, VAT and gross cents, and how much of it is paid (the ledger, net of refunds).';
 revoke execute on function public.report_revenue(date, date) from anon, public;
 
 create function private.report_average_stay(p_from date, p_to date)

@@ -80,10 +80,11 @@ select tests.authenticate_as_anon();
 select throws_ok($$ select public.export_my_data() $$, '42501', null, 'anon has no data to export');
 select tests.authenticate_as('customer');
 select results_eq(
-  $$ select d -> 'profile' ->> 'email', jsonb_array_length(d -> 'orders'), jsonb_array_length(d -> 'invoices'), d -> 'user' ->> 'email'
+  $$ select d -> 'profile' ->> 'email', jsonb_array_length(d -> 'orders'), jsonb_array_length(d -> 'invoices'), d -> 'user' ->> 'email',
+            jsonb_array_length(d -> 'payments'), d #>> '{payments,0,amount_cents}' = d #>> '{orders,0,price_cents}', d -> 'payments' -> 0 ? 'recorded_by'
      from public.export_my_data() d $$,
-  $$ values ('customer@test.local', 1, 1, 'customer@test.local') $$,
-  'a customer exports the own data as one document');
+  $$ values ('customer@test.local', 1, 1, 'customer@test.local', 1, true, false) $$,
+  'a customer exports the own data as one document, with the payments (not who recorded them)');
 select tests.authenticate_as('guest');
 select throws_ok($$ select public.delete_my_account() $$, '42501', 'account_required', 'a guest session has no account to delete');
 select tests.authenticate_as('admin');

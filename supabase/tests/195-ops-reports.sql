@@ -37,6 +37,11 @@ from public.orders o;
 insert into public.place_statuses (place_id, type, starts_at, ends_at, note)
 values (tests.place_id('R2'), 'service', '2027-07-15 08:00+02', '2027-07-17 08:00+02', 'Steg');
 insert into public.long_term_holders (place_id, last_name, starts_on, ends_on) values (tests.place_id('R3'), 'Lang', '2027-06-01', '2027-06-10');
+-- The money of the paid stays, in the ledger; 5 EUR of stay 2 were given back in cash.
+insert into public.payments (order_id, kind, method, amount_cents)
+select o.id, 'payment', 'cash', o.price_cents from public.orders o where o.payment_status = 'paid';
+insert into public.payments (order_id, kind, method, amount_cents, refund_of)
+select p.order_id, 'refund', 'cash', 500, p.id from public.payments p where p.order_id = '00000000-0000-4000-8000-000000000002';
 
 -- Who may read reports.
 select tests.authenticate_as('harbour');
@@ -67,10 +72,10 @@ select results_eq(
 
 select results_eq(
   $$ select month, kind, orders, net_cents, vat_cents, gross_cents, paid_gross_cents from public.report_revenue('2027-06-01', '2027-07-31') $$,
-  $$ values ('2027-06-01'::date, 'overnight'::public.order_kind, 2, 14100::bigint, 2679::bigint, 16779::bigint, 16779::bigint),
+  $$ values ('2027-06-01'::date, 'overnight'::public.order_kind, 2, 14100::bigint, 2679::bigint, 16779::bigint, 16279::bigint),
             ('2027-07-01', 'day', 1, 600, 114, 714, 714),
             ('2027-07-01', 'overnight', 1, 3200, 608, 3808, 0) $$,
-  'revenue by arrival month and kind: net, VAT and gross cents of the sales, and what is paid');
+  'revenue by arrival month and kind: net, VAT and gross cents of the sales, and what the ledger holds for them net of refunds (stay 2 got 5 EUR back)');
 
 select results_eq(
   $$ select kind, orders, nights, average_nights, average_hours, average_boat_length from public.report_average_stay('2027-06-01', '2027-07-31') $$,
