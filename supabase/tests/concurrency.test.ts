@@ -6,10 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { openPostgres } from '../local/src/db/postgres.ts';
-import { bootstrapPlatform } from '../local/src/bootstrap/index.ts';
-import { migrate } from '../local/src/migrate.ts';
-import { engines, freshPostgresDatabase, skipBecause } from '../local/test/harness/engines.ts';
+import { engines, migratedPostgresDatabase, skipBecause } from '../local/test/harness/engines.ts';
 
 const postgres = engines().find((e) => e.name === 'postgres')!;
 const CLIENTS = 20;
@@ -21,11 +18,7 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
     let admin: pg.Client;
 
     beforeAll(async () => {
-      url = await freshPostgresDatabase('race');
-      const db = await openPostgres({ connectionString: url, max: 2 });
-      await bootstrapPlatform(db);
-      await migrate(db, 'supabase', { seed: false });
-      await db.close();
+      url = await migratedPostgresDatabase('race');
       admin = new pg.Client({ connectionString: url });
       await admin.connect();
       await admin.query(`insert into public.places (name, width, length) values ('RACE', 4, 12)`);
