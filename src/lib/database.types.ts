@@ -182,6 +182,7 @@ export type Database = {
         Row: {
           door_code: string
           id: number
+          payment_hold_minutes: number
           payment_mode_day: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight: Database["public"]["Enums"]["payment_mode"]
@@ -193,6 +194,7 @@ export type Database = {
         Insert: {
           door_code?: string
           id?: number
+          payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
@@ -204,6 +206,7 @@ export type Database = {
         Update: {
           door_code?: string
           id?: number
+          payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
@@ -575,6 +578,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -599,6 +603,7 @@ export type Database = {
           id?: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id?: string | null
+          payment_mode?: Database["public"]["Enums"]["payment_mode"]
           payment_status?: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -623,6 +628,7 @@ export type Database = {
           id?: string
           kind?: Database["public"]["Enums"]["order_kind"]
           payment_id?: string | null
+          payment_mode?: Database["public"]["Enums"]["payment_mode"]
           payment_status?: Database["public"]["Enums"]["payment_status"]
           person?: Json
           place_id?: string
@@ -1305,6 +1311,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1334,6 +1341,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1424,6 +1432,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1517,6 +1526,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1568,6 +1578,12 @@ export type Database = {
           p_walk_in?: boolean
         }
         Returns: Database["public"]["Enums"]["payment_mode"]
+      }
+      payment_terms: {
+        Args: {
+          p_kind: Database["public"]["Enums"]["order_kind"]
+        }
+        Returns: Json
       }
       place_calendar: {
         Args: {
@@ -1878,6 +1894,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
