@@ -137,6 +137,10 @@ create table public.payments (
   constraint payments_refund_id_on_refunds check (provider_refund_id is null or kind = 'refund')
 );
 
+-- Live in the order desk's payments panel and on the guest's order page (INSERT only: rows
+-- never change; RLS decides per subscriber: owners their order's rows, staff all).
+alter publication supabase_realtime add table public.payments;
+
 alter table public.payments enable row level security;
 
 comment on table public.payments is 'The ledger: every payment and refund of an order (cents, EUR), append-only; online rows are written only by the Stripe webhook (record_stripe_event), desk rows by staff (record_desk_payment, record_desk_refund). orders.payment_status is derived from it.';
