@@ -568,6 +568,7 @@ export type Database = {
       orders: {
         Row: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -593,6 +594,7 @@ export type Database = {
         }
         Insert: {
           boat: Json
+          booking_number: string
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -618,6 +620,7 @@ export type Database = {
         }
         Update: {
           boat?: Json
+          booking_number?: string
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -1301,6 +1304,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1331,6 +1335,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1422,6 +1427,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1516,6 +1522,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1884,6 +1891,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1931,6 +1939,7 @@ export type Database = {
           boat_name: string
           email: string
           price_cents: number
+          booking_number: string
           total_count: number
         }[]
       }

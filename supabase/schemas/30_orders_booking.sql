@@ -87,8 +87,15 @@ create table public.orders (
   constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired', 'completed')),
   -- How this order is paid, as the admin setting said when it was booked (issue 20): a later
   -- change of the setting does not change what the guest was told.
-  payment_mode public.payment_mode not null default 'online_optional'
+  payment_mode public.payment_mode not null default 'online_optional',
+  -- The number people read out and type (issue 22): HD-<yy>-<4 characters without 0/O, 1/I/L, U>;
+  -- set on insert (orders_booking_number). The uuid stays the internal key.
+  booking_number text not null
+    constraint orders_booking_number_format check (booking_number ~ '^HD-[0-9]{2}-[2-9A-HJKMNP-TV-Z]{4}$')
+    constraint orders_booking_number_key unique
 );
+
+comment on column public.orders.booking_number is 'The booking number shown to people (pages, e-mails, .ics, invoices, staff lists): HD-<two-digit year of booking>-<4 unambiguous characters>, unique; staff find an order by it.';
 
 comment on column public.orders.expires_at is 'When the order lapses and frees its berth unless something happens first: an unverified guest order (24 hours, at the latest at arrival) unless the e-mail is confirmed, an unpaid online_required order (the hold of harbour_settings.payment_hold_minutes) unless it is paid. Null: it does not lapse.';
 comment on column public.orders.payment_mode is 'The payment mode when the order was booked (payment_mode_for at that moment): online_required orders lapse unpaid at expires_at.';
@@ -121,6 +128,48 @@ revoke insert, update, delete, truncate on public.orders from anon, authenticate
 
 create trigger orders_touch before update on public.orders
   for each row execute function private.touch_updated_at();
+
+-- A booking number from 30 characters that cannot be confused when read out or typed (no 0/O,
+-- 1/I/L, U): 30^4 = 810,000 per year, drawn at random until unused. The unique constraint is
+-- the last word should two bookings draw the same free number at the same instant.
+create function private.new_booking_number(p_at timestamptz)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_alphabet constant text := '23456789ABCDEFGHJKMNPQRSTVWXYZ';
+  v_number text;
+begin
+  loop
+    v_number := 'HD-' || to_char(p_at at time zone 'Europe/Berlin', 'YY') || '-'
+      || (select string_agg(substr(v_alphabet, 1 + floor(random() * 30)::integer, 1), '') from generate_series(1, 4));
+    exit when not exists (select 1 from public.orders o where o.booking_number = v_number);
+  end loop;
+  return v_number;
+end
+$$;
+comment on function private.new_booking_number(timestamptz) is 'A new unused booking number HD-<yy>-XXXX (year in Berlin, 4 characters from 23456789ABCDEFGHJKMNPQRSTVWXYZ).';
+revoke execute on function private.new_booking_number(timestamptz) from public;
+
+create function private.orders_set_booking_number()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  new.booking_number := coalesce(new.booking_number, private.new_booking_number(coalesce(new.created_at, private.now())));
+  return new;
+end
+$$;
+comment on function private.orders_set_booking_number() is 'Before insert on orders: gives the order its booking number.';
+revoke execute on function private.orders_set_booking_number() from public;
+
+create trigger orders_booking_number before insert on public.orders
+  for each row execute function private.orders_set_booking_number();
 
 create table public.place_statuses (
   id uuid primary key default gen_random_uuid(),

@@ -523,7 +523,7 @@ begin
    limit 1;
   return jsonb_build_object(
     'order_id', v_order.id,
-    'booking_reference', v_order.id::text,
+    'booking_reference', v_order.booking_number,
     'amount_cents', v_amount,
     'currency', 'eur',
     'email', nullif(v_order.email, ''),

@@ -203,7 +203,7 @@ as $$
     'LOCATION:' || private.ics_text('Hafen Düsseldorf'),
     'DESCRIPTION:' || private.ics_text(
       case when p_locale = 'en' then 'Boat: ' else 'Boot: ' end || coalesce(p_order.boat ->> 'name', '')
-      || E'\n' || case when p_locale = 'en' then 'Booking: ' else 'Buchung: ' end || p_order.id),
+      || E'\n' || case when p_locale = 'en' then 'Booking: ' else 'Buchung: ' end || p_order.booking_number),
     'STATUS:CONFIRMED',
     'END:VEVENT',
     'END:VCALENDAR') || E'\r\n'
@@ -586,7 +586,7 @@ begin
     case when v_en then 'VAT 19 %: ' else 'MwSt. 19 %: ' end || private.format_eur(v_vat, v_locale),
     case when v_en then 'Total: ' else 'Gesamt: ' end || private.format_eur(p_order.price_cents, v_locale),
     '',
-    case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || p_order.id,
+    case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || p_order.booking_number,
     case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || p_order.id,
     -- How the stay is paid (the mode as booked); an order that must be paid online names its deadline.
     E'\n' || case
@@ -660,7 +660,7 @@ begin
       case when v_en then 'Amount: ' else 'Betrag: ' end || private.format_eur(new.amount_cents, v_locale),
       case when v_en then 'Paid on: ' else 'Bezahlt am: ' end || private.format_berlin(new.recorded_at, v_locale),
       case when v_en then 'Payment reference: ' else 'Zahlungsreferenz: ' end || coalesce(new.provider_payment_id, new.id::text),
-      case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.id,
+      case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
       case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
       '',
       case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,

@@ -186,7 +186,9 @@ for (const engine of engines()) {
       expect(session.mode).toBe('payment');
       expect(session.client_reference_id).toBe(order.orderId);
       expect(session.metadata?.order_id).toBe(order.orderId);
-      expect(session.metadata?.booking_reference).toMatch(/\S/);
+      const { booking_number: bookingNumber } = (await stack.db.query<{ booking_number: string }>('select booking_number from public.orders where id = $1', [order.orderId])).rows[0];
+      expect(session.metadata?.booking_reference).toBe(bookingNumber);
+      expect(bookingNumber).toMatch(/^HD-\d{2}-[2-9A-HJKMNP-TV-Z]{4}$/);
       expect(session.customer_email).toBe(order.email);
       expect(session.locale).toBe('en');
       // An unknown Origin never becomes the return address: the app's SITE_URL does.
@@ -240,7 +242,9 @@ for (const engine of engines()) {
       );
       expect(receipt?.text).toContain(`Amount: EUR ${(order.quoteCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
       expect(receipt?.text).toContain(`Payment reference: ${rows[0].provider_payment_id}`);
-      expect(receipt?.text).toContain(`Booking number: ${order.orderId}`);
+      const number = (await stack.db.query<{ booking_number: string }>('select booking_number from public.orders where id = $1', [order.orderId])).rows[0].booking_number;
+      expect(receipt?.text).toContain(`Booking number: ${number}`);
+      expect(receipt?.text).not.toContain(`Booking number: ${order.orderId}`);
     }, 4 * WEBHOOK_MS);
 
     it('refund-payment (after a declined card and a second try): a customer cannot, bad amounts are 400, staff refund part then the rest and the ledger follows the webhook', async () => {
