@@ -5,7 +5,8 @@
 create table public.outbox (
   id bigint generated always as identity primary key,
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
-                                     'application_receipt', 'application_answer', 'payment_receipt')),
+                                     'application_receipt', 'application_answer', 'payment_receipt',
+                                     'booking_changed', 'booking_cancelled', 'refund_notice')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),
@@ -30,9 +31,11 @@ create index outbox_due_idx on public.outbox (next_attempt_at) where status in (
 
 create index outbox_order_idx on public.outbox (order_id);
 
-create policy "outbox: admin reads" on public.outbox
+-- Admins read every e-mail; harbour staff the e-mails of orders (what the guest was told, on
+-- the order's page). One permissive policy per role and action (Supabase's advisor).
+create policy "outbox: admins read all, staff an order's e-mails" on public.outbox
   for select to authenticated
-  using ((select private.has_role('admin')));
+  using ((select private.has_role('admin')) or (order_id is not null and (select private.is_staff())));
 
 -- Only functions write it; send-mail reads and marks it as service_role (claim/complete below).
 revoke insert, update, delete, truncate on public.outbox from anon, authenticated;
@@ -192,10 +195,16 @@ as $$
     'VERSION:2.0',
     'PRODID:-//Hafen Duesseldorf//Buchung//DE',
     'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
+    case when p_order.status = 'cancelled' then 'METHOD:CANCEL' else 'METHOD:PUBLISH' end,
     'BEGIN:VEVENT',
     'UID:' || p_order.id || '@hafen-duesseldorf.de',
-    'DTSTAMP:' || private.ics_utc(p_order.created_at),
+    -- Each version of the event (a move, the cancellation) counts up, so calendars replace the
+    -- earlier one (RFC 5545 3.8.7.4): the moves in the order's history, and one for cancelling.
+    'SEQUENCE:' || ((select count(*) from public.order_events e where e.order_id = p_order.id and e.event = 'moved')
+                    + case when p_order.status = 'cancelled' then 1 else 0 end),
+    'DTSTAMP:' || private.ics_utc(case when p_order.status = 'cancelled' or exists (
+                    select 1 from public.order_events e where e.order_id = p_order.id and e.event = 'moved')
+                  then private.now() else p_order.created_at end),
     'DTSTART:' || private.ics_utc(p_order.starts_at),
     'DTEND:' || private.ics_utc(p_order.ends_at),
     'SUMMARY:' || private.ics_text(case when p_locale = 'en' then 'Berth ' else 'Liegeplatz ' end
@@ -204,11 +213,11 @@ as $$
     'DESCRIPTION:' || private.ics_text(
       case when p_locale = 'en' then 'Boat: ' else 'Boot: ' end || coalesce(p_order.boat ->> 'name', '')
       || E'\n' || case when p_locale = 'en' then 'Booking: ' else 'Buchung: ' end || p_order.booking_number),
-    'STATUS:CONFIRMED',
+    case when p_order.status = 'cancelled' then 'STATUS:CANCELLED' else 'STATUS:CONFIRMED' end,
     'END:VEVENT',
     'END:VCALENDAR') || E'\r\n'
 $$;
-comment on function private.booking_ics(public.orders, text) is 'The stay as an iCalendar event (UTC times, CRLF lines) for the confirmation e-mail.';
+comment on function private.booking_ics(public.orders, text) is 'The stay as an iCalendar event (UTC times, CRLF lines; same UID for every version, SEQUENCE counting moves and the cancellation, METHOD:CANCEL once cancelled) for the booking e-mails.';
 revoke execute on function private.booking_ics(public.orders, text) from public;
 
 -- Every order that starts its life open (create_booking, staff bookings) is confirmed by
@@ -676,3 +685,159 @@ revoke execute on function private.queue_payment_receipt() from public;
 
 create trigger payments_queue_receipt after insert on public.payments
   for each row execute function private.queue_payment_receipt();
+
+-- The guest hears of every change staff or the guest make to a booking (issue 22), in the
+-- booking's language: a move (other berth or dates) with the updated calendar entry, a
+-- cancellation with the entry that removes it. Fires after orders_record_event (trigger names
+-- sort), so the .ics counts the move just recorded.
+create function private.on_order_changed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_locale text;
+  v_en boolean;
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+  v_place text := new.place_snapshot ->> 'name';
+  v_open constant public.order_status[] := array['unverified', 'confirmed', 'checked_in']::public.order_status[];
+  v_cancelled boolean := new.status = 'cancelled' and old.status = any (v_open);
+  v_moved boolean := new.status = any (v_open) and (new.place_id <> old.place_id or new.starts_at <> old.starts_at or new.ends_at <> old.ends_at);
+  v_by_guest boolean := (select auth.uid()) is not distinct from new.user_id and new.user_id is not null;
+  v_link text;
+begin
+  if not (v_cancelled or v_moved) or new.ends_at <= private.now()
+     or new.email is null or new.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    return null;
+  end if;
+  v_locale := private.order_locale(new);
+  v_en := v_locale = 'en';
+  v_link := v_site || case when v_en then '/en' else '' end || '/order/' || new.id;
+  perform private.queue_mail(
+    case when v_cancelled then 'booking_cancelled' else 'booking_changed' end,
+    new.email, v_locale,
+    case when v_cancelled then case when v_en
+        then format('Booking cancelled: berth %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'en'), new.booking_number)
+        else format('Buchung storniert: Liegeplatz %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'de'), new.booking_number) end
+      else case when v_en
+        then format('Booking changed: berth %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'en'), new.booking_number)
+        else format('Buchung geändert: Liegeplatz %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'de'), new.booking_number) end
+    end,
+    concat_ws(E'\n',
+      case when v_en then 'Hello,' else 'Guten Tag,' end,
+      '',
+      case
+        when v_cancelled and v_by_guest then case when v_en
+          then format('as you asked, your booking %s has been cancelled. The berth is released.', new.booking_number)
+          else format('wie gewünscht haben wir Ihre Buchung %s storniert. Der Liegeplatz ist freigegeben.', new.booking_number) end
+        when v_cancelled then case when v_en
+          then format('the harbour team has cancelled your booking %s. The berth is released. If you have questions, simply reply to this e-mail.', new.booking_number)
+          else format('das Hafenteam hat Ihre Buchung %s storniert. Der Liegeplatz ist freigegeben. Bei Fragen antworten Sie einfach auf diese E-Mail.', new.booking_number) end
+        else case when v_en
+          then format('your booking %s has been changed. Your stay now:', new.booking_number)
+          else format('Ihre Buchung %s wurde geändert. Ihr Aufenthalt jetzt:', new.booking_number) end
+      end,
+      '',
+      case when v_en then 'Berth: ' else 'Liegeplatz: ' end || v_place
+        || coalesce(case when v_en then ' (pier ' else ' (Steg ' end || (new.place_snapshot ->> 'pier') || ')', '')
+        || case when v_moved and new.place_id <> old.place_id
+             then case when v_en then ' (before: ' else ' (bisher: ' end || (old.place_snapshot ->> 'name') || ')' else '' end,
+      case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(new.starts_at, v_locale),
+      case when v_en then 'Departure: ' else 'Abreise: ' end || private.format_berlin(new.ends_at, v_locale),
+      case when v_en then 'Boat: ' else 'Boot: ' end || coalesce(new.boat ->> 'name', ''),
+      '',
+      case when v_cancelled then case
+          when new.payment_status = 'refunded' then case when v_en then 'The amount paid has been refunded.' else 'Der gezahlte Betrag wurde erstattet.' end
+          when new.payment_status in ('paid', 'partially_refunded') then case when v_en
+            then 'We will refund what you have paid; you will receive a separate message.'
+            else 'Bereits Gezahltes erstatten wir Ihnen; Sie erhalten dazu eine eigene Nachricht.' end
+          else case when v_en then 'There is nothing to pay.' else 'Es ist nichts zu bezahlen.' end
+        end
+      end,
+      case when v_cancelled
+        then case when v_en then 'The attached calendar entry removes the stay from your calendar.' else 'Der Kalendereintrag im Anhang entfernt den Aufenthalt aus Ihrem Kalender.' end
+        else case when v_en then 'The attached calendar entry updates the stay in your calendar.' else 'Der Kalendereintrag im Anhang aktualisiert den Aufenthalt in Ihrem Kalender.' end
+      end,
+      '',
+      case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || new.booking_number,
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_link,
+      '',
+      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+      'Hafen Düsseldorf'),
+    jsonb_build_array(jsonb_build_object(
+      'filename', case when v_en then 'booking-' else 'buchung-' end || v_place || '.ics',
+      'content_type', 'text/calendar; charset=utf-8; method=' || case when v_cancelled then 'CANCEL' else 'PUBLISH' end,
+      'content', private.booking_ics(new, v_locale))),
+    private.setting('harbour_email'),
+    new.id);
+  return null;
+end
+$$;
+comment on function private.on_order_changed() is 'After update on orders: tells the guest of a move (berth or dates; updated .ics) or a cancellation (.ics with METHOD:CANCEL) of an open booking that has not ended, by e-mail in the booking''s language.';
+revoke execute on function private.on_order_changed() from public;
+
+create trigger orders_tell_guest after update of status, place_id, starts_at, ends_at on public.orders
+  for each row execute function private.on_order_changed();
+
+-- A refund in the ledger (online through Stripe, or cash / transfer at the desk) is confirmed
+-- to the guest: the amount, how it comes back, the booking.
+create function private.queue_refund_notice()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_locale text;
+  v_en boolean;
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+begin
+  if new.kind <> 'refund' then
+    return null;
+  end if;
+  select * into v_order from public.orders o where o.id = new.order_id;
+  if v_order.email is null or v_order.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    return null;
+  end if;
+  v_locale := private.order_locale(v_order);
+  v_en := v_locale = 'en';
+  perform private.queue_mail(
+    'refund_notice', v_order.email, v_locale,
+    case when v_en
+      then format('Refund of %s: booking %s', private.format_eur(new.amount_cents, 'en'), v_order.booking_number)
+      else format('Erstattung von %s: Buchung %s', private.format_eur(new.amount_cents, 'de'), v_order.booking_number) end,
+    concat_ws(E'\n',
+      case when v_en then 'Hello,' else 'Guten Tag,' end,
+      '',
+      case new.method
+        when 'online' then case when v_en
+          then format('we have refunded %s to the card you paid with. Depending on your bank it shows on your statement within 5 to 10 days.', private.format_eur(new.amount_cents, 'en'))
+          else format('wir haben Ihnen %s auf die Karte erstattet, mit der Sie bezahlt haben. Je nach Bank erscheint der Betrag in 5 bis 10 Tagen auf Ihrer Abrechnung.', private.format_eur(new.amount_cents, 'de')) end
+        when 'bank_transfer' then case when v_en
+          then format('we have refunded %s by bank transfer.', private.format_eur(new.amount_cents, 'en'))
+          else format('wir haben Ihnen %s per Überweisung erstattet.', private.format_eur(new.amount_cents, 'de')) end
+        else case when v_en
+          then format('we have refunded %s to you at the harbour office.', private.format_eur(new.amount_cents, 'en'))
+          else format('wir haben Ihnen %s im Hafenbüro erstattet.', private.format_eur(new.amount_cents, 'de')) end
+      end,
+      '',
+      case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
+      case when v_en then 'Berth: ' else 'Liegeplatz: ' end || (v_order.place_snapshot ->> 'name') || ', '
+        || private.format_berlin(v_order.starts_at, v_locale),
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
+      '',
+      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+      'Hafen Düsseldorf'),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    v_order.id);
+  return null;
+end
+$$;
+comment on function private.queue_refund_notice() is 'After insert on payments: confirms a refund (online, cash or transfer) to the guest by e-mail in the booking''s language.';
+revoke execute on function private.queue_refund_notice() from public;
+
+create trigger payments_queue_refund_notice after insert on public.payments
+  for each row execute function private.queue_refund_notice();

@@ -4,6 +4,7 @@ import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, chooseFirstBerth, euro, fillBerthData, personaToken } from './booking-helpers.ts';
+import { waitForMail } from './payment-helpers.ts';
 
 const run = Date.now().toString(36);
 
@@ -133,9 +134,21 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     const target = (await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))).find((o) => o.value)!;
     const targetName = target.text.split(' (')[0]!;
     await select.selectOption(target.value);
+    const movedSince = new Date(Date.now() - 1000).toISOString();
     await move.getByRole('button', { name: 'Umlegen' }).click();
     await confirmDialog(page, 'Umlegen');
     await expect(page.getByRole('status').filter({ hasText: 'umgelegt' })).toHaveText(`Auf Liegeplatz ${targetName} umgelegt.`);
+    // The guest is told, in German, with the calendar entry updated (same UID, next SEQUENCE);
+    // the order page lists what was sent.
+    const changed = await waitForMail(email, movedSince, /^Buchung geändert: Liegeplatz /);
+    expect(changed.subject).toContain(`Liegeplatz ${targetName}, `);
+    expect(changed.text).toContain(`(bisher: ${firstPlace})`);
+    const ics = Buffer.from(changed.attachments!.find((a) => a.filename.endsWith('.ics'))!.content, 'base64').toString('utf8');
+    expect(ics).toContain(`UID:${orderId}@hafen-duesseldorf.de`);
+    expect(ics).toContain('SEQUENCE:1');
+    expect(ics).toContain('METHOD:PUBLISH');
+    await expect(page.getByRole('list', { name: 'E-Mails an den Gast' })).toContainText('Änderung · Buchung geändert: Liegeplatz');
+    await expect(page.getByRole('list', { name: 'E-Mails an den Gast' })).toContainText('Buchungsbestätigung · ');
     await expect(page.getByTestId('order-place')).toHaveText(targetName);
     await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Umgelegt: Liegeplatz ${firstPlace} → ${targetName}`);
     const moved = await rest<{ place_id: string }[]>(`place_statuses?order_id=eq.${orderId}&cancelled=eq.false&select=place_id`, token);

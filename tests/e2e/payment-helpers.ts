@@ -92,12 +92,15 @@ export async function payViaApi(orderId: string, token: string, card: string = c
 }
 
 /** The newest mail to `to` after `since` whose subject matches, waiting up to `timeout` ms. */
-export async function waitForMail(to: string, since: string, subject: RegExp, timeout = 30_000): Promise<{ subject: string; text?: string; html?: string }> {
-  let found: { subject: string; text?: string; html?: string } | undefined;
+/** A message in the mail catcher (attachments base64). */
+export interface CaughtMail { subject: string; text?: string; html?: string; attachments?: { filename: string; contentType: string; content: string }[] }
+
+export async function waitForMail(to: string, since: string, subject: RegExp, timeout = 30_000): Promise<CaughtMail> {
+  let found: CaughtMail | undefined;
   await expect
     .poll(async () => {
       const res = await fetch(`${mailUrl}/api/messages?to=${encodeURIComponent(to)}`);
-      const list = (await res.json()) as { subject: string; date: string; text?: string; html?: string }[];
+      const list = (await res.json()) as (CaughtMail & { date: string })[];
       found = list.find((m) => subject.test(m.subject) && m.date > since);
       return found?.subject ?? null;
     }, { timeout, message: `a mail to ${to} with a subject like ${subject}` })

@@ -27,6 +27,7 @@ import { messages } from '@/lib/validation';
 import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
+import { OrderMails } from './order-mails';
 import { PaymentsPanel } from './payments-panel';
 
 const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
@@ -283,6 +284,8 @@ export function OrderDetailPage({ id }: { id: string }) {
           </ol>
         )}
       </Section>
+
+      <OrderMails orderId={o.id} />
 
       <NotesSection detail={d} run={run} busy={busy} />
     </Page>
