@@ -6,7 +6,8 @@ create table public.outbox (
   id bigint generated always as identity primary key,
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
                                      'application_receipt', 'application_answer', 'payment_receipt',
-                                     'booking_changed', 'booking_cancelled', 'refund_notice')),
+                                     'booking_changed', 'booking_cancelled', 'refund_notice',
+                                     'arrival_reminder', 'expiry_warning')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),
@@ -841,3 +842,132 @@ revoke execute on function private.queue_refund_notice() from public;
 
 create trigger payments_queue_refund_notice after insert on public.payments
   for each row execute function private.queue_refund_notice();
+
+-- Reminders the scheduler sends (99_cron.sql, every 15 minutes), each at most once per order
+-- (the outbox is the record): the day before arrival from 09:00 Berlin time, what to know on
+-- arriving; and a few hours before an unverified or unpaid booking lapses, how to keep it.
+create function private.send_guest_reminders()
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := private.now();
+  v_today date := private.berlin_date(v_now);
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+  v_address text := concat_ws(', ', private.setting('invoice_street'),
+                              nullif(concat_ws(' ', private.setting('invoice_postal_code'), private.setting('invoice_city')), ''));
+  v_order public.orders;
+  v_locale text;
+  v_en boolean;
+  v_link text;
+  v_count integer := 0;
+  v_pay boolean;
+begin
+  -- The day before arrival, from 09:00.
+  if (v_now at time zone 'Europe/Berlin')::time >= time '09:00' then
+    for v_order in
+      select o.* from public.orders o
+       where o.status in ('unverified', 'confirmed')
+         and o.starts_at >= private.berlin_at(v_today + 1, time '00:00')
+         and o.starts_at < private.berlin_at(v_today + 2, time '00:00')
+         and o.email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'
+         and not exists (select 1 from public.outbox m where m.order_id = o.id and m.kind = 'arrival_reminder')
+       order by o.starts_at
+       for update of o skip locked
+    loop
+      v_locale := private.order_locale(v_order);
+      v_en := v_locale = 'en';
+      v_link := v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id;
+      v_pay := v_order.payment_status = 'pending' and v_order.price_cents > 0;
+      perform private.queue_mail(
+        'arrival_reminder', v_order.email, v_locale,
+        case when v_en
+          then format('See you tomorrow: berth %s, %s (%s)', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'en'), v_order.booking_number)
+          else format('Bis morgen: Liegeplatz %s, %s (%s)', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'de'), v_order.booking_number) end,
+        concat_ws(E'\n',
+          case when v_en then 'Hello,' else 'Guten Tag,' end,
+          '',
+          case when v_en then 'your stay at Hafen Düsseldorf begins tomorrow.' else 'morgen beginnt Ihr Aufenthalt im Hafen Düsseldorf.' end,
+          '',
+          case when v_en then 'Berth: ' else 'Liegeplatz: ' end || (v_order.place_snapshot ->> 'name')
+            || coalesce(case when v_en then ' (pier ' else ' (Steg ' end || (v_order.place_snapshot ->> 'pier') || ')', ''),
+          case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(v_order.starts_at, v_locale),
+          case when v_en then 'Departure: ' else 'Abreise: ' end || private.format_berlin(v_order.ends_at, v_locale),
+          case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
+          '',
+          case when v_en
+            then 'Check in on your booking page from the arrival day: ' || v_link || '/check-in'
+            else 'Einchecken können Sie ab dem Anreisetag auf Ihrer Buchungsseite: ' || v_link || '/check-in' end,
+          case when v_en
+            then 'After checking in, the page shows the door code for the sanitary building and the wifi, also late in the evening.'
+            else 'Nach dem Check-in zeigt die Seite den Türcode für das Sanitärgebäude und das WLAN, auch spät am Abend.' end,
+          case when v_order.status = 'unverified' then case when v_en
+            then 'Please confirm your e-mail address first (log in with the code we send you); only then can you check in.'
+            else 'Bitte bestätigen Sie vorher Ihre E-Mail-Adresse (Anmeldung mit dem Code, den wir Ihnen senden); erst dann ist der Check-in möglich.' end end,
+          case when v_pay then case when v_en
+            then 'Still to pay: ' || private.format_eur(v_order.price_cents, 'en') || ' (online on your booking page or at the harbour office).'
+            else 'Noch zu bezahlen: ' || private.format_eur(v_order.price_cents, 'de') || ' (online auf Ihrer Buchungsseite oder im Hafenbüro).' end end,
+          '',
+          case when v_en then 'How to find us: ' else 'So finden Sie uns: ' end || v_address,
+          case when v_en then 'Questions? Simply reply to this e-mail.' else 'Fragen? Antworten Sie einfach auf diese E-Mail.' end,
+          '',
+          case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+          'Hafen Düsseldorf'),
+        '[]'::jsonb, private.setting('harbour_email'), v_order.id);
+      v_count := v_count + 1;
+    end loop;
+  end if;
+
+  -- Three hours before an unverified or unpaid booking lapses (not for one booked within the
+  -- last hour: its confirmation has just said so).
+  for v_order in
+    select o.* from public.orders o
+     where o.status in ('unverified', 'confirmed') and o.payment_status = 'pending'
+       and o.expires_at > v_now and o.expires_at <= v_now + interval '3 hours'
+       and o.created_at <= v_now - interval '1 hour'
+       and o.email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'
+       and not exists (select 1 from public.outbox m where m.order_id = o.id and m.kind = 'expiry_warning')
+     order by o.expires_at
+     for update of o skip locked
+  loop
+    v_locale := private.order_locale(v_order);
+    v_en := v_locale = 'en';
+    v_link := v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id;
+    v_pay := v_order.payment_mode = 'online_required';
+    perform private.queue_mail(
+      'expiry_warning', v_order.email, v_locale,
+      case when v_en
+        then format('Your booking %s lapses at %s', v_order.booking_number, private.format_berlin(v_order.expires_at, 'en'))
+        else format('Ihre Buchung %s verfällt am %s', v_order.booking_number, private.format_berlin(v_order.expires_at, 'de')) end,
+      concat_ws(E'\n',
+        case when v_en then 'Hello,' else 'Guten Tag,' end,
+        '',
+        case when v_pay then case when v_en
+            then format('your booking of berth %s is not paid yet. Please pay online by %s, otherwise it lapses and the berth is released:',
+                        v_order.place_snapshot ->> 'name', private.format_berlin(v_order.expires_at, 'en'))
+            else format('Ihre Buchung von Liegeplatz %s ist noch nicht bezahlt. Bitte bezahlen Sie bis %s online, sonst verfällt sie und der Liegeplatz wird freigegeben:',
+                        v_order.place_snapshot ->> 'name', private.format_berlin(v_order.expires_at, 'de')) end
+          else case when v_en
+            then format('your e-mail address for the booking of berth %s is not confirmed yet. Please confirm it by %s (log in with your e-mail address and the code we send you), otherwise the booking lapses and the berth is released:',
+                        v_order.place_snapshot ->> 'name', private.format_berlin(v_order.expires_at, 'en'))
+            else format('Ihre E-Mail-Adresse für die Buchung von Liegeplatz %s ist noch nicht bestätigt. Bitte bestätigen Sie sie bis %s (Anmeldung mit Ihrer E-Mail-Adresse und dem Code, den wir Ihnen senden), sonst verfällt die Buchung und der Liegeplatz wird freigegeben:',
+                        v_order.place_snapshot ->> 'name', private.format_berlin(v_order.expires_at, 'de')) end
+        end,
+        v_link,
+        '',
+        case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
+        case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(v_order.starts_at, v_locale),
+        '',
+        case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+        'Hafen Düsseldorf'),
+      '[]'::jsonb, private.setting('harbour_email'), v_order.id);
+    v_count := v_count + 1;
+  end loop;
+  return v_count;
+end
+$$;
+comment on function private.send_guest_reminders() is 'Scheduled every 15 minutes: queues the arrival reminder (the day before, from 09:00 Berlin) and the warning 3 hours before an unverified or unpaid booking lapses, each once per order; returns how many were queued.';
+revoke execute on function private.send_guest_reminders() from public;

@@ -1,5 +1,5 @@
 -- Schedules (pg_cron on hosted Supabase; the local stack's scheduler calls the same
--- functions): mail delivery every minute, expiry every five minutes.
+-- functions): mail delivery every minute, expiry every five minutes, guest reminders every 15.
 
 -- Enables pg_cron and pg_net where the server offers them (so `supabase db push` sets up mail
 -- delivery and order expiry without a dashboard step), then schedules both jobs (cron.schedule
@@ -28,6 +28,7 @@ begin
     -- cron.schedule replaces a job of the same name, so this is idempotent.
     perform cron.schedule('send-mail', '* * * * *', 'select private.request_mail_delivery()');
     perform cron.schedule('expire-unverified-orders', '*/5 * * * *', 'select public.expire_unverified_orders()');
+    perform cron.schedule('guest-reminders', '*/15 * * * *', 'select private.send_guest_reminders()');
   end if;
 end
 $$;
