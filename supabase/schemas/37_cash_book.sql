@@ -267,8 +267,8 @@ begin
   if p_kind is null or p_kind not in ('opening_float', 'bank_deposit', 'withdrawal') then
     raise exception 'invalid_cash_movement' using errcode = '22023', hint = 'opening_float, bank_deposit or withdrawal.';
   end if;
-  if p_amount_cents is null or p_amount_cents <= 0 or p_amount_cents > 10000000 then
-    raise exception 'invalid_amount' using errcode = '22023', hint = 'Between 1 cent and EUR 100,000.';
+  if p_amount_cents is null or p_amount_cents <= 0 or p_amount_cents > 100000000 then
+    raise exception 'invalid_amount' using errcode = '22023', hint = 'Between 1 cent and EUR 1,000,000.';
   end if;
   if v_reason is null or char_length(v_reason) > 500 then
     raise exception 'invalid_reason' using errcode = '22023', hint = 'A reason of 1 to 500 characters.';

@@ -136,7 +136,7 @@ function DayState({ data }: { data: CashDay }) {
     const at = formatBerlinDateTime(c.closed_at, locale);
     const who = c.closed_by_name ?? '';
     return (
-      <p className="rounded-full bg-slate-200 px-3 py-1 text-sm font-medium text-slate-900" data-testid="day-state">
+      <p className="rounded-lg bg-slate-200 px-3 py-1 text-sm font-medium text-slate-900" data-testid="day-state">
         <Trans>Abgeschlossen am {at} von {who}</Trans>
       </p>
     );
@@ -293,12 +293,12 @@ function ClosingReport({ data }: { data: CashDay }) {
         <p className="text-sm text-slate-700"><Trans>Dieser Tag ist mit dem Kassenbericht vom {to} abgeschlossen.</Trans></p>
       )}
       <FactList items={[
-        { label: t`Anfangsbestand`, value: eur(c.opening_cents) },
-        { label: t`Einnahmen (bar)`, value: eur(c.cash_in_cents) },
-        { label: t`Ausgaben (bar)`, value: eur(c.cash_out_cents) },
-        { label: t`Sollbestand (laut Kassenbuch)`, value: <span data-testid="closing-expected">{eur(c.expected_cents)}</span> },
-        { label: t`Gezählter Bestand (Istbestand)`, value: <span data-testid="closing-counted">{eur(c.counted_cents)}</span> },
-        { label: t`Kassendifferenz`, value: <span data-testid="closing-difference">{eur(c.difference_cents)}</span> },
+        { label: t`Anfangsbestand`, value: <Money cents={Number(c.opening_cents)} /> },
+        { label: t`Einnahmen (bar)`, value: <Money cents={Number(c.cash_in_cents)} /> },
+        { label: t`Ausgaben (bar)`, value: <Money cents={Number(c.cash_out_cents)} /> },
+        { label: t`Sollbestand (laut Kassenbuch)`, value: <span data-testid="closing-expected" className="whitespace-nowrap">{eur(c.expected_cents)}</span> },
+        { label: t`Gezählter Bestand (Istbestand)`, value: <span data-testid="closing-counted" className="whitespace-nowrap">{eur(c.counted_cents)}</span> },
+        { label: t`Kassendifferenz`, value: <span data-testid="closing-difference" className="whitespace-nowrap">{eur(c.difference_cents)}</span> },
         { label: t`Bestätigt von`, value: c.closed_by_name ?? '–' },
         { label: t`Bestätigt am`, value: formatBerlinDateTime(c.closed_at, locale) },
         ...(c.note ? [{ label: t`Notiz`, value: c.note }] : []),
@@ -417,10 +417,10 @@ function ClosingForm({ data, onDone }: { data: CashDay; onDone: (text: string) =
     <Section title={t`Tagesabschluss (Kassenbericht)`}>
       <FactList items={[
         ...(s.period_from && s.period_from !== s.day ? [{ label: t`Seit`, value: formatDay(s.period_from, locale) }] : []),
-        { label: t`Anfangsbestand`, value: eur(s.opening_cents) },
-        { label: t`Einnahmen (bar)`, value: eur(s.cash_in_cents) },
-        { label: t`Ausgaben (bar)`, value: eur(s.cash_out_cents) },
-        { label: t`Sollbestand (laut Kassenbuch)`, value: <span data-testid="expected">{eur(s.expected_cents)}</span> },
+        { label: t`Anfangsbestand`, value: <Money cents={s.opening_cents} /> },
+        { label: t`Einnahmen (bar)`, value: <Money cents={s.cash_in_cents} /> },
+        { label: t`Ausgaben (bar)`, value: <Money cents={s.cash_out_cents} /> },
+        { label: t`Sollbestand (laut Kassenbuch)`, value: <span data-testid="expected" className="whitespace-nowrap">{eur(s.expected_cents)}</span> },
       ]} />
       <Form {...form}>
         <form noValidate onSubmit={form.handleSubmit((v) => { setError(null); setConfirm(v); })} aria-label={t`Tagesabschluss`} className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4">

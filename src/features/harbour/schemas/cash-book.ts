@@ -22,7 +22,7 @@ const euros = (min: number) =>
 /** A movement of the till: opening float (in), deposit to the bank or withdrawal (out), always with a reason. */
 export const cashMovementSchema = z.object({
   kind: z.enum(['opening_float', 'bank_deposit', 'withdrawal'], { error: messages.required }),
-  amount: euros(1).pipe(z.number().max(10_000_000, { error: () => t`Höchstens 100.000 € je Buchung.` })),
+  amount: euros(1).pipe(z.number().max(100_000_000, { error: () => t`Höchstens 1.000.000 € je Buchung.` })),
   reason: z.string().trim().min(1, { error: () => t`Bitte einen Grund angeben.` }).max(500, { error: () => messages.max(500) }),
 });
 
