@@ -61,7 +61,8 @@ export interface CashDay {
 export function berlinDayBounds(day: string): { from: string; until: string } {
   const at = (d: string) => {
     const [y, m, dd] = d.split('-').map(Number) as [number, number, number];
-    return new TZDate(y, m - 1, dd, 0, 0, 0, 0, HARBOUR_TIME_ZONE).toISOString();
+    // In UTC (Z): TZDate's own toISOString carries the offset, and a '+' is fragile in a URL.
+    return new Date(new TZDate(y, m - 1, dd, 0, 0, 0, 0, HARBOUR_TIME_ZONE).getTime()).toISOString();
   };
   return { from: at(day), until: at(addDaysIso(day, 1)) };
 }
