@@ -8,6 +8,7 @@
  * a withdrawal the till cannot pay.
  */
 import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
@@ -15,7 +16,14 @@ import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, euro, personaToken } from './booking-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-const SHOTS = 'reports/cash-book';
+/** E2E_SCREENSHOTS=1 keeps screenshots of the page (390 and 1280 px, print) in reports/cash-book for a person to look at. */
+const SHOTS = process.env.E2E_SCREENSHOTS ? 'reports/cash-book' : null;
+async function shot(page: Page, name: string, width?: number) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  if (width) await page.setViewportSize({ width, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
 
 async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
   const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
@@ -54,6 +62,8 @@ async function entryOf(token: string, orderId: string) {
 }
 
 test.describe.configure({ mode: 'serial' });
+// Two whole journeys each, on a machine that may be busy.
+test.setTimeout(90_000);
 
 test.describe('cash book', () => {
   test.use({ persona: 'harbour' });
@@ -62,6 +72,9 @@ test.describe('cash book', () => {
     const token = await staffToken();
     const boat = `Barkasse ${run}`;
     const order = await walkIn(token, boat, 80);
+    // A card-terminal payment of another booking today: beside the book, not in it.
+    const card = await walkIn(token, `Karte ${run}`, 82);
+    expect((await rpc('record_desk_payment', { p_order_id: card.id, p_method: 'card_terminal' }, token)).status).toBe(200);
 
     // A cash payment on the order page (its payments panel).
     await page.goto(`/de/account/admin/orders/${order.id}`);
@@ -83,14 +96,13 @@ test.describe('cash book', () => {
     await expect(row).toContainText('Barzahlung');
     await expect(row.getByRole('cell').first()).toHaveText(String(entry.entry_no));
     await expect(row.getByTestId('entry-balance')).toHaveText(euro(entry.balance_cents, 'de'));
-    await expect(page.getByRole('region', { name: 'Kartenterminal' })).toBeVisible();
+    const terminal = page.getByRole('region', { name: 'Kartenterminal' });
+    await expect(terminal.getByRole('listitem').filter({ hasText: `Karte ${run}` })).toContainText(euro(card.price, 'de'));
+    await expect(page.getByTestId('cash-entry').filter({ hasText: `Karte ${run}` })).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Überweisung' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    mkdirSync(SHOTS, { recursive: true });
-    await page.setViewportSize({ width: 390, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/open-de-390.png`, fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/open-de-1280.png`, fullPage: true });
+    await shot(page, 'open-de-390', 390);
+    await shot(page, 'open-de-1280', 1280);
 
     // The count: validated in the form, then one euro short of the book.
     const closing = page.getByRole('form', { name: 'Tagesabschluss' });
@@ -122,9 +134,15 @@ test.describe('cash book', () => {
     await expect(page.getByRole('form', { name: 'Tagesabschluss' })).toHaveCount(0);
     await expect(page.getByRole('form', { name: 'Kassenbewegung buchen' })).toHaveCount(0);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/closed-de-1280.png`, fullPage: true });
-    await page.setViewportSize({ width: 390, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/closed-de-390.png`, fullPage: true });
+    await shot(page, 'closed-de-1280');
+    await shot(page, 'closed-de-390', 390);
+    // Printed, only the sheet shows (no bars, menu, buttons or forms).
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('button', { name: 'Drucken' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Menü öffnen' })).toBeHidden();
+    await expect(page.locator('#cash-sheet')).toBeVisible();
+    await shot(page, 'closed-de-print', 1280);
+    await page.emulateMedia({ media: 'screen' });
 
     // Nobody edits the closed day over the API either.
     const patch = await rest(`cash_closings?business_day=eq.${berlinDay(0)}`, token, { method: 'PATCH', body: { counted_cents: day.expected_cents } });
@@ -182,8 +200,8 @@ test.describe('cash book', () => {
     await movement.getByRole('button', { name: 'Book' }).click();
     await expect(movement.getByRole('alert')).toHaveText('There is not that much cash in the till: the cash balance cannot fall below 0.');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/open-en-1280.png`, fullPage: true });
+    await shot(page, 'open-en-1280', 1280);
+    await shot(page, 'open-en-390', 390);
     // The refused withdrawal is a 400 from the database, which the browser logs.
     expect(consoleErrors.filter((e) => !/status of 400 \(Bad Request\) @ .*\/rest\/v1\/rpc\/record_cash_movement/.test(e))).toEqual([]);
   });
