@@ -41,6 +41,7 @@ import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
+import { Route as Char123LocaleChar125AccountAdminCashRouteImport } from './routes/{-$locale}/account/admin/cash'
 import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
 import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
 import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
@@ -270,6 +271,12 @@ const Char123LocaleChar125AccountAdminCalendarRoute =
   Char123LocaleChar125AccountAdminCalendarRouteImport.update({
     id: '/calendar',
     path: '/calendar',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminCashRoute =
+  Char123LocaleChar125AccountAdminCashRouteImport.update({
+    id: '/cash',
+    path: '/cash',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminHoursRoute =
@@ -541,6 +548,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -606,6 +614,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -679,6 +688,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
+  '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -753,6 +763,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
@@ -818,6 +829,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/service'
     | '/{-$locale}/start'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
@@ -890,6 +902,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
     | '/{-$locale}/account/admin/calendar'
+    | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
@@ -1155,6 +1168,13 @@ declare module '@tanstack/react-router' {
       path: '/calendar'
       fullPath: '/{-$locale}/account/admin/calendar'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminCalendarRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/cash': {
+      id: '/{-$locale}/account/admin/cash'
+      path: '/cash'
+      fullPath: '/{-$locale}/account/admin/cash'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminCashRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/hours': {
@@ -1507,6 +1527,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminSettingsRouteRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   Char123LocaleChar125AccountAdminUsersRouteRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
+  Char123LocaleChar125AccountAdminCashRoute: typeof Char123LocaleChar125AccountAdminCashRoute
   Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
   Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -1538,6 +1559,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminCalendarRoute:
       Char123LocaleChar125AccountAdminCalendarRoute,
+    Char123LocaleChar125AccountAdminCashRoute:
+      Char123LocaleChar125AccountAdminCashRoute,
     Char123LocaleChar125AccountAdminHoursRoute:
       Char123LocaleChar125AccountAdminHoursRoute,
     Char123LocaleChar125AccountAdminInboxRoute:

@@ -59,6 +59,118 @@ export type Database = {
           },
         ]
       }
+      cash_book_entries: {
+        Row: {
+          amount_cents: number
+          balance_cents: number
+          booked_at: string
+          business_day: string
+          entry_no: number
+          id: string
+          kind: string
+          order_id: string | null
+          reason: string | null
+          recorded_by: string | null
+          source_id: string | null
+          source_kind: string
+        }
+        Insert: {
+          amount_cents: number
+          balance_cents: number
+          booked_at?: string
+          business_day: string
+          entry_no: number
+          id?: string
+          kind: string
+          order_id?: string | null
+          reason?: string | null
+          recorded_by?: string | null
+          source_id?: string | null
+          source_kind: string
+        }
+        Update: {
+          amount_cents?: number
+          balance_cents?: number
+          booked_at?: string
+          business_day?: string
+          entry_no?: number
+          id?: string
+          kind?: string
+          order_id?: string | null
+          reason?: string | null
+          recorded_by?: string | null
+          source_id?: string | null
+          source_kind?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "cash_book_entries_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      cash_closings: {
+        Row: {
+          business_day: string
+          cash_in_cents: number
+          cash_out_cents: number
+          closed_at: string
+          closed_by: string | null
+          counted_cents: number
+          difference_cents: number
+          difference_entry_id: string | null
+          expected_cents: number
+          id: string
+          last_entry_no: number
+          note: string | null
+          opening_cents: number
+          period_from: string
+        }
+        Insert: {
+          business_day: string
+          cash_in_cents: number
+          cash_out_cents: number
+          closed_at?: string
+          closed_by?: string | null
+          counted_cents: number
+          difference_cents: number
+          difference_entry_id?: string | null
+          expected_cents: number
+          id?: string
+          last_entry_no?: number
+          note?: string | null
+          opening_cents: number
+          period_from: string
+        }
+        Update: {
+          business_day?: string
+          cash_in_cents?: number
+          cash_out_cents?: number
+          closed_at?: string
+          closed_by?: string | null
+          counted_cents?: number
+          difference_cents?: number
+          difference_entry_id?: string | null
+          expected_cents?: number
+          id?: string
+          last_entry_no?: number
+          note?: string | null
+          opening_cents?: number
+          period_from?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "cash_closings_difference_entry_id_fkey"
+            columns: ["difference_entry_id"]
+            isOneToOne: false
+            referencedRelation: "cash_book_entries"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       checkout_sessions: {
         Row: {
           amount_cents: number
@@ -1329,6 +1441,12 @@ export type Database = {
           user_id: string | null
         }
       }
+      cash_day: {
+        Args: {
+          p_day: string
+        }
+        Returns: Json
+      }
       check_in: {
         Args: {
           p_order_id: string
@@ -1386,6 +1504,29 @@ export type Database = {
           status: string
           subject: string
         }[]
+      }
+      close_cash_day: {
+        Args: {
+          p_day: string
+          p_counted_cents: number
+          p_note?: string
+        }
+        Returns: {
+          business_day: string
+          cash_in_cents: number
+          cash_out_cents: number
+          closed_at: string
+          closed_by: string | null
+          counted_cents: number
+          difference_cents: number
+          difference_entry_id: string | null
+          expected_cents: number
+          id: string
+          last_entry_no: number
+          note: string | null
+          opening_cents: number
+          period_from: string
+        }
       }
       complete_outbox: {
         Args: {
@@ -1628,6 +1769,27 @@ export type Database = {
           p_sale_code?: string
         }
         Returns: Json
+      }
+      record_cash_movement: {
+        Args: {
+          p_kind: string
+          p_amount_cents: number
+          p_reason: string
+        }
+        Returns: {
+          amount_cents: number
+          balance_cents: number
+          booked_at: string
+          business_day: string
+          entry_no: number
+          id: string
+          kind: string
+          order_id: string | null
+          reason: string | null
+          recorded_by: string | null
+          source_id: string | null
+          source_kind: string
+        }
       }
       record_checkout_session: {
         Args: {

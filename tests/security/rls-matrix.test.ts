@@ -54,6 +54,10 @@ const EXPECTED: Record<string, Row> = {
   payments: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   checkout_sessions: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   working_hours_monthly: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // The cash book and its closings (issue 21): staff read; written only by the ledger trigger
+  // and the staff functions (record_cash_movement, close_cash_day), never changed.
+  cash_book_entries: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  cash_closings: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
 };
 
 // storage.objects per bucket (the object probed: a seeded one in that bucket; for avatars the
@@ -88,6 +92,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   report_revenue: AUTH, report_sale_codes: AUTH,
   staff_orders: AUTH, order_move_targets: AUTH, add_order_note: AUTH, calendar_entries: AUTH,
   open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH,
+  record_cash_movement: AUTH, close_cash_day: AUTH, cash_day: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
   record_stripe_event: NOBODY, record_checkout_session: NOBODY,
@@ -131,6 +136,11 @@ for (const engine of engines()) {
       // a staff note on that order (add_order_note, as the orders desk writes it)
       const note = await who.staff.client.rpc('add_order_note', { p_order_id: order.id, p_body: 'Zahlt bar im Büro.' });
       if (note.error) throw note.error;
+      // the cash book: that cash payment is an entry; a closing of today (counted = the book)
+      const till = await who.staff.client.rpc('cash_day', { p_day: berlinDay(0) });
+      if (till.error) throw till.error;
+      const closed = await who.staff.client.rpc('close_cash_day', { p_day: berlinDay(0), p_counted_cents: (till.data as { balance_cents: number }).balance_cents });
+      if (closed.error) throw closed.error;
       // a berth without orders (an admin may delete it; berths with orders are kept by FK)
       await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
       // storage objects to probe
@@ -241,6 +251,8 @@ for (const engine of engines()) {
         case 'order_events': return { order_id: who.guestOrderId, event: 'status', to_value: 'paid' };
         case 'payments': return { order_id: who.guestOrderId, kind: 'payment', method: 'cash', amount_cents: 1 };
         case 'checkout_sessions': return { id: 'cs_test_probe', order_id: who.guestOrderId, url: 'https://checkout.example/x', amount_cents: 1, expires_at: '2099-01-01T00:00:00Z' };
+        case 'cash_book_entries': return { business_day: berlinDay(1), kind: 'opening_float', amount_cents: 1, source_kind: 'movement', reason: 'x' };
+        case 'cash_closings': return { business_day: berlinDay(1), period_from: berlinDay(1), opening_cents: 0, cash_in_cents: 0, cash_out_cents: 0, expected_cents: 0, counted_cents: 0, difference_cents: 0 };
         default: throw new Error(`no sample row for ${table}: add one`);
       }
     }

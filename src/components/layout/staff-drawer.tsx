@@ -17,6 +17,7 @@ export function StaffDrawer({ roles }: { roles: Roles }) {
     { path: '/account/admin/orders/new', label: t`Neue Buchung` },
     { path: '/account/admin/inbox', label: t`Posteingang` },
     { path: '/account/admin/map', label: t`Hafenplan` },
+    { path: '/account/admin/cash', label: t`Kassenbuch` },
     { path: '/account/admin/hours', label: t`Arbeitsstunden` },
   ];
   const admin = [

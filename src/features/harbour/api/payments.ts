@@ -102,6 +102,8 @@ export function paymentErrorMessage(error: unknown): string {
       return t`So viel kann nicht erstattet werden: Der Betrag ist höher als das, was von der Zahlung noch übrig ist.`;
     case 'refund_online_payment':
       return t`Eine Online-Zahlung wird online über Stripe erstattet, nicht bar oder per Überweisung.`;
+    case 'cash_balance_negative':
+      return t`So viel Bargeld ist nicht in der Kasse: Der Kassenbestand darf nicht unter 0 fallen. Bitte per Überweisung erstatten.`;
     case 'no_online_payment':
       return t`Diese Buchung hat keine Online-Zahlung. Bitte bar oder per Überweisung erstatten.`;
     case 'payment_provider_error':
