@@ -54,6 +54,8 @@ const EXPECTED: Record<string, Row> = {
   payments: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   checkout_sessions: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   working_hours_monthly: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
+  audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
 
 // storage.objects per bucket (the object probed: a seeded one in that bucket; for avatars the
@@ -88,6 +90,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   report_revenue: AUTH, report_sale_codes: AUTH,
   staff_orders: AUTH, order_move_targets: AUTH, add_order_note: AUTH, calendar_entries: AUTH,
   open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH,
+  admin_audit_log: AUTH, order_event_actors: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
   record_stripe_event: NOBODY, record_checkout_session: NOBODY,
@@ -240,6 +243,7 @@ for (const engine of engines()) {
         case 'order_notes': return { order_id: who.guestOrderId, body: 'note' };
         case 'order_events': return { order_id: who.guestOrderId, event: 'status', to_value: 'paid' };
         case 'payments': return { order_id: who.guestOrderId, kind: 'payment', method: 'cash', amount_cents: 1 };
+        case 'audit_log': return { at: '2099-01-01T00:00:00Z', table_name: 'public.places', row_key: 'x', action: 'insert', actor_role: 'system', new_values: {} };
         case 'checkout_sessions': return { id: 'cs_test_probe', order_id: who.guestOrderId, url: 'https://checkout.example/x', amount_cents: 1, expires_at: '2099-01-01T00:00:00Z' };
         default: throw new Error(`no sample row for ${table}: add one`);
       }
