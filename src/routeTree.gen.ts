@@ -40,6 +40,7 @@ import { Route as Char123LocaleChar125ServiceWifiRouteImport } from './routes/{-
 import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$locale}/start/index'
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
+import { Route as Char123LocaleChar125AccountAdminAuditRouteImport } from './routes/{-$locale}/account/admin/audit'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
 import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
@@ -264,6 +265,12 @@ const Char123LocaleChar125AccountAdminIndexRoute =
   Char123LocaleChar125AccountAdminIndexRouteImport.update({
     id: '/',
     path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminAuditRoute =
+  Char123LocaleChar125AccountAdminAuditRouteImport.update({
+    id: '/audit',
+    path: '/audit',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminCalendarRoute =
@@ -540,6 +547,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
+  '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
@@ -605,6 +613,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
@@ -678,6 +687,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
+  '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
@@ -752,6 +762,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/sale-codes'
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
+    | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
@@ -817,6 +828,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account'
     | '/{-$locale}/service'
     | '/{-$locale}/start'
+    | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
@@ -889,6 +901,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/sale-codes'
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
+    | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
@@ -1148,6 +1161,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/{-$locale}/account/admin/'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/audit': {
+      id: '/{-$locale}/account/admin/audit'
+      path: '/audit'
+      fullPath: '/{-$locale}/account/admin/audit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAuditRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/calendar': {
@@ -1506,6 +1526,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminSaleCodesRouteRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   Char123LocaleChar125AccountAdminSettingsRouteRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   Char123LocaleChar125AccountAdminUsersRouteRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
+  Char123LocaleChar125AccountAdminAuditRoute: typeof Char123LocaleChar125AccountAdminAuditRoute
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
   Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
@@ -1536,6 +1557,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminUsersRouteRoute:
       Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren,
+    Char123LocaleChar125AccountAdminAuditRoute:
+      Char123LocaleChar125AccountAdminAuditRoute,
     Char123LocaleChar125AccountAdminCalendarRoute:
       Char123LocaleChar125AccountAdminCalendarRoute,
     Char123LocaleChar125AccountAdminHoursRoute:

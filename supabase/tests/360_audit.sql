@@ -4,7 +4,7 @@
 -- an admin, the service role, the owner, a security definer function) can change or delete a
 -- row; only admins read it; the order history names who did each step.
 begin;
-select plan(52);
+select plan(53);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -202,6 +202,12 @@ select results_eq($$ select e.event, a.actor_kind, a.actor_name from public.orde
   $$ values ('created', 'guest', null::text), ('moved', 'staff', 'Hanna Hafen'), ('payment_recorded', 'staff', 'Hanna Hafen'),
             ('payment', 'staff', 'Hanna Hafen') $$,
   'the history: the guest created it, the staff member moved it and took the money');
+select tests.clear_authentication();
+update public.orders set status = 'completed' where id = current_setting('tests.order')::uuid;
+select tests.authenticate_as('harbour');
+select results_eq($$ select a.actor_kind, a.actor_name from public.order_events e
+                     join public.order_event_actors(current_setting('tests.order')::uuid) a on a.event_id = e.id where e.event = 'status' $$,
+  $$ values ('system', null::text) $$, 'a step without a session is the system''s');
 select tests.authenticate_as('customer');
 select is_empty($$ select * from public.order_event_actors(current_setting('tests.order')::uuid) $$, 'a customer reads no actors');
 
