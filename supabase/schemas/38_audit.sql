@@ -41,8 +41,6 @@ create index audit_log_at_idx on public.audit_log (at desc, id desc);
 
 create index audit_log_table_idx on public.audit_log (table_name, at desc);
 
-create index audit_log_actor_idx on public.audit_log (actor, at desc) where actor is not null;
-
 create policy "audit_log: admins read" on public.audit_log
   for select to authenticated
   using ((select private.has_role('admin')));
@@ -90,7 +88,7 @@ declare
   v_claims jsonb := auth.jwt();
   -- The request's role (PostgREST puts it in the claims and SETs it; a security definer function
   -- keeps the session's role setting); none of them: a direct database session.
-  v_role text := coalesce(nullif(auth.role(), ''), nullif(current_setting('role', true), 'none'));
+  v_role text := coalesce(nullif(v_claims ->> 'role', ''), nullif(current_setting('role', true), 'none'));
   v_old_changed jsonb;
   v_new_changed jsonb;
   v_redacted text[];
@@ -106,13 +104,12 @@ begin
                 else (select string_agg(v_row ->> btrim(c), ',') from unnest(string_to_array(v_key_cols, ',')) c) end;
 
   if tg_op = 'UPDATE' then
-    select jsonb_object_agg(n.key, o.value) filter (where not n.key = any (v_personal)),
+    select jsonb_object_agg(n.key, v_old -> n.key) filter (where not n.key = any (v_personal)),
            jsonb_object_agg(n.key, n.value) filter (where not n.key = any (v_personal)),
            array_agg(n.key order by n.key) filter (where n.key = any (v_personal))
       into v_old_changed, v_new_changed, v_redacted
       from jsonb_each(v_new) n
-      join jsonb_each(v_old) o on o.key = n.key
-     where n.key <> 'updated_at' and n.value is distinct from o.value;
+     where n.key <> 'updated_at' and n.value is distinct from v_old -> n.key;
     if v_old_changed is null and v_redacted is null then
       return null; -- nothing but bookkeeping changed
     end if;
@@ -129,7 +126,7 @@ begin
     tg_table_schema || '.' || tg_table_name,
     coalesce(v_key, ''),
     lower(tg_op),
-    auth.uid(),
+    (v_claims ->> 'sub')::uuid,
     case when v_role = 'authenticated' and coalesce((v_claims ->> 'is_anonymous')::boolean, false) then 'guest'
          when v_role in ('authenticated', 'anon', 'service_role') then v_role
          else 'system' end,
@@ -139,7 +136,7 @@ begin
   return null;
 end
 $$;
-comment on function private.audit_row() is 'AFTER trigger of every audited table: writes one audit_log row (insert: new row; delete: old row; update: changed columns only, without updated_at) with auth.uid() and the acting role; arguments: key column(s), then personal columns whose values are left out.';
+comment on function private.audit_row() is 'AFTER trigger of every audited table: writes one audit_log row (insert: new row; delete: old row; update: changed columns only, without updated_at) with the caller (auth.jwt() sub, i.e. auth.uid()) and the acting role; arguments: key column(s), then personal columns whose values are left out.';
 revoke execute on function private.audit_row() from public;
 
 -- The audited tables. Personal columns (left out, see docs/decisions.md "Audit trail"): a

@@ -38,7 +38,7 @@ declare
   v_claims jsonb := auth.jwt();
   -- The request's role (PostgREST puts it in the claims and SETs it; a security definer function
   -- keeps the session's role setting); none of them: a direct database session.
-  v_role text := coalesce(nullif(auth.role(), ''), nullif(current_setting('role', true), 'none'));
+  v_role text := coalesce(nullif(v_claims ->> 'role', ''), nullif(current_setting('role', true), 'none'));
   v_old_changed jsonb;
   v_new_changed jsonb;
   v_redacted text[];
@@ -54,13 +54,12 @@ begin
                 else (select string_agg(v_row ->> btrim(c), ',') from unnest(string_to_array(v_key_cols, ',')) c) end;
 
   if tg_op = 'UPDATE' then
-    select jsonb_object_agg(n.key, o.value) filter (where not n.key = any (v_personal)),
+    select jsonb_object_agg(n.key, v_old -> n.key) filter (where not n.key = any (v_personal)),
            jsonb_object_agg(n.key, n.value) filter (where not n.key = any (v_personal)),
            array_agg(n.key order by n.key) filter (where n.key = any (v_personal))
       into v_old_changed, v_new_changed, v_redacted
       from jsonb_each(v_new) n
-      join jsonb_each(v_old) o on o.key = n.key
-     where n.key <> 'updated_at' and n.value is distinct from o.value;
+     where n.key <> 'updated_at' and n.value is distinct from v_old -> n.key;
     if v_old_changed is null and v_redacted is null then
       return null; -- nothing but bookkeeping changed
     end if;
@@ -77,7 +76,7 @@ begin
     tg_table_schema || '.' || tg_table_name,
     coalesce(v_key, ''),
     lower(tg_op),
-    auth.uid(),
+    (v_claims ->> 'sub')::uuid,
     case when v_role = 'authenticated' and coalesce((v_claims ->> 'is_anonymous')::boolean, false) then 'guest'
          when v_role in ('authenticated', 'anon', 'service_role') then v_role
          else 'system' end,
@@ -169,8 +168,6 @@ AS $function$
   select * from private.order_event_actors(p_order_id)
 $function$;
 
-CREATE INDEX audit_log_actor_idx ON public.audit_log USING btree (actor, at DESC) WHERE (actor IS NOT NULL);
-
 CREATE INDEX audit_log_at_idx ON public.audit_log USING btree (at DESC, id DESC);
 
 CREATE INDEX audit_log_table_idx ON public.audit_log USING btree (table_name, at DESC);
@@ -205,7 +202,7 @@ CREATE POLICY "audit_log: admins read" ON "public"."audit_log" FOR SELECT TO "au
 
 COMMENT ON FUNCTION "private"."audit_log_refuse_change"() IS 'Refuses every update, delete and truncate of the audit trail, whoever writes (the owner, every security definer function and the service role too).';
 
-COMMENT ON FUNCTION "private"."audit_row"() IS 'AFTER trigger of every audited table: writes one audit_log row (insert: new row; delete: old row; update: changed columns only, without updated_at) with auth.uid() and the acting role; arguments: key column(s), then personal columns whose values are left out.';
+COMMENT ON FUNCTION "private"."audit_row"() IS 'AFTER trigger of every audited table: writes one audit_log row (insert: new row; delete: old row; update: changed columns only, without updated_at) with the caller (auth.jwt() sub, i.e. auth.uid()) and the acting role; arguments: key column(s), then personal columns whose values are left out.';
 
 COMMENT ON FUNCTION "private"."order_event_actors"(uuid) IS 'The rule behind public.order_event_actors (security definer, not exposed by the API).';
 
