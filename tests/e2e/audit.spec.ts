@@ -46,7 +46,12 @@ test.describe('audit trail for admins', () => {
       await page.getByRole('button', { name: w.search }).click();
       await page.getByLabel(w.from).fill(berlinDay(0));
       await page.getByLabel(w.to).fill(berlinDay(0));
+      // Both days stay in the URL (two quick changes), with the actor and the area.
+      await expect(page).toHaveURL(new RegExp(`from=${berlinDay(0)}`));
+      await expect(page).toHaveURL(new RegExp(`to=${berlinDay(0)}`));
+      await expect(page.getByLabel(w.from)).toHaveValue(berlinDay(0));
       await expect(page).toHaveURL(/actor=Hafenmeister/);
+      await expect(page).toHaveURL(/table=public\.places/);
       // Newest first: the change just made is the first entry of this berth.
       const entry = page.getByTestId('audit-entry').filter({ hasText: id }).first();
       await expect(entry).toContainText(w.changed);

@@ -122,7 +122,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
 }
 
 /** /account/admin/audit: who changed what and when, newest first; filters and page live in the URL. */
-export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch: (next: AuditSearch) => void }) {
+export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch: (next: (previous: AuditSearch) => AuditSearch) => void }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const tableLabel = useTableLabel();
@@ -131,7 +131,8 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
   const page = search.page ?? 1;
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
-  const set = (patch: Partial<AuditSearch>) => onSearch({ ...search, ...patch, page: 'page' in patch ? patch.page : undefined });
+  // From the URL's current params, not this render's: two quick changes (from, then to) both stay.
+  const set = (patch: Partial<AuditSearch>) => onSearch((previous) => ({ ...previous, ...patch, page: 'page' in patch ? patch.page : undefined }));
   const submitActor = (e: FormEvent) => {
     e.preventDefault();
     set({ actor: actor.trim() || undefined });
@@ -187,7 +188,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
         </div>
         {(search.table || search.actor || search.kind || search.from || search.to) && (
           <div className="flex items-end sm:col-span-2">
-            <Button type="button" variant="outline" onClick={() => { setActor(''); onSearch({}); }}><Trans>Filter zurücksetzen</Trans></Button>
+            <Button type="button" variant="outline" onClick={() => { setActor(''); onSearch(() => ({})); }}><Trans>Filter zurücksetzen</Trans></Button>
           </div>
         )}
       </form>

@@ -18,6 +18,6 @@ export const Route = createFileRoute('/{-$locale}/account/admin/audit')({
   component: function AdminAudit() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();
-    return <AuditPage search={search} onSearch={(next) => void navigate({ search: next })} />;
+    return <AuditPage search={search} onSearch={(next) => void navigate({ search: (previous) => next(previous) })} />;
   },
 });
