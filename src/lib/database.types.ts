@@ -221,6 +221,7 @@ export type Database = {
         Row: {
           door_code: string
           id: number
+          payment_hold_minutes: number
           payment_mode_day: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight: Database["public"]["Enums"]["payment_mode"]
@@ -232,6 +233,7 @@ export type Database = {
         Insert: {
           door_code?: string
           id?: number
+          payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
@@ -243,6 +245,7 @@ export type Database = {
         Update: {
           door_code?: string
           id?: number
+          payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
@@ -604,6 +607,7 @@ export type Database = {
       orders: {
         Row: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -614,6 +618,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -628,6 +633,7 @@ export type Database = {
         }
         Insert: {
           boat: Json
+          booking_number: string
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -638,6 +644,7 @@ export type Database = {
           id?: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id?: string | null
+          payment_mode?: Database["public"]["Enums"]["payment_mode"]
           payment_status?: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -652,6 +659,7 @@ export type Database = {
         }
         Update: {
           boat?: Json
+          booking_number?: string
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -662,6 +670,7 @@ export type Database = {
           id?: string
           kind?: Database["public"]["Enums"]["order_kind"]
           payment_id?: string | null
+          payment_mode?: Database["public"]["Enums"]["payment_mode"]
           payment_status?: Database["public"]["Enums"]["payment_status"]
           person?: Json
           place_id?: string
@@ -1360,6 +1369,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1370,6 +1380,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1389,6 +1400,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1399,6 +1411,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1479,6 +1492,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1489,6 +1503,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1572,6 +1587,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1582,6 +1598,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1643,6 +1660,12 @@ export type Database = {
           p_walk_in?: boolean
         }
         Returns: Database["public"]["Enums"]["payment_mode"]
+      }
+      payment_terms: {
+        Args: {
+          p_kind: Database["public"]["Enums"]["order_kind"]
+        }
+        Returns: Json
       }
       place_calendar: {
         Args: {
@@ -1943,6 +1966,7 @@ export type Database = {
         }
         Returns: {
           boat: Json
+          booking_number: string
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1953,6 +1977,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1989,6 +2014,7 @@ export type Database = {
           boat_name: string
           email: string
           price_cents: number
+          booking_number: string
           total_count: number
         }[]
       }

@@ -22,6 +22,7 @@ returns table (
   boat_name text,
   email text,
   price_cents integer,
+  booking_number text,
   total_count bigint
 )
 language plpgsql
@@ -56,7 +57,7 @@ begin
     select o.id, o.created_at, o.kind, o.status, o.payment_status, o.starts_at, o.ends_at,
            coalesce(p.name, o.place_snapshot ->> 'name'),
            nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''),
-           o.boat ->> 'name', o.email, o.price_cents,
+           o.boat ->> 'name', o.email, o.price_cents, o.booking_number,
            count(*) over ()
     from public.orders o
     left join public.places p on p.id = o.place_id
@@ -64,7 +65,7 @@ begin
       and (p_kind is null or o.kind = p_kind)
       and (v_from is null or o.ends_at > v_from)
       and (v_to is null or o.starts_at < v_to)
-      and (v_pattern is null or lower(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name', o.boat ->> 'name', o.email))
+      and (v_pattern is null or lower(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name', o.boat ->> 'name', o.email, o.booking_number))
                                   like v_pattern)
     order by o.created_at desc, o.id
     limit p_limit offset p_offset;
@@ -76,7 +77,7 @@ grant execute on function private.staff_orders(public.order_status, public.order
 
 -- The API endpoint (/rest/v1/rpc/staff_orders): runs as the caller, the rule above decides.
 create function public.staff_orders(p_status public.order_status DEFAULT NULL::public.order_status, p_kind public.order_kind DEFAULT NULL::public.order_kind, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_query text DEFAULT NULL::text, p_limit integer DEFAULT 25, p_offset integer DEFAULT 0)
-returns TABLE(id uuid, created_at timestamptz, kind public.order_kind, status public.order_status, payment_status public.payment_status, starts_at timestamptz, ends_at timestamptz, place_name text, guest text, boat_name text, email text, price_cents integer, total_count bigint)
+returns TABLE(id uuid, created_at timestamptz, kind public.order_kind, status public.order_status, payment_status public.payment_status, starts_at timestamptz, ends_at timestamptz, place_name text, guest text, boat_name text, email text, price_cents integer, booking_number text, total_count bigint)
 language sql
 stable
 security invoker
@@ -84,7 +85,7 @@ set search_path = ''
 as $$
   select * from private.staff_orders(p_status, p_kind, p_from, p_to, p_query, p_limit, p_offset)
 $$;
-comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'Staff: orders newest first, filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat and e-mail; one page with the total count.';
+comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'Staff: orders newest first, filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat, e-mail and booking number; one page with the total count.';
 revoke execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from anon, public;
 
 create table public.order_notes (

@@ -98,7 +98,7 @@ select is(public.payment_mode_for('fair'), 'online_required'::public.payment_mod
 select tests.authenticate_as('customer');
 select results_eq($$ select b ->> 'amount_cents', b ->> 'currency', b ->> 'booking_reference', b ->> 'locale', b -> 'open_session', b ->> 'description'
                      from public.begin_online_payment(current_setting('tests.online')::uuid) b $$,
-  $$ values ('3332', 'eur', current_setting('tests.online'), 'de', 'null'::jsonb, 'Hafen Düsseldorf, Liegeplatz P1, 20.05.2027 – 21.05.2027') $$,
+  $$ values ('3332', 'eur', (select booking_number from public.orders where id = current_setting('tests.online')::uuid), 'de', 'null'::jsonb, 'Hafen Düsseldorf, Liegeplatz P1, 20.05.2027 – 21.05.2027') $$,
   'the owner starts paying: the price in cents, EUR, the booking number, the language, no open session yet');
 select is(public.begin_online_payment(current_setting('tests.online')::uuid) ->> 'amount_cents',
   (public.quote_booking('overnight', '2027-05-20', 9, '2027-05-21') ->> 'gross_cents'), 'the amount is the quote to the cent');

@@ -62,6 +62,13 @@ test.describe('booking: the identity paths of step 3', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel booking' }).click();
     await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
+    // The page says plainly what became of it, and the thank-you is gone even on the result page.
+    await expect(page.getByTestId('order-outcome')).toContainText(/^This booking was cancelled on .+\. The berth is free again\. There is nothing to pay\./);
+    await expect(page.getByTestId('order-outcome').getByRole('link', { name: 'New booking' })).toBeVisible();
+    await page.goto(`/en/start/booking/result/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your booking');
+    await expect(page.getByText('Thank you for your booking')).toHaveCount(0);
+    await expect(page.getByTestId('booking-number')).toHaveText(/^Booking number HD-\d{2}-[2-9A-HJKMNP-TV-Z]{4}$/);
   });
 
   test("'save my data' keeps the person form on this device for the next booking", async ({ page }) => {

@@ -79,7 +79,7 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await expect(page.getByText('Bestätigt', { exact: true })).toBeVisible();
 
     // Confirmed at once, same price as the booking flow; the confirmation e-mail is queued.
-    const order = await rest<{ status: string; price_cents: number; email: string }[]>(`orders?id=eq.${orderId}&select=status,price_cents,email`, token);
+    const order = await rest<{ status: string; price_cents: number; email: string; booking_number: string }[]>(`orders?id=eq.${orderId}&select=status,price_cents,email,booking_number`, token);
     expect(order.data[0]).toMatchObject({ status: 'confirmed', email });
     const q = await rpc<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 9.4 }, token);
     expect(order.data[0]!.price_cents).toBe(q.data.gross_cents);
@@ -89,17 +89,25 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
 
     // 2. Found in the list by search (boat name), then by e-mail.
     await page.goto('/account/admin/orders');
-    await page.getByLabel('Suche (Name, Boot oder E-Mail)').fill(boat);
+    await page.getByLabel('Suche (Name, Boot, E-Mail oder Buchungsnummer)').fill(boat);
     await page.getByRole('button', { name: 'Suchen' }).click();
     await expect(page).toHaveURL(/[?&]q=/);
-    await expect(page.getByTestId('orders-total')).toHaveText('1 Bestellungen · Seite 1 von 1');
-    await page.getByLabel('Suche (Name, Boot oder E-Mail)').fill(email.toUpperCase());
+    await expect(page.getByTestId('orders-total')).toHaveText('1 Bestellung · Seite 1 von 1');
+    await page.getByLabel('Suche (Name, Boot, E-Mail oder Buchungsnummer)').fill(email.toUpperCase());
     await page.getByRole('button', { name: 'Suchen' }).click();
     const row = page.locator(`tr[data-order="${orderId}"]`);
     await expect(row).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+    // And by its booking number, read out on the phone in lower case: the one order, its number in the row.
+    const bookingNumber = order.data[0]!.booking_number;
+    expect(bookingNumber).toMatch(/^HD-\d{2}-[2-9A-HJKMNP-TV-Z]{4}$/);
+    await page.getByLabel('Suche (Name, Boot, E-Mail oder Buchungsnummer)').fill(bookingNumber.toLowerCase());
+    await page.getByRole('button', { name: 'Suchen' }).click();
+    await expect(page.getByTestId('orders-total')).toHaveText('1 Bestellung · Seite 1 von 1');
+    await expect(row).toContainText(bookingNumber);
     await row.getByRole('link', { name: `Wanda Walk ${run}` }).click();
     await expect(page).toHaveURL(new RegExp(`/account/admin/orders/${orderId}$`));
+    await expect(page.getByTestId('booking-number')).toHaveText(`Buchungsnummer ${bookingNumber}`);
 
     // 3. Move: the list holds only fitting free berths; a berth taken meanwhile is refused clearly.
     const move = page.getByRole('region', { name: 'Umlegen' });
@@ -250,7 +258,7 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await page.reload();
     await expect(page.getByTestId('orders-total')).toHaveText('27 Bestellungen · Seite 2 von 2');
     await expect(page.locator('tbody tr')).toHaveCount(2);
-    await expect(page.getByLabel('Suche (Name, Boot oder E-Mail)')).toHaveValue(prefix);
+    await expect(page.getByLabel('Suche (Name, Boot, E-Mail oder Buchungsnummer)')).toHaveValue(prefix);
     await expect(page.getByLabel('Aufenthalt von')).toHaveValue(day);
 
     // A filter resets the page; status and kind stand in the URL too.

@@ -186,7 +186,9 @@ for (const engine of engines()) {
       expect(session.mode).toBe('payment');
       expect(session.client_reference_id).toBe(order.orderId);
       expect(session.metadata?.order_id).toBe(order.orderId);
-      expect(session.metadata?.booking_reference).toMatch(/\S/);
+      const { booking_number: bookingNumber } = (await stack.db.query<{ booking_number: string }>('select booking_number from public.orders where id = $1', [order.orderId])).rows[0];
+      expect(session.metadata?.booking_reference).toBe(bookingNumber);
+      expect(bookingNumber).toMatch(/^HD-\d{2}-[2-9A-HJKMNP-TV-Z]{4}$/);
       expect(session.customer_email).toBe(order.email);
       expect(session.locale).toBe('en');
       // An unknown Origin never becomes the return address: the app's SITE_URL does.
@@ -240,7 +242,9 @@ for (const engine of engines()) {
       );
       expect(receipt?.text).toContain(`Amount: EUR ${(order.quoteCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
       expect(receipt?.text).toContain(`Payment reference: ${rows[0].provider_payment_id}`);
-      expect(receipt?.text).toContain(`Booking number: ${order.orderId}`);
+      const number = (await stack.db.query<{ booking_number: string }>('select booking_number from public.orders where id = $1', [order.orderId])).rows[0].booking_number;
+      expect(receipt?.text).toContain(`Booking number: ${number}`);
+      expect(receipt?.text).not.toContain(`Booking number: ${order.orderId}`);
     }, 4 * WEBHOOK_MS);
 
     it('refund-payment (after a declined card and a second try): a customer cannot, bad amounts are 400, staff refund part then the rest and the ledger follows the webhook', async () => {
@@ -366,6 +370,26 @@ for (const engine of engines()) {
       const ignored = await send(event('customer.created', { id: 'cus_test_1', object: 'customer' }));
       expect(ignored).toEqual({ status: 200, body: { received: true, ignored: 'customer.created' } });
       expect(await ledger(order.orderId)).toEqual(recorded);
+    });
+
+    it('stripe-webhook answers 503 while the database cannot record events (a broken deployment) and records nothing; Stripe\'s retry after the fix is recorded once', async () => {
+      const order = await guestOrder();
+      const session = await completedSession(order);
+      const evt = event('checkout.session.completed', session as unknown as Record<string, unknown>);
+      // The service role loses the right to record events (as after a migration that forgot its grant).
+      await stack.db.query('revoke execute on function public.record_stripe_event(jsonb) from service_role');
+      try {
+        expect(await send(evt)).toEqual({ status: 503, body: { error: 'database_unavailable' } });
+        expect(await ledger(order.orderId)).toEqual([]);
+        expect((await paymentStatus(order.orderId)).payment_status).toBe('pending');
+      } finally {
+        await stack.db.query('grant execute on function public.record_stripe_event(jsonb) to service_role');
+      }
+      // Stripe retries the same event (same id) once the endpoint answers again.
+      expect(await send(evt)).toEqual({ status: 200, body: { received: true } });
+      expect(await send(evt)).toEqual({ status: 200, body: { received: true } });
+      expect(await ledger(order.orderId)).toEqual([expect.objectContaining({ kind: 'payment', amount_cents: order.priceCents })]);
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('paid');
     });
 
     it('events out of order end in the right state: a refund before its payment, an expiry after it', async () => {

@@ -197,6 +197,7 @@ export function OrderDetailPage({ id }: { id: string }) {
       <div className="flex flex-wrap items-center gap-3">
         <OrderStatusBadge status={o.status} />
         <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-medium" data-testid="payment-status">{paymentLabel(o.payment_status)}</span>
+        <span className="text-sm text-slate-700" data-testid="booking-number"><Trans>Buchungsnummer <span className="font-mono font-semibold tracking-wide">{o.booking_number}</span></Trans></span>
         <Link to="/{-$locale}/account/admin/orders" className="text-sm text-primary-dark underline underline-offset-4"><Trans>Zur Liste</Trans></Link>
       </div>
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -42,7 +42,7 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
       </div>
       <form onSubmit={submitSearch} role="search" aria-label={t`Bestellungen filtern`} className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
         <div className="flex flex-col gap-1 sm:col-span-2 lg:col-span-3">
-          <Label htmlFor="orders-q"><Trans>Suche (Name, Boot oder E-Mail)</Trans></Label>
+          <Label htmlFor="orders-q"><Trans>Suche (Name, Boot, E-Mail oder Buchungsnummer)</Trans></Label>
           <div className="flex gap-2">
             <Input id="orders-q" type="search" maxLength={100} value={query} onChange={(e) => setQuery(e.target.value)} />
             <Button type="submit"><Trans>Suchen</Trans></Button>
@@ -87,7 +87,7 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
       ) : (
         <>
           <p role="status" className="text-sm text-slate-700" data-testid="orders-total">
-            {total === 0 ? <Trans>Keine Bestellungen gefunden.</Trans> : page > pages ? <Trans>{total} Bestellungen; Seite {page} gibt es nicht (nur {pages}).</Trans> : <Trans>{total} Bestellungen · Seite {page} von {pages}</Trans>}
+            {total === 0 ? <Trans>Keine Bestellungen gefunden.</Trans> : page > pages ? <Trans><Plural value={total} one="# Bestellung" other="# Bestellungen" />; Seite {page} gibt es nicht (nur {pages}).</Trans> : <Trans><Plural value={total} one="# Bestellung" other="# Bestellungen" /> · Seite {page} von {pages}</Trans>}
           </p>
           {total > 0 && page > pages && (
             <div><Button variant="outline" onClick={() => set({ page: undefined })}><Trans>Zur ersten Seite</Trans></Button></div>
@@ -111,7 +111,10 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
                 <tbody className="divide-y divide-slate-200">
                   {list.data.rows.map((o) => (
                     <tr key={o.id} data-order={o.id}>
-                      <td className="px-3 py-2 whitespace-nowrap">{formatBerlinDateTime(o.created_at, locale)}</td>
+                      <td className="px-3 py-2 whitespace-nowrap">
+                        {formatBerlinDateTime(o.created_at, locale)}
+                        <span className="block font-mono text-slate-600">{o.booking_number}</span>
+                      </td>
                       <td className="px-3 py-2">
                         <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: o.id }} className="font-medium text-primary-dark underline underline-offset-4">
                           {o.guest ?? t`(ohne Namen)`}

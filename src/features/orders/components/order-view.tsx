@@ -27,7 +27,7 @@ export function OrderPage({ id, variant = 'order', verify, payment }: { id: stri
   const refresh = () => void queryClient.invalidateQueries({ queryKey: orderKeys.all });
   if (!order) {
     return (
-      <Page title={t`Ihre Buchung`} lead={t`Buchungsnummer ${id}`}>
+      <Page title={t`Ihre Buchung`}>
         <Prose>
           <p><Trans>Diese Buchung ist hier nicht zu sehen. Melden Sie sich mit der E-Mail-Adresse der Buchung an – per Code, auch ohne Passwort –, dann erscheint sie.</Trans></p>
         </Prose>
@@ -35,10 +35,12 @@ export function OrderPage({ id, variant = 'order', verify, payment }: { id: stri
       </Page>
     );
   }
+  // Thanks only while the booking stands: a cancelled or lapsed one says so instead (OrderOutcome).
+  const thanks = variant === 'result' && (order.status === 'unverified' || order.status === 'confirmed');
   return (
     <Page
-      title={variant === 'result' ? t`Vielen Dank für Ihre Buchung` : t`Ihre Buchung`}
-      lead={variant === 'result' ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.` : undefined}
+      title={thanks ? t`Vielen Dank für Ihre Buchung` : t`Ihre Buchung`}
+      lead={thanks ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.` : undefined}
     >
       <OrderDetails order={order} verify={verify} onChanged={refresh} payment={payment} variant={variant} />
     </Page>
@@ -65,13 +67,16 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center gap-3">
         <OrderStatusBadge status={order.status} />
-        <span className="text-sm text-slate-700"><Trans>Buchungsnummer {order.id}</Trans></span>
+        <span className="text-sm text-slate-700" data-testid="booking-number"><Trans>Buchungsnummer <span className="font-mono font-semibold tracking-wide">{order.booking_number}</span></Trans></span>
       </div>
+
+      <OrderOutcome order={order} />
 
       {order.status === 'unverified' && (
         <div className="flex flex-col gap-3 rounded-md bg-amber-50 p-4 text-amber-950">
           <p role="status">
-            {order.expires_at ? (
+            {/* An order that must be paid online lapses at its payment deadline (shown with "pay online"). */}
+            {order.expires_at && order.payment_mode !== 'online_required' ? (
               <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt. Bestätigen Sie sie bis {formatBerlinDateTime(order.expires_at, i18n.locale)}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
             ) : (
               <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt.</Trans>
@@ -130,6 +135,44 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
         )}
       </div>
       {cancel.isError && <p role="alert" className="text-sm text-red-700">{orderErrorMessage(cancel.error)}</p>}
+    </div>
+  );
+}
+
+/** What became of a booking that no longer stands, in plain words, and what happens next. */
+function OrderOutcome({ order }: { order: Order }) {
+  const { i18n } = useLingui();
+  const refunded = order.payment_status === 'refunded';
+  const partly = order.payment_status === 'partially_refunded';
+  let text: ReactNode;
+  if (order.status === 'cancelled') {
+    text = (
+      <>
+        {order.cancelled_at
+          ? <Trans>Diese Buchung wurde am {formatBerlinDateTime(order.cancelled_at, i18n.locale)} storniert. Der Liegeplatz ist wieder frei.</Trans>
+          : <Trans>Diese Buchung wurde storniert. Der Liegeplatz ist wieder frei.</Trans>}{' '}
+        {refunded ? <Trans>Der gezahlte Betrag wurde erstattet.</Trans>
+          : order.payment_status === 'paid' || partly ? <Trans>Bereits Gezahltes erstattet Ihnen das Hafenbüro; Sie erhalten dazu eine Nachricht.</Trans>
+          : <Trans>Es ist nichts zu bezahlen.</Trans>}
+      </>
+    );
+  } else if (order.status === 'expired') {
+    text = <Trans>Diese Buchung ist verfallen, weil sie nicht rechtzeitig bestätigt oder bezahlt wurde. Der Liegeplatz ist wieder frei; es ist nichts zu bezahlen. Sie können gern neu buchen.</Trans>;
+  } else if (order.status === 'completed') {
+    text = refunded || partly
+      ? <Trans>Ihr Aufenthalt ist abgeschlossen. Ein Teil des Betrags wurde erstattet (siehe Zahlungen).</Trans>
+      : <Trans>Ihr Aufenthalt ist abgeschlossen. Vielen Dank für Ihren Besuch im Hafen Düsseldorf!</Trans>;
+  } else {
+    return null;
+  }
+  return (
+    <div role="status" className="flex flex-col gap-3 rounded-md bg-slate-100 p-4 text-slate-900" data-testid="order-outcome">
+      <p>{text}</p>
+      {(order.status === 'cancelled' || order.status === 'expired') && (
+        <div>
+          <Link to="/{-$locale}/start/booking" className={buttonVariants({ variant: 'outline' })}><Trans>Neue Buchung</Trans></Link>
+        </div>
+      )}
     </div>
   );
 }
