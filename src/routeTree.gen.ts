@@ -40,6 +40,7 @@ import { Route as Char123LocaleChar125ServiceWifiRouteImport } from './routes/{-
 import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$locale}/start/index'
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
+import { Route as Char123LocaleChar125AccountAdminAuditRouteImport } from './routes/{-$locale}/account/admin/audit'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminCashRouteImport } from './routes/{-$locale}/account/admin/cash'
 import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
@@ -265,6 +266,12 @@ const Char123LocaleChar125AccountAdminIndexRoute =
   Char123LocaleChar125AccountAdminIndexRouteImport.update({
     id: '/',
     path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminAuditRoute =
+  Char123LocaleChar125AccountAdminAuditRouteImport.update({
+    id: '/audit',
+    path: '/audit',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminCalendarRoute =
@@ -547,6 +554,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
+  '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
@@ -613,6 +621,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
@@ -687,6 +696,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   '/{-$locale}/account/admin/users': typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
+  '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
@@ -762,6 +772,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/sale-codes'
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
+    | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/hours'
@@ -828,6 +839,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account'
     | '/{-$locale}/service'
     | '/{-$locale}/start'
+    | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/hours'
@@ -901,6 +913,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/sale-codes'
     | '/{-$locale}/account/admin/settings'
     | '/{-$locale}/account/admin/users'
+    | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/hours'
@@ -1161,6 +1174,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/{-$locale}/account/admin/'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/audit': {
+      id: '/{-$locale}/account/admin/audit'
+      path: '/audit'
+      fullPath: '/{-$locale}/account/admin/audit'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminAuditRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/calendar': {
@@ -1526,6 +1546,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminSaleCodesRouteRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   Char123LocaleChar125AccountAdminSettingsRouteRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
   Char123LocaleChar125AccountAdminUsersRouteRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren
+  Char123LocaleChar125AccountAdminAuditRoute: typeof Char123LocaleChar125AccountAdminAuditRoute
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminCashRoute: typeof Char123LocaleChar125AccountAdminCashRoute
   Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
@@ -1557,6 +1578,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminUsersRouteRoute:
       Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren,
+    Char123LocaleChar125AccountAdminAuditRoute:
+      Char123LocaleChar125AccountAdminAuditRoute,
     Char123LocaleChar125AccountAdminCalendarRoute:
       Char123LocaleChar125AccountAdminCalendarRoute,
     Char123LocaleChar125AccountAdminCashRoute:

@@ -33,6 +33,45 @@ export type Database = {
         }
         Relationships: []
       }
+      audit_log: {
+        Row: {
+          action: string
+          actor: string | null
+          actor_role: string
+          at: string
+          id: number
+          new_values: Json | null
+          old_values: Json | null
+          redacted: string[] | null
+          row_key: string
+          table_name: string
+        }
+        Insert: {
+          action: string
+          actor?: string | null
+          actor_role: string
+          at: string
+          id?: never
+          new_values?: Json | null
+          old_values?: Json | null
+          redacted?: string[] | null
+          row_key: string
+          table_name: string
+        }
+        Update: {
+          action?: string
+          actor?: string | null
+          actor_role?: string
+          at?: string
+          id?: never
+          new_values?: Json | null
+          old_values?: Json | null
+          redacted?: string[] | null
+          row_key?: string
+          table_name?: string
+        }
+        Relationships: []
+      }
       berth_blocks: {
         Row: {
           created_at: string
@@ -1252,6 +1291,32 @@ export type Database = {
           order_id: string
         }
       }
+      admin_audit_log: {
+        Args: {
+          p_table?: string
+          p_actor?: string
+          p_actor_role?: string
+          p_from?: string
+          p_to?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          id: number
+          at: string
+          table_name: string
+          row_key: string
+          action: string
+          actor: string
+          actor_role: string
+          actor_name: string
+          actor_email: string
+          old_values: Json
+          new_values: Json
+          redacted: string[]
+          total: number
+        }[]
+      }
       admin_list_users: {
         Args: {
           p_search?: string
@@ -1706,6 +1771,16 @@ export type Database = {
           p_order_id: string
         }
         Returns: Json
+      }
+      order_event_actors: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: {
+          event_id: number
+          actor_kind: string
+          actor_name: string
+        }[]
       }
       order_move_targets: {
         Args: {

@@ -43,6 +43,10 @@ insert into public.harbour_settings (id) values (1);
 create trigger harbour_settings_touch before update on public.harbour_settings
   for each row execute function private.touch_updated_at();
 
+-- Audited (38_audit.sql): who changed the door code, wifi or payment modes, from what to what.
+create trigger harbour_settings_audit after insert or update or delete on public.harbour_settings
+  for each row execute function private.audit_row('id');
+
 create function private.can_see_harbour_access()
 returns boolean
 language sql

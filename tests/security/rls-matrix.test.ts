@@ -58,6 +58,8 @@ const EXPECTED: Record<string, Row> = {
   // and the staff functions (record_cash_movement, close_cash_day), never changed.
   cash_book_entries: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   cash_closings: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
+  audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
 
 // storage.objects per bucket (the object probed: a seeded one in that bucket; for avatars the
@@ -80,7 +82,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   // public booking and forms
   search_available_places: ANON_AND_AUTH, quote_booking: ANON_AND_AUTH, place_long_term_starts: ANON_AND_AUTH,
   send_contact_message: ANON_AND_AUTH, request_service: ANON_AND_AUTH, apply_for_long_term_berth: ANON_AND_AUTH,
-  long_term_application_status: ANON_AND_AUTH, payment_mode_for: ANON_AND_AUTH,
+  long_term_application_status: ANON_AND_AUTH, payment_mode_for: ANON_AND_AUTH, payment_terms: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH, cancel_booking: AUTH, check_in: AUTH, claim_guest_orders: AUTH, harbour_access: AUTH,
   export_my_data: AUTH, delete_my_account: AUTH, begin_online_payment: AUTH, order_balance: AUTH,
@@ -93,6 +95,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   staff_orders: AUTH, order_move_targets: AUTH, add_order_note: AUTH, calendar_entries: AUTH,
   open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH,
   record_cash_movement: AUTH, close_cash_day: AUTH, cash_day: AUTH,
+  admin_audit_log: AUTH, order_event_actors: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
   record_stripe_event: NOBODY, record_checkout_session: NOBODY,
@@ -250,6 +253,7 @@ for (const engine of engines()) {
         case 'order_notes': return { order_id: who.guestOrderId, body: 'note' };
         case 'order_events': return { order_id: who.guestOrderId, event: 'status', to_value: 'paid' };
         case 'payments': return { order_id: who.guestOrderId, kind: 'payment', method: 'cash', amount_cents: 1 };
+        case 'audit_log': return { at: '2099-01-01T00:00:00Z', table_name: 'public.places', row_key: 'x', action: 'insert', actor_role: 'system', new_values: {} };
         case 'checkout_sessions': return { id: 'cs_test_probe', order_id: who.guestOrderId, url: 'https://checkout.example/x', amount_cents: 1, expires_at: '2099-01-01T00:00:00Z' };
         case 'cash_book_entries': return { business_day: berlinDay(1), kind: 'opening_float', amount_cents: 1, source_kind: 'movement', reason: 'x' };
         case 'cash_closings': return { business_day: berlinDay(1), period_from: berlinDay(1), opening_cents: 0, cash_in_cents: 0, cash_out_cents: 0, expected_cents: 0, counted_cents: 0, difference_cents: 0 };

@@ -79,7 +79,10 @@ export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at'
 /** The events order_events records (text with a check constraint in the generated row). */
 export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'checked_in' | 'payment_recorded' | 'refund_recorded' | 'payment_to_refund' | 'payment_failed';
 
-export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_value' | 'at'> & { event: OrderEventKind };
+/** Who did a step (order_event_actors): a staff member (with the name), the guest, or the system. */
+export type OrderEventActor = { kind: 'staff'; name: string | null } | { kind: 'guest' } | { kind: 'system' };
+
+export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_value' | 'at'> & { event: OrderEventKind; actor: OrderEventActor };
 
 export interface OrderDetail {
   order: Order;
@@ -95,19 +98,29 @@ export const orderDetailQueryOptions = (id: string) =>
     queryFn: async (): Promise<OrderDetail | null> => {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
       const supabase = await getSupabase();
-      const [order, invoice, notes, events] = await Promise.all([
+      const [order, invoice, notes, events, actors] = await Promise.all([
         // jsonb columns: the generated row says Json (see OrderJson, InvoiceOverride).
         supabase.from('orders').select('*').eq('id', id).maybeSingle().overrideTypes<OrderJson>(),
         supabase.from('invoices').select('*').eq('order_id', id).maybeSingle().overrideTypes<InvoiceOverride>(),
         supabase.from('order_notes').select('id, body, created_at, created_by').eq('order_id', id).order('created_at'),
         supabase.from('order_events').select('id, event, from_value, to_value, at').eq('order_id', id).order('id').overrideTypes<{ event: OrderEventKind }[]>(),
+        // RETURNS TABLE columns are typed not-null; actor_name is null for the guest and the system.
+        supabase.rpc('order_event_actors', { p_order_id: id }).overrideTypes<{ actor_name: string | null }[]>(),
       ]);
       if (order.error) throw order.error;
       if (invoice.error) throw invoice.error;
       if (notes.error) throw notes.error;
       if (events.error) throw events.error;
+      if (actors.error) throw actors.error;
       if (!order.data) return null;
-      return { order: order.data, invoice: invoice.data, notes: notes.data, events: events.data };
+      const actorOf = new Map(actors.data.map((a): [number, OrderEventActor] => [
+        a.event_id,
+        a.actor_kind === 'staff' ? { kind: 'staff', name: a.actor_name } : a.actor_kind === 'guest' ? { kind: 'guest' } : { kind: 'system' },
+      ]));
+      return {
+        order: order.data, invoice: invoice.data, notes: notes.data,
+        events: events.data.map((e) => ({ ...e, actor: actorOf.get(e.id) ?? { kind: 'system' } })),
+      };
     },
   });
 

@@ -188,6 +188,8 @@ export function OrderDetailPage({ id }: { id: string }) {
       default: return e.event;
     }
   };
+  const eventActor = (e: OrderDetail['events'][number]) =>
+    e.actor.kind === 'staff' ? (e.actor.name ?? t`Hafenteam`) : e.actor.kind === 'guest' ? t`Gast` : t`System`;
   const person = o.person as Record<string, string | undefined>;
   const address = [person.street, [person.postal_code, person.city].filter(Boolean).join(' '), person.country].filter(Boolean).join(', ');
 
@@ -278,6 +280,7 @@ export function OrderDetailPage({ id }: { id: string }) {
             {d.events.map((e) => (
               <li key={e.id} className="flex flex-wrap gap-x-3">
                 <span className="text-slate-600">{formatBerlinDateTime(e.at, locale)}</span>
+                <span className="font-medium" data-testid="event-actor">{eventActor(e)}</span>
                 <span>{eventText(e)}</span>
               </li>
             ))}
