@@ -146,7 +146,18 @@ declare
   v_code text := b ->> 'sale_code';
   v_lines jsonb := '[]'::jsonb;
 begin
-  if p_order.kind = 'day' then
+  if b ->> 'berth_fee_cents' is null then
+    -- A breakdown without its parts (written by hand, not by the booking functions): one line
+    -- of the whole net, so the document still adds up to the order's price.
+    v_lines := v_lines || jsonb_build_object(
+      'code', 'berth_fee',
+      'description', 'Liegeplatz ' || v_place,
+      'description_en', 'Berth ' || v_place,
+      'quantity', 1, 'unit', 'piece',
+      'unit_price_cents', coalesce((b ->> 'net_cents')::integer, round(p_order.price_cents * 100 / (100 + v_rate))::integer),
+      'vat_rate', v_rate,
+      'net_cents', coalesce((b ->> 'net_cents')::integer, round(p_order.price_cents * 100 / (100 + v_rate))::integer));
+  elsif p_order.kind = 'day' then
     v_lines := v_lines || jsonb_build_object(
       'code', 'berth_fee',
       'description', 'Tagesliegeplatz ' || v_place || ', Boot ' || v_metres || ' m',
