@@ -182,6 +182,7 @@ export type Database = {
         Row: {
           door_code: string
           id: number
+          payment_hold_minutes: number
           payment_mode_day: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight: Database["public"]["Enums"]["payment_mode"]
@@ -193,6 +194,7 @@ export type Database = {
         Insert: {
           door_code?: string
           id?: number
+          payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
@@ -204,6 +206,7 @@ export type Database = {
         Update: {
           door_code?: string
           id?: number
+          payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
@@ -612,6 +615,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -636,6 +640,7 @@ export type Database = {
           id?: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id?: string | null
+          payment_mode?: Database["public"]["Enums"]["payment_mode"]
           payment_status?: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -660,6 +665,7 @@ export type Database = {
           id?: string
           kind?: Database["public"]["Enums"]["order_kind"]
           payment_id?: string | null
+          payment_mode?: Database["public"]["Enums"]["payment_mode"]
           payment_status?: Database["public"]["Enums"]["payment_status"]
           person?: Json
           place_id?: string
@@ -1342,6 +1348,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1371,6 +1378,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1461,6 +1469,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1554,6 +1563,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string
@@ -1605,6 +1615,12 @@ export type Database = {
           p_walk_in?: boolean
         }
         Returns: Database["public"]["Enums"]["payment_mode"]
+      }
+      payment_terms: {
+        Args: {
+          p_kind: Database["public"]["Enums"]["order_kind"]
+        }
+        Returns: Json
       }
       place_calendar: {
         Args: {
@@ -1915,6 +1931,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["order_kind"]
           payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
           payment_status: Database["public"]["Enums"]["payment_status"]
           person: Json
           place_id: string

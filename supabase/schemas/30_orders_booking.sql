@@ -84,8 +84,14 @@ create table public.orders (
   -- but their values come from the caller. Oversized snapshots are refused (23514, HTTP 400).
   constraint orders_person_size check (octet_length(person::text) <= 4000),
   constraint orders_boat_size check (octet_length(boat::text) <= 1000),
-  constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired', 'completed'))
+  constraint orders_refunded_is_cancelled check (payment_status <> 'refunded' or status in ('cancelled', 'expired', 'completed')),
+  -- How this order is paid, as the admin setting said when it was booked (issue 20): a later
+  -- change of the setting does not change what the guest was told.
+  payment_mode public.payment_mode not null default 'online_optional'
 );
+
+comment on column public.orders.expires_at is 'When the order lapses and frees its berth unless something happens first: an unverified guest order (24 hours, at the latest at arrival) unless the e-mail is confirmed, an unpaid online_required order (the hold of harbour_settings.payment_hold_minutes) unless it is paid. Null: it does not lapse.';
+comment on column public.orders.payment_mode is 'The payment mode when the order was booked (payment_mode_for at that moment): online_required orders lapse unpaid at expires_at.';
 
 comment on constraint orders_refunded_is_cancelled on public.orders is 'A refunded order is a booking that does not take place (cancelled or expired), or a completed stay refunded in full from Stripe''s dashboard (the app never does that; the ledger records what Stripe reports).';
 
@@ -100,7 +106,7 @@ create index orders_user_idx on public.orders (user_id, starts_at desc);
 
 create index orders_place_idx on public.orders (place_id, starts_at);
 
-create index orders_unverified_idx on public.orders (expires_at) where status = 'unverified';
+create index orders_expiry_idx on public.orders (expires_at) where expires_at is not null;
 
 create index orders_email_idx on public.orders (lower(email)) where status = 'unverified';
 
@@ -338,10 +344,12 @@ $$;
 comment on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) is 'The price breakdown (cents) of a stay for a boat length, with an optional sale code; wrong codes are recorded and throttled.';
 revoke execute on function public.quote_booking(public.order_kind, date, numeric, date, time, time, text) from public;
 
--- Unverified orders expire 24 hours after booking, at the latest at arrival, and free their
--- berth. Checked-in orders whose departure has passed are completed. A paid order never
--- expires: the first payment in the ledger clears expires_at (35_payments_invoices.sql), and
--- only orders whose payment is still pending are expired here.
+-- Open orders lapse at expires_at and free their berth: unverified guest orders 24 hours after
+-- booking (at the latest at arrival), unpaid orders whose kind must be paid online after the
+-- payment hold (payment_hold_minutes, at the latest at arrival). Checked-in orders whose
+-- departure has passed are completed. A paid order never expires: the first payment in the
+-- ledger clears expires_at (35_payments_invoices.sql), and only orders whose payment is still
+-- pending are expired here.
 create function private.expire_orders(p_place_id uuid default null)
 returns integer
 language plpgsql
@@ -356,7 +364,7 @@ begin
   with expired as (
     update public.orders o
        set status = 'expired'
-     where o.status = 'unverified' and o.expires_at <= v_now and o.payment_status = 'pending'
+     where o.status in ('unverified', 'confirmed') and o.expires_at <= v_now and o.payment_status = 'pending'
        and (p_place_id is null or o.place_id = p_place_id)
     returning o.id
   ), freed as (
@@ -374,7 +382,7 @@ begin
   return v_count;
 end
 $$;
-comment on function private.expire_orders(uuid) is 'Expires stale unverified orders (all, or of one berth) and frees their berth; completes past checked-in orders.';
+comment on function private.expire_orders(uuid) is 'Expires open orders past expires_at that are still unpaid (unverified guest orders, unpaid online_required orders; all, or of one berth) and frees their berth; completes past checked-in orders.';
 revoke execute on function private.expire_orders(uuid) from public;
 
 create function public.expire_unverified_orders()
@@ -386,7 +394,7 @@ set search_path = ''
 as $$
   select private.expire_orders(null)
 $$;
-comment on function public.expire_unverified_orders() is 'Periodic cleanup (pg_cron on hosted, a timer in the local stack): expires stale unverified orders, completes past stays.';
+comment on function public.expire_unverified_orders() is 'Periodic cleanup (pg_cron on hosted, a timer in the local stack): expires lapsed orders (unverified, or unpaid when online payment is required), completes past stays.';
 revoke execute on function public.expire_unverified_orders() from anon, authenticated, public;
 
 create function private.claim_guest_orders()
@@ -407,8 +415,10 @@ begin
   if v_email is null then
     raise exception 'verified_account_required' using errcode = '42501';
   end if;
+  -- An order that must be paid online keeps its payment deadline (it lapses unpaid).
   update public.orders o
-     set user_id = v_uid, status = 'confirmed', expires_at = null
+     set user_id = v_uid, status = 'confirmed',
+         expires_at = case when o.payment_mode = 'online_required' and o.payment_status = 'pending' then o.expires_at end
     from auth.users g
    where g.id = o.user_id and g.is_anonymous
      and lower(o.email) = v_email
@@ -704,9 +714,10 @@ as $$
                                 else (p_ends_at at time zone 'Europe/Berlin')::date - 1 end
         and (h.ends_on is null or h.ends_on >= (p_starts_at at time zone 'Europe/Berlin')::date)
     )
-    -- A live occupation overlapping [p_starts_at, p_ends_at); an unverified reservation past
-    -- its expiry gives way (the booking functions expire it first); a paid one has no expiry
-    -- (null) and never gives way. The range test probes place_statuses_place_end_idx.
+    -- A live occupation overlapping [p_starts_at, p_ends_at); an open order past its expiry
+    -- (unverified, or unpaid when it must be paid online) gives way (the booking functions
+    -- expire it first); a paid one has no expiry (null) and never gives way. The range test
+    -- probes place_statuses_place_end_idx.
     and not exists (
       select 1
       from public.place_statuses s
@@ -715,10 +726,10 @@ as $$
         and not s.cancelled
         and s.ends_at > p_starts_at
         and s.starts_at < p_ends_at
-        and not (o.status is not distinct from 'unverified' and coalesce(o.expires_at <= p_now, false))
+        and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= p_now, false)
     )
 $$;
-comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day for day stays, no long-term holder, no live occupation (stale unverified ones ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
+comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day for day stays, no long-term holder, no live occupation (lapsed open orders ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
 revoke execute on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) from public;
 
 create function private.search_available_places(
@@ -872,6 +883,7 @@ declare
   v_first_name text := nullif(btrim(p_person ->> 'first_name'), '');
   v_last_name text := nullif(btrim(p_person ->> 'last_name'), '');
   v_now timestamptz := private.now();
+  v_mode public.payment_mode := private.payment_mode_for(p_kind, coalesce(p_breakdown_extra ? 'booked_by_staff', false));
   v_order public.orders;
 begin
   -- The boat and the person.
@@ -943,7 +955,7 @@ begin
 
   insert into public.orders (
     user_id, place_id, kind, starts_at, ends_at, status, price_cents, price_breakdown, email,
-    sale_code, place_snapshot, boat, person, expires_at
+    sale_code, place_snapshot, boat, person, expires_at, payment_mode
   ) values (
     p_user_id, p_place_id, p_kind, v_period.starts_at, v_period.ends_at, p_status,
     (v_quote ->> 'gross_cents')::integer, v_quote || coalesce(p_breakdown_extra, '{}'::jsonb),
@@ -960,7 +972,15 @@ begin
       'city', nullif(btrim(p_person ->> 'city'), ''), 'country', nullif(btrim(p_person ->> 'country'), ''),
       -- The language the guest booked in: the confirmation and later mail use it (private.order_locale).
       'locale', case when p_person ->> 'locale' in ('de', 'en') then p_person ->> 'locale' end)),
-    case when p_status = 'unverified' then least(v_now + interval '24 hours', v_period.starts_at) end
+    -- It lapses unless the guest confirms the e-mail (unverified: 24 hours) or pays (when this
+    -- kind must be paid online: the payment hold), whichever comes first; at the latest at
+    -- arrival. least() skips the null of a deadline that does not apply.
+    case when p_status = 'unverified' or (v_mode = 'online_required' and (v_quote ->> 'gross_cents')::integer > 0)
+      then least(case when p_status = 'unverified' then v_now + interval '24 hours' end,
+                 case when v_mode = 'online_required' and (v_quote ->> 'gross_cents')::integer > 0
+                      then v_now + private.payment_hold() end,
+                 v_period.starts_at) end,
+    v_mode
   ) returning * into v_order;
 
   begin
@@ -972,7 +992,7 @@ begin
   return v_order;
 end
 $$;
-comment on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) is 'The booking rules of create_booking and staff_create_booking: boat, person, e-mail (required or optional), period, fit, kind, long-term holder, 3 open unverified orders per session, sale code and price, free berth; writes order (with the booking language) and reservation. The caller decides who books, the status and the account.';
+comment on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) is 'The booking rules of create_booking and staff_create_booking: boat, person, e-mail (required or optional), period, fit, kind, long-term holder, 3 open unverified orders per session, sale code and price, free berth; writes order (with the booking language, the payment mode and the deadline by which it must be confirmed or paid) and reservation. The caller decides who books, the status and the account.';
 revoke execute on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) from public;
 
 create function private.staff_create_booking(

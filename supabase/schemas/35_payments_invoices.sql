@@ -33,6 +33,10 @@ create table public.payments (
   constraint payments_refund_id_on_refunds check (provider_refund_id is null or kind = 'refund')
 );
 
+-- Live in the order desk's payments panel and on the guest's order page (INSERT only: rows
+-- never change; RLS decides per subscriber: owners their order's rows, staff all).
+alter publication supabase_realtime add table public.payments;
+
 alter table public.payments enable row level security;
 
 comment on table public.payments is 'The ledger: every payment and refund of an order (cents, EUR), append-only; online rows are written only by the Stripe webhook (record_stripe_event), desk rows by staff (record_desk_payment, record_desk_refund). orders.payment_status is derived from it.';
@@ -317,10 +321,13 @@ begin
       where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0),
     'refundable_desk_cents', coalesce((select sum(private.payment_refundable(p.id)) from public.payments p
       where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method <> 'online'), 0),
-    'payment_mode', private.payment_mode_for(p_order.kind, p_order.price_breakdown ? 'booked_by_staff'));
+    'payment_mode', p_order.payment_mode,
+    -- An unpaid order that must be paid online lapses then (null: it does not lapse for want of payment).
+    'pay_by', case when p_order.payment_mode = 'online_required' and p_order.payment_status = 'pending'
+                   and p_order.status in ('unverified', 'confirmed') then p_order.expires_at end);
 end
 $$;
-comment on function private.order_balance_of(public.orders) is 'An order''s money: price, paid, refunded, net, outstanding, to refund (double charge or paid after it ended), refundable online and at the desk, and its payment mode.';
+comment on function private.order_balance_of(public.orders) is 'An order''s money: price, paid, refunded, net, outstanding, to refund (double charge or paid after it ended), refundable online and at the desk, its payment mode (as booked) and the deadline to pay by when it must be paid online.';
 revoke execute on function private.order_balance_of(public.orders) from public;
 
 create function private.order_balance(p_order_id uuid)
@@ -387,7 +394,8 @@ begin
   if not v_staff and not private.is_anonymous() and not private.is_active_user() then
     raise exception 'account_inactive' using errcode = '42501';
   end if;
-  if v_order.status in ('cancelled', 'expired') then
+  -- A lapsed order (past its deadline, not yet swept by expire_orders) is not payable either.
+  if v_order.status in ('cancelled', 'expired') or v_order.expires_at <= private.now() then
     raise exception 'order_not_payable' using errcode = 'P0001';
   end if;
   v_balance := private.order_balance_of(v_order);
@@ -496,6 +504,13 @@ begin
   end if;
   insert into public.checkout_sessions (id, order_id, url, amount_cents, status, expires_at, created_at)
   values (p_session_id, p_order_id, p_url, p_amount_cents, 'open', p_expires_at, private.now());
+  -- A guest paying in time keeps the berth while the Checkout page is open: the payment hold
+  -- of an order that must be paid online runs at least to the session's end (never beyond the
+  -- stay's end).
+  if v_order.payment_mode = 'online_required' and v_order.payment_status = 'pending'
+     and v_order.expires_at > private.now() and v_order.expires_at < least(p_expires_at, v_order.ends_at) then
+    update public.orders o set expires_at = least(p_expires_at, o.ends_at) where o.id = p_order_id;
+  end if;
   perform private.apply_waiting_stripe_events(p_order_id, null);
 end
 $$;
@@ -513,7 +528,7 @@ set search_path = ''
 as $$
   select private.record_checkout_session(p_order_id, p_session_id, p_url, p_amount_cents, p_expires_at)
 $$;
-comment on function public.record_checkout_session(uuid, text, text, integer, timestamptz) is 'Service role only (create-checkout): records a Checkout session created for an order (idempotent for the same id), then applies events that waited for it.';
+comment on function public.record_checkout_session(uuid, text, text, integer, timestamptz) is 'Service role only (create-checkout): records a Checkout session created for an order (idempotent for the same id), extends the payment hold of an order that must be paid online to the session''s end, then applies events that waited for it.';
 revoke execute on function public.record_checkout_session(uuid, text, text, integer, timestamptz) from anon, authenticated, public;
 grant execute on function public.record_checkout_session(uuid, text, text, integer, timestamptz) to service_role;
 

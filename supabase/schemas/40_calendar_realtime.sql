@@ -242,7 +242,7 @@ begin
       and s.starts_at < v_to
       and s.ends_at > v_from
       and (p_place_id is null or s.place_id = p_place_id)
-      and not (o.status is not distinct from 'unverified' and o.expires_at <= v_now)
+      and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= v_now, false)
     union all
     select h.id, h.place_id, 'long_term', null, null,
            (h.starts_on::timestamp at time zone 'Europe/Berlin'),

@@ -15,8 +15,13 @@ create table public.harbour_settings (
   payment_mode_fair public.payment_mode not null default 'online_optional',
   payment_mode_walk_in public.payment_mode not null default 'desk',
   constraint harbour_settings_lengths check (
-    char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100)
+    char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100),
+  -- How long an unpaid order of a kind that must be paid online holds its berth (issue 20).
+  payment_hold_minutes integer not null default 60
+    constraint harbour_settings_payment_hold check (payment_hold_minutes between 15 and 1440)
 );
+
+comment on column public.harbour_settings.payment_hold_minutes is 'Minutes an unpaid order holds its berth when its kind must be paid online (15 minutes to 24 hours); then it lapses and the berth is free again. A Checkout session started in time extends the hold to its own end.';
 
 alter table public.harbour_settings enable row level security;
 
@@ -114,6 +119,49 @@ $$;
 comment on function private.payment_mode_for(public.order_kind, boolean) is 'The rule behind public.payment_mode_for (security definer, not exposed by the API).';
 revoke execute on function private.payment_mode_for(public.order_kind, boolean) from public;
 grant execute on function private.payment_mode_for(public.order_kind, boolean) to anon, authenticated, service_role;
+
+create function private.payment_hold()
+returns interval
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select make_interval(mins => s.payment_hold_minutes) from public.harbour_settings s where s.id = 1
+$$;
+comment on function private.payment_hold() is 'How long an unpaid order holds its berth when it must be paid online (harbour_settings.payment_hold_minutes).';
+revoke execute on function private.payment_hold() from public;
+
+-- The booking form says before confirming how the stay will be paid.
+create function private.payment_terms(p_kind public.order_kind)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object('mode', private.payment_mode_for(p_kind, false),
+                            'hold_minutes', s.payment_hold_minutes)
+  from public.harbour_settings s
+  where s.id = 1
+$$;
+comment on function private.payment_terms(public.order_kind) is 'The rule behind public.payment_terms (security definer, not exposed by the API).';
+revoke execute on function private.payment_terms(public.order_kind) from public;
+grant execute on function private.payment_terms(public.order_kind) to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/payment_terms): runs as the caller, the rule above decides.
+create function public.payment_terms(p_kind public.order_kind)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.payment_terms(p_kind)
+$$;
+comment on function public.payment_terms(public.order_kind) is 'How a guest''s booking of this kind is paid, for the booking form: {mode, hold_minutes} (online_required: pay within hold_minutes or the booking lapses).';
+revoke execute on function public.payment_terms(public.order_kind) from public;
+grant execute on function public.payment_terms(public.order_kind) to anon, authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/payment_mode_for): runs as the caller, the rule above decides.
 create function public.payment_mode_for(p_kind public.order_kind, p_walk_in boolean DEFAULT false)

@@ -588,7 +588,21 @@ begin
     '',
     case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || p_order.id,
     case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || p_order.id,
-    case when p_order.status = 'unverified' then E'\n' || case when v_en
+    -- How the stay is paid (the mode as booked); an order that must be paid online names its deadline.
+    E'\n' || case
+      when p_order.payment_mode = 'online_required' and p_order.expires_at is not null then case when v_en
+        then format('Please pay online by %s (link above, "Pay now"). Otherwise the booking expires and the berth is released.', private.format_berlin(p_order.expires_at, 'en'))
+        else format('Bitte bezahlen Sie bis %s online (Link oben, „Jetzt bezahlen“). Sonst verfällt die Buchung und der Liegeplatz wird freigegeben.', private.format_berlin(p_order.expires_at, 'de')) end
+      when p_order.payment_mode = 'desk' then case when v_en
+        then 'Payment: at the harbour office (cash, card or bank transfer).'
+        else 'Bezahlung: im Hafenbüro (bar, mit Karte oder per Überweisung).' end
+      when p_order.price_cents > 0 then case when v_en
+        then 'Payment: online on your booking page (link above) or at the harbour office.'
+        else 'Bezahlung: online auf Ihrer Buchungsseite (Link oben) oder im Hafenbüro.' end
+    end,
+    -- A guest order that must be paid lapses at the payment deadline; paying keeps it, so the
+    -- e-mail confirmation is not a deadline of its own then.
+    case when p_order.status = 'unverified' and p_order.payment_mode <> 'online_required' then E'\n' || case when v_en
       then 'Please confirm your e-mail address within 24 hours (at the latest by your arrival): log in with your e-mail address and the code we send you, from any device. Otherwise the booking expires and the berth is released.'
       else 'Bitte bestätigen Sie Ihre E-Mail-Adresse innerhalb von 24 Stunden (spätestens bis zur Ankunft): Melden Sie sich mit Ihrer E-Mail-Adresse und dem Code an, den wir Ihnen senden – von jedem Gerät aus. Sonst verfällt die Buchung und der Liegeplatz wird freigegeben.' end end,
     '',
@@ -606,7 +620,7 @@ begin
     p_order.id);
 end
 $$;
-comment on function private.queue_booking_confirmation(public.orders) is 'Queues the booking confirmation (guest''s language, price with VAT, verification hint for guests, .ics of the stay).';
+comment on function private.queue_booking_confirmation(public.orders) is 'Queues the booking confirmation (guest''s language, price with VAT, how it is paid and the payment deadline when it must be paid online, verification hint for guests, .ics of the stay).';
 revoke execute on function private.queue_booking_confirmation(public.orders) from public;
 
 -- The receipt of an online payment (issue 20): when Stripe's payment is in the ledger, the

@@ -406,7 +406,7 @@ begin
     where s.place_id = p_place_id and not s.cancelled and s.order_id is not null
       and s.ends_at > private.berlin_at(p_starts_on, time '00:00')
       and (p_ends_on is null or s.starts_at < private.berlin_at(p_ends_on + 1, time '00:00'))
-      and not (o.status is not distinct from 'unverified' and o.expires_at <= private.now())
+      and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= private.now(), false)
   ) then
     raise exception 'berth_has_bookings' using errcode = '23P01', hint = 'Move or cancel the bookings in that period first.';
   end if;

@@ -9,7 +9,7 @@ import { expect as baseExpect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
 import { personas } from '../helpers/personas.ts';
 import { clientAs } from './admin-content-helpers.ts';
-import { berlinDay, euro, personaToken } from './booking-helpers.ts';
+import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, personaToken } from './booking-helpers.ts';
 import { bookViaApi, payViaApi, paymentStatus, rest, rpc } from './payment-helpers.ts';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -178,6 +178,8 @@ test.describe('payments panel', () => {
 
 test.describe('payment modes', () => {
   test.use({ persona: 'admin' });
+  // Both tests change how fair berths are paid: one after the other.
+  test.describe.configure({ mode: 'serial' });
 
   test('an admin sets how fair berths are paid; everyone who books reads it (de, en)', async ({ page, consoleErrors }) => {
     const customer = await clientAs('customer');
@@ -201,6 +203,64 @@ test.describe('payment modes', () => {
     await en.getByRole('button', { name: 'Save payment settings' }).click();
     await expect(en.getByRole('status')).toHaveText('Saved.');
     expect((await customer.rpc('payment_mode_for', { p_kind: 'fair' })).data).toBe('online_optional');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('fair berths must be paid online within 30 minutes: the booking form says so, the order names its deadline (en), and it is set back (de)', async ({ page, consoleErrors }) => {
+    const customer = await clientAs('customer');
+    await page.goto('/en/account/admin/settings');
+    const section = page.getByRole('region', { name: 'How bookings are paid' });
+    await section.getByRole('radiogroup', { name: 'Fair boater berth' }).getByRole('radio', { name: /Online in advance/ }).click();
+    const hold = section.getByLabel('Hold time until online payment (minutes)');
+    await expect(hold).toHaveValue('60');
+    await hold.fill('10');
+    await section.getByRole('button', { name: 'Save payment settings' }).click();
+    await expect(section.getByText('Between 15 minutes and 24 hours (1440 minutes)')).toBeVisible();
+    await hold.fill('30');
+    await section.getByRole('button', { name: 'Save payment settings' }).click();
+    await expect(section.getByRole('status')).toHaveText('Saved.');
+    expect((await customer.rpc('payment_terms', { p_kind: 'fair' })).data).toEqual({ mode: 'online_required', hold_minutes: 30 });
+
+    try {
+      // A fair stay (the seeded boot Düsseldorf), booked through the form: the summary says how it is paid.
+      const { data: fairs } = await customer.from('fair_periods').select('starts_on').order('starts_on').limit(1);
+      const arrival = fairs![0].starts_on as string;
+      const departure = new Date(Date.parse(`${arrival}T12:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+      await page.goto('/en/start/booking');
+      await page.getByRole('radio', { name: /^Fair boater berth/ }).click();
+      await fillBerthData(page, 'en', { arrival, departure, length: '6.5', width: '2.4', boat: `Messe ${run}` });
+      await chooseFirstBerth(page, 'en');
+      await expect(page.getByTestId('payment-terms')).toHaveText(
+        'Payment is online, right after booking. Please pay within 30 minutes; otherwise the booking lapses and the berth is released.');
+      await page.getByLabel('First name').fill('Anna');
+      await page.getByLabel('Last name').fill('Admin');
+      const booked = Date.now();
+      await confirmBooking(page, 'en');
+      // The deadline: 30 minutes after booking, in Berlin time.
+      const deadline = page.getByTestId('payment-deadline');
+      await expect(deadline).toContainText('Please pay by ');
+      const shown = /(\d{1,2}):(\d{2})/.exec((await deadline.textContent()) ?? '');
+      const expected = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .formatToParts(new Date(booked + 30 * 60_000));
+      const hhmm = (parts: Intl.DateTimeFormatPart[]) => `${parts.find((p) => p.type === 'hour')!.value}:${parts.find((p) => p.type === 'minute')!.value}`;
+      expect([hhmm(expected), hhmm(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .formatToParts(new Date(booked + 31 * 60_000)))]).toContain(`${shown![1].padStart(2, '0')}:${shown![2]}`);
+      await expect(page.getByRole('button', { name: 'Pay online now' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      // Cancel it again: the fair berths stay free for the other suites.
+      await page.getByRole('button', { name: 'Cancel booking' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel booking' }).click();
+      await expect(page.getByText('Cancelled', { exact: true }).first()).toBeVisible();
+    } finally {
+      // Back to the defaults, in German.
+      await page.goto('/de/account/admin/settings');
+      const de = page.getByRole('region', { name: 'Zahlungsweise' });
+      await de.getByRole('radiogroup', { name: 'Messe-Liegeplatz' }).getByRole('radio', { name: /Online oder im Hafenbüro/ }).click();
+      await de.getByLabel('Haltezeit bis zur Online-Zahlung (Minuten)').fill('60');
+      await de.getByRole('button', { name: 'Zahlungseinstellungen speichern' }).click();
+      await expect(de.getByRole('status')).toHaveText('Gespeichert.');
+    }
+    expect((await customer.rpc('payment_terms', { p_kind: 'fair' })).data).toEqual({ mode: 'online_optional', hold_minutes: 60 });
     expect(consoleErrors).toEqual([]);
   });
 });

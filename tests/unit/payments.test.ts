@@ -3,6 +3,8 @@ import { i18n } from '@lingui/core';
 import { deskPaymentSchema, refundSchema } from '@/features/harbour/schemas/payment';
 import { centsToInput, formatEuro, parseEuroCents } from '@/lib/prices';
 import { validatePaymentReturn } from '@/lib/payment-return';
+import { canPayOnline, paymentLapsed } from '@/features/orders/api/payments';
+import type { OrderBalance } from '@/features/orders/api/types';
 
 i18n.loadAndActivate({ locale: 'de', messages: {} });
 
@@ -53,5 +55,29 @@ describe('the return from Stripe Checkout', () => {
     expect(validatePaymentReturn({ payment: 'success', session_id: '<script>' })).toEqual({ payment: 'success' });
     expect(validatePaymentReturn({ payment: 'paid' })).toEqual({});
     expect(validatePaymentReturn({})).toEqual({});
+  });
+});
+
+describe('paying online before the deadline', () => {
+  const balance = (over: Partial<OrderBalance>): OrderBalance => ({
+    price_cents: 5712, paid_cents: 0, refunded_cents: 0, net_cents: 0, outstanding_cents: 5712, to_refund_cents: 0,
+    refundable_online_cents: 0, refundable_desk_cents: 0, payment_mode: 'online_required', pay_by: null, ...over,
+  });
+  const open = { status: 'confirmed', payment_status: 'pending' } as const;
+  const now = Date.parse('2027-01-10T12:00:00Z');
+
+  it('an order that must be paid online is payable until its deadline, not at or after it', () => {
+    expect(canPayOnline(open, balance({ pay_by: '2027-01-10T12:00:01Z' }), now)).toBe(true);
+    expect(paymentLapsed(balance({ pay_by: '2027-01-10T12:00:01Z' }), now)).toBe(false);
+    expect(canPayOnline(open, balance({ pay_by: '2027-01-10T12:00:00Z' }), now)).toBe(false);
+    expect(paymentLapsed(balance({ pay_by: '2027-01-10T11:59:00Z' }), now)).toBe(true);
+  });
+
+  it('without a deadline only the mode, the status and what is outstanding decide', () => {
+    expect(canPayOnline(open, balance({ payment_mode: 'online_optional' }), now)).toBe(true);
+    expect(canPayOnline(open, balance({ payment_mode: 'desk' }), now)).toBe(false);
+    expect(canPayOnline({ ...open, status: 'expired' }, balance({}), now)).toBe(false);
+    expect(canPayOnline(open, balance({ outstanding_cents: 0 }), now)).toBe(false);
+    expect(paymentLapsed(undefined, now)).toBe(false);
   });
 });

@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (shared by edge functions): the Node tsconfig must not check it */
-// @ts-nocheck
 /**
  * What the payment edge functions share besides Stripe: JSON answers with CORS (a function
  * answers CORS itself on hosted Supabase), the caller's token, and the database's functions

@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (shared by edge functions): the Node tsconfig must not check it */
-// @ts-nocheck
 /**
  * The Stripe client of the payment edge functions (create-checkout, refund-payment; the webhook
  * uses only the signature check). `stripe` is mapped by each function's own deno.json to

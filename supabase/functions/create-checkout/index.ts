@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (an edge function): the Node tsconfig must not check it */
-// @ts-nocheck
 /**
  * create-checkout: POST {order_id} with a signed-in user's token (guests book under anonymous
  * auth, so theirs counts) -> {url}, the Stripe Checkout page for the order's gross amount.

@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (an edge function): the Node tsconfig must not check it */
-// @ts-nocheck
 /**
  * refund-payment: POST {order_id, amount_cents} with a staff member's token -> {refund_id,
  * status}: refunds all or part of the order's online payment through Stripe.

@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (an edge function): the Node tsconfig must not check it */
-// @ts-nocheck
 /**
  * send-mail: delivers the outbox (public.outbox) over SMTP.
  *

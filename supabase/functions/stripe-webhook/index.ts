@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/ban-ts-comment -- Deno code (an edge function): the Node tsconfig must not check it */
-// @ts-nocheck
 /**
  * stripe-webhook: Stripe's events (`verify_jwt = false` in config.toml: Stripe sends no
  * Supabase token; the Stripe-Signature header is the authentication).

@@ -368,6 +368,26 @@ for (const engine of engines()) {
       expect(await ledger(order.orderId)).toEqual(recorded);
     });
 
+    it('stripe-webhook answers 503 while the database cannot record events (a broken deployment) and records nothing; Stripe\'s retry after the fix is recorded once', async () => {
+      const order = await guestOrder();
+      const session = await completedSession(order);
+      const evt = event('checkout.session.completed', session as unknown as Record<string, unknown>);
+      // The service role loses the right to record events (as after a migration that forgot its grant).
+      await stack.db.query('revoke execute on function public.record_stripe_event(jsonb) from service_role');
+      try {
+        expect(await send(evt)).toEqual({ status: 503, body: { error: 'database_unavailable' } });
+        expect(await ledger(order.orderId)).toEqual([]);
+        expect((await paymentStatus(order.orderId)).payment_status).toBe('pending');
+      } finally {
+        await stack.db.query('grant execute on function public.record_stripe_event(jsonb) to service_role');
+      }
+      // Stripe retries the same event (same id) once the endpoint answers again.
+      expect(await send(evt)).toEqual({ status: 200, body: { received: true } });
+      expect(await send(evt)).toEqual({ status: 200, body: { received: true } });
+      expect(await ledger(order.orderId)).toEqual([expect.objectContaining({ kind: 'payment', amount_cents: order.priceCents })]);
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('paid');
+    });
+
     it('events out of order end in the right state: a refund before its payment, an expiry after it', async () => {
       const order = await guestOrder();
       const session = await completedSession(order);

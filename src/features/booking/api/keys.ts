@@ -4,5 +4,6 @@ export const bookingKeys = {
   search: (params: object) => ['booking', 'search', params] as const,
   quote: (params: object) => ['booking', 'quote', params] as const,
   fairPeriods: () => ['booking', 'fair-periods'] as const,
+  paymentTerms: (kind: string) => ['booking', 'payment-terms', kind] as const,
   profile: (userId: string) => ['booking', 'profile', userId] as const,
 };

@@ -3,7 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Section } from '@/components/page';
 import { PriceBreakdown } from '@/components/price-breakdown';
 import { Button } from '@/components/ui/button';
@@ -14,6 +14,7 @@ import { formatBerlinDateTime } from '@/lib/dates';
 import { bookingErrorMessage } from '../api/booking-errors';
 import { isBerthTaken, useCreateBooking } from '../api/create-booking';
 import type { ProfileRow } from '../api/profile';
+import { paymentTermsQueryOptions, type PaymentTerms } from '../api/payment-terms';
 import { quoteQueryOptions } from '../api/quote-booking';
 import type { PlaceResult } from '../api/types';
 import { updateFlow } from '../hooks/use-booking-flow';
@@ -88,6 +89,7 @@ export function StepSummary({
   const { t, i18n } = useLingui();
   const [appliedCode, setAppliedCode] = useState(initial.saleCode);
   const quote = useQuery(quoteQueryOptions(berth, appliedCode));
+  const terms = useQuery(paymentTermsQueryOptions(berth.kind));
   const create = useCreateBooking();
   const form = useForm<PersonValues>({ resolver: zodResolver(personSchema), defaultValues: initial });
 
@@ -184,9 +186,7 @@ export function StepSummary({
           {quote.data?.sale_code && <p role="status" className="text-sm text-green-800"><Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans></p>}
           {quote.isError && <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>}
           {quote.data ? <PriceBreakdown quote={quote.data} /> : quote.isPending && <p role="status"><Trans>Preis wird berechnet …</Trans></p>}
-          <p className="rounded-md bg-sky-50 p-3 text-sm text-sky-950">
-            <Trans>Bezahlt wird im Hafenbüro (bar oder mit Karte); Ihre Buchung ist bis dahin als „Zahlung offen“ vermerkt.</Trans>
-          </p>
+          {terms.data && <PaymentTermsNote terms={terms.data} />}
         </Section>
 
         <FormField control={form.control} name="acceptTerms" render={({ field }) => (
@@ -209,5 +209,24 @@ export function StepSummary({
         </div>
       </form>
     </Form>
+  );
+}
+
+/** How the stay will be paid, said before the guest confirms (the mode the order will keep). */
+function PaymentTermsNote({ terms }: { terms: PaymentTerms }) {
+  const hold = terms.hold_minutes;
+  const duration = hold % 60 === 0
+    ? <Plural value={hold / 60} one="# Stunde" other="# Stunden" />
+    : <Plural value={hold} one="# Minute" other="# Minuten" />;
+  return (
+    <p className="rounded-md bg-sky-50 p-3 text-sm text-sky-950" data-testid="payment-terms">
+      {terms.mode === 'online_required' ? (
+        <Trans>Bezahlt wird online, direkt nach der Buchung. Bitte bezahlen Sie innerhalb von {duration}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
+      ) : terms.mode === 'online_optional' ? (
+        <Trans>Sie können nach der Buchung online bezahlen oder später im Hafenbüro (bar oder mit Karte); bis dahin ist Ihre Buchung als „Zahlung offen“ vermerkt.</Trans>
+      ) : (
+        <Trans>Bezahlt wird im Hafenbüro (bar oder mit Karte); Ihre Buchung ist bis dahin als „Zahlung offen“ vermerkt.</Trans>
+      )}
+    </p>
   );
 }

@@ -17,6 +17,7 @@ import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import { orderDetailQueryOptions } from '../api/orders';
 import { deskBalanceQueryOptions, orderLedgerQueryOptions, paymentErrorMessage, usePaymentAction, type LedgerRow, type PaymentAction } from '../api/payments';
+import { useOrderLedgerLive } from '../hooks/use-order-ledger-live';
 import { deskPaymentSchema, refundSchema, type DeskPaymentInput, type DeskPaymentValues, type RefundInput, type RefundValues } from '../schemas/payment';
 
 /** How long the panel polls for the ledger row of a refund requested from Stripe. */
@@ -45,8 +46,9 @@ export function PaymentsPanel({ order }: { order: Order }) {
     const timer = setTimeout(() => setLateFor(requested.at), REFUND_POLL_MS);
     return () => clearTimeout(timer);
   }, [requested]);
-  // After a Stripe refund the ledger row comes with Stripe's event: poll the ledger, the balance
-  // and the order (its payment status) for it, bounded; the calendar's realtime also refetches.
+  // New ledger rows arrive live (realtime on public.payments). After a Stripe refund the panel
+  // also polls, bounded, so a missed event only delays it.
+  useOrderLedgerLive(order.id);
   const poll = () => (requested && Date.now() - requested.at < REFUND_POLL_MS ? 1_500 : false);
   const ledger = useQuery({ ...orderLedgerQueryOptions(order.id), refetchInterval: poll });
   const balanceQuery = useQuery({ ...deskBalanceQueryOptions(order.id), refetchInterval: poll });

@@ -31,10 +31,16 @@ export async function fetchOrderBalance(orderId: string): Promise<OrderBalance> 
 export const orderBalanceQueryOptions = (orderId: string) =>
   queryOptions({ queryKey: orderKeys.balance(orderId), queryFn: () => fetchOrderBalance(orderId), staleTime: 10_000 });
 
+/** Whether the payment deadline of an order that must be paid online has passed. */
+export function paymentLapsed(balance: OrderBalance | undefined, now = Date.now()): boolean {
+  return !!balance?.pay_by && Date.parse(balance.pay_by) <= now;
+}
+
 /** Whether the guest can pay this order online now (the database has the last word). */
-export function canPayOnline(order: Pick<Order, 'status' | 'payment_status'>, balance: OrderBalance | undefined): boolean {
+export function canPayOnline(order: Pick<Order, 'status' | 'payment_status'>, balance: OrderBalance | undefined, now = Date.now()): boolean {
   return (
     balance !== undefined &&
+    !paymentLapsed(balance, now) &&
     balance.payment_mode !== 'desk' &&
     balance.outstanding_cents > 0 &&
     order.payment_status === 'pending' &&

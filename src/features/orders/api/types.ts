@@ -21,7 +21,10 @@ export interface OrderBalance {
   to_refund_cents: number;
   refundable_online_cents: number;
   refundable_desk_cents: number;
+  /** The payment mode as booked (the order keeps it). */
   payment_mode: PaymentMode;
+  /** When an unpaid order that must be paid online lapses; null otherwise. */
+  pay_by: string | null;
 }
 
 /** A row of public.payments, the append-only ledger (a refund is positive with kind 'refund'; kind is text with a check). */

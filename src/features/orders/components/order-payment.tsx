@@ -9,7 +9,7 @@ import { formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import { orderKeys } from '../api/keys';
 import { orderQueryOptions } from '../api/order';
-import { canPayOnline, checkoutErrorMessage, orderBalanceQueryOptions, orderPaymentsQueryOptions, useStartCheckout } from '../api/payments';
+import { canPayOnline, checkoutErrorMessage, orderBalanceQueryOptions, orderPaymentsQueryOptions, paymentLapsed, useStartCheckout } from '../api/payments';
 import type { Order } from '../api/types';
 import { useOrderLive } from '../hooks/use-order-live';
 import { usePaymentLabel, usePaymentMethodLabel } from './order-status';
@@ -75,7 +75,8 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
   const payable = canPayOnline(order, balance) && !confirming;
   const busy = checkout.isPending || leaving;
   const justPaid = returned === 'success' && order.payment_status === 'paid';
-  if (!payable && !confirming && !justPaid && returned !== 'cancelled') return null;
+  const lapsed = paymentLapsed(balance) && order.payment_status === 'pending' && !confirming;
+  if (!payable && !confirming && !justPaid && !lapsed && returned !== 'cancelled') return null;
 
   const amount = formatEuro(balance?.outstanding_cents ?? order.price_cents, i18n.locale);
   return (
@@ -104,8 +105,18 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
           {payable && <> <Trans>Sie können jederzeit erneut bezahlen.</Trans></>}
         </p>
       )}
+      {lapsed && (
+        <p role="alert" className="rounded-md bg-amber-50 p-3 text-amber-950" data-testid="payment-lapsed">
+          <Trans>Die Zahlungsfrist ist abgelaufen: Die Buchung verfällt, und der Liegeplatz ist wieder frei. Sie können ihn neu buchen, wenn er noch verfügbar ist.</Trans>
+        </p>
+      )}
       {payable && (
         <>
+          {balance?.pay_by && (
+            <p className="max-w-prose font-medium text-sky-950" data-testid="payment-deadline">
+              <Trans>Bitte bezahlen Sie bis {formatBerlinDateTime(balance.pay_by, i18n.locale)}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
+            </p>
+          )}
           <p className="max-w-prose text-slate-800">
             {mode === 'online_required' ? (
               variant === 'result' ? (

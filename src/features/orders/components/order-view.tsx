@@ -94,7 +94,8 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
       {order.status === 'unverified' && (
         <div className="flex flex-col gap-3 rounded-md bg-amber-50 p-4 text-amber-950">
           <p role="status">
-            {order.expires_at ? (
+            {/* An order that must be paid online lapses at its payment deadline (shown with "pay online"). */}
+            {order.expires_at && order.payment_mode !== 'online_required' ? (
               <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt. Bestätigen Sie sie bis {formatBerlinDateTime(order.expires_at, i18n.locale)}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
             ) : (
               <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt.</Trans>

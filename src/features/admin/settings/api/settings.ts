@@ -71,14 +71,14 @@ export type PaymentMode = Enums<'payment_mode'>;
 export const paymentModes = Constants.public.Enums.payment_mode;
 
 export const paymentModeColumns = ['payment_mode_day', 'payment_mode_overnight', 'payment_mode_fair', 'payment_mode_walk_in'] as const;
-export type PaymentModes = Pick<Tables<'harbour_settings'>, (typeof paymentModeColumns)[number]>;
+export type PaymentModes = Pick<Tables<'harbour_settings'>, (typeof paymentModeColumns)[number] | 'payment_hold_minutes'>;
 
 export const paymentModesQueryOptions = () =>
   queryOptions({
     queryKey: settingsKeys.paymentModes(),
     queryFn: async (): Promise<PaymentModes | null> => {
       const db = await getDb();
-      return check(await db.from('harbour_settings').select('payment_mode_day,payment_mode_overnight,payment_mode_fair,payment_mode_walk_in').eq('id', 1).maybeSingle());
+      return check(await db.from('harbour_settings').select('payment_mode_day,payment_mode_overnight,payment_mode_fair,payment_mode_walk_in,payment_hold_minutes').eq('id', 1).maybeSingle());
     },
   });
 

@@ -237,9 +237,9 @@ function PaymentModesSection() {
   return (
     <Section title={t`Zahlungsweise`} aria-label={t`Zahlungsweise`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Wie Buchungen bezahlt werden, je nach Art. Gilt für neue und noch offene Buchungen; bereits bezahlte bleiben, wie sie sind.</Trans>
+        <Trans>Wie Buchungen bezahlt werden, je nach Art. Gilt für neue Buchungen; jede Buchung behält die Zahlungsweise, die bei ihrer Buchung galt und dem Gast genannt wurde.</Trans>
       </p>
-      {modes ? <PaymentModesForm key={paymentModeColumns.map((c) => modes[c]).join()} modes={modes} state={state} setState={setState} /> : (
+      {modes ? <PaymentModesForm key={[...paymentModeColumns.map((c) => modes[c]), modes.payment_hold_minutes].join()} modes={modes} state={state} setState={setState} /> : (
         <p role="alert" className="text-red-700"><Trans>Die Zahlungseinstellungen konnten nicht geladen werden.</Trans></p>
       )}
     </Section>
@@ -249,7 +249,10 @@ function PaymentModesSection() {
 function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; state: SaveState; setState: (state: SaveState) => void }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
-  const form = useForm<PaymentModesValues>({ resolver: zodResolver(paymentModesSchema), defaultValues: modes });
+  const form = useForm<PaymentModesValues>({
+    resolver: zodResolver(paymentModesSchema),
+    defaultValues: { ...modes, payment_hold_minutes: String(modes.payment_hold_minutes) },
+  });
   const kinds: { name: keyof PaymentModesValues; label: string }[] = [
     { name: 'payment_mode_day', label: t`Tagesliegeplatz` },
     { name: 'payment_mode_overnight', label: t`Übernachtung` },
@@ -257,14 +260,14 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
     { name: 'payment_mode_walk_in', label: t`Walk-in (vom Hafenteam gebucht)` },
   ];
   const modeLabels: Record<PaymentMode, [string, string]> = {
-    online_required: [t`Online vorab`, t`Gäste bezahlen direkt nach der Buchung online.`],
+    online_required: [t`Online vorab`, t`Gäste bezahlen direkt nach der Buchung online; unbezahlt verfällt die Buchung nach der Haltezeit.`],
     online_optional: [t`Online oder im Hafenbüro`, t`Gäste können online bezahlen oder später im Hafenbüro.`],
     desk: [t`Nur im Hafenbüro`, t`Keine Online-Zahlung; bezahlt wird am Hafenbüro.`],
   };
   const onSubmit = form.handleSubmit(async (v) => {
     setState(undefined);
     try {
-      await savePaymentModes(v);
+      await savePaymentModes({ ...v, payment_hold_minutes: Number(v.payment_hold_minutes) });
       setState({ ok: true });
       await queryClient.invalidateQueries({ queryKey: settingsKeys.paymentModes() });
     } catch (e) {
@@ -297,6 +300,16 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
             )} />
           ))}
         </div>
+        <FormField control={form.control} name="payment_hold_minutes" render={({ field }) => (
+          <FormItem className="max-w-md">
+            <FormLabel><Trans>Haltezeit bis zur Online-Zahlung (Minuten)</Trans></FormLabel>
+            <FormControl><Input {...field} inputMode="numeric" autoComplete="off" className="w-32" /></FormControl>
+            <FormDescription>
+              <Trans>Bei „Online vorab“: So lange hält eine unbezahlte Buchung ihren Liegeplatz (höchstens bis zur Ankunft). Wer in dieser Zeit die Zahlung beginnt, behält ihn, bis die Zahlungsseite abläuft.</Trans>
+            </FormDescription>
+            <FormMessage />
+          </FormItem>
+        )} />
         <div aria-live="polite">
           {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
           {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}

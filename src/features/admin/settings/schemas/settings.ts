@@ -31,11 +31,20 @@ export type AccessValues = z.infer<typeof accessSchema>;
 
 const mode = z.enum(['online_required', 'online_optional', 'desk'], { error: messages.required });
 
-/** The payment mode per kind of order (the harbour_settings columns). */
+/** Whole minutes, 15 to 1440 (the database's check harbour_settings_payment_hold). */
+const holdMinutes = z
+  .string()
+  .trim()
+  .min(1, { error: messages.required })
+  .regex(/^\d{1,4}$/, { error: () => t`Bitte eine ganze Zahl von Minuten eingeben` })
+  .refine((v) => Number(v) >= 15 && Number(v) <= 1440, { error: () => t`Zwischen 15 Minuten und 24 Stunden (1440 Minuten)` });
+
+/** The payment mode per kind of order and the payment hold (the harbour_settings columns). */
 export const paymentModesSchema = z.object({
   payment_mode_day: mode,
   payment_mode_overnight: mode,
   payment_mode_fair: mode,
   payment_mode_walk_in: mode,
+  payment_hold_minutes: holdMinutes,
 });
 export type PaymentModesValues = z.infer<typeof paymentModesSchema>;
