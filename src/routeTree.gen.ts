@@ -72,6 +72,7 @@ import { Route as Char123LocaleChar125AccountAdminSettingsIndexRouteImport } fro
 import { Route as Char123LocaleChar125AccountAdminUsersIndexRouteImport } from './routes/{-$locale}/account/admin/users/index'
 import { Route as Char123LocaleChar125AccountBookingsIdIndexRouteImport } from './routes/{-$locale}/account/bookings/$id/index'
 import { Route as Char123LocaleChar125AccountBookingsIdCheckInRouteImport } from './routes/{-$locale}/account/bookings/$id/check-in'
+import { Route as Char123LocaleChar125OrderIdDocumentsDocumentIdRouteImport } from './routes/{-$locale}/order/$id/documents/$documentId'
 import { Route as Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport } from './routes/{-$locale}/start/booking/result/{-$id}'
 import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesIdEditRouteImport } from './routes/{-$locale}/account/admin/additional-places/$id/edit'
 import { Route as Char123LocaleChar125AccountAdminNewsIdEditRouteImport } from './routes/{-$locale}/account/admin/news/$id/edit'
@@ -81,6 +82,7 @@ import { Route as Char123LocaleChar125AccountAdminPlacesIdCalendarRouteImport } 
 import { Route as Char123LocaleChar125AccountAdminPlacesIdEditRouteImport } from './routes/{-$locale}/account/admin/places/$id/edit'
 import { Route as Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRouteImport } from './routes/{-$locale}/account/admin/sale-codes/{-$id}/edit'
 import { Route as Char123LocaleChar125AccountAdminUsersIdEditRouteImport } from './routes/{-$locale}/account/admin/users/$id/edit'
+import { Route as Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRouteImport } from './routes/{-$locale}/account/admin/orders/$id/documents/$documentId'
 
 const Char123LocaleChar125RouteRoute =
   Char123LocaleChar125RouteRouteImport.update({
@@ -462,6 +464,12 @@ const Char123LocaleChar125AccountBookingsIdCheckInRoute =
     path: '/bookings/$id/check-in',
     getParentRoute: () => Char123LocaleChar125AccountRouteRoute,
   } as any)
+const Char123LocaleChar125OrderIdDocumentsDocumentIdRoute =
+  Char123LocaleChar125OrderIdDocumentsDocumentIdRouteImport.update({
+    id: '/order/$id/documents/$documentId',
+    path: '/order/$id/documents/$documentId',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
 const Char123LocaleChar125StartBookingResultChar123IdChar125Route =
   Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport.update({
     id: '/start/booking/result/{-$id}',
@@ -518,6 +526,14 @@ const Char123LocaleChar125AccountAdminUsersIdEditRoute =
     path: '/$id/edit',
     getParentRoute: () => Char123LocaleChar125AccountAdminUsersRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute =
+  Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRouteImport.update(
+    {
+      id: '/orders/$id/documents/$documentId',
+      path: '/orders/$id/documents/$documentId',
+      getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+    } as any,
+  )
 
 export interface FileRoutesByFullPath {
   '/{-$locale}': typeof Char123LocaleChar125RouteRouteWithChildren
@@ -574,6 +590,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
+  '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
   '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
@@ -592,6 +609,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
   '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
   '/{-$locale}/account/admin/orders/$id/': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
+  '/{-$locale}/account/admin/orders/$id/documents/$documentId': typeof Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute
 }
 export interface FileRoutesByTo {
   '/{-$locale}/auth': typeof Char123LocaleChar125AuthRouteRouteWithChildren
@@ -641,6 +659,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
+  '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
   '/{-$locale}/account/admin/map': typeof Char123LocaleChar125AccountAdminMapIndexRoute
@@ -659,6 +678,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
   '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
   '/{-$locale}/account/admin/orders/$id': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
+  '/{-$locale}/account/admin/orders/$id/documents/$documentId': typeof Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -716,6 +736,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   '/{-$locale}/account/admin/sale-codes/create': typeof Char123LocaleChar125AccountAdminSaleCodesCreateRoute
   '/{-$locale}/account/bookings/$id/check-in': typeof Char123LocaleChar125AccountBookingsIdCheckInRoute
+  '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
   '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
@@ -734,6 +755,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/sale-codes/{-$id}/edit': typeof Char123LocaleChar125AccountAdminSaleCodesChar123IdChar125EditRoute
   '/{-$locale}/account/admin/users/$id/edit': typeof Char123LocaleChar125AccountAdminUsersIdEditRoute
   '/{-$locale}/account/admin/orders/$id/': typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
+  '/{-$locale}/account/admin/orders/$id/documents/$documentId': typeof Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -792,6 +814,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
+    | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places/'
     | '/{-$locale}/account/admin/map/'
@@ -810,6 +833,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
     | '/{-$locale}/account/admin/users/$id/edit'
     | '/{-$locale}/account/admin/orders/$id/'
+    | '/{-$locale}/account/admin/orders/$id/documents/$documentId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/{-$locale}/auth'
@@ -859,6 +883,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
+    | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places'
     | '/{-$locale}/account/admin/map'
@@ -877,6 +902,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
     | '/{-$locale}/account/admin/users/$id/edit'
     | '/{-$locale}/account/admin/orders/$id'
+    | '/{-$locale}/account/admin/orders/$id/documents/$documentId'
   id:
     | '__root__'
     | '/{-$locale}'
@@ -933,6 +959,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/places/create'
     | '/{-$locale}/account/admin/sale-codes/create'
     | '/{-$locale}/account/bookings/$id/check-in'
+    | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places/'
     | '/{-$locale}/account/admin/map/'
@@ -951,6 +978,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/sale-codes/{-$id}/edit'
     | '/{-$locale}/account/admin/users/$id/edit'
     | '/{-$locale}/account/admin/orders/$id/'
+    | '/{-$locale}/account/admin/orders/$id/documents/$documentId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -1400,6 +1428,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountBookingsIdCheckInRouteImport
       parentRoute: typeof Char123LocaleChar125AccountRouteRoute
     }
+    '/{-$locale}/order/$id/documents/$documentId': {
+      id: '/{-$locale}/order/$id/documents/$documentId'
+      path: '/order/$id/documents/$documentId'
+      fullPath: '/{-$locale}/order/$id/documents/$documentId'
+      preLoaderRoute: typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
     '/{-$locale}/start/booking/result/{-$id}': {
       id: '/{-$locale}/start/booking/result/{-$id}'
       path: '/start/booking/result/{-$id}'
@@ -1462,6 +1497,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/account/admin/users/$id/edit'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminUsersIdEditRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminUsersRouteRoute
+    }
+    '/{-$locale}/account/admin/orders/$id/documents/$documentId': {
+      id: '/{-$locale}/account/admin/orders/$id/documents/$documentId'
+      path: '/orders/$id/documents/$documentId'
+      fullPath: '/{-$locale}/account/admin/orders/$id/documents/$documentId'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
   }
 }
@@ -1566,6 +1608,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminPlacesIdCalendarRoute: typeof Char123LocaleChar125AccountAdminPlacesIdCalendarRoute
   Char123LocaleChar125AccountAdminPlacesIdEditRoute: typeof Char123LocaleChar125AccountAdminPlacesIdEditRoute
   Char123LocaleChar125AccountAdminOrdersIdIndexRoute: typeof Char123LocaleChar125AccountAdminOrdersIdIndexRoute
+  Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute: typeof Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute
 }
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
@@ -1618,6 +1661,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminPlacesIdEditRoute,
     Char123LocaleChar125AccountAdminOrdersIdIndexRoute:
       Char123LocaleChar125AccountAdminOrdersIdIndexRoute,
+    Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute:
+      Char123LocaleChar125AccountAdminOrdersIdDocumentsDocumentIdRoute,
   }
 
 const Char123LocaleChar125AccountAdminRouteRouteWithChildren =
@@ -1710,6 +1755,7 @@ interface Char123LocaleChar125RouteRouteChildren {
   Char123LocaleChar125OrderChar123IdChar125CheckInRoute: typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
   Char123LocaleChar125OrderIdIndexRoute: typeof Char123LocaleChar125OrderIdIndexRoute
   Char123LocaleChar125StartBookingIndexRoute: typeof Char123LocaleChar125StartBookingIndexRoute
+  Char123LocaleChar125OrderIdDocumentsDocumentIdRoute: typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   Char123LocaleChar125StartBookingResultChar123IdChar125Route: typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
 }
 
@@ -1753,6 +1799,8 @@ const Char123LocaleChar125RouteRouteChildren: Char123LocaleChar125RouteRouteChil
       Char123LocaleChar125OrderIdIndexRoute,
     Char123LocaleChar125StartBookingIndexRoute:
       Char123LocaleChar125StartBookingIndexRoute,
+    Char123LocaleChar125OrderIdDocumentsDocumentIdRoute:
+      Char123LocaleChar125OrderIdDocumentsDocumentIdRoute,
     Char123LocaleChar125StartBookingResultChar123IdChar125Route:
       Char123LocaleChar125StartBookingResultChar123IdChar125Route,
   }

@@ -370,41 +370,74 @@ export type Database = {
       }
       invoices: {
         Row: {
+          booking_number: string | null
+          currency: string
           gross_cents: number
           id: string
           invoice_number: string | null
           issued_at: string
           issuer: Json | null
+          kind: string
+          lines: Json
           net_cents: number
           number: number
           order_id: string
-          recipient: Json
+          reason: string
+          recipient: Json | null
+          refers_to: string | null
+          refers_to_number: string | null
+          service_from: string | null
+          service_to: string | null
+          small_amount: boolean
+          vat_breakdown: Json
           vat_cents: number
           year: number
         }
         Insert: {
+          booking_number?: string | null
+          currency?: string
           gross_cents: number
           id?: string
           invoice_number?: never
           issued_at?: string
           issuer?: Json | null
+          kind?: string
+          lines?: Json
           net_cents: number
           number: number
           order_id: string
-          recipient: Json
+          reason?: string
+          recipient?: Json | null
+          refers_to?: string | null
+          refers_to_number?: string | null
+          service_from?: string | null
+          service_to?: string | null
+          small_amount?: boolean
+          vat_breakdown?: Json
           vat_cents: number
           year: number
         }
         Update: {
+          booking_number?: string | null
+          currency?: string
           gross_cents?: number
           id?: string
           invoice_number?: never
           issued_at?: string
           issuer?: Json | null
+          kind?: string
+          lines?: Json
           net_cents?: number
           number?: number
           order_id?: string
-          recipient?: Json
+          reason?: string
+          recipient?: Json | null
+          refers_to?: string | null
+          refers_to_number?: string | null
+          service_from?: string | null
+          service_to?: string | null
+          small_amount?: boolean
+          vat_breakdown?: Json
           vat_cents?: number
           year?: number
         }
@@ -412,8 +445,15 @@ export type Database = {
           {
             foreignKeyName: "invoices_order_id_fkey"
             columns: ["order_id"]
-            isOneToOne: true
+            isOneToOne: false
             referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "invoices_refers_to_fkey"
+            columns: ["refers_to"]
+            isOneToOne: false
+            referencedRelation: "invoices"
             referencedColumns: ["id"]
           },
         ]

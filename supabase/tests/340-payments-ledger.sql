@@ -202,7 +202,9 @@ select results_eq($$ select kind, amount_cents, refund_of = (select id from publ
                      from public.payments where order_id = current_setting('tests.online')::uuid and kind = 'payment' and refund_of is not null $$,
   $$ values ('payment', 2332, true) $$, 'the reversal refers to the refund');
 select is(pg_temp.status(current_setting('tests.online')), 'partially_refunded/cancelled', 'the money is back with the harbour (staff refund it again)');
-select is((select count(*)::int from public.invoices where order_id = current_setting('tests.online')::uuid), 1, 'still one invoice');
+select results_eq($$ select kind, gross_cents from public.invoices where order_id = current_setting('tests.online')::uuid order by number $$,
+  $$ values ('invoice', 3332), ('credit_note', -1000), ('cancellation', 1000), ('cancellation', -3332) $$,
+  'the invoice, the partial refund''s credit note, and at the full refund the cancellation of both; the reversal issues nothing (35b)');
 
 -- ---------------------------------------------------------------- out of order
 -- A refund before its payment waits, and is applied when the payment arrives.

@@ -108,6 +108,9 @@ describe.skipIf(postgres.skip && skipBecause('record_stripe_event concurrency on
       const refunds = await admin.query(`select amount_cents from public.payments where order_id = $1 and kind = 'refund'`, [orderId]);
       expect(refunds.rows).toEqual([{ amount_cents: 1000 }]);
       expect((await admin.query(`select payment_status from public.orders where id = $1`, [orderId])).rows).toEqual([{ payment_status: 'partially_refunded' }]);
+      // One credit note for the one refund (issue 21), whatever the number of deliveries.
+      const documents = await admin.query(`select kind, gross_cents from public.invoices where order_id = $1 order by number`, [orderId]);
+      expect(documents.rows).toEqual([{ kind: 'invoice', gross_cents: 3332 }, { kind: 'credit_note', gross_cents: -1000 }]);
     });
   },
 );

@@ -2,8 +2,8 @@
  * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"; since issue 20
  * in the payments panel): "Erstatten" for paid orders only, in a dialog that asks cash or transfer
  * and the amount (a desk refund of what was paid at the desk, a row in the payments ledger); a full refund cancels the open
- * booking and frees its berth, the history records both, the invoice says the amount was
- * refunded. A customer never sees the button and the API refuses the refund.
+ * booking and frees its berth, the history records both, a cancellation invoice cancels the
+ * invoice (issue 21). A customer never sees the button and the API refuses the refund.
  */
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
@@ -99,9 +99,13 @@ test.describe('refund on the order page', () => {
     const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`payments?order_id=eq.${paid.id}&select=kind,method,amount_cents&order=recorded_at`, token);
     expect(ledger.data).toEqual([{ kind: 'payment', method: 'cash', amount_cents: paid.price }, { kind: 'refund', method: 'bank_transfer', amount_cents: paid.price }]);
 
-    // The invoice keeps its number and says the amount was refunded.
-    await page.getByRole('link', { name: 'Rechnung drucken' }).click();
-    await expect(page.locator('#invoice-sheet')).toContainText('Der Betrag wurde erstattet.');
+    // The invoice stays as issued; the full refund issued its cancellation invoice (issue 21).
+    await expect(page.getByRole('link', { name: 'Rechnung drucken' })).toHaveCount(0);
+    const documents = page.getByRole('list', { name: 'Belege' });
+    await expect(documents.getByTestId('document-row')).toHaveCount(2);
+    await documents.getByRole('link', { name: /^Stornorechnung RE-/ }).click();
+    await expect(page.locator('#invoice-sheet')).toContainText('Diese Stornorechnung hebt den Beleg');
+    await expect(page.locator('#invoice-sheet').getByTestId('invoice-gross')).toHaveText(euro(-paid.price, 'de'));
     expect(consoleErrors).toEqual([]);
   });
 
@@ -121,8 +125,11 @@ test.describe('refund on the order page', () => {
     await expect(page.getByTestId('payment-status')).toHaveText('Refunded');
     await expect(page.getByRole('region', { name: 'History' })).toContainText('Payment: Paid → Refunded');
     await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
-    await page.goto(`/en/account/admin/orders/${paid.id}/invoice`);
-    await expect(page.locator('#invoice-sheet')).toContainText('The amount has been refunded.');
+    // Cancelling the paid booking issued the cancellation invoice; the refund adds no document.
+    const documents = page.getByRole('list', { name: 'Documents' });
+    await expect(documents.getByTestId('document-row')).toHaveCount(2);
+    await documents.getByRole('link', { name: /^Cancellation invoice RE-/ }).click();
+    await expect(page.locator('#invoice-sheet')).toContainText('This cancellation invoice cancels document');
     expect(consoleErrors).toEqual([]);
   });
 });

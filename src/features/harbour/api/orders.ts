@@ -3,6 +3,7 @@ import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import type { Database, Tables } from '@/lib/database.types';
 import type { Order, OrderJson } from '@/features/orders/api/types';
+import { currentInvoice, fetchOrderDocuments, type InvoiceDocumentSummary } from '@/features/orders/api/invoices';
 import { harbourKeys } from './keys';
 
 export { orderStatuses, orderKinds, parseOrdersSearch, type OrderKind, type OrdersSearch } from './orders-search';
@@ -61,19 +62,6 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
     placeholderData: keepPreviousData,
   });
 
-/**
- * What the generated invoices row cannot know: invoice_number is a generated column of two
- * not-null columns (never null, but the catalog reports generated columns nullable); recipient
- * and issuer are jsonb.
- */
-type InvoiceOverride = {
-  invoice_number: string;
-  recipient: Record<string, string | undefined>;
-  issuer: { name?: string; street?: string; postal_code?: string; city?: string; vat_id?: string; email?: string } | null;
-};
-
-export type Invoice = Omit<Tables<'invoices'>, keyof InvoiceOverride> & InvoiceOverride;
-
 export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at' | 'created_by'>;
 
 /** The events order_events records (text with a check constraint in the generated row). */
@@ -86,7 +74,10 @@ export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_
 
 export interface OrderDetail {
   order: Order;
-  invoice: Invoice | null;
+  /** Every invoice document of the order (invoices, cancellations, credit notes), oldest first. */
+  documents: InvoiceDocumentSummary[];
+  /** The invoice in force: the newest one no cancellation names. */
+  invoice: InvoiceDocumentSummary | null;
   notes: OrderNote[];
   events: OrderEvent[];
 }
@@ -98,17 +89,16 @@ export const orderDetailQueryOptions = (id: string) =>
     queryFn: async (): Promise<OrderDetail | null> => {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
       const supabase = await getSupabase();
-      const [order, invoice, notes, events, actors] = await Promise.all([
-        // jsonb columns: the generated row says Json (see OrderJson, InvoiceOverride).
+      const [order, documents, notes, events, actors] = await Promise.all([
+        // jsonb columns: the generated row says Json (see OrderJson).
         supabase.from('orders').select('*').eq('id', id).maybeSingle().overrideTypes<OrderJson>(),
-        supabase.from('invoices').select('*').eq('order_id', id).maybeSingle().overrideTypes<InvoiceOverride>(),
+        fetchOrderDocuments(id),
         supabase.from('order_notes').select('id, body, created_at, created_by').eq('order_id', id).order('created_at'),
         supabase.from('order_events').select('id, event, from_value, to_value, at').eq('order_id', id).order('id').overrideTypes<{ event: OrderEventKind }[]>(),
         // RETURNS TABLE columns are typed not-null; actor_name is null for the guest and the system.
         supabase.rpc('order_event_actors', { p_order_id: id }).overrideTypes<{ actor_name: string | null }[]>(),
       ]);
       if (order.error) throw order.error;
-      if (invoice.error) throw invoice.error;
       if (notes.error) throw notes.error;
       if (events.error) throw events.error;
       if (actors.error) throw actors.error;
@@ -118,7 +108,7 @@ export const orderDetailQueryOptions = (id: string) =>
         a.actor_kind === 'staff' ? { kind: 'staff', name: a.actor_name } : a.actor_kind === 'guest' ? { kind: 'guest' } : { kind: 'system' },
       ]));
       return {
-        order: order.data, invoice: invoice.data, notes: notes.data,
+        order: order.data, documents, invoice: currentInvoice(documents), notes: notes.data,
         events: events.data.map((e) => ({ ...e, actor: actorOf.get(e.id) ?? { kind: 'system' } })),
       };
     },

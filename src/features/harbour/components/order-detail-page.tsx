@@ -21,6 +21,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { OrderStatusBadge, usePaymentMethodLabel } from '@/features/orders/components/order-status';
+import { OrderDocumentsList } from '@/features/orders/components/invoice-document';
 import { berlinToday, berlinDay, formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
@@ -263,9 +264,16 @@ export function OrderDetailPage({ id }: { id: string }) {
         <FactList items={[
           { label: t`Zahlungsstatus`, value: paymentLabel(o.payment_status) },
           ...(o.payment_status !== 'pending' && (o as { payment_id?: string | null }).payment_id ? [{ label: t`Zahlungsreferenz`, value: (o as { payment_id?: string | null }).payment_id }] : []),
-          { label: t`Rechnung`, value: d.invoice ? <span data-testid="invoice-number">{d.invoice.invoice_number}</span> : t`noch keine (entsteht bei Zahlung)` },
+          { label: t`Rechnung`, value: d.invoice ? <span data-testid="invoice-number">{d.invoice.invoice_number}</span> : t`keine gültige (entsteht bei Zahlung)` },
           ...(d.invoice ? [{ label: t`Rechnungsdatum`, value: formatBerlinDateTime(d.invoice.issued_at, locale) }] : []),
         ]} />
+        <h3 className="mt-2 text-lg font-semibold text-slate-900"><Trans>Belege</Trans></h3>
+        <OrderDocumentsList
+          documents={d.documents}
+          link={(doc, label) => (
+            <Link to="/{-$locale}/account/admin/orders/$id/documents/$documentId" params={{ id: o.id, documentId: doc.id }} className="font-medium text-primary-dark underline underline-offset-4">{label}</Link>
+          )}
+        />
       </Section>
 
       <PaymentsPanel order={o} />

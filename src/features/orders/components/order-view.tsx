@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Prose, Section } from '@/components/page';
@@ -10,6 +10,8 @@ import { berlinDay, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/d
 import { orderKeys } from '../api/keys';
 import { orderErrorMessage, useCancelOrder } from '../api/order-actions';
 import { orderQueryOptions } from '../api/order';
+import { orderDocumentsQueryOptions } from '../api/invoices';
+import { OrderDocumentsList } from './invoice-document';
 import type { Order } from '../api/types';
 import { PayOnline, PaymentSummary, type PaymentReturn } from './order-payment';
 import { OrderStatusBadge } from './order-status';
@@ -44,6 +46,27 @@ export function OrderPage({ id, variant = 'order', verify, payment }: { id: stri
     >
       <OrderDetails order={order} verify={verify} onChanged={refresh} payment={payment} variant={variant} />
     </Page>
+  );
+}
+
+/** The order's invoice documents, each opening its stored rendering. */
+function OrderDocuments({ orderId }: { orderId: string }) {
+  const { t } = useLingui();
+  const documents = useQuery(orderDocumentsQueryOptions(orderId));
+  if (documents.isPending || (documents.isSuccess && documents.data.length === 0)) return null;
+  return (
+    <Section title={t`Belege`} aria-label={t`Belege`}>
+      {documents.isError ? (
+        <p role="alert" className="text-red-800">{orderErrorMessage(documents.error)}</p>
+      ) : (
+        <OrderDocumentsList
+          documents={documents.data}
+          link={(doc, label) => (
+            <Link to="/{-$locale}/order/$id/documents/$documentId" params={{ id: orderId, documentId: doc.id }} className="font-medium text-primary-dark underline underline-offset-4">{label}</Link>
+          )}
+        />
+      )}
+    </Section>
   );
 }
 
@@ -106,6 +129,8 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
         <PriceBreakdown quote={order.price_breakdown} />
         <PaymentSummary order={order} />
       </Section>
+
+      <OrderDocuments orderId={order.id} />
 
       <div className="flex flex-wrap gap-3">
         {(checkInToday || order.status === 'checked_in') && (
