@@ -1023,12 +1023,14 @@ begin
       'locale', case when p_person ->> 'locale' in ('de', 'en') then p_person ->> 'locale' end)),
     -- It lapses unless the guest confirms the e-mail (unverified: 24 hours) or pays (when this
     -- kind must be paid online: the payment hold), whichever comes first; at the latest at
-    -- arrival. least() skips the null of a deadline that does not apply.
+    -- arrival, but never sooner than an hour after booking (a guest booking on the arrival day,
+    -- after the arrival time, must not get a booking that has already lapsed). least() skips the
+    -- null of a deadline that does not apply.
     case when p_status = 'unverified' or (v_mode = 'online_required' and (v_quote ->> 'gross_cents')::integer > 0)
       then least(case when p_status = 'unverified' then v_now + interval '24 hours' end,
                  case when v_mode = 'online_required' and (v_quote ->> 'gross_cents')::integer > 0
                       then v_now + private.payment_hold() end,
-                 v_period.starts_at) end,
+                 greatest(v_period.starts_at, v_now + interval '1 hour')) end,
     v_mode
   ) returning * into v_order;
 

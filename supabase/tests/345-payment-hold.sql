@@ -5,7 +5,7 @@
 -- confirming the e-mail does not lift the payment deadline. The booking form and the e-mail
 -- say how the stay is paid.
 begin;
-select plan(37);
+select plan(38);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -46,7 +46,7 @@ select public.create_booking(tests.place_id('H3'), 'overnight', '2027-05-20', '{
   '{"first_name": "Klaus", "last_name": "Kunde"}', '2027-05-21');
 select public.create_booking(tests.place_id('H5'), 'day', '2027-05-20', '{"name": "Tag", "length": 9, "width": 3}',
   '{"first_name": "Klaus", "last_name": "Kunde"}', p_day_start => '10:00', p_day_end => '12:00');
--- Booked at 13:30 for today (arrival 14:00): the hold ends at arrival.
+-- Booked at 13:30 for today (arrival 14:00).
 select tests.clear_authentication();
 select private.freeze_clock('2027-05-10 13:30+02');
 select tests.authenticate_as('customer');
@@ -65,8 +65,8 @@ select is((select payment_mode::text || ' ' || status::text || ' ' || expires_at
   'a confirmed order that must be paid online holds its berth for 45 minutes');
 select is((select expires_at from public.orders where id = current_setting('tests.gast')::uuid), '2027-05-10 12:45+02'::timestamptz,
   'a guest''s order: the payment hold comes before the 24 hours to confirm the e-mail');
-select is((select expires_at from public.orders where id = current_setting('tests.gleich')::uuid), '2027-05-10 14:00+02'::timestamptz,
-  'arriving sooner than the hold ends: it holds until arrival');
+select is((select expires_at from public.orders where id = current_setting('tests.gleich')::uuid), '2027-05-10 14:15+02'::timestamptz,
+  'arriving within the hour: the hold runs its 45 minutes (the arrival caps a deadline only an hour after booking)');
 select is((select payment_mode::text || ' ' || coalesce(expires_at::text, 'none') from public.orders where id = current_setting('tests.tag')::uuid),
   'online_optional none', 'a day stay (online or at the desk) of an account does not lapse');
 
@@ -149,8 +149,8 @@ reset role;
 select is((select payment_status::text || ' ' || status::text || ' ' || coalesce(expires_at::text, 'none') from public.orders where id = current_setting('tests.bezahlt')::uuid),
   'paid confirmed none', 'paid within the extended hold: confirmed, no deadline');
 
--- 14:05: the sweep expires what lapsed and leaves the rest.
-select private.freeze_clock('2027-05-10 14:05+02');
+-- 14:20: the sweep expires what lapsed and leaves the rest.
+select private.freeze_clock('2027-05-10 14:20+02');
 set local role service_role;
 select is(public.expire_unverified_orders(), 2, 'the sweep expires the two other lapsed orders (the guest''s and the one arriving today)');
 reset role;
@@ -177,13 +177,23 @@ select tests.clear_authentication();
 select is((select payment_mode::text || ' ' || coalesce(expires_at::text, 'none') from public.orders where boat ->> 'name' = 'Laufkunde'),
   'desk none', 'a walk-in is paid at the desk and has no deadline');
 
+-- A guest booking on the arrival day after the arrival time (16:00 for 14:00) gets a booking
+-- that has not already lapsed: the hold runs from booking.
+select private.freeze_clock('2027-05-10 16:00+02');
+select tests.authenticate_as('guest');
+select public.create_booking(tests.place_id('H6'), 'overnight', '2027-05-10', '{"name": "Spaet", "length": 9, "width": 3}',
+  '{"first_name": "Gita", "last_name": "Gast", "email": "spaet@example.org"}', '2027-05-11');
+select tests.clear_authentication();
+select is((select expires_at from public.orders where boat ->> 'name' = 'Spaet'), '2027-05-10 16:45+02'::timestamptz,
+  'booked after the arrival time: the deadline is after booking, not at the past arrival');
+
 -- Nobody outside the database sets the mode or the deadline.
 select tests.authenticate_as('customer');
 select throws_ok(format('update public.orders set expires_at = null where id = %L', current_setting('tests.tag')), '42501', null,
   'a customer cannot lift a deadline');
 select tests.clear_authentication();
-select is((select count(*)::integer from public.orders where payment_mode = 'online_required'), 5,
-  'five orders were booked while overnight stays had to be paid online');
+select is((select count(*)::integer from public.orders where payment_mode = 'online_required'), 6,
+  'six orders were booked while overnight stays had to be paid online');
 
 select * from finish();
 rollback;

@@ -36,11 +36,21 @@ export function uniqueEmail(prefix: string): string {
 
 /** The 6-digit code of the newest mail to `to` after `since` (ISO time), waiting up to 15 s. */
 export async function readCode(to: string, since: string): Promise<string> {
-  const res = await fetch(`${mailUrl}/api/messages/latest?to=${encodeURIComponent(to)}&since=${encodeURIComponent(since)}&wait=15000`);
-  expect(res.status, `a mail to ${to}`).toBe(200);
-  const mail = (await res.json()) as { text?: string; html?: string; subject: string };
-  const code = /\b(\d{6})\b/.exec(`${mail.text ?? ''} ${mail.html ?? ''}`)?.[1];
-  expect(code, `a 6-digit code in "${mail.subject}"`).toBeTruthy();
+  // The newest mail since `since` that carries a code (the catcher lists newest first): the
+  // booking's own e-mails (confirmation,
+  // reminders) may arrive in between and carry none.
+  let code: string | undefined;
+  let subjects: string[] = [];
+  await expect
+    .poll(async () => {
+      const res = await fetch(`${mailUrl}/api/messages?to=${encodeURIComponent(to)}`);
+      const list = ((await res.json()) as { text?: string; html?: string; subject: string; date: string }[]).filter((m) => m.date > since);
+      subjects = list.map((m) => m.subject);
+      const withCode = list.map((m) => /\b(\d{6})\b/.exec(`${m.text ?? ''} ${m.html ?? ''}`)?.[1]).filter(Boolean);
+      code = withCode[0]; // newest first
+      return code ?? null;
+    }, { timeout: 15_000, message: `a mail with a 6-digit code to ${to} (got: ${subjects.join(' | ')})` })
+    .not.toBeNull();
   return code!;
 }
 

@@ -29,7 +29,9 @@ const EXPECTED: Record<string, Row> = {
   // Admin only (harbour_settings: the door code; staff read it through harbour_access()).
   sale_codes: { anon: '0x00', guest: '0x00', customer: '0x00', other: '0x00', staff: '0x00', admin: 'RRRR' },
   harbour_settings: { anon: '0x0x', guest: '0x0x', customer: '0x0x', other: '0x0x', staff: '0x0x', admin: 'RxRx' },
-  outbox: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
+  // Admins read every e-mail, staff the e-mails of orders (what the guest was told; 191 checks
+  // that they see none outside an order).
+  outbox: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // Own rows; staff read all; admins change profiles and roles; orders only through functions.
   profiles: { anon: '0x00', guest: '0x00', customer: 'RxR0', other: 'Rx00', staff: 'Rx00', admin: 'RxR0' },
   user_roles: { anon: '0x0x', guest: '0x0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RxRx' },
