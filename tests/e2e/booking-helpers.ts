@@ -37,8 +37,7 @@ export function uniqueEmail(prefix: string): string {
 /** The 6-digit code of the newest mail to `to` after `since` (ISO time), waiting up to 15 s. */
 export async function readCode(to: string, since: string): Promise<string> {
   // The newest mail since `since` that carries a code (the catcher lists newest first): the
-  // booking's own e-mails (confirmation,
-  // reminders) may arrive in between and carry none.
+  // booking's own e-mails (confirmation, reminders) may arrive in between and carry none.
   let code: string | undefined;
   let subjects: string[] = [];
   await expect
