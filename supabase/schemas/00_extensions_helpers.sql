@@ -59,6 +59,22 @@ alter table private.test_clock enable row level security;
 
 comment on table private.test_clock is 'Frozen time for tests, honoured only within the writing transaction; no API role has access.';
 
+-- The one trigger function of every append-only table (payments, invoices, cash book, audit
+-- trail): refuses update, delete and truncate, whoever writes (the owner, every security definer
+-- function and the service role too). Arguments: the error message (a stable code the app and
+-- the tests match), then the hint that says how to correct instead.
+create function private.refuse_change()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  raise exception '%', tg_argv[0] using errcode = '42501', hint = tg_argv[1];
+end
+$$;
+comment on function private.refuse_change() is 'Refuses every update, delete and truncate of an append-only table, whoever writes; message and hint are the trigger''s arguments.';
+revoke execute on function private.refuse_change() from public;
+
 create function private.now()
 returns timestamptz
 language sql

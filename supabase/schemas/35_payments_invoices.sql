@@ -68,24 +68,11 @@ revoke all on public.payments from anon;
 
 revoke insert, update, delete, truncate, references, trigger on public.payments from authenticated, service_role;
 
-create function private.payments_refuse_change()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  raise exception 'payments_immutable' using errcode = '42501',
-    hint = 'The ledger is append-only: record a correcting row (a refund, or a reversal) instead.';
-end
-$$;
-comment on function private.payments_refuse_change() is 'Refuses every update, delete and truncate of the payments ledger, whoever writes (the owner and the service role too).';
-revoke execute on function private.payments_refuse_change() from public;
-
 create trigger payments_immutable before update or delete on public.payments
-  for each row execute function private.payments_refuse_change();
+  for each row execute function private.refuse_change('payments_immutable', 'The ledger is append-only: record a correcting row (a refund, or a reversal) instead.');
 
 create trigger payments_no_truncate before truncate on public.payments
-  for each statement execute function private.payments_refuse_change();
+  for each statement execute function private.refuse_change('payments_immutable', 'The ledger is append-only: record a correcting row (a refund, or a reversal) instead.');
 
 -- What the ledger says about an order: paid = payments (reversals not counted), refunded =
 -- refunds minus reversed refunds, net = paid - refunded.

@@ -76,24 +76,11 @@ create policy "invoices: owner reads own, staff all" on public.invoices
 -- refuses every update, delete and truncate (the owner's and the service role's too).
 revoke insert, update, delete, truncate, references, trigger on public.invoices from anon, authenticated, service_role;
 
-create function private.invoices_refuse_change()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  raise exception 'invoice_immutable' using errcode = '42501',
-    hint = 'An issued invoice document is never changed or deleted: a cancellation invoice or a credit note corrects it.';
-end
-$$;
-comment on function private.invoices_refuse_change() is 'Refuses every update, delete and truncate of invoice documents, whoever writes (the owner and the service role too).';
-revoke execute on function private.invoices_refuse_change() from public;
-
 create trigger invoices_immutable before update or delete on public.invoices
-  for each row execute function private.invoices_refuse_change();
+  for each row execute function private.refuse_change('invoice_immutable', 'An issued invoice document is never changed or deleted: a cancellation invoice or a credit note corrects it.');
 
 create trigger invoices_no_truncate before truncate on public.invoices
-  for each statement execute function private.invoices_refuse_change();
+  for each statement execute function private.refuse_change('invoice_immutable', 'An issued invoice document is never changed or deleted: a cancellation invoice or a credit note corrects it.');
 
 create function private.invoice_issuer()
 returns jsonb

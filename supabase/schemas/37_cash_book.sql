@@ -115,30 +115,17 @@ revoke insert, update, delete, truncate, references, trigger on public.cash_clos
 
 -- Nothing in the book or in a closing is ever changed or deleted, whoever writes (the owner,
 -- the service role and security definer functions too): a correction is a new entry.
-create function private.cash_book_refuse_change()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  raise exception 'cash_book_immutable' using errcode = '42501',
-    hint = 'The cash book and its closings are append-only: book a correcting entry instead.';
-end
-$$;
-comment on function private.cash_book_refuse_change() is 'Refuses every update, delete and truncate of the cash book and its closings, whoever writes.';
-revoke execute on function private.cash_book_refuse_change() from public;
-
 create trigger cash_book_entries_immutable before update or delete on public.cash_book_entries
-  for each row execute function private.cash_book_refuse_change();
+  for each row execute function private.refuse_change('cash_book_immutable', 'The cash book and its closings are append-only: book a correcting entry instead.');
 
 create trigger cash_book_entries_no_truncate before truncate on public.cash_book_entries
-  for each statement execute function private.cash_book_refuse_change();
+  for each statement execute function private.refuse_change('cash_book_immutable', 'The cash book and its closings are append-only: book a correcting entry instead.');
 
 create trigger cash_closings_immutable before update or delete on public.cash_closings
-  for each row execute function private.cash_book_refuse_change();
+  for each row execute function private.refuse_change('cash_book_immutable', 'The cash book and its closings are append-only: book a correcting entry instead.');
 
 create trigger cash_closings_no_truncate before truncate on public.cash_closings
-  for each statement execute function private.cash_book_refuse_change();
+  for each statement execute function private.refuse_change('cash_book_immutable', 'The cash book and its closings are append-only: book a correcting entry instead.');
 
 -- The first day a cash movement at p_at can be booked on: its own day (Europe/Berlin; never
 -- after today), unless that day is closed (then the day after the last closing) or the book

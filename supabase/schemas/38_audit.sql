@@ -49,24 +49,11 @@ revoke all on public.audit_log from anon;
 
 revoke insert, update, delete, truncate, references, trigger on public.audit_log from authenticated, service_role;
 
-create function private.audit_log_refuse_change()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  raise exception 'audit_log_immutable' using errcode = '42501',
-    hint = 'The audit trail is append-only: nobody updates, deletes or truncates it.';
-end
-$$;
-comment on function private.audit_log_refuse_change() is 'Refuses every update, delete and truncate of the audit trail, whoever writes (the owner, every security definer function and the service role too).';
-revoke execute on function private.audit_log_refuse_change() from public;
-
 create trigger audit_log_immutable before update or delete on public.audit_log
-  for each row execute function private.audit_log_refuse_change();
+  for each row execute function private.refuse_change('audit_log_immutable', 'The audit trail is append-only: nobody updates, deletes or truncates it.');
 
 create trigger audit_log_no_truncate before truncate on public.audit_log
-  for each statement execute function private.audit_log_refuse_change();
+  for each statement execute function private.refuse_change('audit_log_immutable', 'The audit trail is append-only: nobody updates, deletes or truncates it.');
 
 -- The one trigger function of every audited table. Arguments: the key column (or several,
 -- comma-separated), then the personal columns whose values are left out (their names are kept
