@@ -145,6 +145,25 @@ $$;
 comment on function private.format_berlin(timestamptz, text) is 'An instant as Düsseldorf wall-clock time for an e-mail, per language.';
 revoke execute on function private.format_berlin(timestamptz, text) from public;
 
+-- The frame of every e-mail to a guest: the greeting (with the name when known), the body,
+-- the sign-off; in the e-mail's language. send-mail renders the HTML part from this text.
+create function private.mail_text(p_locale text, p_name text, p_body text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select concat_ws(E'\n',
+    case when p_locale = 'en' then 'Hello' else 'Guten Tag' end || coalesce(' ' || nullif(btrim(p_name), ''), '') || ',',
+    '',
+    p_body,
+    '',
+    case when p_locale = 'en' then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+    'Hafen Düsseldorf')
+$$;
+comment on function private.mail_text(text, text, text) is 'Greeting, body and sign-off of an e-mail to a guest, in its language (de or en).';
+revoke execute on function private.mail_text(text, text, text) from public;
+
 create function private.ics_text(p_text text)
 returns text
 language sql
@@ -578,9 +597,7 @@ begin
   v_subject := case when v_en
     then format('Your booking at Hafen Düsseldorf: berth %s, %s', v_place, private.format_berlin(p_order.starts_at, 'en'))
     else format('Ihre Buchung im Hafen Düsseldorf: Liegeplatz %s, %s', v_place, private.format_berlin(p_order.starts_at, 'de')) end;
-  v_body := concat_ws(E'\n',
-    case when v_en then format('Hello %s,', v_name) else format('Guten Tag %s,', v_name) end,
-    '',
+  v_body := private.mail_text(v_locale, v_name, concat_ws(E'\n',
     case when v_en then 'thank you for your booking. Your stay:' else 'vielen Dank für Ihre Buchung. Ihr Aufenthalt:' end,
     '',
     case when v_en then 'Berth: ' else 'Liegeplatz: ' end || v_place
@@ -616,10 +633,7 @@ begin
       then 'Please confirm your e-mail address within 24 hours (at the latest by your arrival): log in with your e-mail address and the code we send you, from any device. Otherwise the booking expires and the berth is released.'
       else 'Bitte bestätigen Sie Ihre E-Mail-Adresse innerhalb von 24 Stunden (spätestens bis zur Ankunft): Melden Sie sich mit Ihrer E-Mail-Adresse und dem Code an, den wir Ihnen senden – von jedem Gerät aus. Sonst verfällt die Buchung und der Liegeplatz wird freigegeben.' end end,
     '',
-    case when v_en then 'Check-in is possible on the arrival day.' else 'Der Check-in ist am Ankunftstag möglich.' end,
-    '',
-    case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-    'Hafen Düsseldorf');
+    case when v_en then 'Check-in is possible on the arrival day.' else 'Der Check-in ist am Ankunftstag möglich.' end));
   return private.queue_mail(
     'booking_confirmation', p_order.email, v_locale, v_subject, v_body,
     jsonb_build_array(jsonb_build_object(
@@ -662,19 +676,14 @@ begin
     case when v_en
       then format('Payment received: berth %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'en'))
       else format('Zahlung erhalten: Liegeplatz %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'de')) end,
-    concat_ws(E'\n',
-      case when v_en then 'Hello,' else 'Guten Tag,' end,
-      '',
+    private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
       case when v_en then 'we have received your online payment. Thank you!' else 'wir haben Ihre Online-Zahlung erhalten. Vielen Dank!' end,
       '',
       case when v_en then 'Amount: ' else 'Betrag: ' end || private.format_eur(new.amount_cents, v_locale),
       case when v_en then 'Paid on: ' else 'Bezahlt am: ' end || private.format_berlin(new.recorded_at, v_locale),
       case when v_en then 'Payment reference: ' else 'Zahlungsreferenz: ' end || coalesce(new.provider_payment_id, new.id::text),
       case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
-      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id)),
     '[]'::jsonb,
     private.setting('harbour_email'),
     v_order.id);
@@ -725,9 +734,7 @@ begin
         then format('Booking changed: berth %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'en'), new.booking_number)
         else format('Buchung geändert: Liegeplatz %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'de'), new.booking_number) end
     end,
-    concat_ws(E'\n',
-      case when v_en then 'Hello,' else 'Guten Tag,' end,
-      '',
+    private.mail_text(v_locale, concat_ws(' ', new.person ->> 'first_name', new.person ->> 'last_name'), concat_ws(E'\n',
       case
         when v_cancelled and v_by_guest then case when v_en
           then format('as you asked, your booking %s has been cancelled. The berth is released.', new.booking_number)
@@ -762,10 +769,7 @@ begin
       end,
       '',
       case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || new.booking_number,
-      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_link,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_link)),
     jsonb_build_array(jsonb_build_object(
       'filename', case when v_en then 'booking-' else 'buchung-' end || v_place || '.ics',
       'content_type', 'text/calendar; charset=utf-8; method=' || case when v_cancelled then 'CANCEL' else 'PUBLISH' end,
@@ -809,9 +813,7 @@ begin
     case when v_en
       then format('Refund of %s: booking %s', private.format_eur(new.amount_cents, 'en'), v_order.booking_number)
       else format('Erstattung von %s: Buchung %s', private.format_eur(new.amount_cents, 'de'), v_order.booking_number) end,
-    concat_ws(E'\n',
-      case when v_en then 'Hello,' else 'Guten Tag,' end,
-      '',
+    private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
       case new.method
         when 'online' then case when v_en
           then format('we have refunded %s to the card you paid with. Depending on your bank it shows on your statement within 5 to 10 days.', private.format_eur(new.amount_cents, 'en'))
@@ -827,10 +829,7 @@ begin
       case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
       case when v_en then 'Berth: ' else 'Liegeplatz: ' end || (v_order.place_snapshot ->> 'name') || ', '
         || private.format_berlin(v_order.starts_at, v_locale),
-      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id)),
     '[]'::jsonb,
     private.setting('harbour_email'),
     v_order.id);
@@ -887,9 +886,7 @@ begin
         case when v_en
           then format('See you tomorrow: berth %s, %s (%s)', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'en'), v_order.booking_number)
           else format('Bis morgen: Liegeplatz %s, %s (%s)', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'de'), v_order.booking_number) end,
-        concat_ws(E'\n',
-          case when v_en then 'Hello,' else 'Guten Tag,' end,
-          '',
+        private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
           case when v_en then 'your stay at Hafen Düsseldorf begins tomorrow.' else 'morgen beginnt Ihr Aufenthalt im Hafen Düsseldorf.' end,
           '',
           case when v_en then 'Berth: ' else 'Liegeplatz: ' end || (v_order.place_snapshot ->> 'name')
@@ -912,10 +909,7 @@ begin
             else 'Noch zu bezahlen: ' || private.format_eur(v_order.price_cents, 'de') || ' (online auf Ihrer Buchungsseite oder im Hafenbüro).' end end,
           '',
           case when v_en then 'How to find us: ' else 'So finden Sie uns: ' end || v_address,
-          case when v_en then 'Questions? Simply reply to this e-mail.' else 'Fragen? Antworten Sie einfach auf diese E-Mail.' end,
-          '',
-          case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-          'Hafen Düsseldorf'),
+          case when v_en then 'Questions? Simply reply to this e-mail.' else 'Fragen? Antworten Sie einfach auf diese E-Mail.' end)),
         '[]'::jsonb, private.setting('harbour_email'), v_order.id);
       v_count := v_count + 1;
     end loop;
@@ -942,9 +936,7 @@ begin
       case when v_en
         then format('Your booking %s lapses at %s', v_order.booking_number, private.format_berlin(v_order.expires_at, 'en'))
         else format('Ihre Buchung %s verfällt am %s', v_order.booking_number, private.format_berlin(v_order.expires_at, 'de')) end,
-      concat_ws(E'\n',
-        case when v_en then 'Hello,' else 'Guten Tag,' end,
-        '',
+      private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
         case when v_pay then case when v_en
             then format('your booking of berth %s is not paid yet. Please pay online by %s, otherwise it lapses and the berth is released:',
                         v_order.place_snapshot ->> 'name', private.format_berlin(v_order.expires_at, 'en'))
@@ -959,10 +951,7 @@ begin
         v_link,
         '',
         case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
-        case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(v_order.starts_at, v_locale),
-        '',
-        case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-        'Hafen Düsseldorf'),
+        case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(v_order.starts_at, v_locale))),
       '[]'::jsonb, private.setting('harbour_email'), v_order.id);
     v_count := v_count + 1;
   end loop;
