@@ -635,6 +635,51 @@ export type Database = {
           },
         ]
       }
+      message_replies: {
+        Row: {
+          author: string | null
+          author_name: string | null
+          body: string
+          created_at: string
+          id: string
+          message_id: string
+          outbox_id: number | null
+        }
+        Insert: {
+          author?: string | null
+          author_name?: string | null
+          body: string
+          created_at?: string
+          id?: string
+          message_id: string
+          outbox_id?: number | null
+        }
+        Update: {
+          author?: string | null
+          author_name?: string | null
+          body?: string
+          created_at?: string
+          id?: string
+          message_id?: string
+          outbox_id?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "message_replies_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "contact_messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "message_replies_outbox_id_fkey"
+            columns: ["outbox_id"]
+            isOneToOne: false
+            referencedRelation: "outbox"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       news: {
         Row: {
           created_at: string
@@ -1988,6 +2033,21 @@ export type Database = {
           place_id: string | null
           starts_on: string
           user_id: string | null
+        }
+      }
+      reply_to_message: {
+        Args: {
+          p_message_id: string
+          p_body: string
+        }
+        Returns: {
+          author: string | null
+          author_name: string | null
+          body: string
+          created_at: string
+          id: string
+          message_id: string
+          outbox_id: number | null
         }
       }
       report_average_stay: {

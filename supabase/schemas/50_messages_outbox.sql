@@ -7,7 +7,7 @@ create table public.outbox (
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
                                      'application_receipt', 'application_answer', 'payment_receipt',
                                      'booking_changed', 'booking_cancelled', 'refund_notice',
-                                     'arrival_reminder', 'expiry_warning')),
+                                     'arrival_reminder', 'expiry_warning', 'message_reply')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),
@@ -303,6 +303,57 @@ create policy "contact_messages: sender reads own, staff all" on public.contact_
 
 revoke insert, update, delete, truncate on public.contact_messages from anon, authenticated;
 
+-- The public forms (contact, service request, long-term application) are throttled per client
+-- address as well as per e-mail address, so that neither the harbour's inbox nor a third party's
+-- mailbox can be flooded from one machine by varying the address typed. The address comes from
+-- the gateway's headers (private.request_client_address), never from the client; each row is
+-- kept for a day only (the throttle's window), then deleted by the next submission.
+create table private.form_submissions (
+  id bigint generated always as identity primary key,
+  form text not null check (form in ('contact', 'service_request', 'long_term_application')),
+  client_address inet not null,
+  submitted_at timestamptz not null default now()
+);
+
+alter table private.form_submissions enable row level security;
+
+comment on table private.form_submissions is 'Submissions of the public forms per client address, kept for a day, for the per-address throttle; no API role reads it.';
+
+create index form_submissions_address_idx on private.form_submissions (client_address, submitted_at);
+
+-- Counts this request's address against the limit of its form group and records it. Limits:
+-- 20 messages (contact and service requests together) and 5 long-term applications an hour per
+-- address; a marina's shared wifi stays usable, a script does not. Outside an API request
+-- (no address) nothing is counted.
+create function private.throttle_form(p_form text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_address inet := private.request_client_address();
+  v_now timestamptz := private.now();
+  v_forms text[] := case when p_form = 'long_term_application' then array['long_term_application'] else array['contact', 'service_request'] end;
+  v_limit integer := case when p_form = 'long_term_application' then 5 else 20 end;
+begin
+  if v_address is null then
+    return;
+  end if;
+  delete from private.form_submissions f where f.submitted_at < v_now - interval '1 day';
+  if (select count(*) from private.form_submissions f
+      where f.client_address = v_address and f.form = any (v_forms)
+        and f.submitted_at > v_now - interval '1 hour') >= v_limit then
+    raise exception 'too_many_requests' using errcode = 'P0001',
+      hint = format('At most %s submissions of this form an hour from one address.', v_limit);
+  end if;
+  insert into private.form_submissions (form, client_address, submitted_at) values (p_form, v_address, v_now);
+end
+$$;
+comment on function private.throttle_form(text) is 'Per-address throttle of the public forms (20 messages, 5 long-term applications an hour); records the submission.';
+revoke execute on function private.throttle_form(text) from public;
+
 create function private.submit_message(
   p_kind text,
   p_service text,
@@ -352,6 +403,7 @@ begin
         and m.created_at > private.now() - interval '1 hour') >= 5 then
     raise exception 'too_many_messages' using errcode = 'P0001', hint = 'At most 5 messages an hour.';
   end if;
+  perform private.throttle_form(p_kind);
 
   insert into public.contact_messages (kind, service, name, email, phone, locale, message, preferred_date, boat, user_id, created_at)
   values (p_kind, case when p_kind = 'service_request' then p_service end, v_name, v_email, nullif(btrim(p_phone), ''),
@@ -393,7 +445,7 @@ begin
   return v_row;
 end
 $$;
-comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per address) and stores a contact message or service request, and e-mails the harbour.';
+comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per e-mail address, 20 per client address) and stores a contact message or service request, and e-mails the harbour.';
 revoke execute on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) from public;
 
 create function private.send_contact_message(
@@ -504,6 +556,104 @@ as $$
 $$;
 comment on function public.set_message_done(uuid, boolean) is 'Staff mark a contact message or service request done (or open again).';
 revoke execute on function public.set_message_done(uuid, boolean) from anon, public;
+
+-- Staff answer a contact message or service request from the inbox (issue 22): the answer goes
+-- to the sender by e-mail in the sender's language, with the harbour's address as Reply-To, and
+-- stays on the message as its thread. Only the function writes; staff read.
+create table public.message_replies (
+  id uuid primary key default gen_random_uuid(),
+  message_id uuid not null references public.contact_messages (id) on delete cascade,
+  body text not null check (char_length(btrim(body)) between 1 and 5000),
+  author uuid references auth.users (id) on delete set null,
+  author_name text,
+  outbox_id bigint references public.outbox (id) on delete set null,
+  created_at timestamptz not null default now()
+);
+
+alter table public.message_replies enable row level security;
+
+comment on table public.message_replies is 'Staff answers to contact messages and service requests, sent by e-mail (outbox_id) and kept as the message''s thread.';
+
+create index message_replies_message_idx on public.message_replies (message_id, created_at);
+
+create index message_replies_author_idx on public.message_replies (author);
+
+create index message_replies_outbox_idx on public.message_replies (outbox_id);
+
+create policy "message_replies: staff read" on public.message_replies
+  for select to authenticated
+  using ((select private.is_staff()));
+
+revoke insert, update, delete, truncate on public.message_replies from anon, authenticated;
+
+alter publication supabase_realtime add table public.message_replies;
+
+create function private.reply_to_message(p_message_id uuid, p_body text)
+returns public.message_replies
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_message public.contact_messages;
+  v_reply public.message_replies;
+  v_body text := btrim(p_body);
+  v_en boolean;
+  v_author text;
+  v_outbox bigint;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if v_body is null or char_length(v_body) not between 1 and 5000 then
+    raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
+  end if;
+  select * into v_message from public.contact_messages m where m.id = p_message_id for update;
+  if not found then
+    raise exception 'message_not_found' using errcode = 'PT404';
+  end if;
+  v_en := v_message.locale = 'en';
+  select nullif(btrim(concat_ws(' ', pr.first_name, pr.last_name)), '') into v_author
+    from public.profiles pr where pr.id = (select auth.uid());
+  v_outbox := private.queue_mail(
+    'message_reply', v_message.email, v_message.locale,
+    case
+      when v_message.kind = 'service_request' and v_en then 'Re: Your service request to Hafen Düsseldorf'
+      when v_message.kind = 'service_request' then 'Re: Ihre Serviceanfrage an den Hafen Düsseldorf'
+      when v_en then 'Re: Your message to Hafen Düsseldorf'
+      else 'Re: Ihre Nachricht an den Hafen Düsseldorf' end,
+    private.mail_text(v_message.locale, v_message.name, concat_ws(E'\n',
+      v_body,
+      '',
+      case when v_en then 'Your message of ' else 'Ihre Nachricht vom ' end
+        || private.format_berlin(v_message.created_at, v_message.locale) || ':',
+      '> ' || replace(v_message.message, E'\n', E'\n> '))),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    null);
+  insert into public.message_replies (message_id, body, author, author_name, outbox_id, created_at)
+  values (p_message_id, v_body, (select auth.uid()), v_author, v_outbox, private.now())
+  returning * into v_reply;
+  return v_reply;
+end
+$$;
+comment on function private.reply_to_message(uuid, text) is 'The rule behind public.reply_to_message (security definer, not exposed by the API).';
+revoke execute on function private.reply_to_message(uuid, text) from public;
+grant execute on function private.reply_to_message(uuid, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/reply_to_message): runs as the caller, the rule above decides.
+create function public.reply_to_message(p_message_id uuid, p_body text)
+returns public.message_replies
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.reply_to_message(p_message_id, p_body)
+$$;
+comment on function public.reply_to_message(uuid, text) is 'Staff answer a contact message or service request: the answer is e-mailed to the sender (Reply-To: the harbour) and kept on the message.';
+revoke execute on function public.reply_to_message(uuid, text) from anon, public;
 
 create function private.edge_setting(p_name text)
 returns text

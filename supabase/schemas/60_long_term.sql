@@ -149,6 +149,7 @@ begin
       where lower(a.email) = v_email and a.status = 'open') >= 3 then
     raise exception 'too_many_applications' using errcode = 'P0001', hint = 'At most 3 open applications per e-mail address.';
   end if;
+  perform private.throttle_form('long_term_application');
 
   insert into public.long_term_applications (place_id, user_id, email, first_name, last_name, phone, locale, boat,
                                              desired_start, message, created_at)
