@@ -1563,6 +1563,7 @@ export type Database = {
       cancel_booking: {
         Args: {
           p_order_id: string
+          p_notify?: boolean
         }
         Returns: {
           boat: Json
@@ -1810,6 +1811,7 @@ export type Database = {
         Args: {
           p_order_id: string
           p_place_id: string
+          p_notify?: boolean
         }
         Returns: {
           boat: Json
@@ -1992,6 +1994,7 @@ export type Database = {
           p_method: Database["public"]["Enums"]["payment_method"]
           p_amount_cents: number
           p_note?: string
+          p_notify?: boolean
         }
         Returns: {
           amount_cents: number

@@ -867,7 +867,7 @@ declare
   v_by_guest boolean := (select auth.uid()) is not distinct from new.user_id and new.user_id is not null;
   v_link text;
 begin
-  if not (v_cancelled or v_moved) or new.ends_at <= private.now()
+  if not (v_cancelled or v_moved) or new.ends_at <= private.now() or not private.guest_mail_wanted()
      or new.email is null or new.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
     return null;
   end if;
@@ -949,7 +949,7 @@ declare
   v_en boolean;
   v_site text := coalesce(private.edge_setting('site_url'), '');
 begin
-  if new.kind <> 'refund' then
+  if new.kind <> 'refund' or not private.guest_mail_wanted() then
     return null;
   end if;
   select * into v_order from public.orders o where o.id = new.order_id;

@@ -9,7 +9,7 @@
 import { expect, test } from '../helpers/app-test';
 import { personas } from '../helpers/personas.ts';
 import { berlinDay, personaToken, uniqueEmail } from './booking-helpers.ts';
-import { rpc, waitForMail, type CaughtMail } from './payment-helpers.ts';
+import { rest, rpc, waitForMail, type CaughtMail } from './payment-helpers.ts';
 
 const words = {
   de: {
@@ -86,3 +86,38 @@ for (const locale of ['de', 'en'] as const) {
     }
   });
 }
+
+test.describe('the e-mail tick', () => {
+  test.use({ persona: 'harbour' });
+  test('staff move a booking without telling the guest: the dialog offers the tick, unticked no e-mail goes out (de)', async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const token = await personaToken(personas.harbour.email, personas.harbour.password);
+    const email = uniqueEmail('mail-tick');
+    const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: berlinDay(64), p_departure: berlinDay(65), p_boat_length: 6, p_boat_width: 2.5 }, token);
+    let orderId: string | undefined;
+    for (const place of free.data.slice(0, 10)) {
+      const res = await rpc<{ id: string }>('staff_create_booking', {
+        p_place_id: place.place_id, p_kind: 'overnight', p_arrival: berlinDay(64), p_departure: berlinDay(65),
+        p_boat: { name: 'Stille', length: 6, width: 2.5 }, p_person: { first_name: 'Tim', last_name: 'Tick', email },
+      }, token);
+      if (res.status === 200) { orderId = res.data.id; break; }
+    }
+    expect(orderId, 'a free berth for the walk-in').toBeDefined();
+    await page.goto(`/account/admin/orders/${orderId}`);
+    const move = page.getByRole('region', { name: 'Umlegen' });
+    const target = move.getByLabel('Neuer Liegeplatz');
+    await target.selectOption({ index: 1 });
+    await move.getByRole('button', { name: 'Umlegen' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Buchung umlegen?' });
+    const tick = dialog.getByRole('checkbox', { name: `Gast per E-Mail informieren (${email})` });
+    await expect(tick).toBeChecked();
+    await tick.click();
+    await expect(tick).not.toBeChecked();
+    await dialog.getByRole('button', { name: 'Umlegen' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'umgelegt' })).toBeVisible();
+    // The move is in the order's history, and the guest's mailbox has the confirmation only.
+    const mails = await rest<{ kind: string }[]>(`rest/v1/outbox?order_id=eq.${orderId}&select=kind`, token);
+    expect(mails.data.map((m) => m.kind)).toEqual(['booking_confirmation']);
+    expect(consoleErrors).toEqual([]);
+  });
+});
