@@ -268,17 +268,3 @@ revoke execute on function public.datev_settings() from anon;
 revoke execute on function public.save_datev_settings(jsonb) from anon;
 revoke execute on function public.save_datev_settings(jsonb) from anon;
 
--- The DATEV export settings with their SKR03 defaults (data: written by hand).
-insert into private.app_settings (key, value) values
-  ('datev_consultant_number', '1001'),
-  ('datev_client_number', '1'),
-  ('datev_fiscal_year_start', '01-01'),
-  ('datev_account_length', '4'),
-  ('datev_account_debtor', '10000'),
-  ('datev_account_revenue_19', '8400'),
-  ('datev_account_revenue_7', '8300'),
-  ('datev_account_revenue_0', '1590'),
-  ('datev_account_cash', '1000'),
-  ('datev_account_bank', '1200'),
-  ('datev_account_transit', '1360')
-on conflict (key) do nothing;

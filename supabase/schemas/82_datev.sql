@@ -5,19 +5,8 @@
 -- (05_settings.sql) and only admins read or change them, through the functions below
 -- (docs/decisions.md, "DATEV export").
 
-insert into private.app_settings (key, value) values
-  ('datev_consultant_number', '1001'),
-  ('datev_client_number', '1'),
-  ('datev_fiscal_year_start', '01-01'),
-  ('datev_account_length', '4'),
-  ('datev_account_debtor', '10000'),
-  ('datev_account_revenue_19', '8400'),
-  ('datev_account_revenue_7', '8300'),
-  ('datev_account_revenue_0', '1590'),
-  ('datev_account_cash', '1000'),
-  ('datev_account_bank', '1200'),
-  ('datev_account_transit', '1360')
-on conflict (key) do nothing;
+-- No rows are inserted for the defaults: they live in private.datev_settings_object(), and the
+-- first save writes all keys (so the audit trail names the admin who set the real numbers).
 
 -- The settings as one object (numbers as text; the account length as a number).
 create function private.datev_settings_object()
