@@ -71,7 +71,7 @@ test.describe('DATEV export', () => {
     await expect(page.getByRole('status')).toContainText(/was created: \d+ posting lines\./);
   });
 
-  test('the page at 390 and 1280 px', async ({ page }) => {
+  test('the page at 390 and 1280 px; the settings form checks and stores the numbers', async ({ page }) => {
     for (const [width, height] of [[390, 844], [1280, 900]] as const) {
       await page.setViewportSize({ width, height });
       await page.goto('/account/admin/datev');
@@ -87,5 +87,9 @@ test.describe('DATEV export', () => {
     await section.getByRole('button', { name: 'DATEV-Einstellungen speichern' }).click();
     await expect(section.getByText('Bitte eine Zahl von 1001 bis 9999999 eingeben')).toBeVisible();
     await section.screenshot({ path: 'reports/screenshots/datev-settings-1280.png' });
+    // The valid numbers are stored (the same defaults, so the other tests' files stay as they expect).
+    await section.getByLabel('Beraternummer').fill('1001');
+    await section.getByRole('button', { name: 'DATEV-Einstellungen speichern' }).click();
+    await expect(section.getByRole('status')).toHaveText('Gespeichert.');
   });
 });
