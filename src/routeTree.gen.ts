@@ -43,6 +43,7 @@ import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './rou
 import { Route as Char123LocaleChar125AccountAdminAuditRouteImport } from './routes/{-$locale}/account/admin/audit'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminCashRouteImport } from './routes/{-$locale}/account/admin/cash'
+import { Route as Char123LocaleChar125AccountAdminDatevRouteImport } from './routes/{-$locale}/account/admin/datev'
 import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
 import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
 import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
@@ -286,6 +287,12 @@ const Char123LocaleChar125AccountAdminCashRoute =
   Char123LocaleChar125AccountAdminCashRouteImport.update({
     id: '/cash',
     path: '/cash',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminDatevRoute =
+  Char123LocaleChar125AccountAdminDatevRouteImport.update({
+    id: '/datev',
+    path: '/datev',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminHoursRoute =
@@ -573,6 +580,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
+  '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -642,6 +650,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
+  '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -719,6 +728,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
+  '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -797,6 +807,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
+    | '/{-$locale}/account/admin/datev'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
@@ -866,6 +877,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
+    | '/{-$locale}/account/admin/datev'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
@@ -942,6 +954,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/audit'
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
+    | '/{-$locale}/account/admin/datev'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
@@ -1223,6 +1236,13 @@ declare module '@tanstack/react-router' {
       path: '/cash'
       fullPath: '/{-$locale}/account/admin/cash'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminCashRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/datev': {
+      id: '/{-$locale}/account/admin/datev'
+      path: '/datev'
+      fullPath: '/{-$locale}/account/admin/datev'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminDatevRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/hours': {
@@ -1591,6 +1611,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminAuditRoute: typeof Char123LocaleChar125AccountAdminAuditRoute
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminCashRoute: typeof Char123LocaleChar125AccountAdminCashRoute
+  Char123LocaleChar125AccountAdminDatevRoute: typeof Char123LocaleChar125AccountAdminDatevRoute
   Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
   Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
@@ -1627,6 +1648,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminCalendarRoute,
     Char123LocaleChar125AccountAdminCashRoute:
       Char123LocaleChar125AccountAdminCashRoute,
+    Char123LocaleChar125AccountAdminDatevRoute:
+      Char123LocaleChar125AccountAdminDatevRoute,
     Char123LocaleChar125AccountAdminHoursRoute:
       Char123LocaleChar125AccountAdminHoursRoute,
     Char123LocaleChar125AccountAdminInboxRoute:

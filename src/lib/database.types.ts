@@ -1750,6 +1750,30 @@ export type Database = {
         }
         Returns: Json
       }
+      datev_postings: {
+        Args: {
+          p_from: string
+          p_to: string
+        }
+        Returns: {
+          line_no: number
+          amount_cents: number
+          side: string
+          account: string
+          contra_account: string
+          document_date: string
+          document_number: string
+          posting_text: string
+          source: string
+          vat_rate: number
+          net_cents: number
+          vat_cents: number
+        }[]
+      }
+      datev_settings: {
+        Args: never
+        Returns: Json
+      }
       delete_my_account: {
         Args: never
         Returns: Json
@@ -2148,6 +2172,12 @@ export type Database = {
           p_locale?: string
         }
         Returns: string
+      }
+      save_datev_settings: {
+        Args: {
+          p_settings: Json
+        }
+        Returns: Json
       }
       search_available_places: {
         Args: {

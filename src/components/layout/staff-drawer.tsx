@@ -27,6 +27,7 @@ export function StaffDrawer({ roles }: { roles: Roles }) {
     { path: '/account/admin/sale-codes', label: t`Codes` },
     { path: '/account/admin/settings', label: t`Einstellungen` },
     { path: '/account/admin/reports', label: t`Berichte` },
+    { path: '/account/admin/datev', label: t`DATEV-Export` },
     { path: '/account/admin/audit', label: t`Änderungsprotokoll` },
   ];
   const block = (title: string, items: { path: string; label: string }[]) => (

@@ -11,6 +11,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { formatDay } from '@/lib/dates';
+import { DatevSettingsSection } from '../../datev/components/datev-settings-section';
 import { adminErrorMessage } from '../../shared/admin-errors';
 import { AdminTable, Cell } from '../../shared/admin-table';
 import { ConfirmDialog } from '../../shared/confirm-dialog';
@@ -32,7 +33,7 @@ import {
 } from '../api/settings';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 
-/** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, and how each kind of order is paid. */
+/** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */
 export function SettingsPage() {
   const { t } = useLingui();
   return (
@@ -40,6 +41,7 @@ export function SettingsPage() {
       <FairPeriodsSection />
       <AccessSection />
       <PaymentModesSection />
+      <DatevSettingsSection />
     </Page>
   );
 }

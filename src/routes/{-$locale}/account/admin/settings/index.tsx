@@ -3,11 +3,15 @@ import { SettingsPage } from '@/features/admin/settings/components/settings-page
 
 export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
   loader: async ({ context }) => {
-    const { fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions } = await import('@/features/admin/settings/api/settings');
+    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions }, { datevSettingsQueryOptions }] = await Promise.all([
+      import('@/features/admin/settings/api/settings'),
+      import('@/features/admin/datev/api/datev'),
+    ]);
     await Promise.all([
       context.queryClient.ensureQueryData(fairPeriodsQueryOptions()),
       context.queryClient.ensureQueryData(harbourAccessQueryOptions()),
       context.queryClient.ensureQueryData(paymentModesQueryOptions()),
+      context.queryClient.ensureQueryData(datevSettingsQueryOptions()),
     ]);
   },
   component: SettingsPage,

@@ -1,0 +1,116 @@
+import { queryOptions } from '@tanstack/react-query';
+import { fetchAll } from '@/lib/fetch-all';
+import { check } from '../../shared/admin-errors';
+import { getDb } from '../../shared/typed-client';
+import { buildExtf, extfFileName, type DatevPosting } from '../lib/extf';
+
+export const datevKeys = {
+  settings: ['admin', 'datev', 'settings'] as const,
+};
+
+/** The export settings as public.datev_settings returns them (numbers as text, the account length a number). */
+export interface DatevSettingsRow {
+  consultant_number: string;
+  client_number: string;
+  fiscal_year_start: string;
+  account_length: number;
+  account_debtor: string;
+  account_revenue_19: string;
+  account_revenue_7: string;
+  account_revenue_0: string;
+  account_cash: string;
+  account_bank: string;
+  account_transit: string;
+}
+
+export const datevSettingsQueryOptions = () =>
+  queryOptions({
+    queryKey: datevKeys.settings,
+    queryFn: async (): Promise<DatevSettingsRow> => {
+      const db = await getDb();
+      const row = check(await db.rpc('datev_settings')) as unknown as DatevSettingsRow;
+      return { ...row, account_length: Number(row.account_length) };
+    },
+  });
+
+/** Stores the settings (the database checks every value: datev_invalid_setting, hint = the field). */
+export async function saveDatevSettings(settings: Omit<DatevSettingsRow, 'account_length'> & { account_length: string }): Promise<void> {
+  const db = await getDb();
+  const result = await db.rpc('save_datev_settings', { p_settings: settings });
+  if (result.error) throw Object.assign(new Error(result.error.message), { code: result.error.code, hint: result.error.hint });
+}
+
+/** Why an export failed: the database's own refusals. */
+export type DatevExportError = 'admin_only' | 'invalid_range' | 'datev_range_fiscal_year' | 'datev_vat_rate' | 'unknown';
+
+export class DatevError extends Error {
+  constructor(readonly reason: DatevExportError, message: string) {
+    super(message);
+  }
+}
+
+const reasonOf = (error: { message?: string; code?: string }): DatevExportError => {
+  const message = error.message ?? '';
+  if (error.code === '42501' || /admin_only/.test(message)) return 'admin_only';
+  for (const reason of ['datev_range_fiscal_year', 'datev_vat_rate', 'invalid_range'] as const) if (message.includes(reason)) return reason;
+  return 'unknown';
+};
+
+/** Berlin wall-clock digits YYYYMMDDHHMMSSFFF of an instant (the header's "erzeugt am"). */
+export function berlinStamp(at: Date): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}${parts.month}${parts.day}${parts.hour}${parts.minute}${parts.second}${String(at.getMilliseconds()).padStart(3, '0')}`;
+}
+
+export interface DatevFile {
+  name: string;
+  bytes: Uint8Array;
+  lines: number;
+}
+
+/** Every posting line of the range, in pages past max_rows (the database refuses non-admins and bad ranges). */
+export async function fetchPostings(from: string, to: string) {
+  const db = await getDb();
+  return fetchAll((a, b) => db.rpc('datev_postings', { p_from: from, p_to: to }).order('line_no').range(a, b));
+}
+
+/** Reads the settings and every posting line of the range (in pages past max_rows) and builds the file. */
+export async function buildDatevFile(from: string, to: string, label: string, now = new Date()): Promise<DatevFile> {
+  const db = await getDb();
+  const settings = await db.rpc('datev_settings');
+  if (settings.error) throw new DatevError(reasonOf(settings.error), settings.error.message);
+  const s = settings.data as unknown as DatevSettingsRow;
+  let rows: Awaited<ReturnType<typeof fetchPostings>>;
+  try {
+    rows = await fetchPostings(from, to);
+  } catch (e) {
+    const error = e as { message?: string; code?: string };
+    throw new DatevError(reasonOf(error), error.message ?? 'error');
+  }
+  const postings: DatevPosting[] = rows.map((p) => ({ ...p, side: p.side === 'H' ? 'H' : 'S', amount_cents: Number(p.amount_cents) }));
+  const bytes = buildExtf({
+    settings: { ...s, account_length: Number(s.account_length) },
+    from,
+    to,
+    createdAt: berlinStamp(now),
+    label,
+    postings,
+  });
+  return { name: extfFileName(from, to), bytes, lines: postings.length };
+}
+
+/** Lets the browser save the file. */
+export function downloadFile(file: DatevFile) {
+  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: 'text/csv;charset=windows-1252' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Download } from 'lucide-react';
+import { Page, Section } from '@/components/page';
+import { PathLink } from '@/components/layout/path-link';
+import { Button } from '@/components/ui/button';
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { berlinToday } from '@/lib/dates';
+import { buildDatevFile, datevSettingsQueryOptions, DatevError, downloadFile, type DatevExportError } from '../api/datev';
+import { datevRangeSchema, type DatevRangeValues } from '../schemas/datev';
+
+/** The previous calendar month (DATEV recommends one file per posting period). */
+export function previousMonth(today: string): DatevRangeValues {
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  const y = month === 1 ? year - 1 : year;
+  const m = month === 1 ? 12 : month - 1;
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const mm = String(m).padStart(2, '0');
+  return { from: `${y}-${mm}-01`, to: `${y}-${mm}-${String(last).padStart(2, '0')}` };
+}
+
+type State = { ok: true; lines: number; name: string } | { ok: false; message: string } | undefined;
+
+/** /account/admin/datev: a date range and the download of its DATEV Buchungsstapel (EXTF). */
+export function DatevPage() {
+  const { t, i18n } = useLingui();
+  const { data: settings } = useSuspenseQuery(datevSettingsQueryOptions());
+  const [state, setState] = useState<State>();
+  const form = useForm<DatevRangeValues>({ resolver: zodResolver(datevRangeSchema(settings.fiscal_year_start)), defaultValues: previousMonth(berlinToday()) });
+
+  const reasons: Record<DatevExportError, string> = {
+    admin_only: t`Dafür fehlen Ihnen die Rechte.`,
+    invalid_range: t`Das Enddatum darf nicht vor dem Anfangsdatum liegen`,
+    datev_range_fiscal_year: t`Ein DATEV-Buchungsstapel umfasst höchstens ein Wirtschaftsjahr. Bitte exportieren Sie jedes Wirtschaftsjahr einzeln.`,
+    datev_vat_rate: t`Im Zeitraum gibt es Belege mit einem Steuersatz, für den kein Konto eingestellt ist (nur 19 %, 7 % und 0 %).`,
+    unknown: t`Der Export ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.`,
+  };
+
+  const onSubmit = form.handleSubmit(async (v) => {
+    setState(undefined);
+    try {
+      const file = await buildDatevFile(v.from, v.to, `Hafen ${v.from.slice(0, 7)}`);
+      downloadFile(file);
+      setState({ ok: true, lines: file.lines, name: file.name });
+    } catch (e) {
+      setState({ ok: false, message: reasons[e instanceof DatevError ? e.reason : 'unknown'] });
+    }
+  });
+
+  const [mm, dd] = settings.fiscal_year_start.split('-');
+  const fiscal = i18n.locale === 'en' ? `${dd}/${mm}` : `${dd}.${mm}.`;
+  return (
+    <Page title={t`DATEV-Export`} lead={t`Buchungsstapel für die Steuerkanzlei: Rechnungen, Stornorechnungen und Gutschriften mit ihren Erlösen je Steuersatz sowie alle Zahlungen und Erstattungen eines Zeitraums.`}>
+      <Section title={t`Buchungsstapel herunterladen`} aria-label={t`Buchungsstapel herunterladen`}>
+        <p className="max-w-prose text-sm text-slate-700">
+          <Trans>Die Datei (EXTF, Formatversion 13, Windows-1252) kann die Kanzlei direkt in DATEV Rechnungswesen einlesen. Ein Stapel umfasst höchstens ein Wirtschaftsjahr; am besten exportieren Sie Monat für Monat.</Trans>
+        </p>
+        <Form {...form}>
+          <form aria-label={t`Zeitraum`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
+            <FormField control={form.control} name="from" render={({ field }) => (
+              <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+            )} />
+            <FormField control={form.control} name="to" render={({ field }) => (
+              <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+            )} />
+            <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
+              <Download className="size-4" aria-hidden /> <Trans>DATEV-Datei herunterladen</Trans>
+            </Button>
+          </form>
+        </Form>
+        <div aria-live="polite">
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>{state.name} wurde erstellt: {state.lines} Buchungszeilen.</Trans>
+            </p>
+          )}
+          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+        </div>
+      </Section>
+      <Section title={t`Einstellungen`} aria-label={t`DATEV-Einstellungen`}>
+        <dl className="grid max-w-xl grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
+          <dt className="text-slate-600"><Trans>Beraternummer</Trans></dt><dd>{settings.consultant_number}</dd>
+          <dt className="text-slate-600"><Trans>Mandantennummer</Trans></dt><dd>{settings.client_number}</dd>
+          <dt className="text-slate-600"><Trans>Beginn des Wirtschaftsjahrs</Trans></dt><dd>{fiscal}</dd>
+          <dt className="text-slate-600"><Trans>Erlöse 19 % / 7 % / 0 %</Trans></dt><dd>{settings.account_revenue_19} / {settings.account_revenue_7} / {settings.account_revenue_0}</dd>
+          <dt className="text-slate-600"><Trans>Debitor</Trans></dt><dd>{settings.account_debtor}</dd>
+          <dt className="text-slate-600"><Trans>Kasse / Bank / Geldtransit</Trans></dt><dd>{settings.account_cash} / {settings.account_bank} / {settings.account_transit}</dd>
+        </dl>
+        <p className="text-sm">
+          <PathLink path="/account/admin/settings" className="font-medium text-primary-dark underline underline-offset-2">
+            <Trans>Nummern und Konten ändern</Trans>
+          </PathLink>
+        </p>
+      </Section>
+    </Page>
+  );
+}
