@@ -405,7 +405,7 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   lines.forEach((l, i) => {
     const description = locale === 'en' && l.description_en ? l.description_en : l.description;
     const wrapped = wrap(fonts.regular, 9.5, description, itemWidth);
-    const height = wrapped.length * 12 + 8;
+    const height = wrapped.length * 12 + 10;
     if (y - height < FOOTER_TOP + 20) {
       newPage();
       tableHeader();
@@ -417,7 +417,8 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
     text(f.rate(l.vat_rate), col.vatRight, y, { align: 'right' });
     text(f.eur(l.net_cents), col.netRight, y, { align: 'right' });
     y -= height;
-    page.drawLine({ start: { x: LEFT, y: y + 8 }, end: { x: RIGHT, y: y + 8 }, thickness: 0.4, color: RULE });
+    // The rule halfway between this row's descenders and the next row's capitals.
+    page.drawLine({ start: { x: LEFT, y: y + 13 }, end: { x: RIGHT, y: y + 13 }, thickness: 0.4, color: RULE });
   });
 
   // --- Totals: net, VAT per rate, VAT, gross; kept together on one page with the closing words.
