@@ -15,6 +15,8 @@
  * SMTP_* at its mail catcher.
  */
 import nodemailer from 'nodemailer';
+import { readInvoiceDocument } from '../_shared/invoice-documents.ts';
+import { pdfFileName, renderInvoicePdf } from '../_shared/invoice-pdf.ts';
 import { renderMailHtml } from './html.ts';
 
 const BATCH = 20;
@@ -28,8 +30,40 @@ interface OutboxRow {
   locale: string;
   subject: string;
   body_text: string;
-  attachments: { filename: string; content_type: string; content: string }[];
+  attachments: Attachment[];
   attempts: number;
+}
+
+/**
+ * An attachment as queued: its content inline (an .ics), or a reference to an invoice document
+ * ({invoice_id}) whose PDF is rendered here when the message is sent, in the message's language,
+ * so no PDF is stored in the database (docs/decisions.md, "Invoice PDFs").
+ */
+type Attachment = { filename: string; content_type: string; content: string } | { invoice_id: string; filename?: string };
+
+type MailAttachment = { filename: string; content: string; encoding: 'base64'; contentType: string };
+
+function bytesBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The message's attachments for nodemailer; a document that cannot be read fails the message (it is retried). */
+async function attachmentsOf(row: OutboxRow): Promise<MailAttachment[]> {
+  const out: MailAttachment[] = [];
+  for (const a of row.attachments ?? []) {
+    if ('invoice_id' in a) {
+      const locale = row.locale === 'en' ? 'en' : 'de';
+      const read = await readInvoiceDocument(a.invoice_id, 'service_role', locale);
+      if (!read.ok) throw new Error(`invoice document ${a.invoice_id}: ${read.code}`);
+      out.push({ filename: pdfFileName(read.doc, locale), content: bytesBase64(await renderInvoicePdf(read.doc, locale)), encoding: 'base64', contentType: 'application/pdf' });
+    } else {
+      // Base64, so the bytes (the CRLF lines an .ics needs) arrive unchanged.
+      out.push({ filename: a.filename, content: base64(a.content), encoding: 'base64', contentType: a.content_type });
+    }
+  }
+  return out;
 }
 
 function env(name: string, fallback?: string): string {
@@ -89,13 +123,7 @@ async function deliver(): Promise<{ sent: number; retried: number; failed: numbe
             text: row.body_text,
             html: renderMailHtml({ subject: row.subject, text: row.body_text, locale: row.locale, siteUrl: Deno.env.get('SITE_URL'), replies: row.reply_to !== null }),
             headers: { 'Content-Language': row.locale, 'X-Outbox-Id': String(row.id) },
-            // Base64, so the bytes (the CRLF lines an .ics needs) arrive unchanged.
-            attachments: (row.attachments ?? []).map((a) => ({
-              filename: a.filename,
-              content: base64(a.content),
-              encoding: 'base64',
-              contentType: a.content_type,
-            })),
+            attachments: await attachmentsOf(row),
           });
         } catch (e) {
           error = e instanceof Error ? e.message : String(e);

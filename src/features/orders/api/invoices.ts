@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase, hasStoredSession } from '@/lib/auth';
+import { invokeFunction } from '@/lib/edge-functions';
 import type { Tables } from '@/lib/database.types';
 import { orderKeys } from './keys';
 
@@ -111,3 +112,14 @@ export const invoiceDocumentQueryOptions = (id: string) =>
     // A document never changes once issued.
     staleTime: Infinity,
   });
+
+/**
+ * The PDF of a stored document from the invoice-pdf edge function (supabase/functions/invoice-pdf):
+ * it reads the document with the visitor's session, so RLS decides (the order's owner, or
+ * staff); the PDF is in the order's language. Throws FunctionCallError (e.g. not_found).
+ */
+export async function fetchInvoicePdf(id: string): Promise<Blob> {
+  const data = await invokeFunction<Blob>('invoice-pdf', { invoice_id: id });
+  if (!(data instanceof Blob)) throw new Error('invoice-pdf answered no PDF');
+  return data;
+}

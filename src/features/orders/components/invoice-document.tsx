@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { berlinDay, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { orderErrorMessage } from '../api/order-actions';
-import { invoiceDocumentQueryOptions, type InvoiceDocument, type InvoiceDocumentSummary, type InvoiceKind, type InvoiceLine } from '../api/invoices';
+import { fetchInvoicePdf, invoiceDocumentQueryOptions, type InvoiceDocument, type InvoiceDocumentSummary, type InvoiceKind, type InvoiceLine } from '../api/invoices';
 
 /**
  * Print rules: only the sheet is printed (the app's bars, drawer and buttons are hidden without
@@ -183,10 +183,52 @@ export function InvoiceDocumentView({ doc, back, title }: { doc: InvoiceDocument
       <style>{PRINT_CSS}</style>
       <div className="flex flex-wrap gap-3 print:hidden">
         <Button onClick={() => window.print()}><Trans>Drucken</Trans></Button>
+        <DownloadPdfButton doc={doc} />
         {back}
       </div>
       <InvoiceSheet doc={doc} />
     </Page>
+  );
+}
+
+/**
+ * Downloads the document's PDF (rendered by the invoice-pdf edge function from the stored
+ * document, in the order's language) as "<number>.pdf" (the number names every kind of document).
+ */
+function DownloadPdfButton({ doc }: { doc: InvoiceDocument }) {
+  const { t } = useLingui();
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      const blob = await fetchInvoicePdf(doc.id);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `${doc.invoice_number}.pdf`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="outline" onClick={() => void download()} disabled={busy} aria-busy={busy}>
+        {busy ? <Trans>PDF wird erstellt…</Trans> : <Trans>PDF herunterladen</Trans>}
+      </Button>
+      {failed && (
+        <p role="alert" className="basis-full text-red-800">
+          {t`Das PDF konnte gerade nicht erstellt werden. Bitte versuchen Sie es gleich noch einmal; drucken geht auch ohne.`}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -1,0 +1,38 @@
+/**
+ * invoice-pdf: POST {invoice_id, locale?} with a signed-in user's token -> the document's PDF
+ * (application/pdf, attachment "Rechnung-RE-2026-00001.pdf").
+ *
+ * The document is read with the caller's own token, so RLS decides who may have it (the
+ * order's owner, or staff): another user gets 404 not_found, as for a document that does not
+ * exist. The PDF renders the stored document as issued (../_shared/invoice-pdf.ts), in the
+ * order's language unless `locale` ('de' | 'en') is given.
+ *
+ * Answers: 401 not_signed_in, 400 invalid_request, 404 not_found, 503 when the database
+ * cannot answer; never 500.
+ */
+import { json, serve, userRequest } from '../_shared/api.ts';
+import { readInvoiceDocument } from '../_shared/invoice-documents.ts';
+import { pdfFileName, renderInvoicePdf } from '../_shared/invoice-pdf.ts';
+
+serve(async (req) => {
+  const start = await userRequest(req);
+  if (start instanceof Response) return start;
+  const { user, body } = start;
+  const id = body?.invoice_id;
+  const locale = body?.locale;
+  if (typeof id !== 'string' || (locale !== undefined && locale !== 'de' && locale !== 'en')) return json(400, { error: 'invalid_request' });
+  const read = await readInvoiceDocument(id, user.token, locale);
+  if (!read.ok) return json(read.status, { error: read.code });
+  const bytes = await renderInvoicePdf(read.doc, read.locale);
+  const name = pdfFileName(read.doc, read.locale);
+  return new Response(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), {
+    status: 200,
+    headers: {
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'content-disposition',
+      'content-type': 'application/pdf',
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'private, no-store',
+    },
+  });
+});
