@@ -124,7 +124,7 @@ test.describe('admin resets a factor', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Zurücksetzen' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Der zweite Faktor wurde zurückgesetzt.' })).toBeVisible();
     await expect(section).toContainText('Nicht eingerichtet.');
-    await page.screenshot({ path: 'reports/screenshots/mfa-admin-reset-de-1280.png', fullPage: true });
+    await page.screenshot({ path: 'reports/screenshots/mfa-admin-reset-de.png', fullPage: true });
 
     const factors = await service.auth.admin.mfa.listFactors({ userId: staff.id });
     expect(factors.data!.factors).toEqual([]);
