@@ -23,6 +23,7 @@ import { Route as Char123LocaleChar125AccountIndexRouteImport } from './routes/{
 import { Route as Char123LocaleChar125AccountAdminRouteRouteImport } from './routes/{-$locale}/account/admin/route'
 import { Route as Char123LocaleChar125AccountProfileRouteImport } from './routes/{-$locale}/account/profile'
 import { Route as Char123LocaleChar125AuthLoginRouteImport } from './routes/{-$locale}/auth/login'
+import { Route as Char123LocaleChar125AuthMfaRouteImport } from './routes/{-$locale}/auth/mfa'
 import { Route as Char123LocaleChar125AuthPasswordForgottenRouteImport } from './routes/{-$locale}/auth/password-forgotten'
 import { Route as Char123LocaleChar125AuthRegisterRouteImport } from './routes/{-$locale}/auth/register'
 import { Route as Char123LocaleChar125AuthResetPasswordRouteImport } from './routes/{-$locale}/auth/reset-password'
@@ -167,6 +168,12 @@ const Char123LocaleChar125AuthLoginRoute =
   Char123LocaleChar125AuthLoginRouteImport.update({
     id: '/login',
     path: '/login',
+    getParentRoute: () => Char123LocaleChar125AuthRouteRoute,
+  } as any)
+const Char123LocaleChar125AuthMfaRoute =
+  Char123LocaleChar125AuthMfaRouteImport.update({
+    id: '/mfa',
+    path: '/mfa',
     getParentRoute: () => Char123LocaleChar125AuthRouteRoute,
   } as any)
 const Char123LocaleChar125AuthPasswordForgottenRoute =
@@ -556,6 +563,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin': typeof Char123LocaleChar125AccountAdminRouteRouteWithChildren
   '/{-$locale}/account/profile': typeof Char123LocaleChar125AccountProfileRoute
   '/{-$locale}/auth/login': typeof Char123LocaleChar125AuthLoginRoute
+  '/{-$locale}/auth/mfa': typeof Char123LocaleChar125AuthMfaRoute
   '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
   '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
   '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
@@ -630,6 +638,7 @@ export interface FileRoutesByTo {
   '/{-$locale}': typeof Char123LocaleChar125IndexRoute
   '/{-$locale}/account/profile': typeof Char123LocaleChar125AccountProfileRoute
   '/{-$locale}/auth/login': typeof Char123LocaleChar125AuthLoginRoute
+  '/{-$locale}/auth/mfa': typeof Char123LocaleChar125AuthMfaRoute
   '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
   '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
   '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
@@ -704,6 +713,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin': typeof Char123LocaleChar125AccountAdminRouteRouteWithChildren
   '/{-$locale}/account/profile': typeof Char123LocaleChar125AccountProfileRoute
   '/{-$locale}/auth/login': typeof Char123LocaleChar125AuthLoginRoute
+  '/{-$locale}/auth/mfa': typeof Char123LocaleChar125AuthMfaRoute
   '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
   '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
   '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
@@ -783,6 +793,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin'
     | '/{-$locale}/account/profile'
     | '/{-$locale}/auth/login'
+    | '/{-$locale}/auth/mfa'
     | '/{-$locale}/auth/password-forgotten'
     | '/{-$locale}/auth/register'
     | '/{-$locale}/auth/reset-password'
@@ -857,6 +868,7 @@ export interface FileRouteTypes {
     | '/{-$locale}'
     | '/{-$locale}/account/profile'
     | '/{-$locale}/auth/login'
+    | '/{-$locale}/auth/mfa'
     | '/{-$locale}/auth/password-forgotten'
     | '/{-$locale}/auth/register'
     | '/{-$locale}/auth/reset-password'
@@ -930,6 +942,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin'
     | '/{-$locale}/account/profile'
     | '/{-$locale}/auth/login'
+    | '/{-$locale}/auth/mfa'
     | '/{-$locale}/auth/password-forgotten'
     | '/{-$locale}/auth/register'
     | '/{-$locale}/auth/reset-password'
@@ -1096,6 +1109,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/{-$locale}/auth/login'
       preLoaderRoute: typeof Char123LocaleChar125AuthLoginRouteImport
+      parentRoute: typeof Char123LocaleChar125AuthRouteRoute
+    }
+    '/{-$locale}/auth/mfa': {
+      id: '/{-$locale}/auth/mfa'
+      path: '/mfa'
+      fullPath: '/{-$locale}/auth/mfa'
+      preLoaderRoute: typeof Char123LocaleChar125AuthMfaRouteImport
       parentRoute: typeof Char123LocaleChar125AuthRouteRoute
     }
     '/{-$locale}/auth/password-forgotten': {
@@ -1731,6 +1751,7 @@ const Char123LocaleChar125AccountRouteRouteWithChildren =
 
 interface Char123LocaleChar125AuthRouteRouteChildren {
   Char123LocaleChar125AuthLoginRoute: typeof Char123LocaleChar125AuthLoginRoute
+  Char123LocaleChar125AuthMfaRoute: typeof Char123LocaleChar125AuthMfaRoute
   Char123LocaleChar125AuthPasswordForgottenRoute: typeof Char123LocaleChar125AuthPasswordForgottenRoute
   Char123LocaleChar125AuthRegisterRoute: typeof Char123LocaleChar125AuthRegisterRoute
   Char123LocaleChar125AuthResetPasswordRoute: typeof Char123LocaleChar125AuthResetPasswordRoute
@@ -1739,6 +1760,7 @@ interface Char123LocaleChar125AuthRouteRouteChildren {
 const Char123LocaleChar125AuthRouteRouteChildren: Char123LocaleChar125AuthRouteRouteChildren =
   {
     Char123LocaleChar125AuthLoginRoute: Char123LocaleChar125AuthLoginRoute,
+    Char123LocaleChar125AuthMfaRoute: Char123LocaleChar125AuthMfaRoute,
     Char123LocaleChar125AuthPasswordForgottenRoute:
       Char123LocaleChar125AuthPasswordForgottenRoute,
     Char123LocaleChar125AuthRegisterRoute:

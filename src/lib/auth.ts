@@ -17,7 +17,24 @@ export type Identity =
   | { status: 'anonymous' }
   | { status: 'guest'; userId: string }
   | { status: 'incomplete'; userId: string; email?: string }
-  | { status: 'loggedIn'; userId: string; email?: string; roles: Roles; locale?: string };
+  | { status: 'loggedIn'; userId: string; email?: string; roles: Roles; locale?: string; mfa?: MfaStep };
+
+/**
+ * The second factor (issue 26): `verify` when the user has a verified TOTP factor but this
+ * session is still aal1; `enrol` when the person's staff roles require one and none is set up.
+ * The account area sends both to /auth/mfa instead of showing RLS refusals.
+ */
+export type MfaStep = 'verify' | 'enrol';
+
+/** The `aal` claim of an access token (no verification: the server checks, this only routes). */
+function sessionAal(accessToken: string): string | undefined {
+  try {
+    const part = accessToken.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return (JSON.parse(atob(part)) as { aal?: string }).aal;
+  } catch {
+    return undefined;
+  }
+}
 
 export const isStaff = (identity: Identity | undefined) =>
   identity?.status === 'loggedIn' && (identity.roles.admin || identity.roles.harbor);
@@ -87,12 +104,20 @@ async function loadIdentity(): Promise<Identity> {
     return { status: 'incomplete', userId: user.id, email: user.email };
   }
   const r = roles.data;
+  const verified = (user.factors ?? []).some((f) => f.status === 'verified');
+  let mfa: MfaStep | undefined;
+  if (verified && sessionAal(data.session!.access_token) !== 'aal2') mfa = 'verify';
+  else if (!verified && (r.admin || r.harbor)) {
+    const required = await supabase.rpc('my_mfa_required');
+    if (required.data === true) mfa = 'enrol';
+  }
   return {
     status: 'loggedIn',
     userId: user.id,
     email: user.email,
     roles: { admin: r.admin, harbor: r.harbor, user: r.user },
     locale: profile.data.locale,
+    mfa,
   };
 }
 

@@ -333,6 +333,8 @@ export type Database = {
         Row: {
           door_code: string
           id: number
+          mfa_required_admin: boolean
+          mfa_required_harbor: boolean
           payment_hold_minutes: number
           payment_mode_day: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair: Database["public"]["Enums"]["payment_mode"]
@@ -345,6 +347,8 @@ export type Database = {
         Insert: {
           door_code?: string
           id?: number
+          mfa_required_admin?: boolean
+          mfa_required_harbor?: boolean
           payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
@@ -357,6 +361,8 @@ export type Database = {
         Update: {
           door_code?: string
           id?: number
+          mfa_required_admin?: boolean
+          mfa_required_harbor?: boolean
           payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
@@ -1420,6 +1426,22 @@ export type Database = {
           total: number
         }[]
       }
+      admin_mfa_status: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: {
+          factor_count: number
+          verified: boolean
+          required: boolean
+        }[]
+      }
+      admin_reset_mfa: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: number
+      }
       admin_save_user: {
         Args: {
           p_user_id: string
@@ -1863,6 +1885,10 @@ export type Database = {
           updated_at: string
           user_id: string | null
         }
+      }
+      my_mfa_required: {
+        Args: never
+        Returns: boolean
       }
       open_long_term_applications: {
         Args: {

@@ -59,6 +59,30 @@ comment on function private.is_active_user() is 'The caller has an account (prof
 revoke execute on function private.is_active_user() from public;
 grant execute on function private.is_active_user() to anon, authenticated, service_role;
 
+-- Two-factor sign-in for staff (issue 26): harbour_settings (45) says per role whether it is
+-- required; then only a session whose JWT says aal2 counts, as Supabase documents for RLS
+-- ((select auth.jwt() ->> 'aal') = 'aal2'). plpgsql: the settings table comes later in the schema.
+create function private.staff_mfa_satisfied(p_admin boolean, p_harbor boolean)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_required boolean;
+begin
+  select (coalesce(p_admin, false) and s.mfa_required_admin) or (coalesce(p_harbor, false) and s.mfa_required_harbor)
+    into v_required
+  from public.harbour_settings s where s.id = 1;
+  return not coalesce(v_required, false)
+    or coalesce((select auth.jwt() ->> 'aal'), '') = 'aal2';
+end
+$$;
+comment on function private.staff_mfa_satisfied(boolean, boolean) is 'True unless 2FA is required for one of the given staff role flags and the session (JWT aal claim) is not aal2.';
+revoke execute on function private.staff_mfa_satisfied(boolean, boolean) from public;
+grant execute on function private.staff_mfa_satisfied(boolean, boolean) to anon, authenticated, service_role;
+
 create function private.has_role(p_role text)
 returns boolean
 language sql
@@ -73,14 +97,14 @@ as $$
     where r.user_id = (select auth.uid())
       and p.active
       and case p_role
-            when 'admin' then r.admin
-            when 'harbor' then r.harbor
+            when 'admin' then r.admin and private.staff_mfa_satisfied(r.admin, r.harbor)
+            when 'harbor' then r.harbor and private.staff_mfa_satisfied(r.admin, r.harbor)
             when 'user' then r."user"
             else false
           end
   )
 $$;
-comment on function private.has_role(text) is 'The caller is active and holds the role flag (admin, harbor or user) in user_roles, never in JWT claims.';
+comment on function private.has_role(text) is 'The caller is active and holds the role flag (admin, harbor or user) in user_roles, never in JWT claims; admin and harbor only in an aal2 session when 2FA is required for the person''s staff roles.';
 revoke execute on function private.has_role(text) from public;
 grant execute on function private.has_role(text) to anon, authenticated, service_role;
 
@@ -96,9 +120,10 @@ as $$
     from public.user_roles r
     join public.profiles p on p.id = r.user_id
     where r.user_id = (select auth.uid()) and p.active and (r.admin or r.harbor)
+      and private.staff_mfa_satisfied(r.admin, r.harbor)
   )
 $$;
-comment on function private.is_staff() is 'The caller is active harbour staff (harbor or admin flag).';
+comment on function private.is_staff() is 'The caller is active harbour staff (harbor or admin flag), in an aal2 session when 2FA is required for the person''s staff roles.';
 revoke execute on function private.is_staff() from public;
 grant execute on function private.is_staff() to anon, authenticated, service_role;
 

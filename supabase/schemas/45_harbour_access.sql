@@ -18,8 +18,15 @@ create table public.harbour_settings (
     char_length(door_code) <= 40 and char_length(wifi_ssid) <= 64 and char_length(wifi_password) <= 100),
   -- How long an unpaid order of a kind that must be paid online holds its berth (issue 20).
   payment_hold_minutes integer not null default 60
-    constraint harbour_settings_payment_hold check (payment_hold_minutes between 15 and 1440)
+    constraint harbour_settings_payment_hold check (payment_hold_minutes between 15 and 1440),
+  -- Two-factor sign-in required per staff role (issue 26, 46_mfa.sql): when on, a person with
+  -- that role flag counts as staff only in a session at aal2 (TOTP verified).
+  mfa_required_admin boolean not null default false,
+  mfa_required_harbor boolean not null default false
 );
+
+comment on column public.harbour_settings.mfa_required_admin is 'Admins must sign in with a second factor (TOTP): an aal1 session of an admin holds no admin or staff rights.';
+comment on column public.harbour_settings.mfa_required_harbor is 'Harbour staff must sign in with a second factor (TOTP): an aal1 session of harbour staff holds no staff rights.';
 
 comment on column public.harbour_settings.payment_hold_minutes is 'Minutes an unpaid order holds its berth when its kind must be paid online (15 minutes to 24 hours); then it lapses and the berth is free again. A Checkout session started in time extends the hold to its own end.';
 

@@ -7,7 +7,7 @@ create table public.outbox (
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
                                      'application_receipt', 'application_answer', 'payment_receipt',
                                      'booking_changed', 'booking_cancelled', 'refund_notice',
-                                     'arrival_reminder', 'expiry_warning', 'message_reply')),
+                                     'arrival_reminder', 'expiry_warning', 'message_reply', 'security_notice')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),

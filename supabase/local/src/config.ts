@@ -42,6 +42,8 @@ export interface StackConfig {
       templates: Record<string, { subject?: string; contentPath?: string }>;
     };
     rateLimit: Record<string, number>;
+    /** `[auth.mfa]`: GoTrue's MFA settings (TOTP on, phone and WebAuthn off, as GoTrue's defaults). */
+    mfa: { maxEnrolledFactors: number; totp: { enrollEnabled: boolean; verifyEnabled: boolean } };
     hooks: Record<string, { enabled: boolean; uri: string }>;
   };
   /**
@@ -162,6 +164,13 @@ export function loadConfig(workdir: string): StackConfig {
         templates,
       },
       rateLimit,
+      mfa: {
+        maxEnrolledFactors: num(table(auth.mfa).max_enrolled_factors, 10),
+        totp: {
+          enrollEnabled: bool(table(table(auth.mfa).totp).enroll_enabled, true),
+          verifyEnabled: bool(table(table(auth.mfa).totp).verify_enabled, true),
+        },
+      },
       hooks,
     },
     db: { vault },

@@ -57,8 +57,8 @@ for (const engine of engines()) {
             where schemaname in ('auth', 'storage', 'supabase_migrations') order by 1`,
         );
         expect(tables.rows.map((r) => r.t)).toEqual([
-          'auth.audit_log_entries', 'auth.identities', 'auth.instances', 'auth.one_time_tokens',
-          'auth.refresh_tokens', 'auth.schema_migrations', 'auth.sessions', 'auth.users',
+          'auth.audit_log_entries', 'auth.identities', 'auth.instances', 'auth.mfa_amr_claims', 'auth.mfa_challenges',
+          'auth.mfa_factors', 'auth.one_time_tokens', 'auth.refresh_tokens', 'auth.schema_migrations', 'auth.sessions', 'auth.users',
           'storage.buckets', 'storage.objects',
           'supabase_migrations.schema_migrations', 'supabase_migrations.seed_files',
         ]);

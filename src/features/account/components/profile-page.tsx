@@ -13,6 +13,7 @@ import { Input } from '@/components/ui/input';
 import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { activateLocale, localeFromPath, persistLocale, stripLocale, withLocale } from '@/lib/i18n';
 import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from './profile-extras';
+import { MfaCard } from '@/features/auth/components/mfa';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
 import { metresMessage } from '../schemas/profile';
 
@@ -87,6 +88,7 @@ export function ProfilePage() {
           <ProfileForm userId={userId!} row={profile.data} />
           {identity?.status === 'loggedIn' && identity.email && <EmailChangeCard current={identity.email} />}
           <PasswordChangeCard />
+          <MfaCard />
           <MyDataCard avatarPath={profile.data.avatar_path} />
         </div>
       ) : (

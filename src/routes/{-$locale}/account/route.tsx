@@ -8,6 +8,10 @@ export const Route = createFileRoute('/{-$locale}/account')({
     if (identity.status !== 'loggedIn') {
       throw redirect({ to: '/{-$locale}/auth/login', params: { locale: params.locale }, search: { from: location.href }, replace: true });
     }
+    // A second factor to verify or to set up first (issue 26): not the account's pages yet.
+    if (identity.mfa) {
+      throw redirect({ to: '/{-$locale}/auth/mfa', params: { locale: params.locale }, search: { from: location.href }, replace: true });
+    }
     return { identity };
   },
 });

@@ -9,6 +9,8 @@ import { isPgError, pgErrorFields } from '../db/types.ts';
 import { asPlatformRole } from '../db/request.ts';
 import { HttpError, clientIp, readBody } from '../http.ts';
 import { loadMailTemplates, type MailType } from './mails.ts';
+import { newTotpSecret, otpauthUri, totpValid } from './totp.ts';
+import { qrSvg } from './qr.ts';
 import {
   AuthError,
   IntervalLimiter,
@@ -39,6 +41,8 @@ export { clock } from './support.ts';
 const INSTANCE_ID = '00000000-0000-0000-0000-000000000000';
 const AUD = 'authenticated';
 const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
+/** AMRClaim.IsAAL2Claim: the methods that raise a session to aal2. */
+const AAL2_METHODS = new Set(['totp', 'mfa/phone', 'mfa/webauthn']);
 const BCRYPT_COST = 10;
 const MAX_PASSWORD_BYTES = 72;
 /** Wrong codes for one address before its outstanding codes are void (GoTrue has none; see decisions.md). */
@@ -154,6 +158,19 @@ function userJson(u: Row, identities: Row[]) {
   opt('banned_until', iso(u.banned_until));
   opt('deleted_at', iso(u.deleted_at));
   out.is_anonymous = Boolean(u.is_anonymous);
+  // GoTrue's User.Factors (omitempty): auth-js' mfa.listFactors and
+  // getAuthenticatorAssuranceLevel read them from the user.
+  if (Array.isArray(u.factors) && u.factors.length) out.factors = u.factors.map(factorJson);
+  return out;
+}
+
+/** auth.mfa_factors row (to_jsonb) -> GoTrue's models.Factor JSON (the secret never leaves). */
+export function factorJson(f: Row) {
+  const out: Row = { id: f.id, created_at: iso(f.created_at), updated_at: iso(f.updated_at), status: f.status };
+  if (f.friendly_name) out.friendly_name = f.friendly_name;
+  out.factor_type = f.factor_type;
+  out.phone = f.phone ?? '';
+  out.last_challenged_at = iso(f.last_challenged_at) ?? null;
   return out;
 }
 
@@ -162,7 +179,8 @@ interface LoadedUser {
   identities: Row[];
 }
 
-const USER_SELECT = `select to_jsonb(u) as u,
+const USER_SELECT = `select to_jsonb(u) || jsonb_build_object('factors',
+    coalesce((select jsonb_agg(to_jsonb(f) order by f.created_at, f.id) from auth.mfa_factors f where f.user_id = u.id), '[]'::jsonb)) as u,
   coalesce((select jsonb_agg(to_jsonb(i) order by i.created_at, i.id) from auth.identities i where i.user_id = u.id), '[]'::jsonb) as identities
   from auth.users u`;
 
@@ -203,6 +221,10 @@ export function createAuthService(ctx: StackContext): Service {
     token: new TokenBucket(30, rl.token_refresh / 300),
     verify: new TokenBucket(30, rl.token_verifications / 300),
     otp: new TokenBucket(30, rl.sign_in_sign_ups / 300),
+    // GoTrue's FactorChallenge and FactorVerify limiters: MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY
+    // (15) a minute per IP, bursts of 30.
+    factorChallenge: new TokenBucket(30, (rl.mfa_challenge_and_verify ?? 15) / 60),
+    factorVerify: new TokenBucket(30, (rl.mfa_challenge_and_verify ?? 15) / 60),
   };
   const emailLimiter = new IntervalLimiter(rl.email_sent, 3_600_000);
   const failedCodes = new Map<string, number>();
@@ -427,7 +449,15 @@ export function createAuthService(ctx: StackContext): Service {
   }
 
   // ------------------------------------------------------------------ tokens and sessions
+  /** GoTrue's Session.CalculateAALAndAMR: the session's mfa_amr_claims, newest first. */
   async function amrFor(tx: Queryable, sessionId: string) {
+    const claims = await tx.query<{ method: string; ts: string }>(
+      `select authentication_method as method, floor(extract(epoch from updated_at))::bigint::text as ts
+         from auth.mfa_amr_claims where session_id = $1 order by updated_at desc, authentication_method`,
+      [sessionId],
+    );
+    if (claims.rows.length) return claims.rows.map((r) => ({ method: r.method, timestamp: Number(r.ts) }));
+    // Sessions from before the stack kept amr claims: their logins in the audit log.
     const { rows } = await tx.query<{ method: string; ts: string }>(
       `select payload -> 'traits' ->> 'authentication_method' as method, floor(extract(epoch from max(created_at)))::bigint::text as ts
          from auth.audit_log_entries
@@ -441,6 +471,7 @@ export function createAuthService(ctx: StackContext): Service {
   async function accessToken(tx: Queryable, user: Row, sessionId: string, method: string, info: RequestInfo) {
     const now = Math.floor(clock.now() / 1000);
     const exp = now + cfg.jwtExpiry;
+    const amr = await amrFor(tx, sessionId);
     let claims: Row = {
       iss: issuer(),
       sub: user.id,
@@ -452,8 +483,8 @@ export function createAuthService(ctx: StackContext): Service {
       app_metadata: user.raw_app_meta_data ?? {},
       user_metadata: user.raw_user_meta_data ?? {},
       role: user.role ?? '',
-      aal: 'aal1',
-      amr: await amrFor(tx, sessionId),
+      aal: amr.some((a) => AAL2_METHODS.has(a.method)) ? 'aal2' : 'aal1',
+      amr,
       session_id: sessionId,
       is_anonymous: Boolean(user.is_anonymous),
     };
@@ -522,6 +553,24 @@ export function createAuthService(ctx: StackContext): Service {
     return Object.fromEntries(Object.keys(c).sort().map((k) => [k, c[k]]));
   }
 
+  /** models.AddClaimToSession: one row per session and method, its time refreshed on reuse. */
+  async function addAmrClaim(tx: Queryable, sessionId: string, method: string) {
+    await tx.query(
+      `insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method) values ($1, $2, $3, $3, $4)
+       on conflict on constraint mfa_amr_claims_session_id_authentication_method_pkey do update set updated_at = excluded.updated_at`,
+      [randomUUID(), sessionId, clock.iso(), method],
+    );
+  }
+
+  /** models.NewAuditLogEntry for the factor actions (log_type "factor"). */
+  async function auditFactor(tx: Queryable, user: Row, action: string, traits: Row, info: RequestInfo) {
+    const payload = { actor_id: user.id, actor_username: user.email ?? '', actor_via_sso: false, action, log_type: 'factor', traits };
+    await tx.query(
+      `insert into auth.audit_log_entries (instance_id, id, payload, created_at, ip_address) values ($1, $2, $3::json, $4, $5)`,
+      [INSTANCE_ID, randomUUID(), JSON.stringify(payload), clock.iso(), info.ip.slice(0, 64)],
+    );
+  }
+
   async function recordLogin(tx: Queryable, user: Row, sessionId: string, method: string, info: RequestInfo) {
     const payload = {
       actor_id: user.id,
@@ -552,6 +601,7 @@ export function createAuthService(ctx: StackContext): Service {
       [INSTANCE_ID, refreshToken, userId, now, sessionId],
     );
     await tx.query(`update auth.users set last_sign_in_at = $2, updated_at = $2 where id = $1`, [userId, now]);
+    await addAmrClaim(tx, sessionId, method);
     const loaded = (await byId(tx, userId))!;
     await recordLogin(tx, loaded.row, sessionId, method, info);
     const { token, expiresAt } = await accessToken(tx, loaded.row, sessionId, method, info);
@@ -1257,6 +1307,232 @@ export function createAuthService(ctx: StackContext): Service {
     });
   }
 
+  // ------------------------------------------------------------------ MFA (GoTrue's internal/api/mfa.go, TOTP only)
+  /** requireAuthentication + requireNotAnonymous + a session, as /factors needs them. */
+  async function requireFactorUser(info: RequestInfo, what: string) {
+    const auth = await requireUser(info);
+    if (auth.claims.is_anonymous === true) throw forbidden('no_authorization', 'Anonymous user not allowed to perform these actions');
+    if (!auth.session) throw internal(`A valid session and a registered user are required to ${what}`);
+    return auth as typeof auth & { session: Row };
+  }
+
+  /** loadFactor: the factor must belong to the user. */
+  async function loadFactor(userId: string, factorId: string): Promise<Row> {
+    if (!isUuid(factorId)) throw new AuthError(404, 'validation_failed', 'factor_id must be an UUID');
+    const { rows } = await db((tx) =>
+      tx.query<{ f: Row }>(`select to_jsonb(f) as f from auth.mfa_factors f where f.user_id = $1 and f.id = $2`, [userId, factorId]),
+    );
+    if (!rows[0]) throw new AuthError(404, 'mfa_factor_not_found', 'Factor not found');
+    return rows[0].f;
+  }
+
+  const inet = (ip: string) => (isIP(ip) ? ip : '0.0.0.0');
+  const challengeExpiryMs = 300_000;
+  const factorExpiryMs = 300_000;
+
+  async function handleEnroll(info: RequestInfo) {
+    const { user, session } = await requireFactorUser(info, 'enroll a factor');
+    const p = await body(info);
+    const type = p.str('factor_type');
+    if (type === 'phone') throw unprocessable('mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
+    if (type === 'webauthn') throw unprocessable('mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
+    if (type !== 'totp') throw badRequest('validation_failed', 'factor_type needs to be totp, phone, or webauthn');
+    if (!cfg.mfa.totp.enrollEnabled) throw unprocessable('mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP');
+    const friendlyName = p.str('friendly_name');
+    let issuer = p.str('issuer');
+    if (!issuer) {
+      try {
+        issuer = new URL(cfg.siteUrl).host;
+      } catch {
+        throw internal('site url is improperly formatted');
+      }
+    }
+    const u = user.row;
+    const created = await db(async (tx) => {
+      // validateFactors
+      await tx.query(
+        `delete from auth.mfa_factors f where f.status <> 'verified' and not exists (select 1 from auth.mfa_challenges c where c.factor_id = f.id)
+            and f.created_at + make_interval(secs => $1) < $2::timestamptz`,
+        [factorExpiryMs / 1000, clock.iso()],
+      );
+      const { rows: factors } = await tx.query<{ friendly_name: string | null; status: string }>(
+        `select friendly_name, status::text from auth.mfa_factors where user_id = $1`,
+        [u.id],
+      );
+      if (factors.some((f) => (f.friendly_name ?? '') === friendlyName)) {
+        throw unprocessable('mfa_factor_name_conflict', `A factor with the friendly name ${JSON.stringify(friendlyName)} for this user already exists`);
+      }
+      const verified = factors.filter((f) => f.status === 'verified').length;
+      if (factors.length >= cfg.mfa.maxEnrolledFactors || verified >= 10) {
+        throw unprocessable('too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue');
+      }
+      if (verified > 0 && session.aal !== 'aal2') throw forbidden('insufficient_aal', 'AAL2 required to enroll a new factor');
+      const secret = newTotpSecret();
+      const uri = otpauthUri(issuer, u.email ?? '', secret);
+      const id = randomUUID();
+      const now = clock.iso();
+      await tx.query(
+        `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+         values ($1, $2, $3, 'totp', 'unverified', $4, $4, $5)`,
+        [id, u.id, friendlyName, now, secret],
+      );
+      await auditFactor(tx, u, 'factor_in_progress', { factor_id: id }, info);
+      return { id, secret, uri };
+    });
+    return json(info, 200, {
+      id: created.id,
+      type: 'totp',
+      friendly_name: friendlyName,
+      totp: { qr_code: qrSvg(created.uri), secret: created.secret, uri: created.uri },
+    });
+  }
+
+  async function handleChallenge(info: RequestInfo, factorId: string) {
+    const { user } = await requireFactorUser(info, 'challenge a factor');
+    const factor = await loadFactor(user.row.id, factorId);
+    limit(limiters.factorChallenge, info);
+    if (!cfg.mfa.totp.verifyEnabled) throw unprocessable('mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
+    const id = randomUUID();
+    const now = clock.iso();
+    await db(async (tx) => {
+      await tx.query(`insert into auth.mfa_challenges (id, factor_id, created_at, ip_address) values ($1, $2, $3, $4::inet)`, [
+        id,
+        factor.id,
+        now,
+        inet(info.ip),
+      ]);
+      await tx.query(`update auth.mfa_factors set last_challenged_at = $2 where id = $1`, [factor.id, now]);
+      await auditFactor(tx, user.row, 'challenge_created', { factor_id: factor.id, factor_status: factor.status }, info);
+    });
+    return json(info, 200, { id, type: factor.factor_type, expires_at: Math.floor((Date.parse(now) + challengeExpiryMs) / 1000) });
+  }
+
+  async function handleFactorVerify(info: RequestInfo, factorId: string) {
+    const { user, session } = await requireFactorUser(info, 'verify a factor');
+    const factor = await loadFactor(user.row.id, factorId);
+    limit(limiters.factorVerify, info);
+    const p = await body(info);
+    const challengeId = p.str('challenge_id');
+    const code = p.str('code');
+    if (challengeId && !isUuid(challengeId)) {
+      throw badRequest('bad_json', `Could not parse request body as JSON: uuid: incorrect UUID length ${challengeId.length} in string ${JSON.stringify(challengeId)}`);
+    }
+    if (code === '') throw badRequest('validation_failed', 'Code needs to be non-empty');
+    if (!cfg.mfa.totp.verifyEnabled) throw unprocessable('mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
+    const outcome = await db(async (tx) => {
+      // validateChallenge
+      const challenge = challengeId
+        ? (await tx.query<{ c: Row }>(`select to_jsonb(c) as c from auth.mfa_challenges c where id = $1 and factor_id = $2 for update`, [challengeId, factor.id])).rows[0]?.c
+        : undefined;
+      if (!challenge) throw unprocessable('mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
+      if (challenge.verified_at || String(challenge.ip_address).replace(/\/\d+$/, '') !== inet(info.ip)) {
+        throw unprocessable('mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
+      }
+      if ((ms(challenge.created_at) ?? 0) + challengeExpiryMs < clock.now()) {
+        await tx.query(`delete from auth.mfa_challenges where id = $1`, [challenge.id]);
+        return {
+          error: unprocessable('mfa_challenge_expired', `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`),
+        };
+      }
+      if (!totpValid(code, factor.secret ?? '', clock.now())) {
+        return { error: unprocessable('mfa_verification_failed', 'Invalid TOTP code entered') };
+      }
+      const now = clock.iso();
+      await auditFactor(tx, user.row, 'verification_attempted', { factor_id: factor.id, challenge_id: challenge.id, factor_type: factor.factor_type }, info);
+      await tx.query(`update auth.mfa_challenges set verified_at = $2 where id = $1`, [challenge.id, now]);
+      if (factor.status !== 'verified') {
+        await tx.query(`update auth.mfa_factors set status = 'verified', updated_at = $2 where id = $1`, [factor.id, now]);
+      }
+      // updateMFASessionAndClaims: the amr claim, a swapped refresh token, the session at aal2.
+      await addAmrClaim(tx, session.id, 'totp');
+      const current = (
+        await tx.query<{ r: Row }>(
+          `select to_jsonb(r) as r from auth.refresh_tokens r where session_id = $1 and revoked = false order by id desc limit 1 for update`,
+          [session.id],
+        )
+      ).rows[0]?.r;
+      if (!current) throw internal('Database error granting user');
+      await tx.query(`update auth.refresh_tokens set revoked = true, updated_at = $2 where id = $1`, [current.id, now]);
+      const refreshToken = secureAlphanumeric(12);
+      await tx.query(
+        `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+         values ($1, $2, $3, false, $4, $4, $5, $6)`,
+        [INSTANCE_ID, refreshToken, user.row.id, now, current.token, session.id],
+      );
+      await tx.query(`update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = $3 where id = $1`, [session.id, factor.id, now]);
+      const loaded = (await byId(tx, user.row.id))!;
+      const { token, expiresAt } = await accessToken(tx, loaded.row, session.id, 'totp', info);
+      // InvalidateSessionsWithAALLessThan(aal2) and DeleteUnverifiedFactors(totp).
+      await tx.query(`delete from auth.sessions where user_id = $1 and aal < 'aal2'`, [user.row.id]);
+      await tx.query(`delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = 'totp'`, [user.row.id]);
+      const after = (await byId(tx, user.row.id))!;
+      return {
+        session: {
+          access_token: token,
+          token_type: 'bearer',
+          expires_in: expiresAt - Math.floor(clock.now() / 1000),
+          expires_at: expiresAt,
+          refresh_token: refreshToken,
+          user: userJson(after.row, after.identities),
+        },
+      };
+    });
+    if ('error' in outcome && outcome.error) throw outcome.error;
+    return json(info, 200, (outcome as { session: Row }).session);
+  }
+
+  /** factor.DowngradeSessionsToAAL1 */
+  async function downgradeSessions(tx: Queryable, factor: Row) {
+    await tx.query(
+      `delete from auth.mfa_amr_claims where authentication_method = 'totp' and session_id in (select id from auth.sessions where factor_id = $1)`,
+      [factor.id],
+    );
+    await tx.query(`update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2`, [factor.user_id, factor.id]);
+  }
+
+  async function handleUnenroll(info: RequestInfo, factorId: string) {
+    const { user, session } = await requireFactorUser(info, 'unenroll a factor');
+    const factor = await loadFactor(user.row.id, factorId);
+    if (factor.status === 'verified' && session.aal !== 'aal2') {
+      throw unprocessable('insufficient_aal', 'AAL2 required to unenroll verified factor');
+    }
+    await db(async (tx) => {
+      await tx.query(`delete from auth.mfa_factors where id = $1`, [factor.id]);
+      await auditFactor(tx, user.row, 'factor_unenrolled', { factor_id: factor.id, factor_status: factor.status, session_id: session.id }, info);
+      await downgradeSessions(tx, factor);
+    });
+    return json(info, 200, { id: factor.id });
+  }
+
+  async function adminFactors(info: RequestInfo, userId: string, factorId: string | undefined, method: string) {
+    await requireAdmin(info);
+    const found = await adminLoad(userId);
+    if (factorId === undefined) {
+      if (method !== 'GET') throw new AuthError(405, 'method_not_allowed', 'Method Not Allowed');
+      return json(info, 200, (found.row.factors ?? []).map(factorJson));
+    }
+    const factor = await loadFactor(found.row.id, factorId);
+    if (method === 'DELETE') {
+      await db(async (tx) => {
+        await auditFactor(tx, found.row, 'factor_deleted', { user_id: found.row.id, factor_id: factor.id }, info);
+        await tx.query(`delete from auth.mfa_factors where id = $1`, [factor.id]);
+        await downgradeSessions(tx, factor);
+      });
+      return json(info, 200, factorJson(factor));
+    }
+    if (method === 'PUT') {
+      const p = await body(info);
+      const name = p.str('friendly_name');
+      const updated = await db(async (tx) => {
+        if (name) await tx.query(`update auth.mfa_factors set friendly_name = $2, updated_at = $3 where id = $1`, [factor.id, name, clock.iso()]);
+        await auditFactor(tx, found.row, 'factor_updated', { user_id: found.row.id, factor_id: factor.id, factor_type: factor.factor_type }, info);
+        return (await tx.query<{ f: Row }>(`select to_jsonb(f) as f from auth.mfa_factors f where id = $1`, [factor.id])).rows[0].f;
+      });
+      return json(info, 200, factorJson(updated));
+    }
+    throw new AuthError(405, 'method_not_allowed', 'Method Not Allowed');
+  }
+
   // ------------------------------------------------------------------ admin
   async function adminInvite(info: RequestInfo) {
     await requireAdmin(info);
@@ -1497,6 +1773,22 @@ export function createAuthService(ctx: StackContext): Service {
         if (method === 'GET') return adminList(info);
         if (method === 'POST') return adminCreate(info);
         throw notAllowed();
+    }
+    if (p === '/factors') {
+      if (method !== 'POST') throw notAllowed();
+      return handleEnroll(info);
+    }
+    const factorRoute = /^\/factors\/([^/]+)(?:\/(challenge|verify))?$/.exec(p);
+    if (factorRoute) {
+      const id = decodeURIComponent(factorRoute[1]);
+      if (factorRoute[2] === 'challenge' && method === 'POST') return handleChallenge(info, id);
+      if (factorRoute[2] === 'verify' && method === 'POST') return handleFactorVerify(info, id);
+      if (!factorRoute[2] && method === 'DELETE') return handleUnenroll(info, id);
+      throw notAllowed();
+    }
+    const adminFactor = /^\/admin\/users\/([^/]+)\/factors(?:\/([^/]+))?$/.exec(p);
+    if (adminFactor) {
+      return adminFactors(info, decodeURIComponent(adminFactor[1]), adminFactor[2] === undefined ? undefined : decodeURIComponent(adminFactor[2]), method);
     }
     const admin = /^\/admin\/users\/([^/]+)$/.exec(p);
     if (admin) {

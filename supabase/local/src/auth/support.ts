@@ -115,8 +115,9 @@ export class TokenBucket {
   take(key: string): boolean {
     const now = clock.now();
     const b = this.buckets.get(key) ?? { tokens: this.burst, at: now };
-    b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond);
-    b.at = now;
+    // A clock set back (tests move clock.offsetMs) refills nothing rather than draining.
+    b.tokens = Math.min(this.burst, b.tokens + (Math.max(0, now - b.at) / 1000) * this.perSecond);
+    b.at = Math.max(b.at, now);
     this.buckets.set(key, b);
     if (this.buckets.size > 10_000) this.buckets.delete(this.buckets.keys().next().value as string);
     if (b.tokens < 1) return false;

@@ -104,3 +104,27 @@ export async function saveUser(id: string, v: SaveUserInput): Promise<void> {
     p_active: v.active,
   }));
 }
+
+export interface MfaStatus {
+  factorCount: number;
+  verified: boolean;
+  required: boolean;
+}
+
+/** A person's second factor (issue 26): how many, one verified, required by their roles. */
+export const adminMfaStatusQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: [...adminUserKeys.item(id), 'mfa'] as const,
+    queryFn: async (): Promise<MfaStatus> => {
+      const db = await getDb();
+      const rows = checkList(await db.rpc('admin_mfa_status', { p_user_id: id }));
+      const row = rows[0];
+      return { factorCount: row?.factor_count ?? 0, verified: row?.verified ?? false, required: row?.required ?? false };
+    },
+  });
+
+/** Removes the person's second factor (audited; the person is told by e-mail). */
+export async function resetMfa(id: string): Promise<number> {
+  const db = await getDb();
+  return check(await db.rpc('admin_reset_mfa', { p_user_id: id })) ?? 0;
+}

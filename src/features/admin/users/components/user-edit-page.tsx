@@ -11,7 +11,8 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { identityQueryOptions } from '@/lib/auth';
 import { adminErrorMessage } from '../../shared/admin-errors';
-import { adminUserKeys, adminUserQueryOptions, saveUser, type AdminUser } from '../api/users';
+import { ConfirmDialog } from '../../shared/confirm-dialog';
+import { adminMfaStatusQueryOptions, adminUserKeys, adminUserQueryOptions, resetMfa, saveUser, type AdminUser } from '../api/users';
 import { userSchema, type UserValues } from '../schemas/user';
 
 /** /account/admin/users/{id}/edit: person fields, role flags and the active flag. */
@@ -20,6 +21,7 @@ export function UserEditPage({ id }: { id: string }) {
   const { data: user } = useSuspenseQuery(adminUserQueryOptions(id));
   return (
     <Page title={t`Benutzer bearbeiten`} lead={user?.email ?? undefined}>
+      {user && <MfaSection userId={user.id} />}
       {user ? <UserForm key={user.id} user={user} /> : (
         <p role="alert" className="text-red-700"><Trans>Diesen Benutzer gibt es nicht (mehr).</Trans></p>
       )}
@@ -112,5 +114,59 @@ function UserForm({ user }: { user: AdminUser }) {
         </div>
       </form>
     </Form>
+  );
+}
+
+/** The person's second factor; an admin resets it when the phone is lost (audited, e-mailed). */
+function MfaSection({ userId }: { userId: string }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const status = useQuery(adminMfaStatusQueryOptions(userId));
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState(false);
+  const reset = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await resetMfa(userId);
+      setOpen(false);
+      setDone(true);
+      await queryClient.invalidateQueries({ queryKey: adminUserKeys.item(userId) });
+    } catch (e) {
+      setError(adminErrorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!status.data) return null;
+  return (
+    <section aria-labelledby="mfa-heading" className="flex max-w-2xl flex-col gap-2 rounded-md border border-slate-200 p-4">
+      <h2 id="mfa-heading" className="font-semibold"><Trans>Zwei-Faktor-Anmeldung</Trans></h2>
+      <p className="text-sm text-slate-700">
+        {status.data.verified ? <Trans>Eingerichtet.</Trans> : <Trans>Nicht eingerichtet.</Trans>}{' '}
+        {status.data.required && <Trans>Für die Rollen dieser Person vorgeschrieben.</Trans>}
+      </p>
+      <div aria-live="polite">
+        {done && <p role="status" className="text-sm text-green-800"><Trans>Der zweite Faktor wurde zurückgesetzt. Die Person wurde per E-Mail informiert und richtet ihn bei der nächsten Anmeldung neu ein.</Trans></p>}
+      </div>
+      {status.data.factorCount > 0 && (
+        <Button type="button" variant="outline" className="self-start" onClick={() => { setError(undefined); setOpen(true); }}>
+          <Trans>Zweiten Faktor zurücksetzen</Trans>
+        </Button>
+      )}
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={t`Zweiten Faktor zurücksetzen?`}
+        description={<Trans>Die Person kann sich danach nur mit dem Passwort anmelden und muss die Zwei-Faktor-Anmeldung neu einrichten. Sie wird per E-Mail informiert; der Vorgang steht im Protokoll.</Trans>}
+        confirmLabel={t`Zurücksetzen`}
+        destructive
+        busy={busy}
+        error={error}
+        onConfirm={() => void reset()}
+      />
+    </section>
   );
 }

@@ -1,0 +1,136 @@
+import type { Page } from '@playwright/test';
+import { createClient } from '@supabase/supabase-js';
+import { expect as baseExpect, test } from '../helpers/app-test';
+import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/src/keys.ts';
+import { totpCode } from '../../supabase/local/src/auth/totp.ts';
+import { apiUrl } from './booking-helpers.ts';
+import { createAccount } from './admin-content-helpers.ts';
+import { waitForMail } from './payment-helpers.ts';
+
+/**
+ * Two-factor sign-in (issue 26) in the browser, de and en: a harbour staff member enrols a TOTP
+ * factor from the profile (codes computed here from the key the page shows), signs out, signs in
+ * with the second step and reaches the orders desk; a wrong code gets a clear message; an admin
+ * resets the factor. Fresh accounts only: the demo personas stay without a factor for the other suites.
+ */
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 120_000 });
+
+const service = createClient(apiUrl, DEMO_SERVICE_ROLE_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
+
+async function harbourStaff(prefix: string) {
+  const account = await createAccount(prefix, 'Frieda', 'Faktor');
+  const { error } = await service.from('user_roles').update({ harbor: true }).eq('user_id', account.id);
+  if (error) throw new Error(error.message);
+  return account;
+}
+
+async function login(page: Page, locale: 'de' | 'en', email: string, password: string) {
+  await page.goto(`/${locale}/auth/login`);
+  await page.getByLabel(locale === 'de' ? 'E-Mail' : 'E-mail').fill(email);
+  await page.getByLabel(locale === 'de' ? 'Passwort' : 'Password').fill(password);
+  await page.getByRole('button', { name: locale === 'de' ? 'Anmelden' : 'Log in', exact: true }).click();
+}
+
+/** A wrong code for now: one digit changed, so it matches no step of the window. */
+const wrongCode = (secret: string) => {
+  const c = totpCode(secret);
+  return String((Number(c[0]) + 5) % 10) + c.slice(1);
+};
+
+const texts = {
+  de: {
+    setUp: 'Zwei-Faktor-Anmeldung einrichten', code: 'Code aus der App', confirm: 'Bestätigen', active: 'Die Zwei-Faktor-Anmeldung ist jetzt aktiv.',
+    step: 'Bestätigung mit zweitem Faktor', signIn: 'Anmelden', wrong: 'Der Code stimmt nicht.', orders: 'Bestellungen',
+  },
+  en: {
+    setUp: 'Set up two-factor sign-in', code: 'Code from the app', confirm: 'Confirm', active: 'Two-factor sign-in is now active.',
+    step: 'Confirm with your second factor', signIn: 'Log in', wrong: 'That code is not correct.', orders: 'Orders',
+  },
+} as const;
+
+for (const locale of ['de', 'en'] as const) {
+  const l = texts[locale];
+  test(`${locale}: staff enrol TOTP in the profile, sign in again with the second step and reach the orders desk`, async ({ page, consoleErrors }) => {
+    const staff = await harbourStaff(`mfa-${locale}`);
+    await login(page, locale, staff.email, staff.password);
+    await page.waitForURL(new RegExp(`/${locale}/account`));
+    await page.goto(`/${locale}/account/profile`);
+    await page.getByRole('button', { name: l.setUp }).click();
+    const secretBox = page.getByTestId('totp-secret');
+    await expect(secretBox).toBeVisible();
+    const secret = (await secretBox.getAttribute('data-secret'))!;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await expect(secretBox).toHaveText(secret.replace(/(.{4})/g, '$1 ').trim());
+    await expect(page.locator('img[src^="data:image/svg+xml"]')).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.screenshot({ path: `reports/screenshots/mfa-enrol-${locale}-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: `reports/screenshots/mfa-enrol-${locale}-1280.png`, fullPage: true });
+    // A wrong code first: a clear message, nothing enrolled.
+    await page.getByRole('textbox', { name: l.code }).fill(wrongCode(secret));
+    await page.getByRole('button', { name: l.confirm }).click();
+    await expect(page.getByRole('alert').filter({ hasText: l.wrong })).toBeVisible();
+    await page.getByRole('textbox', { name: l.code }).fill(totpCode(secret));
+    await page.getByRole('button', { name: l.confirm }).click();
+    await expect(page.getByRole('status').filter({ hasText: l.active })).toBeVisible();
+
+    // Sign out, sign in again: the password alone leads to the second step.
+    await page.evaluate(() => localStorage.clear());
+    await login(page, locale, staff.email, staff.password);
+    await page.waitForURL(/\/auth\/mfa/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step);
+    await page.getByRole('textbox', { name: l.code }).fill(wrongCode(secret));
+    await page.getByRole('button', { name: l.signIn, exact: true }).click();
+    await expect(page.getByRole('alert').filter({ hasText: l.wrong })).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: `reports/screenshots/mfa-step-${locale}-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `reports/screenshots/mfa-step-${locale}-1280.png`, fullPage: true });
+    await page.getByRole('textbox', { name: l.code }).fill(totpCode(secret));
+    await page.getByRole('button', { name: l.signIn, exact: true }).click();
+    await page.waitForURL(new RegExp(`/${locale}/account(?!/profile)`));
+    const stored = await page.evaluate(() => Object.entries(localStorage).find(([k]) => k.endsWith('-auth-token'))?.[1] ?? '');
+    const token = (JSON.parse(stored) as { access_token: string }).access_token;
+    expect(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).aal).toBe('aal2');
+
+    // The orders desk opens with the aal2 session.
+    await page.goto(`/${locale}/account/admin/orders`);
+    await expect(page).toHaveURL(new RegExp(`/${locale}/account/admin/orders$`));
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(l.orders);
+    expect(consoleErrors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+  });
+}
+
+test.describe('admin resets a factor', () => {
+  test.use({ persona: 'admin' });
+
+  test('an admin resets a staff member\'s second factor: audited, the person is told by e-mail', async ({ page }) => {
+    const staff = await harbourStaff('mfa-reset');
+    // The staff member enrols through the API (as the app does).
+    const person = createClient(apiUrl, DEMO_ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
+    await person.auth.signInWithPassword({ email: staff.email, password: staff.password });
+    const enrolled = await person.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator' });
+    expect(enrolled.error).toBeNull();
+    const verified = await person.auth.mfa.challengeAndVerify({ factorId: enrolled.data!.id, code: totpCode(enrolled.data!.totp.secret) });
+    expect(verified.error).toBeNull();
+    const since = new Date().toISOString();
+
+    await page.goto(`/de/account/admin/users/${staff.id}/edit`);
+    const section = page.getByRole('region', { name: 'Zwei-Faktor-Anmeldung' });
+    await expect(section).toContainText('Eingerichtet.');
+    await section.getByRole('button', { name: 'Zweiten Faktor zurücksetzen' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Zurücksetzen' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Der zweite Faktor wurde zurückgesetzt.' })).toBeVisible();
+    await expect(section).toContainText('Nicht eingerichtet.');
+    await page.screenshot({ path: 'reports/screenshots/mfa-admin-reset-de.png', fullPage: true });
+
+    const factors = await service.auth.admin.mfa.listFactors({ userId: staff.id });
+    expect(factors.data!.factors).toEqual([]);
+    const mail = await waitForMail(staff.email, since, /Zwei-Faktor/);
+    expect(mail.subject).toBe('Ihre Zwei-Faktor-Anmeldung wurde zurückgesetzt');
+    const audit = await service.from('audit_log').select('table_name, action, row_key').eq('table_name', 'auth.mfa_factors').eq('row_key', enrolled.data!.id);
+    expect(audit.data).toEqual([{ table_name: 'auth.mfa_factors', action: 'delete', row_key: enrolled.data!.id }]);
+  });
+});
