@@ -99,15 +99,14 @@ begin
     perform private.queue_mail(
       'security_notice', v_email, v_locale,
       case when v_de then 'Ihre Zwei-Faktor-Anmeldung wurde zurückgesetzt' else 'Your two-factor sign-in was reset' end,
-      case when v_de then
-        'Guten Tag,' || chr(10) || chr(10) ||
+      private.mail_text(v_locale, null, case when v_de then
         'die Hafenverwaltung hat die Zwei-Faktor-Anmeldung Ihres Kontos zurückgesetzt. Bei Ihrer nächsten Anmeldung richten Sie sie mit Ihrer Authenticator-App neu ein.' || chr(10) || chr(10) ||
         'Haben Sie das nicht veranlasst, melden Sie sich bitte sofort beim Hafen.'
       else
-        'Hello,' || chr(10) || chr(10) ||
         'the harbour office has reset the two-factor sign-in of your account. When you next sign in, set it up again with your authenticator app.' || chr(10) || chr(10) ||
         'If you did not ask for this, please contact the harbour at once.'
-      end);
+      end),
+      '[]'::jsonb, private.setting('harbour_email'));
   end if;
   return v_count;
 end
