@@ -100,6 +100,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH,
   record_cash_movement: AUTH, close_cash_day: AUTH, cash_day: AUTH,
   admin_audit_log: AUTH, order_event_actors: AUTH,
+  my_mfa_required: AUTH, admin_mfa_status: AUTH, admin_reset_mfa: AUTH,
   datev_postings: AUTH, datev_settings: AUTH, save_datev_settings: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
