@@ -302,6 +302,81 @@ export type Database = {
         }
         Relationships: []
       }
+      desk_sales: {
+        Row: {
+          gross_cents: number
+          id: string
+          items: Json
+          method: Database["public"]["Enums"]["payment_method"]
+          sold_at: string
+          sold_by: string | null
+        }
+        Insert: {
+          gross_cents: number
+          id?: string
+          items: Json
+          method: Database["public"]["Enums"]["payment_method"]
+          sold_at?: string
+          sold_by?: string | null
+        }
+        Update: {
+          gross_cents?: number
+          id?: string
+          items?: Json
+          method?: Database["public"]["Enums"]["payment_method"]
+          sold_at?: string
+          sold_by?: string | null
+        }
+        Relationships: []
+      }
+      extras: {
+        Row: {
+          active: boolean
+          code: string
+          created_at: string
+          deposit: boolean
+          id: string
+          name: string
+          name_en: string
+          price_cents: number
+          price_from: boolean
+          sort_order: number
+          unit: string
+          updated_at: string
+          vat_rate: number
+        }
+        Insert: {
+          active?: boolean
+          code: string
+          created_at?: string
+          deposit?: boolean
+          id?: string
+          name: string
+          name_en: string
+          price_cents: number
+          price_from?: boolean
+          sort_order?: number
+          unit: string
+          updated_at?: string
+          vat_rate: number
+        }
+        Update: {
+          active?: boolean
+          code?: string
+          created_at?: string
+          deposit?: boolean
+          id?: string
+          name?: string
+          name_en?: string
+          price_cents?: number
+          price_from?: boolean
+          sort_order?: number
+          unit?: string
+          updated_at?: string
+          vat_rate?: number
+        }
+        Relationships: []
+      }
       fair_periods: {
         Row: {
           created_at: string
@@ -372,6 +447,7 @@ export type Database = {
         Row: {
           booking_number: string | null
           currency: string
+          desk_sale_id: string | null
           gross_cents: number
           id: string
           invoice_number: string | null
@@ -381,7 +457,7 @@ export type Database = {
           lines: Json
           net_cents: number
           number: number
-          order_id: string
+          order_id: string | null
           reason: string
           recipient: Json | null
           refers_to: string | null
@@ -396,6 +472,7 @@ export type Database = {
         Insert: {
           booking_number?: string | null
           currency?: string
+          desk_sale_id?: string | null
           gross_cents: number
           id?: string
           invoice_number?: never
@@ -405,7 +482,7 @@ export type Database = {
           lines?: Json
           net_cents: number
           number: number
-          order_id: string
+          order_id?: string | null
           reason?: string
           recipient?: Json | null
           refers_to?: string | null
@@ -420,6 +497,7 @@ export type Database = {
         Update: {
           booking_number?: string | null
           currency?: string
+          desk_sale_id?: string | null
           gross_cents?: number
           id?: string
           invoice_number?: never
@@ -429,7 +507,7 @@ export type Database = {
           lines?: Json
           net_cents?: number
           number?: number
-          order_id?: string
+          order_id?: string | null
           reason?: string
           recipient?: Json | null
           refers_to?: string | null
@@ -442,6 +520,13 @@ export type Database = {
           year?: number
         }
         Relationships: [
+          {
+            foreignKeyName: "invoices_desk_sale_id_fkey"
+            columns: ["desk_sale_id"]
+            isOneToOne: false
+            referencedRelation: "desk_sales"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "invoices_order_id_fkey"
             columns: ["order_id"]
@@ -720,6 +805,91 @@ export type Database = {
             columns: ["order_id"]
             isOneToOne: false
             referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      order_extras: {
+        Row: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+        Insert: {
+          added_at?: string
+          added_by?: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id?: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at?: string | null
+          removed_by?: string | null
+          returned_at?: string | null
+          returned_by?: string | null
+          service_request_id?: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+        Update: {
+          added_at?: string
+          added_by?: string | null
+          code?: string
+          deposit?: boolean
+          extra_id?: string
+          id?: string
+          name?: string
+          name_en?: string
+          order_id?: string
+          quantity?: number
+          removed_at?: string | null
+          removed_by?: string | null
+          returned_at?: string | null
+          returned_by?: string | null
+          service_request_id?: string | null
+          unit?: string
+          unit_price_cents?: number
+          vat_rate?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "order_extras_extra_id_fkey"
+            columns: ["extra_id"]
+            isOneToOne: false
+            referencedRelation: "extras"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_extras_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_extras_service_request_id_fkey"
+            columns: ["service_request_id"]
+            isOneToOne: false
+            referencedRelation: "contact_messages"
             referencedColumns: ["id"]
           },
         ]
@@ -1296,6 +1466,35 @@ export type Database = {
       }
     }
     Functions: {
+      accept_service_request: {
+        Args: {
+          p_message_id: string
+          p_order_id: string
+          p_extra_id: string
+          p_quantity: number
+          p_unit_price_cents?: number
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+      }
       add_berth_block: {
         Args: {
           p_place_id: string
@@ -1316,6 +1515,34 @@ export type Database = {
           starts_at: string
           type: Database["public"]["Enums"]["place_status_type"]
           updated_at: string
+        }
+      }
+      add_order_extra: {
+        Args: {
+          p_order_id: string
+          p_extra_id: string
+          p_quantity: number
+          p_unit_price_cents?: number
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
         }
       }
       add_order_note: {
@@ -1990,6 +2217,31 @@ export type Database = {
           user_id: string | null
         }
       }
+      remove_order_extra: {
+        Args: {
+          p_order_extra_id: string
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+      }
       report_average_stay: {
         Args: {
           p_from: string
@@ -2086,6 +2338,32 @@ export type Database = {
         }
         Returns: string
       }
+      return_deposit: {
+        Args: {
+          p_order_extra_id: string
+          p_method: Database["public"]["Enums"]["payment_method"]
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+      }
       search_available_places: {
         Args: {
           p_kind: Database["public"]["Enums"]["order_kind"]
@@ -2113,6 +2391,38 @@ export type Database = {
           price_cents: number
           quote: Json
         }[]
+      }
+      sell_at_desk: {
+        Args: {
+          p_items: Json
+          p_method: Database["public"]["Enums"]["payment_method"]
+          p_buyer?: Json
+        }
+        Returns: {
+          booking_number: string | null
+          currency: string
+          desk_sale_id: string | null
+          gross_cents: number
+          id: string
+          invoice_number: string | null
+          issued_at: string
+          issuer: Json | null
+          kind: string
+          lines: Json
+          net_cents: number
+          number: number
+          order_id: string | null
+          reason: string
+          recipient: Json | null
+          refers_to: string | null
+          refers_to_number: string | null
+          service_from: string | null
+          service_to: string | null
+          small_amount: boolean
+          vat_breakdown: Json
+          vat_cents: number
+          year: number
+        }
       }
       send_contact_message: {
         Args: {
