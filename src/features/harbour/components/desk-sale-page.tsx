@@ -87,7 +87,7 @@ export function DeskSalePage() {
                 {entries.map((e) => (
                   <li key={e.id} className="grid grid-cols-[minmax(0,1fr)_5.5rem] items-start gap-x-4 gap-y-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_9rem_5.5rem]" data-testid="desk-item">
                     <div className="flex min-w-0 flex-col">
-                      <Label htmlFor={`q-${e.id}`} className="font-medium text-slate-900">{nameOf(e)}</Label>
+                      <span className="font-medium text-slate-900">{nameOf(e)}</span>
                       <span className="text-sm text-slate-600">
                         {e.price_from ? t`ab ${formatEuro(e.price_cents, locale)}` : formatEuro(e.price_cents, locale)} / {unitLabel(e.unit)} · {t`inkl. ${e.vat_rate} % USt.`}
                       </span>
@@ -105,7 +105,7 @@ export function DeskSalePage() {
                     )}
                     <FormField control={control} name={`quantities.${e.id}`} render={({ field }) => (
                       <FormItem className="col-start-2 row-start-1 sm:col-start-3">
-                        <FormControl><Input id={`q-${e.id}`} inputMode="numeric" autoComplete="off" placeholder="0" aria-label={t`Menge ${nameOf(e)}`} {...field} value={field.value ?? ''} /></FormControl>
+                        <FormControl><Input inputMode="numeric" autoComplete="off" placeholder="0" aria-label={t`Menge ${nameOf(e)}`} {...field} value={field.value ?? ''} /></FormControl>
                         <FormMessage />
                       </FormItem>
                     )} />

@@ -7,6 +7,7 @@ import { formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { harbourKeys } from '../api/keys';
 import { inboxKeys, inboxQueryOptions, setMessageDone, type InboxMessage } from '../api/inbox';
 import { useInboxRealtime } from '../hooks/use-inbox-realtime';
+import { AcceptRequestForm } from './accept-request-form';
 import { useMessageKindLabel } from './inbox-labels';
 
 function MessageCard({ message, onToggle, busy }: { message: InboxMessage; onToggle: () => void; busy: boolean }) {
@@ -37,6 +38,7 @@ function MessageCard({ message, onToggle, busy }: { message: InboxMessage; onTog
         </Button>
         {done && message.done_at && <span className="text-xs text-slate-600"><Trans>erledigt am {formatBerlinDateTime(message.done_at, locale)}</Trans></span>}
       </div>
+      {!done && message.kind === 'service_request' && <AcceptRequestForm message={message} />}
     </li>
   );
 }

@@ -110,8 +110,9 @@ export const deskQuantity = (text: string): number | null => {
 export const deskSaleSchema = (catalogue: { id: string; price_cents: number; price_from: boolean }[]) =>
   z
     .object({
-      quantities: z.record(z.string(), z.string()),
-      prices: z.record(z.string(), z.string()),
+      // Untouched fields are undefined.
+      quantities: z.record(z.string(), z.string().optional()),
+      prices: z.record(z.string(), z.string().optional()),
       method: z.enum(['card_terminal', 'cash', 'bank_transfer'], { error: messages.required }),
       buyer: z.object({ name: z.string(), company: z.string(), street: z.string(), postal_code: z.string(), city: z.string() }),
     })
