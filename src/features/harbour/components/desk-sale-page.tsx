@@ -105,7 +105,8 @@ export function DeskSalePage() {
                     )}
                     <FormField control={control} name={`quantities.${e.id}`} render={({ field }) => (
                       <FormItem className="col-start-2 row-start-1 sm:col-start-3">
-                        <FormControl><Input inputMode="numeric" autoComplete="off" placeholder="0" aria-label={t`Menge ${nameOf(e)}`} {...field} value={field.value ?? ''} /></FormControl>
+                        <FormControl><Input inputMode="numeric" autoComplete="off" placeholder="0" aria-label={t`Menge ${nameOf(e)}`} {...field} value={field.value ?? ''}
+                          onChange={(ev) => { field.onChange(ev); form.clearErrors('method'); }} /></FormControl>
                         <FormMessage />
                       </FormItem>
                     )} />
