@@ -720,6 +720,51 @@ export type Database = {
           },
         ]
       }
+      message_replies: {
+        Row: {
+          author: string | null
+          author_name: string | null
+          body: string
+          created_at: string
+          id: string
+          message_id: string
+          outbox_id: number | null
+        }
+        Insert: {
+          author?: string | null
+          author_name?: string | null
+          body: string
+          created_at?: string
+          id?: string
+          message_id: string
+          outbox_id?: number | null
+        }
+        Update: {
+          author?: string | null
+          author_name?: string | null
+          body?: string
+          created_at?: string
+          id?: string
+          message_id?: string
+          outbox_id?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "message_replies_message_id_fkey"
+            columns: ["message_id"]
+            isOneToOne: false
+            referencedRelation: "contact_messages"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "message_replies_outbox_id_fkey"
+            columns: ["outbox_id"]
+            isOneToOne: false
+            referencedRelation: "outbox"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       news: {
         Row: {
           created_at: string
@@ -1745,6 +1790,7 @@ export type Database = {
       cancel_booking: {
         Args: {
           p_order_id: string
+          p_notify?: boolean
         }
         Returns: {
           boat: Json
@@ -1992,6 +2038,7 @@ export type Database = {
         Args: {
           p_order_id: string
           p_place_id: string
+          p_notify?: boolean
         }
         Returns: {
           boat: Json
@@ -2174,6 +2221,7 @@ export type Database = {
           p_method: Database["public"]["Enums"]["payment_method"]
           p_amount_cents: number
           p_note?: string
+          p_notify?: boolean
         }
         Returns: {
           amount_cents: number
@@ -2240,6 +2288,21 @@ export type Database = {
           unit: string
           unit_price_cents: number
           vat_rate: number
+        }
+      }
+      reply_to_message: {
+        Args: {
+          p_message_id: string
+          p_body: string
+        }
+        Returns: {
+          author: string | null
+          author_name: string | null
+          body: string
+          created_at: string
+          id: string
+          message_id: string
+          outbox_id: number | null
         }
       }
       report_average_stay: {

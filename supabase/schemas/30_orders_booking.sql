@@ -527,17 +527,52 @@ revoke execute on function private.cancel_booking(uuid) from public;
 grant execute on function private.cancel_booking(uuid) to authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/cancel_booking): runs as the caller, the rule above decides.
-create function public.cancel_booking(p_order_id uuid)
+-- Staff may tick off the guest's e-mail for one change (issue 22): the public functions that
+-- change a booking or refund take p_notify (default true) and set it for the rest of the request
+-- (one transaction); the mail triggers read it (private.guest_mail_wanted). Only staff may
+-- silence it; every call sets it explicitly, so a later call in the same transaction is not
+-- silenced by an earlier one.
+create function private.set_guest_mail(p_notify boolean)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if not coalesce(p_notify, true) and not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501', hint = 'Only staff may send a change without telling the guest.';
+  end if;
+  perform set_config('hafen.guest_mail', case when coalesce(p_notify, true) then 'on' else 'off' end, true);
+end
+$$;
+comment on function private.set_guest_mail(boolean) is 'Staff switch the guest e-mail of the current change off (p_notify = false) or on, for the rest of the transaction.';
+revoke execute on function private.set_guest_mail(boolean) from public;
+grant execute on function private.set_guest_mail(boolean) to authenticated, service_role;
+
+create function private.guest_mail_wanted()
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(nullif(current_setting('hafen.guest_mail', true), ''), 'on') <> 'off'
+$$;
+comment on function private.guest_mail_wanted() is 'False when staff ticked off the guest''s e-mail for the current change (private.set_guest_mail).';
+revoke execute on function private.guest_mail_wanted() from public;
+
+create function public.cancel_booking(p_order_id uuid, p_notify boolean DEFAULT true)
 returns public.orders
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select * from private.cancel_booking(p_order_id)
+  select private.set_guest_mail(p_notify);
+  select * from private.cancel_booking(p_order_id);
 $$;
-comment on function public.cancel_booking(uuid) is 'Cancels an order and frees its berth: the owner before arrival, staff any time.';
-revoke execute on function public.cancel_booking(uuid) from anon, public;
+comment on function public.cancel_booking(uuid, boolean) is 'Cancels an order and frees its berth: the owner before arrival, staff any time; staff may leave the guest''s e-mail out (p_notify = false).';
+revoke execute on function public.cancel_booking(uuid, boolean) from anon, public;
 
 create function private.check_in(p_order_id uuid)
 returns public.orders
@@ -673,17 +708,18 @@ revoke execute on function private.move_booking(uuid, uuid) from public;
 grant execute on function private.move_booking(uuid, uuid) to authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/move_booking): runs as the caller, the rule above decides.
-create function public.move_booking(p_order_id uuid, p_place_id uuid)
+create function public.move_booking(p_order_id uuid, p_place_id uuid, p_notify boolean DEFAULT true)
 returns public.orders
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select * from private.move_booking(p_order_id, p_place_id)
+  select private.set_guest_mail(p_notify);
+  select * from private.move_booking(p_order_id, p_place_id);
 $$;
-comment on function public.move_booking(uuid, uuid) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available.';
-revoke execute on function public.move_booking(uuid, uuid) from anon, public;
+comment on function public.move_booking(uuid, uuid, boolean) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available; p_notify = false leaves the guest''s e-mail out.';
+revoke execute on function public.move_booking(uuid, uuid, boolean) from anon, public;
 
 -- Reports filter orders by arrival.
 create index if not exists orders_starts_at_idx on public.orders (starts_at);

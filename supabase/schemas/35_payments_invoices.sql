@@ -954,17 +954,18 @@ revoke execute on function private.record_desk_refund(uuid, public.payment_metho
 grant execute on function private.record_desk_refund(uuid, public.payment_method, integer, text) to authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/record_desk_refund): runs as the caller, the rule above decides.
-create function public.record_desk_refund(p_order_id uuid, p_method public.payment_method, p_amount_cents integer, p_note text DEFAULT NULL::text)
+create function public.record_desk_refund(p_order_id uuid, p_method public.payment_method, p_amount_cents integer, p_note text DEFAULT NULL::text, p_notify boolean DEFAULT true)
 returns public.payments
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select * from private.record_desk_refund(p_order_id, p_method, p_amount_cents, p_note)
+  select private.set_guest_mail(p_notify);
+  select * from private.record_desk_refund(p_order_id, p_method, p_amount_cents, p_note);
 $$;
-comment on function public.record_desk_refund(uuid, public.payment_method, integer, text) is 'Staff refund desk payments in cash or by transfer (never more than was paid at the desk); a refund to zero cancels an open booking and frees its berth, a completed stay is not refunded in full. Returns the (last) refund row.';
-revoke execute on function public.record_desk_refund(uuid, public.payment_method, integer, text) from anon, public;
+comment on function public.record_desk_refund(uuid, public.payment_method, integer, text, boolean) is 'Staff refund desk payments in cash or by transfer (never more than was paid at the desk); a refund to zero cancels an open booking and frees its berth, a completed stay is not refunded in full; p_notify = false leaves the guest''s e-mails out. Returns the (last) refund row.';
+revoke execute on function public.record_desk_refund(uuid, public.payment_method, integer, text, boolean) from anon, public;
 
 -- Staff refund (part of) an online payment: the rules are checked here, the edge function
 -- refund-payment then asks Stripe; the ledger follows Stripe's refund events.

@@ -7,7 +7,7 @@ create table public.outbox (
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
                                      'application_receipt', 'application_answer', 'payment_receipt',
                                      'booking_changed', 'booking_cancelled', 'refund_notice',
-                                     'arrival_reminder', 'expiry_warning')),
+                                     'arrival_reminder', 'expiry_warning', 'message_reply')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),
@@ -144,6 +144,25 @@ as $$
 $$;
 comment on function private.format_berlin(timestamptz, text) is 'An instant as Düsseldorf wall-clock time for an e-mail, per language.';
 revoke execute on function private.format_berlin(timestamptz, text) from public;
+
+-- The frame of every e-mail to a guest: the greeting (with the name when known), the body,
+-- the sign-off; in the e-mail's language. send-mail renders the HTML part from this text.
+create function private.mail_text(p_locale text, p_name text, p_body text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select concat_ws(E'\n',
+    case when p_locale = 'en' then 'Hello' else 'Guten Tag' end || coalesce(' ' || nullif(btrim(p_name), ''), '') || ',',
+    '',
+    p_body,
+    '',
+    case when p_locale = 'en' then 'Kind regards' else 'Mit freundlichen Grüßen' end,
+    'Hafen Düsseldorf')
+$$;
+comment on function private.mail_text(text, text, text) is 'Greeting, body and sign-off of an e-mail to a guest, in its language (de or en).';
+revoke execute on function private.mail_text(text, text, text) from public;
 
 create function private.ics_text(p_text text)
 returns text
@@ -284,6 +303,57 @@ create policy "contact_messages: sender reads own, staff all" on public.contact_
 
 revoke insert, update, delete, truncate on public.contact_messages from anon, authenticated;
 
+-- The public forms (contact, service request, long-term application) are throttled per client
+-- address as well as per e-mail address, so that neither the harbour's inbox nor a third party's
+-- mailbox can be flooded from one machine by varying the address typed. The address comes from
+-- the gateway's headers (private.request_client_address), never from the client; each row is
+-- kept for a day only (the throttle's window), then deleted by the next submission.
+create table private.form_submissions (
+  id bigint generated always as identity primary key,
+  form text not null check (form in ('contact', 'service_request', 'long_term_application')),
+  client_address inet not null,
+  submitted_at timestamptz not null default now()
+);
+
+alter table private.form_submissions enable row level security;
+
+comment on table private.form_submissions is 'Submissions of the public forms per client address, kept for a day, for the per-address throttle; no API role reads it.';
+
+create index form_submissions_address_idx on private.form_submissions (client_address, submitted_at);
+
+-- Counts this request's address against the limit of its form group and records it. Limits:
+-- 20 messages (contact and service requests together) and 5 long-term applications an hour per
+-- address; a marina's shared wifi stays usable, a script does not. Outside an API request
+-- (no address) nothing is counted.
+create function private.throttle_form(p_form text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_address inet := private.request_client_address();
+  v_now timestamptz := private.now();
+  v_forms text[] := case when p_form = 'long_term_application' then array['long_term_application'] else array['contact', 'service_request'] end;
+  v_limit integer := case when p_form = 'long_term_application' then 5 else 20 end;
+begin
+  if v_address is null then
+    return;
+  end if;
+  delete from private.form_submissions f where f.submitted_at < v_now - interval '1 day';
+  if (select count(*) from private.form_submissions f
+      where f.client_address = v_address and f.form = any (v_forms)
+        and f.submitted_at > v_now - interval '1 hour') >= v_limit then
+    raise exception 'too_many_requests' using errcode = 'P0001',
+      hint = format('At most %s submissions of this form an hour from one address.', v_limit);
+  end if;
+  insert into private.form_submissions (form, client_address, submitted_at) values (p_form, v_address, v_now);
+end
+$$;
+comment on function private.throttle_form(text) is 'Per-address throttle of the public forms (20 messages, 5 long-term applications an hour); records the submission.';
+revoke execute on function private.throttle_form(text) from public;
+
 create function private.submit_message(
   p_kind text,
   p_service text,
@@ -333,6 +403,7 @@ begin
         and m.created_at > private.now() - interval '1 hour') >= 5 then
     raise exception 'too_many_messages' using errcode = 'P0001', hint = 'At most 5 messages an hour.';
   end if;
+  perform private.throttle_form(p_kind);
 
   insert into public.contact_messages (kind, service, name, email, phone, locale, message, preferred_date, boat, user_id, created_at)
   values (p_kind, case when p_kind = 'service_request' then p_service end, v_name, v_email, nullif(btrim(p_phone), ''),
@@ -374,7 +445,7 @@ begin
   return v_row;
 end
 $$;
-comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per address) and stores a contact message or service request, and e-mails the harbour.';
+comment on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) is 'Validates, throttles (5 an hour per e-mail address, 20 per client address) and stores a contact message or service request, and e-mails the harbour.';
 revoke execute on function private.submit_message(text, text, text, text, text, text, text, date, jsonb) from public;
 
 create function private.send_contact_message(
@@ -486,6 +557,104 @@ $$;
 comment on function public.set_message_done(uuid, boolean) is 'Staff mark a contact message or service request done (or open again).';
 revoke execute on function public.set_message_done(uuid, boolean) from anon, public;
 
+-- Staff answer a contact message or service request from the inbox (issue 22): the answer goes
+-- to the sender by e-mail in the sender's language, with the harbour's address as Reply-To, and
+-- stays on the message as its thread. Only the function writes; staff read.
+create table public.message_replies (
+  id uuid primary key default gen_random_uuid(),
+  message_id uuid not null references public.contact_messages (id) on delete cascade,
+  body text not null check (char_length(btrim(body)) between 1 and 5000),
+  author uuid references auth.users (id) on delete set null,
+  author_name text,
+  outbox_id bigint references public.outbox (id) on delete set null,
+  created_at timestamptz not null default now()
+);
+
+alter table public.message_replies enable row level security;
+
+comment on table public.message_replies is 'Staff answers to contact messages and service requests, sent by e-mail (outbox_id) and kept as the message''s thread.';
+
+create index message_replies_message_idx on public.message_replies (message_id, created_at);
+
+create index message_replies_author_idx on public.message_replies (author);
+
+create index message_replies_outbox_idx on public.message_replies (outbox_id);
+
+create policy "message_replies: staff read" on public.message_replies
+  for select to authenticated
+  using ((select private.is_staff()));
+
+revoke insert, update, delete, truncate on public.message_replies from anon, authenticated;
+
+alter publication supabase_realtime add table public.message_replies;
+
+create function private.reply_to_message(p_message_id uuid, p_body text)
+returns public.message_replies
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_message public.contact_messages;
+  v_reply public.message_replies;
+  v_body text := btrim(p_body);
+  v_en boolean;
+  v_author text;
+  v_outbox bigint;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  if v_body is null or char_length(v_body) not between 1 and 5000 then
+    raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
+  end if;
+  select * into v_message from public.contact_messages m where m.id = p_message_id for update;
+  if not found then
+    raise exception 'message_not_found' using errcode = 'PT404';
+  end if;
+  v_en := v_message.locale = 'en';
+  select nullif(btrim(concat_ws(' ', pr.first_name, pr.last_name)), '') into v_author
+    from public.profiles pr where pr.id = (select auth.uid());
+  v_outbox := private.queue_mail(
+    'message_reply', v_message.email, v_message.locale,
+    case
+      when v_message.kind = 'service_request' and v_en then 'Re: Your service request to Hafen Düsseldorf'
+      when v_message.kind = 'service_request' then 'Re: Ihre Serviceanfrage an den Hafen Düsseldorf'
+      when v_en then 'Re: Your message to Hafen Düsseldorf'
+      else 'Re: Ihre Nachricht an den Hafen Düsseldorf' end,
+    private.mail_text(v_message.locale, v_message.name, concat_ws(E'\n',
+      v_body,
+      '',
+      case when v_en then 'Your message of ' else 'Ihre Nachricht vom ' end
+        || private.format_berlin(v_message.created_at, v_message.locale) || ':',
+      '> ' || replace(v_message.message, E'\n', E'\n> '))),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    null);
+  insert into public.message_replies (message_id, body, author, author_name, outbox_id, created_at)
+  values (p_message_id, v_body, (select auth.uid()), v_author, v_outbox, private.now())
+  returning * into v_reply;
+  return v_reply;
+end
+$$;
+comment on function private.reply_to_message(uuid, text) is 'The rule behind public.reply_to_message (security definer, not exposed by the API).';
+revoke execute on function private.reply_to_message(uuid, text) from public;
+grant execute on function private.reply_to_message(uuid, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/reply_to_message): runs as the caller, the rule above decides.
+create function public.reply_to_message(p_message_id uuid, p_body text)
+returns public.message_replies
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.reply_to_message(p_message_id, p_body)
+$$;
+comment on function public.reply_to_message(uuid, text) is 'Staff answer a contact message or service request: the answer is e-mailed to the sender (Reply-To: the harbour) and kept on the message.';
+revoke execute on function public.reply_to_message(uuid, text) from anon, public;
+
 create function private.edge_setting(p_name text)
 returns text
 language plpgsql
@@ -578,9 +747,7 @@ begin
   v_subject := case when v_en
     then format('Your booking at Hafen Düsseldorf: berth %s, %s', v_place, private.format_berlin(p_order.starts_at, 'en'))
     else format('Ihre Buchung im Hafen Düsseldorf: Liegeplatz %s, %s', v_place, private.format_berlin(p_order.starts_at, 'de')) end;
-  v_body := concat_ws(E'\n',
-    case when v_en then format('Hello %s,', v_name) else format('Guten Tag %s,', v_name) end,
-    '',
+  v_body := private.mail_text(v_locale, v_name, concat_ws(E'\n',
     case when v_en then 'thank you for your booking. Your stay:' else 'vielen Dank für Ihre Buchung. Ihr Aufenthalt:' end,
     '',
     case when v_en then 'Berth: ' else 'Liegeplatz: ' end || v_place
@@ -616,10 +783,7 @@ begin
       then 'Please confirm your e-mail address within 24 hours (at the latest by your arrival): log in with your e-mail address and the code we send you, from any device. Otherwise the booking expires and the berth is released.'
       else 'Bitte bestätigen Sie Ihre E-Mail-Adresse innerhalb von 24 Stunden (spätestens bis zur Ankunft): Melden Sie sich mit Ihrer E-Mail-Adresse und dem Code an, den wir Ihnen senden – von jedem Gerät aus. Sonst verfällt die Buchung und der Liegeplatz wird freigegeben.' end end,
     '',
-    case when v_en then 'Check-in is possible on the arrival day.' else 'Der Check-in ist am Ankunftstag möglich.' end,
-    '',
-    case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-    'Hafen Düsseldorf');
+    case when v_en then 'Check-in is possible on the arrival day.' else 'Der Check-in ist am Ankunftstag möglich.' end));
   return private.queue_mail(
     'booking_confirmation', p_order.email, v_locale, v_subject, v_body,
     jsonb_build_array(jsonb_build_object(
@@ -662,19 +826,14 @@ begin
     case when v_en
       then format('Payment received: berth %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'en'))
       else format('Zahlung erhalten: Liegeplatz %s, %s', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'de')) end,
-    concat_ws(E'\n',
-      case when v_en then 'Hello,' else 'Guten Tag,' end,
-      '',
+    private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
       case when v_en then 'we have received your online payment. Thank you!' else 'wir haben Ihre Online-Zahlung erhalten. Vielen Dank!' end,
       '',
       case when v_en then 'Amount: ' else 'Betrag: ' end || private.format_eur(new.amount_cents, v_locale),
       case when v_en then 'Paid on: ' else 'Bezahlt am: ' end || private.format_berlin(new.recorded_at, v_locale),
       case when v_en then 'Payment reference: ' else 'Zahlungsreferenz: ' end || coalesce(new.provider_payment_id, new.id::text),
       case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
-      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id)),
     '[]'::jsonb,
     private.setting('harbour_email'),
     v_order.id);
@@ -708,7 +867,7 @@ declare
   v_by_guest boolean := (select auth.uid()) is not distinct from new.user_id and new.user_id is not null;
   v_link text;
 begin
-  if not (v_cancelled or v_moved) or new.ends_at <= private.now()
+  if not (v_cancelled or v_moved) or new.ends_at <= private.now() or not private.guest_mail_wanted()
      or new.email is null or new.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
     return null;
   end if;
@@ -725,9 +884,7 @@ begin
         then format('Booking changed: berth %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'en'), new.booking_number)
         else format('Buchung geändert: Liegeplatz %s, %s (%s)', v_place, private.format_berlin(new.starts_at, 'de'), new.booking_number) end
     end,
-    concat_ws(E'\n',
-      case when v_en then 'Hello,' else 'Guten Tag,' end,
-      '',
+    private.mail_text(v_locale, concat_ws(' ', new.person ->> 'first_name', new.person ->> 'last_name'), concat_ws(E'\n',
       case
         when v_cancelled and v_by_guest then case when v_en
           then format('as you asked, your booking %s has been cancelled. The berth is released.', new.booking_number)
@@ -762,10 +919,7 @@ begin
       end,
       '',
       case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || new.booking_number,
-      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_link,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_link)),
     jsonb_build_array(jsonb_build_object(
       'filename', case when v_en then 'booking-' else 'buchung-' end || v_place || '.ics',
       'content_type', 'text/calendar; charset=utf-8; method=' || case when v_cancelled then 'CANCEL' else 'PUBLISH' end,
@@ -795,7 +949,7 @@ declare
   v_en boolean;
   v_site text := coalesce(private.edge_setting('site_url'), '');
 begin
-  if new.kind <> 'refund' then
+  if new.kind <> 'refund' or not private.guest_mail_wanted() then
     return null;
   end if;
   select * into v_order from public.orders o where o.id = new.order_id;
@@ -809,9 +963,7 @@ begin
     case when v_en
       then format('Refund of %s: booking %s', private.format_eur(new.amount_cents, 'en'), v_order.booking_number)
       else format('Erstattung von %s: Buchung %s', private.format_eur(new.amount_cents, 'de'), v_order.booking_number) end,
-    concat_ws(E'\n',
-      case when v_en then 'Hello,' else 'Guten Tag,' end,
-      '',
+    private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
       case new.method
         when 'online' then case when v_en
           then format('we have refunded %s to the card you paid with. Depending on your bank it shows on your statement within 5 to 10 days.', private.format_eur(new.amount_cents, 'en'))
@@ -827,10 +979,7 @@ begin
       case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
       case when v_en then 'Berth: ' else 'Liegeplatz: ' end || (v_order.place_snapshot ->> 'name') || ', '
         || private.format_berlin(v_order.starts_at, v_locale),
-      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id)),
     '[]'::jsonb,
     private.setting('harbour_email'),
     v_order.id);
@@ -887,9 +1036,7 @@ begin
         case when v_en
           then format('See you tomorrow: berth %s, %s (%s)', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'en'), v_order.booking_number)
           else format('Bis morgen: Liegeplatz %s, %s (%s)', v_order.place_snapshot ->> 'name', private.format_berlin(v_order.starts_at, 'de'), v_order.booking_number) end,
-        concat_ws(E'\n',
-          case when v_en then 'Hello,' else 'Guten Tag,' end,
-          '',
+        private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
           case when v_en then 'your stay at Hafen Düsseldorf begins tomorrow.' else 'morgen beginnt Ihr Aufenthalt im Hafen Düsseldorf.' end,
           '',
           case when v_en then 'Berth: ' else 'Liegeplatz: ' end || (v_order.place_snapshot ->> 'name')
@@ -912,10 +1059,7 @@ begin
             else 'Noch zu bezahlen: ' || private.format_eur(v_order.price_cents, 'de') || ' (online auf Ihrer Buchungsseite oder im Hafenbüro).' end end,
           '',
           case when v_en then 'How to find us: ' else 'So finden Sie uns: ' end || v_address,
-          case when v_en then 'Questions? Simply reply to this e-mail.' else 'Fragen? Antworten Sie einfach auf diese E-Mail.' end,
-          '',
-          case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-          'Hafen Düsseldorf'),
+          case when v_en then 'Questions? Simply reply to this e-mail.' else 'Fragen? Antworten Sie einfach auf diese E-Mail.' end)),
         '[]'::jsonb, private.setting('harbour_email'), v_order.id);
       v_count := v_count + 1;
     end loop;
@@ -942,9 +1086,7 @@ begin
       case when v_en
         then format('Your booking %s lapses at %s', v_order.booking_number, private.format_berlin(v_order.expires_at, 'en'))
         else format('Ihre Buchung %s verfällt am %s', v_order.booking_number, private.format_berlin(v_order.expires_at, 'de')) end,
-      concat_ws(E'\n',
-        case when v_en then 'Hello,' else 'Guten Tag,' end,
-        '',
+      private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
         case when v_pay then case when v_en
             then format('your booking of berth %s is not paid yet. Please pay online by %s, otherwise it lapses and the berth is released:',
                         v_order.place_snapshot ->> 'name', private.format_berlin(v_order.expires_at, 'en'))
@@ -959,10 +1101,7 @@ begin
         v_link,
         '',
         case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
-        case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(v_order.starts_at, v_locale),
-        '',
-        case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-        'Hafen Düsseldorf'),
+        case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(v_order.starts_at, v_locale))),
       '[]'::jsonb, private.setting('harbour_email'), v_order.id);
     v_count := v_count + 1;
   end loop;

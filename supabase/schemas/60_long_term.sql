@@ -149,6 +149,7 @@ begin
       where lower(a.email) = v_email and a.status = 'open') >= 3 then
     raise exception 'too_many_applications' using errcode = 'P0001', hint = 'At most 3 open applications per e-mail address.';
   end if;
+  perform private.throttle_form('long_term_application');
 
   insert into public.long_term_applications (place_id, user_id, email, first_name, last_name, phone, locale, boat,
                                              desired_start, message, created_at)
@@ -165,10 +166,7 @@ begin
     'application_receipt', v_row.email, v_locale,
     case when v_en then 'Your application for a long-term berth at Hafen Düsseldorf'
          else 'Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf' end,
-    concat_ws(E'\n',
-      case when v_en then format('Hello %s %s,', v_row.first_name, v_row.last_name)
-           else format('Guten Tag %s %s,', v_row.first_name, v_row.last_name) end,
-      '',
+    private.mail_text(v_locale, concat_ws(' ', v_row.first_name, v_row.last_name), concat_ws(E'\n',
       case when v_en then 'we have received your application for a long-term berth'
            else 'wir haben Ihre Bewerbung um einen Dauerliegeplatz erhalten' end
         || coalesce(case when v_en then ' (berth ' else ' (Liegeplatz ' end || v_place || ')', '') || '.',
@@ -179,10 +177,7 @@ begin
       case when v_en then 'Application number: ' else 'Bewerbungsnummer: ' end || v_row.id,
       '',
       case when v_en then 'We will get back to you as soon as a fitting berth is free.'
-           else 'Wir melden uns, sobald ein passender Liegeplatz frei wird.' end,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+           else 'Wir melden uns, sobald ein passender Liegeplatz frei wird.' end)),
     '[]'::jsonb, private.setting('harbour_email'), null);
 
   return query select v_row.id, v_position;
@@ -309,17 +304,11 @@ begin
     'application_answer', v_row.email, v_row.locale,
     case when v_en then 'Your application for a long-term berth at Hafen Düsseldorf'
          else 'Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf' end,
-    concat_ws(E'\n',
-      case when v_en then format('Hello %s %s,', v_row.first_name, v_row.last_name)
-           else format('Guten Tag %s %s,', v_row.first_name, v_row.last_name) end,
-      '',
+    private.mail_text(v_row.locale, concat_ws(' ', v_row.first_name, v_row.last_name), concat_ws(E'\n',
       case when p_status = 'accepted'
            then case when v_en then 'good news: we can offer you a long-term berth.' else 'gute Nachricht: Wir können Ihnen einen Dauerliegeplatz anbieten.' end
            else case when v_en then 'unfortunately we cannot offer you a long-term berth at present.' else 'leider können wir Ihnen derzeit keinen Dauerliegeplatz anbieten.' end end,
-      case when v_row.answer is not null then E'\n' || v_row.answer end,
-      '',
-      case when v_en then 'Kind regards' else 'Mit freundlichen Grüßen' end,
-      'Hafen Düsseldorf'),
+      case when v_row.answer is not null then E'\n' || v_row.answer end)),
     '[]'::jsonb, private.setting('harbour_email'), null);
   return v_row;
 end

@@ -2,7 +2,7 @@
 -- higher SEQUENCE), a cancellation by staff or by the guest with METHOD:CANCEL, a refund with
 -- the amount and how it comes back; in the booking's language, with the booking number.
 begin;
-select plan(17);
+select plan(24);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, pier, width, length, one_day, archived) values
@@ -15,6 +15,8 @@ select public.create_booking(tests.place_id('M1'), 'overnight', '2027-05-20', '{
   '{"first_name": "Klaus", "last_name": "Kunde", "locale": "en"}', '2027-05-21');
 select public.create_booking(tests.place_id('M3'), 'overnight', '2027-05-22', '{"name": "Selbst", "length": 9, "width": 3}',
   '{"first_name": "Klaus", "last_name": "Kunde"}', '2027-05-23');
+select public.create_booking(tests.place_id('M2'), 'overnight', '2027-05-26', '{"name": "Still", "length": 9, "width": 3}',
+  '{"first_name": "Klaus", "last_name": "Kunde"}', '2027-05-27');
 select tests.clear_authentication();
 select set_config('tests.' || lower(boat ->> 'name'), id::text, true) from public.orders;
 create function pg_temp.mails(p_order text, p_kind text) returns setof public.outbox language sql as $$
@@ -73,6 +75,28 @@ select ok((select subject like 'Buchung storniert: Liegeplatz M3, %' and body_te
            from pg_temp.mails(current_setting('tests.selbst'), 'booking_cancelled')), 'the guest''s own cancellation, in German');
 select is((select count(*)::integer from public.outbox where order_id = current_setting('tests.selbst')::uuid), 2,
   'confirmation and cancellation: nothing else');
+
+-- Staff may leave the guest's e-mail out of one change (the tick in the dialogs); nobody else may.
+select tests.authenticate_as('customer');
+select throws_ok(format('select public.cancel_booking(%L, false)', current_setting('tests.still')), '42501', 'staff_only',
+  'a customer cannot cancel without the e-mail');
+select tests.clear_authentication();
+select tests.authenticate_as('harbour');
+select public.move_booking(current_setting('tests.still')::uuid, tests.place_id('M3'), false);
+select is((select count(*)::integer from pg_temp.mails(current_setting('tests.still'), 'booking_changed')), 0, 'a move with the tick off sends nothing');
+select public.move_booking(current_setting('tests.still')::uuid, tests.place_id('M1'));
+select is((select count(*)::integer from pg_temp.mails(current_setting('tests.still'), 'booking_changed')), 1,
+  'the next change in the same transaction tells the guest again (the default)');
+select ok(pg_temp.ics(current_setting('tests.still'), 'booking_changed') like '%SEQUENCE:2%',
+  'the calendar entry counts the silent move too');
+select public.record_desk_payment(current_setting('tests.still')::uuid, 'cash');
+select public.record_desk_refund(current_setting('tests.still')::uuid, 'cash', (select price_cents from public.orders where id = current_setting('tests.still')::uuid), null, false);
+select tests.clear_authentication();
+select is((select status::text from public.orders where id = current_setting('tests.still')::uuid), 'cancelled', 'the full refund cancelled the booking');
+select is((select count(*)::integer from public.outbox where order_id = current_setting('tests.still')::uuid and kind in ('refund_notice', 'booking_cancelled')), 0,
+  'a refund with the tick off sends neither the refund notice nor the cancellation');
+select is((select count(*)::integer from public.order_events where order_id = current_setting('tests.still')::uuid and event = 'status' and to_value = 'cancelled'), 1,
+  'the history still records the cancellation');
 
 -- Nothing is sent for a past stay or a change that is no change.
 update public.orders set ends_at = ends_at where id = current_setting('tests.selbst')::uuid;

@@ -2,13 +2,16 @@ import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { apiUrl } from './booking-helpers.ts';
+import { waitForMail } from './payment-helpers.ts';
+
+const senderEmail = (name: string) => `${name.replace(/\W/g, '').toLowerCase()}@example.test`;
 
 /** A message through the public contact form's function, as a visitor sends it. */
-async function sendMessage(name: string, message: string): Promise<string> {
+async function sendMessage(name: string, message: string, locale: 'de' | 'en' = 'en'): Promise<string> {
   const res = await fetch(`${apiUrl}/rest/v1/rpc/send_contact_message`, {
     method: 'POST',
     headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ p_name: name, p_email: `${name.replace(/\W/g, '').toLowerCase()}@example.test`, p_message: message, p_locale: 'en' }),
+    body: JSON.stringify({ p_name: name, p_email: senderEmail(name), p_message: message, p_locale: locale }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as string;
@@ -20,6 +23,8 @@ test.describe('the inbox', () => {
   test('lists open messages first, marks one done and opens it again; a new message arrives live', async ({ page, consoleErrors }) => {
     const suffix = Date.now().toString(36);
     const name = `Ina Inbox ${suffix}`;
+    const earlier = `Emil Earlier ${suffix}`;
+    await sendMessage(earlier, 'Where can I leave the car during my stay?');
     await sendMessage(name, 'Is the fuel station open on Sunday morning?');
 
     await page.goto('/account/admin/inbox');
@@ -29,8 +34,11 @@ test.describe('the inbox', () => {
     const card = (region: typeof open) => region.getByRole('listitem', { name: `Nachricht – ${name}` });
     await expect(card(open)).toContainText('Is the fuel station open on Sunday morning?');
     await expect(card(open)).toContainText('schreibt Englisch');
-    // Newest first: the message just sent is the first open one.
-    await expect(open.getByRole('listitem').first()).toHaveAccessibleName(`Nachricht – ${name}`);
+    // Newest first (other tests may write meanwhile): the message sent last comes before the one sent earlier.
+    await expect(card(open)).toBeVisible();
+    const order = await open.getByRole('listitem').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')));
+    expect(order.indexOf(`Nachricht – ${name}`)).toBeLessThan(order.indexOf(`Nachricht – ${earlier}`));
+    expect(order.indexOf(`Nachricht – ${name}`)).toBeGreaterThanOrEqual(0);
 
     await card(open).getByRole('button', { name: 'Erledigt' }).click();
     await expect(card(done)).toBeVisible();
@@ -50,10 +58,52 @@ test.describe('the inbox', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('staff answer a message from the inbox (de): the answer reaches the sender in their language and stays on the message', async ({ page, consoleErrors }) => {
+    const suffix = Date.now().toString(36);
+    const name = `Rita Reply ${suffix}`;
+    const since = new Date(Date.now() - 1000).toISOString();
+    await sendMessage(name, 'Habt ihr im August noch einen Platz für 12 m?', 'de');
+    await page.goto('/account/admin/inbox');
+    const card = page.getByRole('region', { name: 'Offen' }).getByRole('listitem', { name: `Nachricht – ${name}` });
+    await card.getByRole('button', { name: 'Antworten' }).click();
+    const form = card.getByRole('form', { name: `Antwort an ${name}` });
+    // An empty answer is refused in the form, in German.
+    await form.getByRole('button', { name: 'Antwort senden' }).click();
+    await expect(form).toContainText('Bitte eine Antwort schreiben.');
+    await form.getByLabel(/Antwort \(geht per E-Mail an .*, auf Deutsch\)/).fill('Ja, A12 ist vom 3. bis 10. August frei.\nViele Grüße');
+    await form.getByRole('button', { name: 'Antwort senden' }).click();
+    await expect(card.getByRole('status')).toHaveText(`Antwort an ${senderEmail(name)} gesendet.`);
+    const thread = card.getByRole('region', { name: 'Antworten (1)' });
+    await expect(thread).toContainText('Ja, A12 ist vom 3. bis 10. August frei.');
+
+    const mail = await waitForMail(senderEmail(name), since, /^Re: Ihre Nachricht an den Hafen Düsseldorf$/);
+    expect(mail.text).toContain(`Guten Tag ${name},`);
+    expect(mail.text).toContain('Ja, A12 ist vom 3. bis 10. August frei.\nViele Grüße');
+    expect(mail.text).toContain('> Habt ihr im August noch einen Platz für 12 m?');
+    expect(mail.html).toContain('Ja, A12 ist vom 3. bis 10. August frei.');
+
+    // The thread is still there after a reload.
+    await page.reload();
+    await expect(page.getByRole('listitem', { name: `Nachricht – ${name}` }).getByRole('region', { name: 'Antworten (1)' })).toContainText('Ja, A12');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('is in English on /en', async ({ page }) => {
     await page.goto('/en/account/admin/inbox');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbox');
     await expect(page.getByRole('region', { name: 'Open' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Done' })).toBeVisible();
+    // Answering, in English: the form names the sender's language.
+    const name = `Eli English ${Date.now().toString(36)}`;
+    await sendMessage(name, 'Do you sell diesel at the harbour?', 'en');
+    await page.reload();
+    const card = page.getByRole('region', { name: 'Open' }).getByRole('listitem', { name: `Message – ${name}` });
+    await card.getByRole('button', { name: 'Reply' }).click();
+    await expect(card.getByLabel(/Reply \(sent by e-mail to .*, in English\)/)).toBeVisible();
+    await card.getByRole('form', { name: `Reply to ${name}` }).getByRole('button', { name: 'Send reply' }).click();
+    await expect(card).toContainText('Please write a reply.');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: 'reports/screenshots/inbox-reply-en-390.png', fullPage: true });
   });
 });

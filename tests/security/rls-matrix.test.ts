@@ -38,6 +38,8 @@ const EXPECTED: Record<string, Row> = {
   orders: { anon: '0xxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   invoices: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   contact_messages: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Staff answers to messages: staff read the thread; only reply_to_message writes (the sender gets the e-mail).
+  message_replies: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // Staff only, written through functions (service blocks also directly).
   place_statuses: { anon: '0x0x', guest: '0x0x', customer: '0x0x', other: '0x0x', staff: 'RRRx', admin: 'RRRx' },
   berth_blocks: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
@@ -90,7 +92,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   export_my_data: AUTH, delete_my_account: AUTH, begin_online_payment: AUTH, order_balance: AUTH,
   // staff / admin (refused inside for everyone else)
   add_berth_block: AUTH, cancel_berth_block: AUTH, calendar: AUTH, place_calendar: AUTH, move_booking: AUTH,
-  record_desk_payment: AUTH, record_desk_refund: AUTH, prepare_online_refund: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, answer_long_term_application: AUTH,
+  record_desk_payment: AUTH, record_desk_refund: AUTH, prepare_online_refund: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, reply_to_message: AUTH, answer_long_term_application: AUTH,
   assign_long_term_holder: AUTH, remove_long_term_holder: AUTH, long_term_applications_queue: AUTH,
   report_average_stay: AUTH, report_check_in_rate: AUTH, report_guests_by_country: AUTH, report_occupancy: AUTH,
   report_revenue: AUTH, report_sale_codes: AUTH,
@@ -138,6 +140,9 @@ for (const engine of engines()) {
       if (block.error) throw block.error;
       const sent = await who.customer.client.rpc('send_contact_message', { p_name: 'Klaus Kunde', p_email: SEED.customer.email, p_message: 'Eine Frage zum Liegeplatz.' });
       if (sent.error) throw sent.error;
+      // the harbour's answer to it (reply_to_message, as the inbox writes it)
+      const replied = await who.staff.client.rpc('reply_to_message', { p_message_id: sent.data as string, p_body: 'Gern, rufen Sie uns an.' });
+      if (replied.error) throw replied.error;
       // a staff note on that order (add_order_note, as the orders desk writes it)
       const note = await who.staff.client.rpc('add_order_note', { p_order_id: order.id, p_body: 'Zahlt bar im Büro.' });
       if (note.error) throw note.error;
@@ -245,6 +250,7 @@ for (const engine of engines()) {
         case 'orders': return { place_id: place, kind: 'overnight', starts_at: `${far}T12:00:00Z`, ends_at: '2099-06-02T10:00:00Z', price_cents: 1, price_breakdown: {}, email: 'x@example.org', place_snapshot: {}, boat: {}, person: {}, user_id: p.userId };
         case 'invoices': return { order_id: who.guestOrderId, year: 2099, number: 1, net_cents: 1, vat_cents: 0, gross_cents: 1, recipient: {} };
         case 'contact_messages': return { kind: 'contact', name: 'x', email: 'x@example.org', message: 'xxxxxxxxxxxx', user_id: p.userId };
+        case 'message_replies': return { message_id: (await q<{ id: string }>(`select id from public.contact_messages limit 1`))[0].id, body: 'x' };
         case 'place_statuses': return { place_id: place, type: 'service', starts_at: `${far}T08:00:00Z`, ends_at: '2099-06-01T10:00:00Z' };
         case 'berth_blocks': return { place_status_id: (await q<{ id: string }>(`select id from public.place_statuses where type = 'service' limit 1`))[0].id, reason: 'x' };
         case 'long_term_holders': return { place_id: place, starts_on: far, email: 'x@example.org', first_name: 'X', last_name: 'Y' };

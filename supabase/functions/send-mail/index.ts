@@ -4,15 +4,18 @@
  * Called by pg_cron + pg_net every minute and right after mail is queued (migration
  * 20261122001600_cron.sql), or by hand. Claims due rows with the service role through the REST
  * API (public.claim_outbox: a 5-minute lease, skip locked, so parallel calls never send a
- * message twice), sends each with nodemailer, and reports every result (public.complete_outbox):
- * sent, or a retry with exponential backoff (1, 2, 4 ... 60 minutes), failed after 8 attempts.
+ * message twice), sends each with nodemailer (the text part as queued and the branded HTML part
+ * that html.ts renders from it), and reports every result (public.complete_outbox): sent, or a
+ * retry with exponential backoff (1, 2, 4 ... 60 minutes), failed after 8 attempts.
  *
  * Environment: SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY (set by the platform); SMTP_HOST,
  * SMTP_PORT, SMTP_SECURE ('true' for TLS on connect, e.g. port 465 on hosted Supabase, where
  * 25 and 587 are blocked), SMTP_USER, SMTP_PASS, MAIL_FROM (default "Hafen Düsseldorf
- * <noreply@hafen-duesseldorf.de>"). The local stack points SMTP_* at its mail catcher.
+ * <noreply@hafen-duesseldorf.de>"), SITE_URL (named in the HTML footer). The local stack points
+ * SMTP_* at its mail catcher.
  */
 import nodemailer from 'nodemailer';
+import { renderMailHtml } from './html.ts';
 
 const BATCH = 20;
 const TIME_BUDGET_MS = 25_000;
@@ -84,6 +87,7 @@ async function deliver(): Promise<{ sent: number; retried: number; failed: numbe
             replyTo: row.reply_to ?? undefined,
             subject: row.subject,
             text: row.body_text,
+            html: renderMailHtml({ subject: row.subject, text: row.body_text, locale: row.locale, siteUrl: Deno.env.get('SITE_URL'), replies: row.reply_to !== null }),
             headers: { 'Content-Language': row.locale, 'X-Outbox-Id': String(row.id) },
             // Base64, so the bytes (the CRLF lines an .ics needs) arrive unchanged.
             attachments: (row.attachments ?? []).map((a) => ({

@@ -11,7 +11,11 @@ type InboxOverride = {
   kind: InboxKind;
   status: InboxStatus;
   boat: { name?: string; length?: number; width?: number } | null;
+  message_replies: MessageReply[];
 };
+
+/** A staff answer on a message's thread (e-mailed to the sender). */
+export type MessageReply = Pick<Tables<'message_replies'>, 'id' | 'body' | 'author_name' | 'created_at'>;
 
 /** A contact message or service request as staff read it (RLS: staff read all). */
 export type InboxMessage = Pick<
@@ -34,13 +38,14 @@ export const inboxQueryOptions = () =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('contact_messages')
-        .select('id, kind, service, name, email, phone, locale, message, preferred_date, boat, status, done_at, created_at')
+        .select('id, kind, service, name, email, phone, locale, message, preferred_date, boat, status, done_at, created_at, message_replies(id, body, author_name, created_at)')
         // 'open' sorts after 'done': descending puts the open ones first.
         .order('status', { ascending: false })
         .order('created_at', { ascending: false })
         .limit(INBOX_LIMIT)
         .overrideTypes<InboxOverride[]>();
       if (error) throw error;
+      for (const m of data) m.message_replies.sort((a, b) => a.created_at.localeCompare(b.created_at));
       return data;
     },
     staleTime: 15_000,
@@ -50,5 +55,12 @@ export const inboxQueryOptions = () =>
 export async function setMessageDone(id: string, done: boolean): Promise<void> {
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('set_message_done', { p_message_id: id, p_done: done });
+  if (error) throw error;
+}
+
+/** Staff answer a message: e-mailed to the sender in their language, kept on the thread (reply_to_message: staff only). */
+export async function replyToMessage(id: string, body: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('reply_to_message', { p_message_id: id, p_body: body });
   if (error) throw error;
 }

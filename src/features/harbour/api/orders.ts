@@ -133,8 +133,8 @@ export const moveTargetsQueryOptions = (id: string) =>
 // Payments and refunds are the payments panel's (api/payments.ts), not order actions.
 export type OrderAction =
   | { type: 'check-in'; orderId: string }
-  | { type: 'cancel'; orderId: string }
-  | { type: 'move'; orderId: string; placeId: string }
+  | { type: 'cancel'; orderId: string; notify: boolean }
+  | { type: 'move'; orderId: string; placeId: string; notify: boolean }
   | { type: 'note'; orderId: string; body: string };
 
 async function runAction(action: OrderAction): Promise<void> {
@@ -143,9 +143,9 @@ async function runAction(action: OrderAction): Promise<void> {
     action.type === 'check-in'
       ? await supabase.rpc('check_in', { p_order_id: action.orderId })
       : action.type === 'cancel'
-        ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId })
+        ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId, p_notify: action.notify })
         : action.type === 'move'
-          ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId })
+          ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId, p_notify: action.notify })
           : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
   if (error) throw error;
 }

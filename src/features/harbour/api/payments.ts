@@ -43,7 +43,7 @@ export type RefundMethod = Extract<PaymentMethod, 'online' | 'cash' | 'bank_tran
 
 export type PaymentAction =
   | { type: 'desk-payment'; orderId: string; method: DeskPaymentMethod; amountCents: number; note: string }
-  | { type: 'refund'; orderId: string; method: RefundMethod; amountCents: number; note: string };
+  | { type: 'refund'; orderId: string; method: RefundMethod; amountCents: number; note: string; notify: boolean };
 
 /** What a refund through Stripe answers: the ledger row follows with Stripe's refund event. */
 export interface OnlineRefund {
@@ -57,7 +57,10 @@ async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | n
   }
   const supabase = await getSupabase();
   const args = { p_order_id: action.orderId, p_method: action.method, p_amount_cents: action.amountCents, p_note: action.note.trim() || undefined };
-  const { error } = action.type === 'desk-payment' ? await supabase.rpc('record_desk_payment', args) : await supabase.rpc('record_desk_refund', args);
+  const { error } =
+    action.type === 'desk-payment'
+      ? await supabase.rpc('record_desk_payment', args)
+      : await supabase.rpc('record_desk_refund', { ...args, p_notify: action.notify });
   if (error) throw error;
   return null;
 }

@@ -29,28 +29,32 @@ import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, us
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
 import { OrderExtrasSection } from './order-extras-section';
+import { NotifyGuestTick } from './notify-guest-tick';
 import { OrderMails } from './order-mails';
 import { PaymentsPanel } from './payments-panel';
 
 const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
 
-/** A button that asks before it acts (cancel, move). */
-function ConfirmButton({ label, title, description, confirm, variant, disabled, onConfirm }: {
-  label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean; onConfirm: () => void;
+/** A button that asks before it acts (cancel, move); with `notifyEmail`, the dialog offers the e-mail tick. */
+function ConfirmButton({ label, title, description, confirm, variant, disabled, notifyEmail, onConfirm }: {
+  label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean;
+  notifyEmail?: string | null; onConfirm: (notify: boolean) => void;
 }) {
   const [open, setOpen] = useState(false);
+  const [notify, setNotify] = useState(true);
   return (
     <>
-      <Button variant={variant ?? 'default'} disabled={disabled} onClick={() => setOpen(true)}>{label}</Button>
+      <Button variant={variant ?? 'default'} disabled={disabled} onClick={() => { setNotify(true); setOpen(true); }}>{label}</Button>
       <AlertDialog open={open} onOpenChange={setOpen}>
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle>{title}</AlertDialogTitle>
             <AlertDialogDescription>{description}</AlertDialogDescription>
           </AlertDialogHeader>
+          {notifyEmail !== undefined && <NotifyGuestTick email={notifyEmail} checked={notify} onChange={setNotify} />}
           <AlertDialogFooter>
             <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
-            <AlertDialogAction onClick={onConfirm}>{confirm}</AlertDialogAction>
+            <AlertDialogAction onClick={() => onConfirm(notify)}>{confirm}</AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
@@ -91,7 +95,8 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
             title={t`Buchung umlegen?`}
             description={<Trans>Die Buchung wird von Liegeplatz {from} auf Liegeplatz {to} umgelegt; Zeitraum und Preis bleiben gleich.</Trans>}
             confirm={t`Umlegen`}
-            onConfirm={() => { run({ type: 'move', orderId: detail.order.id, placeId }, t`Auf Liegeplatz ${to} umgelegt.`); setPlaceId(''); }}
+            notifyEmail={detail.order.email}
+            onConfirm={(notify) => { run({ type: 'move', orderId: detail.order.id, placeId, notify }, t`Auf Liegeplatz ${to} umgelegt.`); setPlaceId(''); }}
           />
         </div>
       )}
@@ -221,7 +226,8 @@ export function OrderDetailPage({ id }: { id: string }) {
               title={t`Buchung stornieren?`}
               description={<Trans>Die Buchung wird storniert und Liegeplatz {o.place_snapshot.name} für diesen Zeitraum wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>}
               confirm={t`Stornieren`}
-              onConfirm={() => void run({ type: 'cancel', orderId: o.id }, t`Storniert; der Liegeplatz ist wieder frei.`)}
+              notifyEmail={o.email}
+              onConfirm={(notify) => void run({ type: 'cancel', orderId: o.id, notify }, t`Storniert; der Liegeplatz ist wieder frei.`)}
             />
           )}
           {d.invoice && (

@@ -18,6 +18,7 @@ import { cn } from '@/lib/utils';
 import { orderDetailQueryOptions } from '../api/orders';
 import { deskBalanceQueryOptions, orderLedgerQueryOptions, paymentErrorMessage, usePaymentAction, type LedgerRow, type PaymentAction } from '../api/payments';
 import { useOrderLedgerLive } from '../hooks/use-order-ledger-live';
+import { NotifyGuestTick } from './notify-guest-tick';
 import { deskPaymentSchema, refundSchema, type DeskPaymentInput, type DeskPaymentValues, type RefundInput, type RefundValues } from '../schemas/payment';
 
 /** How long the panel polls for the ledger row of a refund requested from Stripe. */
@@ -299,6 +300,7 @@ function RefundForm({ order, balance, onDone, onCancel }: { order: Order; balanc
   const methodLabel = usePaymentMethodLabel();
   const { run, busy } = useRun();
   const [error, setError] = useState<string | null>(null);
+  const [notify, setNotify] = useState(true);
   const limits = { onlineCents: balance.refundable_online_cents, deskCents: balance.refundable_desk_cents };
   const online = limits.onlineCents > 0;
   const desk = limits.deskCents > 0;
@@ -315,7 +317,7 @@ function RefundForm({ order, balance, onDone, onCancel }: { order: Order; balanc
   const open = order.status === 'unverified' || order.status === 'confirmed' || order.status === 'checked_in';
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
-    const failed = await run({ type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note });
+    const failed = await run({ type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note, notify });
     if (failed) setError(failed);
     else onDone(t`Erstattung von ${formatEuro(v.amount, locale)} (${methodLabel(v.method)}) erfasst.`, v.method === 'online');
   });
@@ -343,6 +345,8 @@ function RefundForm({ order, balance, onDone, onCancel }: { order: Order; balanc
               : []),
           ]} />
           <AmountAndNote control={shared(form.control)} amountHint={t`Höchstens ${formatEuro(maxFor(method), locale)}.`} />
+          {/* A refund through Stripe is confirmed to the guest when Stripe reports it: always told. */}
+          {method !== 'online' && <NotifyGuestTick email={order.email} checked={notify} onChange={setNotify} />}
           {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
           <div className="flex flex-wrap justify-end gap-2">
             <Button type="button" variant="outline" onClick={onCancel}><Trans>Abbrechen</Trans></Button>

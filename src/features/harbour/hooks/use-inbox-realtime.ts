@@ -5,7 +5,7 @@ import { harbourKeys } from '../api/keys';
 import { inboxKeys } from '../api/inbox';
 
 /**
- * New and handled contact messages and service requests (and, for admins, applications) refresh
+ * New and handled contact messages and service requests, staff answers (and, for admins, applications) refresh
  * the inbox and the overview: INSERT and UPDATE only (RLS decides who receives what).
  */
 export function useInboxRealtime() {
@@ -20,7 +20,7 @@ export function useInboxRealtime() {
         void queryClient.invalidateQueries({ queryKey: harbourKeys.overview() });
       };
       const channel = supabase.channel('harbour:inbox');
-      for (const table of ['contact_messages', 'long_term_applications'] as const) {
+      for (const table of ['contact_messages', 'long_term_applications', 'message_replies'] as const) {
         channel
           .on('postgres_changes', { event: 'INSERT', schema: 'public', table }, invalidate)
           .on('postgres_changes', { event: 'UPDATE', schema: 'public', table }, invalidate);
