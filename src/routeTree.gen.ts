@@ -45,6 +45,7 @@ import { Route as Char123LocaleChar125AccountAdminAuditRouteImport } from './rou
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminCashRouteImport } from './routes/{-$locale}/account/admin/cash'
 import { Route as Char123LocaleChar125AccountAdminDatevRouteImport } from './routes/{-$locale}/account/admin/datev'
+import { Route as Char123LocaleChar125AccountAdminExtrasRouteRouteImport } from './routes/{-$locale}/account/admin/extras/route'
 import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
 import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
 import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
@@ -61,6 +62,9 @@ import { Route as Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport } 
 import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
 import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport } from './routes/{-$locale}/account/admin/additional-places/index'
 import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport } from './routes/{-$locale}/account/admin/additional-places/create'
+import { Route as Char123LocaleChar125AccountAdminDeskSaleIndexRouteImport } from './routes/{-$locale}/account/admin/desk-sale/index'
+import { Route as Char123LocaleChar125AccountAdminDeskSaleDocumentIdRouteImport } from './routes/{-$locale}/account/admin/desk-sale/$documentId'
+import { Route as Char123LocaleChar125AccountAdminExtrasIndexRouteImport } from './routes/{-$locale}/account/admin/extras/index'
 import { Route as Char123LocaleChar125AccountAdminMapIndexRouteImport } from './routes/{-$locale}/account/admin/map/index'
 import { Route as Char123LocaleChar125AccountAdminNewsIndexRouteImport } from './routes/{-$locale}/account/admin/news/index'
 import { Route as Char123LocaleChar125AccountAdminNewsCreateRouteImport } from './routes/{-$locale}/account/admin/news/create'
@@ -302,6 +306,12 @@ const Char123LocaleChar125AccountAdminDatevRoute =
     path: '/datev',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminExtrasRouteRoute =
+  Char123LocaleChar125AccountAdminExtrasRouteRouteImport.update({
+    id: '/extras',
+    path: '/extras',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminHoursRoute =
   Char123LocaleChar125AccountAdminHoursRouteImport.update({
     id: '/hours',
@@ -399,6 +409,24 @@ const Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute =
     id: '/additional-places/create',
     path: '/additional-places/create',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminDeskSaleIndexRoute =
+  Char123LocaleChar125AccountAdminDeskSaleIndexRouteImport.update({
+    id: '/desk-sale/',
+    path: '/desk-sale/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute =
+  Char123LocaleChar125AccountAdminDeskSaleDocumentIdRouteImport.update({
+    id: '/desk-sale/$documentId',
+    path: '/desk-sale/$documentId',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminExtrasIndexRoute =
+  Char123LocaleChar125AccountAdminExtrasIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => Char123LocaleChar125AccountAdminExtrasRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminMapIndexRoute =
   Char123LocaleChar125AccountAdminMapIndexRouteImport.update({
@@ -581,6 +609,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/extras': typeof Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren
   '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
@@ -601,6 +630,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
   '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  '/{-$locale}/account/admin/desk-sale/$documentId': typeof Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute
   '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
   '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
   '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
@@ -609,6 +639,8 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/desk-sale/': typeof Char123LocaleChar125AccountAdminDeskSaleIndexRoute
+  '/{-$locale}/account/admin/extras/': typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
   '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
   '/{-$locale}/account/admin/news/': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
   '/{-$locale}/account/admin/orders/': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
@@ -672,6 +704,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/order/$id': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking': typeof Char123LocaleChar125StartBookingIndexRoute
   '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  '/{-$locale}/account/admin/desk-sale/$documentId': typeof Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute
   '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
   '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
   '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
@@ -680,6 +713,8 @@ export interface FileRoutesByTo {
   '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/desk-sale': typeof Char123LocaleChar125AccountAdminDeskSaleIndexRoute
+  '/{-$locale}/account/admin/extras': typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
   '/{-$locale}/account/admin/map': typeof Char123LocaleChar125AccountAdminMapIndexRoute
   '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
   '/{-$locale}/account/admin/orders': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
@@ -731,6 +766,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/extras': typeof Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren
   '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   '/{-$locale}/account/admin/settings': typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
@@ -751,6 +787,7 @@ export interface FileRoutesById {
   '/{-$locale}/order/$id/': typeof Char123LocaleChar125OrderIdIndexRoute
   '/{-$locale}/start/booking/': typeof Char123LocaleChar125StartBookingIndexRoute
   '/{-$locale}/account/admin/additional-places/create': typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  '/{-$locale}/account/admin/desk-sale/$documentId': typeof Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute
   '/{-$locale}/account/admin/news/create': typeof Char123LocaleChar125AccountAdminNewsCreateRoute
   '/{-$locale}/account/admin/orders/new': typeof Char123LocaleChar125AccountAdminOrdersNewRoute
   '/{-$locale}/account/admin/places/create': typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
@@ -759,6 +796,8 @@ export interface FileRoutesById {
   '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/desk-sale/': typeof Char123LocaleChar125AccountAdminDeskSaleIndexRoute
+  '/{-$locale}/account/admin/extras/': typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
   '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
   '/{-$locale}/account/admin/news/': typeof Char123LocaleChar125AccountAdminNewsIndexRoute
   '/{-$locale}/account/admin/orders/': typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
@@ -811,6 +850,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/extras'
     | '/{-$locale}/account/admin/news'
     | '/{-$locale}/account/admin/sale-codes'
     | '/{-$locale}/account/admin/settings'
@@ -831,6 +871,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
     | '/{-$locale}/account/admin/additional-places/create'
+    | '/{-$locale}/account/admin/desk-sale/$documentId'
     | '/{-$locale}/account/admin/news/create'
     | '/{-$locale}/account/admin/orders/new'
     | '/{-$locale}/account/admin/places/create'
@@ -839,6 +880,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/desk-sale/'
+    | '/{-$locale}/account/admin/extras/'
     | '/{-$locale}/account/admin/map/'
     | '/{-$locale}/account/admin/news/'
     | '/{-$locale}/account/admin/orders/'
@@ -902,6 +945,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id'
     | '/{-$locale}/start/booking'
     | '/{-$locale}/account/admin/additional-places/create'
+    | '/{-$locale}/account/admin/desk-sale/$documentId'
     | '/{-$locale}/account/admin/news/create'
     | '/{-$locale}/account/admin/orders/new'
     | '/{-$locale}/account/admin/places/create'
@@ -910,6 +954,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places'
+    | '/{-$locale}/account/admin/desk-sale'
+    | '/{-$locale}/account/admin/extras'
     | '/{-$locale}/account/admin/map'
     | '/{-$locale}/account/admin/news'
     | '/{-$locale}/account/admin/orders'
@@ -960,6 +1006,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/extras'
     | '/{-$locale}/account/admin/news'
     | '/{-$locale}/account/admin/sale-codes'
     | '/{-$locale}/account/admin/settings'
@@ -980,6 +1027,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/'
     | '/{-$locale}/start/booking/'
     | '/{-$locale}/account/admin/additional-places/create'
+    | '/{-$locale}/account/admin/desk-sale/$documentId'
     | '/{-$locale}/account/admin/news/create'
     | '/{-$locale}/account/admin/orders/new'
     | '/{-$locale}/account/admin/places/create'
@@ -988,6 +1036,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/desk-sale/'
+    | '/{-$locale}/account/admin/extras/'
     | '/{-$locale}/account/admin/map/'
     | '/{-$locale}/account/admin/news/'
     | '/{-$locale}/account/admin/orders/'
@@ -1265,6 +1315,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminDatevRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
+    '/{-$locale}/account/admin/extras': {
+      id: '/{-$locale}/account/admin/extras'
+      path: '/extras'
+      fullPath: '/{-$locale}/account/admin/extras'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminExtrasRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/hours': {
       id: '/{-$locale}/account/admin/hours'
       path: '/hours'
@@ -1376,6 +1433,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/account/admin/additional-places/create'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/desk-sale/': {
+      id: '/{-$locale}/account/admin/desk-sale/'
+      path: '/desk-sale'
+      fullPath: '/{-$locale}/account/admin/desk-sale/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminDeskSaleIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/desk-sale/$documentId': {
+      id: '/{-$locale}/account/admin/desk-sale/$documentId'
+      path: '/desk-sale/$documentId'
+      fullPath: '/{-$locale}/account/admin/desk-sale/$documentId'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminDeskSaleDocumentIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/extras/': {
+      id: '/{-$locale}/account/admin/extras/'
+      path: '/'
+      fullPath: '/{-$locale}/account/admin/extras/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminExtrasIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminExtrasRouteRoute
     }
     '/{-$locale}/account/admin/map/': {
       id: '/{-$locale}/account/admin/map/'
@@ -1548,6 +1626,21 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface Char123LocaleChar125AccountAdminExtrasRouteRouteChildren {
+  Char123LocaleChar125AccountAdminExtrasIndexRoute: typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
+}
+
+const Char123LocaleChar125AccountAdminExtrasRouteRouteChildren: Char123LocaleChar125AccountAdminExtrasRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminExtrasIndexRoute:
+      Char123LocaleChar125AccountAdminExtrasIndexRoute,
+  }
+
+const Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren =
+  Char123LocaleChar125AccountAdminExtrasRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountAdminExtrasRouteRouteChildren,
+  )
+
 interface Char123LocaleChar125AccountAdminNewsRouteRouteChildren {
   Char123LocaleChar125AccountAdminNewsCreateRoute: typeof Char123LocaleChar125AccountAdminNewsCreateRoute
   Char123LocaleChar125AccountAdminNewsIndexRoute: typeof Char123LocaleChar125AccountAdminNewsIndexRoute
@@ -1624,6 +1717,7 @@ const Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren =
   )
 
 interface Char123LocaleChar125AccountAdminRouteRouteChildren {
+  Char123LocaleChar125AccountAdminExtrasRouteRoute: typeof Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren
   Char123LocaleChar125AccountAdminNewsRouteRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
   Char123LocaleChar125AccountAdminSaleCodesRouteRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
   Char123LocaleChar125AccountAdminSettingsRouteRoute: typeof Char123LocaleChar125AccountAdminSettingsRouteRouteWithChildren
@@ -1638,9 +1732,11 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminReportsRoute: typeof Char123LocaleChar125AccountAdminReportsRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
   Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
+  Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute: typeof Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute
   Char123LocaleChar125AccountAdminOrdersNewRoute: typeof Char123LocaleChar125AccountAdminOrdersNewRoute
   Char123LocaleChar125AccountAdminPlacesCreateRoute: typeof Char123LocaleChar125AccountAdminPlacesCreateRoute
   Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  Char123LocaleChar125AccountAdminDeskSaleIndexRoute: typeof Char123LocaleChar125AccountAdminDeskSaleIndexRoute
   Char123LocaleChar125AccountAdminMapIndexRoute: typeof Char123LocaleChar125AccountAdminMapIndexRoute
   Char123LocaleChar125AccountAdminOrdersIndexRoute: typeof Char123LocaleChar125AccountAdminOrdersIndexRoute
   Char123LocaleChar125AccountAdminPlacesIndexRoute: typeof Char123LocaleChar125AccountAdminPlacesIndexRoute
@@ -1654,6 +1750,8 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
   {
+    Char123LocaleChar125AccountAdminExtrasRouteRoute:
+      Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminNewsRouteRoute:
       Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminSaleCodesRouteRoute:
@@ -1682,12 +1780,16 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminIndexRoute,
     Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute:
       Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute,
+    Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute:
+      Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute,
     Char123LocaleChar125AccountAdminOrdersNewRoute:
       Char123LocaleChar125AccountAdminOrdersNewRoute,
     Char123LocaleChar125AccountAdminPlacesCreateRoute:
       Char123LocaleChar125AccountAdminPlacesCreateRoute,
     Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute:
       Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute,
+    Char123LocaleChar125AccountAdminDeskSaleIndexRoute:
+      Char123LocaleChar125AccountAdminDeskSaleIndexRoute,
     Char123LocaleChar125AccountAdminMapIndexRoute:
       Char123LocaleChar125AccountAdminMapIndexRoute,
     Char123LocaleChar125AccountAdminOrdersIndexRoute:

@@ -302,6 +302,81 @@ export type Database = {
         }
         Relationships: []
       }
+      desk_sales: {
+        Row: {
+          gross_cents: number
+          id: string
+          items: Json
+          method: Database["public"]["Enums"]["payment_method"]
+          sold_at: string
+          sold_by: string | null
+        }
+        Insert: {
+          gross_cents: number
+          id?: string
+          items: Json
+          method: Database["public"]["Enums"]["payment_method"]
+          sold_at?: string
+          sold_by?: string | null
+        }
+        Update: {
+          gross_cents?: number
+          id?: string
+          items?: Json
+          method?: Database["public"]["Enums"]["payment_method"]
+          sold_at?: string
+          sold_by?: string | null
+        }
+        Relationships: []
+      }
+      extras: {
+        Row: {
+          active: boolean
+          code: string
+          created_at: string
+          deposit: boolean
+          id: string
+          name: string
+          name_en: string
+          price_cents: number
+          price_from: boolean
+          sort_order: number
+          unit: string
+          updated_at: string
+          vat_rate: number
+        }
+        Insert: {
+          active?: boolean
+          code: string
+          created_at?: string
+          deposit?: boolean
+          id?: string
+          name: string
+          name_en: string
+          price_cents: number
+          price_from?: boolean
+          sort_order?: number
+          unit: string
+          updated_at?: string
+          vat_rate: number
+        }
+        Update: {
+          active?: boolean
+          code?: string
+          created_at?: string
+          deposit?: boolean
+          id?: string
+          name?: string
+          name_en?: string
+          price_cents?: number
+          price_from?: boolean
+          sort_order?: number
+          unit?: string
+          updated_at?: string
+          vat_rate?: number
+        }
+        Relationships: []
+      }
       fair_periods: {
         Row: {
           created_at: string
@@ -378,6 +453,7 @@ export type Database = {
         Row: {
           booking_number: string | null
           currency: string
+          desk_sale_id: string | null
           gross_cents: number
           id: string
           invoice_number: string | null
@@ -387,7 +463,7 @@ export type Database = {
           lines: Json
           net_cents: number
           number: number
-          order_id: string
+          order_id: string | null
           reason: string
           recipient: Json | null
           refers_to: string | null
@@ -402,6 +478,7 @@ export type Database = {
         Insert: {
           booking_number?: string | null
           currency?: string
+          desk_sale_id?: string | null
           gross_cents: number
           id?: string
           invoice_number?: never
@@ -411,7 +488,7 @@ export type Database = {
           lines?: Json
           net_cents: number
           number: number
-          order_id: string
+          order_id?: string | null
           reason?: string
           recipient?: Json | null
           refers_to?: string | null
@@ -426,6 +503,7 @@ export type Database = {
         Update: {
           booking_number?: string | null
           currency?: string
+          desk_sale_id?: string | null
           gross_cents?: number
           id?: string
           invoice_number?: never
@@ -435,7 +513,7 @@ export type Database = {
           lines?: Json
           net_cents?: number
           number?: number
-          order_id?: string
+          order_id?: string | null
           reason?: string
           recipient?: Json | null
           refers_to?: string | null
@@ -448,6 +526,13 @@ export type Database = {
           year?: number
         }
         Relationships: [
+          {
+            foreignKeyName: "invoices_desk_sale_id_fkey"
+            columns: ["desk_sale_id"]
+            isOneToOne: false
+            referencedRelation: "desk_sales"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "invoices_order_id_fkey"
             columns: ["order_id"]
@@ -771,6 +856,91 @@ export type Database = {
             columns: ["order_id"]
             isOneToOne: false
             referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      order_extras: {
+        Row: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+        Insert: {
+          added_at?: string
+          added_by?: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id?: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at?: string | null
+          removed_by?: string | null
+          returned_at?: string | null
+          returned_by?: string | null
+          service_request_id?: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+        Update: {
+          added_at?: string
+          added_by?: string | null
+          code?: string
+          deposit?: boolean
+          extra_id?: string
+          id?: string
+          name?: string
+          name_en?: string
+          order_id?: string
+          quantity?: number
+          removed_at?: string | null
+          removed_by?: string | null
+          returned_at?: string | null
+          returned_by?: string | null
+          service_request_id?: string | null
+          unit?: string
+          unit_price_cents?: number
+          vat_rate?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "order_extras_extra_id_fkey"
+            columns: ["extra_id"]
+            isOneToOne: false
+            referencedRelation: "extras"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_extras_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_extras_service_request_id_fkey"
+            columns: ["service_request_id"]
+            isOneToOne: false
+            referencedRelation: "contact_messages"
             referencedColumns: ["id"]
           },
         ]
@@ -1347,6 +1517,35 @@ export type Database = {
       }
     }
     Functions: {
+      accept_service_request: {
+        Args: {
+          p_message_id: string
+          p_order_id: string
+          p_extra_id: string
+          p_quantity: number
+          p_unit_price_cents?: number
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+      }
       add_berth_block: {
         Args: {
           p_place_id: string
@@ -1367,6 +1566,34 @@ export type Database = {
           starts_at: string
           type: Database["public"]["Enums"]["place_status_type"]
           updated_at: string
+        }
+      }
+      add_order_extra: {
+        Args: {
+          p_order_id: string
+          p_extra_id: string
+          p_quantity: number
+          p_unit_price_cents?: number
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
         }
       }
       add_order_note: {
@@ -2088,6 +2315,31 @@ export type Database = {
           user_id: string | null
         }
       }
+      remove_order_extra: {
+        Args: {
+          p_order_extra_id: string
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+      }
       reply_to_message: {
         Args: {
           p_message_id: string
@@ -2199,6 +2451,32 @@ export type Database = {
         }
         Returns: string
       }
+      return_deposit: {
+        Args: {
+          p_order_extra_id: string
+          p_method: Database["public"]["Enums"]["payment_method"]
+        }
+        Returns: {
+          added_at: string
+          added_by: string | null
+          code: string
+          deposit: boolean
+          extra_id: string
+          id: string
+          name: string
+          name_en: string
+          order_id: string
+          quantity: number
+          removed_at: string | null
+          removed_by: string | null
+          returned_at: string | null
+          returned_by: string | null
+          service_request_id: string | null
+          unit: string
+          unit_price_cents: number
+          vat_rate: number
+        }
+      }
       save_datev_settings: {
         Args: {
           p_settings: Json
@@ -2232,6 +2510,38 @@ export type Database = {
           price_cents: number
           quote: Json
         }[]
+      }
+      sell_at_desk: {
+        Args: {
+          p_items: Json
+          p_method: Database["public"]["Enums"]["payment_method"]
+          p_buyer?: Json
+        }
+        Returns: {
+          booking_number: string | null
+          currency: string
+          desk_sale_id: string | null
+          gross_cents: number
+          id: string
+          invoice_number: string | null
+          issued_at: string
+          issuer: Json | null
+          kind: string
+          lines: Json
+          net_cents: number
+          number: number
+          order_id: string | null
+          reason: string
+          recipient: Json | null
+          refers_to: string | null
+          refers_to_number: string | null
+          service_from: string | null
+          service_to: string | null
+          small_amount: boolean
+          vat_breakdown: Json
+          vat_cents: number
+          year: number
+        }
       }
       send_contact_message: {
         Args: {

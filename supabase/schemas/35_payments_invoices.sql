@@ -860,7 +860,8 @@ begin
       hint = 'A cancelled or expired booking cannot be marked paid: it does not take place, so no invoice is issued for it.';
   end if;
   v_outstanding := (private.order_balance_of(v_order) ->> 'outstanding_cents')::integer;
-  if v_order.payment_status <> 'pending' or v_outstanding <= 0 then
+  -- A paid order owes again when an extra was added after it was paid (55_extras.sql).
+  if v_order.payment_status not in ('pending', 'paid') or v_outstanding <= 0 then
     raise exception 'order_already_paid' using errcode = 'P0001';
   end if;
   v_amount := coalesce(p_amount_cents, v_outstanding);

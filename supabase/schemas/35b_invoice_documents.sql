@@ -18,7 +18,8 @@ comment on table private.invoice_counters is 'The last invoice document number i
 
 create table public.invoices (
   id uuid primary key default gen_random_uuid(),
-  order_id uuid not null references public.orders (id),
+  -- null on a desk sale's receipt (desk_sale_id, 55_extras.sql).
+  order_id uuid references public.orders (id),
   year integer not null,
   number integer not null,
   invoice_number text generated always as ('RE-' || year::text || '-' || lpad(number::text, 5, '0')) stored,
@@ -176,6 +177,8 @@ begin
       'vat_rate', v_rate,
       'net_cents', (b ->> 'additional_costs_cents')::integer);
   end if;
+  -- The order's extras (55_extras.sql), gross-priced.
+  v_lines := v_lines || private.order_extra_lines(p_order.id);
   -- Positions 1..n in the order above.
   return (select coalesce(jsonb_agg(l.value || jsonb_build_object('position', l.ordinality) order by l.ordinality), '[]'::jsonb)
             from jsonb_array_elements(v_lines) with ordinality l);
@@ -185,7 +188,9 @@ comment on function private.order_billable_lines(public.orders) is 'The billable
 revoke execute on function private.order_billable_lines(public.orders) from public;
 
 -- VAT per rate of a set of lines: net summed per rate, VAT half up on each rate's net (a
--- negative net gives the exact negative), highest rate first.
+-- negative net gives the exact negative), highest rate first. Gross-priced lines (extras: they
+-- carry unit_gross_cents) add their gross (quantity x unit gross) per rate, and the VAT
+-- contained in it is taken out half up, so a price list's EUR 5 stays EUR 5.
 create function private.invoice_vat_breakdown(p_lines jsonb)
 returns jsonb
 language sql
@@ -195,9 +200,12 @@ as $$
   select coalesce(jsonb_agg(jsonb_build_object('vat_rate', r.rate, 'net_cents', r.net, 'vat_cents', r.vat, 'gross_cents', r.net + r.vat)
                             order by r.rate desc), '[]'::jsonb)
   from (
-    select t.rate, t.net, round(t.net * t.rate / 100.0)::bigint as vat
+    select t.rate, t.net + t.gross - round(t.gross * t.rate / (100 + t.rate))::bigint as net,
+           round(t.net * t.rate / 100.0)::bigint + round(t.gross * t.rate / (100 + t.rate))::bigint as vat
     from (
-      select (l ->> 'vat_rate')::numeric as rate, sum((l ->> 'net_cents')::bigint) as net
+      select (l ->> 'vat_rate')::numeric as rate,
+             coalesce(sum((l ->> 'net_cents')::bigint) filter (where not l ? 'unit_gross_cents'), 0) as net,
+             coalesce(sum(((l ->> 'quantity')::numeric * (l ->> 'unit_gross_cents')::bigint)::bigint) filter (where l ? 'unit_gross_cents'), 0) as gross
       from jsonb_array_elements(p_lines) l
       group by 1
     ) t
@@ -405,9 +413,11 @@ begin
     return;
   end if;
   -- Credit notes: the invoice's gross minus what the ledger holds (a second charge refunded
-  -- is not a price reduction).
+  -- is not a price reduction), never more than was refunded (an extra added after the payment
+  -- is owed, not credited).
   select * into v_ledger from private.order_ledger(v_order.id);
-  v_credit := greatest(0, v_invoice.gross_cents - greatest(0, v_ledger.paid_cents - v_ledger.refunded_cents));
+  v_credit := greatest(0, least(v_ledger.refunded_cents,
+                                v_invoice.gross_cents - greatest(0, v_ledger.paid_cents - v_ledger.refunded_cents)));
   v_credited := coalesce((select -sum(i.gross_cents) from public.invoices i
                            where i.refers_to = v_invoice.id and i.kind = 'credit_note'
                              and not exists (select 1 from public.invoices c where c.refers_to = i.id and c.kind = 'cancellation')), 0);

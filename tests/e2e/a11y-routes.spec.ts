@@ -58,8 +58,10 @@ async function seededIds(): Promise<Ids> {
   ]);
   // An invoice document of that order (issue 21); none yet: the not-found page is checked.
   const documents = await first('invoices', `&order_id=eq.${order}&order=number`);
+  // A desk sale's receipt (issue 21 item 3); none seeded: the not-found page is checked.
+  const receipt = await first('invoices', '&desk_sale_id=not.is.null&order=number');
   return {
-    documents, order, orders: order, bookings: order, places: place, place: place, 'long-time-place': place, 'apply-long-time-place': place,
+    documents, 'desk-sale': receipt, order, orders: order, bookings: order, places: place, place: place, 'long-time-place': place, 'apply-long-time-place': place,
     news, users: customerId, user: customerId, 'sale-codes': code, codes: code, 'additional-places': column, columns: column,
   };
 }

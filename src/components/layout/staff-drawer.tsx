@@ -18,6 +18,7 @@ export function StaffDrawer({ roles }: { roles: Roles }) {
     { path: '/account/admin/inbox', label: t`Posteingang` },
     { path: '/account/admin/map', label: t`Hafenplan` },
     { path: '/account/admin/cash', label: t`Kassenbuch` },
+    { path: '/account/admin/desk-sale', label: t`Verkauf am Hafenbüro` },
     { path: '/account/admin/hours', label: t`Arbeitsstunden` },
   ];
   const admin = [
@@ -25,6 +26,7 @@ export function StaffDrawer({ roles }: { roles: Roles }) {
     { path: '/account/admin/news', label: t`News` },
     { path: '/account/admin/users', label: t`Benutzer` },
     { path: '/account/admin/sale-codes', label: t`Codes` },
+    { path: '/account/admin/extras', label: t`Extras` },
     { path: '/account/admin/settings', label: t`Einstellungen` },
     { path: '/account/admin/reports', label: t`Berichte` },
     { path: '/account/admin/datev', label: t`DATEV-Export` },

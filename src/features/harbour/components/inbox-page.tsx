@@ -12,6 +12,7 @@ import { harbourKeys } from '../api/keys';
 import { inboxKeys, inboxQueryOptions, replyToMessage, setMessageDone, type InboxMessage } from '../api/inbox';
 import { replySchema, type ReplyValues } from '../schemas/reply';
 import { useInboxRealtime } from '../hooks/use-inbox-realtime';
+import { AcceptRequestForm } from './accept-request-form';
 import { useMessageKindLabel } from './inbox-labels';
 
 /** The answers sent so far, oldest first, and the form for the next one. */
@@ -115,6 +116,7 @@ function MessageCard({ message, onToggle, busy }: { message: InboxMessage; onTog
         </Button>
         {done && message.done_at && <span className="text-xs text-slate-600"><Trans>erledigt am {formatBerlinDateTime(message.done_at, locale)}</Trans></span>}
       </div>
+      {!done && message.kind === 'service_request' && <AcceptRequestForm message={message} />}
     </li>
   );
 }

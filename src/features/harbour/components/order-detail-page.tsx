@@ -28,6 +28,7 @@ import { messages } from '@/lib/validation';
 import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
+import { OrderExtrasSection } from './order-extras-section';
 import { NotifyGuestTick } from './notify-guest-tick';
 import { OrderMails } from './order-mails';
 import { PaymentsPanel } from './payments-panel';
@@ -265,6 +266,8 @@ export function OrderDetailPage({ id }: { id: string }) {
       <Section title={t`Preis`} aria-label={t`Preis`}>
         <PriceBreakdown quote={o.price_breakdown} />
       </Section>
+
+      <OrderExtrasSection order={o} />
 
       <Section title={t`Zahlung und Rechnung`} aria-label={t`Zahlung und Rechnung`}>
         <FactList items={[

@@ -37,6 +37,7 @@ function useUnitLabel() {
       case 'night': return one ? t`Nacht` : t`Nächte`;
       case 'day': return one ? t`Tag` : t`Tage`;
       case 'piece': return t`Stück`;
+      case 'load': return one ? t`Waschgang` : t`Waschgänge`;
       default: return unit;
     }
   };
@@ -76,7 +77,7 @@ export function InvoiceSheet({ doc }: { doc: InvoiceDocument }) {
           <dt><Trans>Datum</Trans></dt><dd data-testid="invoice-date">{formatDay(berlinDay(doc.issued_at), locale)}</dd>
           {service && <><dt><Trans>Leistungszeitraum</Trans></dt><dd data-testid="invoice-service">{service}</dd></>}
           {refersTo && <><dt><Trans>Zu Rechnung</Trans></dt><dd data-testid="invoice-refers-to" className="font-semibold">{refersTo}</dd></>}
-          <dt><Trans>Buchungsnummer</Trans></dt><dd className="font-mono">{doc.booking_number ?? doc.order_id}</dd>
+          {(doc.booking_number ?? doc.order_id) && <><dt><Trans>Buchungsnummer</Trans></dt><dd className="font-mono">{doc.booking_number ?? doc.order_id}</dd></>}
         </dl>
       </header>
       {r ? (

@@ -1,0 +1,11 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { DeskSalePage } from '@/features/harbour/components/desk-sale-page';
+
+/** Extras sold at the desk without a booking; the receipt opens after the sale. */
+export const Route = createFileRoute('/{-$locale}/account/admin/desk-sale/')({
+  loader: async ({ context }) => {
+    const { extrasCatalogueQueryOptions } = await import('@/features/harbour/api/extras');
+    await context.queryClient.prefetchQuery(extrasCatalogueQueryOptions());
+  },
+  component: DeskSalePage,
+});

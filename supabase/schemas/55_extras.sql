@@ -1,0 +1,557 @@
+-- Extras (issue 21 item 3): the catalogue of what the harbour sells besides the berth (washing
+-- machine, boat lift, ice, deposits for a cooler and the parking barrier key), extras added to
+-- an order by staff (they flow into the order's price and its invoice documents), desk sales
+-- without a booking with their receipt (a Kleinbetragsrechnung in the one invoice number
+-- series), and a guest's service request accepted as an extra on their order.
+-- docs/decisions.md, "Extras and desk sales".
+--
+-- Prices are gross (what the guest pays: the spec's price list), in integer cents; the VAT in
+-- them is taken out per rate (private.invoice_vat_breakdown, lines with unit_gross_cents). A
+-- deposit (Pfand) is not revenue: 0 % VAT, and returning it is a refund in the ledger.
+
+create table public.extras (
+  id uuid primary key default gen_random_uuid(),
+  code text not null unique check (code ~ '^[a-z0-9_]{2,40}$'),
+  name text not null check (char_length(btrim(name)) between 1 and 100),
+  name_en text not null check (char_length(btrim(name_en)) between 1 and 100),
+  -- piece, load (washing machine), day (boat lift)
+  unit text not null check (unit in ('piece', 'load', 'day')),
+  price_cents integer not null check (price_cents between 0 and 1000000),
+  -- "from EUR 100 a day": staff may charge more than the list price, never less.
+  price_from boolean not null default false,
+  vat_rate integer not null check (vat_rate in (0, 7, 19)),
+  deposit boolean not null default false,
+  active boolean not null default true,
+  sort_order integer not null default 0 check (sort_order between 0 and 10000),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint extras_deposit_no_vat check (not deposit or vat_rate = 0)
+);
+
+alter table public.extras enable row level security;
+
+comment on table public.extras is 'The catalogue of extras (washing machine, boat lift, ice, deposits): names (de, en), unit, gross price in cents (price_from: a minimum), VAT rate (19, 7 or 0), deposit flag (a deposit carries no VAT and is returned as a refund). Everyone reads the active ones, staff all, admins write; never deleted (deactivated).';
+
+-- One permissive policy per role and action (Supabase's advisor).
+create policy "extras: everyone reads active, staff all" on public.extras
+  for select to anon, authenticated
+  using (active or (select private.is_staff()));
+
+create policy "extras: admin inserts" on public.extras
+  for insert to authenticated
+  with check ((select private.has_role('admin')));
+
+create policy "extras: admin updates" on public.extras
+  for update to authenticated
+  using ((select private.has_role('admin')))
+  with check ((select private.has_role('admin')));
+
+-- An extra that was sold is referenced by its order lines: it is deactivated, never deleted.
+revoke delete, truncate, references, trigger on public.extras from anon, authenticated;
+
+revoke insert, update on public.extras from anon;
+
+-- The spec's price list (product-spec.md, "Business constants and limits"), gross cents. Ice at
+-- 7 % (Anlage 2 Nr. 34 UStG: water of Zolltarif 2201 90 00, which includes ice; the admin
+-- changes the rate if the tax adviser decides otherwise); deposits 0 % (not revenue).
+insert into public.extras (code, name, name_en, unit, price_cents, price_from, vat_rate, deposit, sort_order) values
+  ('washing_machine', 'Waschmaschine', 'Washing machine', 'load', 500, false, 19, false, 10),
+  ('boat_lift', 'Bootskran', 'Boat lift', 'day', 10000, true, 19, false, 20),
+  ('ice_2kg', 'Eis 2 kg', 'Ice 2 kg', 'piece', 300, false, 7, false, 30),
+  ('ice_5kg', 'Eis 5 kg', 'Ice 5 kg', 'piece', 500, false, 7, false, 40),
+  ('cooler_deposit', 'Kühlbox-Pfand', 'Cooler deposit', 'piece', 2000, false, 0, true, 50),
+  ('parking_key_deposit', 'Pfand Parkschranken-Schlüssel', 'Parking barrier key deposit', 'piece', 2000, false, 0, true, 60);
+
+create trigger extras_touch before update on public.extras
+  for each row execute function private.touch_updated_at();
+
+create trigger extras_audit after insert or update or delete on public.extras
+  for each row execute function private.audit_row('id');
+
+-- An extra on an order: a snapshot of the catalogue entry as it was when added (name, unit,
+-- gross unit price, VAT rate, deposit), the quantity, who added it. Rows are never deleted:
+-- removing one sets removed_at (an invoiced order then gets a cancellation and a new invoice),
+-- returning a deposit sets returned_at (and refunds it).
+create table public.order_extras (
+  id uuid primary key default gen_random_uuid(),
+  order_id uuid not null references public.orders (id),
+  extra_id uuid not null references public.extras (id),
+  code text not null,
+  name text not null,
+  name_en text not null,
+  unit text not null check (unit in ('piece', 'load', 'day')),
+  unit_price_cents integer not null check (unit_price_cents between 0 and 1000000),
+  vat_rate integer not null check (vat_rate in (0, 7, 19)),
+  deposit boolean not null,
+  quantity integer not null check (quantity between 1 and 99),
+  -- The guest's request on /service/order this extra answers.
+  service_request_id uuid references public.contact_messages (id) on delete set null,
+  added_by uuid,
+  added_at timestamptz not null default now(),
+  removed_by uuid,
+  removed_at timestamptz,
+  returned_by uuid,
+  returned_at timestamptz,
+  constraint order_extras_deposit_no_vat check (not deposit or vat_rate = 0),
+  constraint order_extras_return_deposit check (returned_at is null or deposit),
+  constraint order_extras_once check (removed_at is null or returned_at is null)
+);
+
+alter table public.order_extras enable row level security;
+
+comment on table public.order_extras is 'Extras on an order, priced as when added (gross unit price, VAT rate, deposit flag snapshot); written only by add_order_extra, remove_order_extra, return_deposit and accept_service_request. Removed or returned rows stay (removed_at, returned_at) and no longer bill.';
+
+create index order_extras_order_idx on public.order_extras (order_id, added_at);
+
+create index order_extras_extra_idx on public.order_extras (extra_id);
+
+create index order_extras_request_idx on public.order_extras (service_request_id) where service_request_id is not null;
+
+create policy "order_extras: owner reads own order's, staff all" on public.order_extras
+  for select to authenticated
+  using ((select private.is_staff())
+         or exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
+
+revoke all on public.order_extras from anon;
+
+revoke insert, update, delete, truncate, references, trigger on public.order_extras from authenticated, service_role;
+
+create trigger order_extras_audit after insert or update or delete on public.order_extras
+  for each row execute function private.audit_row('id');
+
+-- The invoice lines of an order's extras (called by private.order_billable_lines): one line
+-- per extra still billed, oldest first, gross-priced (unit_gross_cents; net_cents is the gross
+-- less the VAT it contains).
+create function private.order_extra_lines(p_order_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'code', 'extra:' || e.code,
+           'description', e.name || case when e.deposit then ' (Pfand, nicht steuerbar)' else '' end,
+           'description_en', e.name_en || case when e.deposit then ' (deposit, not taxable)' else '' end,
+           'quantity', e.quantity, 'unit', e.unit,
+           'unit_gross_cents', e.unit_price_cents,
+           'unit_price_cents', e.unit_price_cents - round(e.unit_price_cents * e.vat_rate / (100.0 + e.vat_rate))::integer,
+           'vat_rate', e.vat_rate,
+           'net_cents', e.quantity * e.unit_price_cents - round(e.quantity * e.unit_price_cents * e.vat_rate / (100.0 + e.vat_rate))::integer)
+         order by e.added_at, e.id), '[]'::jsonb)
+  from public.order_extras e
+  where e.order_id = p_order_id and e.removed_at is null and e.returned_at is null
+$$;
+comment on function private.order_extra_lines(uuid) is 'Invoice lines of the extras an order still bills (not removed, deposits not returned): gross-priced, with description (de, en), quantity, unit, VAT rate.';
+revoke execute on function private.order_extra_lines(uuid) from public;
+
+-- The staff check shared by the functions below.
+create function private.extras_check_staff()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+end
+$$;
+comment on function private.extras_check_staff() is 'Raises staff_only unless the caller is active harbour staff.';
+revoke execute on function private.extras_check_staff() from public;
+
+-- Staff add an extra to an order: the catalogue entry is active, the quantity 1-99, a price
+-- given only for a "from" price and never below the list price; the order is open (not
+-- cancelled or expired). The order's price grows by the extra's gross, which brings its
+-- invoice documents in line (an invoiced order: cancellation and new invoice).
+create function private.add_order_extra(p_order_id uuid, p_extra_id uuid, p_quantity integer,
+                                        p_unit_price_cents integer default null, p_service_request_id uuid default null)
+returns public.order_extras
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_extra public.extras;
+  v_price integer;
+  v_row public.order_extras;
+begin
+  perform private.extras_check_staff();
+  if p_quantity is null or p_quantity not between 1 and 99 then
+    raise exception 'invalid_quantity' using errcode = '22023', hint = 'Quantity 1-99.';
+  end if;
+  select * into v_extra from public.extras x where x.id = p_extra_id;
+  if not found or not v_extra.active then
+    raise exception 'extra_not_found' using errcode = 'PT404';
+  end if;
+  v_price := coalesce(p_unit_price_cents, v_extra.price_cents);
+  if v_price <> v_extra.price_cents and (not v_extra.price_from or v_price < v_extra.price_cents or v_price > 1000000) then
+    raise exception 'invalid_price' using errcode = '22023', hint = 'Only a "from" price may be raised, never lowered.';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.status in ('cancelled', 'expired') then
+    raise exception 'order_closed' using errcode = 'P0001', hint = 'A cancelled or expired booking takes no extras.';
+  end if;
+  if v_order.price_cents + p_quantity * v_price > 100000000 then
+    raise exception 'invalid_quantity' using errcode = '22023';
+  end if;
+  insert into public.order_extras (order_id, extra_id, code, name, name_en, unit, unit_price_cents, vat_rate, deposit,
+                                   quantity, service_request_id, added_by, added_at)
+  values (v_order.id, v_extra.id, v_extra.code, v_extra.name, v_extra.name_en, v_extra.unit, v_price, v_extra.vat_rate,
+          v_extra.deposit, p_quantity, p_service_request_id, (select auth.uid()), private.now())
+  returning * into v_row;
+  -- The order's trigger brings its documents in line with the new lines.
+  update public.orders o set price_cents = o.price_cents + p_quantity * v_price where o.id = v_order.id;
+  return v_row;
+end
+$$;
+comment on function private.add_order_extra(uuid, uuid, integer, integer, uuid) is 'The rule behind public.add_order_extra (security definer, not exposed by the API).';
+revoke execute on function private.add_order_extra(uuid, uuid, integer, integer, uuid) from public;
+grant execute on function private.add_order_extra(uuid, uuid, integer, integer, uuid) to authenticated, service_role;
+
+create function public.add_order_extra(p_order_id uuid, p_extra_id uuid, p_quantity integer, p_unit_price_cents integer DEFAULT NULL::integer)
+returns public.order_extras
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.add_order_extra(p_order_id, p_extra_id, p_quantity, p_unit_price_cents, null)
+$$;
+comment on function public.add_order_extra(uuid, uuid, integer, integer) is 'Staff add an extra of the catalogue to an open order (quantity 1-99; a "from" price may be raised): priced as now, the order''s price grows, an invoiced order gets a cancellation and a new invoice.';
+revoke execute on function public.add_order_extra(uuid, uuid, integer, integer) from anon, public;
+
+-- Staff remove an extra from an order. Not yet invoiced: it simply no longer bills. Invoiced:
+-- it is a correction (the order's trigger issues the cancellation and the new invoice); what
+-- was paid for it shows as to be refunded in order_balance. A returned deposit stays.
+create function private.remove_order_extra(p_order_extra_id uuid)
+returns public.order_extras
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.order_extras;
+  v_order public.orders;
+begin
+  perform private.extras_check_staff();
+  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+  if not found then
+    raise exception 'order_extra_not_found' using errcode = 'PT404';
+  end if;
+  select * into v_order from public.orders o where o.id = v_row.order_id for update;
+  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+  if v_row.removed_at is not null or v_row.returned_at is not null then
+    raise exception 'order_extra_closed' using errcode = 'P0001', hint = 'Already removed or returned.';
+  end if;
+  if v_order.status in ('cancelled', 'expired') then
+    raise exception 'order_closed' using errcode = 'P0001';
+  end if;
+  update public.order_extras e set removed_at = private.now(), removed_by = (select auth.uid())
+   where e.id = v_row.id returning * into v_row;
+  update public.orders o set price_cents = o.price_cents - v_row.quantity * v_row.unit_price_cents where o.id = v_order.id;
+  return v_row;
+end
+$$;
+comment on function private.remove_order_extra(uuid) is 'The rule behind public.remove_order_extra (security definer, not exposed by the API).';
+revoke execute on function private.remove_order_extra(uuid) from public;
+grant execute on function private.remove_order_extra(uuid) to authenticated, service_role;
+
+create function public.remove_order_extra(p_order_extra_id uuid)
+returns public.order_extras
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.remove_order_extra(p_order_extra_id)
+$$;
+comment on function public.remove_order_extra(uuid) is 'Staff remove an extra from an open order: before the invoice it no longer bills; on an invoiced order the invoice is cancelled and reissued without it (never changed).';
+revoke execute on function public.remove_order_extra(uuid) from anon, public;
+
+-- Staff take a deposit's item back (the cooler, the barrier key): the deposit no longer bills
+-- (an invoiced order's documents are corrected: cancellation and new invoice), and what the
+-- guest paid for it goes back as a refund in the ledger, in cash or by transfer (a cash refund
+-- enters the cash book). Nothing paid yet: nothing to pay back.
+create function private.return_deposit(p_order_extra_id uuid, p_method public.payment_method)
+returns public.order_extras
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.order_extras;
+  v_order public.orders;
+  v_amount integer;
+  v_ledger record;
+  v_back bigint;
+begin
+  perform private.extras_check_staff();
+  if p_method is null or p_method not in ('cash', 'bank_transfer') then
+    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'A deposit goes back in cash or by bank transfer.';
+  end if;
+  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+  if not found then
+    raise exception 'order_extra_not_found' using errcode = 'PT404';
+  end if;
+  select * into v_order from public.orders o where o.id = v_row.order_id for update;
+  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+  if not v_row.deposit then
+    raise exception 'not_a_deposit' using errcode = 'P0001';
+  end if;
+  if v_row.removed_at is not null or v_row.returned_at is not null then
+    raise exception 'order_extra_closed' using errcode = 'P0001', hint = 'Already removed or returned.';
+  end if;
+  v_amount := v_row.quantity * v_row.unit_price_cents;
+  update public.order_extras e set returned_at = private.now(), returned_by = (select auth.uid())
+   where e.id = v_row.id returning * into v_row;
+  update public.orders o set price_cents = o.price_cents - v_amount where o.id = v_order.id
+  returning * into v_order;
+  -- Pay back what the harbour now holds beyond the price, up to the deposit.
+  select * into v_ledger from private.order_ledger(v_order.id);
+  v_back := least(v_amount, v_ledger.paid_cents - v_ledger.refunded_cents - v_order.price_cents);
+  if v_back > 0 then
+    perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
+                                       'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name);
+  end if;
+  return v_row;
+end
+$$;
+comment on function private.return_deposit(uuid, public.payment_method) is 'The rule behind public.return_deposit (security definer, not exposed by the API).';
+revoke execute on function private.return_deposit(uuid, public.payment_method) from public;
+grant execute on function private.return_deposit(uuid, public.payment_method) to authenticated, service_role;
+
+create function public.return_deposit(p_order_extra_id uuid, p_method public.payment_method)
+returns public.order_extras
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.return_deposit(p_order_extra_id, p_method)
+$$;
+comment on function public.return_deposit(uuid, public.payment_method) is 'Staff take back a deposit''s item: the deposit no longer bills (documents corrected) and what was paid for it is refunded in cash or by transfer (ledger, cash book).';
+revoke execute on function public.return_deposit(uuid, public.payment_method) from anon, public;
+
+-- A guest's service request (/service/order) accepted by staff: the extra goes onto the order
+-- staff choose, and the request is marked done, in one step.
+create function private.accept_service_request(p_message_id uuid, p_order_id uuid, p_extra_id uuid, p_quantity integer,
+                                               p_unit_price_cents integer default null)
+returns public.order_extras
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_msg public.contact_messages;
+  v_row public.order_extras;
+begin
+  perform private.extras_check_staff();
+  select * into v_msg from public.contact_messages m where m.id = p_message_id for update;
+  if not found or v_msg.kind <> 'service_request' then
+    raise exception 'message_not_found' using errcode = 'PT404';
+  end if;
+  if v_msg.status = 'done' then
+    raise exception 'request_done' using errcode = 'P0001', hint = 'This request was already handled.';
+  end if;
+  v_row := private.add_order_extra(p_order_id, p_extra_id, p_quantity, p_unit_price_cents, v_msg.id);
+  update public.contact_messages m set status = 'done', done_at = private.now(), done_by = (select auth.uid())
+   where m.id = v_msg.id;
+  return v_row;
+end
+$$;
+comment on function private.accept_service_request(uuid, uuid, uuid, integer, integer) is 'The rule behind public.accept_service_request (security definer, not exposed by the API).';
+revoke execute on function private.accept_service_request(uuid, uuid, uuid, integer, integer) from public;
+grant execute on function private.accept_service_request(uuid, uuid, uuid, integer, integer) to authenticated, service_role;
+
+create function public.accept_service_request(p_message_id uuid, p_order_id uuid, p_extra_id uuid, p_quantity integer, p_unit_price_cents integer DEFAULT NULL::integer)
+returns public.order_extras
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.accept_service_request(p_message_id, p_order_id, p_extra_id, p_quantity, p_unit_price_cents)
+$$;
+comment on function public.accept_service_request(uuid, uuid, uuid, integer, integer) is 'Staff accept an open service request: the chosen extra goes onto the chosen order (as add_order_extra) and the request is marked done.';
+revoke execute on function public.accept_service_request(uuid, uuid, uuid, integer, integer) from anon, public;
+
+-- A desk sale: extras sold over the counter without a booking, paid at once by card terminal,
+-- cash or transfer. Its receipt is an invoice document in public.invoices (order_id null,
+-- desk_sale_id set) with the next number of the one gapless series; cash enters the cash book.
+create table public.desk_sales (
+  id uuid primary key default gen_random_uuid(),
+  method public.payment_method not null check (method in ('card_terminal', 'cash', 'bank_transfer')),
+  gross_cents integer not null check (gross_cents > 0),
+  -- [{extra_id, code, name, name_en, unit, quantity, unit_price_cents, vat_rate}] as sold.
+  items jsonb not null check (jsonb_typeof(items) = 'array' and jsonb_array_length(items) between 1 and 20),
+  sold_by uuid,
+  sold_at timestamptz not null default now()
+);
+
+alter table public.desk_sales enable row level security;
+
+comment on table public.desk_sales is 'Extras sold at the desk without a booking (card terminal, cash or transfer) with the items as sold; its receipt is an invoice document (invoices.desk_sale_id), a cash sale is in the cash book. Written only by sell_at_desk; never changed.';
+
+create index desk_sales_sold_at_idx on public.desk_sales (sold_at desc);
+
+create policy "desk_sales: staff read" on public.desk_sales
+  for select to authenticated
+  using ((select private.is_staff()));
+
+revoke all on public.desk_sales from anon;
+
+revoke insert, update, delete, truncate, references, trigger on public.desk_sales from authenticated, service_role;
+
+create trigger desk_sales_immutable before update or delete on public.desk_sales
+  for each row execute function private.refuse_change('desk_sale_immutable', 'A desk sale is never changed: its receipt is an issued invoice document.');
+
+create trigger desk_sales_no_truncate before truncate on public.desk_sales
+  for each statement execute function private.refuse_change('desk_sale_immutable', 'A desk sale is never changed: its receipt is an issued invoice document.');
+
+create trigger desk_sales_audit after insert or update or delete on public.desk_sales
+  for each row execute function private.audit_row('id');
+
+-- The receipt of a desk sale in the invoice documents (the invoice's order_id is null then).
+alter table public.invoices add column desk_sale_id uuid references public.desk_sales (id);
+
+alter table public.invoices add constraint invoices_order_or_desk_sale check ((order_id is null) = (desk_sale_id is not null));
+
+create unique index invoices_desk_sale_key on public.invoices (desk_sale_id) where desk_sale_id is not null;
+
+comment on column public.invoices.desk_sale_id is 'The desk sale this document is the receipt of (then order_id is null).';
+
+-- Staff sell extras at the desk: 1-20 items [{extra_id, quantity, unit_price_cents?}] of the
+-- active catalogue, no deposits (a deposit goes onto an order, where its return is recorded);
+-- up to EUR 250 gross the receipt is a Kleinbetragsrechnung without the buyer (§ 33 UStDV),
+-- above it the buyer's name and address are required (§ 14 Abs. 4 UStG). Returns the receipt.
+create function private.sell_at_desk(p_items jsonb, p_method public.payment_method, p_buyer jsonb default null)
+returns public.invoices
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_item jsonb;
+  v_extra public.extras;
+  v_qty integer;
+  v_price integer;
+  v_items jsonb := '[]'::jsonb;
+  v_lines jsonb := '[]'::jsonb;
+  v_vat jsonb;
+  v_gross bigint := 0;
+  v_sale public.desk_sales;
+  v_buyer jsonb;
+  v_year integer := extract(year from private.now() at time zone 'Europe/Berlin')::integer;
+  v_number integer;
+  v_doc public.invoices;
+  v_today date := private.berlin_date(private.now());
+begin
+  perform private.extras_check_staff();
+  if p_method is null or p_method not in ('card_terminal', 'cash', 'bank_transfer') then
+    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'Desk sales: card_terminal, cash or bank_transfer.';
+  end if;
+  if jsonb_typeof(p_items) is distinct from 'array' or jsonb_array_length(p_items) not between 1 and 20 then
+    raise exception 'invalid_items' using errcode = '22023', hint = '1-20 items.';
+  end if;
+  for v_item in select value from jsonb_array_elements(p_items)
+  loop
+    if jsonb_typeof(v_item) is distinct from 'object' or jsonb_typeof(v_item -> 'quantity') is distinct from 'number'
+       or (v_item ? 'unit_price_cents' and jsonb_typeof(v_item -> 'unit_price_cents') not in ('number', 'null'))
+       or coalesce(v_item ->> 'extra_id', '') !~ '^[0-9a-fA-F-]{36}$' then
+      raise exception 'invalid_items' using errcode = '22023';
+    end if;
+    begin
+      v_qty := (v_item ->> 'quantity')::integer;
+      v_price := (v_item ->> 'unit_price_cents')::integer;
+    exception when others then
+      raise exception 'invalid_quantity' using errcode = '22023';
+    end;
+    if v_qty is null or v_qty not between 1 and 99 or (v_item ->> 'quantity')::numeric <> v_qty then
+      raise exception 'invalid_quantity' using errcode = '22023', hint = 'Quantity 1-99.';
+    end if;
+    select * into v_extra from public.extras x where x.id = (v_item ->> 'extra_id')::uuid;
+    if not found or not v_extra.active then
+      raise exception 'extra_not_found' using errcode = 'PT404';
+    end if;
+    if v_extra.deposit then
+      raise exception 'deposit_needs_order' using errcode = 'P0001', hint = 'A deposit goes onto a booking, where its return is recorded.';
+    end if;
+    v_price := coalesce(v_price, v_extra.price_cents);
+    if v_price <> v_extra.price_cents and (not v_extra.price_from or v_price < v_extra.price_cents or v_price > 1000000) then
+      raise exception 'invalid_price' using errcode = '22023', hint = 'Only a "from" price may be raised, never lowered.';
+    end if;
+    v_gross := v_gross + v_qty * v_price;
+    v_items := v_items || jsonb_build_object('extra_id', v_extra.id, 'code', v_extra.code, 'name', v_extra.name, 'name_en', v_extra.name_en,
+                                             'unit', v_extra.unit, 'quantity', v_qty, 'unit_price_cents', v_price, 'vat_rate', v_extra.vat_rate);
+    v_lines := v_lines || jsonb_build_object(
+      'position', jsonb_array_length(v_lines) + 1,
+      'code', 'extra:' || v_extra.code, 'description', v_extra.name, 'description_en', v_extra.name_en,
+      'quantity', v_qty, 'unit', v_extra.unit, 'unit_gross_cents', v_price,
+      'unit_price_cents', v_price - round(v_price * v_extra.vat_rate / (100.0 + v_extra.vat_rate))::integer,
+      'vat_rate', v_extra.vat_rate,
+      'net_cents', v_qty * v_price - round(v_qty * v_price * v_extra.vat_rate / (100.0 + v_extra.vat_rate))::integer);
+  end loop;
+  if v_gross <= 0 or v_gross > 10000000 then
+    raise exception 'invalid_items' using errcode = '22023', hint = 'The sale comes to between 1 cent and EUR 100,000.';
+  end if;
+  if v_gross > 25000 then
+    v_buyer := jsonb_strip_nulls(jsonb_build_object(
+      'name', nullif(btrim(p_buyer ->> 'name'), ''), 'company', nullif(btrim(p_buyer ->> 'company'), ''),
+      'street', nullif(btrim(p_buyer ->> 'street'), ''), 'postal_code', nullif(btrim(p_buyer ->> 'postal_code'), ''),
+      'city', nullif(btrim(p_buyer ->> 'city'), '')));
+    if jsonb_typeof(p_buyer) is distinct from 'object' or v_buyer ->> 'name' is null or v_buyer ->> 'street' is null
+       or v_buyer ->> 'postal_code' is null or v_buyer ->> 'city' is null
+       or exists (select 1 from jsonb_each_text(v_buyer) b where char_length(b.value) > 200) then
+      raise exception 'buyer_required' using errcode = '22023', hint = 'Above EUR 250 the receipt names the buyer (name, street, postal code, city).';
+    end if;
+  end if;
+  insert into public.desk_sales (method, gross_cents, items, sold_by, sold_at)
+  values (p_method, v_gross, v_items, (select auth.uid()), private.now())
+  returning * into v_sale;
+  v_vat := private.invoice_vat_breakdown(v_lines);
+  -- The next number of the one series (as private.insert_invoice_document takes it).
+  insert into private.invoice_counters as c (year, last_number) values (v_year, 1)
+  on conflict (year) do update set last_number = c.last_number + 1
+  returning c.last_number into v_number;
+  insert into public.invoices (order_id, desk_sale_id, year, number, net_cents, vat_cents, gross_cents, recipient, issued_at,
+                               kind, reason, small_amount, service_from, service_to, lines, vat_breakdown)
+  select null, v_sale.id, v_year, v_number,
+         coalesce(sum((v ->> 'net_cents')::bigint), 0), coalesce(sum((v ->> 'vat_cents')::bigint), 0),
+         coalesce(sum((v ->> 'gross_cents')::bigint), 0),
+         v_buyer, private.now(), 'invoice', 'payment', v_gross <= 25000, v_today, v_today, v_lines, v_vat
+  from jsonb_array_elements(v_vat) v
+  returning * into v_doc;
+  if p_method = 'cash' then
+    perform private.cash_book_book('payment', v_gross::integer, 'desk_sale', v_sale.id, null,
+                                   'Barverkauf ' || v_doc.invoice_number, (select auth.uid()), v_sale.sold_at);
+  end if;
+  return v_doc;
+end
+$$;
+comment on function private.sell_at_desk(jsonb, public.payment_method, jsonb) is 'The rule behind public.sell_at_desk (security definer, not exposed by the API).';
+revoke execute on function private.sell_at_desk(jsonb, public.payment_method, jsonb) from public;
+grant execute on function private.sell_at_desk(jsonb, public.payment_method, jsonb) to authenticated, service_role;
+
+create function public.sell_at_desk(p_items jsonb, p_method public.payment_method, p_buyer jsonb DEFAULT NULL::jsonb)
+returns public.invoices
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.sell_at_desk(p_items, p_method, p_buyer)
+$$;
+comment on function public.sell_at_desk(jsonb, public.payment_method, jsonb) is 'Staff sell extras at the desk without a booking ([{extra_id, quantity, unit_price_cents?}], no deposits; card_terminal, cash or bank_transfer): issues the receipt (up to EUR 250 a Kleinbetragsrechnung, above it with the buyer p_buyer {name, company?, street, postal_code, city}) in the one invoice number series and books cash into the cash book. Returns the receipt document.';
+revoke execute on function public.sell_at_desk(jsonb, public.payment_method, jsonb) from anon, public;
