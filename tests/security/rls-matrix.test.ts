@@ -62,6 +62,12 @@ const EXPECTED: Record<string, Row> = {
   // and the staff functions (record_cash_movement, close_cash_day), never changed.
   cash_book_entries: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   cash_closings: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Extras (issue 21): the catalogue is read by everyone (the active entries), written by admins,
+  // never deleted; an order's extras are read by the order's owner and staff, a desk sale by staff;
+  // both only through the staff functions, never changed over the API.
+  extras: { anon: 'Rxxx', guest: 'Rx0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RRRx' },
+  order_extras: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  desk_sales: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -101,6 +107,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   record_cash_movement: AUTH, close_cash_day: AUTH, cash_day: AUTH,
   admin_audit_log: AUTH, order_event_actors: AUTH,
   my_mfa_required: AUTH, admin_mfa_status: AUTH, admin_reset_mfa: AUTH,
+  add_order_extra: AUTH, remove_order_extra: AUTH, return_deposit: AUTH, accept_service_request: AUTH, sell_at_desk: AUTH,
   datev_postings: AUTH, datev_settings: AUTH, save_datev_settings: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
@@ -142,6 +149,12 @@ for (const engine of engines()) {
       if (block.error) throw block.error;
       const sent = await who.customer.client.rpc('send_contact_message', { p_name: 'Klaus Kunde', p_email: SEED.customer.email, p_message: 'Eine Frage zum Liegeplatz.' });
       if (sent.error) throw sent.error;
+      // an extra on the customer's order and a desk sale by card (the staff functions, as the desk writes them)
+      const washing = (await q<{ id: string }>(`select id from public.extras where code = 'washing_machine'`))[0];
+      const extra = await who.staff.client.rpc('add_order_extra', { p_order_id: order.id, p_extra_id: washing.id, p_quantity: 1 });
+      if (extra.error) throw extra.error;
+      const sale = await who.staff.client.rpc('sell_at_desk', { p_items: [{ extra_id: washing.id, quantity: 1 }], p_method: 'card_terminal' });
+      if (sale.error) throw sale.error;
       // the harbour's answer to it (reply_to_message, as the inbox writes it)
       const replied = await who.staff.client.rpc('reply_to_message', { p_message_id: sent.data as string, p_body: 'Gern, rufen Sie uns an.' });
       if (replied.error) throw replied.error;
@@ -252,6 +265,9 @@ for (const engine of engines()) {
         case 'orders': return { place_id: place, kind: 'overnight', starts_at: `${far}T12:00:00Z`, ends_at: '2099-06-02T10:00:00Z', price_cents: 1, price_breakdown: {}, email: 'x@example.org', place_snapshot: {}, boat: {}, person: {}, user_id: p.userId };
         case 'invoices': return { order_id: who.guestOrderId, year: 2099, number: 1, net_cents: 1, vat_cents: 0, gross_cents: 1, recipient: {} };
         case 'contact_messages': return { kind: 'contact', name: 'x', email: 'x@example.org', message: 'xxxxxxxxxxxx', user_id: p.userId };
+        case 'extras': return { code: 'sec_probe', name: 'Probe', name_en: 'Probe', unit: 'piece', price_cents: 100, vat_rate: 19 };
+        case 'order_extras': return { order_id: who.guestOrderId, extra_id: (await q<{ id: string }>(`select id from public.extras limit 1`))[0].id, code: 'x', name: 'x', name_en: 'x', unit: 'piece', unit_price_cents: 1, vat_rate: 19, deposit: false, quantity: 1 };
+        case 'desk_sales': return { method: 'cash', gross_cents: 1, items: [{ code: 'x' }] };
         case 'message_replies': return { message_id: (await q<{ id: string }>(`select id from public.contact_messages limit 1`))[0].id, body: 'x' };
         case 'place_statuses': return { place_id: place, type: 'service', starts_at: `${far}T08:00:00Z`, ends_at: '2099-06-01T10:00:00Z' };
         case 'berth_blocks': return { place_status_id: (await q<{ id: string }>(`select id from public.place_statuses where type = 'service' limit 1`))[0].id, reason: 'x' };
