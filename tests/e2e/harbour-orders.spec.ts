@@ -120,12 +120,15 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     expect(targets.map((o) => o.text)).not.toContainEqual(expect.stringMatching(new RegExp(`^${firstPlace} `)));
     const taken = targets[0]!;
     await select.selectOption(taken.value);
+    // The confirmation is open when another desk takes the berth: the live list drops it (the
+    // page's realtime refresh), the open dialog still confirms the berth chosen, the database refuses.
+    await move.getByRole('button', { name: 'Umlegen' }).click();
+    await expect(page.getByRole('alertdialog', { name: 'Buchung umlegen?' })).toBeVisible();
     const blocker = await rpc<{ id: string }>('staff_create_booking', {
       p_place_id: taken.value, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
       p_boat: { name: `Blocker ${run}`, length: 5, width: 2 }, p_person: { first_name: 'Bea', last_name: 'Block' },
     }, token);
     expect(blocker.status, JSON.stringify(blocker.data)).toBe(200);
-    await move.getByRole('button', { name: 'Umlegen' }).click();
     await confirmDialog(page, 'Umlegen');
     await expect(page.getByRole('alert')).toHaveText('Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.');
     await expect(page.getByTestId('order-place')).toHaveText(firstPlace);
