@@ -307,6 +307,45 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('the order page keeps up while other desks book: a move shows although events arrive every few milliseconds', async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const token = await staffToken();
+    const day = berlinDay(103);
+    const next = berlinDay(104);
+    const order = await bookViaApi(token, `Sturm ${run}`, day, next);
+    await page.goto(`/account/admin/orders/${order.id}`);
+    await expect(page.getByTestId('order-place')).toHaveText(order.place);
+    const select = page.getByRole('region', { name: 'Umlegen' }).getByLabel('Neuer Liegeplatz');
+    await expect(select.locator('option').nth(1)).toBeAttached();
+    const target = (await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))).find((o) => o.value)!;
+    const targetName = target.text.split(' (')[0]!;
+
+    // Another desk books and cancels on another day without pause: every call is an INSERT and
+    // UPDATE event the page receives. Each used to restart (and cancel) the page's refresh.
+    let storming = true;
+    let events = 0;
+    const storm = (async () => {
+      while (storming) {
+        const b = await bookViaApi(token, `Sturm ${run} ${events}`, berlinDay(105), berlinDay(106));
+        expect((await rpc('cancel_booking', { p_order_id: b.id }, token)).status).toBe(200);
+        events += 2;
+      }
+    })();
+    try {
+      await expect.poll(() => events).toBeGreaterThan(6);
+      await select.selectOption(target.value);
+      await page.getByRole('region', { name: 'Umlegen' }).getByRole('button', { name: 'Umlegen' }).click();
+      await confirmDialog(page, 'Umlegen');
+      await expect(page.getByRole('status').filter({ hasText: 'umgelegt' })).toHaveText(`Auf Liegeplatz ${targetName} umgelegt.`);
+      await expect(page.getByTestId('order-place')).toHaveText(targetName);
+      await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Umgelegt: Liegeplatz ${order.place} → ${targetName}`);
+    } finally {
+      storming = false;
+      await storm;
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('an unknown order id shows a clear page, not an error', async ({ page, consoleErrors }) => {
     await page.goto('/account/admin/orders/kein-auftrag');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buchung nicht gefunden');

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { coalesce } from '@/lib/coalesce';
 import { harbourKeys } from '../api/keys';
 import { inboxKeys } from '../api/inbox';
+import { LIVE_REFRESH_MS } from './use-calendar-realtime';
 
 /**
  * New and handled contact messages and service requests, staff answers (and, for admins, applications) refresh
@@ -15,10 +17,10 @@ export function useInboxRealtime() {
     let cleanup: (() => void) | undefined;
     void getSupabase().then((supabase) => {
       if (cancelled) return;
-      const invalidate = () => {
+      const invalidate = coalesce(() => {
         void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
         void queryClient.invalidateQueries({ queryKey: harbourKeys.overview() });
-      };
+      }, LIVE_REFRESH_MS);
       const channel = supabase.channel('harbour:inbox');
       for (const table of ['contact_messages', 'long_term_applications', 'message_replies'] as const) {
         channel
@@ -28,7 +30,10 @@ export function useInboxRealtime() {
       channel.subscribe((status) => {
         if (status === 'SUBSCRIBED') invalidate();
       });
-      cleanup = () => void supabase.removeChannel(channel);
+      cleanup = () => {
+        invalidate.cancel();
+        void supabase.removeChannel(channel);
+      };
     });
     return () => {
       cancelled = true;
