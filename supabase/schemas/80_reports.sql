@@ -137,6 +137,30 @@ $$;
 comment on function public.report_occupancy(date, date) is 'Admins: per month and berth size class the berth-nights, booked, long-term and blocked nights and the occupancy in percent.';
 revoke execute on function public.report_occupancy(date, date) from anon, public;
 
+-- Revenue of an order's extras, per order: what its invoice bills for them (not removed, deposits
+-- not returned) less deposits, which are not revenue (0 %, returned in the ledger). Per order and
+-- VAT rate the gross of the gross-priced lines, the VAT in it taken out half up: the rule of
+-- private.invoice_vat_breakdown, so a report and the order's invoice agree to the cent.
+create function private.extras_revenue()
+returns table (order_id uuid, net_cents bigint, vat_cents bigint, gross_cents bigint, deposit_cents bigint)
+language sql
+stable
+set search_path = ''
+as $$
+  select r.order_id, sum(r.gross - r.vat) filter (where not r.deposit)::bigint, sum(r.vat) filter (where not r.deposit)::bigint,
+         sum(r.gross) filter (where not r.deposit)::bigint, coalesce(sum(r.gross) filter (where r.deposit), 0)::bigint
+  from (
+    select e.order_id, e.deposit, sum(e.quantity * e.unit_price_cents)::bigint as gross,
+           round(sum(e.quantity * e.unit_price_cents) * e.vat_rate / (100.0 + e.vat_rate))::bigint as vat
+    from public.order_extras e
+    where e.removed_at is null and e.returned_at is null
+    group by e.order_id, e.deposit, e.vat_rate
+  ) r
+  group by r.order_id
+$$;
+comment on function private.extras_revenue() is 'Per order the net, VAT and gross cents of its billed extras without deposits (the VAT rule of invoice_vat_breakdown), and the deposits it holds: the reports add the first to the berth price and leave the deposits out of what is paid.';
+revoke execute on function private.extras_revenue() from public;
+
 -- Sales (confirmed, checked_in, completed) whose arrival lies in the range, with the Berlin
 -- arrival day and nights as plain columns. "Of which paid" is what the payments ledger holds
 -- for them, net of refunds (a partly refunded stay counts what was kept).
@@ -159,12 +183,15 @@ begin
   v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
   select date_trunc('month', (o.starts_at at time zone 'Europe/Berlin'))::date, o.kind, count(*)::integer,
-         sum((o.price_breakdown ->> 'net_cents')::bigint)::bigint,
-         sum((o.price_breakdown ->> 'vat_cents')::bigint)::bigint,
-         sum(o.price_cents::bigint)::bigint,
-         coalesce(sum(l.paid_cents - l.refunded_cents), 0)::bigint
+         sum((o.price_breakdown ->> 'net_cents')::bigint + coalesce(x.net_cents, 0))::bigint,
+         sum((o.price_breakdown ->> 'vat_cents')::bigint + coalesce(x.vat_cents, 0))::bigint,
+         sum((o.price_breakdown ->> 'gross_cents')::bigint + coalesce(x.gross_cents, 0))::bigint,
+         -- What the ledger holds, less the deposits the order still holds (a part payment
+         -- counts towards them first).
+         coalesce(sum(greatest(l.paid_cents - l.refunded_cents - coalesce(x.deposit_cents, 0), 0)), 0)::bigint
   from public.orders o
   cross join lateral private.order_ledger(o.id) l
+  left join private.extras_revenue() x on x.order_id = o.id
   where o.status in ('confirmed', 'checked_in', 'completed')
     and o.starts_at >= v_from and o.starts_at < v_to
   group by 1, 2
@@ -185,7 +212,7 @@ set search_path = ''
 as $$
   select * from private.report_revenue(p_from, p_to)
 $$;
-comment on function public.report_revenue(date, date) is 'Admins: per arrival month and kind of stay the number of sales and net, VAT and gross cents, and how much of it is paid (the ledger, net of refunds).';
+comment on function public.report_revenue(date, date) is 'Admins: per arrival month and kind of stay the number of sales and net, VAT and gross cents (berth and extras as invoiced, deposits left out), and how much of it is paid (the ledger, net of refunds).';
 revoke execute on function public.report_revenue(date, date) from anon, public;
 
 create function private.report_average_stay(p_from date, p_to date)
@@ -256,8 +283,9 @@ begin
   select nullif(btrim(o.person ->> 'country'), ''), count(*)::integer,
          count(distinct coalesce(nullif(lower(o.email), ''), o.user_id::text, o.id::text))::integer,
          sum((o.ends_at at time zone 'Europe/Berlin')::date - (o.starts_at at time zone 'Europe/Berlin')::date)::integer,
-         sum(o.price_cents::bigint)::bigint
+         sum((o.price_breakdown ->> 'gross_cents')::bigint + coalesce(x.gross_cents, 0))::bigint
   from public.orders o
+  left join private.extras_revenue() x on x.order_id = o.id
   where o.status in ('confirmed', 'checked_in', 'completed')
     and o.starts_at >= v_from and o.starts_at < v_to
   group by 1
@@ -278,7 +306,7 @@ set search_path = ''
 as $$
   select * from private.report_guests_by_country(p_from, p_to)
 $$;
-comment on function public.report_guests_by_country(date, date) is 'Admins: per country of the booking person the sales, distinct guests (by e-mail), nights and gross cents; null = not given.';
+comment on function public.report_guests_by_country(date, date) is 'Admins: per country of the booking person the sales, distinct guests (by e-mail), nights and gross cents (berth and extras, deposits left out); null = not given.';
 revoke execute on function public.report_guests_by_country(date, date) from anon, public;
 
 create function private.report_sale_codes(p_from date, p_to date)

@@ -1,7 +1,7 @@
 -- Admin reports over June and July 2027 on a fixture whose figures are worked out by hand:
 -- occupancy by month and size class, revenue, average stay, countries, sale codes, check-ins.
 begin;
-select plan(14);
+select plan(16);
 select private.freeze_clock('2027-10-15 12:00+02');
 
 select tests.create_user('customer');
@@ -43,6 +43,27 @@ select o.id, 'payment', 'cash', o.price_cents from public.orders o where o.payme
 insert into public.payments (order_id, kind, method, amount_cents, refund_of)
 select p.order_id, 'refund', 'cash', 500, p.id from public.payments p where p.order_id = '00000000-0000-4000-8000-000000000002';
 
+-- Extras on the confirmed stay 3: two 5 kg ice (7 %), a washing-machine load (19 %), a removed
+-- lift day, a cooler deposit still held and a key deposit returned. Revenue: the berth 3,808 plus
+-- ice 1,000 (VAT 65) and washing 500 (VAT 80); deposits are not revenue.
+insert into public.order_extras (order_id, extra_id, code, name, name_en, unit, unit_price_cents, vat_rate, deposit, quantity, removed_at, returned_at)
+select '00000000-0000-4000-8000-000000000003', e.id, e.code, e.name, e.name_en, e.unit, e.price_cents, e.vat_rate, e.deposit, q.quantity,
+       case when q.removed then now() end, case when q.returned then now() end
+from (values ('ice_5kg', 2, false, false), ('washing_machine', 1, false, false), ('boat_lift', 1, true, false),
+             ('cooler_deposit', 1, false, false), ('parking_key_deposit', 1, false, true)) q(code, quantity, removed, returned)
+join public.extras e on e.code = q.code;
+update public.orders set price_cents = price_cents + 1000 + 500 + 2000 where id = '00000000-0000-4000-8000-000000000003';
+-- Stay 3 is paid in part at the desk: the berth (3,808) and the cooler deposit (2,000).
+insert into public.payments (order_id, kind, method, amount_cents)
+values ('00000000-0000-4000-8000-000000000003', 'payment', 'cash', 5808);
+-- What the invoice rule (private.invoice_vat_breakdown of the order's billable lines) says for
+-- stay 3 at 7 and 19 %, computed before the admin's role is taken.
+create temporary table invoice_oracle as
+select sum((b ->> 'net_cents')::bigint) as net, sum((b ->> 'vat_cents')::bigint) as vat, sum((b ->> 'gross_cents')::bigint) as gross
+from public.orders o, jsonb_array_elements(private.invoice_vat_breakdown(private.order_billable_lines(o))) b
+where o.id = '00000000-0000-4000-8000-000000000003' and (b ->> 'vat_rate')::numeric > 0;
+grant select on invoice_oracle to authenticated;
+
 -- Who may read reports.
 select tests.authenticate_as('harbour');
 select throws_ok($$ select * from public.report_revenue('2027-06-01', '2027-07-31') $$, '42501', 'admin_only', 'harbour staff read no reports');
@@ -74,8 +95,16 @@ select results_eq(
   $$ select month, kind, orders, net_cents, vat_cents, gross_cents, paid_gross_cents from public.report_revenue('2027-06-01', '2027-07-31') $$,
   $$ values ('2027-06-01'::date, 'overnight'::public.order_kind, 2, 14100::bigint, 2679::bigint, 16779::bigint, 16279::bigint),
             ('2027-07-01', 'day', 1, 600, 114, 714, 714),
-            ('2027-07-01', 'overnight', 1, 3200, 608, 3808, 0) $$,
-  'revenue by arrival month and kind: net, VAT and gross cents of the sales, and what the ledger holds for them net of refunds (stay 2 got 5 EUR back)');
+            ('2027-07-01', 'overnight', 1, 4555, 753, 5308, 3808) $$,
+  'revenue by arrival month and kind: net, VAT and gross cents of the sales (extras per rate, no deposits, nothing removed), and what the ledger holds for them net of refunds (stay 2 got 5 EUR back) and of deposits held');
+select is(
+  (select (net_cents, vat_cents, gross_cents)::text from public.report_revenue('2027-07-01', '2027-07-31') where kind = 'overnight'),
+  (select (net, vat, gross)::text from invoice_oracle),
+  'the revenue of a stay with extras is what its invoice bills at 7 and 19 % (the deposit is the 0 % part)');
+select is(
+  (select gross_cents + 2000 from public.report_revenue('2027-07-01', '2027-07-31') where kind = 'overnight'),
+  (select price_cents::bigint from public.orders where id = '00000000-0000-4000-8000-000000000003'),
+  'the order price is the revenue plus the deposit it holds');
 
 select results_eq(
   $$ select kind, orders, nights, average_nights, average_hours, average_boat_length from public.report_average_stay('2027-06-01', '2027-07-31') $$,
@@ -84,8 +113,8 @@ select results_eq(
 
 select results_eq(
   $$ select country, orders, guests, nights, gross_cents from public.report_guests_by_country('2027-06-01', '2027-07-31') $$,
-  $$ values ('Deutschland', 2, 1, 4, 12376::bigint), ('Nederland', 1, 1, 3, 8211), (null, 1, 1, 0, 714) $$,
-  'guests by country: sales, distinct guests by e-mail, nights, gross');
+  $$ values ('Deutschland', 2, 1, 4, 13876::bigint), ('Nederland', 1, 1, 3, 8211), (null, 1, 1, 0, 714) $$,
+  'guests by country: sales, distinct guests by e-mail, nights, gross (extras, no deposits)');
 
 select results_eq(
   $$ select code, orders, nights, discount_cents, net_cents from public.report_sale_codes('2027-06-01', '2027-07-31') $$,
