@@ -6,6 +6,7 @@ import type { Database } from './db/types.ts';
 import type { StackKeys } from './keys.ts';
 import type { Jwt } from './jwt.ts';
 import type { Mailer } from './mail/index.ts';
+import type { Scheduler } from './functions/scheduler.ts';
 
 export interface Logger {
   info(message: string): void;
@@ -39,6 +40,8 @@ export interface StackContext {
   inMemory?: boolean;
   /** Public base URL of the API gateway, e.g. http://127.0.0.1:54321 (set once listening). */
   apiUrl: string;
+  /** The pg_cron/pg_net stand-in (set by the functions service): tests run due jobs at a time. */
+  scheduler?: Scheduler;
   /** Emits 'schema-changed' after migrations and on NOTIFY pgrst. */
   events: EventEmitter;
   log: Logger;

@@ -37,6 +37,7 @@ export function createFunctionsService(ctx: StackContext): Service {
   const secret = new TextEncoder().encode(ctx.keys.jwtSecret);
   let closed = false;
   const scheduler = startScheduler(ctx);
+  ctx.scheduler = scheduler;
 
   // Like `supabase functions serve`, an edited function is served fresh: a change in its folder
   // retires its process (a change in _shared or .env retires them all); the next call starts anew.

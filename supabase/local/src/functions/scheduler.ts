@@ -1,4 +1,5 @@
 import type { StackContext } from '../context.ts';
+import type { Queryable } from '../db/types.ts';
 
 /**
  * The stack's pg_cron + pg_net worker over the stand-in schemas of bootstrap/cron-net.sql: runs
@@ -10,6 +11,13 @@ export interface Scheduler {
   stop(): Promise<void>;
   /** Sends what is queued now (tests and benchmarks). */
   drain(): Promise<void>;
+  /**
+   * Runs now every active job whose cron schedule matches the minute of `at`, as the tick does at
+   * that minute, and answers their names. `prepare` runs first in each job's transaction, before
+   * the job's role is taken: tests freeze the database's clock there to run a job "at" a time
+   * (the project's private.freeze_clock). 'N seconds' jobs have no minute and are left out.
+   */
+  runDue(at: Date, options?: { prepare?: (tx: Queryable) => Promise<void> }): Promise<string[]>;
 }
 
 const NAMED: Record<string, string> = {
@@ -80,6 +88,7 @@ export function parseSchedule(text: string): Schedule {
 
 interface Job {
   jobid: string;
+  jobname: string | null;
   schedule: string;
   command: string;
   username: string;
@@ -116,7 +125,7 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
     return false;
   });
 
-  async function runJob(job: Job) {
+  async function runJob(job: Job, prepare?: (tx: Queryable) => Promise<void>) {
     if (running.has(job.jobid)) return;
     running.add(job.jobid);
     const started = new Date().toISOString();
@@ -124,6 +133,7 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
     let message = '';
     try {
       await db.transaction(async (tx) => {
+        await prepare?.(tx);
         await tx.query(`select set_config('role', $1, true)`, [job.username]);
         await tx.exec(job.command);
       });
@@ -145,6 +155,23 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
       .catch(() => {});
   }
 
+  function scheduleOf(job: Job): Schedule | Error {
+    let schedule = parsed.get(job.schedule);
+    if (!schedule) {
+      try {
+        schedule = parseSchedule(job.schedule);
+      } catch (error) {
+        schedule = error as Error;
+        ctx.log.warn(`cron job ${job.jobid}: ${(error as Error).message}`);
+      }
+      parsed.set(job.schedule, schedule);
+    }
+    return schedule;
+  }
+
+  const activeJobs = async () =>
+    (await db.query<Job>(`select jobid::text as jobid, jobname, schedule, command, username, active from cron.job where active order by jobid`)).rows;
+
   async function tick() {
     if (stopped || !(await ready)) return;
     const now = Date.now();
@@ -153,18 +180,8 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
     // Every minute since the last tick (at most a few, after a pause) is checked once.
     for (let m = Math.max(lastMinute + 1, minute - 5); m <= minute; m++) newMinutes.push(new Date(m * 60_000));
     lastMinute = minute;
-    const { rows } = await db.query<Job>(`select jobid::text as jobid, schedule, command, username, active from cron.job where active`);
-    for (const job of rows) {
-      let schedule = parsed.get(job.schedule);
-      if (!schedule) {
-        try {
-          schedule = parseSchedule(job.schedule);
-        } catch (error) {
-          schedule = error as Error;
-          ctx.log.warn(`cron job ${job.jobid}: ${(error as Error).message}`);
-        }
-        parsed.set(job.schedule, schedule);
-      }
+    for (const job of await activeJobs()) {
+      const schedule = scheduleOf(job);
       if (schedule instanceof Error) continue;
       let due = false;
       if ('everySeconds' in schedule) {
@@ -258,8 +275,20 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
   };
   loop();
 
+  async function runDue(at: Date, runOptions: { prepare?: (tx: Queryable) => Promise<void> } = {}) {
+    if (!(await ready)) return [];
+    const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+    const due = (await activeJobs()).filter((job) => {
+      const schedule = scheduleOf(job);
+      return !(schedule instanceof Error) && 'matches' in schedule && schedule.matches(minute);
+    });
+    for (const job of due) await track(runJob(job, runOptions.prepare));
+    return due.map((job) => job.jobname ?? job.jobid);
+  }
+
   return {
     drain,
+    runDue,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
