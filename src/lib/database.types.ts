@@ -728,33 +728,43 @@ export type Database = {
       }
       message_replies: {
         Row: {
+          application_id: string | null
           author: string | null
           author_name: string | null
           body: string
           created_at: string
           id: string
-          message_id: string
+          message_id: string | null
           outbox_id: number | null
         }
         Insert: {
+          application_id?: string | null
           author?: string | null
           author_name?: string | null
           body: string
           created_at?: string
           id?: string
-          message_id: string
+          message_id?: string | null
           outbox_id?: number | null
         }
         Update: {
+          application_id?: string | null
           author?: string | null
           author_name?: string | null
           body?: string
           created_at?: string
           id?: string
-          message_id?: string
+          message_id?: string | null
           outbox_id?: number | null
         }
         Relationships: [
+          {
+            foreignKeyName: "message_replies_application_id_fkey"
+            columns: ["application_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_applications"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "message_replies_message_id_fkey"
             columns: ["message_id"]
@@ -2340,18 +2350,35 @@ export type Database = {
           vat_rate: number
         }
       }
+      reply_to_application: {
+        Args: {
+          p_application_id: string
+          p_body: string
+        }
+        Returns: {
+          application_id: string | null
+          author: string | null
+          author_name: string | null
+          body: string
+          created_at: string
+          id: string
+          message_id: string | null
+          outbox_id: number | null
+        }
+      }
       reply_to_message: {
         Args: {
           p_message_id: string
           p_body: string
         }
         Returns: {
+          application_id: string | null
           author: string | null
           author_name: string | null
           body: string
           created_at: string
           id: string
-          message_id: string
+          message_id: string | null
           outbox_id: number | null
         }
       }

@@ -565,17 +565,20 @@ revoke execute on function public.set_message_done(uuid, boolean) from anon, pub
 -- stays on the message as its thread. Only the function writes; staff read.
 create table public.message_replies (
   id uuid primary key default gen_random_uuid(),
-  message_id uuid not null references public.contact_messages (id) on delete cascade,
+  message_id uuid references public.contact_messages (id) on delete cascade,
   body text not null check (char_length(btrim(body)) between 1 and 5000),
   author uuid references auth.users (id) on delete set null,
   author_name text,
   outbox_id bigint references public.outbox (id) on delete set null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- Admins answer a long-term application the same way (60_long_term.sql, reply_to_application).
+  application_id uuid,
+  constraint message_replies_one_thread check (num_nonnulls(message_id, application_id) = 1)
 );
 
 alter table public.message_replies enable row level security;
 
-comment on table public.message_replies is 'Staff answers to contact messages and service requests, sent by e-mail (outbox_id) and kept as the message''s thread.';
+comment on table public.message_replies is 'Staff answers to contact messages and service requests (message_id), and admins'' answers to long-term applications (application_id), sent by e-mail (outbox_id) and kept as the thread.';
 
 create index message_replies_message_idx on public.message_replies (message_id, created_at);
 
@@ -583,9 +586,9 @@ create index message_replies_author_idx on public.message_replies (author);
 
 create index message_replies_outbox_idx on public.message_replies (outbox_id);
 
-create policy "message_replies: staff read" on public.message_replies
+create policy "message_replies: staff read, admins an application's" on public.message_replies
   for select to authenticated
-  using ((select private.is_staff()));
+  using ((select private.is_staff()) and (application_id is null or (select private.has_role('admin'))));
 
 revoke insert, update, delete, truncate on public.message_replies from anon, authenticated;
 

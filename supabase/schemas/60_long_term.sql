@@ -537,3 +537,80 @@ as $$
 $$;
 comment on function public.open_long_term_applications(integer) is 'Staff: the newest open long-term applications (names, berth, date) and how many are open in all; the details stay with admins.';
 revoke execute on function public.open_long_term_applications(integer) from anon, public;
+
+-- The thread of an application (message_replies, 50_messages_outbox.sql): its column references
+-- the applications, which are created after the replies' table.
+alter table public.message_replies
+  add constraint message_replies_application_id_fkey foreign key (application_id)
+  references public.long_term_applications (id) on delete cascade;
+
+create index message_replies_application_idx on public.message_replies (application_id, created_at);
+
+-- Admins answer an application without deciding it (a question, an appointment, where it stands
+-- on the list): the answer goes to the applicant by e-mail in the applicant's language, Reply-To
+-- the harbour, quoting the application, and stays on it as its thread (issue 22, item 5).
+create function private.reply_to_application(p_application_id uuid, p_body text)
+returns public.message_replies
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_application public.long_term_applications;
+  v_reply public.message_replies;
+  v_body text := btrim(p_body);
+  v_en boolean;
+  v_author text;
+  v_outbox bigint;
+begin
+  if not private.has_role('admin') then
+    raise exception 'admin_only' using errcode = '42501';
+  end if;
+  if v_body is null or char_length(v_body) not between 1 and 5000 then
+    raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
+  end if;
+  select * into v_application from public.long_term_applications a where a.id = p_application_id for update;
+  if not found then
+    raise exception 'application_not_found' using errcode = 'PT404';
+  end if;
+  v_en := v_application.locale = 'en';
+  select nullif(btrim(concat_ws(' ', pr.first_name, pr.last_name)), '') into v_author
+    from public.profiles pr where pr.id = (select auth.uid());
+  v_outbox := private.queue_mail(
+    'message_reply', v_application.email, v_application.locale,
+    case when v_en then 'Re: Your application for a long-term berth at Hafen Düsseldorf'
+         else 'Re: Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf' end,
+    private.mail_text(v_application.locale, concat_ws(' ', v_application.first_name, v_application.last_name), concat_ws(E'\n',
+      v_body,
+      '',
+      case when v_en then 'Your application of ' else 'Ihre Bewerbung vom ' end
+        || private.format_berlin(v_application.created_at, v_application.locale)
+        || case when v_en then ' (boat ' else ' (Boot ' end || coalesce(v_application.boat ->> 'name', '–') || ')'
+        || case when v_application.message is not null then ':' else '.' end,
+      case when v_application.message is not null then '> ' || replace(v_application.message, E'\n', E'\n> ') end)),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    null);
+  insert into public.message_replies (application_id, body, author, author_name, outbox_id, created_at)
+  values (p_application_id, v_body, (select auth.uid()), v_author, v_outbox, private.now())
+  returning * into v_reply;
+  return v_reply;
+end
+$$;
+comment on function private.reply_to_application(uuid, text) is 'The rule behind public.reply_to_application (security definer, not exposed by the API).';
+revoke execute on function private.reply_to_application(uuid, text) from public;
+grant execute on function private.reply_to_application(uuid, text) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/reply_to_application): runs as the caller, the rule above decides.
+create function public.reply_to_application(p_application_id uuid, p_body text)
+returns public.message_replies
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.reply_to_application(p_application_id, p_body)
+$$;
+comment on function public.reply_to_application(uuid, text) is 'Admins answer a long-term application without deciding it: e-mailed to the applicant (Reply-To: the harbour) and kept on the application.';
+revoke execute on function public.reply_to_application(uuid, text) from anon, public;

@@ -3,10 +3,11 @@
 -- the message as its thread; only staff reply and read replies. The public forms are throttled
 -- per client address (from the gateway's headers) as well as per e-mail address.
 begin;
-select plan(16);
+select plan(24);
 select private.freeze_clock('2027-05-10 12:00+02');
 select tests.create_user('customer');
 select tests.create_user('harbour', array['harbor']);
+select tests.create_user('admin', array['admin']);
 
 select set_config('tests.msg', (public.send_contact_message('Ada Lovelace', 'ada@example.test',
   E'Is the fuel station open\non Sunday?', null, 'en'))::text, true);
@@ -53,6 +54,33 @@ select tests.authenticate_as('customer');
 select is((select count(*)::integer from public.message_replies), 0, 'a customer reads no replies');
 select throws_ok(format('update public.message_replies set body = %L', 'changed'), '42501', null, 'nobody edits a reply');
 select tests.clear_authentication();
+
+-- Admins answer a long-term application without deciding it; its thread is theirs to read.
+select set_config('tests.app', (public.apply_for_long_term_berth('carla@example.test', 'Carla', 'Segel',
+  '{"name": "Wellenreiter", "length": 11, "width": 3.6}', null, null, null, E'Gibt es Strom\nam Steg?', 'de')).id::text, true);
+select tests.authenticate_as('harbour');
+select throws_ok(format('select public.reply_to_application(%L, %L)', current_setting('tests.app'), 'Ja.'),
+  '42501', 'admin_only', 'harbour staff do not answer applications (admins decide them)');
+select tests.authenticate_as('admin');
+select throws_ok(format('select public.reply_to_application(%L, %L)', current_setting('tests.app'), ''),
+  '22023', 'invalid_reply', 'an empty answer is refused');
+select throws_ok(format('select public.reply_to_application(%L, %L)', gen_random_uuid(), 'Ja.'),
+  'PT404', 'application_not_found', 'an answer to an unknown application is refused');
+select lives_ok(format('select public.reply_to_application(%L, %L)', current_setting('tests.app'), 'Ja, 16 A an jedem Platz.'),
+  'an admin answers the application');
+select is((select (count(*), min(body))::text from public.message_replies where application_id = current_setting('tests.app')::uuid),
+  '(1,"Ja, 16 A an jedem Platz.")', 'the admin reads the thread of the application');
+select is((select status from public.long_term_applications where id = current_setting('tests.app')::uuid), 'open',
+  'the application stays open: an answer is not a decision');
+select tests.authenticate_as('harbour');
+select is((select count(*)::integer from public.message_replies where application_id is not null), 0,
+  'harbour staff do not read the answers to applications');
+select tests.clear_authentication();
+select ok((select subject = 'Re: Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf'
+             and reply_to = private.setting('harbour_email')
+             and body_text like E'Guten Tag Carla Segel,\n\nJa, 16 A an jedem Platz.\n\nIhre Bewerbung vom 10.05.2027, 12:00 Uhr (Boot Wellenreiter):\n> Gibt es Strom\n> am Steg?\n\n%'
+           from public.outbox where kind = 'message_reply' and recipient = 'carla@example.test'),
+  'the applicant gets the answer in German, greeted by name, quoting the application, Reply-To the harbour');
 
 -- Per client address: 20 messages an hour from one address, whatever e-mail addresses are typed.
 select set_config('request.headers', '{"x-forwarded-for": "203.0.113.7, 10.0.0.1"}', true);

@@ -107,3 +107,69 @@ test.describe('the inbox', () => {
     await page.screenshot({ path: 'reports/screenshots/inbox-reply-en-390.png', fullPage: true });
   });
 });
+
+/** A long-term application through the public form's function, as an applicant sends it. */
+async function apply(first: string, last: string, message: string, locale: 'de' | 'en'): Promise<void> {
+  const res = await fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      p_email: senderEmail(`${first}${last}`), p_first_name: first, p_last_name: last,
+      p_boat: { name: 'Wellenreiter', length: 11.5, width: 3.6 }, p_message: message, p_locale: locale,
+    }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+test.describe('answers to long-term applications', () => {
+  test.use({ persona: 'admin' });
+
+  test('an admin answers an open application from the inbox without deciding it: the applicant gets it in German, the thread stays (page in de and en)', async ({ page, consoleErrors }) => {
+    const last = `Segel${Date.now().toString(36)}`;
+    const name = `Carla ${last}`;
+    const since = new Date(Date.now() - 1000).toISOString();
+    await apply('Carla', last, 'Gibt es Strom am Steg?', 'de');
+    await page.goto('/account/admin/inbox');
+    const section = page.getByRole('region', { name: 'Offene Bewerbungen um einen Dauerliegeplatz' });
+    const card = section.getByRole('listitem', { name: `Bewerbung – ${name}` });
+    await expect(card).toContainText('Boot: Wellenreiter · 11,5 × 3,6 m');
+    await expect(card).toContainText('Gibt es Strom am Steg?');
+    await card.getByRole('button', { name: 'Antworten' }).click();
+    const form = card.getByRole('form', { name: `Antwort an ${name}` });
+    await form.getByRole('button', { name: 'Antwort senden' }).click();
+    await expect(form).toContainText('Bitte eine Antwort schreiben.');
+    await form.getByLabel(/Antwort \(geht per E-Mail an .*, auf Deutsch\)/).fill('Ja, 16 A an jedem Platz. Sie stehen auf Platz 3 der Warteliste.');
+    await form.getByRole('button', { name: 'Antwort senden' }).click();
+    await expect(card.getByRole('status')).toHaveText(`Antwort an ${senderEmail(`Carla${last}`)} gesendet.`);
+    await expect(card.getByRole('region', { name: 'Antworten (1)' })).toContainText('Ja, 16 A an jedem Platz.');
+
+    const mail = await waitForMail(senderEmail(`Carla${last}`), since, /^Re: Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf$/);
+    expect(mail.text).toContain(`Guten Tag ${name},`);
+    expect(mail.text).toContain('Sie stehen auf Platz 3 der Warteliste.');
+    expect(mail.text).toContain('> Gibt es Strom am Steg?');
+    await page.reload();
+    await expect(page.getByRole('listitem', { name: `Bewerbung – ${name}` }).getByRole('region', { name: 'Antworten (1)' })).toContainText('16 A');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto('/en/account/admin/inbox');
+    const en = page.getByRole('region', { name: 'Open applications for a long-term berth' }).getByRole('listitem', { name: `Application – ${name}` });
+    await expect(en).toContainText('Boat: Wellenreiter · 11.5 × 3.6 m');
+    await expect(en).toContainText('writes German');
+    await expect(en.getByRole('region', { name: 'Replies (1)' })).toBeVisible();
+    if (process.env.E2E_SCREENSHOTS) {
+      await page.screenshot({ path: 'reports/screenshots/inbox-applications-en-1280.png', fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: 'reports/screenshots/inbox-applications-en-390.png', fullPage: true });
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('applications are the admins\' part of the inbox', () => {
+  test.use({ persona: 'harbour' });
+
+  test('harbour staff see no applications in the inbox', async ({ page }) => {
+    await page.goto('/account/admin/inbox');
+    await expect(page.getByRole('region', { name: 'Offen' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Offene Bewerbungen um einen Dauerliegeplatz' })).toHaveCount(0);
+  });
+});

@@ -64,3 +64,39 @@ export async function replyToMessage(id: string, body: string): Promise<void> {
   const { error } = await supabase.rpc('reply_to_message', { p_message_id: id, p_body: body });
   if (error) throw error;
 }
+
+/** An open long-term application as admins read it in the inbox (RLS: admins read all), with its thread. */
+export type InboxApplication = Pick<
+  Tables<'long_term_applications'>,
+  'id' | 'queue_number' | 'email' | 'first_name' | 'last_name' | 'phone' | 'locale' | 'message' | 'desired_start' | 'created_at'
+> & {
+  boat: { name?: string; length?: number; width?: number } | null;
+  message_replies: MessageReply[];
+};
+
+/** Open long-term applications, oldest first (the waiting list's order), with the answers sent so far. */
+export const inboxApplicationsQueryOptions = () =>
+  queryOptions({
+    queryKey: [...inboxKeys.all, 'applications'] as const,
+    queryFn: async (): Promise<InboxApplication[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('long_term_applications')
+        .select('id, queue_number, email, first_name, last_name, phone, locale, message, desired_start, boat, created_at, message_replies(id, body, author_name, created_at)')
+        .eq('status', 'open')
+        .order('created_at')
+        .limit(INBOX_LIMIT)
+        .overrideTypes<{ boat: InboxApplication['boat'] }[]>();
+      if (error) throw error;
+      for (const a of data) a.message_replies.sort((x, y) => x.created_at.localeCompare(y.created_at));
+      return data;
+    },
+    staleTime: 15_000,
+  });
+
+/** Admins answer an application without deciding it: e-mailed to the applicant, kept on its thread (reply_to_application: admins only). */
+export async function replyToApplication(id: string, body: string): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('reply_to_application', { p_application_id: id, p_body: body });
+  if (error) throw error;
+}

@@ -7,16 +7,29 @@ import { Page, Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Textarea } from '@/components/ui/input';
+import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { harbourKeys } from '../api/keys';
-import { inboxKeys, inboxQueryOptions, replyToMessage, setMessageDone, type InboxMessage } from '../api/inbox';
+import {
+  inboxApplicationsQueryOptions, inboxKeys, inboxQueryOptions, replyToApplication, replyToMessage, setMessageDone,
+  type InboxApplication, type InboxMessage, type MessageReply,
+} from '../api/inbox';
 import { replySchema, type ReplyValues } from '../schemas/reply';
 import { useInboxRealtime } from '../hooks/use-inbox-realtime';
 import { AcceptRequestForm } from './accept-request-form';
 import { useMessageKindLabel } from './inbox-labels';
 
+/** Who an answer goes to: the sender of a message or the applicant. */
+interface Correspondent {
+  name: string;
+  email: string;
+  locale: string;
+  replies: MessageReply[];
+  send(body: string): Promise<void>;
+}
+
 /** The answers sent so far, oldest first, and the form for the next one. */
-function Thread({ message }: { message: InboxMessage }) {
+function Thread({ message }: { message: Correspondent }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const queryClient = useQueryClient();
@@ -29,7 +42,7 @@ function Thread({ message }: { message: InboxMessage }) {
     setError(null);
     setSent(false);
     try {
-      await replyToMessage(message.id, body);
+      await message.send(body);
       form.reset({ body: '' });
       setOpen(false);
       setSent(true);
@@ -39,7 +52,7 @@ function Thread({ message }: { message: InboxMessage }) {
       setError(t`Die Antwort konnte nicht gesendet werden. Bitte erneut versuchen.`);
     }
   });
-  const replies = message.message_replies;
+  const replies = message.replies;
   const language = message.locale === 'en' ? t`Englisch` : t`Deutsch`;
   return (
     <div className="mt-3 grid gap-2">
@@ -109,7 +122,7 @@ function MessageCard({ message, onToggle, busy }: { message: InboxMessage; onTog
         {' · '}{message.locale === 'en' ? t`schreibt Englisch` : t`schreibt Deutsch`}
       </p>
       <p className="mt-2 text-sm whitespace-pre-line">{message.message}</p>
-      <Thread message={message} />
+      <Thread message={{ name: message.name, email: message.email, locale: message.locale, replies: message.message_replies, send: (body) => replyToMessage(message.id, body) }} />
       <div className="mt-2 flex items-center gap-3">
         <Button size="sm" variant={done ? 'outline' : 'default'} disabled={busy} onClick={onToggle}>
           {done ? <Trans>Wieder öffnen</Trans> : <Trans>Erledigt</Trans>}
@@ -121,10 +134,53 @@ function MessageCard({ message, onToggle, busy }: { message: InboxMessage; onTog
   );
 }
 
+function ApplicationCard({ application: a }: { application: InboxApplication }) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  const name = `${a.first_name} ${a.last_name}`;
+  const metres = new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 2 });
+  const size = a.boat?.length && a.boat.width ? `${metres.format(a.boat.length)} × ${metres.format(a.boat.width)} m` : null;
+  return (
+    <li aria-label={t`Bewerbung – ${name}`} className="rounded-lg border border-primary/40 bg-white p-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="font-semibold">
+          <span className="mr-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800"><Trans>Bewerbung Nr. {a.queue_number}</Trans></span>
+          {name}
+        </p>
+        <span className="text-sm text-slate-600">{formatBerlinDateTime(a.created_at, locale)}</span>
+      </div>
+      <p className="mt-1 text-sm">
+        <a className="text-primary-dark underline" href={`mailto:${a.email}`}>{a.email}</a>
+        {a.phone && <> · <a className="text-primary-dark underline" href={`tel:${a.phone.replace(/[^\d+]/g, '')}`}>{a.phone}</a></>}
+        {a.boat?.name && <> · <Trans>Boot: {a.boat.name}</Trans></>}
+        {size && <> · {size}</>}
+        {a.desired_start && <> · <Trans>ab {formatDay(a.desired_start, locale)}</Trans></>}
+        {' · '}{a.locale === 'en' ? t`schreibt Englisch` : t`schreibt Deutsch`}
+      </p>
+      {a.message && <p className="mt-2 text-sm whitespace-pre-line">{a.message}</p>}
+      <Thread message={{ name, email: a.email, locale: a.locale, replies: a.message_replies, send: (body) => replyToApplication(a.id, body) }} />
+    </li>
+  );
+}
+
+/** Admins: the open long-term applications, to answer a question without deciding (the decision is made with the berth's holder). */
+function ApplicationsSection() {
+  const { t } = useLingui();
+  const { data, error } = useQuery(inboxApplicationsQueryOptions());
+  return (
+    <Section aria-label={t`Offene Bewerbungen um einen Dauerliegeplatz`} title={<>{t`Offene Bewerbungen um einen Dauerliegeplatz`} {data && <span className="text-slate-500">({data.length})</span>}</>}>
+      {error && <p role="alert" className="text-sm text-red-700"><Trans>Die Bewerbungen konnten nicht geladen werden.</Trans></p>}
+      {data?.length === 0 && <p className="text-sm text-slate-600"><Trans>Keine offenen Bewerbungen.</Trans></p>}
+      {!!data?.length && <ul className="grid gap-2">{data.map((a) => <ApplicationCard key={a.id} application={a} />)}</ul>}
+    </Section>
+  );
+}
+
 /** /account/admin/inbox: contact messages and service requests, open ones first, newest first; mark done or open again (live). */
 export function InboxPage() {
   const { t } = useLingui();
   const queryClient = useQueryClient();
+  const { data: identity } = useQuery(identityQueryOptions);
   useInboxRealtime();
   const { data, error, isPending } = useQuery(inboxQueryOptions());
   const [failed, setFailed] = useState(false);
@@ -160,6 +216,7 @@ export function InboxPage() {
       <Section aria-label={t`Erledigt`} title={<>{t`Erledigt`} <span className="text-slate-500">({done.length})</span></>}>
         {list(done, t`Noch nichts erledigt.`)}
       </Section>
+      {isAdmin(identity) && <ApplicationsSection />}
     </Page>
   );
 }
