@@ -133,7 +133,8 @@ export const CATALOG_QUERIES: Record<string, string> = {
 export const CATALOG_DATA: Record<string, string> = {
   'storage.buckets': `select row_to_json(b)::text as line from (select id, name, public, file_size_limit, allowed_mime_types, owner from storage.buckets) b`,
   'private.app_settings': `select row_to_json(s)::text as line from private.app_settings s`,
-  'public.harbour_settings': `select row_to_json(h)::text as line from (select id, door_code, wifi_ssid, wifi_password from public.harbour_settings) h`,
+  'public.harbour_settings': `select (to_jsonb(h) - 'updated_at' - 'updated_by')::text as line from public.harbour_settings h`,
+  'public.extras': `select (to_jsonb(e) - 'id' - 'created_at' - 'updated_at')::text as line from public.extras e`,
   'cron.job': `select row_to_json(j)::text as line from (select jobname, schedule, command from cron.job) j`,
 };
 
