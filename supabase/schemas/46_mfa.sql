@@ -161,3 +161,33 @@ $$;
 comment on function public.admin_mfa_status(uuid) is 'Admins: a person''s second factors (how many, one verified) and whether their roles require one.';
 revoke execute on function public.admin_mfa_status(uuid) from public, anon;
 grant execute on function public.admin_mfa_status(uuid) to authenticated;
+
+-- Turning a requirement on must not take the rights of the admin who does it: an admin whose
+-- own roles the new settings would cover must be in an aal2 session (signed in with a second
+-- factor) to switch it on. Otherwise the save that turns it on would be the admin's last.
+-- The roles come from user_roles directly: has_role still reads the old settings here.
+create function private.harbour_settings_keep_own_rights()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+begin
+  if v_uid is not null
+     and ((new.mfa_required_admin and not old.mfa_required_admin) or (new.mfa_required_harbor and not old.mfa_required_harbor))
+     and coalesce((select auth.jwt() ->> 'aal'), '') <> 'aal2'
+     and exists (select 1 from public.user_roles r
+                  where r.user_id = v_uid and ((r.admin and new.mfa_required_admin) or (r.harbor and new.mfa_required_harbor))) then
+    raise exception 'mfa_enrol_first' using errcode = '22023',
+      hint = 'Set up two-factor sign-in and sign in with it before requiring it: the change would take your own rights.';
+  end if;
+  return new;
+end
+$$;
+comment on function private.harbour_settings_keep_own_rights() is 'Refuses switching on a two-factor requirement that covers the caller''s own roles from a session without a second factor (aal1).';
+revoke execute on function private.harbour_settings_keep_own_rights() from public;
+
+create trigger harbour_settings_keep_own_rights before update of mfa_required_admin, mfa_required_harbor on public.harbour_settings
+  for each row execute function private.harbour_settings_keep_own_rights();

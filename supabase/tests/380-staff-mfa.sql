@@ -3,7 +3,7 @@
 -- calls no staff function; the same person at aal2 (TOTP verified) can. Off, nothing changes.
 -- The admin resets a person's factor: audited, the person is told by e-mail.
 begin;
-select plan(25);
+select plan(29);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values ('M1', 4, 12, false, false);
@@ -27,6 +27,16 @@ select pg_temp.authenticate_at('mfa_harbour', 'aal1');
 select public.staff_create_booking(tests.place_id('M1'), 'overnight', '2027-05-11', '{"name": "Rheinperle", "length": 9.4, "width": 3.2}',
   '{"first_name": "Klaus", "last_name": "Kunde", "email": "klaus@test.local"}', '2027-05-13');
 select isnt_empty($$ select 1 from public.orders $$, 'with 2FA not required, an aal1 staff session reads orders (as before)');
+
+-- Switching a requirement on does not take the switching admin's own rights.
+select pg_temp.authenticate_at('mfa_admin', 'aal1');
+select throws_ok($$ update public.harbour_settings set mfa_required_admin = true $$, '22023', 'mfa_enrol_first',
+  'an aal1 admin cannot require a second factor of admins: it would take the admin''s own rights');
+select lives_ok($$ update public.harbour_settings set mfa_required_harbor = true $$,
+  'but may require it of harbour staff, which leaves the admin''s rights');
+select pg_temp.authenticate_at('mfa_admin', 'aal2');
+select lives_ok($$ update public.harbour_settings set mfa_required_admin = true $$, 'an aal2 admin requires it of admins');
+select is((select (mfa_required_admin, mfa_required_harbor)::text from public.harbour_settings), '(t,t)', 'both are on');
 
 select tests.clear_authentication();
 update public.harbour_settings set mfa_required_admin = true, mfa_required_harbor = true;

@@ -21,6 +21,8 @@ export function adminErrorMessage(error: unknown): string {
       return t`Diesen Benutzer gibt es nicht (mehr).`;
     case 'admin_required':
       return t`Dafür fehlen Ihnen die Rechte.`;
+    case 'mfa_enrol_first':
+      return t`Damit würden Sie sich selbst die Rechte nehmen: Richten Sie zuerst in Ihrem Profil die Zwei-Faktor-Anmeldung ein und melden Sie sich damit an.`;
   }
   switch (e.code) {
     case '23505':

@@ -8,6 +8,7 @@ export const settingsKeys = {
   fairs: () => [...settingsKeys.all, 'fair-periods'] as const,
   access: () => [...settingsKeys.all, 'access'] as const,
   paymentModes: () => [...settingsKeys.all, 'payment-modes'] as const,
+  twoFactor: () => [...settingsKeys.all, 'two-factor'] as const,
 };
 
 export interface FairPeriod {
@@ -85,5 +86,24 @@ export const paymentModesQueryOptions = () =>
 export async function savePaymentModes(modes: PaymentModes): Promise<void> {
   const db = await getDb();
   const updated = checkList(await db.from('harbour_settings').update(modes).eq('id', 1).select('id'));
+  if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
+}
+
+/** Whether admins and harbour staff must sign in with a second factor (harbour_settings). */
+export type TwoFactor = Pick<Tables<'harbour_settings'>, 'mfa_required_admin' | 'mfa_required_harbor'>;
+
+export const twoFactorQueryOptions = () =>
+  queryOptions({
+    queryKey: settingsKeys.twoFactor(),
+    queryFn: async (): Promise<TwoFactor | null> => {
+      const db = await getDb();
+      return check(await db.from('harbour_settings').select('mfa_required_admin,mfa_required_harbor').eq('id', 1).maybeSingle());
+    },
+  });
+
+/** Saves the requirements; the database refuses one that would take the saving admin's own rights (mfa_enrol_first). */
+export async function saveTwoFactor(values: TwoFactor): Promise<void> {
+  const db = await getDb();
+  const updated = checkList(await db.from('harbour_settings').update(values).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }

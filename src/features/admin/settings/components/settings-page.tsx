@@ -5,6 +5,7 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -25,11 +26,14 @@ import {
   saveFairPeriod,
   saveHarbourAccess,
   savePaymentModes,
+  saveTwoFactor,
   settingsKeys,
+  twoFactorQueryOptions,
   type FairPeriod,
   type HarbourAccess,
   type PaymentMode,
   type PaymentModes,
+  type TwoFactor,
 } from '../api/settings';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 
@@ -41,6 +45,7 @@ export function SettingsPage() {
       <FairPeriodsSection />
       <AccessSection />
       <PaymentModesSection />
+      <TwoFactorSection />
       <DatevSettingsSection />
     </Page>
   );
@@ -317,6 +322,61 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
           {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
         </div>
         <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Zahlungseinstellungen speichern</Trans></Button></div>
+      </form>
+    </Form>
+  );
+}
+
+function TwoFactorSection() {
+  const { t } = useLingui();
+  const { data: twoFactor } = useSuspenseQuery(twoFactorQueryOptions());
+  const [state, setState] = useState<SaveState>();
+  return (
+    <Section title={t`Zwei-Faktor-Anmeldung`} aria-label={t`Zwei-Faktor-Anmeldung`}>
+      <p className="max-w-prose text-sm text-slate-700">
+        <Trans>Wer es muss, meldet sich mit Passwort und einem Code aus einer Authenticator-App an. Ohne den zweiten Schritt hat die Sitzung keine Rechte im Hafenbüro. Wer noch keine App eingerichtet hat, wird bei der nächsten Anmeldung dazu geführt.</Trans>
+      </p>
+      {twoFactor ? <TwoFactorForm key={`${twoFactor.mfa_required_admin}${twoFactor.mfa_required_harbor}`} twoFactor={twoFactor} state={state} setState={setState} /> : (
+        <p role="alert" className="text-red-700"><Trans>Die Einstellungen zur Anmeldung konnten nicht geladen werden.</Trans></p>
+      )}
+    </Section>
+  );
+}
+
+function TwoFactorForm({ twoFactor, state, setState }: { twoFactor: TwoFactor; state: SaveState; setState: (state: SaveState) => void }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const form = useForm<TwoFactor>({ defaultValues: twoFactor });
+  const onSubmit = form.handleSubmit(async (v) => {
+    setState(undefined);
+    try {
+      await saveTwoFactor(v);
+      setState({ ok: true });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor() });
+    } catch (e) {
+      setState({ ok: false, message: adminErrorMessage(e) });
+    }
+  });
+  const roles: { name: keyof TwoFactor; label: string }[] = [
+    { name: 'mfa_required_admin', label: t`Pflicht für Admins` },
+    { name: 'mfa_required_harbor', label: t`Pflicht für das Hafenteam` },
+  ];
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label={t`Zwei-Faktor-Anmeldung`} className="grid max-w-md gap-4">
+        {roles.map((role) => (
+          <FormField key={role.name} control={form.control} name={role.name} render={({ field }) => (
+            <FormItem className="flex items-center gap-3">
+              <FormControl><Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} /></FormControl>
+              <FormLabel className="font-normal">{role.label}</FormLabel>
+            </FormItem>
+          )} />
+        ))}
+        <div aria-live="polite">
+          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
+          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+        </div>
+        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button></div>
       </form>
     </Form>
   );

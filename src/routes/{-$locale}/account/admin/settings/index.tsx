@@ -3,7 +3,7 @@ import { SettingsPage } from '@/features/admin/settings/components/settings-page
 
 export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
   loader: async ({ context }) => {
-    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions }, { datevSettingsQueryOptions }] = await Promise.all([
+    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions, twoFactorQueryOptions }, { datevSettingsQueryOptions }] = await Promise.all([
       import('@/features/admin/settings/api/settings'),
       import('@/features/admin/datev/api/datev'),
     ]);
@@ -11,6 +11,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
       context.queryClient.ensureQueryData(fairPeriodsQueryOptions()),
       context.queryClient.ensureQueryData(harbourAccessQueryOptions()),
       context.queryClient.ensureQueryData(paymentModesQueryOptions()),
+      context.queryClient.ensureQueryData(twoFactorQueryOptions()),
       context.queryClient.ensureQueryData(datevSettingsQueryOptions()),
     ]);
   },
