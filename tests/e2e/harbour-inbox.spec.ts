@@ -156,9 +156,9 @@ test.describe('answers to long-term applications', () => {
     await expect(en).toContainText('writes German');
     await expect(en.getByRole('region', { name: 'Replies (1)' })).toBeVisible();
     if (process.env.E2E_SCREENSHOTS) {
-      await page.screenshot({ path: 'reports/screenshots/inbox-applications-en-1280.png', fullPage: true });
+      await en.screenshot({ path: 'reports/screenshots/inbox-applications-en-1280.png' });
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.screenshot({ path: 'reports/screenshots/inbox-applications-en-390.png', fullPage: true });
+      await en.screenshot({ path: 'reports/screenshots/inbox-applications-en-390.png' });
     }
     expect(consoleErrors).toEqual([]);
   });
