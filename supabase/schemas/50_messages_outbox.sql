@@ -594,6 +594,47 @@ revoke insert, update, delete, truncate on public.message_replies from anon, aut
 
 alter publication supabase_realtime add table public.message_replies;
 
+-- One answer on a thread (a message's or an application's): e-mailed with the mail frame, the
+-- answer first, then the quoted original; Reply-To the harbour; kept with its author. The
+-- callers check who may answer and load what is answered.
+create function private.send_reply(p_message_id uuid, p_application_id uuid, p_recipient text, p_locale text, p_name text,
+                                   p_subject text, p_body text, p_quote_intro text, p_quote text)
+returns public.message_replies
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_body text := btrim(p_body);
+  v_author text;
+  v_outbox bigint;
+  v_reply public.message_replies;
+begin
+  if v_body is null or char_length(v_body) not between 1 and 5000 then
+    raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
+  end if;
+  select nullif(btrim(concat_ws(' ', pr.first_name, pr.last_name)), '') into v_author
+    from public.profiles pr where pr.id = (select auth.uid());
+  v_outbox := private.queue_mail(
+    'message_reply', p_recipient, p_locale, p_subject,
+    private.mail_text(p_locale, p_name, concat_ws(E'\n',
+      v_body,
+      '',
+      p_quote_intro,
+      case when p_quote is not null then '> ' || replace(p_quote, E'\n', E'\n> ') end)),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    null);
+  insert into public.message_replies (message_id, application_id, body, author, author_name, outbox_id, created_at)
+  values (p_message_id, p_application_id, v_body, (select auth.uid()), v_author, v_outbox, private.now())
+  returning * into v_reply;
+  return v_reply;
+end
+$$;
+comment on function private.send_reply(uuid, uuid, text, text, text, text, text, text, text) is 'E-mails one answer (mail frame, the answer, the quoted original; Reply-To the harbour) and keeps it on the thread of a message or an application; the caller checks the right to answer.';
+revoke execute on function private.send_reply(uuid, uuid, text, text, text, text, text, text, text) from public;
+
 create function private.reply_to_message(p_message_id uuid, p_body text)
 returns public.message_replies
 language plpgsql
@@ -603,16 +644,12 @@ set search_path = ''
 as $$
 declare
   v_message public.contact_messages;
-  v_reply public.message_replies;
-  v_body text := btrim(p_body);
   v_en boolean;
-  v_author text;
-  v_outbox bigint;
 begin
   if not private.is_staff() then
     raise exception 'staff_only' using errcode = '42501';
   end if;
-  if v_body is null or char_length(v_body) not between 1 and 5000 then
+  if p_body is null or char_length(btrim(p_body)) not between 1 and 5000 then
     raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
   end if;
   select * into v_message from public.contact_messages m where m.id = p_message_id for update;
@@ -620,28 +657,17 @@ begin
     raise exception 'message_not_found' using errcode = 'PT404';
   end if;
   v_en := v_message.locale = 'en';
-  select nullif(btrim(concat_ws(' ', pr.first_name, pr.last_name)), '') into v_author
-    from public.profiles pr where pr.id = (select auth.uid());
-  v_outbox := private.queue_mail(
-    'message_reply', v_message.email, v_message.locale,
+  return private.send_reply(
+    p_message_id, null, v_message.email, v_message.locale, v_message.name,
     case
       when v_message.kind = 'service_request' and v_en then 'Re: Your service request to Hafen Düsseldorf'
       when v_message.kind = 'service_request' then 'Re: Ihre Serviceanfrage an den Hafen Düsseldorf'
       when v_en then 'Re: Your message to Hafen Düsseldorf'
       else 'Re: Ihre Nachricht an den Hafen Düsseldorf' end,
-    private.mail_text(v_message.locale, v_message.name, concat_ws(E'\n',
-      v_body,
-      '',
-      case when v_en then 'Your message of ' else 'Ihre Nachricht vom ' end
-        || private.format_berlin(v_message.created_at, v_message.locale) || ':',
-      '> ' || replace(v_message.message, E'\n', E'\n> '))),
-    '[]'::jsonb,
-    private.setting('harbour_email'),
-    null);
-  insert into public.message_replies (message_id, body, author, author_name, outbox_id, created_at)
-  values (p_message_id, v_body, (select auth.uid()), v_author, v_outbox, private.now())
-  returning * into v_reply;
-  return v_reply;
+    p_body,
+    case when v_en then 'Your message of ' else 'Ihre Nachricht vom ' end
+      || private.format_berlin(v_message.created_at, v_message.locale) || ':',
+    v_message.message);
 end
 $$;
 comment on function private.reply_to_message(uuid, text) is 'The rule behind public.reply_to_message (security definer, not exposed by the API).';

@@ -558,16 +558,12 @@ set search_path = ''
 as $$
 declare
   v_application public.long_term_applications;
-  v_reply public.message_replies;
-  v_body text := btrim(p_body);
   v_en boolean;
-  v_author text;
-  v_outbox bigint;
 begin
   if not private.has_role('admin') then
     raise exception 'admin_only' using errcode = '42501';
   end if;
-  if v_body is null or char_length(v_body) not between 1 and 5000 then
+  if p_body is null or char_length(btrim(p_body)) not between 1 and 5000 then
     raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
   end if;
   select * into v_application from public.long_term_applications a where a.id = p_application_id for update;
@@ -575,27 +571,17 @@ begin
     raise exception 'application_not_found' using errcode = 'PT404';
   end if;
   v_en := v_application.locale = 'en';
-  select nullif(btrim(concat_ws(' ', pr.first_name, pr.last_name)), '') into v_author
-    from public.profiles pr where pr.id = (select auth.uid());
-  v_outbox := private.queue_mail(
-    'message_reply', v_application.email, v_application.locale,
+  return private.send_reply(
+    null, p_application_id, v_application.email, v_application.locale,
+    concat_ws(' ', v_application.first_name, v_application.last_name),
     case when v_en then 'Re: Your application for a long-term berth at Hafen Düsseldorf'
          else 'Re: Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf' end,
-    private.mail_text(v_application.locale, concat_ws(' ', v_application.first_name, v_application.last_name), concat_ws(E'\n',
-      v_body,
-      '',
-      case when v_en then 'Your application of ' else 'Ihre Bewerbung vom ' end
-        || private.format_berlin(v_application.created_at, v_application.locale)
-        || case when v_en then ' (boat ' else ' (Boot ' end || coalesce(v_application.boat ->> 'name', '–') || ')'
-        || case when v_application.message is not null then ':' else '.' end,
-      case when v_application.message is not null then '> ' || replace(v_application.message, E'\n', E'\n> ') end)),
-    '[]'::jsonb,
-    private.setting('harbour_email'),
-    null);
-  insert into public.message_replies (application_id, body, author, author_name, outbox_id, created_at)
-  values (p_application_id, v_body, (select auth.uid()), v_author, v_outbox, private.now())
-  returning * into v_reply;
-  return v_reply;
+    p_body,
+    case when v_en then 'Your application of ' else 'Ihre Bewerbung vom ' end
+      || private.format_berlin(v_application.created_at, v_application.locale)
+      || case when v_en then ' (boat ' else ' (Boot ' end || coalesce(v_application.boat ->> 'name', '–') || ')'
+      || case when v_application.message is not null then ':' else '.' end,
+    v_application.message);
 end
 $$;
 comment on function private.reply_to_application(uuid, text) is 'The rule behind public.reply_to_application (security definer, not exposed by the API).';
