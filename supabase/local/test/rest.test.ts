@@ -122,7 +122,8 @@ for (const engine of engines()) {
         const notNull = await anon.from('countries').select('name, capitals(city_id)').not('capitals', 'is', null).order('id');
         expect(notNull.data?.map((c) => c.name)).toEqual(['Norway', 'Sweden', 'Denmark', 'Germany']);
         const isNull = await anon.from('countries').select('name, capitals()').is('capitals', null);
-        expect(isNull.data).toEqual([{ name: 'Atlantis', capitals: null }]);
+        // an empty embed only filters: PostgREST leaves its key out (test/spec RelatedQueriesSpec)
+        expect(isNull.data).toEqual([{ name: 'Atlantis' }]);
       });
 
       it('resolves ambiguous embeds with !hints and reports PGRST201 without one', async () => {
@@ -346,9 +347,9 @@ for (const engine of engines()) {
         expect([writeProfile.status, writeProfile.json.code]).toEqual([406, 'PGRST106']);
         const js = await anon.schema('storage').from('objects').select();
         expect([js.status, js.error?.code]).toEqual([406, 'PGRST106']);
-        const csv = await rest(stack, '/countries', { headers: { Accept: 'text/csv' } });
-        expect(csv.status).toBe(406);
-        expect(csv.json).toEqual({ code: 'PGRST107', details: null, hint: null, message: 'None of these media types are available: text/csv' });
+        const html = await rest(stack, '/countries', { headers: { Accept: 'text/html' } });
+        expect(html.status).toBe(406);
+        expect(html.json).toEqual({ code: 'PGRST107', details: null, hint: null, message: 'None of these media types are available: text/html' });
         const json = await rest(stack, '/settings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"key": ', key: stack.keys.serviceRoleKey });
         expect(json.status).toBe(400);
         expect(json.json).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'Empty or invalid json' });

@@ -355,25 +355,31 @@ export function selectListSql(node: Node, p: Params, split?: true): string | { e
         for (const { expr, key } of selectListSql(child, p, true)) {
           parts.push({ expr: `(select ${expr} from ${child.from} as ${quoteIdent(child.alias)} where ${where})`, key });
         }
-      } else parts.push({ expr: embedSql(node, e, p), key: e.name });
+      } else if (e.node.items.length > 0) parts.push({ expr: embedSql(node, e, p), key: e.name });
+      // an embed with an empty column list (`users!inner()`) only filters: PostgREST leaves
+      // its key out of the result (PostgREST 12.2.2, #3093)
     }
   }
   if (split) return parts;
-  return parts.length ? parts.map(({ expr, key }) => `${expr} as ${quoteIdent(key)}`).join(', ') : 'null as "pgrst_empty"';
+  return parts.length ? parts.map(({ expr, key }) => `${expr} as ${quoteIdent(key)}`).join(', ') : EMPTY_LIST;
 }
+
+/** The select list of a node that shows no key: each row is `{}`. */
+const EMPTY_LIST = 'null as "pgrst_empty"';
+/** json_agg of the rows of `row`, `{}` per row when the select list is empty. */
+const rowsJson = (list: string, row: string) => (list === EMPTY_LIST ? `json_agg('{}'::json)` : `json_agg(${row})`);
 
 function embedSql(parent: Node, e: Embed, p: Params): string {
   const child = e.node;
   const where = [joinSql(parent, e), ...whereSql(child, p)].join(' and ');
   const row = quoteIdent(`${child.alias}_row`);
-  const list = child.items.length ? selectListSql(child, p) : '';
+  const list = selectListSql(child, p);
   if (e.rel.toOne) {
-    const inner = `select ${list || '1 as "pgrst_empty"'} from ${child.from} as ${quoteIdent(child.alias)} where ${where}`;
-    return list ? `(select row_to_json(${row}) from (${inner}) as ${row})` : `(select '{}'::json from (${inner}) as ${row})`;
+    const inner = `select ${list} from ${child.from} as ${quoteIdent(child.alias)} where ${where}`;
+    return list !== EMPTY_LIST ? `(select row_to_json(${row}) from (${inner}) as ${row})` : `(select '{}'::json from (${inner}) as ${row})`;
   }
-  const inner = `select ${list || '1 as "pgrst_empty"'} from ${child.from} as ${quoteIdent(child.alias)} where ${where}${orderSql(child, p)}${limitSql(child, p)}`;
-  const agg = list ? `json_agg(${row})` : `json_agg('{}'::json)`;
-  return `(select coalesce(${agg}, '[]') from (${inner}) as ${row})`;
+  const inner = `select ${list} from ${child.from} as ${quoteIdent(child.alias)} where ${where}${orderSql(child, p)}${limitSql(child, p)}`;
+  return `(select coalesce(${rowsJson(list, row)}, '[]') from (${inner}) as ${row})`;
 }
 
 export interface ReadSql {
@@ -382,12 +388,23 @@ export interface ReadSql {
 }
 
 /** `select ... from source where ... order ... limit` wrapped into the response row. */
-export function readSql(node: Node, p: Params, opts: { count: boolean; single: boolean; source?: string }): string {
+export function readSql(node: Node, p: Params, opts: { count: boolean; single: boolean; csv?: boolean; source?: string }): string {
   const where = whereSql(node, p);
   const whereClause = where.length ? ` where ${where.join(' and ')}` : '';
   const from = opts.source ?? `${node.from} as ${quoteIdent(node.alias)}`;
-  const page = `select ${selectListSql(node, p)} from ${from}${whereClause}${orderSql(node, p)}${limitSql(node, p)}`;
-  const body = opts.single ? `coalesce((json_agg(_pgrst_t)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t), '[]')::text`;
+  const list = selectListSql(node, p);
+  const page = `select ${list} from ${from}${whereClause}${orderSql(node, p)}${limitSql(node, p)}`;
+  const agg = rowsJson(list, '_pgrst_t');
   const total = opts.count ? `, (select count(*) from ${from}${whereClause})::text as total` : '';
+  if (opts.csv) {
+    // text/csv as PostgREST's asCsvF: the first row's keys joined by commas (unquoted), a line
+    // break, then each row's composite text without its parentheses (Postgres's record
+    // quoting: a field with a comma, quote, backslash, parenthesis or space is double-quoted,
+    // NULL is empty). The page is a CTE, evaluated once, as PostgREST's source CTE.
+    const header = `(select coalesce(string_agg(_pgrst_a.k, ','), '') from (select json_object_keys(row_to_json(_pgrst_h)) as k from (select * from _pgrst_page limit 1) as _pgrst_h) as _pgrst_a)`;
+    const rows = `coalesce(string_agg(substring(_pgrst_t::text, 2, length(_pgrst_t::text) - 2), E'\\n'), '')`;
+    return `with _pgrst_page as (${page}) select ${header} || E'\\n' || ${rows} as body, count(_pgrst_t)::int as n${total} from _pgrst_page as _pgrst_t`;
+  }
+  const body = opts.single ? `coalesce((${agg}->0)::text, 'null')` : `coalesce(${agg}, '[]')::text`;
   return `select ${body} as body, count(_pgrst_t)::int as n${total} from (${page}) as _pgrst_t`;
 }

@@ -1,0 +1,153 @@
+/**
+ * Issue 27: where the local stack used to answer differently from PostgREST without saying so.
+ * Each case is PostgREST's documented or coded behaviour (sources in docs/decisions.md, "Local
+ * stack parity with PostgREST"), on PGlite and Postgres 15.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { engines, skipBecause } from './harness/engines.ts';
+import { startTestStack } from './harness/stack.ts';
+import type { Stack } from '../src/stack.ts';
+import { REST_FIXTURE, client, rest } from './fixtures/rest-helpers.ts';
+
+for (const engine of engines()) {
+  describe.skipIf(engine.skip && skipBecause(`rest parity on ${engine.name}`, engine.skip))(`rest parity on ${engine.name}`, () => {
+    let stack: Stack;
+    let service: SupabaseClient;
+    const asService = (path: string, init: RequestInit = {}) =>
+      rest(stack, path, { ...init, key: stack.keys.serviceRoleKey, headers: { Authorization: `Bearer ${stack.keys.serviceRoleKey}`, ...(init.headers as Record<string, string>) } });
+
+    beforeAll(async () => {
+      stack = await startTestStack({ engine: engine.name, workdir: REST_FIXTURE });
+      service = client(stack, stack.keys.serviceRoleKey);
+    });
+    afterAll(async () => {
+      await stack?.close();
+    });
+
+    it('upsert with missing=default gives an omitted column its default, not the old value', async () => {
+      await service.from('gear').insert({ id: 10, label: 'fender', note: 'old note', qty: 7 });
+      // supabase-js sends ?columns=id,label,qty,note (all keys) and Prefer: missing=default
+      const r = await service
+        .from('gear')
+        .upsert([{ id: 10, label: 'fender' }, { id: 11, label: 'hook', qty: 2, note: 'new' }], { defaultToNull: false })
+        .select('id, label, note, qty')
+        .order('id');
+      expect(r.error).toBeNull();
+      expect(r.data).toEqual([
+        { id: 10, label: 'fender', note: 'none', qty: 1 },
+        { id: 11, label: 'hook', note: 'new', qty: 2 },
+      ]);
+      // without missing=default the omitted column is null (and qty is not null: 23502)
+      const nulls = await service.from('gear').upsert([{ id: 10, label: 'fender', qty: 4 }, { id: 12, label: 'buoy' }], { onConflict: 'id' });
+      expect([nulls.status, nulls.error?.code]).toEqual([400, '23502']);
+      // PATCH with ?columns=: a listed column the body leaves out is null, or its default
+      const patchDefault = await asService('/gear?id=eq.11&columns=label,note', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json', Prefer: 'missing=default, return=representation' },
+        body: JSON.stringify({ label: 'boathook', ignored: 1 }),
+      });
+      expect(patchDefault.status).toBe(200);
+      expect(patchDefault.headers.get('preference-applied')).toBe('missing=default, return=representation');
+      expect(patchDefault.json).toMatchObject([{ id: 11, label: 'boathook', note: 'none', qty: 2 }]);
+      const patchNull = await asService('/gear?id=eq.11&columns=note', {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json', Prefer: 'return=representation' },
+        body: JSON.stringify({ label: 'not listed' }),
+      });
+      expect(patchNull.json).toMatchObject([{ id: 11, label: 'boathook', note: null }]);
+    });
+
+    it('max-affected with handling=strict: PGRST124 and rollback for RPC too, PGRST128 for a function not returning a set', async () => {
+      await service.from('settings').insert([{ key: 'ma1' }, { key: 'ma2' }, { key: 'ma3' }]);
+      const tooMany = await asService('/rpc/purge_settings', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Prefer: 'handling=strict, max-affected=2' },
+        body: JSON.stringify({ prefix: 'ma' }),
+      });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.json).toEqual({ code: 'PGRST124', details: 'The query affects 3 rows', hint: null, message: 'Query result exceeds max-affected preference constraint' });
+      expect((await service.from('settings').select('key').like('key', 'ma%')).data).toHaveLength(3);
+      // lenient (the default) ignores max-affected, as PostgREST does
+      const lenient = await asService('/rpc/purge_settings', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Prefer: 'max-affected=2' },
+        body: JSON.stringify({ prefix: 'ma3' }),
+      });
+      expect([lenient.status, lenient.headers.get('preference-applied')]).toEqual([200, null]);
+      const fits = await asService('/rpc/purge_settings?select=key', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Prefer: 'handling=strict, max-affected=2' },
+        body: JSON.stringify({ prefix: 'ma' }),
+      });
+      expect(fits.status).toBe(200);
+      expect(fits.headers.get('preference-applied')).toBe('handling=strict, max-affected=2');
+      expect(fits.json).toEqual([{ key: 'ma1' }, { key: 'ma2' }]);
+      const single = await asService('/rpc/purge_one', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Prefer: 'handling=strict, max-affected=5' },
+        body: JSON.stringify({ k: 'none' }),
+      });
+      expect(single.status).toBe(400);
+      expect(single.json).toEqual({
+        code: 'PGRST128',
+        details: null,
+        hint: null,
+        message: 'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+      });
+      // handling=strict refuses preferences PostgREST does not know
+      const unknown = await asService('/gear', { headers: { Prefer: 'handling=strict, return=everything, foo' } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.json).toEqual({ code: 'PGRST122', details: 'Invalid preferences: return=everything, foo', hint: null, message: 'Invalid preferences given with handling=strict' });
+    });
+
+    it('POST to a stable function runs read-only as in PostgREST (25006, 405)', async () => {
+      const r = await asService('/rpc/sneaky_write', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expect([r.status, r.json.code]).toEqual([405, '25006']);
+      expect((await service.from('settings').select('key').eq('key', 'sneaky')).data).toEqual([]);
+      // by GET too (it always was read-only); a volatile function still writes by POST
+      expect((await asService('/rpc/sneaky_write')).json.code).toBe('25006');
+      expect((await asService('/rpc/bump', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"k":"sneaky"}' })).json).toBe(1);
+    });
+
+    it('an embed with an empty column list only filters: its key is left out', async () => {
+      const r = await service.from('countries').select('id, cities!inner()').eq('cities.name', 'Oslo');
+      expect(r.error).toBeNull();
+      expect(r.data).toEqual([{ id: 1 }]);
+      const raw = await rest(stack, '/countries?select=name,cities()&id=eq.2');
+      expect(raw.text).toBe('[{"name":"Sweden"}]');
+      const only = await rest(stack, '/countries?select=cities!inner()&cities.name=eq.Bergen');
+      expect(only.json).toEqual([{}]);
+      const nested = await rest(stack, '/countries?select=name,cities(name,countries())&id=eq.3');
+      expect(nested.json).toEqual([{ name: 'Denmark', cities: [{ name: 'Copenhagen' }] }]);
+    });
+
+    it('answers Accept: text/csv with PostgREST\'s CSV', async () => {
+      const r = await rest(stack, '/gear?select=id,label,note,qty&id=lt.3&order=id', { headers: { Accept: 'text/csv' } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(r.text).toBe('id,label,note,qty\n1,rope,"long, ""blue""",3\n2,anchor,,1');
+      const arrays = await rest(stack, '/countries?select=name,tags,meta&id=in.(3,4)&order=id', { headers: { Accept: 'text/csv' } });
+      expect(arrays.text).toBe('name,tags,meta\nDenmark,{nordic},\nGermany,{},"{""capital"": ""Berlin""}"');
+      const empty = await rest(stack, '/gear?id=eq.999', { headers: { Accept: 'text/csv' } });
+      expect([empty.status, empty.text]).toEqual([200, '\n']);
+      const rpc = await rest(stack, '/rpc/country_stats?select=country,city_count&country=eq.Norway', { headers: { Accept: 'text/csv' } });
+      expect(rpc.text).toBe('country,city_count\nNorway,2');
+      const written = await asService('/gear?select=id,label', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/csv', Prefer: 'return=representation' },
+        body: JSON.stringify({ id: 20, label: 'oar, spare' }),
+      });
+      expect([written.status, written.headers.get('content-type'), written.text]).toEqual([201, 'text/csv; charset=utf-8', 'id,label\n20,"oar, spare"']);
+      const scalar = await rest(stack, '/rpc/hello', { headers: { Accept: 'text/csv' } });
+      expect([scalar.status, scalar.json.code, scalar.json.message]).toEqual([400, 'PGRST127', 'Feature not implemented']);
+      expect(scalar.json.details).toContain('text/csv responses of functions that return scalars');
+    });
+
+    it('applies Prefer: timezone to the transaction', async () => {
+      const r = await rest(stack, '/gear?select=added&id=eq.1', { headers: { Prefer: 'timezone=America/New_York' } });
+      expect(r.json).toEqual([{ added: '2023-12-31T19:00:00-05:00' }]);
+      expect(r.headers.get('preference-applied')).toBe('timezone=America/New_York');
+    });
+  });
+}
