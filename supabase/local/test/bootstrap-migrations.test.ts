@@ -133,7 +133,7 @@ for (const engine of engines()) {
             '20260101000000_api_settings.sql': `
               alter role authenticator set pgrst.db_schemas = 'public, storage, graphql_public';
               alter role authenticator set pgrst.db_max_rows = '500';
-              alter role authenticator set pgrst.db_aggregates_enabled = 'true';
+              alter role authenticator set pgrst.openapi_mode = 'ignore-privileges';
               notify pgrst, 'reload config';`,
             '20260102000000_private_channels.sql': `
               create policy "own boat channel: read" on realtime.messages for select to authenticated
@@ -174,7 +174,7 @@ for (const engine of engines()) {
           // roles are cluster-wide on Postgres: leave authenticator as other tests expect it
           await db.query(`alter role authenticator reset pgrst.db_schemas`);
           await db.query(`alter role authenticator reset pgrst.db_max_rows`);
-          await db.query(`alter role authenticator reset pgrst.db_aggregates_enabled`);
+          await db.query(`alter role authenticator reset pgrst.openapi_mode`);
         }
       });
 

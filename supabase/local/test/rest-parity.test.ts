@@ -149,5 +149,70 @@ for (const engine of engines()) {
       expect(r.json).toEqual([{ added: '2023-12-31T19:00:00-05:00' }]);
       expect(r.headers.get('preference-applied')).toBe('timezone=America/New_York');
     });
+    it('implements computed fields, computed relationships and embeds hinted by constraint name', async () => {
+      const fields = await service.from('cities').select('name, label:city_label').like('city_label', 'Oslo*').order('city_label');
+      expect(fields.error).toBeNull();
+      expect(fields.data).toEqual([{ name: 'Oslo', label: 'Oslo (1) ' }]);
+      const notInStar = await rest(stack, '/cities?id=eq.2');
+      expect(Object.keys(notInStar.json[0])).not.toContain('city_label');
+      const rels = await service.from('countries').select('name, capital_city(name), sister:capital_city(sister_cities(name))').eq('id', 1);
+      expect(rels.data).toEqual([{ name: 'Norway', capital_city: { name: 'Oslo' }, sister: { sister_cities: [{ name: 'Bergen' }] } }]);
+      const inner = await service.from('countries').select('name, capital_city!inner()').is('code', null);
+      expect(inner.data).toEqual([]);
+      const byConstraint = await service.from('boats').select('name, built:cities!boats_built_in_fkey(name)').eq('id', 1);
+      expect(byConstraint.data).toEqual([{ name: 'Fram', built: { name: 'Bergen' } }]);
+    });
+
+    it('answers every request feature it does not implement with PGRST127 naming it', async () => {
+      const notImplemented = async (path: string, init: RequestInit, feature: string) => {
+        const r = await asService(path, init);
+        expect([r.status, r.json.code, r.json.message]).toEqual([400, 'PGRST127', 'Feature not implemented']);
+        expect(r.json.details).toContain(feature);
+      };
+      await notImplemented('/big_cities?select=name,countries(name)', {}, 'embedding through views');
+      await notImplemented('/countries?select=name,...cities(name)', {}, 'spreading a to-many embed');
+      await notImplemented('/rpc/total', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"xs":[1,2]}' }, 'VARIADIC function public.total');
+      await notImplemented('/rpc/hello', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' }, 'raw text/plain body');
+      await notImplemented('/gear?id=eq.1', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"id":1,"label":"x"}' }, 'PUT');
+      // aggregates are off on hosted Supabase (db-aggregates-enabled): PostgREST's own error
+      const agg = await rest(stack, '/gear?select=qty.sum()');
+      expect([agg.status, agg.json]).toEqual([400, { code: 'PGRST123', details: null, hint: null, message: 'Use of aggregate functions is not allowed' }]);
+      expect((await rest(stack, '/gear?select=count()')).json.code).toBe('PGRST123');
+      const type = await asService('/gear', { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: '<gear/>' });
+      expect([type.status, type.json.code, type.json.message]).toEqual([400, 'PGRST102', 'Content-Type not acceptable: application/xml']);
+    });
+
+    it('reads CSV and form-urlencoded bodies as PostgREST does', async () => {
+      const csv = await asService('/gear?select=id,label,note', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/csv', Prefer: 'return=representation' },
+        body: 'id,label,note\r\n30,"net, small",NULL\r\n31,"say ""hi""",\r\n',
+      });
+      expect(csv.status).toBe(201);
+      expect(csv.json).toEqual([{ id: 30, label: 'net, small', note: null }, { id: 31, label: 'say "hi"', note: '' }]);
+      const ragged = await asService('/gear', { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: 'id,label\n32\n' });
+      expect([ragged.status, ragged.json.code, ragged.json.message]).toEqual([400, 'PGRST102', 'All lines must have same number of fields']);
+      const form = await asService('/gear?select=id,label', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Prefer: 'return=representation' },
+        body: 'id=33&label=spare+oar',
+      });
+      expect(form.json).toEqual([{ id: 33, label: 'spare oar' }]);
+      const rpc = await rest(stack, '/rpc/add', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' });
+      expect(rpc.json).toBe(3);
+    });
+
+    it('serves a second exposed schema by Accept-Profile and Content-Profile', async () => {
+      const read = await rest(stack, '/docks?order=id', { headers: { 'Accept-Profile': 'marina' } });
+      expect([read.status, read.headers.get('content-profile'), read.json]).toEqual([200, 'marina', [{ id: 1, name: 'North' }, { id: 2, name: 'South' }]]);
+      const js = await service.schema('marina').from('docks').insert({ id: 3, name: 'East' }).select();
+      expect([js.status, js.data]).toEqual([201, [{ id: 3, name: 'East' }]]);
+      // the request's schema leads the search_path, as PostgREST sets it
+      expect((await service.schema('marina').rpc('dock_count')).data).toBe(3);
+      const notInPublic = await rest(stack, '/docks');
+      expect([notInPublic.status, notInPublic.json.code]).toEqual([404, 'PGRST205']);
+      const other = await rest(stack, '/docks', { headers: { 'Accept-Profile': 'storage' } });
+      expect(other.json).toEqual({ code: 'PGRST106', details: null, hint: 'Only the following schemas are exposed: public, marina', message: 'Invalid schema: storage' });
+    });
   });
 }

@@ -240,13 +240,28 @@ interface Outcome {
   body?: string;
 }
 
+/**
+ * One schema cache per exposed schema: config.toml [api] schemas, as PostgREST's db-schemas
+ * (the first is the default; Accept-Profile/Content-Profile pick another). A configured schema
+ * that does not exist in the database is not exposed (hosted Supabase creates graphql_public,
+ * the stack does not).
+ */
+async function loadCaches(ctx: StackContext): Promise<Map<string, SchemaCache>> {
+  const wanted = ctx.config.api.schemas.length ? ctx.config.api.schemas : ['public'];
+  const { rows } = await ctx.db.query<{ nspname: string }>(`select nspname from pg_namespace where nspname = any($1::text[])`, [wanted]);
+  const present = new Set(rows.map((r) => r.nspname));
+  const caches = new Map<string, SchemaCache>();
+  for (const schema of wanted) if (present.has(schema)) caches.set(schema, await loadSchema(ctx.db, schema));
+  return caches;
+}
+
 export async function createRestService(ctx: StackContext): Promise<Service> {
-  let cache = await loadSchema(ctx.db);
+  let caches = await loadCaches(ctx);
   let reloading: Promise<void> | undefined;
   const reload = () => {
-    reloading = loadSchema(ctx.db)
+    reloading = loadCaches(ctx)
       .then((c) => {
-        cache = c;
+        caches = c;
       })
       .catch((e) => ctx.log.error(`rest: schema cache reload failed: ${(e as Error).message}`))
       .finally(() => {
@@ -304,9 +319,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
     const writeMethod = method === 'POST' || method === 'PATCH' || method === 'DELETE' || method === 'PUT';
     const profile = req.headers[writeMethod ? 'content-profile' : 'accept-profile'];
-    if (typeof profile === 'string' && profile !== cache.schema) {
-      throw apiError(406, 'PGRST106', `Invalid schema: ${profile}`, null, `Only the following schemas are exposed: ${cache.schema}`);
+    const exposed = [...caches.keys()];
+    const picked = caches.get(typeof profile === 'string' ? profile : exposed[0]);
+    if (!picked) {
+      throw apiError(406, 'PGRST106', `Invalid schema: ${String(profile)}`, null, `Only the following schemas are exposed: ${exposed.join(', ')}`);
     }
+    const cache: SchemaCache = picked;
+    if (method === 'PUT') throw notImplemented('PUT (the single-row upsert by primary key; POST with Prefer: resolution=merge-duplicates is implemented)');
     if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].includes(method)) {
       throw apiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
     }
@@ -607,6 +626,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         singleJson = !!fn;
       }
       if (!fn) throw noRpc(name, keys, !rpcRead, candidates);
+      if (fn.variadic) throw notImplemented(`calling the VARIADIC function ${cache.schema}.${fn.name}`);
       checkPreferences();
       if (prefer.strict && prefer.maxAffected !== undefined && !fn.returnsSet) {
         throw apiError(400, 'PGRST128', 'Function must return SETOF or TABLE when max-affected preference is used with handling=strict');
@@ -701,6 +721,8 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           path: url.pathname.replace(/^\/rest\/v1/, '') || '/',
           headers,
           statementTimeout: cache.roleTimeouts.get(role),
+          // PostgREST's search_path per request: the request's schema, then db-extra-search-path
+          searchPath: [cache.schema, ...ctx.config.api.extraSearchPath.filter((x) => x !== cache.schema)],
           readOnly,
           timezone: prefer.timezone,
         };
@@ -771,9 +793,24 @@ class Rollback extends Error {
 }
 
 
+/**
+ * The request body by its Content-Type, as PostgREST's getPayload: JSON (also without a
+ * Content-Type), CSV (header row, every value a string, NULL for null), and form-urlencoded
+ * (every value a string). A raw body for a function's single unnamed parameter (text/plain,
+ * text/xml, application/octet-stream) is not implemented; any other type is not acceptable.
+ */
 async function readPayload(req: IncomingMessage, allowEmpty = false): Promise<unknown> {
   const raw = await readBody(req);
   const text = raw.toString('utf8');
+  const mime = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
+  if (mime === 'text/csv') return csvPayload(text);
+  if (mime === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
+  if (allowEmpty && (mime === 'text/plain' || mime === 'text/xml' || mime === 'application/octet-stream')) {
+    throw notImplemented(`a raw ${mime} body for a function with a single unnamed parameter`);
+  }
+  if (mime !== 'application/json' && mime !== '*/*' && mime !== '') {
+    throw apiError(400, 'PGRST102', `Content-Type not acceptable: ${mime}`);
+  }
   if (text.trim() === '') {
     if (allowEmpty) return {};
     throw apiError(400, 'PGRST102', 'Empty or invalid json');
@@ -783,6 +820,51 @@ async function readPayload(req: IncomingMessage, allowEmpty = false): Promise<un
   } catch {
     throw apiError(400, 'PGRST102', 'Empty or invalid json');
   }
+}
+
+/** RFC 4180 CSV into objects by the header row (PostgREST's csvToJson: "NULL" is null). */
+function csvPayload(text: string): Record<string, string | null>[] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  let i = 0;
+  const endField = () => {
+    record.push(field);
+    field = '';
+  };
+  while (i < text.length) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (ch === '"') quoted = false;
+      else field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === '') quoted = true;
+    else if (ch === ',') endField();
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      endField();
+      records.push(record);
+      record = [];
+    } else field += ch;
+    i++;
+  }
+  if (quoted) throw apiError(400, 'PGRST102', 'parse error (unexpected end of input in a quoted field)');
+  if (field !== '' || record.length) {
+    endField();
+    records.push(record);
+  }
+  const [header, ...rows] = records.filter((r) => !(r.length === 1 && r[0] === ''));
+  if (!header) return [];
+  if (rows.some((r) => r.length !== header.length)) throw apiError(400, 'PGRST102', 'All lines must have same number of fields');
+  return rows.map((r) => Object.fromEntries(header.map((h, k) => [h, r[k] === 'NULL' ? null : r[k]])));
 }
 
 /** A small OpenAPI description of the exposed schema (PostgREST serves a full one at /). */
