@@ -36,7 +36,7 @@ alter role authenticator set statement_timeout = '8s';
 -- through supautils (privileged_role_allowed_configs 'pgrst.*'). Plain Postgres needs SET on
 -- each placeholder parameter, and from 16 on the ADMIN option on authenticator (without
 -- membership) to alter it; CREATEROLE is enough on 15. The names: PostgREST's dbSettingsNames
--- (src/PostgREST/Config/Database.hs) plus the older ones still in its documentation.
+-- (src/library/PostgREST/Config/Database.hs) plus the older ones still in its documentation.
 do $$
 declare
   setting text;
@@ -49,9 +49,18 @@ begin
     'openapi_server_proxy_uri', 'server_cors_allowed_origins', 'server_trace_header', 'server_timing_enabled',
     'url_use_legacy_target_names', 'db_use_legacy_gucs', 'raw_media_types', 'db_channel', 'db_channel_enabled'
   ] loop
-    execute format('grant set on parameter %I to postgres', 'pgrst.' || setting);
+    -- GRANT ... ON PARAMETER exists from 15 on (older servers: superuser only, as before);
+    -- granted once: a repeated grant rewrites the catalog row, which parallel bootstraps of
+    -- one cluster would race on
+    if current_setting('server_version_num')::int >= 150000
+       and not has_parameter_privilege('postgres', 'pgrst.' || setting, 'SET') then
+      execute format('grant set on parameter %I to postgres', 'pgrst.' || setting);
+    end if;
   end loop;
-  if current_setting('server_version_num')::int >= 160000 then
+  if current_setting('server_version_num')::int >= 160000 and not exists (
+    select 1 from pg_auth_members m
+    where m.roleid = 'authenticator'::regrole and m.member = 'postgres'::regrole and m.admin_option
+  ) then
     execute 'grant authenticator to postgres with admin option, inherit false, set false';
   end if;
 end
