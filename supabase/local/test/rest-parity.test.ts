@@ -173,13 +173,31 @@ for (const engine of engines()) {
       await notImplemented('/countries?select=name,...cities(name)', {}, 'spreading a to-many embed');
       await notImplemented('/rpc/total', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"xs":[1,2]}' }, 'VARIADIC function public.total');
       await notImplemented('/rpc/hello', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' }, 'raw text/plain body');
-      await notImplemented('/gear?id=eq.1', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"id":1,"label":"x"}' }, 'PUT');
       // aggregates are off on hosted Supabase (db-aggregates-enabled): PostgREST's own error
       const agg = await rest(stack, '/gear?select=qty.sum()');
       expect([agg.status, agg.json]).toEqual([400, { code: 'PGRST123', details: null, hint: null, message: 'Use of aggregate functions is not allowed' }]);
       expect((await rest(stack, '/gear?select=count()')).json.code).toBe('PGRST123');
       const type = await asService('/gear', { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: '<gear/>' });
       expect([type.status, type.json.code, type.json.message]).toEqual([400, 'PGRST102', 'Content-Type not acceptable: application/xml']);
+    });
+
+    it('upserts one row by PUT as PostgREST does', async () => {
+      const put = (path: string, body: unknown, prefer = 'return=representation') =>
+        asService(path, { method: 'PUT', headers: { 'Content-Type': 'application/json', Prefer: prefer }, body: JSON.stringify(body) });
+      const created = await put('/gear?id=eq.40&select=id,label,qty', { id: 40, label: 'kedge', qty: 2 });
+      expect([created.status, created.json]).toEqual([201, [{ id: 40, label: 'kedge', qty: 2 }]]);
+      const replaced = await put('/gear?id=eq.40&select=id,label,qty', { id: 40, label: 'kedge anchor', qty: 3 });
+      expect([replaced.status, replaced.json]).toEqual([200, [{ id: 40, label: 'kedge anchor', qty: 3 }]]);
+      const quiet = await put('/gear?id=eq.40', { id: 40, label: 'kedge', qty: 4 }, 'return=minimal');
+      expect([quiet.status, quiet.text, quiet.headers.get('preference-applied')]).toEqual([204, '', 'return=minimal']);
+      const mismatch = await put('/gear?id=eq.41', { id: 42, label: 'x' });
+      expect([mismatch.status, mismatch.json]).toEqual([400, { code: 'PGRST115', details: null, hint: null, message: 'Payload values do not match URL in primary key column(s)' }]);
+      expect((await service.from('gear').select('id').in('id', [41, 42])).data).toEqual([]);
+      const notPk = await put('/gear?label=eq.x', { id: 43, label: 'x' });
+      expect([notPk.status, notPk.json.code, notPk.json.message]).toEqual([405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators"]);
+      const limited = await put('/gear?id=eq.43&limit=1', { id: 43, label: 'x' });
+      expect([limited.status, limited.json.code]).toEqual([400, 'PGRST114']);
+      expect((await service.from('gear').select('label, qty').eq('id', 40).single()).data).toEqual({ label: 'kedge', qty: 4 });
     });
 
     it('reads CSV and form-urlencoded bodies as PostgREST does', async () => {

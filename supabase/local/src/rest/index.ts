@@ -325,8 +325,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       throw apiError(406, 'PGRST106', `Invalid schema: ${String(profile)}`, null, `Only the following schemas are exposed: ${exposed.join(', ')}`);
     }
     const cache: SchemaCache = picked;
-    if (method === 'PUT') throw notImplemented('PUT (the single-row upsert by primary key; POST with Prefer: resolution=merge-duplicates is implemented)');
-    if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].includes(method)) {
+    if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
       throw apiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
     }
     const accept = parseAccept(req.headers.accept);
@@ -367,6 +366,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       if (method === 'DELETE') return planDelete(table, root, p);
       const body = await readPayload(req);
       if (method === 'POST') return planInsert(table, root, q, p, body);
+      if (method === 'PUT') return planPut(table, root, q, p, body);
       return planUpdate(table, root, q, p, body);
     }
 
@@ -420,9 +420,9 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     }
 
     /** Preference-Applied in PostgREST's order (prefAppliedHeader, responsePreferences). */
-    function preferenceApplied(kind: 'create' | 'update' | 'delete' | 'read' | 'rpc', hasConflictTarget: boolean): Record<string, string> {
+    function preferenceApplied(kind: 'create' | 'update' | 'delete' | 'put' | 'read' | 'rpc', hasConflictTarget: boolean): Record<string, string> {
       const parts: string[] = [];
-      const write = kind === 'create' || kind === 'update' || kind === 'delete';
+      const write = kind === 'create' || kind === 'update' || kind === 'delete' || kind === 'put';
       if (kind === 'create' && prefer.resolution && hasConflictTarget) parts.push(`resolution=${prefer.resolution}`);
       if ((kind === 'create' || kind === 'update') && prefer.missing) parts.push(`missing=${prefer.missing}`);
       if (write && prefer.return) parts.push(`return=${prefer.return}`);
@@ -444,7 +444,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
     /** Runs a mutation CTE and shapes the response from its rows. */
     async function mutate(
-      kind: 'create' | 'update' | 'delete',
+      kind: 'create' | 'update' | 'delete' | 'put',
       table: Table,
       root: Node,
       p: Params,
@@ -493,6 +493,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         }
         if (accept.single && n !== 1) {
           throw apiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${n} rows`);
+        }
+        // PUT: exactly one row, whose primary key is the URL's (MainTx.hs failPut)
+        if (kind === 'put') {
+          if (n !== 1) throw apiError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
+          const headers = preferenceApplied('put', false);
+          if (representation) return { status: inserted > 0 ? 201 : 200, headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema }, body: stripNulls(body) };
+          return { status: 204, headers };
         }
         if (kind !== 'create') failExceedsMaxAffected(n);
         const total = prefer.count ? n : undefined;
@@ -560,6 +567,43 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         return sql;
       };
       return () => mutate('create', table, root, p, { count: groups.length, build }, { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' });
+    }
+
+    /**
+     * PUT: the upsert of one row named by its whole primary key (PostgREST's
+     * MutationSingleUpsert): only `pk=eq.value` filters (PGRST105), no limit/offset (PGRST114),
+     * the body's key equal to the URL's (PGRST115); 201 when inserted, 200 when replaced (with
+     * return=representation), else 204.
+     */
+    function planPut(table: Table, root: Node, q: ParsedQuery, p: Params, body: unknown): () => Promise<Outcome> {
+      if (q.limits.has('') || q.offsets.has('')) throw apiError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
+      const rootFilters = q.filters.filter((f) => f.path.length === 0).map((f) => f.filter);
+      const onlyPkEq =
+        table.pk.length > 0 &&
+        q.logic.length === 0 &&
+        rootFilters.length === table.pk.length &&
+        table.pk.every((c) => rootFilters.some((f) => f.field.name === c)) &&
+        rootFilters.every((f) => !f.negate && f.field.path.length === 0 && f.operation.op === 'eq' && !('quant' in f.operation && f.operation.quant));
+      if (!onlyPkEq) throw apiError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
+      const rows = Array.isArray(body) ? body : [body];
+      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) throw apiError(400, 'PGRST102', 'All object keys must match');
+      const first = Object.keys(rows[0] ?? {});
+      const columns = q.columns ?? first;
+      checkColumns(table, columns);
+      const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
+      const build = (b: Params) => {
+        const cols = columns.map(quoteIdent).join(', ');
+        const payload = b.add(JSON.stringify(rows), 'json');
+        const matches = rootFilters.map((f) => {
+          const col = table.byName.get(f.field.name)!;
+          const type = col.baseType === 'character' ? 'bpchar' : (col.baseType ?? col.type);
+          return `_pgrst_b.${quoteIdent(col.name)} = ${b.add('value' in f.operation ? f.operation.value : null, type)}`;
+        });
+        const sets = columns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
+        return `insert into ${target} as ${quoteIdent(table.name)} (${cols}) select ${cols} from json_populate_recordset(null::${target}, ${payload}) as _pgrst_b where ${matches.join(' and ')}` +
+          ` on conflict (${table.pk.map(quoteIdent).join(', ')}) ${sets.length ? `do update set ${sets.join(', ')}` : 'do nothing'}`;
+      };
+      return () => mutate('put', table, root, p, { count: 1, build }, { conflictTarget: true, upsertMerge: true });
     }
 
     function planUpdate(table: Table, root: Node, q: ParsedQuery, p: Params, body: unknown): () => Promise<Outcome> {
