@@ -126,6 +126,58 @@ for (const engine of engines()) {
         expect(grants.rows.map((g) => g.grantee)).toEqual(expect.arrayContaining(['anon', 'authenticated', 'service_role']));
       });
 
+      it('accepts what the Supabase CLI accepts: pgrst.* settings on authenticator and policies on realtime.messages', async () => {
+        const user = '33333333-3333-3333-3333-333333333333';
+        const { db, migrations } = await start({
+          migrations: {
+            '20260101000000_api_settings.sql': `
+              alter role authenticator set pgrst.db_schemas = 'public, storage, graphql_public';
+              alter role authenticator set pgrst.db_max_rows = '500';
+              alter role authenticator set pgrst.openapi_mode = 'ignore-privileges';
+              notify pgrst, 'reload config';`,
+            '20260102000000_private_channels.sql': `
+              create policy "own boat channel: read" on realtime.messages for select to authenticated
+                using (realtime.topic() = 'boat:' || (select auth.uid())::text and extension in ('broadcast', 'presence'));
+              create policy "own boat channel: write" on realtime.messages for insert to authenticated
+                with check (realtime.topic() = 'boat:' || (select auth.uid())::text);`,
+          },
+        });
+        try {
+          expect(migrations.applied).toEqual(['20260101000000_api_settings', '20260102000000_private_channels']);
+          const settings = await db.query<{ config: string[] }>(
+            `select setconfig as config from pg_db_role_setting where setrole = 'authenticator'::regrole and setdatabase = 0`,
+          );
+          expect(settings.rows[0].config).toEqual(expect.arrayContaining(['pgrst.db_schemas=public, storage, graphql_public', 'pgrst.db_max_rows=500']));
+          const policies = await db.query<{ policyname: string }>(`select policyname from pg_policies where schemaname = 'realtime' and tablename = 'messages' order by 1`);
+          expect(policies.rows.map((p) => p.policyname)).toEqual(['own boat channel: read', 'own boat channel: write']);
+          // the policies decide per topic, as Realtime asks them (topic in realtime.topic())
+          const claims = { sub: user, role: 'authenticated' };
+          const asUser = (topic: string, sql: string) =>
+            withRequest(db, { role: 'authenticated', claims }, async (tx) => {
+              await tx.query(`select set_config('realtime.topic', $1, true)`, [topic]);
+              return tx.query<{ n: number }>(sql);
+            });
+          await asUser(`boat:${user}`, `insert into realtime.messages (topic, extension, event) values ('boat:${user}', 'broadcast', 'moved')`);
+          expect((await asUser(`boat:${user}`, `select count(*)::int as n from realtime.messages`)).rows[0].n).toBe(1);
+          expect((await asUser('boat:someone-else', `select count(*)::int as n from realtime.messages`)).rows[0].n).toBe(0);
+          const foreign = await asUser('boat:someone-else', `insert into realtime.messages (topic, extension) values ('boat:x', 'broadcast')`).catch((e: { code?: string }) => e);
+          expect((foreign as { code?: string }).code).toBe('42501');
+          // what the grants allow stays narrow: no setting outside pgrst.*
+          const other = await db
+            .transaction(async (tx) => {
+              await tx.query(`select set_config('role', 'postgres', true)`);
+              await tx.query(`alter role authenticator set not_pgrst.anything = 'x'`);
+            })
+            .catch((e: { code?: string }) => e);
+          expect((other as { code?: string }).code).toBe('42501');
+        } finally {
+          // roles are cluster-wide on Postgres: leave authenticator as other tests expect it
+          await db.query(`alter role authenticator reset pgrst.db_schemas`);
+          await db.query(`alter role authenticator reset pgrst.db_max_rows`);
+          await db.query(`alter role authenticator reset pgrst.openapi_mode`);
+        }
+      });
+
       it('refuses a migration that only a superuser could run, naming file and line', async () => {
         const project = tempProject({
           migrations: {

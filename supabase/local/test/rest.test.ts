@@ -80,14 +80,11 @@ for (const engine of engines()) {
         ]);
         const nested = await anon.from('capitals').select('...cities(city:name, ...countries(country:name))').eq('country_id', 2);
         expect(nested.data).toEqual([{ city: 'Stockholm', country: 'Sweden' }]);
+        // PostgREST 13 spreads to-many embeds into arrays (12 answered PGRST119): not implemented here
         const toMany = await anon.from('countries').select('name, ...cities(name)');
         expect(toMany.status).toBe(400);
-        expect(toMany.error).toEqual({
-          code: 'PGRST119',
-          details: "'countries' and 'cities' do not form a many-to-one or one-to-one relationship",
-          hint: null,
-          message: "A spread operation on 'cities' is not possible",
-        });
+        expect([toMany.error?.code, toMany.error?.message]).toEqual(['PGRST127', 'Feature not implemented']);
+        expect(toMany.error?.details).toContain("spreading a to-many embed ('...cities' from 'countries'");
       });
 
       it('embeds many-to-many through a junction table and reads views', async () => {
@@ -122,7 +119,8 @@ for (const engine of engines()) {
         const notNull = await anon.from('countries').select('name, capitals(city_id)').not('capitals', 'is', null).order('id');
         expect(notNull.data?.map((c) => c.name)).toEqual(['Norway', 'Sweden', 'Denmark', 'Germany']);
         const isNull = await anon.from('countries').select('name, capitals()').is('capitals', null);
-        expect(isNull.data).toEqual([{ name: 'Atlantis', capitals: null }]);
+        // an empty embed only filters: PostgREST leaves its key out (test/spec RelatedQueriesSpec)
+        expect(isNull.data).toEqual([{ name: 'Atlantis' }]);
       });
 
       it('resolves ambiguous embeds with !hints and reports PGRST201 without one', async () => {
@@ -341,21 +339,26 @@ for (const engine of engines()) {
         expect([date.status, date.error?.code]).toEqual([400, '22007']);
         const profile = await rest(stack, '/countries', { headers: { 'Accept-Profile': 'private' } });
         expect(profile.status).toBe(406);
-        expect(profile.json).toEqual({ code: 'PGRST106', details: null, hint: 'Only the following schemas are exposed: public', message: 'Invalid schema: private' });
+        expect(profile.json).toEqual({ code: 'PGRST106', details: null, hint: 'Only the following schemas are exposed: public, marina', message: 'Invalid schema: private' });
         const writeProfile = await rest(stack, '/settings', { method: 'POST', headers: { 'Content-Profile': 'auth', 'Content-Type': 'application/json' }, body: '{"key":"p"}' });
         expect([writeProfile.status, writeProfile.json.code]).toEqual([406, 'PGRST106']);
         const js = await anon.schema('storage').from('objects').select();
         expect([js.status, js.error?.code]).toEqual([406, 'PGRST106']);
-        const csv = await rest(stack, '/countries', { headers: { Accept: 'text/csv' } });
-        expect(csv.status).toBe(406);
-        expect(csv.json).toEqual({ code: 'PGRST107', details: null, hint: null, message: 'None of these media types are available: text/csv' });
+        const html = await rest(stack, '/countries', { headers: { Accept: 'text/html' } });
+        expect(html.status).toBe(406);
+        expect(html.json).toEqual({ code: 'PGRST107', details: null, hint: null, message: 'None of these media types are available: text/html' });
         const json = await rest(stack, '/settings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"key": ', key: stack.keys.serviceRoleKey });
         expect(json.status).toBe(400);
         expect(json.json).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'Empty or invalid json' });
         const path = await rest(stack, '/countries/1');
         expect([path.status, path.json.code]).toEqual([404, 'PGRST125']);
-        const put = await rest(stack, '/countries', { method: 'PUT', body: '{}' });
-        expect([put.status, put.json.code]).toEqual([405, 'PGRST117']);
+        const put = await rest(stack, '/countries', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+        expect([put.status, put.json.code]).toEqual([405, 'PGRST105']);
+        // a body fetch labels text/plain is not JSON to PostgREST (Payload.hs)
+        const plain = await rest(stack, '/countries', { method: 'PUT', body: '{}' });
+        expect([plain.status, plain.json.message]).toEqual([400, 'Content-Type not acceptable: text/plain']);
+        const trace = await rest(stack, '/countries', { method: 'PURGE' });
+        expect([trace.status, trace.json.code]).toEqual([405, 'PGRST117']);
         const badCast = await rest(stack, '/countries?select=id::nosuchtype');
         expect([badCast.status, badCast.json.code]).toEqual([400, '42704']);
         const badJsonPath = await rest(stack, '/countries?select=name->x');

@@ -26,7 +26,42 @@ $$;
 
 grant anon, authenticated, service_role to authenticator;
 grant anon, authenticated, service_role to postgres;
-grant supabase_auth_admin, supabase_storage_admin to postgres;
+grant supabase_auth_admin, supabase_storage_admin, supabase_realtime_admin to postgres;
 alter role anon set statement_timeout = '3s';
 alter role authenticated set statement_timeout = '8s';
 alter role authenticator set statement_timeout = '8s';
+
+-- PostgREST's in-database configuration (`alter role authenticator set pgrst.db_schemas = ...`,
+-- docs.postgrest.org "In-Database Configuration"): hosted Supabase lets `postgres` set these
+-- through supautils (privileged_role_allowed_configs 'pgrst.*'). Plain Postgres needs SET on
+-- each placeholder parameter, and from 16 on the ADMIN option on authenticator (without
+-- membership) to alter it; CREATEROLE is enough on 15. The names: PostgREST's dbSettingsNames
+-- (src/library/PostgREST/Config/Database.hs) plus the older ones still in its documentation.
+do $$
+declare
+  setting text;
+begin
+  foreach setting in array array[
+    'db_aggregates_enabled', 'client_error_verbosity', 'db_anon_role', 'db_pre_config', 'db_extra_search_path',
+    'db_max_rows', 'db_plan_enabled', 'db_pre_request', 'db_prepared_statements', 'db_root_spec', 'db_schemas',
+    'db_tx_end', 'db_hoisted_tx_settings', 'jwt_aud', 'jwt_role_claim_key', 'jwt_secret', 'jwt_secret_is_base64',
+    'jwt_cache_max_lifetime', 'jwt_cache_max_entries', 'openapi_mode', 'openapi_security_active',
+    'openapi_server_proxy_uri', 'server_cors_allowed_origins', 'server_trace_header', 'server_timing_enabled',
+    'url_use_legacy_target_names', 'db_use_legacy_gucs', 'raw_media_types', 'db_channel', 'db_channel_enabled'
+  ] loop
+    -- GRANT ... ON PARAMETER exists from 15 on (older servers: superuser only, as before);
+    -- granted once: a repeated grant rewrites the catalog row, which parallel bootstraps of
+    -- one cluster would race on
+    if current_setting('server_version_num')::int >= 150000
+       and not has_parameter_privilege('postgres', 'pgrst.' || setting, 'SET') then
+      execute format('grant set on parameter %I to postgres', 'pgrst.' || setting);
+    end if;
+  end loop;
+  if current_setting('server_version_num')::int >= 160000 and not exists (
+    select 1 from pg_auth_members m
+    where m.roleid = 'authenticator'::regrole and m.member = 'postgres'::regrole and m.admin_option
+  ) then
+    execute 'grant authenticator to postgres with admin option, inherit false, set false';
+  end if;
+end
+$$;

@@ -11,6 +11,10 @@ export interface RequestContext {
   statementTimeout?: string;
   /** GET/HEAD run in a read-only transaction, as PostgREST runs them. */
   readOnly?: boolean;
+  /** PostgREST's `Prefer: timezone=...`: the transaction's TimeZone. */
+  timezone?: string;
+  /** PostgREST's per-request search_path: the request's schema and db-extra-search-path. */
+  searchPath?: string[];
 }
 
 const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
@@ -40,6 +44,14 @@ export async function withRequest<T>(
   if (context.statementTimeout) {
     params.push(context.statementTimeout);
     sql += `, set_config('statement_timeout', $${params.length}, true)`;
+  }
+  if (context.searchPath?.length) {
+    params.push(context.searchPath.map((x) => `"${x.replace(/"/g, '""')}"`).join(', '));
+    sql += `, set_config('search_path', $${params.length}, true)`;
+  }
+  if (context.timezone) {
+    params.push(context.timezone);
+    sql += `, set_config('timezone', $${params.length}, true)`;
   }
   if (context.readOnly) sql += `, set_config('transaction_read_only', 'on', true)`;
   return db.transaction(async (tx) => {

@@ -23,6 +23,16 @@ export function parseError(what: string, input: string, position: number, detail
   return apiError(400, 'PGRST100', `"failed to parse ${what} (${input})" (line 1, column ${position + 1})`, details);
 }
 
+/**
+ * PGRST127, PostgREST's own "Feature not implemented" (400): the details name what the local
+ * stack does not implement, so a request never gets a different result from the one hosted
+ * PostgREST would give (docs/decisions.md, "Local stack parity with PostgREST").
+ */
+export function notImplemented(feature: string) {
+  return apiError(400, 'PGRST127', 'Feature not implemented', `The local stack (supabase/local) does not implement ${feature}; hosted PostgREST does.`,
+    'Use a form the local stack implements (README, "What the local stack implements") or test this against hosted Supabase.');
+}
+
 export function columnNotFound(relation: string, column: string) {
   // PostgREST lets Postgres report it: 42703 "column <rel>.<col> does not exist", status 400.
   return apiError(400, '42703', `column ${relation}.${column} does not exist`);

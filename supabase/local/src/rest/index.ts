@@ -10,7 +10,7 @@ import { HttpError, bearer, forwardedHeaders, readBody } from '../http.ts';
 import { JwtError, type Claims } from '../jwt.ts';
 import { UnknownRoleError, withRequest } from '../db/request.ts';
 import { isPgError, type Queryable } from '../db/types.ts';
-import { apiError, fromPgError, pgrstBody } from './errors.ts';
+import { apiError, fromPgError, notImplemented, pgrstBody } from './errors.ts';
 import { loadSchema, type PgFunction, type SchemaCache, type Table } from './schema.ts';
 import {
   parseColumns, parseCount, parseFilterKey, parseFilterValue, parseLogic, parseOrder, parseSelect, splitEmbedKey,
@@ -19,6 +19,7 @@ import {
 import { Aliases, Params, buildNode, closest, findNode, quoteIdent, readSql, type Node } from './query.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
 const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
 
 interface Prefer {
@@ -29,17 +30,35 @@ interface Prefer {
   tx?: 'commit' | 'rollback';
   strict: boolean;
   maxAffected?: number;
+  timezone?: string;
+  /** Preferences PostgREST does not know (PGRST122 with handling=strict). */
+  invalid: string[];
   raw: Map<string, string>;
 }
+
+/** The preferences PostgREST accepts (ApiRequest/Preferences.hs, acceptedPrefs). */
+const ACCEPTED_PREFS = new Set([
+  'resolution=merge-duplicates', 'resolution=ignore-duplicates', 'return=representation', 'return=minimal', 'return=headers-only',
+  'count=exact', 'count=planned', 'count=estimated', 'tx=commit', 'tx=rollback', 'missing=default', 'missing=null',
+  'handling=strict', 'handling=lenient',
+]);
 
 function parsePrefer(header: string | string[] | undefined): Prefer {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
   const raw = new Map<string, string>();
+  const invalid: string[] = [];
   for (const part of text.split(',')) {
-    const [k, v] = part.trim().split('=').map((s) => s?.trim());
-    if (k && v !== undefined) raw.set(k, v);
+    const pref = part.trim();
+    if (pref === '') continue;
+    if (!ACCEPTED_PREFS.has(pref) && !pref.startsWith('timezone=') && !pref.startsWith('max-affected=')) invalid.push(pref);
+    const eq = pref.indexOf('=');
+    const [k, v] = eq < 0 ? [pref, undefined] : [pref.slice(0, eq).trim(), pref.slice(eq + 1).trim()];
+    // the first occurrence of a preference wins, as in PostgREST's parsePrefs
+    if (k && v !== undefined && !raw.has(k)) raw.set(k, v);
   }
-  const p: Prefer = { raw, strict: raw.get('handling') === 'strict' };
+  const p: Prefer = { raw, invalid, strict: raw.get('handling') === 'strict' };
+  const tz = raw.get('timezone');
+  if (tz) p.timezone = tz;
   const tx = raw.get('tx');
   if (tx === 'commit' || tx === 'rollback') p.tx = tx;
   const max = raw.get('max-affected');
@@ -58,18 +77,21 @@ function parsePrefer(header: string | string[] | undefined): Prefer {
 interface Accept {
   single: boolean;
   stripNulls: boolean;
+  /** text/csv: PostgREST's built-in CSV handler. */
+  csv: boolean;
 }
 
 function parseAccept(header: string | undefined): Accept {
-  if (!header) return { single: false, stripNulls: false };
+  if (!header) return { single: false, stripNulls: false, csv: false };
   const types = header.split(',').map((t) => t.trim().toLowerCase());
   for (const t of types) {
     const [base, ...params] = t.split(';').map((s) => s.trim());
     const stripNulls = params.includes('nulls=stripped');
-    if (base === 'application/vnd.pgrst.object+json' || base === 'application/vnd.pgrst.object') return { single: true, stripNulls };
+    if (base === 'application/vnd.pgrst.object+json' || base === 'application/vnd.pgrst.object') return { single: true, stripNulls, csv: false };
     if (base === 'application/json' || base === 'application/vnd.pgrst.array+json' || base === '*/*' || base === 'application/*') {
-      return { single: false, stripNulls };
+      return { single: false, stripNulls, csv: false };
     }
+    if (base === 'text/csv') return { single: false, stripNulls: false, csv: true };
   }
   throw apiError(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`);
 }
@@ -218,13 +240,28 @@ interface Outcome {
   body?: string;
 }
 
+/**
+ * One schema cache per exposed schema: config.toml [api] schemas, as PostgREST's db-schemas
+ * (the first is the default; Accept-Profile/Content-Profile pick another). A configured schema
+ * that does not exist in the database is not exposed (hosted Supabase creates graphql_public,
+ * the stack does not).
+ */
+async function loadCaches(ctx: StackContext): Promise<Map<string, SchemaCache>> {
+  const wanted = ctx.config.api.schemas.length ? ctx.config.api.schemas : ['public'];
+  const { rows } = await ctx.db.query<{ nspname: string }>(`select nspname from pg_namespace where nspname = any($1::text[])`, [wanted]);
+  const present = new Set(rows.map((r) => r.nspname));
+  const caches = new Map<string, SchemaCache>();
+  for (const schema of wanted) if (present.has(schema)) caches.set(schema, await loadSchema(ctx.db, schema));
+  return caches;
+}
+
 export async function createRestService(ctx: StackContext): Promise<Service> {
-  let cache = await loadSchema(ctx.db);
+  let caches = await loadCaches(ctx);
   let reloading: Promise<void> | undefined;
   const reload = () => {
-    reloading = loadSchema(ctx.db)
+    reloading = loadCaches(ctx)
       .then((c) => {
-        cache = c;
+        caches = c;
       })
       .catch((e) => ctx.log.error(`rest: schema cache reload failed: ${(e as Error).message}`))
       .finally(() => {
@@ -282,10 +319,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
     const writeMethod = method === 'POST' || method === 'PATCH' || method === 'DELETE' || method === 'PUT';
     const profile = req.headers[writeMethod ? 'content-profile' : 'accept-profile'];
-    if (typeof profile === 'string' && profile !== cache.schema) {
-      throw apiError(406, 'PGRST106', `Invalid schema: ${profile}`, null, `Only the following schemas are exposed: ${cache.schema}`);
+    const exposed = [...caches.keys()];
+    const picked = caches.get(typeof profile === 'string' ? profile : exposed[0]);
+    if (!picked) {
+      throw apiError(406, 'PGRST106', `Invalid schema: ${String(profile)}`, null, `Only the following schemas are exposed: ${exposed.join(', ')}`);
     }
-    if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].includes(method)) {
+    const cache: SchemaCache = picked;
+    if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
       throw apiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
     }
     const accept = parseAccept(req.headers.accept);
@@ -312,6 +352,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       const table = cache.tables.get(name);
       if (!table) throw tableNotFound(cache, name);
       const q = parseQuery(url.searchParams, false);
+      checkPreferences();
       const p = new Params();
       const root = buildNode(cache, table, `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`, table.name, table.name, q.select, new Aliases());
       applyQuery(root, q);
@@ -319,16 +360,17 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
         root.limit = range.limitZero ? 0 : range.upper === undefined ? undefined : range.upper - range.offset + 1;
         root.offset = range.offset;
-        const sql = readSql(root, p, { count: !!prefer.count, single: accept.single });
+        const sql = readSql(root, p, { count: !!prefer.count, single: accept.single, csv: accept.csv });
         return () => runRead(sql, p, range, { isHead: method === 'HEAD' });
       }
       if (method === 'DELETE') return planDelete(table, root, p);
       const body = await readPayload(req);
       if (method === 'POST') return planInsert(table, root, q, p, body);
-      return planUpdate(table, root, p, body);
+      if (method === 'PUT') return planPut(table, root, q, p, body);
+      return planUpdate(table, root, q, p, body);
     }
 
-    function finishRead(row: { body: string; n: number; total?: string }, range: Range, extra: { isHead: boolean; contentType?: string }): Outcome {
+    function finishRead(row: { body: string; n: number; total?: string }, range: Range, extra: { isHead: boolean; contentType?: string; rpc?: boolean }): Outcome {
       const total = row.total === undefined ? undefined : Number(row.total);
       const lower = range.offset;
       const upper = lower + row.n - 1;
@@ -343,8 +385,11 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       if (accept.single && row.n !== 1) {
         throw apiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${row.n} rows`);
       }
-      if (prefer.count) headers['preference-applied'] = `count=${prefer.count}`;
-      headers['content-type'] = extra.contentType ?? (accept.single ? OBJECT_TYPE : JSON_TYPE);
+      // RPC: max-affected counts the rows the function returns (PostgREST >= 13.0.3, #4100);
+      // thrown inside the transaction, so the function's writes are rolled back
+      if (extra.rpc) failExceedsMaxAffected(row.n);
+      Object.assign(headers, preferenceApplied(extra.rpc ? 'rpc' : 'read', false));
+      headers['content-type'] = accept.csv ? CSV_TYPE : (extra.contentType ?? (accept.single ? OBJECT_TYPE : JSON_TYPE));
       headers['content-profile'] = cache.schema;
       return { status, headers, body: extra.isHead ? undefined : stripNulls(row.body) };
     }
@@ -357,8 +402,15 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     }
 
     function stripNulls(body: string): string {
-      if (!accept.stripNulls) return body;
+      if (!accept.stripNulls || accept.csv) return body;
       return JSON.stringify(JSON.parse(body), (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null)) : v));
+    }
+
+    /** handling=strict refuses preferences PostgREST does not know (PGRST122). */
+    function checkPreferences() {
+      if (prefer.strict && prefer.invalid.length) {
+        throw apiError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${prefer.invalid.join(', ')}`);
+      }
     }
 
     function checkColumns(table: Table, cols: string[]) {
@@ -367,20 +419,32 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       }
     }
 
-    function preferenceApplied(kind: 'create' | 'update' | 'delete', hasConflictTarget: boolean): Record<string, string> {
+    /** Preference-Applied in PostgREST's order (prefAppliedHeader, responsePreferences). */
+    function preferenceApplied(kind: 'create' | 'update' | 'delete' | 'put' | 'read' | 'rpc', hasConflictTarget: boolean): Record<string, string> {
       const parts: string[] = [];
+      const write = kind === 'create' || kind === 'update' || kind === 'delete' || kind === 'put';
       if (kind === 'create' && prefer.resolution && hasConflictTarget) parts.push(`resolution=${prefer.resolution}`);
       if ((kind === 'create' || kind === 'update') && prefer.missing) parts.push(`missing=${prefer.missing}`);
-      if (prefer.return) parts.push(`return=${prefer.return}`);
+      if (write && prefer.return) parts.push(`return=${prefer.return}`);
       if (prefer.count) parts.push(`count=${prefer.count}`);
-      if (prefer.strict) parts.push('handling=strict');
-      if (prefer.strict && prefer.maxAffected !== undefined && kind !== 'create') parts.push(`max-affected=${prefer.maxAffected}`);
+      if (prefer.tx) parts.push(`tx=${prefer.tx}`);
+      if (prefer.raw.get('handling') === 'strict' || prefer.raw.get('handling') === 'lenient') parts.push(`handling=${prefer.raw.get('handling')}`);
+      if (prefer.timezone) parts.push(`timezone=${prefer.timezone}`);
+      if (prefer.strict && prefer.maxAffected !== undefined && (kind === 'update' || kind === 'delete' || kind === 'rpc')) parts.push(`max-affected=${prefer.maxAffected}`);
       return parts.length ? { 'preference-applied': parts.join(', ') } : {};
     }
 
+    function failExceedsMaxAffected(n: number) {
+      if (prefer.strict && prefer.maxAffected !== undefined && n > prefer.maxAffected) {
+        throw apiError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${n} rows`);
+      }
+    }
+
+    const writeType = () => (accept.csv ? CSV_TYPE : accept.single ? OBJECT_TYPE : JSON_TYPE);
+
     /** Runs a mutation CTE and shapes the response from its rows. */
     async function mutate(
-      kind: 'create' | 'update' | 'delete',
+      kind: 'create' | 'update' | 'delete' | 'put',
       table: Table,
       root: Node,
       p: Params,
@@ -399,12 +463,12 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         let location: string | undefined;
         const statements = Array.from({ length: write.count }, (_, i) => i);
         if (statements.length === 0) {
-          body = accept.single ? 'null' : '[]';
+          body = accept.csv ? '\n' : accept.single ? 'null' : '[]';
         } else if (representation || headersOnly || opts.upsertMerge) {
           const ctes = statements.map((i) => `pgrst_m${i} as (${write.build(p, i)} returning ${quoteIdent(table.name)}.*${opts.upsertMerge ? `, (${quoteIdent(table.name)}.xmax = 0) as pgrst_inserted` : ''})`);
           const sourceAs = (alias: string) => `(${statements.map((i) => `select * from pgrst_m${i}`).join(' union all ')}) as ${alias}`;
           const source = sourceAs(quoteIdent(table.name));
-          const read = representation ? readSql(root, p, { count: false, single: accept.single, source }) : `select null::text as body, count(*)::int as n from ${source}`;
+          const read = representation ? readSql(root, p, { count: false, single: accept.single, csv: accept.csv, source }) : `select null::text as body, count(*)::int as n from ${source}`;
           const extras: string[] = [];
           if (opts.upsertMerge) extras.push(`(select count(*) from ${sourceAs('_i')} where pgrst_inserted)::int as inserted`);
           if (headersOnly && table.pk.length) {
@@ -430,9 +494,14 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         if (accept.single && n !== 1) {
           throw apiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${n} rows`);
         }
-        if (kind !== 'create' && prefer.strict && prefer.maxAffected !== undefined && n > prefer.maxAffected) {
-          throw apiError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${n} rows`);
+        // PUT: exactly one row, whose primary key is the URL's (MainTx.hs failPut)
+        if (kind === 'put') {
+          if (n !== 1) throw apiError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
+          const headers = preferenceApplied('put', false);
+          if (representation) return { status: inserted > 0 ? 201 : 200, headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema }, body: stripNulls(body) };
+          return { status: 204, headers };
         }
+        if (kind !== 'create') failExceedsMaxAffected(n);
         const total = prefer.count ? n : undefined;
         const headers: Record<string, string> = {
           'content-range': kind === 'update' ? contentRange(0, n - 1, total) : contentRange(1, 0, total),
@@ -441,10 +510,10 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         if (location) headers.location = location;
         if (kind === 'create') {
           const status = opts.upsertMerge && inserted === 0 ? 200 : 201;
-          if (representation) return { status, headers: { ...headers, 'content-type': accept.single ? OBJECT_TYPE : JSON_TYPE, 'content-profile': cache.schema }, body: stripNulls(body) };
+          if (representation) return { status, headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema }, body: stripNulls(body) };
           return { status, headers };
         }
-        if (representation) return { status: 200, headers: { ...headers, 'content-type': accept.single ? OBJECT_TYPE : JSON_TYPE, 'content-profile': cache.schema }, body: stripNulls(body) };
+        if (representation) return { status: 200, headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema }, body: stripNulls(body) };
         return { status: 204, headers };
       });
     }
@@ -466,6 +535,7 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         columns = first;
       }
       checkColumns(table, columns);
+      const allColumns = columns;
       const conflict = q.onConflict ?? (prefer.resolution ? table.pk : undefined);
       if (conflict) checkColumns(table, conflict);
       const upsert = prefer.resolution && conflict && conflict.length > 0 ? prefer.resolution : undefined;
@@ -488,7 +558,10 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           : `insert into ${target} as ${quoteIdent(table.name)} select from json_array_elements(${payload})`;
         if (upsert) {
           const target2 = conflict!.map(quoteIdent).join(', ');
-          const sets = g.cols.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
+          // every column of the request, as PostgREST's `DO UPDATE SET col = EXCLUDED.col` over
+          // all payload columns: a key a row leaves out (missing=default) takes the column's
+          // default in EXCLUDED, so the existing row gets the default, not its old value
+          const sets = allColumns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
           sql += upsert === 'ignore-duplicates' || sets.length === 0 ? ` on conflict (${target2}) do nothing` : ` on conflict (${target2}) do update set ${sets.join(', ')}`;
         }
         return sql;
@@ -496,15 +569,56 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       return () => mutate('create', table, root, p, { count: groups.length, build }, { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' });
     }
 
-    function planUpdate(table: Table, root: Node, p: Params, body: unknown): () => Promise<Outcome> {
+    /**
+     * PUT: the upsert of one row named by its whole primary key (PostgREST's
+     * MutationSingleUpsert): only `pk=eq.value` filters (PGRST105), no limit/offset (PGRST114),
+     * the body's key equal to the URL's (PGRST115); 201 when inserted, 200 when replaced (with
+     * return=representation), else 204.
+     */
+    function planPut(table: Table, root: Node, q: ParsedQuery, p: Params, body: unknown): () => Promise<Outcome> {
+      if (q.limits.has('') || q.offsets.has('')) throw apiError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
+      const rootFilters = q.filters.filter((f) => f.path.length === 0).map((f) => f.filter);
+      const onlyPkEq =
+        table.pk.length > 0 &&
+        q.logic.length === 0 &&
+        rootFilters.length === table.pk.length &&
+        table.pk.every((c) => rootFilters.some((f) => f.field.name === c)) &&
+        rootFilters.every((f) => !f.negate && f.field.path.length === 0 && f.operation.op === 'eq' && !('quant' in f.operation && f.operation.quant));
+      if (!onlyPkEq) throw apiError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
+      const rows = Array.isArray(body) ? body : [body];
+      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) throw apiError(400, 'PGRST102', 'All object keys must match');
+      const first = Object.keys(rows[0] ?? {});
+      const columns = q.columns ?? first;
+      checkColumns(table, columns);
+      const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
+      const build = (b: Params) => {
+        const cols = columns.map(quoteIdent).join(', ');
+        const payload = b.add(JSON.stringify(rows), 'json');
+        const matches = rootFilters.map((f) => {
+          const col = table.byName.get(f.field.name)!;
+          const type = col.baseType === 'character' ? 'bpchar' : (col.baseType ?? col.type);
+          return `_pgrst_b.${quoteIdent(col.name)} = ${b.add('value' in f.operation ? f.operation.value : null, type)}`;
+        });
+        const sets = columns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
+        return `insert into ${target} as ${quoteIdent(table.name)} (${cols}) select ${cols} from json_populate_recordset(null::${target}, ${payload}) as _pgrst_b where ${matches.join(' and ')}` +
+          ` on conflict (${table.pk.map(quoteIdent).join(', ')}) ${sets.length ? `do update set ${sets.join(', ')}` : 'do nothing'}`;
+      };
+      return () => mutate('put', table, root, p, { count: 1, build }, { conflictTarget: true, upsertMerge: true });
+    }
+
+    function planUpdate(table: Table, root: Node, q: ParsedQuery, p: Params, body: unknown): () => Promise<Outcome> {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw apiError(400, 'PGRST102', 'Empty or invalid json');
-      const cols = Object.keys(body);
+      // ?columns= names the columns to set, as on POST; one the body leaves out is set to null,
+      // or to its default with missing=default (PostgREST's Update over iColumns)
+      const cols = q.columns ?? Object.keys(body);
       checkColumns(table, cols);
       const none = { count: 0, build: () => '' };
       if (cols.length === 0) return () => mutate('update', table, root, p, none, { conflictTarget: false, upsertMerge: false });
       const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
       const where = whereOf(root);
-      const sets = cols.map((c) => `${quoteIdent(c)} = _pgrst_body.${quoteIdent(c)}`).join(', ');
+      const sets = cols
+        .map((c) => `${quoteIdent(c)} = ${prefer.missing === 'default' && !Object.hasOwn(body, c) ? 'default' : `_pgrst_body.${quoteIdent(c)}`}`)
+        .join(', ');
       const build = (q: Params) =>
         `update ${target} as ${quoteIdent(table.name)} set ${sets} from (select * from json_populate_record(null::${target}, ${q.add(JSON.stringify(body), 'json')})) as _pgrst_body${where(q)}`;
       return () => mutate('update', table, root, p, { count: 1, build }, { conflictTarget: false, upsertMerge: false });
@@ -556,6 +670,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         singleJson = !!fn;
       }
       if (!fn) throw noRpc(name, keys, !rpcRead, candidates);
+      if (fn.variadic) throw notImplemented(`calling the VARIADIC function ${cache.schema}.${fn.name}`);
+      checkPreferences();
+      if (prefer.strict && prefer.maxAffected !== undefined && !fn.returnsSet) {
+        throw apiError(400, 'PGRST128', 'Function must return SETOF or TABLE when max-affected preference is used with handling=strict');
+      }
+      // PostgREST's txMode: GET, and POST to a stable or immutable function, run read-only
+      const readOnly = rpcRead || !fn.volatile;
       const p = new Params();
       const callArgs = singleJson
         ? p.add(JSON.stringify(rawBody ?? {}), fn.args[0].type)
@@ -577,10 +698,11 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       if (f.returnKind === 'void') {
         return () => run(async (tx) => {
           await tx.query(`select ${call}`, p.values);
-          return { status: 204, headers: { 'content-range': contentRange(0, 0, undefined) } };
-        });
+          return { status: 204, headers: { 'content-range': contentRange(0, 0, undefined), ...preferenceApplied('rpc', false) } };
+        }, readOnly);
       }
       if (f.returnKind === 'scalar') {
+        if (accept.csv) throw notImplemented('text/csv responses of functions that return scalars (only rows of tables, views and functions returning rows are answered as CSV)');
         let sql: string;
         if (f.returnsSet) {
           const lim = `${limit !== undefined ? ` limit ${p.add(String(limit), 'bigint')}` : ''}${range.offset ? ` offset ${p.add(String(range.offset), 'bigint')}` : ''}`;
@@ -591,8 +713,8 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         }
         return () => run(async (tx) => {
           const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
-          return finishRead(rows[0], range, { isHead });
-        });
+          return finishRead(rows[0], range, { isHead, rpc: true });
+        }, readOnly);
       }
       // composite: rows of a table type or RETURNS TABLE / OUT columns
       const table: Table = f.retTable && cache.tables.get(f.retTable)
@@ -603,15 +725,15 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       root.limit = limit;
       root.offset = range.offset;
       const single = accept.single || !f.returnsSet;
-      const sql = readSql(root, p, { count: !!prefer.count, single });
+      const sql = readSql(root, p, { count: !!prefer.count, single, csv: accept.csv });
       return () => run(async (tx) => {
         const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
         const row = rows[0];
         if (!f.returnsSet && !accept.single) {
-          return finishRead(row, range, { isHead, contentType: JSON_TYPE });
+          return finishRead(row, range, { isHead, contentType: JSON_TYPE, rpc: true });
         }
-        return finishRead(row, range, { isHead });
-      });
+        return finishRead(row, range, { isHead, rpc: true });
+      }, readOnly);
     }
 
     function noRpc(name: string, keys: string[], isPost: boolean, overloads: PgFunction[]) {
@@ -632,7 +754,8 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       return apiError(404, 'PGRST202', msg, details, hint);
     }
 
-    async function run(fn: (tx: Queryable) => Promise<Outcome>): Promise<Outcome> {
+    /** readOnly: GET/HEAD, and (PostgREST's txMode) POST to a stable or immutable function. */
+    async function run(fn: (tx: Queryable) => Promise<Outcome>, readOnly = method === 'GET' || method === 'HEAD'): Promise<Outcome> {
       const headers = forwardedHeaders(req, ctx.config.api.trustedProxies);
       try {
         const context = {
@@ -642,7 +765,10 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           path: url.pathname.replace(/^\/rest\/v1/, '') || '/',
           headers,
           statementTimeout: cache.roleTimeouts.get(role),
-          readOnly: method === 'GET' || method === 'HEAD',
+          // PostgREST's search_path per request: the request's schema, then db-extra-search-path
+          searchPath: [cache.schema, ...ctx.config.api.extraSearchPath.filter((x) => x !== cache.schema)],
+          readOnly,
+          timezone: prefer.timezone,
         };
         return await withRequest(ctx.db, context, async (tx) => {
           const result = await fn(tx);
@@ -662,9 +788,6 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
     const result = await outcome();
     const headers = { ...result.headers };
-    if (prefer.tx) {
-      headers['preference-applied'] = [headers['preference-applied'], `tx=${prefer.tx}`].filter(Boolean).join(', ');
-    }
     if (result.body !== undefined && method !== 'HEAD') headers['content-length'] = String(Buffer.byteLength(result.body));
     res.writeHead(result.status, headers);
     res.end(method === 'HEAD' ? undefined : result.body);
@@ -714,9 +837,24 @@ class Rollback extends Error {
 }
 
 
+/**
+ * The request body by its Content-Type, as PostgREST's getPayload: JSON (also without a
+ * Content-Type), CSV (header row, every value a string, NULL for null), and form-urlencoded
+ * (every value a string). A raw body for a function's single unnamed parameter (text/plain,
+ * text/xml, application/octet-stream) is not implemented; any other type is not acceptable.
+ */
 async function readPayload(req: IncomingMessage, allowEmpty = false): Promise<unknown> {
   const raw = await readBody(req);
   const text = raw.toString('utf8');
+  const mime = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
+  if (mime === 'text/csv') return csvPayload(text);
+  if (mime === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
+  if (allowEmpty && (mime === 'text/plain' || mime === 'text/xml' || mime === 'application/octet-stream')) {
+    throw notImplemented(`a raw ${mime} body for a function with a single unnamed parameter`);
+  }
+  if (mime !== 'application/json' && mime !== '*/*' && mime !== '') {
+    throw apiError(400, 'PGRST102', `Content-Type not acceptable: ${mime}`);
+  }
   if (text.trim() === '') {
     if (allowEmpty) return {};
     throw apiError(400, 'PGRST102', 'Empty or invalid json');
@@ -726,6 +864,51 @@ async function readPayload(req: IncomingMessage, allowEmpty = false): Promise<un
   } catch {
     throw apiError(400, 'PGRST102', 'Empty or invalid json');
   }
+}
+
+/** RFC 4180 CSV into objects by the header row (PostgREST's csvToJson: "NULL" is null). */
+function csvPayload(text: string): Record<string, string | null>[] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  let i = 0;
+  const endField = () => {
+    record.push(field);
+    field = '';
+  };
+  while (i < text.length) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (ch === '"') quoted = false;
+      else field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === '') quoted = true;
+    else if (ch === ',') endField();
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      endField();
+      records.push(record);
+      record = [];
+    } else field += ch;
+    i++;
+  }
+  if (quoted) throw apiError(400, 'PGRST102', 'parse error (unexpected end of input in a quoted field)');
+  if (field !== '' || record.length) {
+    endField();
+    records.push(record);
+  }
+  const [header, ...rows] = records.filter((r) => !(r.length === 1 && r[0] === ''));
+  if (!header) return [];
+  if (rows.some((r) => r.length !== header.length)) throw apiError(400, 'PGRST102', 'All lines must have same number of fields');
+  return rows.map((r) => Object.fromEntries(header.map((h, k) => [h, r[k] === 'NULL' ? null : r[k]])));
 }
 
 /** A small OpenAPI description of the exposed schema (PostgREST serves a full one at /). */

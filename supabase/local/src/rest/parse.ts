@@ -17,7 +17,7 @@ export interface FieldRef {
 }
 export type SelectItem =
   | { kind: 'star' }
-  | { kind: 'field'; field: FieldRef; alias?: string; cast?: string }
+  | { kind: 'field'; field: FieldRef; alias?: string; cast?: string; aggregate?: string }
   | { kind: 'embed'; name: string; alias?: string; hint?: string; inner: boolean; children: SelectItem[]; spread?: boolean };
 
 export const QUANT_OPS = ['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch'] as const;
@@ -170,6 +170,13 @@ function selectItem(c: Cursor): SelectItem {
     return { kind: 'embed', name, alias, hint, inner, children, spread: spread || undefined };
   }
   const path = c.jsonPath();
+  // `col.sum()`: an aggregate (PostgREST's db-aggregates-enabled); refused when building
+  const agg = /^\.(sum|avg|max|min|count)\(\)/.exec(c.text.slice(c.pos));
+  let aggregate: string | undefined;
+  if (agg) {
+    aggregate = agg[1];
+    c.pos += agg[0].length;
+  }
   let cast: string | undefined;
   if (c.eat('::')) {
     const m = CAST.exec(c.text.slice(c.pos));
@@ -177,7 +184,7 @@ function selectItem(c: Cursor): SelectItem {
     cast = m[0].trim();
     c.pos += m[0].length;
   }
-  return { kind: 'field', field: { name, path }, alias, cast };
+  return { kind: 'field', field: { name, path }, alias, cast, aggregate };
 }
 
 // ---------------------------------------------------------------- filters

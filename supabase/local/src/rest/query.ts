@@ -4,7 +4,7 @@
  * Every identifier is checked against the schema cache and quoted; every value is a parameter.
  */
 import { HttpError } from '../http.ts';
-import { apiError, columnNotFound } from './errors.ts';
+import { apiError, columnNotFound, notImplemented } from './errors.ts';
 import type { Column, ForeignKey, SchemaCache, Table } from './schema.ts';
 import type { Condition, FieldRef, Filter, OrderTerm, SelectItem } from './parse.ts';
 
@@ -29,6 +29,8 @@ export interface Relationship {
   cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one' | 'many-to-many';
   /** Many-to-many through a junction table: FKs from the junction to the parent and the child. */
   junction?: { table: string; source: ForeignKey; target: ForeignKey };
+  /** A computed relationship: the qualified function the parent's row is passed to. */
+  computed?: string;
 }
 
 export interface Node {
@@ -106,8 +108,20 @@ function relationships(cache: SchemaCache, table: string, target: string, hint?:
 const fmt = (cols: string[]) => `(${cols.join(', ')})`;
 
 function resolveRelationship(cache: SchemaCache, parent: Table, target: string, hint?: string): { rel: Relationship; child: Table } {
+  // a computed relationship of that name overrides foreign keys (PostgREST 10, #2144)
+  const comp = parent.computedRels?.get(target);
+  const compChild = comp && cache.tables.get(comp.table);
+  if (comp && compChild) {
+    const fk: ForeignKey = { name: target, table: parent.name, columns: [], foreignTable: comp.table, foreignColumns: [], unique: comp.toOne };
+    return { rel: { fk, toOne: comp.toOne, childCols: [], parentCols: [], cardinality: comp.toOne ? 'many-to-one' : 'one-to-many', computed: comp.sql }, child: compChild };
+  }
   const rels = relationships(cache, parent.name, target, hint);
   if (rels.length === 0) {
+    const child = cache.tables.get(target);
+    const isView = (t?: Table) => t?.kind === 'v' || t?.kind === 'm';
+    if (isView(parent) || isView(child)) {
+      throw notImplemented(`embedding through views ('${parent.name}' with '${target}': PostgREST infers a view's relationships from the foreign keys of its base tables)`);
+    }
     const parentKnown = cache.fks.some((f) => f.table === parent.name || f.foreignTable === parent.name);
     const children = new Set(cache.fks.flatMap((f) => (f.table === parent.name ? [f.foreignTable] : f.foreignTable === parent.name ? [f.table] : [])));
     const suggestion = parentKnown && !children.has(target) ? closest(target, [...children]) : undefined;
@@ -175,19 +189,32 @@ function editDistance(a: string, b: string): number {
   return dp[b.length];
 }
 
+/**
+ * Aggregates in select: hosted Supabase runs PostgREST with db-aggregates-enabled off (PGRST123);
+ * a project that turns it on (pgrst.db_aggregates_enabled on authenticator) gets the clear error.
+ */
+function aggregateError(cache: SchemaCache, what: string) {
+  if (!cache.aggregatesEnabled) return apiError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+  return notImplemented(`aggregate functions in select (${what})`);
+}
+
 /** Builds the tree of nodes for a select list, resolving embeds through foreign keys. */
 export function buildNode(cache: SchemaCache, table: Table, from: string, alias: string, relName: string, items: SelectItem[], aliases: Aliases): Node {
   const node: Node = { table, from, alias, relName, items, embeds: [], filters: [], order: [] };
   for (const item of items) {
     if (item.kind === 'field') {
-      if (!table.byName.has(item.field.name)) throw columnNotFound(relName, item.field.name);
+      if (item.aggregate) throw aggregateError(cache, `${item.field.name}.${item.aggregate}()`);
+      if (!table.byName.has(item.field.name) && !table.computed?.has(item.field.name)) throw columnNotFound(relName, item.field.name);
     } else if (item.kind === 'embed') {
+      if (item.name === 'count' && item.children.length === 0 && !cache.tables.has('count')) throw aggregateError(cache, 'count()');
       const { rel, child } = resolveRelationship(cache, table, item.name, item.hint);
       const name = item.alias ?? item.name;
       if (item.spread && !rel.toOne) {
-        throw apiError(400, 'PGRST119', `A spread operation on '${item.name}' is not possible`, `'${relName}' and '${item.name}' do not form a many-to-one or one-to-one relationship`);
+        // PostgREST 12 answered PGRST119; 13 spreads to-many embeds into arrays (#3041)
+        throw notImplemented(`spreading a to-many embed ('...${item.name}' from '${relName}'; PostgREST 13 returns its columns as arrays)`);
       }
-      const childNode = buildNode(cache, child, `${quoteIdent(cache.schema)}.${quoteIdent(child.name)}`, aliases.next(child.name), child.name, item.children.length ? item.children : [{ kind: 'star' }], aliases);
+      const childFrom = rel.computed ? `${rel.computed}(${quoteIdent(alias)})` : `${quoteIdent(cache.schema)}.${quoteIdent(child.name)}`;
+      const childNode = buildNode(cache, child, childFrom, aliases.next(child.name), child.name, item.children.length ? item.children : [{ kind: 'star' }], aliases);
       if (item.children.length === 0) childNode.items = [];
       node.embeds.push({ node: childNode, name, rel, inner: item.inner, nullFilters: [], cacheSchema: cache.schema, spread: !!item.spread });
     }
@@ -216,8 +243,10 @@ function column(node: Node, name: string): Column {
 
 /** `"alias"."col"->$1::text->>$2::text` with the type of the result. */
 function fieldExpr(node: Node, f: FieldRef, p: Params): { sql: string; type: string; baseType: string } {
-  const c = column(node, f.name);
-  let sql = `${quoteIdent(node.alias)}.${quoteIdent(c.name)}`;
+  const computed = node.table.byName.has(f.name) ? undefined : node.table.computed?.get(f.name);
+  // a computed field: the function applied to the row, as PostgREST calls it
+  const c: Column = computed ? { name: f.name, type: computed.type, notNull: false, hasDefault: false, generated: false } : column(node, f.name);
+  let sql = computed ? `${computed.sql}(${quoteIdent(node.alias)})` : `${quoteIdent(node.alias)}.${quoteIdent(c.name)}`;
   // format_type(bpchar, null) is "character", which casts to char(1): compare as bpchar
   let type = c.baseType === 'character' ? 'bpchar' : c.baseType === 'bit' ? 'varbit' : (c.baseType ?? c.type);
   for (const step of f.path) {
@@ -281,6 +310,8 @@ function conditionSql(node: Node, c: Condition, p: Params): string {
 }
 
 function joinSql(parent: Node, e: Embed): string {
+  // a computed relationship's function already returns only the related rows
+  if (e.rel.computed) return 'true';
   const j = e.rel.junction;
   if (j) {
     const ja = quoteIdent(`${e.node.alias}_j`);
@@ -355,25 +386,31 @@ export function selectListSql(node: Node, p: Params, split?: true): string | { e
         for (const { expr, key } of selectListSql(child, p, true)) {
           parts.push({ expr: `(select ${expr} from ${child.from} as ${quoteIdent(child.alias)} where ${where})`, key });
         }
-      } else parts.push({ expr: embedSql(node, e, p), key: e.name });
+      } else if (e.node.items.length > 0) parts.push({ expr: embedSql(node, e, p), key: e.name });
+      // an embed with an empty column list (`users!inner()`) only filters: PostgREST leaves
+      // its key out of the result (PostgREST 12.2.2, #3093)
     }
   }
   if (split) return parts;
-  return parts.length ? parts.map(({ expr, key }) => `${expr} as ${quoteIdent(key)}`).join(', ') : 'null as "pgrst_empty"';
+  return parts.length ? parts.map(({ expr, key }) => `${expr} as ${quoteIdent(key)}`).join(', ') : EMPTY_LIST;
 }
+
+/** The select list of a node that shows no key: each row is `{}`. */
+const EMPTY_LIST = 'null as "pgrst_empty"';
+/** json_agg of the rows of `row`, `{}` per row when the select list is empty. */
+const rowsJson = (list: string, row: string) => (list === EMPTY_LIST ? `json_agg('{}'::json)` : `json_agg(${row})`);
 
 function embedSql(parent: Node, e: Embed, p: Params): string {
   const child = e.node;
   const where = [joinSql(parent, e), ...whereSql(child, p)].join(' and ');
   const row = quoteIdent(`${child.alias}_row`);
-  const list = child.items.length ? selectListSql(child, p) : '';
+  const list = selectListSql(child, p);
   if (e.rel.toOne) {
-    const inner = `select ${list || '1 as "pgrst_empty"'} from ${child.from} as ${quoteIdent(child.alias)} where ${where}`;
-    return list ? `(select row_to_json(${row}) from (${inner}) as ${row})` : `(select '{}'::json from (${inner}) as ${row})`;
+    const inner = `select ${list} from ${child.from} as ${quoteIdent(child.alias)} where ${where}`;
+    return list !== EMPTY_LIST ? `(select row_to_json(${row}) from (${inner}) as ${row})` : `(select '{}'::json from (${inner}) as ${row})`;
   }
-  const inner = `select ${list || '1 as "pgrst_empty"'} from ${child.from} as ${quoteIdent(child.alias)} where ${where}${orderSql(child, p)}${limitSql(child, p)}`;
-  const agg = list ? `json_agg(${row})` : `json_agg('{}'::json)`;
-  return `(select coalesce(${agg}, '[]') from (${inner}) as ${row})`;
+  const inner = `select ${list} from ${child.from} as ${quoteIdent(child.alias)} where ${where}${orderSql(child, p)}${limitSql(child, p)}`;
+  return `(select coalesce(${rowsJson(list, row)}, '[]') from (${inner}) as ${row})`;
 }
 
 export interface ReadSql {
@@ -382,12 +419,23 @@ export interface ReadSql {
 }
 
 /** `select ... from source where ... order ... limit` wrapped into the response row. */
-export function readSql(node: Node, p: Params, opts: { count: boolean; single: boolean; source?: string }): string {
+export function readSql(node: Node, p: Params, opts: { count: boolean; single: boolean; csv?: boolean; source?: string }): string {
   const where = whereSql(node, p);
   const whereClause = where.length ? ` where ${where.join(' and ')}` : '';
   const from = opts.source ?? `${node.from} as ${quoteIdent(node.alias)}`;
-  const page = `select ${selectListSql(node, p)} from ${from}${whereClause}${orderSql(node, p)}${limitSql(node, p)}`;
-  const body = opts.single ? `coalesce((json_agg(_pgrst_t)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t), '[]')::text`;
+  const list = selectListSql(node, p);
+  const page = `select ${list} from ${from}${whereClause}${orderSql(node, p)}${limitSql(node, p)}`;
+  const agg = rowsJson(list, '_pgrst_t');
   const total = opts.count ? `, (select count(*) from ${from}${whereClause})::text as total` : '';
+  if (opts.csv) {
+    // text/csv as PostgREST's asCsvF: the first row's keys joined by commas (unquoted), a line
+    // break, then each row's composite text without its parentheses (Postgres's record
+    // quoting: a field with a comma, quote, backslash, parenthesis or space is double-quoted,
+    // NULL is empty). The page is a CTE, evaluated once, as PostgREST's source CTE.
+    const header = `(select coalesce(string_agg(_pgrst_a.k, ','), '') from (select json_object_keys(row_to_json(_pgrst_h)) as k from (select * from _pgrst_page limit 1) as _pgrst_h) as _pgrst_a)`;
+    const rows = `coalesce(string_agg(substring(_pgrst_t::text, 2, length(_pgrst_t::text) - 2), E'\\n'), '')`;
+    return `with _pgrst_page as (${page}) select ${header} || E'\\n' || ${rows} as body, count(_pgrst_t)::int as n${total} from _pgrst_page as _pgrst_t`;
+  }
+  const body = opts.single ? `coalesce((${agg}->0)::text, 'null')` : `coalesce(${agg}, '[]')::text`;
   return `select ${body} as body, count(_pgrst_t)::int as n${total} from (${page}) as _pgrst_t`;
 }

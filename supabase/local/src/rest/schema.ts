@@ -21,6 +21,18 @@ export interface Table {
   columns: Column[];
   byName: Map<string, Column>;
   pk: string[];
+  /**
+   * Computed fields (PostgREST docs, "Computed Fields"): functions of the schema taking this
+   * table's row type first (any further argument has a default) and returning one scalar;
+   * `sql` is the qualified function name. Selected, filtered and ordered by name, never in `*`.
+   */
+  computed?: Map<string, { sql: string; type: string }>;
+  /**
+   * Computed relationships (PostgREST docs, "Computed Relationships"): functions of one
+   * argument, this table's row type, returning rows of a table of the schema; to-one when not
+   * SETOF or declared `rows 1` (PostgREST's allComputedRels).
+   */
+  computedRels?: Map<string, { sql: string; table: string; toOne: boolean }>;
 }
 export interface ForeignKey {
   name: string;
@@ -48,6 +60,8 @@ export interface PgFunction {
   /** Output columns for RETURNS TABLE / OUT params. */
   outColumns: Column[];
   volatile: boolean;
+  /** A VARIADIC parameter (PostgREST passes repeated or array values to it; not implemented here). */
+  variadic?: boolean;
 }
 export interface SchemaCache {
   schema: string;
@@ -56,6 +70,8 @@ export interface SchemaCache {
   functions: Map<string, PgFunction[]>;
   /** statement_timeout per API role (pg_db_role_setting), as PostgREST applies it. */
   roleTimeouts: Map<string, string>;
+  /** `alter role authenticator set pgrst.db_aggregates_enabled = 'true'` (off on hosted Supabase). */
+  aggregatesEnabled: boolean;
 }
 
 const TABLES_SQL = `
@@ -92,7 +108,9 @@ select coalesce(json_agg(f order by f.name, f."argTypes"::text), '[]') as data f
   select p.proname as name, p.proretset as "returnsSet", t.typtype::text as "retTypeType",
     format_type(p.prorettype, null) as "retType", t.typrelid <> 0 as "retComposite",
     case when rc.relnamespace = $1::regnamespace then rc.relname end as "retTable",
-    p.provolatile = 'v' as volatile, p.pronargdefaults as "nDefaults",
+    (select ac.relname from pg_type at join pg_class ac on ac.oid = at.typrelid
+      where p.pronargs > 0 and at.oid = p.proargtypes[0] and ac.relnamespace = $1::regnamespace) as "rowArgTable",
+    p.provolatile = 'v' as volatile, p.pronargdefaults as "nDefaults", p.prorows = 1 as "rowsOne",
     coalesce(p.proargnames, '{}') as "argNames",
     coalesce(p.proargmodes::text[], '{}') as "argModes",
     coalesce((select json_agg(format_type(x, null) order by o)
@@ -109,7 +127,7 @@ const ROLE_SETTINGS_SQL = `
 select coalesce(json_agg(json_build_object('role', r.rolname, 'config', s.setconfig)), '[]') as data
 from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
 where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
-  and r.rolname in ('anon', 'authenticated', 'service_role')`;
+  and r.rolname in ('anon', 'authenticated', 'service_role', 'authenticator')`;
 
 interface RawFunction {
   name: string;
@@ -118,6 +136,8 @@ interface RawFunction {
   retType: string;
   retComposite: boolean;
   retTable: string | null;
+  rowArgTable: string | null;
+  rowsOne: boolean;
   volatile: boolean;
   nDefaults: number;
   argNames: string[];
@@ -150,14 +170,16 @@ export async function loadSchema(db: Database, schema = 'public'): Promise<Schem
     const modes = raw.argModes.length ? raw.argModes : raw.argTypes.map(() => 'i');
     const inputs: FunctionArg[] = [];
     const outs: Column[] = [];
-    let unsupported = false;
+    let variadic = false;
     raw.argTypes.forEach((type, i) => {
       const name = raw.argNames[i] ?? '';
       if (modes[i] === 'i' || modes[i] === 'b') inputs.push({ name, type, hasDefault: false });
-      else if (modes[i] === 'v') unsupported = true;
+      else if (modes[i] === 'v') {
+        variadic = true;
+        inputs.push({ name, type, hasDefault: false });
+      }
       if (modes[i] === 'o' || modes[i] === 'b' || modes[i] === 't') outs.push({ name, type, notNull: false, hasDefault: false, generated: false });
     });
-    if (unsupported) continue;
     for (let i = inputs.length - raw.nDefaults; i < inputs.length; i++) if (i >= 0) inputs[i].hasDefault = true;
     let returnKind: PgFunction['returnKind'] = 'scalar';
     let outColumns: Column[] = [];
@@ -184,17 +206,30 @@ export async function loadSchema(db: Database, schema = 'public'): Promise<Schem
       retTable: raw.retTable ?? undefined,
       outColumns,
       volatile: raw.volatile,
+      variadic: variadic || undefined,
     };
+    const rowOf = raw.rowArgTable ? tables.get(raw.rowArgTable) : undefined;
+    const qualified = `"${schema.replace(/"/g, '""')}"."${raw.name.replace(/"/g, '""')}"`;
+    if (rowOf && inputs.slice(1).every((a) => a.hasDefault) && returnKind === 'scalar' && !raw.returnsSet) {
+      (rowOf.computed ??= new Map()).set(raw.name, { sql: qualified, type: raw.retType });
+    }
+    if (rowOf && inputs.length === 1 && returnKind === 'composite' && raw.retTable && tables.has(raw.retTable)) {
+      (rowOf.computedRels ??= new Map()).set(raw.name, { sql: qualified, table: raw.retTable, toOne: !raw.returnsSet || raw.rowsOne });
+    }
     const list = functions.get(raw.name) ?? [];
     list.push(fn);
     functions.set(raw.name, list);
   }
   const roleTimeouts = new Map<string, string>();
+  let aggregatesEnabled = false;
   for (const r of parseJson<{ role: string; config: string[] }[]>(rolesR.rows[0].data)) {
     for (const setting of r.config ?? []) {
       const eq = setting.indexOf('=');
-      if (setting.slice(0, eq) === 'statement_timeout') roleTimeouts.set(r.role, setting.slice(eq + 1));
+      const [key, value] = [setting.slice(0, eq), setting.slice(eq + 1)];
+      if (r.role === 'authenticator') {
+        if (key === 'pgrst.db_aggregates_enabled') aggregatesEnabled = ['true', 'on', '1', 'yes'].includes(value.trim().toLowerCase());
+      } else if (key === 'statement_timeout') roleTimeouts.set(r.role, value);
     }
   }
-  return { schema, tables, fks, functions, roleTimeouts };
+  return { schema, tables, fks, functions, roleTimeouts, aggregatesEnabled };
 }
