@@ -25,11 +25,11 @@ export function LongTimePlacePage({ id }: { id?: string }) {
   const applications = useQuery(myApplicationsQueryOptions());
   const shown = holdings.data?.filter((h) => !id || h.id === id || h.place_id === id) ?? [];
   return (
-    <Page title={t`Mein Langzeitliegeplatz`} lead={t`Ihre Dauerliegeplätze mit den Vertragsdaten und Ihre Bewerbungen.`}>
-      <section aria-label={t`Meine Dauerliegeplätze`} className="flex flex-col gap-3">
-        <h2 className="text-lg font-semibold"><Trans>Meine Dauerliegeplätze</Trans></h2>
+    <Page title={t`Mein Langzeitliegeplatz`} lead={t`Ihre Langzeitliegeplätze mit den Vertragsdaten und Ihre Bewerbungen.`}>
+      <section aria-label={t`Meine Langzeitliegeplätze`} className="flex flex-col gap-3">
+        <h2 className="text-lg font-semibold"><Trans>Meine Langzeitliegeplätze</Trans></h2>
         {holdings.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : holdings.isError ? failed : shown.length === 0 ? (
-          <Prose><p><Trans>Sie haben derzeit keinen Dauerliegeplatz.</Trans></p></Prose>
+          <Prose><p><Trans>Sie haben derzeit keinen Langzeitliegeplatz.</Trans></p></Prose>
         ) : (
           <ul className="flex flex-col gap-3">{shown.map((h) => <HoldingCard key={h.id} holding={h} />)}</ul>
         )}
@@ -37,7 +37,7 @@ export function LongTimePlacePage({ id }: { id?: string }) {
       <section aria-label={t`Meine Bewerbungen`} className="flex flex-col gap-3">
         <h2 className="text-lg font-semibold"><Trans>Meine Bewerbungen</Trans></h2>
         {applications.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : applications.isError ? failed : applications.data.length === 0 ? (
-          <Prose><p><Trans>Sie haben sich noch nicht um einen Dauerliegeplatz beworben.</Trans></p></Prose>
+          <Prose><p><Trans>Sie haben sich noch nicht um einen Langzeitliegeplatz beworben.</Trans></p></Prose>
         ) : (
           <ul className="flex flex-col gap-3">{applications.data.map((a) => <ApplicationRow key={a.id} application={a} />)}</ul>
         )}
@@ -214,8 +214,8 @@ export function LongTermSummary() {
   const open = applications.data?.filter((a) => a.status === 'open') ?? [];
   if (live.length === 0 && open.length === 0) return null;
   return (
-    <section aria-label={t`Dauerliegeplatz`} className="flex flex-col gap-2">
-      <h2 className="text-lg font-semibold"><Trans>Dauerliegeplatz</Trans></h2>
+    <section aria-label={t`Langzeitliegeplatz`} className="flex flex-col gap-2">
+      <h2 className="text-lg font-semibold"><Trans>Langzeitliegeplatz</Trans></h2>
       <ul className="flex flex-col gap-2 text-sm">
         {live.map((h) => {
           const name = h.place?.name ?? '–';

@@ -155,8 +155,8 @@ export function WalkInPage({ onBooked }: { onBooked: (orderId: string) => void }
   return (
     <Page title={t`Neue Buchung (Walk-in / Telefon)`} lead={t`Für Gäste im Hafenbüro oder am Telefon: gleiche Suche und Preise wie online, sofort bestätigt, ohne E-Mail-Code.`}>
       <Section title={t`Schritt ${step} von 3: ${titles[step - 1]}`}>
-        {step === 1 && <StepBerthData initial={draft} onSubmit={(v) => { setDraft(v); setBerth(v); setPlace(undefined); }} />}
-        {step === 2 && berth && <StepChooseBerth berth={berth} onBack={() => setBerth(undefined)} onChoose={setPlace} />}
+        {step === 1 && <StepBerthData forStaff initial={draft} onSubmit={(v) => { setDraft(v); setBerth(v); setPlace(undefined); }} />}
+        {step === 2 && berth && <StepChooseBerth forStaff berth={berth} onBack={() => setBerth(undefined)} onChoose={setPlace} />}
         {step === 3 && berth && place && <PersonStep berth={berth} place={place} onBack={() => setPlace(undefined)} onBooked={onBooked} />}
       </Section>
     </Page>

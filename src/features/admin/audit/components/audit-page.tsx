@@ -22,7 +22,7 @@ function useTableLabel() {
     'public.places': t`Liegeplätze`,
     'public.sale_codes': t`Codes`,
     'public.fair_periods': t`Messezeiträume`,
-    'public.long_term_holders': t`Dauerlieger`,
+    'public.long_term_holders': t`Langzeitlieger`,
     'public.profiles': t`Benutzerprofile`,
     'public.user_roles': t`Benutzerrollen`,
     'public.harbour_settings': t`Hafeneinstellungen`,
