@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
+import { decimalInput, formatSize } from '@/lib/numbers';
 import {
   applicantQueryOptions, applyForLongTermBerth, berthOptionsQueryOptions, myApplicationsQueryOptions, myHoldingsQueryOptions, type Application, type Holding,
 } from '../api/long-term';
@@ -120,7 +121,7 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
     resolver: zodResolver(applicationSchema),
     defaultValues: {
       placeId, firstName: s(applicant?.first_name), lastName: s(applicant?.last_name), email: s(applicant?.email), phone: s(applicant?.phone),
-      boatName: s(applicant?.boat_name), boatTag: s(applicant?.boat_tag), boatLength: s(applicant?.boat_length), boatWidth: s(applicant?.boat_width), desiredStart: '', message: '',
+      boatName: s(applicant?.boat_name), boatTag: s(applicant?.boat_tag), boatLength: decimalInput(applicant?.boat_length, i18n.locale), boatWidth: decimalInput(applicant?.boat_width, i18n.locale), desiredStart: '', message: '',
     },
   });
   const onSubmit = form.handleSubmit(async (v) => {
@@ -167,7 +168,7 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
             <FormControl>
               <select className="h-10 rounded-md border border-slate-300 bg-white px-3" {...field}>
                 <option value="">{t`Jeder passende Liegeplatz`}</option>
-                {berths.map((b) => <option key={b.id} value={b.id}>{t`Liegeplatz ${b.name}`} ({b.length} × {b.width} m)</option>)}
+                {berths.map((b) => <option key={b.id} value={b.id}>{t`Liegeplatz ${b.name}`} ({formatSize(b.length, b.width, i18n.locale)})</option>)}
               </select>
             </FormControl>
             <FormMessage />
