@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect as baseExpect, test } from '../helpers/app-test';
+import { authStorageKey, personaSession } from '../helpers/personas';
 import { berlinDay, chooseFirstBerth, confirmBooking, fillBerthData, proceedAsGuest, readCode, words } from './booking-helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -117,12 +118,16 @@ test.describe('a guest booking at 390 px: summary and confirmation page', () => 
 });
 
 test.describe('door code and wifi for a signed-in customer without a stay', () => {
-  test.use({ persona: 'customer' });
+  // Lisa has bookings but no checked-in stay, and no test checks her in (the customer persona
+  // is checked in by harbour-access.spec.ts on the same stack).
   for (const [path, heading, login, bookings] of [
     ['/de/service/door-code', 'Türcode', 'Anmelden', 'Meine Buchungen'],
     ['/en/service/wifi', 'Wifi', 'Log in', 'My bookings'],
   ] as const) {
     test(`${path}: no login offered, no refused request`, async ({ page, consoleErrors }) => {
+      const session = await personaSession({ email: 'lisa.meyer@hafen.test', password: 'Kunde1234' });
+      await page.goto('/start');
+      await page.evaluate(([key, value]) => localStorage.setItem(key, value), [authStorageKey, JSON.stringify(session)] as const);
       const refused: string[] = [];
       page.on('response', (r) => {
         if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
