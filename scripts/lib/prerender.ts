@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
+import { routePatterns } from './routes.ts';
 
 /** Unprefixed paths of the prerendered pages; each is written unprefixed, /de and /en. */
 export const PRERENDERED = ['/start', '/service', '/start/booking'] as const;
@@ -132,6 +133,9 @@ export function prerender(): Plugin {
             mkdirSync(dirname(file), { recursive: true });
             writeFileSync(file, pageHtml(template, path, page, app.authStorageKey, (href) => readFileSync(join(outDir, href), 'utf8')));
           }
+          // The app's page paths, for the static server's 404 (scripts/lib/routes.ts).
+          const routes = routePatterns(readFileSync(resolve(config.root, 'src/routeTree.gen.ts'), 'utf8'));
+          writeFileSync(join(outDir, 'routes.json'), JSON.stringify(routes));
           config.logger.info(`prerendered ${prerenderedPaths().length} pages: ${prerenderedPaths().join(' ')}`);
         } finally {
           rmSync(tmp, { recursive: true, force: true });

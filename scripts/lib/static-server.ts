@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
+import { isRoutePath } from './routes.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -25,11 +26,15 @@ const COMPRESSIBLE = /^(text\/|application\/(json|manifest)|image\/svg)/;
 
 /**
  * Serves a built SPA: files from `root`, hashed assets cached for a year, everything else
- * revalidated; a path with a prerendered page gets its <path>/index.html, and any other path
- * index.html so the client router decides (its 404 page included).
+ * revalidated; a path with a prerendered page gets its <path>/index.html, any other page path
+ * index.html so the client router renders it: with 200 for a path of one of the app's routes
+ * (routes.json, written by the build), with 404 for any other (the app shows its not-found page).
  */
 export async function serveStatic(root: string, options: { host?: string; port?: number } = {}): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const base = resolve(root);
+  const routesFile = join(base, 'routes.json');
+  // A build without routes.json (older than this server) gets the shell with 200 everywhere.
+  const routes = existsSync(routesFile) ? (JSON.parse(readFileSync(routesFile, 'utf8')) as string[]) : null;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let pathname: string;
@@ -43,6 +48,7 @@ export async function serveStatic(root: string, options: { host?: string; port?:
     const inside = candidate === base || candidate.startsWith(base + sep);
     const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
     let file = inside && isFile(candidate) ? candidate : undefined;
+    let status = 200;
     // A prerendered page (scripts/lib/prerender.ts): /de/start -> de/start/index.html. The root
     // folder's index.html is the app shell, served below for every other page path.
     if (!file && inside && candidate !== base && isFile(join(candidate, 'index.html'))) file = join(candidate, 'index.html');
@@ -53,6 +59,7 @@ export async function serveStatic(root: string, options: { host?: string; port?:
         return;
       }
       file = join(base, 'index.html');
+      if (routes && !isRoutePath(pathname, routes)) status = 404;
     }
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
     const immutable = file.includes(`${sep}assets${sep}`);
@@ -64,7 +71,7 @@ export async function serveStatic(root: string, options: { host?: string; port?:
     if (COMPRESSIBLE.test(type)) headers.vary = 'accept-encoding';
     const gzip = COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     if (gzip) headers['content-encoding'] = 'gzip';
-    res.writeHead(200, headers);
+    res.writeHead(status, headers);
     if (req.method === 'HEAD') {
       res.end();
       return;

@@ -9,7 +9,7 @@ export function Page({ title, lead, children, className }: { title: string; lead
     <article className={cn('flex flex-col gap-6', className)}>
       <header className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 md:text-3xl">{title}</h1>
-        {lead && <p className="max-w-prose text-slate-700">{lead}</p>}
+        {lead && <p className="max-w-prose text-slate-700 [overflow-wrap:anywhere]">{lead}</p>}
       </header>
       {children}
     </article>

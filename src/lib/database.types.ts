@@ -2053,6 +2053,10 @@ export type Database = {
           wifi_password: string
         }[]
       }
+      harbour_access_allowed: {
+        Args: never
+        Returns: boolean
+      }
       long_term_application_status: {
         Args: {
           p_id: string

@@ -679,6 +679,9 @@ begin
   if v_order.kind = 'day' and not v_place.one_day then
     raise exception 'day_stay_not_allowed' using errcode = '22023';
   end if;
+  if v_order.kind <> 'day' and v_place.one_day then
+    raise exception 'day_guests_only' using errcode = '22023';
+  end if;
   v_first := private.berlin_date(v_order.starts_at);
   v_last := case when v_order.kind = 'day' then v_first else private.berlin_date(v_order.ends_at) - 1 end;
   if exists (
@@ -790,7 +793,8 @@ as $$
   where not p.archived
     and p.length >= p_boat_length
     and p.width >= p_boat_width
-    and (p_kind <> 'day' or p.one_day)
+    -- Day stays only on day-guest berths (one_day), and those only for day stays.
+    and p.one_day = (p_kind = 'day')
     -- Long-term held on any day of the stay (Berlin days; a day stay has one).
     and not exists (
       select 1 from public.long_term_holders h
@@ -814,7 +818,7 @@ as $$
         and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= p_now, false)
     )
 $$;
-comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day for day stays, no long-term holder, no live occupation (lapsed open orders ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
+comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day berths for day stays and only for them, no long-term holder, no live occupation (lapsed open orders ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
 revoke execute on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) from public;
 
 create function private.search_available_places(
@@ -931,7 +935,7 @@ set search_path = ''
 as $$
   select * from private.order_move_targets(p_order_id)
 $$;
-comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day for day stays, no long-term holder, free for the whole stay), smallest first.';
+comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day berths for day stays and only for them, no long-term holder, free for the whole stay), smallest first.';
 revoke execute on function public.order_move_targets(uuid) from anon, public;
 
 create function private.book_berth(
@@ -1000,6 +1004,9 @@ begin
   end if;
   if p_kind = 'day' and not v_place.one_day then
     raise exception 'day_stay_not_allowed' using errcode = '22023';
+  end if;
+  if p_kind <> 'day' and v_place.one_day then
+    raise exception 'day_guests_only' using errcode = '22023';
   end if;
   if exists (
     select 1 from public.long_term_holders h

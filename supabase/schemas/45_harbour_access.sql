@@ -111,6 +111,35 @@ $$;
 comment on function public.harbour_access() is 'The door code and wifi for those allowed to see them; refuses (42501) everyone else.';
 revoke execute on function public.harbour_access() from anon, public;
 
+-- Whether harbour_access() would answer this caller: the door-code and wifi pages ask this first,
+-- so a signed-in customer without a stay reads how to get the codes, without a refused (HTTP 403)
+-- request. It tells nothing but the caller's own standing.
+create function private.harbour_access_allowed()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select private.can_see_harbour_access()
+$$;
+comment on function private.harbour_access_allowed() is 'The rule behind public.harbour_access_allowed (security definer, not exposed by the API).';
+revoke execute on function private.harbour_access_allowed() from public;
+grant execute on function private.harbour_access_allowed() to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/harbour_access_allowed): runs as the caller, the rule above decides.
+create function public.harbour_access_allowed()
+returns boolean
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.harbour_access_allowed()
+$$;
+comment on function public.harbour_access_allowed() is 'Whether the caller may see the door code and wifi (harbour_access() answers instead of refusing).';
+revoke execute on function public.harbour_access_allowed() from anon, public;
+
 create function private.payment_mode_for(p_kind public.order_kind, p_walk_in boolean default false)
 returns public.payment_mode
 language sql

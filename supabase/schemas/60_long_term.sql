@@ -165,10 +165,10 @@ begin
   perform private.queue_mail(
     'application_receipt', v_row.email, v_locale,
     case when v_en then 'Your application for a long-term berth at Hafen Düsseldorf'
-         else 'Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf' end,
+         else 'Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf' end,
     private.mail_text(v_locale, concat_ws(' ', v_row.first_name, v_row.last_name), concat_ws(E'\n',
       case when v_en then 'we have received your application for a long-term berth'
-           else 'wir haben Ihre Bewerbung um einen Dauerliegeplatz erhalten' end
+           else 'wir haben Ihre Bewerbung um einen Langzeitliegeplatz erhalten' end
         || coalesce(case when v_en then ' (berth ' else ' (Liegeplatz ' end || v_place || ')', '') || '.',
       case when v_en then format('Boat: %s (%s m × %s m)', v_boat_name, v_length, v_width)
            else format('Boot: %s (%s m × %s m)', v_boat_name, replace(v_length::text, '.', ','), replace(v_width::text, '.', ',')) end,
@@ -303,11 +303,11 @@ begin
   perform private.queue_mail(
     'application_answer', v_row.email, v_row.locale,
     case when v_en then 'Your application for a long-term berth at Hafen Düsseldorf'
-         else 'Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf' end,
+         else 'Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf' end,
     private.mail_text(v_row.locale, concat_ws(' ', v_row.first_name, v_row.last_name), concat_ws(E'\n',
       case when p_status = 'accepted'
-           then case when v_en then 'good news: we can offer you a long-term berth.' else 'gute Nachricht: Wir können Ihnen einen Dauerliegeplatz anbieten.' end
-           else case when v_en then 'unfortunately we cannot offer you a long-term berth at present.' else 'leider können wir Ihnen derzeit keinen Dauerliegeplatz anbieten.' end end,
+           then case when v_en then 'good news: we can offer you a long-term berth.' else 'gute Nachricht: Wir können Ihnen einen Langzeitliegeplatz anbieten.' end
+           else case when v_en then 'unfortunately we cannot offer you a long-term berth at present.' else 'leider können wir Ihnen derzeit keinen Langzeitliegeplatz anbieten.' end end,
       case when v_row.answer is not null then E'\n' || v_row.answer end)),
     '[]'::jsonb, private.setting('harbour_email'), null);
   return v_row;
@@ -575,7 +575,7 @@ begin
     null, p_application_id, v_application.email, v_application.locale,
     concat_ws(' ', v_application.first_name, v_application.last_name),
     case when v_en then 'Re: Your application for a long-term berth at Hafen Düsseldorf'
-         else 'Re: Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf' end,
+         else 'Re: Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf' end,
     p_body,
     case when v_en then 'Your application of ' else 'Ihre Bewerbung vom ' end
       || private.format_berlin(v_application.created_at, v_application.locale)

@@ -1,17 +1,18 @@
 -- search_available_places: fit (length and width, equal fits), day stays only on one_day
--- berths, free for the whole stay, long-term holders, stale unverified reservations, sorting
+-- berths and those only for day stays (issue 23: "nur für Tagesgäste"), free for the whole stay, long-term holders, stale unverified reservations, sorting
 -- by area, each row with its quote.
 begin;
-select plan(15);
+select plan(17);
 select private.freeze_clock('2027-06-01 10:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
   ('P1', 2.5, 6.0, true, false),
   ('P2', 3.0, 8.0, false, false),
   ('P3', 3.5, 10.0, false, false),
-  ('P4', 4.0, 10.0, true, false),
+  ('P4', 4.0, 10.0, false, false),
   ('P5', 4.0, 12.0, false, true),
-  ('P6', 4.2, 12.0, false, false);
+  ('P6', 4.2, 12.0, false, false),
+  ('P7', 4.1, 10.5, true, false);
 select tests.create_user('customer');
 select tests.create_user('guest', p_anonymous => true);
 
@@ -30,8 +31,15 @@ select results_eq(
   'width filters too');
 select results_eq(
   $$ select name from public.search_available_places('day', '2027-06-10', 5.5, 2.0, p_day_start => '10:00', p_day_end => '14:00') $$,
-  $$ values ('P1'), ('P4') $$,
+  $$ values ('P1'), ('P7') $$,
   'day stays only on one_day berths');
+select is_empty(
+  $$ select name from public.search_available_places('overnight', '2027-06-10', 5.5, 2.0, p_departure => '2027-06-11') where one_day $$,
+  'an overnight search never offers a day-guests-only berth');
+select results_eq(
+  $$ select name from public.search_available_places('overnight', '2027-06-10', 10.2, 4.05, p_departure => '2027-06-11') $$,
+  $$ values ('P6') $$,
+  'not even when it is the only berth the boat fits besides a larger one');
 select is_empty(
   $$ select name from public.search_available_places('overnight', '2027-06-10', 30, 2.0, p_departure => '2027-06-12') $$,
   'nothing fits a 30 m boat');

@@ -1,7 +1,7 @@
 -- create_booking: re-validates everything, prices through the quote rules, writes order and
 -- reservation together; lost races and taken berths raise 23P01 berth_no_longer_available.
 begin;
-select plan(27);
+select plan(28);
 select private.freeze_clock('2027-06-01 10:00+02');
 
 insert into public.places (name, width, length, one_day) values ('B1', 3.5, 10, false), ('B2', 2.5, 6, true), ('B3', 4, 12, false), ('B4', 4, 12, false);
@@ -60,6 +60,8 @@ select throws_ok($$ select public.create_booking(tests.place_id('B2'), 'overnigh
   '22023', 'boat_does_not_fit', 'the boat must fit');
 select throws_ok($$ select public.create_booking(tests.place_id('B1'), 'day', '2027-06-20', b, p, p_day_start => '10:00', p_day_end => '14:00') from boat $$,
   '22023', 'day_stay_not_allowed', 'day stays only on one_day berths');
+select throws_ok($$ select public.create_booking(tests.place_id('B2'), 'overnight', '2027-06-20', '{"name":"Jolle","length":5.5,"width":2}', p, p_departure => '2027-06-21') from boat $$,
+  '22023', 'day_guests_only', 'a one_day berth (day guests only) takes no overnight stay');
 select results_eq(
   $$ select kind::text, price_cents, starts_at, ends_at from public.create_booking(tests.place_id('B2'), 'day', '2027-06-20',
        '{"name":"Jolle","length":5.5,"width":2}', (select p from boat), p_day_start => '10:00', p_day_end => '14:00') $$,

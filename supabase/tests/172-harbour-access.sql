@@ -2,7 +2,7 @@
 -- long-term holders, the verified owner of a checked-in order until departure. Nobody by
 -- booking alone.
 begin;
-select plan(15);
+select plan(20);
 select private.freeze_clock('2027-06-10 18:00+02');
 
 update public.harbour_settings set door_code = '4711#', wifi_ssid = 'Hafen-Gast', wifi_password = 'Rheinblick';
@@ -29,10 +29,12 @@ values
 
 select tests.authenticate_as_anon();
 select throws_ok($$ select * from public.harbour_access() $$, '42501', null, 'anon is refused');
+select throws_ok($$ select public.harbour_access_allowed() $$, '42501', null, 'anon cannot even ask (the page knows a visitor has no account)');
 select is_empty($$ select * from public.harbour_settings $$, 'anon reads nothing from the settings table');
 
 select tests.authenticate_as('customer');
 select throws_ok($$ select * from public.harbour_access() $$, '42501', 'not_allowed', 'a customer without a stay is refused');
+select is(public.harbour_access_allowed(), false, 'harbour_access_allowed says so first, without a refusal');
 select is_empty($$ select * from public.harbour_settings $$, 'and reads nothing from the settings table');
 select is_empty($$ update public.harbour_settings set door_code = '0000' returning 1 $$, 'and cannot change it');
 
@@ -40,9 +42,11 @@ select tests.authenticate_as('booked');
 select throws_ok($$ select * from public.harbour_access() $$, '42501', 'not_allowed', 'booking alone does not reveal the codes');
 select tests.authenticate_as('guest');
 select throws_ok($$ select * from public.harbour_access() $$, '42501', 'not_allowed', 'an anonymous guest, even checked in, is refused');
+select is(public.harbour_access_allowed(), false, 'and is not allowed');
 select tests.authenticate_as('checked');
 select results_eq($$ select door_code, wifi_ssid, wifi_password from public.harbour_access() $$,
   $$ values ('4711#', 'Hafen-Gast', 'Rheinblick') $$, 'the verified owner of a checked-in stay reads them');
+select is(public.harbour_access_allowed(), true, 'and is allowed');
 
 select tests.authenticate_as('holder');
 select results_eq($$ select door_code from public.harbour_access() $$, $$ values ('4711#') $$, 'an active long-term holder reads them');
@@ -62,6 +66,7 @@ select tests.clear_authentication();
 select private.freeze_clock('2027-06-14 12:00+02');
 select tests.authenticate_as('checked');
 select throws_ok($$ select * from public.harbour_access() $$, '42501', 'not_allowed', 'after departure the codes are gone');
+select is(public.harbour_access_allowed(), false, 'and the permission with them');
 select tests.authenticate_as('holder');
 select results_eq($$ select door_code from public.harbour_access() $$, $$ values ('1234#') $$, 'the holder reads the new code');
 

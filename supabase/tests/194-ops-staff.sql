@@ -1,11 +1,11 @@
 -- The back office: staff booking for walk-in guests, moving bookings, invoice numbers of paid
 -- orders; a customer's data export and account deletion.
 begin;
-select plan(30);
+select plan(32);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
-  ('S1', 4, 12, false, false), ('S2', 4, 12, false, false), ('S3', 2.5, 6, false, false), ('S4', 4, 12, false, true);
+  ('S1', 4, 12, false, false), ('S2', 4, 12, false, false), ('S3', 2.5, 6, false, false), ('S4', 4, 12, false, true), ('S5', 4, 12, true, false);
 select tests.create_user('customer');
 select tests.create_user('other');
 select tests.create_user('harbour', array['harbor']);
@@ -33,6 +33,8 @@ select throws_ok($$ select public.staff_create_booking(tests.place_id('S3'), 'ov
   '22023', 'boat_does_not_fit', 'the boat must fit');
 select throws_ok($$ select public.staff_create_booking(tests.place_id('S1'), 'day', '2027-05-20', '{"name": "Jolle", "length": 5, "width": 2}', '{"first_name": "A", "last_name": "B"}', null, '10:00', '12:00') $$,
   '22023', 'day_stay_not_allowed', 'day stays only on day berths');
+select throws_ok($$ select public.staff_create_booking(tests.place_id('S5'), 'overnight', '2027-05-20', '{"name": "Jolle", "length": 5, "width": 2}', '{"first_name": "A", "last_name": "B"}', '2027-05-21') $$,
+  '22023', 'day_guests_only', 'and day berths only for day stays');
 select throws_ok($$ select public.staff_create_booking(tests.place_id('S4'), 'overnight', '2027-05-12', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B"}', '2027-05-14') $$,
   'PT404', 'place_not_found', 'not on an archived berth');
 select throws_ok($$ select public.staff_create_booking(tests.place_id('S2'), 'overnight', '2027-05-01', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B"}', '2027-05-03') $$,
@@ -54,6 +56,8 @@ select throws_ok($$ select public.move_booking((select id from public.orders whe
   '23P01', 'berth_no_longer_available', 'a move onto an occupied berth is refused');
 select throws_ok($$ select public.move_booking((select id from public.orders where boat ->> 'name' = 'Rheinperle'), tests.place_id('S3')) $$,
   '22023', 'boat_does_not_fit', 'a move onto a berth too small is refused');
+select throws_ok($$ select public.move_booking((select id from public.orders where boat ->> 'name' = 'Rheinperle'), tests.place_id('S5')) $$,
+  '22023', 'day_guests_only', 'an overnight stay is not moved onto a berth for day guests only');
 
 -- ---------------------------------------------------------------- payment and invoices
 select tests.authenticate_as('customer');

@@ -5,7 +5,8 @@ select plan(27);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
-  ('D1', 4, 12, false, false), ('D2', 4, 12, false, false), ('D3', 2.5, 6, false, false), ('D4', 4, 12, true, false), ('D5', 4, 12, false, true);
+  ('D1', 4, 12, false, false), ('D2', 4, 12, false, false), ('D3', 2.5, 6, false, false), ('D4', 4, 12, true, false), ('D5', 4, 12, false, true),
+  ('D6', 4, 12, false, false);
 select tests.create_user('customer');
 select tests.create_user('harbour', array['harbor']);
 
@@ -49,11 +50,11 @@ select throws_ok($$ select * from public.staff_orders(p_from => '2027-05-13', p_
 
 -- ---------------------------------------------------------------- move targets
 select results_eq($$ select name from public.order_move_targets((select id from public.orders where boat ->> 'name' = 'Rheinperle')) $$,
-  $$ values ('D2'), ('D4') $$, 'fitting free berths only: not the own, not too small, not archived');
+  $$ values ('D2'), ('D6') $$, 'fitting free berths only: not the own, not too small, not archived, not for day guests only');
 select public.staff_create_booking(tests.place_id('D2'), 'overnight', '2027-05-12', '{"name": "Blocker", "length": 5, "width": 2}',
   '{"first_name": "Bea", "last_name": "Block"}', '2027-05-14');
 select results_eq($$ select name from public.order_move_targets((select id from public.orders where boat ->> 'name' = 'Rheinperle')) $$,
-  $$ values ('D4') $$, 'an overlapping booking takes a berth off the list');
+  $$ values ('D6') $$, 'an overlapping booking takes a berth off the list');
 select results_eq($$ select name from public.order_move_targets((select id from public.orders where boat ->> 'name' = 'Jolle')) $$,
   $$ select null::text where false $$, 'a day stay moves only to day berths');
 
@@ -63,12 +64,12 @@ select results_eq($$ select body from public.add_order_note((select id from publ
 select throws_ok($$ select public.add_order_note((select id from public.orders where boat ->> 'name' = 'Rheinperle'), '   ') $$,
   '22023', 'invalid_note', 'an empty note is refused');
 select throws_ok($$ select public.add_order_note(gen_random_uuid(), 'x') $$, 'PT404', 'order_not_found', 'a note needs an order');
-select public.move_booking((select id from public.orders where boat ->> 'name' = 'Rheinperle'), tests.place_id('D4'));
+select public.move_booking((select id from public.orders where boat ->> 'name' = 'Rheinperle'), tests.place_id('D6'));
 select public.record_desk_payment((select id from public.orders where boat ->> 'name' = 'Rheinperle'), 'cash');
 select results_eq(
   $$ select e.event, e.from_value, e.to_value, e.actor = tests.get_user_id('harbour') from public.order_events e
      join public.orders o on o.id = e.order_id where o.boat ->> 'name' = 'Rheinperle' order by e.id $$,
-  $$ values ('created', null, 'confirmed', true), ('moved', 'D1', 'D4', true), ('payment_recorded', 'cash', '7140', true), ('payment', 'pending', 'paid', true) $$,
+  $$ values ('created', null, 'confirmed', true), ('moved', 'D1', 'D6', true), ('payment_recorded', 'cash', '7140', true), ('payment', 'pending', 'paid', true) $$,
   'the history records creation, the move and the payment (method, amount, status), with who did it');
 select results_eq(
   $$ select i.issuer ->> 'vat_id', i.issuer ->> 'city', i.invoice_number from public.invoices i join public.orders o on o.id = i.order_id where o.boat ->> 'name' = 'Rheinperle' $$,

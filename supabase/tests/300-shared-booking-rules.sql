@@ -3,7 +3,7 @@
 -- planner; private.book_berth holds the rules of create_booking and staff_create_booking; the
 -- order keeps the language it was booked in and its e-mails use it.
 begin;
-select plan(40);
+select plan(41);
 select private.freeze_clock('2027-06-01 10:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -74,8 +74,9 @@ select is(has_function_privilege('authenticated', 'private.bookable_places(publi
           or has_function_privilege('anon', 'private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz)', 'execute'),
   false, 'no API role may call it');
 
--- Occupation: a booking to move (B6), a stale unverified reservation (B2), a live one (B4), a
--- long-term holder from the second night (B3), a day stay (B4, afternoon).
+-- Occupation: a booking to move (B6), a stale unverified reservation (B2), a live one (B7, from
+-- the second night), a long-term holder from the second night (B3), a day stay (B4, afternoon).
+-- B1 and B4 are for day guests only: never offered overnight.
 select tests.authenticate_as('harbour');
 select public.staff_create_booking(tests.place_id('B6'), 'overnight', '2027-06-10', '{"name": "Mover", "length": 7.5, "width": 2.8}',
   '{"first_name": "Mia", "last_name": "Mover"}', '2027-06-12');
@@ -85,7 +86,7 @@ select tests.clear_authentication();
 insert into public.orders (user_id, place_id, kind, starts_at, ends_at, status, price_cents, price_breakdown, email, place_snapshot, boat, person, expires_at)
 values (tests.get_user_id('guest'), tests.place_id('B2'), 'overnight', '2027-06-09 14:00+02', '2027-06-11 12:00+02', 'unverified', 0, '{}',
         'stale@test.local', '{}', '{"name": "Stale"}', '{}', '2027-06-01 09:00+02'),
-       (tests.get_user_id('guest'), tests.place_id('B4'), 'overnight', '2027-06-11 14:00+02', '2027-06-13 12:00+02', 'unverified', 0, '{}',
+       (tests.get_user_id('guest'), tests.place_id('B7'), 'overnight', '2027-06-11 14:00+02', '2027-06-13 12:00+02', 'unverified', 0, '{}',
         'fresh@test.local', '{}', '{"name": "Fresh"}', '{}', '2027-06-02 09:00+02');
 insert into public.place_statuses (place_id, order_id, type, starts_at, ends_at)
 select o.place_id, o.id, 'reservation', o.starts_at, o.ends_at from public.orders o where o.email in ('stale@test.local', 'fresh@test.local');
@@ -94,11 +95,11 @@ insert into public.long_term_holders (place_id, starts_on) values (tests.place_i
 select tests.authenticate_as('harbour');
 select results_eq(
   $$ select name from public.search_available_places('overnight', '2027-06-10', 7.5, 2.8, p_departure => '2027-06-12') $$,
-  $$ values ('B2'), ('B7') $$,
+  $$ values ('B2') $$,
   'search: a stale unverified reservation gives way; a live one, a holder from a night of the stay, a booking, a small and an archived berth do not');
 select results_eq(
   $$ select name from public.order_move_targets((select id from public.orders where boat ->> 'name' = 'Mover')) $$,
-  $$ values ('B2'), ('B7') $$,
+  $$ values ('B2') $$,
   'move targets: the same berths for the same stay and boat (without its own)');
 select results_eq(
   $$ select name from public.search_available_places('day', '2027-06-10', 5, 2, p_day_start => '13:00', p_day_end => '17:00') $$,
@@ -110,8 +111,8 @@ select results_eq(
   'move targets of a day stay: the same');
 select results_eq(
   $$ select name from public.search_available_places('overnight', '2027-06-09', 7.5, 2.8, p_departure => '2027-06-10') $$,
-  $$ values ('B2'), ('B3'), ('B4'), ('B6'), ('B7') $$,
-  'the night before: the holder, the stays and the day stay (from 13:00) leave all fitting berths free');
+  $$ values ('B2'), ('B3'), ('B6'), ('B7') $$,
+  'the night before: the holder and the stays leave all fitting berths free (but the day-guest berths)');
 
 -- ---------------------------------------------------------------- 2. one set of booking rules
 -- The same arguments through create_booking (a customer) and staff_create_booking (staff).
@@ -163,6 +164,8 @@ select is(tests.both($$ tests.place_id('B1'), 'overnight', '2027-07-01', '{"name
   array['22023 boat_does_not_fit', '22023 boat_does_not_fit'], 'both refuse a berth too small');
 select is(tests.both($$ tests.place_id('B7'), 'day', '2027-07-01', '{"name": "X", "length": 5, "width": 2}', '{"first_name": "A", "last_name": "B", "email": "a@test.local"}', null, '10:00', '12:00' $$),
   array['22023 day_stay_not_allowed', '22023 day_stay_not_allowed'], 'both refuse a day stay on a berth not for day guests');
+select is(tests.both($$ tests.place_id('B4'), 'overnight', '2027-07-01', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B", "email": "a@test.local"}', '2027-07-03' $$),
+  array['22023 day_guests_only', '22023 day_guests_only'], 'both refuse an overnight stay on a berth for day guests only');
 select is(tests.both($$ tests.place_id('B3'), 'overnight', '2027-07-01', '{"name": "X", "length": 9, "width": 3}', '{"first_name": "A", "last_name": "B", "email": "a@test.local"}', '2027-07-03' $$),
   array['23P01 berth_no_longer_available', '23P01 berth_no_longer_available'], 'both refuse a long-term held berth');
 -- A code the customer's session quoted while valid (create_booking needs that, 20261122003200)

@@ -76,7 +76,7 @@ select tests.authenticate_as('harbour');
 select is((select count(*)::integer from public.message_replies where application_id is not null), 0,
   'harbour staff do not read the answers to applications');
 select tests.clear_authentication();
-select ok((select subject = 'Re: Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf'
+select ok((select subject = 'Re: Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf'
              and reply_to = private.setting('harbour_email')
              and body_text like E'Guten Tag Carla Segel,\n\nJa, 16 A an jedem Platz.\n\nIhre Bewerbung vom 10.05.2027, 12:00 Uhr (Boot Wellenreiter):\n> Gibt es Strom\n> am Steg?\n\n%'
            from public.outbox where kind = 'message_reply' and recipient = 'carla@example.test'),

@@ -57,7 +57,7 @@ test('a holder assigned by the admin (de) sees berth, contract period and boat d
   expect(berth, 'a berth free for that season').toBeTruthy();
   await sessionInto(page, email, 'Halter123');
   await page.goto('/de/account');
-  await page.getByRole('region', { name: 'Dauerliegeplatz' }).getByRole('link', { name: new RegExp(`^Liegeplatz ${berth!.name}, ab `) }).click();
+  await page.getByRole('region', { name: 'Langzeitliegeplatz' }).getByRole('link', { name: new RegExp(`^Liegeplatz ${berth!.name}, ab `) }).click();
   const holding = page.getByTestId('holding');
   await expect(holding).toHaveCount(1);
   await expect(holding).toContainText(`Liegeplatz ${berth!.name}`);
@@ -98,7 +98,7 @@ test('apply (de): berth preselected by its id, validation, receipt e-mail and wa
   await expect(receipt).toContainText(`Eine Eingangsbestätigung ist per E-Mail an ${email} unterwegs.`);
 
   const mail = await latestMail(email, t0);
-  expect(mail?.subject).toBe('Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf');
+  expect(mail?.subject).toBe('Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf');
   expect(mail?.text).toContain(`Ihr Platz auf der Warteliste: ${position}`);
   expect(mail?.text).toContain('(Liegeplatz C04)');
 
@@ -107,7 +107,7 @@ test('apply (de): berth preselected by its id, validation, receipt e-mail and wa
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Bewerbung für Liegeplatz C04');
   await expect(row).toContainText(`Offen – Platz ${position} auf der Warteliste`);
-  await expect(page.getByText('Sie haben derzeit keinen Dauerliegeplatz.')).toBeVisible();
+  await expect(page.getByText('Sie haben derzeit keinen Langzeitliegeplatz.')).toBeVisible();
 });
 
 test('apply (en) for any fitting berth from the account page', async ({ page }) => {

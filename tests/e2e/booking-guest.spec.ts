@@ -41,7 +41,7 @@ test.describe('booking as a guest', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vielen Dank für Ihre Buchung');
     await expect(page.getByText('Bestätigt', { exact: true })).toBeVisible();
     await expect(page.getByText(berth, { exact: true })).toBeVisible();
-    await expect(page.getByTestId('payment-status')).toHaveText('Zahlung offen – online oder im Hafenbüro zahlbar');
+    await expect(page.getByTestId('payment-status')).toHaveText('Zahlung offen'); // how to pay: the panel above (once)
     await expect(page.getByTestId('price-gross')).toHaveText(euro(expected.gross_cents, 'de'));
     // The order page shows the same order to its owner.
     await page.goto(`/de/order/${id}`);

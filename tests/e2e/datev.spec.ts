@@ -48,7 +48,7 @@ test.describe('DATEV export', () => {
     expect(lines[2].split(';')).toHaveLength(125);
     expect(lines[2]).toMatch(/^\d+,\d{2};"[SH]";"EUR";;;"";\d{4,5};\d{4,5};"";\d{4};"(RE-\d{4}-\d{5}|HD-\d{2}-[A-Z0-9]{4})";"";;"[^"]+";/);
     const count = lines.length - 3;
-    await expect(page.getByRole('status')).toHaveText(`${download.suggestedFilename()} wurde erstellt: ${count} Buchungszeilen.`);
+    await expect(page.getByRole('status')).toHaveText(`${download.suggestedFilename()} wurde erstellt: ${count.toLocaleString('de-DE')} Buchungszeilen.`);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -68,7 +68,7 @@ test.describe('DATEV export', () => {
     const { text } = await downloaded(download);
     expect(text.startsWith('"EXTF";700;21;"Buchungsstapel";13;')).toBe(true);
     expect(text.split('\r\n')[1].split(';')[0]).toBe('Umsatz (ohne Soll/Haben-Kz)');
-    await expect(page.getByRole('status')).toContainText(/was created: \d+ posting lines\./);
+    await expect(page.getByRole('status')).toContainText(/was created: \d{1,3}(,\d{3})* posting lines\./);
   });
 
   test('the page at 390 and 1280 px; the settings form checks and stores the numbers', async ({ page }) => {

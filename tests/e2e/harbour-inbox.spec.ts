@@ -130,7 +130,7 @@ test.describe('answers to long-term applications', () => {
     const since = new Date(Date.now() - 1000).toISOString();
     await apply('Carla', last, 'Gibt es Strom am Steg?', 'de');
     await page.goto('/account/admin/inbox');
-    const section = page.getByRole('region', { name: 'Offene Bewerbungen um einen Dauerliegeplatz' });
+    const section = page.getByRole('region', { name: 'Offene Bewerbungen um einen Langzeitliegeplatz' });
     const card = section.getByRole('listitem', { name: `Bewerbung – ${name}` });
     await expect(card).toContainText('Boot: Wellenreiter · 11,5 × 3,6 m');
     await expect(card).toContainText('Gibt es Strom am Steg?');
@@ -143,7 +143,7 @@ test.describe('answers to long-term applications', () => {
     await expect(card.getByRole('status')).toHaveText(`Antwort an ${senderEmail(`Carla${last}`)} gesendet.`);
     await expect(card.getByRole('region', { name: 'Antworten (1)' })).toContainText('Ja, 16 A an jedem Platz.');
 
-    const mail = await waitForMail(senderEmail(`Carla${last}`), since, /^Re: Ihre Bewerbung um einen Dauerliegeplatz im Hafen Düsseldorf$/);
+    const mail = await waitForMail(senderEmail(`Carla${last}`), since, /^Re: Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf$/);
     expect(mail.text).toContain(`Guten Tag ${name},`);
     expect(mail.text).toContain('Sie stehen auf Platz 3 der Warteliste.');
     expect(mail.text).toContain('> Gibt es Strom am Steg?');
@@ -170,6 +170,6 @@ test.describe('applications are the admins\' part of the inbox', () => {
   test('harbour staff see no applications in the inbox', async ({ page }) => {
     await page.goto('/account/admin/inbox');
     await expect(page.getByRole('region', { name: 'Offen' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Offene Bewerbungen um einen Dauerliegeplatz' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Offene Bewerbungen um einen Langzeitliegeplatz' })).toHaveCount(0);
   });
 });

@@ -82,7 +82,7 @@ test.describe('the harbour overview', () => {
     await page.goto('/account/admin/overview');
     const messages = page.getByRole('region', { name: 'Offene Anfragen und Nachrichten' });
     await expect(messages).toContainText(`Serviceanfrage: Bootskran · Otto Offen ${suffix}`);
-    const applications = page.getByRole('region', { name: 'Neue Bewerbungen für Dauerliegeplätze' });
+    const applications = page.getByRole('region', { name: 'Neue Bewerbungen für Langzeitliegeplätze' });
     await expect(applications).toContainText(`Berta Bewerber ${suffix} · jeder passende Liegeplatz`);
     // Harbour staff see names only: the admins' berth pages are not linked for them.
     await expect(applications.getByRole('link')).toHaveCount(0);

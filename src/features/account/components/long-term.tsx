@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
+import { decimalInput, formatSize } from '@/lib/numbers';
 import {
   applicantQueryOptions, applyForLongTermBerth, berthOptionsQueryOptions, myApplicationsQueryOptions, myHoldingsQueryOptions, type Application, type Holding,
 } from '../api/long-term';
@@ -25,11 +26,11 @@ export function LongTimePlacePage({ id }: { id?: string }) {
   const applications = useQuery(myApplicationsQueryOptions());
   const shown = holdings.data?.filter((h) => !id || h.id === id || h.place_id === id) ?? [];
   return (
-    <Page title={t`Mein Langzeitliegeplatz`} lead={t`Ihre Dauerliegeplätze mit den Vertragsdaten und Ihre Bewerbungen.`}>
-      <section aria-label={t`Meine Dauerliegeplätze`} className="flex flex-col gap-3">
-        <h2 className="text-lg font-semibold"><Trans>Meine Dauerliegeplätze</Trans></h2>
+    <Page title={t`Mein Langzeitliegeplatz`} lead={t`Ihre Langzeitliegeplätze mit den Vertragsdaten und Ihre Bewerbungen.`}>
+      <section aria-label={t`Meine Langzeitliegeplätze`} className="flex flex-col gap-3">
+        <h2 className="text-lg font-semibold"><Trans>Meine Langzeitliegeplätze</Trans></h2>
         {holdings.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : holdings.isError ? failed : shown.length === 0 ? (
-          <Prose><p><Trans>Sie haben derzeit keinen Dauerliegeplatz.</Trans></p></Prose>
+          <Prose><p><Trans>Sie haben derzeit keinen Langzeitliegeplatz.</Trans></p></Prose>
         ) : (
           <ul className="flex flex-col gap-3">{shown.map((h) => <HoldingCard key={h.id} holding={h} />)}</ul>
         )}
@@ -37,7 +38,7 @@ export function LongTimePlacePage({ id }: { id?: string }) {
       <section aria-label={t`Meine Bewerbungen`} className="flex flex-col gap-3">
         <h2 className="text-lg font-semibold"><Trans>Meine Bewerbungen</Trans></h2>
         {applications.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : applications.isError ? failed : applications.data.length === 0 ? (
-          <Prose><p><Trans>Sie haben sich noch nicht um einen Dauerliegeplatz beworben.</Trans></p></Prose>
+          <Prose><p><Trans>Sie haben sich noch nicht um einen Langzeitliegeplatz beworben.</Trans></p></Prose>
         ) : (
           <ul className="flex flex-col gap-3">{applications.data.map((a) => <ApplicationRow key={a.id} application={a} />)}</ul>
         )}
@@ -120,7 +121,7 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
     resolver: zodResolver(applicationSchema),
     defaultValues: {
       placeId, firstName: s(applicant?.first_name), lastName: s(applicant?.last_name), email: s(applicant?.email), phone: s(applicant?.phone),
-      boatName: s(applicant?.boat_name), boatTag: s(applicant?.boat_tag), boatLength: s(applicant?.boat_length), boatWidth: s(applicant?.boat_width), desiredStart: '', message: '',
+      boatName: s(applicant?.boat_name), boatTag: s(applicant?.boat_tag), boatLength: decimalInput(applicant?.boat_length, i18n.locale), boatWidth: decimalInput(applicant?.boat_width, i18n.locale), desiredStart: '', message: '',
     },
   });
   const onSubmit = form.handleSubmit(async (v) => {
@@ -167,7 +168,7 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
             <FormControl>
               <select className="h-10 rounded-md border border-slate-300 bg-white px-3" {...field}>
                 <option value="">{t`Jeder passende Liegeplatz`}</option>
-                {berths.map((b) => <option key={b.id} value={b.id}>{t`Liegeplatz ${b.name}`} ({b.length} × {b.width} m)</option>)}
+                {berths.map((b) => <option key={b.id} value={b.id}>{t`Liegeplatz ${b.name}`} ({formatSize(b.length, b.width, i18n.locale)})</option>)}
               </select>
             </FormControl>
             <FormMessage />
@@ -214,8 +215,8 @@ export function LongTermSummary() {
   const open = applications.data?.filter((a) => a.status === 'open') ?? [];
   if (live.length === 0 && open.length === 0) return null;
   return (
-    <section aria-label={t`Dauerliegeplatz`} className="flex flex-col gap-2">
-      <h2 className="text-lg font-semibold"><Trans>Dauerliegeplatz</Trans></h2>
+    <section aria-label={t`Langzeitliegeplatz`} className="flex flex-col gap-2">
+      <h2 className="text-lg font-semibold"><Trans>Langzeitliegeplatz</Trans></h2>
       <ul className="flex flex-col gap-2 text-sm">
         {live.map((h) => {
           const name = h.place?.name ?? '–';

@@ -11,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { getSupabase, identityQueryOptions } from '@/lib/auth';
+import { decimalInput } from '@/lib/numbers';
 import { activateLocale, localeFromPath, persistLocale, stripLocale, withLocale } from '@/lib/i18n';
 import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from './profile-extras';
 import { MfaCard } from '@/features/auth/components/mfa';
@@ -99,7 +100,7 @@ export function ProfilePage() {
 }
 
 export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const router = useRouter();
   const [state, setState] = useState<'saved' | 'failed'>();
@@ -108,7 +109,7 @@ export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }
     resolver: zodResolver(profileSchema),
     defaultValues: {
       firstName: s(row.first_name), lastName: s(row.last_name), phone: s(row.phone), company: s(row.company), street: s(row.street), postalCode: s(row.postal_code),
-      city: s(row.city), country: s(row.country), boatName: s(row.boat_name), boatTag: s(row.boat_tag), boatLength: s(row.boat_length), boatWidth: s(row.boat_width), locale: row.locale,
+      city: s(row.city), country: s(row.country), boatName: s(row.boat_name), boatTag: s(row.boat_tag), boatLength: decimalInput(row.boat_length, i18n.locale), boatWidth: decimalInput(row.boat_width, i18n.locale), locale: row.locale,
     },
   });
   const onSubmit = form.handleSubmit(async (v) => {

@@ -13,7 +13,7 @@ export function bookingErrorMessage(error: unknown): string {
     case 'invalid_day_window':
       return t`Ein Tagesliegeplatz ist ein Zeitfenster von höchstens 5 Stunden zwischen 08:00 und 22:00 Uhr.`;
     case 'stay_too_long':
-      return t`Online buchbar sind höchstens 90 Nächte; für längere Zeiträume gibt es Dauerliegeplätze`;
+      return t`Online buchbar sind höchstens 90 Nächte; für längere Zeiträume gibt es Langzeitliegeplätze`;
     case 'invalid_sale_code':
       return t`Dieser Aktionscode ist nicht gültig.`;
     case 'sale_code_not_checked':
@@ -28,9 +28,11 @@ export function bookingErrorMessage(error: unknown): string {
     case 'account_inactive':
       return t`Ihr Konto ist gesperrt. Bitte wenden Sie sich an das Hafenbüro.`;
     case 'boat_does_not_fit':
-      return t`Ihr Boot passt nicht auf diesen Liegeplatz.`;
+      return t`Das Boot passt nicht auf diesen Liegeplatz.`;
     case 'day_stay_not_allowed':
       return t`Dieser Liegeplatz ist nicht für Tagesgäste.`;
+    case 'day_guests_only':
+      return t`Dieser Liegeplatz ist nur für Tagesgäste.`;
     case 'invalid_email':
       return t`E-Mail ist nicht gültig`;
     default:

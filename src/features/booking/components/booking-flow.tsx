@@ -5,6 +5,7 @@ import { Page, Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Stepper } from '@/components/ui/stepper';
 import { identityQueryOptions } from '@/lib/auth';
+import { decimalInput } from '@/lib/numbers';
 import { addDaysIso, berlinToday } from '@/lib/dates';
 import { bookingKeys } from '../api/keys';
 import { profileQueryOptions } from '../api/profile';
@@ -47,7 +48,7 @@ export function BookingFlow({
   identityStep: (props: IdentityStepProps) => ReactNode;
   codeStep: (props: CodeStepProps) => ReactNode;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const flow = useBookingFlow();
   const identity = useQuery(identityQueryOptions);
@@ -63,7 +64,7 @@ export function BookingFlow({
   } else if (step === 1) {
     const p = profile.data;
     const fromProfile = !flow.berth && p?.boat_name
-      ? { boatName: p.boat_name, boatTag: p.boat_tag ?? '', boatLength: p.boat_length != null ? String(p.boat_length) : '', boatWidth: p.boat_width != null ? String(p.boat_width) : '' }
+      ? { boatName: p.boat_name, boatTag: p.boat_tag ?? '', boatLength: decimalInput(p.boat_length, i18n.locale), boatWidth: decimalInput(p.boat_width, i18n.locale) }
       : undefined;
     body = (
       <StepBerthData

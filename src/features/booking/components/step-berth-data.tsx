@@ -12,8 +12,11 @@ import { addDaysIso, berlinToday, formatDay } from '@/lib/dates';
 import { fairPeriodsQueryOptions } from '../api/fair-periods';
 import { berthDataSchema, emptyBerthData, type BerthDataValues } from '../schemas/berth-data';
 
-/** Step 1, berth data: kind of stay, period, boat. */
-export function StepBerthData({ initial, onSubmit }: { initial?: BerthDataValues; onSubmit: (values: BerthDataValues) => void }) {
+/**
+ * Step 1, berth data: kind of stay, period, boat. `forStaff`: staff fill it in for a guest at the
+ * desk (the walk-in booking): it speaks of the guest's boat and offers no long-term application.
+ */
+export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial?: BerthDataValues; onSubmit: (values: BerthDataValues) => void; forStaff?: boolean }) {
   const { t, i18n } = useLingui();
   const form = useForm<BerthDataValues>({
     resolver: zodResolver(berthDataSchema()),
@@ -43,10 +46,12 @@ export function StepBerthData({ initial, onSubmit }: { initial?: BerthDataValues
                 </Label>
               ))}
             </RadioGroup>
-            <FormDescription>
-              <Trans>Einen Dauerliegeplatz für die Saison?</Trans>{' '}
-              <Link to="/{-$locale}/account/apply-long-time-place/{-$id}" params={{ id: undefined }} className="text-primary-dark underline underline-offset-4"><Trans>Dauerliegeplatz beantragen</Trans></Link>
-            </FormDescription>
+            {!forStaff && (
+              <FormDescription>
+                <Trans>Einen Langzeitliegeplatz für die Saison?</Trans>{' '}
+                <Link to="/{-$locale}/account/apply-long-time-place/{-$id}" params={{ id: undefined }} className="text-primary-dark underline underline-offset-4"><Trans>Langzeitliegeplatz beantragen</Trans></Link>
+              </FormDescription>
+            )}
             <FormMessage />
           </FormItem>
         )} />
@@ -87,7 +92,7 @@ export function StepBerthData({ initial, onSubmit }: { initial?: BerthDataValues
         </div>
 
         <fieldset className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 text-base font-semibold"><Trans>Ihr Boot</Trans></legend>
+          <legend className="mb-2 text-base font-semibold">{forStaff ? <Trans>Boot des Gastes</Trans> : <Trans>Ihr Boot</Trans>}</legend>
           <FormField control={form.control} name="boatLength" render={({ field }) => (
             <FormItem><FormLabel><Trans>Bootslänge (m)</Trans></FormLabel><FormControl><Input inputMode="decimal" autoComplete="off" placeholder={t`z. B. 9,5`} {...field} /></FormControl><FormMessage /></FormItem>
           )} />

@@ -33,8 +33,11 @@ export function useStayText() {
       : t`${formatDay(b.arrival, i18n.locale)} bis ${formatDay(b.departure, i18n.locale)}`;
 }
 
-/** Step 2, your berth: the berths that fit, smallest first, each with image, size, features and price. */
-export function StepChooseBerth({ berth, notice, onChoose, onBack }: { berth: BerthDataValues; notice?: 'berth-taken'; onChoose: (place: PlaceResult) => void; onBack: () => void }) {
+/**
+ * Step 2, your berth: the berths that fit, smallest first, each with image, size, features and
+ * price. `forStaff`: the walk-in booking at the desk (the guest's boat; no e-mail to the harbour).
+ */
+export function StepChooseBerth({ berth, notice, onChoose, onBack, forStaff = false }: { berth: BerthDataValues; notice?: 'berth-taken'; onChoose: (place: PlaceResult) => void; onBack: () => void; forStaff?: boolean }) {
   const { t, i18n } = useLingui();
   const featureLabel = useFeatureLabel();
   const stayText = useStayText();
@@ -65,7 +68,7 @@ Vielen Dank und viele Grüße`;
           <Trans>Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht. Hier sind die aktuell freien Plätze – bitte wählen Sie einen anderen.</Trans>
         </p>
       )}
-      <p className="text-slate-700"><Trans>Für Ihr Boot ({size}), {stayText(berth)}:</Trans></p>
+      <p className="text-slate-700">{forStaff ? <Trans>Für das Boot des Gastes ({size}), {stayText(berth)}:</Trans> : <Trans>Für Ihr Boot ({size}), {stayText(berth)}:</Trans>}</p>
       <ul className="grid gap-4 md:grid-cols-2" aria-label={t`Freie Liegeplätze`}>
         {places.slice(0, shown).map((p) => (
           <li key={p.place_id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -115,12 +118,16 @@ Vielen Dank und viele Grüße`;
               <p role="alert" className="text-sm text-amber-950"><Trans>Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht.</Trans></p>
             )}
             <DialogDescription>
-              <Trans>Für Ihr Boot ({size}) ist im gewünschten Zeitraum online kein passender Liegeplatz frei. Schreiben Sie uns bitte eine E-Mail mit Bootsgröße und Zeitraum – wir prüfen das von Hand und melden uns.</Trans>
+              {forStaff ? (
+                <Trans>Für das Boot des Gastes ({size}) ist im gewünschten Zeitraum kein passender Liegeplatz frei.</Trans>
+              ) : (
+                <Trans>Für Ihr Boot ({size}) ist im gewünschten Zeitraum online kein passender Liegeplatz frei. Schreiben Sie uns bitte eine E-Mail mit Bootsgröße und Zeitraum – wir prüfen das von Hand und melden uns.</Trans>
+              )}
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>
             <Button variant="outline" onClick={onBack}><Trans>Angaben ändern</Trans></Button>
-            <a href={mailto} className={buttonVariants()}><Trans>E-Mail an den Hafen schreiben</Trans></a>
+            {!forStaff && <a href={mailto} className={buttonVariants()}><Trans>E-Mail an den Hafen schreiben</Trans></a>}
           </DialogFooter>
         </DialogContent>
       </Dialog>

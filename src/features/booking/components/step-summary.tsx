@@ -11,6 +11,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { formatBerlinDateTime } from '@/lib/dates';
+import { formatSize } from '@/lib/numbers';
 import { bookingErrorMessage } from '../api/booking-errors';
 import { isBerthTaken, useCreateBooking } from '../api/create-booking';
 import type { ProfileRow } from '../api/profile';
@@ -18,7 +19,7 @@ import { paymentTermsQueryOptions, type PaymentTerms } from '../api/payment-term
 import { quoteQueryOptions } from '../api/quote-booking';
 import type { PlaceResult } from '../api/types';
 import { updateFlow } from '../hooks/use-booking-flow';
-import type { BerthDataValues } from '../schemas/berth-data';
+import { parseDecimal, type BerthDataValues } from '../schemas/berth-data';
 import { personSchema, storedPersonFields, type PersonValues, type StoredPerson } from '../schemas/person';
 
 const STORAGE_KEY = 'booking-person';
@@ -87,9 +88,7 @@ export function StepSummary({
   onBerthTaken: () => void;
 }) {
   const { t, i18n } = useLingui();
-  const [appliedCode, setAppliedCode] = useState(initial.saleCode);
-  const quote = useQuery(quoteQueryOptions(berth, appliedCode));
-  const terms = useQuery(paymentTermsQueryOptions(berth.kind));
+  const [lastApplied, setAppliedCode] = useState(initial.saleCode);
   const create = useCreateBooking();
   const form = useForm<PersonValues>({ resolver: zodResolver(personSchema), defaultValues: initial });
 
@@ -99,7 +98,14 @@ export function StepSummary({
     updateFlow({ person: Object.fromEntries(storedPersonFields.map((k) => [k, typed[k] ?? ''])) });
   }, [typed]);
 
+  // A cleared field takes the applied code away (price without it, no message about it); a code
+  // typed over the applied one is judged when it is applied, not by the old one's message.
+  const typedCode = (typed.saleCode ?? '').trim().toUpperCase();
+  const appliedCode = typedCode === '' ? '' : lastApplied;
+  const quote = useQuery(quoteQueryOptions(berth, appliedCode));
+  const terms = useQuery(paymentTermsQueryOptions(berth.kind));
   const codeInvalid = !!appliedCode && quote.data?.sale_code_valid === false;
+  const showInvalid = codeInvalid && typedCode === appliedCode;
   const applyCode = () => setAppliedCode(form.getValues('saleCode').trim().toUpperCase());
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -119,7 +125,7 @@ export function StepSummary({
     }
   });
 
-  const boatSize = `${berth.boatLength.replace('.', i18n.locale === 'en' ? '.' : ',')} m × ${berth.boatWidth.replace('.', i18n.locale === 'en' ? '.' : ',')} m`;
+  const boatSize = formatSize(parseDecimal(berth.boatLength), parseDecimal(berth.boatWidth), i18n.locale);
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-8" aria-label={t`Zusammenfassung`}>
@@ -182,7 +188,7 @@ export function StepSummary({
             )} />
             <Button type="button" variant="outline" onClick={applyCode}><Trans>Einlösen</Trans></Button>
           </div>
-          {codeInvalid && <p role="alert" className="text-sm text-red-700"><Trans>Dieser Aktionscode ist nicht gültig.</Trans></p>}
+          {showInvalid && <p role="alert" className="text-sm text-red-700"><Trans>Dieser Aktionscode ist nicht gültig.</Trans></p>}
           {quote.data?.sale_code && <p role="status" className="text-sm text-green-800"><Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans></p>}
           {quote.isError && <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>}
           {quote.data ? <PriceBreakdown quote={quote.data} /> : quote.isPending && <p role="status"><Trans>Preis wird berechnet …</Trans></p>}

@@ -88,7 +88,7 @@ export function berthDataSchema(today: () => string = () => berlinToday()) {
       if (nights < 1) {
         ctx.addIssue({ code: 'custom', path: ['departure'], message: t`Die Abreise muss nach der Anreise liegen` });
       } else if (nights > boatBounds.maxNights) {
-        ctx.addIssue({ code: 'custom', path: ['departure'], message: t`Online buchbar sind höchstens 90 Nächte; für längere Zeiträume gibt es Dauerliegeplätze` });
+        ctx.addIssue({ code: 'custom', path: ['departure'], message: t`Online buchbar sind höchstens 90 Nächte; für längere Zeiträume gibt es Langzeitliegeplätze` });
       }
     });
 }

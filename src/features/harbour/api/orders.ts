@@ -172,6 +172,8 @@ export function orderErrorMessage(error: unknown): string {
       return t`Das Boot passt nicht auf diesen Liegeplatz.`;
     case 'day_stay_not_allowed':
       return t`Dieser Liegeplatz ist nicht für Tagesgäste.`;
+    case 'day_guests_only':
+      return t`Dieser Liegeplatz ist nur für Tagesgäste.`;
     case 'order_not_movable':
       return t`Diese Buchung kann nicht mehr umgelegt werden.`;
     case 'order_not_cancellable':

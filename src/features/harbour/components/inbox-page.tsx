@@ -168,7 +168,7 @@ function ApplicationsSection() {
   const { t } = useLingui();
   const { data, error } = useQuery(inboxApplicationsQueryOptions());
   return (
-    <Section aria-label={t`Offene Bewerbungen um einen Dauerliegeplatz`} title={<>{t`Offene Bewerbungen um einen Dauerliegeplatz`} {data && <span className="text-slate-500">({data.length})</span>}</>}>
+    <Section aria-label={t`Offene Bewerbungen um einen Langzeitliegeplatz`} title={<>{t`Offene Bewerbungen um einen Langzeitliegeplatz`} {data && <span className="text-slate-500">({data.length})</span>}</>}>
       {error && <p role="alert" className="text-sm text-red-700"><Trans>Die Bewerbungen konnten nicht geladen werden.</Trans></p>}
       {data?.length === 0 && <p className="text-sm text-slate-600"><Trans>Keine offenen Bewerbungen.</Trans></p>}
       {!!data?.length && <ul className="grid gap-2">{data.map((a) => <ApplicationCard key={a.id} application={a} />)}</ul>}

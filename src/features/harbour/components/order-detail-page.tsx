@@ -23,6 +23,7 @@ import { Label } from '@/components/ui/label';
 import { OrderStatusBadge, usePaymentMethodLabel } from '@/features/orders/components/order-status';
 import { OrderDocumentsList } from '@/features/orders/components/invoice-document';
 import { berlinToday, berlinDay, formatBerlinDateTime } from '@/lib/dates';
+import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
 import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
@@ -63,7 +64,7 @@ function ConfirmButton({ label, title, description, confirm, variant, disabled, 
 }
 
 function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: OrderAction, done: string) => void; busy: boolean }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const targets = useQuery(moveTargetsQueryOptions(detail.order.id));
   const [placeId, setPlaceId] = useState('');
   const chosen = targets.data?.find((p) => p.place_id === placeId);
@@ -84,7 +85,7 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
             <select id="move-target" className="h-9 rounded-md border border-slate-300 bg-white px-2" value={placeId} onChange={(e) => setPlaceId(e.target.value)}>
               <option value=""><Trans>Bitte wählen</Trans></option>
               {targets.data.map((p) => (
-                <option key={p.place_id} value={p.place_id}>{t`${p.name} (${Number(p.length).toLocaleString()} × ${Number(p.width).toLocaleString()} m)`}</option>
+                <option key={p.place_id} value={p.place_id}>{`${p.name} (${formatSize(p.length, p.width, i18n.locale)})`}</option>
               ))}
             </select>
           </div>

@@ -77,7 +77,7 @@ export function OverviewPage() {
           )}
           <PathLink path="/account/admin/inbox" className="text-sm text-primary-dark underline"><Trans>Zum Posteingang</Trans></PathLink>
         </Section>
-        <Section aria-label={t`Neue Bewerbungen für Dauerliegeplätze`} title={<>{t`Neue Bewerbungen für Dauerliegeplätze`} <span className="text-slate-500">({data.applicationsTotal})</span></>}>
+        <Section aria-label={t`Neue Bewerbungen für Langzeitliegeplätze`} title={<>{t`Neue Bewerbungen für Langzeitliegeplätze`} <span className="text-slate-500">({data.applicationsTotal})</span></>}>
           {data.applications.length === 0 ? (
             <p className="text-sm text-slate-600"><Trans>Keine offenen Bewerbungen.</Trans></p>
           ) : (

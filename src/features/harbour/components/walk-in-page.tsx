@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -48,9 +48,13 @@ function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues
   });
   // The price shown is quote_booking's with the applied code, as in the booking flow's summary:
   // the same server function staff_create_booking prices with, so preview and order agree to the cent.
-  const [appliedCode, setAppliedCode] = useState('');
+  const [lastApplied, setAppliedCode] = useState('');
+  // As in the booking's summary: a cleared field takes the code away, with its message.
+  const typedCode = (useWatch({ control: form.control, name: 'saleCode' }) ?? '').trim().toUpperCase();
+  const appliedCode = typedCode === '' ? '' : lastApplied;
   const quote = useQuery(quoteQueryOptions(berth, appliedCode));
   const codeInvalid = !!appliedCode && quote.data?.sale_code_valid === false;
+  const showInvalid = codeInvalid && typedCode === appliedCode;
   const applyCode = () => setAppliedCode(form.getValues('saleCode').trim().toUpperCase());
   const book = useMutation({
     mutationFn: (v: WalkInPerson) =>
@@ -126,7 +130,7 @@ function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues
             )} />
             <Button type="button" variant="outline" onClick={applyCode}><Trans>Einlösen</Trans></Button>
           </div>
-          {codeInvalid && <p role="alert" className="text-sm text-red-700"><Trans>Dieser Aktionscode ist nicht gültig.</Trans></p>}
+          {showInvalid && <p role="alert" className="text-sm text-red-700"><Trans>Dieser Aktionscode ist nicht gültig.</Trans></p>}
           {quote.data?.sale_code && <p role="status" className="text-sm text-green-800"><Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans></p>}
           {quote.isError && <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>}
           {quote.data ? <PriceBreakdown quote={quote.data} /> : quote.isPending && <p role="status"><Trans>Preis wird berechnet …</Trans></p>}
@@ -155,8 +159,8 @@ export function WalkInPage({ onBooked }: { onBooked: (orderId: string) => void }
   return (
     <Page title={t`Neue Buchung (Walk-in / Telefon)`} lead={t`Für Gäste im Hafenbüro oder am Telefon: gleiche Suche und Preise wie online, sofort bestätigt, ohne E-Mail-Code.`}>
       <Section title={t`Schritt ${step} von 3: ${titles[step - 1]}`}>
-        {step === 1 && <StepBerthData initial={draft} onSubmit={(v) => { setDraft(v); setBerth(v); setPlace(undefined); }} />}
-        {step === 2 && berth && <StepChooseBerth berth={berth} onBack={() => setBerth(undefined)} onChoose={setPlace} />}
+        {step === 1 && <StepBerthData forStaff initial={draft} onSubmit={(v) => { setDraft(v); setBerth(v); setPlace(undefined); }} />}
+        {step === 2 && berth && <StepChooseBerth forStaff berth={berth} onBack={() => setBerth(undefined)} onChoose={setPlace} />}
         {step === 3 && berth && place && <PersonStep berth={berth} place={place} onBack={() => setPlace(undefined)} onBooked={onBooked} />}
       </Section>
     </Page>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { plural } from '@lingui/core/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { berlinDay, formatDay } from '@/lib/dates';
@@ -32,12 +33,12 @@ export function useInvoiceKindLabel() {
 function useUnitLabel() {
   const { t } = useLingui();
   return (unit: string, quantity: number) => {
-    const one = Math.abs(quantity) === 1;
+    const n = Math.abs(quantity);
     switch (unit) {
-      case 'night': return one ? t`Nacht` : t`Nächte`;
-      case 'day': return one ? t`Tag` : t`Tage`;
+      case 'night': return plural(n, { one: 'Nacht', other: 'Nächte' });
+      case 'day': return plural(n, { one: 'Tag', other: 'Tage' });
       case 'piece': return t`Stück`;
-      case 'load': return one ? t`Waschgang` : t`Waschgänge`;
+      case 'load': return plural(n, { one: 'Waschgang', other: 'Waschgänge' });
       default: return unit;
     }
   };

@@ -146,13 +146,16 @@ export function PaymentSummary({ order }: { order: Order }) {
   const { t, i18n } = useLingui();
   const paymentLabel = usePaymentLabel();
   const methodLabel = usePaymentMethodLabel();
-  const mode = useQuery(orderBalanceQueryOptions(order.id)).data?.payment_mode;
+  const balance = useQuery(orderBalanceQueryOptions(order.id)).data;
   const payments = useQuery(orderPaymentsQueryOptions(order.id));
   const rows = payments.data ?? [];
   const tone = order.payment_status === 'paid' ? 'bg-green-50 text-green-950' : order.payment_status === 'pending' ? 'bg-sky-50 text-sky-950' : 'bg-slate-100 text-slate-900';
+  // While the pay-online panel is shown it already says how to pay (online or at the office):
+  // the status then says only that the payment is open, not the same again.
+  const label = canPayOnline(order, balance) ? t`Zahlung offen` : paymentLabel(order.payment_status, balance?.payment_mode);
   return (
     <>
-      <p className={cn('rounded-md p-3', tone)} data-testid="payment-status">{paymentLabel(order.payment_status, mode)}</p>
+      <p className={cn('rounded-md p-3', tone)} data-testid="payment-status">{label}</p>
       {rows.length > 0 && (
         <ul aria-label={t`Zahlungen`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {rows.map((p) => (

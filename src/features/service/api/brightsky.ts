@@ -1,8 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
+import { remembering } from './last-known';
 
 /** Bright Sky (DWD open data, no key) for the harbour on the Rhine in Düsseldorf. */
 export const BRIGHTSKY_BASE = 'https://api.brightsky.dev';
 export const HARBOUR_POSITION = { lat: 51.215, lon: 6.75 };
+/** The source's public site, the Deutscher Wetterdienst (linked when the data cannot be loaded). */
+export const WEATHER_PAGE = 'https://www.dwd.de/';
 
 /** GET /current_weather: the fields we use of the documented `weather` object. */
 export interface BrightSkyCurrent {
@@ -88,7 +91,7 @@ async function fetchWeather(): Promise<Weather> {
 
 export const weatherQueryOptions = queryOptions({
   queryKey: ['service', 'weather'],
-  queryFn: fetchWeather,
+  queryFn: remembering('weather', fetchWeather),
   staleTime: 15 * 60_000,
   gcTime: 60 * 60_000,
   retry: 1,

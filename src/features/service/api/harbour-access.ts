@@ -4,9 +4,15 @@ import type { Database } from '@/lib/database.types';
 
 export type HarbourAccess = Database['public']['Functions']['harbour_access']['Returns'][number];
 
-/** The door code and wifi, through harbour_access(): null when the database refuses (42501) this user. */
+/**
+ * The door code and wifi, through harbour_access(), for a user harbour_access_allowed() lets
+ * see them; null for anyone else (asked first, so nobody's page makes a refused request).
+ */
 async function fetchHarbourAccess(): Promise<HarbourAccess | null> {
   const supabase = await getSupabase();
+  const allowed = await supabase.rpc('harbour_access_allowed');
+  if (allowed.error) throw allowed.error;
+  if (!allowed.data) return null;
   const { data, error } = await supabase.rpc('harbour_access');
   if (error) {
     if (error.code === '42501' || error.code === 'PGRST202') return null;

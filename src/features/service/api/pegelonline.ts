@@ -1,8 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
+import { remembering } from './last-known';
 
 /** The Rhine gauge DÜSSELDORF (km 744.2) in the federal PEGELONLINE REST API v2. */
 export const PEGEL_STATION = '8f7e5f92-1153-4f93-acba-ca48670c8ca9';
 export const PEGEL_BASE = 'https://www.pegelonline.wsv.de/webservices/rest-api/v2';
+/** The gauge's public page at PEGELONLINE (linked when the data cannot be loaded). */
+export const PEGEL_PAGE = 'https://www.pegelonline.wsv.de/gast/stammdaten?pegelnr=2750010';
 
 /** GET stations/{uuid}.json?includeTimeseries=true&includeCurrentMeasurement=true (documented shape, the fields we use). */
 export interface PegelStation {
@@ -65,7 +68,7 @@ async function fetchWaterLevel(): Promise<WaterLevel> {
 
 export const waterLevelQueryOptions = queryOptions({
   queryKey: ['service', 'water-level'],
-  queryFn: fetchWaterLevel,
+  queryFn: remembering('water-level', fetchWaterLevel),
   staleTime: 15 * 60_000,
   gcTime: 60 * 60_000,
   retry: 1,

@@ -8,24 +8,32 @@ import { identityQueryOptions } from '@/lib/auth';
 import { harbour } from '@/lib/harbour';
 import { harbourAccessQueryOptions } from '../api/harbour-access';
 
-function HowToGetThem({ kind }: { kind: 'door' | 'wifi' }) {
+function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boolean }) {
   const { t } = useLingui();
   return (
     <>
       <Section title={t`So erhalten Sie den Zugang`}>
         <Prose>
           {kind === 'door' ? (
-            <p><Trans>Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem Langzeitliegern. Melden Sie sich an und checken Sie am Anreisetag ein – danach steht der Code hier.</Trans></p>
+            loggedIn ? (
+              <p><Trans>Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem Langzeitliegern. Checken Sie am Anreisetag in Ihrer Buchung ein – danach steht der Code hier.</Trans></p>
+            ) : (
+              <p><Trans>Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem Langzeitliegern. Melden Sie sich an und checken Sie am Anreisetag ein – danach steht der Code hier.</Trans></p>
+            )
+          ) : loggedIn ? (
+            <p><Trans>Die WLAN-Zugangsdaten sehen Gäste mit eingechecktem Liegeplatz bis zur Abreise und Langzeitlieger. Checken Sie am Anreisetag in Ihrer Buchung ein – danach stehen die Zugangsdaten hier.</Trans></p>
           ) : (
             <p><Trans>Die WLAN-Zugangsdaten sehen Gäste mit eingechecktem Liegeplatz bis zur Abreise und Langzeitlieger. Melden Sie sich an und checken Sie am Anreisetag ein – danach stehen die Zugangsdaten hier.</Trans></p>
           )}
-          <p><Trans>Sie haben als Gast ohne Konto gebucht? Bestätigen Sie Ihre E-Mail-Adresse mit dem Code aus der Buchungsbestätigung und checken Sie dann ein.</Trans></p>
+          {!loggedIn && <p><Trans>Sie haben als Gast ohne Konto gebucht? Bestätigen Sie Ihre E-Mail-Adresse mit dem Code aus der Buchungsbestätigung und checken Sie dann ein.</Trans></p>}
         </Prose>
         <div className="flex flex-wrap gap-2">
-          <Link to="/{-$locale}/auth/login" search={{ from: undefined }} className={buttonVariants()}>
-            <Trans>Anmelden</Trans>
-          </Link>
-          <Link to="/{-$locale}/account/bookings" className={buttonVariants({ variant: 'outline' })}>
+          {!loggedIn && (
+            <Link to="/{-$locale}/auth/login" search={{ from: undefined }} className={buttonVariants()}>
+              <Trans>Anmelden</Trans>
+            </Link>
+          )}
+          <Link to="/{-$locale}/account/bookings" className={buttonVariants({ variant: loggedIn ? 'default' : 'outline' })}>
             <Trans>Meine Buchungen</Trans>
           </Link>
         </div>
@@ -72,7 +80,7 @@ export function AccessCodesPage({ kind }: { kind: 'door' | 'wifi' }) {
           <p className="text-sm text-slate-600"><Trans>Bitte geben Sie die Zugangsdaten nicht weiter.</Trans></p>
         </div>
       ) : (
-        <HowToGetThem kind={kind} />
+        <HowToGetThem kind={kind} loggedIn={!!userId} />
       )}
     </Page>
   );

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowDownRight, ArrowRight, ArrowUpRight } from 'lucide-react';
-import { waterLevelQueryOptions, type WaterLevel } from '../api/pegelonline';
+import { formatDecimal } from '@/lib/numbers';
+import { lastKnown } from '../api/last-known';
+import { PEGEL_PAGE, waterLevelQueryOptions, type WaterLevel } from '../api/pegelonline';
 
 function Chart({ days, unit }: { days: WaterLevel['days']; unit: string }) {
   const { t, i18n } = useLingui();
@@ -18,9 +20,10 @@ function Chart({ days, unit }: { days: WaterLevel['days']; unit: string }) {
   const date = (day: string) => new Date(`${day}T12:00:00`).toLocaleDateString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', { day: 'numeric', month: 'short' });
   const first = days[0];
   const last = days[days.length - 1];
+  const n = (v: number) => formatDecimal(v, i18n.locale);
   return (
     <figure className="flex flex-col gap-1">
-      <svg viewBox={`0 0 ${w} ${h}`} className="h-28 w-full" role="img" aria-label={t`Wasserstand der letzten ${days.length} Tage: von ${first.value} ${unit} am ${date(first.day)} bis ${last.value} ${unit} am ${date(last.day)}, niedrigster Tageswert ${min} ${unit}, höchster ${max} ${unit}.`}>
+      <svg viewBox={`0 0 ${w} ${h}`} className="h-28 w-full" role="img" aria-label={t`Wasserstand der letzten ${days.length} Tage: von ${n(first.value)} ${unit} am ${date(first.day)} bis ${n(last.value)} ${unit} am ${date(last.day)}, niedrigster Tageswert ${n(min)} ${unit}, höchster ${n(max)} ${unit}.`}>
         <path d={path} fill="none" stroke="#046c9a" strokeWidth="2.5" strokeLinejoin="round" />
       </svg>
       <figcaption className="flex justify-between text-xs text-slate-600">
@@ -36,25 +39,46 @@ function Chart({ days, unit }: { days: WaterLevel['days']; unit: string }) {
 
 /** The Rhine at the Düsseldorf gauge: current level, trend and 15 days, from PEGELONLINE. */
 export function WaterLevels() {
-  const { t, i18n } = useLingui();
+  const { i18n } = useLingui();
   const query = useQuery(waterLevelQueryOptions);
   if (query.isPending) return <p className="text-slate-600"><Trans>Pegel wird geladen …</Trans></p>;
   if (query.isError) {
+    // Offline or the source down: the last level this device received, with its time, and the source.
+    const last = lastKnown<WaterLevel>('water-level');
+    const source = <a href={PEGEL_PAGE} target="_blank" rel="noreferrer" className="text-primary-dark underline underline-offset-4">PEGELONLINE</a>;
+    if (!last) {
+      return (
+        <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="water-unavailable">
+          <Trans>Der Pegel ist zurzeit nicht verfügbar. Aktuelle Werte: {source}.</Trans>
+        </p>
+      );
+    }
+    const time = berlinTime(last.data.timestamp, i18n.locale);
     return (
-      <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="water-unavailable">
-        <Trans>Der Pegel ist zurzeit nicht verfügbar.</Trans>
-      </p>
+      <div className="flex flex-col gap-2">
+        <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="water-unavailable">
+          <Trans>Der Pegel kann zurzeit nicht aktualisiert werden. Zuletzt bekannt: gemessen {time}. Aktuelle Werte: {source}.</Trans>
+        </p>
+        <WaterLevelView level={last.data} />
+      </div>
     );
   }
-  const level = query.data;
+  return <WaterLevelView level={query.data} />;
+}
+
+const berlinTime = (iso: string, locale: string) =>
+  new Date(iso).toLocaleString(locale === 'en' ? 'en-GB' : 'de-DE', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Berlin' });
+
+function WaterLevelView({ level }: { level: WaterLevel }) {
+  const { t, i18n } = useLingui();
   const trend = level.trend > 0 ? t`steigend` : level.trend < 0 ? t`fallend` : t`gleichbleibend`;
   const TrendIcon = level.trend > 0 ? ArrowUpRight : level.trend < 0 ? ArrowDownRight : ArrowRight;
-  const time = new Date(level.timestamp).toLocaleString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Berlin' });
+  const time = berlinTime(level.timestamp, i18n.locale);
   return (
     <div className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4" data-testid="water-level">
       <div className="flex items-end gap-3">
         <p className="text-3xl font-bold">
-          {level.value} {level.unit}
+          {formatDecimal(level.value, i18n.locale)} {level.unit}
         </p>
         <p className="flex items-center gap-1 pb-1 text-slate-700">
           <TrendIcon className="size-5" aria-hidden />

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Cloud, CloudFog, CloudHail, CloudLightning, CloudRain, CloudSnow, CloudSun, Moon, Sun, Wind, type LucideIcon } from 'lucide-react';
-import { weatherQueryOptions } from '../api/brightsky';
+import { formatDecimal } from '@/lib/numbers';
+import { lastKnown } from '../api/last-known';
+import { WEATHER_PAGE, weatherQueryOptions, type Weather as WeatherData } from '../api/brightsky';
 
 const icons: Record<string, LucideIcon> = {
   'clear-day': Sun,
@@ -40,17 +42,36 @@ function useConditionLabel() {
 /** Current conditions and a short forecast for the harbour from Bright Sky (DWD data). */
 export function Weather() {
   const { i18n } = useLingui();
-  const label = useConditionLabel();
   const query = useQuery(weatherQueryOptions);
   if (query.isPending) return <p className="text-slate-600"><Trans>Wetter wird geladen …</Trans></p>;
   if (query.isError) {
+    // Offline or the source down: the last weather this device received, with its time, and the source.
+    const last = lastKnown<WeatherData>('weather');
+    const source = <a href={WEATHER_PAGE} target="_blank" rel="noreferrer" className="text-primary-dark underline underline-offset-4"><Trans>Deutscher Wetterdienst</Trans></a>;
+    if (!last) {
+      return (
+        <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="weather-unavailable">
+          <Trans>Das Wetter ist zurzeit nicht verfügbar. Vorhersagen: {source}.</Trans>
+        </p>
+      );
+    }
+    const time = new Date(last.data.current.timestamp || last.at).toLocaleString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Berlin' });
     return (
-      <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="weather-unavailable">
-        <Trans>Das Wetter ist zurzeit nicht verfügbar.</Trans>
-      </p>
+      <div className="flex flex-col gap-2">
+        <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="weather-unavailable">
+          <Trans>Das Wetter kann zurzeit nicht aktualisiert werden. Zuletzt bekannt: Stand {time}. Vorhersagen: {source}.</Trans>
+        </p>
+        <WeatherView weather={last.data} />
+      </div>
     );
   }
-  const { current, days } = query.data;
+  return <WeatherView weather={query.data} />;
+}
+
+function WeatherView({ weather }: { weather: WeatherData }) {
+  const { i18n } = useLingui();
+  const label = useConditionLabel();
+  const { current, days } = weather;
   const Icon = icons[current.icon ?? ''] ?? Cloud;
   const temperature = current.temperature == null ? '–' : Math.round(current.temperature);
   const wind = current.wind_speed_10 == null ? '–' : Math.round(current.wind_speed_10);
@@ -77,10 +98,10 @@ export function Weather() {
                 <DayIcon className="size-6 text-slate-700" aria-hidden />
                 <span className="sr-only">{label(d.icon)}</span>
                 <span>
-                  {d.min}° / {d.max}°
+                  {formatDecimal(d.min, i18n.locale, 0)}° / {formatDecimal(d.max, i18n.locale, 0)}°
                 </span>
                 <span className="text-xs text-slate-600">
-                  <Trans>{d.precipitation} mm, Wind bis {d.wind} km/h</Trans>
+                  <Trans>{formatDecimal(d.precipitation, i18n.locale, 1)} mm, Wind bis {formatDecimal(d.wind, i18n.locale, 0)} km/h</Trans>
                 </span>
               </li>
             );

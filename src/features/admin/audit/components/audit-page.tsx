@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -22,7 +22,7 @@ function useTableLabel() {
     'public.places': t`Liegeplätze`,
     'public.sale_codes': t`Codes`,
     'public.fair_periods': t`Messezeiträume`,
-    'public.long_term_holders': t`Dauerlieger`,
+    'public.long_term_holders': t`Langzeitlieger`,
     'public.profiles': t`Benutzerprofile`,
     'public.user_roles': t`Benutzerrollen`,
     'public.harbour_settings': t`Hafeneinstellungen`,
@@ -200,7 +200,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
       ) : (
         <>
           <p role="status" className="text-sm text-slate-700" data-testid="audit-total">
-            {total === 0 ? <Trans>Keine Einträge gefunden.</Trans> : page > pages ? <Trans>{total} Einträge; Seite {page} gibt es nicht (nur {pages}).</Trans> : <Trans>{total} Einträge · Seite {page} von {pages}</Trans>}
+            {total === 0 ? <Trans>Keine Einträge gefunden.</Trans> : page > pages ? <Trans><Plural value={total} one="# Eintrag" other="# Einträge" />; Seite {page} gibt es nicht (nur {pages}).</Trans> : <Trans><Plural value={total} one="# Eintrag" other="# Einträge" /> · Seite {page} von {pages}</Trans>}
           </p>
           {list.data.rows.length > 0 && (
             <ol className="grid gap-3" aria-label={t`Einträge`}>

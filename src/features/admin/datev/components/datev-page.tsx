@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Download } from 'lucide-react';
 import { Page, Section } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
@@ -76,7 +76,7 @@ export function DatevPage() {
         <div aria-live="polite">
           {state?.ok && (
             <p role="status" className="text-sm text-green-800">
-              <Trans>{state.name} wurde erstellt: {state.lines} Buchungszeilen.</Trans>
+              <Trans>{state.name} wurde erstellt: <Plural value={state.lines} one="# Buchungszeile" other="# Buchungszeilen" />.</Trans>
             </p>
           )}
           {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}

@@ -7,6 +7,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { berlinToday, formatDay } from '@/lib/dates';
+import { decimalInput, formatSize } from '@/lib/numbers';
 import { adminPlaceKeys } from '../../places/api/keys';
 import { ConfirmDialog } from '../../places/components/confirm-dialog';
 import { decimal, isDecimal } from '../../places/schemas/place';
@@ -150,7 +151,7 @@ interface Draft {
 
 const emptyDraft = (): Draft => ({ userId: '', email: '', firstName: '', lastName: '', startsOn: berlinToday(), boatName: '', boatTag: '', boatLength: '', boatWidth: '' });
 
-const draftFrom = (a: Application | null): Draft =>
+const draftFrom = (a: Application | null, locale: string): Draft =>
   a
     ? {
         ...emptyDraft(),
@@ -160,20 +161,20 @@ const draftFrom = (a: Application | null): Draft =>
         startsOn: a.desired_start && a.desired_start > berlinToday() ? a.desired_start : berlinToday(),
         boatName: a.boat.name ?? '',
         boatTag: a.boat.tag ?? '',
-        boatLength: a.boat.length != null ? String(a.boat.length) : '',
-        boatWidth: a.boat.width != null ? String(a.boat.width) : '',
+        boatLength: decimalInput(a.boat.length, locale),
+        boatWidth: decimalInput(a.boat.width, locale),
         applicationId: a.id,
       }
     : emptyDraft();
 
 /** Assign: an account (searched) or a person by e-mail/name, a start date and boat data; an application on the right fills it. */
 function AssignForm({ placeId, picked }: { placeId: string; picked: Application | null }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const messages = useHolderMessages();
   const [q, setQ] = useState('');
   const users = useQuery({ ...userSearchQueryOptions(q), enabled: q.trim().length >= 2 });
-  const [draft, setDraft] = useState<Draft>(() => draftFrom(picked));
+  const [draft, setDraft] = useState<Draft>(() => draftFrom(picked, i18n.locale));
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: true } | { ok: false; error: HolderError | 'form' } | null>(null);
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
@@ -235,8 +236,8 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
                   lastName: u.last_name ?? '',
                   boatName: u.boat_name ?? draft.boatName,
                   boatTag: u.boat_tag ?? draft.boatTag,
-                  boatLength: u.boat_length != null ? String(u.boat_length) : draft.boatLength,
-                  boatWidth: u.boat_width != null ? String(u.boat_width) : draft.boatWidth,
+                  boatLength: u.boat_length != null ? decimalInput(u.boat_length, i18n.locale) : draft.boatLength,
+                  boatWidth: u.boat_width != null ? decimalInput(u.boat_width, i18n.locale) : draft.boatWidth,
                 });
               }}
             >
@@ -288,7 +289,7 @@ function Applications({ placeId, onPick }: { placeId: string; onPick: (a: Applic
               <div className="font-medium"><Trans>Platz {a.waiting_position} auf der Warteliste</Trans></div>
               <div>{a.first_name} {a.last_name} · {a.email}</div>
               <div className="text-slate-600">
-                {a.boat.name} · {a.boat.length} × {a.boat.width} m · <Trans>eingegangen {formatDay(a.created_at.slice(0, 10), i18n.locale)}</Trans>
+                {a.boat.name} · {a.boat.length != null && a.boat.width != null ? formatSize(a.boat.length, a.boat.width, i18n.locale) : '–'} · <Trans>eingegangen {formatDay(a.created_at.slice(0, 10), i18n.locale)}</Trans>
               </div>
               <Button
                 size="sm"

@@ -7,6 +7,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { useCalendarRealtime } from '@/features/harbour/hooks/use-calendar-realtime';
 import { identityQueryOptions, isAdmin } from '@/lib/auth';
+import { formatSize } from '@/lib/numbers';
 import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { saveColumn, type Column, type ColumnSaveError } from '../../additional-places/api/additional-places';
 import { ColumnForm, parseColumn, type ColumnDraft, type ColumnDraftError } from '../../additional-places/components/column-form';
@@ -255,7 +256,7 @@ export function HarbourMapPage() {
         <section aria-label={t`Liegeplatz-Details`} className="grid gap-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
           <h2 className="text-lg font-semibold">{berth.name}</h2>
           <p>
-            <Trans>Stand heute: {labels.long[berth.state]}</Trans> · {berth.length} × {berth.width} m{berth.one_day ? ` · ${t`Tagesliegeplatz`}` : ''}
+            <Trans>Stand heute: {labels.long[berth.state]}</Trans> · {formatSize(berth.length, berth.width, i18n.locale)}{berth.one_day ? ` · ${t`Tagesliegeplatz`}` : ''}
           </p>
           {berth.entries.length > 0 && (
             <ul className="grid gap-1">

@@ -52,7 +52,7 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
     { header: t`Liegeplätze`, numeric: true, cell: (r) => f.int(r.berths), csv: (r) => r.berths },
     { header: t`Liegeplatz-Nächte`, numeric: true, cell: (r) => f.int(r.berth_nights), csv: (r) => r.berth_nights },
     { header: t`Gebucht`, numeric: true, cell: (r) => f.int(r.booked_nights), csv: (r) => r.booked_nights },
-    { header: t`Dauerlieger`, numeric: true, cell: (r) => f.int(r.long_term_nights), csv: (r) => r.long_term_nights },
+    { header: t`Langzeitlieger`, numeric: true, cell: (r) => f.int(r.long_term_nights), csv: (r) => r.long_term_nights },
     { header: t`Gesperrt`, numeric: true, cell: (r) => f.int(r.blocked_nights), csv: (r) => r.blocked_nights },
     { header: t`Belegung`, numeric: true, cell: (r) => f.percent(r.occupancy_percent), csv: (r) => f.csvDecimal(r.occupancy_percent, 1) },
   ];
@@ -132,7 +132,7 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
           columns={occupancyColumns}
           empty={t`Keine Liegeplätze im Zeitraum.`}
           filename={file(t`belegung`)}
-          chart={<BarChart title={t`Belegung je Monat (alle Größenklassen)`} description={best ? t`Balken je Monat, Anteil der belegten Liegeplatz-Nächte (Buchungen und Dauerlieger); am höchsten: ${best.label} mit ${best.valueText}.` : ''} rows={occupancyByMonth} max={100} />}
+          chart={<BarChart title={t`Belegung je Monat (alle Größenklassen)`} description={best ? t`Balken je Monat, Anteil der belegten Liegeplatz-Nächte (Buchungen und Langzeitlieger); am höchsten: ${best.label} mit ${best.valueText}.` : ''} rows={occupancyByMonth} max={100} />}
         />
         <ReportSection
           id="revenue"

@@ -183,7 +183,7 @@ function AccessSection() {
   return (
     <Section title={t`Türcode und WLAN`} aria-label={t`Türcode und WLAN`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Sichtbar für das Hafenteam, aktive Dauerlieger und bestätigte Gäste mit eingecheckter Buchung bis zur Abreise.</Trans>
+        <Trans>Sichtbar für das Hafenteam, aktive Langzeitlieger und bestätigte Gäste mit eingecheckter Buchung bis zur Abreise.</Trans>
       </p>
       {access ? <AccessForm key={access.updated_at} access={access} state={state} setState={setState} /> : (
         <p role="alert" className="text-red-700"><Trans>Die Zugangsdaten konnten nicht geladen werden.</Trans></p>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -60,7 +60,7 @@ export function UsersListPage({ search, page, onChange }: { search: string; page
           </AdminTable>
           <nav aria-label={t`Seiten`} className="flex items-center gap-3">
             <Button type="button" variant="outline" size="sm" disabled={page <= 1} onClick={() => onChange({ search, page: page - 1 })}><Trans>Vorherige Seite</Trans></Button>
-            <span className="text-sm text-slate-700"><Trans>Seite {page} von {pages} ({total} Benutzer)</Trans></span>
+            <span className="text-sm text-slate-700"><Trans>Seite {page} von {pages} (<Plural value={total} one="# Benutzer" other="# Benutzer" />)</Trans></span>
             <Button type="button" variant="outline" size="sm" disabled={page >= pages} onClick={() => onChange({ search, page: page + 1 })}><Trans>Nächste Seite</Trans></Button>
           </nav>
         </>
