@@ -42,11 +42,11 @@ export function berlinDay(offset: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** `count` berths named `${prefix}01`… that fit any test boat (up to 12 m x 4 m). */
+/** `count` berths named `${prefix}01`… that fit any test boat (up to 12 m x 4 m), for overnight stays (a one_day berth takes day guests only). */
 export async function createBerths(db: Queryable, prefix: string, count: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `insert into public.places (name, pier, width, length, one_day)
-     select $1 || lpad(g::text, greatest(2, length(g::text)), '0'), $1, 4.5, 14, true from generate_series(1, $2::int) g
+     select $1 || lpad(g::text, greatest(2, length(g::text)), '0'), $1, 4.5, 14, false from generate_series(1, $2::int) g
      returning id`,
     [prefix, count],
   );
