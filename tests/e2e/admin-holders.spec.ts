@@ -1,7 +1,7 @@
 import { expect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { apiUrl, berlinDay } from './booking-helpers.ts';
+import { apiUrl, berlinDay, formClient } from './booking-helpers.ts';
 import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
 
 test.describe('long-term holders', () => {
@@ -15,7 +15,7 @@ test.describe('long-term holders', () => {
     const apply = (email: string, first: string) =>
       fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
         method: 'POST',
-        headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' },
+        headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json', ...formClient() },
         body: JSON.stringify({ p_email: email, p_first_name: first, p_last_name: 'Seemann', p_boat: { name: `Boot ${first}`, length: 10, width: 3.5 }, p_place_id: placeId }),
       });
     expect((await apply(`${berth.toLowerCase()}-1@hafen.test`, 'Erste')).status).toBe(200);

@@ -11,6 +11,17 @@ import { authStorageKey, personaSession } from '../helpers/personas.ts';
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 export const apiUrl = process.env.E2E_API_URL ?? E2E_API_URL;
+
+/**
+ * A client address of its own for a public form sent through the API (X-Forwarded-For, which
+ * the e2e stack trusts from 127.0.0.1: tests/e2e/server.ts). The forms are throttled per
+ * address (5 long-term applications, 20 messages an hour); the whole suite runs from one
+ * address, so each API submission names one of the documentation ranges' 508 addresses.
+ */
+export function formClient(): Record<string, string> {
+  const n = Math.floor(Math.random() * 508);
+  return { 'x-forwarded-for': n < 254 ? `198.51.100.${n + 1}` : `203.0.113.${n - 253}` };
+}
 export const mailUrl = process.env.E2E_MAIL_URL ?? E2E_MAIL_URL;
 
 /**

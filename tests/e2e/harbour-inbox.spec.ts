@@ -1,7 +1,7 @@
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe.ts';
-import { apiUrl } from './booking-helpers.ts';
+import { apiUrl, formClient } from './booking-helpers.ts';
 import { waitForMail } from './payment-helpers.ts';
 
 const senderEmail = (name: string) => `${name.replace(/\W/g, '').toLowerCase()}@example.test`;
@@ -10,7 +10,7 @@ const senderEmail = (name: string) => `${name.replace(/\W/g, '').toLowerCase()}@
 async function sendMessage(name: string, message: string, locale: 'de' | 'en' = 'en'): Promise<string> {
   const res = await fetch(`${apiUrl}/rest/v1/rpc/send_contact_message`, {
     method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json' },
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json', ...formClient() },
     body: JSON.stringify({ p_name: name, p_email: senderEmail(name), p_message: message, p_locale: locale }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
@@ -112,7 +112,7 @@ test.describe('the inbox', () => {
 async function apply(first: string, last: string, message: string, locale: 'de' | 'en'): Promise<void> {
   const res = await fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
     method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json' },
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json', ...formClient() },
     body: JSON.stringify({
       p_email: senderEmail(`${first}${last}`), p_first_name: first, p_last_name: last,
       p_boat: { name: 'Wellenreiter', length: 11.5, width: 3.6 }, p_message: message, p_locale: locale,

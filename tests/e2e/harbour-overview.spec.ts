@@ -1,7 +1,7 @@
 import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { apiUrl, berlinDay, formClient, personaToken } from './booking-helpers.ts';
 
 async function rpc<T>(name: string, body: Record<string, unknown>, token: string): Promise<{ status: number; data: T }> {
   const res = await fetch(`${apiUrl}/rest/v1/rpc/${name}`, {
@@ -66,14 +66,14 @@ test.describe('the harbour overview', () => {
     const anon = { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json' };
     const send = (name: string) =>
       fetch(`${apiUrl}/rest/v1/rpc/request_service`, {
-        method: 'POST', headers: anon,
+        method: 'POST', headers: { ...anon, ...formClient() },
         body: JSON.stringify({ p_service: 'boat_lift', p_name: name, p_email: `lift-${suffix}-${name.length}@example.test`, p_message: 'Kran bitte am Freitag um 10 Uhr.' }),
       });
     const first = await send(`Otto Offen ${suffix}`);
     expect(first.status, await first.text()).toBe(200);
     const apply = (last: string) =>
       fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
-        method: 'POST', headers: anon,
+        method: 'POST', headers: { ...anon, ...formClient() },
         body: JSON.stringify({ p_email: `apply-${suffix}-${last.length}@example.test`, p_first_name: 'Berta', p_last_name: last, p_boat: { name: 'Möwe', length: 9, width: 3 } }),
       });
     const applied = await apply(`Bewerber ${suffix}`);

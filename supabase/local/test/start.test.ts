@@ -73,7 +73,12 @@ describe('npm start', { timeout: 240_000 }, () => {
     expect(bundle).not.toContain(root);
     expect(bundle).not.toContain('c2VydmljZV9yb2xl');
     expect((await fetch(`http://127.0.0.1:${app}/assets/missing.js`)).status).toBe(404);
-    expect((await fetch(`http://127.0.0.1:${app}/../../etc/passwd`)).status).toBe(200); // normalised to the SPA, never the file
+    // Normalised to /etc/passwd, a path no route matches: the app's not-found page with 404, never the file.
+    const traversal = await fetch(`http://127.0.0.1:${app}/../../etc/passwd`);
+    expect(traversal.status).toBe(404);
+    const traversalBody = await traversal.text();
+    expect(traversalBody).toContain('<div id="root"></div>');
+    expect(traversalBody).not.toContain('root:');
     ports = { api, app, mail };
   });
 
