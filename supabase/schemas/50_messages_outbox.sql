@@ -649,9 +649,6 @@ begin
   if not private.is_staff() then
     raise exception 'staff_only' using errcode = '42501';
   end if;
-  if p_body is null or char_length(btrim(p_body)) not between 1 and 5000 then
-    raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
-  end if;
   select * into v_message from public.contact_messages m where m.id = p_message_id for update;
   if not found then
     raise exception 'message_not_found' using errcode = 'PT404';

@@ -563,9 +563,6 @@ begin
   if not private.has_role('admin') then
     raise exception 'admin_only' using errcode = '42501';
   end if;
-  if p_body is null or char_length(btrim(p_body)) not between 1 and 5000 then
-    raise exception 'invalid_reply' using errcode = '22023', hint = 'Reply 1-5000 characters.';
-  end if;
   select * into v_application from public.long_term_applications a where a.id = p_application_id for update;
   if not found then
     raise exception 'application_not_found' using errcode = 'PT404';
