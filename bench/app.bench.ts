@@ -15,6 +15,8 @@ import { serveStatic } from '../scripts/lib/static-server.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../supabase/local/src/keys.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
+import { totpCode } from '../supabase/local/src/auth/totp.ts';
+import { DEMO_TOTP_SECRETS } from '../supabase/local/test/harness/demo-staff.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = resolve(root, 'reports/bench-dist');
@@ -48,6 +50,13 @@ export async function run(): Promise<BenchRow[]> {
           await page.getByLabel('E-Mail').fill(email);
           await page.getByLabel('Passwort').fill(password);
           await page.getByRole('form', { name: 'Anmelden' }).getByRole('button', { name: 'Anmelden', exact: true }).click();
+          const secret = DEMO_TOTP_SECRETS[email];
+          if (secret) {
+            // Staff sign in with the second factor (the seed's published TOTP key).
+            await page.waitForURL(/\/auth\/mfa/);
+            await page.getByRole('textbox', { name: 'Code aus der App' }).fill(totpCode(secret));
+            await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+          }
           await page.waitForURL(/\/account/);
           await page.close();
         }

@@ -17,6 +17,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startStack, type Stack } from '../supabase/local/src/stack.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
 import { fetchAll } from '../src/lib/fetch-all.ts';
+import { signInWithPassword } from '../supabase/local/test/harness/demo-staff.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const RUNS = 5;
@@ -106,7 +107,7 @@ async function timeSql(stack: Stack, sql: string, asAdmin: boolean): Promise<num
     await stack.db.transaction(async (tx) => {
       if (asAdmin) {
         await tx.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
-          JSON.stringify({ sub: ADMIN, role: 'authenticated' }),
+          JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' }),
         ]);
       }
       await tx.query(sql);
@@ -121,7 +122,7 @@ async function client(stack: Stack, email: string, password: string): Promise<Su
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: WebSocket as never },
   });
-  const { error } = await c.auth.signInWithPassword({ email, password });
+  const { error } = await signInWithPassword(c, { email, password });
   if (error) throw error;
   await c.realtime.setAuth();
   return c;

@@ -3,9 +3,10 @@
 -- electricity and water columns, news, the boot Düsseldorf fair period, sale codes, a
 -- long-term holder, and past, current and future orders relative to the day of seeding.
 --
--- Logins: admin@hafen.test / Admin1234, hafen@hafen.test / Hafen1234, kunde@hafen.test /
--- Kunde1234; anna.schmidt@hafen.test, jan.devries@hafen.test, lisa.meyer@hafen.test /
--- Kunde1234; inaktiv@hafen.test / Kunde1234 is switched off.
+-- Logins: admin@hafen.test / Admin1234, hafen@hafen.test / Hafen1234 (both with a TOTP second
+-- factor, keys below and in the README), kunde@hafen.test / Kunde1234; anna.schmidt@hafen.test,
+-- jan.devries@hafen.test, lisa.meyer@hafen.test / Kunde1234; inaktiv@hafen.test / Kunde1234 is
+-- switched off.
 
 -- ---------------------------------------------------------------- users (as GoTrue stores them)
 insert into auth.users (
@@ -183,6 +184,21 @@ values ('RHEIN5', 'set-additional-costs', 500), ('FREUNDE', 'set-additional-cost
 update public.harbour_settings
    set door_code = '4711#', wifi_ssid = 'Hafen-Duesseldorf-Gast', wifi_password = 'Rheinblick2026'
  where id = 1;
+
+-- ---------------------------------------------------------------- two-factor sign-in for staff
+-- Admins and harbour staff need a second factor (issue 26). The two staff accounts have a
+-- verified TOTP factor (as GoTrue stores one after enrol + verify) whose keys are published in
+-- the README, so a tester adds them to any authenticator app: admin@ IFSG22LOIR2WK43TMVWGI33SMYZDAMRW,
+-- hafen@ JBQWMZLOIR2WK43TMVWGI33SMYZDAMRW (the base32 of "AdminDuesseldorf2026" and
+-- "HafenDuesseldorf2026"). The test helpers compute their codes from the same keys.
+insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+values
+  ('af000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000001', 'Authenticator', 'totp', 'verified',
+   now() - interval '90 days', now() - interval '90 days', 'IFSG22LOIR2WK43TMVWGI33SMYZDAMRW'),
+  ('af000000-0000-4000-8000-000000000002', 'a0000000-0000-4000-8000-000000000002', 'Authenticator', 'totp', 'verified',
+   now() - interval '90 days', now() - interval '90 days', 'JBQWMZLOIR2WK43TMVWGI33SMYZDAMRW');
+
+update public.harbour_settings set mfa_required_admin = true, mfa_required_harbor = true where id = 1;
 
 -- ---------------------------------------------------------------- long-term holder
 insert into public.long_term_holders (place_id, user_id, email, first_name, last_name, starts_on, ends_on,

@@ -14,6 +14,7 @@ import type { Stack } from '../../supabase/local/src/stack.ts';
 import type { Database } from '@/lib/database.types';
 import { calendarRange, loadCalendar } from '@/features/harbour/api/calendar';
 import { createBerths } from '../resilience/support.ts';
+import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
 /** A month far from the seed's bookings: 30 days, as the month view asks for. */
 const { from: FROM, to: TO } = calendarRange('2030-02-01', 'month');
@@ -25,7 +26,7 @@ for (const engine of engines()) {
     let stack: Stack;
     const staff = () => {
       const sb = createClient<Database>(stack.url, stack.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
-      return sb.auth.signInWithPassword({ email: 'hafen@hafen.test', password: 'Hafen1234' }).then(({ error }) => {
+      return signInWithPassword(sb, { email: 'hafen@hafen.test', password: 'Hafen1234' }).then(({ error }) => {
         if (error) throw new Error(error.message);
         return sb;
       });

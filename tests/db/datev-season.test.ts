@@ -14,6 +14,7 @@ import { startTestStack } from '../../supabase/local/test/harness/stack.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
 import { fetchAll } from '@/lib/fetch-all';
 import { buildExtf, COLUMNS, type DatevPosting } from '@/features/admin/datev/lib/extf';
+import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
 const YEAR = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' }).slice(0, 4);
 
@@ -21,7 +22,7 @@ describe('DATEV export of the seeded season (pglite)', () => {
   let stack: Stack;
   const login = async (email: string, password: string): Promise<SupabaseClient> => {
     const sb = createClient(stack.url, stack.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
-    const { error } = await sb.auth.signInWithPassword({ email, password });
+    const { error } = await signInWithPassword(sb, { email, password });
     if (error) throw new Error(`${email}: ${error.message}`);
     return sb;
   };

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/src/keys.ts';
 import { personas, type PersonaName } from '../helpers/personas.ts';
 import { apiUrl } from './booking-helpers.ts';
+import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
 // Node 20 has no global WebSocket: supabase-js gets the ws package's (realtime is not used here).
 const OPTIONS = { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } };
@@ -15,7 +16,7 @@ const OPTIONS = { auth: { persistSession: false, autoRefreshToken: false }, real
 export async function clientAs(name: PersonaName | { email: string; password: string }): Promise<SupabaseClient> {
   const client = createClient(apiUrl, DEMO_ANON_KEY, OPTIONS);
   const { email, password } = typeof name === 'string' ? personas[name] : name;
-  const { error } = await client.auth.signInWithPassword({ email, password });
+  const { error } = await signInWithPassword(client, { email, password });
   if (error) throw new Error(`login of ${email}: ${error.message}`);
   return client;
 }

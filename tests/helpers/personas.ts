@@ -5,6 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { passwordSession } from '../../supabase/local/test/harness/demo-staff.ts';
 import { E2E_API_URL, E2E_APP_URL } from '../e2e/ports.ts';
 
 /** The demo harbour's logins (supabase/seed.sql). */
@@ -21,16 +22,13 @@ const apiUrl = process.env.E2E_API_URL ?? E2E_API_URL;
 const appUrl = process.env.E2E_APP_URL ?? E2E_APP_URL;
 export const authStorageKey = `sb-${new URL(apiUrl).hostname.split('.')[0]}-auth-token`;
 
-/** A password-grant session for a persona, in the shape supabase-js stores. */
+/**
+ * A password-grant session for a persona, in the shape supabase-js stores; demo staff also pass
+ * the second factor (their seeded TOTP keys), so the session is aal2 as after the app's login.
+ */
 export async function personaSession(name: PersonaName | { email: string; password: string }) {
-  const { email, password } = typeof name === 'string' ? personas[name] : name;
-  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${await res.text()}`);
-  const session = (await res.json()) as { expires_in: number; expires_at?: number };
+  const credentials = typeof name === 'string' ? personas[name] : name;
+  const session = await passwordSession<{ access_token: string; expires_in: number; expires_at?: number }>(apiUrl, DEMO_ANON_KEY, credentials);
   session.expires_at ??= Math.floor(Date.now() / 1000) + session.expires_in;
   return session;
 }

@@ -15,6 +15,7 @@ import { freshPostgresDatabase } from '../../supabase/local/test/harness/engines
 import { startStack, type Stack } from '../../supabase/local/src/stack.ts';
 import type { StackConfig } from '../../supabase/local/src/config.ts';
 import { PROJECT, berlinDay, brokenInvariants, client, prng, runSeed, type Prng } from './support.ts';
+import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
 // PGlite runs one request at a time: fewer there, more on Postgres (3,500 in all).
 const REQUESTS: Record<EngineName, number> = { pglite: 1000, postgres: 2500 };
@@ -164,7 +165,7 @@ for (const engine of engines()) {
 
     it('answers the fuzz findings with 4xx: unknown ids 404 PT404, writes to a read-only view 401/403', async () => {
       const sb = client(stack.url, stack.keys.anonKey, '10.9.1.1');
-      const { data, error } = await sb.auth.signInWithPassword({ email: 'hafen@hafen.test', password: 'Hafen1234' });
+      const { data, error } = await signInWithPassword(sb, { email: 'hafen@hafen.test', password: 'Hafen1234' });
       if (error) throw error;
       const headers = { apikey: stack.keys.anonKey, authorization: `Bearer ${data.session!.access_token}`, 'content-type': 'application/json' };
       const call = async (path: string, method: string, body: unknown) => {
@@ -230,7 +231,7 @@ for (const engine of engines()) {
       const guestSb = client(stack.url, anonKey, '10.9.0.1');
       tokens.guest = (await guestSb.auth.signInAnonymously()).data.session!.access_token;
       for (const [name, email, password] of [['customer', 'kunde@hafen.test', 'Kunde1234'], ['staff', 'hafen@hafen.test', 'Hafen1234'], ['admin', 'admin@hafen.test', 'Admin1234']]) {
-        const { data, error } = await client(stack.url, anonKey, '10.9.0.2').auth.signInWithPassword({ email, password });
+        const { data, error } = await signInWithPassword(client(stack.url, anonKey, '10.9.0.2'), { email, password });
         if (error) throw error;
         tokens[name] = data.session!.access_token;
       }

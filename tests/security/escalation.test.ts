@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { engines, skipBecause } from '../../supabase/local/test/harness/engines.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
-import { berlinDay, guestWithBooking, http, personas, SEED, signIn, startSecurityStack, type Persona, type PersonaName } from './helpers.ts';
+import { anonClient, berlinDay, guestWithBooking, http, personas, SEED, signIn, startSecurityStack, type Persona, type PersonaName } from './helpers.ts';
+import { totpCode } from '../../supabase/local/src/auth/totp.ts';
+import { DEMO_TOTP_SECRETS } from '../../supabase/local/test/harness/demo-staff.ts';
 
 const refused = (error: { code?: string } | null, codes = ['42501']) => {
   expect(error, 'the call was accepted').not.toBeNull();
@@ -279,6 +281,33 @@ for (const engine of engines()) {
         expect((await c.from('orders').select('id').eq('user_id', SEED.customer.id)).data).toEqual([]);
         expect((await c.from('profiles').select('id').eq('id', SEED.customer.id)).data).toEqual([]);
         expect((await c.from('contact_messages').select('id').eq('user_id', SEED.customer.id)).data).toEqual([]);
+      });
+    });
+
+    describe('a stolen staff password alone (two-factor sign-in required by the seed)', () => {
+      it('harbour staff and the admin with the password only (aal1) see no guest data and call no staff function; the second factor opens both', async () => {
+        for (const person of [SEED.staff, SEED.admin]) {
+          const c = anonClient(stack);
+          const signedIn = await c.auth.signInWithPassword({ email: person.email, password: person.password });
+          expect(signedIn.error).toBeNull();
+          const claims = JSON.parse(Buffer.from(signedIn.data.session!.access_token.split('.')[1], 'base64url').toString()) as { aal: string };
+          expect(claims.aal).toBe('aal1');
+          expect((await c.from('orders').select('id').eq('id', kundeToday)).data).toEqual([]);
+          expect((await c.from('profiles').select('id').eq('id', SEED.customer.id)).data).toEqual([]);
+          expect((await c.from('audit_log').select('id').limit(1)).data ?? []).toEqual([]);
+          refused((await c.rpc('staff_orders', {})).error);
+          refused((await c.rpc('harbour_access')).error);
+          const settings = await c.from('harbour_settings').update({ mfa_required_harbor: false }).eq('id', 1).select();
+          expect(settings.data ?? []).toEqual([]);
+          // The code from the authenticator app (the seed's key) makes the same client staff.
+          const factor = signedIn.data.user!.factors!.find((f) => f.status === 'verified')!;
+          expect((await c.auth.mfa.challengeAndVerify({ factorId: factor.id, code: totpCode(DEMO_TOTP_SECRETS[person.email]) })).error).toBeNull();
+          expect((await c.from('orders').select('id').eq('id', kundeToday)).data).toEqual([{ id: kundeToday }]);
+          const page = await c.rpc('staff_orders', {});
+          expect(page.error).toBeNull();
+          expect((page.data as unknown[]).length).toBeGreaterThan(0);
+        }
+        expect(await q(`select mfa_required_admin, mfa_required_harbor from public.harbour_settings`)).toEqual([{ mfa_required_admin: true, mfa_required_harbor: true }]);
       });
     });
   });

@@ -8,6 +8,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startTestStack } from '../../supabase/local/test/harness/stack.ts';
 import type { EngineName } from '../../supabase/local/test/harness/engines.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
+import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
 export type PersonaName = 'anon' | 'guest' | 'customer' | 'other' | 'staff' | 'admin';
 export const PERSONAS: PersonaName[] = ['anon', 'guest', 'customer', 'other', 'staff', 'admin'];
@@ -65,7 +66,7 @@ export function anonClient(stack: Stack, headers?: Record<string, string>): Supa
 
 export async function signIn(stack: Stack, email: string, password: string): Promise<{ client: SupabaseClient; token: string; userId: string }> {
   const client = anonClient(stack);
-  const { data, error } = await client.auth.signInWithPassword({ email, password });
+  const { data, error } = await signInWithPassword(client, { email, password });
   if (error) throw new Error(`${email}: ${error.message}`);
   return { client, token: data.session!.access_token, userId: data.user!.id };
 }

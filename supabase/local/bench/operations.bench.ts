@@ -26,7 +26,7 @@ async function timeAsAdmin(db: Database, sql: string, check: (rows: Record<strin
     const rows = await db.transaction(async (tx) => {
       await tx.query(
         `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
-        [JSON.stringify({ sub: ADMIN, role: 'authenticated' })],
+        [JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' })],
       );
       return (await tx.query(sql)).rows as Record<string, unknown>[];
     });

@@ -58,8 +58,8 @@ const log = {
 
 export function banner(stack: Stack, appUrl?: string): string {
   const demo = [
-    'admin@hafen.test / Admin1234 (admin)',
-    'hafen@hafen.test / Hafen1234 (harbour staff)',
+    'admin@hafen.test / Admin1234 (admin; TOTP key IFSG22LOIR2WK43TMVWGI33SMYZDAMRW)',
+    'hafen@hafen.test / Hafen1234 (harbour staff; TOTP key JBQWMZLOIR2WK43TMVWGI33SMYZDAMRW)',
     'kunde@hafen.test / Kunde1234 (customer)',
   ];
   const lines = [

@@ -17,6 +17,7 @@ import { closeNetworkForChildProcesses, downloadedNpmFiles } from './harness/off
 import { callFunction, clientOptions, guestOrder, payOnSandbox, until, type GuestOrder } from './harness/payments.ts';
 import { pdfText } from './harness/pdf-text.ts';
 import type { Stack } from '../src/stack.ts';
+import { signInWithPassword } from './harness/demo-staff.ts';
 
 const project = resolve(import.meta.dirname, '../..');
 closeNetworkForChildProcesses();
@@ -45,7 +46,7 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     owner = await guestOrder(stack, 50, 'en');
     other = await guestOrder(stack, 53, 'de');
     const staff = createClient(stack.url, stack.keys.anonKey, clientOptions);
-    const { data, error } = await staff.auth.signInWithPassword(STAFF);
+    const { data, error } = await signInWithPassword(staff, STAFF);
     if (error) throw error;
     staffToken = data.session!.access_token;
     // The owner pays online: the sandbox's webhook marks the order paid, which issues the invoice.

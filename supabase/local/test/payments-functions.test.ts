@@ -30,6 +30,7 @@ import {
   type GuestOrder,
 } from './harness/payments.ts';
 import type { Stack } from '../src/stack.ts';
+import { signInWithPassword } from './harness/demo-staff.ts';
 
 const project = resolve(import.meta.dirname, '../..');
 closeNetworkForChildProcesses();
@@ -131,7 +132,7 @@ for (const engine of engines()) {
       const sandbox = new URL(stack.paymentsUrl);
       stripe = new Stripe(SANDBOX_SECRET_KEY, { host: sandbox.hostname, port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 });
       const staff = createClient(stack.url, stack.keys.anonKey, clientOptions);
-      const { data, error } = await staff.auth.signInWithPassword(STAFF);
+      const { data, error } = await signInWithPassword(staff, STAFF);
       if (error) throw error;
       staffToken = data.session!.access_token;
     }, 180_000);

@@ -19,6 +19,7 @@ import { closeNetworkForChildProcesses } from './harness/offline.ts';
 import { berlinDay, clientOptions, guestOrder, until, type GuestOrder } from './harness/payments.ts';
 import type { Queryable } from '../src/db/types.ts';
 import type { Stack } from '../src/stack.ts';
+import { signInWithPassword } from './harness/demo-staff.ts';
 
 const project = resolve(import.meta.dirname, '../..');
 closeNetworkForChildProcesses();
@@ -49,7 +50,7 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     stack = await startTestStack({ engine: engine.name, workdir: project, paymentsPort: 0 });
     // A phone booking by staff, arriving in 40 days, confirmed at once (no lapse), in English.
     const staff = createClient(stack.url, stack.keys.anonKey, clientOptions);
-    const { error } = await staff.auth.signInWithPassword(STAFF);
+    const { error } = await signInWithPassword(staff, STAFF);
     if (error) throw error;
     const arrival = berlinDay(40);
     const free = await staff.rpc('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(42), p_boat_length: 8, p_boat_width: 3 });
