@@ -27,7 +27,10 @@ create table public.payments (
   recorded_by uuid,
   recorded_at timestamptz not null default now(),
   note text check (char_length(note) <= 500),
+  -- A refund that pays a returned deposit back (return_deposit): not a reduction of the price.
+  deposit_return boolean not null default false,
   constraint payments_refund_refers check (kind = 'payment' or refund_of is not null),
+  constraint payments_deposit_return_is_desk_refund check (not deposit_return or (kind = 'refund' and method in ('cash', 'bank_transfer'))),
   constraint payments_online_is_stripe check ((method = 'online') = (provider is not null)),
   constraint payments_refund_method check (kind = 'payment' or method in ('online', 'cash', 'bank_transfer')),
   constraint payments_refund_id_on_refunds check (provider_refund_id is null or kind = 'refund')
@@ -40,6 +43,7 @@ alter publication supabase_realtime add table public.payments;
 alter table public.payments enable row level security;
 
 comment on table public.payments is 'The ledger: every payment and refund of an order (cents, EUR), append-only; online rows are written only by the Stripe webhook (record_stripe_event), desk rows by staff (record_desk_payment, record_desk_refund). orders.payment_status is derived from it.';
+comment on column public.payments.deposit_return is 'A desk refund that pays back a returned deposit (return_deposit): the deposit left the price, so it is neither a price reduction (no credit note) nor a partial refund of the stay.';
 comment on column public.payments.refund_of is 'The row this one corrects: for a refund the payment it refunds; for a payment the refund it reverses (a refund Stripe reported failed after it had succeeded).';
 
 -- One ledger payment per Checkout session and per PaymentIntent, one refund row per Stripe
@@ -90,6 +94,23 @@ as $$
 $$;
 comment on function private.order_ledger(uuid) is 'Sums of an order''s ledger: paid (payments) and refunded (refunds minus reversed refunds), cents.';
 revoke execute on function private.order_ledger(uuid) from public;
+
+-- What of the refunds paid returned deposits back: money that left with the deposit's line,
+-- so the rules about refunds of the stay (partially refunded, credit notes, nothing more owed
+-- after a refund) leave it out.
+create function private.order_deposit_returns(p_order_id uuid)
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(sum(p.amount_cents), 0)::bigint
+  from public.payments p
+  where p.order_id = p_order_id and p.kind = 'refund' and p.deposit_return
+$$;
+comment on function private.order_deposit_returns(uuid) is 'Cents of an order''s refunds that paid returned deposits back (payments.deposit_return).';
+revoke execute on function private.order_deposit_returns(uuid) from public;
 
 -- What of one payment can still be refunded: its amount minus its refunds, plus the refunds
 -- that were reversed.
@@ -172,6 +193,7 @@ create trigger payments_check before insert on public.payments
 -- After each ledger row the order's payment_status is derived again:
 --   nothing paid -> pending; everything paid back -> refunded; part paid back ->
 --   partially_refunded; the price paid -> paid; less than the price -> pending (outstanding).
+-- A returned deposit paid back (payments.deposit_return) counts neither as paid nor as refunded.
 -- A payment that arrives for an order already cancelled or expired keeps it pending (no
 -- invoice for a booking that does not take place; the money is to be refunded, see
 -- order_balance). Money in clears an unverified order's expiry: a paid order never expires.
@@ -185,16 +207,23 @@ as $$
 declare
   v_order public.orders;
   v_ledger record;
+  v_deposits bigint;
+  v_paid bigint;
+  v_refunded bigint;
   v_status public.payment_status;
   v_cancel boolean;
 begin
   select * into v_order from public.orders o where o.id = new.order_id;
   select * into v_ledger from private.order_ledger(new.order_id);
+  -- A returned deposit's money went back with its line: neither paid for the stay nor refunded.
+  v_deposits := private.order_deposit_returns(new.order_id);
+  v_paid := v_ledger.paid_cents - v_deposits;
+  v_refunded := v_ledger.refunded_cents - v_deposits;
   v_status := case
-    when v_ledger.paid_cents = 0 then 'pending'
-    when v_ledger.refunded_cents >= v_ledger.paid_cents then 'refunded'
-    when v_ledger.refunded_cents > 0 then 'partially_refunded'
-    when v_ledger.paid_cents >= v_order.price_cents
+    when v_paid <= 0 then 'pending'
+    when v_refunded >= v_paid then 'refunded'
+    when v_refunded > 0 then 'partially_refunded'
+    when v_paid >= v_order.price_cents
          and not (v_order.status in ('cancelled', 'expired') and v_order.payment_status = 'pending') then 'paid'
     when v_order.payment_status = 'paid' then 'paid'
     else 'pending'
@@ -299,7 +328,10 @@ begin
     'paid_cents', v_ledger.paid_cents,
     'refunded_cents', v_ledger.refunded_cents,
     'net_cents', v_net,
-    'outstanding_cents', case when v_ended or v_ledger.refunded_cents > 0 then 0 else greatest(p_order.price_cents - v_net, 0) end,
+    -- After a refund of the stay nothing more is owed; a returned deposit paid back is no such
+    -- refund (an extra added after it is owed).
+    'outstanding_cents', case when v_ended or v_ledger.refunded_cents - private.order_deposit_returns(p_order.id) > 0 then 0
+                              else greatest(p_order.price_cents - v_net, 0) end,
     -- Money the harbour holds but must pay back: a second charge, or a payment for a
     -- booking that was cancelled or expired before it arrived.
     'to_refund_cents', case when v_ended and p_order.payment_status = 'pending' then greatest(v_net, 0)
@@ -893,7 +925,7 @@ revoke execute on function public.record_desk_payment(uuid, public.payment_metho
 
 -- Staff pay money back at the desk (cash or transfer) against the order's desk payments,
 -- newest first; an online payment is refunded through Stripe (prepare_online_refund).
-create function private.record_desk_refund(p_order_id uuid, p_method public.payment_method, p_amount_cents integer, p_note text default null)
+create function private.record_desk_refund(p_order_id uuid, p_method public.payment_method, p_amount_cents integer, p_note text default null, p_deposit_return boolean default false)
 returns public.payments
 language plpgsql
 volatile
@@ -941,17 +973,17 @@ begin
     exit when v_left <= 0;
     continue when v_payment.refundable <= 0;
     v_part := least(v_left, v_payment.refundable);
-    insert into public.payments (order_id, kind, method, amount_cents, currency, refund_of, recorded_by, recorded_at, note)
-    values (p_order_id, 'refund', p_method, v_part, 'eur', v_payment.id, (select auth.uid()), private.now(), v_note)
+    insert into public.payments (order_id, kind, method, amount_cents, currency, refund_of, recorded_by, recorded_at, note, deposit_return)
+    values (p_order_id, 'refund', p_method, v_part, 'eur', v_payment.id, (select auth.uid()), private.now(), v_note, coalesce(p_deposit_return, false))
     returning * into v_row;
     v_left := v_left - v_part;
   end loop;
   return v_row;
 end
 $$;
-comment on function private.record_desk_refund(uuid, public.payment_method, integer, text) is 'The rule behind public.record_desk_refund (security definer, not exposed by the API).';
-revoke execute on function private.record_desk_refund(uuid, public.payment_method, integer, text) from public;
-grant execute on function private.record_desk_refund(uuid, public.payment_method, integer, text) to authenticated, service_role;
+comment on function private.record_desk_refund(uuid, public.payment_method, integer, text, boolean) is 'The rule behind public.record_desk_refund (security definer, not exposed by the API).';
+revoke execute on function private.record_desk_refund(uuid, public.payment_method, integer, text, boolean) from public;
+grant execute on function private.record_desk_refund(uuid, public.payment_method, integer, text, boolean) to authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/record_desk_refund): runs as the caller, the rule above decides.
 create function public.record_desk_refund(p_order_id uuid, p_method public.payment_method, p_amount_cents integer, p_note text DEFAULT NULL::text, p_notify boolean DEFAULT true)

@@ -415,8 +415,9 @@ begin
   -- Credit notes: the invoice's gross minus what the ledger holds (a second charge refunded
   -- is not a price reduction), never more than was refunded (an extra added after the payment
   -- is owed, not credited).
+  -- A returned deposit paid back is no price reduction: its line left the invoice instead.
   select * into v_ledger from private.order_ledger(v_order.id);
-  v_credit := greatest(0, least(v_ledger.refunded_cents,
+  v_credit := greatest(0, least(v_ledger.refunded_cents - private.order_deposit_returns(v_order.id),
                                 v_invoice.gross_cents - greatest(0, v_ledger.paid_cents - v_ledger.refunded_cents)));
   v_credited := coalesce((select -sum(i.gross_cents) from public.invoices i
                            where i.refers_to = v_invoice.id and i.kind = 'credit_note'

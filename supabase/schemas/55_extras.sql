@@ -321,7 +321,7 @@ begin
   v_back := least(v_amount, v_ledger.paid_cents - v_ledger.refunded_cents - v_order.price_cents);
   if v_back > 0 then
     perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
-                                       'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name);
+                                       'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name, true);
   end if;
   return v_row;
 end
