@@ -541,5 +541,155 @@ for (const engine of engines()) {
       await insertItem('after', 1);
       await until(() => ok.length === 1, 3000, 'an event after garbage');
     });
+
+    // ------------------------------------------------------------ private channels
+    /** Joins a channel with supabase-js; resolves with the subscribe outcome (no throw). */
+    const joinOutcome = (channel: RealtimeChannel) =>
+      new Promise<{ status: string; message: string }>((done) => {
+        void channel.socket.setAuth().then(() =>
+          channel.subscribe((status, err) => {
+            if (status === 'SUBSCRIBED' || status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') done({ status, message: err?.message ?? '' });
+          }),
+        );
+      });
+
+    it('private channels: policies on realtime.messages decide who joins, receives and sends broadcast and presence', async () => {
+      const alice = client({ token: await userToken(randomUUID()) });
+      const bob = client({ token: await userToken(randomUUID()) });
+      const got: unknown[] = [];
+      const joins: string[] = [];
+      const room = `room:${randomUUID().slice(0, 8)}`;
+      const aliceRoom = alice
+        .channel(room, { config: { private: true, presence: { key: 'alice' } } })
+        .on('broadcast', { event: 'msg' }, (p) => got.push(p.payload))
+        .on('presence', { event: 'join' }, ({ key }) => joins.push(key));
+      expect(await joinOutcome(aliceRoom)).toEqual({ status: 'SUBSCRIBED', message: '' });
+      const bobRoom = bob.channel(room, { config: { private: true, presence: { key: 'bob' } } }).on('presence', { event: 'sync' }, () => {});
+      await subscribe(bobRoom);
+      expect(await bobRoom.send({ type: 'broadcast', event: 'msg', payload: { text: 'hi' } })).toBe('ok');
+      await until(() => got.length === 1, 3000, 'the private broadcast');
+      expect(got[0]).toEqual({ text: 'hi' });
+      expect(await bobRoom.track({ online: true })).toBe('ok');
+      await until(() => joins.includes('bob'), 3000, 'the presence join');
+      expect(aliceRoom.presenceState().bob?.[0]).toMatchObject({ online: true });
+
+      // A public channel of the same name is another channel: it sees none of this.
+      const outsider: unknown[] = [];
+      await subscribe(client().channel(room).on('broadcast', { event: 'msg' }, (p) => outsider.push(p)));
+      expect(await bobRoom.send({ type: 'broadcast', event: 'msg', payload: { text: 'again' } })).toBe('ok');
+      await until(() => got.length === 2, 3000, 'the second broadcast');
+      await settle(200);
+      expect(outsider).toEqual([]);
+
+      // news:*: SELECT only. Joins, receives (from the service role); its sends are dropped and
+      // its presence track is refused.
+      const news = `news:${randomUUID().slice(0, 8)}`;
+      const heard: unknown[] = [];
+      const aliceNews = alice.channel(news, { config: { private: true } }).on('broadcast', { event: 'n' }, (p) => heard.push(p.payload));
+      expect((await joinOutcome(aliceNews)).status).toBe('SUBSCRIBED');
+      const bobNews = bob.channel(news, { config: { private: true, broadcast: { ack: true } } });
+      await subscribe(bobNews);
+      expect(await bobNews.send({ type: 'broadcast', event: 'n', payload: { from: 'bob' } }, { timeout: 1500 })).toBe('timed out');
+      expect(await bobNews.track({ here: true })).toBe('error');
+      const admin = client({ token: stack.keys.serviceRoleKey });
+      const adminNews = admin.channel(news, { config: { private: true } });
+      await subscribe(adminNews);
+      expect(await adminNews.send({ type: 'broadcast', event: 'n', payload: { from: 'admin' } })).toBe('ok');
+      await until(() => heard.length === 1, 3000, 'the service role broadcast');
+      await settle(200);
+      expect(heard).toEqual([{ from: 'admin' }]);
+    });
+
+    it('private channels: no matching policy, anon, and a revoked token are refused with Realtime\'s errors; the service role always joins', async () => {
+      const secret = `secret:${randomUUID().slice(0, 8)}`;
+      const refused = `Unauthorized: You do not have permissions to read from this Channel topic: ${secret}`;
+      const user = client({ token: await userToken(randomUUID()) });
+      const denied = user.channel(secret, { config: { private: true } });
+      const outcome = await joinOutcome(denied);
+      expect(outcome.status).toBe('CHANNEL_ERROR');
+      expect(outcome.message).toContain(refused);
+      await user.removeChannel(denied);
+
+      const anon = client();
+      const anonRoom = anon.channel('room:anon', { config: { private: true } });
+      const anonOutcome = await joinOutcome(anonRoom);
+      expect(anonOutcome.status).toBe('CHANNEL_ERROR');
+      expect(anonOutcome.message).toContain('Unauthorized: You do not have permissions to read from this Channel topic: room:anon');
+      await anon.removeChannel(anonRoom);
+
+      const admin = client({ token: stack.keys.serviceRoleKey });
+      expect((await joinOutcome(admin.channel(secret, { config: { private: true } }))).status).toBe('SUBSCRIBED');
+
+      // The reply itself, as Realtime sends it; then a refresh to another user's token on a
+      // user:<id> topic re-checks the policies and shuts the channel down.
+      const url = `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.keys.anonKey}&vsn=2.0.0`;
+      const ws = new WebSocket(url);
+      const frames: unknown[][] = [];
+      ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+      await new Promise((r) => ws.once('open', r));
+      const replyTo = async (ref: string) => {
+        await until(() => frames.some((f) => f[1] === ref && f[3] === 'phx_reply'), 3000, `reply ${ref}`);
+        return frames.find((f) => f[1] === ref && f[3] === 'phx_reply')![4];
+      };
+      const aliceId = randomUUID();
+      const aliceToken = await userToken(aliceId);
+      ws.send(JSON.stringify(['1', '1', `realtime:${secret}`, 'phx_join', { config: { private: true }, access_token: aliceToken }]));
+      expect(await replyTo('1')).toEqual({ status: 'error', response: { reason: refused } });
+      ws.send(JSON.stringify(['2', '2', `realtime:user:${aliceId}`, 'phx_join', { config: { private: true }, access_token: aliceToken }]));
+      expect(await replyTo('2')).toEqual({ status: 'ok', response: { postgres_changes: [] } });
+      ws.send(JSON.stringify(['2', '3', `realtime:user:${aliceId}`, 'access_token', { access_token: await userToken(randomUUID()) }]));
+      await until(() => frames.some((f) => f[2] === `realtime:user:${aliceId}` && f[3] === 'phx_close'), 3000, 'the close after the refresh');
+      expect(frames.find((f) => f[2] === `realtime:user:${aliceId}` && f[3] === 'system')![4]).toEqual({
+        extension: 'system',
+        status: 'error',
+        message: `You do not have permissions to read from this Channel topic: user:${aliceId}`,
+        channel: `user:${aliceId}`,
+      });
+      ws.close();
+    });
+
+    it('private channels: the REST broadcast checks INSERT on realtime.messages for the caller', async () => {
+      const room = `room:${randomUUID().slice(0, 8)}`;
+      const news = `news:${randomUUID().slice(0, 8)}`;
+      const admin = client({ token: stack.keys.serviceRoleKey });
+      const heard: { topic: string; payload: unknown }[] = [];
+      for (const topic of [room, news]) {
+        await subscribe(admin.channel(topic, { config: { private: true } }).on('broadcast', { event: 'e' }, (p) => heard.push({ topic, payload: p.payload })));
+      }
+      const post = async (path: string, token: string, body: unknown) => {
+        const res = await fetch(`${stack.url}/realtime/v1/api/${path}`, {
+          method: 'POST',
+          headers: { apikey: stack.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: res.status, body: await res.text() };
+      };
+      const user = await userToken(randomUUID());
+      // Batch: the message to room:* goes out, the one to news:* (no INSERT policy) is dropped.
+      const batch = await post('broadcast', user, {
+        messages: [
+          { topic: room, event: 'e', payload: { n: 1 }, private: true },
+          { topic: news, event: 'e', payload: { n: 2 }, private: true },
+        ],
+      });
+      expect(batch.status).toBe(202);
+      await until(() => heard.length >= 1, 3000, 'the batch broadcast');
+      // Single message endpoint: 403 "Unauthorized" without the policy, for anon too.
+      const single = (topic: string, token: string) => post(`broadcast/${encodeURIComponent(topic)}/events/e?private=true`, token, { n: 3 });
+      expect(await single(news, user)).toEqual({ status: 403, body: JSON.stringify({ message: 'Unauthorized' }) });
+      expect(await single(room, stack.keys.anonKey)).toEqual({ status: 403, body: JSON.stringify({ message: 'Unauthorized' }) });
+      expect((await single(room, user)).status).toBe(202);
+      // The service role may broadcast anywhere (it bypasses RLS).
+      expect((await post('broadcast', stack.keys.serviceRoleKey, { messages: [{ topic: news, event: 'e', payload: { n: 4 }, private: true }] })).status).toBe(202);
+      await until(() => heard.length >= 3, 3000, 'the single and service broadcasts');
+      await settle(200);
+      expect(heard).toEqual([
+        { topic: room, payload: { n: 1 } },
+        { topic: room, payload: { n: 3 } },
+        { topic: news, payload: { n: 4 } },
+      ]);
+      // Every check ran in a transaction that was rolled back: no probe row is left.
+      expect((await stack.db.query(`select count(*)::int as n from realtime.messages`)).rows[0]).toEqual({ n: 0 });
+    });
   });
 }

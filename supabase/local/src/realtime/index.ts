@@ -17,10 +17,12 @@ import {
 } from './protocol.ts';
 import { describeParams, paramsId, parseSubscription, type SubscriptionParams } from './filters.ts';
 import { checkToken, type TokenCheck } from './tokens.ts';
+import { emptyPolicies, readAuthorizations, writeAuthorizations, type AuthorizationContext, type Policies } from './authorization.ts';
 
 /**
  * /realtime/v1: Supabase Realtime's websocket (the Phoenix protocol of @supabase/realtime-js
- * 2.x) with postgres_changes, broadcast and presence on public channels.
+ * 2.x) with postgres_changes, broadcast and presence on public and private channels (private
+ * ones authorised by the RLS policies on realtime.messages, see authorization.ts).
  *
  * Change capture: a row trigger on every table of the supabase_realtime publication NOTIFYs
  * each change (see sql.ts). Per change, one database call answers, for every distinct filter
@@ -61,6 +63,8 @@ interface Channel {
   presenceKey: string;
   presenceEnabled: boolean;
   presence?: PresenceMeta;
+  /** A private channel's authorisations (Realtime's Policies), cached per join and token. */
+  policies: Policies | null;
   accessToken: string;
   role: string;
   claims: Record<string, unknown>;
@@ -74,6 +78,8 @@ interface Conn {
   ws: WebSocket;
   vsn: Vsn;
   apikey: string;
+  /** The upgrade request's headers: `request.headers` for the private channel checks. */
+  headers: Record<string, string>;
   channels: Map<string, Channel>;
   queue: Promise<void>;
 }
@@ -290,8 +296,8 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     push(ch, 'system', { extension, status, message, channel: ch.subTopic });
   }
 
-  function onConnection(ws: WebSocket, vsn: Vsn, apikey: string) {
-    const conn: Conn = { ws, vsn, apikey, channels: new Map(), queue: Promise.resolve() };
+  function onConnection(ws: WebSocket, vsn: Vsn, apikey: string, headers: Record<string, string>) {
+    const conn: Conn = { ws, vsn, apikey, headers, channels: new Map(), queue: Promise.resolve() };
     conns.add(conn);
     ws.on('error', () => {});
     ws.on('message', (data, isBinary) => {
@@ -376,10 +382,14 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     const broadcastConfig = isObject(config.broadcast) ? config.broadcast : {};
     const presenceConfig = isObject(config.presence) ? config.presence : {};
     const isPrivate = config.private === true;
-    if (isPrivate && role !== 'service_role') {
-      // No realtime.messages policies in the local stack: only the service role may read.
-      reply(conn, m, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}` });
-      return;
+    let policies: Policies | null = null;
+    if (isPrivate) {
+      // Realtime's maybe_assign_policies: the join needs broadcast or presence read.
+      policies = await authorizeRead(authContext(subTopic, role, checked.claims, conn.headers), presenceConfig.enabled === true);
+      if (!policies?.broadcast.read && !policies?.presence.read) {
+        reply(conn, m, 'error', { reason: `Unauthorized: ${readRefused(subTopic)}` });
+        return;
+      }
     }
     const rawChanges = Array.isArray(config.postgres_changes) ? config.postgres_changes.filter((p) => p !== null && p !== undefined) : [];
     if (rawChanges.some((p) => !isObject(p))) {
@@ -398,6 +408,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       ackBroadcast: broadcastConfig.ack === true,
       presenceKey,
       presenceEnabled: presenceConfig.enabled === true,
+      policies,
       accessToken: token,
       role,
       claims: checked.claims,
@@ -418,7 +429,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     members.add(ch);
     if (subscribed && 'bindings' in subscribed) register(ch, subscribed.bindings);
     reply(conn, m, 'ok', { postgres_changes: rawChanges.map((raw) => ({ ...(raw as object), id: paramsId(raw) })) });
-    if (ch.presenceEnabled) push(ch, 'presence_state', presenceState(ch.scope));
+    if (ch.presenceEnabled && mayReadPresence(ch)) push(ch, 'presence_state', presenceState(ch.scope));
     // The change stream is always ready here (triggers, no replication slot to wait for).
     if (broadcastConfig.replication_ready === true) systemMessage(ch, 'system', 'ok', 'Replication connection established');
     if (subscribed) {
@@ -551,9 +562,25 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       return;
     }
     const role = String(c.claims.role);
-    if (!API_ROLES.has(role) || (ch.private && role !== 'service_role')) {
+    if (!API_ROLES.has(role)) {
       shutdown(ch, `You no longer have permission to read from this Channel topic: ${ch.subTopic}`);
       return;
+    }
+    if (ch.private) {
+      // Realtime re-evaluates the read policies with the new token (write ones on next use).
+      const previous = ch.policies;
+      const next = await authorizeRead(authContext(ch.subTopic, role, c.claims, ch.conn.headers), ch.presenceEnabled);
+      if (ch.closed) return;
+      if (!next?.broadcast.read && !next?.presence.read) {
+        shutdown(ch, readRefused(ch.subTopic));
+        return;
+      }
+      const revoked = (was: boolean | undefined, now: boolean | undefined) => was === true && now === false;
+      if (revoked(previous?.broadcast.read, next.broadcast.read) || revoked(previous?.presence.read, next.presence.read)) {
+        shutdown(ch, `You no longer have permission to read from this Channel topic: ${ch.subTopic}`);
+        return;
+      }
+      ch.policies = next;
     }
     ch.accessToken = token;
     ch.role = role;
@@ -573,10 +600,60 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     }
   }
 
+  // ---------------------------------------------------------------- private channels
+  const readRefused = (subTopic: string) => `You do not have permissions to read from this Channel topic: ${subTopic}`;
+
+  function authContext(topic: string, role: string, claims: Record<string, unknown>, headers: Record<string, string>): AuthorizationContext {
+    return { topic, role, claims, headers };
+  }
+
+  /** Read authorisations, or null when a policy fails (Realtime's RlsPolicyError: refused). */
+  async function authorizeRead(context: AuthorizationContext, presenceEnabled: boolean): Promise<Policies | null> {
+    try {
+      return await readAuthorizations(db, context, emptyPolicies(), presenceEnabled);
+    } catch (error) {
+      log.warn(`realtime: RlsPolicyError on ${context.topic}: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  /** Whether a private channel may send on `extension`; evaluated once per join and token. */
+  async function mayWrite(ch: Channel, extension: 'broadcast' | 'presence'): Promise<boolean> {
+    let policies = ch.policies ?? emptyPolicies();
+    if (policies[extension].write === undefined) {
+      const context = authContext(ch.subTopic, ch.role, ch.claims, ch.conn.headers);
+      try {
+        if (extension === 'presence' && policies.presence.read === undefined) policies = await readAuthorizations(db, context, policies, true);
+        policies = await writeAuthorizations(db, context, policies);
+      } catch (error) {
+        log.warn(`realtime: RlsPolicyError on ${ch.subTopic}: ${(error as Error).message}`);
+        return false;
+      }
+      if (ch.closed) return false;
+      ch.policies = policies;
+    }
+    return policies[extension].write === true;
+  }
+
+  /** Public channels always see presence; private ones with presence read. */
+  const mayReadPresence = (ch: Channel) => !ch.private || ch.policies?.presence.read === true;
+
+  /** Whether a REST caller may broadcast to a private topic (INSERT on realtime.messages). */
+  async function mayBroadcastRest(topic: string, claims: Record<string, unknown>, req: IncomingMessage): Promise<boolean> {
+    const role = String(claims.role);
+    if (!API_ROLES.has(role)) return false;
+    const policies = await writeAuthorizations(db, authContext(topic, role, claims, headerMap(req)), emptyPolicies());
+    return policies.broadcast.write === true;
+  }
+
   // ---------------------------------------------------------------- broadcast
-  function broadcast(ch: Channel, m: DecodedMessage) {
+  async function broadcast(ch: Channel, m: DecodedMessage) {
     const b = m.userBroadcast;
     if (!b && !isObject(m.payload)) return;
+    // A private channel sends only with broadcast write (checked on first use, then cached);
+    // otherwise the message is dropped without a reply, as Realtime's BroadcastHandler does.
+    if (ch.private && !(await mayWrite(ch, 'broadcast'))) return;
+    if (ch.closed) return;
     deliverBroadcast(ch.scope, ch.subTopic, b ?? (m.payload as Record<string, unknown>), ch.selfBroadcast ? undefined : ch);
     if (ch.ackBroadcast) reply(ch.conn, m, 'ok', {});
   }
@@ -586,6 +663,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     const frames = new Map<Vsn, string | Buffer | undefined>();
     for (const member of scopes.get(scope) ?? []) {
       if (member === except || member.closed) continue;
+      if (member.private && member.policies?.broadcast.read !== true) continue;
       const vsn = member.conn.vsn;
       if (!frames.has(vsn)) {
         frames.set(
@@ -609,7 +687,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
 
   function presenceDiff(scope: string, joins: Record<string, { metas: PresenceMeta[] }>, leaves: Record<string, { metas: PresenceMeta[] }>) {
     for (const member of scopes.get(scope) ?? []) {
-      if (member.presenceEnabled && !member.closed) push(member, 'presence_diff', { joins, leaves });
+      if (member.presenceEnabled && !member.closed && mayReadPresence(member)) push(member, 'presence_diff', { joins, leaves });
     }
   }
 
@@ -625,10 +703,17 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     presenceDiff(ch.scope, {}, { [ch.presenceKey]: { metas: [meta] } });
   }
 
-  function presenceEvent(ch: Channel, m: DecodedMessage) {
+  async function presenceEvent(ch: Channel, m: DecodedMessage) {
     const payload = isObject(m.payload) ? m.payload : {};
     const event = typeof payload.event === 'string' ? payload.event.toLowerCase() : '';
     if (event === 'track') {
+      // A private channel tracks only with presence write (Realtime's PresenceHandler: presence
+      // read is authorised then too if the join did not check it); a refusal is an error reply.
+      if (ch.private && !(await mayWrite(ch, 'presence'))) {
+        if (!ch.closed) reply(ch.conn, m, 'error', {});
+        return;
+      }
+      if (ch.closed) return;
       const state = payload.payload === undefined ? {} : payload.payload;
       if (!isObject(state)) {
         reply(ch.conn, m, 'error', { reason: 'Presence track payload must be a map' });
@@ -664,12 +749,22 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       }
       const auth = await checkToken(bearer(req) ?? '', secret);
       if (!auth.ok) throw new HttpError(401, { message: auth.message });
-      const serviceRole = auth.claims.role === 'service_role';
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (single) {
         const [topic, event] = [decodeURIComponent(single[1]), decodeURIComponent(single[2])];
         const isPrivate = url.searchParams.get('private') === 'true';
-        if (isPrivate && !serviceRole) throw new HttpError(401, { message: 'You do not have permissions to broadcast to this Channel topic' });
+        if (isPrivate) {
+          // Realtime's SingleBroadcast: 403 "Unauthorized" without broadcast write; a failing
+          // policy is 422 "RLS policy error".
+          let allowed: boolean;
+          try {
+            allowed = await mayBroadcastRest(topic, auth.claims, req);
+          } catch (error) {
+            log.warn(`realtime: RlsPolicyError on ${topic}: ${(error as Error).message}`);
+            throw new HttpError(422, { message: 'RLS policy error' });
+          }
+          if (!allowed) throw new HttpError(403, { message: 'Unauthorized' });
+        }
         const body = await readBody(req, 3 * 1024 * 1024);
         const binary = /octet-stream/i.test(String(req.headers['content-type'] ?? ''));
         if (!binary) {
@@ -686,9 +781,23 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       const body = await readJson<{ messages?: unknown }>(req);
       const messages = isObject(body) && Array.isArray(body.messages) ? body.messages : undefined;
       if (!messages) throw new HttpError(422, { message: 'Invalid payload: messages must be a list' });
+      // Realtime's BatchBroadcast: private messages go out per topic only with broadcast write
+      // (one check per topic); the others are dropped silently.
+      const allowedTopics = new Map<string, boolean>();
+      for (const msg of messages) {
+        if (!isObject(msg) || typeof msg.topic !== 'string' || msg.private !== true || allowedTopics.has(msg.topic)) continue;
+        const topic = msg.topic;
+        allowedTopics.set(
+          topic,
+          await mayBroadcastRest(topic, auth.claims, req).catch((error: unknown) => {
+            log.warn(`realtime: RlsPolicyError on ${topic}: ${(error as Error).message}`);
+            return false;
+          }),
+        );
+      }
       for (const msg of messages) {
         if (!isObject(msg) || typeof msg.topic !== 'string' || typeof msg.event !== 'string') continue;
-        if (msg.private === true && !serviceRole) continue;
+        if (msg.private === true && allowedTopics.get(msg.topic) !== true) continue;
         deliverBroadcast(`${msg.private === true ? 'private' : 'public'}:${msg.topic}`, msg.topic, {
           type: 'broadcast',
           event: msg.event,
@@ -711,7 +820,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       void checkToken(apikey, secret).then((c) => {
         if (socket.destroyed) return;
         if (!c.ok) return refuse(401, { error: c.message });
-        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, vsnParam, apikey));
+        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, vsnParam, apikey, headerMap(req)));
       });
     },
 
@@ -728,6 +837,15 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       await syncing.catch(() => {});
     },
   };
+}
+
+/** A request's headers as one string each (`request.headers` for the policies). */
+function headerMap(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

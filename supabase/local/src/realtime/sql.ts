@@ -15,6 +15,8 @@
  *   row (RLS decides). Modelled on Supabase Realtime's walrus `apply_rls`.
  * - `realtime_subscribe_check(...)`: validates one postgres_changes subscription as Realtime's
  *   subscription insert does (publication tables matched, filter columns and values).
+ * - `realtime_authorize(...)`: a private channel's read or write check against the policies on
+ *   realtime.messages (see authorization.ts); the caller runs it in a rolled-back transaction.
  */
 export const CHANNEL = '_supabase_local_realtime';
 export const TRIGGER = '_supabase_local_realtime';
@@ -316,9 +318,56 @@ begin
 end
 $fn$;
 
+-- Private channels (Realtime's Authorization): as the caller (role, claims, headers, and the
+-- topic for realtime.topic()), which extensions may it read (mode 'read': probe rows inserted by
+-- the service's own connection role, as Realtime's admin connection does, then selected as the caller) or write (mode 'write': one insert per
+-- extension as the caller, in a subtransaction; insufficient_privilege is a no). Runs inside a
+-- transaction the caller rolls back; other errors (a failing policy) propagate.
+create or replace function _supabase_local.realtime_authorize(
+  topic_name text, role_name text, claims jsonb, headers jsonb, extensions text[], mode text)
+returns jsonb language plpgsql volatile set search_path = '' as $fn$
+declare
+  ids uuid[];
+  seen uuid[];
+  result jsonb := '{}';
+  i integer;
+begin
+  if mode = 'read' then
+    ids := array(select gen_random_uuid() from unnest(extensions));
+    insert into realtime.messages (id, topic, extension, updated_at, inserted_at)
+      select u.id, topic_name, u.ext, now() at time zone 'utc', now() at time zone 'utc'
+        from unnest(ids, extensions) as u(id, ext);
+  end if;
+  perform pg_catalog.set_config('role', role_name, true),
+          pg_catalog.set_config('realtime.topic', topic_name, true),
+          pg_catalog.set_config('request.jwt.claims', claims::text, true),
+          pg_catalog.set_config('request.jwt.claim.sub', coalesce(claims ->> 'sub', ''), true),
+          pg_catalog.set_config('request.jwt.claim.role', role_name, true),
+          pg_catalog.set_config('request.headers', headers::text, true);
+  if mode = 'read' then
+    seen := array(select m.id from realtime.messages m where m.id = any(ids));
+    for i in 1 .. coalesce(cardinality(extensions), 0) loop
+      result := result || jsonb_build_object(extensions[i], ids[i] = any(seen));
+    end loop;
+  else
+    for i in 1 .. coalesce(cardinality(extensions), 0) loop
+      begin
+        insert into realtime.messages (topic, extension, payload, event, private, updated_at, inserted_at)
+          values (topic_name, extensions[i], null, null, null, now() at time zone 'utc', now() at time zone 'utc');
+        result := result || jsonb_build_object(extensions[i], true);
+      exception when insufficient_privilege then
+        result := result || jsonb_build_object(extensions[i], false);
+      end;
+    end loop;
+  end if;
+  return result;
+end
+$fn$;
+
 revoke all on function _supabase_local.realtime_capture() from public;
 revoke all on function _supabase_local.realtime_sync_triggers() from public;
 revoke all on function _supabase_local.realtime_op(text, regtype, text, text, boolean) from public;
 revoke all on function _supabase_local.realtime_check(regclass, text, jsonb, jsonb, jsonb) from public;
 revoke all on function _supabase_local.realtime_subscribe_check(text, text, text, jsonb) from public;
+revoke all on function _supabase_local.realtime_authorize(text, text, jsonb, jsonb, text[], text) from public;
 `;
