@@ -1146,6 +1146,7 @@ export type Database = {
           amount_cents: number
           checkout_session_id: string | null
           currency: string
+          deposit_return: boolean
           id: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
@@ -1163,6 +1164,7 @@ export type Database = {
           amount_cents: number
           checkout_session_id?: string | null
           currency?: string
+          deposit_return?: boolean
           id?: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
@@ -1180,6 +1182,7 @@ export type Database = {
           amount_cents?: number
           checkout_session_id?: string | null
           currency?: string
+          deposit_return?: boolean
           id?: string
           kind?: string
           method?: Database["public"]["Enums"]["payment_method"]
@@ -2265,6 +2268,7 @@ export type Database = {
           amount_cents: number
           checkout_session_id: string | null
           currency: string
+          deposit_return: boolean
           id: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
@@ -2291,6 +2295,7 @@ export type Database = {
           amount_cents: number
           checkout_session_id: string | null
           currency: string
+          deposit_return: boolean
           id: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
