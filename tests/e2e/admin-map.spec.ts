@@ -74,6 +74,26 @@ test.describe('harbour map: staff', () => {
     await expect(page.getByRole('region', { name: 'Säule platzieren' })).toHaveCount(0);
   });
 
+  test('every pier name is readable: no column marker covers it (Steg D and E had their water column on top)', async ({ page }) => {
+    await page.goto('/account/admin/map');
+    const plan = page.getByRole('group', { name: 'Hafenplan', exact: true });
+    await expect(plan.locator('text[data-pier]')).toHaveCount(5);
+    const overlaps = await plan.evaluate((svg) => {
+      const box = (e: Element) => e.getBoundingClientRect();
+      const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const markers = [...svg.querySelectorAll('[data-column] circle')].map(box);
+      const berths = [...svg.querySelectorAll('[data-berth] rect')].map(box);
+      const planBox = box(svg);
+      return [...svg.querySelectorAll('text[data-pier]')].flatMap((label) => {
+        const b = box(label);
+        const inside = b.top >= planBox.top && b.bottom <= planBox.bottom;
+        return [...markers, ...berths].some((m) => hit(b, m)) || !inside ? [label.textContent] : [];
+      });
+    });
+    expect(overlaps).toEqual([]);
+    await expect(plan.locator('text[data-pier="D"]')).toHaveText('Steg D');
+  });
+
   test('English: the plan and its legend', async ({ page }) => {
     await page.goto('/en/account/admin/map');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbour map');

@@ -53,6 +53,17 @@ function Patterns() {
   );
 }
 
+/**
+ * Where a pier's name goes: 18 units below the pier's end, or below the lowest column marker
+ * (radius 9) that would overlap the name there ("Steg D" is about 50 units wide at size 14).
+ */
+function pierLabelY(pier: { x: number; bottom: number }, columns: readonly Column[]): number {
+  const ends = columns
+    .filter((c) => Math.abs(c.position[0] - pier.x) < 36 && c.position[1] > pier.bottom - 12 && c.position[1] < pier.bottom + 40)
+    .map((c) => c.position[1] + 9);
+  return Math.max(pier.bottom, ...ends) + 18;
+}
+
 /** The harbour plan (1000 x 600) drawn from the data: piers, berths by today's state, columns. Staff and admins. */
 export function HarbourMapPage() {
   const { t, i18n } = useLingui();
@@ -182,7 +193,6 @@ export function HarbourMapPage() {
             {piers.map((p) => (
               <g key={p.name} aria-hidden>
                 <rect x={p.x - 6} y={p.top} width="12" height={p.bottom - p.top} fill="#a8a29e" />
-                <text x={p.x} y={p.bottom + 18} textAnchor="middle" fontSize="14" fill="#44403c">{t`Steg ${p.name}`}</text>
               </g>
             ))}
             {(data?.berths ?? []).filter((b) => b.position).map((b) => {
@@ -237,6 +247,11 @@ export function HarbourMapPage() {
                 <circle cx={c.position[0]} cy={c.position[1]} r="9" fill={c.type === 'electric' ? '#facc15' : '#38bdf8'} stroke={columnId === c.id ? '#0f172a' : c.type === 'electric' ? '#713f12' : '#075985'} strokeWidth={columnId === c.id ? 3 : 1.5} />
                 <text x={c.position[0]} y={c.position[1] + 4} textAnchor="middle" fontSize="11" fontWeight="700" fill="#0f172a">{c.type === 'electric' ? 'S' : 'W'}</text>
               </g>
+            ))}
+            {/* Pier names last, below the pier and below any column at its end, so no marker covers them. */}
+            {piers.map((p) => (
+              <text key={p.name} data-pier={p.name} aria-hidden x={p.x} y={pierLabelY(p, data?.columns ?? [])} textAnchor="middle" fontSize="14"
+                fill="#44403c" paintOrder="stroke" stroke="#dbeafe" strokeWidth="4" pointerEvents="none">{t`Steg ${p.name}`}</text>
             ))}
             {showMarker && (
               <g aria-hidden pointerEvents="none">
