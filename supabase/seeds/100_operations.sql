@@ -126,7 +126,8 @@ begin
     while v_day <= v_last loop
       v_n := v_n + 1;
       v_h := abs(hashtext(v_place.name || ':' || v_day::text));
-      v_kind := case when v_place.one_day and v_h % 3 = 0 then 'day' else 'overnight' end;
+      -- Day-guest berths take day stays only, the others overnight stays (as create_booking).
+      v_kind := case when v_place.one_day then 'day' else 'overnight' end;
       v_nights := case when v_kind = 'day' then 0 when v_h % 10 = 0 then 7 else 1 + v_h % 4 end;
       exit when v_kind = 'overnight' and v_day + v_nights > v_last + 1;
       v_status := case when v_h % 20 = 7 then 'cancelled' when v_h % 20 = 11 then 'confirmed' else 'completed' end;

@@ -34,6 +34,15 @@ describe('DATEV export of the seeded season (pglite)', () => {
     await stack?.close();
   });
 
+  it('the seeded season keeps the berths\' rules: day-guest berths (one_day) have day stays only, the others none', async () => {
+    const { rows } = await stack.db.query<{ name: string; kind: string; n: number }>(
+      `select p.name, o.kind::text, count(*)::int as n from public.orders o join public.places p on p.id = o.place_id
+        where p.one_day <> (o.kind = 'day') group by 1, 2 order by 1, 2`);
+    expect(rows).toEqual([]);
+    const { rows: day } = await stack.db.query<{ n: number }>(`select count(*)::int as n from public.orders where kind = 'day'`);
+    expect(day[0].n, 'the season has day stays').toBeGreaterThan(10);
+  });
+
   it('staff and customers are refused, the admin gets the year; its sums equal the revenue report to the cent', async () => {
     const harbour = await login('hafen@hafen.test', 'Hafen1234');
     const kunde = await login('kunde@hafen.test', 'Kunde1234');
