@@ -8,7 +8,9 @@ import { createObjectStore } from './objects.ts';
 import { bucketRoutes } from './routes/bucket.ts';
 import { objectRoutes } from './routes/object.ts';
 import { objectListRoutes } from './routes/object-list.ts';
+import { objectListV2Routes } from './routes/object-list-v2.ts';
 import { objectSignRoutes } from './routes/object-sign.ts';
+import { renderRoutes } from './routes/render.ts';
 import type { Handler } from './shared.ts';
 
 /**
@@ -22,7 +24,9 @@ export function createStorageService(ctx: StackContext): Service {
   const bucket = bucketRoutes(core);
   const object = objectRoutes(core, objects);
   const list = objectListRoutes(core);
+  const listV2 = objectListV2Routes(core);
   const sign = objectSignRoutes(core, objects);
+  const image = renderRoutes(core);
 
   const routes: [methods: string[], path: RegExp, handler: Handler][] = [
     // ---- buckets
@@ -34,6 +38,7 @@ export function createStorageService(ctx: StackContext): Service {
     [['DELETE'], /^\/bucket\/([^/]+)\/?$/, bucket.deleteBucket],
     // ---- objects: fixed routes first (as Storage's router does)
     [['POST'], /^\/object\/list\/([^/]+)\/?$/, list.listObjects],
+    [['POST'], /^\/object\/list-v2\/([^/]+)\/?$/, listV2.listObjectsV2],
     [['POST'], /^\/object\/(move|copy)\/?$/, object.moveOrCopyObject],
     [['POST'], /^\/object\/sign\/([^/]+)\/?$/, sign.signUrls],
     [['POST'], /^\/object\/sign\/([^/]+)\/(.+)$/, sign.signUrl],
@@ -46,6 +51,10 @@ export function createStorageService(ctx: StackContext): Service {
     [['POST', 'PUT'], /^\/object\/([^/]+)\/(.+)$/, object.createObject],
     [['GET', 'HEAD'], /^\/object\/([^/]+)\/(.+)$/, object.getObject],
     [['DELETE'], /^\/object\/([^/]+)\/(.+)$/, object.deleteObject],
+    // ---- image transformations
+    [['GET', 'HEAD'], /^\/render\/image\/authenticated\/([^/]+)\/(.+)$/, image.renderAuthenticatedImage],
+    [['GET', 'HEAD'], /^\/render\/image\/sign\/([^/]+)\/(.+)$/, image.renderSignedImage],
+    [['GET', 'HEAD'], /^\/render\/image\/public\/([^/]+)\/(.+)$/, image.renderPublicImage],
   ];
 
   const ready = seedConfigBuckets(core, objects).catch((error) => {

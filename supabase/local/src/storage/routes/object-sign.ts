@@ -2,8 +2,10 @@ import { readJson, sendJson } from '../../http.ts';
 import type { StorageCore } from '../core.ts';
 import { errors } from '../errors.ts';
 import { mustBeValidKey } from '../files.ts';
+import { parseTransformOptions, transformSegments } from '../image.ts';
 import type { ObjectStore } from '../objects.ts';
 import { MAX_OBJECTS_PER_REQUEST, UPLOAD_SIGNED_URL_EXPIRES_IN, decodeName, parseUserMetadata, readCapped, type RouteRequest } from '../shared.ts';
+import { optionalObject } from '../validate.ts';
 
 /** Storage's signed URLs: create them (download and upload) and serve them. */
 export function objectSignRoutes(core: StorageCore, objects: ObjectStore) {
@@ -37,12 +39,18 @@ export function objectSignRoutes(core: StorageCore, objects: ObjectStore) {
     const bucketId = decodeName(params[0]);
     const name = decodeName(params[1]);
     const caller = await authenticate(req);
-    const body = (await readJson<{ expiresIn?: unknown }>(req)) ?? {};
+    const body = (await readJson<{ expiresIn?: unknown; transform?: unknown }>(req)) ?? {};
     const expiresIn = checkExpiresIn(body.expiresIn);
+    const transform = optionalObject(body.transform, 'body/transform');
+    const options = transform ? parseTransformOptions(transform, 'body/transform') : {};
     await findObject(caller, req, bucketId, name);
     const urlToSign = `${bucketId}/${name}`;
-    const token = await signToken({ url: urlToSign, scope: 'download' }, expiresIn);
-    sendJson(res, 200, { signedURL: `/object/sign/${urlToSign}?token=${token}` });
+    // As Storage: the transformations (and the format) go into the token; with any, the URL
+    // points at render/image/sign.
+    const transformations = transformSegments(options, true).join(',');
+    const claims = { ...(transformations ? { transformations } : {}), ...(options.format ? { format: options.format } : {}) };
+    const token = await signToken({ ...claims, url: urlToSign, scope: 'download' }, expiresIn);
+    sendJson(res, 200, { signedURL: `/${transformations ? 'render/image' : 'object'}/sign/${urlToSign}?token=${token}` });
   }
 
   async function getSignedObject({ req, res, params, url, method }: RouteRequest) {
