@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import sharp from 'sharp';
-import WebSocket from 'ws';
 import { engines, skipBecause } from './harness/engines.ts';
-import { startTestStack } from './harness/stack.ts';
+import { startStorageFixture, storageUsers } from './harness/storage.ts';
 import type { Stack } from '../src/stack.ts';
 
 /**
  * Storage's list-v2 and image transformations (render/image), issue 27 item 4: answers as
  * supabase/storage gives them (listObjectsV2, renderer/image.ts), through storage-js.
  */
-const fixture = resolve(import.meta.dirname, 'fixtures/storage');
-
 /** A 400x300 JPEG (or PNG), four coloured quadrants so a crop is visible. */
 async function photo(format: 'jpeg' | 'png' = 'jpeg', width = 400, height = 300) {
   const half = (w: number, h: number, r: number, g: number, b: number) =>
@@ -46,13 +40,10 @@ for (const engine of engines()) {
     `storage list-v2 and render on ${engine.name}`,
     () => {
       let stack: Stack;
-      let dir: string;
       let service: SupabaseClient;
       let anon: SupabaseClient;
-      const admin = { id: randomUUID(), client: undefined as unknown as SupabaseClient };
-      const alice = { id: randomUUID(), client: undefined as unknown as SupabaseClient };
-      const bob = { id: randomUUID(), client: undefined as unknown as SupabaseClient };
-      const options = { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } };
+      let fixtureStack: Awaited<ReturnType<typeof startStorageFixture>> | undefined;
+      const { admin, alice, bob } = storageUsers();
       const post = (path: string, body: unknown, key = stack.keys.serviceRoleKey) =>
         fetch(`${stack.url}/storage/v1${path}`, {
           method: 'POST',
@@ -61,21 +52,12 @@ for (const engine of engines()) {
         });
 
       beforeAll(async () => {
-        dir = mkdtempSync(join(tmpdir(), 'hafen-storage-v2-test-'));
-        const workdir = join(dir, 'supabase');
-        cpSync(fixture, workdir, { recursive: true });
-        stack = await startTestStack({ engine: engine.name, workdir });
-        service = createClient(stack.url, stack.keys.serviceRoleKey, options);
-        anon = createClient(stack.url, stack.keys.anonKey, options);
-        for (const [user, role] of [[admin, 'admin'], [alice, 'user'], [bob, 'user']] as const) {
-          const token = await stack.context.jwt.sign({ sub: user.id, role: 'authenticated', aud: 'authenticated', app_metadata: { role } }, 3600);
-          user.client = createClient(stack.url, stack.keys.anonKey, { ...options, accessToken: async () => token });
-        }
+        fixtureStack = await startStorageFixture(engine.name, [[admin, 'admin'], [alice, 'user'], [bob, 'user']]);
+        ({ stack, service, anon } = fixtureStack);
       }, 60_000);
 
       afterAll(async () => {
-        await stack?.close();
-        if (dir) rmSync(dir, { recursive: true, force: true });
+        await fixtureStack?.close();
       });
 
       describe('list-v2', () => {

@@ -41,6 +41,16 @@ export interface BucketRow {
   type: string;
 }
 
+/** One row of a listing (storage.search / search_v2): a folder has null id and timestamps. */
+export interface ListEntry {
+  name: string;
+  id: string | null;
+  updated_at: string | null;
+  created_at: string | null;
+  last_accessed_at: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
 /** Timestamps as Storage's JSON shows them (ISO 8601, UTC, milliseconds). */
 export const iso = (column: string, alias = column) =>
   `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${alias}`;

@@ -1,19 +1,13 @@
 import { readJson, sendJson } from '../../http.ts';
 import type { StorageCore } from '../core.ts';
 import { errors } from '../errors.ts';
-import { decodeName, iso, type RouteRequest } from '../shared.ts';
+import { decodeName, iso, type ListEntry, type RouteRequest } from '../shared.ts';
 import { optionalBoolean, optionalEnum, optionalInteger, optionalObject, optionalString } from '../validate.ts';
 
 type SortColumn = 'name' | 'created_at' | 'updated_at';
 
-interface Row {
+interface Row extends ListEntry {
   key?: string;
-  name: string;
-  id: string | null;
-  updated_at: string | null;
-  created_at: string | null;
-  last_accessed_at: string | null;
-  metadata: Record<string, unknown> | null;
 }
 
 /** Storage's continuation token: base64 of `l:<startAfter>\no:<order>\nc:<column>\na:<after>`. */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { readJson, sendJson } from '../../http.ts';
 import type { StorageCore } from '../core.ts';
 import { errors } from '../errors.ts';
-import { OBJECT_COLUMNS, decodeName, type Caller, type ObjectRow, type RouteRequest } from '../shared.ts';
+import { OBJECT_COLUMNS, decodeName, type Caller, type ListEntry, type ObjectRow, type RouteRequest } from '../shared.ts';
 
 /** Storage's listObjects (POST /object/list/:bucket): one folder level under a prefix. */
 export function objectListRoutes(core: StorageCore) {
@@ -43,14 +43,7 @@ export function objectListRoutes(core: StorageCore) {
         if (!folders.has(lower(folder))) folders.set(lower(folder), folder);
       } else fileRows.push(row);
     }
-    interface Entry {
-      name: string;
-      id: string | null;
-      updated_at: string | null;
-      created_at: string | null;
-      last_accessed_at: string | null;
-      metadata: Record<string, unknown> | null;
-    }
+    type Entry = ListEntry;
     const folderEntries: Entry[] = [...folders.values()].map((name) => ({
       name,
       id: null,
