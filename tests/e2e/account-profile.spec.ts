@@ -34,6 +34,8 @@ test('avatar (de): a text file and a too-large file are refused; an image upload
   const img = page.getByRole('img', { name: 'Ihr Profilbild' });
   await expect(img).toBeVisible();
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1);
+  // Shown as Storage's signed thumbnail (render/image/sign; a 1 px image is never enlarged).
+  expect(await img.getAttribute('src')).toContain('/storage/v1/render/image/sign/avatars/');
   await page.reload();
   await expect(page.getByRole('img', { name: 'Ihr Profilbild' })).toBeVisible();
 });

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt, jwtVerify } from 'jose';
-import WebSocket from 'ws';
 import { engines, skipBecause } from './harness/engines.ts';
-import { startTestStack } from './harness/stack.ts';
+import { startStorageFixture, storageUsers } from './harness/storage.ts';
 import type { Stack } from '../src/stack.ts';
 
 const fixture = resolve(import.meta.dirname, 'fixtures/storage');
@@ -41,33 +40,16 @@ for (const engine of engines()) {
     let dir: string;
     let service: SupabaseClient;
     let anon: SupabaseClient;
-    const admin = { id: randomUUID(), client: undefined as unknown as SupabaseClient };
-    const alice = { id: randomUUID(), client: undefined as unknown as SupabaseClient };
-    const bob = { id: randomUUID(), client: undefined as unknown as SupabaseClient };
-    const options = {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as never },
-    };
+    let fixtureStack: Awaited<ReturnType<typeof startStorageFixture>> | undefined;
+    const { admin, alice, bob } = storageUsers();
 
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'hafen-storage-test-'));
-      const workdir = join(dir, 'supabase');
-      cpSync(fixture, workdir, { recursive: true });
-      stack = await startTestStack({ engine: engine.name, workdir });
-      service = createClient(stack.url, stack.keys.serviceRoleKey, options);
-      anon = createClient(stack.url, stack.keys.anonKey, options);
-      for (const [user, role] of [[admin, 'admin'], [alice, 'user'], [bob, 'user']] as const) {
-        const token = await stack.context.jwt.sign(
-          { sub: user.id, role: 'authenticated', aud: 'authenticated', app_metadata: { role } },
-          3600,
-        );
-        user.client = createClient(stack.url, stack.keys.anonKey, { ...options, accessToken: async () => token });
-      }
+      fixtureStack = await startStorageFixture(engine.name, [[admin, 'admin'], [alice, 'user'], [bob, 'user']]);
+      ({ stack, dir, service, anon } = fixtureStack);
     }, 60_000);
 
     afterAll(async () => {
-      await stack?.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      await fixtureStack?.close();
     });
 
     describe('buckets', () => {

@@ -47,16 +47,24 @@ export async function uploadAvatar(file: File, onProgress: (fraction: number) =>
   return path;
 }
 
-/** A short-lived URL of the (private) avatar, or null without one. */
+/**
+ * Short-lived URLs of the (private) avatar, or null without one: `src` a 160x160 thumbnail by
+ * Storage's image transformation (the signed token fixes it), `original` the file itself, for
+ * a project with transformations switched off.
+ */
 export const avatarUrlQueryOptions = (path: string | null | undefined) =>
   queryOptions({
     queryKey: ['avatar', path ?? null] as const,
-    queryFn: async (): Promise<string | null> => {
+    queryFn: async (): Promise<{ src: string; original: string } | null> => {
       if (!path) return null;
       const supabase = await getSupabase();
-      const { data, error } = await supabase.storage.from('avatars').createSignedUrl(path, 3600);
-      if (error) return null;
-      return data.signedUrl;
+      const avatars = supabase.storage.from('avatars');
+      const [thumb, original] = await Promise.all([
+        avatars.createSignedUrl(path, 3600, { transform: { width: 160, height: 160, resize: 'cover' } }),
+        avatars.createSignedUrl(path, 3600),
+      ]);
+      if (original.error) return null;
+      return { src: thumb.data?.signedUrl ?? original.data.signedUrl, original: original.data.signedUrl };
     },
     staleTime: 30 * 60_000,
   });

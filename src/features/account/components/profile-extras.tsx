@@ -31,6 +31,8 @@ export function AvatarCard({ userId, path }: { userId: string; path: string | nu
   const [progress, setProgress] = useState<number>();
   const [state, setState] = useState<'saved' | 'failed'>();
   const { data: url } = useQuery(avatarUrlQueryOptions(path));
+  // The thumbnail that failed to load (then the original is shown instead).
+  const [failedThumb, setFailedThumb] = useState<string>();
   const upload = async (file: File | undefined) => {
     setState(undefined);
     const why = avatarProblem(file);
@@ -59,7 +61,14 @@ export function AvatarCard({ userId, path }: { userId: string; path: string | nu
       </CardHeader>
       <CardContent className="flex flex-wrap items-center gap-4">
         {url ? (
-          <img src={url} alt={t`Ihr Profilbild`} className="size-20 rounded-full border border-slate-200 object-cover" />
+          <img
+            src={failedThumb === url.src ? url.original : url.src}
+            onError={() => setFailedThumb(url.src)}
+            width={80}
+            height={80}
+            alt={t`Ihr Profilbild`}
+            className="size-20 rounded-full border border-slate-200 object-cover"
+          />
         ) : (
           <span className="flex size-20 items-center justify-center rounded-full border border-slate-200 bg-slate-50 text-slate-500" aria-hidden><UserRound className="size-10" /></span>
         )}

@@ -4,13 +4,13 @@ import { Anchor, Ruler } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { env } from '@/lib/env';
 import { harbour } from '@/lib/harbour';
 import { formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { bookingErrorMessage } from '../api/booking-errors';
 import { searchPlacesQueryOptions } from '../api/search-places';
 import type { PlaceResult } from '../api/types';
+import { PlacePhoto } from './place-photo';
 import type { BerthDataValues } from '../schemas/berth-data';
 
 /** Results shown at first and per "show more": the smallest fitting berths come first. */
@@ -73,7 +73,7 @@ Vielen Dank und viele Grüße`;
         {places.slice(0, shown).map((p) => (
           <li key={p.place_id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
             {p.image_path ? (
-              <img src={`${env.supabaseUrl}/storage/v1/object/public/place-images/${p.image_path}`} alt={t`Liegeplatz ${p.name}`} className="aspect-[16/9] w-full object-cover" loading="lazy" />
+              <PlacePhoto path={p.image_path} alt={t`Liegeplatz ${p.name}`} />
             ) : (
               <div className="flex aspect-[16/9] w-full items-center justify-center bg-sky-50 text-sky-800" role="img" aria-label={t`Liegeplatz ${p.name}`}>
                 <Anchor className="size-12" aria-hidden />
