@@ -8,22 +8,12 @@
 import { readFileSync } from 'node:fs';
 import type { Download, Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
-import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { businessRuleErrors, facturX, xsdErrors } from '../../supabase/local/test/harness/einvoice-check.ts';
-import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { berlinDay, personaToken } from './booking-helpers.ts';
+import { rest, rpc } from './payment-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-
-async function rpc<T>(name: string, body: Record<string, unknown>, token: string): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${apiUrl}/rest/v1/rpc/${name}`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, data: (text ? JSON.parse(text) : null) as T };
-}
 
 /** Staff book and take the money for the seeded customer, as a company or not: the order and its invoice. */
 async function paidOrder(token: string, company: string | null, offset: number) {
@@ -39,8 +29,8 @@ async function paidOrder(token: string, company: string | null, offset: number) 
     }, token);
     if (res.status !== 200) continue;
     expect((await rpc('record_desk_payment', { p_order_id: res.data.id, p_method: 'card_terminal' }, token)).status).toBe(200);
-    const docs = await fetch(`${apiUrl}/rest/v1/invoices?order_id=eq.${res.data.id}&select=id,invoice_number`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}` } });
-    const [invoice] = (await docs.json()) as { id: string; invoice_number: string }[];
+    const docs = await rest<{ id: string; invoice_number: string }[]>(`rest/v1/invoices?order_id=eq.${res.data.id}&select=id,invoice_number`, token);
+    const [invoice] = docs.data;
     return { id: res.data.id, invoice: invoice! };
   }
   throw new Error('no free berth');
