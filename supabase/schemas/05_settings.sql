@@ -39,3 +39,16 @@ insert into private.app_settings (key, value) values
   ('invoice_vat_id', 'DE000000000'),
   ('invoice_email', 'hafen@hafen-duesseldorf.example')
 on conflict (key) do nothing;
+
+-- What an EN 16931 e-invoice (issue 21 item 6) needs about the seller beyond § 14 UStG: the
+-- country (BT-40), the tax number (BT-32, beside or instead of the VAT id), the account the
+-- buyer pays to (BT-84 IBAN, BT-86 BIC) and a phone for the seller contact (BT-42). Demo
+-- placeholders: a well-known test IBAN and the BMF's example tax number, until the operator
+-- sets the real ones.
+insert into private.app_settings (key, value) values
+  ('invoice_country', 'DE'),
+  ('invoice_tax_number', '133/8150/8159'),
+  ('invoice_iban', 'DE02120300000000202051'),
+  ('invoice_bic', 'BYLADEM1001'),
+  ('invoice_phone', '+49 211 0000000')
+on conflict (key) do nothing;

@@ -97,8 +97,15 @@ as $$
     'city', private.setting('invoice_city'),
     'vat_id', private.setting('invoice_vat_id'),
     'email', private.setting('invoice_email'))
+  -- For the e-invoice (docs/decisions.md, "E-invoice for business guests"); left out when unset.
+  || jsonb_strip_nulls(jsonb_build_object(
+    'country', private.setting('invoice_country'),
+    'tax_number', private.setting('invoice_tax_number'),
+    'iban', private.setting('invoice_iban'),
+    'bic', private.setting('invoice_bic'),
+    'phone', private.setting('invoice_phone')))
 $$;
-comment on function private.invoice_issuer() is 'The issuer of invoices (name, address, VAT id, e-mail) from the operator settings.';
+comment on function private.invoice_issuer() is 'The issuer of invoices (name, address, VAT id, e-mail; for the e-invoice country, tax number, IBAN, BIC, phone when set) from the operator settings.';
 revoke execute on function private.invoice_issuer() from public;
 
 create function private.invoice_set_issuer()

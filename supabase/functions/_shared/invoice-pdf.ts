@@ -11,6 +11,7 @@
  * access) and Intl; no Deno or Node globals. docs/decisions.md, "Invoice PDFs".
  */
 import { LineCapStyle, PDFDocument, PDFFont, PDFPage, StandardFonts, rgb } from 'pdf-lib';
+import { attachFacturX, isEInvoice } from './einvoice.ts';
 
 export type PdfLocale = 'de' | 'en';
 
@@ -461,5 +462,7 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
     text(fill(t.page, { n: String(i + 1), total: String(pages.length) }), RIGHT, FOOTER_TOP - 27, { size: 8, color: GREY, align: 'right' });
   });
 
+  // A business guest's document is also the e-invoice: the CII XML inside (./einvoice.ts).
+  if (isEInvoice(doc)) attachFacturX(pdf, doc, `${title} ${doc.invoice_number}`);
   return await pdf.save({ useObjectStreams: false });
 }

@@ -1,6 +1,9 @@
 /**
- * invoice-pdf: POST {invoice_id, locale?} with a signed-in user's token -> the document's PDF
- * (application/pdf, attachment "Rechnung-RE-2026-00001.pdf").
+ * invoice-pdf: POST {invoice_id, locale?, format?} with a signed-in user's token -> the document's
+ * PDF (application/pdf, attachment "Rechnung-RE-2026-00001.pdf"). A business guest's document
+ * (the buyer names a company) is the ZUGFeRD / Factur-X PDF with the CII XML inside; with
+ * `format: 'xml'` its EN 16931 CII XML alone (application/xml, "RE-2026-00001.xml"); 404
+ * not_einvoice for a document without a company buyer (../_shared/einvoice.ts).
  *
  * The document is read with the caller's own token, so RLS decides who may have it (the
  * order's owner, or staff): another user gets 404 not_found, as for a document that does not
@@ -13,6 +16,7 @@
 import { json, serve, userRequest } from '../_shared/api.ts';
 import { readInvoiceDocument } from '../_shared/invoice-documents.ts';
 import { pdfFileName, renderInvoicePdf } from '../_shared/invoice-pdf.ts';
+import { buildCiiXml, isEInvoice } from '../_shared/einvoice.ts';
 
 serve(async (req) => {
   const start = await userRequest(req);
@@ -20,9 +24,23 @@ serve(async (req) => {
   const { user, body } = start;
   const id = body?.invoice_id;
   const locale = body?.locale;
-  if (typeof id !== 'string' || (locale !== undefined && locale !== 'de' && locale !== 'en')) return json(400, { error: 'invalid_request' });
+  const format = body?.format ?? 'pdf';
+  if (typeof id !== 'string' || (locale !== undefined && locale !== 'de' && locale !== 'en') || (format !== 'pdf' && format !== 'xml')) return json(400, { error: 'invalid_request' });
   const read = await readInvoiceDocument(id, user.token, locale);
   if (!read.ok) return json(read.status, { error: read.code });
+  if (format === 'xml') {
+    if (!isEInvoice(read.doc)) return json(404, { error: 'not_einvoice' });
+    return new Response(buildCiiXml(read.doc), {
+      status: 200,
+      headers: {
+        'access-control-allow-origin': '*',
+        'access-control-expose-headers': 'content-disposition',
+        'content-type': 'application/xml; charset=utf-8',
+        'content-disposition': `attachment; filename="${read.doc.invoice_number}.xml"`,
+        'cache-control': 'private, no-store',
+      },
+    });
+  }
   const bytes = await renderInvoicePdf(read.doc, read.locale);
   const name = pdfFileName(read.doc, read.locale);
   return new Response(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), {

@@ -99,12 +99,18 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     const anonKey = await download(stack.keys.anonKey, { invoice_id: invoice.id });
     expect(anonKey.status).toBe(401);
     expect(JSON.parse(new TextDecoder().decode(anonKey.bytes))).toEqual({ error: 'not_signed_in' });
-    for (const body of [{}, { invoice_id: 'RE-2026-00001' }, { invoice_id: invoice.id, locale: 'fr' }]) {
+    for (const body of [{}, { invoice_id: 'RE-2026-00001' }, { invoice_id: invoice.id, locale: 'fr' }, { invoice_id: invoice.id, format: 'docx' }]) {
       const bad = await download(owner.token, body);
       expect(bad.status).toBe(400);
       expect(JSON.parse(new TextDecoder().decode(bad.bytes))).toEqual({ error: 'invalid_request' });
     }
     expect((await download(owner.token, { invoice_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    // The e-invoice XML only for a company buyer (this guest is private); RLS answers first.
+    const xml = await download(owner.token, { invoice_id: invoice.id, format: 'xml' });
+    expect(xml.status).toBe(404);
+    expect(JSON.parse(new TextDecoder().decode(xml.bytes))).toEqual({ error: 'not_einvoice' });
+    const foreignXml = await download(other.token, { invoice_id: invoice.id, format: 'xml' });
+    expect(JSON.parse(new TextDecoder().decode(foreignXml.bytes))).toEqual({ error: 'not_found' });
   });
 
   it('send-mail delivers the payment receipt with the invoice PDF attached', async () => {

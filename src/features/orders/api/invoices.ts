@@ -123,3 +123,15 @@ export async function fetchInvoicePdf(id: string): Promise<Blob> {
   if (!(data instanceof Blob)) throw new Error('invoice-pdf answered no PDF');
   return data;
 }
+
+/**
+ * The EN 16931 CII XML of a business guest's document (the invoice-pdf edge function with
+ * format 'xml'; the same XML the ZUGFeRD PDF carries). Throws FunctionCallError (not_found,
+ * not_einvoice for a document without a company buyer).
+ */
+export async function fetchInvoiceXml(id: string): Promise<Blob> {
+  const data = await invokeFunction<string | Blob>('invoice-pdf', { invoice_id: id, format: 'xml' });
+  if (typeof data === 'string') return new Blob([data], { type: 'application/xml' });
+  if (data instanceof Blob) return data;
+  throw new Error('invoice-pdf answered no XML');
+}

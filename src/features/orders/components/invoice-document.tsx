@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { berlinDay, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { orderErrorMessage } from '../api/order-actions';
-import { fetchInvoicePdf, invoiceDocumentQueryOptions, type InvoiceDocument, type InvoiceDocumentSummary, type InvoiceKind, type InvoiceLine } from '../api/invoices';
+import { fetchInvoicePdf, fetchInvoiceXml, invoiceDocumentQueryOptions, type InvoiceDocument, type InvoiceDocumentSummary, type InvoiceKind, type InvoiceLine } from '../api/invoices';
 
 /**
  * Print rules: only the sheet is printed (the app's bars, drawer and buttons are hidden without
@@ -185,19 +185,30 @@ export function InvoiceDocumentView({ doc, back, title }: { doc: InvoiceDocument
       <style>{PRINT_CSS}</style>
       <div className="flex flex-wrap gap-3 print:hidden">
         <Button onClick={() => window.print()}><Trans>Drucken</Trans></Button>
-        <DownloadPdfButton doc={doc} />
+        <DownloadButton doc={doc} format="pdf" />
+        {isEInvoiceDocument(doc) && <DownloadButton doc={doc} format="xml" />}
         {back}
       </div>
+      {isEInvoiceDocument(doc) && (
+        <p className="text-sm text-slate-700 print:hidden" data-testid="einvoice-note">
+          <Trans>E-Rechnung nach EN 16931: das PDF enthält die Rechnungsdaten als ZUGFeRD-/Factur-X-XML; das XML gibt es auch einzeln.</Trans>
+        </p>
+      )}
       <InvoiceSheet doc={doc} />
     </Page>
   );
 }
 
+/** Whether a document is also an e-invoice (its buyer names a company; supabase/functions/_shared/einvoice.ts). */
+export const isEInvoiceDocument = (doc: Pick<InvoiceDocument, 'recipient'>) => Boolean(doc.recipient?.company?.trim());
+
 /**
  * Downloads the document's PDF (rendered by the invoice-pdf edge function from the stored
- * document, in the order's language) as "<number>.pdf" (the number names every kind of document).
+ * document, in the order's language) as "<number>.pdf" (the number names every kind of
+ * document); a business guest's PDF is the ZUGFeRD / Factur-X e-invoice with the XML inside.
+ * `xml` downloads that e-invoice's CII XML alone as "<number>.xml".
  */
-function DownloadPdfButton({ doc }: { doc: InvoiceDocument }) {
+function DownloadButton({ doc, format }: { doc: InvoiceDocument; format: 'pdf' | 'xml' }) {
   const { t } = useLingui();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -205,11 +216,11 @@ function DownloadPdfButton({ doc }: { doc: InvoiceDocument }) {
     setBusy(true);
     setFailed(false);
     try {
-      const blob = await fetchInvoicePdf(doc.id);
+      const blob = format === 'pdf' ? await fetchInvoicePdf(doc.id) : await fetchInvoiceXml(doc.id);
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
-      a.download = `${doc.invoice_number}.pdf`;
+      a.download = `${doc.invoice_number}.${format}`;
       document.body.append(a);
       a.click();
       a.remove();
@@ -223,11 +234,15 @@ function DownloadPdfButton({ doc }: { doc: InvoiceDocument }) {
   return (
     <>
       <Button variant="outline" onClick={() => void download()} disabled={busy} aria-busy={busy}>
-        {busy ? <Trans>PDF wird erstellt…</Trans> : <Trans>PDF herunterladen</Trans>}
+        {format === 'pdf'
+          ? busy ? <Trans>PDF wird erstellt…</Trans> : <Trans>PDF herunterladen</Trans>
+          : busy ? <Trans>XML wird erstellt…</Trans> : <Trans>E-Rechnung als XML (CII)</Trans>}
       </Button>
       {failed && (
         <p role="alert" className="basis-full text-red-800">
-          {t`Das PDF konnte gerade nicht erstellt werden. Bitte versuchen Sie es gleich noch einmal; drucken geht auch ohne.`}
+          {format === 'pdf'
+            ? t`Das PDF konnte gerade nicht erstellt werden. Bitte versuchen Sie es gleich noch einmal; drucken geht auch ohne.`
+            : t`Die E-Rechnung konnte gerade nicht erstellt werden. Bitte versuchen Sie es gleich noch einmal.`}
         </p>
       )}
     </>

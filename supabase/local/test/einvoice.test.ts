@@ -1,0 +1,164 @@
+/**
+ * The e-invoice of a business guest's document (supabase/functions/_shared/einvoice.ts): the CII
+ * XML validates against the XSD of the Factur-X / ZUGFeRD profile EN 16931 (vendored in
+ * tests/schemas/, xmllint-wasm, offline) and keeps EN 16931's calculation rules (BR-CO-10..16,
+ * BR-S-08, BR-CO-17, the 0 % categories) with the stored amounts; the type codes of an invoice,
+ * a cancellation invoice, a credit note and the cancellation of a credit note; and the PDF carries
+ * factur-x.xml as an associated file (AFRelationship Alternative) with the PDF/A-3 and Factur-X
+ * identification in its XMP. The same checks run on documents issued by the database in
+ * tests/db/einvoice.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { amount, buildCiiXml, countryCode, isEInvoice, typeCode } from '../../functions/_shared/einvoice.ts';
+import { renderInvoicePdf, type PdfInvoiceDocument, type PdfLine } from '../../functions/_shared/invoice-pdf.ts';
+import { all, businessRuleErrors, cents, facturX, one, parseXml, xsdErrors } from './harness/einvoice-check.ts';
+
+const issuer = {
+  name: 'Hafen Düsseldorf', street: 'Speditionstraße 25', postal_code: '40221', city: 'Düsseldorf', vat_id: 'DE000000000',
+  email: 'hafen@hafen-duesseldorf.example', country: 'DE', tax_number: '133/8150/8159', iban: 'DE02120300000000202051', bic: 'BYLADEM1001', phone: '+49 211 0000000',
+};
+const recipient = { first_name: 'Klaus', last_name: 'Kunde', company: 'Kunde & Söhne Yachting GmbH', street: 'Rheinufer 1', postal_code: '40213', city: 'Düsseldorf', country: 'Deutschland', email: 'klaus@example.org' };
+const lines: (PdfLine & { unit_gross_cents?: number })[] = [
+  { position: 1, code: 'berth_fee', description: 'Liegegebühr Liegeplatz D1, Boot 10 m', quantity: 2, unit: 'night', unit_price_cents: 2000, vat_rate: 19, net_cents: 4000 },
+  { position: 2, code: 'additional_costs', description: 'Nebenkosten (Strom, Wasser, Dusche/WC, Müll)', quantity: 2, unit: 'night', unit_price_cents: 1000, vat_rate: 19, net_cents: 2000 },
+  { position: 3, code: 'ice_2kg', description: 'Eis 2 kg', quantity: 1, unit: 'piece', unit_price_cents: 280, unit_gross_cents: 300, vat_rate: 7, net_cents: 280 },
+  { position: 4, code: 'cooler_deposit', description: 'Kühlbox-Pfand (Pfand, nicht steuerbar)', quantity: 1, unit: 'piece', unit_price_cents: 2000, unit_gross_cents: 2000, vat_rate: 0, net_cents: 2000 },
+];
+const invoice: PdfInvoiceDocument = {
+  id: '00000000-0000-4000-8000-000000000001', kind: 'invoice', reason: 'payment', invoice_number: 'RE-2027-00001', issued_at: '2027-05-10T22:30:00Z',
+  booking_number: 'HD-2027-0042', service_from: '2027-05-20', service_to: '2027-05-22', issuer, recipient, small_amount: false, lines,
+  vat_breakdown: [
+    { vat_rate: 19, net_cents: 6000, vat_cents: 1140, gross_cents: 7140 },
+    { vat_rate: 7, net_cents: 280, vat_cents: 20, gross_cents: 300 },
+    { vat_rate: 0, net_cents: 2000, vat_cents: 0, gross_cents: 2000 },
+  ],
+  net_cents: 8280, vat_cents: 1160, gross_cents: 9440,
+};
+const negate = (d: PdfInvoiceDocument, kind: string, refers: string): PdfInvoiceDocument => ({
+  ...d, kind, reason: kind === 'cancellation' ? 'cancelled' : 'partial_refund', refers_to_number: refers, invoice_number: 'RE-2027-00002',
+  lines: d.lines!.map((l) => ({ ...l, quantity: -l.quantity, net_cents: -l.net_cents })),
+  vat_breakdown: d.vat_breakdown!.map((v) => ({ vat_rate: v.vat_rate, net_cents: -v.net_cents, vat_cents: -v.vat_cents, gross_cents: -v.gross_cents })),
+  net_cents: -d.net_cents, vat_cents: -d.vat_cents, gross_cents: -d.gross_cents,
+});
+
+async function valid(doc: PdfInvoiceDocument) {
+  const xml = buildCiiXml(doc);
+  expect(await xsdErrors(xml)).toEqual([]);
+  expect(businessRuleErrors(xml)).toEqual([]);
+  return parseXml(xml);
+}
+
+describe('EN 16931 CII XML', () => {
+  it('an invoice with 19 %, 7 % and a deposit: valid against the Factur-X EN 16931 XSD, sums and VAT per rate as stored', async () => {
+    const x = await valid(invoice);
+    expect(one(x, 'ram:GuidelineSpecifiedDocumentContextParameter/ram:ID')?.text).toBe('urn:cen.eu:en16931:2017');
+    expect(one(x, 'rsm:ExchangedDocument/ram:ID')?.text).toBe('RE-2027-00001');
+    expect(one(x, 'rsm:ExchangedDocument/ram:TypeCode')?.text).toBe('380');
+    // The Berlin day of issue (22:30 UTC is the next day in Berlin in May).
+    expect(one(x, 'rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString')?.text).toBe('20270511');
+    expect(one(x, 'ram:SellerTradeParty/ram:Name')?.text).toBe('Hafen Düsseldorf');
+    expect(all(x, 'ram:SellerTradeParty/ram:SpecifiedTaxRegistration/ram:ID').map((n) => [n.attrs.schemeID, n.text])).toEqual([['VA', 'DE000000000'], ['FC', '133/8150/8159']]);
+    expect(one(x, 'ram:SellerTradeParty/ram:PostalTradeAddress/ram:CountryID')?.text).toBe('DE');
+    expect(one(x, 'ram:BuyerTradeParty/ram:Name')?.text).toBe('Kunde & Söhne Yachting GmbH');
+    expect(one(x, 'ram:BuyerTradeParty/ram:DefinedTradeContact/ram:PersonName')?.text).toBe('Klaus Kunde');
+    expect(one(x, 'ram:BuyerTradeParty/ram:PostalTradeAddress/ram:CountryID')?.text).toBe('DE');
+    expect(one(x, 'ram:BuyerReference')?.text).toBe('HD-2027-0042');
+    expect(one(x, 'ram:PayeePartyCreditorFinancialAccount/ram:IBANID')?.text).toBe('DE02120300000000202051');
+    expect(one(x, 'ram:BillingSpecifiedPeriod/ram:StartDateTime/udt:DateTimeString')?.text).toBe('20270520');
+    const taxes = all(x, 'ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax').map((t) => [
+      one(t, 'ram:CategoryCode')?.text, one(t, 'ram:RateApplicablePercent')?.text, cents(one(t, 'ram:BasisAmount')), cents(one(t, 'ram:CalculatedAmount')), one(t, 'ram:ExemptionReason')?.text]);
+    expect(taxes).toEqual([['S', '19.00', 6000, 1140, undefined], ['S', '7.00', 280, 20, undefined], ['E', '0.00', 2000, 0, 'Pfand: durchlaufender Posten, kein Entgelt (§ 10 Abs. 1 UStG)']]);
+    const sum = one(x, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation')!;
+    expect(sum.children.map((c) => [c.name.replace('ram:', ''), c.text])).toEqual([
+      ['LineTotalAmount', '82.80'], ['ChargeTotalAmount', '0.00'], ['AllowanceTotalAmount', '0.00'], ['TaxBasisTotalAmount', '82.80'],
+      ['TaxTotalAmount', '11.60'], ['GrandTotalAmount', '94.40'], ['TotalPrepaidAmount', '94.40'], ['DuePayableAmount', '0.00']]);
+    expect(all(x, 'ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeDelivery/ram:BilledQuantity').map((q) => [q.text, q.attrs.unitCode])).toEqual([['2', 'DAY'], ['2', 'DAY'], ['1', 'H87'], ['1', 'H87']]);
+  });
+
+  it('gross-priced lines whose nets do not add up to the rate\'s net: the cent is a rounding charge of that rate', async () => {
+    // Two loads at EUR 10.50 gross, 19 %: each line's net 8.82 (VAT 1.68 taken out), the rate's
+    // 21.00 gross holds VAT 3.35, net 17.65: one cent more than the lines.
+    const doc: PdfInvoiceDocument = {
+      ...invoice, service_from: null, service_to: null,
+      lines: [1, 2].map((p) => ({ position: p, code: 'washing', description: 'Waschmaschine', quantity: 1, unit: 'load', unit_price_cents: 882, unit_gross_cents: 1050, vat_rate: 19, net_cents: 882 })),
+      vat_breakdown: [{ vat_rate: 19, net_cents: 1765, vat_cents: 335, gross_cents: 2100 }], net_cents: 1765, vat_cents: 335, gross_cents: 2100,
+    };
+    const x = await valid(doc);
+    const charge = one(x, 'ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeAllowanceCharge')!;
+    expect(one(charge, 'ram:ChargeIndicator/udt:Indicator')?.text).toBe('true');
+    expect(one(charge, 'ram:ActualAmount')?.text).toBe('0.01');
+    expect(cents(one(x, 'ram:TaxBasisTotalAmount'))).toBe(1765);
+    expect(cents(one(x, 'ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:LineTotalAmount'))).toBe(1764);
+  });
+
+  it('a cancellation invoice and a credit note are credit notes (381) with positive amounts, referring to the invoice', async () => {
+    for (const kind of ['cancellation', 'credit_note']) {
+      const doc = negate(invoice, kind, 'RE-2027-00001');
+      expect(typeCode(doc)).toBe('381');
+      const x = await valid(doc);
+      expect(one(x, 'rsm:ExchangedDocument/ram:TypeCode')?.text).toBe('381');
+      expect(one(x, 'ram:InvoiceReferencedDocument/ram:IssuerAssignedID')?.text).toBe('RE-2027-00001');
+      expect(cents(one(x, 'ram:GrandTotalAmount'))).toBe(9440);
+      expect(cents(one(x, 'ram:DuePayableAmount'))).toBe(9440);
+      expect(all(x, 'ram:BilledQuantity').map((q) => q.text)).toEqual(['2', '2', '1', '1']);
+      expect(all(x, 'rsm:ExchangedDocument/ram:IncludedNote/ram:Content')[0]?.text).toMatch(kind === 'cancellation' ? /^Stornorechnung/ : /^Rechnungskorrektur/);
+    }
+    // Cancelling a credit note charges again: a corrected invoice (384), positive as stored.
+    const reversal = { ...invoice, kind: 'cancellation', reason: 'refund_reversed', refers_to_number: 'RE-2027-00002' };
+    expect(typeCode(reversal)).toBe('384');
+    expect(one(await valid(reversal), 'rsm:ExchangedDocument/ram:TypeCode')?.text).toBe('384');
+  });
+
+  it('a document of deposits only is "not subject to VAT" (O, no rate); beside taxed lines a deposit is exempt (E)', async () => {
+    const doc: PdfInvoiceDocument = { ...invoice, lines: [lines[3]!], vat_breakdown: [{ vat_rate: 0, net_cents: 2000, vat_cents: 0, gross_cents: 2000 }], net_cents: 2000, vat_cents: 0, gross_cents: 2000 };
+    const x = await valid(doc);
+    const tax = one(x, 'ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax')!;
+    expect(one(tax, 'ram:CategoryCode')?.text).toBe('O');
+    expect(one(tax, 'ram:RateApplicablePercent')).toBeUndefined();
+  });
+
+  it('the checks can fail: a wrong element order fails the XSD, a changed sum fails BR-CO-10 and BR-S-08', async () => {
+    const xml = buildCiiXml(invoice);
+    const swapped = xml.replace(/(<ram:ID>RE-2027-00001<\/ram:ID>)(<ram:TypeCode>380<\/ram:TypeCode>)/, '$2$1');
+    expect(swapped).not.toBe(xml);
+    expect((await xsdErrors(swapped)).join('\n')).toMatch(/TypeCode/);
+    const tampered = xml.replace('<ram:LineTotalAmount>40.00</ram:LineTotalAmount>', '<ram:LineTotalAmount>40.01</ram:LineTotalAmount>');
+    expect(tampered).not.toBe(xml);
+    const errors = businessRuleErrors(tampered);
+    expect(errors.some((e) => e.startsWith('BR-CO-10'))).toBe(true);
+    expect(errors.some((e) => e.startsWith('BR-S-08'))).toBe(true);
+  });
+
+  it('escapes text, formats cents, maps countries and tells business guests apart', () => {
+    expect(buildCiiXml(invoice)).toContain('Kunde &amp; Söhne Yachting GmbH');
+    expect([amount(0), amount(5), amount(-1205), amount(123456)]).toEqual(['0.00', '0.05', '-12.05', '1234.56']);
+    expect([countryCode('Nederland'), countryCode('nl'), countryCode(''), countryCode('Österreich')]).toEqual(['NL', 'NL', 'DE', 'AT']);
+    expect(isEInvoice(invoice)).toBe(true);
+    expect(isEInvoice({ ...invoice, recipient: { ...recipient, company: '  ' } })).toBe(false);
+    expect(isEInvoice({ ...invoice, recipient: null })).toBe(false);
+    expect(isEInvoice({ ...invoice, kind: 'receipt' })).toBe(false);
+  });
+});
+
+describe('ZUGFeRD / Factur-X PDF', () => {
+  it('a business guest\'s invoice PDF carries factur-x.xml (Alternative) and the PDF/A-3 and Factur-X XMP identification', async () => {
+    const bytes = await renderInvoicePdf(invoice, 'de');
+    const { files, embeddedNames, xmp } = await facturX(bytes);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatchObject({ name: 'factur-x.xml', relationship: '/Alternative', subtype: '/text#2Fxml' });
+    expect(files[0]!.xml).toBe(buildCiiXml(invoice));
+    expect(embeddedNames).toEqual(['factur-x.xml']);
+    expect(xmp).toContain('<pdfaid:part>3</pdfaid:part>');
+    expect(xmp).toContain('<pdfaid:conformance>B</pdfaid:conformance>');
+    expect(xmp).toContain('<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>');
+    expect(xmp).toContain('<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>');
+    expect(xmp).toContain('<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>');
+    // Deterministic, as every document PDF.
+    expect(Buffer.from(await renderInvoicePdf(invoice, 'de')).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('a private guest\'s invoice stays a plain PDF', async () => {
+    const plain = await facturX(await renderInvoicePdf({ ...invoice, recipient: { ...recipient, company: undefined } }, 'de'));
+    expect(plain).toEqual({ files: [], embeddedNames: [], xmp: '' });
+  });
+});
