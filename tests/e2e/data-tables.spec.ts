@@ -210,4 +210,31 @@ test.describe('data tables (state in the URL)', () => {
       });
     }
   });
+
+  test.describe('at 390 and 1280 px', () => {
+    test.use({ persona: 'admin' });
+    for (const lang of ['de', 'en'] as const) {
+      for (const width of [390, 1280]) {
+        test(`${lang} ${width} px: orders and users tables scroll inside their container, never the page (screenshots in reports/)`, async ({ page, consoleErrors }) => {
+          await page.setViewportSize({ width, height: 900 });
+          for (const list of ['orders', 'users'] as const) {
+            await page.goto(`/${lang}/account/admin/${list}`);
+            const container = page.locator('[data-slot="data-table"]');
+            await expect(container.locator('tbody tr').first()).toBeVisible();
+            const sizes = await page.evaluate(() => {
+              const box = document.querySelector('[data-slot="data-table"]')!;
+              return { page: document.documentElement.scrollWidth, box: box.getBoundingClientRect().width, inner: box.scrollWidth };
+            });
+            // The page never scrolls sideways; on a phone the table does, inside its box.
+            expect(sizes.page).toBeLessThanOrEqual(width);
+            if (width === 390) expect(sizes.inner).toBeGreaterThan(sizes.box);
+            // At 1280 px the table uses the width it is given (more than a phone column).
+            else expect(sizes.box).toBeGreaterThan(700);
+            await page.screenshot({ path: `reports/screenshots/data-tables/${list}-${lang}-${width}.png`, fullPage: true });
+          }
+          expect(consoleErrors).toEqual([]);
+        });
+      }
+    }
+  });
 });

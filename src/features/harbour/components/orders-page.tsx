@@ -40,12 +40,12 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
 
   const columns = useMemo<ColumnDef<OrderListRow>[]>(() => [
     {
-      id: 'created_at', meta: { label: t`Gebucht`, className: 'whitespace-nowrap' },
+      id: 'created_at', accessorFn: (o) => o.created_at, meta: { label: t`Gebucht`, className: 'whitespace-nowrap' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Gebucht`} />,
       cell: ({ row: { original: o } }) => <>{formatBerlinDateTime(o.created_at, locale)}<span className="block font-mono text-slate-600">{o.booking_number}</span></>,
     },
     {
-      id: 'guest', enableHiding: false, meta: { label: t`Gast`, className: 'min-w-48' },
+      id: 'guest', accessorFn: (o) => o.guest ?? '', enableHiding: false, meta: { label: t`Gast`, className: 'min-w-48' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Gast`} />,
       cell: ({ row: { original: o } }) => (
         <>
@@ -56,18 +56,18 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
         </>
       ),
     },
-    { id: 'boat_name', meta: { label: t`Boot` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Boot`} />, cell: ({ row }) => row.original.boat_name },
-    { id: 'place_name', meta: { label: t`Liegeplatz` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Liegeplatz`} />, cell: ({ row }) => row.original.place_name },
+    { id: 'boat_name', accessorFn: (o) => o.boat_name ?? '', meta: { label: t`Boot` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Boot`} />, cell: ({ row }) => row.original.boat_name },
+    { id: 'place_name', accessorFn: (o) => o.place_name, meta: { label: t`Liegeplatz` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Liegeplatz`} />, cell: ({ row }) => row.original.place_name },
     {
-      id: 'starts_at', meta: { label: t`Aufenthalt`, className: 'whitespace-nowrap' },
+      id: 'starts_at', accessorFn: (o) => o.starts_at, meta: { label: t`Aufenthalt`, className: 'whitespace-nowrap' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Aufenthalt`} />,
       cell: ({ row: { original: o } }) => <>{formatBerlinDateTime(o.starts_at, locale)} – {formatBerlinDateTime(o.ends_at, locale)}</>,
     },
-    { id: 'kind', meta: { label: t`Art` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Art`} />, cell: ({ row }) => kindLabel(row.original.kind) },
-    { id: 'status', meta: { label: t`Status` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Status`} />, cell: ({ row }) => <OrderStatusBadge status={row.original.status} /> },
-    { id: 'payment_status', meta: { label: t`Zahlung` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Zahlung`} />, cell: ({ row }) => paymentLabel(row.original.payment_status) },
+    { id: 'kind', accessorFn: (o) => o.kind, meta: { label: t`Art` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Art`} />, cell: ({ row }) => kindLabel(row.original.kind) },
+    { id: 'status', accessorFn: (o) => o.status, meta: { label: t`Status` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Status`} />, cell: ({ row }) => <OrderStatusBadge status={row.original.status} /> },
+    { id: 'payment_status', accessorFn: (o) => o.payment_status, meta: { label: t`Zahlung` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Zahlung`} />, cell: ({ row }) => paymentLabel(row.original.payment_status) },
     {
-      id: 'price_cents', meta: { label: t`Betrag`, className: 'text-right whitespace-nowrap' },
+      id: 'price_cents', accessorFn: (o) => o.price_cents, meta: { label: t`Betrag`, className: 'text-right whitespace-nowrap' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Betrag`} />,
       cell: ({ row }) => formatEuro(row.original.price_cents, locale),
     },

@@ -35,14 +35,14 @@ export function UsersListPage({ search, onSearch }: { search: UsersSearch; onSea
 
   const columns: ColumnDef<UserListRow>[] = [
     {
-      id: 'email', enableHiding: false, meta: { label: t`E-Mail`, className: 'min-w-48 break-all' },
+      id: 'email', accessorFn: (u) => u.email ?? '', enableHiding: false, meta: { label: t`E-Mail`, className: 'min-w-48 break-all' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`E-Mail`} />,
       cell: ({ row }) => row.original.email,
     },
-    { id: 'last_name', meta: { label: t`Nachname` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Nachname`} />, cell: ({ row }) => row.original.last_name },
-    { id: 'first_name', meta: { label: t`Vorname` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Vorname`} />, cell: ({ row }) => row.original.first_name },
+    { id: 'last_name', accessorFn: (u) => u.last_name ?? '', meta: { label: t`Nachname` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Nachname`} />, cell: ({ row }) => row.original.last_name },
+    { id: 'first_name', accessorFn: (u) => u.first_name ?? '', meta: { label: t`Vorname` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Vorname`} />, cell: ({ row }) => row.original.first_name },
     { id: 'roles', enableSorting: false, meta: { label: t`Rollen` }, header: t`Rollen`, cell: ({ row }) => roles(row.original) },
-    { id: 'active', meta: { label: t`Status` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Status`} />, cell: ({ row }) => (row.original.active ? t`Aktiv` : t`Deaktiviert`) },
+    { id: 'active', accessorFn: (u) => u.active, meta: { label: t`Status` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Status`} />, cell: ({ row }) => (row.original.active ? t`Aktiv` : t`Deaktiviert`) },
     {
       id: 'actions', enableSorting: false, enableHiding: false, header: t`Aktionen`,
       cell: ({ row: { original: u } }) => (
