@@ -59,9 +59,10 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
     { id: 'boat_name', accessorFn: (o) => o.boat_name ?? '', meta: { label: t`Boot` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Boot`} />, cell: ({ row }) => row.original.boat_name },
     { id: 'place_name', accessorFn: (o) => o.place_name, meta: { label: t`Liegeplatz` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Liegeplatz`} />, cell: ({ row }) => row.original.place_name },
     {
-      id: 'starts_at', accessorFn: (o) => o.starts_at, meta: { label: t`Aufenthalt`, className: 'whitespace-nowrap' },
+      id: 'starts_at', accessorFn: (o) => o.starts_at, meta: { label: t`Aufenthalt` },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Aufenthalt`} />,
-      cell: ({ row: { original: o } }) => <>{formatBerlinDateTime(o.starts_at, locale)} – {formatBerlinDateTime(o.ends_at, locale)}</>,
+      // Arrival and departure on two lines: the column stays narrow enough for 1280 px.
+      cell: ({ row: { original: o } }) => <><span className="block whitespace-nowrap">{formatBerlinDateTime(o.starts_at, locale)} –</span><span className="block whitespace-nowrap">{formatBerlinDateTime(o.ends_at, locale)}</span></>,
     },
     { id: 'kind', accessorFn: (o) => o.kind, meta: { label: t`Art` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Art`} />, cell: ({ row }) => kindLabel(row.original.kind) },
     { id: 'status', accessorFn: (o) => o.status, meta: { label: t`Status` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Status`} />, cell: ({ row }) => <OrderStatusBadge status={row.original.status} /> },
