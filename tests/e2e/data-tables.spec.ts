@@ -1,7 +1,7 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
-import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { berlinDay, personaToken } from './booking-helpers.ts';
+import { rpc } from './payment-helpers.ts';
 import { createAccount } from './admin-content-helpers.ts';
 
 /**
@@ -12,15 +12,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
 
 const run = Date.now().toString(36);
-
-async function rpc<T>(name: string, body: Record<string, unknown>, token: string): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${apiUrl}/rest/v1/rpc/${name}`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, data: (await res.json()) as T };
-}
 
 /** Staff book `count` small boats "<prefix> 00" … on one night, each on the next free berth. */
 async function bookMany(prefix: string, count: number, arrival: string, departure: string): Promise<string[]> {
