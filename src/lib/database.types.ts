@@ -1653,6 +1653,10 @@ export type Database = {
           p_search?: string
           p_limit?: number
           p_offset?: number
+          p_sort?: string
+          p_desc?: boolean
+          p_role?: string
+          p_active?: boolean
         }
         Returns: {
           id: string
@@ -2667,6 +2671,8 @@ export type Database = {
           p_query?: string
           p_limit?: number
           p_offset?: number
+          p_sort?: string
+          p_desc?: boolean
         }
         Returns: {
           id: string

@@ -330,7 +330,8 @@ revoke execute on function private.guard_own_active_flag() from public;
 create trigger profiles_keep_own_active before update of active on public.profiles
   for each row execute function private.guard_own_active_flag();
 
-create function public.admin_list_users(p_search text default null, p_limit integer default 20, p_offset integer default 0)
+create function public.admin_list_users(p_search text default null, p_limit integer default 20, p_offset integer default 0,
+  p_sort text default 'name', p_desc boolean default false, p_role text default null, p_active boolean default null)
 returns table (
   id uuid, email text, first_name text, last_name text,
   admin boolean, harbor boolean, "user" boolean, active boolean, total bigint
@@ -350,6 +351,10 @@ begin
   if p_limit is null or p_limit < 1 or p_limit > 100 or p_offset is null or p_offset < 0 then
     raise exception 'invalid_page' using errcode = '22023', hint = 'limit 1-100, offset >= 0';
   end if;
+  if p_sort is null or p_desc is null or p_sort not in ('name', 'email', 'first_name', 'last_name', 'active')
+     or (p_role is not null and p_role not in ('admin', 'harbor', 'user')) then
+    raise exception 'invalid_sort' using errcode = '22023', hint = 'sort: name, email, first_name, last_name or active; role: admin, harbor or user';
+  end if;
   if v_search is not null then
     -- A literal search: % and _ typed by the admin match themselves.
     v_pattern := '%' || replace(replace(replace(left(v_search, 100), '\', '\\'), '%', '\%'), '_', '\_') || '%';
@@ -360,17 +365,34 @@ begin
          count(*) over () as total
   from public.profiles p
   left join public.user_roles r on r.user_id = p.id
-  where v_pattern is null
+  where (v_pattern is null
      or p.email ilike v_pattern
      or p.first_name ilike v_pattern
      or p.last_name ilike v_pattern
-     or (coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')) ilike v_pattern
-  order by lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), lower(coalesce(p.email, '')), p.id
+     or (coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')) ilike v_pattern)
+    and (p_active is null or p.active = p_active)
+    and (p_role is null
+      or (p_role = 'admin' and coalesce(r.admin, false))
+      or (p_role = 'harbor' and coalesce(r.harbor, false))
+      or (p_role = 'user' and coalesce(r."user", false)))
+  -- The chosen key first (the others are null and tie), then name, e-mail, id: a stable page.
+  order by
+    case when not p_desc then case p_sort
+      when 'email' then lower(coalesce(p.email, '')) when 'first_name' then lower(coalesce(p.first_name, ''))
+      when 'last_name' then lower(coalesce(p.last_name, '')) end end asc,
+    case when p_desc then case p_sort
+      when 'email' then lower(coalesce(p.email, '')) when 'first_name' then lower(coalesce(p.first_name, ''))
+      when 'last_name' then lower(coalesce(p.last_name, '')) end end desc,
+    case when not p_desc and p_sort = 'active' then p.active end asc,
+    case when p_desc and p_sort = 'active' then p.active end desc,
+    case when p_desc and p_sort = 'name' then lower(coalesce(p.last_name, '')) end desc,
+    case when p_desc and p_sort = 'name' then lower(coalesce(p.first_name, '')) end desc,
+    lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), lower(coalesce(p.email, '')), p.id
   limit p_limit offset p_offset;
 end
 $$;
-comment on function public.admin_list_users(text, integer, integer) is 'Admins: a page of accounts (profile, role flags, active) by e-mail or name, with the total for paging.';
-revoke execute on function public.admin_list_users(text, integer, integer) from anon, public;
+comment on function public.admin_list_users(text, integer, integer, text, boolean, text, boolean) is 'Admins: a page of accounts (profile, role flags, active) by e-mail or name, role and active, sorted by p_sort, with the total for paging.';
+revoke execute on function public.admin_list_users(text, integer, integer, text, boolean, text, boolean) from anon, public;
 
 -- Security invoker: the admin-only policies and the guard triggers above decide, the function
 -- only makes profile, roles and active one transaction with readable errors.

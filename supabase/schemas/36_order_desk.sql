@@ -7,7 +7,9 @@ create function private.staff_orders(
   p_to date default null,
   p_query text default null,
   p_limit integer default 25,
-  p_offset integer default 0
+  p_offset integer default 0,
+  p_sort text default 'created_at',
+  p_desc boolean default true
 )
 returns table (
   id uuid,
@@ -48,6 +50,10 @@ begin
   if char_length(v_query) > 100 then
     raise exception 'invalid_query' using errcode = '22023', hint = 'At most 100 characters.';
   end if;
+  if p_sort is null or p_desc is null
+     or p_sort not in ('created_at', 'starts_at', 'guest', 'boat_name', 'place_name', 'kind', 'status', 'payment_status', 'price_cents') then
+    raise exception 'invalid_sort' using errcode = '22023', hint = 'created_at, starts_at, guest, boat_name, place_name, kind, status, payment_status or price_cents';
+  end if;
   -- Stays that touch the Berlin days [p_from, p_to].
   v_from := case when p_from is not null then private.berlin_at(p_from, time '00:00') end;
   v_to := case when p_to is not null then private.berlin_at(p_to + 1, time '00:00') end;
@@ -67,26 +73,42 @@ begin
       and (v_to is null or o.starts_at < v_to)
       and (v_pattern is null or lower(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name', o.boat ->> 'name', o.email, o.booking_number))
                                   like v_pattern)
-    order by o.created_at desc, o.id
+    -- One sort key per type; the other keys are null and tie. Then newest first, then id: a stable page.
+    order by
+      case when not p_desc then case p_sort when 'created_at' then o.created_at when 'starts_at' then o.starts_at end end asc,
+      case when p_desc then case p_sort when 'created_at' then o.created_at when 'starts_at' then o.starts_at end end desc,
+      case when not p_desc then case p_sort
+        when 'guest' then lower(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'))
+        when 'boat_name' then lower(o.boat ->> 'name')
+        when 'place_name' then lower(coalesce(p.name, o.place_snapshot ->> 'name'))
+        when 'kind' then o.kind::text when 'status' then o.status::text when 'payment_status' then o.payment_status::text end end asc,
+      case when p_desc then case p_sort
+        when 'guest' then lower(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'))
+        when 'boat_name' then lower(o.boat ->> 'name')
+        when 'place_name' then lower(coalesce(p.name, o.place_snapshot ->> 'name'))
+        when 'kind' then o.kind::text when 'status' then o.status::text when 'payment_status' then o.payment_status::text end end desc,
+      case when not p_desc and p_sort = 'price_cents' then o.price_cents end asc,
+      case when p_desc and p_sort = 'price_cents' then o.price_cents end desc,
+      o.created_at desc, o.id
     limit p_limit offset p_offset;
 end
 $$;
-comment on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'The rule behind public.staff_orders (security definer, not exposed by the API).';
-revoke execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from public;
-grant execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) to authenticated, service_role;
+comment on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer, text, boolean) is 'The rule behind public.staff_orders (security definer, not exposed by the API).';
+revoke execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer, text, boolean) from public;
+grant execute on function private.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer, text, boolean) to authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/staff_orders): runs as the caller, the rule above decides.
-create function public.staff_orders(p_status public.order_status DEFAULT NULL::public.order_status, p_kind public.order_kind DEFAULT NULL::public.order_kind, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_query text DEFAULT NULL::text, p_limit integer DEFAULT 25, p_offset integer DEFAULT 0)
+create function public.staff_orders(p_status public.order_status DEFAULT NULL::public.order_status, p_kind public.order_kind DEFAULT NULL::public.order_kind, p_from date DEFAULT NULL::date, p_to date DEFAULT NULL::date, p_query text DEFAULT NULL::text, p_limit integer DEFAULT 25, p_offset integer DEFAULT 0, p_sort text DEFAULT 'created_at'::text, p_desc boolean DEFAULT true)
 returns TABLE(id uuid, created_at timestamptz, kind public.order_kind, status public.order_status, payment_status public.payment_status, starts_at timestamptz, ends_at timestamptz, place_name text, guest text, boat_name text, email text, price_cents integer, booking_number text, total_count bigint)
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select * from private.staff_orders(p_status, p_kind, p_from, p_to, p_query, p_limit, p_offset)
+  select * from private.staff_orders(p_status, p_kind, p_from, p_to, p_query, p_limit, p_offset, p_sort, p_desc)
 $$;
-comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) is 'Staff: orders newest first, filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat, e-mail and booking number; one page with the total count.';
-revoke execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer) from anon, public;
+comment on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer, text, boolean) is 'Staff: orders sorted by p_sort (newest first by default), filtered by status, kind, stay overlapping Berlin days [p_from, p_to] and a search over name, boat, e-mail and booking number; one page with the total count.';
+revoke execute on function public.staff_orders(public.order_status, public.order_kind, date, date, text, integer, integer, text, boolean) from anon, public;
 
 create table public.order_notes (
   id uuid primary key default gen_random_uuid(),

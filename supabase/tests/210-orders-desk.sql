@@ -1,7 +1,7 @@
 -- The order desk: staff list and search orders, see where an order can move, add notes, read
 -- its history; the issuer (address, VAT id) is stamped on invoices. Customers are refused.
 begin;
-select plan(27);
+select plan(30);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -46,6 +46,11 @@ select results_eq($$ select boat_name from public.staff_orders(p_from => '2027-0
 select results_eq($$ select boat_name from public.staff_orders(p_from => '2027-05-13', p_to => '2027-05-19') $$,
   $$ values ('Rheinperle') $$, 'a stay leaving at 12:00 on the first day of the range is in it; stays before and after are not');
 select throws_ok($$ select * from public.staff_orders(p_limit => 1000) $$, '22023', 'invalid_paging', 'pages of at most 100');
+select results_eq($$ select boat_name from public.staff_orders(p_sort => 'boat_name', p_desc => false) $$,
+  $$ values ('Jolle'), ('Möwe_1'), ('Rheinperle') $$, 'sorted by boat, ascending');
+select results_eq($$ select boat_name, total_count::int from public.staff_orders(p_limit => 1, p_offset => 0, p_sort => 'boat_name', p_desc => true) $$,
+  $$ values ('Rheinperle', 3) $$, 'sorted by boat, descending, before the page is cut');
+select throws_ok($$ select * from public.staff_orders(p_sort => 'o.id; drop table orders') $$, '22023', 'invalid_sort', 'only the known columns sort');
 select throws_ok($$ select * from public.staff_orders(p_from => '2027-05-13', p_to => '2027-05-12') $$, '22023', 'invalid_period', 'the range must not end before it starts');
 
 -- ---------------------------------------------------------------- move targets

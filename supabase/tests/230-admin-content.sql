@@ -3,7 +3,7 @@
 -- switch the own account off (also not through admin_save_user); the user list searches and
 -- pages; bad input is refused with a named constraint (a 400, never a 500).
 begin;
-select plan(33);
+select plan(37);
 
 select tests.create_user('customer');
 select tests.create_user('harbour', array['harbor']);
@@ -69,6 +69,14 @@ select results_eq($$ select count(*), max(total) from public.admin_list_users(nu
   $$ values (2::bigint, 4::bigint) $$, 'a page of 2 of 4');
 select is_empty($$ select * from public.admin_list_users('%') $$, 'a % is searched literally');
 select throws_ok($$ select * from public.admin_list_users(null, 1000, 0) $$, '22023', 'invalid_page', 'pages are 1-100 rows');
+select results_eq($$ select email from public.admin_list_users(null, 20, 0, 'email', true) $$,
+  $$ select email from public.profiles order by lower(email) desc $$, 'sort by e-mail descending');
+select results_eq($$ select email from public.admin_list_users(p_active => false) $$,
+  $$ values ('customer@test.local') $$, 'filter by the active flag');
+select results_eq($$ select email from public.admin_list_users(p_role => 'harbor', p_sort => 'last_name') $$,
+  $$ select p.email from public.profiles p join public.user_roles r on r.user_id = p.id where r.harbor order by lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), lower(p.email) $$,
+  'filter by role (the harbour team), sorted by last name');
+select throws_ok($$ select * from public.admin_list_users(p_sort => 'password') $$, '22023', 'invalid_sort', 'only the known columns sort');
 
 -- ---------------------------------------------------------------- bounds
 select throws_ok($$ insert into public.sale_codes (code, value) values ('mit leer', 0) $$, '23514', null, 'a code has no spaces');

@@ -7,14 +7,15 @@ import { currentInvoice, fetchOrderDocuments, type InvoiceDocumentSummary } from
 import { harbourKeys } from './keys';
 
 export { orderStatuses, orderKinds, parseOrdersSearch, type OrderKind, type OrdersSearch } from './orders-search';
-import type { OrderKind, OrdersSearch } from './orders-search';
+import { ORDERS_DEFAULT_SORT, type OrderKind, type OrdersSearch } from './orders-search';
 
 export const ORDERS_PAGE_SIZE = 25;
 
 /** Query keys under the harbour prefix, so the calendar's realtime keeps the lists fresh too. */
 export const orderDeskKeys = {
   all: () => [...harbourKeys.all, 'orders'] as const,
-  list: (search: OrdersSearch) => [...harbourKeys.all, 'orders', 'list', search] as const,
+  // Hidden columns are the view's business, not the query's.
+  list: ({ hide: _hide, ...search }: OrdersSearch) => [...harbourKeys.all, 'orders', 'list', search] as const,
   detail: (id: string) => [...harbourKeys.all, 'orders', 'detail', id] as const,
   moveTargets: (id: string) => [...harbourKeys.all, 'orders', 'move-targets', id] as const,
 };
@@ -27,7 +28,7 @@ type StaffOrdersOverride = { guest: string | null; boat_name: string | null };
 /** A row of staff_orders (without the window count). */
 export type OrderListRow = Omit<StaffOrdersRow, 'total_count' | keyof StaffOrdersOverride> & StaffOrdersOverride;
 
-/** One page of staff_orders (server-side filters, newest first) and the total. */
+/** One page of staff_orders (server-side filters and sort, newest first by default) and the total. */
 export const staffOrdersQueryOptions = (search: OrdersSearch) =>
   queryOptions({
     queryKey: orderDeskKeys.list(search),
@@ -36,6 +37,7 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
       const page = search.page ?? 1;
       // An inverted range is swapped rather than refused: the URL may have been typed by hand.
       const [from, to] = search.from && search.to && search.to < search.from ? [search.to, search.from] : [search.from, search.to];
+      const [sortColumn, direction] = (search.sort ?? ORDERS_DEFAULT_SORT).split('.');
       const { data, error } = await supabase
         .rpc('staff_orders', {
           p_status: search.status,
@@ -45,6 +47,8 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
           p_query: search.q,
           p_limit: ORDERS_PAGE_SIZE,
           p_offset: (page - 1) * ORDERS_PAGE_SIZE,
+          p_sort: sortColumn,
+          p_desc: direction === 'desc',
         })
         .overrideTypes<StaffOrdersOverride[]>();
       if (error) throw error;

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
@@ -6,10 +7,12 @@ import { Page } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
 import { OrderStatusBadge } from '@/features/orders/components/order-status';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import { ORDERS_PAGE_SIZE, orderErrorMessage, orderKinds, orderStatuses, staffOrdersQueryOptions, type OrdersSearch } from '../api/orders';
+import { ORDERS_PAGE_SIZE, orderErrorMessage, orderKinds, orderStatuses, staffOrdersQueryOptions, type OrderListRow, type OrdersSearch } from '../api/orders';
+import { ORDERS_DEFAULT_SORT } from '../api/orders-search';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, useStatusLabel, usePaymentShortLabel } from './orders-labels';
 
@@ -34,6 +37,52 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
     set({ q: query.trim() || undefined });
   };
   const invertedRange = search.from && search.to && search.to < search.from;
+
+  const columns = useMemo<ColumnDef<OrderListRow>[]>(() => [
+    {
+      id: 'created_at', accessorFn: (o) => o.created_at, meta: { label: t`Gebucht`, className: 'whitespace-nowrap' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Gebucht`} />,
+      cell: ({ row: { original: o } }) => <>{formatBerlinDateTime(o.created_at, locale)}<span className="block font-mono text-slate-600">{o.booking_number}</span></>,
+    },
+    {
+      id: 'guest', accessorFn: (o) => o.guest ?? '', enableHiding: false, meta: { label: t`Gast`, className: 'min-w-48' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Gast`} />,
+      cell: ({ row: { original: o } }) => (
+        <>
+          <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: o.id }} className="font-medium text-primary-dark underline underline-offset-4">
+            {o.guest ?? t`(ohne Namen)`}
+          </Link>
+          {o.email && <span className="block break-all text-slate-600">{o.email}</span>}
+        </>
+      ),
+    },
+    { id: 'boat_name', accessorFn: (o) => o.boat_name ?? '', meta: { label: t`Boot` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Boot`} />, cell: ({ row }) => row.original.boat_name },
+    { id: 'place_name', accessorFn: (o) => o.place_name, meta: { label: t`Liegeplatz` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Liegeplatz`} />, cell: ({ row }) => row.original.place_name },
+    {
+      id: 'starts_at', accessorFn: (o) => o.starts_at, meta: { label: t`Aufenthalt` },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Aufenthalt`} />,
+      // Arrival and departure on two lines: the column stays narrow enough for 1280 px.
+      cell: ({ row: { original: o } }) => <><span className="block whitespace-nowrap">{formatBerlinDateTime(o.starts_at, locale)} –</span><span className="block whitespace-nowrap">{formatBerlinDateTime(o.ends_at, locale)}</span></>,
+    },
+    { id: 'kind', accessorFn: (o) => o.kind, meta: { label: t`Art` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Art`} />, cell: ({ row }) => kindLabel(row.original.kind) },
+    { id: 'status', accessorFn: (o) => o.status, meta: { label: t`Status` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Status`} />, cell: ({ row }) => <OrderStatusBadge status={row.original.status} /> },
+    { id: 'payment_status', accessorFn: (o) => o.payment_status, meta: { label: t`Zahlung` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Zahlung`} />, cell: ({ row }) => paymentLabel(row.original.payment_status) },
+    {
+      id: 'price_cents', accessorFn: (o) => o.price_cents, meta: { label: t`Betrag`, className: 'text-right whitespace-nowrap' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Betrag`} />,
+      cell: ({ row }) => formatEuro(row.original.price_cents, locale),
+    },
+  ], [t, locale, kindLabel, paymentLabel]);
+  const table = useUrlTable({
+    data: list.data?.rows ?? [],
+    columns,
+    search,
+    onSearch,
+    pageSize: ORDERS_PAGE_SIZE,
+    total,
+    getRowId: (o) => o.id,
+    defaultSort: ORDERS_DEFAULT_SORT,
+  });
 
   return (
     <Page title={t`Bestellungen`}>
@@ -92,55 +141,16 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
           {total > 0 && page > pages && (
             <div><Button variant="outline" onClick={() => set({ page: undefined })}><Trans>Zur ersten Seite</Trans></Button></div>
           )}
-          {list.data.rows.length > 0 && (
-            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-              <table className="w-full text-left text-sm" aria-label={t`Bestellungen`}>
-                <thead className="bg-slate-50 text-slate-700">
-                  <tr>
-                    <th scope="col" className="px-3 py-2"><Trans>Gebucht</Trans></th>
-                    <th scope="col" className="px-3 py-2"><Trans>Gast</Trans></th>
-                    <th scope="col" className="px-3 py-2"><Trans>Boot</Trans></th>
-                    <th scope="col" className="px-3 py-2"><Trans>Liegeplatz</Trans></th>
-                    <th scope="col" className="px-3 py-2"><Trans>Aufenthalt</Trans></th>
-                    <th scope="col" className="px-3 py-2"><Trans>Art</Trans></th>
-                    <th scope="col" className="px-3 py-2"><Trans>Status</Trans></th>
-                    <th scope="col" className="px-3 py-2"><Trans>Zahlung</Trans></th>
-                    <th scope="col" className="px-3 py-2 text-right"><Trans>Betrag</Trans></th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-200">
-                  {list.data.rows.map((o) => (
-                    <tr key={o.id} data-order={o.id}>
-                      <td className="px-3 py-2 whitespace-nowrap">
-                        {formatBerlinDateTime(o.created_at, locale)}
-                        <span className="block font-mono text-slate-600">{o.booking_number}</span>
-                      </td>
-                      <td className="px-3 py-2">
-                        <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: o.id }} className="font-medium text-primary-dark underline underline-offset-4">
-                          {o.guest ?? t`(ohne Namen)`}
-                        </Link>
-                        {o.email && <span className="block text-slate-600">{o.email}</span>}
-                      </td>
-                      <td className="px-3 py-2">{o.boat_name}</td>
-                      <td className="px-3 py-2">{o.place_name}</td>
-                      <td className="px-3 py-2 whitespace-nowrap">{formatBerlinDateTime(o.starts_at, locale)} – {formatBerlinDateTime(o.ends_at, locale)}</td>
-                      <td className="px-3 py-2">{kindLabel(o.kind)}</td>
-                      <td className="px-3 py-2"><OrderStatusBadge status={o.status} /></td>
-                      <td className="px-3 py-2">{paymentLabel(o.payment_status)}</td>
-                      <td className="px-3 py-2 text-right whitespace-nowrap">{formatEuro(o.price_cents, locale)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {(pages > 1 || page > 1) && (
-            <nav aria-label={t`Seiten`} className="flex items-center gap-3">
-              <Button variant="outline" disabled={page <= 1} onClick={() => set({ page: page - 1 > 1 ? page - 1 : undefined })}><Trans>Vorherige Seite</Trans></Button>
-              <span className="text-sm"><Trans>Seite {page} von {pages}</Trans></span>
-              <Button variant="outline" disabled={page >= pages} onClick={() => set({ page: page + 1 })}><Trans>Nächste Seite</Trans></Button>
-            </nav>
-          )}
+          <div className="flex justify-end">
+            <DataTableViewOptions table={table} />
+          </div>
+          <DataTable
+            table={table}
+            caption={t`Bestellungen`}
+            empty={<Trans>Keine Bestellungen gefunden.</Trans>}
+            rowProps={(row) => ({ 'data-order': row.original.id })}
+          />
+          <DataTablePagination table={table} />
         </>
       )}
     </Page>

@@ -1,25 +1,61 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { buttonVariants } from '@/components/ui/button';
+import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableTextFilter, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { adminErrorMessage } from '../../shared/admin-errors';
-import { AdminTable, Cell } from '../../shared/admin-table';
 import { ConfirmDialog } from '../../shared/confirm-dialog';
+import type { ListSearch } from '../../shared/list-search';
 import { RowActions } from '../../shared/row-actions';
 import { adminNewsKeys, adminNewsListQueryOptions, deleteNews, type AdminNews } from '../api/news';
 
-/** /account/admin/news: columns Titel, Beginn, Ende, Aktionen; create and delete (spec section 2). */
-export function NewsListPage() {
+const PAGE_SIZE = 25;
+
+/**
+ * /account/admin/news: columns Titel, Beginn, Ende, Aktionen; create and delete (spec section 2).
+ * A client-side data table (a few dozen rows): search, sort, hidden columns and page live in the URL.
+ */
+export function NewsListPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch) => void }) {
   const { t, i18n } = useLingui();
+  const locale = i18n.locale;
   const queryClient = useQueryClient();
   const { data: news } = useSuspenseQuery(adminNewsListQueryOptions());
   const [toDelete, setToDelete] = useState<AdminNews | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
+  const title = (item: AdminNews) => (locale === 'en' && item.title_en ? item.title_en : item.title);
+  const rows = useMemo(() => {
+    const term = (search.q ?? '').toLowerCase();
+    return term ? news.filter((n) => n.title.toLowerCase().includes(term) || (n.title_en ?? '').toLowerCase().includes(term)) : news;
+  }, [news, search.q]);
+  const columns: ColumnDef<AdminNews>[] = [
+    {
+      id: 'title', accessorFn: title, enableHiding: false, meta: { label: t`Titel`, className: 'min-w-48 font-medium' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Titel`} />,
+    },
+    {
+      id: 'starts_at', accessorFn: (n) => n.starts_at, meta: { label: t`Beginn`, className: 'whitespace-nowrap' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Beginn`} />,
+      cell: ({ row }) => formatBerlinDateTime(row.original.starts_at, locale),
+    },
+    {
+      id: 'ends_at', accessorFn: (n) => n.ends_at, meta: { label: t`Ende`, className: 'whitespace-nowrap' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Ende`} />,
+      cell: ({ row }) => formatBerlinDateTime(row.original.ends_at, locale),
+    },
+    {
+      id: 'actions', enableSorting: false, enableHiding: false, header: t`Aktionen`,
+      cell: ({ row: { original: item } }) => (
+        <RowActions name={item.title} editPath={`/account/admin/news/${item.id}/edit`} onDelete={() => { setError(undefined); setToDelete(item); }} />
+      ),
+    },
+  ];
+  const table = useUrlTable({ data: rows, columns, search, onSearch, pageSize: PAGE_SIZE, getRowId: (n) => n.id });
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -46,18 +82,14 @@ export function NewsListPage() {
       {news.length === 0 ? (
         <p className="text-slate-600"><Trans>Es gibt noch keine News.</Trans></p>
       ) : (
-        <AdminTable caption={t`News`} head={[t`Titel`, t`Beginn`, t`Ende`, t`Aktionen`]}>
-          {news.map((item) => (
-            <tr key={item.id}>
-              <Cell className="font-medium">{i18n.locale === 'en' && item.title_en ? item.title_en : item.title}</Cell>
-              <Cell className="whitespace-nowrap">{formatBerlinDateTime(item.starts_at, i18n.locale)}</Cell>
-              <Cell className="whitespace-nowrap">{formatBerlinDateTime(item.ends_at, i18n.locale)}</Cell>
-              <Cell>
-                <RowActions name={item.title} editPath={`/account/admin/news/${item.id}/edit`} onDelete={() => { setError(undefined); setToDelete(item); }} />
-              </Cell>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          <div className="flex flex-wrap items-end gap-3">
+            <DataTableTextFilter id="news-search" label={t`Suche`} placeholder={t`Titel`} value={search.q ?? ''} onChange={(q) => onSearch({ ...search, q: q.trim() || undefined, page: undefined })} />
+            <div className="ml-auto"><DataTableViewOptions table={table} /></div>
+          </div>
+          <DataTable table={table} caption={t`News`} empty={<Trans>Keine News gefunden.</Trans>} />
+          <DataTablePagination table={table} />
+        </>
       )}
       <ConfirmDialog
         key={toDelete?.id}

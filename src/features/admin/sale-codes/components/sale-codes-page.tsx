@@ -1,12 +1,14 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { buttonVariants } from '@/components/ui/button';
+import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableTextFilter, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
 import { adminErrorMessage } from '../../shared/admin-errors';
-import { AdminTable, Cell } from '../../shared/admin-table';
 import { ConfirmDialog } from '../../shared/confirm-dialog';
+import type { ListSearch } from '../../shared/list-search';
 import { RowActions } from '../../shared/row-actions';
 import { deleteSaleCode, saleCodeKeys, saleCodesQueryOptions, type SaleCode } from '../api/sale-codes';
 
@@ -21,8 +23,10 @@ export function useSaleCodeLabel() {
   };
 }
 
-/** /account/admin/sale-codes: list, create, edit, delete. */
-export function SaleCodesPage() {
+const PAGE_SIZE = 25;
+
+/** /account/admin/sale-codes: list (a client-side data table, its state in the URL), create, edit, delete. */
+export function SaleCodesPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch) => void }) {
   const { t } = useLingui();
   const label = useSaleCodeLabel();
   const queryClient = useQueryClient();
@@ -31,6 +35,29 @@ export function SaleCodesPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
+  const rows = useMemo(() => {
+    const term = (search.q ?? '').toLowerCase();
+    return term ? codes.filter((c) => c.code.toLowerCase().includes(term)) : codes;
+  }, [codes, search.q]);
+  const columns: ColumnDef<SaleCode>[] = [
+    {
+      id: 'code', accessorFn: (c) => c.code, enableHiding: false, meta: { label: t`Code`, className: 'font-mono font-medium' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Code`} />,
+    },
+    { id: 'type', enableSorting: false, meta: { label: t`Art` }, header: t`Art`, cell: () => label.type() },
+    {
+      id: 'value', accessorFn: (c) => c.value, meta: { label: t`Nebenkosten pro Nacht`, className: 'whitespace-nowrap' },
+      header: ({ column }) => <DataTableColumnHeader column={column} title={t`Nebenkosten pro Nacht`} />,
+      cell: ({ row }) => label.euro(row.original.value),
+    },
+    {
+      id: 'actions', enableSorting: false, enableHiding: false, header: t`Aktionen`,
+      cell: ({ row: { original: code } }) => (
+        <RowActions name={code.code} editPath={`/account/admin/sale-codes/${code.id}/edit`} onDelete={() => { setError(undefined); setToDelete(code); }} />
+      ),
+    },
+  ];
+  const table = useUrlTable({ data: rows, columns, search, onSearch, pageSize: PAGE_SIZE, getRowId: (c) => c.id });
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -57,18 +84,14 @@ export function SaleCodesPage() {
       {codes.length === 0 ? (
         <p className="text-slate-600"><Trans>Es gibt noch keine Codes.</Trans></p>
       ) : (
-        <AdminTable caption={t`Codes`} head={[t`Code`, t`Art`, t`Nebenkosten pro Nacht`, t`Aktionen`]}>
-          {codes.map((code) => (
-            <tr key={code.id}>
-              <Cell className="font-mono font-medium">{code.code}</Cell>
-              <Cell>{label.type()}</Cell>
-              <Cell className="whitespace-nowrap">{label.euro(code.value)}</Cell>
-              <Cell>
-                <RowActions name={code.code} editPath={`/account/admin/sale-codes/${code.id}/edit`} onDelete={() => { setError(undefined); setToDelete(code); }} />
-              </Cell>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          <div className="flex flex-wrap items-end gap-3">
+            <DataTableTextFilter id="codes-search" label={t`Suche`} placeholder={t`Code`} value={search.q ?? ''} onChange={(q) => onSearch({ ...search, q: q.trim() || undefined, page: undefined })} />
+            <div className="ml-auto"><DataTableViewOptions table={table} /></div>
+          </div>
+          <DataTable table={table} caption={t`Codes`} empty={<Trans>Keine Codes gefunden.</Trans>} />
+          <DataTablePagination table={table} />
+        </>
       )}
       <ConfirmDialog
         key={toDelete?.id}

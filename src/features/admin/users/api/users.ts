@@ -1,12 +1,13 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getDb } from '../../shared/typed-client';
 import { check, checkList, UUID } from '../../shared/admin-errors';
+import type { UsersSearch } from './users-search';
 
 export const USERS_PAGE_SIZE = 20;
 
 export const adminUserKeys = {
   all: ['admin', 'users'] as const,
-  list: (search: string, page: number) => [...adminUserKeys.all, 'list', search, page] as const,
+  list: ({ hide: _hide, ...search }: UsersSearch) => [...adminUserKeys.all, 'list', search] as const,
   item: (id: string) => [...adminUserKeys.all, 'item', id] as const,
 };
 
@@ -21,16 +22,21 @@ export interface UserListRow {
   active: boolean;
 }
 
-/** A page (1-based) of admin_list_users, with the total number of matches. */
-export const adminUsersQueryOptions = (search: string, page: number) =>
+/** A page (1-based) of admin_list_users (filtered and sorted in Postgres), with the total number of matches. */
+export const adminUsersQueryOptions = (search: UsersSearch) =>
   queryOptions({
-    queryKey: adminUserKeys.list(search, page),
+    queryKey: adminUserKeys.list(search),
     queryFn: async (): Promise<{ rows: UserListRow[]; total: number }> => {
       const db = await getDb();
+      const [sort, direction] = search.sort ? search.sort.split('.') : ['name', 'asc'];
       const rows = checkList(await db.rpc('admin_list_users', {
-        p_search: search || undefined,
+        p_search: search.q,
         p_limit: USERS_PAGE_SIZE,
-        p_offset: (page - 1) * USERS_PAGE_SIZE,
+        p_offset: ((search.page ?? 1) - 1) * USERS_PAGE_SIZE,
+        p_sort: sort,
+        p_desc: direction === 'desc',
+        p_role: search.role,
+        p_active: search.state ? search.state === 'active' : undefined,
       }));
       return { rows: rows as UserListRow[], total: rows[0]?.total ?? 0 };
     },

@@ -1,17 +1,14 @@
 import { createFileRoute, getRouteApi } from '@tanstack/react-router';
+import { parseUsersSearch } from '@/features/admin/users/api/users-search';
 import { UsersListPage } from '@/features/admin/users/components/users-list-page';
 
-/** Search text and page live in the URL (?q=…&page=2), so a list view can be shared and reloaded. */
+/** Search, filters, sort, hidden columns and page live in the URL, so a list view can be shared and reloaded. */
 export const Route = createFileRoute('/{-$locale}/account/admin/users/')({
-  validateSearch: (search: Record<string, unknown>): { q?: string; page?: number } => {
-    const q = typeof search.q === 'string' ? search.q.trim().slice(0, 100) : '';
-    const page = Number(search.page);
-    return { q: q || undefined, page: Number.isInteger(page) && page > 1 && page < 100000 ? page : undefined };
-  },
-  loaderDeps: ({ search }) => ({ q: search.q ?? '', page: search.page ?? 1 }),
+  validateSearch: parseUsersSearch,
+  loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }) => {
     const { adminUsersQueryOptions } = await import('@/features/admin/users/api/users');
-    await context.queryClient.prefetchQuery(adminUsersQueryOptions(deps.q, deps.page));
+    await context.queryClient.prefetchQuery(adminUsersQueryOptions(deps));
   },
   component: function AdminUsers() {
     // getRouteApi, not Route: the split component chunk then does not import this module,
@@ -19,13 +16,6 @@ export const Route = createFileRoute('/{-$locale}/account/admin/users/')({
     const route = getRouteApi('/{-$locale}/account/admin/users/');
     const search = route.useSearch();
     const navigate = route.useNavigate();
-    return (
-      <UsersListPage
-        key={search.q ?? ''}
-        search={search.q ?? ''}
-        page={search.page ?? 1}
-        onChange={(next) => void navigate({ search: { q: next.search || undefined, page: next.page > 1 ? next.page : undefined } })}
-      />
-    );
+    return <UsersListPage key={search.q ?? ''} search={search} onSearch={(next) => void navigate({ search: next })} />;
   },
 });
