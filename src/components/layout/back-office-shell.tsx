@@ -31,7 +31,7 @@ function StaffSidebar({ roles }: { roles: Roles }) {
       <SidebarHeader className="h-14 flex-row items-center border-b border-slate-200">
         <Link to="/{-$locale}/account/admin/overview" onClick={() => setOpenMobile(false)} className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900">
           <img src="/logo.svg" alt="" width={28} height={28} className="size-7" />
-          <span className="truncate"><Trans>Hafenverwaltung</Trans></span>
+          <span className="text-sm leading-tight"><Trans>Hafenverwaltung</Trans></span>
         </Link>
       </SidebarHeader>
       <SidebarContent className="py-2">
