@@ -406,44 +406,89 @@ export type Database = {
       }
       harbour_settings: {
         Row: {
+          address_city: string
+          address_postal_code: string
+          address_street: string
           door_code: string
           id: number
+          latitude: number | null
+          longitude: number | null
           mfa_required_admin: boolean
           mfa_required_harbor: boolean
+          office_hours_note: string
+          office_hours_note_en: string
+          office_weekdays_closes: string | null
+          office_weekdays_opens: string | null
+          office_weekend_closes: string | null
+          office_weekend_opens: string | null
           payment_hold_minutes: number
           payment_mode_day: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight: Database["public"]["Enums"]["payment_mode"]
           payment_mode_walk_in: Database["public"]["Enums"]["payment_mode"]
+          rhine_km: number | null
           updated_at: string
+          vhf_channel: number | null
+          water_approach: string
+          water_approach_en: string
           wifi_password: string
           wifi_ssid: string
         }
         Insert: {
+          address_city?: string
+          address_postal_code?: string
+          address_street?: string
           door_code?: string
           id?: number
+          latitude?: number | null
+          longitude?: number | null
           mfa_required_admin?: boolean
           mfa_required_harbor?: boolean
+          office_hours_note?: string
+          office_hours_note_en?: string
+          office_weekdays_closes?: string | null
+          office_weekdays_opens?: string | null
+          office_weekend_closes?: string | null
+          office_weekend_opens?: string | null
           payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_walk_in?: Database["public"]["Enums"]["payment_mode"]
+          rhine_km?: number | null
           updated_at?: string
+          vhf_channel?: number | null
+          water_approach?: string
+          water_approach_en?: string
           wifi_password?: string
           wifi_ssid?: string
         }
         Update: {
+          address_city?: string
+          address_postal_code?: string
+          address_street?: string
           door_code?: string
           id?: number
+          latitude?: number | null
+          longitude?: number | null
           mfa_required_admin?: boolean
           mfa_required_harbor?: boolean
+          office_hours_note?: string
+          office_hours_note_en?: string
+          office_weekdays_closes?: string | null
+          office_weekdays_opens?: string | null
+          office_weekend_closes?: string | null
+          office_weekend_opens?: string | null
           payment_hold_minutes?: number
           payment_mode_day?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_fair?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_overnight?: Database["public"]["Enums"]["payment_mode"]
           payment_mode_walk_in?: Database["public"]["Enums"]["payment_mode"]
+          rhine_km?: number | null
           updated_at?: string
+          vhf_channel?: number | null
+          water_approach?: string
+          water_approach_en?: string
           wifi_password?: string
           wifi_ssid?: string
         }
@@ -2063,6 +2108,10 @@ export type Database = {
       harbour_access_allowed: {
         Args: never
         Returns: boolean
+      }
+      harbour_intro: {
+        Args: never
+        Returns: Json
       }
       long_term_application_status: {
         Args: {

@@ -22,8 +22,50 @@ create table public.harbour_settings (
   -- Two-factor sign-in required per staff role (issue 26, 46_mfa.sql): when on, a person with
   -- that role flag counts as staff only in a session at aal2 (TOTP verified).
   mfa_required_admin boolean not null default false,
-  mfa_required_harbor boolean not null default false
+  mfa_required_harbor boolean not null default false,
+  -- The start page introduces the harbour (issue 23): address, office hours, a map position and
+  -- the approach by water. Everyone reads these through harbour_intro(); admins edit them.
+  address_street text not null default '',
+  address_postal_code text not null default '',
+  address_city text not null default '',
+  latitude numeric(8,6),
+  longitude numeric(9,6),
+  office_weekdays_opens time,
+  office_weekdays_closes time,
+  office_weekend_opens time,
+  office_weekend_closes time,
+  office_hours_note text not null default '',
+  office_hours_note_en text not null default '',
+  rhine_km numeric(5,1),
+  vhf_channel smallint,
+  water_approach text not null default '',
+  water_approach_en text not null default '',
+  constraint harbour_settings_intro_lengths check (
+    char_length(address_street) <= 100 and char_length(address_postal_code) <= 10
+    and char_length(address_city) <= 60 and char_length(office_hours_note) <= 200
+    and char_length(office_hours_note_en) <= 200 and char_length(water_approach) <= 800
+    and char_length(water_approach_en) <= 800),
+  -- A map position is both coordinates or neither.
+  constraint harbour_settings_position check (
+    (latitude is null) = (longitude is null)
+    and (latitude is null or latitude between -90 and 90)
+    and (longitude is null or longitude between -180 and 180)),
+  -- Office hours per part of the week: both times or neither (closed), opening before closing.
+  constraint harbour_settings_office_weekdays check (
+    (office_weekdays_opens is null) = (office_weekdays_closes is null)
+    and (office_weekdays_opens is null or office_weekdays_opens < office_weekdays_closes)),
+  constraint harbour_settings_office_weekend check (
+    (office_weekend_opens is null) = (office_weekend_closes is null)
+    and (office_weekend_opens is null or office_weekend_opens < office_weekend_closes)),
+  -- Rhine kilometres run from Constance (0) to the North Sea (about 1036).
+  constraint harbour_settings_rhine_km check (rhine_km between 0 and 1040),
+  -- Marine VHF channels are numbered 1 to 88.
+  constraint harbour_settings_vhf_channel check (vhf_channel between 1 and 88)
 );
+
+comment on column public.harbour_settings.rhine_km is 'Where the harbour entrance lies on the Rhine (river kilometre, start page); null: not shown.';
+comment on column public.harbour_settings.vhf_channel is 'The marine VHF channel the harbour office listens on (start page); null: none.';
+comment on column public.harbour_settings.water_approach is 'How to arrive by water, German (start page); water_approach_en the English text (empty: the German one is shown).';
 
 comment on column public.harbour_settings.mfa_required_admin is 'Admins must sign in with a second factor (TOTP): an aal1 session of an admin holds no admin or staff rights.';
 comment on column public.harbour_settings.mfa_required_harbor is 'Harbour staff must sign in with a second factor (TOTP): an aal1 session of harbour staff holds no staff rights.';
@@ -45,7 +87,16 @@ create policy "harbour_settings: admin updates" on public.harbour_settings
 
 revoke insert, delete, truncate on public.harbour_settings from anon, authenticated;
 
-insert into public.harbour_settings (id) values (1);
+-- The demo harbour's introduction (start page); an operator changes it on the settings page.
+insert into public.harbour_settings (id, address_street, address_postal_code, address_city, latitude, longitude,
+  office_weekdays_opens, office_weekdays_closes, office_weekend_opens, office_weekend_closes,
+  office_hours_note, office_hours_note_en, rhine_km, vhf_channel, water_approach, water_approach_en)
+values (1, 'Speditionstraße 25', '40221', 'Düsseldorf', 51.213900, 6.745200,
+  '08:00', '18:00', '09:00', '17:00',
+  'Von April bis Oktober; im Winter nach Vereinbarung.', 'April to October; in winter by arrangement.',
+  744.0, 69,
+  'Die Hafeneinfahrt liegt am rechten Ufer bei Rhein-km 744. Melden Sie sich vor der Einfahrt über UKW beim Hafenbüro und machen Sie an einem freien Gastliegeplatz am Kopfsteg fest.',
+  'The harbour entrance is on the right bank at Rhine km 744. Call the harbour office on VHF before entering and moor at a free guest berth on the head pier.');
 
 create trigger harbour_settings_touch before update on public.harbour_settings
   for each row execute function private.touch_updated_at();
@@ -216,3 +267,40 @@ $$;
 comment on function public.payment_mode_for(public.order_kind, boolean) is 'How an order of this kind is paid (online_required, online_optional, desk); walk-ins (booked by staff) have their own setting. Admins change it in harbour_settings.';
 revoke execute on function public.payment_mode_for(public.order_kind, boolean) from public;
 grant execute on function public.payment_mode_for(public.order_kind, boolean) to anon, authenticated, service_role;
+
+-- The start page's introduction of the harbour: public, the columns an admin edits for it.
+create function private.harbour_intro()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'address_street', s.address_street, 'address_postal_code', s.address_postal_code, 'address_city', s.address_city,
+    'latitude', s.latitude, 'longitude', s.longitude,
+    'office_weekdays_opens', to_char(s.office_weekdays_opens, 'HH24:MI'), 'office_weekdays_closes', to_char(s.office_weekdays_closes, 'HH24:MI'),
+    'office_weekend_opens', to_char(s.office_weekend_opens, 'HH24:MI'), 'office_weekend_closes', to_char(s.office_weekend_closes, 'HH24:MI'),
+    'office_hours_note', s.office_hours_note, 'office_hours_note_en', s.office_hours_note_en,
+    'rhine_km', s.rhine_km, 'vhf_channel', s.vhf_channel,
+    'water_approach', s.water_approach, 'water_approach_en', s.water_approach_en)
+  from public.harbour_settings s
+  where s.id = 1
+$$;
+comment on function private.harbour_intro() is 'The rule behind public.harbour_intro (security definer, not exposed by the API).';
+revoke execute on function private.harbour_intro() from public;
+grant execute on function private.harbour_intro() to anon, authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/harbour_intro): the start page reads it with a plain GET.
+create function public.harbour_intro()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.harbour_intro()
+$$;
+comment on function public.harbour_intro() is 'The harbour''s address, office hours (HH:MI, Europe/Berlin), map position, Rhine km, VHF channel and approach by water (de, en) for the start page; everyone may read it.';
+revoke execute on function public.harbour_intro() from public;
+grant execute on function public.harbour_intro() to anon, authenticated, service_role;

@@ -1,29 +1,45 @@
 import type { ReactNode } from 'react';
-import { Outlet } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Outlet, useRouterState } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
+import { identityQueryOptions, isStaff } from '@/lib/auth';
+import { cn } from '@/lib/utils';
 import { TopBar } from './top-bar';
 import { BottomNav } from './bottom-nav';
 import { Footer } from './footer';
 import { useTabHistory } from './use-tab-history';
+import { useBackOfficeModule } from './back-office';
 
-/** Top bar, page, footer and the bottom navigation with its four tab histories. */
+/**
+ * Top bar, page, footer and the four destinations with their histories: bottom tabs on phones,
+ * a top navigation from `md`. The back office (staff on /account/admin/...) sits in the
+ * sidebar shell, its pages full width.
+ */
 export function AppShell({ children }: { children?: ReactNode }) {
   const tabs = useTabHistory();
   const stack = tabs.stacks[tabs.active];
   const backPath = stack.length > 1 ? stack[stack.length - 2] : undefined;
-  return (
-    <div className="flex min-h-dvh flex-col">
+  const { data: identity } = useQuery(identityQueryOptions);
+  const inBackOffice = useRouterState({ select: (s) => s.matches.some((m) => m.routeId === '/{-$locale}/account/admin' && m.status === 'success') });
+  const backOfficeModule = useBackOfficeModule();
+  const staffRoles = identity?.status === 'loggedIn' && isStaff(identity) ? identity.roles : undefined;
+  const BackOffice = inBackOffice && staffRoles ? backOfficeModule : undefined;
+  const body = (
+    <>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
         <Trans>Zum Inhalt springen</Trans>
       </a>
-      <TopBar backPath={backPath} />
-      <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-4 md:py-6">
+      <TopBar backPath={backPath} tabs={tabs} wide={!!BackOffice} menu={BackOffice ? <BackOffice.BackOfficeMenuTrigger /> : undefined} />
+      <main id="main" className={cn('mx-auto w-full flex-1 px-4 py-4 md:px-6 md:py-6', BackOffice ? 'max-w-none' : 'max-w-6xl')}>
         {children ?? <Outlet />}
       </main>
-      <div className="pb-16">
-        <Footer />
+      {/* Below `md` the bottom tabs are fixed over the page's end: the footer keeps clear of them. */}
+      <div className="pb-[calc(4rem+env(safe-area-inset-bottom))] md:pb-0">
+        <Footer wide={!!BackOffice} />
       </div>
       <BottomNav state={tabs} />
-    </div>
+    </>
   );
+  if (BackOffice && staffRoles) return <BackOffice.BackOfficeShell roles={staffRoles}>{body}</BackOffice.BackOfficeShell>;
+  return <div className="flex min-h-dvh flex-col">{body}</div>;
 }

@@ -1,55 +1,55 @@
 import { useLingui } from '@lingui/react/macro';
-import { useRouter } from '@tanstack/react-router';
-import { House, LifeBuoy, Mail, UserRound } from 'lucide-react';
-import { withLocale } from '@/lib/i18n';
 import { cn } from '@/lib/utils';
-import { tabTarget, type TabId, type TabState } from './tab-history';
-import { setTabState } from './use-tab-history';
-import { useUrlLocale } from './path-link';
+import type { TabState } from './tab-history';
+import { useTabLinks } from './tab-links';
 
-/** Four tabs, each with its own history: a tap on the active tab returns to its root. */
-export function BottomNav({ state }: { state: TabState }) {
+const variants = {
+  bottom: {
+    nav: 'fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)] md:hidden print:hidden',
+    list: 'mx-auto grid h-16 max-w-5xl grid-cols-4',
+    link: 'flex h-full flex-col items-center justify-center gap-0.5 text-xs font-medium',
+    active: 'text-primary-dark',
+    idle: 'text-slate-600 hover:text-slate-900',
+    icon: 'size-6',
+  },
+  top: {
+    nav: 'hidden md:block',
+    list: 'flex items-center gap-1',
+    link: 'flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium',
+    active: 'bg-primary-light text-primary-darker',
+    idle: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+    icon: 'size-4',
+  },
+};
+
+/**
+ * The four destinations, each with its own history: on phones (below `md`) tabs fixed at the
+ * bottom, from `md` a navigation in the top bar (and no bottom bar).
+ */
+function TabNav({ state, variant, className }: { state: TabState; variant: keyof typeof variants; className?: string }) {
   const { t } = useLingui();
-  const router = useRouter();
-  const locale = useUrlLocale();
-  const tabs: { id: TabId; label: string; Icon: typeof House }[] = [
-    { id: 'start', label: t`Start`, Icon: House },
-    { id: 'service', label: t`Service`, Icon: LifeBuoy },
-    { id: 'contact', label: t`Kontakt`, Icon: Mail },
-    { id: 'account', label: t`Profil`, Icon: UserRound },
-  ];
+  const links = useTabLinks(state);
+  const v = variants[variant];
   return (
-    <nav aria-label={t`Hauptnavigation`} className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]">
-      <ul className="mx-auto grid h-16 max-w-5xl grid-cols-4">
-        {tabs.map(({ id, label, Icon }) => {
-          const active = state.active === id;
-          const stack = state.stacks[id];
-          const href = withLocale(active ? stack[0] : stack[stack.length - 1], locale);
-          return (
-            <li key={id}>
-              <a
-                href={href}
-                data-tab={id}
-                aria-current={active ? 'page' : undefined}
-                onClick={(event) => {
-                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-                  event.preventDefault();
-                  const target = tabTarget(state, id);
-                  setTabState(target.state);
-                  void router.navigate({ href: withLocale(target.path, locale) });
-                }}
-                className={cn(
-                  'flex h-full flex-col items-center justify-center gap-0.5 text-xs font-medium',
-                  active ? 'text-primary-dark' : 'text-slate-600 hover:text-slate-900',
-                )}
-              >
-                <Icon className="size-6" aria-hidden strokeWidth={active ? 2.5 : 2} />
-                {label}
-              </a>
-            </li>
-          );
-        })}
+    <nav aria-label={t`Hauptnavigation`} data-testid={`${variant}-nav`} className={cn(v.nav, className)}>
+      <ul className={v.list}>
+        {links.map(({ id, label, Icon, href, active, onClick }) => (
+          <li key={id}>
+            <a href={href} data-tab={id} aria-current={active ? 'page' : undefined} onClick={onClick} className={cn(v.link, active ? v.active : v.idle)}>
+              <Icon className={v.icon} aria-hidden strokeWidth={active ? 2.5 : 2} />
+              {label}
+            </a>
+          </li>
+        ))}
       </ul>
     </nav>
   );
+}
+
+export function BottomNav({ state }: { state: TabState }) {
+  return <TabNav state={state} variant="bottom" />;
+}
+
+export function TopNav({ state, className }: { state: TabState; className?: string }) {
+  return <TabNav state={state} variant="top" className={className} />;
 }

@@ -2,50 +2,21 @@ import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Menu } from 'lucide-react';
 import type { Roles } from '@/lib/auth';
+import { cn } from '@/lib/utils';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
 import { PathLink } from './path-link';
+import { useActiveStaffPath, useStaffNav } from './staff-nav';
 
-/** The back-office menu: the harbour-team block for all staff, and the admin block for admins. */
+/**
+ * The back-office menu on public pages (any width) for staff: the harbour-team block for all
+ * staff, and the admin block for admins. In the back office the sidebar takes its place.
+ */
 export function StaffDrawer({ roles }: { roles: Roles }) {
   const { t } = useLingui();
   const [open, setOpen] = useState(false);
-  const harbour = [
-    { path: '/account/admin/overview', label: t`Übersicht` },
-    { path: '/account/admin/calendar', label: t`Kalender` },
-    { path: '/account/admin/orders', label: t`Bestellungen` },
-    { path: '/account/admin/orders/new', label: t`Neue Buchung` },
-    { path: '/account/admin/inbox', label: t`Posteingang` },
-    { path: '/account/admin/map', label: t`Hafenplan` },
-    { path: '/account/admin/cash', label: t`Kassenbuch` },
-    { path: '/account/admin/desk-sale', label: t`Verkauf am Hafenbüro` },
-    { path: '/account/admin/hours', label: t`Arbeitsstunden` },
-  ];
-  const admin = [
-    { path: '/account/admin/places', label: t`Stellplätze` },
-    { path: '/account/admin/news', label: t`News` },
-    { path: '/account/admin/users', label: t`Benutzer` },
-    { path: '/account/admin/sale-codes', label: t`Codes` },
-    { path: '/account/admin/extras', label: t`Extras` },
-    { path: '/account/admin/settings', label: t`Einstellungen` },
-    { path: '/account/admin/reports', label: t`Berichte` },
-    { path: '/account/admin/datev', label: t`DATEV-Export` },
-    { path: '/account/admin/audit', label: t`Änderungsprotokoll` },
-  ];
-  const block = (title: string, items: { path: string; label: string }[]) => (
-    <nav aria-label={title}>
-      <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">{title}</h3>
-      <ul className="grid gap-0.5">
-        {items.map((item) => (
-          <li key={item.path}>
-            <PathLink path={item.path} onClick={() => setOpen(false)} className="block rounded-md px-3 py-2 hover:bg-slate-100">
-              {item.label}
-            </PathLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  const blocks = useStaffNav(roles);
+  const active = useActiveStaffPath(blocks);
   return (
     <Sheet open={open} onOpenChange={setOpen}>
       <SheetTrigger asChild>
@@ -60,8 +31,25 @@ export function StaffDrawer({ roles }: { roles: Roles }) {
         <SheetDescription className="sr-only">
           <Trans>Bereiche für Admins und das Hafenteam</Trans>
         </SheetDescription>
-        {block(t`Hafenteam`, harbour)}
-        {roles.admin && block(t`Admin`, admin)}
+        {blocks.map((block) => (
+          <nav key={block.id} aria-label={block.title}>
+            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">{block.title}</h3>
+            <ul className="grid gap-0.5">
+              {block.items.map((item) => (
+                <li key={item.path}>
+                  <PathLink
+                    path={item.path}
+                    onClick={() => setOpen(false)}
+                    aria-current={item.path === active ? 'page' : undefined}
+                    className={cn('block rounded-md px-3 py-2 hover:bg-slate-100', item.path === active && 'bg-primary-light font-semibold text-primary-darker')}
+                  >
+                    {item.label}
+                  </PathLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
       </SheetContent>
     </Sheet>
   );

@@ -1,27 +1,35 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft } from 'lucide-react';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
+import { cn } from '@/lib/utils';
 import { LanguageSwitch } from './language-switch';
-
 import { PathLink } from './path-link';
+import { TopNav } from './bottom-nav';
+import type { TabState } from './tab-history';
 
 // Only staff see the drawer: its code (radix Dialog) loads only for them.
 const StaffDrawer = lazy(() => import('./staff-drawer').then((m) => ({ default: m.StaffDrawer })));
 
-export function TopBar({ backPath }: { backPath?: string }) {
+/**
+ * Sticky at the top: the menu (staff), the tab's back action, the name, from `md` the four
+ * destinations, and the language switch. `menu` replaces the staff drawer (the back office's
+ * sidebar trigger); `wide` lets it span the back office's full width.
+ */
+export function TopBar({ backPath, tabs, menu, wide }: { backPath?: string; tabs: TabState; menu?: ReactNode; wide?: boolean }) {
   const { t } = useLingui();
   const { data: identity } = useQuery(identityQueryOptions);
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-5xl items-center gap-2 px-3">
-        {identity?.status === 'loggedIn' && isStaff(identity) && (
-          <Suspense fallback={<span className="size-10" />}>
-            <StaffDrawer roles={identity.roles} />
-          </Suspense>
-        )}
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden">
+      <div className={cn('mx-auto flex h-14 items-center gap-2 px-3 md:px-6', wide ? 'max-w-none' : 'max-w-6xl')}>
+        {menu ??
+          (identity?.status === 'loggedIn' && isStaff(identity) && (
+            <Suspense fallback={<span className="size-10" />}>
+              <StaffDrawer roles={identity.roles} />
+            </Suspense>
+          ))}
         {backPath && (
           <PathLink path={backPath} replace aria-label={t`Zurück`} className="rounded-md p-2 text-slate-800 hover:bg-slate-100">
             <ChevronLeft className="size-6" aria-hidden />
@@ -33,7 +41,8 @@ export function TopBar({ backPath }: { backPath?: string }) {
             <Trans>Hafen Düsseldorf</Trans>
           </span>
         </Link>
-        <div className="ml-auto">
+        <TopNav state={tabs} className="ml-auto shrink-0" />
+        <div className="ml-auto shrink-0 md:ml-2">
           <LanguageSwitch />
         </div>
       </div>

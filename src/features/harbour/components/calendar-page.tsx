@@ -95,7 +95,7 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
       ) : (
         // Focusable, so the keyboard can scroll it even when no cell inside takes focus (axe).
         <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label={t`Belegungsplan`}>
-          <table className="border-collapse text-xs" aria-label={t`Belegung ${formatDay(range.from, locale)} bis ${formatDay(range.to, locale)}`}>
+          <table className="w-full border-collapse text-xs" aria-label={t`Belegung ${formatDay(range.from, locale)} bis ${formatDay(range.to, locale)}`}>
             <thead>
               <tr>
                 <th scope="col" className="sticky left-0 z-10 bg-white p-2 text-left"><Trans>Liegeplatz</Trans></th>

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, CalendarCheck, Euro, Film, Newspaper } from 'lucide-react';
+import { Anchor, CalendarCheck, Euro, Film, MapPinned, Newspaper } from 'lucide-react';
 import { Page, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatEuro, prices } from '@/lib/prices';
 import { activeNewsQueryOptions } from '../api/active-news';
+import { HarbourIntro } from './harbour-intro';
 
 function News() {
   const { t, i18n } = useLingui();
@@ -16,7 +17,7 @@ function News() {
   if (!news.data?.length) return <p className="text-slate-600"><Trans>Zurzeit gibt es keine Neuigkeiten aus dem Hafen.</Trans></p>;
   const en = i18n.locale === 'en';
   return (
-    <ul className="grid gap-3 sm:grid-cols-2" aria-label={t`Aktuelle News`}>
+    <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label={t`Aktuelle News`}>
       {news.data.map((item) => (
         <li key={item.id}>
           <Card className="h-full">
@@ -38,43 +39,58 @@ export function StartPage() {
   const perMetre = formatEuro(prices.berthPerMetrePerNight, i18n.locale);
   return (
     <Page title={t`Willkommen im Hafen Düsseldorf`} lead={t`Liegeplätze am Rhein für eine Nacht, einen Tag oder die ganze Saison – mitten in Düsseldorf, wenige Minuten von der Altstadt.`}>
-      <Card className="border-primary/30 bg-primary-light">
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Anchor className="size-5 text-primary-dark" aria-hidden />
-            <Trans>Liegeplatz buchen</Trans>
-          </CardTitle>
-          <CardDescription className="text-slate-700">
-            <Trans>Geben Sie Länge und Breite Ihres Boots und Ihren Zeitraum an – wir zeigen Ihnen die freien Plätze, die passen. Buchen geht auch ohne Konto.</Trans>
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Link to="/{-$locale}/start/booking" className={buttonVariants({ size: 'lg' })}>
-            <CalendarCheck aria-hidden />
-            <Trans>Jetzt buchen</Trans>
-          </Link>
-        </CardContent>
-      </Card>
+      <div className="grid items-stretch gap-6 md:grid-cols-2">
+        <img
+          src="/media/harbour-illustration.svg"
+          alt={t`Zeichnung: der Hafen am Rhein mit Stegen, Booten und dem Rheinturm`}
+          width={1200}
+          height={600}
+          className="aspect-[2/1] max-h-56 w-full rounded-xl border border-slate-200 bg-sky-50 object-cover md:h-full md:max-h-none"
+        />
+        <Card className="border-primary/30 bg-primary-light">
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <Anchor className="size-5 text-primary-dark" aria-hidden />
+              <Trans>Liegeplatz buchen</Trans>
+            </CardTitle>
+            <CardDescription className="text-slate-700">
+              <Trans>Geben Sie Länge und Breite Ihres Boots und Ihren Zeitraum an – wir zeigen Ihnen die freien Plätze, die passen. Buchen geht auch ohne Konto.</Trans>
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Link to="/{-$locale}/start/booking" className={buttonVariants({ size: 'lg' })}>
+              <CalendarCheck aria-hidden />
+              <Trans>Jetzt buchen</Trans>
+            </Link>
+          </CardContent>
+        </Card>
+      </div>
 
-      <Section title={<span className="flex items-center gap-2"><Euro className="size-5" aria-hidden /><Trans>Preise</Trans></span>}>
-        <p className="text-slate-800">
-          <Trans>Übernachten ab {perMetre} pro laufendem Meter und Nacht zzgl. Nebenkosten und MwSt.; Tagesliegeplätze ab {formatEuro(prices.dayBerthPerMetre, i18n.locale)} pro Meter.</Trans>
-        </p>
-        <div>
-          <Link to="/{-$locale}/start/prices" className={buttonVariants({ variant: 'outline' })}>
-            <Trans>Alle Preise ansehen</Trans>
-          </Link>
-        </div>
+      <Section title={<span className="flex items-center gap-2"><MapPinned className="size-5" aria-hidden /><Trans>Ihr Hafen am Rhein</Trans></span>}>
+        <HarbourIntro />
       </Section>
 
-      <Section title={<span className="flex items-center gap-2"><Film className="size-5" aria-hidden /><Trans>Der Hafen von oben</Trans></span>}>
-        <p className="text-slate-800">
-          <Trans>Sehen Sie sich vor der Anreise an, wo Sie festmachen.</Trans>{' '}
-          <Link to="/{-$locale}/drone-video" className="text-primary-dark underline underline-offset-4">
-            <Trans>Zum Drohnenvideo</Trans>
-          </Link>
-        </p>
-      </Section>
+      <div className="grid gap-6 md:grid-cols-2">
+        <Section title={<span className="flex items-center gap-2"><Euro className="size-5" aria-hidden /><Trans>Preise</Trans></span>}>
+          <p className="text-slate-800">
+            <Trans>Übernachten ab {perMetre} pro laufendem Meter und Nacht zzgl. Nebenkosten und MwSt.; Tagesliegeplätze ab {formatEuro(prices.dayBerthPerMetre, i18n.locale)} pro Meter.</Trans>
+          </p>
+          <div>
+            <Link to="/{-$locale}/start/prices" className={buttonVariants({ variant: 'outline' })}>
+              <Trans>Alle Preise ansehen</Trans>
+            </Link>
+          </div>
+        </Section>
+
+        <Section title={<span className="flex items-center gap-2"><Film className="size-5" aria-hidden /><Trans>Der Hafen von oben</Trans></span>}>
+          <p className="text-slate-800">
+            <Trans>Sehen Sie sich vor der Anreise an, wo Sie festmachen.</Trans>{' '}
+            <Link to="/{-$locale}/drone-video" className="text-primary-dark underline underline-offset-4">
+              <Trans>Zum Drohnenvideo</Trans>
+            </Link>
+          </p>
+        </Section>
+      </div>
 
       {/* Last: the news arrive after the first paint (the page is prerendered, scripts/lib/prerender.ts),
           and their height is only known then; nothing below them moves on a phone's first screen. */}

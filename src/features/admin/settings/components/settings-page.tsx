@@ -35,6 +35,7 @@ import {
   type PaymentModes,
   type TwoFactor,
 } from '../api/settings';
+import { StartIntroSection } from './start-intro-section';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 
 /** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */
@@ -43,6 +44,7 @@ export function SettingsPage() {
   return (
     <Page title={t`Einstellungen`}>
       <FairPeriodsSection />
+      <StartIntroSection />
       <AccessSection />
       <PaymentModesSection />
       <TwoFactorSection />

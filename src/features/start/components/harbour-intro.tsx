@@ -1,0 +1,112 @@
+import { useQuery } from '@tanstack/react-query';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Clock, MapPin, Radio, Ship } from 'lucide-react';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDecimal } from '@/lib/numbers';
+import { harbourIntroQueryOptions, openStreetMapUrl, type HarbourIntro as Intro } from '../api/harbour-intro';
+
+function hours(opens: string | null, closes: string | null) {
+  return opens && closes ? `${opens}–${closes}` : null;
+}
+
+function OfficeHours({ intro }: { intro: Intro }) {
+  const { i18n } = useLingui();
+  const weekdays = hours(intro.office_weekdays_opens, intro.office_weekdays_closes);
+  const weekend = hours(intro.office_weekend_opens, intro.office_weekend_closes);
+  const note = (i18n.locale === 'en' && intro.office_hours_note_en) || intro.office_hours_note;
+  return (
+    <>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-slate-800" data-testid="office-hours">
+        <dt><Trans>Montag bis Freitag</Trans></dt>
+        <dd>{weekdays ? <Trans>{weekdays} Uhr</Trans> : <Trans>geschlossen</Trans>}</dd>
+        <dt><Trans>Samstag und Sonntag</Trans></dt>
+        <dd>{weekend ? <Trans>{weekend} Uhr</Trans> : <Trans>geschlossen</Trans>}</dd>
+      </dl>
+      {note && <p className="text-sm text-slate-600">{note}</p>}
+    </>
+  );
+}
+
+function WaterApproach({ intro }: { intro: Intro }) {
+  const { i18n } = useLingui();
+  const text = (i18n.locale === 'en' && intro.water_approach_en) || intro.water_approach;
+  const km = intro.rhine_km == null ? null : formatDecimal(intro.rhine_km, i18n.locale, 1);
+  const channel = intro.vhf_channel;
+  return (
+    <>
+      {(km || channel != null) && (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-slate-800" data-testid="water-facts">
+          {km && (
+            <>
+              <dt><Trans>Rhein-Kilometer</Trans></dt>
+              <dd className="font-semibold">{km}</dd>
+            </>
+          )}
+          {channel != null && (
+            <>
+              <dt className="flex items-center gap-1"><Radio className="size-4 text-primary-dark" aria-hidden /><Trans>UKW-Kanal</Trans></dt>
+              <dd className="font-semibold">{channel}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      {text && <p className="text-slate-800">{text}</p>}
+    </>
+  );
+}
+
+/** The start page's introduction of the harbour: address and map, office hours, the approach by water (harbour_intro(), set by admins). */
+export function HarbourIntro() {
+  const { t } = useLingui();
+  const intro = useQuery(harbourIntroQueryOptions);
+  const data = intro.data;
+  const unavailable = intro.isError || (!intro.isPending && !data);
+  const status = intro.isPending ? <Trans>Wird geladen …</Trans> : <Trans>Zurzeit nicht verfügbar – Adresse und Öffnungszeiten finden Sie auch unter Kontakt.</Trans>;
+  return (
+    <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-label={t`Der Hafen`} data-testid="harbour-intro">
+      <li>
+        <Card className="h-full">
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2 text-base"><MapPin className="size-5 text-primary-dark" aria-hidden /><Trans>Adresse</Trans></CardTitle>
+          </CardHeader>
+          <CardContent className="flex min-h-24 flex-col gap-3">
+            {data && !unavailable ? (
+              <>
+                <address className="not-italic text-slate-800" data-testid="harbour-address">
+                  {t`Hafen Düsseldorf`}<br />{data.address_street}<br />{data.address_postal_code} {data.address_city}
+                </address>
+                {data.latitude != null && data.longitude != null && (
+                  <a href={openStreetMapUrl(data.latitude, data.longitude)} className="text-primary-dark underline underline-offset-4" data-testid="map-link">
+                    <Trans>Auf der Karte ansehen (OpenStreetMap)</Trans>
+                  </a>
+                )}
+              </>
+            ) : (
+              <p className="text-slate-600">{status}</p>
+            )}
+          </CardContent>
+        </Card>
+      </li>
+      <li>
+        <Card className="h-full">
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2 text-base"><Clock className="size-5 text-primary-dark" aria-hidden /><Trans>Öffnungszeiten Hafenbüro</Trans></CardTitle>
+          </CardHeader>
+          <CardContent className="flex min-h-24 flex-col gap-2">
+            {data && !unavailable ? <OfficeHours intro={data} /> : <p className="text-slate-600">{status}</p>}
+          </CardContent>
+        </Card>
+      </li>
+      <li className="md:col-span-2 lg:col-span-1">
+        <Card className="h-full">
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2 text-base"><Ship className="size-5 text-primary-dark" aria-hidden /><Trans>Anreise über das Wasser</Trans></CardTitle>
+          </CardHeader>
+          <CardContent className="flex min-h-24 flex-col gap-2" data-testid="water-approach">
+            {data && !unavailable ? <WaterApproach intro={data} /> : <p className="text-slate-600">{status}</p>}
+          </CardContent>
+        </Card>
+      </li>
+    </ul>
+  );
+}

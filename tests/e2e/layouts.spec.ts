@@ -1,0 +1,214 @@
+/**
+ * Layouts per width (issue 23, item 1): bottom tabs on phones, a top navigation from `md`
+ * (800 px) with the same per-tab histories, and the back office's persistent sidebar from `lg`
+ * (1280 px) with full-width pages. No horizontal overflow and nothing under a fixed bar.
+ * E2E_SCREENSHOTS=1 keeps screenshots in reports/layouts for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/app-test';
+
+const SHOTS = process.env.E2E_SCREENSHOTS ? 'reports/layouts' : null;
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
+const nav = (locale: 'de' | 'en') => (locale === 'en' ? 'Main navigation' : 'Hauptnavigation');
+const phone = { viewport: { width: 390, height: 844 } };
+const desktop = { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false };
+
+/** Waits until the page's data has arrived (no "loading" text left in main; bounded). */
+async function settle(page: Page) {
+  await expect(h1(page)).toBeVisible();
+  await page
+    .waitForFunction(() => ![...document.querySelectorAll('main p, main [role=status]')].some((el) => /wird geladen|loading/i.test(el.textContent ?? '')), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
+}
+
+/**
+ * No horizontal overflow; the top of the page is below the sticky top bar; scrolled to the end,
+ * the footer's last line is above the bottom tabs (when they are shown).
+ */
+async function expectLayoutSound(page: Page, where: string) {
+  const report = await page.evaluate(async () => {
+    const problems: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) problems.push(`overflow: scrollWidth ${doc.scrollWidth} > ${window.innerWidth}`);
+    window.scrollTo(0, 0);
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    const header = document.querySelector('header')!.getBoundingClientRect();
+    const first = document.querySelector('main h1')!.getBoundingClientRect();
+    if (first.top < header.bottom) problems.push(`h1 at ${first.top} under the top bar ending at ${header.bottom}`);
+    window.scrollTo(0, doc.scrollHeight);
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    const bottomNav = document.querySelector('[data-testid=bottom-nav]');
+    const visible = bottomNav && getComputedStyle(bottomNav).display !== 'none';
+    const last = [...document.querySelectorAll('footer p, footer a')].at(-1)!.getBoundingClientRect();
+    if (visible) {
+      const top = bottomNav.getBoundingClientRect().top;
+      if (last.bottom > top) problems.push(`footer ends at ${last.bottom}, under the bottom tabs from ${top}`);
+    } else if (last.bottom > window.innerHeight) problems.push(`footer ends at ${last.bottom} below the window ${window.innerHeight}`);
+    window.scrollTo(0, 0);
+    return problems;
+  });
+  expect(report, where).toEqual([]);
+}
+
+for (const locale of ['de', 'en'] as const) {
+  test.describe(`public site, ${locale}`, () => {
+    test.describe('390 px', () => {
+      test.use(phone);
+      test('bottom tabs, no top navigation', async ({ page, consoleErrors }) => {
+        await page.goto(`/${locale}/start`);
+        await expect(page.getByTestId('bottom-nav')).toBeVisible();
+        await expect(page.getByTestId('top-nav')).toBeHidden();
+        await expect(page.getByRole('navigation', { name: nav(locale) })).toHaveCount(1);
+        await expect(page.getByTestId('bottom-nav').getByRole('link', { name: 'Start' })).toHaveAttribute('aria-current', 'page');
+        await shot(page, `start-${locale}-390`);
+        expect(consoleErrors).toEqual([]);
+      });
+    });
+
+    test.describe('1280 px', () => {
+      test.use(desktop);
+      test('top navigation with the tab histories, no bottom tabs', async ({ page, consoleErrors }) => {
+        await page.goto(`/${locale}/start`);
+        const top = page.getByTestId('top-nav');
+        await expect(top).toBeVisible();
+        await expect(page.getByTestId('bottom-nav')).toBeHidden();
+        await expect(page.getByRole('navigation', { name: nav(locale) })).toHaveCount(1);
+        await shot(page, `start-${locale}-1280`);
+
+        // Start -> prices; Service -> a topic; Start again is where Start was, and back.
+        await page.locator('main a[href$="/start/prices"]').first().click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
+        await expect(h1(page)).toBeVisible();
+        await top.locator('[data-tab=service]').click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/service$`));
+        await expect(top.locator('[data-tab=service]')).toHaveAttribute('aria-current', 'page');
+        await page.locator('main a[href$="/service/lift"]').first().click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/service/lift$`));
+        await expect(h1(page)).toBeVisible();
+        await top.locator('[data-tab=start]').click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
+        await expect(top.locator('[data-tab=start]')).toHaveAttribute('aria-current', 'page');
+        await top.locator('[data-tab=service]').click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/service/lift$`));
+        // A click on the active destination returns to its root.
+        await top.locator('[data-tab=service]').click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/service$`));
+        // Keyboard: the destinations are links in the tab order.
+        await top.locator('[data-tab=contact]').focus();
+        await page.keyboard.press('Enter');
+        await expect(page).toHaveURL(new RegExp(`/${locale}/contact$`));
+        expect(consoleErrors).toEqual([]);
+      });
+    });
+  });
+}
+
+test.describe('no overflow, nothing under a fixed bar', () => {
+  for (const width of [390, 768, 1280]) {
+    test.describe(`${width} px`, () => {
+      test.use(width === 1280 ? desktop : { viewport: { width, height: 844 } });
+      test('public pages', async ({ page, consoleErrors }) => {
+        for (const path of ['/de/start', '/en/start', '/de/service', '/en/contact', '/de/start/prices', '/en/auth/login']) {
+          await page.goto(path);
+          await settle(page);
+          await expectLayoutSound(page, `${path} at ${width}`);
+        }
+        expect(consoleErrors).toEqual([]);
+      });
+    });
+  }
+});
+
+test.describe('back office', () => {
+  test.describe('admin', () => {
+    test.use({ persona: 'admin' });
+    for (const width of [390, 768, 1280]) {
+      test.describe(`${width} px`, () => {
+        test.use(width === 1280 ? desktop : { viewport: { width, height: 844 } });
+        test('staff pages', async ({ page, consoleErrors }) => {
+          for (const path of ['/de/account/admin/orders', '/en/account/admin/calendar', '/de/account/admin/overview', '/en/account/admin/settings', '/de/account/admin/users']) {
+            await page.goto(path);
+            await settle(page);
+            await expectLayoutSound(page, `${path} at ${width}`);
+          }
+          expect(consoleErrors).toEqual([]);
+        });
+      });
+    }
+  });
+
+  test.describe('harbour staff at 1280 px', () => {
+    test.use({ persona: 'harbour', ...desktop });
+    for (const locale of ['de', 'en'] as const) {
+      test(`sidebar and full-width pages, ${locale}`, async ({ page, consoleErrors }) => {
+        test.setTimeout(60_000);
+        const orders = locale === 'en' ? 'Orders' : 'Bestellungen';
+        await page.goto(`/${locale}/account/admin/orders`);
+        await settle(page);
+        const sidebar = page.locator('[data-slot=sidebar-container]');
+        await expect(sidebar).toBeVisible();
+        const team = sidebar.getByRole('navigation', { name: locale === 'en' ? 'Harbour team' : 'Hafenteam' });
+        await expect(team.getByRole('link', { name: orders, exact: true })).toHaveAttribute('aria-current', 'page');
+        await expect(sidebar.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+        // No menu button: the sidebar is always there.
+        await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeHidden();
+        // The page uses the width beside the sidebar.
+        const viewport = page.viewportSize()!;
+        const used = await page.locator('main').evaluate((main) => {
+          const box = main.getBoundingClientRect();
+          const style = getComputedStyle(main);
+          return box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        });
+        expect(used).toBeGreaterThan(0.8 * viewport.width);
+        const heading = await h1(page).boundingBox();
+        const side = await sidebar.boundingBox();
+        expect(heading!.x).toBeGreaterThanOrEqual(side!.x + side!.width);
+        await shot(page, `orders-${locale}-1280`);
+
+        // The sidebar navigates; the current entry follows.
+        await team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/account/admin/calendar$`));
+        await settle(page);
+        await expect(team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true })).toHaveAttribute('aria-current', 'page');
+        // The week calendar uses the width too.
+        const calendar = await page.locator('main table').first().boundingBox();
+        expect(calendar!.width).toBeGreaterThan(0.8 * viewport.width);
+        await shot(page, `calendar-${locale}-1280`);
+
+        // Public pages have no sidebar: the staff menu is the drawer.
+        await page.getByTestId('top-nav').locator('[data-tab=start]').click();
+        await expect(page).toHaveURL(new RegExp(`/${locale}/start$`));
+        await expect(sidebar).toHaveCount(0);
+        await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeVisible();
+        expect(consoleErrors).toEqual([]);
+      });
+    }
+  });
+
+  test.describe('harbour staff at 390 px', () => {
+    test.use({ persona: 'harbour', ...phone });
+    test('the sidebar is a sheet behind the menu button', async ({ page, consoleErrors }) => {
+      await page.goto('/de/account/admin/orders');
+      await settle(page);
+      await expect(page.locator('[data-slot=sidebar-container]')).toBeHidden();
+      await expect(page.getByTestId('bottom-nav')).toBeVisible();
+      await page.getByRole('button', { name: 'Menü öffnen' }).click();
+      const sheet = page.getByRole('dialog', { name: 'Hafenverwaltung' });
+      await expect(sheet).toBeVisible();
+      await shot(page, 'orders-menu-de-390');
+      await sheet.getByRole('navigation', { name: 'Hafenteam' }).getByRole('link', { name: 'Kassenbuch' }).click();
+      await expect(page).toHaveURL(/\/de\/account\/admin\/cash$/);
+      await expect(sheet).toBeHidden();
+      await expect(h1(page)).toHaveText('Kassenbuch');
+      await shot(page, 'cash-de-390');
+      expect(consoleErrors).toEqual([]);
+    });
+  });
+});
