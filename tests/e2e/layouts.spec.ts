@@ -83,15 +83,21 @@ for (const locale of ['de', 'en'] as const) {
         await shot(page, `start-${locale}-1280`);
 
         // Start -> prices; Service -> a topic; Start again is where Start was, and back.
+        // Each step waits for the new page's heading: the URL changes before the page is in,
+        // and the tab history records a page once it is shown.
+        const startH1 = (await h1(page).textContent())!;
         await page.locator('main a[href$="/start/prices"]').first().click();
         await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
-        await expect(h1(page)).toBeVisible();
+        await expect(h1(page)).not.toHaveText(startH1);
+        const pricesH1 = (await h1(page).textContent())!;
         await top.locator('[data-tab=service]').click();
         await expect(page).toHaveURL(new RegExp(`/${locale}/service$`));
         await expect(top.locator('[data-tab=service]')).toHaveAttribute('aria-current', 'page');
+        await expect(h1(page)).not.toHaveText(pricesH1);
+        const serviceH1 = (await h1(page).textContent())!;
         await page.locator('main a[href$="/service/lift"]').first().click();
         await expect(page).toHaveURL(new RegExp(`/${locale}/service/lift$`));
-        await expect(h1(page)).toBeVisible();
+        await expect(h1(page)).not.toHaveText(serviceH1);
         await top.locator('[data-tab=start]').click();
         await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
         await expect(top.locator('[data-tab=start]')).toHaveAttribute('aria-current', 'page');
