@@ -51,11 +51,11 @@ export async function signInWithPassword(client: SupabaseClient, credentials: { 
  * Returns the session object GoTrue answers (aal2 for demo staff).
  */
 export async function passwordSession<T extends Session>(
-  apiUrl: string, apikey: string, credentials: { email: string; password: string }, headers: Record<string, string> = {},
+  apiUrl: string, apikey: string, credentials: { email: string; password: string },
 ): Promise<T> {
   const call = async (path: string, body: unknown, token?: string) => fetch(`${apiUrl}/auth/v1${path}`, {
     method: 'POST',
-    headers: { apikey, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: { apikey, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
   for (let attempt = 1; ; attempt++) {
