@@ -90,7 +90,9 @@ REVOKE ALL ON FUNCTION "public"."harbour_intro"() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION "public"."harbour_intro"() TO "anon", "authenticated", "postgres", "service_role";
 
 -- Hand-written (data): the demo harbour's introduction, as supabase/schemas/45_harbour_access.sql
--- inserts it in a new database.
+-- inserts it in a new database. Past the audit trigger: a shipped default is nobody's change
+-- (as the e-invoice settings and the extras' catalogue).
+alter table public.harbour_settings disable trigger harbour_settings_audit;
 update public.harbour_settings set
   address_street = 'Speditionstraße 25', address_postal_code = '40221', address_city = 'Düsseldorf',
   latitude = 51.213900, longitude = 6.745200,
@@ -102,3 +104,4 @@ update public.harbour_settings set
   water_approach = 'Die Hafeneinfahrt liegt am rechten Ufer bei Rhein-km 744. Melden Sie sich vor der Einfahrt über UKW beim Hafenbüro und machen Sie an einem freien Gastliegeplatz am Kopfsteg fest.',
   water_approach_en = 'The harbour entrance is on the right bank at Rhine km 744. Call the harbour office on VHF before entering and moor at a free guest berth on the head pier.'
 where id = 1;
+alter table public.harbour_settings enable trigger harbour_settings_audit;

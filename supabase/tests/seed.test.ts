@@ -1,7 +1,7 @@
 /**
  * The demo harbour of supabase/seed.sql on the local stack, through supabase-js as the app
- * uses it, on PGlite and PostgreSQL 15: the demo users log in with their passwords and get
- * their role flags in the JWT, kunde has a stay arriving today (Europe/Berlin), the harbour
+ * uses it, on PGlite and PostgreSQL 15: the demo users log in with their passwords (staff with
+ * their second factor) and get their role flags in the JWT, kunde has a stay arriving today (Europe/Berlin), the harbour
  * is believable, and the booking functions work on it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { engines, skipBecause } from '../local/test/harness/engines.ts';
 import { startTestStack } from '../local/test/harness/stack.ts';
 import type { Stack } from '../local/src/stack.ts';
+import { signInWithPassword } from '../local/test/harness/demo-staff.ts';
 
 const berlinDay = (offsetDays = 0) =>
   new Date(Date.now() + offsetDays * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
@@ -24,7 +25,8 @@ for (const engine of engines()) {
       });
     const login = async (email: string, password: string) => {
       const sb = client();
-      const { data, error } = await sb.auth.signInWithPassword({ email, password });
+      // Demo staff pass the second factor (their seeded TOTP keys), as after the app's login.
+      const { data, error } = await signInWithPassword(sb, { email, password });
       if (error) throw new Error(`${email}: ${error.message}`);
       const claims = JSON.parse(Buffer.from(data.session!.access_token.split('.')[1], 'base64url').toString());
       return { sb, claims };

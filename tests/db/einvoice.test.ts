@@ -16,6 +16,7 @@ import type { Stack } from '../../supabase/local/src/stack.ts';
 import { buildCiiXml, isEInvoice } from '../../supabase/functions/_shared/einvoice.ts';
 import { renderInvoicePdf, type PdfInvoiceDocument } from '../../supabase/functions/_shared/invoice-pdf.ts';
 import { all, businessRuleErrors, cents, facturX, one, parseXml, xsdErrors } from '../../supabase/local/test/harness/einvoice-check.ts';
+import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
 
@@ -26,7 +27,7 @@ describe('e-invoices of issued documents (pglite)', () => {
   beforeAll(async () => {
     stack = await startTestStack({ engine: 'pglite', workdir: 'supabase' });
     staff = createClient(stack.url, stack.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
-    const { error } = await staff.auth.signInWithPassword({ email: 'hafen@hafen.test', password: 'Hafen1234' });
+    const { error } = await signInWithPassword(staff, { email: 'hafen@hafen.test', password: 'Hafen1234' });
     if (error) throw new Error(error.message);
   }, 400_000); // the first run after a migration prepares PGlite's cached data directory
   afterAll(async () => {
