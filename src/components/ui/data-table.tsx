@@ -45,7 +45,8 @@ export interface UrlTableOptions<TData, S extends TableSearch> {
   data: TData[];
   columns: ColumnDef<TData, never>[] | ColumnDef<TData>[];
   search: S;
-  onSearch: (next: S) => void;
+  /** A new search, or a change of the latest one (two quick changes must not undo each other). */
+  onSearch: (next: S | ((previous: S) => S)) => void;
   pageSize: number;
   /** Server-side paging and sorting: the number of all matching rows (data is one page). */
   total?: number;
@@ -78,11 +79,11 @@ export function useUrlTable<TData, S extends TableSearch>({ data, columns, searc
     getSortedRowModel: server ? undefined : getSortedRowModel(),
     getPaginationRowModel: server ? undefined : getPaginationRowModel(),
     // A new sort order starts at page 1; showing or hiding a column keeps the page.
-    onSortingChange: (updater) => onSearch({ ...search, sort: sortParam(sortFrom(resolve(updater, sorting))), page: undefined }),
-    onColumnVisibilityChange: (updater) => onSearch({ ...search, hide: hideFrom(resolve(updater, columnVisibility)) }),
+    onSortingChange: (updater) => onSearch((previous) => ({ ...previous, sort: sortParam(sortFrom(resolve(updater, sorting))), page: undefined })),
+    onColumnVisibilityChange: (updater) => onSearch((previous) => ({ ...previous, hide: hideFrom(resolve(updater, columnVisibility)) })),
     onPaginationChange: (updater) => {
       const next = resolve(updater, pagination).pageIndex + 1;
-      onSearch({ ...search, page: next > 1 ? next : undefined });
+      onSearch((previous) => ({ ...previous, page: next > 1 ? next : undefined }));
     },
   });
 }
@@ -246,7 +247,17 @@ export function DataTableTextFilter({ id, label, value, onChange, ...props }: { 
           const next = e.target.value;
           setText(next);
           clearTimeout(timer.current);
-          timer.current = setTimeout(() => onChange(next), 250);
+          timer.current = setTimeout(() => {
+            timer.current = undefined;
+            onChange(next);
+          }, 250);
+        }}
+        onBlur={() => {
+          // Leaving the field (e.g. for a checkbox) applies what was typed at once.
+          if (timer.current === undefined) return;
+          clearTimeout(timer.current);
+          timer.current = undefined;
+          if (text !== value) onChange(text);
         }}
         className="w-full sm:w-64"
         {...props}

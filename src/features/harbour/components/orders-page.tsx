@@ -19,7 +19,7 @@ import { useKindLabel, useStatusLabel, usePaymentShortLabel } from './orders-lab
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
 /** The order list of the harbour team: newest first; filters, search and page live in the URL. */
-export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearch: (next: OrdersSearch) => void }) {
+export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearch: (next: OrdersSearch | ((previous: OrdersSearch) => OrdersSearch)) => void }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   useCalendarRealtime();
@@ -31,7 +31,7 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
   const page = search.page ?? 1;
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
-  const set = (patch: Partial<OrdersSearch>) => onSearch({ ...search, ...patch, page: 'page' in patch ? patch.page : undefined });
+  const set = (patch: Partial<OrdersSearch>) => onSearch((previous) => ({ ...previous, ...patch, page: 'page' in patch ? patch.page : undefined }));
   const submitSearch = (e: FormEvent) => {
     e.preventDefault();
     set({ q: query.trim() || undefined });

@@ -19,7 +19,7 @@ const PAGE_SIZE = 25;
  * /account/admin/news: columns Titel, Beginn, Ende, Aktionen; create and delete (spec section 2).
  * A client-side data table (a few dozen rows): search, sort, hidden columns and page live in the URL.
  */
-export function NewsListPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch) => void }) {
+export function NewsListPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch | ((previous: ListSearch) => ListSearch)) => void }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const queryClient = useQueryClient();
@@ -84,7 +84,7 @@ export function NewsListPage({ search, onSearch }: { search: ListSearch; onSearc
       ) : (
         <>
           <div className="flex flex-wrap items-end gap-3">
-            <DataTableTextFilter id="news-search" label={t`Suche`} placeholder={t`Titel`} value={search.q ?? ''} onChange={(q) => onSearch({ ...search, q: q.trim() || undefined, page: undefined })} />
+            <DataTableTextFilter id="news-search" label={t`Suche`} placeholder={t`Titel`} value={search.q ?? ''} onChange={(q) => onSearch((previous) => ({ ...previous, q: q.trim() || undefined, page: undefined }))} />
             <div className="ml-auto"><DataTableViewOptions table={table} /></div>
           </div>
           <DataTable table={table} caption={t`News`} empty={<Trans>Keine News gefunden.</Trans>} />

@@ -19,11 +19,11 @@ const PAGE_SIZE = 50;
  * All berths as a client-side data table (about a hundred rows): search, pier, archived, sort,
  * hidden columns and page live in the URL.
  */
-export function PlacesListPage({ search, onSearch }: { search: PlacesSearch; onSearch: (next: PlacesSearch) => void }) {
+export function PlacesListPage({ search, onSearch }: { search: PlacesSearch; onSearch: (next: PlacesSearch | ((previous: PlacesSearch) => PlacesSearch)) => void }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const { data, error, isPending } = useQuery(adminPlacesQueryOptions());
-  const set = (patch: Partial<PlacesSearch>) => onSearch({ ...search, ...patch, page: undefined });
+  const set = (patch: Partial<PlacesSearch>) => onSearch((previous) => ({ ...previous, ...patch, page: undefined }));
   const piers = useMemo(() => [...new Set((data ?? []).map((p) => p.pier).filter((p): p is string => !!p))].sort((a, b) => a.localeCompare(b, locale)), [data, locale]);
   const rows = useMemo(() => {
     const term = (search.q ?? '').toLowerCase();

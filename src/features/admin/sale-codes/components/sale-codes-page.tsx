@@ -26,7 +26,7 @@ export function useSaleCodeLabel() {
 const PAGE_SIZE = 25;
 
 /** /account/admin/sale-codes: list (a client-side data table, its state in the URL), create, edit, delete. */
-export function SaleCodesPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch) => void }) {
+export function SaleCodesPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch | ((previous: ListSearch) => ListSearch)) => void }) {
   const { t } = useLingui();
   const label = useSaleCodeLabel();
   const queryClient = useQueryClient();
@@ -86,7 +86,7 @@ export function SaleCodesPage({ search, onSearch }: { search: ListSearch; onSear
       ) : (
         <>
           <div className="flex flex-wrap items-end gap-3">
-            <DataTableTextFilter id="codes-search" label={t`Suche`} placeholder={t`Code`} value={search.q ?? ''} onChange={(q) => onSearch({ ...search, q: q.trim() || undefined, page: undefined })} />
+            <DataTableTextFilter id="codes-search" label={t`Suche`} placeholder={t`Code`} value={search.q ?? ''} onChange={(q) => onSearch((previous) => ({ ...previous, q: q.trim() || undefined, page: undefined }))} />
             <div className="ml-auto"><DataTableViewOptions table={table} /></div>
           </div>
           <DataTable table={table} caption={t`Codes`} empty={<Trans>Keine Codes gefunden.</Trans>} />

@@ -16,14 +16,14 @@ import type { UsersSearch } from '../api/users-search';
  * /account/admin/users: a server-side data table (admin_list_users sorts, filters and pages in
  * Postgres); search, role, state, sort, hidden columns and page live in the URL.
  */
-export function UsersListPage({ search, onSearch }: { search: UsersSearch; onSearch: (next: UsersSearch) => void }) {
+export function UsersListPage({ search, onSearch }: { search: UsersSearch; onSearch: (next: UsersSearch | ((previous: UsersSearch) => UsersSearch)) => void }) {
   const { t } = useLingui();
   const [typed, setTyped] = useState(search.q ?? '');
   const query = useQuery(adminUsersQueryOptions(search));
   const total = query.data?.total ?? 0;
   const page = search.page ?? 1;
   const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
-  const set = (patch: Partial<UsersSearch>) => onSearch({ ...search, ...patch, page: undefined });
+  const set = (patch: Partial<UsersSearch>) => onSearch((previous) => ({ ...previous, ...patch, page: undefined }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
