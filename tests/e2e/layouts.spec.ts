@@ -139,6 +139,7 @@ test.describe('back office', () => {
       test.describe(`${width} px`, () => {
         test.use(width === 1280 ? desktop : { viewport: { width, height: 844 } });
         test('staff pages', async ({ page, consoleErrors }) => {
+          test.setTimeout(90_000); // five back-office pages, each loaded and measured
           for (const path of ['/de/account/admin/orders', '/en/account/admin/calendar', '/de/account/admin/overview', '/en/account/admin/settings', '/de/account/admin/users']) {
             await page.goto(path);
             await settle(page);
