@@ -124,6 +124,8 @@ export function loadConfig(workdir: string): StackConfig {
     token_refresh: 150,
     sign_in_sign_ups: 30,
     token_verifications: 30,
+    // GoTrue's FactorChallenge/FactorVerify limiters: 15 a minute per address (auth/core.ts).
+    mfa_challenge_and_verify: 15,
   };
   for (const [name, value] of Object.entries(table(auth.rate_limit))) {
     if (typeof value === 'number') rateLimit[name] = value;
