@@ -643,6 +643,11 @@ revoke execute on function public.check_in(uuid) from anon, public;
 -- Measured with supabase/local/bench/booking.bench.ts (1,000 berths, 10 years of stays).
 create index place_statuses_place_end_idx on public.place_statuses (place_id, ends_at) where not cancelled;
 
+-- The live occupations overlapping a period, whatever the berth (availability search, calendar,
+-- occupancy report): a GiST index on the stay as a range (issue 25; the exclusion constraint's
+-- index leads with place_id).
+create index place_statuses_period_idx on public.place_statuses using gist (tstzrange(starts_at, ends_at)) where not cancelled;
+
 create function private.move_booking(p_order_id uuid, p_place_id uuid)
 returns public.orders
 language plpgsql
@@ -815,6 +820,9 @@ as $$
         and not s.cancelled
         and s.ends_at > p_starts_at
         and s.starts_at < p_ends_at
+        -- Implied by the two tests above; lets the planner probe place_statuses_period_idx
+        -- once instead of scanning every stay ever booked (issue 25).
+        and tstzrange(s.starts_at, s.ends_at) && tstzrange(p_starts_at, greatest(p_starts_at, p_ends_at), '[]')
         and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= p_now, false)
     )
 $$;

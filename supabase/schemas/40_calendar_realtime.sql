@@ -236,11 +236,16 @@ begin
            nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''),
            b.reason
     from public.place_statuses s
-    left join public.orders o on o.id = s.order_id
+    -- One index probe per occupation (offset 0 keeps the subquery apart): a hash join read
+    -- every order ever made for a month's few thousand (issue 25).
+    left join lateral (
+      select o.status, o.expires_at, o.boat, o.person from public.orders o where o.id = s.order_id offset 0
+    ) o on true
     left join public.berth_blocks b on b.place_status_id = s.id
     where not s.cancelled
       and s.starts_at < v_to
       and s.ends_at > v_from
+      and tstzrange(s.starts_at, s.ends_at) && tstzrange(v_from, v_to)
       and (p_place_id is null or s.place_id = p_place_id)
       and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= v_now, false)
     union all

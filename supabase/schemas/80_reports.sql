@@ -49,6 +49,168 @@ $$;
 comment on function private.size_class_rank(text) is 'Sort order of the size classes, smallest first.';
 revoke execute on function private.size_class_rank(text) from public;
 
+-- Report facts (issue 25): one narrow row per order with the values the reports sum, computed
+-- by the same expressions the reports used on public.orders, public.order_extras and the
+-- payments ledger, and kept exact by the transactions that change those rows (triggers below).
+-- A year of 75k orders scanned from public.orders (wide: jsonb snapshots, ~780 bytes a row)
+-- and with the ledger summed per order cost 40-440 ms per report on PGlite; the reports now
+-- read ~100-byte rows without per-row function calls (docs/decisions.md, "Fast reports").
+-- Derived data: not audited (the rows it derives from are), no API role reads it.
+create table private.order_report_facts (
+  order_id uuid primary key references public.orders (id) on delete cascade,
+  starts_at timestamptz not null,
+  -- status in ('confirmed', 'checked_in', 'completed'): a sale.
+  sale boolean not null,
+  kind public.order_kind not null,
+  -- date_trunc('month', starts_at in Berlin): the arrival month.
+  month date not null,
+  -- Berlin departure day minus arrival day, and the stay in hours (day stays).
+  nights integer not null,
+  hours numeric not null,
+  boat_length numeric,
+  country text,
+  -- The distinct guest: lower(e-mail), else the user, else the order.
+  guest text not null,
+  checked_in boolean not null,
+  -- upper(sale_code), and for an order with a code its breakdown's nights, discount against
+  -- EUR 10 a night and net cents.
+  sale_code text,
+  code_nights integer,
+  code_discount_cents bigint,
+  code_net_cents bigint,
+  -- Berth price (breakdown) plus billed extras without deposits (private.extras_revenue).
+  net_cents bigint,
+  vat_cents bigint,
+  gross_cents bigint,
+  -- What the ledger holds net of refunds, less the deposits the order still holds, at least 0.
+  paid_cents bigint not null
+);
+
+alter table private.order_report_facts enable row level security;
+
+comment on table private.order_report_facts is 'Reports: per order the values the admin reports sum (derived from orders, order_extras and payments by triggers; not audited, no API role reads it).';
+
+create index order_report_facts_sale_starts_idx on private.order_report_facts (starts_at) where sale;
+
+-- A numeric read from a jsonb field as the reports read it ((x ->> k)::numeric), or null where
+-- that cast would fail (a trigger must not refuse an order the reports would merely fail on).
+create function private.jsonb_numeric(p_value jsonb)
+returns numeric
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(p_value) = 'number' then (p_value #>> '{}')::numeric
+    when jsonb_typeof(p_value) = 'string' and (p_value #>> '{}') ~ '^\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$'
+      then (p_value #>> '{}')::numeric
+  end
+$$;
+comment on function private.jsonb_numeric(jsonb) is 'A jsonb number (or numeric string) as numeric; null for anything else.';
+revoke execute on function private.jsonb_numeric(jsonb) from public;
+
+-- Writes the report facts of one order (p_order_id) or of every order (null: the migration's
+-- backfill), set-based.
+create function private.refresh_order_report_facts(p_order_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if p_order_id is null then
+    delete from private.order_report_facts;
+  else
+    delete from private.order_report_facts f where f.order_id = p_order_id;
+  end if;
+  insert into private.order_report_facts (
+    order_id, starts_at, sale, kind, month, nights, hours, boat_length, country, guest, checked_in,
+    sale_code, code_nights, code_discount_cents, code_net_cents, net_cents, vat_cents, gross_cents, paid_cents
+  )
+  select o.id, o.starts_at, o.status in ('confirmed', 'checked_in', 'completed'), o.kind,
+         date_trunc('month', (o.starts_at at time zone 'Europe/Berlin'))::date,
+         (o.ends_at at time zone 'Europe/Berlin')::date - (o.starts_at at time zone 'Europe/Berlin')::date,
+         extract(epoch from (o.ends_at - o.starts_at)) / 3600,
+         private.jsonb_numeric(o.boat -> 'length'),
+         nullif(btrim(o.person ->> 'country'), ''),
+         coalesce(nullif(lower(o.email), ''), o.user_id::text, o.id::text),
+         o.checked_in,
+         upper(o.sale_code),
+         case when o.sale_code is not null then (o.price_breakdown ->> 'nights')::integer end,
+         case when o.sale_code is not null
+              then (o.price_breakdown ->> 'nights')::bigint * 1000 - (o.price_breakdown ->> 'additional_costs_cents')::bigint end,
+         case when o.sale_code is not null then (o.price_breakdown ->> 'net_cents')::bigint end,
+         (o.price_breakdown ->> 'net_cents')::bigint + coalesce(x.net_cents, 0),
+         (o.price_breakdown ->> 'vat_cents')::bigint + coalesce(x.vat_cents, 0),
+         (o.price_breakdown ->> 'gross_cents')::bigint + coalesce(x.gross_cents, 0),
+         greatest(coalesce(l.paid_cents, 0) - coalesce(l.refunded_cents, 0) - coalesce(x.deposit_cents, 0), 0)
+  from public.orders o
+  -- private.extras_revenue(), for these orders.
+  left join (
+    select r.order_id, sum(r.gross - r.vat) filter (where not r.deposit)::bigint as net_cents,
+           sum(r.vat) filter (where not r.deposit)::bigint as vat_cents,
+           sum(r.gross) filter (where not r.deposit)::bigint as gross_cents,
+           coalesce(sum(r.gross) filter (where r.deposit), 0)::bigint as deposit_cents
+    from (
+      select e.order_id, e.deposit, sum(e.quantity * e.unit_price_cents)::bigint as gross,
+             round(sum(e.quantity * e.unit_price_cents) * e.vat_rate / (100.0 + e.vat_rate))::bigint as vat
+      from public.order_extras e
+      where e.removed_at is null and e.returned_at is null
+        and (p_order_id is null or e.order_id = p_order_id)
+      group by e.order_id, e.deposit, e.vat_rate
+    ) r
+    group by r.order_id
+  ) x on x.order_id = o.id
+  -- private.order_ledger(), for these orders.
+  left join (
+    select p.order_id,
+           coalesce(sum(p.amount_cents) filter (where p.kind = 'payment' and p.refund_of is null), 0)::bigint as paid_cents,
+           (coalesce(sum(p.amount_cents) filter (where p.kind = 'refund'), 0)
+            - coalesce(sum(p.amount_cents) filter (where p.kind = 'payment' and p.refund_of is not null), 0))::bigint as refunded_cents
+    from public.payments p
+    where p_order_id is null or p.order_id = p_order_id
+    group by p.order_id
+  ) l on l.order_id = o.id
+  where p_order_id is null or o.id = p_order_id;
+end
+$$;
+comment on function private.refresh_order_report_facts(uuid) is 'Rewrites the report facts of one order (null: of all orders) from orders, order_extras and payments.';
+revoke execute on function private.refresh_order_report_facts(uuid) from public;
+
+create function private.order_report_facts_sync()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'orders' then
+    perform private.refresh_order_report_facts(new.id);
+  elsif tg_op = 'DELETE' then
+    perform private.refresh_order_report_facts(old.order_id);
+  else
+    perform private.refresh_order_report_facts(new.order_id);
+    if tg_op = 'UPDATE' and old.order_id is distinct from new.order_id then
+      perform private.refresh_order_report_facts(old.order_id);
+    end if;
+  end if;
+  return null;
+end
+$$;
+comment on function private.order_report_facts_sync() is 'After a change of an order, its extras or its payments: rewrites the order''s report facts in the same transaction.';
+revoke execute on function private.order_report_facts_sync() from public;
+
+create trigger orders_report_facts after insert or update of status, kind, starts_at, ends_at, boat, person, email, user_id,
+  checked_in, sale_code, price_breakdown on public.orders
+  for each row execute function private.order_report_facts_sync();
+
+create trigger order_extras_report_facts after insert or update or delete on public.order_extras
+  for each row execute function private.order_report_facts_sync();
+
+create trigger payments_report_facts after insert on public.payments
+  for each row execute function private.order_report_facts_sync();
+
 -- A berth-night is the night from day d to d+1; it is occupied when a live booking (or a
 -- long-term holding, or a maintenance block) covers midnight at its end. Day stays occupy no
 -- night. Berths are the ones not archived.
@@ -64,6 +226,7 @@ language plpgsql
 stable
 security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   v_from timestamptz;
@@ -92,23 +255,30 @@ begin
            ((s.ends_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date - 1 as d2
     from public.place_statuses s
     join berths b on b.id = s.place_id
-    left join public.orders o on o.id = s.order_id
+    left join private.order_report_facts f on f.order_id = s.order_id
     where not s.cancelled
       and s.starts_at < v_to and s.ends_at > v_from
-      and (s.order_id is null or o.status in ('confirmed', 'checked_in', 'completed'))
+      and (s.order_id is null or f.sale)
     union all
     select b.size_class, null, h.starts_on, coalesce(h.ends_on, p_to)
     from public.long_term_holders h
     join berths b on b.id = h.place_id
     where h.starts_on <= p_to and (h.ends_on is null or h.ends_on >= p_from)
   ),
-  counted as (
-    select m.month_start, x.size_class,
-           sum(least(x.d2, m.month_end) - greatest(x.d1, m.first_day) + 1) filter (where x.booked)::integer as booked,
-           sum(least(x.d2, m.month_end) - greatest(x.d1, m.first_day) + 1) filter (where x.booked is null)::integer as long_term,
-           sum(least(x.d2, m.month_end) - greatest(x.d1, m.first_day) + 1) filter (where not x.booked)::integer as blocked
+  -- Each span's nights inside the range, split at month ends: one or two months per span
+  -- (a join of every span with every month of the range compared 13 times as many rows).
+  clipped as (
+    select x.size_class, x.booked, greatest(x.d1, p_from) as d1, least(x.d2, p_to) as d2
     from spans x
-    join months m on x.d1 <= m.month_end and x.d2 >= m.first_day
+    where greatest(x.d1, p_from) <= least(x.d2, p_to)
+  ),
+  counted as (
+    select mm::date as month_start, x.size_class,
+           sum(least(x.d2, (mm + interval '1 month')::date - 1) - greatest(x.d1, mm::date) + 1) filter (where x.booked)::integer as booked,
+           sum(least(x.d2, (mm + interval '1 month')::date - 1) - greatest(x.d1, mm::date) + 1) filter (where x.booked is null)::integer as long_term,
+           sum(least(x.d2, (mm + interval '1 month')::date - 1) - greatest(x.d1, mm::date) + 1) filter (where not x.booked)::integer as blocked
+    from clipped x
+    cross join lateral generate_series(date_trunc('month', x.d1::timestamp), date_trunc('month', x.d2::timestamp), interval '1 month') mm
     group by 1, 2
   )
   select m.month_start, c.size_class, c.berths, c.berths * (m.month_end - m.first_day + 1),
@@ -173,6 +343,7 @@ language plpgsql
 stable
 security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   v_from timestamptz;
@@ -182,18 +353,12 @@ begin
   v_from := private.berlin_at(p_from, time '00:00');
   v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
-  select date_trunc('month', (o.starts_at at time zone 'Europe/Berlin'))::date, o.kind, count(*)::integer,
-         sum((o.price_breakdown ->> 'net_cents')::bigint + coalesce(x.net_cents, 0))::bigint,
-         sum((o.price_breakdown ->> 'vat_cents')::bigint + coalesce(x.vat_cents, 0))::bigint,
-         sum((o.price_breakdown ->> 'gross_cents')::bigint + coalesce(x.gross_cents, 0))::bigint,
-         -- What the ledger holds, less the deposits the order still holds (a part payment
-         -- counts towards them first).
-         coalesce(sum(greatest(l.paid_cents - l.refunded_cents - coalesce(x.deposit_cents, 0), 0)), 0)::bigint
-  from public.orders o
-  cross join lateral private.order_ledger(o.id) l
-  left join private.extras_revenue() x on x.order_id = o.id
-  where o.status in ('confirmed', 'checked_in', 'completed')
-    and o.starts_at >= v_from and o.starts_at < v_to
+  -- The facts hold per order the berth price plus extras and what the ledger holds less the
+  -- deposits the order still holds (a part payment counts towards them first).
+  select f.month, f.kind, count(*)::integer, sum(f.net_cents)::bigint, sum(f.vat_cents)::bigint,
+         sum(f.gross_cents)::bigint, coalesce(sum(f.paid_cents), 0)::bigint
+  from private.order_report_facts f
+  where f.sale and f.starts_at >= v_from and f.starts_at < v_to
   group by 1, 2
   order by 1, 2;
 end
@@ -221,6 +386,7 @@ language plpgsql
 stable
 security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   v_from timestamptz;
@@ -231,13 +397,9 @@ begin
   v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
   with sales as (
-    select o.kind,
-           (o.ends_at at time zone 'Europe/Berlin')::date - (o.starts_at at time zone 'Europe/Berlin')::date as nights,
-           extract(epoch from (o.ends_at - o.starts_at)) / 3600 as hours,
-           (o.boat ->> 'length')::numeric as boat_length
-    from public.orders o
-    where o.status in ('confirmed', 'checked_in', 'completed')
-      and o.starts_at >= v_from and o.starts_at < v_to
+    select f.kind, f.nights, f.hours, f.boat_length
+    from private.order_report_facts f
+    where f.sale and f.starts_at >= v_from and f.starts_at < v_to
   )
   select s.kind, count(*)::integer, sum(s.nights)::integer,
          case when s.kind = 'day' then null else round(avg(s.nights), 2) end,
@@ -271,6 +433,8 @@ language plpgsql
 stable
 security definer
 set search_path = ''
+set jit = off
+set work_mem = '64MB'
 as $$
 declare
   v_from timestamptz;
@@ -280,14 +444,10 @@ begin
   v_from := private.berlin_at(p_from, time '00:00');
   v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
-  select nullif(btrim(o.person ->> 'country'), ''), count(*)::integer,
-         count(distinct coalesce(nullif(lower(o.email), ''), o.user_id::text, o.id::text))::integer,
-         sum((o.ends_at at time zone 'Europe/Berlin')::date - (o.starts_at at time zone 'Europe/Berlin')::date)::integer,
-         sum((o.price_breakdown ->> 'gross_cents')::bigint + coalesce(x.gross_cents, 0))::bigint
-  from public.orders o
-  left join private.extras_revenue() x on x.order_id = o.id
-  where o.status in ('confirmed', 'checked_in', 'completed')
-    and o.starts_at >= v_from and o.starts_at < v_to
+  select f.country, count(*)::integer, count(distinct f.guest)::integer, sum(f.nights)::integer,
+         sum(f.gross_cents)::bigint
+  from private.order_report_facts f
+  where f.sale and f.starts_at >= v_from and f.starts_at < v_to
   group by 1
   order by 2 desc, 1 nulls last;
 end
@@ -315,6 +475,7 @@ language plpgsql
 stable
 security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   v_from timestamptz;
@@ -325,14 +486,11 @@ begin
   v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
   with used as (
-    select upper(o.sale_code) as code, count(*)::integer as orders,
-           sum((o.price_breakdown ->> 'nights')::integer)::integer as nights,
-           sum((o.price_breakdown ->> 'nights')::bigint * 1000 - (o.price_breakdown ->> 'additional_costs_cents')::bigint)::bigint as discount,
-           sum((o.price_breakdown ->> 'net_cents')::bigint)::bigint as net
-    from public.orders o
-    where o.sale_code is not null
-      and o.status in ('confirmed', 'checked_in', 'completed')
-      and o.starts_at >= v_from and o.starts_at < v_to
+    select f.sale_code as code, count(*)::integer as orders, sum(f.code_nights)::integer as nights,
+           sum(f.code_discount_cents)::bigint as discount, sum(f.code_net_cents)::bigint as net
+    from private.order_report_facts f
+    where f.sale_code is not null
+      and f.sale and f.starts_at >= v_from and f.starts_at < v_to
     group by 1
   )
   select coalesce(u.code, upper(s.code)), coalesce(u.orders, 0), coalesce(u.nights, 0),
@@ -365,6 +523,7 @@ language plpgsql
 stable
 security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   v_from timestamptz;
@@ -374,12 +533,10 @@ begin
   v_from := private.berlin_at(p_from, time '00:00');
   v_to := private.berlin_at(least(p_to, private.berlin_date(private.now())) + 1, time '00:00');
   return query
-  select date_trunc('month', (o.starts_at at time zone 'Europe/Berlin'))::date, count(*)::integer,
-         count(*) filter (where o.checked_in)::integer,
-         round(100.0 * count(*) filter (where o.checked_in) / count(*), 1)
-  from public.orders o
-  where o.status in ('confirmed', 'checked_in', 'completed')
-    and o.starts_at >= v_from and o.starts_at < v_to
+  select f.month, count(*)::integer, count(*) filter (where f.checked_in)::integer,
+         round(100.0 * count(*) filter (where f.checked_in) / count(*), 1)
+  from private.order_report_facts f
+  where f.sale and f.starts_at >= v_from and f.starts_at < v_to
   group by 1
   order by 1;
 end

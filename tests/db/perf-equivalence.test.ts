@@ -1,0 +1,159 @@
+/**
+ * Issue 25: the faster availability search, calendar_entries and admin reports answer exactly
+ * what the functions before it answered (tests/db/fixtures/perf-before.sql, schema perf_before),
+ * on generated data (tests/db/perf-data.ts: 150 berths, three years of stays in every state,
+ * cancellations, moves, payments and refunds, extras, day guests), for many random inputs, on
+ * PGlite and on PostgreSQL: every row, in order, to the cent. And the report facts the triggers
+ * kept while the data was written equal the facts computed afresh from orders, extras and the
+ * ledger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from '../../supabase/local/src/db/pglite.ts';
+import { openPostgres } from '../../supabase/local/src/db/postgres.ts';
+import { bootstrapPlatform } from '../../supabase/local/src/bootstrap/index.ts';
+import { migrate } from '../../supabase/local/src/migrate.ts';
+import type { Database, Queryable } from '../../supabase/local/src/db/types.ts';
+import { engines, freshPostgresDatabase, skipBecause } from '../../supabase/local/test/harness/engines.ts';
+import { asAdmin, beforeSql, harbourSql } from './perf-data.ts';
+
+class Rollback extends Error {}
+
+const REPORTS = ['report_occupancy', 'report_revenue', 'report_average_stay', 'report_guests_by_country', 'report_sale_codes', 'report_check_in_rate'];
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function random(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Rows, or the error's code and message when the call fails (both must fail alike). */
+async function answer(tx: Queryable, sql: string, params: unknown[]) {
+  await tx.query('savepoint probe');
+  try {
+    const { rows } = await tx.query(sql, params);
+    await tx.query('release savepoint probe');
+    return { rows };
+  } catch (error) {
+    await tx.query('rollback to savepoint probe');
+    const e = error as { code?: string; message: string };
+    return { error: `${e.code} ${e.message}` };
+  }
+}
+
+for (const engine of engines()) {
+  describe.skipIf(engine.skip && skipBecause(`perf equivalence on ${engine.name}`, engine.skip))(`issue 25: same answers, faster (${engine.name})`, { timeout: 300_000 }, () => {
+    let db: Database;
+    const rand = random(25);
+    const day = (offset: number) => `(current_date + ${Math.round(offset)})`;
+
+    beforeAll(async () => {
+      db = engine.name === 'pglite'
+        ? await openPglite()
+        : await openPostgres({ connectionString: await freshPostgresDatabase('perf'), max: 2, roundTripTimeoutMs: 0 });
+      await bootstrapPlatform(db);
+      await migrate(db, 'supabase', { seed: true });
+      await db.exec(beforeSql);
+      await db.transaction((tx) => tx.query(harbourSql({ berths: 150, pastDays: 730, futureDays: 365, slot: 20 })));
+      await db.exec('analyze');
+    }, 600_000);
+    afterAll(async () => {
+      await db?.close();
+    });
+
+    it('the generated data has every kind of change the reports must follow', async () => {
+      const { rows: [n] } = await db.query<Record<string, number>>(
+        `select (select count(*)::int from public.orders) as orders,
+                (select count(*)::int from public.orders where status = 'cancelled') as cancelled,
+                (select count(*)::int from public.orders where kind = 'day') as day_stays,
+                (select count(*)::int from public.orders o join public.places p on p.id = o.place_id where p.name like 'M%') as moved,
+                (select count(*)::int from public.payments where kind = 'refund') as refunds,
+                (select count(*)::int from public.order_extras where removed_at is not null) as removed_extras,
+                (select count(*)::int from public.order_extras where returned_at is not null) as returned_deposits,
+                (select count(*)::int from public.order_extras where removed_at is null and returned_at is null) as extras`,
+      );
+      expect(n.orders).toBeGreaterThan(7_000);
+      for (const k of ['cancelled', 'day_stays', 'moved', 'refunds', 'removed_extras', 'returned_deposits', 'extras']) expect(n[k], k).toBeGreaterThan(10);
+    });
+
+    it('the report facts the triggers kept equal the facts computed afresh', async () => {
+      const kept = (await db.query(`select * from private.order_report_facts order by order_id`)).rows;
+      expect(kept.length).toBe(Number((await db.query<{ n: string }>(`select count(*) as n from public.orders`)).rows[0].n));
+      // Recomputed in a transaction that is rolled back, so the kept rows stay as they are.
+      let fresh: unknown[] = [];
+      await db
+        .transaction(async (tx) => {
+          await tx.query(`select private.refresh_order_report_facts(null)`);
+          fresh = (await tx.query(`select * from private.order_report_facts order by order_id`)).rows;
+          throw new Rollback();
+        })
+        .catch((error) => {
+          if (!(error instanceof Rollback)) throw error;
+        });
+      expect(fresh.length).toBe(kept.length);
+      expect(fresh).toEqual(kept);
+    });
+
+    it('every report equals the one before, to the cent, over random ranges', async () => {
+      let compared = 0;
+      await asAdmin(db, async (tx) => {
+        for (let i = 0; i < 30; i++) {
+          const from = -760 + rand() * 1100;
+          const len = i === 0 ? 1100 : i === 1 ? 365 : rand() < 0.2 ? 0 : rand() * 400;
+          for (const report of REPORTS) {
+            const args = `${day(from)}, ${day(from + len)}`;
+            const before = await answer(tx, `select * from perf_before.${report}(${args})`, []);
+            const after = await answer(tx, `select * from public.${report}(${args})`, []);
+            expect(after, `${report}(${args})`).toEqual(before);
+            compared += before.rows?.length ?? 0;
+          }
+        }
+      });
+      expect(compared).toBeGreaterThan(500);
+    });
+
+    it('search_available_places equals the one before for random stays and boats', async () => {
+      let found = 0;
+      await db.transaction(async (tx) => {
+        for (let i = 0; i < 60; i++) {
+          const kind = rand() < 0.25 ? 'day' : 'overnight';
+          const arrival = Math.round(-5 + rand() * 380);
+          const nights = 1 + Math.floor(rand() * 8);
+          const length = (6 + rand() * 16).toFixed(2);
+          const width = (2 + rand() * 2.5).toFixed(2);
+          const args = kind === 'day'
+            ? [`'day'`, day(arrival), length, width, 'null', `time '09:00'`, `time '${12 + Math.floor(rand() * 6)}:00'`]
+            : [`'overnight'`, day(arrival), length, width, day(arrival + nights), 'null', 'null'];
+          const list = args.join(', ');
+          const before = await answer(tx, `select * from perf_before.search_available_places(${list})`, []);
+          const after = await answer(tx, `select * from private.search_available_places(${list})`, []);
+          expect(after, `search(${list})`).toEqual(before);
+          found += before.rows?.length ?? 0;
+        }
+      });
+      expect(found).toBeGreaterThan(1000);
+    });
+
+    it('calendar_entries equals the one before for random ranges, whole harbour and one berth', async () => {
+      const places = (await db.query<{ id: string }>(`select id from public.places order by name`)).rows.map((r) => r.id);
+      let entries = 0;
+      await db.transaction(async (tx) => {
+        for (let i = 0; i < 40; i++) {
+          const from = Math.round(-760 + rand() * 1120);
+          const to = from + Math.floor(rand() * 45);
+          const place = i % 3 === 2 ? places[Math.floor(rand() * places.length)] : null;
+          const order = 'order by 1';
+          const before = await answer(tx, `select * from perf_before.calendar_entries(${day(from)}, ${day(to)}, $1) ${order}`, [place]);
+          const after = await answer(tx, `select * from private.calendar_entries(${day(from)}, ${day(to)}, $1) ${order}`, [place]);
+          expect(after, `calendar_entries(${from}, ${to}, ${place})`).toEqual(before);
+          entries += before.rows?.length ?? 0;
+        }
+      });
+      expect(entries).toBeGreaterThan(5000);
+    });
+  });
+}
