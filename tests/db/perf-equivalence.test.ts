@@ -58,7 +58,7 @@ for (const engine of engines()) {
       await bootstrapPlatform(db);
       await migrate(db, 'supabase', { seed: true });
       await db.exec(beforeSql);
-      await db.transaction((tx) => tx.query(harbourSql({ berths: 150, pastDays: 730, futureDays: 365, slot: 20 })));
+      await db.transaction((tx) => tx.exec(harbourSql({ berths: 150, pastDays: 730, futureDays: 365, slot: 20 })));
       await db.exec('analyze');
     }, 600_000);
     afterAll(async () => {

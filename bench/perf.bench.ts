@@ -1,0 +1,209 @@
+/**
+ * Issue 25: the availability search, a month of calendar_entries and the six admin reports,
+ * BEFORE (the functions as they were, tests/db/fixtures/perf-before.sql, schema perf_before)
+ * and AFTER (the schema's), in one run on the same data, on PGlite and on PostgreSQL 15:
+ * - reports and calendar: 1,000 more berths with a year of stays, one every 5 days per berth
+ *   (~75,000 orders; the operations benchmark's size);
+ * - search: 1,000 berths with ten years of stays, one every 14 days per berth (~250,000).
+ * Each figure: p50 (median) and p95 over RUNS samples, before and after interleaved.
+ * PERF_SCALE=1 (opt-in, Postgres only): 10,000 berths and 1 million stays over ten years,
+ * search, booking (rolled back), a calendar month and report_revenue for a year, against the
+ * 1,000-berth figures.
+ * The data is loaded set-based in replica mode (no per-row triggers); the report facts are then
+ * filled by the migration's backfill (private.refresh_order_report_facts(null)).
+ */
+import { resolve } from 'node:path';
+import { openPglite } from '../supabase/local/src/db/pglite.ts';
+import { openPostgres } from '../supabase/local/src/db/postgres.ts';
+import { bootstrapPlatform } from '../supabase/local/src/bootstrap/index.ts';
+import { migrate } from '../supabase/local/src/migrate.ts';
+import type { Database, Queryable } from '../supabase/local/src/db/types.ts';
+import { startPostgresServer, type PostgresServer } from '../supabase/local/test/harness/postgres-server.ts';
+import { derived, quantile, summarise, type BenchRow } from '../supabase/local/bench/types.ts';
+import { beforeSql } from '../tests/db/perf-data.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const RUNS = Number(process.env.PERF_RUNS ?? 20);
+const ADMIN = 'a0000000-0000-4000-8000-000000000001';
+const KUNDE = 'a0000000-0000-4000-8000-000000000003';
+const REPORTS = ['report_occupancy', 'report_revenue', 'report_average_stay', 'report_guests_by_country', 'report_sale_codes', 'report_check_in_rate'];
+
+class Rollback extends Error {}
+
+/**
+ * `berths` more berths (prefix X) and a stay every `every` days per berth over `days` days
+ * ending today, priced, in every sale state, with statuses; loaded set-based without triggers.
+ */
+export function bulkHarbourSql(berths: number, days: number, every: number): string {
+  const a = `'23456789ABCDEFGHJKMNPQRSTVWXYZ'`;
+  const code = [0, 1, 2, 3].map((k) => `substr(${a}, 1 + (q.n / ${30 ** k}) % 30, 1)`).join(' || ');
+  return `
+    set session_replication_role = replica;
+    insert into public.places (name, pier, width, length, one_day)
+    select 'X' || lpad(n::text, 5, '0'), 'X', 2.5 + (n % 14) * 0.25, 6 + (n % 20), false
+    from generate_series(1, ${berths}) n;
+    insert into public.long_term_holders (place_id, starts_on, boat_name)
+    select id, current_date - 200, 'Dauerlieger' from public.places where name like 'X%' and substring(name, 2)::int % 10 = 0;
+    create temp table bulk_breakdowns as
+    select n as nights, l as length, c as code, private.price_breakdown('overnight', n, l - 0.5, c, case when c is not null then 500 end) as b
+    from generate_series(1, 4) n, generate_series(6, 25) l, unnest(array['RHEIN5', null]) c;
+    insert into public.orders (place_id, booking_number, kind, starts_at, ends_at, status, payment_status, price_cents, price_breakdown,
+                               email, sale_code, place_snapshot, boat, person, checked_in, checked_in_at, created_at)
+    select q.place_id, 'HD-' || (10 + q.n / 810000) || '-' || ${code}, 'overnight',
+           private.berlin_at(q.arrival, time '14:00'), private.berlin_at(q.arrival + q.nights, time '12:00'),
+           case when q.arrival + q.nights >= current_date then 'confirmed' when q.h % 20 = 3 then 'confirmed' else 'completed' end::public.order_status,
+           case when q.h % 20 = 3 then 'pending' else 'paid' end::public.payment_status,
+           (b.b ->> 'gross_cents')::int, b.b, 'bench' || (q.h % 5000) || '@example.org', b.code,
+           jsonb_build_object('id', q.place_id, 'name', q.name), jsonb_build_object('name', 'B', 'length', q.length - 0.5, 'width', q.width - 0.2),
+           jsonb_build_object('first_name', 'Bench', 'last_name', 'Gast', 'country', (array['Deutschland', 'Nederland', 'Belgique', 'Schweiz'])[1 + q.h % 4]),
+           q.h % 20 <> 3 and q.arrival < current_date, case when q.h % 20 <> 3 and q.arrival < current_date then private.berlin_at(q.arrival, time '15:00') end,
+           private.berlin_at(q.arrival, time '09:00') - interval '10 days'
+    from (
+      select p.id as place_id, p.name, p.length, p.width, current_date - ${days} + k * ${every} as arrival,
+             1 + abs(hashtext(p.name || k)) % 4 as nights, abs(hashtext(p.name || k)) as h,
+             (row_number() over ())::int as n
+      from public.places p, generate_series(0, ${Math.floor(days / every)}) k
+      where p.name like 'X%'
+    ) q
+    join bulk_breakdowns b on b.nights = q.nights and b.length = q.length
+      and b.code is not distinct from case when q.h % 10 = 1 then 'RHEIN5' end;
+    insert into public.place_statuses (place_id, order_id, type, starts_at, ends_at)
+    select o.place_id, o.id, case when o.status = 'completed' then 'rent' else 'reservation' end::public.place_status_type, o.starts_at, o.ends_at
+    from public.orders o where o.booking_number like 'HD-1_-%';
+    reset session_replication_role;
+    drop table bulk_breakdowns;
+    select private.refresh_order_report_facts(null);
+    analyze;
+  `;
+}
+
+async function timed(db: Database, sql: string, admin: boolean): Promise<number> {
+  let ms = 0;
+  await db
+    .transaction(async (tx: Queryable) => {
+      if (admin) {
+        await tx.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
+          JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' }),
+        ]);
+      }
+      const started = performance.now();
+      await tx.query(sql);
+      ms = performance.now() - started;
+      throw new Rollback();
+    })
+    .catch((error) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
+  return ms;
+}
+
+/** Before and after, interleaved, RUNS samples each after a warm-up; p50 and p95. */
+async function pair(db: Database, engine: string, name: string, before: string, after: string, admin: boolean, note: string): Promise<BenchRow[]> {
+  const b: number[] = [];
+  const a: number[] = [];
+  await timed(db, before, admin);
+  await timed(db, after, admin);
+  for (let i = 0; i < RUNS; i++) {
+    b.push(await timed(db, before, admin));
+    a.push(await timed(db, after, admin));
+  }
+  const p95 = (xs: number[]) => Math.round(quantile(xs, 0.95) * 100) / 100;
+  return [
+    summarise(`${name}, before`, 'ms', b, `${engine}; p95 ${p95(b)} ms; ${note}`, engine),
+    summarise(`${name}, after`, 'ms', a, `${engine}; p95 ${p95(a)} ms; ${note}`, engine),
+  ];
+}
+
+const month = `(current_date - 60, current_date - 30`;
+const year = `(current_date - 365, current_date)`;
+const search = (schema: string) =>
+  `select * from ${schema}.search_available_places('overnight', current_date + 10, 9.4, 3.2, current_date + 12)`;
+
+async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<Database>): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  // Reports and calendar: a year of stays every 5 days on 1,000 more berths.
+  let db = await open();
+  try {
+    await bootstrapPlatform(db);
+    await migrate(db, resolve(root, 'supabase'), { seed: true });
+    await db.exec(beforeSql);
+    let started = performance.now();
+    await db.exec(bulkHarbourSql(1000, 365, 5));
+    const built = Math.round((performance.now() - started) / 1000);
+    const counts = (await db.query<{ b: string; o: string }>(`select (select count(*) from public.places where not archived) as b, (select count(*) from public.orders) as o`)).rows[0];
+    const note = `${counts.b} berths, ${counts.o} orders, data built in ${built} s`;
+    rows.push(...(await pair(db, engine, 'calendar_entries, one month', `select * from perf_before.calendar_entries${month}, null)`, `select * from private.calendar_entries${month}, null)`, false, note)));
+    for (const r of REPORTS) rows.push(...(await pair(db, engine, `${r}, one year`, `select * from perf_before.${r}${year}`, `select * from public.${r}${year}`, true, note)));
+    await db.close();
+    // Search: ten years of stays every 14 days on 1,000 berths.
+    db = await open();
+    await bootstrapPlatform(db);
+    await migrate(db, resolve(root, 'supabase'), { seed: true });
+    await db.exec(beforeSql);
+    started = performance.now();
+    await db.exec(bulkHarbourSql(1000 - 58, 3650, 14));
+    const built2 = Math.round((performance.now() - started) / 1000);
+    const c2 = (await db.query<{ b: string; s: string }>(`select (select count(*) from public.places where not archived) as b, (select count(*) from public.place_statuses) as s`)).rows[0];
+    rows.push(...(await pair(db, engine, 'search_available_places, 10 years', search('perf_before'), search('private'), false, `${c2.b} berths, ${c2.s} stays over 10 years, data built in ${built2} s`)));
+  } finally {
+    await db.close();
+  }
+  return rows;
+}
+
+/** Item 6 (opt-in): one cost at 1,000 and at 10,000 berths with ten years of stays (Postgres). */
+async function scale(server: PostgresServer): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const sizes: [number, number][] = [[1000, 36], [10_000, 36]]; // a stay every 36 days for ten years: ~100 per berth -> 1M at 10,000
+  const medians = new Map<string, number>();
+  for (const [berths, every] of sizes) {
+    const db = await openPostgres({ connectionString: await server.createDatabase(`scale_${berths}`), max: 2, roundTripTimeoutMs: 0 });
+    try {
+      await bootstrapPlatform(db);
+      await migrate(db, resolve(root, 'supabase'), { seed: true });
+      const started = performance.now();
+      await db.exec(bulkHarbourSql(berths, 3650, every));
+      const built = Math.round((performance.now() - started) / 1000);
+      const c = (await db.query<{ s: string }>(`select count(*) as s from public.place_statuses`)).rows[0];
+      const note = `Postgres; ${berths} berths, ${c.s} stays over 10 years (data built in ${built} s)`;
+      const place = (await db.query<{ id: string }>(`select id from public.places where name = 'X00010'`)).rows[0].id;
+      const figures: [string, string, boolean][] = [
+        ['search_available_places', search('private'), false],
+        ['create_booking (rolled back)', `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '{"sub":"${KUNDE}","role":"authenticated","email":"kunde@hafen.test"}', true); select id from public.create_booking('${place}', 'overnight', current_date + 400, '{"name":"Bench","length":9.4,"width":3.2}', '{"first_name":"Klaus","last_name":"Kunde"}', p_departure => current_date + 402)`, false],
+        ['calendar_entries, one month', `select * from private.calendar_entries${month}, null)`, false],
+        ['report_revenue, one year', `select * from public.report_revenue${year}`, true],
+      ];
+      for (const [name, sql, admin] of figures) {
+        const samples: number[] = [];
+        await timed(db, sql, admin);
+        for (let i = 0; i < RUNS; i++) samples.push(await timed(db, sql, admin));
+        const row = summarise(`scale: ${name}, ${berths} berths`, 'ms', samples, `${note}; p95 ${Math.round(quantile(samples, 0.95) * 100) / 100} ms`, 'Postgres');
+        rows.push(row);
+        if (berths === sizes[0][0]) medians.set(name, row.median);
+        else rows.push(derived(`scale: ${name}, 10,000 / 1,000 berths`, 'x', row.median / (medians.get(name) ?? NaN), RUNS, 'Postgres; ratio of medians', 'Postgres'));
+      }
+    } finally {
+      await db.close();
+    }
+  }
+  return rows;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  rows.push(...(await measureEngine('PGlite', () => openPglite())));
+  const server = await startPostgresServer();
+  try {
+    let n = 0;
+    rows.push(...(await measureEngine('Postgres', async () =>
+      openPostgres({ connectionString: await server.createDatabase(`perf_${n++}`), max: 2, roundTripTimeoutMs: 0 }))));
+    if (process.env.PERF_SCALE === '1') rows.push(...(await scale(server)));
+  } finally {
+    server.stop();
+  }
+  return rows;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  console.table(await run());
+}
