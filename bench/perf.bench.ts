@@ -30,6 +30,10 @@ const REPORTS = ['report_occupancy', 'report_revenue', 'report_average_stay', 'r
 
 class Rollback extends Error {}
 
+/** The admin's reports run as authenticated (as PostgREST calls them): the old copies too. */
+const grantBefore = `grant usage on schema perf_before to authenticated;
+  grant execute on all functions in schema perf_before to authenticated;`;
+
 /**
  * `berths` more berths (prefix X) and a stay every `every` days per berth over `days` days
  * ending today, priced, in every sale state, with statuses; loaded set-based without triggers.
@@ -126,7 +130,7 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
   try {
     await bootstrapPlatform(db);
     await migrate(db, resolve(root, 'supabase'), { seed: true });
-    await db.exec(beforeSql);
+    await db.exec(beforeSql + grantBefore);
     let started = performance.now();
     await db.exec(bulkHarbourSql(1000, 365, 5));
     const built = Math.round((performance.now() - started) / 1000);
@@ -139,7 +143,7 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
     db = await open();
     await bootstrapPlatform(db);
     await migrate(db, resolve(root, 'supabase'), { seed: true });
-    await db.exec(beforeSql);
+    await db.exec(beforeSql + grantBefore);
     started = performance.now();
     await db.exec(bulkHarbourSql(1000 - 58, 3650, 14));
     const built2 = Math.round((performance.now() - started) / 1000);
@@ -152,7 +156,7 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
 }
 
 /** Item 6 (opt-in): one cost at 1,000 and at 10,000 berths with ten years of stays (Postgres). */
-async function scale(server: PostgresServer): Promise<BenchRow[]> {
+export async function scale(server: PostgresServer): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const sizes: [number, number][] = [[1000, 36], [10_000, 36]]; // a stay every 36 days for ten years: ~100 per berth -> 1M at 10,000
   const medians = new Map<string, number>();
@@ -191,7 +195,9 @@ async function scale(server: PostgresServer): Promise<BenchRow[]> {
 
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  rows.push(...(await measureEngine('PGlite', () => openPglite())));
+  const only = process.env.PERF_ENGINE; // pglite | postgres (both when unset)
+  if (only !== 'postgres') rows.push(...(await measureEngine('PGlite', () => openPglite())));
+  if (only === 'pglite') return rows;
   const server = await startPostgresServer();
   try {
     let n = 0;
@@ -205,5 +211,7 @@ export async function run(): Promise<BenchRow[]> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  console.table(await run());
+  const rows = await run();
+  console.table(rows);
+  if (process.env.PERF_JSON) (await import('node:fs')).writeFileSync(process.env.PERF_JSON, JSON.stringify(rows));
 }
