@@ -122,6 +122,8 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_H,
     paddingStart: HEADER_H,
+    // The keyboard cursor scrolls its row into view below the sticky header, its day right of the berth column.
+    scrollPaddingStart: HEADER_H,
     overscan: 6,
     // The row of a dragged bar stays mounted while it scrolls out of view (or the drag would end).
     rangeExtractor: (range: Range) => {
@@ -135,6 +137,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
     getScrollElement: () => scrollRef.current,
     estimateSize: () => colW,
     paddingStart: berthW,
+    scrollPaddingStart: berthW,
     overscan: 2,
   });
   useEffect(() => colV.measure(), [colV, colW, berthW]);
@@ -339,7 +342,8 @@ const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: {
   return (
     <div
       ref={setNodeRef}
-      {...attributes}
+      // Only bookings are draggable; blocks and holdings are plain buttons (details), not "disabled draggables".
+      {...(canMove ? attributes : {})}
       {...(canMove ? listeners : {})}
       role="button"
       tabIndex={0}
