@@ -12,7 +12,7 @@ import { engines, skipBecause } from '../../supabase/local/test/harness/engines.
 import { startTestStack } from '../../supabase/local/test/harness/stack.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
 import type { Database } from '@/lib/database.types';
-import { calendarRange, loadCalendar } from '@/features/harbour/api/calendar';
+import { berlinMidnight, calendarRange, loadCalendar } from '@/features/harbour/api/calendar';
 import { createBerths } from '../resilience/support.ts';
 import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
@@ -70,11 +70,17 @@ for (const engine of engines()) {
       expect(data.days).toHaveLength(30);
       expect(data.places.map((p) => p.id).sort()).toEqual([...expectedPlaces].sort());
       const shown = new Map<string, string>();
-      for (const [placeId, byDay] of Object.entries(data.cells)) for (const list of Object.values(byDay)) for (const e of list) shown.set(e.id, placeId);
+      for (const [placeId, list] of Object.entries(data.byPlace)) for (const e of list) shown.set(e.id, placeId);
       expect(shown.size).toBe(expectedEntries.length);
       for (const e of expectedEntries) expect(shown.get(e.id), e.id).toBe(e.place_id);
       // Every berth is taken on both block days (the staff must not see a free berth there).
-      for (const id of expectedPlaces) for (const day of DAYS) expect(data.cells[id]?.[day]?.some((e) => e.type === 'service'), `${id} ${day}`).toBe(true);
+      for (const id of expectedPlaces) {
+        for (const day of DAYS) {
+          const dayStart = berlinMidnight(day);
+          const covered = data.byPlace[id]?.some((e) => e.type === 'service' && Date.parse(e.starts_at) <= dayStart && (e.ends_at === null || Date.parse(e.ends_at) > dayStart));
+          expect(covered, `${id} ${day}`).toBe(true);
+        }
+      }
     });
   });
 }

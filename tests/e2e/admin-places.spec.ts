@@ -139,9 +139,11 @@ test.describe('admin: berths', () => {
     await page.goto(`/account/admin/places/${a01}/calendar`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Belegungskalender');
     await expect(page.getByRole('button', { name: 'Monat' })).toHaveAttribute('aria-pressed', 'true');
-    const table = page.getByRole('table', { name: /^Belegung / });
-    await expect(table.getByRole('rowheader')).toHaveText(['A01']);
-    await expect(table.locator(`td[data-place="${a01}"]`)).toHaveCount(30);
+    // The timeline with that berth's row only, over 30 days.
+    const plan = page.getByTestId('timeline');
+    await expect(plan).toHaveAttribute('data-day-count', '30');
+    await expect(plan.locator('[data-place]')).toHaveCount(1);
+    await expect(plan.locator(`[data-place="${a01}"]`)).toContainText('A01');
     await expect(page.locator('[data-live]')).toHaveAttribute('data-live', 'live');
     expect(consoleErrors).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { barOn, berthName, showBerths } from './timeline-helpers.ts';
 
 test.describe('maintenance blocks from the calendar', () => {
   test.use({ persona: 'harbour' });
@@ -19,8 +20,9 @@ test.describe('maintenance blocks from the calendar', () => {
     const placeId = free.at(-1)!.place_id;
 
     await page.goto(`/account/admin/calendar?from=${day}&view=day`);
-    const cell = page.locator(`td[data-place="${placeId}"][data-day="${day}"]`);
-    await expect(cell).toHaveAttribute('data-kind', 'free');
+    await showBerths(page, [await berthName(placeId)]);
+    const bar = barOn(page, placeId, day);
+    await expect(bar).toHaveCount(0);
     const form = page.getByRole('form', { name: 'Liegeplatz sperren' });
     await form.getByLabel('Liegeplatz').selectOption(placeId);
     await form.getByLabel('Art').selectOption('maintenance');
@@ -29,16 +31,16 @@ test.describe('maintenance blocks from the calendar', () => {
     await form.getByLabel('Notiz (optional)').fill('Poller erneuern');
     await form.getByRole('button', { name: 'Sperre speichern' }).click();
     await expect(form.getByRole('status')).toHaveText('Sperre gespeichert.');
-    await expect(cell).toHaveAttribute('data-kind', 'maintenance');
-    await expect(cell.getByRole('button')).toContainText('Wart.');
-    await expect(cell.getByRole('button')).toHaveAttribute('aria-label', /Wartung · Poller erneuern/);
+    await expect(bar).toHaveAttribute('data-kind', 'maintenance');
+    await expect(bar).toContainText('Wart.');
+    await expect(bar).toHaveAttribute('aria-label', /Wartung · Poller erneuern/);
 
     await form.getByRole('button', { name: 'Sperre speichern' }).click();
     await expect(form.getByRole('alert')).toHaveText('Der Liegeplatz ist in diesem Zeitraum schon belegt oder gesperrt. Bitte einen anderen Zeitraum oder Liegeplatz wählen.');
-    // Lifting the block from the cell's details frees the berth again.
-    await cell.getByRole('button').click();
-    await page.getByRole('region', { name: 'Details' }).getByRole('button', { name: 'Sperre aufheben' }).click();
-    await expect(cell).toHaveAttribute('data-kind', 'free');
+    // Lifting the block from the bar's details frees the berth again.
+    await bar.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Sperre aufheben' }).click();
+    await expect(bar).toHaveCount(0);
     // The 23P01 answer of the API is expected here; the page itself logs nothing else.
     expect(consoleErrors.filter((e) => !e.includes('409') && !e.includes('rpc/add_berth_block'))).toEqual([]);
   });

@@ -185,7 +185,7 @@ test.describe('back office', () => {
         await settle(page);
         await expect(team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true })).toHaveAttribute('aria-current', 'page');
         // The week calendar uses the width too.
-        const calendar = await page.locator('main table').first().boundingBox();
+        const calendar = await page.getByTestId('timeline').boundingBox();
         expect(calendar!.width).toBeGreaterThan(0.8 * viewport.width);
         await shot(page, `calendar-${locale}-1280`);
 

@@ -18,6 +18,7 @@ import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY, DEMO_JWT_SECRET, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, fillBerthData, personaToken } from './booking-helpers.ts';
+import { barOn, berthName as nameOfBerth, row, showBerths } from './timeline-helpers.ts';
 
 const run = Date.now().toString(36);
 // Short enough for the bounds (names 1-100, boat names 1-60 characters).
@@ -124,18 +125,22 @@ test.describe('XSS payloads render as text', () => {
       await page.goto('/account/admin/calendar');
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
       const order = await api<{ place_id: string }[]>('GET', `/rest/v1/orders?select=place_id&id=eq.${bookingId}`, await personaToken(personas.harbour.email, personas.harbour.password));
-      const today = page.locator(`td[data-place="${order.data[0]!.place_id}"][data-day="${berlinDay(0)}"]`).getByRole('button');
+      const placeId = order.data[0]!.place_id;
+      await showBerths(page, [await nameOfBerth(placeId)]);
+      const today = barOn(page, placeId, berlinDay(0), 'reservation');
       const label = await today.getAttribute('aria-label');
       expect(label).toContain(`${firstName} ${lastName} · ${boat}`);
       await today.click();
-      const details = page.getByRole('region', { name: 'Details' });
+      const details = page.getByRole('dialog');
       await expect(details).toContainText(`Boot: ${boat}`);
       // <Trans>Gast: {e.guest}</Trans> shows the whole name, its <script>…</script> included
       await expect(details).toContainText(`Gast: ${firstName} ${lastName}`);
       await w.assertClean();
-      const tomorrow = page.locator(`td[data-place="${order.data[0]!.place_id}"][data-day="${berlinDay(1)}"]`).getByRole('button');
+      await page.keyboard.press('Escape');
+      // The block tomorrow evening: its own bar.
+      const tomorrow = row(page, placeId).locator(`[data-entry][data-days~="${berlinDay(1)}"]:not([data-kind="reservation"])`);
       await tomorrow.click();
-      await expect(page.getByRole('region', { name: 'Details' })).toContainText(note);
+      await expect(page.getByRole('dialog')).toContainText(note);
       await w.assertClean();
     });
   });
@@ -255,14 +260,17 @@ test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () =>
       const w = watch(page);
       await page.goto('/account/admin/calendar');
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
-      await page.locator(`td[data-place="${placeId}"][data-day="${berlinDay(0)}"]`).getByRole('button').click();
-      const details = page.getByRole('region', { name: 'Details' });
+      await page.getByLabel('Liegeplatz suchen').fill(tag);
+      await expect(row(page, placeId)).toHaveCount(1);
+      await barOn(page, placeId, berlinDay(0), 'reservation').click();
+      const details = page.getByRole('dialog');
       await literal(details, berthName);
       await literal(details, `Gast: ${guest}`);
       await literal(details, `Boot: ${boatName}`);
       await w.assertClean();
-      await page.locator(`td[data-place="${placeId}"][data-day="${berlinDay(1)}"]`).getByRole('button').click();
-      await literal(page.getByRole('region', { name: 'Details' }), note);
+      await page.keyboard.press('Escape');
+      await row(page, placeId).locator(`[data-entry][data-days~="${berlinDay(1)}"]:not([data-kind="reservation"])`).click();
+      await literal(page.getByRole('dialog'), note);
       await w.assertClean();
     });
 

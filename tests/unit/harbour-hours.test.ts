@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, formatDecimalHours, formatMinutes, hoursCsv, monthBounds, shiftMonth, type HoursEntry } from '@/features/harbour/api/hours';
-import { daysOf, spreadEntries, type EntryRow } from '@/features/harbour/api/calendar-spread';
 
 const labels = { person: 'Person', date: 'Datum', start: 'Beginn', end: 'Ende', breakMinutes: 'Pause (Minuten)', minutes: 'Minuten', hours: 'Stunden', note: 'Notiz', total: 'Summe' };
 const entry = (over: Partial<HoursEntry>): HoursEntry => ({ id: 'x', user_id: 'u1', work_date: '2026-11-02', start_time: '08:00', end_time: '16:30', break_minutes: 30, minutes: 480, note: null, ...over });
@@ -36,24 +35,5 @@ describe('hours CSV', () => {
     expect(monthBounds('2026-12')).toEqual({ from: '2026-12-01', until: '2027-01-01' });
     expect(shiftMonth('2026-01', -1)).toBe('2025-12');
     expect(shiftMonth('2026-12', 1)).toBe('2027-01');
-  });
-});
-
-describe('calendar entries spread over Berlin days', () => {
-  const row = (over: Partial<EntryRow>): EntryRow => ({
-    id: 'e', place_id: 'p1', type: 'rent', order_id: 'o', order_status: 'confirmed', starts_at: '2027-03-27T13:00:00Z', ends_at: '2027-03-29T10:00:00Z',
-    note: null, boat_name: 'B', guest: 'G', block_reason: null, ...over,
-  });
-  it('puts a stay on its arrival day through its departure day, across the DST change, and clips to the range', () => {
-    const days = daysOf('2027-03-26', '2027-03-30');
-    const cells = spreadEntries([row({})], new Map([['p1', 'A1']]), days);
-    expect(Object.keys(cells.p1!).sort()).toEqual(['2027-03-27', '2027-03-28', '2027-03-29']);
-    expect(cells.p1!['2027-03-27']![0]!.place_name).toBe('A1');
-    // Ends exactly at Berlin midnight (22:00Z in summer time): not on the next day.
-    const midnight = spreadEntries([row({ starts_at: '2027-03-29T22:00:00Z', ends_at: '2027-03-30T22:00:00Z' })], new Map(), days);
-    expect(Object.keys(midnight.p1!)).toEqual(['2027-03-30']);
-    // An open-ended long-term holding runs to the last day shown; one that began earlier starts at the first.
-    const open = spreadEntries([row({ type: 'long_term', starts_at: '2026-01-01T00:00:00Z', ends_at: null })], new Map(), days);
-    expect(Object.keys(open.p1!)).toEqual(days);
   });
 });

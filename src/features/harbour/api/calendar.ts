@@ -2,9 +2,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import type { AppSupabaseClient } from '@/lib/supabase';
-import { addDaysIso } from '@/lib/dates';
+import { addDaysIso, HARBOUR_TIME_ZONE } from '@/lib/dates';
 import { fetchAll } from '@/lib/fetch-all';
-import { daysOf, spreadEntries, type EntryRow } from './calendar-spread';
+import { TZDate } from '@date-fns/tz';
 import { harbourKeys } from './keys';
 
 export type CalendarView = 'day' | 'week' | 'month';
@@ -35,11 +35,37 @@ export interface CalendarEntry {
   block_reason: 'maintenance' | 'reserved' | null;
 }
 
+/** One row of public.calendar_entries: an occupation once. */
+export type EntryRow = Omit<CalendarEntry, 'place_name'>;
+
 export interface CalendarData {
   days: string[];
+  /** The Berlin midnights (ms) of days, and the end of the last day: one more than days. */
+  dayStarts: number[];
   places: Pick<Tables<'places'>, 'id' | 'name' | 'pier'>[];
-  /** place id -> day -> occupations */
-  cells: Record<string, Record<string, CalendarEntry[]>>;
+  /** place id -> its occupations touching the days, in start order (one bar each on the timeline). */
+  byPlace: Record<string, CalendarEntry[]>;
+}
+
+/** The days from..to (yyyy-MM-dd), inclusive. */
+export function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = addDaysIso(day, 1)) days.push(day);
+  return days;
+}
+
+/** The instant (ms) of Berlin midnight starting `day`. */
+export function berlinMidnight(day: string): number {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new TZDate(y, m - 1, d, 0, 0, 0, 0, HARBOUR_TIME_ZONE).getTime();
+}
+
+/** Groups occupations by berth in start order (the timeline draws each once, as one bar). */
+export function groupByPlace(rows: EntryRow[], names: Map<string, string>): CalendarData['byPlace'] {
+  const byPlace: CalendarData['byPlace'] = {};
+  const sorted = rows.map((r) => ({ r, start: Date.parse(r.starts_at) })).sort((a, b) => a.start - b.start);
+  for (const { r } of sorted) (byPlace[r.place_id] ??= []).push({ ...r, place_name: names.get(r.place_id) ?? '' });
+  return byPlace;
 }
 
 type Client = AppSupabaseClient;
@@ -66,13 +92,14 @@ export async function loadCalendar(supabase: Client, from: string, to: string): 
   const [places, entries] = await Promise.all([calendarPlaces(supabase), calendarEntries(supabase, from, to)]);
   const names = new Map(places.map((p) => [p.id, p.name]));
   const days = daysOf(from, to);
-  return { days, places, cells: spreadEntries(entries, names, days) };
+  const dayStarts = [...days, addDaysIso(to, 1)].map(berlinMidnight);
+  return { days, dayStarts, places, byPlace: groupByPlace(entries, names) };
 }
 
 /**
  * All berths and their occupations per day of [from, to] (staff only; RLS and the function
  * refuse others). calendar_entries sends each occupation once (a month of 1,000 berths is ~4.5
- * times less data than the day-by-day calendar()); it is spread over the days here.
+ * times less data than the day-by-day calendar()); the timeline draws each as one bar.
  */
 export const calendarQueryOptions = (from: string, to: string) =>
   queryOptions({

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
@@ -8,12 +8,13 @@ import { addBerthBlock, type BlockError } from '../api/berth-block';
 import { harbourKeys } from '../api/keys';
 
 /** Staff block a berth for maintenance (or reserve it) for whole days; overlaps are refused with a clear message. */
-export function BlockForm({ places, defaultDay }: { places: { id: string; name: string }[]; defaultDay: string }) {
+export function BlockForm({ places, defaultDay, defaultTo, onSaved }: { places: { id: string; name: string }[]; defaultDay: string; defaultTo?: string; onSaved?: () => void }) {
   const { t } = useLingui();
+  const id = useId();
   const queryClient = useQueryClient();
   const [placeId, setPlaceId] = useState(places[0]?.id ?? '');
   const [from, setFrom] = useState(defaultDay);
-  const [to, setTo] = useState(defaultDay);
+  const [to, setTo] = useState(defaultTo ?? defaultDay);
   const [reason, setReason] = useState<'maintenance' | 'reserved'>('maintenance');
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
@@ -33,36 +34,39 @@ export function BlockForm({ places, defaultDay }: { places: { id: string; name: 
     const { error } = await addBerthBlock({ placeId, from, to, reason, note });
     setBusy(false);
     setResult(error ? { ok: false, error } : { ok: true });
-    if (!error) await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
+    if (!error) {
+      await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
+      onSaved?.();
+    }
   };
 
   return (
     <form onSubmit={(e) => void submit(e)} aria-label={t`Liegeplatz sperren`} className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2">
       <h2 className="text-lg font-semibold sm:col-span-2"><Trans>Liegeplatz sperren</Trans></h2>
       <div className="grid gap-1">
-        <Label htmlFor="block-place"><Trans>Liegeplatz</Trans></Label>
-        <select id="block-place" className="h-9 rounded-md border border-slate-300 bg-white px-2" value={placeId} onChange={(e) => setPlaceId(e.target.value)}>
+        <Label htmlFor={`${id}-place`}><Trans>Liegeplatz</Trans></Label>
+        <select id={`${id}-place`} className="h-9 rounded-md border border-slate-300 bg-white px-2" value={placeId} onChange={(e) => setPlaceId(e.target.value)}>
           {places.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
         </select>
       </div>
       <div className="grid gap-1">
-        <Label htmlFor="block-reason"><Trans>Art</Trans></Label>
-        <select id="block-reason" className="h-9 rounded-md border border-slate-300 bg-white px-2" value={reason} onChange={(e) => setReason(e.target.value === 'reserved' ? 'reserved' : 'maintenance')}>
+        <Label htmlFor={`${id}-reason`}><Trans>Art</Trans></Label>
+        <select id={`${id}-reason`} className="h-9 rounded-md border border-slate-300 bg-white px-2" value={reason} onChange={(e) => setReason(e.target.value === 'reserved' ? 'reserved' : 'maintenance')}>
           <option value="maintenance">{t`Wartung`}</option>
           <option value="reserved">{t`Gesperrt`}</option>
         </select>
       </div>
       <div className="grid gap-1">
-        <Label htmlFor="block-from"><Trans>Von</Trans></Label>
-        <Input id="block-from" type="date" required value={from} onChange={(e) => setFrom(e.target.value)} />
+        <Label htmlFor={`${id}-from`}><Trans>Von</Trans></Label>
+        <Input id={`${id}-from`} type="date" required value={from} onChange={(e) => setFrom(e.target.value)} />
       </div>
       <div className="grid gap-1">
-        <Label htmlFor="block-to"><Trans>Bis einschließlich</Trans></Label>
-        <Input id="block-to" type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
+        <Label htmlFor={`${id}-to`}><Trans>Bis einschließlich</Trans></Label>
+        <Input id={`${id}-to`} type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
       </div>
       <div className="grid gap-1 sm:col-span-2">
-        <Label htmlFor="block-note"><Trans>Notiz (optional)</Trans></Label>
-        <Input id="block-note" maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+        <Label htmlFor={`${id}-note`}><Trans>Notiz (optional)</Trans></Label>
+        <Input id={`${id}-note`} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
       </div>
       <div className="flex items-center gap-3 sm:col-span-2">
         <Button type="submit" disabled={busy || !placeId}><Trans>Sperre speichern</Trans></Button>

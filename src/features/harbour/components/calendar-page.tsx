@@ -1,37 +1,31 @@
-import { useMemo, useState, type CSSProperties } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from '@/components/ui/alert-dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { addDaysIso, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
-import { CALENDAR_SPAN as SPAN, calendarQueryOptions, calendarRange, type CalendarEntry, type CalendarView } from '../api/calendar';
+import { CALENDAR_SPAN as SPAN, calendarQueryOptions, calendarRange, type CalendarData, type CalendarEntry, type CalendarView } from '../api/calendar';
+import { orderErrorMessage, useOrderAction } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { BlockForm } from './block-form';
 import { cancelBerthBlock } from '../api/berth-block';
 import { harbourKeys } from '../api/keys';
+import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMove } from './timeline';
 
+type Place = CalendarData['places'][number];
 
-type Kind = 'reservation' | 'rent' | 'maintenance' | 'blocked' | 'long_term';
-const kindOf = (e: CalendarEntry): Kind =>
-  e.type === 'service' ? (e.block_reason === 'reserved' ? 'blocked' : 'maintenance') : e.type;
-
-/** Colour AND pattern per kind (never colour alone); the cell also carries a short label. */
-const KIND_STYLE: Record<Kind, CSSProperties> = {
-  reservation: { backgroundColor: '#fde68a', backgroundImage: 'repeating-linear-gradient(45deg, rgba(146,64,14,.35) 0 2px, transparent 2px 8px)', color: '#78350f' },
-  rent: { backgroundColor: '#15803d', color: '#fff' },
-  maintenance: { backgroundColor: '#e2e8f0', backgroundImage: 'repeating-linear-gradient(45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px), repeating-linear-gradient(-45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px)', color: '#0f172a' },
-  blocked: { backgroundColor: '#fecaca', backgroundImage: 'repeating-linear-gradient(90deg, rgba(153,27,27,.35) 0 2px, transparent 2px 6px)', color: '#7f1d1d' },
-  long_term: { backgroundColor: '#bfdbfe', backgroundImage: 'radial-gradient(rgba(30,64,175,.5) 1.5px, transparent 1.5px)', backgroundSize: '6px 6px', color: '#1e3a8a' },
-};
-
-function useKindLabels() {
-  const { t } = useLingui();
-  const long: Record<Kind, string> = { reservation: t`Reservierung`, rent: t`Vermietet (eingecheckt)`, maintenance: t`Wartung`, blocked: t`Gesperrt`, long_term: t`Langzeitliegeplatz` };
-  const short: Record<Kind, string> = { reservation: t`Res.`, rent: t`Miete`, maintenance: t`Wart.`, blocked: t`Gesp.`, long_term: t`Dauer` };
-  return { long, short };
-}
-
+/**
+ * The staff's booking timeline: every berth a row, every stay a bar; drag a booking to another
+ * berth (move_booking, as the order's move dialog), drag over free days to block the berth or
+ * start a walk-in booking. Live: other desks' changes arrive through Realtime.
+ */
 export function CalendarPage({ from, view, onChange, placeId }: { from: string; view: CalendarView; onChange: (next: { from: string; view: CalendarView }) => void; placeId?: string }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
@@ -39,25 +33,56 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   const live = useCalendarRealtime();
   const { data, error, isPending } = useQuery(calendarQueryOptions(range.from, range.to));
   const labels = useKindLabels();
-  const [selected, setSelected] = useState<{ place: string; day: string } | null>(null);
   const queryClient = useQueryClient();
+  const today = berlinToday();
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  // With placeId (admin berth calendar): that berth only.
+  const places = useMemo(() => {
+    const all = (placeId ? data?.places.filter((p) => p.id === placeId) : data?.places) ?? [];
+    // Several words: the berths matching any of them (name or pier), e.g. "A03 B12".
+    const words = filter.toLowerCase().split(/[\s,]+/).filter(Boolean);
+    return words.length ? all.filter((p) => words.some((w) => p.name.toLowerCase().includes(w) || (p.pier ?? '').toLowerCase() === w)) : all;
+  }, [data, placeId, filter]);
+
+  const [opened, setOpened] = useState<CalendarEntry | null>(null);
   const [cancelError, setCancelError] = useState(false);
   const cancelBlock = async (id: string) => {
     const ok = await cancelBerthBlock(id);
     setCancelError(!ok);
-    if (ok) await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
+    if (ok) {
+      setOpened(null);
+      await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
+    }
   };
-  const today = berlinToday();
-  // With placeId (admin berth calendar): that berth only.
-  const places = useMemo(() => (placeId ? data?.places.filter((p) => p.id === placeId) : data?.places) ?? [], [data, placeId]);
 
-  const selectedEntries = useMemo(() => (selected && data ? (data.cells[selected.place]?.[selected.day] ?? []) : []), [selected, data]);
-  const selectedPlace = places.find((p) => p.id === selected?.place);
-
-  const describe = (e: CalendarEntry) => {
-    const parts = [labels.long[kindOf(e)], e.guest, e.boat_name, e.note].filter(Boolean);
-    return parts.join(' · ');
+  // Drag a bar to another berth: ask first, then move_booking; a refusal snaps the bar back.
+  const [pending, setPending] = useState<(PendingMove & { confirmed: boolean }) | null>(null);
+  const [notify, setNotify] = useState(true);
+  const [moveResult, setMoveResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const action = useOrderAction();
+  const confirmMove = () => {
+    if (!pending?.entry.order_id) return;
+    const move = pending;
+    setPending({ ...move, confirmed: true });
+    action.mutate(
+      { type: 'move', orderId: move.entry.order_id!, placeId: move.toPlace.id, notify },
+      {
+        onSuccess: async () => {
+          setMoveResult({ ok: true, text: t`Auf Liegeplatz ${move.toPlace.name} umgelegt.` });
+          await queryClient.invalidateQueries({ queryKey: harbourKeys.calendars() });
+          setPending(null);
+        },
+        onError: (e) => {
+          setPending(null);
+          setMoveResult({ ok: false, text: t`Nicht umgelegt: ${orderErrorMessage(e)}` });
+        },
+      },
+    );
   };
+
+  // Drag over free days (or the keyboard cursor + Enter): block the berth or book a walk-in there.
+  const [selection, setSelection] = useState<{ place: Place; from: string; to: string } | null>(null);
 
   return (
     <Page title={t`Belegungskalender`}>
@@ -74,95 +99,122 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
           <Button size="sm" variant="outline" onClick={() => onChange({ from: today, view })}><Trans>Heute</Trans></Button>
           <Button size="sm" variant="outline" aria-label={t`Weiter`} onClick={() => onChange({ from: addDaysIso(from, SPAN[view]), view })}><ChevronRight aria-hidden /></Button>
         </div>
+        <span className="text-sm text-slate-700">{formatDay(range.from, locale)} – {formatDay(range.to, locale)}</span>
         <span className="text-sm text-slate-600" data-live={live} role="status">
           {live === 'live' ? t`Live` : live === 'connecting' ? t`Verbinde…` : t`Offline – Änderungen erscheinen beim Neuladen`}
         </span>
+        {!placeId && (
+          <div className="flex items-center gap-2 sm:ml-auto">
+            <Label htmlFor={filterId} className="text-sm"><Trans>Liegeplatz suchen</Trans></Label>
+            <Input id={filterId} type="search" className="h-8 w-40" value={filter} onChange={(e) => setFilter(e.target.value)} />
+          </div>
+        )}
       </div>
 
       <ul aria-label={t`Legende`} className="flex flex-wrap gap-3 text-sm">
         {(Object.keys(KIND_STYLE) as Kind[]).map((k) => (
           <li key={k} className="flex items-center gap-1">
-            <span className="inline-flex h-5 min-w-10 items-center justify-center rounded border border-slate-300 px-1 text-xs font-semibold" style={KIND_STYLE[k]}>{labels.short[k]}</span>
+            <span className="inline-flex h-5 min-w-10 items-center justify-center rounded border border-slate-300 px-1 text-xs font-semibold" style={KIND_STYLE[k]}>
+              <span className="rounded bg-white/85 px-0.5 text-slate-900">{labels.short[k]}</span>
+            </span>
             {labels.long[k]}
           </li>
         ))}
       </ul>
+      <p className="text-sm text-slate-600">
+        <Trans>Buchungen auf einen anderen Liegeplatz ziehen, um sie umzulegen (Tastatur: Leertaste, Pfeil hoch/runter, Leertaste). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
+      </p>
+
+      {moveResult && (
+        <p role={moveResult.ok ? 'status' : 'alert'} data-move-result={moveResult.ok ? 'ok' : 'refused'} className={moveResult.ok ? 'text-green-800' : 'rounded-md bg-red-50 p-2 text-red-800'}>
+          {moveResult.text}
+        </p>
+      )}
 
       {error ? (
         <p role="alert" className="text-red-700"><Trans>Der Kalender konnte nicht geladen werden.</Trans></p>
       ) : isPending ? (
         <p><Trans>Lädt…</Trans></p>
       ) : (
-        // Focusable, so the keyboard can scroll it even when no cell inside takes focus (axe).
-        <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label={t`Belegungsplan`}>
-          <table className="w-full border-collapse text-xs" aria-label={t`Belegung ${formatDay(range.from, locale)} bis ${formatDay(range.to, locale)}`}>
-            <thead>
-              <tr>
-                <th scope="col" className="sticky left-0 z-10 bg-white p-2 text-left"><Trans>Liegeplatz</Trans></th>
-                {data.days.map((d) => (
-                  <th key={d} scope="col" className={`min-w-14 p-1 text-center font-medium ${d === today ? 'bg-sky-100' : ''}`} aria-current={d === today ? 'date' : undefined}>
-                    {formatDay(d, locale).replace(/ \d{4}$/, '')}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {places.map((place) => (
-                <tr key={place.id} className="border-t border-slate-100">
-                  <th scope="row" className="sticky left-0 z-10 whitespace-nowrap bg-white p-2 text-left font-medium">{place.name}</th>
-                  {data.days.map((day) => {
-                    const entries = data.cells[place.id]?.[day] ?? [];
-                    const first = entries[0];
-                    const label = first ? `${place.name}, ${formatDay(day, locale)}: ${entries.map(describe).join('; ')}` : `${place.name}, ${formatDay(day, locale)}: ${t`frei`}`;
-                    return (
-                      <td key={day} className="border-l border-slate-100 p-0.5" data-place={place.id} data-day={day} data-kind={first ? kindOf(first) : 'free'}>
-                        {first ? (
-                          <button
-                            type="button"
-                            title={label}
-                            aria-label={label}
-                            aria-expanded={selected?.place === place.id && selected.day === day}
-                            onClick={() => setSelected(selected?.place === place.id && selected.day === day ? null : { place: place.id, day })}
-                            className="flex h-8 w-full items-center justify-center rounded border border-slate-300 px-1 font-semibold"
-                            style={KIND_STYLE[kindOf(first)]}
-                          >
-                            <span className="rounded bg-white/80 px-0.5 text-slate-900">{labels.short[kindOf(first)]}{entries.length > 1 ? ` +${entries.length - 1}` : ''}</span>
-                          </button>
-                        ) : (
-                          <span className="block h-8" title={label}><span className="sr-only">{label}</span></span>
-                        )}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Timeline
+          data={data}
+          places={places}
+          today={today}
+          pending={pending}
+          onMove={(entry, toPlace) => { setMoveResult(null); setNotify(true); setPending({ entry, toPlace, confirmed: false }); }}
+          onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
+          onOpen={(e) => { setCancelError(false); setOpened(e); }}
+        />
       )}
 
-      {selected && selectedEntries.length > 0 && (
-        <section aria-label={t`Details`} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
-          <h2 className="font-semibold">{selectedPlace?.name} · {formatDay(selected.day, locale)}</h2>
-          <ul className="mt-2 grid gap-2">
-            {selectedEntries.map((e) => (
-              <li key={e.id}>
-                <strong>{labels.long[kindOf(e)]}</strong>
-                {e.guest && <> · <Trans>Gast: {e.guest}</Trans></>}
-                {e.boat_name && <> · <Trans>Boot: {e.boat_name}</Trans></>}
-                <div className="text-slate-600">
-                  {formatBerlinDateTime(e.starts_at, locale)} – {e.ends_at ? formatBerlinDateTime(e.ends_at, locale) : t`unbefristet`}
-                </div>
-                {e.note && <div className="text-slate-600">{e.note}</div>}
-                {e.type === 'service' && (
-                  <Button size="sm" variant="outline" className="mt-1" onClick={() => void cancelBlock(e.id)}><Trans>Sperre aufheben</Trans></Button>
-                )}
-              </li>
-            ))}
-          </ul>
-          {cancelError && <p role="alert" className="mt-2 text-red-700"><Trans>Die Sperre konnte nicht aufgehoben werden.</Trans></p>}
-        </section>
-      )}
+      <AlertDialog open={!!pending && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle><Trans>Buchung umlegen?</Trans></AlertDialogTitle>
+            <AlertDialogDescription>
+              {pending && <Trans>{pending.entry.guest ?? ''} ({pending.entry.boat_name ?? ''}) wird von Liegeplatz {pending.entry.place_name} auf Liegeplatz {pending.toPlace.name} umgelegt; Zeitraum und Preis bleiben gleich.</Trans>}
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <div className="flex items-start gap-2">
+            <Checkbox id="move-notify" checked={notify} onCheckedChange={(v) => setNotify(v === true)} className="mt-0.5" />
+            <Label htmlFor="move-notify" className="font-normal leading-snug"><Trans>Gast per E-Mail informieren (wenn eine Adresse hinterlegt ist)</Trans></Label>
+          </div>
+          <AlertDialogFooter>
+            <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
+            <AlertDialogAction onClick={confirmMove}><Trans>Umlegen</Trans></AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+
+      <Dialog open={!!selection} onOpenChange={(open) => { if (!open) setSelection(null); }}>
+        <DialogContent className="max-h-[90vh] overflow-y-auto">
+          {selection && (
+            <>
+              <DialogHeader>
+                <DialogTitle><Trans>Liegeplatz {selection.place.name}: {formatDay(selection.from, locale)} – {formatDay(selection.to, locale)}</Trans></DialogTitle>
+                <DialogDescription><Trans>Den Liegeplatz für diese Tage sperren oder eine Buchung für einen Gast vor Ort anlegen.</Trans></DialogDescription>
+              </DialogHeader>
+              <Link
+                to="/{-$locale}/account/admin/orders/new"
+                search={{ place: selection.place.id, arrival: selection.from, departure: addDaysIso(selection.to, 1) }}
+                className="font-medium text-primary-dark underline underline-offset-4"
+              >
+                <Trans>Buchung für Liegeplatz {selection.place.name} anlegen (Anreise {formatDay(selection.from, locale)}, Abreise {formatDay(addDaysIso(selection.to, 1), locale)})</Trans>
+              </Link>
+              <BlockForm key={`${selection.place.id}${selection.from}${selection.to}`} places={[selection.place]} defaultDay={selection.from} defaultTo={selection.to} onSaved={() => setSelection(null)} />
+            </>
+          )}
+        </DialogContent>
+      </Dialog>
+
+      <Dialog open={!!opened} onOpenChange={(open) => { if (!open) setOpened(null); }}>
+        <DialogContent>
+          {opened && (
+            <>
+              <DialogHeader>
+                <DialogTitle>{labels.long[kindOf(opened)]} · <Trans>Liegeplatz {opened.place_name}</Trans></DialogTitle>
+                <DialogDescription>
+                  {formatBerlinDateTime(opened.starts_at, locale)} – {opened.ends_at ? formatBerlinDateTime(opened.ends_at, locale) : t`unbefristet`}
+                </DialogDescription>
+              </DialogHeader>
+              <ul className="grid gap-1 text-sm">
+                {opened.guest && <li><Trans>Gast: {opened.guest}</Trans></li>}
+                {opened.boat_name && <li><Trans>Boot: {opened.boat_name}</Trans></li>}
+                {opened.note && <li className="text-slate-600">{opened.note}</li>}
+              </ul>
+              {opened.order_id && (
+                <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: opened.order_id }} className="font-medium text-primary-dark underline underline-offset-4">
+                  <Trans>Buchung öffnen</Trans>
+                </Link>
+              )}
+              {opened.type === 'service' && (
+                <div><Button variant="outline" onClick={() => void cancelBlock(opened.id)}><Trans>Sperre aufheben</Trans></Button></div>
+              )}
+              {cancelError && <p role="alert" className="text-red-700"><Trans>Die Sperre konnte nicht aufgehoben werden.</Trans></p>}
+            </>
+          )}
+        </DialogContent>
+      </Dialog>
 
       {places.length > 0 && <BlockForm places={places} defaultDay={from} />}
     </Page>

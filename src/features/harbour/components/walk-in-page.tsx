@@ -13,7 +13,8 @@ import { StepBerthData } from '@/features/booking/components/step-berth-data';
 import { StepChooseBerth, useStayText } from '@/features/booking/components/step-choose-berth';
 import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
 import { quoteQueryOptions } from '@/features/booking/api/quote-booking';
-import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-data';
+import { emptyBerthData, parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-data';
+import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
 import type { PlaceResult } from '@/features/booking/api/types';
 import { EMAIL_PATTERN, messages, optionalPhone, requiredText } from '@/lib/validation';
 import { harbourKeys } from '../api/keys';
@@ -149,10 +150,35 @@ function PersonStep({ berth, place, onBack, onBooked }: { berth: BerthDataValues
  * A booking on behalf of a walk-in or phone guest: the booking flow's berth data and search
  * (same rules and prices), then the guest's data typed by staff; confirmed at once, no e-mail code.
  */
-export function WalkInPage({ onBooked }: { onBooked: (orderId: string) => void }) {
+/** Berth and stay preset by the timeline (a drag over free days): dates fill step 1, the berth is offered first in step 2. */
+export interface WalkInPreset {
+  place?: string;
+  arrival?: string;
+  departure?: string;
+}
+
+/** The preset berth, when the search found it free and fitting: chosen with one click (the list below stays). */
+function PresetChoice({ berth, placeId, onChoose }: { berth: BerthDataValues; placeId: string; onChoose: (p: PlaceResult) => void }) {
+  const search = useQuery(searchPlacesQueryOptions(berth));
+  const preset = search.data?.find((p) => p.place_id === placeId);
+  if (!search.data) return null;
+  if (!preset) {
+    return <p role="status" className="rounded-md bg-amber-50 p-3 text-amber-950"><Trans>Der im Belegungsplan gewählte Liegeplatz ist für diesen Aufenthalt und dieses Boot nicht frei oder passt nicht. Bitte einen anderen wählen.</Trans></p>;
+  }
+  return (
+    <div className="flex flex-wrap items-center gap-3 rounded-md border border-sky-200 bg-sky-50 p-3">
+      <span><Trans>Im Belegungsplan gewählt: Liegeplatz {preset.name}</Trans></span>
+      <Button onClick={() => onChoose(preset)}><Trans>Liegeplatz {preset.name} wählen</Trans></Button>
+    </div>
+  );
+}
+
+export function WalkInPage({ onBooked, preset }: { onBooked: (orderId: string) => void; preset?: WalkInPreset }) {
   const { t } = useLingui();
   const [berth, setBerth] = useState<BerthDataValues>();
-  const [draft, setDraft] = useState<BerthDataValues>();
+  const [draft, setDraft] = useState<BerthDataValues | undefined>(() =>
+    preset?.arrival && preset.departure && preset.departure > preset.arrival ? { ...emptyBerthData, arrival: preset.arrival, departure: preset.departure } : undefined,
+  );
   const [place, setPlace] = useState<PlaceResult>();
   const step = !berth ? 1 : !place ? 2 : 3;
   const titles = [t`Aufenthalt und Boot`, t`Liegeplatz wählen`, t`Daten des Gastes`];
@@ -160,6 +186,7 @@ export function WalkInPage({ onBooked }: { onBooked: (orderId: string) => void }
     <Page title={t`Neue Buchung (Walk-in / Telefon)`} lead={t`Für Gäste im Hafenbüro oder am Telefon: gleiche Suche und Preise wie online, sofort bestätigt, ohne E-Mail-Code.`}>
       <Section title={t`Schritt ${step} von 3: ${titles[step - 1]}`}>
         {step === 1 && <StepBerthData forStaff initial={draft} onSubmit={(v) => { setDraft(v); setBerth(v); setPlace(undefined); }} />}
+        {step === 2 && berth && preset?.place && <PresetChoice berth={berth} placeId={preset.place} onChoose={setPlace} />}
         {step === 2 && berth && <StepChooseBerth forStaff berth={berth} onBack={() => setBerth(undefined)} onChoose={setPlace} />}
         {step === 3 && berth && place && <PersonStep berth={berth} place={place} onBack={() => setPlace(undefined)} onBooked={onBooked} />}
       </Section>

@@ -1,0 +1,70 @@
+/**
+ * Pure layout math of the staff booking timeline: where a stay's bar sits among the day columns,
+ * clipped to the days shown, and which day columns a drag over empty cells selects. Positions are
+ * in column units (1 = one Berlin day), so the component multiplies by its column width.
+ */
+
+/** A bar among the day columns: [start, end) in columns; clipped ends are flagged (an arrow shows the stay goes on). */
+export interface BarSpan {
+  start: number;
+  end: number;
+  clippedStart: boolean;
+  clippedEnd: boolean;
+}
+
+/**
+ * The bar of [startMs, endMs) among days whose Berlin midnights are `dayStarts` (one more than
+ * the days shown: the last is the end of the last day). A day is as long as it is in Berlin (23
+ * or 25 hours at the DST changes), so 14:00 is 14/24 of a normal day in. endMs null is an
+ * open-ended holding: it runs to the end. Null when the stay lies wholly outside the days shown.
+ */
+export function barSpan(startMs: number, endMs: number | null, dayStarts: readonly number[]): BarSpan | null {
+  const n = dayStarts.length - 1;
+  if (n < 1) return null;
+  const first = dayStarts[0]!;
+  const last = dayStarts[n]!;
+  const end = endMs ?? Number.POSITIVE_INFINITY;
+  if (end <= first || startMs >= last || end <= startMs) return null;
+  const clippedStart = startMs < first;
+  const clippedEnd = end > last;
+  return {
+    start: clippedStart ? 0 : columnAt(startMs, dayStarts),
+    end: clippedEnd ? n : columnAt(end, dayStarts),
+    clippedStart,
+    clippedEnd,
+  };
+}
+
+/** The fractional column of an instant inside [dayStarts[0], dayStarts[n]] (binary search over the days). */
+export function columnAt(ms: number, dayStarts: readonly number[]): number {
+  let lo = 0;
+  let hi = dayStarts.length - 1;
+  if (ms <= dayStarts[0]!) return 0;
+  if (ms >= dayStarts[hi]!) return hi;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (dayStarts[mid]! <= ms) lo = mid;
+    else hi = mid;
+  }
+  const a = dayStarts[lo]!;
+  const b = dayStarts[lo + 1]!;
+  return lo + (ms - a) / (b - a);
+}
+
+/** Whether a bar [start, end) shows in the visible columns [firstCol, lastCol] (inclusive indices). */
+export function barVisible(bar: BarSpan, firstCol: number, lastCol: number): boolean {
+  return bar.end > firstCol && bar.start < lastCol + 1;
+}
+
+/** The day columns [from, to] (inclusive, ordered) between two columns a drag touched, kept inside [0, n). */
+export function selectionRange(a: number, b: number, n: number): { from: number; to: number } {
+  const clamp = (c: number) => Math.min(Math.max(Math.floor(c), 0), n - 1);
+  const x = clamp(a);
+  const y = clamp(b);
+  return { from: Math.min(x, y), to: Math.max(x, y) };
+}
+
+/** The row a bar dragged by `deltaY` pixels lands on (rows of `rowHeight`), kept inside [0, rows). */
+export function targetRow(origin: number, deltaY: number, rowHeight: number, rows: number): number {
+  return Math.min(Math.max(origin + Math.round(deltaY / rowHeight), 0), rows - 1);
+}

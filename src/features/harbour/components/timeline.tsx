@@ -1,0 +1,368 @@
+import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type Modifier } from '@dnd-kit/core';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useLingui } from '@lingui/react/macro';
+import { berlinDay, formatDay } from '@/lib/dates';
+import type { CalendarData, CalendarEntry } from '../api/calendar';
+import { barSpan, barVisible, selectionRange, targetRow, type BarSpan } from '../api/timeline-layout';
+
+export type Kind = 'reservation' | 'rent' | 'maintenance' | 'blocked' | 'long_term';
+export const kindOf = (e: CalendarEntry): Kind =>
+  e.type === 'service' ? (e.block_reason === 'reserved' ? 'blocked' : 'maintenance') : e.type;
+
+/** Colour AND pattern per kind (never colour alone); every bar also starts with its kind as text. */
+export const KIND_STYLE: Record<Kind, CSSProperties> = {
+  reservation: { backgroundColor: '#fde68a', backgroundImage: 'repeating-linear-gradient(45deg, rgba(146,64,14,.35) 0 2px, transparent 2px 8px)', color: '#78350f' },
+  rent: { backgroundColor: '#15803d', color: '#fff' },
+  maintenance: { backgroundColor: '#e2e8f0', backgroundImage: 'repeating-linear-gradient(45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px), repeating-linear-gradient(-45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px)', color: '#0f172a' },
+  blocked: { backgroundColor: '#fecaca', backgroundImage: 'repeating-linear-gradient(90deg, rgba(153,27,27,.35) 0 2px, transparent 2px 6px)', color: '#7f1d1d' },
+  long_term: { backgroundColor: '#bfdbfe', backgroundImage: 'radial-gradient(rgba(30,64,175,.5) 1.5px, transparent 1.5px)', backgroundSize: '6px 6px', color: '#1e3a8a' },
+};
+
+export function useKindLabels() {
+  const { t } = useLingui();
+  const long: Record<Kind, string> = { reservation: t`Reservierung`, rent: t`Vermietet (eingecheckt)`, maintenance: t`Wartung`, blocked: t`Gesperrt`, long_term: t`Langzeitliegeplatz` };
+  const short: Record<Kind, string> = { reservation: t`Res.`, rent: t`Miete`, maintenance: t`Wart.`, blocked: t`Gesp.`, long_term: t`Dauer` };
+  return { long, short };
+}
+
+export const ROW_H = 40;
+const HEADER_H = 40;
+/** The narrowest day column per view; wider screens stretch the columns to the full width. */
+const MIN_COL = { 1: 120, 7: 72, 30: 36 } as Record<number, number>;
+
+type Place = CalendarData['places'][number];
+type PlacedBar = { entry: CalendarEntry; span: BarSpan };
+
+/** A move of a stay the page is asking about or running: drawn on its new berth until it settles. */
+export interface PendingMove {
+  entry: CalendarEntry;
+  toPlace: Place;
+}
+
+/** Only bookings move (the database refuses what may not: order_not_movable, 23P01, fit). */
+const movable = (e: CalendarEntry) => !!e.order_id && (e.type === 'reservation' || e.type === 'rent');
+
+function useWidth(ref: React.RefObject<HTMLElement | null>) {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    setWidth(el.clientWidth);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** Lock a dragged bar to its row axis: a move keeps the stay's dates (move_booking). */
+const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
+
+/** Arrow up/down move a picked-up bar one berth (the keyboard equivalent of dragging it). */
+const byRow: KeyboardCoordinateGetter = (event, { currentCoordinates }) => {
+  if (event.code === 'ArrowDown') return { ...currentCoordinates, y: currentCoordinates.y + ROW_H };
+  if (event.code === 'ArrowUp') return { ...currentCoordinates, y: currentCoordinates.y - ROW_H };
+  return undefined;
+};
+
+export interface TimelineProps {
+  data: CalendarData;
+  places: Place[];
+  today: string;
+  pending: PendingMove | null;
+  onMove: (entry: CalendarEntry, toPlace: Place) => void;
+  onSelect: (place: Place, fromDay: string, toDay: string) => void;
+  onOpen: (entry: CalendarEntry) => void;
+}
+
+/**
+ * The booking timeline: one row per berth, one bar per occupation across its days, a sticky
+ * berth column and date header. Rows and day columns are virtualised (only what is visible is in
+ * the DOM). Bars of bookings drag to another berth (mouse or keyboard through dnd-kit); a drag
+ * over empty cells (or the keyboard cursor with Shift+arrows and Enter) selects days of a berth.
+ */
+export function Timeline({ data, places, today, pending, onMove, onSelect, onOpen }: TimelineProps) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  const labels = useKindLabels();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(scrollRef);
+  const narrow = width > 0 && width < 640;
+  const berthW = narrow ? 72 : 120;
+  const n = data.days.length;
+  const colW = Math.max(MIN_COL[n] ?? 36, Math.floor((width - berthW - 2) / Math.max(n, 1)));
+  const [activeRow, setActiveRow] = useState<number | null>(null);
+  const [cursor, setCursor] = useState<{ row: number; col: number; anchor: number } | null>(null);
+  const [drag, setDrag] = useState<{ row: number; a: number; b: number } | null>(null);
+
+  // Bars per berth, computed once per answer (binary search over the day starts).
+  const bars = useMemo(() => {
+    const map = new Map<string, PlacedBar[]>();
+    for (const [placeId, list] of Object.entries(data.byPlace)) {
+      const placed: PlacedBar[] = [];
+      for (const entry of list) {
+        const span = barSpan(Date.parse(entry.starts_at), entry.ends_at ? Date.parse(entry.ends_at) : null, data.dayStarts);
+        if (span) placed.push({ entry, span });
+      }
+      map.set(placeId, placed);
+    }
+    return map;
+  }, [data]);
+  const pendingBar = useMemo(() => {
+    if (!pending) return null;
+    const span = barSpan(Date.parse(pending.entry.starts_at), pending.entry.ends_at ? Date.parse(pending.entry.ends_at) : null, data.dayStarts);
+    return span ? { entry: pending.entry, span } : null;
+  }, [pending, data.dayStarts]);
+
+  // TanStack Virtual hands back fresh functions each render: the React Compiler skips this component (as data-table).
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const rowV = useVirtualizer({
+    count: places.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_H,
+    paddingStart: HEADER_H,
+    // The keyboard cursor scrolls its row into view below the sticky header, its day right of the berth column.
+    scrollPaddingStart: HEADER_H,
+    overscan: 6,
+    // The row of a dragged bar stays mounted while it scrolls out of view (or the drag would end).
+    rangeExtractor: (range: Range) => {
+      const rows = defaultRangeExtractor(range);
+      return activeRow !== null && !rows.includes(activeRow) ? [...rows, activeRow].sort((a, b) => a - b) : rows;
+    },
+  });
+  const colV = useVirtualizer({
+    horizontal: true,
+    count: n,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => colW,
+    paddingStart: berthW,
+    scrollPaddingStart: berthW,
+    overscan: 2,
+  });
+  useEffect(() => colV.measure(), [colV, colW, berthW]);
+
+  const cols = colV.getVirtualItems();
+  const firstCol = cols[0]?.index ?? 0;
+  const lastCol = cols.at(-1)?.index ?? n - 1;
+  const totalW = berthW + n * colW;
+  const todayCol = data.days.indexOf(today);
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: byRow, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
+  );
+  const rowOf = (entry: CalendarEntry) => places.findIndex((p) => p.id === entry.place_id);
+  const dropRow = (id: string | number, deltaY: number) => {
+    const entry = (data.byPlace[String(id).split(':')[0]!] ?? []).find((e) => e.id === String(id).split(':')[1]);
+    if (!entry) return null;
+    const origin = rowOf(entry);
+    return { entry, origin, target: targetRow(origin, deltaY, ROW_H, places.length) };
+  };
+  // The drag's vertical offset, for the screen reader's announcements (they get no delta).
+  const lastDelta = useRef(0);
+  const placeName = (row: number) => places[row]?.name ?? '';
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => t`${String(active.data.current?.label ?? '')} aufgenommen. Pfeil hoch/runter wählt den Liegeplatz, Leertaste legt ab, Escape bricht ab.`,
+    onDragMove: ({ active }) => { const d = dropRow(active.id, lastDelta.current); return d ? t`Über Liegeplatz ${placeName(d.target)}.` : undefined; },
+    onDragOver: () => undefined,
+    onDragEnd: ({ active }) => { const d = dropRow(active.id, lastDelta.current); return d ? t`Auf Liegeplatz ${placeName(d.target)} abgelegt.` : undefined; },
+    onDragCancel: () => t`Verschieben abgebrochen.`,
+  };
+  const end = (event: DragEndEvent) => {
+    setActiveRow(null);
+    const d = dropRow(event.active.id, event.delta.y);
+    if (d && d.target !== d.origin && places[d.target]) onMove(d.entry, places[d.target]!);
+  };
+
+  // Drag over empty cells of one berth: pointer down, move, up.
+  const colAt = (clientX: number, lane: HTMLElement) => (clientX - lane.getBoundingClientRect().left) / colW;
+  const laneDown = (row: number) => (e: PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0 || e.target !== e.currentTarget) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    const c = colAt(e.clientX, e.currentTarget);
+    setDrag({ row, a: c, b: c });
+  };
+  const laneMove = (e: PointerEvent<HTMLDivElement>) => {
+    if (!drag) return;
+    const b = colAt(e.clientX, e.currentTarget);
+    setDrag((d) => (d ? { ...d, b } : d));
+  };
+  const laneUp = (e: PointerEvent<HTMLDivElement>) => {
+    if (!drag) return;
+    const { from, to } = selectionRange(drag.a, colAt(e.clientX, e.currentTarget), n);
+    const place = places[drag.row];
+    setDrag(null);
+    if (place) onSelect(place, data.days[from]!, data.days[to]!);
+  };
+
+  // The keyboard cursor over the cells: arrows move, Shift+left/right widen, Enter selects.
+  const moveCursor = (row: number, col: number, anchor: number) => {
+    const r = Math.min(Math.max(row, 0), places.length - 1);
+    const c = Math.min(Math.max(col, 0), n - 1);
+    setCursor({ row: r, col: c, anchor: Math.min(Math.max(anchor, 0), n - 1) });
+    rowV.scrollToIndex(r);
+    colV.scrollToIndex(c);
+  };
+  const keyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget || places.length === 0) return;
+    const c = cursor ?? { row: 0, col: Math.max(todayCol, 0), anchor: Math.max(todayCol, 0) };
+    const step: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const s = step[e.key];
+    if (s) {
+      e.preventDefault();
+      if (!cursor) return moveCursor(c.row, c.col, c.anchor);
+      const col = c.col + s[1];
+      moveCursor(c.row + s[0], col, e.shiftKey && s[0] === 0 ? c.anchor : col);
+    } else if (e.key === 'Enter' && cursor) {
+      e.preventDefault();
+      const { from, to } = selectionRange(cursor.anchor, cursor.col, n);
+      onSelect(places[cursor.row]!, data.days[from]!, data.days[to]!);
+    } else if (e.key === 'Escape') {
+      setCursor(null);
+    }
+  };
+  const cursorText = (() => {
+    if (!cursor) return '';
+    const place = places[cursor.row];
+    if (!place) return '';
+    const { from, to } = selectionRange(cursor.anchor, cursor.col, n);
+    const dayText = from === to ? formatDay(data.days[from]!, locale) : `${formatDay(data.days[from]!, locale)} – ${formatDay(data.days[to]!, locale)}`;
+    const taken = (bars.get(place.id) ?? []).filter((b) => b.span.end > from && b.span.start < to + 1);
+    return taken.length
+      ? t`${place.name}, ${dayText}: ${taken.map((b) => [labels.long[kindOf(b.entry)], b.entry.guest].filter(Boolean).join(' ')).join('; ')}`
+      : t`${place.name}, ${dayText}: frei. Eingabetaste sperrt oder bucht.`;
+  })();
+
+  return (
+    <DndContext
+      sensors={sensors}
+      modifiers={[verticalOnly]}
+      accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Leertaste legt ab, Escape bricht ab. Eingabetaste zeigt die Details.` } }}
+      onDragStart={(e) => { lastDelta.current = 0; const d = dropRow(e.active.id, 0); setActiveRow(d ? d.origin : null); }}
+      onDragMove={(e) => { lastDelta.current = e.delta.y; }}
+      onDragCancel={() => setActiveRow(null)}
+      onDragEnd={end}
+    >
+      <div
+        ref={scrollRef}
+        tabIndex={0}
+        role="region"
+        aria-label={t`Belegungsplan: Pfeiltasten bewegen die Auswahl, Umschalt+Pfeil links/rechts erweitert sie, Eingabetaste sperrt oder bucht`}
+        aria-describedby="timeline-cursor"
+        onKeyDown={keyDown}
+        onBlur={(e) => { if (e.target === e.currentTarget) setCursor(null); }}
+        className="relative h-[70vh] min-h-80 overflow-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-sky-600"
+        data-testid="timeline"
+        data-day-count={n}
+        data-from={data.days[0]}
+      >
+        <div className="relative" style={{ width: totalW, height: rowV.getTotalSize() }}>
+          {/* Date header: sticky at the top; its corner also sticks to the left. */}
+          <div className="sticky top-0 z-20 border-b border-slate-200 bg-white" style={{ height: HEADER_H, width: totalW }}>
+            <div className="sticky left-0 z-30 flex h-full items-center border-r border-slate-200 bg-white px-2 text-xs font-semibold" style={{ width: berthW }}>{t`Liegeplatz`}</div>
+            {cols.map((c) => {
+              const day = data.days[c.index]!;
+              return (
+                <div
+                  key={day}
+                  data-day={day}
+                  aria-current={day === today ? 'date' : undefined}
+                  className={`absolute top-0 flex h-full items-center justify-center overflow-hidden border-l border-slate-200 text-center text-xs leading-tight ${day === today ? 'bg-sky-100 font-semibold' : ''}`}
+                  style={{ left: c.start, width: c.size }}
+                >
+                  {colW < 56 ? day.slice(8) : formatDay(day, locale).replace(/ \d{4}$/, '')}
+                </div>
+              );
+            })}
+          </div>
+          {todayCol >= 0 && <div aria-hidden className="absolute bg-sky-50" style={{ left: berthW + todayCol * colW, width: colW, top: HEADER_H, bottom: 0 }} />}
+          {rowV.getVirtualItems().map((r) => {
+            const place = places[r.index]!;
+            let placed = (bars.get(place.id) ?? []).filter((b) => barVisible(b.span, firstCol, lastCol));
+            if (pending && pendingBar) {
+              placed = placed.filter((b) => b.entry.id !== pending.entry.id);
+              if (pending.toPlace.id === place.id) placed = [...placed, pendingBar];
+            }
+            const sel = drag?.row === r.index ? selectionRange(drag.a, drag.b, n) : cursor?.row === r.index ? selectionRange(cursor.anchor, cursor.col, n) : null;
+            return (
+              <div key={place.id} data-place={place.id} data-place-name={place.name} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${r.start}px)`, height: ROW_H, width: totalW }}>
+                <div className="sticky left-0 z-10 flex h-full items-center truncate border-r border-slate-200 bg-white px-2 text-sm font-medium" style={{ width: berthW }} title={place.pier ? `${place.name} (${place.pier})` : place.name}>
+                  {place.name}
+                </div>
+                <div
+                  className="absolute top-0 h-full cursor-cell touch-pan-y"
+                  data-lane
+                  style={{ left: berthW, width: n * colW, backgroundImage: 'linear-gradient(to right, #e2e8f0 1px, transparent 1px)', backgroundSize: `${colW}px 100%` }}
+                  onPointerDown={laneDown(r.index)}
+                  onPointerMove={laneMove}
+                  onPointerUp={laneUp}
+                  onPointerCancel={() => setDrag(null)}
+                >
+                  {sel && (
+                    <div aria-hidden data-selection className={`pointer-events-none absolute top-0 h-full border-2 ${cursor && !drag ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`} style={{ left: sel.from * colW, width: (sel.to - sel.from + 1) * colW }} />
+                  )}
+                  {placed.map((b) => (
+                    <Bar key={b.entry.id} bar={b} colW={colW} days={data.days} pending={pending?.entry.id === b.entry.id} placeName={place.name} onOpen={onOpen} />
+                  ))}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+        <p id="timeline-cursor" role="status" className="sr-only">{cursorText}</p>
+      </div>
+    </DndContext>
+  );
+}
+
+const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; onOpen: (e: CalendarEntry) => void }) {
+  const { t, i18n } = useLingui();
+  const labels = useKindLabels();
+  const { entry, span } = bar;
+  const kind = kindOf(entry);
+  const canMove = movable(entry) && !pending;
+  const text = [labels.short[kind], entry.guest, entry.boat_name].filter(Boolean).join(' · ');
+  // A booking shows its departure day; a block or holding its last day.
+  const until = entry.ends_at ? formatDay(berlinDay(new Date(Date.parse(entry.ends_at) - (entry.order_id ? 0 : 1))), i18n.locale) : t`unbefristet`;
+  const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${formatDay(berlinDay(entry.starts_at), i18n.locale)} – ${until}`;
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `${entry.place_id}:${entry.id}`, disabled: !canMove, data: { label } });
+  const left = span.start * colW + 1;
+  const w = Math.max((span.end - span.start) * colW - 2, 6);
+  const style: CSSProperties = {
+    ...KIND_STYLE[kind],
+    left,
+    width: w,
+    transform: transform ? `translate3d(0, ${transform.y}px, 0)` : undefined,
+    borderTopLeftRadius: span.clippedStart ? 0 : undefined,
+    borderBottomLeftRadius: span.clippedStart ? 0 : undefined,
+    borderTopRightRadius: span.clippedEnd ? 0 : undefined,
+    borderBottomRightRadius: span.clippedEnd ? 0 : undefined,
+  };
+  return (
+    <div
+      ref={setNodeRef}
+      // Only bookings are draggable; blocks and holdings are plain buttons (details), not "disabled draggables".
+      {...(canMove ? attributes : {})}
+      {...(canMove ? listeners : {})}
+      role="button"
+      tabIndex={0}
+      aria-label={label}
+      title={label}
+      data-entry={entry.id}
+      data-kind={kind}
+      // The days shown that the bar touches (its arrival day through its departure day), for tests and tools.
+      data-days={days.slice(Math.floor(span.start), Math.ceil(span.end)).join(' ')}
+      data-pending={pending || undefined}
+      onClick={() => onOpen(entry)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && !isDragging) { e.preventDefault(); onOpen(entry); return; }
+        if (canMove) listeners?.onKeyDown?.(e);
+      }}
+      className={`absolute top-1 flex h-8 items-center overflow-hidden rounded-md border border-slate-400 text-xs font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900 ${canMove ? 'cursor-grab touch-none' : 'cursor-pointer'} ${isDragging ? 'z-20 shadow-lg ring-2 ring-sky-600' : ''} ${pending ? 'opacity-70 ring-2 ring-sky-600' : ''}`}
+      style={style}
+    >
+      <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">{span.clippedStart ? '◂ ' : ''}{text}</span>
+    </div>
+  );
+});

@@ -1,0 +1,71 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { personas } from '../helpers/personas.ts';
+import { apiUrl, personaToken } from './booking-helpers.ts';
+
+/** The staff booking timeline: rows are virtualised, so tests narrow it to the berths they use. */
+export const timeline = (page: Page) => page.getByTestId('timeline');
+
+export async function rpcAs<T>(name: string, body: Record<string, unknown>, token: string): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${apiUrl}/rest/v1/rpc/${name}`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, data: (await res.json()) as T };
+}
+
+export const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
+
+/** The name of a berth (staff read places). */
+export async function berthName(placeId: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/rest/v1/places?select=name&id=eq.${placeId}`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` } });
+  const rows = (await res.json()) as { name: string }[];
+  return rows[0]!.name;
+}
+
+/** Narrows the timeline to these berths by the search field (de or en label). */
+export async function showBerths(page: Page, names: string[]) {
+  await page.getByLabel(/^(Liegeplatz suchen|Find berth)$/).fill(names.join(' '));
+  for (const name of names) await expect(page.locator(`[data-place-name="${name}"]`)).toHaveCount(1);
+}
+
+/** The row of a berth, and a bar in it touching `day` (of the kind, when given). */
+export const row = (page: Page, placeId: string) => page.locator(`[data-place="${placeId}"]`);
+export const barOn = (page: Page, placeId: string, day: string, kind?: string): Locator =>
+  row(page, placeId).locator(`[data-entry][data-days~="${day}"]${kind ? `[data-kind="${kind}"]` : ''}`);
+
+/** A free, fitting berth list for a stay (8 × 3 m boat), in name order. */
+export async function freeBerths(arrival: string, departure: string): Promise<{ place_id: string; name: string }[]> {
+  const res = await rpcAs<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 8, p_boat_width: 3 }, await staffToken());
+  expect(res.status, JSON.stringify(res.data)).toBe(200);
+  return [...res.data].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** A confirmed walk-in booking made by staff through the API. */
+export async function bookAsStaff(placeId: string, arrival: string, departure: string, guest: { first: string; last: string; boat: string }): Promise<string> {
+  const res = await rpcAs<{ id: string }>('staff_create_booking', {
+    p_place_id: placeId, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
+    p_boat: { name: guest.boat, tag: null, length: 8, width: 3 }, p_person: { first_name: guest.first, last_name: guest.last },
+  }, await staffToken());
+  expect(res.status, JSON.stringify(res.data)).toBe(200);
+  return res.data.id;
+}
+
+/** The berth an order is on now (the database's word). */
+export async function orderPlace(orderId: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/rest/v1/orders?select=place_id&id=eq.${orderId}`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` } });
+  return ((await res.json()) as { place_id: string }[])[0]!.place_id;
+}
+
+/** Drags with the mouse from the centre of `from` by (dx, dy), in steps (dnd-kit starts after 6 px). */
+export async function mouseDrag(page: Page, from: Locator, dx: number, dy: number) {
+  const box = (await from.boundingBox())!;
+  const x = box.x + Math.min(box.width / 2, 30);
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx / 4, y + dy / 4 + 2, { steps: 4 });
+  await page.mouse.move(x + dx, y + dy, { steps: 8 });
+  await page.mouse.up();
+}
