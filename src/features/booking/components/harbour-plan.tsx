@@ -88,12 +88,14 @@ export function HarbourPlan({ berths, columns, label, children, defs, svgRef, cl
 }) {
   const { t } = useLingui();
   const piers = useMemo(() => piersOf(berths), [berths]);
+  // The quay's name at the left edge of what is shown (a cropped plan starts further right).
+  const left = Number(viewBox?.split(' ')[0] ?? 0) || 0;
   return (
     <svg ref={svgRef} viewBox={viewBox ?? `0 0 ${PLAN.width} ${PLAN.height}`} className={className} style={style} role="group" aria-label={label} onClick={onClick} {...data}>
       {defs}
       <rect width={PLAN.width} height={PLAN.height} fill="#dbeafe" />
       <rect width={PLAN.width} height="60" fill="#d6d3d1" />
-      <text x="16" y="36" fontSize="16" fill="#44403c" aria-hidden>{t`Kai`}</text>
+      <text x={left + 16} y="36" fontSize="16" fill="#44403c" aria-hidden>{t`Kai`}</text>
       {piers.map((p) => (
         <rect key={p.name} aria-hidden x={p.x - 6} y={p.top} width="12" height={p.bottom - p.top} fill="#a8a29e" />
       ))}

@@ -120,7 +120,7 @@ Vielen Dank und viele Grüße`;
               <section aria-label={t`Ihre Auswahl`} className="flex flex-col gap-2">
                 <h3 className="text-sm font-medium text-slate-700"><Trans>Ihre Auswahl auf dem Plan:</Trans></h3>
                 <ul className="grid">
-                  <BerthCard place={selected} photos={photos.data?.[selected.place_id]} selected onChoose={onChoose} />
+                  <BerthCard place={selected} photos={photos.data?.[selected.place_id]} selected full onChoose={onChoose} />
                 </ul>
               </section>
             )}
@@ -156,7 +156,7 @@ Vielen Dank und viele Grüße`;
 }
 
 /** A compact berth card: name, size, price and the choice first; the photos as a strip of thumbnails in their order. */
-function BerthCard({ place: p, photos, selected, onChoose }: { place: PlaceResult; photos: string[] | undefined; selected: boolean; onChoose: (place: PlaceResult) => void }) {
+function BerthCard({ place: p, photos, selected, onChoose, full = false }: { place: PlaceResult; photos: string[] | undefined; selected: boolean; onChoose: (place: PlaceResult) => void; full?: boolean }) {
   const { t, i18n } = useLingui();
   const featureLabel = useFeatureLabel();
   const paths = photos ?? (p.image_path ? [p.image_path] : []);
@@ -184,7 +184,8 @@ function BerthCard({ place: p, photos, selected, onChoose }: { place: PlaceResul
           ))}
         </div>
       )}
-      {description && <p className="line-clamp-2 text-sm text-slate-700">{description}</p>}
+      {/* On a phone the list shows the essentials (several cards at a glance); the chosen card says all. */}
+      {description && <p className={`text-sm text-slate-700 ${full ? '' : 'hidden sm:line-clamp-2'}`}>{description}</p>}
       <div className="flex items-end justify-between gap-2">
         {p.features.length > 0 ? (
           <ul className="flex flex-wrap gap-1" aria-label={t`Ausstattung`}>
