@@ -1288,6 +1288,38 @@ export type Database = {
           },
         ]
       }
+      place_photos: {
+        Row: {
+          created_at: string
+          id: string
+          path: string
+          place_id: string
+          position: number
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          path: string
+          place_id: string
+          position?: number
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          path?: string
+          place_id?: string
+          position?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "place_photos_place_id_fkey"
+            columns: ["place_id"]
+            isOneToOne: false
+            referencedRelation: "places"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       place_statuses: {
         Row: {
           cancelled: boolean
@@ -2411,6 +2443,13 @@ export type Database = {
           unit_price_cents: number
           vat_rate: number
         }
+      }
+      reorder_place_photos: {
+        Args: {
+          p_place_id: string
+          p_photo_ids: string[]
+        }
+        Returns: undefined
       }
       reply_to_application: {
         Args: {

@@ -284,3 +284,83 @@ as $$
 $$;
 comment on function public.set_place_additional_places(uuid, uuid[]) is 'Admins: the columns (electricity, water) that serve a berth, replaced in one step.';
 revoke execute on function public.set_place_additional_places(uuid, uuid[]) from anon, public;
+
+-- ------------------------------------------------------------------ berth photos (issue 24)
+-- A berth's photos in the order admins give them (position 0 first). The objects live in the
+-- public place-images bucket under places/<berth id>/; places.image_path stays the cover
+-- (the first photo), kept by the trigger below, so the booking search keeps returning it.
+create table public.place_photos (
+  id uuid primary key default gen_random_uuid(),
+  place_id uuid not null references public.places (id) on delete cascade,
+  path text not null check (char_length(path) between 1 and 300),
+  position integer not null default 0 check (position >= 0),
+  created_at timestamptz not null default now()
+);
+
+alter table public.place_photos enable row level security;
+
+comment on table public.place_photos is 'The photos of a berth (paths in the place-images bucket) in the order guests see them.';
+
+create index place_photos_place_idx on public.place_photos (place_id, position);
+
+create policy "place_photos: everyone reads photos of active berths" on public.place_photos
+  for select to anon, authenticated
+  using (exists (select 1 from public.places p where p.id = place_id and (not p.archived or (select private.is_staff()))));
+
+create policy "place_photos: admin inserts" on public.place_photos
+  for insert to authenticated
+  with check ((select private.has_role('admin')));
+
+create policy "place_photos: admin updates" on public.place_photos
+  for update to authenticated
+  using ((select private.has_role('admin')))
+  with check ((select private.has_role('admin')));
+
+create policy "place_photos: admin deletes" on public.place_photos
+  for delete to authenticated
+  using ((select private.has_role('admin')));
+
+create function private.place_photos_cover()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  v_place uuid := coalesce(new.place_id, old.place_id);
+begin
+  update public.places p
+     set image_path = (select f.path from public.place_photos f where f.place_id = v_place order by f.position, f.created_at, f.id limit 1)
+   where p.id = v_place
+     and p.image_path is distinct from (select f.path from public.place_photos f where f.place_id = v_place order by f.position, f.created_at, f.id limit 1);
+  if tg_op = 'UPDATE' and old.place_id <> new.place_id then
+    update public.places p
+       set image_path = (select f.path from public.place_photos f where f.place_id = old.place_id order by f.position, f.created_at, f.id limit 1)
+     where p.id = old.place_id;
+  end if;
+  return null;
+end
+$$;
+comment on function private.place_photos_cover() is 'Trigger: places.image_path is the berth''s first photo (the cover the search returns).';
+revoke execute on function private.place_photos_cover() from public;
+
+create trigger place_photos_cover after insert or update or delete on public.place_photos
+  for each row execute function private.place_photos_cover();
+
+-- The API endpoint (/rest/v1/rpc/reorder_place_photos): runs as the caller; RLS lets only
+-- admins change rows (anyone else changes nothing).
+create function public.reorder_place_photos(p_place_id uuid, p_photo_ids uuid[])
+returns void
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  update public.place_photos f
+     set position = x.ord::integer - 1
+    from unnest(p_photo_ids) with ordinality as x(id, ord)
+   where f.id = x.id and f.place_id = p_place_id;
+$$;
+comment on function public.reorder_place_photos(uuid, uuid[]) is 'Admins: the order of a berth''s photos, the ids first to last, in one step.';
+revoke execute on function public.reorder_place_photos(uuid, uuid[]) from anon, public;
+grant execute on function public.reorder_place_photos(uuid, uuid[]) to authenticated, service_role;

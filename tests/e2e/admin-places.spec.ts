@@ -40,7 +40,8 @@ test.describe('admin: berths', () => {
 
     await expect(page).toHaveURL(/\/account\/admin\/places\/[0-9a-f-]{36}\/edit$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Stellplatz ${name} bearbeiten`);
-    const img = page.getByRole('img', { name: 'Aktuelles Bild' });
+    // The image uploaded with the berth is its first (and only) photo.
+    const img = page.getByRole('region', { name: 'Fotos' }).getByRole('img', { name: 'Foto 1 von 1' });
     await expect(img).toBeVisible();
     await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(2);
     const id = /places\/([0-9a-f-]{36})\/edit/.exec(page.url())![1];
@@ -121,7 +122,7 @@ test.describe('admin: berths', () => {
       await page.getByRole('button', { name: 'Stellplatz löschen' }).click();
       await expect(dialog).toBeVisible({ timeout: 1000 });
     }).toPass();
-    await expect(dialog).toContainText(`„${name}“ wird mit seinem Titelbild endgültig gelöscht.`);
+    await expect(dialog).toContainText(`„${name}“ wird mit seinen Fotos endgültig gelöscht.`);
     await dialog.getByRole('button', { name: 'Löschen' }).click();
     await expect(page).toHaveURL(/\/account\/admin\/places$/);
     const res = await rest(await adminToken(), `places?id=eq.${id}&select=id`);

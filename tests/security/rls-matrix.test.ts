@@ -24,6 +24,8 @@ const EXPECTED: Record<string, Row> = {
   places: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
   additional_places: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
   place_additional_places: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RR0R' },
+  // A berth's photos (issue 24): everyone reads those of active berths, only admins write.
+  place_photos: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
   fair_periods: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
   news: { anon: 'Rx00', guest: 'Rx00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
   // Admin only (harbour_settings: the door code; staff read it through harbour_access()).
@@ -103,7 +105,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   report_average_stay: AUTH, report_check_in_rate: AUTH, report_guests_by_country: AUTH, report_occupancy: AUTH,
   report_revenue: AUTH, report_sale_codes: AUTH,
   staff_orders: AUTH, order_move_targets: AUTH, add_order_note: AUTH, calendar_entries: AUTH,
-  open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH,
+  open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH, reorder_place_photos: AUTH,
   record_cash_movement: AUTH, close_cash_day: AUTH, cash_day: AUTH,
   admin_audit_log: AUTH, order_event_actors: AUTH,
   my_mfa_required: AUTH, admin_mfa_status: AUTH, admin_reset_mfa: AUTH,
@@ -168,6 +170,8 @@ for (const engine of engines()) {
       if (closed.error) throw closed.error;
       // a berth without orders (an admin may delete it; berths with orders are kept by FK)
       await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
+      // a photo of an active berth (the seed has none)
+      await q(`insert into public.place_photos (place_id, path) select id, 'places/matrix/seed.png' from public.places where name = 'A01'`);
       // storage objects to probe
       const service = stack.keys.serviceRoleKey;
       for (const path of ['place-images/matrix/seed.png', 'news-images/matrix/seed.png', 'additional-place-images/matrix/seed.png', `avatars/${SEED.customer.id}/seed.png`]) {
@@ -250,6 +254,7 @@ for (const engine of engines()) {
       switch (table) {
         case 'places': return { name: 'SEC-1', pier: 'Z', width: 3, length: 10 };
         case 'additional_places': return { type: 'water', name: 'SEC column', position: [1, 2] };
+        case 'place_photos': return { place_id: place, path: 'places/sec/probe.png', position: 1 };
         case 'place_additional_places': {
           const r = (await q<{ p: string; a: string }>(`select p.id as p, a.id as a from public.places p cross join public.additional_places a
              where not exists (select 1 from public.place_additional_places x where x.place_id = p.id and x.additional_place_id = a.id) limit 1`))[0];

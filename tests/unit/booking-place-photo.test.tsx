@@ -16,8 +16,8 @@ describe('berth photos in the booking search', () => {
   it('fall back to the original when the thumbnail cannot be loaded', () => {
     render(<PlacePhoto path="places/p1/title.jpg" alt="Liegeplatz A1" />);
     const img = screen.getByRole('img', { name: 'Liegeplatz A1' }) as HTMLImageElement;
-    expect(img.getAttribute('src')).toContain('/render/image/public/place-images/places/p1/title.jpg?width=640');
-    expect(img.getAttribute('width')).toBe('640');
+    expect(img.getAttribute('src')).toContain('/render/image/public/place-images/places/p1/title.jpg?width=128&height=96&resize=cover');
+    expect(img.getAttribute('width')).toBe('128');
     fireEvent.error(img);
     expect(img.getAttribute('src')).toBe(placePhotoUrls('places/p1/title.jpg').original);
     expect(img.getAttribute('srcset')).toBeNull();

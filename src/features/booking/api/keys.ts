@@ -6,4 +6,6 @@ export const bookingKeys = {
   fairPeriods: () => ['booking', 'fair-periods'] as const,
   paymentTerms: (kind: string) => ['booking', 'payment-terms', kind] as const,
   profile: (userId: string) => ['booking', 'profile', userId] as const,
+  photos: (placeIds: readonly string[]) => ['booking', 'photos', placeIds] as const,
+  plan: () => ['booking', 'plan'] as const,
 };

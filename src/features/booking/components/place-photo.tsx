@@ -1,18 +1,24 @@
 import { useState } from 'react';
-import { PLACE_PHOTO, placePhotoUrls } from '../api/place-image';
+import { PLACE_THUMB, placePhotoUrls } from '../api/place-image';
 
-/** A berth's photo as a transformed thumbnail; the original when the thumbnail fails. */
-export function PlacePhoto({ path, alt }: { path: string; alt: string }) {
+/** A berth's photo as a transformed thumbnail (4:3 strip size by default); the original when the thumbnail fails. */
+export function PlacePhoto({ path, alt, size = PLACE_THUMB, className = 'h-16 w-auto aspect-[4/3] rounded-md object-cover' }: {
+  path: string;
+  alt: string;
+  size?: { width: number; height: number };
+  className?: string;
+}) {
   const [failed, setFailed] = useState(false);
-  const urls = placePhotoUrls(path);
+  const urls = placePhotoUrls(path, size);
   return (
     <img
       src={failed ? urls.original : urls.src}
       srcSet={failed ? undefined : urls.srcSet}
-      width={PLACE_PHOTO.width}
-      height={PLACE_PHOTO.height}
+      width={size.width}
+      height={size.height}
       alt={alt}
-      className="aspect-[16/9] w-full object-cover"
+      data-path={path}
+      className={className}
       loading="lazy"
       onError={() => setFailed(true)}
     />

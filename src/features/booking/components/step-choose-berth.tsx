@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Anchor, Ruler } from 'lucide-react';
+import { Ruler } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -8,6 +8,7 @@ import { harbour } from '@/lib/harbour';
 import { formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { bookingErrorMessage } from '../api/booking-errors';
+import { placePhotosQueryOptions } from '../api/place-photos';
 import { searchPlacesQueryOptions } from '../api/search-places';
 import type { PlaceResult } from '../api/types';
 import { PlacePhoto } from './place-photo';
@@ -15,6 +16,18 @@ import type { BerthDataValues } from '../schemas/berth-data';
 
 /** Results shown at first and per "show more": the smallest fitting berths come first. */
 const PAGE = 10;
+
+/** The harbour plan is its own chunk: loaded when it is shown (from md beside the list; on phones when chosen). */
+const BerthPlan = lazy(() => import('./berth-plan'));
+
+const WIDE = '(min-width: 768px)';
+const subscribeWide = (onChange: () => void) => {
+  const query = window.matchMedia(WIDE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
+/** From md the list and the plan stand side by side; below, a toggle shows one of them. */
+const useWide = () => useSyncExternalStore(subscribeWide, () => window.matchMedia(WIDE).matches, () => false);
 
 const metres = (n: number | string, locale: string) => Number(n).toLocaleString(locale === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 2 });
 
@@ -34,15 +47,20 @@ export function useStayText() {
 }
 
 /**
- * Step 2, your berth: the berths that fit, smallest first, each with image, size, features and
- * price. `forStaff`: the walk-in booking at the desk (the guest's boat; no e-mail to the harbour).
+ * Step 2, your berth: the berths that fit, smallest first, as compact cards (photos, size,
+ * features, price) beside the harbour plan, where every berth is shown and the free fitting ones
+ * can be chosen (issue 24). `forStaff`: the walk-in booking at the desk (the guest's boat; no e-mail to the harbour).
  */
 export function StepChooseBerth({ berth, notice, onChoose, onBack, forStaff = false }: { berth: BerthDataValues; notice?: 'berth-taken'; onChoose: (place: PlaceResult) => void; onBack: () => void; forStaff?: boolean }) {
   const { t, i18n } = useLingui();
-  const featureLabel = useFeatureLabel();
   const stayText = useStayText();
   const search = useQuery(searchPlacesQueryOptions(berth));
   const [shown, setShown] = useState(PAGE);
+  const wide = useWide();
+  const [view, setView] = useState<'list' | 'plan'>('list');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const visibleIds = [...(search.data ?? []).slice(0, shown).map((p) => p.place_id), ...(selectedId ? [selectedId] : [])];
+  const photos = useQuery({ ...placePhotosQueryOptions(visibleIds), enabled: !!search.data, placeholderData: (previous) => previous });
   if (search.isPending) return <p role="status" className="text-slate-700"><Trans>Wir suchen freie Liegeplätze …</Trans></p>;
   if (search.isError) {
     return (
@@ -53,6 +71,7 @@ export function StepChooseBerth({ berth, notice, onChoose, onBack, forStaff = fa
     );
   }
   const places = search.data;
+  const selected = places.find((p) => p.place_id === selectedId);
   const size = t`${metres(berth.boatLength.replace(',', '.'), i18n.locale)} m × ${metres(berth.boatWidth.replace(',', '.'), i18n.locale)} m`;
   const subject = t`Liegeplatzanfrage`;
   const body = t`Guten Tag,
@@ -69,45 +88,46 @@ Vielen Dank und viele Grüße`;
         </p>
       )}
       <p className="text-slate-700">{forStaff ? <Trans>Für das Boot des Gastes ({size}), {stayText(berth)}:</Trans> : <Trans>Für Ihr Boot ({size}), {stayText(berth)}:</Trans>}</p>
-      <ul className="grid gap-4 md:grid-cols-2" aria-label={t`Freie Liegeplätze`}>
-        {places.slice(0, shown).map((p) => (
-          <li key={p.place_id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
-            {p.image_path ? (
-              <PlacePhoto path={p.image_path} alt={t`Liegeplatz ${p.name}`} />
-            ) : (
-              <div className="flex aspect-[16/9] w-full items-center justify-center bg-sky-50 text-sky-800" role="img" aria-label={t`Liegeplatz ${p.name}`}>
-                <Anchor className="size-12" aria-hidden />
+      {!wide && places.length > 0 && (
+        <div role="group" aria-label={t`Ansicht`} className="grid grid-cols-2 gap-2">
+          <Button variant={view === 'list' ? 'default' : 'outline'} aria-pressed={view === 'list'} onClick={() => setView('list')}><Trans>Liste</Trans></Button>
+          <Button variant={view === 'plan' ? 'default' : 'outline'} aria-pressed={view === 'plan'} onClick={() => setView('plan')}><Trans>Hafenplan</Trans></Button>
+        </div>
+      )}
+      <div className="flex flex-col gap-4 md:grid md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:items-start md:gap-6">
+        {(wide || view === 'list') && (
+          <div className="flex flex-col gap-3">
+            <ul className="grid gap-3" aria-label={t`Freie Liegeplätze`}>
+              {places.slice(0, shown).map((p) => (
+                <BerthCard key={p.place_id} place={p} photos={photos.data?.[p.place_id]} selected={selectedId === p.place_id} onChoose={onChoose} />
+              ))}
+            </ul>
+            {places.length > shown && (
+              <div>
+                <Button variant="secondary" onClick={() => setShown((n) => n + PAGE)}>
+                  <Trans>Weitere Liegeplätze anzeigen ({places.length - shown})</Trans>
+                </Button>
               </div>
             )}
-            <div className="flex flex-1 flex-col gap-2 p-4">
-              <h3 className="text-lg font-semibold"><Trans>Liegeplatz {p.name}</Trans></h3>
-              <p className="flex items-center gap-2 text-sm text-slate-700">
-                <Ruler className="size-4" aria-hidden />
-                <Trans>{metres(p.length, i18n.locale)} m lang, {metres(p.width, i18n.locale)} m breit</Trans>
-              </p>
-              <p className="text-sm text-slate-700">{i18n.locale === 'en' ? (p.description_en ?? p.description) : p.description}</p>
-              {p.features.length > 0 && (
-                <ul className="flex flex-wrap gap-1" aria-label={t`Ausstattung`}>
-                  {p.features.map((f) => <li key={f} className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-800">{featureLabel(f)}</li>)}
-                </ul>
-              )}
-              <div className="mt-auto flex items-end justify-between gap-2 pt-2">
-                <p>
-                  <span className="block text-xl font-bold" data-testid="place-price">{formatEuro(Number(p.price_cents), i18n.locale)}</span>
-                  <span className="text-xs text-slate-600"><Trans>inkl. 19 % MwSt.</Trans></span>
-                </p>
-                <Button onClick={() => onChoose(p)} aria-label={t`Liegeplatz ${p.name} wählen`}><Trans>Wählen</Trans></Button>
-              </div>
-            </div>
-          </li>
-        ))}
-      </ul>
-      <div className="flex flex-wrap gap-3">
-        {places.length > shown && (
-          <Button variant="secondary" onClick={() => setShown((n) => n + PAGE)}>
-            <Trans>Weitere Liegeplätze anzeigen ({places.length - shown})</Trans>
-          </Button>
+          </div>
         )}
+        {(wide || view === 'plan') && places.length > 0 && (
+          <div className="flex flex-col gap-3 md:sticky md:top-4">
+            <Suspense fallback={<p role="status" className="text-slate-700"><Trans>Der Hafenplan lädt …</Trans></p>}>
+              <BerthPlan berth={berth} places={places} selectedId={selectedId} onSelect={setSelectedId} />
+            </Suspense>
+            {selected && (
+              <section aria-label={t`Ihre Auswahl`} className="flex flex-col gap-2">
+                <h3 className="text-sm font-medium text-slate-700"><Trans>Ihre Auswahl auf dem Plan:</Trans></h3>
+                <ul className="grid">
+                  <BerthCard place={selected} photos={photos.data?.[selected.place_id]} selected full onChoose={onChoose} />
+                </ul>
+              </section>
+            )}
+          </div>
+        )}
+      </div>
+      <div className="flex flex-wrap gap-3">
         <Button variant="outline" onClick={onBack}><Trans>Angaben ändern</Trans></Button>
       </div>
       <Dialog open={places.length === 0} onOpenChange={(open) => !open && onBack()}>
@@ -132,5 +152,48 @@ Vielen Dank und viele Grüße`;
         </DialogContent>
       </Dialog>
     </div>
+  );
+}
+
+/** A compact berth card: name, size, price and the choice first; the photos as a strip of thumbnails in their order. */
+function BerthCard({ place: p, photos, selected, onChoose, full = false }: { place: PlaceResult; photos: string[] | undefined; selected: boolean; onChoose: (place: PlaceResult) => void; full?: boolean }) {
+  const { t, i18n } = useLingui();
+  const featureLabel = useFeatureLabel();
+  const paths = photos ?? (p.image_path ? [p.image_path] : []);
+  const description = i18n.locale === 'en' ? (p.description_en || p.description) : p.description;
+  return (
+    <li data-place={p.name} aria-current={selected ? 'true' : undefined}
+      className={`flex flex-col gap-2 rounded-xl border bg-white p-3 shadow-sm ${selected ? 'border-sky-700 ring-2 ring-sky-700' : 'border-slate-200'}`}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="font-semibold"><Trans>Liegeplatz {p.name}</Trans></h3>
+          <p className="flex items-center gap-1.5 text-sm text-slate-700">
+            <Ruler className="size-4 shrink-0" aria-hidden />
+            <Trans>{metres(p.length, i18n.locale)} m lang, {metres(p.width, i18n.locale)} m breit</Trans>
+          </p>
+        </div>
+        <p className="shrink-0 text-right">
+          <span className="block text-lg font-bold leading-tight" data-testid="place-price">{formatEuro(Number(p.price_cents), i18n.locale)}</span>
+          <span className="text-xs text-slate-600"><Trans>inkl. 19 % MwSt.</Trans></span>
+        </p>
+      </div>
+      {paths.length > 0 && (
+        <div role="group" aria-label={t`Fotos von Liegeplatz ${p.name}`} className="flex snap-x gap-2 overflow-x-auto">
+          {paths.map((path, i) => (
+            <PlacePhoto key={path} path={path} alt={t`Liegeplatz ${p.name}, Foto ${i + 1} von ${paths.length}`} className="aspect-[4/3] h-16 w-auto shrink-0 snap-start rounded-md object-cover" />
+          ))}
+        </div>
+      )}
+      {/* On a phone the list shows the essentials (several cards at a glance); the chosen card says all. */}
+      {description && <p className={`text-sm text-slate-700 ${full ? '' : 'hidden sm:line-clamp-2'}`}>{description}</p>}
+      <div className="flex items-end justify-between gap-2">
+        {p.features.length > 0 ? (
+          <ul className="flex flex-wrap gap-1" aria-label={t`Ausstattung`}>
+            {p.features.map((f) => <li key={f} className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-800">{featureLabel(f)}</li>)}
+          </ul>
+        ) : <span />}
+        <Button size="sm" className="shrink-0" onClick={() => onChoose(p)} aria-label={t`Liegeplatz ${p.name} wählen`}><Trans>Wählen</Trans></Button>
+      </div>
+    </li>
   );
 }

@@ -25,8 +25,8 @@ export interface MapData {
   columns: Column[];
 }
 
-/** The plan is 1000 x 600 units (the database checks positions against it). */
-export const PLAN = { width: 1000, height: 600 };
+/** The plan is 1000 x 600 units (the database checks positions against it); drawn by the shared HarbourPlan. */
+export { PLAN } from '@/features/booking/components/harbour-plan';
 
 const PRIORITY: Record<BerthState, number> = { rent: 4, reservation: 3, long_term: 2, maintenance: 1, free: 0 };
 

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -14,7 +14,8 @@ import { ColumnForm, parseColumn, type ColumnDraft, type ColumnDraftError } from
 import { columnDraft, useColumnSaveMessages } from '../../additional-places/components/column-edit-page';
 import { useColumnTypeLabels } from '../../additional-places/components/columns-list-page';
 import { adminPlaceKeys } from '../../places/api/keys';
-import { mapQueryOptions, PLAN, type BerthState, type MapBerth } from '../api/map';
+import { BERTH, ColumnMarker, HarbourPlan, PLAN } from '@/features/booking/components/harbour-plan';
+import { mapQueryOptions, type BerthState, type MapBerth } from '../api/map';
 
 /** Fill and pattern per state (never colour alone); each berth also carries a text label. */
 const FILL: Record<BerthState, string> = {
@@ -25,7 +26,6 @@ const FILL: Record<BerthState, string> = {
   long_term: 'url(#map-long-term)',
 };
 const TEXT: Record<BerthState, string> = { free: '#0f172a', reservation: '#78350f', rent: '#ffffff', maintenance: '#0f172a', long_term: '#1e3a8a' };
-const BERTH = { w: 50, h: 32 };
 
 function useStateLabels() {
   const { t } = useLingui();
@@ -53,17 +53,6 @@ function Patterns() {
   );
 }
 
-/**
- * Where a pier's name goes: 18 units below the pier's end, or below the lowest column marker
- * (radius 9) that would overlap the name there ("Steg D" is about 50 units wide at size 14).
- */
-function pierLabelY(pier: { x: number; bottom: number }, columns: readonly Column[]): number {
-  const ends = columns
-    .filter((c) => Math.abs(c.position[0] - pier.x) < 36 && c.position[1] > pier.bottom - 12 && c.position[1] < pier.bottom + 40)
-    .map((c) => c.position[1] + 9);
-  return Math.max(pier.bottom, ...ends) + 18;
-}
-
 /** The harbour plan (1000 x 600) drawn from the data: piers, berths by today's state, columns. Staff and admins. */
 export function HarbourMapPage() {
   const { t, i18n } = useLingui();
@@ -85,23 +74,6 @@ export function HarbourMapPage() {
   const [errors, setErrors] = useState<ColumnDraftError[]>([]);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: true } | { ok: false; error: ColumnSaveError } | null>(null);
-
-  const piers = useMemo(() => {
-    const byPier = new Map<string, { xs: number[]; ys: number[] }>();
-    for (const b of data?.berths ?? []) {
-      if (!b.position || !b.pier) continue;
-      const p = byPier.get(b.pier) ?? { xs: [], ys: [] };
-      p.xs.push(b.position[0]);
-      p.ys.push(b.position[1]);
-      byPier.set(b.pier, p);
-    }
-    return [...byPier].map(([name, p]) => ({
-      name,
-      x: p.xs.reduce((a, b) => a + b, 0) / p.xs.length,
-      top: 60,
-      bottom: Math.max(...p.ys) + BERTH.h,
-    }));
-  }, [data]);
 
   const berth = data?.berths.find((b) => b.id === selected);
   const unplaced = (data?.berths ?? []).filter((b) => !b.position);
@@ -177,24 +149,16 @@ export function HarbourMapPage() {
         <p><Trans>Lädt…</Trans></p>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200">
-          <svg
-            ref={svgRef}
-            viewBox={`0 0 ${PLAN.width} ${PLAN.height}`}
+          <HarbourPlan
+            svgRef={svgRef}
+            berths={data?.berths ?? []}
+            columns={data?.columns ?? []}
+            label={t`Hafenplan`}
             className={`block min-w-[720px] w-full ${placing ? 'cursor-crosshair' : ''}`}
-            role="group"
-            aria-label={t`Hafenplan`}
-            data-placing={placing}
+            data={{ 'data-placing': placing }}
             onClick={onPlanClick}
+            defs={<Patterns />}
           >
-            <Patterns />
-            <rect width={PLAN.width} height={PLAN.height} fill="#dbeafe" />
-            <rect width={PLAN.width} height="60" fill="#d6d3d1" />
-            <text x="16" y="36" fontSize="16" fill="#44403c"><Trans>Kai</Trans></text>
-            {piers.map((p) => (
-              <g key={p.name} aria-hidden>
-                <rect x={p.x - 6} y={p.top} width="12" height={p.bottom - p.top} fill="#a8a29e" />
-              </g>
-            ))}
             {(data?.berths ?? []).filter((b) => b.position).map((b) => {
               const [x, y] = b.position!;
               return (
@@ -244,14 +208,8 @@ export function HarbourMapPage() {
                 }}
               >
                 <title>{`${types[c.type]} ${c.name}`}</title>
-                <circle cx={c.position[0]} cy={c.position[1]} r="9" fill={c.type === 'electric' ? '#facc15' : '#38bdf8'} stroke={columnId === c.id ? '#0f172a' : c.type === 'electric' ? '#713f12' : '#075985'} strokeWidth={columnId === c.id ? 3 : 1.5} />
-                <text x={c.position[0]} y={c.position[1] + 4} textAnchor="middle" fontSize="11" fontWeight="700" fill="#0f172a">{c.type === 'electric' ? 'S' : 'W'}</text>
+                <ColumnMarker column={c} selected={columnId === c.id} />
               </g>
-            ))}
-            {/* Pier names last, below the pier and below any column at its end, so no marker covers them. */}
-            {piers.map((p) => (
-              <text key={p.name} data-pier={p.name} aria-hidden x={p.x} y={pierLabelY(p, data?.columns ?? [])} textAnchor="middle" fontSize="14"
-                fill="#44403c" paintOrder="stroke" stroke="#dbeafe" strokeWidth="4" pointerEvents="none">{t`Steg ${p.name}`}</text>
             ))}
             {showMarker && (
               <g aria-hidden pointerEvents="none">
@@ -259,7 +217,7 @@ export function HarbourMapPage() {
                 <path d={`M${draftX - 20} ${draftY}H${draftX + 20}M${draftX} ${draftY - 20}V${draftY + 20}`} stroke="#dc2626" strokeWidth="1.5" />
               </g>
             )}
-          </svg>
+          </HarbourPlan>
         </div>
       )}
 

@@ -3,6 +3,7 @@ export const adminPlaceKeys = {
   all: ['admin-places'] as const,
   list: () => ['admin-places', 'list'] as const,
   place: (id: string) => ['admin-places', 'place', id] as const,
+  photos: (id: string) => ['admin-places', 'photos', id] as const,
   columns: () => ['admin-places', 'columns'] as const,
   column: (id: string) => ['admin-places', 'column', id] as const,
   holders: (placeId: string) => ['admin-places', 'holders', placeId] as const,

@@ -82,9 +82,47 @@ export async function savePlace(input: PlaceInput, additionalPlaceIds: string[],
   return { id: placeId };
 }
 
-export async function setPlaceImagePath(id: string, path: string | null): Promise<boolean> {
+/** A berth's photo (place_photos): its object in the place-images bucket and its place in the order. */
+export type AdminPlacePhoto = Pick<Tables<'place_photos'>, 'id' | 'path' | 'position'>;
+
+/** A new photo's object: its own name per upload (places/<id>/photo-<time>.<ext>), so a browser never shows a cached other one. */
+export const placePhotoPath = (id: string, file: File) =>
+  `places/${id}/photo-${Date.now()}.${file.type === 'image/png' ? 'png' : file.type === 'image/webp' ? 'webp' : 'jpg'}`;
+
+export const adminPlacePhotosQueryOptions = (placeId: string) =>
+  queryOptions({
+    queryKey: adminPlaceKeys.photos(placeId),
+    queryFn: async (): Promise<AdminPlacePhoto[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.from('place_photos').select('id, path, position').eq('place_id', placeId)
+        .order('position').order('created_at').order('id');
+      if (error) throw error;
+      return data;
+    },
+  });
+
+/** Adds an uploaded object as the berth's last photo (the first one becomes its cover, places.image_path, by trigger). */
+export async function addPlacePhoto(placeId: string, path: string): Promise<boolean> {
   const supabase = await getSupabase();
-  const { error } = await supabase.from('places').update({ image_path: path }).eq('id', id);
+  const last = await supabase.from('place_photos').select('position').eq('place_id', placeId).order('position', { ascending: false }).limit(1);
+  if (last.error) return false;
+  const { error } = await supabase.from('place_photos').insert({ place_id: placeId, path, position: (last.data[0]?.position ?? -1) + 1 });
+  return !error;
+}
+
+/** Removes a photo: the row first (guests stop seeing it), then its object (a failure there is ignored). */
+export async function removePlacePhoto(photo: AdminPlacePhoto): Promise<boolean> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.from('place_photos').delete().eq('id', photo.id).select('id');
+  if (error || data.length !== 1) return false;
+  await removeImageQuietly(PLACE_BUCKET, photo.path);
+  return true;
+}
+
+/** The photos' new order, first to last, in one call (reorder_place_photos; only admins change rows). */
+export async function reorderPlacePhotos(placeId: string, ids: string[]): Promise<boolean> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('reorder_place_photos', { p_place_id: placeId, p_photo_ids: ids });
   return !error;
 }
 
@@ -104,12 +142,13 @@ export async function countPlaceOrders(id: string): Promise<number> {
 
 export type PlaceDeleteError = 'has_orders' | 'unknown';
 
-/** Deletes the title image first (a failure there is ignored), then the berth; the database refuses a berth with orders. */
+/** Deletes the photos' objects first (a failure there is ignored), then the berth (its photo rows with it); the database refuses a berth with orders. */
 export async function deletePlace(id: string): Promise<PlaceDeleteError | null> {
-  // Asked first so a berth that will be refused keeps its image; the trigger still decides.
+  // Asked first so a berth that will be refused keeps its images; the trigger still decides.
   if ((await countPlaceOrders(id).catch(() => 0)) > 0) return 'has_orders';
-  await removeImageQuietly(PLACE_BUCKET, placeImagePath(id));
   const supabase = await getSupabase();
+  const photos = await supabase.from('place_photos').select('path').eq('place_id', id);
+  for (const path of new Set([placeImagePath(id), ...(photos.data ?? []).map((p) => p.path)])) await removeImageQuietly(PLACE_BUCKET, path);
   const { data, error } = await supabase.from('places').delete().eq('id', id).select('id');
   if (error) return error.message === 'place_has_orders' || error.code === '23503' ? 'has_orders' : 'unknown';
   return data.length === 1 ? null : 'unknown';

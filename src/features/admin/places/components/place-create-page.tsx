@@ -4,7 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
-import { adminPlaceKeys, PLACE_BUCKET, placeImagePath, savePlace, setPlaceImagePath, type PlaceSaveError } from '../api/places';
+import { adminPlaceKeys, PLACE_BUCKET, placeImagePath, savePlace, addPlacePhoto, type PlaceSaveError } from '../api/places';
 import { uploadImage, type UploadError } from '../api/upload';
 import { toPlaceInput, type PlaceValues } from '../schemas/place';
 import { ConfirmDialog } from './confirm-dialog';
@@ -49,7 +49,7 @@ export function PlaceCreatePage() {
     if (file) {
       setProgress(0);
       const failed = await uploadImage(PLACE_BUCKET, placeImagePath(result.id), file, setProgress);
-      if (failed || !(await setPlaceImagePath(result.id, placeImagePath(result.id)))) {
+      if (failed || !(await addPlacePhoto(result.id, placeImagePath(result.id)))) {
         setUploadError(failed ?? 'failed');
         setBusy(false);
         await new Promise((r) => setTimeout(r, 3000));

@@ -11,17 +11,13 @@ import {
   adminPlaceQueryOptions,
   countPlaceOrders,
   deletePlace,
-  PLACE_BUCKET,
-  placeImagePath,
   savePlace,
   setPlaceArchived,
-  setPlaceImagePath,
   type PlaceSaveError,
 } from '../api/places';
-import { publicImageUrl, uploadImage, type UploadError } from '../api/upload';
 import { toPlaceInput, type PlaceValues } from '../schemas/place';
 import { ConfirmDialog } from './confirm-dialog';
-import { ImageField } from './image-field';
+import { PhotosSection } from './photos-section';
 import { usePlaceSaveMessages } from './place-create-page';
 import { PlaceForm } from './place-form';
 
@@ -32,8 +28,6 @@ export function PlaceEditPage({ id }: { id: string }) {
   const messages = usePlaceSaveMessages();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: true } | { ok: false; error: PlaceSaveError } | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [uploadError, setUploadError] = useState<UploadError | null>(null);
 
   if (error) return <p role="alert" className="text-red-700"><Trans>Der Stellplatz konnte nicht geladen werden.</Trans></p>;
   if (isPending) return <p><Trans>Lädt…</Trans></p>;
@@ -49,18 +43,6 @@ export function PlaceEditPage({ id }: { id: string }) {
     await refresh();
   };
 
-  const upload = async (file: File) => {
-    setUploadError(null);
-    setProgress(0);
-    const failed = await uploadImage(PLACE_BUCKET, placeImagePath(id), file, setProgress);
-    if (failed || !(await setPlaceImagePath(id, placeImagePath(id)))) {
-      setProgress(null);
-      setUploadError(failed ?? 'failed');
-      return;
-    }
-    await refresh();
-  };
-
   return (
     <Page title={t`Stellplatz ${place.name} bearbeiten`}>
       <div className="flex flex-wrap gap-2">
@@ -72,18 +54,12 @@ export function PlaceEditPage({ id }: { id: string }) {
           <Trans>Dieser Stellplatz ist archiviert: Er erscheint nicht in der Suche und in den Listen.</Trans>
         </p>
       )}
-      <ImageField
-        label={t`Titelbild`}
-        currentUrl={place.image_path ? publicImageUrl(PLACE_BUCKET, place.image_path, place.updated_at) : null}
-        progress={progress}
-        error={uploadError}
-        onPick={(file) => void upload(file)}
-      />
       <PlaceForm key={place.updated_at} initial={place} label={t`Stellplatz bearbeiten`} onValid={(v) => void save(v)}>
         <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
         {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Gespeichert.</Trans></p>}
         {result && !result.ok && <p role="alert" className="text-sm text-red-700">{messages[result.error]}</p>}
       </PlaceForm>
+      <PhotosSection placeId={id} />
       <HolderSection placeId={id} placeName={place.name} />
       <DeleteSection id={id} name={place.name} archived={place.archived} onChanged={refresh} />
     </Page>
@@ -91,7 +67,7 @@ export function PlaceEditPage({ id }: { id: string }) {
 }
 
 /**
- * Delete: a berth without orders is deleted (its title image first); one with orders cannot
+ * Delete: a berth without orders is deleted (its photos first); one with orders cannot
  * be, and the dialog says so and offers archiving instead.
  */
 function DeleteSection({ id, name, archived, onChanged }: { id: string; name: string; archived: boolean; onChanged: () => Promise<void> }) {
@@ -159,7 +135,7 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
               </Trans>
             </p>
           ) : (
-            <p><Trans>„{name}“ wird mit seinem Titelbild endgültig gelöscht. Das kann nicht rückgängig gemacht werden.</Trans></p>
+            <p><Trans>„{name}“ wird mit seinen Fotos endgültig gelöscht. Das kann nicht rückgängig gemacht werden.</Trans></p>
           )
         }
         action={hasOrders ? (archived ? t`Schließen` : t`Archivieren`) : t`Löschen`}

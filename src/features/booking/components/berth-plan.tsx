@@ -1,0 +1,195 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { getSupabase } from '@/lib/auth';
+import { fetchAll } from '@/lib/fetch-all';
+import { bookingKeys } from '../api/keys';
+import type { PlaceResult } from '../api/types';
+import { parseDecimal, type BerthDataValues } from '../schemas/berth-data';
+import { BERTH, ColumnMarker, HarbourPlan, PLAN, type PlanColumn } from './harbour-plan';
+
+/** What the plan needs of every active berth: no guest data (places is readable for everyone, its active rows). */
+interface PlanPlace {
+  id: string;
+  name: string;
+  pier: string | null;
+  length: number;
+  width: number;
+  one_day: boolean;
+  position: number[] | null;
+}
+
+const planQueryOptions = () =>
+  queryOptions({
+    queryKey: bookingKeys.plan(),
+    queryFn: async (): Promise<{ berths: PlanPlace[]; columns: PlanColumn[] }> => {
+      const supabase = await getSupabase();
+      // Staff read archived berths too (the walk-in booking): the plan shows the active ones.
+      const [berths, columns] = await Promise.all([
+        fetchAll((lo, hi) => supabase.from('places').select('id, name, pier, length, width, one_day, position').eq('archived', false).order('name').order('id').range(lo, hi)),
+        fetchAll((lo, hi) => supabase.from('additional_places').select('id, type, name, position').order('name').order('id').range(lo, hi)),
+      ]);
+      return { berths, columns };
+    },
+    staleTime: 5 * 60_000,
+  });
+
+/** Why a berth cannot be chosen for this stay (the same rules as the search, in this order). */
+export type Unavailable = 'day_only' | 'overnight_only' | 'too_short' | 'too_narrow' | 'taken';
+
+function reasonOf(place: PlanPlace, berth: BerthDataValues, free: ReadonlySet<string>): Unavailable | null {
+  if (free.has(place.id)) return null;
+  if (place.one_day && berth.kind !== 'day') return 'day_only';
+  if (!place.one_day && berth.kind === 'day') return 'overnight_only';
+  if (Number(place.length) < parseDecimal(berth.boatLength)) return 'too_short';
+  if (Number(place.width) < parseDecimal(berth.boatWidth)) return 'too_narrow';
+  return 'taken';
+}
+
+/** A berth's hit area: the spacing of neighbouring berths on a pier (56 x 38 units), larger than its drawing. */
+const HIT = { w: 56, h: 38 };
+/** The plan is never drawn smaller than this (a berth's hit area stays at least 42 x 28 px; narrower screens pan). */
+const MIN_SCALE = 0.75;
+
+/**
+ * The harbour plan of step 2: every active berth at its position, the fitting free ones
+ * selectable, the others shown with why they are not (text on the berth, its name and title).
+ * Loaded on demand (import()) so the booking's first step does not carry it.
+ */
+export default function BerthPlan({ berth, places, selectedId, onSelect }: {
+  berth: BerthDataValues;
+  places: readonly PlaceResult[];
+  selectedId: string | null;
+  onSelect: (placeId: string) => void;
+}) {
+  const { t } = useLingui();
+  const plan = useQuery(planQueryOptions());
+  const scroller = useRef<HTMLDivElement>(null);
+  const [info, setInfo] = useState<string | null>(null);
+  const free = useMemo(() => new Set(places.map((p) => p.place_id)), [places]);
+  const long: Record<Unavailable, string> = {
+    day_only: t`nur für Tagesgäste`,
+    overnight_only: t`nur für Übernachtungen`,
+    too_short: t`zu kurz für Ihr Boot`,
+    too_narrow: t`zu schmal für Ihr Boot`,
+    taken: t`belegt`,
+  };
+  const short: Record<Unavailable, string> = {
+    day_only: t`Tagesgast`,
+    overnight_only: t`Nacht`,
+    too_short: t`zu kurz`,
+    too_narrow: t`zu schmal`,
+    taken: t`belegt`,
+  };
+
+  const placed = useMemo(() => (plan.data?.berths ?? []).filter((b) => b.position), [plan.data]);
+  // Cropped to what is drawn (the quay stays in view), so the berths are as large as the width allows.
+  const box = useMemo(() => {
+    const points = [...placed.map((b) => b.position!), ...(plan.data?.columns ?? []).map((c) => c.position)];
+    if (points.length === 0) return { x: 0, y: 0, w: PLAN.width, h: PLAN.height };
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const x = Math.max(0, Math.min(...xs) - 50);
+    const w = Math.min(PLAN.width, Math.max(...xs) + 50) - x;
+    const h = Math.min(PLAN.height, Math.max(...ys) + 70);
+    return { x, y: 0, w, h };
+  }, [placed, plan.data]);
+
+  // On a narrow screen the plan pans: start with the first choosable berth in view.
+  const firstFree = placed.find((b) => free.has(b.id))?.id;
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || !firstFree) return;
+    const target = el.querySelector<SVGGElement>(`[data-place-id="${selectedId ?? firstFree}"]`);
+    if (!target) return;
+    const r = target.getBoundingClientRect();
+    const c = el.getBoundingClientRect();
+    el.scrollLeft += r.left + r.width / 2 - (c.left + c.width / 2);
+    // Only when the plan appears, not on every selection.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [firstFree, plan.data]);
+
+  if (plan.isError) return <p role="alert" className="text-red-700"><Trans>Der Hafenplan konnte nicht geladen werden. Bitte wählen Sie in der Liste.</Trans></p>;
+  if (plan.isPending) return <p role="status" className="text-slate-700"><Trans>Der Hafenplan lädt …</Trans></p>;
+  if (placed.length === 0) return <p className="text-slate-700"><Trans>Für diesen Hafen gibt es noch keinen Plan. Bitte wählen Sie in der Liste.</Trans></p>;
+
+  const choose = (b: PlanPlace) => {
+    const reason = reasonOf(b, berth, free);
+    if (reason) return setInfo(t`Liegeplatz ${b.name} ist nicht wählbar: ${long[reason]}.`);
+    setInfo(null);
+    onSelect(b.id);
+  };
+  const onKey = (b: PlanPlace) => (e: KeyboardEvent) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      choose(b);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-2">
+      <ul aria-label={t`Legende`} className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
+        <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="#ffffff" stroke="#15803d" strokeWidth="2" /></svg><Trans>frei – wählbar</Trans></li>
+        <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="url(#plan-legend-off)" stroke="#94a3b8" /><defs><pattern id="plan-legend-off" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#e2e8f0" /><rect width="1.5" height="6" fill="#94a3b8" /></pattern></defs></svg><Trans>nicht wählbar</Trans></li>
+        <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="#0369a1" stroke="#0f172a" strokeWidth="2" /></svg><Trans>ausgewählt</Trans></li>
+      </ul>
+      <div ref={scroller} className="overflow-x-auto rounded-lg border border-slate-200" data-testid="plan-scroller">
+        <HarbourPlan
+          berths={placed}
+          columns={plan.data.columns}
+          label={t`Hafenplan: Liegeplatz wählen`}
+          viewBox={`${box.x} ${box.y} ${box.w} ${box.h}`}
+          className="block h-auto w-full"
+          data={{ 'data-plan': 'booking' }}
+          defs={
+            <defs>
+              <pattern id="plan-off" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                <rect width="8" height="8" fill="#e2e8f0" />
+                <rect width="2" height="8" fill="#94a3b8" />
+              </pattern>
+            </defs>
+          }
+          style={{ minWidth: `${Math.round(box.w * MIN_SCALE)}px` }}
+        >
+          {plan.data.columns.map((c) => (
+            <g key={c.id} aria-hidden pointerEvents="none"><ColumnMarker column={c} /></g>
+          ))}
+          {placed.map((b) => {
+            const [x, y] = b.position!;
+            const reason = reasonOf(b, berth, free);
+            const selected = selectedId === b.id;
+            const label = reason ? t`Liegeplatz ${b.name}: ${long[reason]}` : selected ? t`Liegeplatz ${b.name}: frei, ausgewählt` : t`Liegeplatz ${b.name}: frei`;
+            const fill = selected ? '#0369a1' : reason ? 'url(#plan-off)' : '#ffffff';
+            const text = selected ? '#ffffff' : reason ? '#334155' : '#14532d';
+            return (
+              <g
+                key={b.id}
+                role="button"
+                tabIndex={0}
+                aria-label={label}
+                aria-disabled={reason ? true : undefined}
+                aria-pressed={reason ? undefined : selected}
+                data-berth={b.name}
+                data-place-id={b.id}
+                data-reason={reason ?? undefined}
+                className={`${reason ? 'cursor-not-allowed' : 'cursor-pointer'} outline-none [&:focus-visible>.plan-focus]:opacity-100`}
+                onClick={() => choose(b)}
+                onKeyDown={onKey(b)}
+              >
+                <title>{label}</title>
+                <rect x={x - HIT.w / 2} y={y - HIT.h / 2} width={HIT.w} height={HIT.h} fill="transparent" />
+                <rect x={x - BERTH.w / 2} y={y - BERTH.h / 2} width={BERTH.w} height={BERTH.h} rx="4" fill={fill}
+                  stroke={selected ? '#0f172a' : reason ? '#94a3b8' : '#15803d'} strokeWidth={selected || !reason ? 2.5 : 1} />
+                <rect className="plan-focus" x={x - BERTH.w / 2 - 3} y={y - BERTH.h / 2 - 3} width={BERTH.w + 6} height={BERTH.h + 6} rx="6"
+                  fill="none" stroke="#0f172a" strokeWidth="3" opacity="0" />
+                <text x={x} y={y - 2} textAnchor="middle" fontSize="12" fontWeight="700" fill={text} paintOrder="stroke" stroke={selected ? 'none' : '#ffffff'} strokeWidth="2" aria-hidden>{b.name}</text>
+                <text x={x} y={y + 11} textAnchor="middle" fontSize="9" fill={text} paintOrder="stroke" stroke={selected ? 'none' : '#ffffff'} strokeWidth="2" aria-hidden>{reason ? short[reason] : t`frei`}</text>
+              </g>
+            );
+          })}
+        </HarbourPlan>
+      </div>
+      <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-800">{info}</p>
+    </div>
+  );
+}

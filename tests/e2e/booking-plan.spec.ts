@@ -1,0 +1,232 @@
+/**
+ * Issue 24, item 4: guests choose their berth on the harbour plan. Step 2 shows every active
+ * berth at its position: the free fitting ones can be chosen (mouse, touch, keyboard), the
+ * others say why not; choosing on the plan books that berth. On a phone a toggle shows the list
+ * or the plan, and the plan's berths are at least 24 px. Admins give a berth several photos in
+ * an order; guests see them in that order.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import { expect as baseExpect, test } from '../helpers/app-test';
+import { seriousViolations } from '../helpers/axe';
+import { adminToken, createBerth, harbourToken, rest, tinyPng, uniqueName } from './admin-helpers';
+import { berlinDay, confirmBooking, fillBerthData, proceedAsGuest, words } from './booking-helpers';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.describe.configure({ timeout: 120_000 });
+
+const SHOTS = 'reports/screenshots/booking-plan';
+mkdirSync(SHOTS, { recursive: true });
+
+/** A second PNG (4 x 4, red), so the two photos differ. */
+const otherPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGM4oaEBRwzEcQDRQxGBSNLB6wAAAABJRU5ErkJggg==', 'base64');
+
+const T = {
+  de: { plan: 'Hafenplan: Liegeplatz wählen', choice: 'Ihre Auswahl', planToggle: 'Hafenplan', listToggle: 'Liste', short: 'zu kurz für Ihr Boot', taken: 'belegt', dayOnly: 'nur für Tagesgäste', berth: 'Liegeplatz', free: 'frei', selected: 'frei, ausgewählt', notChoosable: 'ist nicht wählbar' },
+  en: { plan: 'Harbour map: choose a berth', choice: 'Your choice', planToggle: 'Harbour map', listToggle: 'List', short: 'too short for your boat', taken: 'taken', dayOnly: 'day guests only', berth: 'Berth', free: 'free', selected: 'free, selected', notChoosable: 'cannot be chosen' },
+};
+
+/** Staff block a berth for the whole stay (as the harbour desk does): it is taken for guests. */
+async function block(name: string, from: string, until: string) {
+  const token = await harbourToken();
+  const place = await rest(token, `places?name=eq.${name}&select=id`);
+  const id = (place.body as { id: string }[])[0].id;
+  const res = await rest(token, 'rpc/add_berth_block', { method: 'POST', body: { p_place_id: id, p_starts_at: `${from}T00:00:00Z`, p_ends_at: `${until}T23:00:00Z`, p_note: 'e2e plan' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+const berthOn = (plan: Locator, name: string) => plan.locator(`[data-berth="${name}"]`);
+
+/** The berths that cannot be chosen say why (name, tooltip and a message when tapped), and are not chosen. */
+async function checkUnavailable(page: Page, plan: Locator, lang: 'de' | 'en', taken: string) {
+  const t = T[lang];
+  const a01 = berthOn(plan, 'A01');
+  await expect(a01).toHaveAttribute('aria-label', `${t.berth} A01: ${t.short}`);
+  await expect(a01).toHaveAttribute('aria-disabled', 'true');
+  await expect(a01.locator('title')).toHaveText(`${t.berth} A01: ${t.short}`);
+  await expect(berthOn(plan, 'A12')).toHaveAttribute('aria-label', `${t.berth} A12: ${t.dayOnly}`);
+  await expect(berthOn(plan, taken)).toHaveAttribute('aria-label', `${t.berth} ${taken}: ${t.taken}`);
+  // A tap on it (Playwright's click waits for an enabled element; aria-disabled is not one, so forced: the user can still tap it).
+  await berthOn(plan, taken).click({ force: true });
+  await expect(page.getByRole('status').filter({ hasText: t.notChoosable })).toHaveText(lang === 'de' ? `Liegeplatz ${taken} ist nicht wählbar: belegt.` : `Berth ${taken} cannot be chosen: taken.`);
+  await expect(berthOn(plan, taken)).not.toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('region', { name: t.choice })).toHaveCount(0);
+}
+
+test.describe('the harbour plan in step 2', () => {
+  test('de, 1280: list and plan side by side; a taken or too short berth cannot be chosen and says why; the berth chosen on the plan (keyboard) is booked', async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const arrival = berlinDay(150);
+    const departure = berlinDay(152);
+    await block('C03', arrival, departure);
+    await page.goto('/de/start/booking');
+    await fillBerthData(page, 'de', { arrival, departure, length: '9,8', width: '3,3', boat: 'Planfuchs' });
+    const list = page.getByRole('list', { name: words('de').results });
+    const plan = page.getByRole('group', { name: T.de.plan });
+    await expect(list.getByRole('listitem').first()).toBeVisible();
+    await expect(plan).toBeVisible();
+    // Side by side: the plan starts right of the list, at the same height.
+    const [l, p] = [(await list.boundingBox())!, (await plan.boundingBox())!];
+    expect(p.x).toBeGreaterThan(l.x + l.width - 1);
+    expect(Math.abs(p.y - l.y)).toBeLessThan(200);
+    // No toggle on a wide screen: both are shown.
+    await expect(page.getByRole('group', { name: 'Ansicht' })).toHaveCount(0);
+    // Compact cards: at least three of them above the fold at 900 px.
+    const cards = list.getByRole('listitem').filter({ has: page.getByRole('heading') });
+    expect(await cards.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().bottom <= window.innerHeight).length)).toBeGreaterThanOrEqual(3);
+
+    await checkUnavailable(page, plan, 'de', 'C03');
+    // A free berth on pier C (an earlier run against the same server may have booked one).
+    const pick = (await plan.locator('[data-berth^="C"]:not([data-reason])').first().getAttribute('data-berth'))!;
+    await expect(berthOn(plan, pick)).toHaveAttribute('aria-label', `Liegeplatz ${pick}: frei`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/step2-de-1280.png`, fullPage: true });
+
+    // The keyboard chooses too: a berth on the plan is a button (Enter), the list card follows.
+    await berthOn(plan, pick).focus();
+    await page.keyboard.press('Enter');
+    await expect(berthOn(plan, pick)).toHaveAttribute('aria-pressed', 'true');
+    await expect(berthOn(plan, pick)).toHaveAttribute('aria-label', `Liegeplatz ${pick}: frei, ausgewählt`);
+    const choice = page.getByRole('region', { name: T.de.choice });
+    await expect(choice.getByRole('heading', { name: `Liegeplatz ${pick}` })).toBeVisible();
+    await expect(list.locator(`[data-place="${pick}"]`)).toHaveAttribute('aria-current', 'true');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/step2-chosen-de-1280.png`, fullPage: true });
+    await choice.getByRole('button', { name: `Liegeplatz ${pick} wählen` }).click();
+
+    await proceedAsGuest(page, 'de', { email: `plan-${Date.now().toString(36)}@example.test`, first: 'Paula', last: 'Plan' });
+    await page.getByRole('button', { name: words('de').skip }).click();
+    await expect(page.getByText(pick, { exact: false }).first()).toBeVisible();
+    const id = await confirmBooking(page, 'de');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vielen Dank für Ihre Buchung');
+    await expect(page.getByText(pick, { exact: true })).toBeVisible();
+    // The order is on the berth chosen on the plan.
+    const order = await rest(await adminToken(), `orders?id=eq.${id}&select=place_snapshot`);
+    expect((order.body as { place_snapshot: { name: string } }[])[0].place_snapshot.name).toBe(pick);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('en, 390: a list/plan toggle; the plan pans, its berths are at least 24 px; a berth tapped on the plan is booked', async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const arrival = berlinDay(160);
+    const departure = berlinDay(161);
+    await block('C04', arrival, departure);
+    await page.goto('/en/start/booking');
+    await fillBerthData(page, 'en', { arrival, departure, length: '9.8', width: '3.3', boat: 'Map Fox' });
+    const list = page.getByRole('list', { name: words('en').results });
+    await expect(list.getByRole('listitem').first()).toBeVisible();
+    // The list first; the plan's code is not loaded until it is asked for.
+    const toggle = page.getByRole('group', { name: 'View' });
+    await expect(toggle.getByRole('button', { name: T.en.listToggle })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('group', { name: T.en.plan })).toHaveCount(0);
+    // Compact cards: at least two fully above the fold on a phone.
+    const cards = list.getByRole('listitem').filter({ has: page.getByRole('heading') });
+    expect(await cards.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().bottom <= window.innerHeight).length)).toBeGreaterThanOrEqual(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/step2-list-en-390.png`, fullPage: true });
+
+    await toggle.getByRole('button', { name: T.en.planToggle }).click();
+    const plan = page.getByRole('group', { name: T.en.plan });
+    await expect(plan).toBeVisible();
+    await expect(list).toHaveCount(0);
+    // The page itself does not scroll sideways; the plan pans inside its frame.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const scroller = page.getByTestId('plan-scroller');
+    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    // Every berth's tap target is at least 24 x 24 px.
+    const smallest = await plan.locator('[data-berth]').evaluateAll((els) => Math.min(...els.map((e) => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height))));
+    expect(smallest).toBeGreaterThanOrEqual(24);
+    await checkUnavailable(page, plan, 'en', 'C04');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/step2-plan-en-390.png`, fullPage: true });
+
+    const pick = (await plan.locator('[data-berth^="C"]:not([data-reason])').first().getAttribute('data-berth'))!;
+    await berthOn(plan, pick).click();
+    await expect(berthOn(plan, pick)).toHaveAttribute('aria-pressed', 'true');
+    const choice = page.getByRole('region', { name: T.en.choice });
+    await expect(choice.getByRole('heading', { name: `Berth ${pick}` })).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/step2-chosen-en-390.png`, fullPage: true });
+    await choice.getByRole('button', { name: `Choose berth ${pick}` }).click();
+
+    await proceedAsGuest(page, 'en', { email: `plan-en-${Date.now().toString(36)}@example.test`, first: 'Pat', last: 'Plan' });
+    await page.getByRole('button', { name: words('en').skip }).click();
+    const id = await confirmBooking(page, 'en');
+    await expect(page.getByText(pick, { exact: true })).toBeVisible();
+    const order = await rest(await adminToken(), `orders?id=eq.${id}&select=place_snapshot`);
+    expect((order.body as { place_snapshot: { name: string } }[])[0].place_snapshot.name).toBe(pick);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('screenshots and axe of the other two: de at 390 (plan), en at 1280', async ({ page }) => {
+    for (const [lang, width] of [['de', 390], ['en', 1280]] as const) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto(`/${lang}/start/booking`);
+      await fillBerthData(page, lang, { arrival: berlinDay(165), departure: berlinDay(166), length: lang === 'de' ? '9,8' : '9.8', width: lang === 'de' ? '3,3' : '3.3', boat: 'Shot' });
+      await expect(page.getByRole('list', { name: words(lang).results }).getByRole('listitem').first()).toBeVisible();
+      if (width === 390) await page.getByRole('group', { name: 'Ansicht' }).getByRole('button', { name: T.de.planToggle }).click();
+      const plan = page.getByRole('group', { name: T[lang].plan });
+      await expect(berthOn(plan, 'A01')).toHaveAttribute('aria-label', `${T[lang].berth} A01: ${T[lang].short}`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/step2-${lang}-${width}.png`, fullPage: true });
+    }
+  });
+});
+
+test.describe('berth photos', () => {
+  test.use({ persona: 'admin' });
+
+  test('an admin adds two photos and puts the second first (keyboard); guests see them in that order (de, en)', async ({ page, browser, consoleErrors }) => {
+    // A berth of its own size, so it is the smallest fit for the boat below.
+    const name = uniqueName('PF');
+    const id = await createBerth(name, { length: 12.3, width: 3.95, position: [955, 480], features: ['electricity'] });
+    try {
+      await page.goto(`/account/admin/places/${id}/edit`);
+      const photos = page.getByRole('region', { name: 'Fotos' });
+      await expect(photos).toContainText('Noch keine Fotos.');
+      await photos.getByLabel('Foto hinzufügen').setInputFiles({ name: 'eins.png', mimeType: 'image/png', buffer: tinyPng });
+      await expect(photos.getByRole('status').filter({ hasText: 'Foto hinzugefügt.' })).toBeVisible();
+      await photos.getByLabel('Foto hinzufügen').setInputFiles({ name: 'zwei.png', mimeType: 'image/png', buffer: otherPng });
+      const items = photos.getByRole('list', { name: 'Reihenfolge der Fotos' }).getByRole('listitem');
+      await expect(items).toHaveCount(2);
+      const [first, second] = await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')!));
+      expect(first).not.toBe(second);
+      await expect(photos.getByRole('img', { name: 'Foto 2 von 2' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // The keyboard moves the second photo to the front; the focus stays with it.
+      await photos.getByRole('button', { name: 'Foto 2 nach vorn' }).focus();
+      await page.keyboard.press('Enter');
+      await expect(photos.getByRole('status').filter({ hasText: 'Foto 2 ist jetzt Foto 1.' })).toBeVisible();
+      await expect.poll(() => items.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual([second, first]);
+      await expect(photos.getByRole('button', { name: 'Foto 1 nach hinten' })).toBeFocused();
+      await page.screenshot({ path: `${SHOTS}/admin-photos-de-1280.png`, fullPage: true });
+      const stored = await rest(await adminToken(), `place_photos?place_id=eq.${id}&select=path&order=position`);
+      expect((stored.body as { path: string }[]).map((r) => r.path)).toEqual([second, first]);
+
+      // Guests (a context without a session) see the photos in that order, as thumbnails.
+      for (const lang of ['de', 'en'] as const) {
+        const guest = await browser.newContext({ viewport: { width: 390, height: 844 } });
+        const g = await guest.newPage();
+        await g.goto(`/${lang}/start/booking`);
+        await fillBerthData(g, lang, { arrival: berlinDay(170), departure: berlinDay(171), length: lang === 'de' ? '12,2' : '12.2', width: lang === 'de' ? '3,9' : '3.9', boat: 'Foto' });
+        const card = g.getByRole('list', { name: words(lang).results }).locator(`[data-place="${name}"]`);
+        await expect(card).toBeVisible();
+        // Thumbnails load lazily: bring the card into view.
+        await card.scrollIntoViewIfNeeded();
+        const strip = card.getByRole('group', { name: lang === 'de' ? `Fotos von Liegeplatz ${name}` : `Photos of berth ${name}` });
+        const imgs = strip.getByRole('img');
+        await expect(imgs).toHaveCount(2);
+        expect(await imgs.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual([second, first]);
+        await expect(imgs.first()).toHaveAccessibleName(lang === 'de' ? `Liegeplatz ${name}, Foto 1 von 2` : `Berth ${name}, photo 1 of 2`);
+        await expect.poll(() => imgs.evaluateAll((els) => els.every((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0))).toBe(true);
+        expect(await seriousViolations(g)).toEqual([]);
+        await g.screenshot({ path: `${SHOTS}/step2-photos-${lang}-390.png`, fullPage: true });
+        await guest.close();
+      }
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      // Out of later searches: archived (a berth with photos keeps them).
+      await rest(await adminToken(), `places?id=eq.${id}`, { method: 'PATCH', body: { archived: true } });
+    }
+  });
+});
