@@ -3,13 +3,21 @@
  * key, RLS role switch, JSON built in Postgres) against the very same SQL run straight on the
  * database, on PGlite and (when the server binaries are here) Postgres 15; plus requests per
  * second with 10 concurrent clients.
+ *
+ * Issue 25: "before" sends the request settings as a parametrised statement of their own after
+ * BEGIN (as until then), "after" sends them as one simple statement with BEGIN
+ * (db/request.ts). Both are measured in the same run, alternating request by request, and the
+ * HTTP floor (the same fetch client against an empty node:http server) says what any HTTP
+ * request costs here before the gateway and REST do anything.
  */
+import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startStack, type Stack } from '../src/stack.ts';
 import { loadSchema } from '../src/rest/schema.ts';
 import { parseSelect, parseFilterKey, parseFilterValue } from '../src/rest/parse.ts';
 import { Aliases, Params, buildNode, quoteIdent, readSql } from '../src/rest/query.ts';
+import { requestSetup } from '../src/db/request.ts';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../test/harness/postgres-server.ts';
 import { derived, quantile, skipped, summarise, type BenchRow } from './types.ts';
 
@@ -61,10 +69,48 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number[] & { cpuMs: n
 }
 
 
+/** Two variants timed alternately, run by run (each with its own CPU time). */
+async function timeBoth(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[] & { cpuMs: number }, number[] & { cpuMs: number }]> {
+  const out: [number[], number[]] = [[], []];
+  const cpu = [0, 0];
+  for (let i = -WARMUP; i < RUNS; i++) {
+    for (const k of i % 2 ? [1, 0] : [0, 1]) {
+      const c = process.cpuUsage();
+      const t = performance.now();
+      await (k ? b : a)();
+      if (i >= 0) {
+        out[k].push(performance.now() - t);
+        const used = process.cpuUsage(c);
+        cpu[k] += (used.user + used.system) / 1000;
+      }
+    }
+  }
+  return [Object.assign(out[0], { cpuMs: cpu[0] / RUNS }), Object.assign(out[1], { cpuMs: cpu[1] / RUNS })];
+}
+
+/** The same fetch client against an empty node:http server: what any HTTP request costs here. */
+async function httpFloor(): Promise<{ p50: number; p95: number; samples: number[] }> {
+  const body = '[{"id":3}]';
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    const samples = await timeIt(async () => (await fetch(url, { headers: { apikey: 'x' } })).text());
+    return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), samples };
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+}
+
 async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise<BenchRow[]> {
   // enough cities for a 50-row page, each with its country
   await stack.db.exec(`insert into public.cities (name, country_id, population) select 'Town ' || g, 1 + g % 4, g * 1000 from generate_series(1, 60) g`);
   const rows: BenchRow[] = [];
+  const floor = await httpFloor();
+  rows.push(summarise(`rest HTTP floor: fetch to an empty node:http server (${engine} run)`, 'ms', floor.samples, `same client, no gateway, REST or database; p95 ${floor.p95.toFixed(2)}`, engine));
   const headers = { apikey: stack.keys.anonKey, authorization: `Bearer ${stack.keys.anonKey}`, 'accept-profile': 'public' };
   for (const c of cases) {
     const url = `${stack.url}/rest/v1${c.path}`;
@@ -72,22 +118,33 @@ async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise
     const direct = await stack.db.query<{ body: string }>(sql, params);
     const viaHttp = await (await fetch(url, { headers })).text();
     if (viaHttp !== direct.rows[0].body) throw new Error(`${c.name}: HTTP body differs from the direct SQL result`);
-    const http = await timeIt(async () => {
+    const once = async () => {
       const res = await fetch(url, { headers });
       if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status}`);
       await res.text();
-    });
+    };
+    // before and after alternate, so load on the machine falls on both alike
+    const [before, http] = await timeBoth(
+      () => ((requestSetup.batched = false), once()),
+      () => ((requestSetup.batched = true), once()),
+    );
+    requestSetup.batched = true;
     const db = await timeIt(() => stack.db.query(sql, params));
     const note = `${engine}; anon key; ${RUNS} sequential runs after ${WARMUP} warm-up; load average ${loadavg()[0].toFixed(1)}`;
-    rows.push(summarise(`rest ${c.name} via HTTP (${engine})`, 'ms', http, note));
-    rows.push(summarise(`rest ${c.name} same SQL on the database (${engine})`, 'ms', db, note));
+    const p95 = (xs: number[]) => quantile(xs, 0.95).toFixed(2);
+    rows.push(summarise(`rest ${c.name} via HTTP, before (${engine})`, 'ms', before, `${note}; p95 ${p95(before)}; settings as their own parametrised statement`));
+    rows.push(summarise(`rest ${c.name} via HTTP (${engine})`, 'ms', http, `${note}; p95 ${p95(http)}`));
+    rows.push(summarise(`rest ${c.name} same SQL on the database (${engine})`, 'ms', db, `${note}; p95 ${p95(db)}`));
+    rows.push(derived(`rest ${c.name} CPU per request via HTTP, before (${engine})`, 'ms', before.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs (fetch client, gateway, REST and the database share the process)`));
     rows.push(derived(`rest ${c.name} CPU per request via HTTP (${engine})`, 'ms', http.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs (fetch client, gateway, REST and the database share the process)`));
     rows.push(derived(`rest ${c.name} CPU per request, same SQL alone (${engine})`, 'ms', db.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs`));
-    rows.push({
-      ...derived(`rest ${c.name} added by HTTP + REST (${engine})`, 'ms', quantile(http, 0.5) - quantile(db, 0.5), RUNS, `${note}; difference of the HTTP and direct quantiles`),
-      p10: Math.round((quantile(http, 0.1) - quantile(db, 0.1)) * 100) / 100,
-      p90: Math.round((quantile(http, 0.9) - quantile(db, 0.9)) * 100) / 100,
-    });
+    for (const [label, xs] of [['before', before], ['after', http]] as const) {
+      rows.push({
+        ...derived(`rest ${c.name} added by HTTP + REST, ${label} (${engine})`, 'ms', quantile(xs, 0.5) - quantile(db, 0.5), RUNS, `${note}; difference of the HTTP and direct quantiles; p95 ${(quantile(xs, 0.95) - quantile(db, 0.95)).toFixed(2)}; of it the HTTP floor ${floor.p50.toFixed(2)} (p95 ${floor.p95.toFixed(2)})`),
+        p10: Math.round((quantile(xs, 0.1) - quantile(db, 0.1)) * 100) / 100,
+        p90: Math.round((quantile(xs, 0.9) - quantile(db, 0.9)) * 100) / 100,
+      });
+    }
   }
   // throughput: 10 concurrent clients, each sending point selects back to back for a bounded time
   const url = `${stack.url}/rest/v1${cases[0].path}`;

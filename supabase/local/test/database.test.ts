@@ -52,6 +52,29 @@ for (const engine of engines()) {
       await expect(withRequest(db, { role: 'supabase_admin', claims: {} }, async () => 1)).rejects.toThrow(/does not exist/);
     });
 
+    it('passes quotes, backslashes and other odd text in the request settings through unchanged', async () => {
+      // The settings go to the database as quoted literals with BEGIN (one round trip): whatever a
+      // client puts in a header, path or claim must arrive as written and never end the literal.
+      const odd = `it's a \\'; select 1; -- \\\\x00 "q" \u00e4\u{1F6A2} $1 $$`;
+      const headers = { 'x-odd': odd, 'user-agent': "O'Brien\\" };
+      const inside = await withRequest(
+        db,
+        { role: 'authenticated', claims: { sub: odd, role: 'authenticated' }, method: 'GET', path: `/t'\\`, headers, timezone: 'Europe/Berlin', readOnly: true },
+        async (tx) =>
+          (
+            await tx.query<{ c: string; h: string; p: string; tz: string; ro: string }>(
+              `select current_setting('request.jwt.claims') as c, current_setting('request.headers') as h, current_setting('request.path') as p, current_setting('timezone') as tz, current_setting('transaction_read_only') as ro`,
+            )
+          ).rows[0],
+      );
+      expect(JSON.parse(inside.c)).toEqual({ sub: odd, role: 'authenticated' });
+      expect(JSON.parse(inside.h)).toEqual(headers);
+      expect(inside).toMatchObject({ p: `/t'\\`, tz: 'Europe/Berlin', ro: 'on' });
+      // A bad setting fails the request and rolls it back, as a parametrised statement did.
+      await expect(withRequest(db, { role: 'authenticated', claims: {}, timezone: "Nowhere/'x" }, async () => 1)).rejects.toThrow(/invalid value for parameter "TimeZone"/);
+      expect((await db.query<{ u: string }>('select current_user as u')).rows[0].u).toBe('supabase_admin');
+    });
+
     it('delivers NOTIFY to listeners after commit, and stops after unlisten', async () => {
       const got: string[] = [];
       const unlisten = await db.listen('hafen_events', (p) => got.push(p));

@@ -717,6 +717,27 @@ for (const engine of engines()) {
         await intact();
       });
 
+      it('reads values with quotes, backslashes and dollar quotes exactly (reads travel as one simple query, values as literals)', async () => {
+        const name = `Back\\slash 'n' \\' $$ E'x' -- ü`;
+        const made = await service.from('countries').insert({ id: 900, name, code: 'ZZ' }).select('id').single();
+        expect(made.error).toBeNull();
+        try {
+          const r = await service.from('countries').select('id, name').eq('name', name);
+          expect([r.status, r.data]).toEqual([200, [{ id: 900, name }]]);
+          const like = await service.from('countries').select('id').like('name', `Back\\\\slash%`);
+          expect(like.data).toEqual([{ id: 900 }]);
+          const inList = await service.from('countries').select('id').in('name', [name, 'Norway']).order('id');
+          expect(inList.data).toEqual([{ id: 1 }, { id: 900 }]);
+          // A NUL cannot be Postgres text: refused as a client error, as a bound parameter is.
+          const nul = await rest(stack, `/countries?name=eq.a%00b`, { key: stack.keys.serviceRoleKey });
+          expect(nul.status).toBeGreaterThanOrEqual(400);
+          expect(nul.status).toBeLessThan(500);
+        } finally {
+          await service.from('countries').delete().eq('id', 900);
+        }
+        await intact();
+      });
+
       it('checks column names, select strings and orders against the schema cache', async () => {
         for (const path of [
           `/countries?${encodeURIComponent('name"; drop table countries; --')}=eq.1`,

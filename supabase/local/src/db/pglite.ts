@@ -6,7 +6,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database, QueryResult, Queryable } from './types.ts';
+import type { Database, QueryResult, Queryable, TransactionOptions } from './types.ts';
 
 /** The bootstrap superuser, as on hosted Supabase (`postgres` is an ordinary owner role there). */
 export const SUPERUSER = 'supabase_admin';
@@ -85,7 +85,23 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
     engine: 'pglite',
     pglite,
     ...base,
-    transaction: <T>(fn: (tx: Queryable) => Promise<T>) => pglite.transaction((tx) => fn(wrap(tx))),
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) =>
+      pglite.transaction(async (tx) => {
+        if (options?.prelude) await tx.exec(options.prelude);
+        return fn(wrap(tx));
+      }),
+    // BEGIN, one simple query with the settings and the statement, COMMIT (PGlite's
+    // transaction sends those two itself and rolls back on an error).
+    readTransaction: <T>(prelude: string, sql: string) =>
+      pglite.transaction(async (tx) => {
+        const results = await tx.exec(`${prelude}; ${sql}`);
+        const last = results[1];
+        return {
+          rows: last.rows as T[],
+          fields: last.fields,
+          rowCount: last.rows.length > 0 ? last.rows.length : (last.affectedRows ?? 0),
+        };
+      }),
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
       return async () => {

@@ -63,9 +63,20 @@ async function bounded<T>(c: Checkout, ms: number, work: () => Promise<T>): Prom
   }
 }
 
-function wrap(c: Checkout, timeoutMs: number): Queryable {
+const shape = (r: pg.QueryResult): QueryResult<never> => ({
+  rows: r.rows as never[],
+  fields: r.fields.map((f: pg.FieldDef) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+  rowCount: r.rowCount ?? r.rows.length,
+});
+
+function wrap(c: Checkout, timeoutMs: number): Queryable & { queryAll(sql: string): Promise<QueryResult<never>[]> } {
   const { client } = c;
   return {
+    /** A multi-statement text (simple protocol): the result of each statement. */
+    async queryAll(sql: string) {
+      const result = await bounded(c, timeoutMs, () => client.query(sql));
+      return (Array.isArray(result) ? result : [result]).map(shape);
+    },
     async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
       const result = await bounded(c, timeoutMs, () => client.query(sql, params as unknown[] | undefined));
       // A multi-statement text returns an array of results: report the last one.
@@ -126,7 +137,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
    * The running query fails with the error instead, and a broken or timed-out client is
    * dropped from the pool, never handed to the next request.
    */
-  const withClient = async <T>(ms: number, tx: boolean, fn: (q: Queryable) => Promise<T>): Promise<T> => {
+  const withClient = async <T>(ms: number, tx: boolean, fn: (q: ReturnType<typeof wrap>) => Promise<T>, prelude?: string): Promise<T> => {
     const client = await acquire();
     let lost: Error | undefined;
     const onError = (error: Error) => (lost ??= error);
@@ -135,7 +146,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
     const q = wrap(checkout, ms);
     try {
       if (!tx) return await fn(q);
-      await q.query('begin');
+      await q.query(prelude ? `begin; ${prelude}` : 'begin');
       const result = await fn(q);
       await q.query('commit');
       return result;
@@ -197,7 +208,23 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
     pool,
     ...base,
     transaction<T>(fn: (tx: Queryable) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
-      return withClient(txOptions?.timeoutMs ?? defaultTimeout, true, fn);
+      return withClient(txOptions?.timeoutMs ?? defaultTimeout, true, fn, txOptions?.prelude);
+    },
+    async readTransaction<T>(prelude: string, sql: string, txOptions?: TransactionOptions): Promise<QueryResult<T>> {
+      // begin, the settings, the statement and commit in one message: one round trip. An error
+      // stops the message where it happened and leaves the transaction open (and aborted):
+      // withClient's rollback ends it, as for any failed transaction.
+      let result: QueryResult<T> | undefined;
+      await withClient(txOptions?.timeoutMs ?? defaultTimeout, false, async (q) => {
+        try {
+          const results = await q.queryAll(`begin; ${prelude}; ${sql}; commit`);
+          result = results[2] as QueryResult<T>;
+        } catch (error) {
+          await q.query('rollback').catch(() => {});
+          throw error;
+        }
+      });
+      return result!;
     },
     async listen(channel, onPayload) {
       await ensureListener();

@@ -1,4 +1,4 @@
-import type { Database, Queryable, TransactionOptions } from './types.ts';
+import type { Database, QueryResult, Queryable, TransactionOptions } from './types.ts';
 
 /** What PostgREST (and Storage) set for each request before running its statement. */
 export interface RequestContext {
@@ -22,6 +22,18 @@ const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 export class UnknownRoleError extends Error {}
 
 /**
+ * Benchmark switch only (supabase/local/bench/rest.bench.ts measures before and after in one
+ * run): `batched: false` sends the settings as before, as a parametrised statement of its own
+ * after BEGIN (one more round trip on Postgres; on PGlite six protocol passes instead of two).
+ */
+export const requestSetup = { batched: true };
+
+/** A string as an SQL literal (escape string syntax: valid whatever standard_conforming_strings is). */
+export function literal(value: string): string {
+  return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/**
  * Runs `fn` in one transaction as the caller: `set local role`, `request.jwt.claims` and the
  * request settings, all transaction-local so nothing leaks into the next request.
  */
@@ -34,30 +46,54 @@ export async function withRequest<T>(
   if (!API_ROLES.has(context.role)) {
     throw new UnknownRoleError(`role "${context.role}" does not exist`);
   }
-  // One round trip for all of it (each statement costs one on Postgres and a protocol pass on PGlite).
-  const params: string[] = [context.role, JSON.stringify(context.claims), context.method ?? '', context.path ?? '', JSON.stringify(context.headers ?? {})];
-  let sql = `select set_config('role', $1, true),
-              set_config('request.jwt.claims', $2, true),
-              set_config('request.method', $3, true),
-              set_config('request.path', $4, true),
-              set_config('request.headers', $5, true)`;
-  if (context.statementTimeout) {
-    params.push(context.statementTimeout);
-    sql += `, set_config('statement_timeout', $${params.length}, true)`;
+  const settings = settingsOf(context);
+  // A NUL cannot be a Postgres text (as a parameter it fails the same way): keep it a parameter.
+  if (!requestSetup.batched || settings.some(([, v]) => v.includes('\0'))) {
+    const sql = `select ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`;
+    return db.transaction(async (tx) => {
+      await tx.query(sql, settings.flat());
+      return fn(tx);
+    }, options);
   }
-  if (context.searchPath?.length) {
-    params.push(context.searchPath.map((x) => `"${x.replace(/"/g, '""')}"`).join(', '));
-    sql += `, set_config('search_path', $${params.length}, true)`;
+  return db.transaction(fn, { ...options, prelude: preludeOf(settings) });
+}
+
+/**
+ * The request's settings, in the order PostgREST sets them. They go to the database as one
+ * statement sent with BEGIN in the same round trip (Postgres) or as one simple query (PGlite):
+ * the values as quoted literals (E'...', quotes and backslashes doubled, so the quoting holds
+ * whatever standard_conforming_strings says).
+ */
+function settingsOf(context: RequestContext): [string, string][] {
+  const settings: [string, string][] = [
+    ['role', context.role],
+    ['request.jwt.claims', JSON.stringify(context.claims)],
+    ['request.method', context.method ?? ''],
+    ['request.path', context.path ?? ''],
+    ['request.headers', JSON.stringify(context.headers ?? {})],
+  ];
+  if (context.statementTimeout) settings.push(['statement_timeout', context.statementTimeout]);
+  if (context.searchPath?.length) settings.push(['search_path', context.searchPath.map((x) => `"${x.replace(/"/g, '""')}"`).join(', ')]);
+  if (context.timezone) settings.push(['timezone', context.timezone]);
+  if (context.readOnly) settings.push(['transaction_read_only', 'on']);
+  return settings;
+}
+
+const preludeOf = (settings: [string, string][]) => `select ${settings.map(([k, v]) => `set_config(${literal(k)}, ${literal(v)}, true)`).join(', ')}`;
+
+/**
+ * A read as the caller in one trip: the settings and `sql` (no parameters: values inlined as
+ * literals, rest/query.ts Params.inline) in one transaction; one round trip on Postgres instead
+ * of four (begin, settings, statement, commit). Undefined when it cannot go that way (a NUL in a
+ * setting, or the benchmark's old path): the caller then uses withRequest.
+ */
+export async function readAsRequest<T>(db: Database, context: RequestContext, sql: string, options?: TransactionOptions): Promise<QueryResult<T> | undefined> {
+  if (!API_ROLES.has(context.role)) {
+    throw new UnknownRoleError(`role "${context.role}" does not exist`);
   }
-  if (context.timezone) {
-    params.push(context.timezone);
-    sql += `, set_config('timezone', $${params.length}, true)`;
-  }
-  if (context.readOnly) sql += `, set_config('transaction_read_only', 'on', true)`;
-  return db.transaction(async (tx) => {
-    await tx.query(sql, params);
-    return fn(tx);
-  }, options);
+  const settings = settingsOf(context);
+  if (!requestSetup.batched || settings.some(([, v]) => v.includes('\0'))) return undefined;
+  return db.readTransaction<T>(preludeOf(settings), sql, options);
 }
 
 /**

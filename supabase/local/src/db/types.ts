@@ -26,12 +26,25 @@ export interface TransactionOptions {
    * (PostgresOptions.roundTripTimeoutMs). PGlite runs in-process and ignores it.
    */
   timeoutMs?: number;
+  /**
+   * Statements (simple protocol, no parameters) run right after BEGIN in the same round trip:
+   * on Postgres `begin; <prelude>` is one message, on PGlite one simple query instead of the
+   * parse/describe/bind/execute passes of a parametrised one. A failing prelude rolls back.
+   */
+  prelude?: string;
 }
 
 export interface Database extends Queryable {
   readonly engine: Engine;
   /** Runs `fn` in a transaction; a throw rolls back. On PGlite calls are serialised. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `prelude` and then `sql` (plain text, no parameters; one statement each) in one
+   * transaction and returns the result of `sql`, in as few round trips as the engine allows:
+   * one on Postgres (`begin; prelude; sql; commit` as one simple query), on PGlite one simple
+   * query between its BEGIN and COMMIT. An error rolls back. For reads (REST GET/HEAD).
+   */
+  readTransaction<T>(prelude: string, sql: string, options?: TransactionOptions): Promise<QueryResult<T>>;
   /** LISTEN on a channel; returns the unlisten function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Service, StackContext } from '../context.ts';
 import { HttpError, bearer, forwardedHeaders, readBody } from '../http.ts';
 import { JwtError, type Claims } from '../jwt.ts';
-import { UnknownRoleError, withRequest } from '../db/request.ts';
+import { UnknownRoleError, readAsRequest, requestSetup, withRequest } from '../db/request.ts';
 import { isPgError, type Queryable } from '../db/types.ts';
 import { apiError, fromPgError, notImplemented, pgrstBody } from './errors.ts';
 import { loadSchema, type PgFunction, type SchemaCache, type Table } from './schema.ts';
@@ -360,8 +360,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
         root.limit = range.limitZero ? 0 : range.upper === undefined ? undefined : range.upper - range.offset + 1;
         root.offset = range.offset;
-        const sql = readSql(root, p, { count: !!prefer.count, single: accept.single, csv: accept.csv });
-        return () => runRead(sql, p, range, { isHead: method === 'HEAD' });
+        const opts = { count: !!prefer.count, single: accept.single, csv: accept.csv };
+        // The values as literals, so the read travels with its transaction in one simple query
+        // (readAsRequest); not for tx=rollback (a transaction of its own), nor a value with a NUL.
+        const inline = new Params(prefer.tx !== 'rollback' && requestSetup.batched);
+        const sql = readSql(root, inline, opts);
+        if (inline.inline && inline.inlinable) return () => runRead(sql, inline, range, { isHead: method === 'HEAD' });
+        return () => runRead(readSql(root, p, opts), p, range, { isHead: method === 'HEAD' });
       }
       if (method === 'DELETE') return planDelete(table, root, p);
       const body = await readPayload(req);
@@ -395,10 +400,12 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     }
 
     async function runRead(sql: string, p: Params, range: Range, extra: { isHead: boolean }): Promise<Outcome> {
-      return run(async (tx) => {
-        const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
-        return finishRead(rows[0], range, extra);
-      });
+      const finish = (rows: { body: string; n: number; total?: string }[]) => finishRead(rows[0], range, extra);
+      return run(
+        async (tx) => finish((await tx.query<{ body: string; n: number; total?: string }>(sql, p.inline ? [] : p.values)).rows),
+        undefined,
+        p.inline ? { sql, finish } : undefined,
+      );
     }
 
     function stripNulls(body: string): string {
@@ -755,7 +762,15 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     }
 
     /** readOnly: GET/HEAD, and (PostgREST's txMode) POST to a stable or immutable function. */
-    async function run(fn: (tx: Queryable) => Promise<Outcome>, readOnly = method === 'GET' || method === 'HEAD'): Promise<Outcome> {
+    /**
+     * oneTrip: a read whose statement has no parameters, sent with its transaction as one
+     * simple query (readAsRequest); `fn` is the way when it cannot go so.
+     */
+    async function run(
+      fn: (tx: Queryable) => Promise<Outcome>,
+      readOnly = method === 'GET' || method === 'HEAD',
+      oneTrip?: { sql: string; finish: (rows: { body: string; n: number; total?: string }[]) => Outcome },
+    ): Promise<Outcome> {
       const headers = forwardedHeaders(req, ctx.config.api.trustedProxies);
       try {
         const context = {
@@ -770,11 +785,16 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           readOnly,
           timezone: prefer.timezone,
         };
+        const timeoutMs = deadlineMs(cache.roleTimeouts.get(role));
+        if (oneTrip) {
+          const result = await readAsRequest<{ body: string; n: number; total?: string }>(ctx.db, context, oneTrip.sql, { timeoutMs });
+          if (result) return oneTrip.finish(result.rows);
+        }
         return await withRequest(ctx.db, context, async (tx) => {
           const result = await fn(tx);
           if (prefer.tx === 'rollback') throw new Rollback(result);
           return result;
-        }, { timeoutMs: deadlineMs(cache.roleTimeouts.get(role)) });
+        }, { timeoutMs });
       } catch (error) {
         if (error instanceof Rollback) return error.outcome;
         if (error instanceof HttpError) throw error;

@@ -1,8 +1,10 @@
 /**
  * From parsed URL parts to one SQL statement whose single row carries the response body as
  * text built by Postgres (json_agg/row_to_json), so PGlite and Postgres answer the same bytes.
- * Every identifier is checked against the schema cache and quoted; every value is a parameter.
+ * Every identifier is checked against the schema cache and quoted; every value is a parameter
+ * (or, for a read sent as one simple query, a quoted text literal: Params.inline).
  */
+import { literal } from '../db/request.ts';
 import { HttpError } from '../http.ts';
 import { apiError, columnNotFound, notImplemented } from './errors.ts';
 import type { Column, ForeignKey, SchemaCache, Table } from './schema.ts';
@@ -12,10 +14,20 @@ export const quoteIdent = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
 export class Params {
   readonly values: (string | null)[] = [];
+  /**
+   * inline: each value goes into the statement as a text literal (`E'…'::text` in place of
+   * `$n::text`, the same value of the same type) so a read can travel as one simple query with
+   * its transaction (db/request.ts, readAsRequest); the values are still collected.
+   */
+  constructor(readonly inline = false) {}
+  /** True when a value cannot be written as a literal (a NUL: as a parameter it fails as before). */
+  get inlinable(): boolean {
+    return !this.values.some((v) => v !== null && v.includes('\0'));
+  }
   /** A text parameter, optionally cast to a type from the schema cache. */
   add(value: string | null, type?: string): string {
     this.values.push(value);
-    const p = `$${this.values.length}::text`;
+    const p = this.inline ? (value === null ? 'null::text' : `${literal(value)}::text`) : `$${this.values.length}::text`;
     return type && type !== 'text' ? `cast(${p} as ${type})` : p;
   }
 }
