@@ -60,7 +60,7 @@ for (const engine of engines()) {
       await db.exec(beforeSql);
       await db.transaction((tx) => tx.exec(harbourSql({ berths: 150, pastDays: 730, futureDays: 365, slot: 20 })));
       await db.exec('analyze');
-    }, 600_000);
+    }, 1_200_000);
     afterAll(async () => {
       await db?.close();
     });
