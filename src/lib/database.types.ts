@@ -2113,6 +2113,20 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      invoice_archive_documents: {
+        Args: {
+          p_from: string
+          p_to: string
+        }
+        Returns: {
+          document: Json
+          locale: string
+        }[]
+      }
+      invoice_seller_settings: {
+        Args: never
+        Returns: Json
+      }
       long_term_application_status: {
         Args: {
           p_id: string
@@ -2567,6 +2581,12 @@ export type Database = {
         }
       }
       save_datev_settings: {
+        Args: {
+          p_settings: Json
+        }
+        Returns: Json
+      }
+      save_invoice_seller_settings: {
         Args: {
           p_settings: Json
         }
