@@ -2145,6 +2145,20 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      invoice_archive_documents: {
+        Args: {
+          p_from: string
+          p_to: string
+        }
+        Returns: {
+          document: Json
+          locale: string
+        }[]
+      }
+      invoice_seller_settings: {
+        Args: never
+        Returns: Json
+      }
       long_term_application_status: {
         Args: {
           p_id: string
@@ -2606,6 +2620,12 @@ export type Database = {
         }
       }
       save_datev_settings: {
+        Args: {
+          p_settings: Json
+        }
+        Returns: Json
+      }
+      save_invoice_seller_settings: {
         Args: {
           p_settings: Json
         }

@@ -271,3 +271,36 @@ as $$
 $$;
 comment on function public.datev_postings(date, date) is 'Admins: the DATEV Buchungsstapel lines of a range of Berlin days inside one fiscal year: invoice documents per VAT rate (debtor against revenue account, gross) and ledger payments/refunds (money account against debtor). invalid_range, datev_range_fiscal_year, datev_vat_rate (22023); admin_only (42501).';
 revoke execute on function public.datev_postings(date, date) from anon, public;
+
+-- The PDF archive of a range's documents (issue 21, item 5, second half): the stored documents
+-- themselves, read with the caller's rights (RLS on invoices and orders decides what is seen),
+-- for admins only and for at most one year. The edge function invoice-archive renders them.
+create function public.invoice_archive_documents(p_from date, p_to date)
+returns table (document jsonb, locale text)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+as $$
+begin
+  if not private.has_role('admin') then
+    raise exception 'admin_only' using errcode = '42501';
+  end if;
+  if p_from is null or p_to is null or p_to < p_from then
+    raise exception 'invalid_range' using errcode = '22023';
+  end if;
+  if p_to - p_from >= 366 then
+    raise exception 'archive_range_too_long' using errcode = '22023', hint = 'An archive covers at most 366 days.';
+  end if;
+  return query
+  select to_jsonb(i), case when o.person ->> 'locale' = 'en' then 'en' else 'de' end
+    from public.invoices i
+    left join public.orders o on o.id = i.order_id
+   where i.issued_at >= private.berlin_at(p_from, time '00:00')
+     and i.issued_at < private.berlin_at(p_to + 1, time '00:00')
+   order by i.year, i.number;
+end
+$$;
+comment on function public.invoice_archive_documents(date, date) is 'Admins: every stored invoice document (invoices, cancellations, credit notes, desk receipts) issued in a range of Berlin days (at most 366), with the language it was issued in, in number order. invalid_range, archive_range_too_long (22023); admin_only (42501).';
+revoke execute on function public.invoice_archive_documents(date, date) from anon, public;
+grant execute on function public.invoice_archive_documents(date, date) to authenticated, service_role;

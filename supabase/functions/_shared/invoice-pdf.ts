@@ -197,8 +197,12 @@ interface Fonts {
 }
 
 /** Text the font can draw: known substitutes, accents dropped where the letter is missing, '?' for the rest. */
+// A font's character set, computed once per font name (the archive renders thousands of documents).
+const characterSets = new Map<string, Set<number>>();
+
 function drawable(font: PDFFont, text: string): string {
-  const supported = new Set(font.getCharacterSet());
+  let supported = characterSets.get(font.name);
+  if (!supported) characterSets.set(font.name, (supported = new Set(font.getCharacterSet())));
   let out = '';
   for (const ch of String(text ?? '').replace(/[\r\n\t]+/g, ' ')) {
     const cp = ch.codePointAt(0)!;
@@ -239,7 +243,16 @@ function wrap(font: PDFFont, size: number, text: string, width: number): string[
   return lines.length ? lines : [''];
 }
 
+// Intl formatters are costly to build: one set per language, reused.
+const formatterCache = new Map<PdfLocale, ReturnType<typeof buildFormatters>>();
+
 function formatters(locale: PdfLocale) {
+  let f = formatterCache.get(locale);
+  if (!f) formatterCache.set(locale, (f = buildFormatters(locale)));
+  return f;
+}
+
+function buildFormatters(locale: PdfLocale) {
   const tag = locale === 'en' ? 'en-GB' : 'de-DE';
   const money = new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR' });
   const number = new Intl.NumberFormat(tag, { maximumFractionDigits: 3 });

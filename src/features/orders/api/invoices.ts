@@ -46,6 +46,10 @@ export interface InvoiceParty {
   email?: string;
   vat_id?: string;
   phone?: string;
+  /** The seller's, for the e-invoice (stamped since session 9 when set). */
+  tax_number?: string;
+  iban?: string;
+  bic?: string;
 }
 
 /**

@@ -71,7 +71,10 @@ export function InvoiceSheet({ doc }: { doc: InvoiceDocument }) {
           <span className="block">{issuer.street}</span>
           <span className="block">{issuer.postal_code} {issuer.city}</span>
           {issuer.email && <span className="block">{issuer.email}</span>}
-          <span className="block"><Trans>USt-IdNr.: <span data-testid="invoice-vat-id">{issuer.vat_id}</span></Trans></span>
+          {issuer.phone && <span className="block"><Trans>Telefon: <span data-testid="invoice-phone">{issuer.phone}</span></Trans></span>}
+          {issuer.vat_id && <span className="block"><Trans>USt-IdNr.: <span data-testid="invoice-vat-id">{issuer.vat_id}</span></Trans></span>}
+          {issuer.tax_number && <span className="block"><Trans>Steuernummer: <span data-testid="invoice-tax-number">{issuer.tax_number}</span></Trans></span>}
+          {issuer.iban && <span className="block"><Trans>IBAN: <span data-testid="invoice-iban">{issuer.iban}</span></Trans>{issuer.bic && <> · <Trans>BIC: <span data-testid="invoice-bic">{issuer.bic}</span></Trans></>}</span>}
         </address>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt><Trans>Nummer</Trans></dt><dd data-testid="invoice-number" className="font-semibold">{doc.invoice_number}</dd>

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { fetchAll } from '@/lib/fetch-all';
+import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
 import { check } from '../../shared/admin-errors';
 import { getDb } from '../../shared/typed-client';
 import { buildExtf, extfFileName, type DatevPosting } from '../lib/extf';
@@ -106,6 +107,49 @@ export async function buildDatevFile(from: string, to: string, label: string, no
 /** Lets the browser save the file. */
 export function downloadFile(file: DatevFile) {
   const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: 'text/csv;charset=windows-1252' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}
+
+/** Why the PDF archive could not be made: the edge function's and the database's refusals. */
+export type ArchiveError = 'admin_only' | 'invalid_range' | 'archive_range_too_long' | 'no_documents' | 'unknown';
+
+/**
+ * The PDF archive of a range: every stored invoice document issued in it (invoices,
+ * cancellations, credit notes, desk receipts) rendered as issued by the invoice-archive edge
+ * function, as one ZIP. The function reads the documents with the admin's session through
+ * public.invoice_archive_documents, which refuses everyone else and ranges over 366 days.
+ */
+export async function fetchInvoiceArchive(from: string, to: string): Promise<DatevFile> {
+  let data: unknown;
+  try {
+    data = await invokeFunction<Blob>('invoice-archive', { from, to });
+  } catch (e) {
+    const code = e instanceof FunctionCallError ? e.code : 'unknown';
+    const reason: ArchiveError = code === 'forbidden' || code === 'admin_only' ? 'admin_only' : (['invalid_range', 'archive_range_too_long', 'no_documents'] as const).find((r) => r === code) ?? 'unknown';
+    throw new ArchiveFailure(reason);
+  }
+  if (!(data instanceof Blob)) throw new ArchiveFailure('unknown');
+  const bytes = new Uint8Array(await data.arrayBuffer());
+  // The entry count from the ZIP's end record (the last 22 bytes: no archive comment is written).
+  const count = bytes.length >= 22 ? new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 22, 22).getUint16(10, true) : 0;
+  return { name: `Belege-${from}-${to}.zip`, bytes, lines: count };
+}
+
+export class ArchiveFailure extends Error {
+  constructor(readonly reason: ArchiveError) {
+    super(reason);
+  }
+}
+
+/** Lets the browser save the archive. */
+export function downloadZip(file: DatevFile) {
+  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: 'application/zip' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = file.name;

@@ -3,15 +3,15 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Download } from 'lucide-react';
+import { Download, FileArchive } from 'lucide-react';
 import { Page, Section } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { berlinToday } from '@/lib/dates';
-import { buildDatevFile, datevSettingsQueryOptions, DatevError, downloadFile, type DatevExportError } from '../api/datev';
-import { datevRangeSchema, type DatevRangeValues } from '../schemas/datev';
+import { ArchiveFailure, buildDatevFile, datevSettingsQueryOptions, DatevError, downloadFile, downloadZip, fetchInvoiceArchive, type ArchiveError, type DatevExportError } from '../api/datev';
+import { archiveRangeSchema, datevRangeSchema, type ArchiveRangeValues, type DatevRangeValues } from '../schemas/datev';
 
 /** The previous calendar month (DATEV recommends one file per posting period). */
 export function previousMonth(today: string): DatevRangeValues {
@@ -82,6 +82,7 @@ export function DatevPage() {
           {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
         </div>
       </Section>
+      <ArchiveSection />
       <Section title={t`Einstellungen`} aria-label={t`DATEV-Einstellungen`}>
         <dl className="grid max-w-xl grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
           <dt className="text-slate-600"><Trans>Beraternummer</Trans></dt><dd>{settings.consultant_number}</dd>
@@ -98,5 +99,60 @@ export function DatevPage() {
         </p>
       </Section>
     </Page>
+  );
+}
+
+/**
+ * The PDF archive of a range: every stored document (invoices, cancellations, credit notes, desk
+ * receipts) as issued, one ZIP from the invoice-archive edge function (admins only, at most a year).
+ */
+function ArchiveSection() {
+  const { t } = useLingui();
+  const [state, setState] = useState<State>();
+  const form = useForm<ArchiveRangeValues>({ resolver: zodResolver(archiveRangeSchema()), defaultValues: previousMonth(berlinToday()) });
+  const reasons: Record<ArchiveError, string> = {
+    admin_only: t`Dafür fehlen Ihnen die Rechte.`,
+    invalid_range: t`Das Enddatum darf nicht vor dem Anfangsdatum liegen`,
+    archive_range_too_long: t`Ein Archiv umfasst höchstens ein Jahr (366 Tage). Bitte teilen Sie den Zeitraum auf.`,
+    no_documents: t`In diesem Zeitraum wurden keine Belege ausgestellt.`,
+    unknown: t`Das Archiv ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.`,
+  };
+  const onSubmit = form.handleSubmit(async (v) => {
+    setState(undefined);
+    try {
+      const file = await fetchInvoiceArchive(v.from, v.to);
+      downloadZip(file);
+      setState({ ok: true, lines: file.lines, name: file.name });
+    } catch (e) {
+      setState({ ok: false, message: reasons[e instanceof ArchiveFailure ? e.reason : 'unknown'] });
+    }
+  });
+  return (
+    <Section title={t`Belege als PDF-Archiv`} aria-label={t`Belege als PDF-Archiv`}>
+      <p className="max-w-prose text-sm text-slate-700">
+        <Trans>Alle im Zeitraum ausgestellten Belege (Rechnungen, Stornorechnungen, Gutschriften und Quittungen des Verkaufs am Schalter) als PDF in einer ZIP-Datei, genau so, wie sie ausgestellt wurden. Höchstens ein Jahr; ein Jahr kann einige Minuten dauern.</Trans>
+      </p>
+      <Form {...form}>
+        <form aria-label={t`Belegarchiv`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
+          <FormField control={form.control} name="from" render={({ field }) => (
+            <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+          )} />
+          <FormField control={form.control} name="to" render={({ field }) => (
+            <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+          )} />
+          <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
+            <FileArchive className="size-4" aria-hidden /> {form.formState.isSubmitting ? <Trans>Archiv wird erstellt …</Trans> : <Trans>PDF-Archiv herunterladen</Trans>}
+          </Button>
+        </form>
+      </Form>
+      <div aria-live="polite">
+        {state?.ok && (
+          <p role="status" className="text-sm text-green-800">
+            <Trans>{state.name} wurde erstellt: <Plural value={state.lines} one="# Beleg" other="# Belege" />.</Trans>
+          </p>
+        )}
+        {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+      </div>
+    </Section>
   );
 }

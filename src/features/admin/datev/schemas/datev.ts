@@ -61,3 +61,19 @@ export const datevSettingsSchema = () =>
       if (!new RegExp(`^[1-9]\\d{${length}}$`).test(v.account_debtor)) ctx.addIssue({ code: 'custom', path: ['account_debtor'], message: t`Ein Debitorenkonto hat genau ${personal} Ziffern` });
     });
 export type DatevSettingsValues = z.infer<ReturnType<typeof datevSettingsSchema>>;
+
+/** The archive's range: two Berlin days in order, at most 366 days (public.invoice_archive_documents checks the same). */
+export const archiveRangeSchema = () =>
+  z
+    .object({
+      from: z.string().refine((v) => v !== '', { error: messages.required }).refine(isIsoDay, { error: () => t`Bitte ein gültiges Datum eingeben` }),
+      to: z.string().refine((v) => v !== '', { error: messages.required }).refine(isIsoDay, { error: () => t`Bitte ein gültiges Datum eingeben` }),
+    })
+    .superRefine((v, ctx) => {
+      if (!isIsoDay(v.from) || !isIsoDay(v.to)) return;
+      if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: t`Das Enddatum darf nicht vor dem Anfangsdatum liegen` });
+      else if ((Date.parse(`${v.to}T00:00:00Z`) - Date.parse(`${v.from}T00:00:00Z`)) / 86_400_000 >= 366) {
+        ctx.addIssue({ code: 'custom', path: ['to'], message: t`Ein Archiv umfasst höchstens ein Jahr (366 Tage). Bitte teilen Sie den Zeitraum auf.` });
+      }
+    });
+export type ArchiveRangeValues = z.infer<ReturnType<typeof archiveRangeSchema>>;

@@ -107,3 +107,34 @@ export async function saveTwoFactor(values: TwoFactor): Promise<void> {
   const updated = checkList(await db.from('harbour_settings').update(values).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }
+
+/** The seller data printed on new invoice documents (public.invoice_seller_settings; admins). */
+export interface SellerSettings {
+  name: string;
+  street: string;
+  postal_code: string;
+  city: string;
+  country: string;
+  email: string;
+  phone: string;
+  vat_id: string;
+  tax_number: string;
+  iban: string;
+  bic: string;
+}
+
+export const sellerSettingsQueryOptions = () =>
+  queryOptions({
+    queryKey: [...settingsKeys.all, 'seller'] as const,
+    queryFn: async (): Promise<SellerSettings> => {
+      const db = await getDb();
+      return check(await db.rpc('invoice_seller_settings')) as unknown as SellerSettings;
+    },
+  });
+
+/** Stores the seller data; the database checks every value (invoice_invalid_setting, hint = the field). */
+export async function saveSellerSettings(values: SellerSettings): Promise<void> {
+  const db = await getDb();
+  const result = await db.rpc('save_invoice_seller_settings', { p_settings: { ...values } });
+  if (result.error) throw Object.assign(new Error(result.error.message), { code: result.error.code, hint: result.error.hint });
+}

@@ -36,6 +36,7 @@ import {
   type TwoFactor,
 } from '../api/settings';
 import { StartIntroSection } from './start-intro-section';
+import { SellerSection } from './seller-section';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 
 /** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */
@@ -48,6 +49,7 @@ export function SettingsPage() {
       <AccessSection />
       <PaymentModesSection />
       <TwoFactorSection />
+      <SellerSection />
       <DatevSettingsSection />
     </Page>
   );

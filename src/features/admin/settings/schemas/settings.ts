@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { differenceInCalendarDays, parseISO } from 'date-fns';
-import { messages, requiredText } from '@/lib/validation';
+import { EMAIL_PATTERN, messages, requiredText } from '@/lib/validation';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -48,3 +48,36 @@ export const paymentModesSchema = z.object({
   payment_hold_minutes: holdMinutes,
 });
 export type PaymentModesValues = z.infer<typeof paymentModesSchema>;
+
+/** ISO 13616: capitals and digits, the check digits make the number mod 97 equal 1 (a German IBAN has 22 characters). */
+export function ibanValid(value: string): boolean {
+  const iban = value.replace(/\s/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban) || (iban.startsWith('DE') && iban.length !== 22)) return false;
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (let i = 0; i < digits.length; i += 7) rest = Number(String(rest) + digits.slice(i, i + 7)) % 97;
+  return rest === 1;
+}
+
+/** ISO 9362: bank (4 letters), country (2 letters), location (2), optionally a branch (3). */
+export const BIC_PATTERN = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
+
+/** The seller data of new invoices; the database (save_invoice_seller_settings) checks the same. */
+export const sellerSchema = z
+  .object({
+    name: requiredText(100),
+    street: requiredText(100),
+    postal_code: requiredText(100),
+    city: requiredText(100),
+    country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, { error: () => t`Bitte den Ländercode mit zwei Buchstaben eingeben, z. B. DE` }),
+    email: z.string().trim().min(1, { error: messages.emailRequired }).regex(EMAIL_PATTERN, { error: messages.emailInvalid }),
+    phone: z.string().trim().refine((v) => v === '' || /^\+?\d[\d ()/-]{4,28}\d$/.test(v), { error: messages.phoneInvalid }),
+    vat_id: z.string().trim().toUpperCase().refine((v) => v === '' || /^[A-Z]{2}[A-Z0-9+*]{2,12}$/.test(v.replace(/\s/g, '')), { error: () => t`Die USt-IdNr. beginnt mit dem Ländercode, z. B. DE123456789` }),
+    tax_number: z.string().trim().refine((v) => v === '' || /^\d[\d /]{8,18}\d$/.test(v), { error: () => t`Bitte die Steuernummer mit Ziffern und Schrägstrichen eingeben, z. B. 133/8150/8159` }),
+    iban: z.string().trim().refine((v) => v === '' || ibanValid(v), { error: () => t`Diese IBAN ist nicht gültig (Prüfziffer oder Länge stimmen nicht)` }),
+    bic: z.string().trim().toUpperCase().refine((v) => v === '' || BIC_PATTERN.test(v.replace(/\s/g, '')), { error: () => t`Eine BIC hat 8 oder 11 Zeichen, z. B. BYLADEM1001` }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.vat_id === '' && v.tax_number === '') ctx.addIssue({ code: 'custom', path: ['tax_number'], message: t`Bitte USt-IdNr. oder Steuernummer angeben (§ 14 UStG)` });
+  });
+export type SellerValues = z.infer<typeof sellerSchema>;

@@ -3,7 +3,7 @@ import { SettingsPage } from '@/features/admin/settings/components/settings-page
 
 export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
   loader: async ({ context }) => {
-    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions, twoFactorQueryOptions }, { datevSettingsQueryOptions }, { startIntroQueryOptions }] = await Promise.all([
+    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions, sellerSettingsQueryOptions, twoFactorQueryOptions }, { datevSettingsQueryOptions }, { startIntroQueryOptions }] = await Promise.all([
       import('@/features/admin/settings/api/settings'),
       import('@/features/admin/datev/api/datev'),
       import('@/features/admin/settings/api/start-intro'),
@@ -13,6 +13,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
       context.queryClient.ensureQueryData(harbourAccessQueryOptions()),
       context.queryClient.ensureQueryData(paymentModesQueryOptions()),
       context.queryClient.ensureQueryData(twoFactorQueryOptions()),
+      context.queryClient.ensureQueryData(sellerSettingsQueryOptions()),
       context.queryClient.ensureQueryData(datevSettingsQueryOptions()),
       context.queryClient.ensureQueryData(startIntroQueryOptions()),
     ]);
