@@ -15,6 +15,7 @@ import { ORDERS_PAGE_SIZE, orderErrorMessage, orderKinds, orderStatuses, staffOr
 import { ORDERS_DEFAULT_SORT } from '../api/orders-search';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, useStatusLabel, usePaymentShortLabel } from './orders-labels';
+import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -114,11 +115,11 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
         <div className="grid grid-cols-2 gap-2">
           <div className="flex flex-col gap-1">
             <Label htmlFor="orders-from"><Trans>Aufenthalt von</Trans></Label>
-            <Input id="orders-from" type="date" value={search.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} />
+            <DatePicker id="orders-from" value={search.from ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ from: v || undefined })} />
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor="orders-to"><Trans>bis</Trans></Label>
-            <Input id="orders-to" type="date" value={search.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} />
+            <DatePicker id="orders-to" value={search.to ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ to: v || undefined })} />
           </div>
         </div>
         {invertedRange && <p className="text-sm text-amber-900 sm:col-span-2 lg:col-span-3"><Trans>Das Ende liegt vor dem Anfang; gesucht wird im umgekehrten Zeitraum.</Trans></p>}
