@@ -145,7 +145,8 @@ test('/start/booking: the prerendered first step is replaced by the same form wi
   await page.goto('/de/start/booking');
   await appMounted(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Liegeplatz buchen');
-  await expect(page.locator('input[name=arrival]')).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
+  await expect(page.locator('input[name=arrival]')).toHaveAttribute('data-value', /^\d{4}-\d{2}-\d{2}$/);
+  await expect(page.locator('input[name=arrival]')).toHaveValue(/^\d{2}\.\d{2}\.\d{4}$/);
   // A step in the URL is not the prerendered first step: the HTML gives way to the app.
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
   await page.goto('/de/start/booking?step=2');
