@@ -60,7 +60,7 @@ export async function render(path: string): Promise<Rendered> {
     html: html
       .replace(/<script\b[\s\S]*?<\/script>/g, '')
       // The booking form's dates default to today: not the build's day, left empty until the app runs.
-      .replace(/<input\b[^>]*\btype="date"[^>]*>/g, (input) => input.replace(/\s(?:value|min)="[^"]*"/g, '')),
+      .replace(/<input\b[^>]*\bdata-date-field=""[^>]*>/g, (input) => input.replace(/\s(?:value|data-value|min)="[^"]*"/g, '')),
     lang: locale,
     title: heading ? documentTitle(heading) : '',
   };

@@ -38,6 +38,11 @@ export function formatBerlinDateTime(instant: string | Date, locale: string): st
   return format(at, locale === 'en' ? 'EEE, d MMM yyyy, HH:mm' : "EEE, d. MMM yyyy, HH:mm 'Uhr'", { locale: dateLocale(locale) });
 }
 
+/** An instant as a short numeric date and time in Düsseldorf (tables): "05.12.26, 14:00" / "05/12/26, 14:00". */
+export function formatBerlinShort(instant: string | Date, locale: string): string {
+  return format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), locale === 'en' ? 'dd/MM/yy, HH:mm' : 'dd.MM.yy, HH:mm');
+}
+
 /** An instant's wall-clock time in Düsseldorf: "14:00". */
 export function formatBerlinTime(instant: string | Date): string {
   return format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), 'HH:mm');

@@ -3,6 +3,7 @@ import { seriousViolations } from '../helpers/axe';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { apiUrl, berlinDay, formClient } from './booking-helpers.ts';
 import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
+import { fillDate } from '../helpers/dates';
 
 test.describe('long-term holders', () => {
   test.use({ persona: 'admin' });
@@ -46,7 +47,7 @@ test.describe('long-term holders', () => {
 
     await applications.nth(0).getByRole('button', { name: 'Bewerbung von Erste Seemann übernehmen' }).click();
     await expect(form.getByLabel('Bootsname')).toHaveValue('Boot Erste');
-    await form.getByLabel('Beginn').fill(berlinDay(30));
+    await fillDate(form.getByLabel('Beginn'), berlinDay(30));
     await form.getByRole('button', { name: 'Speichern' }).click();
     await expect(form.getByRole('status')).toHaveText('Langzeitlieger gespeichert.');
     const current = dialog.getByRole('region', { name: 'Aktueller Langzeitlieger' });
@@ -57,7 +58,7 @@ test.describe('long-term holders', () => {
 
     // The same berth twice is refused with a message.
     await form.getByLabel('Nachname').fill('Doppelt');
-    await form.getByLabel('Beginn').fill(berlinDay(31));
+    await fillDate(form.getByLabel('Beginn'), berlinDay(31));
     await form.getByRole('button', { name: 'Speichern' }).click();
     await expect(form.getByRole('alert')).toHaveText('Der Liegeplatz hat in diesem Zeitraum schon einen Langzeitlieger.');
 

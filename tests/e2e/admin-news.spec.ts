@@ -1,6 +1,7 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { apiUrl, berlinDay } from './booking-helpers.ts';
 import { berlinLocal, clientAs, pngFile } from './admin-content-helpers.ts';
+import { fillDate } from '../helpers/dates';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 90_000 });
@@ -41,7 +42,7 @@ test.describe('admin news', () => {
     await expect(page.getByText('Das Ende muss nach dem Beginn liegen')).toBeVisible();
     await page.getByLabel('Ende', { exact: true }).fill(berlinLocal(48));
     await page.getByRole('button', { name: 'Termin hinzufügen' }).click();
-    await page.getByLabel('Termin 1', { exact: true }).fill(berlinDay(1));
+    await fillDate(page.getByLabel('Termin 1', { exact: true }), berlinDay(1));
     await page.getByRole('button', { name: 'Speichern' }).click();
 
     const dialog = page.getByRole('alertdialog', { name: 'News erstellen' });

@@ -3,6 +3,7 @@ import { expect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, euro, personaToken } from './booking-helpers.ts';
+import { fillDate, expectDate } from '../helpers/dates';
 
 /** A report function through the REST API, as the app calls it. */
 async function report<T>(name: string, from: string, to: string, token: string): Promise<{ status: number; body: T }> {
@@ -90,13 +91,13 @@ test.describe('admin reports', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports');
     const year = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(new Date());
     const form = page.getByRole('form', { name: 'Period' });
-    await expect(form.getByLabel('From')).toHaveValue(`${year}-01-01`);
-    await expect(form.getByLabel('Until (inclusive)')).toHaveValue(`${year}-12-31`);
-    await form.getByLabel('From').fill(`${year}-03-01`);
-    await form.getByLabel('Until (inclusive)').fill(`${year}-02-01`);
+    await expectDate(form.getByLabel('From'), `${year}-01-01`);
+    await expectDate(form.getByLabel('Until (inclusive)'), `${year}-12-31`);
+    await fillDate(form.getByLabel('From'), `${year}-03-01`);
+    await fillDate(form.getByLabel('Until (inclusive)'), `${year}-02-01`);
     await form.getByRole('button', { name: 'Show' }).click();
     await expect(form.getByRole('alert')).toHaveText('The end date must not be before the start date');
-    await form.getByLabel('Until (inclusive)').fill(`${year}-05-31`);
+    await fillDate(form.getByLabel('Until (inclusive)'), `${year}-05-31`);
     await form.getByRole('button', { name: 'Show' }).click();
     await expect(page).toHaveURL(new RegExp(`/en/account/admin/reports\\?from=${year}-03-01&to=${year}-05-31$`));
     // English money format in the tables.

@@ -1,6 +1,7 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
 import { clientAs, pngFile } from './admin-content-helpers.ts';
+import { fillDate } from '../helpers/dates';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 90_000 });
@@ -16,11 +17,11 @@ test.describe('admin settings', () => {
     await fairs.getByRole('button', { name: 'Messezeitraum hinzufügen' }).click();
     const dialog = page.getByRole('dialog', { name: 'Messezeitraum hinzufügen' });
     await dialog.getByLabel('Name (Deutsch)').fill(name);
-    await dialog.getByLabel('Erster Messetag').fill('2031-08-29');
-    await dialog.getByLabel('Letzter Messetag').fill('2031-08-20');
+    await fillDate(dialog.getByLabel('Erster Messetag'), '2031-08-29');
+    await fillDate(dialog.getByLabel('Letzter Messetag'), '2031-08-20');
     await dialog.getByRole('button', { name: 'Speichern' }).click();
     await expect(dialog.getByText('Das Ende muss nach dem Beginn liegen')).toBeVisible();
-    await dialog.getByLabel('Letzter Messetag').fill('2031-09-07');
+    await fillDate(dialog.getByLabel('Letzter Messetag'), '2031-09-07');
     await dialog.getByRole('button', { name: 'Speichern' }).click();
     await expect(dialog).toHaveCount(0);
     const row = fairs.getByRole('row').filter({ hasText: name });
@@ -29,7 +30,7 @@ test.describe('admin settings', () => {
     await row.getByRole('button', { name: `${name} bearbeiten` }).click();
     const edit = page.getByRole('dialog', { name: 'Messezeitraum bearbeiten' });
     await edit.getByLabel('Name (Englisch, optional)').fill('Caravan Salon EN');
-    await edit.getByLabel('Letzter Messetag').fill('2031-09-06');
+    await fillDate(edit.getByLabel('Letzter Messetag'), '2031-09-06');
     await edit.getByRole('button', { name: 'Speichern' }).click();
     await expect(row).toContainText('6. Sep. 2031');
     // Everyone reads fair periods (the booking offers them).

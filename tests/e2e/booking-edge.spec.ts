@@ -1,5 +1,6 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { berlinDay, chooseFirstBerth, fillBerthData, proceedAsGuest, uniqueEmail, words } from './booking-helpers';
+import { fillDate } from '../helpers/dates';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -37,16 +38,16 @@ test.describe('booking: input, no berth, leaving, races', () => {
     await page.goto('/de/start/booking');
     await page.getByRole('radio', { name: /^Messe-Liegeplatz/ }).click();
     await expect(page.getByText(/boot Düsseldorf \d{4}: Anreise ab/)).toBeVisible();
-    await page.getByLabel('Anreise', { exact: true }).fill(arrival);
-    await page.getByLabel('Abreise', { exact: true }).fill(departure);
+    await fillDate(page.getByLabel('Anreise', { exact: true }), arrival);
+    await fillDate(page.getByLabel('Abreise', { exact: true }), departure);
     await page.getByLabel('Bootslänge (m)').fill('5');
     await page.getByLabel('Bootsbreite (m)').fill('2');
     await page.getByLabel('Bootsname', { exact: true }).fill('Messe');
     await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
     await expect(page.getByRole('list', { name: 'Freie Liegeplätze' }).getByRole('button', { name: /wählen$/ }).first()).toBeVisible();
     await page.getByRole('button', { name: 'Angaben ändern' }).click();
-    await page.getByLabel('Anreise', { exact: true }).fill(`${year}-03-02`);
-    await page.getByLabel('Abreise', { exact: true }).fill(`${year}-03-04`);
+    await fillDate(page.getByLabel('Anreise', { exact: true }), `${year}-03-02`);
+    await fillDate(page.getByLabel('Abreise', { exact: true }), `${year}-03-04`);
     await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
     await expect(page.getByRole('alert')).toHaveText('Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar.');
   });

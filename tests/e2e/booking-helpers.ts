@@ -7,6 +7,7 @@ import { expect as baseExpect, type Page } from '@playwright/test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { E2E_API_URL, E2E_MAIL_URL } from './ports.ts';
 import { authStorageKey, personaSession } from '../helpers/personas.ts';
+import { fillDate } from '../helpers/dates';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
@@ -122,12 +123,12 @@ export async function fillBerthData(page: Page, locale: 'de' | 'en', stay: Stay)
   const w = words(locale);
   if (stay.kind === 'day') {
     await page.getByRole('radio', { name: w.day }).click();
-    await page.getByLabel(w.date, { exact: true }).fill(stay.arrival);
+    await fillDate(page.getByLabel(w.date, { exact: true }), stay.arrival);
     await page.getByLabel(w.from, { exact: true }).fill(stay.from ?? '10:00');
     await page.getByLabel(w.until, { exact: true }).fill(stay.until ?? '13:00');
   } else {
-    await page.getByLabel(w.arrival, { exact: true }).fill(stay.arrival);
-    await page.getByLabel(w.departure, { exact: true }).fill(stay.departure ?? '');
+    await fillDate(page.getByLabel(w.arrival, { exact: true }), stay.arrival);
+    await fillDate(page.getByLabel(w.departure, { exact: true }), stay.departure ?? '');
   }
   if (stay.length !== undefined) await page.getByLabel(w.length).fill(stay.length);
   if (stay.width !== undefined) await page.getByLabel(w.width).fill(stay.width);

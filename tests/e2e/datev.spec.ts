@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe';
+import { fillDate } from '../helpers/dates';
 
 const today = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
 
@@ -21,17 +22,17 @@ test.describe('DATEV export', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     const form = page.getByRole('form', { name: 'Zeitraum' });
-    await form.getByLabel('Von').fill(to);
-    await form.getByLabel('Bis einschließlich').fill(from);
+    await fillDate(form.getByLabel('Von'), to);
+    await fillDate(form.getByLabel('Bis einschließlich'), from);
     await form.getByRole('button', { name: 'DATEV-Datei herunterladen' }).click();
     await expect(form.getByText('Das Enddatum darf nicht vor dem Anfangsdatum liegen')).toBeVisible();
-    await form.getByLabel('Von').fill(`${Number(to.slice(0, 4)) - 1}-12-01`);
-    await form.getByLabel('Bis einschließlich').fill(from);
+    await fillDate(form.getByLabel('Von'), `${Number(to.slice(0, 4)) - 1}-12-01`);
+    await fillDate(form.getByLabel('Bis einschließlich'), from);
     await form.getByRole('button', { name: 'DATEV-Datei herunterladen' }).click();
     await expect(form.getByText('Ein DATEV-Buchungsstapel umfasst höchstens ein Wirtschaftsjahr.', { exact: false })).toBeVisible();
 
-    await form.getByLabel('Von').fill(from);
-    await form.getByLabel('Bis einschließlich').fill(to);
+    await fillDate(form.getByLabel('Von'), from);
+    await fillDate(form.getByLabel('Bis einschließlich'), to);
     const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'DATEV-Datei herunterladen' }).click()]);
     expect(download.suggestedFilename()).toBe(`EXTF_Buchungsstapel_${from.replaceAll('-', '')}_${to.replaceAll('-', '')}.csv`);
     const { bytes, text } = await downloaded(download);
@@ -59,11 +60,11 @@ test.describe('DATEV export', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('DATEV export');
     await expect(page.getByRole('region', { name: 'DATEV settings' })).toContainText('8400 / 8300 / 1590');
     const form = page.getByRole('form', { name: /period/i });
-    await form.getByLabel('From').fill(`${Number(to.slice(0, 4)) - 1}-12-31`);
-    await form.getByLabel(/Until/).fill(to);
+    await fillDate(form.getByLabel('From'), `${Number(to.slice(0, 4)) - 1}-12-31`);
+    await fillDate(form.getByLabel(/Until/), to);
     await form.getByRole('button', { name: 'Download DATEV file' }).click();
     await expect(form.getByText('A DATEV posting batch covers at most one fiscal year.', { exact: false })).toBeVisible();
-    await form.getByLabel('From').fill(from);
+    await fillDate(form.getByLabel('From'), from);
     const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Download DATEV file' }).click()]);
     const { text } = await downloaded(download);
     expect(text.startsWith('"EXTF";700;21;"Buchungsstapel";13;')).toBe(true);

@@ -3,6 +3,7 @@ import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
 import { barOn, berthName, showBerths } from './timeline-helpers.ts';
+import { fillDate } from '../helpers/dates';
 
 test.describe('maintenance blocks from the calendar', () => {
   test.use({ persona: 'harbour' });
@@ -26,8 +27,8 @@ test.describe('maintenance blocks from the calendar', () => {
     const form = page.getByRole('form', { name: 'Liegeplatz sperren' });
     await form.getByLabel('Liegeplatz').selectOption(placeId);
     await form.getByLabel('Art').selectOption('maintenance');
-    await form.getByLabel('Von').fill(day);
-    await form.getByLabel('Bis einschließlich').fill(day);
+    await fillDate(form.getByLabel('Von'), day);
+    await fillDate(form.getByLabel('Bis einschließlich'), day);
     await form.getByLabel('Notiz (optional)').fill('Poller erneuern');
     await form.getByRole('button', { name: 'Sperre speichern' }).click();
     await expect(form.getByRole('status')).toHaveText('Sperre gespeichert.');

@@ -4,6 +4,7 @@ import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { apiUrl, berlinDay, personaToken } from './booking-helpers.ts';
+import { expectDate } from '../helpers/dates';
 
 const HARBOUR_ID = 'a0000000-0000-4000-8000-000000000002';
 
@@ -54,7 +55,7 @@ test.describe('working hours', () => {
     await page.goto('/account/admin/hours');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Arbeitsstunden');
     const form = page.getByRole('form', { name: 'Arbeitszeit eintragen' });
-    await expect(form.getByLabel('Datum')).toHaveValue(today);
+    await expectDate(form.getByLabel('Datum'), today);
 
     // The form's own rules first.
     await form.getByLabel('Beginn').fill('06:00');

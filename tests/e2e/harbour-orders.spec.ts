@@ -5,6 +5,7 @@ import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, berlinDay, chooseFirstBerth, euro, fillBerthData, personaToken } from './booking-helpers.ts';
 import { waitForMail } from './payment-helpers.ts';
+import { expectDate } from '../helpers/dates';
 
 const run = Date.now().toString(36);
 
@@ -275,7 +276,7 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await expect(page.getByTestId('orders-total')).toHaveText('27 Bestellungen · Seite 2 von 2');
     await expect(page.locator('tbody tr')).toHaveCount(2);
     await expect(page.getByLabel('Suche (Name, Boot, E-Mail oder Buchungsnummer)')).toHaveValue(prefix);
-    await expect(page.getByLabel('Aufenthalt von')).toHaveValue(day);
+    await expectDate(page.getByLabel('Aufenthalt von'), day);
 
     // A filter resets the page; status and kind stand in the URL too.
     await page.getByLabel('Status').selectOption('cancelled');

@@ -14,6 +14,7 @@ import { seriousViolations } from '../helpers/axe';
 import { DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/src/keys.ts';
 import { apiUrl } from './booking-helpers.ts';
 import { clientAs } from './admin-content-helpers.ts';
+import { fillDate } from '../helpers/dates';
 
 const berlinDay = (at: Date | string) => new Date(at).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -94,12 +95,12 @@ test.describe('PDF archive of the invoice documents', () => {
     await expect(section).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     const form = section.getByRole('form', { name: 'Belegarchiv' });
-    await form.getByLabel('Von').fill(addDays(to, -400));
-    await form.getByLabel('Bis einschließlich').fill(to);
+    await fillDate(form.getByLabel('Von'), addDays(to, -400));
+    await fillDate(form.getByLabel('Bis einschließlich'), to);
     await form.getByRole('button', { name: 'PDF-Archiv herunterladen' }).click();
     await expect(form.getByText('Ein Archiv umfasst höchstens ein Jahr (366 Tage). Bitte teilen Sie den Zeitraum auf.')).toBeVisible();
 
-    await form.getByLabel('Von').fill(from);
+    await fillDate(form.getByLabel('Von'), from);
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 200_000 }), form.getByRole('button', { name: 'PDF-Archiv herunterladen' }).click()]);
     expect(download.suggestedFilename()).toBe(`Belege-${from}-${to}.zip`);
     const { entries } = await checkArchive(download, from, to);
@@ -114,13 +115,13 @@ test.describe('PDF archive of the invoice documents', () => {
     await page.goto('/en/account/admin/datev');
     const section = page.getByRole('region', { name: 'Documents as a PDF archive' });
     const form = section.getByRole('form', { name: 'Document archive' });
-    await form.getByLabel('From').fill('2001-01-01');
-    await form.getByLabel(/Until/).fill('2001-01-31');
+    await fillDate(form.getByLabel('From'), '2001-01-01');
+    await fillDate(form.getByLabel(/Until/), '2001-01-31');
     await form.getByRole('button', { name: 'Download PDF archive' }).click();
     await expect(section.getByRole('alert')).toHaveText('No documents were issued in this period.');
 
-    await form.getByLabel('From').fill(from);
-    await form.getByLabel(/Until/).fill(to);
+    await fillDate(form.getByLabel('From'), from);
+    await fillDate(form.getByLabel(/Until/), to);
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 200_000 }), form.getByRole('button', { name: 'Download PDF archive' }).click()]);
     const { entries } = await checkArchive(download, from, to, false);
     await expect(section.getByRole('status')).toHaveText(`Belege-${from}-${to}.zip was created: ${entries.length.toLocaleString('en-GB')} ${entries.length === 1 ? 'document' : 'documents'}.`);

@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test';
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { berlinDay } from './booking-helpers';
+import { dateText, expectDate } from '../helpers/dates';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 90_000 });
@@ -50,20 +51,12 @@ async function tabTo(page: Page, match: (f: Focused) => boolean, what: string, m
   throw new Error(`Tab never reached ${what}`);
 }
 
-/**
- * Types a day into the focused date field. Chromium orders the field's parts by the browser's
- * language (mm/dd/yyyy or dd.mm.yyyy): type one order, and if the value is not the day, go back
- * to the first part with Shift+Tab and type the other.
- */
+/** Types a day into the focused date field in the German page's order (dd.MM.yyyy). */
 async function typeDay(page: Page, label: string, day: string) {
-  const [y, m, d] = [day.slice(0, 4), day.slice(5, 7), day.slice(8, 10)];
   const field = page.getByLabel(label, { exact: true });
-  await page.keyboard.type(m + d + y);
-  if ((await field.inputValue()) === day) return;
-  await page.keyboard.press('Shift+Tab');
-  await page.keyboard.press('Shift+Tab');
-  await page.keyboard.type(d + m + y);
-  await expect(field).toHaveValue(day);
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(dateText(day, 'de'));
+  await expectDate(field, day);
 }
 
 test('a customer books an overnight stay with the keyboard alone, with visible focus at every step', async ({ page, consoleErrors }) => {
@@ -91,11 +84,21 @@ test('a customer books an overnight stay with the keyboard alone, with visible f
   await page.keyboard.up('ArrowUp');
   await expect(overnight).toBeChecked();
 
-  // The dates, typed into the date fields.
-  await tabTo(page, (f) => f.tag === 'input' && f.type === 'date' && f.name === 'Anreise', 'Anreise');
+  // The arrival typed into its date field; the departure picked in the calendar with the keys:
+  // its button, Enter, the month grid opens on the first day after the arrival, ArrowRight, Enter.
+  await tabTo(page, (f) => f.tag === 'input' && f.name === 'Anreise', 'Anreise');
   await typeDay(page, 'Anreise', arrival);
-  await tabTo(page, (f) => f.tag === 'input' && f.type === 'date' && f.name === 'Abreise', 'Abreise');
-  await typeDay(page, 'Abreise', departure);
+  await tabTo(page, (f) => f.tag === 'input' && f.name === 'Abreise', 'Abreise');
+  await tabTo(page, (f) => f.tag === 'button' && f.name === 'Kalender öffnen', 'the departure calendar');
+  await page.keyboard.press('Enter');
+  const grid = page.getByRole('grid');
+  await expect(grid).toBeVisible();
+  await expect(page.locator(':focus')).toHaveAttribute('aria-label', /^.+, \d+\. .+ \d{4}$/);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(grid).toBeHidden();
+  await expectDate(page.getByLabel('Abreise', { exact: true }), departure);
+  await expect(page.getByLabel('Abreise', { exact: true })).toBeFocused();
 
   // The boat comes from the profile; search with Enter.
   await tabTo(page, (f) => f.tag === 'button' && f.name === 'Freie Liegeplätze suchen', 'the search button');

@@ -177,6 +177,11 @@ test.describe('back office', () => {
         const heading = await h1(page).boundingBox();
         const side = await sidebar.boundingBox();
         expect(heading!.x).toBeGreaterThanOrEqual(side!.x + side!.width);
+        // The orders table fits its card beside the sidebar with its default columns (it may
+        // scroll inside the card only when a person shows more columns or at smaller widths).
+        await expect(page.locator('[data-order]').first()).toBeVisible();
+        const fit = await page.locator('[data-slot=data-table]').evaluate((card) => ({ scroll: card.scrollWidth, client: card.clientWidth, cols: [...card.querySelectorAll('thead th')].map((th) => `${th.textContent}:${Math.round(th.getBoundingClientRect().width)}`).join(' ') }));
+        expect(fit.scroll, `orders table ${fit.scroll} px in a ${fit.client} px card: ${fit.cols}`).toBeLessThanOrEqual(fit.client);
         await shot(page, `orders-${locale}-1280`);
 
         // The sidebar navigates; the current entry follows.

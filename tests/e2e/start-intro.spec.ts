@@ -59,6 +59,7 @@ test.describe('an admin', () => {
     // Saved: the start page shows it in both languages.
     await vhf.fill('');
     await form.getByLabel('Mo–Fr ab').fill('07:30');
+    await form.getByLabel('Straße und Hausnummer').fill('Am Handelshafen 3');
     await km.fill('745,5');
     await approachEn.fill('Enter between the red and green lights and moor at the head pier.');
     await form.getByRole('button', { name: 'Startseite speichern' }).click();
@@ -73,12 +74,22 @@ test.describe('an admin', () => {
     await expect(intro.getByTestId('water-facts')).toContainText('Rhine km745.5');
     await expect(intro.getByTestId('water-approach')).toContainText('Enter between the red and green lights');
 
+    // The contact, door-code and legal pages read the same settings (not built-in values).
+    await page.goto('/de/contact');
+    await expect(page.getByTestId('harbour-address')).toContainText('Am Handelshafen 3');
+    await expect(page.getByTestId('office-hours')).toContainText('Montag bis Freitag07:30–18:00 Uhr');
+    for (const path of ['/de/impressum', '/en/privacy']) {
+      await page.goto(path);
+      await expect(page.getByTestId('harbour-address')).toContainText('Am Handelshafen 3');
+    }
+
     // (The database's own checks of these values: supabase/tests/386-start-intro.sql.)
 
     // Back to the demo values (other tests read the start page).
     await page.goto('/de/account/admin/settings');
     await vhf.fill('69');
     await form.getByLabel('Mo–Fr ab').fill('08:00');
+    await form.getByLabel('Straße und Hausnummer').fill('Speditionstraße 25');
     await km.fill('744');
     await approachEn.fill('The harbour entrance is on the right bank at Rhine km 744. Call the harbour office on VHF before entering and moor at a free guest berth on the head pier.');
     await form.getByRole('button', { name: 'Startseite speichern' }).click();

@@ -73,3 +73,28 @@ describe('plurals through Lingui (ICU)', () => {
     expect([night(1), night(2), entries(1), entries(2), users(1), users(3)]).toEqual(['night', 'nights', '1 entry · page 1 of 1', '2 entries · page 1 of 1', 'Page 1 of 1 (1 user)', 'Page 1 of 1 (3 users)']);
   });
 });
+
+describe('plurals through ICU, never "Buchung(en)"', () => {
+  it('no live catalogue text writes a pseudo-plural such as "(en)", "(n)", "(e)" or "(s)"', () => {
+    const root = resolve(import.meta.dirname, '../..');
+    const found: string[] = [];
+    for (const locale of ['de', 'en']) {
+      for (const file of readdirSync(join(root, 'locales', locale)).filter((f) => f.endsWith('.po'))) {
+        for (const line of readFileSync(join(root, 'locales', locale, file), 'utf8').split('\n')) {
+          if (/^msg(id|str) /.test(line) && /\p{L}\((en|n|e|s|es|nen|in)\)/u.test(line)) found.push(`${locale}/${file}: ${line.slice(0, 80)}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+  it('the berth delete dialog counts its bookings (de, en)', async () => {
+    const { activateLocale, i18n } = await import('@/lib/i18n');
+    const id = generateMessageId('Zu „{name}“ gibt es {count, plural, one {# Buchung} other {# Buchungen}}. Ein Stellplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.');
+    await activateLocale('de', '/account/admin');
+    expect(i18n._(id, { name: 'A1', count: 1 })).toMatch(/^Zu „A1“ gibt es 1 Buchung\. /);
+    expect(i18n._(id, { name: 'A1', count: 3 })).toMatch(/^Zu „A1“ gibt es 3 Buchungen\. /);
+    await activateLocale('en', '/account/admin');
+    expect(i18n._(id, { name: 'A1', count: 1 })).toMatch(/^“A1” has 1 booking\. /);
+    expect(i18n._(id, { name: 'A1', count: 2 })).toMatch(/^“A1” has 2 bookings\. /);
+  });
+});

@@ -121,7 +121,7 @@ export function DataTable<TData>({
                     key={header.id}
                     scope="col"
                     aria-sort={header.column.getCanSort() ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
-                    className={cn('px-3 py-2 font-semibold whitespace-nowrap', header.column.columnDef.meta?.className)}
+                    className={cn('px-2 py-2 font-semibold whitespace-nowrap', header.column.columnDef.meta?.className)}
                   >
                     {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
                   </th>
@@ -142,9 +142,9 @@ export function DataTable<TData>({
                   const meta = cell.column.columnDef.meta;
                   const content = flexRender(cell.column.columnDef.cell, cell.getContext());
                   return meta?.rowHeader ? (
-                    <th key={cell.id} scope="row" className={cn('px-3 py-2 align-top font-medium', meta.className)}>{content}</th>
+                    <th key={cell.id} scope="row" className={cn('px-2 py-2 align-top font-medium', meta.className)}>{content}</th>
                   ) : (
-                    <td key={cell.id} className={cn('px-3 py-2 align-top', meta?.className)}>{content}</td>
+                    <td key={cell.id} className={cn('px-2 py-2 align-top', meta?.className)}>{content}</td>
                   );
                 })}
               </tr>

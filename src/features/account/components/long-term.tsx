@@ -15,6 +15,7 @@ import {
   applicantQueryOptions, applyForLongTermBerth, berthOptionsQueryOptions, myApplicationsQueryOptions, myHoldingsQueryOptions, type Application, type Holding,
 } from '../api/long-term';
 import { applicationSchema, type ApplicationValues } from '../schemas/profile';
+import { DatePicker } from '@/components/ui/date-picker';
 
 const failed = <p role="alert" className="text-red-700"><Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans></p>;
 const metres = (n: number | null | undefined, locale: string) => (n == null ? '–' : `${new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE').format(Number(n))} m`);
@@ -184,7 +185,7 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
           {text('boatLength', t`Bootslänge (m)`, { inputMode: 'decimal' })}
           {text('boatWidth', t`Bootsbreite (m)`, { inputMode: 'decimal' })}
           <FormField control={form.control} name="desiredStart" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Gewünschter Beginn (optional)</Trans></FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+            <FormItem><FormLabel><Trans>Gewünschter Beginn (optional)</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
           )} />
         </div>
         <FormField control={form.control} name="message" render={({ field }) => (

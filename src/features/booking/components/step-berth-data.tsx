@@ -11,6 +11,7 @@ import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { addDaysIso, berlinToday, formatDay } from '@/lib/dates';
 import { fairPeriodsQueryOptions } from '../api/fair-periods';
 import { berthDataSchema, emptyBerthData, type BerthDataValues } from '../schemas/berth-data';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /**
  * Step 1, berth data: kind of stay, period, boat. `forStaff`: staff fill it in for a guest at the
@@ -23,6 +24,9 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
     defaultValues: initial ?? { ...emptyBerthData, arrival: berlinToday(), departure: addDaysIso(berlinToday(), 1) },
   });
   const kind = useWatch({ control: form.control, name: 'kind' });
+  const arrival = useWatch({ control: form.control, name: 'arrival' });
+  // The departure's calendar starts the day after the arrival (typed days are still checked by the schema).
+  const departureFrom = /^\d{4}-\d{2}-\d{2}$/.test(arrival ?? '') ? addDaysIso(arrival, 1) : berlinToday();
   const fairs = useQuery({ ...fairPeriodsQueryOptions, enabled: kind === 'fair' });
   const kinds = [
     ['overnight', t`Übernachtung`, t`Ab 14:00 Uhr am Anreisetag bis 12:00 Uhr am Abreisetag`],
@@ -73,7 +77,7 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
 
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField control={form.control} name="arrival" render={({ field }) => (
-            <FormItem><FormLabel>{kind === 'day' ? <Trans>Datum</Trans> : <Trans>Anreise</Trans>}</FormLabel><FormControl><Input type="date" min={berlinToday()} {...field} /></FormControl><FormMessage /></FormItem>
+            <FormItem><FormLabel>{kind === 'day' ? <Trans>Datum</Trans> : <Trans>Anreise</Trans>}</FormLabel><FormControl><DatePicker min={berlinToday()} {...field} /></FormControl><FormMessage /></FormItem>
           )} />
           {kind === 'day' ? (
             <div className="grid grid-cols-2 gap-4">
@@ -86,7 +90,7 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
             </div>
           ) : (
             <FormField control={form.control} name="departure" render={({ field }) => (
-              <FormItem><FormLabel><Trans>Abreise</Trans></FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+              <FormItem><FormLabel><Trans>Abreise</Trans></FormLabel><FormControl><DatePicker min={departureFrom} {...field} /></FormControl><FormMessage /></FormItem>
             )} />
           )}
         </div>

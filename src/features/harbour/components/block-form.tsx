@@ -6,6 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { addBerthBlock, type BlockError } from '../api/berth-block';
 import { harbourKeys } from '../api/keys';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /** Staff block a berth for maintenance (or reserve it) for whole days; overlaps are refused with a clear message. */
 export function BlockForm({ places, defaultDay, defaultTo, onSaved }: { places: { id: string; name: string }[]; defaultDay: string; defaultTo?: string; onSaved?: () => void }) {
@@ -58,11 +59,11 @@ export function BlockForm({ places, defaultDay, defaultTo, onSaved }: { places: 
       </div>
       <div className="grid gap-1">
         <Label htmlFor={`${id}-from`}><Trans>Von</Trans></Label>
-        <Input id={`${id}-from`} type="date" required value={from} onChange={(e) => setFrom(e.target.value)} />
+        <DatePicker id={`${id}-from`} required value={from} onChange={setFrom} />
       </div>
       <div className="grid gap-1">
         <Label htmlFor={`${id}-to`}><Trans>Bis einschließlich</Trans></Label>
-        <Input id={`${id}-to`} type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
+        <DatePicker id={`${id}-to`} required value={to} onChange={setTo} />
       </div>
       <div className="grid gap-1 sm:col-span-2">
         <Label htmlFor={`${id}-note`}><Trans>Notiz (optional)</Trans></Label>

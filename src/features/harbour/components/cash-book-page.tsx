@@ -26,6 +26,7 @@ import { formatEuro, parseEuroCents } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import { cashDayQueryOptions, cashErrorMessage, useCashAction, type CashDay, type CashEntry, type CashEntryKind, type OtherPayment } from '../api/cash-book';
 import { cashClosingSchema, cashMovementSchema, type CashClosingInput, type CashClosingValues, type CashMovementInput, type CashMovementValues } from '../schemas/cash-book';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /** Only the sheet is printed (bars, drawer, forms and buttons hidden), on A4. */
 const PRINT_CSS = `
@@ -77,7 +78,7 @@ export function CashBookPage({ day, onDay }: { day: string; onDay: (day: string)
         <Button variant="outline" onClick={() => go(addDaysIso(day, -1))}><Trans>Voriger Tag</Trans></Button>
         <label className="flex items-center gap-2">
           <span className="sr-only"><Trans>Tag wählen</Trans></span>
-          <Input type="date" value={day} onChange={(e) => /^\d{4}-\d{2}-\d{2}$/.test(e.target.value) && go(e.target.value)} className="w-44" />
+          <DatePicker value={day} onChange={(v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && go(v)} className="w-44" />
         </label>
         <Button variant="outline" onClick={() => go(addDaysIso(day, 1))}><Trans>Nächster Tag</Trans></Button>
         {s && day !== s.open_day && <Button variant="ghost" onClick={() => go(s.open_day)}><Trans>Zum offenen Tag</Trans></Button>}

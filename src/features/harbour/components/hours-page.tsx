@@ -35,6 +35,7 @@ import {
   type HoursError,
 } from '../api/hours';
 import { hoursSchema, type HoursInput, type HoursValues } from '../schemas/hours';
+import { DatePicker } from '@/components/ui/date-picker';
 
 const EMPTY = (day: string): HoursInput => ({ work_date: day, start_time: '', end_time: '', break_minutes: 0, note: '' });
 
@@ -154,7 +155,7 @@ export function HoursPage({ month, person, onChange }: { month: string; person?:
             <FormField control={form.control} name="work_date" render={({ field }) => (
               <FormItem className="sm:col-span-2">
                 <FormLabel><Trans>Datum</Trans></FormLabel>
-                <FormControl><Input type="date" {...field} /></FormControl>
+                <FormControl><DatePicker {...field} /></FormControl>
                 <FormMessage />
               </FormItem>
             )} />

@@ -9,12 +9,13 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
 import { OrderStatusBadge } from '@/features/orders/components/order-status';
-import { formatBerlinDateTime } from '@/lib/dates';
+import { formatBerlinDateTime, formatBerlinShort } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { ORDERS_PAGE_SIZE, orderErrorMessage, orderKinds, orderStatuses, staffOrdersQueryOptions, type OrderListRow, type OrdersSearch } from '../api/orders';
 import { ORDERS_DEFAULT_SORT } from '../api/orders-search';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, useStatusLabel, usePaymentShortLabel } from './orders-labels';
+import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -42,10 +43,10 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
     {
       id: 'created_at', accessorFn: (o) => o.created_at, meta: { label: t`Gebucht`, className: 'whitespace-nowrap' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Gebucht`} />,
-      cell: ({ row: { original: o } }) => <>{formatBerlinDateTime(o.created_at, locale)}<span className="block font-mono text-slate-600">{o.booking_number}</span></>,
+      cell: ({ row: { original: o } }) => <><span className="block whitespace-nowrap" title={formatBerlinDateTime(o.created_at, locale)}>{formatBerlinShort(o.created_at, locale)}</span><span className="block font-mono text-slate-600">{o.booking_number}</span></>,
     },
     {
-      id: 'guest', accessorFn: (o) => o.guest ?? '', enableHiding: false, meta: { label: t`Gast`, className: 'min-w-48' },
+      id: 'guest', accessorFn: (o) => o.guest ?? '', enableHiding: false, meta: { label: t`Gast`, className: 'min-w-36' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Gast`} />,
       cell: ({ row: { original: o } }) => (
         <>
@@ -61,8 +62,9 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
     {
       id: 'starts_at', accessorFn: (o) => o.starts_at, meta: { label: t`Aufenthalt` },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Aufenthalt`} />,
-      // Arrival and departure on two lines: the column stays narrow enough for 1280 px.
-      cell: ({ row: { original: o } }) => <><span className="block whitespace-nowrap">{formatBerlinDateTime(o.starts_at, locale)} –</span><span className="block whitespace-nowrap">{formatBerlinDateTime(o.ends_at, locale)}</span></>,
+      // Arrival and departure on two lines, numeric (the full date in the title): with the
+      // sidebar the default columns fit the card at 1280 px (layouts.spec.ts).
+      cell: ({ row: { original: o } }) => <><span className="block whitespace-nowrap" title={formatBerlinDateTime(o.starts_at, locale)}>{formatBerlinShort(o.starts_at, locale)} –</span><span className="block whitespace-nowrap" title={formatBerlinDateTime(o.ends_at, locale)}>{formatBerlinShort(o.ends_at, locale)}</span></>,
     },
     { id: 'kind', accessorFn: (o) => o.kind, meta: { label: t`Art` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Art`} />, cell: ({ row }) => kindLabel(row.original.kind) },
     { id: 'status', accessorFn: (o) => o.status, meta: { label: t`Status` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Status`} />, cell: ({ row }) => <OrderStatusBadge status={row.original.status} /> },
@@ -114,11 +116,11 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
         <div className="grid grid-cols-2 gap-2">
           <div className="flex flex-col gap-1">
             <Label htmlFor="orders-from"><Trans>Aufenthalt von</Trans></Label>
-            <Input id="orders-from" type="date" value={search.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} />
+            <DatePicker id="orders-from" value={search.from ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ from: v || undefined })} />
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor="orders-to"><Trans>bis</Trans></Label>
-            <Input id="orders-to" type="date" value={search.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} />
+            <DatePicker id="orders-to" value={search.to ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ to: v || undefined })} />
           </div>
         </div>
         {invertedRange && <p className="text-sm text-amber-900 sm:col-span-2 lg:col-span-3"><Trans>Das Ende liegt vor dem Anfang; gesucht wird im umgekehrten Zeitraum.</Trans></p>}

@@ -1,14 +1,16 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Prose, Section } from '@/components/page';
 import { harbour } from '@/lib/harbour';
+import { HarbourFactsLoading, useHarbourFacts } from '@/features/start/components/harbour-facts';
 
 export function PrivacyPage() {
   const { t } = useLingui();
+  const facts = useHarbourFacts();
   return (
     <Page title={t`Datenschutz`} lead={t`Wie wir mit Ihren Daten umgehen.`}>
       <Prose>
         <Section title={t`Verantwortlicher`}>
-          <p>{harbour.name}, {harbour.street}, {harbour.postalCode} {harbour.city}, {harbour.email}</p>
+          <p data-testid="harbour-address">{facts ? <>{harbour.name}, {facts.street}, {facts.postalCode} {facts.city}, {harbour.email}</> : <HarbourFactsLoading />}</p>
         </Section>
         <Section title={t`Welche Daten wir verarbeiten`}>
           <p><Trans>Für eine Buchung speichern wir Name, Anschrift, E-Mail, Telefon und Bootsdaten sowie Zeitraum und Liegeplatz. Wir brauchen sie, um den Vertrag zu erfüllen (Art. 6 Abs. 1 lit. b DSGVO) und um gesetzliche Aufbewahrungspflichten einzuhalten.</Trans></p>
@@ -43,10 +45,11 @@ export function TermsPage() {
 
 export function ImpressumPage() {
   const { t } = useLingui();
+  const facts = useHarbourFacts();
   return (
     <Page title={t`Impressum`}>
       <Prose>
-        <p>{harbour.name}<br />{harbour.street}<br />{harbour.postalCode} {harbour.city}</p>
+        <p data-testid="harbour-address">{harbour.name}<br />{facts ? <>{facts.street}<br />{facts.postalCode} {facts.city}</> : <HarbourFactsLoading />}</p>
         <p><Trans>Telefon: {harbour.phone}</Trans><br /><Trans>E-Mail: {harbour.email}</Trans></p>
         <p><Trans>Vertreten durch die Hafenleitung. Registergericht: Amtsgericht Düsseldorf.</Trans></p>
         <p><Trans>Verantwortlich für den Inhalt nach § 18 Abs. 2 MStV: die Hafenleitung, Anschrift wie oben.</Trans></p>

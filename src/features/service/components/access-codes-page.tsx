@@ -6,10 +6,12 @@ import { FactList, Page, Prose, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
 import { identityQueryOptions } from '@/lib/auth';
 import { harbour } from '@/lib/harbour';
+import { HarbourFactsLoading, OfficeSpan, useHarbourFacts } from '@/features/start/components/harbour-facts';
 import { harbourAccessQueryOptions } from '../api/harbour-access';
 
 function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boolean }) {
   const { t } = useLingui();
+  const facts = useHarbourFacts();
   return (
     <>
       <Section title={t`So erhalten Sie den Zugang`}>
@@ -40,7 +42,8 @@ function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boo
       </Section>
       <Section title={t`Ankunft außerhalb der Öffnungszeiten`}>
         <Prose>
-          <p><Trans>Das Hafenbüro ist montags bis freitags {harbour.hours.weekdays} Uhr und am Wochenende {harbour.hours.weekend} Uhr besetzt. Kommen Sie später an, machen Sie an einem freien Gastliegeplatz am Kopfsteg fest und checken Sie in der App ein; der Code erscheint dann hier. Klappt das nicht, rufen Sie uns an: {harbour.phone}.</Trans></p>
+          <p data-testid="office-hours">{facts ? <Trans>Öffnungszeiten des Hafenbüros: montags bis freitags <OfficeSpan value={facts.weekdays} />, am Wochenende <OfficeSpan value={facts.weekend} />.</Trans> : <HarbourFactsLoading />}</p>
+          <p><Trans>Kommen Sie später an, machen Sie an einem freien Gastliegeplatz am Kopfsteg fest und checken Sie in der App ein; der Code erscheint dann hier. Klappt das nicht, rufen Sie uns an: {harbour.phone}.</Trans></p>
         </Prose>
       </Section>
     </>

@@ -9,6 +9,7 @@ import { Input, Textarea } from '@/components/ui/input';
 import { harbour } from '@/lib/harbour';
 import { NotAvailableError, requestService, TooManyMessagesError } from '@/lib/submit-message';
 import { serviceRequestSchema, type ServiceRequestValues } from '../schemas/service-request';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /** /service/order: a service request (ice, lift, washing machine, mechanic...) to the harbour team. */
 export function ServiceOrderPage() {
@@ -75,7 +76,7 @@ export function ServiceOrderPage() {
             <FormItem><FormLabel><Trans>Liegeplatz oder Bootsname (optional)</Trans></FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
           )} />
           <FormField control={form.control} name="date" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Wunschtermin</Trans></FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+            <FormItem><FormLabel><Trans>Wunschtermin</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
           )} />
           <FormField control={form.control} name="message" render={({ field }) => (
             <FormItem><FormLabel><Trans>Nachricht</Trans></FormLabel><FormControl><Textarea rows={4} {...field} /></FormControl><FormMessage /></FormItem>

@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { AUDIT_PAGE_SIZE, auditActorKinds, auditErrorMessage, auditQueryOptions, auditTables, isAuditRefused, type AuditEntry, type AuditSearch } from '../api/audit';
 import { auditColumns, formatAuditValue } from '../lib/values';
+import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -179,11 +180,11 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
         <div className="grid grid-cols-2 gap-2 sm:col-span-2">
           <div className="flex flex-col gap-1">
             <Label htmlFor="audit-from"><Trans>Von</Trans></Label>
-            <Input id="audit-from" type="date" value={search.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} />
+            <DatePicker id="audit-from" value={search.from ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ from: v || undefined })} />
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor="audit-to"><Trans>Bis einschließlich</Trans></Label>
-            <Input id="audit-to" type="date" value={search.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} />
+            <DatePicker id="audit-to" value={search.to ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ to: v || undefined })} />
           </div>
         </div>
         {(search.table || search.actor || search.kind || search.from || search.to) && (

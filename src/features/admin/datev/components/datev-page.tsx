@@ -8,10 +8,10 @@ import { Page, Section } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import { berlinToday } from '@/lib/dates';
 import { ArchiveFailure, buildDatevFile, datevSettingsQueryOptions, DatevError, downloadFile, downloadZip, fetchInvoiceArchive, type ArchiveError, type DatevExportError } from '../api/datev';
 import { archiveRangeSchema, datevRangeSchema, type ArchiveRangeValues, type DatevRangeValues } from '../schemas/datev';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /** The previous calendar month (DATEV recommends one file per posting period). */
 export function previousMonth(today: string): DatevRangeValues {
@@ -63,10 +63,10 @@ export function DatevPage() {
         <Form {...form}>
           <form aria-label={t`Zeitraum`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
             <FormField control={form.control} name="from" render={({ field }) => (
-              <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+              <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
             )} />
             <FormField control={form.control} name="to" render={({ field }) => (
-              <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+              <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
             )} />
             <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
               <Download className="size-4" aria-hidden /> <Trans>DATEV-Datei herunterladen</Trans>
@@ -135,10 +135,10 @@ function ArchiveSection() {
       <Form {...form}>
         <form aria-label={t`Belegarchiv`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
           <FormField control={form.control} name="from" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+            <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
           )} />
           <FormField control={form.control} name="to" render={({ field }) => (
-            <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><Input type="date" className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+            <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
           )} />
           <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
             <FileArchive className="size-4" aria-hidden /> {form.formState.isSubmitting ? <Trans>Archiv wird erstellt …</Trans> : <Trans>PDF-Archiv herunterladen</Trans>}

@@ -21,6 +21,7 @@ import {
   type Holder,
   type HolderError,
 } from '../api/long-term';
+import { DatePicker } from '@/components/ui/date-picker';
 
 function useHolderMessages(): Record<HolderError, string> {
   const { t } = useLingui();
@@ -249,7 +250,10 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
         {users.data && users.data.length === 0 && <p className="text-sm text-slate-600"><Trans>Kein Benutzer gefunden.</Trans></p>}
       </div>
       {field('email', t`E-Mail`, { type: 'email' })}
-      {field('startsOn', t`Beginn`, { type: 'date' })}
+      <div className="grid gap-1">
+        <Label htmlFor="holder-startsOn">{t`Beginn`}</Label>
+        <DatePicker id="holder-startsOn" value={draft.startsOn ?? ''} onChange={(v) => set({ startsOn: v })} />
+      </div>
       {field('firstName', t`Vorname`)}
       {field('lastName', t`Nachname`)}
       {field('boatName', t`Bootsname`)}

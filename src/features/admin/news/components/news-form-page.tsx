@@ -15,6 +15,7 @@ import { ImageField } from '../../shared/image-field';
 import { removeImage } from '../../shared/image-upload';
 import { adminNewsKeys, adminNewsQueryOptions, saveNews, type AdminNews } from '../api/news';
 import { berlinLocalToIso, isoToBerlinLocal, newsSchema, type NewsValues } from '../schemas/news';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /** /account/admin/news/create: the form, then the confirmation dialog 'News erstellen'. */
 export function NewsCreatePage() {
@@ -158,7 +159,7 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
             {dates.fields.map((d, index) => (
               <li key={d.id} className="flex items-start gap-2">
                 <FormField control={form.control} name={`dates.${index}.value`} render={({ field }) => (
-                  <FormItem className="flex-1"><FormLabel className="sr-only">{t`Termin ${index + 1}`}</FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+                  <FormItem className="flex-1"><FormLabel className="sr-only">{t`Termin ${index + 1}`}</FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
                 )} />
                 <Button type="button" variant="outline" onClick={() => dates.remove(index)} aria-label={t`Termin ${index + 1} entfernen`}><Trans>Entfernen</Trans></Button>
               </li>

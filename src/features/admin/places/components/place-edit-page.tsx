@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { NotFoundPage } from '@/components/errors/not-found-page';
 import { Page, Section } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -111,7 +111,8 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
     await onChanged();
   };
 
-  const hasOrders = (orders ?? 0) > 0;
+  const count = orders ?? 0;
+  const hasOrders = count > 0;
   return (
     <Section title={t`Löschen oder archivieren`}>
       <div className="flex flex-wrap gap-2">
@@ -131,7 +132,7 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
           hasOrders ? (
             <p>
               <Trans>
-                Zu „{name}“ gibt es {orders} Buchung(en). Ein Stellplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.
+                Zu „{name}“ gibt es <Plural value={count} one="# Buchung" other="# Buchungen" />. Ein Stellplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.
               </Trans>
             </p>
           ) : (

@@ -3,8 +3,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import { rangeSchema, type RangeValues } from '../schemas/range';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /** The report period: two Berlin days (inclusive); submitting puts them into the URL. */
 export function RangeForm({ from, to, onSubmit }: { from: string; to: string; onSubmit: (values: RangeValues) => void }) {
@@ -19,7 +19,7 @@ export function RangeForm({ from, to, onSubmit }: { from: string; to: string; on
           render={({ field }) => (
             <FormItem>
               <FormLabel><Trans>Von</Trans></FormLabel>
-              <FormControl><Input type="date" className="w-44" {...field} /></FormControl>
+              <FormControl><DatePicker className="w-44" {...field} /></FormControl>
               <FormMessage />
             </FormItem>
           )}
@@ -30,7 +30,7 @@ export function RangeForm({ from, to, onSubmit }: { from: string; to: string; on
           render={({ field }) => (
             <FormItem>
               <FormLabel><Trans>Bis einschließlich</Trans></FormLabel>
-              <FormControl><Input type="date" className="w-44" {...field} /></FormControl>
+              <FormControl><DatePicker className="w-44" {...field} /></FormControl>
               <FormMessage />
             </FormItem>
           )}

@@ -38,6 +38,7 @@ import {
 import { StartIntroSection } from './start-intro-section';
 import { SellerSection } from './seller-section';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
+import { DatePicker } from '@/components/ui/date-picker';
 
 /** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */
 export function SettingsPage() {
@@ -161,10 +162,10 @@ function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () 
         )} />
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField control={form.control} name="startsOn" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Erster Messetag</Trans></FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+            <FormItem><FormLabel><Trans>Erster Messetag</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
           )} />
           <FormField control={form.control} name="endsOn" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Letzter Messetag</Trans></FormLabel><FormControl><Input type="date" {...field} /></FormControl><FormMessage /></FormItem>
+            <FormItem><FormLabel><Trans>Letzter Messetag</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
           )} />
         </div>
         {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
