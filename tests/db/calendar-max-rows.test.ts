@@ -76,8 +76,10 @@ for (const engine of engines()) {
       // Every berth is taken on both block days (the staff must not see a free berth there).
       for (const id of expectedPlaces) {
         for (const day of DAYS) {
+          // The block lies inside the Berlin day: it overlaps [midnight, next midnight).
           const dayStart = berlinMidnight(day);
-          const covered = data.byPlace[id]?.some((e) => e.type === 'service' && Date.parse(e.starts_at) <= dayStart && (e.ends_at === null || Date.parse(e.ends_at) > dayStart));
+          const dayEnd = berlinMidnight(new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10));
+          const covered = data.byPlace[id]?.some((e) => e.type === 'service' && Date.parse(e.starts_at) < dayEnd && (e.ends_at === null || Date.parse(e.ends_at) > dayStart));
           expect(covered, `${id} ${day}`).toBe(true);
         }
       }

@@ -40,7 +40,7 @@ for (const locale of ['de', 'en'] as const) {
 
 test.describe('an admin', () => {
   test.use({ persona: 'admin' });
-  test('changes the start page in the settings, checked in the form and by the database', async ({ page, consoleErrors }) => {
+  test('changes the start page in the settings, checked in the form and by the database', async ({ page, browser, consoleErrors }) => {
     test.setTimeout(60_000);
     await page.goto('/de/account/admin/settings');
     const form = page.getByRole('form', { name: 'Startseite: der Hafen' });
@@ -82,6 +82,12 @@ test.describe('an admin', () => {
       await page.goto(path);
       await expect(page.getByTestId('harbour-address')).toContainText('Am Handelshafen 3');
     }
+    // The door-code page tells a visitor (who sees no code) when the office is open.
+    const visitor = await browser.newContext({ baseURL: new URL(page.url()).origin });
+    const visitorPage = await visitor.newPage();
+    await visitorPage.goto('/de/service/door-code');
+    await expect(visitorPage.getByTestId('office-hours')).toContainText('montags bis freitags 07:30–18:00 Uhr');
+    await visitor.close();
 
     // (The database's own checks of these values: supabase/tests/386-start-intro.sql.)
 
