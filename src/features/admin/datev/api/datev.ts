@@ -104,9 +104,9 @@ export async function buildDatevFile(from: string, to: string, label: string, no
   return { name: extfFileName(from, to), bytes, lines: postings.length };
 }
 
-/** Lets the browser save the file. */
-export function downloadFile(file: DatevFile) {
-  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: 'text/csv;charset=windows-1252' }));
+/** Lets the browser save a made file (the DATEV CSV in Windows-1252, the archive as ZIP). */
+function saveBytes(file: DatevFile, type: string) {
+  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = file.name;
@@ -115,6 +115,8 @@ export function downloadFile(file: DatevFile) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }
+
+export const downloadFile = (file: DatevFile) => saveBytes(file, 'text/csv;charset=windows-1252');
 
 /** Why the PDF archive could not be made: the edge function's and the database's refusals. */
 export type ArchiveError = 'admin_only' | 'invalid_range' | 'archive_range_too_long' | 'no_documents' | 'unknown';
@@ -147,14 +149,4 @@ export class ArchiveFailure extends Error {
   }
 }
 
-/** Lets the browser save the archive. */
-export function downloadZip(file: DatevFile) {
-  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: 'application/zip' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-}
+export const downloadZip = (file: DatevFile) => saveBytes(file, 'application/zip');

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
@@ -12,6 +12,20 @@ import { berlinToday } from '@/lib/dates';
 import { ArchiveFailure, buildDatevFile, datevSettingsQueryOptions, DatevError, downloadFile, downloadZip, fetchInvoiceArchive, type ArchiveError, type DatevExportError } from '../api/datev';
 import { archiveRangeSchema, datevRangeSchema, type ArchiveRangeValues, type DatevRangeValues } from '../schemas/datev';
 import { DatePicker } from '@/components/ui/date-picker';
+
+/** The two days of a range form (the DATEV file and the archive ask the same way). */
+function RangeFields({ control }: { control: Control<{ from: string; to: string }> }) {
+  return (
+    <>
+      <FormField control={control} name="from" render={({ field }) => (
+        <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+      )} />
+      <FormField control={control} name="to" render={({ field }) => (
+        <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
+      )} />
+    </>
+  );
+}
 
 /** The previous calendar month (DATEV recommends one file per posting period). */
 export function previousMonth(today: string): DatevRangeValues {
@@ -62,12 +76,7 @@ export function DatevPage() {
         </p>
         <Form {...form}>
           <form aria-label={t`Zeitraum`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
-            <FormField control={form.control} name="from" render={({ field }) => (
-              <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
-            )} />
-            <FormField control={form.control} name="to" render={({ field }) => (
-              <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
-            )} />
+            <RangeFields control={form.control} />
             <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
               <Download className="size-4" aria-hidden /> <Trans>DATEV-Datei herunterladen</Trans>
             </Button>
@@ -134,12 +143,7 @@ function ArchiveSection() {
       </p>
       <Form {...form}>
         <form aria-label={t`Belegarchiv`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
-          <FormField control={form.control} name="from" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="to" render={({ field }) => (
-            <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
+          <RangeFields control={form.control} />
           <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
             <FileArchive className="size-4" aria-hidden /> {form.formState.isSubmitting ? <Trans>Archiv wird erstellt …</Trans> : <Trans>PDF-Archiv herunterladen</Trans>}
           </Button>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { messages } from '@/lib/validation';
-import { isIsoDay } from '../../reports/lib/range';
+import { dayRangeSchema } from '../../reports/schemas/range';
 import { fiscalYearStart } from '../lib/extf';
 
 /**
@@ -9,18 +9,11 @@ import { fiscalYearStart } from '../lib/extf';
  * Datum bis of a Buchungsstapel lie in one WJ). The database checks the same (datev_postings).
  */
 export const datevRangeSchema = (fiscalYearStartDay: string) =>
-  z
-    .object({
-      from: z.string().refine((v) => v !== '', { error: messages.required }).refine(isIsoDay, { error: () => t`Bitte ein gültiges Datum eingeben` }),
-      to: z.string().refine((v) => v !== '', { error: messages.required }).refine(isIsoDay, { error: () => t`Bitte ein gültiges Datum eingeben` }),
-    })
-    .superRefine((v, ctx) => {
-      if (!isIsoDay(v.from) || !isIsoDay(v.to)) return;
-      if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: t`Das Enddatum darf nicht vor dem Anfangsdatum liegen` });
-      else if (fiscalYearStart(v.from, fiscalYearStartDay) !== fiscalYearStart(v.to, fiscalYearStartDay)) {
-        ctx.addIssue({ code: 'custom', path: ['to'], message: t`Ein DATEV-Buchungsstapel umfasst höchstens ein Wirtschaftsjahr. Bitte exportieren Sie jedes Wirtschaftsjahr einzeln.` });
-      }
-    });
+  dayRangeSchema((v, refuse) => {
+    if (fiscalYearStart(v.from, fiscalYearStartDay) !== fiscalYearStart(v.to, fiscalYearStartDay)) {
+      refuse(t`Ein DATEV-Buchungsstapel umfasst höchstens ein Wirtschaftsjahr. Bitte exportieren Sie jedes Wirtschaftsjahr einzeln.`);
+    }
+  });
 export type DatevRangeValues = z.infer<ReturnType<typeof datevRangeSchema>>;
 
 const digits = (min: number, max: number, low: number, high: number) =>
@@ -64,16 +57,9 @@ export type DatevSettingsValues = z.infer<ReturnType<typeof datevSettingsSchema>
 
 /** The archive's range: two Berlin days in order, at most 366 days (public.invoice_archive_documents checks the same). */
 export const archiveRangeSchema = () =>
-  z
-    .object({
-      from: z.string().refine((v) => v !== '', { error: messages.required }).refine(isIsoDay, { error: () => t`Bitte ein gültiges Datum eingeben` }),
-      to: z.string().refine((v) => v !== '', { error: messages.required }).refine(isIsoDay, { error: () => t`Bitte ein gültiges Datum eingeben` }),
-    })
-    .superRefine((v, ctx) => {
-      if (!isIsoDay(v.from) || !isIsoDay(v.to)) return;
-      if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: t`Das Enddatum darf nicht vor dem Anfangsdatum liegen` });
-      else if ((Date.parse(`${v.to}T00:00:00Z`) - Date.parse(`${v.from}T00:00:00Z`)) / 86_400_000 >= 366) {
-        ctx.addIssue({ code: 'custom', path: ['to'], message: t`Ein Archiv umfasst höchstens ein Jahr (366 Tage). Bitte teilen Sie den Zeitraum auf.` });
-      }
-    });
+  dayRangeSchema((v, refuse) => {
+    if ((Date.parse(`${v.to}T00:00:00Z`) - Date.parse(`${v.from}T00:00:00Z`)) / 86_400_000 >= 366) {
+      refuse(t`Ein Archiv umfasst höchstens ein Jahr (366 Tage). Bitte teilen Sie den Zeitraum auf.`);
+    }
+  });
 export type ArchiveRangeValues = z.infer<ReturnType<typeof archiveRangeSchema>>;
