@@ -92,7 +92,7 @@ test.describe('admin: berths', () => {
       await page.getByRole('button', { name: 'Stellplatz löschen' }).click();
       await expect(dialog).toBeVisible({ timeout: 1000 });
     }).toPass();
-    await expect(dialog).toContainText(`Zu „${name}“ gibt es 1 Buchung(en). Ein Stellplatz mit Buchungen kann nicht gelöscht werden`);
+    await expect(dialog).toContainText(`Zu „${name}“ gibt es 1 Buchung. Ein Stellplatz mit Buchungen kann nicht gelöscht werden`);
     await expect(dialog).toContainText('Sie können ihn stattdessen archivieren');
     await dialog.getByRole('button', { name: 'Archivieren' }).click();
     await expect(dialog).toBeHidden();

@@ -59,16 +59,16 @@ test.describe('working hours', () => {
 
     // The form's own rules first.
     await form.getByLabel('Beginn').fill('06:00');
-    await form.getByLabel('Ende').fill('05:00');
+    await form.getByLabel('Ende', { exact: true }).fill('05:00');
     await form.getByRole('button', { name: 'Eintragen' }).click();
     await expect(form.getByText('Das Ende liegt nach dem Beginn.')).toBeVisible();
-    await form.getByLabel('Ende').fill('06:10');
+    await form.getByLabel('Ende', { exact: true }).fill('06:10');
     await form.getByLabel('Pause (Minuten)').fill('15');
     await form.getByRole('button', { name: 'Eintragen' }).click();
     await expect(form.getByText('Die Pause ist kürzer als die Arbeitszeit.')).toBeVisible();
 
     await form.getByLabel('Beginn').fill('05:00');
-    await form.getByLabel('Ende').fill('06:30');
+    await form.getByLabel('Ende', { exact: true }).fill('06:30');
     await form.getByLabel('Notiz').fill('Frühdienst Steg B');
     await form.getByRole('button', { name: 'Eintragen' }).click();
     await expect(form.getByText('Gespeichert.')).toBeVisible();
@@ -86,7 +86,7 @@ test.describe('working hours', () => {
 
     // The database refuses an overlapping shift of the same person, with a clear message.
     await form.getByLabel('Beginn').fill('06:00');
-    await form.getByLabel('Ende').fill('06:45');
+    await form.getByLabel('Ende', { exact: true }).fill('06:45');
     await form.getByLabel('Pause (Minuten)').fill('0');
     await form.getByRole('button', { name: 'Eintragen' }).click();
     await expect(form.getByText('Dieser Eintrag überschneidet sich mit einem anderen Eintrag derselben Person.')).toBeVisible();
