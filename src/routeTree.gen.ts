@@ -41,6 +41,7 @@ import { Route as Char123LocaleChar125ServiceWifiRouteImport } from './routes/{-
 import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$locale}/start/index'
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125AccountAdminIndexRouteImport } from './routes/{-$locale}/account/admin/index'
+import { Route as Char123LocaleChar125AccountAdminApplicationsRouteRouteImport } from './routes/{-$locale}/account/admin/applications/route'
 import { Route as Char123LocaleChar125AccountAdminAuditRouteImport } from './routes/{-$locale}/account/admin/audit'
 import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './routes/{-$locale}/account/admin/calendar'
 import { Route as Char123LocaleChar125AccountAdminCashRouteImport } from './routes/{-$locale}/account/admin/cash'
@@ -62,6 +63,7 @@ import { Route as Char123LocaleChar125OrderChar123IdChar125CheckInRouteImport } 
 import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
 import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesIndexRouteImport } from './routes/{-$locale}/account/admin/additional-places/index'
 import { Route as Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport } from './routes/{-$locale}/account/admin/additional-places/create'
+import { Route as Char123LocaleChar125AccountAdminApplicationsIndexRouteImport } from './routes/{-$locale}/account/admin/applications/index'
 import { Route as Char123LocaleChar125AccountAdminDeskSaleIndexRouteImport } from './routes/{-$locale}/account/admin/desk-sale/index'
 import { Route as Char123LocaleChar125AccountAdminDeskSaleDocumentIdRouteImport } from './routes/{-$locale}/account/admin/desk-sale/$documentId'
 import { Route as Char123LocaleChar125AccountAdminExtrasIndexRouteImport } from './routes/{-$locale}/account/admin/extras/index'
@@ -282,6 +284,12 @@ const Char123LocaleChar125AccountAdminIndexRoute =
     path: '/',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminApplicationsRouteRoute =
+  Char123LocaleChar125AccountAdminApplicationsRouteRouteImport.update({
+    id: '/applications',
+    path: '/applications',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminAuditRoute =
   Char123LocaleChar125AccountAdminAuditRouteImport.update({
     id: '/audit',
@@ -409,6 +417,13 @@ const Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute =
     id: '/additional-places/create',
     path: '/additional-places/create',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminApplicationsIndexRoute =
+  Char123LocaleChar125AccountAdminApplicationsIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () =>
+      Char123LocaleChar125AccountAdminApplicationsRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminDeskSaleIndexRoute =
   Char123LocaleChar125AccountAdminDeskSaleIndexRouteImport.update({
@@ -609,6 +624,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/applications': typeof Char123LocaleChar125AccountAdminApplicationsRouteRouteWithChildren
   '/{-$locale}/account/admin/extras': typeof Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren
   '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
@@ -639,6 +655,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/applications/': typeof Char123LocaleChar125AccountAdminApplicationsIndexRoute
   '/{-$locale}/account/admin/desk-sale/': typeof Char123LocaleChar125AccountAdminDeskSaleIndexRoute
   '/{-$locale}/account/admin/extras/': typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
   '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
@@ -713,6 +730,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/applications': typeof Char123LocaleChar125AccountAdminApplicationsIndexRoute
   '/{-$locale}/account/admin/desk-sale': typeof Char123LocaleChar125AccountAdminDeskSaleIndexRoute
   '/{-$locale}/account/admin/extras': typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
   '/{-$locale}/account/admin/map': typeof Char123LocaleChar125AccountAdminMapIndexRoute
@@ -766,6 +784,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
+  '/{-$locale}/account/admin/applications': typeof Char123LocaleChar125AccountAdminApplicationsRouteRouteWithChildren
   '/{-$locale}/account/admin/extras': typeof Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren
   '/{-$locale}/account/admin/news': typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
   '/{-$locale}/account/admin/sale-codes': typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
@@ -796,6 +815,7 @@ export interface FileRoutesById {
   '/{-$locale}/order/$id/documents/$documentId': typeof Char123LocaleChar125OrderIdDocumentsDocumentIdRoute
   '/{-$locale}/start/booking/result/{-$id}': typeof Char123LocaleChar125StartBookingResultChar123IdChar125Route
   '/{-$locale}/account/admin/additional-places/': typeof Char123LocaleChar125AccountAdminAdditionalPlacesIndexRoute
+  '/{-$locale}/account/admin/applications/': typeof Char123LocaleChar125AccountAdminApplicationsIndexRoute
   '/{-$locale}/account/admin/desk-sale/': typeof Char123LocaleChar125AccountAdminDeskSaleIndexRoute
   '/{-$locale}/account/admin/extras/': typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
   '/{-$locale}/account/admin/map/': typeof Char123LocaleChar125AccountAdminMapIndexRoute
@@ -850,6 +870,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/applications'
     | '/{-$locale}/account/admin/extras'
     | '/{-$locale}/account/admin/news'
     | '/{-$locale}/account/admin/sale-codes'
@@ -880,6 +901,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/applications/'
     | '/{-$locale}/account/admin/desk-sale/'
     | '/{-$locale}/account/admin/extras/'
     | '/{-$locale}/account/admin/map/'
@@ -954,6 +976,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places'
+    | '/{-$locale}/account/admin/applications'
     | '/{-$locale}/account/admin/desk-sale'
     | '/{-$locale}/account/admin/extras'
     | '/{-$locale}/account/admin/map'
@@ -1006,6 +1029,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
+    | '/{-$locale}/account/admin/applications'
     | '/{-$locale}/account/admin/extras'
     | '/{-$locale}/account/admin/news'
     | '/{-$locale}/account/admin/sale-codes'
@@ -1036,6 +1060,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/order/$id/documents/$documentId'
     | '/{-$locale}/start/booking/result/{-$id}'
     | '/{-$locale}/account/admin/additional-places/'
+    | '/{-$locale}/account/admin/applications/'
     | '/{-$locale}/account/admin/desk-sale/'
     | '/{-$locale}/account/admin/extras/'
     | '/{-$locale}/account/admin/map/'
@@ -1287,6 +1312,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminIndexRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
+    '/{-$locale}/account/admin/applications': {
+      id: '/{-$locale}/account/admin/applications'
+      path: '/applications'
+      fullPath: '/{-$locale}/account/admin/applications'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminApplicationsRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
     '/{-$locale}/account/admin/audit': {
       id: '/{-$locale}/account/admin/audit'
       path: '/audit'
@@ -1433,6 +1465,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/account/admin/additional-places/create'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/applications/': {
+      id: '/{-$locale}/account/admin/applications/'
+      path: '/'
+      fullPath: '/{-$locale}/account/admin/applications/'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminApplicationsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminApplicationsRouteRoute
     }
     '/{-$locale}/account/admin/desk-sale/': {
       id: '/{-$locale}/account/admin/desk-sale/'
@@ -1626,6 +1665,21 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface Char123LocaleChar125AccountAdminApplicationsRouteRouteChildren {
+  Char123LocaleChar125AccountAdminApplicationsIndexRoute: typeof Char123LocaleChar125AccountAdminApplicationsIndexRoute
+}
+
+const Char123LocaleChar125AccountAdminApplicationsRouteRouteChildren: Char123LocaleChar125AccountAdminApplicationsRouteRouteChildren =
+  {
+    Char123LocaleChar125AccountAdminApplicationsIndexRoute:
+      Char123LocaleChar125AccountAdminApplicationsIndexRoute,
+  }
+
+const Char123LocaleChar125AccountAdminApplicationsRouteRouteWithChildren =
+  Char123LocaleChar125AccountAdminApplicationsRouteRoute._addFileChildren(
+    Char123LocaleChar125AccountAdminApplicationsRouteRouteChildren,
+  )
+
 interface Char123LocaleChar125AccountAdminExtrasRouteRouteChildren {
   Char123LocaleChar125AccountAdminExtrasIndexRoute: typeof Char123LocaleChar125AccountAdminExtrasIndexRoute
 }
@@ -1717,6 +1771,7 @@ const Char123LocaleChar125AccountAdminUsersRouteRouteWithChildren =
   )
 
 interface Char123LocaleChar125AccountAdminRouteRouteChildren {
+  Char123LocaleChar125AccountAdminApplicationsRouteRoute: typeof Char123LocaleChar125AccountAdminApplicationsRouteRouteWithChildren
   Char123LocaleChar125AccountAdminExtrasRouteRoute: typeof Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren
   Char123LocaleChar125AccountAdminNewsRouteRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRouteWithChildren
   Char123LocaleChar125AccountAdminSaleCodesRouteRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteWithChildren
@@ -1750,6 +1805,8 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
 
 const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125AccountAdminRouteRouteChildren =
   {
+    Char123LocaleChar125AccountAdminApplicationsRouteRoute:
+      Char123LocaleChar125AccountAdminApplicationsRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminExtrasRouteRoute:
       Char123LocaleChar125AccountAdminExtrasRouteRouteWithChildren,
     Char123LocaleChar125AccountAdminNewsRouteRoute:

@@ -409,6 +409,8 @@ export type Database = {
           address_city: string
           address_postal_code: string
           address_street: string
+          contact_email: string
+          contact_phone: string
           door_code: string
           id: number
           latitude: number | null
@@ -438,6 +440,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
+          contact_email?: string
+          contact_phone?: string
           door_code?: string
           id?: number
           latitude?: number | null
@@ -467,6 +471,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
+          contact_email?: string
+          contact_phone?: string
           door_code?: string
           id?: number
           latitude?: number | null

@@ -40,6 +40,11 @@ create table public.harbour_settings (
   vhf_channel smallint,
   water_approach text not null default '',
   water_approach_en text not null default '',
+  -- The harbour office's phone and e-mail (contact, door-code, legal pages, start page): an
+  -- international number (+, country code, 7 to 15 digits in all; spaces, hyphens, slashes and
+  -- one pair of brackets as typed) and a plain address.
+  contact_phone text not null default '',
+  contact_email text not null default '',
   constraint harbour_settings_intro_lengths check (
     char_length(address_street) <= 100 and char_length(address_postal_code) <= 10
     and char_length(address_city) <= 60 and char_length(office_hours_note) <= 200
@@ -60,11 +65,19 @@ create table public.harbour_settings (
   -- Rhine kilometres run from Constance (0) to the North Sea (about 1036).
   constraint harbour_settings_rhine_km check (rhine_km between 0 and 1040),
   -- Marine VHF channels are numbered 1 to 88.
-  constraint harbour_settings_vhf_channel check (vhf_channel between 1 and 88)
+  constraint harbour_settings_vhf_channel check (vhf_channel between 1 and 88),
+  constraint harbour_settings_contact_phone check (
+    char_length(contact_phone) <= 30
+    and contact_phone ~ '^\+[1-9][0-9]*( ?\([0-9]+\) ?[0-9]+)?([ /-][0-9]+)*$'
+    and char_length(regexp_replace(contact_phone, '[^0-9]', '', 'g')) between 7 and 15),
+  constraint harbour_settings_contact_email check (
+    char_length(contact_email) <= 254 and contact_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
 );
 
 comment on column public.harbour_settings.rhine_km is 'Where the harbour entrance lies on the Rhine (river kilometre, start page); null: not shown.';
 comment on column public.harbour_settings.vhf_channel is 'The marine VHF channel the harbour office listens on (start page); null: none.';
+comment on column public.harbour_settings.contact_phone is 'The harbour office''s phone in international form (+49 211 1234560); shown on the public pages.';
+comment on column public.harbour_settings.contact_email is 'The harbour''s public e-mail address; shown on the public pages (mail Reply-To stays private.setting(''harbour_email'')).';
 comment on column public.harbour_settings.water_approach is 'How to arrive by water, German (start page); water_approach_en the English text (empty: the German one is shown).';
 
 comment on column public.harbour_settings.mfa_required_admin is 'Admins must sign in with a second factor (TOTP): an aal1 session of an admin holds no admin or staff rights.';
@@ -90,13 +103,15 @@ revoke insert, delete, truncate on public.harbour_settings from anon, authentica
 -- The demo harbour's introduction (start page); an operator changes it on the settings page.
 insert into public.harbour_settings (id, address_street, address_postal_code, address_city, latitude, longitude,
   office_weekdays_opens, office_weekdays_closes, office_weekend_opens, office_weekend_closes,
-  office_hours_note, office_hours_note_en, rhine_km, vhf_channel, water_approach, water_approach_en)
+  office_hours_note, office_hours_note_en, rhine_km, vhf_channel, water_approach, water_approach_en,
+  contact_phone, contact_email)
 values (1, 'Speditionstraße 25', '40221', 'Düsseldorf', 51.213900, 6.745200,
   '08:00', '18:00', '09:00', '17:00',
   'Von April bis Oktober; im Winter nach Vereinbarung.', 'April to October; in winter by arrangement.',
   744.0, 69,
   'Die Hafeneinfahrt liegt am rechten Ufer bei Rhein-km 744. Melden Sie sich vor der Einfahrt über UKW beim Hafenbüro und machen Sie an einem freien Gastliegeplatz am Kopfsteg fest.',
-  'The harbour entrance is on the right bank at Rhine km 744. Call the harbour office on VHF before entering and moor at a free guest berth on the head pier.');
+  'The harbour entrance is on the right bank at Rhine km 744. Call the harbour office on VHF before entering and moor at a free guest berth on the head pier.',
+  '+49 211 1234560', 'hafen@hafen-duesseldorf.example');
 
 create trigger harbour_settings_touch before update on public.harbour_settings
   for each row execute function private.touch_updated_at();
@@ -283,7 +298,8 @@ as $$
     'office_weekend_opens', to_char(s.office_weekend_opens, 'HH24:MI'), 'office_weekend_closes', to_char(s.office_weekend_closes, 'HH24:MI'),
     'office_hours_note', s.office_hours_note, 'office_hours_note_en', s.office_hours_note_en,
     'rhine_km', s.rhine_km, 'vhf_channel', s.vhf_channel,
-    'water_approach', s.water_approach, 'water_approach_en', s.water_approach_en)
+    'water_approach', s.water_approach, 'water_approach_en', s.water_approach_en,
+    'phone', s.contact_phone, 'email', s.contact_email)
   from public.harbour_settings s
   where s.id = 1
 $$;
@@ -301,6 +317,6 @@ set search_path = ''
 as $$
   select private.harbour_intro()
 $$;
-comment on function public.harbour_intro() is 'The harbour''s address, office hours (HH:MI, Europe/Berlin), map position, Rhine km, VHF channel and approach by water (de, en) for the start page; everyone may read it.';
+comment on function public.harbour_intro() is 'The harbour''s address, office hours (HH:MI, Europe/Berlin), map position, Rhine km, VHF channel and approach by water (de, en), phone and e-mail for the public pages; everyone may read it.';
 revoke execute on function public.harbour_intro() from public;
 grant execute on function public.harbour_intro() to anon, authenticated, service_role;

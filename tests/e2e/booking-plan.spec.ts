@@ -166,6 +166,13 @@ test.describe('the harbour plan in step 2', () => {
       if (width === 390) await page.getByRole('group', { name: 'Ansicht' }).getByRole('button', { name: T.de.planToggle }).click();
       const plan = page.getByRole('group', { name: T[lang].plan });
       await expect(berthOn(plan, 'A01')).toHaveAttribute('aria-label', `${T[lang].berth} A01: ${T[lang].short}`);
+      // The electricity and water columns have a name for screen readers, and the legend explains S and W.
+      const electric = lang === 'de' ? 'Stromsäule' : 'Electricity column';
+      const water = lang === 'de' ? 'Wassersäule' : 'Water column';
+      await expect(plan.getByRole('img', { name: new RegExp(`^${electric}`) }).first()).toBeAttached();
+      await expect(plan.getByRole('img', { name: new RegExp(`^${water}`) }).first()).toBeAttached();
+      expect(await plan.locator('[data-column]:not([aria-label])').count()).toBe(0);
+      await expect(page.getByRole('list', { name: lang === 'de' ? 'Legende' : 'Legend' })).toContainText(electric);
       expect(await seriousViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SHOTS}/step2-${lang}-${width}.png`, fullPage: true });
     }

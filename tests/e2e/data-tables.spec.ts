@@ -3,6 +3,20 @@ import { personas } from '../helpers/personas.ts';
 import { berlinDay, personaToken } from './booking-helpers.ts';
 import { rpc } from './payment-helpers.ts';
 import { createAccount } from './admin-content-helpers.ts';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { apiUrl, formClient } from './booking-helpers.ts';
+
+/** A long-term application through the public form's function, as an applicant sends it; its id. */
+async function apply(first: string, last: string, email: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json', ...formClient() },
+    body: JSON.stringify({ p_email: email, p_first_name: first, p_last_name: last, p_boat: { name: 'Tabellenboot', length: 10, width: 3.2 }, p_locale: 'de' }),
+  });
+  const body = await res.text();
+  expect(res.status, body).toBe(200);
+  return (JSON.parse(body) as { id: string }[])[0]!.id;
+}
 
 /**
  * Issue 23, item 2: the back office's data tables keep sorting, filters, hidden columns and the
@@ -205,6 +219,87 @@ test.describe('data tables (state in the URL)', () => {
         expect(consoleErrors).toEqual([]);
       });
     }
+  });
+
+  test.describe('long-term applications', () => {
+    test.use({ persona: 'admin' });
+
+    for (const lang of ['de', 'en'] as const) {
+      test(`${lang}: a sorted and filtered applications table survives a reload; hidden columns too`, async ({ page, consoleErrors }) => {
+        const tag = `ta${lang}${run}`;
+        // Arrival order (the waiting list's): Mertens, Adler, Zorn, Berg; Zorn's is then declined.
+        const names = ['Mertens', 'Adler', 'Zorn', 'Berg'];
+        const ids: Record<string, string> = {};
+        for (const last of names) ids[last] = await apply('Tabea', `${last} ${tag}`, `${last.toLowerCase()}.${tag}@example.com`);
+        const admin = await personaToken(personas.admin.email, personas.admin.password);
+        const declined = await rpc('answer_long_term_application', { p_id: ids.Zorn, p_status: 'declined', p_answer: 'Leider kein Platz frei.' }, admin);
+        expect(declined.status, JSON.stringify(declined.data)).toBe(200);
+
+        const l = lang === 'de'
+          ? { table: 'Bewerbungen um einen Langzeitliegeplatz', name: 'Name', email: 'E-Mail', status: 'Status', columns: 'Spalten', all: 'Seite 1 von 1 (4 Bewerbungen)', open: 'Seite 1 von 1 (3 Bewerbungen)', declined: 'Abgelehnt', first: 'Platz' }
+          : { table: 'Applications for a long-term berth', name: 'Name', email: 'E-mail', status: 'Status', columns: 'Columns', all: 'Page 1 of 1 (4 applications)', open: 'Page 1 of 1 (3 applications)', declined: 'Declined', first: 'No.' };
+        await page.goto(`/${lang}/account/admin/applications?q=${tag}`);
+        const table = page.getByRole('table', { name: l.table });
+        const rows = table.locator('tbody tr[data-application]');
+        const order = async () => (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-application'))));
+        await expect(page.getByTestId('applications-total')).toHaveText(l.all);
+        // Default: the waiting list's order (open ones by position, the declined one after them).
+        await expect(rows).toHaveCount(4);
+        expect(await order()).toEqual([ids.Mertens, ids.Adler, ids.Berg, ids.Zorn]);
+        await expect(rows.nth(3)).toContainText(l.declined);
+
+        // Sorted by name: ascending, then descending; each click writes the URL.
+        const nameHeader = table.getByRole('columnheader', { name: l.name });
+        await nameHeader.getByRole('button').click();
+        await expect(page).toHaveURL(/[?&]sort=last_name\.asc/);
+        await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+        await expect(rows.first()).toHaveAttribute('data-application', ids.Adler!);
+        await nameHeader.getByRole('button').click();
+        await expect(page).toHaveURL(/[?&]sort=last_name\.desc/);
+        await expect(rows.first()).toHaveAttribute('data-application', ids.Zorn!);
+
+        // Filtered to the open ones: the sort stays, the declined one is gone.
+        await page.getByLabel(l.status, { exact: true }).selectOption('open');
+        await expect(page).toHaveURL(/[?&]status=open/);
+        await expect(page).toHaveURL(/[?&]sort=last_name\.desc/);
+        await expect(page.getByTestId('applications-total')).toHaveText(l.open);
+        await expect(rows.first()).toHaveAttribute('data-application', ids.Mertens!);
+        expect(await order()).toEqual([ids.Mertens, ids.Berg, ids.Adler]);
+
+        // A reload shows the same table: filter, sort and rows from the URL.
+        await page.reload();
+        await expect(page.getByLabel(l.status, { exact: true })).toHaveValue('open');
+        await expect(table.getByRole('columnheader', { name: l.name })).toHaveAttribute('aria-sort', 'descending');
+        await expect(page.getByTestId('applications-total')).toHaveText(l.open);
+        await expect(rows.first()).toHaveAttribute('data-application', ids.Mertens!);
+        expect(await order()).toEqual([ids.Mertens, ids.Berg, ids.Adler]);
+
+        // A hidden column is kept in the URL over a reload.
+        await page.getByRole('button', { name: l.columns }).click();
+        await page.getByRole('menuitemcheckbox', { name: l.email }).click();
+        await expect(page).toHaveURL(/[?&]hide=email/);
+        await page.keyboard.press('Escape');
+        await page.reload();
+        await expect(table.getByRole('columnheader', { name: l.email })).toHaveCount(0);
+        await expect(rows).toHaveCount(3);
+        await expect(table.getByRole('columnheader', { name: l.name })).toHaveAttribute('aria-sort', 'descending');
+        expect(consoleErrors).toEqual([]);
+      });
+    }
+
+    test('harbour staff do not get the applications table (admins only)', async () => {
+      const token = await personaToken(personas.harbour.email, personas.harbour.password);
+      const res = await rpc('long_term_applications_queue', {}, token);
+      expect(res.status).toBe(403);
+    });
+
+    test('malformed applications params fall back to the defaults', async ({ page, consoleErrors }) => {
+      await page.goto('/en/account/admin/applications?sort=password.asc&hide=nope&status=maybe&page=-3');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Applications for a long-term berth');
+      await expect(page.getByRole('columnheader', { name: 'Waiting list' })).toHaveAttribute('aria-sort', 'ascending');
+      await expect(page.getByLabel('Status', { exact: true })).toHaveValue('');
+      expect(consoleErrors).toEqual([]);
+    });
   });
 
   test.describe('at 390 and 1280 px', () => {

@@ -40,6 +40,8 @@ for (const locale of ['de', 'en'] as const) {
 
 test.describe('an admin', () => {
   test.use({ persona: 'admin' });
+  // Both tests save the same settings form (the whole row): one after the other.
+  test.describe.configure({ mode: 'serial' });
   test('changes the start page in the settings, checked in the form and by the database', async ({ page, browser, consoleErrors }) => {
     test.setTimeout(60_000);
     await page.goto('/de/account/admin/settings');
@@ -102,4 +104,72 @@ test.describe('an admin', () => {
     await expect(form.getByRole('status')).toHaveText('Gespeichert.');
     expect(consoleErrors).toEqual([]);
   });
+
+  const contact = {
+    de: {
+      form: 'Startseite: der Hafen', save: 'Startseite speichern', saved: 'Gespeichert.', phone: 'Telefon', email: 'E-Mail',
+      badPhone: 'Bitte die Telefonnummer international angeben, z. B. +49 211 1234560', badEmail: 'E-Mail ist nicht gültig',
+      newPhone: '+49 211 5550101', newEmail: 'buero-de@yachthafen.example', imprintPhone: 'Telefon: +49 211 5550101', doorPhone: 'rufen Sie uns an: +49 211 5550101',
+    },
+    en: {
+      form: 'Start page: the harbour', save: 'Save start page', saved: 'Saved.', phone: 'Phone', email: 'E-mail',
+      badPhone: 'Please enter the phone number in international form, e.g. +49 211 1234560', badEmail: 'E-mail is not valid',
+      newPhone: '+31 20-555 0102', newEmail: 'office-en@yachthafen.example', imprintPhone: 'Phone: +31 20-555 0102', doorPhone: 'call us: +31 20-555 0102',
+    },
+  };
+  for (const lang of ['de', 'en'] as const) {
+    test(`${lang}: changes the harbour's phone and e-mail; every public page shows them, bad input is refused in the page's language`, async ({ page, browser, consoleErrors }) => {
+      test.setTimeout(90_000);
+      const l = contact[lang];
+      await page.goto(`/${lang}/account/admin/settings`);
+      const form = page.getByRole('form', { name: l.form });
+      const phone = form.getByLabel(l.phone, { exact: true });
+      const email = form.getByLabel(l.email, { exact: true });
+      await expect(phone).toHaveValue('+49 211 1234560');
+      await expect(email).toHaveValue('hafen@hafen-duesseldorf.example');
+
+      // Refused in the form, in the admin's language: a national number, an address without a domain.
+      await phone.fill('0211 1234560');
+      await email.fill('hafen@local');
+      await form.getByRole('button', { name: l.save }).click();
+      await expect(form.getByText(l.badPhone, { exact: true })).toBeVisible();
+      await expect(form.getByText(l.badEmail, { exact: true })).toBeVisible();
+      await expect(phone).toHaveAttribute('aria-invalid', 'true');
+
+      await phone.fill(l.newPhone);
+      await email.fill(l.newEmail);
+      await form.getByRole('button', { name: l.save }).click();
+      await expect(form.getByRole('status')).toHaveText(l.saved);
+
+      // A visitor sees them on the start, contact, imprint, privacy and door-code pages.
+      const visitor = await browser.newContext({ baseURL: new URL(page.url()).origin, storageState: { cookies: [], origins: [] } });
+      const v = await visitor.newPage();
+      await v.goto(`/${lang}/start`);
+      const intro = v.getByTestId('harbour-intro');
+      await expect(intro.getByTestId('harbour-phone')).toContainText(l.newPhone);
+      await expect(intro.getByTestId('harbour-phone')).toHaveAttribute('href', `tel:${l.newPhone.replace(/[^\d+]/g, '')}`);
+      await expect(intro.getByTestId('harbour-email')).toHaveAttribute('href', `mailto:${l.newEmail}`);
+      await v.goto(`/${lang}/contact`);
+      await expect(v.getByTestId('harbour-phone')).toHaveText(l.newPhone);
+      await expect(v.getByTestId('harbour-email')).toHaveText(l.newEmail);
+      await v.goto(`/${lang}/impressum`);
+      await expect(v.getByTestId('harbour-phone')).toHaveText(l.imprintPhone);
+      await expect(v.getByTestId('harbour-email')).toContainText(l.newEmail);
+      await v.goto(`/${lang}/privacy`);
+      await expect(v.getByTestId('harbour-email')).toHaveText(l.newEmail);
+      await expect(v.getByRole('main')).toContainText(l.newEmail);
+      await v.goto(`/${lang}/service/door-code`);
+      await expect(v.getByRole('main')).toContainText(l.doorPhone);
+      await expect(v.getByRole('main')).not.toContainText('1234560');
+      await visitor.close();
+
+      // Back to the demo values (other tests read these pages).
+      await page.goto(`/${lang}/account/admin/settings`);
+      await phone.fill('+49 211 1234560');
+      await email.fill('hafen@hafen-duesseldorf.example');
+      await form.getByRole('button', { name: l.save }).click();
+      await expect(form.getByRole('status')).toHaveText(l.saved);
+      expect(consoleErrors).toEqual([]);
+    });
+  }
 });

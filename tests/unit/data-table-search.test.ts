@@ -3,6 +3,7 @@ import { hideFrom, parseHide, parsePage, parseSort, sortFrom, sortingFrom, visib
 import { parseOrdersSearch } from '@/features/harbour/api/orders-search';
 import { parseUsersSearch } from '@/features/admin/users/api/users-search';
 import { parseCodesSearch, parseNewsSearch, parsePlacesSearch } from '@/features/admin/shared/list-search';
+import { parseApplicationsSearch } from '@/features/admin/long-term/api/applications-search';
 
 describe('the data tables\' URL search params (validateSearch)', () => {
   it('keep a known sort column and direction, hidden columns and the page', () => {
@@ -22,6 +23,10 @@ describe('the data tables\' URL search params (validateSearch)', () => {
     expect(JSON.parse(JSON.stringify(parsePlacesSearch(bad)))).toEqual({});
     expect(JSON.parse(JSON.stringify(parseNewsSearch(bad)))).toEqual({});
     expect(JSON.parse(JSON.stringify(parseCodesSearch(bad)))).toEqual({});
+    expect(JSON.parse(JSON.stringify(parseApplicationsSearch(bad)))).toEqual({});
+    expect(parseApplicationsSearch({ sort: 'last_name.desc', status: 'declined', hide: 'email,phone', q: ' Berg ', page: 3 })).toEqual({
+      q: 'Berg', status: 'declined', page: 3, sort: 'last_name.desc', hide: 'email',
+    });
     // A column another table has, a missing direction, a direction of its own.
     expect(parseOrdersSearch({ sort: 'email.asc' }).sort).toBeUndefined();
     expect(parseUsersSearch({ sort: 'email' }).sort).toBeUndefined();

@@ -39,6 +39,7 @@ export function useStaffNav(roles: Roles): StaffNavBlock[] {
       { path: '/account/admin/places', label: t`Stellplätze` },
       { path: '/account/admin/news', label: t`News` },
       { path: '/account/admin/users', label: t`Benutzer` },
+      { path: '/account/admin/applications', label: t`Bewerbungen` },
       { path: '/account/admin/sale-codes', label: t`Codes` },
       { path: '/account/admin/extras', label: t`Extras` },
       { path: '/account/admin/settings', label: t`Einstellungen` },

@@ -6,7 +6,7 @@ import { Page, Prose } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { localeFromPath, withLocale } from '@/lib/i18n';
-import { harbour } from '@/lib/harbour';
+import { useHarbourContact } from '@/features/start/components/harbour-facts';
 import { NextBookingSection } from './bookings';
 import { LongTermSummary } from './long-term';
 
@@ -41,6 +41,7 @@ export function AccountPage() {
 
 /** Account and back-office pages that later issues fill in. */
 export function InterimPage({ title }: { title: string }) {
+  const harbour = useHarbourContact();
   return (
     <Page title={title}>
       <Prose>

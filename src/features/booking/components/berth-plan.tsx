@@ -81,6 +81,7 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
     too_narrow: t`zu schmal`,
     taken: t`belegt`,
   };
+  const columnTypes = { electric: t`Stromsäule`, water: t`Wassersäule` } as const;
 
   const placed = useMemo(() => (plan.data?.berths ?? []).filter((b) => b.position), [plan.data]);
   // Cropped to what is drawn (the quay stays in view), so the berths are as large as the width allows.
@@ -132,6 +133,8 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
         <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="#ffffff" stroke="#15803d" strokeWidth="2" /></svg><Trans>frei – wählbar</Trans></li>
         <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="url(#plan-legend-off)" stroke="#94a3b8" /><defs><pattern id="plan-legend-off" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#e2e8f0" /><rect width="1.5" height="6" fill="#94a3b8" /></pattern></defs></svg><Trans>nicht wählbar</Trans></li>
         <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="#0369a1" stroke="#0f172a" strokeWidth="2" /></svg><Trans>ausgewählt</Trans></li>
+        <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#facc15" stroke="#713f12" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">S</text></svg>{columnTypes.electric}</li>
+        <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#38bdf8" stroke="#075985" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">W</text></svg>{columnTypes.water}</li>
       </ul>
       <div ref={scroller} className="overflow-x-auto rounded-lg border border-slate-200" data-testid="plan-scroller">
         <HarbourPlan
@@ -151,9 +154,14 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
           }
           style={{ minWidth: `${Math.round(box.w * MIN_SCALE)}px` }}
         >
-          {plan.data.columns.map((c) => (
-            <g key={c.id} aria-hidden pointerEvents="none"><ColumnMarker column={c} /></g>
-          ))}
+          {plan.data.columns.map((c) => {
+            // Screen readers name each column (its type, and its own name unless that says it already).
+            const type = columnTypes[c.type];
+            const name = c.name.toLowerCase().includes(type.toLowerCase()) ? c.name : t`${type} (${c.name})`;
+            return (
+              <g key={c.id} role="img" aria-label={name} data-column={c.type} pointerEvents="none"><title>{name}</title><ColumnMarker column={c} /></g>
+            );
+          })}
           {placed.map((b) => {
             const [x, y] = b.position!;
             const reason = reasonOf(b, berth, free);

@@ -4,7 +4,7 @@ import { Ruler } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { harbour } from '@/lib/harbour';
+import { useHarbourContact } from '@/features/start/components/harbour-facts';
 import { formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { bookingErrorMessage } from '../api/booking-errors';
@@ -53,6 +53,7 @@ export function useStayText() {
  */
 export function StepChooseBerth({ berth, notice, onChoose, onBack, forStaff = false }: { berth: BerthDataValues; notice?: 'berth-taken'; onChoose: (place: PlaceResult) => void; onBack: () => void; forStaff?: boolean }) {
   const { t, i18n } = useLingui();
+  const harbour = useHarbourContact();
   const stayText = useStayText();
   const search = useQuery(searchPlacesQueryOptions(berth));
   const [shown, setShown] = useState(PAGE);

@@ -5,12 +5,13 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-import { harbour } from '@/lib/harbour';
+import { useHarbourContact } from '@/features/start/components/harbour-facts';
 import { NotAvailableError, sendContactMessage, TooManyMessagesError } from '@/lib/submit-message';
 import { contactSchema, type ContactValues } from '../schemas/contact';
 
 export function ContactForm() {
   const { t, i18n } = useLingui();
+  const harbour = useHarbourContact();
   const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed'>('idle');
   const form = useForm<ContactValues>({ resolver: zodResolver(contactSchema), defaultValues: { name: '', email: '', phone: '', message: '' } });
   const onSubmit = form.handleSubmit(async (values) => {

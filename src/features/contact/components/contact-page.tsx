@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import { Page, Section } from '@/components/page';
 import { harbour } from '@/lib/harbour';
-import { HarbourFactsLoading, OfficeSpan, useHarbourFacts } from '@/features/start/components/harbour-facts';
+import { HarbourFactsLoading, OfficeSpan, telHref, useHarbourFacts } from '@/features/start/components/harbour-facts';
 import { ContactForm } from './contact-form';
 
 export function ContactPage() {
@@ -14,8 +14,8 @@ export function ContactPage() {
         <Section title={t`So erreichen Sie uns`}>
           <address className="flex flex-col gap-3 not-italic text-slate-800">
             <p className="flex gap-2"><MapPin className="mt-0.5 size-5 shrink-0 text-primary-dark" aria-hidden /><span data-testid="harbour-address">{harbour.name}<br />{facts ? <>{facts.street}<br />{facts.postalCode} {facts.city}</> : <HarbourFactsLoading />}</span></p>
-            <p className="flex gap-2"><Phone className="size-5 text-primary-dark" aria-hidden /><a className="underline underline-offset-4" href={`tel:${harbour.phone.replace(/\s/g, '')}`}>{harbour.phone}</a></p>
-            <p className="flex gap-2"><Mail className="size-5 text-primary-dark" aria-hidden /><a className="underline underline-offset-4" href={`mailto:${harbour.email}`}>{harbour.email}</a></p>
+            <p className="flex gap-2"><Phone className="size-5 text-primary-dark" aria-hidden />{facts ? <a className="underline underline-offset-4" href={telHref(facts.phone)} data-testid="harbour-phone">{facts.phone}</a> : <HarbourFactsLoading />}</p>
+            <p className="flex gap-2"><Mail className="size-5 text-primary-dark" aria-hidden />{facts ? <a className="break-all underline underline-offset-4" href={`mailto:${facts.email}`} data-testid="harbour-email">{facts.email}</a> : <HarbourFactsLoading />}</p>
           </address>
           <h3 className="mt-2 flex items-center gap-2 font-semibold"><Clock className="size-5 text-primary-dark" aria-hidden /><Trans>Öffnungszeiten Hafenbüro</Trans></h3>
           {facts ? (

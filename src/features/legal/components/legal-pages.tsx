@@ -6,11 +6,12 @@ import { HarbourFactsLoading, useHarbourFacts } from '@/features/start/component
 export function PrivacyPage() {
   const { t } = useLingui();
   const facts = useHarbourFacts();
+  const email = facts?.email ?? harbour.email;
   return (
     <Page title={t`Datenschutz`} lead={t`Wie wir mit Ihren Daten umgehen.`}>
       <Prose>
         <Section title={t`Verantwortlicher`}>
-          <p data-testid="harbour-address">{facts ? <>{harbour.name}, {facts.street}, {facts.postalCode} {facts.city}, {harbour.email}</> : <HarbourFactsLoading />}</p>
+          <p data-testid="harbour-address">{facts ? <>{harbour.name}, {facts.street}, {facts.postalCode} {facts.city}, <span data-testid="harbour-email">{facts.email}</span></> : <HarbourFactsLoading />}</p>
         </Section>
         <Section title={t`Welche Daten wir verarbeiten`}>
           <p><Trans>Für eine Buchung speichern wir Name, Anschrift, E-Mail, Telefon und Bootsdaten sowie Zeitraum und Liegeplatz. Wir brauchen sie, um den Vertrag zu erfüllen (Art. 6 Abs. 1 lit. b DSGVO) und um gesetzliche Aufbewahrungspflichten einzuhalten.</Trans></p>
@@ -18,7 +19,7 @@ export function PrivacyPage() {
           <p><Trans>Wasserstände und Wetter lädt Ihr Browser direkt von PEGELONLINE (WSV) und Bright Sky (Daten des Deutschen Wetterdienstes); dabei wird Ihre IP-Adresse an diese Dienste übermittelt.</Trans></p>
         </Section>
         <Section title={t`Ihre Rechte`}>
-          <p><Trans>Sie haben das Recht auf Auskunft, Berichtigung, Löschung, Einschränkung der Verarbeitung, Datenübertragbarkeit und Widerspruch sowie auf Beschwerde bei der Aufsichtsbehörde (Landesbeauftragte für Datenschutz NRW). Schreiben Sie uns dazu an {harbour.email}.</Trans></p>
+          <p><Trans>Sie haben das Recht auf Auskunft, Berichtigung, Löschung, Einschränkung der Verarbeitung, Datenübertragbarkeit und Widerspruch sowie auf Beschwerde bei der Aufsichtsbehörde (Landesbeauftragte für Datenschutz NRW). Schreiben Sie uns dazu an {email}.</Trans></p>
         </Section>
       </Prose>
     </Page>
@@ -50,7 +51,9 @@ export function ImpressumPage() {
     <Page title={t`Impressum`}>
       <Prose>
         <p data-testid="harbour-address">{harbour.name}<br />{facts ? <>{facts.street}<br />{facts.postalCode} {facts.city}</> : <HarbourFactsLoading />}</p>
-        <p><Trans>Telefon: {harbour.phone}</Trans><br /><Trans>E-Mail: {harbour.email}</Trans></p>
+        {facts ? (
+          <p><span data-testid="harbour-phone"><Trans>Telefon: {facts.phone}</Trans></span><br /><span data-testid="harbour-email"><Trans>E-Mail: {facts.email}</Trans></span></p>
+        ) : <p><HarbourFactsLoading /></p>}
         <p><Trans>Vertreten durch die Hafenleitung. Registergericht: Amtsgericht Düsseldorf.</Trans></p>
         <p><Trans>Verantwortlich für den Inhalt nach § 18 Abs. 2 MStV: die Hafenleitung, Anschrift wie oben.</Trans></p>
       </Prose>

@@ -12,6 +12,7 @@ import { harbourAccessQueryOptions } from '../api/harbour-access';
 function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boolean }) {
   const { t } = useLingui();
   const facts = useHarbourFacts();
+  const phone = facts?.phone ?? harbour.phone;
   return (
     <>
       <Section title={t`So erhalten Sie den Zugang`}>
@@ -43,7 +44,7 @@ function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boo
       <Section title={t`Ankunft außerhalb der Öffnungszeiten`}>
         <Prose>
           <p data-testid="office-hours">{facts ? <Trans>Öffnungszeiten des Hafenbüros: montags bis freitags <OfficeSpan value={facts.weekdays} />, am Wochenende <OfficeSpan value={facts.weekend} />.</Trans> : <HarbourFactsLoading />}</p>
-          <p><Trans>Kommen Sie später an, machen Sie an einem freien Gastliegeplatz am Kopfsteg fest und checken Sie in der App ein; der Code erscheint dann hier. Klappt das nicht, rufen Sie uns an: {harbour.phone}.</Trans></p>
+          <p><Trans>Kommen Sie später an, machen Sie an einem freien Gastliegeplatz am Kopfsteg fest und checken Sie in der App ein; der Code erscheint dann hier. Klappt das nicht, rufen Sie uns an: {phone}.</Trans></p>
         </Prose>
       </Section>
     </>

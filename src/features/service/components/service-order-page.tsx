@@ -6,7 +6,7 @@ import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-import { harbour } from '@/lib/harbour';
+import { useHarbourContact } from '@/features/start/components/harbour-facts';
 import { NotAvailableError, requestService, TooManyMessagesError } from '@/lib/submit-message';
 import { serviceRequestSchema, type ServiceRequestValues } from '../schemas/service-request';
 import { DatePicker } from '@/components/ui/date-picker';
@@ -14,6 +14,7 @@ import { DatePicker } from '@/components/ui/date-picker';
 /** /service/order: a service request (ice, lift, washing machine, mechanic...) to the harbour team. */
 export function ServiceOrderPage() {
   const { t, i18n } = useLingui();
+  const harbour = useHarbourContact();
   const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed'>('idle');
   const form = useForm<ServiceRequestValues>({
     resolver: zodResolver(serviceRequestSchema),

@@ -19,6 +19,9 @@ export interface HarbourIntro {
   vhf_channel: number | null;
   water_approach: string;
   water_approach_en: string;
+  /** The harbour office's phone (international form) and e-mail. */
+  phone: string;
+  email: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { harbour } from '@/lib/harbour';
 import { harbourIntroQueryOptions } from '../api/harbour-intro';
 
-/** The harbour's address and office hours as the contact, door-code and legal pages show them. */
+/** The harbour's address, phone, e-mail and office hours as the contact, door-code and legal pages show them. */
 export interface HarbourFacts {
   street: string;
   postalCode: string;
@@ -13,12 +13,18 @@ export interface HarbourFacts {
   weekend: string | null;
   /** The admin's note on the office hours in the page's language ('' when none). */
   note: string;
+  /** "+49 211 1234560" and the e-mail address. */
+  phone: string;
+  email: string;
 }
+
+/** A phone number as a tel: link (digits and the leading +). */
+export const telHref = (phone: string) => `tel:${phone.replace(/\(0\)/g, '').replace(/[^\d+]/g, '')}`;
 
 const span = (opens: string | null, closes: string | null) => (opens && closes ? `${opens}–${closes}` : null);
 
 /**
- * The address and office hours an admin set (harbour_intro(), as on the start page); null while
+ * The address, phone, e-mail and office hours an admin set (harbour_intro(), as on the start page); null while
  * it loads. Only when the API cannot answer (offline, an old database) the built-in values of
  * src/lib/harbour.ts stand in, so the imprint and contact page never lack an address.
  */
@@ -28,7 +34,7 @@ export function useHarbourFacts(): HarbourFacts | null {
   if (intro.isPending) return null;
   const data = intro.data;
   if (intro.isError || !data) {
-    return { street: harbour.street, postalCode: harbour.postalCode, city: harbour.city, weekdays: harbour.hours.weekdays, weekend: harbour.hours.weekend, note: '' };
+    return { street: harbour.street, postalCode: harbour.postalCode, city: harbour.city, weekdays: harbour.hours.weekdays, weekend: harbour.hours.weekend, note: '', phone: harbour.phone, email: harbour.email };
   }
   return {
     street: data.address_street,
@@ -37,12 +43,24 @@ export function useHarbourFacts(): HarbourFacts | null {
     weekdays: span(data.office_weekdays_opens, data.office_weekdays_closes),
     weekend: span(data.office_weekend_opens, data.office_weekend_closes),
     note: (i18n.locale === 'en' && data.office_hours_note_en) || data.office_hours_note,
+    // An older database without them: the built-in ones.
+    phone: data.phone || harbour.phone,
+    email: data.email || harbour.email,
   };
 }
 
 /** "08:00–18:00 Uhr" or "geschlossen". */
 export function OfficeSpan({ value }: { value: string | null }) {
   return value ? <Trans>{value} Uhr</Trans> : <Trans>geschlossen</Trans>;
+}
+
+/**
+ * Phone and e-mail for a sentence shown after something happened (a refused form, a missing
+ * code): the admin's once loaded, the built-in ones before (or offline).
+ */
+export function useHarbourContact(): { phone: string; email: string } {
+  const facts = useHarbourFacts();
+  return { phone: facts?.phone ?? harbour.phone, email: facts?.email ?? harbour.email };
 }
 
 export function HarbourFactsLoading() {

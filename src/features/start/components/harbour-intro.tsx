@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Clock, MapPin, Radio, Ship } from 'lucide-react';
+import { Clock, Mail, MapPin, Phone, Radio, Ship } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDecimal } from '@/lib/numbers';
 import { harbourIntroQueryOptions, openStreetMapUrl, type HarbourIntro as Intro } from '../api/harbour-intro';
+import { telHref } from './harbour-facts';
 
 function hours(opens: string | null, closes: string | null) {
   return opens && closes ? `${opens}–${closes}` : null;
@@ -75,6 +76,12 @@ export function HarbourIntro() {
                 <address className="not-italic text-slate-800" data-testid="harbour-address">
                   {t`Hafen Düsseldorf`}<br />{data.address_street}<br />{data.address_postal_code} {data.address_city}
                 </address>
+                {(data.phone || data.email) && (
+                  <p className="flex flex-col gap-1 text-slate-800">
+                    {data.phone && <a href={telHref(data.phone)} className="flex items-center gap-2 underline underline-offset-4" data-testid="harbour-phone"><Phone className="size-4 shrink-0 text-primary-dark" aria-hidden /><span className="sr-only"><Trans>Telefon:</Trans> </span>{data.phone}</a>}
+                    {data.email && <a href={`mailto:${data.email}`} className="flex items-center gap-2 break-all underline underline-offset-4" data-testid="harbour-email"><Mail className="size-4 shrink-0 text-primary-dark" aria-hidden /><span className="sr-only"><Trans>E-Mail:</Trans> </span>{data.email}</a>}
+                  </p>
+                )}
                 {data.latitude != null && data.longitude != null && (
                   <a href={openStreetMapUrl(data.latitude, data.longitude)} className="text-primary-dark underline underline-offset-4" data-testid="map-link">
                     <Trans>Auf der Karte ansehen (OpenStreetMap)</Trans>

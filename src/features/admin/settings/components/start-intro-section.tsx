@@ -26,7 +26,7 @@ export function StartIntroSection() {
   return (
     <Section title={t`Startseite: der Hafen`} aria-label={t`Startseite: der Hafen`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Adresse, Öffnungszeiten, Kartenposition und Anreise über das Wasser, wie die Startseite sie allen zeigt. Englische Texte sind optional; leer zeigt die englische Seite den deutschen Text.</Trans>
+        <Trans>Adresse, Telefon und E-Mail, Öffnungszeiten, Kartenposition und Anreise über das Wasser, wie die Startseite, die Kontakt- und die Rechtsseiten sie allen zeigen. Englische Texte sind optional; leer zeigt die englische Seite den deutschen Text.</Trans>
       </p>
       {intro ? <StartIntroForm key={intro.updated_at} intro={intro} state={state} setState={setState} /> : (
         <p role="alert" className="text-red-700"><Trans>Die Angaben zur Startseite konnten nicht geladen werden.</Trans></p>
@@ -38,6 +38,14 @@ export function StartIntroSection() {
 function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: SaveState; setState: (state: SaveState) => void }) {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
+  /** The database's own checks on phone and e-mail (when the form's were passed by): which field, in the admin's language. */
+  const contactErrorMessage = (error: unknown): string | undefined => {
+    const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
+    if (code !== '23514') return undefined;
+    if (message.includes('harbour_settings_contact_phone')) return t`Die Telefonnummer ist nicht gültig: bitte international angeben, z. B. +49 211 1234560.`;
+    if (message.includes('harbour_settings_contact_email')) return t`Die E-Mail-Adresse ist nicht gültig.`;
+    return undefined;
+  };
   const form = useForm<StartIntroValues>({
     resolver: zodResolver(startIntroSchema),
     defaultValues: {
@@ -56,6 +64,8 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
       vhf_channel: intro.vhf_channel == null ? '' : String(intro.vhf_channel),
       water_approach: intro.water_approach,
       water_approach_en: intro.water_approach_en,
+      contact_phone: intro.contact_phone,
+      contact_email: intro.contact_email,
     },
   });
   const onSubmit = form.handleSubmit(async (v) => {
@@ -78,14 +88,14 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
         queryClient.invalidateQueries({ queryKey: harbourIntroKeys.all }),
       ]);
     } catch (e) {
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: contactErrorMessage(e) ?? adminErrorMessage(e) });
     }
   });
-  const field = (name: keyof StartIntroValues, label: string, opts: { placeholder?: string; inputMode?: 'decimal' | 'numeric'; description?: string; className?: string } = {}) => (
+  const field = (name: keyof StartIntroValues, label: string, opts: { placeholder?: string; inputMode?: 'decimal' | 'numeric' | 'tel' | 'email'; type?: string; autoComplete?: string; description?: string; className?: string } = {}) => (
     <FormField control={form.control} name={name} render={({ field: f }) => (
       <FormItem className={opts.className}>
         <FormLabel>{label}</FormLabel>
-        <FormControl><Input {...f} autoComplete="off" placeholder={opts.placeholder} inputMode={opts.inputMode} /></FormControl>
+        <FormControl><Input {...f} type={opts.type} autoComplete={opts.autoComplete ?? 'off'} placeholder={opts.placeholder} inputMode={opts.inputMode} /></FormControl>
         {opts.description && <FormDescription>{opts.description}</FormDescription>}
         <FormMessage />
       </FormItem>
@@ -108,6 +118,11 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
           {field('address_street', t`Straße und Hausnummer`)}
           {field('address_postal_code', t`PLZ`)}
           {field('address_city', t`Ort`)}
+        </fieldset>
+        <fieldset className="grid gap-4 sm:grid-cols-2">
+          <legend className="mb-2 font-semibold"><Trans>Kontakt des Hafenbüros</Trans></legend>
+          {field('contact_phone', t`Telefon`, { type: 'tel', placeholder: '+49 211 1234560', description: t`International mit Ländervorwahl, z. B. +49 211 1234560` })}
+          {field('contact_email', t`E-Mail`, { type: 'email', placeholder: 'hafen@example.de' })}
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold"><Trans>Position für den Kartenlink (OpenStreetMap)</Trans></legend>

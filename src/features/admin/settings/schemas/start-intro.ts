@@ -1,10 +1,21 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
-import { messages, requiredText } from '@/lib/validation';
+import { emailField, messages, requiredText } from '@/lib/validation';
 
 const text = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const DECIMAL = /^-?\d{1,4}([.,]\d+)?$/;
+
+/**
+ * The harbour's phone in international form, as the check harbour_settings_contact_phone has it:
+ * +, country code, then groups of digits after a space, slash or hyphen (one bracketed group such
+ * as "(0)211" allowed), 7 to 15 digits in all (E.164).
+ */
+export const INTERNATIONAL_PHONE = /^\+[1-9]\d*(?: ?\(\d+\) ?\d+)?(?:[ /-]\d+)*$/;
+export const isInternationalPhone = (v: string) => {
+  const digits = v.replace(/\D/g, '').length;
+  return v.length <= 30 && INTERNATIONAL_PHONE.test(v) && digits >= 7 && digits <= 15;
+};
 
 /** A decimal as typed (comma or point) or '' for none. */
 export const parseDecimal = (v: string) => (v.trim() === '' ? null : Number(v.trim().replace(',', '.')));
@@ -42,6 +53,12 @@ export const startIntroSchema = z
       .refine((v) => v === '' || (/^\d{1,2}$/.test(v) && Number(v) >= 1 && Number(v) <= 88), { error: () => t`UKW-Kanal zwischen 1 und 88 oder leer` }),
     water_approach: text(800),
     water_approach_en: text(800),
+    contact_phone: z
+      .string()
+      .trim()
+      .min(1, { error: messages.required })
+      .refine(isInternationalPhone, { error: () => t`Bitte die Telefonnummer international angeben, z. B. +49 211 1234560` }),
+    contact_email: emailField().max(254, { error: () => messages.max(254) }),
   })
   .superRefine((v, ctx) => {
     if ((v.latitude === '') !== (v.longitude === '')) ctx.addIssue({ code: 'custom', path: ['longitude'], message: t`Bitte Breiten- und Längengrad angeben oder beide leer lassen` });
