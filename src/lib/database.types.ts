@@ -302,6 +302,54 @@ export type Database = {
         }
         Relationships: []
       }
+      desk_sale_cancellations: {
+        Row: {
+          amount_cents: number
+          cancelled_at: string
+          cancelled_by: string | null
+          desk_sale_id: string
+          document_id: string
+          id: string
+          method: Database["public"]["Enums"]["payment_method"]
+          reason: string
+        }
+        Insert: {
+          amount_cents: number
+          cancelled_at?: string
+          cancelled_by?: string | null
+          desk_sale_id: string
+          document_id: string
+          id?: string
+          method: Database["public"]["Enums"]["payment_method"]
+          reason: string
+        }
+        Update: {
+          amount_cents?: number
+          cancelled_at?: string
+          cancelled_by?: string | null
+          desk_sale_id?: string
+          document_id?: string
+          id?: string
+          method?: Database["public"]["Enums"]["payment_method"]
+          reason?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "desk_sale_cancellations_desk_sale_id_fkey"
+            columns: ["desk_sale_id"]
+            isOneToOne: true
+            referencedRelation: "desk_sales"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "desk_sale_cancellations_document_id_fkey"
+            columns: ["document_id"]
+            isOneToOne: true
+            referencedRelation: "invoices"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       desk_sales: {
         Row: {
           gross_cents: number
@@ -1941,6 +1989,38 @@ export type Database = {
           user_id: string | null
         }
       }
+      cancel_desk_sale: {
+        Args: {
+          p_receipt_id: string
+          p_reason: string
+          p_method?: Database["public"]["Enums"]["payment_method"]
+        }
+        Returns: {
+          booking_number: string | null
+          currency: string
+          desk_sale_id: string | null
+          gross_cents: number
+          id: string
+          invoice_number: string | null
+          issued_at: string
+          issuer: Json | null
+          kind: string
+          lines: Json
+          net_cents: number
+          number: number
+          order_id: string | null
+          reason: string
+          recipient: Json | null
+          refers_to: string | null
+          refers_to_number: string | null
+          service_from: string | null
+          service_to: string | null
+          small_amount: boolean
+          vat_breakdown: Json
+          vat_cents: number
+          year: number
+        }
+      }
       cash_day: {
         Args: {
           p_day: string
@@ -2311,6 +2391,12 @@ export type Database = {
           place_id: string
           long_term_start: string
         }[]
+      }
+      prepare_deposit_refund: {
+        Args: {
+          p_order_extra_id: string
+        }
+        Returns: Json
       }
       prepare_online_refund: {
         Args: {

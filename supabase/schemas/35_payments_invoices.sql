@@ -30,7 +30,7 @@ create table public.payments (
   -- A refund that pays a returned deposit back (return_deposit): not a reduction of the price.
   deposit_return boolean not null default false,
   constraint payments_refund_refers check (kind = 'payment' or refund_of is not null),
-  constraint payments_deposit_return_is_desk_refund check (not deposit_return or (kind = 'refund' and method in ('cash', 'bank_transfer'))),
+  constraint payments_deposit_return_is_desk_refund check (not deposit_return or (kind = 'refund' and method in ('cash', 'bank_transfer', 'online'))),
   constraint payments_online_is_stripe check ((method = 'online') = (provider is not null)),
   constraint payments_refund_method check (kind = 'payment' or method in ('online', 'cash', 'bank_transfer')),
   constraint payments_refund_id_on_refunds check (provider_refund_id is null or kind = 'refund')
@@ -43,7 +43,7 @@ alter publication supabase_realtime add table public.payments;
 alter table public.payments enable row level security;
 
 comment on table public.payments is 'The ledger: every payment and refund of an order (cents, EUR), append-only; online rows are written only by the Stripe webhook (record_stripe_event), desk rows by staff (record_desk_payment, record_desk_refund). orders.payment_status is derived from it.';
-comment on column public.payments.deposit_return is 'A desk refund that pays back a returned deposit (return_deposit): the deposit left the price, so it is neither a price reduction (no credit note) nor a partial refund of the stay.';
+comment on column public.payments.deposit_return is 'A refund that pays back a returned deposit (return_deposit at the desk; online through refund-payment, marked by the Stripe refund''s metadata): the deposit left the price, so it is neither a price reduction (no credit note) nor a partial refund of the stay.';
 comment on column public.payments.refund_of is 'The row this one corrects: for a refund the payment it refunds; for a payment the refund it reverses (a refund Stripe reported failed after it had succeeded).';
 
 -- One ledger payment per Checkout session and per PaymentIntent, one refund row per Stripe
@@ -678,10 +678,14 @@ begin
       return 'ignored';
     end if;
     begin
+      -- A deposit given back through refund-payment (prepare_deposit_refund) says so in the
+      -- refund's metadata: a deposit return, not a refund of the stay.
       insert into public.payments (order_id, kind, method, amount_cents, currency, provider, provider_payment_id,
-                                   provider_refund_id, provider_event_id, refund_of, recorded_by, recorded_at)
+                                   provider_refund_id, provider_event_id, refund_of, recorded_by, recorded_at, deposit_return, note)
       values (v_payment.order_id, 'refund', 'online', v_amount, 'eur', 'stripe', v_pi,
-              v_refund_id, p_event_id, v_payment.id, null, private.now());
+              v_refund_id, p_event_id, v_payment.id, null, private.now(),
+              coalesce(p_refund #>> '{metadata,deposit_return}', '') = 'true',
+              case when coalesce(p_refund #>> '{metadata,deposit_return}', '') = 'true' then 'Pfandrückgabe (online)' end);
     exception when sqlstate 'P0001' then
       -- refund_exceeds_payment (Stripe refuses it; a sign of data out of step): kept for the
       -- operator, not in the ledger.

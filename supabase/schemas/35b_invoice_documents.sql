@@ -390,7 +390,7 @@ comment on function private.invoice_vat_breakdown(jsonb) is 'Net, VAT (half up p
 revoke execute on function private.invoice_vat_breakdown(jsonb) from public;
 
 -- Inserts one document with the next number of the year (Europe/Berlin); totals from the VAT
--- breakdown.
+-- breakdown. p_order null: a correction of a desk sale's receipt (p_refers_to), same sale.
 create function private.insert_invoice_document(
   p_order public.orders,
   p_kind text,
@@ -417,10 +417,12 @@ begin
   insert into private.invoice_counters as c (year, last_number) values (v_year, 1)
   on conflict (year) do update set last_number = c.last_number + 1
   returning c.last_number into v_number;
-  insert into public.invoices (order_id, year, number, net_cents, vat_cents, gross_cents, recipient, issued_at,
+  -- Without an order the document corrects a desk sale's receipt (private.cancel_desk_sale):
+  -- it belongs to the same sale.
+  insert into public.invoices (order_id, desk_sale_id, year, number, net_cents, vat_cents, gross_cents, recipient, issued_at,
                                kind, refers_to, refers_to_number, reason, small_amount, service_from, service_to,
                                lines, vat_breakdown)
-  select p_order.id, v_year, v_number,
+  select p_order.id, case when p_order.id is null then p_refers_to.desk_sale_id end, v_year, v_number,
          coalesce(sum((v ->> 'net_cents')::bigint), 0), coalesce(sum((v ->> 'vat_cents')::bigint), 0),
          coalesce(sum((v ->> 'gross_cents')::bigint), 0),
          p_recipient, private.now(), p_kind, p_refers_to.id, p_refers_to.invoice_number, p_reason,

@@ -40,7 +40,7 @@ create table public.cash_book_entries (
   balance_cents bigint not null check (balance_cents >= 0),
   -- Where the entry comes from: a ledger row (payments.id), a staff movement (no reference),
   -- a closing (cash_closings.id).
-  source_kind text not null check (source_kind in ('payment', 'movement', 'closing', 'desk_sale')),
+  source_kind text not null check (source_kind in ('payment', 'movement', 'closing', 'desk_sale', 'desk_sale_cancel')),
   source_id uuid,
   order_id uuid references public.orders (id),
   reason text check (char_length(reason) between 1 and 500),
@@ -54,7 +54,8 @@ create table public.cash_book_entries (
     (source_kind = 'payment' and kind in ('payment', 'refund') and source_id is not null and order_id is not null)
     or (source_kind = 'movement' and kind in ('opening_float', 'bank_deposit', 'withdrawal') and source_id is null and reason is not null)
     or (source_kind = 'closing' and kind = 'difference' and source_id is not null)
-    or (source_kind = 'desk_sale' and kind = 'payment' and source_id is not null and order_id is null)),
+    or (source_kind = 'desk_sale' and kind = 'payment' and source_id is not null and order_id is null)
+    or (source_kind = 'desk_sale_cancel' and kind = 'refund' and source_id is not null and order_id is null)),
   -- A ledger row (or a closing) is booked once.
   constraint cash_book_entries_source_once unique (source_kind, source_id)
 );

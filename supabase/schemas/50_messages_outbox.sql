@@ -7,7 +7,8 @@ create table public.outbox (
   kind text not null check (kind in ('booking_confirmation', 'contact_message', 'service_request',
                                      'application_receipt', 'application_answer', 'payment_receipt',
                                      'booking_changed', 'booking_cancelled', 'refund_notice',
-                                     'arrival_reminder', 'expiry_warning', 'message_reply', 'security_notice')),
+                                     'arrival_reminder', 'expiry_warning', 'message_reply', 'security_notice',
+                                     'deposit_return')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),
@@ -978,7 +979,8 @@ declare
   v_en boolean;
   v_site text := coalesce(private.edge_setting('site_url'), '');
 begin
-  if new.kind <> 'refund' or not private.guest_mail_wanted() then
+  -- A returned deposit paid back has its own mail (private.queue_deposit_return_notice).
+  if new.kind <> 'refund' or new.deposit_return or not private.guest_mail_wanted() then
     return null;
   end if;
   select * into v_order from public.orders o where o.id = new.order_id;

@@ -277,12 +277,71 @@ $$;
 comment on function public.remove_order_extra(uuid) is 'Staff remove an extra from an open order: before the invoice it no longer bills; on an invoiced order the invoice is cancelled and reissued without it (never changed).';
 revoke execute on function public.remove_order_extra(uuid) from anon, public;
 
+-- The guest hears that their deposit went back (issue 21): what was returned, how (cash at the
+-- harbour office, by transfer, or to the card they paid with online) and when, in the
+-- booking's language. Queued by the return itself, so the ledger's generic refund notice
+-- leaves deposit returns out (private.queue_refund_notice).
+create function private.queue_deposit_return_notice(p_order public.orders, p_extra public.order_extras,
+                                                    p_method public.payment_method, p_cents bigint)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_locale text;
+  v_en boolean;
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+  v_item text;
+  v_eur text;
+begin
+  if p_cents <= 0 or not private.guest_mail_wanted()
+     or p_order.email is null or p_order.email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    return;
+  end if;
+  v_locale := private.order_locale(p_order);
+  v_en := v_locale = 'en';
+  v_item := p_extra.quantity || ' × ' || case when v_en then p_extra.name_en else p_extra.name end;
+  v_eur := private.format_eur(p_cents, v_locale);
+  perform private.queue_mail(
+    'deposit_return', p_order.email, v_locale,
+    case when v_en then format('Deposit returned: %s, booking %s', v_eur, p_order.booking_number)
+         else format('Pfand zurückgegeben: %s, Buchung %s', v_eur, p_order.booking_number) end,
+    private.mail_text(v_locale, concat_ws(' ', p_order.person ->> 'first_name', p_order.person ->> 'last_name'), concat_ws(E'\n',
+      case when v_en then format('you have returned %s. Your deposit of %s goes back to you:', v_item, v_eur)
+           else format('Sie haben %s zurückgegeben. Ihr Pfand von %s geht an Sie zurück:', v_item, v_eur) end,
+      case p_method
+        when 'online' then case when v_en
+          then 'we are refunding it to the card you paid with online (Stripe). Depending on your bank it shows on your statement within 5 to 10 days.'
+          else 'Wir erstatten es auf die Karte, mit der Sie online bezahlt haben (Stripe). Je nach Bank erscheint der Betrag in 5 bis 10 Tagen auf Ihrer Abrechnung.' end
+        when 'bank_transfer' then case when v_en then 'we are refunding it by bank transfer.'
+          else 'Wir überweisen es Ihnen.' end
+        else case when v_en then 'it was paid out to you in cash at the harbour office.'
+          else 'Es wurde Ihnen im Hafenbüro bar ausgezahlt.' end
+      end,
+      case when v_en then 'Returned on: ' else 'Zurückgegeben am: ' end || private.format_berlin(coalesce(p_extra.returned_at, private.now()), v_locale),
+      '',
+      case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || p_order.booking_number,
+      case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || p_order.id)),
+    '[]'::jsonb,
+    private.setting('harbour_email'),
+    p_order.id);
+end
+$$;
+comment on function private.queue_deposit_return_notice(public.orders, public.order_extras, public.payment_method, bigint) is 'Queues the e-mail that tells the guest a deposit went back: the item, the amount, how (cash, transfer, card via Stripe) and when, in the booking''s language.';
+revoke execute on function private.queue_deposit_return_notice(public.orders, public.order_extras, public.payment_method, bigint) from public;
+
 -- Staff take a deposit's item back (the cooler, the barrier key): the deposit no longer bills
 -- (an invoiced order's documents are corrected: cancellation and new invoice), and what the
--- guest paid for it goes back as a refund in the ledger, in cash or by transfer (a cash refund
--- enters the cash book). Nothing paid yet: nothing to pay back.
-create function private.return_deposit(p_order_extra_id uuid, p_method public.payment_method)
-returns public.order_extras
+-- guest paid for it goes back: in cash or by transfer as a refund in the ledger (a cash refund
+-- enters the cash book), or, with p_method online, to the card the guest paid with online:
+-- the step checks the online payment can take it and answers what refund-payment then asks
+-- Stripe for (the ledger row follows Stripe's refund event, marked as a deposit return by the
+-- refund's metadata). Nothing paid yet: nothing to pay back. The guest is told by e-mail.
+-- Answers {extra, order_id, back_cents, payment_intent, refundable_cents}.
+create function private.return_deposit_step(p_order_extra_id uuid, p_method public.payment_method)
+returns jsonb
 language plpgsql
 volatile
 security definer
@@ -294,10 +353,12 @@ declare
   v_amount integer;
   v_ledger record;
   v_back bigint;
+  v_pi text;
+  v_refundable bigint;
 begin
   perform private.extras_check_staff();
-  if p_method is null or p_method not in ('cash', 'bank_transfer') then
-    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'A deposit goes back in cash or by bank transfer.';
+  if p_method is null or p_method not in ('cash', 'bank_transfer', 'online') then
+    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'A deposit goes back in cash, by bank transfer or to the card it was paid with online.';
   end if;
   select * into v_row from public.order_extras e where e.id = p_order_extra_id;
   if not found then
@@ -318,12 +379,44 @@ begin
   returning * into v_order;
   -- Pay back what the harbour now holds beyond the price, up to the deposit.
   select * into v_ledger from private.order_ledger(v_order.id);
-  v_back := least(v_amount, v_ledger.paid_cents - v_ledger.refunded_cents - v_order.price_cents);
-  if v_back > 0 then
+  v_back := greatest(0, least(v_amount, v_ledger.paid_cents - v_ledger.refunded_cents - v_order.price_cents));
+  if v_back > 0 and p_method = 'online' then
+    select p.provider_payment_id, private.payment_refundable(p.id) into v_pi, v_refundable
+      from public.payments p
+     where p.order_id = v_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
+     order by private.payment_refundable(p.id) >= v_back desc, p.recorded_at desc, p.id
+     limit 1;
+    if not found then
+      raise exception 'no_online_payment' using errcode = 'P0001', hint = 'This deposit was paid at the desk: give it back in cash or by transfer.';
+    end if;
+    if v_refundable < v_back then
+      raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'The online payment has less left than the deposit.';
+    end if;
+  elsif v_back > 0 then
     perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
                                        'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name, true);
   end if;
-  return v_row;
+  perform private.queue_deposit_return_notice(v_order, v_row, p_method, v_back);
+  return jsonb_build_object('extra', to_jsonb(v_row), 'order_id', v_order.id, 'back_cents', v_back,
+                            'payment_intent', v_pi, 'refundable_cents', v_refundable);
+end
+$$;
+comment on function private.return_deposit_step(uuid, public.payment_method) is 'Takes a deposit back (no longer billed, documents corrected), pays back what is held beyond the price (cash/transfer: ledger and cash book; online: checked, then refunded by refund-payment) and mails the guest. Answers {extra, order_id, back_cents, payment_intent, refundable_cents}.';
+revoke execute on function private.return_deposit_step(uuid, public.payment_method) from public;
+
+create function private.return_deposit(p_order_extra_id uuid, p_method public.payment_method)
+returns public.order_extras
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if p_method = 'online' then
+    raise exception 'deposit_refund_online' using errcode = '22023',
+      hint = 'A deposit paid online goes back through refund-payment (order_extra_id), which refunds it at Stripe.';
+  end if;
+  return jsonb_populate_record(null::public.order_extras, private.return_deposit_step(p_order_extra_id, p_method) -> 'extra');
 end
 $$;
 comment on function private.return_deposit(uuid, public.payment_method) is 'The rule behind public.return_deposit (security definer, not exposed by the API).';
@@ -339,8 +432,36 @@ set search_path = ''
 as $$
   select * from private.return_deposit(p_order_extra_id, p_method)
 $$;
-comment on function public.return_deposit(uuid, public.payment_method) is 'Staff take back a deposit''s item: the deposit no longer bills (documents corrected) and what was paid for it is refunded in cash or by transfer (ledger, cash book).';
+comment on function public.return_deposit(uuid, public.payment_method) is 'Staff take back a deposit''s item: the deposit no longer bills (documents corrected) and what was paid for it is refunded in cash or by transfer (ledger, cash book); the guest is mailed. A deposit paid online goes back through refund-payment.';
 revoke execute on function public.return_deposit(uuid, public.payment_method) from anon, public;
+
+-- The refund-payment edge function's first step for a deposit paid online (body
+-- {order_extra_id}): takes the deposit back as above and answers what to refund at Stripe.
+create function private.prepare_deposit_refund(p_order_extra_id uuid)
+returns jsonb
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  select r - 'extra' || jsonb_build_object('order_extra_id', r #>> '{extra,id}')
+  from private.return_deposit_step(p_order_extra_id, 'online') r
+$$;
+comment on function private.prepare_deposit_refund(uuid) is 'The rule behind public.prepare_deposit_refund (security definer, not exposed by the API).';
+revoke execute on function private.prepare_deposit_refund(uuid) from public;
+grant execute on function private.prepare_deposit_refund(uuid) to authenticated, service_role;
+
+create function public.prepare_deposit_refund(p_order_extra_id uuid)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.prepare_deposit_refund(p_order_extra_id)
+$$;
+comment on function public.prepare_deposit_refund(uuid) is 'Staff (through refund-payment): take back a deposit paid online; answers {order_id, order_extra_id, back_cents, payment_intent, refundable_cents} for the Stripe refund, whose event the ledger records as a deposit return.';
+revoke execute on function public.prepare_deposit_refund(uuid) from anon, public;
 
 -- A guest's service request (/service/order) accepted by staff: the extra goes onto the order
 -- staff choose, and the request is marked done, in one step.
@@ -427,7 +548,8 @@ alter table public.invoices add column desk_sale_id uuid references public.desk_
 
 alter table public.invoices add constraint invoices_order_or_desk_sale check ((order_id is null) = (desk_sale_id is not null));
 
-create unique index invoices_desk_sale_key on public.invoices (desk_sale_id) where desk_sale_id is not null;
+-- One receipt and at most one cancellation (Stornorechnung) per desk sale: a sale is cancelled once.
+create unique index invoices_desk_sale_kind_key on public.invoices (desk_sale_id, kind) where desk_sale_id is not null;
 
 comment on column public.invoices.desk_sale_id is 'The desk sale this document is the receipt of (then order_id is null).';
 
@@ -555,3 +677,112 @@ as $$
 $$;
 comment on function public.sell_at_desk(jsonb, public.payment_method, jsonb) is 'Staff sell extras at the desk without a booking ([{extra_id, quantity, unit_price_cents?}], no deposits; card_terminal, cash or bank_transfer): issues the receipt (up to EUR 250 a Kleinbetragsrechnung, above it with the buyer p_buyer {name, company?, street, postal_code, city}) in the one invoice number series and books cash into the cash book. Returns the receipt document.';
 revoke execute on function public.sell_at_desk(jsonb, public.payment_method, jsonb) from anon, public;
+
+-- Cancelling a desk sale (the wrong item was rung up, the guest brings it back): the receipt
+-- stays as issued (GoBD: an issued document is never changed); a cancellation invoice
+-- (Stornorechnung) with its own number of the one series repeats it negated and names it
+-- (private.cancel_invoice_document, the builder the orders' cancellations use), and the money
+-- goes back the way the sale was paid unless staff choose otherwise: cash as a refund entry of
+-- the cash book on the open business day (a closed day is never touched), card terminal or
+-- transfer listed beside the book. One row per sale (the sale is cancelled once); never changed.
+create table public.desk_sale_cancellations (
+  id uuid primary key default gen_random_uuid(),
+  desk_sale_id uuid not null unique references public.desk_sales (id),
+  -- The Stornorechnung issued for it.
+  document_id uuid not null unique references public.invoices (id),
+  -- How the money went back.
+  method public.payment_method not null check (method in ('card_terminal', 'cash', 'bank_transfer')),
+  -- What went back, positive cents (the receipt's gross).
+  amount_cents integer not null check (amount_cents > 0),
+  reason text not null check (char_length(btrim(reason)) between 1 and 500),
+  cancelled_by uuid,
+  cancelled_at timestamptz not null default now()
+);
+
+alter table public.desk_sale_cancellations enable row level security;
+
+comment on table public.desk_sale_cancellations is 'A desk sale cancelled (once): its Stornorechnung, how the money went back (cash: a refund entry in the cash book; card terminal or transfer: listed beside it), the reason, who and when. Written only by cancel_desk_sale; never changed.';
+
+create index desk_sale_cancellations_at_idx on public.desk_sale_cancellations (cancelled_at desc);
+
+create policy "desk_sale_cancellations: staff read" on public.desk_sale_cancellations
+  for select to authenticated
+  using ((select private.is_staff()));
+
+revoke all on public.desk_sale_cancellations from anon;
+
+revoke insert, update, delete, truncate, references, trigger on public.desk_sale_cancellations from authenticated, service_role;
+
+create trigger desk_sale_cancellations_immutable before update or delete on public.desk_sale_cancellations
+  for each row execute function private.refuse_change('desk_sale_immutable', 'A cancelled desk sale stays cancelled: its Stornorechnung is an issued document.');
+
+create trigger desk_sale_cancellations_no_truncate before truncate on public.desk_sale_cancellations
+  for each statement execute function private.refuse_change('desk_sale_immutable', 'A cancelled desk sale stays cancelled: its Stornorechnung is an issued document.');
+
+create trigger desk_sale_cancellations_audit after insert or update or delete on public.desk_sale_cancellations
+  for each row execute function private.audit_row('id');
+
+-- Staff cancel a desk sale by its receipt: the sale is locked (a second cancel waits, then is
+-- refused), the Stornorechnung is issued, the cancellation recorded, cash paid out of the till
+-- (refused with the whole step when the till cannot pay: cash_balance_negative). Returns the
+-- Stornorechnung.
+create function private.cancel_desk_sale(p_receipt_id uuid, p_reason text, p_method public.payment_method default null)
+returns public.invoices
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_receipt public.invoices;
+  v_sale public.desk_sales;
+  v_doc public.invoices;
+  v_cancel public.desk_sale_cancellations;
+  v_method public.payment_method;
+begin
+  perform private.extras_check_staff();
+  if p_reason is null or char_length(btrim(p_reason)) not between 1 and 500 then
+    raise exception 'reason_required' using errcode = '22023', hint = 'Say why the sale is cancelled (1-500 characters).';
+  end if;
+  select * into v_receipt from public.invoices i
+   where i.id = p_receipt_id and i.desk_sale_id is not null and i.kind = 'invoice';
+  if not found then
+    raise exception 'receipt_not_found' using errcode = 'PT404';
+  end if;
+  select * into v_sale from public.desk_sales s where s.id = v_receipt.desk_sale_id;
+  -- One cancellation at a time per sale: a second one waits here, then finds the first.
+  perform pg_advisory_xact_lock(hashtextextended('desk_sale_cancel:' || v_sale.id::text, 0));
+  if exists (select 1 from public.desk_sale_cancellations c where c.desk_sale_id = v_sale.id) then
+    raise exception 'desk_sale_cancelled' using errcode = 'P0001', hint = 'This sale is already cancelled.';
+  end if;
+  v_method := coalesce(p_method, v_sale.method);
+  if v_method not in ('card_terminal', 'cash', 'bank_transfer') then
+    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'Back in cash, to the card terminal or by transfer.';
+  end if;
+  v_doc := private.cancel_invoice_document(null::public.orders, v_receipt, 'cancelled');
+  insert into public.desk_sale_cancellations (desk_sale_id, document_id, method, amount_cents, reason, cancelled_by, cancelled_at)
+  values (v_sale.id, v_doc.id, v_method, v_sale.gross_cents, btrim(p_reason), (select auth.uid()), private.now())
+  returning * into v_cancel;
+  if v_method = 'cash' then
+    perform private.cash_book_book('refund', -v_sale.gross_cents, 'desk_sale_cancel', v_cancel.id, null,
+                                   left('Storno Barverkauf ' || v_receipt.invoice_number || ' (' || v_doc.invoice_number || '): ' || btrim(p_reason), 500),
+                                   (select auth.uid()), v_cancel.cancelled_at);
+  end if;
+  return v_doc;
+end
+$$;
+comment on function private.cancel_desk_sale(uuid, text, public.payment_method) is 'The rule behind public.cancel_desk_sale (security definer, not exposed by the API).';
+revoke execute on function private.cancel_desk_sale(uuid, text, public.payment_method) from public;
+grant execute on function private.cancel_desk_sale(uuid, text, public.payment_method) to authenticated, service_role;
+
+create function public.cancel_desk_sale(p_receipt_id uuid, p_reason text, p_method public.payment_method DEFAULT NULL::public.payment_method)
+returns public.invoices
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select * from private.cancel_desk_sale(p_receipt_id, p_reason, p_method)
+$$;
+comment on function public.cancel_desk_sale(uuid, text, public.payment_method) is 'Staff cancel a desk sale once by its receipt (reason required): issues the Stornorechnung (next number, amounts negated, referring to the receipt, which stays as issued) and pays the money back the way it was paid (or p_method): cash out of the till on the open business day, card terminal or transfer listed beside the cash book. Returns the Stornorechnung.';
+revoke execute on function public.cancel_desk_sale(uuid, text, public.payment_method) from anon, public;

@@ -169,7 +169,9 @@ revoke execute on function private.datev_fiscal_year_start(date, text) from publ
 --     cancellations and credit notes (negative) credit (H);
 --   * every ledger row recorded in the range: a payment debits the money account (cash: Kasse,
 --     bank transfer: Bank, card terminal and online: Geldtransit) against the debtor, a refund
---     credits it (a payment that reverses a refund is a payment again).
+--     credits it (a payment that reverses a refund is a payment again);
+--   * likewise the money of every desk sale (Belegfeld 1 = its receipt) and of every cancelled
+--     desk sale (Belegfeld 1 = its Stornorechnung) in the range.
 -- net_cents and vat_cents (signed, as on the document) are for checks, not for the file.
 -- The range must be in order and inside one fiscal year (DATEV: Datum vom and Datum bis of a
 -- Buchungsstapel lie in one WJ; the four-digit Belegdatum is read in it).
@@ -245,6 +247,31 @@ begin
       from public.payments p
       join public.orders o on o.id = p.order_id
      where p.recorded_at >= v_from and p.recorded_at < v_to
+    union all
+    -- The money of a desk sale (its receipt is a document above) and of its cancellation.
+    select m.at, 2, m.kind || m.id::text, 0,
+           m.amount, case when m.kind = 'payment' then 'S' else 'H' end,
+           v_settings ->> case m.method when 'cash' then 'account_cash' when 'bank_transfer' then 'account_bank' else 'account_transit' end,
+           v_settings ->> 'account_debtor',
+           private.berlin_date(m.at), m.doc,
+           left(case when m.kind = 'payment' then 'Zahlung ' else 'Erstattung ' end
+                || case m.method when 'cash' then 'bar' when 'bank_transfer' then 'Überweisung' else 'Kartenterminal' end
+                || ', Verkauf ' || m.receipt, 60),
+           m.kind, null::numeric, null::bigint, null::bigint
+      from (
+        select s.sold_at as at, 'payment' as kind, s.id, s.gross_cents::bigint as amount, s.method::text as method,
+               r.invoice_number as doc, r.invoice_number as receipt
+          from public.desk_sales s
+          join public.invoices r on r.desk_sale_id = s.id and r.kind = 'invoice'
+         where s.sold_at >= v_from and s.sold_at < v_to
+        union all
+        select c.cancelled_at, 'refund', c.id, c.amount_cents::bigint, c.method::text,
+               d.invoice_number, r.invoice_number
+          from public.desk_sale_cancellations c
+          join public.invoices d on d.id = c.document_id
+          join public.invoices r on r.desk_sale_id = c.desk_sale_id and r.kind = 'invoice'
+         where c.cancelled_at >= v_from and c.cancelled_at < v_to
+      ) m
   )
   select (row_number() over (order by l.day, l.part, l.at, l.sort_key, l.sort_rate))::integer,
          l.amount, l.side, l.account, l.contra, l.day, l.doc, l.posting, l.source, l.rate, l.net, l.vat

@@ -70,6 +70,7 @@ const EXPECTED: Record<string, Row> = {
   extras: { anon: 'Rxxx', guest: 'Rx0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RRRx' },
   order_extras: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   desk_sales: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  desk_sale_cancellations: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -110,6 +111,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   admin_audit_log: AUTH, order_event_actors: AUTH,
   my_mfa_required: AUTH, admin_mfa_status: AUTH, admin_reset_mfa: AUTH,
   add_order_extra: AUTH, remove_order_extra: AUTH, return_deposit: AUTH, accept_service_request: AUTH, sell_at_desk: AUTH,
+  cancel_desk_sale: AUTH, prepare_deposit_refund: AUTH,
   datev_postings: AUTH, datev_settings: AUTH, save_datev_settings: AUTH, invoice_archive_documents: AUTH,
   invoice_seller_settings: AUTH, save_invoice_seller_settings: AUTH,
   // platform only (service role, supabase_auth_admin)
@@ -158,6 +160,8 @@ for (const engine of engines()) {
       if (extra.error) throw extra.error;
       const sale = await who.staff.client.rpc('sell_at_desk', { p_items: [{ extra_id: washing.id, quantity: 1 }], p_method: 'card_terminal' });
       if (sale.error) throw sale.error;
+      const storno = await who.staff.client.rpc('cancel_desk_sale', { p_receipt_id: (sale.data as { id: string }).id, p_reason: 'matrix' });
+      if (storno.error) throw storno.error;
       // the harbour's answer to it (reply_to_message, as the inbox writes it)
       const replied = await who.staff.client.rpc('reply_to_message', { p_message_id: sent.data as string, p_body: 'Gern, rufen Sie uns an.' });
       if (replied.error) throw replied.error;
@@ -274,6 +278,7 @@ for (const engine of engines()) {
         case 'extras': return { code: 'sec_probe', name: 'Probe', name_en: 'Probe', unit: 'piece', price_cents: 100, vat_rate: 19 };
         case 'order_extras': return { order_id: who.guestOrderId, extra_id: (await q<{ id: string }>(`select id from public.extras limit 1`))[0].id, code: 'x', name: 'x', name_en: 'x', unit: 'piece', unit_price_cents: 1, vat_rate: 19, deposit: false, quantity: 1 };
         case 'desk_sales': return { method: 'cash', gross_cents: 1, items: [{ code: 'x' }] };
+        case 'desk_sale_cancellations': return { desk_sale_id: (await q<{ id: string }>(`select id from public.desk_sales limit 1`))[0].id, document_id: (await q<{ id: string }>(`select id from public.invoices limit 1`))[0].id, method: 'cash', amount_cents: 1, reason: 'x' };
         case 'message_replies': return { message_id: (await q<{ id: string }>(`select id from public.contact_messages limit 1`))[0].id, body: 'x' };
         case 'place_statuses': return { place_id: place, type: 'service', starts_at: `${far}T08:00:00Z`, ends_at: '2099-06-01T10:00:00Z' };
         case 'berth_blocks': return { place_status_id: (await q<{ id: string }>(`select id from public.place_statuses where type = 'service' limit 1`))[0].id, reason: 'x' };

@@ -8,6 +8,11 @@
  * intent, amount and what was refundable, so a double click refunds once. The ledger and the
  * order's status follow Stripe's refund events through stripe-webhook, not this answer.
  *
+ * A deposit paid online (body {order_extra_id}): public.prepare_deposit_refund takes the
+ * deposit back (it no longer bills; the guest is mailed) and names the payment intent and the
+ * amount; the refund carries metadata deposit_return, so the webhook records it as a deposit
+ * return, not a refund of the stay. Nothing held for it (never paid): 200 {refund_id: null}.
+ *
  * Answers: 400 invalid_request (bad body/amount), the database's refusal with its 4xx and code,
  * Stripe's refusal as 4xx with Stripe's error code (e.g. charge_already_refunded), 502 when
  * Stripe fails or cannot be reached, 503 when the database cannot; never 500.
@@ -22,6 +27,7 @@ serve(async (req) => {
   const start = await userRequest(req);
   if (start instanceof Response) return start;
   const { user, body } = start;
+  if (body?.order_extra_id !== undefined) return refundDeposit(body.order_extra_id, user);
   const orderId = body?.order_id;
   const amount = body?.amount_cents;
   if (typeof orderId !== 'string' || !UUID.test(orderId) || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_CENTS) {
@@ -48,3 +54,27 @@ serve(async (req) => {
     return json(failure.status, failure.body);
   }
 });
+
+/** A returned deposit paid online goes back to the card through Stripe (issue 21). */
+async function refundDeposit(orderExtraId: unknown, user: { token: string; userId: string }): Promise<Response> {
+  if (typeof orderExtraId !== 'string' || !UUID.test(orderExtraId)) return json(400, { error: 'invalid_request' });
+  const prepared = await rpc<{ order_id: string; back_cents: number; payment_intent: string | null; refundable_cents: number | null }>(
+    'prepare_deposit_refund', { p_order_extra_id: orderExtraId }, user.token);
+  if (!prepared.ok) return refusal(prepared);
+  const { order_id: orderId, back_cents: amount, payment_intent: paymentIntent } = prepared.data;
+  if (amount <= 0 || !paymentIntent) return json(200, { refund_id: null, status: 'nothing_to_refund' });
+  const stripe = stripeOrUnavailable();
+  if (stripe instanceof Response) return stripe;
+  try {
+    const refund = await stripe.refunds.create(
+      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, order_extra_id: orderExtraId, deposit_return: 'true', requested_by: user.userId } },
+      { idempotencyKey: `deposit-${orderExtraId}` },
+    );
+    return json(200, { refund_id: refund.id, status: refund.status });
+  } catch (error) {
+    const failure = stripeFailure(error);
+    if (!failure) throw error;
+    console.error('refund-payment: Stripe refused the deposit refund', failure.body);
+    return json(failure.status, failure.body);
+  }
+}

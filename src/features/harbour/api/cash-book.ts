@@ -39,10 +39,15 @@ export interface CashDaySummary {
   balance_cents: number;
 }
 
-/** A non-cash payment or refund of the day (card terminal, transfer, online), listed beside the book. */
+/**
+ * A non-cash payment or refund of the day (card terminal, transfer, online), listed beside the
+ * book: an order's ledger row, or a desk sale / its cancellation (document_id: the receipt or the
+ * Stornorechnung, order_id null).
+ */
 export interface OtherPayment {
   id: string;
-  order_id: string;
+  order_id: string | null;
+  document_id?: string | null;
   kind: 'payment' | 'refund';
   method: Exclude<PaymentMethod, 'cash'>;
   amount_cents: number;
@@ -77,7 +82,7 @@ export const cashDayQueryOptions = (day: string) =>
     queryFn: async (): Promise<CashDay> => {
       const supabase = await getSupabase();
       const { from, until } = berlinDayBounds(day);
-      const [summary, entries, others] = await Promise.all([
+      const [summary, entries, others, deskSales, deskCancels] = await Promise.all([
         supabase.rpc('cash_day', { p_day: day }),
         supabase
           .from('cash_book_entries')
@@ -93,10 +98,37 @@ export const cashDayQueryOptions = (day: string) =>
           .lt('recorded_at', until)
           .order('recorded_at')
           .overrideTypes<{ orders: OrderRef }[]>(),
+        supabase
+          .from('invoices')
+          .select('id, invoice_number, kind, gross_cents, issued_at, desk_sales!inner(method)')
+          .not('desk_sale_id', 'is', null)
+          .neq('desk_sales.method', 'cash')
+          .gte('issued_at', from)
+          .lt('issued_at', until)
+          .overrideTypes<{ desk_sales: { method: string } }[]>(),
+        supabase
+          .from('desk_sale_cancellations')
+          .select('id, document_id, method')
+          .neq('method', 'cash')
+          .gte('cancelled_at', from)
+          .lt('cancelled_at', until),
       ]);
       if (summary.error) throw summary.error;
       if (entries.error) throw entries.error;
       if (others.error) throw others.error;
+      if (deskSales.error) throw deskSales.error;
+      if (deskCancels.error) throw deskCancels.error;
+      // A desk sale's money (by its receipt) and a cancelled one's (by its Stornorechnung, whose
+      // refund method may differ from the sale's).
+      const cancelMethod = new Map(deskCancels.data.map((c) => [c.document_id, c.method]));
+      const desk: OtherPayment[] = deskSales.data.flatMap((d) => {
+        const method = (d.kind === 'cancellation' ? cancelMethod.get(d.id) : d.desk_sales.method) as OtherPayment['method'] | undefined;
+        if (!method || method === ('cash' as string)) return [];
+        return [{
+          id: d.id, order_id: null, document_id: d.id, kind: d.kind === 'cancellation' ? ('refund' as const) : ('payment' as const), method,
+          amount_cents: Math.abs(d.gross_cents), recorded_at: d.issued_at, order_label: d.invoice_number ?? '',
+        }];
+      });
       const s = summary.data as unknown as CashDaySummary;
       const ids = new Set<string>();
       for (const e of entries.data) if (e.recorded_by) ids.add(e.recorded_by);
@@ -116,12 +148,15 @@ export const cashDayQueryOptions = (day: string) =>
           recorded_by_name: e.recorded_by ? (names.get(e.recorded_by) ?? null) : null,
         })),
         closing: s.closing ? { ...s.closing, closed_by_name: s.closing.closed_by ? (names.get(s.closing.closed_by) ?? null) : null } : null,
-        others: others.data.map(({ orders, ...p }) => ({
-          ...p,
-          kind: p.kind as OtherPayment['kind'],
-          method: p.method as OtherPayment['method'],
-          order_label: orderLabel(orders),
-        })),
+        others: [
+          ...others.data.map(({ orders, ...p }) => ({
+            ...p,
+            kind: p.kind as OtherPayment['kind'],
+            method: p.method as OtherPayment['method'],
+            order_label: orderLabel(orders),
+          })),
+          ...desk,
+        ].sort((a, b) => a.recorded_at.localeCompare(b.recorded_at)),
       };
     },
   });

@@ -4,6 +4,7 @@ import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import type { InvoiceDocument } from '@/features/orders/api/invoices';
 import { orderKeys } from '@/features/orders/api/keys';
+import { invokeFunction } from '@/lib/edge-functions';
 import type { DeskPaymentMethod } from './payments';
 import { harbourKeys } from './keys';
 
@@ -55,10 +56,16 @@ export const orderExtrasQueryOptions = (orderId: string) =>
 export type ExtrasAction =
   | { type: 'add'; orderId: string; extraId: string; quantity: number; unitPriceCents?: number }
   | { type: 'remove'; orderExtraId: string }
-  | { type: 'return'; orderExtraId: string; method: 'cash' | 'bank_transfer' }
+  | { type: 'return'; orderExtraId: string; method: 'cash' | 'bank_transfer' | 'online' }
   | { type: 'accept'; messageId: string; orderId: string; extraId: string; quantity: number; unitPriceCents?: number };
 
 async function runExtrasAction(action: ExtrasAction): Promise<void> {
+  // A deposit paid online goes back to the guest's card through Stripe (refund-payment takes
+  // the deposit back and refunds it; the ledger follows Stripe's refund event).
+  if (action.type === 'return' && action.method === 'online') {
+    await invokeFunction('refund-payment', { order_extra_id: action.orderExtraId });
+    return;
+  }
   const supabase = await getSupabase();
   const { error } =
     action.type === 'add'
@@ -111,7 +118,39 @@ export async function sellAtDesk(items: DeskSaleItem[], method: DeskPaymentMetho
   return data as unknown as InvoiceDocument;
 }
 
-/** The newest desk-sale receipts (staff read every document). */
+/** Cancels a desk sale by its receipt (staff; once): answers the Stornorechnung. */
+export async function cancelDeskSale(receiptId: string, reason: string): Promise<InvoiceDocument> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('cancel_desk_sale', { p_receipt_id: receiptId, p_reason: reason.trim() });
+  if (error) throw error;
+  return data as unknown as InvoiceDocument;
+}
+
+export type DeskSaleCancellation = Tables<'desk_sale_cancellations'> & { document_number: string };
+
+/** A desk sale as sold (its method) and its cancellation, if any, with the Stornorechnung's number. */
+export const deskSaleStateQueryOptions = (deskSaleId: string) =>
+  queryOptions({
+    queryKey: [...extrasKeys.all, 'desk-sale', deskSaleId] as const,
+    queryFn: async (): Promise<{ method: DeskPaymentMethod; gross_cents: number; cancellation: DeskSaleCancellation | null }> => {
+      const supabase = await getSupabase();
+      const [sale, cancellation, storno] = await Promise.all([
+        supabase.from('desk_sales').select('method, gross_cents').eq('id', deskSaleId).single(),
+        supabase.from('desk_sale_cancellations').select('*').eq('desk_sale_id', deskSaleId).maybeSingle(),
+        supabase.from('invoices').select('id, invoice_number').eq('desk_sale_id', deskSaleId).eq('kind', 'cancellation').maybeSingle(),
+      ]);
+      if (sale.error) throw sale.error;
+      if (cancellation.error) throw cancellation.error;
+      if (storno.error) throw storno.error;
+      return {
+        method: sale.data.method as DeskPaymentMethod,
+        gross_cents: sale.data.gross_cents,
+        cancellation: cancellation.data ? { ...cancellation.data, document_number: storno.data?.invoice_number ?? '' } : null,
+      };
+    },
+  });
+
+/** The newest desk-sale receipts and Stornorechnungen (staff read every document). */
 export const deskReceiptsQueryOptions = () =>
   queryOptions({
     queryKey: [...extrasKeys.all, 'receipts'] as const,
@@ -119,7 +158,7 @@ export const deskReceiptsQueryOptions = () =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('invoices')
-        .select('id, invoice_number, issued_at, gross_cents, desk_sale_id')
+        .select('id, invoice_number, issued_at, gross_cents, desk_sale_id, kind')
         .not('desk_sale_id', 'is', null)
         .order('issued_at', { ascending: false })
         .limit(10);
@@ -160,6 +199,15 @@ export function extrasErrorMessage(error: unknown): string {
     case 'buyer_required': return t`Über 250 € braucht der Beleg Name und Anschrift des Käufers.`;
     case 'message_not_found': return t`Diese Anfrage gibt es nicht.`;
     case 'request_done': return t`Diese Anfrage ist schon erledigt.`;
+    case 'reason_required': return t`Bitte einen Grund für die Stornierung angeben.`;
+    case 'receipt_not_found': return t`Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.`;
+    case 'desk_sale_cancelled': return t`Dieser Verkauf ist schon storniert.`;
+    case 'no_online_payment': return t`Die Buchung wurde nicht online bezahlt: das Pfand bitte bar oder per Überweisung zurückgeben.`;
+    case 'deposit_refund_online': return t`Ein online bezahltes Pfand geht über Stripe zurück.`;
+    // refund-payment (FunctionCallError: the message is the code)
+    case 'not_configured':
+    case 'payment_provider_error':
+    case 'network': return t`Stripe ist gerade nicht erreichbar. Bitte später erneut versuchen.`;
   }
   if (e.code === '23505') return t`Diesen Code gibt es schon.`;
   if (e.code === '23514' || e.code === '22P02') return t`Die Angaben sind ungültig (Pfand immer mit 0 % USt.).`;

@@ -260,10 +260,16 @@ function OtherPayments({ others }: { others: OtherPayment[] }) {
             ) : (
               <ul className="divide-y divide-slate-100 text-sm" aria-label={t`${title}: Zahlungen`}>
                 {rows.map((p) => (
-                  <li key={p.id} className="flex items-baseline justify-between gap-3 px-3 py-1.5">
+                  <li key={p.id} className="flex items-baseline justify-between gap-3 px-3 py-1.5" data-testid="other-payment">
                     <span className="min-w-0">
                       {formatBerlinTime(p.recorded_at)}{' · '}
-                      <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: p.order_id }} className="text-primary-dark underline underline-offset-2">{p.order_label || <Trans>Buchung</Trans>}</Link>
+                      {p.order_id ? (
+                        <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: p.order_id }} className="text-primary-dark underline underline-offset-2">{p.order_label || <Trans>Buchung</Trans>}</Link>
+                      ) : (
+                        <Link to="/{-$locale}/account/admin/desk-sale/$documentId" params={{ documentId: p.document_id ?? '' }} className="text-primary-dark underline underline-offset-2">
+                          <Trans>Verkauf am Hafenbüro {p.order_label}</Trans>
+                        </Link>
+                      )}
                       {p.kind === 'refund' && <> · <Trans>Erstattung</Trans></>}
                     </span>
                     <Money cents={p.kind === 'refund' ? -p.amount_cents : p.amount_cents} />

@@ -12,11 +12,20 @@ import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { usePaymentMethodLabel } from '@/features/orders/components/order-status';
 import { invoiceDocumentQueryOptions } from '@/features/orders/api/invoices';
-import { InvoiceDocumentView } from '@/features/orders/components/invoice-document';
+import { InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders/components/invoice-document';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
 import { orderKeys } from '@/features/orders/api/keys';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro, parseEuroCents } from '@/lib/prices';
-import { deskReceiptsQueryOptions, extrasCatalogueQueryOptions, extrasErrorMessage, extrasKeys, sellAtDesk } from '../api/extras';
+import { cancelDeskSale, deskReceiptsQueryOptions, deskSaleStateQueryOptions, extrasCatalogueQueryOptions, extrasErrorMessage, extrasKeys, sellAtDesk } from '../api/extras';
 import { harbourKeys } from '../api/keys';
 import { deskQuantity, deskSaleSchema, type DeskSaleInput, type DeskSaleValues } from '../schemas/extras';
 import { useExtraName, useExtraUnitLabel } from './extras-labels';
@@ -33,6 +42,7 @@ export function DeskSalePage() {
   const nameOf = useExtraName();
   const unitLabel = useExtraUnitLabel();
   const methodLabel = usePaymentMethodLabel();
+  const kindLabel = useInvoiceKindLabel();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const catalogue = useQuery(extrasCatalogueQueryOptions());
@@ -169,10 +179,10 @@ export function DeskSalePage() {
         ) : (
           <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white" aria-label={t`Letzte Belege`}>
             {(receipts.data ?? []).map((r) => (
-              <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-x-4 px-4 py-2">
+              <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-x-4 px-4 py-2" data-testid="desk-receipt" data-kind={r.kind}>
                 <span className="flex flex-col">
                   <Link to="/{-$locale}/account/admin/desk-sale/$documentId" params={{ documentId: r.id }} className="font-medium text-primary-dark underline underline-offset-4">
-                    {r.invoice_number}
+                    {r.kind === 'cancellation' ? `${kindLabel(r.kind)} ${r.invoice_number}` : r.invoice_number}
                   </Link>
                   <span className="text-sm text-slate-600">{formatBerlinDateTime(r.issued_at, locale)}</span>
                 </span>
@@ -186,16 +196,18 @@ export function DeskSalePage() {
   );
 }
 
-/** /account/admin/desk-sale/{documentId}: the stored receipt, ready to print (never live data). */
+/** /account/admin/desk-sale/{documentId}: the stored receipt or its Stornorechnung, ready to print (never live data). */
 export function DeskReceiptPage({ id }: { id: string }) {
   const { t } = useLingui();
+  const kindLabel = useInvoiceKindLabel();
   const doc = useQuery(invoiceDocumentQueryOptions(id));
   const back = (
     <Link to="/{-$locale}/account/admin/desk-sale" className="self-center text-primary-dark underline underline-offset-4"><Trans>Neuer Verkauf</Trans></Link>
   );
   if (doc.isPending) return <Page title={t`Beleg`}><p role="status"><Trans>Lädt…</Trans></p></Page>;
   if (doc.isError) return <Page title={t`Beleg`}><p role="alert" className="text-red-800">{extrasErrorMessage(doc.error)}</p></Page>;
-  if (!doc.data || !doc.data.desk_sale_id) {
+  const d = doc.data;
+  if (!d || !d.desk_sale_id) {
     return (
       <Page title={t`Beleg nicht gefunden`}>
         <p role="alert"><Trans>Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.</Trans></p>
@@ -203,5 +215,100 @@ export function DeskReceiptPage({ id }: { id: string }) {
       </Page>
     );
   }
-  return <InvoiceDocumentView doc={doc.data} back={back} title={t`Beleg ${doc.data.invoice_number}`} />;
+  const title = d.kind === 'invoice' ? t`Beleg ${d.invoice_number}` : `${kindLabel(d.kind)} ${d.invoice_number}`;
+  return (
+    <InvoiceDocumentView doc={d} title={title} back={<>{back}<DeskSaleCancel receiptId={d.kind === 'invoice' ? d.id : null} deskSaleId={d.desk_sale_id} /></>} />
+  );
+}
+
+/**
+ * The receipt's cancellation: staff cancel a desk sale once (wrong item, the guest brings it
+ * back) after confirming with a reason; the database issues the Stornorechnung and pays the money
+ * back the way it was paid (cash out of the till, card terminal or transfer beside the cash book).
+ * A cancelled sale names its Stornorechnung; the Stornorechnung links back to the receipt.
+ */
+function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; deskSaleId: string }) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  const methodLabel = usePaymentMethodLabel();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const state = useQuery(deskSaleStateQueryOptions(deskSaleId));
+  const receipts = useQuery(deskReceiptsQueryOptions());
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!state.data) return null;
+  const { cancellation, method, gross_cents: gross } = state.data;
+  if (receiptId === null) {
+    const receipt = (receipts.data ?? []).find((r) => r.desk_sale_id === deskSaleId && r.kind === 'invoice');
+    return receipt ? (
+      <Link to="/{-$locale}/account/admin/desk-sale/$documentId" params={{ documentId: receipt.id }} className="self-center text-primary-dark underline underline-offset-4">
+        <Trans>Zum Beleg {receipt.invoice_number}</Trans>
+      </Link>
+    ) : null;
+  }
+  if (cancellation) {
+    return (
+      <p className="basis-full text-sm text-slate-800" data-testid="desk-sale-cancelled">
+        <Trans>
+          Storniert am {formatBerlinDateTime(cancellation.cancelled_at, locale)} ({cancellation.reason}); {formatEuro(cancellation.amount_cents, locale)} zurück: {methodLabel(cancellation.method)}.
+        </Trans>{' '}
+        <Link to="/{-$locale}/account/admin/desk-sale/$documentId" params={{ documentId: cancellation.document_id }} className="font-medium text-primary-dark underline underline-offset-4">
+          <Trans>Stornorechnung {cancellation.document_number}</Trans>
+        </Link>
+      </p>
+    );
+  }
+  const how = method === 'cash' ? t`bar aus der Kasse (Erstattung im Kassenbuch, am heute offenen Kassentag)`
+    : method === 'card_terminal' ? t`auf die Karte am Kartenterminal (neben dem Kassenbuch aufgeführt)`
+    : t`per Überweisung (neben dem Kassenbuch aufgeführt)`;
+  const submit = async () => {
+    if (!reason.trim()) {
+      setError(t`Bitte einen Grund für die Stornierung angeben.`);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      const storno = await cancelDeskSale(receiptId, reason);
+      queryClient.setQueryData(invoiceDocumentQueryOptions(storno.id).queryKey, storno);
+      void queryClient.invalidateQueries({ queryKey: extrasKeys.all });
+      void queryClient.invalidateQueries({ queryKey: [...harbourKeys.all, 'cash'] });
+      setOpen(false);
+      await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: storno.id } });
+    } catch (e) {
+      setError(extrasErrorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="outline" onClick={() => { setError(null); setOpen(true); }}><Trans>Verkauf stornieren</Trans></Button>
+      <AlertDialog open={open} onOpenChange={(o) => !busy && setOpen(o)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle><Trans>Verkauf stornieren?</Trans></AlertDialogTitle>
+            <AlertDialogDescription>
+              <Trans>
+                Der Beleg bleibt unverändert; eine Stornorechnung mit eigener Nummer hebt ihn auf. {formatEuro(gross, locale)} gehen zurück: {how}. Ein Verkauf wird nur einmal storniert.
+              </Trans>
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <div className="grid gap-2">
+            <Label htmlFor="desk-cancel-reason"><Trans>Grund</Trans></Label>
+            <Input id="desk-cancel-reason" value={reason} maxLength={500} autoComplete="off" onChange={(e) => setReason(e.target.value)}
+              aria-invalid={!!error} aria-describedby={error ? 'desk-cancel-error' : undefined} placeholder={t`z. B. falscher Artikel, Ware zurückgegeben`} />
+            {error && <p id="desk-cancel-error" role="alert" className="text-sm text-red-700">{error}</p>}
+          </div>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={busy}><Trans>Abbrechen</Trans></AlertDialogCancel>
+            <Button variant="destructive" disabled={busy} onClick={() => void submit()}><Trans>Stornorechnung ausstellen</Trans></Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
 }

@@ -28,8 +28,8 @@ type Feedback = { ok: boolean; text: string } | null;
 /**
  * The order's extras for the harbour team (washing machine, boat lift, ice, deposits): each
  * priced as when added; staff add one, remove one (an invoiced order then gets a cancellation
- * and a new invoice, issued by the database) or take a deposit's item back (refund in cash or
- * by transfer).
+ * and a new invoice, issued by the database) or take a deposit's item back (refund in cash, by
+ * transfer or, when the guest paid online, to their card through Stripe; the guest is mailed).
  */
 export function OrderExtrasSection({ order }: { order: Order }) {
   const { t, i18n } = useLingui();
@@ -43,6 +43,8 @@ export function OrderExtrasSection({ order }: { order: Order }) {
   const open = order.status === 'unverified' || order.status === 'confirmed' || order.status === 'checked_in' || order.status === 'completed';
   const takesExtras = order.status !== 'cancelled' && order.status !== 'expired';
   const rows = extras.data ?? [];
+  // Paid (at least in part) online: the order carries Stripe's payment intent.
+  const paidOnline = !!order.payment_id;
   const active = rows.filter((r) => !r.removed_at && !r.returned_at);
   const total = active.reduce((sum, r) => sum + r.quantity * r.unit_price_cents, 0);
 
@@ -128,14 +130,25 @@ export function OrderExtrasSection({ order }: { order: Order }) {
               <AlertDialogHeader>
                 <AlertDialogTitle><Trans>Pfand zurückgeben?</Trans></AlertDialogTitle>
                 <AlertDialogDescription>
-                  <Trans>Der Gast gibt {nameOf(confirm.row)} zurück. Was dafür bezahlt wurde ({formatEuro(confirm.row.quantity * confirm.row.unit_price_cents, locale)}), geht als Erstattung zurück.</Trans>
+                  <Trans>Der Gast gibt {nameOf(confirm.row)} zurück. Was dafür bezahlt wurde ({formatEuro(confirm.row.quantity * confirm.row.unit_price_cents, locale)}), geht als Erstattung zurück. Der Gast bekommt eine E-Mail darüber.</Trans>
                 </AlertDialogDescription>
               </AlertDialogHeader>
+              {paidOnline && (
+                <p className="rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-slate-800" data-testid="deposit-online-note">
+                  <Trans>Die Buchung wurde online mit Karte bezahlt (Stripe). Ein online bezahltes Pfand geht als Erstattung über Stripe auf die Karte des Gastes zurück; je nach Bank erscheint es nach 5 bis 10 Tagen auf seiner Abrechnung. Die Erstattung steht in den Zahlungen, sobald Stripe sie bestätigt.</Trans>
+                </p>
+              )}
               <AlertDialogFooter>
                 <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
-                {(['cash', 'bank_transfer'] as const).map((method) => (
-                  <Button key={method} onClick={() => { const row = confirm.row; setConfirm(null); void run({ type: 'return', orderExtraId: row.id, method }, t`Pfand zurückgegeben.`); }}>
-                    {method === 'cash' ? <Trans>Bar zurückzahlen</Trans> : <Trans>Per Überweisung</Trans>}
+                {((paidOnline ? ['online', 'cash', 'bank_transfer'] : ['cash', 'bank_transfer']) as ('online' | 'cash' | 'bank_transfer')[]).map((method) => (
+                  <Button key={method} variant={paidOnline && method !== 'online' ? 'outline' : 'default'}
+                    onClick={() => {
+                      const row = confirm.row;
+                      setConfirm(null);
+                      void run({ type: 'return', orderExtraId: row.id, method },
+                        method === 'online' ? t`Pfand zurückgegeben: wird über Stripe auf die Karte erstattet.` : t`Pfand zurückgegeben.`);
+                    }}>
+                    {method === 'online' ? <Trans>Auf die Karte erstatten (Stripe)</Trans> : method === 'cash' ? <Trans>Bar zurückzahlen</Trans> : <Trans>Per Überweisung</Trans>}
                   </Button>
                 ))}
               </AlertDialogFooter>

@@ -42,6 +42,7 @@ export function OrderMails({ orderId }: { orderId: string }) {
       case 'booking_cancelled': return t`Stornierung`;
       case 'payment_receipt': return t`Zahlungsbestätigung`;
       case 'refund_notice': return t`Erstattung`;
+      case 'deposit_return': return t`Pfandrückgabe`;
       default: return kind;
     }
   };
