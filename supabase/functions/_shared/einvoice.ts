@@ -275,28 +275,14 @@ export function buildCiiXml(doc: PdfInvoiceDocument): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${body}\n`;
 }
 
-/** The XMP packet: PDF/A-3B identification, Dublin Core title, and the Factur-X extension schema. */
-function xmp(doc: PdfInvoiceDocument, title: string): string {
-  const date = new Date(doc.issued_at).toISOString();
-  return `<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
-<x:xmpmeta xmlns:x="adobe:ns:meta/">
- <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-  <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
-   <pdfaid:part>3</pdfaid:part>
-   <pdfaid:conformance>B</pdfaid:conformance>
-  </rdf:Description>
-  <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
-   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">${esc(title)}</rdf:li></rdf:Alt></dc:title>
-   <dc:creator><rdf:Seq><rdf:li>${esc(doc.issuer?.name ?? '')}</rdf:li></rdf:Seq></dc:creator>
-  </rdf:Description>
-  <rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
-   <pdf:Producer>pdf-lib</pdf:Producer>
-  </rdf:Description>
-  <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/">
-   <xmp:CreateDate>${date}</xmp:CreateDate>
-   <xmp:ModifyDate>${date}</xmp:ModifyDate>
-  </rdf:Description>
-  <rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#">
+/**
+ * The Factur-X part of the XMP packet (./pdfa.ts writes the rest: PDF/A-3B identification, Dublin
+ * Core, dates): the fx: properties and, because PDF/A allows only predefined or described
+ * schemas, the PDF/A extension schema description of the fx: namespace (Factur-X 1.0 / ZUGFeRD
+ * 2.x specification, XMP extension schema).
+ */
+export function facturXXmp(): string {
+  return `  <rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#">
    <fx:DocumentType>INVOICE</fx:DocumentType>
    <fx:DocumentFileName>${FACTURX_FILENAME}</fx:DocumentFileName>
    <fx:Version>1.0</fx:Version>
@@ -320,24 +306,22 @@ function xmp(doc: PdfInvoiceDocument, title: string): string {
      </rdf:li>
     </rdf:Bag>
    </pdfaExtension:schemas>
-  </rdf:Description>
- </rdf:RDF>
-</x:xmpmeta>
-<?xpacket end="w"?>`;
+  </rdf:Description>`;
 }
 
 /**
  * Makes `pdf` the hybrid e-invoice of `doc`: the CII XML as the associated file factur-x.xml
  * (embedded file stream /Subtype text/xml, file specification with /AFRelationship
- * /Alternative, listed in the catalog's /AF and /Names /EmbeddedFiles) and the XMP metadata
- * stream with the PDF/A-3 and Factur-X identification.
+ * /Alternative, listed in the catalog's /AF and /Names /EmbeddedFiles). The XMP metadata with the
+ * PDF/A-3 and Factur-X identification is written by ./pdfa.ts `finishPdfA` with `facturXXmp()`.
  */
-export function attachFacturX(pdf: PDFDocument, doc: PdfInvoiceDocument, title: string, xml = buildCiiXml(doc)): void {
+export function attachFacturX(pdf: PDFDocument, doc: PdfInvoiceDocument, xml = buildCiiXml(doc)): void {
   const context = pdf.context;
   const bytes = new TextEncoder().encode(xml);
   const issued = new Date(doc.issued_at);
   const pdfDate = PDFString.fromDate(Number.isNaN(issued.getTime()) ? new Date(0) : issued);
-  const file = context.stream(bytes, {
+  // Deflated (PDF/A-3 allows any standard filter on an embedded file): an XML shrinks to a fifth.
+  const file = context.flateStream(bytes, {
     Type: 'EmbeddedFile',
     Subtype: 'text/xml',
     Params: { Size: bytes.length, ModDate: pdfDate },
@@ -355,6 +339,4 @@ export function attachFacturX(pdf: PDFDocument, doc: PdfInvoiceDocument, title: 
   const catalog = pdf.catalog;
   catalog.set(PDFName.of('AF'), context.obj([specRef]));
   catalog.set(PDFName.of('Names'), context.obj({ EmbeddedFiles: { Names: [PDFString.of(FACTURX_FILENAME), specRef] } }));
-  const meta = context.stream(new TextEncoder().encode(xmp(doc, title)), { Type: 'Metadata', Subtype: 'XML' });
-  catalog.set(PDFName.of('Metadata'), context.register(meta));
 }

@@ -6,12 +6,14 @@
  * with quantity, unit price and VAT rate, net / VAT per rate / gross, the document a correction
  * refers to, and "Seite 1 von 2" on every page, in German or English.
  *
- * One module for Deno (the invoice-pdf and send-mail edge functions) and Node (the tests): it
- * uses only pdf-lib (pure JavaScript, the 14 standard PDF fonts built in, no file or network
- * access) and Intl; no Deno or Node globals. docs/decisions.md, "Invoice PDFs".
+ * One module for Deno (the invoice-pdf, send-mail and invoice-archive edge functions) and Node
+ * (the tests): pdf-lib and @pdf-lib/fontkit (pure JavaScript) and Intl; no Deno or Node globals.
+ * Every PDF is PDF/A-3b (./pdfa.ts: the embedded Liberation Sans subset, sRGB output intent, XMP).
+ * docs/decisions.md, "Invoice PDFs" and "PDF/A-3b invoice PDFs".
  */
-import { LineCapStyle, PDFDocument, PDFFont, PDFPage, StandardFonts, rgb } from 'pdf-lib';
-import { attachFacturX, isEInvoice } from './einvoice.ts';
+import { LineCapStyle, PDFDocument, PDFFont, PDFPage, rgb } from 'pdf-lib';
+import { attachFacturX, facturXXmp, isEInvoice } from './einvoice.ts';
+import { embedPdfAFonts, finishPdfA, type PdfAFonts } from './pdfa.ts';
 
 export type PdfLocale = 'de' | 'en';
 
@@ -186,23 +188,20 @@ const GREY = rgb(0.38, 0.42, 0.48);
 const RULE = rgb(0.75, 0.78, 0.82);
 const SHADE = rgb(0.93, 0.95, 0.97);
 
-/** Characters the standard fonts (WinAnsi) lack, written as close as they can be. */
+/** Characters the font lacks, written as close as they can be (used only when the font has no glyph). */
 const REPLACE: Record<string, string> = {
   '\u202f': '\u00a0', '\u2009': ' ', '\u2212': '-', 'ł': 'l', 'Ł': 'L', 'đ': 'd', 'Đ': 'D', 'ø': 'ø', 'ı': 'i', 'ś': 's', 'ń': 'n',
 };
 
-interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
-}
+type Fonts = PdfAFonts;
 
-/** Text the font can draw: known substitutes, accents dropped where the letter is missing, '?' for the rest. */
-// A font's character set, computed once per font name (the archive renders thousands of documents).
-const characterSets = new Map<string, Set<number>>();
-
-function drawable(font: PDFFont, text: string): string {
-  let supported = characterSets.get(font.name);
-  if (!supported) characterSets.set(font.name, (supported = new Set(font.getCharacterSet())));
+/**
+ * Text the font can draw: known substitutes, accents dropped where the letter is missing, '?' for
+ * the rest (PDF/A forbids showing .notdef). The character set is computed once per font file
+ * (the archive renders thousands of documents).
+ */
+function drawable(fonts: Fonts, font: PDFFont, text: string): string {
+  const supported = fonts.characters(font);
   let out = '';
   for (const ch of String(text ?? '').replace(/[\r\n\t]+/g, ' ')) {
     const cp = ch.codePointAt(0)!;
@@ -217,8 +216,8 @@ function drawable(font: PDFFont, text: string): string {
 }
 
 /** Words wrapped to a width (a word longer than the width is cut). */
-function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
-  const words = drawable(font, text).split(/ +/).filter(Boolean);
+function wrap(fonts: Fonts, font: PDFFont, size: number, text: string, width: number): string[] {
+  const words = drawable(fonts, font, text).split(/ +/).filter(Boolean);
   const lines: string[] = [];
   let line = '';
   for (let word of words) {
@@ -296,21 +295,13 @@ function drawLogo(page: PDFPage, x: number, top: number, size: number) {
 export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocale = 'de'): Promise<Uint8Array> {
   const t = TEXT[locale] ?? TEXT.de;
   const f = formatters(locale);
-  const pdf = await PDFDocument.create();
-  const fonts: Fonts = { regular: await pdf.embedFont(StandardFonts.Helvetica), bold: await pdf.embedFont(StandardFonts.HelveticaBold) };
+  // updateMetadata false: pdf-lib adds no Info entries of its own (PDF/A wants each one in the XMP too).
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  const seed = `${doc.id ?? ''}|${doc.invoice_number}|${doc.issued_at}|${locale}`;
+  const fonts: Fonts = await embedPdfAFonts(pdf, seed);
   const issuer = doc.issuer ?? {};
   const title = documentTitle(doc.kind, locale);
   const issuedAt = new Date(doc.issued_at);
-  pdf.setTitle(`${title} ${doc.invoice_number}`);
-  pdf.setAuthor(issuer.name ?? '');
-  pdf.setSubject(`${title} ${doc.invoice_number}${doc.booking_number ? ` (${t.booking} ${doc.booking_number})` : ''}`);
-  pdf.setCreator(issuer.name ?? '');
-  pdf.setProducer('pdf-lib');
-  pdf.setLanguage(locale === 'en' ? 'en-GB' : 'de-DE');
-  if (!Number.isNaN(issuedAt.getTime())) {
-    pdf.setCreationDate(issuedAt);
-    pdf.setModificationDate(issuedAt);
-  }
 
   let page = pdf.addPage([PAGE_W, PAGE_H]);
   let y = PAGE_H - 50;
@@ -318,7 +309,7 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   const text = (s: string, x: number, yy: number, opts: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; align?: 'left' | 'right' } = {}) => {
     const font = opts.bold ? fonts.bold : fonts.regular;
     const size = opts.size ?? 9.5;
-    const str = drawable(font, s);
+    const str = drawable(fonts, font, s);
     const w = font.widthOfTextAtSize(str, size);
     page.drawText(str, { x: opts.align === 'right' ? x - w : x, y: yy, size, font, color: opts.color ?? INK });
     return w;
@@ -349,7 +340,7 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
       ay -= 13.5;
     }
   } else if (doc.small_amount) {
-    for (const line of wrap(fonts.regular, 9.5, t.small, 240)) {
+    for (const line of wrap(fonts, fonts.regular, 9.5, t.small, 240)) {
       text(line, LEFT, ay, { size: 9.5 });
       ay -= 12.5;
     }
@@ -378,7 +369,7 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   y -= 20;
   const intro = doc.kind === 'cancellation' ? t.cancellationIntro : doc.kind === 'credit_note' ? t.creditIntro : '';
   const introLines = [
-    ...(intro ? wrap(fonts.regular, 9.5, fill(intro, { ref: doc.refers_to_number ?? '' }), RIGHT - LEFT) : []),
+    ...(intro ? wrap(fonts, fonts.regular, 9.5, fill(intro, { ref: doc.refers_to_number ?? '' }), RIGHT - LEFT) : []),
     ...(doc.small_amount && r ? [t.smallShort] : []),
   ];
   for (const line of introLines) {
@@ -418,7 +409,7 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   const lines = [...(doc.lines ?? [])].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
   lines.forEach((l, i) => {
     const description = locale === 'en' && l.description_en ? l.description_en : l.description;
-    const wrapped = wrap(fonts.regular, 9.5, description, itemWidth);
+    const wrapped = wrap(fonts, fonts.regular, 9.5, description, itemWidth);
     const height = wrapped.length * 12 + 10;
     if (y - height < FOOTER_TOP + 20) {
       newPage();
@@ -456,7 +447,7 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   totalRow(t.gross, f.eur(doc.gross_cents), { size: 12, bold: true });
   if (closing) {
     y -= 16;
-    for (const line of wrap(fonts.regular, 9.5, closing, RIGHT - LEFT)) {
+    for (const line of wrap(fonts, fonts.regular, 9.5, closing, RIGHT - LEFT)) {
       text(line, LEFT, y);
       y -= 13;
     }
@@ -476,6 +467,19 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   });
 
   // A business guest's document is also the e-invoice: the CII XML inside (./einvoice.ts).
-  if (isEInvoice(doc)) attachFacturX(pdf, doc, `${title} ${doc.invoice_number}`);
+  const einvoice = isEInvoice(doc);
+  if (einvoice) attachFacturX(pdf, doc);
+  // PDF/A-3b: Info and XMP alike (dates = the issue date, so the same document gives the same bytes).
+  await finishPdfA(pdf, {
+    title: `${title} ${doc.invoice_number}`,
+    author: issuer.name || undefined,
+    subject: `${title} ${doc.invoice_number}${doc.booking_number ? ` (${t.booking} ${doc.booking_number})` : ''}`,
+    creator: issuer.name || undefined,
+    producer: 'pdf-lib',
+    language: locale === 'en' ? 'en-GB' : 'de-DE',
+    date: issuedAt,
+    idSeed: seed,
+    xmpDescriptions: einvoice ? facturXXmp() : undefined,
+  });
   return await pdf.save({ useObjectStreams: false });
 }

@@ -157,8 +157,10 @@ describe('ZUGFeRD / Factur-X PDF', () => {
     expect(Buffer.from(await renderInvoicePdf(invoice, 'de')).equals(Buffer.from(bytes))).toBe(true);
   });
 
-  it('a private guest\'s invoice stays a plain PDF', async () => {
+  it('a private guest\'s invoice stays a plain PDF (PDF/A-3b without Factur-X)', async () => {
     const plain = await facturX(await renderInvoicePdf({ ...invoice, recipient: { ...recipient, company: undefined } }, 'de'));
-    expect(plain).toEqual({ files: [], embeddedNames: [], xmp: '' });
+    expect(plain).toMatchObject({ files: [], embeddedNames: [] });
+    expect(plain.xmp).toContain('<pdfaid:part>3</pdfaid:part>');
+    expect(plain.xmp).not.toContain('fx:');
   });
 });

@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, decodePDFRawStream } from 'pdf-lib';
 
 const XSD_DIR = resolve(import.meta.dirname, '../../../../tests/schemas/factur-x-en16931');
 const MAIN = 'Factur-X_EN16931.xsd';
@@ -148,7 +148,7 @@ export async function facturX(bytes: Uint8Array) {
       name: name instanceof PDFString || name instanceof PDFHexString ? name.decodeText() : '',
       relationship: spec.lookup(PDFName.of('AFRelationship'))?.toString(),
       subtype: stream.dict.lookup(PDFName.of('Subtype'))?.toString(),
-      xml: new TextDecoder().decode(stream.contents),
+      xml: new TextDecoder().decode(decodePDFRawStream(stream).decode()),
     };
   });
   const namesTree = catalog.lookupMaybe(PDFName.of('Names'), PDFDict)?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict)?.lookupMaybe(PDFName.of('Names'), PDFArray);
