@@ -201,6 +201,49 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
+    test('dragging the end of a bar changes only the departure, at the new price; Shift+arrow does the same from the keyboard', async ({ page, consoleErrors }) => {
+      const arrival = dayOf(base[locale] + 34);
+      const departure = dayOf(base[locale] + 35);
+      const [a] = await freeBerths(arrival, dayOf(base[locale] + 38));
+      const tag = `End${locale}${Date.now().toString(36)}`;
+      const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Ede', last: tag, boat: `Boot ${tag}` });
+      const token = await staffToken();
+      const longer = await rpcAs<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: arrival, p_departure: dayOf(base[locale] + 37), p_boat_length: 8 }, token);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(calendarUrl(dayOf(base[locale] + 33)));
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await showBerths(page, [a!.name]);
+      const bar = barOn(page, a!.place_id, arrival, 'reservation');
+      const lane = (await row(page, a!.place_id).locator('[data-lane]').boundingBox())!;
+      const handle = (await bar.locator('[data-resize]').boundingBox())!;
+      const x = handle.x + handle.width / 2;
+      const y = handle.y + handle.height / 2;
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + lane.width / 7, y, { steps: 4 });
+      await page.mouse.move(x + (lane.width / 7) * 2, y, { steps: 4 });
+      await page.mouse.up();
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog.getByRole('heading')).toHaveText(w.rescheduleTitle);
+      await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 37), locale)}`);
+      await expect(dialog.locator('[data-price]')).toHaveText(euro(longer.data.gross_cents, locale));
+      await dialog.getByRole('button', { name: w.reschedule, exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
+      await expect(barOn(page, a!.place_id, arrival, 'reservation')).toHaveAttribute('data-days', `${arrival} ${departure} ${dayOf(base[locale] + 36)} ${dayOf(base[locale] + 37)}`);
+      expect(await orderArrival(orderId)).toBe(arrival);
+
+      // The keyboard: Shift+Left brings the departure a day earlier.
+      await barOn(page, a!.place_id, arrival, 'reservation').focus();
+      await page.keyboard.press('Shift+ArrowLeft');
+      await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 36), locale)}`);
+      await expect(dialog.locator('[data-price]')).toBeVisible();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
+      await expect(barOn(page, a!.place_id, arrival, 'reservation')).toHaveAttribute('data-days', `${arrival} ${departure} ${dayOf(base[locale] + 36)}`);
+      expect(consoleErrors).toEqual([]);
+    });
+
     test('the keyboard moves a booking by a day: Space, arrow right, Space, then confirm', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 22);
       const departure = dayOf(base[locale] + 23);

@@ -127,7 +127,7 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
         ))}
       </ul>
       <p className="text-sm text-slate-600">
-        <Trans>Buchungen auf einen anderen Liegeplatz oder andere Tage ziehen, um sie umzulegen oder zu verschieben (Tastatur: Leertaste, Pfeiltasten, Leertaste). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
+        <Trans>Buchungen auf einen anderen Liegeplatz oder andere Tage ziehen, um sie umzulegen oder zu verschieben (Tastatur: Leertaste, Pfeiltasten, Leertaste); das Ende ziehen ändert nur die Abreise (Tastatur: Umschalt+Pfeil links/rechts). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
       </p>
 
       {moveResult && (
@@ -146,19 +146,19 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
           places={places}
           today={today}
           pending={pending}
-          onMove={(entry, toPlace, days) => { setMoveResult(null); setNotify(true); setPending({ entry, toPlace, days, confirmed: false }); }}
+          onMove={(entry, toPlace, days, endDays) => { setMoveResult(null); setNotify(true); setPending({ entry, toPlace, days, endDays, confirmed: false }); }}
           onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
           onOpen={(e) => { setCancelError(false); setOpened(e); }}
         />
       )}
 
       <RescheduleDialog
-        key={pending && pending.days !== 0 ? `${pending.entry.id}:${pending.toPlace.id}:${pending.days}` : 'none'}
-        move={pending && pending.days !== 0 ? pending : null}
+        key={pending && (pending.days !== 0 || pending.endDays) ? `${pending.entry.id}:${pending.toPlace.id}:${pending.days}:${pending.endDays ?? ''}` : 'none'}
+        move={pending && (pending.days !== 0 || pending.endDays) ? pending : null}
         onConfirming={confirmReschedule}
         onSettled={settleReschedule}
       />
-      <AlertDialog open={!!pending && pending.days === 0 && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
+      <AlertDialog open={!!pending && pending.days === 0 && !pending.endDays && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle><Trans>Buchung umlegen?</Trans></AlertDialogTitle>

@@ -10,10 +10,10 @@ import { harbourKeys } from '../api/keys';
 import { orderErrorMessage, rescheduleQuoteQueryOptions, useOrderAction } from '../api/orders';
 import type { PendingMove } from './timeline';
 
-/** The new dates of a stay shifted by whole days (Berlin days): arrival and departure move together. */
+/** The new dates of a stay shifted by whole days (Berlin days): arrival and departure together, or the departure alone (endDays). */
 export function shiftedDates(move: PendingMove) {
   const arrival = addDaysIso(berlinDay(move.entry.starts_at), move.days);
-  const departure = move.entry.ends_at ? addDaysIso(berlinDay(move.entry.ends_at), move.days) : null;
+  const departure = move.entry.ends_at ? addDaysIso(berlinDay(move.entry.ends_at), move.endDays ?? move.days) : null;
   return { arrival, departure };
 }
 

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type Modifier } from '@dnd-kit/core';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useLingui } from '@lingui/react/macro';
@@ -40,6 +40,8 @@ export interface PendingMove {
   toPlace: Place;
   /** Whole days the stay is shifted by (0: same dates, another berth). */
   days: number;
+  /** Set when only the departure moves (the bar's end dragged, or Shift+arrow): whole days. */
+  endDays?: number;
 }
 
 /** Only bookings move (the database refuses what may not: order_not_movable, 23P01, fit). */
@@ -78,8 +80,8 @@ export interface TimelineProps {
   places: Place[];
   today: string;
   pending: PendingMove | null;
-  /** A bar dropped on another berth and/or shifted by whole days. */
-  onMove: (entry: CalendarEntry, toPlace: Place, days: number) => void;
+  /** A bar dropped on another berth and/or shifted by whole days, or its end (departure) moved by endDays. */
+  onMove: (entry: CalendarEntry, toPlace: Place, days: number, endDays?: number) => void;
   onSelect: (place: Place, fromDay: string, toDay: string) => void;
   onOpen: (entry: CalendarEntry) => void;
 }
@@ -119,7 +121,10 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   }, [data]);
   const pendingBar = useMemo(() => {
     if (!pending) return null;
-    const span = shiftSpan(Date.parse(pending.entry.starts_at), pending.entry.ends_at ? Date.parse(pending.entry.ends_at) : null, pending.days, data.dayStarts);
+    const endMs = pending.entry.ends_at ? Date.parse(pending.entry.ends_at) : null;
+    const span = pending.endDays
+      ? barSpan(Date.parse(pending.entry.starts_at), endMs === null ? null : endMs + pending.endDays * 86_400_000, data.dayStarts)
+      : shiftSpan(Date.parse(pending.entry.starts_at), endMs, pending.days, data.dayStarts);
     return span ? { entry: pending.entry, span } : null;
   }, [pending, data.dayStarts]);
 
@@ -185,6 +190,8 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
     },
     onDragCancel: () => t`Verschieben abgebrochen.`,
   };
+  // The bar's end dragged (or Shift+arrow): the departure moves, the berth and arrival stay.
+  const resize = useCallback((entry: CalendarEntry, endDays: number) => onMove(entry, { id: entry.place_id, name: entry.place_name, pier: null }, 0, endDays), [onMove]);
   const end = (event: DragEndEvent) => {
     setActiveRow(null);
     const d = dropAt(event.active.id, event.delta);
@@ -256,7 +263,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
       modifiers={modifiers}
       // Auto-scroll near the edges only in the outer 10 % sideways (default 20 %): in a narrow plan a drag of a day or two must not scroll it.
       autoScroll={{ threshold: { x: 0.1, y: 0.2 } }}
-      accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt die Tage, Leertaste legt ab, Escape bricht ab. Eingabetaste zeigt die Details.` } }}
+      accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt die Tage, Leertaste legt ab, Escape bricht ab. Umschalt+Pfeil links/rechts ändert nur die Abreise. Eingabetaste zeigt die Details.` } }}
       onDragStart={(e) => { lastDelta.current = { x: 0, y: 0 }; const d = dropAt(e.active.id, lastDelta.current); setActiveRow(d ? d.origin : null); }}
       onDragMove={(e) => { lastDelta.current = e.delta; }}
       onDragCancel={() => setActiveRow(null)}
@@ -321,7 +328,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
                     <div aria-hidden data-selection className={`pointer-events-none absolute top-0 h-full border-2 ${cursor && !drag ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`} style={{ left: sel.from * colW, width: (sel.to - sel.from + 1) * colW }} />
                   )}
                   {placed.map((b) => (
-                    <Bar key={b.entry.id} bar={b} colW={colW} days={data.days} pending={pending?.entry.id === b.entry.id} placeName={place.name} onOpen={onOpen} />
+                    <Bar key={b.entry.id} bar={b} colW={colW} days={data.days} pending={pending?.entry.id === b.entry.id} placeName={place.name} onOpen={onOpen} onResize={resize} />
                   ))}
                 </div>
               </div>
@@ -334,7 +341,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   );
 }
 
-const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; onOpen: (e: CalendarEntry) => void }) {
+const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen, onResize }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
   const { t, i18n } = useLingui();
   const labels = useKindLabels();
   const { entry, span } = bar;
@@ -345,8 +352,11 @@ const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: {
   const until = entry.ends_at ? formatDay(berlinDay(new Date(Date.parse(entry.ends_at) - (entry.order_id ? 0 : 1))), i18n.locale) : t`unbefristet`;
   const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${formatDay(berlinDay(entry.starts_at), i18n.locale)} – ${until}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `${entry.place_id}:${entry.id}`, disabled: !canMove, data: { label } });
+  // Dragging the end handle: the pointer's start and the snapped width change (whole days).
+  const [resizeFrom, setResizeFrom] = useState<number | null>(null);
+  const [resizeDx, setResizeDx] = useState(0);
   const left = span.start * colW + 1;
-  const w = Math.max((span.end - span.start) * colW - 2, 6);
+  const w = Math.max((span.end - span.start) * colW - 2 + targetColumns(resizeDx, colW) * colW, 6);
   const style: CSSProperties = {
     ...KIND_STYLE[kind],
     left,
@@ -375,12 +385,33 @@ const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: {
       onClick={() => onOpen(entry)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' && !isDragging) { e.preventDefault(); onOpen(entry); return; }
+        // Shift+arrow right/left: the departure a day later/earlier (the keyboard's way of dragging the end).
+        if (canMove && !isDragging && e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) { e.preventDefault(); onResize(entry, e.key === 'ArrowRight' ? 1 : -1); return; }
         if (canMove) listeners?.onKeyDown?.(e);
       }}
       className={`absolute top-1 flex h-8 items-center overflow-hidden rounded-md border border-slate-400 text-xs font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900 ${canMove ? 'cursor-grab touch-none' : 'cursor-pointer'} ${isDragging ? 'z-20 shadow-lg ring-2 ring-sky-600' : ''} ${pending ? 'opacity-70 ring-2 ring-sky-600' : ''}`}
       style={style}
     >
       <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">{span.clippedStart ? '◂ ' : ''}{text}</span>
+      {canMove && !span.clippedEnd && (
+        <span
+          aria-hidden
+          data-resize
+          className="absolute top-0 right-0 h-full w-2 cursor-ew-resize touch-none bg-slate-900/25"
+          onPointerDown={(e) => { if (e.button !== 0) return; e.stopPropagation(); e.currentTarget.setPointerCapture(e.pointerId); setResizeFrom(e.clientX); setResizeDx(0); }}
+          onPointerMove={(e) => { if (resizeFrom !== null) setResizeDx(e.clientX - resizeFrom); }}
+          onPointerUp={(e) => {
+            if (resizeFrom === null) return;
+            e.stopPropagation();
+            const d = targetColumns(e.clientX - resizeFrom, colW);
+            setResizeFrom(null);
+            setResizeDx(0);
+            if (d !== 0) onResize(entry, d);
+          }}
+          onPointerCancel={() => { setResizeFrom(null); setResizeDx(0); }}
+          onClick={(e) => e.stopPropagation()}
+        />
+      )}
     </div>
   );
 });
