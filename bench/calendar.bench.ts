@@ -4,7 +4,9 @@
  * - the SQL alone: the day-by-day calendar() before and after 20261122002200 and the compact
  *   calendar_entries() the page now uses;
  * - the page's queries as the browser runs them (HTTP, harbour staff's session): berths +
- *   calendar_entries + spreading over the days, and the earlier berths + calendar();
+ *   calendar_entries, grouped by berth with each stay's bar among the day columns (barSpan of
+ *   src/features/harbour/api/timeline-layout.ts, the module the timeline draws with), and the
+ *   earlier berths + calendar();
  * - booking -> staff calendar updated: a customer books (create_booking over HTTP) while a
  *   staff client is subscribed like the calendar page (postgres_changes INSERT/UPDATE on
  *   place_statuses and orders); measured to the first event and to the refetched calendar
@@ -18,13 +20,15 @@ import { startStack, type Stack } from '../supabase/local/src/stack.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
 import { fetchAll } from '../src/lib/fetch-all.ts';
 import { signInWithPassword } from '../supabase/local/test/harness/demo-staff.ts';
+import { barSpan } from '../src/features/harbour/api/timeline-layout.ts';
+import { TZDate } from '@date-fns/tz';
 
 const root = resolve(import.meta.dirname, '..');
 const RUNS = 5;
 const LATENCY_RUNS = 10;
 const ADMIN = 'a0000000-0000-4000-8000-000000000001';
 
-/** One row of calendar_entries (as src/features/harbour/api/calendar-spread.ts reads it). */
+/** One row of calendar_entries (as src/features/harbour/api/calendar.ts reads it). */
 interface EntryRow {
   id: string;
   place_id: string;
@@ -33,36 +37,37 @@ interface EntryRow {
   ends_at: string | null;
 }
 
-const berlinDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' });
-
 function daysOf(from: string, to: string): string[] {
   const days: string[] = [];
   for (let d = new Date(`${from}T12:00:00Z`); d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
   return days;
 }
 
+/** The instant (ms) of Berlin midnight starting `day` (as berlinMidnight in src/features/harbour/api/calendar.ts). */
+function berlinMidnight(day: string): number {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new TZDate(y, m - 1, d, 0, 0, 0, 0, 'Europe/Berlin').getTime();
+}
+
 /**
- * The page's spreading of entries over days: the same steps as spreadEntries in
- * src/features/harbour/api/calendar-spread.ts (not imported: that module and its imports need the
- * app's '@/' paths and DOM types, which the stack's tsconfig that checks this bench does not have).
+ * What the page does with the rows: grouped by berth in start order (as groupByPlace in
+ * src/features/harbour/api/calendar.ts, which is not imported: that module and its imports need
+ * the app's '@/' paths, which the stack's tsconfig that checks this bench does not have), and
+ * each stay's bar among the day columns with the timeline's own barSpan (timeline-layout.ts has
+ * no imports, so the real module is used).
  */
-function spreadEntries(rows: EntryRow[], names: Map<string, string>, days: string[]) {
-  const cells: Record<string, Record<string, (EntryRow & { place_name: string })[]>> = {};
-  const index = new Map(days.map((d, i) => [d, i]));
-  const from = days[0]!;
-  const to = days[days.length - 1]!;
+function timelineBars(rows: EntryRow[], names: Map<string, string>, days: string[]) {
+  const after = new Date(`${days[days.length - 1]!}T12:00:00Z`);
+  after.setUTCDate(after.getUTCDate() + 1);
+  // One more than the days: the end of the last day.
+  const dayStarts = [...days, after.toISOString().slice(0, 10)].map(berlinMidnight);
+  const byPlace: Record<string, { entry: EntryRow & { place_name: string }; span: NonNullable<ReturnType<typeof barSpan>> }[]> = {};
   const sorted = rows.map((r) => ({ r, start: Date.parse(r.starts_at) })).sort((a, b) => a.start - b.start);
   for (const { r, start } of sorted) {
-    const entry = { ...r, place_name: names.get(r.place_id) ?? '' };
-    const firstDay = berlinDate.format(start);
-    const lastDay = r.ends_at === null ? to : berlinDate.format(Date.parse(r.ends_at) - 1);
-    const first = firstDay < from ? 0 : index.get(firstDay);
-    const last = lastDay > to ? days.length - 1 : index.get(lastDay);
-    if (first === undefined || last === undefined) continue;
-    const byDay = (cells[r.place_id] ??= {});
-    for (let i = first; i <= last; i++) (byDay[days[i]!] ??= []).push(entry);
+    const span = barSpan(start, r.ends_at === null ? null : Date.parse(r.ends_at), dayStarts);
+    if (span) (byPlace[r.place_id] ??= []).push({ entry: { ...r, place_name: names.get(r.place_id) ?? '' }, span });
   }
-  return cells;
+  return byPlace;
 }
 
 const progress = (what: string) => process.stderr.write(`  calendar bench: ${what} (${new Date().toISOString().slice(11, 19)})\n`);
@@ -133,7 +138,7 @@ function failure(e: { message: string; details?: string | null; hint?: string | 
   return new Error([e.message, e.code, e.details, e.hint].filter(Boolean).join(' | '));
 }
 
-/** The calendar page's month: berths + calendar_entries, spread over the days (as src/features/harbour/api/calendar.ts). */
+/** The calendar page's month: berths + calendar_entries, grouped by berth with each stay's bar (as the timeline). */
 async function pageQuery(staff: SupabaseClient, from: string, to: string) {
   // As src/features/harbour/api/calendar.ts loads them: paged past max_rows in a total order.
   const [places, rows] = await Promise.all([
@@ -143,7 +148,7 @@ async function pageQuery(staff: SupabaseClient, from: string, to: string) {
     throw failure(error as { message: string });
   });
   const names = new Map(places.map((p) => [p.id, p.name]));
-  return { cells: spreadEntries(rows, names, daysOf(from, to)), rows, berths: names.size };
+  return { bars: timelineBars(rows, names, daysOf(from, to)), rows, berths: names.size };
 }
 
 async function sqlAndPage(stack: Stack, staff: SupabaseClient, size: string, note: string, withOldPage: boolean): Promise<BenchRow[]> {
@@ -195,7 +200,7 @@ async function sqlAndPage(stack: Stack, staff: SupabaseClient, size: string, not
   const got = rows === total!.occupations && berths === total!.berths
     ? `${rows} occupations, ${berths} berths`
     : `only ${rows} of ${total!.occupations} occupations and ${berths} of ${total!.berths} berths: answers cut at max_rows ${stack.config.api.maxRows}`;
-  out.push(summarise(`page month load, calendar_entries (${size})`, 'ms', page, `HTTP as harbour staff, berths + entries + spread; ${got}; ${Math.round(bytesNew / 1024)} KB JSON; ${spread(page)}`));
+  out.push(summarise(`page month load, calendar_entries (${size})`, 'ms', page, `HTTP as harbour staff, berths + entries + bars per berth; ${got}; ${Math.round(bytesNew / 1024)} KB JSON; ${spread(page)}`));
   if (withOldPage) out.push(summarise(`page month load, earlier calendar() (${size})`, 'ms', old, `HTTP, berths + day-by-day calendar(); ${Math.round(bytesOld / 1024)} KB JSON; ${spread(old)}`));
   return out;
 }

@@ -2685,6 +2685,49 @@ export type Database = {
         }
         Returns: string
       }
+      reschedule_booking: {
+        Args: {
+          p_order_id: string
+          p_arrival: string
+          p_departure?: string
+          p_place_id?: string
+          p_notify?: boolean
+        }
+        Returns: {
+          boat: Json
+          booking_number: string
+          cancelled_at: string | null
+          checked_in: boolean
+          checked_in_at: string | null
+          created_at: string
+          email: string
+          ends_at: string
+          expires_at: string | null
+          id: string
+          kind: Database["public"]["Enums"]["order_kind"]
+          payment_id: string | null
+          payment_mode: Database["public"]["Enums"]["payment_mode"]
+          payment_status: Database["public"]["Enums"]["payment_status"]
+          person: Json
+          place_id: string
+          place_snapshot: Json
+          price_breakdown: Json
+          price_cents: number
+          sale_code: string | null
+          starts_at: string
+          status: Database["public"]["Enums"]["order_status"]
+          updated_at: string
+          user_id: string | null
+        }
+      }
+      reschedule_quote: {
+        Args: {
+          p_order_id: string
+          p_arrival: string
+          p_departure?: string
+        }
+        Returns: Json
+      }
       return_deposit: {
         Args: {
           p_order_extra_id: string

@@ -729,6 +729,226 @@ $$;
 comment on function public.move_booking(uuid, uuid, boolean) is 'Staff move an open booking to another fitting, free berth (same times, same price); an overlap raises 23P01 berth_no_longer_available; p_notify = false leaves the guest''s e-mail out.';
 revoke execute on function public.move_booking(uuid, uuid, boolean) from anon, public;
 
+-- Staff change a stay's dates, and its berth with them if they like (issue 24: drag a bar on the
+-- timeline to other days). The new dates follow the booking rules (private.stay_period: not in
+-- the past, at most 90 nights, fair stays inside a fair period, a day stay keeps its window on
+-- the new day); a checked-in stay keeps its arrival and may change its departure only. The price
+-- is the booking price of the new dates (private.price_breakdown, as quote_booking and
+-- book_berth), with the discount the order was booked with (its sale code and the value it had
+-- then: a code changed or deleted since does not change an agreed booking); extras stay as
+-- they are (price_cents = the berth quote's gross + the extras).
+create function private.reschedule_period(p_order public.orders, p_arrival date, p_departure date)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_period record;
+  v_starts timestamptz;
+  v_ends timestamptz;
+  v_nights integer;
+  v_quote jsonb;
+  v_old_gross integer := coalesce((p_order.price_breakdown ->> 'gross_cents')::integer, p_order.price_cents);
+begin
+  if p_arrival is null then
+    raise exception 'invalid_period' using errcode = '22023';
+  end if;
+  if p_order.checked_in then
+    -- The guest is here: the arrival is history, only the departure may change.
+    if p_arrival <> private.berlin_date(p_order.starts_at) then
+      raise exception 'checked_in_arrival_fixed' using errcode = 'P0001',
+        hint = 'A checked-in stay keeps its arrival; only the departure may change.';
+    end if;
+    if p_order.kind = 'day' then
+      if p_departure is not null and p_departure <> p_arrival then
+        raise exception 'invalid_day_window' using errcode = '22023';
+      end if;
+      v_starts := p_order.starts_at;
+      v_ends := p_order.ends_at;
+      v_nights := 0;
+    else
+      -- The rules of private.stay_period for the departure (its arrival test does not apply).
+      if p_departure is null or p_departure <= p_arrival then
+        raise exception 'invalid_period' using errcode = '22023';
+      end if;
+      v_nights := p_departure - p_arrival;
+      if v_nights > 90 then
+        raise exception 'stay_too_long' using errcode = '22023', hint = 'At most 90 nights; long-term berths are by contract.';
+      end if;
+      if p_order.kind = 'fair' and not exists (
+        select 1 from public.fair_periods f where f.starts_on <= p_arrival and f.ends_on >= p_departure - 1
+      ) then
+        raise exception 'outside_fair_period' using errcode = '22023';
+      end if;
+      v_starts := p_order.starts_at;
+      v_ends := private.berlin_at(p_departure, time '12:00');
+      if v_ends <= private.now() then
+        raise exception 'period_in_past' using errcode = '22023';
+      end if;
+    end if;
+  else
+    select * into v_period from private.stay_period(
+      p_order.kind, p_arrival,
+      case when p_order.kind = 'day' then null else p_departure end,
+      case when p_order.kind = 'day' then (p_order.starts_at at time zone 'Europe/Berlin')::time end,
+      case when p_order.kind = 'day' then (p_order.ends_at at time zone 'Europe/Berlin')::time end);
+    v_starts := v_period.starts_at;
+    v_ends := v_period.ends_at;
+    v_nights := v_period.nights;
+  end if;
+  v_quote := private.price_breakdown(
+    p_order.kind, v_nights, (p_order.boat ->> 'length')::numeric, p_order.sale_code,
+    case when p_order.sale_code is not null then (p_order.price_breakdown ->> 'additional_costs_per_night_cents')::integer end);
+  return jsonb_build_object(
+    'starts_at', v_starts,
+    'ends_at', v_ends,
+    'nights', v_nights,
+    'quote', v_quote,
+    'old_price_cents', p_order.price_cents,
+    'price_cents', p_order.price_cents - v_old_gross + (v_quote ->> 'gross_cents')::integer);
+end
+$$;
+comment on function private.reschedule_period(public.orders, date, date) is 'The new period and price of an order moved to other dates: stay_period''s rules (a checked-in stay: departure only), the booking price (price_breakdown) with the order''s sale code at its booked value, extras kept.';
+revoke execute on function private.reschedule_period(public.orders, date, date) from public;
+
+create function private.reschedule_quote(p_order_id uuid, p_arrival date, p_departure date)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  return private.reschedule_period(v_order, p_arrival, p_departure);
+end
+$$;
+comment on function private.reschedule_quote(uuid, date, date) is 'The rule behind public.reschedule_quote (security definer, not exposed by the API).';
+revoke execute on function private.reschedule_quote(uuid, date, date) from public;
+grant execute on function private.reschedule_quote(uuid, date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/reschedule_quote): runs as the caller, the rule above decides.
+create function public.reschedule_quote(p_order_id uuid, p_arrival date, p_departure date DEFAULT NULL::date)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.reschedule_quote(p_order_id, p_arrival, p_departure)
+$$;
+comment on function public.reschedule_quote(uuid, date, date) is 'Staff: what reschedule_booking would make of an order on other dates (starts_at, ends_at, nights, the berth quote, old and new price_cents); checks the dates, not the berth.';
+revoke execute on function public.reschedule_quote(uuid, date, date) from anon, public;
+
+create function private.reschedule_booking(p_order_id uuid, p_place_id uuid, p_arrival date, p_departure date)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_place public.places;
+  v_new jsonb;
+  v_starts timestamptz;
+  v_ends timestamptz;
+  v_first date;
+  v_last date;
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= private.now() then
+    raise exception 'order_not_movable' using errcode = 'P0001';
+  end if;
+  v_new := private.reschedule_period(v_order, p_arrival, p_departure);
+  v_starts := (v_new ->> 'starts_at')::timestamptz;
+  v_ends := (v_new ->> 'ends_at')::timestamptz;
+  -- The berth: the same tests as move_booking, for the new dates (the current berth too: a
+  -- long-term holder may start on a day the stay now covers).
+  select * into v_place from public.places p
+   where p.id = coalesce(p_place_id, v_order.place_id) and (not p.archived or p.id = v_order.place_id);
+  if not found then
+    raise exception 'place_not_found' using errcode = 'PT404';
+  end if;
+  if v_starts = v_order.starts_at and v_ends = v_order.ends_at and v_place.id = v_order.place_id then
+    return v_order;
+  end if;
+  if v_place.length < (v_order.boat ->> 'length')::numeric or v_place.width < (v_order.boat ->> 'width')::numeric then
+    raise exception 'boat_does_not_fit' using errcode = '22023';
+  end if;
+  if v_order.kind = 'day' and not v_place.one_day then
+    raise exception 'day_stay_not_allowed' using errcode = '22023';
+  end if;
+  if v_order.kind <> 'day' and v_place.one_day then
+    raise exception 'day_guests_only' using errcode = '22023';
+  end if;
+  v_first := private.berlin_date(v_starts);
+  v_last := case when v_order.kind = 'day' then v_first else private.berlin_date(v_ends) - 1 end;
+  if exists (
+    select 1 from public.long_term_holders h
+    where h.place_id = v_place.id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
+  ) then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end if;
+  -- Lapsed open orders of the berth give way; then the exclusion constraint decides.
+  perform private.expire_orders(v_place.id);
+  begin
+    update public.place_statuses s set place_id = v_place.id, starts_at = v_starts, ends_at = v_ends
+     where s.order_id = p_order_id and not s.cancelled;
+  exception when exclusion_violation then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end;
+  update public.orders o set
+    place_id = v_place.id,
+    place_snapshot = jsonb_build_object('id', v_place.id, 'name', v_place.name, 'pier', v_place.pier,
+                                        'width', v_place.width, 'length', v_place.length, 'one_day', v_place.one_day),
+    starts_at = v_starts,
+    ends_at = v_ends,
+    price_cents = (v_new ->> 'price_cents')::integer,
+    -- The new berth quote; what the booking added (booked_by_staff) stays.
+    price_breakdown = o.price_breakdown || (v_new -> 'quote'),
+    -- An open order still lapses as booked, at the latest at its (new) arrival.
+    expires_at = case when o.expires_at is not null
+                      then least(o.expires_at, greatest(v_starts, private.now() + interval '1 hour')) end
+   where o.id = p_order_id
+  returning * into v_order;
+  return v_order;
+end
+$$;
+comment on function private.reschedule_booking(uuid, uuid, date, date) is 'The rule behind public.reschedule_booking (security definer, not exposed by the API).';
+revoke execute on function private.reschedule_booking(uuid, uuid, date, date) from public;
+grant execute on function private.reschedule_booking(uuid, uuid, date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/reschedule_booking): runs as the caller, the rule above decides.
+create function public.reschedule_booking(p_order_id uuid, p_arrival date, p_departure date DEFAULT NULL::date, p_place_id uuid DEFAULT NULL::uuid, p_notify boolean DEFAULT true)
+returns public.orders
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.set_guest_mail(p_notify);
+  select * from private.reschedule_booking(p_order_id, p_place_id, p_arrival, p_departure);
+$$;
+comment on function public.reschedule_booking(uuid, date, date, uuid, boolean) is 'Staff move an open booking to other dates (and optionally another berth): the booking rules for the dates (a checked-in stay: departure only), fit, kind and long-term tests for the berth, an overlap raises 23P01 berth_no_longer_available; repriced as a new booking (sale code kept, extras unchanged); invoices follow (cancellation + new invoice); p_notify = false leaves the guest''s e-mail out.';
+revoke execute on function public.reschedule_booking(uuid, date, date, uuid, boolean) from anon, public;
+
 -- Reports filter orders by arrival.
 create index if not exists orders_starts_at_idx on public.orders (starts_at);
 

@@ -181,7 +181,8 @@ create table public.order_events (
   -- payment_recorded, refund_recorded, payment_to_refund (money taken that must go back) and
   -- payment_failed (a declined online payment) come from the ledger and Stripe: from_value is
   -- the method, to_value the amount in cents (for payment_failed the decline code).
-  event text not null check (event in ('created', 'status', 'payment', 'moved', 'checked_in',
+  -- rescheduled: other dates (from_value / to_value 'arrival/departure', Berlin dates).
+  event text not null check (event in ('created', 'status', 'payment', 'moved', 'rescheduled', 'checked_in',
                                        'payment_recorded', 'refund_recorded', 'payment_to_refund', 'payment_failed')),
   from_value text,
   to_value text,
@@ -230,13 +231,19 @@ begin
     insert into public.order_events (order_id, event, from_value, to_value, actor, at)
     values (new.id, 'moved', old.place_snapshot ->> 'name', new.place_snapshot ->> 'name', v_actor, v_at);
   end if;
+  if new.starts_at is distinct from old.starts_at or new.ends_at is distinct from old.ends_at then
+    insert into public.order_events (order_id, event, from_value, to_value, actor, at)
+    values (new.id, 'rescheduled',
+            private.berlin_date(old.starts_at) || '/' || private.berlin_date(old.ends_at),
+            private.berlin_date(new.starts_at) || '/' || private.berlin_date(new.ends_at), v_actor, v_at);
+  end if;
   return null;
 end
 $$;
-comment on function private.record_order_event() is 'After insert or update on orders: records creation, status, payment and berth changes with the acting user.';
+comment on function private.record_order_event() is 'After insert or update on orders: records creation, status, payment, berth and date changes with the acting user.';
 revoke execute on function private.record_order_event() from public;
 
-create trigger orders_record_event after insert or update of status, payment_status, place_id on public.orders
+create trigger orders_record_event after insert or update of status, payment_status, place_id, starts_at, ends_at on public.orders
   for each row execute function private.record_order_event();
 
 create function private.record_payment_event()

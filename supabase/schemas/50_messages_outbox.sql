@@ -224,10 +224,10 @@ as $$
     'UID:' || p_order.id || '@hafen-duesseldorf.de',
     -- Each version of the event (a move, the cancellation) counts up, so calendars replace the
     -- earlier one (RFC 5545 3.8.7.4): the moves in the order's history, and one for cancelling.
-    'SEQUENCE:' || ((select count(*) from public.order_events e where e.order_id = p_order.id and e.event = 'moved')
+    'SEQUENCE:' || ((select count(*) from public.order_events e where e.order_id = p_order.id and e.event in ('moved', 'rescheduled'))
                     + case when p_order.status = 'cancelled' then 1 else 0 end),
     'DTSTAMP:' || private.ics_utc(case when p_order.status = 'cancelled' or exists (
-                    select 1 from public.order_events e where e.order_id = p_order.id and e.event = 'moved')
+                    select 1 from public.order_events e where e.order_id = p_order.id and e.event in ('moved', 'rescheduled'))
                   then private.now() else p_order.created_at end),
     'DTSTART:' || private.ics_utc(p_order.starts_at),
     'DTEND:' || private.ics_utc(p_order.ends_at),
@@ -934,6 +934,12 @@ begin
       case when v_en then 'Arrival: ' else 'Ankunft: ' end || private.format_berlin(new.starts_at, v_locale),
       case when v_en then 'Departure: ' else 'Abreise: ' end || private.format_berlin(new.ends_at, v_locale),
       case when v_en then 'Boat: ' else 'Boot: ' end || coalesce(new.boat ->> 'name', ''),
+      -- Other dates, other price (reschedule_booking): the new price and what it was; what is
+      -- owed or paid back follows on the booking's page.
+      case when v_moved and new.price_cents <> old.price_cents then
+        case when v_en then 'Price: ' || private.format_eur(new.price_cents, 'en') || ' (before: ' || private.format_eur(old.price_cents, 'en') || ')'
+             else 'Preis: ' || private.format_eur(new.price_cents, 'de') || ' (bisher: ' || private.format_eur(old.price_cents, 'de') || ')' end
+      end,
       '',
       case when v_cancelled then case
           when new.payment_status = 'refunded' then case when v_en then 'The amount paid has been refunded.' else 'Der gezahlte Betrag wurde erstattet.' end

@@ -58,6 +58,13 @@ export async function orderPlace(orderId: string): Promise<string> {
   return ((await res.json()) as { place_id: string }[])[0]!.place_id;
 }
 
+/** The Berlin arrival day of an order now (the database's word). */
+export async function orderArrival(orderId: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/rest/v1/orders?select=starts_at&id=eq.${orderId}`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` } });
+  const startsAt = ((await res.json()) as { starts_at: string }[])[0]!.starts_at;
+  return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date(startsAt));
+}
+
 /** Drags with the mouse from the centre of `from` by (dx, dy), in steps (dnd-kit starts after 6 px). */
 export async function mouseDrag(page: Page, from: Locator, dx: number, dy: number) {
   const box = (await from.boundingBox())!;

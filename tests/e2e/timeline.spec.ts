@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
 import { contextAs } from '../helpers/personas.ts';
-import { berlinDay } from './booking-helpers.ts';
-import { barOn, bookAsStaff, freeBerths, mouseDrag, orderPlace, row, showBerths, timeline } from './timeline-helpers.ts';
+import { berlinDay as dayOf, euro } from './booking-helpers.ts';
+import { barOn, bookAsStaff, freeBerths, mouseDrag, orderArrival, orderPlace, row, rpcAs, showBerths, staffToken, timeline } from './timeline-helpers.ts';
+import { formatDay } from '../../src/lib/dates.ts';
 
 /**
  * The staff booking timeline (issue 24): bars per stay, drag (mouse and keyboard) to move a
@@ -15,12 +16,18 @@ const SHOTS = 'reports/timeline';
 
 const words = {
   de: {
-    confirmTitle: 'Buchung umlegen?', move: 'Umlegen', moved: (b: string) => `Auf Liegeplatz ${b} umgelegt.`, over: (b: string) => `Über Liegeplatz ${b}.`,
+    confirmTitle: 'Buchung umlegen?', move: 'Umlegen', moved: (b: string) => `Auf Liegeplatz ${b} umgelegt.`, over: (b: string) => `Über Liegeplatz ${b},`,
+    rescheduleTitle: 'Buchung verschieben?', reschedule: 'Verschieben', rescheduled: (b: string) => `Verschoben: Liegeplatz ${b}, `,
+    notRescheduled: 'Nicht verschoben: Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.',
+    overDay: (b: string, day: string) => `Über Liegeplatz ${b}, Anreise ${day}.`, storno: /^Stornorechnung RE-/, invoice: /^Rechnung RE-/,
     refused: 'Nicht umgelegt: Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.',
     save: 'Sperre speichern', note: 'Notiz (optional)', month: 'Monat', title: 'Belegungskalender', walkIn: /^Buchung für Liegeplatz /,
   },
   en: {
-    confirmTitle: 'Move the booking?', move: 'Move', moved: (b: string) => `Moved to berth ${b}.`, over: (b: string) => `Over berth ${b}.`,
+    confirmTitle: 'Move the booking?', move: 'Move', moved: (b: string) => `Moved to berth ${b}.`, over: (b: string) => `Over berth ${b},`,
+    rescheduleTitle: "Change the booking's dates?", reschedule: 'Change dates', rescheduled: (b: string) => `Dates changed: berth ${b}, `,
+    notRescheduled: 'Not changed: The berth is already taken in this period. Please choose another berth.',
+    overDay: (b: string, day: string) => `Over berth ${b}, arrival ${day}.`, storno: /^Cancellation invoice RE-/, invoice: /^Invoice RE-/,
     refused: 'Not moved: The berth is already taken in this period. Please choose another berth.',
     save: 'Save block', note: 'Note (optional)', month: 'Month', title: 'Berth calendar', walkIn: /^Create a booking for berth /,
   },
@@ -38,8 +45,8 @@ for (const locale of ['de', 'en'] as const) {
     test.use({ persona: 'harbour' });
 
     test('a mouse drag moves a booking to another berth after confirmation, and a second staff session sees it live', async ({ page, browser, consoleErrors }) => {
-      const arrival = berlinDay(base[locale]);
-      const departure = berlinDay(base[locale] + 2);
+      const arrival = dayOf(base[locale]);
+      const departure = dayOf(base[locale] + 2);
       const [a, b] = await freeBerths(arrival, departure);
       const tag = `Drag${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Dora', last: tag, boat: `Boot ${tag}` });
@@ -60,7 +67,7 @@ for (const locale of ['de', 'en'] as const) {
       await expect(bar).toHaveAttribute('aria-label', new RegExp(`Dora ${tag} · Boot ${tag}`));
       await expect(bar).toContainText(`Dora ${tag}`);
       // One bar across the whole stay: arrival day through departure day.
-      await expect(bar).toHaveAttribute('data-days', `${arrival} ${berlinDay(base[locale] + 1)} ${departure}`);
+      await expect(bar).toHaveAttribute('data-days', `${arrival} ${dayOf(base[locale] + 1)} ${departure}`);
       const rows = await page.locator('[data-place]').evaluateAll((els) => els.map((e) => e.getAttribute('data-place')));
       const dy = (rows.indexOf(b!.place_id) - rows.indexOf(a!.place_id)) * ROW_H;
 
@@ -83,8 +90,8 @@ for (const locale of ['de', 'en'] as const) {
     });
 
     test('a move onto a taken berth is refused by the database and snaps back with the reason', async ({ page, consoleErrors }) => {
-      const arrival = berlinDay(base[locale] + 4);
-      const departure = berlinDay(base[locale] + 6);
+      const arrival = dayOf(base[locale] + 4);
+      const departure = dayOf(base[locale] + 6);
       const [a, b] = await freeBerths(arrival, departure);
       const tag = `Ref${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Rolf', last: tag, boat: `Boot ${tag}` });
@@ -112,8 +119,8 @@ for (const locale of ['de', 'en'] as const) {
     });
 
     test('the keyboard moves a booking: Space, arrow down, Space, then confirm', async ({ page, consoleErrors }) => {
-      const arrival = berlinDay(base[locale] + 8);
-      const departure = berlinDay(base[locale] + 9);
+      const arrival = dayOf(base[locale] + 8);
+      const departure = dayOf(base[locale] + 9);
       const [a, b] = await freeBerths(arrival, departure);
       const tag = `Key${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Kai', last: tag, boat: `Boot ${tag}` });
@@ -150,9 +157,149 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
+    test('a mouse drag by two days asks with the new dates and price, then the stay is on the new days; a paid order gets a cancellation and a new invoice', async ({ page, consoleErrors }) => {
+      const arrival = dayOf(base[locale] + 21);
+      const departure = dayOf(base[locale] + 23);
+      const newArrival = dayOf(base[locale] + 23);
+      const newDeparture = dayOf(base[locale] + 25);
+      const [a] = await freeBerths(arrival, dayOf(base[locale] + 26));
+      const tag = `Days${locale}${Date.now().toString(36)}`;
+      const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Tim', last: tag, boat: `Boot ${tag}` });
+      const token = await staffToken();
+      expect((await rpcAs('record_desk_payment', { p_order_id: orderId, p_method: 'cash' }, token)).status).toBe(200);
+      const quote = await rpcAs<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: newArrival, p_departure: newDeparture, p_boat_length: 8 }, token);
+
+      // Wide enough that the week fits: in a narrow plan the pointer near the edge scrolls it (dnd-kit's auto-scroll) and adds days.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(calendarUrl(dayOf(base[locale] + 20)));
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await showBerths(page, [a!.name]);
+      const bar = barOn(page, a!.place_id, arrival, 'reservation');
+      await expect(bar).toHaveAttribute('data-days', `${arrival} ${dayOf(base[locale] + 22)} ${departure}`);
+      const lane = (await row(page, a!.place_id).locator('[data-lane]').boundingBox())!;
+      await mouseDrag(page, bar, (lane.width / 7) * 2, 0);
+
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog.getByRole('heading')).toHaveText(w.rescheduleTitle);
+      await expect(dialog.locator('[data-old]')).toContainText(`${formatDay(arrival, locale)} – ${formatDay(departure, locale)}`);
+      await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(newArrival, locale)} – ${formatDay(newDeparture, locale)}`);
+      await expect(dialog.locator('[data-price]')).toHaveText(euro(quote.data.gross_cents, locale));
+      // While the dialog asks, the bar shows on the new days.
+      await expect(row(page, a!.place_id).locator('[data-pending]')).toHaveAttribute('data-days', `${newArrival} ${dayOf(base[locale] + 24)} ${newDeparture}`);
+      await dialog.getByRole('button', { name: w.reschedule, exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
+      await expect(barOn(page, a!.place_id, newDeparture, 'reservation')).toHaveAttribute('data-days', `${newArrival} ${dayOf(base[locale] + 24)} ${newDeparture}`);
+      await expect(page.locator('[data-pending]')).toHaveCount(0);
+
+      // The order page: the new dates, the paid invoice cancelled and issued anew.
+      await page.goto(`${prefix}/account/admin/orders/${orderId}`);
+      await expect(page.getByText(formatDay(newArrival, locale)).first()).toBeVisible();
+      await expect(page.getByText(formatDay(newDeparture, locale)).first()).toBeVisible();
+      const documents = page.getByRole('list', { name: locale === 'en' ? 'Documents' : 'Belege' });
+      await expect(documents.getByRole('link', { name: w.storno })).toHaveCount(1);
+      await expect(documents.getByRole('link', { name: w.invoice })).toHaveCount(2);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    test('dragging the end of a bar changes only the departure, at the new price; Shift+arrow does the same from the keyboard', async ({ page, consoleErrors }) => {
+      const arrival = dayOf(base[locale] + 34);
+      const departure = dayOf(base[locale] + 35);
+      const [a] = await freeBerths(arrival, dayOf(base[locale] + 38));
+      const tag = `End${locale}${Date.now().toString(36)}`;
+      const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Ede', last: tag, boat: `Boot ${tag}` });
+      const token = await staffToken();
+      const longer = await rpcAs<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: arrival, p_departure: dayOf(base[locale] + 37), p_boat_length: 8 }, token);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(calendarUrl(dayOf(base[locale] + 33)));
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await showBerths(page, [a!.name]);
+      const bar = barOn(page, a!.place_id, arrival, 'reservation');
+      const lane = (await row(page, a!.place_id).locator('[data-lane]').boundingBox())!;
+      const handle = (await bar.locator('[data-resize]').boundingBox())!;
+      const x = handle.x + handle.width / 2;
+      const y = handle.y + handle.height / 2;
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + lane.width / 7, y, { steps: 4 });
+      await page.mouse.move(x + (lane.width / 7) * 2, y, { steps: 4 });
+      await page.mouse.up();
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog.getByRole('heading')).toHaveText(w.rescheduleTitle);
+      await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 37), locale)}`);
+      await expect(dialog.locator('[data-price]')).toHaveText(euro(longer.data.gross_cents, locale));
+      await dialog.getByRole('button', { name: w.reschedule, exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
+      await expect(barOn(page, a!.place_id, arrival, 'reservation')).toHaveAttribute('data-days', `${arrival} ${departure} ${dayOf(base[locale] + 36)} ${dayOf(base[locale] + 37)}`);
+      expect(await orderArrival(orderId)).toBe(arrival);
+
+      // The keyboard: Shift+Left brings the departure a day earlier.
+      await barOn(page, a!.place_id, arrival, 'reservation').focus();
+      await page.keyboard.press('Shift+ArrowLeft');
+      await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 36), locale)}`);
+      await expect(dialog.locator('[data-price]')).toBeVisible();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
+      await expect(barOn(page, a!.place_id, arrival, 'reservation')).toHaveAttribute('data-days', `${arrival} ${departure} ${dayOf(base[locale] + 36)}`);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    test('the keyboard moves a booking by a day: Space, arrow right, Space, then confirm', async ({ page, consoleErrors }) => {
+      const arrival = dayOf(base[locale] + 22);
+      const departure = dayOf(base[locale] + 23);
+      const [, , a] = await freeBerths(arrival, dayOf(base[locale] + 24));
+      const tag = `KeyDay${locale}${Date.now().toString(36)}`;
+      await bookAsStaff(a!.place_id, arrival, departure, { first: 'Kim', last: tag, boat: `Boot ${tag}` });
+      await page.goto(calendarUrl(dayOf(base[locale] + 20)));
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await showBerths(page, [a!.name]);
+      const bar = barOn(page, a!.place_id, arrival, 'reservation');
+      await bar.focus();
+      await page.keyboard.press('Space');
+      await expect(bar).toHaveAttribute('aria-pressed', 'true');
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByText(w.overDay(a!.name, formatDay(departure, locale)))).toBeAttached();
+      await page.keyboard.press('Space');
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog.getByRole('heading')).toHaveText(w.rescheduleTitle);
+      await expect(dialog.locator('[data-price]')).toBeVisible();
+      await page.keyboard.press('Tab');
+      await expect(dialog.getByRole('button', { name: w.reschedule, exact: true })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
+      await expect(barOn(page, a!.place_id, dayOf(base[locale] + 24), 'reservation')).toHaveAttribute('data-days', `${departure} ${dayOf(base[locale] + 24)}`);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    test('a date move onto an occupied day is refused by the database and snaps back with the reason', async ({ page, consoleErrors }) => {
+      const arrival = dayOf(base[locale] + 28);
+      const departure = dayOf(base[locale] + 29);
+      const [a] = await freeBerths(arrival, dayOf(base[locale] + 32));
+      const tag = `RefDay${locale}${Date.now().toString(36)}`;
+      const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Rita', last: tag, boat: `Boot ${tag}` });
+      await bookAsStaff(a!.place_id, dayOf(base[locale] + 30), dayOf(base[locale] + 31), { first: 'Berta', last: tag, boat: `Kahn ${tag}` });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(calendarUrl(dayOf(base[locale] + 27)));
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await showBerths(page, [a!.name]);
+      const bar = barOn(page, a!.place_id, arrival, 'reservation');
+      const lane = (await row(page, a!.place_id).locator('[data-lane]').boundingBox())!;
+      await mouseDrag(page, bar, (lane.width / 7) * 2, 0);
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog.locator('[data-price]')).toBeVisible();
+      await dialog.getByRole('button', { name: w.reschedule, exact: true }).click();
+      await expect(page.getByRole('alert').filter({ hasText: w.notRescheduled })).toHaveText(w.notRescheduled);
+      // Snapped back to its own days; the database kept it there.
+      await expect(page.locator('[data-pending]')).toHaveCount(0);
+      await expect(barOn(page, a!.place_id, arrival, 'reservation')).toHaveAttribute('aria-label', new RegExp(`Rita ${tag}`));
+      await expect(barOn(page, a!.place_id, arrival, 'reservation')).toHaveAttribute('data-days', `${arrival} ${departure}`);
+      expect(await orderArrival(orderId)).toBe(arrival);
+      expect(consoleErrors.filter((e) => !e.includes('409') && !e.includes('rpc/reschedule_booking'))).toEqual([]);
+    });
+
     test('a drag over free days blocks the berth; the keyboard selects days the same way and offers a walk-in booking', async ({ page, consoleErrors }) => {
-      const from = berlinDay(base[locale] + 12);
-      const [c] = (await freeBerths(from, berlinDay(base[locale] + 19))).slice(-1);
+      const from = dayOf(base[locale] + 12);
+      const [c] = (await freeBerths(from, dayOf(base[locale] + 19))).slice(-1);
       await page.goto(calendarUrl(from));
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
       await showBerths(page, [c!.name]);
@@ -172,8 +319,8 @@ for (const locale of ['de', 'en'] as const) {
       await dialog.getByLabel(w.note).fill(`Steg ${locale}`);
       await dialog.getByRole('button', { name: w.save }).click();
       await expect(page.getByRole('dialog')).toHaveCount(0);
-      const block = barOn(page, c!.place_id, berlinDay(base[locale] + 13), 'maintenance');
-      await expect(block).toHaveAttribute('data-days', `${berlinDay(base[locale] + 13)} ${berlinDay(base[locale] + 14)} ${berlinDay(base[locale] + 15)}`);
+      const block = barOn(page, c!.place_id, dayOf(base[locale] + 13), 'maintenance');
+      await expect(block).toHaveAttribute('data-days', `${dayOf(base[locale] + 13)} ${dayOf(base[locale] + 14)} ${dayOf(base[locale] + 15)}`);
       await expect(block).toHaveAttribute('aria-label', new RegExp(`Steg ${locale}`));
 
       // The keyboard: focus the plan, arrows to the berth's 6th day, Shift+Right widens to the 7th, Enter.
@@ -185,18 +332,18 @@ for (const locale of ['de', 'en'] as const) {
       await page.keyboard.press('Enter');
       await expect(dialog).toContainText(c!.name);
       const walkIn = dialog.getByRole('link', { name: w.walkIn });
-      await expect(walkIn).toHaveAttribute('href', new RegExp(`place=${c!.place_id}&arrival=${berlinDay(base[locale] + 17)}&departure=${berlinDay(base[locale] + 19)}`));
+      await expect(walkIn).toHaveAttribute('href', new RegExp(`place=${c!.place_id}&arrival=${dayOf(base[locale] + 17)}&departure=${dayOf(base[locale] + 19)}`));
       await walkIn.click();
       await expect(page).toHaveURL(/\/account\/admin\/orders\/new\?/);
       // The dates arrive preset in the walk-in's first step.
-      await expect(page.locator('input[data-value]').first()).toHaveAttribute('data-value', berlinDay(base[locale] + 17));
+      await expect(page.locator('input[data-value]').first()).toHaveAttribute('data-value', dayOf(base[locale] + 17));
       expect(consoleErrors).toEqual([]);
     });
 
     test('passes axe and fills the width at 1280 px; month view; usable at 390 px', async ({ page }) => {
       mkdirSync(SHOTS, { recursive: true });
       await page.setViewportSize({ width: 1280, height: 800 });
-      await page.goto(calendarUrl(berlinDay(0), 'week'));
+      await page.goto(calendarUrl(dayOf(0), 'week'));
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
       await expect(page.locator('[data-day][aria-current="date"]')).toHaveCount(1);
       await expect(page.locator('[data-place]').first()).toBeVisible();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { berlinMidnight, daysOf, groupByPlace, type EntryRow } from '@/features/harbour/api/calendar';
-import { barSpan, barVisible, columnAt, selectionRange, targetRow } from '@/features/harbour/api/timeline-layout';
+import { barSpan, barVisible, columnAt, selectionRange, shiftSpan, targetColumns, targetRow } from '@/features/harbour/api/timeline-layout';
 
 // 2027-03-28 is the spring DST change in Berlin: that day has 23 hours.
 const days = daysOf('2027-03-26', '2027-03-30');
@@ -76,5 +76,33 @@ describe('timeline virtual columns, selection and drop rows', () => {
     expect(grouped.p1!.map((e) => e.id)).toEqual(['a', 'b']);
     expect(grouped.p1![0]!.place_name).toBe('A1');
     expect(grouped.p2![0]!.place_name).toBe('');
+  });
+});
+
+describe('a bar dragged to other days', () => {
+  it('snaps a sideways drag to whole day columns', () => {
+    expect(targetColumns(0, 72)).toBe(0);
+    expect(targetColumns(150, 72)).toBe(2);
+    expect(targetColumns(-100, 72)).toBe(-1);
+    expect(targetColumns(-20, 72)).toBe(0);
+    expect(targetColumns(50, 0)).toBe(0);
+  });
+
+  it('shifts a stay by whole days, keeping its length in columns, and clips it at the edges', () => {
+    // 26th 14:00 CET to 27th 12:00 CET, two days later: 28th 14:00 CEST to 29th 12:00 CEST.
+    const shifted = shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 2, starts)!;
+    expect(shifted.start).toBeCloseTo(2 + 14 / 24, 6);
+    expect(shifted.end).toBeCloseTo(3 + 12 / 24, 6);
+    expect(shifted.clippedStart || shifted.clippedEnd).toBe(false);
+    // Four days later it runs past the last day shown (the 30th).
+    const late = shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 4, starts)!;
+    expect(late.end).toBe(5);
+    expect(late.clippedEnd).toBe(true);
+    // One day earlier it starts before the first day shown.
+    expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), -1, starts)).toMatchObject({ start: 0, clippedStart: true });
+    // Far away: not shown.
+    expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 10, starts)).toBeNull();
+    // No shift: the bar as it is.
+    expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 0, starts)).toEqual(barSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), starts));
   });
 });

@@ -18,6 +18,7 @@ export const orderDeskKeys = {
   list: ({ hide: _hide, ...search }: OrdersSearch) => [...harbourKeys.all, 'orders', 'list', search] as const,
   detail: (id: string) => [...harbourKeys.all, 'orders', 'detail', id] as const,
   moveTargets: (id: string) => [...harbourKeys.all, 'orders', 'move-targets', id] as const,
+  rescheduleQuote: (id: string, arrival: string, departure: string | null) => [...harbourKeys.all, 'orders', 'reschedule-quote', id, arrival, departure] as const,
 };
 
 type StaffOrdersRow = Database['public']['Functions']['staff_orders']['Returns'][number];
@@ -69,7 +70,7 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
 export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at' | 'created_by'>;
 
 /** The events order_events records (text with a check constraint in the generated row). */
-export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'checked_in' | 'payment_recorded' | 'refund_recorded' | 'payment_to_refund' | 'payment_failed';
+export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'rescheduled' | 'checked_in' | 'payment_recorded' | 'refund_recorded' | 'payment_to_refund' | 'payment_failed';
 
 /** Who did a step (order_event_actors): a staff member (with the name), the guest, or the system. */
 export type OrderEventActor = { kind: 'staff'; name: string | null } | { kind: 'guest' } | { kind: 'system' };
@@ -134,11 +135,36 @@ export const moveTargetsQueryOptions = (id: string) =>
     staleTime: 0,
   });
 
+/** What reschedule_booking would make of an order on other dates (reschedule_quote): new period and price. */
+export interface RescheduleQuote {
+  starts_at: string;
+  ends_at: string;
+  nights: number;
+  old_price_cents: number;
+  price_cents: number;
+  quote: { gross_cents: number; nights: number; sale_code: string | null };
+}
+
+/** The new period and price of an order moved to other dates (staff; the database checks the dates, not yet the berth). */
+export const rescheduleQuoteQueryOptions = (id: string, arrival: string, departure: string | null) =>
+  queryOptions({
+    queryKey: orderDeskKeys.rescheduleQuote(id, arrival, departure),
+    queryFn: async (): Promise<RescheduleQuote> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('reschedule_quote', { p_order_id: id, p_arrival: arrival, p_departure: departure ?? undefined });
+      if (error) throw error;
+      return data as unknown as RescheduleQuote;
+    },
+    staleTime: 0,
+    retry: false,
+  });
+
 // Payments and refunds are the payments panel's (api/payments.ts), not order actions.
 export type OrderAction =
   | { type: 'check-in'; orderId: string }
   | { type: 'cancel'; orderId: string; notify: boolean }
   | { type: 'move'; orderId: string; placeId: string; notify: boolean }
+  | { type: 'reschedule'; orderId: string; placeId: string; arrival: string; departure: string | null; notify: boolean }
   | { type: 'note'; orderId: string; body: string };
 
 async function runAction(action: OrderAction): Promise<void> {
@@ -150,7 +176,9 @@ async function runAction(action: OrderAction): Promise<void> {
         ? await supabase.rpc('cancel_booking', { p_order_id: action.orderId, p_notify: action.notify })
         : action.type === 'move'
           ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId, p_notify: action.notify })
-          : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
+          : action.type === 'reschedule'
+            ? await supabase.rpc('reschedule_booking', { p_order_id: action.orderId, p_place_id: action.placeId, p_arrival: action.arrival, p_departure: action.departure ?? undefined, p_notify: action.notify })
+            : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
   if (error) throw error;
 }
 
@@ -196,6 +224,16 @@ export function orderErrorMessage(error: unknown): string {
       return t`Nur für das Hafenteam.`;
     case 'invalid_period':
       return t`Der Zeitraum ist ungültig: das Ende liegt vor dem Anfang.`;
+    case 'checked_in_arrival_fixed':
+      return t`Der Gast ist eingecheckt: die Anreise bleibt, nur die Abreise lässt sich ändern.`;
+    case 'period_in_past':
+      return t`Der Zeitraum liegt in der Vergangenheit.`;
+    case 'stay_too_long':
+      return t`Ein Aufenthalt dauert höchstens 90 Nächte.`;
+    case 'outside_fair_period':
+      return t`Eine Messebuchung muss in einem Messezeitraum liegen.`;
+    case 'invalid_day_window':
+      return t`Ein Tagesaufenthalt liegt an einem Tag.`;
     default:
       return e?.code === '23P01' ? t`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.` : t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
   }

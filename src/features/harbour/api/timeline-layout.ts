@@ -68,3 +68,38 @@ export function selectionRange(a: number, b: number, n: number): { from: number;
 export function targetRow(origin: number, deltaY: number, rowHeight: number, rows: number): number {
   return Math.min(Math.max(origin + Math.round(deltaY / rowHeight), 0), rows - 1);
 }
+
+/** The whole days a bar dragged by `deltaX` pixels is shifted by (columns of `colWidth`; the drag snaps to them). */
+export function targetColumns(deltaX: number, colWidth: number): number {
+  if (!(colWidth > 0)) return 0;
+  return Math.round(deltaX / colWidth) || 0;
+}
+
+/**
+ * The bar of a stay shifted by `days` whole days, among the days shown: each day start moves to
+ * the same time `days` later (the columns of the day it lands on, so a stay that crosses a DST
+ * change keeps its 14:00 and 12:00). Null when the shifted stay lies outside the days shown.
+ */
+export function shiftSpan(startMs: number, endMs: number | null, days: number, dayStarts: readonly number[]): BarSpan | null {
+  if (days === 0) return barSpan(startMs, endMs, dayStarts);
+  const n = dayStarts.length - 1;
+  if (n < 1) return null;
+  // Columns are day-aligned: shifting by whole days adds `days` columns to an unclipped end.
+  const full = barSpanUnclipped(startMs, endMs, dayStarts);
+  if (!full) return null;
+  const start = full.start + days;
+  const end = full.end + days;
+  if (end <= 0 || start >= n || end <= start) return null;
+  return { start: Math.max(start, 0), end: Math.min(end, n), clippedStart: start < 0, clippedEnd: end > n };
+}
+
+/** A bar's columns without clipping: before the first day negative, after the last beyond n (whole days past the edges). */
+function barSpanUnclipped(startMs: number, endMs: number | null, dayStarts: readonly number[]): { start: number; end: number } | null {
+  const n = dayStarts.length - 1;
+  const first = dayStarts[0]!;
+  const last = dayStarts[n]!;
+  const day = 86_400_000;
+  const col = (ms: number) => (ms < first ? (ms - first) / day : ms > last ? n + (ms - last) / day : columnAt(ms, dayStarts));
+  if (endMs === null) return { start: col(startMs), end: Number.POSITIVE_INFINITY };
+  return { start: col(startMs), end: col(endMs) };
+}

@@ -18,6 +18,7 @@ import { BlockForm } from './block-form';
 import { cancelBerthBlock } from '../api/berth-block';
 import { harbourKeys } from '../api/keys';
 import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMove } from './timeline';
+import { RescheduleDialog } from './reschedule-dialog';
 
 type Place = CalendarData['places'][number];
 
@@ -81,6 +82,10 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
     );
   };
 
+  // Dragged to other days (and maybe another berth): reschedule_booking after its own dialog.
+  const confirmReschedule = () => setPending((p) => (p ? { ...p, confirmed: true } : p));
+  const settleReschedule = (result: { ok: boolean; text: string } | null) => { setPending(null); setMoveResult(result); };
+
   // Drag over free days (or the keyboard cursor + Enter): block the berth or book a walk-in there.
   const [selection, setSelection] = useState<{ place: Place; from: string; to: string } | null>(null);
 
@@ -122,7 +127,7 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
         ))}
       </ul>
       <p className="text-sm text-slate-600">
-        <Trans>Buchungen auf einen anderen Liegeplatz ziehen, um sie umzulegen (Tastatur: Leertaste, Pfeil hoch/runter, Leertaste). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
+        <Trans>Buchungen auf einen anderen Liegeplatz oder andere Tage ziehen, um sie umzulegen oder zu verschieben (Tastatur: Leertaste, Pfeiltasten, Leertaste); das Ende ziehen ändert nur die Abreise (Tastatur: Umschalt+Pfeil links/rechts). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
       </p>
 
       {moveResult && (
@@ -141,13 +146,19 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
           places={places}
           today={today}
           pending={pending}
-          onMove={(entry, toPlace) => { setMoveResult(null); setNotify(true); setPending({ entry, toPlace, confirmed: false }); }}
+          onMove={(entry, toPlace, days, endDays) => { setMoveResult(null); setNotify(true); setPending({ entry, toPlace, days, endDays, confirmed: false }); }}
           onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
           onOpen={(e) => { setCancelError(false); setOpened(e); }}
         />
       )}
 
-      <AlertDialog open={!!pending && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
+      <RescheduleDialog
+        key={pending && (pending.days !== 0 || pending.endDays) ? `${pending.entry.id}:${pending.toPlace.id}:${pending.days}:${pending.endDays ?? ''}` : 'none'}
+        move={pending && (pending.days !== 0 || pending.endDays) ? pending : null}
+        onConfirming={confirmReschedule}
+        onSettled={settleReschedule}
+      />
+      <AlertDialog open={!!pending && pending.days === 0 && !pending.endDays && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle><Trans>Buchung umlegen?</Trans></AlertDialogTitle>

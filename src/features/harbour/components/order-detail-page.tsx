@@ -22,7 +22,7 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Label } from '@/components/ui/label';
 import { OrderStatusBadge, usePaymentMethodLabel } from '@/features/orders/components/order-status';
 import { OrderDocumentsList } from '@/features/orders/components/invoice-document';
-import { berlinToday, berlinDay, formatBerlinDateTime } from '@/lib/dates';
+import { berlinToday, berlinDay, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
@@ -183,12 +183,15 @@ export function OrderDetailPage({ id }: { id: string }) {
   const today = berlinToday();
   const canCheckIn = (o.status === 'confirmed' || o.status === 'unverified') && berlinDay(o.starts_at) <= today && notOver;
   const busy = action.isPending;
+  // 'arrival/departure' (Berlin dates) of a date change.
+  const periodText = (v: string | null) => (v ?? '').split('/').map((day) => (day ? formatDay(day, locale) : '')).join(' – ');
   const eventText = (e: OrderDetail['events'][number]) => {
     switch (e.event) {
       case 'created': return t`Angelegt (${statusLabel(e.to_value ?? '')})`;
       case 'status': return t`Status: ${statusLabel(e.from_value ?? '')} → ${statusLabel(e.to_value ?? '')}`;
       case 'payment': return t`Zahlung: ${paymentLabel(e.from_value ?? '')} → ${paymentLabel(e.to_value ?? '')}`;
       case 'moved': return t`Umgelegt: Liegeplatz ${e.from_value ?? ''} → ${e.to_value ?? ''}`;
+      case 'rescheduled': return t`Verschoben: ${periodText(e.from_value)} → ${periodText(e.to_value)}`;
       case 'payment_recorded': return t`Zahlung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
       case 'refund_recorded': return t`Erstattung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
       case 'payment_to_refund': return t`Zahlung erhalten, die zu erstatten ist: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;

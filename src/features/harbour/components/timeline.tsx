@@ -1,10 +1,10 @@
-import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type Modifier } from '@dnd-kit/core';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useLingui } from '@lingui/react/macro';
-import { berlinDay, formatDay } from '@/lib/dates';
+import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
 import type { CalendarData, CalendarEntry } from '../api/calendar';
-import { barSpan, barVisible, selectionRange, targetRow, type BarSpan } from '../api/timeline-layout';
+import { barSpan, barVisible, selectionRange, shiftSpan, targetColumns, targetRow, type BarSpan } from '../api/timeline-layout';
 
 export type Kind = 'reservation' | 'rent' | 'maintenance' | 'blocked' | 'long_term';
 export const kindOf = (e: CalendarEntry): Kind =>
@@ -34,10 +34,14 @@ const MIN_COL = { 1: 120, 7: 72, 30: 36 } as Record<number, number>;
 type Place = CalendarData['places'][number];
 type PlacedBar = { entry: CalendarEntry; span: BarSpan };
 
-/** A move of a stay the page is asking about or running: drawn on its new berth until it settles. */
+/** A move of a stay the page is asking about or running: drawn on its new berth and days until it settles. */
 export interface PendingMove {
   entry: CalendarEntry;
   toPlace: Place;
+  /** Whole days the stay is shifted by (0: same dates, another berth). */
+  days: number;
+  /** Set when only the departure moves (the bar's end dragged, or Shift+arrow): whole days. */
+  endDays?: number;
 }
 
 /** Only bookings move (the database refuses what may not: order_not_movable, 23P01, fit). */
@@ -56,13 +60,18 @@ function useWidth(ref: React.RefObject<HTMLElement | null>) {
   return width;
 }
 
-/** Lock a dragged bar to its row axis: a move keeps the stay's dates (move_booking). */
-const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
+/** A dragged bar snaps sideways to whole days (a column each); up and down it follows the pointer. */
+const snapToDays = (colW: number): Modifier => ({ transform }) => ({ ...transform, x: Math.round(transform.x / colW) * colW });
 
-/** Arrow up/down move a picked-up bar one berth (the keyboard equivalent of dragging it). */
-const byRow: KeyboardCoordinateGetter = (event, { currentCoordinates }) => {
+/**
+ * The keyboard equivalent of dragging: arrow up/down move a picked-up bar one berth, left/right
+ * one day (a column).
+ */
+const byRowAndDay = (colW: number): KeyboardCoordinateGetter => (event, { currentCoordinates }) => {
   if (event.code === 'ArrowDown') return { ...currentCoordinates, y: currentCoordinates.y + ROW_H };
   if (event.code === 'ArrowUp') return { ...currentCoordinates, y: currentCoordinates.y - ROW_H };
+  if (event.code === 'ArrowRight') return { ...currentCoordinates, x: currentCoordinates.x + colW };
+  if (event.code === 'ArrowLeft') return { ...currentCoordinates, x: currentCoordinates.x - colW };
   return undefined;
 };
 
@@ -71,7 +80,8 @@ export interface TimelineProps {
   places: Place[];
   today: string;
   pending: PendingMove | null;
-  onMove: (entry: CalendarEntry, toPlace: Place) => void;
+  /** A bar dropped on another berth and/or shifted by whole days, or its end (departure) moved by endDays. */
+  onMove: (entry: CalendarEntry, toPlace: Place, days: number, endDays?: number) => void;
   onSelect: (place: Place, fromDay: string, toDay: string) => void;
   onOpen: (entry: CalendarEntry) => void;
 }
@@ -111,7 +121,10 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   }, [data]);
   const pendingBar = useMemo(() => {
     if (!pending) return null;
-    const span = barSpan(Date.parse(pending.entry.starts_at), pending.entry.ends_at ? Date.parse(pending.entry.ends_at) : null, data.dayStarts);
+    const endMs = pending.entry.ends_at ? Date.parse(pending.entry.ends_at) : null;
+    const span = pending.endDays
+      ? barSpan(Date.parse(pending.entry.starts_at), endMs === null ? null : endMs + pending.endDays * 86_400_000, data.dayStarts)
+      : shiftSpan(Date.parse(pending.entry.starts_at), endMs, pending.days, data.dayStarts);
     return span ? { entry: pending.entry, span } : null;
   }, [pending, data.dayStarts]);
 
@@ -150,29 +163,39 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: byRow, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
+    useSensor(KeyboardSensor, { coordinateGetter: byRowAndDay(colW), keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
   );
+  const modifiers = useMemo(() => [snapToDays(colW)], [colW]);
   const rowOf = (entry: CalendarEntry) => places.findIndex((p) => p.id === entry.place_id);
-  const dropRow = (id: string | number, deltaY: number) => {
+  const dropAt = (id: string | number, delta: { x: number; y: number }) => {
     const entry = (data.byPlace[String(id).split(':')[0]!] ?? []).find((e) => e.id === String(id).split(':')[1]);
     if (!entry) return null;
     const origin = rowOf(entry);
-    return { entry, origin, target: targetRow(origin, deltaY, ROW_H, places.length) };
+    const days = targetColumns(delta.x, colW);
+    return { entry, origin, target: targetRow(origin, delta.y, ROW_H, places.length), days, arrival: addDaysIso(berlinDay(entry.starts_at), days) };
   };
-  // The drag's vertical offset, for the screen reader's announcements (they get no delta).
-  const lastDelta = useRef(0);
+  // The drag's offset, for the screen reader's announcements (they get no delta).
+  const lastDelta = useRef({ x: 0, y: 0 });
   const placeName = (row: number) => places[row]?.name ?? '';
   const announcements: Announcements = {
-    onDragStart: ({ active }) => t`${String(active.data.current?.label ?? '')} aufgenommen. Pfeil hoch/runter wählt den Liegeplatz, Leertaste legt ab, Escape bricht ab.`,
-    onDragMove: ({ active }) => { const d = dropRow(active.id, lastDelta.current); return d ? t`Über Liegeplatz ${placeName(d.target)}.` : undefined; },
+    onDragStart: ({ active }) => t`${String(active.data.current?.label ?? '')} aufgenommen. Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt um einen Tag, Leertaste legt ab, Escape bricht ab.`,
+    onDragMove: ({ active }) => {
+      const d = dropAt(active.id, lastDelta.current);
+      return d ? t`Über Liegeplatz ${placeName(d.target)}, Anreise ${formatDay(d.arrival, locale)}.` : undefined;
+    },
     onDragOver: () => undefined,
-    onDragEnd: ({ active }) => { const d = dropRow(active.id, lastDelta.current); return d ? t`Auf Liegeplatz ${placeName(d.target)} abgelegt.` : undefined; },
+    onDragEnd: ({ active }) => {
+      const d = dropAt(active.id, lastDelta.current);
+      return d ? t`Auf Liegeplatz ${placeName(d.target)}, Anreise ${formatDay(d.arrival, locale)} abgelegt.` : undefined;
+    },
     onDragCancel: () => t`Verschieben abgebrochen.`,
   };
+  // The bar's end dragged (or Shift+arrow): the departure moves, the berth and arrival stay.
+  const resize = useCallback((entry: CalendarEntry, endDays: number) => onMove(entry, { id: entry.place_id, name: entry.place_name, pier: null }, 0, endDays), [onMove]);
   const end = (event: DragEndEvent) => {
     setActiveRow(null);
-    const d = dropRow(event.active.id, event.delta.y);
-    if (d && d.target !== d.origin && places[d.target]) onMove(d.entry, places[d.target]!);
+    const d = dropAt(event.active.id, event.delta);
+    if (d && (d.target !== d.origin || d.days !== 0) && places[d.target]) onMove(d.entry, places[d.target]!, d.days);
   };
 
   // Drag over empty cells of one berth: pointer down, move, up.
@@ -237,10 +260,12 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   return (
     <DndContext
       sensors={sensors}
-      modifiers={[verticalOnly]}
-      accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Leertaste legt ab, Escape bricht ab. Eingabetaste zeigt die Details.` } }}
-      onDragStart={(e) => { lastDelta.current = 0; const d = dropRow(e.active.id, 0); setActiveRow(d ? d.origin : null); }}
-      onDragMove={(e) => { lastDelta.current = e.delta.y; }}
+      modifiers={modifiers}
+      // Auto-scroll near the edges only in the outer 10 % sideways (default 20 %): in a narrow plan a drag of a day or two must not scroll it.
+      autoScroll={{ threshold: { x: 0.1, y: 0.2 } }}
+      accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt die Tage, Leertaste legt ab, Escape bricht ab. Umschalt+Pfeil links/rechts ändert nur die Abreise. Eingabetaste zeigt die Details.` } }}
+      onDragStart={(e) => { lastDelta.current = { x: 0, y: 0 }; const d = dropAt(e.active.id, lastDelta.current); setActiveRow(d ? d.origin : null); }}
+      onDragMove={(e) => { lastDelta.current = e.delta; }}
       onDragCancel={() => setActiveRow(null)}
       onDragEnd={end}
     >
@@ -303,7 +328,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
                     <div aria-hidden data-selection className={`pointer-events-none absolute top-0 h-full border-2 ${cursor && !drag ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`} style={{ left: sel.from * colW, width: (sel.to - sel.from + 1) * colW }} />
                   )}
                   {placed.map((b) => (
-                    <Bar key={b.entry.id} bar={b} colW={colW} days={data.days} pending={pending?.entry.id === b.entry.id} placeName={place.name} onOpen={onOpen} />
+                    <Bar key={b.entry.id} bar={b} colW={colW} days={data.days} pending={pending?.entry.id === b.entry.id} placeName={place.name} onOpen={onOpen} onResize={resize} />
                   ))}
                 </div>
               </div>
@@ -316,7 +341,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   );
 }
 
-const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; onOpen: (e: CalendarEntry) => void }) {
+const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen, onResize }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
   const { t, i18n } = useLingui();
   const labels = useKindLabels();
   const { entry, span } = bar;
@@ -327,13 +352,16 @@ const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: {
   const until = entry.ends_at ? formatDay(berlinDay(new Date(Date.parse(entry.ends_at) - (entry.order_id ? 0 : 1))), i18n.locale) : t`unbefristet`;
   const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${formatDay(berlinDay(entry.starts_at), i18n.locale)} – ${until}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `${entry.place_id}:${entry.id}`, disabled: !canMove, data: { label } });
+  // Dragging the end handle: the pointer's start and the snapped width change (whole days).
+  const [resizeFrom, setResizeFrom] = useState<number | null>(null);
+  const [resizeDx, setResizeDx] = useState(0);
   const left = span.start * colW + 1;
-  const w = Math.max((span.end - span.start) * colW - 2, 6);
+  const w = Math.max((span.end - span.start) * colW - 2 + targetColumns(resizeDx, colW) * colW, 6);
   const style: CSSProperties = {
     ...KIND_STYLE[kind],
     left,
     width: w,
-    transform: transform ? `translate3d(0, ${transform.y}px, 0)` : undefined,
+    transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
     borderTopLeftRadius: span.clippedStart ? 0 : undefined,
     borderBottomLeftRadius: span.clippedStart ? 0 : undefined,
     borderTopRightRadius: span.clippedEnd ? 0 : undefined,
@@ -357,12 +385,33 @@ const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen }: {
       onClick={() => onOpen(entry)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' && !isDragging) { e.preventDefault(); onOpen(entry); return; }
+        // Shift+arrow right/left: the departure a day later/earlier (the keyboard's way of dragging the end).
+        if (canMove && !isDragging && e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) { e.preventDefault(); onResize(entry, e.key === 'ArrowRight' ? 1 : -1); return; }
         if (canMove) listeners?.onKeyDown?.(e);
       }}
       className={`absolute top-1 flex h-8 items-center overflow-hidden rounded-md border border-slate-400 text-xs font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900 ${canMove ? 'cursor-grab touch-none' : 'cursor-pointer'} ${isDragging ? 'z-20 shadow-lg ring-2 ring-sky-600' : ''} ${pending ? 'opacity-70 ring-2 ring-sky-600' : ''}`}
       style={style}
     >
       <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">{span.clippedStart ? '◂ ' : ''}{text}</span>
+      {canMove && !span.clippedEnd && (
+        <span
+          aria-hidden
+          data-resize
+          className="absolute top-0 right-0 h-full w-2 cursor-ew-resize touch-none bg-slate-900/25"
+          onPointerDown={(e) => { if (e.button !== 0) return; e.stopPropagation(); e.currentTarget.setPointerCapture(e.pointerId); setResizeFrom(e.clientX); setResizeDx(0); }}
+          onPointerMove={(e) => { if (resizeFrom !== null) setResizeDx(e.clientX - resizeFrom); }}
+          onPointerUp={(e) => {
+            if (resizeFrom === null) return;
+            e.stopPropagation();
+            const d = targetColumns(e.clientX - resizeFrom, colW);
+            setResizeFrom(null);
+            setResizeDx(0);
+            if (d !== 0) onResize(entry, d);
+          }}
+          onPointerCancel={() => { setResizeFrom(null); setResizeDx(0); }}
+          onClick={(e) => e.stopPropagation()}
+        />
+      )}
     </div>
   );
 });
