@@ -66,6 +66,10 @@ const byRow: KeyboardCoordinateGetter = (event, { currentCoordinates }) => {
   return undefined;
 };
 
+const POINTER_OPTIONS = { activationConstraint: { distance: 6 } };
+const KEYBOARD_OPTIONS = { coordinateGetter: byRow, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } };
+const MODIFIERS = [verticalOnly];
+
 export interface TimelineProps {
   data: CalendarData;
   places: Place[];
@@ -158,10 +162,9 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   const totalW = berthW + n * colW;
   const todayCol = data.days.indexOf(today);
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: byRow, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
-  );
+  // The options are module constants: dnd-kit memoises a sensor on its options object, and a new
+  // one each render renewed its context and re-rendered every bar on every scroll frame.
+  const sensors = useSensors(useSensor(PointerSensor, POINTER_OPTIONS), useSensor(KeyboardSensor, KEYBOARD_OPTIONS));
   const rowOf = (entry: CalendarEntry) => places.findIndex((p) => p.id === entry.place_id);
   const dropRow = (id: string | number, deltaY: number) => {
     const entry = (data.byPlace[String(id).split(':')[0]!] ?? []).find((e) => e.id === String(id).split(':')[1]);
@@ -247,7 +250,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   return (
     <DndContext
       sensors={sensors}
-      modifiers={[verticalOnly]}
+      modifiers={MODIFIERS}
       accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Leertaste legt ab, Escape bricht ab. Eingabetaste zeigt die Details.` } }}
       onDragStart={(e) => { lastDelta.current = 0; const d = dropRow(e.active.id, 0); setActiveRow(d ? d.origin : null); }}
       onDragMove={(e) => { lastDelta.current = e.delta.y; }}
