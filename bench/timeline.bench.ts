@@ -4,7 +4,8 @@
  * on the local stack (PGlite in memory), the production build in Debian's Chromium, signed in as
  * the demo admin (staff, with the second factor):
  * - month load: "back" in the month view until the new month's rows and bars are on screen
- *   (berths + calendar_entries over HTTP, grouping, layout, first paint of the visible part);
+ *   (calendar_entries of the visible block of berths over HTTP, grouping, layout, first paint of
+ *   the visible part; the berths list is cached);
  * - month render: "next" to the month already loaded (the cache answers: layout and render only);
  * - scroll frame times: requestAnimationFrame deltas while the month scrolls down (and across)
  *   by 120 px a frame for 3 s, p50 and p95 per run; with the rows and bars in the DOM meanwhile.
@@ -18,7 +19,27 @@ import { startStack } from '../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../supabase/local/src/keys.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
 import { totpCode } from '../supabase/local/src/auth/totp.ts';
-import { DEMO_TOTP_SECRETS } from '../supabase/local/test/harness/demo-staff.ts';
+import { DEMO_TOTP_SECRETS, signInWithPassword } from '../supabase/local/test/harness/demo-staff.ts';
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import type { Database } from '../src/lib/database.types.ts';
+
+/** The page's block of berths (PLACE_BLOCK in src/features/harbour/api/calendar.ts). */
+const PLACE_BLOCK = 50;
+type Client = ReturnType<typeof createClient<Database>>;
+/** Every row of a list in max_rows pages, as src/lib/fetch-all.ts does. */
+async function pages<T>(page: (lo: number, hi: number) => PromiseLike<{ data: T[] | null; error: unknown }>): Promise<T[]> {
+  const out: T[] = [];
+  for (let lo = 0; ; lo += 1000) {
+    const { data, error } = await page(lo, lo + 999);
+    if (error) throw new Error(JSON.stringify(error));
+    out.push(...(data ?? []));
+    if ((data ?? []).length < 1000) return out;
+  }
+}
+const calendarPlaces = (sb: Client) => pages((lo, hi) => sb.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi));
+const calendarEntries = (sb: Client, from: string, to: string, ids?: string[]) =>
+  pages((lo, hi) => sb.rpc('calendar_entries', ids ? { p_from: from, p_to: to, p_place_ids: ids } : { p_from: from, p_to: to }).order('id').range(lo, hi));
 
 const root = resolve(import.meta.dirname, '..');
 const dist = resolve(root, 'reports/bench-dist');
@@ -44,7 +65,7 @@ const quantile = (xs: number[], q: number) => {
 };
 
 // In-page code as strings: the bench's tsconfig has no DOM types (as tests/helpers/axe.ts).
-/** Clicks a button and waits (by animation frames) until the timeline shows `from` with its rows (it renders only with the data): ms. */
+/** Clicks a button and waits (by animation frames) until the timeline shows `from` with its rows and their bars: ms. */
 const TIME_TO = `async ({ button, from }) => {
   const target = [...document.querySelectorAll('button')].find((b) => b.getAttribute('aria-label') === button || b.textContent === button);
   const t0 = performance.now();
@@ -52,7 +73,8 @@ const TIME_TO = `async ({ button, from }) => {
   for (;;) {
     await new Promise((r) => requestAnimationFrame(r));
     const plan = document.querySelector('[data-testid="timeline"][data-from="' + from + '"]');
-    if (plan && plan.querySelector('[data-place]')) {
+    // Rows on screen with their bars: the page loads a block of berths at a time and is aria-busy until the visible rows' block is in.
+    if (plan && plan.querySelector('[data-place]') && plan.getAttribute('aria-busy') !== 'true') {
       await new Promise((r) => requestAnimationFrame(r)); // the frame that shows it
       return performance.now() - t0;
     }
@@ -90,6 +112,35 @@ export async function run(): Promise<BenchRow[]> {
     await stack.db.exec(largeHarbour());
     await stack.db.exec('analyze');
     const { rows: [count] } = await stack.db.query<{ berths: number }>('select count(*)::int as berths from public.places where not archived');
+    // The month's data over HTTP as staff, before and after (interleaved): every berth's
+    // occupations in max_rows pages (what the page loaded until session 11) against the block of
+    // berths on screen (what it loads now).
+    const sb = createClient<Database>(stack.url, DEMO_ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
+    const signedIn = await signInWithPassword(sb, { email: 'hafen@hafen.test', password: 'Hafen1234' });
+    if (signedIn.error) throw new Error(signedIn.error.message);
+    const berths = await calendarPlaces(sb);
+    const block = berths.slice(0, PLACE_BLOCK).map((p) => p.id);
+    const dataBefore: number[] = [];
+    const dataAfter: number[] = [];
+    const today0 = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
+    let entryCount = 0;
+    for (let i = 0; i < RUNS + 1; i++) {
+      const monthFrom = addDays(today0, -65 - 30 * i);
+      const monthTo = addDays(monthFrom, 29);
+      let t0 = performance.now();
+      const all = await Promise.all([calendarPlaces(sb), calendarEntries(sb, monthFrom, monthTo)]);
+      const before = performance.now() - t0;
+      t0 = performance.now();
+      await calendarEntries(sb, monthFrom, monthTo, block);
+      const after = performance.now() - t0;
+      if (i > 0) { dataBefore.push(before); dataAfter.push(after); } // the first run warms caches
+      entryCount = all[1].length;
+    }
+    await sb.auth.signOut();
+    const dataNote = `${berths.length} berths, a month, staff over HTTP (PGlite), before and after interleaved`;
+    rows.push(summarise('month data before: every berth (berths + calendar_entries in max_rows pages)', 'ms', dataBefore, `${dataNote}; ${entryCount} occupations, ${Math.ceil(entryCount / 1000)} pages`, 'PGlite'));
+    rows.push(summarise(`month data after: the block of ${PLACE_BLOCK} berths on screen (calendar_entries with p_place_ids)`, 'ms', dataAfter, dataNote, 'PGlite'));
+
     buildIfNeeded(root, { VITE_SUPABASE_URL: stack.url, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
     const app = await serveStatic(dist, { port: 0 });
     const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });

@@ -1924,6 +1924,7 @@ export type Database = {
         Args: {
           p_from: string
           p_to: string
+          p_place_ids?: string[]
         }
         Returns: {
           id: string

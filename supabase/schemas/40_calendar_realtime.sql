@@ -261,7 +261,54 @@ $$;
 comment on function private.calendar_entries(date, date, uuid) is 'The live occupations (bookings, blocks, long-term holders) touching the Berlin days [p_from, p_to], one row each.';
 revoke execute on function private.calendar_entries(date, date, uuid) from public;
 
-create function private.calendar_entries(p_from date, p_to date)
+-- The berths' occupations for the rows a staff member sees (issue 24 item 3, issue 25 item 3):
+-- a month of 1,058 berths is ~7,300 rows, which PostgREST's max_rows (1,000) splits into eight
+-- requests that each run the whole query again (~1.6 s on PGlite). The timeline asks for the
+-- berths it shows, a block of 50 at a time: one index probe per berth (place_id, starts_at).
+create function private.calendar_entries_of(p_from date, p_to date, p_place_ids uuid[])
+returns table (
+  id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz,
+  ends_at timestamptz, note text, boat_name text, guest text, block_reason text
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_from timestamptz := private.berlin_at(p_from, time '00:00');
+  v_to timestamptz := private.berlin_at(p_to + 1, time '00:00');
+  v_now timestamptz := private.now();
+begin
+  return query
+    select s.id, s.place_id, s.type::text, s.order_id, o.status::text, s.starts_at, s.ends_at, s.note,
+           o.boat ->> 'name',
+           nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''),
+           b.reason
+    from (select distinct u.id from unnest(p_place_ids) u(id)) p
+    join public.place_statuses s on s.place_id = p.id
+    left join lateral (
+      select o.status, o.expires_at, o.boat, o.person from public.orders o where o.id = s.order_id offset 0
+    ) o on true
+    left join public.berth_blocks b on b.place_status_id = s.id
+    where not s.cancelled
+      and s.starts_at < v_to
+      and s.ends_at > v_from
+      and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= v_now, false)
+    union all
+    select h.id, h.place_id, 'long_term', null, null,
+           (h.starts_on::timestamp at time zone 'Europe/Berlin'),
+           ((h.ends_on + 1)::timestamp at time zone 'Europe/Berlin'),
+           h.note, h.boat_name, nullif(concat_ws(' ', h.first_name, h.last_name), ''), null
+    from public.long_term_holders h
+    where h.place_id = any(p_place_ids)
+      and h.starts_on <= p_to and (h.ends_on is null or h.ends_on >= p_from);
+end
+$$;
+comment on function private.calendar_entries_of(date, date, uuid[]) is 'calendar_entries for the listed berths only (one index probe per berth).';
+revoke execute on function private.calendar_entries_of(date, date, uuid[]) from public;
+
+create function private.staff_calendar_entries(p_from date, p_to date, p_place_ids uuid[])
 returns table (
   id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz,
   ends_at timestamptz, note text, boat_name text, guest text, block_reason text
@@ -276,25 +323,32 @@ begin
     raise exception 'staff_only' using errcode = '42501';
   end if;
   perform private.check_calendar_range(p_from, p_to);
-  return query select * from private.calendar_entries(p_from, p_to, null);
+  if p_place_ids is null then
+    return query select * from private.calendar_entries(p_from, p_to, null);
+  elsif cardinality(p_place_ids) > 500 then
+    raise exception 'too_many_places' using errcode = '22023', hint = 'At most 500 berths per call.';
+  else
+    return query select * from private.calendar_entries_of(p_from, p_to, p_place_ids);
+  end if;
 end
 $$;
-comment on function private.calendar_entries(date, date) is 'The rule behind public.calendar_entries (security definer, not exposed by the API).';
-revoke execute on function private.calendar_entries(date, date) from public;
-grant execute on function private.calendar_entries(date, date) to authenticated, service_role;
+comment on function private.staff_calendar_entries(date, date, uuid[]) is 'The rule behind public.calendar_entries (security definer, not exposed by the API).';
+revoke execute on function private.staff_calendar_entries(date, date, uuid[]) from public;
+grant execute on function private.staff_calendar_entries(date, date, uuid[]) to authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/calendar_entries): runs as the caller, the rule above decides.
-create function public.calendar_entries(p_from date, p_to date)
+-- Without p_place_ids every berth (as before); with it, the listed berths (at most 500).
+create function public.calendar_entries(p_from date, p_to date, p_place_ids uuid[] default null)
 returns TABLE(id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamptz, ends_at timestamptz, note text, boat_name text, guest text, block_reason text)
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select * from private.calendar_entries(p_from, p_to)
+  select * from private.staff_calendar_entries(p_from, p_to, p_place_ids)
 $$;
-comment on function public.calendar_entries(date, date) is 'Staff: every live occupation touching the Berlin days [p_from, p_to] once (ends_at null = open-ended long-term holding); the compact form of calendar() for the calendar page.';
-revoke execute on function public.calendar_entries(date, date) from anon, public;
+comment on function public.calendar_entries(date, date, uuid[]) is 'Staff: every live occupation touching the Berlin days [p_from, p_to] once (ends_at null = open-ended long-term holding), of every berth or of the berths in p_place_ids; the compact form of calendar() for the timeline.';
+revoke execute on function public.calendar_entries(date, date, uuid[]) from anon, public;
 
 -- Day d covers [d 00:00, d+1 00:00) in Europe/Berlin: an overnight stay shows on its arrival
 -- day through its departure day. Long-term holders show as type 'long_term'. Cancelled rows

@@ -12,7 +12,7 @@ import { engines, skipBecause } from '../../supabase/local/test/harness/engines.
 import { startTestStack } from '../../supabase/local/test/harness/stack.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
 import type { Database } from '@/lib/database.types';
-import { berlinMidnight, calendarRange, loadCalendar } from '@/features/harbour/api/calendar';
+import { berlinMidnight, blocksFor, calendarEntries, calendarPlaces, calendarRange, groupByPlace, loadCalendar, PLACE_BLOCK } from '@/features/harbour/api/calendar';
 import { createBerths } from '../resilience/support.ts';
 import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
@@ -83,6 +83,30 @@ for (const engine of engines()) {
           expect(covered, `${id} ${day}`).toBe(true);
         }
       }
+    });
+
+    it('the timeline\'s blocks of berths (calendar_entries with p_place_ids) add up to the same calendar', async () => {
+      const sb = await staff();
+      const all = await loadCalendar(sb, FROM, TO);
+      const places = await calendarPlaces(sb);
+      const names = new Map(places.map((p) => [p.id, p.name]));
+      // The blocks of every row, as the page asks for them while scrolling to the end.
+      const blocks = blocksFor(0, places.length - 1, places.length);
+      expect(blocks).toHaveLength(Math.ceil(places.length / PLACE_BLOCK));
+      const merged: typeof all.byPlace = {};
+      for (const b of blocks) {
+        const ids = places.slice(b * PLACE_BLOCK, (b + 1) * PLACE_BLOCK).map((p) => p.id);
+        const rows = await calendarEntries(sb, FROM, TO, ids);
+        // A block is one answer (under max_rows) and holds only its berths.
+        expect(rows.length).toBeLessThan(1000);
+        for (const r of rows) expect(ids).toContain(r.place_id);
+        Object.assign(merged, groupByPlace(rows, names));
+      }
+      expect(merged).toEqual(all.byPlace);
+      // Too many berths in one call: a clear refusal, not a 500.
+      const tooMany = await sb.rpc('calendar_entries', { p_from: FROM, p_to: TO, p_place_ids: places.slice(0, 501).map((p) => p.id) });
+      expect(tooMany.error?.message).toBe('too_many_places');
+      expect(tooMany.status).toBe(400);
     });
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { berlinMidnight, daysOf, groupByPlace, type EntryRow } from '@/features/harbour/api/calendar';
+import { berlinMidnight, blocksFor, daysOf, groupByPlace, PLACE_BLOCK, type EntryRow } from '@/features/harbour/api/calendar';
 import { barSpan, barVisible, columnAt, selectionRange, shiftSpan, targetColumns, targetRow } from '@/features/harbour/api/timeline-layout';
 
 // 2027-03-28 is the spring DST change in Berlin: that day has 23 hours.
@@ -104,5 +104,20 @@ describe('a bar dragged to other days', () => {
     expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 10, starts)).toBeNull();
     // No shift: the bar as it is.
     expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 0, starts)).toEqual(barSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), starts));
+  });
+});
+
+describe('blocksFor: which blocks of berths the timeline loads', () => {
+  it('the block of the rows in the DOM and the one below, inside the list', () => {
+    expect(blocksFor(0, 20, 1058)).toEqual([0, 1]);
+    expect(blocksFor(45, 60, 1058)).toEqual([0, 1, 2]);
+    expect(blocksFor(1040, 1057, 1058)).toEqual([20, 21]);
+    expect(blocksFor(0, 10, 30)).toEqual([0]);
+    expect(blocksFor(0, 0, 0)).toEqual([]);
+    // Every row of the list lies in a block it returns.
+    for (const [first, last] of [[0, 0], [49, 50], [99, 149], [1000, 1057]] as const) {
+      const blocks = blocksFor(first, last, 1058);
+      for (let row = first; row <= last; row++) expect(blocks).toContain(Math.floor(row / PLACE_BLOCK));
+    }
   });
 });

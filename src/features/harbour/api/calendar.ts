@@ -76,34 +76,72 @@ export function calendarPlaces(supabase: Client) {
 }
 
 /**
- * Every occupation touching [from, to], all of them: a busy month passes max_rows (1,000 rows
- * per answer), so it is paged in a total order (id is unique per occupation). An error on any
- * page fails the query: the page shows its error, never a partial calendar.
+ * Every occupation touching [from, to] of the berths `placeIds` (all berths when null), all of
+ * them: a busy range passes max_rows (1,000 rows per answer), so it is paged in a total order (id
+ * is unique per occupation). An error on any page fails the query: the page shows its error,
+ * never a partial calendar.
  */
-export function calendarEntries(supabase: Client, from: string, to: string) {
+export function calendarEntries(supabase: Client, from: string, to: string, placeIds: string[] | null = null) {
   return fetchAll((lo, hi) =>
     // See CalendarEntry: the generated row's nullability and text types are wrong here.
-    supabase.rpc('calendar_entries', { p_from: from, p_to: to }).order('id').range(lo, hi).overrideTypes<EntryRow[], { merge: false }>(),
+    supabase
+      .rpc('calendar_entries', placeIds ? { p_from: from, p_to: to, p_place_ids: placeIds } : { p_from: from, p_to: to })
+      .order('id')
+      .range(lo, hi)
+      .overrideTypes<EntryRow[], { merge: false }>(),
   );
 }
 
-/** The calendar's data for [from, to] through `supabase` (the query function's body). */
+/** The days of [from, to] and their Berlin midnights (one more than days: the end of the last). */
+export function calendarDays(from: string, to: string): Pick<CalendarData, 'days' | 'dayStarts'> {
+  const days = daysOf(from, to);
+  return { days, dayStarts: [...days, addDaysIso(to, 1)].map(berlinMidnight) };
+}
+
+/** The calendar's data for [from, to], every berth at once (tests and tools; the page loads blocks of berths). */
 export async function loadCalendar(supabase: Client, from: string, to: string): Promise<CalendarData> {
   const [places, entries] = await Promise.all([calendarPlaces(supabase), calendarEntries(supabase, from, to)]);
   const names = new Map(places.map((p) => [p.id, p.name]));
-  const days = daysOf(from, to);
-  const dayStarts = [...days, addDaysIso(to, 1)].map(berlinMidnight);
-  return { days, dayStarts, places, byPlace: groupByPlace(entries, names) };
+  return { ...calendarDays(from, to), places, byPlace: groupByPlace(entries, names) };
 }
 
 /**
- * All berths and their occupations per day of [from, to] (staff only; RLS and the function
- * refuse others). calendar_entries sends each occupation once (a month of 1,000 berths is ~4.5
- * times less data than the day-by-day calendar()); the timeline draws each as one bar.
+ * The timeline loads the occupations of the berths it shows, a block of PLACE_BLOCK rows at a
+ * time (the block of the visible rows and the next): a month of 1,058 berths is ~7,300
+ * occupations, eight max_rows pages that each ran the whole query again (issue 24 item 3).
  */
-export const calendarQueryOptions = (from: string, to: string) =>
+export const PLACE_BLOCK = 50;
+
+/** The blocks of rows [first, last] (inclusive row indices) and one more below, among `rows` rows. */
+export function blocksFor(first: number, last: number, rows: number): number[] {
+  if (rows <= 0) return [];
+  const lastBlock = Math.floor((rows - 1) / PLACE_BLOCK);
+  const a = Math.min(Math.max(Math.floor(first / PLACE_BLOCK), 0), lastBlock);
+  const b = Math.min(Math.max(Math.floor(last / PLACE_BLOCK) + 1, a), lastBlock);
+  const out: number[] = [];
+  for (let i = a; i <= b; i++) out.push(i);
+  return out;
+}
+
+/** A short stable key for a list of ids (which berths a block holds). */
+function idsKey(ids: readonly string[]): string {
+  let h = 0;
+  for (const id of ids) for (let i = 0; i < id.length; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) | 0;
+  return `${ids.length}:${ids[0] ?? ''}:${(h >>> 0).toString(36)}`;
+}
+
+/** The berths of the timeline (staff), by name: changes rarely, so kept for a minute. */
+export const calendarPlacesQueryOptions = () =>
   queryOptions({
-    queryKey: harbourKeys.calendar(from, to),
-    queryFn: async (): Promise<CalendarData> => loadCalendar(await getSupabase(), from, to),
+    queryKey: harbourKeys.calendarPlaces(),
+    queryFn: async () => calendarPlaces(await getSupabase()),
+    staleTime: 60_000,
+  });
+
+/** The occupations of the berths `placeIds` touching [from, to], by berth (staff only; the function refuses others). */
+export const calendarBlockQueryOptions = (from: string, to: string, placeIds: readonly string[], names: ReadonlyMap<string, string>) =>
+  queryOptions({
+    queryKey: harbourKeys.calendar(from, to, idsKey(placeIds)),
+    queryFn: async (): Promise<CalendarData['byPlace']> => groupByPlace(await calendarEntries(await getSupabase(), from, to, [...placeIds]), names as Map<string, string>),
     staleTime: 30_000,
   });

@@ -2,6 +2,7 @@
 export const harbourKeys = {
   all: ['harbour'] as const,
   calendars: () => ['harbour', 'calendar'] as const,
-  calendar: (from: string, to: string) => ['harbour', 'calendar', from, to] as const,
+  calendar: (from: string, to: string, block: string) => ['harbour', 'calendar', from, to, block] as const,
+  calendarPlaces: () => ['harbour', 'calendar-places'] as const,
   overview: () => ['harbour', 'overview'] as const,
 };

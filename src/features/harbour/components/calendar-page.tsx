@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
@@ -11,7 +11,7 @@ import { Label } from '@/components/ui/label';
 import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from '@/components/ui/alert-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { addDaysIso, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
-import { CALENDAR_SPAN as SPAN, calendarQueryOptions, calendarRange, type CalendarData, type CalendarEntry, type CalendarView } from '../api/calendar';
+import { CALENDAR_SPAN as SPAN, PLACE_BLOCK, blocksFor, calendarBlockQueryOptions, calendarDays, calendarPlacesQueryOptions, calendarRange, type CalendarData, type CalendarEntry, type CalendarView } from '../api/calendar';
 import { orderErrorMessage, useOrderAction } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { BlockForm } from './block-form';
@@ -21,6 +21,13 @@ import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMov
 import { RescheduleDialog } from './reschedule-dialog';
 
 type Place = CalendarData['places'][number];
+
+/** The loaded blocks' occupations as one map: combined only when a block's answer changes (the timeline's bars are memoised on it). */
+const mergeBlocks = (results: UseQueryResult<CalendarData['byPlace']>[]) => ({
+  byPlace: Object.assign({}, ...results.map((r) => r.data ?? {})) as CalendarData['byPlace'],
+  loaded: results.map((r) => r.data !== undefined),
+  error: results.some((r) => r.error),
+});
 
 /**
  * The staff's booking timeline: every berth a row, every stay a bar; drag a booking to another
@@ -32,7 +39,7 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   const locale = i18n.locale;
   const range = calendarRange(from, view);
   const live = useCalendarRealtime();
-  const { data, error, isPending } = useQuery(calendarQueryOptions(range.from, range.to));
+  const placesQuery = useQuery(calendarPlacesQueryOptions());
   const labels = useKindLabels();
   const queryClient = useQueryClient();
   const today = berlinToday();
@@ -40,11 +47,29 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   const filterId = useId();
   // With placeId (admin berth calendar): that berth only.
   const places = useMemo(() => {
-    const all = (placeId ? data?.places.filter((p) => p.id === placeId) : data?.places) ?? [];
+    const all = (placeId ? placesQuery.data?.filter((p) => p.id === placeId) : placesQuery.data) ?? [];
     // Several words: the berths matching any of them (name or pier), e.g. "A03 B12".
     const words = filter.toLowerCase().split(/[\s,]+/).filter(Boolean);
     return words.length ? all.filter((p) => words.some((w) => p.name.toLowerCase().includes(w) || (p.pier ?? '').toLowerCase() === w)) : all;
-  }, [data, placeId, filter]);
+  }, [placesQuery.data, placeId, filter]);
+  const names = useMemo(() => new Map((placesQuery.data ?? []).map((p) => [p.id, p.name])), [placesQuery.data]);
+
+  // The occupations of the rows on screen, a block of berths at a time (and the block below).
+  const [blocks, setBlocks] = useState<number[]>([0, 1]);
+  const showRows = (first: number, last: number) => {
+    const next = blocksFor(first, last, places.length);
+    setBlocks((b) => (b.length === next.length && b.every((x, i) => x === next[i]) ? b : next));
+  };
+  const wanted = blocks.filter((b) => b * PLACE_BLOCK < places.length);
+  const entries = useQueries({
+    queries: wanted.map((b) => calendarBlockQueryOptions(range.from, range.to, places.slice(b * PLACE_BLOCK, (b + 1) * PLACE_BLOCK).map((p) => p.id), names)),
+    combine: mergeBlocks,
+  });
+  const byPlace = entries.byPlace;
+  const days = useMemo(() => calendarDays(range.from, range.to), [range.from, range.to]);
+  const data: CalendarData = useMemo(() => ({ ...days, places, byPlace }), [days, places, byPlace]);
+  const error = placesQuery.error || entries.error;
+  const isPending = placesQuery.isPending;
 
   const [opened, setOpened] = useState<CalendarEntry | null>(null);
   const [cancelError, setCancelError] = useState(false);
@@ -149,6 +174,8 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
           onMove={(entry, toPlace, days, endDays) => { setMoveResult(null); setNotify(true); setPending({ entry, toPlace, days, endDays, confirmed: false }); }}
           onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
           onOpen={(e) => { setCancelError(false); setOpened(e); }}
+          loadedRow={(row) => entries.loaded[wanted.indexOf(Math.floor(row / PLACE_BLOCK))] === true}
+          onRowsShown={showRows}
         />
       )}
 
@@ -231,3 +258,4 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
     </Page>
   );
 }
+

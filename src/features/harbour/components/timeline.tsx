@@ -75,6 +75,9 @@ const byRowAndDay = (colW: number): KeyboardCoordinateGetter => (event, { curren
   return undefined;
 };
 
+const POINTER_OPTIONS = { activationConstraint: { distance: 6 } };
+const KEYBOARD_CODES = { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] };
+
 export interface TimelineProps {
   data: CalendarData;
   places: Place[];
@@ -84,6 +87,10 @@ export interface TimelineProps {
   onMove: (entry: CalendarEntry, toPlace: Place, days: number, endDays?: number) => void;
   onSelect: (place: Place, fromDay: string, toDay: string) => void;
   onOpen: (entry: CalendarEntry) => void;
+  /** Whether a row's occupations have arrived (the page loads them a block of berths at a time); all when absent. */
+  loadedRow?: (row: number) => boolean;
+  /** Told the rows in the DOM (first, last index) whenever they change, so the page loads their occupations. */
+  onRowsShown?: (first: number, last: number) => void;
 }
 
 /**
@@ -92,7 +99,7 @@ export interface TimelineProps {
  * the DOM). Bars of bookings drag to another berth (mouse or keyboard through dnd-kit); a drag
  * over empty cells (or the keyboard cursor with Shift+arrows and Enter) selects days of a berth.
  */
-export function Timeline({ data, places, today, pending, onMove, onSelect, onOpen }: TimelineProps) {
+export function Timeline({ data, places, today, pending, onMove, onSelect, onOpen, loadedRow, onRowsShown }: TimelineProps) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const labels = useKindLabels();
@@ -155,16 +162,23 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   });
   useEffect(() => colV.measure(), [colV, colW, berthW]);
 
+  const rows = rowV.getVirtualItems();
+  const firstRow = rows[0]?.index ?? 0;
+  const lastRow = rows.at(-1)?.index ?? 0;
+  useEffect(() => onRowsShown?.(firstRow, lastRow), [onRowsShown, firstRow, lastRow]);
+  const busy = !!loadedRow && rows.some((r) => !loadedRow(r.index));
+
   const cols = colV.getVirtualItems();
   const firstCol = cols[0]?.index ?? 0;
   const lastCol = cols.at(-1)?.index ?? n - 1;
   const totalW = berthW + n * colW;
   const todayCol = data.days.indexOf(today);
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: byRowAndDay(colW), keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
-  );
+  // The options keep their identity between renders: dnd-kit memoises a sensor on its options
+  // object, and a new one each render renewed its context and re-rendered every bar on every
+  // scroll frame. They change only with the column width (a day's step).
+  const keyboardOptions = useMemo(() => ({ coordinateGetter: byRowAndDay(colW), keyboardCodes: KEYBOARD_CODES }), [colW]);
+  const sensors = useSensors(useSensor(PointerSensor, POINTER_OPTIONS), useSensor(KeyboardSensor, keyboardOptions));
   const modifiers = useMemo(() => [snapToDays(colW)], [colW]);
   const rowOf = (entry: CalendarEntry) => places.findIndex((p) => p.id === entry.place_id);
   const dropAt = (id: string | number, delta: { x: number; y: number }) => {
@@ -281,6 +295,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
         data-testid="timeline"
         data-day-count={n}
         data-from={data.days[0]}
+        aria-busy={busy || undefined}
       >
         <div className="relative" style={{ width: totalW, height: rowV.getTotalSize() }}>
           {/* Date header: sticky at the top; its corner also sticks to the left. */}
@@ -302,13 +317,14 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
             })}
           </div>
           {todayCol >= 0 && <div aria-hidden className="absolute bg-sky-50" style={{ left: berthW + todayCol * colW, width: colW, top: HEADER_H, bottom: 0 }} />}
-          {rowV.getVirtualItems().map((r) => {
+          {rows.map((r) => {
             const place = places[r.index]!;
             let placed = (bars.get(place.id) ?? []).filter((b) => barVisible(b.span, firstCol, lastCol));
             if (pending && pendingBar) {
               placed = placed.filter((b) => b.entry.id !== pending.entry.id);
               if (pending.toPlace.id === place.id) placed = [...placed, pendingBar];
             }
+            const loading = loadedRow ? !loadedRow(r.index) : false;
             const sel = drag?.row === r.index ? selectionRange(drag.a, drag.b, n) : cursor?.row === r.index ? selectionRange(cursor.anchor, cursor.col, n) : null;
             return (
               <div key={place.id} data-place={place.id} data-place-name={place.name} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${r.start}px)`, height: ROW_H, width: totalW }}>
@@ -318,7 +334,8 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
                 <div
                   className="absolute top-0 h-full cursor-cell touch-pan-y"
                   data-lane
-                  style={{ left: berthW, width: n * colW, backgroundImage: 'linear-gradient(to right, #e2e8f0 1px, transparent 1px)', backgroundSize: `${colW}px 100%` }}
+                  data-loading={loading || undefined}
+                  style={{ left: berthW, width: n * colW, backgroundImage: 'linear-gradient(to right, #e2e8f0 1px, transparent 1px)', backgroundSize: `${colW}px 100%`, backgroundColor: loading ? '#f1f5f9' : undefined }}
                   onPointerDown={laneDown(r.index)}
                   onPointerMove={laneMove}
                   onPointerUp={laneUp}

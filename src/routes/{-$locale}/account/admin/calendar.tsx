@@ -14,12 +14,15 @@ export const Route = createFileRoute('/{-$locale}/account/admin/calendar')({
   loaderDeps: ({ search }) => ({ from: search.from, view: search.view }),
   loader: async ({ context, deps }) => {
     // Imported here, not at the top, so the calendar's code stays out of the first download.
-    const [{ calendarQueryOptions, calendarRange }, { berlinToday }] = await Promise.all([
+    const [{ calendarBlockQueryOptions, calendarPlacesQueryOptions, calendarRange, PLACE_BLOCK }, { berlinToday }] = await Promise.all([
       import('@/features/harbour/api/calendar'),
       import('@/lib/dates'),
     ]);
     const range = calendarRange(deps.from ?? berlinToday(), deps.view ?? 'week');
-    await context.queryClient.prefetchQuery(calendarQueryOptions(range.from, range.to));
+    // The berths, then the first block's occupations (the rows on screen first; the page loads the rest as it scrolls).
+    const places = await context.queryClient.ensureQueryData(calendarPlacesQueryOptions());
+    const names = new Map(places.map((p) => [p.id, p.name]));
+    await context.queryClient.prefetchQuery(calendarBlockQueryOptions(range.from, range.to, places.slice(0, PLACE_BLOCK).map((p) => p.id), names));
   },
   component: function AdminCalendar() {
     const search = Route.useSearch();
