@@ -100,7 +100,7 @@ export function CashBookPage({ day, onDay }: { day: string; onDay: (day: string)
               <h2 className="text-xl font-semibold" data-testid="cash-day">{formatDay(day, locale)}</h2>
               <DayState data={data} />
             </header>
-            <div className="grid gap-6 lg:grid-cols-3">
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-3">
               <Section title={t`Kassenbuch (bar)`} className="lg:col-span-2">
                 <CashTable data={data} />
               </Section>

@@ -95,9 +95,9 @@ function Changes({ entry }: { entry: AuditEntry }) {
       {columns.length > 0 && (
         <dl className="grid gap-1 text-sm">
           {columns.map((c) => (
-            <div key={c} className="grid grid-cols-[minmax(6rem,9rem)_1fr] gap-x-3 sm:grid-cols-[12rem_1fr]" data-column={c}>
+            <div key={c} className="grid grid-cols-[minmax(6rem,9rem)_minmax(0,1fr)] gap-x-3 sm:grid-cols-[12rem_minmax(0,1fr)]" data-column={c}>
               <dt className="font-medium text-slate-700">{columnLabel(c)}</dt>
-              <dd className="break-words">
+              <dd className="[overflow-wrap:anywhere]">
                 {entry.action === 'update' ? (
                   <>
                     <del className="text-red-800 decoration-red-800/60">{value(entry.old_values, c)}</del>
@@ -204,9 +204,9 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
             {total === 0 ? <Trans>Keine Einträge gefunden.</Trans> : page > pages ? <Trans><Plural value={total} one="# Eintrag" other="# Einträge" />; Seite {page} gibt es nicht (nur {pages}).</Trans> : <Trans><Plural value={total} one="# Eintrag" other="# Einträge" /> · Seite {page} von {pages}</Trans>}
           </p>
           {list.data.rows.length > 0 && (
-            <ol className="grid gap-3" aria-label={t`Einträge`}>
+            <ol className="grid grid-cols-[minmax(0,1fr)] gap-3" aria-label={t`Einträge`}>
               {list.data.rows.map((entry) => (
-                <li key={entry.id} className="grid gap-2 rounded-xl border border-slate-200 bg-white p-3" data-testid="audit-entry" data-table={entry.table_name}>
+                <li key={entry.id} className="grid grid-cols-[minmax(0,1fr)] gap-2 rounded-xl border border-slate-200 bg-white p-3" data-testid="audit-entry" data-table={entry.table_name}>
                   <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 text-sm">
                     <time dateTime={entry.at} className="whitespace-nowrap text-slate-700">{formatBerlinDateTime(entry.at, locale)}</time>
                     <ActorCell entry={entry} />

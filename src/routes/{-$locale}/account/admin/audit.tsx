@@ -1,13 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { requireAdmin } from '@/lib/auth';
 import { parseAuditSearch } from '@/features/admin/audit/api/audit-search';
 import { AuditPage } from '@/features/admin/audit/components/audit-page';
 
 /**
- * The audit trail (admins). Staff reach the page (the admin layout answers everyone else with
- * 404), but the database refuses them (admin_audit_log: 42501) and the page says so.
- * Filters and page live in the URL.
+ * The audit trail (admins only: harbour staff get the 404 page, as for DATEV, rather than a
+ * request the database refuses with 403, which the browser logs as an error; the database
+ * refuses them too, admin_audit_log: 42501, and the page says so if it happens). Filters and
+ * page live in the URL.
  */
 export const Route = createFileRoute('/{-$locale}/account/admin/audit')({
+  beforeLoad: requireAdmin,
   validateSearch: parseAuditSearch,
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }) => {
