@@ -9,25 +9,14 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
-import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, euro, personaToken, uniqueEmail } from './booking-helpers.ts';
+import { berlinDay, euro, personaToken, uniqueEmail } from './booking-helpers.ts';
+import { rest, rpc, staffToken } from './rest-helpers.ts';
 import { bookViaApi, payViaApi, waitForMail } from './payment-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
-async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
-    method: init.method ?? 'GET',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, data: (text ? JSON.parse(text) : null) as T };
-}
-const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rpc/${name}`, token, { method: 'POST', body });
-const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
 const extraId = async (token: string, code: string) => (await rest<{ id: string }[]>(`extras?code=eq.${code}&select=id`, token)).data[0]!.id;
 
 interface Doc { id: string; invoice_number: string; kind: string; gross_cents: number; desk_sale_id: string; refers_to_number: string | null }

@@ -1,26 +1,15 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
-import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, chooseFirstBerth, euro, fillBerthData, personaToken } from './booking-helpers.ts';
+import { berlinDay, chooseFirstBerth, euro, fillBerthData, personaToken } from './booking-helpers.ts';
+import { rest, rpc, staffToken } from './rest-helpers.ts';
 import { waitForMail } from './payment-helpers.ts';
 import { expectDate } from '../helpers/dates';
 
 const run = Date.now().toString(36);
 
-async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
-    method: init.method ?? 'GET',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, data: (text ? JSON.parse(text) : null) as T };
-}
-const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rpc/${name}`, token, { method: 'POST', body });
 
-const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
 
 /** Staff book a small boat through the API on the first free berth of [arrival, departure). */
 async function bookViaApi(token: string, boat: string, arrival: string, departure: string, skip = 0): Promise<{ id: string; place: string }> {

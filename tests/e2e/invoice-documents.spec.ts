@@ -7,24 +7,13 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
-import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
-import { apiUrl, berlinDay, euro, personaToken } from './booking-helpers.ts';
+import { berlinDay, euro } from './booking-helpers.ts';
+import { rest, rpc, staffToken } from './rest-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
-async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
-    method: init.method ?? 'GET',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, data: (text ? JSON.parse(text) : null) as T };
-}
-const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rpc/${name}`, token, { method: 'POST', body });
-const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
 
 interface Doc { id: string; invoice_number: string; kind: string; refers_to_number: string | null; gross_cents: number; lines: { description: string }[] }
 const documents = async (orderId: string, token: string) =>
