@@ -6,6 +6,8 @@
 begin;
 select plan(53);
 select private.freeze_clock('2027-05-10 12:00+02');
+-- Rows the migrations wrote (their data steps are audited too, at their own time) are not this test's.
+select set_config('tests.audit_start', (select coalesce(max(id), 0)::text from public.audit_log), false);
 
 insert into public.places (name, width, length, one_day, archived) values
   ('A1', 4, 12, false, false), ('A2', 4, 12, false, false), ('A3', 4, 12, false, false);
@@ -66,13 +68,13 @@ update public.user_roles set harbor = false where user_id = tests.get_user_id('c
 
 -- profiles: personal values are left out, their names kept
 select tests.authenticate_as('customer');
-update public.profiles set phone = '+49 211 123', locale = 'en' where id = tests.get_user_id('customer');
+update public.profiles set phone = '+49 170 5550123', locale = 'en' where id = tests.get_user_id('customer');
 select tests.clear_authentication();
 select results_eq($$ select a.action, a.actor, a.old_values, a.new_values, a.redacted from public.audit_log a
                      where a.table_name = 'public.profiles' and a.row_key = tests.get_user_id('customer')::text order by a.id desc limit 1 $$,
   $$ values ('update', tests.get_user_id('customer'), '{"locale": "de"}'::jsonb, '{"locale": "en"}'::jsonb, array['phone']) $$,
   'profiles: the person''s own change; the phone number is named but its values are not kept');
-select ok(not exists (select 1 from public.audit_log where old_values::text like '%+49 211%' or new_values::text like '%+49 211%'),
+select ok(not exists (select 1 from public.audit_log where old_values::text like '%5550123%' or new_values::text like '%5550123%'),
   'the phone number is nowhere in the trail');
 
 -- app settings (private): a direct database session is the system
@@ -190,7 +192,7 @@ select ok((select bool_and(actor = tests.get_user_id('harbour')) and count(*) >=
 select ok((select bool_and(actor_role in ('system', 'service_role')) and count(*) > 0 from public.admin_audit_log(p_actor_role => 'system')),
   'filter by kind: the system');
 select is((select count(*)::int from public.admin_audit_log(p_from => '2027-05-10', p_to => '2027-05-10', p_limit => 200)),
-  (select count(*)::int from public.audit_log), 'every row is of the frozen day (Berlin)');
+  (select count(*)::int from public.audit_log where id > current_setting('tests.audit_start')::bigint), 'every row this test wrote is of the frozen day (Berlin)');
 select is_empty($$ select * from public.admin_audit_log(p_from => '2027-05-11') $$, 'none after it');
 select throws_ok($$ select * from public.admin_audit_log(p_from => '2027-05-11', p_to => '2027-05-10') $$, '22023', 'invalid_period', 'an inverted range is refused');
 select throws_ok($$ select * from public.admin_audit_log(p_limit => 0) $$, '22023', 'invalid_page', 'so is an empty page');

@@ -110,7 +110,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   record_cash_movement: AUTH, close_cash_day: AUTH, cash_day: AUTH,
   admin_audit_log: AUTH, order_event_actors: AUTH,
   my_mfa_required: AUTH, admin_mfa_status: AUTH, admin_reset_mfa: AUTH,
-  add_order_extra: AUTH, remove_order_extra: AUTH, return_deposit: AUTH, accept_service_request: AUTH, sell_at_desk: AUTH,
+  add_order_extra: AUTH, remove_order_extra: AUTH, return_deposit: AUTH, reschedule_booking: AUTH, reschedule_quote: AUTH, accept_service_request: AUTH, sell_at_desk: AUTH,
   cancel_desk_sale: AUTH, prepare_deposit_refund: AUTH,
   datev_postings: AUTH, datev_settings: AUTH, save_datev_settings: AUTH, invoice_archive_documents: AUTH,
   invoice_seller_settings: AUTH, save_invoice_seller_settings: AUTH,
