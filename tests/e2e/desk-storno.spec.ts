@@ -103,8 +103,11 @@ test.describe('desk sale cancellation and deposit returns', () => {
     expect((await rpc('cancel_desk_sale', { p_receipt_id: receipt.id, p_reason: 'nochmal' }, token)).data).toMatchObject({ message: 'desk_sale_cancelled' });
     expect((await docByNumber(token, number)).gross_cents).toBe(1100);
 
-    // The cash went out of the till: a refund entry in the cash book.
-    await page.goto('/account/admin/cash');
+    // The cash went out of the till: a refund entry in the cash book, on the open day (today, or
+    // the next day when today's Kassenbericht is already closed, e.g. by another spec).
+    const booked = (await rest<{ business_day: string }[]>('cash_book_entries?select=business_day&source_kind=eq.desk_sale_cancel&amount_cents=eq.-1100&order=entry_no.desc&limit=1', token)).data;
+    expect(booked).toHaveLength(1);
+    await page.goto(`/account/admin/cash?day=${booked[0]!.business_day}`);
     const entry = page.getByTestId('cash-entry').filter({ hasText: `Storno Barverkauf ${number} (${stornoNumber}): Falscher Artikel` });
     await expect(entry).toHaveAttribute('data-kind', 'refund', { timeout: 20_000 });
     await expect(entry).toContainText(euro(1100, 'de'));
