@@ -167,7 +167,7 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
           <FormItem>
             <FormLabel><Trans>Liegeplatz</Trans></FormLabel>
             <FormControl>
-              <select className="h-10 rounded-md border border-slate-300 bg-white px-3" {...field}>
+              <select className="h-10 w-full rounded-md border border-slate-300 bg-white px-3" {...field}>
                 <option value="">{t`Jeder passende Liegeplatz`}</option>
                 {berths.map((b) => <option key={b.id} value={b.id}>{t`Liegeplatz ${b.name}`} ({formatSize(b.length, b.width, i18n.locale)})</option>)}
               </select>
