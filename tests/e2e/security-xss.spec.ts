@@ -147,20 +147,33 @@ test.describe('XSS payloads render as text', () => {
 });
 
 test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () => {
-  // unique per worker: with fullyParallel each worker runs this beforeAll
-  const tag = `${run}${Math.random().toString(36).slice(2, 6)}`;
   const TAGS = '<b>x</b> <0>y</0> <script>alert(1)</script>';
-  // no regex metacharacters: other specs build RegExps from berth names they list
-  const berthName = `Zz <b>x</b> <0>y</0> <script>x</script> ${tag}`;
   const boatName = TAGS;
   const first = TAGS;
-  const last = `\\u0041 ${tag}`; // a backslash sequence that Lingui's t would decode to "A"
-  const guest = `${first} ${last}`;
-  const newsTitle = `${TAGS} \\u0041 ${tag}`;
-  const note = `${TAGS} ${tag}`;
-  const contactName = `${TAGS} ${tag}`;
-  const contactText = `${TAGS} Nachricht ${tag}`;
-  const serviceName = `Service ${tag}`;
+  // Unique per run of the beforeAll, not per worker: with fullyParallel a worker may be given
+  // this describe's tests in more than one group and then runs the beforeAll again (berth names
+  // are unique, and the first run's berth still exists, archived).
+  let tag = '';
+  // no regex metacharacters: other specs build RegExps from berth names they list
+  let berthName = '';
+  let last = ''; // a backslash sequence that Lingui's t would decode to "A"
+  let guest = '';
+  let newsTitle = '';
+  let note = '';
+  let contactName = '';
+  let contactText = '';
+  let serviceName = '';
+  function freshValues() {
+    tag = `${run}${Math.random().toString(36).slice(2, 8)}`;
+    berthName = `Zz <b>x</b> <0>y</0> <script>x</script> ${tag}`;
+    last = `\\u0041 ${tag}`;
+    guest = `${first} ${last}`;
+    newsTitle = `${TAGS} \\u0041 ${tag}`;
+    note = `${TAGS} ${tag}`;
+    contactName = `${TAGS} ${tag}`;
+    contactText = `${TAGS} Nachricht ${tag}`;
+    serviceName = `Service ${tag}`;
+  }
   let placeId: string;
   let orderId: string;
 
@@ -172,6 +185,7 @@ test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () =>
   }
 
   test.beforeAll(async () => {
+    freshValues();
     const admin = await personaToken(personas.admin.email, personas.admin.password);
     const customer = await personaToken(personas.customer.email, personas.customer.password);
     const staff = await personaToken(personas.harbour.email, personas.harbour.password);

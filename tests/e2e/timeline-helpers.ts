@@ -34,6 +34,13 @@ export async function showBerths(page: Page, names: string[]) {
 export const row = (page: Page, placeId: string) => page.locator(`[data-place="${placeId}"]`);
 export const barOn = (page: Page, placeId: string, day: string, kind?: string): Locator =>
   row(page, placeId).locator(`[data-entry][data-days~="${day}"]${kind ? `[data-kind="${kind}"]` : ''}`);
+/**
+ * The bar of one guest's stay in a berth's row, by the guest's name in its label. Prefer it to
+ * `barOn` for a booking a test made: another spec's stay may depart from the same berth on this
+ * stay's arrival day (the berth is free for the nights, not for the day), and both bars touch it.
+ */
+export const stayBar = (page: Page, placeId: string, guest: string): Locator =>
+  row(page, placeId).locator(`[data-entry][data-kind="reservation"][aria-label*="${guest}"]`);
 
 /** A free, fitting berth list for a stay (8 × 3 m boat), in name order. */
 export async function freeBerths(arrival: string, departure: string): Promise<{ place_id: string; name: string }[]> {
