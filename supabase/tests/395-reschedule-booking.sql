@@ -4,7 +4,7 @@
 -- for a checked-in stay, and the invoice machinery issues a cancellation and a new invoice with
 -- gapless numbers; the guest hears of it with the new price.
 begin;
-select plan(27);
+select plan(31);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, pier, width, length, one_day, archived) values
@@ -34,6 +34,13 @@ select tests.clear_authentication();
 
 create function pg_temp.o(p_name text) returns public.orders language sql as $$
   select * from public.orders where id = current_setting('tests.' || p_name)::uuid
+$$;
+create function pg_temp.x(p_code text) returns uuid language sql security definer as $$ select id from public.extras where code = p_code $$;
+create function pg_temp.extra_lines(p_invoice_id uuid) returns table (code text, quantity integer, unit_price_cents integer, vat_rate integer, net_cents integer)
+language sql as $$
+  select l ->> 'code', (l ->> 'quantity')::int, (l ->> 'unit_price_cents')::int, (l ->> 'vat_rate')::int, (l ->> 'net_cents')::int
+    from public.invoices i, jsonb_array_elements(i.lines) l
+   where i.id = p_invoice_id and l ->> 'code' in ('washing_machine', 'ice_2kg') order by 1
 $$;
 create function pg_temp.docs(p_order text) returns table (invoice_number text, kind text, refers_to_number text, reason text, gross_cents integer)
 language sql as $$
@@ -123,6 +130,33 @@ select results_eq($$ select starts_at, ends_at, price_cents, status::text from p
   'its departure moved, arrival and check-in kept, repriced for 4 nights');
 select results_eq($$ select starts_at, ends_at from pg_temp.o('tag') $$,
   $$ values ('2027-05-21 10:00+02'::timestamptz, '2027-05-21 14:00+02'::timestamptz) $$, 'a day stay moves to the new day with its hours');
+
+-- ---------------------------------------------------------------- extras stay as booked
+-- Hier (checked in, now 10-14 May) takes two washing loads (19 %) and ice (7 %), pays, then stays a night longer.
+select tests.authenticate_as('harbour');
+select public.add_order_extra(current_setting('tests.hier')::uuid, pg_temp.x('washing_machine'), 2);
+select public.add_order_extra(current_setting('tests.hier')::uuid, pg_temp.x('ice_2kg'), 1);
+select public.record_desk_payment(current_setting('tests.hier')::uuid, 'cash');
+select tests.clear_authentication();
+create temp table hier_before as
+  select e.id, e.code, e.unit_price_cents, e.vat_rate, e.quantity, e.added_at, e.removed_at from public.order_extras e
+   where e.order_id = current_setting('tests.hier')::uuid;
+select set_config('tests.hier_invoice', (select id::text from public.invoices where order_id = current_setting('tests.hier')::uuid and kind = 'invoice'), true);
+select tests.authenticate_as('harbour');
+select public.reschedule_booking(current_setting('tests.hier')::uuid, '2027-05-10', '2027-05-15');
+select tests.clear_authentication();
+select results_eq($$ select e.id, e.code, e.unit_price_cents, e.vat_rate, e.quantity, e.added_at, e.removed_at from public.order_extras e
+                     where e.order_id = current_setting('tests.hier')::uuid order by e.code $$,
+  $$ select * from hier_before order by code $$, 'the extras are the same rows, unchanged, after the new dates');
+select is((pg_temp.o('hier')).price_cents,
+  (public.quote_booking('overnight', '2027-05-10', 8, '2027-05-15') ->> 'gross_cents')::int + 2 * 500 + 300,
+  'the price is the berth price of the new dates plus the extras as booked');
+select results_eq($$ select * from pg_temp.extra_lines((select id from public.invoices where order_id = current_setting('tests.hier')::uuid
+                                                          and kind = 'invoice' order by year desc, number desc limit 1)) $$,
+  $$ select * from pg_temp.extra_lines(current_setting('tests.hier_invoice')::uuid) $$,
+  'the new invoice bills the extras exactly as the cancelled one did');
+select is((select gross_cents from public.invoices where order_id = current_setting('tests.hier')::uuid and kind = 'invoice' order by year desc, number desc limit 1),
+  (pg_temp.o('hier')).price_cents, 'and its total is the new price');
 
 select * from finish();
 rollback;
