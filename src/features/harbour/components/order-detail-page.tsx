@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Section } from '@/components/page';
 import { PriceBreakdown } from '@/components/price-breakdown';
 import {
@@ -18,6 +18,7 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Button, buttonVariants } from '@/components/ui/button';
+import { DatePicker } from '@/components/ui/date-picker';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { OrderStatusBadge, usePaymentMethodLabel } from '@/features/orders/components/order-status';
@@ -26,7 +27,7 @@ import { berlinToday, berlinDay, formatBerlinDateTime, formatDay } from '@/lib/d
 import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
-import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
+import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, rescheduleQuoteQueryOptions, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
 import { OrderExtrasSection } from './order-extras-section';
@@ -101,6 +102,95 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
           />
         </div>
       )}
+    </Section>
+  );
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** The new dates of a stay: real days, the departure after the arrival (a day stay has no departure). */
+const datesSchema = (dayStay: boolean, m: { invalid: string; order: string }) =>
+  z.object({
+    arrival: z.string().regex(ISO_DAY, { error: m.invalid }),
+    departure: z.string(),
+  }).superRefine((v, ctx) => {
+    if (dayStay) return;
+    if (!ISO_DAY.test(v.departure)) ctx.addIssue({ code: 'custom', path: ['departure'], message: m.invalid });
+    else if (ISO_DAY.test(v.arrival) && v.departure <= v.arrival) ctx.addIssue({ code: 'custom', path: ['departure'], message: m.order });
+  });
+
+/**
+ * Other dates for the stay, on its berth: the database's price for them (reschedule_quote) or
+ * its reason why not, then reschedule_booking after a confirmation. A checked-in guest keeps the
+ * arrival; a day stay keeps its hours on the new day. Whether the berth is free on the new days
+ * is the database's answer to the change itself.
+ */
+function DatesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: OrderAction, done: string) => Promise<boolean>; busy: boolean }) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  const o = detail.order;
+  const dayStay = o.kind === 'day';
+  const checkedIn = o.status === 'checked_in';
+  const current = { arrival: berlinDay(o.starts_at), departure: dayStay ? '' : berlinDay(o.ends_at) };
+  const schema = datesSchema(dayStay, { invalid: t`Bitte ein gültiges Datum eingeben`, order: t`Die Abreise muss nach der Anreise liegen` });
+  const form = useForm<{ arrival: string; departure: string }>({ resolver: zodResolver(schema), defaultValues: current, mode: 'onChange' });
+  const [arrival, departure] = useWatch({ control: form.control, name: ['arrival', 'departure'] });
+  const valid = schema.safeParse({ arrival, departure }).success;
+  const changed = arrival !== current.arrival || (!dayStay && departure !== current.departure);
+  const quote = useQuery({ ...rescheduleQuoteQueryOptions(o.id, arrival, dayStay ? null : departure), enabled: valid && changed });
+  const period = dayStay ? formatDay(arrival, locale) : valid ? `${formatDay(arrival, locale)} – ${formatDay(departure, locale)}` : '';
+  const price = quote.data ? formatEuro(quote.data.price_cents, locale) : '';
+  const oldPrice = formatEuro(o.price_cents, locale);
+  return (
+    <Section title={t`Zeitraum ändern`} aria-label={t`Zeitraum ändern`}>
+      <Form {...form}>
+        <form noValidate aria-label={t`Zeitraum ändern`} className="flex flex-col gap-3" onSubmit={(e) => e.preventDefault()}>
+          <div className="flex flex-wrap items-start gap-3">
+            <FormField control={form.control} name="arrival" render={({ field }) => (
+              <FormItem>
+                <FormLabel>{dayStay ? <Trans>Tag</Trans> : <Trans>Anreise</Trans>}</FormLabel>
+                <FormControl><DatePicker className="w-44" disabled={checkedIn} min={checkedIn ? undefined : berlinToday()} {...field} /></FormControl>
+                <FormMessage />
+              </FormItem>
+            )} />
+            {!dayStay && (
+              <FormField control={form.control} name="departure" render={({ field }) => (
+                <FormItem>
+                  <FormLabel><Trans>Abreise</Trans></FormLabel>
+                  <FormControl><DatePicker className="w-44" min={berlinToday()} {...field} /></FormControl>
+                  <FormMessage />
+                </FormItem>
+              )} />
+            )}
+          </div>
+          {checkedIn && <p className="text-sm text-slate-700"><Trans>Der Gast ist angereist: nur die Abreise lässt sich ändern.</Trans></p>}
+          <div aria-live="polite" className="text-sm" data-reschedule-quote>
+            {!valid || !changed ? null : quote.isPending ? (
+              <p><Trans>Preis wird berechnet…</Trans></p>
+            ) : quote.isError ? (
+              <p role="alert" className="text-red-800">{orderErrorMessage(quote.error)}</p>
+            ) : (
+              <p>
+                <Trans>Neuer Preis: <span data-price>{price}</span> (bisher {oldPrice})</Trans>
+                {!dayStay && <>{' · '}<Plural value={quote.data.nights} one="# Nacht" other="# Nächte" /></>}
+              </p>
+            )}
+          </div>
+          <div>
+            <ConfirmButton
+              label={t`Zeitraum ändern`}
+              variant="outline"
+              disabled={!valid || !changed || !quote.data || busy}
+              title={t`Buchung verschieben?`}
+              description={<Trans>Die Buchung wird auf {period} verschoben, Liegeplatz {o.place_snapshot.name}; neuer Preis {price} (bisher {oldPrice}). Eine ausgestellte Rechnung wird storniert und neu ausgestellt.</Trans>}
+              confirm={t`Verschieben`}
+              notifyEmail={o.email}
+              onConfirm={(notify) => {
+                void run({ type: 'reschedule', orderId: o.id, placeId: o.place_id, arrival, departure: dayStay ? null : departure, notify }, t`Verschoben: ${period}.`);
+              }}
+            />
+          </div>
+        </form>
+      </Form>
     </Section>
   );
 }
@@ -292,6 +382,7 @@ export function OrderDetailPage({ id }: { id: string }) {
       <PaymentsPanel order={o} />
 
       {open && notOver && <MoveSection detail={d} run={(a, done) => void run(a, done)} busy={busy} />}
+      {open && notOver && <DatesSection key={`${o.starts_at}/${o.ends_at}`} detail={d} run={run} busy={busy} />}
 
       <Section title={t`Verlauf`} aria-label={t`Verlauf`}>
         {d.events.length === 0 ? (
