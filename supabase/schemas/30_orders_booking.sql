@@ -648,6 +648,63 @@ create index place_statuses_place_end_idx on public.place_statuses (place_id, en
 -- index leads with place_id).
 create index place_statuses_period_idx on public.place_statuses using gist (tstzrange(starts_at, ends_at)) where not cancelled;
 
+-- The tests a berth must pass to take a staff-moved stay (move_booking, reschedule_booking): the
+-- boat fits, day stays on day berths only and overnight stays never there, and no long-term
+-- holder has the berth on a night (a day stay: the day) of the new period. The overlap with
+-- other stays is the exclusion constraint's to decide, when the caller writes place_statuses.
+create function private.check_berth_for(p_order public.orders, p_place public.places, p_starts timestamptz, p_ends timestamptz)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_first date := private.berlin_date(p_starts);
+  v_last date := case when p_order.kind = 'day' then private.berlin_date(p_starts) else private.berlin_date(p_ends) - 1 end;
+begin
+  if p_place.length < (p_order.boat ->> 'length')::numeric or p_place.width < (p_order.boat ->> 'width')::numeric then
+    raise exception 'boat_does_not_fit' using errcode = '22023';
+  end if;
+  if p_order.kind = 'day' and not p_place.one_day then
+    raise exception 'day_stay_not_allowed' using errcode = '22023';
+  end if;
+  if p_order.kind <> 'day' and p_place.one_day then
+    raise exception 'day_guests_only' using errcode = '22023';
+  end if;
+  if exists (
+    select 1 from public.long_term_holders h
+    where h.place_id = p_place.id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
+  ) then
+    raise exception 'berth_no_longer_available' using errcode = '23P01';
+  end if;
+end
+$$;
+comment on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) is 'Raises unless the berth can take the order''s stay over the period (fit, day/overnight berth kind, long-term holders); the overlap with other stays is left to the exclusion constraint.';
+revoke execute on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) from public;
+
+-- An order staff may still move (berth or dates), locked for the change: open and not ended.
+create function private.lock_movable_order(p_order_id uuid)
+returns public.orders
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+begin
+  select * into v_order from public.orders o where o.id = p_order_id for update;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= private.now() then
+    raise exception 'order_not_movable' using errcode = 'P0001';
+  end if;
+  return v_order;
+end
+$$;
+comment on function private.lock_movable_order(uuid) is 'The order, locked for update, if staff may still move it (open, not ended); raises order_not_found / order_not_movable otherwise.';
+revoke execute on function private.lock_movable_order(uuid) from public;
+
 create function private.move_booking(p_order_id uuid, p_place_id uuid)
 returns public.orders
 language plpgsql
@@ -658,19 +715,11 @@ as $$
 declare
   v_order public.orders;
   v_place public.places;
-  v_first date;
-  v_last date;
 begin
   if not private.is_staff() then
     raise exception 'staff_only' using errcode = '42501';
   end if;
-  select * into v_order from public.orders o where o.id = p_order_id for update;
-  if not found then
-    raise exception 'order_not_found' using errcode = 'PT404';
-  end if;
-  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= private.now() then
-    raise exception 'order_not_movable' using errcode = 'P0001';
-  end if;
+  v_order := private.lock_movable_order(p_order_id);
   if v_order.place_id = p_place_id then
     return v_order;
   end if;
@@ -678,23 +727,7 @@ begin
   if not found then
     raise exception 'place_not_found' using errcode = 'PT404';
   end if;
-  if v_place.length < (v_order.boat ->> 'length')::numeric or v_place.width < (v_order.boat ->> 'width')::numeric then
-    raise exception 'boat_does_not_fit' using errcode = '22023';
-  end if;
-  if v_order.kind = 'day' and not v_place.one_day then
-    raise exception 'day_stay_not_allowed' using errcode = '22023';
-  end if;
-  if v_order.kind <> 'day' and v_place.one_day then
-    raise exception 'day_guests_only' using errcode = '22023';
-  end if;
-  v_first := private.berlin_date(v_order.starts_at);
-  v_last := case when v_order.kind = 'day' then v_first else private.berlin_date(v_order.ends_at) - 1 end;
-  if exists (
-    select 1 from public.long_term_holders h
-    where h.place_id = p_place_id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
-  ) then
-    raise exception 'berth_no_longer_available' using errcode = '23P01';
-  end if;
+  perform private.check_berth_for(v_order, v_place, v_order.starts_at, v_order.ends_at);
   perform private.expire_orders(p_place_id);
   begin
     update public.place_statuses s set place_id = p_place_id
@@ -863,19 +896,11 @@ declare
   v_new jsonb;
   v_starts timestamptz;
   v_ends timestamptz;
-  v_first date;
-  v_last date;
 begin
   if not private.is_staff() then
     raise exception 'staff_only' using errcode = '42501';
   end if;
-  select * into v_order from public.orders o where o.id = p_order_id for update;
-  if not found then
-    raise exception 'order_not_found' using errcode = 'PT404';
-  end if;
-  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= private.now() then
-    raise exception 'order_not_movable' using errcode = 'P0001';
-  end if;
+  v_order := private.lock_movable_order(p_order_id);
   v_new := private.reschedule_period(v_order, p_arrival, p_departure);
   v_starts := (v_new ->> 'starts_at')::timestamptz;
   v_ends := (v_new ->> 'ends_at')::timestamptz;
@@ -889,23 +914,7 @@ begin
   if v_starts = v_order.starts_at and v_ends = v_order.ends_at and v_place.id = v_order.place_id then
     return v_order;
   end if;
-  if v_place.length < (v_order.boat ->> 'length')::numeric or v_place.width < (v_order.boat ->> 'width')::numeric then
-    raise exception 'boat_does_not_fit' using errcode = '22023';
-  end if;
-  if v_order.kind = 'day' and not v_place.one_day then
-    raise exception 'day_stay_not_allowed' using errcode = '22023';
-  end if;
-  if v_order.kind <> 'day' and v_place.one_day then
-    raise exception 'day_guests_only' using errcode = '22023';
-  end if;
-  v_first := private.berlin_date(v_starts);
-  v_last := case when v_order.kind = 'day' then v_first else private.berlin_date(v_ends) - 1 end;
-  if exists (
-    select 1 from public.long_term_holders h
-    where h.place_id = v_place.id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
-  ) then
-    raise exception 'berth_no_longer_available' using errcode = '23P01';
-  end if;
+  perform private.check_berth_for(v_order, v_place, v_starts, v_ends);
   -- Lapsed open orders of the berth give way; then the exclusion constraint decides.
   perform private.expire_orders(v_place.id);
   begin
