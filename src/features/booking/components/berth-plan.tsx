@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Minus, Plus } from 'lucide-react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getSupabase } from '@/lib/auth';
@@ -50,6 +51,8 @@ function reasonOf(place: PlanPlace, berth: BerthDataValues, free: ReadonlySet<st
 const HIT = { w: 56, h: 38 };
 /** The plan is never drawn smaller than this (a berth's hit area stays at least 42 x 28 px; narrower screens pan). */
 const MIN_SCALE = 0.75;
+/** Zoom steps of the plan (times the width it fits at); beyond the first, the frame pans both ways. */
+const ZOOMS = [1, 1.5, 2, 3] as const;
 
 /**
  * The harbour plan of step 2: every active berth at its position, the fitting free ones
@@ -62,10 +65,27 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
   selectedId: string | null;
   onSelect: (placeId: string) => void;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const plan = useQuery(planQueryOptions());
   const scroller = useRef<HTMLDivElement>(null);
   const [info, setInfo] = useState<string | null>(null);
+  const [zoomStep, setZoomStep] = useState(0);
+  const zoom = ZOOMS[zoomStep]!;
+  // Zooming keeps the point in the middle of the frame in the middle.
+  const keepCentre = useRef<{ x: number; y: number } | null>(null);
+  const zoomTo = (step: number) => {
+    const el = scroller.current;
+    if (el) keepCentre.current = { x: (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth, y: (el.scrollTop + el.clientHeight / 2) / el.scrollHeight };
+    setZoomStep(step);
+  };
+  useEffect(() => {
+    const el = scroller.current;
+    const c = keepCentre.current;
+    if (!el || !c) return;
+    keepCentre.current = null;
+    el.scrollLeft = c.x * el.scrollWidth - el.clientWidth / 2;
+    el.scrollTop = c.y * el.scrollHeight - el.clientHeight / 2;
+  }, [zoom]);
   const free = useMemo(() => new Set(places.map((p) => p.place_id)), [places]);
   const long: Record<Unavailable, string> = {
     day_only: t`nur für Tagesgäste`,
@@ -136,13 +156,20 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
         <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#facc15" stroke="#713f12" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">S</text></svg>{columnTypes.electric}</li>
         <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#38bdf8" stroke="#075985" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">W</text></svg>{columnTypes.water}</li>
       </ul>
-      <div ref={scroller} className="overflow-x-auto rounded-lg border border-slate-200" data-testid="plan-scroller">
+      <div className="flex items-center gap-2 text-sm text-slate-700" role="group" aria-label={t`Zoom des Hafenplans`}>
+        <button type="button" className="flex size-9 items-center justify-center rounded-md border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-40"
+          aria-label={t`Plan verkleinern`} disabled={zoomStep === 0} onClick={() => zoomTo(zoomStep - 1)}><Minus aria-hidden className="size-4" /></button>
+        <span aria-live="polite" className="min-w-12 text-center tabular-nums" data-zoom={zoom}>{new Intl.NumberFormat(i18n.locale, { style: 'percent' }).format(zoom)}</span>
+        <button type="button" className="flex size-9 items-center justify-center rounded-md border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-40"
+          aria-label={t`Plan vergrößern`} disabled={zoomStep === ZOOMS.length - 1} onClick={() => zoomTo(zoomStep + 1)}><Plus aria-hidden className="size-4" /></button>
+      </div>
+      <div ref={scroller} className="max-h-[70vh] overflow-auto rounded-lg border border-slate-200" data-testid="plan-scroller">
         <HarbourPlan
           berths={placed}
           columns={plan.data.columns}
           label={t`Hafenplan: Liegeplatz wählen`}
           viewBox={`${box.x} ${box.y} ${box.w} ${box.h}`}
-          className="block h-auto w-full"
+          className="block h-auto"
           data={{ 'data-plan': 'booking' }}
           defs={
             <defs>
@@ -152,7 +179,7 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
               </pattern>
             </defs>
           }
-          style={{ minWidth: `${Math.round(box.w * MIN_SCALE)}px` }}
+          style={{ width: `${zoom * 100}%`, minWidth: `${Math.round(box.w * MIN_SCALE * zoom)}px` }}
         >
           {plan.data.columns.map((c) => {
             // Screen readers name each column (its type, and its own name unless that says it already).
