@@ -14,6 +14,7 @@
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import pg from 'pg';
 import { openPglite } from '../supabase/local/src/db/pglite.ts';
 import { openPostgres } from '../supabase/local/src/db/postgres.ts';
 import { bootstrapPlatform } from '../supabase/local/src/bootstrap/index.ts';
@@ -181,12 +182,13 @@ async function buildScaleData(db: Database, berths: number, every: number): Prom
 export async function scale(server: PostgresServer): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const sizes: [number, number][] = [[1000, 36], [10_000, 36]]; // a stay every 36 days for ten years: ~100 per berth -> 1M at 10,000
-  const dbs: { berths: number; db: Database; note: string; place: string }[] = [];
+  const dbs: { berths: number; db: Database; url: string; note: string; place: string }[] = [];
   try {
     // both harbours first, then every figure measured on both in turn (load falls on both alike)
     for (const [berths, every] of sizes) {
-      const db = await openPostgres({ connectionString: await server.createDatabase(`scale_${berths}`), max: 2, roundTripTimeoutMs: 0 });
-      dbs.push({ berths, db, note: '', place: '' });
+      const url = await server.createDatabase(`scale_${berths}`);
+      const db = await openPostgres({ connectionString: url, max: 2, roundTripTimeoutMs: 0 });
+      dbs.push({ berths, db, url, note: '', place: '' });
       const t = performance.now();
       await bootstrapPlatform(db);
       await migrate(db, resolve(root, 'supabase'), { seed: true });
@@ -224,6 +226,27 @@ export async function scale(server: PostgresServer): Promise<BenchRow[]> {
         return row.median;
       });
       rows.push(derived(`scale: ${name}, 10,000 / 1,000 berths`, 'x', Math.round((medians[1] / medians[0]) * 100) / 100, RUNS, 'Postgres; ratio of medians', 'Postgres'));
+    }
+    if (process.env.PERF_SCALE_EXPLAIN) {
+      // The plans at both sizes on stderr, nested statements included (auto_explain's output as
+      // notices to this client), to see which part grows.
+      for (const d of dbs) {
+        const client = new pg.Client({ connectionString: d.url });
+        client.on('notice', (n) => console.error(n.message));
+        await client.connect();
+        try {
+          await client.query(`load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on;
+            set auto_explain.log_buffers = on; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice`);
+          for (const [name, sql, admin] of figures(d.place)) {
+            if (name.startsWith('create_booking')) continue;
+            console.error(`=== ${name}, ${d.berths} berths`);
+            const claims = JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' }).replace(/'/g, "''");
+            await client.query(`begin; ${admin ? `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '${claims}', true);` : ''} ${sql}; rollback`);
+          }
+        } finally {
+          await client.end();
+        }
+      }
     }
   } finally {
     for (const d of dbs) await d.db.close();
