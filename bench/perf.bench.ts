@@ -8,11 +8,13 @@
  * Each figure: p50 (median) and p95 over RUNS samples, before and after interleaved.
  * PERF_SCALE=1 (opt-in, Postgres only): 10,000 berths and 1 million stays over ten years,
  * search, booking (rolled back), a calendar month and report_revenue for a year, against the
- * 1,000-berth figures.
+ * 1,000-berth figures; PERF_SCALE=only runs just that (progress on stderr).
  * The data is loaded set-based in replica mode (no per-row triggers); the report facts are then
  * filled by the migration's backfill (private.refresh_order_report_facts(null)).
  */
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import pg from 'pg';
 import { openPglite } from '../supabase/local/src/db/pglite.ts';
 import { openPostgres } from '../supabase/local/src/db/postgres.ts';
 import { bootstrapPlatform } from '../supabase/local/src/bootstrap/index.ts';
@@ -155,40 +157,99 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
   return rows;
 }
 
+/**
+ * The scale data in one session (session_replication_role is per connection), statement by
+ * statement with its time on stderr, so a slow step shows where it is; each statement is bounded
+ * by PERF_SCALE_STEP_S (default 600 s).
+ */
+async function buildScaleData(db: Database, berths: number, every: number): Promise<number> {
+  const steps = bulkHarbourSql(berths, 3650, every).split(/;\s*\n/).map((x) => x.trim()).filter(Boolean);
+  const stepSeconds = Number(process.env.PERF_SCALE_STEP_S ?? 600);
+  const started = performance.now();
+  await db.transaction(async (tx) => {
+    await tx.exec(`set local statement_timeout = '${stepSeconds}s'`);
+    for (const step of steps) {
+      const t = performance.now();
+      await tx.exec(step);
+      const head = step.replace(/\s+/g, ' ').slice(0, 60);
+      console.error(`scale ${berths}: ${((performance.now() - t) / 1000).toFixed(1)} s  ${head}`);
+    }
+  });
+  return Math.round((performance.now() - started) / 1000);
+}
+
 /** Item 6 (opt-in): one cost at 1,000 and at 10,000 berths with ten years of stays (Postgres). */
 export async function scale(server: PostgresServer): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const sizes: [number, number][] = [[1000, 36], [10_000, 36]]; // a stay every 36 days for ten years: ~100 per berth -> 1M at 10,000
-  const medians = new Map<string, number>();
-  for (const [berths, every] of sizes) {
-    const db = await openPostgres({ connectionString: await server.createDatabase(`scale_${berths}`), max: 2, roundTripTimeoutMs: 0 });
-    try {
+  const dbs: { berths: number; db: Database; url: string; note: string; place: string }[] = [];
+  try {
+    // both harbours first, then every figure measured on both in turn (load falls on both alike)
+    for (const [berths, every] of sizes) {
+      const url = await server.createDatabase(`scale_${berths}`);
+      const db = await openPostgres({ connectionString: url, max: 2, roundTripTimeoutMs: 0 });
+      dbs.push({ berths, db, url, note: '', place: '' });
+      const t = performance.now();
       await bootstrapPlatform(db);
       await migrate(db, resolve(root, 'supabase'), { seed: true });
-      const started = performance.now();
-      await db.exec(bulkHarbourSql(berths, 3650, every));
-      const built = Math.round((performance.now() - started) / 1000);
-      const c = (await db.query<{ s: string }>(`select count(*) as s from public.place_statuses`)).rows[0];
-      const note = `Postgres; ${berths} berths, ${c.s} stays over 10 years (data built in ${built} s)`;
-      const place = (await db.query<{ id: string }>(`select id from public.places where name = 'X00010'`)).rows[0].id;
-      const figures: [string, string, boolean][] = [
-        ['search_available_places', search('private'), false],
-        ['create_booking (rolled back)', `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '{"sub":"${KUNDE}","role":"authenticated","email":"kunde@hafen.test"}', true); select id from public.create_booking('${place}', 'overnight', current_date + 400, '{"name":"Bench","length":9.4,"width":3.2}', '{"first_name":"Klaus","last_name":"Kunde"}', p_departure => current_date + 402)`, false],
-        ['calendar_entries, one month', `select * from private.calendar_entries${month}, null)`, false],
-        ['report_revenue, one year', `select * from public.report_revenue${year}`, true],
-      ];
-      for (const [name, sql, admin] of figures) {
-        const samples: number[] = [];
-        await timed(db, sql, admin);
-        for (let i = 0; i < RUNS; i++) samples.push(await timed(db, sql, admin));
-        const row = summarise(`scale: ${name}, ${berths} berths`, 'ms', samples, `${note}; p95 ${Math.round(quantile(samples, 0.95) * 100) / 100} ms`, 'Postgres');
-        rows.push(row);
-        if (berths === sizes[0][0]) medians.set(name, row.median);
-        else rows.push(derived(`scale: ${name}, 10,000 / 1,000 berths`, 'x', row.median / (medians.get(name) ?? NaN), RUNS, 'Postgres; ratio of medians', 'Postgres'));
-      }
-    } finally {
-      await db.close();
+      console.error(`scale ${berths}: schema and seed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      const built = await buildScaleData(db, berths, every);
+      const c = (await db.query<{ s: string; o: string }>(`select (select count(*) from public.place_statuses) as s, (select count(*) from public.orders) as o`)).rows[0];
+      dbs[dbs.length - 1].note = `Postgres; ${berths} berths, ${c.s} stays (${c.o} orders) over 10 years (data built in ${built} s)`;
+      // X00011: a berth without a long-term holder (every tenth has one)
+      dbs[dbs.length - 1].place = (await db.query<{ id: string }>(`select id from public.places where name = 'X00011'`)).rows[0].id;
     }
+    const figures = (place: string): [string, string, boolean][] => [
+      ['search_available_places', search('private'), false],
+      ['create_booking (rolled back)', `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '{"sub":"${KUNDE}","role":"authenticated","email":"kunde@hafen.test"}', true); select id from public.create_booking('${place}', 'overnight', current_date + 400, '{"name":"Bench","length":9.4,"width":3.2}', '{"first_name":"Klaus","last_name":"Kunde"}', p_departure => current_date + 402)`, false],
+      ['calendar_entries, one month', `select * from private.calendar_entries${month}, null)`, false],
+      ['report_revenue, one year', `select * from public.report_revenue${year}`, true],
+    ];
+    for (let f = 0; f < 4; f++) {
+      const samples = dbs.map(() => [] as number[]);
+      for (const d of dbs) {
+        const [, sql, admin] = figures(d.place)[f];
+        await timed(d.db, sql, admin);
+      }
+      for (let i = 0; i < RUNS; i++) {
+        for (let k = 0; k < dbs.length; k++) {
+          const d = dbs[(i + k) % dbs.length];
+          const [, sql, admin] = figures(d.place)[f];
+          samples[(i + k) % dbs.length].push(await timed(d.db, sql, admin));
+        }
+      }
+      const name = figures('')[f][0];
+      const medians = dbs.map((d, k) => {
+        const row = summarise(`scale: ${name}, ${d.berths} berths`, 'ms', samples[k], `${d.note}; p95 ${Math.round(quantile(samples[k], 0.95) * 100) / 100} ms; measured in turn with the other size; load average ${loadavg()[0].toFixed(1)}`, 'Postgres');
+        console.error(`scale ${d.berths}: ${name} p50 ${row.median} ms`);
+        rows.push(row);
+        return row.median;
+      });
+      rows.push(derived(`scale: ${name}, 10,000 / 1,000 berths`, 'x', Math.round((medians[1] / medians[0]) * 100) / 100, RUNS, 'Postgres; ratio of medians', 'Postgres'));
+    }
+    if (process.env.PERF_SCALE_EXPLAIN) {
+      // The plans at both sizes on stderr, nested statements included (auto_explain's output as
+      // notices to this client), to see which part grows.
+      for (const d of dbs) {
+        const client = new pg.Client({ connectionString: d.url });
+        client.on('notice', (n) => console.error(n.message));
+        await client.connect();
+        try {
+          await client.query(`load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on;
+            set auto_explain.log_buffers = on; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice`);
+          for (const [name, sql, admin] of figures(d.place)) {
+            if (name.startsWith('create_booking')) continue;
+            console.error(`=== ${name}, ${d.berths} berths`);
+            const claims = JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' }).replace(/'/g, "''");
+            await client.query(`begin; ${admin ? `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '${claims}', true);` : ''} ${sql}; rollback`);
+          }
+        } finally {
+          await client.end();
+        }
+      }
+    }
+  } finally {
+    for (const d of dbs) await d.db.close();
   }
   return rows;
 }
@@ -196,6 +257,14 @@ export async function scale(server: PostgresServer): Promise<BenchRow[]> {
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const only = process.env.PERF_ENGINE; // pglite | postgres (both when unset)
+  if (process.env.PERF_SCALE === 'only') {
+    const server = await startPostgresServer();
+    try {
+      return await scale(server);
+    } finally {
+      server.stop();
+    }
+  }
   if (only !== 'postgres') rows.push(...(await measureEngine('PGlite', () => openPglite())));
   if (only === 'pglite') return rows;
   const server = await startPostgresServer();

@@ -5,8 +5,9 @@
  * second with 10 concurrent clients.
  *
  * Issue 25: "before" sends the request settings as a parametrised statement of their own after
- * BEGIN (as until then), "after" sends them as one simple statement with BEGIN
- * (db/request.ts). Both are measured in the same run, alternating request by request, and the
+ * BEGIN (as until session 10), "session 10" sends a read as `begin; settings; read; commit`
+ * (on PGlite: settings; read between PGlite's BEGIN and COMMIT), "after" (session 12) as
+ * `settings; read`, one simple query and so one implicit transaction (db/request.ts). All three are measured in the same run, in turn request by request, and the
  * HTTP floor (the same fetch client against an empty node:http server) says what any HTTP
  * request costs here before the gateway and REST do anything.
  */
@@ -69,15 +70,16 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number[] & { cpuMs: n
 }
 
 
-/** Two variants timed alternately, run by run (each with its own CPU time). */
-async function timeBoth(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[] & { cpuMs: number }, number[] & { cpuMs: number }]> {
-  const out: [number[], number[]] = [[], []];
-  const cpu = [0, 0];
+/** Variants timed in turn, run by run, the order rotating (each with its own CPU time). */
+async function timeAll(fns: (() => Promise<unknown>)[]): Promise<(number[] & { cpuMs: number })[]> {
+  const out: number[][] = fns.map(() => []);
+  const cpu = fns.map(() => 0);
   for (let i = -WARMUP; i < RUNS; i++) {
-    for (const k of i % 2 ? [1, 0] : [0, 1]) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (i + WARMUP + j) % fns.length;
       const c = process.cpuUsage();
       const t = performance.now();
-      await (k ? b : a)();
+      await fns[k]();
       if (i >= 0) {
         out[k].push(performance.now() - t);
         const used = process.cpuUsage(c);
@@ -85,7 +87,7 @@ async function timeBoth(a: () => Promise<unknown>, b: () => Promise<unknown>): P
       }
     }
   }
-  return [Object.assign(out[0], { cpuMs: cpu[0] / RUNS }), Object.assign(out[1], { cpuMs: cpu[1] / RUNS })];
+  return out.map((xs, k) => Object.assign(xs, { cpuMs: cpu[k] / RUNS }));
 }
 
 /** The same fetch client against an empty node:http server: what any HTTP request costs here. */
@@ -123,22 +125,27 @@ async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise
       if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status}`);
       await res.text();
     };
-    // before and after alternate, so load on the machine falls on both alike
-    const [before, http] = await timeBoth(
+    // before, session 10 and after in turn, so load on the machine falls on all alike
+    const [before, s10, http] = await timeAll([
       () => ((requestSetup.batched = false), once()),
-      () => ((requestSetup.batched = true), once()),
-    );
+      () => ((requestSetup.batched = true), (requestSetup.explicitRead = true), once()),
+      () => ((requestSetup.batched = true), (requestSetup.explicitRead = false), once()),
+    ]);
     requestSetup.batched = true;
+    requestSetup.explicitRead = false;
     const db = await timeIt(() => stack.db.query(sql, params));
     const note = `${engine}; anon key; ${RUNS} sequential runs after ${WARMUP} warm-up; load average ${loadavg()[0].toFixed(1)}`;
     const p95 = (xs: number[]) => quantile(xs, 0.95).toFixed(2);
+    const cpuNote = `${engine}; process CPU time per request, mean over the runs (fetch client, gateway, REST and the database share the process)`;
     rows.push(summarise(`rest ${c.name} via HTTP, before (${engine})`, 'ms', before, `${note}; p95 ${p95(before)}; settings as their own parametrised statement`));
-    rows.push(summarise(`rest ${c.name} via HTTP (${engine})`, 'ms', http, `${note}; p95 ${p95(http)}`));
+    rows.push(summarise(`rest ${c.name} via HTTP, session 10 (${engine})`, 'ms', s10, `${note}; p95 ${p95(s10)}; a read as begin; settings; read; commit`));
+    rows.push(summarise(`rest ${c.name} via HTTP (${engine})`, 'ms', http, `${note}; p95 ${p95(http)}; a read as settings; read in one implicit transaction`));
     rows.push(summarise(`rest ${c.name} same SQL on the database (${engine})`, 'ms', db, `${note}; p95 ${p95(db)}`));
-    rows.push(derived(`rest ${c.name} CPU per request via HTTP, before (${engine})`, 'ms', before.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs (fetch client, gateway, REST and the database share the process)`));
-    rows.push(derived(`rest ${c.name} CPU per request via HTTP (${engine})`, 'ms', http.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs (fetch client, gateway, REST and the database share the process)`));
+    rows.push(derived(`rest ${c.name} CPU per request via HTTP, before (${engine})`, 'ms', before.cpuMs, RUNS, cpuNote));
+    rows.push(derived(`rest ${c.name} CPU per request via HTTP, session 10 (${engine})`, 'ms', s10.cpuMs, RUNS, cpuNote));
+    rows.push(derived(`rest ${c.name} CPU per request via HTTP (${engine})`, 'ms', http.cpuMs, RUNS, cpuNote));
     rows.push(derived(`rest ${c.name} CPU per request, same SQL alone (${engine})`, 'ms', db.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs`));
-    for (const [label, xs] of [['before', before], ['after', http]] as const) {
+    for (const [label, xs] of [['before', before], ['session 10', s10], ['after', http]] as const) {
       rows.push({
         ...derived(`rest ${c.name} added by HTTP + REST, ${label} (${engine})`, 'ms', quantile(xs, 0.5) - quantile(db, 0.5), RUNS, `${note}; difference of the HTTP and direct quantiles; p95 ${(quantile(xs, 0.95) - quantile(db, 0.95)).toFixed(2)}; of it the HTTP floor ${floor.p50.toFixed(2)} (p95 ${floor.p95.toFixed(2)})`),
         p10: Math.round((quantile(xs, 0.1) - quantile(db, 0.1)) * 100) / 100,

@@ -3,13 +3,15 @@ import { engines, freshPostgresDatabase, skipBecause } from './harness/engines.t
 import { openPglite } from '../src/db/pglite.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import type { Database } from '../src/db/types.ts';
-import { withRequest } from '../src/db/request.ts';
+import { readAsRequest, withRequest } from '../src/db/request.ts';
 
 for (const engine of engines()) {
   describe.skipIf(engine.skip && skipBecause(`database interface on ${engine.name}`, engine.skip))(`database interface on ${engine.name}`, () => {
     let db: Database;
+    let url = '';
     beforeAll(async () => {
-      db = engine.name === 'pglite' ? await openPglite() : await openPostgres({ connectionString: await freshPostgresDatabase() });
+      if (engine.name === 'postgres') url = await freshPostgresDatabase();
+      db = engine.name === 'pglite' ? await openPglite() : await openPostgres({ connectionString: url });
       await db.exec(`create table public.t (id int primary key, n bigint, at timestamptz, d date, doc jsonb, ok boolean, price numeric(10,2))`);
       // The API roles (cluster-wide on Postgres, so only when missing).
       await db.exec(`do $$ begin
@@ -73,6 +75,44 @@ for (const engine of engines()) {
       // A bad setting fails the request and rolls it back, as a parametrised statement did.
       await expect(withRequest(db, { role: 'authenticated', claims: {}, timezone: "Nowhere/'x" }, async () => 1)).rejects.toThrow(/invalid value for parameter "TimeZone"/);
       expect((await db.query<{ u: string }>('select current_user as u')).rows[0].u).toBe('supabase_admin');
+    });
+
+    it('runs a REST read as one simple query: the settings hold for it (RLS too) and end with it', async () => {
+      // One connection on Postgres, so the checks after the read see the session that ran it.
+      const one = engine.name === 'pglite' ? db : await openPostgres({ connectionString: url, max: 1 });
+      try {
+        await db.exec(`create table public.owned (id int primary key, owner text not null);
+          alter table public.owned enable row level security;
+          create policy owned_mine on public.owned for select to authenticated
+            using (owner = current_setting('request.jwt.claims', true)::jsonb ->> 'sub');
+          grant select, insert on public.owned to authenticated;
+          insert into public.owned values (1, 'u1'), (2, 'u2'), (3, 'u1')`);
+        const context = { role: 'authenticated', claims: { sub: 'u1', role: 'authenticated' }, method: 'GET', path: '/owned', readOnly: true, timezone: 'Asia/Tokyo' };
+        const read = await readAsRequest<{ ids: string; u: string; ro: string; tz: string }>(
+          one,
+          context,
+          `select string_agg(id::text, ',' order by id) as ids, current_user as u, current_setting('transaction_read_only') as ro, current_setting('timezone') as tz from public.owned`,
+        );
+        expect(read?.rows).toEqual([{ ids: '1,3', u: 'authenticated', ro: 'on', tz: 'Asia/Tokyo' }]);
+        const after = async () =>
+          (await one.query<{ u: string; c: string; tz: string; tx: boolean }>(
+            `select current_user as u, coalesce(current_setting('request.jwt.claims', true), '') as c, current_setting('timezone') as tz, pg_current_xact_id_if_assigned() is null and now() = statement_timestamp() as tx`,
+          )).rows[0];
+        // nothing stays behind: role, claims, time zone are back, and no transaction is open
+        expect(await after()).toEqual({ u: 'supabase_admin', c: '', tz: 'UTC', tx: true });
+        // read-only: a write fails, and an error ends the implicit transaction (nothing kept, nothing open)
+        await expect(readAsRequest(one, context, `insert into public.owned values (4, 'u1') returning id`)).rejects.toMatchObject({ code: '25006' });
+        await expect(readAsRequest(one, context, `select 1 / 0`)).rejects.toMatchObject({ code: '22012' });
+        expect(await after()).toEqual({ u: 'supabase_admin', c: '', tz: 'UTC', tx: true });
+        expect((await one.query<{ n: string }>('select count(*)::text as n from public.owned')).rows[0].n).toBe('3');
+        if (engine.name === 'postgres') {
+          // the role's statement_timeout applies to the read that follows the settings
+          await expect(readAsRequest(one, { ...context, statementTimeout: '100ms' }, `select pg_sleep(1)`)).rejects.toMatchObject({ code: '57014' });
+          expect(await after()).toEqual({ u: 'supabase_admin', c: '', tz: 'UTC', tx: true });
+        }
+      } finally {
+        if (one !== db) await one.close();
+      }
     });
 
     it('delivers NOTIFY to listeners after commit, and stops after unlisten', async () => {

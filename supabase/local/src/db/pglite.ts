@@ -90,18 +90,22 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database 
         if (options?.prelude) await tx.exec(options.prelude);
         return fn(wrap(tx));
       }),
-    // BEGIN, one simple query with the settings and the statement, COMMIT (PGlite's
-    // transaction sends those two itself and rolls back on an error).
-    readTransaction: <T>(prelude: string, sql: string) =>
-      pglite.transaction(async (tx) => {
-        const results = await tx.exec(`${prelude}; ${sql}`);
-        const last = results[1];
-        return {
-          rows: last.rows as T[],
-          fields: last.fields,
-          rowCount: last.rows.length > 0 ? last.rows.length : (last.affectedRows ?? 0),
-        };
-      }),
+    // The settings and the statement as one simple query (two protocol passes: the query and
+    // its sync): Postgres runs a multi-statement simple query as one implicit transaction, so
+    // the transaction-local settings hold for the statement and end with it, and an error rolls
+    // the whole back. exec holds PGlite's transaction mutex, so nothing runs in between.
+    // `explicit` (benchmark only): between PGlite's own BEGIN and COMMIT, as in session 10.
+    readTransaction: async <T>(prelude: string, sql: string, options?: TransactionOptions) => {
+      const results = options?.explicit
+        ? await pglite.transaction((tx) => tx.exec(`${prelude}; ${sql}`))
+        : await pglite.exec(`${prelude}; ${sql}`);
+      const last = results[1];
+      return {
+        rows: last.rows as T[],
+        fields: last.fields,
+        rowCount: last.rows.length > 0 ? last.rows.length : (last.affectedRows ?? 0),
+      };
+    },
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
       return async () => {

@@ -211,20 +211,20 @@ export async function openPostgres(options: PostgresOptions): Promise<Database &
       return withClient(txOptions?.timeoutMs ?? defaultTimeout, true, fn, txOptions?.prelude);
     },
     async readTransaction<T>(prelude: string, sql: string, txOptions?: TransactionOptions): Promise<QueryResult<T>> {
-      // begin, the settings, the statement and commit in one message: one round trip. An error
-      // stops the message where it happened and leaves the transaction open (and aborted):
-      // withClient's rollback ends it, as for any failed transaction.
-      let result: QueryResult<T> | undefined;
-      await withClient(txOptions?.timeoutMs ?? defaultTimeout, false, async (q) => {
+      // The settings and the statement in one message, one round trip. A multi-statement simple
+      // query is one implicit transaction: the transaction-local settings hold for the statement
+      // and end with it, and an error aborts and ends the whole (no rollback to send).
+      // `explicit` (benchmark only): `begin; ...; commit` as in session 10.
+      const explicit = txOptions?.explicit === true;
+      return withClient(txOptions?.timeoutMs ?? defaultTimeout, false, async (q) => {
+        if (!explicit) return (await q.queryAll(`${prelude}; ${sql}`))[1] as QueryResult<T>;
         try {
-          const results = await q.queryAll(`begin; ${prelude}; ${sql}; commit`);
-          result = results[2] as QueryResult<T>;
+          return (await q.queryAll(`begin; ${prelude}; ${sql}; commit`))[2] as QueryResult<T>;
         } catch (error) {
           await q.query('rollback').catch(() => {});
           throw error;
         }
       });
-      return result!;
     },
     async listen(channel, onPayload) {
       await ensureListener();

@@ -24,9 +24,11 @@ export class UnknownRoleError extends Error {}
 /**
  * Benchmark switch only (supabase/local/bench/rest.bench.ts measures before and after in one
  * run): `batched: false` sends the settings as before, as a parametrised statement of its own
- * after BEGIN (one more round trip on Postgres; on PGlite six protocol passes instead of two).
+ * after BEGIN (one more round trip on Postgres; on PGlite six protocol passes instead of two);
+ * `explicitRead: true` wraps a REST read in BEGIN/COMMIT as in session 10 (readTransaction's
+ * `explicit`).
  */
-export const requestSetup = { batched: true };
+export const requestSetup = { batched: true, explicitRead: false };
 
 /** A string as an SQL literal (escape string syntax: valid whatever standard_conforming_strings is). */
 export function literal(value: string): string {
@@ -83,8 +85,9 @@ const preludeOf = (settings: [string, string][]) => `select ${settings.map(([k, 
 
 /**
  * A read as the caller in one trip: the settings and `sql` (no parameters: values inlined as
- * literals, rest/query.ts Params.inline) in one transaction; one round trip on Postgres instead
- * of four (begin, settings, statement, commit). Undefined when it cannot go that way (a NUL in a
+ * literals, rest/query.ts Params.inline) as one simple query, one implicit transaction; one
+ * round trip on Postgres instead of four (begin, settings, statement, commit), two protocol
+ * passes on PGlite instead of sixteen. Undefined when it cannot go that way (a NUL in a
  * setting, or the benchmark's old path): the caller then uses withRequest.
  */
 export async function readAsRequest<T>(db: Database, context: RequestContext, sql: string, options?: TransactionOptions): Promise<QueryResult<T> | undefined> {
@@ -93,7 +96,7 @@ export async function readAsRequest<T>(db: Database, context: RequestContext, sq
   }
   const settings = settingsOf(context);
   if (!requestSetup.batched || settings.some(([, v]) => v.includes('\0'))) return undefined;
-  return db.readTransaction<T>(preludeOf(settings), sql, options);
+  return db.readTransaction<T>(preludeOf(settings), sql, requestSetup.explicitRead ? { ...options, explicit: true } : options);
 }
 
 /**

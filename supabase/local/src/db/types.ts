@@ -32,6 +32,11 @@ export interface TransactionOptions {
    * parse/describe/bind/execute passes of a parametrised one. A failing prelude rolls back.
    */
   prelude?: string;
+  /**
+   * readTransaction only, benchmark only (supabase/local/bench/rest.bench.ts): wrap the read in
+   * BEGIN/COMMIT as in session 10 instead of the implicit transaction of one simple query.
+   */
+  explicit?: boolean;
 }
 
 export interface Database extends Queryable {
@@ -40,9 +45,9 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs `prelude` and then `sql` (plain text, no parameters; one statement each) in one
-   * transaction and returns the result of `sql`, in as few round trips as the engine allows:
-   * one on Postgres (`begin; prelude; sql; commit` as one simple query), on PGlite one simple
-   * query between its BEGIN and COMMIT. An error rolls back. For reads (REST GET/HEAD).
+   * transaction and returns the result of `sql`: `prelude; sql` as one simple query, which
+   * Postgres runs as one implicit transaction (one round trip on Postgres, one query and its
+   * sync on PGlite). An error rolls back. For reads (REST GET/HEAD).
    */
   readTransaction<T>(prelude: string, sql: string, options?: TransactionOptions): Promise<QueryResult<T>>;
   /** LISTEN on a channel; returns the unlisten function. */
