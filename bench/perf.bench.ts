@@ -10,7 +10,8 @@
  * search, booking (rolled back), a calendar month and report_revenue for a year, against the
  * 1,000-berth figures.
  * The data is loaded set-based in replica mode (no per-row triggers); the report facts are then
- * filled by the migration's backfill (private.refresh_order_report_facts(null)).
+ * filled by the migrations' backfills (private.refresh_order_report_facts(null),
+ * private.refresh_occupancy(null)).
  */
 import { resolve } from 'node:path';
 import { openPglite } from '../supabase/local/src/db/pglite.ts';
@@ -77,6 +78,7 @@ export function bulkHarbourSql(berths: number, days: number, every: number): str
     reset session_replication_role;
     drop table bulk_breakdowns;
     select private.refresh_order_report_facts(null);
+    select private.refresh_occupancy(null);
     analyze;
   `;
 }
