@@ -261,6 +261,8 @@ declare
   v_first timestamptz;
   v_last timestamptz;
 begin
+  -- See refresh_occupancy: one writer at a time.
+  perform pg_advisory_xact_lock(hashtextextended('private.report_derived', 0));
   if p_days is null then
     delete from private.report_days;
   else
@@ -361,6 +363,11 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- One writer of the derived report tables at a time (until its transaction ends): a day's
+  -- rows are deleted and recomputed, and a span is taken back and counted again; a second
+  -- transaction doing the same at once would not see the first's new rows (read committed)
+  -- and count them twice. Taken before reading, so the statements below see the first's commit.
+  perform pg_advisory_xact_lock(hashtextextended('private.report_derived', 0));
   if p_place_status_ids is null then
     delete from private.occupancy_spans;
     delete from private.occupancy_nights;
