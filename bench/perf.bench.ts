@@ -10,7 +10,8 @@
  * search, booking (rolled back), a calendar month and report_revenue for a year, against the
  * 1,000-berth figures; PERF_SCALE=only runs just that (progress on stderr).
  * The data is loaded set-based in replica mode (no per-row triggers); the report facts are then
- * filled by the migration's backfill (private.refresh_order_report_facts(null)).
+ * filled by the migrations' backfills (private.refresh_order_report_facts(null),
+ * private.refresh_occupancy(null)).
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -79,6 +80,7 @@ export function bulkHarbourSql(berths: number, days: number, every: number): str
     reset session_replication_role;
     drop table bulk_breakdowns;
     select private.refresh_order_report_facts(null);
+    select private.refresh_occupancy(null);
     analyze;
   `;
 }

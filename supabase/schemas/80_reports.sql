@@ -78,7 +78,10 @@ create table private.order_report_facts (
   code_nights integer,
   code_discount_cents bigint,
   code_net_cents bigint,
-  -- Berth price (breakdown) plus billed extras without deposits (private.extras_revenue).
+  -- Berth price (breakdown) plus billed extras without deposits: what the order's invoice bills for
+  -- them (not removed, deposits not returned), per VAT rate the gross of the gross-priced lines with
+  -- the VAT in it taken out half up (the rule of private.invoice_vat_breakdown), so a report and
+  -- the order's invoice agree to the cent.
   net_cents bigint,
   vat_cents bigint,
   gross_cents bigint,
@@ -146,7 +149,7 @@ begin
          (o.price_breakdown ->> 'gross_cents')::bigint + coalesce(x.gross_cents, 0),
          greatest(coalesce(l.paid_cents, 0) - coalesce(l.refunded_cents, 0) - coalesce(x.deposit_cents, 0), 0)
   from public.orders o
-  -- private.extras_revenue(), for these orders.
+  -- The order's billed extras (net, VAT, gross without deposits) and the deposits it holds.
   left join (
     select r.order_id, sum(r.gross - r.vat) filter (where not r.deposit)::bigint as net_cents,
            sum(r.vat) filter (where not r.deposit)::bigint as vat_cents,
@@ -211,6 +214,257 @@ create trigger order_extras_report_facts after insert or update or delete on pub
 create trigger payments_report_facts after insert on public.payments
   for each row execute function private.order_report_facts_sync();
 
+-- Sales per Berlin arrival day (issue 25, session 12): revenue, check-in rate and sale codes
+-- summed a year of order_report_facts (~75k rows) per call. Their sums are additive over days,
+-- so they are kept per arrival day, kind and sale code: each row is the aggregate of that day's
+-- sale facts, recomputed (not adjusted) whenever a fact of that day is written, so a day's
+-- row is by construction what the report summed for that day. A year is ~700-3,000 rows.
+-- Derived from order_report_facts by the statement triggers below; no API role reads it.
+create table private.report_days (
+  id bigint generated always as identity primary key,
+  day date not null,
+  kind public.order_kind not null,
+  -- upper(sale_code) of the orders, null for none.
+  sale_code text,
+  orders integer not null,
+  checked_in integer not null,
+  net_cents bigint,
+  vat_cents bigint,
+  gross_cents bigint,
+  paid_cents bigint not null,
+  code_nights bigint,
+  code_discount_cents bigint,
+  code_net_cents bigint,
+  -- For the average stay: sums (recomputed per day, never adjusted, so a numeric sum keeps the
+  -- scale of the rows it sums and avg = sum / count to the last digit).
+  nights bigint not null,
+  hours numeric not null,
+  boat_length numeric,
+  boat_lengths integer not null
+);
+
+alter table private.report_days enable row level security;
+
+comment on table private.report_days is 'Reports: per Berlin arrival day, kind and sale code the sums of the sales in order_report_facts (derived by triggers; no API role reads it).';
+
+create index report_days_day_idx on private.report_days (day);
+
+-- Recomputes the rows of the given arrival days (null: of every day, the backfill).
+create function private.refresh_report_days(p_days date[])
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_first timestamptz;
+  v_last timestamptz;
+begin
+  -- See refresh_occupancy: one writer at a time.
+  perform pg_advisory_xact_lock(hashtextextended('private.report_derived', 0));
+  if p_days is null then
+    delete from private.report_days;
+  else
+    delete from private.report_days r where r.day = any(p_days);
+    select private.berlin_at(min(d), time '00:00'), private.berlin_at(max(d) + 1, time '00:00')
+      into v_first, v_last from unnest(p_days) d;
+  end if;
+  insert into private.report_days (day, kind, sale_code, orders, checked_in, net_cents, vat_cents, gross_cents,
+                                   paid_cents, code_nights, code_discount_cents, code_net_cents, nights, hours,
+                                   boat_length, boat_lengths)
+  select (f.starts_at at time zone 'Europe/Berlin')::date, f.kind, f.sale_code, count(*)::integer,
+         (count(*) filter (where f.checked_in))::integer, sum(f.net_cents)::bigint, sum(f.vat_cents)::bigint,
+         sum(f.gross_cents)::bigint, sum(f.paid_cents)::bigint, sum(f.code_nights)::bigint,
+         sum(f.code_discount_cents)::bigint, sum(f.code_net_cents)::bigint, sum(f.nights)::bigint, sum(f.hours),
+         sum(f.boat_length), count(f.boat_length)::integer
+  from private.order_report_facts f
+  where f.sale
+    and (p_days is null
+         or (f.starts_at >= v_first and f.starts_at < v_last
+             and (f.starts_at at time zone 'Europe/Berlin')::date = any(p_days)))
+  group by 1, 2, 3;
+end
+$$;
+comment on function private.refresh_report_days(date[]) is 'Recomputes report_days for the given Berlin arrival days (null: all) from order_report_facts.';
+revoke execute on function private.refresh_report_days(date[]) from public;
+
+create function private.report_days_sync()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_days date[];
+begin
+  if tg_op = 'INSERT' then
+    select array_agg(distinct (n.starts_at at time zone 'Europe/Berlin')::date) into v_days from new_rows n where n.sale;
+  else
+    select array_agg(distinct (o.starts_at at time zone 'Europe/Berlin')::date) into v_days from old_rows o where o.sale;
+  end if;
+  if v_days is not null then
+    perform private.refresh_report_days(v_days);
+  end if;
+  return null;
+end
+$$;
+comment on function private.report_days_sync() is 'After report facts are written or removed: recomputes report_days for their arrival days in the same transaction.';
+revoke execute on function private.report_days_sync() from public;
+
+-- refresh_order_report_facts deletes and inserts; an update of a fact would not be seen.
+create trigger order_report_facts_days_insert after insert on private.order_report_facts
+  referencing new table as new_rows for each statement execute function private.report_days_sync();
+create trigger order_report_facts_days_delete after delete on private.order_report_facts
+  referencing old table as old_rows for each statement execute function private.report_days_sync();
+
+-- Occupied nights (issue 25, session 12): the occupancy report summed each live stay's Berlin
+-- nights at query time (two time-zone conversions and a month split per stay: ~75k stays for
+-- a year, 300-1,300 ms on Postgres under load). Now the nights are counted when a stay changes:
+-- occupancy_spans holds per counted occupation (not cancelled; a service block or an order that
+-- is a sale; on a berth not archived) its size class, booked or blocked, and its first and last
+-- night (the same expressions the report used); occupancy_nights holds per night, size class
+-- and booked/blocked how many berths such spans occupy. A year's report reads ~3,650 rows.
+-- Derived data, kept by the transactions that change place_statuses, orders (status) and
+-- places (length, archived); not audited (its sources are), no API role reads it.
+create table private.occupancy_spans (
+  place_status_id uuid primary key,
+  size_class text not null,
+  -- true: an order's stay; false: a service block.
+  booked boolean not null,
+  first_night date not null,
+  last_night date not null,
+  check (first_night <= last_night)
+);
+
+alter table private.occupancy_spans enable row level security;
+
+comment on table private.occupancy_spans is 'Reports: per counted occupation (live stay or block on a berth in use) its size class and first and last Berlin night, as counted into occupancy_nights (derived by triggers; no API role reads it).';
+
+create table private.occupancy_nights (
+  night date not null,
+  size_class text not null,
+  booked boolean not null,
+  berths integer not null,
+  primary key (night, size_class, booked)
+);
+
+alter table private.occupancy_nights enable row level security;
+
+comment on table private.occupancy_nights is 'Reports: per Berlin night (the night after that day), size class and booked/blocked the number of berths occupied (derived from occupancy_spans by triggers; no API role reads it).';
+
+-- Re-counts the given occupations (null: all of them, the migration's backfill): takes back
+-- what their spans counted, then counts them as they are now. Set-based.
+create function private.refresh_occupancy(p_place_status_ids uuid[])
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  -- One writer of the derived report tables at a time (until its transaction ends): a day's
+  -- rows are deleted and recomputed, and a span is taken back and counted again; a second
+  -- transaction doing the same at once would not see the first's new rows (read committed)
+  -- and count them twice. Taken before reading, so the statements below see the first's commit.
+  perform pg_advisory_xact_lock(hashtextextended('private.report_derived', 0));
+  if p_place_status_ids is null then
+    delete from private.occupancy_spans;
+    delete from private.occupancy_nights;
+  else
+    with gone as (
+      delete from private.occupancy_spans x where x.place_status_id in (select unnest(p_place_status_ids))
+      returning x.size_class, x.booked, x.first_night, x.last_night
+    ),
+    per_night as (
+      select g.first_night + i as night, g.size_class, g.booked, count(*)::integer as berths
+      from gone g cross join lateral generate_series(0, g.last_night - g.first_night) i
+      group by 1, 2, 3
+    )
+    update private.occupancy_nights n set berths = n.berths - p.berths
+    from per_night p
+    where n.night = p.night and n.size_class = p.size_class and n.booked = p.booked;
+  end if;
+  with fresh as (
+    insert into private.occupancy_spans (place_status_id, size_class, booked, first_night, last_night)
+    select s.id, private.size_class(p.length), s.order_id is not null, x.d1, x.d2
+    from public.place_statuses s
+    join public.places p on p.id = s.place_id
+    left join public.orders o on o.id = s.order_id
+    cross join lateral (
+      select ((s.starts_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date as d1,
+             ((s.ends_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date - 1 as d2
+    ) x
+    -- in (select unnest(...)): a hashed subplan; = any() compared each row with the whole array.
+    where (p_place_status_ids is null or s.id in (select unnest(p_place_status_ids)))
+      and not p.archived
+      and not s.cancelled
+      and (s.order_id is null or o.status in ('confirmed', 'checked_in', 'completed'))
+      and x.d1 <= x.d2
+    returning size_class, booked, first_night, last_night
+  )
+  insert into private.occupancy_nights (night, size_class, booked, berths)
+  select f.first_night + i, f.size_class, f.booked, count(*)::integer
+  from fresh f cross join lateral generate_series(0, f.last_night - f.first_night) i
+  group by 1, 2, 3
+  on conflict (night, size_class, booked) do update set berths = private.occupancy_nights.berths + excluded.berths;
+end
+$$;
+comment on function private.refresh_occupancy(uuid[]) is 'Re-counts the occupied nights of the given place_statuses (null: of all) into occupancy_spans and occupancy_nights.';
+revoke execute on function private.refresh_occupancy(uuid[]) from public;
+
+-- Statement triggers with transition tables, so a set-based change re-counts once.
+create function private.occupancy_sync()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_ids uuid[];
+begin
+  if tg_table_name = 'place_statuses' then
+    if tg_op = 'INSERT' then
+      select array_agg(n.id) into v_ids from new_rows n;
+    elsif tg_op = 'DELETE' then
+      select array_agg(o.id) into v_ids from old_rows o;
+    else
+      select array_agg(n.id) into v_ids
+      from new_rows n join old_rows o on o.id = n.id
+      where (n.place_id, n.order_id, n.starts_at, n.ends_at, n.cancelled)
+            is distinct from (o.place_id, o.order_id, o.starts_at, o.ends_at, o.cancelled);
+    end if;
+  elsif tg_table_name = 'orders' then
+    select array_agg(s.id) into v_ids
+    from new_rows n join old_rows o on o.id = n.id
+    join public.place_statuses s on s.order_id = n.id
+    where n.status is distinct from o.status;
+  else
+    select array_agg(s.id) into v_ids
+    from new_rows n join old_rows o on o.id = n.id
+    join public.place_statuses s on s.place_id = n.id
+    where (n.length, n.archived) is distinct from (o.length, o.archived);
+  end if;
+  if v_ids is not null then
+    perform private.refresh_occupancy(v_ids);
+  end if;
+  return null;
+end
+$$;
+comment on function private.occupancy_sync() is 'After a change of place_statuses, of an order''s status or of a berth''s length or archived flag: re-counts the occupied nights of the occupations concerned in the same transaction.';
+revoke execute on function private.occupancy_sync() from public;
+
+create trigger place_statuses_occupancy_insert after insert on public.place_statuses
+  referencing new table as new_rows for each statement execute function private.occupancy_sync();
+create trigger place_statuses_occupancy_update after update on public.place_statuses
+  referencing old table as old_rows new table as new_rows for each statement execute function private.occupancy_sync();
+create trigger place_statuses_occupancy_delete after delete on public.place_statuses
+  referencing old table as old_rows for each statement execute function private.occupancy_sync();
+create trigger orders_occupancy after update on public.orders
+  referencing old table as old_rows new table as new_rows for each statement execute function private.occupancy_sync();
+create trigger places_occupancy after update on public.places
+  referencing old table as old_rows new table as new_rows for each statement execute function private.occupancy_sync();
+
 -- A berth-night is the night from day d to d+1; it is occupied when a live booking (or a
 -- long-term holding, or a maintenance block) covers midnight at its end. Day stays occupy no
 -- night. Berths are the ones not archived.
@@ -228,13 +482,8 @@ security definer
 set search_path = ''
 set jit = off
 as $$
-declare
-  v_from timestamptz;
-  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
-  v_from := private.berlin_at(p_from, time '00:00');
-  v_to := private.berlin_at(p_to + 2, time '00:00');
   return query
   with berths as (
     select p.id, private.size_class(p.length) as size_class
@@ -249,37 +498,35 @@ begin
            greatest(m::date, p_from) as first_day
     from generate_series(date_trunc('month', p_from::timestamp), date_trunc('month', p_to::timestamp), interval '1 month') m
   ),
-  spans as (
-    select b.size_class, s.order_id is not null as booked,
-           ((s.starts_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date as d1,
-           ((s.ends_at - interval '1 microsecond') at time zone 'Europe/Berlin')::date - 1 as d2
-    from public.place_statuses s
-    join berths b on b.id = s.place_id
-    left join private.order_report_facts f on f.order_id = s.order_id
-    where not s.cancelled
-      and s.starts_at < v_to and s.ends_at > v_from
-      and (s.order_id is null or f.sale)
-    union all
-    select b.size_class, null, h.starts_on, coalesce(h.ends_on, p_to)
+  -- Stays and blocks: the nights counted per night when they changed (occupancy_nights).
+  counted_nights as (
+    select date_trunc('month', n.night::timestamp)::date as month_start, n.size_class,
+           sum(n.berths) filter (where n.booked)::integer as booked,
+           sum(n.berths) filter (where not n.booked)::integer as blocked
+    from private.occupancy_nights n
+    where n.night >= p_from and n.night <= p_to
+    group by 1, 2
+  ),
+  -- Long-term holdings (a few per berth at most), split over the months they touch.
+  holdings as (
+    select b.size_class, greatest(h.starts_on, p_from) as d1, least(coalesce(h.ends_on, p_to), p_to) as d2
     from public.long_term_holders h
     join berths b on b.id = h.place_id
     where h.starts_on <= p_to and (h.ends_on is null or h.ends_on >= p_from)
+      and greatest(h.starts_on, p_from) <= least(coalesce(h.ends_on, p_to), p_to)
   ),
-  -- Each span's nights inside the range, split at month ends: one or two months per span
-  -- (a join of every span with every month of the range compared 13 times as many rows).
-  clipped as (
-    select x.size_class, x.booked, greatest(x.d1, p_from) as d1, least(x.d2, p_to) as d2
-    from spans x
-    where greatest(x.d1, p_from) <= least(x.d2, p_to)
-  ),
-  counted as (
+  counted_holdings as (
     select mm::date as month_start, x.size_class,
-           sum(least(x.d2, (mm + interval '1 month')::date - 1) - greatest(x.d1, mm::date) + 1) filter (where x.booked)::integer as booked,
-           sum(least(x.d2, (mm + interval '1 month')::date - 1) - greatest(x.d1, mm::date) + 1) filter (where x.booked is null)::integer as long_term,
-           sum(least(x.d2, (mm + interval '1 month')::date - 1) - greatest(x.d1, mm::date) + 1) filter (where not x.booked)::integer as blocked
-    from clipped x
+           sum(least(x.d2, (mm + interval '1 month')::date - 1) - greatest(x.d1, mm::date) + 1)::integer as long_term
+    from holdings x
     cross join lateral generate_series(date_trunc('month', x.d1::timestamp), date_trunc('month', x.d2::timestamp), interval '1 month') mm
     group by 1, 2
+  ),
+  counted as (
+    select coalesce(n.month_start, h.month_start) as month_start, coalesce(n.size_class, h.size_class) as size_class,
+           n.booked, h.long_term, n.blocked
+    from counted_nights n
+    full join counted_holdings h on h.month_start = n.month_start and h.size_class = n.size_class
   )
   select m.month_start, c.size_class, c.berths, c.berths * (m.month_end - m.first_day + 1),
          coalesce(k.booked, 0), coalesce(k.long_term, 0), coalesce(k.blocked, 0),
@@ -307,30 +554,6 @@ $$;
 comment on function public.report_occupancy(date, date) is 'Admins: per month and berth size class the berth-nights, booked, long-term and blocked nights and the occupancy in percent.';
 revoke execute on function public.report_occupancy(date, date) from anon, public;
 
--- Revenue of an order's extras, per order: what its invoice bills for them (not removed, deposits
--- not returned) less deposits, which are not revenue (0 %, returned in the ledger). Per order and
--- VAT rate the gross of the gross-priced lines, the VAT in it taken out half up: the rule of
--- private.invoice_vat_breakdown, so a report and the order's invoice agree to the cent.
-create function private.extras_revenue()
-returns table (order_id uuid, net_cents bigint, vat_cents bigint, gross_cents bigint, deposit_cents bigint)
-language sql
-stable
-set search_path = ''
-as $$
-  select r.order_id, sum(r.gross - r.vat) filter (where not r.deposit)::bigint, sum(r.vat) filter (where not r.deposit)::bigint,
-         sum(r.gross) filter (where not r.deposit)::bigint, coalesce(sum(r.gross) filter (where r.deposit), 0)::bigint
-  from (
-    select e.order_id, e.deposit, sum(e.quantity * e.unit_price_cents)::bigint as gross,
-           round(sum(e.quantity * e.unit_price_cents) * e.vat_rate / (100.0 + e.vat_rate))::bigint as vat
-    from public.order_extras e
-    where e.removed_at is null and e.returned_at is null
-    group by e.order_id, e.deposit, e.vat_rate
-  ) r
-  group by r.order_id
-$$;
-comment on function private.extras_revenue() is 'Per order the net, VAT and gross cents of its billed extras without deposits (the VAT rule of invoice_vat_breakdown), and the deposits it holds: the reports add the first to the berth price and leave the deposits out of what is paid.';
-revoke execute on function private.extras_revenue() from public;
-
 -- Sales (confirmed, checked_in, completed) whose arrival lies in the range, with the Berlin
 -- arrival day and nights as plain columns. "Of which paid" is what the payments ledger holds
 -- for them, net of refunds (a partly refunded stay counts what was kept).
@@ -345,20 +568,16 @@ security definer
 set search_path = ''
 set jit = off
 as $$
-declare
-  v_from timestamptz;
-  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
-  v_from := private.berlin_at(p_from, time '00:00');
-  v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
   -- The facts hold per order the berth price plus extras and what the ledger holds less the
   -- deposits the order still holds (a part payment counts towards them first).
-  select f.month, f.kind, count(*)::integer, sum(f.net_cents)::bigint, sum(f.vat_cents)::bigint,
-         sum(f.gross_cents)::bigint, coalesce(sum(f.paid_cents), 0)::bigint
-  from private.order_report_facts f
-  where f.sale and f.starts_at >= v_from and f.starts_at < v_to
+  -- Summed per arrival day, kind and sale code in report_days (issue 25, session 12).
+  select date_trunc('month', r.day::timestamp)::date, r.kind, sum(r.orders)::integer, sum(r.net_cents)::bigint,
+         sum(r.vat_cents)::bigint, sum(r.gross_cents)::bigint, coalesce(sum(r.paid_cents), 0)::bigint
+  from private.report_days r
+  where r.day >= p_from and r.day <= p_to
   group by 1, 2
   order by 1, 2;
 end
@@ -388,26 +607,18 @@ security definer
 set search_path = ''
 set jit = off
 as $$
-declare
-  v_from timestamptz;
-  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
-  v_from := private.berlin_at(p_from, time '00:00');
-  v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
-  with sales as (
-    select f.kind, f.nights, f.hours, f.boat_length
-    from private.order_report_facts f
-    where f.sale and f.starts_at >= v_from and f.starts_at < v_to
-  )
-  select s.kind, count(*)::integer, sum(s.nights)::integer,
-         case when s.kind = 'day' then null else round(avg(s.nights), 2) end,
-         case when s.kind = 'day' then round(avg(s.hours), 2) end,
-         round(avg(s.boat_length), 2)
-  from sales s
-  group by s.kind
-  order by s.kind;
+  -- avg() is sum / count (numeric_div), here over the day sums of report_days.
+  select r.kind, sum(r.orders)::integer, sum(r.nights)::integer,
+         case when r.kind = 'day' then null else round(sum(r.nights) / sum(r.orders), 2) end,
+         case when r.kind = 'day' then round(sum(r.hours) / sum(r.orders), 2) end,
+         round(sum(r.boat_length) / nullif(sum(r.boat_lengths), 0), 2)
+  from private.report_days r
+  where r.day >= p_from and r.day <= p_to
+  group by r.kind
+  order by r.kind;
 end
 $$;
 comment on function private.report_average_stay(date, date) is 'The rule behind public.report_average_stay (security definer, not exposed by the API).';
@@ -444,10 +655,16 @@ begin
   v_from := private.berlin_at(p_from, time '00:00');
   v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
-  select f.country, count(*)::integer, count(distinct f.guest)::integer, sum(f.nights)::integer,
-         sum(f.gross_cents)::bigint
-  from private.order_report_facts f
-  where f.sale and f.starts_at >= v_from and f.starts_at < v_to
+  -- Per country and guest first, then per country: both steps hash (count(distinct) sorted
+  -- the year's rows by country and each country's by guest, in the collation's order).
+  with per_guest as (
+    select f.country, f.guest, count(*) as orders, sum(f.nights) as nights, sum(f.gross_cents) as gross_cents
+    from private.order_report_facts f
+    where f.sale and f.starts_at >= v_from and f.starts_at < v_to
+    group by 1, 2
+  )
+  select g.country, sum(g.orders)::integer, count(*)::integer, sum(g.nights)::integer, sum(g.gross_cents)::bigint
+  from per_guest g
   group by 1
   order by 2 desc, 1 nulls last;
 end
@@ -477,20 +694,15 @@ security definer
 set search_path = ''
 set jit = off
 as $$
-declare
-  v_from timestamptz;
-  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
-  v_from := private.berlin_at(p_from, time '00:00');
-  v_to := private.berlin_at(p_to + 1, time '00:00');
   return query
   with used as (
-    select f.sale_code as code, count(*)::integer as orders, sum(f.code_nights)::integer as nights,
-           sum(f.code_discount_cents)::bigint as discount, sum(f.code_net_cents)::bigint as net
-    from private.order_report_facts f
-    where f.sale_code is not null
-      and f.sale and f.starts_at >= v_from and f.starts_at < v_to
+    select r.sale_code as code, sum(r.orders)::integer as orders, sum(r.code_nights)::integer as nights,
+           sum(r.code_discount_cents)::bigint as discount, sum(r.code_net_cents)::bigint as net
+    from private.report_days r
+    where r.sale_code is not null
+      and r.day >= p_from and r.day <= p_to
     group by 1
   )
   select coalesce(u.code, upper(s.code)), coalesce(u.orders, 0), coalesce(u.nights, 0),
@@ -525,18 +737,13 @@ security definer
 set search_path = ''
 set jit = off
 as $$
-declare
-  v_from timestamptz;
-  v_to timestamptz;
 begin
   perform private.require_admin_range(p_from, p_to);
-  v_from := private.berlin_at(p_from, time '00:00');
-  v_to := private.berlin_at(least(p_to, private.berlin_date(private.now())) + 1, time '00:00');
   return query
-  select f.month, count(*)::integer, count(*) filter (where f.checked_in)::integer,
-         round(100.0 * count(*) filter (where f.checked_in) / count(*), 1)
-  from private.order_report_facts f
-  where f.sale and f.starts_at >= v_from and f.starts_at < v_to
+  select date_trunc('month', r.day::timestamp)::date, sum(r.orders)::integer, sum(r.checked_in)::integer,
+         round(100.0 * sum(r.checked_in)::bigint / sum(r.orders)::bigint, 1)
+  from private.report_days r
+  where r.day >= p_from and r.day <= least(p_to, private.berlin_date(private.now()))
   group by 1
   order by 1;
 end

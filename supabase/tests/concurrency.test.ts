@@ -87,5 +87,61 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
         await Promise.all(clients.map((c) => c.end()));
       }
     });
+
+    // Issue 25 (session 12): the report tables kept by triggers (occupancy_nights, report_days)
+    // stay exact when many transactions write the same nights and arrival day at once.
+    it(`${CLIENTS} concurrent sales on other berths for the same nights keep the report tables exact`, async () => {
+      await admin.query(`insert into public.places (name, width, length) select 'CONC' || lpad(n::text, 2, '0'), 4, 12 from generate_series(1, $1) n`, [CLIENTS]);
+      const clients = await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          return c;
+        }),
+      );
+      try {
+        await Promise.all(clients.map((c) => c.query('begin')));
+        const outcomes = await Promise.all(
+          clients.map(async (c, i) => {
+            try {
+              // A confirmed sale with its stay (arrival day +40, 2-4 nights), as the desk writes it.
+              await c.query(
+                `with o as (
+                   insert into public.orders (place_id, kind, starts_at, ends_at, status, payment_status, price_cents, price_breakdown,
+                                              email, place_snapshot, boat, person)
+                   select p.id, 'overnight', private.berlin_at(d, time '14:00'), private.berlin_at(d + $2::int, time '12:00'), 'confirmed', 'paid',
+                          (b ->> 'gross_cents')::int, b, 'conc' || $1::int || '@example.org', jsonb_build_object('id', p.id, 'name', p.name),
+                          '{"name":"C","length":9.5,"width":3.5}', '{"first_name":"C","last_name":"Onc","country":"Nederland"}'
+                   from public.places p, (select (now() at time zone 'Europe/Berlin')::date + 40 as d) x,
+                        private.price_breakdown('overnight', $2::int, 9.5, null, null) b
+                   where p.name = 'CONC' || lpad($1::text, 2, '0')
+                   returning id, place_id, starts_at, ends_at
+                 )
+                 insert into public.place_statuses (place_id, order_id, type, starts_at, ends_at)
+                 select place_id, id, 'reservation', starts_at, ends_at from o`,
+                [i + 1, 2 + (i % 3)],
+              );
+              await c.query('commit');
+              return 'ok';
+            } catch (error) {
+              await c.query('rollback');
+              return (error as { code?: string }).code ?? 'error';
+            }
+          }),
+        );
+        expect(outcomes).toEqual(Array(CLIENTS).fill('ok'));
+        const nights = `select night, size_class, booked, berths from private.occupancy_nights where berths <> 0 order by 1, 2, 3`;
+        const days = `select day, kind, sale_code, orders, net_cents, gross_cents, paid_cents, nights from private.report_days order by 1, 2, 3`;
+        const kept = [(await admin.query(nights)).rows, (await admin.query(days)).rows];
+        expect(kept[1]).toContainEqual(expect.objectContaining({ orders: CLIENTS, nights: String(CLIENTS * 3 - 1) }));
+        await admin.query('begin');
+        await admin.query('select private.refresh_occupancy(null), private.refresh_report_days(null)');
+        const fresh = [(await admin.query(nights)).rows, (await admin.query(days)).rows];
+        await admin.query('rollback');
+        expect(fresh).toEqual(kept);
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+      }
+    });
   },
 );
