@@ -1,12 +1,18 @@
 import type { ComponentProps, ReactNode } from 'react';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 import { usePageTitle } from '@/lib/page-title';
+
+/*
+ * Page, Section and Prose join a caller's classes with clsx, not `cn`: they are on /start, whose
+ * first download leaves tailwind-merge out, so a caller's class adds to theirs and never
+ * replaces one (no caller overrides flex, gap or max-w; tests/e2e/budget.spec.ts checks /start).
+ */
 
 /** A page with its h1 (also the document title) and an optional lead paragraph. */
 export function Page({ title, lead, children, className }: { title: string; lead?: ReactNode; children?: ReactNode; className?: string }) {
   usePageTitle(title);
   return (
-    <article className={cn('flex flex-col gap-6', className)}>
+    <article className={clsx('flex flex-col gap-6', className)}>
       <header className="flex flex-col gap-2">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 md:text-3xl">{title}</h1>
         {lead && <p className="max-w-prose text-slate-700 [overflow-wrap:anywhere]">{lead}</p>}
@@ -18,7 +24,7 @@ export function Page({ title, lead, children, className }: { title: string; lead
 
 export function Section({ title, children, className, ...props }: Omit<ComponentProps<'section'>, 'title'> & { title: ReactNode }) {
   return (
-    <section className={cn('flex flex-col gap-3', className)} {...props}>
+    <section className={clsx('flex flex-col gap-3', className)} {...props}>
       <h2 className="text-xl font-semibold text-slate-900">{title}</h2>
       {children}
     </section>
@@ -26,7 +32,7 @@ export function Section({ title, children, className, ...props }: Omit<Component
 }
 
 export function Prose({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('flex max-w-prose flex-col gap-3 leading-relaxed text-slate-800 [&_a]:text-primary-dark [&_a]:underline [&_ul]:list-disc [&_ul]:pl-5', className)} {...props} />;
+  return <div className={clsx('flex max-w-prose flex-col gap-3 leading-relaxed text-slate-800 [&_a]:text-primary-dark [&_a]:underline [&_ul]:list-disc [&_ul]:pl-5', className)} {...props} />;
 }
 
 /** A two-column price or fact list. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialPerson } from '@/features/booking/components/step-summary';
+import { initialPerson } from '@/features/booking/components/person-draft';
 import { getFlow, reachableStep, resetFlow, updateFlow } from '@/features/booking/hooks/use-booking-flow';
 import { emptyBerthData } from '@/features/booking/schemas/berth-data';
 

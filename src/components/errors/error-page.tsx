@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button-variants';
 import { isChunkLoadError, reloadForChunkError } from '@/lib/chunk-reload';
 import { usePageTitle } from '@/lib/page-title';
 

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 import { TopBar } from './top-bar';
 import { BottomNav } from './bottom-nav';
 import { Footer } from './footer';
@@ -30,7 +30,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
         <Trans>Zum Inhalt springen</Trans>
       </a>
       <TopBar backPath={backPath} tabs={tabs} wide={!!BackOffice} menu={BackOffice ? <BackOffice.BackOfficeMenuTrigger /> : undefined} />
-      <main id="main" className={cn('mx-auto w-full flex-1 px-4 py-4 md:px-6 md:py-6', BackOffice ? 'max-w-none' : 'max-w-6xl')}>
+      <main id="main" className={clsx('mx-auto w-full flex-1 px-4 py-4 md:px-6 md:py-6', BackOffice ? 'max-w-none' : 'max-w-6xl')}>
         {children ?? <Outlet />}
       </main>
       {/* Below `md` the bottom tabs are fixed over the page's end: the footer keeps clear of them. */}

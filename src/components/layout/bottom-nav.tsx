@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 import type { TabState } from './tab-history';
 import { useTabLinks } from './tab-links';
 
@@ -31,11 +31,11 @@ function TabNav({ state, variant, className }: { state: TabState; variant: keyof
   const links = useTabLinks(state);
   const v = variants[variant];
   return (
-    <nav aria-label={t`Hauptnavigation`} data-testid={`${variant}-nav`} className={cn(v.nav, className)}>
+    <nav aria-label={t`Hauptnavigation`} data-testid={`${variant}-nav`} className={clsx(v.nav, className)}>
       <ul className={v.list}>
         {links.map(({ id, label, Icon, href, active, onClick }) => (
           <li key={id}>
-            <a href={href} data-tab={id} aria-current={active ? 'page' : undefined} onClick={onClick} className={cn(v.link, active ? v.active : v.idle)}>
+            <a href={href} data-tab={id} aria-current={active ? 'page' : undefined} onClick={onClick} className={clsx(v.link, active ? v.active : v.idle)}>
               <Icon className={v.icon} aria-hidden strokeWidth={active ? 2.5 : 2} />
               {label}
             </a>

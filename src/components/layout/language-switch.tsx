@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { activateLocale, localeFromPath, locales, persistLocale, stripLocale, withLocale, type Locale } from '@/lib/i18n';
 import { getSupabase, hasStoredSession } from '@/lib/auth';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 
 async function saveToProfile(locale: Locale) {
   if (!hasStoredSession()) return;
@@ -39,7 +39,7 @@ export function LanguageSwitch() {
           aria-pressed={i18n.locale === locale}
           aria-label={locale === 'de' ? 'Deutsch' : 'English'}
           onClick={() => void switchTo(locale)}
-          className={cn(
+          className={clsx(
             'min-w-9 rounded px-2 py-1 font-semibold uppercase',
             i18n.locale === locale ? 'bg-primary-dark text-white' : 'text-slate-700 hover:bg-slate-100',
           )}

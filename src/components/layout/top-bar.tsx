@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft } from 'lucide-react';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 import { LanguageSwitch } from './language-switch';
 import { PathLink } from './path-link';
 import { TopNav } from './bottom-nav';
@@ -23,7 +23,7 @@ export function TopBar({ backPath, tabs, menu, wide }: { backPath?: string; tabs
   const { data: identity } = useQuery(identityQueryOptions);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden">
-      <div className={cn('mx-auto flex h-14 items-center gap-2 px-3 md:px-6', wide ? 'max-w-none' : 'max-w-6xl')}>
+      <div className={clsx('mx-auto flex h-14 items-center gap-2 px-3 md:px-6', wide ? 'max-w-none' : 'max-w-6xl')}>
         {menu ??
           (identity?.status === 'loggedIn' && isStaff(identity) && (
             <Suspense fallback={<span className="size-10" />}>

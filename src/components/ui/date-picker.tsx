@@ -1,12 +1,14 @@
-import { lazy, Suspense, useRef, useState, type ComponentProps, type Ref } from 'react';
-import { Popover as PopoverPrimitive } from 'radix-ui';
+import { lazy, Suspense, useId, useRef, useState, type ComponentProps, type Ref } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { CalendarDays } from 'lucide-react';
 import { cn } from '@/lib/utils';
 import { dateTextPattern, formatDateText, parseDateText } from './date-text';
 
-/** The month grid (react-day-picker and date-fns' locales) loads when the calendar is first opened. */
-const Calendar = lazy(() => import('./calendar'));
+/**
+ * The calendar (radix Popover, react-day-picker and date-fns' locales) loads when it is first
+ * opened: a page with a date field does not download them before.
+ */
+const DatePickerPopover = lazy(() => import('./date-picker-popover'));
 
 type InputProps = Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type' | 'min' | 'max' | 'defaultValue'>;
 
@@ -28,7 +30,7 @@ export interface DatePickerProps extends InputProps {
 /**
  * A date field that follows the page's language, not the browser's: a text field in the page's
  * order (29.08.2031 / 29/08/2031) and a button opening a month calendar (shadcn's Calendar in a
- * Popover: react-day-picker with the date-fns locale, weeks from Monday). The value stays a
+ * Popover, date-picker-popover.tsx: react-day-picker with the date-fns locale, weeks from Monday). The value stays a
  * yyyy-MM-dd string, a Berlin calendar day, so schemas and RPCs are unchanged; works as a
  * react-hook-form field ({...field}) and takes FormControl's id/aria props on its text field.
  */
@@ -37,7 +39,15 @@ export function DatePicker({ value, onChange, onBlur, min, max, className, disab
   const locale = i18n.locale;
   const [text, setText] = useState(() => formatDateText(value, locale));
   const [open, setOpen] = useState(false);
+  // Mounted from the first opening on (then kept, so it closes with its own animation and focus return).
+  const [opened, setOpened] = useState(false);
   const input = useRef<HTMLInputElement | null>(null);
+  const button = useRef<HTMLButtonElement | null>(null);
+  const popoverId = useId();
+  const openCalendar = (next: boolean) => {
+    if (next) setOpened(true);
+    setOpen(next);
+  };
   // What this field last handed on; a different value comes from outside (a form reset, another
   // field, the URL) and replaces the text. A new page language rewrites the same day its way.
   const current = value ?? '';
@@ -64,76 +74,76 @@ export function DatePicker({ value, onChange, onBlur, min, max, className, disab
   };
 
   return (
-    <PopoverPrimitive.Root open={open} onOpenChange={setOpen}>
-      <div className={cn('relative flex w-full items-center', className)} data-slot="date-picker">
-        <input
-          {...inputProps}
-          ref={(element) => {
-            input.current = element;
-            if (typeof ref === 'function') ref(element);
-            else if (ref) ref.current = element;
-          }}
-          type="text"
-          inputMode="text"
-          autoComplete="off"
-          disabled={disabled}
-          value={text}
-          placeholder={dateTextPattern(locale)}
-          data-slot="input"
-          data-date-field=""
-          data-value={value ?? ''}
-          onChange={(e) => {
-            const next = e.target.value;
-            setText(next);
-            const day = parseDateText(next);
-            if (day) emit(day);
-            else if (next.trim() === '') emit('');
-          }}
-          onBlur={(e) => {
-            const typed = e.currentTarget.value;
-            const day = parseDateText(typed);
-            if (day) setText(formatDateText(day, locale));
-            else if (typed.trim() !== '' && seen.emitted !== typed) emit(typed);
-            onBlur?.(e);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown' && e.altKey) {
-              e.preventDefault();
-              setOpen(true);
-            }
-          }}
-          className="flex h-10 w-full rounded-md border border-slate-300 bg-white py-2 pr-11 pl-3 text-base tabular-nums placeholder:text-slate-500 focus-visible:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50 aria-invalid:border-red-700"
-        />
-        <PopoverPrimitive.Trigger
-          type="button"
-          disabled={disabled}
-          aria-label={t`Kalender öffnen`}
-          className="absolute right-0.5 inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50"
-        >
-          <CalendarDays className="size-5" aria-hidden />
-        </PopoverPrimitive.Trigger>
-      </div>
-      <PopoverPrimitive.Portal>
-        <PopoverPrimitive.Content
-          align="end"
-          sideOffset={4}
-          collisionPadding={8}
-          aria-label={t`Kalender`}
-          data-slot="date-picker-calendar"
-          className="z-50 rounded-md border border-slate-200 bg-white p-2 shadow-lg outline-none"
-          onOpenAutoFocus={(e) => e.preventDefault()}
-          onCloseAutoFocus={(e) => {
-            // Back to the text field (picked, Escape or a click outside), which shows the day.
+    <div className={cn('relative flex w-full items-center', className)} data-slot="date-picker">
+      <input
+        {...inputProps}
+        ref={(element) => {
+          input.current = element;
+          if (typeof ref === 'function') ref(element);
+          else if (ref) ref.current = element;
+        }}
+        type="text"
+        inputMode="text"
+        autoComplete="off"
+        disabled={disabled}
+        value={text}
+        placeholder={dateTextPattern(locale)}
+        data-slot="input"
+        data-date-field=""
+        data-value={value ?? ''}
+        onChange={(e) => {
+          const next = e.target.value;
+          setText(next);
+          const day = parseDateText(next);
+          if (day) emit(day);
+          else if (next.trim() === '') emit('');
+        }}
+        onBlur={(e) => {
+          const typed = e.currentTarget.value;
+          const day = parseDateText(typed);
+          if (day) setText(formatDateText(day, locale));
+          else if (typed.trim() !== '' && seen.emitted !== typed) emit(typed);
+          onBlur?.(e);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' && e.altKey) {
             e.preventDefault();
-            input.current?.focus();
-          }}
-        >
-          <Suspense fallback={<p className="p-4 text-sm text-slate-600">{t`Wird geladen …`}</p>}>
-            <Calendar locale={locale} selected={parseDateText(text) ?? undefined} min={min} max={max} onSelect={pick} />
-          </Suspense>
-        </PopoverPrimitive.Content>
-      </PopoverPrimitive.Portal>
-    </PopoverPrimitive.Root>
+            openCalendar(true);
+          }
+        }}
+        className="flex h-10 w-full rounded-md border border-slate-300 bg-white py-2 pr-11 pl-3 text-base tabular-nums placeholder:text-slate-500 focus-visible:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50 aria-invalid:border-red-700"
+      />
+      <button
+        ref={button}
+        type="button"
+        disabled={disabled}
+        aria-label={t`Kalender öffnen`}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? popoverId : undefined}
+        data-state={open ? 'open' : 'closed'}
+        onClick={() => openCalendar(!open)}
+        className="absolute right-0.5 inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50"
+      >
+        <CalendarDays className="size-5" aria-hidden />
+      </button>
+      {opened && (
+        <Suspense fallback={null}>
+          <DatePickerPopover
+            id={popoverId}
+            open={open}
+            onOpenChange={setOpen}
+            button={button}
+            input={input}
+            locale={locale}
+            selected={parseDateText(text) ?? undefined}
+            min={min}
+            max={max}
+            onSelect={pick}
+          />
+        </Suspense>
+      )}
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
@@ -12,9 +12,13 @@ import { profileQueryOptions } from '../api/profile';
 import { getFlow, reachableStep, updateFlow, useBookingFlow, type FlowIdentity, type Step } from '../hooks/use-booking-flow';
 import { emptyBerthData } from '../schemas/berth-data';
 import { LeaveGuard } from './leave-guard';
+import { initialPerson, readStoredPerson } from './person-draft';
 import { StepBerthData } from './step-berth-data';
-import { StepChooseBerth } from './step-choose-berth';
-import { initialPerson, readStoredPerson, StepSummary } from './step-summary';
+
+// Step 1 is the prerendered first screen; the later steps (their dialogs, the quote, the
+// booking call) load when the flow reaches them, not with the page.
+const StepChooseBerth = lazy(() => import('./step-choose-berth').then((m) => ({ default: m.StepChooseBerth })));
+const StepSummary = lazy(() => import('./step-summary').then((m) => ({ default: m.StepSummary })));
 
 export interface IdentityStepProps {
   initial?: { email?: string; firstName?: string; lastName?: string };
@@ -151,7 +155,9 @@ export function BookingFlow({
           <div><Button onClick={() => goTo(5)}><Trans>Weiter</Trans></Button></div>
         </Section>
       ) : (
-        <Section title={t`Schritt ${step}: ${titles[step - 1]}`}>{body}</Section>
+        <Section title={t`Schritt ${step}: ${titles[step - 1]}`}>
+          <Suspense fallback={<p role="status"><Trans>Einen Moment …</Trans></p>}>{body}</Suspense>
+        </Section>
       )}
     </Page>
   );

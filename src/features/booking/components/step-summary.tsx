@@ -14,57 +14,13 @@ import { formatBerlinDateTime } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
 import { bookingErrorMessage } from '../api/booking-errors';
 import { isBerthTaken, useCreateBooking } from '../api/create-booking';
-import type { ProfileRow } from '../api/profile';
 import { paymentTermsQueryOptions, type PaymentTerms } from '../api/payment-terms';
 import { quoteQueryOptions } from '../api/quote-booking';
 import type { PlaceResult } from '../api/types';
 import { updateFlow } from '../hooks/use-booking-flow';
 import { parseDecimal, type BerthDataValues } from '../schemas/berth-data';
-import { personSchema, storedPersonFields, type PersonValues, type StoredPerson } from '../schemas/person';
-
-const STORAGE_KEY = 'booking-person';
-
-export function readStoredPerson(): StoredPerson | undefined {
-  try {
-    const raw = localStorage.getItem(STORAGE_KEY);
-    return raw ? (JSON.parse(raw) as StoredPerson) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function storePerson(values: PersonValues) {
-  try {
-    if (values.saveData) {
-      localStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(storedPersonFields.map((k) => [k, values[k]]))));
-    } else {
-      localStorage.removeItem(STORAGE_KEY);
-    }
-  } catch {
-    // storage blocked: nothing is remembered
-  }
-}
-
-/** The person form's first values: typed so far, else the profile, else local storage, else step 3. */
-export function initialPerson(sources: { draft?: StoredPerson; profile?: ProfileRow | null; stored?: StoredPerson; identity?: { email: string; firstName: string; lastName: string }; email?: string }): PersonValues {
-  const { draft, profile, stored, identity } = sources;
-  const pick = (k: (typeof storedPersonFields)[number], fromProfile?: string | null) => draft?.[k] || fromProfile || stored?.[k] || '';
-  const email = identity?.email || sources.email || draft?.email || profile?.email || stored?.email || '';
-  return {
-    firstName: draft?.firstName || profile?.first_name || identity?.firstName || stored?.firstName || '',
-    lastName: draft?.lastName || profile?.last_name || identity?.lastName || stored?.lastName || '',
-    email,
-    phone: pick('phone', profile?.phone),
-    company: pick('company', profile?.company),
-    street: pick('street', profile?.street),
-    postalCode: pick('postalCode', profile?.postal_code),
-    city: pick('city', profile?.city),
-    country: pick('country', profile?.country),
-    saveData: !!stored || !!profile,
-    saleCode: '',
-    acceptTerms: false,
-  };
-}
+import { personSchema, storedPersonFields, type PersonValues } from '../schemas/person';
+import { storePerson } from './person-draft';
 
 /**
  * Step 5, summary: person form, boat, berth, dates, the price from quote_booking, a sale code,

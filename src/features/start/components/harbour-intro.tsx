@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Clock, Mail, MapPin, Phone, Radio, Ship } from 'lucide-react';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { StartCard, StartCardContent, StartCardHeader, StartCardTitle } from './start-card';
 import { formatDecimal } from '@/lib/numbers';
 import { harbourIntroQueryOptions, openStreetMapUrl, type HarbourIntro as Intro } from '../api/harbour-intro';
 import { telHref } from './harbour-facts';
@@ -66,11 +66,11 @@ export function HarbourIntro() {
   return (
     <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-label={t`Der Hafen`} data-testid="harbour-intro">
       <li>
-        <Card className="h-full">
-          <CardHeader>
-            <CardTitle className="flex items-center gap-2 text-base"><MapPin className="size-5 text-primary-dark" aria-hidden /><Trans>Adresse</Trans></CardTitle>
-          </CardHeader>
-          <CardContent className="flex min-h-24 flex-col gap-3">
+        <StartCard className="h-full">
+          <StartCardHeader>
+            <StartCardTitle small className="flex items-center gap-2"><MapPin className="size-5 text-primary-dark" aria-hidden /><Trans>Adresse</Trans></StartCardTitle>
+          </StartCardHeader>
+          <StartCardContent className="flex min-h-24 flex-col gap-3">
             {data && !unavailable ? (
               <>
                 <address className="not-italic text-slate-800" data-testid="harbour-address">
@@ -91,28 +91,28 @@ export function HarbourIntro() {
             ) : (
               <p className="text-slate-600">{status}</p>
             )}
-          </CardContent>
-        </Card>
+          </StartCardContent>
+        </StartCard>
       </li>
       <li>
-        <Card className="h-full">
-          <CardHeader>
-            <CardTitle className="flex items-center gap-2 text-base"><Clock className="size-5 text-primary-dark" aria-hidden /><Trans>Öffnungszeiten Hafenbüro</Trans></CardTitle>
-          </CardHeader>
-          <CardContent className="flex min-h-24 flex-col gap-2">
+        <StartCard className="h-full">
+          <StartCardHeader>
+            <StartCardTitle small className="flex items-center gap-2"><Clock className="size-5 text-primary-dark" aria-hidden /><Trans>Öffnungszeiten Hafenbüro</Trans></StartCardTitle>
+          </StartCardHeader>
+          <StartCardContent className="flex min-h-24 flex-col gap-2">
             {data && !unavailable ? <OfficeHours intro={data} /> : <p className="text-slate-600">{status}</p>}
-          </CardContent>
-        </Card>
+          </StartCardContent>
+        </StartCard>
       </li>
       <li className="md:col-span-2 lg:col-span-1">
-        <Card className="h-full">
-          <CardHeader>
-            <CardTitle className="flex items-center gap-2 text-base"><Ship className="size-5 text-primary-dark" aria-hidden /><Trans>Anreise über das Wasser</Trans></CardTitle>
-          </CardHeader>
-          <CardContent className="flex min-h-24 flex-col gap-2" data-testid="water-approach">
+        <StartCard className="h-full">
+          <StartCardHeader>
+            <StartCardTitle small className="flex items-center gap-2"><Ship className="size-5 text-primary-dark" aria-hidden /><Trans>Anreise über das Wasser</Trans></StartCardTitle>
+          </StartCardHeader>
+          <StartCardContent className="flex min-h-24 flex-col gap-2" data-testid="water-approach">
             {data && !unavailable ? <WaterApproach intro={data} /> : <p className="text-slate-600">{status}</p>}
-          </CardContent>
-        </Card>
+          </StartCardContent>
+        </StartCard>
       </li>
     </ul>
   );

@@ -3,8 +3,8 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, CalendarCheck, Euro, Film, MapPinned, Newspaper } from 'lucide-react';
 import { Page, Section } from '@/components/page';
-import { buttonVariants } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { buttonVariants } from '@/components/ui/button-variants';
+import { StartCard, StartCardContent, StartCardDescription, StartCardHeader, StartCardTitle } from './start-card';
 import { formatEuro, prices } from '@/lib/prices';
 import { activeNewsQueryOptions } from '../api/active-news';
 import { HarbourIntro } from './harbour-intro';
@@ -20,14 +20,14 @@ function News() {
     <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label={t`Aktuelle News`}>
       {news.data.map((item) => (
         <li key={item.id}>
-          <Card className="h-full">
-            <CardHeader>
-              <CardTitle className="text-base">{(en && item.title_en) || item.title}</CardTitle>
-            </CardHeader>
-            <CardContent>
+          <StartCard className="h-full">
+            <StartCardHeader>
+              <StartCardTitle small>{(en && item.title_en) || item.title}</StartCardTitle>
+            </StartCardHeader>
+            <StartCardContent>
               <p className="text-sm text-slate-700">{(en && item.short_description_en) || item.short_description}</p>
-            </CardContent>
-          </Card>
+            </StartCardContent>
+          </StartCard>
         </li>
       ))}
     </ul>
@@ -47,23 +47,23 @@ export function StartPage() {
           height={600}
           className="aspect-[2/1] max-h-56 w-full rounded-xl border border-slate-200 bg-sky-50 object-cover md:h-full md:max-h-none"
         />
-        <Card className="border-primary/30 bg-primary-light">
-          <CardHeader>
-            <CardTitle className="flex items-center gap-2">
+        <StartCard primary>
+          <StartCardHeader>
+            <StartCardTitle className="flex items-center gap-2">
               <Anchor className="size-5 text-primary-dark" aria-hidden />
               <Trans>Liegeplatz buchen</Trans>
-            </CardTitle>
-            <CardDescription className="text-slate-700">
+            </StartCardTitle>
+            <StartCardDescription>
               <Trans>Geben Sie Länge und Breite Ihres Boots und Ihren Zeitraum an – wir zeigen Ihnen die freien Plätze, die passen. Buchen geht auch ohne Konto.</Trans>
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
+            </StartCardDescription>
+          </StartCardHeader>
+          <StartCardContent>
             <Link to="/{-$locale}/start/booking" className={buttonVariants({ size: 'lg' })}>
               <CalendarCheck aria-hidden />
               <Trans>Jetzt buchen</Trans>
             </Link>
-          </CardContent>
-        </Card>
+          </StartCardContent>
+        </StartCard>
       </div>
 
       <Section title={<span className="flex items-center gap-2"><MapPinned className="size-5" aria-hidden /><Trans>Ihr Hafen am Rhein</Trans></span>}>

@@ -1,11 +1,14 @@
+import { lazy } from 'react';
 import { createFileRoute } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { BookingFlow } from '@/features/booking/components/booking-flow';
 import { finishFlow, getFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
-import { IdentityChoice } from '@/features/identity/components/identity-choice';
-import { CodeForm } from '@/features/identity/components/code-form';
 import { orderQueryOptions } from '@/features/orders/api/order';
 import type { Order } from '@/features/orders/api/types';
+
+// Steps 3 and 4 load when the flow reaches them (the booking flow shows them in a Suspense).
+const IdentityChoice = lazy(() => import('@/features/identity/components/identity-choice').then((m) => ({ default: m.IdentityChoice })));
+const CodeForm = lazy(() => import('@/features/identity/components/code-form').then((m) => ({ default: m.CodeForm })));
 
 /** The five booking steps; the step is in the URL, the data in session storage (a reload keeps the flow). */
 export const Route = createFileRoute('/{-$locale}/start/booking/')({
