@@ -179,7 +179,7 @@ export async function run(): Promise<BenchRow[]> {
       const trace = !!process.env.TIMELINE_TRACE;
       for (let i = 0; i < RUNS; i++) {
         for (const [v, o] of open.entries()) {
-          if (trace && i === 0) await browser.startTracing(o.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
+          if (trace && i === 0) await browser.startTracing(o.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-v8.cpu_profiler'] });
           o.from = addDays(o.from, 30);
           render[v]!.push(await timeTo(o.page, 'Weiter', o.from));
           o.from = addDays(o.from, -30);
@@ -290,4 +290,29 @@ function printTrace(name: string, buffer: Buffer) {
     busy.set(key, (busy.get(key) ?? 0) + e.dur);
   }
   for (const [n, us] of [...busy.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${n.padEnd(48)} ${(us / 1000).toFixed(1)} (total, nested included)`);
+  // The sampled JavaScript (v8.cpu_profiler): self time per script file (chunk) and per function.
+  type Node = { id: number; callFrame: { functionName: string; url: string }; parent?: number };
+  const nodes = new Map<number, Node>();
+  const perUrl = new Map<string, number>();
+  const perFn = new Map<string, number>();
+  for (const e of events as unknown as { name: string; args?: { data?: { cpuProfile?: { nodes?: Node[]; samples?: number[] }; timeDeltas?: number[] } } }[]) {
+    if (e.name !== 'ProfileChunk') continue;
+    const data = e.args?.data;
+    for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
+    const samples = data?.cpuProfile?.samples ?? [];
+    const deltas = data?.timeDeltas ?? [];
+    samples.forEach((id, i) => {
+      const node = nodes.get(id);
+      if (!node) return;
+      const file = node.callFrame.url.replace(/^.*\//, '') || `(${node.callFrame.functionName || 'native'})`;
+      const us = Math.max(deltas[i + 1] ?? 0, 0);
+      perUrl.set(file, (perUrl.get(file) ?? 0) + us);
+      const fn = `${node.callFrame.functionName || '(anonymous)'} ${file}`;
+      perFn.set(fn, (perFn.get(fn) ?? 0) + us);
+    });
+  }
+  console.log('  JavaScript self time per file (sampled):');
+  for (const [n, us] of [...perUrl.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`    ${n.padEnd(46)} ${(us / 1000).toFixed(1)}`);
+  console.log('  JavaScript self time per function (sampled):');
+  for (const [n, us] of [...perFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${n.padEnd(60)} ${(us / 1000).toFixed(1)}`);
 }

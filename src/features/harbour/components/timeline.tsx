@@ -165,7 +165,8 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
     paddingStart: HEADER_H,
     // The keyboard cursor scrolls its row into view below the sticky header, its day right of the berth column.
     scrollPaddingStart: HEADER_H,
-    overscan: 6,
+    // Three rows (120 px, one fast scroll frame) above and below: each row more mounts ~7 bars on every month change.
+    overscan: 3,
     // The row of a dragged bar stays mounted while it scrolls out of view (or the drag would end).
     rangeExtractor: (range: Range) => {
       const rows = defaultRangeExtractor(range);
