@@ -184,7 +184,10 @@ export async function run(): Promise<BenchRow[]> {
           render[v]!.push(await timeTo(o.page, 'Weiter', o.from));
           o.from = addDays(o.from, -30);
           await timeTo(o.page, 'Zurück', o.from);
-          if (trace && i === 0) printTrace(variants[v]!.name || '(this build)', await browser.stopTracing());
+          if (trace && i === 0) {
+            const buffer = await browser.stopTracing();
+            try { printTrace(variants[v]!.name || '(this build)', buffer); } catch (e) { console.log('trace summary failed:', e); }
+          }
         }
       }
       const note = `${count!.berths} berths, a month (30 days) at 1280 × 800, production build, PGlite over HTTP${base ? `; ${base} and this build interleaved` : ''}`;
@@ -291,7 +294,7 @@ function printTrace(name: string, buffer: Buffer) {
   }
   for (const [n, us] of [...busy.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${n.padEnd(48)} ${(us / 1000).toFixed(1)} (total, nested included)`);
   // The sampled JavaScript (v8.cpu_profiler): self time per script file (chunk) and per function.
-  type Node = { id: number; callFrame: { functionName: string; url: string }; parent?: number };
+  type Node = { id: number; callFrame: { functionName: string; url?: string }; parent?: number };
   const nodes = new Map<number, Node>();
   const perUrl = new Map<string, number>();
   const perFn = new Map<string, number>();
@@ -304,7 +307,7 @@ function printTrace(name: string, buffer: Buffer) {
     samples.forEach((id, i) => {
       const node = nodes.get(id);
       if (!node) return;
-      const file = node.callFrame.url.replace(/^.*\//, '') || `(${node.callFrame.functionName || 'native'})`;
+      const file = (node.callFrame.url ?? '').replace(/^.*\//, '') || `(${node.callFrame.functionName || 'native'})`;
       const us = Math.max(deltas[i + 1] ?? 0, 0);
       perUrl.set(file, (perUrl.get(file) ?? 0) + us);
       const fn = `${node.callFrame.functionName || '(anonymous)'} ${file}`;
