@@ -9,10 +9,17 @@
  * - month render: "next" to the month already loaded (the cache answers: layout and render only);
  * - scroll frame times: requestAnimationFrame deltas while the month scrolls down (and across)
  *   by 120 px a frame for 3 s, p50 and p95 per run; with the rows and bars in the DOM meanwhile.
+ * `TIMELINE_BASE=<git ref>` (e.g. main) also builds that commit's app (git archive of its sources,
+ * this checkout's node_modules) and measures it interleaved with this one, run for run, in the same
+ * browser against the same stack: rows "… (<ref>)" beside this build's, the ratio being the finding.
+ * `TIMELINE_TRACE=1` records a Chromium performance trace over the cached month renders and
+ * prints the renderer main thread's self time per event (script, style, layout, paint…);
+ * `TIMELINE_SKIP_DATA=1` leaves out the data-over-HTTP figures (for profiling runs).
  */
-import { readFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { buildIfNeeded } from '../scripts/lib/build.ts';
 import { serveStatic } from '../scripts/lib/static-server.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
@@ -124,7 +131,8 @@ export async function run(): Promise<BenchRow[]> {
     const dataAfter: number[] = [];
     const today0 = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
     let entryCount = 0;
-    for (let i = 0; i < RUNS + 1; i++) {
+    // TIMELINE_SKIP_DATA=1 skips this part (profiling the render only).
+    for (let i = 0; i < (process.env.TIMELINE_SKIP_DATA ? 0 : RUNS + 1); i++) {
       const monthFrom = addDays(today0, -65 - 30 * i);
       const monthTo = addDays(monthFrom, 29);
       let t0 = performance.now();
@@ -138,70 +146,176 @@ export async function run(): Promise<BenchRow[]> {
     }
     await sb.auth.signOut();
     const dataNote = `${berths.length} berths, a month, staff over HTTP (PGlite), before and after interleaved`;
-    rows.push(summarise('month data before: every berth (berths + calendar_entries in max_rows pages)', 'ms', dataBefore, `${dataNote}; ${entryCount} occupations, ${Math.ceil(entryCount / 1000)} pages`, 'PGlite'));
-    rows.push(summarise(`month data after: the block of ${PLACE_BLOCK} berths on screen (calendar_entries with p_place_ids)`, 'ms', dataAfter, dataNote, 'PGlite'));
+    if (dataBefore.length) rows.push(summarise('month data before: every berth (berths + calendar_entries in max_rows pages)', 'ms', dataBefore, `${dataNote}; ${entryCount} occupations, ${Math.ceil(entryCount / 1000)} pages`, 'PGlite'));
+    if (dataAfter.length) rows.push(summarise(`month data after: the block of ${PLACE_BLOCK} berths on screen (calendar_entries with p_place_ids)`, 'ms', dataAfter, dataNote, 'PGlite'));
 
-    buildIfNeeded(root, { VITE_SUPABASE_URL: stack.url, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
-    const app = await serveStatic(dist, { port: 0 });
+    const env = { VITE_SUPABASE_URL: stack.url, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY };
+    buildIfNeeded(root, env, dist);
+    const base = process.env.TIMELINE_BASE;
+    const variants: { name: string; dist: string }[] = [{ name: '', dist }];
+    if (base) variants.unshift({ name: ` (${base})`, dist: buildBase(base, env) });
+    const apps = await Promise.all(variants.map((v) => serveStatic(v.dist, { port: 0 })));
     const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
     try {
-      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
-      const email = 'admin@hafen.test';
-      await page.goto(`${app.url}/de/auth/login`);
-      await page.getByLabel('E-Mail').fill(email);
-      await page.getByLabel('Passwort').fill('Admin1234');
-      await page.getByRole('form', { name: 'Anmelden' }).getByRole('button', { name: 'Anmelden', exact: true }).click();
-      await page.waitForURL(/\/auth\/mfa/);
-      await page.getByRole('textbox', { name: 'Code aus der App' }).fill(totpCode(DEMO_TOTP_SECRETS[email]!));
-      await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-      await page.waitForURL(/\/account/);
-
       // The 1,000 berths' stays fill the year before today (operations.bench.ts): the months measured are in it.
       const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
-      let from = addDays(today, -35);
-      await page.goto(`${app.url}/de/account/admin/calendar?view=month&from=${from}`);
-      await page.locator('[data-testid="timeline"] [data-place]').first().waitFor({ timeout: 120_000 });
-
-      // Month load: each "back" is a month not loaded yet.
-      const load: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        from = addDays(from, -30);
-        load.push(await timeTo(page, 'Zurück', from));
+      const open: { page: Page; context: BrowserContext; from: string }[] = [];
+      let session: Awaited<ReturnType<BrowserContext['storageState']>> | null = null;
+      for (const app of apps) {
+        const o = await openTimeline(browser, app.url, addDays(today, -35), session);
+        session ??= await o.context.storageState();
+        open.push(o);
       }
-      // Month render: "next" to the month after (in the cache), then back again.
-      const render: number[] = [];
+      // Month load: each "back" is a month not loaded yet. Month render: "next" to the month after
+      // (in the cache), then back again. The variants take turns, run for run.
+      const load = variants.map(() => [] as number[]);
+      const render = variants.map(() => [] as number[]);
       for (let i = 0; i < RUNS; i++) {
-        from = addDays(from, 30);
-        render.push(await timeTo(page, 'Weiter', from));
-        from = addDays(from, -30);
-        await timeTo(page, 'Zurück', from);
+        for (const [v, o] of open.entries()) {
+          o.from = addDays(o.from, -30);
+          load[v]!.push(await timeTo(o.page, 'Zurück', o.from));
+        }
       }
-      const note = `${count!.berths} berths, a month (30 days) at 1280 × 800, production build, PGlite over HTTP`;
-      rows.push(summarise('month load (a month not cached)', 'ms', load, `${note}; berths + calendar_entries + grouping + first frame with rows and bars`, 'Chromium'));
-      rows.push(summarise('month render (month in the cache)', 'ms', render, `${note}; layout and render only`, 'Chromium'));
+      const trace = !!process.env.TIMELINE_TRACE;
+      for (let i = 0; i < RUNS; i++) {
+        for (const [v, o] of open.entries()) {
+          if (trace && i === 0) await browser.startTracing(o.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-v8.cpu_profiler'] });
+          o.from = addDays(o.from, 30);
+          render[v]!.push(await timeTo(o.page, 'Weiter', o.from));
+          o.from = addDays(o.from, -30);
+          await timeTo(o.page, 'Zurück', o.from);
+          if (trace && i === 0) {
+            const buffer = await browser.stopTracing();
+            try { printTrace(variants[v]!.name || '(this build)', buffer); } catch (e) { console.log('trace summary failed:', e); }
+          }
+        }
+      }
+      const note = `${count!.berths} berths, a month (30 days) at 1280 × 800, production build, PGlite over HTTP${base ? `; ${base} and this build interleaved` : ''}`;
+      for (const [v, variant] of variants.entries()) {
+        rows.push(summarise(`month load (a month not cached)${variant.name}`, 'ms', load[v]!, `${note}; berths + calendar_entries + grouping + first frame with rows and bars`, 'Chromium'));
+        rows.push(summarise(`month render (month in the cache)${variant.name}`, 'ms', render[v]!, `${note}; layout and render only`, 'Chromium'));
+      }
 
       for (const [label, dx, dy] of [['down', 0, 120], ['diagonal', 40, 120]] as const) {
-        const p50: number[] = [];
-        const p95: number[] = [];
-        let seen = { rows: 0, bars: 0, frames: 0 };
+        const p50 = variants.map(() => [] as number[]);
+        const p95 = variants.map(() => [] as number[]);
+        const seen = variants.map(() => ({ rows: 0, bars: 0, frames: 0 }));
         for (let i = 0; i < SCROLL_RUNS; i++) {
-          const r = await scrollFrames(page, dx, dy, 3000);
-          p50.push(quantile(r.deltas, 0.5));
-          p95.push(quantile(r.deltas, 0.95));
-          seen = { rows: Math.max(seen.rows, r.rows), bars: Math.max(seen.bars, r.bars), frames: r.deltas.length };
+          for (const [v, o] of open.entries()) {
+            await o.page.bringToFront();
+            const r = await scrollFrames(o.page, dx, dy, 3000);
+            p50[v]!.push(quantile(r.deltas, 0.5));
+            p95[v]!.push(quantile(r.deltas, 0.95));
+            seen[v] = { rows: Math.max(seen[v]!.rows, r.rows), bars: Math.max(seen[v]!.bars, r.bars), frames: r.deltas.length };
+          }
         }
-        const how = `scrolling ${label} ${dy} px${dx ? ` and ${dx} px across` : ''} a frame for 3 s (${seen.frames} frames a run); at most ${seen.rows} of ${count!.berths} rows and ${seen.bars} bars in the DOM`;
-        rows.push(summarise(`scroll frame time p50 (${label})`, 'ms', p50, how, 'Chromium'));
-        rows.push(summarise(`scroll frame time p95 (${label})`, 'ms', p95, how, 'Chromium'));
+        for (const [v, variant] of variants.entries()) {
+          const how = `scrolling ${label} ${dy} px${dx ? ` and ${dx} px across` : ''} a frame for 3 s (${seen[v]!.frames} frames a run); at most ${seen[v]!.rows} of ${count!.berths} rows and ${seen[v]!.bars} bars in the DOM${base ? `; ${base} and this build interleaved` : ''}`;
+          rows.push(summarise(`scroll frame time p50 (${label})${variant.name}`, 'ms', p50[v]!, how, 'Chromium'));
+          rows.push(summarise(`scroll frame time p95 (${label})${variant.name}`, 'ms', p95[v]!, how, 'Chromium'));
+        }
       }
-      await context.close();
+      for (const o of open) await o.context.close();
     } finally {
       await browser.close();
-      await app.close();
+      for (const app of apps) await app.close();
     }
   } finally {
     await stack.close();
   }
   return rows;
+}
+
+/** Signs in as the demo admin (or reuses a signed-in session of another origin) and opens the month view at `from`. */
+async function openTimeline(browser: Browser, url: string, from: string, session: Awaited<ReturnType<BrowserContext['storageState']>> | null) {
+  // The session lives in localStorage under a key of the API's URL: the same for every build.
+  const storageState = session ? { cookies: [], origins: session.origins.map((o) => ({ ...o, origin: url })) } : undefined;
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 }, storageState });
+  const page = await context.newPage();
+  if (!session) {
+    const email = 'admin@hafen.test';
+    await page.goto(`${url}/de/auth/login`);
+    await page.getByLabel('E-Mail').fill(email);
+    await page.getByLabel('Passwort').fill('Admin1234');
+    await page.getByRole('form', { name: 'Anmelden' }).getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await page.waitForURL(/\/auth\/mfa/);
+    await page.getByRole('textbox', { name: 'Code aus der App' }).fill(totpCode(DEMO_TOTP_SECRETS[email]!));
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await page.waitForURL(/\/account/);
+  }
+  await page.goto(`${url}/de/account/admin/calendar?view=month&from=${from}`);
+  await page.locator('[data-testid="timeline"] [data-place]').first().waitFor({ timeout: 120_000 });
+  return { page, context, from };
+}
+
+/** The app of another commit (TIMELINE_BASE), built from its sources with this checkout's node_modules. */
+function buildBase(ref: string, env: { VITE_SUPABASE_URL: string; VITE_SUPABASE_PUBLISHABLE_KEY: string }): string {
+  const src = resolve(root, 'reports/bench-base-src');
+  const commit = execSync(`git rev-parse ${ref}`, { cwd: root, encoding: 'utf8' }).trim();
+  const marker = resolve(src, `.commit-${commit}`);
+  if (!existsSync(marker)) {
+    rmSync(src, { recursive: true, force: true });
+    mkdirSync(src, { recursive: true });
+    execSync(`git archive ${commit} | tar -x -C ${JSON.stringify(src)}`, { cwd: root });
+    symlinkSync(resolve(root, 'node_modules'), resolve(src, 'node_modules'));
+    execSync(`touch ${JSON.stringify(marker)}`);
+  }
+  const out = resolve(root, 'reports/bench-base-dist');
+  buildIfNeeded(src, env, out);
+  return out;
+}
+
+/** The renderer main thread's self time per trace event name over a trace (nested events subtract from their parent). */
+function printTrace(name: string, buffer: Buffer) {
+  const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents: { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }[] };
+  const events = parsed.traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return console.log('no renderer main thread in the trace');
+  const xs = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const self = new Map<string, number>();
+  const stack: { end: number; name: string }[] = [];
+  for (const e of xs) {
+    while (stack.length && stack.at(-1)!.end <= e.ts) stack.pop();
+    const parent = stack.at(-1);
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur!);
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur!);
+    stack.push({ end: e.ts + e.dur!, name: e.name });
+  }
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 18);
+  console.log(`Trace ${name}: self ms on the renderer main thread over one cached render and back:`);
+  for (const [n, us] of top) console.log(`  ${n.padEnd(32)} ${(us / 1000).toFixed(1)}`);
+  // Raster and compositing run on other threads (software raster here: no GPU).
+  const threads = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args?.name ?? '?']));
+  const busy = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined || !/Raster|Paint|Decode|Composite|Draw/i.test(e.name)) continue;
+    const key = `${threads.get(`${e.pid}:${e.tid}`) ?? e.tid} ${e.name}`;
+    busy.set(key, (busy.get(key) ?? 0) + e.dur);
+  }
+  for (const [n, us] of [...busy.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${n.padEnd(48)} ${(us / 1000).toFixed(1)} (total, nested included)`);
+  // The sampled JavaScript (v8.cpu_profiler): self time per script file (chunk) and per function.
+  type Node = { id: number; callFrame: { functionName: string; url?: string }; parent?: number };
+  const nodes = new Map<number, Node>();
+  const perUrl = new Map<string, number>();
+  const perFn = new Map<string, number>();
+  for (const e of events as unknown as { name: string; args?: { data?: { cpuProfile?: { nodes?: Node[]; samples?: number[] }; timeDeltas?: number[] } } }[]) {
+    if (e.name !== 'ProfileChunk') continue;
+    const data = e.args?.data;
+    for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
+    const samples = data?.cpuProfile?.samples ?? [];
+    const deltas = data?.timeDeltas ?? [];
+    samples.forEach((id, i) => {
+      const node = nodes.get(id);
+      if (!node) return;
+      const file = (node.callFrame.url ?? '').replace(/^.*\//, '') || `(${node.callFrame.functionName || 'native'})`;
+      const us = Math.max(deltas[i + 1] ?? 0, 0);
+      perUrl.set(file, (perUrl.get(file) ?? 0) + us);
+      const fn = `${node.callFrame.functionName || '(anonymous)'} ${file}`;
+      perFn.set(fn, (perFn.get(fn) ?? 0) + us);
+    });
+  }
+  console.log('  JavaScript self time per file (sampled):');
+  for (const [n, us] of [...perUrl.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`    ${n.padEnd(46)} ${(us / 1000).toFixed(1)}`);
+  console.log('  JavaScript self time per function (sampled):');
+  for (const [n, us] of [...perFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${n.padEnd(60)} ${(us / 1000).toFixed(1)}`);
 }

@@ -111,6 +111,10 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   const confirmReschedule = () => setPending((p) => (p ? { ...p, confirmed: true } : p));
   const settleReschedule = (result: { ok: boolean; text: string } | null) => { setPending(null); setMoveResult(result); };
 
+  // The page's block form lists every berth (1,058 options): rendered again only when the berths change,
+  // not on every render of the page (each loaded block of occupations, each scrolled block).
+  const blockForm = useMemo(() => places.length > 0 && <BlockForm places={places} defaultDay={from} />, [places, from]);
+
   // Drag over free days (or the keyboard cursor + Enter): block the berth or book a walk-in there.
   const [selection, setSelection] = useState<{ place: Place; from: string; to: string } | null>(null);
 
@@ -254,7 +258,7 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
         </DialogContent>
       </Dialog>
 
-      {places.length > 0 && <BlockForm places={places} defaultDay={from} />}
+      {blockForm}
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type Modifier } from '@dnd-kit/core';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useLingui } from '@lingui/react/macro';
@@ -21,9 +21,12 @@ export const KIND_STYLE: Record<Kind, CSSProperties> = {
 
 export function useKindLabels() {
   const { t } = useLingui();
-  const long: Record<Kind, string> = { reservation: t`Reservierung`, rent: t`Vermietet (eingecheckt)`, maintenance: t`Wartung`, blocked: t`Gesperrt`, long_term: t`Langzeitliegeplatz` };
-  const short: Record<Kind, string> = { reservation: t`Res.`, rent: t`Miete`, maintenance: t`Wart.`, blocked: t`Gesp.`, long_term: t`Dauer` };
-  return { long, short };
+  // One object per language: the timeline hands it to every bar (memoised on it).
+  return useMemo(() => {
+    const long: Record<Kind, string> = { reservation: t`Reservierung`, rent: t`Vermietet (eingecheckt)`, maintenance: t`Wartung`, blocked: t`Gesperrt`, long_term: t`Langzeitliegeplatz` };
+    const short: Record<Kind, string> = { reservation: t`Res.`, rent: t`Miete`, maintenance: t`Wart.`, blocked: t`Gesp.`, long_term: t`Dauer` };
+    return { long, short };
+  }, [t]);
 }
 
 export const ROW_H = 40;
@@ -46,6 +49,24 @@ export interface PendingMove {
 
 /** Only bookings move (the database refuses what may not: order_not_movable, 23P01, fit). */
 const movable = (e: CalendarEntry) => !!e.order_id && (e.type === 'reservation' || e.type === 'rent');
+
+/**
+ * Date texts of bars and header cells, each computed once: date-fns' format and TZDate (Intl
+ * underneath) cost tens of microseconds a call, and a month draws ~180 bars with two dates each
+ * on every mount (scrolling mounts new rows every frame). Days and instants repeat across bars.
+ */
+const textCache = new Map<string, string>();
+function cached(key: string, make: () => string): string {
+  let text = textCache.get(key);
+  if (text === undefined) {
+    if (textCache.size > 20_000) textCache.clear();
+    text = make();
+    textCache.set(key, text);
+  }
+  return text;
+}
+const dayLabel = (day: string, locale: string) => cached(`d${locale}${day}`, () => formatDay(day, locale));
+const berlinDayOf = (instant: string, minusMs = 0) => cached(`b${minusMs}${instant}`, () => berlinDay(new Date(Date.parse(instant) - minusMs)));
 
 function useWidth(ref: React.RefObject<HTMLElement | null>) {
   const [width, setWidth] = useState(0);
@@ -144,7 +165,8 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
     paddingStart: HEADER_H,
     // The keyboard cursor scrolls its row into view below the sticky header, its day right of the berth column.
     scrollPaddingStart: HEADER_H,
-    overscan: 6,
+    // Three rows (120 px, one fast scroll frame) above and below: each row more mounts ~7 bars on every month change.
+    overscan: 3,
     // The row of a dragged bar stays mounted while it scrolls out of view (or the drag would end).
     rangeExtractor: (range: Range) => {
       const rows = defaultRangeExtractor(range);
@@ -204,8 +226,6 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
     },
     onDragCancel: () => t`Verschieben abgebrochen.`,
   };
-  // The bar's end dragged (or Shift+arrow): the departure moves, the berth and arrival stay.
-  const resize = useCallback((entry: CalendarEntry, endDays: number) => onMove(entry, { id: entry.place_id, name: entry.place_name, pier: null }, 0, endDays), [onMove]);
   const end = (event: DragEndEvent) => {
     setActiveRow(null);
     const d = dropAt(event.active.id, event.delta);
@@ -214,24 +234,41 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
 
   // Drag over empty cells of one berth: pointer down, move, up.
   const colAt = (clientX: number, lane: HTMLElement) => (clientX - lane.getBoundingClientRect().left) / colW;
-  const laneDown = (row: number) => (e: PointerEvent<HTMLDivElement>) => {
-    if (e.button !== 0 || e.target !== e.currentTarget) return;
-    e.currentTarget.setPointerCapture(e.pointerId);
-    const c = colAt(e.clientX, e.currentTarget);
-    setDrag({ row, a: c, b: c });
+  const latest = {
+    laneDown: (row: number, e: PointerEvent<HTMLDivElement>) => {
+      if (e.button !== 0 || e.target !== e.currentTarget) return;
+      e.currentTarget.setPointerCapture(e.pointerId);
+      const c = colAt(e.clientX, e.currentTarget);
+      setDrag({ row, a: c, b: c });
+    },
+    laneMove: (e: PointerEvent<HTMLDivElement>) => {
+      if (!drag) return;
+      const b = colAt(e.clientX, e.currentTarget);
+      setDrag((d) => (d ? { ...d, b } : d));
+    },
+    laneUp: (e: PointerEvent<HTMLDivElement>) => {
+      if (!drag) return;
+      const { from, to } = selectionRange(drag.a, colAt(e.clientX, e.currentTarget), n);
+      const place = places[drag.row];
+      setDrag(null);
+      if (place) onSelect(place, data.days[from]!, data.days[to]!);
+    },
+    onOpen,
+    // The bar's end dragged (or Shift+arrow): the departure moves, the berth and arrival stay.
+    resize: (entry: CalendarEntry, endDays: number) => onMove(entry, { id: entry.place_id, name: entry.place_name, pier: null }, 0, endDays),
   };
-  const laneMove = (e: PointerEvent<HTMLDivElement>) => {
-    if (!drag) return;
-    const b = colAt(e.clientX, e.currentTarget);
-    setDrag((d) => (d ? { ...d, b } : d));
-  };
-  const laneUp = (e: PointerEvent<HTMLDivElement>) => {
-    if (!drag) return;
-    const { from, to } = selectionRange(drag.a, colAt(e.clientX, e.currentTarget), n);
-    const place = places[drag.row];
-    setDrag(null);
-    if (place) onSelect(place, data.days[from]!, data.days[to]!);
-  };
+  // Rows and bars get handlers that never change (they call this render's): the memoised rows and
+  // bars then re-render only when their own data changes, not when the page passes new callbacks.
+  const latestRef = useRef(latest);
+  useLayoutEffect(() => { latestRef.current = latest; });
+  const rowEvents = useMemo<RowEvents>(() => ({
+    laneDown: (row, e) => latestRef.current.laneDown(row, e),
+    laneMove: (e) => latestRef.current.laneMove(e),
+    laneUp: (e) => latestRef.current.laneUp(e),
+    laneCancel: () => setDrag(null),
+    open: (entry) => latestRef.current.onOpen(entry),
+    resize: (entry, endDays) => latestRef.current.resize(entry, endDays),
+  }), []);
 
   // The keyboard cursor over the cells: arrows move, Shift+left/right widen, Enter selects.
   const moveCursor = (row: number, col: number, anchor: number) => {
@@ -264,7 +301,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
     const place = places[cursor.row];
     if (!place) return '';
     const { from, to } = selectionRange(cursor.anchor, cursor.col, n);
-    const dayText = from === to ? formatDay(data.days[from]!, locale) : `${formatDay(data.days[from]!, locale)} – ${formatDay(data.days[to]!, locale)}`;
+    const dayText = from === to ? dayLabel(data.days[from]!, locale) : `${dayLabel(data.days[from]!, locale)} – ${dayLabel(data.days[to]!, locale)}`;
     const taken = (bars.get(place.id) ?? []).filter((b) => b.span.end > from && b.span.start < to + 1);
     return taken.length
       ? t`${place.name}, ${dayText}: ${taken.map((b) => [labels.long[kindOf(b.entry)], b.entry.guest].filter(Boolean).join(' ')).join('; ')}`
@@ -311,7 +348,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
                   className={`absolute top-0 flex h-full items-center justify-center overflow-hidden border-l border-slate-200 text-center text-xs leading-tight ${day === today ? 'bg-sky-100 font-semibold' : ''}`}
                   style={{ left: c.start, width: c.size }}
                 >
-                  {colW < 56 ? day.slice(8) : formatDay(day, locale).replace(/ \d{4}$/, '')}
+                  {colW < 56 ? day.slice(8) : dayLabel(day, locale).replace(/ \d{4}$/, '')}
                 </div>
               );
             })}
@@ -319,36 +356,29 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
           {todayCol >= 0 && <div aria-hidden className="absolute bg-sky-50" style={{ left: berthW + todayCol * colW, width: colW, top: HEADER_H, bottom: 0 }} />}
           {rows.map((r) => {
             const place = places[r.index]!;
-            let placed = (bars.get(place.id) ?? []).filter((b) => barVisible(b.span, firstCol, lastCol));
-            if (pending && pendingBar) {
-              placed = placed.filter((b) => b.entry.id !== pending.entry.id);
-              if (pending.toPlace.id === place.id) placed = [...placed, pendingBar];
-            }
-            const loading = loadedRow ? !loadedRow(r.index) : false;
             const sel = drag?.row === r.index ? selectionRange(drag.a, drag.b, n) : cursor?.row === r.index ? selectionRange(cursor.anchor, cursor.col, n) : null;
             return (
-              <div key={place.id} data-place={place.id} data-place-name={place.name} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${r.start}px)`, height: ROW_H, width: totalW }}>
-                <div className="sticky left-0 z-10 flex h-full items-center truncate border-r border-slate-200 bg-white px-2 text-sm font-medium" style={{ width: berthW }} title={place.pier ? `${place.name} (${place.pier})` : place.name}>
-                  {place.name}
-                </div>
-                <div
-                  className="absolute top-0 h-full cursor-cell touch-pan-y"
-                  data-lane
-                  data-loading={loading || undefined}
-                  style={{ left: berthW, width: n * colW, backgroundImage: 'linear-gradient(to right, #e2e8f0 1px, transparent 1px)', backgroundSize: `${colW}px 100%`, backgroundColor: loading ? '#f1f5f9' : undefined }}
-                  onPointerDown={laneDown(r.index)}
-                  onPointerMove={laneMove}
-                  onPointerUp={laneUp}
-                  onPointerCancel={() => setDrag(null)}
-                >
-                  {sel && (
-                    <div aria-hidden data-selection className={`pointer-events-none absolute top-0 h-full border-2 ${cursor && !drag ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`} style={{ left: sel.from * colW, width: (sel.to - sel.from + 1) * colW }} />
-                  )}
-                  {placed.map((b) => (
-                    <Bar key={b.entry.id} bar={b} colW={colW} days={data.days} pending={pending?.entry.id === b.entry.id} placeName={place.name} onOpen={onOpen} onResize={resize} />
-                  ))}
-                </div>
-              </div>
+              <Row
+                key={place.id}
+                place={place}
+                index={r.index}
+                top={r.start}
+                totalW={totalW}
+                berthW={berthW}
+                colW={colW}
+                days={data.days}
+                list={bars.get(place.id)}
+                firstCol={firstCol}
+                lastCol={lastCol}
+                pending={pending}
+                pendingBar={pendingBar}
+                loading={loadedRow ? !loadedRow(r.index) : false}
+                selFrom={sel?.from ?? -1}
+                selTo={sel?.to ?? -1}
+                selByKeys={!!cursor && !drag}
+                labels={labels}
+                events={rowEvents}
+              />
             );
           })}
         </div>
@@ -358,16 +388,66 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   );
 }
 
-const Bar = memo(function Bar({ bar, colW, days, pending, placeName, onOpen, onResize }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
+interface RowEvents {
+  laneDown: (row: number, e: PointerEvent<HTMLDivElement>) => void;
+  laneMove: (e: PointerEvent<HTMLDivElement>) => void;
+  laneUp: (e: PointerEvent<HTMLDivElement>) => void;
+  laneCancel: () => void;
+  open: (entry: CalendarEntry) => void;
+  resize: (entry: CalendarEntry, endDays: number) => void;
+}
+type Labels = ReturnType<typeof useKindLabels>;
+
+/**
+ * One berth's row: memoised, so a scroll frame renders only the rows it mounts (and all rows only
+ * when the visible day columns, the answer, the selection or a pending move change).
+ */
+const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, list, firstCol, lastCol, pending, pendingBar, loading, selFrom, selTo, selByKeys, labels, events }: {
+  place: Place; index: number; top: number; totalW: number; berthW: number; colW: number; days: string[]; list: PlacedBar[] | undefined;
+  firstCol: number; lastCol: number; pending: PendingMove | null; pendingBar: PlacedBar | null; loading: boolean;
+  selFrom: number; selTo: number; selByKeys: boolean; labels: Labels; events: RowEvents;
+}) {
+  let placed = (list ?? []).filter((b) => barVisible(b.span, firstCol, lastCol));
+  if (pending && pendingBar) {
+    placed = placed.filter((b) => b.entry.id !== pending.entry.id);
+    if (pending.toPlace.id === place.id) placed = [...placed, pendingBar];
+  }
+  return (
+    <div data-place={place.id} data-place-name={place.name} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${top}px)`, height: ROW_H, width: totalW }}>
+      <div className="sticky left-0 z-10 flex h-full items-center truncate border-r border-slate-200 bg-white px-2 text-sm font-medium" style={{ width: berthW }} title={place.pier ? `${place.name} (${place.pier})` : place.name}>
+        {place.name}
+      </div>
+      <div
+        className="absolute top-0 h-full cursor-cell touch-pan-y"
+        data-lane
+        data-loading={loading || undefined}
+        style={{ left: berthW, width: days.length * colW, backgroundImage: 'linear-gradient(to right, #e2e8f0 1px, transparent 1px)', backgroundSize: `${colW}px 100%`, backgroundColor: loading ? '#f1f5f9' : undefined }}
+        onPointerDown={(e) => events.laneDown(index, e)}
+        onPointerMove={events.laneMove}
+        onPointerUp={events.laneUp}
+        onPointerCancel={events.laneCancel}
+      >
+        {selFrom >= 0 && (
+          <div aria-hidden data-selection className={`pointer-events-none absolute top-0 h-full border-2 ${selByKeys ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`} style={{ left: selFrom * colW, width: (selTo - selFrom + 1) * colW }} />
+        )}
+        {placed.map((b) => (
+          <Bar key={b.entry.id} bar={b} colW={colW} days={days} pending={pending?.entry.id === b.entry.id} placeName={place.name} labels={labels} onOpen={events.open} onResize={events.resize} />
+        ))}
+      </div>
+    </div>
+  );
+});
+
+const Bar = memo(function Bar({ bar, colW, days, pending, placeName, labels, onOpen, onResize }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; labels: Labels; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
   const { t, i18n } = useLingui();
-  const labels = useKindLabels();
+  const locale = i18n.locale;
   const { entry, span } = bar;
   const kind = kindOf(entry);
   const canMove = movable(entry) && !pending;
   const text = [labels.short[kind], entry.guest, entry.boat_name].filter(Boolean).join(' · ');
   // A booking shows its departure day; a block or holding its last day.
-  const until = entry.ends_at ? formatDay(berlinDay(new Date(Date.parse(entry.ends_at) - (entry.order_id ? 0 : 1))), i18n.locale) : t`unbefristet`;
-  const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${formatDay(berlinDay(entry.starts_at), i18n.locale)} – ${until}`;
+  const until = entry.ends_at ? dayLabel(berlinDayOf(entry.ends_at, entry.order_id ? 0 : 1), locale) : t`unbefristet`;
+  const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `${entry.place_id}:${entry.id}`, disabled: !canMove, data: { label } });
   // Dragging the end handle: the pointer's start and the snapped width change (whole days).
   const [resizeFrom, setResizeFrom] = useState<number | null>(null);
