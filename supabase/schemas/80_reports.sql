@@ -261,8 +261,6 @@ declare
   v_first timestamptz;
   v_last timestamptz;
 begin
-  -- See refresh_occupancy: one writer at a time.
-  perform pg_advisory_xact_lock(hashtextextended('private.report_derived', 0));
   if p_days is null then
     delete from private.report_days;
   else
@@ -289,6 +287,59 @@ $$;
 comment on function private.refresh_report_days(date[]) is 'Recomputes report_days for the given Berlin arrival days (null: all) from order_report_facts.';
 revoke execute on function private.refresh_report_days(date[]) from public;
 
+-- What the derived report tables (report_days, occupancy_spans/_nights) still have to take in:
+-- the arrival days and occupations changed since the last flush. Bookings only append here
+-- (no lock, no conflict with each other); the reports flush it before they read. Recomputing in
+-- the booking's own transaction needed one writer at a time (a day's row is recomputed from the
+-- facts, and two transactions doing that at once would each miss the other's uncommitted fact),
+-- and a lock taken there and held to commit deadlocked with the exclusion constraint: one booking
+-- held the lock and waited for another's overlapping stay, which waited for the lock.
+create table private.report_pending (
+  id bigint generated always as identity primary key,
+  day date,
+  place_status_id uuid,
+  check (num_nonnulls(day, place_status_id) = 1)
+);
+
+alter table private.report_pending enable row level security;
+
+comment on table private.report_pending is 'Reports: arrival days and occupations changed since the derived report tables were last brought up to date (appended by triggers, emptied by private.report_flush; no API role reads it).';
+
+-- Brings report_days and occupancy_spans/_nights up to date with what has committed (and with the
+-- caller's own transaction): one flush at a time (an advisory lock to the end of the caller's
+-- transaction); it takes the queued keys it sees and recomputes them from the sources as they are
+-- now. A change committed while it runs is queued too and is recomputed by the next flush
+-- (recomputing is idempotent). The reports call it first; it holds no other lock while waiting.
+create function private.report_flush()
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_days date[];
+  v_ids uuid[];
+begin
+  perform pg_advisory_xact_lock(hashtextextended('private.report_derived', 0));
+  with taken as (
+    delete from private.report_pending q returning q.day, q.place_status_id
+  )
+  select array_agg(distinct t.day) filter (where t.day is not null),
+         array_agg(distinct t.place_status_id) filter (where t.place_status_id is not null)
+    into v_days, v_ids
+  from taken t;
+  if v_ids is not null then
+    perform private.refresh_occupancy(v_ids);
+  end if;
+  if v_days is not null then
+    perform private.refresh_report_days(v_days);
+  end if;
+end
+$$;
+comment on function private.report_flush() is 'Recomputes the derived report tables for the days and occupations queued in report_pending, one flush at a time; the reports call it before they read.';
+revoke execute on function private.report_flush() from public;
+
 create function private.report_days_sync()
 returns trigger
 language plpgsql
@@ -304,12 +355,12 @@ begin
     select array_agg(distinct (o.starts_at at time zone 'Europe/Berlin')::date) into v_days from old_rows o where o.sale;
   end if;
   if v_days is not null then
-    perform private.refresh_report_days(v_days);
+    insert into private.report_pending (day) select unnest(v_days);
   end if;
   return null;
 end
 $$;
-comment on function private.report_days_sync() is 'After report facts are written or removed: recomputes report_days for their arrival days in the same transaction.';
+comment on function private.report_days_sync() is 'After report facts are written or removed: queues their arrival days for report_days (private.report_flush recomputes them).';
 revoke execute on function private.report_days_sync() from public;
 
 -- refresh_order_report_facts deletes and inserts; an update of a fact would not be seen.
@@ -363,11 +414,6 @@ security definer
 set search_path = ''
 as $$
 begin
-  -- One writer of the derived report tables at a time (until its transaction ends): a day's
-  -- rows are deleted and recomputed, and a span is taken back and counted again; a second
-  -- transaction doing the same at once would not see the first's new rows (read committed)
-  -- and count them twice. Taken before reading, so the statements below see the first's commit.
-  perform pg_advisory_xact_lock(hashtextextended('private.report_derived', 0));
   if p_place_status_ids is null then
     delete from private.occupancy_spans;
     delete from private.occupancy_nights;
@@ -446,12 +492,12 @@ begin
     where (n.length, n.archived) is distinct from (o.length, o.archived);
   end if;
   if v_ids is not null then
-    perform private.refresh_occupancy(v_ids);
+    insert into private.report_pending (place_status_id) select unnest(v_ids);
   end if;
   return null;
 end
 $$;
-comment on function private.occupancy_sync() is 'After a change of place_statuses, of an order''s status or of a berth''s length or archived flag: re-counts the occupied nights of the occupations concerned in the same transaction.';
+comment on function private.occupancy_sync() is 'After a change of place_statuses, of an order''s status or of a berth''s length or archived flag: queues the occupations concerned for occupancy_spans/occupancy_nights (private.report_flush re-counts them).';
 revoke execute on function private.occupancy_sync() from public;
 
 create trigger place_statuses_occupancy_insert after insert on public.place_statuses
@@ -477,13 +523,15 @@ returns table (
   long_term_nights integer, blocked_nights integer, occupancy_percent numeric
 )
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 set jit = off
 as $$
 begin
   perform private.require_admin_range(p_from, p_to);
+  -- What bookings queued since the last report first (reads the derived tables as of now).
+  perform private.report_flush();
   return query
   with berths as (
     select p.id, private.size_class(p.length) as size_class
@@ -545,7 +593,7 @@ grant execute on function private.report_occupancy(date, date) to authenticated,
 create function public.report_occupancy(p_from date, p_to date)
 returns TABLE(month date, size_class text, berths integer, berth_nights integer, booked_nights integer, long_term_nights integer, blocked_nights integer, occupancy_percent numeric)
 language sql
-stable
+volatile
 security invoker
 set search_path = ''
 as $$
@@ -563,13 +611,15 @@ returns table (
   paid_gross_cents bigint
 )
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 set jit = off
 as $$
 begin
   perform private.require_admin_range(p_from, p_to);
+  -- What bookings queued since the last report first (reads the derived tables as of now).
+  perform private.report_flush();
   return query
   -- The facts hold per order the berth price plus extras and what the ledger holds less the
   -- deposits the order still holds (a part payment counts towards them first).
@@ -590,7 +640,7 @@ grant execute on function private.report_revenue(date, date) to authenticated, s
 create function public.report_revenue(p_from date, p_to date)
 returns TABLE(month date, kind public.order_kind, orders integer, net_cents bigint, vat_cents bigint, gross_cents bigint, paid_gross_cents bigint)
 language sql
-stable
+volatile
 security invoker
 set search_path = ''
 as $$
@@ -602,13 +652,15 @@ revoke execute on function public.report_revenue(date, date) from anon, public;
 create function private.report_average_stay(p_from date, p_to date)
 returns table (kind public.order_kind, orders integer, nights integer, average_nights numeric, average_hours numeric, average_boat_length numeric)
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 set jit = off
 as $$
 begin
   perform private.require_admin_range(p_from, p_to);
+  -- What bookings queued since the last report first (reads the derived tables as of now).
+  perform private.report_flush();
   return query
   -- avg() is sum / count (numeric_div), here over the day sums of report_days.
   select r.kind, sum(r.orders)::integer, sum(r.nights)::integer,
@@ -629,7 +681,7 @@ grant execute on function private.report_average_stay(date, date) to authenticat
 create function public.report_average_stay(p_from date, p_to date)
 returns TABLE(kind public.order_kind, orders integer, nights integer, average_nights numeric, average_hours numeric, average_boat_length numeric)
 language sql
-stable
+volatile
 security invoker
 set search_path = ''
 as $$
@@ -689,13 +741,15 @@ revoke execute on function public.report_guests_by_country(date, date) from anon
 create function private.report_sale_codes(p_from date, p_to date)
 returns table (code text, orders integer, nights integer, discount_cents bigint, net_cents bigint)
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 set jit = off
 as $$
 begin
   perform private.require_admin_range(p_from, p_to);
+  -- What bookings queued since the last report first (reads the derived tables as of now).
+  perform private.report_flush();
   return query
   with used as (
     select r.sale_code as code, sum(r.orders)::integer as orders, sum(r.code_nights)::integer as nights,
@@ -720,7 +774,7 @@ grant execute on function private.report_sale_codes(date, date) to authenticated
 create function public.report_sale_codes(p_from date, p_to date)
 returns TABLE(code text, orders integer, nights integer, discount_cents bigint, net_cents bigint)
 language sql
-stable
+volatile
 security invoker
 set search_path = ''
 as $$
@@ -732,13 +786,15 @@ revoke execute on function public.report_sale_codes(date, date) from anon, publi
 create function private.report_check_in_rate(p_from date, p_to date)
 returns table (month date, arrivals integer, checked_in integer, check_in_percent numeric)
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 set jit = off
 as $$
 begin
   perform private.require_admin_range(p_from, p_to);
+  -- What bookings queued since the last report first (reads the derived tables as of now).
+  perform private.report_flush();
   return query
   select date_trunc('month', r.day::timestamp)::date, sum(r.orders)::integer, sum(r.checked_in)::integer,
          round(100.0 * sum(r.checked_in)::bigint / sum(r.orders)::bigint, 1)
@@ -756,7 +812,7 @@ grant execute on function private.report_check_in_rate(date, date) to authentica
 create function public.report_check_in_rate(p_from date, p_to date)
 returns TABLE(month date, arrivals integer, checked_in integer, check_in_percent numeric)
 language sql
-stable
+volatile
 security invoker
 set search_path = ''
 as $$
