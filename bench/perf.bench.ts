@@ -81,6 +81,9 @@ export function bulkHarbourSql(berths: number, days: number, every: number): str
     drop table bulk_breakdowns;
     select private.refresh_order_report_facts(null);
     select private.refresh_occupancy(null);
+    -- The facts' backfill queued every arrival day (report_pending): taken in once, as the first
+    -- report after a change would (the measured calls roll back, so they would each redo it).
+    select private.report_flush();
     analyze;
   `;
 }
