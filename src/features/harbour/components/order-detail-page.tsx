@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useForm, useWatch } from 'react-hook-form';
@@ -131,7 +131,8 @@ function DatesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Ord
   const dayStay = o.kind === 'day';
   const checkedIn = o.status === 'checked_in';
   const current = { arrival: berlinDay(o.starts_at), departure: dayStay ? '' : berlinDay(o.ends_at) };
-  const schema = datesSchema(dayStay, { invalid: t`Bitte ein gültiges Datum eingeben`, order: t`Die Abreise muss nach der Anreise liegen` });
+  // One schema per language and kind of stay: the resolver and the quote's guard below share it.
+  const schema = useMemo(() => datesSchema(dayStay, { invalid: t`Bitte ein gültiges Datum eingeben`, order: t`Die Abreise muss nach der Anreise liegen` }), [dayStay, t]);
   const form = useForm<{ arrival: string; departure: string }>({ resolver: zodResolver(schema), defaultValues: current, mode: 'onChange' });
   const [arrival, departure] = useWatch({ control: form.control, name: ['arrival', 'departure'] });
   const valid = schema.safeParse({ arrival, departure }).success;
