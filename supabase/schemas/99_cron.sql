@@ -1,5 +1,8 @@
 -- Schedules (pg_cron on hosted Supabase; the local stack's scheduler calls the same
--- functions): mail delivery every minute, expiry every five minutes, guest reminders every 15.
+-- functions): mail delivery every minute, expiry every five minutes, guest reminders every 15,
+-- and the derived report tables brought up to date every five minutes (private.report_flush:
+-- the reports also flush before they read, so this only bounds the queue a harbour that seldom
+-- opens its reports would otherwise build up, and keeps that first read fast).
 
 -- Enables pg_cron and pg_net where the server offers them (so `supabase db push` sets up mail
 -- delivery and order expiry without a dashboard step), then schedules both jobs (cron.schedule
@@ -29,6 +32,7 @@ begin
     perform cron.schedule('send-mail', '* * * * *', 'select private.request_mail_delivery()');
     perform cron.schedule('expire-unverified-orders', '*/5 * * * *', 'select public.expire_unverified_orders()');
     perform cron.schedule('guest-reminders', '*/15 * * * *', 'select private.send_guest_reminders()');
+    perform cron.schedule('report-flush', '*/5 * * * *', 'select private.report_flush()');
   end if;
 end
 $$;

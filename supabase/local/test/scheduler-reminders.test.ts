@@ -9,6 +9,8 @@
  * - The expiry warning of an unverified booking: not four hours before it lapses, in the three
  *   hours before it once, in the guest's language.
  * One engine: the SQL of both is checked on both engines with a frozen clock in pgTAP 348.
+ * - The report tables: a booking queues its arrival day and stay (private.report_pending); the
+ *   report-flush job (every five minutes) takes them in without any report being read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
@@ -32,6 +34,7 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
   let stack: Stack;
   let walkIn: { id: string; email: string; arrival: string; bookingNumber: string; place: string };
   let guest: GuestOrder;
+  let staff: ReturnType<typeof createClient>;
 
   /** Runs the jobs due at `at` with the database's clock frozen there, then sends what they queued. */
   async function runAt(at: Date): Promise<string[]> {
@@ -49,7 +52,7 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
   beforeAll(async () => {
     stack = await startTestStack({ engine: engine.name, workdir: project, paymentsPort: 0 });
     // A phone booking by staff, arriving in 40 days, confirmed at once (no lapse), in English.
-    const staff = createClient(stack.url, stack.keys.anonKey, clientOptions);
+    staff = createClient(stack.url, stack.keys.anonKey, clientOptions);
     const { error } = await signInWithPassword(staff, STAFF);
     if (error) throw error;
     const arrival = berlinDay(40);
@@ -118,4 +121,39 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     expect(delivered(walkIn.email, /^See you tomorrow/)).toHaveLength(1);
   }, 120_000);
 
+  it('the report tables are brought up to date by the report-flush job, at minutes divisible by five', async () => {
+    // The stack's own tick runs the job at real five-minute marks too: start well clear of one.
+    const toMark = 300_000 - (Date.now() % 300_000);
+    if (toMark < 30_000) await new Promise((r) => setTimeout(r, toMark + 2_000));
+    const arrival = berlinDay(60);
+    const free = await staff.rpc('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(61), p_boat_length: 8, p_boat_width: 3 });
+    if (free.error) throw free.error;
+    const booked = await staff.rpc('staff_create_booking', {
+      p_place_id: free.data[0].place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(61),
+      p_boat: { name: 'Ledger', length: 8, width: 3 },
+      p_person: { first_name: 'Rita', last_name: 'Report', email: 'rita.report@example.org', locale: 'de' },
+    });
+    if (booked.error) throw booked.error;
+    const pending = async () => Number((await stack.db.query<{ n: string }>(`select count(*) as n from private.report_pending`)).rows[0].n);
+    // What the day's row of report_days holds, and what the order facts say it should hold.
+    const kept = async () => (await stack.db.query<{ orders: number | null }>(
+      `select sum(orders)::int as orders from private.report_days where day = $1`, [arrival])).rows[0].orders;
+    const facts = async () => (await stack.db.query<{ orders: number }>(
+      `select count(*)::int as orders from private.order_report_facts f where f.sale and (f.starts_at at time zone 'Europe/Berlin')::date = $1`, [arrival])).rows[0].orders;
+    const spans = async () => Number((await stack.db.query<{ n: string }>(
+      `select count(*) as n from private.occupancy_spans s join public.place_statuses p on p.id = s.place_status_id where p.order_id = $1`, [booked.data.id])).rows[0].n);
+    expect(await facts()).toBeGreaterThan(0);
+    expect(await pending()).toBeGreaterThan(0);
+    expect(await kept()).toBeNull();
+    expect(await spans()).toBe(0);
+
+    // 10:07 matches no five-minute job; 10:10 runs report-flush (no report was read in between).
+    const at = (hhmm: string) => new Date(`2031-03-04T${hhmm}:00Z`);
+    expect(await stack.context.scheduler!.runDue(at('10:07'))).not.toContain('report-flush');
+    expect(await pending()).toBeGreaterThan(0);
+    expect(await stack.context.scheduler!.runDue(at('10:10'))).toContain('report-flush');
+    expect(await pending()).toBe(0);
+    expect(await kept()).toBe(await facts());
+    expect(await spans()).toBe(1);
+  }, 120_000);
 });

@@ -147,11 +147,13 @@ for (const engine of engines()) {
       }
       expect(serviceMail()?.subject).toBe('Serviceanfrage (Diesel) von Jan de Vries');
       expect(await sent()).toMatchObject({ status: 'sent', attempts: 1 });
-      // The schedules exist for pg_cron to run (every minute; expiry every five; reminders every 15).
+      // The schedules exist for pg_cron to run (every minute; expiry and the report tables every
+      // five; reminders every 15).
       const jobs = await stack.db.query<{ jobname: string; schedule: string }>(`select jobname, schedule from cron.job order by jobname`);
       expect(jobs.rows).toEqual([
         { jobname: 'expire-unverified-orders', schedule: '*/5 * * * *' },
         { jobname: 'guest-reminders', schedule: '*/15 * * * *' },
+        { jobname: 'report-flush', schedule: '*/5 * * * *' },
         { jobname: 'send-mail', schedule: '* * * * *' },
       ]);
     }, 120_000);
