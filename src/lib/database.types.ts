@@ -985,6 +985,7 @@ export type Database = {
           removed_by: string | null
           returned_at: string | null
           returned_by: string | null
+          returned_method: Database["public"]["Enums"]["payment_method"] | null
           service_request_id: string | null
           unit: string
           unit_price_cents: number
@@ -1005,6 +1006,7 @@ export type Database = {
           removed_by?: string | null
           returned_at?: string | null
           returned_by?: string | null
+          returned_method?: Database["public"]["Enums"]["payment_method"] | null
           service_request_id?: string | null
           unit: string
           unit_price_cents: number
@@ -1025,6 +1027,7 @@ export type Database = {
           removed_by?: string | null
           returned_at?: string | null
           returned_by?: string | null
+          returned_method?: Database["public"]["Enums"]["payment_method"] | null
           service_request_id?: string | null
           unit?: string
           unit_price_cents?: number
@@ -1250,6 +1253,7 @@ export type Database = {
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note: string | null
+          order_extra_id: string | null
           order_id: string
           provider: string | null
           provider_event_id: string | null
@@ -1268,6 +1272,7 @@ export type Database = {
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note?: string | null
+          order_extra_id?: string | null
           order_id: string
           provider?: string | null
           provider_event_id?: string | null
@@ -1286,6 +1291,7 @@ export type Database = {
           kind?: string
           method?: Database["public"]["Enums"]["payment_method"]
           note?: string | null
+          order_extra_id?: string | null
           order_id?: string
           provider?: string | null
           provider_event_id?: string | null
@@ -1296,6 +1302,13 @@ export type Database = {
           refund_of?: string | null
         }
         Relationships: [
+          {
+            foreignKeyName: "payments_order_extra_id_fkey"
+            columns: ["order_extra_id"]
+            isOneToOne: false
+            referencedRelation: "order_extras"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "payments_order_id_fkey"
             columns: ["order_id"]
@@ -1684,6 +1697,7 @@ export type Database = {
           removed_by: string | null
           returned_at: string | null
           returned_by: string | null
+          returned_method: Database["public"]["Enums"]["payment_method"] | null
           service_request_id: string | null
           unit: string
           unit_price_cents: number
@@ -1734,6 +1748,7 @@ export type Database = {
           removed_by: string | null
           returned_at: string | null
           returned_by: string | null
+          returned_method: Database["public"]["Enums"]["payment_method"] | null
           service_request_id: string | null
           unit: string
           unit_price_cents: number
@@ -2208,6 +2223,15 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      deposit_refunds_due: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: {
+          order_extra_id: string
+          due_cents: number
+        }[]
+      }
       expire_unverified_orders: {
         Args: never
         Returns: number
@@ -2319,6 +2343,13 @@ export type Database = {
       my_mfa_required: {
         Args: never
         Returns: boolean
+      }
+      note_deposit_refund_refused: {
+        Args: {
+          p_order_extra_id: string
+          p_code: string
+        }
+        Returns: undefined
       }
       open_long_term_applications: {
         Args: {
@@ -2465,6 +2496,7 @@ export type Database = {
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note: string | null
+          order_extra_id: string | null
           order_id: string
           provider: string | null
           provider_event_id: string | null
@@ -2492,6 +2524,7 @@ export type Database = {
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note: string | null
+          order_extra_id: string | null
           order_id: string
           provider: string | null
           provider_event_id: string | null
@@ -2545,6 +2578,7 @@ export type Database = {
           removed_by: string | null
           returned_at: string | null
           returned_by: string | null
+          returned_method: Database["public"]["Enums"]["payment_method"] | null
           service_request_id: string | null
           unit: string
           unit_price_cents: number
@@ -2749,6 +2783,7 @@ export type Database = {
           removed_by: string | null
           returned_at: string | null
           returned_by: string | null
+          returned_method: Database["public"]["Enums"]["payment_method"] | null
           service_request_id: string | null
           unit: string
           unit_price_cents: number

@@ -97,7 +97,8 @@ revoke execute on function private.order_ledger(uuid) from public;
 
 -- What of the refunds paid returned deposits back: money that left with the deposit's line,
 -- so the rules about refunds of the stay (partially refunded, credit notes, nothing more owed
--- after a refund) leave it out.
+-- after a refund) leave it out. A deposit refund Stripe reported failed after it had succeeded
+-- is reversed by a payment row (refund_of): that money did not leave, so it is not counted.
 create function private.order_deposit_returns(p_order_id uuid)
 returns bigint
 language sql
@@ -105,11 +106,12 @@ stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(sum(p.amount_cents), 0)::bigint
-  from public.payments p
-  where p.order_id = p_order_id and p.kind = 'refund' and p.deposit_return
+  select coalesce(sum(r.amount_cents), 0)::bigint
+  from public.payments r
+  where r.order_id = p_order_id and r.kind = 'refund' and r.deposit_return
+    and not exists (select 1 from public.payments v where v.refund_of = r.id and v.kind = 'payment')
 $$;
-comment on function private.order_deposit_returns(uuid) is 'Cents of an order''s refunds that paid returned deposits back (payments.deposit_return).';
+comment on function private.order_deposit_returns(uuid) is 'Cents of an order''s refunds that paid returned deposits back (payments.deposit_return), not counting refunds reversed after Stripe reported them failed.';
 revoke execute on function private.order_deposit_returns(uuid) from public;
 
 -- What of one payment can still be refunded: its amount minus its refunds, plus the refunds
@@ -644,6 +646,7 @@ declare
                                                                when 'object' then p_refund #>> '{payment_intent,id}' end;
   v_payment public.payments;
   v_recorded public.payments;
+  v_deposit boolean := coalesce(p_refund #>> '{metadata,deposit_return}', '') = 'true';
 begin
   begin
     v_amount := (p_refund ->> 'amount')::integer;
@@ -681,11 +684,15 @@ begin
       -- A deposit given back through refund-payment (prepare_deposit_refund) says so in the
       -- refund's metadata: a deposit return, not a refund of the stay.
       insert into public.payments (order_id, kind, method, amount_cents, currency, provider, provider_payment_id,
-                                   provider_refund_id, provider_event_id, refund_of, recorded_by, recorded_at, deposit_return, note)
+                                   provider_refund_id, provider_event_id, refund_of, recorded_by, recorded_at, deposit_return,
+                                   order_extra_id, note)
       values (v_payment.order_id, 'refund', 'online', v_amount, 'eur', 'stripe', v_pi,
-              v_refund_id, p_event_id, v_payment.id, null, private.now(),
-              coalesce(p_refund #>> '{metadata,deposit_return}', '') = 'true',
-              case when coalesce(p_refund #>> '{metadata,deposit_return}', '') = 'true' then 'Pfandrückgabe (online)' end);
+              v_refund_id, p_event_id, v_payment.id, null, private.now(), v_deposit,
+              -- the deposit it paid back, if the metadata names one of this order's deposits
+              case when v_deposit then (select e.id from public.order_extras e
+                                         where e.id::text = p_refund #>> '{metadata,order_extra_id}'
+                                           and e.order_id = v_payment.order_id and e.deposit) end,
+              case when v_deposit then 'Pfandrückgabe (online)' end);
     exception when sqlstate 'P0001' then
       -- refund_exceeds_payment (Stripe refuses it; a sign of data out of step): kept for the
       -- operator, not in the ledger.

@@ -103,6 +103,42 @@ comment on table public.order_extras is 'Extras on an order, priced as when adde
 
 create index order_extras_order_idx on public.order_extras (order_id, added_at);
 
+-- How a returned deposit went back (return_deposit_step): cash, bank_transfer, or online (a
+-- Stripe refund through refund-payment, which may fail and be retried). Null before it was
+-- returned, and for deposits returned before this was kept (session 13).
+alter table public.order_extras add column returned_method public.payment_method;
+
+alter table public.order_extras add constraint order_extras_returned_method check (returned_method is null or returned_at is not null);
+
+comment on column public.order_extras.returned_method is 'How a returned deposit was paid back: cash, bank_transfer or online (Stripe refund through refund-payment).';
+
+-- The ledger's online deposit returns name the deposit they paid back (the Stripe refund's
+-- metadata, recorded by private.record_online_refund).
+alter table public.payments add column order_extra_id uuid references public.order_extras (id);
+
+alter table public.payments add constraint payments_order_extra_is_deposit_return check (order_extra_id is null or deposit_return);
+
+comment on column public.payments.order_extra_id is 'For an online deposit return: the order extra (the deposit) it paid back, named by the Stripe refund''s metadata; a retry of a failed deposit refund looks for it.';
+
+create index payments_order_extra_idx on public.payments (order_extra_id) where order_extra_id is not null;
+
+-- A deposit refund Stripe refused when refund-payment asked for it (a 4xx: Stripe keeps that
+-- answer under the request's Idempotency-Key for 24 hours), noted by refund-payment with the
+-- service role, so the next attempt asks with a new key (private.deposit_refund_attempt).
+-- Append-only; no API role reads it.
+create table private.deposit_refund_refusals (
+  id bigint generated always as identity primary key,
+  order_extra_id uuid not null references public.order_extras (id),
+  code text not null check (char_length(code) between 1 and 200),
+  refused_at timestamptz not null default now()
+);
+
+alter table private.deposit_refund_refusals enable row level security;
+
+comment on table private.deposit_refund_refusals is 'Deposit refunds Stripe refused when refund-payment asked (its error code): each moves the next attempt to a new Idempotency-Key. Written only by note_deposit_refund_refused (service role).';
+
+create index deposit_refund_refusals_extra_idx on private.deposit_refund_refusals (order_extra_id);
+
 create index order_extras_extra_idx on public.order_extras (extra_id);
 
 create index order_extras_request_idx on public.order_extras (service_request_id) where service_request_id is not null;
@@ -332,6 +368,32 @@ $$;
 comment on function private.queue_deposit_return_notice(public.orders, public.order_extras, public.payment_method, bigint) is 'Queues the e-mail that tells the guest a deposit went back: the item, the amount, how (cash, transfer, card via Stripe) and when, in the booking''s language.';
 revoke execute on function private.queue_deposit_return_notice(public.orders, public.order_extras, public.payment_method, bigint) from public;
 
+-- The online payment a deposit's refund goes to: the order's Stripe payment with enough left
+-- (else the latest); refused when the deposit was paid at the desk or the payment has less
+-- left than the refund.
+create function private.deposit_refund_payment(p_order_id uuid, p_back bigint, out payment_intent text, out refundable_cents bigint)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  select p.provider_payment_id, private.payment_refundable(p.id) into payment_intent, refundable_cents
+    from public.payments p
+   where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
+   order by private.payment_refundable(p.id) >= p_back desc, p.recorded_at desc, p.id
+   limit 1;
+  if not found then
+    raise exception 'no_online_payment' using errcode = 'P0001', hint = 'This deposit was paid at the desk: give it back in cash or by transfer.';
+  end if;
+  if refundable_cents < p_back then
+    raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'The online payment has less left than the deposit.';
+  end if;
+end
+$$;
+comment on function private.deposit_refund_payment(uuid, bigint) is 'The Stripe payment intent a deposit refund of p_back cents goes to, and what it has left; refuses desk-paid deposits and a payment with too little left.';
+revoke execute on function private.deposit_refund_payment(uuid, bigint) from public;
+
 -- Staff take a deposit's item back (the cooler, the barrier key): the deposit no longer bills
 -- (an invoiced order's documents are corrected: cancellation and new invoice), and what the
 -- guest paid for it goes back: in cash or by transfer as a refund in the ledger (a cash refund
@@ -373,7 +435,7 @@ begin
     raise exception 'order_extra_closed' using errcode = 'P0001', hint = 'Already removed or returned.';
   end if;
   v_amount := v_row.quantity * v_row.unit_price_cents;
-  update public.order_extras e set returned_at = private.now(), returned_by = (select auth.uid())
+  update public.order_extras e set returned_at = private.now(), returned_by = (select auth.uid()), returned_method = p_method
    where e.id = v_row.id returning * into v_row;
   update public.orders o set price_cents = o.price_cents - v_amount where o.id = v_order.id
   returning * into v_order;
@@ -381,17 +443,7 @@ begin
   select * into v_ledger from private.order_ledger(v_order.id);
   v_back := greatest(0, least(v_amount, v_ledger.paid_cents - v_ledger.refunded_cents - v_order.price_cents));
   if v_back > 0 and p_method = 'online' then
-    select p.provider_payment_id, private.payment_refundable(p.id) into v_pi, v_refundable
-      from public.payments p
-     where p.order_id = v_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
-     order by private.payment_refundable(p.id) >= v_back desc, p.recorded_at desc, p.id
-     limit 1;
-    if not found then
-      raise exception 'no_online_payment' using errcode = 'P0001', hint = 'This deposit was paid at the desk: give it back in cash or by transfer.';
-    end if;
-    if v_refundable < v_back then
-      raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'The online payment has less left than the deposit.';
-    end if;
+    select r.payment_intent, r.refundable_cents into v_pi, v_refundable from private.deposit_refund_payment(v_order.id, v_back) r;
   elsif v_back > 0 then
     perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
                                        'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name, true);
@@ -435,17 +487,90 @@ $$;
 comment on function public.return_deposit(uuid, public.payment_method) is 'Staff take back a deposit''s item: the deposit no longer bills (documents corrected) and what was paid for it is refunded in cash or by transfer (ledger, cash book); the guest is mailed. A deposit paid online goes back through refund-payment.';
 revoke execute on function public.return_deposit(uuid, public.payment_method) from anon, public;
 
+-- Which attempt at refunding a deposit online this is: 0 at first, one more for each refund of
+-- it Stripe reported failed or cancelled (its refund events name the deposit in their
+-- metadata) and each refusal refund-payment noted. refund-payment puts it in the
+-- Idempotency-Key: a repeated request (a double click, a retry after a timeout) reuses the key
+-- and Stripe answers with the same refund; after a failure a new key asks again.
+create function private.deposit_refund_attempt(p_order_extra_id uuid)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select ((select count(distinct e.refund_id) from private.stripe_events e
+            where e.type like 'refund.%'
+              and e.payload #>> '{data,object,metadata,order_extra_id}' = p_order_extra_id::text
+              and e.payload #>> '{data,object,status}' in ('failed', 'canceled'))
+          + (select count(*) from private.deposit_refund_refusals f where f.order_extra_id = p_order_extra_id))::integer
+$$;
+comment on function private.deposit_refund_attempt(uuid) is 'The attempt number of a deposit''s online refund: failed or cancelled Stripe refunds of it plus refusals noted by refund-payment.';
+revoke execute on function private.deposit_refund_attempt(uuid) from public;
+
+-- What of a deposit returned online is still to be paid back to the card: its amount, as far
+-- as the harbour holds more than the price, when no refund of it is in the ledger (or the one
+-- there was reversed because Stripe reported it failed). 0 for any other deposit.
+create function private.deposit_refund_due(p_row public.order_extras)
+returns bigint
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_price integer;
+  v_ledger record;
+begin
+  if p_row.returned_method is distinct from 'online'
+     or exists (select 1 from public.payments r
+                 where r.order_extra_id = p_row.id and r.kind = 'refund'
+                   and not exists (select 1 from public.payments v where v.refund_of = r.id and v.kind = 'payment')) then
+    return 0;
+  end if;
+  select o.price_cents into v_price from public.orders o where o.id = p_row.order_id;
+  select * into v_ledger from private.order_ledger(p_row.order_id);
+  return greatest(0, least(p_row.quantity * p_row.unit_price_cents, v_ledger.paid_cents - v_ledger.refunded_cents - v_price));
+end
+$$;
+comment on function private.deposit_refund_due(public.order_extras) is 'Cents of a deposit returned online still to go back to the card: no live refund of it in the ledger, up to what is held beyond the price; 0 otherwise.';
+revoke execute on function private.deposit_refund_due(public.order_extras) from public;
+
 -- The refund-payment edge function's first step for a deposit paid online (body
--- {order_extra_id}): takes the deposit back as above and answers what to refund at Stripe.
+-- {order_extra_id}): takes the deposit back as above and answers what to refund at Stripe. For
+-- a deposit already returned online whose refund is not in the ledger (Stripe could not be
+-- reached, refused it, or reported it failed), it answers the same again without taking the
+-- deposit back twice or mailing the guest again: staff retry the refund.
 create function private.prepare_deposit_refund(p_order_extra_id uuid)
 returns jsonb
-language sql
+language plpgsql
 volatile
 security definer
 set search_path = ''
 as $$
-  select r - 'extra' || jsonb_build_object('order_extra_id', r #>> '{extra,id}')
-  from private.return_deposit_step(p_order_extra_id, 'online') r
+declare
+  v_row public.order_extras;
+  v_order public.orders;
+  v_back bigint;
+  v_pi text;
+  v_refundable bigint;
+begin
+  perform private.extras_check_staff();
+  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+  if found and v_row.returned_at is not null then
+    select * into v_order from public.orders o where o.id = v_row.order_id for update;
+    select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+    v_back := private.deposit_refund_due(v_row);
+    if v_back <= 0 then
+      raise exception 'order_extra_closed' using errcode = 'P0001', hint = 'Already returned and paid back.';
+    end if;
+    select r.payment_intent, r.refundable_cents into v_pi, v_refundable from private.deposit_refund_payment(v_order.id, v_back) r;
+    return jsonb_build_object('order_id', v_order.id, 'order_extra_id', v_row.id, 'back_cents', v_back, 'payment_intent', v_pi,
+                              'refundable_cents', v_refundable, 'attempt', private.deposit_refund_attempt(v_row.id), 'retry', true);
+  end if;
+  return (select r - 'extra' || jsonb_build_object('order_extra_id', r #>> '{extra,id}', 'attempt', private.deposit_refund_attempt(p_order_extra_id), 'retry', false)
+            from private.return_deposit_step(p_order_extra_id, 'online') r);
+end
 $$;
 comment on function private.prepare_deposit_refund(uuid) is 'The rule behind public.prepare_deposit_refund (security definer, not exposed by the API).';
 revoke execute on function private.prepare_deposit_refund(uuid) from public;
@@ -460,8 +585,77 @@ set search_path = ''
 as $$
   select private.prepare_deposit_refund(p_order_extra_id)
 $$;
-comment on function public.prepare_deposit_refund(uuid) is 'Staff (through refund-payment): take back a deposit paid online; answers {order_id, order_extra_id, back_cents, payment_intent, refundable_cents} for the Stripe refund, whose event the ledger records as a deposit return.';
+comment on function public.prepare_deposit_refund(uuid) is 'Staff (through refund-payment): take back a deposit paid online, or retry its refund when none is in the ledger; answers {order_id, order_extra_id, back_cents, payment_intent, refundable_cents, attempt, retry} for the Stripe refund, whose event the ledger records as a deposit return.';
 revoke execute on function public.prepare_deposit_refund(uuid) from anon, public;
+
+-- refund-payment notes a deposit refund Stripe refused (service role only: staff cannot move
+-- the attempt on and so make a second refund while the first is still pending at Stripe).
+create function private.note_deposit_refund_refused(p_order_extra_id uuid, p_code text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if p_order_extra_id is null or not exists (select 1 from public.order_extras e where e.id = p_order_extra_id and e.deposit) then
+    raise exception 'order_extra_not_found' using errcode = 'PT404';
+  end if;
+  insert into private.deposit_refund_refusals (order_extra_id, code)
+  values (p_order_extra_id, left(coalesce(nullif(btrim(p_code), ''), 'stripe_error'), 200));
+end
+$$;
+comment on function private.note_deposit_refund_refused(uuid, text) is 'The rule behind public.note_deposit_refund_refused (security definer, not exposed by the API).';
+revoke execute on function private.note_deposit_refund_refused(uuid, text) from public;
+grant execute on function private.note_deposit_refund_refused(uuid, text) to service_role;
+
+create function public.note_deposit_refund_refused(p_order_extra_id uuid, p_code text)
+returns void
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.note_deposit_refund_refused(p_order_extra_id, p_code)
+$$;
+comment on function public.note_deposit_refund_refused(uuid, text) is 'refund-payment (service role): Stripe refused a deposit''s refund with this code; the next attempt asks with a new Idempotency-Key.';
+revoke execute on function public.note_deposit_refund_refused(uuid, text) from anon, authenticated, public;
+grant execute on function public.note_deposit_refund_refused(uuid, text) to service_role;
+
+-- The order page: the deposits of an order returned online whose refund is not in the ledger
+-- yet (Stripe has not confirmed it, could not be reached, refused it or reported it failed),
+-- with what is still to go back; staff retry it through refund-payment.
+create function private.deposit_refunds_due(p_order_id uuid)
+returns table (order_extra_id uuid, due_cents bigint)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.extras_check_staff();
+  return query
+    select e.id, private.deposit_refund_due(e)
+    from public.order_extras e
+    where e.order_id = p_order_id and e.deposit and e.returned_method = 'online' and private.deposit_refund_due(e) > 0
+    order by e.added_at, e.id;
+end
+$$;
+comment on function private.deposit_refunds_due(uuid) is 'The rule behind public.deposit_refunds_due (security definer, not exposed by the API).';
+revoke execute on function private.deposit_refunds_due(uuid) from public;
+grant execute on function private.deposit_refunds_due(uuid) to authenticated, service_role;
+
+create function public.deposit_refunds_due(p_order_id uuid)
+returns table (order_extra_id uuid, due_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.deposit_refunds_due(p_order_id)
+$$;
+comment on function public.deposit_refunds_due(uuid) is 'Staff: the order''s deposits returned online whose refund is not in the ledger (not confirmed by Stripe yet, or failed), with the cents still to go back; retried through refund-payment.';
+revoke execute on function public.deposit_refunds_due(uuid) from anon, public;
 
 -- A guest's service request (/service/order) accepted by staff: the extra goes onto the order
 -- staff choose, and the request is marked done, in one step.

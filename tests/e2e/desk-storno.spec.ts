@@ -4,8 +4,9 @@
  * number, negative amounts, referring to the receipt, PDF from invoice-pdf) and the money going
  * back: cash as a refund entry in the cash book, card beside it. A deposit taken back mails the
  * guest in their language what went back, how and when (mail catcher); a deposit paid online
- * goes back to the guest's card through Stripe (refund-payment), and the dialog says so.
- * German and English.
+ * goes back to the guest's card through Stripe (refund-payment), and the dialog says so; when
+ * that refund did not happen (Stripe not reached after the deposit was taken back), the order
+ * page says so and staff request it again. German and English.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
@@ -198,6 +199,50 @@ test.describe('desk sale cancellation and deposit returns', () => {
     const mail = await waitForMail(personas.customer.email, since, /^Pfand zurückgegeben: 20,00 €/);
     expect(mail.text).toContain('Wir erstatten es auf die Karte, mit der Sie online bezahlt haben (Stripe).');
     // One mail about it: no generic refund notice besides.
+    const kinds = (await rest<{ kind: string }[]>(`outbox?order_id=eq.${order.id}&kind=in.(refund_notice,deposit_return)&select=kind`, token)).data;
+    expect(kinds).toEqual([{ kind: 'deposit_return' }]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a deposit refund Stripe did not make is requested again from the order page (en)', async ({ page, consoleErrors }) => {
+    const token = await staffToken();
+    const customer = await personaToken(personas.customer.email, personas.customer.password);
+    const order = await bookViaApi(customer, { boat: `Retry ${run}`, day: 73, last: `Retry ${run}` });
+    const added = await rpc<{ id: string }>('add_order_extra', { p_order_id: order.id, p_extra_id: await extraId(token, 'cooler_deposit'), p_quantity: 1 }, token);
+    expect(added.status).toBe(200);
+    await payViaApi(order.id, customer);
+    // refund-payment's first step, as when Stripe then could not be reached: the deposit is taken
+    // back (no longer billed, the guest mailed), its money still held.
+    const first = await rpc<{ back_cents: number; attempt: number; retry: boolean }>('prepare_deposit_refund', { p_order_extra_id: added.data.id }, token);
+    expect(first.status, JSON.stringify(first.data)).toBe(200);
+    expect(first.data).toMatchObject({ back_cents: 2000, attempt: 0, retry: false });
+
+    await page.goto(`/en/account/admin/orders/${order.id}`);
+    const section = page.getByRole('region', { name: 'Extras' });
+    const due = section.getByTestId('deposit-refund-due');
+    await expect(due).toHaveText('Stripe has not yet confirmed the refund of €20.00 to the card.', { timeout: 20_000 });
+    await expect(section.getByTestId('order-extra')).toContainText('returned');
+    // Taken back once: no second "Return deposit" for it.
+    await expect(section.getByRole('button', { name: 'Return deposit' })).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await section.screenshot({ path: `reports/screenshots/deposit-refund-due-en-${width}.png` });
+    }
+    await section.getByRole('button', { name: 'Request the refund again' }).click();
+    await expect(section.getByRole('status')).toHaveText('Refund requested from Stripe again.');
+
+    // Stripe's refund event lands in the ledger as this deposit's return; the note goes (live).
+    await expect.poll(async () => (await rest<{ method: string; amount_cents: number; deposit_return: boolean; order_extra_id: string }[]>(
+      `payments?order_id=eq.${order.id}&kind=eq.refund&select=method,amount_cents,deposit_return,order_extra_id`, token)).data, { timeout: 30_000 })
+      .toEqual([{ method: 'online', amount_cents: 2000, deposit_return: true, order_extra_id: added.data.id }]);
+    await expect(due).toHaveCount(0, { timeout: 20_000 });
+    await expect(section.getByRole('button', { name: 'Request the refund again' })).toHaveCount(0);
+    // A further request is refused by the database: it went back once.
+    const again = await rpc<{ message: string }>('prepare_deposit_refund', { p_order_extra_id: added.data.id }, token);
+    expect(again.status).toBe(400);
+    expect(again.data.message).toBe('order_extra_closed');
+    // The guest was mailed once, when the deposit was taken back.
     const kinds = (await rest<{ kind: string }[]>(`outbox?order_id=eq.${order.id}&kind=in.(refund_notice,deposit_return)&select=kind`, token)).data;
     expect(kinds).toEqual([{ kind: 'deposit_return' }]);
     expect(consoleErrors).toEqual([]);

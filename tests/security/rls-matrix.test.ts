@@ -111,12 +111,12 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   admin_audit_log: AUTH, order_event_actors: AUTH,
   my_mfa_required: AUTH, admin_mfa_status: AUTH, admin_reset_mfa: AUTH,
   add_order_extra: AUTH, remove_order_extra: AUTH, return_deposit: AUTH, reschedule_booking: AUTH, reschedule_quote: AUTH, accept_service_request: AUTH, sell_at_desk: AUTH,
-  cancel_desk_sale: AUTH, prepare_deposit_refund: AUTH,
+  cancel_desk_sale: AUTH, prepare_deposit_refund: AUTH, deposit_refunds_due: AUTH,
   datev_postings: AUTH, datev_settings: AUTH, save_datev_settings: AUTH, invoice_archive_documents: AUTH,
   invoice_seller_settings: AUTH, save_invoice_seller_settings: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
-  record_stripe_event: NOBODY, record_checkout_session: NOBODY,
+  record_stripe_event: NOBODY, record_checkout_session: NOBODY, note_deposit_refund_refused: NOBODY,
 };
 
 // ------------------------------------------------------------------------ probing

@@ -10,8 +10,14 @@
  *
  * A deposit paid online (body {order_extra_id}): public.prepare_deposit_refund takes the
  * deposit back (it no longer bills; the guest is mailed) and names the payment intent and the
- * amount; the refund carries metadata deposit_return, so the webhook records it as a deposit
- * return, not a refund of the stay. Nothing held for it (never paid): 200 {refund_id: null}.
+ * amount; the refund carries metadata deposit_return and order_extra_id, so the webhook records
+ * it as that deposit's return, not a refund of the stay. Nothing held for it (never paid): 200
+ * {refund_id: null}. The same body for a deposit already returned online whose refund is not in
+ * the ledger retries the refund (the database answers it again without taking the deposit back
+ * twice). The Idempotency-Key carries the database's attempt number, which moves on only after
+ * a known failure (a refusal noted here, or a refund Stripe reported failed): a double click or a
+ * retry after a timeout reuses the key, so Stripe answers with the refund it may already have
+ * made instead of making a second.
  *
  * Answers: 400 invalid_request (bad body/amount), the database's refusal with its 4xx and code,
  * Stripe's refusal as 4xx with Stripe's error code (e.g. charge_already_refunded), 502 when
@@ -58,23 +64,30 @@ serve(async (req) => {
 /** A returned deposit paid online goes back to the card through Stripe (issue 21). */
 async function refundDeposit(orderExtraId: unknown, user: { token: string; userId: string }): Promise<Response> {
   if (typeof orderExtraId !== 'string' || !UUID.test(orderExtraId)) return json(400, { error: 'invalid_request' });
-  const prepared = await rpc<{ order_id: string; back_cents: number; payment_intent: string | null; refundable_cents: number | null }>(
+  const prepared = await rpc<{ order_id: string; back_cents: number; payment_intent: string | null; refundable_cents: number | null; attempt: number }>(
     'prepare_deposit_refund', { p_order_extra_id: orderExtraId }, user.token);
   if (!prepared.ok) return refusal(prepared);
-  const { order_id: orderId, back_cents: amount, payment_intent: paymentIntent } = prepared.data;
+  const { order_id: orderId, back_cents: amount, payment_intent: paymentIntent, attempt } = prepared.data;
   if (amount <= 0 || !paymentIntent) return json(200, { refund_id: null, status: 'nothing_to_refund' });
   const stripe = stripeOrUnavailable();
   if (stripe instanceof Response) return stripe;
   try {
     const refund = await stripe.refunds.create(
       { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, order_extra_id: orderExtraId, deposit_return: 'true', requested_by: user.userId } },
-      { idempotencyKey: `deposit-${orderExtraId}` },
+      { idempotencyKey: `deposit-${orderExtraId}-${attempt}-${amount}` },
     );
     return json(200, { refund_id: refund.id, status: refund.status });
   } catch (error) {
     const failure = stripeFailure(error);
     if (!failure) throw error;
     console.error('refund-payment: Stripe refused the deposit refund', failure.body);
+    // A refusal (4xx but an idempotency conflict) is kept by Stripe under this key: noted, the
+    // next attempt asks with a new one. A 502 (Stripe failed or was not reached) is not noted:
+    // its retry must reuse the key, as the refund may have been made.
+    if (failure.status >= 400 && failure.status < 500 && failure.status !== 409) {
+      const noted = await rpc('note_deposit_refund_refused', { p_order_extra_id: orderExtraId, p_code: String(failure.body.error ?? 'stripe_error') }, 'service_role');
+      if (!noted.ok) console.error('refund-payment: could not note the refusal', noted.error);
+    }
     return json(failure.status, failure.body);
   }
 }

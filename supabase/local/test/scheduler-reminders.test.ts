@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { engines, skipBecause } from './harness/engines.ts';
 import { startTestStack } from './harness/stack.ts';
 import { closeNetworkForChildProcesses } from './harness/offline.ts';
@@ -34,7 +34,7 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
   let stack: Stack;
   let walkIn: { id: string; email: string; arrival: string; bookingNumber: string; place: string };
   let guest: GuestOrder;
-  let staff: ReturnType<typeof createClient>;
+  let staff: SupabaseClient;
 
   /** Runs the jobs due at `at` with the database's clock frozen there, then sends what they queued. */
   async function runAt(at: Date): Promise<string[]> {

@@ -21,6 +21,7 @@ export const extrasKeys = {
   all: [...harbourKeys.all, 'extras'] as const,
   catalogue: () => [...harbourKeys.all, 'extras', 'catalogue'] as const,
   order: (orderId: string) => [...harbourKeys.all, 'extras', 'order', orderId] as const,
+  refundsDue: (orderId: string) => [...harbourKeys.all, 'extras', 'refunds-due', orderId] as const,
 };
 
 /** The catalogue as the caller may read it (RLS: staff all entries, everyone else the active ones). */
@@ -50,6 +51,21 @@ export const orderExtrasQueryOptions = (orderId: string) =>
         .overrideTypes<{ unit: ExtraUnit }[]>();
       if (error) throw error;
       return data;
+    },
+  });
+
+/**
+ * The order's deposits returned online whose refund is not in the ledger yet: Stripe has not
+ * confirmed it, could not be reached, refused it or reported it failed (staff retry it).
+ */
+export const depositRefundsDueQueryOptions = (orderId: string) =>
+  queryOptions({
+    queryKey: extrasKeys.refundsDue(orderId),
+    queryFn: async (): Promise<Map<string, number>> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('deposit_refunds_due', { p_order_id: orderId });
+      if (error) throw error;
+      return new Map(data.map((r) => [r.order_extra_id, r.due_cents]));
     },
   });
 

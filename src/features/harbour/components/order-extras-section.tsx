@@ -19,7 +19,15 @@ import { Input } from '@/components/ui/input';
 import type { Order } from '@/features/orders/api/types';
 import { formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
-import { extrasCatalogueQueryOptions, extrasErrorMessage, orderExtrasQueryOptions, useExtrasAction, type ExtrasAction, type OrderExtra } from '../api/extras';
+import {
+  depositRefundsDueQueryOptions,
+  extrasCatalogueQueryOptions,
+  extrasErrorMessage,
+  orderExtrasQueryOptions,
+  useExtrasAction,
+  type ExtrasAction,
+  type OrderExtra,
+} from '../api/extras';
 import { addExtraSchema, type AddExtraInput, type AddExtraValues } from '../schemas/extras';
 import { useExtraName, useExtraUnitLabel } from './extras-labels';
 
@@ -46,6 +54,8 @@ export function OrderExtrasSection({ order }: { order: Order }) {
   // Paid (at least in part) online: the order carries Stripe's payment intent.
   const paidOnline = !!order.payment_id;
   const active = rows.filter((r) => !r.removed_at && !r.returned_at);
+  // A deposit returned to the card whose refund is not in the ledger yet (retry offered).
+  const refundsDue = useQuery({ ...depositRefundsDueQueryOptions(order.id), enabled: rows.some((r) => r.returned_method === 'online') });
   const total = active.reduce((sum, r) => sum + r.quantity * r.unit_price_cents, 0);
 
   const run = async (a: ExtrasAction, done: string) => {
@@ -75,6 +85,7 @@ export function OrderExtrasSection({ order }: { order: Order }) {
         <ul aria-label={t`Extras der Buchung`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {rows.map((r) => {
             const closed = !!r.removed_at || !!r.returned_at;
+            const due = r.returned_method === 'online' ? refundsDue.data?.get(r.id) : undefined;
             return (
               <li key={r.id} data-testid="order-extra" className={cn('flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2', closed && 'bg-slate-50 text-slate-500')}>
                 <div className="flex min-w-0 flex-col">
@@ -85,9 +96,20 @@ export function OrderExtrasSection({ order }: { order: Order }) {
                     {formatEuro(r.unit_price_cents, locale)} / {unitLabel(r.unit)} · {r.deposit ? t`Pfand, 0 % USt.` : t`inkl. ${r.vat_rate} % USt.`}
                     {r.removed_at ? ` · ${t`entfernt`}` : r.returned_at ? ` · ${t`zurückgegeben`}` : ''}
                   </span>
+                  {due !== undefined && (
+                    <span className="mt-1 text-sm text-amber-900" data-testid="deposit-refund-due">
+                      <Trans>Die Erstattung von {formatEuro(due, locale)} auf die Karte ist von Stripe noch nicht bestätigt.</Trans>
+                    </span>
+                  )}
                 </div>
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-semibold whitespace-nowrap tabular-nums">{formatEuro(r.quantity * r.unit_price_cents, locale)}</span>
+                  {due !== undefined && (
+                    <Button size="sm" variant="outline" disabled={action.isPending}
+                      onClick={() => void run({ type: 'return', orderExtraId: r.id, method: 'online' }, t`Erstattung erneut bei Stripe angefordert.`)}>
+                      <Trans>Erstattung erneut anfordern</Trans>
+                    </Button>
+                  )}
                   {!closed && open && r.deposit && (
                     <Button size="sm" variant="outline" disabled={action.isPending} onClick={() => setConfirm({ kind: 'return', row: r })}><Trans>Pfand zurück</Trans></Button>
                   )}

@@ -1,13 +1,15 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { extrasKeys } from '../api/extras';
 import { orderDeskKeys } from '../api/orders';
 import { paymentDeskKeys } from '../api/payments';
 
 /**
  * The order desk's payments panel stays live: a new row in the payments ledger of this order
  * (an online payment or refund Stripe reported, a desk payment at another desk) refetches the
- * ledger, the balance and the order (its derived payment status). RLS lets only staff and the
+ * ledger, the balance, the order (its derived payment status) and the deposit refunds still
+ * due (Stripe confirmed one). RLS lets only staff and the
  * order's owner receive the rows.
  */
 export function useOrderLedgerLive(orderId: string) {
@@ -21,6 +23,7 @@ export function useOrderLedgerLive(orderId: string) {
         void queryClient.invalidateQueries({ queryKey: paymentDeskKeys.ledger(orderId) });
         void queryClient.invalidateQueries({ queryKey: paymentDeskKeys.balance(orderId) });
         void queryClient.invalidateQueries({ queryKey: orderDeskKeys.detail(orderId) });
+        void queryClient.invalidateQueries({ queryKey: extrasKeys.refundsDue(orderId) });
       };
       const channel = supabase
         .channel(`harbour:ledger:${orderId}`)
