@@ -1,25 +1,13 @@
-// zod's mini API (the same zod, functions instead of methods): step 1 is the first screen of
-// /start/booking, and classic zod would be ~24 KB gzip of its first download (docs/decisions.md,
-// "/start/booking first load"). The checks and their order are those of the classic schema.
+// zod's mini API (the same zod, functions instead of methods; docs/decisions.md, "/start/booking
+// first load"). The checks and their order are those of the classic schema it replaced.
 import * as z from 'zod/mini';
 import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import { messages } from '@/lib/validation-messages';
 import { berlinToday, nightsBetween } from '@/lib/dates';
+import { boatBounds, dayWindow, parseDecimal, stayKinds, type BerthDataValues } from './berth-values';
 
-/** Kinds of stay bookable online; long-term berths go through the application instead. */
-export const stayKinds = ['overnight', 'day', 'fair'] as const;
-export type StayKind = (typeof stayKinds)[number];
-
-/** Bounds of ARCHITECTURE.md "Small things" and "Bookings". */
-export const boatBounds = { length: { min: 1, max: 60 }, width: { min: 0.5, max: 15 }, nameMax: 60, tagMax: 60, maxNights: 90 } as const;
-export const dayWindow = { from: '08:00', to: '22:00', maxMinutes: 5 * 60 } as const;
-
-/** Parses a decimal typed with a comma or a point ("9,5" or "9.5"); NaN when it is not a number. */
-export function parseDecimal(value: string): number {
-  const v = value.trim().replace(',', '.');
-  return /^\d+(\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
-}
+export * from './berth-values';
 
 const minutes = (hhmm: string) => {
   const m = /^(\d{2}):(\d{2})$/.exec(hhmm);
@@ -100,28 +88,7 @@ export function berthDataSchema(today: () => string = () => berlinToday()) {
     );
 }
 
-export type BerthDataValues = z.infer<ReturnType<typeof berthDataSchema>>;
-
-export const emptyBerthData: BerthDataValues = {
-  kind: 'overnight',
-  arrival: '',
-  departure: '',
-  dayStart: '10:00',
-  dayEnd: '14:00',
-  boatLength: '',
-  boatWidth: '',
-  boatName: '',
-  boatTag: '',
-};
-
-/** The stay as the database functions take it (p_kind, p_arrival, ...). */
-export function stayParams(v: BerthDataValues) {
-  const day = v.kind === 'day';
-  return {
-    p_kind: v.kind,
-    p_arrival: v.arrival,
-    p_departure: day ? undefined : v.departure,
-    p_day_start: day ? v.dayStart : undefined,
-    p_day_end: day ? v.dayEnd : undefined,
-  };
-}
+// The schema's output is exactly the values step 1 works with (written out in berth-values.ts).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameValues: Same<z.output<ReturnType<typeof berthDataSchema>>, BerthDataValues> = true;
+void sameValues;
