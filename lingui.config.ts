@@ -6,7 +6,9 @@ import { defineConfig } from '@lingui/cli';
  * The messages are split by area, so a guest opening /start downloads only the shell's and the
  * start page's texts, and never the back office's:
  * - `messages`: the shell (layout, errors, shared components) and /start, always loaded;
- * - `guest`: every other public page (service, booking, orders, legal, ...);
+ * - `booking`: the booking flow (src/features/booking, and the identity steps 3 and 4 it shows),
+ *   all that /start/booking loads besides `messages`; every other page but /start loads it too;
+ * - `guest`: every other public page (service, booking result, orders, legal, ...);
  * - `account`: /auth and /account; `harbour` and `admin`: /account/admin.
  * src/lib/i18n.ts (`cataloguesFor`) loads the ones a path needs. scripts/check-i18n.mjs checks
  * that every message is in a catalogue and that no file imports code of an area loaded later
@@ -27,6 +29,7 @@ const shell = [
   `${routes}/start/index.tsx`,
   `${features}/start`,
 ];
+const booking = [`${features}/booking`, `${features}/identity`];
 const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`];
 const harbour = [`${features}/harbour`, `${routes}/account/admin`];
 const admin = [`${features}/admin`];
@@ -37,10 +40,11 @@ export default defineConfig({
   fallbackLocales: { default: 'de' },
   catalogs: [
     { path: '<rootDir>/locales/{locale}/messages', include: shell },
+    { path: '<rootDir>/locales/{locale}/booking', include: booking },
     {
       path: '<rootDir>/locales/{locale}/guest',
       include: [features, routes],
-      exclude: tree([...shell, ...account, ...harbour, ...admin]),
+      exclude: tree([...shell, ...booking, ...account, ...harbour, ...admin]),
     },
     { path: '<rootDir>/locales/{locale}/account', include: account, exclude: tree([...harbour, ...admin]) },
     { path: '<rootDir>/locales/{locale}/harbour', include: harbour },

@@ -103,10 +103,11 @@ for (const key of entries(join(everything, 'de.po')).keys()) {
   }
 }
 
-// src/lib/i18n.ts loads the catalogues in levels: `messages` everywhere, `guest` on every page
-// but /start, `account` under /auth and /account, `harbour` and `admin` under /account/admin.
-// A file may import code of its own level or below, never above: those messages would be missing.
-const LEVEL = { messages: 0, guest: 1, account: 2, harbour: 3, admin: 3 };
+// src/lib/i18n.ts loads the catalogues in levels: `messages` everywhere, `booking` on every page
+// but /start, `guest` on every page but /start and /start/booking, `account` under /auth and
+// /account, `harbour` and `admin` under /account/admin. A file may import code of its own level
+// or below, never above: those messages would be missing. (A type-only import brings no code.)
+const LEVEL = { messages: 0, booking: 1, guest: 2, account: 3, harbour: 4, admin: 4 };
 const sources = readdirSync(join(root, 'src'), { recursive: true }).filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.gen.ts'));
 const levelOf = (file) => {
   // The most specific include that holds the file decides (areas are carved out of broader folders).
@@ -130,7 +131,7 @@ const resolveImport = (target) =>
 for (const file of sources) {
   const level = levelOf(file);
   const source = readFileSync(join(root, 'src', file), 'utf8');
-  for (const [, target] of source.matchAll(/from '@\/([^']+)'/g)) {
+  for (const [, target] of source.replace(/^import type [^;]*;/gm, '').matchAll(/from '@\/([^']+)'/g)) {
     const targetLevel = levelOf(resolveImport(target));
     if (level !== undefined && targetLevel !== undefined && targetLevel > level) {
       console.error(`src/${file} imports @/${target}, whose messages are not loaded where it shows`);

@@ -62,16 +62,20 @@ export function resolveLocale(pathname: string): Locale {
 }
 
 /** The catalogues of lingui.config.ts: `messages` always, the others by path. */
-export type Catalogue = 'messages' | 'guest' | 'account' | 'harbour' | 'admin';
+export type Catalogue = 'messages' | 'booking' | 'guest' | 'account' | 'harbour' | 'admin';
 
-/** Which catalogues a page needs: /start gets only the shell's, no page the back office's. */
+/**
+ * Which catalogues a page needs: /start gets only the shell's, /start/booking the shell's and
+ * the booking flow's, no page the back office's.
+ */
 export function cataloguesFor(pathname: string): Catalogue[] {
   const path = stripLocale(pathname);
   const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
   if (path === '/' || path === '/start') return ['messages'];
-  if (under('/account/admin')) return ['messages', 'guest', 'account', 'harbour', 'admin'];
-  if (under('/account') || under('/auth')) return ['messages', 'guest', 'account'];
-  return ['messages', 'guest'];
+  if (path === '/start/booking' || path === '/start/booking/') return ['messages', 'booking'];
+  if (under('/account/admin')) return ['messages', 'booking', 'guest', 'account', 'harbour', 'admin'];
+  if (under('/account') || under('/auth')) return ['messages', 'booking', 'guest', 'account'];
+  return ['messages', 'booking', 'guest'];
 }
 
 type CatalogueModule = { messages: Record<string, string> };

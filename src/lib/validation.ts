@@ -1,21 +1,8 @@
 import { z } from 'zod';
-import { t } from '@lingui/core/macro';
+import { messages } from './validation-messages';
 
-/**
- * Shared field rules with the messages of spec section 5. Messages are functions, so they are
- * translated in the language active when the form validates.
- */
-export const messages = {
-  required: () => t`Pflichtfeld`,
-  emailRequired: () => t`E-Mail wird benötigt`,
-  emailInvalid: () => t`E-Mail ist nicht gültig`,
-  passwordRequired: () => t`Passwort wird benötigt`,
-  passwordMin: () => t`Passwort muss mindestens 6 Zeichen haben`,
-  phoneInvalid: () => t`Telefonnummer ist nicht gültig`,
-  messageRequired: () => t`Nachricht wird benötigt`,
-  min: (n: number) => t`Mindestens ${n} Zeichen`,
-  max: (n: number) => t`Höchstens ${n} Zeichen`,
-};
+/** Shared field rules with the messages of spec section 5 (validation-messages.ts). */
+export { messages };
 
 /** Text, an at sign, text, a dot and text (spec section 5). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

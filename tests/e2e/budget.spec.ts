@@ -49,18 +49,41 @@ test('initial JavaScript for /start stays within its budget (137 KB gzip; no sup
   expect(kb).toBeLessThan(137);
 });
 
-test('initial JavaScript for /start/booking stays within its budget (233 KB gzip; the later steps, the calendar and the leave dialog load when used)', async ({ page }) => {
-  const { kb, supabaseJs } = await initialJs(page, '/start/booking', 'Liegeplatz buchen');
+test('initial JavaScript for /start/booking stays within its budget (170 KB gzip; the later steps, the calendar, the leave dialog and zod load when used; no tailwind-merge)', async ({ page }) => {
+  const { kb, supabaseJs, files } = await initialJs(page, '/start/booking', 'Liegeplatz buchen');
   expect(supabaseJs).toBe(false);
-  expect(kb).toBeLessThan(233);
+  // Step 1 joins classes with clsx (features/booking/components/clsx-ui.ts): no tailwind-merge.
+  expect(files.filter((file) => readFileSync(resolve(dist, `.${file}`), 'utf8').includes('`bg-size`'))).toEqual([]);
+  expect(kb).toBeLessThan(170);
 });
+
+/** The class lists of the page's elements that tailwind-merge would change (none may, where classes are joined with clsx). */
+async function conflictingClasses(page: Page, atLeast: number) {
+  const classes = await page.locator('body *').evaluateAll((elements) => [...new Set(elements.map((e) => e.getAttribute('class') ?? '').filter((c) => c.trim()))]);
+  expect(classes.length).toBeGreaterThan(atLeast);
+  const normal = (c: string) => c.trim().split(/\s+/).join(' ');
+  return classes.filter((c) => twMerge(c) !== normal(c));
+}
 
 test('no element of /start has Tailwind classes that conflict: joining them without tailwind-merge changes nothing', async ({ page }) => {
   await page.goto('/start');
   await expect(page.getByTestId('harbour-address')).toBeVisible();
   await page.waitForLoadState('networkidle');
-  const classes = await page.locator('body *').evaluateAll((elements) => [...new Set(elements.map((e) => e.getAttribute('class') ?? '').filter((c) => c.trim()))]);
-  expect(classes.length).toBeGreaterThan(50);
-  const normal = (c: string) => c.trim().split(/\s+/).join(' ');
-  expect(classes.filter((c) => twMerge(c) !== normal(c))).toEqual([]);
+  expect(await conflictingClasses(page, 50)).toEqual([]);
+});
+
+test('no element of booking step 1 has Tailwind classes that conflict, also with its error messages and as a day stay', async ({ page }) => {
+  await page.goto('/start/booking');
+  const search = page.getByRole('button', { name: 'Freie Liegeplätze suchen' });
+  await expect(search).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(await conflictingClasses(page, 40)).toEqual([]);
+  // Empty boat fields: labels, fields and messages in their error state.
+  await search.click();
+  await expect(page.getByText('Pflichtfeld').first()).toBeVisible();
+  await expect(page.getByLabel('Bootsname', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  expect(await conflictingClasses(page, 40)).toEqual([]);
+  await page.getByRole('radio', { name: /^Tagesliegeplatz/ }).click();
+  await expect(page.getByLabel('Von', { exact: true })).toBeVisible();
+  expect(await conflictingClasses(page, 40)).toEqual([]);
 });

@@ -1,18 +1,7 @@
-import type { ComponentProps } from 'react';
-import { Slot } from 'radix-ui';
-import type { VariantProps } from 'class-variance-authority';
 import { cn } from '@/lib/utils';
 import { buttonVariants } from './button-variants';
+import { buttonWith } from './button-base';
 
 export { buttonVariants };
 
-export function Button({
-  className,
-  variant,
-  size,
-  asChild = false,
-  ...props
-}: ComponentProps<'button'> & VariantProps<typeof buttonVariants> & { asChild?: boolean }) {
-  const Comp = asChild ? Slot.Root : 'button';
-  return <Comp data-slot="button" className={cn(buttonVariants({ variant, size, className }))} {...props} />;
-}
+export const Button = buttonWith(cn);

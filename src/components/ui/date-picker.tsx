@@ -1,7 +1,7 @@
 import { lazy, Suspense, useId, useRef, useState, type ComponentProps, type Ref } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { CalendarDays } from 'lucide-react';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 import { dateTextPattern, formatDateText, parseDateText } from './date-text';
 
 /**
@@ -9,6 +9,13 @@ import { dateTextPattern, formatDateText, parseDateText } from './date-text';
  * opened: a page with a date field does not download them before.
  */
 const DatePickerPopover = lazy(() => import('./date-picker-popover'));
+
+/**
+ * The wrapper's classes: full width unless `className` sets a width (callers give `w-44`). Joined
+ * with clsx, as tailwind-merge would have resolved them: no tailwind-merge in the first download
+ * of /start/booking, whose step 1 has two date fields.
+ */
+const wrapperClasses = (className?: string) => clsx('relative flex', !/(^|\s)w-/.test(className ?? '') && 'w-full', 'items-center', className);
 
 type InputProps = Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type' | 'min' | 'max' | 'defaultValue'>;
 
@@ -74,7 +81,7 @@ export function DatePicker({ value, onChange, onBlur, min, max, className, disab
   };
 
   return (
-    <div className={cn('relative flex w-full items-center', className)} data-slot="date-picker">
+    <div className={wrapperClasses(className)} data-slot="date-picker">
       <input
         {...inputProps}
         ref={(element) => {

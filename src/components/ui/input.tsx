@@ -1,19 +1,8 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
+import { inputWith } from './input-base';
 
-export function Input({ className, type, ...props }: ComponentProps<'input'>) {
-  return (
-    <input
-      type={type}
-      data-slot="input"
-      className={cn(
-        'flex h-10 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base placeholder:text-slate-500 focus-visible:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50 aria-invalid:border-red-700',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+export const Input = inputWith(cn);
 
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
   return (

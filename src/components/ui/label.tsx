@@ -1,7 +1,4 @@
-import type { ComponentProps } from 'react';
-import { Label as LabelPrimitive } from 'radix-ui';
 import { cn } from '@/lib/utils';
+import { labelWith } from './label-base';
 
-export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
-  return <LabelPrimitive.Root data-slot="label" className={cn('text-sm leading-none font-medium text-slate-900', className)} {...props} />;
-}
+export const Label = labelWith(cn);

@@ -1,7 +1,10 @@
 import { Check } from 'lucide-react';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 
-/** A numbered step indicator; the current step carries aria-current="step". */
+/**
+ * A numbered step indicator; the current step carries aria-current="step". Its classes never
+ * conflict, so it joins them with clsx (no tailwind-merge in /start/booking's first download).
+ */
 export function Stepper({ steps, current, label }: { steps: string[]; current: number; label: string }) {
   return (
     <nav aria-label={label}>
@@ -11,9 +14,9 @@ export function Stepper({ steps, current, label }: { steps: string[]; current: n
           const done = n < current;
           const active = n === current;
           return (
-            <li key={title} aria-current={active ? 'step' : undefined} className={cn('flex items-center gap-2', active ? 'font-semibold text-slate-900' : 'text-slate-600')}>
+            <li key={title} aria-current={active ? 'step' : undefined} className={clsx('flex items-center gap-2', active ? 'font-semibold text-slate-900' : 'text-slate-600')}>
               <span
-                className={cn(
+                className={clsx(
                   'flex size-7 items-center justify-center rounded-full border text-xs',
                   active && 'border-primary-dark bg-primary-dark text-white',
                   done && 'border-primary-dark text-primary-dark',
@@ -23,7 +26,7 @@ export function Stepper({ steps, current, label }: { steps: string[]; current: n
               >
                 {done ? <Check className="size-4" /> : n}
               </span>
-              <span className={cn(!active && 'max-sm:sr-only')}>{title}</span>
+              <span className={clsx(!active && 'max-sm:sr-only')}>{title}</span>
             </li>
           );
         })}

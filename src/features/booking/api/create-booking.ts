@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Order, OrderJson } from '@/features/orders/api/types';
-import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-data';
+import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-values';
 import type { PersonValues } from '../schemas/person';
 import { bookingKeys } from './keys';
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-data';
+import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-values';
 import { bookingKeys } from './keys';
 import type { Quote } from './types';
 

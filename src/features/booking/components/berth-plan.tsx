@@ -6,7 +6,7 @@ import { getSupabase } from '@/lib/auth';
 import { fetchAll } from '@/lib/fetch-all';
 import { bookingKeys } from '../api/keys';
 import type { PlaceResult } from '../api/types';
-import { parseDecimal, type BerthDataValues } from '../schemas/berth-data';
+import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
 import { BERTH, ColumnMarker, HarbourPlan, PLAN, type PlanColumn } from './harbour-plan';
 
 /** What the plan needs of every active berth: no guest data (places is readable for everyone, its active rows). */

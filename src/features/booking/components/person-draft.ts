@@ -1,5 +1,6 @@
 import type { ProfileRow } from '../api/profile';
-import { storedPersonFields, type PersonValues, type StoredPerson } from '../schemas/person';
+import type { PersonValues } from '../schemas/person';
+import { storedPersonFields, type StoredPerson } from '../schemas/stored-person';
 
 /*
  * The person form's remembered data (local storage, "save my data") and its first values: used

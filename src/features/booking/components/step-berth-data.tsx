@@ -1,17 +1,18 @@
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Button } from '@/components/ui/button';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { addDaysIso, berlinToday, formatDay } from '@/lib/dates';
 import { fairPeriodsQueryOptions } from '../api/fair-periods';
-import { berthDataSchema, emptyBerthData, type BerthDataValues } from '../schemas/berth-data';
+import { Button, Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage, Input, Label } from './clsx-ui';
+import { emptyBerthData, type BerthDataValues } from '../schemas/berth-values';
 import { DatePicker } from '@/components/ui/date-picker';
+
+// The form validates with zod (schemas/berth-data.ts) through a resolver that loads when the form
+// is first focused or touched, or at the latest when it is submitted: zod is not part of the
+// first download of /start/booking, whose first screen this is.
+const loadResolver = () => import('../schemas/berth-data-resolver');
+const resolver: Resolver<BerthDataValues> = async (values, context, options) => (await loadResolver()).berthDataResolver(values, context, options);
 
 /**
  * Step 1, berth data: kind of stay, period, boat. `forStaff`: staff fill it in for a guest at the
@@ -20,7 +21,7 @@ import { DatePicker } from '@/components/ui/date-picker';
 export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial?: BerthDataValues; onSubmit: (values: BerthDataValues) => void; forStaff?: boolean }) {
   const { t, i18n } = useLingui();
   const form = useForm<BerthDataValues>({
-    resolver: zodResolver(berthDataSchema()),
+    resolver,
     defaultValues: initial ?? { ...emptyBerthData, arrival: berlinToday(), departure: addDaysIso(berlinToday(), 1) },
   });
   const kind = useWatch({ control: form.control, name: 'kind' });
@@ -35,21 +36,36 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
   ] as const;
   return (
     <Form {...form}>
-      <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-col gap-6" aria-label={t`Liegeplatzdaten`}>
+      <form onSubmit={form.handleSubmit(onSubmit)} onFocus={() => void loadResolver()} onPointerDown={() => void loadResolver()} noValidate className="flex flex-col gap-6" aria-label={t`Liegeplatzdaten`}>
         <FormField control={form.control} name="kind" render={({ field }) => (
           <FormItem>
             <FormLabel><Trans>Art des Aufenthalts</Trans></FormLabel>
-            <RadioGroup value={field.value} onValueChange={field.onChange} aria-label={t`Art des Aufenthalts`} className="gap-3 md:grid-cols-3">
+            {/* Native radio buttons (one Tab stop, arrow keys move and choose), drawn like ui/radio-group's:
+                radix's radio group would be ~8 KB gzip of /start/booking's first download. */}
+            <div role="radiogroup" aria-label={t`Art des Aufenthalts`} className="grid gap-3 md:grid-cols-3">
               {kinds.map(([value, title, hint]) => (
-                <Label key={value} htmlFor={`kind-${value}`} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50">
-                  <RadioGroupItem id={`kind-${value}`} value={value} className="mt-0.5" />
+                <Label key={value} htmlFor={`kind-${value}`} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-checked:border-primary-dark has-checked:bg-sky-50">
+                  <span className="relative mt-0.5 flex size-5 shrink-0 items-center justify-center">
+                    <input
+                      type="radio"
+                      id={`kind-${value}`}
+                      name={field.name}
+                      value={value}
+                      checked={field.value === value}
+                      onChange={() => field.onChange(value)}
+                      onBlur={field.onBlur}
+                      ref={field.value === value ? field.ref : undefined}
+                      className="peer absolute inset-0 m-0 cursor-pointer appearance-none rounded-full border border-slate-400 bg-white outline-none checked:border-primary-dark focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2"
+                    />
+                    <span aria-hidden className="pointer-events-none relative hidden size-2.5 rounded-full bg-primary-dark peer-checked:block" />
+                  </span>
                   <span className="flex flex-col gap-1">
                     <span className="font-semibold">{title}</span>
                     <span className="text-sm font-normal text-slate-600">{hint}</span>
                   </span>
                 </Label>
               ))}
-            </RadioGroup>
+            </div>
             {!forStaff && (
               <FormDescription>
                 <Trans>Einen Langzeitliegeplatz für die Saison?</Trans>{' '}

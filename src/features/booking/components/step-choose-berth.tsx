@@ -12,7 +12,7 @@ import { placePhotosQueryOptions } from '../api/place-photos';
 import { searchPlacesQueryOptions } from '../api/search-places';
 import type { PlaceResult } from '../api/types';
 import { PlacePhoto } from './place-photo';
-import type { BerthDataValues } from '../schemas/berth-data';
+import type { BerthDataValues } from '../schemas/berth-values';
 
 /** Results shown at first and per "show more": the smallest fitting berths come first. */
 const PAGE = 10;

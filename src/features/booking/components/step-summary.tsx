@@ -18,7 +18,7 @@ import { paymentTermsQueryOptions, type PaymentTerms } from '../api/payment-term
 import { quoteQueryOptions } from '../api/quote-booking';
 import type { PlaceResult } from '../api/types';
 import { updateFlow } from '../hooks/use-booking-flow';
-import { parseDecimal, type BerthDataValues } from '../schemas/berth-data';
+import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
 import { personSchema, storedPersonFields, type PersonValues } from '../schemas/person';
 import { storePerson } from './person-draft';
 

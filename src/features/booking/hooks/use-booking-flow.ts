@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { BerthDataValues } from '../schemas/berth-data';
+import type { BerthDataValues } from '../schemas/berth-values';
 import type { StoredPerson } from '../schemas/person';
 import type { PlaceResult } from '../api/types';
 

@@ -22,6 +22,4 @@ export const personSchema = z.object({
 
 export type PersonValues = z.infer<typeof personSchema>;
 
-/** The fields kept in local storage when 'save my data' is ticked. */
-export const storedPersonFields = ['firstName', 'lastName', 'email', 'phone', 'company', 'street', 'postalCode', 'city', 'country'] as const;
-export type StoredPerson = Partial<Record<(typeof storedPersonFields)[number], string>>;
+export { storedPersonFields, type StoredPerson } from './stored-person';

@@ -3,7 +3,6 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { BookingFlow } from '@/features/booking/components/booking-flow';
 import { finishFlow, getFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
-import { orderQueryOptions } from '@/features/orders/api/order';
 import type { Order } from '@/features/orders/api/types';
 
 // Steps 3 and 4 load when the flow reaches them (the booking flow shows them in a Suspense).
@@ -40,9 +39,14 @@ function BookingRoute() {
       onBooked={(order) => {
         const id = order.id;
         finishFlow();
-        // create_booking returns the order row: the result page needs no second round trip.
-        queryClient.setQueryData(orderQueryOptions(id).queryKey, order as unknown as Order);
-        void navigate({ to: '/{-$locale}/start/booking/result/{-$id}', params: (p) => ({ ...p, id }), ignoreBlocker: true }).then(() => resetFlow());
+        // create_booking returns the order row: the result page needs no second round trip. (The
+        // orders feature loads here, with the result page, not with step 1.)
+        void import('@/features/orders/api/order')
+          .then(({ orderQueryOptions }) => {
+            queryClient.setQueryData(orderQueryOptions(id).queryKey, order as unknown as Order);
+            return navigate({ to: '/{-$locale}/start/booking/result/{-$id}', params: (p) => ({ ...p, id }), ignoreBlocker: true });
+          })
+          .then(() => resetFlow());
       }}
       identityStep={(props) => <IdentityChoice {...props} />}
       codeStep={({ skip, ...props }) => <CodeForm {...props} extraActions={skip} />}
