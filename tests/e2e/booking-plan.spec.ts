@@ -169,6 +169,24 @@ test.describe('the harbour plan in step 2', () => {
     await expect(zoom).toContainText('200%');
     await page.screenshot({ path: `${SHOTS}/step2-plan-zoomed-en-390.png`, fullPage: true });
 
+    // The zoom and the part in view outlive the plan's mounts: the list and back, and a turn to
+    // a tablet's width (list and plan side by side) and back.
+    await scroller.evaluate((el) => { el.scrollLeft = el.scrollWidth / 3; el.scrollTop = el.scrollHeight / 4; });
+    const at = () => scroller.evaluate((el) => ({ x: (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth, y: (el.scrollTop + el.clientHeight / 2) / el.scrollHeight }));
+    const before = await at();
+    await toggle.getByRole('button', { name: T.en.listToggle }).click();
+    await expect(plan).toHaveCount(0);
+    await toggle.getByRole('button', { name: T.en.planToggle }).click();
+    await expect(zoom).toContainText('200%');
+    await expect.poll(async () => Math.abs((await at()).x - before.x)).toBeLessThan(0.01);
+    expect(Math.abs((await at()).y - before.y)).toBeLessThan(0.01);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await expect(toggle).toHaveCount(0);
+    await expect(zoom).toContainText('200%');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await toggle.getByRole('button', { name: T.en.planToggle }).click();
+    await expect(zoom).toContainText('200%');
+
     const pick = (await plan.locator('[data-berth^="C"]:not([data-reason])').first().getAttribute('data-berth'))!;
     await berthOn(plan, pick).click();
     await expect(berthOn(plan, pick)).toHaveAttribute('aria-pressed', 'true');

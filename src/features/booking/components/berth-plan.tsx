@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { Minus, Plus } from 'lucide-react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -54,38 +54,54 @@ const MIN_SCALE = 0.75;
 /** Zoom steps of the plan (times the width it fits at); beyond the first, the frame pans both ways. */
 const ZOOMS = [1, 1.5, 2, 3] as const;
 
+/** The point in the middle of the plan's frame, as fractions of the plan. */
+export type PlanCentre = { x: number; y: number } | null;
+
 /**
  * The harbour plan of step 2: every active berth at its position, the fitting free ones
  * selectable, the others shown with why they are not (text on the berth, its name and title).
  * Loaded on demand (import()) so the booking's first step does not carry it.
  */
-export default function BerthPlan({ berth, places, selectedId, onSelect }: {
+export default function BerthPlan({ berth, places, selectedId, onSelect, zoomStep, onZoomStep, centreRef }: {
   berth: BerthDataValues;
   places: readonly PlaceResult[];
   selectedId: string | null;
   onSelect: (placeId: string) => void;
+  /**
+   * The zoom step and the frame's centre are kept by the step around the plan: the plan is
+   * mounted again when the layout changes (turning a tablet across 768 px, the list/plan toggle
+   * on phones) and comes back as it was left.
+   */
+  zoomStep: number;
+  onZoomStep: (step: number) => void;
+  centreRef: RefObject<PlanCentre>;
 }) {
   const { t, i18n } = useLingui();
   const plan = useQuery(planQueryOptions());
   const scroller = useRef<HTMLDivElement>(null);
   const [info, setInfo] = useState<string | null>(null);
-  const [zoomStep, setZoomStep] = useState(0);
   const zoom = ZOOMS[zoomStep]!;
-  // Zooming keeps the point in the middle of the frame in the middle.
-  const keepCentre = useRef<{ x: number; y: number } | null>(null);
+  const centreOf = (el: HTMLElement) => ({ x: (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth, y: (el.scrollTop + el.clientHeight / 2) / el.scrollHeight });
+  // Zooming keeps the point in the middle of the frame in the middle; so does mounting again.
+  const keepCentre = useRef<PlanCentre>(null);
   const zoomTo = (step: number) => {
     const el = scroller.current;
-    if (el) keepCentre.current = { x: (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth, y: (el.scrollTop + el.clientHeight / 2) / el.scrollHeight };
-    setZoomStep(step);
+    if (el) keepCentre.current = centreOf(el);
+    onZoomStep(step);
   };
+  const ready = !!plan.data;
+  const restored = useRef(false);
   useEffect(() => {
     const el = scroller.current;
-    const c = keepCentre.current;
-    if (!el || !c) return;
+    if (!el) return;
+    // Once the plan is there, back where it was left (if it was shown before), then at each zoom.
+    const c = keepCentre.current ?? (restored.current ? null : centreRef.current);
+    restored.current = true;
+    if (!c) return;
     keepCentre.current = null;
     el.scrollLeft = c.x * el.scrollWidth - el.clientWidth / 2;
     el.scrollTop = c.y * el.scrollHeight - el.clientHeight / 2;
-  }, [zoom]);
+  }, [zoom, ready, centreRef]);
   const free = useMemo(() => new Set(places.map((p) => p.place_id)), [places]);
   const long: Record<Unavailable, string> = {
     day_only: t`nur für Tagesgäste`,
@@ -116,11 +132,12 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
     return { x, y: 0, w, h };
   }, [placed, plan.data]);
 
-  // On a narrow screen the plan pans: start with the first choosable berth in view.
+  // On a narrow screen the plan pans: start with the first choosable berth in view (unless the
+  // plan comes back where it was left).
   const firstFree = placed.find((b) => free.has(b.id))?.id;
   useEffect(() => {
     const el = scroller.current;
-    if (!el || !firstFree) return;
+    if (!el || !firstFree || centreRef.current) return;
     const target = el.querySelector<SVGGElement>(`[data-place-id="${selectedId ?? firstFree}"]`);
     if (!target) return;
     const r = target.getBoundingClientRect();
@@ -163,7 +180,8 @@ export default function BerthPlan({ berth, places, selectedId, onSelect }: {
         <button type="button" className="flex size-9 items-center justify-center rounded-md border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-40"
           aria-label={t`Plan vergrößern`} disabled={zoomStep === ZOOMS.length - 1} onClick={() => zoomTo(zoomStep + 1)}><Plus aria-hidden className="size-4" /></button>
       </div>
-      <div ref={scroller} className="max-h-[70vh] overflow-auto rounded-lg border border-slate-200" data-testid="plan-scroller">
+      <div ref={scroller} className="max-h-[70vh] overflow-auto rounded-lg border border-slate-200" data-testid="plan-scroller"
+        onScroll={(e) => { centreRef.current = centreOf(e.currentTarget); }}>
         <HarbourPlan
           berths={placed}
           columns={plan.data.columns}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useRef, useState, useSyncExternalStore } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Ruler } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -11,6 +11,7 @@ import { bookingErrorMessage } from '../api/booking-errors';
 import { placePhotosQueryOptions } from '../api/place-photos';
 import { searchPlacesQueryOptions } from '../api/search-places';
 import type { PlaceResult } from '../api/types';
+import type { PlanCentre } from './berth-plan';
 import { PlacePhoto } from './place-photo';
 import type { BerthDataValues } from '../schemas/berth-values';
 
@@ -60,6 +61,9 @@ export function StepChooseBerth({ berth, notice, onChoose, onBack, forStaff = fa
   const wide = useWide();
   const [view, setView] = useState<'list' | 'plan'>('list');
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The plan's zoom and position outlive its mounts (layout changes, the phone toggle).
+  const [planZoom, setPlanZoom] = useState(0);
+  const planCentre = useRef<PlanCentre>(null);
   const visibleIds = [...(search.data ?? []).slice(0, shown).map((p) => p.place_id), ...(selectedId ? [selectedId] : [])];
   const photos = useQuery({ ...placePhotosQueryOptions(visibleIds), enabled: !!search.data, placeholderData: (previous) => previous });
   if (search.isPending) return <p role="status" className="text-slate-700"><Trans>Wir suchen freie Liegeplätze …</Trans></p>;
@@ -115,7 +119,7 @@ Vielen Dank und viele Grüße`;
         {(wide || view === 'plan') && places.length > 0 && (
           <div className="flex flex-col gap-3 md:sticky md:top-4">
             <Suspense fallback={<p role="status" className="text-slate-700"><Trans>Der Hafenplan lädt …</Trans></p>}>
-              <BerthPlan berth={berth} places={places} selectedId={selectedId} onSelect={setSelectedId} />
+              <BerthPlan berth={berth} places={places} selectedId={selectedId} onSelect={setSelectedId} zoomStep={planZoom} onZoomStep={setPlanZoom} centreRef={planCentre} />
             </Suspense>
             {selected && (
               <section aria-label={t`Ihre Auswahl`} className="flex flex-col gap-2">
