@@ -9,6 +9,10 @@
  * PERF_SCALE=1 (opt-in, Postgres only): 10,000 berths and 1 million stays over ten years,
  * search, booking (rolled back), a calendar month and report_revenue for a year, against the
  * 1,000-berth figures; PERF_SCALE=only runs just that (progress on stderr).
+ * Session 13: the search and the calendar month also as the local REST service sends them
+ * (supabase/local/src/rest: the RPC call with its JSON arguments, every output column, wrapped
+ * into one json document by json_agg), in a request transaction as the caller (withRequest):
+ * what the app's answer costs the database, beside the figure of the rows returned to a client.
  * The data is loaded set-based in replica mode (no per-row triggers); the report facts are then
  * filled by the migrations' backfills (private.refresh_order_report_facts(null),
  * private.refresh_occupancy(null)).
@@ -24,6 +28,10 @@ import type { Database, Queryable } from '../supabase/local/src/db/types.ts';
 import { startPostgresServer, type PostgresServer } from '../supabase/local/test/harness/postgres-server.ts';
 import { derived, quantile, summarise, type BenchRow } from '../supabase/local/bench/types.ts';
 import { beforeSql } from '../tests/db/perf-data.ts';
+import { loadSchema } from '../supabase/local/src/rest/schema.ts';
+import { parseOrder, parseSelect } from '../supabase/local/src/rest/parse.ts';
+import { Aliases, Params, buildNode, quoteIdent, readSql } from '../supabase/local/src/rest/query.ts';
+import { withRequest } from '../supabase/local/src/db/request.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.PERF_RUNS ?? 20);
@@ -34,8 +42,8 @@ const REPORTS = ['report_occupancy', 'report_revenue', 'report_average_stay', 'r
 class Rollback extends Error {}
 
 /** The admin's reports run as authenticated (as PostgREST calls them): the old copies too. */
-const grantBefore = `grant usage on schema perf_before to authenticated;
-  grant execute on all functions in schema perf_before to authenticated;`;
+const grantBefore = `grant usage on schema perf_before to anon, authenticated;
+  grant execute on all functions in schema perf_before to anon, authenticated;`;
 
 /**
  * `berths` more berths (prefix X) and a stay every `every` days per berth over `days` days
@@ -108,20 +116,64 @@ async function timed(db: Database, sql: string, admin: boolean): Promise<number>
   return ms;
 }
 
+/**
+ * The statement the local REST service sends for `POST /rpc/<name>` with the JSON body `args`
+ * (rest/index.ts planRpc: each argument read from the body by json_to_record; rest/query.ts
+ * readSql: every output column, order/limit, one json document), with its parameters.
+ */
+export async function restRpcSql(db: Database, name: string, args: Record<string, unknown>, query: { order?: string; limit?: number } = {}) {
+  const cache = await loadSchema(db);
+  const fn = (cache.functions.get(name) ?? []).find((f) => Object.keys(args).every((k) => f.args.some((a) => a.name === k)));
+  if (!fn) throw new Error(`no function ${name}(${Object.keys(args).join(', ')}) in the REST schema cache`);
+  const p = new Params();
+  const json = p.add(JSON.stringify(args), 'json');
+  const callArgs = Object.keys(args)
+    .map((k) => `${quoteIdent(k)} := (select _a.${quoteIdent(k)} from json_to_record(${json}) as _a(${quoteIdent(k)} ${fn.args.find((a) => a.name === k)!.type}))`)
+    .join(', ');
+  const call = `${quoteIdent(cache.schema)}.${quoteIdent(fn.name)}(${callArgs})`;
+  const table = { name: fn.name, kind: 'f' as const, columns: fn.outColumns, byName: new Map(fn.outColumns.map((c) => [c.name, c])), pk: [] };
+  const root = buildNode(cache, table, call, fn.name, fn.name, parseSelect('*'), new Aliases());
+  if (query.order) root.order = parseOrder(query.order);
+  root.limit = query.limit;
+  root.offset = 0;
+  return { sql: readSql(root, p, { count: false, single: false }), params: p.values };
+}
+
+type Call = string | { sql: string; params: unknown[]; role: 'anon' | 'authenticated' };
+
+/** A REST statement timed inside the request's transaction (role, claims, settings), rolled back. */
+async function timedRest(db: Database, call: Exclude<Call, string>): Promise<number> {
+  let ms = 0;
+  const claims = call.role === 'anon' ? { role: 'anon' } : { sub: ADMIN, role: 'authenticated', aal: 'aal2' };
+  await withRequest(db, { role: call.role, claims, method: 'POST', path: '/rpc', searchPath: ['public', 'extensions'] }, async (tx) => {
+    const started = performance.now();
+    const { rows } = await tx.query<{ body: string; n: number }>(call.sql, call.params);
+    ms = performance.now() - started;
+    if (!(rows[0]?.n > 0)) throw new Error(`REST statement answered no rows: ${call.sql.slice(0, 200)}`);
+    throw new Rollback();
+  }).catch((error) => {
+    if (!(error instanceof Rollback)) throw error;
+  });
+  return ms;
+}
+
+const run1 = (db: Database, call: Call, admin: boolean) => (typeof call === 'string' ? timed(db, call, admin) : timedRest(db, call));
+
 /** Before and after, interleaved, RUNS samples each after a warm-up; p50 and p95. */
-async function pair(db: Database, engine: string, name: string, before: string, after: string, admin: boolean, note: string): Promise<BenchRow[]> {
+async function pair(db: Database, engine: string, name: string, before: Call, after: Call, admin: boolean, note: string): Promise<BenchRow[]> {
   const b: number[] = [];
   const a: number[] = [];
-  await timed(db, before, admin);
-  await timed(db, after, admin);
+  await run1(db, before, admin);
+  await run1(db, after, admin);
   for (let i = 0; i < RUNS; i++) {
-    b.push(await timed(db, before, admin));
-    a.push(await timed(db, after, admin));
+    b.push(await run1(db, before, admin));
+    a.push(await run1(db, after, admin));
   }
   const p95 = (xs: number[]) => Math.round(quantile(xs, 0.95) * 100) / 100;
+  const load = `load average ${loadavg()[0].toFixed(1)}`;
   return [
-    summarise(`${name}, before`, 'ms', b, `${engine}; p95 ${p95(b)} ms; ${note}`, engine),
-    summarise(`${name}, after`, 'ms', a, `${engine}; p95 ${p95(a)} ms; ${note}`, engine),
+    summarise(`${name}, before`, 'ms', b, `${engine}; p95 ${p95(b)} ms; ${note}; ${load}`, engine),
+    summarise(`${name}, after`, 'ms', a, `${engine}; p95 ${p95(a)} ms; ${note}; ${load}`, engine),
   ];
 }
 
@@ -129,6 +181,32 @@ const month = `(current_date - 60, current_date - 30`;
 const year = `(current_date - 365, current_date)`;
 const search = (schema: string) =>
   `select * from ${schema}.search_available_places('overnight', current_date + 10, 9.4, 3.2, current_date + 12)`;
+
+/** Dates as the app sends them (JSON strings), relative to today as the SQL figures are. */
+async function days(db: Database, offsets: number[]): Promise<string[]> {
+  const { rows } = await db.query<{ d: string }>(`select (current_date + k)::text as d from unnest($1::int[]) with ordinality u(k, i) order by i`, [offsets]);
+  return rows.map((r) => r.d);
+}
+
+/**
+ * Search and calendar month as the REST service sends them: after = the public endpoint
+ * (`POST /rpc/search_available_places` as a guest, `POST /rpc/calendar_entries?order=id` as
+ * staff, every row in one document); before = the same statement around the copy in
+ * perf_before (for the calendar the old private function, which had no staff wrapper).
+ */
+async function restCalls(db: Database, what: 'search' | 'calendar'): Promise<[Call, Call]> {
+  if (what === 'search') {
+    const [arrival, departure] = await days(db, [10, 12]);
+    const args = { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 9.4, p_boat_width: 3.2 };
+    const after = await restRpcSql(db, 'search_available_places', args, { limit: 1000 });
+    const before = after.sql.replace('"public"."search_available_places"(', '"perf_before"."search_available_places"(');
+    return [{ ...after, sql: before, role: 'anon' }, { ...after, role: 'anon' }];
+  }
+  const [from, to] = await days(db, [-60, -30]);
+  const after = await restRpcSql(db, 'calendar_entries', { p_from: from, p_to: to }, { order: 'id' });
+  const before = after.sql.replace('"public"."calendar_entries"(', '"perf_before"."calendar_entries"("p_place_id" := null, ');
+  return [{ ...after, sql: before, role: 'authenticated' }, { ...after, role: 'authenticated' }];
+}
 
 async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<Database>): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -144,6 +222,9 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
     const counts = (await db.query<{ b: string; o: string }>(`select (select count(*) from public.places where not archived) as b, (select count(*) from public.orders) as o`)).rows[0];
     const note = `${counts.b} berths, ${counts.o} orders, data built in ${built} s`;
     rows.push(...(await pair(db, engine, 'calendar_entries, one month', `select * from perf_before.calendar_entries${month}, null)`, `select * from private.calendar_entries${month}, null)`, false, note)));
+    const [calBefore, calAfter] = await restCalls(db, 'calendar');
+    rows.push(...(await pair(db, engine, 'calendar_entries, one month, REST statement (one json document)', calBefore, calAfter, false,
+      `${note}; POST /rpc/calendar_entries?order=id as staff, every row in one document (the service's max_rows of 1,000 would split it into 8 pages); the statement inside the request transaction`)));
     for (const r of REPORTS) rows.push(...(await pair(db, engine, `${r}, one year`, `select * from perf_before.${r}${year}`, `select * from public.${r}${year}`, true, note)));
     await db.close();
     // Search: ten years of stays every 14 days on 1,000 berths.
@@ -155,7 +236,11 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
     await db.exec(bulkHarbourSql(1000 - 58, 3650, 14));
     const built2 = Math.round((performance.now() - started) / 1000);
     const c2 = (await db.query<{ b: string; s: string }>(`select (select count(*) from public.places where not archived) as b, (select count(*) from public.place_statuses) as s`)).rows[0];
-    rows.push(...(await pair(db, engine, 'search_available_places, 10 years', search('perf_before'), search('private'), false, `${c2.b} berths, ${c2.s} stays over 10 years, data built in ${built2} s`)));
+    const note2 = `${c2.b} berths, ${c2.s} stays over 10 years, data built in ${built2} s`;
+    rows.push(...(await pair(db, engine, 'search_available_places, 10 years', search('perf_before'), search('private'), false, note2)));
+    const [searchBefore, searchAfter] = await restCalls(db, 'search');
+    rows.push(...(await pair(db, engine, 'search_available_places, 10 years, REST statement (one json document)', searchBefore, searchAfter, false,
+      `${note2}; POST /rpc/search_available_places as a guest (anon); the statement inside the request transaction`)));
   } finally {
     await db.close();
   }
