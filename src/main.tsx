@@ -41,13 +41,17 @@ const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 
 await yieldToBrowser();
 // Without a stored session the visitor is anonymous: known now, so pages that wait for the
 // identity (booking) render at once, like their prerendered HTML (scripts/lib/prerender.ts).
-// With one the shell shows the identity loaded through the client: load it beside the catalogues.
+// With one the shell shows the identity loaded through the client.
+// Every page but /start needs the client before it renders (the root route's beforeLoad): its
+// download starts now, beside the catalogues.
 const session = hasStoredSession();
 if (!session) setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
-const clientLoaded = session ? loadQueryClient() : undefined;
+const withoutClient = router.matchRoutes(router.latestLocation).at(-1)?.staticData.withoutQueryClient;
+const clientLoaded = session || !withoutClient ? loadQueryClient() : undefined;
 // I18nProvider renders nothing until a locale is active: activate before rendering.
 await activateLocale(resolveLocale(window.location.pathname));
-await clientLoaded;
+// A failed download is the router's to report (beforeLoad loads it again).
+await clientLoaded?.catch(() => undefined);
 // The public pages arrive prerendered: load the page (route chunks, catalogues) before the first
 // render, which then replaces that HTML in one commit with the same content.
 await router.load().catch(console.error);
