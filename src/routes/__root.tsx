@@ -18,11 +18,11 @@ declare module '@tanstack/react-router' {
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // Every page, global 404s included, is shown in the locale of its URL prefix or the stored choice.
-  // Every other page has the QueryClient before it renders (its components use react-query's hooks).
+  // Every page but those marked `withoutQueryClient` (/start) has the QueryClient before it
+  // renders: their components use react-query's hooks.
   beforeLoad: async ({ location, matches }) => {
     const client = matches.at(-1)?.staticData.withoutQueryClient ? undefined : loadQueryClient();
-    await activateLocale(resolveLocale(location.pathname), location.pathname);
-    await client;
+    await Promise.all([activateLocale(resolveLocale(location.pathname), location.pathname), client]);
   },
   component: AppShell,
   notFoundComponent: NotFoundPage,
