@@ -1,20 +1,19 @@
 import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
 import { activateLocale, i18n, resolveLocale } from './lib/i18n';
-import { createQueryClient } from './lib/query-client';
+import { loadQueryClient, QueryProvider, queryContext, setQueryData } from './lib/query';
 import { hasStoredSession, identityQueryOptions, watchAuth } from './lib/auth';
 import { reloadForChunkError, shareRouterReloadPolicy } from './lib/chunk-reload';
 import { NotFoundPage } from './components/errors/not-found-page';
 import './index.css';
 
-const queryClient = createQueryClient();
+// The QueryClient loads when a page needs it (src/lib/query.tsx): /start renders without it.
 const router = createRouter({
   routeTree,
-  context: { queryClient },
+  context: { queryClient: queryContext },
   defaultPreload: 'intent',
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
@@ -34,17 +33,25 @@ window.addEventListener('vite:preloadError', (event) => {
 });
 
 // Sessions change in other tabs and by token refresh: keep guards and the drawer in step.
-watchAuth(queryClient, () => void router.invalidate());
+watchAuth(() => void router.invalidate());
 
 // Start-up runs in a few tasks, not one long one: the prerendered page is already on screen
 // and stays responsive to scrolling meanwhile (and total blocking time stays low).
 const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 await yieldToBrowser();
-// I18nProvider renders nothing until a locale is active: activate before rendering.
-await activateLocale(resolveLocale(window.location.pathname));
 // Without a stored session the visitor is anonymous: known now, so pages that wait for the
 // identity (booking) render at once, like their prerendered HTML (scripts/lib/prerender.ts).
-if (!hasStoredSession()) queryClient.setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
+// With one the shell shows the identity loaded through the client.
+// Every page but /start needs the client before it renders (the root route's beforeLoad): its
+// download starts now, beside the catalogues.
+const session = hasStoredSession();
+if (!session) setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
+const withoutClient = router.matchRoutes(router.latestLocation).at(-1)?.staticData.withoutQueryClient;
+const clientLoaded = session || !withoutClient ? loadQueryClient() : undefined;
+// I18nProvider renders nothing until a locale is active: activate before rendering.
+await activateLocale(resolveLocale(window.location.pathname));
+// A failed download is the router's to report (beforeLoad loads it again).
+await clientLoaded?.catch(() => undefined);
 // The public pages arrive prerendered: load the page (route chunks, catalogues) before the first
 // render, which then replaces that HTML in one commit with the same content.
 await router.load().catch(console.error);
@@ -63,9 +70,9 @@ startTransition(() =>
   createRoot(container).render(
     <StrictMode>
       <I18nProvider i18n={i18n}>
-        <QueryClientProvider client={queryClient}>
+        <QueryProvider>
           <RouterProvider router={router} />
-        </QueryClientProvider>
+        </QueryProvider>
       </I18nProvider>
       <Interactive />
     </StrictMode>,

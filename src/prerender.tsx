@@ -6,11 +6,10 @@
  */
 import { renderToString } from 'react-dom/server';
 import { I18nProvider } from '@lingui/react';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryHistory, createRouter } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
 import { activateLocale, i18n, resolveLocale, stripLocale } from './lib/i18n';
-import { createQueryClient } from './lib/query-client';
+import { peekQueryClient, QueryProvider, queryContext, setQueryData } from './lib/query';
 import { identityQueryOptions } from './lib/auth';
 import { documentTitle } from './lib/page-title';
 import { initialTabState, recordVisit } from './components/layout/tab-history';
@@ -29,12 +28,11 @@ export interface Rendered {
 /** Renders `path` (e.g. /en/service) as a visitor without a session sees it first. */
 export async function render(path: string): Promise<Rendered> {
   const locale = resolveLocale(path);
-  const queryClient = createQueryClient();
   // No stored session: the app knows this before its first render (main.tsx does the same).
-  queryClient.setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
+  setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
   const router = createRouter({
     routeTree,
-    context: { queryClient },
+    context: { queryClient: queryContext },
     history: createMemoryHistory({ initialEntries: [path] }),
     isServer: true,
     defaultNotFoundComponent: NotFoundPage,
@@ -47,13 +45,14 @@ export async function render(path: string): Promise<Rendered> {
   if (failed) throw new Error(`prerender ${path}: ${failed.routeId} is ${failed.status} (${String(failed.error)})`);
   const html = renderToString(
     <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
+      <QueryProvider>
         <RouterProvider router={router} />
-      </QueryClientProvider>
+      </QueryProvider>
     </I18nProvider>,
   );
   const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '');
-  queryClient.clear();
+  // The next page starts from an empty cache, as a first visit does.
+  peekQueryClient()?.clear();
   return {
     // The router's server-only scripts (scroll restoration, hydration data) are not wanted:
     // the app renders afresh over this markup.

@@ -1,7 +1,8 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { notFound } from '@tanstack/react-router';
 import { authStorageKey } from './env';
 import type { AppSupabaseClient } from './supabase';
+import { loadQueryClient } from './query';
 
 export interface Roles {
   admin: boolean;
@@ -80,8 +81,9 @@ export async function getSupabase(): Promise<AppSupabaseClient> {
 }
 
 /** Wires auth events to the query cache and the router; signing out clears every cached query. */
-export function watchAuth(queryClient: QueryClient, invalidateRouter: () => void) {
+export function watchAuth(invalidateRouter: () => void) {
   onAuthChange = async (event) => {
+    const queryClient = await loadQueryClient();
     if (event === 'SIGNED_OUT') queryClient.clear();
     await queryClient.invalidateQueries({ queryKey: ['identity'] });
     invalidateRouter();

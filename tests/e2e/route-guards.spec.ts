@@ -218,6 +218,8 @@ test.describe('the guard itself', () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/de/service');
   await settle(page);
+  // The app has replaced the prerendered markup (which it does in one commit, dropping what is injected below before it).
+  await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('inert'));
   await settleLayout(page);
   expect(await measure(page, 390)).toEqual([]);
   // A long unbroken word, the footer without its room above the bottom tabs, the h1 pulled up under the top bar.

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
+import { useAppQuery } from '@/lib/query';
 import { clsx } from 'clsx';
 import { TopBar } from './top-bar';
 import { BottomNav } from './bottom-nav';
@@ -19,7 +19,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
   const tabs = useTabHistory();
   const stack = tabs.stacks[tabs.active];
   const backPath = stack.length > 1 ? stack[stack.length - 2] : undefined;
-  const { data: identity } = useQuery(identityQueryOptions);
+  const { data: identity } = useAppQuery(identityQueryOptions);
   const inBackOffice = useRouterState({ select: (s) => s.matches.some((m) => m.routeId === '/{-$locale}/account/admin' && m.status === 'success') });
   const backOfficeModule = useBackOfficeModule();
   const staffRoles = identity?.status === 'loggedIn' && isStaff(identity) ? identity.roles : undefined;

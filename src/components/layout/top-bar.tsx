@@ -1,9 +1,9 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft } from 'lucide-react';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
+import { useAppQuery } from '@/lib/query';
 import { clsx } from 'clsx';
 import { LanguageSwitch } from './language-switch';
 import { PathLink } from './path-link';
@@ -20,7 +20,7 @@ const StaffDrawer = lazy(() => import('./staff-drawer').then((m) => ({ default: 
  */
 export function TopBar({ backPath, tabs, menu, wide }: { backPath?: string; tabs: TabState; menu?: ReactNode; wide?: boolean }) {
   const { t } = useLingui();
-  const { data: identity } = useQuery(identityQueryOptions);
+  const { data: identity } = useAppQuery(identityQueryOptions);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden">
       <div className={clsx('mx-auto flex h-14 items-center gap-2 px-3 md:px-6', wide ? 'max-w-none' : 'max-w-6xl')}>

@@ -49,6 +49,9 @@ export const harbourIntroQueryOptions = queryOptions({
   staleTime: 5 * 60_000,
 });
 
+/** A phone number as a tel: link (digits and the leading +). */
+export const telHref = (phone: string) => `tel:${phone.replace(/\(0\)/g, '').replace(/[^\d+]/g, '')}`;
+
 /** The position on OpenStreetMap (a marker at the harbour). */
 export function openStreetMapUrl(latitude: number, longitude: number): string {
   return `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;

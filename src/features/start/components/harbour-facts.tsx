@@ -3,6 +3,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { harbour } from '@/lib/harbour';
 import { harbourIntroQueryOptions } from '../api/harbour-intro';
 
+export { telHref } from '../api/harbour-intro';
+
 /** The harbour's address, phone, e-mail and office hours as the contact, door-code and legal pages show them. */
 export interface HarbourFacts {
   street: string;
@@ -17,9 +19,6 @@ export interface HarbourFacts {
   phone: string;
   email: string;
 }
-
-/** A phone number as a tel: link (digits and the leading +). */
-export const telHref = (phone: string) => `tel:${phone.replace(/\(0\)/g, '').replace(/[^\d+]/g, '')}`;
 
 const span = (opens: string | null, closes: string | null) => (opens && closes ? `${opens}–${closes}` : null);
 

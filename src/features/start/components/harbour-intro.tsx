@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Clock, Mail, MapPin, Phone, Radio, Ship } from 'lucide-react';
 import { StartCard, StartCardContent, StartCardHeader, StartCardTitle } from './start-card';
 import { formatDecimal } from '@/lib/numbers';
-import { harbourIntroQueryOptions, openStreetMapUrl, type HarbourIntro as Intro } from '../api/harbour-intro';
-import { telHref } from './harbour-facts';
+import { useAppQuery } from '@/lib/query';
+import { harbourIntroQueryOptions, openStreetMapUrl, telHref, type HarbourIntro as Intro } from '../api/harbour-intro';
 
 function hours(opens: string | null, closes: string | null) {
   return opens && closes ? `${opens}–${closes}` : null;
@@ -59,7 +58,7 @@ function WaterApproach({ intro }: { intro: Intro }) {
 /** The start page's introduction of the harbour: address and map, office hours, the approach by water (harbour_intro(), set by admins). */
 export function HarbourIntro() {
   const { t } = useLingui();
-  const intro = useQuery(harbourIntroQueryOptions);
+  const intro = useAppQuery(harbourIntroQueryOptions);
   const data = intro.data;
   const unavailable = intro.isError || (!intro.isPending && !data);
   const status = intro.isPending ? <Trans>Wird geladen …</Trans> : <Trans>Zurzeit nicht verfügbar – Adresse und Öffnungszeiten finden Sie auch unter Kontakt.</Trans>;

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, CalendarCheck, Euro, Film, MapPinned, Newspaper } from 'lucide-react';
@@ -6,12 +5,13 @@ import { Page, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button-variants';
 import { StartCard, StartCardContent, StartCardDescription, StartCardHeader, StartCardTitle } from './start-card';
 import { formatEuro, prices } from '@/lib/prices';
+import { useAppQuery } from '@/lib/query';
 import { activeNewsQueryOptions } from '../api/active-news';
 import { HarbourIntro } from './harbour-intro';
 
 function News() {
   const { t, i18n } = useLingui();
-  const news = useQuery(activeNewsQueryOptions);
+  const news = useAppQuery(activeNewsQueryOptions);
   if (news.isPending) return <p className="text-slate-600"><Trans>News werden geladen …</Trans></p>;
   if (news.isError) return <p className="text-slate-600"><Trans>Die News sind zurzeit nicht verfügbar.</Trans></p>;
   if (!news.data?.length) return <p className="text-slate-600"><Trans>Zurzeit gibt es keine Neuigkeiten aus dem Hafen.</Trans></p>;

@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { createFileRoute } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { BookingFlow } from '@/features/booking/components/booking-flow';
-import { finishFlow, getFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
+import { finishFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
 import type { Order } from '@/features/orders/api/types';
 
 // Steps 3 and 4 load when the flow reaches them (the booking flow shows them in a Suspense).
@@ -19,8 +19,11 @@ export const Route = createFileRoute('/{-$locale}/start/booking/')({
   },
   loaderDeps: ({ search }) => ({ step: search.step }),
   loader: async ({ context, deps }) => {
+    if (deps.step !== 2) return;
+    // The flow's code comes with the page (its component's chunk): not in every page's first download.
+    const { getFlow } = await import('@/features/booking/hooks/use-booking-flow');
     const berth = getFlow().berth;
-    if (deps.step === 2 && berth) {
+    if (berth) {
       const { searchPlacesQueryOptions } = await import('@/features/booking/api/search-places');
       await context.queryClient.prefetchQuery(searchPlacesQueryOptions(berth));
     }
