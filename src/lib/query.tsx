@@ -69,6 +69,11 @@ export interface AppQueryOptions<T> {
   queryFn?: (context: never) => T | Promise<T>;
   staleTime?: unknown;
   retry?: unknown;
+  /**
+   * As useQuery's: false keeps the query from fetching (it stays pending). Before the client is
+   * loaded only `false` counts (the callback form is not used by these call sites).
+   */
+  enabled?: unknown;
 }
 
 export interface AppQueryResult<T> {
@@ -144,7 +149,8 @@ function fetchEntry<T>(entry: Entry, options: AppQueryOptions<T>) {
 }
 
 /**
- * `useQuery` for components on pages without the client (the shell, the start page): the same
+ * `useQuery` for components on pages without the client (the shell, the start page, booking
+ * step 1): the same
  * result fields, from the small cache above until the client is loaded, then from a
  * QueryObserver on it as `useQuery` would (invalidations refetch it, it sees setQueryData).
  */
@@ -158,17 +164,18 @@ export function useAppQuery<T>(options: AppQueryOptions<T>): AppQueryResult<T> {
   }
   const observer = loaded ? holder.observer : undefined;
   const entry = observer ? undefined : entryFor(options.queryKey);
+  const enabled = options.enabled !== false;
   const subscribe = useCallback(
     (listener: () => void) => {
       if (observer && loaded) return observer.subscribe(loaded.notifyManager.batchCalls(listener));
       entry!.listeners.add(listener);
       const stale = entry!.result.status !== 'success' || Date.now() - entry!.updatedAt > staleMs(options.staleTime);
-      if (stale) fetchEntry(entry!, options);
+      if (stale && enabled) fetchEntry(entry!, options);
       return () => void entry!.listeners.delete(listener);
     },
-    // The options of a call site are a module constant.
+    // The options of a call site are a module constant but for its key and `enabled`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [observer, entry],
+    [observer, entry, enabled],
   );
   const snapshot = () => (observer ? observer.getCurrentResult() : entry!.result);
   useSyncExternalStore(subscribe, snapshot, snapshot);

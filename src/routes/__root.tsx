@@ -18,7 +18,7 @@ declare module '@tanstack/react-router' {
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // Every page, global 404s included, is shown in the locale of its URL prefix or the stored choice.
-  // Every page but those marked `withoutQueryClient` (/start) has the QueryClient before it
+  // Every page but those marked `withoutQueryClient` (/start, booking step 1) has the QueryClient before it
   // renders: their components use react-query's hooks.
   beforeLoad: async ({ location, matches }) => {
     const client = matches.at(-1)?.staticData.withoutQueryClient ? undefined : loadQueryClient();

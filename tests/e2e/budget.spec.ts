@@ -10,9 +10,12 @@ const dist = resolve(import.meta.dirname, '../../reports/e2e-dist');
 /**
  * Initial JavaScript of a page: every script of the app's origin fetched until the network is
  * idle, gzip -9 per file (docs/decisions.md, "First-load JavaScript (issue 25 item 5; session 12)").
- * Targets of issue 25: 110 KB for /start and 160 KB for /start/booking; the budgets below are
- * what session 12 reached plus 3 KB, so a regression fails here.
+ * Targets of issue 25: 110 KB for /start and 160 KB for /start/booking. /start/booking's budget
+ * is the target (153 KB reached in session 13); /start's is what was reached plus 2 KB, so a
+ * regression fails here. Neither page carries react-query's core (query-core's "Missing queryFn"
+ * message): their queries run through src/lib/query.tsx until a later step loads the client.
  */
+const holds = (files: string[], text: string) => files.filter((file) => readFileSync(resolve(dist, `.${file}`), 'utf8').includes(text));
 async function initialJs(page: Page, path: string, heading: string) {
   const scripts = new Set<string>();
   page.on('response', (response) => {
@@ -40,21 +43,23 @@ async function initialJs(page: Page, path: string, heading: string) {
   return { kb, supabaseJs, files: [...scripts] };
 }
 
-test('initial JavaScript for /start stays within its budget (122 KB gzip; no supabase-js, no tailwind-merge)', async ({ page }) => {
+test('initial JavaScript for /start stays within its budget (122 KB gzip; no supabase-js, no tailwind-merge, no react-query core)', async ({ page }) => {
   const { kb, supabaseJs, files } = await initialJs(page, '/start', 'Willkommen im Hafen Düsseldorf');
   expect(supabaseJs).toBe(false);
   // The shell and the start page join classes with clsx (src/lib/utils.ts): no file holds
   // tailwind-merge (its config names the class group `bg-size`).
-  expect(files.filter((file) => readFileSync(resolve(dist, `.${file}`), 'utf8').includes('`bg-size`'))).toEqual([]);
+  expect(holds(files, '`bg-size`')).toEqual([]);
+  expect(holds(files, 'Missing queryFn')).toEqual([]);
   expect(kb).toBeLessThan(122);
 });
 
-test('initial JavaScript for /start/booking stays within its budget (170 KB gzip; the later steps, the calendar, the leave dialog and zod load when used; no tailwind-merge)', async ({ page }) => {
+test('initial JavaScript for /start/booking stays within its budget (160 KB gzip; the later steps, the calendar, the leave dialog, zod and react-query load when used; no tailwind-merge)', async ({ page }) => {
   const { kb, supabaseJs, files } = await initialJs(page, '/start/booking', 'Liegeplatz buchen');
   expect(supabaseJs).toBe(false);
   // Step 1 joins classes with clsx (features/booking/components/clsx-ui.ts): no tailwind-merge.
-  expect(files.filter((file) => readFileSync(resolve(dist, `.${file}`), 'utf8').includes('`bg-size`'))).toEqual([]);
-  expect(kb).toBeLessThan(170);
+  expect(holds(files, '`bg-size`')).toEqual([]);
+  expect(holds(files, 'Missing queryFn')).toEqual([]);
+  expect(kb).toBeLessThan(160);
 });
 
 /** The class lists of the page's elements that tailwind-merge would change (none may, where classes are joined with clsx). */

@@ -1,5 +1,5 @@
 /**
- * src/lib/query.tsx: the shell and the start page query without react-query's client until a
+ * src/lib/query.tsx: the shell, the start page and booking step 1 query without react-query's client until a
  * page loads it; then the client has what they fetched, and they follow it (invalidations
  * refetch, setQueryData shows). The module's state is per file: the tests run in order.
  */
@@ -59,6 +59,22 @@ describe('useAppQuery before and after the QueryClient loads', () => {
     render(<Failing />);
     await waitFor(() => expect(screen.getByTestId('failing').textContent).toBe('offline'), { timeout: 3000 });
     expect(failing).toHaveBeenCalledTimes(2);
+  });
+
+  it('a query with enabled false does not fetch (pending) until it is enabled, as useQuery', async () => {
+    const fetchFairs = vi.fn(async () => 'fairs');
+    function Fairs({ on }: { on: boolean }) {
+      const query = useAppQuery({ queryKey: ['fairs'], queryFn: fetchFairs, enabled: on });
+      return <p data-testid="fairs">{query.isPending ? 'pending' : query.data}</p>;
+    }
+    const { rerender } = render(<Fairs on={false} />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(screen.getByTestId('fairs').textContent).toBe('pending');
+    expect(fetchFairs).not.toHaveBeenCalled();
+    rerender(<Fairs on />);
+    await waitFor(() => expect(screen.getByTestId('fairs').textContent).toBe('fairs'));
+    expect(fetchFairs).toHaveBeenCalledTimes(1);
+    expect(peekQueryClient()).toBeUndefined();
   });
 
   it('hands its data to the client when it loads; mounted components then follow the client', async () => {

@@ -1,9 +1,9 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
 import { Stepper } from '@/components/ui/stepper';
 import { identityQueryOptions } from '@/lib/auth';
+import { loadQueryClient, peekQueryClient, useAppQuery } from '@/lib/query';
 import { decimalInput } from '@/lib/numbers';
 import { addDaysIso, berlinToday } from '@/lib/dates';
 import { bookingKeys } from '../api/keys';
@@ -17,8 +17,9 @@ import { StepBerthData } from './step-berth-data';
 
 // Step 1 is the prerendered first screen; the later steps (their dialogs, the quote, the
 // booking call) load when the flow reaches them, not with the page.
-const StepChooseBerth = lazy(() => import('./step-choose-berth').then((m) => ({ default: m.StepChooseBerth })));
-const StepSummary = lazy(() => import('./step-summary').then((m) => ({ default: m.StepSummary })));
+// Steps 2 and 5 query through react-query: its client loads with them (step 1 does without it).
+const StepChooseBerth = lazy(() => Promise.all([import('./step-choose-berth'), loadQueryClient()]).then(([m]) => ({ default: m.StepChooseBerth })));
+const StepSummary = lazy(() => Promise.all([import('./step-summary'), loadQueryClient()]).then(([m]) => ({ default: m.StepSummary })));
 
 export interface IdentityStepProps {
   initial?: { email?: string; firstName?: string; lastName?: string };
@@ -53,12 +54,11 @@ export function BookingFlow({
   codeStep: (props: CodeStepProps) => ReactNode;
 }) {
   const { t, i18n } = useLingui();
-  const queryClient = useQueryClient();
   const flow = useBookingFlow();
-  const identity = useQuery(identityQueryOptions);
+  const identity = useAppQuery(identityQueryOptions);
   const loggedIn = identity.data?.status === 'loggedIn';
   const userId = identity.data && 'userId' in identity.data ? identity.data.userId : undefined;
-  const profile = useQuery({ ...profileQueryOptions(userId ?? ''), enabled: loggedIn && !!userId });
+  const profile = useAppQuery({ ...profileQueryOptions(userId ?? ''), enabled: loggedIn && !!userId });
   const step = Math.min(requestedStep, reachableStep(flow, loggedIn)) as Step;
   const titles = [t`Liegeplatzdaten`, t`Ihr Liegeplatz`, t`Wie möchten Sie fortfahren?`, t`E-Mail bestätigen`, t`Zusammenfassung`];
 
@@ -113,7 +113,7 @@ export function BookingFlow({
           newCustomer: id.mode === 'new',
           onVerified: () => {
             updateFlow({ identity: { ...id, verified: true, skipped: false } });
-            void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
+            void peekQueryClient()?.invalidateQueries({ queryKey: bookingKeys.all });
             goTo(5);
           },
           skip: (
@@ -137,7 +137,7 @@ export function BookingFlow({
           onBooked={onBooked}
           onBerthTaken={() => {
             updateFlow({ place: undefined, notice: 'berth-taken' });
-            void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
+            void peekQueryClient()?.invalidateQueries({ queryKey: bookingKeys.all });
             goTo(2, { replace: true });
           }}
         />

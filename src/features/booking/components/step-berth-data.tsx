@@ -1,5 +1,4 @@
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { addDaysIso, berlinToday, formatDay } from '@/lib/dates';
@@ -7,6 +6,7 @@ import { fairPeriodsQueryOptions } from '../api/fair-periods';
 import { Button, Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage, Input, Label } from './clsx-ui';
 import { emptyBerthData, type BerthDataValues } from '../schemas/berth-values';
 import { DatePicker } from '@/components/ui/date-picker';
+import { useAppQuery } from '@/lib/query';
 
 // The form validates with zod (schemas/berth-data.ts) through a resolver that loads when the form
 // is first focused or touched, or at the latest when it is submitted: zod is not part of the
@@ -28,7 +28,7 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
   const arrival = useWatch({ control: form.control, name: 'arrival' });
   // The departure's calendar starts the day after the arrival (typed days are still checked by the schema).
   const departureFrom = /^\d{4}-\d{2}-\d{2}$/.test(arrival ?? '') ? addDaysIso(arrival, 1) : berlinToday();
-  const fairs = useQuery({ ...fairPeriodsQueryOptions, enabled: kind === 'fair' });
+  const fairs = useAppQuery({ ...fairPeriodsQueryOptions, enabled: kind === 'fair' });
   const kinds = [
     ['overnight', t`Übernachtung`, t`Ab 14:00 Uhr am Anreisetag bis 12:00 Uhr am Abreisetag`],
     ['day', t`Tagesliegeplatz`, t`Ohne Übernachtung: bis zu 5 Stunden zwischen 08:00 und 22:00 Uhr`],

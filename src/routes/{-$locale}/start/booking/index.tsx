@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { createFileRoute } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { BookingFlow } from '@/features/booking/components/booking-flow';
+import { loadQueryClient } from '@/lib/query';
 import { finishFlow, resetFlow, type Step } from '@/features/booking/hooks/use-booking-flow';
 import type { Order } from '@/features/orders/api/types';
 
@@ -11,6 +11,8 @@ const CodeForm = lazy(() => import('@/features/identity/components/code-form').t
 
 /** The five booking steps; the step is in the URL, the data in session storage (a reload keeps the flow). */
 export const Route = createFileRoute('/{-$locale}/start/booking/')({
+  // Step 1 renders without react-query (useAppQuery); steps 2 and 5 load its client with their code.
+  staticData: { withoutQueryClient: true },
   // Route options are in the initial bundle of every page: no zod here, and the search code
   // is imported inside the loader.
   validateSearch: (search: Record<string, unknown>): { step?: number } => {
@@ -34,7 +36,6 @@ export const Route = createFileRoute('/{-$locale}/start/booking/')({
 function BookingRoute() {
   const { step } = Route.useSearch();
   const navigate = Route.useNavigate();
-  const queryClient = useQueryClient();
   return (
     <BookingFlow
       requestedStep={step ?? 1}
@@ -44,8 +45,8 @@ function BookingRoute() {
         finishFlow();
         // create_booking returns the order row: the result page needs no second round trip. (The
         // orders feature loads here, with the result page, not with step 1.)
-        void import('@/features/orders/api/order')
-          .then(({ orderQueryOptions }) => {
+        void Promise.all([import('@/features/orders/api/order'), loadQueryClient()])
+          .then(([{ orderQueryOptions }, queryClient]) => {
             queryClient.setQueryData(orderQueryOptions(id).queryKey, order as unknown as Order);
             return navigate({ to: '/{-$locale}/start/booking/result/{-$id}', params: (p) => ({ ...p, id }), ignoreBlocker: true });
           })
