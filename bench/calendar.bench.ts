@@ -91,12 +91,13 @@ function berlinDay(offset: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The calendar function as it was before 20261122002200 (from 20261122001700), for the comparison. */
+/**
+ * The calendar function as it was before 20261122002200 (from 20261122001700, a migration folded
+ * into the baseline since: kept in bench/fixtures), for the comparison.
+ */
 function calendarBefore(): string {
-  const sql = readFileSync(resolve(root, 'supabase/migrations/20261122001700_operations_performance.sql'), 'utf8');
-  const start = sql.indexOf('create or replace function private.calendar_days');
-  const end = sql.indexOf('$$;', start) + 3;
-  return sql.slice(start, end).replace('private.calendar_days(', 'private.bench_calendar_days_before(');
+  const sql = readFileSync(resolve(root, 'bench/fixtures/calendar-days-before.sql'), 'utf8');
+  return sql.replace('private.calendar_days(', 'private.bench_calendar_days_before(');
 }
 
 /** A year of stays on 1,000 more berths (the data of supabase/local/bench/operations.bench.ts). */
