@@ -1012,6 +1012,33 @@ revoke execute on function public.record_desk_refund(uuid, public.payment_method
 
 -- Staff refund (part of) an online payment: the rules are checked here, the edge function
 -- refund-payment then asks Stripe; the ledger follows Stripe's refund events.
+-- The online payment a refund of p_cents goes to (a refund of the stay, a deposit's return):
+-- the order's Stripe payment with enough left (else the latest); refused when the order has no
+-- online payment (a desk payment goes back in cash or by transfer) or that payment has less
+-- left than the refund.
+create function private.online_refund_payment(p_order_id uuid, p_cents bigint, out payment_intent text, out refundable_cents bigint)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  select p.provider_payment_id, private.payment_refundable(p.id) into payment_intent, refundable_cents
+    from public.payments p
+   where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
+   order by private.payment_refundable(p.id) >= p_cents desc, p.recorded_at desc, p.id
+   limit 1;
+  if not found then
+    raise exception 'no_online_payment' using errcode = 'P0001', hint = 'Paid at the desk: refunded in cash or by transfer (record_desk_refund, return_deposit).';
+  end if;
+  if refundable_cents < p_cents then
+    raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'A refund never exceeds what is left of the online payment.';
+  end if;
+end
+$$;
+comment on function private.online_refund_payment(uuid, bigint) is 'The Stripe payment intent a refund of p_cents goes to and what it has left; refuses an order without an online payment and a payment with too little left.';
+revoke execute on function private.online_refund_payment(uuid, bigint) from public;
+
 create function private.prepare_online_refund(p_order_id uuid, p_amount_cents integer)
 returns jsonb
 language plpgsql
@@ -1034,22 +1061,12 @@ begin
   if not found then
     raise exception 'order_not_found' using errcode = 'PT404';
   end if;
-  select p.provider_payment_id, private.payment_refundable(p.id) as refundable into v_payment
-    from public.payments p
-   where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
-   order by private.payment_refundable(p.id) >= p_amount_cents desc, p.recorded_at desc, p.id
-   limit 1;
-  if not found then
-    raise exception 'no_online_payment' using errcode = 'P0001', hint = 'A desk payment is refunded in cash or by transfer (record_desk_refund).';
-  end if;
-  if p_amount_cents > v_payment.refundable then
-    raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'A refund never exceeds what is left of the online payment.';
-  end if;
+  select r.payment_intent, r.refundable_cents as refundable into v_payment from private.online_refund_payment(p_order_id, p_amount_cents) r;
   select * into v_ledger from private.order_ledger(p_order_id);
   if v_order.status = 'completed' and v_ledger.paid_cents - v_ledger.refunded_cents - p_amount_cents <= 0 then
     raise exception 'order_not_refundable' using errcode = 'P0001', hint = 'A completed stay is not refunded in full.';
   end if;
-  return jsonb_build_object('payment_intent', v_payment.provider_payment_id, 'refundable_cents', v_payment.refundable);
+  return jsonb_build_object('payment_intent', v_payment.payment_intent, 'refundable_cents', v_payment.refundable);
 end
 $$;
 comment on function private.prepare_online_refund(uuid, integer) is 'The rule behind public.prepare_online_refund (security definer, not exposed by the API).';

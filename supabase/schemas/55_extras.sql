@@ -368,32 +368,6 @@ $$;
 comment on function private.queue_deposit_return_notice(public.orders, public.order_extras, public.payment_method, bigint) is 'Queues the e-mail that tells the guest a deposit went back: the item, the amount, how (cash, transfer, card via Stripe) and when, in the booking''s language.';
 revoke execute on function private.queue_deposit_return_notice(public.orders, public.order_extras, public.payment_method, bigint) from public;
 
--- The online payment a deposit's refund goes to: the order's Stripe payment with enough left
--- (else the latest); refused when the deposit was paid at the desk or the payment has less
--- left than the refund.
-create function private.deposit_refund_payment(p_order_id uuid, p_back bigint, out payment_intent text, out refundable_cents bigint)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  select p.provider_payment_id, private.payment_refundable(p.id) into payment_intent, refundable_cents
-    from public.payments p
-   where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
-   order by private.payment_refundable(p.id) >= p_back desc, p.recorded_at desc, p.id
-   limit 1;
-  if not found then
-    raise exception 'no_online_payment' using errcode = 'P0001', hint = 'This deposit was paid at the desk: give it back in cash or by transfer.';
-  end if;
-  if refundable_cents < p_back then
-    raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'The online payment has less left than the deposit.';
-  end if;
-end
-$$;
-comment on function private.deposit_refund_payment(uuid, bigint) is 'The Stripe payment intent a deposit refund of p_back cents goes to, and what it has left; refuses desk-paid deposits and a payment with too little left.';
-revoke execute on function private.deposit_refund_payment(uuid, bigint) from public;
-
 -- Staff take a deposit's item back (the cooler, the barrier key): the deposit no longer bills
 -- (an invoiced order's documents are corrected: cancellation and new invoice), and what the
 -- guest paid for it goes back: in cash or by transfer as a refund in the ledger (a cash refund
@@ -443,7 +417,7 @@ begin
   select * into v_ledger from private.order_ledger(v_order.id);
   v_back := greatest(0, least(v_amount, v_ledger.paid_cents - v_ledger.refunded_cents - v_order.price_cents));
   if v_back > 0 and p_method = 'online' then
-    select r.payment_intent, r.refundable_cents into v_pi, v_refundable from private.deposit_refund_payment(v_order.id, v_back) r;
+    select r.payment_intent, r.refundable_cents into v_pi, v_refundable from private.online_refund_payment(v_order.id, v_back) r;
   elsif v_back > 0 then
     perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
                                        'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name, true);
@@ -564,7 +538,7 @@ begin
     if v_back <= 0 then
       raise exception 'order_extra_closed' using errcode = 'P0001', hint = 'Already returned and paid back.';
     end if;
-    select r.payment_intent, r.refundable_cents into v_pi, v_refundable from private.deposit_refund_payment(v_order.id, v_back) r;
+    select r.payment_intent, r.refundable_cents into v_pi, v_refundable from private.online_refund_payment(v_order.id, v_back) r;
     return jsonb_build_object('order_id', v_order.id, 'order_extra_id', v_row.id, 'back_cents', v_back, 'payment_intent', v_pi,
                               'refundable_cents', v_refundable, 'attempt', private.deposit_refund_attempt(v_row.id), 'retry', true);
   end if;
