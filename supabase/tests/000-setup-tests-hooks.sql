@@ -124,6 +124,32 @@ as $$
                (p_quote ->> 'vat_cents')::int, (p_quote ->> 'gross_cents')::int]
 $$;
 
+-- A Stripe event as the webhook passes it on (the stripe package's Event around a Checkout
+-- Session, PaymentIntent or Refund), and its recording as stripe-webhook does it (service role).
+create or replace function tests.stripe_event(p_id text, p_type text, p_object jsonb)
+returns jsonb
+language sql
+immutable
+as $$
+  select jsonb_build_object('id', p_id, 'object', 'event', 'api_version', '2026-10-28.endive', 'created', 1810000000,
+                            'livemode', false, 'pending_webhooks', 1, 'request', jsonb_build_object('id', null, 'idempotency_key', null),
+                            'type', p_type, 'data', jsonb_build_object('object', p_object))
+$$;
+
+create or replace function tests.record_stripe_event(p_event jsonb)
+returns jsonb
+language plpgsql
+as $$
+declare
+  v jsonb;
+begin
+  set local role service_role;
+  v := public.record_stripe_event(p_event);
+  reset role;
+  return v;
+end
+$$;
+
 grant execute on all functions in schema tests to anon, authenticated, service_role, supabase_auth_admin;
 commit;
 

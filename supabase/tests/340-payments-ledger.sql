@@ -39,11 +39,6 @@ select set_config('tests.' || lower(boat ->> 'name'), id::text, true) from publi
 
 -- Stripe events as the webhook passes them on (shapes of the stripe package's Event, Checkout
 -- Session, PaymentIntent and Refund).
-create function pg_temp.event(p_id text, p_type text, p_object jsonb) returns jsonb language sql as $$
-  select jsonb_build_object('id', p_id, 'object', 'event', 'api_version', '2026-10-28.endive', 'created', 1810000000,
-                            'livemode', false, 'pending_webhooks', 1, 'request', jsonb_build_object('id', null, 'idempotency_key', null),
-                            'type', p_type, 'data', jsonb_build_object('object', p_object))
-$$;
 create function pg_temp.session(p_id text, p_order text, p_amount integer, p_pi text, p_payment_status text default 'paid', p_currency text default 'eur')
 returns jsonb language sql as $$
   select jsonb_build_object('id', p_id, 'object', 'checkout.session', 'amount_total', p_amount, 'currency', p_currency,
@@ -61,14 +56,6 @@ create function pg_temp.refund(p_id text, p_pi text, p_amount integer, p_status 
   select jsonb_build_object('id', p_id, 'object', 'refund', 'amount', p_amount, 'currency', 'eur', 'payment_intent', p_pi,
                             'status', p_status, 'metadata', '{}'::jsonb)
 $$;
-create function pg_temp.stripe(p_event jsonb) returns jsonb language plpgsql as $$
-declare v jsonb;
-begin
-  set local role service_role;
-  v := public.record_stripe_event(p_event);
-  reset role;
-  return v;
-end $$;
 create function pg_temp.session_recorded(p_order text, p_session text, p_amount integer default 3332) returns void language plpgsql as $$
 begin
   set local role service_role;
@@ -116,7 +103,7 @@ select is(public.begin_online_payment(current_setting('tests.gast')::uuid) ->> '
 
 -- ---------------------------------------------------------------- who may record
 select tests.authenticate_as('customer');
-select throws_ok($$ select public.record_stripe_event(pg_temp.event('evt_forged', 'checkout.session.completed',
+select throws_ok($$ select public.record_stripe_event(tests.stripe_event('evt_forged', 'checkout.session.completed',
                       pg_temp.session('cs_forged', current_setting('tests.online'), 3332, 'pi_forged'))) $$,
   '42501', null, 'a customer cannot call the webhook''s function');
 select throws_ok($$ select public.record_checkout_session(current_setting('tests.online')::uuid, 'cs_forged', 'https://x.test/', 3332, now()) $$,
@@ -125,7 +112,7 @@ select throws_ok($$ insert into public.payments (order_id, kind, method, amount_
   '42501', null, 'nor write the ledger');
 select throws_ok($$ select public.record_desk_payment(current_setting('tests.online')::uuid, 'cash') $$, '42501', 'staff_only', 'nor record a desk payment');
 select tests.authenticate_as('harbour');
-select throws_ok($$ select public.record_stripe_event(pg_temp.event('evt_forged', 'checkout.session.completed',
+select throws_ok($$ select public.record_stripe_event(tests.stripe_event('evt_forged', 'checkout.session.completed',
                       pg_temp.session('cs_forged', current_setting('tests.online'), 3332, 'pi_forged'))) $$,
   '42501', null, 'staff cannot call it either (only the service role)');
 select tests.authenticate_as_anon();
@@ -139,11 +126,11 @@ select tests.authenticate_as('customer');
 select results_eq($$ select b #>> '{open_session,id}', b #>> '{open_session,url}' from public.begin_online_payment(current_setting('tests.online')::uuid) b $$,
   $$ values ('cs_test_online1', 'https://checkout.stripe.com/c/pay/cs_test_online1') $$, 'a second tab gets the open session, not a second one');
 select tests.clear_authentication();
-select is(pg_temp.stripe(pg_temp.event('evt_fail1', 'payment_intent.payment_failed',
+select is(tests.record_stripe_event(tests.stripe_event('evt_fail1', 'payment_intent.payment_failed',
             pg_temp.intent('pi_online', current_setting('tests.online'), 3332, 'requires_payment_method'))) ->> 'outcome',
   'history', 'a declined card goes into the history only');
 select is(pg_temp.status(current_setting('tests.online')), 'pending/confirmed', 'and the order is still payable');
-select is(pg_temp.stripe(pg_temp.event('evt_paid1', 'checkout.session.completed',
+select is(tests.record_stripe_event(tests.stripe_event('evt_paid1', 'checkout.session.completed',
             pg_temp.session('cs_test_online1', current_setting('tests.online'), 3332, 'pi_online'))) ->> 'outcome',
   'recorded', 'checkout.session.completed records the payment');
 select is(pg_temp.status(current_setting('tests.online')), 'paid/confirmed', 'the order is paid');
@@ -157,12 +144,12 @@ select results_eq($$ select kind, recipient, locale, subject from public.outbox 
   'the guest gets the receipt e-mail, in the booking''s language');
 select ok((select body_text from public.outbox where order_id = current_setting('tests.online')::uuid and kind = 'payment_receipt') like '%Betrag: 33,32 €%',
   'with the amount');
-select results_eq($$ select r - 'event_id' from pg_temp.stripe(pg_temp.event('evt_paid1', 'checkout.session.completed',
+select results_eq($$ select r - 'event_id' from tests.record_stripe_event(tests.stripe_event('evt_paid1', 'checkout.session.completed',
                      pg_temp.session('cs_test_online1', current_setting('tests.online'), 3332, 'pi_online'))) r $$,
   $$ values ('{"type": "checkout.session.completed", "outcome": "recorded", "detail": null, "order_id": null, "replay": true}'::jsonb
              || jsonb_build_object('order_id', current_setting('tests.online'))) $$,
   'a replayed event answers what it did the first time');
-select is(pg_temp.stripe(pg_temp.event('evt_pi1', 'payment_intent.succeeded', pg_temp.intent('pi_online', current_setting('tests.online'), 3332))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_pi1', 'payment_intent.succeeded', pg_temp.intent('pi_online', current_setting('tests.online'), 3332))) ->> 'outcome',
   'duplicate', 'payment_intent.succeeded of the same payment records nothing more');
 select is((select count(*)::int from public.payments where order_id = current_setting('tests.online')::uuid), 1, 'still one row');
 select tests.authenticate_as('customer');
@@ -178,25 +165,25 @@ select results_eq($$ select public.prepare_online_refund(current_setting('tests.
 select throws_ok($$ select public.record_desk_refund(current_setting('tests.online')::uuid, 'cash', 1000) $$, 'P0001', 'refund_online_payment',
   'an online payment is not refunded at the desk');
 select tests.clear_authentication();
-select is(pg_temp.stripe(pg_temp.event('evt_re1a', 'refund.created', pg_temp.refund('re_1', 'pi_online', 1000, 'pending'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_re1a', 'refund.created', pg_temp.refund('re_1', 'pi_online', 1000, 'pending'))) ->> 'outcome',
   'ignored', 'a pending refund counts nothing yet');
 select is(pg_temp.status(current_setting('tests.online')), 'paid/confirmed', 'still paid');
-select is(pg_temp.stripe(pg_temp.event('evt_re1b', 'refund.updated', pg_temp.refund('re_1', 'pi_online', 1000, 'succeeded'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_re1b', 'refund.updated', pg_temp.refund('re_1', 'pi_online', 1000, 'succeeded'))) ->> 'outcome',
   'recorded', 'a succeeded refund is recorded');
 select is(pg_temp.status(current_setting('tests.online')), 'partially_refunded/confirmed', 'part refunded: the booking stays');
-select is(pg_temp.stripe(pg_temp.event('evt_re1c', 'charge.refunded', jsonb_build_object('id', 'ch_1', 'object', 'charge', 'payment_intent', 'pi_online',
+select is(tests.record_stripe_event(tests.stripe_event('evt_re1c', 'charge.refunded', jsonb_build_object('id', 'ch_1', 'object', 'charge', 'payment_intent', 'pi_online',
             'amount', 3332, 'amount_refunded', 1000, 'currency', 'eur', 'refunds', jsonb_build_object('object', 'list',
             'data', jsonb_build_array(pg_temp.refund('re_1', 'pi_online', 1000, 'succeeded')))))) ->> 'outcome',
   'duplicate', 'the same refund in charge.refunded counts once');
-select is(pg_temp.stripe(pg_temp.event('evt_re2', 'refund.created', pg_temp.refund('re_2', 'pi_online', 2333, 'succeeded'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_re2', 'refund.created', pg_temp.refund('re_2', 'pi_online', 2333, 'succeeded'))) ->> 'outcome',
   'rejected', 'an over-refund is refused (kept, not in the ledger)');
 select is((select coalesce(sum(amount_cents), 0)::int from public.payments where order_id = current_setting('tests.online')::uuid and kind = 'refund'), 1000,
   'the ledger holds the one refund');
-select is(pg_temp.stripe(pg_temp.event('evt_re3', 'refund.created', pg_temp.refund('re_3', 'pi_online', 2332, 'succeeded'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_re3', 'refund.created', pg_temp.refund('re_3', 'pi_online', 2332, 'succeeded'))) ->> 'outcome',
   'recorded', 'the rest is refunded');
 select is(pg_temp.status(current_setting('tests.online')), 'refunded/cancelled', 'all refunded: the open booking is cancelled');
 select is((select count(*)::int from public.place_statuses where order_id = current_setting('tests.online')::uuid and not cancelled), 0, 'and its berth is free');
-select is(pg_temp.stripe(pg_temp.event('evt_re3f', 'refund.updated', pg_temp.refund('re_3', 'pi_online', 2332, 'failed'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_re3f', 'refund.updated', pg_temp.refund('re_3', 'pi_online', 2332, 'failed'))) ->> 'outcome',
   'recorded', 'a refund that fails after it succeeded is reversed by a new row');
 select results_eq($$ select kind, amount_cents, refund_of = (select id from public.payments where provider_refund_id = 're_3')
                      from public.payments where order_id = current_setting('tests.online')::uuid and kind = 'payment' and refund_of is not null $$,
@@ -209,13 +196,13 @@ select results_eq($$ select kind, gross_cents from public.invoices where order_i
 -- ---------------------------------------------------------------- out of order
 -- A refund before its payment waits, and is applied when the payment arrives.
 select pg_temp.session_recorded(current_setting('tests.umgekehrt'), 'cs_test_ooo');
-select is(pg_temp.stripe(pg_temp.event('evt_ooo_re', 'refund.created', pg_temp.refund('re_ooo', 'pi_ooo', 3332, 'succeeded'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_ooo_re', 'refund.created', pg_temp.refund('re_ooo', 'pi_ooo', 3332, 'succeeded'))) ->> 'outcome',
   'waiting', 'a refund of an unknown payment waits');
 select is(pg_temp.status(current_setting('tests.umgekehrt')), 'pending/confirmed', 'nothing changed yet');
-select is(pg_temp.stripe(pg_temp.event('evt_ooo_pi', 'payment_intent.succeeded', pg_temp.intent('pi_ooo', current_setting('tests.umgekehrt'), 3332))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_ooo_pi', 'payment_intent.succeeded', pg_temp.intent('pi_ooo', current_setting('tests.umgekehrt'), 3332))) ->> 'outcome',
   'recorded', 'payment_intent.succeeded before checkout.session.completed records the payment');
 select is(pg_temp.status(current_setting('tests.umgekehrt')), 'refunded/cancelled', 'then the waiting refund is applied: refunded and cancelled');
-select is(pg_temp.stripe(pg_temp.event('evt_ooo_cs', 'checkout.session.completed', pg_temp.session('cs_test_ooo', current_setting('tests.umgekehrt'), 3332, 'pi_ooo'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_ooo_cs', 'checkout.session.completed', pg_temp.session('cs_test_ooo', current_setting('tests.umgekehrt'), 3332, 'pi_ooo'))) ->> 'outcome',
   'duplicate', 'checkout.session.completed afterwards finds the payment');
 select results_eq($$ select kind, count(*)::int from public.payments where order_id = current_setting('tests.umgekehrt')::uuid group by kind order by kind $$,
   $$ values ('payment', 1), ('refund', 1) $$, 'one payment, one refund');
@@ -223,13 +210,13 @@ select is((select outcome from private.stripe_events where id = 'evt_ooo_re'), '
 
 -- Completed after expired (both reach us; the payment wins).
 select pg_temp.session_recorded(current_setting('tests.spaet'), 'cs_test_late');
-select is(pg_temp.stripe(pg_temp.event('evt_late_x', 'checkout.session.expired', pg_temp.session('cs_test_late', current_setting('tests.spaet'), 3332, null, 'unpaid')))
+select is(tests.record_stripe_event(tests.stripe_event('evt_late_x', 'checkout.session.expired', pg_temp.session('cs_test_late', current_setting('tests.spaet'), 3332, null, 'unpaid')))
   ->> 'outcome', 'updated', 'an expired session is marked expired');
-select is(pg_temp.stripe(pg_temp.event('evt_late_c', 'checkout.session.completed', pg_temp.session('cs_test_late', current_setting('tests.spaet'), 3332, 'pi_late')))
+select is(tests.record_stripe_event(tests.stripe_event('evt_late_c', 'checkout.session.completed', pg_temp.session('cs_test_late', current_setting('tests.spaet'), 3332, 'pi_late')))
   ->> 'outcome', 'recorded', 'a completion that comes after it is still recorded');
 select results_eq($$ select pg_temp.status(current_setting('tests.spaet')), (select status from public.checkout_sessions where id = 'cs_test_late') $$,
   $$ values ('paid/confirmed', 'complete') $$, 'paid, the session complete');
-select is(pg_temp.stripe(pg_temp.event('evt_late_x2', 'checkout.session.expired', pg_temp.session('cs_test_late', current_setting('tests.spaet'), 3332, null, 'unpaid')))
+select is(tests.record_stripe_event(tests.stripe_event('evt_late_x2', 'checkout.session.expired', pg_temp.session('cs_test_late', current_setting('tests.spaet'), 3332, null, 'unpaid')))
   ->> 'outcome', 'ignored', 'an expiry after the completion changes nothing');
 
 -- Staff never refund a completed stay in full (issue 11); a refund Stripe reports (made in its
@@ -239,31 +226,31 @@ select tests.authenticate_as('harbour');
 select throws_ok($$ select public.prepare_online_refund(current_setting('tests.spaet')::uuid, 3332) $$, 'P0001', 'order_not_refundable',
   'staff cannot refund a completed stay in full');
 select tests.clear_authentication();
-select is(pg_temp.stripe(pg_temp.event('evt_late_re2', 'refund.created', pg_temp.refund('re_late2', 'pi_late', 1000, 'succeeded'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_late_re2', 'refund.created', pg_temp.refund('re_late2', 'pi_late', 1000, 'succeeded'))) ->> 'outcome',
   'recorded', 'a partial one is recorded');
 select is(pg_temp.status(current_setting('tests.spaet')), 'partially_refunded/completed', 'the stay stays completed, partially refunded');
-select results_eq($$ select r ->> 'outcome', r ->> 'detail' from pg_temp.stripe(pg_temp.event('evt_late_re', 'refund.created', pg_temp.refund('re_late', 'pi_late', 2332, 'succeeded'))) r $$,
+select results_eq($$ select r ->> 'outcome', r ->> 'detail' from tests.record_stripe_event(tests.stripe_event('evt_late_re', 'refund.created', pg_temp.refund('re_late', 'pi_late', 2332, 'succeeded'))) r $$,
   $$ values ('recorded', null) $$, 'the rest, refunded in Stripe''s dashboard, is recorded too: the ledger is the truth');
 select is(pg_temp.status(current_setting('tests.spaet')), 'refunded/completed', 'the stay stays completed, now refunded');
 
 -- payment_intent.succeeded before the session is recorded waits for it.
-select is(pg_temp.stripe(pg_temp.event('evt_int_pi', 'payment_intent.succeeded', pg_temp.intent('pi_int', current_setting('tests.intent'), 3332))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_int_pi', 'payment_intent.succeeded', pg_temp.intent('pi_int', current_setting('tests.intent'), 3332))) ->> 'outcome',
   'waiting', 'a payment without a recorded session waits');
 select pg_temp.session_recorded(current_setting('tests.intent'), 'cs_test_int');
 select is(pg_temp.status(current_setting('tests.intent')), 'paid/confirmed', 'recording the session applies it');
 
 -- Amount and currency are checked against the recorded session.
 select pg_temp.session_recorded(current_setting('tests.doppelt'), 'cs_test_d1');
-select is(pg_temp.stripe(pg_temp.event('evt_d_bad', 'checkout.session.completed', pg_temp.session('cs_test_d1', current_setting('tests.doppelt'), 100, 'pi_d0'))) ->> 'detail',
+select is(tests.record_stripe_event(tests.stripe_event('evt_d_bad', 'checkout.session.completed', pg_temp.session('cs_test_d1', current_setting('tests.doppelt'), 100, 'pi_d0'))) ->> 'detail',
   'amount_mismatch', 'a session paid with another amount is refused');
-select is(pg_temp.stripe(pg_temp.event('evt_d_usd', 'checkout.session.completed', pg_temp.session('cs_test_d1', current_setting('tests.doppelt'), 3332, 'pi_d0', 'paid', 'usd'))) ->> 'detail',
+select is(tests.record_stripe_event(tests.stripe_event('evt_d_usd', 'checkout.session.completed', pg_temp.session('cs_test_d1', current_setting('tests.doppelt'), 3332, 'pi_d0', 'paid', 'usd'))) ->> 'detail',
   'amount_mismatch', 'and another currency');
 select is(pg_temp.status(current_setting('tests.doppelt')), 'pending/confirmed', 'the order is not paid by them');
 
 -- Nothing charged twice: a second session paid in another tab is recorded and flagged.
 select pg_temp.session_recorded(current_setting('tests.doppelt'), 'cs_test_d2');
-select pg_temp.stripe(pg_temp.event('evt_d1', 'checkout.session.completed', pg_temp.session('cs_test_d1', current_setting('tests.doppelt'), 3332, 'pi_d1')));
-select is(pg_temp.stripe(pg_temp.event('evt_d2', 'checkout.session.completed', pg_temp.session('cs_test_d2', current_setting('tests.doppelt'), 3332, 'pi_d2'))) ->> 'outcome',
+select tests.record_stripe_event(tests.stripe_event('evt_d1', 'checkout.session.completed', pg_temp.session('cs_test_d1', current_setting('tests.doppelt'), 3332, 'pi_d1')));
+select is(tests.record_stripe_event(tests.stripe_event('evt_d2', 'checkout.session.completed', pg_temp.session('cs_test_d2', current_setting('tests.doppelt'), 3332, 'pi_d2'))) ->> 'outcome',
   'recorded', 'a second charge is money taken: it is recorded');
 select tests.authenticate_as('harbour');
 select results_eq($$ select (b ->> 'to_refund_cents')::int, (b ->> 'outstanding_cents')::int from public.order_balance(current_setting('tests.doppelt')::uuid) b $$,
@@ -277,7 +264,7 @@ select is((select count(*)::int from public.outbox where order_id = current_sett
 
 -- ---------------------------------------------------------------- a paid order never expires
 select pg_temp.session_recorded(current_setting('tests.gast'), 'cs_test_gast');
-select pg_temp.stripe(pg_temp.event('evt_gast', 'checkout.session.completed', pg_temp.session('cs_test_gast', current_setting('tests.gast'), 3332, 'pi_gast')));
+select tests.record_stripe_event(tests.stripe_event('evt_gast', 'checkout.session.completed', pg_temp.session('cs_test_gast', current_setting('tests.gast'), 3332, 'pi_gast')));
 select results_eq($$ select payment_status::text, status::text, expires_at from public.orders where id = current_setting('tests.gast')::uuid $$,
   $$ values ('paid', 'unverified', null::timestamptz) $$, 'a guest''s paid order keeps no expiry');
 select private.freeze_clock('2027-05-20 15:00+02');

@@ -14,24 +14,11 @@ insert into public.places (name, width, length, one_day, archived) values ('R1',
 select tests.create_user('customer');
 select tests.create_user('harbour', array['harbor']);
 create function pg_temp.x(p_code text) returns uuid language sql security definer as $$ select id from public.extras where code = p_code $$;
-create function pg_temp.event(p_id text, p_type text, p_object jsonb) returns jsonb language sql as $$
-  select jsonb_build_object('id', p_id, 'object', 'event', 'api_version', '2026-10-28.endive', 'created', 1810000000,
-                            'livemode', false, 'pending_webhooks', 1, 'request', jsonb_build_object('id', null, 'idempotency_key', null),
-                            'type', p_type, 'data', jsonb_build_object('object', p_object))
-$$;
 create function pg_temp.refund(p_id text, p_extra text, p_status text) returns jsonb language sql as $$
   select jsonb_build_object('id', p_id, 'object', 'refund', 'amount', 2000, 'currency', 'eur', 'payment_intent', 'pi_retry',
                             'status', p_status, 'metadata', jsonb_build_object('order_id', current_setting('tests.order'),
                             'order_extra_id', p_extra, 'deposit_return', 'true'))
 $$;
-create function pg_temp.stripe(p_event jsonb) returns jsonb language plpgsql as $$
-declare v jsonb;
-begin
-  set local role service_role;
-  v := public.record_stripe_event(p_event);
-  reset role;
-  return v;
-end $$;
 create function pg_temp.prepare() returns jsonb language sql as $$
   select public.prepare_deposit_refund(current_setting('tests.extra')::uuid)
 $$;
@@ -91,7 +78,7 @@ select is((pg_temp.prepare() ->> 'attempt')::integer, 1, 'after a refusal the ne
 
 -- ---------------------------------------------------------------- Stripe's refund succeeds
 select tests.clear_authentication();
-select is(pg_temp.stripe(pg_temp.event('evt_retry_1', 'refund.created', pg_temp.refund('re_retry_1', current_setting('tests.extra'), 'succeeded'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_retry_1', 'refund.created', pg_temp.refund('re_retry_1', current_setting('tests.extra'), 'succeeded'))) ->> 'outcome',
   'recorded', 'the refund lands in the ledger');
 select results_eq($$ select kind, amount_cents, deposit_return, order_extra_id from public.payments where provider_refund_id = 're_retry_1' $$,
   $$ values ('refund', 2000, true, current_setting('tests.extra')::uuid) $$, 'as a deposit return naming its deposit');
@@ -102,7 +89,7 @@ select throws_ok($$ select pg_temp.prepare() $$, 'P0001', 'order_extra_closed', 
 
 -- ---------------------------------------------------------------- Stripe reports it failed later
 select tests.clear_authentication();
-select is(pg_temp.stripe(pg_temp.event('evt_retry_1f', 'refund.updated', pg_temp.refund('re_retry_1', current_setting('tests.extra'), 'failed'))) ->> 'outcome',
+select is(tests.record_stripe_event(tests.stripe_event('evt_retry_1f', 'refund.updated', pg_temp.refund('re_retry_1', current_setting('tests.extra'), 'failed'))) ->> 'outcome',
   'recorded', 'a refund failed after it succeeded is reversed');
 select is(private.order_deposit_returns(current_setting('tests.order')::uuid), 0::bigint,
   'the reversed deposit refund no longer counts as paid back');
@@ -115,7 +102,7 @@ select results_eq($$ select (r ->> 'back_cents')::integer, (r ->> 'attempt')::in
 
 -- The second refund succeeds.
 select tests.clear_authentication();
-select pg_temp.stripe(pg_temp.event('evt_retry_2', 'refund.created', pg_temp.refund('re_retry_2', current_setting('tests.extra'), 'succeeded')));
+select tests.record_stripe_event(tests.stripe_event('evt_retry_2', 'refund.created', pg_temp.refund('re_retry_2', current_setting('tests.extra'), 'succeeded')));
 select is(private.order_deposit_returns(current_setting('tests.order')::uuid), 2000::bigint, 'the second refund counts');
 select tests.authenticate_as('harbour');
 select is_empty($$ select * from public.deposit_refunds_due(current_setting('tests.order')::uuid) $$, 'and nothing is due');
