@@ -608,11 +608,14 @@ set search_path = ''
 as $$
 begin
   perform private.extras_check_staff();
+  -- Each deposit's due amount computed once (materialized: not repeated in the filter).
   return query
-    select e.id, private.deposit_refund_due(e)
-    from public.order_extras e
-    where e.order_id = p_order_id and e.deposit and e.returned_method = 'online' and private.deposit_refund_due(e) > 0
-    order by e.added_at, e.id;
+    with d as materialized (
+      select e.id, e.added_at, private.deposit_refund_due(e) as due
+      from public.order_extras e
+      where e.order_id = p_order_id and e.deposit and e.returned_method = 'online'
+    )
+    select d.id, d.due from d where d.due > 0 order by d.added_at, d.id;
 end
 $$;
 comment on function private.deposit_refunds_due(uuid) is 'The rule behind public.deposit_refunds_due (security definer, not exposed by the API).';
