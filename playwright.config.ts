@@ -5,6 +5,12 @@ import { E2E_APP_PORT, E2E_APP_URL } from './tests/e2e/ports';
  * Browser tests in Debian's Chromium (never a downloaded browser), against the built app and
  * the local stack on a fresh in-memory database (tests/e2e/server.ts).
  */
+// One day base for the whole run (tests/e2e/booking-helpers.ts, berlinDay): the runner process
+// sets it before it starts the workers, which inherit it. Computed in each worker instead, two
+// workers started in different minutes (or one restarted after a failure) would shift their
+// specs' days differently, and specs kept apart by their offsets could meet on the same days.
+process.env.E2E_DAY_BASE ??= String(Math.floor(Date.now() / 60_000) % 240);
+
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'reports/playwright-results',

@@ -33,8 +33,10 @@ async function onCheckoutPage(page: Page, who: 'customer' | 'customerEn', boat: 
 test('a guest books, pays with 4242 on the checkout page and sees the order paid and the receipt e-mail (de)', async ({ page, consoleErrors }) => {
   const w = words('de');
   const email = uniqueEmail('zahlt');
-  const arrival = berlinDay(60);
-  const departure = berlinDay(62);
+  // Days no other spec books (see berlinDay): the guest takes the first free berth and confirms
+  // seconds later, when a spec booking "a free berth" on the same days could have taken it.
+  const arrival = berlinDay(200);
+  const departure = berlinDay(202);
   await page.goto('/de/start/booking');
   await fillBerthData(page, 'de', { arrival, departure, length: '7,5', width: '2,5', boat: `Zahlemann ${run}` });
   const expected = await quote({ p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 7.5 });

@@ -33,6 +33,8 @@ test('each tab keeps its own history, across tab switches and a reload', async (
   // The back action walks the Service tab's own history.
   await page.getByRole('link', { name: 'Zurück' }).click();
   await expect(page).toHaveURL(/\/service\/lift$/);
+  // The lift's page shown (the URL changes first): its back link, not the order page's one.
+  await expect(h1(page)).toHaveText('Bootskran');
   await page.getByRole('link', { name: 'Zurück' }).click();
   await expect(page).toHaveURL(/\/service$/);
   await expect(page.getByRole('link', { name: 'Zurück' })).toHaveCount(0);
