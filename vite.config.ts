@@ -14,9 +14,9 @@ import { publicRouteTree } from './scripts/lib/public-route-tree.ts';
 // (filled as chunks are rendered, read when Vite writes the preload lists below).
 const backOfficeChunks = new Set<string>();
 // Also without preload lists: the staff's drawer and the back office's shell (staff only), and
-// the pages a visitor only reaches after using the app (the booking's result, a service order),
-// when the service worker has cached every chunk.
-const backOffice = /\/src\/(routes\/\{-\$locale\}\/(account\/admin\/|start\/booking\/result\/|service\/order\.tsx)|features\/(admin|harbour)\/|components\/layout\/(staff-drawer|back-office-shell)\.tsx$)/;
+// the booking's result, reached only after booking here (the service worker has cached every
+// chunk by then).
+const backOffice = /\/src\/(routes\/\{-\$locale\}\/(account\/admin\/|start\/booking\/result\/)|features\/(admin|harbour)\/|components\/layout\/(staff-drawer|back-office-shell)\.tsx$)/;
 
 // Plugin order as measured in ../shared/TOOLING.md. The Babel include also matches ids with a
 // query string (TanStack's ?tsr-split= chunks), or the Lingui macro runs uncompiled.
