@@ -6,12 +6,17 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { prerender, prerenderedFile, prerenderedPaths } from './scripts/lib/prerender.ts';
+import { publicRouteTree } from './scripts/lib/public-route-tree.ts';
 
 // The back office's chunks (its route pages and the API code of their loaders), by file name
 // (filled as chunks are rendered, read when Vite writes the preload lists below).
 const backOfficeChunks = new Set<string>();
-const backOffice = /\/src\/(routes\/\{-\$locale\}\/account\/admin\/|features\/(admin|harbour)\/)/;
+// Also without preload lists: the staff's drawer and the back office's shell (staff only), and
+// the booking's result, reached only after booking here (the service worker has cached every
+// chunk by then).
+const backOffice = /\/src\/(routes\/\{-\$locale\}\/(account\/admin\/|start\/booking\/result\/)|features\/(admin|harbour)\/|components\/layout\/(staff-drawer|back-office-shell)\.tsx$)/;
 
 // Plugin order as measured in ../shared/TOOLING.md. The Babel include also matches ids with a
 // query string (TanStack's ?tsr-split= chunks), or the Lingui macro runs uncompiled.
@@ -24,6 +29,17 @@ export default defineConfig({
       // round trip after the router starts (it is small; the budget test watches the total).
       codeSplittingOptions: { splitBehavior: ({ routeId }) => (routeId === '/{-$locale}/start/' ? [] : undefined) },
     }),
+    {
+      // The first download's route tree, always from the current routeTree.gen.ts (the checked-in
+      // copy is for the type checker; tests/unit/public-route-tree.test.ts keeps it current).
+      name: 'hafen:public-route-tree',
+      load(id) {
+        if (!id.endsWith('/src/routeTree.public.gen.ts')) return null;
+        const generated = fileURLToPath(new URL('./src/routeTree.gen.ts', import.meta.url));
+        this.addWatchFile(generated);
+        return publicRouteTree(readFileSync(generated, 'utf8'));
+      },
+    },
     {
       name: 'hafen:back-office-chunks',
       apply: 'build',
@@ -99,14 +115,29 @@ export default defineConfig({
         codeSplitting: {
           // Every route file's eager part (options, and the preload list of its lazy page) is in
           // the first download; as one chunk they compress together instead of ~50 tiny files.
-          // The route tree, React DOM and the router join them: the first download is one file
+          // The public route tree, React DOM and the router join them: the first download is one file
           // (and the entry), without the import and export lists between two (-1.8 KB gzip).
-          groups: [{ name: 'routes', test: /\/src\/(routes\/.*\.tsx|routeTree\.gen\.ts)$|\/node_modules\/(react-dom|scheduler|@tanstack\/(store|react-router|router-core))\// }],
+          // The account, auth and order pages' route files (the back office's among them) and the
+          // whole generated tree are a chunk of their own, loaded on such a page's first visit
+          // (src/router-lazy.ts). Groups take their
+          // modules' imports too: `routes` comes first so what both need stays in it. useBlocker
+          // (the booking's leave guard) stays with the page that uses it.
+          groups: [
+            { name: 'routes', test: /\/src\/(routes\/(?!\{-\$locale\}\/(account|auth|order)\/).*\.tsx|routeTree\.public\.gen\.ts|router-lazy\.ts)$|\/node_modules\/(react-dom|scheduler|@tanstack\/(store|react-router|router-core))\/(?!.*\/useBlocker\.js$)/ },
+            { name: 'more-routes', test: /\/src\/(routes\/\{-\$locale\}\/(account|auth|order)\/.*\.tsx|routeTree\.gen\.ts)$/ },
+          ],
         },
       },
     },
   },
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      // TanStack Store asks for the shim (React < 18); React 19 has useSyncExternalStore, and the
+      // package's own non-shim entry uses it (-0.2 KB gzip in every first download).
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
+    ],
+  },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173 },
 });

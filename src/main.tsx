@@ -2,7 +2,9 @@ import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider, createRouter } from '@tanstack/react-router';
-import { routeTree } from './routeTree.gen';
+import type { routeTree } from './routeTree.gen';
+import { publicRouteTree } from './routeTree.public.gen';
+import { attachLazyRoutes, isLazyPlaceholder, loadAllRoutes } from './router-lazy';
 import { activateLocale, i18n, resolveLocale } from './lib/i18n';
 import { loadQueryClient, QueryProvider, queryContext, setQueryData } from './lib/query';
 import { hasStoredSession, identityQueryOptions, watchAuth } from './lib/auth';
@@ -11,8 +13,10 @@ import { NotFoundPage } from './components/errors/not-found-page';
 import './index.css';
 
 // The QueryClient loads when a page needs it (src/lib/query.tsx): /start renders without it.
+// The route tree has every route but the account, auth and order pages', which load on first use
+// (src/router-lazy.ts); types and links are the whole generated tree's.
 const router = createRouter({
-  routeTree,
+  routeTree: publicRouteTree as unknown as typeof routeTree,
   context: { queryClient: queryContext },
   defaultPreload: 'intent',
   defaultPreloadStaleTime: 0,
@@ -25,6 +29,8 @@ declare module '@tanstack/react-router' {
     router: typeof router;
   }
 }
+
+attachLazyRoutes(router);
 
 // A chunk that vanished after a deploy: reload to get the new build (at most once a minute).
 shareRouterReloadPolicy();
@@ -46,12 +52,15 @@ await yieldToBrowser();
 // download starts now, beside the catalogues.
 const session = hasStoredSession();
 if (!session) setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
-const withoutClient = router.matchRoutes(router.latestLocation).at(-1)?.staticData.withoutQueryClient;
-const clientLoaded = session || !withoutClient ? loadQueryClient() : undefined;
+const leaf = router.matchRoutes(router.latestLocation).at(-1);
+const clientLoaded = session || !leaf?.staticData.withoutQueryClient ? loadQueryClient() : undefined;
+// An account, auth or order page: the rest of the route tree loads beside the rest.
+const allRoutesLoaded = isLazyPlaceholder(leaf?.routeId) ? loadAllRoutes() : undefined;
 // I18nProvider renders nothing until a locale is active: activate before rendering.
 await activateLocale(resolveLocale(window.location.pathname));
 // A failed download is the router's to report (beforeLoad loads it again).
 await clientLoaded?.catch(() => undefined);
+await allRoutesLoaded?.catch(() => undefined);
 // The public pages arrive prerendered: load the page (route chunks, catalogues) before the first
 // render, which then replaces that HTML in one commit with the same content.
 await router.load().catch(console.error);
