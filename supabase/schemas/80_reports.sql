@@ -335,9 +335,17 @@ begin
   if v_days is not null then
     perform private.refresh_report_days(v_days);
   end if;
+  -- The calendar's kept rows (40_calendar_realtime.sql), under the same lock.
+  with taken as (
+    delete from private.calendar_pending q returning q.place_status_id
+  )
+  select array_agg(distinct t.place_status_id) into v_ids from taken t;
+  if v_ids is not null then
+    perform private.refresh_calendar_occupations(v_ids);
+  end if;
 end
 $$;
-comment on function private.report_flush() is 'Recomputes the derived report tables for the days and occupations queued in report_pending, one flush at a time; the reports call it before they read.';
+comment on function private.report_flush() is 'Recomputes the derived report tables for the days and occupations queued in report_pending, and the calendar rows queued in calendar_pending, one flush at a time; the reports call it before they read.';
 revoke execute on function private.report_flush() from public;
 
 create function private.report_days_sync()
