@@ -213,11 +213,11 @@ revoke execute on function public.place_calendar(uuid, date, date) from anon, pu
 -- jsonb) per call, ~80 % of its SQL on PGlite. calendar_occupations holds per live (not
 -- cancelled) place_status the row calendar_entries returns, with the order's expiry (the
 -- "lapsed hold" test depends on the time of the call, so it stays in the query), computed with
--- the expressions the query used; a GiST index on its period. Kept like the report tables: the
--- transactions that change place_statuses, an order's status/expiry/boat/guest, or a block's
--- reason only append the occupations concerned to calendar_pending (no lock, so no new lock
--- order between bookings); private.report_flush (the reports, and every five minutes) recomputes
--- them one flush at a time. Until then calendar_entries reads the pending ones from the live
+-- the expressions the query used; a GiST index on its period. Kept like the report tables and
+-- through their queue: the transactions that change place_statuses, an order's status, expiry,
+-- boat name or guest name, or a block's reason only append the occupations concerned to
+-- private.report_pending (no lock, so no new lock order between bookings); private.report_flush
+-- (the reports, and every five minutes) recomputes them, one flush at a time. Until then calendar_entries reads the pending ones from the live
 -- tables, so every answer is exact as of its snapshot (a pending row is never read from the
 -- kept table; a row not pending was recomputed after every committed change of its sources).
 -- Derived data: RLS on, no policies, no API role reads it; not audited (its sources are).
@@ -238,18 +238,9 @@ create table private.calendar_occupations (
 
 alter table private.calendar_occupations enable row level security;
 
-comment on table private.calendar_occupations is 'Calendar: per live place_status the row calendar_entries returns, with its order''s expiry (derived; recomputed by report_flush for the ids in calendar_pending; no API role reads it).';
+comment on table private.calendar_occupations is 'Calendar: per live place_status the row calendar_entries returns, with its order''s expiry (derived; recomputed by report_flush for the occupations queued in report_pending; no API role reads it).';
 
 create index calendar_occupations_period_idx on private.calendar_occupations using gist (tstzrange(starts_at, ends_at));
-
-create table private.calendar_pending (
-  id bigint generated always as identity primary key,
-  place_status_id uuid not null
-);
-
-alter table private.calendar_pending enable row level security;
-
-comment on table private.calendar_pending is 'Calendar: place_statuses whose calendar_occupations row may be out of date (appended by triggers, emptied by private.report_flush; calendar_entries reads these from the live tables; no API role reads it).';
 
 -- The live row of the given place_statuses (null: all of them) as calendar_entries shows them.
 create function private.calendar_occupations_live(p_ids uuid[])
@@ -296,63 +287,6 @@ $$;
 comment on function private.refresh_calendar_occupations(uuid[]) is 'Rewrites calendar_occupations for the given place_statuses (null: all) from the live tables.';
 revoke execute on function private.refresh_calendar_occupations(uuid[]) from public;
 
--- Statement triggers with transition tables: queue the occupations a change concerns.
-create function private.calendar_sync()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if tg_table_name = 'place_statuses' then
-    if tg_op = 'INSERT' then
-      insert into private.calendar_pending (place_status_id) select n.id from new_rows n;
-    elsif tg_op = 'DELETE' then
-      insert into private.calendar_pending (place_status_id) select o.id from old_rows o;
-    else
-      insert into private.calendar_pending (place_status_id)
-      select n.id from new_rows n join old_rows o on o.id = n.id
-      where (n.place_id, n.type, n.order_id, n.starts_at, n.ends_at, n.note, n.cancelled)
-            is distinct from (o.place_id, o.type, o.order_id, o.starts_at, o.ends_at, o.note, o.cancelled);
-    end if;
-  elsif tg_table_name = 'orders' then
-    insert into private.calendar_pending (place_status_id)
-    select s.id
-    from new_rows n join old_rows o on o.id = n.id
-    join public.place_statuses s on s.order_id = n.id
-    where (n.status, n.expires_at, n.boat ->> 'name', n.person ->> 'first_name', n.person ->> 'last_name')
-          is distinct from (o.status, o.expires_at, o.boat ->> 'name', o.person ->> 'first_name', o.person ->> 'last_name');
-  elsif tg_op = 'DELETE' then
-    insert into private.calendar_pending (place_status_id) select o.place_status_id from old_rows o;
-  else
-    insert into private.calendar_pending (place_status_id) select n.place_status_id from new_rows n;
-    if tg_op = 'UPDATE' then
-      insert into private.calendar_pending (place_status_id)
-      select o.place_status_id from old_rows o
-      where not exists (select 1 from new_rows n where n.place_status_id = o.place_status_id);
-    end if;
-  end if;
-  return null;
-end
-$$;
-comment on function private.calendar_sync() is 'After a change of place_statuses, of an order''s status, expiry, boat name or guest name, or of a block''s reason: queues the occupations concerned in calendar_pending.';
-revoke execute on function private.calendar_sync() from public;
-
-create trigger place_statuses_calendar_insert after insert on public.place_statuses
-  referencing new table as new_rows for each statement execute function private.calendar_sync();
-create trigger place_statuses_calendar_update after update on public.place_statuses
-  referencing old table as old_rows new table as new_rows for each statement execute function private.calendar_sync();
-create trigger place_statuses_calendar_delete after delete on public.place_statuses
-  referencing old table as old_rows for each statement execute function private.calendar_sync();
-create trigger orders_calendar after update on public.orders
-  referencing old table as old_rows new table as new_rows for each statement execute function private.calendar_sync();
-create trigger berth_blocks_calendar_insert after insert on public.berth_blocks
-  referencing new table as new_rows for each statement execute function private.calendar_sync();
-create trigger berth_blocks_calendar_update after update on public.berth_blocks
-  referencing old table as old_rows new table as new_rows for each statement execute function private.calendar_sync();
-create trigger berth_blocks_calendar_delete after delete on public.berth_blocks
-  referencing old table as old_rows for each statement execute function private.calendar_sync();
-
 -- A month of 1,000 berths is ~7,300 occupations, spread over their days ~20,000 list items:
 -- ~8 MB of JSON per month in the day-by-day shape (profiled on PGlite: the scan and joins take
 -- ~50 ms, building jsonb per entry and per day the rest, parsing it in the client as much
@@ -375,7 +309,7 @@ declare
   v_to timestamptz := private.berlin_at(p_to + 1, time '00:00');
   v_now timestamptz := private.now();
   -- A stable function reads one snapshot: the queue and the kept rows agree.
-  v_pending uuid[] := array(select distinct q.place_status_id from private.calendar_pending q);
+  v_pending uuid[] := array(select distinct q.place_status_id from private.report_pending q where q.place_status_id is not null);
 begin
   return query
     -- The kept rows of the range (one GiST probe, no orders, no jsonb; session 14), except the

@@ -138,7 +138,7 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
         // And the calendar's kept rows (session 14), queued by the same transactions.
         const calendar = `select * from private.calendar_occupations order by id`;
         const kept = [(await admin.query(nights)).rows, (await admin.query(days)).rows, (await admin.query(calendar)).rows];
-        expect((await admin.query(`select count(*)::int as n from private.calendar_pending`)).rows[0]).toEqual({ n: 0 });
+        expect((await admin.query(`select count(*)::int as n from private.report_pending`)).rows[0]).toEqual({ n: 0 });
         expect(kept[1]).toContainEqual(expect.objectContaining({ orders: CLIENTS, nights: String(CLIENTS * 3 - 1) }));
         await admin.query('begin');
         await admin.query('select private.refresh_occupancy(null), private.refresh_report_days(null), private.refresh_calendar_occupations(null)');

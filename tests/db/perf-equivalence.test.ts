@@ -248,7 +248,7 @@ for (const engine of engines()) {
 
     it('calendar_entries stays exact through every kind of change, while its kept rows wait for the flush and after it', async () => {
       const places = (await db.query<{ id: string }>(`select id from public.places order by name`)).rows.map((r) => r.id);
-      const pending = async (tx: Queryable) => (await tx.query<{ n: number }>(`select count(*)::int as n from private.calendar_pending`)).rows[0].n;
+      const pending = async (tx: Queryable) => (await tx.query<{ n: number }>(`select count(*)::int as n from private.report_pending where place_status_id is not null`)).rows[0].n;
       /** calendar_entries against perf_before over random ranges (whole harbour and single berths), around today. */
       const compare = async (tx: Queryable, label: string) => {
         let rows = 0;

@@ -6,10 +6,6 @@ CREATE TABLE "private"."calendar_occupations" ("id" uuid NOT NULL, "place_id" uu
 
 ALTER TABLE "private"."calendar_occupations" ENABLE ROW LEVEL SECURITY;
 
-CREATE TABLE "private"."calendar_pending" ("id" bigint GENERATED ALWAYS AS IDENTITY NOT NULL, "place_status_id" uuid NOT NULL, CONSTRAINT "calendar_pending_pkey" PRIMARY KEY (id));
-
-ALTER TABLE "private"."calendar_pending" ENABLE ROW LEVEL SECURITY;
-
 CREATE OR REPLACE FUNCTION private.calendar_entries(p_from date, p_to date, p_place_id uuid)
  RETURNS TABLE(id uuid, place_id uuid, type text, order_id uuid, order_status text, starts_at timestamp with time zone, ends_at timestamp with time zone, note text, boat_name text, guest text, block_reason text)
  LANGUAGE plpgsql
@@ -21,7 +17,7 @@ declare
   v_to timestamptz := private.berlin_at(p_to + 1, time '00:00');
   v_now timestamptz := private.now();
   -- A stable function reads one snapshot: the queue and the kept rows agree.
-  v_pending uuid[] := array(select distinct q.place_status_id from private.calendar_pending q);
+  v_pending uuid[] := array(select distinct q.place_status_id from private.report_pending q where q.place_status_id is not null);
 begin
   return query
     -- The kept rows of the range (one GiST probe, no orders, no jsonb; session 14), except the
@@ -73,40 +69,52 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION private.calendar_sync()
+CREATE OR REPLACE FUNCTION private.occupancy_sync()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  v_ids uuid[];
 begin
   if tg_table_name = 'place_statuses' then
     if tg_op = 'INSERT' then
-      insert into private.calendar_pending (place_status_id) select n.id from new_rows n;
+      select array_agg(n.id) into v_ids from new_rows n;
     elsif tg_op = 'DELETE' then
-      insert into private.calendar_pending (place_status_id) select o.id from old_rows o;
+      select array_agg(o.id) into v_ids from old_rows o;
     else
-      insert into private.calendar_pending (place_status_id)
-      select n.id from new_rows n join old_rows o on o.id = n.id
-      where (n.place_id, n.type, n.order_id, n.starts_at, n.ends_at, n.note, n.cancelled)
-            is distinct from (o.place_id, o.type, o.order_id, o.starts_at, o.ends_at, o.note, o.cancelled);
+      -- type and note: for the calendar's rows (calendar_occupations).
+      select array_agg(n.id) into v_ids
+      from new_rows n join old_rows o on o.id = n.id
+      where (n.place_id, n.order_id, n.starts_at, n.ends_at, n.cancelled, n.type, n.note)
+            is distinct from (o.place_id, o.order_id, o.starts_at, o.ends_at, o.cancelled, o.type, o.note);
     end if;
   elsif tg_table_name = 'orders' then
-    insert into private.calendar_pending (place_status_id)
-    select s.id
+    -- The status for both; expiry, boat name and guest name for the calendar's rows.
+    select array_agg(s.id) into v_ids
     from new_rows n join old_rows o on o.id = n.id
     join public.place_statuses s on s.order_id = n.id
     where (n.status, n.expires_at, n.boat ->> 'name', n.person ->> 'first_name', n.person ->> 'last_name')
           is distinct from (o.status, o.expires_at, o.boat ->> 'name', o.person ->> 'first_name', o.person ->> 'last_name');
-  elsif tg_op = 'DELETE' then
-    insert into private.calendar_pending (place_status_id) select o.place_status_id from old_rows o;
-  else
-    insert into private.calendar_pending (place_status_id) select n.place_status_id from new_rows n;
-    if tg_op = 'UPDATE' then
-      insert into private.calendar_pending (place_status_id)
-      select o.place_status_id from old_rows o
-      where not exists (select 1 from new_rows n where n.place_status_id = o.place_status_id);
+  elsif tg_table_name = 'berth_blocks' then
+    -- A block's reason (calendar only).
+    if tg_op = 'INSERT' then
+      select array_agg(n.place_status_id) into v_ids from new_rows n;
+    elsif tg_op = 'DELETE' then
+      select array_agg(o.place_status_id) into v_ids from old_rows o;
+    else
+      select array_agg(x.place_status_id) into v_ids
+      from (select n.place_status_id from new_rows n union select o.place_status_id from old_rows o) x;
     end if;
+  else
+    select array_agg(s.id) into v_ids
+    from new_rows n join old_rows o on o.id = n.id
+    join public.place_statuses s on s.place_id = n.id
+    where (n.length, n.archived) is distinct from (o.length, o.archived);
+  end if;
+  if v_ids is not null then
+    insert into private.report_pending (place_status_id) select unnest(v_ids);
   end if;
   return null;
 end
@@ -149,64 +157,42 @@ begin
   from taken t;
   if v_ids is not null then
     perform private.refresh_occupancy(v_ids);
+    -- The calendar's kept rows (40_calendar_realtime.sql) of the same occupations.
+    perform private.refresh_calendar_occupations(v_ids);
   end if;
   if v_days is not null then
     perform private.refresh_report_days(v_days);
-  end if;
-  -- The calendar's kept rows (40_calendar_realtime.sql), under the same lock.
-  with taken as (
-    delete from private.calendar_pending q returning q.place_status_id
-  )
-  select array_agg(distinct t.place_status_id) into v_ids from taken t;
-  if v_ids is not null then
-    perform private.refresh_calendar_occupations(v_ids);
   end if;
 end
 $function$;
 
 CREATE INDEX calendar_occupations_period_idx ON private.calendar_occupations USING gist (tstzrange(starts_at, ends_at));
 
-CREATE TRIGGER berth_blocks_calendar_delete AFTER DELETE ON public.berth_blocks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.calendar_sync();
+CREATE TRIGGER berth_blocks_calendar_delete AFTER DELETE ON public.berth_blocks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.occupancy_sync();
 
-CREATE TRIGGER berth_blocks_calendar_insert AFTER INSERT ON public.berth_blocks REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.calendar_sync();
+CREATE TRIGGER berth_blocks_calendar_insert AFTER INSERT ON public.berth_blocks REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.occupancy_sync();
 
-CREATE TRIGGER berth_blocks_calendar_update AFTER UPDATE ON public.berth_blocks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.calendar_sync();
-
-CREATE TRIGGER orders_calendar AFTER UPDATE ON public.orders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.calendar_sync();
-
-CREATE TRIGGER place_statuses_calendar_delete AFTER DELETE ON public.place_statuses REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.calendar_sync();
-
-CREATE TRIGGER place_statuses_calendar_insert AFTER INSERT ON public.place_statuses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.calendar_sync();
-
-CREATE TRIGGER place_statuses_calendar_update AFTER UPDATE ON public.place_statuses REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.calendar_sync();
+CREATE TRIGGER berth_blocks_calendar_update AFTER UPDATE ON public.berth_blocks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.occupancy_sync();
 
 COMMENT ON FUNCTION "private"."calendar_occupations_live"(uuid[]) IS 'The calendar rows of the given live place_statuses (null: all), computed from place_statuses, orders and berth_blocks.';
 
-COMMENT ON FUNCTION "private"."calendar_sync"() IS 'After a change of place_statuses, of an order''s status, expiry, boat name or guest name, or of a block''s reason: queues the occupations concerned in calendar_pending.';
+COMMENT ON FUNCTION "private"."occupancy_sync"() IS 'After a change of place_statuses, of an order''s status, expiry, boat name or guest name, of a block''s reason or of a berth''s length or archived flag: queues the occupations concerned for occupancy_spans/occupancy_nights and calendar_occupations (private.report_flush recomputes them).';
 
 COMMENT ON FUNCTION "private"."refresh_calendar_occupations"(uuid[]) IS 'Rewrites calendar_occupations for the given place_statuses (null: all) from the live tables.';
 
-COMMENT ON FUNCTION "private"."report_flush"() IS 'Recomputes the derived report tables for the days and occupations queued in report_pending, and the calendar rows queued in calendar_pending, one flush at a time; the reports call it before they read.';
+COMMENT ON FUNCTION "private"."report_flush"() IS 'Recomputes the derived report tables for the days and occupations queued in report_pending, and the calendar rows of those occupations, one flush at a time; the reports call it before they read.';
 
-COMMENT ON TABLE "private"."calendar_occupations" IS 'Calendar: per live place_status the row calendar_entries returns, with its order''s expiry (derived; recomputed by report_flush for the ids in calendar_pending; no API role reads it).';
-
-COMMENT ON TABLE "private"."calendar_pending" IS 'Calendar: place_statuses whose calendar_occupations row may be out of date (appended by triggers, emptied by private.report_flush; calendar_entries reads these from the live tables; no API role reads it).';
+COMMENT ON TABLE "private"."calendar_occupations" IS 'Calendar: per live place_status the row calendar_entries returns, with its order''s expiry (derived; recomputed by report_flush for the occupations queued in report_pending; no API role reads it).';
 
 REVOKE ALL ON FUNCTION "private"."calendar_occupations_live"(uuid[]) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."calendar_occupations_live"(uuid[]) TO "postgres";
-
-REVOKE ALL ON FUNCTION "private"."calendar_sync"() FROM PUBLIC;
-
-GRANT EXECUTE ON FUNCTION "private"."calendar_sync"() TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."refresh_calendar_occupations"(uuid[]) FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."refresh_calendar_occupations"(uuid[]) TO "postgres";
 
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."calendar_occupations" TO "postgres";
-
-GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."calendar_pending" TO "postgres";
 
 -- Backfill (by hand): every live place_status gets its calendar row.
 select private.refresh_calendar_occupations(null);
