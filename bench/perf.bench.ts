@@ -15,7 +15,7 @@
  * what the app's answer costs the database, beside the figure of the rows returned to a client.
  * The data is loaded set-based in replica mode (no per-row triggers); the report facts are then
  * filled by the migrations' backfills (private.refresh_order_report_facts(null),
- * private.refresh_occupancy(null)).
+ * private.refresh_occupancy(null), private.refresh_calendar_occupations(null)).
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -89,6 +89,7 @@ export function bulkHarbourSql(berths: number, days: number, every: number): str
     drop table bulk_breakdowns;
     select private.refresh_order_report_facts(null);
     select private.refresh_occupancy(null);
+    select private.refresh_calendar_occupations(null);
     -- The facts' backfill queued every arrival day (report_pending): taken in once, as the first
     -- report after a change would (the measured calls roll back, so they would each redo it).
     select private.report_flush();

@@ -1082,7 +1082,7 @@ returns table (
   "position" double precision[],
   area numeric,
   price_cents integer,
-  quote jsonb
+  quote json
 )
 language plpgsql
 volatile
@@ -1091,6 +1091,9 @@ set search_path = ''
 as $$
 declare
   v_quote jsonb;
+  -- The same quote on every row: its text once, as json (session 14: jsonb would be printed
+  -- again per row, ~590 times; json's output is its text, the same characters).
+  v_quote_json json;
   v_period record;
   v_starts_at timestamptz;
   v_ends_at timestamptz;
@@ -1098,12 +1101,13 @@ declare
 begin
   perform private.check_boat(p_boat_length, p_boat_width);
   v_quote := public.quote_booking(p_kind, p_arrival, p_boat_length, p_departure, p_day_start, p_day_end, p_sale_code);
+  v_quote_json := v_quote::text::json;
   select * into v_period from private.stay_period(p_kind, p_arrival, p_departure, p_day_start, p_day_end);
   v_starts_at := v_period.starts_at;
   v_ends_at := v_period.ends_at;
   return query
     select p.id, p.name, p.pier, p.description, p.description_en, p.image_path, p.width, p.length,
-           p.one_day, p.features, p.position, p.width * p.length, (v_quote ->> 'gross_cents')::integer, v_quote
+           p.one_day, p.features, p.position, p.width * p.length, (v_quote ->> 'gross_cents')::integer, v_quote_json
     from private.bookable_places(p_kind, v_starts_at, v_ends_at, p_boat_length, p_boat_width, v_now) p
     order by p.width * p.length, p.length, p.name;
 end
@@ -1114,7 +1118,7 @@ grant execute on function private.search_available_places(public.order_kind, dat
 
 -- The API endpoint (/rest/v1/rpc/search_available_places): runs as the caller, the rule above decides.
 create function public.search_available_places(p_kind public.order_kind, p_arrival date, p_boat_length numeric, p_boat_width numeric, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
-returns TABLE(place_id uuid, name text, pier text, description text, description_en text, image_path text, width numeric, length numeric, one_day boolean, features text[], "position" double precision[], area numeric, price_cents integer, quote jsonb)
+returns TABLE(place_id uuid, name text, pier text, description text, description_en text, image_path text, width numeric, length numeric, one_day boolean, features text[], "position" double precision[], area numeric, price_cents integer, quote json)
 language sql
 volatile
 security invoker

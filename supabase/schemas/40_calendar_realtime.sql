@@ -208,6 +208,85 @@ $$;
 comment on function public.place_calendar(uuid, date, date) is 'Staff: the calendar of one berth, one row per day with its occupations.';
 revoke execute on function public.place_calendar(uuid, date, date) from anon, public;
 
+-- What the calendar shows of each live occupation (issue 25 items 1 and 3, session 14): the
+-- whole-harbour month read ~7,300 orders (status, expiry, and boat name and guest from their
+-- jsonb) per call, ~80 % of its SQL on PGlite. calendar_occupations holds per live (not
+-- cancelled) place_status the row calendar_entries returns, with the order's expiry (the
+-- "lapsed hold" test depends on the time of the call, so it stays in the query), computed with
+-- the expressions the query used; a GiST index on its period. Kept like the report tables and
+-- through their queue: the transactions that change place_statuses, an order's status, expiry,
+-- boat name or guest name, or a block's reason only append the occupations concerned to
+-- private.report_pending (no lock, so no new lock order between bookings); private.report_flush
+-- (the reports, and every five minutes) recomputes them, one flush at a time. Until then calendar_entries reads the pending ones from the live
+-- tables, so every answer is exact as of its snapshot (a pending row is never read from the
+-- kept table; a row not pending was recomputed after every committed change of its sources).
+-- Derived data: RLS on, no policies, no API role reads it; not audited (its sources are).
+create table private.calendar_occupations (
+  id uuid primary key,
+  place_id uuid not null,
+  type text not null,
+  order_id uuid,
+  order_status text,
+  expires_at timestamptz,
+  starts_at timestamptz not null,
+  ends_at timestamptz not null,
+  note text,
+  boat_name text,
+  guest text,
+  block_reason text
+);
+
+alter table private.calendar_occupations enable row level security;
+
+comment on table private.calendar_occupations is 'Calendar: per live place_status the row calendar_entries returns, with its order''s expiry (derived; recomputed by report_flush for the occupations queued in report_pending; no API role reads it).';
+
+create index calendar_occupations_period_idx on private.calendar_occupations using gist (tstzrange(starts_at, ends_at));
+
+-- The live row of the given place_statuses (null: all of them) as calendar_entries shows them.
+create function private.calendar_occupations_live(p_ids uuid[])
+returns setof private.calendar_occupations
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  -- = any(p_ids): one index scan of the primary key for the given ids (none for an empty array).
+  return query
+    select s.id, s.place_id, s.type::text, s.order_id, o.status::text, o.expires_at, s.starts_at, s.ends_at, s.note,
+           o.boat ->> 'name', nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''), b.reason
+    from public.place_statuses s
+    left join public.orders o on o.id = s.order_id
+    left join public.berth_blocks b on b.place_status_id = s.id
+    where not s.cancelled
+      and (p_ids is null or s.id = any(p_ids));
+end
+$$;
+comment on function private.calendar_occupations_live(uuid[]) is 'The calendar rows of the given live place_statuses (null: all), computed from place_statuses, orders and berth_blocks.';
+revoke execute on function private.calendar_occupations_live(uuid[]) from public;
+
+-- Recomputes the kept rows of the given place_statuses (null: all, the backfill). Called under
+-- report_flush's lock (one at a time); a cancelled or deleted place_status loses its row.
+create function private.refresh_calendar_occupations(p_ids uuid[])
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if p_ids is null then
+    delete from private.calendar_occupations;
+  else
+    delete from private.calendar_occupations c where c.id in (select unnest(p_ids));
+  end if;
+  insert into private.calendar_occupations
+  select * from private.calendar_occupations_live(p_ids);
+end
+$$;
+comment on function private.refresh_calendar_occupations(uuid[]) is 'Rewrites calendar_occupations for the given place_statuses (null: all) from the live tables.';
+revoke execute on function private.refresh_calendar_occupations(uuid[]) from public;
+
 -- A month of 1,000 berths is ~7,300 occupations, spread over their days ~20,000 list items:
 -- ~8 MB of JSON per month in the day-by-day shape (profiled on PGlite: the scan and joins take
 -- ~50 ms, building jsonb per entry and per day the rest, parsing it in the client as much
@@ -229,32 +308,29 @@ declare
   v_from timestamptz := private.berlin_at(p_from, time '00:00');
   v_to timestamptz := private.berlin_at(p_to + 1, time '00:00');
   v_now timestamptz := private.now();
+  -- A stable function reads one snapshot: the queue and the kept rows agree.
+  v_pending uuid[] := array(select distinct q.place_status_id from private.report_pending q where q.place_status_id is not null);
 begin
   return query
-    -- The range's occupations first, then their orders fetched once by primary key as one
-    -- array (`= any`: one sorted index scan instead of an index probe per occupation through
-    -- a lateral subquery, session 13; a hash join over every order ever made was slower still,
-    -- issue 25), each order's boat name and guest read from its jsonb once, then a hash join.
-    with s as materialized (
-      select s.id, s.place_id, s.type, s.order_id, s.starts_at, s.ends_at, s.note
-      from public.place_statuses s
-      where not s.cancelled
-        and s.starts_at < v_to
-        and s.ends_at > v_from
-        and tstzrange(s.starts_at, s.ends_at) && tstzrange(v_from, v_to)
-        and (p_place_id is null or s.place_id = p_place_id)
-    ), o as materialized (
-      select o.id, o.status, o.expires_at, o.boat ->> 'name' as boat_name,
-             nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), '') as guest
-      from public.orders o
-      where o.id = any (array(select s.order_id from s where s.order_id is not null))
-    )
-    select s.id, s.place_id, s.type::text, s.order_id, o.status::text, s.starts_at, s.ends_at, s.note,
-           o.boat_name, o.guest, b.reason
-    from s
-    left join o on o.id = s.order_id
-    left join public.berth_blocks b on b.place_status_id = s.id
-    where not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= v_now, false)
+    -- The kept rows of the range (one GiST probe, no orders, no jsonb; session 14), except the
+    -- occupations changed since the last flush, which are read from the live tables.
+    select c.id, c.place_id, c.type, c.order_id, c.order_status, c.starts_at, c.ends_at, c.note,
+           c.boat_name, c.guest, c.block_reason
+    from private.calendar_occupations c
+    where c.starts_at < v_to
+      and c.ends_at > v_from
+      and tstzrange(c.starts_at, c.ends_at) && tstzrange(v_from, v_to)
+      and (p_place_id is null or c.place_id = p_place_id)
+      and not coalesce(c.order_status in ('unverified', 'confirmed') and c.expires_at <= v_now, false)
+      and not exists (select 1 from unnest(v_pending) q(id) where q.id = c.id)
+    union all
+    select c.id, c.place_id, c.type, c.order_id, c.order_status, c.starts_at, c.ends_at, c.note,
+           c.boat_name, c.guest, c.block_reason
+    from private.calendar_occupations_live(v_pending) c
+    where c.starts_at < v_to
+      and c.ends_at > v_from
+      and (p_place_id is null or c.place_id = p_place_id)
+      and not coalesce(c.order_status in ('unverified', 'confirmed') and c.expires_at <= v_now, false)
     union all
     select h.id, h.place_id, 'long_term', null, null,
            (h.starts_on::timestamp at time zone 'Europe/Berlin'),

@@ -331,13 +331,15 @@ begin
   from taken t;
   if v_ids is not null then
     perform private.refresh_occupancy(v_ids);
+    -- The calendar's kept rows (40_calendar_realtime.sql) of the same occupations.
+    perform private.refresh_calendar_occupations(v_ids);
   end if;
   if v_days is not null then
     perform private.refresh_report_days(v_days);
   end if;
 end
 $$;
-comment on function private.report_flush() is 'Recomputes the derived report tables for the days and occupations queued in report_pending, one flush at a time; the reports call it before they read.';
+comment on function private.report_flush() is 'Recomputes the derived report tables for the days and occupations queued in report_pending, and the calendar rows of those occupations, one flush at a time; the reports call it before they read.';
 revoke execute on function private.report_flush() from public;
 
 create function private.report_days_sync()
@@ -475,16 +477,29 @@ begin
     elsif tg_op = 'DELETE' then
       select array_agg(o.id) into v_ids from old_rows o;
     else
+      -- type and note: for the calendar's rows (calendar_occupations).
       select array_agg(n.id) into v_ids
       from new_rows n join old_rows o on o.id = n.id
-      where (n.place_id, n.order_id, n.starts_at, n.ends_at, n.cancelled)
-            is distinct from (o.place_id, o.order_id, o.starts_at, o.ends_at, o.cancelled);
+      where (n.place_id, n.order_id, n.starts_at, n.ends_at, n.cancelled, n.type, n.note)
+            is distinct from (o.place_id, o.order_id, o.starts_at, o.ends_at, o.cancelled, o.type, o.note);
     end if;
   elsif tg_table_name = 'orders' then
+    -- The status for both; expiry, boat name and guest name for the calendar's rows.
     select array_agg(s.id) into v_ids
     from new_rows n join old_rows o on o.id = n.id
     join public.place_statuses s on s.order_id = n.id
-    where n.status is distinct from o.status;
+    where (n.status, n.expires_at, n.boat ->> 'name', n.person ->> 'first_name', n.person ->> 'last_name')
+          is distinct from (o.status, o.expires_at, o.boat ->> 'name', o.person ->> 'first_name', o.person ->> 'last_name');
+  elsif tg_table_name = 'berth_blocks' then
+    -- A block's reason (calendar only).
+    if tg_op = 'INSERT' then
+      select array_agg(n.place_status_id) into v_ids from new_rows n;
+    elsif tg_op = 'DELETE' then
+      select array_agg(o.place_status_id) into v_ids from old_rows o;
+    else
+      select array_agg(x.place_status_id) into v_ids
+      from (select n.place_status_id from new_rows n union select o.place_status_id from old_rows o) x;
+    end if;
   else
     select array_agg(s.id) into v_ids
     from new_rows n join old_rows o on o.id = n.id
@@ -497,7 +512,7 @@ begin
   return null;
 end
 $$;
-comment on function private.occupancy_sync() is 'After a change of place_statuses, of an order''s status or of a berth''s length or archived flag: queues the occupations concerned for occupancy_spans/occupancy_nights (private.report_flush re-counts them).';
+comment on function private.occupancy_sync() is 'After a change of place_statuses, of an order''s status, expiry, boat name or guest name, of a block''s reason or of a berth''s length or archived flag: queues the occupations concerned for occupancy_spans/occupancy_nights and calendar_occupations (private.report_flush recomputes them).';
 revoke execute on function private.occupancy_sync() from public;
 
 create trigger place_statuses_occupancy_insert after insert on public.place_statuses
@@ -510,6 +525,13 @@ create trigger orders_occupancy after update on public.orders
   referencing old table as old_rows new table as new_rows for each statement execute function private.occupancy_sync();
 create trigger places_occupancy after update on public.places
   referencing old table as old_rows new table as new_rows for each statement execute function private.occupancy_sync();
+-- A block's reason is shown by the calendar (calendar_occupations, 40_calendar_realtime.sql).
+create trigger berth_blocks_calendar_insert after insert on public.berth_blocks
+  referencing new table as new_rows for each statement execute function private.occupancy_sync();
+create trigger berth_blocks_calendar_update after update on public.berth_blocks
+  referencing old table as old_rows new table as new_rows for each statement execute function private.occupancy_sync();
+create trigger berth_blocks_calendar_delete after delete on public.berth_blocks
+  referencing old table as old_rows for each statement execute function private.occupancy_sync();
 
 -- A berth-night is the night from day d to d+1; it is occupied when a live booking (or a
 -- long-term holding, or a maintenance block) covers midnight at its end. Day stays occupy no

@@ -89,7 +89,8 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
     });
 
     // Issue 25 (session 12): the report tables kept by triggers (occupancy_nights, report_days)
-    // stay exact when many transactions write the same nights and arrival day at once.
+    // stay exact when many transactions write the same nights and arrival day at once; so do the
+    // calendar's kept rows (calendar_occupations, session 14).
     it(`${CLIENTS} concurrent sales on other berths for the same nights keep the report tables exact`, async () => {
       await admin.query(`insert into public.places (name, width, length) select 'CONC' || lpad(n::text, 2, '0'), 4, 12 from generate_series(1, $1) n`, [CLIENTS]);
       const clients = await Promise.all(
@@ -134,11 +135,14 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
         const days = `select day, kind, sale_code, orders, net_cents, gross_cents, paid_cents, nights from private.report_days order by 1, 2, 3`;
         // The sales only queued their nights and days; the reports flush the queue before they read.
         await admin.query('select private.report_flush()');
-        const kept = [(await admin.query(nights)).rows, (await admin.query(days)).rows];
+        // And the calendar's kept rows (session 14), queued by the same transactions.
+        const calendar = `select * from private.calendar_occupations order by id`;
+        const kept = [(await admin.query(nights)).rows, (await admin.query(days)).rows, (await admin.query(calendar)).rows];
+        expect((await admin.query(`select count(*)::int as n from private.report_pending`)).rows[0]).toEqual({ n: 0 });
         expect(kept[1]).toContainEqual(expect.objectContaining({ orders: CLIENTS, nights: String(CLIENTS * 3 - 1) }));
         await admin.query('begin');
-        await admin.query('select private.refresh_occupancy(null), private.refresh_report_days(null)');
-        const fresh = [(await admin.query(nights)).rows, (await admin.query(days)).rows];
+        await admin.query('select private.refresh_occupancy(null), private.refresh_report_days(null), private.refresh_calendar_occupations(null)');
+        const fresh = [(await admin.query(nights)).rows, (await admin.query(days)).rows, (await admin.query(calendar)).rows];
         await admin.query('rollback');
         expect(fresh).toEqual(kept);
       } finally {

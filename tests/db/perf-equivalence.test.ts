@@ -245,5 +245,100 @@ for (const engine of engines()) {
       });
       expect(entries).toBeGreaterThan(5000);
     });
+
+    it('calendar_entries stays exact through every kind of change, while its kept rows wait for the flush and after it', async () => {
+      const places = (await db.query<{ id: string }>(`select id from public.places order by name`)).rows.map((r) => r.id);
+      const pending = async (tx: Queryable) => (await tx.query<{ n: number }>(`select count(*)::int as n from private.report_pending where place_status_id is not null`)).rows[0].n;
+      /** calendar_entries against perf_before over random ranges (whole harbour and single berths), around today. */
+      const compare = async (tx: Queryable, label: string) => {
+        let rows = 0;
+        for (let i = 0; i < 16; i++) {
+          const from = Math.round(-40 + rand() * 120);
+          const to = from + Math.floor(rand() * 40);
+          const place = i % 4 === 3 ? places[Math.floor(rand() * places.length)] : null;
+          const before = await answer(tx, `select * from perf_before.calendar_entries(${day(from)}, ${day(to)}, $1) order by 1`, [place]);
+          const after = await answer(tx, `select * from private.calendar_entries(${day(from)}, ${day(to)}, $1) order by 1`, [place]);
+          expect(after, `${label}: calendar_entries(${from}, ${to}, ${place})`).toEqual(before);
+          rows += before.rows?.length ?? 0;
+        }
+        return rows;
+      };
+      /** Runs a call; a refused one (e.g. an overlap) is rolled back to its savepoint. */
+      const attempt = async (tx: Queryable, sql: string, params: unknown[] = []) => {
+        await tx.query('savepoint change');
+        try {
+          await tx.query(sql, params);
+          await tx.query('release savepoint change');
+          return 1;
+        } catch {
+          await tx.query('rollback to savepoint change');
+          return 0;
+        }
+      };
+      await asAdmin(db, async (tx) => {
+        await tx.query(`select private.report_flush()`);
+        expect(await pending(tx)).toBe(0);
+        const kept = await compare(tx, 'flushed');
+        expect(kept).toBeGreaterThan(1000);
+        // Open bookings in the next weeks, of berths Q (not moved before).
+        const { rows: open } = await tx.query<{ id: string; place_id: string }>(
+          `select o.id, o.place_id from public.orders o join public.places p on p.id = o.place_id
+           where p.name like 'Q%' and o.status in ('confirmed', 'unverified') and o.starts_at between now() and now() + interval '60 days'
+           order by o.id limit 48`,
+        );
+        expect(open.length).toBeGreaterThan(40);
+        const ids = (k: number) => open.filter((_, i) => i % 8 === k).map((r) => r.id);
+        const done: Record<string, number> = {};
+        // Through the booking functions: staff cancel, move to a free berth, reschedule.
+        for (const id of ids(0)) done.cancel = (done.cancel ?? 0) + (await attempt(tx, `select public.cancel_booking($1, false)`, [id]));
+        for (const id of ids(1)) {
+          done.move = (done.move ?? 0) + (await attempt(tx, `select public.move_booking($1, (select m.id from public.places m where m.name = 'M0019'), false)`, [id]));
+        }
+        for (const id of ids(2)) {
+          done.reschedule = (done.reschedule ?? 0) + (await attempt(tx,
+            `select public.reschedule_booking($1, a + 1, a + 3, null, false)
+             from (select (o.starts_at at time zone 'Europe/Berlin')::date as a from public.orders o where o.id = $1) x`, [id]));
+        }
+        // On the tables, as any other path would: status, expiry (a hold lapses, another is
+        // extended), the boat's name and the guest's name edited or removed.
+        await tx.query(`update public.orders set status = 'checked_in' where id = any($1)`, [ids(3)]);
+        await tx.query(`update public.orders set status = 'unverified', expires_at = now() - interval '1 minute' where id = any($1)`, [ids(4).slice(0, 3)]);
+        await tx.query(`update public.orders set status = 'unverified', expires_at = now() + interval '1 hour' where id = any($1)`, [ids(4).slice(3)]);
+        await tx.query(`update public.orders set boat = boat || '{"name": "Neuer Name"}' where id = any($1)`, [ids(5)]);
+        await tx.query(`update public.orders set person = person || '{"first_name": "Erika"}' where id = any($1)`, [ids(6).slice(0, 3)]);
+        await tx.query(`update public.orders set person = person - 'first_name' - 'last_name', boat = boat - 'name' where id = any($1)`, [ids(6).slice(3)]);
+        await tx.query(`update public.place_statuses set note = 'Notiz' where order_id = any($1)`, [ids(7)]);
+        // Blocks: one added with its reason, one's reason changed, one cancelled, one deleted.
+        const block = (await tx.query<{ id: string }>(
+          `select (public.add_berth_block(p.id, now() + interval '300 days', now() + interval '301 days', 'reserved', 'Regatta')).id
+           from public.places p where p.name = 'M0018'`,
+        )).rows[0].id;
+        const { rows: blocks } = await tx.query<{ id: string }>(
+          `select s.id from public.place_statuses s where s.type = 'service' and not s.cancelled and s.starts_at between now() and now() + interval '60 days' order by s.id limit 3`,
+        );
+        expect(blocks.length).toBe(3);
+        await tx.query(`insert into public.berth_blocks (place_status_id, reason) values ($1, 'maintenance')`, [blocks[0].id]);
+        await tx.query(`update public.berth_blocks set reason = 'reserved' where place_status_id = any($1)`, [[blocks[0].id, block]]);
+        await tx.query(`select public.cancel_berth_block($1)`, [blocks[1].id]);
+        await tx.query(`delete from public.place_statuses where id = $1`, [blocks[2].id]);
+        expect(done.cancel, 'cancelled').toBeGreaterThan(3);
+        expect(done.move, 'moved').toBeGreaterThan(0);
+        expect(done.reschedule, 'rescheduled').toBeGreaterThan(3);
+        // Before the flush: the changed occupations are read from the live tables.
+        expect(await pending(tx)).toBeGreaterThan(40);
+        expect(await compare(tx, 'pending')).toBeGreaterThan(1000);
+        // After it: from the kept rows, which equal the rows computed afresh.
+        await tx.query(`select private.report_flush()`);
+        expect(await pending(tx)).toBe(0);
+        expect(await compare(tx, 'flushed again')).toBeGreaterThan(1000);
+        const keptRows = (await tx.query(`select * from private.calendar_occupations order by id`)).rows;
+        const fresh = (await tx.query(`select * from private.calendar_occupations_live(null) order by id`)).rows;
+        expect(keptRows.length).toBeGreaterThan(5000);
+        expect(keptRows).toEqual(fresh);
+        throw new Rollback();
+      }).catch((error) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
+    });
   });
 }

@@ -14,7 +14,7 @@ export interface Quote extends PriceBreakdown {
 
 /**
  * What the generated row of search_available_places gets wrong: RETURNS TABLE columns are typed
- * not-null, but pier, image_path and position are nullable columns of places; quote is jsonb.
+ * not-null, but pier, image_path and position are nullable columns of places; quote is json (`Json`).
  */
 export type PlaceResultOverride = {
   pier: string | null;
