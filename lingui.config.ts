@@ -10,7 +10,8 @@ import { defineConfig } from '@lingui/cli';
  *   and the shared components /start never shows (`shared`), all that /start/booking loads
  *   besides `messages`; every other page but /start loads it too;
  * - `guest`: every other public page (service, booking result, orders, legal, ...);
- * - `account`: /auth and /account; `harbour` and `admin`: /account/admin.
+ * - `account`: /auth and /account, and the staff's drawer (`staff`, loaded with it on any page);
+ *   `harbour` and `admin`: /account/admin.
  * src/lib/i18n.ts (`cataloguesFor`) loads the ones a path needs. scripts/check-i18n.mjs checks
  * that every message is in a catalogue and that no file imports code of an area loaded later
  * than its own (its messages would be missing there).
@@ -42,7 +43,10 @@ const shared = [
   `${src}/lib/validation-messages.ts`,
 ];
 const booking = [`${features}/booking`, `${features}/identity`, ...shared];
-const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`];
+// The staff's drawer and the back office's shell: shown to staff only, on any page (the drawer
+// loads this catalogue with its code: src/components/layout/top-bar.tsx).
+const staff = [`${src}/components/layout/staff-drawer.tsx`, `${src}/components/layout/staff-nav.ts`, `${src}/components/layout/back-office-shell.tsx`];
+const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`, ...staff];
 const harbour = [`${features}/harbour`, `${routes}/account/admin`];
 const admin = [`${features}/admin`];
 
@@ -51,7 +55,7 @@ export default defineConfig({
   locales: ['de', 'en'],
   fallbackLocales: { default: 'de' },
   catalogs: [
-    { path: '<rootDir>/locales/{locale}/messages', include: shell, exclude: shared },
+    { path: '<rootDir>/locales/{locale}/messages', include: shell, exclude: [...shared, ...staff] },
     { path: '<rootDir>/locales/{locale}/booking', include: booking },
     {
       path: '<rootDir>/locales/{locale}/guest',
