@@ -6,10 +6,12 @@ import { defineConfig } from '@lingui/cli';
  * The messages are split by area, so a guest opening /start downloads only the shell's and the
  * start page's texts, and never the back office's:
  * - `messages`: the shell (layout, errors, shared components) and /start, always loaded;
- * - `booking`: the booking flow (src/features/booking, and the identity steps 3 and 4 it shows),
- *   all that /start/booking loads besides `messages`; every other page but /start loads it too;
+ * - `booking`: the booking flow (src/features/booking, and the identity steps 3 and 4 it shows)
+ *   and the shared components /start never shows (`shared`), all that /start/booking loads
+ *   besides `messages`; every other page but /start loads it too;
  * - `guest`: every other public page (service, booking result, orders, legal, ...);
- * - `account`: /auth and /account; `harbour` and `admin`: /account/admin.
+ * - `account`: /auth and /account, and the staff's drawer (`staff`, loaded with it on any page);
+ *   `harbour` and `admin`: /account/admin.
  * src/lib/i18n.ts (`cataloguesFor`) loads the ones a path needs. scripts/check-i18n.mjs checks
  * that every message is in a catalogue and that no file imports code of an area loaded later
  * than its own (its messages would be missing there).
@@ -29,8 +31,22 @@ const shell = [
   `${routes}/start/index.tsx`,
   `${features}/start`,
 ];
-const booking = [`${features}/booking`, `${features}/identity`];
-const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`];
+// Shared components and helpers no part of /start or the shell shows (forms, tables, dialogs,
+// prices): their texts come with `booking`, which every page but /start loads.
+const shared = [
+  `${src}/components/price-breakdown.tsx`,
+  `${src}/components/ui/data-table.tsx`,
+  `${src}/components/ui/date-picker.tsx`,
+  `${src}/components/ui/date-picker-popover.tsx`,
+  `${src}/components/ui/dialog.tsx`,
+  `${src}/lib/validation.ts`,
+  `${src}/lib/validation-messages.ts`,
+];
+const booking = [`${features}/booking`, `${features}/identity`, ...shared];
+// The staff's drawer and the back office's shell: shown to staff only, on any page (the drawer
+// loads this catalogue with its code: src/components/layout/top-bar.tsx).
+const staff = [`${src}/components/layout/staff-drawer.tsx`, `${src}/components/layout/staff-nav.ts`, `${src}/components/layout/back-office-shell.tsx`];
+const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`, ...staff];
 const harbour = [`${features}/harbour`, `${routes}/account/admin`];
 const admin = [`${features}/admin`];
 
@@ -39,7 +55,7 @@ export default defineConfig({
   locales: ['de', 'en'],
   fallbackLocales: { default: 'de' },
   catalogs: [
-    { path: '<rootDir>/locales/{locale}/messages', include: shell },
+    { path: '<rootDir>/locales/{locale}/messages', include: shell, exclude: [...shared, ...staff] },
     { path: '<rootDir>/locales/{locale}/booking', include: booking },
     {
       path: '<rootDir>/locales/{locale}/guest',

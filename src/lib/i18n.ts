@@ -88,9 +88,13 @@ keepValuesLiteral(i18n);
 i18n.load('de', germanShell);
 const loaded = new Set<string>(['../../locales/de/messages.po']);
 
+// Catalogues a component loaded beside its page's (the staff drawer's texts, on any page): loaded
+// again in every locale activated later.
+const alsoNeeded = new Set<Catalogue>();
+
 /** Loads the catalogues a page needs (once each) and activates the locale. */
 export async function activateLocale(locale: Locale, pathname = window.location.pathname) {
-  const missing = cataloguesFor(pathname)
+  const missing = [...new Set([...cataloguesFor(pathname), ...alsoNeeded])]
     .map((catalogue) => `../../locales/${locale}/${catalogue}.po`)
     .filter((path) => !loaded.has(path));
   const catalogues = await Promise.all(missing.map((path) => modules[path]!()));
@@ -100,6 +104,12 @@ export async function activateLocale(locale: Locale, pathname = window.location.
   });
   if (i18n.locale !== locale) i18n.activate(locale);
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
+}
+
+/** Loads one more catalogue in the active locale, and in every locale activated later. */
+export function loadCatalogue(catalogue: Catalogue) {
+  alsoNeeded.add(catalogue);
+  return activateLocale(i18n.locale as Locale);
 }
 
 export { i18n };

@@ -4,14 +4,18 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft } from 'lucide-react';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
 import { useAppQuery } from '@/lib/query';
+import { loadCatalogue } from '@/lib/i18n';
 import { clsx } from 'clsx';
 import { LanguageSwitch } from './language-switch';
 import { PathLink } from './path-link';
 import { TopNav } from './bottom-nav';
 import type { TabState } from './tab-history';
 
-// Only staff see the drawer: its code (radix Dialog) loads only for them.
-const StaffDrawer = lazy(() => import('./staff-drawer').then((m) => ({ default: m.StaffDrawer })));
+// Only staff see the drawer: its code (radix Dialog) and its texts (the `account` catalogue,
+// lingui.config.ts) load only for them.
+const StaffDrawer = lazy(() =>
+  Promise.all([import('./staff-drawer'), loadCatalogue('account')]).then(([m]) => ({ default: m.StaffDrawer })),
+);
 
 /**
  * Sticky at the top: the menu (staff), the tab's back action, the name, from `md` the four
