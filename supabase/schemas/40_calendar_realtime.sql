@@ -308,12 +308,17 @@ declare
   v_from timestamptz := private.berlin_at(p_from, time '00:00');
   v_to timestamptz := private.berlin_at(p_to + 1, time '00:00');
   v_now timestamptz := private.now();
-  -- A stable function reads one snapshot: the queue and the kept rows agree.
-  v_pending uuid[] := array(select distinct q.place_status_id from private.report_pending q where q.place_status_id is not null);
 begin
   return query
+    -- The occupations changed since the last flush (report_pending; one statement reads one
+    -- snapshot, so the queue and the kept rows agree), once, hashed: after a bulk change (the
+    -- seed, a berth's new length) thousands may wait for the five-minute flush, and a probe of
+    -- the list per row (`unnest` per row, session 14's first version) grew with both.
+    with pending as materialized (
+      select distinct q.place_status_id as id from private.report_pending q where q.place_status_id is not null
+    )
     -- The kept rows of the range (one GiST probe, no orders, no jsonb; session 14), except the
-    -- occupations changed since the last flush, which are read from the live tables.
+    -- pending ones ...
     select c.id, c.place_id, c.type, c.order_id, c.order_status, c.starts_at, c.ends_at, c.note,
            c.boat_name, c.guest, c.block_reason
     from private.calendar_occupations c
@@ -322,15 +327,22 @@ begin
       and tstzrange(c.starts_at, c.ends_at) && tstzrange(v_from, v_to)
       and (p_place_id is null or c.place_id = p_place_id)
       and not coalesce(c.order_status in ('unverified', 'confirmed') and c.expires_at <= v_now, false)
-      and not exists (select 1 from unnest(v_pending) q(id) where q.id = c.id)
+      and not exists (select 1 from pending p where p.id = c.id)
     union all
-    select c.id, c.place_id, c.type, c.order_id, c.order_status, c.starts_at, c.ends_at, c.note,
-           c.boat_name, c.guest, c.block_reason
-    from private.calendar_occupations_live(v_pending) c
-    where c.starts_at < v_to
-      and c.ends_at > v_from
-      and (p_place_id is null or c.place_id = p_place_id)
-      and not coalesce(c.order_status in ('unverified', 'confirmed') and c.expires_at <= v_now, false)
+    -- ... which are read from the live tables, only those of the range (the expressions of
+    -- private.calendar_occupations_live, which the flush stores).
+    select s.id, s.place_id, s.type::text, s.order_id, o.status::text, s.starts_at, s.ends_at, s.note,
+           o.boat ->> 'name', nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''), b.reason
+    from public.place_statuses s
+    left join public.orders o on o.id = s.order_id
+    left join public.berth_blocks b on b.place_status_id = s.id
+    where not s.cancelled
+      and s.starts_at < v_to
+      and s.ends_at > v_from
+      and tstzrange(s.starts_at, s.ends_at) && tstzrange(v_from, v_to)
+      and (p_place_id is null or s.place_id = p_place_id)
+      and s.id in (select p.id from pending p)
+      and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= v_now, false)
     union all
     select h.id, h.place_id, 'long_term', null, null,
            (h.starts_on::timestamp at time zone 'Europe/Berlin'),
