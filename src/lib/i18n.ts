@@ -79,8 +79,9 @@ export function cataloguesFor(pathname: string): Catalogue[] {
 }
 
 type CatalogueModule = { messages: Record<string, string> };
-// Compiled from locales/<locale>/<catalogue>.po by the Lingui Vite plugin, one chunk each.
-const modules = import.meta.glob<CatalogueModule>('../../locales/*/*.po');
+// Compiled from locales/<locale>/<catalogue>.po by the Lingui Vite plugin, one chunk each (but the
+// German shell catalogue, imported above and never loaded again).
+const modules = import.meta.glob<CatalogueModule>(['../../locales/*/*.po', '!../../locales/de/messages.po']);
 // `t` and `i18n._` put interpolated values in as given (no escape decoding of user text).
 keepValuesLiteral(i18n);
 // German is the default: its shell catalogue (small) ships with the entry, one round trip less
