@@ -242,28 +242,20 @@ comment on table private.calendar_occupations is 'Calendar: per live place_statu
 
 create index calendar_occupations_period_idx on private.calendar_occupations using gist (tstzrange(starts_at, ends_at));
 
--- The live row of the given place_statuses (null: all of them) as calendar_entries shows them.
-create function private.calendar_occupations_live(p_ids uuid[])
-returns setof private.calendar_occupations
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  -- = any(p_ids): one index scan of the primary key for the given ids (none for an empty array).
-  return query
-    select s.id, s.place_id, s.type::text, s.order_id, o.status::text, o.expires_at, s.starts_at, s.ends_at, s.note,
-           o.boat ->> 'name', nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''), b.reason
-    from public.place_statuses s
-    left join public.orders o on o.id = s.order_id
-    left join public.berth_blocks b on b.place_status_id = s.id
-    where not s.cancelled
-      and (p_ids is null or s.id = any(p_ids));
-end
-$$;
-comment on function private.calendar_occupations_live(uuid[]) is 'The calendar rows of the given live place_statuses (null: all), computed from place_statuses, orders and berth_blocks.';
-revoke execute on function private.calendar_occupations_live(uuid[]) from public;
+-- Every live (not cancelled) place_status as the calendar shows it, computed from place_statuses,
+-- orders and berth_blocks: what the flush stores in calendar_occupations and what calendar_entries
+-- reads for the pending ones. A view, so the planner takes a caller's conditions (an id list, a
+-- range, a berth) into its scan of place_statuses.
+create view private.calendar_occupations_live with (security_invoker = true) as
+select s.id, s.place_id, s.type::text as type, s.order_id, o.status::text as order_status, o.expires_at, s.starts_at,
+       s.ends_at, s.note, o.boat ->> 'name' as boat_name,
+       nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), '') as guest, b.reason as block_reason
+from public.place_statuses s
+left join public.orders o on o.id = s.order_id
+left join public.berth_blocks b on b.place_status_id = s.id
+where not s.cancelled;
+comment on view private.calendar_occupations_live is 'The calendar row of every live place_status (with its order''s expiry), computed from place_statuses, orders and berth_blocks; calendar_occupations keeps them.';
+revoke all on private.calendar_occupations_live from public, anon, authenticated;
 
 -- Recomputes the kept rows of the given place_statuses (null: all, the backfill). Called under
 -- report_flush's lock (one at a time); a cancelled or deleted place_status loses its row.
@@ -280,8 +272,9 @@ begin
   else
     delete from private.calendar_occupations c where c.id in (select unnest(p_ids));
   end if;
+  -- = any(p_ids): one index scan of the primary key for the given ids (none for an empty array).
   insert into private.calendar_occupations
-  select * from private.calendar_occupations_live(p_ids);
+  select * from private.calendar_occupations_live l where p_ids is null or l.id = any(p_ids);
 end
 $$;
 comment on function private.refresh_calendar_occupations(uuid[]) is 'Rewrites calendar_occupations for the given place_statuses (null: all) from the live tables.';
@@ -317,32 +310,25 @@ begin
     with pending as materialized (
       select distinct q.place_status_id as id from private.report_pending q where q.place_status_id is not null
     )
-    -- The kept rows of the range (one GiST probe, no orders, no jsonb; session 14), except the
-    -- pending ones ...
-    select c.id, c.place_id, c.type, c.order_id, c.order_status, c.starts_at, c.ends_at, c.note,
-           c.boat_name, c.guest, c.block_reason
-    from private.calendar_occupations c
-    where c.starts_at < v_to
-      and c.ends_at > v_from
-      and tstzrange(c.starts_at, c.ends_at) && tstzrange(v_from, v_to)
-      and (p_place_id is null or c.place_id = p_place_id)
-      and not coalesce(c.order_status in ('unverified', 'confirmed') and c.expires_at <= v_now, false)
-      and not exists (select 1 from pending p where p.id = c.id)
-    union all
-    -- ... which are read from the live tables, only those of the range (the expressions of
-    -- private.calendar_occupations_live, which the flush stores).
-    select s.id, s.place_id, s.type::text, s.order_id, o.status::text, s.starts_at, s.ends_at, s.note,
-           o.boat ->> 'name', nullif(concat_ws(' ', o.person ->> 'first_name', o.person ->> 'last_name'), ''), b.reason
-    from public.place_statuses s
-    left join public.orders o on o.id = s.order_id
-    left join public.berth_blocks b on b.place_status_id = s.id
-    where not s.cancelled
-      and s.starts_at < v_to
-      and s.ends_at > v_from
-      and tstzrange(s.starts_at, s.ends_at) && tstzrange(v_from, v_to)
-      and (p_place_id is null or s.place_id = p_place_id)
-      and s.id in (select p.id from pending p)
-      and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= v_now, false)
+    select e.id, e.place_id, e.type, e.order_id, e.order_status, e.starts_at, e.ends_at, e.note, e.boat_name,
+           e.guest, e.block_reason
+    from (
+      -- The kept rows (one GiST probe, no orders, no jsonb; session 14) but the pending ones ...
+      select * from private.calendar_occupations c
+      where not exists (select 1 from pending p where p.id = c.id)
+      union all
+      -- ... which are read live, only those of the range.
+      select * from private.calendar_occupations_live l
+      where l.id in (select p.id from pending p)
+    ) e
+    -- Those of the range (and of the berth, if one is given) but lapsed holds: the planner puts
+    -- these conditions into both branches (the range into the GiST probe and into the scan of
+    -- place_statuses).
+    where e.starts_at < v_to
+      and e.ends_at > v_from
+      and tstzrange(e.starts_at, e.ends_at) && tstzrange(v_from, v_to)
+      and (p_place_id is null or e.place_id = p_place_id)
+      and not coalesce(e.order_status in ('unverified', 'confirmed') and e.expires_at <= v_now, false)
     union all
     select h.id, h.place_id, 'long_term', null, null,
            (h.starts_on::timestamp at time zone 'Europe/Berlin'),
