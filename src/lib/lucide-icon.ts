@@ -1,6 +1,6 @@
 /**
  * lucide-react's `createLucideIcon`, as small as the app needs it: every lucide icon module the
- * build bundles calls this one in place of the package's own (vite.config.ts,
+ * build bundles calls this one in place of the package's own (scripts/lib/slim-lucide.ts,
  * `hafen:slim-lucide`), and its `key`s are stripped from the icon data. The markup is the
  * package's, attribute for attribute (tests/unit/lucide-icon.test.ts renders every icon the app
  * imports both ways); what is left out is lucide's React context (`LucideProvider`, which the app
