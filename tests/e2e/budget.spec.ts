@@ -12,7 +12,7 @@ const dist = resolve(import.meta.dirname, '../../reports/e2e-dist');
  * idle, gzip -9 per file (docs/decisions.md, "First-load JavaScript (issue 25 item 5; session 12)").
  * Targets of issue 25: 110 KB for /start and 160 KB for /start/booking. /start/booking's budget
  * is the target (153 KB reached in session 13, 144.8 in session 15); /start's is what was reached
- * plus at most 2 KB (111.1 in session 15), so a regression fails here. Neither page carries react-query's
+ * plus at most 2 KB (111.2 in session 15), so a regression fails here. Neither page carries react-query's
  * core (query-core's "Missing queryFn" message): their queries run through src/lib/query.tsx
  * until a later step loads the client, nor the account, auth and order pages' routes (the back
  * office's among them: src/router-lazy.ts).
