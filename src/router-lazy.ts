@@ -30,6 +30,12 @@ export function loadAllRoutes(): Promise<void> {
       // tree's object, so update() alone would not rebuild the matching: buildRouteTree does.
       target.update({ ...target.options, routeTree });
       target.setRoutes(target.buildRouteTree());
+      // A lane still in flight (the preload whose placeholder's beforeLoad got here) looks its
+      // matches' routes up again by id once its beforeLoads are done: the placeholders stay
+      // known by id, never matched again (the router keeps its notFoundRoute the same way).
+      for (const placeholder of [lazyAccountRoutes, lazyAuthRoutes, lazyOrderRoutes]) {
+        (target.routesById as Record<string, unknown>)[placeholder.id] ??= placeholder;
+      }
     },
     (error: unknown) => {
       loading = undefined;
