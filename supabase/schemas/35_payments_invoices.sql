@@ -133,10 +133,34 @@ $$;
 comment on function private.payment_refundable(uuid) is 'Cents of a payment that can still be refunded (amount minus its refunds plus reversed refunds).';
 revoke execute on function private.payment_refundable(uuid) from public;
 
+-- What of one payment can go back in cash or by transfer: all that is left of a desk payment;
+-- of an online payment only what Stripe could not refund (its refunds reported failed and
+-- reversed) and the desk has not paid back yet. The rest of an online payment goes back
+-- through Stripe, to the card it came from.
+create function private.payment_desk_refundable(p_payment_id uuid)
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when p.method <> 'online' then private.payment_refundable(p.id)
+              else greatest(0, least(private.payment_refundable(p.id),
+                     coalesce((select sum(v.amount_cents) from public.payments v join public.payments r on v.refund_of = r.id
+                               where r.refund_of = p.id and r.kind = 'refund' and v.kind = 'payment'), 0)
+                     - coalesce((select sum(d.amount_cents) from public.payments d
+                                 where d.refund_of = p.id and d.kind = 'refund' and d.method <> 'online'), 0))) end::bigint
+  from public.payments p
+  where p.id = p_payment_id and p.kind = 'payment' and p.refund_of is null
+$$;
+comment on function private.payment_desk_refundable(uuid) is 'Cents of a payment that can go back in cash or by transfer: what is left of a desk payment; of an online payment what its failed (reversed) refunds returned and the desk has not paid back.';
+revoke execute on function private.payment_desk_refundable(uuid) from public;
+
 -- The rules every ledger row obeys, whoever inserts it: the order exists (and is locked, so
 -- rows of one order are written one after the other); a refund names a payment of the same
 -- order, refunds it the way it was paid (online by Stripe, a desk payment in cash or by
--- transfer) and never more than is left of it; staff never bring a completed stay to zero
+-- transfer; in cash or by transfer also what Stripe could not refund of an online payment,
+-- private.payment_desk_refundable) and never more than is left of it; staff never bring a completed stay to zero
 -- (issue 11: money back after a stay that took place is a credit note, outside this system).
 -- A refund Stripe reports (recorded_by null) is money that has left: it is recorded whatever
 -- the stay's state, since the ledger is the truth (only Stripe's dashboard can make one the
@@ -166,9 +190,13 @@ begin
     if v_of.id is null or v_of.kind <> 'payment' or v_of.refund_of is not null then
       raise exception 'invalid_refund' using errcode = '22023', hint = 'A refund names the payment it refunds.';
     end if;
-    if (v_of.method = 'online') <> (new.method = 'online') then
+    if new.method = 'online' and v_of.method <> 'online' then
       raise exception 'invalid_refund_method' using errcode = '22023',
         hint = 'An online payment is refunded through Stripe, a desk payment in cash or by bank transfer.';
+    end if;
+    if new.method <> 'online' and v_of.method = 'online' and new.amount_cents > private.payment_desk_refundable(v_of.id) then
+      raise exception 'invalid_refund_method' using errcode = '22023',
+        hint = 'An online payment is refunded through Stripe; in cash or by transfer only what Stripe could not refund.';
     end if;
     if new.amount_cents > private.payment_refundable(v_of.id) then
       raise exception 'refund_exceeds_payment' using errcode = 'P0001',
@@ -186,7 +214,7 @@ begin
   return new;
 end
 $$;
-comment on function private.payments_check() is 'Before insert on payments: the order exists (locked), refunds name a payment of the order, use its channel, stay within what is left of it; staff never refund a completed stay in full (a refund Stripe reports is recorded); reversals name a refund.';
+comment on function private.payments_check() is 'Before insert on payments: the order exists (locked), refunds name a payment of the order, use its channel (or the desk for what Stripe could not refund), stay within what is left of it; staff never refund a completed stay in full (a refund Stripe reports is recorded); reversals name a refund.';
 revoke execute on function private.payments_check() from public;
 
 create trigger payments_check before insert on public.payments
@@ -340,8 +368,9 @@ begin
                             else greatest(v_net - p_order.price_cents, 0) end,
     'refundable_online_cents', coalesce((select sum(private.payment_refundable(p.id)) from public.payments p
       where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0),
-    'refundable_desk_cents', coalesce((select sum(private.payment_refundable(p.id)) from public.payments p
-      where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method <> 'online'), 0),
+    -- In cash or by transfer: desk payments, and what Stripe could not refund of online ones.
+    'refundable_desk_cents', coalesce((select sum(private.payment_desk_refundable(p.id)) from public.payments p
+      where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null), 0),
     'payment_mode', p_order.payment_mode,
     -- An unpaid order that must be paid online lapses then (null: it does not lapse for want of payment).
     'pay_by', case when p_order.payment_mode = 'online_required' and p_order.payment_status = 'pending'
@@ -787,7 +816,9 @@ begin
     else
       v_outcome := 'ignored';
     end if;
-  elsif v_event.type in ('refund.created', 'refund.updated') then
+  elsif v_event.type in ('refund.created', 'refund.updated', 'refund.failed') then
+    -- A card refund that fails after it succeeded comes as refund.updated and refund.failed
+    -- (Stripe sends both): the first reverses it, the second finds the reversal.
     v_outcome := private.record_online_refund(p_event_id, v_obj);
   elsif v_event.type = 'charge.refunded' then
     -- Since API version 2022-11-15 a charge lists its refunds only when expanded; each refund
@@ -967,7 +998,8 @@ begin
   if not found then
     raise exception 'order_not_found' using errcode = 'PT404';
   end if;
-  if not exists (select 1 from public.payments p where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method <> 'online') then
+  if not exists (select 1 from public.payments p where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null
+                    and (p.method <> 'online' or private.payment_desk_refundable(p.id) > 0)) then
     if exists (select 1 from public.payments p where p.order_id = p_order_id and p.kind = 'payment') then
       raise exception 'refund_online_payment' using errcode = 'P0001', hint = 'An online payment is refunded through Stripe.';
     end if;
@@ -976,10 +1008,11 @@ begin
   if p_amount_cents > (private.order_balance_of(v_order) ->> 'refundable_desk_cents')::integer then
     raise exception 'refund_exceeds_payment' using errcode = 'P0001', hint = 'A refund never exceeds what was paid at the desk.';
   end if;
+  -- Desk payments first, then what Stripe could not refund of online ones.
   for v_payment in
-    select p.id, private.payment_refundable(p.id) as refundable from public.payments p
-     where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null and p.method <> 'online'
-     order by p.recorded_at desc, p.id
+    select p.id, private.payment_desk_refundable(p.id) as refundable from public.payments p
+     where p.order_id = p_order_id and p.kind = 'payment' and p.refund_of is null
+     order by p.method = 'online', p.recorded_at desc, p.id
   loop
     exit when v_left <= 0;
     continue when v_payment.refundable <= 0;
@@ -1007,7 +1040,7 @@ as $$
   select private.set_guest_mail(p_notify);
   select * from private.record_desk_refund(p_order_id, p_method, p_amount_cents, p_note);
 $$;
-comment on function public.record_desk_refund(uuid, public.payment_method, integer, text, boolean) is 'Staff refund desk payments in cash or by transfer (never more than was paid at the desk); a refund to zero cancels an open booking and frees its berth, a completed stay is not refunded in full; p_notify = false leaves the guest''s e-mails out. Returns the (last) refund row.';
+comment on function public.record_desk_refund(uuid, public.payment_method, integer, text, boolean) is 'Staff refund desk payments in cash or by transfer (never more than was paid at the desk), and what Stripe could not refund of an online payment (a failed refund); a refund to zero cancels an open booking and frees its berth, a completed stay is not refunded in full; p_notify = false leaves the guest''s e-mails out. Returns the (last) refund row.';
 revoke execute on function public.record_desk_refund(uuid, public.payment_method, integer, text, boolean) from anon, public;
 
 -- Staff refund (part of) an online payment: the rules are checked here, the edge function

@@ -178,12 +178,14 @@ revoke execute on function public.add_order_note(uuid, text) from anon, public;
 create table public.order_events (
   id bigint generated always as identity primary key,
   order_id uuid not null references public.orders (id) on delete cascade,
-  -- payment_recorded, refund_recorded, payment_to_refund (money taken that must go back) and
-  -- payment_failed (a declined online payment) come from the ledger and Stripe: from_value is
-  -- the method, to_value the amount in cents (for payment_failed the decline code).
+  -- payment_recorded, refund_recorded, payment_to_refund (money taken that must go back),
+  -- refund_failed (Stripe reported a refund failed: its reversal, the money is back with the
+  -- harbour) and payment_failed (a declined online payment) come from the ledger and Stripe:
+  -- from_value is the method, to_value the amount in cents (for payment_failed the decline code).
   -- rescheduled: other dates (from_value / to_value 'arrival/departure', Berlin dates).
   event text not null check (event in ('created', 'status', 'payment', 'moved', 'rescheduled', 'checked_in',
-                                       'payment_recorded', 'refund_recorded', 'payment_to_refund', 'payment_failed')),
+                                       'payment_recorded', 'refund_recorded', 'payment_to_refund', 'payment_failed',
+                                       'refund_failed')),
   from_value text,
   to_value text,
   actor uuid references auth.users (id) on delete set null,
@@ -256,13 +258,15 @@ begin
   insert into public.order_events (order_id, event, from_value, to_value, actor, at)
   values (new.order_id,
           case when new.kind = 'refund' then 'refund_recorded'
+               -- a payment row that refers to a refund is that refund's reversal
+               when new.refund_of is not null then 'refund_failed'
                when new.note like 'to_refund:%' then 'payment_to_refund'
                else 'payment_recorded' end,
           new.method::text, new.amount_cents::text, new.recorded_by, new.recorded_at);
   return null;
 end
 $$;
-comment on function private.record_payment_event() is 'After insert on payments: records the ledger row in the order''s history (method, amount in cents, who recorded it; a payment to refund marked as such).';
+comment on function private.record_payment_event() is 'After insert on payments: records the ledger row in the order''s history (method, amount in cents, who recorded it; a payment to refund and a failed refund''s reversal marked as such).';
 revoke execute on function private.record_payment_event() from public;
 
 create trigger payments_history after insert on public.payments

@@ -8,7 +8,7 @@ create table public.outbox (
                                      'application_receipt', 'application_answer', 'payment_receipt',
                                      'booking_changed', 'booking_cancelled', 'refund_notice',
                                      'arrival_reminder', 'expiry_warning', 'message_reply', 'security_notice',
-                                     'deposit_return')),
+                                     'deposit_return', 'refund_failed')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),
@@ -1028,6 +1028,84 @@ revoke execute on function private.queue_refund_notice() from public;
 
 create trigger payments_queue_refund_notice after insert on public.payments
   for each row execute function private.queue_refund_notice();
+
+-- A card refund that Stripe reported failed after it had succeeded (the guest was told it was
+-- on its way) is reversed in the ledger by a payment row that refers to it
+-- (private.record_online_refund). The guest learns that the money did not arrive and that the
+-- harbour office will pay it back another way; the harbour office learns it must.
+create function private.queue_refund_failed_notice()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_refund public.payments;
+  v_locale text;
+  v_en boolean;
+  v_site text := coalesce(private.edge_setting('site_url'), '');
+  v_harbour text := private.setting('harbour_email');
+  v_what_de text;
+  v_what_en text;
+begin
+  if new.kind <> 'payment' or new.refund_of is null then
+    return null;
+  end if;
+  select * into v_order from public.orders o where o.id = new.order_id;
+  select * into v_refund from public.payments r where r.id = new.refund_of;
+  v_what_de := case when v_refund.deposit_return then 'Rückzahlung Ihres Pfands' else 'Erstattung' end;
+  v_what_en := case when v_refund.deposit_return then 'return of your deposit' else 'refund' end;
+  if v_order.email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    v_locale := private.order_locale(v_order);
+    v_en := v_locale = 'en';
+    perform private.queue_mail(
+      'refund_failed', v_order.email, v_locale,
+      case when v_en
+        then format('Refund of %s failed: booking %s', private.format_eur(new.amount_cents, 'en'), v_order.booking_number)
+        else format('Erstattung von %s fehlgeschlagen: Buchung %s', private.format_eur(new.amount_cents, 'de'), v_order.booking_number) end,
+      private.mail_text(v_locale, concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), concat_ws(E'\n',
+        case when v_en
+          then format('the %s of %s to the card you paid with has failed: your bank did not accept it (for example because the card is no longer valid).', v_what_en, private.format_eur(new.amount_cents, 'en'))
+          else format('die %s von %s auf die Karte, mit der Sie bezahlt haben, ist leider fehlgeschlagen: Ihre Bank hat sie nicht angenommen (zum Beispiel, weil die Karte nicht mehr gültig ist).', v_what_de, private.format_eur(new.amount_cents, 'de')) end,
+        case when v_en
+          then 'The money is not lost: the harbour office will contact you and pay it back another way, for example by bank transfer. You can reply to this e-mail.'
+          else 'Das Geld ist nicht verloren: Das Hafenbüro meldet sich bei Ihnen und zahlt es auf anderem Weg zurück, zum Beispiel per Überweisung. Sie können auf diese E-Mail antworten.' end,
+        '',
+        case when v_en then 'Booking number: ' else 'Buchungsnummer: ' end || v_order.booking_number,
+        case when v_en then 'Your booking: ' else 'Ihre Buchung: ' end || v_site || case when v_en then '/en' else '' end || '/order/' || v_order.id)),
+      '[]'::jsonb,
+      v_harbour,
+      v_order.id);
+  end if;
+  -- To the harbour office, in German: the money is back on the Stripe account and must go out again.
+  if v_harbour ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    perform private.queue_mail(
+      'refund_failed', v_harbour, 'de',
+      format('Erstattung fehlgeschlagen: Buchung %s (%s)', v_order.booking_number, private.format_eur(new.amount_cents, 'de')),
+      concat_ws(E'\n',
+        format('Stripe hat die %s von %s zu Buchung %s als fehlgeschlagen gemeldet; die Bank des Gastes hat sie nicht angenommen.',
+               case when v_refund.deposit_return then 'Pfandrückzahlung' else 'Erstattung' end,
+               private.format_eur(new.amount_cents, 'de'), v_order.booking_number),
+        'Der Betrag ist zurück auf dem Stripe-Konto und im Zahlungsverlauf der Buchung zurückgebucht.',
+        'Bitte auf anderem Weg erstatten (zum Beispiel per Überweisung) und dort erfassen.'
+          || case when v_order.email is not null then ' Der Gast wurde per E-Mail informiert.' else '' end,
+        '',
+        'Gast: ' || coalesce(nullif(concat_ws(' ', v_order.person ->> 'first_name', v_order.person ->> 'last_name'), ''), '–')
+          || coalesce(' <' || v_order.email || '>', ''),
+        'Buchung: ' || v_site || '/account/admin/orders/' || v_order.id),
+      '[]'::jsonb,
+      v_order.email,
+      v_order.id);
+  end if;
+  return null;
+end
+$$;
+comment on function private.queue_refund_failed_notice() is 'After insert on payments: when a row reverses a refund Stripe reported failed, tells the guest (booking language) and the harbour office (German) that the money must go back another way.';
+revoke execute on function private.queue_refund_failed_notice() from public;
+
+create trigger payments_queue_refund_failed_notice after insert on public.payments
+  for each row execute function private.queue_refund_failed_notice();
 
 -- Reminders the scheduler sends (99_cron.sql, every 15 minutes), each at most once per order
 -- (the outbox is the record): the day before arrival from 09:00 Berlin time, what to know on

@@ -4,7 +4,7 @@
 -- whatever their order of arrival; only the service role records them; begin_online_payment and
 -- the payment modes decide who may pay online; a paid order never expires; one invoice per order.
 begin;
-select plan(108);
+select plan(120);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -189,6 +189,49 @@ select results_eq($$ select kind, amount_cents, refund_of = (select id from publ
                      from public.payments where order_id = current_setting('tests.online')::uuid and kind = 'payment' and refund_of is not null $$,
   $$ values ('payment', 2332, true) $$, 'the reversal refers to the refund');
 select is(pg_temp.status(current_setting('tests.online')), 'partially_refunded/cancelled', 'the money is back with the harbour (staff refund it again)');
+select results_eq($$ select event, from_value, to_value from public.order_events
+                     where order_id = current_setting('tests.online')::uuid and event in ('refund_recorded', 'refund_failed') order by id $$,
+  $$ values ('refund_recorded', 'online', '1000'), ('refund_recorded', 'online', '2332'), ('refund_failed', 'online', '2332') $$,
+  'the order''s history names the reversal a failed refund, not a payment');
+select results_eq($$ select recipient, locale from public.outbox
+                     where order_id = current_setting('tests.online')::uuid and kind = 'refund_failed' order by recipient = private.setting('harbour_email') $$,
+  $$ select o.email, 'de' from public.orders o where o.id = current_setting('tests.online')::uuid
+     union all select private.setting('harbour_email'), 'de' $$,
+  'the guest and the harbour office are told the refund failed (one e-mail each)');
+select ok((select subject = 'Erstattung von 23,32 € fehlgeschlagen: Buchung ' || o.booking_number
+                  and body_text like '%die Erstattung von 23,32 € auf die Karte, mit der Sie bezahlt haben, ist leider fehlgeschlagen%'
+                  and body_text like '%Das Hafenbüro meldet sich bei Ihnen%'
+                  and reply_to = private.setting('harbour_email')
+             from public.outbox m join public.orders o on o.id = m.order_id
+            where m.order_id = current_setting('tests.online')::uuid and m.kind = 'refund_failed' and m.recipient = o.email),
+  'the guest''s e-mail: the amount, that it failed, that the office will pay it back; replies reach the office');
+select ok((select subject = 'Erstattung fehlgeschlagen: Buchung ' || o.booking_number || ' (23,32 €)'
+                  and body_text like '%Bitte auf anderem Weg erstatten%' and body_text like '%/account/admin/orders/' || o.id || '%'
+                  and reply_to = o.email
+             from public.outbox m join public.orders o on o.id = m.order_id
+            where m.order_id = current_setting('tests.online')::uuid and m.kind = 'refund_failed' and m.recipient = private.setting('harbour_email')),
+  'the office''s e-mail: what to do, the booking''s page; replies reach the guest');
+select is(tests.record_stripe_event(tests.stripe_event('evt_re3ff', 'refund.failed', pg_temp.refund('re_3', 'pi_online', 2332, 'failed'))) ->> 'outcome',
+  'ignored', 'refund.failed beside refund.updated (Stripe sends both): the reversal is there, nothing more');
+
+-- What Stripe could not refund goes back in cash or by transfer, and only that.
+select tests.authenticate_as('harbour');
+select is((public.order_balance(current_setting('tests.online')::uuid) ->> 'refundable_desk_cents')::int, 2332,
+  'the failed refund can go back at the desk');
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.online')::uuid, 'bank_transfer', 2333) $$,
+  'P0001', 'refund_exceeds_payment', 'not a cent more than Stripe could not refund');
+select results_eq($$ select r.kind, r.method::text, r.amount_cents, r.refund_of = (select p.id from public.payments p where p.provider_payment_id = 'pi_online' and p.kind = 'payment' and p.refund_of is null)
+                     from public.record_desk_refund(current_setting('tests.online')::uuid, 'bank_transfer', 2332) r $$,
+  $$ values ('refund', 'bank_transfer', 2332, true) $$, 'staff pay it back by transfer: a refund of the online payment');
+select is((public.order_balance(current_setting('tests.online')::uuid) ->> 'refundable_desk_cents')::int, 0, 'then nothing more at the desk');
+select is(pg_temp.status(current_setting('tests.online')), 'refunded/cancelled', 'refunded in full again');
+select throws_ok($$ select public.record_desk_refund(current_setting('tests.online')::uuid, 'cash', 1) $$,
+  'P0001', 'refund_online_payment', 'the rest of an online payment goes through Stripe');
+select tests.clear_authentication();
+select throws_ok($$ insert into public.payments (order_id, kind, method, amount_cents, refund_of)
+                    select current_setting('tests.online')::uuid, 'refund', 'cash', 1, p.id from public.payments p
+                     where p.provider_payment_id = 'pi_online' and p.kind = 'payment' and p.refund_of is null $$,
+  '22023', 'invalid_refund_method', 'the ledger itself refuses a desk refund of an online payment beyond its failed refunds');
 select results_eq($$ select kind, gross_cents from public.invoices where order_id = current_setting('tests.online')::uuid order by number $$,
   $$ values ('invoice', 3332), ('credit_note', -1000), ('cancellation', 1000), ('cancellation', -3332) $$,
   'the invoice, the partial refund''s credit note, and at the full refund the cancellation of both; the reversal issues nothing (35b)');

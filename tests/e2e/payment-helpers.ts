@@ -14,6 +14,8 @@ export const cards = {
   success: '4242 4242 4242 4242',
   declined: '4000 0000 0000 0002',
   threeDSecure: '4000 0025 0000 3155',
+  /** Pays; a refund of it succeeds, then fails two seconds later (Stripe's test card). */
+  refundFails: '4000 0000 0000 5126',
 } as const;
 
 const sandboxWords = {
@@ -91,9 +93,10 @@ export async function payViaApi(orderId: string, token: string, card: string = c
   return url;
 }
 
-/** The newest mail to `to` after `since` whose subject matches, waiting up to `timeout` ms. */
 /** A message in the mail catcher (attachments base64). */
 export interface CaughtMail { subject: string; text?: string; html?: string; attachments?: { filename: string; contentType: string; content: string }[] }
+
+/** The newest mail to `to` after `since` whose subject matches, waiting up to `timeout` ms. */
 
 export async function waitForMail(to: string, since: string, subject: RegExp, timeout = 30_000): Promise<CaughtMail> {
   let found: CaughtMail | undefined;

@@ -10,7 +10,7 @@ import { seriousViolations } from '../helpers/axe.ts';
 import { personas } from '../helpers/personas.ts';
 import { clientAs } from './admin-content-helpers.ts';
 import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, personaToken } from './booking-helpers.ts';
-import { bookViaApi, payViaApi, paymentStatus, rest, rpc } from './payment-helpers.ts';
+import { bookViaApi, cards, payViaApi, paymentStatus, rest, rpc, waitForMail } from './payment-helpers.ts';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 120_000 });
@@ -135,6 +135,58 @@ test.describe('payments panel', () => {
     await expect(page.getByText('Cancelled', { exact: true }).first()).toBeVisible();
     await expect(payments.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
     expect(await paymentStatus(order.id, customer)).toBe('refunded');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a refund the guest\'s bank does not take (Stripe\'s card 4000 0000 0000 5126): booked back in the ledger, named in the history, the guest is told; staff refund again (de)', async ({ page, consoleErrors }) => {
+    const customer = await customerToken();
+    const order = await bookViaApi(customer, { boat: `Rückläufer ${run}`, day: 74, last: `Rückläufer ${run}` });
+    await payViaApi(order.id, customer, cards.refundFails);
+    const since = new Date().toISOString();
+    await page.goto(`/account/admin/orders/${order.id}`);
+    const payments = panel(page, 'Zahlungen');
+    const history = payments.getByRole('list', { name: 'Zahlungsverlauf' });
+    await expect(history.getByRole('listitem')).toHaveCount(1);
+
+    await payments.getByRole('button', { name: 'Erstatten', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Erstatten' });
+    await dialog.getByLabel('Betrag (€)').fill('10,00');
+    await dialog.getByRole('button', { name: 'Erstattung anfordern' }).click();
+    await expect(payments.getByRole('status')).toHaveText('Die Erstattung ist eingegangen und im Zahlungsverlauf erfasst.');
+    await expect(page.getByTestId('payment-status')).toHaveText('Teilweise erstattet');
+    const refundMail = await waitForMail(personas.customer.email, since, /^Erstattung von 10,00 €: Buchung /);
+    // (mail text is wrapped: compare with single spaces)
+    expect(refundMail.text?.replace(/\s+/g, ' ')).toContain('10,00 € auf die Karte erstattet');
+
+    // Two seconds later Stripe reports the refund failed: the ledger books it back (live, no reload).
+    const reversal = history.locator('li[data-kind="refund-failed"]');
+    await expect(reversal).toHaveCount(1);
+    await expect(reversal).toContainText('Erstattung fehlgeschlagen · Online (Karte)');
+    await expect(reversal).toContainText('Die Bank des Gastes hat die Erstattung vom');
+    await expect(reversal).toContainText('Bitte auf anderem Weg erstatten');
+    await expect(reversal).toContainText(euro(1000, 'de'));
+    await expect(reversal).not.toContainText('reversal');
+    await expect(history.locator('li[data-kind="refund"]')).toContainText('Fehlgeschlagen, zurückgebucht am');
+    await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
+    expect(await paymentStatus(order.id, customer)).toBe('paid');
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Erstattung fehlgeschlagen, zurückgebucht: ${euro(1000, 'de')} (Online (Karte))`);
+
+    // The guest learns the money did not arrive and that the office pays it back another way.
+    const failedMail = await waitForMail(personas.customer.email, since, /^Erstattung von 10,00 € fehlgeschlagen: Buchung /);
+    expect(failedMail.text?.replace(/\s+/g, ' ')).toContain('die Erstattung von 10,00 € auf die Karte, mit der Sie bezahlt haben, ist leider fehlgeschlagen');
+    expect(failedMail.text?.replace(/\s+/g, ' ')).toContain('Das Hafenbüro meldet sich bei Ihnen und zahlt es auf anderem Weg zurück');
+
+    // Staff pay it back at the desk instead: refunded again, for good.
+    await payments.getByRole('button', { name: 'Erstatten', exact: true }).click();
+    await expect(dialog).toContainText(`Für Zahlungen am Hafenbüro und was Stripe nicht erstatten konnte; höchstens ${euro(1000, 'de')}.`);
+    // The card is likely gone: the transfer comes first, with what Stripe could not refund.
+    await expect(dialog.getByRole('radio', { name: /Überweisung/ })).toBeChecked();
+    await expect(dialog.getByLabel('Betrag (€)')).toHaveValue('10,00');
+    await dialog.getByRole('button', { name: 'Erstattung erfassen' }).click();
+    await expect(page.getByTestId('payment-status')).toHaveText('Teilweise erstattet');
+    await expect(history.locator('li[data-kind="refund"]')).toHaveCount(2);
+    expect(await paymentStatus(order.id, customer)).toBe('partially_refunded');
     expect(consoleErrors).toEqual([]);
   });
 

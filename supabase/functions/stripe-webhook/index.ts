@@ -27,6 +27,8 @@ export const HANDLED_EVENTS = new Set([
   'charge.refunded',
   'refund.created',
   'refund.updated',
+  // A card refund that fails later also comes as refund.updated; either one reverses it.
+  'refund.failed',
 ]);
 
 const TOLERANCE_SECONDS = 300;

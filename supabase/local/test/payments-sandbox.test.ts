@@ -451,6 +451,44 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(await stripe.refunds.create({}).catch((e: Stripe.errors.StripeError) => e.statusCode)).toBe(400);
   });
 
+  it('a refund of 4000 0000 0000 5126 succeeds, then fails two seconds later: the charge has the amount back, and refund.updated, refund.failed and charge.refund.updated are sent', async () => {
+    const failing = await stripe.checkout.sessions.create(params());
+    expect((await pay(failing, { number: '4000000000005126' })).status).toBe(303);
+    const fine = await stripe.checkout.sessions.create(params());
+    expect((await pay(fine, { number: '4242424242424242' })).status).toBe(303);
+    const intentOf = async (s: Stripe.Checkout.Session) => (await stripe.checkout.sessions.retrieve(s.id)).payment_intent as string;
+
+    const refund = await stripe.refunds.create({ payment_intent: await intentOf(failing), amount: 1500 });
+    const kept = await stripe.refunds.create({ payment_intent: await intentOf(fine), amount: 1500 });
+    expect(refund).toMatchObject({ status: 'succeeded', amount: 1500 });
+    expect(await stripe.charges.retrieve(refund.charge as string)).toMatchObject({ amount_refunded: 1500 });
+    // Not before its time.
+    clock += 1000;
+    try {
+      await stripe.checkout.sessions.retrieve(failing.id);
+      expect((await stripe.refunds.retrieve(refund.id)).status).toBe('succeeded');
+      clock += 1000;
+      await stripe.checkout.sessions.retrieve(failing.id);
+      expect(await stripe.refunds.retrieve(refund.id)).toMatchObject({ status: 'failed', failure_reason: 'unknown', failure_balance_transaction: expect.stringMatching(/^txn_/) });
+      expect(await stripe.charges.retrieve(refund.charge as string)).toMatchObject({ amount_refunded: 0, refunded: false });
+      // Another card's refund stays succeeded.
+      expect((await stripe.refunds.retrieve(kept.id)).status).toBe('succeeded');
+      expect(await stripe.charges.retrieve(kept.charge as string)).toMatchObject({ amount_refunded: 1500 });
+    } finally {
+      clock -= 2000;
+    }
+
+    const sent = await until(() => {
+      const list = eventsFor(refund.id).filter((r) => ['refund.updated', 'refund.failed', 'charge.refund.updated'].includes(r.event.type));
+      return list.length >= 3 ? list : undefined;
+    });
+    const byType = new Map(sent.map((r) => [verified(r).type, verified(r)]));
+    expect([...byType.keys()].sort()).toEqual(['charge.refund.updated', 'refund.failed', 'refund.updated']);
+    for (const event of byType.values()) expect(event.data.object).toMatchObject({ id: refund.id, object: 'refund', status: 'failed', amount: 1500 });
+    expect(byType.get('refund.updated')!.data.previous_attributes).toMatchObject({ status: 'succeeded' });
+    expect(eventsFor(kept.id).filter((r) => r.event.type !== 'refund.created' && r.event.type !== 'charge.refunded')).toEqual([]);
+  });
+
   it('retries a delivery the endpoint answered with 500, bounded in count, without holding up other events', async () => {
     const failing = await stripe.checkout.sessions.create(params());
     const broken = await stripe.checkout.sessions.create(params());

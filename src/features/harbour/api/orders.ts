@@ -70,7 +70,7 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
 export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at' | 'created_by'>;
 
 /** The events order_events records (text with a check constraint in the generated row). */
-export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'rescheduled' | 'checked_in' | 'payment_recorded' | 'refund_recorded' | 'payment_to_refund' | 'payment_failed';
+export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'rescheduled' | 'checked_in' | 'payment_recorded' | 'refund_recorded' | 'payment_to_refund' | 'payment_failed' | 'refund_failed';
 
 /** Who did a step (order_event_actors): a staff member (with the name), the guest, or the system. */
 export type OrderEventActor = { kind: 'staff'; name: string | null } | { kind: 'guest' } | { kind: 'system' };

@@ -286,6 +286,7 @@ export function OrderDetailPage({ id }: { id: string }) {
       case 'payment_recorded': return t`Zahlung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
       case 'refund_recorded': return t`Erstattung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
       case 'payment_to_refund': return t`Zahlung erhalten, die zu erstatten ist: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'refund_failed': return t`Erstattung fehlgeschlagen, zurückgebucht: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
       case 'payment_failed': return t`Online-Zahlung abgelehnt (${e.to_value ?? ''})`;
       default: return e.event;
     }

@@ -64,12 +64,17 @@ export function PaymentsPanel({ order }: { order: Order }) {
   }
 
   const byId = new Map(rows.map((r) => [r.id, r]));
+  // A payment row that refers to a refund reverses it: Stripe reported the refund failed.
+  const reversalOf = new Map(rows.filter((r) => r.kind === 'payment' && r.refund_of).map((r) => [r.refund_of!, r]));
   const canRecord = !!balance && balance.outstanding_cents > 0;
   const canRefund = !!balance && balance.refundable_online_cents + balance.refundable_desk_cents > 0;
   const paidTwice = !!balance && balance.net_cents > balance.price_cents;
-  // The webhook marks a payment that must go back with a 'to_refund:' note (the database's words, not the guest's).
+  // The webhook marks a payment that must go back with a 'to_refund:' note, a failed refund's
+  // reversal with 'reversal:' (the database's words, not the guest's; the reversal says it in its own line).
   const noteText = (note: string) =>
-    !note.startsWith('to_refund:')
+    note.startsWith('reversal:')
+      ? null
+      : !note.startsWith('to_refund:')
       ? note
       : note.includes('already paid')
         ? t`Zu erstatten: Die Buchung war schon bezahlt.`
@@ -114,21 +119,36 @@ export function PaymentsPanel({ order }: { order: Order }) {
         <ol aria-label={t`Zahlungsverlauf`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {rows.map((r) => {
             const of = r.refund_of ? byId.get(r.refund_of) : undefined;
+            const reversed = of?.kind === 'refund';
+            const failedLater = r.kind === 'refund' ? reversalOf.get(r.id) : undefined;
+            const note = r.note ? noteText(r.note) : null;
             return (
-              <li key={r.id} data-kind={r.kind} className={cn('flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-2', r.kind === 'refund' && 'bg-slate-50')}>
+              <li key={r.id} data-kind={reversed ? 'refund-failed' : r.kind} className={cn('flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-2', r.kind === 'refund' && 'bg-slate-50', reversed && 'bg-amber-50')}>
                 <div className="flex min-w-0 flex-col">
                   <span className="font-medium text-slate-900">
-                    {r.kind === 'refund' ? <Trans>Erstattung</Trans> : <Trans>Zahlung</Trans>} · {methodLabel(r.method)}
+                    {reversed ? <Trans>Erstattung fehlgeschlagen</Trans> : r.kind === 'refund' ? <Trans>Erstattung</Trans> : <Trans>Zahlung</Trans>} · {methodLabel(r.method)}
                   </span>
                   <span className="text-sm text-slate-600">
                     <Trans>{formatBerlinDateTime(r.recorded_at, locale)}, erfasst von {who(r)}</Trans>
                   </span>
-                  {of && (
+                  {of && !reversed && (
                     <span className="text-sm text-slate-600">
                       <Trans>zur Zahlung vom {formatBerlinDateTime(of.recorded_at, locale)} ({methodLabel(of.method)}, {formatEuro(of.amount_cents, locale)})</Trans>
                     </span>
                   )}
-                  {r.note && <span className="text-sm break-words whitespace-pre-wrap text-slate-700">{noteText(r.note)}</span>}
+                  {of && reversed && (
+                    <span className="text-sm text-amber-950">
+                      <Trans>
+                        Die Bank des Gastes hat die Erstattung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen; der Betrag ist zurückgebucht. Bitte auf anderem Weg erstatten, zum Beispiel per Überweisung.
+                      </Trans>
+                    </span>
+                  )}
+                  {failedLater && (
+                    <span className="text-sm text-amber-950">
+                      <Trans>Fehlgeschlagen, zurückgebucht am {formatBerlinDateTime(failedLater.recorded_at, locale)}</Trans>
+                    </span>
+                  )}
+                  {note && <span className="text-sm break-words whitespace-pre-wrap text-slate-700">{note}</span>}
                 </div>
                 <span className={cn('font-semibold whitespace-nowrap', r.kind === 'refund' ? 'text-red-800' : 'text-slate-900')}>
                   {formatEuro(r.kind === 'refund' ? -r.amount_cents : r.amount_cents, locale)}
@@ -158,6 +178,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
             <RefundForm
               order={order}
               balance={balance}
+              failedOnline={reversalOf.size > 0}
               onDone={(text, online) => {
                 setDialog(null);
                 if (online) setRequested({ refunds, at: Date.now() });
@@ -294,7 +315,7 @@ function DeskPaymentForm({ order, balance, onDone, onCancel }: { order: Order; b
   );
 }
 
-function RefundForm({ order, balance, onDone, onCancel }: { order: Order; balance: OrderBalance; onDone: (text: string, online: boolean) => void; onCancel: () => void }) {
+function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order: Order; balance: OrderBalance; failedOnline: boolean; onDone: (text: string, online: boolean) => void; onCancel: () => void }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const methodLabel = usePaymentMethodLabel();
@@ -307,7 +328,11 @@ function RefundForm({ order, balance, onDone, onCancel }: { order: Order; balanc
   const maxFor = (method: string) => (method === 'online' ? limits.onlineCents : limits.deskCents);
   const form = useForm<RefundInput, unknown, RefundValues>({
     resolver: zodResolver(refundSchema(limits, locale)),
-    defaultValues: { method: online ? 'online' : 'cash', amount: centsToInput(online ? limits.onlineCents : limits.deskCents, locale), note: '' },
+    // After a failed refund the card is likely gone: the desk (by transfer) is offered first.
+    defaultValues: (() => {
+      const method = failedOnline && desk ? 'bank_transfer' : online ? 'online' : 'cash';
+      return { method, amount: centsToInput(maxFor(method), locale), note: '' };
+    })(),
   });
   const method = useWatch({ control: form.control, name: 'method' });
   // A new method suggests its own maximum, unless the amount was typed.
@@ -338,10 +363,14 @@ function RefundForm({ order, balance, onDone, onCancel }: { order: Order; balanc
           <MethodField control={shared(form.control)} label={t`Erstatten über`} onPick={picked} options={[
             ...(online ? [{ value: 'online', label: t`Online über Stripe`, hint: t`Zurück auf die Karte des Gastes; höchstens ${formatEuro(limits.onlineCents, locale)}.` }] : []),
             ...(desk
-              ? [
-                  { value: 'cash', label: methodLabel('cash'), hint: t`Für Zahlungen am Hafenbüro; höchstens ${formatEuro(limits.deskCents, locale)}.` },
-                  { value: 'bank_transfer', label: methodLabel('bank_transfer'), hint: t`Für Zahlungen am Hafenbüro; höchstens ${formatEuro(limits.deskCents, locale)}.` },
-                ]
+              ? (['cash', 'bank_transfer'] as const).map((value) => ({
+                  value,
+                  label: methodLabel(value),
+                  // The database allows the desk for what Stripe could not refund (a failed refund).
+                  hint: failedOnline
+                    ? t`Für Zahlungen am Hafenbüro und was Stripe nicht erstatten konnte; höchstens ${formatEuro(limits.deskCents, locale)}.`
+                    : t`Für Zahlungen am Hafenbüro; höchstens ${formatEuro(limits.deskCents, locale)}.`,
+                }))
               : []),
           ]} />
           <AmountAndNote control={shared(form.control)} amountHint={t`Höchstens ${formatEuro(maxFor(method), locale)}.`} />

@@ -161,7 +161,8 @@ export function PaymentSummary({ order }: { order: Order }) {
           {rows.map((p) => (
             <li key={p.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-2">
               <span className="text-slate-800">
-                {p.kind === 'refund' ? <Trans>Erstattung</Trans> : <Trans>Zahlung</Trans>}, {methodLabel(p.method)}
+                {/* A payment row that refers to a refund reverses it: the bank did not take the refund. */}
+                {p.kind === 'refund' ? <Trans>Erstattung</Trans> : p.refund_of ? <Trans>Erstattung fehlgeschlagen, zurückgebucht</Trans> : <Trans>Zahlung</Trans>}, {methodLabel(p.method)}
                 <span className="block text-sm text-slate-600">{formatBerlinDateTime(p.recorded_at, i18n.locale)}</span>
               </span>
               <span className="font-semibold whitespace-nowrap text-slate-900">{formatEuro(p.kind === 'refund' ? -p.amount_cents : p.amount_cents, i18n.locale)}</span>

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * refused as Stripe's test mode refuses a real card (`test_mode_live_card`).
  */
 export type CardBehaviour =
-  | { kind: 'succeed' }
+  | { kind: 'succeed'; refundFails?: true }
   | { kind: 'authenticate' }
   | { kind: 'decline'; code: string; declineCode: string; message: string };
 
@@ -30,6 +30,9 @@ const TEST_CARDS: Record<string, CardBehaviour> = {
   '6011111111111117': { kind: 'succeed' },
   '3566002020360505': { kind: 'succeed' },
   '4000002760000016': { kind: 'succeed' },
+  // Refunds fail: the charge succeeds; a refund of it starts as succeeded and some time later
+  // turns failed (refund.updated, refund.failed, charge.refund.updated).
+  '4000000000005126': { kind: 'succeed', refundFails: true },
   // Ask for 3-D Secure authentication.
   '4000002500003155': { kind: 'authenticate' },
   '4000002760003184': { kind: 'authenticate' },
@@ -77,3 +80,8 @@ export function cardBrand(digits: string): string {
 }
 
 export const cardFingerprint = (digits: string) => createHash('sha256').update(`sandbox:${digits}`).digest('base64url').slice(0, 16);
+
+/** The fingerprints of the test cards whose refunds fail later (a charge keeps only the fingerprint). */
+const REFUNDS_FAIL = new Set(Object.entries(TEST_CARDS).filter(([, b]) => b.kind === 'succeed' && b.refundFails).map(([digits]) => cardFingerprint(digits)));
+
+export const refundsFail = (fingerprint: string | null | undefined) => !!fingerprint && REFUNDS_FAIL.has(fingerprint);

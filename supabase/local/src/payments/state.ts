@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Stripe from 'stripe';
-import { cardBehaviour, cardBrand, cardFingerprint } from './cards.ts';
+import { cardBehaviour, cardBrand, cardFingerprint, refundsFail } from './cards.ts';
 import { newCharge, newEvent, newId, newPaymentIntent, newRefund, newSession, type CardData, type LineItemData } from './objects.ts';
 import { StripeError, invalid, noSuch } from './params.ts';
 
@@ -39,6 +39,8 @@ interface Data {
   paymentIntents: Record<string, Stripe.PaymentIntent>;
   charges: Record<string, Stripe.Charge>;
   refunds: Record<string, Stripe.Refund>;
+  /** Refunds of a card whose refunds fail (4000 0000 0000 5126), by id: when they turn failed (s). */
+  refundFailures: Record<string, number>;
   events: Stripe.Event[];
   deliveries: Delivery[];
   idempotency: Record<string, IdempotentResult>;
@@ -51,12 +53,16 @@ const empty = (): Data => ({
   paymentIntents: {},
   charges: {},
   refunds: {},
+  refundFailures: {},
   events: [],
   deliveries: [],
   idempotency: {},
 });
 
 const MAX_EVENTS = 1000;
+
+/** How long a refund of 4000 0000 0000 5126 stays succeeded before it fails ("some time later"). */
+export const REFUND_FAILS_AFTER_S = 2;
 
 export type RequestInfo = { id: string | null; idempotency_key: string | null };
 const NO_REQUEST: RequestInfo = { id: null, idempotency_key: null };
@@ -174,7 +180,10 @@ export class PaymentStore {
     return session;
   }
 
-  /** Expires every open session past its `expires_at` (checked on each access and by a timer). */
+  /**
+   * Expires every open session past its `expires_at` and fails every refund due to fail
+   * (checked on each access and by a timer).
+   */
   sweep() {
     const now = this.seconds();
     let changed = false;
@@ -184,7 +193,33 @@ export class PaymentStore {
         changed = true;
       }
     }
+    for (const [id, due] of Object.entries(this.data.refundFailures)) {
+      if (due > now) continue;
+      delete this.data.refundFailures[id];
+      const refund = this.data.refunds[id];
+      if (refund?.status === 'succeeded') this.failRefund(refund);
+      changed = true;
+    }
     if (changed) this.save();
+  }
+
+  /**
+   * A refund the card's bank did not take: failed, the amount back on the charge (Stripe's
+   * balance gets a failure_balance_transaction). Stripe names no failure_reason for the test
+   * card; `unknown` is one of its documented values.
+   */
+  private failRefund(refund: Stripe.Refund) {
+    refund.status = 'failed';
+    refund.failure_reason = 'unknown';
+    refund.failure_balance_transaction = newId('txn');
+    const charge = this.data.charges[refund.charge as string];
+    if (charge) {
+      charge.amount_refunded = Math.max(0, charge.amount_refunded - refund.amount);
+      charge.refunded = false;
+    }
+    this.emit('refund.updated', refund, NO_REQUEST, { status: 'succeeded', failure_reason: null, failure_balance_transaction: null });
+    this.emit('refund.failed', refund);
+    this.emit('charge.refund.updated', refund, NO_REQUEST, { status: 'succeeded' });
   }
 
   private expire(session: Stripe.Checkout.Session, request: RequestInfo) {
@@ -403,6 +438,7 @@ export class PaymentStore {
     }
     const refund = newRefund({ id: newId('re'), created: this.seconds(), charge, amount, reason: input.reason, metadata: input.metadata });
     this.data.refunds[refund.id] = refund;
+    if (refundsFail(charge.payment_method_details?.card?.fingerprint)) this.data.refundFailures[refund.id] = this.seconds() + REFUND_FAILS_AFTER_S;
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount;
