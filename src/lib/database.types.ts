@@ -2307,6 +2307,21 @@ export type Database = {
           waiting_position: number
         }[]
       }
+      money_to_return: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          order_id: string
+          booking_number: string
+          first_name: string
+          last_name: string
+          place_name: string
+          to_refund_cents: number
+          failed_refund_cents: number
+          open_total: number
+        }[]
+      }
       move_booking: {
         Args: {
           p_order_id: string

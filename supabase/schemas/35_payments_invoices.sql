@@ -61,6 +61,11 @@ create unique index payments_reversal_key on public.payments (refund_of) where k
 
 create index payments_order_idx on public.payments (order_id, recorded_at);
 
+-- The rows that mean money must go back (a reversed refund, a payment noted to_refund), for
+-- private.money_to_return: a handful among all payments.
+create index payments_to_return_idx on public.payments (order_id)
+  where kind = 'payment' and (refund_of is not null or note like 'to_refund:%');
+
 create index payments_refund_of_idx on public.payments (refund_of) where refund_of is not null;
 
 create policy "payments: owner reads own order's, staff all" on public.payments
@@ -413,6 +418,66 @@ as $$
 $$;
 comment on function public.order_balance(uuid) is 'The owner or staff: an order''s price, paid, refunded, net, outstanding and to-refund cents, what can be refunded online and at the desk, and its payment mode.';
 revoke execute on function public.order_balance(uuid) from anon, public;
+
+-- Money the harbour holds but must pay back, for the harbour team's overview: a second charge
+-- or a payment for a booking cancelled or expired before it arrived (order_balance's
+-- to_refund_cents), and refunds the guest's bank did not take that the desk has not paid back
+-- (private.payment_desk_refundable of the online payments). Only orders whose ledger has such a
+-- row are looked at: a payment noted to_refund, a reversal, or a payment on an ended order.
+create function private.money_to_return(p_limit integer default 20)
+returns table (order_id uuid, booking_number text, first_name text, last_name text, place_name text,
+               to_refund_cents bigint, failed_refund_cents bigint, open_total integer)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  return query
+    with candidates as (
+      select p.order_id from public.payments p
+       where p.kind = 'payment' and (p.refund_of is not null or p.note like 'to_refund:%')
+      union
+      select o.id from public.orders o
+       where o.status in ('cancelled', 'expired') and o.payment_status = 'pending'
+         and exists (select 1 from public.payments p where p.order_id = o.id and p.kind = 'payment')
+    ), owed as (
+      select o.id, o.booking_number, o.person ->> 'first_name' as first_name, o.person ->> 'last_name' as last_name,
+             o.place_snapshot ->> 'name' as place_name,
+             (private.order_balance_of(o) ->> 'to_refund_cents')::bigint as to_refund,
+             coalesce((select sum(private.payment_desk_refundable(p.id)) from public.payments p
+                        where p.order_id = o.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0)::bigint as failed,
+             o.created_at
+        from candidates c
+        join public.orders o on o.id = c.order_id
+    )
+    select w.id, w.booking_number, w.first_name, w.last_name, w.place_name, w.to_refund, w.failed, (count(*) over ())::integer
+      from owed w
+     where w.to_refund > 0 or w.failed > 0
+     order by w.created_at, w.id
+     limit least(greatest(coalesce(p_limit, 20), 1), 100);
+end
+$$;
+comment on function private.money_to_return(integer) is 'The rule behind public.money_to_return (security definer, not exposed by the API).';
+revoke execute on function private.money_to_return(integer) from public;
+grant execute on function private.money_to_return(integer) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/money_to_return): runs as the caller, the rule above decides.
+create function public.money_to_return(p_limit integer DEFAULT 20)
+returns TABLE(order_id uuid, booking_number text, first_name text, last_name text, place_name text,
+              to_refund_cents bigint, failed_refund_cents bigint, open_total integer)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.money_to_return(p_limit)
+$$;
+comment on function public.money_to_return(integer) is 'Staff: the orders (oldest first) where the harbour holds money that must go back (a second charge, a payment on a cancelled or expired booking, a refund the guest''s bank did not take), how much of each, and how many such orders there are.';
+revoke execute on function public.money_to_return(integer) from anon, public;
 
 -- The guest (or staff) starts paying online: checks that the order can be paid online and
 -- returns what the edge function create-checkout puts into the Checkout session, with the

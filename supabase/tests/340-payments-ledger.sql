@@ -4,7 +4,7 @@
 -- whatever their order of arrival; only the service role records them; begin_online_payment and
 -- the payment modes decide who may pay online; a paid order never expires; one invoice per order.
 begin;
-select plan(120);
+select plan(125);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -111,6 +111,7 @@ select throws_ok($$ select public.record_checkout_session(current_setting('tests
 select throws_ok($$ insert into public.payments (order_id, kind, method, amount_cents) values (current_setting('tests.online')::uuid, 'payment', 'cash', 3332) $$,
   '42501', null, 'nor write the ledger');
 select throws_ok($$ select public.record_desk_payment(current_setting('tests.online')::uuid, 'cash') $$, '42501', 'staff_only', 'nor record a desk payment');
+select throws_ok($$ select * from public.money_to_return() $$, '42501', 'staff_only', 'nor see the money the harbour owes');
 select tests.authenticate_as('harbour');
 select throws_ok($$ select public.record_stripe_event(tests.stripe_event('evt_forged', 'checkout.session.completed',
                       pg_temp.session('cs_forged', current_setting('tests.online'), 3332, 'pi_forged'))) $$,
@@ -218,12 +219,18 @@ select is(tests.record_stripe_event(tests.stripe_event('evt_re3ff', 'refund.fail
 select tests.authenticate_as('harbour');
 select is((public.order_balance(current_setting('tests.online')::uuid) ->> 'refundable_desk_cents')::int, 2332,
   'the failed refund can go back at the desk');
+select results_eq($$ select m.booking_number, m.to_refund_cents, m.failed_refund_cents from public.money_to_return() m
+                     where m.order_id = current_setting('tests.online')::uuid $$,
+  $$ select o.booking_number, 0::bigint, 2332::bigint from public.orders o where o.id = current_setting('tests.online')::uuid $$,
+  'the overview''s money to return names it');
 select throws_ok($$ select public.record_desk_refund(current_setting('tests.online')::uuid, 'bank_transfer', 2333) $$,
   'P0001', 'refund_exceeds_payment', 'not a cent more than Stripe could not refund');
 select results_eq($$ select r.kind, r.method::text, r.amount_cents, r.refund_of = (select p.id from public.payments p where p.provider_payment_id = 'pi_online' and p.kind = 'payment' and p.refund_of is null)
                      from public.record_desk_refund(current_setting('tests.online')::uuid, 'bank_transfer', 2332) r $$,
   $$ values ('refund', 'bank_transfer', 2332, true) $$, 'staff pay it back by transfer: a refund of the online payment');
 select is((public.order_balance(current_setting('tests.online')::uuid) ->> 'refundable_desk_cents')::int, 0, 'then nothing more at the desk');
+select is_empty($$ select 1 from public.money_to_return() m where m.order_id = current_setting('tests.online')::uuid $$,
+  'and it is off the list');
 select is(pg_temp.status(current_setting('tests.online')), 'refunded/cancelled', 'refunded in full again');
 select throws_ok($$ select public.record_desk_refund(current_setting('tests.online')::uuid, 'cash', 1) $$,
   'P0001', 'refund_online_payment', 'the rest of an online payment goes through Stripe');
@@ -300,6 +307,9 @@ select results_eq($$ select (b ->> 'to_refund_cents')::int, (b ->> 'outstanding_
   $$ values (3332, 0) $$, 'and shows as to be refunded');
 select results_eq($$ select event, from_value, to_value from public.order_events where order_id = current_setting('tests.doppelt')::uuid and event like 'payment_%' order by id $$,
   $$ values ('payment_recorded', 'online', '3332'), ('payment_to_refund', 'online', '3332') $$, 'the history flags it for staff');
+select results_eq($$ select m.to_refund_cents, m.failed_refund_cents from public.money_to_return() m where m.order_id = current_setting('tests.doppelt')::uuid $$,
+  $$ values (3332::bigint, 0::bigint) $$, 'a second charge is on the overview''s money to return');
+select is((select count(*)::int from public.money_to_return(1)), 1, 'the list is bounded by its limit');
 select tests.clear_authentication();
 select is((select count(*)::int from public.invoices where order_id = current_setting('tests.doppelt')::uuid), 1, 'one invoice only');
 select is((select count(*)::int from public.outbox where order_id = current_setting('tests.doppelt')::uuid and kind = 'payment_receipt'), 1,

@@ -172,6 +172,14 @@ test.describe('payments panel', () => {
     await page.reload();
     await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Erstattung fehlgeschlagen, zurückgebucht: ${euro(1000, 'de')} (Online (Karte))`);
 
+    // The harbour team's overview lists it under money to pay back.
+    await page.goto('/account/admin/overview');
+    const owed = page.getByRole('region', { name: 'Geld zurückzuzahlen' });
+    const entry = owed.getByRole('listitem').filter({ has: page.locator(`a[href$="/account/admin/orders/${order.id}"]`) });
+    await expect(entry).toContainText(`Erstattung fehlgeschlagen: ${euro(1000, 'de')}`);
+    await entry.getByRole('link').click();
+    await expect(page).toHaveURL(new RegExp(`/account/admin/orders/${order.id}$`));
+
     // The guest learns the money did not arrive and that the office pays it back another way.
     const failedMail = await waitForMail(personas.customer.email, since, /^Erstattung von 10,00 € fehlgeschlagen: Buchung /);
     expect(failedMail.text?.replace(/\s+/g, ' ')).toContain('die Erstattung von 10,00 € auf die Karte, mit der Sie bezahlt haben, ist leider fehlgeschlagen');
@@ -187,6 +195,9 @@ test.describe('payments panel', () => {
     await expect(page.getByTestId('payment-status')).toHaveText('Teilweise erstattet');
     await expect(history.locator('li[data-kind="refund"]')).toHaveCount(2);
     expect(await paymentStatus(order.id, customer)).toBe('partially_refunded');
+    await page.goto('/account/admin/overview');
+    await expect(owed).toBeVisible();
+    await expect(owed.locator(`a[href$="/account/admin/orders/${order.id}"]`)).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
 

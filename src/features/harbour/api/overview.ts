@@ -30,12 +30,20 @@ export interface Overview {
   /** Open long-term applications, newest first (names only: the details are for admins), and how many. */
   applications: OverviewApplication[];
   applicationsTotal: number;
+  /** Orders where the harbour holds money that must go back (oldest first, the first few), and how many. */
+  moneyToReturn: OverviewMoneyToReturn[];
+  moneyToReturnTotal: number;
 }
 
 export type OverviewMessage = Pick<Tables<'contact_messages'>, 'id' | 'service' | 'name' | 'created_at'> & { kind: InboxKind };
 
 /** A row of open_long_term_applications; place_name is null without a named berth (RETURNS TABLE columns are typed not-null). */
 export type OverviewApplication = Omit<Database['public']['Functions']['open_long_term_applications']['Returns'][number], 'open_total' | 'place_name'> & {
+  place_name: string | null;
+};
+
+/** A row of money_to_return; the bigint cents are JSON numbers (made sure of in the query). */
+export type OverviewMoneyToReturn = Omit<Database['public']['Functions']['money_to_return']['Returns'][number], 'open_total' | 'place_name'> & {
   place_name: string | null;
 };
 
@@ -71,16 +79,18 @@ export const overviewQueryOptions = () =>
       for (const r of results) if (r.error) throw r.error;
       // Berths and today's occupations are paged past max_rows (1,000 rows per answer): a cut list
       // would show taken berths as free.
-      const [places, calendar, messages, applications] = await Promise.all([
+      const [places, calendar, messages, applications, money] = await Promise.all([
         calendarPlaces(supabase),
         calendarEntries(supabase, today, today),
         supabase.from('contact_messages').select('id, kind, service, name, created_at', { count: 'exact' })
           .eq('status', 'open').order('created_at', { ascending: false }).limit(OVERVIEW_LIST)
           .overrideTypes<{ kind: InboxKind }[]>(),
         supabase.rpc('open_long_term_applications', { p_limit: OVERVIEW_LIST }).overrideTypes<{ place_name: string | null }[]>(),
+        supabase.rpc('money_to_return', { p_limit: OVERVIEW_LIST }).overrideTypes<{ place_name: string | null }[]>(),
       ]);
       if (messages.error) throw messages.error;
       if (applications.error) throw applications.error;
+      if (money.error) throw money.error;
       const occupied = new Set(
         calendar
           .filter((e) => new Date(e.starts_at) <= now && (e.ends_at === null || new Date(e.ends_at) > now))
@@ -96,6 +106,8 @@ export const overviewQueryOptions = () =>
         applications: apps,
         // open_total is bigint: a JSON number from PostgREST, made sure of here.
         applicationsTotal: Number(apps[0]?.open_total ?? 0),
+        moneyToReturn: money.data.map((m) => ({ ...m, to_refund_cents: Number(m.to_refund_cents), failed_refund_cents: Number(m.failed_refund_cents) })),
+        moneyToReturnTotal: Number(money.data[0]?.open_total ?? 0),
       };
     },
     staleTime: 15_000,

@@ -25,7 +25,8 @@ function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: 
 
 /**
  * Today's harbour: berths free now, arrivals, departures, who is checked in, pending payments,
- * unverified orders about to expire, open messages and new long-term applications (live).
+ * unverified orders about to expire, open messages, money to pay back and new long-term
+ * applications (live).
  */
 export function OverviewPage() {
   const { t, i18n } = useLingui();
@@ -76,6 +77,22 @@ export function OverviewPage() {
             </ul>
           )}
           <PathLink path="/account/admin/inbox" className="text-sm text-primary-dark underline"><Trans>Zum Posteingang</Trans></PathLink>
+        </Section>
+        <Section aria-label={t`Geld zurückzuzahlen`} title={<>{t`Geld zurückzuzahlen`} <span className="text-slate-500">({data.moneyToReturnTotal})</span></>}>
+          {data.moneyToReturn.length === 0 ? (
+            <p className="text-sm text-slate-600"><Trans>Nichts zurückzuzahlen.</Trans></p>
+          ) : (
+            <ul className="grid gap-1 text-sm">
+              {data.moneyToReturn.map((m) => (
+                <li key={m.order_id} className="rounded border border-slate-200 bg-white px-3 py-2">
+                  <PathLink path={`/account/admin/orders/${m.order_id}`} className="font-semibold text-primary-dark underline">{m.booking_number}</PathLink>
+                  {' '}· {m.first_name} {m.last_name}{m.place_name ? <> · {t`Liegeplatz ${m.place_name}`}</> : null}
+                  {m.failed_refund_cents > 0 && <span className="block text-slate-600">{t`Erstattung fehlgeschlagen: ${euro(m.failed_refund_cents)}`}</span>}
+                  {m.to_refund_cents > 0 && <span className="block text-slate-600">{t`Zu viel erhalten: ${euro(m.to_refund_cents)}`}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
         </Section>
         <Section aria-label={t`Neue Bewerbungen für Langzeitliegeplätze`} title={<>{t`Neue Bewerbungen für Langzeitliegeplätze`} <span className="text-slate-500">({data.applicationsTotal})</span></>}>
           {data.applications.length === 0 ? (
