@@ -101,7 +101,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   export_my_data: AUTH, delete_my_account: AUTH, begin_online_payment: AUTH, order_balance: AUTH,
   // staff / admin (refused inside for everyone else)
   add_berth_block: AUTH, cancel_berth_block: AUTH, calendar: AUTH, place_calendar: AUTH, move_booking: AUTH,
-  record_desk_payment: AUTH, record_desk_refund: AUTH, prepare_online_refund: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, reply_to_message: AUTH, reply_to_application: AUTH, answer_long_term_application: AUTH,
+  record_desk_payment: AUTH, record_desk_refund: AUTH, money_to_return: AUTH, prepare_online_refund: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, reply_to_message: AUTH, reply_to_application: AUTH, answer_long_term_application: AUTH,
   assign_long_term_holder: AUTH, remove_long_term_holder: AUTH, long_term_applications_queue: AUTH,
   report_average_stay: AUTH, report_check_in_rate: AUTH, report_guests_by_country: AUTH, report_occupancy: AUTH,
   report_revenue: AUTH, report_sale_codes: AUTH,
