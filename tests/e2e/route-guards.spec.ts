@@ -33,7 +33,9 @@ const paths = routePaths();
 /** Waits until the layout has settled after a resize or scroll: finite animations done, sizes stable (bounded). */
 async function settleLayout(page: Page) {
   await page.evaluate(async () => {
-    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+    // A frame, or 200 ms when Chromium produces none (a headless page whose compositor stalled
+    // after a resize waited here until the test's timeout): a wait, never an assertion.
+    const frame = () => new Promise<void>((r) => { requestAnimationFrame(() => r()); setTimeout(r, 200); });
     await frame();
     await frame();
     const running = document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
@@ -59,7 +61,9 @@ function measure(page: Page, width: number): Promise<string[]> {
     type Box = { left: number; top: number; right: number; bottom: number };
     const problems: string[] = [];
     const doc = document.documentElement;
-    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+    // A frame, or 200 ms when Chromium produces none (a headless page whose compositor stalled
+    // after a resize waited here until the test's timeout): a wait, never an assertion.
+    const frame = () => new Promise<void>((r) => { requestAnimationFrame(() => r()); setTimeout(r, 200); });
     const r1 = (n: number) => Math.round(n);
     const describe = (el: Element) => {
       const testId = el.getAttribute('data-testid') ?? el.getAttribute('data-slot');
