@@ -20,11 +20,16 @@ const nav = (locale: 'de' | 'en') => (locale === 'en' ? 'Main navigation' : 'Hau
 const phone = { viewport: { width: 390, height: 844 } };
 const desktop = { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false };
 
-/** Waits until the page's data has arrived (no "loading" text left in main; bounded). */
+/**
+ * Waits until the page's data has arrived (no "loading" text left in main; bounded). German
+ * says "wird geladen" or, for a plural, "werden geladen" ("News werden geladen …" on /de/start):
+ * a prerendered page shows its heading before the news arrive, and news arriving while the
+ * layout is measured move the footer down between the scroll and the measurement.
+ */
 async function settle(page: Page) {
   await expect(h1(page)).toBeVisible();
   await page
-    .waitForFunction(() => ![...document.querySelectorAll('main p, main [role=status]')].some((el) => /wird geladen|loading/i.test(el.textContent ?? '')), undefined, { timeout: 10_000 })
+    .waitForFunction(() => ![...document.querySelectorAll('main p, main [role=status]')].some((el) => /(wird|werden) geladen|loading/i.test(el.textContent ?? '')), undefined, { timeout: 10_000 })
     .catch(() => undefined);
 }
 
