@@ -2230,6 +2230,7 @@ export type Database = {
         Returns: {
           order_extra_id: string
           due_cents: number
+          failed: boolean
         }[]
       }
       expire_unverified_orders: {

@@ -420,7 +420,7 @@ begin
     select r.payment_intent, r.refundable_cents into v_pi, v_refundable from private.online_refund_payment(v_order.id, v_back) r;
   elsif v_back > 0 then
     perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
-                                       'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name, true);
+                                       'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name, v_row.id);
   end if;
   perform private.queue_deposit_return_notice(v_order, v_row, p_method, v_back);
   return jsonb_build_object('extra', to_jsonb(v_row), 'order_id', v_order.id, 'back_cents', v_back,
@@ -429,6 +429,53 @@ end
 $$;
 comment on function private.return_deposit_step(uuid, public.payment_method) is 'Takes a deposit back (no longer billed, documents corrected), pays back what is held beyond the price (cash/transfer: ledger and cash book; online: checked, then refunded by refund-payment) and mails the guest. Answers {extra, order_id, back_cents, payment_intent, refundable_cents}.';
 revoke execute on function private.return_deposit_step(uuid, public.payment_method) from public;
+
+-- A deposit returned online whose refund the guest's bank did not take (Stripe reported it
+-- failed and the ledger booked it back): staff pay it back in cash or by transfer instead. The
+-- refund is a deposit return naming the deposit (so the deposit is paid back, the stay stays
+-- paid and no credit note follows), refers to the online payment whose refund failed (the
+-- ledger allows the desk exactly that much, private.payment_desk_refundable), and the guest
+-- is told how the deposit comes back. While Stripe's refund is pending or was refused nothing
+-- failed: the card refund is retried (prepare_deposit_refund), never paid twice.
+create function private.repay_deposit_at_desk(p_order_extra_id uuid, p_method public.payment_method)
+returns public.order_extras
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.order_extras;
+  v_order public.orders;
+  v_back bigint;
+begin
+  perform private.extras_check_staff();
+  if p_method is null or p_method not in ('cash', 'bank_transfer') then
+    raise exception 'invalid_payment_method' using errcode = '22023', hint = 'Cash or bank transfer.';
+  end if;
+  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+  if not found then
+    raise exception 'order_extra_not_found' using errcode = 'PT404';
+  end if;
+  select * into v_order from public.orders o where o.id = v_row.order_id for update;
+  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
+  v_back := private.deposit_refund_due(v_row);
+  if v_back <= 0 then
+    raise exception 'order_extra_closed' using errcode = 'P0001', hint = 'Not returned online, or already paid back.';
+  end if;
+  if not private.deposit_refund_failed(v_row.id) then
+    raise exception 'deposit_refund_not_failed' using errcode = 'P0001',
+      hint = 'Stripe has not reported the card refund failed: retry it through refund-payment.';
+  end if;
+  perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
+                                     'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name || ' (Kartenerstattung fehlgeschlagen)', v_row.id);
+  update public.order_extras e set returned_method = p_method where e.id = v_row.id returning * into v_row;
+  perform private.queue_deposit_return_notice(v_order, v_row, p_method, v_back);
+  return v_row;
+end
+$$;
+comment on function private.repay_deposit_at_desk(uuid, public.payment_method) is 'Pays a deposit back in cash or by transfer after its online refund failed: a deposit return in the ledger naming the deposit, returned_method updated, the guest mailed.';
+revoke execute on function private.repay_deposit_at_desk(uuid, public.payment_method) from public;
 
 create function private.return_deposit(p_order_extra_id uuid, p_method public.payment_method)
 returns public.order_extras
@@ -441,6 +488,9 @@ begin
   if p_method = 'online' then
     raise exception 'deposit_refund_online' using errcode = '22023',
       hint = 'A deposit paid online goes back through refund-payment (order_extra_id), which refunds it at Stripe.';
+  end if;
+  if exists (select 1 from public.order_extras e where e.id = p_order_extra_id and e.returned_method = 'online') then
+    return private.repay_deposit_at_desk(p_order_extra_id, p_method);
   end if;
   return jsonb_populate_record(null::public.order_extras, private.return_deposit_step(p_order_extra_id, p_method) -> 'extra');
 end
@@ -458,7 +508,7 @@ set search_path = ''
 as $$
   select * from private.return_deposit(p_order_extra_id, p_method)
 $$;
-comment on function public.return_deposit(uuid, public.payment_method) is 'Staff take back a deposit''s item: the deposit no longer bills (documents corrected) and what was paid for it is refunded in cash or by transfer (ledger, cash book); the guest is mailed. A deposit paid online goes back through refund-payment.';
+comment on function public.return_deposit(uuid, public.payment_method) is 'Staff take back a deposit''s item: the deposit no longer bills (documents corrected) and what was paid for it is refunded in cash or by transfer (ledger, cash book); the guest is mailed. A deposit paid online goes back through refund-payment; one whose card refund failed is paid back here in cash or by transfer.';
 revoke execute on function public.return_deposit(uuid, public.payment_method) from anon, public;
 
 -- Which attempt at refunding a deposit online this is: 0 at first, one more for each refund of
@@ -481,6 +531,22 @@ as $$
 $$;
 comment on function private.deposit_refund_attempt(uuid) is 'The attempt number of a deposit''s online refund: failed or cancelled Stripe refunds of it plus refusals noted by refund-payment.';
 revoke execute on function private.deposit_refund_attempt(uuid) from public;
+
+-- Whether a refund of the deposit failed after Stripe made it (reversed in the ledger by a
+-- payment that refers to it, private.record_online_refund).
+create function private.deposit_refund_failed(p_order_extra_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.payments r
+                  where r.order_extra_id = p_order_extra_id and r.kind = 'refund'
+                    and exists (select 1 from public.payments v where v.refund_of = r.id and v.kind = 'payment'))
+$$;
+comment on function private.deposit_refund_failed(uuid) is 'Whether a refund of the deposit was reversed in the ledger because Stripe reported it failed.';
+revoke execute on function private.deposit_refund_failed(uuid) from public;
 
 -- What of a deposit returned online is still to be paid back to the card: its amount, as far
 -- as the harbour holds more than the price, when no refund of it is in the ledger (or the one
@@ -600,7 +666,7 @@ grant execute on function public.note_deposit_refund_refused(uuid, text) to serv
 -- yet (Stripe has not confirmed it, could not be reached, refused it or reported it failed),
 -- with what is still to go back; staff retry it through refund-payment.
 create function private.deposit_refunds_due(p_order_id uuid)
-returns table (order_extra_id uuid, due_cents bigint)
+returns table (order_extra_id uuid, due_cents bigint, failed boolean)
 language plpgsql
 stable
 security definer
@@ -615,7 +681,7 @@ begin
       from public.order_extras e
       where e.order_id = p_order_id and e.deposit and e.returned_method = 'online'
     )
-    select d.id, d.due from d where d.due > 0 order by d.added_at, d.id;
+    select d.id, d.due, private.deposit_refund_failed(d.id) from d where d.due > 0 order by d.added_at, d.id;
 end
 $$;
 comment on function private.deposit_refunds_due(uuid) is 'The rule behind public.deposit_refunds_due (security definer, not exposed by the API).';
@@ -623,7 +689,7 @@ revoke execute on function private.deposit_refunds_due(uuid) from public;
 grant execute on function private.deposit_refunds_due(uuid) to authenticated, service_role;
 
 create function public.deposit_refunds_due(p_order_id uuid)
-returns table (order_extra_id uuid, due_cents bigint)
+returns table (order_extra_id uuid, due_cents bigint, failed boolean)
 language sql
 stable
 security invoker
@@ -631,7 +697,7 @@ set search_path = ''
 as $$
   select * from private.deposit_refunds_due(p_order_id)
 $$;
-comment on function public.deposit_refunds_due(uuid) is 'Staff: the order''s deposits returned online whose refund is not in the ledger (not confirmed by Stripe yet, or failed), with the cents still to go back; retried through refund-payment.';
+comment on function public.deposit_refunds_due(uuid) is 'Staff: the order''s deposits returned online whose refund is not in the ledger (not confirmed by Stripe yet, or failed), with the cents still to go back and whether a refund of it failed (then it may go back in cash or by transfer, return_deposit); retried through refund-payment.';
 revoke execute on function public.deposit_refunds_due(uuid) from anon, public;
 
 -- A guest's service request (/service/order) accepted by staff: the extra goes onto the order

@@ -14,7 +14,7 @@ import { seriousViolations } from '../helpers/axe';
 import { personas } from '../helpers/personas.ts';
 import { berlinDay, euro, personaToken, uniqueEmail } from './booking-helpers.ts';
 import { rest, rpc, staffToken } from './rest-helpers.ts';
-import { bookViaApi, payViaApi, waitForMail } from './payment-helpers.ts';
+import { bookViaApi, cards, payViaApi, waitForMail } from './payment-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
@@ -201,6 +201,57 @@ test.describe('desk sale cancellation and deposit returns', () => {
     // One mail about it: no generic refund notice besides.
     const kinds = (await rest<{ kind: string }[]>(`outbox?order_id=eq.${order.id}&kind=in.(refund_notice,deposit_return)&select=kind`, token)).data;
     expect(kinds).toEqual([{ kind: 'deposit_return' }]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a deposit refund the guest\'s bank does not take is paid back by transfer from the order page (de, en)', async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const token = await staffToken();
+    const customer = await personaToken(personas.customer.email, personas.customer.password);
+    const order = await bookViaApi(customer, { boat: `Bank ${run}`, day: 76, last: `Bank ${run}` });
+    const added = await rpc<{ id: string }>('add_order_extra', { p_order_id: order.id, p_extra_id: await extraId(token, 'cooler_deposit'), p_quantity: 1 }, token);
+    expect(added.status).toBe(200);
+    // Stripe's test card whose refunds succeed, then fail two seconds later.
+    await payViaApi(order.id, customer, cards.refundFails);
+
+    await page.goto(`/account/admin/orders/${order.id}`);
+    const section = page.getByRole('region', { name: 'Extras' });
+    await section.getByRole('button', { name: 'Pfand zurück' }).click({ timeout: 20_000 });
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Auf die Karte erstatten (Stripe)' }).click();
+    await expect(section.getByRole('status')).toHaveText('Pfand zurückgegeben: wird über Stripe auf die Karte erstattet.');
+    // The refund lands, then fails and is booked back: the deposit row and the payments say so (live).
+    const due = section.getByTestId('deposit-refund-due');
+    await expect(due).toHaveText('Die Bank des Gastes hat die Erstattung von 20,00 € auf die Karte nicht angenommen. Bitte per Überweisung oder bar zurückzahlen.', { timeout: 30_000 });
+    await expect(page.locator('[data-kind=refund-failed]')).toContainText('Bitte unter „Extras“ mit „Anders zurückzahlen“ per Überweisung oder bar zurückzahlen.');
+    await section.screenshot({ path: 'reports/screenshots/deposit-refund-failed-de-390.png' });
+
+    await page.goto(`/en/account/admin/orders/${order.id}`);
+    await expect(due).toHaveText('The guest\'s bank did not accept the refund of €20.00 to the card. Please pay it back by transfer or in cash.', { timeout: 20_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await section.screenshot({ path: `reports/screenshots/deposit-refund-failed-en-${width}.png` });
+    }
+    const since = new Date(Date.now() - 2_000).toISOString();
+    await section.getByRole('button', { name: 'Pay back another way' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Pay the deposit back another way?' });
+    await expect(dialog).toContainText('Cooler deposit (€20.00) goes back by transfer or in cash.');
+    await dialog.screenshot({ path: 'reports/screenshots/deposit-repay-dialog-en-1280.png' });
+    await dialog.getByRole('button', { name: 'By bank transfer' }).click();
+    await expect(section.getByRole('status')).toHaveText('Deposit paid back by transfer.');
+    await expect(due).toHaveCount(0);
+    await expect(section.getByRole('button', { name: 'Pay back another way' })).toHaveCount(0);
+
+    // The ledger: a deposit return by transfer naming the deposit; the stay stays paid.
+    const refunds = await rest<{ method: string; amount_cents: number; deposit_return: boolean; order_extra_id: string | null }[]>(
+      `payments?order_id=eq.${order.id}&kind=eq.refund&select=method,amount_cents,deposit_return,order_extra_id&order=recorded_at`, token);
+    expect(refunds.data).toEqual([
+      { method: 'online', amount_cents: 2000, deposit_return: true, order_extra_id: added.data.id },
+      { method: 'bank_transfer', amount_cents: 2000, deposit_return: true, order_extra_id: added.data.id },
+    ]);
+    expect((await rest<{ payment_status: string }[]>(`orders?id=eq.${order.id}&select=payment_status`, token)).data[0]!.payment_status).toBe('paid');
+    const mail = await waitForMail(personas.customer.email, since, /^Pfand zurückgegeben: 20,00 €/);
+    expect(mail.text).toContain('Wir überweisen es Ihnen.');
     expect(consoleErrors).toEqual([]);
   });
 

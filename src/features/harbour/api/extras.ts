@@ -54,18 +54,26 @@ export const orderExtrasQueryOptions = (orderId: string) =>
     },
   });
 
+/** A deposit returned online whose refund is not in the ledger: what is due, and whether a refund of it failed. */
+export interface DepositRefundDue {
+  dueCents: number;
+  /** The guest's bank did not take a refund of it: it may go back in cash or by transfer. */
+  failed: boolean;
+}
+
 /**
  * The order's deposits returned online whose refund is not in the ledger yet: Stripe has not
- * confirmed it, could not be reached, refused it or reported it failed (staff retry it).
+ * confirmed it, could not be reached, refused it (staff retry it) or reported it failed (then
+ * staff may also pay it back in cash or by transfer).
  */
 export const depositRefundsDueQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: extrasKeys.refundsDue(orderId),
-    queryFn: async (): Promise<Map<string, number>> => {
+    queryFn: async (): Promise<Map<string, DepositRefundDue>> => {
       const supabase = await getSupabase();
       const { data, error } = await supabase.rpc('deposit_refunds_due', { p_order_id: orderId });
       if (error) throw error;
-      return new Map(data.map((r) => [r.order_extra_id, r.due_cents]));
+      return new Map(data.map((r) => [r.order_extra_id, { dueCents: r.due_cents, failed: r.failed }]));
     },
   });
 
@@ -205,6 +213,7 @@ export function extrasErrorMessage(error: unknown): string {
     case 'order_extra_not_found': return t`Dieses Extra ist nicht an der Buchung.`;
     case 'order_extra_closed': return t`Dieses Extra wurde schon entfernt oder zurückgegeben.`;
     case 'not_a_deposit': return t`Nur ein Pfand wird zurückgegeben.`;
+    case 'deposit_refund_not_failed': return t`Stripe hat die Erstattung auf die Karte nicht als fehlgeschlagen gemeldet. Bitte die Erstattung erneut anfordern oder die Meldung von Stripe abwarten.`;
     case 'invalid_payment_method': return t`Bitte eine gültige Zahlungsart wählen.`;
     case 'refund_online_payment': return t`Die Buchung wurde online bezahlt: das Pfand bitte über „Erstatten“ online zurückzahlen.`;
     case 'refund_exceeds_payment': return t`Es wurde weniger am Hafenbüro bezahlt, als zurückzuzahlen ist.`;

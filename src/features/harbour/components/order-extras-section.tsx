@@ -47,14 +47,16 @@ export function OrderExtrasSection({ order }: { order: Order }) {
   const extras = useQuery(orderExtrasQueryOptions(order.id));
   const action = useExtrasAction();
   const [feedback, setFeedback] = useState<Feedback>(null);
-  const [confirm, setConfirm] = useState<{ kind: 'remove' | 'return'; row: OrderExtra } | null>(null);
+  // 'repay': a deposit whose refund to the card failed goes back in cash or by transfer.
+  const [confirm, setConfirm] = useState<{ kind: 'remove' | 'return' | 'repay'; row: OrderExtra } | null>(null);
   const open = order.status === 'unverified' || order.status === 'confirmed' || order.status === 'checked_in' || order.status === 'completed';
   const takesExtras = order.status !== 'cancelled' && order.status !== 'expired';
   const rows = extras.data ?? [];
   // Paid (at least in part) online: the order carries Stripe's payment intent.
   const paidOnline = !!order.payment_id;
   const active = rows.filter((r) => !r.removed_at && !r.returned_at);
-  // A deposit returned to the card whose refund is not in the ledger yet (retry offered).
+  // A deposit returned to the card whose refund is not in the ledger yet (retry offered; after
+  // a failed refund also cash or transfer).
   const refundsDue = useQuery({ ...depositRefundsDueQueryOptions(order.id), enabled: rows.some((r) => r.returned_method === 'online') });
   const total = active.reduce((sum, r) => sum + r.quantity * r.unit_price_cents, 0);
 
@@ -98,12 +100,19 @@ export function OrderExtrasSection({ order }: { order: Order }) {
                   </span>
                   {due !== undefined && (
                     <span className="mt-1 text-sm text-amber-900" data-testid="deposit-refund-due">
-                      <Trans>Die Erstattung von {formatEuro(due, locale)} auf die Karte ist von Stripe noch nicht bestätigt.</Trans>
+                      {due.failed
+                        ? <Trans>Die Bank des Gastes hat die Erstattung von {formatEuro(due.dueCents, locale)} auf die Karte nicht angenommen. Bitte per Überweisung oder bar zurückzahlen.</Trans>
+                        : <Trans>Die Erstattung von {formatEuro(due.dueCents, locale)} auf die Karte ist von Stripe noch nicht bestätigt.</Trans>}
                     </span>
                   )}
                 </div>
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-semibold whitespace-nowrap tabular-nums">{formatEuro(r.quantity * r.unit_price_cents, locale)}</span>
+                  {due?.failed && (
+                    <Button size="sm" disabled={action.isPending} onClick={() => setConfirm({ kind: 'repay', row: r })}>
+                      <Trans>Anders zurückzahlen</Trans>
+                    </Button>
+                  )}
                   {due !== undefined && (
                     <Button size="sm" variant="outline" disabled={action.isPending}
                       onClick={() => void run({ type: 'return', orderExtraId: r.id, method: 'online' }, t`Erstattung erneut bei Stripe angefordert.`)}>
@@ -144,6 +153,30 @@ export function OrderExtrasSection({ order }: { order: Order }) {
                 <Button variant="destructive" onClick={() => { const row = confirm.row; setConfirm(null); void run({ type: 'remove', orderExtraId: row.id }, t`${nameOf(row)} entfernt.`); }}>
                   <Trans>Entfernen</Trans>
                 </Button>
+              </AlertDialogFooter>
+            </>
+          )}
+          {confirm?.kind === 'repay' && (
+            <>
+              <AlertDialogHeader>
+                <AlertDialogTitle><Trans>Pfand anders zurückzahlen?</Trans></AlertDialogTitle>
+                <AlertDialogDescription>
+                  <Trans>Die Bank des Gastes hat die Erstattung auf die Karte nicht angenommen. {nameOf(confirm.row)} ({formatEuro(refundsDue.data?.get(confirm.row.id)?.dueCents ?? 0, locale)}) geht per Überweisung oder bar zurück. Der Gast bekommt eine E-Mail darüber.</Trans>
+                </AlertDialogDescription>
+              </AlertDialogHeader>
+              <AlertDialogFooter>
+                <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
+                {(['bank_transfer', 'cash'] as const).map((method) => (
+                  <Button key={method} variant={method === 'cash' ? 'outline' : 'default'}
+                    onClick={() => {
+                      const row = confirm.row;
+                      setConfirm(null);
+                      void run({ type: 'return', orderExtraId: row.id, method },
+                        method === 'cash' ? t`Pfand bar zurückgezahlt.` : t`Pfand per Überweisung zurückgezahlt.`);
+                    }}>
+                    {method === 'cash' ? <Trans>Bar zurückzahlen</Trans> : <Trans>Per Überweisung</Trans>}
+                  </Button>
+                ))}
               </AlertDialogFooter>
             </>
           )}

@@ -138,9 +138,15 @@ export function PaymentsPanel({ order }: { order: Order }) {
                   )}
                   {of && reversed && (
                     <span className="text-sm text-amber-950">
-                      <Trans>
-                        Die Bank des Gastes hat die Erstattung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen; der Betrag ist zurückgebucht. Bitte auf anderem Weg erstatten, zum Beispiel per Überweisung.
-                      </Trans>
+                      {of.deposit_return ? (
+                        <Trans>
+                          Die Bank des Gastes hat die Pfandrückzahlung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen; der Betrag ist zurückgebucht. Bitte unter „Extras“ mit „Anders zurückzahlen“ per Überweisung oder bar zurückzahlen.
+                        </Trans>
+                      ) : (
+                        <Trans>
+                          Die Bank des Gastes hat die Erstattung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen; der Betrag ist zurückgebucht. Bitte auf anderem Weg erstatten, zum Beispiel per Überweisung.
+                        </Trans>
+                      )}
                     </span>
                   )}
                   {failedLater && (
