@@ -732,7 +732,9 @@ begin
   begin
     update public.place_statuses s set place_id = p_place_id
      where s.order_id = p_order_id and not s.cancelled;
-  exception when exclusion_violation then
+  -- Two transactions writing overlapping stays of one berth at the same moment can each wait
+  -- for the other at the exclusion constraint (40P01): the one Postgres aborts lost the race.
+  exception when exclusion_violation or deadlock_detected then
     raise exception 'berth_no_longer_available' using errcode = '23P01';
   end;
   update public.orders o set
@@ -920,7 +922,9 @@ begin
   begin
     update public.place_statuses s set place_id = v_place.id, starts_at = v_starts, ends_at = v_ends
      where s.order_id = p_order_id and not s.cancelled;
-  exception when exclusion_violation then
+  -- Two transactions writing overlapping stays of one berth at the same moment can each wait
+  -- for the other at the exclusion constraint (40P01): the one Postgres aborts lost the race.
+  exception when exclusion_violation or deadlock_detected then
     raise exception 'berth_no_longer_available' using errcode = '23P01';
   end;
   update public.orders o set
@@ -1321,7 +1325,9 @@ begin
   begin
     insert into public.place_statuses (place_id, order_id, type, starts_at, ends_at, created_by)
     values (p_place_id, v_order.id, 'reservation', v_period.starts_at, v_period.ends_at, (select auth.uid()));
-  exception when exclusion_violation then
+  -- Two transactions writing overlapping stays of one berth at the same moment can each wait
+  -- for the other at the exclusion constraint (40P01): the one Postgres aborts lost the race.
+  exception when exclusion_violation or deadlock_detected then
     raise exception 'berth_no_longer_available' using errcode = '23P01';
   end;
   return v_order;

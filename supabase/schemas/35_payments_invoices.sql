@@ -343,6 +343,23 @@ create index stripe_events_waiting_idx on private.stripe_events (order_id, payme
 
 revoke all on table private.stripe_events from public, anon, authenticated;
 
+-- Money the harbour holds but must pay back, from an order's state and its ledger's net
+-- (paid minus refunded): a second charge (more than the price), or a payment for a booking
+-- that was cancelled or expired before it arrived (all of it). One rule for order_balance and
+-- money_to_return; plain SQL, so the planner inlines it into money_to_return's set-based query.
+create function private.to_refund_cents(p_status public.order_status, p_payment_status public.payment_status,
+                                        p_price_cents integer, p_net_cents bigint)
+returns bigint
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_status in ('cancelled', 'expired') and p_payment_status = 'pending' then greatest(p_net_cents, 0)
+              else greatest(p_net_cents - p_price_cents, 0) end::bigint
+$$;
+comment on function private.to_refund_cents(public.order_status, public.payment_status, integer, bigint) is 'Cents the harbour must pay back of an order''s net: all of it when the order ended before its payment arrived, else what exceeds the price.';
+revoke execute on function private.to_refund_cents(public.order_status, public.payment_status, integer, bigint) from public;
+
 -- What the order owes and what is to be paid back (the staff panel and the checkout read it).
 create function private.order_balance_of(p_order public.orders)
 returns jsonb
@@ -369,8 +386,7 @@ begin
                               else greatest(p_order.price_cents - v_net, 0) end,
     -- Money the harbour holds but must pay back: a second charge, or a payment for a
     -- booking that was cancelled or expired before it arrived.
-    'to_refund_cents', case when v_ended and p_order.payment_status = 'pending' then greatest(v_net, 0)
-                            else greatest(v_net - p_order.price_cents, 0) end,
+    'to_refund_cents', private.to_refund_cents(p_order.status, p_order.payment_status, p_order.price_cents, v_net),
     'refundable_online_cents', coalesce((select sum(private.payment_refundable(p.id)) from public.payments p
       where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0),
     -- In cash or by transfer: desk payments, and what Stripe could not refund of online ones.
@@ -447,12 +463,25 @@ begin
     ), owed as (
       select o.id, o.booking_number, o.person ->> 'first_name' as first_name, o.person ->> 'last_name' as last_name,
              o.place_snapshot ->> 'name' as place_name,
-             (private.order_balance_of(o) ->> 'to_refund_cents')::bigint as to_refund,
-             coalesce((select sum(private.payment_desk_refundable(p.id)) from public.payments p
-                        where p.order_id = o.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0)::bigint as failed,
-             o.created_at
+             private.to_refund_cents(o.status, o.payment_status, o.price_cents, l.net) as to_refund, l.failed, o.created_at
         from candidates c
         join public.orders o on o.id = c.order_id
+        -- Each candidate's ledger by its index (private.order_ledger's sums: net = payments -
+        -- refunds + reversals), and what failed refunds returned that the desk has not paid
+        -- back (payment_desk_refundable, asked only of online payments with a reversed refund:
+        -- for any other it is 0).
+        cross join lateral (
+          select (coalesce(sum(p.amount_cents) filter (where p.kind = 'payment'), 0)
+                  - coalesce(sum(p.amount_cents) filter (where p.kind = 'refund'), 0))::bigint as net,
+                 coalesce(sum(private.payment_desk_refundable(p.id))
+                            filter (where p.kind = 'payment' and p.refund_of is null and p.method = 'online'
+                                      and exists (select 1 from public.payments r
+                                                   where r.refund_of = p.id and r.kind = 'refund'
+                                                     and exists (select 1 from public.payments v where v.refund_of = r.id and v.kind = 'payment'))),
+                          0)::bigint as failed
+            from public.payments p
+           where p.order_id = c.order_id
+        ) l
     )
     -- A failed refund of money the order held beyond its price (a returned deposit, a second
     -- charge) is that excess again: counted once, as the failed refund. (Not exact when a

@@ -60,7 +60,9 @@ begin
     insert into public.place_statuses (place_id, type, starts_at, ends_at, note, created_by)
     values (p_place_id, 'service', p_starts_at, p_ends_at, nullif(btrim(p_note), ''), (select auth.uid()))
     returning * into v_row;
-  exception when exclusion_violation then
+  -- Two transactions writing overlapping stays of one berth at the same moment can each wait
+  -- for the other at the exclusion constraint (40P01): the one Postgres aborts lost the race.
+  exception when exclusion_violation or deadlock_detected then
     raise exception 'berth_no_longer_available' using errcode = '23P01';
   end;
   insert into public.berth_blocks (place_status_id, reason) values (v_row.id, p_reason);

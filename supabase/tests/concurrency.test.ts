@@ -88,6 +88,47 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
       }
     });
 
+    // Session 17: two transactions that each hold a stay the other then books over wait for each
+    // other at the exclusion constraint; Postgres aborts one (40P01, a 500 through PostgREST).
+    // The booking functions answer that loser as any other: 23P01 'berth_no_longer_available'.
+    it('two bookings that wait for each other at the exclusion constraint: the loser is told the berth is taken, never a deadlock', async () => {
+      await admin.query(`insert into public.places (name, width, length) values ('CROSS', 4, 12)`);
+      const users = (await admin.query<{ id: string; email: string }>(`select id, email from auth.users order by email limit 2`)).rows;
+      const [t1, t2] = await Promise.all(
+        users.map(async (u) => {
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          await c.query('begin');
+          await c.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
+            JSON.stringify({ sub: u.id, role: 'authenticated', email: u.email }),
+          ]);
+          return c;
+        }),
+      );
+      const book = (c: pg.Client, from: number) =>
+        c.query(`select id from public.create_booking((select id from public.places where name = 'CROSS'), 'overnight',
+                   (now() at time zone 'Europe/Berlin')::date + $1::int, '{"name":"Cross","length":9.5,"width":3.5}',
+                   '{"first_name":"C","last_name":"Ross"}', p_departure => (now() at time zone 'Europe/Berlin')::date + $1::int + 1)`, [from]);
+      const outcome = (p: Promise<unknown>) => p.then(() => 'booked', (e: { code?: string; message?: string }) => `${e.code} ${e.message}`);
+      try {
+        await book(t1, 60); // t1 holds night +60
+        await book(t2, 64); // t2 holds night +64
+        const second = outcome(book(t2, 60)); // t2 waits for t1
+        await new Promise((r) => setTimeout(r, 300));
+        const first = outcome(book(t1, 64)); // t1 waits for t2: a cycle
+        // t2 has waited longer, so its deadlock check runs first and it is the one aborted.
+        expect(await second).toBe('23P01 berth_no_longer_available');
+        await t2.query('rollback');
+        expect(await first).toBe('booked');
+        await t1.query('commit');
+        const live = await admin.query<{ n: string }>(
+          `select count(*)::text as n from public.place_statuses s join public.places p on p.id = s.place_id where p.name = 'CROSS' and not s.cancelled`);
+        expect(live.rows[0].n).toBe('2');
+      } finally {
+        await Promise.all([t1, t2].map((c) => c.end()));
+      }
+    });
+
     // Issue 25 (session 12): the report tables kept by triggers (occupancy_nights, report_days)
     // stay exact when many transactions write the same nights and arrival day at once; so do the
     // calendar's kept rows (calendar_occupations, session 14).

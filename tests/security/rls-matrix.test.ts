@@ -280,7 +280,12 @@ for (const engine of engines()) {
         case 'desk_sales': return { method: 'cash', gross_cents: 1, items: [{ code: 'x' }] };
         case 'desk_sale_cancellations': return { desk_sale_id: (await q<{ id: string }>(`select id from public.desk_sales limit 1`))[0].id, document_id: (await q<{ id: string }>(`select id from public.invoices limit 1`))[0].id, method: 'cash', amount_cents: 1, reason: 'x' };
         case 'message_replies': return { message_id: (await q<{ id: string }>(`select id from public.contact_messages limit 1`))[0].id, body: 'x' };
-        case 'place_statuses': return { place_id: place, type: 'service', starts_at: `${far}T08:00:00Z`, ends_at: '2099-06-01T10:00:00Z' };
+        // Each persona its own hours: the personas probe at once, and two overlapping inserts of
+        // one berth at the same moment may wait for each other at the exclusion constraint.
+        case 'place_statuses': {
+          const hour = String(PERSONAS.indexOf(p.name) * 2).padStart(2, '0');
+          return { place_id: place, type: 'service', starts_at: `${far}T${hour}:00:00Z`, ends_at: `${far}T${hour}:59:00Z` };
+        }
         case 'berth_blocks': return { place_status_id: (await q<{ id: string }>(`select id from public.place_statuses where type = 'service' limit 1`))[0].id, reason: 'x' };
         case 'long_term_holders': return { place_id: place, starts_on: far, email: 'x@example.org', first_name: 'X', last_name: 'Y' };
         case 'long_term_holder_events': return { holder_id: (await q<{ id: string }>(`select id from public.long_term_holders limit 1`))[0].id, place_id: place, action: 'assigned', starts_on: far, holder: {} };
