@@ -2367,6 +2367,13 @@ export type Database = {
         }
         Returns: undefined
       }
+      note_deposit_refund_requested: {
+        Args: {
+          p_order_extra_id: string
+          p_refund_id: string
+        }
+        Returns: undefined
+      }
       open_long_term_applications: {
         Args: {
           p_limit?: number

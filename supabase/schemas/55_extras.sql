@@ -139,6 +139,24 @@ comment on table private.deposit_refund_refusals is 'Deposit refunds Stripe refu
 
 create index deposit_refund_refusals_extra_idx on private.deposit_refund_refusals (order_extra_id);
 
+-- The deposit refunds Stripe made when refund-payment asked (its refund id), noted by
+-- refund-payment with the service role as soon as Stripe answers. A refund noted here that is
+-- neither in the ledger nor reported failed is in flight (the webhook has not told yet): the
+-- deposit is then not paid back at the desk as well (private.deposit_refund_in_flight).
+-- Append-only; no API role reads it.
+create table private.deposit_refund_requests (
+  id bigint generated always as identity primary key,
+  order_extra_id uuid not null references public.order_extras (id),
+  refund_id text not null unique check (refund_id ~ '^re_[A-Za-z0-9_]+$' and char_length(refund_id) <= 255),
+  requested_at timestamptz not null default now()
+);
+
+alter table private.deposit_refund_requests enable row level security;
+
+comment on table private.deposit_refund_requests is 'Deposit refunds Stripe made when refund-payment asked (refund id): one not yet in the ledger and not reported failed is in flight. Written only by note_deposit_refund_requested (service role).';
+
+create index deposit_refund_requests_extra_idx on private.deposit_refund_requests (order_extra_id);
+
 create index order_extras_extra_idx on public.order_extras (extra_id);
 
 create index order_extras_request_idx on public.order_extras (service_request_id) where service_request_id is not null;
@@ -465,7 +483,7 @@ begin
   end if;
   if not private.deposit_refund_failed(v_row.id) then
     raise exception 'deposit_refund_not_failed' using errcode = 'P0001',
-      hint = 'Stripe has not reported the card refund failed: retry it through refund-payment.';
+      hint = 'Stripe has not reported the card refund failed, or a retry of it is in flight: wait for Stripe, or retry it through refund-payment.';
   end if;
   perform private.record_desk_refund(v_order.id, p_method, v_back::integer,
                                      'Pfandrückgabe: ' || v_row.quantity || ' × ' || v_row.name || ' (Kartenerstattung fehlgeschlagen)', v_row.id);
@@ -532,8 +550,28 @@ $$;
 comment on function private.deposit_refund_attempt(uuid) is 'The attempt number of a deposit''s online refund: failed or cancelled Stripe refunds of it plus refusals noted by refund-payment.';
 revoke execute on function private.deposit_refund_attempt(uuid) from public;
 
--- Whether a refund of the deposit failed after Stripe made it (reversed in the ledger by a
--- payment that refers to it, private.record_online_refund).
+-- Whether a refund of the deposit Stripe made is in flight: refund-payment noted it, and it is
+-- neither in the ledger nor reported failed or cancelled (the webhook has not told yet).
+create function private.deposit_refund_in_flight(p_order_extra_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from private.deposit_refund_requests q
+                  where q.order_extra_id = p_order_extra_id
+                    and not exists (select 1 from public.payments r where r.provider_refund_id = q.refund_id)
+                    and not exists (select 1 from private.stripe_events e
+                                     where e.refund_id = q.refund_id and e.type like 'refund.%'
+                                       and e.payload #>> '{data,object,status}' in ('failed', 'canceled')))
+$$;
+comment on function private.deposit_refund_in_flight(uuid) is 'Whether a deposit refund refund-payment asked Stripe for is neither in the ledger nor reported failed yet.';
+revoke execute on function private.deposit_refund_in_flight(uuid) from public;
+
+-- Whether the deposit's refund failed: one Stripe made was reversed in the ledger (a payment
+-- refers to it, private.record_online_refund) and no later one is in flight (a retry to the
+-- card that may still succeed: the desk does not pay it back as well).
 create function private.deposit_refund_failed(p_order_extra_id uuid)
 returns boolean
 language sql
@@ -544,8 +582,9 @@ as $$
   select exists (select 1 from public.payments r
                   where r.order_extra_id = p_order_extra_id and r.kind = 'refund'
                     and exists (select 1 from public.payments v where v.refund_of = r.id and v.kind = 'payment'))
+         and not private.deposit_refund_in_flight(p_order_extra_id)
 $$;
-comment on function private.deposit_refund_failed(uuid) is 'Whether a refund of the deposit was reversed in the ledger because Stripe reported it failed.';
+comment on function private.deposit_refund_failed(uuid) is 'Whether a refund of the deposit was reversed in the ledger because Stripe reported it failed, and no retry of it is in flight.';
 revoke execute on function private.deposit_refund_failed(uuid) from public;
 
 -- What of a deposit returned online is still to be paid back to the card: its amount, as far
@@ -661,6 +700,45 @@ $$;
 comment on function public.note_deposit_refund_refused(uuid, text) is 'refund-payment (service role): Stripe refused a deposit''s refund with this code; the next attempt asks with a new Idempotency-Key.';
 revoke execute on function public.note_deposit_refund_refused(uuid, text) from anon, authenticated, public;
 grant execute on function public.note_deposit_refund_refused(uuid, text) to service_role;
+
+-- refund-payment notes the deposit refund Stripe made (service role only), before the webhook
+-- tells whether it succeeded: until then the desk does not pay the deposit back as well.
+-- Stripe answers a repeated request (the same Idempotency-Key) with the same refund: noted once.
+create function private.note_deposit_refund_requested(p_order_extra_id uuid, p_refund_id text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if p_order_extra_id is null or not exists (select 1 from public.order_extras e where e.id = p_order_extra_id and e.deposit) then
+    raise exception 'order_extra_not_found' using errcode = 'PT404';
+  end if;
+  if p_refund_id is null or p_refund_id !~ '^re_[A-Za-z0-9_]+$' or char_length(p_refund_id) > 255 then
+    raise exception 'invalid_refund_id' using errcode = '22023';
+  end if;
+  insert into private.deposit_refund_requests (order_extra_id, refund_id)
+  values (p_order_extra_id, p_refund_id)
+  on conflict (refund_id) do nothing;
+end
+$$;
+comment on function private.note_deposit_refund_requested(uuid, text) is 'The rule behind public.note_deposit_refund_requested (security definer, not exposed by the API).';
+revoke execute on function private.note_deposit_refund_requested(uuid, text) from public;
+grant execute on function private.note_deposit_refund_requested(uuid, text) to service_role;
+
+create function public.note_deposit_refund_requested(p_order_extra_id uuid, p_refund_id text)
+returns void
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.note_deposit_refund_requested(p_order_extra_id, p_refund_id)
+$$;
+comment on function public.note_deposit_refund_requested(uuid, text) is 'refund-payment (service role): Stripe made this refund of the deposit; until the webhook records it or reports it failed, it is in flight.';
+revoke execute on function public.note_deposit_refund_requested(uuid, text) from anon, authenticated, public;
+grant execute on function public.note_deposit_refund_requested(uuid, text) to service_role;
 
 -- The order page: the deposits of an order returned online whose refund is not in the ledger
 -- yet (Stripe has not confirmed it, could not be reached, refused it or reported it failed),

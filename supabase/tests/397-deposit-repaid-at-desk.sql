@@ -7,7 +7,7 @@
 -- the card refund is pending nothing failed, and the desk cannot pay it a second time.
 -- Also: a desk refund pays back what a failed refund returned before desk payments.
 begin;
-select plan(26);
+select plan(34);
 select private.freeze_clock('2027-07-02 10:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values ('D1', 4, 13, false, false), ('D2', 4, 13, false, false);
@@ -67,6 +67,31 @@ select results_eq($$ select order_extra_id, due_cents, failed from public.deposi
   $$ values (current_setting('tests.extra')::uuid, 2000::bigint, true) $$, 'the deposit is due again, and its refund failed');
 select results_eq($$ select m.to_refund_cents, m.failed_refund_cents from public.money_to_return() m where m.order_id = current_setting('tests.order')::uuid $$,
   $$ values (0::bigint, 2000::bigint) $$, 'the overview lists the money to pay back');
+-- A retry to the card is asked for (refund-payment notes the refund Stripe made): while the
+-- webhook has not told how it ends, the desk does not pay the deposit back as well.
+select throws_ok($$ select public.note_deposit_refund_requested(current_setting('tests.extra')::uuid, 're_repay_2') $$,
+  '42501', null, 'staff cannot note a refund request (only refund-payment, with the service role)');
+select tests.clear_authentication();
+set local role service_role;
+select lives_ok($$ select public.note_deposit_refund_requested(current_setting('tests.extra')::uuid, 're_repay_2') $$,
+  'refund-payment notes the retry''s refund');
+select lives_ok($$ select public.note_deposit_refund_requested(current_setting('tests.extra')::uuid, 're_repay_2') $$,
+  'a repeated request (Stripe answers the same refund) is noted once');
+select throws_ok($$ select public.note_deposit_refund_requested(current_setting('tests.extra')::uuid, 'x; drop') $$,
+  '22023', 'invalid_refund_id', 'only a refund id');
+reset role;
+select tests.authenticate_as('harbour');
+select results_eq($$ select due_cents, failed from public.deposit_refunds_due(current_setting('tests.order')::uuid) $$,
+  $$ values (2000::bigint, false) $$, 'with the retry in flight the deposit is due, not failed');
+select throws_ok($$ select public.return_deposit(current_setting('tests.extra')::uuid, 'bank_transfer') $$,
+  'P0001', 'deposit_refund_not_failed', 'and the desk does not pay it back while the retry may still succeed');
+select tests.clear_authentication();
+select is(tests.record_stripe_event(tests.stripe_event('evt_repay_2f', 'refund.failed', pg_temp.refund('re_repay_2', 'failed'))) ->> 'outcome',
+  'ignored', 'the retry failed too (Stripe reports it; never in the ledger)');
+select tests.authenticate_as('harbour');
+select results_eq($$ select due_cents, failed from public.deposit_refunds_due(current_setting('tests.order')::uuid) $$,
+  $$ values (2000::bigint, true) $$, 'then it is failed again');
+
 select set_config('tests.invoices', pg_temp.count_docs('invoice')::text, true);
 select set_config('tests.refund_mails', pg_temp.mails('refund_notice')::text, true);
 

@@ -17,7 +17,9 @@
  * twice). The Idempotency-Key carries the database's attempt number, which moves on only after
  * a known failure (a refusal noted here, or a refund Stripe reported failed): a double click or a
  * retry after a timeout reuses the key, so Stripe answers with the refund it may already have
- * made instead of making a second.
+ * made instead of making a second. The refund Stripe made is noted at once
+ * (note_deposit_refund_requested): until the webhook records it or reports it failed, the
+ * deposit is not paid back at the desk as well.
  *
  * Answers: 400 invalid_request (bad body/amount), the database's refusal with its 4xx and code,
  * Stripe's refusal as 4xx with Stripe's error code (e.g. charge_already_refunded), 502 when
@@ -76,6 +78,10 @@ async function refundDeposit(orderExtraId: unknown, user: { token: string; userI
       { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, order_extra_id: orderExtraId, deposit_return: 'true', requested_by: user.userId } },
       { idempotencyKey: `deposit-${orderExtraId}-${attempt}-${amount}` },
     );
+    // Noted before the webhook tells how it ends: until then the desk does not pay the deposit
+    // back as well (private.deposit_refund_in_flight).
+    const noted = await rpc('note_deposit_refund_requested', { p_order_extra_id: orderExtraId, p_refund_id: refund.id }, 'service_role');
+    if (!noted.ok) console.error('refund-payment: could not note the deposit refund', noted.error);
     return json(200, { refund_id: refund.id, status: refund.status });
   } catch (error) {
     const failure = stripeFailure(error);

@@ -304,6 +304,27 @@ for (const engine of engines()) {
       expect(more.status).toBeLessThan(500);
     }, 4 * WEBHOOK_MS);
 
+    it('refund-payment returns a deposit to the card and notes the refund Stripe made: in flight until the webhook records it', async () => {
+      const order = await guestOrder();
+      const headers = { apikey: stack.keys.anonKey, authorization: `Bearer ${staffToken}`, 'content-type': 'application/json' };
+      const extra = (await stack.db.query<{ id: string }>(`select id::text from public.extras where code = 'cooler_deposit'`)).rows[0].id;
+      const added = await fetch(`${stack.url}/rest/v1/rpc/add_order_extra`, { method: 'POST', headers, body: JSON.stringify({ p_order_id: order.orderId, p_extra_id: extra, p_quantity: 1 }) });
+      expect(added.status).toBe(200);
+      const orderExtraId = ((await added.json()) as { id: string }).id;
+      const started = await checkout(order);
+      expect((await payOnSandbox(started.body.url as string)).status).toBe(303);
+      expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid', WEBHOOK_MS)).payment_status).toBe('paid');
+
+      const answer = await call('refund-payment', { token: staffToken, body: { order_extra_id: orderExtraId } });
+      expect(answer.status).toBe(200);
+      expect(answer.body.refund_id).toMatch(/^re_/);
+      const noted = await stack.db.query<{ refund_id: string }>(`select refund_id from private.deposit_refund_requests where order_extra_id = $1`, [orderExtraId]);
+      expect(noted.rows).toEqual([{ refund_id: answer.body.refund_id }]);
+      // The webhook records it as the deposit's return; then it is no longer in flight.
+      await until(() => ledger(order.orderId), (rows) => rows.some((r) => r.provider_refund_id === answer.body.refund_id), WEBHOOK_MS);
+      expect((await stack.db.query<{ f: boolean }>(`select private.deposit_refund_in_flight($1) as f`, [orderExtraId])).rows[0].f).toBe(false);
+    }, 3 * WEBHOOK_MS);
+
     it('a customer can call neither record_stripe_event nor write the ledger over REST', async () => {
       const order = await guestOrder();
       const session = await completedSession(order);
