@@ -341,6 +341,10 @@ comment on table private.stripe_events is 'Stripe events received (idempotency b
 
 create index stripe_events_waiting_idx on private.stripe_events (order_id, payment_intent) where outcome = 'waiting';
 
+-- A refund's events by its id (whether a deposit refund in flight was reported failed,
+-- private.deposit_refund_in_flight): without it each look reads every event ever received.
+create index stripe_events_refund_idx on private.stripe_events (refund_id) where refund_id is not null;
+
 revoke all on table private.stripe_events from public, anon, authenticated;
 
 -- Money the harbour holds but must pay back, from an order's state and its ledger's net
