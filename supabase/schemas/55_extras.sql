@@ -282,6 +282,31 @@ $$;
 comment on function public.add_order_extra(uuid, uuid, integer, integer) is 'Staff add an extra of the catalogue to an open order (quantity 1-99; a "from" price may be raised): priced as now, the order''s price grows, an invoiced order gets a cancellation and a new invoice.';
 revoke execute on function public.add_order_extra(uuid, uuid, integer, integer) from anon, public;
 
+-- The order of an extra, locked for update: every change of an order's extras and their money
+-- runs one after the other per order (the caller reads the extra again after the lock).
+create function private.lock_extra_order(p_order_extra_id uuid)
+returns public.orders
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+begin
+  select o.* into v_order
+    from public.order_extras e join public.orders o on o.id = e.order_id
+   where e.id = p_order_extra_id
+     for update of o;
+  if not found then
+    raise exception 'order_extra_not_found' using errcode = 'PT404';
+  end if;
+  return v_order;
+end
+$$;
+comment on function private.lock_extra_order(uuid) is 'The order of an order extra, locked for update; raises order_extra_not_found (PT404) when there is no such extra.';
+revoke execute on function private.lock_extra_order(uuid) from public;
+
 -- Staff remove an extra from an order. Not yet invoiced: it simply no longer bills. Invoiced:
 -- it is a correction (the order's trigger issues the cancellation and the new invoice); what
 -- was paid for it shows as to be refunded in order_balance. A returned deposit stays.
@@ -297,11 +322,7 @@ declare
   v_order public.orders;
 begin
   perform private.extras_check_staff();
-  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
-  if not found then
-    raise exception 'order_extra_not_found' using errcode = 'PT404';
-  end if;
-  select * into v_order from public.orders o where o.id = v_row.order_id for update;
+  v_order := private.lock_extra_order(p_order_extra_id);
   select * into v_row from public.order_extras e where e.id = p_order_extra_id;
   if v_row.removed_at is not null or v_row.returned_at is not null then
     raise exception 'order_extra_closed' using errcode = 'P0001', hint = 'Already removed or returned.';
@@ -414,11 +435,7 @@ begin
   if p_method is null or p_method not in ('cash', 'bank_transfer', 'online') then
     raise exception 'invalid_payment_method' using errcode = '22023', hint = 'A deposit goes back in cash, by bank transfer or to the card it was paid with online.';
   end if;
-  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
-  if not found then
-    raise exception 'order_extra_not_found' using errcode = 'PT404';
-  end if;
-  select * into v_order from public.orders o where o.id = v_row.order_id for update;
+  v_order := private.lock_extra_order(p_order_extra_id);
   select * into v_row from public.order_extras e where e.id = p_order_extra_id;
   if not v_row.deposit then
     raise exception 'not_a_deposit' using errcode = 'P0001';
@@ -471,11 +488,7 @@ begin
   if p_method is null or p_method not in ('cash', 'bank_transfer') then
     raise exception 'invalid_payment_method' using errcode = '22023', hint = 'Cash or bank transfer.';
   end if;
-  select * into v_row from public.order_extras e where e.id = p_order_extra_id;
-  if not found then
-    raise exception 'order_extra_not_found' using errcode = 'PT404';
-  end if;
-  select * into v_order from public.orders o where o.id = v_row.order_id for update;
+  v_order := private.lock_extra_order(p_order_extra_id);
   select * into v_row from public.order_extras e where e.id = p_order_extra_id;
   v_back := private.deposit_refund_due(v_row);
   if v_back <= 0 then
@@ -637,7 +650,7 @@ begin
   perform private.extras_check_staff();
   select * into v_row from public.order_extras e where e.id = p_order_extra_id;
   if found and v_row.returned_at is not null then
-    select * into v_order from public.orders o where o.id = v_row.order_id for update;
+    v_order := private.lock_extra_order(p_order_extra_id);
     select * into v_row from public.order_extras e where e.id = p_order_extra_id;
     v_back := private.deposit_refund_due(v_row);
     if v_back <= 0 then
