@@ -2374,6 +2374,14 @@ export type Database = {
         }
         Returns: undefined
       }
+      note_online_refund_requested: {
+        Args: {
+          p_payment_intent: string
+          p_refund_id: string
+          p_amount_cents: number
+        }
+        Returns: undefined
+      }
       open_long_term_applications: {
         Args: {
           p_limit?: number

@@ -139,26 +139,56 @@ comment on function private.payment_refundable(uuid) is 'Cents of a payment that
 revoke execute on function private.payment_refundable(uuid) from public;
 
 -- What of one payment can go back in cash or by transfer: all that is left of a desk payment;
--- of an online payment only what Stripe could not refund (its refunds reported failed and
--- reversed) and the desk has not paid back yet. The rest of an online payment goes back
--- through Stripe, to the card it came from.
+-- of an online payment only what the guest is owed because Stripe could not refund it. The
+-- rest of an online payment goes back through Stripe, to the card it came from.
+-- - Refunds of the stay: what failed (was reversed), less what the desk paid back and what
+--   later online refunds settled (private.online_refund_requests: a refund asked for while a
+--   failed one was owed pays that first; counted from the moment Stripe made it, so the desk
+--   does not pay the same money while the webhook has not told yet).
+-- - Each returned deposit (its refunds name it): its amount when every online refund of it
+--   was reversed, less what the desk paid back; nothing while a retry to the card is in flight
+--   (private.deposit_refund_in_flight) or once one went through.
+-- Not per part: a desk refund without a deposit may pay a failed deposit back, and the sum is
+-- what the desk may pay. plpgsql: the tables it reads are declared after it.
 create function private.payment_desk_refundable(p_payment_id uuid)
 returns bigint
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select case when p.method <> 'online' then private.payment_refundable(p.id)
-              else greatest(0, least(private.payment_refundable(p.id),
-                     coalesce((select sum(v.amount_cents) from public.payments v join public.payments r on v.refund_of = r.id
-                               where r.refund_of = p.id and r.kind = 'refund' and v.kind = 'payment'), 0)
-                     - coalesce((select sum(d.amount_cents) from public.payments d
-                                 where d.refund_of = p.id and d.kind = 'refund' and d.method <> 'online'), 0))) end::bigint
-  from public.payments p
-  where p.id = p_payment_id and p.kind = 'payment' and p.refund_of is null
+declare
+  v_payment public.payments;
+  v_stay bigint;
+  v_deposits bigint;
+begin
+  select * into v_payment from public.payments p where p.id = p_payment_id and p.kind = 'payment' and p.refund_of is null;
+  if not found then
+    return null;
+  end if;
+  if v_payment.method <> 'online' then
+    return private.payment_refundable(p_payment_id);
+  end if;
+  if not exists (select 1 from public.payments r join public.payments v on v.refund_of = r.id and v.kind = 'payment'
+                  where r.refund_of = p_payment_id and r.kind = 'refund') then
+    -- Nothing failed (the common case).
+    return 0;
+  end if;
+  v_stay := private.stay_refunds_owed(p_payment_id);
+  select coalesce(sum(greatest(0, least(x.reversed, x.largest) - (x.online - x.reversed) - x.desk)), 0) into v_deposits
+    from (select r.order_extra_id,
+                 coalesce(sum(r.amount_cents) filter (where r.method = 'online'), 0) as online,
+                 coalesce(max(r.amount_cents) filter (where r.method = 'online'), 0) as largest,
+                 coalesce(sum(r.amount_cents) filter (where r.method <> 'online'), 0) as desk,
+                 coalesce(sum((select sum(v.amount_cents) from public.payments v where v.refund_of = r.id and v.kind = 'payment')), 0) as reversed
+            from public.payments r
+           where r.refund_of = p_payment_id and r.kind = 'refund' and r.deposit_return
+           group by r.order_extra_id) x
+   where x.order_extra_id is null or not private.deposit_refund_in_flight(x.order_extra_id);
+  return greatest(0, least(private.payment_refundable(p_payment_id), v_stay + v_deposits));
+end
 $$;
-comment on function private.payment_desk_refundable(uuid) is 'Cents of a payment that can go back in cash or by transfer: what is left of a desk payment; of an online payment what its failed (reversed) refunds returned and the desk has not paid back.';
+comment on function private.payment_desk_refundable(uuid) is 'Cents of a payment that can go back in cash or by transfer: what is left of a desk payment; of an online payment what the guest is owed because refunds failed (reversed), less what the desk and later online refunds paid back.';
 revoke execute on function private.payment_desk_refundable(uuid) from public;
 
 -- The rules every ledger row obeys, whoever inserts it: the order exists (and is locked, so
@@ -346,6 +376,69 @@ create index stripe_events_waiting_idx on private.stripe_events (order_id, payme
 create index stripe_events_refund_idx on private.stripe_events (refund_id) where refund_id is not null;
 
 revoke all on table private.stripe_events from public, anon, authenticated;
+
+-- Refunds of the stay Stripe made when refund-payment asked (its refund id), noted by
+-- refund-payment with the service role as soon as Stripe answers (note_online_refund_requested).
+-- settles_cents is what of it pays back a refund that failed before (owed to the guest then,
+-- private.payment_desk_refundable): from that moment the desk does not pay that money too,
+-- whether or not the webhook has recorded the refund yet. Append-only; no API role reads it.
+create table private.online_refund_requests (
+  id bigint generated always as identity primary key,
+  payment_id uuid not null references public.payments (id),
+  refund_id text not null unique check (refund_id ~ '^re_[A-Za-z0-9_]+$' and char_length(refund_id) <= 255),
+  amount_cents integer not null check (amount_cents > 0),
+  settles_cents integer not null check (settles_cents between 0 and amount_cents),
+  requested_at timestamptz not null default now()
+);
+
+alter table private.online_refund_requests enable row level security;
+
+comment on table private.online_refund_requests is 'Refunds of the stay Stripe made when refund-payment asked, with what of each pays back a failed refund (settles_cents). Written only by note_online_refund_requested (service role).';
+
+create index online_refund_requests_payment_idx on private.online_refund_requests (payment_id);
+
+revoke all on table private.online_refund_requests from public, anon, authenticated;
+
+-- Whether a refund Stripe made counts as given: it is in the ledger (even if reversed later: the
+-- reversal then counts too), or it is in flight (neither in the ledger nor reported failed or
+-- cancelled yet). A refund that failed before it was ever recorded gave nothing.
+create function private.refund_request_counts(p_refund_id text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.payments r where r.provider_refund_id = p_refund_id)
+         or not exists (select 1 from private.stripe_events e
+                         where e.refund_id = p_refund_id and e.type like 'refund.%'
+                           and e.payload #>> '{data,object,status}' in ('failed', 'canceled'))
+$$;
+comment on function private.refund_request_counts(text) is 'Whether a refund Stripe made is in the ledger or still in flight (not reported failed or cancelled before it was recorded).';
+revoke execute on function private.refund_request_counts(text) from public;
+
+-- What the guest is owed of an online payment because refunds of the stay failed: what they
+-- returned (reversals), less what the desk paid back of it and what later online refunds
+-- settled (counted ones only). p_except leaves one refund out (one being noted: the webhook
+-- may have recorded and reversed it already). Negative when a desk refund paid a failed
+-- deposit back (private.payment_desk_refundable adds the deposits').
+create function private.stay_refunds_owed(p_payment_id uuid, p_except text default null)
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (coalesce((select sum(v.amount_cents) from public.payments r join public.payments v on v.refund_of = r.id and v.kind = 'payment'
+                     where r.refund_of = p_payment_id and r.kind = 'refund' and not r.deposit_return
+                       and r.provider_refund_id is distinct from p_except), 0)
+          - coalesce((select sum(d.amount_cents) from public.payments d
+                       where d.refund_of = p_payment_id and d.kind = 'refund' and d.method <> 'online' and not d.deposit_return), 0)
+          - coalesce((select sum(q.settles_cents) from private.online_refund_requests q
+                       where q.payment_id = p_payment_id and private.refund_request_counts(q.refund_id)), 0))::bigint
+$$;
+comment on function private.stay_refunds_owed(uuid, text) is 'Cents of an online payment owed to the guest because refunds of the stay failed, less what the desk and later online refunds paid back (p_except: a refund left out).';
+revoke execute on function private.stay_refunds_owed(uuid, text) from public;
 
 -- Money the harbour holds but must pay back, from an order's state and its ledger's net
 -- (paid minus refunded): a second charge (more than the price), or a payment for a booking
@@ -1210,7 +1303,14 @@ begin
   if v_order.status = 'completed' and v_ledger.paid_cents - v_ledger.refunded_cents - p_amount_cents <= 0 then
     raise exception 'order_not_refundable' using errcode = 'P0001', hint = 'A completed stay is not refunded in full.';
   end if;
-  return jsonb_build_object('payment_intent', v_payment.payment_intent, 'refundable_cents', v_payment.refundable);
+  -- The attempt: how many refunds of that payment failed. It is part of refund-payment's
+  -- Idempotency-Key: after a failure the same amount is asked anew (the payment then has as
+  -- much left as before, and the same key would only replay the failed refund's answer).
+  return jsonb_build_object('payment_intent', v_payment.payment_intent, 'refundable_cents', v_payment.refundable,
+    'attempt', (select count(*) from public.payments p
+                  join public.payments r on r.refund_of = p.id and r.kind = 'refund'
+                  join public.payments v on v.refund_of = r.id and v.kind = 'payment'
+                 where p.order_id = p_order_id and p.provider_payment_id = v_payment.payment_intent and p.kind = 'payment' and p.refund_of is null));
 end
 $$;
 comment on function private.prepare_online_refund(uuid, integer) is 'The rule behind public.prepare_online_refund (security definer, not exposed by the API).';
@@ -1227,8 +1327,63 @@ set search_path = ''
 as $$
   select private.prepare_online_refund(p_order_id, p_amount_cents)
 $$;
-comment on function public.prepare_online_refund(uuid, integer) is 'Staff: checks an online refund (an online payment with enough left, a completed stay not in full) and returns {payment_intent, refundable_cents} for refund-payment; the ledger follows Stripe''s refund events.';
+comment on function public.prepare_online_refund(uuid, integer) is 'Staff: checks an online refund (an online payment with enough left, a completed stay not in full) and returns {payment_intent, refundable_cents, attempt} for refund-payment (attempt: refunds of that payment that failed, for the Idempotency-Key); the ledger follows Stripe''s refund events.';
 revoke execute on function public.prepare_online_refund(uuid, integer) from anon, public;
+
+-- refund-payment notes the refund of the stay Stripe made (service role only), before the
+-- webhook tells whether it succeeded. What of it pays back a refund that failed before is
+-- fixed now, under the order's lock (so a desk refund waits or goes first): the money owed
+-- since that failure (private.payment_desk_refundable, refunds of the stay only), up to the
+-- amount. Stripe answers a repeated request (the same Idempotency-Key) with the same refund:
+-- noted once.
+create function private.note_online_refund_requested(p_payment_intent text, p_refund_id text, p_amount_cents integer)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_payment public.payments;
+  v_owed bigint;
+begin
+  if p_refund_id is null or p_refund_id !~ '^re_[A-Za-z0-9_]+$' or char_length(p_refund_id) > 255 then
+    raise exception 'invalid_refund_id' using errcode = '22023';
+  end if;
+  if p_amount_cents is null or p_amount_cents <= 0 then
+    raise exception 'invalid_amount' using errcode = '22023';
+  end if;
+  select * into v_payment from public.payments p
+   where p.provider_payment_id = p_payment_intent and p.kind = 'payment' and p.refund_of is null and p.method = 'online'
+   order by p.recorded_at limit 1;
+  if not found then
+    raise exception 'payment_not_found' using errcode = 'PT404';
+  end if;
+  perform 1 from public.orders o where o.id = v_payment.order_id for update;
+  if exists (select 1 from private.online_refund_requests q where q.refund_id = p_refund_id) then
+    return;
+  end if;
+  v_owed := private.stay_refunds_owed(v_payment.id, p_refund_id);
+  insert into private.online_refund_requests (payment_id, refund_id, amount_cents, settles_cents)
+  values (v_payment.id, p_refund_id, p_amount_cents, least(p_amount_cents, greatest(v_owed, 0)));
+end
+$$;
+comment on function private.note_online_refund_requested(text, text, integer) is 'The rule behind public.note_online_refund_requested (security definer, not exposed by the API).';
+revoke execute on function private.note_online_refund_requested(text, text, integer) from public;
+grant execute on function private.note_online_refund_requested(text, text, integer) to service_role;
+
+create function public.note_online_refund_requested(p_payment_intent text, p_refund_id text, p_amount_cents integer)
+returns void
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.note_online_refund_requested(p_payment_intent, p_refund_id, p_amount_cents)
+$$;
+comment on function public.note_online_refund_requested(text, text, integer) is 'refund-payment (service role): Stripe made this refund of the stay; what of it pays back a failed refund is no longer owed at the desk, from now on.';
+revoke execute on function public.note_online_refund_requested(text, text, integer) from anon, authenticated, public;
+grant execute on function public.note_online_refund_requested(text, text, integer) to service_role;
 
 create function private.orders_refuse_payment_when_ended()
 returns trigger

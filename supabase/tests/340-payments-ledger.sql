@@ -162,7 +162,7 @@ select tests.authenticate_as('harbour');
 select throws_ok($$ select public.prepare_online_refund(current_setting('tests.online')::uuid, 3333) $$, 'P0001', 'refund_exceeds_payment',
   'a refund never exceeds the payment');
 select results_eq($$ select public.prepare_online_refund(current_setting('tests.online')::uuid, 1000) $$,
-  $$ values ('{"payment_intent": "pi_online", "refundable_cents": 3332}'::jsonb) $$, 'staff prepare a partial online refund');
+  $$ values ('{"payment_intent": "pi_online", "refundable_cents": 3332, "attempt": 0}'::jsonb) $$, 'staff prepare a partial online refund');
 select throws_ok($$ select public.record_desk_refund(current_setting('tests.online')::uuid, 'cash', 1000) $$, 'P0001', 'refund_online_payment',
   'an online payment is not refunded at the desk');
 select tests.clear_authentication();

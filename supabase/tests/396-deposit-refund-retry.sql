@@ -7,7 +7,7 @@
 -- return names its deposit (payments.order_extra_id); a reversed deposit refund is no longer
 -- counted as paid back (order_deposit_returns).
 begin;
-select plan(26);
+select plan(28);
 select private.freeze_clock('2027-07-02 10:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values ('R1', 4, 13, false, false);
@@ -106,6 +106,10 @@ select tests.record_stripe_event(tests.stripe_event('evt_retry_2', 'refund.creat
 select is(private.order_deposit_returns(current_setting('tests.order')::uuid), 2000::bigint, 'the second refund counts');
 select tests.authenticate_as('harbour');
 select is_empty($$ select * from public.deposit_refunds_due(current_setting('tests.order')::uuid) $$, 'and nothing is due');
+select is((public.order_balance(current_setting('tests.order')::uuid) ->> 'refundable_desk_cents')::integer, 0,
+  'the desk has nothing to pay back: the retry paid what the failed refund owed');
+select is_empty($$ select 1 from public.money_to_return() m where m.order_id = current_setting('tests.order')::uuid $$,
+  'nor is the order listed as money to pay back');
 
 select * from finish();
 rollback;

@@ -201,6 +201,40 @@ test.describe('payments panel', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('a failed refund tried on the card again: Stripe makes a new refund (not the failed one replayed); failed twice, the money is owed once (en)', async ({ page, consoleErrors }) => {
+    const customer = await customerToken();
+    const order = await bookViaApi(customer, { boat: `Retry ${run}`, day: 77, last: `Retry ${run}` });
+    await payViaApi(order.id, customer, cards.refundFails);
+    await page.goto(`/en/account/admin/orders/${order.id}`);
+    const payments = panel(page, 'Payments');
+    const history = payments.getByRole('list', { name: 'Payment history' });
+    const dialog = page.getByRole('dialog', { name: 'Refund' });
+    const refundOnline = async () => {
+      await payments.getByRole('button', { name: 'Refund', exact: true }).click();
+      await dialog.getByRole('radio', { name: /Online through Stripe/ }).click();
+      await dialog.getByLabel('Amount (€)').fill('10.00');
+      await dialog.getByRole('button', { name: 'Request refund' }).click();
+      await expect(dialog).toHaveCount(0);
+    };
+    await refundOnline();
+    await expect(history.locator('li[data-kind="refund-failed"]')).toHaveCount(1);
+
+    // The card again, the same 10 €: a second refund reaches the ledger (and fails as well).
+    await refundOnline();
+    await expect(history.locator('li[data-kind="refund"]')).toHaveCount(2);
+    await expect(history.locator('li[data-kind="refund-failed"]')).toHaveCount(2);
+    await expect(page.getByTestId('payment-status')).toHaveText('Paid');
+    // Both attempts were the same money: the desk may pay 10 €, not 20.
+    await payments.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect(dialog).toContainText(`For payments at the harbour office and what Stripe could not refund; at most ${euro(1000, 'en')}.`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto('/en/account/admin/overview');
+    const entry = page.getByRole('region', { name: 'Money to pay back' }).getByRole('listitem')
+      .filter({ has: page.locator(`a[href$="/account/admin/orders/${order.id}"]`) });
+    await expect(entry).toContainText(`Refund failed: ${euro(1000, 'en')}`);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('an order paid twice (at the desk, then online in a checkout opened before) is flagged; refunding the double amount clears it (de)', async ({ page, consoleErrors }) => {
     const customer = await customerToken();
     const order = await bookViaApi(customer, { boat: `Doppelt ${run}`, day: 75, last: `Doppelt ${run}` });

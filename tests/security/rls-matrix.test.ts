@@ -116,7 +116,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   invoice_seller_settings: AUTH, save_invoice_seller_settings: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY, complete_outbox: NOBODY, expire_unverified_orders: NOBODY, custom_access_token_hook: NOBODY,
-  record_stripe_event: NOBODY, record_checkout_session: NOBODY, note_deposit_refund_refused: NOBODY, note_deposit_refund_requested: NOBODY,
+  record_stripe_event: NOBODY, record_checkout_session: NOBODY, note_deposit_refund_refused: NOBODY, note_deposit_refund_requested: NOBODY, note_online_refund_requested: NOBODY,
 };
 
 // ------------------------------------------------------------------------ probing

@@ -5,7 +5,10 @@
  * public.prepare_online_refund as the caller decides (staff only; the rules of issue 11: a
  * completed stay is never refunded in full; not more than what is left) and names the
  * payment intent. The refund is then created at Stripe with an Idempotency-Key of payment
- * intent, amount and what was refundable, so a double click refunds once. The ledger and the
+ * intent, amount, what was refundable and the attempt (how many of its refunds failed), so a
+ * double click refunds once and a retry after a failed refund is a new refund, not the failed
+ * one's answer replayed. The refund Stripe made is noted at once (note_online_refund_requested):
+ * what of it pays back a failed refund is then not paid at the desk as well. The ledger and the
  * order's status follow Stripe's refund events through stripe-webhook, not this answer.
  *
  * A deposit paid online (body {order_extra_id}): public.prepare_deposit_refund takes the
@@ -42,9 +45,9 @@ serve(async (req) => {
     return json(400, { error: 'invalid_request' });
   }
 
-  const prepared = await rpc<{ payment_intent: string; refundable_cents: number }>('prepare_online_refund', { p_order_id: orderId, p_amount_cents: amount }, user.token);
+  const prepared = await rpc<{ payment_intent: string; refundable_cents: number; attempt: number }>('prepare_online_refund', { p_order_id: orderId, p_amount_cents: amount }, user.token);
   if (!prepared.ok) return refusal(prepared);
-  const { payment_intent: paymentIntent, refundable_cents: refundable } = prepared.data;
+  const { payment_intent: paymentIntent, refundable_cents: refundable, attempt } = prepared.data;
   if (amount > refundable) return json(409, { error: 'amount_exceeds_refundable' });
 
   const stripe = stripeOrUnavailable();
@@ -52,8 +55,12 @@ serve(async (req) => {
   try {
     const refund = await stripe.refunds.create(
       { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId } },
-      { idempotencyKey: `refund-${paymentIntent}-${refundable}-${amount}` },
+      { idempotencyKey: `refund-${paymentIntent}-${refundable}-${amount}-${attempt}` },
     );
+    // Noted before the webhook tells how it ends: what of it pays back a refund that failed
+    // before is then no longer paid at the desk as well (private.payment_desk_refundable).
+    const noted = await rpc('note_online_refund_requested', { p_payment_intent: paymentIntent, p_refund_id: refund.id, p_amount_cents: amount }, 'service_role');
+    if (!noted.ok) console.error('refund-payment: could not note the refund', noted.error);
     return json(200, { refund_id: refund.id, status: refund.status });
   } catch (error) {
     const failure = stripeFailure(error);

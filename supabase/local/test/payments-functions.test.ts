@@ -304,6 +304,44 @@ for (const engine of engines()) {
       expect(more.status).toBeLessThan(500);
     }, 4 * WEBHOOK_MS);
 
+    it('refund-payment after a refund the bank did not take asks Stripe again (a new refund, not the failed one replayed) and notes it: the desk does not pay the same money back while it is in flight', async () => {
+      const order = await guestOrder();
+      const started = await checkout(order);
+      expect((await payOnSandbox(started.body.url as string, '4000 0000 0000 5126')).status).toBe(303);
+      expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid', WEBHOOK_MS)).payment_status).toBe('paid');
+      const refund = () => call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 1000 } });
+      const reversals = async () => (await ledger(order.orderId)).filter((r) => r.kind === 'payment' && r.refund_of !== null);
+      const deskRefundable = async () =>
+        Number((await stack.db.query<{ c: string }>(`select private.payment_desk_refundable(id) as c from public.payments where order_id = $1 and kind = 'payment' and refund_of is null`, [order.orderId])).rows[0].c);
+
+      const first = await refund();
+      expect(first.status).toBe(200);
+      // Booked, then reported failed and booked back: the desk may pay the 10 € instead.
+      await until(reversals, (rows) => rows.length === 1, WEBHOOK_MS);
+      expect(await deskRefundable()).toBe(1000);
+
+      // Staff try the card again: Stripe makes a second refund (the same request's key would
+      // replay the first answer and refund nothing).
+      const again = await refund();
+      expect(again.status).toBe(200);
+      expect(again.body.refund_id).toMatch(/^re_/);
+      expect(again.body.refund_id).not.toBe(first.body.refund_id);
+      // Both are noted with what each pays back of a failed refund: the first nothing, the
+      // retry the 10 € the failure left owed (from then on the desk does not pay them as well;
+      // pgTAP 398 walks through those states one by one).
+      const noted = await stack.db.query<{ refund_id: string; amount_cents: number; settles_cents: number }>(
+        `select refund_id, amount_cents, settles_cents from private.online_refund_requests where payment_id = (select id from public.payments where order_id = $1 and kind = 'payment' and refund_of is null) order by id`,
+        [order.orderId]);
+      expect(noted.rows).toEqual([
+        { refund_id: first.body.refund_id, amount_cents: 1000, settles_cents: 0 },
+        { refund_id: again.body.refund_id, amount_cents: 1000, settles_cents: 1000 },
+      ]);
+      await until(() => ledger(order.orderId), (rows) => rows.some((r) => r.provider_refund_id === again.body.refund_id), WEBHOOK_MS);
+      // The card refuses refunds: the second is booked back too, and the desk may pay again.
+      await until(reversals, (rows) => rows.length === 2, WEBHOOK_MS);
+      expect(await deskRefundable()).toBe(1000);
+    }, 4 * WEBHOOK_MS);
+
     it('refund-payment returns a deposit to the card and notes the refund Stripe made: in flight until the webhook records it', async () => {
       const order = await guestOrder();
       const headers = { apikey: stack.keys.anonKey, authorization: `Bearer ${staffToken}`, 'content-type': 'application/json' };
