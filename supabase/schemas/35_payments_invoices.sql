@@ -399,6 +399,22 @@ create index online_refund_requests_payment_idx on private.online_refund_request
 
 revoke all on table private.online_refund_requests from public, anon, authenticated;
 
+-- Whether Stripe reported a refund failed or cancelled (one of its refund events says so). The
+-- in-flight checks of noted refunds ask it (private.refund_request_counts,
+-- private.deposit_refund_in_flight); by the index stripe_events_refund_idx.
+create function private.stripe_refund_failed(p_refund_id text)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (select 1 from private.stripe_events e
+                  where e.refund_id = p_refund_id and e.type like 'refund.%'
+                    and e.payload #>> '{data,object,status}' in ('failed', 'canceled'))
+$$;
+comment on function private.stripe_refund_failed(text) is 'Whether one of a refund''s Stripe events reports it failed or cancelled.';
+revoke execute on function private.stripe_refund_failed(text) from public;
+
 -- Whether a refund Stripe made counts as given: it is in the ledger (even if reversed later: the
 -- reversal then counts too), or it is in flight (neither in the ledger nor reported failed or
 -- cancelled yet). A refund that failed before it was ever recorded gave nothing.
@@ -410,9 +426,7 @@ security definer
 set search_path = ''
 as $$
   select exists (select 1 from public.payments r where r.provider_refund_id = p_refund_id)
-         or not exists (select 1 from private.stripe_events e
-                         where e.refund_id = p_refund_id and e.type like 'refund.%'
-                           and e.payload #>> '{data,object,status}' in ('failed', 'canceled'))
+         or not private.stripe_refund_failed(p_refund_id)
 $$;
 comment on function private.refund_request_counts(text) is 'Whether a refund Stripe made is in the ledger or still in flight (not reported failed or cancelled before it was recorded).';
 revoke execute on function private.refund_request_counts(text) from public;

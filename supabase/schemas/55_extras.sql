@@ -575,9 +575,7 @@ as $$
   select exists (select 1 from private.deposit_refund_requests q
                   where q.order_extra_id = p_order_extra_id
                     and not exists (select 1 from public.payments r where r.provider_refund_id = q.refund_id)
-                    and not exists (select 1 from private.stripe_events e
-                                     where e.refund_id = q.refund_id and e.type like 'refund.%'
-                                       and e.payload #>> '{data,object,status}' in ('failed', 'canceled')))
+                    and not private.stripe_refund_failed(q.refund_id))
 $$;
 comment on function private.deposit_refund_in_flight(uuid) is 'Whether a deposit refund refund-payment asked Stripe for is neither in the ledger nor reported failed yet.';
 revoke execute on function private.deposit_refund_in_flight(uuid) from public;
