@@ -10,14 +10,7 @@ import { readFileSync } from 'node:fs';
 import { prerender, prerenderedFile, prerenderedPaths } from './scripts/lib/prerender.ts';
 import { publicRouteTree } from './scripts/lib/public-route-tree.ts';
 import { slimLucide } from './scripts/lib/slim-lucide.ts';
-
-// The back office's chunks (its route pages and the API code of their loaders), by file name
-// (filled as chunks are rendered, read when Vite writes the preload lists below).
-const backOfficeChunks = new Set<string>();
-// Also without preload lists: the staff's drawer and the back office's shell (staff only), and
-// the booking's result, reached only after booking here (the service worker has cached every
-// chunk by then).
-const backOffice = /\/src\/(routes\/\{-\$locale\}\/(account\/admin\/|start\/booking\/result\/)|features\/(admin|harbour)\/|components\/layout\/(staff-drawer|back-office-shell)\.tsx$)/;
+import { hoistImports } from './scripts/lib/hoist-imports.ts';
 
 // Plugin order as measured in ../shared/TOOLING.md. The Babel include also matches ids with a
 // query string (TanStack's ?tsr-split= chunks), or the Lingui macro runs uncompiled.
@@ -43,19 +36,9 @@ export default defineConfig({
     },
     // Every lucide icon is made by src/lib/lucide-icon.ts (-1.3 KB gzip in every first download).
     slimLucide(),
-    {
-      name: 'hafen:back-office-chunks',
-      apply: 'build',
-      generateBundle: {
-        // Before Vite's own generateBundle writes the preload lists (final file names only here).
-        order: 'pre',
-        handler(_options, bundle) {
-          for (const chunk of Object.values(bundle)) {
-            if (chunk.type === 'chunk' && chunk.facadeModuleId && backOffice.test(chunk.facadeModuleId)) backOfficeChunks.add(chunk.fileName);
-          }
-        },
-      },
-    },
+    // Every chunk imports all the chunks it needs: a lazy page's chunks come in one round trip
+    // without a preload list (see modulePreload below).
+    hoistImports(),
     react(),
     babel({ include: /\/src\/.*\.[jt]sx?(?:$|\?)/, plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),
@@ -107,19 +90,24 @@ export default defineConfig({
     }),
   ],
   build: {
-    // Every lazy import carries the list of chunks to preload with it, and those lists are in the
-    // first download of every page (the route tree's). The back office's pages load without it:
-    // their chunks' own imports follow when they arrive (cached by the service worker after the
-    // first visit), and /start's first download is ~3 KB smaller (docs/decisions.md, "/start
-    // first load to 110 KB").
+    // Lazy imports carry no preload lists: the lists of all the lazy pages sat in the route tree's
+    // chunk, i.e. in every first download (1.2 KB gzip). hoistImports() makes each chunk name all
+    // the chunks it needs, so a lazy page's chunks are found when its own chunk arrives: one round
+    // trip more than with a list on a cold cache, none once the service worker has cached every
+    // chunk (docs/decisions.md, "/start first load: lazy imports without preload lists"). The
+    // HTML keeps its modulepreloads (the entry's chunks; the prerendered pages load them the same
+    // way, scripts/lib/prerender.ts).
     // No polyfill: it only makes <link rel=modulepreload> fetch early in browsers without native
     // support (Safari < 17, Firefox < 115); the modules load all the same when imported, and
     // the polyfill sat in the entry of every first download (-0.26 KB gzip).
-    modulePreload: { polyfill: false, resolveDependencies: (file, deps) => (backOfficeChunks.has(file) ? [] : deps) },
+    modulePreload: { polyfill: false, resolveDependencies: (_f, deps, { hostType }) => (hostType === 'html' ? deps : []) },
     rolldownOptions: {
       output: {
+        // Hex file hashes (8 characters, 32 bits) compress better than base64 ones in the import
+        // statements of every chunk (-0.08 KB gzip on /start).
+        hashCharacters: 'hex',
         codeSplitting: {
-          // Every route file's eager part (options, and the preload list of its lazy page) is in
+          // Every route file's eager part (its options and its lazy page's import) is in
           // the first download; as one chunk they compress together instead of ~50 tiny files.
           // The public route tree, React DOM and the router join them: the first download is one file
           // (and the entry), without the import and export lists between two (-1.8 KB gzip).

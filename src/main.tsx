@@ -1,7 +1,7 @@
 import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
-import { RouterProvider, createRouter } from '@tanstack/react-router';
+import { RouterProvider, createRouter, type AnyRoute } from '@tanstack/react-router';
 import type { routeTree } from './routeTree.gen';
 import { publicRouteTree } from './routeTree.public.gen';
 import { attachLazyRoutes, isLazyPlaceholder, loadAllRoutes } from './router-lazy';
@@ -53,9 +53,17 @@ await yieldToBrowser();
 const session = hasStoredSession();
 if (!session) setQueryData(identityQueryOptions.queryKey, { status: 'anonymous' });
 const leaf = router.matchRoutes(router.latestLocation).at(-1);
+// The page's own chunks start now, beside the catalogues and the client: router.load() below
+// would ask for them only once those have arrived. (A lazy component keeps the promise; a failed
+// download is tried again by the load.)
+const loadPage = () => {
+  for (const { routeId } of router.matchRoutes(router.latestLocation)) void (router.routesById[routeId as never] as AnyRoute | undefined)?.options.component?.preload?.();
+};
+loadPage();
 const clientLoaded = session || !leaf?.staticData.withoutQueryClient ? loadQueryClient() : undefined;
-// An account, auth or order page: the rest of the route tree loads beside the rest.
-const allRoutesLoaded = isLazyPlaceholder(leaf?.routeId) ? loadAllRoutes() : undefined;
+// An account, auth or order page: the rest of the route tree loads beside the rest, and then the
+// page's chunks (its route is known only then).
+const allRoutesLoaded = isLazyPlaceholder(leaf?.routeId) ? loadAllRoutes().then(loadPage) : undefined;
 // I18nProvider renders nothing until a locale is active: activate before rendering.
 await activateLocale(resolveLocale(window.location.pathname));
 // A failed download is the router's to report (beforeLoad loads it again).
