@@ -291,10 +291,30 @@ for (const engine of engines()) {
         const done: Record<string, number> = {};
         // Through the booking functions: staff cancel, move to a free berth, reschedule.
         for (const id of ids(0)) done.cancel = (done.cancel ?? 0) + (await attempt(tx, `select public.cancel_booking($1, false)`, [id]));
+        // Each to the first M berth free for its whole stay (the generated data is random: a
+        // fixed berth was taken for all of them on some runs).
         for (const id of ids(1)) {
-          done.move = (done.move ?? 0) + (await attempt(tx, `select public.move_booking($1, (select m.id from public.places m where m.name = 'M0019'), false)`, [id]));
+          done.move = (done.move ?? 0) + (await attempt(tx,
+            `select public.move_booking(o.id, (
+               select m.id from public.places m
+               where m.name like 'M%' and not m.archived and m.id <> o.place_id
+                 and not exists (select 1 from public.place_statuses s
+                                 where s.place_id = m.id and not s.cancelled and s.starts_at < o.ends_at and s.ends_at > o.starts_at)
+               order by m.name limit 1), false)
+             from public.orders o where o.id = $1`, [id]));
         }
-        for (const id of ids(2)) {
+        // Overnight stays one day later and two nights long, until four have moved (a day stay
+        // keeps its window, and the next stay on the berth may hold the new nights: such a
+        // reschedule is refused and the next candidate tried).
+        const { rows: later } = await tx.query<{ id: string }>(
+          `select o.id from public.orders o join public.places p on p.id = o.place_id
+           where p.name like 'Q%' and o.kind = 'overnight' and o.status in ('confirmed', 'unverified')
+             and o.starts_at between now() + interval '2 days' and now() + interval '60 days' and o.id <> all($1)
+           order by o.id limit 40`,
+          [open.map((r) => r.id)],
+        );
+        for (const { id } of [...ids(2).map((id) => ({ id })), ...later]) {
+          if ((done.reschedule ?? 0) >= 4) break;
           done.reschedule = (done.reschedule ?? 0) + (await attempt(tx,
             `select public.reschedule_booking($1, a + 1, a + 3, null, false)
              from (select (o.starts_at at time zone 'Europe/Berlin')::date as a from public.orders o where o.id = $1) x`, [id]));
