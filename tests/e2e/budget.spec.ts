@@ -1,3 +1,4 @@
+import { E2E_DIST } from './ports';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -5,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { twMerge } from 'tailwind-merge';
 import { expect, test } from '../helpers/app-test';
 
-const dist = resolve(import.meta.dirname, '../../reports/e2e-dist');
+const dist = resolve(import.meta.dirname, '../..', E2E_DIST);
 
 /**
  * Initial JavaScript of a page: every script of the app's origin fetched until the network is

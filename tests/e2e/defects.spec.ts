@@ -2,6 +2,7 @@
  * The defects found in issue 23 ("Why"), each held by a test here (or by the unit, pgTAP test
  * named beside it in docs/decisions.md, "Defects of issue 23").
  */
+import { E2E_DIST } from './ports';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect as baseExpect, test } from '../helpers/app-test';
@@ -10,7 +11,7 @@ import { berlinDay, chooseFirstBerth, confirmBooking, fillBerthData, proceedAsGu
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const dist = resolve(import.meta.dirname, '../../reports/e2e-dist');
+const dist = resolve(import.meta.dirname, '../..', E2E_DIST);
 
 test.describe("the app server (npm start's static server)", () => {
   test('answers 404 with the not-found page for an unknown path, 200 for every real route', async ({ page, request }) => {

@@ -11,6 +11,7 @@
  * (src/lib/lingui-literal.ts): berth, guest and boat names, a news title, a block note, a
  * contact message and a service request's boat, on the pages that show them.
  */
+import { E2E_DIST } from './ports';
 import type { Locator, Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -343,7 +344,7 @@ test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () =>
 
 test('the shipped app holds no service-role key or JWT secret (only the anon key)', () => {
   // the build the web server serves (tests/e2e/server.ts), every file of it
-  const dist = resolve(import.meta.dirname, '../../reports/e2e-dist');
+  const dist = resolve(import.meta.dirname, '../..', E2E_DIST);
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -8,7 +8,7 @@ import { buildIfNeeded } from '../../scripts/lib/build.ts';
 import { serveStatic } from '../../scripts/lib/static-server.ts';
 import { startStack } from '../../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { E2E_API_PORT, E2E_APP_PORT, E2E_MAIL_PORT, E2E_PAYMENTS_PORT } from './ports.ts';
+import { E2E_API_PORT, E2E_APP_PORT, E2E_DIST, E2E_MAIL_PORT, E2E_PAYMENTS_PORT } from './ports.ts';
 import { closeNetworkForChildProcesses } from '../../supabase/local/test/harness/offline.ts';
 
 // The edge functions (send-mail: every booking confirmation and receipt the tests read) run as
@@ -17,7 +17,7 @@ import { closeNetworkForChildProcesses } from '../../supabase/local/test/harness
 closeNetworkForChildProcesses();
 
 const root = resolve(import.meta.dirname, '../..');
-const dist = resolve(root, 'reports/e2e-dist');
+const dist = resolve(root, E2E_DIST);
 
 buildIfNeeded(root, { VITE_SUPABASE_URL: `http://127.0.0.1:${E2E_API_PORT}`, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
 const stack = await startStack({
