@@ -177,7 +177,8 @@ revoke execute on function public.add_order_note(uuid, text) from anon, public;
 
 create table public.order_events (
   id bigint generated always as identity primary key,
-  order_id uuid not null references public.orders (id) on delete cascade,
+  -- No cascade: an order with a history is kept, as one with ledger rows is.
+  order_id uuid not null references public.orders (id),
   -- payment_recorded, refund_recorded, payment_to_refund (money taken that must go back),
   -- refund_failed (Stripe reported a refund failed: its reversal, the money is back with the
   -- harbour) and payment_failed (a declined online payment) come from the ledger and Stripe:
@@ -188,13 +189,16 @@ create table public.order_events (
                                        'refund_failed')),
   from_value text,
   to_value text,
-  actor uuid references auth.users (id) on delete set null,
+  -- Who acted (auth.users.id). Not a foreign key: the history is never changed, so it cannot
+  -- follow an account's deletion (on delete set null would be an update); once the account is
+  -- gone the id names nobody.
+  actor uuid,
   at timestamptz not null default now()
 );
 
 alter table public.order_events enable row level security;
 
-comment on table public.order_events is 'The history of an order (created, status, payment status, berth moves, ledger rows with method and amount, declined online payments), written by triggers and the Stripe webhook; staff read it.';
+comment on table public.order_events is 'The history of an order (created, status, payment status, berth moves, ledger rows with method and amount, declined online payments), written by triggers and the Stripe webhook; staff read it. Append-only: nobody updates, deletes or truncates a row, the service role and the owner included.';
 
 create index order_events_order_idx on public.order_events (order_id, id);
 
@@ -204,7 +208,15 @@ create policy "order_events: staff read" on public.order_events
 
 revoke all on public.order_events from anon;
 
-revoke insert, update, delete, truncate on public.order_events from authenticated;
+revoke insert, update, delete, truncate, references, trigger on public.order_events from authenticated, service_role;
+
+-- Like the ledger, the invoices, the cash book and the audit trail, the history of an order is
+-- never rewritten, whoever writes (the owner, every security definer function, the service role).
+create trigger order_events_immutable before update or delete on public.order_events
+  for each row execute function private.refuse_change('order_events_immutable', 'The history of an order is append-only: a later event records what changed.');
+
+create trigger order_events_no_truncate before truncate on public.order_events
+  for each statement execute function private.refuse_change('order_events_immutable', 'The history of an order is append-only: a later event records what changed.');
 
 create function private.record_order_event()
 returns trigger
