@@ -1,5 +1,5 @@
-import { badRequest, clock, forbidden, unprocessable } from '../support.ts';
-import { AUD, BCRYPT_COST, tokenHash, validateEmail, ms, userJson, findUser, byId, isConfirmed, hasPassword, type RequestInfo } from '../model.ts';
+import { AuthError, badRequest, clock, forbidden, unprocessable } from '../support.ts';
+import { AUD, BCRYPT_COST, type Row, tokenHash, validateEmail, ms, userJson, findUser, byId, isConfirmed, hasPassword, type RequestInfo } from '../model.ts';
 import type { AuthCore } from '../core.ts';
 import type { createVerifyRoutes } from './verify.ts';
 
@@ -29,6 +29,14 @@ export function createUserRoutes(core: AuthCore, verify: Pick<ReturnType<typeof 
     if (email) email = validateEmail(email);
     if (password !== undefined) checkPasswordStrength(password);
     if (appData) throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+    // GoTrue's UserUpdate: with a verified factor, a new password or e-mail address needs an aal2
+    // session, whatever the config (a stolen password alone must not take the account over).
+    const factors = Array.isArray(u.factors) ? (u.factors as Row[]) : [];
+    if (factors.some((f) => f.status === 'verified') && session?.aal !== 'aal2') {
+      if ((password !== undefined && password !== '') || (email && email !== (u.email ?? ''))) {
+        throw new AuthError(401, 'insufficient_aal', 'AAL2 session is required to update email or password when MFA is enabled.');
+      }
+    }
     if (u.is_anonymous && password) {
       if (!email) throw unprocessable('validation_failed', 'Updating password of an anonymous user without an email or phone is not allowed');
     }
