@@ -2379,6 +2379,7 @@ export type Database = {
           p_payment_intent: string
           p_refund_id: string
           p_amount_cents: number
+          p_request_key?: string
         }
         Returns: undefined
       }
@@ -2465,6 +2466,7 @@ export type Database = {
         Args: {
           p_order_id: string
           p_amount_cents: number
+          p_request_key: string
         }
         Returns: Json
       }

@@ -1290,7 +1290,36 @@ $$;
 comment on function private.online_refund_payment(uuid, bigint) is 'The Stripe payment intent a refund of p_cents goes to and what it has left; refuses an order without an online payment and a payment with too little left.';
 revoke execute on function private.online_refund_payment(uuid, bigint) from public;
 
-create function private.prepare_online_refund(p_order_id uuid, p_amount_cents integer)
+-- A refund of the stay as the caller asked for it, by the request key the caller keeps (the
+-- app's refund dialog makes one when staff confirm a refund and sends it again with every retry
+-- of that refund: a double click, a retry after a timeout). Ground rule 6: money is safe to
+-- retry. The first call records the request (prepare_online_refund); every later call with the
+-- same key gets that request back, whatever was recorded in between, and refund-payment asks
+-- Stripe with the Idempotency-Key refund-<request_key> (or, once the refund is known, Stripe is
+-- not asked to make one at all): one request, at most one Stripe refund. refund_id is set when
+-- refund-payment notes the refund Stripe made (note_online_refund_requested). Append-only but
+-- for that; no API role reads it.
+create table private.refund_requests (
+  request_key uuid primary key,
+  order_id uuid not null references public.orders (id),
+  amount_cents integer not null check (amount_cents > 0),
+  payment_intent text not null,
+  requested_by uuid,
+  requested_at timestamptz not null default now(),
+  refund_id text unique check (refund_id ~ '^re_[A-Za-z0-9_]+$' and char_length(refund_id) <= 255)
+);
+
+alter table private.refund_requests enable row level security;
+
+comment on table private.refund_requests is 'Refunds of the stay asked for through refund-payment, one per request key the caller keeps (retries of one request get the same refund, never a second); refund_id once Stripe made it. Written by prepare_online_refund and note_online_refund_requested.';
+
+create index refund_requests_order_idx on private.refund_requests (order_id);
+
+revoke all on table private.refund_requests from public, anon, authenticated;
+
+-- Stripe keeps an Idempotency-Key for at least 24 hours; a request whose refund is not known
+-- after 23 hours is not sent again under its key (Stripe might make a second refund then).
+create function private.prepare_online_refund(p_order_id uuid, p_amount_cents integer, p_request_key uuid)
 returns jsonb
 language plpgsql
 volatile
@@ -1301,6 +1330,7 @@ declare
   v_order public.orders;
   v_payment record;
   v_ledger record;
+  v_request private.refund_requests;
 begin
   if not private.is_staff() then
     raise exception 'staff_only' using errcode = '42501';
@@ -1308,41 +1338,58 @@ begin
   if p_amount_cents is null or p_amount_cents <= 0 then
     raise exception 'invalid_amount' using errcode = '22023';
   end if;
+  if p_request_key is null then
+    raise exception 'invalid_request_key' using errcode = '22023', hint = 'A refund names its request key (a UUID the caller keeps for retries).';
+  end if;
   select * into v_order from public.orders o where o.id = p_order_id for update;
   if not found then
     raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  -- Under the order's lock: a second call with the key waits for the first and finds its row.
+  select * into v_request from private.refund_requests q where q.request_key = p_request_key;
+  if found then
+    if v_request.order_id <> p_order_id or v_request.amount_cents <> p_amount_cents then
+      raise exception 'request_key_reused' using errcode = 'PT422',
+        hint = 'This request key belongs to another refund (another order or amount): a new refund needs a new key.';
+    end if;
+    if v_request.refund_id is null and v_request.requested_at < private.now() - interval '23 hours' then
+      raise exception 'request_key_expired' using errcode = 'PT409',
+        hint = 'Stripe''s answer to this request is no longer known: look at the order''s payments before asking for a new refund.';
+    end if;
+    return jsonb_build_object('payment_intent', v_request.payment_intent, 'refund_id', v_request.refund_id, 'replay', true,
+                              'idempotency_key', 'refund-' || p_request_key::text);
   end if;
   select r.payment_intent, r.refundable_cents as refundable into v_payment from private.online_refund_payment(p_order_id, p_amount_cents) r;
   select * into v_ledger from private.order_ledger(p_order_id);
   if v_order.status = 'completed' and v_ledger.paid_cents - v_ledger.refunded_cents - p_amount_cents <= 0 then
     raise exception 'order_not_refundable' using errcode = 'P0001', hint = 'A completed stay is not refunded in full.';
   end if;
-  -- The attempt: how many refunds of that payment failed. It is part of refund-payment's
-  -- Idempotency-Key: after a failure the same amount is asked anew (the payment then has as
-  -- much left as before, and the same key would only replay the failed refund's answer).
-  return jsonb_build_object('payment_intent', v_payment.payment_intent, 'refundable_cents', v_payment.refundable,
-    'attempt', (select count(*) from public.payments p
-                  join public.payments r on r.refund_of = p.id and r.kind = 'refund'
-                  join public.payments v on v.refund_of = r.id and v.kind = 'payment'
-                 where p.order_id = p_order_id and p.provider_payment_id = v_payment.payment_intent and p.kind = 'payment' and p.refund_of is null));
+  -- A refund Stripe made for this order but did not report yet is not counted in what is left
+  -- of the payment: only the request key tells a retry from a new refund.
+  insert into private.refund_requests (request_key, order_id, amount_cents, payment_intent, requested_by, requested_at)
+  values (p_request_key, p_order_id, p_amount_cents, v_payment.payment_intent, (select auth.uid()), private.now());
+  -- The Idempotency-Key is the request's: a retry of this request (the same key) gets Stripe's
+  -- answer to it, a new refund after one failed (a new key) is a new refund at Stripe.
+  return jsonb_build_object('payment_intent', v_payment.payment_intent, 'refund_id', null, 'replay', false,
+                            'idempotency_key', 'refund-' || p_request_key::text);
 end
 $$;
-comment on function private.prepare_online_refund(uuid, integer) is 'The rule behind public.prepare_online_refund (security definer, not exposed by the API).';
-revoke execute on function private.prepare_online_refund(uuid, integer) from public;
-grant execute on function private.prepare_online_refund(uuid, integer) to authenticated, service_role;
+comment on function private.prepare_online_refund(uuid, integer, uuid) is 'The rule behind public.prepare_online_refund (security definer, not exposed by the API).';
+revoke execute on function private.prepare_online_refund(uuid, integer, uuid) from public;
+grant execute on function private.prepare_online_refund(uuid, integer, uuid) to authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/prepare_online_refund): runs as the caller, the rule above decides.
-create function public.prepare_online_refund(p_order_id uuid, p_amount_cents integer)
+create function public.prepare_online_refund(p_order_id uuid, p_amount_cents integer, p_request_key uuid)
 returns jsonb
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select private.prepare_online_refund(p_order_id, p_amount_cents)
+  select private.prepare_online_refund(p_order_id, p_amount_cents, p_request_key)
 $$;
-comment on function public.prepare_online_refund(uuid, integer) is 'Staff: checks an online refund (an online payment with enough left, a completed stay not in full) and returns {payment_intent, refundable_cents, attempt} for refund-payment (attempt: refunds of that payment that failed, for the Idempotency-Key); the ledger follows Stripe''s refund events.';
-revoke execute on function public.prepare_online_refund(uuid, integer) from anon, public;
+comment on function public.prepare_online_refund(uuid, integer, uuid) is 'Staff: checks an online refund (an online payment with enough left, a completed stay not in full) and records it by the caller''s request key; returns {payment_intent, refund_id, replay, idempotency_key} for refund-payment. The same key again returns the same request (replay, with its refund once known); with another order or amount it is refused (request_key_reused). The ledger follows Stripe''s refund events.';
+revoke execute on function public.prepare_online_refund(uuid, integer, uuid) from anon, public;
 
 -- refund-payment notes the refund of the stay Stripe made (service role only), before the
 -- webhook tells whether it succeeded. What of it pays back a refund that failed before is
@@ -1350,7 +1397,7 @@ revoke execute on function public.prepare_online_refund(uuid, integer) from anon
 -- since that failure (private.payment_desk_refundable, refunds of the stay only), up to the
 -- amount. Stripe answers a repeated request (the same Idempotency-Key) with the same refund:
 -- noted once.
-create function private.note_online_refund_requested(p_payment_intent text, p_refund_id text, p_amount_cents integer)
+create function private.note_online_refund_requested(p_payment_intent text, p_refund_id text, p_amount_cents integer, p_request_key uuid default null)
 returns void
 language plpgsql
 volatile
@@ -1374,6 +1421,9 @@ begin
     raise exception 'payment_not_found' using errcode = 'PT404';
   end if;
   perform 1 from public.orders o where o.id = v_payment.order_id for update;
+  -- The request it answers knows its refund from now on: a retry gets it without asking Stripe.
+  update private.refund_requests q set refund_id = p_refund_id
+   where q.request_key = p_request_key and q.order_id = v_payment.order_id and q.refund_id is null;
   if exists (select 1 from private.online_refund_requests q where q.refund_id = p_refund_id) then
     return;
   end if;
@@ -1382,22 +1432,22 @@ begin
   values (v_payment.id, p_refund_id, p_amount_cents, least(p_amount_cents, greatest(v_owed, 0)));
 end
 $$;
-comment on function private.note_online_refund_requested(text, text, integer) is 'The rule behind public.note_online_refund_requested (security definer, not exposed by the API).';
-revoke execute on function private.note_online_refund_requested(text, text, integer) from public;
-grant execute on function private.note_online_refund_requested(text, text, integer) to service_role;
+comment on function private.note_online_refund_requested(text, text, integer, uuid) is 'The rule behind public.note_online_refund_requested (security definer, not exposed by the API).';
+revoke execute on function private.note_online_refund_requested(text, text, integer, uuid) from public;
+grant execute on function private.note_online_refund_requested(text, text, integer, uuid) to service_role;
 
-create function public.note_online_refund_requested(p_payment_intent text, p_refund_id text, p_amount_cents integer)
+create function public.note_online_refund_requested(p_payment_intent text, p_refund_id text, p_amount_cents integer, p_request_key uuid DEFAULT NULL::uuid)
 returns void
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select private.note_online_refund_requested(p_payment_intent, p_refund_id, p_amount_cents)
+  select private.note_online_refund_requested(p_payment_intent, p_refund_id, p_amount_cents, p_request_key)
 $$;
-comment on function public.note_online_refund_requested(text, text, integer) is 'refund-payment (service role): Stripe made this refund of the stay; what of it pays back a failed refund is no longer owed at the desk, from now on.';
-revoke execute on function public.note_online_refund_requested(text, text, integer) from anon, authenticated, public;
-grant execute on function public.note_online_refund_requested(text, text, integer) to service_role;
+comment on function public.note_online_refund_requested(text, text, integer, uuid) is 'refund-payment (service role): Stripe made this refund of the stay (for the request p_request_key); what of it pays back a failed refund is no longer owed at the desk, from now on.';
+revoke execute on function public.note_online_refund_requested(text, text, integer, uuid) from anon, authenticated, public;
+grant execute on function public.note_online_refund_requested(text, text, integer, uuid) to service_role;
 
 create function private.orders_refuse_payment_when_ended()
 returns trigger

@@ -1,15 +1,24 @@
 /**
- * refund-payment: POST {order_id, amount_cents} with a staff member's token -> {refund_id,
- * status}: refunds all or part of the order's online payment through Stripe.
+ * refund-payment: POST {order_id, amount_cents, idempotency_key} with a staff member's token ->
+ * {refund_id, status}: refunds all or part of the order's online payment through Stripe.
  *
- * public.prepare_online_refund as the caller decides (staff only; the rules of issue 11: a
- * completed stay is never refunded in full; not more than what is left) and names the
- * payment intent. The refund is then created at Stripe with an Idempotency-Key of payment
- * intent, amount, what was refundable and the attempt (how many of its refunds failed), so a
- * double click refunds once and a retry after a failed refund is a new refund, not the failed
- * one's answer replayed. The refund Stripe made is noted at once (note_online_refund_requested):
- * what of it pays back a failed refund is then not paid at the desk as well. The ledger and the
- * order's status follow Stripe's refund events through stripe-webhook, not this answer.
+ * Money is safe to retry (ground rule 6, docs/adr/0003-refund-idempotency.md): idempotency_key
+ * is a UUID the caller makes when a person confirms a refund and sends again with every retry
+ * of that refund (a double click, a retry after a timeout); a new refund gets a new key.
+ * public.prepare_online_refund, as the caller, decides (staff only; the rules of issue 11: a
+ * completed stay is never refunded in full; not more than what is left) and records the
+ * request by its key, or finds it: a retry gets the same request back, whatever the ledger
+ * recorded in between, and the same key with another order or amount is refused (422
+ * request_key_reused). The refund is created at Stripe with the Idempotency-Key
+ * refund-<idempotency_key>, so retries of one request make at most one refund (Stripe answers a
+ * known key with its first answer, and a request running at the same time with 409
+ * idempotency_key_in_use: answered 409 refund_in_progress, to retry), while a new refund after
+ * one failed (a new key) is a new refund, not the failed one's answer replayed. Once the request
+ * knows its refund, a retry answers it (its status read from Stripe) without asking Stripe to
+ * make one. The refund Stripe made is noted at once (note_online_refund_requested, with the
+ * request): what of it pays back a failed refund is then not paid at the desk as well. The
+ * ledger and the order's status follow Stripe's refund events through stripe-webhook, not this
+ * answer.
  *
  * A deposit paid online (body {order_extra_id}): public.prepare_deposit_refund takes the
  * deposit back (it no longer bills; the guest is mailed) and names the payment intent and the
@@ -24,7 +33,8 @@
  * (note_deposit_refund_requested): until the webhook records it or reports it failed, the
  * deposit is not paid back at the desk as well.
  *
- * Answers: 400 invalid_request (bad body/amount), the database's refusal with its 4xx and code,
+ * Answers: 400 invalid_request (bad body/amount), 400 invalid_idempotency_key (a refund of the
+ * stay without a UUID key), the database's refusal with its 4xx and code,
  * Stripe's refusal as 4xx with Stripe's error code (e.g. charge_already_refunded), 502 when
  * Stripe fails or cannot be reached, 503 when the database cannot; never 500.
  */
@@ -41,31 +51,42 @@ serve(async (req) => {
   if (body?.order_extra_id !== undefined) return refundDeposit(body.order_extra_id, user);
   const orderId = body?.order_id;
   const amount = body?.amount_cents;
+  const requestKey = body?.idempotency_key;
   if (typeof orderId !== 'string' || !UUID.test(orderId) || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_CENTS) {
     return json(400, { error: 'invalid_request' });
   }
+  if (typeof requestKey !== 'string' || !UUID.test(requestKey)) return json(400, { error: 'invalid_idempotency_key' });
 
-  const prepared = await rpc<{ payment_intent: string; refundable_cents: number; attempt: number }>('prepare_online_refund', { p_order_id: orderId, p_amount_cents: amount }, user.token);
+  const prepared = await rpc<{ payment_intent: string; refund_id: string | null; replay: boolean; idempotency_key: string }>(
+    'prepare_online_refund', { p_order_id: orderId, p_amount_cents: amount, p_request_key: requestKey.toLowerCase() }, user.token);
   if (!prepared.ok) return refusal(prepared);
-  const { payment_intent: paymentIntent, refundable_cents: refundable, attempt } = prepared.data;
-  if (amount > refundable) return json(409, { error: 'amount_exceeds_refundable' });
+  const { payment_intent: paymentIntent, refund_id: knownRefund, idempotency_key: idempotencyKey } = prepared.data;
 
   const stripe = stripeOrUnavailable();
   if (stripe instanceof Response) return stripe;
   try {
+    // A retry of a request whose refund is known: that refund, as Stripe has it now; never a new one.
+    if (knownRefund) {
+      const refund = await stripe.refunds.retrieve(knownRefund);
+      return json(200, { refund_id: refund.id, status: refund.status });
+    }
     const refund = await stripe.refunds.create(
-      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId } },
-      { idempotencyKey: `refund-${paymentIntent}-${refundable}-${amount}-${attempt}` },
+      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId, request_key: requestKey.toLowerCase() } },
+      { idempotencyKey },
     );
     // Noted before the webhook tells how it ends: what of it pays back a refund that failed
-    // before is then no longer paid at the desk as well (private.payment_desk_refundable).
-    const noted = await rpc('note_online_refund_requested', { p_payment_intent: paymentIntent, p_refund_id: refund.id, p_amount_cents: amount }, 'service_role');
+    // before is then no longer paid at the desk as well (private.payment_desk_refundable), and
+    // the request knows its refund.
+    const noted = await rpc('note_online_refund_requested', { p_payment_intent: paymentIntent, p_refund_id: refund.id, p_amount_cents: amount, p_request_key: requestKey.toLowerCase() }, 'service_role');
     if (!noted.ok) console.error('refund-payment: could not note the refund', noted.error);
     return json(200, { refund_id: refund.id, status: refund.status });
   } catch (error) {
     const failure = stripeFailure(error);
     if (!failure) throw error;
     console.error('refund-payment: Stripe refused', failure.body);
+    // The same request is still running at Stripe (a second click while the first waits): it
+    // makes the refund; this one is to be retried with the same key, which then gets it.
+    if (failure.body.stripe_code === 'idempotency_key_in_use') return json(409, { error: 'refund_in_progress' });
     return json(failure.status, failure.body);
   }
 });

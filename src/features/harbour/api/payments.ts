@@ -43,7 +43,7 @@ export type RefundMethod = Extract<PaymentMethod, 'online' | 'cash' | 'bank_tran
 
 export type PaymentAction =
   | { type: 'desk-payment'; orderId: string; method: DeskPaymentMethod; amountCents: number; note: string }
-  | { type: 'refund'; orderId: string; method: RefundMethod; amountCents: number; note: string; notify: boolean };
+  | { type: 'refund'; orderId: string; method: RefundMethod; amountCents: number; note: string; notify: boolean; requestKey: string };
 
 /** What a refund through Stripe answers: the ledger row follows with Stripe's refund event. */
 export interface OnlineRefund {
@@ -53,7 +53,9 @@ export interface OnlineRefund {
 
 async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | null> {
   if (action.type === 'refund' && action.method === 'online') {
-    return invokeFunction<OnlineRefund>('refund-payment', { order_id: action.orderId, amount_cents: action.amountCents });
+    // The request key makes a retry of this refund (a second click, a retry after a timeout)
+    // get the same refund back, never a second one (refund-payment, ground rule 6).
+    return invokeFunction<OnlineRefund>('refund-payment', { order_id: action.orderId, amount_cents: action.amountCents, idempotency_key: action.requestKey });
   }
   const supabase = await getSupabase();
   const args = { p_order_id: action.orderId, p_method: action.method, p_amount_cents: action.amountCents, p_note: action.note.trim() || undefined };
@@ -63,6 +65,32 @@ async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | n
       : await supabase.rpc('record_desk_refund', { ...args, p_notify: action.notify });
   if (error) throw error;
   return null;
+}
+
+/**
+ * The request key of a refund the person confirmed: the same one for every retry of that refund
+ * (the same order, method and amount: a second click, a retry after a timeout or an error that
+ * left it open), a new one for anything else. Call `done` when the refund went through or was
+ * refused for good: the next confirmation is then a new refund.
+ */
+export function refundRequestKeys() {
+  let current: { what: string; key: string } | null = null;
+  return {
+    keyFor(action: { orderId: string; method: string; amountCents: number }): string {
+      const what = `${action.orderId}|${action.method}|${action.amountCents}`;
+      if (current?.what !== what) current = { what, key: crypto.randomUUID() };
+      return current.key;
+    },
+    done() {
+      current = null;
+    },
+  };
+}
+
+/** Whether a failed refund may have been made after all, so a retry must keep its request key. */
+export function refundOutcomeOpen(error: unknown): boolean {
+  if (!(error instanceof FunctionCallError)) return true;
+  return error.code === 'network' || error.code === 'unknown' || error.code === 'refund_in_progress' || (error.status ?? 500) >= 500;
 }
 
 /** Records a desk payment or refund, or asks Stripe for a refund; then the order desk refetches (in the background). */
@@ -109,10 +137,16 @@ export function paymentErrorMessage(error: unknown): string {
       return t`So viel Bargeld ist nicht in der Kasse: Der Kassenbestand darf nicht unter 0 fallen. Bitte per Überweisung erstatten.`;
     case 'no_online_payment':
       return t`Diese Buchung hat keine Online-Zahlung. Bitte bar oder per Überweisung erstatten.`;
+    case 'refund_in_progress':
+      return t`Diese Erstattung wird gerade angefordert. Bitte gleich noch einmal versuchen: Es wird nur einmal erstattet.`;
+    case 'request_key_reused':
+    case 'request_key_expired':
+      return t`Diese Anfrage ist nicht mehr gültig. Bitte die Zahlungen der Buchung prüfen und die Erstattung neu eingeben.`;
+    case 'network':
+      return t`Keine Antwort vom Server. Bitte noch einmal versuchen: Eine Erstattung wird dabei nur einmal ausgeführt.`;
     case 'payment_provider_error':
     case 'not_configured':
     case 'database_unavailable':
-    case 'network':
       return t`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`;
     case 'unauthorized':
     case 'not_signed_in':

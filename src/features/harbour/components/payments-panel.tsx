@@ -16,7 +16,7 @@ import { formatBerlinDateTime } from '@/lib/dates';
 import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import { orderDetailQueryOptions } from '../api/orders';
-import { deskBalanceQueryOptions, orderLedgerQueryOptions, paymentErrorMessage, usePaymentAction, type LedgerRow, type PaymentAction } from '../api/payments';
+import { deskBalanceQueryOptions, orderLedgerQueryOptions, paymentErrorMessage, refundOutcomeOpen, refundRequestKeys, usePaymentAction, type LedgerRow, type PaymentAction } from '../api/payments';
 import { useOrderLedgerLive } from '../hooks/use-order-ledger-live';
 import { NotifyGuestTick } from './notify-guest-tick';
 import { deskPaymentSchema, refundSchema, type DeskPaymentInput, type DeskPaymentValues, type RefundInput, type RefundValues } from '../schemas/payment';
@@ -269,11 +269,12 @@ function AmountAndNote({ control, amountHint }: { control: Control<SharedFields>
 /** Runs a payment action; returns the error message, or null when it went through. */
 function useRun() {
   const action = usePaymentAction();
-  const run = async (a: PaymentAction): Promise<string | null> => {
+  const run = async (a: PaymentAction, onFailure?: (error: unknown) => void): Promise<string | null> => {
     try {
       await action.mutateAsync(a);
       return null;
     } catch (error) {
+      onFailure?.(error);
       return paymentErrorMessage(error);
     }
   };
@@ -328,6 +329,9 @@ function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order:
   const { run, busy } = useRun();
   const [error, setError] = useState<string | null>(null);
   const [notify, setNotify] = useState(true);
+  // One request key per confirmed refund, kept for its retries (a second click, a retry after a
+  // timeout): refund-payment then makes it once. A new dialog or another amount is a new refund.
+  const [requestKeys] = useState(refundRequestKeys);
   const limits = { onlineCents: balance.refundable_online_cents, deskCents: balance.refundable_desk_cents };
   const online = limits.onlineCents > 0;
   const desk = limits.deskCents > 0;
@@ -348,9 +352,14 @@ function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order:
   const open = order.status === 'unverified' || order.status === 'confirmed' || order.status === 'checked_in';
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
-    const failed = await run({ type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note, notify });
-    if (failed) setError(failed);
-    else onDone(t`Erstattung von ${formatEuro(v.amount, locale)} (${methodLabel(v.method)}) erfasst.`, v.method === 'online');
+    const requestKey = requestKeys.keyFor({ orderId: order.id, method: v.method, amountCents: v.amount });
+    const failed = await run({ type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note, notify, requestKey }, (error) => {
+      // Refused for good: asking again is a new refund. Open (no answer, Stripe busy): the same one.
+      if (!refundOutcomeOpen(error)) requestKeys.done();
+    });
+    if (failed) return setError(failed);
+    requestKeys.done();
+    onDone(t`Erstattung von ${formatEuro(v.amount, locale)} (${methodLabel(v.method)}) erfasst.`, v.method === 'online');
   });
   return (
     <>

@@ -30,6 +30,12 @@ export interface PaymentSandboxOptions {
   retryDelaysMs?: number[];
   /** Where events go from the start (the stack sets it with setWebhookUrl once it listens). */
   webhookUrl?: string;
+  /**
+   * How long a POST with an Idempotency-Key runs before its answer is saved (default 0: one turn
+   * of the event loop). Meanwhile another request with that key is answered 409
+   * idempotency_key_in_use, as Stripe answers a request that conflicts with one still executing.
+   */
+  idempotentRunMs?: number;
   log?: Logger;
 }
 
@@ -122,6 +128,8 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
   const store = new PaymentStore(options.stateFile, options.now, (m) => log.warn(m));
   const sender = new WebhookSender(store, { secret: SANDBOX_WEBHOOK_SECRET, retryDelaysMs: options.retryDelaysMs, log });
   let baseUrl = '';
+  /** Idempotency-Keys whose first request is still running (Stripe: 409 idempotency_key_in_use). */
+  const running = new Set<string>();
 
   const view = (sessionId: string, req: IncomingMessage, extra: Partial<CheckoutView> = {}): CheckoutView => {
     const session = store.session(sessionId);
@@ -207,10 +215,27 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
       }
     }
     const ctx: ApiContext = { store, baseUrl, request: { id: requestId, idempotency_key: idempotencyKey ?? null } };
-    const body = route(ctx, req.method ?? 'GET', path, params);
-    // As at Stripe, only a request that ran is remembered: one refused by validation is not.
-    if (idempotencyKey !== undefined) store.remember(idempotencyKey, { method: req.method ?? 'POST', path, hash, status: 200, body });
-    sendJson(res, 200, body, idempotencyKey ? { ...headers, 'idempotency-key': idempotencyKey } : headers);
+    if (idempotencyKey === undefined) return sendJson(res, 200, route(ctx, req.method ?? 'GET', path, params), headers);
+    // A second request with a key whose first is still running is refused, not run or replayed:
+    // Stripe saves nothing for it, and the caller retries (https://docs.stripe.com/error-codes).
+    if (running.has(idempotencyKey)) {
+      throw new StripeError(
+        409,
+        'invalid_request_error',
+        `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey}. Please try again later.`,
+        'idempotency_key_in_use',
+      );
+    }
+    running.add(idempotencyKey);
+    try {
+      await new Promise((done) => (options.idempotentRunMs ? setTimeout(done, options.idempotentRunMs) : setImmediate(done)));
+      const body = route(ctx, req.method ?? 'POST', path, params);
+      // As at Stripe, only a request that ran is remembered: one refused by validation is not.
+      store.remember(idempotencyKey, { method: req.method ?? 'POST', path, hash, status: 200, body });
+      sendJson(res, 200, body, { ...headers, 'idempotency-key': idempotencyKey });
+    } finally {
+      running.delete(idempotencyKey);
+    }
   }
 
   function route(ctx: ApiContext, method: string, path: string, params: Params): unknown {
