@@ -1008,12 +1008,11 @@ $$;
 comment on function private.request_client_address() is 'The client address of the current API request (left-most X-Forwarded-For hop, else X-Real-IP, as the gateway sets them); null when there is none.';
 revoke execute on function private.request_client_address() from public;
 
--- The one availability test, inlined into its callers' queries. Inlining needs LANGUAGE sql,
--- not volatile, no SECURITY DEFINER and no SET clause, so this is the one function without a
--- pinned search_path: Supabase's advisor reports it (function_search_path_mutable, WARN), on
--- the allow-list of tests/db/splinter.test.ts. Safe because no API role may execute it, every
--- caller is a security definer function with search_path '', and the body names every object
--- with its schema (docs/decisions.md, "Database code quality").
+-- The one availability test, read by the search and by the move targets. Its search_path is
+-- pinned like every other function's (Supabase's advisor: function_search_path_mutable), which
+-- keeps the planner from inlining it into its callers: called once in FROM it runs once per
+-- query, and timed against an inlined copy it was as fast (docs/adr/0007-bookable-places-search-path.md).
+-- No API role may execute it; every caller is a security definer function.
 create function private.bookable_places(
   p_kind public.order_kind,
   p_starts_at timestamptz,
@@ -1025,6 +1024,7 @@ create function private.bookable_places(
 returns setof public.places
 language sql
 stable
+set search_path = ''
 as $$
   select p.*
   from public.places p
@@ -1059,7 +1059,7 @@ as $$
         and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= p_now, false)
     )
 $$;
-comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day berths for day stays and only for them, no long-term holder, no live occupation (lapsed open orders ignored). Inlined SQL: keep it LANGUAGE sql STABLE, without SET or SECURITY DEFINER.';
+comment on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) is 'Berths a boat fits that are free for [p_starts_at, p_ends_at): not archived, one_day berths for day stays and only for them, no long-term holder, no live occupation (lapsed open orders ignored). Pass now as an argument (a private.now() inside would be a call per row).';
 revoke execute on function private.bookable_places(public.order_kind, timestamptz, timestamptz, numeric, numeric, timestamptz) from public;
 
 create function private.search_available_places(

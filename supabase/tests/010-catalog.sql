@@ -17,15 +17,8 @@ select is_empty(
 select is_empty(
   $$ select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
      where n.nspname in ('public', 'private') and p.prokind = 'f'
-       and coalesce(p.proconfig @> array['search_path=""'], false) is false
-       -- except inlined helpers (a SET clause would stop the planner inlining them): SQL, not
-       -- volatile, not security definer, in private, executable by no API role; their body is
-       -- parsed in the calling function, which pins search_path itself
-       and not (p.prolang = (select l.oid from pg_language l where l.lanname = 'sql') and p.provolatile <> 'v'
-                and not p.prosecdef and p.proconfig is null and n.nspname = 'private'
-                and not has_function_privilege('anon', p.oid, 'execute')
-                and not has_function_privilege('authenticated', p.oid, 'execute')) $$,
-  'every function in public and private pins search_path (except inlined SQL helpers in private no API role may call)');
+       and coalesce(p.proconfig @> array['search_path=""'], false) is false $$,
+  'every function in public and private pins search_path to the empty string');
 
 select is_empty(
   $$ select n.nspname || '.' || c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
