@@ -4,7 +4,8 @@
  * ice (7 %) and a cooler deposit (0 %), take the rest and refund EUR 10. Every document the
  * order gets (invoices, cancellations, the credit note) is read as stored and
  * its CII XML (supabase/functions/_shared/einvoice.ts) validates against the Factur-X EN 16931
- * XSD, keeps EN 16931's calculation rules and carries the stored totals, VAT per rate and the
+ * XSD, passes the official EN 16931 Schematron for CII (no fatal rule fails), keeps EN 16931's
+ * calculation rules and carries the stored totals, VAT per rate and the
  * seller data from the settings; the type codes are 380 / 381. The ZUGFeRD PDF of the current
  * invoice holds the same XML.
  */
@@ -16,6 +17,7 @@ import type { Stack } from '../../supabase/local/src/stack.ts';
 import { buildCiiXml, isEInvoice } from '../../supabase/functions/_shared/einvoice.ts';
 import { renderInvoicePdf, type PdfInvoiceDocument } from '../../supabase/functions/_shared/invoice-pdf.ts';
 import { all, businessRuleErrors, cents, facturX, one, parseXml, xsdErrors } from '../../supabase/local/test/harness/einvoice-check.ts';
+import { compiledSchematron, schematronErrors } from '../../supabase/local/test/harness/einvoice-schematron.ts';
 import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
@@ -29,7 +31,8 @@ describe('e-invoices of issued documents (pglite)', () => {
     staff = createClient(stack.url, stack.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
     const { error } = await signInWithPassword(staff, { email: 'hafen@hafen.test', password: 'Hafen1234' });
     if (error) throw new Error(error.message);
-  }, 400_000); // the first run after a migration prepares PGlite's cached data directory
+    await compiledSchematron();
+  }, 400_000); // the first run after a migration prepares PGlite's cached data directory (and a first run compiles the Schematron)
   afterAll(async () => {
     await stack?.close();
   });
@@ -70,6 +73,7 @@ describe('e-invoices of issued documents (pglite)', () => {
       expect(isEInvoice(doc)).toBe(true);
       const xml = buildCiiXml(doc);
       expect(await xsdErrors(xml), doc.invoice_number).toEqual([]);
+      expect(await schematronErrors(xml), doc.invoice_number).toEqual([]);
       expect(businessRuleErrors(xml), doc.invoice_number).toEqual([]);
       const x = parseXml(xml);
       types.push(one(x, 'rsm:ExchangedDocument/ram:TypeCode')!.text);

@@ -109,22 +109,22 @@ const personName = (p: PdfParty) => [p.first_name, p.last_name].filter((s) => s 
 
 /** A VAT category of a rate on this document (EN 16931 BT-118 / BT-151). */
 interface Category {
-  code: 'S' | 'E' | 'O';
+  code: 'S' | 'E';
   rate: number;
   exemption?: string;
 }
 
 /**
  * The categories: a rate above 0 is standard rated (S). 0 % lines are deposits, which the
- * harbour does not treat as consideration (docs/decisions.md, "Extras"): "not subject to VAT"
- * (O) when the whole document is 0 %, since BR-O-11 forbids O beside other categories;
- * otherwise exempt (E) with the reason stated (BR-E-10).
+ * harbour does not treat as consideration (docs/decisions.md, "Extras"): exempt (E) with the
+ * reason stated (BR-E-10), also on a document of deposits only. "Not subject to VAT" (O) would
+ * forbid the seller's VAT identifier (BR-O-02), and without it EN 16931 wants a seller
+ * identifier or legal registration (BR-CO-26) that the settings do not hold
+ * (docs/adr/0005-einvoice-schematron.md).
  */
-function categoryOf(rate: number, allZero: boolean): Category {
+function categoryOf(rate: number): Category {
   if (rate > 0) return { code: 'S', rate };
-  return allZero
-    ? { code: 'O', rate: 0, exemption: 'Nicht steuerbar (Pfand, durchlaufender Posten)' }
-    : { code: 'E', rate: 0, exemption: 'Pfand: durchlaufender Posten, kein Entgelt (§ 10 Abs. 1 UStG)' };
+  return { code: 'E', rate: 0, exemption: 'Pfand: durchlaufender Posten, kein Entgelt (§ 10 Abs. 1 UStG)' };
 }
 
 function tradeTax(cat: Category, opts: { calculated?: number; basis?: number } = {}): string {
@@ -134,7 +134,7 @@ function tradeTax(cat: Category, opts: { calculated?: number; basis?: number } =
     opts.basis !== undefined && cat.exemption ? text('ram:ExemptionReason', cat.exemption) : '',
     opts.basis !== undefined ? text('ram:BasisAmount', amount(opts.basis)) : '',
     text('ram:CategoryCode', cat.code),
-    cat.code === 'O' ? '' : text('ram:RateApplicablePercent', cat.rate.toFixed(2)),
+    text('ram:RateApplicablePercent', cat.rate.toFixed(2)),
   ].join('');
 }
 
@@ -153,13 +153,12 @@ export function buildCiiXml(doc: PdfInvoiceDocument): string {
   const s = code === '381' ? -1 : 1;
   const lines: PdfLine[] = doc.lines ?? [];
   const breakdown = doc.vat_breakdown ?? [];
-  const allZero = breakdown.every((b) => Number(b.vat_rate) === 0);
 
   const lineXml = lines.map((l, i) => {
     const net = s * l.net_cents;
     // BR-27: the item net price is never negative; a negative line has a negative quantity.
     const qty = Math.abs(Number(l.quantity) || 1) * (net < 0 ? -1 : 1);
-    const cat = categoryOf(Number(l.vat_rate), allZero);
+    const cat = categoryOf(Number(l.vat_rate));
     return el('ram:IncludedSupplyChainTradeLineItem', null,
       el('ram:AssociatedDocumentLineDocument', null, text('ram:LineID', l.position ?? i + 1)),
       el('ram:SpecifiedTradeProduct', null, text('ram:SellerAssignedID', l.code), text('ram:Name', l.description)),
@@ -174,7 +173,7 @@ export function buildCiiXml(doc: PdfInvoiceDocument): string {
   // Rounding differences per rate, as charges (positive) or allowances (negative).
   const adjustments = breakdown.map((b) => {
     const linesNet = lines.filter((l) => Number(l.vat_rate) === Number(b.vat_rate)).reduce((sum, l) => sum + s * l.net_cents, 0);
-    return { cat: categoryOf(Number(b.vat_rate), allZero), diff: s * b.net_cents - linesNet };
+    return { cat: categoryOf(Number(b.vat_rate)), diff: s * b.net_cents - linesNet };
   }).filter((a) => a.diff !== 0);
   const charges = adjustments.filter((a) => a.diff > 0).reduce((sum, a) => sum + a.diff, 0);
   const allowances = adjustments.filter((a) => a.diff < 0).reduce((sum, a) => sum - a.diff, 0);
@@ -218,7 +217,7 @@ export function buildCiiXml(doc: PdfInvoiceDocument): string {
         el('ram:PayeePartyCreditorFinancialAccount', null, text('ram:IBANID', seller.iban.replace(/\s+/g, '')), text('ram:AccountName', seller.name)),
         seller.bic ? el('ram:PayeeSpecifiedCreditorFinancialInstitution', null, text('ram:BICID', seller.bic)) : '')
       : '',
-    ...breakdown.map((b) => el('ram:ApplicableTradeTax', null, tradeTax(categoryOf(Number(b.vat_rate), allZero), { calculated: s * b.vat_cents, basis: s * b.net_cents }))),
+    ...breakdown.map((b) => el('ram:ApplicableTradeTax', null, tradeTax(categoryOf(Number(b.vat_rate)), { calculated: s * b.vat_cents, basis: s * b.net_cents }))),
     doc.service_from && doc.service_to
       ? el('ram:BillingSpecifiedPeriod', null, date102('ram:StartDateTime', doc.service_from), date102('ram:EndDateTime', doc.service_to))
       : '',

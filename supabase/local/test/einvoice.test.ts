@@ -1,17 +1,20 @@
 /**
  * The e-invoice of a business guest's document (supabase/functions/_shared/einvoice.ts): the CII
  * XML validates against the XSD of the Factur-X / ZUGFeRD profile EN 16931 (vendored in
- * tests/schemas/, xmllint-wasm, offline) and keeps EN 16931's calculation rules (BR-CO-10..16,
+ * tests/schemas/, xmllint-wasm, offline), passes the official EN 16931 Schematron rules for CII
+ * (CEN/TC 434, vendored in tests/schemas/en16931-cii-schematron/, run by SaxonJS, offline: no
+ * fatal assertion fails) and keeps EN 16931's calculation rules (BR-CO-10..16,
  * BR-S-08, BR-CO-17, the 0 % categories) with the stored amounts; the type codes of an invoice,
  * a cancellation invoice, a credit note and the cancellation of a credit note; and the PDF carries
  * factur-x.xml as an associated file (AFRelationship Alternative) with the PDF/A-3 and Factur-X
  * identification in its XMP. The same checks run on documents issued by the database in
  * tests/db/einvoice.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { amount, buildCiiXml, countryCode, isEInvoice, typeCode } from '../../functions/_shared/einvoice.ts';
 import { renderInvoicePdf, type PdfInvoiceDocument, type PdfLine } from '../../functions/_shared/invoice-pdf.ts';
 import { all, businessRuleErrors, cents, facturX, one, parseXml, xsdErrors } from './harness/einvoice-check.ts';
+import { compiledSchematron, schematronErrors, schematronFindings } from './harness/einvoice-schematron.ts';
 
 const issuer = {
   name: 'Hafen Düsseldorf', street: 'Speditionstraße 25', postal_code: '40221', city: 'Düsseldorf', vat_id: 'DE000000000',
@@ -44,11 +47,15 @@ const negate = (d: PdfInvoiceDocument, kind: string, refers: string): PdfInvoice
 async function valid(doc: PdfInvoiceDocument) {
   const xml = buildCiiXml(doc);
   expect(await xsdErrors(xml)).toEqual([]);
+  expect(await schematronErrors(xml)).toEqual([]);
   expect(businessRuleErrors(xml)).toEqual([]);
   return parseXml(xml);
 }
 
 describe('EN 16931 CII XML', () => {
+  // Compiles the vendored Schematron XSLT to SEF unless node_modules/.cache holds it (~15-30 s once).
+  beforeAll(() => compiledSchematron(), 120_000);
+
   it('an invoice with 19 %, 7 % and a deposit: valid against the Factur-X EN 16931 XSD, sums and VAT per rate as stored', async () => {
     const x = await valid(invoice);
     expect(one(x, 'ram:GuidelineSpecifiedDocumentContextParameter/ram:ID')?.text).toBe('urn:cen.eu:en16931:2017');
@@ -109,12 +116,15 @@ describe('EN 16931 CII XML', () => {
     expect(one(await valid(reversal), 'rsm:ExchangedDocument/ram:TypeCode')?.text).toBe('384');
   });
 
-  it('a document of deposits only is "not subject to VAT" (O, no rate); beside taxed lines a deposit is exempt (E)', async () => {
+  it('a document of deposits only is exempt (E, 0 %) like a deposit beside taxed lines, and keeps the seller\'s VAT id (BR-O-02 would forbid it under O)', async () => {
     const doc: PdfInvoiceDocument = { ...invoice, lines: [lines[3]!], vat_breakdown: [{ vat_rate: 0, net_cents: 2000, vat_cents: 0, gross_cents: 2000 }], net_cents: 2000, vat_cents: 0, gross_cents: 2000 };
     const x = await valid(doc);
     const tax = one(x, 'ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax')!;
-    expect(one(tax, 'ram:CategoryCode')?.text).toBe('O');
-    expect(one(tax, 'ram:RateApplicablePercent')).toBeUndefined();
+    expect(one(tax, 'ram:CategoryCode')?.text).toBe('E');
+    expect(one(tax, 'ram:RateApplicablePercent')?.text).toBe('0.00');
+    expect(one(tax, 'ram:ExemptionReason')?.text).toBe('Pfand: durchlaufender Posten, kein Entgelt (§ 10 Abs. 1 UStG)');
+    expect(all(x, 'ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode').map((c) => c.text)).toEqual(['E']);
+    expect(all(x, 'ram:SellerTradeParty/ram:SpecifiedTaxRegistration/ram:ID').map((n) => n.attrs.schemeID)).toEqual(['VA', 'FC']);
   });
 
   it('the checks can fail: a wrong element order fails the XSD, a changed sum fails BR-CO-10 and BR-S-08', async () => {
@@ -127,6 +137,20 @@ describe('EN 16931 CII XML', () => {
     const errors = businessRuleErrors(tampered);
     expect(errors.some((e) => e.startsWith('BR-CO-10'))).toBe(true);
     expect(errors.some((e) => e.startsWith('BR-S-08'))).toBe(true);
+  });
+
+  it('the official EN 16931 rules can fail: line totals that do not add up fire BR-CO-10 and BR-S-08, a credit note without a buyer name BR-07', async () => {
+    const xml = buildCiiXml(invoice);
+    const ids = async (broken: string) => (await schematronFindings(broken)).filter((f) => f.flag === 'fatal').map((f) => f.id);
+    const tampered = xml.replace('<ram:LineTotalAmount>40.00</ram:LineTotalAmount>', '<ram:LineTotalAmount>40.01</ram:LineTotalAmount>');
+    expect(tampered).not.toBe(xml);
+    expect((await ids(tampered)).sort()).toEqual(['BR-CO-10', 'BR-S-08']);
+    const errors = await schematronErrors(tampered);
+    expect(errors.find((e) => e.startsWith('BR-CO-10:'))).toMatch(/^BR-CO-10: \[BR-CO-10\]-Sum of Invoice line net amount \(BT-106\) = Σ Invoice line net amount \(BT-131\)\. \(at \/CrossIndustryInvoice\[1\]\/SupplyChainTradeTransaction\[1\]\/ApplicableHeaderTradeSettlement\[1\]\/SpecifiedTradeSettlementHeaderMonetarySummation\[1\]\)$/);
+    const credit = buildCiiXml(negate(invoice, 'credit_note', 'RE-2027-00001'));
+    const nameless = credit.replace('<ram:Name>Kunde &amp; Söhne Yachting GmbH</ram:Name>', '');
+    expect(nameless).not.toBe(credit);
+    expect(await ids(nameless)).toEqual(['BR-07']);
   });
 
   it('escapes text, formats cents, maps countries and tells business guests apart', () => {
