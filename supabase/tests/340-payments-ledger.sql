@@ -159,10 +159,10 @@ select tests.clear_authentication();
 
 -- ---------------------------------------------------------------- refunds and the derived status
 select tests.authenticate_as('harbour');
-select throws_ok($$ select public.prepare_online_refund(current_setting('tests.online')::uuid, 3333) $$, 'P0001', 'refund_exceeds_payment',
+select throws_ok($$ select public.prepare_online_refund(current_setting('tests.online')::uuid, 3333, '00000000-0000-4000-8000-000000000340') $$, 'P0001', 'refund_exceeds_payment',
   'a refund never exceeds the payment');
-select results_eq($$ select public.prepare_online_refund(current_setting('tests.online')::uuid, 1000) $$,
-  $$ values ('{"payment_intent": "pi_online", "refundable_cents": 3332, "attempt": 0}'::jsonb) $$, 'staff prepare a partial online refund');
+select results_eq($$ select public.prepare_online_refund(current_setting('tests.online')::uuid, 1000, '00000000-0000-4000-8000-000000000341') $$,
+  $$ values ('{"payment_intent": "pi_online", "refund_id": null, "replay": false, "idempotency_key": "refund-00000000-0000-4000-8000-000000000341"}'::jsonb) $$, 'staff prepare a partial online refund');
 select throws_ok($$ select public.record_desk_refund(current_setting('tests.online')::uuid, 'cash', 1000) $$, 'P0001', 'refund_online_payment',
   'an online payment is not refunded at the desk');
 select tests.clear_authentication();
@@ -273,7 +273,7 @@ select is(tests.record_stripe_event(tests.stripe_event('evt_late_x2', 'checkout.
 -- dashboard) is money that has left: the ledger records it.
 update public.orders set status = 'completed' where id = current_setting('tests.spaet')::uuid;
 select tests.authenticate_as('harbour');
-select throws_ok($$ select public.prepare_online_refund(current_setting('tests.spaet')::uuid, 3332) $$, 'P0001', 'order_not_refundable',
+select throws_ok($$ select public.prepare_online_refund(current_setting('tests.spaet')::uuid, 3332, gen_random_uuid()) $$, 'P0001', 'order_not_refundable',
   'staff cannot refund a completed stay in full');
 select tests.clear_authentication();
 select is(tests.record_stripe_event(tests.stripe_event('evt_late_re2', 'refund.created', pg_temp.refund('re_late2', 'pi_late', 1000, 'succeeded'))) ->> 'outcome',

@@ -2,8 +2,8 @@
 -- supabase/schemas/35_payments_invoices.sql). After Stripe reports a refund failed, the ledger
 -- books it back and the guest is owed that money: the desk may pay it in cash or by transfer
 -- (private.payment_desk_refundable), and the overview lists it (money_to_return). When staff
--- try the card again instead, refund-payment asks Stripe with a new Idempotency-Key (the
--- attempt: how many of the payment's refunds failed) and notes the refund Stripe made
+-- try the card again instead, that is a new refund with a new request key, so refund-payment
+-- asks Stripe with a new Idempotency-Key (refund-<request key>) and notes the refund Stripe made
 -- (note_online_refund_requested) with what of it pays the failed refund back. From that moment
 -- the desk cannot pay the same money too: not while the webhook has not told yet, not after the
 -- retry went through. Only when the retry fails as well is the money owed again.
@@ -34,8 +34,9 @@ $$;
 create function pg_temp.listed() returns bigint language sql as $$
   select coalesce((select m.failed_refund_cents from public.money_to_return() m where m.order_id = current_setting('tests.order')::uuid), 0)
 $$;
-create function pg_temp.attempt() returns integer language sql as $$
-  select (public.prepare_online_refund(current_setting('tests.order')::uuid, 1000) ->> 'attempt')::integer
+-- The Stripe key of a refund staff confirm (a new request key each time).
+create function pg_temp.stripe_key(p_key uuid default gen_random_uuid()) returns text language sql as $$
+  select public.prepare_online_refund(current_setting('tests.order')::uuid, 1000, p_key) ->> 'idempotency_key'
 $$;
 
 -- A stay paid online.
@@ -59,7 +60,7 @@ reset role;
 
 -- ---------------------------------------------------------------- a refund, then Stripe reports it failed
 select tests.authenticate_as('harbour');
-select is(pg_temp.attempt(), 0, 'the first refund is attempt 0');
+select is(pg_temp.stripe_key('00000000-0000-4000-8000-000000000398'), 'refund-00000000-0000-4000-8000-000000000398', 'the first refund''s Stripe key is its request''s');
 select tests.clear_authentication();
 select pg_temp.note('re_s1');
 select is((select settles_cents from private.online_refund_requests where refund_id = 're_s1'), 0, 'it pays back no failed refund: nothing failed');
@@ -68,7 +69,7 @@ select is(pg_temp.stripe('evt_s1f', 'refund.updated', 're_s1', 'failed'), 'recor
 select tests.authenticate_as('harbour');
 select is(pg_temp.desk(), 1000, 'the desk may pay the 10 € back');
 select is(pg_temp.listed(), 1000::bigint, 'the overview lists them');
-select is(pg_temp.attempt(), 1, 'a retry to the card is attempt 1 (a new Idempotency-Key: the payment has as much left as before)');
+select isnt(pg_temp.stripe_key(), 'refund-00000000-0000-4000-8000-000000000398', 'a retry to the card is a new refund with a new Idempotency-Key (the payment has as much left as before, yet it is not the failed one replayed)');
 
 -- ---------------------------------------------------------------- staff try the card again
 select tests.clear_authentication();

@@ -33,7 +33,7 @@
  * (note_deposit_refund_requested): until the webhook records it or reports it failed, the
  * deposit is not paid back at the desk as well.
  *
- * Answers: 400 invalid_request (bad body/amount), 400 invalid_idempotency_key (a refund of the
+ * Answers: 400 invalid_request (bad body/amount; code invalid_idempotency_key: a refund of the
  * stay without a UUID key), the database's refusal with its 4xx and code,
  * Stripe's refusal as 4xx with Stripe's error code (e.g. charge_already_refunded), 502 when
  * Stripe fails or cannot be reached, 503 when the database cannot; never 500.
@@ -55,7 +55,7 @@ serve(async (req) => {
   if (typeof orderId !== 'string' || !UUID.test(orderId) || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_CENTS) {
     return json(400, { error: 'invalid_request' });
   }
-  if (typeof requestKey !== 'string' || !UUID.test(requestKey)) return json(400, { error: 'invalid_idempotency_key' });
+  if (typeof requestKey !== 'string' || !UUID.test(requestKey)) return json(400, { error: 'invalid_request', code: 'invalid_idempotency_key' });
 
   const prepared = await rpc<{ payment_intent: string; refund_id: string | null; replay: boolean; idempotency_key: string }>(
     'prepare_online_refund', { p_order_id: orderId, p_amount_cents: amount, p_request_key: requestKey.toLowerCase() }, user.token);

@@ -10,7 +10,7 @@
  * generateTestHeaderStringAsync and shaped as the SDK's types describe them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import Stripe from 'stripe';
 import { createClient } from '@supabase/supabase-js';
@@ -260,7 +260,9 @@ for (const engine of engines()) {
       expect((await payOnSandbox(started.body.url as string)).status).toBe(303);
       expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid', WEBHOOK_MS)).payment_status).toBe('paid');
 
-      const refund = (token: string, body: unknown) => call('refund-payment', { token, body });
+      // Each call a new refund (a new request key), as staff confirming one after the other.
+      const refund = (token: string, body: unknown) =>
+        call('refund-payment', { token, body: body && typeof body === 'object' ? { idempotency_key: randomUUID(), ...body } : body });
       const own = await refund(order.token, { order_id: order.orderId, amount_cents: 100 });
       expect(own.status).toBeGreaterThanOrEqual(400);
       expect(own.status).toBeLessThan(500);
@@ -309,7 +311,8 @@ for (const engine of engines()) {
       const started = await checkout(order);
       expect((await payOnSandbox(started.body.url as string, '4000 0000 0000 5126')).status).toBe(303);
       expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid', WEBHOOK_MS)).payment_status).toBe('paid');
-      const refund = () => call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 1000 } });
+      // Staff confirm a refund, then try the card again: two refunds, two request keys.
+      const refund = () => call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 1000, idempotency_key: randomUUID() } });
       const reversals = async () => (await ledger(order.orderId)).filter((r) => r.kind === 'payment' && r.refund_of !== null);
       const deskRefundable = async () =>
         Number((await stack.db.query<{ c: string }>(`select private.payment_desk_refundable(id) as c from public.payments where order_id = $1 and kind = 'payment' and refund_of is null`, [order.orderId])).rows[0].c);
@@ -341,6 +344,70 @@ for (const engine of engines()) {
       await until(reversals, (rows) => rows.length === 2, WEBHOOK_MS);
       expect(await deskRefundable()).toBe(1000);
     }, 4 * WEBHOOK_MS);
+
+    it('refund-payment is safe to retry: one request key sent again after the refund is in the ledger, and five times at once, makes one Stripe refund, one ledger row and one credit note; a new key is a new refund; the key is required and bound to its order and amount', async () => {
+      const order = await guestOrder();
+      const started = await checkout(order);
+      expect((await payOnSandbox(started.body.url as string)).status).toBe(303);
+      expect((await until(() => paymentStatus(order.orderId), (s) => s.payment_status === 'paid', WEBHOOK_MS)).payment_status).toBe('paid');
+      const paymentIntent = (await ledger(order.orderId)).find((r) => r.kind === 'payment')!.provider_payment_id!;
+      const refund = (body: Record<string, unknown>) => call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 1000, ...body } });
+      const ledgerRefunds = async () => (await ledger(order.orderId)).filter((r) => r.kind === 'refund');
+      /** The refunds the sandbox made of this payment (its refund.created events). */
+      const stripeRefunds = async () => {
+        const list = (await (await fetch(`${stack.paymentsUrl}/__sandbox/events?type=refund.created`)).json()) as { data: { event: { data: { object: { id: string; payment_intent: string } } } }[] };
+        return [...new Set(list.data.map((d) => d.event.data.object).filter((r) => r.payment_intent === paymentIntent).map((r) => r.id))];
+      };
+      const creditNotes = async () =>
+        (await stack.db.query<{ gross_cents: number }>(`select gross_cents from public.invoices where order_id = $1 and kind = 'credit_note' order by number`, [order.orderId])).rows;
+
+      // A desk worker confirms a refund of 10 €, gets no answer in time and clicks again once
+      // the refund is in the ledger (what is left of the payment changed in between).
+      const key = randomUUID();
+      const first = await refund({ idempotency_key: key });
+      expect(first.status).toBe(200);
+      expect(first.body.refund_id).toMatch(/^re_/);
+      await until(ledgerRefunds, (rows) => rows.length === 1, WEBHOOK_MS);
+      const again = await refund({ idempotency_key: key });
+      expect(again).toEqual({ status: 200, body: { refund_id: first.body.refund_id, status: 'succeeded' } });
+
+      // Five clicks at once with one key: one refund; a request still running at Stripe is 409.
+      const batchKey = randomUUID();
+      const five = await Promise.all(Array.from({ length: 5 }, () => refund({ idempotency_key: batchKey })));
+      for (const answer of five) expect([200, 409]).toContain(answer.status);
+      const made = [...new Set(five.filter((a) => a.status === 200).map((a) => a.body.refund_id))];
+      expect(made).toHaveLength(1);
+      expect(five.filter((a) => a.status === 409).map((a) => a.body)).toEqual(five.filter((a) => a.status === 409).map(() => ({ error: 'refund_in_progress' })));
+      expect(made[0]).not.toBe(first.body.refund_id);
+      // Retried afterwards, the busy ones get that refund.
+      expect((await refund({ idempotency_key: batchKey })).body.refund_id).toBe(made[0]);
+
+      // At the sandbox, in the ledger (after the webhook) and as credit notes: two refunds, not more.
+      await until(ledgerRefunds, (rows) => rows.length >= 2, WEBHOOK_MS);
+      await until(creditNotes, (rows) => rows.length >= 2, WEBHOOK_MS);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await stripeRefunds()).sort()).toEqual([first.body.refund_id, made[0]].sort());
+      expect((await ledgerRefunds()).map((r) => r.provider_refund_id).sort()).toEqual([first.body.refund_id, made[0]].sort());
+      expect((await creditNotes()).map((c) => c.gross_cents)).toEqual([-1000, -1000]);
+      expect((await paymentStatus(order.orderId)).payment_status).toBe('partially_refunded');
+
+      // A genuinely new refund of the same amount (a new key) is made.
+      const fresh = await refund({ idempotency_key: randomUUID() });
+      expect(fresh.status).toBe(200);
+      expect([first.body.refund_id, made[0]]).not.toContain(fresh.body.refund_id);
+      await until(ledgerRefunds, (rows) => rows.length === 3, WEBHOOK_MS);
+
+      // The key is required (a UUID) and belongs to its order and amount, as Stripe's does.
+      for (const bad of [{}, { idempotency_key: '' }, { idempotency_key: 'retry-1' }, { idempotency_key: 42 }]) {
+        expect(await refund(bad)).toEqual({ status: 400, body: { error: 'invalid_request', code: 'invalid_idempotency_key' } });
+      }
+      expect(await refund({ idempotency_key: key, amount_cents: 999 })).toEqual({ status: 422, body: { error: 'request_key_reused' } });
+      const other = await guestOrder();
+      expect(await call('refund-payment', { token: staffToken, body: { order_id: other.orderId, amount_cents: 1000, idempotency_key: key } }))
+        .toEqual({ status: 422, body: { error: 'request_key_reused' } });
+      expect(await stripeRefunds()).toHaveLength(3);
+      expect(await ledgerRefunds()).toHaveLength(3);
+    }, 6 * WEBHOOK_MS);
 
     it('refund-payment returns a deposit to the card and notes the refund Stripe made: in flight until the webhook records it', async () => {
       const order = await guestOrder();
@@ -421,7 +488,7 @@ for (const engine of engines()) {
 
       // Stripe's refusal reaches staff as a 4xx with Stripe's code (this payment intent exists
       // only in the event above, not at Stripe): nothing refunded, nothing recorded.
-      const refused = await call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 100 } });
+      const refused = await call('refund-payment', { token: staffToken, body: { order_id: order.orderId, amount_cents: 100, idempotency_key: randomUUID() } });
       expect(refused.status).toBeGreaterThanOrEqual(400);
       expect(refused.status).toBeLessThan(500);
       expect(refused.body.error).toBe('resource_missing');
