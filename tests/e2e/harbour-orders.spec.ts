@@ -423,7 +423,7 @@ test.describe('orders desk is staff only', () => {
       ['move_booking', { p_order_id: someOrder, p_place_id: someOrder }],
       ['record_desk_payment', { p_order_id: someOrder, p_method: 'cash' }],
       ['record_desk_refund', { p_order_id: someOrder, p_method: 'cash', p_amount_cents: 100 }],
-      ['prepare_online_refund', { p_order_id: someOrder, p_amount_cents: 100 }],
+      ['prepare_online_refund', { p_order_id: someOrder, p_amount_cents: 100, p_request_key: someOrder }],
       ['staff_create_booking', { p_place_id: someOrder, p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(41), p_boat: { name: 'X', length: 5, width: 2 }, p_person: { first_name: 'A', last_name: 'B' } }],
     ];
     for (const [name, body] of calls) {

@@ -129,7 +129,7 @@ for (const engine of engines()) {
         for (const p of [who.customer, who.guest, who.other]) {
           refused((await p.client.rpc('record_desk_payment', { p_order_id: kundeFuture, p_method: 'cash' })).error);
           refused((await p.client.rpc('record_desk_refund', { p_order_id: kundeFuture, p_method: 'cash', p_amount_cents: 100 })).error);
-          refused((await p.client.rpc('prepare_online_refund', { p_order_id: kundeFuture, p_amount_cents: 100 })).error);
+          refused((await p.client.rpc('prepare_online_refund', { p_order_id: kundeFuture, p_amount_cents: 100, p_request_key: '00000000-0000-4000-8000-000000000039' })).error);
         }
         refused((await who.guest.client.rpc('record_desk_payment', { p_order_id: who.guestOrderId, p_method: 'cash' })).error);
         const forged = { id: 'evt_forged', type: 'checkout.session.completed', data: { object: { id: 'cs_forged', amount_total: 1, currency: 'eur', payment_status: 'paid', metadata: { order_id: kundeFuture } } } };
