@@ -11,10 +11,25 @@
  * tests/db/einvoice.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { amount, buildCiiXml, countryCode, isEInvoice, typeCode } from '../../functions/_shared/einvoice.ts';
 import { renderInvoicePdf, type PdfInvoiceDocument, type PdfLine } from '../../functions/_shared/invoice-pdf.ts';
 import { all, businessRuleErrors, cents, facturX, one, parseXml, xsdErrors } from './harness/einvoice-check.ts';
 import { compiledSchematron, schematronErrors, schematronFindings } from './harness/einvoice-schematron.ts';
+
+/** The vendored files (tests/schemas/en16931-cii-schematron/README.md) and their blobs in the repository. */
+const VENDORED: Record<string, string> = {
+  'xslt/EN16931-CII-validation.xslt': '0eeb5cdae53f44d51e1e62b9892486e11f7a12ba',
+  'schematron/EN16931-CII-validation.sch': 'd0e26e90f2ef54952d20cf4aa1066d7ba00ae02f',
+  'schematron/abstract/EN16931-CII-model.sch': '764c0a279522afc44f0d958f5a97dd4175f507fb',
+  'schematron/abstract/EN16931-CII-syntax.sch': '275d1f9c3c2e4bad4a408038fda7201c4d942abf',
+  'schematron/CII/EN16931-CII-model.sch': '0ae0b2fe9c33b256892667f26bf010f8b2d6b53a',
+  'schematron/CII/EN16931-CII-syntax.sch': 'e83d650a28f64887c685a84f6a135bc807363ee4',
+  'schematron/codelist/EN16931-CII-codes.sch': '69c14ea84c99c5111dfb3dd5e7650786c433b948',
+  'LICENSE.txt': '6881212dba6e221b1b061d2e55da5ca4f40e4e19',
+};
 
 const issuer = {
   name: 'Hafen Düsseldorf', street: 'Speditionstraße 25', postal_code: '40221', city: 'Düsseldorf', vat_id: 'DE000000000',
@@ -151,6 +166,15 @@ describe('EN 16931 CII XML', () => {
     const nameless = credit.replace('<ram:Name>Kunde &amp; Söhne Yachting GmbH</ram:Name>', '');
     expect(nameless).not.toBe(credit);
     expect(await ids(nameless)).toEqual(['BR-07']);
+  });
+
+  it('the vendored rules are CEN\'s release 1.3.16 unchanged (git blob hashes of ConnectingEurope/eInvoicing-EN16931 at b6c9e06)', () => {
+    const dir = resolve(import.meta.dirname, '../../../tests/schemas/en16931-cii-schematron');
+    const blob = (file: string) => {
+      const bytes = readFileSync(join(dir, file));
+      return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+    };
+    expect(Object.fromEntries(Object.keys(VENDORED).map((f) => [f, blob(f)]))).toEqual(VENDORED);
   });
 
   it('escapes text, formats cents, maps countries and tells business guests apart', () => {
