@@ -451,6 +451,32 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(await stripe.refunds.create({}).catch((e: Stripe.errors.StripeError) => e.statusCode)).toBe(400);
   });
 
+  it('answers a request whose Idempotency-Key is still running with 409 idempotency_key_in_use, as Stripe does: five refunds at once with one key make one refund', async () => {
+    // Stripe runs a refund for a while; this sandbox runs each keyed request 300 ms.
+    const slow = await startPaymentSandbox({ host: '127.0.0.1', port: 0, merchantName: 'Hafen', now: () => clock, idempotentRunMs: 300 });
+    try {
+      const api = new Stripe(SANDBOX_SECRET_KEY, { host: '127.0.0.1', port: slow.port, protocol: 'http', maxNetworkRetries: 0 });
+      const session = await api.checkout.sessions.create(params());
+      expect((await pay(session, { number: '4242424242424242' })).status).toBe(303);
+      const intentId = (await api.checkout.sessions.retrieve(session.id)).payment_intent as string;
+      const key = `refund-${intentId}-once`;
+      const five = await Promise.allSettled(Array.from({ length: 5 }, () => api.refunds.create({ payment_intent: intentId, amount: 1000 }, { idempotencyKey: key })));
+      const made = five.filter((r) => r.status === 'fulfilled').map((r) => r.value);
+      expect(made).toHaveLength(1);
+      for (const r of five.filter((r) => r.status === 'rejected')) {
+        // stripe-node makes every 409 a StripeAPIError (and retries it when allowed to).
+        expect(r.reason).toMatchObject({ statusCode: 409, code: 'idempotency_key_in_use', type: 'StripeAPIError' });
+      }
+      // Nothing was saved for the refused ones: their retry gets the refund that was made.
+      const retried = await api.refunds.create({ payment_intent: intentId, amount: 1000 }, { idempotencyKey: key });
+      expect(retried.id).toBe(made[0].id);
+      expect(retried.lastResponse.headers['idempotent-replayed']).toBe('true');
+      expect((await api.charges.retrieve(made[0].charge as string)).amount_refunded).toBe(1000);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a refund of 4000 0000 0000 5126 succeeds, then fails two seconds later: the charge has the amount back, and refund.updated, refund.failed and charge.refund.updated are sent', async () => {
     const failing = await stripe.checkout.sessions.create(params());
     expect((await pay(failing, { number: '4000000000005126' })).status).toBe(303);
