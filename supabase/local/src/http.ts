@@ -18,6 +18,37 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/**
+ * After the answer, the rest of a request body nobody read is read and dropped, so the
+ * connection serves the client's next request: nginx (Kong, in front of hosted Supabase) does
+ * the same when it answers before reading the body (ngx_http_discard_request_body). Left
+ * unread, the body's bytes wait in the socket in front of the next request, which then never
+ * gets an answer and meets a reset connection. More than `limitBytes` still coming, or the
+ * client still sending after `timeoutMs`, and the connection is closed instead (nginx's
+ * lingering close has the same kind of bounds). docs/adr/0002-refused-request-connection.md.
+ */
+export function discardUnreadBody(req: IncomingMessage, res: ServerResponse, limitBytes = 16 * 1024 * 1024, timeoutMs = 10_000) {
+  res.once('finish', () => {
+    if (req.complete || req.destroyed) return;
+    // Whoever read it (a proxy piping it on, a handler that stopped at a limit) lets go of it.
+    req.unpipe();
+    let seen = 0;
+    const close = () => {
+      clearTimeout(timer);
+      req.socket?.destroy();
+    };
+    const timer = setTimeout(close, timeoutMs);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limitBytes) close();
+    });
+    req.once('end', () => clearTimeout(timer));
+    req.once('close', () => clearTimeout(timer));
+    req.resume();
+  });
+}
+
 /** Reads the whole body, refusing more than `limit` bytes with 413. */
 export async function readBody(req: IncomingMessage, limit = 10 * 1024 * 1024): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -17,7 +17,7 @@ import { Mailer } from './mail/index.ts';
 import { startCatcher, type CatcherServers } from './mail/catcher.ts';
 import { startPaymentSandbox, WEBHOOK_PATH } from './payments/index.ts';
 import type { Logger, Service, StackContext } from './context.ts';
-import { HttpError, sendJson } from './http.ts';
+import { HttpError, discardUnreadBody, sendJson } from './http.ts';
 import { routes, type Route } from './services.ts';
 
 export interface StackOptions {
@@ -261,6 +261,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      // Every early answer (a missing key, a refused token, a limit) leaves the body unread.
+      discardUnreadBody(req, res);
       for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
       res.setHeader('keep-alive', `timeout=${KEEP_ALIVE_ADVERTISED_S}`);
       const requested = req.headers['access-control-request-headers'];

@@ -204,7 +204,7 @@ export function createFunctionsService(ctx: StackContext): Service {
         }
         if (!res.headersSent) {
           sendJson(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' });
-        } else res.destroy();
+        } else if (!res.writableEnded) res.destroy();
         finish();
       };
       const upstream = httpRequest(
@@ -230,6 +230,12 @@ export function createFunctionsService(ctx: StackContext): Service {
       res.on('close', () => {
         if (!finished) upstream.destroy();
         finish();
+      });
+      // The function answered before reading the whole body (a refusal, say): the gateway drops
+      // the rest (discardUnreadBody) and lets go of the worker's connection, which still waits
+      // for it; the client's connection stays usable.
+      res.once('finish', () => {
+        if (!req.complete) upstream.destroy();
       });
       req.pipe(upstream);
     });
