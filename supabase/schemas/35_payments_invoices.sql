@@ -328,7 +328,11 @@ create table public.checkout_sessions (
   amount_cents integer not null check (amount_cents > 0),
   status text not null default 'open' check (status in ('open', 'complete', 'expired')),
   expires_at timestamptz not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- The payment intent Stripe names on the session (checkout.session.* events carry it; Stripe
+  -- creates it when the guest pays). Only a payment_intent.succeeded of this intent pays the
+  -- order: an intent no session of the order names records nothing.
+  payment_intent text unique check (payment_intent ~ '^pi_[A-Za-z0-9_]+$' and char_length(payment_intent) <= 255)
 );
 
 alter table public.checkout_sessions enable row level security;
@@ -792,9 +796,40 @@ comment on function public.record_checkout_session(uuid, text, text, integer, ti
 revoke execute on function public.record_checkout_session(uuid, text, text, integer, timestamptz) from anon, authenticated, public;
 grant execute on function public.record_checkout_session(uuid, text, text, integer, timestamptz) to service_role;
 
+-- The payment intent a session event names, kept on the session (once: a session has one
+-- intent). False (and the event rejected) when the session already names another intent.
+create function private.note_session_payment_intent(p_event_id text, p_session public.checkout_sessions, p_payment_intent text)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if p_payment_intent is null or p_payment_intent !~ '^pi_[A-Za-z0-9_]+$' or char_length(p_payment_intent) > 255 then
+    return true;
+  end if;
+  if p_session.payment_intent is not null and p_session.payment_intent <> p_payment_intent then
+    update private.stripe_events set detail = 'payment_intent_mismatch' where id = p_event_id;
+    return false;
+  end if;
+  if exists (select 1 from public.checkout_sessions c where c.payment_intent = p_payment_intent and c.id <> p_session.id) then
+    update private.stripe_events set detail = 'payment_intent_of_another_session' where id = p_event_id;
+    return false;
+  end if;
+  update public.checkout_sessions c set payment_intent = p_payment_intent where c.id = p_session.id and c.payment_intent is null;
+  return true;
+end
+$$;
+comment on function private.note_session_payment_intent(text, public.checkout_sessions, text) is 'Keeps the payment intent a Checkout session event names on the session (once); refuses a second, different intent for the session or one intent for two sessions.';
+revoke execute on function private.note_session_payment_intent(text, public.checkout_sessions, text) from public;
+
 -- An online payment Stripe reports (checkout.session.completed / async_payment_succeeded, or
 -- payment_intent.succeeded; whichever comes first records it, the other finds it). The amount
--- and currency must match the Checkout session recorded for the order (and so its price).
+-- and currency must match the Checkout session recorded for the order (and so its price). A
+-- session event names its payment intent, which is kept on the session; a payment intent's own
+-- event is recorded only for the intent a session of that order names (else it waits for the
+-- session's event, which records the payment and finds the intent's event a duplicate).
 create function private.record_online_payment(p_event_id text, p_order_id uuid, p_amount integer, p_currency text,
                                               p_payment_intent text, p_session_id text)
 returns text
@@ -830,17 +865,20 @@ begin
       return 'rejected';
     end if;
   else
+    -- Only the intent Stripe named on one of this order's sessions.
     select * into v_session from public.checkout_sessions c
-     where c.order_id = p_order_id and c.amount_cents = p_amount order by c.created_at desc limit 1;
+     where c.order_id = p_order_id and c.payment_intent = p_payment_intent;
     if not found then
-      if not exists (select 1 from public.checkout_sessions c where c.order_id = p_order_id) then
-        return 'waiting';
-      end if;
+      return 'waiting';
     end if;
   end if;
   if p_currency is distinct from 'eur' or p_amount is null or p_amount <> v_session.amount_cents
      or v_session.amount_cents is null or p_amount > v_order.price_cents then
     update private.stripe_events set detail = 'amount_mismatch' where id = p_event_id;
+    return 'rejected';
+  end if;
+  -- The intent the session's event names is the session's (and no other session's).
+  if p_session_id is not null and not private.note_session_payment_intent(p_event_id, v_session, p_payment_intent) then
     return 'rejected';
   end if;
   -- Nothing is charged twice, but a second charge that happened (two sessions paid in two
@@ -855,10 +893,8 @@ begin
   insert into public.payments (order_id, kind, method, amount_cents, currency, provider, provider_payment_id,
                                checkout_session_id, provider_event_id, recorded_by, recorded_at, note)
   values (p_order_id, 'payment', 'online', p_amount, 'eur', 'stripe', p_payment_intent,
-          p_session_id, p_event_id, null, private.now(), v_note);
-  if p_session_id is not null then
-    update public.checkout_sessions c set status = 'complete' where c.id = p_session_id and c.status <> 'complete';
-  end if;
+          v_session.id, p_event_id, null, private.now(), v_note);
+  update public.checkout_sessions c set status = 'complete' where c.id = v_session.id and c.status <> 'complete';
   return 'recorded';
 end
 $$;
@@ -975,6 +1011,7 @@ declare
   v_outcome text;
   v_refund jsonb;
   v_one text;
+  v_session public.checkout_sessions;
 begin
   select * into v_event from private.stripe_events e where e.id = p_event_id for update;
   v_obj := v_event.payload #> '{data,object}';
@@ -997,6 +1034,16 @@ begin
     if v_obj ->> 'payment_status' is distinct from 'paid' then
       update private.stripe_events set detail = 'not_paid_yet' where id = p_event_id;
       v_outcome := 'ignored';
+      -- Paid later (a delayed method): the intent's own event may then record the payment.
+      select * into v_session from public.checkout_sessions c where c.id = v_obj ->> 'id' and c.order_id = v_order_id;
+      if found and v_pi is not null and private.note_session_payment_intent(p_event_id, v_session, v_pi) then
+        for v_one in select e.id from private.stripe_events e
+                      where e.outcome = 'waiting' and e.payment_intent = v_pi and e.id <> p_event_id
+                        and e.type = 'payment_intent.succeeded'
+                      order by e.received_at, e.id loop
+          perform private.apply_stripe_event(v_one);
+        end loop;
+      end if;
     elsif v_order_id is null then
       update private.stripe_events set detail = 'no_order' where id = p_event_id;
       v_outcome := 'rejected';

@@ -4,7 +4,7 @@
 -- whatever their order of arrival; only the service role records them; begin_online_payment and
 -- the payment modes decide who may pay online; a paid order never expires; one invoice per order.
 begin;
-select plan(125);
+select plan(128);
 select private.freeze_clock('2027-05-10 12:00+02');
 
 insert into public.places (name, width, length, one_day, archived) values
@@ -250,10 +250,11 @@ select is(tests.record_stripe_event(tests.stripe_event('evt_ooo_re', 'refund.cre
   'waiting', 'a refund of an unknown payment waits');
 select is(pg_temp.status(current_setting('tests.umgekehrt')), 'pending/confirmed', 'nothing changed yet');
 select is(tests.record_stripe_event(tests.stripe_event('evt_ooo_pi', 'payment_intent.succeeded', pg_temp.intent('pi_ooo', current_setting('tests.umgekehrt'), 3332))) ->> 'outcome',
-  'recorded', 'payment_intent.succeeded before checkout.session.completed records the payment');
-select is(pg_temp.status(current_setting('tests.umgekehrt')), 'refunded/cancelled', 'then the waiting refund is applied: refunded and cancelled');
+  'waiting', 'payment_intent.succeeded before checkout.session.completed waits: no session of the order names the intent yet');
 select is(tests.record_stripe_event(tests.stripe_event('evt_ooo_cs', 'checkout.session.completed', pg_temp.session('cs_test_ooo', current_setting('tests.umgekehrt'), 3332, 'pi_ooo'))) ->> 'outcome',
-  'duplicate', 'checkout.session.completed afterwards finds the payment');
+  'recorded', 'checkout.session.completed names the intent and records the payment');
+select is(pg_temp.status(current_setting('tests.umgekehrt')), 'refunded/cancelled', 'then the waiting refund is applied: refunded and cancelled');
+select is((select outcome from private.stripe_events where id = 'evt_ooo_pi'), 'duplicate', 'and the intent''s waiting event finds the payment');
 select results_eq($$ select kind, count(*)::int from public.payments where order_id = current_setting('tests.umgekehrt')::uuid group by kind order by kind $$,
   $$ values ('payment', 1), ('refund', 1) $$, 'one payment, one refund');
 select is((select outcome from private.stripe_events where id = 'evt_ooo_re'), 'recorded', 'the waiting event is marked applied');
@@ -283,11 +284,15 @@ select results_eq($$ select r ->> 'outcome', r ->> 'detail' from tests.record_st
   $$ values ('recorded', null) $$, 'the rest, refunded in Stripe''s dashboard, is recorded too: the ledger is the truth');
 select is(pg_temp.status(current_setting('tests.spaet')), 'refunded/completed', 'the stay stays completed, now refunded');
 
--- payment_intent.succeeded before the session is recorded waits for it.
+-- payment_intent.succeeded before the session is recorded waits for it, and for the session's
+-- event that names the intent.
 select is(tests.record_stripe_event(tests.stripe_event('evt_int_pi', 'payment_intent.succeeded', pg_temp.intent('pi_int', current_setting('tests.intent'), 3332))) ->> 'outcome',
   'waiting', 'a payment without a recorded session waits');
 select pg_temp.session_recorded(current_setting('tests.intent'), 'cs_test_int');
-select is(pg_temp.status(current_setting('tests.intent')), 'paid/confirmed', 'recording the session applies it');
+select is(pg_temp.status(current_setting('tests.intent')), 'pending/confirmed', 'recording the session does not pay the order: the session names no intent yet');
+select is(tests.record_stripe_event(tests.stripe_event('evt_int_cs', 'checkout.session.completed', pg_temp.session('cs_test_int', current_setting('tests.intent'), 3332, 'pi_int'))) ->> 'outcome',
+  'recorded', 'the session''s event names the intent and records the payment');
+select is(pg_temp.status(current_setting('tests.intent')), 'paid/confirmed', 'paid once');
 
 -- Amount and currency are checked against the recorded session.
 select pg_temp.session_recorded(current_setting('tests.doppelt'), 'cs_test_d1');
