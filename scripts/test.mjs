@@ -3,7 +3,8 @@
  * `npm test`: every suite of the project, in order, with each suite's time and one closing
  * line "tests: N passed, N failed". Suites that need a system package this machine lacks are
  * skipped LOUDLY with the install command; CI sets CI_REQUIRE_ALL=1, which turns such a skip
- * into a failure.
+ * into a failure. The whole run has a time budget (30 minutes, TEST_BUDGET_MINUTES overrides):
+ * the time is printed against it, and a run over the budget plus 10 % counts as one failed test.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -13,6 +14,14 @@ const root = resolve(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 mkdirSync(join(root, 'reports'), { recursive: true });
 rmSync(join(root, 'reports/skipped.txt'), { force: true });
+
+const runStarted = Date.now();
+const budgetSetting = process.env.TEST_BUDGET_MINUTES;
+const budgetMinutes = budgetSetting === undefined || budgetSetting === '' ? 30 : Number(budgetSetting);
+if (!(budgetMinutes > 0)) {
+  console.error(`TEST_BUDGET_MINUTES must be a number of minutes above 0, not "${budgetSetting}"`);
+  process.exit(2);
+}
 
 const results = [];
 let passed = 0;
@@ -93,6 +102,14 @@ if (existsSync(skippedFile)) {
   console.warn(`\n!!! ${lines.length} suite(s) were SKIPPED because this machine lacks a system package:`);
   for (const l of lines) console.warn(`!!!   ${l}`);
   console.warn('!!! Install them (see README, "Tests") to run everything; CI runs with CI_REQUIRE_ALL=1 and fails instead.');
+}
+// The time budget: over it plus 10 % (a loaded machine's spread) is a failure of its own.
+const minutes = (Date.now() - runStarted) / 60_000;
+const limit = budgetMinutes * 1.1;
+console.log(`\ntime: ${minutes.toFixed(1)} min of ${budgetMinutes} min budget`);
+if (minutes > limit) {
+  console.error(`FAIL time budget: the run took ${minutes.toFixed(1)} min, more than the ${budgetMinutes} min budget plus 10 % (${limit.toFixed(1)} min); set TEST_BUDGET_MINUTES to change the budget`);
+  failed++;
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || results.some((r) => !r.ok) ? 1 : 0);
