@@ -235,6 +235,59 @@ test.describe('payments panel', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('a refund whose answer is lost, clicked again once it is in the ledger, is made once; a new refund of the same amount is made (en)', async ({ page, consoleErrors }) => {
+    const customer = await customerToken();
+    const order = await bookViaApi(customer, { boat: `Twice ${run}`, day: 79, nights: 2, last: `Twice ${run}` });
+    await payViaApi(order.id, customer);
+    const staff = await staffToken();
+    const refunds = async () =>
+      (await rest<{ provider_refund_id: string }[]>(`rest/v1/payments?order_id=eq.${order.id}&kind=eq.refund&select=provider_refund_id`, staff)).data;
+    // The first request reaches refund-payment and Stripe, but its answer never reaches the
+    // browser (a timeout): it is cut off once the refund is in the ledger.
+    const sent: { idempotency_key: string; amount_cents: number }[] = [];
+    let cutOff = true;
+    await page.route('**/functions/v1/refund-payment', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      sent.push(route.request().postDataJSON() as { idempotency_key: string; amount_cents: number });
+      if (!cutOff) return route.continue();
+      cutOff = false;
+      const response = await route.fetch();
+      expect(response.status()).toBe(200);
+      await expect.poll(async () => (await refunds()).length).toBe(1);
+      await route.abort('timedout');
+    });
+    await page.goto(`/en/account/admin/orders/${order.id}`);
+    const payments = panel(page, 'Payments');
+    const history = payments.getByRole('list', { name: 'Payment history' });
+    const dialog = page.getByRole('dialog', { name: 'Refund' });
+    await payments.getByRole('button', { name: 'Refund', exact: true }).click();
+    await dialog.getByLabel('Amount (€)').fill('10.00');
+    await dialog.getByRole('button', { name: 'Request refund' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('No answer from the server. Please try again: a refund is made only once.');
+    // The desk worker clicks again: the same refund, not a second one.
+    await dialog.getByRole('button', { name: 'Request refund' }).click();
+    await expect(dialog).toHaveCount(0);
+    // The answer names the refund already in the ledger: the panel says it went through.
+    await expect(payments.getByRole('status')).toHaveText('The refund has gone through and is recorded in the payment history.');
+    await expect(history.locator('li[data-kind="refund"]')).toHaveCount(1);
+    expect(sent).toHaveLength(2);
+    expect(sent[1].idempotency_key).toBe(sent[0].idempotency_key);
+    expect(await refunds()).toHaveLength(1);
+    await expect(payments.getByTestId('refunded-total')).toHaveText(euro(1000, 'en'));
+
+    // Another refund of 10.00, confirmed anew: a new key, a second refund.
+    await payments.getByRole('button', { name: 'Refund', exact: true }).click();
+    await dialog.getByLabel('Amount (€)').fill('10.00');
+    await dialog.getByRole('button', { name: 'Request refund' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(history.locator('li[data-kind="refund"]')).toHaveCount(2);
+    expect(sent).toHaveLength(3);
+    expect(sent[2].idempotency_key).not.toBe(sent[0].idempotency_key);
+    await expect(payments.getByTestId('refunded-total')).toHaveText(euro(2000, 'en'));
+    // The cut-off answer is the browser's only complaint.
+    expect(consoleErrors.filter((e) => !e.includes('/functions/v1/refund-payment') && !e.includes('ERR_TIMED_OUT'))).toEqual([]);
+  });
+
   test('an order paid twice (at the desk, then online in a checkout opened before) is flagged; refunding the double amount clears it (de)', async ({ page, consoleErrors }) => {
     const customer = await customerToken();
     const order = await bookViaApi(customer, { boat: `Doppelt ${run}`, day: 75, last: `Doppelt ${run}` });
