@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useRouter } from '@tanstack/react-router';
 import { identityQueryOptions } from '@/lib/auth';
+import { localeFromPath } from '@/lib/i18n';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
@@ -14,7 +15,7 @@ import { sendEmailCode } from '@/features/identity/api/identity';
 import { AuthError } from '@/features/identity/components/auth-error';
 import { CodeForm } from '@/features/identity/components/code-form';
 import { guestSchema, type GuestValues } from '@/features/identity/schemas/identity';
-import { afterLogin, sendResetEmail, verifyRecoveryCode } from '../api/auth';
+import { afterLogin, sendResetEmail, setPassword, verifyRecoveryCode } from '../api/auth';
 import { emailOnlySchema, type EmailOnlyValues } from '../schemas/password';
 import { NewPasswordForm } from './new-password-form';
 
@@ -166,6 +167,20 @@ export function ResetPasswordPage({ email: initialEmail, hasSession }: { email?:
   const [verified, setVerified] = useState(hasSession);
   const [error, setError] = useState<unknown>();
   const form = useForm<{ email: string; code: string }>({ defaultValues: { email: initialEmail ?? '', code: '' } });
+  // Someone with a second factor (harbour staff): the recovery code alone is a session at aal1,
+  // and GoTrue changes no password on it (insufficient_aal). The code from the app first, on
+  // the second-factor page, which then brings the person back here to set the password.
+  const savePassword = async (password: string) => {
+    try {
+      await setPassword(password);
+    } catch (e) {
+      if ((e as { code?: string } | null)?.code === 'insufficient_aal') {
+        await queryClient.invalidateQueries({ queryKey: ['identity'] });
+        await router.navigate({ to: '/{-$locale}/auth/mfa', params: { locale: localeFromPath(router.state.location.pathname) }, search: { from: router.state.location.href } });
+      }
+      throw e;
+    }
+  };
   const onSubmit = form.handleSubmit(async (v) => {
     setError(undefined);
     const parsed = emailOnlySchema.safeParse({ email: v.email });
@@ -189,7 +204,7 @@ export function ResetPasswordPage({ email: initialEmail, hasSession }: { email?:
       <Card className="max-w-md">
         <CardContent className="pt-4">
           {verified ? (
-            <NewPasswordForm onDone={async () => { await afterLogin(queryClient, router); }} />
+            <NewPasswordForm save={savePassword} onDone={async () => { await afterLogin(queryClient, router); }} />
           ) : (
             <Form {...form}>
               <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Code eingeben`}>

@@ -61,8 +61,11 @@ export async function passwordLogin(email: string, password: string) {
 }
 
 /** The auth error kinds a person is told about; one neutral message for failed logins. */
-export function authErrorKind(error: unknown): 'credentials' | 'code' | 'rate' | 'weak-password' | 'network' {
+export function authErrorKind(error: unknown): 'credentials' | 'code' | 'rate' | 'weak-password' | 'second-factor' | 'network' {
   const e = error as { status?: number; code?: string; message?: string } | null;
+  // A new password or e-mail address of someone with a second factor needs it confirmed first
+  // (GoTrue's insufficient_aal, 401): not a failed login.
+  if (e?.code === 'insufficient_aal') return 'second-factor';
   if (e?.code === 'weak_password') return 'weak-password';
   if (e?.status === 429 || e?.code === 'over_email_send_rate_limit' || e?.code === 'over_request_rate_limit') return 'rate';
   if (e?.code === 'otp_expired' || /token/i.test(e?.message ?? '')) return 'code';
