@@ -16,8 +16,7 @@ import { serveStatic } from '../scripts/lib/static-server.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../supabase/local/src/keys.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
-import { totpCode } from '../supabase/local/src/auth/totp.ts';
-import { DEMO_TOTP_SECRETS } from '../supabase/local/test/harness/demo-staff.ts';
+import { DEMO_TOTP_SECRETS, unusedTotpCode } from '../supabase/local/test/harness/demo-staff.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = resolve(root, 'reports/bench-dist');
@@ -56,7 +55,7 @@ async function signIn(context: BrowserContext, appUrl: string, persona: 'custome
   if (secret) {
     // Staff sign in with the second factor (the seed's published TOTP key).
     await page.waitForURL(/\/auth\/mfa/);
-    await page.getByRole('textbox', { name: 'Code aus der App' }).fill(totpCode(secret));
+    await page.getByRole('textbox', { name: 'Code aus der App' }).fill(await unusedTotpCode(secret));
     await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
   }
   await page.waitForURL(/\/account/);

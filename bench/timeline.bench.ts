@@ -25,8 +25,7 @@ import { serveStatic } from '../scripts/lib/static-server.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../supabase/local/src/keys.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
-import { totpCode } from '../supabase/local/src/auth/totp.ts';
-import { DEMO_TOTP_SECRETS, signInWithPassword } from '../supabase/local/test/harness/demo-staff.ts';
+import { DEMO_TOTP_SECRETS, signInWithPassword, unusedTotpCode } from '../supabase/local/test/harness/demo-staff.ts';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { Database } from '../src/lib/database.types.ts';
@@ -239,7 +238,7 @@ async function openTimeline(browser: Browser, url: string, from: string, session
     await page.getByLabel('Passwort').fill('Admin1234');
     await page.getByRole('form', { name: 'Anmelden' }).getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.waitForURL(/\/auth\/mfa/);
-    await page.getByRole('textbox', { name: 'Code aus der App' }).fill(totpCode(DEMO_TOTP_SECRETS[email]!));
+    await page.getByRole('textbox', { name: 'Code aus der App' }).fill(await unusedTotpCode(DEMO_TOTP_SECRETS[email]!));
     await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.waitForURL(/\/account/);
   }

@@ -7,7 +7,7 @@ import { apiUrl } from './booking-helpers.ts';
 import { createAccount } from './admin-content-helpers.ts';
 import { waitForMail } from './payment-helpers.ts';
 import { personas } from '../helpers/personas.ts';
-import { DEMO_TOTP_SECRETS } from '../../supabase/local/test/harness/demo-staff.ts';
+import { DEMO_TOTP_SECRETS, unusedTotpCode } from '../../supabase/local/test/harness/demo-staff.ts';
 
 /**
  * Two-factor sign-in (issue 26) in the browser, de and en: a harbour staff member enrols a TOTP
@@ -82,7 +82,7 @@ for (const locale of ['de', 'en'] as const) {
     await page.getByRole('textbox', { name: l.code }).fill(wrongCode(secret));
     await page.getByRole('button', { name: l.confirm }).click();
     await expect(page.getByRole('alert').filter({ hasText: l.wrong })).toBeVisible();
-    await page.getByRole('textbox', { name: l.code }).fill(totpCode(secret));
+    await page.getByRole('textbox', { name: l.code }).fill(await unusedTotpCode(secret));
     await page.getByRole('button', { name: l.confirm }).click();
     // On to the page asked for, and the profile says the factor is set up.
     await page.waitForURL(new RegExp(`/${locale}/account/admin/orders$`));
@@ -102,7 +102,8 @@ for (const locale of ['de', 'en'] as const) {
     await page.screenshot({ path: `reports/screenshots/mfa-step-${locale}-390.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: `reports/screenshots/mfa-step-${locale}-1280.png`, fullPage: true });
-    await page.getByRole('textbox', { name: l.code }).fill(totpCode(secret));
+    // Each code is accepted once (RFC 6238): the sign-in takes the step after the set-up's.
+    await page.getByRole('textbox', { name: l.code }).fill(await unusedTotpCode(secret));
     await page.getByRole('button', { name: l.signIn, exact: true }).click();
     await page.waitForURL(new RegExp(`/${locale}/account(?!/profile)`));
     const stored = await page.evaluate(() => Object.entries(localStorage).find(([k]) => k.endsWith('-auth-token'))?.[1] ?? '');
@@ -156,7 +157,7 @@ test.describe('the demo staff sign in with the README keys', () => {
       await login(page, locale, email, password);
       await page.waitForURL(/\/auth\/mfa/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts[locale].step);
-      await page.getByRole('textbox', { name: texts[locale].code }).fill(totpCode(DEMO_TOTP_SECRETS[email]));
+      await page.getByRole('textbox', { name: texts[locale].code }).fill(await unusedTotpCode(DEMO_TOTP_SECRETS[email], apiUrl));
       await page.getByRole('button', { name: texts[locale].signIn, exact: true }).click();
       await page.waitForURL(new RegExp(`/${locale}/account(?!/profile)`));
       await page.goto(`/${locale}/account/admin/orders`);

@@ -10,8 +10,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { engines, skipBecause } from '../../supabase/local/test/harness/engines.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
 import { anonClient, berlinDay, guestWithBooking, http, personas, SEED, signIn, startSecurityStack, type Persona, type PersonaName } from './helpers.ts';
-import { totpCode } from '../../supabase/local/src/auth/totp.ts';
-import { DEMO_TOTP_SECRETS } from '../../supabase/local/test/harness/demo-staff.ts';
+import { DEMO_TOTP_SECRETS, unusedTotpCode } from '../../supabase/local/test/harness/demo-staff.ts';
 
 const refused = (error: { code?: string } | null, codes = ['42501']) => {
   expect(error, 'the call was accepted').not.toBeNull();
@@ -299,9 +298,13 @@ for (const engine of engines()) {
           refused((await c.rpc('harbour_access')).error);
           const settings = await c.from('harbour_settings').update({ mfa_required_harbor: false }).eq('id', 1).select();
           expect(settings.data ?? []).toEqual([]);
+          // Nor does the password alone take the account over: a new password or e-mail address
+          // needs the second factor (GoTrue's insufficient_aal).
+          expect((await c.auth.updateUser({ password: 'Gestohlen1234' })).error).toMatchObject({ status: 401, code: 'insufficient_aal' });
+          expect((await c.auth.updateUser({ email: 'dieb@example.test' })).error).toMatchObject({ status: 401, code: 'insufficient_aal' });
           // The code from the authenticator app (the seed's key) makes the same client staff.
           const factor = signedIn.data.user!.factors!.find((f) => f.status === 'verified')!;
-          expect((await c.auth.mfa.challengeAndVerify({ factorId: factor.id, code: totpCode(DEMO_TOTP_SECRETS[person.email]) })).error).toBeNull();
+          expect((await c.auth.mfa.challengeAndVerify({ factorId: factor.id, code: await unusedTotpCode(DEMO_TOTP_SECRETS[person.email], stack.url) })).error).toBeNull();
           expect((await c.from('orders').select('id').eq('id', kundeToday)).data).toEqual([{ id: kundeToday }]);
           const page = await c.rpc('staff_orders', {});
           expect(page.error).toBeNull();

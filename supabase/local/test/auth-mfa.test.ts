@@ -241,6 +241,77 @@ for (const engine of engines()) {
       expect(refreshed.data.session!.user.factors ?? []).toEqual([]);
     });
 
+    it('a password alone changes neither password nor e-mail of a user with a verified factor (insufficient_aal, 401)', async () => {
+      const { email, aal2 } = await enrolled();
+      // A password-only login (say with a stolen password) is aal1.
+      const thief = client(stack);
+      const login = await thief.auth.signInWithPassword({ email, password: PASSWORD });
+      expect(decodeJwt(login.data.session!.access_token).aal).toBe('aal1');
+      const token = login.data.session!.access_token;
+      const refusal = { status: 401, body: { code: 'insufficient_aal', message: 'AAL2 session is required to update email or password when MFA is enabled.' } };
+      expect(await raw(stack, 'PUT', '/user', token, { password: 'Gestohlen2026' })).toEqual(refusal);
+      expect(await raw(stack, 'PUT', '/user', token, { email: address('thief') })).toEqual(refusal);
+      const viaClient = await thief.auth.updateUser({ password: 'Gestohlen2026' });
+      expect(viaClient.error).toMatchObject({ status: 401, code: 'insufficient_aal' });
+      // The old password still signs in; the new one does not.
+      expect((await client(stack).auth.signInWithPassword({ email, password: 'Gestohlen2026' })).error).not.toBeNull();
+      expect((await client(stack).auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull();
+      // What GoTrue lets through at aal1: metadata, the same address, an empty password (no change).
+      expect((await raw(stack, 'PUT', '/user', token, { data: { locale: 'en' } })).status).toBe(200);
+      expect((await raw(stack, 'PUT', '/user', token, { email })).status).toBe(200);
+      // With the second factor (aal2) the change goes through.
+      const changed = await raw(stack, 'PUT', '/user', aal2.access_token, { password: 'Neu2026Hafen' });
+      expect(changed.status).toBe(200);
+      expect((await client(stack).auth.signInWithPassword({ email, password: 'Neu2026Hafen' })).error).toBeNull();
+    });
+
+    it('a user without a verified factor changes the password at aal1 as before', async () => {
+      const { sb, email } = await signedIn();
+      // An unverified factor does not count (GoTrue's HasMFAEnabled: verified factors only).
+      expect((await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Telefon' })).error).toBeNull();
+      expect((await sb.auth.updateUser({ password: 'Anders2026' })).error).toBeNull();
+      expect((await client(stack).auth.signInWithPassword({ email, password: 'Anders2026' })).error).toBeNull();
+    });
+
+    it('accepts a TOTP code once: a second sign-in with the same code is refused, a newer step passes (RFC 6238 5.2)', async () => {
+      const { email, factorId, secret } = await enrolled();
+      const passwordOnly = async () => {
+        const sb = client(stack);
+        const login = await sb.auth.signInWithPassword({ email, password: PASSWORD });
+        expect(login.error).toBeNull();
+        return { sb, token: login.data.session!.access_token };
+      };
+      const verify = async (who: { sb: SupabaseClient; token: string }, code: string) => {
+        const challenge = await who.sb.auth.mfa.challenge({ factorId });
+        expect(challenge.error).toBeNull();
+        return raw(stack, 'POST', `/factors/${factorId}/verify`, who.token, { challenge_id: challenge.data!.id, code });
+      };
+      // The enrolment accepted the current step: its code does not sign in again.
+      const replayed = await verify(await passwordOnly(), totpCode(secret));
+      expect(replayed).toEqual({ status: 422, body: { code: 'mfa_verification_failed', message: 'Invalid TOTP code entered' } });
+      // The next step (inside GoTrue's one step of skew) is new: accepted once, then refused.
+      const next = totpCode(secret, Date.now() + 30_000);
+      const first = await verify(await passwordOnly(), next);
+      expect(first.status).toBe(200);
+      expect(decodeJwt(first.body.access_token).aal).toBe('aal2');
+      const second = await verify(await passwordOnly(), next);
+      expect(second).toEqual({ status: 422, body: { code: 'mfa_verification_failed', message: 'Invalid TOTP code entered' } });
+      // supabase-js' challengeAndVerify goes the same way.
+      const viaClient = await (await passwordOnly()).sb.auth.mfa.challengeAndVerify({ factorId, code: next });
+      expect(viaClient.error).toMatchObject({ status: 422, code: 'mfa_verification_failed' });
+      // The step is kept in the database (a restart does not forget it).
+      const kept = await stack.db.query<{ step: string }>(`select last_totp_step::text as step from auth.mfa_factors where id = $1`, [factorId]);
+      expect(hotp(secret, Number(kept.rows[0].step))).toBe(next);
+      // Two steps on (the clock moved), a fresh code passes again.
+      clock.offsetMs = 60_000;
+      try {
+        const later = await verify(await passwordOnly(), totpCode(secret, clock.now()));
+        expect(later.status).toBe(200);
+      } finally {
+        clock.offsetMs = 0;
+      }
+    });
+
     it('admin lists and deletes a user\'s factors; the user\'s sessions fall back to aal1', async () => {
       const { user, factorId, aal2 } = await enrolled();
       const listed = await admin.auth.admin.mfa.listFactors({ userId: user.id });

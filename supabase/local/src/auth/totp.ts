@@ -75,6 +75,24 @@ export function totpValid(code: string, secret: string, atMs = Date.now()): bool
   return ok;
 }
 
+/**
+ * The time step a code belongs to, among the steps totpValid accepts (one either side), that is
+ * newer than `after` (the factor's last accepted step): undefined when there is none. RFC 6238
+ * section 5.2: a verifier must not accept an OTP a second time once it has been accepted, so a
+ * factor only moves forward, step by step.
+ */
+export function totpStep(code: string, secret: string, atMs = Date.now(), after = -1): number | undefined {
+  if (!/^\d{6}$/.test(code)) return undefined;
+  const counter = Math.floor(atMs / 1000 / TOTP_PERIOD);
+  let matched: number | undefined;
+  for (let d = -TOTP_SKEW; d <= TOTP_SKEW; d++) {
+    const step = counter + d;
+    if (step < 0) continue;
+    if (timingSafeEqual(Buffer.from(hotp(secret, step)), Buffer.from(code)) && step > after) matched = step;
+  }
+  return matched;
+}
+
 /** Go's url.QueryEscape (spaces as +) as used by pquerna's EncodeQuery... which writes %20. */
 const queryEscape = (s: string) =>
   encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());

@@ -1,7 +1,8 @@
 -- GoTrue's MFA tables (its migrations 20221003041349 add_mfa_schema, 20221011041400
 -- add_mfa_indexes, 20230523124323, 20230914180801, 20240729123726 add_mfa_phone_config,
 -- 20240802193726 last_challenged_at, 20241009103726 add_web_authn, 20250925093508), folded into
--- their present shape. Idempotent: also run on databases bootstrapped before version 4.
+-- their present shape. Idempotent: also run on databases bootstrapped before version 4 (and 6,
+-- for last_totp_step).
 set local role supabase_auth_admin;
 
 do $$ begin
@@ -30,6 +31,10 @@ create table if not exists auth.mfa_factors (
   constraint mfa_factors_pkey primary key (id),
   constraint mfa_factors_user_id_fkey foreign key (user_id) references auth.users (id) on delete cascade
 );
+-- Not in GoTrue: the last TOTP time step accepted for the factor (RFC 6238 section 5.2, a code is
+-- accepted once; docs/adr/0001-staff-sign-in-second-factor.md). Added after the fact for
+-- databases bootstrapped before platform version 6.
+alter table auth.mfa_factors add column if not exists last_totp_step bigint null;
 comment on table auth.mfa_factors is 'auth: stores metadata about factors';
 comment on column auth.mfa_factors.last_webauthn_challenge_data is 'Stores the latest WebAuthn challenge data including attestation/assertion for customer verification';
 create unique index if not exists mfa_factors_user_friendly_name_unique on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';

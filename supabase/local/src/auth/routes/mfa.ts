@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/types.ts';
-import { newTotpSecret, otpauthUri, totpValid } from '../totp.ts';
+import { newTotpSecret, otpauthUri, totpStep } from '../totp.ts';
 import { qrSvg } from '../qr.ts';
 import { AuthError, badRequest, clock, forbidden, internal, unprocessable } from '../support.ts';
 import { INSTANCE_ID, type Row, secureAlphanumeric, isUuid, ms, userJson, byId, type RequestInfo, inet } from '../model.ts';
@@ -134,9 +134,18 @@ export function createMfaRoutes(core: AuthCore) {
           error: unprocessable('mfa_challenge_expired', `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`),
         };
       }
-      if (!totpValid(code, factor.secret ?? '', clock.now())) {
+      // GoTrue checks the code against the clock only (totp.ValidateCustom, skew 1), so one code
+      // verifies any number of challenges for 90 seconds. RFC 6238 section 5.2 forbids that: the
+      // factor keeps the last accepted step (locked here, so two verifies of one code cannot both
+      // pass), and a code of that step or an older one is answered like a wrong one.
+      const last = (
+        await tx.query<{ step: string | null }>(`select last_totp_step::text as step from auth.mfa_factors where id = $1 for update`, [factor.id])
+      ).rows[0]?.step;
+      const step = totpStep(code, factor.secret ?? '', clock.now(), last == null ? -1 : Number(last));
+      if (step === undefined) {
         return { error: unprocessable('mfa_verification_failed', 'Invalid TOTP code entered') };
       }
+      await tx.query(`update auth.mfa_factors set last_totp_step = $2 where id = $1`, [factor.id, step]);
       const now = clock.iso();
       await auditFactor(tx, user.row, 'verification_attempted', { factor_id: factor.id, challenge_id: challenge.id, factor_type: factor.factor_type }, info);
       await tx.query(`update auth.mfa_challenges set verified_at = $2 where id = $1`, [challenge.id, now]);
