@@ -402,6 +402,47 @@ for (const engine of engines()) {
       expect(nokey[0].errors).toEqual(['Error 400: Bad Request, no primary key']);
     });
 
+    it('a role without SELECT on the primary key gets Realtime\'s 401 record, shaped as Realtime sends it; with the key granted RLS decides', async () => {
+      // Raw frames: the data object exactly as it goes over the wire.
+      const url = `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.keys.anonKey}&vsn=2.0.0`;
+      const ws = new WebSocket(url);
+      const frames: unknown[][] = [];
+      ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+      await new Promise((r) => ws.once('open', r));
+      const changesOn = (topic: string) => frames.filter((f) => f[2] === topic && f[3] === 'postgres_changes').map((f) => (f[4] as { data: Record<string, unknown> }).data);
+      const owner = randomUUID();
+      const join = async (ref: string, topic: string, token: string) => {
+        ws.send(JSON.stringify([ref, ref, topic, 'phx_join', { config: { postgres_changes: [{ event: '*', schema: 'public', table: 'ledger' }] }, access_token: token }]));
+        await until(() => frames.some((f) => f[2] === topic && f[3] === 'system'), 3000, `${topic} subscribed`);
+      };
+      await join('1', 'realtime:ledger-anon', stack.keys.anonKey);
+      await join('2', 'realtime:ledger-owner', await userToken(owner));
+      await join('3', 'realtime:ledger-other', await userToken(randomUUID()));
+      try {
+        const { rows } = await stack.db.query<{ id: string }>(`insert into public.ledger (owner, amount) values ($1, 5) returning id`, [owner]);
+        await stack.db.query(`update public.ledger set amount = 6 where id = $1`, [rows[0].id]);
+        await until(() => changesOn('realtime:ledger-owner').length >= 2 && changesOn('realtime:ledger-anon').length >= 2, 3000, 'the changes');
+        // apply_rls returns schema, table and type with the error; the poller fills in columns
+        // [], record (and old_record on updates) {} and no commit timestamp.
+        const unauthorized = { schema: 'public', table: 'ledger', commit_timestamp: null, columns: [], errors: ['Error 401: Unauthorized'], record: {} };
+        expect(changesOn('realtime:ledger-anon')).toEqual([
+          { ...unauthorized, type: 'INSERT' },
+          { ...unauthorized, type: 'UPDATE', old_record: {} },
+        ]);
+        expect(changesOn('realtime:ledger-owner').map((d) => [d.type, (d.record as { amount: number }).amount, d.errors])).toEqual([['INSERT', 5, null], ['UPDATE', 6, null]]);
+
+        // With SELECT on the key (and no policy for anon), RLS decides: anon gets nothing.
+        await stack.db.query(`grant select (id) on public.ledger to anon`);
+        await stack.db.query(`insert into public.ledger (owner, amount) values ($1, 7)`, [owner]);
+        await until(() => changesOn('realtime:ledger-owner').length >= 3, 3000, 'the owner\'s third change');
+        await settle();
+        expect(changesOn('realtime:ledger-anon')).toHaveLength(2);
+        expect(changesOn('realtime:ledger-other')).toEqual([]);
+      } finally {
+        ws.close();
+      }
+    });
+
     it('delivers a row larger than a NOTIFY payload; over 1 MB as Realtime does (413)', async () => {
       const got: Payload[] = [];
       const channel = client()

@@ -237,9 +237,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     const encoded = new Map<string, string>();
     for (const entry of perChannel.values()) {
       const ch = entry.ch;
-      const data = entry.error
-        ? { schema: change.s, table: change.t, commit_timestamp: change.ts, type: change.o, columns: [], errors: [entry.error] }
-        : changeData(change, check, ch.role, entry.select, tooLarge);
+      const data = entry.error ? errorData(change, entry.error) : changeData(change, check, ch.role, entry.select, tooLarge);
       const key = `${ch.conn.vsn}|${ch.topic}|${entry.ids.join(',')}|${ch.role}|${entry.select?.join(',') ?? ''}|${entry.error ?? ''}`;
       let frame = encoded.get(key);
       if (!frame) {
@@ -248,6 +246,18 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       }
       send(ch.conn, frame);
     }
+  }
+
+  /**
+   * A change a subscriber's role may not be told about (401: no SELECT on the primary key) or
+   * that cannot be checked (400: no primary key), as Realtime sends it: apply_rls returns only
+   * schema, table and type with the error, and the poller's defaults fill the rest (columns [],
+   * record / old_record {}, no commit timestamp). Realtime sends it to every subscriber of that
+   * role to the table and action, whatever their filters; RLS is not asked.
+   */
+  function errorData(change: Change, error: string) {
+    const base = { schema: change.s, table: change.t, commit_timestamp: null, type: change.o, columns: [], errors: [error] };
+    return change.o === 'UPDATE' ? { ...base, record: {}, old_record: {} } : { ...base, record: {} };
   }
 
   function changeData(change: Change, check: CheckResult, role: string, select: string[] | null, tooLarge: boolean) {
