@@ -75,6 +75,12 @@ create policy "payments: owner reads own order's, staff all" on public.payments
 
 revoke all on public.payments from anon;
 
+-- Realtime (issue 39): the primary key only, so that RLS decides what anon receives (nothing: no
+-- policy names anon). Supabase Realtime's apply_rls sends a role that may not select a table's
+-- primary key an "Error 401: Unauthorized" record for every insert, without asking RLS: every
+-- visitor with the anon key could watch payments happen. Over the API, select=id answers no rows.
+grant select (id) on public.payments to anon;
+
 revoke insert, update, delete, truncate, references, trigger on public.payments from authenticated, service_role;
 
 create trigger payments_immutable before update or delete on public.payments
