@@ -1,6 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { env } from './env';
 import type { Database } from './database.types';
+import { followSessionInRealtime } from './realtime-auth';
 
 /** The app's client type: every `.from()` / `.rpc()` is checked against the generated schema. */
 export type AppSupabaseClient = SupabaseClient<Database>;
@@ -14,6 +15,9 @@ export type AppSupabaseClient = SupabaseClient<Database>;
 export const supabase: AppSupabaseClient = createClient<Database>(env.supabaseUrl, env.supabaseKey, {
   auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
 });
+
+// Realtime follows every token of the session (the second factor's aal2 token too).
+followSessionInRealtime(supabase);
 
 /** The same client under its older name (it was once an untyped client's typed view). */
 export const db = supabase;
