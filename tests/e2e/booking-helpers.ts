@@ -33,7 +33,7 @@ export const mailUrl = process.env.E2E_MAIL_URL ?? E2E_MAIL_URL;
  * books it, and a guest flow that takes the first free berth seconds before it confirms, must
  * not share days. Taken so far: 0-77 and 80-90 by many specs (each spec its own days where it
  * books), 100-106 and 140-171 (harbour-orders, booking-plan, data-tables), 200-202
- * (payment-guest), 210-248 and 250-288 (timeline, de and en).
+ * (payment-guest), 210-248 and 250-288 (timeline, de and en), 290-291 (timeline-live).
  */
 const RUN_BASE = Number(process.env.E2E_DAY_BASE ?? Math.floor(Date.now() / 60_000) % 240);
 
