@@ -3,7 +3,7 @@ import { createClient } from '@supabase/supabase-js';
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY, DEMO_SERVICE_ROLE_KEY } from '../../supabase/local/src/keys.ts';
 import { totpCode } from '../../supabase/local/src/auth/totp.ts';
-import { apiUrl } from './booking-helpers.ts';
+import { apiUrl, readCode } from './booking-helpers.ts';
 import { createAccount } from './admin-content-helpers.ts';
 import { waitForMail } from './payment-helpers.ts';
 import { personas } from '../helpers/personas.ts';
@@ -115,6 +115,48 @@ for (const locale of ['de', 'en'] as const) {
     await expect(page).toHaveURL(new RegExp(`/${locale}/account/admin/orders$`));
     await expect(page.getByRole('heading', { level: 1 })).toContainText(l.orders);
     expect(consoleErrors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+  });
+}
+
+for (const locale of ['de', 'en'] as const) {
+  test(`${locale}: staff with a second factor reset a forgotten password only after the code from the app`, async ({ page, consoleErrors }) => {
+    // A fresh staff member with a verified factor (enrolled through the API, as the app does).
+    const staff = await harbourStaff(`mfa-reset-pw-${locale}`);
+    const person = createClient(apiUrl, DEMO_ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
+    await person.auth.signInWithPassword({ email: staff.email, password: staff.password });
+    const enrolled = await person.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator' });
+    const secret = enrolled.data!.totp.secret;
+    expect((await person.auth.mfa.challengeAndVerify({ factorId: enrolled.data!.id, code: await unusedTotpCode(secret) })).error).toBeNull();
+
+    const t = locale === 'de'
+      ? { email: 'E-Mail', send: 'Link und Code senden', enter: 'Code eingeben', code: '6-stelliger Code', confirm: 'Bestätigen', password: 'Neues Passwort', repeat: 'Passwort wiederholen', save: 'Passwort speichern' }
+      : { email: 'E-mail', send: 'Send link and code', enter: 'Enter the code', code: '6-digit code', confirm: 'Confirm', password: 'New password', repeat: 'Repeat password', save: 'Save password' };
+    await page.goto(`/${locale}/auth/password-forgotten`);
+    await page.getByLabel(t.email).fill(staff.email);
+    const t0 = new Date(Date.now() - 1000).toISOString();
+    await page.getByRole('button', { name: t.send }).click();
+    await page.getByRole('link', { name: t.enter }).click();
+    await page.getByLabel(t.code).fill(await readCode(staff.email, t0));
+    await page.getByRole('button', { name: t.confirm }).click();
+    await page.getByLabel(t.password).fill('Neu2026Hafen');
+    await page.getByLabel(t.repeat).fill('Neu2026Hafen');
+    await page.getByRole('button', { name: t.save }).click();
+    // The recovery code alone is aal1: GoTrue refuses the new password (insufficient_aal), and
+    // the app asks for the code from the authenticator app first.
+    await page.waitForURL(/\/auth\/mfa/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts[locale].step);
+    await page.getByRole('textbox', { name: texts[locale].code }).fill(await unusedTotpCode(secret));
+    await page.getByRole('button', { name: texts[locale].signIn, exact: true }).click();
+    // Back on the reset page with an aal2 session: now the password is set.
+    await page.waitForURL(new RegExp(`/${locale}/auth/reset-password`));
+    await page.getByLabel(t.password).fill('Neu2026Hafen');
+    await page.getByLabel(t.repeat).fill('Neu2026Hafen');
+    await page.getByRole('button', { name: t.save }).click();
+    await page.waitForURL(new RegExp(`/${locale}/account`));
+    const check = createClient(apiUrl, DEMO_ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
+    expect((await check.auth.signInWithPassword({ email: staff.email, password: 'Neu2026Hafen' })).error).toBeNull();
+    // The refused PUT /user is the one expected console error.
+    expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 }
 
