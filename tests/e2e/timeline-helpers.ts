@@ -2,6 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, personaToken } from './booking-helpers.ts';
+import { createBerth } from './admin-helpers.ts';
 
 /** The staff booking timeline: rows are virtualised, so tests narrow it to the berths they use. */
 export const timeline = (page: Page) => page.getByTestId('timeline');
@@ -42,11 +43,17 @@ export const barOn = (page: Page, placeId: string, day: string, kind?: string): 
 export const stayBar = (page: Page, placeId: string, guest: string): Locator =>
   row(page, placeId).locator(`[data-entry][data-kind="reservation"][aria-label*="${guest}"]`);
 
-/** A free, fitting berth list for a stay (8 × 3 m boat), in name order. */
-export async function freeBerths(arrival: string, departure: string): Promise<{ place_id: string; name: string }[]> {
-  const res = await rpcAs<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 8, p_boat_width: 3 }, await staffToken());
-  expect(res.status, JSON.stringify(res.data)).toBe(200);
-  return [...res.data].sort((a, b) => a.name.localeCompare(b.name));
+/**
+ * Berths of the test's own (made by the admin, 12 × 4 m: an 8 × 3 m boat fits), named
+ * `<tag>A`, `<tag>B`, … so they sort in that order; the tag is unique to the test run. A free
+ * berth found by a search may be another spec's (audit.spec.ts makes "AUEN…" berths, which sort
+ * before the seeded ones) and change under the test; these are the test's alone, and no other
+ * name contains theirs, so the search field shows just them.
+ */
+export async function ownBerths(tag: string, count: number): Promise<{ place_id: string; name: string }[]> {
+  const unique = `${tag}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+  const names = Array.from({ length: count }, (_, i) => `${unique}${String.fromCharCode(65 + i)}`);
+  return Promise.all(names.map(async (name) => ({ place_id: await createBerth(name), name })));
 }
 
 /** A confirmed walk-in booking made by staff through the API. */

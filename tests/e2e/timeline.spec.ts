@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
+import { createBerth } from './admin-helpers.ts';
 import { contextAs } from '../helpers/personas.ts';
 import { berlinDay as dayOf, euro } from './booking-helpers.ts';
-import { barOn, bookAsStaff, stayBar, freeBerths, mouseDrag, orderArrival, orderPlace, row, rpcAs, showBerths, staffToken, timeline } from './timeline-helpers.ts';
+import { barOn, bookAsStaff, stayBar, ownBerths, mouseDrag, orderArrival, orderPlace, row, rpcAs, showBerths, staffToken, timeline } from './timeline-helpers.ts';
 import { formatDay } from '../../src/lib/dates.ts';
 
 /**
@@ -33,9 +34,10 @@ const words = {
   },
 } as const;
 
-// Each locale (and test) on its own days, so the runs never meet on a berth; and on days no other
-// spec books (see berlinDay in booking-helpers.ts): a guest flow elsewhere that takes "the first
-// free berth" could otherwise pick the berth a test here has just found free and books.
+// Each test books on berths of its own (ownBerths: made for it, found by no other name in the
+// search field) and each locale (and test) on its own days, on days no other spec books (see
+// berlinDay in booking-helpers.ts): a guest flow elsewhere that takes "the first free berth"
+// never meets them.
 const base = { de: 210, en: 250 } as const;
 
 for (const locale of ['de', 'en'] as const) {
@@ -49,7 +51,7 @@ for (const locale of ['de', 'en'] as const) {
     test('a mouse drag moves a booking to another berth after confirmation, and a second staff session sees it live', async ({ page, browser, consoleErrors }) => {
       const arrival = dayOf(base[locale]);
       const departure = dayOf(base[locale] + 2);
-      const [a, b] = await freeBerths(arrival, departure);
+      const [a, b] = await ownBerths(`TLM${locale}`, 2);
       const tag = `Drag${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Dora', last: tag, boat: `Boot ${tag}` });
 
@@ -94,7 +96,7 @@ for (const locale of ['de', 'en'] as const) {
     test('a move onto a taken berth is refused by the database and snaps back with the reason', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 4);
       const departure = dayOf(base[locale] + 6);
-      const [a, b] = await freeBerths(arrival, departure);
+      const [a, b] = await ownBerths(`TLR${locale}`, 2);
       const tag = `Ref${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Rolf', last: tag, boat: `Boot ${tag}` });
       await bookAsStaff(b!.place_id, arrival, departure, { first: 'Berta', last: tag, boat: `Kahn ${tag}` });
@@ -123,7 +125,7 @@ for (const locale of ['de', 'en'] as const) {
     test('the keyboard moves a booking: Space, arrow down, Space, then confirm', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 8);
       const departure = dayOf(base[locale] + 9);
-      const [a, b] = await freeBerths(arrival, departure);
+      const [a, b] = await ownBerths(`TLK${locale}`, 2);
       const tag = `Key${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Kai', last: tag, boat: `Boot ${tag}` });
       await page.goto(calendarUrl(arrival));
@@ -159,12 +161,76 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
+    test('keys pressed while the page is busy: the arrow right after the picking Space moves the bar', async ({ page, consoleErrors }) => {
+      const arrival = dayOf(base[locale] + 10);
+      const departure = dayOf(base[locale] + 11);
+      const [a, b] = await ownBerths(`TLQ${locale}`, 2);
+      const tag = `Busy${locale}${Date.now().toString(36)}`;
+      const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Bea', last: tag, boat: `Boot ${tag}` });
+      await page.goto(calendarUrl(arrival));
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await showBerths(page, [a!.name, b!.name]);
+      const bar = stayBar(page, a!.place_id, `Bea ${tag}`);
+      await bar.focus();
+      // A busy page runs queued key presses before its timers: Space, React's render of the
+      // picked-up bar (microtasks), then the arrow, all before a timer could run.
+      await bar.evaluate(async (el) => {
+        const key = (code: string, name: string) => el.dispatchEvent(new KeyboardEvent('keydown', { code, key: name, bubbles: true, cancelable: true }));
+        key('Space', ' ');
+        for (let i = 0; i < 10; i++) await Promise.resolve();
+        key('ArrowDown', 'ArrowDown');
+      });
+      await expect(page.getByText(w.over(b!.name))).toBeAttached();
+      await page.keyboard.press('Space');
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog).toContainText(b!.name);
+      await dialog.getByRole('button', { name: w.move, exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: w.moved(b!.name) })).toBeVisible();
+      expect(await orderPlace(orderId)).toBe(b!.place_id);
+      expect(consoleErrors).toEqual([]);
+    });
+
+    test('a berth that appears in the list during a keyboard drag does not change where the bar lands', async ({ page, consoleErrors }) => {
+      const arrival = dayOf(base[locale] + 16);
+      const departure = dayOf(base[locale] + 17);
+      const [a, b] = await ownBerths(`TLN${locale}`, 2);
+      const tag = `New${locale}${Date.now().toString(36)}`;
+      const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Nele', last: tag, boat: `Boot ${tag}` });
+      await page.goto(calendarUrl(arrival));
+      await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+      await showBerths(page, [a!.name, b!.name]);
+      const bar = stayBar(page, a!.place_id, `Nele ${tag}`);
+      await bar.focus();
+      await page.keyboard.press('Space');
+      await expect(bar).toHaveAttribute('aria-pressed', 'true');
+      await page.keyboard.press('ArrowDown');
+      await expect(page.getByText(w.over(b!.name))).toBeAttached();
+      // Meanwhile another desk adds a berth that the search field also shows, between a and b by
+      // name, and books on it: the live refresh brings it into the page's berths (the block
+      // form below the plan lists them).
+      const between = `${a!.name}X`;
+      const betweenId = await createBerth(between);
+      await bookAsStaff(betweenId, arrival, departure, { first: 'Otto', last: tag, boat: `Kahn ${tag}` });
+      await expect(page.locator(`option[value="${betweenId}"]`)).toBeAttached();
+      // Dropped where it was shown and announced: on b.
+      await page.keyboard.press('Space');
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog).toContainText(b!.name);
+      await expect(dialog).not.toContainText(between);
+      await dialog.getByRole('button', { name: w.move, exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: w.moved(b!.name) })).toBeVisible();
+      expect(await orderPlace(orderId)).toBe(b!.place_id);
+      // After the drag the plan shows the new berth too.
+      await expect(page.locator(`[data-place-name="${between}"]`)).toHaveCount(1);
+      expect(consoleErrors).toEqual([]);
+    });
+
     test('a mouse drag by two days asks with the new dates and price, then the stay is on the new days; a paid order gets a cancellation and a new invoice', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 21);
       const departure = dayOf(base[locale] + 23);
       const newArrival = dayOf(base[locale] + 23);
       const newDeparture = dayOf(base[locale] + 25);
-      const [a] = await freeBerths(arrival, dayOf(base[locale] + 26));
+      const [a] = await ownBerths(`TLD${locale}`, 1);
       const tag = `Days${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Tim', last: tag, boat: `Boot ${tag}` });
       const token = await staffToken();
@@ -206,7 +272,7 @@ for (const locale of ['de', 'en'] as const) {
     test('dragging the end of a bar changes only the departure, at the new price; Shift+arrow does the same from the keyboard', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 34);
       const departure = dayOf(base[locale] + 35);
-      const [a] = await freeBerths(arrival, dayOf(base[locale] + 38));
+      const [a] = await ownBerths(`TLE${locale}`, 1);
       const tag = `End${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Ede', last: tag, boat: `Boot ${tag}` });
       const token = await staffToken();
@@ -249,7 +315,7 @@ for (const locale of ['de', 'en'] as const) {
     test('the keyboard moves a booking by a day: Space, arrow right, Space, then confirm', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 22);
       const departure = dayOf(base[locale] + 23);
-      const [, , a] = await freeBerths(arrival, dayOf(base[locale] + 24));
+      const [a] = await ownBerths(`TLKD${locale}`, 1);
       const tag = `KeyDay${locale}${Date.now().toString(36)}`;
       await bookAsStaff(a!.place_id, arrival, departure, { first: 'Kim', last: tag, boat: `Boot ${tag}` });
       await page.goto(calendarUrl(dayOf(base[locale] + 20)));
@@ -276,7 +342,7 @@ for (const locale of ['de', 'en'] as const) {
     test('a date move onto an occupied day is refused by the database and snaps back with the reason', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 28);
       const departure = dayOf(base[locale] + 29);
-      const [a] = await freeBerths(arrival, dayOf(base[locale] + 32));
+      const [a] = await ownBerths(`TLRD${locale}`, 1);
       const tag = `RefDay${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Rita', last: tag, boat: `Boot ${tag}` });
       await bookAsStaff(a!.place_id, dayOf(base[locale] + 30), dayOf(base[locale] + 31), { first: 'Berta', last: tag, boat: `Kahn ${tag}` });
@@ -301,7 +367,7 @@ for (const locale of ['de', 'en'] as const) {
 
     test('a drag over free days blocks the berth; the keyboard selects days the same way and offers a walk-in booking', async ({ page, consoleErrors }) => {
       const from = dayOf(base[locale] + 12);
-      const [c] = (await freeBerths(from, dayOf(base[locale] + 19))).slice(-1);
+      const [c] = await ownBerths(`TLB${locale}`, 1);
       await page.goto(calendarUrl(from));
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
       await showBerths(page, [c!.name]);

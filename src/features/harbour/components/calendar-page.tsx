@@ -65,7 +65,14 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
     queries: wanted.map((b) => calendarBlockQueryOptions(range.from, range.to, places.slice(b * PLACE_BLOCK, (b + 1) * PLACE_BLOCK).map((p) => p.id), names)),
     combine: mergeBlocks,
   });
-  const byPlace = entries.byPlace;
+  // While a block loads (its berths changed: a berth added or archived elsewhere, the search
+  // narrowed), the rows keep the bars of the last complete answer: without them a row's bars
+  // left the page meanwhile, and a bar being dragged with them (dnd-kit then ends the drag
+  // without a drop or a word). The bars are real occupations, at most as old as that answer.
+  const complete = entries.loaded.every(Boolean);
+  const [settled, setSettled] = useState(entries.byPlace);
+  if (complete && settled !== entries.byPlace) setSettled(entries.byPlace);
+  const byPlace = useMemo(() => (complete ? entries.byPlace : { ...settled, ...entries.byPlace }), [complete, entries.byPlace, settled]);
   const days = useMemo(() => calendarDays(range.from, range.to), [range.from, range.to]);
   const data: CalendarData = useMemo(() => ({ ...days, places, byPlace }), [days, places, byPlace]);
   const error = placesQuery.error || entries.error;

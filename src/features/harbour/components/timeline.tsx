@@ -1,5 +1,5 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
-import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type Modifier } from '@dnd-kit/core';
+import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type KeyboardSensorProps, type Modifier } from '@dnd-kit/core';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useLingui } from '@lingui/react/macro';
 import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
@@ -96,6 +96,27 @@ const byRowAndDay = (colW: number): KeyboardCoordinateGetter => (event, { curren
   return undefined;
 };
 
+/**
+ * dnd-kit's keyboard sensor, listening for the arrows from the key that picked the bar up on.
+ * The original adds its keydown listener a task later (setTimeout, so that the picking Space,
+ * still bubbling, does not drop the bar at once). A browser runs queued key presses before
+ * timers: keys pressed while the page is busy (Space, then an arrow) reached the picked-up bar
+ * before that listener, and the arrow was lost. This one listens at once, skips the picking
+ * key's own event, and leaves the original's late listener nothing to do.
+ */
+class PromptKeyboardSensor extends KeyboardSensor {
+  constructor(props: KeyboardSensorProps) {
+    super(props);
+    // Private in the typings; the fields exist as the original's constructor sets them.
+    const self = this as unknown as { handleKeyDown: (event: Event) => void; listeners: { add: (type: string, listener: (event: Event) => void) => void } };
+    const handleKeyDown = self.handleKeyDown;
+    self.handleKeyDown = () => undefined;
+    self.listeners.add('keydown', (event) => {
+      if (event !== props.event) handleKeyDown(event);
+    });
+  }
+}
+
 const POINTER_OPTIONS = { activationConstraint: { distance: 6 } };
 const KEYBOARD_CODES = { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] };
 
@@ -120,7 +141,7 @@ export interface TimelineProps {
  * the DOM). Bars of bookings drag to another berth (mouse or keyboard through dnd-kit); a drag
  * over empty cells (or the keyboard cursor with Shift+arrows and Enter) selects days of a berth.
  */
-export function Timeline({ data, places, today, pending, onMove, onSelect, onOpen, loadedRow, onRowsShown }: TimelineProps) {
+export function Timeline({ data, places: livePlaces, today, pending, onMove, onSelect, onOpen, loadedRow, onRowsShown }: TimelineProps) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const labels = useKindLabels();
@@ -133,6 +154,11 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   const [activeRow, setActiveRow] = useState<number | null>(null);
   const [cursor, setCursor] = useState<{ row: number; col: number; anchor: number } | null>(null);
   const [drag, setDrag] = useState<{ row: number; a: number; b: number } | null>(null);
+  // While a bar is dragged the rows stay the ones it was picked up among: a berth added, archived
+  // or renamed meanwhile (a live refresh) would shift the rows under it, and the drop, which
+  // counts rows, would land on another berth than the one shown and announced.
+  const [dragPlaces, setDragPlaces] = useState<Place[] | null>(null);
+  const places = dragPlaces ?? livePlaces;
 
   // Bars per berth, computed once per answer (binary search over the day starts).
   const bars = useMemo(() => {
@@ -200,7 +226,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   // object, and a new one each render renewed its context and re-rendered every bar on every
   // scroll frame. They change only with the column width (a day's step).
   const keyboardOptions = useMemo(() => ({ coordinateGetter: byRowAndDay(colW), keyboardCodes: KEYBOARD_CODES }), [colW]);
-  const sensors = useSensors(useSensor(PointerSensor, POINTER_OPTIONS), useSensor(KeyboardSensor, keyboardOptions));
+  const sensors = useSensors(useSensor(PointerSensor, POINTER_OPTIONS), useSensor(PromptKeyboardSensor, keyboardOptions));
   const modifiers = useMemo(() => [snapToDays(colW)], [colW]);
   const rowOf = (entry: CalendarEntry) => places.findIndex((p) => p.id === entry.place_id);
   const dropAt = (id: string | number, delta: { x: number; y: number }) => {
@@ -228,6 +254,7 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
   };
   const end = (event: DragEndEvent) => {
     setActiveRow(null);
+    setDragPlaces(null);
     const d = dropAt(event.active.id, event.delta);
     if (d && (d.target !== d.origin || d.days !== 0) && places[d.target]) onMove(d.entry, places[d.target]!, d.days);
   };
@@ -315,9 +342,9 @@ export function Timeline({ data, places, today, pending, onMove, onSelect, onOpe
       // Auto-scroll near the edges only in the outer 10 % sideways (default 20 %): in a narrow plan a drag of a day or two must not scroll it.
       autoScroll={{ threshold: { x: 0.1, y: 0.2 } }}
       accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt die Tage, Leertaste legt ab, Escape bricht ab. Umschalt+Pfeil links/rechts ändert nur die Abreise. Eingabetaste zeigt die Details.` } }}
-      onDragStart={(e) => { lastDelta.current = { x: 0, y: 0 }; const d = dropAt(e.active.id, lastDelta.current); setActiveRow(d ? d.origin : null); }}
+      onDragStart={(e) => { lastDelta.current = { x: 0, y: 0 }; const d = dropAt(e.active.id, lastDelta.current); setActiveRow(d ? d.origin : null); setDragPlaces(places); }}
       onDragMove={(e) => { lastDelta.current = e.delta; }}
-      onDragCancel={() => setActiveRow(null)}
+      onDragCancel={() => { setActiveRow(null); setDragPlaces(null); }}
       onDragEnd={end}
     >
       <div
