@@ -47,6 +47,9 @@ for (const locale of ['de', 'en'] as const) {
 
   test.describe(`the booking timeline (${locale})`, () => {
     test.use({ persona: 'harbour' });
+    // Each test makes its berths (the admin), books (staff) and waits for Realtime: on a loaded
+    // 2-core machine a new worker's two staff sign-ins and the subscription took most of 30 s.
+    test.describe.configure({ timeout: 60_000 });
 
     test('a mouse drag moves a booking to another berth after confirmation, and a second staff session sees it live', async ({ page, browser, consoleErrors }) => {
       const arrival = dayOf(base[locale]);
