@@ -16,7 +16,7 @@ import { formatBerlinDateTime } from '@/lib/dates';
 import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import { orderDetailQueryOptions } from '../api/orders';
-import { deskBalanceQueryOptions, orderLedgerQueryOptions, paymentErrorMessage, refundOutcomeOpen, refundRequestKeys, usePaymentAction, type LedgerRow, type OnlineRefund, type PaymentAction } from '../api/payments';
+import { deskBalanceQueryOptions, orderLedgerQueryOptions, paymentErrorMessage, refundOutcomeOpen, refundRequestKeys, usePaymentAction, type LedgerRow, type PaymentAction } from '../api/payments';
 import { useOrderLedgerLive } from '../hooks/use-order-ledger-live';
 import { NotifyGuestTick } from './notify-guest-tick';
 import { deskPaymentSchema, refundSchema, type DeskPaymentInput, type DeskPaymentValues, type RefundInput, type RefundValues } from '../schemas/payment';
@@ -36,9 +36,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const methodLabel = usePaymentMethodLabel();
-  // A refund asked of Stripe, until its row is in the ledger: by its id (a retry may answer a
-  // refund recorded before), else by the count of refunds.
-  const [requested, setRequested] = useState<{ refunds: number; refundId: string | null; at: number } | null>(null);
+  const [requested, setRequested] = useState<{ refunds: number; at: number } | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [dialog, setDialog] = useState<'payment' | 'refund' | null>(null);
   const [lateFor, setLateFor] = useState<number | null>(null);
@@ -59,8 +57,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
   const balance = balanceQuery.data;
   const rows = ledger.data ?? [];
   const refunds = rows.filter((r) => r.kind === 'refund').length;
-  const arrived = requested && (requested.refundId ? rows.some((r) => r.kind === 'refund' && r.provider_refund_id === requested.refundId) : refunds > requested.refunds);
-  if (arrived) {
+  if (requested && refunds > requested.refunds) {
     // The refund arrived (state adjusted while rendering, as React advises over an effect).
     setRequested(null);
     setFeedback({ ok: true, text: t`Die Erstattung ist eingegangen und im Zahlungsverlauf erfasst.` });
@@ -188,9 +185,9 @@ export function PaymentsPanel({ order }: { order: Order }) {
               order={order}
               balance={balance}
               failedOnline={reversalOf.size > 0}
-              onDone={(text, online, refundId) => {
+              onDone={(text, online) => {
                 setDialog(null);
-                if (online) setRequested({ refunds, refundId, at: Date.now() });
+                if (online) setRequested({ refunds, at: Date.now() });
                 else setFeedback({ ok: true, text });
               }}
               onCancel={() => setDialog(null)}
@@ -272,9 +269,9 @@ function AmountAndNote({ control, amountHint }: { control: Control<SharedFields>
 /** Runs a payment action; returns the error message, or null when it went through. */
 function useRun() {
   const action = usePaymentAction();
-  const run = async (a: PaymentAction, onFailure?: (error: unknown) => void, onSuccess?: (refund: OnlineRefund | null) => void): Promise<string | null> => {
+  const run = async (a: PaymentAction, onFailure?: (error: unknown) => void): Promise<string | null> => {
     try {
-      onSuccess?.(await action.mutateAsync(a));
+      await action.mutateAsync(a);
       return null;
     } catch (error) {
       onFailure?.(error);
@@ -325,7 +322,7 @@ function DeskPaymentForm({ order, balance, onDone, onCancel }: { order: Order; b
   );
 }
 
-function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order: Order; balance: OrderBalance; failedOnline: boolean; onDone: (text: string, online: boolean, refundId: string | null) => void; onCancel: () => void }) {
+function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order: Order; balance: OrderBalance; failedOnline: boolean; onDone: (text: string, online: boolean) => void; onCancel: () => void }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const methodLabel = usePaymentMethodLabel();
@@ -356,16 +353,13 @@ function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order:
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
     const requestKey = requestKeys.keyFor({ orderId: order.id, method: v.method, amountCents: v.amount });
-    let refundId: string | null = null;
     const failed = await run({ type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note, notify, requestKey }, (error) => {
       // Refused for good: asking again is a new refund. Open (no answer, Stripe busy): the same one.
       if (!refundOutcomeOpen(error)) requestKeys.done();
-    }, (refund) => {
-      refundId = refund?.refund_id ?? null;
     });
     if (failed) return setError(failed);
     requestKeys.done();
-    onDone(t`Erstattung von ${formatEuro(v.amount, locale)} (${methodLabel(v.method)}) erfasst.`, v.method === 'online', refundId);
+    onDone(t`Erstattung von ${formatEuro(v.amount, locale)} (${methodLabel(v.method)}) erfasst.`, v.method === 'online');
   });
   return (
     <>
