@@ -217,6 +217,7 @@ export type Database = {
           expires_at: string
           id: string
           order_id: string
+          payment_intent: string | null
           status: string
           url: string
         }
@@ -226,6 +227,7 @@ export type Database = {
           expires_at: string
           id: string
           order_id: string
+          payment_intent?: string | null
           status?: string
           url: string
         }
@@ -235,6 +237,7 @@ export type Database = {
           expires_at?: string
           id?: string
           order_id?: string
+          payment_intent?: string | null
           status?: string
           url?: string
         }
