@@ -35,10 +35,12 @@ async function settle(page: Page) {
 
 /**
  * No horizontal overflow; the top of the page is below the sticky top bar; scrolled to the end,
- * the footer's last line is above the bottom tabs (when they are shown).
+ * the footer's last line is above the bottom tabs (when they are shown). Measured again until
+ * sound or 10 s: a list that arrives after `settle` without a loading text (the orders desk's
+ * rows) grows the page between the scroll to its end and the measurement of the footer.
  */
 async function expectLayoutSound(page: Page, where: string) {
-  const report = await page.evaluate(async () => {
+  const measure = () => page.evaluate(async () => {
     const problems: string[] = [];
     const doc = document.documentElement;
     if (doc.scrollWidth > window.innerWidth) problems.push(`overflow: scrollWidth ${doc.scrollWidth} > ${window.innerWidth}`);
@@ -59,7 +61,7 @@ async function expectLayoutSound(page: Page, where: string) {
     window.scrollTo(0, 0);
     return problems;
   });
-  expect(report, where).toEqual([]);
+  await expect.poll(measure, { message: where, timeout: 10_000 }).toEqual([]);
 }
 
 for (const locale of ['de', 'en'] as const) {

@@ -81,9 +81,9 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
         <p className="text-sm text-slate-700"><Trans>Kein anderer passender Liegeplatz ist für den ganzen Aufenthalt frei.</Trans></p>
       ) : (
         <div className="flex flex-wrap items-end gap-3">
-          <div className="flex flex-col gap-1">
+          <div className="flex min-w-0 max-w-full flex-col gap-1">
             <Label htmlFor="move-target"><Trans>Neuer Liegeplatz</Trans></Label>
-            <select id="move-target" className="h-9 rounded-md border border-slate-300 bg-white px-2" value={placeId} onChange={(e) => setPlaceId(e.target.value)}>
+            <select id="move-target" className="h-9 max-w-full rounded-md border border-slate-300 bg-white px-2" value={placeId} onChange={(e) => setPlaceId(e.target.value)}>
               <option value=""><Trans>Bitte wählen</Trans></option>
               {targets.data.map((p) => (
                 <option key={p.place_id} value={p.place_id}>{`${p.name} (${formatSize(p.length, p.width, i18n.locale)})`}</option>

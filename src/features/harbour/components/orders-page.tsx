@@ -57,8 +57,8 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
         </>
       ),
     },
-    { id: 'boat_name', accessorFn: (o) => o.boat_name ?? '', meta: { label: t`Boot` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Boot`} />, cell: ({ row }) => row.original.boat_name },
-    { id: 'place_name', accessorFn: (o) => o.place_name, meta: { label: t`Liegeplatz` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Liegeplatz`} />, cell: ({ row }) => row.original.place_name },
+    { id: 'boat_name', accessorFn: (o) => o.boat_name ?? '', meta: { label: t`Boot` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Boot`} />, cell: ({ row }) => <span className="[overflow-wrap:anywhere]">{row.original.boat_name}</span> },
+    { id: 'place_name', accessorFn: (o) => o.place_name, meta: { label: t`Liegeplatz` }, header: ({ column }) => <DataTableColumnHeader column={column} title={t`Liegeplatz`} />, cell: ({ row }) => <span className="[overflow-wrap:anywhere]">{row.original.place_name}</span> },
     {
       id: 'starts_at', accessorFn: (o) => o.starts_at, meta: { label: t`Aufenthalt` },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Aufenthalt`} />,
