@@ -1,7 +1,12 @@
 import { expect, test } from '../helpers/app-test';
-import { seriousViolations } from '../helpers/axe';
 
-/** Every public route of spec section 2 (optional ids without and with a value) plus the legal pages. */
+/**
+ * Every public route of spec section 2 (optional ids without and with a value) plus the legal
+ * pages, each loaded unprefixed, under /de and under /en: the spec's heading in the right
+ * language and no console error. axe-core on these pages in both languages is the visitor's walk
+ * in a11y-routes.spec.ts (run here too until ADR 0006, "Redundant browser work": the same pages
+ * checked twice).
+ */
 const routes: { path: string; h1: { de: string | RegExp; en: string | RegExp } }[] = [
   { path: '/', h1: { de: 'Willkommen im Hafen Düsseldorf', en: 'Welcome to Düsseldorf Harbour' } },
   { path: '/start', h1: { de: 'Willkommen im Hafen Düsseldorf', en: 'Welcome to Düsseldorf Harbour' } },
@@ -37,7 +42,7 @@ const routes: { path: string; h1: { de: string | RegExp; en: string | RegExp } }
 const nav = { de: 'Kontakt', en: 'Contact' };
 
 for (const route of routes) {
-  test(`${route.path} renders unprefixed, /de and /en in the right language, without console errors or serious a11y violations`, async ({ page, consoleErrors }) => {
+  test(`${route.path} renders unprefixed, /de and /en in the right language, without console errors`, async ({ page, consoleErrors }) => {
     for (const prefix of ['', '/de', '/en'] as const) {
       const locale = prefix === '/en' ? 'en' : 'de';
       const url = prefix ? (route.path === '/' ? prefix : prefix + route.path) : route.path;
@@ -46,8 +51,6 @@ for (const route of routes) {
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(route.h1[locale]);
         await expect(page.locator('html')).toHaveAttribute('lang', locale);
         await expect(page.getByRole('navigation', { name: locale === 'en' ? 'Main navigation' : 'Hauptnavigation' }).getByRole('link', { name: nav[locale] })).toBeVisible();
-        // axe-core on every public page in both languages: no serious or critical violation.
-        if (prefix) expect(await seriousViolations(page)).toEqual([]);
         await page.waitForLoadState('networkidle');
         expect(consoleErrors).toEqual([]);
       });

@@ -8,14 +8,16 @@
  *      sidebar) covers a piece of content (text, an image, a control) at the top of the page or
  *      after scrolling to the end, where no scrolling can bring it out;
  *  (c) any console error or uncaught page error while the route loads or is resized.
- * Each route is loaded once per persona and language; the same page is then resized through the
- * four widths (after each resize the layout settles: transitions end, the size stops changing).
- * Routes a persona may not open are checked as what the persona gets there (login or 404 page).
+ * Each route is loaded once per persona and language. The routes the persona's walk measures
+ * (measuredBy in routes-helpers.ts: its own pages and one login or 404 page) are then resized
+ * through the four widths (after each resize the layout settles: transitions end, the size stops
+ * changing); on every other route the walk checks what the persona gets (page, login or 404)
+ * and the console. Every route is measured by at least one persona.
  * The route walk is shared with a11y-routes.spec.ts (routes-helpers.ts).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
-import { expected, localeUrl, outcomeOf, routePaths, routePersonas, seededIds, settle, visit, type Ids } from './routes-helpers.ts';
+import { expected, localeUrl, measuredBy, outcomeOf, routePaths, routePersonas, seededIds, settle, visit, type Ids } from './routes-helpers.ts';
 
 /** The widths, each with a usual screen height at that width (small phone, phone, tablet, laptop). */
 const SIZES = [
@@ -211,6 +213,7 @@ test('the guard walks the whole route tree', () => {
   expect(paths).toContain('/start/booking');
   expect(paths).toContain('/account/admin/orders/$id');
   expect(groupsOf(paths, GROUPS).flat()).toEqual(paths);
+  expect(paths.filter((p) => !routePersonas.some((who) => measuredBy(who, p, paths)))).toEqual([]);
 });
 
 /** The browser of the walk: the desktop kind (no touch emulation) at every width, as the same page is resized. */
@@ -262,7 +265,12 @@ for (const who of routePersonas) {
             const url = localeUrl(locale, path, ids);
             const before = consoleErrors.length;
             const started = Date.now();
-            problems.push(...(await guardRoute(page, url, i === 0 || process.env.GUARDS_RELOAD === '1')));
+            const first = i === 0 || process.env.GUARDS_RELOAD === '1';
+            if (measuredBy(who, path, paths)) problems.push(...(await guardRoute(page, url, first)));
+            else {
+              await visit(page, url, first);
+              await settle(page);
+            }
             const { outcome, h1 } = await outcomeOf(page, path);
             expect.soft(outcome, `${who} ${url} (h1 "${h1}")`).toBe(expected(who, path));
             for (const e of consoleErrors.slice(before)) problems.push(`${url}: console error: ${e}`);

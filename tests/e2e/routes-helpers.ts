@@ -104,6 +104,36 @@ export function expected(persona: PersonaName | 'visitor', path: string): Outcom
   return 'page';
 }
 
+/**
+ * The routes whose layout and accessibility a persona's walk measures: the pages that persona is
+ * the one to see, plus one stand-in page of each kind it also gets. Every other route is still
+ * opened and its outcome (page, login, 404) and console checked, but not measured again: the
+ * login page a visitor gets on 42 account routes, the 404 page a customer gets on 35 back-office
+ * routes, and the public pages under a signed-in header are the same pages each time (ADR 0006,
+ * "Redundant browser work").
+ * - visitor: the public pages, and the login page (the first /account route);
+ * - customer: the account pages, a public page under the signed-in header (/start), and the 404
+ *   page (the first back-office route);
+ * - harbour staff: the back-office pages staff may open, their /account, and the 404 page of an
+ *   admin-only route;
+ * - admin: the admin-only back-office pages.
+ */
+export function measuredBy(persona: RoutePersona, path: string, paths: readonly string[]): boolean {
+  const under = (p: string, prefix: string) => p === prefix || p.startsWith(`${prefix}/`);
+  const first = (pick: (p: string) => boolean) => paths.find(pick) === path;
+  const backOffice = (p: string) => under(p, '/account/admin');
+  switch (persona) {
+    case 'visitor':
+      return !under(path, '/account') || first((p) => under(p, '/account'));
+    case 'customer':
+      return (under(path, '/account') && !backOffice(path)) || path === '/start' || first(backOffice);
+    case 'harbour':
+      return (backOffice(path) && !adminOnly(path)) || path === '/account' || first((p) => backOffice(p) && adminOnly(p));
+    case 'admin':
+      return backOffice(path) && adminOnly(path);
+  }
+}
+
 /** What the page shows now, from its h1 and URL. */
 export async function outcomeOf(page: Page, path: string): Promise<{ outcome: Outcome; h1: string }> {
   const h1 = (await page.getByRole('heading', { level: 1 }).first().textContent())?.trim() ?? '';
