@@ -90,6 +90,10 @@ test.describe('sale codes', () => {
 
       await row.getByRole('button', { name: `${code} löschen` }).click();
       await page.getByRole('alertdialog', { name: 'Code löschen' }).getByRole('button', { name: 'Löschen' }).click();
+      // The dialog closes once the database has answered (while it is open the table is hidden
+      // from the accessibility tree, so the row "disappears" at once: not the state to wait for).
+      await expect(page.getByRole('alertdialog')).toHaveCount(0);
+      await expect(page.getByText(`Der Code ${code} wurde gelöscht.`)).toBeVisible();
       await expect(row).toHaveCount(0);
       expect((await db.from('sale_codes').select('id').eq('id', created!.id)).data).toEqual([]);
 
