@@ -93,11 +93,13 @@ export function localeUrl(locale: 'de' | 'en', path: string, ids: Ids): string {
 
 export type Outcome = 'page' | 'login' | '404';
 
+/** Whether a path is the prefix or below it. */
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
 /** What a persona gets on a route: the page, the login page (visitor on /account) or the 404 page. */
 export function expected(persona: PersonaName | 'visitor', path: string): Outcome {
-  const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
-  if (persona === 'visitor') return under('/account') ? 'login' : 'page';
-  if (under('/account/admin')) {
+  if (persona === 'visitor') return under(path, '/account') ? 'login' : 'page';
+  if (under(path, '/account/admin')) {
     if (persona === 'customer') return '404';
     if (persona === 'harbour' && adminOnly(path)) return '404';
   }
@@ -119,7 +121,6 @@ export function expected(persona: PersonaName | 'visitor', path: string): Outcom
  * - admin: the admin-only back-office pages.
  */
 export function measuredBy(persona: RoutePersona, path: string, paths: readonly string[]): boolean {
-  const under = (p: string, prefix: string) => p === prefix || p.startsWith(`${prefix}/`);
   const first = (pick: (p: string) => boolean) => paths.find(pick) === path;
   const backOffice = (p: string) => under(p, '/account/admin');
   switch (persona) {
