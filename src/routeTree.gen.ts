@@ -27,6 +27,8 @@ import { Route as Char123LocaleChar125AuthMfaRouteImport } from './routes/{-$loc
 import { Route as Char123LocaleChar125AuthPasswordForgottenRouteImport } from './routes/{-$locale}/auth/password-forgotten'
 import { Route as Char123LocaleChar125AuthRegisterRouteImport } from './routes/{-$locale}/auth/register'
 import { Route as Char123LocaleChar125AuthResetPasswordRouteImport } from './routes/{-$locale}/auth/reset-password'
+import { Route as Char123LocaleChar125NewsIndexRouteImport } from './routes/{-$locale}/news/index'
+import { Route as Char123LocaleChar125NewsIdRouteImport } from './routes/{-$locale}/news/$id'
 import { Route as Char123LocaleChar125ServiceIndexRouteImport } from './routes/{-$locale}/service/index'
 import { Route as Char123LocaleChar125ServiceCareDieselRouteImport } from './routes/{-$locale}/service/care-diesel'
 import { Route as Char123LocaleChar125ServiceCharterRouteImport } from './routes/{-$locale}/service/charter'
@@ -199,6 +201,18 @@ const Char123LocaleChar125AuthResetPasswordRoute =
     id: '/reset-password',
     path: '/reset-password',
     getParentRoute: () => Char123LocaleChar125AuthRouteRoute,
+  } as any)
+const Char123LocaleChar125NewsIndexRoute =
+  Char123LocaleChar125NewsIndexRouteImport.update({
+    id: '/news/',
+    path: '/news/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125NewsIdRoute =
+  Char123LocaleChar125NewsIdRouteImport.update({
+    id: '/news/$id',
+    path: '/news/$id',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
 const Char123LocaleChar125ServiceIndexRoute =
   Char123LocaleChar125ServiceIndexRouteImport.update({
@@ -610,6 +624,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
   '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
   '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
+  '/{-$locale}/news/$id': typeof Char123LocaleChar125NewsIdRoute
   '/{-$locale}/service/care-diesel': typeof Char123LocaleChar125ServiceCareDieselRoute
   '/{-$locale}/service/charter': typeof Char123LocaleChar125ServiceCharterRoute
   '/{-$locale}/service/door-code': typeof Char123LocaleChar125ServiceDoorCodeRoute
@@ -622,6 +637,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/service/wifi': typeof Char123LocaleChar125ServiceWifiRoute
   '/{-$locale}/start/prices': typeof Char123LocaleChar125StartPricesRoute
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
+  '/{-$locale}/news/': typeof Char123LocaleChar125NewsIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/applications': typeof Char123LocaleChar125AccountAdminApplicationsRouteRouteWithChildren
@@ -691,6 +707,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
   '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
   '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
+  '/{-$locale}/news/$id': typeof Char123LocaleChar125NewsIdRoute
   '/{-$locale}/service/care-diesel': typeof Char123LocaleChar125ServiceCareDieselRoute
   '/{-$locale}/service/charter': typeof Char123LocaleChar125ServiceCharterRoute
   '/{-$locale}/service/door-code': typeof Char123LocaleChar125ServiceDoorCodeRoute
@@ -703,6 +720,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/service/wifi': typeof Char123LocaleChar125ServiceWifiRoute
   '/{-$locale}/start/prices': typeof Char123LocaleChar125StartPricesRoute
   '/{-$locale}/account': typeof Char123LocaleChar125AccountIndexRoute
+  '/{-$locale}/news': typeof Char123LocaleChar125NewsIndexRoute
   '/{-$locale}/service': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/audit': typeof Char123LocaleChar125AccountAdminAuditRoute
@@ -770,6 +788,7 @@ export interface FileRoutesById {
   '/{-$locale}/auth/password-forgotten': typeof Char123LocaleChar125AuthPasswordForgottenRoute
   '/{-$locale}/auth/register': typeof Char123LocaleChar125AuthRegisterRoute
   '/{-$locale}/auth/reset-password': typeof Char123LocaleChar125AuthResetPasswordRoute
+  '/{-$locale}/news/$id': typeof Char123LocaleChar125NewsIdRoute
   '/{-$locale}/service/care-diesel': typeof Char123LocaleChar125ServiceCareDieselRoute
   '/{-$locale}/service/charter': typeof Char123LocaleChar125ServiceCharterRoute
   '/{-$locale}/service/door-code': typeof Char123LocaleChar125ServiceDoorCodeRoute
@@ -782,6 +801,7 @@ export interface FileRoutesById {
   '/{-$locale}/service/wifi': typeof Char123LocaleChar125ServiceWifiRoute
   '/{-$locale}/start/prices': typeof Char123LocaleChar125StartPricesRoute
   '/{-$locale}/account/': typeof Char123LocaleChar125AccountIndexRoute
+  '/{-$locale}/news/': typeof Char123LocaleChar125NewsIndexRoute
   '/{-$locale}/service/': typeof Char123LocaleChar125ServiceIndexRoute
   '/{-$locale}/start/': typeof Char123LocaleChar125StartIndexRoute
   '/{-$locale}/account/admin/applications': typeof Char123LocaleChar125AccountAdminApplicationsRouteRouteWithChildren
@@ -856,6 +876,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/auth/password-forgotten'
     | '/{-$locale}/auth/register'
     | '/{-$locale}/auth/reset-password'
+    | '/{-$locale}/news/$id'
     | '/{-$locale}/service/care-diesel'
     | '/{-$locale}/service/charter'
     | '/{-$locale}/service/door-code'
@@ -868,6 +889,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/service/wifi'
     | '/{-$locale}/start/prices'
     | '/{-$locale}/account/'
+    | '/{-$locale}/news/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
     | '/{-$locale}/account/admin/applications'
@@ -937,6 +959,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/auth/password-forgotten'
     | '/{-$locale}/auth/register'
     | '/{-$locale}/auth/reset-password'
+    | '/{-$locale}/news/$id'
     | '/{-$locale}/service/care-diesel'
     | '/{-$locale}/service/charter'
     | '/{-$locale}/service/door-code'
@@ -949,6 +972,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/service/wifi'
     | '/{-$locale}/start/prices'
     | '/{-$locale}/account'
+    | '/{-$locale}/news'
     | '/{-$locale}/service'
     | '/{-$locale}/start'
     | '/{-$locale}/account/admin/audit'
@@ -1015,6 +1039,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/auth/password-forgotten'
     | '/{-$locale}/auth/register'
     | '/{-$locale}/auth/reset-password'
+    | '/{-$locale}/news/$id'
     | '/{-$locale}/service/care-diesel'
     | '/{-$locale}/service/charter'
     | '/{-$locale}/service/door-code'
@@ -1027,6 +1052,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/service/wifi'
     | '/{-$locale}/start/prices'
     | '/{-$locale}/account/'
+    | '/{-$locale}/news/'
     | '/{-$locale}/service/'
     | '/{-$locale}/start/'
     | '/{-$locale}/account/admin/applications'
@@ -1213,6 +1239,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/auth/reset-password'
       preLoaderRoute: typeof Char123LocaleChar125AuthResetPasswordRouteImport
       parentRoute: typeof Char123LocaleChar125AuthRouteRoute
+    }
+    '/{-$locale}/news/': {
+      id: '/{-$locale}/news/'
+      path: '/news'
+      fullPath: '/{-$locale}/news/'
+      preLoaderRoute: typeof Char123LocaleChar125NewsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/news/$id': {
+      id: '/{-$locale}/news/$id'
+      path: '/news/$id'
+      fullPath: '/{-$locale}/news/$id'
+      preLoaderRoute: typeof Char123LocaleChar125NewsIdRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
     }
     '/{-$locale}/service/': {
       id: '/{-$locale}/service/'
@@ -1943,6 +1983,7 @@ interface Char123LocaleChar125RouteRouteChildren {
   Char123LocaleChar125TermsRoute: typeof Char123LocaleChar125TermsRoute
   Char123LocaleChar125VertragRoute: typeof Char123LocaleChar125VertragRoute
   Char123LocaleChar125IndexRoute: typeof Char123LocaleChar125IndexRoute
+  Char123LocaleChar125NewsIdRoute: typeof Char123LocaleChar125NewsIdRoute
   Char123LocaleChar125ServiceCareDieselRoute: typeof Char123LocaleChar125ServiceCareDieselRoute
   Char123LocaleChar125ServiceCharterRoute: typeof Char123LocaleChar125ServiceCharterRoute
   Char123LocaleChar125ServiceDoorCodeRoute: typeof Char123LocaleChar125ServiceDoorCodeRoute
@@ -1954,6 +1995,7 @@ interface Char123LocaleChar125RouteRouteChildren {
   Char123LocaleChar125ServiceSkipperTrainingRoute: typeof Char123LocaleChar125ServiceSkipperTrainingRoute
   Char123LocaleChar125ServiceWifiRoute: typeof Char123LocaleChar125ServiceWifiRoute
   Char123LocaleChar125StartPricesRoute: typeof Char123LocaleChar125StartPricesRoute
+  Char123LocaleChar125NewsIndexRoute: typeof Char123LocaleChar125NewsIndexRoute
   Char123LocaleChar125ServiceIndexRoute: typeof Char123LocaleChar125ServiceIndexRoute
   Char123LocaleChar125StartIndexRoute: typeof Char123LocaleChar125StartIndexRoute
   Char123LocaleChar125OrderChar123IdChar125CheckInRoute: typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -1976,6 +2018,7 @@ const Char123LocaleChar125RouteRouteChildren: Char123LocaleChar125RouteRouteChil
     Char123LocaleChar125TermsRoute: Char123LocaleChar125TermsRoute,
     Char123LocaleChar125VertragRoute: Char123LocaleChar125VertragRoute,
     Char123LocaleChar125IndexRoute: Char123LocaleChar125IndexRoute,
+    Char123LocaleChar125NewsIdRoute: Char123LocaleChar125NewsIdRoute,
     Char123LocaleChar125ServiceCareDieselRoute:
       Char123LocaleChar125ServiceCareDieselRoute,
     Char123LocaleChar125ServiceCharterRoute:
@@ -1994,6 +2037,7 @@ const Char123LocaleChar125RouteRouteChildren: Char123LocaleChar125RouteRouteChil
       Char123LocaleChar125ServiceSkipperTrainingRoute,
     Char123LocaleChar125ServiceWifiRoute: Char123LocaleChar125ServiceWifiRoute,
     Char123LocaleChar125StartPricesRoute: Char123LocaleChar125StartPricesRoute,
+    Char123LocaleChar125NewsIndexRoute: Char123LocaleChar125NewsIndexRoute,
     Char123LocaleChar125ServiceIndexRoute:
       Char123LocaleChar125ServiceIndexRoute,
     Char123LocaleChar125StartIndexRoute: Char123LocaleChar125StartIndexRoute,

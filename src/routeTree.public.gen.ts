@@ -15,6 +15,8 @@ import { Route as Char123LocaleChar125ImpressumRouteImport } from './routes/{-$l
 import { Route as Char123LocaleChar125PrivacyRouteImport } from './routes/{-$locale}/privacy'
 import { Route as Char123LocaleChar125TermsRouteImport } from './routes/{-$locale}/terms'
 import { Route as Char123LocaleChar125VertragRouteImport } from './routes/{-$locale}/vertrag'
+import { Route as Char123LocaleChar125NewsIndexRouteImport } from './routes/{-$locale}/news/index'
+import { Route as Char123LocaleChar125NewsIdRouteImport } from './routes/{-$locale}/news/$id'
 import { Route as Char123LocaleChar125ServiceIndexRouteImport } from './routes/{-$locale}/service/index'
 import { Route as Char123LocaleChar125ServiceCareDieselRouteImport } from './routes/{-$locale}/service/care-diesel'
 import { Route as Char123LocaleChar125ServiceCharterRouteImport } from './routes/{-$locale}/service/charter'
@@ -77,6 +79,18 @@ const Char123LocaleChar125TermsRoute = Char123LocaleChar125TermsRouteImport.upda
 const Char123LocaleChar125VertragRoute = Char123LocaleChar125VertragRouteImport.update({
     id: '/vertrag',
     path: '/vertrag',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+
+const Char123LocaleChar125NewsIndexRoute = Char123LocaleChar125NewsIndexRouteImport.update({
+    id: '/news/',
+    path: '/news/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+
+const Char123LocaleChar125NewsIdRoute = Char123LocaleChar125NewsIdRouteImport.update({
+    id: '/news/$id',
+    path: '/news/$id',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
 
@@ -178,6 +192,7 @@ const Char123LocaleChar125RouteRouteChildren = {
   Char123LocaleChar125TermsRoute: Char123LocaleChar125TermsRoute,
   Char123LocaleChar125VertragRoute: Char123LocaleChar125VertragRoute,
   Char123LocaleChar125IndexRoute: Char123LocaleChar125IndexRoute,
+  Char123LocaleChar125NewsIdRoute: Char123LocaleChar125NewsIdRoute,
   Char123LocaleChar125ServiceCareDieselRoute: Char123LocaleChar125ServiceCareDieselRoute,
   Char123LocaleChar125ServiceCharterRoute: Char123LocaleChar125ServiceCharterRoute,
   Char123LocaleChar125ServiceDoorCodeRoute: Char123LocaleChar125ServiceDoorCodeRoute,
@@ -189,6 +204,7 @@ const Char123LocaleChar125RouteRouteChildren = {
   Char123LocaleChar125ServiceSkipperTrainingRoute: Char123LocaleChar125ServiceSkipperTrainingRoute,
   Char123LocaleChar125ServiceWifiRoute: Char123LocaleChar125ServiceWifiRoute,
   Char123LocaleChar125StartPricesRoute: Char123LocaleChar125StartPricesRoute,
+  Char123LocaleChar125NewsIndexRoute: Char123LocaleChar125NewsIndexRoute,
   Char123LocaleChar125ServiceIndexRoute: Char123LocaleChar125ServiceIndexRoute,
   Char123LocaleChar125StartIndexRoute: Char123LocaleChar125StartIndexRoute,
   Char123LocaleChar125StartBookingIndexRoute: Char123LocaleChar125StartBookingIndexRoute,

@@ -50,5 +50,5 @@ insert into private.app_settings (key, value) values
   ('invoice_tax_number', '133/8150/8159'),
   ('invoice_iban', 'DE02120300000000202051'),
   ('invoice_bic', 'BYLADEM1001'),
-  ('invoice_phone', '+49 211 0000000')
+  ('invoice_phone', '+49 211 1234560')
 on conflict (key) do nothing;

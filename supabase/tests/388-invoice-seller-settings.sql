@@ -3,9 +3,13 @@
 -- format (ISO 9362), country code, VAT id or tax number required; a saved value is stamped on
 -- the next document, an issued one keeps its issuer; an empty optional value removes the setting.
 begin;
-select plan(17);
+select plan(18);
 select tests.create_user('harbour', array['harbor']);
 select tests.create_user('admin', array['admin']);
+
+-- Issue 40 item 12: the demo harbour's invoices give the office's phone, as its pages do.
+select is(private.setting('invoice_phone'), (select h.contact_phone from public.harbour_settings h where h.id = 1),
+  'the invoice phone is the phone the public pages show');
 
 select ok(private.iban_valid('DE02120300000000202051'), 'a valid German IBAN');
 select ok(not private.iban_valid('DE02120300000000202052'), 'a wrong check digit is refused');

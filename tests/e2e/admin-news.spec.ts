@@ -75,11 +75,22 @@ test.describe('admin news', () => {
     const imageUrl = `${apiUrl}/storage/v1/object/public/news-images/${stored!.image_path}`;
     expect((await fetch(imageUrl)).status).toBe(200);
 
-    // Guests see it on the start page (in German and in English).
+    // Guests see it on the start page (in German and in English), and its card leads to the whole
+    // item: the long text, the title image and its event day.
     await page.goto('/de/start');
-    await expect(page.getByText(title)).toBeVisible();
+    await page.getByRole('link', { name: title, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/de/news/${first!.id}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(page.getByText('Ab 18 Uhr spielt die Hafenkapelle.')).toBeVisible();
+    await expect(page.locator('main img')).toHaveAttribute('src', imageUrl);
+    await expect(page.getByText('Termine:')).toBeAttached();
+    await page.getByRole('link', { name: 'Alle Neuigkeiten' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Neuigkeiten');
+    await expect(page.getByRole('link', { name: `Weiterlesen: ${title}` })).toBeVisible();
     await page.goto('/en/start');
-    await expect(page.getByText(stored!.title_en)).toBeVisible();
+    await page.getByRole('link', { name: stored!.title_en, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(stored!.title_en);
+    await expect(page.getByText('The harbour band plays from 6 pm.')).toBeVisible();
 
     // Delete through the dialog: the image goes first, then the row.
     await page.goto('/de/account/admin/news');
@@ -111,5 +122,12 @@ test.describe('admin news', () => {
     await expect(page.getByRole('alert')).toHaveText('This news item does not exist (any more).');
     await page.goto('/en/account/admin/news/not-a-uuid/edit');
     await expect(page.getByRole('alert')).toHaveText('This news item does not exist (any more).');
+    // A guest's news page of an item that ended (seeded: the season opening), or of none, is the 404 page.
+    const admin = await clientAs('admin');
+    const { data: ended } = await admin.from('news').select('id').eq('title', 'Saisoneröffnung').single();
+    for (const id of [ended!.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      await page.goto(`/en/news/${id}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Not Found');
+    }
   });
 });

@@ -68,7 +68,7 @@ test.describe('admin reports', () => {
     for (const [i, r] of countries.body.entries()) {
       await expect(countryTable.locator('tbody tr').nth(i).locator('td')).toHaveText([r.country ?? 'Nicht angegeben', int(r.orders), int(r.guests), int(r.nights), euro(cents(r.gross_cents), 'de')]);
     }
-    const codeTable = page.getByRole('region', { name: 'Nutzung der Verkaufscodes' }).getByRole('table');
+    const codeTable = page.getByRole('region', { name: 'Nutzung der Aktionscodes' }).getByRole('table');
     await expect(codeTable.locator('tbody tr')).toHaveCount(codes.body.length);
     for (const [i, r] of codes.body.entries()) {
       await expect(codeTable.locator('tbody tr').nth(i).locator('td')).toHaveText([r.code, int(r.orders), int(r.nights), euro(cents(r.discount_cents), 'de'), euro(cents(r.net_cents), 'de')]);

@@ -71,7 +71,7 @@ test.describe('a guest booking at 390 px: summary and confirmation page', () => 
   test.describe.configure({ timeout: 120_000 });
   for (const [locale, x] of [
     ['de', { code: 'Aktionscode (optional)', apply: 'Einlösen', invalid: 'Dieser Aktionscode ist nicht gültig.', office: /Hafenbüro/g, cancel: 'Buchung stornieren', dialog: 'Buchung stornieren?', size: 'Seeschwalbe, 8,4 × 2,9 m' }],
-    ['en', { code: 'Sale code (optional)', apply: 'Apply', invalid: 'This sale code is not valid.', office: /harbour office/g, cancel: 'Cancel booking', dialog: 'Cancel this booking?', size: 'Seeschwalbe, 8.4 × 2.9 m' }],
+    ['en', { code: 'Promo code (optional)', apply: 'Apply', invalid: 'This promo code is not valid.', office: /harbour office/g, cancel: 'Cancel booking', dialog: 'Cancel this booking?', size: 'Seeschwalbe, 8.4 × 2.9 m' }],
   ] as const) {
     test(`sale code message goes with the cleared field, payment at the office said once, nothing wider than the screen (${locale})`, async ({ page }) => {
       await page.setViewportSize({ width: 390, height: 844 });

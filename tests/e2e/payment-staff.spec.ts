@@ -348,7 +348,7 @@ test.describe('payment modes', () => {
     // In English the stored choice shows; put it back for the other suites.
     await page.goto('/en/account/admin/settings');
     const en = page.getByRole('region', { name: 'How bookings are paid' });
-    const fairEn = en.getByRole('radiogroup', { name: 'Fair boater berth' });
+    const fairEn = en.getByRole('radiogroup', { name: 'Fair berth' });
     await expect(fairEn.getByRole('radio', { name: /Online in advance/ })).toBeChecked();
     await fairEn.getByRole('radio', { name: /Online or at the harbour office/ }).click();
     await en.getByRole('button', { name: 'Save payment settings' }).click();
@@ -361,7 +361,7 @@ test.describe('payment modes', () => {
     const customer = await clientAs('customer');
     await page.goto('/en/account/admin/settings');
     const section = page.getByRole('region', { name: 'How bookings are paid' });
-    await section.getByRole('radiogroup', { name: 'Fair boater berth' }).getByRole('radio', { name: /Online in advance/ }).click();
+    await section.getByRole('radiogroup', { name: 'Fair berth' }).getByRole('radio', { name: /Online in advance/ }).click();
     const hold = section.getByLabel('Hold time until online payment (minutes)');
     await expect(hold).toHaveValue('60');
     await hold.fill('10');
@@ -378,7 +378,7 @@ test.describe('payment modes', () => {
       const arrival = fairs![0].starts_on as string;
       const departure = new Date(Date.parse(`${arrival}T12:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
       await page.goto('/en/start/booking');
-      await page.getByRole('radio', { name: /^Fair boater berth/ }).click();
+      await page.getByRole('radio', { name: /^Fair berth/ }).click();
       await fillBerthData(page, 'en', { arrival, departure, length: '6.5', width: '2.4', boat: `Messe ${run}` });
       await chooseFirstBerth(page, 'en');
       await expect(page.getByTestId('payment-terms')).toHaveText(

@@ -14,7 +14,7 @@ const start = {
     service: 'Service',
   },
   en: {
-    h1: 'Welcome to Düsseldorf Harbour',
+    h1: 'Welcome to Hafen Düsseldorf',
     lead: 'Berths on the Rhine for a night, a day or the whole season – in the middle of Düsseldorf, a few minutes from the old town.',
     nav: 'Main navigation',
     service: 'Service',
@@ -99,7 +99,7 @@ test('every prerendered page is served for its path in its language; other paths
     ['/de/start/booking', 'de', 'Liegeplatz buchen'],
     ['/en/start/booking', 'en', 'Book a berth'],
     ['/start/booking', 'de', 'Liegeplatz buchen'],
-    ['/en/start/', 'en', 'Welcome to Düsseldorf Harbour'],
+    ['/en/start/', 'en', 'Welcome to Hafen Düsseldorf'],
   ];
   for (const [path, lang, h1] of pages) {
     const html = await (await request.get(path)).text();

@@ -8,8 +8,8 @@ import { expect, test } from '../helpers/app-test';
  * checked twice).
  */
 const routes: { path: string; h1: { de: string | RegExp; en: string | RegExp } }[] = [
-  { path: '/', h1: { de: 'Willkommen im Hafen Düsseldorf', en: 'Welcome to Düsseldorf Harbour' } },
-  { path: '/start', h1: { de: 'Willkommen im Hafen Düsseldorf', en: 'Welcome to Düsseldorf Harbour' } },
+  { path: '/', h1: { de: 'Willkommen im Hafen Düsseldorf', en: 'Welcome to Hafen Düsseldorf' } },
+  { path: '/start', h1: { de: 'Willkommen im Hafen Düsseldorf', en: 'Welcome to Hafen Düsseldorf' } },
   { path: '/start/booking', h1: { de: 'Liegeplatz buchen', en: 'Book a berth' } },
   { path: '/start/booking/result', h1: { de: 'Liegeplatz buchen', en: 'Book a berth' } },
   { path: '/start/prices', h1: { de: 'Preise', en: 'Prices' } },

@@ -54,7 +54,7 @@ export async function seededIds(): Promise<Ids> {
   const [order, place, news, code, column] = await Promise.all([
     first('orders', `&user_id=eq.${customerId}&status=eq.confirmed&order=starts_at.desc`),
     first('places', '&archived=eq.false&order=name'),
-    first('news'),
+    first('news', '&order=ends_at.desc'),
     first('sale_codes'),
     first('additional_places'),
   ]);

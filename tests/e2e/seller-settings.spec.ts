@@ -7,7 +7,7 @@
 import { expect, test } from '../helpers/app-test';
 import { clientAs } from './admin-content-helpers.ts';
 
-const seeded = { phone: '+49 211 0000000', tax_number: '133/8150/8159', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' };
+const seeded = { phone: '+49 211 1234560', tax_number: '133/8150/8159', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' };
 
 async function restore() {
   const admin = await clientAs('admin');

@@ -22,7 +22,11 @@ function News() {
         <li key={item.id}>
           <StartCard className="h-full">
             <StartCardHeader>
-              <StartCardTitle small>{(en && item.title_en) || item.title}</StartCardTitle>
+              <StartCardTitle small>
+                <Link to="/{-$locale}/news/$id" params={{ id: item.id }} className="hover:underline focus-visible:underline">
+                  {(en && item.title_en) || item.title}
+                </Link>
+              </StartCardTitle>
             </StartCardHeader>
             <StartCardContent>
               <p className="text-sm text-slate-700">{(en && item.short_description_en) || item.short_description}</p>
@@ -96,6 +100,11 @@ export function StartPage() {
           and their height is only known then; nothing below them moves on a phone's first screen. */}
       <Section title={<span className="flex items-center gap-2"><Newspaper className="size-5" aria-hidden /><Trans>Neuigkeiten</Trans></span>}>
         <News />
+        <p>
+          <Link to="/{-$locale}/news" className="text-primary-dark underline underline-offset-4">
+            <Trans>Alle Neuigkeiten</Trans>
+          </Link>
+        </p>
       </Section>
     </Page>
   );

@@ -171,12 +171,12 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
         />
         <ReportSection
           id="sale-codes"
-          title={t`Nutzung der Verkaufscodes`}
+          title={t`Nutzung der Aktionscodes`}
           rows={data.saleCodes}
           columns={codeColumns}
-          empty={t`Keine Verkaufscodes angelegt.`}
+          empty={t`Keine Aktionscodes angelegt.`}
           filename={file(t`verkaufscodes`)}
-          chart={<BarChart title={t`Buchungen je Verkaufscode`} description={t`Balken je Code mit der Zahl der Buchungen, die ihn genutzt haben.`} rows={data.saleCodes.map((r) => ({ label: r.code, segments: [{ value: r.orders, series: 0 }], valueText: f.int(r.orders) }))} />}
+          chart={<BarChart title={t`Buchungen je Aktionscode`} description={t`Balken je Code mit der Zahl der Buchungen, die ihn genutzt haben.`} rows={data.saleCodes.map((r) => ({ label: r.code, segments: [{ value: r.orders, series: 0 }], valueText: f.int(r.orders) }))} />}
         />
         <ReportSection
           id="check-in"
@@ -197,7 +197,7 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
       <RangeForm key={`${from}/${to}`} from={from} to={to} onSubmit={onRangeChange} />
       <nav aria-label={t`Zu den Berichten`} className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
         {[
-          ['occupancy', t`Belegung`], ['revenue', t`Umsatz`], ['stay', t`Aufenthaltsdauer`], ['countries', t`Gäste nach Land`], ['sale-codes', t`Verkaufscodes`], ['check-in', t`Check-in-Quote`],
+          ['occupancy', t`Belegung`], ['revenue', t`Umsatz`], ['stay', t`Aufenthaltsdauer`], ['countries', t`Gäste nach Land`], ['sale-codes', t`Aktionscodes`], ['check-in', t`Check-in-Quote`],
         ].map(([id, label]) => (
           <a key={id} href={`#${id}`} className="text-primary-dark underline underline-offset-2">{label}</a>
         ))}
