@@ -15,8 +15,6 @@ import { Route as Char123LocaleChar125ImpressumRouteImport } from './routes/{-$l
 import { Route as Char123LocaleChar125PrivacyRouteImport } from './routes/{-$locale}/privacy'
 import { Route as Char123LocaleChar125TermsRouteImport } from './routes/{-$locale}/terms'
 import { Route as Char123LocaleChar125VertragRouteImport } from './routes/{-$locale}/vertrag'
-import { Route as Char123LocaleChar125NewsIndexRouteImport } from './routes/{-$locale}/news/index'
-import { Route as Char123LocaleChar125NewsIdRouteImport } from './routes/{-$locale}/news/$id'
 import { Route as Char123LocaleChar125ServiceIndexRouteImport } from './routes/{-$locale}/service/index'
 import { Route as Char123LocaleChar125ServiceCareDieselRouteImport } from './routes/{-$locale}/service/care-diesel'
 import { Route as Char123LocaleChar125ServiceCharterRouteImport } from './routes/{-$locale}/service/charter'
@@ -32,7 +30,7 @@ import { Route as Char123LocaleChar125StartIndexRouteImport } from './routes/{-$
 import { Route as Char123LocaleChar125StartPricesRouteImport } from './routes/{-$locale}/start/prices'
 import { Route as Char123LocaleChar125StartBookingIndexRouteImport } from './routes/{-$locale}/start/booking/index'
 import { Route as Char123LocaleChar125StartBookingResultChar123IdChar125RouteImport } from './routes/{-$locale}/start/booking/result/{-$id}'
-import { lazyAccountRoutes, lazyAuthRoutes, lazyOrderRoutes } from './router-lazy'
+import { lazyAccountRoutes, lazyAuthRoutes, lazyNewsRoutes, lazyOrderRoutes } from './router-lazy'
 
 const Char123LocaleChar125RouteRoute = Char123LocaleChar125RouteRouteImport.update({
     id: '/{-$locale}',
@@ -79,18 +77,6 @@ const Char123LocaleChar125TermsRoute = Char123LocaleChar125TermsRouteImport.upda
 const Char123LocaleChar125VertragRoute = Char123LocaleChar125VertragRouteImport.update({
     id: '/vertrag',
     path: '/vertrag',
-    getParentRoute: () => Char123LocaleChar125RouteRoute,
-  } as any)
-
-const Char123LocaleChar125NewsIndexRoute = Char123LocaleChar125NewsIndexRouteImport.update({
-    id: '/news/',
-    path: '/news/',
-    getParentRoute: () => Char123LocaleChar125RouteRoute,
-  } as any)
-
-const Char123LocaleChar125NewsIdRoute = Char123LocaleChar125NewsIdRouteImport.update({
-    id: '/news/$id',
-    path: '/news/$id',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
   } as any)
 
@@ -192,7 +178,6 @@ const Char123LocaleChar125RouteRouteChildren = {
   Char123LocaleChar125TermsRoute: Char123LocaleChar125TermsRoute,
   Char123LocaleChar125VertragRoute: Char123LocaleChar125VertragRoute,
   Char123LocaleChar125IndexRoute: Char123LocaleChar125IndexRoute,
-  Char123LocaleChar125NewsIdRoute: Char123LocaleChar125NewsIdRoute,
   Char123LocaleChar125ServiceCareDieselRoute: Char123LocaleChar125ServiceCareDieselRoute,
   Char123LocaleChar125ServiceCharterRoute: Char123LocaleChar125ServiceCharterRoute,
   Char123LocaleChar125ServiceDoorCodeRoute: Char123LocaleChar125ServiceDoorCodeRoute,
@@ -204,13 +189,13 @@ const Char123LocaleChar125RouteRouteChildren = {
   Char123LocaleChar125ServiceSkipperTrainingRoute: Char123LocaleChar125ServiceSkipperTrainingRoute,
   Char123LocaleChar125ServiceWifiRoute: Char123LocaleChar125ServiceWifiRoute,
   Char123LocaleChar125StartPricesRoute: Char123LocaleChar125StartPricesRoute,
-  Char123LocaleChar125NewsIndexRoute: Char123LocaleChar125NewsIndexRoute,
   Char123LocaleChar125ServiceIndexRoute: Char123LocaleChar125ServiceIndexRoute,
   Char123LocaleChar125StartIndexRoute: Char123LocaleChar125StartIndexRoute,
   Char123LocaleChar125StartBookingIndexRoute: Char123LocaleChar125StartBookingIndexRoute,
   Char123LocaleChar125StartBookingResultChar123IdChar125Route: Char123LocaleChar125StartBookingResultChar123IdChar125Route,
   lazyAccountRoutes,
   lazyAuthRoutes,
+  lazyNewsRoutes,
   lazyOrderRoutes,
 }
 

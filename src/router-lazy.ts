@@ -2,7 +2,7 @@ import { createRoute, redirect, type AnyRouter } from '@tanstack/react-router';
 import { Route as localeRoute } from './routes/{-$locale}/route';
 
 /**
- * The account, auth and order pages' routes, the back office's ~45 among them, load on first
+ * The account, auth, news and order pages' routes, the back office's ~45 among them, load on first
  * use (docs/decisions.md, "/start first load: routes that load on first use"). The first
  * download's route tree (routeTree.public.gen.ts, generated from routeTree.gen.ts by
  * scripts/gen-public-route-tree.mjs) has every other route, and in their place one splat per
@@ -33,9 +33,7 @@ export function loadAllRoutes(): Promise<void> {
       // A lane still in flight (the preload whose placeholder's beforeLoad got here) looks its
       // matches' routes up again by id once its beforeLoads are done: the placeholders stay
       // known by id, never matched again (the router keeps its notFoundRoute the same way).
-      for (const placeholder of [lazyAccountRoutes, lazyAuthRoutes, lazyOrderRoutes]) {
-        (target.routesById as Record<string, unknown>)[placeholder.id] ??= placeholder;
-      }
+      for (const placeholder of placeholders) (target.routesById as Record<string, unknown>)[placeholder.id] ??= placeholder;
     },
     (error: unknown) => {
       loading = undefined;
@@ -61,7 +59,10 @@ function placeholder(area: string) {
 export const lazyAccountRoutes = placeholder('account');
 export const lazyAuthRoutes = placeholder('auth');
 export const lazyOrderRoutes = placeholder('order');
+/** The news pages (/news, /news/{id}): mostly reached from /start's cards, so not in its first download. */
+export const lazyNewsRoutes = placeholder('news');
+
+const placeholders = [lazyAccountRoutes, lazyAuthRoutes, lazyNewsRoutes, lazyOrderRoutes];
 
 /** Whether a route id is one of the placeholders (the whole tree is not loaded yet). */
-export const isLazyPlaceholder = (routeId: string | undefined) =>
-  routeId === lazyAccountRoutes.id || routeId === lazyAuthRoutes.id || routeId === lazyOrderRoutes.id;
+export const isLazyPlaceholder = (routeId: string | undefined) => placeholders.some((placeholder) => placeholder.id === routeId);

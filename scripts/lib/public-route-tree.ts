@@ -1,7 +1,7 @@
 /**
  * The first download's route tree (src/routeTree.public.gen.ts): src/routeTree.gen.ts
  * (TanStack Router's generated tree) without the routes of src/routes/{-$locale}/{account,auth,
- * order}/ (the back office's among them). In their place the locale route gets one splat per
+ * news,order}/ (the back office's among them). In their place the locale route gets one splat per
  * folder (src/router-lazy.ts) that loads the whole tree when such a URL is visited
  * (docs/decisions.md, "/start first load: routes that load on first use"). Both trees use the
  * same route objects; this one only leaves some of them out.
@@ -14,7 +14,7 @@
 import ts from 'typescript';
 
 /** The folders of src/routes/{-$locale} that load on first use, and their placeholders. */
-const lazy = { account: 'lazyAccountRoutes', auth: 'lazyAuthRoutes', order: 'lazyOrderRoutes' };
+const lazy = { account: 'lazyAccountRoutes', auth: 'lazyAuthRoutes', news: 'lazyNewsRoutes', order: 'lazyOrderRoutes' };
 const lazyFolder = (specifier: string) => /^\.\/routes\/\{-\$locale\}\/([^/]+)\//.exec(specifier)?.[1];
 const isLazy = (specifier: string) => (lazyFolder(specifier) ?? '') in lazy;
 

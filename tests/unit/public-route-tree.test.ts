@@ -12,15 +12,15 @@ describe("the first download's route tree (src/routeTree.public.gen.ts)", () => 
     expect(readFileSync(resolve(root, 'src/routeTree.public.gen.ts'), 'utf8')).toBe(publicRouteTree(generated));
   });
 
-  it('has every route but those of account/, auth/ and order/, and a placeholder for each of those folders', () => {
+  it('has every route but those of account/, auth/, news/ and order/, and a placeholder for each of those folders', () => {
     const all = routeFiles(generated);
     const kept = routeFiles(publicRouteTree(generated));
-    const lazy = all.filter((file) => /^\{-\$locale\}\/(account|auth|order)\//.test(file));
+    const lazy = all.filter((file) => /^\{-\$locale\}\/(account|auth|news|order)\//.test(file));
     expect(lazy.length).toBeGreaterThan(50);
     expect(lazy.filter((file) => file.includes('/account/admin/')).length).toBeGreaterThan(40);
     expect(kept).toEqual(all.filter((file) => !lazy.includes(file)));
     expect(kept).toContain('{-$locale}/start/index');
-    expect(publicRouteTree(generated)).toMatch(/^\s+lazyAccountRoutes,\n\s+lazyAuthRoutes,\n\s+lazyOrderRoutes,\n\}/m);
+    expect(publicRouteTree(generated)).toMatch(/^\s+lazyAccountRoutes,\n\s+lazyAuthRoutes,\n\s+lazyNewsRoutes,\n\s+lazyOrderRoutes,\n\}/m);
   });
 
   it('fails loudly when the generated tree changes shape', () => {
