@@ -460,6 +460,8 @@ export type Database = {
           address_city: string
           address_postal_code: string
           address_street: string
+          cancel_fee_percent: number
+          cancel_free_hours: number
           contact_email: string
           contact_phone: string
           door_code: string
@@ -491,6 +493,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
+          cancel_fee_percent?: number
+          cancel_free_hours?: number
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -522,6 +526,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
+          cancel_fee_percent?: number
+          cancel_free_hours?: number
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -1096,6 +1102,7 @@ export type Database = {
         Row: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1122,6 +1129,7 @@ export type Database = {
         Insert: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents?: number | null
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -1148,6 +1156,7 @@ export type Database = {
         Update: {
           boat?: Json
           booking_number?: string
+          cancellation_kept_cents?: number | null
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -1984,6 +1993,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2040,6 +2050,16 @@ export type Database = {
           year: number
         }
       }
+      cancellation_policy: {
+        Args: never
+        Returns: Json
+      }
+      cancellation_quote: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: Json
+      }
       cash_day: {
         Args: {
           p_day: string
@@ -2053,6 +2073,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2168,6 +2189,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2335,6 +2357,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2458,6 +2481,12 @@ export type Database = {
           place_id: string
           long_term_start: string
         }[]
+      }
+      prepare_cancellation_refund: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: Json
       }
       prepare_deposit_refund: {
         Args: {
@@ -2767,6 +2796,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2953,6 +2983,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null

@@ -505,6 +505,7 @@ declare
   v_uid uuid := (select auth.uid());
   v_staff boolean := private.is_staff();
   v_order public.orders;
+  v_terms jsonb;
 begin
   select * into v_order from public.orders o where o.id = p_order_id for update;
   if not found or (v_order.user_id is distinct from v_uid and not v_staff) then
@@ -516,9 +517,22 @@ begin
   if not v_staff and private.now() >= v_order.starts_at then
     raise exception 'order_not_cancellable' using errcode = 'P0001', hint = 'Customers cancel before arrival.';
   end if;
-  update public.orders o set status = 'cancelled', cancelled_at = private.now()
+  -- The cancellation policy (47_cancellation_policy.sql): the terms the dialog showed, kept
+  -- share recorded in the same update (the invoice documents follow it); what goes back to the
+  -- card is recorded as one refund request under a key derived from the order, which
+  -- refund-payment sends (a retry is the same request: one refund).
+  v_terms := private.cancellation_terms(v_order, v_staff and v_order.user_id is distinct from v_uid);
+  update public.orders o set status = 'cancelled', cancelled_at = private.now(),
+         cancellation_kept_cents = (v_terms ->> 'kept_cents')::integer
    where o.id = p_order_id returning * into v_order;
   update public.place_statuses s set cancelled = true where s.order_id = p_order_id and not s.cancelled;
+  if (v_terms ->> 'back_card_cents')::integer > 0 and not (v_staff and v_order.user_id is distinct from v_uid) then
+    insert into private.refund_requests (request_key, order_id, amount_cents, payment_intent, requested_by, requested_at)
+    select private.cancellation_request_key(p_order_id), p_order_id, (v_terms ->> 'back_card_cents')::integer,
+           r.payment_intent, v_uid, private.now()
+      from private.online_refund_payment(p_order_id, (v_terms ->> 'back_card_cents')::bigint) r
+    on conflict (request_key) do nothing;
+  end if;
   return v_order;
 end
 $$;
@@ -571,7 +585,7 @@ as $$
   select private.set_guest_mail(p_notify);
   select * from private.cancel_booking(p_order_id);
 $$;
-comment on function public.cancel_booking(uuid, boolean) is 'Cancels an order and frees its berth: the owner before arrival, staff any time; staff may leave the guest''s e-mail out (p_notify = false).';
+comment on function public.cancel_booking(uuid, boolean) is 'Cancels an order and frees its berth: the owner before arrival (under the cancellation policy: the kept share recorded, the card refund of the rest recorded for refund-payment), staff any time (nothing kept); staff may leave the guest''s e-mail out (p_notify = false).';
 revoke execute on function public.cancel_booking(uuid, boolean) from anon, public;
 
 create function private.check_in(p_order_id uuid)

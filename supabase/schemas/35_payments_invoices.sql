@@ -465,21 +465,24 @@ comment on function private.stay_refunds_owed(uuid, text) is 'Cents of an online
 revoke execute on function private.stay_refunds_owed(uuid, text) from public;
 
 -- Money the harbour holds but must pay back, from an order's state and its ledger's net
--- (paid minus refunded): a second charge (more than the price), or a payment for a booking
--- that was cancelled or expired before it arrived (all of it). One rule for order_balance and
--- money_to_return; plain SQL, so the planner inlines it into money_to_return's set-based query.
+-- (paid minus refunded): a second charge (more than the price), a payment for a booking that was
+-- cancelled or expired before it arrived (all of it), or what a cancellation under the policy
+-- gives back (the net beyond the share kept, orders.cancellation_kept_cents). One rule for
+-- order_balance and money_to_return; plain SQL, so the planner inlines it into money_to_return's
+-- set-based query.
 create function private.to_refund_cents(p_status public.order_status, p_payment_status public.payment_status,
-                                        p_price_cents integer, p_net_cents bigint)
+                                        p_price_cents integer, p_net_cents bigint, p_kept_cents integer)
 returns bigint
 language sql
 immutable
 set search_path = ''
 as $$
   select case when p_status in ('cancelled', 'expired') and p_payment_status = 'pending' then greatest(p_net_cents, 0)
+              when p_status = 'cancelled' and p_kept_cents is not null then greatest(p_net_cents - p_kept_cents, 0)
               else greatest(p_net_cents - p_price_cents, 0) end::bigint
 $$;
-comment on function private.to_refund_cents(public.order_status, public.payment_status, integer, bigint) is 'Cents the harbour must pay back of an order''s net: all of it when the order ended before its payment arrived, else what exceeds the price.';
-revoke execute on function private.to_refund_cents(public.order_status, public.payment_status, integer, bigint) from public;
+comment on function private.to_refund_cents(public.order_status, public.payment_status, integer, bigint, integer) is 'Cents the harbour must pay back of an order''s net: all of it when the order ended before its payment arrived, what exceeds the share kept when it was cancelled under the policy, else what exceeds the price.';
+revoke execute on function private.to_refund_cents(public.order_status, public.payment_status, integer, bigint, integer) from public;
 
 -- What the order owes and what is to be paid back (the staff panel and the checkout read it).
 create function private.order_balance_of(p_order public.orders)
@@ -507,7 +510,10 @@ begin
                               else greatest(p_order.price_cents - v_net, 0) end,
     -- Money the harbour holds but must pay back: a second charge, or a payment for a
     -- booking that was cancelled or expired before it arrived.
-    'to_refund_cents', private.to_refund_cents(p_order.status, p_order.payment_status, p_order.price_cents, v_net),
+    -- (A cancellation's card refund on its way is not owed here: it comes back by itself.)
+    'to_refund_cents', greatest(private.to_refund_cents(p_order.status, p_order.payment_status, p_order.price_cents, v_net,
+                                                        p_order.cancellation_kept_cents)
+                                - private.cancellation_refund_in_flight(p_order.id), 0),
     'refundable_online_cents', coalesce((select sum(private.payment_refundable(p.id)) from public.payments p
       where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0),
     -- In cash or by transfer: desk payments, and what Stripe could not refund of online ones.
@@ -581,10 +587,15 @@ begin
       select o.id from public.orders o
        where o.status in ('cancelled', 'expired') and o.payment_status = 'pending'
          and exists (select 1 from public.payments p where p.order_id = o.id and p.kind = 'payment')
+      union
+      -- Cancelled under the policy with money still held (orders_cancelled_kept_idx).
+      select o.id from public.orders o
+       where o.status = 'cancelled' and o.cancellation_kept_cents is not null and o.payment_status in ('paid', 'partially_refunded')
     ), owed as (
       select o.id, o.booking_number, o.person ->> 'first_name' as first_name, o.person ->> 'last_name' as last_name,
              o.place_snapshot ->> 'name' as place_name,
-             private.to_refund_cents(o.status, o.payment_status, o.price_cents, l.net) as to_refund, l.failed, o.created_at
+             greatest(private.to_refund_cents(o.status, o.payment_status, o.price_cents, l.net, o.cancellation_kept_cents)
+                      - private.cancellation_refund_in_flight(o.id), 0) as to_refund, l.failed, o.created_at
         from candidates c
         join public.orders o on o.id = c.order_id
         -- Each candidate's ledger by its index (private.order_ledger's sums: net = payments -

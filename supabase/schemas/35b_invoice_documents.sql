@@ -510,6 +510,8 @@ revoke execute on function private.credit_invoice_document(public.orders, public
 --   * billed, but the open invoice's lines or service period differ from the order's now (a
 --     move: the berth is in the line's text; other nights; another price), or there is none:
 --     the open documents are cancelled and a new invoice is issued;
+--   * cancelled under the cancellation policy with a share kept: the share is billed (one line
+--     per VAT rate of the stay, private.cancellation_fee_lines) as a new invoice;
 --   * then what was refunded of a billed order (price minus what the ledger holds) is covered
 --     by credit notes against the open invoice (more credit than refunded, after a refund was
 --     reversed: the credit notes are cancelled and the rest credited anew).
@@ -536,18 +538,28 @@ declare
   v_recipient jsonb;
   v_small boolean;
   v_reason text;
+  v_fee boolean;
 begin
   select * into v_order from public.orders o where o.id = p_order_id for update;
   if not found then
     return;
   end if;
   v_billed := v_order.payment_status in ('paid', 'partially_refunded') and v_order.status not in ('cancelled', 'expired');
+  -- Cancelled under the policy with a share kept (47_cancellation_policy.sql): the share is
+  -- billed, as its own invoice (the stay's invoice is cancelled).
+  v_fee := v_order.status = 'cancelled' and coalesce(v_order.cancellation_kept_cents, 0) > 0
+           and v_order.payment_status in ('paid', 'partially_refunded');
   select * into v_invoice from public.invoices i
    where i.order_id = v_order.id and i.kind = 'invoice'
      and not exists (select 1 from public.invoices c where c.refers_to = i.id and c.kind = 'cancellation')
    order by i.year desc, i.number desc
    limit 1;
-  if v_billed then
+  if v_fee then
+    v_billed := true;
+    v_lines := private.cancellation_fee_lines(v_order);
+    v_from := private.berlin_date(v_order.starts_at);
+    v_to := private.berlin_date(v_order.ends_at);
+  elsif v_billed then
     v_lines := private.order_billable_lines(v_order);
     v_from := private.berlin_date(v_order.starts_at);
     v_to := private.berlin_date(v_order.ends_at);
@@ -556,7 +568,8 @@ begin
      and v_invoice.service_from = v_from and v_invoice.service_to = v_to then
     null; -- the open invoice still says what the order bills
   elsif v_invoice.id is not null or v_billed then
-    v_reason := case when v_billed then 'changed'
+    v_reason := case when v_fee then 'cancelled'
+                     when v_billed then 'changed'
                      when v_order.payment_status = 'refunded' then 'refunded'
                      else 'cancelled' end;
     -- Cancel every open document, credit notes first, newest first.

@@ -20,6 +20,9 @@
  * ledger and the order's status follow Stripe's refund events through stripe-webhook, not this
  * answer.
  *
+ * A guest's cancellation (body {cancellation_of: order id}): the card refund cancel_booking
+ * recorded, the owner may send it (refundCancellation below).
+ *
  * A deposit paid online (body {order_extra_id}): public.prepare_deposit_refund takes the
  * deposit back (it no longer bills; the guest is mailed) and names the payment intent and the
  * amount; the refund carries metadata deposit_return and order_extra_id, so the webhook records
@@ -49,6 +52,7 @@ serve(async (req) => {
   if (start instanceof Response) return start;
   const { user, body } = start;
   if (body?.order_extra_id !== undefined) return refundDeposit(body.order_extra_id, user);
+  if (body?.cancellation_of !== undefined) return refundCancellation(body.cancellation_of, user);
   const orderId = body?.order_id;
   const amount = body?.amount_cents;
   const requestKey = body?.idempotency_key;
@@ -90,6 +94,44 @@ serve(async (req) => {
     return json(failure.status, failure.body);
   }
 });
+
+/**
+ * What a guest's cancellation gives back of an online payment (issue 40, ADR 0010): cancel_booking
+ * recorded it as one refund request under a key derived from the order; the owner's page (or
+ * staff) sends it here, as often as it likes: public.prepare_cancellation_refund answers the same
+ * request every time (Stripe's Idempotency-Key refund-<key>; once the refund is known, that refund
+ * is read, never a new one made). Nothing to refund: 200 {refund_id: null}. After 15 minutes
+ * without a refund it is refused (409 request_key_expired): the office pays it back.
+ */
+async function refundCancellation(orderId: unknown, user: { token: string; userId: string }): Promise<Response> {
+  if (typeof orderId !== 'string' || !UUID.test(orderId)) return json(400, { error: 'invalid_request' });
+  const prepared = await rpc<{ amount_cents: number | null; payment_intent?: string; refund_id?: string | null; request_key?: string; idempotency_key?: string }>(
+    'prepare_cancellation_refund', { p_order_id: orderId }, user.token);
+  if (!prepared.ok) return refusal(prepared);
+  const { amount_cents: amount, payment_intent: paymentIntent, refund_id: knownRefund, request_key: requestKey, idempotency_key: idempotencyKey } = prepared.data;
+  if (!amount || !paymentIntent || !requestKey || !idempotencyKey) return json(200, { refund_id: null, status: 'nothing_to_refund' });
+  const stripe = stripeOrUnavailable();
+  if (stripe instanceof Response) return stripe;
+  try {
+    if (knownRefund) {
+      const refund = await stripe.refunds.retrieve(knownRefund);
+      return json(200, { refund_id: refund.id, status: refund.status });
+    }
+    const refund = await stripe.refunds.create(
+      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId, request_key: requestKey, cancellation: 'true' } },
+      { idempotencyKey },
+    );
+    const noted = await rpc('note_online_refund_requested', { p_payment_intent: paymentIntent, p_refund_id: refund.id, p_amount_cents: amount, p_request_key: requestKey }, 'service_role');
+    if (!noted.ok) console.error('refund-payment: could not note the cancellation refund', noted.error);
+    return json(200, { refund_id: refund.id, status: refund.status });
+  } catch (error) {
+    const failure = stripeFailure(error);
+    if (!failure) throw error;
+    console.error('refund-payment: Stripe refused the cancellation refund', failure.body);
+    if (failure.body.stripe_code === 'idempotency_key_in_use') return json(409, { error: 'refund_in_progress' });
+    return json(failure.status, failure.body);
+  }
+}
 
 /** A returned deposit paid online goes back to the card through Stripe (issue 21). */
 async function refundDeposit(orderExtraId: unknown, user: { token: string; userId: string }): Promise<Response> {

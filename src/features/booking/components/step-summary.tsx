@@ -21,6 +21,7 @@ import { updateFlow } from '../hooks/use-booking-flow';
 import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
 import { personSchema, storedPersonFields, type PersonValues } from '../schemas/person';
 import { storePerson } from './person-draft';
+import { CancellationPolicyNote } from './cancellation-policy-note';
 
 /**
  * Step 5, summary: person form, boat, berth, dates, the price from quote_booking, a sale code,
@@ -149,6 +150,7 @@ export function StepSummary({
           {quote.isError && <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>}
           {quote.data ? <PriceBreakdown quote={quote.data} /> : quote.isPending && <p role="status"><Trans>Preis wird berechnet …</Trans></p>}
           {terms.data && <PaymentTermsNote terms={terms.data} />}
+          <CancellationPolicyNote />
         </Section>
 
         <FormField control={form.control} name="acceptTerms" render={({ field }) => (

@@ -369,7 +369,7 @@ export function OrderDetailPage({ id }: { id: string }) {
         <FactList items={[
           { label: t`Zahlungsstatus`, value: paymentLabel(o.payment_status) },
           ...(o.payment_status !== 'pending' && (o as { payment_id?: string | null }).payment_id ? [{ label: t`Zahlungsreferenz`, value: (o as { payment_id?: string | null }).payment_id }] : []),
-          { label: t`Rechnung`, value: d.invoice ? <span data-testid="invoice-number">{d.invoice.invoice_number}</span> : t`keine gültige (entsteht bei Zahlung)` },
+          { label: t`Rechnung`, value: d.invoice ? <span data-testid="invoice-number">{d.invoice.invoice_number}</span> : <NoInvoice documents={d.documents} payment={o.payment_status} status={o.status} /> },
           ...(d.invoice ? [{ label: t`Rechnungsdatum`, value: formatBerlinDateTime(d.invoice.issued_at, locale) }] : []),
         ]} />
         <h3 className="mt-2 text-lg font-semibold text-slate-900"><Trans>Belege</Trans></h3>
@@ -407,4 +407,27 @@ export function OrderDetailPage({ id }: { id: string }) {
       <NotesSection detail={d} run={run} busy={busy} />
     </Page>
   );
+}
+
+/**
+ * What the order's invoice line says when no invoice is in force: the last invoice and the
+ * cancellation invoice that cancelled it (and whether the money went back), or why there is none yet.
+ */
+function NoInvoice({ documents, payment, status }: { documents: OrderDetail['documents']; payment: OrderDetail['order']['payment_status']; status: OrderDetail['order']['status'] }) {
+  const { t } = useLingui();
+  const last = [...documents].reverse().find((doc) => doc.kind === 'invoice');
+  const cancellation = last && documents.find((doc) => doc.kind === 'cancellation' && doc.refers_to === last.id);
+  let text: string;
+  if (last && cancellation) {
+    const invoice = last.invoice_number;
+    const by = cancellation.invoice_number;
+    text = payment === 'refunded'
+      ? t`${invoice} storniert durch Stornorechnung ${by}; der Betrag wurde erstattet`
+      : t`${invoice} storniert durch Stornorechnung ${by}`;
+  } else if (status === 'cancelled' || status === 'expired') {
+    text = t`keine (nichts bezahlt)`;
+  } else {
+    text = t`noch keine (entsteht bei Zahlung)`;
+  }
+  return <span data-testid="invoice-state">{text}</span>;
 }

@@ -88,7 +88,7 @@ export function OverviewPage() {
                   <PathLink path={`/account/admin/orders/${m.order_id}`} className="font-semibold text-primary-dark underline">{m.booking_number}</PathLink>
                   {' '}· {m.first_name} {m.last_name}{m.place_name ? <> · {t`Liegeplatz ${m.place_name}`}</> : null}
                   {m.failed_refund_cents > 0 && <span className="block text-slate-600">{t`Erstattung fehlgeschlagen: ${euro(m.failed_refund_cents)}`}</span>}
-                  {m.to_refund_cents > 0 && <span className="block text-slate-600">{t`Zu viel erhalten: ${euro(m.to_refund_cents)}`}</span>}
+                  {m.to_refund_cents > 0 && <span className="block text-slate-600" data-testid="money-owed">{t`Dem Gast zurückzuzahlen: ${euro(m.to_refund_cents)}`}</span>}
                 </li>
               ))}
             </ul>

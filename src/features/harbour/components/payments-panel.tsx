@@ -90,7 +90,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
           {paidTwice ? (
             <Trans>Achtung: Diese Buchung wurde doppelt bezahlt – es ist {formatEuro(balance.to_refund_cents, locale)} mehr eingegangen als der Preis. Bitte den zu viel gezahlten Betrag erstatten.</Trans>
           ) : (
-            <Trans>Achtung: Für diese stornierte oder verfallene Buchung sind {formatEuro(balance.to_refund_cents, locale)} eingegangen. Bitte erstatten.</Trans>
+            <Trans>Erstattung fällig: Dem Gast stehen nach der Stornierung (oder dem Verfall) dieser Buchung {formatEuro(balance.to_refund_cents, locale)} zu. Bitte erstatten.</Trans>
           )}
         </p>
       )}

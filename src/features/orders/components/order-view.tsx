@@ -4,11 +4,12 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Prose, Section } from '@/components/page';
 import { PriceBreakdown } from '@/components/price-breakdown';
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from '@/components/ui/alert-dialog';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
+import { formatEuro } from '@/lib/prices';
 import { berlinDay, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { orderKeys } from '../api/keys';
-import { orderErrorMessage, useCancelOrder } from '../api/order-actions';
+import { orderErrorMessage } from '../api/order-actions';
+import { CancelOrderDialog } from './cancel-order-dialog';
 import { orderQueryOptions } from '../api/order';
 import { orderDocumentsQueryOptions } from '../api/invoices';
 import { OrderDocumentsList } from './invoice-document';
@@ -79,7 +80,6 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
   variant?: 'order' | 'result';
 }) {
   const { t, i18n } = useLingui();
-  const cancel = useCancelOrder();
   const [now] = useState(() => Date.now());
   const beforeArrival = now < new Date(order.starts_at).getTime();
   const cancellable = (order.status === 'unverified' || order.status === 'confirmed') && beforeArrival;
@@ -141,25 +141,8 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
         {!checkInToday && (order.status === 'confirmed' || order.status === 'unverified') && (
           <p className="text-sm text-slate-700"><Trans>Einchecken können Sie am Anreisetag, {formatDay(arrivalDay, i18n.locale)}.</Trans></p>
         )}
-        {cancellable && (
-          <AlertDialog>
-            <AlertDialogTrigger asChild>
-              <Button variant="outline"><Trans>Buchung stornieren</Trans></Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle><Trans>Buchung stornieren?</Trans></AlertDialogTitle>
-                <AlertDialogDescription><Trans>Der Liegeplatz wird wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans></AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel><Trans>Behalten</Trans></AlertDialogCancel>
-                <AlertDialogAction onClick={() => cancel.mutate(order.id, { onSuccess: onChanged })}><Trans>Stornieren</Trans></AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
-        )}
+        {cancellable && <CancelOrderDialog orderId={order.id} onChanged={onChanged} />}
       </div>
-      {cancel.isError && <p role="alert" className="text-sm text-red-700">{orderErrorMessage(cancel.error)}</p>}
     </div>
   );
 }
@@ -169,6 +152,7 @@ function OrderOutcome({ order }: { order: Order }) {
   const { i18n } = useLingui();
   const refunded = order.payment_status === 'refunded';
   const partly = order.payment_status === 'partially_refunded';
+  const kept = order.cancellation_kept_cents ?? 0;
   let text: ReactNode;
   if (order.status === 'cancelled') {
     text = (
@@ -177,7 +161,9 @@ function OrderOutcome({ order }: { order: Order }) {
           ? <Trans>Diese Buchung wurde am {formatBerlinDateTime(order.cancelled_at, i18n.locale)} storniert. Der Liegeplatz ist wieder frei.</Trans>
           : <Trans>Diese Buchung wurde storniert. Der Liegeplatz ist wieder frei.</Trans>}{' '}
         {refunded ? <Trans>Der gezahlte Betrag wurde erstattet.</Trans>
-          : order.payment_status === 'paid' || partly ? <Trans>Bereits Gezahltes erstattet Ihnen das Hafenbüro; Sie erhalten dazu eine Nachricht.</Trans>
+          : kept > 0 && partly ? <Trans>Der Hafen behält laut Stornobedingungen {formatEuro(kept, i18n.locale)}; der Rest wurde erstattet.</Trans>
+          : kept > 0 ? <Trans>Der Hafen behält laut Stornobedingungen {formatEuro(kept, i18n.locale)}. Den Rest erhalten Sie zurück: eine Kartenzahlung automatisch auf die Karte, eine Zahlung im Hafenbüro dort.</Trans>
+          : order.payment_status === 'paid' || partly ? <Trans>Was Sie bezahlt haben, erhalten Sie zurück: eine Kartenzahlung automatisch auf die Karte, eine Zahlung im Hafenbüro dort.</Trans>
           : <Trans>Es ist nichts zu bezahlen.</Trans>}
       </>
     );

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Prose, Section } from '@/components/page';
+import { CancellationPolicyNote } from '@/features/booking/components/cancellation-policy-note';
 import { dayBerthWindow, formatEuro, prices, streetParkingMaxHours, vatCents } from '@/lib/prices';
 
 /** Every constant of spec section 9 as a price list; all prices net, VAT 19 % on top. */
@@ -31,6 +32,7 @@ export function PricesPage() {
             <Trans>Beispiel: Ein 9,4 m langes Boot (10 laufende Meter) für zwei Nächte kostet {eur(exampleNet)} netto zzgl. {eur(exampleVat)} MwSt., zusammen {eur(exampleNet + exampleVat)}.</Trans>
           </p>
         </Prose>
+        <CancellationPolicyNote />
       </Section>
 
       <Section title={t`Service im Hafen`}>

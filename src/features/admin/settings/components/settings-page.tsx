@@ -36,6 +36,7 @@ import {
   type TwoFactor,
 } from '../api/settings';
 import { StartIntroSection } from './start-intro-section';
+import { CancellationPolicySection } from './cancellation-policy-section';
 import { SellerSection } from './seller-section';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 import { DatePicker } from '@/components/ui/date-picker';
@@ -49,6 +50,7 @@ export function SettingsPage() {
       <StartIntroSection />
       <AccessSection />
       <PaymentModesSection />
+      <CancellationPolicySection />
       <TwoFactorSection />
       <SellerSection />
       <DatevSettingsSection />
