@@ -198,7 +198,7 @@ test.describe('the catalogue for admins', () => {
 
   test('admins see the price list and the form checks their input (de, en)', async ({ page, consoleErrors }) => {
     await page.goto('/account/admin/extras');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Extras');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Preise und Extras');
     const list = page.getByRole('list', { name: 'Katalog' });
     await expect(list.getByTestId('catalogue-entry').filter({ hasText: 'Waschmaschine' })).toContainText('5,00 € / Waschgang');
     await expect(list.getByTestId('catalogue-entry').filter({ hasText: 'Bootskran' })).toContainText('ab 100,00 € / Tag');
