@@ -1603,6 +1603,39 @@ export type Database = {
         }
         Relationships: []
       }
+      tariffs: {
+        Row: {
+          code: string
+          gross_cents: number
+          name: string
+          name_en: string
+          sort_order: number
+          unit: string
+          updated_at: string
+          vat_rate: number
+        }
+        Insert: {
+          code: string
+          gross_cents: number
+          name: string
+          name_en: string
+          sort_order?: number
+          unit: string
+          updated_at?: string
+          vat_rate: number
+        }
+        Update: {
+          code?: string
+          gross_cents?: number
+          name?: string
+          name_en?: string
+          sort_order?: number
+          unit?: string
+          updated_at?: string
+          vat_rate?: number
+        }
+        Relationships: []
+      }
       user_roles: {
         Row: {
           admin: boolean
@@ -1671,6 +1704,21 @@ export type Database = {
       }
     }
     Views: {
+      price_list: {
+        Row: {
+          code: string | null
+          deposit: boolean | null
+          kind: string | null
+          name: string | null
+          name_en: string | null
+          price_cents: number | null
+          price_from: boolean | null
+          sort_order: number | null
+          unit: string | null
+          vat_rate: number | null
+        }
+        Relationships: []
+      }
       working_hours_monthly: {
         Row: {
           entries: number | null

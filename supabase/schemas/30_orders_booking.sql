@@ -279,6 +279,107 @@ $$;
 comment on function private.stay_period(public.order_kind, date, date, time, time) is 'Validates a stay and returns its [starts_at, ends_at) in Europe/Berlin and its nights (date difference).';
 revoke execute on function private.stay_period(public.order_kind, date, date, time, time) from public;
 
+-- The berth tariffs (issue 40, docs/adr/0011-consumer-prices-with-vat.md): the harbour's price
+-- list for stays, beside the catalogue of extras (55_extras.sql). Prices are what a consumer
+-- pays (PAngV § 3: the total price including VAT), in integer cents, each with its VAT rate; the
+-- VAT is taken out of the gross per rate (private.invoice_vat_breakdown). The quote, the booking,
+-- the reschedule and the invoices read them through private.price_breakdown; the prices page
+-- reads them with the active extras through public.price_list. Three fixed rows: admins change
+-- prices, rates and names, never the codes; a booked order keeps its breakdown as booked.
+create table public.tariffs (
+  code text primary key check (code in ('berth_night_per_metre', 'day_berth_per_metre', 'additional_costs_night')),
+  name text not null check (char_length(btrim(name)) between 1 and 100),
+  name_en text not null check (char_length(btrim(name_en)) between 1 and 100),
+  -- metre_night: per running metre and night; metre_day: per metre, once per day stay; night.
+  unit text not null check (unit in ('metre_night', 'metre_day', 'night')),
+  gross_cents integer not null check (gross_cents between 1 and 100000),
+  vat_rate integer not null check (vat_rate in (0, 7, 19)),
+  sort_order integer not null default 0 check (sort_order between 0 and 10000),
+  updated_at timestamptz not null default now(),
+  constraint tariffs_code_unit check (unit = case code when 'berth_night_per_metre' then 'metre_night'
+                                                        when 'day_berth_per_metre' then 'metre_day'
+                                                        else 'night' end)
+);
+
+alter table public.tariffs enable row level security;
+
+comment on table public.tariffs is 'The berth tariffs (berth per running metre and night, day berth per metre, additional costs per night): names (de, en), gross price in cents (what a consumer pays, PAngV § 3) and VAT rate. Everyone reads them; admins change prices, rates and names (never the three codes); no rows are added or deleted.';
+
+create policy "tariffs: everyone reads" on public.tariffs
+  for select to anon, authenticated
+  using (true);
+
+create policy "tariffs: admin updates" on public.tariffs
+  for update to authenticated
+  using ((select private.has_role('admin')))
+  with check ((select private.has_role('admin')));
+
+revoke insert, delete, truncate, references, trigger on public.tariffs from anon, authenticated;
+
+revoke update on public.tariffs from anon;
+
+-- The spec's price list as consumer prices: 2 EUR, 1 EUR and 10 EUR net plus 19 % VAT.
+insert into public.tariffs (code, name, name_en, unit, gross_cents, vat_rate, sort_order) values
+  ('berth_night_per_metre', 'Übernachtung, pro laufendem Meter und Nacht', 'Overnight stay, per running metre and night', 'metre_night', 238, 19, 10),
+  ('additional_costs_night', 'Nebenkosten pro Nacht (Strom, Wasser, Dusche/WC, Müll)', 'Additional costs per night (electricity, water, showers/toilets, waste)', 'night', 1190, 19, 20),
+  ('day_berth_per_metre', 'Tagesliegeplatz ohne Übernachtung, pro Meter', 'Day berth without an overnight stay, per metre', 'metre_day', 119, 19, 30);
+
+-- The code names the tariff the price rules look up: it never changes.
+create function private.tariffs_keep_code()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.code is distinct from old.code or new.unit is distinct from old.unit then
+    raise exception 'tariff_code_fixed' using errcode = '22023', hint = 'A tariff''s code and unit never change.';
+  end if;
+  new.updated_at := now();
+  return new;
+end
+$$;
+comment on function private.tariffs_keep_code() is 'Before update on tariffs: refuses a change of code or unit, stamps updated_at.';
+revoke execute on function private.tariffs_keep_code() from public;
+
+create trigger tariffs_keep_code before update on public.tariffs
+  for each row execute function private.tariffs_keep_code();
+
+-- The gross price and VAT rate of a tariff; a missing row is an error, never a free stay.
+create function private.tariff(p_code text, out gross_cents integer, out vat_rate integer)
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  select t.gross_cents, t.vat_rate into gross_cents, vat_rate from public.tariffs t where t.code = p_code;
+  if not found then
+    raise exception 'tariff_missing' using errcode = 'P0001', hint = p_code;
+  end if;
+end
+$$;
+comment on function private.tariff(text) is 'The gross price (cents) and VAT rate of a berth tariff by code (tariff_missing when absent).';
+revoke execute on function private.tariff(text) from public;
+
+-- The net in a gross amount at a rate (the VAT taken out half up).
+create function private.net_of_gross(p_gross bigint, p_rate numeric)
+returns bigint
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_gross - round(p_gross * p_rate / (100 + p_rate))::bigint
+$$;
+comment on function private.net_of_gross(bigint, numeric) is 'Net cents in a gross amount at a VAT rate in percent (VAT taken out, half up).';
+revoke execute on function private.net_of_gross(bigint, numeric) from public;
+
+-- ARCHITECTURE.md "Prices", from the price list: metres rounded up; the berth fee (nights x
+-- metres x the tariff per metre and night, a day stay metres x the day tariff) and the
+-- additional costs (nights x the tariff per night, or a sale code's value: gross per night), all
+-- gross as the guest pays them; the VAT taken out per rate (as on the invoice), net = gross - VAT.
+-- The keys of the breakdown before issue 40 keep their meaning (net amounts; vat_rate_percent the
+-- berth's rate); the *_gross_cents keys, the rates per item and vat_breakdown are new, and
+-- prices_include_vat marks a breakdown priced from the gross list (order_billable_lines bills it
+-- in gross lines).
 create function private.price_breakdown(
   p_kind public.order_kind,
   p_nights integer,
@@ -287,42 +388,58 @@ create function private.price_breakdown(
   p_additional_per_night integer
 )
 returns jsonb
-language sql
-immutable
+language plpgsql
+stable
 set search_path = ''
 as $$
-  with base as (
-    select
-      ceil(p_boat_length)::integer as metres,
-      case when p_kind = 'day' then 0 else p_nights end as nights,
-      coalesce(p_additional_per_night, 1000) as additional_per_night
-  ), fees as (
-    select
-      b.*,
-      case when p_kind = 'day' then b.metres * 100 else b.nights * b.metres * 200 end as berth_fee_cents,
-      case when p_kind = 'day' then 0 else b.nights * b.additional_per_night end as additional_costs_cents
-    from base b
-  ), totals as (
-    select f.*, f.berth_fee_cents + f.additional_costs_cents as net_cents
-    from fees f
-  )
-  select jsonb_build_object(
+declare
+  v_day boolean := p_kind = 'day';
+  v_metres integer := ceil(p_boat_length)::integer;
+  v_nights integer := case when p_kind = 'day' then 0 else p_nights end;
+  v_berth record;
+  v_add record;
+  v_add_per_night integer;
+  v_berth_gross bigint;
+  v_add_gross bigint;
+  v_vat jsonb;
+  v_vat_cents bigint;
+begin
+  v_berth := private.tariff(case when v_day then 'day_berth_per_metre' else 'berth_night_per_metre' end);
+  v_add := private.tariff('additional_costs_night');
+  v_add_per_night := case when v_day then 0 else coalesce(p_additional_per_night, v_add.gross_cents) end;
+  v_berth_gross := case when v_day then v_metres * v_berth.gross_cents else v_nights * v_metres * v_berth.gross_cents end;
+  v_add_gross := v_nights * v_add_per_night;
+  v_vat := private.invoice_vat_breakdown(
+    (select coalesce(jsonb_agg(l), '[]'::jsonb) from (values
+      (jsonb_build_object('vat_rate', v_berth.vat_rate, 'quantity', 1, 'unit_gross_cents', v_berth_gross)),
+      (jsonb_build_object('vat_rate', v_add.vat_rate, 'quantity', 1, 'unit_gross_cents', v_add_gross))) x(l)
+     where (l ->> 'unit_gross_cents')::bigint <> 0));
+  v_vat_cents := (select coalesce(sum((v ->> 'vat_cents')::bigint), 0) from jsonb_array_elements(v_vat) v);
+  return jsonb_build_object(
     'kind', p_kind,
-    'metres', t.metres,
-    'nights', t.nights,
-    'berth_fee_per_metre_cents', case when p_kind = 'day' then 100 else 200 end,
-    'berth_fee_cents', t.berth_fee_cents,
-    'additional_costs_per_night_cents', case when p_kind = 'day' then 0 else t.additional_per_night end,
-    'additional_costs_cents', t.additional_costs_cents,
+    'metres', v_metres,
+    'nights', v_nights,
+    'berth_fee_per_metre_cents', private.net_of_gross(v_berth.gross_cents, v_berth.vat_rate),
+    'berth_fee_cents', private.net_of_gross(v_berth_gross, v_berth.vat_rate),
+    'additional_costs_per_night_cents', private.net_of_gross(v_add_per_night, v_add.vat_rate),
+    'additional_costs_cents', private.net_of_gross(v_add_gross, v_add.vat_rate),
     'sale_code', p_sale_code,
-    'net_cents', t.net_cents,
-    'vat_rate_percent', 19,
-    'vat_cents', round(t.net_cents * 19 / 100.0)::integer,
-    'gross_cents', t.net_cents + round(t.net_cents * 19 / 100.0)::integer
-  )
-  from totals t
+    'net_cents', v_berth_gross + v_add_gross - v_vat_cents,
+    'vat_rate_percent', v_berth.vat_rate,
+    'vat_cents', v_vat_cents,
+    'gross_cents', v_berth_gross + v_add_gross,
+    'prices_include_vat', true,
+    'berth_fee_per_metre_gross_cents', v_berth.gross_cents,
+    'berth_fee_gross_cents', v_berth_gross,
+    'berth_vat_rate', v_berth.vat_rate,
+    'additional_costs_per_night_gross_cents', v_add_per_night,
+    'additional_costs_gross_cents', v_add_gross,
+    'additional_costs_vat_rate', v_add.vat_rate,
+    'vat_breakdown', v_vat
+  );
+end
 $$;
-comment on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) is 'ARCHITECTURE.md "Prices": metres rounded up, berth fee, additional costs or sale code value, net, 19 % VAT half up, gross; all cents.';
+comment on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) is 'ARCHITECTURE.md "Prices" from the price list (public.tariffs, gross with VAT rates): metres rounded up, berth fee, additional costs or a sale code''s gross value per night, VAT taken out per rate, net; all cents. Keys before issue 40 keep their (net) meaning; *_gross_cents, rates per item and vat_breakdown added.';
 revoke execute on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) from public;
 
 create function private.check_boat(p_boat_length numeric, p_boat_width numeric)
@@ -849,7 +966,12 @@ begin
   end if;
   v_quote := private.price_breakdown(
     p_order.kind, v_nights, (p_order.boat ->> 'length')::numeric, p_order.sale_code,
-    case when p_order.sale_code is not null then (p_order.price_breakdown ->> 'additional_costs_per_night_cents')::integer end);
+    -- The code at its booked value, gross per night (a breakdown from before the gross price
+    -- list, issue 40, held it net: its gross at the booked rate).
+    case when p_order.sale_code is not null then coalesce(
+      (p_order.price_breakdown ->> 'additional_costs_per_night_gross_cents')::integer,
+      round((p_order.price_breakdown ->> 'additional_costs_per_night_cents')::numeric
+            * (100 + coalesce((p_order.price_breakdown ->> 'vat_rate_percent')::numeric, 19)) / 100)::integer) end);
   return jsonb_build_object(
     'starts_at', v_starts,
     'ends_at', v_ends,

@@ -323,6 +323,41 @@ begin
       'unit_price_cents', coalesce((b ->> 'net_cents')::integer, round(p_order.price_cents * 100 / (100 + v_rate))::integer),
       'vat_rate', v_rate,
       'net_cents', coalesce((b ->> 'net_cents')::integer, round(p_order.price_cents * 100 / (100 + v_rate))::integer));
+  elsif coalesce((b ->> 'prices_include_vat')::boolean, false) then
+    -- Priced from the gross price list (issue 40): gross lines at each item's rate, the VAT
+    -- taken out per rate (invoice_vat_breakdown), so the document's total is the quoted gross.
+    if p_order.kind = 'day' then
+      v_lines := v_lines || jsonb_build_object(
+        'code', 'berth_fee',
+        'description', 'Tagesliegeplatz ' || v_place || ', Boot ' || v_metres || ' m',
+        'description_en', 'Day berth ' || v_place || ', boat ' || v_metres || ' m',
+        'quantity', 1, 'unit', 'day',
+        'unit_gross_cents', (b ->> 'berth_fee_gross_cents')::integer,
+        'unit_price_cents', (b ->> 'berth_fee_cents')::integer,
+        'vat_rate', (b ->> 'berth_vat_rate')::integer,
+        'net_cents', (b ->> 'berth_fee_cents')::integer);
+    else
+      v_lines := v_lines || jsonb_build_object(
+        'code', 'berth_fee',
+        'description', case when p_order.kind = 'fair' then 'Messe-Liegeplatz ' else 'Liegegebühr Liegeplatz ' end
+                       || v_place || ', Boot ' || v_metres || ' m',
+        'description_en', case when p_order.kind = 'fair' then 'Fair berth ' else 'Berth fee, berth ' end
+                          || v_place || ', boat ' || v_metres || ' m',
+        'quantity', v_nights, 'unit', 'night',
+        'unit_gross_cents', v_metres * (b ->> 'berth_fee_per_metre_gross_cents')::integer,
+        'unit_price_cents', private.net_of_gross(v_metres * (b ->> 'berth_fee_per_metre_gross_cents')::integer, (b ->> 'berth_vat_rate')::numeric),
+        'vat_rate', (b ->> 'berth_vat_rate')::integer,
+        'net_cents', (b ->> 'berth_fee_cents')::integer);
+      v_lines := v_lines || jsonb_build_object(
+        'code', 'additional_costs',
+        'description', 'Nebenkosten (Strom, Wasser, Dusche/WC, Müll)' || coalesce(', Aktionscode ' || v_code, ''),
+        'description_en', 'Additional costs (electricity, water, showers/toilets, waste)' || coalesce(', sale code ' || v_code, ''),
+        'quantity', v_nights, 'unit', 'night',
+        'unit_gross_cents', (b ->> 'additional_costs_per_night_gross_cents')::integer,
+        'unit_price_cents', (b ->> 'additional_costs_per_night_cents')::integer,
+        'vat_rate', (b ->> 'additional_costs_vat_rate')::integer,
+        'net_cents', (b ->> 'additional_costs_cents')::integer);
+    end if;
   elsif p_order.kind = 'day' then
     v_lines := v_lines || jsonb_build_object(
       'code', 'berth_fee',
@@ -359,7 +394,7 @@ begin
             from jsonb_array_elements(v_lines) with ordinality l);
 end
 $$;
-comment on function private.order_billable_lines(public.orders) is 'The billable lines of an order (berth fee, additional costs; later its extras), each with description (de, en), quantity, unit, unit price, VAT rate and net cents.';
+comment on function private.order_billable_lines(public.orders) is 'The billable lines of an order (berth fee, additional costs, its extras), each with description (de, en), quantity, unit, unit price, VAT rate and net cents; a breakdown priced from the gross price list (prices_include_vat) and the extras bill gross lines (unit_gross_cents).';
 revoke execute on function private.order_billable_lines(public.orders) from public;
 
 -- VAT per rate of a set of lines: net summed per rate, VAT half up on each rate's net (a

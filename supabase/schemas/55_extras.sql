@@ -68,6 +68,30 @@ create trigger extras_touch before update on public.extras
 create trigger extras_audit after insert or update or delete on public.extras
   for each row execute function private.audit_row('id');
 
+-- The berth tariffs (30_orders_booking.sql) are master data of the price list: audited as well.
+create trigger tariffs_audit after insert or update or delete on public.tariffs
+  for each row execute function private.audit_row('code');
+
+-- The one price list a consumer sees (issue 40, docs/adr/0011-consumer-prices-with-vat.md): the
+-- berth tariffs and the active extras, each a gross price in cents (PAngV § 3: the total price
+-- including VAT) with its VAT rate. Runs as the caller (RLS of both tables): the prices page
+-- reads it with the publishable key in one request.
+create view public.price_list
+with (security_invoker = true)
+as
+  select 'tariff'::text as kind, t.code, t.name, t.name_en, t.unit, t.gross_cents as price_cents,
+         false as price_from, t.vat_rate, false as deposit, t.sort_order
+  from public.tariffs t
+  union all
+  select 'extra'::text, x.code, x.name, x.name_en, x.unit, x.price_cents, x.price_from, x.vat_rate, x.deposit,
+         10000 + x.sort_order
+  from public.extras x
+  where x.active;
+
+comment on view public.price_list is 'The price list a consumer sees: the berth tariffs and the active extras, gross cents with VAT rate (PAngV § 3), ordered by sort_order (tariffs first). Reads as the caller.';
+
+revoke insert, update, delete, truncate, references, trigger on public.price_list from anon, authenticated;
+
 -- An extra on an order: a snapshot of the catalogue entry as it was when added (name, unit,
 -- gross unit price, VAT rate, deposit), the quantity, who added it. Rows are never deleted:
 -- removing one sets removed_at (an invoiced order then gets a cancellation and a new invoice),

@@ -25,19 +25,22 @@ select is(tests.price(public.quote_booking('fair', '2027-08-27', 10.0, p_departu
 select is(public.quote_booking('overnight', '2027-03-10', 9.4, p_departure => '2027-03-11') - 'starts_at' - 'ends_at',
   '{"kind":"overnight","metres":10,"nights":1,"berth_fee_per_metre_cents":200,"berth_fee_cents":2000,
     "additional_costs_per_night_cents":1000,"additional_costs_cents":1000,"sale_code":null,"sale_code_valid":null,
-    "net_cents":3000,"vat_rate_percent":19,"vat_cents":570,"gross_cents":3570}'::jsonb,
-  'the whole breakdown');
+    "net_cents":3000,"vat_rate_percent":19,"vat_cents":570,"gross_cents":3570,
+    "prices_include_vat":true,"berth_fee_per_metre_gross_cents":238,"berth_fee_gross_cents":2380,"berth_vat_rate":19,
+    "additional_costs_per_night_gross_cents":1190,"additional_costs_gross_cents":1190,"additional_costs_vat_rate":19,
+    "vat_breakdown":[{"vat_rate":19,"net_cents":3000,"vat_cents":570,"gross_cents":3570}]}'::jsonb,
+  'the whole breakdown: the net keys as before issue 40, the gross list prices and the VAT per rate beside them');
 select throws_ok($$ select public.quote_booking('overnight', '2027-03-10', 9.4, p_departure => '2027-03-11', p_sale_code => 'RHEIN5') $$,
   '42501', 'sign_in_required', 'sale codes need a session');
 
 -- ---------------------------------------------------------------- sale codes
 select tests.authenticate_as('customer');
 select is(tests.price(public.quote_booking('overnight', '2027-03-10', 8.1, p_departure => '2027-03-12', p_sale_code => 'RHEIN5')),
-  array[9, 2, 3600, 1000, 4600, 874, 5474], 'a set-additional-costs code of 500 makes them 5 EUR per night');
+  array[9, 2, 3600, 840, 4440, 844, 5284], 'a set-additional-costs code of 500 makes them 5 EUR per night including VAT (ADR 0011)');
 select is(tests.price(public.quote_booking('overnight', '2027-03-10', 6.0, p_departure => '2027-03-11', p_sale_code => 'freunde')),
   array[6, 1, 1200, 0, 1200, 228, 1428], 'a code of 0 makes the additional costs free (codes ignore case)');
 select is(tests.price(public.quote_booking('overnight', '2027-03-10', 1.0, p_departure => '2027-03-11', p_sale_code => 'HALB')),
-  array[1, 1, 200, 50, 250, 48, 298], 'VAT is rounded half up (47.5 -> 48 cents)');
+  array[1, 1, 200, 42, 242, 46, 288], 'the VAT is taken out of the gross, rounded (45.98 -> 46 cents)');
 select is(tests.price(public.quote_booking('day', '2027-03-10', 7.2, p_day_start => '10:00', p_day_end => '14:00', p_sale_code => 'RHEIN5')),
   array[8, 0, 800, 0, 800, 152, 952], 'a code does not change a day stay');
 select is(public.quote_booking('overnight', '2027-03-10', 8.1, p_departure => '2027-03-12', p_sale_code => ' rhein5 ') ->> 'sale_code',

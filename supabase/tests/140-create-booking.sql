@@ -84,8 +84,8 @@ select public.quote_booking('overnight', '2027-06-10', 9.4, p_departure => '2027
 select results_eq(
   $$ select price_cents, sale_code from public.create_booking(tests.place_id('B4'), 'overnight', '2027-06-10', (select b from boat), (select p from boat),
        p_departure => '2027-06-12', p_sale_code => 'rhein5', p_save_profile => true) $$,
-  $$ values (5950, 'RHEIN5') $$,
-  'a sale code sets the additional costs: 2 x (10 m x 2 EUR + 5 EUR) + VAT');
+  $$ values (5760, 'RHEIN5') $$,
+  'a sale code sets the additional costs: 2 x (10 m x 2,38 EUR + 5 EUR), gross (ADR 0011)');
 select results_eq($$ select boat_name, boat_length, city from public.profiles where id = auth.uid() $$,
   $$ values ('Rheinperle', 9.4, 'Düsseldorf') $$, 'with p_save_profile the boat and person data are saved to the profile');
 

@@ -198,7 +198,17 @@ test.describe('the catalogue for admins', () => {
 
   test('admins see the price list and the form checks their input (de, en)', async ({ page, consoleErrors }) => {
     await page.goto('/account/admin/extras');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Extras');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Preise und Extras');
+    // The berth tariffs of the one price list (issue 40), gross with their rate; the form checks the price.
+    const tariffs = page.getByRole('list', { name: 'Liegeplatz-Tarife' });
+    await expect(tariffs.getByTestId('tariff-entry').filter({ hasText: 'Übernachtung, pro laufendem Meter' })).toContainText('2,38 € pro Meter und Nacht · inkl. 19 % USt.');
+    await expect(tariffs.getByTestId('tariff-entry').filter({ hasText: 'Nebenkosten' })).toContainText('11,90 € pro Nacht · inkl. 19 % USt.');
+    await tariffs.getByRole('button', { name: 'Übernachtung, pro laufendem Meter und Nacht bearbeiten' }).click();
+    const tariffDialog = page.getByRole('dialog');
+    await tariffDialog.getByLabel('Preis brutto (€)').fill('0');
+    await tariffDialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(tariffDialog.getByText('Betrag in Euro von 0,01 bis 1.000, z. B. 2,38')).toBeVisible();
+    await tariffDialog.getByRole('button', { name: 'Abbrechen' }).click();
     const list = page.getByRole('list', { name: 'Katalog' });
     await expect(list.getByTestId('catalogue-entry').filter({ hasText: 'Waschmaschine' })).toContainText('5,00 € / Waschgang');
     await expect(list.getByTestId('catalogue-entry').filter({ hasText: 'Bootskran' })).toContainText('ab 100,00 € / Tag');

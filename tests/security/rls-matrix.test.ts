@@ -68,6 +68,10 @@ const EXPECTED: Record<string, Row> = {
   // never deleted; an order's extras are read by the order's owner and staff, a desk sale by staff;
   // both only through the staff functions, never changed over the API.
   extras: { anon: 'Rxxx', guest: 'Rx0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RRRx' },
+  // The berth tariffs (issue 40): everyone reads the three rows, only admins change them, nobody
+  // adds or deletes one; the price list (tariffs and active extras) is a read-only view.
+  tariffs: { anon: 'Rxxx', guest: 'Rx0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RxRx' },
+  price_list: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   order_extras: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   desk_sales: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   desk_sale_cancellations: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
@@ -241,6 +245,8 @@ for (const engine of engines()) {
           const r = await one(`select id, body from public.order_notes limit 1`);
           return { filter: `id=eq.${r.id}`, update: { body: r.body } };
         }
+        case 'tariffs': { const r = await one(`select code, name from public.tariffs where code = 'berth_night_per_metre'`); return { filter: `code=eq.${r.code}`, update: { name: r.name } }; }
+        case 'price_list': { const r = await one(`select code, name from public.price_list limit 1`); return { filter: `code=eq.${r.code}`, update: { name: r.name } }; }
         case 'harbour_settings': { const r = await one(`select id, wifi_ssid from public.harbour_settings`); return { filter: `id=eq.${r.id}`, update: { wifi_ssid: r.wifi_ssid } }; }
         default: {
           const cols = await q<{ column_name: string }>(
@@ -276,6 +282,8 @@ for (const engine of engines()) {
         case 'invoices': return { order_id: who.guestOrderId, year: 2099, number: 1, net_cents: 1, vat_cents: 0, gross_cents: 1, recipient: {} };
         case 'contact_messages': return { kind: 'contact', name: 'x', email: 'x@example.org', message: 'xxxxxxxxxxxx', user_id: p.userId };
         case 'extras': return { code: 'sec_probe', name: 'Probe', name_en: 'Probe', unit: 'piece', price_cents: 100, vat_rate: 19 };
+        case 'tariffs': return { code: 'berth_night_per_metre', name: 'X', name_en: 'X', unit: 'metre_night', gross_cents: 1, vat_rate: 19 };
+        case 'price_list': return { code: 'sec_probe', price_cents: 1 };
         case 'order_extras': return { order_id: who.guestOrderId, extra_id: (await q<{ id: string }>(`select id from public.extras limit 1`))[0].id, code: 'x', name: 'x', name_en: 'x', unit: 'piece', unit_price_cents: 1, vat_rate: 19, deposit: false, quantity: 1 };
         case 'desk_sales': return { method: 'cash', gross_cents: 1, items: [{ code: 'x' }] };
         case 'desk_sale_cancellations': return { desk_sale_id: (await q<{ id: string }>(`select id from public.desk_sales limit 1`))[0].id, document_id: (await q<{ id: string }>(`select id from public.invoices limit 1`))[0].id, method: 'cash', amount_cents: 1, reason: 'x' };

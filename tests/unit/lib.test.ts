@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safeInternalPath } from '@/lib/auth';
-import { formatEuro, prices, vatCents } from '@/lib/prices';
+import { formatEuro } from '@/lib/prices';
+import { vatInGross } from '@/features/prices/api/price-list';
 import { localeFromPath, stripLocale, withLocale } from '@/lib/i18n';
 import { dailyMeans } from '@/features/service/api/pegelonline';
 import { summariseDays } from '@/features/service/api/brightsky';
@@ -19,11 +20,12 @@ describe('redirect targets', () => {
 });
 
 describe('prices', () => {
-  it('rounds VAT half up to the cent and formats per locale', () => {
-    expect(vatCents(6000)).toBe(1140);
-    expect(vatCents(250)).toBe(48); // 47.5 -> 48
-    expect(formatEuro(prices.berthPerMetrePerNight, 'de')).toBe('2,00\u00a0€');
-    expect(formatEuro(prices.boatLiftPerDayFrom, 'en')).toBe('€100.00');
+  it('takes the VAT out of a gross price half up (as the database) and formats per locale', () => {
+    expect(vatInGross(7140, 19)).toBe(1140);
+    expect(vatInGross(288, 19)).toBe(46); // 45.98 -> 46
+    expect(vatInGross(300, 7)).toBe(20); // 19.63 -> 20
+    expect(formatEuro(238, 'de')).toBe('2,38\u00a0€');
+    expect(formatEuro(10000, 'en')).toBe('€100.00');
   });
 });
 

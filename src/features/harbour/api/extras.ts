@@ -200,6 +200,33 @@ export async function saveExtra(id: string | null, values: ExtraInput): Promise<
   if (error) throw error;
 }
 
+/** A berth tariff (public.tariffs, 30_orders_booking.sql): gross cents per unit with its VAT rate. */
+export type Tariff = Omit<Tables<'tariffs'>, 'unit'> & { unit: 'metre_night' | 'metre_day' | 'night' };
+
+export const tariffKeys = { all: [...harbourKeys.all, 'tariffs'] as const };
+
+/** The three berth tariffs in their order (everyone reads them; admins change them). */
+export const tariffsQueryOptions = () =>
+  queryOptions({
+    queryKey: tariffKeys.all,
+    queryFn: async (): Promise<Tariff[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.from('tariffs').select('*').order('sort_order').overrideTypes<{ unit: Tariff['unit'] }[]>();
+      if (error) throw error;
+      return data;
+    },
+    staleTime: 30_000,
+  });
+
+/** An admin changes a tariff's names, gross price or VAT rate (RLS: admins only; the database checks the values). */
+export async function saveTariff(code: string, values: Pick<Tariff, 'name' | 'name_en' | 'gross_cents' | 'vat_rate'>): Promise<void> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.from('tariffs').update(values).eq('code', code).select('code');
+  if (error) throw error;
+  // RLS hides the row from anyone but an admin: no row changed is a refusal.
+  if (!data.length) throw { code: '42501' };
+}
+
 /** What staff read when the database refuses (its codes), never a raw error. */
 export function extrasErrorMessage(error: unknown): string {
   const e = (error ?? {}) as { message?: string; code?: string };
@@ -227,6 +254,7 @@ export function extrasErrorMessage(error: unknown): string {
     case 'reason_required': return t`Bitte einen Grund für die Stornierung angeben.`;
     case 'receipt_not_found': return t`Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.`;
     case 'desk_sale_cancelled': return t`Dieser Verkauf ist schon storniert.`;
+    case 'tariff_code_fixed': return t`Code und Einheit eines Tarifs bleiben immer gleich.`;
     case 'no_online_payment': return t`Die Buchung wurde nicht online bezahlt: das Pfand bitte bar oder per Überweisung zurückgeben.`;
     case 'deposit_refund_online': return t`Ein online bezahltes Pfand geht über Stripe zurück.`;
     // refund-payment (FunctionCallError: the message is the code)

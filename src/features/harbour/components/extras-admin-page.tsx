@@ -11,12 +11,14 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
-import { extrasCatalogueQueryOptions, extrasErrorMessage, extrasKeys, saveExtra, type Extra } from '../api/extras';
-import { extraFormSchema, type ExtraFormInput, type ExtraFormValues } from '../schemas/extras';
+import { extrasCatalogueQueryOptions, extrasErrorMessage, extrasKeys, saveExtra, saveTariff, tariffKeys, tariffsQueryOptions, type Extra, type Tariff } from '../api/extras';
+import { extraFormSchema, tariffFormSchema, type ExtraFormInput, type ExtraFormValues, type TariffFormInput, type TariffFormValues } from '../schemas/extras';
 import { useExtraUnitLabel } from './extras-labels';
 
 /**
- * /account/admin/extras: the catalogue of extras (washing machine, boat lift, ice, deposits)
+ * /account/admin/extras: the price list. First the berth tariffs (per running metre and night,
+ * day berth per metre, additional costs per night: gross price and VAT rate, the quote and the
+ * booking read them), then the catalogue of extras (washing machine, boat lift, ice, deposits)
  * with names in German and English, unit, gross price, VAT rate and the deposit flag. Admins add
  * and change entries; an entry is never deleted (orders keep their snapshot), it is switched
  * off. The database refuses a deposit with VAT and anyone who is not an admin.
@@ -29,8 +31,10 @@ export function ExtrasAdminPage() {
   const [editing, setEditing] = useState<Extra | 'new' | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   return (
-    <Page title={t`Extras`} lead={t`Der Katalog, aus dem das Hafenteam Extras an Buchungen hängt und am Hafenbüro verkauft. Preise sind Bruttopreise; ein Pfand ist kein Umsatz (0 % USt.).`}>
+    <Page title={t`Preise und Extras`} lead={t`Die eine Preisliste: Liegeplatz-Tarife und der Katalog, aus dem das Hafenteam Extras an Buchungen hängt und am Hafenbüro verkauft. Preise sind Bruttopreise (Gesamtpreise inkl. USt.), wie Gäste sie auf der Preisseite sehen; ein Pfand ist kein Umsatz (0 % USt.).`}>
       {saved && <p role="status" className="rounded-md bg-green-50 p-3 text-green-950">{saved}</p>}
+      <TariffsSection onSaved={setSaved} />
+      <h2 className="text-xl font-semibold text-slate-900"><Trans>Extras</Trans></h2>
       <div>
         <Button onClick={() => { setSaved(null); setEditing('new'); }}><Trans>Neues Extra</Trans></Button>
       </div>
@@ -172,6 +176,116 @@ function ExtraForm({ extra, onDone, onCancel }: { extra: Extra | null; onDone: (
             {check('deposit', t`Pfand (kein Umsatz, 0 % USt., wird erstattet)`)}
             {check('active', t`Im Verkauf`)}
           </div>
+          {error && <p role="alert" className="text-sm text-red-700 sm:col-span-2">{error}</p>}
+          <div className="flex flex-wrap justify-end gap-2 sm:col-span-2">
+            <Button type="button" variant="outline" onClick={onCancel}><Trans>Abbrechen</Trans></Button>
+            <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
+          </div>
+        </form>
+      </Form>
+    </>
+  );
+}
+
+/** The berth tariffs: gross price per unit and VAT rate, edited in a dialog. */
+function TariffsSection({ onSaved }: { onSaved: (text: string | null) => void }) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  const tariffs = useQuery(tariffsQueryOptions());
+  const [editing, setEditing] = useState<Tariff | null>(null);
+  const unit = (u: Tariff['unit']) => (u === 'metre_night' ? t`pro Meter und Nacht` : u === 'metre_day' ? t`pro Meter und Tag` : t`pro Nacht`);
+  return (
+    <section aria-labelledby="tariffs-heading" className="grid gap-3">
+      <h2 id="tariffs-heading" className="text-xl font-semibold text-slate-900"><Trans>Liegeplatz-Tarife</Trans></h2>
+      {tariffs.isError ? (
+        <p role="alert" className="text-red-800">{extrasErrorMessage(tariffs.error)}</p>
+      ) : tariffs.isPending ? (
+        <p role="status"><Trans>Lädt…</Trans></p>
+      ) : (
+        <ul aria-label={t`Liegeplatz-Tarife`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+          {tariffs.data.map((e) => (
+            <li key={e.code} data-testid="tariff-entry" className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3">
+              <div className="flex min-w-0 flex-col">
+                <span className="font-medium text-slate-900">{locale === 'en' ? e.name_en : e.name}</span>
+                <span className="text-sm text-slate-600">{formatEuro(e.gross_cents, locale)} {unit(e.unit)} · {t`inkl. ${e.vat_rate} % USt.`}</span>
+              </div>
+              <Button size="sm" variant="outline" onClick={() => { onSaved(null); setEditing(e); }} aria-label={t`${locale === 'en' ? e.name_en : e.name} bearbeiten`}>
+                <Trans>Bearbeiten</Trans>
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
+        <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
+          {editing !== null && <TariffForm tariff={editing} onDone={(text) => { setEditing(null); onSaved(text); }} onCancel={() => setEditing(null)} />}
+        </DialogContent>
+      </Dialog>
+    </section>
+  );
+}
+
+function TariffForm({ tariff, onDone, onCancel }: { tariff: Tariff; onDone: (text: string) => void; onCancel: () => void }) {
+  const { t, i18n } = useLingui();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useForm<TariffFormInput, unknown, TariffFormValues>({
+    resolver: zodResolver(tariffFormSchema()),
+    defaultValues: {
+      name: tariff.name,
+      name_en: tariff.name_en,
+      price: centsToInput(tariff.gross_cents, i18n.locale),
+      vat_rate: String(tariff.vat_rate) as '19' | '7' | '0',
+    },
+  });
+  const control = form.control as unknown as Control<TariffFormInput>;
+  const onSubmit = form.handleSubmit(async (v) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await saveTariff(tariff.code, { name: v.name, name_en: v.name_en, gross_cents: v.price, vat_rate: Number(v.vat_rate) });
+      await queryClient.invalidateQueries({ queryKey: tariffKeys.all });
+      onDone(t`${v.name} gespeichert.`);
+    } catch (e) {
+      setError(extrasErrorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  });
+  const text = (name: 'name' | 'name_en' | 'price', label: string, props: Record<string, string> = {}) => (
+    <FormField control={control} name={name} render={({ field }) => (
+      <FormItem>
+        <FormLabel>{label}</FormLabel>
+        <FormControl><Input autoComplete="off" {...props} {...field} /></FormControl>
+        <FormMessage />
+      </FormItem>
+    )} />
+  );
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle><Trans>Tarif bearbeiten</Trans></DialogTitle>
+        <DialogDescription><Trans>Preisänderungen gelten für neue Angebote und Buchungen; gebuchte Aufenthalte und ausgestellte Rechnungen behalten ihren Preis.</Trans></DialogDescription>
+      </DialogHeader>
+      <Form {...form}>
+        <form noValidate onSubmit={onSubmit} aria-label={t`Tarif`} className="grid gap-4 sm:grid-cols-2">
+          {text('name', t`Name (Deutsch)`)}
+          {text('name_en', t`Name (Englisch)`)}
+          {text('price', t`Preis brutto (€)`, { inputMode: 'decimal' })}
+          <FormField control={control} name="vat_rate" render={({ field }) => (
+            <FormItem>
+              <FormLabel><Trans>USt.-Satz</Trans></FormLabel>
+              <FormControl>
+                <select className="h-10 w-full rounded-md border border-slate-300 bg-white px-3" {...field}>
+                  <option value="19">19 %</option>
+                  <option value="7">7 %</option>
+                  <option value="0">0 %</option>
+                </select>
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )} />
           {error && <p role="alert" className="text-sm text-red-700 sm:col-span-2">{error}</p>}
           <div className="flex flex-wrap justify-end gap-2 sm:col-span-2">
             <Button type="button" variant="outline" onClick={onCancel}><Trans>Abbrechen</Trans></Button>

@@ -83,6 +83,32 @@ export const extraFormSchema = () =>
 export type ExtraFormInput = z.input<ReturnType<typeof extraFormSchema>>;
 export type ExtraFormValues = z.output<ReturnType<typeof extraFormSchema>>;
 
+/**
+ * An admin's berth tariff: names and the gross price per unit (what a consumer pays, 0,01 € to
+ * 1.000 €) with its VAT rate. The database checks again (public.tariffs).
+ */
+export const tariffFormSchema = () =>
+  z.object({
+    name: requiredText(100),
+    name_en: requiredText(100),
+    price: z
+      .string()
+      .trim()
+      .min(1, { error: messages.required })
+      .transform((text, ctx) => {
+        const cents = parseEuroCents(text, 4);
+        if (cents === null || cents < 1 || cents > 100_000) {
+          ctx.addIssue({ code: 'custom', message: t`Betrag in Euro von 0,01 bis 1.000, z. B. 2,38` });
+          return z.NEVER;
+        }
+        return cents;
+      }),
+    vat_rate: z.enum(['19', '7', '0']),
+  });
+
+export type TariffFormInput = z.input<ReturnType<typeof tariffFormSchema>>;
+export type TariffFormValues = z.output<ReturnType<typeof tariffFormSchema>>;
+
 /** The buyer on a desk receipt above 250 € (§ 14 Abs. 4 UStG): name, street, postal code, city. */
 export const buyerSchema = () =>
   z.object({

@@ -34,7 +34,7 @@ export function TermsPage() {
         <ol className="flex list-decimal flex-col gap-2 pl-5">
           <li><Trans>Der Vertrag über einen Gastliegeplatz kommt mit der Buchungsbestätigung zustande. Unbestätigte Gastbuchungen verfallen nach 24 Stunden.</Trans></li>
           <li><Trans>Übernachtungen laufen von 14:00 Uhr am Anreisetag bis 12:00 Uhr am Abreisetag; Tagesliegeplätze zwischen 08:00 und 22:00 Uhr für höchstens 5 Stunden.</Trans></li>
-          <li><Trans>Es gelten die Preise der Preisliste zum Zeitpunkt der Buchung zzgl. gesetzlicher Mehrwertsteuer.</Trans></li>
+          <li><Trans>Es gelten die Preise der Preisliste zum Zeitpunkt der Buchung; sie sind Gesamtpreise inkl. gesetzlicher Mehrwertsteuer.</Trans></li>
           <li><Trans>Das Hafenteam kann aus betrieblichen Gründen einen gleichwertigen anderen Liegeplatz zuweisen.</Trans></li>
           <li><Trans>Der Bootsführer haftet für Schäden, die durch sein Boot oder seine Crew entstehen; eine Haftpflichtversicherung ist Pflicht.</Trans></li>
           <li><Trans>Die Hafenordnung ist Bestandteil dieses Vertrags.</Trans></li>
@@ -73,7 +73,7 @@ export function ContractPage() {
           <p><Trans>Saisonverträge laufen vom 1. April bis 31. Oktober, Jahresverträge ein Jahr ab Vertragsbeginn. Sie verlängern sich nicht automatisch.</Trans></p>
         </Section>
         <Section title={t`3. Entgelt`}>
-          <p><Trans>Das Liegegeld wird im Vertrag vereinbart und ist zu Beginn der Laufzeit fällig. Strom wird nach Verbrauch abgerechnet. Alle Preise zzgl. 19 % MwSt.</Trans></p>
+          <p><Trans>Das Liegegeld wird im Vertrag vereinbart und ist zu Beginn der Laufzeit fällig. Strom wird nach Verbrauch abgerechnet. Alle Preise inkl. gesetzlicher MwSt.</Trans></p>
         </Section>
         <Section title={t`4. Pflichten des Mieters`}>
           <p><Trans>Das Boot muss haftpflichtversichert, verkehrssicher und ordnungsgemäß vertäut sein. Die Hafenordnung gilt. Untervermietung ist nicht erlaubt.</Trans></p>

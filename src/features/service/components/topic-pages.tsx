@@ -2,7 +2,8 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Prose, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
-import { formatEuro, prices, streetParkingMaxHours } from '@/lib/prices';
+import { streetParkingMaxHours } from '@/lib/prices';
+import { ListPrices } from '@/features/prices/components/list-prices';
 
 function OrderLink() {
   return (
@@ -15,20 +16,13 @@ function OrderLink() {
 }
 
 export function IceMachinePage() {
-  const { t, i18n } = useLingui();
-  const eur = (c: number) => formatEuro(c, i18n.locale);
+  const { t } = useLingui();
   return (
     <Page title={t`Eismaschine`} lead={t`Crushed Ice für Kühlbox und Getränke – frisch aus der Eismaschine am Hafenbüro.`}>
-      <FactList
-        items={[
-          { label: t`Eis, 2 kg`, value: eur(prices.ice2kg) },
-          { label: t`Eis, 5 kg`, value: eur(prices.ice5kg) },
-          { label: t`Pfand Kühlbox`, value: eur(prices.coolerDeposit) },
-        ]}
-      />
+      <ListPrices codes={['ice_2kg', 'ice_5kg', 'cooler_deposit']} />
       <Prose>
         <p><Trans>Eis gibt es während der Öffnungszeiten im Hafenbüro. Sie haben keine Kühlbox dabei? Leihen Sie eine gegen Pfand; das Pfand erhalten Sie bei Rückgabe zurück.</Trans></p>
-        <p><Trans>Alle Preise netto zzgl. 19 % MwSt.</Trans></p>
+        <p><Trans>Alle Preise inkl. MwSt.</Trans></p>
       </Prose>
       <OrderLink />
     </Page>
@@ -36,13 +30,13 @@ export function IceMachinePage() {
 }
 
 export function LiftPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   return (
     <Page title={t`Bootskran`} lead={t`Kranen zum Winterlager, für einen Unterwasseranstrich oder eine Reparatur.`}>
-      <FactList items={[{ label: t`Bootskran, pro Tag`, value: t`ab ${formatEuro(prices.boatLiftPerDayFrom, i18n.locale)}` }]} />
+      <ListPrices codes={['boat_lift']} />
       <Prose>
         <p><Trans>Der Preis hängt von Größe und Gewicht des Boots ab. Nennen Sie uns bei der Anfrage Länge, Breite, Gewicht und Wunschtermin; das Hafenteam bestätigt den Termin.</Trans></p>
-        <p><Trans>Alle Preise netto zzgl. 19 % MwSt.</Trans></p>
+        <p><Trans>Alle Preise inkl. MwSt.</Trans></p>
       </Prose>
       <OrderLink />
     </Page>
@@ -50,15 +44,11 @@ export function LiftPage() {
 }
 
 export function ParkPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   return (
     <Page title={t`Parken`} lead={t`Parken am Hafen für Gäste und Liegeplatzmieter.`}>
-      <FactList
-        items={[
-          { label: t`Pfand Schranken-Schlüssel`, value: formatEuro(prices.parkingKeyDeposit, i18n.locale) },
-          { label: t`Parken auf der Straße vor dem Hafen`, value: t`höchstens ${streetParkingMaxHours} Stunden` },
-        ]}
-      />
+      <ListPrices codes={['parking_key_deposit']} />
+      <FactList items={[{ label: t`Parken auf der Straße vor dem Hafen`, value: t`höchstens ${streetParkingMaxHours} Stunden` }]} />
       <Prose>
         <p><Trans>Der Parkplatz hinter der Schranke ist für Gäste mit Liegeplatz reserviert. Den Schlüssel für die Schranke erhalten Sie gegen Pfand im Hafenbüro; das Pfand bekommen Sie bei der Rückgabe zurück.</Trans></p>
         <p><Trans>Auf der Straße vor dem Hafen dürfen Sie mit Parkscheibe höchstens {streetParkingMaxHours} Stunden parken. Für längere Aufenthalte gibt es Parkhäuser im Medienhafen.</Trans></p>

@@ -4,7 +4,6 @@ import { Anchor, CalendarCheck, Euro, Film, MapPinned, Newspaper } from 'lucide-
 import { Page, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button-variants';
 import { StartCard, StartCardContent, StartCardDescription, StartCardHeader, StartCardTitle } from './start-card';
-import { formatEuro, prices } from '@/lib/prices';
 import { useAppQuery } from '@/lib/query';
 import { activeNewsQueryOptions } from '../api/active-news';
 import { HarbourIntro } from './harbour-intro';
@@ -39,8 +38,7 @@ function News() {
 }
 
 export function StartPage() {
-  const { t, i18n } = useLingui();
-  const perMetre = formatEuro(prices.berthPerMetrePerNight, i18n.locale);
+  const { t } = useLingui();
   return (
     <Page title={t`Willkommen im Hafen Düsseldorf`} lead={t`Liegeplätze am Rhein für eine Nacht, einen Tag oder die ganze Saison – mitten in Düsseldorf, wenige Minuten von der Altstadt.`}>
       <div className="grid items-stretch gap-6 md:grid-cols-2">
@@ -77,7 +75,7 @@ export function StartPage() {
       <div className="grid gap-6 md:grid-cols-2">
         <Section title={<span className="flex items-center gap-2"><Euro className="size-5" aria-hidden /><Trans>Preise</Trans></span>}>
           <p className="text-slate-800">
-            <Trans>Übernachten ab {perMetre} pro laufendem Meter und Nacht zzgl. Nebenkosten und MwSt.; Tagesliegeplätze ab {formatEuro(prices.dayBerthPerMetre, i18n.locale)} pro Meter.</Trans>
+            <Trans>Übernachten und Tagesliegeplätze nach laufendem Meter; alle Preise in der Preisliste sind Gesamtpreise inkl. MwSt.</Trans>
           </p>
           <div>
             <Link to="/{-$locale}/start/prices" className={buttonVariants({ variant: 'outline' })}>

@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ExtrasAdminPage } from '@/features/harbour/components/extras-admin-page';
 
-/** The catalogue of extras (prices, VAT rates, deposits) that admins maintain. */
+/** The price list admins maintain: berth tariffs and the catalogue of extras (prices, VAT rates, deposits). */
 export const Route = createFileRoute('/{-$locale}/account/admin/extras/')({
   loader: async ({ context }) => {
-    const { extrasCatalogueQueryOptions } = await import('@/features/harbour/api/extras');
-    await context.queryClient.ensureQueryData(extrasCatalogueQueryOptions());
+    const { extrasCatalogueQueryOptions, tariffsQueryOptions } = await import('@/features/harbour/api/extras');
+    await Promise.all([context.queryClient.ensureQueryData(extrasCatalogueQueryOptions()), context.queryClient.ensureQueryData(tariffsQueryOptions())]);
   },
   component: ExtrasAdminPage,
 });
