@@ -5,7 +5,7 @@ import { useLingui } from '@lingui/react/macro';
 import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
 import type { CalendarData, CalendarEntry } from '../api/calendar';
 import { verdictShort, type Verdict, type Verdicts } from '../api/move-precheck';
-import { barSpan, barVisible, selectionRange, shiftSpan, targetColumns, targetRow, type BarSpan } from '../api/timeline-layout';
+import { barSpan, barVisible, readableSpans, selectionRange, shiftSpan, targetColumns, targetRow, type BarSpan } from '../api/timeline-layout';
 
 export type Kind = 'reservation' | 'rent' | 'maintenance' | 'blocked' | 'long_term';
 export const kindOf = (e: CalendarEntry): Kind =>
@@ -441,6 +441,7 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
                 selTo={sel?.to ?? -1}
                 selByKeys={!!cursor && !drag}
                 verdict={verdict}
+                lifted={activeRow === r.index}
                 labels={labels}
                 events={rowEvents}
               />
@@ -467,10 +468,10 @@ type Labels = ReturnType<typeof useKindLabels>;
  * One berth's row: memoised, so a scroll frame renders only the rows it mounts (and all rows only
  * when the visible day columns, the answer, the selection or a pending move change).
  */
-const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, list, firstCol, lastCol, pending, pendingBar, loading, selFrom, selTo, selByKeys, verdict, labels, events }: {
+const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, list, firstCol, lastCol, pending, pendingBar, loading, selFrom, selTo, selByKeys, verdict, lifted, labels, events }: {
   place: Place; index: number; top: number; totalW: number; berthW: number; colW: number; days: string[]; list: PlacedBar[] | undefined;
   firstCol: number; lastCol: number; pending: PendingMove | null; pendingBar: PlacedBar | null; loading: boolean;
-  selFrom: number; selTo: number; selByKeys: boolean; verdict: Verdict | undefined; labels: Labels; events: RowEvents;
+  selFrom: number; selTo: number; selByKeys: boolean; verdict: Verdict | undefined; lifted: boolean; labels: Labels; events: RowEvents;
 }) {
   let placed = (list ?? []).filter((b) => barVisible(b.span, firstCol, lastCol));
   if (pending && pendingBar) {
@@ -480,11 +481,11 @@ const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, l
   const shown = readableSpans(placed);
   const refused = !!verdict && verdict !== 'fits';
   return (
-    <div data-place={place.id} data-place-name={place.name} data-verdict={verdict} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${top}px)`, height: ROW_H, width: totalW }}>
+    <div data-place={place.id} data-place-name={place.name} data-verdict={verdict} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${top}px)`, height: ROW_H, width: totalW, zIndex: lifted ? 5 : undefined }}>
       <div
         className={`sticky left-0 z-10 flex h-full flex-col justify-center overflow-hidden border-r border-slate-200 px-2 text-sm font-medium ${refused ? 'bg-red-50' : verdict === 'fits' ? 'bg-green-50' : 'bg-white'}`}
         style={{ width: berthW }}
-        title={place.pier ? `${place.name} (${place.pier})` : place.name}
+        title={[place.pier ? `${place.name} (${place.pier})` : place.name, verdict && verdictShort(verdict)].filter(Boolean).join(': ')}
       >
         <span className="truncate leading-tight">{place.name}</span>
         {verdict && (
@@ -517,25 +518,6 @@ const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, l
     </div>
   );
 });
-
-/**
- * Where each bar is drawn, in columns: its own span, except that a stay shorter than a day (a
- * day guest's hours) is drawn across its whole day (issue 40: a 4-hour stay was a sliver with an
- * "R" in the week view), as far as its neighbours in the row leave room.
- */
-export function readableSpans(placed: readonly PlacedBar[]): { start: number; end: number }[] {
-  return placed.map(({ span }) => {
-    if (span.end - span.start >= 1 || span.clippedStart || span.clippedEnd) return { start: span.start, end: span.end };
-    let lo = Math.floor(span.start);
-    let hi = Math.max(Math.ceil(span.end), lo + 1);
-    for (const other of placed) {
-      if (other.span === span) continue;
-      if (other.span.end <= span.start) lo = Math.max(lo, other.span.end);
-      else if (other.span.start >= span.end) hi = Math.min(hi, other.span.start);
-    }
-    return { start: Math.min(lo, span.start), end: Math.max(hi, span.end) };
-  });
-}
 
 const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, placeName, labels, onOpen, onResize }: { bar: PlacedBar; shownStart: number; shownEnd: number; colW: number; days: string[]; pending: boolean; placeName: string; labels: Labels; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
   const { t, i18n } = useLingui();
