@@ -2430,6 +2430,17 @@ export type Database = {
           user_id: string | null
         }
       }
+      move_precheck: {
+        Args: {
+          p_order_id: string
+          p_arrival?: string
+          p_departure?: string
+        }
+        Returns: {
+          place_id: string
+          verdict: string
+        }[]
+      }
       my_mfa_required: {
         Args: never
         Returns: boolean

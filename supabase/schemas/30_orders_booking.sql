@@ -779,12 +779,20 @@ create index place_statuses_place_end_idx on public.place_statuses (place_id, en
 -- index leads with place_id).
 create index place_statuses_period_idx on public.place_statuses using gist (tstzrange(starts_at, ends_at)) where not cancelled;
 
--- The tests a berth must pass to take a staff-moved stay (move_booking, reschedule_booking): the
--- boat fits, day stays on day berths only and overnight stays never there, and no long-term
--- holder has the berth on a night (a day stay: the day) of the new period. The overlap with
--- other stays is the exclusion constraint's to decide, when the caller writes place_statuses.
-create function private.check_berth_for(p_order public.orders, p_place public.places, p_starts timestamptz, p_ends timestamptz)
-returns void
+-- What a berth says to a staff-moved stay over a period (move_booking, reschedule_booking and
+-- the timeline's pre-check move_precheck all ask this one function, so the pre-check and the
+-- move can never disagree; issue 40, item 3): 'fits', or why not, in this order:
+--   too_small             the boat is longer or wider than the berth
+--   day_stay_not_allowed  a day stay on an overnight berth
+--   day_guests_only       an overnight (or fair) stay on a day-guest berth
+--   long_term             a long-term holder has the berth on a night (a day stay: the day)
+--   blocked               a service block (maintenance, reserved) overlaps the period
+--   occupied              another live stay overlaps the period
+-- The order's own stay does not count, and an open order past its expiry that is still unpaid
+-- gives way (the same test as expire_orders, which the moves run before they write). The
+-- exclusion constraint stays the guard against a race between the check and the write.
+create function private.berth_verdict(p_order public.orders, p_place public.places, p_starts timestamptz, p_ends timestamptz, p_now timestamptz)
+returns text
 language plpgsql
 stable
 set search_path = ''
@@ -792,26 +800,83 @@ as $$
 declare
   v_first date := private.berlin_date(p_starts);
   v_last date := case when p_order.kind = 'day' then private.berlin_date(p_starts) else private.berlin_date(p_ends) - 1 end;
+  v_blocked boolean;
 begin
   if p_place.length < (p_order.boat ->> 'length')::numeric or p_place.width < (p_order.boat ->> 'width')::numeric then
-    raise exception 'boat_does_not_fit' using errcode = '22023';
+    return 'too_small';
   end if;
   if p_order.kind = 'day' and not p_place.one_day then
-    raise exception 'day_stay_not_allowed' using errcode = '22023';
+    return 'day_stay_not_allowed';
   end if;
   if p_order.kind <> 'day' and p_place.one_day then
-    raise exception 'day_guests_only' using errcode = '22023';
+    return 'day_guests_only';
   end if;
   if exists (
     select 1 from public.long_term_holders h
     where h.place_id = p_place.id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
   ) then
-    raise exception 'berth_no_longer_available' using errcode = '23P01';
+    return 'long_term';
+  end if;
+  select bool_or(s.order_id is null) into v_blocked
+    from public.place_statuses s
+    left join public.orders o on o.id = s.order_id
+   where s.place_id = p_place.id
+     and not s.cancelled
+     and s.starts_at < p_ends
+     and s.ends_at > p_starts
+     and s.order_id is distinct from p_order.id
+     and not coalesce(o.status in ('unverified', 'confirmed') and o.expires_at <= p_now and o.payment_status = 'pending', false);
+  if v_blocked then
+    return 'blocked';
+  elsif v_blocked is not null then
+    return 'occupied';
+  end if;
+  return 'fits';
+end
+$$;
+comment on function private.berth_verdict(public.orders, public.places, timestamptz, timestamptz, timestamptz) is 'Whether a berth can take the order''s stay over the period: fits, too_small, day_stay_not_allowed, day_guests_only, long_term, blocked or occupied (the order''s own stay and lapsed unpaid open orders do not count). The one rule of move_booking, reschedule_booking and move_precheck.';
+revoke execute on function private.berth_verdict(public.orders, public.places, timestamptz, timestamptz, timestamptz) from public;
+
+-- The moves' refusal of a berth: raises the error of berth_verdict's answer unless it fits.
+create function private.check_berth_for(p_order public.orders, p_place public.places, p_starts timestamptz, p_ends timestamptz)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_verdict text := private.berth_verdict(p_order, p_place, p_starts, p_ends, private.now());
+begin
+  case v_verdict
+    when 'fits' then
+      return;
+    when 'too_small' then
+      raise exception 'boat_does_not_fit' using errcode = '22023';
+    when 'day_stay_not_allowed', 'day_guests_only' then
+      raise exception '%', v_verdict using errcode = '22023';
+    else
+      raise exception 'berth_no_longer_available' using errcode = '23P01', detail = v_verdict;
+  end case;
+end
+$$;
+comment on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) is 'Raises unless private.berth_verdict says the berth fits the order''s stay over the period: boat_does_not_fit, day_stay_not_allowed, day_guests_only (22023), berth_no_longer_available (23P01; the verdict long_term, blocked or occupied in DETAIL).';
+revoke execute on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) from public;
+
+-- Whether staff may still move an order (berth or dates): open and not ended.
+create function private.check_movable(p_order public.orders)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if p_order.status not in ('unverified', 'confirmed', 'checked_in') or p_order.ends_at <= private.now() then
+    raise exception 'order_not_movable' using errcode = 'P0001';
   end if;
 end
 $$;
-comment on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) is 'Raises unless the berth can take the order''s stay over the period (fit, day/overnight berth kind, long-term holders); the overlap with other stays is left to the exclusion constraint.';
-revoke execute on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) from public;
+comment on function private.check_movable(public.orders) is 'Raises order_not_movable unless staff may still move the order (open, not ended): lock_movable_order and move_precheck.';
+revoke execute on function private.check_movable(public.orders) from public;
 
 -- An order staff may still move (berth or dates), locked for the change: open and not ended.
 create function private.lock_movable_order(p_order_id uuid)
@@ -827,14 +892,69 @@ begin
   if not found then
     raise exception 'order_not_found' using errcode = 'PT404';
   end if;
-  if v_order.status not in ('unverified', 'confirmed', 'checked_in') or v_order.ends_at <= private.now() then
-    raise exception 'order_not_movable' using errcode = 'P0001';
-  end if;
+  perform private.check_movable(v_order);
   return v_order;
 end
 $$;
 comment on function private.lock_movable_order(uuid) is 'The order, locked for update, if staff may still move it (open, not ended); raises order_not_found / order_not_movable otherwise.';
 revoke execute on function private.lock_movable_order(uuid) from public;
+
+-- The timeline's question before it offers a move (issue 40, item 3): for a stay and a period
+-- (its own, or new dates as reschedule_booking would make them), every berth's verdict, by the
+-- rule the moves themselves apply (berth_verdict). Dates the moves refuse raise the same error.
+create function private.move_precheck(p_order_id uuid, p_arrival date, p_departure date)
+returns table (place_id uuid, verdict text)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders;
+  v_new jsonb;
+  v_starts timestamptz;
+  v_ends timestamptz;
+  v_now timestamptz := private.now();
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  select * into v_order from public.orders o where o.id = p_order_id;
+  if not found then
+    raise exception 'order_not_found' using errcode = 'PT404';
+  end if;
+  perform private.check_movable(v_order);
+  if p_arrival is null then
+    v_starts := v_order.starts_at;
+    v_ends := v_order.ends_at;
+  else
+    v_new := private.reschedule_period(v_order, p_arrival, p_departure);
+    v_starts := (v_new ->> 'starts_at')::timestamptz;
+    v_ends := (v_new ->> 'ends_at')::timestamptz;
+  end if;
+  return query
+    select p.id, private.berth_verdict(v_order, p, v_starts, v_ends, v_now)
+      from public.places p
+     where not p.archived or p.id = v_order.place_id
+     order by p.name;
+end
+$$;
+comment on function private.move_precheck(uuid, date, date) is 'The rule behind public.move_precheck (security definer, not exposed by the API).';
+revoke execute on function private.move_precheck(uuid, date, date) from public;
+grant execute on function private.move_precheck(uuid, date, date) to authenticated, service_role;
+
+-- The API endpoint (/rest/v1/rpc/move_precheck): runs as the caller, the rule above decides.
+create function public.move_precheck(p_order_id uuid, p_arrival date DEFAULT NULL::date, p_departure date DEFAULT NULL::date)
+returns TABLE(place_id uuid, verdict text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.move_precheck(p_order_id, p_arrival, p_departure)
+$$;
+comment on function public.move_precheck(uuid, date, date) is 'Staff: for an open order and a period (its own; or new dates, as reschedule_booking would make them), each berth''s verdict by the moves'' own rule: fits, too_small, day_stay_not_allowed, day_guests_only, long_term, blocked, occupied. The timeline asks it when a drag starts.';
+revoke execute on function public.move_precheck(uuid, date, date) from anon, public;
 
 create function private.move_booking(p_order_id uuid, p_place_id uuid)
 returns public.orders

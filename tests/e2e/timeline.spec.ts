@@ -96,7 +96,7 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
-    test('a move onto a taken berth is refused by the database and snaps back with the reason', async ({ page, consoleErrors }) => {
+    test('a move onto a taken berth is refused by the database\'s pre-check, without a confirmation, and snaps back with the reason', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 4);
       const departure = dayOf(base[locale] + 6);
       const [a, b] = await ownBerths(`TLR${locale}`, 2);
@@ -110,10 +110,9 @@ for (const locale of ['de', 'en'] as const) {
       const rows = await page.locator('[data-place]').evaluateAll((els) => els.map((e) => e.getAttribute('data-place')));
       const bar = stayBar(page, a!.place_id, `Rolf ${tag}`);
       await mouseDrag(page, bar, 0, (rows.indexOf(b!.place_id) - rows.indexOf(a!.place_id)) * ROW_H);
-      // While the dialog asks, the bar shows on the target berth.
-      await expect(row(page, b!.place_id).locator('[data-pending]')).toHaveCount(1);
-      await page.getByRole('alertdialog').getByRole('button', { name: w.move, exact: true }).click();
+      // The pre-check (move_precheck) refuses the drop: no confirmation is asked.
       await expect(page.getByRole('alert').filter({ hasText: w.refused })).toHaveText(w.refused);
+      await expect(page.getByRole('alertdialog')).toHaveCount(0);
       // Snapped back: on its own berth, not pending, and the database has not moved it.
       await expect(stayBar(page, a!.place_id, `Rolf ${tag}`)).toHaveCount(1);
       await expect(page.locator('[data-pending]')).toHaveCount(0);
@@ -342,7 +341,7 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
-    test('a date move onto an occupied day is refused by the database and snaps back with the reason', async ({ page, consoleErrors }) => {
+    test('a date move onto an occupied day is refused by the database\'s pre-check, without a confirmation, and snaps back with the reason', async ({ page, consoleErrors }) => {
       const arrival = dayOf(base[locale] + 28);
       const departure = dayOf(base[locale] + 29);
       const [a] = await ownBerths(`TLRD${locale}`, 1);
@@ -356,10 +355,8 @@ for (const locale of ['de', 'en'] as const) {
       const bar = stayBar(page, a!.place_id, `Rita ${tag}`);
       const lane = (await row(page, a!.place_id).locator('[data-lane]').boundingBox())!;
       await mouseDrag(page, bar, (lane.width / 7) * 2, 0);
-      const dialog = page.getByRole('alertdialog');
-      await expect(dialog.locator('[data-price]')).toBeVisible();
-      await dialog.getByRole('button', { name: w.reschedule, exact: true }).click();
       await expect(page.getByRole('alert').filter({ hasText: w.notRescheduled })).toHaveText(w.notRescheduled);
+      await expect(page.getByRole('alertdialog')).toHaveCount(0);
       // Snapped back to its own days; the database kept it there.
       await expect(page.locator('[data-pending]')).toHaveCount(0);
       await expect(stayBar(page, a!.place_id, `Rita ${tag}`)).toHaveCount(1);
@@ -442,3 +439,95 @@ for (const locale of ['de', 'en'] as const) {
     });
   });
 }
+
+/**
+ * Issue 40, item 3: while a stay is dragged the timeline marks the berths that cannot take it,
+ * with the reason (the database's own rule, move_precheck, asked when the drag starts); a drop
+ * there opens no confirmation, and a fitting berth still takes the stay (keyboard).
+ * Item 13/14: a day guest's stay is readable in the week view; the help folds away on a phone.
+ * One language each (en, de): the pre-check's paths are the same in both.
+ */
+test.describe('the booking timeline: what a berth can take', () => {
+  test.use({ persona: 'harbour' });
+  test.describe.configure({ timeout: 60_000 });
+
+  test('a drag marks a too-small berth with the reason and its drop asks nothing; a fitting berth still takes the stay (en)', async ({ page, consoleErrors }) => {
+    const arrival = dayOf(293);
+    const departure = dayOf(295);
+    const unique = `TLP${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+    // A (home), B (6 x 2.5 m: an 8 x 3 m boat does not fit), C (12 x 4 m, free): in this order.
+    const [a, b, c] = await Promise.all([
+      createBerth(`${unique}A`), createBerth(`${unique}B`, { length: 6, width: 2.5 }), createBerth(`${unique}C`),
+    ]);
+    const tag = `Fit${Date.now().toString(36)}`;
+    const orderId = await bookAsStaff(a, arrival, departure, { first: 'Fred', last: tag, boat: `Boot ${tag}` });
+    await page.goto(`/en/account/admin/calendar?from=${arrival}&view=week`);
+    await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+    await showBerths(page, [`${unique}A`, `${unique}B`, `${unique}C`]);
+    const bar = stayBar(page, a, `Fred ${tag}`);
+
+    // The mouse: held over B, B is marked with its reason; C fits.
+    const box = (await bar.boundingBox())!;
+    const x = box.x + Math.min(box.width / 2, 30);
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x, y + ROW_H / 2, { steps: 4 });
+    await page.mouse.move(x, y + ROW_H, { steps: 4 });
+    await expect(row(page, b)).toHaveAttribute('data-verdict', 'too_small');
+    await expect(row(page, b).locator('[data-verdict-text]')).toHaveText('too small');
+    await expect(row(page, b).locator('[data-refused]')).toHaveCount(1);
+    await expect(row(page, c)).toHaveAttribute('data-verdict', 'fits');
+    await page.mouse.up();
+    // No confirmation: the refusal with the reason, the stay where it was, the marks gone.
+    await expect(page.getByRole('alert').filter({ hasText: 'Not moved: The boat does not fit this berth.' })).toBeVisible();
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+    await expect(page.locator('[data-verdict]')).toHaveCount(0);
+    await expect(stayBar(page, a, `Fred ${tag}`)).toHaveCount(1);
+
+    // The keyboard: over B the screen reader hears why not; on to C, Space asks, Move moves.
+    await bar.focus();
+    await page.keyboard.press('Space');
+    await expect(bar).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByText(/: not possible, too small\.$/)).toBeAttached();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByText(`Over berth ${unique}C, arrival`)).toBeAttached();
+    await page.keyboard.press('Space');
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog.getByRole('heading')).toHaveText('Move the booking?');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: `Moved to berth ${unique}C.` })).toBeVisible();
+    expect(await orderPlace(orderId)).toBe(c);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a day guest\'s stay shows the guest in the week view; on a phone the help is folded below the controls (de)', async ({ page, consoleErrors }) => {
+    const day = dayOf(296);
+    const name = `TLD${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+    const place = await createBerth(name, { one_day: true });
+    const tag = `Tag${Date.now().toString(36)}`;
+    const res = await rpcAs<{ id: string }>('staff_create_booking', {
+      p_place_id: place, p_kind: 'day', p_arrival: day, p_day_start: '10:00', p_day_end: '14:00',
+      p_boat: { name: `Boot ${tag}`, tag: null, length: 8, width: 3 }, p_person: { first_name: 'Dana', last_name: tag },
+    }, await staffToken());
+    expect(res.status, JSON.stringify(res.data)).toBe(200);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/account/admin/calendar?from=${day}&view=week`);
+    await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
+    // The help is one line (closed); its text is not in the way of the plan.
+    const help = page.locator('[data-timeline-help]');
+    await expect(help.getByText('Bedienung mit Maus und Tastatur')).toBeVisible();
+    await expect(help.getByText(/^Buchungen auf einen anderen Liegeplatz/)).toBeHidden();
+    await showBerths(page, [name]);
+    // Four hours of a day: drawn across the day with the guest's name, the kind and times in its name and tooltip.
+    const bar = row(page, place).locator('[data-entry]');
+    await expect(bar).toContainText(`Dana ${tag}`);
+    expect((await bar.boundingBox())!.width).toBeGreaterThan(60);
+    await expect(bar).toHaveAttribute('aria-label', new RegExp(`^Reservierung · Dana ${tag} · Boot ${tag} · Liegeplatz ${name}`));
+    await expect(bar).toHaveAttribute('title', new RegExp(`Dana ${tag}`));
+    await help.getByText('Bedienung mit Maus und Tastatur').click();
+    await expect(help.getByText(/^Buchungen auf einen anderen Liegeplatz/)).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+});

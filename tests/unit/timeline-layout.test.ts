@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { berlinMidnight, blocksFor, daysOf, groupByPlace, PLACE_BLOCK, type EntryRow } from '@/features/harbour/api/calendar';
-import { barSpan, barVisible, columnAt, selectionRange, shiftSpan, targetColumns, targetRow } from '@/features/harbour/api/timeline-layout';
+import { barSpan, barVisible, columnAt, readableSpans, selectionRange, shiftSpan, targetColumns, targetRow } from '@/features/harbour/api/timeline-layout';
 
 // 2027-03-28 is the spring DST change in Berlin: that day has 23 hours.
 const days = daysOf('2027-03-26', '2027-03-30');
@@ -119,5 +119,23 @@ describe('blocksFor: which blocks of berths the timeline loads', () => {
       const blocks = blocksFor(first, last, 1058);
       for (let row = first; row <= last; row++) expect(blocks).toContain(Math.floor(row / PLACE_BLOCK));
     }
+  });
+});
+
+describe('readableSpans: a day guest\'s hours are drawn across the day (issue 40)', () => {
+  const bar = (start: number, end: number) => ({ span: { start, end, clippedStart: false, clippedEnd: false } });
+  it('a 10:00-14:00 stay alone in its day fills the day column', () => {
+    expect(readableSpans([bar(2 + 10 / 24, 2 + 14 / 24)])).toEqual([{ start: 2, end: 3 }]);
+  });
+  it('two stays in one day share it without overlapping', () => {
+    const [a, b] = readableSpans([bar(1 + 9 / 24, 1 + 12 / 24), bar(1 + 14 / 24, 1 + 18 / 24)]);
+    expect(a).toEqual({ start: 1, end: 1 + 14 / 24 });
+    expect(b).toEqual({ start: 1 + 12 / 24, end: 2 });
+  });
+  it('a night\'s stay (14:00 to 12:00 next day) and a longer one keep their own span', () => {
+    expect(readableSpans([bar(14 / 24, 1.5), bar(1 + 14 / 24, 4.5)])).toEqual([{ start: 14 / 24, end: 1.5 }, { start: 1 + 14 / 24, end: 4.5 }]);
+  });
+  it('does not reach into a stay departing the same morning', () => {
+    expect(readableSpans([bar(-1, 3 + 12 / 24), bar(3 + 13 / 24, 3 + 17 / 24)])[1]).toEqual({ start: 3.5, end: 4 });
   });
 });

@@ -103,3 +103,23 @@ function barSpanUnclipped(startMs: number, endMs: number | null, dayStarts: read
   if (endMs === null) return { start: col(startMs), end: Number.POSITIVE_INFINITY };
   return { start: col(startMs), end: col(endMs) };
 }
+
+/**
+ * Where each bar is drawn, in columns: its own span, except that a stay within one day (a day
+ * guest's hours) is drawn across its whole day (issue 40: a 4-hour stay was a sliver with an
+ * "R" in the week view), as far as its neighbours in the row leave room.
+ */
+export function readableSpans(placed: readonly { span: BarSpan }[]): { start: number; end: number }[] {
+  return placed.map(({ span }) => {
+    // Only a stay inside one day (a night's stay crosses midnight and is drawn as it is).
+    if (Math.ceil(span.end) - Math.floor(span.start) > 1 || span.clippedStart || span.clippedEnd) return { start: span.start, end: span.end };
+    let lo = Math.floor(span.start);
+    let hi = lo + 1;
+    for (const other of placed) {
+      if (other.span === span) continue;
+      if (other.span.end <= span.start) lo = Math.max(lo, other.span.end);
+      else if (other.span.start >= span.end) hi = Math.min(hi, other.span.start);
+    }
+    return { start: Math.min(lo, span.start), end: Math.max(hi, span.end) };
+  });
+}

@@ -18,7 +18,8 @@ import { BlockForm } from './block-form';
 import { cancelBerthBlock } from '../api/berth-block';
 import { harbourKeys } from '../api/keys';
 import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMove } from './timeline';
-import { RescheduleDialog } from './reschedule-dialog';
+import { RescheduleDialog, shiftedDates } from './reschedule-dialog';
+import { movePrecheckQueryOptions, verdictMessage } from '../api/move-precheck';
 
 type Place = CalendarData['places'][number];
 
@@ -90,7 +91,8 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   };
 
   // Drag a bar to another berth: ask first, then move_booking; a refusal snaps the bar back.
-  const [pending, setPending] = useState<(PendingMove & { confirmed: boolean }) | null>(null);
+  // `checking`: dropped, the database's pre-check (move_precheck) not yet answered: no dialog yet.
+  const [pending, setPending] = useState<(PendingMove & { confirmed: boolean; checking?: boolean }) | null>(null);
   const [notify, setNotify] = useState(true);
   const [moveResult, setMoveResult] = useState<{ ok: boolean; text: string } | null>(null);
   const action = useOrderAction();
@@ -112,6 +114,41 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
         },
       },
     );
+  };
+
+  // While a bar is dragged: every berth's verdict for the stay on the days it is shifted to (the
+  // database's own rule, asked when the drag starts and per day shifted), marked on the rows.
+  const [dragStay, setDragStay] = useState<{ entry: CalendarEntry; days: number } | null>(null);
+  const dragDates = dragStay ? shiftedDates({ entry: dragStay.entry, toPlace: { id: dragStay.entry.place_id, name: dragStay.entry.place_name, pier: null }, days: dragStay.days }) : null;
+  const verdicts = useQuery({
+    ...movePrecheckQueryOptions(dragStay?.entry.order_id ?? '', dragStay?.days ? dragDates!.arrival : null, dragStay?.days ? dragDates!.departure : null),
+    enabled: !!dragStay?.entry.order_id,
+  });
+
+  // A drop (or the end of a bar dragged): the pre-check first; a berth that cannot take the stay
+  // refuses the drop with the reason, and only an allowed target gets the confirmation.
+  const drop = async (move: PendingMove) => {
+    setMoveResult(null);
+    setNotify(true);
+    const orderId = move.entry.order_id;
+    if (!orderId) return;
+    const dated = move.days !== 0 || !!move.endDays;
+    const refuse = (reason: string) => ({ ok: false, text: dated ? t`Nicht verschoben: ${reason}` : t`Nicht umgelegt: ${reason}` });
+    setPending({ ...move, confirmed: false, checking: true });
+    const dates = dated ? shiftedDates(move) : null;
+    let result: { ok: boolean; text: string } | null = null;
+    try {
+      const answer = await queryClient.fetchQuery(movePrecheckQueryOptions(orderId, dates?.arrival ?? null, dates?.departure ?? null));
+      const verdict = answer.get(move.toPlace.id);
+      if (verdict && verdict !== 'fits') result = refuse(verdictMessage(verdict));
+    } catch (e) {
+      result = refuse(orderErrorMessage(e));
+    }
+    // A later drop replaced this one meanwhile: leave it be.
+    setPending((p) => (p?.entry.id === move.entry.id && p.toPlace.id === move.toPlace.id && p.days === move.days && p.endDays === move.endDays && p.checking
+      ? (result ? null : { ...p, checking: false })
+      : p));
+    if (result) setMoveResult(result);
   };
 
   // Dragged to other days (and maybe another berth): reschedule_booking after its own dialog.
@@ -162,9 +199,16 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
           </li>
         ))}
       </ul>
-      <p className="text-sm text-slate-600">
-        <Trans>Buchungen auf einen anderen Liegeplatz oder andere Tage ziehen, um sie umzulegen oder zu verschieben (Tastatur: Leertaste, Pfeiltasten, Leertaste); das Ende ziehen ändert nur die Abreise (Tastatur: Umschalt+Pfeil links/rechts). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
-      </p>
+      {/* The help folds away: on a phone the plan comes first (issue 40, item 14). */}
+      <details data-timeline-help className="text-sm text-slate-600">
+        <summary className="w-fit cursor-pointer font-medium text-slate-800"><Trans>Bedienung mit Maus und Tastatur</Trans></summary>
+        <p className="mt-1">
+          <Trans>Buchungen auf einen anderen Liegeplatz oder andere Tage ziehen, um sie umzulegen oder zu verschieben (Tastatur: Leertaste, Pfeiltasten, Leertaste); das Ende ziehen ändert nur die Abreise (Tastatur: Umschalt+Pfeil links/rechts). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
+        </p>
+        <p className="mt-1">
+          <Trans>Beim Ziehen zeigt jede Zeile, ob der Liegeplatz die Buchung aufnehmen kann, und sonst warum nicht (zu klein, belegt, gesperrt …); dort lässt sie sich nicht ablegen.</Trans>
+        </p>
+      </details>
 
       {moveResult && (
         <p role={moveResult.ok ? 'status' : 'alert'} data-move-result={moveResult.ok ? 'ok' : 'refused'} className={moveResult.ok ? 'text-green-800' : 'rounded-md bg-red-50 p-2 text-red-800'}>
@@ -182,7 +226,9 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
           places={places}
           today={today}
           pending={pending}
-          onMove={(entry, toPlace, days, endDays) => { setMoveResult(null); setNotify(true); setPending({ entry, toPlace, days, endDays, confirmed: false }); }}
+          onMove={(entry, toPlace, days, endDays) => void drop({ entry, toPlace, days, endDays })}
+          onDragStay={setDragStay}
+          verdicts={dragStay ? verdicts.data : undefined}
           onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
           onOpen={(e) => { setCancelError(false); setOpened(e); }}
           loadedRow={(row) => entries.loaded[wanted.indexOf(Math.floor(row / PLACE_BLOCK))] === true}
@@ -191,12 +237,12 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
       )}
 
       <RescheduleDialog
-        key={pending && (pending.days !== 0 || pending.endDays) ? `${pending.entry.id}:${pending.toPlace.id}:${pending.days}:${pending.endDays ?? ''}` : 'none'}
-        move={pending && (pending.days !== 0 || pending.endDays) ? pending : null}
+        key={pending && !pending.checking && (pending.days !== 0 || pending.endDays) ? `${pending.entry.id}:${pending.toPlace.id}:${pending.days}:${pending.endDays ?? ''}` : 'none'}
+        move={pending && !pending.checking && (pending.days !== 0 || pending.endDays) ? pending : null}
         onConfirming={confirmReschedule}
         onSettled={settleReschedule}
       />
-      <AlertDialog open={!!pending && pending.days === 0 && !pending.endDays && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
+      <AlertDialog open={!!pending && !pending.checking && pending.days === 0 && !pending.endDays && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle><Trans>Buchung umlegen?</Trans></AlertDialogTitle>

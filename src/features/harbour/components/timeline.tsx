@@ -4,7 +4,8 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { useLingui } from '@lingui/react/macro';
 import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
 import type { CalendarData, CalendarEntry } from '../api/calendar';
-import { barSpan, barVisible, selectionRange, shiftSpan, targetColumns, targetRow, type BarSpan } from '../api/timeline-layout';
+import { verdictShort, type Verdict, type Verdicts } from '../api/move-precheck';
+import { barSpan, barVisible, readableSpans, selectionRange, shiftSpan, targetColumns, targetRow, type BarSpan } from '../api/timeline-layout';
 
 export type Kind = 'reservation' | 'rent' | 'maintenance' | 'blocked' | 'long_term';
 export const kindOf = (e: CalendarEntry): Kind =>
@@ -133,6 +134,13 @@ export interface TimelineProps {
   loadedRow?: (row: number) => boolean;
   /** Told the rows in the DOM (first, last index) whenever they change, so the page loads their occupations. */
   onRowsShown?: (first: number, last: number) => void;
+  /**
+   * Told when a bar is picked up, each time the days it is shifted by change, and (null) when it
+   * is put down: the page asks the database which berths can take the stay then (move_precheck).
+   */
+  onDragStay?: (drag: { entry: CalendarEntry; days: number } | null) => void;
+  /** The berths' verdicts for the dragged stay on its current days, once the database answered. */
+  verdicts?: Verdicts;
 }
 
 /**
@@ -141,7 +149,7 @@ export interface TimelineProps {
  * the DOM). Bars of bookings drag to another berth (mouse or keyboard through dnd-kit); a drag
  * over empty cells (or the keyboard cursor with Shift+arrows and Enter) selects days of a berth.
  */
-export function Timeline({ data, places: livePlaces, today, pending, onMove, onSelect, onOpen, loadedRow, onRowsShown }: TimelineProps) {
+export function Timeline({ data, places: livePlaces, today, pending, onMove, onSelect, onOpen, loadedRow, onRowsShown, onDragStay, verdicts }: TimelineProps) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const labels = useKindLabels();
@@ -238,23 +246,51 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
   };
   // The drag's offset, for the screen reader's announcements (they get no delta).
   const lastDelta = useRef({ x: 0, y: 0 });
+  // The days the dragged bar is shifted by, as last told to the page (it asks the database per shift).
+  const dragDays = useRef<number | null>(null);
+  // While a bar is dragged: the verdict of a berth it could land on (none for its own berth and days, or before the answer).
+  const dragging = dragPlaces !== null;
+  const verdictOf = (row: number, days: number, origin: number) => {
+    const place = places[row];
+    if (!place || !verdicts || (row === origin && days === 0)) return undefined;
+    return verdicts.get(place.id);
+  };
   const placeName = (row: number) => places[row]?.name ?? '';
   const announcements: Announcements = {
     onDragStart: ({ active }) => t`${String(active.data.current?.label ?? '')} aufgenommen. Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt um einen Tag, Leertaste legt ab, Escape bricht ab.`,
     onDragMove: ({ active }) => {
       const d = dropAt(active.id, lastDelta.current);
-      return d ? t`Über Liegeplatz ${placeName(d.target)}, Anreise ${formatDay(d.arrival, locale)}.` : undefined;
+      if (!d) return undefined;
+      const v = verdictOf(d.target, d.days, d.origin);
+      return v && v !== 'fits'
+        ? t`Über Liegeplatz ${placeName(d.target)}, Anreise ${formatDay(d.arrival, locale)}: nicht möglich, ${verdictShort(v)}.`
+        : t`Über Liegeplatz ${placeName(d.target)}, Anreise ${formatDay(d.arrival, locale)}.`;
     },
     onDragOver: () => undefined,
     onDragEnd: ({ active }) => {
       const d = dropAt(active.id, lastDelta.current);
-      return d ? t`Auf Liegeplatz ${placeName(d.target)}, Anreise ${formatDay(d.arrival, locale)} abgelegt.` : undefined;
+      if (!d) return undefined;
+      const v = verdictOf(d.target, d.days, d.origin);
+      return v && v !== 'fits'
+        ? t`Nicht abgelegt: Liegeplatz ${placeName(d.target)}, ${verdictShort(v)}.`
+        : t`Auf Liegeplatz ${placeName(d.target)}, Anreise ${formatDay(d.arrival, locale)} abgelegt.`;
     },
     onDragCancel: () => t`Verschieben abgebrochen.`,
   };
-  const end = (event: DragEndEvent) => {
+  const tellDrag = (id: string | number, delta: { x: number; y: number }) => {
+    const d = dropAt(id, delta);
+    if (!d || dragDays.current === d.days) return;
+    dragDays.current = d.days;
+    onDragStay?.({ entry: d.entry, days: d.days });
+  };
+  const dragOver = () => {
+    dragDays.current = null;
     setActiveRow(null);
     setDragPlaces(null);
+    onDragStay?.(null);
+  };
+  const end = (event: DragEndEvent) => {
+    dragOver();
     const d = dropAt(event.active.id, event.delta);
     if (d && (d.target !== d.origin || d.days !== 0) && places[d.target]) onMove(d.entry, places[d.target]!, d.days);
   };
@@ -342,9 +378,9 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
       // Auto-scroll near the edges only in the outer 10 % sideways (default 20 %): in a narrow plan a drag of a day or two must not scroll it.
       autoScroll={{ threshold: { x: 0.1, y: 0.2 } }}
       accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt die Tage, Leertaste legt ab, Escape bricht ab. Umschalt+Pfeil links/rechts ändert nur die Abreise. Eingabetaste zeigt die Details.` } }}
-      onDragStart={(e) => { lastDelta.current = { x: 0, y: 0 }; const d = dropAt(e.active.id, lastDelta.current); setActiveRow(d ? d.origin : null); setDragPlaces(places); }}
-      onDragMove={(e) => { lastDelta.current = e.delta; }}
-      onDragCancel={() => { setActiveRow(null); setDragPlaces(null); }}
+      onDragStart={(e) => { lastDelta.current = { x: 0, y: 0 }; dragDays.current = null; const d = dropAt(e.active.id, lastDelta.current); setActiveRow(d ? d.origin : null); setDragPlaces(places); tellDrag(e.active.id, lastDelta.current); }}
+      onDragMove={(e) => { lastDelta.current = e.delta; tellDrag(e.active.id, e.delta); }}
+      onDragCancel={dragOver}
       onDragEnd={end}
     >
       <div
@@ -384,6 +420,7 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
           {rows.map((r) => {
             const place = places[r.index]!;
             const sel = drag?.row === r.index ? selectionRange(drag.a, drag.b, n) : cursor?.row === r.index ? selectionRange(cursor.anchor, cursor.col, n) : null;
+            const verdict = dragging && activeRow !== null ? verdictOf(r.index, dragDays.current ?? 0, activeRow) : undefined;
             return (
               <Row
                 key={place.id}
@@ -403,6 +440,8 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
                 selFrom={sel?.from ?? -1}
                 selTo={sel?.to ?? -1}
                 selByKeys={!!cursor && !drag}
+                verdict={verdict}
+                lifted={activeRow === r.index}
                 labels={labels}
                 events={rowEvents}
               />
@@ -429,20 +468,31 @@ type Labels = ReturnType<typeof useKindLabels>;
  * One berth's row: memoised, so a scroll frame renders only the rows it mounts (and all rows only
  * when the visible day columns, the answer, the selection or a pending move change).
  */
-const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, list, firstCol, lastCol, pending, pendingBar, loading, selFrom, selTo, selByKeys, labels, events }: {
+const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, list, firstCol, lastCol, pending, pendingBar, loading, selFrom, selTo, selByKeys, verdict, lifted, labels, events }: {
   place: Place; index: number; top: number; totalW: number; berthW: number; colW: number; days: string[]; list: PlacedBar[] | undefined;
   firstCol: number; lastCol: number; pending: PendingMove | null; pendingBar: PlacedBar | null; loading: boolean;
-  selFrom: number; selTo: number; selByKeys: boolean; labels: Labels; events: RowEvents;
+  selFrom: number; selTo: number; selByKeys: boolean; verdict: Verdict | undefined; lifted: boolean; labels: Labels; events: RowEvents;
 }) {
   let placed = (list ?? []).filter((b) => barVisible(b.span, firstCol, lastCol));
   if (pending && pendingBar) {
     placed = placed.filter((b) => b.entry.id !== pending.entry.id);
     if (pending.toPlace.id === place.id) placed = [...placed, pendingBar];
   }
+  const shown = readableSpans(placed);
+  const refused = !!verdict && verdict !== 'fits';
   return (
-    <div data-place={place.id} data-place-name={place.name} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${top}px)`, height: ROW_H, width: totalW }}>
-      <div className="sticky left-0 z-10 flex h-full items-center truncate border-r border-slate-200 bg-white px-2 text-sm font-medium" style={{ width: berthW }} title={place.pier ? `${place.name} (${place.pier})` : place.name}>
-        {place.name}
+    <div data-place={place.id} data-place-name={place.name} data-verdict={verdict} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${top}px)`, height: ROW_H, width: totalW, zIndex: lifted ? 5 : undefined }}>
+      <div
+        className={`sticky left-0 z-10 flex h-full flex-col justify-center overflow-hidden border-r border-slate-200 px-2 text-sm font-medium ${refused ? 'bg-red-50' : verdict === 'fits' ? 'bg-green-50' : 'bg-white'}`}
+        style={{ width: berthW }}
+        title={[place.pier ? `${place.name} (${place.pier})` : place.name, verdict && verdictShort(verdict)].filter(Boolean).join(': ')}
+      >
+        <span className="truncate leading-tight">{place.name}</span>
+        {verdict && (
+          <span data-verdict-text className={`truncate text-[11px] leading-tight font-semibold ${refused ? 'text-red-800' : 'text-green-800'}`}>
+            {verdictShort(verdict)}
+          </span>
+        )}
       </div>
       <div
         className="absolute top-0 h-full cursor-cell touch-pan-y"
@@ -457,21 +507,29 @@ const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, l
         {selFrom >= 0 && (
           <div aria-hidden data-selection className={`pointer-events-none absolute top-0 h-full border-2 ${selByKeys ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`} style={{ left: selFrom * colW, width: (selTo - selFrom + 1) * colW }} />
         )}
-        {placed.map((b) => (
-          <Bar key={b.entry.id} bar={b} colW={colW} days={days} pending={pending?.entry.id === b.entry.id} placeName={place.name} labels={labels} onOpen={events.open} onResize={events.resize} />
+        {placed.map((b, i) => (
+          <Bar key={b.entry.id} bar={b} shownStart={shown[i]!.start} shownEnd={shown[i]!.end} colW={colW} days={days} pending={pending?.entry.id === b.entry.id} placeName={place.name} labels={labels} onOpen={events.open} onResize={events.resize} />
         ))}
+        {refused && (
+          // A berth that cannot take the dragged stay: hatched over its days (the reason stands in the berth column).
+          <div aria-hidden data-refused className="pointer-events-none absolute inset-0 z-10" style={{ backgroundColor: 'rgba(254,226,226,.55)', backgroundImage: 'repeating-linear-gradient(135deg, rgba(153,27,27,.28) 0 2px, transparent 2px 9px)' }} />
+        )}
       </div>
     </div>
   );
 });
 
-const Bar = memo(function Bar({ bar, colW, days, pending, placeName, labels, onOpen, onResize }: { bar: PlacedBar; colW: number; days: string[]; pending: boolean; placeName: string; labels: Labels; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
+const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, placeName, labels, onOpen, onResize }: { bar: PlacedBar; shownStart: number; shownEnd: number; colW: number; days: string[]; pending: boolean; placeName: string; labels: Labels; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const { entry, span } = bar;
   const kind = kindOf(entry);
   const canMove = movable(entry) && !pending;
-  const text = [labels.short[kind], entry.guest, entry.boat_name].filter(Boolean).join(' · ');
+  // Narrow bars lead with the guest (or boat): the kind is in their colour, pattern, tooltip and accessible name.
+  const narrowBar = (shownEnd - shownStart) * colW < 110;
+  const text = narrowBar
+    ? (entry.guest ?? entry.boat_name ?? labels.short[kind])
+    : [labels.short[kind], entry.guest, entry.boat_name].filter(Boolean).join(' · ');
   // A booking shows its departure day; a block or holding its last day.
   const until = entry.ends_at ? dayLabel(berlinDayOf(entry.ends_at, entry.order_id ? 0 : 1), locale) : t`unbefristet`;
   const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
@@ -479,8 +537,8 @@ const Bar = memo(function Bar({ bar, colW, days, pending, placeName, labels, onO
   // Dragging the end handle: the pointer's start and the snapped width change (whole days).
   const [resizeFrom, setResizeFrom] = useState<number | null>(null);
   const [resizeDx, setResizeDx] = useState(0);
-  const left = span.start * colW + 1;
-  const w = Math.max((span.end - span.start) * colW - 2 + targetColumns(resizeDx, colW) * colW, 6);
+  const left = shownStart * colW + 1;
+  const w = Math.max((shownEnd - shownStart) * colW - 2 + targetColumns(resizeDx, colW) * colW, 6);
   const style: CSSProperties = {
     ...KIND_STYLE[kind],
     left,
