@@ -2510,6 +2510,22 @@ export type Database = {
           one_day: boolean
         }[]
       }
+      overview_figures: {
+        Args: never
+        Returns: {
+          arrivals_expected: number
+          arrivals_arrived: number
+          departures: number
+          berths_occupied: number
+          berths_bookable: number
+          refund_orders: number
+          refund_cents: number
+          bookings_week: number
+          bookings_prior_week: number
+          revenue_week_cents: number
+          revenue_prior_week_cents: number
+        }[]
+      }
       payment_mode_for: {
         Args: {
           p_kind: Database["public"]["Enums"]["order_kind"]

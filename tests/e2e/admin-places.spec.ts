@@ -12,11 +12,11 @@ test.describe('admin: berths', () => {
     test.setTimeout(60_000);
     const name = uniqueName('N');
     await page.goto('/account/admin/places/create');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stellplatz erstellen');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Liegeplatz erstellen');
     await expect(page.getByRole('checkbox', { name: 'Stromsäule A1' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel('Titelbild').setInputFiles({ name: 'steg.png', mimeType: 'image/png', buffer: tinyPng });
-    const form = page.getByRole('form', { name: 'Stellplatz erstellen' });
+    const form = page.getByRole('form', { name: 'Liegeplatz erstellen' });
     // Bad input first: a clear message, nothing sent.
     await form.getByRole('button', { name: 'Erstellen' }).click();
     await expect(form.getByText('Pflichtfeld').first()).toBeVisible();
@@ -29,23 +29,23 @@ test.describe('admin: berths', () => {
     await form.getByRole('checkbox', { name: 'Stromsäule A1' }).click();
     await form.getByRole('button', { name: 'Erstellen' }).click();
 
-    const dialog = page.getByRole('alertdialog', { name: 'Stellplatz erstellen?' });
+    const dialog = page.getByRole('alertdialog', { name: 'Liegeplatz erstellen?' });
     // Only one coordinate: the form refuses before the dialog ever opens.
     await expect(dialog).toBeHidden();
     await expect(form.getByText('Die Position braucht genau 2 Koordinaten (x und y) oder keine.')).toBeVisible();
     await form.getByLabel('y', { exact: true }).fill('560');
     await form.getByRole('button', { name: 'Erstellen' }).click();
-    await expect(dialog).toContainText(`Der Stellplatz „${name}“ wird angelegt`);
+    await expect(dialog).toContainText(`Der Liegeplatz „${name}“ wird angelegt`);
     await dialog.getByRole('button', { name: 'Erstellen' }).click();
 
     await expect(page).toHaveURL(/\/account\/admin\/places\/[0-9a-f-]{36}\/edit$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Stellplatz ${name} bearbeiten`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Liegeplatz ${name} bearbeiten`);
     // The image uploaded with the berth is its first (and only) photo.
     const img = page.getByRole('region', { name: 'Fotos' }).getByRole('img', { name: 'Foto 1 von 1' });
     await expect(img).toBeVisible();
     await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(2);
     const id = /places\/([0-9a-f-]{36})\/edit/.exec(page.url())![1];
-    const edit = page.getByRole('form', { name: 'Stellplatz bearbeiten' });
+    const edit = page.getByRole('form', { name: 'Liegeplatz bearbeiten' });
     await expect(edit.getByRole('checkbox', { name: 'Strom', exact: true })).toBeChecked();
     await expect(edit.getByRole('checkbox', { name: 'Stromsäule A1' })).toBeChecked();
     await expect(edit.getByLabel('y', { exact: true })).toHaveValue('560');
@@ -54,7 +54,7 @@ test.describe('admin: berths', () => {
     // The list with its search.
     await page.goto('/account/admin/places');
     await page.getByLabel('Suche').fill(name);
-    const table = page.getByRole('table', { name: 'Stellplätze' });
+    const table = page.getByRole('table', { name: 'Liegeplätze' });
     await expect(table.getByRole('row')).toHaveCount(2);
     await expect(table.getByRole('rowheader', { name })).toBeVisible();
 
@@ -87,16 +87,16 @@ test.describe('admin: berths', () => {
     expect(JSON.stringify(refused.body)).toContain('place_has_orders');
 
     await page.goto(`/account/admin/places/${placeId}/edit`);
-    const dialog = page.getByRole('alertdialog', { name: 'Stellplatz kann nicht gelöscht werden' });
+    const dialog = page.getByRole('alertdialog', { name: 'Liegeplatz kann nicht gelöscht werden' });
     await expect(async () => {
-      await page.getByRole('button', { name: 'Stellplatz löschen' }).click();
+      await page.getByRole('button', { name: 'Liegeplatz löschen' }).click();
       await expect(dialog).toBeVisible({ timeout: 1000 });
     }).toPass();
-    await expect(dialog).toContainText(`Zu „${name}“ gibt es 1 Buchung. Ein Stellplatz mit Buchungen kann nicht gelöscht werden`);
+    await expect(dialog).toContainText(`Zu „${name}“ gibt es 1 Buchung. Ein Liegeplatz mit Buchungen kann nicht gelöscht werden`);
     await expect(dialog).toContainText('Sie können ihn stattdessen archivieren');
     await dialog.getByRole('button', { name: 'Archivieren' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('note')).toContainText('Dieser Stellplatz ist archiviert');
+    await expect(page.getByRole('note')).toContainText('Dieser Liegeplatz ist archiviert');
 
     // Hidden from the list (unless asked for) and from the public.
     await page.goto('/account/admin/places');
@@ -117,9 +117,9 @@ test.describe('admin: berths', () => {
     const name = uniqueName('D');
     const id = await createBerth(name);
     await page.goto(`/account/admin/places/${id}/edit`);
-    const dialog = page.getByRole('alertdialog', { name: 'Stellplatz löschen?' });
+    const dialog = page.getByRole('alertdialog', { name: 'Liegeplatz löschen?' });
     await expect(async () => {
-      await page.getByRole('button', { name: 'Stellplatz löschen' }).click();
+      await page.getByRole('button', { name: 'Liegeplatz löschen' }).click();
       await expect(dialog).toBeVisible({ timeout: 1000 });
     }).toPass();
     await expect(dialog).toContainText(`„${name}“ wird mit seinen Fotos endgültig gelöscht.`);

@@ -18,7 +18,7 @@ test.describe.configure({ timeout: 90_000 });
 const shots = 'reports/screenshots';
 
 const text = {
-  de: { edit: 'Stellplatz bearbeiten', width: 'Breite (m)', save: 'Speichern', title: 'Änderungsprotokoll', area: 'Bereich', berths: 'Liegeplätze',
+  de: { edit: 'Liegeplatz bearbeiten', width: 'Breite (m)', save: 'Speichern', title: 'Änderungsprotokoll', area: 'Bereich', berths: 'Liegeplätze',
         who: 'Wer (Name oder E-Mail)', search: 'Suchen', changed: 'Geändert', widthLabel: 'Breite', from: 'Von', to: 'Bis einschließlich', newWidth: '4,5', shown: '4 → 4,5' },
   en: { edit: 'Edit berth', width: 'Width (m)', save: 'Save', title: 'Audit log', area: 'Area', berths: 'Berths',
         who: 'Who (name or e-mail)', search: 'Search', changed: 'Changed', widthLabel: 'Width', from: 'From', to: 'Until (inclusive)', newWidth: '4.5', shown: '4 → 4.5' },

@@ -53,7 +53,7 @@ test.describe('staff', () => {
         await expect(team.getByRole('link', { name, exact: true })).toBeVisible();
       }
       const admin = page.getByRole('navigation', { name: 'Admin' });
-      for (const name of ['Stellplätze', 'News', 'Benutzer', 'Codes', 'Einstellungen', 'Berichte']) {
+      for (const name of ['Liegeplätze', 'News', 'Benutzer', 'Codes', 'Einstellungen', 'Berichte']) {
         await expect(admin.getByRole('link', { name, exact: true })).toBeVisible();
       }
     });

@@ -86,7 +86,8 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await expect(page.getByTestId('orders-total')).toHaveText('1 Bestellung · Seite 1 von 1');
     await page.getByLabel('Suche (Name, Boot, E-Mail oder Buchungsnummer)').fill(email.toUpperCase());
     await page.getByRole('button', { name: 'Suchen' }).click();
-    const row = page.locator(`tr[data-order="${orderId}"]`);
+    // At the phone width of these tests the list shows cards (the table from `sm`).
+    const row = page.locator(`[data-order-card="${orderId}"]`);
     await expect(row).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     // And by its booking number, read out on the phone in lower case: the one order, its number in the row.

@@ -34,9 +34,17 @@ test.describe('the harbour overview', () => {
     await expect(page.getByRole('region', { name: 'Offene Zahlungen' })).toContainText(boatName);
     await expect(page.getByRole('region', { name: 'Eingecheckt' })).not.toContainText(boatName);
 
+    const arrivals = page.getByRole('region', { name: 'Anreisen heute' });
+    const stillExpected = arrivals.locator(':scope > ul');
+    await expect(stillExpected).toContainText(boatName);
+
     const checkedIn = await rpc('check_in', { p_order_id: booked.data.id }, staff);
     expect(checkedIn.status, JSON.stringify(checkedIn.data)).toBe(200);
     await expect(page.getByRole('region', { name: 'Eingecheckt' })).toContainText(boatName, { timeout: 5_000 });
+    // Issue 40 item 14: a guest who has checked in is no longer listed as still to come, but
+    // apart, marked as arrived.
+    await expect(arrivals.getByTestId('arrived-today')).toContainText(`Olga Overview · ${boatName}`);
+    await expect(arrivals.locator(':scope > ul, :scope > p').first()).not.toContainText(boatName);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -44,7 +52,11 @@ test.describe('the harbour overview', () => {
     const staff = await personaToken(personas.harbour.email, personas.harbour.password);
     await page.goto('/account/admin/overview');
     const freeNow = page.getByRole('region', { name: 'Jetzt frei' });
+    // A count first, the names on request (issue 40 item 14: not 53 chips).
+    await expect(freeNow.getByRole('listitem')).toHaveCount(0);
+    await freeNow.getByText(/Liegeplätze? (ist|sind) gerade frei/).click();
     await expect(freeNow.getByRole('listitem')).not.toHaveCount(0);
+    expect(await freeNow.getByRole('listitem').count()).toBe(Number(/\((\d+)\)/.exec((await freeNow.getByRole('heading').textContent())!)![1]));
     const names = await freeNow.getByRole('listitem').allTextContents();
     const places = await fetch(`${apiUrl}/rest/v1/places?select=id,name&archived=eq.false`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${staff}` } });
     const byName = new Map(((await places.json()) as { id: string; name: string }[]).map((p) => [p.name, p.id]));
@@ -95,6 +107,44 @@ test.describe('the harbour overview', () => {
     await messages.getByRole('link', { name: 'Zum Posteingang' }).click();
     await expect(page).toHaveURL(/\/account\/admin\/inbox$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Posteingang');
+  });
+
+  test('the figures at a glance are what the database counts (en)', async ({ page, consoleErrors }) => {
+    // Issue 40 item 15: arrivals, departures, occupancy, money to pay back and the week's
+    // bookings, counted in SQL (overview_figures); the tiles show those numbers.
+    const staff = await personaToken(personas.harbour.email, personas.harbour.password);
+    await page.goto('/en/account/admin/overview');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');
+    const figures = page.getByRole('region', { name: 'At a glance' });
+    const tile = (id: string) => figures.locator(`[data-figure=${id}]`);
+    const shown = async () => ({
+      arrivals: await tile('arrivals').locator('dd').first().textContent(),
+      arrived: await tile('arrivals').locator('dd').nth(1).textContent(),
+      departures: await tile('departures').locator('dd').first().textContent(),
+      occupancy: await tile('occupancy').locator('dd').nth(1).textContent(),
+      percent: await tile('occupancy').locator('dd').first().textContent(),
+      refunds: await tile('refunds').locator('dd').nth(1).textContent(),
+      bookings: await tile('bookings').locator('dd').first().textContent(),
+    });
+    const counted = async () => {
+      const res = await rpc<{ arrivals_expected: number; arrivals_arrived: number; departures: number; berths_occupied: number; berths_bookable: number; refund_orders: number; bookings_week: number }[]>('overview_figures', {}, staff);
+      expect(res.status, JSON.stringify(res.data)).toBe(200);
+      const f = res.data[0]!;
+      expect(f.berths_bookable).toBeGreaterThan(0);
+      const n = (x: number) => x.toLocaleString('en-GB');
+      return {
+        arrivals: n(f.arrivals_expected),
+        arrived: `still expected · ${n(f.arrivals_arrived)} already arrived`,
+        departures: n(f.departures),
+        occupancy: `${n(f.berths_occupied)} of ${n(f.berths_bookable)} berths`,
+        percent: `${Math.round((100 * f.berths_occupied) / f.berths_bookable)}%`,
+        refunds: f.refund_orders === 1 ? '1 order' : `${n(f.refund_orders)} orders`,
+        bookings: n(f.bookings_week),
+      };
+    };
+    // Other tests may book meanwhile: the page and the database agree at some moment.
+    await expect.poll(async () => JSON.stringify(await shown()) === JSON.stringify(await counted()), { timeout: 10_000 }).toBe(true);
+    expect(consoleErrors).toEqual([]);
   });
 
   test('is in English on /en', async ({ page }) => {

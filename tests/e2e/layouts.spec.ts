@@ -53,8 +53,11 @@ async function expectLayoutSound(page: Page, where: string) {
     await new Promise((r) => requestAnimationFrame(() => r(null)));
     const bottomNav = document.querySelector('[data-testid=bottom-nav]');
     const visible = bottomNav && getComputedStyle(bottomNav).display !== 'none';
-    const last = [...document.querySelectorAll('footer p, footer a')].at(-1)!.getBoundingClientRect();
-    if (visible) {
+    // The back office has no footer (its own shell): nothing to check at the end there.
+    const last = [...document.querySelectorAll('footer p, footer a')].at(-1)?.getBoundingClientRect();
+    if (!last) {
+      if (!document.querySelector('[data-testid=back-office-bar]')) problems.push('no footer');
+    } else if (visible) {
       const top = bottomNav.getBoundingClientRect().top;
       if (last.bottom > top) problems.push(`footer ends at ${last.bottom}, under the bottom tabs from ${top}`);
     } else if (last.bottom > window.innerHeight) problems.push(`footer ends at ${last.bottom} below the window ${window.innerHeight}`);
@@ -201,8 +204,11 @@ test.describe('back office', () => {
         expect(calendar!.width).toBeGreaterThan(0.8 * viewport.width);
         await shot(page, `calendar-${locale}-1280`);
 
-        // Public pages have no sidebar: the staff menu is the drawer.
-        await page.getByTestId('top-nav').locator('[data-tab=start]').click();
+        // The back office's own shell: no guest navigation; its bar leads to the public site,
+        // which has no sidebar (the staff menu there is the drawer).
+        await expect(page.getByTestId('top-nav')).toHaveCount(0);
+        await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
+        await page.getByTestId('back-office-bar').getByRole('link', { name: locale === 'en' ? 'To the website' : 'Zur Website' }).click();
         await expect(page).toHaveURL(new RegExp(`/${locale}/start$`));
         await expect(sidebar).toHaveCount(0);
         await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeVisible();
@@ -213,11 +219,12 @@ test.describe('back office', () => {
 
   test.describe('harbour staff at 390 px', () => {
     test.use({ persona: 'harbour', ...phone });
-    test('the sidebar is a sheet behind the menu button', async ({ page, consoleErrors }) => {
+    test('the sidebar is a sheet behind the menu button, no bottom tabs', async ({ page, consoleErrors }) => {
       await page.goto('/de/account/admin/orders');
       await settle(page);
       await expect(page.locator('[data-slot=sidebar-container]')).toBeHidden();
-      await expect(page.getByTestId('bottom-nav')).toBeVisible();
+      // No guest bottom tabs in the back office (issue 40 item 5).
+      await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
       await page.getByRole('button', { name: 'Menü öffnen' }).click();
       const sheet = page.getByRole('dialog', { name: 'Hafenverwaltung' });
       await expect(sheet).toBeVisible();

@@ -193,18 +193,40 @@ test.describe('admin resets a factor', () => {
 });
 
 test.describe('the demo staff sign in with the README keys', () => {
-  for (const [locale, persona, landing] of [['de', 'harbour', 'Bestellungen'], ['en', 'admin', 'Orders']] as const) {
-    test(`${locale}: ${persona} signs in with password and the code of the published key, and reaches the orders desk`, async ({ page, consoleErrors }) => {
+  // Issue 40 item 5: after the password and the code staff land in the back office's own shell
+  // (its overview), not in the guest's account; at 1280 px with the sidebar, on a phone with
+  // the compact menu and no guest bottom tabs.
+  for (const [locale, persona, width, landing] of [['de', 'harbour', 390, 'Bestellungen'], ['en', 'admin', 1280, 'Orders']] as const) {
+    test(`${locale}: ${persona} signs in with password and the code of the published key, lands in the back office at ${width} px and reaches the orders desk`, async ({ page, consoleErrors }) => {
+      await page.setViewportSize({ width, height: 844 });
       const { email, password } = personas[persona];
       await login(page, locale, email, password);
       await page.waitForURL(/\/auth\/mfa/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts[locale].step);
       await page.getByRole('textbox', { name: texts[locale].code }).fill(await unusedTotpCode(DEMO_TOTP_SECRETS[email], apiUrl));
       await page.getByRole('button', { name: texts[locale].signIn, exact: true }).click();
-      await page.waitForURL(new RegExp(`/${locale}/account(?!/profile)`));
-      await page.goto(`/${locale}/account/admin/orders`);
+      await page.waitForURL(new RegExp(`/${locale}/account/admin/overview$`));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(locale === 'en' ? 'Overview' : 'Übersicht');
+      // The back office's own bar: the public site, the language, sign-out; no guest navigation.
+      const bar = page.getByTestId('back-office-bar');
+      await expect(bar.getByRole('link', { name: locale === 'en' ? 'To the website' : 'Zur Website' })).toBeVisible();
+      await expect(bar.getByRole('group', { name: locale === 'en' ? 'Language' : 'Sprache' })).toBeVisible();
+      await expect(bar.getByRole('button', { name: locale === 'en' ? 'Log out' : 'Abmelden' })).toBeVisible();
+      await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
+      await expect(page.getByTestId('top-nav')).toHaveCount(0);
+      await expect(page.getByRole('heading', { name: locale === 'en' ? 'My account' : 'Mein Konto' })).toHaveCount(0);
+      const sidebar = page.locator('[data-slot=sidebar-container]');
+      if (width === 1280) {
+        await expect(sidebar).toBeVisible();
+        await sidebar.getByRole('navigation', { name: 'Harbour team' }).getByRole('link', { name: landing, exact: true }).click();
+      } else {
+        await expect(sidebar).toBeHidden();
+        await page.getByRole('button', { name: 'Menü öffnen' }).click();
+        await page.getByRole('dialog', { name: 'Hafenverwaltung' }).getByRole('link', { name: landing, exact: true }).click();
+      }
+      await expect(page).toHaveURL(new RegExp(`/${locale}/account/admin/orders$`));
       await expect(page.getByRole('heading', { level: 1 })).toContainText(landing);
-      await expect(page.getByRole('row').nth(1)).toBeVisible();
+      await expect(page.locator(width === 1280 ? '[data-order]' : '[data-order-card]').first()).toBeVisible();
       expect(consoleErrors).toEqual([]);
     });
   }

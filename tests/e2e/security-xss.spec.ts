@@ -292,7 +292,8 @@ test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () =>
     test('the orders list, the order and its cancel dialog', async ({ page }) => {
       const w = watch(page);
       await page.goto(`/account/admin/orders?q=${tag}`);
-      const row = page.getByRole('row').filter({ hasText: tag });
+      // At the phone width of these tests the orders are cards (the table from `sm`).
+      const row = page.locator('[data-order-card]').filter({ hasText: tag });
       await expect(row).toHaveCount(1);
       await literal(row, guest);
       await literal(row, boatName);
@@ -335,7 +336,7 @@ test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () =>
       await w.assertClean();
       await page.goto('/account/admin/places');
       await page.getByLabel('Suche').fill(tag);
-      await literal(page.getByRole('table', { name: 'Stellplätze' }), berthName);
+      await literal(page.getByRole('table', { name: 'Liegeplätze' }), berthName);
       await expect(page.getByRole('link', { name: `${berthName} bearbeiten`, exact: true })).toBeVisible();
       await w.assertClean();
     });

@@ -89,7 +89,7 @@ describe('plurals through ICU, never "Buchung(en)"', () => {
   });
   it('the berth delete dialog counts its bookings (de, en)', async () => {
     const { activateLocale, i18n } = await import('@/lib/i18n');
-    const id = generateMessageId('Zu „{name}“ gibt es {count, plural, one {# Buchung} other {# Buchungen}}. Ein Stellplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.');
+    const id = generateMessageId('Zu „{name}“ gibt es {count, plural, one {# Buchung} other {# Buchungen}}. Ein Liegeplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.');
     await activateLocale('de', '/account/admin');
     expect(i18n._(id, { name: 'A1', count: 1 })).toMatch(/^Zu „A1“ gibt es 1 Buchung\. /);
     expect(i18n._(id, { name: 'A1', count: 3 })).toMatch(/^Zu „A1“ gibt es 3 Buchungen\. /);

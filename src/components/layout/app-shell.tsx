@@ -3,7 +3,6 @@ import { Outlet, useRouterState } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
 import { useAppQuery } from '@/lib/query';
-import { clsx } from 'clsx';
 import { TopBar } from './top-bar';
 import { BottomNav } from './bottom-nav';
 import { Footer } from './footer';
@@ -12,8 +11,8 @@ import { useBackOfficeModule } from './back-office';
 
 /**
  * Top bar, page, footer and the four destinations with their histories: bottom tabs on phones,
- * a top navigation from `md`. The back office (staff on /account/admin/...) sits in the
- * sidebar shell, its pages full width.
+ * a top navigation from `md`. The back office (staff on /account/admin/...) renders in its own
+ * shell (src/components/layout/back-office-shell.tsx, a chunk only staff load).
  */
 export function AppShell({ children }: { children?: ReactNode }) {
   const tabs = useTabHistory();
@@ -24,22 +23,23 @@ export function AppShell({ children }: { children?: ReactNode }) {
   const backOfficeModule = useBackOfficeModule();
   const staffRoles = identity?.status === 'loggedIn' && isStaff(identity) ? identity.roles : undefined;
   const BackOffice = inBackOffice && staffRoles ? backOfficeModule : undefined;
-  const body = (
-    <>
+  // The back office (staff on /account/admin/...) has a shell of its own: its sidebar, its top
+  // bar (public site, language, sign-out) and full-width pages; no guest navigation or footer.
+  if (BackOffice && staffRoles) return <BackOffice.BackOfficeShell roles={staffRoles}>{children ?? <Outlet />}</BackOffice.BackOfficeShell>;
+  return (
+    <div className="flex min-h-dvh flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
         <Trans>Zum Inhalt springen</Trans>
       </a>
-      <TopBar backPath={backPath} tabs={tabs} wide={!!BackOffice} menu={BackOffice ? <BackOffice.BackOfficeMenuTrigger /> : undefined} />
-      <main id="main" className={clsx('mx-auto w-full flex-1 px-4 py-4 md:px-6 md:py-6', BackOffice ? 'max-w-none' : 'max-w-6xl')}>
+      <TopBar backPath={backPath} tabs={tabs} />
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-4 md:px-6 md:py-6">
         {children ?? <Outlet />}
       </main>
       {/* Below `md` the bottom tabs are fixed over the page's end: the footer keeps clear of them. */}
       <div className="pb-[calc(4rem+env(safe-area-inset-bottom))] md:pb-0">
-        <Footer wide={!!BackOffice} />
+        <Footer />
       </div>
       <BottomNav state={tabs} />
-    </>
+    </div>
   );
-  if (BackOffice && staffRoles) return <BackOffice.BackOfficeShell roles={staffRoles}>{body}</BackOffice.BackOfficeShell>;
-  return <div className="flex min-h-dvh flex-col">{body}</div>;
 }

@@ -1,10 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
-import { clsx } from 'clsx';
 
-export function Footer({ wide }: { wide?: boolean }) {
+export function Footer() {
   return (
-    <footer className={clsx('mx-auto w-full px-4 pt-8 pb-4 text-sm text-slate-600 md:px-6', wide ? 'max-w-none' : 'max-w-6xl')}>
+    <footer className="mx-auto w-full max-w-6xl px-4 pt-8 pb-4 text-sm text-slate-600 md:px-6">
       <nav className="flex flex-wrap gap-x-4 gap-y-2">
         <Link to="/{-$locale}/privacy" className="underline-offset-4 hover:underline">
           <Trans>Datenschutz</Trans>

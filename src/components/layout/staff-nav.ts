@@ -36,7 +36,7 @@ export function useStaffNav(roles: Roles): StaffNavBlock[] {
     id: 'admin',
     title: t`Admin`,
     items: [
-      { path: '/account/admin/places', label: t`Stellplätze` },
+      { path: '/account/admin/places', label: t`Liegeplätze` },
       { path: '/account/admin/news', label: t`News` },
       { path: '/account/admin/users', label: t`Benutzer` },
       { path: '/account/admin/applications', label: t`Bewerbungen` },

@@ -1,11 +1,10 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft } from 'lucide-react';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
 import { useAppQuery } from '@/lib/query';
 import { loadCatalogue } from '@/lib/i18n';
-import { clsx } from 'clsx';
 import { LanguageSwitch } from './language-switch';
 import { PathLink } from './path-link';
 import { TopNav } from './bottom-nav';
@@ -19,21 +18,19 @@ const StaffDrawer = lazy(() =>
 
 /**
  * Sticky at the top: the menu (staff), the tab's back action, the name, from `md` the four
- * destinations, and the language switch. `menu` replaces the staff drawer (the back office's
- * sidebar trigger); `wide` lets it span the back office's full width.
+ * destinations, and the language switch (the back office has a top bar of its own).
  */
-export function TopBar({ backPath, tabs, menu, wide }: { backPath?: string; tabs: TabState; menu?: ReactNode; wide?: boolean }) {
+export function TopBar({ backPath, tabs }: { backPath?: string; tabs: TabState }) {
   const { t } = useLingui();
   const { data: identity } = useAppQuery(identityQueryOptions);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden">
-      <div className={clsx('mx-auto flex h-14 items-center gap-2 px-3 md:px-6', wide ? 'max-w-none' : 'max-w-6xl')}>
-        {menu ??
-          (identity?.status === 'loggedIn' && isStaff(identity) && (
-            <Suspense fallback={<span className="size-10" />}>
-              <StaffDrawer roles={identity.roles} />
-            </Suspense>
-          ))}
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-3 md:px-6">
+        {identity?.status === 'loggedIn' && isStaff(identity) && (
+          <Suspense fallback={<span className="size-10" />}>
+            <StaffDrawer roles={identity.roles} />
+          </Suspense>
+        )}
         {backPath && (
           <PathLink path={backPath} replace aria-label={t`Zurück`} className="rounded-md p-2 text-slate-800 hover:bg-slate-100">
             <ChevronLeft className="size-6" aria-hidden />

@@ -9,9 +9,10 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { identityQueryOptions, safeInternalPath } from '@/lib/auth';
-import { localeFromPath, withLocale } from '@/lib/i18n';
+import { identityQueryOptions } from '@/lib/auth';
+import { localeFromPath } from '@/lib/i18n';
 import { codeSchema, type CodeValues } from '@/features/identity/schemas/identity';
+import { landingPath } from '../api/auth';
 import { MfaError, removeFactor, signOut, startEnrolment, verifiedFactor, verifyCode, type Enrolment, type MfaProblem } from '../api/mfa';
 
 function ProblemText({ problem }: { problem: MfaProblem | undefined }) {
@@ -130,14 +131,14 @@ export function MfaPage({ from }: { from?: string }) {
   const factor = useQuery({ queryKey: ['mfa-factor'], queryFn: verifiedFactor, enabled: step === 'verify', staleTime: 0 });
   const done = async () => {
     await queryClient.invalidateQueries({ queryKey: ['identity'] });
-    await router.navigate({ href: safeInternalPath(from) ?? withLocale('/account', locale), replace: true });
+    await router.navigate({ href: landingPath(queryClient.getQueryData(identityQueryOptions.queryKey), from, locale), replace: true });
   };
   useEffect(() => {
     if (!identity.data) return;
     if (identity.data.status !== 'loggedIn') {
       void router.navigate({ to: '/{-$locale}/auth/login', params: { locale }, search: { from }, replace: true });
     } else if (!identity.data.mfa) {
-      void router.navigate({ href: safeInternalPath(from) ?? withLocale('/account', locale), replace: true });
+      void router.navigate({ href: landingPath(identity.data, from, locale), replace: true });
     }
   }, [identity.data, router, from, locale]);
   const leave = async () => {

@@ -17,7 +17,9 @@ export function berlinDayStart(day: string): string {
 export type OverviewOrder = Pick<Order, 'id' | 'starts_at' | 'ends_at' | 'status' | 'payment_status' | 'price_cents' | 'place_snapshot' | 'boat' | 'person' | 'expires_at' | 'checked_in_at'>;
 
 export interface Overview {
+  /** Today's arrivals: those still expected; `arrived` those already checked in (or gone again). */
   arrivals: OverviewOrder[];
+  arrived: OverviewOrder[];
   departures: OverviewOrder[];
   checkedIn: OverviewOrder[];
   pendingPayments: OverviewOrder[];
@@ -69,7 +71,7 @@ export const overviewQueryOptions = () =>
       // jsonb columns: the generated row says Json (see OrderJson).
       type OverviewJson = Pick<OrderJson, 'place_snapshot' | 'boat' | 'person'>[];
       const results = await Promise.all([
-        orders().gte('starts_at', start).lt('starts_at', end).in('status', ['unverified', 'confirmed', 'checked_in']).order('starts_at').limit(200).overrideTypes<OverviewJson>(),
+        orders().gte('starts_at', start).lt('starts_at', end).in('status', ['unverified', 'confirmed', 'checked_in', 'completed']).order('starts_at').limit(200).overrideTypes<OverviewJson>(),
         orders().gt('ends_at', start).lte('ends_at', end).in('status', ['confirmed', 'checked_in', 'completed']).order('ends_at').limit(200).overrideTypes<OverviewJson>(),
         orders().eq('status', 'checked_in').order('ends_at').limit(200).overrideTypes<OverviewJson>(),
         // Guests to collect from: stays not over before today (older debts belong to the orders list).
@@ -97,10 +99,14 @@ export const overviewQueryOptions = () =>
           .map((e) => e.place_id),
       );
       const freeNow = places.filter((p) => !occupied.has(p.id));
-      const [arrivals, departures, checkedIn, pendingPayments, expiringSoon]: OverviewOrder[][] = results.map((r) => r.data ?? []);
+      const [startingToday, departures, checkedIn, pendingPayments, expiringSoon]: OverviewOrder[][] = results.map((r) => r.data ?? []);
+      // overview_figures counts the same two groups.
+      const isArrived = (o: OverviewOrder) => o.status === 'checked_in' || o.status === 'completed';
+      const arrivals = startingToday.filter((o) => !isArrived(o));
+      const arrived = startingToday.filter(isArrived);
       const apps = applications.data;
       return {
-        arrivals, departures, checkedIn, pendingPayments, expiringSoon, freeNow,
+        arrivals, arrived, departures, checkedIn, pendingPayments, expiringSoon, freeNow,
         openMessages: messages.data,
         openMessagesTotal: messages.count ?? 0,
         applications: apps,

@@ -105,8 +105,12 @@ export function DeskSalePage() {
                     {e.price_from ? (
                       <FormField control={control} name={`prices.${e.id}`} render={({ field }) => (
                         <FormItem className="col-span-2 row-start-2 sm:col-span-1 sm:row-start-1">
-                          <FormLabel className="sr-only"><Trans>Preis je {unitLabel(e.unit)} für {nameOf(e)}</Trans></FormLabel>
-                          <FormControl><Input inputMode="decimal" autoComplete="off" placeholder={t`Preis (€)`} {...field} value={field.value ?? ''} /></FormControl>
+                          {/* The label above its field (a person sees "Preis (€)", a screen reader the item too). */}
+                          <FormLabel className="text-sm text-slate-700">
+                            <span aria-hidden><Trans>Preis (€)</Trans></span>
+                            <span className="sr-only"><Trans>Preis je {unitLabel(e.unit)} für {nameOf(e)}</Trans></span>
+                          </FormLabel>
+                          <FormControl><Input inputMode="decimal" autoComplete="off" placeholder={t`ab ${formatEuro(e.price_cents, locale)}`} {...field} value={field.value ?? ''} /></FormControl>
                           <FormMessage />
                         </FormItem>
                       )} />
@@ -115,6 +119,7 @@ export function DeskSalePage() {
                     )}
                     <FormField control={control} name={`quantities.${e.id}`} render={({ field }) => (
                       <FormItem className="col-start-2 row-start-1 sm:col-start-3">
+                        <span aria-hidden className="text-sm font-medium text-slate-700"><Trans>Menge</Trans></span>
                         <FormControl><Input inputMode="numeric" autoComplete="off" placeholder="0" aria-label={t`Menge ${nameOf(e)}`} {...field} value={field.value ?? ''}
                           onChange={(ev) => { field.onChange(ev); form.clearErrors('method'); }} /></FormControl>
                         <FormMessage />

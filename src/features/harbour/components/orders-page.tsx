@@ -143,15 +143,37 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
           {total > 0 && page > pages && (
             <div><Button variant="outline" onClick={() => set({ page: undefined })}><Trans>Zur ersten Seite</Trans></Button></div>
           )}
-          <div className="flex justify-end">
+          <div className="hidden justify-end sm:flex">
             <DataTableViewOptions table={table} />
           </div>
+          {/* From `sm` the table; on a phone the same rows as cards (the page never scrolls sideways). */}
           <DataTable
             table={table}
             caption={t`Bestellungen`}
             empty={<Trans>Keine Bestellungen gefunden.</Trans>}
             rowProps={(row) => ({ 'data-order': row.original.id })}
+            className="hidden sm:block"
           />
+          <ul aria-label={t`Bestellungen`} data-testid="order-cards" className="grid gap-2 sm:hidden">
+            {table.getRowModel().rows.map(({ original: o }) => (
+              <li key={o.id} data-order-card={o.id} className="flex flex-col gap-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
+                <div className="flex items-start justify-between gap-2">
+                  <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: o.id }} className="min-w-0 font-medium text-primary-dark underline underline-offset-4 [overflow-wrap:anywhere]">
+                    {o.guest ?? t`(ohne Namen)`}
+                  </Link>
+                  <OrderStatusBadge status={o.status} />
+                </div>
+                <p className="text-slate-700 [overflow-wrap:anywhere]">
+                  <span className="font-mono">{o.booking_number}</span> · {t`Liegeplatz ${o.place_name}`}{o.boat_name ? ` · ${o.boat_name}` : ''}
+                </p>
+                <p className="text-slate-700">{formatBerlinShort(o.starts_at, locale)} – {formatBerlinShort(o.ends_at, locale)} · {kindLabel(o.kind)}</p>
+                <p className="flex justify-between gap-2 text-slate-700">
+                  <span>{paymentLabel(o.payment_status)}</span>
+                  <strong className="whitespace-nowrap text-slate-900">{formatEuro(o.price_cents, locale)}</strong>
+                </p>
+              </li>
+            ))}
+          </ul>
           <DataTablePagination table={table} />
         </>
       )}

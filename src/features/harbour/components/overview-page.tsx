@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { formatBerlinDateTime, formatBerlinTime } from '@/lib/dates';
@@ -8,6 +8,7 @@ import { overviewQueryOptions, type OverviewOrder } from '../api/overview';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useInboxRealtime } from '../hooks/use-inbox-realtime';
 import { useMessageKindLabel } from './inbox-labels';
+import { OverviewFigures } from './overview-figures';
 
 function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: string; detail: (o: OverviewOrder) => string }) {
   if (orders.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
@@ -24,7 +25,8 @@ function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: 
 }
 
 /**
- * Today's harbour: berths free now, arrivals, departures, who is checked in, pending payments,
+ * Today's harbour: figures at a glance, berths free now (a count, the names on request),
+ * arrivals still expected (and those already arrived apart), departures, who is checked in, pending payments,
  * unverified orders about to expire, open messages, money to pay back and new long-term
  * applications (live).
  */
@@ -40,7 +42,6 @@ export function OverviewPage() {
   if (error) return <Page title={t`Übersicht`}><p role="alert" className="text-red-700"><Trans>Die Übersicht konnte nicht geladen werden.</Trans></p></Page>;
   if (isPending) return <Page title={t`Übersicht`}><p><Trans>Lädt…</Trans></p></Page>;
   const blocks = [
-    { title: t`Anreisen heute`, orders: data.arrivals, empty: t`Heute reist niemand an.`, detail: (o: OverviewOrder) => t`ab ${formatBerlinTime(o.starts_at)}` },
     { title: t`Abreisen heute`, orders: data.departures, empty: t`Heute reist niemand ab.`, detail: (o: OverviewOrder) => t`bis ${formatBerlinTime(o.ends_at)}` },
     { title: t`Eingecheckt`, orders: data.checkedIn, empty: t`Niemand ist eingecheckt.`, detail: (o: OverviewOrder) => t`bis ${formatBerlinDateTime(o.ends_at, locale)}` },
     { title: t`Offene Zahlungen`, orders: data.pendingPayments, empty: t`Keine offenen Zahlungen.`, detail: (o: OverviewOrder) => `${euro(o.price_cents)} · ${formatBerlinDateTime(o.starts_at, locale)}` },
@@ -48,16 +49,37 @@ export function OverviewPage() {
   ];
   return (
     <Page title={t`Übersicht`}>
+      <OverviewFigures />
       <Section aria-label={t`Jetzt frei`} title={<>{t`Jetzt frei`} <span className="text-slate-500">({data.freeNow.length})</span></>}>
         {data.freeNow.length === 0 ? (
           <p className="text-sm text-slate-600"><Trans>Gerade ist kein Liegeplatz frei.</Trans></p>
         ) : (
-          <ul className="flex flex-wrap gap-1 text-sm">
-            {data.freeNow.map((p) => <li key={p.id} className="rounded border border-slate-200 bg-white px-2 py-0.5">{p.name}</li>)}
-          </ul>
+          // A count first; the names (53 on a quiet day) only on request, or in the calendar.
+          <details className="text-sm">
+            <summary className="cursor-pointer text-primary-dark underline underline-offset-4">
+              <Plural value={data.freeNow.length} one="# Liegeplatz ist gerade frei: Namen zeigen" other="# Liegeplätze sind gerade frei: Namen zeigen" />
+            </summary>
+            <ul className="mt-2 flex flex-wrap gap-1">
+              {data.freeNow.map((p) => <li key={p.id} className="rounded border border-slate-200 bg-white px-2 py-0.5">{p.name}</li>)}
+            </ul>
+          </details>
         )}
+        <PathLink path="/account/admin/calendar" className="text-sm text-primary-dark underline"><Trans>Zum Kalender</Trans></PathLink>
       </Section>
       <div className="grid gap-6 md:grid-cols-2">
+        <Section aria-label={t`Anreisen heute`} title={<>{t`Anreisen heute`} <span className="text-slate-500">({data.arrivals.length})</span></>}>
+          <OrderList orders={data.arrivals} empty={data.arrived.length > 0 ? t`Alle Anreisen von heute sind angekommen.` : t`Heute reist niemand an.`} detail={(o) => t`ab ${formatBerlinTime(o.starts_at)}`} />
+          {data.arrived.length > 0 && (
+            <div data-testid="arrived-today" className="text-sm text-slate-700">
+              <h3 className="font-medium"><Plural value={data.arrived.length} one="# schon angekommen" other="# schon angekommen" /></h3>
+              <ul className="mt-1 grid gap-0.5">
+                {data.arrived.map((o) => (
+                  <li key={o.id}>✓ <strong>{o.place_snapshot.name}</strong> · {o.person.first_name} {o.person.last_name} · {o.boat.name}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </Section>
         {blocks.map((b) => (
           <Section key={b.title} aria-label={b.title} title={<>{b.title} <span className="text-slate-500">({b.orders.length})</span></>}>
             <OrderList orders={b.orders} empty={b.empty} detail={b.detail} />
@@ -108,7 +130,7 @@ export function OverviewPage() {
             </ul>
           )}
           {isAdmin(identity) && (
-            <PathLink path="/account/admin/places" className="text-sm text-primary-dark underline"><Trans>Zu den Stellplätzen</Trans></PathLink>
+            <PathLink path="/account/admin/places" className="text-sm text-primary-dark underline"><Trans>Zu den Liegeplätzen</Trans></PathLink>
           )}
         </Section>
       </div>

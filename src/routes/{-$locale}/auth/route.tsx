@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { identityQueryOptions } from '@/lib/auth';
+import { identityQueryOptions, isStaff } from '@/lib/auth';
 
 /**
  * Logged-in users have no business on the auth pages, except setting a new password, the second
@@ -12,6 +12,7 @@ export const Route = createFileRoute('/{-$locale}/auth')({
     // The second factor's page is for logged-in users (it sends the others on itself).
     if (location.pathname.endsWith('/auth/mfa')) return;
     const identity = await context.queryClient.ensureQueryData(identityQueryOptions);
-    if (identity.status === 'loggedIn') throw redirect({ to: '/{-$locale}/account', params: { locale: params.locale }, replace: true });
+    // Staff and admins to the back office's overview, everyone else to their account.
+    if (identity.status === 'loggedIn') throw redirect({ to: isStaff(identity) ? '/{-$locale}/account/admin/overview' : '/{-$locale}/account', params: { locale: params.locale }, replace: true });
   },
 });

@@ -18,7 +18,7 @@ import type { Application } from '../api/long-term';
 /**
  * /account/admin/applications: every long-term application (open and answered) as a server-side
  * data table; search, status, sort, hidden columns and page live in the URL. Deciding one stays
- * with the berth's holder (Stellplätze → berth → Langzeitlieger), answering in the inbox.
+ * with the berth's holder (Liegeplätze → berth → Langzeitlieger), answering in the inbox.
  */
 export function ApplicationsListPage({ search, onSearch }: { search: ApplicationsSearch; onSearch: (next: ApplicationsSearch | ((previous: ApplicationsSearch) => ApplicationsSearch)) => void }) {
   const { t, i18n } = useLingui();

@@ -14,14 +14,14 @@ import { PlaceForm } from './place-form';
 export function usePlaceSaveMessages(): Record<PlaceSaveError, string> {
   const { t } = useLingui();
   return {
-    duplicate_name: t`Es gibt schon einen Stellplatz mit diesem Namen.`,
+    duplicate_name: t`Es gibt schon einen Liegeplatz mit diesem Namen.`,
     invalid: t`Bitte die Eingaben prüfen: eine Angabe liegt außerhalb des Erlaubten.`,
     forbidden: t`Dazu fehlt Ihnen die Berechtigung.`,
-    unknown: t`Der Stellplatz konnte nicht gespeichert werden. Bitte erneut versuchen.`,
+    unknown: t`Der Liegeplatz konnte nicht gespeichert werden. Bitte erneut versuchen.`,
   };
 }
 
-/** Spec: title 'Stellplatz erstellen', button 'Erstellen', through a confirmation dialog; the image uploads after the berth exists. */
+/** Spec: title 'Liegeplatz erstellen', button 'Erstellen', through a confirmation dialog; the image uploads after the berth exists. */
 export function PlaceCreatePage() {
   const { t } = useLingui();
   const navigate = useNavigate();
@@ -64,17 +64,17 @@ export function PlaceCreatePage() {
   };
 
   return (
-    <Page title={t`Stellplatz erstellen`}>
+    <Page title={t`Liegeplatz erstellen`}>
       <ImageField label={t`Titelbild`} currentUrl={null} progress={progress} error={uploadError} onPick={setFile} disabled={busy} />
-      <PlaceForm label={t`Stellplatz erstellen`} onValid={setPending}>
+      <PlaceForm label={t`Liegeplatz erstellen`} onValid={setPending}>
         <Button type="submit" disabled={busy}><Trans>Erstellen</Trans></Button>
       </PlaceForm>
       {error && <p role="alert" className="text-red-700">{messages[error]}</p>}
       <ConfirmDialog
         open={pending !== null}
         onOpenChange={(open) => !open && setPending(null)}
-        title={t`Stellplatz erstellen?`}
-        description={<Trans>Der Stellplatz „{pending?.name}“ wird angelegt und ist sofort buchbar.</Trans>}
+        title={t`Liegeplatz erstellen?`}
+        description={<Trans>Der Liegeplatz „{pending?.name}“ wird angelegt und ist sofort buchbar.</Trans>}
         action={t`Erstellen`}
         busy={busy}
         onConfirm={() => void create()}

@@ -29,7 +29,7 @@ export function PlaceEditPage({ id }: { id: string }) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: true } | { ok: false; error: PlaceSaveError } | null>(null);
 
-  if (error) return <p role="alert" className="text-red-700"><Trans>Der Stellplatz konnte nicht geladen werden.</Trans></p>;
+  if (error) return <p role="alert" className="text-red-700"><Trans>Der Liegeplatz konnte nicht geladen werden.</Trans></p>;
   if (isPending) return <p><Trans>Lädt…</Trans></p>;
   if (!place) return <NotFoundPage />;
 
@@ -44,17 +44,17 @@ export function PlaceEditPage({ id }: { id: string }) {
   };
 
   return (
-    <Page title={t`Stellplatz ${place.name} bearbeiten`}>
+    <Page title={t`Liegeplatz ${place.name} bearbeiten`}>
       <div className="flex flex-wrap gap-2">
-        <Link to="/{-$locale}/account/admin/places" className={buttonVariants({ variant: 'outline', size: 'sm' })}><Trans>Alle Stellplätze</Trans></Link>
+        <Link to="/{-$locale}/account/admin/places" className={buttonVariants({ variant: 'outline', size: 'sm' })}><Trans>Alle Liegeplätze</Trans></Link>
         <Link to="/{-$locale}/account/admin/places/$id/calendar" params={{ id }} className={buttonVariants({ variant: 'outline', size: 'sm' })}><Trans>Kalender</Trans></Link>
       </div>
       {place.archived && (
         <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900">
-          <Trans>Dieser Stellplatz ist archiviert: Er erscheint nicht in der Suche und in den Listen.</Trans>
+          <Trans>Dieser Liegeplatz ist archiviert: Er erscheint nicht in der Suche und in den Listen.</Trans>
         </p>
       )}
-      <PlaceForm key={place.updated_at} initial={place} label={t`Stellplatz bearbeiten`} onValid={(v) => void save(v)}>
+      <PlaceForm key={place.updated_at} initial={place} label={t`Liegeplatz bearbeiten`} onValid={(v) => void save(v)}>
         <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
         {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Gespeichert.</Trans></p>}
         {result && !result.ok && <p role="alert" className="text-sm text-red-700">{messages[result.error]}</p>}
@@ -84,7 +84,7 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
       setOrders(await countPlaceOrders(id));
       setOpen(true);
     } catch {
-      setError(t`Die Buchungen des Stellplatzes konnten nicht geprüft werden. Bitte erneut versuchen.`);
+      setError(t`Die Buchungen des Liegeplatzes konnten nicht geprüft werden. Bitte erneut versuchen.`);
     }
   };
 
@@ -97,7 +97,7 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
       return;
     }
     setOpen(false);
-    if (failed) return setError(t`Der Stellplatz konnte nicht gelöscht werden. Bitte erneut versuchen.`);
+    if (failed) return setError(t`Der Liegeplatz konnte nicht gelöscht werden. Bitte erneut versuchen.`);
     await onChanged();
     await navigate({ to: '/{-$locale}/account/admin/places' });
   };
@@ -107,7 +107,7 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
     const ok = await setPlaceArchived(id, value);
     setBusy(false);
     setOpen(false);
-    if (!ok) return setError(t`Der Stellplatz konnte nicht geändert werden. Bitte erneut versuchen.`);
+    if (!ok) return setError(t`Der Liegeplatz konnte nicht geändert werden. Bitte erneut versuchen.`);
     await onChanged();
   };
 
@@ -116,7 +116,7 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
   return (
     <Section title={t`Löschen oder archivieren`}>
       <div className="flex flex-wrap gap-2">
-        <Button variant="destructive" onClick={() => void ask()}><Trans>Stellplatz löschen</Trans></Button>
+        <Button variant="destructive" onClick={() => void ask()}><Trans>Liegeplatz löschen</Trans></Button>
         {archived ? (
           <Button variant="outline" disabled={busy} onClick={() => void archive(false)}><Trans>Wiederherstellen</Trans></Button>
         ) : (
@@ -127,12 +127,12 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}
-        title={hasOrders ? t`Stellplatz kann nicht gelöscht werden` : t`Stellplatz löschen?`}
+        title={hasOrders ? t`Liegeplatz kann nicht gelöscht werden` : t`Liegeplatz löschen?`}
         description={
           hasOrders ? (
             <p>
               <Trans>
-                Zu „{name}“ gibt es <Plural value={count} one="# Buchung" other="# Buchungen" />. Ein Stellplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.
+                Zu „{name}“ gibt es <Plural value={count} one="# Buchung" other="# Buchungen" />. Ein Liegeplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.
               </Trans>
             </p>
           ) : (

@@ -63,7 +63,7 @@ export function PlacesListPage({ search, onSearch }: { search: PlacesSearch; onS
   const table = useUrlTable({ data: rows, columns, search, onSearch, pageSize: PAGE_SIZE, getRowId: (p) => p.id, defaultSort: 'name.asc' });
 
   return (
-    <Page title={t`Stellplätze`}>
+    <Page title={t`Liegeplätze`}>
       <div className="flex flex-wrap items-end gap-3">
         <DataTableTextFilter id="places-search" label={t`Suche`} placeholder={t`Name oder Steg`} value={search.q ?? ''} onChange={(q) => set({ q: q.trim() || undefined })} />
         <DataTableFacetFilter id="places-pier" label={t`Steg`} value={search.pier} options={piers.map((p) => ({ value: p, label: p }))} onChange={(pier) => set({ pier })} />
@@ -75,16 +75,16 @@ export function PlacesListPage({ search, onSearch }: { search: PlacesSearch; onS
         <div className="ml-auto flex flex-wrap gap-2">
           <Link to="/{-$locale}/account/admin/additional-places" className={buttonVariants({ variant: 'outline' })}><Trans>Säulen</Trans></Link>
           <Link to="/{-$locale}/account/admin/map" className={buttonVariants({ variant: 'outline' })}><Trans>Hafenplan</Trans></Link>
-          <Link to="/{-$locale}/account/admin/places/create" className={buttonVariants()}><Trans>Stellplatz erstellen</Trans></Link>
+          <Link to="/{-$locale}/account/admin/places/create" className={buttonVariants()}><Trans>Liegeplatz erstellen</Trans></Link>
         </div>
       </div>
       {error ? (
-        <p role="alert" className="text-red-700"><Trans>Die Stellplätze konnten nicht geladen werden.</Trans></p>
+        <p role="alert" className="text-red-700"><Trans>Die Liegeplätze konnten nicht geladen werden.</Trans></p>
       ) : isPending ? (
         <p><Trans>Lädt…</Trans></p>
       ) : (
         <>
-          <DataTable table={table} caption={t`Stellplätze`} empty={<Trans>Keine Stellplätze gefunden.</Trans>} rowProps={(row) => ({ 'data-place': row.original.id })} />
+          <DataTable table={table} caption={t`Liegeplätze`} empty={<Trans>Keine Liegeplätze gefunden.</Trans>} rowProps={(row) => ({ 'data-place': row.original.id })} />
           <DataTablePagination table={table} />
         </>
       )}
