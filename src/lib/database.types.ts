@@ -460,6 +460,8 @@ export type Database = {
           address_city: string
           address_postal_code: string
           address_street: string
+          booking_horizon_months: number
+          booking_last_day: string | null
           contact_email: string
           contact_phone: string
           door_code: string
@@ -491,6 +493,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
+          booking_horizon_months?: number
+          booking_last_day?: string | null
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -522,6 +526,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
+          booking_horizon_months?: number
+          booking_last_day?: string | null
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -1928,6 +1934,10 @@ export type Database = {
         }
         Returns: Json
       }
+      booking_last_day: {
+        Args: never
+        Returns: string
+      }
       calendar: {
         Args: {
           p_from: string
@@ -2414,6 +2424,12 @@ export type Database = {
           actor_kind: string
           actor_name: string
         }[]
+      }
+      order_guest_account: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: string
       }
       order_move_targets: {
         Args: {
