@@ -460,8 +460,8 @@ export type Database = {
           address_city: string
           address_postal_code: string
           address_street: string
-          cancel_fee_percent: number
-          cancel_free_hours: number
+          booking_horizon_months: number
+          booking_last_day: string | null
           contact_email: string
           contact_phone: string
           door_code: string
@@ -493,8 +493,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
-          cancel_fee_percent?: number
-          cancel_free_hours?: number
+          booking_horizon_months?: number
+          booking_last_day?: string | null
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -526,8 +526,8 @@ export type Database = {
           address_city?: string
           address_postal_code?: string
           address_street?: string
-          cancel_fee_percent?: number
-          cancel_free_hours?: number
+          booking_horizon_months?: number
+          booking_last_day?: string | null
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -1102,7 +1102,6 @@ export type Database = {
         Row: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1129,7 +1128,6 @@ export type Database = {
         Insert: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents?: number | null
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -1156,7 +1154,6 @@ export type Database = {
         Update: {
           boat?: Json
           booking_number?: string
-          cancellation_kept_cents?: number | null
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -1603,39 +1600,6 @@ export type Database = {
         }
         Relationships: []
       }
-      tariffs: {
-        Row: {
-          code: string
-          gross_cents: number
-          name: string
-          name_en: string
-          sort_order: number
-          unit: string
-          updated_at: string
-          vat_rate: number
-        }
-        Insert: {
-          code: string
-          gross_cents: number
-          name: string
-          name_en: string
-          sort_order?: number
-          unit: string
-          updated_at?: string
-          vat_rate: number
-        }
-        Update: {
-          code?: string
-          gross_cents?: number
-          name?: string
-          name_en?: string
-          sort_order?: number
-          unit?: string
-          updated_at?: string
-          vat_rate?: number
-        }
-        Relationships: []
-      }
       user_roles: {
         Row: {
           admin: boolean
@@ -1704,21 +1668,6 @@ export type Database = {
       }
     }
     Views: {
-      price_list: {
-        Row: {
-          code: string | null
-          deposit: boolean | null
-          kind: string | null
-          name: string | null
-          name_en: string | null
-          price_cents: number | null
-          price_from: boolean | null
-          sort_order: number | null
-          unit: string | null
-          vat_rate: number | null
-        }
-        Relationships: []
-      }
       working_hours_monthly: {
         Row: {
           entries: number | null
@@ -1985,6 +1934,10 @@ export type Database = {
         }
         Returns: Json
       }
+      booking_last_day: {
+        Args: never
+        Returns: string
+      }
       calendar: {
         Args: {
           p_from: string
@@ -2041,7 +1994,6 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2098,16 +2050,6 @@ export type Database = {
           year: number
         }
       }
-      cancellation_policy: {
-        Args: never
-        Returns: Json
-      }
-      cancellation_quote: {
-        Args: {
-          p_order_id: string
-        }
-        Returns: Json
-      }
       cash_day: {
         Args: {
           p_day: string
@@ -2121,7 +2063,6 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2237,7 +2178,6 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2405,7 +2345,6 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2429,17 +2368,6 @@ export type Database = {
           updated_at: string
           user_id: string | null
         }
-      }
-      move_precheck: {
-        Args: {
-          p_order_id: string
-          p_arrival?: string
-          p_departure?: string
-        }
-        Returns: {
-          place_id: string
-          verdict: string
-        }[]
       }
       my_mfa_required: {
         Args: never
@@ -2497,6 +2425,12 @@ export type Database = {
           actor_name: string
         }[]
       }
+      order_guest_account: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: string
+      }
       order_move_targets: {
         Args: {
           p_order_id: string
@@ -2508,22 +2442,6 @@ export type Database = {
           width: number
           length: number
           one_day: boolean
-        }[]
-      }
-      overview_figures: {
-        Args: never
-        Returns: {
-          arrivals_expected: number
-          arrivals_arrived: number
-          departures: number
-          berths_occupied: number
-          berths_bookable: number
-          refund_orders: number
-          refund_cents: number
-          bookings_week: number
-          bookings_prior_week: number
-          revenue_week_cents: number
-          revenue_prior_week_cents: number
         }[]
       }
       payment_mode_for: {
@@ -2556,12 +2474,6 @@ export type Database = {
           place_id: string
           long_term_start: string
         }[]
-      }
-      prepare_cancellation_refund: {
-        Args: {
-          p_order_id: string
-        }
-        Returns: Json
       }
       prepare_deposit_refund: {
         Args: {
@@ -2871,7 +2783,6 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -3058,7 +2969,6 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
-          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null

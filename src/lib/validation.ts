@@ -1,8 +1,23 @@
 import { z } from 'zod';
-import { messages } from './validation-messages';
+import { dayProblem, messages, numberProblem } from './validation-messages';
 
 /** Shared field rules with the messages of spec section 5 (validation-messages.ts). */
-export { messages };
+export { dayProblem, messages, numberProblem };
+
+/** A date field (yyyy-MM-dd from the date picker): "Pflichtfeld", "Dieses Datum gibt es nicht" or an example (dayProblem). */
+export const dayField = (optional = false) =>
+  z.string().superRefine((value, ctx) => {
+    if (optional && value.trim() === '') return;
+    const problem = dayProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A typed decimal in [min, max] ("9,5"): "Bitte eine positive Zahl von 1 bis 60 m eingeben" etc. (numberProblem). */
+export const numberField = (bounds: { min: number; max: number; unit?: string; optional?: boolean }) =>
+  z.string().superRefine((value, ctx) => {
+    const problem = numberProblem(value, bounds);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** Text, an at sign, text, a dot and text (spec section 5). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -274,6 +274,11 @@ begin
   if p_arrival < v_today or ends_at <= private.now() then
     raise exception 'period_in_past' using errcode = '22023';
   end if;
+  -- The booking horizon (harbour_settings, 45): the stay ends by the last bookable day.
+  if coalesce(p_departure, p_arrival) > private.booking_last_day() then
+    raise exception 'beyond_booking_horizon' using errcode = '22023',
+      hint = to_char(private.booking_last_day(), 'YYYY-MM-DD');
+  end if;
 end
 $$;
 comment on function private.stay_period(public.order_kind, date, date, time, time) is 'Validates a stay and returns its [starts_at, ends_at) in Europe/Berlin and its nights (date difference).';
@@ -1073,6 +1078,10 @@ begin
       if v_ends <= private.now() then
         raise exception 'period_in_past' using errcode = '22023';
       end if;
+      if p_departure > private.booking_last_day() then
+        raise exception 'beyond_booking_horizon' using errcode = '22023',
+          hint = to_char(private.booking_last_day(), 'YYYY-MM-DD');
+      end if;
     end if;
   else
     select * into v_period from private.stay_period(
@@ -1813,3 +1822,52 @@ as $$
 $$;
 comment on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) is 'Books a berth: re-validates fit, kind, times, account, guest limits and sale code, prices it, writes order + reservation; a sale code only after the session had it answered valid by quote_booking (else sale_code_not_checked); a lost race raises 23P01 berth_no_longer_available.';
 revoke execute on function public.create_booking(uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, boolean) from anon, public;
+
+-- Whether an order's guest has a customer account (issue 40 item 11, docs/adr/0014): the staff
+-- order page said "Kundenkonto: ja" for every order with a user_id, and a guest who books without
+-- an account books under an anonymous session, which has one. The truth is in auth.users:
+-- 'account' a permanent user with a password (registered), 'code' a permanent user that only
+-- ever signed in by e-mail code (the address is verified, no password), 'guest' an anonymous
+-- session (unverified), 'none' no user (a walk-in booked by staff).
+create function private.order_guest_account(p_order_id uuid)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_result text;
+begin
+  if not private.is_staff() then
+    raise exception 'not_staff' using errcode = '42501';
+  end if;
+  select case
+      when u.id is null then 'none'
+      when u.is_anonymous then 'guest'
+      when coalesce(u.encrypted_password, '') <> '' then 'account'
+      else 'code'
+    end
+    into v_result
+  from public.orders o
+  left join auth.users u on u.id = o.user_id
+  where o.id = p_order_id;
+  return v_result;
+end
+$$;
+comment on function private.order_guest_account(uuid) is 'Staff only: account (user with a password), code (verified by e-mail code, no password), guest (anonymous session) or none (no user) for an order; null when there is no such order.';
+revoke execute on function private.order_guest_account(uuid) from public;
+grant execute on function private.order_guest_account(uuid) to authenticated, service_role;
+
+create function public.order_guest_account(p_order_id uuid)
+returns text
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.order_guest_account(p_order_id)
+$$;
+comment on function public.order_guest_account(uuid) is 'Staff only: whether the order''s guest has a customer account (account, code, guest, none).';
+revoke execute on function public.order_guest_account(uuid) from public, anon;
+grant execute on function public.order_guest_account(uuid) to authenticated, service_role;

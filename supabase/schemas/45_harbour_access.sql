@@ -85,6 +85,18 @@ comment on column public.harbour_settings.mfa_required_harbor is 'Harbour staff 
 
 comment on column public.harbour_settings.payment_hold_minutes is 'Minutes an unpaid order holds its berth when its kind must be paid online (15 minutes to 24 hours); then it lapses and the berth is free again. A Checkout session started in time extends the hold to its own end.';
 
+-- The booking horizon (issue 40 item 10, docs/adr/0014-booking-form-and-horizon.md): how far
+-- ahead a stay may be booked, so next year's prices are not sold at this year's. A stay must end
+-- (departure day; a day stay: its day) on or before private.booking_last_day(): today (Berlin)
+-- plus booking_horizon_months, and not after booking_last_day when an admin set one.
+alter table public.harbour_settings
+  add column booking_horizon_months smallint not null default 12
+    constraint harbour_settings_booking_horizon_months check (booking_horizon_months between 1 and 36),
+  add column booking_last_day date;
+
+comment on column public.harbour_settings.booking_horizon_months is 'How many months ahead guests and staff may book a stay (1 to 36); the stay must end by today plus this many months.';
+comment on column public.harbour_settings.booking_last_day is 'The last day a stay may end (e.g. the end of the season whose prices are set); null: only booking_horizon_months applies.';
+
 alter table public.harbour_settings enable row level security;
 
 comment on table public.harbour_settings is 'The one row of harbour settings: access data (door code, wifi; others read it only through harbour_access()) and the payment mode per kind of order (everyone reads it through payment_mode_for()).';
@@ -119,6 +131,37 @@ create trigger harbour_settings_touch before update on public.harbour_settings
 -- Audited (38_audit.sql): who changed the door code, wifi or payment modes, from what to what.
 create trigger harbour_settings_audit after insert or update or delete on public.harbour_settings
   for each row execute function private.audit_row('id');
+
+-- The last day a stay may end (departure day; a day stay: its day); stay_period refuses a later one.
+create function private.booking_last_day()
+returns date
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select least(
+    (private.berlin_date(private.now()) + make_interval(months => coalesce(s.booking_horizon_months, 12)))::date,
+    coalesce(s.booking_last_day, 'infinity'::date))
+  from (select 1) one
+  left join public.harbour_settings s on s.id = 1
+$$;
+comment on function private.booking_last_day() is 'The booking horizon: the last day a stay may end (today in Berlin plus harbour_settings.booking_horizon_months, at most harbour_settings.booking_last_day).';
+revoke execute on function private.booking_last_day() from public;
+grant execute on function private.booking_last_day() to anon, authenticated, service_role;
+
+create function public.booking_last_day()
+returns date
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.booking_last_day()
+$$;
+comment on function public.booking_last_day() is 'The booking horizon for the booking form: the last day a stay may end; everyone may read it.';
+revoke execute on function public.booking_last_day() from public;
+grant execute on function public.booking_last_day() to anon, authenticated, service_role;
 
 create function private.can_see_harbour_access()
 returns boolean

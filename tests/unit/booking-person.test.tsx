@@ -10,11 +10,11 @@ describe('the person form prefill', () => {
   };
   it('takes the profile first, then local storage, and the e-mail of step 3', () => {
     const v = initialPerson({ profile, stored: { phone: '+49 1', city: 'Neuss', company: 'Werft' }, identity: { email: 'id@example.test', firstName: 'I', lastName: 'D' } });
-    expect(v).toMatchObject({ firstName: 'Klaus', email: 'id@example.test', phone: '+49 172 1', city: 'Düsseldorf', company: 'Werft', saveData: true, acceptTerms: false, saleCode: '' });
+    expect(v).toMatchObject({ firstName: 'Klaus', email: 'id@example.test', phone: '+49 172 1', city: 'Düsseldorf', company: 'Werft', saveData: false, acceptTerms: false, saleCode: '' });
   });
   it('a guest without a profile gets local storage, and what was typed in this flow wins', () => {
     const v = initialPerson({ stored: { phone: '+49 1', city: 'Neuss' }, draft: { city: 'Köln' }, identity: { email: 'g@example.test', firstName: 'Greta', lastName: 'Gast' } });
-    expect(v).toMatchObject({ firstName: 'Greta', lastName: 'Gast', email: 'g@example.test', phone: '+49 1', city: 'Köln', saveData: true });
+    expect(v).toMatchObject({ firstName: 'Greta', lastName: 'Gast', email: 'g@example.test', phone: '+49 1', city: 'Köln', saveData: false });
     expect(initialPerson({ identity: { email: 'g@example.test', firstName: 'Greta', lastName: 'Gast' } }).saveData).toBe(false);
   });
 });

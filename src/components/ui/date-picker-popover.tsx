@@ -21,17 +21,24 @@ export default function DatePickerPopover({
   min,
   max,
   onSelect,
+  range,
+  months,
+  label,
 }: {
   id: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   button: RefObject<HTMLButtonElement | null>;
-  input: RefObject<HTMLInputElement | null>;
+  input: RefObject<HTMLElement | null>;
   locale: string;
   selected?: string;
   min?: string;
   max?: string;
   onSelect: (day: string) => void;
+  /** A range calendar (calendar.tsx). */
+  range?: { from?: string; to?: string };
+  months?: number;
+  label?: string;
 }) {
   const { t } = useLingui();
   return (
@@ -43,7 +50,7 @@ export default function DatePickerPopover({
           align="end"
           sideOffset={4}
           collisionPadding={8}
-          aria-label={t`Kalender`}
+          aria-label={label ?? t`Kalender`}
           data-slot="date-picker-calendar"
           className="z-50 rounded-md border border-slate-200 bg-white p-2 shadow-lg outline-none"
           onOpenAutoFocus={(e) => e.preventDefault()}
@@ -58,7 +65,7 @@ export default function DatePickerPopover({
           }}
         >
           <Suspense fallback={<p className="p-4 text-sm text-slate-600">{t`Wird geladen …`}</p>}>
-            <Calendar locale={locale} selected={selected} min={min} max={max} onSelect={onSelect} />
+            <Calendar locale={locale} selected={selected} min={min} max={max} onSelect={onSelect} range={range} months={months} />
           </Suspense>
         </PopoverPrimitive.Content>
       </PopoverPrimitive.Portal>

@@ -32,6 +32,8 @@ export interface DatePickerProps extends InputProps {
   min?: string;
   max?: string;
   ref?: Ref<HTMLInputElement>;
+  /** false: a text field only (a range picker's fields share one calendar button, StayRangePicker). */
+  calendarButton?: boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface DatePickerProps extends InputProps {
  * yyyy-MM-dd string, a Berlin calendar day, so schemas and RPCs are unchanged; works as a
  * react-hook-form field ({...field}) and takes FormControl's id/aria props on its text field.
  */
-export function DatePicker({ value, onChange, onBlur, min, max, className, disabled, ref, ...inputProps }: DatePickerProps) {
+export function DatePicker({ value, onChange, onBlur, min, max, className, disabled, ref, calendarButton = true, ...inputProps }: DatePickerProps) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const [text, setText] = useState(() => formatDateText(value, locale));
@@ -118,9 +120,12 @@ export function DatePicker({ value, onChange, onBlur, min, max, className, disab
             openCalendar(true);
           }
         }}
-        className="flex h-10 w-full rounded-md border border-slate-300 bg-white py-2 pr-11 pl-3 text-base tabular-nums placeholder:text-slate-500 focus-visible:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50 aria-invalid:border-red-700"
+        className={clsx(
+          calendarButton ? 'pr-11' : 'pr-3',
+          'flex h-10 w-full rounded-md border border-slate-300 bg-white py-2 pl-3 text-base tabular-nums placeholder:text-slate-500 focus-visible:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50 aria-invalid:border-red-700',
+        )}
       />
-      <button
+      {calendarButton && (<button
         ref={button}
         type="button"
         disabled={disabled}
@@ -133,8 +138,8 @@ export function DatePicker({ value, onChange, onBlur, min, max, className, disab
         className="absolute right-0.5 inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50"
       >
         <CalendarDays className="size-5" aria-hidden />
-      </button>
-      {opened && (
+      </button>)}
+      {calendarButton && opened && (
         <Suspense fallback={null}>
           <DatePickerPopover
             id={popoverId}

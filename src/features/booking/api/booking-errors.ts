@@ -1,4 +1,6 @@
+import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
+import { formatDay } from '@/lib/dates';
 
 /** The message a person reads for an error raised by the booking functions. */
 export function bookingErrorMessage(error: unknown): string {
@@ -8,6 +10,14 @@ export function bookingErrorMessage(error: unknown): string {
       return t`Dieser Liegeplatz ist inzwischen vergeben. Bitte wählen Sie einen anderen.`;
     case 'period_in_past':
       return t`Der Zeitraum liegt in der Vergangenheit.`;
+    case 'beyond_booking_horizon': {
+      const hint = (error as { hint?: string } | null)?.hint ?? '';
+      if (/^\d{4}-\d{2}-\d{2}$/.test(hint)) {
+        const day = formatDay(hint, i18n.locale);
+        return t`Online buchbar sind Aufenthalte bis ${day}. Spätere Zeiträume sind noch nicht freigegeben.`;
+      }
+      return t`Dieser Zeitraum liegt nach dem Buchungszeitraum und ist noch nicht buchbar.`;
+    }
     case 'outside_fair_period':
       return t`Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar.`;
     case 'invalid_day_window':

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { retryUnlessRefused } from '@/lib/retry';
 import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-values';
 import { bookingKeys } from './keys';
 import type { PlaceResult, PlaceResultOverride } from './types';
@@ -25,5 +26,9 @@ export const searchPlacesQueryOptions = (berth: BerthDataValues) => {
       return data;
     },
     staleTime: 0,
+    // A refused search (period_in_past, beyond_booking_horizon: 22023) is the answer: no retry,
+    // and no second request when step 2 mounts after its loader got the refusal (issue 40 item 4).
+    retry: retryUnlessRefused,
+    retryOnMount: false,
   });
 };

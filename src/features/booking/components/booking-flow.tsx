@@ -5,11 +5,10 @@ import { Stepper } from '@/components/ui/stepper';
 import { identityQueryOptions } from '@/lib/auth';
 import { loadQueryClient, peekQueryClient, useAppQuery } from '@/lib/query';
 import { decimalInput } from '@/lib/numbers';
-import { addDaysIso, berlinToday } from '@/lib/dates';
 import { bookingKeys } from '../api/keys';
 import { profileQueryOptions } from '../api/profile';
 import { getFlow, reachableStep, updateFlow, useBookingFlow, type FlowIdentity, type Step } from '../hooks/use-booking-flow';
-import { emptyBerthData } from '../schemas/berth-values';
+import { defaultBerthData } from '../schemas/berth-values';
 import { Button } from './clsx-ui';
 import { LeaveGuard } from './leave-guard';
 import { initialPerson, readStoredPerson } from './person-draft';
@@ -73,7 +72,7 @@ export function BookingFlow({
     body = (
       <StepBerthData
         key={fromProfile ? 'profile' : 'plain'}
-        initial={flow.berth ?? (fromProfile ? { ...emptyBerthData, arrival: berlinToday(), departure: addDaysIso(berlinToday(), 1), ...fromProfile } : undefined)}
+        initial={flow.berth ?? (fromProfile ? { ...defaultBerthData(), ...fromProfile } : undefined)}
         onSubmit={(berth) => {
           updateFlow({ berth, place: undefined, notice: undefined });
           goTo(2);

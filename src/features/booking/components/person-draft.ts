@@ -45,7 +45,8 @@ export function initialPerson(sources: { draft?: StoredPerson; profile?: Profile
     postalCode: pick('postalCode', profile?.postal_code),
     city: pick('city', profile?.city),
     country: pick('country', profile?.country),
-    saveData: !!stored || !!profile,
+    // Consent is an act of the person: never ticked in advance (DSGVO Art. 7, Art. 25(2); issue 40 item 11).
+    saveData: false,
     saleCode: '',
     acceptTerms: false,
   };

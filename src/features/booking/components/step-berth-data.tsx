@@ -2,11 +2,12 @@ import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { addDaysIso, berlinToday, formatDay } from '@/lib/dates';
-import { fairPeriodsQueryOptions } from '../api/fair-periods';
+import { bookingRulesQueryOptions } from '../api/booking-rules';
 import { Button, Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage, Input, Label } from './clsx-ui';
-import { emptyBerthData, type BerthDataValues } from '../schemas/berth-values';
+import { boatBounds, dayTimes, dayWindowOn, defaultBerthData, type BerthDataValues, type StayKind } from '../schemas/berth-values';
 import { DatePicker } from '@/components/ui/date-picker';
 import { useAppQuery } from '@/lib/query';
+import { StayRangePicker } from './stay-range-picker';
 
 // The form validates with zod (schemas/berth-data.ts) through a resolver that loads when the form
 // is first focused or touched, or at the latest when it is submitted: zod is not part of the
@@ -22,13 +23,41 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
   const { t, i18n } = useLingui();
   const form = useForm<BerthDataValues>({
     resolver,
-    defaultValues: initial ?? { ...emptyBerthData, arrival: berlinToday(), departure: addDaysIso(berlinToday(), 1) },
+    // Valid now (issue 40 item 4): today's next day window, not one that has passed.
+    defaultValues: initial ?? defaultBerthData(),
   });
   const kind = useWatch({ control: form.control, name: 'kind' });
   const arrival = useWatch({ control: form.control, name: 'arrival' });
-  // The departure's calendar starts the day after the arrival (typed days are still checked by the schema).
-  const departureFrom = /^\d{4}-\d{2}-\d{2}$/.test(arrival ?? '') ? addDaysIso(arrival, 1) : berlinToday();
-  const fairs = useAppQuery({ ...fairPeriodsQueryOptions, enabled: kind === 'fair' });
+  const departure = useWatch({ control: form.control, name: 'departure' });
+  const today = berlinToday();
+  // The fair periods and the booking horizon (the schema checks them too, before step 2).
+  const rules = useAppQuery(bookingRulesQueryOptions);
+  const lastDay = rules.data?.lastDay;
+  const fairs = { data: rules.data?.fairs };
+  /**
+   * A new kind of stay keeps the dates when they fit it, else moves them to the next that do
+   * (issue 40 item 4): a day stay in the evening to tomorrow's window, a fair stay into the next fair.
+   */
+  const changeKind = (next: StayKind) => {
+    const v = form.getValues();
+    if (next === 'day' && v.arrival === today && !dayWindowOn(today)) {
+      form.setValue('arrival', addDaysIso(today, 1));
+      form.setValue('dayStart', '10:00');
+      form.setValue('dayEnd', '14:00');
+    } else if (next === 'day' && v.arrival === today) {
+      const window = dayWindowOn(today);
+      if (window && v.dayEnd <= window.dayStart) {
+        form.setValue('dayStart', window.dayStart);
+        form.setValue('dayEnd', window.dayEnd);
+      }
+    }
+    const fair = rules.data?.fairs.find((f) => f.ends_on >= today);
+    if (next === 'fair' && fair && !rules.data!.fairs.some((f) => f.starts_on <= v.arrival && f.ends_on >= addDaysIso(v.departure || v.arrival, -1))) {
+      const from = fair.starts_on > today ? fair.starts_on : today;
+      form.setValue('arrival', from);
+      form.setValue('departure', addDaysIso(from, 1));
+    }
+  };
   const kinds = [
     ['overnight', t`Übernachtung`, t`Ab 14:00 Uhr am Anreisetag bis 12:00 Uhr am Abreisetag`],
     ['day', t`Tagesliegeplatz`, t`Ohne Übernachtung: bis zu 5 Stunden zwischen 08:00 und 22:00 Uhr`],
@@ -52,7 +81,10 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
                       name={field.name}
                       value={value}
                       checked={field.value === value}
-                      onChange={() => field.onChange(value)}
+                      onChange={() => {
+                        changeKind(value);
+                        field.onChange(value);
+                      }}
                       onBlur={field.onBlur}
                       ref={field.value === value ? field.ref : undefined}
                       className="peer absolute inset-0 m-0 cursor-pointer appearance-none rounded-full border border-slate-400 bg-white outline-none checked:border-primary-dark focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2"
@@ -91,25 +123,61 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
           </p>
         )}
 
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField control={form.control} name="arrival" render={({ field }) => (
-            <FormItem><FormLabel>{kind === 'day' ? <Trans>Datum</Trans> : <Trans>Anreise</Trans>}</FormLabel><FormControl><DatePicker min={berlinToday()} {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          {kind === 'day' ? (
-            <div className="grid grid-cols-2 gap-4">
-              <FormField control={form.control} name="dayStart" render={({ field }) => (
-                <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><Input type="time" min="08:00" max="22:00" step={900} {...field} /></FormControl><FormMessage /></FormItem>
-              )} />
-              <FormField control={form.control} name="dayEnd" render={({ field }) => (
-                <FormItem><FormLabel><Trans>Bis</Trans></FormLabel><FormControl><Input type="time" min="08:00" max="22:00" step={900} {...field} /></FormControl><FormMessage /></FormItem>
-              )} />
-            </div>
-          ) : (
-            <FormField control={form.control} name="departure" render={({ field }) => (
-              <FormItem><FormLabel><Trans>Abreise</Trans></FormLabel><FormControl><DatePicker min={departureFrom} {...field} /></FormControl><FormMessage /></FormItem>
+        {kind === 'day' ? (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField control={form.control} name="arrival" render={({ field }) => (
+              <FormItem><FormLabel><Trans>Datum</Trans></FormLabel><FormControl><DatePicker min={today} max={lastDay} {...field} /></FormControl><FormMessage /></FormItem>
             )} />
-          )}
-        </div>
+            <div className="grid grid-cols-2 gap-4">
+              {/* Selects of quarter hours in 24-hour time (issue 40 item 13): the page's language
+                  decides, not the browser's (a native time input shows "10:00 AM" in an English browser). */}
+              {(['dayStart', 'dayEnd'] as const).map((name) => (
+                <FormField key={name} control={form.control} name={name} render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>{name === 'dayStart' ? <Trans>Von</Trans> : <Trans>Bis</Trans>}</FormLabel>
+                    <FormControl>
+                      <select {...field} className="flex h-10 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base tabular-nums focus-visible:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none aria-invalid:border-red-700">
+                        {!dayTimes.includes(field.value) && <option value={field.value}>{field.value}</option>}
+                        {dayTimes.map((time) => <option key={time} value={time}>{i18n.locale === 'en' ? time : `${time} Uhr`}</option>)}
+                      </select>
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )} />
+              ))}
+            </div>
+          </div>
+        ) : (
+          <StayRangePicker
+            arrival={arrival}
+            departure={departure}
+            min={today}
+            max={lastDay}
+            maxNights={boatBounds.maxNights}
+            onChange={(range) => {
+              form.setValue('arrival', range.arrival, { shouldDirty: true });
+              form.setValue('departure', range.departure ?? '', { shouldDirty: true, shouldValidate: form.formState.isSubmitted && !!range.departure });
+            }}
+            fields={
+              <>
+                <FormField control={form.control} name="arrival" render={({ field }) => (
+                  <FormItem><FormLabel><Trans>Anreise</Trans></FormLabel><FormControl><DatePicker calendarButton={false} {...field} /></FormControl><FormMessage /></FormItem>
+                )} />
+                <FormField control={form.control} name="departure" render={({ field }) => (
+                  <FormItem><FormLabel><Trans>Abreise</Trans></FormLabel><FormControl><DatePicker calendarButton={false} {...field} /></FormControl><FormMessage /></FormItem>
+                )} />
+              </>
+            }
+          />
+        )}
+        {lastDay && (
+          <p className="-mt-3 text-sm text-slate-600">
+            {(() => {
+              const until = formatDay(lastDay, i18n.locale);
+              return <Trans>Online buchbar bis {until}.</Trans>;
+            })()}
+          </p>
+        )}
 
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 text-base font-semibold">{forStaff ? <Trans>Boot des Gastes</Trans> : <Trans>Ihr Boot</Trans>}</legend>

@@ -85,6 +85,8 @@ export interface OrderDetail {
   invoice: InvoiceDocumentSummary | null;
   notes: OrderNote[];
   events: OrderEvent[];
+  /** Whether the guest has a customer account (order_guest_account): with a password, verified by code only, an anonymous guest, or no user. */
+  account: 'account' | 'code' | 'guest' | 'none';
 }
 
 /** Everything about one order for staff (RLS: staff read all); null when there is no such order. */
@@ -94,7 +96,7 @@ export const orderDetailQueryOptions = (id: string) =>
     queryFn: async (): Promise<OrderDetail | null> => {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
       const supabase = await getSupabase();
-      const [order, documents, notes, events, actors] = await Promise.all([
+      const [order, documents, notes, events, actors, account] = await Promise.all([
         // jsonb columns: the generated row says Json (see OrderJson).
         supabase.from('orders').select('*').eq('id', id).maybeSingle().overrideTypes<OrderJson>(),
         fetchOrderDocuments(id),
@@ -102,11 +104,13 @@ export const orderDetailQueryOptions = (id: string) =>
         supabase.from('order_events').select('id, event, from_value, to_value, at').eq('order_id', id).order('id').overrideTypes<{ event: OrderEventKind }[]>(),
         // RETURNS TABLE columns are typed not-null; actor_name is null for the guest and the system.
         supabase.rpc('order_event_actors', { p_order_id: id }).overrideTypes<{ actor_name: string | null }[]>(),
+        supabase.rpc('order_guest_account', { p_order_id: id }),
       ]);
       if (order.error) throw order.error;
       if (notes.error) throw notes.error;
       if (events.error) throw events.error;
       if (actors.error) throw actors.error;
+      if (account.error) throw account.error;
       if (!order.data) return null;
       const actorOf = new Map(actors.data.map((a): [number, OrderEventActor] => [
         a.event_id,
@@ -115,6 +119,7 @@ export const orderDetailQueryOptions = (id: string) =>
       return {
         order: order.data, documents, invoice: currentInvoice(documents), notes: notes.data,
         events: events.data.map((e) => ({ ...e, actor: actorOf.get(e.id) ?? { kind: 'system' } })),
+        account: (account.data ?? 'none') as OrderDetail['account'],
       };
     },
   });

@@ -340,7 +340,8 @@ export function OrderDetailPage({ id }: { id: string }) {
             { label: t`Telefon`, value: person.phone ?? '–' },
             ...(person.company ? [{ label: t`Firma`, value: person.company }] : []),
             { label: t`Adresse`, value: address || '–' },
-            { label: t`Kundenkonto`, value: o.user_id ? t`ja` : t`nein` },
+            // The guest's actual account (order_guest_account), not merely a user id: a guest books under an anonymous session.
+            { label: t`Kundenkonto`, value: d.account === 'account' ? t`ja` : d.account === 'code' ? t`nein (E-Mail per Code bestätigt)` : d.account === 'guest' ? t`nein (Gast, E-Mail unbestätigt)` : t`nein` },
           ]} />
         </Section>
         <Section title={t`Boot und Liegeplatz`} aria-label={t`Boot und Liegeplatz`}>

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -34,8 +34,17 @@ export function CodeForm({ email, newCustomer, onVerified, extraActions }: { ema
       setError(e);
     }
   });
+  // A new code at most once a minute (the auth server limits it too): the button counts down.
+  const [wait, setWait] = useState(0);
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = setTimeout(() => setWait((w) => w - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [wait]);
   const resend = async () => {
+    if (wait > 0) return;
     setError(undefined);
+    setWait(60);
     try {
       await sendEmailCode(email, { locale: i18n.locale });
       setResent(true);
@@ -66,7 +75,7 @@ export function CodeForm({ email, newCustomer, onVerified, extraActions }: { ema
         {resent && <p className="text-sm text-green-800" role="status"><Trans>Ein neuer Code ist unterwegs.</Trans></p>}
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" disabled={form.formState.isSubmitting}><Trans>Bestätigen</Trans></Button>
-          <Button type="button" variant="link" onClick={resend}><Trans>Code erneut senden</Trans></Button>
+          <Button type="button" variant="link" onClick={resend} disabled={wait > 0}>{wait > 0 ? <Trans>Neuer Code in {wait} s möglich</Trans> : <Trans>Code erneut senden</Trans>}</Button>
           {extraActions}
         </div>
       </form>

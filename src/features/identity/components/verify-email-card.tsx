@@ -18,9 +18,17 @@ const emailSchema = z.object({ email: emailField() });
  * Verify an e-mail address (or log in) by code from anywhere: the order page, check-in, later
  * /auth/login. Afterwards the guest orders of that address belong to the signed-in user.
  */
-export function VerifyEmailCard({ defaultEmail = '', onVerified, title, description }: { defaultEmail?: string; onVerified: () => void; title?: string; description?: string }) {
+export function VerifyEmailCard({ defaultEmail = '', onVerified, title, description, codeSent = false }: {
+  defaultEmail?: string;
+  onVerified: () => void;
+  title?: string;
+  description?: string;
+  /** A code went to defaultEmail already (the booking flow sent it): ask for it at once (issue 40 item 9). */
+  codeSent?: boolean;
+}) {
   const { t, i18n } = useLingui();
-  const [sentTo, setSentTo] = useState<string>();
+  const [sentTo, setSentTo] = useState<string | undefined>(codeSent && defaultEmail ? defaultEmail : undefined);
+  const waiting = codeSent && sentTo === defaultEmail;
   const [error, setError] = useState<unknown>();
   const form = useForm<{ email: string }>({ resolver: zodResolver(emailSchema), defaultValues: { email: defaultEmail } });
   const onSubmit = form.handleSubmit(async (v) => {
@@ -36,8 +44,8 @@ export function VerifyEmailCard({ defaultEmail = '', onVerified, title, descript
   return (
     <Card className="max-w-xl">
       <CardHeader>
-        <CardTitle>{title ?? t`Mit E-Mail-Code anmelden`}</CardTitle>
-        <CardDescription>{description ?? t`Wir senden Ihnen einen 6-stelligen Code. Damit bestätigen Sie Ihre E-Mail-Adresse und sehen Ihre Buchungen auf jedem Gerät.`}</CardDescription>
+        <CardTitle>{waiting ? t`Buchung mit Code bestätigen` : (title ?? t`Mit E-Mail-Code anmelden`)}</CardTitle>
+        <CardDescription>{waiting ? t`Geben Sie den 6-stelligen Code aus unserer E-Mail ein. Keine E-Mail bekommen? Lassen Sie sich einen neuen Code senden.` : (description ?? t`Wir senden Ihnen einen 6-stelligen Code. Damit bestätigen Sie Ihre E-Mail-Adresse und sehen Ihre Buchungen auf jedem Gerät.`)}</CardDescription>
       </CardHeader>
       <CardContent>
         {sentTo ? (

@@ -39,11 +39,13 @@ export function OrderPage({ id, variant = 'order', verify, payment }: { id: stri
     );
   }
   // Thanks only while the booking stands: a cancelled or lapsed one says so instead (OrderOutcome).
-  const thanks = variant === 'result' && (order.status === 'unverified' || order.status === 'confirmed');
+  // An unverified one is not done yet: the page asks for the code first (issue 40 item 9).
+  const thanks = variant === 'result' && order.status === 'confirmed';
+  const toConfirm = variant === 'result' && order.status === 'unverified';
   return (
     <Page
-      title={thanks ? t`Vielen Dank für Ihre Buchung` : t`Ihre Buchung`}
-      lead={thanks ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.` : undefined}
+      title={thanks ? t`Vielen Dank für Ihre Buchung` : toConfirm ? t`Bitte bestätigen Sie Ihre Buchung` : t`Ihre Buchung`}
+      lead={thanks ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.` : toConfirm ? t`Ihre Buchung ist vorgemerkt. Sie gilt erst, wenn Sie sie mit dem Code aus unserer E-Mail an ${order.email} bestätigen.` : undefined}
     >
       <OrderDetails order={order} verify={verify} onChanged={refresh} payment={payment} variant={variant} />
     </Page>
@@ -97,19 +99,20 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
 
       {order.status === 'unverified' && (
         <div className="flex flex-col gap-3 rounded-md bg-amber-50 p-4 text-amber-950">
-          <p role="status">
-            {/* An order that must be paid online lapses at its payment deadline (shown with "pay online"). */}
-            {order.expires_at && order.payment_mode !== 'online_required' ? (
-              <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt. Bestätigen Sie sie bis {formatBerlinDateTime(order.expires_at, i18n.locale)}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
+          <p role="status" className="font-semibold">
+            {order.expires_at ? (
+              <Trans>Unbestätigt: Die Buchung verfällt am {formatBerlinDateTime(order.expires_at, i18n.locale)}, wenn Sie sie nicht vorher bestätigen. Dann wird der Liegeplatz wieder frei.</Trans>
             ) : (
               <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt.</Trans>
             )}
           </p>
+          <p className="text-sm"><Trans>Online bezahlen können Sie, sobald die Buchung bestätigt ist.</Trans></p>
           {verify({ defaultEmail: order.email, onVerified: onChanged })}
         </div>
       )}
 
-      <PayOnline order={order} returned={payment} variant={variant} />
+      {/* Payment only for a confirmed booking (issue 40 item 9): not for one that may lapse unconfirmed. */}
+      {order.status !== 'unverified' && <PayOnline order={order} returned={payment} variant={variant} />}
 
       <Section title={t`Aufenthalt`}>
         <FactList

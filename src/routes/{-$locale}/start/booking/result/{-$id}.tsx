@@ -18,6 +18,6 @@ export const Route = createFileRoute('/{-$locale}/start/booking/result/{-$id}')(
   component: function BookingResult() {
     const { id } = Route.useParams();
     const { payment } = Route.useSearch();
-    return <OrderPage id={id ?? ''} variant="result" verify={(props) => <VerifyEmailCard {...props} />} payment={payment} />;
+    return <OrderPage id={id ?? ''} variant="result" verify={(props) => <VerifyEmailCard {...props} codeSent />} payment={payment} />;
   },
 });
