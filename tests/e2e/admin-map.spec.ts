@@ -21,11 +21,20 @@ test.describe('harbour map: admins', () => {
     await expect(page.locator('[data-live]')).toHaveAttribute('data-live', 'live');
     expect(await seriousViolations(page)).toEqual([]);
 
-    // Clicking a berth shows its details.
-    await a01.click();
-    const details = page.getByRole('region', { name: 'Liegeplatz-Details' });
-    await expect(details.getByRole('heading')).toHaveText('A01');
+    // Issue 40, item 7: a click on a berth opens it: a dialog in view with today's state and the
+    // way to the berth's edit page (the details used to appear below the plan, out of sight).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await plan.locator('[data-berth="E10"]').scrollIntoViewIfNeeded();
+    await plan.locator('[data-berth="E10"]').click();
+    const details = page.getByRole('dialog', { name: 'Liegeplatz E10' });
+    await expect(details).toBeInViewport();
     await expect(details).toContainText('Stand heute:');
+    await details.getByRole('link', { name: 'Liegeplatz bearbeiten' }).click();
+    await expect(page).toHaveURL(/\/account\/admin\/places\/[0-9a-f-]{36}\/edit$/);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('E10');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goBack();
+    await expect(plan.locator('[data-berth="A01"]')).toBeVisible();
 
     // A new column: position required first, then chosen by a click on the plan.
     const name = uniqueName('Stromsäule M');
@@ -70,7 +79,10 @@ test.describe('harbour map: staff', () => {
     const plan = page.getByRole('group', { name: 'Hafenplan', exact: true });
     await expect(plan.locator('[data-berth="B01"]')).toBeVisible();
     await plan.locator('[data-berth="B01"]').click();
-    await expect(page.getByRole('region', { name: 'Liegeplatz-Details' }).getByRole('heading')).toHaveText('B01');
+    const details = page.getByRole('dialog', { name: 'Liegeplatz B01' });
+    await expect(details).toContainText('Stand heute:');
+    // Staff have no berth page to go to (admins edit berths).
+    await expect(details.getByRole('link')).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Säule platzieren' })).toHaveCount(0);
   });
 
@@ -92,6 +104,15 @@ test.describe('harbour map: staff', () => {
     });
     expect(overlaps).toEqual([]);
     await expect(plan.locator('text[data-pier="D"]')).toHaveText('Steg D');
+    // Issue 40, item 7: nor does a marker lie on a berth (they sit on the pier between its berths).
+    const covered = await plan.evaluate((svg) => {
+      const box = (e: Element) => e.getBoundingClientRect();
+      const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const markers = [...svg.querySelectorAll('[data-column] circle')].map(box);
+      return [...svg.querySelectorAll('[data-berth] rect[data-tile]')].filter((r) => markers.some((m) => hit(box(r), m))).map((r) => r.parentElement!.getAttribute('data-berth'));
+    });
+    expect(covered).toEqual([]);
+    expect(await plan.locator('[data-berth] rect[data-tile]').count()).toBeGreaterThan(50);
   });
 
   test('English: the plan and its legend', async ({ page }) => {

@@ -19,6 +19,8 @@ import { StepBerthData } from './step-berth-data';
 // Steps 2 and 5 query through react-query: its client loads with them (step 1 does without it).
 const StepChooseBerth = lazy(() => Promise.all([import('./step-choose-berth'), loadQueryClient()]).then(([m]) => ({ default: m.StepChooseBerth })));
 const StepSummary = lazy(() => Promise.all([import('./step-summary'), loadQueryClient()]).then(([m]) => ({ default: m.StepSummary })));
+// What is being booked, from step 2 on (beside the step from 1024 px, a compact line above it on phones).
+const BookingSummary = lazy(() => Promise.all([import('./booking-summary'), loadQueryClient()]).then(([m]) => ({ default: m.default })));
 
 export interface IdentityStepProps {
   initial?: { email?: string; firstName?: string; lastName?: string };
@@ -148,16 +150,31 @@ export function BookingFlow({
     <Page title={t`Liegeplatz buchen`}>
       <LeaveGuard />
       <Stepper steps={titles} current={step} label={t`Buchungsschritte`} />
-      {step === 3 && loggedIn && identity.data?.status === 'loggedIn' ? (
-        <Section title={titles[2]}>
-          <p><Trans>Sie sind angemeldet als {identity.data.email}.</Trans></p>
-          <div><Button onClick={() => goTo(5)}><Trans>Weiter</Trans></Button></div>
-        </Section>
-      ) : (
-        <Section title={t`Schritt ${step}: ${titles[step - 1]}`}>
-          <Suspense fallback={<p role="status"><Trans>Einen Moment …</Trans></p>}>{body}</Suspense>
-        </Section>
-      )}
+      <WithSummary show={step >= 2 && !!flow.berth} summary={flow.berth && <BookingSummary berth={flow.berth} place={flow.place} saleCode={flow.saleCode} />}>
+        {step === 3 && loggedIn && identity.data?.status === 'loggedIn' ? (
+          <Section title={titles[2]}>
+            <p><Trans>Sie sind angemeldet als {identity.data.email}.</Trans></p>
+            <div><Button onClick={() => goTo(5)}><Trans>Weiter</Trans></Button></div>
+          </Section>
+        ) : (
+          <Section title={t`Schritt ${step}: ${titles[step - 1]}`}>
+            <Suspense fallback={<p role="status"><Trans>Einen Moment …</Trans></p>}>{body}</Suspense>
+          </Section>
+        )}
+      </WithSummary>
     </Page>
+  );
+}
+
+/** From step 2 on: the step beside the summary (from 1024 px; the summary first, compact, below that). */
+function WithSummary({ show, summary, children }: { show: boolean; summary: ReactNode; children: ReactNode }) {
+  if (!show) return children;
+  return (
+    <div className="flex flex-col gap-4 lg:grid lg:grid-cols-[minmax(0,1fr)_18rem] lg:items-start lg:gap-6">
+      <div className="lg:col-start-2 lg:row-start-1 lg:self-stretch">
+        <Suspense fallback={null}>{summary}</Suspense>
+      </div>
+      <div className="min-w-0 lg:col-start-1 lg:row-start-1">{children}</div>
+    </div>
   );
 }

@@ -3,8 +3,14 @@ import { useLingui } from '@lingui/react/macro';
 
 /** The plan is 1000 x 600 units (the database checks positions against it). */
 export const PLAN = { width: 1000, height: 600 };
-/** A berth's rectangle on the plan, centred on its position. */
-export const BERTH = { w: 50, h: 32 };
+/**
+ * A berth's rectangle on the plan, centred on its position. Berths lie 28 units either side of
+ * their pier's centre line: 42 wide, a berth's inner edge is 7 units from it, so a column marker
+ * on the pier (radius MARKER_R) sits between the berths and never covers one (issue 40, item 7).
+ */
+export const BERTH = { w: 42, h: 32 };
+/** A column marker's radius: less than the 7 units between a pier's centre line and its berths. */
+export const MARKER_R = 6.5;
 
 /** What the drawing needs of a berth and of a column (electricity or water). */
 export interface PlanBerth {
@@ -47,12 +53,12 @@ export function piersOf(berths: readonly PlanBerth[]): Pier[] {
 
 /**
  * Where a pier's name goes: 18 units below the pier's end, or below the lowest column marker
- * (radius 9) that would overlap the name there ("Steg D" is about 50 units wide at size 14).
+ * (radius MARKER_R) that would overlap the name there ("Steg D" is about 50 units wide at size 14).
  */
 function pierLabelY(pier: Pier, columns: readonly PlanColumn[]): number {
   const ends = columns
     .filter((c) => Math.abs(c.position[0] - pier.x) < 36 && c.position[1] > pier.bottom - 12 && c.position[1] < pier.bottom + 40)
-    .map((c) => c.position[1] + 9);
+    .map((c) => c.position[1] + MARKER_R);
   return Math.max(pier.bottom, ...ends) + 18;
 }
 
@@ -62,8 +68,8 @@ export function ColumnMarker({ column, selected = false }: { column: PlanColumn;
   const electric = column.type === 'electric';
   return (
     <>
-      <circle cx={x} cy={y} r="9" fill={electric ? '#facc15' : '#38bdf8'} stroke={selected ? '#0f172a' : electric ? '#713f12' : '#075985'} strokeWidth={selected ? 3 : 1.5} />
-      <text x={x} y={y + 4} textAnchor="middle" fontSize="11" fontWeight="700" fill="#0f172a">{electric ? 'S' : 'W'}</text>
+      <circle cx={x} cy={y} r={MARKER_R} data-marker fill={electric ? '#facc15' : '#38bdf8'} stroke={selected ? '#0f172a' : electric ? '#713f12' : '#075985'} strokeWidth={selected ? 3 : 1.5} />
+      <text x={x} y={y + 3.2} textAnchor="middle" fontSize="9" fontWeight="700" fill="#0f172a">{electric ? 'S' : 'W'}</text>
     </>
   );
 }

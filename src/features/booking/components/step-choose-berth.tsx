@@ -119,7 +119,7 @@ Vielen Dank und viele Grüße`;
         {(wide || view === 'plan') && places.length > 0 && (
           <div className="flex flex-col gap-3 md:sticky md:top-4">
             <Suspense fallback={<p role="status" className="text-slate-700"><Trans>Der Hafenplan lädt …</Trans></p>}>
-              <BerthPlan berth={berth} places={places} selectedId={selectedId} onSelect={setSelectedId} zoomStep={planZoom} onZoomStep={setPlanZoom} centreRef={planCentre} />
+              <BerthPlan berth={berth} places={places} selectedId={selectedId} onSelect={setSelectedId} zoomStep={planZoom} onZoomStep={setPlanZoom} centreRef={planCentre} narrow={!wide} />
             </Suspense>
             {selected && (
               <section aria-label={t`Ihre Auswahl`} className="flex flex-col gap-2">

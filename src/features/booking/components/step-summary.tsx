@@ -59,6 +59,10 @@ export function StepSummary({
   // typed over the applied one is judged when it is applied, not by the old one's message.
   const typedCode = (typed.saleCode ?? '').trim().toUpperCase();
   const appliedCode = typedCode === '' ? '' : lastApplied;
+  // The summary panel beside the step prices with the same code (the same quote query).
+  useEffect(() => {
+    updateFlow({ saleCode: appliedCode });
+  }, [appliedCode]);
   const quote = useQuery(quoteQueryOptions(berth, appliedCode));
   const terms = useQuery(paymentTermsQueryOptions(berth.kind));
   const codeInvalid = !!appliedCode && quote.data?.sale_code_valid === false;

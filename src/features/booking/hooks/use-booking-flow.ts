@@ -23,6 +23,8 @@ export interface FlowState {
   identity?: FlowIdentity;
   /** The person form as typed so far (kept across a reload). */
   person?: StoredPerson;
+  /** The sale code applied in the summary step (the summary panel prices with it too). */
+  saleCode?: string;
   /** Set when the chosen berth was taken meanwhile: step 2 tells the person so. */
   notice?: 'berth-taken';
 }

@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { useCalendarRealtime } from '@/features/harbour/hooks/use-calendar-realtime';
 import { identityQueryOptions, isAdmin } from '@/lib/auth';
@@ -179,7 +180,7 @@ export function HarbourMapPage() {
                   onKeyDown={activate(b.id)}
                 >
                   <title>{describe(b)}</title>
-                  <rect x={x - BERTH.w / 2} y={y - BERTH.h / 2} width={BERTH.w} height={BERTH.h} rx="4" fill={FILL[b.state]} stroke={selected === b.id ? '#0f172a' : '#475569'} strokeWidth={selected === b.id ? 3 : 1} />
+                  <rect data-tile x={x - BERTH.w / 2} y={y - BERTH.h / 2} width={BERTH.w} height={BERTH.h} rx="4" fill={FILL[b.state]} stroke={selected === b.id ? '#0f172a' : '#475569'} strokeWidth={selected === b.id ? 3 : 1} />
                   <text x={x} y={y - 2} textAnchor="middle" fontSize="11" fontWeight="700" fill={TEXT[b.state]} paintOrder="stroke" stroke={b.state === 'rent' ? 'none' : '#ffffff'} strokeWidth="2">{b.name}</text>
                   <text x={x} y={y + 11} textAnchor="middle" fontSize="9" fill={TEXT[b.state]} paintOrder="stroke" stroke={b.state === 'rent' ? 'none' : '#ffffff'} strokeWidth="2">{labels.short[b.state]}</text>
                 </g>
@@ -225,30 +226,36 @@ export function HarbourMapPage() {
         <p className="text-sm text-slate-600"><Trans>Ohne Position auf dem Plan: {unplaced.map((b) => b.name).join(', ')}</Trans></p>
       )}
 
-      {berth && (
-        <section aria-label={t`Liegeplatz-Details`} className="grid gap-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
-          <h2 className="text-lg font-semibold">{berth.name}</h2>
-          <p>
-            <Trans>Stand heute: {labels.long[berth.state]}</Trans> · {formatSize(berth.length, berth.width, i18n.locale)}{berth.one_day ? ` · ${t`Tagesliegeplatz`}` : ''}
-          </p>
-          {berth.entries.length > 0 && (
-            <ul className="grid gap-1">
-              {berth.entries.map((e) => (
-                <li key={e.id}>
-                  {[e.guest, e.boat_name, e.note].filter(Boolean).join(' · ')}{' '}
-                  <span className="text-slate-600">({formatBerlinDateTime(e.starts_at, locale)} – {e.ends_at ? formatBerlinDateTime(e.ends_at, locale) : t`unbefristet`})</span>
-                </li>
-              ))}
-            </ul>
-          )}
-          {admin && (
-            <div className="mt-1 flex gap-2">
-              <Link to="/{-$locale}/account/admin/places/$id/edit" params={{ id: berth.id }} className={buttonVariants({ size: 'sm', variant: 'outline' })}><Trans>Bearbeiten</Trans></Link>
-              <Link to="/{-$locale}/account/admin/places/$id/calendar" params={{ id: berth.id }} className={buttonVariants({ size: 'sm', variant: 'outline' })}><Trans>Kalender</Trans></Link>
-            </div>
-          )}
-        </section>
-      )}
+      {/* A click on a berth opens it (issue 40, item 7): a dialog in view wherever the plan was
+          scrolled, with today's state and the way to the berth's page. */}
+      <Dialog open={!!berth} onOpenChange={(open) => !open && setSelected(null)}>
+        {berth && (
+          <DialogContent data-testid="map-berth">
+            <DialogHeader>
+              <DialogTitle><Trans>Liegeplatz {berth.name}</Trans></DialogTitle>
+              <DialogDescription>
+                <Trans>Stand heute: {labels.long[berth.state]}</Trans> · {formatSize(berth.length, berth.width, i18n.locale)}{berth.one_day ? ` · ${t`Tagesliegeplatz`}` : ''}
+              </DialogDescription>
+            </DialogHeader>
+            {berth.entries.length > 0 && (
+              <ul className="grid gap-1 text-sm">
+                {berth.entries.map((e) => (
+                  <li key={e.id}>
+                    {[e.guest, e.boat_name, e.note].filter(Boolean).join(' · ')}{' '}
+                    <span className="text-slate-600">({formatBerlinDateTime(e.starts_at, locale)} – {e.ends_at ? formatBerlinDateTime(e.ends_at, locale) : t`unbefristet`})</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {admin && (
+              <DialogFooter>
+                <Link to="/{-$locale}/account/admin/places/$id/calendar" params={{ id: berth.id }} className={buttonVariants({ variant: 'outline' })}><Trans>Kalender</Trans></Link>
+                <Link to="/{-$locale}/account/admin/places/$id/edit" params={{ id: berth.id }} className={buttonVariants()}><Trans>Liegeplatz bearbeiten</Trans></Link>
+              </DialogFooter>
+            )}
+          </DialogContent>
+        )}
+      </Dialog>
 
       {admin && data && (
         <section aria-label={t`Säule platzieren`} className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3">
