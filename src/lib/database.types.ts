@@ -462,6 +462,8 @@ export type Database = {
           address_street: string
           booking_horizon_months: number
           booking_last_day: string | null
+          cancel_fee_percent: number
+          cancel_free_hours: number
           contact_email: string
           contact_phone: string
           door_code: string
@@ -495,6 +497,8 @@ export type Database = {
           address_street?: string
           booking_horizon_months?: number
           booking_last_day?: string | null
+          cancel_fee_percent?: number
+          cancel_free_hours?: number
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -528,6 +532,8 @@ export type Database = {
           address_street?: string
           booking_horizon_months?: number
           booking_last_day?: string | null
+          cancel_fee_percent?: number
+          cancel_free_hours?: number
           contact_email?: string
           contact_phone?: string
           door_code?: string
@@ -1102,6 +1108,7 @@ export type Database = {
         Row: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -1128,6 +1135,7 @@ export type Database = {
         Insert: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents?: number | null
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -1154,6 +1162,7 @@ export type Database = {
         Update: {
           boat?: Json
           booking_number?: string
+          cancellation_kept_cents?: number | null
           cancelled_at?: string | null
           checked_in?: boolean
           checked_in_at?: string | null
@@ -1600,6 +1609,39 @@ export type Database = {
         }
         Relationships: []
       }
+      tariffs: {
+        Row: {
+          code: string
+          gross_cents: number
+          name: string
+          name_en: string
+          sort_order: number
+          unit: string
+          updated_at: string
+          vat_rate: number
+        }
+        Insert: {
+          code: string
+          gross_cents: number
+          name: string
+          name_en: string
+          sort_order?: number
+          unit: string
+          updated_at?: string
+          vat_rate: number
+        }
+        Update: {
+          code?: string
+          gross_cents?: number
+          name?: string
+          name_en?: string
+          sort_order?: number
+          unit?: string
+          updated_at?: string
+          vat_rate?: number
+        }
+        Relationships: []
+      }
       user_roles: {
         Row: {
           admin: boolean
@@ -1668,6 +1710,21 @@ export type Database = {
       }
     }
     Views: {
+      price_list: {
+        Row: {
+          code: string | null
+          deposit: boolean | null
+          kind: string | null
+          name: string | null
+          name_en: string | null
+          price_cents: number | null
+          price_from: boolean | null
+          sort_order: number | null
+          unit: string | null
+          vat_rate: number | null
+        }
+        Relationships: []
+      }
       working_hours_monthly: {
         Row: {
           entries: number | null
@@ -1994,6 +2051,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2050,6 +2108,16 @@ export type Database = {
           year: number
         }
       }
+      cancellation_policy: {
+        Args: never
+        Returns: Json
+      }
+      cancellation_quote: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: Json
+      }
       cash_day: {
         Args: {
           p_day: string
@@ -2063,6 +2131,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2178,6 +2247,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2345,6 +2415,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2368,6 +2439,17 @@ export type Database = {
           updated_at: string
           user_id: string | null
         }
+      }
+      move_precheck: {
+        Args: {
+          p_order_id: string
+          p_arrival?: string
+          p_departure?: string
+        }
+        Returns: {
+          place_id: string
+          verdict: string
+        }[]
       }
       my_mfa_required: {
         Args: never
@@ -2444,6 +2526,22 @@ export type Database = {
           one_day: boolean
         }[]
       }
+      overview_figures: {
+        Args: never
+        Returns: {
+          arrivals_expected: number
+          arrivals_arrived: number
+          departures: number
+          berths_occupied: number
+          berths_bookable: number
+          refund_orders: number
+          refund_cents: number
+          bookings_week: number
+          bookings_prior_week: number
+          revenue_week_cents: number
+          revenue_prior_week_cents: number
+        }[]
+      }
       payment_mode_for: {
         Args: {
           p_kind: Database["public"]["Enums"]["order_kind"]
@@ -2474,6 +2572,12 @@ export type Database = {
           place_id: string
           long_term_start: string
         }[]
+      }
+      prepare_cancellation_refund: {
+        Args: {
+          p_order_id: string
+        }
+        Returns: Json
       }
       prepare_deposit_refund: {
         Args: {
@@ -2783,6 +2887,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
@@ -2969,6 +3074,7 @@ export type Database = {
         Returns: {
           boat: Json
           booking_number: string
+          cancellation_kept_cents: number | null
           cancelled_at: string | null
           checked_in: boolean
           checked_in_at: string | null
