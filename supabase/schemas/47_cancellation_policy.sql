@@ -4,14 +4,8 @@
 -- and how (to the card automatically, at the harbour office): the cancel dialog's preview
 -- (cancellation_quote) and cancel_booking both call it, so the two never disagree.
 
-alter table public.harbour_settings
-  add column cancel_free_hours integer not null default 48
-    constraint harbour_settings_cancel_free_hours check (cancel_free_hours between 0 and 2160),
-  add column cancel_fee_percent integer not null default 50
-    constraint harbour_settings_cancel_fee_percent check (cancel_fee_percent between 0 and 100);
-
-comment on column public.harbour_settings.cancel_free_hours is 'A guest cancels free of charge until this many hours before arrival (0 to 2160 = 90 days); everyone reads it through cancellation_policy().';
-comment on column public.harbour_settings.cancel_fee_percent is 'The share of the price (whole percent, 0 to 100) the harbour keeps when a guest cancels later than cancel_free_hours before arrival.';
+-- The policy's two columns of harbour_settings are declared in 45_harbour_access.sql (before the
+-- booking horizon's, the order the migrations added them in).
 
 -- What a cancellation kept of the money paid (cents): set by cancel_booking, never changed. Null
 -- on orders cancelled before the policy existed (they keep what exceeds the price, as before).
