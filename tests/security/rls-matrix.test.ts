@@ -100,9 +100,11 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   search_available_places: ANON_AND_AUTH, quote_booking: ANON_AND_AUTH, place_long_term_starts: ANON_AND_AUTH,
   send_contact_message: ANON_AND_AUTH, request_service: ANON_AND_AUTH, apply_for_long_term_berth: ANON_AND_AUTH,
   long_term_application_status: ANON_AND_AUTH, payment_mode_for: ANON_AND_AUTH, payment_terms: ANON_AND_AUTH, harbour_intro: ANON_AND_AUTH,
+  cancellation_policy: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH, cancel_booking: AUTH, check_in: AUTH, claim_guest_orders: AUTH, harbour_access: AUTH, harbour_access_allowed: AUTH,
   export_my_data: AUTH, delete_my_account: AUTH, begin_online_payment: AUTH, order_balance: AUTH,
+  cancellation_quote: AUTH, prepare_cancellation_refund: AUTH,
   // staff / admin (refused inside for everyone else)
   add_berth_block: AUTH, cancel_berth_block: AUTH, calendar: AUTH, place_calendar: AUTH, move_booking: AUTH,
   record_desk_payment: AUTH, record_desk_refund: AUTH, money_to_return: AUTH, prepare_online_refund: AUTH, staff_create_booking: AUTH, set_message_done: AUTH, reply_to_message: AUTH, reply_to_application: AUTH, answer_long_term_application: AUTH,
