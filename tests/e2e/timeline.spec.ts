@@ -524,6 +524,8 @@ test.describe('the booking timeline: what a berth can take', () => {
     const bar = row(page, place).locator('[data-entry]');
     await expect(bar).toContainText(`Dana ${tag}`);
     expect((await bar.boundingBox())!.width).toBeGreaterThan(60);
+    // What is drawn starts with the guest (the kind is in colour, pattern and name).
+    expect(await bar.innerText()).toMatch(new RegExp(`^Dana ${tag}`));
     await expect(bar).toHaveAttribute('aria-label', new RegExp(`^Reservierung · Dana ${tag} · Boot ${tag} · Liegeplatz ${name}`));
     await expect(bar).toHaveAttribute('title', new RegExp(`Dana ${tag}`));
     await help.getByText('Bedienung mit Maus und Tastatur').click();

@@ -526,10 +526,10 @@ const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, 
   const kind = kindOf(entry);
   const canMove = movable(entry) && !pending;
   // Narrow bars lead with the guest (or boat): the kind is in their colour, pattern, tooltip and accessible name.
-  const narrowBar = (shownEnd - shownStart) * colW < 110;
-  const text = narrowBar
-    ? (entry.guest ?? entry.boat_name ?? labels.short[kind])
-    : [labels.short[kind], entry.guest, entry.boat_name].filter(Boolean).join(' · ');
+  const narrowBar = (shownEnd - shownStart) * colW < 90;
+  const who = [entry.guest, entry.boat_name].filter(Boolean).join(' · ');
+  // Narrow: the kind's abbreviation stays in the text but is not drawn, so the name comes first.
+  const hideKind = narrowBar && who !== '';
   // A booking shows its departure day; a block or holding its last day.
   const until = entry.ends_at ? dayLabel(berlinDayOf(entry.ends_at, entry.order_id ? 0 : 1), locale) : t`unbefristet`;
   const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
@@ -574,7 +574,7 @@ const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, 
       className={`absolute top-1 flex h-8 items-center overflow-hidden rounded-md border border-slate-400 text-xs font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900 ${canMove ? 'cursor-grab touch-none' : 'cursor-pointer'} ${isDragging ? 'z-20 shadow-lg ring-2 ring-sky-600' : ''} ${pending ? 'opacity-70 ring-2 ring-sky-600' : ''}`}
       style={style}
     >
-      <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">{span.clippedStart ? '◂ ' : ''}{text}</span>
+      <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">{span.clippedStart ? '◂ ' : ''}<span className={hideKind ? 'hidden' : undefined}>{labels.short[kind]}{who && ' · '}</span>{who}</span>
       {canMove && !span.clippedEnd && (
         <span
           aria-hidden
