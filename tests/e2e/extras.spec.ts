@@ -108,6 +108,16 @@ test.describe('extras for the harbour team', () => {
   test('a desk sale in English, by card', async ({ page, consoleErrors }) => {
     await page.goto('/en/account/admin/desk-sale');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Desk sale');
+    // Issue 40 item 13: at 1280 px a "from" price's field sits right of its item, under its
+    // visible label (it was placed left of the item's name).
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const lift = page.getByTestId('desk-item').filter({ hasText: 'Boat lift' });
+    const name = await lift.getByText('Boat lift', { exact: true }).boundingBox();
+    const label = await lift.getByText('Price (€)', { exact: true }).boundingBox();
+    const field = await lift.getByRole('textbox', { name: 'Price per Day for Boat lift' }).boundingBox();
+    expect(field!.x).toBeGreaterThanOrEqual(name!.x + name!.width);
+    expect(label!.y + label!.height).toBeLessThanOrEqual(field!.y);
+    expect(Math.abs(label!.x - field!.x)).toBeLessThan(2);
     await page.getByLabel('Quantity Ice 5 kg').fill('1');
     await page.getByRole('radio', { name: 'Card terminal' }).click();
     await page.getByRole('button', { name: 'Sell and issue receipt' }).click();

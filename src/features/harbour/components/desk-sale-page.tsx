@@ -96,7 +96,9 @@ export function DeskSalePage() {
               <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
                 {entries.map((e) => (
                   <li key={e.id} className="grid grid-cols-[minmax(0,1fr)_5.5rem] items-start gap-x-4 gap-y-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_9rem_5.5rem]" data-testid="desk-item">
-                    <div className="flex min-w-0 flex-col">
+                    {/* Placed explicitly: the fields below have a definite row, and CSS grid places
+                        those before auto-placed items (the price field went left of its item). */}
+                    <div className="col-start-1 row-start-1 flex min-w-0 flex-col">
                       <span className="font-medium text-slate-900">{nameOf(e)}</span>
                       <span className="text-sm text-slate-600">
                         {e.price_from ? t`ab ${formatEuro(e.price_cents, locale)}` : formatEuro(e.price_cents, locale)} / {unitLabel(e.unit)} · {t`inkl. ${e.vat_rate} % USt.`}
@@ -104,7 +106,7 @@ export function DeskSalePage() {
                     </div>
                     {e.price_from ? (
                       <FormField control={control} name={`prices.${e.id}`} render={({ field }) => (
-                        <FormItem className="col-span-2 row-start-2 sm:col-span-1 sm:row-start-1">
+                        <FormItem className="col-span-2 col-start-1 row-start-2 sm:col-span-1 sm:col-start-2 sm:row-start-1">
                           {/* The label above its field (a person sees "Preis (€)", a screen reader the item too). */}
                           <FormLabel className="text-sm text-slate-700">
                             <span aria-hidden><Trans>Preis (€)</Trans></span>

@@ -168,7 +168,7 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
                 </p>
                 <p className="text-slate-700">{formatBerlinShort(o.starts_at, locale)} – {formatBerlinShort(o.ends_at, locale)} · {kindLabel(o.kind)}</p>
                 <p className="flex justify-between gap-2 text-slate-700">
-                  <span>{paymentLabel(o.payment_status)}</span>
+                  <span>{t`Zahlung: ${paymentLabel(o.payment_status)}`}</span>
                   <strong className="whitespace-nowrap text-slate-900">{formatEuro(o.price_cents, locale)}</strong>
                 </p>
               </li>
