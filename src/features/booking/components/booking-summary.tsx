@@ -4,7 +4,6 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { formatDay, nightsBetween } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
-import { bookingErrorMessage } from '../api/booking-errors';
 import { quoteQueryOptions } from '../api/quote-booking';
 import type { PlaceResult, Quote } from '../api/types';
 import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
@@ -50,9 +49,11 @@ export default function BookingSummary({ berth, place, saleCode = '' }: { berth:
       <Fact label={t`Boot`}>{boat}</Fact>
     </dl>
   );
+  // The step reports a failing search or quote itself (its alert); the summary then shows no
+  // price rather than the same message twice. No live region either: the step has its own.
   const price = quote.data ? <PriceLines quote={quote.data} eur={eur} /> : quote.isError
-    ? <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>
-    : <p role="status" className="text-sm text-slate-700"><Trans>Preis wird berechnet …</Trans></p>;
+    ? null
+    : <p className="text-sm text-slate-700"><Trans>Preis wird berechnet …</Trans></p>;
 
   if (!large) {
     return (
