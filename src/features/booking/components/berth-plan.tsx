@@ -344,7 +344,7 @@ function PierView({ berths, columns, selectedId, firstFree, label, reasonOf, lab
           const freeCount = p.berths.filter((b) => !reasonOf(b)).length;
           return (
             <button key={p.name} type="button" aria-pressed={p.name === pier.name} data-pier-tab={p.name} onClick={() => setChosen(p.name)}
-              className={`flex min-h-12 flex-col items-center justify-center rounded-md border px-1 py-1 text-sm ${p.name === pier.name ? 'border-sky-800 bg-sky-800 text-white' : 'border-slate-300 bg-white text-slate-900 hover:bg-slate-50'}`}>
+              className={`flex min-h-12 flex-col items-center justify-center rounded-md border px-1 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${p.name === pier.name ? 'border-sky-800 bg-sky-800 text-white' : 'border-slate-300 bg-white text-slate-900 hover:bg-slate-50'}`}>
               <span className="font-semibold">{pierName(p.name)}</span>
               <span className="text-xs">{t`${freeCount} frei`}</span>
             </button>

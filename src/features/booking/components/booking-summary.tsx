@@ -1,10 +1,9 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { formatDay, nightsBetween } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
-import { bookingErrorMessage } from '../api/booking-errors';
 import { quoteQueryOptions } from '../api/quote-booking';
 import type { PlaceResult, Quote } from '../api/types';
 import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
@@ -33,6 +32,7 @@ export default function BookingSummary({ berth, place, saleCode = '' }: { berth:
   const { t, i18n } = useLingui();
   const quote = useQuery(quoteQueryOptions(berth, saleCode));
   const large = useLarge();
+  const [open, setOpen] = useState(false);
   const eur = (cents: number) => formatEuro(Number(cents), i18n.locale);
   const period = berth.kind === 'day'
     ? t`${formatDay(berth.arrival, i18n.locale)}, ${berth.dayStart}–${berth.dayEnd} Uhr`
@@ -50,15 +50,18 @@ export default function BookingSummary({ berth, place, saleCode = '' }: { berth:
       <Fact label={t`Boot`}>{boat}</Fact>
     </dl>
   );
+  // The step reports a failing search or quote itself (its alert); the summary then shows no
+  // price rather than the same message twice. No live region either: the step has its own.
   const price = quote.data ? <PriceLines quote={quote.data} eur={eur} /> : quote.isError
-    ? <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>
-    : <p role="status" className="text-sm text-slate-700"><Trans>Preis wird berechnet …</Trans></p>;
+    ? null
+    : <p className="text-sm text-slate-700"><Trans>Preis wird berechnet …</Trans></p>;
 
   if (!large) {
     return (
       // Phones and tablets: one line above the step (berth, length, total), the facts on demand.
-      <details className="group rounded-xl border border-slate-200 bg-white" data-testid="summary-compact">
-        <summary className="flex cursor-pointer list-none items-center justify-between gap-3 px-3 py-2 [&::-webkit-details-marker]:hidden">
+      // Its facts are rendered only while open, so a closed line does not hide a second copy of them.
+      <details className="group rounded-xl border border-slate-200 bg-white" data-testid="summary-compact" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-700 [&::-webkit-details-marker]:hidden">
           <span className="min-w-0 text-sm">
             <span className="font-semibold">{place ? <Trans>Liegeplatz {place.name}</Trans> : <Trans>Ihre Buchung</Trans>}</span>
             {' · '}{berth.kind === 'day' ? <Trans>Tagesliegeplatz</Trans> : length}
@@ -68,11 +71,13 @@ export default function BookingSummary({ berth, place, saleCode = '' }: { berth:
             <span className="text-xs text-primary-dark underline underline-offset-2 group-open:hidden"><Trans>Details</Trans></span>
           </span>
         </summary>
-        <div className="flex flex-col gap-3 border-t border-slate-200 p-3">
-          {place?.image_path && <PlacePhoto path={place.image_path} alt={photoAlt} size={SUMMARY_PHOTO} className="aspect-video w-full rounded-md object-cover" />}
-          {facts}
-          {price}
-        </div>
+        {open && (
+          <div className="flex flex-col gap-3 border-t border-slate-200 p-3">
+            {place?.image_path && <PlacePhoto path={place.image_path} alt={photoAlt} size={SUMMARY_PHOTO} className="aspect-video w-full rounded-md object-cover" />}
+            {facts}
+            {price}
+          </div>
+        )}
       </details>
     );
   }
@@ -96,7 +101,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** The total with VAT first (what a consumer pays, PAngV § 3), then the VAT in it and the net. */
+/** The total with VAT first (what a consumer pays, PAngV § 3), then the VAT in it and the net (a sale code is in the total; step 5 names it). */
 function PriceLines({ quote, eur }: { quote: Quote; eur: (cents: number) => string }) {
   const { t } = useLingui();
   const gross = Number(quote.gross_cents);
@@ -115,12 +120,6 @@ function PriceLines({ quote, eur }: { quote: Quote; eur: (cents: number) => stri
         <dt><Trans>Netto</Trans></dt>
         <dd>{eur(gross - vat)}</dd>
       </div>
-      {quote.sale_code && (
-        <div className="flex items-baseline justify-between gap-3 text-slate-700">
-          <dt><Trans>Aktionscode</Trans></dt>
-          <dd>{quote.sale_code}</dd>
-        </div>
-      )}
     </dl>
   );
 }
