@@ -92,6 +92,13 @@ comment on view public.price_list is 'The price list a consumer sees: the berth 
 
 revoke insert, update, delete, truncate, references, trigger on public.price_list from anon, authenticated;
 
+-- A write to the view is a privilege error, not a server error (a UNION view is not
+-- automatically updatable: 55000, HTTP 500): with an INSTEAD OF trigger the executor checks the
+-- privileges first (none granted: 42501), and the trigger refuses whoever holds them.
+create trigger price_list_read_only
+  instead of insert or update or delete on public.price_list
+  for each row execute function private.refuse_change('read_only_view', 'The price list is read-only: change public.tariffs or public.extras.');
+
 -- An extra on an order: a snapshot of the catalogue entry as it was when added (name, unit,
 -- gross unit price, VAT rate, deposit), the quantity, who added it. Rows are never deleted:
 -- removing one sets removed_at (an invoiced order then gets a cancellation and a new invoice),

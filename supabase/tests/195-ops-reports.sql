@@ -93,7 +93,8 @@ select results_eq(
 
 select results_eq(
   $$ select month, kind, orders, net_cents, vat_cents, gross_cents, paid_gross_cents from public.report_revenue('2027-06-01', '2027-07-31') $$,
-  $$ values ('2027-06-01'::date, 'overnight'::public.order_kind, 2, 14100::bigint, 2679::bigint, 16779::bigint, 16279::bigint),
+  -- Stay 2's code is 5 EUR a night including VAT (ADR 0011): 3 x 9 m x 2,38 + 3 x 5,00 = 79,26 EUR gross.
+  $$ values ('2027-06-01'::date, 'overnight'::public.order_kind, 2, 13861::bigint, 2633::bigint, 16494::bigint, 15994::bigint),
             ('2027-07-01', 'day', 1, 600, 114, 714, 714),
             ('2027-07-01', 'overnight', 1, 4555, 753, 5308, 3808) $$,
   'revenue by arrival month and kind: net, VAT and gross cents of the sales (extras per rate, no deposits, nothing removed), and what the ledger holds for them net of refunds (stay 2 got 5 EUR back) and of deposits held');
@@ -113,13 +114,13 @@ select results_eq(
 
 select results_eq(
   $$ select country, orders, guests, nights, gross_cents from public.report_guests_by_country('2027-06-01', '2027-07-31') $$,
-  $$ values ('Deutschland', 2, 1, 4, 13876::bigint), ('Nederland', 1, 1, 3, 8211), (null, 1, 1, 0, 714) $$,
+  $$ values ('Deutschland', 2, 1, 4, 13876::bigint), ('Nederland', 1, 1, 3, 7926), (null, 1, 1, 0, 714) $$,
   'guests by country: sales, distinct guests by e-mail, nights, gross (extras, no deposits)');
 
 select results_eq(
   $$ select code, orders, nights, discount_cents, net_cents from public.report_sale_codes('2027-06-01', '2027-07-31') $$,
-  $$ values ('RHEIN5', 1, 3, 1500::bigint, 6900::bigint), ('FREUNDE', 0, 0, 0, 0) $$,
-  'sale code use: RHEIN5 saved 3 x EUR 5, FREUNDE was not used');
+  $$ values ('RHEIN5', 1, 3, 1739::bigint, 6661::bigint), ('FREUNDE', 0, 0, 0, 0) $$,
+  'sale code use: RHEIN5 (5 EUR a night including VAT, ADR 0011) saved 3 x 10 EUR net list price - 12,61 EUR net, FREUNDE was not used');
 
 select results_eq(
   $$ select month, arrivals, checked_in, check_in_percent from public.report_check_in_rate('2027-06-01', '2027-07-31') $$,

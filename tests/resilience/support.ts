@@ -128,7 +128,8 @@ export const NO_LONGER_AVAILABLE = { status: 409, code: '23P01', message: 'berth
  * no two live occupations of a berth overlap; every open order has exactly one live
  * reservation/rent row with its own berth and times, every ended one none; every order row
  * of a status has its order; the price equals the breakdown's gross, and the breakdown is the
- * one private.price_breakdown computes for the stored stay, boat and sale code (staff bookings
+ * one private.price_breakdown computes for the stored stay, boat and sale code (its value is the
+ * gross per night, ADR 0011; staff bookings
  * also note who booked).
  */
 export const INVARIANTS: Record<string, string> = {
@@ -158,7 +159,8 @@ export const INVARIANTS: Record<string, string> = {
             o.kind, (o.price_breakdown ->> 'nights')::int, (o.boat ->> 'length')::numeric,
             o.price_breakdown ->> 'sale_code',
             case when o.price_breakdown ->> 'sale_code' is not null
-                 then (o.price_breakdown ->> 'additional_costs_per_night_cents')::int end)
+                 then coalesce((o.price_breakdown ->> 'additional_costs_per_night_gross_cents')::int,
+                               (o.price_breakdown ->> 'additional_costs_per_night_cents')::int) end)
        or (o.kind <> 'day' and (o.price_breakdown ->> 'nights')::int
            <> (o.ends_at at time zone 'Europe/Berlin')::date - (o.starts_at at time zone 'Europe/Berlin')::date)`,
 };

@@ -10,8 +10,8 @@ export function PriceValue({ entry }: { entry: PriceListEntry }) {
   const price = formatEuro(entry.price_cents, i18n.locale);
   return (
     <span className="flex flex-col items-end" data-testid={`price-${entry.code}`}>
-      <span>{entry.price_from ? t`ab ${price}` : price}</span>
-      <span className="text-sm font-normal text-slate-600">
+      <span className="whitespace-nowrap">{entry.price_from ? t`ab ${price}` : price}</span>
+      <span className="text-sm font-normal whitespace-nowrap text-slate-600">
         {entry.deposit ? <Trans>Pfand, ohne MwSt.</Trans> : <Trans>inkl. {entry.vat_rate} % MwSt.</Trans>}
       </span>
     </span>
