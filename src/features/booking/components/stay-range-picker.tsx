@@ -92,7 +92,8 @@ export function StayRangePicker({
             label={picking ? t`Kalender: Abreise wählen` : t`Kalender: Anreise wählen`}
             range={{ from: isDay(arrival) ? arrival : undefined, to: !picking && isDay(departure) ? departure : undefined }}
             months={wide ? 2 : 1}
-            min={picking && isDay(arrival) ? arrival : min}
+            // While the departure is picked, only days after the arrival (reopening picks a new arrival).
+            min={picking && isDay(arrival) ? addDaysIso(arrival, 1) : min}
             max={upper}
             onSelect={pick}
           />

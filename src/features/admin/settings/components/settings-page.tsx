@@ -37,6 +37,7 @@ import {
 } from '../api/settings';
 import { StartIntroSection } from './start-intro-section';
 import { SellerSection } from './seller-section';
+import { BookingHorizonSection } from './booking-horizon-section';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 import { DatePicker } from '@/components/ui/date-picker';
 
@@ -49,6 +50,7 @@ export function SettingsPage() {
       <StartIntroSection />
       <AccessSection />
       <PaymentModesSection />
+      <BookingHorizonSection />
       <TwoFactorSection />
       <SellerSection />
       <DatevSettingsSection />
