@@ -47,9 +47,15 @@ export function metresMessage(lo: number, hi: number) {
  */
 export const metresField = (lo: number, hi: number, optional = false) =>
   z.string().trim().superRefine((v, ctx) => {
-    const problem = numberProblem(v, { min: lo, max: hi, unit: ' m', optional });
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    else if (v !== '' && !/^\d+([.,]\d)?$/.test(v)) ctx.addIssue({ code: 'custom', message: metresMessage(lo, hi) });
+    if (v === '') {
+      if (!optional) ctx.addIssue({ code: 'custom', message: messages.required() });
+      return;
+    }
+    // "-3": a positive number, with the range (the shared message); anything else off: the range with its decimal.
+    const negative = /^[-−]/.test(v) ? numberProblem(v, { min: lo, max: hi, unit: ' m' }) : undefined;
+    const value = Number(v.replace(',', '.'));
+    if (negative) ctx.addIssue({ code: 'custom', message: negative });
+    else if (!/^\d+([.,]\d)?$/.test(v) || value < lo || value > hi) ctx.addIssue({ code: 'custom', message: metresMessage(lo, hi) });
   });
 
 /** Long-term berth application (public.apply_for_long_term_berth; bounds as the function checks them). */
