@@ -64,6 +64,7 @@ test.describe('booking: input, no berth, leaving, races', () => {
     await page.clock.setFixedTime(new Date(`${today}T21:30:00${offset}`));
     const searches: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/rpc/search_available_places')) searches.push(r.url()); });
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/de/start/booking');
     await page.getByRole('radio', { name: /^Tagesliegeplatz/ }).click();
     // The default moves to tomorrow's window.
@@ -75,6 +76,17 @@ test.describe('booking: input, no berth, leaving, races', () => {
     await expect(page.getByText('Dieses Zeitfenster ist heute schon vorbei. Bitte wählen Sie eine spätere Uhrzeit oder einen anderen Tag.')).toBeVisible();
     await expect(page).not.toHaveURL(/step=2/);
     expect(searches).toEqual([]);
+
+    // On a phone the five steps stand in one row, also at step 3 with its long title (issue 40
+    // item 13: steps 4 and 5 wrapped). The flow as kept in session storage, a berth chosen.
+    await page.evaluate((b) => sessionStorage.setItem('booking-flow', JSON.stringify({ berth: b, place: { place_id: '00000000-0000-0000-0000-000000000000', name: 'A01' } })),
+      { kind: 'overnight', arrival: berlinDay(1), departure: berlinDay(2), dayStart: '10:00', dayEnd: '14:00', boatLength: '8', boatWidth: '3', boatName: 'Abendrot', boatTag: '' });
+    await page.goto('/de/start/booking?step=3');
+    const steps = page.getByRole('navigation', { name: 'Buchungsschritte' });
+    await expect(steps.locator('[aria-current="step"]')).toContainText('Wie möchten Sie fortfahren?');
+    const tops = await steps.getByRole('listitem').evaluateAll((items) => items.map((li) => Math.round(li.getBoundingClientRect().top)));
+    expect(tops).toHaveLength(5);
+    expect(new Set(tops).size).toBe(1);
   });
 
   test('a search the database refuses is shown at once, asked once (no retries)', async ({ page }) => {
