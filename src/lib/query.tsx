@@ -14,7 +14,6 @@
  */
 import { useCallback, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientContext, type QueryClient, type QueryKey, type QueryObserver } from '@tanstack/react-query';
-import { isRefusal } from './retry';
 
 type Runtime = typeof import('./query-runtime');
 
@@ -120,9 +119,9 @@ export function setQueryData<T>(key: QueryKey, data: T) {
   else update(entryFor(key), result('success', data, null), Date.now());
 }
 
-// The app's defaults (src/lib/query-client.ts): fresh for a minute, one retry after a second unless refused (retry.ts).
+// The app's defaults (src/lib/query-client.ts): fresh for a minute, one retry after a second.
 const staleMs = (staleTime: unknown) => (typeof staleTime === 'number' ? staleTime : staleTime === 'static' ? Infinity : 60_000);
-const retries = (retry: unknown, error: unknown) => (retry === false || isRefusal(error) ? 0 : typeof retry === 'number' ? retry : 1);
+const retries = (retry: unknown) => (retry === false ? 0 : typeof retry === 'number' ? retry : 1);
 
 function fetchEntry<T>(entry: Entry, options: AppQueryOptions<T>) {
   const queryFn = options.queryFn as ((context: object) => T | Promise<T>) | undefined;
@@ -137,7 +136,7 @@ function fetchEntry<T>(entry: Entry, options: AppQueryOptions<T>) {
         runtime?.queryClient.setQueryData(entry.key, data, { updatedAt });
         return;
       } catch (error) {
-        if (attempt >= retries(options.retry, error)) {
+        if (attempt >= retries(options.retry)) {
           update(entry, result('error', entry.result.data, error instanceof Error ? error : new Error(String(error))));
           return;
         }

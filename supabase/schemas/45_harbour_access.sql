@@ -100,7 +100,7 @@ comment on column public.harbour_settings.cancel_fee_percent is 'The share of th
 -- (departure day; a day stay: its day) on or before private.booking_last_day(): today (Berlin)
 -- plus booking_horizon_months, and not after booking_last_day when an admin set one.
 alter table public.harbour_settings
-  add column booking_horizon_months smallint not null default 12
+  add column booking_horizon_months smallint not null default 24
     constraint harbour_settings_booking_horizon_months check (booking_horizon_months between 1 and 36),
   add column booking_last_day date;
 
@@ -151,7 +151,7 @@ security definer
 set search_path = ''
 as $$
   select least(
-    (private.berlin_date(private.now()) + make_interval(months => coalesce(s.booking_horizon_months, 12)))::date,
+    (private.berlin_date(private.now()) + make_interval(months => coalesce(s.booking_horizon_months, 24)))::date,
     coalesce(s.booking_last_day, 'infinity'::date))
   from (select 1) one
   left join public.harbour_settings s on s.id = 1

@@ -4,18 +4,19 @@
 -- already over and a fair stay outside every fair are refused with 22023 by the search, the
 -- quote and the booking alike.
 begin;
-select plan(27);
+select plan(28);
 select private.freeze_clock('2027-03-01 18:30+01');
 
 insert into public.places (name, width, length, one_day, archived) values ('H1', 4.0, 12.0, true, false), ('H2', 4.0, 12.0, false, false);
 insert into public.fair_periods (name, starts_on, ends_on) values ('boot', '2027-03-10', '2027-03-14');
+select is((select booking_horizon_months from public.harbour_settings where id = 1)::integer, 24, 'the default horizon is 24 months');
 update public.harbour_settings set booking_horizon_months = 12, booking_last_day = null where id = 1;
 select tests.create_user('admin', array['admin']);
 select tests.create_user('customer');
 
 -- ---------------------------------------------------------------- the horizon, read by everyone
 select tests.authenticate_as_anon();
-select is(public.booking_last_day(), date '2028-03-01', 'default: today (Berlin) plus 12 months');
+select is(public.booking_last_day(), date '2028-03-01', '12 months: today (Berlin) plus 12 months');
 select lives_ok($$ select public.quote_booking('overnight', '2028-02-29', 9, p_departure => '2028-03-01') $$,
   'a stay ending on the last bookable day is quoted');
 select throws_ok($$ select public.quote_booking('overnight', '2028-02-29', 9, p_departure => '2028-03-02') $$,

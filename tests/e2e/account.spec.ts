@@ -13,7 +13,7 @@ const berlinDay = (offset: number) => berlinDate(Date.now() + offset * 86_400_00
 test.describe('seeded customer (de)', () => {
   test.use({ persona: 'customer' });
 
-  test('account shows the next booking; my bookings newest start first; check-in today, a future booking refuses', async ({ page }) => {
+  test('account shows the next booking; my bookings current and upcoming first by arrival; check-in today, a future booking refuses', async ({ page }) => {
     await page.goto('/de/account');
     const next = page.getByRole('region', { name: 'Nächste Buchung' });
     await expect(next.getByTestId('booking')).toHaveCount(1);
@@ -24,7 +24,14 @@ test.describe('seeded customer (de)', () => {
     await expect(rows.first()).toBeVisible();
     const starts = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
     expect(starts.length).toBeGreaterThanOrEqual(3);
-    expect([...starts].sort((a, b) => new Date(b).getTime() - new Date(a).getTime())).toEqual(starts);
+    // Current and upcoming stays first, by arrival (issue 40 item 13): today's B05 stay above the
+    // one 21 days ahead, everything up to that one ascending; past ones after them.
+    const todayRow = starts.findIndex((s) => berlinDate(s) === berlinDay(0));
+    const aheadRow = starts.findIndex((s) => berlinDate(s) === berlinDay(21));
+    expect(todayRow).toBeGreaterThanOrEqual(0);
+    expect(todayRow).toBeLessThan(aheadRow);
+    const upcoming = starts.slice(0, aheadRow + 1);
+    expect([...upcoming].sort()).toEqual(upcoming);
     await expect(rows.filter({ hasText: 'Liegeplatz B06' })).toHaveCount(1);
 
     // The seeded B05 stay 21 days ahead: its page, and its check-in refuses until the arrival day.

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { berlinDay, chooseFirstBerth, fillBerthData, proceedAsGuest, uniqueEmail, words } from './booking-helpers';
-import { fillDate } from '../helpers/dates';
+import { expectDate, fillDate } from '../helpers/dates';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -48,8 +48,62 @@ test.describe('booking: input, no berth, leaving, races', () => {
     await page.getByRole('button', { name: 'Angaben ändern' }).click();
     await fillDate(page.getByLabel('Anreise', { exact: true }), `${year}-03-02`);
     await fillDate(page.getByLabel('Abreise', { exact: true }), `${year}-03-04`);
+    // The form knows the fair periods (issue 40 item 4): it says so at once, no search is sent.
+    const searches: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/rpc/search_available_places')) searches.push(r.url()); });
     await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
-    await expect(page.getByRole('alert')).toHaveText('Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar.');
+    await expect(page.getByText('Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar: Anreise und letzte Nacht müssen in einer Messe liegen.')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Freie Liegeplätze' })).toHaveCount(0);
+    expect(searches).toEqual([]);
+  });
+
+  test('a day berth in the evening: the default window is still ahead, a past one is refused in the form without a request', async ({ page }) => {
+    // The browser's clock at 21:30 in Düsseldorf today: today's windows are over (issue 40 item 4).
+    const today = berlinDay(0);
+    const offset = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' }).formatToParts(new Date(`${today}T12:00:00Z`)).find((p) => p.type === 'timeZoneName')!.value.replace('GMT', '') || '+00:00';
+    await page.clock.setFixedTime(new Date(`${today}T21:30:00${offset}`));
+    const searches: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/rpc/search_available_places')) searches.push(r.url()); });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/de/start/booking');
+    await page.getByRole('radio', { name: /^Tagesliegeplatz/ }).click();
+    // The default moves to tomorrow's window.
+    await expectDate(page.getByLabel('Datum', { exact: true }), berlinDay(1));
+    await expect(page.getByLabel('Von', { exact: true })).toHaveValue('10:00');
+    await expect(page.getByLabel('Bis', { exact: true })).toHaveValue('14:00');
+    // Today 10:00-14:00 has passed: the form says so and sends nothing.
+    await fillBerthData(page, 'de', { kind: 'day', arrival: today, from: '10:00', until: '14:00', length: '8', width: '3', boat: 'Abendrot' });
+    await expect(page.getByText('Dieses Zeitfenster ist heute schon vorbei. Bitte wählen Sie eine spätere Uhrzeit oder einen anderen Tag.')).toBeVisible();
+    await expect(page).not.toHaveURL(/step=2/);
+    expect(searches).toEqual([]);
+
+    // On a phone the five steps stand in one row, also at step 3 with its long title (issue 40
+    // item 13: steps 4 and 5 wrapped). The flow as kept in session storage, a berth chosen.
+    await page.evaluate((b) => sessionStorage.setItem('booking-flow', JSON.stringify({ berth: b, place: { place_id: '00000000-0000-0000-0000-000000000000', name: 'A01' } })),
+      { kind: 'overnight', arrival: berlinDay(1), departure: berlinDay(2), dayStart: '10:00', dayEnd: '14:00', boatLength: '8', boatWidth: '3', boatName: 'Abendrot', boatTag: '' });
+    await page.goto('/de/start/booking?step=3');
+    const steps = page.getByRole('navigation', { name: 'Buchungsschritte' });
+    await expect(steps.locator('[aria-current="step"]')).toContainText('Wie möchten Sie fortfahren?');
+    const tops = await steps.getByRole('listitem').evaluateAll((items) => items.map((li) => Math.round(li.getBoundingClientRect().top)));
+    expect(tops).toHaveLength(5);
+    expect(new Set(tops).size).toBe(1);
+  });
+
+  test('a search the database refuses is shown at once, asked once (no retries)', async ({ page }) => {
+    // A flow kept from yesterday (session storage) opened at step 2: the database says
+    // period_in_past (22023); that answer is final, so there is one request and the message.
+    await page.goto('/en/start');
+    const berth = { kind: 'overnight', arrival: berlinDay(-1), departure: berlinDay(0), dayStart: '10:00', dayEnd: '14:00', boatLength: '8', boatWidth: '3', boatName: 'Gestern', boatTag: '' };
+    await page.evaluate((b) => sessionStorage.setItem('booking-flow', JSON.stringify({ berth: b })), berth);
+    const searches: number[] = [];
+    page.on('response', (r) => { if (r.url().includes('/rpc/search_available_places')) searches.push(r.status()); });
+    const started = Date.now();
+    await page.goto('/en/start/booking?step=2');
+    await expect(page.getByRole('alert')).toHaveText('The period lies in the past.');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Long enough for react-query's retry (1 s, then 2 s) to have fired had there been one.
+    await page.waitForTimeout(3_500);
+    expect(searches).toEqual([400]);
   });
 
   test('no fitting berth shows the dialog with a prefilled e-mail to the harbour', async ({ page }) => {

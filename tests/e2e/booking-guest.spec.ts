@@ -51,18 +51,29 @@ test.describe('booking as a guest', () => {
 });
 
 test.describe('a guest who skips the code', () => {
-  test('books unverified, is told about the 24 hours, and later finds the order by code in another browser context', async ({ page, browser }) => {
+  test('books unverified, confirms with the code on the result page, and later finds the order by code in another browser context', async ({ page, browser }) => {
     const w = words('de');
     const email = uniqueEmail('spaeter');
     await page.goto('/de/start/booking');
     await fillBerthData(page, 'de', { arrival: berlinDay(38), departure: berlinDay(39), length: '6,5', width: '2,6', boat: 'Libelle' });
     await chooseFirstBerth(page, 'de');
-    await proceedAsGuest(page, 'de', { email, first: 'Sven', last: 'Später' });
+    const sent = await proceedAsGuest(page, 'de', { email, first: 'Sven', last: 'Später' });
     await expect(page.getByText('verfällt nach 24 Stunden')).toBeVisible();
     await page.getByRole('button', { name: w.skip }).click();
+    // Consent is never ticked in advance (issue 40 item 11).
+    await expect(page.getByRole('checkbox', { name: 'Meine Daten auf diesem Gerät speichern' })).not.toBeChecked();
     const id = await confirmBooking(page, 'de');
+    // The result page asks for the e-mailed code right there, says when the booking lapses and
+    // offers no payment before it is confirmed (issue 40 item 9).
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bitte bestätigen Sie Ihre Buchung');
     await expect(page.getByText('Unbestätigt', { exact: true })).toBeVisible();
-    await expect(page.getByText(/Bestätigen Sie sie bis .*, sonst verfällt die Buchung/)).toBeVisible();
+    await expect(page.getByText(/^Unbestätigt: Die Buchung verfällt am .*, wenn Sie sie nicht vorher bestätigen/)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Online bezahlen' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Code senden' })).toHaveCount(0);
+    await page.getByLabel(w.code).fill(await readCode(email, sent));
+    await page.getByRole('button', { name: w.confirmCode, exact: true }).click();
+    await expect(page.getByText('Bestätigt', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vielen Dank für Ihre Buchung');
 
     // Another device: nothing to see until the person logs in by code.
     const other = await browser.newContext();

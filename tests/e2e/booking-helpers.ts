@@ -129,8 +129,9 @@ export async function fillBerthData(page: Page, locale: 'de' | 'en', stay: Stay)
   if (stay.kind === 'day') {
     await page.getByRole('radio', { name: w.day }).click();
     await fillDate(page.getByLabel(w.date, { exact: true }), stay.arrival);
-    await page.getByLabel(w.from, { exact: true }).fill(stay.from ?? '10:00');
-    await page.getByLabel(w.until, { exact: true }).fill(stay.until ?? '13:00');
+    // Quarter-hour selects in the page's 24-hour form (issue 40 item 13), not native time inputs.
+    await page.getByLabel(w.from, { exact: true }).selectOption(stay.from ?? '10:00');
+    await page.getByLabel(w.until, { exact: true }).selectOption(stay.until ?? '13:00');
   } else {
     await fillDate(page.getByLabel(w.arrival, { exact: true }), stay.arrival);
     await fillDate(page.getByLabel(w.departure, { exact: true }), stay.departure ?? '');

@@ -84,21 +84,24 @@ test('a customer books an overnight stay with the keyboard alone, with visible f
   await page.keyboard.up('ArrowUp');
   await expect(overnight).toBeChecked();
 
-  // The arrival typed into its date field; the departure picked in the calendar with the keys:
-  // its button, Enter, the month grid opens on the first day after the arrival, ArrowRight, Enter.
+  // The arrival typed into its date field; the departure picked in the range calendar with the
+  // keys (issue 40 item 15): its button, Enter, the grid opens on the arrival, Enter keeps it as
+  // the arrival, ArrowRight twice, Enter picks the departure and closes it.
   await tabTo(page, (f) => f.tag === 'input' && f.name === 'Anreise', 'Anreise');
   await typeDay(page, 'Anreise', arrival);
-  await tabTo(page, (f) => f.tag === 'input' && f.name === 'Abreise', 'Abreise');
-  await tabTo(page, (f) => f.tag === 'button' && f.name === 'Kalender öffnen', 'the departure calendar');
+  await tabTo(page, (f) => f.tag === 'button' && f.name === 'Zeitraum im Kalender wählen', 'the range calendar');
   await page.keyboard.press('Enter');
-  const grid = page.getByRole('grid');
+  const grid = page.getByRole('grid').first();
   await expect(grid).toBeVisible();
-  await expect(page.locator(':focus')).toHaveAttribute('aria-label', /^.+, \d+\. .+ \d{4}$/);
+  await expect(page.locator(':focus')).toHaveAttribute('aria-label', /^.+, \d+\. .+ \d{4}(, ausgewählt)?$/);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
   await expect(grid).toBeHidden();
+  await expectDate(page.getByLabel('Anreise', { exact: true }), arrival);
   await expectDate(page.getByLabel('Abreise', { exact: true }), departure);
-  await expect(page.getByLabel('Abreise', { exact: true })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Zeitraum im Kalender wählen' })).toBeFocused();
 
   // The boat comes from the profile; search with Enter.
   await tabTo(page, (f) => f.tag === 'button' && f.name === 'Freie Liegeplätze suchen', 'the search button');

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { activateLocale } from '@/lib/i18n';
 import { dayProblem, numberProblem } from '@/lib/validation';
 import { berthDataSchema, dayWindowOn, defaultBerthData } from '@/features/booking/schemas/berth-data';
+import { metresField } from '@/features/account/schemas/profile';
 
 const texts = {
   de: {
@@ -63,6 +64,8 @@ for (const locale of ['de', 'en'] as const) {
       expect(numberProblem('-3', { min: 1, max: 60, unit: ' m' })).toBe(x.positive);
       expect(numberProblem('20', { min: 0.5, max: 15, unit: ' m' })).toBe(x.range);
       expect(numberProblem('9,5', { min: 1, max: 60, unit: ' m' })).toBeUndefined();
+      // The profile's and the long-term application's boat sizes say the same.
+      expect(metresField(1, 60, true).safeParse('-3').error?.issues[0]?.message).toBe(x.positive);
     });
 
     it('step 1: 31.02., -3 m, a window over tonight, a fair stay outside the fair, a stay beyond the horizon', async () => {

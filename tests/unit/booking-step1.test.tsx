@@ -26,6 +26,8 @@ const texts = {
   },
 } as const;
 
+// The resolver first asks for the fair periods and the horizon (no API here: it gives up after
+// a failed request, at most 3 s), so the messages may take longer than findBy's default second.
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
 for (const locale of ['de', 'en'] as const) {
@@ -41,7 +43,7 @@ for (const locale of ['de', 'en'] as const) {
       type(x.width, 'zwei');
       type(x.name, 'Möwe');
       fireEvent.click(screen.getByRole('button', { name: x.search }));
-      expect(await screen.findByText(x.departureBefore)).toBeTruthy();
+      expect(await screen.findByText(x.departureBefore, {}, { timeout: 5000 })).toBeTruthy();
       expect(screen.getByText(x.zeroLength)).toBeTruthy();
       expect(screen.getByText(x.letters)).toBeTruthy();
       expect(screen.getByLabelText(x.length).getAttribute('aria-invalid')).toBe('true');
@@ -55,7 +57,7 @@ for (const locale of ['de', 'en'] as const) {
       type(x.length, 'neun');
       type(x.width, '3');
       fireEvent.click(screen.getByRole('button', { name: x.search }));
-      expect(await screen.findByText(x.letters)).toBeTruthy();
+      expect(await screen.findByText(x.letters, {}, { timeout: 5000 })).toBeTruthy();
       expect(screen.getByText(x.required)).toBeTruthy();
       expect(onSubmit).not.toHaveBeenCalled();
     });
@@ -72,11 +74,11 @@ for (const locale of ['de', 'en'] as const) {
       type(x.width, '2.8');
       type(x.name, 'Lotte');
       fireEvent.click(screen.getByRole('button', { name: x.search }));
-      expect(await screen.findByText(x.sixHours)).toBeTruthy();
+      expect(await screen.findByText(x.sixHours, {}, { timeout: 5000 })).toBeTruthy();
       expect(onSubmit).not.toHaveBeenCalled();
       type(x.until, '14:00');
       fireEvent.click(screen.getByRole('button', { name: x.search }));
-      await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+      await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1), { timeout: 5000 });
       expect(onSubmit.mock.calls[0][0]).toMatchObject({ kind: 'day', dayStart: '09:00', dayEnd: '14:00', boatLength: '8,5', boatName: 'Lotte' });
     });
   });

@@ -8,7 +8,9 @@ import { clsx } from 'clsx';
 export function Stepper({ steps, current, label }: { steps: string[]; current: number; label: string }) {
   return (
     <nav aria-label={label}>
-      <ol className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+      {/* On a phone the numbers only, in one row (the section below names the current step), so
+          five steps never wrap (issue 40 item 13); from 640 px each with its title. */}
+      <ol className="flex gap-x-4 gap-y-2 text-sm max-sm:justify-between sm:flex-wrap">
         {steps.map((title, i) => {
           const n = i + 1;
           const done = n < current;
@@ -26,7 +28,7 @@ export function Stepper({ steps, current, label }: { steps: string[]; current: n
               >
                 {done ? <Check className="size-4" /> : n}
               </span>
-              <span className={clsx(!active && 'max-sm:sr-only')}>{title}</span>
+              <span className="max-sm:sr-only">{title}</span>
             </li>
           );
         })}

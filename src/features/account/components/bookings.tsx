@@ -29,7 +29,7 @@ export function BookingRow({ order }: { order: Order }) {
   );
 }
 
-/** /account/bookings: all of the customer's bookings, newest start first. */
+/** /account/bookings: all of the customer's bookings, current and upcoming first by arrival, then past ones (orderBookings). */
 export function MyBookingsPage() {
   const { t } = useLingui();
   const { data: orders, isPending, isError } = useQuery(myBookingsQueryOptions());

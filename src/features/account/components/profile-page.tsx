@@ -16,13 +16,10 @@ import { activateLocale, localeFromPath, persistLocale, stripLocale, withLocale 
 import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from './profile-extras';
 import { MfaCard } from '@/features/auth/components/mfa';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
-import { metresMessage } from '../schemas/profile';
+import { metresField } from '../schemas/profile';
 
 const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
-const optionalMetres = (lo: number, hi: number) =>
-  z.string().trim().refine((v) => v === '' || (/^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= lo && Number(v.replace(',', '.')) <= hi), {
-    error: () => metresMessage(lo, hi),
-  });
+const optionalMetres = (lo: number, hi: number) => metresField(lo, hi, true);
 
 const profileSchema = z.object({
   firstName: requiredText(100),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
-import { emailField, messages, optionalPhone } from '@/lib/validation';
+import { dayField, emailField, messages, numberProblem, optionalPhone } from '@/lib/validation';
 import { codeSchema } from '@/features/identity/schemas/identity';
 
 /** ARCHITECTURE.md "Small things": images are JPEG, PNG or WebP up to 5 MB (the avatars bucket's limits). */
@@ -40,11 +40,26 @@ export function metresMessage(lo: number, hi: number) {
   return t`Bitte eine Zahl zwischen ${min} und ${max} Metern mit höchstens einer Nachkommastelle`;
 }
 
-/** Long-term berth application (public.apply_for_long_term_berth; bounds as the function checks them). */
-const metres = (lo: number, hi: number) =>
-  z.string().trim().min(1, { error: messages.required }).refine((v) => /^\d+([.,]\d)?$/.test(v) && Number(v.replace(',', '.')) >= lo && Number(v.replace(',', '.')) <= hi, {
-    error: () => metresMessage(lo, hi),
+/**
+ * A boat size in metres with at most one decimal, in [lo, hi]: the shared messages first ("-3"
+ * asks for a positive number with the range, letters for a number; issue 40 item 6), then the
+ * one-decimal rule. Empty: required, or nothing when `optional`.
+ */
+export const metresField = (lo: number, hi: number, optional = false) =>
+  z.string().trim().superRefine((v, ctx) => {
+    if (v === '') {
+      if (!optional) ctx.addIssue({ code: 'custom', message: messages.required() });
+      return;
+    }
+    // "-3": a positive number, with the range (the shared message); anything else off: the range with its decimal.
+    const negative = /^[-−]/.test(v) ? numberProblem(v, { min: lo, max: hi, unit: ' m' }) : undefined;
+    const value = Number(v.replace(',', '.'));
+    if (negative) ctx.addIssue({ code: 'custom', message: negative });
+    else if (!/^\d+([.,]\d)?$/.test(v) || value < lo || value > hi) ctx.addIssue({ code: 'custom', message: metresMessage(lo, hi) });
   });
+
+/** Long-term berth application (public.apply_for_long_term_berth; bounds as the function checks them). */
+const metres = (lo: number, hi: number) => metresField(lo, hi);
 export const applicationSchema = z.object({
   placeId: z.string(),
   firstName: z.string().trim().min(1, { error: messages.required }).max(100, { error: () => messages.max(100) }),
@@ -55,7 +70,7 @@ export const applicationSchema = z.object({
   boatTag: z.string().trim().max(60, { error: () => messages.max(60) }),
   boatLength: metres(1, 60),
   boatWidth: metres(0.5, 15),
-  desiredStart: z.string().refine((v) => v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v), { error: messages.required }),
+  desiredStart: dayField(true),
   message: z.string().trim().max(2000, { error: () => messages.max(2000) }),
 });
 export type ApplicationValues = z.infer<typeof applicationSchema>;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -30,8 +31,15 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
   const arrival = useWatch({ control: form.control, name: 'arrival' });
   const departure = useWatch({ control: form.control, name: 'departure' });
   const today = berlinToday();
-  // The fair periods and the booking horizon (the schema checks them too, before step 2).
-  const rules = useAppQuery(bookingRulesQueryOptions);
+  // The fair periods and the booking horizon (the schema checks them too, before step 2), asked
+  // when the form is first used, as its resolver loads: supabase-js is not part of the first
+  // download of /start/booking (tests/e2e/budget.spec.ts).
+  const [used, setUsed] = useState(false);
+  const rules = useAppQuery({ ...bookingRulesQueryOptions, enabled: used });
+  const use = () => {
+    void loadResolver();
+    setUsed(true);
+  };
   const lastDay = rules.data?.lastDay;
   const fairs = { data: rules.data?.fairs };
   /**
@@ -65,7 +73,7 @@ export function StepBerthData({ initial, onSubmit, forStaff = false }: { initial
   ] as const;
   return (
     <Form {...form}>
-      <form onSubmit={form.handleSubmit(onSubmit)} onFocus={() => void loadResolver()} onPointerDown={() => void loadResolver()} noValidate className="flex flex-col gap-6" aria-label={t`Liegeplatzdaten`}>
+      <form onSubmit={form.handleSubmit(onSubmit)} onFocus={use} onPointerDown={use} noValidate className="flex flex-col gap-6" aria-label={t`Liegeplatzdaten`}>
         <FormField control={form.control} name="kind" render={({ field }) => (
           <FormItem>
             <FormLabel><Trans>Art des Aufenthalts</Trans></FormLabel>

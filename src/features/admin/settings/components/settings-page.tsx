@@ -38,6 +38,7 @@ import {
 import { StartIntroSection } from './start-intro-section';
 import { CancellationPolicySection } from './cancellation-policy-section';
 import { SellerSection } from './seller-section';
+import { BookingHorizonSection } from './booking-horizon-section';
 import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
 import { DatePicker } from '@/components/ui/date-picker';
 
@@ -51,6 +52,7 @@ export function SettingsPage() {
       <AccessSection />
       <PaymentModesSection />
       <CancellationPolicySection />
+      <BookingHorizonSection />
       <TwoFactorSection />
       <SellerSection />
       <DatevSettingsSection />

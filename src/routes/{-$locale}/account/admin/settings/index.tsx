@@ -3,10 +3,11 @@ import { SettingsPage } from '@/features/admin/settings/components/settings-page
 
 export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
   loader: async ({ context }) => {
-    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions, sellerSettingsQueryOptions, twoFactorQueryOptions }, { datevSettingsQueryOptions }, { startIntroQueryOptions }] = await Promise.all([
+    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions, sellerSettingsQueryOptions, twoFactorQueryOptions }, { datevSettingsQueryOptions }, { startIntroQueryOptions }, { bookingHorizonQueryOptions }] = await Promise.all([
       import('@/features/admin/settings/api/settings'),
       import('@/features/admin/datev/api/datev'),
       import('@/features/admin/settings/api/start-intro'),
+      import('@/features/admin/settings/api/booking-horizon'),
     ]);
     await Promise.all([
       context.queryClient.ensureQueryData(fairPeriodsQueryOptions()),
@@ -16,6 +17,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
       context.queryClient.ensureQueryData(sellerSettingsQueryOptions()),
       context.queryClient.ensureQueryData(datevSettingsQueryOptions()),
       context.queryClient.ensureQueryData(startIntroQueryOptions()),
+      context.queryClient.ensureQueryData(bookingHorizonQueryOptions()),
     ]);
   },
   component: SettingsPage,
