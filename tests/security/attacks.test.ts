@@ -20,6 +20,8 @@ import { MAX_FAILED_CODE_ATTEMPTS } from '../../supabase/local/src/auth/index.ts
 import type { Stack } from '../../supabase/local/src/stack.ts';
 import { anonClient, http, SEED, signIn, startSecurityStack } from './helpers.ts';
 
+/** A day n days ahead (yyyy-MM-dd): far enough that no demo stay is there, inside the booking horizon (ADR 0014). */
+const daysAhead = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const png = (size: number) => {
   const bytes = Buffer.alloc(size, 7);
@@ -262,7 +264,7 @@ for (const engine of engines()) {
       it('wrong sale codes are throttled per session: the 6th guess in 15 minutes is refused', async () => {
         const guest = anonClient(stack);
         await guest.auth.signInAnonymously();
-        const args = { p_kind: 'overnight', p_arrival: '2099-05-01', p_departure: '2099-05-03', p_boat_length: 9 };
+        const args = { p_kind: 'overnight', p_arrival: daysAhead(300), p_departure: daysAhead(302), p_boat_length: 9 };
         const outcomes: string[] = [];
         for (let i = 0; i < 8; i++) {
           const res = await guest.rpc('quote_booking', { ...args, p_sale_code: `GUESS${i}` });
@@ -371,7 +373,7 @@ for (const engine of engines()) {
         const mid = sorted.length >> 1;
         return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
       };
-      const quoteArgs = { p_kind: 'overnight', p_arrival: '2099-05-01', p_departure: '2099-05-03', p_boat_length: 9 };
+      const quoteArgs = { p_kind: 'overnight', p_arrival: daysAhead(300), p_departure: daysAhead(302), p_boat_length: 9 };
       /** `sessions` new guest sessions, each quoting `perSession` wrong codes; returns every answer. */
       const guessFrom = async (sessions: number, perSession: number, headersOf: (n: number) => Record<string, string> | undefined) => {
         const outcomes: string[] = [];
@@ -447,7 +449,7 @@ for (const engine of engines()) {
         const guest = anonClient(stack, address);
         const { data: session, error } = await guest.auth.signInAnonymously();
         expect(error).toBeNull();
-        const stay = { p_kind: 'overnight', p_arrival: '2099-06-01', p_departure: '2099-06-03' };
+        const stay = { p_kind: 'overnight', p_arrival: daysAhead(310), p_departure: daysAhead(312) };
         const found = await guest.rpc('search_available_places', { ...stay, p_boat_length: 9, p_boat_width: 3 });
         expect(found.error).toBeNull();
         const placeId = (found.data as { place_id: string }[])[0].place_id;

@@ -100,7 +100,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   search_available_places: ANON_AND_AUTH, quote_booking: ANON_AND_AUTH, place_long_term_starts: ANON_AND_AUTH,
   send_contact_message: ANON_AND_AUTH, request_service: ANON_AND_AUTH, apply_for_long_term_berth: ANON_AND_AUTH,
   long_term_application_status: ANON_AND_AUTH, payment_mode_for: ANON_AND_AUTH, payment_terms: ANON_AND_AUTH, harbour_intro: ANON_AND_AUTH,
-  cancellation_policy: ANON_AND_AUTH,
+  cancellation_policy: ANON_AND_AUTH, booking_last_day: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH, cancel_booking: AUTH, check_in: AUTH, claim_guest_orders: AUTH, harbour_access: AUTH, harbour_access_allowed: AUTH,
   export_my_data: AUTH, delete_my_account: AUTH, begin_online_payment: AUTH, order_balance: AUTH,
@@ -115,6 +115,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   open_long_term_applications: AUTH, admin_list_users: AUTH, admin_save_user: AUTH, set_place_additional_places: AUTH, reorder_place_photos: AUTH,
   record_cash_movement: AUTH, close_cash_day: AUTH, cash_day: AUTH,
   admin_audit_log: AUTH, order_event_actors: AUTH,
+  move_precheck: AUTH, order_guest_account: AUTH, overview_figures: AUTH,
   my_mfa_required: AUTH, admin_mfa_status: AUTH, admin_reset_mfa: AUTH,
   add_order_extra: AUTH, remove_order_extra: AUTH, return_deposit: AUTH, reschedule_booking: AUTH, reschedule_quote: AUTH, accept_service_request: AUTH, sell_at_desk: AUTH,
   cancel_desk_sale: AUTH, prepare_deposit_refund: AUTH, deposit_refunds_due: AUTH,
