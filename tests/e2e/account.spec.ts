@@ -82,7 +82,14 @@ test.describe('seeded customer (en)', () => {
     await expect(rows.first()).toBeVisible({ timeout: 15_000 });
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
     const starts = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
-    expect([...starts].sort((a, b) => new Date(b).getTime() - new Date(a).getTime())).toEqual(starts);
+    // Current and upcoming first, by arrival, then the past ones (issue 40 item 13): his D03 stay
+    // (arrived yesterday, still running) heads the list, the one that ended 113 days ago follows
+    // every current and upcoming stay (his fair stay among them), which ascend.
+    const runningRow = starts.findIndex((s) => berlinDate(s) === berlinDay(-1));
+    const pastRow = starts.findIndex((s) => berlinDate(s) === berlinDay(-120));
+    expect(runningRow).toBe(0);
+    expect(pastRow).toBeGreaterThan(1);
+    expect([...starts.slice(0, pastRow)].sort()).toEqual(starts.slice(0, pastRow));
   });
 });
 

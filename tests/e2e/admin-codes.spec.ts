@@ -54,8 +54,9 @@ test.describe('sale codes', () => {
     const full = await quote({ p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 7.3 }, token);
     const reduced = await quote({ p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 7.3, p_sale_code: code }, token);
     expect(reduced.sale_code).toBe(code);
-    // 3 nights x (10,00 - 2,50) € net less, plus 19 % VAT on it.
-    expect(full.net_cents - reduced.net_cents).toBe(3 * 750);
+    // 3 nights at the code's 2,50 € a night instead of the list's additional costs, both with VAT
+    // (a code's value is a gross price per night: ADR 0011).
+    expect(full.gross_cents - reduced.gross_cents).toBe(3 * (full.additional_costs_per_night_gross_cents - 250));
     await expect(page.getByTestId('price-gross')).toHaveText(euro(full.gross_cents, 'de'));
     await page.getByLabel('Aktionscode (optional)').fill(code.toLowerCase());
     await page.getByRole('button', { name: 'Einlösen' }).click();

@@ -76,7 +76,7 @@ export async function personaToken(email: string, password: string): Promise<str
 }
 
 /** quote_booking through the REST API, as the app calls it. */
-export async function quote(params: Record<string, unknown>, token?: string): Promise<{ gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null }> {
+export async function quote(params: Record<string, unknown>, token?: string): Promise<{ gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null; additional_costs_per_night_gross_cents: number }> {
   const res = await fetch(`${apiUrl}/rest/v1/rpc/quote_booking`, {
     method: 'POST',
     headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token ?? DEMO_ANON_KEY}`, 'content-type': 'application/json' },
