@@ -101,8 +101,8 @@ Vielen Dank und viele Grüße`;
       )}
       <div className="flex flex-col gap-4 md:grid md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:items-start md:gap-6">
         {(wide || view === 'list') && (
-          <div className="flex flex-col gap-3">
-            <ul className="grid gap-3" aria-label={t`Freie Liegeplätze`}>
+          <div className="flex min-w-0 flex-col gap-3">
+            <ul className="grid grid-cols-[minmax(0,1fr)] gap-3" aria-label={t`Freie Liegeplätze`}>
               {places.slice(0, shown).map((p) => (
                 <BerthCard key={p.place_id} place={p} photos={photos.data?.[p.place_id]} selected={selectedId === p.place_id} onChoose={onChoose} />
               ))}
@@ -171,7 +171,7 @@ function BerthCard({ place: p, photos, selected, onChoose, full = false }: { pla
       className={`flex flex-col gap-2 rounded-xl border bg-white p-3 shadow-sm ${selected ? 'border-sky-700 ring-2 ring-sky-700' : 'border-slate-200'}`}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="font-semibold"><Trans>Liegeplatz {p.name}</Trans></h3>
+          <h3 className="font-semibold [overflow-wrap:anywhere]"><Trans>Liegeplatz {p.name}</Trans></h3>
           <p className="flex items-center gap-1.5 text-sm text-slate-700">
             <Ruler className="size-4 shrink-0" aria-hidden />
             <Trans>{metres(p.length, i18n.locale)} m lang, {metres(p.width, i18n.locale)} m breit</Trans>
