@@ -76,14 +76,17 @@ export async function personaToken(email: string, password: string): Promise<str
 }
 
 /** quote_booking through the REST API, as the app calls it. */
-export async function quote(params: Record<string, unknown>, token?: string): Promise<{ gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null; additional_costs_per_night_gross_cents: number }> {
+/** The keys of quote_booking's answer the tests read (private.price_breakdown). */
+export type Quote = { gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null; additional_costs_per_night_gross_cents: number };
+
+export async function quote(params: Record<string, unknown>, token?: string): Promise<Quote> {
   const res = await fetch(`${apiUrl}/rest/v1/rpc/quote_booking`, {
     method: 'POST',
     headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token ?? DEMO_ANON_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify(params),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null };
+  return (await res.json()) as Quote;
 }
 
 /** Euros as the app shows them: 49,98 € (de) or €49.98 (en). */
