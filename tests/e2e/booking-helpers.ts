@@ -75,10 +75,10 @@ export async function personaToken(email: string, password: string): Promise<str
   return ((await personaSession({ email, password })) as unknown as { access_token: string }).access_token;
 }
 
-/** quote_booking through the REST API, as the app calls it. */
 /** The keys of quote_booking's answer the tests read (private.price_breakdown). */
 export type Quote = { gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null; additional_costs_per_night_gross_cents: number };
 
+/** quote_booking through the REST API, as the app calls it. */
 export async function quote(params: Record<string, unknown>, token?: string): Promise<Quote> {
   const res = await fetch(`${apiUrl}/rest/v1/rpc/quote_booking`, {
     method: 'POST',
