@@ -66,33 +66,7 @@ serve(async (req) => {
   if (!prepared.ok) return refusal(prepared);
   const { payment_intent: paymentIntent, refund_id: knownRefund, idempotency_key: idempotencyKey } = prepared.data;
 
-  const stripe = stripeOrUnavailable();
-  if (stripe instanceof Response) return stripe;
-  try {
-    // A retry of a request whose refund is known: that refund, as Stripe has it now; never a new one.
-    if (knownRefund) {
-      const refund = await stripe.refunds.retrieve(knownRefund);
-      return json(200, { refund_id: refund.id, status: refund.status });
-    }
-    const refund = await stripe.refunds.create(
-      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId, request_key: requestKey.toLowerCase() } },
-      { idempotencyKey },
-    );
-    // Noted before the webhook tells how it ends: what of it pays back a refund that failed
-    // before is then no longer paid at the desk as well (private.payment_desk_refundable), and
-    // the request knows its refund.
-    const noted = await rpc('note_online_refund_requested', { p_payment_intent: paymentIntent, p_refund_id: refund.id, p_amount_cents: amount, p_request_key: requestKey.toLowerCase() }, 'service_role');
-    if (!noted.ok) console.error('refund-payment: could not note the refund', noted.error);
-    return json(200, { refund_id: refund.id, status: refund.status });
-  } catch (error) {
-    const failure = stripeFailure(error);
-    if (!failure) throw error;
-    console.error('refund-payment: Stripe refused', failure.body);
-    // The same request is still running at Stripe (a second click while the first waits): it
-    // makes the refund; this one is to be retried with the same key, which then gets it.
-    if (failure.body.stripe_code === 'idempotency_key_in_use') return json(409, { error: 'refund_in_progress' });
-    return json(failure.status, failure.body);
-  }
+  return refundByRequest({ paymentIntent, amount, knownRefund, idempotencyKey, requestKey: requestKey.toLowerCase(), metadata: { order_id: orderId, requested_by: user.userId }, what: 'the refund' });
 });
 
 /**
@@ -110,24 +84,40 @@ async function refundCancellation(orderId: unknown, user: { token: string; userI
   if (!prepared.ok) return refusal(prepared);
   const { amount_cents: amount, payment_intent: paymentIntent, refund_id: knownRefund, request_key: requestKey, idempotency_key: idempotencyKey } = prepared.data;
   if (!amount || !paymentIntent || !requestKey || !idempotencyKey) return json(200, { refund_id: null, status: 'nothing_to_refund' });
+  return refundByRequest({ paymentIntent, amount, knownRefund: knownRefund ?? null, idempotencyKey, requestKey, metadata: { order_id: orderId, requested_by: user.userId, cancellation: 'true' }, what: 'the cancellation refund' });
+}
+
+/**
+ * A refund under a request the database prepared (prepare_online_refund, prepare_cancellation_refund):
+ * a retry whose refund is known gets that refund as Stripe has it now, never a new one; otherwise
+ * Stripe makes it under the request's Idempotency-Key. It is noted before the webhook tells how it
+ * ends: what of it pays back a refund that failed before is then no longer paid at the desk as well
+ * (private.payment_desk_refundable), and the request knows its refund. The same request still
+ * running at Stripe (a second click while the first waits) answers 409 refund_in_progress: retried
+ * with the same key, it gets the refund the first one makes.
+ */
+async function refundByRequest(r: {
+  paymentIntent: string; amount: number; knownRefund: string | null; idempotencyKey: string; requestKey: string;
+  metadata: Record<string, string>; what: string;
+}): Promise<Response> {
   const stripe = stripeOrUnavailable();
   if (stripe instanceof Response) return stripe;
   try {
-    if (knownRefund) {
-      const refund = await stripe.refunds.retrieve(knownRefund);
+    if (r.knownRefund) {
+      const refund = await stripe.refunds.retrieve(r.knownRefund);
       return json(200, { refund_id: refund.id, status: refund.status });
     }
     const refund = await stripe.refunds.create(
-      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, requested_by: user.userId, request_key: requestKey, cancellation: 'true' } },
-      { idempotencyKey },
+      { payment_intent: r.paymentIntent, amount: r.amount, metadata: { ...r.metadata, request_key: r.requestKey } },
+      { idempotencyKey: r.idempotencyKey },
     );
-    const noted = await rpc('note_online_refund_requested', { p_payment_intent: paymentIntent, p_refund_id: refund.id, p_amount_cents: amount, p_request_key: requestKey }, 'service_role');
-    if (!noted.ok) console.error('refund-payment: could not note the cancellation refund', noted.error);
+    const noted = await rpc('note_online_refund_requested', { p_payment_intent: r.paymentIntent, p_refund_id: refund.id, p_amount_cents: r.amount, p_request_key: r.requestKey }, 'service_role');
+    if (!noted.ok) console.error(`refund-payment: could not note ${r.what}`, noted.error);
     return json(200, { refund_id: refund.id, status: refund.status });
   } catch (error) {
     const failure = stripeFailure(error);
     if (!failure) throw error;
-    console.error('refund-payment: Stripe refused the cancellation refund', failure.body);
+    console.error(`refund-payment: Stripe refused ${r.what}`, failure.body);
     if (failure.body.stripe_code === 'idempotency_key_in_use') return json(409, { error: 'refund_in_progress' });
     return json(failure.status, failure.body);
   }
