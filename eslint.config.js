@@ -5,7 +5,17 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', '.data/**', 'reports/**', 'node_modules/**', 'src/routeTree.gen.ts', 'src/lib/database.types.ts', 'supabase/functions/**', '.scratch/**', 'bench/**'],
+    ignores: [
+      'dist/**',
+      '.data/**',
+      'reports/**',
+      'node_modules/**',
+      'src/routeTree.gen.ts',
+      'src/lib/database.types.ts',
+      'supabase/functions/**',
+      '.scratch/**',
+      'bench/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

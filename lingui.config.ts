@@ -1,4 +1,5 @@
 import { defineConfig } from '@lingui/cli';
+import { formatter } from '@lingui/format-po';
 
 /**
  * German is the source and default locale; English is the second language.
@@ -45,7 +46,11 @@ const shared = [
 const booking = [`${features}/booking`, `${features}/identity`, ...shared];
 // The staff's drawer and the back office's shell: shown to staff only, on any page (the drawer
 // loads this catalogue with its code: src/components/layout/top-bar.tsx).
-const staff = [`${src}/components/layout/staff-drawer.tsx`, `${src}/components/layout/staff-nav.ts`, `${src}/components/layout/back-office-shell.tsx`];
+const staff = [
+  `${src}/components/layout/staff-drawer.tsx`,
+  `${src}/components/layout/staff-nav.ts`,
+  `${src}/components/layout/back-office-shell.tsx`,
+];
 const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`, ...staff];
 const harbour = [`${features}/harbour`, `${routes}/account/admin`];
 const admin = [`${features}/admin`];
@@ -66,7 +71,8 @@ export default defineConfig({
     { path: '<rootDir>/locales/{locale}/harbour', include: harbour },
     { path: '<rootDir>/locales/{locale}/admin', include: admin },
   ],
-  format: 'po',
+  // Origins without line numbers: a change elsewhere in a file does not rewrite the catalogues.
+  format: formatter({ lineNumbers: false }),
   // <Trans> compiles to our wrapper: interpolated strings render as typed (src/lib/lingui-literal.ts)
   runtimeConfigModule: { Trans: ['@/lib/lingui-literal', 'Trans'] },
 });

@@ -117,7 +117,10 @@ export default defineConfig({
           // modules' imports too: `routes` comes first so what both need stays in it. useBlocker
           // (the booking's leave guard) stays with the page that uses it.
           groups: [
-            { name: 'routes', test: /\/src\/(routes\/(?!\{-\$locale\}\/(account|auth|news|order)\/).*\.tsx|routeTree\.public\.gen\.ts|router-lazy\.ts)$|\/node_modules\/(react-dom|scheduler|@tanstack\/(store|react-router|router-core))\/(?!.*\/useBlocker\.js$)/ },
+            {
+              name: 'routes',
+              test: /\/src\/(routes\/(?!\{-\$locale\}\/(account|auth|news|order)\/).*\.tsx|routeTree\.public\.gen\.ts|router-lazy\.ts)$|\/node_modules\/(react-dom|scheduler|@tanstack\/(store|react-router|router-core))\/(?!.*\/useBlocker\.js$)/,
+            },
             { name: 'more-routes', test: /\/src\/(routes\/\{-\$locale\}\/(account|auth|order)\/.*\.tsx|routeTree\.gen\.ts)$/ },
           ],
         },

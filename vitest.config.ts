@@ -21,12 +21,19 @@ export default defineConfig({
         extends: true,
         // '@' as in the app, so a suite can run the app's query functions against the stack.
         resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
-        test: { name: 'database', environment: 'node', include: ['supabase/tests/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/resilience/**/*.test.ts'] },
+        test: {
+          name: 'database',
+          environment: 'node',
+          include: ['supabase/tests/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/resilience/**/*.test.ts'],
+        },
       },
       {
         extends: true,
         plugins: [
-          (await import('@rolldown/plugin-babel')).default({ include: /\/src\/.*\.[jt]sx?(?:$|\?)/, plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+          (await import('@rolldown/plugin-babel')).default({
+            include: /\/src\/.*\.[jt]sx?(?:$|\?)/,
+            plugins: ['@lingui/babel-plugin-lingui-macro'],
+          }),
           (await import('@lingui/vite-plugin')).lingui(),
         ],
         resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },

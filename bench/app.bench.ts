@@ -21,12 +21,30 @@ import { DEMO_TOTP_SECRETS, unusedTotpCode } from '../supabase/local/test/harnes
 const root = resolve(import.meta.dirname, '..');
 const dist = resolve(root, 'reports/bench-dist');
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const flags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const ROUTES = ['/start', '/service', '/start/booking'];
 const RUNS = 3;
 /** Routes whose initial JS is measured, by who opens them. */
 const JS_ROUTES: Record<'visitor' | 'customer' | 'admin', string[]> = {
-  visitor: ['/start', '/start/prices', '/start/booking', '/service', '/service/lift', '/contact', '/impressum', '/auth/login', '/auth/register'],
+  visitor: [
+    '/start',
+    '/start/prices',
+    '/start/booking',
+    '/service',
+    '/service/lift',
+    '/contact',
+    '/impressum',
+    '/auth/login',
+    '/auth/register',
+  ],
   customer: ['/account', '/account/bookings', '/account/profile'],
   admin: ['/account/admin/overview', '/account/admin/calendar'],
 };
@@ -129,12 +147,26 @@ export async function run(): Promise<BenchRow[]> {
             samples.push(bytes / 1024);
             await page.close();
           }
-          rows.push(summarise(`initial JS ${route}${persona === 'visitor' ? '' : ` (${persona})`}`, 'KB gzip', samples, route === '/start' ? 'budget 110 = aim (tests/e2e/budget.spec.ts)' : route === '/start/booking' && persona === 'visitor' ? 'budget 160 = aim (tests/e2e/budget.spec.ts)' : 'no budget of its own; route code loads on top of the shell', 'Chromium'));
+          rows.push(
+            summarise(
+              `initial JS ${route}${persona === 'visitor' ? '' : ` (${persona})`}`,
+              'KB gzip',
+              samples,
+              route === '/start'
+                ? 'budget 110 = aim (tests/e2e/budget.spec.ts)'
+                : route === '/start/booking' && persona === 'visitor'
+                  ? 'budget 160 = aim (tests/e2e/budget.spec.ts)'
+                  : 'no budget of its own; route code loads on top of the shell',
+              'Chromium',
+            ),
+          );
         }
         await context.close();
       }
       for (const [name, ms] of await coldLoads(browser, app.url, RUNS)) {
-        rows.push(summarise(`cold load ${name}`, 'ms', ms, 'to the heading; no cache, no service worker, 150 ms RTT, 1.6 Mbit/s', 'Chromium'));
+        rows.push(
+          summarise(`cold load ${name}`, 'ms', ms, 'to the heading; no cache, no service worker, 150 ms RTT, 1.6 Mbit/s', 'Chromium'),
+        );
       }
     } finally {
       await browser.close();

@@ -64,7 +64,15 @@ export async function run(): Promise<BenchRow[]> {
     let server: PostgresServer | undefined;
     try {
       server = await startPostgresServer(bin);
-      const stack = await startStack({ workdir, databaseUrl: await server.createDatabase('booking_bench'), seed: false, port: 0, mailPort: 0, smtpPort: 0, log: quiet });
+      const stack = await startStack({
+        workdir,
+        databaseUrl: await server.createDatabase('booking_bench'),
+        seed: false,
+        port: 0,
+        mailPort: 0,
+        smtpPort: 0,
+        log: quiet,
+      });
       try {
         rows.push(...(await measure(stack, 'Postgres')));
       } finally {

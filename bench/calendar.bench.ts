@@ -39,7 +39,8 @@ interface EntryRow {
 
 function daysOf(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let d = new Date(`${from}T12:00:00Z`); d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
+  for (let d = new Date(`${from}T12:00:00Z`); d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1))
+    days.push(d.toISOString().slice(0, 10));
   return days;
 }
 
@@ -76,7 +77,8 @@ const progress = (what: string) => process.stderr.write(`  calendar bench: ${wha
 function printing(rows: BenchRow[]): BenchRow[] {
   const push = rows.push.bind(rows);
   rows.push = (...items: BenchRow[]) => {
-    for (const r of items) process.stderr.write(`  calendar bench: ${r.name}: median ${r.median} ${r.unit}, p10–p90 ${r.p10}–${r.p90} (${r.note ?? ''})\n`);
+    for (const r of items)
+      process.stderr.write(`  calendar bench: ${r.name}: median ${r.median} ${r.unit}, p10–p90 ${r.p10}–${r.p90} (${r.note ?? ''})\n`);
     return push(...items);
   };
   return rows;
@@ -143,7 +145,9 @@ function failure(e: { message: string; details?: string | null; hint?: string | 
 async function pageQuery(staff: SupabaseClient, from: string, to: string) {
   // As src/features/harbour/api/calendar.ts loads them: paged past max_rows in a total order.
   const [places, rows] = await Promise.all([
-    fetchAll<{ id: string; name: string }>((lo, hi) => staff.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi)),
+    fetchAll<{ id: string; name: string }>((lo, hi) =>
+      staff.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi),
+    ),
     fetchAll<EntryRow>((lo, hi) => staff.rpc('calendar_entries', { p_from: from, p_to: to }).order('id').range(lo, hi)),
   ]).catch((error: unknown) => {
     throw failure(error as { message: string });
@@ -195,14 +199,32 @@ async function sqlAndPage(stack: Stack, staff: SupabaseClient, size: string, not
   }
   // What the page should get: each REST answer is capped at config.toml's max_rows (1,000, as
   // on hosted Supabase); the page loads in pages of that size, so nothing may be missing.
-  const { rows: [total] } = await stack.db.query<{ occupations: number; berths: number }>(
+  const {
+    rows: [total],
+  } = await stack.db.query<{ occupations: number; berths: number }>(
     `select (select count(*)::int from private.calendar_entries(${args}, null)) as occupations, (select count(*)::int from public.places where not archived) as berths`,
   );
-  const got = rows === total!.occupations && berths === total!.berths
-    ? `${rows} occupations, ${berths} berths`
-    : `only ${rows} of ${total!.occupations} occupations and ${berths} of ${total!.berths} berths: answers cut at max_rows ${stack.config.api.maxRows}`;
-  out.push(summarise(`page month load, calendar_entries (${size})`, 'ms', page, `HTTP as harbour staff, berths + entries + bars per berth; ${got}; ${Math.round(bytesNew / 1024)} KB JSON; ${spread(page)}`));
-  if (withOldPage) out.push(summarise(`page month load, earlier calendar() (${size})`, 'ms', old, `HTTP, berths + day-by-day calendar(); ${Math.round(bytesOld / 1024)} KB JSON; ${spread(old)}`));
+  const got =
+    rows === total!.occupations && berths === total!.berths
+      ? `${rows} occupations, ${berths} berths`
+      : `only ${rows} of ${total!.occupations} occupations and ${berths} of ${total!.berths} berths: answers cut at max_rows ${stack.config.api.maxRows}`;
+  out.push(
+    summarise(
+      `page month load, calendar_entries (${size})`,
+      'ms',
+      page,
+      `HTTP as harbour staff, berths + entries + bars per berth; ${got}; ${Math.round(bytesNew / 1024)} KB JSON; ${spread(page)}`,
+    ),
+  );
+  if (withOldPage)
+    out.push(
+      summarise(
+        `page month load, earlier calendar() (${size})`,
+        'ms',
+        old,
+        `HTTP, berths + day-by-day calendar(); ${Math.round(bytesOld / 1024)} KB JSON; ${spread(old)}`,
+      ),
+    );
   return out;
 }
 
@@ -215,25 +237,40 @@ async function latency(stack: Stack, staff: SupabaseClient, customer: SupabaseCl
       .on('postgres_changes', { event: 'INSERT', schema: 'public', table }, () => waiting?.(performance.now()))
       .on('postgres_changes', { event: 'UPDATE', schema: 'public', table }, () => waiting?.(performance.now()));
   }
-  await new Promise<void>((ok, fail) => channel.subscribe((s, err) => (s === 'SUBSCRIBED' ? ok() : s !== 'CLOSED' && fail(err ?? new Error(s)))));
+  await new Promise<void>((ok, fail) =>
+    channel.subscribe((s, err) => (s === 'SUBSCRIBED' ? ok() : s !== 'CLOSED' && fail(err ?? new Error(s)))),
+  );
   const toEvent: number[] = [];
   const toCalendar: number[] = [];
   try {
     for (let i = 0; i < LATENCY_RUNS + 2; i++) {
       const arrival = berlinDay(base + i * 3);
       const departure = berlinDay(base + i * 3 + 1);
-      const free = await customer.rpc('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 8, p_boat_width: 3 });
+      const free = await customer.rpc('search_available_places', {
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat_length: 8,
+        p_boat_width: 3,
+      });
       if (free.error || !free.data?.length) throw free.error ?? new Error(`no free berth on ${arrival}`);
       const placeId = (free.data as { place_id: string }[])[0]!.place_id;
       const event = new Promise<number>((ok) => (waiting = ok));
       const t0 = performance.now();
       const booked = await customer.rpc('create_booking', {
-        p_place_id: placeId, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-        p_boat: { name: `Bench ${i}`, length: 8, width: 3 }, p_person: { first_name: 'Bench', last_name: 'Latenz' },
+        p_place_id: placeId,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: `Bench ${i}`, length: 8, width: 3 },
+        p_person: { first_name: 'Bench', last_name: 'Latenz' },
       });
       if (booked.error) throw booked.error;
       const orderId = (booked.data as { id: string }).id;
-      const tEvent = await Promise.race([event, new Promise<number>((_, fail) => setTimeout(() => fail(new Error('no realtime event within 5 s')), 5000))]);
+      const tEvent = await Promise.race([
+        event,
+        new Promise<number>((_, fail) => setTimeout(() => fail(new Error('no realtime event within 5 s')), 5000)),
+      ]);
       waiting = null;
       // The page invalidates and refetches its range (a week around the booking).
       const { rows } = await pageQuery(staff, berlinDay(base + i * 3 - 3), berlinDay(base + i * 3 + 3));
@@ -251,8 +288,18 @@ async function latency(stack: Stack, staff: SupabaseClient, customer: SupabaseCl
   }
   const rows = printing([]);
   rows.push(
-    summarise(`booking -> staff realtime event (${size})`, 'ms', toEvent, `create_booking over HTTP until the subscribed staff client gets the change; ${spread(toEvent)}`),
-    summarise(`booking -> staff calendar refetched (${size})`, 'ms', toCalendar, `… plus the page's refetch of its week holding the booking; target < 1000 (issue 11); ${spread(toCalendar)}`),
+    summarise(
+      `booking -> staff realtime event (${size})`,
+      'ms',
+      toEvent,
+      `create_booking over HTTP until the subscribed staff client gets the change; ${spread(toEvent)}`,
+    ),
+    summarise(
+      `booking -> staff calendar refetched (${size})`,
+      'ms',
+      toCalendar,
+      `… plus the page's refetch of its week holding the booking; target < 1000 (issue 11); ${spread(toCalendar)}`,
+    ),
   );
   return rows;
 }

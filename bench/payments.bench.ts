@@ -21,7 +21,15 @@ const WARM_UP = 2;
 const quiet = { info() {}, warn() {}, error() {} };
 
 export async function run(): Promise<BenchRow[]> {
-  const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, port: 0, mailPort: 0, smtpPort: 0, paymentsPort: 0, log: quiet });
+  const stack = await startStack({
+    workdir: resolve(root, 'supabase'),
+    inMemory: true,
+    port: 0,
+    mailPort: 0,
+    smtpPort: 0,
+    paymentsPort: 0,
+    log: quiet,
+  });
   try {
     const checkout: number[] = [];
     const paid: number[] = [];
@@ -49,8 +57,20 @@ export async function run(): Promise<BenchRow[]> {
     }
     const p95 = (samples: number[]) => `p50 ${quantile(samples, 0.5).toFixed(1)} ms, p95 ${quantile(samples, 0.95).toFixed(1)} ms`;
     return [
-      summarise('confirm -> checkout URL answered (create-checkout)', 'ms', checkout, `${p95(checkout)}; warm Deno, sandbox over the stripe SDK, ${RUNS} orders`, 'PGlite'),
-      summarise('webhook -> order shows paid', 'ms', paid, `${p95(paid)}; from the card form's redirect to the guest's REST read showing paid (polled every 5 ms), ${RUNS} orders`, 'PGlite'),
+      summarise(
+        'confirm -> checkout URL answered (create-checkout)',
+        'ms',
+        checkout,
+        `${p95(checkout)}; warm Deno, sandbox over the stripe SDK, ${RUNS} orders`,
+        'PGlite',
+      ),
+      summarise(
+        'webhook -> order shows paid',
+        'ms',
+        paid,
+        `${p95(paid)}; from the card form's redirect to the guest's REST read showing paid (polled every 5 ms), ${RUNS} orders`,
+        'PGlite',
+      ),
     ];
   } finally {
     await stack.close();

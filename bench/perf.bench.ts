@@ -37,7 +37,14 @@ const root = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.PERF_RUNS ?? 20);
 const ADMIN = 'a0000000-0000-4000-8000-000000000001';
 const KUNDE = 'a0000000-0000-4000-8000-000000000003';
-const REPORTS = ['report_occupancy', 'report_revenue', 'report_average_stay', 'report_guests_by_country', 'report_sale_codes', 'report_check_in_rate'];
+const REPORTS = [
+  'report_occupancy',
+  'report_revenue',
+  'report_average_stay',
+  'report_guests_by_country',
+  'report_sale_codes',
+  'report_check_in_rate',
+];
 
 class Rollback extends Error {}
 
@@ -122,17 +129,31 @@ async function timed(db: Database, sql: string, admin: boolean): Promise<number>
  * (rest/index.ts planRpc: each argument read from the body by json_to_record; rest/query.ts
  * readSql: every output column, order/limit, one json document), with its parameters.
  */
-export async function restRpcSql(db: Database, name: string, args: Record<string, unknown>, query: { order?: string; limit?: number } = {}) {
+export async function restRpcSql(
+  db: Database,
+  name: string,
+  args: Record<string, unknown>,
+  query: { order?: string; limit?: number } = {},
+) {
   const cache = await loadSchema(db);
   const fn = (cache.functions.get(name) ?? []).find((f) => Object.keys(args).every((k) => f.args.some((a) => a.name === k)));
   if (!fn) throw new Error(`no function ${name}(${Object.keys(args).join(', ')}) in the REST schema cache`);
   const p = new Params();
   const json = p.add(JSON.stringify(args), 'json');
   const callArgs = Object.keys(args)
-    .map((k) => `${quoteIdent(k)} := (select _a.${quoteIdent(k)} from json_to_record(${json}) as _a(${quoteIdent(k)} ${fn.args.find((a) => a.name === k)!.type}))`)
+    .map(
+      (k) =>
+        `${quoteIdent(k)} := (select _a.${quoteIdent(k)} from json_to_record(${json}) as _a(${quoteIdent(k)} ${fn.args.find((a) => a.name === k)!.type}))`,
+    )
     .join(', ');
   const call = `${quoteIdent(cache.schema)}.${quoteIdent(fn.name)}(${callArgs})`;
-  const table = { name: fn.name, kind: 'f' as const, columns: fn.outColumns, byName: new Map(fn.outColumns.map((c) => [c.name, c])), pk: [] };
+  const table = {
+    name: fn.name,
+    kind: 'f' as const,
+    columns: fn.outColumns,
+    byName: new Map(fn.outColumns.map((c) => [c.name, c])),
+    pk: [],
+  };
   const root = buildNode(cache, table, call, fn.name, fn.name, parseSelect('*'), new Aliases());
   if (query.order) root.order = parseOrder(query.order);
   root.limit = query.limit;
@@ -161,7 +182,15 @@ async function timedRest(db: Database, call: Exclude<Call, string>): Promise<num
 const run1 = (db: Database, call: Call, admin: boolean) => (typeof call === 'string' ? timed(db, call, admin) : timedRest(db, call));
 
 /** Before and after, interleaved, RUNS samples each after a warm-up; p50 and p95. */
-async function pair(db: Database, engine: string, name: string, before: Call, after: Call, admin: boolean, note: string): Promise<BenchRow[]> {
+async function pair(
+  db: Database,
+  engine: string,
+  name: string,
+  before: Call,
+  after: Call,
+  admin: boolean,
+  note: string,
+): Promise<BenchRow[]> {
   const b: number[] = [];
   const a: number[] = [];
   await run1(db, before, admin);
@@ -185,7 +214,10 @@ const search = (schema: string) =>
 
 /** Dates as the app sends them (JSON strings), relative to today as the SQL figures are. */
 async function days(db: Database, offsets: number[]): Promise<string[]> {
-  const { rows } = await db.query<{ d: string }>(`select (current_date + k)::text as d from unnest($1::int[]) with ordinality u(k, i) order by i`, [offsets]);
+  const { rows } = await db.query<{ d: string }>(
+    `select (current_date + k)::text as d from unnest($1::int[]) with ordinality u(k, i) order by i`,
+    [offsets],
+  );
   return rows.map((r) => r.d);
 }
 
@@ -201,12 +233,18 @@ async function restCalls(db: Database, what: 'search' | 'calendar'): Promise<[Ca
     const args = { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 9.4, p_boat_width: 3.2 };
     const after = await restRpcSql(db, 'search_available_places', args, { limit: 1000 });
     const before = after.sql.replace('"public"."search_available_places"(', '"perf_before"."search_available_places"(');
-    return [{ ...after, sql: before, role: 'anon' }, { ...after, role: 'anon' }];
+    return [
+      { ...after, sql: before, role: 'anon' },
+      { ...after, role: 'anon' },
+    ];
   }
   const [from, to] = await days(db, [-60, -30]);
   const after = await restRpcSql(db, 'calendar_entries', { p_from: from, p_to: to }, { order: 'id' });
   const before = after.sql.replace('"public"."calendar_entries"(', '"perf_before"."calendar_entries"("p_place_id" := null, ');
-  return [{ ...after, sql: before, role: 'authenticated' }, { ...after, role: 'authenticated' }];
+  return [
+    { ...after, sql: before, role: 'authenticated' },
+    { ...after, role: 'authenticated' },
+  ];
 }
 
 async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<Database>): Promise<BenchRow[]> {
@@ -220,13 +258,47 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
     let started = performance.now();
     await db.exec(bulkHarbourSql(1000, 365, 5));
     const built = Math.round((performance.now() - started) / 1000);
-    const counts = (await db.query<{ b: string; o: string }>(`select (select count(*) from public.places where not archived) as b, (select count(*) from public.orders) as o`)).rows[0];
+    const counts = (
+      await db.query<{ b: string; o: string }>(
+        `select (select count(*) from public.places where not archived) as b, (select count(*) from public.orders) as o`,
+      )
+    ).rows[0];
     const note = `${counts.b} berths, ${counts.o} orders, data built in ${built} s`;
-    rows.push(...(await pair(db, engine, 'calendar_entries, one month', `select * from perf_before.calendar_entries${month}, null)`, `select * from private.calendar_entries${month}, null)`, false, note)));
+    rows.push(
+      ...(await pair(
+        db,
+        engine,
+        'calendar_entries, one month',
+        `select * from perf_before.calendar_entries${month}, null)`,
+        `select * from private.calendar_entries${month}, null)`,
+        false,
+        note,
+      )),
+    );
     const [calBefore, calAfter] = await restCalls(db, 'calendar');
-    rows.push(...(await pair(db, engine, 'calendar_entries, one month, REST statement (one json document)', calBefore, calAfter, false,
-      `${note}; POST /rpc/calendar_entries?order=id as staff, every row in one document (the service's max_rows of 1,000 would split it into 8 pages); the statement inside the request transaction`)));
-    for (const r of REPORTS) rows.push(...(await pair(db, engine, `${r}, one year`, `select * from perf_before.${r}${year}`, `select * from public.${r}${year}`, true, note)));
+    rows.push(
+      ...(await pair(
+        db,
+        engine,
+        'calendar_entries, one month, REST statement (one json document)',
+        calBefore,
+        calAfter,
+        false,
+        `${note}; POST /rpc/calendar_entries?order=id as staff, every row in one document (the service's max_rows of 1,000 would split it into 8 pages); the statement inside the request transaction`,
+      )),
+    );
+    for (const r of REPORTS)
+      rows.push(
+        ...(await pair(
+          db,
+          engine,
+          `${r}, one year`,
+          `select * from perf_before.${r}${year}`,
+          `select * from public.${r}${year}`,
+          true,
+          note,
+        )),
+      );
     await db.close();
     // Search: ten years of stays every 14 days on 1,000 berths.
     db = await open();
@@ -236,12 +308,25 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
     started = performance.now();
     await db.exec(bulkHarbourSql(1000 - 58, 3650, 14));
     const built2 = Math.round((performance.now() - started) / 1000);
-    const c2 = (await db.query<{ b: string; s: string }>(`select (select count(*) from public.places where not archived) as b, (select count(*) from public.place_statuses) as s`)).rows[0];
+    const c2 = (
+      await db.query<{ b: string; s: string }>(
+        `select (select count(*) from public.places where not archived) as b, (select count(*) from public.place_statuses) as s`,
+      )
+    ).rows[0];
     const note2 = `${c2.b} berths, ${c2.s} stays over 10 years, data built in ${built2} s`;
     rows.push(...(await pair(db, engine, 'search_available_places, 10 years', search('perf_before'), search('private'), false, note2)));
     const [searchBefore, searchAfter] = await restCalls(db, 'search');
-    rows.push(...(await pair(db, engine, 'search_available_places, 10 years, REST statement (one json document)', searchBefore, searchAfter, false,
-      `${note2}; POST /rpc/search_available_places as a guest (anon); the statement inside the request transaction`)));
+    rows.push(
+      ...(await pair(
+        db,
+        engine,
+        'search_available_places, 10 years, REST statement (one json document)',
+        searchBefore,
+        searchAfter,
+        false,
+        `${note2}; POST /rpc/search_available_places as a guest (anon); the statement inside the request transaction`,
+      )),
+    );
   } finally {
     await db.close();
   }
@@ -254,7 +339,10 @@ async function measureEngine(engine: 'PGlite' | 'Postgres', open: () => Promise<
  * by PERF_SCALE_STEP_S (default 600 s).
  */
 async function buildScaleData(db: Database, berths: number, every: number): Promise<number> {
-  const steps = bulkHarbourSql(berths, 3650, every).split(/;\s*\n/).map((x) => x.trim()).filter(Boolean);
+  const steps = bulkHarbourSql(berths, 3650, every)
+    .split(/;\s*\n/)
+    .map((x) => x.trim())
+    .filter(Boolean);
   const stepSeconds = Number(process.env.PERF_SCALE_STEP_S ?? 600);
   const started = performance.now();
   await db.transaction(async (tx) => {
@@ -272,7 +360,10 @@ async function buildScaleData(db: Database, berths: number, every: number): Prom
 /** Item 6 (opt-in): one cost at 1,000 and at 10,000 berths with ten years of stays (Postgres). */
 export async function scale(server: PostgresServer): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const sizes: [number, number][] = [[1000, 36], [10_000, 36]]; // a stay every 36 days for ten years: ~100 per berth -> 1M at 10,000
+  const sizes: [number, number][] = [
+    [1000, 36],
+    [10_000, 36],
+  ]; // a stay every 36 days for ten years: ~100 per berth -> 1M at 10,000
   const dbs: { berths: number; db: Database; url: string; note: string; place: string }[] = [];
   try {
     // both harbours first, then every figure measured on both in turn (load falls on both alike)
@@ -285,14 +376,22 @@ export async function scale(server: PostgresServer): Promise<BenchRow[]> {
       await migrate(db, resolve(root, 'supabase'), { seed: true });
       console.error(`scale ${berths}: schema and seed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const built = await buildScaleData(db, berths, every);
-      const c = (await db.query<{ s: string; o: string }>(`select (select count(*) from public.place_statuses) as s, (select count(*) from public.orders) as o`)).rows[0];
+      const c = (
+        await db.query<{ s: string; o: string }>(
+          `select (select count(*) from public.place_statuses) as s, (select count(*) from public.orders) as o`,
+        )
+      ).rows[0];
       dbs[dbs.length - 1].note = `Postgres; ${berths} berths, ${c.s} stays (${c.o} orders) over 10 years (data built in ${built} s)`;
       // X00011: a berth without a long-term holder (every tenth has one)
       dbs[dbs.length - 1].place = (await db.query<{ id: string }>(`select id from public.places where name = 'X00011'`)).rows[0].id;
     }
     const figures = (place: string): [string, string, boolean][] => [
       ['search_available_places', search('private'), false],
-      ['create_booking (rolled back)', `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '{"sub":"${KUNDE}","role":"authenticated","email":"kunde@hafen.test"}', true); select id from public.create_booking('${place}', 'overnight', current_date + 400, '{"name":"Bench","length":9.4,"width":3.2}', '{"first_name":"Klaus","last_name":"Kunde"}', p_departure => current_date + 402)`, false],
+      [
+        'create_booking (rolled back)',
+        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '{"sub":"${KUNDE}","role":"authenticated","email":"kunde@hafen.test"}', true); select id from public.create_booking('${place}', 'overnight', current_date + 400, '{"name":"Bench","length":9.4,"width":3.2}', '{"first_name":"Klaus","last_name":"Kunde"}', p_departure => current_date + 402)`,
+        false,
+      ],
       ['calendar_entries, one month', `select * from private.calendar_entries${month}, null)`, false],
       ['report_revenue, one year', `select * from public.report_revenue${year}`, true],
     ];
@@ -311,12 +410,27 @@ export async function scale(server: PostgresServer): Promise<BenchRow[]> {
       }
       const name = figures('')[f][0];
       const medians = dbs.map((d, k) => {
-        const row = summarise(`scale: ${name}, ${d.berths} berths`, 'ms', samples[k], `${d.note}; p95 ${Math.round(quantile(samples[k], 0.95) * 100) / 100} ms; measured in turn with the other size; load average ${loadavg()[0].toFixed(1)}`, 'Postgres');
+        const row = summarise(
+          `scale: ${name}, ${d.berths} berths`,
+          'ms',
+          samples[k],
+          `${d.note}; p95 ${Math.round(quantile(samples[k], 0.95) * 100) / 100} ms; measured in turn with the other size; load average ${loadavg()[0].toFixed(1)}`,
+          'Postgres',
+        );
         console.error(`scale ${d.berths}: ${name} p50 ${row.median} ms`);
         rows.push(row);
         return row.median;
       });
-      rows.push(derived(`scale: ${name}, 10,000 / 1,000 berths`, 'x', Math.round((medians[1] / medians[0]) * 100) / 100, RUNS, 'Postgres; ratio of medians', 'Postgres'));
+      rows.push(
+        derived(
+          `scale: ${name}, 10,000 / 1,000 berths`,
+          'x',
+          Math.round((medians[1] / medians[0]) * 100) / 100,
+          RUNS,
+          'Postgres; ratio of medians',
+          'Postgres',
+        ),
+      );
     }
     if (process.env.PERF_SCALE_EXPLAIN) {
       // The plans at both sizes on stderr, nested statements included (auto_explain's output as
@@ -332,7 +446,9 @@ export async function scale(server: PostgresServer): Promise<BenchRow[]> {
             if (name.startsWith('create_booking')) continue;
             console.error(`=== ${name}, ${d.berths} berths`);
             const claims = JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' }).replace(/'/g, "''");
-            await client.query(`begin; ${admin ? `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '${claims}', true);` : ''} ${sql}; rollback`);
+            await client.query(
+              `begin; ${admin ? `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '${claims}', true);` : ''} ${sql}; rollback`,
+            );
           }
         } finally {
           await client.end();
@@ -361,8 +477,11 @@ export async function run(): Promise<BenchRow[]> {
   const server = await startPostgresServer();
   try {
     let n = 0;
-    rows.push(...(await measureEngine('Postgres', async () =>
-      openPostgres({ connectionString: await server.createDatabase(`perf_${n++}`), max: 2, roundTripTimeoutMs: 0 }))));
+    rows.push(
+      ...(await measureEngine('Postgres', async () =>
+        openPostgres({ connectionString: await server.createDatabase(`perf_${n++}`), max: 2, roundTripTimeoutMs: 0 }),
+      )),
+    );
     if (process.env.PERF_SCALE === '1') rows.push(...(await scale(server)));
   } finally {
     server.stop();

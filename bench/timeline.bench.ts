@@ -43,9 +43,15 @@ async function pages<T>(page: (lo: number, hi: number) => PromiseLike<{ data: T[
     if ((data ?? []).length < 1000) return out;
   }
 }
-const calendarPlaces = (sb: Client) => pages((lo, hi) => sb.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi));
+const calendarPlaces = (sb: Client) =>
+  pages((lo, hi) => sb.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi));
 const calendarEntries = (sb: Client, from: string, to: string, ids?: string[]) =>
-  pages((lo, hi) => sb.rpc('calendar_entries', ids ? { p_from: from, p_to: to, p_place_ids: ids } : { p_from: from, p_to: to }).order('id').range(lo, hi));
+  pages((lo, hi) =>
+    sb
+      .rpc('calendar_entries', ids ? { p_from: from, p_to: to, p_place_ids: ids } : { p_from: from, p_to: to })
+      .order('id')
+      .range(lo, hi),
+  );
 
 const root = resolve(import.meta.dirname, '..');
 const dist = resolve(root, 'reports/bench-dist');
@@ -107,7 +113,8 @@ const SCROLL = `async ({ dx, dy, ms }) => {
   return { deltas: deltas.slice(1), rows, bars };
 }`;
 
-const timeTo = (page: Page, button: string, from: string) => page.evaluate(`(${TIME_TO})(${JSON.stringify({ button, from })})`) as Promise<number>;
+const timeTo = (page: Page, button: string, from: string) =>
+  page.evaluate(`(${TIME_TO})(${JSON.stringify({ button, from })})`) as Promise<number>;
 const scrollFrames = (page: Page, dx: number, dy: number, ms: number) =>
   page.evaluate(`(${SCROLL})(${JSON.stringify({ dx, dy, ms })})`) as Promise<{ deltas: number[]; rows: number; bars: number }>;
 
@@ -117,11 +124,16 @@ export async function run(): Promise<BenchRow[]> {
   try {
     await stack.db.exec(largeHarbour());
     await stack.db.exec('analyze');
-    const { rows: [count] } = await stack.db.query<{ berths: number }>('select count(*)::int as berths from public.places where not archived');
+    const {
+      rows: [count],
+    } = await stack.db.query<{ berths: number }>('select count(*)::int as berths from public.places where not archived');
     // The month's data over HTTP as staff, before and after (interleaved): every berth's
     // occupations in max_rows pages (what the page loaded until session 11) against the block of
     // berths on screen (what it loads now).
-    const sb = createClient<Database>(stack.url, DEMO_ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
+    const sb = createClient<Database>(stack.url, DEMO_ANON_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    });
     const signedIn = await signInWithPassword(sb, { email: 'hafen@hafen.test', password: 'Hafen1234' });
     if (signedIn.error) throw new Error(signedIn.error.message);
     const berths = await calendarPlaces(sb);
@@ -140,13 +152,34 @@ export async function run(): Promise<BenchRow[]> {
       t0 = performance.now();
       await calendarEntries(sb, monthFrom, monthTo, block);
       const after = performance.now() - t0;
-      if (i > 0) { dataBefore.push(before); dataAfter.push(after); } // the first run warms caches
+      if (i > 0) {
+        dataBefore.push(before);
+        dataAfter.push(after);
+      } // the first run warms caches
       entryCount = all[1].length;
     }
     await sb.auth.signOut();
     const dataNote = `${berths.length} berths, a month, staff over HTTP (PGlite), before and after interleaved`;
-    if (dataBefore.length) rows.push(summarise('month data before: every berth (berths + calendar_entries in max_rows pages)', 'ms', dataBefore, `${dataNote}; ${entryCount} occupations, ${Math.ceil(entryCount / 1000)} pages`, 'PGlite'));
-    if (dataAfter.length) rows.push(summarise(`month data after: the block of ${PLACE_BLOCK} berths on screen (calendar_entries with p_place_ids)`, 'ms', dataAfter, dataNote, 'PGlite'));
+    if (dataBefore.length)
+      rows.push(
+        summarise(
+          'month data before: every berth (berths + calendar_entries in max_rows pages)',
+          'ms',
+          dataBefore,
+          `${dataNote}; ${entryCount} occupations, ${Math.ceil(entryCount / 1000)} pages`,
+          'PGlite',
+        ),
+      );
+    if (dataAfter.length)
+      rows.push(
+        summarise(
+          `month data after: the block of ${PLACE_BLOCK} berths on screen (calendar_entries with p_place_ids)`,
+          'ms',
+          dataAfter,
+          dataNote,
+          'PGlite',
+        ),
+      );
 
     const env = { VITE_SUPABASE_URL: stack.url, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY };
     buildIfNeeded(root, env, dist);
@@ -178,24 +211,50 @@ export async function run(): Promise<BenchRow[]> {
       const trace = !!process.env.TIMELINE_TRACE;
       for (let i = 0; i < RUNS; i++) {
         for (const [v, o] of open.entries()) {
-          if (trace && i === 0) await browser.startTracing(o.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-v8.cpu_profiler'] });
+          if (trace && i === 0)
+            await browser.startTracing(o.page, {
+              categories: [
+                'devtools.timeline',
+                'disabled-by-default-devtools.timeline',
+                'v8.execute',
+                'blink.user_timing',
+                'disabled-by-default-v8.cpu_profiler',
+              ],
+            });
           o.from = addDays(o.from, 30);
           render[v]!.push(await timeTo(o.page, 'Weiter', o.from));
           o.from = addDays(o.from, -30);
           await timeTo(o.page, 'Zurück', o.from);
           if (trace && i === 0) {
             const buffer = await browser.stopTracing();
-            try { printTrace(variants[v]!.name || '(this build)', buffer); } catch (e) { console.log('trace summary failed:', e); }
+            try {
+              printTrace(variants[v]!.name || '(this build)', buffer);
+            } catch (e) {
+              console.log('trace summary failed:', e);
+            }
           }
         }
       }
       const note = `${count!.berths} berths, a month (30 days) at 1280 × 800, production build, PGlite over HTTP${base ? `; ${base} and this build interleaved` : ''}`;
       for (const [v, variant] of variants.entries()) {
-        rows.push(summarise(`month load (a month not cached)${variant.name}`, 'ms', load[v]!, `${note}; berths + calendar_entries + grouping + first frame with rows and bars`, 'Chromium'));
-        rows.push(summarise(`month render (month in the cache)${variant.name}`, 'ms', render[v]!, `${note}; layout and render only`, 'Chromium'));
+        rows.push(
+          summarise(
+            `month load (a month not cached)${variant.name}`,
+            'ms',
+            load[v]!,
+            `${note}; berths + calendar_entries + grouping + first frame with rows and bars`,
+            'Chromium',
+          ),
+        );
+        rows.push(
+          summarise(`month render (month in the cache)${variant.name}`, 'ms', render[v]!, `${note}; layout and render only`, 'Chromium'),
+        );
       }
 
-      for (const [label, dx, dy] of [['down', 0, 120], ['diagonal', 40, 120]] as const) {
+      for (const [label, dx, dy] of [
+        ['down', 0, 120],
+        ['diagonal', 40, 120],
+      ] as const) {
         const p50 = variants.map(() => [] as number[]);
         const p95 = variants.map(() => [] as number[]);
         const seen = variants.map(() => ({ rows: 0, bars: 0, frames: 0 }));
@@ -226,7 +285,12 @@ export async function run(): Promise<BenchRow[]> {
 }
 
 /** Signs in as the demo admin (or reuses a signed-in session of another origin) and opens the month view at `from`. */
-async function openTimeline(browser: Browser, url: string, from: string, session: Awaited<ReturnType<BrowserContext['storageState']>> | null) {
+async function openTimeline(
+  browser: Browser,
+  url: string,
+  from: string,
+  session: Awaited<ReturnType<BrowserContext['storageState']>> | null,
+) {
   // The session lives in localStorage under a key of the API's URL: the same for every build.
   const storageState = session ? { cookies: [], origins: session.origins.map((o) => ({ ...o, origin: url })) } : undefined;
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 }, storageState });
@@ -266,11 +330,15 @@ function buildBase(ref: string, env: { VITE_SUPABASE_URL: string; VITE_SUPABASE_
 
 /** The renderer main thread's self time per trace event name over a trace (nested events subtract from their parent). */
 function printTrace(name: string, buffer: Buffer) {
-  const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents: { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }[] };
+  const parsed = JSON.parse(buffer.toString('utf8')) as {
+    traceEvents: { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }[];
+  };
   const events = parsed.traceEvents;
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (!main) return console.log('no renderer main thread in the trace');
-  const xs = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const xs = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const self = new Map<string, number>();
   const stack: { end: number; name: string }[] = [];
   for (const e of xs) {
@@ -291,13 +359,17 @@ function printTrace(name: string, buffer: Buffer) {
     const key = `${threads.get(`${e.pid}:${e.tid}`) ?? e.tid} ${e.name}`;
     busy.set(key, (busy.get(key) ?? 0) + e.dur);
   }
-  for (const [n, us] of [...busy.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${n.padEnd(48)} ${(us / 1000).toFixed(1)} (total, nested included)`);
+  for (const [n, us] of [...busy.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8))
+    console.log(`  ${n.padEnd(48)} ${(us / 1000).toFixed(1)} (total, nested included)`);
   // The sampled JavaScript (v8.cpu_profiler): self time per script file (chunk) and per function.
   type Node = { id: number; callFrame: { functionName: string; url?: string }; parent?: number };
   const nodes = new Map<number, Node>();
   const perUrl = new Map<string, number>();
   const perFn = new Map<string, number>();
-  for (const e of events as unknown as { name: string; args?: { data?: { cpuProfile?: { nodes?: Node[]; samples?: number[] }; timeDeltas?: number[] } } }[]) {
+  for (const e of events as unknown as {
+    name: string;
+    args?: { data?: { cpuProfile?: { nodes?: Node[]; samples?: number[] }; timeDeltas?: number[] } };
+  }[]) {
     if (e.name !== 'ProfileChunk') continue;
     const data = e.args?.data;
     for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
@@ -314,7 +386,9 @@ function printTrace(name: string, buffer: Buffer) {
     });
   }
   console.log('  JavaScript self time per file (sampled):');
-  for (const [n, us] of [...perUrl.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`    ${n.padEnd(46)} ${(us / 1000).toFixed(1)}`);
+  for (const [n, us] of [...perUrl.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10))
+    console.log(`    ${n.padEnd(46)} ${(us / 1000).toFixed(1)}`);
   console.log('  JavaScript self time per function (sampled):');
-  for (const [n, us] of [...perFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${n.padEnd(60)} ${(us / 1000).toFixed(1)}`);
+  for (const [n, us] of [...perFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`    ${n.padEnd(60)} ${(us / 1000).toFixed(1)}`);
 }

@@ -36,14 +36,27 @@ const files = allFiles.filter((f) => parts.length === 0 || parts.some((p) => rel
 /** In --update mode: the full report's lines, to keep the header and the rows of the modules not re-run. */
 const previous = update ? readFileSync(reportPath, 'utf8').split('\n') : [];
 const previousRows = (bench: string) => previous.filter((l) => l.startsWith(`| ${bench} |`));
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
 const loadAtStart = load();
 const machine = `${cpus()[0]?.model ?? 'cpu'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 const sections: { file: string; rows: BenchRow[]; error?: string; seconds: number }[] = [];
 
 const num = (x: number) => (Number.isFinite(x) ? String(x) : '—');
 const range = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? `${a}–${b}` : '—');
-const engineOf = (r: BenchRow) => r.engine ?? (/postgres/i.test(`${r.name} ${r.note}`) ? 'Postgres' : /pglite/i.test(`${r.name} ${r.note}`) ? 'PGlite' : /chromium|lighthouse/i.test(`${r.name} ${r.note}`) ? 'Chromium' : /deno/i.test(`${r.note}`) ? 'Deno' : '—');
+const engineOf = (r: BenchRow) =>
+  r.engine ??
+  (/postgres/i.test(`${r.name} ${r.note}`)
+    ? 'Postgres'
+    : /pglite/i.test(`${r.name} ${r.note}`)
+      ? 'PGlite'
+      : /chromium|lighthouse/i.test(`${r.name} ${r.note}`)
+        ? 'Chromium'
+        : /deno/i.test(`${r.note}`)
+          ? 'Deno'
+          : '—');
 /** Writes the report so far: after every module (an interrupted run leaves what it measured) and at the end. */
 function writeReport(done: boolean) {
   const totalSeconds = sections.reduce((t, s) => t + s.seconds, 0);
@@ -53,18 +66,17 @@ function writeReport(done: boolean) {
   const rerun = sections.map((s) => benchName(s.file));
   const lines = update
     ? [
-        ...previous.slice(0, previous.findIndex((l) => l.startsWith('Each figure is'))).filter((l) => !l.startsWith('**Partial')),
+        ...previous
+          .slice(
+            0,
+            previous.findIndex((l) => l.startsWith('Each figure is')),
+          )
+          .filter((l) => !l.startsWith('**Partial')),
         ...(done ? [] : [`**Partial: re-measuring ${sections.length} of ${files.length} modules so far.**`, '']),
         `Re-measured after the full run: ${rerun.join(', ')}. ${thisRun}`,
         '',
       ]
-    : [
-        '# Benchmark report',
-        '',
-        ...(done ? [] : [`**Partial: ${sections.length} of ${files.length} modules so far.**`, '']),
-        thisRun,
-        '',
-      ];
+    : ['# Benchmark report', '', ...(done ? [] : [`**Partial: ${sections.length} of ${files.length} modules so far.**`, '']), thisRun, ''];
   lines.push(
     'Each figure is the median over the runs shown, with its spread: the 10th–90th percentile and the minimum–maximum of the runs (— for a figure derived from others). ' +
       'The engine is the database (PGlite in process, or a PostgreSQL server) or the browser the figure was measured with.',
@@ -82,7 +94,9 @@ function writeReport(done: boolean) {
       continue;
     }
     for (const r of s.rows) {
-      lines.push(`| ${bench} | ${r.name} | ${engineOf(r)} | ${num(r.median)} | ${range(r.p10, r.p90)} | ${range(r.min, r.max)} | ${r.unit} | ${r.runs} | ${(r.note ?? '').replace(/\|/g, '/')} |`);
+      lines.push(
+        `| ${bench} | ${r.name} | ${engineOf(r)} | ${num(r.median)} | ${range(r.p10, r.p90)} | ${range(r.min, r.max)} | ${r.unit} | ${r.runs} | ${(r.note ?? '').replace(/\|/g, '/')} |`,
+      );
     }
     if (s.error) lines.push(`| ${bench} | FAILED: ${s.error.replace(/\|/g, '/').replace(/\n/g, ' ')} | | | | | | | |`);
   }

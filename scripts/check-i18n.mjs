@@ -93,9 +93,19 @@ const known = new Set(catalogues.flatMap((catalogue) => [...entries(join(tmp, `d
 const everything = join(tmp, 'everything');
 writeFileSync(
   tmpConfig,
-  JSON.stringify({ rootDir: root, sourceLocale: 'de', locales: ['de'], format: 'po', catalogs: [{ path: join(everything, '{locale}'), include: [join(root, 'src')] }] }),
+  JSON.stringify({
+    rootDir: root,
+    sourceLocale: 'de',
+    locales: ['de'],
+    format: 'po',
+    catalogs: [{ path: join(everything, '{locale}'), include: [join(root, 'src')] }],
+  }),
 );
-execFileSync(process.execPath, [join(root, 'node_modules/@lingui/cli/dist/lingui.js'), 'extract', '--config', tmpConfig], { cwd: root, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+execFileSync(process.execPath, [join(root, 'node_modules/@lingui/cli/dist/lingui.js'), 'extract', '--config', tmpConfig], {
+  cwd: root,
+  stdio: 'pipe',
+  env: { ...process.env, NO_COLOR: '1' },
+});
 for (const key of entries(join(everything, 'de.po')).keys()) {
   if (!known.has(key)) {
     console.error(`in no catalogue (add its folder to lingui.config.ts): ${key.split('\u0004')[1]}`);

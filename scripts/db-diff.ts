@@ -85,8 +85,14 @@ async function privilegeFixups(target: Database, desired: Database): Promise<str
       out.push(`${verb} ${privileges.sort().join(', ')} on ${object} ${verb === 'grant' ? 'to' : 'from'} ${role};`);
     }
   };
-  statement('revoke', have.filter((g) => both.has(key(g)) && !wantLines.has(line(g))));
-  statement('grant', want.filter((g) => both.has(key(g)) && !haveLines.has(line(g))));
+  statement(
+    'revoke',
+    have.filter((g) => both.has(key(g)) && !wantLines.has(line(g))),
+  );
+  statement(
+    'grant',
+    want.filter((g) => both.has(key(g)) && !haveLines.has(line(g))),
+  );
   return out;
 }
 
@@ -108,9 +114,14 @@ interface Policy {
  */
 async function policyFixups(target: Database, desired: Database): Promise<string[]> {
   const read = async (db: Database) =>
-    (await db.query<Policy>(`select schemaname, tablename, policyname, permissive, roles::text[] as roles, cmd, qual, with_check from pg_policies`)).rows;
+    (
+      await db.query<Policy>(
+        `select schemaname, tablename, policyname, permissive, roles::text[] as roles, cmd, qual, with_check from pg_policies`,
+      )
+    ).rows;
   const [have, want] = await Promise.all([read(target), read(desired)]);
-  const id = (p: Policy) => `${pg.escapeIdentifier(p.policyname)} on ${pg.escapeIdentifier(p.schemaname)}.${pg.escapeIdentifier(p.tablename)}`;
+  const id = (p: Policy) =>
+    `${pg.escapeIdentifier(p.policyname)} on ${pg.escapeIdentifier(p.schemaname)}.${pg.escapeIdentifier(p.tablename)}`;
   const same = (a: Policy, b: Policy) => JSON.stringify(a) === JSON.stringify(b);
   const out: string[] = [];
   for (const p of have) if (!want.some((w) => id(w) === id(p))) out.push(`drop policy ${id(p)};`);
@@ -121,7 +132,9 @@ async function policyFixups(target: Database, desired: Database): Promise<string
     const roles = p.roles.map((r) => (r === 'public' ? 'public' : pg.escapeIdentifier(r))).join(', ');
     out.push(
       `create policy ${id(p)} as ${p.permissive.toLowerCase()} for ${p.cmd.toLowerCase()} to ${roles}` +
-        (p.qual ? ` using (${p.qual})` : '') + (p.with_check ? ` with check (${p.with_check})` : '') + ';',
+        (p.qual ? ` using (${p.qual})` : '') +
+        (p.with_check ? ` with check (${p.with_check})` : '') +
+        ';',
     );
   }
   return out;
@@ -156,11 +169,17 @@ function pgDeltaMigration(sourceUrl: string, desiredUrl: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'db-diff-'));
   try {
     const plan = join(dir, 'plan.json');
-    execFileSync(process.execPath, [pgdelta, 'plan', '--source', sourceUrl, '--desired', desiredUrl, '--profile', 'supabase', '--out', plan], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    execFileSync(
+      process.execPath,
+      [pgdelta, 'plan', '--source', sourceUrl, '--desired', desiredUrl, '--profile', 'supabase', '--out', plan],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     // render exits non-zero when there is nothing to write; its JSON answer says either way.
-    const render = spawnSync(process.execPath, [pgdelta, 'render', '--plan', plan, '--out', join(dir, 'migration.sql'), '--allow-drops'], { encoding: 'utf8' });
+    const render = spawnSync(process.execPath, [pgdelta, 'render', '--plan', plan, '--out', join(dir, 'migration.sql'), '--allow-drops'], {
+      encoding: 'utf8',
+    });
     if (!render.stdout.trim().startsWith('{')) throw new Error(`pg-delta render failed: ${render.stderr}`);
     const rendered = JSON.parse(render.stdout) as { changes: boolean; files: { path: string; transactional: boolean }[] };
     if (!rendered.changes) return '';
@@ -177,10 +196,13 @@ function pgDeltaMigration(sourceUrl: string, desiredUrl: string): string {
 }
 
 const apply = (db: Database, sql: string) =>
-  db.transaction(async (tx) => {
-    await tx.query(`select set_config('role', 'postgres', true)`);
-    await tx.exec(sql);
-  }, { timeoutMs: 0 });
+  db.transaction(
+    async (tx) => {
+      await tx.query(`select set_config('role', 'postgres', true)`);
+      await tx.exec(sql);
+    },
+    { timeoutMs: 0 },
+  );
 
 export async function dbDiff(name: string, options: { dryRun?: boolean; databaseUrl?: string } = {}): Promise<number> {
   let server: PostgresServer | undefined;

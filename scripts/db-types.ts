@@ -43,11 +43,38 @@ const scalar: Record<string, string> = {
   record: 'Json',
 };
 const stringy = new Set([
-  'text', 'varchar', 'bpchar', 'char', 'name', 'uuid', 'date', 'time', 'timetz', 'timestamp', 'timestamptz',
-  'interval', 'bytea', 'inet', 'cidr', 'macaddr', 'citext', 'xid8', 'tsvector', 'tstzrange', 'daterange', 'int4range',
+  'text',
+  'varchar',
+  'bpchar',
+  'char',
+  'name',
+  'uuid',
+  'date',
+  'time',
+  'timetz',
+  'timestamp',
+  'timestamptz',
+  'interval',
+  'bytea',
+  'inet',
+  'cidr',
+  'macaddr',
+  'citext',
+  'xid8',
+  'tsvector',
+  'tstzrange',
+  'daterange',
+  'int4range',
 ]);
 
-function tsType(type: string, schema: string, kind: string, elem?: string | null, elemSchema?: string | null, elemKind?: string | null): string {
+function tsType(
+  type: string,
+  schema: string,
+  kind: string,
+  elem?: string | null,
+  elemSchema?: string | null,
+  elemKind?: string | null,
+): string {
   if (elem) return `${tsType(elem, elemSchema ?? '', elemKind ?? 'b')}[]`;
   if (kind === 'e') return schema === SCHEMA ? `Database["${SCHEMA}"]["Enums"]["${type}"]` : 'string';
   if (scalar[type]) return scalar[type];
@@ -56,7 +83,11 @@ function tsType(type: string, schema: string, kind: string, elem?: string | null
 }
 
 const key = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name));
-const indent = (text: string, n: number) => text.split('\n').map((l) => (l ? ' '.repeat(n) + l : l)).join('\n');
+const indent = (text: string, n: number) =>
+  text
+    .split('\n')
+    .map((l) => (l ? ' '.repeat(n) + l : l))
+    .join('\n');
 const obj = (entries: string[]) => (entries.length ? `{\n${indent(entries.join('\n'), 2)}\n}` : '{}');
 
 export async function generateTypes(db: Queryable): Promise<string> {
@@ -115,7 +146,14 @@ export async function generateTypes(db: Queryable): Promise<string> {
       name: string;
       arg_names: string[] | null;
       arg_modes: string[] | null;
-      arg_types: { type: string; schema: string; kind: string; elem: string | null; elem_schema: string | null; elem_kind: string | null }[];
+      arg_types: {
+        type: string;
+        schema: string;
+        kind: string;
+        elem: string | null;
+        elem_schema: string | null;
+        elem_kind: string | null;
+      }[];
       nargs: number;
       ndefaults: number;
       retset: boolean;
@@ -183,7 +221,9 @@ export async function generateTypes(db: Queryable): Promise<string> {
         return `${key(c.name)}${optional ? '?' : ''}: ${colType(c)}${c.nullable ? ' | null' : ''}`;
       });
       const update = cols.map((c) =>
-        c.generated === 's' || c.identity === 'a' ? `${key(c.name)}?: never` : `${key(c.name)}?: ${colType(c)}${c.nullable ? ' | null' : ''}`,
+        c.generated === 's' || c.identity === 'a'
+          ? `${key(c.name)}?: never`
+          : `${key(c.name)}?: ${colType(c)}${c.nullable ? ' | null' : ''}`,
       );
       tables.push(
         `${key(table)}: ${obj([`Row: ${obj(rowEntries(cols))}`, `Insert: ${obj(insert)}`, `Update: ${obj(update)}`, `Relationships: ${relList(table)}`])}`,

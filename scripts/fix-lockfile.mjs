@@ -36,7 +36,9 @@ const missing = [];
 for (const [path, meta] of Object.entries(packages)) {
   const optional = Object.entries(meta.optionalDependencies ?? {});
   // Put missing ones beside a sibling that is installed (the one for this platform).
-  const sibling = optional.map(([dep]) => lookup(path, dep)).find((key) => key && packages[key].version === optional.find(([d]) => key.endsWith(`node_modules/${d}`))?.[1].replace(/^[\^~=]/, ''));
+  const sibling = optional
+    .map(([dep]) => lookup(path, dep))
+    .find((key) => key && packages[key].version === optional.find(([d]) => key.endsWith(`node_modules/${d}`))?.[1].replace(/^[\^~=]/, ''));
   for (const [dep, version] of optional) {
     const wanted = version.replace(/^[\^~=]/, '');
     const found = lookup(path, dep);
@@ -59,13 +61,17 @@ for (const [path, meta] of Object.entries(packages)) {
 
 if (process.argv.includes('--check')) {
   if (missing.length) {
-    console.error(`package-lock.json lacks ${missing.length} optional platform packages (npm ci would refuse it): run \`node scripts/fix-lockfile.mjs\``);
+    console.error(
+      `package-lock.json lacks ${missing.length} optional platform packages (npm ci would refuse it): run \`node scripts/fix-lockfile.mjs\``,
+    );
     process.exit(1);
   }
   console.log('package-lock.json: complete for npm ci');
   process.exit(0);
 }
 for (const [key, entry] of missing) packages[key] = entry;
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+);
 writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
 console.log(`added ${missing.length} optional platform entries to package-lock.json`);

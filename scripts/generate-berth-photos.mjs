@@ -43,7 +43,12 @@ function png(pixels) {
     raw[y * (W * 3 + 1)] = 0;
     pixels.copy(raw, y * (W * 3 + 1) + 1, y * W * 3, (y + 1) * W * 3);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function draw({ hull, cabin, sky, boatX, long }) {
@@ -51,13 +56,16 @@ function draw({ hull, cabin, sky, boatX, long }) {
   const set = (x, y, [r, g, b]) => {
     if (x < 0 || y < 0 || x >= W || y >= H) return;
     const i = (y * W + x) * 3;
-    px[i] = r; px[i + 1] = g; px[i + 2] = b;
+    px[i] = r;
+    px[i + 1] = g;
+    px[i + 2] = b;
   };
   const horizon = 95;
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       if (y < horizon - 18) set(x, y, sky);
-      else if (y < horizon) set(x, y, (x >> 5) % 3 === 0 && y > horizon - 12 ? [120, 113, 108] : [87, 125, 90]); // far shore, houses
+      else if (y < horizon)
+        set(x, y, (x >> 5) % 3 === 0 && y > horizon - 12 ? [120, 113, 108] : [87, 125, 90]); // far shore, houses
       else {
         const wave = ((x + y * 3) >> 4) % 6 === 0 && y % 7 === 0;
         set(x, y, wave ? [186, 222, 244] : [30 + (y >> 3), 100 + (y >> 3), 150 + (y >> 4)]);
@@ -67,7 +75,7 @@ function draw({ hull, cabin, sky, boatX, long }) {
   // The pier, planks running into the picture from the lower left.
   for (let y = 150; y < H; y++) {
     const right = Math.round(120 - (y - 150) * 0.2 + (y - 150) * 0.9);
-    for (let x = 0; x < right; x++) set(x, y, (y % 12 === 0 || x % 40 === 0) ? [120, 90, 60] : [168, 132, 92]);
+    for (let x = 0; x < right; x++) set(x, y, y % 12 === 0 || x % 40 === 0 ? [120, 90, 60] : [168, 132, 92]);
   }
   // The boat: hull (a trapezium), a cabin, a mast.
   const len = long ? 250 : 190;
@@ -77,7 +85,8 @@ function draw({ hull, cabin, sky, boatX, long }) {
     for (let x = boatX + inset; x < boatX + len - inset * 1.6; x++) set(x, y, y < top + 6 ? [245, 245, 245] : hull);
   }
   for (let y = top - 26; y < top; y++) for (let x = boatX + 50; x < boatX + 50 + len * 0.4; x++) set(x, y, cabin);
-  for (let y = top - 26; y < top - 16; y++) for (let x = boatX + 60; x < boatX + 50 + len * 0.38; x += 1) if ((x - boatX) % 22 < 14) set(x, y, [40, 60, 80]);
+  for (let y = top - 26; y < top - 16; y++)
+    for (let x = boatX + 60; x < boatX + 50 + len * 0.38; x += 1) if ((x - boatX) % 22 < 14) set(x, y, [40, 60, 80]);
   for (let y = 20; y < top - 26; y++) for (let x = boatX + 40; x < boatX + 43; x++) set(x, y, [230, 230, 230]);
   return png(px);
 }

@@ -16,10 +16,14 @@ const appPort = Number(process.env.PORT ?? 3000);
 const dist = resolve(root, process.env.APP_DIST_DIR ?? 'dist');
 
 try {
-  buildIfNeeded(root, {
-    VITE_SUPABASE_URL: process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${apiPort}`,
-    VITE_SUPABASE_PUBLISHABLE_KEY: process.env.VITE_SUPABASE_PUBLISHABLE_KEY ?? DEMO_ANON_KEY,
-  }, dist);
+  buildIfNeeded(
+    root,
+    {
+      VITE_SUPABASE_URL: process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${apiPort}`,
+      VITE_SUPABASE_PUBLISHABLE_KEY: process.env.VITE_SUPABASE_PUBLISHABLE_KEY ?? DEMO_ANON_KEY,
+    },
+    dist,
+  );
   // Links in e-mails and auth redirects go to the app on the port it really has.
   const stack = await runStack({ ...options, siteUrl: options.siteUrl ?? `http://localhost:${appPort}` });
   const app = await serveStatic(dist, { port: appPort });

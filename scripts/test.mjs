@@ -53,6 +53,7 @@ for (const [name, cmd, args] of [
   ['typecheck (local stack, scripts, benchmarks)', bin('tsc'), ['-p', 'supabase/local/tsconfig.json', '--noEmit']],
   ['typecheck (browser tests)', bin('tsc'), ['-p', 'tests/tsconfig.json', '--noEmit']],
   ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+  ['formatting (Prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
   ['translations', process.execPath, ['scripts/check-i18n.mjs']],
   ['lockfile complete for npm ci', process.execPath, ['scripts/fix-lockfile.mjs', '--check']],
 ]) {
@@ -105,7 +106,8 @@ if (existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith('.spec.ts')
 }
 
 console.log('\n━━━ Summary ━━━');
-for (const r of results) console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.seconds.toFixed(1).padStart(7)} s  ${r.name}${r.skipped ? ` (SKIPPED: ${r.skipped})` : ''}`);
+for (const r of results)
+  console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.seconds.toFixed(1).padStart(7)} s  ${r.name}${r.skipped ? ` (SKIPPED: ${r.skipped})` : ''}`);
 const skippedFile = join(root, 'reports/skipped.txt');
 if (existsSync(skippedFile)) {
   const lines = [...new Set(readFileSync(skippedFile, 'utf8').trim().split('\n'))];
@@ -119,10 +121,14 @@ const minutes = (Date.now() - runStarted) / 60_000;
 const limit = budgetMinutes * 1.1;
 console.log(`\ntime: ${minutes.toFixed(1)} min of ${budgetMinutes} min budget (fails above the ${ceilingMinutes} min ceiling)`);
 if (minutes > ceilingMinutes) {
-  console.error(`FAIL time ceiling: the run took ${minutes.toFixed(1)} min, more than the ${ceilingMinutes} min ceiling; set TEST_CEILING_MINUTES to change it`);
+  console.error(
+    `FAIL time ceiling: the run took ${minutes.toFixed(1)} min, more than the ${ceilingMinutes} min ceiling; set TEST_CEILING_MINUTES to change it`,
+  );
   failed++;
 } else if (minutes > limit) {
-  console.warn(`!!! OVER BUDGET: the run took ${minutes.toFixed(1)} min, more than the ${budgetMinutes} min budget plus 10 % (${limit.toFixed(1)} min) (issue 46)`);
+  console.warn(
+    `!!! OVER BUDGET: the run took ${minutes.toFixed(1)} min, more than the ${budgetMinutes} min budget plus 10 % (${limit.toFixed(1)} min) (issue 46)`,
+  );
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || results.some((r) => !r.ok) ? 1 : 0);

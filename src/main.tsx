@@ -57,7 +57,8 @@ const leaf = router.matchRoutes(router.latestLocation).at(-1);
 // would ask for them only once those have arrived. (A lazy component keeps the promise; a failed
 // download is tried again by the load.)
 const loadPage = () => {
-  for (const { routeId } of router.matchRoutes(router.latestLocation)) void (router.routesById[routeId as never] as AnyRoute | undefined)?.options.component?.preload?.();
+  for (const { routeId } of router.matchRoutes(router.latestLocation))
+    void (router.routesById[routeId as never] as AnyRoute | undefined)?.options.component?.preload?.();
 };
 loadPage();
 const clientLoaded = session || !leaf?.staticData.withoutQueryClient ? loadQueryClient() : undefined;

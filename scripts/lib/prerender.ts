@@ -86,7 +86,10 @@ export function pageHtml(template: string, path: string, page: Rendered, authKey
       preloads.push(href);
       return '';
     })
-    .replace(/<link rel="stylesheet" crossorigin href="([^"]+)">/g, (_tag, href: string) => `<style>${readAsset(href).replace(/<\/style/gi, '<\\/style')}</style>`)
+    .replace(
+      /<link rel="stylesheet" crossorigin href="([^"]+)">/g,
+      (_tag, href: string) => `<style>${readAsset(href).replace(/<\/style/gi, '<\\/style')}</style>`,
+    )
     .replace(/<html lang="[^"]*"/, () => `<html lang="${escapeAttribute(page.lang)}"`)
     .replace(/<title>[\s\S]*?<\/title>/, () => `<title>${page.title}</title>`)
     // inert until the app has replaced the markup (src/main.tsx): a tap before that would hit a
@@ -119,7 +122,14 @@ export function prerender(): Plugin {
             configFile: config.configFile,
             mode: config.mode,
             logLevel: 'warn',
-            build: { ssr: resolve(config.root, 'src/prerender.tsx'), outDir: tmp, emptyOutDir: true, copyPublicDir: false, minify: false, sourcemap: false },
+            build: {
+              ssr: resolve(config.root, 'src/prerender.tsx'),
+              outDir: tmp,
+              emptyOutDir: true,
+              copyPublicDir: false,
+              minify: false,
+              sourcemap: false,
+            },
           });
           const entry = join(tmp, 'prerender.js');
           if (!existsSync(entry)) throw new Error(`prerender: ${entry} was not built`);
@@ -131,7 +141,10 @@ export function prerender(): Plugin {
             const page = await app.render(path);
             const file = join(outDir, prerenderedFile(path));
             mkdirSync(dirname(file), { recursive: true });
-            writeFileSync(file, pageHtml(template, path, page, app.authStorageKey, (href) => readFileSync(join(outDir, href), 'utf8')));
+            writeFileSync(
+              file,
+              pageHtml(template, path, page, app.authStorageKey, (href) => readFileSync(join(outDir, href), 'utf8')),
+            );
           }
           // The app's page paths, for the static server's 404 (scripts/lib/routes.ts).
           const routes = routePatterns(readFileSync(resolve(config.root, 'src/routeTree.gen.ts'), 'utf8'));

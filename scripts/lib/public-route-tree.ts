@@ -28,7 +28,8 @@ export function publicRouteTree(text: string): string {
     if (!ts.isImportDeclaration(statement) || !isLazy((statement.moduleSpecifier as ts.StringLiteral).text)) continue;
     const bindings = statement.importClause?.namedBindings;
     if (!bindings || !ts.isNamedImports(bindings)) continue;
-    for (const element of bindings.elements) folderOf.set(element.name.text.replace(/Import$/, ''), lazyFolder((statement.moduleSpecifier as ts.StringLiteral).text)!);
+    for (const element of bindings.elements)
+      folderOf.set(element.name.text.replace(/Import$/, ''), lazyFolder((statement.moduleSpecifier as ts.StringLiteral).text)!);
   }
   const isLazyRoute = (name: string) => folderOf.has(name.replace(/(WithChildren|Children)$/, ''));
   const out = [

@@ -85,7 +85,7 @@ export const CATALOG_QUERIES: Record<string, string> = {
     select p.schemaname || '.' || p.tablename || ' "' || p.policyname || '" ' || p.permissive || ' ' || p.cmd ||
            ' to ' || array_to_string(p.roles, ',') ||
            ' using (' || coalesce(p.qual, '') || ') check (' || coalesce(p.with_check, '') || ')' ||
-           ' comment=' || ${description('(select po.oid from pg_policy po where po.polname = p.policyname and po.polrelid = (quote_ident(p.schemaname) || \'.\' || quote_ident(p.tablename))::regclass)', 'pg_policy')} as line
+           ' comment=' || ${description("(select po.oid from pg_policy po where po.polname = p.policyname and po.polrelid = (quote_ident(p.schemaname) || '.' || quote_ident(p.tablename))::regclass)", 'pg_policy')} as line
       from pg_policies p`,
   functions: `
     select pg_get_functiondef(p.oid) || E'\\nowner=' || p.proowner::regrole || ' acl=' || ${acl('p.proacl', `'f'`, 'p.proowner')} ||

@@ -30,7 +30,10 @@ const COMPRESSIBLE = /^(text\/|application\/(json|manifest)|image\/svg)/;
  * index.html so the client router renders it: with 200 for a path of one of the app's routes
  * (routes.json, written by the build), with 404 for any other (the app shows its not-found page).
  */
-export async function serveStatic(root: string, options: { host?: string; port?: number } = {}): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+export async function serveStatic(
+  root: string,
+  options: { host?: string; port?: number } = {},
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const base = resolve(root);
   const routesFile = join(base, 'routes.json');
   // A build without routes.json (older than this server) gets the shell with 200 everywhere.

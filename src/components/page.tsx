@@ -32,7 +32,15 @@ export function Section({ title, children, className, ...props }: Omit<Component
 }
 
 export function Prose({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={clsx('flex max-w-prose flex-col gap-3 leading-relaxed text-slate-800 [&_a]:text-primary-dark [&_a]:underline [&_ul]:list-disc [&_ul]:pl-5', className)} {...props} />;
+  return (
+    <div
+      className={clsx(
+        'flex max-w-prose flex-col gap-3 leading-relaxed text-slate-800 [&_a]:text-primary-dark [&_a]:underline [&_ul]:list-disc [&_ul]:pl-5',
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 /** A two-column price or fact list. */

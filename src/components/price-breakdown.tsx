@@ -51,13 +51,14 @@ export function PriceBreakdown({ quote, label }: { quote: PriceBreakdownData; la
   const metres = Number(quote.metres);
   const nights = Number(quote.nights);
   const gross = quote.prices_include_vat === true;
-  const perMetre = eur(gross ? quote.berth_fee_per_metre_gross_cents ?? 0 : quote.berth_fee_per_metre_cents);
-  const perNight = eur(gross ? quote.additional_costs_per_night_gross_cents ?? 0 : quote.additional_costs_per_night_cents);
-  const berthFee = gross ? quote.berth_fee_gross_cents ?? 0 : quote.berth_fee_cents;
-  const additional = gross ? quote.additional_costs_gross_cents ?? 0 : quote.additional_costs_cents;
-  const vatParts: VatPart[] = gross && quote.vat_breakdown?.length
-    ? quote.vat_breakdown
-    : [{ vat_rate: quote.vat_rate_percent, net_cents: quote.net_cents, vat_cents: quote.vat_cents, gross_cents: quote.gross_cents }];
+  const perMetre = eur(gross ? (quote.berth_fee_per_metre_gross_cents ?? 0) : quote.berth_fee_per_metre_cents);
+  const perNight = eur(gross ? (quote.additional_costs_per_night_gross_cents ?? 0) : quote.additional_costs_per_night_cents);
+  const berthFee = gross ? (quote.berth_fee_gross_cents ?? 0) : quote.berth_fee_cents;
+  const additional = gross ? (quote.additional_costs_gross_cents ?? 0) : quote.additional_costs_cents;
+  const vatParts: VatPart[] =
+    gross && quote.vat_breakdown?.length
+      ? quote.vat_breakdown
+      : [{ vat_rate: quote.vat_rate_percent, net_cents: quote.net_cents, vat_cents: quote.vat_cents, gross_cents: quote.gross_cents }];
   const rows: Row[] = [
     { label: t`Laufende Meter (Bootslänge aufgerundet)`, value: `${metres} m` },
     ...(quote.kind === 'day' ? [] : [{ label: t`Nächte`, value: String(nights) }]),
@@ -72,7 +73,11 @@ export function PriceBreakdown({ quote, label }: { quote: PriceBreakdownData; la
     ...(gross
       ? [
           { label: t`Gesamtpreis`, value: eur(quote.gross_cents), strong: true, testId: 'price-gross' },
-          ...vatParts.map((v) => ({ label: t`darin enthalten: MwSt. ${v.vat_rate} %`, value: eur(v.vat_cents), testId: `price-vat-${v.vat_rate}` })),
+          ...vatParts.map((v) => ({
+            label: t`darin enthalten: MwSt. ${v.vat_rate} %`,
+            value: eur(v.vat_cents),
+            testId: `price-vat-${v.vat_rate}`,
+          })),
         ]
       : [
           { label: t`Netto`, value: eur(quote.net_cents) },
@@ -87,7 +92,12 @@ export function PriceBreakdown({ quote, label }: { quote: PriceBreakdownData; la
         {rows.map((r) => (
           <div key={r.label} className="flex items-baseline justify-between gap-4 px-4 py-2">
             <dt className={r.strong ? 'font-semibold text-slate-900' : 'text-slate-700'}>{r.label}</dt>
-            <dd data-testid={r.testId} className={r.strong ? 'text-right text-lg font-bold whitespace-nowrap' : 'text-right whitespace-nowrap'}>{r.value}</dd>
+            <dd
+              data-testid={r.testId}
+              className={r.strong ? 'text-right text-lg font-bold whitespace-nowrap' : 'text-right whitespace-nowrap'}
+            >
+              {r.value}
+            </dd>
           </div>
         ))}
       </dl>

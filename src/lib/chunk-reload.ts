@@ -4,7 +4,9 @@ const MIN_INTERVAL = 60_000;
 /** Does this error say that a code-split chunk could not be loaded (e.g. after a deploy)? */
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module|ChunkLoadError|Unable to preload CSS/i.test(message);
+  return /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module|ChunkLoadError|Unable to preload CSS/i.test(
+    message,
+  );
 }
 
 /**

@@ -59,7 +59,8 @@ export function keepValuesLiteral(i18n: I18n) {
       }
     }
     if (!originals.length) return translate(id, values, options);
-    const result = typeof id === 'object' && id !== null ? translate({ ...id, values: swapped }, swapped, options) : translate(id, swapped, options);
+    const result =
+      typeof id === 'object' && id !== null ? translate({ ...id, values: swapped }, swapped, options) : translate(id, swapped, options);
     return result.replace(MARKED, (marker: string, index: string) => originals[Number(index)] ?? marker);
   };
   i18n._ = literal as I18n['_'];

@@ -25,12 +25,29 @@ type IconProps = Omit<SVGProps<SVGSVGElement>, 'ref'> & {
 };
 
 /** lucide's rule: any aria-* attribute, a role or a title names the icon; otherwise it is hidden. */
-const names = (props: object) => Object.entries(props).some(([prop, value]) => value != null && (prop.startsWith('aria-') || prop === 'role' || prop === 'title'));
+const names = (props: object) =>
+  Object.entries(props).some(([prop, value]) => value != null && (prop.startsWith('aria-') || prop === 'role' || prop === 'title'));
 
 export default function createLucideIcon(icon: IconData) {
   const box = icon.size ?? 24;
-  const classes = ['lucide', ...[icon.name, ...(icon.aliases ?? [])].filter((name) => typeof name === 'string' && name.trim()).map((name) => `lucide-${name as string}`)];
-  return function LucideIcon({ color, size, width, height, strokeWidth = 2, absoluteStrokeWidth, nonScalingStroke, className = '', children, ...rest }: IconProps) {
+  const classes = [
+    'lucide',
+    ...[icon.name, ...(icon.aliases ?? [])]
+      .filter((name) => typeof name === 'string' && name.trim())
+      .map((name) => `lucide-${name as string}`),
+  ];
+  return function LucideIcon({
+    color,
+    size,
+    width,
+    height,
+    strokeWidth = 2,
+    absoluteStrokeWidth,
+    nonScalingStroke,
+    className = '',
+    children,
+    ...rest
+  }: IconProps) {
     const w = width ?? size ?? 24;
     return createElement(
       'svg',

@@ -10,6 +10,7 @@ export interface PaymentReturnSearch {
 
 export function validatePaymentReturn(search: Record<string, unknown>): PaymentReturnSearch {
   const payment = search.payment === 'success' || search.payment === 'cancelled' ? search.payment : undefined;
-  const session = typeof search.session_id === 'string' && /^cs_[A-Za-z0-9_]{1,200}$/.test(search.session_id) ? search.session_id : undefined;
+  const session =
+    typeof search.session_id === 'string' && /^cs_[A-Za-z0-9_]{1,200}$/.test(search.session_id) ? search.session_id : undefined;
   return { ...(payment ? { payment } : {}), ...(payment === 'success' && session ? { session_id: session } : {}) };
 }

@@ -28,7 +28,8 @@ export function loadQueryClient(): Promise<QueryClient> {
       runtime = loaded;
       // What the start page and the shell fetched (or were told) before: into the client's cache.
       for (const entry of cache.values()) {
-        if (entry.result.status === 'success') loaded.queryClient.setQueryData(entry.key, entry.result.data, { updatedAt: entry.updatedAt });
+        if (entry.result.status === 'success')
+          loaded.queryClient.setQueryData(entry.key, entry.result.data, { updatedAt: entry.updatedAt });
       }
       for (const listener of runtimeListeners) listener();
       return loaded;
@@ -54,7 +55,8 @@ const getRuntime = () => runtime;
 export type QueryContext = Pick<QueryClient, 'ensureQueryData' | 'prefetchQuery'>;
 
 export const queryContext: QueryContext = {
-  ensureQueryData: ((options: never) => loadQueryClient().then((client) => client.ensureQueryData(options))) as QueryClient['ensureQueryData'],
+  ensureQueryData: ((options: never) =>
+    loadQueryClient().then((client) => client.ensureQueryData(options))) as QueryClient['ensureQueryData'],
   prefetchQuery: ((options: never) => loadQueryClient().then((client) => client.prefetchQuery(options))) as QueryClient['prefetchQuery'],
 };
 

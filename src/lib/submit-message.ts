@@ -21,7 +21,17 @@ export async function sendContactMessage(args: { p_name: string; p_email: string
   check(error);
 }
 
-export const serviceKinds = ['ice', 'boat_lift', 'washing_machine', 'mechanic', 'diesel', 'charter', 'skipper_training', 'parking', 'other'] as const;
+export const serviceKinds = [
+  'ice',
+  'boat_lift',
+  'washing_machine',
+  'mechanic',
+  'diesel',
+  'charter',
+  'skipper_training',
+  'parking',
+  'other',
+] as const;
 export type ServiceKind = (typeof serviceKinds)[number];
 
 /** A service request: request_service() stores it for the harbour team and queues the e-mail. */

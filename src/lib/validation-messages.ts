@@ -34,7 +34,11 @@ export function dayProblem(value: string | null | undefined): string | undefined
   if (v === '') return messages.required();
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(v);
   const typed = /^(\d{1,2})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{4})$/.exec(v);
-  const [y, m, d] = iso ? [Number(iso[1]), Number(iso[2]), Number(iso[3])] : typed ? [Number(typed[3]), Number(typed[2]), Number(typed[1])] : [];
+  const [y, m, d] = iso
+    ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+    : typed
+      ? [Number(typed[3]), Number(typed[2]), Number(typed[1])]
+      : [];
   if (y === undefined || m === undefined || d === undefined) return messages.dateFormat();
   const date = new Date(Date.UTC(y, m - 1, d));
   const real = m >= 1 && m <= 12 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;

@@ -28,7 +28,11 @@ export const emailField = () =>
   z.string().trim().min(1, { error: messages.emailRequired }).regex(EMAIL_PATTERN, { error: messages.emailInvalid });
 
 export const requiredText = (max = 100) =>
-  z.string().trim().min(1, { error: messages.required }).max(max, { error: () => messages.max(max) });
+  z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .max(max, { error: () => messages.max(max) });
 
 export const optionalPhone = () =>
   z

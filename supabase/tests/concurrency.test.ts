@@ -106,10 +106,17 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
         }),
       );
       const book = (c: pg.Client, from: number) =>
-        c.query(`select id from public.create_booking((select id from public.places where name = 'CROSS'), 'overnight',
+        c.query(
+          `select id from public.create_booking((select id from public.places where name = 'CROSS'), 'overnight',
                    (now() at time zone 'Europe/Berlin')::date + $1::int, '{"name":"Cross","length":9.5,"width":3.5}',
-                   '{"first_name":"C","last_name":"Ross"}', p_departure => (now() at time zone 'Europe/Berlin')::date + $1::int + 1)`, [from]);
-      const outcome = (p: Promise<unknown>) => p.then(() => 'booked', (e: { code?: string; message?: string }) => `${e.code} ${e.message}`);
+                   '{"first_name":"C","last_name":"Ross"}', p_departure => (now() at time zone 'Europe/Berlin')::date + $1::int + 1)`,
+          [from],
+        );
+      const outcome = (p: Promise<unknown>) =>
+        p.then(
+          () => 'booked',
+          (e: { code?: string; message?: string }) => `${e.code} ${e.message}`,
+        );
       try {
         await book(t1, 60); // t1 holds night +60
         await book(t2, 64); // t2 holds night +64
@@ -122,7 +129,8 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
         expect(await first).toBe('booked');
         await t1.query('commit');
         const live = await admin.query<{ n: string }>(
-          `select count(*)::text as n from public.place_statuses s join public.places p on p.id = s.place_id where p.name = 'CROSS' and not s.cancelled`);
+          `select count(*)::text as n from public.place_statuses s join public.places p on p.id = s.place_id where p.name = 'CROSS' and not s.cancelled`,
+        );
         expect(live.rows[0].n).toBe('2');
       } finally {
         await Promise.all([t1, t2].map((c) => c.end()));
@@ -133,7 +141,10 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
     // stay exact when many transactions write the same nights and arrival day at once; so do the
     // calendar's kept rows (calendar_occupations, session 14).
     it(`${CLIENTS} concurrent sales on other berths for the same nights keep the report tables exact`, async () => {
-      await admin.query(`insert into public.places (name, width, length) select 'CONC' || lpad(n::text, 2, '0'), 4, 12 from generate_series(1, $1) n`, [CLIENTS]);
+      await admin.query(
+        `insert into public.places (name, width, length) select 'CONC' || lpad(n::text, 2, '0'), 4, 12 from generate_series(1, $1) n`,
+        [CLIENTS],
+      );
       const clients = await Promise.all(
         Array.from({ length: CLIENTS }, async () => {
           const c = new pg.Client({ connectionString: url });
@@ -182,7 +193,9 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
         expect((await admin.query(`select count(*)::int as n from private.report_pending`)).rows[0]).toEqual({ n: 0 });
         expect(kept[1]).toContainEqual(expect.objectContaining({ orders: CLIENTS, nights: String(CLIENTS * 3 - 1) }));
         await admin.query('begin');
-        await admin.query('select private.refresh_occupancy(null), private.refresh_report_days(null), private.refresh_calendar_occupations(null)');
+        await admin.query(
+          'select private.refresh_occupancy(null), private.refresh_report_days(null), private.refresh_calendar_occupations(null)',
+        );
         const fresh = [(await admin.query(nights)).rows, (await admin.query(days)).rows, (await admin.query(calendar)).rows];
         await admin.query('rollback');
         expect(fresh).toEqual(kept);

@@ -20,7 +20,9 @@ import { pgErrorFields } from '../local/src/db/types.ts';
 import { lineAt, splitStatements } from '../local/src/sql-split.ts';
 
 const dir = import.meta.dirname;
-const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 const [setupFile, ...testFiles] = files;
 
 /** Runs a script (simple query protocol) and returns the rows of every statement. */

@@ -54,9 +54,7 @@ for (const engine of engines()) {
       const { sb } = await login('kunde@hafen.test', 'Kunde1234');
       const { data: orders, error } = await sb.from('orders').select('id, status, starts_at, kind').order('starts_at');
       expect(error).toBeNull();
-      const today = orders!.filter(
-        (o) => new Date(o.starts_at).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' }) === berlinDay(),
-      );
+      const today = orders!.filter((o) => new Date(o.starts_at).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' }) === berlinDay());
       const arriving = today.find((o) => o.status === 'confirmed' && o.kind === 'overnight');
       expect(arriving).toBeDefined();
       expect(orders!.some((o) => o.status === 'completed')).toBe(true);
@@ -94,7 +92,11 @@ for (const engine of engines()) {
     it('a guest finds and books a berth on the seeded harbour; a second booking of it gets 23P01', async () => {
       const guest = client();
       const search = await guest.rpc('search_available_places', {
-        p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(42), p_boat_length: 9.4, p_boat_width: 3.2,
+        p_kind: 'overnight',
+        p_arrival: berlinDay(40),
+        p_departure: berlinDay(42),
+        p_boat_length: 9.4,
+        p_boat_width: 3.2,
       });
       expect(search.error).toBeNull();
       expect(search.data.length).toBeGreaterThan(10);
@@ -103,8 +105,12 @@ for (const engine of engines()) {
       expect(search.data[0].price_cents).toBe(7140);
       await guest.auth.signInAnonymously();
       const args = {
-        p_place_id: search.data[0].place_id, p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(42),
-        p_boat: { name: 'Gast', length: 9.4, width: 3.2 }, p_person: { first_name: 'Greta', last_name: 'Gast', email: 'greta@example.org' },
+        p_place_id: search.data[0].place_id,
+        p_kind: 'overnight',
+        p_arrival: berlinDay(40),
+        p_departure: berlinDay(42),
+        p_boat: { name: 'Gast', length: 9.4, width: 3.2 },
+        p_person: { first_name: 'Greta', last_name: 'Gast', email: 'greta@example.org' },
       };
       const booked = await guest.rpc('create_booking', args);
       expect(booked.error).toBeNull();

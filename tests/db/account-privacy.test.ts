@@ -23,7 +23,11 @@ for (const engine of engines()) {
     let kunde: SupabaseClient;
     let jan: SupabaseClient;
     let lisa: SupabaseClient;
-    const client = (key = stack.keys.anonKey) => createClient(stack.url, key, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
+    const client = (key = stack.keys.anonKey) =>
+      createClient(stack.url, key, {
+        auth: { persistSession: false, autoRefreshToken: false },
+        realtime: { transport: WebSocket as never },
+      });
     const login = async (email: string) => {
       const sb = client();
       const { error } = await sb.auth.signInWithPassword({ email, password: 'Kunde1234' });
@@ -86,23 +90,38 @@ for (const engine of engines()) {
       expect(other.data).toEqual([]);
       const status = await kunde.rpc('long_term_application_status', { p_id: id });
       expect(status.error).toBeNull();
-      expect(Object.keys(status.data[0]).sort()).toEqual(['answered_at', 'created_at', 'id', 'place_id', 'place_name', 'status', 'waiting_position']);
+      expect(Object.keys(status.data[0]).sort()).toEqual([
+        'answered_at',
+        'created_at',
+        'id',
+        'place_id',
+        'place_name',
+        'status',
+        'waiting_position',
+      ]);
       expect(JSON.stringify(status.data)).not.toContain('lisa');
       expect(JSON.stringify(status.data)).not.toContain('Meyer');
       // Applicants (here Lisa) are the only customers who see their rows.
       expect(own.data![0]!.user_id).toBe(LISA);
     });
 
-    it('applying queues the receipt e-mail with the waiting-list position, in the applicant\'s language', async () => {
+    it("applying queues the receipt e-mail with the waiting-list position, in the applicant's language", async () => {
       const { data, error } = await jan.rpc('apply_for_long_term_berth', {
-        p_email: 'jan.devries@hafen.test', p_first_name: 'Jan', p_last_name: 'de Vries',
-        p_boat: { name: 'Vrijheid', length: 14.6, width: 4.4 }, p_locale: 'en',
+        p_email: 'jan.devries@hafen.test',
+        p_first_name: 'Jan',
+        p_last_name: 'de Vries',
+        p_boat: { name: 'Vrijheid', length: 14.6, width: 4.4 },
+        p_locale: 'en',
       });
       expect(error).toBeNull();
       const row = (data as { id: string; waiting_position: number }[])[0]!;
       expect(row.waiting_position).toBeGreaterThanOrEqual(3);
       const admin = client(stack.keys.serviceRoleKey);
-      const mail = await admin.from('outbox').select('kind, recipient, locale, subject, body_text').eq('recipient', 'jan.devries@hafen.test').eq('kind', 'application_receipt');
+      const mail = await admin
+        .from('outbox')
+        .select('kind, recipient, locale, subject, body_text')
+        .eq('recipient', 'jan.devries@hafen.test')
+        .eq('kind', 'application_receipt');
       expect(mail.error).toBeNull();
       expect(mail.data).toHaveLength(1);
       expect(mail.data![0]!.subject).toBe('Your application for a long-term berth at Hafen Düsseldorf');
@@ -122,10 +141,14 @@ for (const engine of engines()) {
       expect(signed.error).not.toBeNull();
       const overwrite = await kunde.storage.from('avatars').upload(`${JAN}/avatar`, png, { contentType: 'image/png', upsert: true });
       expect(overwrite.error).not.toBeNull();
-      const big = await kunde.storage.from('avatars').upload(`${KUNDE}/avatar`, Buffer.alloc(5 * 1024 * 1024 + 1, 1), { contentType: 'image/jpeg', upsert: true });
+      const big = await kunde.storage
+        .from('avatars')
+        .upload(`${KUNDE}/avatar`, Buffer.alloc(5 * 1024 * 1024 + 1, 1), { contentType: 'image/jpeg', upsert: true });
       expect(big.error).not.toBeNull();
       expect((big.error as { statusCode?: string }).statusCode).toBe('413');
-      const text = await kunde.storage.from('avatars').upload(`${KUNDE}/avatar`, Buffer.from('hello'), { contentType: 'text/plain', upsert: true });
+      const text = await kunde.storage
+        .from('avatars')
+        .upload(`${KUNDE}/avatar`, Buffer.from('hello'), { contentType: 'text/plain', upsert: true });
       expect(text.error).not.toBeNull();
       const ok = await kunde.storage.from('avatars').upload(`${KUNDE}/avatar`, png, { contentType: 'image/png', upsert: true });
       expect(ok.error).toBeNull();

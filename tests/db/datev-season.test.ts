@@ -21,7 +21,10 @@ const YEAR = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' 
 describe('DATEV export of the seeded season (pglite)', () => {
   let stack: Stack;
   const login = async (email: string, password: string): Promise<SupabaseClient> => {
-    const sb = createClient(stack.url, stack.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
+    const sb = createClient(stack.url, stack.keys.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    });
     const { error } = await signInWithPassword(sb, { email, password });
     if (error) throw new Error(`${email}: ${error.message}`);
     return sb;
@@ -34,10 +37,11 @@ describe('DATEV export of the seeded season (pglite)', () => {
     await stack?.close();
   });
 
-  it('the seeded season keeps the berths\' rules: day-guest berths (one_day) have day stays only, the others none', async () => {
+  it("the seeded season keeps the berths' rules: day-guest berths (one_day) have day stays only, the others none", async () => {
     const { rows } = await stack.db.query<{ name: string; kind: string; n: number }>(
       `select p.name, o.kind::text, count(*)::int as n from public.orders o join public.places p on p.id = o.place_id
-        where p.one_day <> (o.kind = 'day') group by 1, 2 order by 1, 2`);
+        where p.one_day <> (o.kind = 'day') group by 1, 2 order by 1, 2`,
+    );
     expect(rows).toEqual([]);
     const { rows: day } = await stack.db.query<{ n: number }>(`select count(*)::int as n from public.orders where kind = 'day'`);
     expect(day[0].n, 'the season has day stays').toBeGreaterThan(10);
@@ -58,21 +62,35 @@ describe('DATEV export of the seeded season (pglite)', () => {
 
     // The desk takes the money of every stay the report counts but nobody has paid yet.
     const { rows: open } = await stack.db.query<{ id: string }>(
-      `select id from public.orders where status in ('confirmed', 'checked_in', 'completed') and payment_status = 'pending' order by id`);
+      `select id from public.orders where status in ('confirmed', 'checked_in', 'completed') and payment_status = 'pending' order by id`,
+    );
     expect(open.length).toBeGreaterThan(10);
     for (const o of open) {
       const paid = await harbour.rpc('record_desk_payment', { p_order_id: o.id, p_method: 'card_terminal' });
       expect(paid.error).toBeNull();
     }
 
-    const rows = await fetchAll((a, b) => admin.rpc('datev_postings', { p_from: `${YEAR}-01-01`, p_to: `${YEAR}-12-31` }).order('line_no').range(a, b));
+    const rows = await fetchAll((a, b) =>
+      admin
+        .rpc('datev_postings', { p_from: `${YEAR}-01-01`, p_to: `${YEAR}-12-31` })
+        .order('line_no')
+        .range(a, b),
+    );
     expect(rows.length).toBeGreaterThan(1000); // past max_rows: fetched in pages
     expect(rows.map((r) => r.line_no)).toEqual(rows.map((_, i) => i + 1));
 
-    const settings = (await admin.rpc('datev_settings')).data as { consultant_number: string; client_number: string; fiscal_year_start: string; account_length: number };
+    const settings = (await admin.rpc('datev_settings')).data as {
+      consultant_number: string;
+      client_number: string;
+      fiscal_year_start: string;
+      account_length: number;
+    };
     const bytes = buildExtf({
       settings: { ...settings, account_length: Number(settings.account_length) },
-      from: `${YEAR}-01-01`, to: `${YEAR}-12-31`, createdAt: `${YEAR}1231235959000`, label: 'Saison',
+      from: `${YEAR}-01-01`,
+      to: `${YEAR}-12-31`,
+      createdAt: `${YEAR}1231235959000`,
+      label: 'Saison',
       postings: rows.map((r) => ({ ...r, side: r.side as DatevPosting['side'], amount_cents: Number(r.amount_cents) })),
     });
 
@@ -82,7 +100,9 @@ describe('DATEV export of the seeded season (pglite)', () => {
     const lines = text.split('\r\n');
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(rows.length + 2);
-    expect(lines[0]).toMatch(new RegExp(`^"EXTF";700;21;"Buchungsstapel";13;\\d{17};;"RE";"";"";1001;1;${YEAR}0101;4;${YEAR}0101;${YEAR}1231;"Saison";`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^"EXTF";700;21;"Buchungsstapel";13;\\d{17};;"RE";"";"";1001;1;${YEAR}0101;4;${YEAR}0101;${YEAR}1231;"Saison";`),
+    );
     expect(lines[0].split(';')).toHaveLength(31);
     expect(lines[1]).toBe(COLUMNS.join(';'));
     const perAccount = new Map<string, number>();
@@ -116,9 +136,12 @@ describe('DATEV export of the seeded season (pglite)', () => {
     expect(docs.reduce((s, r) => s + Number(r.net_cents), 0)).toBe(total('net_cents'));
     expect(docs.reduce((s, r) => s + Number(r.vat_cents), 0)).toBe(total('vat_cents'));
     // Money: Kasse and Geldtransit hold what the ledger took this year; the debtor is settled.
-    const { rows: [ledger] } = await stack.db.query<{ cash: string; card: string }>(
+    const {
+      rows: [ledger],
+    } = await stack.db.query<{ cash: string; card: string }>(
       `select coalesce(sum(amount_cents) filter (where method = 'cash'), 0) as cash, coalesce(sum(amount_cents) filter (where method = 'card_terminal'), 0) as card
-         from public.payments where kind = 'payment' and extract(year from recorded_at at time zone 'Europe/Berlin') = ${YEAR}`);
+         from public.payments where kind = 'payment' and extract(year from recorded_at at time zone 'Europe/Berlin') = ${YEAR}`,
+    );
     expect(perAccount.get('1000')).toBe(Number(ledger.cash));
     expect(perAccount.get('1360')).toBe(Number(ledger.card));
     expect(perAccount.get('10000')).toBe(0);

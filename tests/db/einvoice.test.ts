@@ -28,7 +28,10 @@ describe('e-invoices of issued documents (pglite)', () => {
 
   beforeAll(async () => {
     stack = await startTestStack({ engine: 'pglite', workdir: 'supabase' });
-    staff = createClient(stack.url, stack.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
+    staff = createClient(stack.url, stack.keys.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    });
     const { error } = await signInWithPassword(staff, { email: 'hafen@hafen.test', password: 'Hafen1234' });
     if (error) throw new Error(error.message);
     await compiledSchematron();
@@ -40,14 +43,32 @@ describe('e-invoices of issued documents (pglite)', () => {
   it('invoice, cancellation, new invoice and credit note of a company order: valid EN 16931 CII with the stored amounts', async () => {
     const arrival = day(70);
     const departure = day(73);
-    const free = await staff.rpc('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 11, p_boat_width: 3.5 });
+    const free = await staff.rpc('search_available_places', {
+      p_kind: 'overnight',
+      p_arrival: arrival,
+      p_departure: departure,
+      p_boat_length: 11,
+      p_boat_width: 3.5,
+    });
     expect(free.error).toBeNull();
     let orderId = '';
     for (const place of (free.data as { place_id: string }[]).slice(0, 10)) {
       const res = await staff.rpc('staff_create_booking', {
-        p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
         p_boat: { name: 'Firmenboot', length: 11, width: 3.5 },
-        p_person: { first_name: 'Frieda', last_name: 'Firma', company: 'Rhein & Ruhr Yachtcharter GmbH', email: 'buchhaltung@rr-charter.example', street: 'Hafenstraße 7', postal_code: '47119', city: 'Duisburg', country: 'Deutschland' },
+        p_person: {
+          first_name: 'Frieda',
+          last_name: 'Firma',
+          company: 'Rhein & Ruhr Yachtcharter GmbH',
+          email: 'buchhaltung@rr-charter.example',
+          street: 'Hafenstraße 7',
+          postal_code: '47119',
+          city: 'Duisburg',
+          country: 'Deutschland',
+        },
       });
       if (!res.error) {
         orderId = (res.data as { id: string }).id;
@@ -58,14 +79,18 @@ describe('e-invoices of issued documents (pglite)', () => {
     expect((await staff.rpc('record_desk_payment', { p_order_id: orderId, p_method: 'cash' })).error).toBeNull();
     const { data: extras } = await staff.from('extras').select('id, code').in('code', ['ice_2kg', 'cooler_deposit']);
     for (const e of extras as { id: string; code: string }[]) {
-      expect((await staff.rpc('add_order_extra', { p_order_id: orderId, p_extra_id: e.id, p_quantity: e.code === 'ice_2kg' ? 3 : 1 })).error).toBeNull();
+      expect(
+        (await staff.rpc('add_order_extra', { p_order_id: orderId, p_extra_id: e.id, p_quantity: e.code === 'ice_2kg' ? 3 : 1 })).error,
+      ).toBeNull();
     }
     expect((await staff.rpc('record_desk_payment', { p_order_id: orderId, p_method: 'cash' })).error).toBeNull();
     expect((await staff.rpc('record_desk_refund', { p_order_id: orderId, p_method: 'cash', p_amount_cents: 1000 })).error).toBeNull();
 
     const { data, error } = await staff.from('invoices').select('*').eq('order_id', orderId).order('number');
     expect(error).toBeNull();
-    const docs = data as unknown as (PdfInvoiceDocument & { vat_breakdown: { vat_rate: number; net_cents: number; vat_cents: number }[] })[];
+    const docs = data as unknown as (PdfInvoiceDocument & {
+      vat_breakdown: { vat_rate: number; net_cents: number; vat_cents: number }[];
+    })[];
     // Each extra reissues the invoice (a cancellation and a new invoice), the refund is a credit note.
     expect(docs.map((d) => d.kind)).toEqual(['invoice', 'cancellation', 'invoice', 'cancellation', 'invoice', 'credit_note']);
     const types: string[] = [];
@@ -82,8 +107,13 @@ describe('e-invoices of issued documents (pglite)', () => {
       expect(cents(one(x, 'ram:TaxBasisTotalAmount'))).toBe(sign * doc.net_cents);
       expect(cents(one(x, 'ram:TaxTotalAmount'))).toBe(sign * doc.vat_cents);
       const taxes = all(x, 'ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax');
-      expect(taxes.map((t) => [Number(one(t, 'ram:RateApplicablePercent')?.text ?? 0), cents(one(t, 'ram:BasisAmount')), cents(one(t, 'ram:CalculatedAmount'))]))
-        .toEqual(doc.vat_breakdown.map((b) => [Number(b.vat_rate), sign * b.net_cents || 0, sign * b.vat_cents || 0]));
+      expect(
+        taxes.map((t) => [
+          Number(one(t, 'ram:RateApplicablePercent')?.text ?? 0),
+          cents(one(t, 'ram:BasisAmount')),
+          cents(one(t, 'ram:CalculatedAmount')),
+        ]),
+      ).toEqual(doc.vat_breakdown.map((b) => [Number(b.vat_rate), sign * b.net_cents || 0, sign * b.vat_cents || 0]));
       // The seller as stamped from the settings, the buyer from the person form.
       expect(all(x, 'ram:SellerTradeParty/ram:SpecifiedTaxRegistration/ram:ID').map((n) => n.attrs.schemeID)).toEqual(['VA', 'FC']);
       expect(one(x, 'ram:PayeePartyCreditorFinancialAccount/ram:IBANID')?.text).toBe('DE02120300000000202051');

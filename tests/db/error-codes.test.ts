@@ -106,13 +106,19 @@ describe('error codes of the database functions', () => {
       where n.nspname in ('public', 'private')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
       order by 1`);
-    return { count: rows.length, bad: rows.flatMap((r) => serverErrorsIn(r.src).map((f) => `${r.fn}: ${f.what} -> ${f.code} (HTTP ${f.status})`)) };
+    return {
+      count: rows.length,
+      bad: rows.flatMap((r) => serverErrorsIn(r.src).map((f) => `${r.fn}: ${f.what} -> ${f.code} (HTTP ${f.status})`)),
+    };
   };
 
   it('no function in public or private raises a code PostgREST answers with 5xx (not found is PT404)', async () => {
     const { count, bad } = await functionsWith5xx();
     expect(count).toBeGreaterThan(50);
-    expect(bad, `raise PT404 for "not found", 22023 for bad input, 23P01/23505 for conflicts, P0001 for other refusals:\n${bad.join('\n')}`).toEqual([]);
+    expect(
+      bad,
+      `raise PT404 for "not found", 22023 for bad input, 23P01/23505 for conflicts, P0001 for other refusals:\n${bad.join('\n')}`,
+    ).toEqual([]);
   });
 
   it('would catch a function written later that raises P0002 (and the other forms)', async () => {
@@ -131,8 +137,12 @@ describe('error codes of the database functions', () => {
   });
 
   it('reads every form of raising', () => {
-    expect(serverErrorsIn(`raise exception 'x' using errcode = 'PT404'; raise exception 'y' using errcode = '22023', hint = 'h';`)).toEqual([]);
-    expect(serverErrorsIn(`raise 'x'; raise exception 'x' using errcode = 'P0001'; raise notice 'n'; raise; -- errcode = 'P0002'`)).toEqual([]);
+    expect(serverErrorsIn(`raise exception 'x' using errcode = 'PT404'; raise exception 'y' using errcode = '22023', hint = 'h';`)).toEqual(
+      [],
+    );
+    expect(serverErrorsIn(`raise 'x'; raise exception 'x' using errcode = 'P0001'; raise notice 'n'; raise; -- errcode = 'P0002'`)).toEqual(
+      [],
+    );
     expect(serverErrorsIn(`raise exception using message = 'x', errcode = 'unique_violation';`)).toEqual([]);
     expect(serverErrorsIn(`raise exception 'x' using errcode = 'no_data_found';`).map((f) => f.code)).toEqual(['P0002']);
     expect(serverErrorsIn(`raise no_data_found using message = 'x';`).map((f) => f.code)).toEqual(['P0002']);
@@ -141,7 +151,9 @@ describe('error codes of the database functions', () => {
     expect(serverErrorsIn(`raise exception 'x' using errcode := '55000';`).map((f) => f.code)).toEqual(['55000']);
     expect(serverErrorsIn(`raise exception 'x' using errcode = '40001';`).map((f) => f.code)).toEqual(['40001']);
     expect(serverErrorsIn(`raise exception 'x' using errcode = 'PT999';`).map((f) => f.code)).toEqual(['PT999']);
-    expect(serverErrorsIn(`raise exception 'x' using errcode = v_code;`).map((f) => f.status)).toEqual(['not a literal: cannot be checked']);
+    expect(serverErrorsIn(`raise exception 'x' using errcode = v_code;`).map((f) => f.status)).toEqual([
+      'not a literal: cannot be checked',
+    ]);
     expect(serverErrorsIn(`raise made_up_condition;`).map((f) => f.code)).toEqual(['made_up_condition']);
     expect(serverErrorsIn(`select x into strict v from t;`).map((f) => f.code)).toEqual(['P0002/P0003']);
   });

@@ -149,7 +149,10 @@ export function harbourSql({ berths, pastDays, futureDays, slot }: HarbourShape)
 }
 
 /** Runs a statement as the seeded admin (role + claims as PostgREST sets them). */
-export async function asAdmin<T>(db: { transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R> }, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+export async function asAdmin<T>(
+  db: { transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R> },
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.query(`select set_config('request.jwt.claims', $1, true)`, [
       JSON.stringify({ sub: 'a0000000-0000-4000-8000-000000000001', role: 'authenticated', aal: 'aal2' }),

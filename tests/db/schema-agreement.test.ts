@@ -43,7 +43,18 @@ describe.skipIf(postgres.skip && skipBecause('schema agreement on postgres', pos
   });
 
   it('reads every kind of object it promises to compare', () => {
-    for (const kind of ['relations', 'columns', 'constraints', 'indexes', 'policies', 'functions', 'triggers', 'publications', 'types', 'views']) {
+    for (const kind of [
+      'relations',
+      'columns',
+      'constraints',
+      'indexes',
+      'policies',
+      'functions',
+      'triggers',
+      'publications',
+      'types',
+      'views',
+    ]) {
       expect(migrated[kind]?.length, kind).toBeGreaterThan(0);
     }
     expect(migrated.policies.some((l) => l.startsWith('storage.objects '))).toBe(true);
@@ -53,7 +64,11 @@ describe.skipIf(postgres.skip && skipBecause('schema agreement on postgres', pos
 
   // A one-sided edit of each kind (rolled back) must show up as a difference of that kind.
   const edits: [string, string, string][] = [
-    ['a function body', `create or replace function private.is_anonymous() returns boolean language sql stable set search_path = '' as $$ select false $$`, 'functions'],
+    [
+      'a function body',
+      `create or replace function private.is_anonymous() returns boolean language sql stable set search_path = '' as $$ select false $$`,
+      'functions',
+    ],
     ['a function setting', `alter function private.setting(text) security invoker`, 'functions'],
     ['a function grant', `grant execute on function private.setting(text) to anon`, 'functions'],
     ['a policy expression', `alter policy "news: admin deletes" on public.news using (true)`, 'policies'],
@@ -82,7 +97,10 @@ describe.skipIf(postgres.skip && skipBecause('schema agreement on postgres', pos
         }),
       ).rejects.toBe(rolledBack);
       expect(differences.length, what).toBeGreaterThan(0);
-      expect(differences.some((d) => d.startsWith(`${kind} `)), differences.join('\n')).toBe(true);
+      expect(
+        differences.some((d) => d.startsWith(`${kind} `)),
+        differences.join('\n'),
+      ).toBe(true);
     });
   }
 });

@@ -27,7 +27,9 @@ for (const who of routePersonas) {
     test(`${who}, ${locale}: no serious or critical axe violation on any route`, async ({ browser }) => {
       test.setTimeout(150_000);
       const ids = await seededIds();
-      const context = await browser.newContext(who === 'visitor' ? {} : { storageState: await (await import('../helpers/personas.ts')).personaStorageState(who) });
+      const context = await browser.newContext(
+        who === 'visitor' ? {} : { storageState: await (await import('../helpers/personas.ts')).personaStorageState(who) },
+      );
       const page = await context.newPage();
       const found: string[] = [];
       for (const path of paths) {

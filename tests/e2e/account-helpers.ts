@@ -14,10 +14,18 @@ export async function apiCustomer(email: string, password: string, data: { local
   const t0 = since();
   const otp = await fetch(`${apiUrl}/auth/v1/otp`, { method: 'POST', headers, body: JSON.stringify({ email, create_user: true, data }) });
   expect(otp.status).toBe(200);
-  const verify = await fetch(`${apiUrl}/auth/v1/verify`, { method: 'POST', headers, body: JSON.stringify({ type: 'email', email, token: await readCode(email, t0) }) });
+  const verify = await fetch(`${apiUrl}/auth/v1/verify`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'email', email, token: await readCode(email, t0) }),
+  });
   expect(verify.status).toBe(200);
   const { access_token } = (await verify.json()) as { access_token: string };
-  const put = await fetch(`${apiUrl}/auth/v1/user`, { method: 'PUT', headers: { ...headers, authorization: `Bearer ${access_token}` }, body: JSON.stringify({ password }) });
+  const put = await fetch(`${apiUrl}/auth/v1/user`, {
+    method: 'PUT',
+    headers: { ...headers, authorization: `Bearer ${access_token}` },
+    body: JSON.stringify({ password }),
+  });
   expect(put.status).toBe(200);
 }
 
@@ -29,7 +37,11 @@ export async function sessionInto(page: Page, email: string, password: string) {
 }
 
 export async function passwordGrant(email: string, password: string): Promise<number> {
-  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, { method: 'POST', headers, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, password }),
+  });
   return res.status;
 }
 
@@ -41,4 +53,7 @@ export async function latestMail(to: string, after: string): Promise<{ subject: 
 }
 
 /** A 1x1 PNG. */
-export const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+export const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);

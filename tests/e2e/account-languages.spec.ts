@@ -27,20 +27,35 @@ async function rpc<T>(name: string, body: Record<string, unknown>, token: string
 
 /** The customer books a small boat through the API on the first berth still free (another suite may take one meanwhile). */
 async function bookAsCustomer(token: string, boat: string, arrival: string, departure: string): Promise<{ id: string; status: string }> {
-  const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 6, p_boat_width: 2.4 }, token);
+  const free = await rpc<{ place_id: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 6, p_boat_width: 2.4 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const booked = await rpc<{ id: string; status: string }>('create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: boat, length: 6, width: 2.4 }, p_person: { first_name: 'Eve', last_name: `Early ${run}` },
-    }, token);
+    const booked = await rpc<{ id: string; status: string }>(
+      'create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: boat, length: 6, width: 2.4 },
+        p_person: { first_name: 'Eve', last_name: `Early ${run}` },
+      },
+      token,
+    );
     if (booked.status === 200) return booked.data;
     expect(booked.status, JSON.stringify(booked.data)).toBe(409);
   }
   throw new Error('no free berth');
 }
 
-test('check-in (en): a verified customer checks in the stay arriving today from the account; a future stay refuses', async ({ page, consoleErrors }) => {
+test('check-in (en): a verified customer checks in the stay arriving today from the account; a future stay refuses', async ({
+  page,
+  consoleErrors,
+}) => {
   const email = uniqueEmail('checkin-en');
   await apiCustomer(email, 'Harbour123', { locale: 'en', first_name: 'Eve', last_name: `Early ${run}` });
   const { access_token } = (await personaSession({ email, password: 'Harbour123' })) as unknown as { access_token: string };
@@ -60,10 +75,15 @@ test('check-in (en): a verified customer checks in the stay arriving today from 
   const rows = page.getByTestId('booking');
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: `Later ${run}` }).getByRole('link', { name: 'To check-in' })).toHaveCount(0);
-  await rows.filter({ hasText: `Today ${run}` }).getByRole('link', { name: 'To check-in' }).click();
+  await rows
+    .filter({ hasText: `Today ${run}` })
+    .getByRole('link', { name: 'To check-in' })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/en/account/bookings/${today.id}/check-in$`));
   await page.getByRole('button', { name: 'Check in now' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Welcome' })).toHaveText(/^Welcome to the harbour! Checked in on .+, berth .+\.$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Welcome' })).toHaveText(
+    /^Welcome to the harbour! Checked in on .+, berth .+\.$/,
+  );
   await expect(page.getByRole('heading', { name: 'Door code and wifi' })).toBeVisible();
   await expect(page.getByTestId('door-code')).not.toBeEmpty();
 
@@ -84,12 +104,37 @@ async function requestCode(page: Page, button: Locator) {
 }
 
 const words = {
-  de: { email: 'E-Mail', first: 'Vorname', last: 'Nachname', next: 'Weiter', code: '6-stelliger Code', confirm: 'Bestätigen', password: 'Neues Passwort', repeat: 'Passwort wiederholen', save: 'Passwort speichern', account: 'Mein Konto' },
-  en: { email: 'E-mail', first: 'First name', last: 'Last name', next: 'Continue', code: '6-digit code', confirm: 'Confirm', password: 'New password', repeat: 'Repeat password', save: 'Save password', account: 'My account' },
+  de: {
+    email: 'E-Mail',
+    first: 'Vorname',
+    last: 'Nachname',
+    next: 'Weiter',
+    code: '6-stelliger Code',
+    confirm: 'Bestätigen',
+    password: 'Neues Passwort',
+    repeat: 'Passwort wiederholen',
+    save: 'Passwort speichern',
+    account: 'Mein Konto',
+  },
+  en: {
+    email: 'E-mail',
+    first: 'First name',
+    last: 'Last name',
+    next: 'Continue',
+    code: '6-digit code',
+    confirm: 'Confirm',
+    password: 'New password',
+    repeat: 'Repeat password',
+    save: 'Save password',
+    account: 'My account',
+  },
 };
 
 for (const locale of ['de', 'en'] as const) {
-  test(`register (${locale}) with an address that already has an account: the same step as a new address, nothing revealed; the code sets a new password`, async ({ page, consoleErrors }) => {
+  test(`register (${locale}) with an address that already has an account: the same step as a new address, nothing revealed; the code sets a new password`, async ({
+    page,
+    consoleErrors,
+  }) => {
     const w = words[locale];
     const known = uniqueEmail(`known-${locale}`);
     await apiCustomer(known, 'Before123', { locale, first_name: 'Karl', last_name: 'Konto' });

@@ -11,7 +11,9 @@ import { apiCustomer, latestMail, sessionInto, since } from './account-helpers';
 test.setTimeout(90_000);
 
 async function berthId(name: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/rest/v1/places?select=id&name=eq.${name}`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}` } });
+  const res = await fetch(`${apiUrl}/rest/v1/places?select=id&name=eq.${name}`, {
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}` },
+  });
   const rows = (await res.json()) as { id: string }[];
   expect(rows).toHaveLength(1);
   return rows[0]!.id;
@@ -37,12 +39,20 @@ test.describe('seeded holder (en)', () => {
 test('a holder assigned by the admin (de) sees berth, contract period and boat data', async ({ page }) => {
   const email = uniqueEmail('halter');
   await apiCustomer(email, 'Halter123', { locale: 'de', first_name: 'Hanna', last_name: 'Halter' });
-  const session = (await (await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
-    method: 'POST', headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Halter123' }),
-  })).json()) as { user: { id: string } };
+  const session = (await (
+    await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'Halter123' }),
+    })
+  ).json()) as { user: { id: string } };
   // A season years ahead on some berth (no bookings there yet; other tests' holders may sit on some berths).
   const admin = await personaToken('admin@hafen.test', 'Admin1234');
-  const places = (await (await fetch(`${apiUrl}/rest/v1/places?select=id,name&order=name`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${admin}` } })).json()) as { id: string; name: string }[];
+  const places = (await (
+    await fetch(`${apiUrl}/rest/v1/places?select=id,name&order=name`, {
+      headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${admin}` },
+    })
+  ).json()) as { id: string; name: string }[];
   const year = new Date().getFullYear() + 6 + Math.floor(Math.random() * 30);
   let berth: { id: string; name: string } | undefined;
   for (let attempt = 0; attempt < 8 && !berth; attempt++) {
@@ -50,14 +60,22 @@ test('a holder assigned by the admin (de) sees berth, contract period and boat d
     const res = await fetch(`${apiUrl}/rest/v1/rpc/assign_long_term_holder`, {
       method: 'POST',
       headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ p_place_id: candidate.id, p_starts_on: `${year}-04-01`, p_ends_on: `${year}-10-31`, p_holder: { user_id: session.user.id, boat_name: 'Rheingold', boat_tag: 'D-2026', boat_length: 9.5, boat_width: 3.1 } }),
+      body: JSON.stringify({
+        p_place_id: candidate.id,
+        p_starts_on: `${year}-04-01`,
+        p_ends_on: `${year}-10-31`,
+        p_holder: { user_id: session.user.id, boat_name: 'Rheingold', boat_tag: 'D-2026', boat_length: 9.5, boat_width: 3.1 },
+      }),
     });
     if (res.status === 200) berth = candidate;
   }
   expect(berth, 'a berth free for that season').toBeTruthy();
   await sessionInto(page, email, 'Halter123');
   await page.goto('/de/account');
-  await page.getByRole('region', { name: 'Langzeitliegeplatz' }).getByRole('link', { name: new RegExp(`^Liegeplatz ${berth!.name}, ab `) }).click();
+  await page
+    .getByRole('region', { name: 'Langzeitliegeplatz' })
+    .getByRole('link', { name: new RegExp(`^Liegeplatz ${berth!.name}, ab `) })
+    .click();
   const holding = page.getByTestId('holding');
   await expect(holding).toHaveCount(1);
   await expect(holding).toContainText(`Liegeplatz ${berth!.name}`);

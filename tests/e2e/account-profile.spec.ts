@@ -100,7 +100,11 @@ test('my data (de): download as JSON; delete the account only after the confirma
   await page.getByRole('button', { name: 'Meine Daten herunterladen' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^hafen-duesseldorf-meine-daten-\d{4}-\d{2}-\d{2}\.json$/);
-  const data = JSON.parse(await readFile((await file.path())!, 'utf8')) as { user: { email: string }; profile: { last_name: string }; orders: unknown[] };
+  const data = JSON.parse(await readFile((await file.path())!, 'utf8')) as {
+    user: { email: string };
+    profile: { last_name: string };
+    orders: unknown[];
+  };
   expect(data.user.email).toBe(email);
   expect(data.profile.last_name).toBe('Gelöscht');
   expect(data.orders).toEqual([]);

@@ -6,14 +6,17 @@ import { test, expect } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { authStorageKey, personaSession } from '../helpers/personas';
 import { apiUrl, readCode, uniqueEmail } from './booking-helpers';
-const berlinDate = (iso: string | number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+const berlinDate = (iso: string | number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 /** Today + offset days in Berlin (no per-run shift: the seed's stays are relative to today). */
 const berlinDay = (offset: number) => berlinDate(Date.now() + offset * 86_400_000);
 
 test.describe('seeded customer (de)', () => {
   test.use({ persona: 'customer' });
 
-  test('account shows the next booking; my bookings current and upcoming first by arrival; check-in today, a future booking refuses', async ({ page }) => {
+  test('account shows the next booking; my bookings current and upcoming first by arrival; check-in today, a future booking refuses', async ({
+    page,
+  }) => {
     await page.goto('/de/account');
     const next = page.getByRole('region', { name: 'Nächste Buchung' });
     await expect(next.getByTestId('booking')).toHaveCount(1);
@@ -37,7 +40,11 @@ test.describe('seeded customer (de)', () => {
     // The seeded B05 stay 21 days ahead: its page, and its check-in refuses until the arrival day.
     const future = starts.find((s) => berlinDate(s) === berlinDay(21));
     expect(future).toBeTruthy();
-    await page.locator(`[data-testid="booking"][data-starts-at="${future}"]`).filter({ hasText: 'Liegeplatz B05' }).getByRole('link', { name: 'Details' }).click();
+    await page
+      .locator(`[data-testid="booking"][data-starts-at="${future}"]`)
+      .filter({ hasText: 'Liegeplatz B05' })
+      .getByRole('link', { name: 'Details' })
+      .click();
     await expect(page).toHaveURL(/\/de\/account\/bookings\/[0-9a-f-]{36}$/);
     await expect(page.getByText('B05').first()).toBeVisible();
     await page.goto(`${page.url()}/check-in`);
@@ -99,10 +106,30 @@ test.describe('profile', () => {
     const email = uniqueEmail('profile');
     const headers = { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' };
     const t0 = new Date(Date.now() - 1000).toISOString();
-    expect((await fetch(`${apiUrl}/auth/v1/otp`, { method: 'POST', headers, body: JSON.stringify({ email, create_user: true, data: { locale: 'de', first_name: 'Pia', last_name: 'Probe' } }) })).status).toBe(200);
-    const verify = await fetch(`${apiUrl}/auth/v1/verify`, { method: 'POST', headers, body: JSON.stringify({ type: 'email', email, token: await readCode(email, t0) }) });
+    expect(
+      (
+        await fetch(`${apiUrl}/auth/v1/otp`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ email, create_user: true, data: { locale: 'de', first_name: 'Pia', last_name: 'Probe' } }),
+        })
+      ).status,
+    ).toBe(200);
+    const verify = await fetch(`${apiUrl}/auth/v1/verify`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'email', email, token: await readCode(email, t0) }),
+    });
     const { access_token } = (await verify.json()) as { access_token: string };
-    expect((await fetch(`${apiUrl}/auth/v1/user`, { method: 'PUT', headers: { ...headers, authorization: `Bearer ${access_token}` }, body: JSON.stringify({ password: 'Profil123' }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${apiUrl}/auth/v1/user`, {
+          method: 'PUT',
+          headers: { ...headers, authorization: `Bearer ${access_token}` },
+          body: JSON.stringify({ password: 'Profil123' }),
+        })
+      ).status,
+    ).toBe(200);
     const session = await personaSession({ email, password: 'Profil123' });
     await page.goto('/manifest.webmanifest');
     await page.evaluate(([key, value]) => localStorage.setItem(key, value), [authStorageKey, JSON.stringify(session)] as const);

@@ -1,20 +1,39 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { personas } from '../helpers/personas.ts';
-import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, personaToken, proceedAsGuest, quote, uniqueEmail, words } from './booking-helpers.ts';
+import {
+  berlinDay,
+  chooseFirstBerth,
+  confirmBooking,
+  euro,
+  fillBerthData,
+  personaToken,
+  proceedAsGuest,
+  quote,
+  uniqueEmail,
+  words,
+} from './booking-helpers.ts';
 import { clientAs } from './admin-content-helpers.ts';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 120_000 });
 
 test.describe('sale codes', () => {
-  test('an admin creates a code through the confirmation dialog; a guest then books with it at the price quote_booking gives, to the cent', async ({ page, browser }) => {
+  test('an admin creates a code through the confirmation dialog; a guest then books with it at the price quote_booking gives, to the cent', async ({
+    page,
+    browser,
+  }) => {
     const code = `HAFEN${Date.now().toString(36).toUpperCase()}`;
     const admin = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const adminPage = await admin.newPage();
     const { loginAs } = await import('../helpers/personas.ts');
     await loginAs(adminPage, 'admin');
     await adminPage.goto('/de/account/admin/sale-codes');
-    await expect(adminPage.getByRole('table', { name: 'Codes' }).getByRole('columnheader')).toHaveText(['Code', 'Art', 'Nebenkosten pro Nacht', 'Aktionen']);
+    await expect(adminPage.getByRole('table', { name: 'Codes' }).getByRole('columnheader')).toHaveText([
+      'Code',
+      'Art',
+      'Nebenkosten pro Nacht',
+      'Aktionen',
+    ]);
     await adminPage.getByRole('link', { name: 'Code erstellen' }).click();
     await expect(adminPage.getByRole('heading', { level: 1 })).toHaveText('Code erstellen');
 
@@ -52,7 +71,10 @@ test.describe('sale codes', () => {
     await page.getByRole('button', { name: w.skip }).click();
     const token = await personaToken(personas.admin.email, personas.admin.password);
     const full = await quote({ p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 7.3 }, token);
-    const reduced = await quote({ p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 7.3, p_sale_code: code }, token);
+    const reduced = await quote(
+      { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 7.3, p_sale_code: code },
+      token,
+    );
     expect(reduced.sale_code).toBe(code);
     // 3 nights at the code's 2,50 € a night instead of the list's additional costs, both with VAT
     // (a code's value is a gross price per night: ADR 0011).
@@ -74,7 +96,10 @@ test.describe('sale codes', () => {
   test.describe('as admin', () => {
     test.use({ persona: 'admin' });
 
-    test('an admin edits a code\'s value and deletes it after a confirmation; sale-codes/edit without an id is the create form', async ({ page, consoleErrors }) => {
+    test("an admin edits a code's value and deletes it after a confirmation; sale-codes/edit without an id is the create form", async ({
+      page,
+      consoleErrors,
+    }) => {
       const db = await clientAs('admin');
       const code = `EDIT${Date.now().toString(36).toUpperCase()}`;
       const { data: created } = await db.from('sale_codes').insert({ code, value: 500 }).select('id').single();

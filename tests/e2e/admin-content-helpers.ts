@@ -26,7 +26,12 @@ export async function createAccount(prefix: string, first: string, last: string)
   const email = `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`;
   const password = 'Probe1234';
   const admin = createClient(apiUrl, DEMO_SERVICE_ROLE_KEY, OPTIONS);
-  const { data, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true, user_metadata: { first_name: first, last_name: last } });
+  const { data, error } = await admin.auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+    user_metadata: { first_name: first, last_name: last },
+  });
   if (error || !data.user) throw new Error(`createUser: ${error?.message}`);
   return { id: data.user.id, email, password };
 }
@@ -41,7 +46,13 @@ export function pngFile(name = 'titelbild.png') {
 export function berlinLocal(hours: number): string {
   const at = new Date(Date.now() + hours * 3_600_000);
   const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    timeZone: 'Europe/Berlin',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
   }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;

@@ -32,7 +32,11 @@ export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36
 /** A fresh berth made through the API as the admin (no orders, no holder). */
 export async function createBerth(name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const token = await adminToken();
-  const res = await rest(token, 'places', { method: 'POST', body: { name, pier: 'Z', width: 4, length: 12, ...extra }, prefer: 'return=representation' });
+  const res = await rest(token, 'places', {
+    method: 'POST',
+    body: { name, pier: 'Z', width: 4, length: 12, ...extra },
+    prefer: 'return=representation',
+  });
   if (res.status !== 201) throw new Error(`berth not created: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { id: string }[])[0].id;
 }

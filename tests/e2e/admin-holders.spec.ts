@@ -8,7 +8,10 @@ import { fillDate } from '../helpers/dates';
 test.describe('long-term holders', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin takes over an application (listed in waiting-list order), assigns the holder, and removes it after the confirmation', async ({ page, consoleErrors }) => {
+  test('an admin takes over an application (listed in waiting-list order), assigns the holder, and removes it after the confirmation', async ({
+    page,
+    consoleErrors,
+  }) => {
     // Many steps on a shared 2-core machine.
     test.setTimeout(60_000);
     const berth = uniqueName('L');
@@ -17,7 +20,13 @@ test.describe('long-term holders', () => {
       fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
         method: 'POST',
         headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json', ...formClient() },
-        body: JSON.stringify({ p_email: email, p_first_name: first, p_last_name: 'Seemann', p_boat: { name: `Boot ${first}`, length: 10, width: 3.5 }, p_place_id: placeId }),
+        body: JSON.stringify({
+          p_email: email,
+          p_first_name: first,
+          p_last_name: 'Seemann',
+          p_boat: { name: `Boot ${first}`, length: 10, width: 3.5 },
+          p_place_id: placeId,
+        }),
       });
     expect((await apply(`${berth.toLowerCase()}-1@hafen.test`, 'Erste')).status).toBe(200);
     expect((await apply(`${berth.toLowerCase()}-2@hafen.test`, 'Zweite')).status).toBe(200);
@@ -43,7 +52,9 @@ test.describe('long-term holders', () => {
     // Bad input gives a clear message.
     const form = dialog.getByRole('form', { name: 'Langzeitlieger zuweisen' });
     await form.getByRole('button', { name: 'Speichern' }).click();
-    await expect(form.getByRole('alert')).toHaveText('Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.');
+    await expect(form.getByRole('alert')).toHaveText(
+      'Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.',
+    );
 
     await applications.nth(0).getByRole('button', { name: 'Bewerbung von Erste Seemann übernehmen' }).click();
     await expect(form.getByLabel('Bootsname')).toHaveValue('Boot Erste');

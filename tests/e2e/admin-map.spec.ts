@@ -5,7 +5,10 @@ import { adminToken, rest, uniqueName } from './admin-helpers.ts';
 test.describe('harbour map: admins', () => {
   test.use({ persona: 'admin' });
 
-  test('the plan shows berths by state with a text label and the columns; an admin places a new column by clicking the plan', async ({ page, consoleErrors }) => {
+  test('the plan shows berths by state with a text label and the columns; an admin places a new column by clicking the plan', async ({
+    page,
+    consoleErrors,
+  }) => {
     // Many steps on a shared 2-core machine.
     test.setTimeout(60_000);
     await page.goto('/account/admin/map');
@@ -109,7 +112,9 @@ test.describe('harbour map: staff', () => {
       const box = (e: Element) => e.getBoundingClientRect();
       const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
       const markers = [...svg.querySelectorAll('[data-column] circle')].map(box);
-      return [...svg.querySelectorAll('[data-berth] rect[data-tile]')].filter((r) => markers.some((m) => hit(box(r), m))).map((r) => r.parentElement!.getAttribute('data-berth'));
+      return [...svg.querySelectorAll('[data-berth] rect[data-tile]')]
+        .filter((r) => markers.some((m) => hit(box(r), m)))
+        .map((r) => r.parentElement!.getAttribute('data-berth'));
     });
     expect(covered).toEqual([]);
     expect(await plan.locator('[data-berth] rect[data-tile]').count()).toBeGreaterThan(50);
@@ -118,7 +123,10 @@ test.describe('harbour map: staff', () => {
   test('English: the plan and its legend', async ({ page }) => {
     await page.goto('/en/account/admin/map');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbour map');
-    await expect(page.getByRole('group', { name: 'Harbour map', exact: true }).locator('[data-berth="A01"]')).toHaveAttribute('aria-label', /^A01: (free|reserved|rented|Maintenance|Long-term holder)$/);
+    await expect(page.getByRole('group', { name: 'Harbour map', exact: true }).locator('[data-berth="A01"]')).toHaveAttribute(
+      'aria-label',
+      /^A01: (free|reserved|rented|Maintenance|Long-term holder)$/,
+    );
     await expect(page.getByRole('list', { name: 'Legend' })).toContainText('Electricity column');
   });
 });

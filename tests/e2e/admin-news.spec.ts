@@ -9,7 +9,10 @@ test.describe.configure({ timeout: 90_000 });
 test.describe('admin news', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin creates news with a title image through the confirmation dialog; it shows on /start; deleting it removes the image from storage', async ({ page, consoleErrors }) => {
+  test('an admin creates news with a title image through the confirmation dialog; it shows on /start; deleting it removes the image from storage', async ({
+    page,
+    consoleErrors,
+  }) => {
     const title = `Hafenfest ${Date.now().toString(36)}`;
     await page.goto('/de/account/admin/news');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('News');
@@ -108,7 +111,9 @@ test.describe('admin news', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the news pages in English; an image uploaded but never saved is removed on leaving; a wrong id is a clear message', async ({ page }) => {
+  test('the news pages in English; an image uploaded but never saved is removed on leaving; a wrong id is a clear message', async ({
+    page,
+  }) => {
     await page.goto('/en/account/admin/news');
     await expect(page.getByRole('table', { name: 'News' }).getByRole('columnheader')).toHaveText(['Title', 'Start', 'End', 'Actions']);
     await page.getByRole('link', { name: 'Create news' }).click();

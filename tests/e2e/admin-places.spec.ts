@@ -7,7 +7,10 @@ import { adminToken, createBerth, harbourToken, rest, tinyPng, uniqueName } from
 test.describe('admin: berths', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin creates a berth with an image through the confirmation dialog; it is listed and found by the booking search', async ({ page, consoleErrors }) => {
+  test('an admin creates a berth with an image through the confirmation dialog; it is listed and found by the booking search', async ({
+    page,
+    consoleErrors,
+  }) => {
     // Many steps on a shared 2-core machine.
     test.setTimeout(60_000);
     const name = uniqueName('N');
@@ -62,14 +65,22 @@ test.describe('admin: berths', () => {
     const res = await fetch(`${apiUrl}/rest/v1/rpc/search_available_places`, {
       method: 'POST',
       headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(41), p_boat_length: 9.4, p_boat_width: 3.3 }),
+      body: JSON.stringify({
+        p_kind: 'overnight',
+        p_arrival: berlinDay(40),
+        p_departure: berlinDay(41),
+        p_boat_length: 9.4,
+        p_boat_width: 3.3,
+      }),
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { place_id: string }[]).map((p) => p.place_id)).toContain(id);
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a berth with orders cannot be deleted: the dialog says why and archives it instead; the database refuses the delete too', async ({ page }) => {
+  test('a berth with orders cannot be deleted: the dialog says why and archives it instead; the database refuses the delete too', async ({
+    page,
+  }) => {
     // An own berth with one booking (made by staff), so the seeded harbour stays untouched.
     const token = await adminToken();
     const name = uniqueName('O');
@@ -77,8 +88,12 @@ test.describe('admin: berths', () => {
     const booked = await rest(token, 'rpc/staff_create_booking', {
       method: 'POST',
       body: {
-        p_place_id: placeId, p_kind: 'overnight', p_arrival: berlinDay(50), p_departure: berlinDay(52),
-        p_boat: { name: 'Archivboot', length: 9, width: 3 }, p_person: { email: 'archiv@hafen.test', first_name: 'Anna', last_name: 'Archiv' },
+        p_place_id: placeId,
+        p_kind: 'overnight',
+        p_arrival: berlinDay(50),
+        p_departure: berlinDay(52),
+        p_boat: { name: 'Archivboot', length: 9, width: 3 },
+        p_person: { email: 'archiv@hafen.test', first_name: 'Anna', last_name: 'Archiv' },
       },
     });
     expect(booked.status).toBe(200);
@@ -175,7 +190,10 @@ test.describe('admin: berths', () => {
     // A file that is not an image is refused with a message.
     await page.getByLabel('Bild').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await expect(page.getByRole('alert')).toHaveText('Bitte ein Bild im Format JPEG, PNG oder WebP wählen.');
-    const stored = await rest(await adminToken(), `additional_places?name=eq.${encodeURIComponent(name)}&select=type,position,image_path,id`);
+    const stored = await rest(
+      await adminToken(),
+      `additional_places?name=eq.${encodeURIComponent(name)}&select=type,position,image_path,id`,
+    );
     const row = (stored.body as { type: string; position: number[]; image_path: string; id: string }[])[0];
     expect(row).toMatchObject({ type: 'water', position: [120, 480.5], image_path: `additional-places/${row.id}/title.jpg` });
     expect(consoleErrors).toEqual([]);
@@ -200,10 +218,18 @@ test.describe('harbour staff and berths', () => {
     expect((await rest(token, 'places', { method: 'POST', body: { name: uniqueName('H') } })).status).toBe(403);
     const patched = await rest(token, 'places?name=eq.A01', { method: 'PATCH', body: { archived: true }, prefer: 'return=representation' });
     expect(patched.body).toEqual([]);
-    expect((await rest(token, 'additional_places', { method: 'POST', body: { type: 'water', name: 'X', position: [1, 1] } })).status).toBe(403);
-    const linked = await rest(token, 'rpc/set_place_additional_places', { method: 'POST', body: { p_place_id: '00000000-0000-4000-8000-000000000000', p_additional_place_ids: [] } });
+    expect((await rest(token, 'additional_places', { method: 'POST', body: { type: 'water', name: 'X', position: [1, 1] } })).status).toBe(
+      403,
+    );
+    const linked = await rest(token, 'rpc/set_place_additional_places', {
+      method: 'POST',
+      body: { p_place_id: '00000000-0000-4000-8000-000000000000', p_additional_place_ids: [] },
+    });
     expect(linked.status).toBe(403);
-    const assigned = await rest(token, 'rpc/assign_long_term_holder', { method: 'POST', body: { p_place_id: '00000000-0000-4000-8000-000000000000', p_starts_on: berlinDay(1), p_holder: { last_name: 'X' } } });
+    const assigned = await rest(token, 'rpc/assign_long_term_holder', {
+      method: 'POST',
+      body: { p_place_id: '00000000-0000-4000-8000-000000000000', p_starts_on: berlinDay(1), p_holder: { last_name: 'X' } },
+    });
     expect(assigned.status).toBe(403);
   });
 });

@@ -23,10 +23,35 @@ function seededSeason() {
   return { from: `${year}-04-01`, to: `${year}-10-31` };
 }
 
-interface RevenueRow { month: string; kind: string; orders: number; net_cents: number; vat_cents: number; gross_cents: number; paid_gross_cents: number }
-interface CountryRow { country: string | null; orders: number; guests: number; nights: number; gross_cents: number }
-interface CodeRow { code: string; orders: number; nights: number; discount_cents: number; net_cents: number }
-interface CheckInRow { month: string; arrivals: number; checked_in: number; check_in_percent: number }
+interface RevenueRow {
+  month: string;
+  kind: string;
+  orders: number;
+  net_cents: number;
+  vat_cents: number;
+  gross_cents: number;
+  paid_gross_cents: number;
+}
+interface CountryRow {
+  country: string | null;
+  orders: number;
+  guests: number;
+  nights: number;
+  gross_cents: number;
+}
+interface CodeRow {
+  code: string;
+  orders: number;
+  nights: number;
+  discount_cents: number;
+  net_cents: number;
+}
+interface CheckInRow {
+  month: string;
+  arrivals: number;
+  checked_in: number;
+  check_in_percent: number;
+}
 
 const kindDe: Record<string, string> = { overnight: 'Übernachtung', day: 'Tagesliegeplatz', fair: 'Messe' };
 const int = (n: number, locale: 'de' | 'en' = 'de') => new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE').format(Number(n));
@@ -53,25 +78,73 @@ test.describe('admin reports', () => {
     // Revenue: every row (kind, orders, net, VAT, gross, paid) and the totals.
     const revenueTable = page.getByRole('region', { name: 'Umsatz nach Monat und Art' }).getByRole('table');
     await expect(revenueTable.locator('tbody tr')).toHaveCount(revenue.body.length);
-    const shown = await revenueTable.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    const shown = await revenueTable
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
     expect(shown.map((r) => r.slice(1))).toEqual(
-      revenue.body.map((r) => [kindDe[r.kind], int(r.orders), euro(cents(r.net_cents), 'de'), euro(cents(r.vat_cents), 'de'), euro(cents(r.gross_cents), 'de'), euro(cents(r.paid_gross_cents), 'de')]),
+      revenue.body.map((r) => [
+        kindDe[r.kind],
+        int(r.orders),
+        euro(cents(r.net_cents), 'de'),
+        euro(cents(r.vat_cents), 'de'),
+        euro(cents(r.gross_cents), 'de'),
+        euro(cents(r.paid_gross_cents), 'de'),
+      ]),
     );
     const total = (pick: (r: RevenueRow) => number | string) => revenue.body.reduce((s, r) => s + cents(pick(r)), 0);
-    await expect(revenueTable.locator('tfoot td')).toHaveText(['Summe', '', int(total((r) => r.orders)), euro(total((r) => r.net_cents), 'de'), euro(total((r) => r.vat_cents), 'de'), euro(total((r) => r.gross_cents), 'de'), euro(total((r) => r.paid_gross_cents), 'de')]);
+    await expect(revenueTable.locator('tfoot td')).toHaveText([
+      'Summe',
+      '',
+      int(total((r) => r.orders)),
+      euro(
+        total((r) => r.net_cents),
+        'de',
+      ),
+      euro(
+        total((r) => r.vat_cents),
+        'de',
+      ),
+      euro(
+        total((r) => r.gross_cents),
+        'de',
+      ),
+      euro(
+        total((r) => r.paid_gross_cents),
+        'de',
+      ),
+    ]);
     // The chart says the same total, in its description (not colour alone).
-    await expect(page.getByRole('img', { name: /Bruttoumsatz je Monat/ })).toHaveAccessibleName(new RegExp(`Summe brutto ${euro(total((r) => r.gross_cents), 'de').replace(/[.]/g, '\\.')}`));
+    await expect(page.getByRole('img', { name: /Bruttoumsatz je Monat/ })).toHaveAccessibleName(
+      new RegExp(
+        `Summe brutto ${euro(
+          total((r) => r.gross_cents),
+          'de',
+        ).replace(/[.]/g, '\\.')}`,
+      ),
+    );
 
     // Guests by country, sale codes, check-in rate.
     const countryTable = page.getByRole('region', { name: 'Gäste nach Land' }).getByRole('table');
     await expect(countryTable.locator('tbody tr')).toHaveCount(countries.body.length);
     for (const [i, r] of countries.body.entries()) {
-      await expect(countryTable.locator('tbody tr').nth(i).locator('td')).toHaveText([r.country ?? 'Nicht angegeben', int(r.orders), int(r.guests), int(r.nights), euro(cents(r.gross_cents), 'de')]);
+      await expect(countryTable.locator('tbody tr').nth(i).locator('td')).toHaveText([
+        r.country ?? 'Nicht angegeben',
+        int(r.orders),
+        int(r.guests),
+        int(r.nights),
+        euro(cents(r.gross_cents), 'de'),
+      ]);
     }
     const codeTable = page.getByRole('region', { name: 'Nutzung der Aktionscodes' }).getByRole('table');
     await expect(codeTable.locator('tbody tr')).toHaveCount(codes.body.length);
     for (const [i, r] of codes.body.entries()) {
-      await expect(codeTable.locator('tbody tr').nth(i).locator('td')).toHaveText([r.code, int(r.orders), int(r.nights), euro(cents(r.discount_cents), 'de'), euro(cents(r.net_cents), 'de')]);
+      await expect(codeTable.locator('tbody tr').nth(i).locator('td')).toHaveText([
+        r.code,
+        int(r.orders),
+        int(r.nights),
+        euro(cents(r.discount_cents), 'de'),
+        euro(cents(r.net_cents), 'de'),
+      ]);
     }
     expect(codes.body.find((c) => c.code === 'RHEIN5')?.orders, 'the seed used RHEIN5').toBeGreaterThan(0);
     const checkInTable = page.getByRole('region', { name: 'Check-in-Quote' }).getByRole('table');
@@ -81,7 +154,9 @@ test.describe('admin reports', () => {
       await expect(checkInTable.locator('tbody tr').nth(i).locator('td').nth(2)).toHaveText(int(r.checked_in));
     }
     // Occupancy and average stay are there with their rows.
-    await expect(page.getByRole('region', { name: 'Belegung nach Monat und Größenklasse' }).getByRole('table').locator('tbody tr')).not.toHaveCount(0);
+    await expect(
+      page.getByRole('region', { name: 'Belegung nach Monat und Größenklasse' }).getByRole('table').locator('tbody tr'),
+    ).not.toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Durchschnittliche Aufenthaltsdauer' }).getByRole('table')).toContainText('Übernachtung');
     expect(consoleErrors).toEqual([]);
   });
@@ -117,7 +192,10 @@ test.describe('admin reports', () => {
     await page.goto(`/account/admin/reports?from=${from}&to=${to}`);
     const region = page.getByRole('region', { name: 'Umsatz nach Monat und Art' });
     await expect(region.getByRole('table').locator('tbody tr')).toHaveCount(revenue.body.length);
-    const [download] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'CSV exportieren: Umsatz nach Monat und Art' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      region.getByRole('button', { name: 'CSV exportieren: Umsatz nach Monat und Art' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`umsatz_${from}_${to}.csv`);
     const bytes = await readFile((await download.path())!);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -125,13 +203,30 @@ test.describe('admin reports', () => {
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe('Monat;Art;Buchungen;Netto;MwSt.;Brutto;Davon bezahlt');
     const money = (c: number | string) => (cents(c) / 100).toFixed(2).replace('.', ',');
-    expect(lines.slice(1, -1)).toEqual(revenue.body.map((r) => [r.month.slice(0, 7), kindDe[r.kind], r.orders, money(r.net_cents), money(r.vat_cents), money(r.gross_cents), money(r.paid_gross_cents)].join(';')));
+    expect(lines.slice(1, -1)).toEqual(
+      revenue.body.map((r) =>
+        [
+          r.month.slice(0, 7),
+          kindDe[r.kind],
+          r.orders,
+          money(r.net_cents),
+          money(r.vat_cents),
+          money(r.gross_cents),
+          money(r.paid_gross_cents),
+        ].join(';'),
+      ),
+    );
 
     const countryRegion = page.getByRole('region', { name: 'Gäste nach Land' });
-    const [second] = await Promise.all([page.waitForEvent('download'), countryRegion.getByRole('button', { name: /^CSV exportieren/ }).click()]);
+    const [second] = await Promise.all([
+      page.waitForEvent('download'),
+      countryRegion.getByRole('button', { name: /^CSV exportieren/ }).click(),
+    ]);
     const text = (await readFile((await second.path())!)).toString('utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
-    expect(text.slice(1).split('\r\n').slice(1, -1)).toEqual(countries.body.map((r) => [r.country ?? 'Nicht angegeben', r.orders, r.guests, r.nights, money(r.gross_cents)].join(';')));
+    expect(text.slice(1).split('\r\n').slice(1, -1)).toEqual(
+      countries.body.map((r) => [r.country ?? 'Nicht angegeben', r.orders, r.guests, r.nights, money(r.gross_cents)].join(';')),
+    );
   });
 });
 
@@ -145,7 +240,14 @@ test.describe('harbour staff (not admin)', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Not Found');
     const staff = await personaToken(personas.harbour.email, personas.harbour.password);
     const customer = await personaToken(personas.customer.email, personas.customer.password);
-    for (const name of ['report_occupancy', 'report_revenue', 'report_average_stay', 'report_guests_by_country', 'report_sale_codes', 'report_check_in_rate']) {
+    for (const name of [
+      'report_occupancy',
+      'report_revenue',
+      'report_average_stay',
+      'report_guests_by_country',
+      'report_sale_codes',
+      'report_check_in_rate',
+    ]) {
       for (const token of [staff, customer]) {
         const res = await report<{ code: string; message: string }>(name, '2026-01-01', '2026-12-31', token);
         expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(403);

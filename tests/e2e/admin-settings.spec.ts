@@ -9,7 +9,10 @@ test.describe.configure({ timeout: 90_000 });
 test.describe('admin settings', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin adds, edits and deletes a fair period, and changes the wifi name that staff then read through harbour_access()', async ({ page, consoleErrors }) => {
+  test('an admin adds, edits and deletes a fair period, and changes the wifi name that staff then read through harbour_access()', async ({
+    page,
+    consoleErrors,
+  }) => {
     const name = `Caravan Salon ${Date.now().toString(36)}`;
     await page.goto('/de/account/admin/settings');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Einstellungen');
@@ -35,8 +38,11 @@ test.describe('admin settings', () => {
     await expect(row).toContainText('6. Sep. 2031');
     // Everyone reads fair periods (the booking offers them).
     const db = await clientAs('admin');
-    expect((await db.from('fair_periods').select('name_en, starts_on, ends_on').eq('name', name).single()).data)
-      .toEqual({ name_en: 'Caravan Salon EN', starts_on: '2031-08-29', ends_on: '2031-09-06' });
+    expect((await db.from('fair_periods').select('name_en, starts_on, ends_on').eq('name', name).single()).data).toEqual({
+      name_en: 'Caravan Salon EN',
+      starts_on: '2031-08-29',
+      ends_on: '2031-09-06',
+    });
 
     await row.getByRole('button', { name: `${name} löschen` }).click();
     await page.getByRole('alertdialog', { name: 'Messezeitraum löschen' }).getByRole('button', { name: 'Löschen' }).click();
@@ -65,11 +71,15 @@ test.describe('admin settings', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('two-factor sign-in: required of both roles in the demo data; an admin signed in with the second factor switches it off and on again (de + en)', async ({ page, consoleErrors }) => {
+  test('two-factor sign-in: required of both roles in the demo data; an admin signed in with the second factor switches it off and on again (de + en)', async ({
+    page,
+    consoleErrors,
+  }) => {
     // Only the admins' requirement is switched here: every admin session of the suites is aal2,
     // so the moment it is off changes nothing for tests running beside this one.
     const admin = await clientAs('admin');
-    const flags = async () => (await admin.from('harbour_settings').select('mfa_required_admin, mfa_required_harbor').eq('id', 1).single()).data;
+    const flags = async () =>
+      (await admin.from('harbour_settings').select('mfa_required_admin, mfa_required_harbor').eq('id', 1).single()).data;
     await page.goto('/account/admin/settings');
     const section = page.getByRole('form', { name: 'Zwei-Faktor-Anmeldung' });
     const forAdmins = section.getByRole('checkbox', { name: 'Pflicht für Admins' });
@@ -96,9 +106,14 @@ test.describe('harbour staff (not admin)', () => {
 
   test('get the 404 page on every admin content page', async ({ page }) => {
     for (const path of [
-      '/de/account/admin/news', '/de/account/admin/news/create', '/de/account/admin/news/00000000-0000-4000-8000-000000000000/edit',
-      '/de/account/admin/users', '/de/account/admin/users/a0000000-0000-4000-8000-000000000003/edit',
-      '/de/account/admin/sale-codes', '/de/account/admin/sale-codes/create', '/de/account/admin/sale-codes/edit',
+      '/de/account/admin/news',
+      '/de/account/admin/news/create',
+      '/de/account/admin/news/00000000-0000-4000-8000-000000000000/edit',
+      '/de/account/admin/users',
+      '/de/account/admin/users/a0000000-0000-4000-8000-000000000003/edit',
+      '/de/account/admin/sale-codes',
+      '/de/account/admin/sale-codes/create',
+      '/de/account/admin/sale-codes/edit',
       '/de/account/admin/settings',
     ]) {
       await page.goto(path);
@@ -111,7 +126,9 @@ test.describe('harbour staff (not admin)', () => {
 
   test('their writes through the API are refused by the database', async () => {
     const db = await clientAs('harbour');
-    const news = await db.from('news').insert({ title: 'Staff', starts_at: new Date().toISOString(), ends_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const news = await db
+      .from('news')
+      .insert({ title: 'Staff', starts_at: new Date().toISOString(), ends_at: new Date(Date.now() + 86_400_000).toISOString() });
     expect(news.error?.code).toBe('42501');
     expect((await db.from('news').delete().not('id', 'is', null).select('id')).data).toEqual([]);
     const code = await db.from('sale_codes').insert({ code: 'STAFF', value: 0 });
@@ -121,11 +138,26 @@ test.describe('harbour staff (not admin)', () => {
     expect(fair.error?.code).toBe('42501');
     expect((await db.from('fair_periods').delete().not('id', 'is', null).select('id')).data).toEqual([]);
     expect((await db.from('harbour_settings').update({ door_code: '0000' }).eq('id', 1).select('id')).data).toEqual([]);
-    expect((await db.from('user_roles').update({ admin: true }).eq('user_id', 'a0000000-0000-4000-8000-000000000002').select('admin')).data).toEqual([]);
-    expect((await db.from('profiles').update({ active: false }).eq('id', 'a0000000-0000-4000-8000-000000000003').select('id')).data).toEqual([]);
+    expect(
+      (await db.from('user_roles').update({ admin: true }).eq('user_id', 'a0000000-0000-4000-8000-000000000002').select('admin')).data,
+    ).toEqual([]);
+    expect(
+      (await db.from('profiles').update({ active: false }).eq('id', 'a0000000-0000-4000-8000-000000000003').select('id')).data,
+    ).toEqual([]);
     const save = await db.rpc('admin_save_user', {
-      p_user_id: 'a0000000-0000-4000-8000-000000000002', p_first_name: 'Heinz', p_last_name: 'Poller', p_phone: '', p_company: '', p_street: '',
-      p_postal_code: '', p_city: '', p_country: '', p_admin: true, p_harbor: true, p_user: true, p_active: true,
+      p_user_id: 'a0000000-0000-4000-8000-000000000002',
+      p_first_name: 'Heinz',
+      p_last_name: 'Poller',
+      p_phone: '',
+      p_company: '',
+      p_street: '',
+      p_postal_code: '',
+      p_city: '',
+      p_country: '',
+      p_admin: true,
+      p_harbor: true,
+      p_user: true,
+      p_active: true,
     });
     expect(save.error?.message).toBe('admin_required');
     expect((await db.rpc('admin_list_users', {})).error?.message).toBe('admin_required');
@@ -134,7 +166,9 @@ test.describe('harbour staff (not admin)', () => {
     // And nothing changed.
     expect((await db.rpc('harbour_access')).error).toBeNull();
     const admin = await clientAs('admin');
-    expect((await admin.from('user_roles').select('admin').eq('user_id', 'a0000000-0000-4000-8000-000000000002').single()).data).toEqual({ admin: false });
+    expect((await admin.from('user_roles').select('admin').eq('user_id', 'a0000000-0000-4000-8000-000000000002').single()).data).toEqual({
+      admin: false,
+    });
   });
 });
 
@@ -144,7 +178,13 @@ test.describe('admin content pages, accessibility', () => {
   for (const locale of ['de', 'en'] as const) {
     test(`news, users, codes and settings pages have no serious axe violations (${locale})`, async ({ page }) => {
       for (const path of [
-        'news', 'news/create', 'users', 'users/a0000000-0000-4000-8000-000000000003/edit', 'sale-codes', 'sale-codes/create', 'settings',
+        'news',
+        'news/create',
+        'users',
+        'users/a0000000-0000-4000-8000-000000000003/edit',
+        'sale-codes',
+        'sale-codes/create',
+        'settings',
       ]) {
         await page.goto(`/${locale}/account/admin/${path}`);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -155,7 +195,10 @@ test.describe('admin content pages, accessibility', () => {
 
   test('the delete confirmation dialog has no serious axe violations and Abbrechen closes it', async ({ page }) => {
     await page.goto('/de/account/admin/news');
-    await page.getByRole('button', { name: /löschen$/ }).first().click();
+    await page
+      .getByRole('button', { name: /löschen$/ })
+      .first()
+      .click();
     await expect(page.getByRole('alertdialog', { name: 'News löschen' })).toBeVisible();
     expect(await seriousViolations(page), 'delete dialog').toEqual([]);
     await page.getByRole('button', { name: 'Abbrechen' }).click();

@@ -9,7 +9,10 @@ const ADMIN_ID = 'a0000000-0000-4000-8000-000000000001';
 test.describe('admin users', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin finds a user by search (kept in the URL), edits person fields and roles; the flags are stored', async ({ page, consoleErrors }) => {
+  test('an admin finds a user by search (kept in the URL), edits person fields and roles; the flags are stored', async ({
+    page,
+    consoleErrors,
+  }) => {
     const account = await createAccount('rollen', 'Rita', 'Rollenwechsel');
     await page.goto('/de/account/admin/users');
     const table = page.getByRole('table', { name: 'Benutzer' });
@@ -42,8 +45,16 @@ test.describe('admin users', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Gespeichert.' })).toBeVisible();
 
     const db = await clientAs('admin');
-    expect((await db.from('user_roles').select('admin, harbor, user').eq('user_id', account.id).single()).data).toEqual({ admin: false, harbor: true, user: true });
-    expect((await db.from('profiles').select('phone, city, active').eq('id', account.id).single()).data).toEqual({ phone: '+49 211 555 0199', city: 'Neuss', active: true });
+    expect((await db.from('user_roles').select('admin, harbor, user').eq('user_id', account.id).single()).data).toEqual({
+      admin: false,
+      harbor: true,
+      user: true,
+    });
+    expect((await db.from('profiles').select('phone, city, active').eq('id', account.id).single()).data).toEqual({
+      phone: '+49 211 555 0199',
+      city: 'Neuss',
+      active: true,
+    });
 
     // Switching the account off: the person cannot act as staff any more.
     await page.getByRole('checkbox', { name: 'Konto aktiv' }).click();
@@ -55,13 +66,17 @@ test.describe('admin users', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('an admin cannot remove the own admin flag or switch the own account off: the form locks both, and the API refuses', async ({ page }) => {
+  test('an admin cannot remove the own admin flag or switch the own account off: the form locks both, and the API refuses', async ({
+    page,
+  }) => {
     await page.goto(`/de/account/admin/users/${ADMIN_ID}/edit`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Benutzer bearbeiten');
     await expect(page.getByRole('checkbox', { name: 'Admin', exact: true })).toBeChecked();
     await expect(page.getByRole('checkbox', { name: 'Admin', exact: true })).toBeDisabled();
     await expect(page.getByRole('checkbox', { name: 'Konto aktiv' })).toBeDisabled();
-    await expect(page.getByText('Ihr eigenes Konto: Die Admin-Rolle und den Aktiv-Status kann nur ein anderer Admin ändern.')).toBeVisible();
+    await expect(
+      page.getByText('Ihr eigenes Konto: Die Admin-Rolle und den Aktiv-Status kann nur ein anderer Admin ändern.'),
+    ).toBeVisible();
     // Saving the other fields still works.
     await page.getByRole('button', { name: 'Speichern' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Gespeichert.' })).toBeVisible();
@@ -73,8 +88,19 @@ test.describe('admin users', () => {
     const active = await db.from('profiles').update({ active: false }).eq('id', ADMIN_ID);
     expect(active.error?.message).toBe('cannot_deactivate_self');
     const rpc = await db.rpc('admin_save_user', {
-      p_user_id: ADMIN_ID, p_first_name: 'Andrea', p_last_name: 'Hafenmeister', p_phone: '', p_company: '', p_street: '', p_postal_code: '',
-      p_city: '', p_country: '', p_admin: false, p_harbor: false, p_user: true, p_active: true,
+      p_user_id: ADMIN_ID,
+      p_first_name: 'Andrea',
+      p_last_name: 'Hafenmeister',
+      p_phone: '',
+      p_company: '',
+      p_street: '',
+      p_postal_code: '',
+      p_city: '',
+      p_country: '',
+      p_admin: false,
+      p_harbor: false,
+      p_user: true,
+      p_active: true,
     });
     expect(rpc.error?.message).toBe('cannot_remove_own_admin');
     expect((await db.from('user_roles').select('admin').eq('user_id', ADMIN_ID).single()).data).toEqual({ admin: true });

@@ -18,10 +18,38 @@ test.describe.configure({ timeout: 90_000 });
 const shots = 'reports/screenshots';
 
 const text = {
-  de: { edit: 'Liegeplatz bearbeiten', width: 'Breite (m)', save: 'Speichern', title: 'Änderungsprotokoll', area: 'Bereich', berths: 'Liegeplätze',
-        who: 'Wer (Name oder E-Mail)', search: 'Suchen', changed: 'Geändert', widthLabel: 'Breite', from: 'Von', to: 'Bis einschließlich', newWidth: '4,5', shown: '4 → 4,5' },
-  en: { edit: 'Edit berth', width: 'Width (m)', save: 'Save', title: 'Audit log', area: 'Area', berths: 'Berths',
-        who: 'Who (name or e-mail)', search: 'Search', changed: 'Changed', widthLabel: 'Width', from: 'From', to: 'Until (inclusive)', newWidth: '4.5', shown: '4 → 4.5' },
+  de: {
+    edit: 'Liegeplatz bearbeiten',
+    width: 'Breite (m)',
+    save: 'Speichern',
+    title: 'Änderungsprotokoll',
+    area: 'Bereich',
+    berths: 'Liegeplätze',
+    who: 'Wer (Name oder E-Mail)',
+    search: 'Suchen',
+    changed: 'Geändert',
+    widthLabel: 'Breite',
+    from: 'Von',
+    to: 'Bis einschließlich',
+    newWidth: '4,5',
+    shown: '4 → 4,5',
+  },
+  en: {
+    edit: 'Edit berth',
+    width: 'Width (m)',
+    save: 'Save',
+    title: 'Audit log',
+    area: 'Area',
+    berths: 'Berths',
+    who: 'Who (name or e-mail)',
+    search: 'Search',
+    changed: 'Changed',
+    widthLabel: 'Width',
+    from: 'From',
+    to: 'Until (inclusive)',
+    newWidth: '4.5',
+    shown: '4 → 4.5',
+  },
 } as const;
 
 test.describe('audit trail for admins', () => {
@@ -61,7 +89,9 @@ test.describe('audit trail for admins', () => {
       // Only the changed column, with old and new value; updated_at is bookkeeping, not a change.
       await expect(entry.locator('[data-column]')).toHaveCount(1);
       await expect(entry.locator('[data-column="width"]')).toContainText(w.widthLabel);
-      await expect(entry.locator('[data-column="width"] dd')).toHaveText(new RegExp(w.shown.replace('→', '→\\s*(geändert in|changed to)?\\s*')));
+      await expect(entry.locator('[data-column="width"] dd')).toHaveText(
+        new RegExp(w.shown.replace('→', '→\\s*(geändert in|changed to)?\\s*')),
+      );
       // The berth's creation is there too, newest first below it.
       await expect(page.getByTestId('audit-entry').filter({ hasText: id })).toHaveCount(2);
       expect(await seriousViolations(page)).toEqual([]);
@@ -85,7 +115,10 @@ test.describe('audit trail for admins', () => {
 test.describe('audit trail for harbour staff', () => {
   test.use({ persona: 'harbour' });
 
-  test('staff who are not admins get the 404 page (no refused request, no console error), and the database refuses them', async ({ page, consoleErrors }) => {
+  test('staff who are not admins get the 404 page (no refused request, no console error), and the database refuses them', async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto('/de/account/admin/audit');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Nicht gefunden');
     const token = await personaToken(personas.harbour.email, personas.harbour.password);
@@ -105,20 +138,34 @@ test.describe('audit trail for harbour staff', () => {
       const customer = await personaToken(personas.customer.email, personas.customer.password);
       const arrival = berlinDay(locale === 'de' ? 50 : 52);
       const departure = berlinDay(locale === 'de' ? 51 : 53);
-      const free = await rest(customer, 'rpc/search_available_places', { method: 'POST', body: { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 } });
+      const free = await rest(customer, 'rpc/search_available_places', {
+        method: 'POST',
+        body: { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 },
+      });
       expect(free.status).toBe(200);
       let orderId = '';
       for (const place of (free.body as { place_id: string }[]).slice(0, 10)) {
         const booked = await rest(customer, 'rpc/create_booking', {
           method: 'POST',
-          body: { p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-                  p_boat: { name: `Verlauf ${locale}`, length: 5, width: 2 }, p_person: { first_name: 'Klaus', last_name: 'Kunde' } },
+          body: {
+            p_place_id: place.place_id,
+            p_kind: 'overnight',
+            p_arrival: arrival,
+            p_departure: departure,
+            p_boat: { name: `Verlauf ${locale}`, length: 5, width: 2 },
+            p_person: { first_name: 'Klaus', last_name: 'Kunde' },
+          },
         });
-        if (booked.status === 200) { orderId = (booked.body as { id: string }).id; break; }
+        if (booked.status === 200) {
+          orderId = (booked.body as { id: string }).id;
+          break;
+        }
       }
       expect(orderId).not.toBe('');
       const staff = await personaToken(personas.harbour.email, personas.harbour.password);
-      expect((await rest(staff, 'rpc/record_desk_payment', { method: 'POST', body: { p_order_id: orderId, p_method: 'cash' } })).status).toBe(200);
+      expect(
+        (await rest(staff, 'rpc/record_desk_payment', { method: 'POST', body: { p_order_id: orderId, p_method: 'cash' } })).status,
+      ).toBe(200);
 
       await page.goto(`/${locale}/account/admin/orders/${orderId}`);
       const history = page.getByRole('region', { name: locale === 'de' ? 'Verlauf' : 'History' });

@@ -30,18 +30,34 @@ async function requestCode(page: Page, button: Locator) {
 async function apiCustomer(email: string, password: string) {
   const headers = { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' };
   const t0 = since();
-  const otp = await fetch(`${apiUrl}/auth/v1/otp`, { method: 'POST', headers, body: JSON.stringify({ email, create_user: true, data: { locale: 'en', first_name: 'Ada', last_name: 'Test' } }) });
+  const otp = await fetch(`${apiUrl}/auth/v1/otp`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, create_user: true, data: { locale: 'en', first_name: 'Ada', last_name: 'Test' } }),
+  });
   expect(otp.status).toBe(200);
   const token = await readCode(email, t0);
-  const verify = await fetch(`${apiUrl}/auth/v1/verify`, { method: 'POST', headers, body: JSON.stringify({ type: 'email', email, token }) });
+  const verify = await fetch(`${apiUrl}/auth/v1/verify`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'email', email, token }),
+  });
   expect(verify.status).toBe(200);
   const { access_token } = (await verify.json()) as { access_token: string };
-  const put = await fetch(`${apiUrl}/auth/v1/user`, { method: 'PUT', headers: { ...headers, authorization: `Bearer ${access_token}` }, body: JSON.stringify({ password }) });
+  const put = await fetch(`${apiUrl}/auth/v1/user`, {
+    method: 'PUT',
+    headers: { ...headers, authorization: `Bearer ${access_token}` },
+    body: JSON.stringify({ password }),
+  });
   expect(put.status).toBe(200);
 }
 
 async function passwordGrant(email: string, password: string) {
-  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, { method: 'POST', headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   return res.status;
 }
 

@@ -1,6 +1,17 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { apiUrl, berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, personaToken, quote, words } from './booking-helpers';
+import {
+  apiUrl,
+  berlinDay,
+  chooseFirstBerth,
+  confirmBooking,
+  euro,
+  fillBerthData,
+  login,
+  personaToken,
+  quote,
+  words,
+} from './booking-helpers';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -34,7 +45,9 @@ test.describe('booking as a logged-in customer', () => {
     const res = await fetch(`${apiUrl}/rest/v1/outbox?order_id=eq.${orderId}&select=kind,locale,subject`, {
       headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${adminToken}` },
     });
-    expect(await res.json()).toEqual([{ kind: 'booking_confirmation', locale: 'en', subject: baseExpect.stringMatching(/^Your booking at Hafen Düsseldorf/) }]);
+    expect(await res.json()).toEqual([
+      { kind: 'booking_confirmation', locale: 'en', subject: baseExpect.stringMatching(/^Your booking at Hafen Düsseldorf/) },
+    ]);
   });
 
   test('another customer books an overnight stay with a sale code; the price equals quote_booking with that code', async ({ page }) => {

@@ -13,9 +13,20 @@ test.describe('booking: input, no berth, leaving, races', () => {
       const w = words(locale);
       // Departure before arrival, a 0 m boat, letters in the width.
       await fillBerthData(page, locale, { arrival: berlinDay(10), departure: berlinDay(8), length: '0', width: 'drei', boat: 'Test' });
-      const msg = locale === 'de'
-        ? { dep: 'Die Abreise muss nach der Anreise liegen', len: 'Die Bootslänge muss zwischen 1 und 60 m liegen', num: 'Bitte geben Sie eine Zahl in Metern ein, z. B. 9,5', day: 'Ein Tagesliegeplatz ist höchstens 5 Stunden buchbar' }
-        : { dep: 'Departure must be after arrival', len: 'The boat length must be between 1 and 60 m', num: 'Please enter a number in metres, e.g. 9.5', day: 'A day berth can be booked for at most 5 hours' };
+      const msg =
+        locale === 'de'
+          ? {
+              dep: 'Die Abreise muss nach der Anreise liegen',
+              len: 'Die Bootslänge muss zwischen 1 und 60 m liegen',
+              num: 'Bitte geben Sie eine Zahl in Metern ein, z. B. 9,5',
+              day: 'Ein Tagesliegeplatz ist höchstens 5 Stunden buchbar',
+            }
+          : {
+              dep: 'Departure must be after arrival',
+              len: 'The boat length must be between 1 and 60 m',
+              num: 'Please enter a number in metres, e.g. 9.5',
+              day: 'A day berth can be booked for at most 5 hours',
+            };
       await expect(page.getByText(msg.dep)).toBeVisible();
       await expect(page.getByText(msg.len)).toBeVisible();
       await expect(page.getByText(msg.num)).toBeVisible();
@@ -44,26 +55,45 @@ test.describe('booking: input, no berth, leaving, races', () => {
     await page.getByLabel('Bootsbreite (m)').fill('2');
     await page.getByLabel('Bootsname', { exact: true }).fill('Messe');
     await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
-    await expect(page.getByRole('list', { name: 'Freie Liegeplätze' }).getByRole('button', { name: /wählen$/ }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('list', { name: 'Freie Liegeplätze' })
+        .getByRole('button', { name: /wählen$/ })
+        .first(),
+    ).toBeVisible();
     await page.getByRole('button', { name: 'Angaben ändern' }).click();
     await fillDate(page.getByLabel('Anreise', { exact: true }), `${year}-03-02`);
     await fillDate(page.getByLabel('Abreise', { exact: true }), `${year}-03-04`);
     // The form knows the fair periods (issue 40 item 4): it says so at once, no search is sent.
     const searches: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('/rpc/search_available_places')) searches.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.url().includes('/rpc/search_available_places')) searches.push(r.url());
+    });
     await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
-    await expect(page.getByText('Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar: Anreise und letzte Nacht müssen in einer Messe liegen.')).toBeVisible();
+    await expect(
+      page.getByText(
+        'Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar: Anreise und letzte Nacht müssen in einer Messe liegen.',
+      ),
+    ).toBeVisible();
     await expect(page.getByRole('list', { name: 'Freie Liegeplätze' })).toHaveCount(0);
     expect(searches).toEqual([]);
   });
 
-  test('a day berth in the evening: the default window is still ahead, a past one is refused in the form without a request', async ({ page }) => {
+  test('a day berth in the evening: the default window is still ahead, a past one is refused in the form without a request', async ({
+    page,
+  }) => {
     // The browser's clock at 21:30 in Düsseldorf today: today's windows are over (issue 40 item 4).
     const today = berlinDay(0);
-    const offset = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' }).formatToParts(new Date(`${today}T12:00:00Z`)).find((p) => p.type === 'timeZoneName')!.value.replace('GMT', '') || '+00:00';
+    const offset =
+      new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' })
+        .formatToParts(new Date(`${today}T12:00:00Z`))
+        .find((p) => p.type === 'timeZoneName')!
+        .value.replace('GMT', '') || '+00:00';
     await page.clock.setFixedTime(new Date(`${today}T21:30:00${offset}`));
     const searches: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('/rpc/search_available_places')) searches.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.url().includes('/rpc/search_available_places')) searches.push(r.url());
+    });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/de/start/booking');
     await page.getByRole('radio', { name: /^Tagesliegeplatz/ }).click();
@@ -72,15 +102,41 @@ test.describe('booking: input, no berth, leaving, races', () => {
     await expect(page.getByLabel('Von', { exact: true })).toHaveValue('10:00');
     await expect(page.getByLabel('Bis', { exact: true })).toHaveValue('14:00');
     // Today 10:00-14:00 has passed: the form says so and sends nothing.
-    await fillBerthData(page, 'de', { kind: 'day', arrival: today, from: '10:00', until: '14:00', length: '8', width: '3', boat: 'Abendrot' });
-    await expect(page.getByText('Dieses Zeitfenster ist heute schon vorbei. Bitte wählen Sie eine spätere Uhrzeit oder einen anderen Tag.')).toBeVisible();
+    await fillBerthData(page, 'de', {
+      kind: 'day',
+      arrival: today,
+      from: '10:00',
+      until: '14:00',
+      length: '8',
+      width: '3',
+      boat: 'Abendrot',
+    });
+    await expect(
+      page.getByText('Dieses Zeitfenster ist heute schon vorbei. Bitte wählen Sie eine spätere Uhrzeit oder einen anderen Tag.'),
+    ).toBeVisible();
     await expect(page).not.toHaveURL(/step=2/);
     expect(searches).toEqual([]);
 
     // On a phone the five steps stand in one row, also at step 3 with its long title (issue 40
     // item 13: steps 4 and 5 wrapped). The flow as kept in session storage, a berth chosen.
-    await page.evaluate((b) => sessionStorage.setItem('booking-flow', JSON.stringify({ berth: b, place: { place_id: '00000000-0000-0000-0000-000000000000', name: 'A01' } })),
-      { kind: 'overnight', arrival: berlinDay(1), departure: berlinDay(2), dayStart: '10:00', dayEnd: '14:00', boatLength: '8', boatWidth: '3', boatName: 'Abendrot', boatTag: '' });
+    await page.evaluate(
+      (b) =>
+        sessionStorage.setItem(
+          'booking-flow',
+          JSON.stringify({ berth: b, place: { place_id: '00000000-0000-0000-0000-000000000000', name: 'A01' } }),
+        ),
+      {
+        kind: 'overnight',
+        arrival: berlinDay(1),
+        departure: berlinDay(2),
+        dayStart: '10:00',
+        dayEnd: '14:00',
+        boatLength: '8',
+        boatWidth: '3',
+        boatName: 'Abendrot',
+        boatTag: '',
+      },
+    );
     await page.goto('/de/start/booking?step=3');
     const steps = page.getByRole('navigation', { name: 'Buchungsschritte' });
     await expect(steps.locator('[aria-current="step"]')).toContainText('Wie möchten Sie fortfahren?');
@@ -93,10 +149,22 @@ test.describe('booking: input, no berth, leaving, races', () => {
     // A flow kept from yesterday (session storage) opened at step 2: the database says
     // period_in_past (22023); that answer is final, so there is one request and the message.
     await page.goto('/en/start');
-    const berth = { kind: 'overnight', arrival: berlinDay(-1), departure: berlinDay(0), dayStart: '10:00', dayEnd: '14:00', boatLength: '8', boatWidth: '3', boatName: 'Gestern', boatTag: '' };
+    const berth = {
+      kind: 'overnight',
+      arrival: berlinDay(-1),
+      departure: berlinDay(0),
+      dayStart: '10:00',
+      dayEnd: '14:00',
+      boatLength: '8',
+      boatWidth: '3',
+      boatName: 'Gestern',
+      boatTag: '',
+    };
     await page.evaluate((b) => sessionStorage.setItem('booking-flow', JSON.stringify({ berth: b })), berth);
     const searches: number[] = [];
-    page.on('response', (r) => { if (r.url().includes('/rpc/search_available_places')) searches.push(r.status()); });
+    page.on('response', (r) => {
+      if (r.url().includes('/rpc/search_available_places')) searches.push(r.status());
+    });
     const started = Date.now();
     await page.goto('/en/start/booking?step=2');
     await expect(page.getByRole('alert')).toHaveText('The period lies in the past.');
@@ -165,7 +233,9 @@ test.describe('booking: input, no berth, leaving, races', () => {
     await dialog.accept();
   });
 
-  test('two browser contexts race for the last fitting berth: exactly one wins, the other is sent back with a message', async ({ browser }) => {
+  test('two browser contexts race for the last fitting berth: exactly one wins, the other is sent back with a message', async ({
+    browser,
+  }) => {
     const arrival = berlinDay(60);
     const departure = berlinDay(61);
     // 24.5 m fits only the largest berth (E10, 25 m).
@@ -186,7 +256,11 @@ test.describe('booking: input, no berth, leaving, races', () => {
     const outcomes = await Promise.all(
       pages.map(async (page) => {
         const won = page.waitForURL(/\/start\/booking\/result\//, { timeout: 15_000 }).then(() => 'won' as const);
-        const lost = page.getByText('Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht', { exact: false }).first().waitFor({ timeout: 15_000 }).then(() => 'lost' as const);
+        const lost = page
+          .getByText('Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht', { exact: false })
+          .first()
+          .waitFor({ timeout: 15_000 })
+          .then(() => 'lost' as const);
         return Promise.race([won, lost]);
       }),
     );

@@ -1,5 +1,17 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
-import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, proceedAsGuest, quote, readCode, uniqueEmail, words } from './booking-helpers';
+import {
+  berlinDay,
+  chooseFirstBerth,
+  confirmBooking,
+  euro,
+  fillBerthData,
+  login,
+  proceedAsGuest,
+  quote,
+  readCode,
+  uniqueEmail,
+  words,
+} from './booking-helpers';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -13,10 +25,14 @@ test.describe('booking as a guest', () => {
     const departure = berlinDay(32);
     await page.goto('/de/start/booking');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Liegeplatz buchen');
-    await expect(page.getByRole('navigation', { name: 'Buchungsschritte' }).locator('[aria-current="step"]')).toContainText('Liegeplatzdaten');
+    await expect(page.getByRole('navigation', { name: 'Buchungsschritte' }).locator('[aria-current="step"]')).toContainText(
+      'Liegeplatzdaten',
+    );
 
     await fillBerthData(page, 'de', { arrival, departure, length: '8,4', width: '2,9', boat: 'Seeschwalbe' });
-    await expect(page.getByRole('navigation', { name: 'Buchungsschritte' }).locator('[aria-current="step"]')).toContainText('Ihr Liegeplatz');
+    await expect(page.getByRole('navigation', { name: 'Buchungsschritte' }).locator('[aria-current="step"]')).toContainText(
+      'Ihr Liegeplatz',
+    );
     // Smallest fitting first, each with dimensions, features and the price of quote_booking.
     const expected = await quote({ p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 8.4 });
     const first = page.getByRole('list', { name: w.results }).getByRole('listitem').first();
@@ -51,7 +67,10 @@ test.describe('booking as a guest', () => {
 });
 
 test.describe('a guest who skips the code', () => {
-  test('books unverified, confirms with the code on the result page, and later finds the order by code in another browser context', async ({ page, browser }) => {
+  test('books unverified, confirms with the code on the result page, and later finds the order by code in another browser context', async ({
+    page,
+    browser,
+  }) => {
     const w = words('de');
     const email = uniqueEmail('spaeter');
     await page.goto('/de/start/booking');
@@ -92,7 +111,9 @@ test.describe('a guest who skips the code', () => {
 });
 
 test.describe('check-in', () => {
-  test('an unverified guest cannot check in; after verifying by code they check in on the arrival day and see the door code and wifi', async ({ page }) => {
+  test('an unverified guest cannot check in; after verifying by code they check in on the arrival day and see the door code and wifi', async ({
+    page,
+  }) => {
     const w = words('de');
     const email = uniqueEmail('ankunft');
     await page.goto('/de/start/booking');

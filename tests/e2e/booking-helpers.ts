@@ -40,7 +40,9 @@ const RUN_BASE = Number(process.env.E2E_DAY_BASE ?? Math.floor(Date.now() / 60_0
 /** A Düsseldorf calendar day, today + offset (+ the run's base from offset 5 on), as yyyy-MM-dd. */
 export function berlinDay(offset = 0): string {
   if (offset >= 5) offset += RUN_BASE;
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
   const d = new Date(`${today}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + offset);
   return d.toISOString().slice(0, 10);
@@ -58,14 +60,19 @@ export async function readCode(to: string, since: string): Promise<string> {
   let code: string | undefined;
   let subjects: string[] = [];
   await expect
-    .poll(async () => {
-      const res = await fetch(`${mailUrl}/api/messages?to=${encodeURIComponent(to)}`);
-      const list = ((await res.json()) as { text?: string; html?: string; subject: string; date: string }[]).filter((m) => m.date > since);
-      subjects = list.map((m) => m.subject);
-      const withCode = list.map((m) => /\b(\d{6})\b/.exec(`${m.text ?? ''} ${m.html ?? ''}`)?.[1]).filter(Boolean);
-      code = withCode[0]; // newest first
-      return code ?? null;
-    }, { timeout: 15_000, message: `a mail with a 6-digit code to ${to} (got: ${subjects.join(' | ')})` })
+    .poll(
+      async () => {
+        const res = await fetch(`${mailUrl}/api/messages?to=${encodeURIComponent(to)}`);
+        const list = ((await res.json()) as { text?: string; html?: string; subject: string; date: string }[]).filter(
+          (m) => m.date > since,
+        );
+        subjects = list.map((m) => m.subject);
+        const withCode = list.map((m) => /\b(\d{6})\b/.exec(`${m.text ?? ''} ${m.html ?? ''}`)?.[1]).filter(Boolean);
+        code = withCode[0]; // newest first
+        return code ?? null;
+      },
+      { timeout: 15_000, message: `a mail with a 6-digit code to ${to} (got: ${subjects.join(' | ')})` },
+    )
     .not.toBeNull();
   return code!;
 }
@@ -76,7 +83,13 @@ export async function personaToken(email: string, password: string): Promise<str
 }
 
 /** The keys of quote_booking's answer the tests read (private.price_breakdown). */
-export type Quote = { gross_cents: number; net_cents: number; vat_cents: number; sale_code: string | null; additional_costs_per_night_gross_cents: number };
+export type Quote = {
+  gross_cents: number;
+  net_cents: number;
+  vat_cents: number;
+  sale_code: string | null;
+  additional_costs_per_night_gross_cents: number;
+};
 
 /** quote_booking through the REST API, as the app calls it. */
 export async function quote(params: Record<string, unknown>, token?: string): Promise<Quote> {
@@ -102,16 +115,52 @@ export async function login(page: Page, email: string, password: string, locale:
 }
 
 const de = {
-  arrival: 'Anreise', departure: 'Abreise', length: 'Bootslänge (m)', width: 'Bootsbreite (m)', name: 'Bootsname', tag: 'Kennzeichen (optional)',
-  search: 'Freie Liegeplätze suchen', results: 'Freie Liegeplätze', choose: /^Liegeplatz .* wählen$/, date: 'Datum', from: 'Von', until: 'Bis',
-  day: /^Tagesliegeplatz/, email: 'E-Mail', first: 'Vorname', last: 'Nachname', next: 'Weiter', code: '6-stelliger Code', confirmCode: 'Bestätigen',
-  skip: 'Überspringen und später bestätigen', terms: /Ich akzeptiere die AGB/, book: 'Verbindlich buchen',
+  arrival: 'Anreise',
+  departure: 'Abreise',
+  length: 'Bootslänge (m)',
+  width: 'Bootsbreite (m)',
+  name: 'Bootsname',
+  tag: 'Kennzeichen (optional)',
+  search: 'Freie Liegeplätze suchen',
+  results: 'Freie Liegeplätze',
+  choose: /^Liegeplatz .* wählen$/,
+  date: 'Datum',
+  from: 'Von',
+  until: 'Bis',
+  day: /^Tagesliegeplatz/,
+  email: 'E-Mail',
+  first: 'Vorname',
+  last: 'Nachname',
+  next: 'Weiter',
+  code: '6-stelliger Code',
+  confirmCode: 'Bestätigen',
+  skip: 'Überspringen und später bestätigen',
+  terms: /Ich akzeptiere die AGB/,
+  book: 'Verbindlich buchen',
 };
 const en = {
-  arrival: 'Arrival', departure: 'Departure', length: 'Boat length (m)', width: 'Boat width (m)', name: 'Boat name', tag: 'Registration (optional)',
-  search: 'Search free berths', results: 'Free berths', choose: /^Choose berth /, date: 'Date', from: 'From', until: 'Until',
-  day: /^Day berth/, email: 'E-mail', first: 'First name', last: 'Last name', next: 'Continue', code: '6-digit code', confirmCode: 'Confirm',
-  skip: 'Skip and verify later', terms: /I accept the terms/, book: 'Book now',
+  arrival: 'Arrival',
+  departure: 'Departure',
+  length: 'Boat length (m)',
+  width: 'Boat width (m)',
+  name: 'Boat name',
+  tag: 'Registration (optional)',
+  search: 'Search free berths',
+  results: 'Free berths',
+  choose: /^Choose berth /,
+  date: 'Date',
+  from: 'From',
+  until: 'Until',
+  day: /^Day berth/,
+  email: 'E-mail',
+  first: 'First name',
+  last: 'Last name',
+  next: 'Continue',
+  code: '6-digit code',
+  confirmCode: 'Confirm',
+  skip: 'Skip and verify later',
+  terms: /I accept the terms/,
+  book: 'Book now',
 };
 export const words = (locale: 'de' | 'en') => (locale === 'en' ? en : de);
 
@@ -156,7 +205,11 @@ export async function chooseFirstBerth(page: Page, locale: 'de' | 'en'): Promise
 }
 
 /** Step 3 as a guest: e-mail and names; returns the time the code was requested. */
-export async function proceedAsGuest(page: Page, locale: 'de' | 'en', person: { email: string; first: string; last: string }): Promise<string> {
+export async function proceedAsGuest(
+  page: Page,
+  locale: 'de' | 'en',
+  person: { email: string; first: string; last: string },
+): Promise<string> {
   const w = words(locale);
   const since = new Date(Date.now() - 1000).toISOString();
   const form = page.getByRole('form', { name: locale === 'en' ? 'Book as a guest' : 'Als Gast buchen' });

@@ -1,12 +1,24 @@
 import { expect as baseExpect, test } from '../helpers/app-test';
-import { berlinDay, chooseFirstBerth, confirmBooking, fillBerthData, proceedAsGuest, readCode, uniqueEmail, words } from './booking-helpers';
+import {
+  berlinDay,
+  chooseFirstBerth,
+  confirmBooking,
+  fillBerthData,
+  proceedAsGuest,
+  readCode,
+  uniqueEmail,
+  words,
+} from './booking-helpers';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 90_000 });
 
 test.describe('booking: the identity paths of step 3', () => {
-  test('a new customer registers inside the flow (code, then password) and can log in with that password elsewhere', async ({ page, browser }) => {
+  test('a new customer registers inside the flow (code, then password) and can log in with that password elsewhere', async ({
+    page,
+    browser,
+  }) => {
     const w = words('de');
     const email = uniqueEmail('neu');
     await page.goto('/de/start/booking');
@@ -63,7 +75,9 @@ test.describe('booking: the identity paths of step 3', () => {
     await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
     // The page says plainly what became of it, and the thank-you is gone even on the result page.
-    await expect(page.getByTestId('order-outcome')).toContainText(/^This booking was cancelled on .+\. The berth is free again\. There is nothing to pay\./);
+    await expect(page.getByTestId('order-outcome')).toContainText(
+      /^This booking was cancelled on .+\. The berth is free again\. There is nothing to pay\./,
+    );
     await expect(page.getByTestId('order-outcome').getByRole('link', { name: 'New booking' })).toBeVisible();
     await page.goto(`/en/start/booking/result/${id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your booking');

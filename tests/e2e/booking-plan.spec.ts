@@ -19,11 +19,38 @@ const SHOTS = 'reports/screenshots/booking-plan';
 mkdirSync(SHOTS, { recursive: true });
 
 /** A second PNG (4 x 4, red), so the two photos differ. */
-const otherPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGM4oaEBRwzEcQDRQxGBSNLB6wAAAABJRU5ErkJggg==', 'base64');
+const otherPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGM4oaEBRwzEcQDRQxGBSNLB6wAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const T = {
-  de: { plan: 'Hafenplan: Liegeplatz wählen', choice: 'Ihre Auswahl', planToggle: 'Hafenplan', listToggle: 'Liste', short: 'zu kurz für Ihr Boot', taken: 'belegt', dayOnly: 'nur für Tagesgäste', berth: 'Liegeplatz', free: 'frei', selected: 'frei, ausgewählt', notChoosable: 'ist nicht wählbar' },
-  en: { plan: 'Harbour map: choose a berth', choice: 'Your choice', planToggle: 'Harbour map', listToggle: 'List', short: 'too short for your boat', taken: 'taken', dayOnly: 'day guests only', berth: 'Berth', free: 'free', selected: 'free, selected', notChoosable: 'cannot be chosen' },
+  de: {
+    plan: 'Hafenplan: Liegeplatz wählen',
+    choice: 'Ihre Auswahl',
+    planToggle: 'Hafenplan',
+    listToggle: 'Liste',
+    short: 'zu kurz für Ihr Boot',
+    taken: 'belegt',
+    dayOnly: 'nur für Tagesgäste',
+    berth: 'Liegeplatz',
+    free: 'frei',
+    selected: 'frei, ausgewählt',
+    notChoosable: 'ist nicht wählbar',
+  },
+  en: {
+    plan: 'Harbour map: choose a berth',
+    choice: 'Your choice',
+    planToggle: 'Harbour map',
+    listToggle: 'List',
+    short: 'too short for your boat',
+    taken: 'taken',
+    dayOnly: 'day guests only',
+    berth: 'Berth',
+    free: 'free',
+    selected: 'free, selected',
+    notChoosable: 'cannot be chosen',
+  },
 };
 
 /** Staff block a berth for the whole stay (as the harbour desk does): it is taken for guests. */
@@ -31,7 +58,10 @@ async function block(name: string, from: string, until: string) {
   const token = await harbourToken();
   const place = await rest(token, `places?name=eq.${name}&select=id`);
   const id = (place.body as { id: string }[])[0].id;
-  const res = await rest(token, 'rpc/add_berth_block', { method: 'POST', body: { p_place_id: id, p_starts_at: `${from}T00:00:00Z`, p_ends_at: `${until}T23:00:00Z`, p_note: 'e2e plan' } });
+  const res = await rest(token, 'rpc/add_berth_block', {
+    method: 'POST',
+    body: { p_place_id: id, p_starts_at: `${from}T00:00:00Z`, p_ends_at: `${until}T23:00:00Z`, p_note: 'e2e plan' },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
@@ -42,7 +72,9 @@ const coveredBerths = (plan: Locator) =>
     const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const markers = [...svg.querySelectorAll('[data-column] circle')].map(box);
     if (markers.length === 0) return ['no markers'];
-    return [...svg.querySelectorAll('[data-berth]')].filter((b) => markers.some((m) => hit(box(b.querySelector('rect[data-tile]')!), m))).map((b) => b.getAttribute('data-berth'));
+    return [...svg.querySelectorAll('[data-berth]')]
+      .filter((b) => markers.some((m) => hit(box(b.querySelector('rect[data-tile]')!), m)))
+      .map((b) => b.getAttribute('data-berth'));
   });
 
 const berthOn = (plan: Locator, name: string) => plan.locator(`[data-berth="${name}"]`);
@@ -60,13 +92,18 @@ async function checkUnavailable(page: Page, plan: Locator, lang: 'de' | 'en', ta
   await expect(berthOn(plan, taken)).toHaveAttribute('aria-label', `${t.berth} ${taken}: ${t.taken}`);
   // A tap on it (Playwright's click waits for an enabled element; aria-disabled is not one, so forced: the user can still tap it).
   await berthOn(plan, taken).click({ force: true });
-  await expect(page.getByRole('status').filter({ hasText: t.notChoosable })).toHaveText(lang === 'de' ? `Liegeplatz ${taken} ist nicht wählbar: belegt.` : `Berth ${taken} cannot be chosen: taken.`);
+  await expect(page.getByRole('status').filter({ hasText: t.notChoosable })).toHaveText(
+    lang === 'de' ? `Liegeplatz ${taken} ist nicht wählbar: belegt.` : `Berth ${taken} cannot be chosen: taken.`,
+  );
   await expect(berthOn(plan, taken)).not.toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('region', { name: t.choice })).toHaveCount(0);
 }
 
 test.describe('the harbour plan in step 2', () => {
-  test('de, 1280: list and plan side by side; a taken or too short berth cannot be chosen and says why; the berth chosen on the plan (keyboard) is booked', async ({ page, consoleErrors }) => {
+  test('de, 1280: list and plan side by side; a taken or too short berth cannot be chosen and says why; the berth chosen on the plan (keyboard) is booked', async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const arrival = berlinDay(150);
     const departure = berlinDay(152);
@@ -88,7 +125,9 @@ test.describe('the harbour plan in step 2', () => {
     await expect(page.getByRole('group', { name: 'Ansicht' })).toHaveCount(0);
     // Compact cards: at least three of them above the fold at 900 px.
     const cards = list.getByRole('listitem').filter({ has: page.getByRole('heading') });
-    expect(await cards.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().bottom <= window.innerHeight).length)).toBeGreaterThanOrEqual(3);
+    expect(
+      await cards.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().bottom <= window.innerHeight).length),
+    ).toBeGreaterThanOrEqual(3);
 
     await checkUnavailable(page, plan, 'de', 'C03');
     // Issue 40, item 7: the S/W column markers lay on the berths beside their pier; now between them.
@@ -135,7 +174,10 @@ test.describe('the harbour plan in step 2', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('en, 390: a list/plan toggle; the plan pier by pier: every pier reachable, labels at least 12 px, no marker on a berth; a berth tapped on the plan is booked', async ({ page, consoleErrors }) => {
+  test('en, 390: a list/plan toggle; the plan pier by pier: every pier reachable, labels at least 12 px, no marker on a berth; a berth tapped on the plan is booked', async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const arrival = berlinDay(160);
     const departure = berlinDay(161);
@@ -150,7 +192,9 @@ test.describe('the harbour plan in step 2', () => {
     await expect(page.getByRole('group', { name: T.en.plan })).toHaveCount(0);
     // Compact cards: at least two fully above the fold on a phone.
     const cards = list.getByRole('listitem').filter({ has: page.getByRole('heading') });
-    expect(await cards.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().bottom <= window.innerHeight).length)).toBeGreaterThanOrEqual(2);
+    expect(
+      await cards.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().bottom <= window.innerHeight).length),
+    ).toBeGreaterThanOrEqual(2);
 
     await toggle.getByRole('button', { name: T.en.planToggle }).click();
     const plan = page.getByRole('group', { name: T.en.plan });
@@ -162,7 +206,9 @@ test.describe('the harbour plan in step 2', () => {
     // column marker lies on a berth.
     const tabs = plan.getByRole('group', { name: 'Choose a pier' }).getByRole('button');
     // The demo harbour's piers A-E in order (berths other tests create may add a pier of their own).
-    await expect.poll(async () => (await tabs.allTextContents()).map((text) => /^Pier ([A-E])(?![A-Za-z])/.exec(text)?.[1]).filter(Boolean)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    await expect
+      .poll(async () => (await tabs.allTextContents()).map((text) => /^Pier ([A-E])(?![A-Za-z])/.exec(text)?.[1]).filter(Boolean))
+      .toEqual(['A', 'B', 'C', 'D', 'E']);
     for (const pier of ['A', 'B', 'C', 'D', 'E']) {
       await tabs.filter({ hasText: `Pier ${pier}` }).click();
       await expect(tabs.filter({ hasText: `Pier ${pier}` })).toHaveAttribute('aria-pressed', 'true');
@@ -175,7 +221,9 @@ test.describe('the harbour plan in step 2', () => {
         return {
           names: tiles.map((t) => t.getAttribute('data-berth')),
           outside: tiles.filter((t) => box(t).left < 0 || box(t).right > window.innerWidth).map((t) => t.getAttribute('data-berth')),
-          smallestFont: Math.min(...tiles.flatMap((t) => [...t.querySelectorAll('span')].map((s) => parseFloat(getComputedStyle(s).fontSize)))),
+          smallestFont: Math.min(
+            ...tiles.flatMap((t) => [...t.querySelectorAll('span')].map((s) => parseFloat(getComputedStyle(s).fontSize))),
+          ),
           lowest: Math.min(...tiles.map((t) => box(t).height)),
           covered: tiles.filter((t) => markers.some((m) => hit(box(t), m))).map((t) => t.getAttribute('data-berth')),
           markers: markers.length,
@@ -219,14 +267,32 @@ test.describe('the harbour plan in step 2', () => {
   });
 
   test('screenshots and axe of the other two: de at 390 (plan), en at 1280', async ({ page }) => {
-    for (const [lang, width] of [['de', 390], ['en', 1280]] as const) {
+    for (const [lang, width] of [
+      ['de', 390],
+      ['en', 1280],
+    ] as const) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await page.goto(`/${lang}/start/booking`);
-      await fillBerthData(page, lang, { arrival: berlinDay(165), departure: berlinDay(166), length: lang === 'de' ? '9,8' : '9.8', width: lang === 'de' ? '3,3' : '3.3', boat: 'Shot' });
-      await expect(page.getByRole('list', { name: words(lang).results }).getByRole('listitem').first()).toBeVisible();
+      await fillBerthData(page, lang, {
+        arrival: berlinDay(165),
+        departure: berlinDay(166),
+        length: lang === 'de' ? '9,8' : '9.8',
+        width: lang === 'de' ? '3,3' : '3.3',
+        boat: 'Shot',
+      });
+      await expect(
+        page
+          .getByRole('list', { name: words(lang).results })
+          .getByRole('listitem')
+          .first(),
+      ).toBeVisible();
       if (width === 390) await page.getByRole('group', { name: 'Ansicht' }).getByRole('button', { name: T.de.planToggle }).click();
       const plan = page.getByRole('group', { name: T[lang].plan });
-      if (width === 390) await plan.getByRole('group', { name: 'Steg wählen' }).getByRole('button', { name: /^Steg A/ }).click();
+      if (width === 390)
+        await plan
+          .getByRole('group', { name: 'Steg wählen' })
+          .getByRole('button', { name: /^Steg A/ })
+          .click();
       await expect(berthOn(plan, 'A01')).toHaveAttribute('aria-label', `${T[lang].berth} A01: ${T[lang].short}`);
       // The electricity and water columns have a name for screen readers, and the legend explains S and W.
       const electric = lang === 'de' ? 'Stromsäule' : 'Electricity column';
@@ -244,7 +310,11 @@ test.describe('the harbour plan in step 2', () => {
 test.describe('berth photos', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin adds two photos and puts the second first (keyboard); guests see them in that order (de) and the cover in the booking summary (en)', async ({ page, browser, consoleErrors }) => {
+  test('an admin adds two photos and puts the second first (keyboard); guests see them in that order (de) and the cover in the booking summary (en)', async ({
+    page,
+    browser,
+    consoleErrors,
+  }) => {
     // A berth of its own size, so it is the smallest fit for the boat below.
     const name = uniqueName('PF');
     const id = await createBerth(name, { length: 12.3, width: 3.95, position: [955, 480], features: ['electricity'] });
@@ -288,7 +358,11 @@ test.describe('berth photos', () => {
         await expect(imgs).toHaveCount(2);
         expect(await imgs.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual([second, first]);
         await expect(imgs.first()).toHaveAccessibleName(`Liegeplatz ${name}, Foto 1 von 2`);
-        await expect.poll(() => imgs.evaluateAll((els) => els.every((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0))).toBe(true);
+        await expect
+          .poll(() =>
+            imgs.evaluateAll((els) => els.every((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0)),
+          )
+          .toBe(true);
         expect(await seriousViolations(g)).toEqual([]);
         await g.screenshot({ path: `${SHOTS}/step2-photos-de-390.png`, fullPage: true });
         await guest.close();
@@ -322,7 +396,9 @@ test.describe('berth photos', () => {
       await expect(photo).toHaveAttribute('loading', 'lazy');
       await expect(photo).toHaveAttribute('width', /\d+/);
       await expect(photo).toHaveAttribute('height', /\d+/);
-      await expect.poll(() => photo.evaluate((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0)).toBe(true);
+      await expect
+        .poll(() => photo.evaluate((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0))
+        .toBe(true);
       await expect(summary).toContainText(/Period.*\d/);
       expect(await seriousViolations(g)).toEqual([]);
       await g.screenshot({ path: `${SHOTS}/step3-summary-en-1280.png`, fullPage: true });

@@ -46,7 +46,9 @@ async function initialJs(page: Page, path: string, heading: string) {
   return { kb, supabaseJs, files: [...scripts] };
 }
 
-test('initial JavaScript for /start stays within its budget (110 KB gzip; no supabase-js, no tailwind-merge, no react-query core, no back-office routes)', async ({ page }) => {
+test('initial JavaScript for /start stays within its budget (110 KB gzip; no supabase-js, no tailwind-merge, no react-query core, no back-office routes)', async ({
+  page,
+}) => {
   const { kb, supabaseJs, files } = await initialJs(page, '/start', 'Willkommen im Hafen Düsseldorf');
   expect(supabaseJs).toBe(false);
   // The shell and the start page join classes with clsx (src/lib/utils.ts): no file holds
@@ -64,12 +66,19 @@ test('every chunk imports every chunk it needs (a lazy page loads in one round t
   // those import further down; lazy imports carry no `__vite__mapDeps` list (vite.config.ts).
   const assets = resolve(dist, 'assets');
   const chunks = readdirSync(assets).filter((file) => file.endsWith('.js'));
-  const importsOf = new Map(chunks.map((file) => [file, [...readFileSync(resolve(assets, file), 'utf8').matchAll(/(?:\bimport|\bfrom)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)].map((m) => m[1]!)]));
+  const importsOf = new Map(
+    chunks.map((file) => [
+      file,
+      [...readFileSync(resolve(assets, file), 'utf8').matchAll(/(?:\bimport|\bfrom)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)].map((m) => m[1]!),
+    ]),
+  );
   expect(chunks.length).toBeGreaterThan(100);
   const notNamed: string[] = [];
   for (const [file, imports] of importsOf) {
     const direct = new Set(imports);
-    for (const dep of imports) for (const further of importsOf.get(dep) ?? []) if (further !== file && !direct.has(further)) notNamed.push(`${file} -> ${dep} -> ${further}`);
+    for (const dep of imports)
+      for (const further of importsOf.get(dep) ?? [])
+        if (further !== file && !direct.has(further)) notNamed.push(`${file} -> ${dep} -> ${further}`);
   }
   expect(notNamed).toEqual([]);
   // A page with chunks several levels deep (the contact form: form, input, zod, react-query).
@@ -79,7 +88,9 @@ test('every chunk imports every chunk it needs (a lazy page loads in one round t
   expect(chunks.filter((file) => readFileSync(resolve(assets, file), 'utf8').includes('__vite__mapDeps'))).toEqual([]);
 });
 
-test('initial JavaScript for /start/booking stays within its budget (160 KB gzip; the later steps, the calendar, the leave dialog, zod, react-query and the back-office routes load when used; no tailwind-merge)', async ({ page }) => {
+test('initial JavaScript for /start/booking stays within its budget (160 KB gzip; the later steps, the calendar, the leave dialog, zod, react-query and the back-office routes load when used; no tailwind-merge)', async ({
+  page,
+}) => {
   const { kb, supabaseJs, files } = await initialJs(page, '/start/booking', 'Liegeplatz buchen');
   expect(supabaseJs).toBe(false);
   // Step 1 joins classes with clsx (features/booking/components/clsx-ui.ts): no tailwind-merge.
@@ -89,7 +100,10 @@ test('initial JavaScript for /start/booking stays within its budget (160 KB gzip
   expect(kb).toBeLessThan(160);
 });
 
-test('a page opened by its address asks for its own chunks at once, beside the client and the catalogue, not after them', async ({ page, context }) => {
+test('a page opened by its address asks for its own chunks at once, beside the client and the catalogue, not after them', async ({
+  page,
+  context,
+}) => {
   // src/main.tsx preloads the matched routes' components before it waits for anything. With a
   // round trip of 300 ms the order is plain: the contact page's chunk is requested before the
   // QueryClient's chunk has arrived (without the early start, router.load() asked for it after).
@@ -110,7 +124,9 @@ test('a page opened by its address asks for its own chunks at once, beside the c
 
 /** The class lists of the page's elements that tailwind-merge would change (none may, where classes are joined with clsx). */
 async function conflictingClasses(page: Page, atLeast: number) {
-  const classes = await page.locator('body *').evaluateAll((elements) => [...new Set(elements.map((e) => e.getAttribute('class') ?? '').filter((c) => c.trim()))]);
+  const classes = await page
+    .locator('body *')
+    .evaluateAll((elements) => [...new Set(elements.map((e) => e.getAttribute('class') ?? '').filter((c) => c.trim()))]);
   expect(classes.length).toBeGreaterThan(atLeast);
   const normal = (c: string) => c.trim().split(/\s+/).join(' ');
   return classes.filter((c) => twMerge(c) !== normal(c));
@@ -123,7 +139,9 @@ test('no element of /start has Tailwind classes that conflict: joining them with
   expect(await conflictingClasses(page, 50)).toEqual([]);
 });
 
-test('no element of booking step 1 has Tailwind classes that conflict, also with its error messages and as a day stay', async ({ page }) => {
+test('no element of booking step 1 has Tailwind classes that conflict, also with its error messages and as a day stay', async ({
+  page,
+}) => {
   await page.goto('/start/booking');
   const search = page.getByRole('button', { name: 'Freie Liegeplätze suchen' });
   await expect(search).toBeVisible();

@@ -28,7 +28,12 @@ async function shot(page: Page, name: string, width?: number) {
 async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
   const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
     method: init.method ?? 'GET',
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json', prefer: 'return=representation' },
+    headers: {
+      apikey: DEMO_ANON_KEY,
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      prefer: 'return=representation',
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
@@ -36,17 +41,30 @@ async function rest<T>(path: string, token: string, init: { method?: string; bod
 }
 const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rpc/${name}`, token, { method: 'POST', body });
 const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);
-const field = (cents: number, locale: 'de' | 'en') => (locale === 'de' ? (cents / 100).toFixed(2).replace('.', ',') : (cents / 100).toFixed(2));
+const field = (cents: number, locale: 'de' | 'en') =>
+  locale === 'de' ? (cents / 100).toFixed(2).replace('.', ',') : (cents / 100).toFixed(2);
 
 /** Staff book a small boat on the first free berth (unpaid). */
 async function walkIn(token: string, boat: string, offset: number): Promise<{ id: string; price: number }> {
-  const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: berlinDay(offset), p_departure: berlinDay(offset + 1), p_boat_length: 5, p_boat_width: 2 }, token);
+  const free = await rpc<{ place_id: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: berlinDay(offset), p_departure: berlinDay(offset + 1), p_boat_length: 5, p_boat_width: 2 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const res = await rpc<{ id: string; price_cents: number }>('staff_create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: berlinDay(offset), p_departure: berlinDay(offset + 1),
-      p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Karl', last_name: `Kasse ${run}` },
-    }, token);
+    const res = await rpc<{ id: string; price_cents: number }>(
+      'staff_create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: berlinDay(offset),
+        p_departure: berlinDay(offset + 1),
+        p_boat: { name: boat, length: 5, width: 2 },
+        p_person: { first_name: 'Karl', last_name: `Kasse ${run}` },
+      },
+      token,
+    );
     if (res.status === 200) return { id: res.data.id, price: res.data.price_cents };
   }
   throw new Error('no free berth');
@@ -55,7 +73,9 @@ async function walkIn(token: string, boat: string, offset: number): Promise<{ id
 /** The cash book entry of an order's cash payment, as the database holds it. */
 async function entryOf(token: string, orderId: string) {
   const rows = await rest<{ entry_no: number; balance_cents: number; amount_cents: number; business_day: string }[]>(
-    `cash_book_entries?order_id=eq.${orderId}&select=entry_no,balance_cents,amount_cents,business_day`, token);
+    `cash_book_entries?order_id=eq.${orderId}&select=entry_no,balance_cents,amount_cents,business_day`,
+    token,
+  );
   expect(rows.status).toBe(200);
   expect(rows.data).toHaveLength(1);
   return rows.data[0]!;
@@ -68,7 +88,10 @@ test.setTimeout(90_000);
 test.describe('cash book', () => {
   test.use({ persona: 'harbour' });
 
-  test('staff take cash on an order, find it in the cash book, count and close the day; the day is read-only (de)', async ({ page, consoleErrors }) => {
+  test('staff take cash on an order, find it in the cash book, count and close the day; the day is read-only (de)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const token = await staffToken();
     const boat = `Barkasse ${run}`;
     const order = await walkIn(token, boat, 80);
@@ -125,8 +148,15 @@ test.describe('cash book', () => {
     await expect(page.getByTestId('day-state')).toContainText('Abgeschlossen am');
     await expect(page.getByTestId('day-state')).toContainText('Heinz Poller');
     await expect(report.getByTestId('closing-counted')).toHaveText(euro(counted, 'de'));
-    const closed = (await rest<{ expected_cents: number; counted_cents: number; difference_cents: number }[]>(`cash_closings?business_day=eq.${berlinDay(0)}&select=expected_cents,counted_cents,difference_cents`, token)).data;
-    expect(closed).toEqual([{ expected_cents: closed[0]!.expected_cents, counted_cents: counted, difference_cents: counted - closed[0]!.expected_cents }]);
+    const closed = (
+      await rest<{ expected_cents: number; counted_cents: number; difference_cents: number }[]>(
+        `cash_closings?business_day=eq.${berlinDay(0)}&select=expected_cents,counted_cents,difference_cents`,
+        token,
+      )
+    ).data;
+    expect(closed).toEqual([
+      { expected_cents: closed[0]!.expected_cents, counted_cents: counted, difference_cents: counted - closed[0]!.expected_cents },
+    ]);
     await expect(report.getByTestId('closing-expected')).toHaveText(euro(closed[0]!.expected_cents, 'de'));
     await expect(report.getByTestId('closing-difference')).toHaveText(euro(closed[0]!.difference_cents, 'de'));
     await expect(page.getByTestId('cash-entry').filter({ hasText: 'Kassendifferenz' })).toHaveCount(1);
@@ -145,13 +175,19 @@ test.describe('cash book', () => {
     await page.emulateMedia({ media: 'screen' });
 
     // Nobody edits the closed day over the API either.
-    const patch = await rest(`cash_closings?business_day=eq.${berlinDay(0)}`, token, { method: 'PATCH', body: { counted_cents: day.expected_cents } });
+    const patch = await rest(`cash_closings?business_day=eq.${berlinDay(0)}`, token, {
+      method: 'PATCH',
+      body: { counted_cents: day.expected_cents },
+    });
     expect([401, 403]).toContain(patch.status);
     expect((await rpc('close_cash_day', { p_day: berlinDay(0), p_counted_cents: day.expected_cents }, token)).status).toBe(400);
     expect(consoleErrors).toEqual([]);
   });
 
-  test('after the closing (en): today read-only in English, a cash payment goes to the next open day, the till never goes below zero', async ({ page, consoleErrors }) => {
+  test('after the closing (en): today read-only in English, a cash payment goes to the next open day, the till never goes below zero', async ({
+    page,
+    consoleErrors,
+  }) => {
     const token = await staffToken();
     const boat = `Late cash ${run}`;
     const order = await walkIn(token, boat, 81);

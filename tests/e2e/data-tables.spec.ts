@@ -11,7 +11,13 @@ async function apply(first: string, last: string, email: string): Promise<string
   const res = await fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
     method: 'POST',
     headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json', ...formClient() },
-    body: JSON.stringify({ p_email: email, p_first_name: first, p_last_name: last, p_boat: { name: 'Tabellenboot', length: 10, width: 3.2 }, p_locale: 'de' }),
+    body: JSON.stringify({
+      p_email: email,
+      p_first_name: first,
+      p_last_name: last,
+      p_boat: { name: 'Tabellenboot', length: 10, width: 3.2 },
+      p_locale: 'de',
+    }),
   });
   const body = await res.text();
   expect(res.status, body).toBe(200);
@@ -30,15 +36,27 @@ const run = Date.now().toString(36);
 /** Staff book `count` small boats "<prefix> 00" … on one night, each on the next free berth. */
 async function bookMany(prefix: string, count: number, arrival: string, departure: string): Promise<string[]> {
   const token = await personaToken(personas.harbour.email, personas.harbour.password);
-  const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 }, token);
+  const free = await rpc<{ place_id: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 },
+    token,
+  );
   expect(free.status).toBe(200);
   expect(free.data.length).toBeGreaterThanOrEqual(count);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await rpc<{ id: string }>('staff_create_booking', {
-      p_place_id: free.data[i]!.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: `${prefix} ${String(i).padStart(2, '0')}`, length: 5, width: 2 }, p_person: { first_name: 'Tabelle', last_name: `Gast ${i}` },
-    }, token);
+    const res = await rpc<{ id: string }>(
+      'staff_create_booking',
+      {
+        p_place_id: free.data[i]!.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: `${prefix} ${String(i).padStart(2, '0')}`, length: 5, width: 2 },
+        p_person: { first_name: 'Tabelle', last_name: `Gast ${i}` },
+      },
+      token,
+    );
     expect(res.status, JSON.stringify(res.data)).toBe(200);
     ids.push(res.data.id);
   }
@@ -62,12 +80,34 @@ test.describe('data tables (state in the URL)', () => {
     });
 
     for (const lang of ['de', 'en'] as const) {
-      const l = lang === 'de'
-        ? { boat: 'Boot', status: 'Status', columns: 'Spalten', next: 'Nächste Seite', prev: 'Vorherige Seite', page2: '27 Bestellungen · Seite 2 von 2', page1: '27 Bestellungen · Seite 1 von 2', one: '1 Bestellung · Seite 1 von 1' }
-        : { boat: 'Boat', status: 'Status', columns: 'Columns', next: 'Next page', prev: 'Previous page', page2: '27 orders · page 2 of 2', page1: '27 orders · page 1 of 2', one: '1 order · page 1 of 1' };
+      const l =
+        lang === 'de'
+          ? {
+              boat: 'Boot',
+              status: 'Status',
+              columns: 'Spalten',
+              next: 'Nächste Seite',
+              prev: 'Vorherige Seite',
+              page2: '27 Bestellungen · Seite 2 von 2',
+              page1: '27 Bestellungen · Seite 1 von 2',
+              one: '1 Bestellung · Seite 1 von 1',
+            }
+          : {
+              boat: 'Boat',
+              status: 'Status',
+              columns: 'Columns',
+              next: 'Next page',
+              prev: 'Previous page',
+              page2: '27 orders · page 2 of 2',
+              page1: '27 orders · page 1 of 2',
+              one: '1 order · page 1 of 1',
+            };
       const rows = (page: import('@playwright/test').Page) => page.locator('tbody tr[data-order]');
 
-      test(`${lang}: a sorted and filtered orders table survives a reload; paging changes URL and rows`, async ({ page, consoleErrors }) => {
+      test(`${lang}: a sorted and filtered orders table survives a reload; paging changes URL and rows`, async ({
+        page,
+        consoleErrors,
+      }) => {
         await page.goto(`/${lang}/account/admin/orders?q=${prefix}`);
         await expect(page.getByTestId('orders-total')).toHaveText(l.page1);
         const boatHeader = page.getByRole('columnheader', { name: l.boat });
@@ -148,8 +188,28 @@ test.describe('data tables (state in the URL)', () => {
         const tag = `tu${lang}${run}`;
         const a = await createAccount(`${tag}-a`, 'Anna', 'Zander');
         const b = await createAccount(`${tag}-b`, 'Bernd', 'Abel');
-        const l = lang === 'de' ? { table: 'Benutzer', last: 'Nachname', email: 'E-Mail', state: 'Status', search: 'Suche nach E-Mail oder Name', go: 'Suchen', inactive: 'Deaktiviert', role: 'Rolle' }
-          : { table: 'Users', last: 'Last name', email: 'E-mail', state: 'Status', search: 'Search by e-mail or name', go: 'Search', inactive: 'Deactivated', role: 'Role' };
+        const l =
+          lang === 'de'
+            ? {
+                table: 'Benutzer',
+                last: 'Nachname',
+                email: 'E-Mail',
+                state: 'Status',
+                search: 'Suche nach E-Mail oder Name',
+                go: 'Suchen',
+                inactive: 'Deaktiviert',
+                role: 'Rolle',
+              }
+            : {
+                table: 'Users',
+                last: 'Last name',
+                email: 'E-mail',
+                state: 'Status',
+                search: 'Search by e-mail or name',
+                go: 'Search',
+                inactive: 'Deactivated',
+                role: 'Role',
+              };
         await page.goto(`/${lang}/account/admin/users`);
         await page.getByLabel(l.search).fill(tag);
         await page.getByRole('button', { name: l.go, exact: true }).click();
@@ -186,8 +246,10 @@ test.describe('data tables (state in the URL)', () => {
       });
 
       test(`${lang}: the berths table sorts and filters`, async ({ page, consoleErrors }) => {
-        const l = lang === 'de' ? { table: 'Liegeplätze', name: 'Name', pier: 'Steg', search: 'Suche', size: 'Länge × Breite' }
-          : { table: 'Berths', name: 'Name', pier: 'Pier', search: 'Search', size: 'Length × width' };
+        const l =
+          lang === 'de'
+            ? { table: 'Liegeplätze', name: 'Name', pier: 'Steg', search: 'Suche', size: 'Länge × Breite' }
+            : { table: 'Berths', name: 'Name', pier: 'Pier', search: 'Search', size: 'Length × width' };
         await page.goto(`/${lang}/account/admin/places`);
         const table = page.getByRole('table', { name: l.table });
         const names = table.locator('tbody th[scope=row]');
@@ -233,16 +295,41 @@ test.describe('data tables (state in the URL)', () => {
         const ids: Record<string, string> = {};
         for (const last of names) ids[last] = await apply('Tabea', `${last} ${tag}`, `${last.toLowerCase()}.${tag}@example.com`);
         const admin = await personaToken(personas.admin.email, personas.admin.password);
-        const declined = await rpc('answer_long_term_application', { p_id: ids.Zorn, p_status: 'declined', p_answer: 'Leider kein Platz frei.' }, admin);
+        const declined = await rpc(
+          'answer_long_term_application',
+          { p_id: ids.Zorn, p_status: 'declined', p_answer: 'Leider kein Platz frei.' },
+          admin,
+        );
         expect(declined.status, JSON.stringify(declined.data)).toBe(200);
 
-        const l = lang === 'de'
-          ? { table: 'Bewerbungen um einen Langzeitliegeplatz', name: 'Name', email: 'E-Mail', status: 'Status', columns: 'Spalten', all: 'Seite 1 von 1 (4 Bewerbungen)', open: 'Seite 1 von 1 (3 Bewerbungen)', declined: 'Abgelehnt', first: 'Platz' }
-          : { table: 'Applications for a long-term berth', name: 'Name', email: 'E-mail', status: 'Status', columns: 'Columns', all: 'Page 1 of 1 (4 applications)', open: 'Page 1 of 1 (3 applications)', declined: 'Declined', first: 'No.' };
+        const l =
+          lang === 'de'
+            ? {
+                table: 'Bewerbungen um einen Langzeitliegeplatz',
+                name: 'Name',
+                email: 'E-Mail',
+                status: 'Status',
+                columns: 'Spalten',
+                all: 'Seite 1 von 1 (4 Bewerbungen)',
+                open: 'Seite 1 von 1 (3 Bewerbungen)',
+                declined: 'Abgelehnt',
+                first: 'Platz',
+              }
+            : {
+                table: 'Applications for a long-term berth',
+                name: 'Name',
+                email: 'E-mail',
+                status: 'Status',
+                columns: 'Columns',
+                all: 'Page 1 of 1 (4 applications)',
+                open: 'Page 1 of 1 (3 applications)',
+                declined: 'Declined',
+                first: 'No.',
+              };
         await page.goto(`/${lang}/account/admin/applications?q=${tag}`);
         const table = page.getByRole('table', { name: l.table });
         const rows = table.locator('tbody tr[data-application]');
-        const order = async () => (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-application'))));
+        const order = async () => await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-application')));
         await expect(page.getByTestId('applications-total')).toHaveText(l.all);
         // Default: the waiting list's order (open ones by position, the declined one after them).
         await expect(rows).toHaveCount(4);
@@ -307,7 +394,10 @@ test.describe('data tables (state in the URL)', () => {
     test.use({ persona: 'admin' });
     for (const lang of ['de', 'en'] as const) {
       for (const width of [390, 1280]) {
-        test(`${lang} ${width} px: the users table scrolls inside its container, the orders are cards on a phone, never the page scrolls (screenshots in reports/)`, async ({ page, consoleErrors }) => {
+        test(`${lang} ${width} px: the users table scrolls inside its container, the orders are cards on a phone, never the page scrolls (screenshots in reports/)`, async ({
+          page,
+          consoleErrors,
+        }) => {
           await page.setViewportSize({ width, height: 900 });
           for (const list of ['orders', 'users'] as const) {
             await page.goto(`/${lang}/account/admin/${list}`);

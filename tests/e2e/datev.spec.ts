@@ -14,7 +14,7 @@ async function downloaded(download: import('@playwright/test').Download) {
 test.describe('DATEV export', () => {
   test.use({ persona: 'admin' });
 
-  test('de: the admin downloads this year\'s Buchungsstapel; bad ranges get a clear message', async ({ page, consoleErrors }) => {
+  test("de: the admin downloads this year's Buchungsstapel; bad ranges get a clear message", async ({ page, consoleErrors }) => {
     const to = today();
     const from = `${to.slice(0, 4)}-01-01`;
     await page.goto('/account/admin/datev');
@@ -33,11 +33,18 @@ test.describe('DATEV export', () => {
 
     await fillDate(form.getByLabel('Von'), from);
     await fillDate(form.getByLabel('Bis einschließlich'), to);
-    const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'DATEV-Datei herunterladen' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      form.getByRole('button', { name: 'DATEV-Datei herunterladen' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`EXTF_Buchungsstapel_${from.replaceAll('-', '')}_${to.replaceAll('-', '')}.csv`);
     const { bytes, text } = await downloaded(download);
     const lines = text.split('\r\n');
-    expect(lines[0]).toMatch(new RegExp(`^"EXTF";700;21;"Buchungsstapel";13;\\d{17};;"RE";"";"";1001;1;${from.slice(0, 4)}0101;4;${from.replaceAll('-', '')};${to.replaceAll('-', '')};"Hafen ${from.slice(0, 7)}";`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^"EXTF";700;21;"Buchungsstapel";13;\\d{17};;"RE";"";"";1001;1;${from.slice(0, 4)}0101;4;${from.replaceAll('-', '')};${to.replaceAll('-', '')};"Hafen ${from.slice(0, 7)}";`,
+      ),
+    );
     expect(lines[0].split(';')).toHaveLength(31);
     expect(lines[1].split(';')).toHaveLength(125);
     expect(lines[1]).toContain(';Konto;Gegenkonto (ohne BU-Schlüssel);BU-Schlüssel;Belegdatum;Belegfeld 1;');
@@ -49,7 +56,9 @@ test.describe('DATEV export', () => {
     expect(lines[2].split(';')).toHaveLength(125);
     expect(lines[2]).toMatch(/^\d+,\d{2};"[SH]";"EUR";;;"";\d{4,5};\d{4,5};"";\d{4};"(RE-\d{4}-\d{5}|HD-\d{2}-[A-Z0-9]{4})";"";;"[^"]+";/);
     const count = lines.length - 3;
-    await expect(page.getByRole('status')).toHaveText(`${download.suggestedFilename()} wurde erstellt: ${count.toLocaleString('de-DE')} Buchungszeilen.`);
+    await expect(page.getByRole('status')).toHaveText(
+      `${download.suggestedFilename()} wurde erstellt: ${count.toLocaleString('de-DE')} Buchungszeilen.`,
+    );
     expect(consoleErrors).toEqual([]);
   });
 
@@ -65,7 +74,10 @@ test.describe('DATEV export', () => {
     await form.getByRole('button', { name: 'Download DATEV file' }).click();
     await expect(form.getByText('A DATEV posting batch covers at most one fiscal year.', { exact: false })).toBeVisible();
     await fillDate(form.getByLabel('From'), from);
-    const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Download DATEV file' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      form.getByRole('button', { name: 'Download DATEV file' }).click(),
+    ]);
     const { text } = await downloaded(download);
     expect(text.startsWith('"EXTF";700;21;"Buchungsstapel";13;')).toBe(true);
     expect(text.split('\r\n')[1].split(';')[0]).toBe('Umsatz (ohne Soll/Haben-Kz)');
@@ -73,7 +85,10 @@ test.describe('DATEV export', () => {
   });
 
   test('the page at 390 and 1280 px; the settings form checks and stores the numbers', async ({ page }) => {
-    for (const [width, height] of [[390, 844], [1280, 900]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 900],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto('/account/admin/datev');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('DATEV-Export');

@@ -20,7 +20,7 @@ test.describe("the app server (npm start's static server)", () => {
     const id = '4b0f7c1e-0000-4000-8000-000000000001';
     for (const route of routes) {
       for (const prefix of ['', '/de', '/en']) {
-        const path = (prefix + route.replace('/{-$locale}', '').replace(/\{-\$\w+\}|\$\w+/g, id)) || '/';
+        const path = prefix + route.replace('/{-$locale}', '').replace(/\{-\$\w+\}|\$\w+/g, id) || '/';
         const res = await request.get(path, { maxRedirects: 0 });
         expect(res.status(), path).toBe(200);
       }
@@ -29,14 +29,25 @@ test.describe("the app server (npm start's static server)", () => {
     for (const path of ['/start', '/en/service', '/de/start/booking', '/start/booking/result', '/de/account/']) {
       expect((await request.get(path)).status(), path).toBe(200);
     }
-    for (const path of ['/no-such-page', '/de/no-such-page', '/fr/start', '/en/start/prices/extra', '/de/service/no-such-topic', '/order', '/start.html']) {
+    for (const path of [
+      '/no-such-page',
+      '/de/no-such-page',
+      '/fr/start',
+      '/en/start/prices/extra',
+      '/de/service/no-such-topic',
+      '/order',
+      '/start.html',
+    ]) {
       expect((await request.get(path)).status(), path).toBe(404);
     }
     // Assets: real files 200, missing ones a plain 404.
     expect((await request.get('/manifest.webmanifest')).status()).toBe(200);
     expect((await request.get('/assets/no-such-file.js')).status()).toBe(404);
     // The 404 answer is the app, which shows its not-found page.
-    for (const [path, heading] of [['/de/no-such-page', '404 Nicht gefunden'], ['/en/no-such-page', '404 Not Found']] as const) {
+    for (const [path, heading] of [
+      ['/de/no-such-page', '404 Nicht gefunden'],
+      ['/en/no-such-page', '404 Not Found'],
+    ] as const) {
       const res = await page.goto(path);
       expect(res?.status()).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
@@ -46,8 +57,20 @@ test.describe("the app server (npm start's static server)", () => {
 
 test.describe('water level and weather offline', () => {
   for (const [locale, water, weather, pegel, dwd] of [
-    ['de', /^Der Pegel kann zurzeit nicht aktualisiert werden\. Zuletzt bekannt: gemessen \d\d\.\d\d\.\d\d, \d\d:\d\d\. Aktuelle Werte: PEGELONLINE\.$/, /^Das Wetter kann zurzeit nicht aktualisiert werden\. Zuletzt bekannt: Stand \d\d\.\d\d\.\d\d, \d\d:\d\d\. Vorhersagen: Deutscher Wetterdienst\.$/, 'PEGELONLINE', 'Deutscher Wetterdienst'],
-    ['en', /^The water level cannot be updated at the moment\. Last known: measured \d\d\/\d\d\/\d{4}, \d\d:\d\d\. Current values: PEGELONLINE\.$/, /^The weather cannot be updated at the moment\. Last known: as of \d\d\/\d\d\/\d{4}, \d\d:\d\d\. Forecasts: German Weather Service \(DWD\)\.$/, 'PEGELONLINE', 'German Weather Service (DWD)'],
+    [
+      'de',
+      /^Der Pegel kann zurzeit nicht aktualisiert werden\. Zuletzt bekannt: gemessen \d\d\.\d\d\.\d\d, \d\d:\d\d\. Aktuelle Werte: PEGELONLINE\.$/,
+      /^Das Wetter kann zurzeit nicht aktualisiert werden\. Zuletzt bekannt: Stand \d\d\.\d\d\.\d\d, \d\d:\d\d\. Vorhersagen: Deutscher Wetterdienst\.$/,
+      'PEGELONLINE',
+      'Deutscher Wetterdienst',
+    ],
+    [
+      'en',
+      /^The water level cannot be updated at the moment\. Last known: measured \d\d\/\d\d\/\d{4}, \d\d:\d\d\. Current values: PEGELONLINE\.$/,
+      /^The weather cannot be updated at the moment\. Last known: as of \d\d\/\d\d\/\d{4}, \d\d:\d\d\. Forecasts: German Weather Service \(DWD\)\.$/,
+      'PEGELONLINE',
+      'German Weather Service (DWD)',
+    ],
   ] as const) {
     test(`they say when they were last known and link to the source (${locale})`, async ({ page }) => {
       await page.goto(`/${locale}/service`);
@@ -58,10 +81,16 @@ test.describe('water level and weather offline', () => {
       await page.route(/^https:\/\/(www\.pegelonline\.wsv\.de|api\.brightsky\.dev)\//, (route) => route.abort('internetdisconnected'));
       await page.reload();
       await expect(page.getByTestId('water-unavailable')).toHaveText(water, { timeout: 15_000 });
-      await expect(page.getByTestId('water-unavailable').getByRole('link', { name: pegel })).toHaveAttribute('href', /^https:\/\/www\.pegelonline\.wsv\.de\//);
+      await expect(page.getByTestId('water-unavailable').getByRole('link', { name: pegel })).toHaveAttribute(
+        'href',
+        /^https:\/\/www\.pegelonline\.wsv\.de\//,
+      );
       await expect(page.getByTestId('water-level')).toContainText('312 cm');
       await expect(page.getByTestId('weather-unavailable')).toHaveText(weather, { timeout: 15_000 });
-      await expect(page.getByTestId('weather-unavailable').getByRole('link', { name: dwd })).toHaveAttribute('href', /^https:\/\/www\.dwd\.de\//);
+      await expect(page.getByTestId('weather-unavailable').getByRole('link', { name: dwd })).toHaveAttribute(
+        'href',
+        /^https:\/\/www\.dwd\.de\//,
+      );
       await expect(page.getByTestId('weather')).toContainText('11 °C');
     });
   }
@@ -70,10 +99,34 @@ test.describe('water level and weather offline', () => {
 test.describe('a guest booking at 390 px: summary and confirmation page', () => {
   test.describe.configure({ timeout: 120_000 });
   for (const [locale, x] of [
-    ['de', { code: 'Aktionscode (optional)', apply: 'Einlösen', invalid: 'Dieser Aktionscode ist nicht gültig.', office: /Hafenbüro/g, cancel: 'Buchung stornieren', dialog: 'Buchung stornieren?', size: 'Seeschwalbe, 8,4 × 2,9 m' }],
-    ['en', { code: 'Promo code (optional)', apply: 'Apply', invalid: 'This promo code is not valid.', office: /harbour office/g, cancel: 'Cancel booking', dialog: 'Cancel this booking?', size: 'Seeschwalbe, 8.4 × 2.9 m' }],
+    [
+      'de',
+      {
+        code: 'Aktionscode (optional)',
+        apply: 'Einlösen',
+        invalid: 'Dieser Aktionscode ist nicht gültig.',
+        office: /Hafenbüro/g,
+        cancel: 'Buchung stornieren',
+        dialog: 'Buchung stornieren?',
+        size: 'Seeschwalbe, 8,4 × 2,9 m',
+      },
+    ],
+    [
+      'en',
+      {
+        code: 'Promo code (optional)',
+        apply: 'Apply',
+        invalid: 'This promo code is not valid.',
+        office: /harbour office/g,
+        cancel: 'Cancel booking',
+        dialog: 'Cancel this booking?',
+        size: 'Seeschwalbe, 8.4 × 2.9 m',
+      },
+    ],
   ] as const) {
-    test(`sale code message goes with the cleared field, payment at the office said once, nothing wider than the screen (${locale})`, async ({ page }) => {
+    test(`sale code message goes with the cleared field, payment at the office said once, nothing wider than the screen (${locale})`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width: 390, height: 844 });
       const w = words(locale);
       // A long address without spaces, as a guest may have.
@@ -81,7 +134,13 @@ test.describe('a guest booking at 390 px: summary and confirmation page', () => 
       await page.goto(`/${locale}/start/booking`);
       // Other nights per language: the two tests run at once and take the smallest berth.
       const day = locale === 'de' ? 50 : 53;
-      await fillBerthData(page, locale, { arrival: berlinDay(day), departure: berlinDay(day + 1), length: locale === 'de' ? '8,4' : '8.4', width: locale === 'de' ? '2,9' : '2.9', boat: 'Seeschwalbe' });
+      await fillBerthData(page, locale, {
+        arrival: berlinDay(day),
+        departure: berlinDay(day + 1),
+        length: locale === 'de' ? '8,4' : '8.4',
+        width: locale === 'de' ? '2,9' : '2.9',
+        boat: 'Seeschwalbe',
+      });
       await chooseFirstBerth(page, locale);
       const since = await proceedAsGuest(page, locale, { email, first: 'Greta', last: 'Gast' });
       await page.getByLabel(w.code).fill(await readCode(email, since));

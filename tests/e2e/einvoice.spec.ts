@@ -19,17 +19,39 @@ const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}
 async function paidOrder(token: string, company: string | null, offset: number) {
   const arrival = berlinDay(offset);
   const departure = berlinDay(offset + 2);
-  const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 10, p_boat_width: 3.4 }, token);
+  const free = await rpc<{ place_id: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 10, p_boat_width: 3.4 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const res = await rpc<{ id: string }>('staff_create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: `E-Rechnung ${run}`, length: 10, width: 3.4 },
-      p_person: { first_name: 'Emil', last_name: `Einv ${run}`, ...(company ? { company } : {}), email: personas.customer.email, street: 'Kaistraße 4', postal_code: '40221', city: 'Düsseldorf' },
-    }, token);
+    const res = await rpc<{ id: string }>(
+      'staff_create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: `E-Rechnung ${run}`, length: 10, width: 3.4 },
+        p_person: {
+          first_name: 'Emil',
+          last_name: `Einv ${run}`,
+          ...(company ? { company } : {}),
+          email: personas.customer.email,
+          street: 'Kaistraße 4',
+          postal_code: '40221',
+          city: 'Düsseldorf',
+        },
+      },
+      token,
+    );
     if (res.status !== 200) continue;
     expect((await rpc('record_desk_payment', { p_order_id: res.data.id, p_method: 'card_terminal' }, token)).status).toBe(200);
-    const docs = await rest<{ id: string; invoice_number: string }[]>(`rest/v1/invoices?order_id=eq.${res.data.id}&select=id,invoice_number`, token);
+    const docs = await rest<{ id: string; invoice_number: string }[]>(
+      `rest/v1/invoices?order_id=eq.${res.data.id}&select=id,invoice_number`,
+      token,
+    );
     const [invoice] = docs.data;
     return { id: res.data.id, invoice: invoice! };
   }
@@ -63,7 +85,10 @@ test.describe('e-invoice for business guests', () => {
       await expect(page.getByTestId('einvoice-note')).toContainText('E-Rechnung nach EN 16931');
       const xml = await downloadXml(page, 'E-Rechnung als XML (CII)', order.invoice.invoice_number);
 
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PDF herunterladen' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'PDF herunterladen' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe(`${order.invoice.invoice_number}.pdf`);
       const pdf = await facturX(await bytesOf(download));
       expect(pdf.files.map((f) => [f.name, f.relationship])).toEqual([['factur-x.xml', '/Alternative']]);

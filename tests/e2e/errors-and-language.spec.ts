@@ -16,7 +16,15 @@ test.describe('404 page', () => {
       await expect(page.getByText(text)).toBeVisible();
       // The shell stays usable: the bottom navigation leads back.
       await expect(page.getByRole('navigation', { name: url.startsWith('/en') ? 'Main navigation' : 'Hauptnavigation' })).toBeVisible();
-      expect(consoleErrors.filter((e) => !(e.startsWith('Failed to load resource: the server responded with a status of 404') && e.endsWith(`@ ${new URL(page.url()).href}`)))).toEqual([]);
+      expect(
+        consoleErrors.filter(
+          (e) =>
+            !(
+              e.startsWith('Failed to load resource: the server responded with a status of 404') &&
+              e.endsWith(`@ ${new URL(page.url()).href}`)
+            ),
+        ),
+      ).toEqual([]);
     });
   }
 });

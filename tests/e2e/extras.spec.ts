@@ -14,21 +14,37 @@ import { rest, rpc, staffToken } from './rest-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
-
-interface Doc { id: string; invoice_number: string; kind: string; gross_cents: number; desk_sale_id: string | null }
+interface Doc {
+  id: string;
+  invoice_number: string;
+  kind: string;
+  gross_cents: number;
+  desk_sale_id: string | null;
+}
 const documents = async (orderId: string, token: string) =>
   (await rest<Doc[]>(`invoices?order_id=eq.${orderId}&select=id,invoice_number,kind,gross_cents,desk_sale_id&order=number`, token)).data;
 
 /** Staff book a small boat (full address) on a free berth and take the money at the desk. */
 async function paidBooking(token: string, boat: string, arrival: string, departure: string): Promise<{ id: string; price: number }> {
-  const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 }, token);
+  const free = await rpc<{ place_id: string; name: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const res = await rpc<{ id: string; price_cents: number }>('staff_create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: boat, length: 5, width: 2 },
-      p_person: { first_name: 'Erik', last_name: `Extra ${run}`, street: 'Rheinufer 9', postal_code: '40213', city: 'Düsseldorf' },
-    }, token);
+    const res = await rpc<{ id: string; price_cents: number }>(
+      'staff_create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: boat, length: 5, width: 2 },
+        p_person: { first_name: 'Erik', last_name: `Extra ${run}`, street: 'Rheinufer 9', postal_code: '40213', city: 'Düsseldorf' },
+      },
+      token,
+    );
     if (res.status !== 200) continue;
     expect((await rpc('record_desk_payment', { p_order_id: res.data.id, p_method: 'cash' }, token)).status).toBe(200);
     return { id: res.data.id, price: res.data.price_cents };
@@ -95,9 +111,16 @@ test.describe('extras for the harbour team', () => {
 
     // The cash sale is in the cash book, under its receipt number.
     const token = await staffToken();
-    const receipt = (await rest<Doc[]>(`invoices?invoice_number=eq.${number}&select=id,invoice_number,kind,gross_cents,desk_sale_id`, token)).data[0]!;
+    const receipt = (
+      await rest<Doc[]>(`invoices?invoice_number=eq.${number}&select=id,invoice_number,kind,gross_cents,desk_sale_id`, token)
+    ).data[0]!;
     expect(receipt).toMatchObject({ kind: 'invoice', gross_cents: 1100 });
-    const entries = (await rest<{ amount_cents: number; source_kind: string; reason: string }[]>(`cash_book_entries?source_id=eq.${receipt.desk_sale_id}&select=amount_cents,source_kind,reason`, token)).data;
+    const entries = (
+      await rest<{ amount_cents: number; source_kind: string; reason: string }[]>(
+        `cash_book_entries?source_id=eq.${receipt.desk_sale_id}&select=amount_cents,source_kind,reason`,
+        token,
+      )
+    ).data;
     expect(entries).toEqual([{ amount_cents: 1100, source_kind: 'desk_sale', reason: `Barverkauf ${number}` }]);
     // The page lists it among the recent receipts.
     await page.getByRole('link', { name: 'Neuer Verkauf' }).click();
@@ -160,7 +183,11 @@ test.describe('extras for the harbour team', () => {
     const list = page.getByRole('list', { name: 'Belege' });
     await expect(list.getByTestId('document-row')).toHaveCount(3);
     const docs = await documents(order.id, token);
-    expect(docs.map((d) => [d.kind, d.gross_cents])).toEqual([['invoice', order.price], ['cancellation', -order.price], ['invoice', order.price + 1000]]);
+    expect(docs.map((d) => [d.kind, d.gross_cents])).toEqual([
+      ['invoice', order.price],
+      ['cancellation', -order.price],
+      ['invoice', order.price + 1000],
+    ]);
     // The guest owes the extra.
     await expect(page.getByTestId('outstanding')).toHaveText(euro(1000, 'de'));
     expect(await seriousViolations(page)).toEqual([]);
@@ -211,8 +238,12 @@ test.describe('the catalogue for admins', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Preise und Extras');
     // The berth tariffs of the one price list (issue 40), gross with their rate; the form checks the price.
     const tariffs = page.getByRole('list', { name: 'Liegeplatz-Tarife' });
-    await expect(tariffs.getByTestId('tariff-entry').filter({ hasText: 'Übernachtung, pro laufendem Meter' })).toContainText('2,38 € pro Meter und Nacht · inkl. 19 % USt.');
-    await expect(tariffs.getByTestId('tariff-entry').filter({ hasText: 'Nebenkosten' })).toContainText('11,90 € pro Nacht · inkl. 19 % USt.');
+    await expect(tariffs.getByTestId('tariff-entry').filter({ hasText: 'Übernachtung, pro laufendem Meter' })).toContainText(
+      '2,38 € pro Meter und Nacht · inkl. 19 % USt.',
+    );
+    await expect(tariffs.getByTestId('tariff-entry').filter({ hasText: 'Nebenkosten' })).toContainText(
+      '11,90 € pro Nacht · inkl. 19 % USt.',
+    );
     await tariffs.getByRole('button', { name: 'Übernachtung, pro laufendem Meter und Nacht bearbeiten' }).click();
     const tariffDialog = page.getByRole('dialog');
     await tariffDialog.getByLabel('Preis brutto (€)').fill('0');
@@ -239,7 +270,9 @@ test.describe('the catalogue for admins', () => {
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
 
     await page.goto('/en/account/admin/extras');
-    await expect(page.getByRole('list', { name: 'Catalogue' }).getByTestId('catalogue-entry').filter({ hasText: 'Ice 2 kg' })).toContainText('€3.00 / pc. · incl. 7 % VAT');
+    await expect(
+      page.getByRole('list', { name: 'Catalogue' }).getByTestId('catalogue-entry').filter({ hasText: 'Ice 2 kg' }),
+    ).toContainText('€3.00 / pc. · incl. 7 % VAT');
     await shoot(page, 'catalogue-en');
     expect(consoleErrors).toEqual([]);
   });

@@ -24,7 +24,10 @@ test.describe('guards for visitors who are not logged in', () => {
 test.describe('a logged-in customer', () => {
   test.use({ persona: 'customer' });
 
-  test('sees the account, is sent from /auth to /account (not from reset-password), gets 404 in the back office and no drawer', async ({ page, consoleErrors }) => {
+  test('sees the account, is sent from /auth to /account (not from reset-password), gets 404 in the back office and no drawer', async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto('/account');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mein Konto');
     await expect(page.getByText('Angemeldet als kunde@hafen.test')).toBeVisible();
@@ -65,7 +68,8 @@ test.describe('staff', () => {
       await page.goto('/en/start');
       await page.getByRole('button', { name: 'Open menu' }).click();
       const team = page.getByRole('navigation', { name: 'Harbour team' });
-      for (const name of ['Overview', 'Calendar', 'Orders', 'New booking', 'Inbox', 'Harbour map', 'Working hours']) await expect(team.getByRole('link', { name, exact: true })).toBeVisible();
+      for (const name of ['Overview', 'Calendar', 'Orders', 'New booking', 'Inbox', 'Harbour map', 'Working hours'])
+        await expect(team.getByRole('link', { name, exact: true })).toBeVisible();
       await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
       await team.getByRole('link', { name: 'Overview' }).click();
       await expect(page).toHaveURL(/\/en\/account\/admin\/overview$/);

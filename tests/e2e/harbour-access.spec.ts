@@ -23,7 +23,13 @@ function watchStaffData(page: Page) {
   const pending: Promise<void>[] = [];
   page.on('response', (res: Response) => {
     const url = res.url();
-    if (!url.startsWith(apiUrl) || !/\/rest\/v1\/(rpc\/(calendar|calendar_entries|place_calendar|open_long_term_applications)|orders|working_hours|contact_messages|long_term_applications|berth_blocks)\b/.test(url)) return;
+    if (
+      !url.startsWith(apiUrl) ||
+      !/\/rest\/v1\/(rpc\/(calendar|calendar_entries|place_calendar|open_long_term_applications)|orders|working_hours|contact_messages|long_term_applications|berth_blocks)\b/.test(
+        url,
+      )
+    )
+      return;
     pending.push(
       res.text().then(
         (text) => {
@@ -31,7 +37,9 @@ function watchStaffData(page: Page) {
           try {
             const body = JSON.parse(text) as unknown;
             rows = Array.isArray(body) ? body.length : 0;
-          } catch { /* not JSON: no rows */ }
+          } catch {
+            /* not JSON: no rows */
+          }
           seen.push({ url, status: res.status(), rows });
         },
         () => {},
@@ -47,7 +55,13 @@ function watchStaffData(page: Page) {
 test.describe('a customer in the back office', () => {
   test.use({ persona: 'customer' });
 
-  for (const path of ['/account/admin/calendar', '/account/admin/calendar?view=month', '/account/admin/hours', '/account/admin/inbox', '/en/account/admin/overview']) {
+  for (const path of [
+    '/account/admin/calendar',
+    '/account/admin/calendar?view=month',
+    '/account/admin/hours',
+    '/account/admin/inbox',
+    '/en/account/admin/overview',
+  ]) {
     test(`${path} shows the 404 page and loads no staff data`, async ({ page }) => {
       const seen = watchStaffData(page);
       await page.goto(path);

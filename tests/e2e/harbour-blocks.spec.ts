@@ -8,7 +8,10 @@ import { fillDate } from '../helpers/dates';
 test.describe('maintenance blocks from the calendar', () => {
   test.use({ persona: 'harbour' });
 
-  test('staff block a free berth for a day; the same block again is refused with a clear message; lifting it frees the berth', async ({ page, consoleErrors }) => {
+  test('staff block a free berth for a day; the same block again is refused with a clear message; lifting it frees the berth', async ({
+    page,
+    consoleErrors,
+  }) => {
     const day = berlinDay(20);
     const token = await personaToken(personas.harbour.email, personas.harbour.password);
     const res = await fetch(`${apiUrl}/rest/v1/rpc/search_available_places`, {
@@ -37,7 +40,9 @@ test.describe('maintenance blocks from the calendar', () => {
     await expect(bar).toHaveAttribute('aria-label', /Wartung · Poller erneuern/);
 
     await form.getByRole('button', { name: 'Sperre speichern' }).click();
-    await expect(form.getByRole('alert')).toHaveText('Der Liegeplatz ist in diesem Zeitraum schon belegt oder gesperrt. Bitte einen anderen Zeitraum oder Liegeplatz wählen.');
+    await expect(form.getByRole('alert')).toHaveText(
+      'Der Liegeplatz ist in diesem Zeitraum schon belegt oder gesperrt. Bitte einen anderen Zeitraum oder Liegeplatz wählen.',
+    );
     // Lifting the block from the bar's details frees the berth again.
     await bar.click();
     await page.getByRole('dialog').getByRole('button', { name: 'Sperre aufheben' }).click();

@@ -26,12 +26,18 @@ test.describe('the live berth calendar', () => {
     await expect(page.locator('[data-day][aria-current="date"]')).toHaveCount(1);
     await expect(page.locator('[data-place]')).not.toHaveCount(0);
     const navigations: string[] = [];
-    page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) navigations.push(frame.url()); });
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
 
     // A customer books through the API in another context.
     const token = await personaToken(personas.customer.email, personas.customer.password);
     const boatName = `Live ${Date.now().toString(36)}`;
-    const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 8, p_boat_width: 3 }, token);
+    const free = await rpc<{ place_id: string; name: string }[]>(
+      'search_available_places',
+      { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 8, p_boat_width: 3 },
+      token,
+    );
     expect(free.status, JSON.stringify(free.data)).toBe(200);
     expect(free.data.length).toBeGreaterThan(0);
     const place = free.data[0]!;
@@ -39,10 +45,18 @@ test.describe('the live berth calendar', () => {
     const bar = barOn(page, place.place_id, arrival);
     await expect(bar).toHaveCount(0);
 
-    const booked = await rpc<{ id: string }>('create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: boatName, length: 8, width: 3 }, p_person: { first_name: 'Karla', last_name: 'Kunde' },
-    }, token);
+    const booked = await rpc<{ id: string }>(
+      'create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: boatName, length: 8, width: 3 },
+        p_person: { first_name: 'Karla', last_name: 'Kunde' },
+      },
+      token,
+    );
     expect(booked.status, JSON.stringify(booked.data)).toBe(200);
     const t0 = Date.now();
     await expect(bar).toHaveAttribute('data-kind', 'reservation', { timeout: 2_000 });
@@ -71,14 +85,26 @@ test.describe('the live berth calendar', () => {
     const arrival = berlinDay(0);
     const customer = await personaToken(personas.customer.email, personas.customer.password);
     const staff = await personaToken(personas.harbour.email, personas.harbour.password);
-    const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1), p_boat_length: 8, p_boat_width: 3 }, customer);
+    const free = await rpc<{ place_id: string; name: string }[]>(
+      'search_available_places',
+      { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1), p_boat_length: 8, p_boat_width: 3 },
+      customer,
+    );
     expect(free.status, JSON.stringify(free.data)).toBe(200);
     const placeId = free.data.at(-1)!.place_id;
     const placeName = free.data.at(-1)!.name;
-    const booked = await rpc<{ id: string }>('create_booking', {
-      p_place_id: placeId, p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1),
-      p_boat: { name: `Rent ${Date.now().toString(36)}`, length: 8, width: 3 }, p_person: { first_name: 'Rita', last_name: 'Rent' },
-    }, customer);
+    const booked = await rpc<{ id: string }>(
+      'create_booking',
+      {
+        p_place_id: placeId,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: berlinDay(1),
+        p_boat: { name: `Rent ${Date.now().toString(36)}`, length: 8, width: 3 },
+        p_person: { first_name: 'Rita', last_name: 'Rent' },
+      },
+      customer,
+    );
     expect(booked.status, JSON.stringify(booked.data)).toBe(200);
     await page.goto('/account/admin/calendar');
     await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });

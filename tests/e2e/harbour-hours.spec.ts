@@ -11,7 +11,13 @@ const HARBOUR_ID = 'a0000000-0000-4000-8000-000000000002';
 async function rest<T>(path: string, token: string, init: RequestInit = {}): Promise<{ status: number; data: T }> {
   const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
     ...init,
-    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json', prefer: 'return=representation', ...init.headers },
+    headers: {
+      apikey: DEMO_ANON_KEY,
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      prefer: 'return=representation',
+      ...init.headers,
+    },
   });
   const text = await res.text();
   return { status: res.status, data: (text ? JSON.parse(text) : null) as T };
@@ -28,22 +34,37 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ';') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += c;
+    else if (c === ';') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
-  if (field || row.length) { row.push(field); rows.push(row); }
+  if (field || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
 test.describe('working hours', () => {
   test.use({ persona: 'harbour' });
 
-  test('staff record a shift, see day and month totals, are refused an overlap, and delete it after confirming', async ({ page, consoleErrors }) => {
+  test('staff record a shift, see day and month totals, are refused an overlap, and delete it after confirming', async ({
+    page,
+    consoleErrors,
+  }) => {
     const token = await personaToken(personas.harbour.email, personas.harbour.password);
     const today = berlinDay(0);
     const month = today.slice(0, 7);
@@ -73,7 +94,10 @@ test.describe('working hours', () => {
     await form.getByRole('button', { name: 'Eintragen' }).click();
     await expect(form.getByText('Gespeichert.')).toBeVisible();
 
-    const { data: mine } = await rest<{ minutes: number; work_date: string }[]>(`working_hours?select=minutes,work_date&work_date=gte.${month}-01&work_date=lt.${next}-01`, token);
+    const { data: mine } = await rest<{ minutes: number; work_date: string }[]>(
+      `working_hours?select=minutes,work_date&work_date=gte.${month}-01&work_date=lt.${next}-01`,
+      token,
+    );
     const monthMinutes = mine.reduce((s, e) => s + e.minutes, 0);
     const dayMinutes = mine.filter((e) => e.work_date === today).reduce((s, e) => s + e.minutes, 0);
     expect(dayMinutes).toBe(75);
@@ -135,12 +159,28 @@ test.describe('working hours for admins', () => {
     // An evening entry for Heinz with a note that needs escaping (no overlap with the seeded days).
     await rest(`working_hours?user_id=eq.${HARBOUR_ID}&work_date=eq.${day}&start_time=eq.20:00`, admin, { method: 'DELETE' });
     const note = 'Kran; "Möwe"\nzweite Zeile';
-    const created = await rest(`working_hours`, admin, { method: 'POST', body: JSON.stringify({ user_id: HARBOUR_ID, work_date: day, start_time: '20:00', end_time: '21:45', break_minutes: 0, note }) });
+    const created = await rest(`working_hours`, admin, {
+      method: 'POST',
+      body: JSON.stringify({ user_id: HARBOUR_ID, work_date: day, start_time: '20:00', end_time: '21:45', break_minutes: 0, note }),
+    });
     expect(created.status, JSON.stringify(created.data)).toBe(201);
-    const formula = await rest(`working_hours`, admin, { method: 'POST', body: JSON.stringify({ user_id: HARBOUR_ID, work_date: day, start_time: '22:00', end_time: '22:30', break_minutes: 0, note: '=HYPERLINK("x")' }) });
+    const formula = await rest(`working_hours`, admin, {
+      method: 'POST',
+      body: JSON.stringify({
+        user_id: HARBOUR_ID,
+        work_date: day,
+        start_time: '22:00',
+        end_time: '22:30',
+        break_minutes: 0,
+        note: '=HYPERLINK("x")',
+      }),
+    });
     expect([201, 409]).toContain(formula.status);
 
-    const { data: rows } = await rest<{ minutes: number }[]>(`working_hours?select=minutes&user_id=eq.${HARBOUR_ID}&work_date=gte.${last}-01&work_date=lt.${today.slice(0, 7)}-01`, admin);
+    const { data: rows } = await rest<{ minutes: number }[]>(
+      `working_hours?select=minutes&user_id=eq.${HARBOUR_ID}&work_date=gte.${last}-01&work_date=lt.${today.slice(0, 7)}-01`,
+      admin,
+    );
     const minutes = rows.reduce((s, r) => s + r.minutes, 0);
 
     await page.goto(`/account/admin/hours?month=${last}`);

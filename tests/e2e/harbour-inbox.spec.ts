@@ -58,7 +58,10 @@ test.describe('the inbox', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('staff answer a message from the inbox (de): the answer reaches the sender in their language and stays on the message', async ({ page, consoleErrors }) => {
+  test('staff answer a message from the inbox (de): the answer reaches the sender in their language and stays on the message', async ({
+    page,
+    consoleErrors,
+  }) => {
     const suffix = Date.now().toString(36);
     const name = `Rita Reply ${suffix}`;
     const since = new Date(Date.now() - 1000).toISOString();
@@ -84,7 +87,9 @@ test.describe('the inbox', () => {
 
     // The thread is still there after a reload.
     await page.reload();
-    await expect(page.getByRole('listitem', { name: `Nachricht – ${name}` }).getByRole('region', { name: 'Antworten (1)' })).toContainText('Ja, A12');
+    await expect(page.getByRole('listitem', { name: `Nachricht – ${name}` }).getByRole('region', { name: 'Antworten (1)' })).toContainText(
+      'Ja, A12',
+    );
     expect(await seriousViolations(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
@@ -101,7 +106,10 @@ test.describe('the inbox', () => {
     const card = page.getByRole('region', { name: 'Open' }).getByRole('listitem', { name: `Message – ${name}` });
     await card.getByRole('button', { name: 'Reply' }).click();
     await expect(card.getByLabel(/Reply \(sent by e-mail to .*, in English\)/)).toBeVisible();
-    await card.getByRole('form', { name: `Reply to ${name}` }).getByRole('button', { name: 'Send reply' }).click();
+    await card
+      .getByRole('form', { name: `Reply to ${name}` })
+      .getByRole('button', { name: 'Send reply' })
+      .click();
     await expect(card).toContainText('Please write a reply.');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: 'reports/screenshots/inbox-reply-en-390.png', fullPage: true });
@@ -114,8 +122,12 @@ async function apply(first: string, last: string, message: string, locale: 'de' 
     method: 'POST',
     headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json', ...formClient() },
     body: JSON.stringify({
-      p_email: senderEmail(`${first}${last}`), p_first_name: first, p_last_name: last,
-      p_boat: { name: 'Wellenreiter', length: 11.5, width: 3.6 }, p_message: message, p_locale: locale,
+      p_email: senderEmail(`${first}${last}`),
+      p_first_name: first,
+      p_last_name: last,
+      p_boat: { name: 'Wellenreiter', length: 11.5, width: 3.6 },
+      p_message: message,
+      p_locale: locale,
     }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
@@ -124,7 +136,10 @@ async function apply(first: string, last: string, message: string, locale: 'de' 
 test.describe('answers to long-term applications', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin answers an open application from the inbox without deciding it: the applicant gets it in German, the thread stays (page in de and en)', async ({ page, consoleErrors }) => {
+  test('an admin answers an open application from the inbox without deciding it: the applicant gets it in German, the thread stays (page in de and en)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const last = `Segel${Date.now().toString(36)}`;
     const name = `Carla ${last}`;
     const since = new Date(Date.now() - 1000).toISOString();
@@ -138,20 +153,30 @@ test.describe('answers to long-term applications', () => {
     const form = card.getByRole('form', { name: `Antwort an ${name}` });
     await form.getByRole('button', { name: 'Antwort senden' }).click();
     await expect(form).toContainText('Bitte eine Antwort schreiben.');
-    await form.getByLabel(/Antwort \(geht per E-Mail an .*, auf Deutsch\)/).fill('Ja, 16 A an jedem Platz. Sie stehen auf Platz 3 der Warteliste.');
+    await form
+      .getByLabel(/Antwort \(geht per E-Mail an .*, auf Deutsch\)/)
+      .fill('Ja, 16 A an jedem Platz. Sie stehen auf Platz 3 der Warteliste.');
     await form.getByRole('button', { name: 'Antwort senden' }).click();
     await expect(card.getByRole('status')).toHaveText(`Antwort an ${senderEmail(`Carla${last}`)} gesendet.`);
     await expect(card.getByRole('region', { name: 'Antworten (1)' })).toContainText('Ja, 16 A an jedem Platz.');
 
-    const mail = await waitForMail(senderEmail(`Carla${last}`), since, /^Re: Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf$/);
+    const mail = await waitForMail(
+      senderEmail(`Carla${last}`),
+      since,
+      /^Re: Ihre Bewerbung um einen Langzeitliegeplatz im Hafen Düsseldorf$/,
+    );
     expect(mail.text).toContain(`Guten Tag ${name},`);
     expect(mail.text).toContain('Sie stehen auf Platz 3 der Warteliste.');
     expect(mail.text).toContain('> Gibt es Strom am Steg?');
     await page.reload();
-    await expect(page.getByRole('listitem', { name: `Bewerbung – ${name}` }).getByRole('region', { name: 'Antworten (1)' })).toContainText('16 A');
+    await expect(page.getByRole('listitem', { name: `Bewerbung – ${name}` }).getByRole('region', { name: 'Antworten (1)' })).toContainText(
+      '16 A',
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await page.goto('/en/account/admin/inbox');
-    const en = page.getByRole('region', { name: 'Open applications for a long-term berth' }).getByRole('listitem', { name: `Application – ${name}` });
+    const en = page
+      .getByRole('region', { name: 'Open applications for a long-term berth' })
+      .getByRole('listitem', { name: `Application – ${name}` });
     await expect(en).toContainText('Boat: Wellenreiter · 11.5 × 3.6 m');
     await expect(en).toContainText('writes German');
     await expect(en.getByRole('region', { name: 'Replies (1)' })).toBeVisible();
@@ -164,7 +189,7 @@ test.describe('answers to long-term applications', () => {
   });
 });
 
-test.describe('applications are the admins\' part of the inbox', () => {
+test.describe("applications are the admins' part of the inbox", () => {
   test.use({ persona: 'harbour' });
 
   test('harbour staff see no applications in the inbox', async ({ page }) => {

@@ -9,17 +9,33 @@ import { expectDate, fillDate } from '../helpers/dates';
 
 const run = Date.now().toString(36);
 
-
-
 /** Staff book a small boat through the API on the first free berth of [arrival, departure). */
-async function bookViaApi(token: string, boat: string, arrival: string, departure: string, skip = 0): Promise<{ id: string; place: string }> {
-  const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 }, token);
+async function bookViaApi(
+  token: string,
+  boat: string,
+  arrival: string,
+  departure: string,
+  skip = 0,
+): Promise<{ id: string; place: string }> {
+  const free = await rpc<{ place_id: string; name: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(skip)) {
-    const res = await rpc<{ id: string }>('staff_create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Api', last_name: `Gast ${run}` },
-    }, token);
+    const res = await rpc<{ id: string }>(
+      'staff_create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: boat, length: 5, width: 2 },
+        p_person: { first_name: 'Api', last_name: `Gast ${run}` },
+      },
+      token,
+    );
     if (res.status === 200) return { id: res.data.id, place: place.name };
   }
   throw new Error('no free berth');
@@ -35,7 +51,10 @@ async function confirmDialog(page: Page, button: string) {
 test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
   test.use({ persona: 'harbour' });
 
-  test('staff book a walk-in guest, find it by search, move it (an overlap is refused), mark it paid and print the invoice (de + en)', async ({ page, consoleErrors }) => {
+  test('staff book a walk-in guest, find it by search, move it (an overlap is refused), mark it paid and print the invoice (de + en)', async ({
+    page,
+    consoleErrors,
+  }) => {
     test.setTimeout(90_000);
     const token = await staffToken();
     const boat = `Walkin ${run}`;
@@ -70,9 +89,16 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await expect(page.getByText('Bestätigt', { exact: true })).toBeVisible();
 
     // Confirmed at once, same price as the booking flow; the confirmation e-mail is queued.
-    const order = await rest<{ status: string; price_cents: number; email: string; booking_number: string }[]>(`orders?id=eq.${orderId}&select=status,price_cents,email,booking_number`, token);
+    const order = await rest<{ status: string; price_cents: number; email: string; booking_number: string }[]>(
+      `orders?id=eq.${orderId}&select=status,price_cents,email,booking_number`,
+      token,
+    );
     expect(order.data[0]).toMatchObject({ status: 'confirmed', email });
-    const q = await rpc<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 9.4 }, token);
+    const q = await rpc<{ gross_cents: number }>(
+      'quote_booking',
+      { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 9.4 },
+      token,
+    );
     expect(order.data[0]!.price_cents).toBe(q.data.gross_cents);
     const adminToken = await personaToken(personas.admin.email, personas.admin.password);
     const mail = await rest<{ kind: string; recipient: string }[]>(`outbox?order_id=eq.${orderId}&select=kind,recipient`, adminToken);
@@ -106,7 +132,9 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     const select = move.getByLabel('Neuer Liegeplatz');
     await expect(select.locator('option').nth(2)).toBeAttached();
     expect(await seriousViolations(page)).toEqual([]);
-    const options = await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })));
+    const options = await select
+      .locator('option')
+      .evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })));
     const targets = options.filter((o) => o.value);
     expect(targets.map((o) => o.text)).not.toContainEqual(expect.stringMatching(new RegExp(`^${firstPlace} `)));
     const taken = targets[0]!;
@@ -115,17 +143,31 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     // page's realtime refresh), the open dialog still confirms the berth chosen, the database refuses.
     await move.getByRole('button', { name: 'Umlegen' }).click();
     await expect(page.getByRole('alertdialog', { name: 'Buchung umlegen?' })).toBeVisible();
-    const blocker = await rpc<{ id: string }>('staff_create_booking', {
-      p_place_id: taken.value, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: `Blocker ${run}`, length: 5, width: 2 }, p_person: { first_name: 'Bea', last_name: 'Block' },
-    }, token);
+    const blocker = await rpc<{ id: string }>(
+      'staff_create_booking',
+      {
+        p_place_id: taken.value,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: `Blocker ${run}`, length: 5, width: 2 },
+        p_person: { first_name: 'Bea', last_name: 'Block' },
+      },
+      token,
+    );
     expect(blocker.status, JSON.stringify(blocker.data)).toBe(200);
     await confirmDialog(page, 'Umlegen');
-    await expect(page.getByRole('alert')).toHaveText('Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.',
+    );
     await expect(page.getByTestId('order-place')).toHaveText(firstPlace);
     // The refreshed list no longer offers the taken berth.
     await expect(select.locator(`option[value="${taken.value}"]`)).toHaveCount(0);
-    const target = (await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))).find((o) => o.value)!;
+    const target = (
+      await select
+        .locator('option')
+        .evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))
+    ).find((o) => o.value)!;
     const targetName = target.text.split(' (')[0]!;
     await select.selectOption(target.value);
     const movedSince = new Date(Date.now() - 1000).toISOString();
@@ -164,11 +206,18 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
     await expect(payments.getByRole('status')).toHaveText(`Zahlung von ${euro(price, 'de')} (Kartenterminal) erfasst.`);
     await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
-    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`payments?order_id=eq.${orderId}&select=kind,method,amount_cents`, token);
+    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(
+      `payments?order_id=eq.${orderId}&select=kind,method,amount_cents`,
+      token,
+    );
     expect(ledger.data).toEqual([{ kind: 'payment', method: 'card_terminal', amount_cents: price }]);
     await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Zahlung erfasst: ${euro(price, 'de')} (Kartenterminal)`);
-    const invoice = (await rest<{ invoice_number: string; net_cents: number; vat_cents: number; gross_cents: number }[]>(
-      `invoices?order_id=eq.${orderId}&select=invoice_number,net_cents,vat_cents,gross_cents`, token)).data[0]!;
+    const invoice = (
+      await rest<{ invoice_number: string; net_cents: number; vat_cents: number; gross_cents: number }[]>(
+        `invoices?order_id=eq.${orderId}&select=invoice_number,net_cents,vat_cents,gross_cents`,
+        token,
+      )
+    ).data[0]!;
     expect(invoice.invoice_number).toMatch(/^RE-\d{4}-\d{5}$/);
     expect(invoice.net_cents + invoice.vat_cents).toBe(invoice.gross_cents);
     expect(invoice.vat_cents).toBe(Math.round((invoice.net_cents * 19) / 100));
@@ -229,23 +278,55 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
   });
 
   for (const locale of ['de', 'en'] as const) {
-    test(`staff change a stay's dates on the order page: the database's price, the form's and the database's refusals (${locale})`, async ({ page, consoleErrors }) => {
-      const w = locale === 'de'
-        ? { section: 'Zeitraum ändern', arrival: 'Anreise', departure: 'Abreise', confirm: 'Verschieben', order: 'Die Abreise muss nach der Anreise liegen',
-            taken: 'Der Liegeplatz ist in diesem Zeitraum schon belegt.', done: 'Verschoben: ', history: 'Verschoben: ' }
-        : { section: 'Change dates', arrival: 'Arrival', departure: 'Departure', confirm: 'Change dates', order: 'Departure must be after arrival',
-            taken: 'The berth is already taken in this period.', done: 'Dates changed: ', history: 'Dates changed: ' };
+    test(`staff change a stay's dates on the order page: the database's price, the form's and the database's refusals (${locale})`, async ({
+      page,
+      consoleErrors,
+    }) => {
+      const w =
+        locale === 'de'
+          ? {
+              section: 'Zeitraum ändern',
+              arrival: 'Anreise',
+              departure: 'Abreise',
+              confirm: 'Verschieben',
+              order: 'Die Abreise muss nach der Anreise liegen',
+              taken: 'Der Liegeplatz ist in diesem Zeitraum schon belegt.',
+              done: 'Verschoben: ',
+              history: 'Verschoben: ',
+            }
+          : {
+              section: 'Change dates',
+              arrival: 'Arrival',
+              departure: 'Departure',
+              confirm: 'Change dates',
+              order: 'Departure must be after arrival',
+              taken: 'The berth is already taken in this period.',
+              done: 'Dates changed: ',
+              history: 'Dates changed: ',
+            };
       const base = locale === 'de' ? 140 : 160;
       const token = await staffToken();
       // The stay (2 nights) and, on the same berth, another stay three days after its departure.
       const booked = await bookViaApi(token, `Dates ${locale} ${run}`, berlinDay(base), berlinDay(base + 2));
       const placeId = (await rest<{ place_id: string }[]>(`orders?id=eq.${booked.id}&select=place_id`, token)).data[0]!.place_id;
-      const other = await rpc('staff_create_booking', {
-        p_place_id: placeId, p_kind: 'overnight', p_arrival: berlinDay(base + 5), p_departure: berlinDay(base + 7),
-        p_boat: { name: `Next ${run}`, length: 5, width: 2 }, p_person: { first_name: 'Next', last_name: `Gast ${run}` },
-      }, token);
+      const other = await rpc(
+        'staff_create_booking',
+        {
+          p_place_id: placeId,
+          p_kind: 'overnight',
+          p_arrival: berlinDay(base + 5),
+          p_departure: berlinDay(base + 7),
+          p_boat: { name: `Next ${run}`, length: 5, width: 2 },
+          p_person: { first_name: 'Next', last_name: `Gast ${run}` },
+        },
+        token,
+      );
       expect(other.status, JSON.stringify(other.data)).toBe(200);
-      const quote = await rpc<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: berlinDay(base), p_departure: berlinDay(base + 4), p_boat_length: 5 }, token);
+      const quote = await rpc<{ gross_cents: number }>(
+        'quote_booking',
+        { p_kind: 'overnight', p_arrival: berlinDay(base), p_departure: berlinDay(base + 4), p_boat_length: 5 },
+        token,
+      );
 
       await page.goto(`${locale === 'en' ? '/en' : ''}/account/admin/orders/${booked.id}`);
       const section = page.getByRole('region', { name: w.section });
@@ -267,7 +348,9 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
       await button.click();
       await page.getByRole('alertdialog').getByRole('button', { name: w.confirm, exact: true }).click();
       await expect(page.getByRole('alert').filter({ hasText: w.taken })).toBeVisible();
-      expect((await rest<{ ends_at: string }[]>(`orders?id=eq.${booked.id}&select=ends_at`, token)).data[0]!.ends_at.slice(0, 10)).toBe(berlinDay(base + 2));
+      expect((await rest<{ ends_at: string }[]>(`orders?id=eq.${booked.id}&select=ends_at`, token)).data[0]!.ends_at.slice(0, 10)).toBe(
+        berlinDay(base + 2),
+      );
 
       // Two nights longer: the database's price for the new dates, then the change.
       await fillDate(departure, berlinDay(base + 4));
@@ -278,7 +361,8 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
       await expect(dialog).toContainText(euro(quote.data.gross_cents, locale));
       await dialog.getByRole('button', { name: w.confirm, exact: true }).click();
       await expect(page.getByRole('status').filter({ hasText: w.done })).toBeVisible();
-      const order = (await rest<{ ends_at: string; price_cents: number }[]>(`orders?id=eq.${booked.id}&select=ends_at,price_cents`, token)).data[0]!;
+      const order = (await rest<{ ends_at: string; price_cents: number }[]>(`orders?id=eq.${booked.id}&select=ends_at,price_cents`, token))
+        .data[0]!;
       expect(order.price_cents).toBe(quote.data.gross_cents);
       expect(order.ends_at.slice(0, 10)).toBe(berlinDay(base + 4));
       // The form starts from the new dates; the history names the change.
@@ -358,7 +442,10 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the order page keeps up while other desks book: a move shows although events arrive every few milliseconds', async ({ page, consoleErrors }) => {
+  test('the order page keeps up while other desks book: a move shows although events arrive every few milliseconds', async ({
+    page,
+    consoleErrors,
+  }) => {
     test.setTimeout(90_000);
     const token = await staffToken();
     const day = berlinDay(103);
@@ -368,7 +455,11 @@ test.describe('orders desk: walk-in, list, move, payment, invoice', () => {
     await expect(page.getByTestId('order-place')).toHaveText(order.place);
     const select = page.getByRole('region', { name: 'Umlegen' }).getByLabel('Neuer Liegeplatz');
     await expect(select.locator('option').nth(1)).toBeAttached();
-    const target = (await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))).find((o) => o.value)!;
+    const target = (
+      await select
+        .locator('option')
+        .evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))
+    ).find((o) => o.value)!;
     const targetName = target.text.split(' (')[0]!;
 
     // Another desk books and cancels on another day without pause: every call is an INSERT and
@@ -410,7 +501,11 @@ test.describe('orders desk is staff only', () => {
   test.use({ persona: 'customer' });
 
   test('a customer gets the 404 page for the order pages and the API refuses the staff functions', async ({ page }) => {
-    for (const path of ['/account/admin/orders', '/account/admin/orders/new', '/account/admin/orders/00000000-0000-4000-8000-000000000000/invoice']) {
+    for (const path of [
+      '/account/admin/orders',
+      '/account/admin/orders/new',
+      '/account/admin/orders/00000000-0000-4000-8000-000000000000/invoice',
+    ]) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Nicht gefunden');
       await expect(page.locator('table')).toHaveCount(0);
@@ -425,7 +520,17 @@ test.describe('orders desk is staff only', () => {
       ['record_desk_payment', { p_order_id: someOrder, p_method: 'cash' }],
       ['record_desk_refund', { p_order_id: someOrder, p_method: 'cash', p_amount_cents: 100 }],
       ['prepare_online_refund', { p_order_id: someOrder, p_amount_cents: 100, p_request_key: someOrder }],
-      ['staff_create_booking', { p_place_id: someOrder, p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(41), p_boat: { name: 'X', length: 5, width: 2 }, p_person: { first_name: 'A', last_name: 'B' } }],
+      [
+        'staff_create_booking',
+        {
+          p_place_id: someOrder,
+          p_kind: 'overnight',
+          p_arrival: berlinDay(40),
+          p_departure: berlinDay(41),
+          p_boat: { name: 'X', length: 5, width: 2 },
+          p_person: { first_name: 'A', last_name: 'B' },
+        },
+      ],
     ];
     for (const [name, body] of calls) {
       const res = await rpc<{ message: string }>(name, body, token);
@@ -448,16 +553,32 @@ test.describe('orders desk is staff only', () => {
     const note = await rpc<{ message: string }>('add_order_note', { p_order_id: 'not-a-uuid', p_body: 'x' }, token);
     expect(note.status).toBeGreaterThanOrEqual(400);
     expect(note.status).toBeLessThan(500);
-    const empty = await rpc<{ message: string }>('add_order_note', { p_order_id: '00000000-0000-4000-8000-000000000000', p_body: '  ' }, token);
+    const empty = await rpc<{ message: string }>(
+      'add_order_note',
+      { p_order_id: '00000000-0000-4000-8000-000000000000', p_body: '  ' },
+      token,
+    );
     expect(empty.status).toBe(400);
     expect(empty.data.message).toBe('invalid_note');
-    const method = await rpc<{ message: string }>('record_desk_payment', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'online' }, token);
+    const method = await rpc<{ message: string }>(
+      'record_desk_payment',
+      { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'online' },
+      token,
+    );
     expect(method.status).toBe(400);
     expect(method.data.message).toBe('invalid_payment_method');
-    const unknown = await rpc<{ message: string }>('record_desk_payment', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cheque' }, token);
+    const unknown = await rpc<{ message: string }>(
+      'record_desk_payment',
+      { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cheque' },
+      token,
+    );
     expect(unknown.status).toBeGreaterThanOrEqual(400);
     expect(unknown.status).toBeLessThan(500);
-    const amount = await rpc<{ message: string }>('record_desk_refund', { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cash', p_amount_cents: -5 }, token);
+    const amount = await rpc<{ message: string }>(
+      'record_desk_refund',
+      { p_order_id: '00000000-0000-4000-8000-000000000000', p_method: 'cash', p_amount_cents: -5 },
+      token,
+    );
     expect(amount.status).toBe(400);
     expect(amount.data.message).toBe('invalid_amount');
   });

@@ -20,12 +20,24 @@ test.describe('the harbour overview', () => {
     const staff = await personaToken(personas.harbour.email, personas.harbour.password);
     const boatName = `Heute ${Date.now().toString(36)}`;
     const arrival = berlinDay(0);
-    const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1), p_boat_length: 8, p_boat_width: 3 }, customer);
+    const free = await rpc<{ place_id: string }[]>(
+      'search_available_places',
+      { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1), p_boat_length: 8, p_boat_width: 3 },
+      customer,
+    );
     expect(free.status, JSON.stringify(free.data)).toBe(200);
-    const booked = await rpc<{ id: string }>('create_booking', {
-      p_place_id: free.data[0]!.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(1),
-      p_boat: { name: boatName, length: 8, width: 3 }, p_person: { first_name: 'Olga', last_name: 'Overview' },
-    }, customer);
+    const booked = await rpc<{ id: string }>(
+      'create_booking',
+      {
+        p_place_id: free.data[0]!.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: berlinDay(1),
+        p_boat: { name: boatName, length: 8, width: 3 },
+        p_person: { first_name: 'Olga', last_name: 'Overview' },
+      },
+      customer,
+    );
     expect(booked.status, JSON.stringify(booked.data)).toBe(200);
 
     await page.goto('/account/admin/overview');
@@ -56,15 +68,31 @@ test.describe('the harbour overview', () => {
     await expect(freeNow.getByRole('listitem')).toHaveCount(0);
     await freeNow.getByText(/Liegeplätze? (ist|sind) gerade frei/).click();
     await expect(freeNow.getByRole('listitem')).not.toHaveCount(0);
-    expect(await freeNow.getByRole('listitem').count()).toBe(Number(/\((\d+)\)/.exec((await freeNow.getByRole('heading').textContent())!)![1]));
+    expect(await freeNow.getByRole('listitem').count()).toBe(
+      Number(/\((\d+)\)/.exec((await freeNow.getByRole('heading').textContent())!)![1]),
+    );
     const names = await freeNow.getByRole('listitem').allTextContents();
-    const places = await fetch(`${apiUrl}/rest/v1/places?select=id,name&archived=eq.false`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${staff}` } });
+    const places = await fetch(`${apiUrl}/rest/v1/places?select=id,name&archived=eq.false`, {
+      headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${staff}` },
+    });
     const byName = new Map(((await places.json()) as { id: string; name: string }[]).map((p) => [p.name, p.id]));
     // Block the first listed berth from a minute ago for an hour (bounded tries: it may be booked later today).
     let blocked: { name: string; id: string } | undefined;
     for (const name of names.slice(0, 5)) {
-      const res = await rpc<{ id: string }>('add_berth_block', { p_place_id: byName.get(name), p_starts_at: new Date(Date.now() - 60_000).toISOString(), p_ends_at: new Date(Date.now() + 3_600_000).toISOString(), p_note: 'e2e free-now' }, staff);
-      if (res.status === 200) { blocked = { name, id: res.data.id }; break; }
+      const res = await rpc<{ id: string }>(
+        'add_berth_block',
+        {
+          p_place_id: byName.get(name),
+          p_starts_at: new Date(Date.now() - 60_000).toISOString(),
+          p_ends_at: new Date(Date.now() + 3_600_000).toISOString(),
+          p_note: 'e2e free-now',
+        },
+        staff,
+      );
+      if (res.status === 200) {
+        blocked = { name, id: res.data.id };
+        break;
+      }
     }
     expect(blocked, 'one of the free berths could be blocked').toBeTruthy();
     await expect(freeNow.getByRole('listitem').filter({ hasText: new RegExp(`^${blocked!.name}$`) })).toHaveCount(0, { timeout: 5_000 });
@@ -78,15 +106,27 @@ test.describe('the harbour overview', () => {
     const anon = { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json' };
     const send = (name: string) =>
       fetch(`${apiUrl}/rest/v1/rpc/request_service`, {
-        method: 'POST', headers: { ...anon, ...formClient() },
-        body: JSON.stringify({ p_service: 'boat_lift', p_name: name, p_email: `lift-${suffix}-${name.length}@example.test`, p_message: 'Kran bitte am Freitag um 10 Uhr.' }),
+        method: 'POST',
+        headers: { ...anon, ...formClient() },
+        body: JSON.stringify({
+          p_service: 'boat_lift',
+          p_name: name,
+          p_email: `lift-${suffix}-${name.length}@example.test`,
+          p_message: 'Kran bitte am Freitag um 10 Uhr.',
+        }),
       });
     const first = await send(`Otto Offen ${suffix}`);
     expect(first.status, await first.text()).toBe(200);
     const apply = (last: string) =>
       fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
-        method: 'POST', headers: { ...anon, ...formClient() },
-        body: JSON.stringify({ p_email: `apply-${suffix}-${last.length}@example.test`, p_first_name: 'Berta', p_last_name: last, p_boat: { name: 'Möwe', length: 9, width: 3 } }),
+        method: 'POST',
+        headers: { ...anon, ...formClient() },
+        body: JSON.stringify({
+          p_email: `apply-${suffix}-${last.length}@example.test`,
+          p_first_name: 'Berta',
+          p_last_name: last,
+          p_boat: { name: 'Möwe', length: 9, width: 3 },
+        }),
       });
     const applied = await apply(`Bewerber ${suffix}`);
     expect(applied.status, await applied.text()).toBe(200);
@@ -127,7 +167,17 @@ test.describe('the harbour overview', () => {
       bookings: await tile('bookings').locator('dd').first().textContent(),
     });
     const counted = async () => {
-      const res = await rpc<{ arrivals_expected: number; arrivals_arrived: number; departures: number; berths_occupied: number; berths_bookable: number; refund_orders: number; bookings_week: number }[]>('overview_figures', {}, staff);
+      const res = await rpc<
+        {
+          arrivals_expected: number;
+          arrivals_arrived: number;
+          departures: number;
+          berths_occupied: number;
+          berths_bookable: number;
+          refund_orders: number;
+          bookings_week: number;
+        }[]
+      >('overview_figures', {}, staff);
       expect(res.status, JSON.stringify(res.data)).toBe(200);
       const f = res.data[0]!;
       expect(f.berths_bookable).toBeGreaterThan(0);

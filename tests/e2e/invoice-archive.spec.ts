@@ -73,14 +73,26 @@ async function documentsOf(from: string, to: string) {
  * specs issue documents today while the archive is built, so the archive holds every one of
  * `before` and nothing that is not in the database after the download (numbers, not a count).
  */
-async function checkArchive(download: import('@playwright/test').Download, from: string, to: string, before: { invoice_number: string }[], every = true) {
+async function checkArchive(
+  download: import('@playwright/test').Download,
+  from: string,
+  to: string,
+  before: { invoice_number: string }[],
+  every = true,
+) {
   const entries = readZip(await readFile((await download.path())!));
   const after = new Set((await documentsOf(from, to)).map((d) => d.invoice_number));
   expect(before.length, 'the seeded range holds documents').toBeGreaterThan(0);
   const numbers = entries.map((e) => e.name.match(/^(RE-\d{4}-\d{5})-/)?.[1] ?? e.name);
   expect(new Set(numbers).size, 'each document once').toBe(numbers.length);
-  expect(before.map((d) => d.invoice_number).filter((n) => !numbers.includes(n)), 'documents missing from the archive').toEqual([]);
-  expect(numbers.filter((n) => !after.has(n)), 'entries that are no document of the range').toEqual([]);
+  expect(
+    before.map((d) => d.invoice_number).filter((n) => !numbers.includes(n)),
+    'documents missing from the archive',
+  ).toEqual([]);
+  expect(
+    numbers.filter((n) => !after.has(n)),
+    'entries that are no document of the range',
+  ).toEqual([]);
   for (const entry of every ? entries : [entries[0], entries[entries.length - 1]]) {
     expect(entry.data.subarray(0, 5).toString('latin1'), entry.name).toBe('%PDF-');
     const pdf = await PDFDocument.load(entry.data, { updateMetadata: false });
@@ -94,7 +106,10 @@ test.describe('PDF archive of the invoice documents', () => {
   test.use({ persona: 'admin' });
   test.setTimeout(240_000);
 
-  test('de: the admin downloads the documents of the last weeks as one ZIP; too long a range is refused', async ({ page, consoleErrors }) => {
+  test('de: the admin downloads the documents of the last weeks as one ZIP; too long a range is refused', async ({
+    page,
+    consoleErrors,
+  }) => {
     const to = berlinDay(new Date());
     const from = addDays(to, -20);
     await page.goto('/account/admin/datev');
@@ -109,15 +124,22 @@ test.describe('PDF archive of the invoice documents', () => {
 
     await fillDate(form.getByLabel('Von'), from);
     const before = await documentsOf(from, to);
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 200_000 }), form.getByRole('button', { name: 'PDF-Archiv herunterladen' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 200_000 }),
+      form.getByRole('button', { name: 'PDF-Archiv herunterladen' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`Belege-${from}-${to}.zip`);
     const { entries } = await checkArchive(download, from, to, before);
     expect(entries.some((e) => e.name.endsWith('-Rechnung.pdf'))).toBe(true);
-    await expect(section.getByRole('status')).toHaveText(`Belege-${from}-${to}.zip wurde erstellt: ${entries.length.toLocaleString('de-DE')} Belege.`);
+    await expect(section.getByRole('status')).toHaveText(
+      `Belege-${from}-${to}.zip wurde erstellt: ${entries.length.toLocaleString('de-DE')} Belege.`,
+    );
     expect(consoleErrors).toEqual([]);
   });
 
-  test('en: the page in English, the archive of a week, a range without documents, and the database refuses harbour staff', async ({ page }) => {
+  test('en: the page in English, the archive of a week, a range without documents, and the database refuses harbour staff', async ({
+    page,
+  }) => {
     const to = berlinDay(new Date());
     const from = addDays(to, -6);
     await page.goto('/en/account/admin/datev');
@@ -132,9 +154,14 @@ test.describe('PDF archive of the invoice documents', () => {
     await fillDate(form.getByLabel('From'), from);
     await fillDate(form.getByLabel(/Until/), to);
     const before = await documentsOf(from, to);
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 200_000 }), form.getByRole('button', { name: 'Download PDF archive' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 200_000 }),
+      form.getByRole('button', { name: 'Download PDF archive' }).click(),
+    ]);
     const { entries } = await checkArchive(download, from, to, before, false);
-    await expect(section.getByRole('status')).toHaveText(`Belege-${from}-${to}.zip was created: ${entries.length.toLocaleString('en-GB')} ${entries.length === 1 ? 'document' : 'documents'}.`);
+    await expect(section.getByRole('status')).toHaveText(
+      `Belege-${from}-${to}.zip was created: ${entries.length.toLocaleString('en-GB')} ${entries.length === 1 ? 'document' : 'documents'}.`,
+    );
 
     // Server side: harbour staff (not admins) are refused by the database, as is a range over 366 days.
     const harbour = await clientAs('harbour');

@@ -14,21 +14,55 @@ import { rest, rpc, staffToken } from './rest-helpers.ts';
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
-
-interface Doc { id: string; invoice_number: string; kind: string; refers_to_number: string | null; gross_cents: number; lines: { description: string }[] }
+interface Doc {
+  id: string;
+  invoice_number: string;
+  kind: string;
+  refers_to_number: string | null;
+  gross_cents: number;
+  lines: { description: string }[];
+}
 const documents = async (orderId: string, token: string) =>
-  (await rest<Doc[]>(`invoices?order_id=eq.${orderId}&select=id,invoice_number,kind,refers_to_number,gross_cents,lines&order=number`, token)).data;
+  (
+    await rest<Doc[]>(
+      `invoices?order_id=eq.${orderId}&select=id,invoice_number,kind,refers_to_number,gross_cents,lines&order=number`,
+      token,
+    )
+  ).data;
 
 /** Staff book a small boat (with a full address, in the seeded customer's account) on a free berth and take the money at the desk. */
-async function paidBooking(token: string, boat: string, arrival: string, departure: string): Promise<{ id: string; place: string; price: number }> {
-  const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 }, token);
+async function paidBooking(
+  token: string,
+  boat: string,
+  arrival: string,
+  departure: string,
+): Promise<{ id: string; place: string; price: number }> {
+  const free = await rpc<{ place_id: string; name: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const res = await rpc<{ id: string; price_cents: number }>('staff_create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: boat, length: 5, width: 2 },
-      p_person: { first_name: 'Ines', last_name: `Beleg ${run}`, email: personas.customer.email, street: 'Rheinufer 7', postal_code: '40213', city: 'Düsseldorf' },
-    }, token);
+    const res = await rpc<{ id: string; price_cents: number }>(
+      'staff_create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: boat, length: 5, width: 2 },
+        p_person: {
+          first_name: 'Ines',
+          last_name: `Beleg ${run}`,
+          email: personas.customer.email,
+          street: 'Rheinufer 7',
+          postal_code: '40213',
+          city: 'Düsseldorf',
+        },
+      },
+      token,
+    );
     if (res.status !== 200) continue;
     expect((await rpc('record_desk_payment', { p_order_id: res.data.id, p_method: 'cash' }, token)).status).toBe(200);
     return { id: res.data.id, place: place.name, price: res.data.price_cents };
@@ -57,7 +91,10 @@ test.describe('invoice documents for staff', () => {
   // Several pages, two screenshots each and a PDF on a shared machine.
   test.setTimeout(120_000);
 
-  test('staff move an invoiced booking (de): cancellation and new invoice, each from the stored document', async ({ page, consoleErrors }) => {
+  test('staff move an invoiced booking (de): cancellation and new invoice, each from the stored document', async ({
+    page,
+    consoleErrors,
+  }) => {
     const token = await staffToken();
     const order = await paidBooking(token, `Umzug ${run}`, berlinDay(50), berlinDay(52));
     const [first] = await documents(order.id, token);
@@ -72,7 +109,11 @@ test.describe('invoice documents for staff', () => {
     const move = page.getByRole('region', { name: 'Umlegen' });
     const select = move.getByLabel('Neuer Liegeplatz');
     await expect(select.locator('option').nth(1)).toBeAttached();
-    const target = (await select.locator('option').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))).find((o) => o.value)!;
+    const target = (
+      await select
+        .locator('option')
+        .evaluateAll((els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? '' })))
+    ).find((o) => o.value)!;
     const newPlace = target.text.split(' (')[0]!;
     await select.selectOption(target.value);
     await move.getByRole('button', { name: 'Umlegen' }).click();
@@ -84,7 +125,9 @@ test.describe('invoice documents for staff', () => {
     await expect(list.getByTestId('document-row')).toHaveCount(3);
     const docs = await documents(order.id, token);
     expect(docs.map((d) => [d.kind, d.gross_cents, d.refers_to_number])).toEqual([
-      ['invoice', order.price, null], ['cancellation', -order.price, first!.invoice_number], ['invoice', order.price, null],
+      ['invoice', order.price, null],
+      ['cancellation', -order.price, first!.invoice_number],
+      ['invoice', order.price, null],
     ]);
     const [, storno, reissued] = docs;
     const number = (n: string) => Number(n.slice(-5));

@@ -38,14 +38,32 @@ async function documents(orderId: string, token: string) {
 async function bookedMovedRefunded(token: string) {
   const arrival = berlinDay(60);
   const departure = berlinDay(63);
-  const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 11, p_boat_width: 3.5 }, token);
+  const free = await rpc<{ place_id: string; name: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 11, p_boat_width: 3.5 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const res = await rpc<{ id: string; price_cents: number }>('staff_create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: `PDF ${run}`, length: 11, width: 3.5 },
-      p_person: { first_name: 'Paula', last_name: `Pdf ${run}`, email: personas.customer.email, street: 'Kaistraße 4', postal_code: '40221', city: 'Düsseldorf' },
-    }, token);
+    const res = await rpc<{ id: string; price_cents: number }>(
+      'staff_create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: `PDF ${run}`, length: 11, width: 3.5 },
+        p_person: {
+          first_name: 'Paula',
+          last_name: `Pdf ${run}`,
+          email: personas.customer.email,
+          street: 'Kaistraße 4',
+          postal_code: '40221',
+          city: 'Düsseldorf',
+        },
+      },
+      token,
+    );
     if (res.status !== 200) continue;
     expect((await rpc('record_desk_payment', { p_order_id: res.data.id, p_method: 'cash' }, token)).status).toBe(200);
     const targets = await rpc<{ place_id: string }[]>('order_move_targets', { p_order_id: res.data.id }, token);
@@ -68,7 +86,9 @@ async function renderPages(browser: Browser, pdf: Uint8Array, name: string, page
   try {
     for (let n = 1; n <= pages; n++) {
       const page = await context.newPage();
-      await page.route('**/preview/*.pdf', (route) => route.fulfill({ status: 200, contentType: 'application/pdf', body: Buffer.from(pdf) }));
+      await page.route('**/preview/*.pdf', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/pdf', body: Buffer.from(pdf) }),
+      );
       await page.goto(`http://127.0.0.1:9/preview/${name}-${n}.pdf#toolbar=0&view=Fit&page=${n}`);
       let last: Buffer = Buffer.alloc(0);
       for (let i = 0; i < 40; i++) {
@@ -92,7 +112,11 @@ test.describe('invoice PDFs', () => {
   test.describe('staff', () => {
     test.use({ persona: 'harbour' });
 
-    test('download the invoice, the cancellation and the credit note as PDFs, rendered by Chromium', async ({ page, browser, consoleErrors }) => {
+    test('download the invoice, the cancellation and the credit note as PDFs, rendered by Chromium', async ({
+      page,
+      browser,
+      consoleErrors,
+    }) => {
       const token = await personaToken(personas.harbour.email, personas.harbour.password);
       const order = await bookedMovedRefunded(token);
       const docs = await documents(order.id, token);
@@ -103,19 +127,33 @@ test.describe('invoice PDFs', () => {
       for (const doc of [first!, storno!, credit!]) {
         await page.goto(`/account/admin/orders/${order.id}/documents/${doc.id}`);
         await expect(page.getByTestId('invoice-number')).toHaveText(doc.invoice_number);
-        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PDF herunterladen' }).click()]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'PDF herunterladen' }).click(),
+        ]);
         expect(download.suggestedFilename()).toBe(`${doc.invoice_number}.pdf`);
         downloads[doc.kind] = await bytesOf(download);
         await expect(page.getByRole('button', { name: 'PDF herunterladen' })).toBeEnabled();
       }
 
       const invoice = (await pdfText(downloads.invoice!)).pages.flat();
-      expect(invoice).toEqual(expect.arrayContaining([`Rechnung ${first!.invoice_number}`, 'Paula Pdf ' + run, 'Kaistraße 4', '40221 Düsseldorf', 'Gesamtbetrag (brutto)', 'Seite 1 von 1']));
+      expect(invoice).toEqual(
+        expect.arrayContaining([
+          `Rechnung ${first!.invoice_number}`,
+          'Paula Pdf ' + run,
+          'Kaistraße 4',
+          '40221 Düsseldorf',
+          'Gesamtbetrag (brutto)',
+          'Seite 1 von 1',
+        ]),
+      );
       expect(invoice.join(' ')).toContain(`Liegegebühr Liegeplatz ${order.place}, Boot 11 m`);
       const cancellation = (await pdfText(downloads.cancellation!)).pages.flat();
       expect(cancellation).toEqual(expect.arrayContaining([`Stornorechnung ${storno!.invoice_number}`, 'Zu Beleg', first!.invoice_number]));
       const creditNote = (await pdfText(downloads.credit_note!)).pages.flat();
-      expect(creditNote).toEqual(expect.arrayContaining([`Rechnungskorrektur ${credit!.invoice_number}`, euro(-1000, 'de').replace(/\u00a0/g, ' ')]));
+      expect(creditNote).toEqual(
+        expect.arrayContaining([`Rechnungskorrektur ${credit!.invoice_number}`, euro(-1000, 'de').replace(/\u00a0/g, ' ')]),
+      );
 
       await renderPages(browser, downloads.invoice!, 'invoice-de', 1);
       await renderPages(browser, downloads.cancellation!, 'cancellation-de', 1);
@@ -124,14 +162,44 @@ test.describe('invoice PDFs', () => {
     });
 
     test('a long document breaks over two pages, "Seite 2 von 2", rendered by Chromium', async ({ browser }) => {
-      const line = (i: number) => ({ position: i, code: 'berth_fee', description: `Liegegebühr Liegeplatz A${String(i).padStart(2, '0')}, Boot 11 m`, quantity: 1, unit: 'night', unit_price_cents: 2420, vat_rate: 19, net_cents: 2420 });
+      const line = (i: number) => ({
+        position: i,
+        code: 'berth_fee',
+        description: `Liegegebühr Liegeplatz A${String(i).padStart(2, '0')}, Boot 11 m`,
+        quantity: 1,
+        unit: 'night',
+        unit_price_cents: 2420,
+        vat_rate: 19,
+        net_cents: 2420,
+      });
       const doc: PdfInvoiceDocument = {
-        kind: 'invoice', invoice_number: 'RE-2026-09999', issued_at: new Date().toISOString(), booking_number: 'HD-26-LANG', service_from: berlinDay(1), service_to: berlinDay(29),
-        issuer: { name: 'Hafen Düsseldorf', street: 'Speditionstraße 25', postal_code: '40221', city: 'Düsseldorf', vat_id: 'DE000000000', email: 'hafen@hafen-duesseldorf.example' },
-        recipient: { company: 'Segelverein Rhein e. V.', first_name: 'Paula', last_name: 'Lang', street: 'Kaistraße 4', postal_code: '40221', city: 'Düsseldorf' },
+        kind: 'invoice',
+        invoice_number: 'RE-2026-09999',
+        issued_at: new Date().toISOString(),
+        booking_number: 'HD-26-LANG',
+        service_from: berlinDay(1),
+        service_to: berlinDay(29),
+        issuer: {
+          name: 'Hafen Düsseldorf',
+          street: 'Speditionstraße 25',
+          postal_code: '40221',
+          city: 'Düsseldorf',
+          vat_id: 'DE000000000',
+          email: 'hafen@hafen-duesseldorf.example',
+        },
+        recipient: {
+          company: 'Segelverein Rhein e. V.',
+          first_name: 'Paula',
+          last_name: 'Lang',
+          street: 'Kaistraße 4',
+          postal_code: '40221',
+          city: 'Düsseldorf',
+        },
         lines: Array.from({ length: 28 }, (_, i) => line(i + 1)),
         vat_breakdown: [{ vat_rate: 19, net_cents: 67760, vat_cents: 12874, gross_cents: 80634 }],
-        net_cents: 67760, vat_cents: 12874, gross_cents: 80634,
+        net_cents: 67760,
+        vat_cents: 12874,
+        gross_cents: 80634,
       };
       const pdf = await renderInvoicePdf(doc, 'de');
       const text = await pdfText(pdf);

@@ -12,7 +12,15 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 90_000 });
 test.use({ persona: 'customer' });
 
-interface Focused { tag: string; role: string | null; name: string; type: string | null; visible: boolean; ring: boolean; style: string }
+interface Focused {
+  tag: string;
+  role: string | null;
+  name: string;
+  type: string | null;
+  visible: boolean;
+  ring: boolean;
+  style: string;
+}
 
 /** What has the focus, and whether one can see that it has it. */
 async function focused(page: Page): Promise<Focused | null> {
@@ -21,14 +29,30 @@ async function focused(page: Page): Promise<Focused | null> {
     if (!el || el === document.body) return null;
     const style = getComputedStyle(el);
     const labelled = el.getAttribute('aria-labelledby');
-    const name = (el.getAttribute('aria-label')
-      ?? (labelled ? labelled.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : null)
-      ?? ((el as HTMLInputElement).labels?.[0]?.textContent)
-      ?? el.textContent ?? '').trim();
+    const name = (
+      el.getAttribute('aria-label') ??
+      (labelled
+        ? labelled
+            .split(/\s+/)
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : null) ??
+      (el as HTMLInputElement).labels?.[0]?.textContent ??
+      el.textContent ??
+      ''
+    ).trim();
     const rect = el.getBoundingClientRect();
     const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
     const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
-    return { tag: el.tagName.toLowerCase(), role: el.getAttribute('role'), name, type: el.getAttribute('type'), visible: rect.width > 0 && rect.height > 0, ring: outline || shadow, style: `outline ${style.outlineStyle} ${style.outlineWidth}, box-shadow ${style.boxShadow}, focus ${el.matches(':focus')}` };
+    return {
+      tag: el.tagName.toLowerCase(),
+      role: el.getAttribute('role'),
+      name,
+      type: el.getAttribute('type'),
+      visible: rect.width > 0 && rect.height > 0,
+      ring: outline || shadow,
+      style: `outline ${style.outlineStyle} ${style.outlineWidth}, box-shadow ${style.boxShadow}, focus ${el.matches(':focus')}`,
+    };
   });
 }
 

@@ -29,7 +29,14 @@ const desktop = { viewport: { width: 1280, height: 800 }, isMobile: false, hasTo
 async function settle(page: Page) {
   await expect(h1(page)).toBeVisible();
   await page
-    .waitForFunction(() => ![...document.querySelectorAll('main p, main [role=status]')].some((el) => /(wird|werden) geladen|loading/i.test(el.textContent ?? '')), undefined, { timeout: 10_000 })
+    .waitForFunction(
+      () =>
+        ![...document.querySelectorAll('main p, main [role=status]')].some((el) =>
+          /(wird|werden) geladen|loading/i.test(el.textContent ?? ''),
+        ),
+      undefined,
+      { timeout: 10_000 },
+    )
     .catch(() => undefined);
 }
 
@@ -40,30 +47,31 @@ async function settle(page: Page) {
  * rows) grows the page between the scroll to its end and the measurement of the footer.
  */
 async function expectLayoutSound(page: Page, where: string) {
-  const measure = () => page.evaluate(async () => {
-    const problems: string[] = [];
-    const doc = document.documentElement;
-    if (doc.scrollWidth > window.innerWidth) problems.push(`overflow: scrollWidth ${doc.scrollWidth} > ${window.innerWidth}`);
-    window.scrollTo(0, 0);
-    await new Promise((r) => requestAnimationFrame(() => r(null)));
-    const header = document.querySelector('header')!.getBoundingClientRect();
-    const first = document.querySelector('main h1')!.getBoundingClientRect();
-    if (first.top < header.bottom) problems.push(`h1 at ${first.top} under the top bar ending at ${header.bottom}`);
-    window.scrollTo(0, doc.scrollHeight);
-    await new Promise((r) => requestAnimationFrame(() => r(null)));
-    const bottomNav = document.querySelector('[data-testid=bottom-nav]');
-    const visible = bottomNav && getComputedStyle(bottomNav).display !== 'none';
-    // The back office has no footer (its own shell): nothing to check at the end there.
-    const last = [...document.querySelectorAll('footer p, footer a')].at(-1)?.getBoundingClientRect();
-    if (!last) {
-      if (!document.querySelector('[data-testid=back-office-bar]')) problems.push('no footer');
-    } else if (visible) {
-      const top = bottomNav.getBoundingClientRect().top;
-      if (last.bottom > top) problems.push(`footer ends at ${last.bottom}, under the bottom tabs from ${top}`);
-    } else if (last.bottom > window.innerHeight) problems.push(`footer ends at ${last.bottom} below the window ${window.innerHeight}`);
-    window.scrollTo(0, 0);
-    return problems;
-  });
+  const measure = () =>
+    page.evaluate(async () => {
+      const problems: string[] = [];
+      const doc = document.documentElement;
+      if (doc.scrollWidth > window.innerWidth) problems.push(`overflow: scrollWidth ${doc.scrollWidth} > ${window.innerWidth}`);
+      window.scrollTo(0, 0);
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+      const header = document.querySelector('header')!.getBoundingClientRect();
+      const first = document.querySelector('main h1')!.getBoundingClientRect();
+      if (first.top < header.bottom) problems.push(`h1 at ${first.top} under the top bar ending at ${header.bottom}`);
+      window.scrollTo(0, doc.scrollHeight);
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+      const bottomNav = document.querySelector('[data-testid=bottom-nav]');
+      const visible = bottomNav && getComputedStyle(bottomNav).display !== 'none';
+      // The back office has no footer (its own shell): nothing to check at the end there.
+      const last = [...document.querySelectorAll('footer p, footer a')].at(-1)?.getBoundingClientRect();
+      if (!last) {
+        if (!document.querySelector('[data-testid=back-office-bar]')) problems.push('no footer');
+      } else if (visible) {
+        const top = bottomNav.getBoundingClientRect().top;
+        if (last.bottom > top) problems.push(`footer ends at ${last.bottom}, under the bottom tabs from ${top}`);
+      } else if (last.bottom > window.innerHeight) problems.push(`footer ends at ${last.bottom} below the window ${window.innerHeight}`);
+      window.scrollTo(0, 0);
+      return problems;
+    });
   await expect.poll(measure, { message: where, timeout: 10_000 }).toEqual([]);
 }
 
@@ -150,7 +158,13 @@ test.describe('back office', () => {
         test.use(width === 1280 ? desktop : { viewport: { width, height: 844 } });
         test('staff pages', async ({ page, consoleErrors }) => {
           test.setTimeout(90_000); // five back-office pages, each loaded and measured
-          for (const path of ['/de/account/admin/orders', '/en/account/admin/calendar', '/de/account/admin/overview', '/en/account/admin/settings', '/de/account/admin/users']) {
+          for (const path of [
+            '/de/account/admin/orders',
+            '/en/account/admin/calendar',
+            '/de/account/admin/overview',
+            '/en/account/admin/settings',
+            '/de/account/admin/users',
+          ]) {
             await page.goto(path);
             await settle(page);
             await expectLayoutSound(page, `${path} at ${width}`);
@@ -190,7 +204,13 @@ test.describe('back office', () => {
         // The orders table fits its card beside the sidebar with its default columns (it may
         // scroll inside the card only when a person shows more columns or at smaller widths).
         await expect(page.locator('[data-order]').first()).toBeVisible();
-        const fit = await page.locator('[data-slot=data-table]').evaluate((card) => ({ scroll: card.scrollWidth, client: card.clientWidth, cols: [...card.querySelectorAll('thead th')].map((th) => `${th.textContent}:${Math.round(th.getBoundingClientRect().width)}`).join(' ') }));
+        const fit = await page.locator('[data-slot=data-table]').evaluate((card) => ({
+          scroll: card.scrollWidth,
+          client: card.clientWidth,
+          cols: [...card.querySelectorAll('thead th')]
+            .map((th) => `${th.textContent}:${Math.round(th.getBoundingClientRect().width)}`)
+            .join(' '),
+        }));
         expect(fit.scroll, `orders table ${fit.scroll} px in a ${fit.client} px card: ${fit.cols}`).toBeLessThanOrEqual(fit.client);
         await shot(page, `orders-${locale}-1280`);
 
@@ -198,7 +218,10 @@ test.describe('back office', () => {
         await team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true }).click();
         await expect(page).toHaveURL(new RegExp(`/${locale}/account/admin/calendar$`));
         await settle(page);
-        await expect(team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true })).toHaveAttribute('aria-current', 'page');
+        await expect(team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true })).toHaveAttribute(
+          'aria-current',
+          'page',
+        );
         // The week calendar uses the width too.
         const calendar = await page.getByTestId('timeline').boundingBox();
         expect(calendar!.width).toBeGreaterThan(0.8 * viewport.width);
@@ -208,7 +231,10 @@ test.describe('back office', () => {
         // which has no sidebar (the staff menu there is the drawer).
         await expect(page.getByTestId('top-nav')).toHaveCount(0);
         await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
-        await page.getByTestId('back-office-bar').getByRole('link', { name: locale === 'en' ? 'To the website' : 'Zur Website' }).click();
+        await page
+          .getByTestId('back-office-bar')
+          .getByRole('link', { name: locale === 'en' ? 'To the website' : 'Zur Website' })
+          .click();
         await expect(page).toHaveURL(new RegExp(`/${locale}/start$`));
         await expect(sidebar).toHaveCount(0);
         await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeVisible();

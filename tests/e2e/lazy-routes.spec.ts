@@ -100,7 +100,10 @@ test.describe('harbour staff', () => {
 });
 
 test.describe('before the whole tree is loaded', () => {
-  test('/start does not load the lazy routes; a visitor is sent to log in from the back office as before', async ({ page, consoleErrors }) => {
+  test('/start does not load the lazy routes; a visitor is sent to log in from the back office as before', async ({
+    page,
+    consoleErrors,
+  }) => {
     const seen = scripts(page);
     await page.goto('/start');
     await expect(h1(page)).toHaveText('Willkommen im Hafen Düsseldorf');
@@ -120,7 +123,10 @@ test.describe('before the whole tree is loaded', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a link with the focus (a preload) loads the whole tree without an error, and the link then works', async ({ page, consoleErrors }) => {
+  test('a link with the focus (a preload) loads the whole tree without an error, and the link then works', async ({
+    page,
+    consoleErrors,
+  }) => {
     // The preload's placeholder match outlives the tree it came from: its lane looks the route
     // up again after the placeholder's beforeLoad has swapped the trees (src/router-lazy.ts).
     const seen = scripts(page);

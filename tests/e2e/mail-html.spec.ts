@@ -13,17 +13,29 @@ import { rest, rpc, waitForMail, type CaughtMail } from './payment-helpers.ts';
 
 const words = {
   de: {
-    confirmation: /^Ihre Buchung im Hafen Düsseldorf/, changed: /^Buchung geändert/, cancelled: /^Buchung storniert/,
-    greeting: 'Guten Tag Mara Mail,', signOff: 'Mit freundlichen Grüßen', button: 'Ihre Buchung', label: 'Buchungsnummer',
+    confirmation: /^Ihre Buchung im Hafen Düsseldorf/,
+    changed: /^Buchung geändert/,
+    cancelled: /^Buchung storniert/,
+    greeting: 'Guten Tag Mara Mail,',
+    signOff: 'Mit freundlichen Grüßen',
+    button: 'Ihre Buchung',
+    label: 'Buchungsnummer',
   },
   en: {
-    confirmation: /^Your booking at Hafen Düsseldorf/, changed: /^Booking changed/, cancelled: /^Booking cancelled/,
-    greeting: 'Hello Mara Mail,', signOff: 'Kind regards', button: 'Your booking', label: 'Booking number',
+    confirmation: /^Your booking at Hafen Düsseldorf/,
+    changed: /^Booking changed/,
+    cancelled: /^Booking cancelled/,
+    greeting: 'Hello Mara Mail,',
+    signOff: 'Kind regards',
+    button: 'Your booking',
+    label: 'Booking number',
   },
 } as const;
 
 for (const locale of ['de', 'en'] as const) {
-  test(`the confirmation, change and cancellation e-mails have a plain-text and a branded HTML part that fits 375 px, light and dark (${locale})`, async ({ page }) => {
+  test(`the confirmation, change and cancellation e-mails have a plain-text and a branded HTML part that fits 375 px, light and dark (${locale})`, async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const w = words[locale];
     const token = await personaToken(personas.harbour.email, personas.harbour.password);
@@ -31,16 +43,27 @@ for (const locale of ['de', 'en'] as const) {
     const since = new Date(Date.now() - 1000).toISOString();
     const arrival = berlinDay(60);
     const departure = berlinDay(62);
-    const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 6, p_boat_width: 2.5 }, token);
+    const free = await rpc<{ place_id: string }[]>(
+      'search_available_places',
+      { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 6, p_boat_width: 2.5 },
+      token,
+    );
     expect(free.status, JSON.stringify(free.data)).toBe(200);
     let orderId: string | undefined;
     let bookingNumber = '';
     for (const place of free.data.slice(0, 10)) {
-      const res = await rpc<{ id: string; booking_number: string }>('staff_create_booking', {
-        p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-        p_boat: { name: 'Möwe <b>II</b>', length: 6, width: 2.5 },
-        p_person: { first_name: 'Mara', last_name: 'Mail', email, locale },
-      }, token);
+      const res = await rpc<{ id: string; booking_number: string }>(
+        'staff_create_booking',
+        {
+          p_place_id: place.place_id,
+          p_kind: 'overnight',
+          p_arrival: arrival,
+          p_departure: departure,
+          p_boat: { name: 'Möwe <b>II</b>', length: 6, width: 2.5 },
+          p_person: { first_name: 'Mara', last_name: 'Mail', email, locale },
+        },
+        token,
+      );
       if (res.status !== 200) continue;
       orderId = res.data.id;
       bookingNumber = res.data.booking_number;
@@ -89,18 +112,36 @@ for (const locale of ['de', 'en'] as const) {
 
 test.describe('the e-mail tick', () => {
   test.use({ persona: 'harbour' });
-  test('staff move a booking without telling the guest: the dialog offers the tick, unticked no e-mail goes out (de)', async ({ page, consoleErrors }) => {
+  test('staff move a booking without telling the guest: the dialog offers the tick, unticked no e-mail goes out (de)', async ({
+    page,
+    consoleErrors,
+  }) => {
     test.setTimeout(90_000);
     const token = await personaToken(personas.harbour.email, personas.harbour.password);
     const email = uniqueEmail('mail-tick');
-    const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: berlinDay(64), p_departure: berlinDay(65), p_boat_length: 6, p_boat_width: 2.5 }, token);
+    const free = await rpc<{ place_id: string }[]>(
+      'search_available_places',
+      { p_kind: 'overnight', p_arrival: berlinDay(64), p_departure: berlinDay(65), p_boat_length: 6, p_boat_width: 2.5 },
+      token,
+    );
     let orderId: string | undefined;
     for (const place of free.data.slice(0, 10)) {
-      const res = await rpc<{ id: string }>('staff_create_booking', {
-        p_place_id: place.place_id, p_kind: 'overnight', p_arrival: berlinDay(64), p_departure: berlinDay(65),
-        p_boat: { name: 'Stille', length: 6, width: 2.5 }, p_person: { first_name: 'Tim', last_name: 'Tick', email },
-      }, token);
-      if (res.status === 200) { orderId = res.data.id; break; }
+      const res = await rpc<{ id: string }>(
+        'staff_create_booking',
+        {
+          p_place_id: place.place_id,
+          p_kind: 'overnight',
+          p_arrival: berlinDay(64),
+          p_departure: berlinDay(65),
+          p_boat: { name: 'Stille', length: 6, width: 2.5 },
+          p_person: { first_name: 'Tim', last_name: 'Tick', email },
+        },
+        token,
+      );
+      if (res.status === 200) {
+        orderId = res.data.id;
+        break;
+      }
     }
     expect(orderId, 'a free berth for the walk-in').toBeDefined();
     await page.goto(`/account/admin/orders/${orderId}`);

@@ -44,20 +44,35 @@ const wrongCode = (secret: string) => {
 
 const texts = {
   de: {
-    setUp: 'Zwei-Faktor-Anmeldung einrichten', code: 'Code aus der App', confirm: 'Bestätigen', active: 'Die Zwei-Faktor-Anmeldung ist eingerichtet.',
+    setUp: 'Zwei-Faktor-Anmeldung einrichten',
+    code: 'Code aus der App',
+    confirm: 'Bestätigen',
+    active: 'Die Zwei-Faktor-Anmeldung ist eingerichtet.',
     required: 'Für Ihre Rolle im Hafen ist die Anmeldung mit einem zweiten Faktor vorgeschrieben.',
-    step: 'Bestätigung mit zweitem Faktor', signIn: 'Anmelden', wrong: 'Der Code stimmt nicht.', orders: 'Bestellungen',
+    step: 'Bestätigung mit zweitem Faktor',
+    signIn: 'Anmelden',
+    wrong: 'Der Code stimmt nicht.',
+    orders: 'Bestellungen',
   },
   en: {
-    setUp: 'Set up two-factor sign-in', code: 'Code from the app', confirm: 'Confirm', active: 'Two-factor sign-in is set up.',
+    setUp: 'Set up two-factor sign-in',
+    code: 'Code from the app',
+    confirm: 'Confirm',
+    active: 'Two-factor sign-in is set up.',
     required: 'Your role at the harbour requires signing in with a second factor.',
-    step: 'Confirm with your second factor', signIn: 'Log in', wrong: 'That code is not correct.', orders: 'Orders',
+    step: 'Confirm with your second factor',
+    signIn: 'Log in',
+    wrong: 'That code is not correct.',
+    orders: 'Orders',
   },
 } as const;
 
 for (const locale of ['de', 'en'] as const) {
   const l = texts[locale];
-  test(`${locale}: new staff must set up TOTP at their first sign-in, then sign in with the second step and reach the orders desk`, async ({ page, consoleErrors }) => {
+  test(`${locale}: new staff must set up TOTP at their first sign-in, then sign in with the second step and reach the orders desk`, async ({
+    page,
+    consoleErrors,
+  }) => {
     // The demo harbour requires two-factor sign-in of harbour staff (seed.sql): a staff member
     // without a factor is sent to set one up instead of seeing refusals.
     const staff = await harbourStaff(`mfa-${locale}`);
@@ -119,18 +134,42 @@ for (const locale of ['de', 'en'] as const) {
 }
 
 for (const locale of ['de', 'en'] as const) {
-  test(`${locale}: staff with a second factor reset a forgotten password only after the code from the app`, async ({ page, consoleErrors }) => {
+  test(`${locale}: staff with a second factor reset a forgotten password only after the code from the app`, async ({
+    page,
+    consoleErrors,
+  }) => {
     // A fresh staff member with a verified factor (enrolled through the API, as the app does).
     const staff = await harbourStaff(`mfa-reset-pw-${locale}`);
     const person = createClient(apiUrl, DEMO_ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
     await person.auth.signInWithPassword({ email: staff.email, password: staff.password });
     const enrolled = await person.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator' });
     const secret = enrolled.data!.totp.secret;
-    expect((await person.auth.mfa.challengeAndVerify({ factorId: enrolled.data!.id, code: await unusedTotpCode(secret) })).error).toBeNull();
+    expect(
+      (await person.auth.mfa.challengeAndVerify({ factorId: enrolled.data!.id, code: await unusedTotpCode(secret) })).error,
+    ).toBeNull();
 
-    const t = locale === 'de'
-      ? { email: 'E-Mail', send: 'Link und Code senden', enter: 'Code eingeben', code: '6-stelliger Code', confirm: 'Bestätigen', password: 'Neues Passwort', repeat: 'Passwort wiederholen', save: 'Passwort speichern' }
-      : { email: 'E-mail', send: 'Send link and code', enter: 'Enter the code', code: '6-digit code', confirm: 'Confirm', password: 'New password', repeat: 'Repeat password', save: 'Save password' };
+    const t =
+      locale === 'de'
+        ? {
+            email: 'E-Mail',
+            send: 'Link und Code senden',
+            enter: 'Code eingeben',
+            code: '6-stelliger Code',
+            confirm: 'Bestätigen',
+            password: 'Neues Passwort',
+            repeat: 'Passwort wiederholen',
+            save: 'Passwort speichern',
+          }
+        : {
+            email: 'E-mail',
+            send: 'Send link and code',
+            enter: 'Enter the code',
+            code: '6-digit code',
+            confirm: 'Confirm',
+            password: 'New password',
+            repeat: 'Repeat password',
+            save: 'Save password',
+          };
     await page.goto(`/${locale}/auth/password-forgotten`);
     await page.getByLabel(t.email).fill(staff.email);
     const t0 = new Date(Date.now() - 1000).toISOString();
@@ -163,7 +202,7 @@ for (const locale of ['de', 'en'] as const) {
 test.describe('admin resets a factor', () => {
   test.use({ persona: 'admin' });
 
-  test('an admin resets a staff member\'s second factor: audited, the person is told by e-mail', async ({ page }) => {
+  test("an admin resets a staff member's second factor: audited, the person is told by e-mail", async ({ page }) => {
     const staff = await harbourStaff('mfa-reset');
     // The staff member enrols through the API (as the app does).
     const person = createClient(apiUrl, DEMO_ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
@@ -187,7 +226,11 @@ test.describe('admin resets a factor', () => {
     expect(factors.data!.factors).toEqual([]);
     const mail = await waitForMail(staff.email, since, /Zwei-Faktor/);
     expect(mail.subject).toBe('Ihre Zwei-Faktor-Anmeldung wurde zurückgesetzt');
-    const audit = await service.from('audit_log').select('table_name, action, row_key').eq('table_name', 'auth.mfa_factors').eq('row_key', enrolled.data!.id);
+    const audit = await service
+      .from('audit_log')
+      .select('table_name, action, row_key')
+      .eq('table_name', 'auth.mfa_factors')
+      .eq('row_key', enrolled.data!.id);
     expect(audit.data).toEqual([{ table_name: 'auth.mfa_factors', action: 'delete', row_key: enrolled.data!.id }]);
   });
 });
@@ -196,8 +239,14 @@ test.describe('the demo staff sign in with the README keys', () => {
   // Issue 40 item 5: after the password and the code staff land in the back office's own shell
   // (its overview), not in the guest's account; at 1280 px with the sidebar, on a phone with
   // the compact menu and no guest bottom tabs.
-  for (const [locale, persona, width, landing] of [['de', 'harbour', 390, 'Bestellungen'], ['en', 'admin', 1280, 'Orders']] as const) {
-    test(`${locale}: ${persona} signs in with password and the code of the published key, lands in the back office at ${width} px and reaches the orders desk`, async ({ page, consoleErrors }) => {
+  for (const [locale, persona, width, landing] of [
+    ['de', 'harbour', 390, 'Bestellungen'],
+    ['en', 'admin', 1280, 'Orders'],
+  ] as const) {
+    test(`${locale}: ${persona} signs in with password and the code of the published key, lands in the back office at ${width} px and reaches the orders desk`, async ({
+      page,
+      consoleErrors,
+    }) => {
       await page.setViewportSize({ width, height: 844 });
       const { email, password } = personas[persona];
       await login(page, locale, email, password);

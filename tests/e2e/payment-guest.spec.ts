@@ -9,8 +9,30 @@ import type { Page } from '@playwright/test';
 import { expect as baseExpect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
 import { personas } from '../helpers/personas.ts';
-import { berlinDay, chooseFirstBerth, confirmBooking, euro, fillBerthData, login, personaToken, proceedAsGuest, quote, readCode, uniqueEmail, words } from './booking-helpers.ts';
-import { bookViaApi, cards, payOnSandbox, payViaApi, paymentStatus, sandboxText, waitForMail, withoutDeclineStatus } from './payment-helpers.ts';
+import {
+  berlinDay,
+  chooseFirstBerth,
+  confirmBooking,
+  euro,
+  fillBerthData,
+  login,
+  personaToken,
+  proceedAsGuest,
+  quote,
+  readCode,
+  uniqueEmail,
+  words,
+} from './booking-helpers.ts';
+import {
+  bookViaApi,
+  cards,
+  payOnSandbox,
+  payViaApi,
+  paymentStatus,
+  sandboxText,
+  waitForMail,
+  withoutDeclineStatus,
+} from './payment-helpers.ts';
 
 // Whole journeys on a 2-core machine shared with other suites: generous time limits.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -25,12 +47,18 @@ async function onCheckoutPage(page: Page, who: 'customer' | 'customerEn', boat: 
   const order = await bookViaApi(token, { boat: `${boat} ${run}`, day, last: `${boat} ${run}` });
   await login(page, email, password, locale);
   await page.goto(`/${locale}/order/${order.id}`);
-  await page.getByRole('region', { name: locale === 'en' ? 'Pay online' : 'Online bezahlen' }).getByRole('button', { name: locale === 'en' ? 'Pay online now' : 'Jetzt online bezahlen' }).click();
+  await page
+    .getByRole('region', { name: locale === 'en' ? 'Pay online' : 'Online bezahlen' })
+    .getByRole('button', { name: locale === 'en' ? 'Pay online now' : 'Jetzt online bezahlen' })
+    .click();
   await expect(page).toHaveURL(/\/pay\/cs_\w+$/);
   return { order, token, checkout: page.url() };
 }
 
-test('a guest books, pays with 4242 on the checkout page and sees the order paid and the receipt e-mail (de)', async ({ page, consoleErrors }) => {
+test('a guest books, pays with 4242 on the checkout page and sees the order paid and the receipt e-mail (de)', async ({
+  page,
+  consoleErrors,
+}) => {
   const w = words('de');
   const email = uniqueEmail('zahlt');
   // Days no other spec books (see berlinDay): the guest takes the first free berth and confirms
@@ -48,7 +76,9 @@ test('a guest books, pays with 4242 on the checkout page and sees the order paid
 
   // The confirmation offers paying online (the default mode: online or at the desk).
   const box = page.getByRole('region', { name: 'Online bezahlen' });
-  await expect(box).toContainText(`Sie können jetzt online mit Karte bezahlen (${euro(expected.gross_cents, 'de')}) oder später im Hafenbüro.`);
+  await expect(box).toContainText(
+    `Sie können jetzt online mit Karte bezahlen (${euro(expected.gross_cents, 'de')}) oder später im Hafenbüro.`,
+  );
   await expect(page.getByTestId('payment-status')).toHaveText('Zahlung offen'); // how to pay: the panel above (once)
   expect(await seriousViolations(page)).toEqual([]);
   const paidSince = new Date().toISOString();
@@ -75,7 +105,9 @@ test('a guest books, pays with 4242 on the checkout page and sees the order paid
   // The receipt e-mail, in German, with the amount.
   const receipt = await waitForMail(email, paidSince, /^Zahlung erhalten/);
   // (The app's amounts have a no-break space before €, the e-mail a plain one.)
-  expect(`${receipt.text ?? ''} ${receipt.html ?? ''}`.replace(/\u00a0/g, ' ')).toContain(euro(expected.gross_cents, 'de').replace(/\u00a0/g, ' '));
+  expect(`${receipt.text ?? ''} ${receipt.html ?? ''}`.replace(/\u00a0/g, ' ')).toContain(
+    euro(expected.gross_cents, 'de').replace(/\u00a0/g, ' '),
+  );
   expect(consoleErrors).toEqual([]);
 });
 
@@ -107,13 +139,18 @@ test('a card that asks for 3-D Secure completes after the authentication (en)', 
   expect(consoleErrors).toEqual([]);
 });
 
-test('an abandoned checkout leaves the order payable: back from the page, then the session expires; paying later works (de)', async ({ page, consoleErrors }) => {
+test('an abandoned checkout leaves the order payable: back from the page, then the session expires; paying later works (de)', async ({
+  page,
+  consoleErrors,
+}) => {
   const { order, checkout: first } = await onCheckoutPage(page, 'customer', 'Abbruch', 67);
 
   // "Back" on the checkout page: nothing charged, paying is offered again.
   await page.getByRole('link', { name: sandboxText('de').back }).click();
   await expect(page).toHaveURL(new RegExp(`/de/order/${order.id}\\?payment=cancelled$`));
-  await expect(page.getByRole('region', { name: 'Online bezahlen' }).getByRole('status')).toHaveText('Die Zahlung wurde abgebrochen. Es wurde nichts abgebucht. Sie können jederzeit erneut bezahlen.');
+  await expect(page.getByRole('region', { name: 'Online bezahlen' }).getByRole('status')).toHaveText(
+    'Die Zahlung wurde abgebrochen. Es wurde nichts abgebucht. Sie können jederzeit erneut bezahlen.',
+  );
   await expect(page.getByTestId('payment-status')).toHaveText('Zahlung offen'); // how to pay: the panel above (once)
   expect(await seriousViolations(page)).toEqual([]);
   // A second try while the session is open gets the same page: never a second charge.
@@ -122,7 +159,10 @@ test('an abandoned checkout leaves the order payable: back from the page, then t
 
   // Stripe expires an abandoned session (30 minutes); the order stays payable with a new one.
   const session = new URL(first).pathname.split('/').pop()!;
-  const expired = await fetch(`${new URL(first).origin}/v1/checkout/sessions/${session}/expire`, { method: 'POST', headers: { authorization: 'Bearer sk_test_local_sandbox' } });
+  const expired = await fetch(`${new URL(first).origin}/v1/checkout/sessions/${session}/expire`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk_test_local_sandbox' },
+  });
   expect(expired.status, await expired.clone().text()).toBe(200);
   await page.goto(first);
   await expect(page.getByRole('alert')).toContainText('abgelaufen');

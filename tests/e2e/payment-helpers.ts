@@ -19,8 +19,26 @@ export const cards = {
 } as const;
 
 const sandboxWords = {
-  de: { card: 'Kartennummer', exp: 'Ablaufdatum (MM / JJ)', cvc: 'Prüfnummer (CVC)', name: 'Name auf der Karte', pay: /^Bezahlen /, back: /Zurück/, declined: 'Ihre Karte wurde abgelehnt.', authComplete: 'Authentifizierung abschließen' },
-  en: { card: 'Card number', exp: 'Expiry date (MM / YY)', cvc: 'Security code (CVC)', name: 'Name on card', pay: /^Pay /, back: /Back/, declined: 'Your card was declined.', authComplete: 'Complete authentication' },
+  de: {
+    card: 'Kartennummer',
+    exp: 'Ablaufdatum (MM / JJ)',
+    cvc: 'Prüfnummer (CVC)',
+    name: 'Name auf der Karte',
+    pay: /^Bezahlen /,
+    back: /Zurück/,
+    declined: 'Ihre Karte wurde abgelehnt.',
+    authComplete: 'Authentifizierung abschließen',
+  },
+  en: {
+    card: 'Card number',
+    exp: 'Expiry date (MM / YY)',
+    cvc: 'Security code (CVC)',
+    name: 'Name on card',
+    pay: /^Pay /,
+    back: /Back/,
+    declined: 'Your card was declined.',
+    authComplete: 'Complete authentication',
+  },
 };
 export const sandboxText = (locale: 'de' | 'en') => sandboxWords[locale];
 
@@ -35,7 +53,11 @@ export async function payOnSandbox(page: Page, locale: 'de' | 'en', card: string
   await page.getByRole('button', { name: w.pay }).click();
 }
 
-export async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; data: T }> {
+export async function rest<T>(
+  path: string,
+  token: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; data: T }> {
   const res = await fetch(`${apiUrl}/${path}`, {
     method: init.method ?? 'GET',
     headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
@@ -51,7 +73,8 @@ export async function rest<T>(path: string, token: string, init: { method?: stri
   return { status: res.status, data: data as T };
 }
 
-export const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rest/v1/rpc/${name}`, token, { method: 'POST', body });
+export const rpc = <T>(name: string, body: Record<string, unknown>, token: string) =>
+  rest<T>(`rest/v1/rpc/${name}`, token, { method: 'POST', body });
 
 /** The order's payment status as its owner or staff read it. */
 export async function paymentStatus(orderId: string, token: string): Promise<string | undefined> {
@@ -60,16 +83,31 @@ export async function paymentStatus(orderId: string, token: string): Promise<str
 }
 
 /** Books an overnight stay for the token's user on the first berth still free (another suite may take one meanwhile). */
-export async function bookViaApi(token: string, opts: { boat: string; day: number; nights?: number; last: string }): Promise<{ id: string; price_cents: number; place: string }> {
+export async function bookViaApi(
+  token: string,
+  opts: { boat: string; day: number; nights?: number; last: string },
+): Promise<{ id: string; price_cents: number; place: string }> {
   const arrival = berlinDay(opts.day);
   const departure = berlinDay(opts.day + (opts.nights ?? 1));
-  const free = await rpc<{ place_id: string; name: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 6, p_boat_width: 2.4 }, token);
+  const free = await rpc<{ place_id: string; name: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 6, p_boat_width: 2.4 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const booked = await rpc<{ id: string; price_cents: number }>('create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-      p_boat: { name: opts.boat, length: 6, width: 2.4 }, p_person: { first_name: 'Paula', last_name: opts.last },
-    }, token);
+    const booked = await rpc<{ id: string; price_cents: number }>(
+      'create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: arrival,
+        p_departure: departure,
+        p_boat: { name: opts.boat, length: 6, width: 2.4 },
+        p_person: { first_name: 'Paula', last_name: opts.last },
+      },
+      token,
+    );
     if (booked.status === 200) return { ...booked.data, place: place.name };
     expect(booked.status, JSON.stringify(booked.data)).toBe(409);
   }
@@ -94,19 +132,27 @@ export async function payViaApi(orderId: string, token: string, card: string = c
 }
 
 /** A message in the mail catcher (attachments base64). */
-export interface CaughtMail { subject: string; text?: string; html?: string; attachments?: { filename: string; contentType: string; content: string }[] }
+export interface CaughtMail {
+  subject: string;
+  text?: string;
+  html?: string;
+  attachments?: { filename: string; contentType: string; content: string }[];
+}
 
 /** The newest mail to `to` after `since` whose subject matches, waiting up to `timeout` ms. */
 
 export async function waitForMail(to: string, since: string, subject: RegExp, timeout = 30_000): Promise<CaughtMail> {
   let found: CaughtMail | undefined;
   await expect
-    .poll(async () => {
-      const res = await fetch(`${mailUrl}/api/messages?to=${encodeURIComponent(to)}`);
-      const list = (await res.json()) as (CaughtMail & { date: string })[];
-      found = list.find((m) => subject.test(m.subject) && m.date > since);
-      return found?.subject ?? null;
-    }, { timeout, message: `a mail to ${to} with a subject like ${subject}` })
+    .poll(
+      async () => {
+        const res = await fetch(`${mailUrl}/api/messages?to=${encodeURIComponent(to)}`);
+        const list = (await res.json()) as (CaughtMail & { date: string })[];
+        found = list.find((m) => subject.test(m.subject) && m.date > since);
+        return found?.subject ?? null;
+      },
+      { timeout, message: `a mail to ${to} with a subject like ${subject}` },
+    )
     .not.toBeNull();
   return found!;
 }
@@ -117,4 +163,9 @@ export async function waitForMail(to: string, since: string, subject: RegExp, ti
  * page. Everything else, and every error of the app, stays.
  */
 export const withoutDeclineStatus = (errors: string[]) =>
-  errors.filter((e) => !/^Failed to load resource: the server responded with a status of 402 \(Payment Required\) @ http:\/\/127\.0\.0\.1:\d+\/pay\/cs_\w+$/.test(e));
+  errors.filter(
+    (e) =>
+      !/^Failed to load resource: the server responded with a status of 402 \(Payment Required\) @ http:\/\/127\.0\.0\.1:\d+\/pay\/cs_\w+$/.test(
+        e,
+      ),
+  );

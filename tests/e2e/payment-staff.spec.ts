@@ -21,13 +21,25 @@ const customerToken = () => personaToken(personas.customer.email, personas.custo
 
 /** Staff book a walk-in (paid at the desk by default) on the first free berth. */
 async function walkIn(token: string, boat: string, day: number): Promise<{ id: string; price_cents: number }> {
-  const free = await rpc<{ place_id: string }[]>('search_available_places', { p_kind: 'overnight', p_arrival: berlinDay(day), p_departure: berlinDay(day + 2), p_boat_length: 5, p_boat_width: 2 }, token);
+  const free = await rpc<{ place_id: string }[]>(
+    'search_available_places',
+    { p_kind: 'overnight', p_arrival: berlinDay(day), p_departure: berlinDay(day + 2), p_boat_length: 5, p_boat_width: 2 },
+    token,
+  );
   expect(free.status, JSON.stringify(free.data)).toBe(200);
   for (const place of free.data.slice(0, 10)) {
-    const res = await rpc<{ id: string; price_cents: number }>('staff_create_booking', {
-      p_place_id: place.place_id, p_kind: 'overnight', p_arrival: berlinDay(day), p_departure: berlinDay(day + 2),
-      p_boat: { name: boat, length: 5, width: 2 }, p_person: { first_name: 'Walter', last_name: `Walk-in ${run}` },
-    }, token);
+    const res = await rpc<{ id: string; price_cents: number }>(
+      'staff_create_booking',
+      {
+        p_place_id: place.place_id,
+        p_kind: 'overnight',
+        p_arrival: berlinDay(day),
+        p_departure: berlinDay(day + 2),
+        p_boat: { name: boat, length: 5, width: 2 },
+        p_person: { first_name: 'Walter', last_name: `Walk-in ${run}` },
+      },
+      token,
+    );
     if (res.status === 200) return res.data;
   }
   throw new Error('no free berth');
@@ -36,12 +48,16 @@ async function walkIn(token: string, boat: string, day: number): Promise<{ id: s
 const panel = (page: Page, name: 'Zahlungen' | 'Payments') => page.getByRole('region', { name, exact: true });
 
 /** Cents as the amount field shows and takes them: 12,50 (de) / 12.50 (en). */
-const field = (cents: number, locale: 'de' | 'en') => (locale === 'de' ? (cents / 100).toFixed(2).replace('.', ',') : (cents / 100).toFixed(2));
+const field = (cents: number, locale: 'de' | 'en') =>
+  locale === 'de' ? (cents / 100).toFixed(2).replace('.', ',') : (cents / 100).toFixed(2);
 
 test.describe('payments panel', () => {
   test.use({ persona: 'harbour' });
 
-  test('staff record a cash payment at the desk: amount checked, defaults to what is outstanding, the order is paid (de)', async ({ page, consoleErrors }) => {
+  test('staff record a cash payment at the desk: amount checked, defaults to what is outstanding, the order is paid (de)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const order = await walkIn(await staffToken(), `Bar ${run}`, 70);
     await page.goto(`/de/account/admin/orders/${order.id}`);
     const payments = panel(page, 'Zahlungen');
@@ -82,7 +98,10 @@ test.describe('payments panel', () => {
     await expect(payments.getByTestId('outstanding')).toHaveText(euro(0, 'de'));
     await expect(payments.getByRole('button', { name: 'Zahlung erfassen' })).toHaveCount(0);
     await expect(page.getByTestId('invoice-number')).toBeVisible();
-    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(`rest/v1/payments?order_id=eq.${order.id}&select=kind,method,amount_cents&order=recorded_at`, await staffToken());
+    const ledger = await rest<{ kind: string; method: string; amount_cents: number }[]>(
+      `rest/v1/payments?order_id=eq.${order.id}&select=kind,method,amount_cents&order=recorded_at`,
+      await staffToken(),
+    );
     expect(ledger.data).toEqual([
       { kind: 'payment', method: 'cash', amount_cents: 1000 },
       { kind: 'payment', method: 'cash', amount_cents: order.price_cents - 1000 },
@@ -90,7 +109,10 @@ test.describe('payments panel', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('staff refund part, then all, of an online payment through Stripe: partially refunded, then refunded (en)', async ({ page, consoleErrors }) => {
+  test('staff refund part, then all, of an online payment through Stripe: partially refunded, then refunded (en)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const customer = await customerToken();
     const order = await bookViaApi(customer, { boat: `Refund ${run}`, day: 72, nights: 2, last: `Refund ${run}` });
     await payViaApi(order.id, customer);
@@ -115,7 +137,9 @@ test.describe('payments panel', () => {
     await dialog.getByRole('button', { name: 'Request refund' }).click();
     await expect(dialog).toHaveCount(0);
     // "Requested" until Stripe's refund event is in the ledger (it may already be).
-    await expect(payments.getByRole('status')).toHaveText(/^(Refund requested\. It appears in the payment history as soon as Stripe confirms it\.|The refund has gone through and is recorded in the payment history\.)$/);
+    await expect(payments.getByRole('status')).toHaveText(
+      /^(Refund requested\. It appears in the payment history as soon as Stripe confirms it\.|The refund has gone through and is recorded in the payment history\.)$/,
+    );
     await expect(payments.getByRole('status')).toHaveText('The refund has gone through and is recorded in the payment history.');
     await expect(history.getByRole('listitem')).toHaveCount(2);
     const refundRow = history.locator('li[data-kind="refund"]');
@@ -138,7 +162,10 @@ test.describe('payments panel', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a refund the guest\'s bank does not take (Stripe\'s card 4000 0000 0000 5126): booked back in the ledger, named in the history, the guest is told; staff refund again (de)', async ({ page, consoleErrors }) => {
+  test("a refund the guest's bank does not take (Stripe's card 4000 0000 0000 5126): booked back in the ledger, named in the history, the guest is told; staff refund again (de)", async ({
+    page,
+    consoleErrors,
+  }) => {
     const customer = await customerToken();
     const order = await bookViaApi(customer, { boat: `Rückläufer ${run}`, day: 74, last: `Rückläufer ${run}` });
     await payViaApi(order.id, customer, cards.refundFails);
@@ -170,7 +197,9 @@ test.describe('payments panel', () => {
     await expect(page.getByTestId('payment-status')).toHaveText('Bezahlt');
     expect(await paymentStatus(order.id, customer)).toBe('paid');
     await page.reload();
-    await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(`Erstattung fehlgeschlagen, zurückgebucht: ${euro(1000, 'de')} (Online (Karte))`);
+    await expect(page.getByRole('region', { name: 'Verlauf' })).toContainText(
+      `Erstattung fehlgeschlagen, zurückgebucht: ${euro(1000, 'de')} (Online (Karte))`,
+    );
 
     // The harbour team's overview lists it under money to pay back.
     await page.goto('/account/admin/overview');
@@ -182,7 +211,9 @@ test.describe('payments panel', () => {
 
     // The guest learns the money did not arrive and that the office pays it back another way.
     const failedMail = await waitForMail(personas.customer.email, since, /^Erstattung von 10,00 € fehlgeschlagen: Buchung /);
-    expect(failedMail.text?.replace(/\s+/g, ' ')).toContain('die Erstattung von 10,00 € auf die Karte, mit der Sie bezahlt haben, ist leider fehlgeschlagen');
+    expect(failedMail.text?.replace(/\s+/g, ' ')).toContain(
+      'die Erstattung von 10,00 € auf die Karte, mit der Sie bezahlt haben, ist leider fehlgeschlagen',
+    );
     expect(failedMail.text?.replace(/\s+/g, ' ')).toContain('Das Hafenbüro meldet sich bei Ihnen und zahlt es auf anderem Weg zurück');
 
     // Staff pay it back at the desk instead: refunded again, for good.
@@ -201,7 +232,10 @@ test.describe('payments panel', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a failed refund tried on the card again: Stripe makes a new refund (not the failed one replayed); failed twice, the money is owed once (en)', async ({ page, consoleErrors }) => {
+  test('a failed refund tried on the card again: Stripe makes a new refund (not the failed one replayed); failed twice, the money is owed once (en)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const customer = await customerToken();
     const order = await bookViaApi(customer, { boat: `Retry ${run}`, day: 77, last: `Retry ${run}` });
     await payViaApi(order.id, customer, cards.refundFails);
@@ -229,19 +263,29 @@ test.describe('payments panel', () => {
     await expect(dialog).toContainText(`For payments at the harbour office and what Stripe could not refund; at most ${euro(1000, 'en')}.`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await page.goto('/en/account/admin/overview');
-    const entry = page.getByRole('region', { name: 'Money to pay back' }).getByRole('listitem')
+    const entry = page
+      .getByRole('region', { name: 'Money to pay back' })
+      .getByRole('listitem')
       .filter({ has: page.locator(`a[href$="/account/admin/orders/${order.id}"]`) });
     await expect(entry).toContainText(`Refund failed: ${euro(1000, 'en')}`);
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a refund whose answer is lost, clicked again once it is in the ledger, is made once; a new refund of the same amount is made (en)', async ({ page, consoleErrors }) => {
+  test('a refund whose answer is lost, clicked again once it is in the ledger, is made once; a new refund of the same amount is made (en)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const customer = await customerToken();
     const order = await bookViaApi(customer, { boat: `Twice ${run}`, day: 79, nights: 2, last: `Twice ${run}` });
     await payViaApi(order.id, customer);
     const staff = await staffToken();
     const refunds = async () =>
-      (await rest<{ provider_refund_id: string }[]>(`rest/v1/payments?order_id=eq.${order.id}&kind=eq.refund&select=provider_refund_id`, staff)).data;
+      (
+        await rest<{ provider_refund_id: string }[]>(
+          `rest/v1/payments?order_id=eq.${order.id}&kind=eq.refund&select=provider_refund_id`,
+          staff,
+        )
+      ).data;
     // The first request reaches refund-payment and Stripe, but its answer never reaches the
     // browser (a timeout): it is cut off once the refund is in the ledger.
     const sent: { idempotency_key: string; amount_cents: number }[] = [];
@@ -289,7 +333,10 @@ test.describe('payments panel', () => {
     expect(consoleErrors.filter((e) => !e.includes('/functions/v1/refund-payment') && !e.includes('ERR_TIMED_OUT'))).toEqual([]);
   });
 
-  test('an order paid twice (at the desk, then online in a checkout opened before) is flagged; refunding the double amount clears it (de)', async ({ page, consoleErrors }) => {
+  test('an order paid twice (at the desk, then online in a checkout opened before) is flagged; refunding the double amount clears it (de)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const customer = await customerToken();
     const order = await bookViaApi(customer, { boat: `Doppelt ${run}`, day: 75, last: `Doppelt ${run}` });
     // The guest opens the checkout; meanwhile the guest pays at the desk.
@@ -305,11 +352,23 @@ test.describe('payments panel', () => {
     await expect(payments.getByTestId('overpaid-warning')).toHaveCount(0);
 
     // …and then completes the checkout that was still open.
-    const paid = await fetch(started.data.url, { method: 'POST', body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'Klaus Kunde' }), redirect: 'manual' });
+    const paid = await fetch(started.data.url, {
+      method: 'POST',
+      body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'Klaus Kunde' }),
+      redirect: 'manual',
+    });
     expect(paid.status).toBeGreaterThanOrEqual(300);
-    await expect.poll(async () => (await rest<unknown[]>(`rest/v1/payments?order_id=eq.${order.id}&kind=eq.payment&select=id`, await staffToken())).data.length, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await rest<unknown[]>(`rest/v1/payments?order_id=eq.${order.id}&kind=eq.payment&select=id`, await staffToken())).data.length,
+        { timeout: 30_000 },
+      )
+      .toBe(2);
     await page.goto(`/de/account/admin/orders/${order.id}`);
-    await expect(payments.getByTestId('overpaid-warning')).toHaveText(`Achtung: Diese Buchung wurde doppelt bezahlt – es ist ${euro(order.price_cents, 'de')} mehr eingegangen als der Preis. Bitte den zu viel gezahlten Betrag erstatten.`);
+    await expect(payments.getByTestId('overpaid-warning')).toHaveText(
+      `Achtung: Diese Buchung wurde doppelt bezahlt – es ist ${euro(order.price_cents, 'de')} mehr eingegangen als der Preis. Bitte den zu viel gezahlten Betrag erstatten.`,
+    );
     expect(await seriousViolations(page)).toEqual([]);
 
     await payments.getByRole('button', { name: 'Erstatten', exact: true }).click();
@@ -338,7 +397,9 @@ test.describe('payment modes', () => {
     const section = page.getByRole('region', { name: 'Zahlungsweise' });
     const fair = section.getByRole('radiogroup', { name: 'Messe-Liegeplatz' });
     await expect(fair.getByRole('radio', { name: /Online oder im Hafenbüro/ })).toBeChecked();
-    await expect(section.getByRole('radiogroup', { name: 'Walk-in (vom Hafenteam gebucht)' }).getByRole('radio', { name: /Nur im Hafenbüro/ })).toBeChecked();
+    await expect(
+      section.getByRole('radiogroup', { name: 'Walk-in (vom Hafenteam gebucht)' }).getByRole('radio', { name: /Nur im Hafenbüro/ }),
+    ).toBeChecked();
     expect(await seriousViolations(page)).toEqual([]);
     await fair.getByRole('radio', { name: /Online vorab/ }).click();
     await section.getByRole('button', { name: 'Zahlungseinstellungen speichern' }).click();
@@ -357,11 +418,17 @@ test.describe('payment modes', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('fair berths must be paid online within 30 minutes: the booking form says so, the order names its deadline (en), and it is set back (de)', async ({ page, consoleErrors }) => {
+  test('fair berths must be paid online within 30 minutes: the booking form says so, the order names its deadline (en), and it is set back (de)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const customer = await clientAs('customer');
     await page.goto('/en/account/admin/settings');
     const section = page.getByRole('region', { name: 'How bookings are paid' });
-    await section.getByRole('radiogroup', { name: 'Fair berth' }).getByRole('radio', { name: /Online in advance/ }).click();
+    await section
+      .getByRole('radiogroup', { name: 'Fair berth' })
+      .getByRole('radio', { name: /Online in advance/ })
+      .click();
     const hold = section.getByLabel('Hold time until online payment (minutes)');
     await expect(hold).toHaveValue('60');
     await hold.fill('10');
@@ -382,7 +449,8 @@ test.describe('payment modes', () => {
       await fillBerthData(page, 'en', { arrival, departure, length: '6.5', width: '2.4', boat: `Messe ${run}` });
       await chooseFirstBerth(page, 'en');
       await expect(page.getByTestId('payment-terms')).toHaveText(
-        'Payment is online, right after booking. Please pay within 30 minutes; otherwise the booking lapses and the berth is released.');
+        'Payment is online, right after booking. Please pay within 30 minutes; otherwise the booking lapses and the berth is released.',
+      );
       await page.getByLabel('First name').fill('Anna');
       await page.getByLabel('Last name').fill('Admin');
       const booked = Date.now();
@@ -391,11 +459,25 @@ test.describe('payment modes', () => {
       const deadline = page.getByTestId('payment-deadline');
       await expect(deadline).toContainText('Please pay by ');
       const shown = /(\d{1,2}):(\d{2})/.exec((await deadline.textContent()) ?? '');
-      const expected = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-        .formatToParts(new Date(booked + 30 * 60_000));
-      const hhmm = (parts: Intl.DateTimeFormatPart[]) => `${parts.find((p) => p.type === 'hour')!.value}:${parts.find((p) => p.type === 'minute')!.value}`;
-      expect([hhmm(expected), hhmm(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-        .formatToParts(new Date(booked + 31 * 60_000)))]).toContain(`${shown![1].padStart(2, '0')}:${shown![2]}`);
+      const expected = new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Europe/Berlin',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).formatToParts(new Date(booked + 30 * 60_000));
+      const hhmm = (parts: Intl.DateTimeFormatPart[]) =>
+        `${parts.find((p) => p.type === 'hour')!.value}:${parts.find((p) => p.type === 'minute')!.value}`;
+      expect([
+        hhmm(expected),
+        hhmm(
+          new Intl.DateTimeFormat('en-GB', {
+            timeZone: 'Europe/Berlin',
+            hour: '2-digit',
+            minute: '2-digit',
+            hourCycle: 'h23',
+          }).formatToParts(new Date(booked + 31 * 60_000)),
+        ),
+      ]).toContain(`${shown![1].padStart(2, '0')}:${shown![2]}`);
       await expect(page.getByRole('button', { name: 'Pay online now' })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
       // Cancel it again: the fair berths stay free for the other suites.
@@ -406,7 +488,10 @@ test.describe('payment modes', () => {
       // Back to the defaults, in German.
       await page.goto('/de/account/admin/settings');
       const de = page.getByRole('region', { name: 'Zahlungsweise' });
-      await de.getByRole('radiogroup', { name: 'Messe-Liegeplatz' }).getByRole('radio', { name: /Online oder im Hafenbüro/ }).click();
+      await de
+        .getByRole('radiogroup', { name: 'Messe-Liegeplatz' })
+        .getByRole('radio', { name: /Online oder im Hafenbüro/ })
+        .click();
       await de.getByLabel('Haltezeit bis zur Online-Zahlung (Minuten)').fill('60');
       await de.getByRole('button', { name: 'Zahlungseinstellungen speichern' }).click();
       await expect(de.getByRole('status')).toHaveText('Gespeichert.');

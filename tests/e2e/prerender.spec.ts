@@ -41,7 +41,12 @@ async function boxes(page: Page) {
 for (const locale of ['de', 'en'] as const) {
   const text = start[locale];
 
-  test(`/${locale}/start: the HTML holds heading and intro in ${locale}, the app takes over in place; switch and navigation work`, async ({ page, browser, request, consoleErrors }) => {
+  test(`/${locale}/start: the HTML holds heading and intro in ${locale}, the app takes over in place; switch and navigation work`, async ({
+    page,
+    browser,
+    request,
+    consoleErrors,
+  }) => {
     // The document as served: lang, heading and intro are in the HTML itself.
     const response = await request.get(`/${locale}/start`);
     expect(response.status()).toBe(200);
@@ -122,7 +127,10 @@ test('every prerendered page is served for its path in its language; other paths
   expect(sw).not.toMatch(/start\/index\.html|service\/index\.html/);
 });
 
-test('an unprefixed page prerendered in German is dropped before the first paint for a visitor who chose English', async ({ page, context }) => {
+test('an unprefixed page prerendered in German is dropped before the first paint for a visitor who chose English', async ({
+  page,
+  context,
+}) => {
   // Hold the app back, so what is seen is the HTML and its inline script alone.
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
   await page.goto('/start');

@@ -12,9 +12,17 @@ import { adminToken } from './admin-helpers.ts';
 import { euro } from './booking-helpers.ts';
 import { rest } from './rest-helpers.ts';
 
-interface Entry { kind: string; code: string; price_cents: number; vat_rate: number }
+interface Entry {
+  kind: string;
+  code: string;
+  price_cents: number;
+  vat_rate: number;
+}
 
-test('the prices page shows the list\'s gross prices with their VAT rates, and a changed price at once (de)', async ({ page, consoleErrors }) => {
+test("the prices page shows the list's gross prices with their VAT rates, and a changed price at once (de)", async ({
+  page,
+  consoleErrors,
+}) => {
   const token = await adminToken();
   const list = (await rest<Entry[]>('price_list?select=kind,code,price_cents,vat_rate', token)).data;
   const price = (code: string) => list.find((e) => e.code === code)!;
@@ -31,7 +39,9 @@ test('the prices page shows the list\'s gross prices with their VAT rates, and a
   await expect(page.getByTestId('price-boat_lift')).toContainText(`ab ${euro(price('boat_lift').price_cents, 'de')}`);
   await expect(page.getByTestId('price-parking_key_deposit')).toHaveText(`${euro(key.price_cents, 'de')}Pfand, ohne MwSt.`);
   // The worked example: 2 nights x 10 m x 2,38 € + 2 x 11,90 € = 71,40 €, of which 11,40 € VAT.
-  await expect(page.getByTestId('price-example')).toHaveText(`Beispiel: Ein 9,4 m langes Boot (10 laufende Meter) für zwei Nächte kostet ${euro(7140, 'de')} (darin ${euro(1140, 'de')} MwSt.).`);
+  await expect(page.getByTestId('price-example')).toHaveText(
+    `Beispiel: Ein 9,4 m langes Boot (10 laufende Meter) für zwei Nächte kostet ${euro(7140, 'de')} (darin ${euro(1140, 'de')} MwSt.).`,
+  );
   await expect(page.locator('main')).not.toContainText(/netto|zzgl\./i);
   expect(await seriousViolations(page)).toEqual([]);
 

@@ -50,7 +50,11 @@ for (const route of routes) {
         await page.goto(url);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(route.h1[locale]);
         await expect(page.locator('html')).toHaveAttribute('lang', locale);
-        await expect(page.getByRole('navigation', { name: locale === 'en' ? 'Main navigation' : 'Hauptnavigation' }).getByRole('link', { name: nav[locale] })).toBeVisible();
+        await expect(
+          page
+            .getByRole('navigation', { name: locale === 'en' ? 'Main navigation' : 'Hauptnavigation' })
+            .getByRole('link', { name: nav[locale] }),
+        ).toBeVisible();
         await page.waitForLoadState('networkidle');
         expect(consoleErrors).toEqual([]);
       });

@@ -8,7 +8,8 @@ test('the service worker caches the shell: a reload without network still opens 
   // Wait until /sw.js controls the page and has precached the shell.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    if (!navigator.serviceWorker.controller)
+      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
   });
   await context.setOffline(true);
   await page.reload();

@@ -4,7 +4,11 @@ import { personas } from '../helpers/personas.ts';
 import { apiUrl, personaToken } from './booking-helpers.ts';
 
 /** One REST request: its status and its parsed body (null when empty). */
-export async function rest<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
+export async function rest<T>(
+  path: string,
+  token: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; data: T }> {
   const res = await fetch(`${apiUrl}/rest/v1/${path}`, {
     method: init.method ?? 'GET',
     headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -15,7 +19,8 @@ export async function rest<T>(path: string, token: string, init: { method?: stri
 }
 
 /** A database function through /rest/v1/rpc. */
-export const rpc = <T>(name: string, body: Record<string, unknown>, token: string) => rest<T>(`rpc/${name}`, token, { method: 'POST', body });
+export const rpc = <T>(name: string, body: Record<string, unknown>, token: string) =>
+  rest<T>(`rpc/${name}`, token, { method: 'POST', body });
 
 /** The demo harbour staff's access token (second factor done). */
 export const staffToken = () => personaToken(personas.harbour.email, personas.harbour.password);

@@ -17,7 +17,18 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
-import { expected, localeUrl, measuredBy, outcomeOf, routePaths, routePersonas, seededIds, settle, visit, type Ids } from './routes-helpers.ts';
+import {
+  expected,
+  localeUrl,
+  measuredBy,
+  outcomeOf,
+  routePaths,
+  routePersonas,
+  seededIds,
+  settle,
+  visit,
+  type Ids,
+} from './routes-helpers.ts';
 
 /** The widths, each with a usual screen height at that width (small phone, phone, tablet, laptop). */
 const SIZES = [
@@ -37,10 +48,16 @@ async function settleLayout(page: Page) {
   await page.evaluate(async () => {
     // A frame, or 200 ms when Chromium produces none (a headless page whose compositor stalled
     // after a resize waited here until the test's timeout): a wait, never an assertion.
-    const frame = () => new Promise<void>((r) => { requestAnimationFrame(() => r()); setTimeout(r, 200); });
+    const frame = () =>
+      new Promise<void>((r) => {
+        requestAnimationFrame(() => r());
+        setTimeout(r, 200);
+      });
     await frame();
     await frame();
-    const running = document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    const running = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
     await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((r) => setTimeout(r, 1_000))]);
     const doc = document.documentElement;
     let last = '';
@@ -65,7 +82,11 @@ function measure(page: Page, width: number): Promise<string[]> {
     const doc = document.documentElement;
     // A frame, or 200 ms when Chromium produces none (a headless page whose compositor stalled
     // after a resize waited here until the test's timeout): a wait, never an assertion.
-    const frame = () => new Promise<void>((r) => { requestAnimationFrame(() => r()); setTimeout(r, 200); });
+    const frame = () =>
+      new Promise<void>((r) => {
+        requestAnimationFrame(() => r());
+        setTimeout(r, 200);
+      });
     const r1 = (n: number) => Math.round(n);
     const describe = (el: Element) => {
       const testId = el.getAttribute('data-testid') ?? el.getAttribute('data-slot');
@@ -73,7 +94,12 @@ function measure(page: Page, width: number): Promise<string[]> {
       const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
       return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${testId ? ` [${testId}]` : ''}${cls ? ` .${cls}` : ''}>${text ? ` "${text}"` : ''}`;
     };
-    const intersect = (a: Box, b: Box): Box => ({ left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) });
+    const intersect = (a: Box, b: Box): Box => ({
+      left: Math.max(a.left, b.left),
+      top: Math.max(a.top, b.top),
+      right: Math.min(a.right, b.right),
+      bottom: Math.min(a.bottom, b.bottom),
+    });
     const REPLACED = new Set(['IMG', 'SVG', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'VIDEO', 'CANVAS', 'IFRAME', 'svg']);
 
     type Piece = { el: Element; box: Box; what: string };
@@ -98,29 +124,51 @@ function measure(page: Page, width: number): Promise<string[]> {
         // of an .sr-only text: 1 px with overflow hidden).
         const inner = clips ? intersect(clip, rect) : clip;
         let barHere = inBar;
-        if (!inBar && (cs.position === 'fixed' || (cs.position === 'sticky' && !scrolled)) && cs.visibility !== 'hidden' && rect.width > 0 && rect.height > 0) {
+        if (
+          !inBar &&
+          (cs.position === 'fixed' || (cs.position === 'sticky' && !scrolled)) &&
+          cs.visibility !== 'hidden' &&
+          rect.width > 0 &&
+          rect.height > 0
+        ) {
           const wide = rect.width >= 0.5 * vw && rect.height < 0.5 * vh;
           const tall = rect.height >= 0.5 * vh && rect.width < 0.5 * vw;
-          const edge = wide && rect.top <= 1 && rect.bottom > 0 ? 'top' : wide && rect.bottom >= vh - 1 && rect.top < vh ? 'bottom' : tall && rect.left <= 1 && rect.right > 0 ? 'left' : tall && rect.right >= vw - 1 && rect.left < vw ? 'right' : null;
+          const edge =
+            wide && rect.top <= 1 && rect.bottom > 0
+              ? 'top'
+              : wide && rect.bottom >= vh - 1 && rect.top < vh
+                ? 'bottom'
+                : tall && rect.left <= 1 && rect.right > 0
+                  ? 'left'
+                  : tall && rect.right >= vw - 1 && rect.left < vw
+                    ? 'right'
+                    : null;
           if (edge) bars.push({ el, box: rect, edge, position: cs.position });
           // Anything fixed (a bar, an overlay) is not the page's content.
           barHere = true;
         }
         if (!barHere && cs.visibility !== 'hidden' && cs.opacity !== '0') {
-          if (REPLACED.has(el.tagName) && rect.width > 0 && rect.height > 0) pieces.push({ el, box: intersect(rect, clip), what: describe(el) });
+          if (REPLACED.has(el.tagName) && rect.width > 0 && rect.height > 0)
+            pieces.push({ el, box: intersect(rect, clip), what: describe(el) });
           else if (!(el instanceof SVGElement)) {
             for (const node of el.childNodes) {
               if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
               const range = document.createRange();
               range.selectNodeContents(node);
               const r = range.getBoundingClientRect();
-              if (r.width > 0 && r.height > 0) pieces.push({ el, box: intersect(r, inner), what: `text "${node.textContent.replace(/\s+/g, ' ').trim().slice(0, 40)}" in ${describe(el).replace(/ ".*$/, '')}` });
+              if (r.width > 0 && r.height > 0)
+                pieces.push({
+                  el,
+                  box: intersect(r, inner),
+                  what: `text "${node.textContent.replace(/\s+/g, ' ').trim().slice(0, 40)}" in ${describe(el).replace(/ ".*$/, '')}`,
+                });
             }
           }
         }
         if (el instanceof SVGElement && el.tagName.toLowerCase() === 'svg') return;
         // Sticky inside a scroller sticks to that scroller, not to the viewport.
-        const innerScrolled = scrolled || ['auto', 'scroll', 'hidden'].includes(cs.overflowX) || ['auto', 'scroll', 'hidden'].includes(cs.overflowY);
+        const innerScrolled =
+          scrolled || ['auto', 'scroll', 'hidden'].includes(cs.overflowX) || ['auto', 'scroll', 'hidden'].includes(cs.overflowY);
         for (const child of el.children) walk(child, inner, barHere, innerScrolled);
       };
       for (const child of document.body.children) walk(child, all, false, false);
@@ -131,13 +179,17 @@ function measure(page: Page, width: number): Promise<string[]> {
     function covered(where: string, edges: Bar['edge'][]) {
       const { pieces, bars } = scan();
       for (const bar of bars.filter((b) => edges.includes(b.edge))) {
-        const hidden = pieces.filter((p) => !bar.el.contains(p.el)).filter((p) => {
-          const i = intersect(p.box, bar.box);
-          return i.right - i.left > 1 && i.bottom - i.top > 1;
-        });
+        const hidden = pieces
+          .filter((p) => !bar.el.contains(p.el))
+          .filter((p) => {
+            const i = intersect(p.box, bar.box);
+            return i.right - i.left > 1 && i.bottom - i.top > 1;
+          });
         if (hidden.length === 0) continue;
         const p = hidden[edges.includes('bottom') ? hidden.length - 1 : 0]!;
-        problems.push(`${where}: ${hidden.length} piece(s) of content under the ${bar.position} ${bar.edge} bar ${describe(bar.el).replace(/ ".*$/, '')} (${r1(bar.box.top)}–${r1(bar.box.bottom)} × ${r1(bar.box.left)}–${r1(bar.box.right)}), e.g. ${p.what} at ${r1(p.box.top)}–${r1(p.box.bottom)} × ${r1(p.box.left)}–${r1(p.box.right)}`);
+        problems.push(
+          `${where}: ${hidden.length} piece(s) of content under the ${bar.position} ${bar.edge} bar ${describe(bar.el).replace(/ ".*$/, '')} (${r1(bar.box.top)}–${r1(bar.box.bottom)} × ${r1(bar.box.left)}–${r1(bar.box.right)}), e.g. ${p.what} at ${r1(p.box.top)}–${r1(p.box.bottom)} × ${r1(p.box.left)}–${r1(p.box.right)}`,
+        );
       }
     }
 
@@ -150,14 +202,20 @@ function measure(page: Page, width: number): Promise<string[]> {
         if (!clipped && cs.position !== 'fixed') {
           const rect = el.getBoundingClientRect();
           const right = rect.right + window.scrollX;
-          if (rect.width > 0 && right > width + 0.5 && (!worst || right >= worst.right)) worst = { what: describe(el), right, width: rect.width };
+          if (rect.width > 0 && right > width + 0.5 && (!worst || right >= worst.right))
+            worst = { what: describe(el), right, width: rect.width };
           for (const node of el.childNodes) {
             if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
             const range = document.createRange();
             range.selectNodeContents(node);
             const r = range.getBoundingClientRect();
             const tr = r.right + window.scrollX;
-            if (r.width > 0 && tr > width + 0.5 && (!worst || tr >= worst.right)) worst = { what: `text "${node.textContent.replace(/\s+/g, ' ').trim().slice(0, 40)}" in ${describe(el).replace(/ ".*$/, '')}`, right: tr, width: r.width };
+            if (r.width > 0 && tr > width + 0.5 && (!worst || tr >= worst.right))
+              worst = {
+                what: `text "${node.textContent.replace(/\s+/g, ' ').trim().slice(0, 40)}" in ${describe(el).replace(/ ".*$/, '')}`,
+                right: tr,
+                width: r.width,
+              };
           }
         }
         // A fixed element's children move with it, not with the page: not the page's overflow.
@@ -166,7 +224,9 @@ function measure(page: Page, width: number): Promise<string[]> {
       };
       for (const child of document.body.children) look(child, false);
       const w = worst as { what: string; right: number; width: number } | null;
-      problems.push(`overflow: the page is ${doc.scrollWidth} px wide at ${width} px; furthest out: ${w ? `${w.what}, ${r1(w.width)} px wide, right edge at ${r1(w.right)} px` : 'no single element found'}`);
+      problems.push(
+        `overflow: the page is ${doc.scrollWidth} px wide at ${width} px; furthest out: ${w ? `${w.what}, ${r1(w.width)} px wide, right edge at ${r1(w.right)} px` : 'no single element found'}`,
+      );
     }
 
     // (b) Content under fixed bars: at the top nothing under a top or side bar; scrolled to the
@@ -222,28 +282,30 @@ const walkBrowser = { viewport: SIZES[0], isMobile: false, hasTouch: false };
 test.describe('the guard itself', () => {
   test.use(walkBrowser);
   test('fails on overflow, on content under the bottom tabs or the top bar, and names the culprit', async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/de/service');
-  await settle(page);
-  // The app has replaced the prerendered markup (which it does in one commit, dropping what is injected below before it).
-  await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('inert'));
-  await settleLayout(page);
-  expect(await measure(page, 390)).toEqual([]);
-  // A long unbroken word, the footer without its room above the bottom tabs, the h1 pulled up under the top bar.
-  await page.evaluate(() => {
-    const p = document.createElement('p');
-    p.dataset.testid = 'too-wide';
-    p.style.whiteSpace = 'nowrap';
-    p.textContent = 'Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichen';
-    document.querySelector('main')!.append(p);
-    (document.querySelector('footer')!.parentElement as HTMLElement).style.paddingBottom = '0';
-    (document.querySelector('main h1') as HTMLElement).style.marginTop = '-40px';
-  });
-  await settleLayout(page);
-  const problems = (await measure(page, 390)).join('\n');
-  expect(problems).toMatch(/overflow: the page is \d+ px wide at 390 px; furthest out: text "Donaudampfschifffahrts.*" in <p \[too-wide\]>/);
-  expect(problems).toMatch(/at the top: .* under the sticky top bar <header/);
-  expect(problems).toMatch(/scrolled to the end: .* under the fixed bottom bar <nav \[bottom-nav\]/);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/de/service');
+    await settle(page);
+    // The app has replaced the prerendered markup (which it does in one commit, dropping what is injected below before it).
+    await page.waitForFunction(() => !document.getElementById('root')!.hasAttribute('inert'));
+    await settleLayout(page);
+    expect(await measure(page, 390)).toEqual([]);
+    // A long unbroken word, the footer without its room above the bottom tabs, the h1 pulled up under the top bar.
+    await page.evaluate(() => {
+      const p = document.createElement('p');
+      p.dataset.testid = 'too-wide';
+      p.style.whiteSpace = 'nowrap';
+      p.textContent = 'Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichen';
+      document.querySelector('main')!.append(p);
+      (document.querySelector('footer')!.parentElement as HTMLElement).style.paddingBottom = '0';
+      (document.querySelector('main h1') as HTMLElement).style.marginTop = '-40px';
+    });
+    await settleLayout(page);
+    const problems = (await measure(page, 390)).join('\n');
+    expect(problems).toMatch(
+      /overflow: the page is \d+ px wide at 390 px; furthest out: text "Donaudampfschifffahrts.*" in <p \[too-wide\]>/,
+    );
+    expect(problems).toMatch(/at the top: .* under the sticky top bar <header/);
+    expect(problems).toMatch(/scrolled to the end: .* under the fixed bottom bar <nav \[bottom-nav\]/);
   });
 });
 
@@ -257,7 +319,10 @@ for (const who of routePersonas) {
     test.use({ ...walkBrowser, persona: who === 'visitor' ? undefined : who });
     for (const locale of ['de', 'en'] as const) {
       groupsOf(paths, GROUPS).forEach((group, g) => {
-        test(`${locale}, routes ${g + 1}/${GROUPS}: no overflow, nothing under a fixed bar, no console error at ${SIZES.map((s) => s.width).join('/')} px`, async ({ page, consoleErrors }) => {
+        test(`${locale}, routes ${g + 1}/${GROUPS}: no overflow, nothing under a fixed bar, no console error at ${SIZES.map((s) => s.width).join('/')} px`, async ({
+          page,
+          consoleErrors,
+        }) => {
           test.setTimeout(240_000);
           ids ??= await seededIds();
           const problems: string[] = [];

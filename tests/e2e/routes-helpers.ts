@@ -24,7 +24,9 @@ export function routePaths(): string[] {
   const tree = readFileSync(resolve(root, 'src/routeTree.gen.ts'), 'utf8');
   const block = /export interface FileRoutesByTo \{([\s\S]*?)\n\}/.exec(tree)?.[1] ?? '';
   // Layout routes without an index page (e.g. /auth) render no page of their own: left out.
-  const paths = [...block.matchAll(/^\s*'([^']+)': typeof (\w+)/gm)].filter((m) => m[1]!.startsWith(LOCALE) && !m[2]!.endsWith('RouteWithChildren')).map((m) => m[1]!);
+  const paths = [...block.matchAll(/^\s*'([^']+)': typeof (\w+)/gm)]
+    .filter((m) => m[1]!.startsWith(LOCALE) && !m[2]!.endsWith('RouteWithChildren'))
+    .map((m) => m[1]!);
   return paths.map((p) => p.slice(LOCALE.length) || '/');
 }
 
@@ -46,7 +48,9 @@ export type Ids = Record<string, string>;
 export async function seededIds(): Promise<Ids> {
   const token = await personaToken(personas.admin.email, personas.admin.password);
   const first = async (table: string, query = '') => {
-    const res = await fetch(`${apiUrl}/rest/v1/${table}?select=id${query}&limit=1`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}` } });
+    const res = await fetch(`${apiUrl}/rest/v1/${table}?select=id${query}&limit=1`, {
+      headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${token}` },
+    });
     const rows = res.ok ? ((await res.json()) as { id: string }[]) : [];
     return rows[0]?.id ?? '00000000-0000-4000-8000-000000000000';
   };
@@ -63,8 +67,22 @@ export async function seededIds(): Promise<Ids> {
   // A desk sale's receipt (issue 21 item 3); none seeded: the not-found page is checked.
   const receipt = await first('invoices', '&desk_sale_id=not.is.null&order=number');
   return {
-    documents, 'desk-sale': receipt, order, orders: order, bookings: order, places: place, place: place, 'long-time-place': place, 'apply-long-time-place': place,
-    news, users: customerId, user: customerId, 'sale-codes': code, codes: code, 'additional-places': column, columns: column,
+    documents,
+    'desk-sale': receipt,
+    order,
+    orders: order,
+    bookings: order,
+    places: place,
+    place: place,
+    'long-time-place': place,
+    'apply-long-time-place': place,
+    news,
+    users: customerId,
+    user: customerId,
+    'sale-codes': code,
+    codes: code,
+    'additional-places': column,
+    columns: column,
   };
 }
 
@@ -76,7 +94,10 @@ export function concrete(path: string, ids: Ids): string {
     if (/^\{-\$\w+\}$/.test(segment)) return;
     if (segment.startsWith('$')) {
       const id = ids[segments[i - 1] ?? ''];
-      if (!id) throw new Error(`No seeded id for the parameter ${segment} of ${path}: add the segment "${segments[i - 1]}" to seededIds() in tests/e2e/routes-helpers.ts`);
+      if (!id)
+        throw new Error(
+          `No seeded id for the parameter ${segment} of ${path}: add the segment "${segments[i - 1]}" to seededIds() in tests/e2e/routes-helpers.ts`,
+        );
       out.push(id);
       return;
     }
@@ -162,5 +183,11 @@ export async function visit(page: Page, url: string, first: boolean) {
 /** Waits for the page's h1 and for data-driven pages to leave their loading state (bounded). */
 export async function settle(page: Page) {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.waitForFunction((re) => ![...document.querySelectorAll('main p, [role=status]')].some((el) => new RegExp(re).test((el.textContent ?? '').trim())), loading.source, { timeout: 10_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(
+      (re) => ![...document.querySelectorAll('main p, [role=status]')].some((el) => new RegExp(re).test((el.textContent ?? '').trim())),
+      loading.source,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
 }

@@ -70,26 +70,47 @@ test.describe('XSS payloads render as text', () => {
     const admin = await personaToken(personas.admin.email, personas.admin.password);
     const customer = await personaToken(personas.customer.email, personas.customer.password);
     const staff = await personaToken(personas.harbour.email, personas.harbour.password);
-    const news = await api('POST', '/rest/v1/news', admin, {
-      title: `${PAYLOADS.img} ${run}`, short_description: `${PAYLOADS.script}${PAYLOADS.svg}`, description: PAYLOADS.iframe,
-      title_en: `${PAYLOADS.img} ${run}`, short_description_en: PAYLOADS.link,
-      starts_at: new Date(Date.now() - 3_600_000).toISOString(), ends_at: new Date(Date.now() + 86_400_000).toISOString(),
-    }, 'return=minimal');
+    const news = await api(
+      'POST',
+      '/rest/v1/news',
+      admin,
+      {
+        title: `${PAYLOADS.img} ${run}`,
+        short_description: `${PAYLOADS.script}${PAYLOADS.svg}`,
+        description: PAYLOADS.iframe,
+        title_en: `${PAYLOADS.img} ${run}`,
+        short_description_en: PAYLOADS.link,
+        starts_at: new Date(Date.now() - 3_600_000).toISOString(),
+        ends_at: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+      'return=minimal',
+    );
     expect(news.status, JSON.stringify(news.data)).toBe(201);
     // a stay arriving today (overview "arrivals today") with markup in boat and person names
     const free = await api<{ place_id: string }[]>('POST', '/rest/v1/rpc/search_available_places', customer, {
-      p_kind: 'overnight', p_arrival: berlinDay(0), p_departure: berlinDay(1), p_boat_length: 7, p_boat_width: 2.6,
+      p_kind: 'overnight',
+      p_arrival: berlinDay(0),
+      p_departure: berlinDay(1),
+      p_boat_length: 7,
+      p_boat_width: 2.6,
     });
     expect(free.status, JSON.stringify(free.data)).toBe(200);
     const booked = await api<{ id: string; place_id: string }>('POST', '/rest/v1/rpc/create_booking', customer, {
-      p_place_id: free.data[0]!.place_id, p_kind: 'overnight', p_arrival: berlinDay(0), p_departure: berlinDay(1),
-      p_boat: { name: boat, length: 7, width: 2.6 }, p_person: { first_name: firstName, last_name: lastName },
+      p_place_id: free.data[0]!.place_id,
+      p_kind: 'overnight',
+      p_arrival: berlinDay(0),
+      p_departure: berlinDay(1),
+      p_boat: { name: boat, length: 7, width: 2.6 },
+      p_person: { first_name: firstName, last_name: lastName },
     });
     expect(booked.status, JSON.stringify(booked.data)).toBe(200);
     bookingId = booked.data.id;
     // a staff note on a block of the same berth tomorrow evening
     const block = await api('POST', '/rest/v1/rpc/add_berth_block', staff, {
-      p_place_id: booked.data.place_id, p_starts_at: `${berlinDay(1)}T18:00:00+01:00`, p_ends_at: `${berlinDay(1)}T20:00:00+01:00`, p_note: note,
+      p_place_id: booked.data.place_id,
+      p_starts_at: `${berlinDay(1)}T18:00:00+01:00`,
+      p_ends_at: `${berlinDay(1)}T20:00:00+01:00`,
+      p_note: note,
     });
     expect(block.status, JSON.stringify(block.data)).toBe(200);
   });
@@ -125,7 +146,11 @@ test.describe('XSS payloads render as text', () => {
       await w.assertClean();
       await page.goto('/account/admin/calendar');
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
-      const order = await api<{ place_id: string }[]>('GET', `/rest/v1/orders?select=place_id&id=eq.${bookingId}`, await personaToken(personas.harbour.email, personas.harbour.password));
+      const order = await api<{ place_id: string }[]>(
+        'GET',
+        `/rest/v1/orders?select=place_id&id=eq.${bookingId}`,
+        await personaToken(personas.harbour.email, personas.harbour.password),
+      );
       const placeId = order.data[0]!.place_id;
       await showBerths(page, [await nameOfBerth(placeId)]);
       const today = barOn(page, placeId, berlinDay(0), 'reservation');
@@ -191,30 +216,62 @@ test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () =>
     const customer = await personaToken(personas.customer.email, personas.customer.password);
     const staff = await personaToken(personas.harbour.email, personas.harbour.password);
     // a berth only a 45 m boat needs, so the booking search below finds just this one
-    const place = await api<{ id: string }[]>('POST', '/rest/v1/places', admin, { name: berthName, pier: 'Z', length: 50, width: 14 }, 'return=representation');
+    const place = await api<{ id: string }[]>(
+      'POST',
+      '/rest/v1/places',
+      admin,
+      { name: berthName, pier: 'Z', length: 50, width: 14 },
+      'return=representation',
+    );
     expect(place.status, JSON.stringify(place.data)).toBe(201);
     placeId = place.data[0]!.id;
     const booked = await api<{ id: string }>('POST', '/rest/v1/rpc/create_booking', customer, {
-      p_place_id: placeId, p_kind: 'overnight', p_arrival: berlinDay(0), p_departure: berlinDay(1),
-      p_boat: { name: boatName, length: 45, width: 12 }, p_person: { first_name: first, last_name: last },
+      p_place_id: placeId,
+      p_kind: 'overnight',
+      p_arrival: berlinDay(0),
+      p_departure: berlinDay(1),
+      p_boat: { name: boatName, length: 45, width: 12 },
+      p_person: { first_name: first, last_name: last },
     });
     expect(booked.status, JSON.stringify(booked.data)).toBe(200);
     orderId = booked.data.id;
     const block = await api('POST', '/rest/v1/rpc/add_berth_block', staff, {
-      p_place_id: placeId, p_starts_at: `${berlinDay(1)}T18:00:00+01:00`, p_ends_at: `${berlinDay(1)}T20:00:00+01:00`, p_note: note,
+      p_place_id: placeId,
+      p_starts_at: `${berlinDay(1)}T18:00:00+01:00`,
+      p_ends_at: `${berlinDay(1)}T20:00:00+01:00`,
+      p_note: note,
     });
     expect(block.status, JSON.stringify(block.data)).toBe(200);
-    const news = await api('POST', '/rest/v1/news', admin, {
-      title: newsTitle, short_description: TAGS, description: TAGS, title_en: newsTitle, short_description_en: TAGS,
-      starts_at: new Date(Date.now() - 3_600_000).toISOString(), ends_at: new Date(Date.now() + 86_400_000).toISOString(),
-    }, 'return=minimal');
+    const news = await api(
+      'POST',
+      '/rest/v1/news',
+      admin,
+      {
+        title: newsTitle,
+        short_description: TAGS,
+        description: TAGS,
+        title_en: newsTitle,
+        short_description_en: TAGS,
+        starts_at: new Date(Date.now() - 3_600_000).toISOString(),
+        ends_at: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+      'return=minimal',
+    );
     expect(news.status, JSON.stringify(news.data)).toBe(201);
     const contact = await api('POST', '/rest/v1/rpc/send_contact_message', DEMO_ANON_KEY, {
-      p_name: contactName, p_email: `xss-${tag}@example.test`, p_message: contactText, p_locale: 'de',
+      p_name: contactName,
+      p_email: `xss-${tag}@example.test`,
+      p_message: contactText,
+      p_locale: 'de',
     });
     expect(contact.status, JSON.stringify(contact.data)).toBe(200);
     const service = await api('POST', '/rest/v1/rpc/request_service', DEMO_ANON_KEY, {
-      p_service: 'boat_lift', p_name: serviceName, p_email: `xss-service-${tag}@example.test`, p_message: `Bitte kranen ${tag}`, p_boat: { name: boatName }, p_locale: 'de',
+      p_service: 'boat_lift',
+      p_name: serviceName,
+      p_email: `xss-service-${tag}@example.test`,
+      p_message: `Bitte kranen ${tag}`,
+      p_boat: { name: boatName },
+      p_locale: 'de',
     });
     expect(service.status, JSON.stringify(service.data)).toBe(200);
   });
@@ -284,7 +341,9 @@ test.describe('tags in typed values show as typed (Lingui <Trans> and t)', () =>
       await literal(details, `Boot: ${boatName}`);
       await w.assertClean();
       await page.keyboard.press('Escape');
-      await row(page, placeId).locator(`[data-entry][data-days~="${berlinDay(1)}"]:not([data-kind="reservation"])`).click();
+      await row(page, placeId)
+        .locator(`[data-entry][data-days~="${berlinDay(1)}"]:not([data-kind="reservation"])`)
+        .click();
       await literal(page.getByRole('dialog'), note);
       await w.assertClean();
     });

@@ -20,9 +20,17 @@ test("failures show 'currently unavailable' and the page stays usable", async ({
   await routeExternalApis(page, 'fail');
   await page.goto('/de/service');
   // Nothing known yet on this device: the message and the source's page.
-  await expect(page.getByTestId('water-unavailable')).toHaveText('Der Pegel ist zurzeit nicht verfügbar. Aktuelle Werte: PEGELONLINE.', { timeout: 15_000 });
-  await expect(page.getByTestId('water-unavailable').getByRole('link', { name: 'PEGELONLINE' })).toHaveAttribute('href', /^https:\/\/www\.pegelonline\.wsv\.de\//);
-  await expect(page.getByTestId('weather-unavailable')).toHaveText('Das Wetter ist zurzeit nicht verfügbar. Vorhersagen: Deutscher Wetterdienst.', { timeout: 15_000 });
+  await expect(page.getByTestId('water-unavailable')).toHaveText('Der Pegel ist zurzeit nicht verfügbar. Aktuelle Werte: PEGELONLINE.', {
+    timeout: 15_000,
+  });
+  await expect(page.getByTestId('water-unavailable').getByRole('link', { name: 'PEGELONLINE' })).toHaveAttribute(
+    'href',
+    /^https:\/\/www\.pegelonline\.wsv\.de\//,
+  );
+  await expect(page.getByTestId('weather-unavailable')).toHaveText(
+    'Das Wetter ist zurzeit nicht verfügbar. Vorhersagen: Deutscher Wetterdienst.',
+    { timeout: 15_000 },
+  );
   await expect(page.getByRole('heading', { name: 'Hafenordnung' })).toBeVisible();
   await page.getByRole('link', { name: 'Eismaschine' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Eismaschine');

@@ -15,8 +15,20 @@ async function shot(page: Page, name: string) {
 }
 
 const texts = {
-  de: { hours: 'Montag bis Freitag08:00–18:00 Uhr', km: 'Rhein-Kilometer744', vhf: 'UKW-Kanal69', approach: 'Die Hafeneinfahrt liegt am rechten Ufer', map: 'Auf der Karte ansehen (OpenStreetMap)' },
-  en: { hours: 'Monday to Friday08:00–18:00', km: 'Rhine km744', vhf: 'VHF channel69', approach: 'The harbour entrance is on the right bank', map: 'View on the map (OpenStreetMap)' },
+  de: {
+    hours: 'Montag bis Freitag08:00–18:00 Uhr',
+    km: 'Rhein-Kilometer744',
+    vhf: 'UKW-Kanal69',
+    approach: 'Die Hafeneinfahrt liegt am rechten Ufer',
+    map: 'Auf der Karte ansehen (OpenStreetMap)',
+  },
+  en: {
+    hours: 'Monday to Friday08:00–18:00',
+    km: 'Rhine km744',
+    vhf: 'VHF channel69',
+    approach: 'The harbour entrance is on the right bank',
+    map: 'View on the map (OpenStreetMap)',
+  },
 };
 
 for (const locale of ['de', 'en'] as const) {
@@ -99,7 +111,9 @@ test.describe('an admin', () => {
     await form.getByLabel('Mo–Fr ab').fill('08:00');
     await form.getByLabel('Straße und Hausnummer').fill('Speditionstraße 25');
     await km.fill('744');
-    await approachEn.fill('The harbour entrance is on the right bank at Rhine km 744. Call the harbour office on VHF before entering and moor at a free guest berth on the head pier.');
+    await approachEn.fill(
+      'The harbour entrance is on the right bank at Rhine km 744. Call the harbour office on VHF before entering and moor at a free guest berth on the head pier.',
+    );
     await form.getByRole('button', { name: 'Startseite speichern' }).click();
     await expect(form.getByRole('status')).toHaveText('Gespeichert.');
     expect(consoleErrors).toEqual([]);
@@ -107,18 +121,38 @@ test.describe('an admin', () => {
 
   const contact = {
     de: {
-      form: 'Startseite: der Hafen', save: 'Startseite speichern', saved: 'Gespeichert.', phone: 'Telefon', email: 'E-Mail',
-      badPhone: 'Bitte die Telefonnummer international angeben, z. B. +49 211 1234560', badEmail: 'E-Mail ist nicht gültig',
-      newPhone: '+49 211 5550101', newEmail: 'buero-de@yachthafen.example', imprintPhone: 'Telefon: +49 211 5550101', doorPhone: 'rufen Sie uns an: +49 211 5550101',
+      form: 'Startseite: der Hafen',
+      save: 'Startseite speichern',
+      saved: 'Gespeichert.',
+      phone: 'Telefon',
+      email: 'E-Mail',
+      badPhone: 'Bitte die Telefonnummer international angeben, z. B. +49 211 1234560',
+      badEmail: 'E-Mail ist nicht gültig',
+      newPhone: '+49 211 5550101',
+      newEmail: 'buero-de@yachthafen.example',
+      imprintPhone: 'Telefon: +49 211 5550101',
+      doorPhone: 'rufen Sie uns an: +49 211 5550101',
     },
     en: {
-      form: 'Start page: the harbour', save: 'Save start page', saved: 'Saved.', phone: 'Phone', email: 'E-mail',
-      badPhone: 'Please enter the phone number in international form, e.g. +49 211 1234560', badEmail: 'E-mail is not valid',
-      newPhone: '+31 20-555 0102', newEmail: 'office-en@yachthafen.example', imprintPhone: 'Phone: +31 20-555 0102', doorPhone: 'call us: +31 20-555 0102',
+      form: 'Start page: the harbour',
+      save: 'Save start page',
+      saved: 'Saved.',
+      phone: 'Phone',
+      email: 'E-mail',
+      badPhone: 'Please enter the phone number in international form, e.g. +49 211 1234560',
+      badEmail: 'E-mail is not valid',
+      newPhone: '+31 20-555 0102',
+      newEmail: 'office-en@yachthafen.example',
+      imprintPhone: 'Phone: +31 20-555 0102',
+      doorPhone: 'call us: +31 20-555 0102',
     },
   };
   for (const lang of ['de', 'en'] as const) {
-    test(`${lang}: changes the harbour's phone and e-mail; every public page shows them, bad input is refused in the page's language`, async ({ page, browser, consoleErrors }) => {
+    test(`${lang}: changes the harbour's phone and e-mail; every public page shows them, bad input is refused in the page's language`, async ({
+      page,
+      browser,
+      consoleErrors,
+    }) => {
       test.setTimeout(90_000);
       const l = contact[lang];
       await page.goto(`/${lang}/account/admin/settings`);

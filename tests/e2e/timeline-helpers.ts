@@ -20,7 +20,9 @@ export const staffToken = () => personaToken(personas.harbour.email, personas.ha
 
 /** The name of a berth (staff read places). */
 export async function berthName(placeId: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/rest/v1/places?select=name&id=eq.${placeId}`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` } });
+  const res = await fetch(`${apiUrl}/rest/v1/places?select=name&id=eq.${placeId}`, {
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` },
+  });
   const rows = (await res.json()) as { name: string }[];
   return rows[0]!.name;
 }
@@ -57,24 +59,41 @@ export async function ownBerths(tag: string, count: number): Promise<{ place_id:
 }
 
 /** A confirmed walk-in booking made by staff through the API. */
-export async function bookAsStaff(placeId: string, arrival: string, departure: string, guest: { first: string; last: string; boat: string }): Promise<string> {
-  const res = await rpcAs<{ id: string }>('staff_create_booking', {
-    p_place_id: placeId, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
-    p_boat: { name: guest.boat, tag: null, length: 8, width: 3 }, p_person: { first_name: guest.first, last_name: guest.last },
-  }, await staffToken());
+export async function bookAsStaff(
+  placeId: string,
+  arrival: string,
+  departure: string,
+  guest: { first: string; last: string; boat: string },
+): Promise<string> {
+  const res = await rpcAs<{ id: string }>(
+    'staff_create_booking',
+    {
+      p_place_id: placeId,
+      p_kind: 'overnight',
+      p_arrival: arrival,
+      p_departure: departure,
+      p_boat: { name: guest.boat, tag: null, length: 8, width: 3 },
+      p_person: { first_name: guest.first, last_name: guest.last },
+    },
+    await staffToken(),
+  );
   expect(res.status, JSON.stringify(res.data)).toBe(200);
   return res.data.id;
 }
 
 /** The berth an order is on now (the database's word). */
 export async function orderPlace(orderId: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/rest/v1/orders?select=place_id&id=eq.${orderId}`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` } });
+  const res = await fetch(`${apiUrl}/rest/v1/orders?select=place_id&id=eq.${orderId}`, {
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` },
+  });
   return ((await res.json()) as { place_id: string }[])[0]!.place_id;
 }
 
 /** The Berlin arrival day of an order now (the database's word). */
 export async function orderArrival(orderId: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/rest/v1/orders?select=starts_at&id=eq.${orderId}`, { headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` } });
+  const res = await fetch(`${apiUrl}/rest/v1/orders?select=starts_at&id=eq.${orderId}`, {
+    headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${await staffToken()}` },
+  });
   const startsAt = ((await res.json()) as { starts_at: string }[])[0]!.starts_at;
   return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date(startsAt));
 }

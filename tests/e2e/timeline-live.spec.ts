@@ -19,7 +19,10 @@ import { createBerth } from './admin-helpers.ts';
  */
 test.describe.configure({ timeout: 90_000 });
 
-test('en: staff signed in with TOTP see a guest\'s booking appear on the open timeline without a reload', async ({ page, consoleErrors }) => {
+test("en: staff signed in with TOTP see a guest's booking appear on the open timeline without a reload", async ({
+  page,
+  consoleErrors,
+}) => {
   const arrival = berlinDay(290);
   const departure = berlinDay(291);
   const tag = `Live${Date.now().toString(36)}`;
@@ -50,7 +53,10 @@ test('en: staff signed in with TOTP see a guest\'s booking appear on the open ti
   const signedIn = await guest.auth.signInAnonymously();
   expect(signedIn.error).toBeNull();
   const booked = await guest.rpc('create_booking', {
-    p_place_id: berth.place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: departure,
+    p_place_id: berth.place_id,
+    p_kind: 'overnight',
+    p_arrival: arrival,
+    p_departure: departure,
     p_boat: { name: `Boot ${tag}`, length: 8, width: 3 },
     p_person: { first_name: 'Gina', last_name: tag, email: `gina-${tag.toLowerCase()}@example.org` },
   });

@@ -4,7 +4,20 @@ import { seriousViolations } from '../helpers/axe.ts';
 import { createBerth } from './admin-helpers.ts';
 import { contextAs } from '../helpers/personas.ts';
 import { berlinDay as dayOf, euro } from './booking-helpers.ts';
-import { barOn, bookAsStaff, stayBar, ownBerths, mouseDrag, orderArrival, orderPlace, row, rpcAs, showBerths, staffToken, timeline } from './timeline-helpers.ts';
+import {
+  barOn,
+  bookAsStaff,
+  stayBar,
+  ownBerths,
+  mouseDrag,
+  orderArrival,
+  orderPlace,
+  row,
+  rpcAs,
+  showBerths,
+  staffToken,
+  timeline,
+} from './timeline-helpers.ts';
 import { formatDay } from '../../src/lib/dates.ts';
 
 /**
@@ -17,20 +30,42 @@ const SHOTS = 'reports/timeline';
 
 const words = {
   de: {
-    confirmTitle: 'Buchung umlegen?', move: 'Umlegen', moved: (b: string) => `Auf Liegeplatz ${b} umgelegt.`, over: (b: string) => `Über Liegeplatz ${b},`,
-    rescheduleTitle: 'Buchung verschieben?', reschedule: 'Verschieben', rescheduled: (b: string) => `Verschoben: Liegeplatz ${b}, `,
+    confirmTitle: 'Buchung umlegen?',
+    move: 'Umlegen',
+    moved: (b: string) => `Auf Liegeplatz ${b} umgelegt.`,
+    over: (b: string) => `Über Liegeplatz ${b},`,
+    rescheduleTitle: 'Buchung verschieben?',
+    reschedule: 'Verschieben',
+    rescheduled: (b: string) => `Verschoben: Liegeplatz ${b}, `,
     notRescheduled: 'Nicht verschoben: Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.',
-    overDay: (b: string, day: string) => `Über Liegeplatz ${b}, Anreise ${day}.`, storno: /^Stornorechnung RE-/, invoice: /^Rechnung RE-/,
+    overDay: (b: string, day: string) => `Über Liegeplatz ${b}, Anreise ${day}.`,
+    storno: /^Stornorechnung RE-/,
+    invoice: /^Rechnung RE-/,
     refused: 'Nicht umgelegt: Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.',
-    save: 'Sperre speichern', note: 'Notiz (optional)', month: 'Monat', title: 'Belegungskalender', walkIn: /^Buchung für Liegeplatz /,
+    save: 'Sperre speichern',
+    note: 'Notiz (optional)',
+    month: 'Monat',
+    title: 'Belegungskalender',
+    walkIn: /^Buchung für Liegeplatz /,
   },
   en: {
-    confirmTitle: 'Move the booking?', move: 'Move', moved: (b: string) => `Moved to berth ${b}.`, over: (b: string) => `Over berth ${b},`,
-    rescheduleTitle: "Change the booking's dates?", reschedule: 'Change dates', rescheduled: (b: string) => `Dates changed: berth ${b}, `,
+    confirmTitle: 'Move the booking?',
+    move: 'Move',
+    moved: (b: string) => `Moved to berth ${b}.`,
+    over: (b: string) => `Over berth ${b},`,
+    rescheduleTitle: "Change the booking's dates?",
+    reschedule: 'Change dates',
+    rescheduled: (b: string) => `Dates changed: berth ${b}, `,
     notRescheduled: 'Not changed: The berth is already taken in this period. Please choose another berth.',
-    overDay: (b: string, day: string) => `Over berth ${b}, arrival ${day}.`, storno: /^Cancellation invoice RE-/, invoice: /^Invoice RE-/,
+    overDay: (b: string, day: string) => `Over berth ${b}, arrival ${day}.`,
+    storno: /^Cancellation invoice RE-/,
+    invoice: /^Invoice RE-/,
     refused: 'Not moved: The berth is already taken in this period. Please choose another berth.',
-    save: 'Save block', note: 'Note (optional)', month: 'Month', title: 'Berth calendar', walkIn: /^Create a booking for berth /,
+    save: 'Save block',
+    note: 'Note (optional)',
+    month: 'Month',
+    title: 'Berth calendar',
+    walkIn: /^Create a booking for berth /,
   },
 } as const;
 
@@ -51,7 +86,11 @@ for (const locale of ['de', 'en'] as const) {
     // 2-core machine a new worker's two staff sign-ins and the subscription took most of 30 s.
     test.describe.configure({ timeout: 60_000 });
 
-    test('a mouse drag moves a booking to another berth after confirmation, and a second staff session sees it live', async ({ page, browser, consoleErrors }) => {
+    test('a mouse drag moves a booking to another berth after confirmation, and a second staff session sees it live', async ({
+      page,
+      browser,
+      consoleErrors,
+    }) => {
       const arrival = dayOf(base[locale]);
       const departure = dayOf(base[locale] + 2);
       const [a, b] = await ownBerths(`TLM${locale}`, 2);
@@ -96,7 +135,10 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
-    test('a move onto a taken berth is refused by the database\'s pre-check, without a confirmation, and snaps back with the reason', async ({ page, consoleErrors }) => {
+    test("a move onto a taken berth is refused by the database's pre-check, without a confirmation, and snaps back with the reason", async ({
+      page,
+      consoleErrors,
+    }) => {
       const arrival = dayOf(base[locale] + 4);
       const departure = dayOf(base[locale] + 6);
       const [a, b] = await ownBerths(`TLR${locale}`, 2);
@@ -177,7 +219,8 @@ for (const locale of ['de', 'en'] as const) {
       // A busy page runs queued key presses before its timers: Space, React's render of the
       // picked-up bar (microtasks), then the arrow, all before a timer could run.
       await bar.evaluate(async (el) => {
-        const key = (code: string, name: string) => el.dispatchEvent(new KeyboardEvent('keydown', { code, key: name, bubbles: true, cancelable: true }));
+        const key = (code: string, name: string) =>
+          el.dispatchEvent(new KeyboardEvent('keydown', { code, key: name, bubbles: true, cancelable: true }));
         key('Space', ' ');
         for (let i = 0; i < 10; i++) await Promise.resolve();
         key('ArrowDown', 'ArrowDown');
@@ -227,7 +270,10 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
-    test('a mouse drag by two days asks with the new dates and price, then the stay is on the new days; a paid order gets a cancellation and a new invoice', async ({ page, consoleErrors }) => {
+    test('a mouse drag by two days asks with the new dates and price, then the stay is on the new days; a paid order gets a cancellation and a new invoice', async ({
+      page,
+      consoleErrors,
+    }) => {
       const arrival = dayOf(base[locale] + 21);
       const departure = dayOf(base[locale] + 23);
       const newArrival = dayOf(base[locale] + 23);
@@ -237,7 +283,11 @@ for (const locale of ['de', 'en'] as const) {
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Tim', last: tag, boat: `Boot ${tag}` });
       const token = await staffToken();
       expect((await rpcAs('record_desk_payment', { p_order_id: orderId, p_method: 'cash' }, token)).status).toBe(200);
-      const quote = await rpcAs<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: newArrival, p_departure: newDeparture, p_boat_length: 8 }, token);
+      const quote = await rpcAs<{ gross_cents: number }>(
+        'quote_booking',
+        { p_kind: 'overnight', p_arrival: newArrival, p_departure: newDeparture, p_boat_length: 8 },
+        token,
+      );
 
       // Wide enough that the week fits: in a narrow plan the pointer near the edge scrolls it (dnd-kit's auto-scroll) and adds days.
       await page.setViewportSize({ width: 1280, height: 800 });
@@ -255,10 +305,16 @@ for (const locale of ['de', 'en'] as const) {
       await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(newArrival, locale)} – ${formatDay(newDeparture, locale)}`);
       await expect(dialog.locator('[data-price]')).toHaveText(euro(quote.data.gross_cents, locale));
       // While the dialog asks, the bar shows on the new days.
-      await expect(row(page, a!.place_id).locator('[data-pending]')).toHaveAttribute('data-days', `${newArrival} ${dayOf(base[locale] + 24)} ${newDeparture}`);
+      await expect(row(page, a!.place_id).locator('[data-pending]')).toHaveAttribute(
+        'data-days',
+        `${newArrival} ${dayOf(base[locale] + 24)} ${newDeparture}`,
+      );
       await dialog.getByRole('button', { name: w.reschedule, exact: true }).click();
       await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
-      await expect(stayBar(page, a!.place_id, `Tim ${tag}`)).toHaveAttribute('data-days', `${newArrival} ${dayOf(base[locale] + 24)} ${newDeparture}`);
+      await expect(stayBar(page, a!.place_id, `Tim ${tag}`)).toHaveAttribute(
+        'data-days',
+        `${newArrival} ${dayOf(base[locale] + 24)} ${newDeparture}`,
+      );
       await expect(page.locator('[data-pending]')).toHaveCount(0);
 
       // The order page: the new dates, the paid invoice cancelled and issued anew.
@@ -271,14 +327,21 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
-    test('dragging the end of a bar changes only the departure, at the new price; Shift+arrow does the same from the keyboard', async ({ page, consoleErrors }) => {
+    test('dragging the end of a bar changes only the departure, at the new price; Shift+arrow does the same from the keyboard', async ({
+      page,
+      consoleErrors,
+    }) => {
       const arrival = dayOf(base[locale] + 34);
       const departure = dayOf(base[locale] + 35);
       const [a] = await ownBerths(`TLE${locale}`, 1);
       const tag = `End${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Ede', last: tag, boat: `Boot ${tag}` });
       const token = await staffToken();
-      const longer = await rpcAs<{ gross_cents: number }>('quote_booking', { p_kind: 'overnight', p_arrival: arrival, p_departure: dayOf(base[locale] + 37), p_boat_length: 8 }, token);
+      const longer = await rpcAs<{ gross_cents: number }>(
+        'quote_booking',
+        { p_kind: 'overnight', p_arrival: arrival, p_departure: dayOf(base[locale] + 37), p_boat_length: 8 },
+        token,
+      );
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(calendarUrl(dayOf(base[locale] + 33)));
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
@@ -295,22 +358,32 @@ for (const locale of ['de', 'en'] as const) {
       await page.mouse.up();
       const dialog = page.getByRole('alertdialog');
       await expect(dialog.getByRole('heading')).toHaveText(w.rescheduleTitle);
-      await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 37), locale)}`);
+      await expect(dialog.locator('[data-new]')).toContainText(
+        `${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 37), locale)}`,
+      );
       await expect(dialog.locator('[data-price]')).toHaveText(euro(longer.data.gross_cents, locale));
       await dialog.getByRole('button', { name: w.reschedule, exact: true }).click();
       await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
-      await expect(stayBar(page, a!.place_id, `Ede ${tag}`)).toHaveAttribute('data-days', `${arrival} ${departure} ${dayOf(base[locale] + 36)} ${dayOf(base[locale] + 37)}`);
+      await expect(stayBar(page, a!.place_id, `Ede ${tag}`)).toHaveAttribute(
+        'data-days',
+        `${arrival} ${departure} ${dayOf(base[locale] + 36)} ${dayOf(base[locale] + 37)}`,
+      );
       expect(await orderArrival(orderId)).toBe(arrival);
 
       // The keyboard: Shift+Left brings the departure a day earlier.
       await stayBar(page, a!.place_id, `Ede ${tag}`).focus();
       await page.keyboard.press('Shift+ArrowLeft');
-      await expect(dialog.locator('[data-new]')).toContainText(`${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 36), locale)}`);
+      await expect(dialog.locator('[data-new]')).toContainText(
+        `${formatDay(arrival, locale)} – ${formatDay(dayOf(base[locale] + 36), locale)}`,
+      );
       await expect(dialog.locator('[data-price]')).toBeVisible();
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
       await expect(page.getByRole('status').filter({ hasText: w.rescheduled(a!.name) })).toBeVisible();
-      await expect(stayBar(page, a!.place_id, `Ede ${tag}`)).toHaveAttribute('data-days', `${arrival} ${departure} ${dayOf(base[locale] + 36)}`);
+      await expect(stayBar(page, a!.place_id, `Ede ${tag}`)).toHaveAttribute(
+        'data-days',
+        `${arrival} ${departure} ${dayOf(base[locale] + 36)}`,
+      );
       expect(consoleErrors).toEqual([]);
     });
 
@@ -341,13 +414,20 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors).toEqual([]);
     });
 
-    test('a date move onto an occupied day is refused by the database\'s pre-check, without a confirmation, and snaps back with the reason', async ({ page, consoleErrors }) => {
+    test("a date move onto an occupied day is refused by the database's pre-check, without a confirmation, and snaps back with the reason", async ({
+      page,
+      consoleErrors,
+    }) => {
       const arrival = dayOf(base[locale] + 28);
       const departure = dayOf(base[locale] + 29);
       const [a] = await ownBerths(`TLRD${locale}`, 1);
       const tag = `RefDay${locale}${Date.now().toString(36)}`;
       const orderId = await bookAsStaff(a!.place_id, arrival, departure, { first: 'Rita', last: tag, boat: `Boot ${tag}` });
-      await bookAsStaff(a!.place_id, dayOf(base[locale] + 30), dayOf(base[locale] + 31), { first: 'Berta', last: tag, boat: `Kahn ${tag}` });
+      await bookAsStaff(a!.place_id, dayOf(base[locale] + 30), dayOf(base[locale] + 31), {
+        first: 'Berta',
+        last: tag,
+        boat: `Kahn ${tag}`,
+      });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(calendarUrl(dayOf(base[locale] + 27)));
       await expect(page.locator('[data-live="live"]')).toBeVisible({ timeout: 10_000 });
@@ -365,7 +445,10 @@ for (const locale of ['de', 'en'] as const) {
       expect(consoleErrors.filter((e) => !e.includes('409') && !e.includes('rpc/reschedule_booking'))).toEqual([]);
     });
 
-    test('a drag over free days blocks the berth; the keyboard selects days the same way and offers a walk-in booking', async ({ page, consoleErrors }) => {
+    test('a drag over free days blocks the berth; the keyboard selects days the same way and offers a walk-in booking', async ({
+      page,
+      consoleErrors,
+    }) => {
       const from = dayOf(base[locale] + 12);
       const [c] = await ownBerths(`TLB${locale}`, 1);
       await page.goto(calendarUrl(from));
@@ -388,7 +471,10 @@ for (const locale of ['de', 'en'] as const) {
       await dialog.getByRole('button', { name: w.save }).click();
       await expect(page.getByRole('dialog')).toHaveCount(0);
       const block = barOn(page, c!.place_id, dayOf(base[locale] + 13), 'maintenance');
-      await expect(block).toHaveAttribute('data-days', `${dayOf(base[locale] + 13)} ${dayOf(base[locale] + 14)} ${dayOf(base[locale] + 15)}`);
+      await expect(block).toHaveAttribute(
+        'data-days',
+        `${dayOf(base[locale] + 13)} ${dayOf(base[locale] + 14)} ${dayOf(base[locale] + 15)}`,
+      );
       await expect(block).toHaveAttribute('aria-label', new RegExp(`Steg ${locale}`));
 
       // The keyboard: focus the plan, arrows to the berth's 6th day, Shift+Right widens to the 7th, Enter.
@@ -400,7 +486,10 @@ for (const locale of ['de', 'en'] as const) {
       await page.keyboard.press('Enter');
       await expect(dialog).toContainText(c!.name);
       const walkIn = dialog.getByRole('link', { name: w.walkIn });
-      await expect(walkIn).toHaveAttribute('href', new RegExp(`place=${c!.place_id}&arrival=${dayOf(base[locale] + 17)}&departure=${dayOf(base[locale] + 19)}`));
+      await expect(walkIn).toHaveAttribute(
+        'href',
+        new RegExp(`place=${c!.place_id}&arrival=${dayOf(base[locale] + 17)}&departure=${dayOf(base[locale] + 19)}`),
+      );
       await walkIn.click();
       await expect(page).toHaveURL(/\/account\/admin\/orders\/new\?/);
       // The dates arrive preset in the walk-in's first step.
@@ -451,13 +540,18 @@ test.describe('the booking timeline: what a berth can take', () => {
   test.use({ persona: 'harbour' });
   test.describe.configure({ timeout: 60_000 });
 
-  test('a drag marks a too-small berth with the reason and its drop asks nothing; a fitting berth still takes the stay (en)', async ({ page, consoleErrors }) => {
+  test('a drag marks a too-small berth with the reason and its drop asks nothing; a fitting berth still takes the stay (en)', async ({
+    page,
+    consoleErrors,
+  }) => {
     const arrival = dayOf(293);
     const departure = dayOf(295);
     const unique = `TLP${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
     // A (home), B (6 x 2.5 m: an 8 x 3 m boat does not fit), C (12 x 4 m, free): in this order.
     const [a, b, c] = await Promise.all([
-      createBerth(`${unique}A`), createBerth(`${unique}B`, { length: 6, width: 2.5 }), createBerth(`${unique}C`),
+      createBerth(`${unique}A`),
+      createBerth(`${unique}B`, { length: 6, width: 2.5 }),
+      createBerth(`${unique}C`),
     ]);
     const tag = `Fit${Date.now().toString(36)}`;
     const orderId = await bookAsStaff(a, arrival, departure, { first: 'Fred', last: tag, boat: `Boot ${tag}` });
@@ -502,15 +596,27 @@ test.describe('the booking timeline: what a berth can take', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a day guest\'s stay shows the guest in the week view; on a phone the help is folded below the controls (de)', async ({ page, consoleErrors }) => {
+  test("a day guest's stay shows the guest in the week view; on a phone the help is folded below the controls (de)", async ({
+    page,
+    consoleErrors,
+  }) => {
     const day = dayOf(296);
     const name = `TLD${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
     const place = await createBerth(name, { one_day: true });
     const tag = `Tag${Date.now().toString(36)}`;
-    const res = await rpcAs<{ id: string }>('staff_create_booking', {
-      p_place_id: place, p_kind: 'day', p_arrival: day, p_day_start: '10:00', p_day_end: '14:00',
-      p_boat: { name: `Boot ${tag}`, tag: null, length: 8, width: 3 }, p_person: { first_name: 'Dana', last_name: tag },
-    }, await staffToken());
+    const res = await rpcAs<{ id: string }>(
+      'staff_create_booking',
+      {
+        p_place_id: place,
+        p_kind: 'day',
+        p_arrival: day,
+        p_day_start: '10:00',
+        p_day_end: '14:00',
+        p_boat: { name: `Boot ${tag}`, tag: null, length: 8, width: 3 },
+        p_person: { first_name: 'Dana', last_name: tag },
+      },
+      await staffToken(),
+    );
     expect(res.status, JSON.stringify(res.data)).toBe(200);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/account/admin/calendar?from=${day}&view=week`);

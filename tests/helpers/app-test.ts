@@ -14,13 +14,13 @@ export const test = base.extend<{ consoleErrors: string[]; persona: PersonaName 
   },
   consoleErrors: [
     async ({ page }, use) => {
-    const errors: string[] = [];
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(`${msg.text()} @ ${msg.location().url}`);
-    });
-    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-    await routeExternalApis(page);
-    await use(errors);
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(`${msg.text()} @ ${msg.location().url}`);
+      });
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      await routeExternalApis(page);
+      await use(errors);
     },
     { auto: true },
   ],

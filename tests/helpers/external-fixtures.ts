@@ -23,7 +23,13 @@ export function pegelStation(now = Date.now()) {
         longname: 'WASSERSTAND ROHDATEN',
         unit: 'cm',
         equidistance: 15,
-        currentMeasurement: { timestamp: new Date(now - HOUR / 4).toISOString(), value: 312, trend: 1, stateMnwMhw: 'normal', stateNswHsw: 'normal' },
+        currentMeasurement: {
+          timestamp: new Date(now - HOUR / 4).toISOString(),
+          value: 312,
+          trend: 1,
+          stateMnwMhw: 'normal',
+          stateNswHsw: 'normal',
+        },
         gaugeZero: { unit: 'm. ü. NHN', value: 24.48, validFrom: '2019-11-01' },
       },
     ],
@@ -34,7 +40,8 @@ export function pegelStation(now = Date.now()) {
 export function pegelMeasurements(now = Date.now()) {
   const out: { timestamp: string; value: number }[] = [];
   const n = 15 * 96;
-  for (let i = 0; i < n; i++) out.push({ timestamp: new Date(now - (n - i) * HOUR / 4).toISOString(), value: Math.round(250 + (62 * i) / n) });
+  for (let i = 0; i < n; i++)
+    out.push({ timestamp: new Date(now - ((n - i) * HOUR) / 4).toISOString(), value: Math.round(250 + (62 * i) / n) });
   return out;
 }
 
@@ -57,7 +64,18 @@ export function brightSkyCurrent(now = Date.now()) {
       temperature: 11.3,
       icon: 'partly-cloudy-day',
     },
-    sources: [{ id: 238685, dwd_station_id: '01078', observation_type: 'synop', lat: 51.296, lon: 6.7686, height: 36.6, station_name: 'Düsseldorf', distance: 9123 }],
+    sources: [
+      {
+        id: 238685,
+        dwd_station_id: '01078',
+        observation_type: 'synop',
+        lat: 51.296,
+        lon: 6.7686,
+        height: 36.6,
+        station_name: 'Düsseldorf',
+        distance: 9123,
+      },
+    ],
   };
 }
 
@@ -72,7 +90,7 @@ export function brightSkyHourly(now = Date.now()) {
       precipitation: h % 24 === 15 ? 1.2 : 0,
       pressure_msl: 1015,
       sunshine: 30,
-      temperature: 8 + 6 * Math.sin(((h % 24) - 9) / 24 * 2 * Math.PI),
+      temperature: 8 + 6 * Math.sin((((h % 24) - 9) / 24) * 2 * Math.PI),
       wind_direction: 250,
       wind_speed: 10 + (h % 7),
       cloud_cover: 60,
@@ -96,7 +114,13 @@ export function brightSkyHourly(now = Date.now()) {
  * request that leaves the machine.
  */
 export async function routeExternalApis(page: Page, mode: 'ok' | 'fail' = 'ok') {
-  const json = (route: Route, body: unknown) => route.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify(body) });
+  const json = (route: Route, body: unknown) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      headers: { 'access-control-allow-origin': '*' },
+      body: JSON.stringify(body),
+    });
   await page.route(/^https:\/\/www\.pegelonline\.wsv\.de\//, (route) => {
     if (mode === 'fail') return route.fulfill({ status: 503, headers: { 'access-control-allow-origin': '*' }, body: 'unavailable' });
     return json(route, route.request().url().includes('/measurements.json') ? pegelMeasurements() : pegelStation());

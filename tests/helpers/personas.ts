@@ -28,7 +28,11 @@ export const authStorageKey = `sb-${new URL(apiUrl).hostname.split('.')[0]}-auth
  */
 export async function personaSession(name: PersonaName | { email: string; password: string }) {
   const credentials = typeof name === 'string' ? personas[name] : name;
-  const session = await passwordSession<{ access_token: string; expires_in: number; expires_at?: number }>(apiUrl, DEMO_ANON_KEY, credentials);
+  const session = await passwordSession<{ access_token: string; expires_in: number; expires_at?: number }>(
+    apiUrl,
+    DEMO_ANON_KEY,
+    credentials,
+  );
   session.expires_at ??= Math.floor(Date.now() / 1000) + session.expires_in;
   return session;
 }
@@ -36,11 +40,18 @@ export async function personaSession(name: PersonaName | { email: string; passwo
 /** Playwright storage state with the persona's session, for browser.newContext({ storageState }). */
 export async function personaStorageState(name: PersonaName) {
   const session = await personaSession(name);
-  return { cookies: [], origins: [{ origin: new URL(appUrl).origin, localStorage: [{ name: authStorageKey, value: JSON.stringify(session) }] }] };
+  return {
+    cookies: [],
+    origins: [{ origin: new URL(appUrl).origin, localStorage: [{ name: authStorageKey, value: JSON.stringify(session) }] }],
+  };
 }
 
 /** A new browser context logged in as the persona. */
-export async function contextAs(browser: Browser, name: PersonaName, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+export async function contextAs(
+  browser: Browser,
+  name: PersonaName,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   return browser.newContext({ ...options, baseURL: appUrl, storageState: await personaStorageState(name) });
 }
 

@@ -83,11 +83,12 @@ async function tcpProxy(target: URL) {
       holding = undefined;
       for (const action of actions) action();
     },
-    close: () => new Promise<void>((r) => {
-      holding = undefined;
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        holding = undefined;
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -103,151 +104,177 @@ async function timed(stack: Stack, path: string, init: RequestInit = {}) {
   return { status: res.status, text, body: JSON.parse(text || 'null') as Record<string, unknown>, ms: performance.now() - started };
 }
 
-describe.skipIf(postgres.skip && skipBecause('lost database connection on postgres', postgres.skip))('a lost database connection on postgres', { timeout: 60_000 }, () => {
-  let stack: Stack;
-  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
-  let admin: pg.Client;
+describe.skipIf(postgres.skip && skipBecause('lost database connection on postgres', postgres.skip))(
+  'a lost database connection on postgres',
+  { timeout: 60_000 },
+  () => {
+    let stack: Stack;
+    let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+    let admin: pg.Client;
 
-  beforeAll(async () => {
-    const direct = await freshPostgresDatabase('conn');
-    proxy = await tcpProxy(new URL(direct));
-    stack = await startStack({ workdir: PROJECT, databaseUrl: proxy.url, seed: false, port: 0, mailPort: 0, smtpPort: 0 });
-    admin = new pg.Client({ connectionString: direct });
-    await admin.connect();
-    // A request that is still running when the connection goes (test database only).
-    await admin.query(`create function public.resilience_sleep(seconds float) returns float language sql as 'select pg_sleep(seconds); select seconds'`);
-    await admin.query(`grant execute on function public.resilience_sleep(float) to anon; notify pgrst, 'reload schema'`);
-    await createBerths(stack.db, 'N', 2);
-    const { rows: [anon] } = await admin.query<{ config: string[] }>(`select setconfig as config from pg_db_role_setting s join pg_roles r on r.oid = s.setrole where r.rolname = 'anon' and s.setdatabase = 0`);
-    expect(anon.config).toContain('statement_timeout=3s');
-    // wait for the schema cache to know the function (bounded)
-    for (let i = 0; i < 100 && (await timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":0}' })).status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await admin?.end();
-    await proxy?.close();
-  });
+    beforeAll(async () => {
+      const direct = await freshPostgresDatabase('conn');
+      proxy = await tcpProxy(new URL(direct));
+      stack = await startStack({ workdir: PROJECT, databaseUrl: proxy.url, seed: false, port: 0, mailPort: 0, smtpPort: 0 });
+      admin = new pg.Client({ connectionString: direct });
+      await admin.connect();
+      // A request that is still running when the connection goes (test database only).
+      await admin.query(
+        `create function public.resilience_sleep(seconds float) returns float language sql as 'select pg_sleep(seconds); select seconds'`,
+      );
+      await admin.query(`grant execute on function public.resilience_sleep(float) to anon; notify pgrst, 'reload schema'`);
+      await createBerths(stack.db, 'N', 2);
+      const {
+        rows: [anon],
+      } = await admin.query<{ config: string[] }>(
+        `select setconfig as config from pg_db_role_setting s join pg_roles r on r.oid = s.setrole where r.rolname = 'anon' and s.setdatabase = 0`,
+      );
+      expect(anon.config).toContain('statement_timeout=3s');
+      // wait for the schema cache to know the function (bounded)
+      for (
+        let i = 0;
+        i < 100 && (await timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":0}' })).status !== 200;
+        i++
+      ) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }, 120_000);
+    afterAll(async () => {
+      await stack?.close();
+      await admin?.end();
+      await proxy?.close();
+    });
 
-  const slowCall = () => timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":2.5}' });
-  const expectRecovered = async () => {
-    const next = await timed(stack, '/places?select=name&order=name');
-    expect([next.status, next.body]).toEqual([200, [{ name: 'N01' }, { name: 'N02' }]]);
-  };
+    const slowCall = () => timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":2.5}' });
+    const expectRecovered = async () => {
+      const next = await timed(stack, '/places?select=name&order=name');
+      expect([next.status, next.body]).toEqual([200, [{ name: 'N01' }, { name: 'N02' }]]);
+    };
 
-  it('answers 503 with a JSON error when the server terminates the backend mid-request, then recovers', async () => {
-    const pending = slowCall();
-    await expect
-      .poll(async () => (await admin.query(`select 1 from pg_stat_activity where query like '%resilience_sleep%' and datname = current_database() and pid <> pg_backend_pid() and state = 'active'`)).rowCount, { timeout: 5_000, interval: 50 })
-      .toBe(1);
-    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'supabase-local' and datname = current_database() and pid <> pg_backend_pid() and state = 'active'`);
-    const r = await pending;
-    expect(r.status).toBe(503);
-    expect(r.body).toMatchObject({ code: '57P01', message: 'terminating connection due to administrator command' });
-    expect(r.ms).toBeLessThan(2_500 + BOUND_MS);
-    await expectRecovered();
-  });
+    it('answers 503 with a JSON error when the server terminates the backend mid-request, then recovers', async () => {
+      const pending = slowCall();
+      await expect
+        .poll(
+          async () =>
+            (
+              await admin.query(
+                `select 1 from pg_stat_activity where query like '%resilience_sleep%' and datname = current_database() and pid <> pg_backend_pid() and state = 'active'`,
+              )
+            ).rowCount,
+          { timeout: 5_000, interval: 50 },
+        )
+        .toBe(1);
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'supabase-local' and datname = current_database() and pid <> pg_backend_pid() and state = 'active'`,
+      );
+      const r = await pending;
+      expect(r.status).toBe(503);
+      expect(r.body).toMatchObject({ code: '57P01', message: 'terminating connection due to administrator command' });
+      expect(r.ms).toBeLessThan(2_500 + BOUND_MS);
+      await expectRecovered();
+    });
 
-  it('answers 503 with a JSON error when the connection is cut mid-request, then recovers', async () => {
-    const pending = slowCall();
-    await new Promise((r) => setTimeout(r, 400));
-    const cutAt = performance.now();
-    proxy.cut();
-    const r = await pending;
-    const afterCut = performance.now() - cutAt;
-    expect({ status: r.status, code: r.body?.code }).toEqual({ status: 503, code: 'PGRST001' });
-    expect(r.body).toMatchObject({ message: 'Database client error. Retrying the connection.' });
-    expect(afterCut).toBeLessThan(BOUND_MS);
-    await expectRecovered();
-  });
-
-  it('answers a booking with 503 while the database is unreachable, and books once it is back', async () => {
-    const sb = await guest(stack.url, stack.keys.anonKey, 1);
-    const { rows: [berth] } = await stack.db.query<{ id: string }>(`select id from public.places where name = 'N01'`);
-    proxy.cut();
-    proxy.refuse(true);
-    const started = performance.now();
-    const attempt = { placeId: berth.id, arrival: berlinDay(30), departure: berlinDay(31), boatLength: 8 };
-    const down = await book(sb, attempt, 'down');
-    expect(performance.now() - started).toBeLessThan(BOUND_MS);
-    expect({ status: down.status, code: down.error?.code }).toEqual({ status: 503, code: 'PGRST001' });
-    proxy.refuse(false);
-    const up = await book(sb, attempt, 'up');
-    expect(up.status).toBe(200);
-    const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from public.orders`);
-    expect(rows[0].n).toBe(1);
-    await expectRecovered();
-  });
-
-  it('answers auth with 503 while the database is unreachable, and signs in again once it is back', async () => {
-    const email = `outage-${Date.now()}@example.org`;
-    const auth = (path: string, body: unknown, key = stack.keys.anonKey) =>
-      fetch(`${stack.url}/auth/v1${path}`, {
-        method: 'POST',
-        headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(20_000),
-      }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
-    const created = await auth('/admin/users', { email, password: 'Outage1234', email_confirm: true }, stack.keys.serviceRoleKey);
-    expect(created.status).toBe(200);
-    const signIn = () => auth('/token?grant_type=password', { email, password: 'Outage1234' });
-    expect((await signIn()).status).toBe(200);
-
-    proxy.cut();
-    proxy.refuse(true);
-    try {
-      const started = performance.now();
-      const down = await signIn();
-      expect(performance.now() - started).toBeLessThan(BOUND_MS);
-      expect({ status: down.status, error_code: down.body.error_code }).toEqual({ status: 503, error_code: 'unexpected_failure' });
-      expect(down.body.msg).toBe('The database is unavailable. Please try again in a moment.');
-      // a guest's anonymous sign-in (the booking flow's first call) gets the same clean answer
-      expect((await auth('/signup', { data: {} })).status).toBe(503);
-    } finally {
-      proxy.refuse(false);
-    }
-    const up = await signIn();
-    expect(up.status).toBe(200);
-    expect(up.body.access_token).toEqual(expect.any(String));
-    await expectRecovered();
-  });
-
-  it('answers 504 within the deadline when the network black-holes mid-request, drops that connection, then recovers', async () => {
-    const pool = (stack.db as unknown as { pool: pg.Pool }).pool;
-    let removed = 0;
-    const onRemove = () => removed++;
-    pool.on('remove', onRemove);
-    try {
+    it('answers 503 with a JSON error when the connection is cut mid-request, then recovers', async () => {
       const pending = slowCall();
       await new Promise((r) => setTimeout(r, 400));
-      proxy.blackhole(true);
-      const holeAt = performance.now();
+      const cutAt = performance.now();
+      proxy.cut();
       const r = await pending;
-      const afterHole = performance.now() - holeAt;
-      expect({ status: r.status, code: r.body?.code }).toEqual({ status: 504, code: 'PGRST003' });
-      expect(r.body).toMatchObject({ message: 'Timed out waiting for the database to answer.' });
-      // the deadline, not something else: the statement alone (2.5 s) was within it
-      expect(r.ms).toBeGreaterThan(ANON_DEADLINE_MS - 500);
-      expect(afterHole).toBeLessThan(ANON_DEADLINE_MS + SLACK_MS);
-      // Requests that arrive while the hole lasts: some get an idle pooled connection (its
-      // statement gets no answer: the deadline), others wait for a new one (no answer to the
-      // startup: the pool's acquisition timeout): every one answers 504 in time, none hangs.
-      const during = await Promise.all(Array.from({ length: 12 }, () => timed(stack, '/places?select=name&order=name')));
-      for (const d of during) {
-        expect({ status: d.status, code: d.body?.code }).toEqual({ status: 504, code: 'PGRST003' });
-        expect(d.ms).toBeLessThan(Math.max(ANON_DEADLINE_MS, ACQUIRE_MS) + SLACK_MS);
+      const afterCut = performance.now() - cutAt;
+      expect({ status: r.status, code: r.body?.code }).toEqual({ status: 503, code: 'PGRST001' });
+      expect(r.body).toMatchObject({ message: 'Database client error. Retrying the connection.' });
+      expect(afterCut).toBeLessThan(BOUND_MS);
+      await expectRecovered();
+    });
+
+    it('answers a booking with 503 while the database is unreachable, and books once it is back', async () => {
+      const sb = await guest(stack.url, stack.keys.anonKey, 1);
+      const {
+        rows: [berth],
+      } = await stack.db.query<{ id: string }>(`select id from public.places where name = 'N01'`);
+      proxy.cut();
+      proxy.refuse(true);
+      const started = performance.now();
+      const attempt = { placeId: berth.id, arrival: berlinDay(30), departure: berlinDay(31), boatLength: 8 };
+      const down = await book(sb, attempt, 'down');
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect({ status: down.status, code: down.error?.code }).toEqual({ status: 503, code: 'PGRST001' });
+      proxy.refuse(false);
+      const up = await book(sb, attempt, 'up');
+      expect(up.status).toBe(200);
+      const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from public.orders`);
+      expect(rows[0].n).toBe(1);
+      await expectRecovered();
+    });
+
+    it('answers auth with 503 while the database is unreachable, and signs in again once it is back', async () => {
+      const email = `outage-${Date.now()}@example.org`;
+      const auth = (path: string, body: unknown, key = stack.keys.anonKey) =>
+        fetch(`${stack.url}/auth/v1${path}`, {
+          method: 'POST',
+          headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(20_000),
+        }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+      const created = await auth('/admin/users', { email, password: 'Outage1234', email_confirm: true }, stack.keys.serviceRoleKey);
+      expect(created.status).toBe(200);
+      const signIn = () => auth('/token?grant_type=password', { email, password: 'Outage1234' });
+      expect((await signIn()).status).toBe(200);
+
+      proxy.cut();
+      proxy.refuse(true);
+      try {
+        const started = performance.now();
+        const down = await signIn();
+        expect(performance.now() - started).toBeLessThan(BOUND_MS);
+        expect({ status: down.status, error_code: down.body.error_code }).toEqual({ status: 503, error_code: 'unexpected_failure' });
+        expect(down.body.msg).toBe('The database is unavailable. Please try again in a moment.');
+        // a guest's anonymous sign-in (the booking flow's first call) gets the same clean answer
+        expect((await auth('/signup', { data: {} })).status).toBe(503);
+      } finally {
+        proxy.refuse(false);
       }
-      expect(during.map((d) => d.body.message)).toContain('Timed out acquiring connection from connection pool.');
-    } finally {
-      proxy.blackhole(false);
-      pool.off('remove', onRemove);
-    }
-    // every connection that timed out was dropped from the pool, none handed out again:
-    // twenty requests in a row (more than the pool holds) all answer
-    expect(removed).toBeGreaterThanOrEqual(1);
-    for (let i = 0; i < 20; i++) await expectRecovered();
-    expect((await timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":0.1}' })).status).toBe(200);
-  });
-});
+      const up = await signIn();
+      expect(up.status).toBe(200);
+      expect(up.body.access_token).toEqual(expect.any(String));
+      await expectRecovered();
+    });
+
+    it('answers 504 within the deadline when the network black-holes mid-request, drops that connection, then recovers', async () => {
+      const pool = (stack.db as unknown as { pool: pg.Pool }).pool;
+      let removed = 0;
+      const onRemove = () => removed++;
+      pool.on('remove', onRemove);
+      try {
+        const pending = slowCall();
+        await new Promise((r) => setTimeout(r, 400));
+        proxy.blackhole(true);
+        const holeAt = performance.now();
+        const r = await pending;
+        const afterHole = performance.now() - holeAt;
+        expect({ status: r.status, code: r.body?.code }).toEqual({ status: 504, code: 'PGRST003' });
+        expect(r.body).toMatchObject({ message: 'Timed out waiting for the database to answer.' });
+        // the deadline, not something else: the statement alone (2.5 s) was within it
+        expect(r.ms).toBeGreaterThan(ANON_DEADLINE_MS - 500);
+        expect(afterHole).toBeLessThan(ANON_DEADLINE_MS + SLACK_MS);
+        // Requests that arrive while the hole lasts: some get an idle pooled connection (its
+        // statement gets no answer: the deadline), others wait for a new one (no answer to the
+        // startup: the pool's acquisition timeout): every one answers 504 in time, none hangs.
+        const during = await Promise.all(Array.from({ length: 12 }, () => timed(stack, '/places?select=name&order=name')));
+        for (const d of during) {
+          expect({ status: d.status, code: d.body?.code }).toEqual({ status: 504, code: 'PGRST003' });
+          expect(d.ms).toBeLessThan(Math.max(ANON_DEADLINE_MS, ACQUIRE_MS) + SLACK_MS);
+        }
+        expect(during.map((d) => d.body.message)).toContain('Timed out acquiring connection from connection pool.');
+      } finally {
+        proxy.blackhole(false);
+        pool.off('remove', onRemove);
+      }
+      // every connection that timed out was dropped from the pool, none handed out again:
+      // twenty requests in a row (more than the pool holds) all answer
+      expect(removed).toBeGreaterThanOrEqual(1);
+      for (let i = 0; i < 20; i++) await expectRecovered();
+      expect((await timed(stack, '/rpc/resilience_sleep', { method: 'POST', body: '{"seconds":0.1}' })).status).toBe(200);
+    });
+  },
+);

@@ -42,8 +42,23 @@ for (const engine of engines()) {
           const db = await openPglite({ dataDir: join(dataDir, 'pglite'), loadDataDir: await preparedPglite(PROJECT, true) });
           await db.close();
         }
-        const args = ['supabase/local/src/cli.ts', 'start', '--workdir', PROJECT, '--data-dir', dataDir, '--port', '0', '--mail-port', '0', '--smtp-port', '0'];
-        const child: ChildStack & { match: RegExpExecArray } = await spawnAndWait(args, /API URL: (http:\/\/\S+)/, { DATABASE_URL: databaseUrl });
+        const args = [
+          'supabase/local/src/cli.ts',
+          'start',
+          '--workdir',
+          PROJECT,
+          '--data-dir',
+          dataDir,
+          '--port',
+          '0',
+          '--mail-port',
+          '0',
+          '--smtp-port',
+          '0',
+        ];
+        const child: ChildStack & { match: RegExpExecArray } = await spawnAndWait(args, /API URL: (http:\/\/\S+)/, {
+          DATABASE_URL: databaseUrl,
+        });
         cleanup.push(async () => {
           child.process.kill('SIGKILL');
           await child.exited;
@@ -52,7 +67,10 @@ for (const engine of engines()) {
         lap('child stack ready');
 
         // Callers as the app has them: two seeded customers and a dozen guests (3 open orders each).
-        const customers = [await customer(url, DEMO_ANON_KEY, 'kunde@hafen.test', 1), await customer(url, DEMO_ANON_KEY, 'anna.schmidt@hafen.test', 2)];
+        const customers = [
+          await customer(url, DEMO_ANON_KEY, 'kunde@hafen.test', 1),
+          await customer(url, DEMO_ANON_KEY, 'anna.schmidt@hafen.test', 2),
+        ];
         const guests = await Promise.all(Array.from({ length: 12 }, (_, i) => guest(url, DEMO_ANON_KEY, i)));
         const callers: { sb: SupabaseClient; who: string }[] = [
           ...guests.flatMap((sb, i) => [0, 1, 2].map(() => ({ sb, who: `guest${i}` }))),
@@ -60,7 +78,11 @@ for (const engine of engines()) {
         ];
         // Free berths for a 1-night stay; stays on following nights never overlap each other.
         const free = await customers[0].rpc('search_available_places', {
-          p_kind: 'overnight', p_arrival: berlinDay(FIRST_DAY), p_departure: berlinDay(FIRST_DAY + 1), p_boat_length: 8, p_boat_width: 3.1,
+          p_kind: 'overnight',
+          p_arrival: berlinDay(FIRST_DAY),
+          p_departure: berlinDay(FIRST_DAY + 1),
+          p_boat_length: 8,
+          p_boat_width: 3.1,
         });
         expect(free.error).toBeNull();
         const berths = (free.data as { place_id: string }[]).map((p) => p.place_id);
@@ -75,7 +97,16 @@ for (const engine of engines()) {
           while (killedAt < 0 && slots.length > 0) {
             const slot = slots.shift()!;
             const caller = callers[sent++];
-            const r = await book(caller.sb, { placeId: slot.placeId, arrival: berlinDay(FIRST_DAY + slot.night), departure: berlinDay(FIRST_DAY + slot.night + 1), boatLength: 8 }, caller.who);
+            const r = await book(
+              caller.sb,
+              {
+                placeId: slot.placeId,
+                arrival: berlinDay(FIRST_DAY + slot.night),
+                departure: berlinDay(FIRST_DAY + slot.night + 1),
+                boatLength: 8,
+              },
+              caller.who,
+            );
             if (r.status === 200) {
               acked.push({ id: (r.data as { id: string }).id, ...slot });
               if (acked.length === ACKS_BEFORE_KILL && killedAt < 0) {
@@ -97,7 +128,13 @@ for (const engine of engines()) {
         expect(failed).toBeGreaterThan(0);
 
         // Restart on the same data (the stack takes over the dead one's lock on PGlite).
-        const stack: Stack = await startStack({ workdir: PROJECT, ...(databaseUrl ? { databaseUrl } : { dataDir }), port: 0, mailPort: 0, smtpPort: 0 });
+        const stack: Stack = await startStack({
+          workdir: PROJECT,
+          ...(databaseUrl ? { databaseUrl } : { dataDir }),
+          port: 0,
+          mailPort: 0,
+          smtpPort: 0,
+        });
         cleanup.push(() => stack.close());
         lap('restarted');
         if (engine.name === 'pglite') expect(stack.recoveredLockFrom).toBe(child.process.pid);
@@ -123,7 +160,16 @@ for (const engine of engines()) {
         // The restarted stack serves bookings again.
         const again = await customer(stack.url, stack.keys.anonKey, 'kunde@hafen.test', 3);
         const next = slots[0] ?? { placeId: berths[0], night: 10 };
-        const r = await book(again, { placeId: next.placeId, arrival: berlinDay(FIRST_DAY + next.night), departure: berlinDay(FIRST_DAY + next.night + 1), boatLength: 8 }, 'after');
+        const r = await book(
+          again,
+          {
+            placeId: next.placeId,
+            arrival: berlinDay(FIRST_DAY + next.night),
+            departure: berlinDay(FIRST_DAY + next.night + 1),
+            boatLength: 8,
+          },
+          'after',
+        );
         expect(r.status).toBe(200);
       });
     },

@@ -55,7 +55,10 @@ const pages: Record<'visitor' | 'customer' | 'admin', Shot[]> = {
   ],
 };
 
-const widths = { 390: { viewport: { width: 390, height: 844 } }, 1280: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false } } as const;
+const widths = {
+  390: { viewport: { width: 390, height: 844 } },
+  1280: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
+} as const;
 
 async function shoot(page: Page, name: string, locale: string, width: number) {
   // Images and web fonts in, then a frame for the layout.
@@ -90,11 +93,24 @@ for (const width of [390, 1280] as const) {
           await page.goto(`/${locale}/start/booking`);
           await settle(page);
           await shoot(page, 'booking-1-stay', locale, width);
-          await fillBerthData(page, locale, { arrival: berlinDay(20), departure: berlinDay(22), length: '9', width: '3', boat: 'Seeschwalbe' });
-          await expect(page.getByRole('list', { name: locale === 'en' ? 'Free berths' : 'Freie Liegeplätze' }).getByRole('listitem').first()).toBeVisible({ timeout: 15_000 });
+          await fillBerthData(page, locale, {
+            arrival: berlinDay(20),
+            departure: berlinDay(22),
+            length: '9',
+            width: '3',
+            boat: 'Seeschwalbe',
+          });
+          await expect(
+            page
+              .getByRole('list', { name: locale === 'en' ? 'Free berths' : 'Freie Liegeplätze' })
+              .getByRole('listitem')
+              .first(),
+          ).toBeVisible({ timeout: 15_000 });
           await shoot(page, 'booking-2-berths', locale, width);
           await chooseFirstBerth(page, locale);
-          await expect(page.getByRole('form', { name: locale === 'en' ? 'Book as a guest' : 'Als Gast buchen' })).toBeVisible({ timeout: 15_000 });
+          await expect(page.getByRole('form', { name: locale === 'en' ? 'Book as a guest' : 'Als Gast buchen' })).toBeVisible({
+            timeout: 15_000,
+          });
           await shoot(page, 'booking-3-guest', locale, width);
         });
       });

@@ -47,9 +47,13 @@ describe('client address', () => {
   });
 
   it('is what the database and edge functions see in X-Forwarded-For and X-Real-IP', () => {
-    const headers = forwardedHeaders(request('192.0.2.10', { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.7', prefer: 'tx=rollback' }));
+    const headers = forwardedHeaders(
+      request('192.0.2.10', { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.7', prefer: 'tx=rollback' }),
+    );
     expect(headers).toEqual({ 'x-forwarded-for': '192.0.2.10', 'x-real-ip': '192.0.2.10', prefer: 'tx=rollback' });
-    expect(forwardedHeaders(request('10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7' }), ['10.0.0.1'])['x-forwarded-for']).toBe('198.51.100.7');
+    expect(forwardedHeaders(request('10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7' }), ['10.0.0.1'])['x-forwarded-for']).toBe(
+      '198.51.100.7',
+    );
   });
 
   it('config.toml [api] trusted_proxies: none by default, addresses and CIDR blocks, a bad entry refused', () => {
@@ -59,8 +63,11 @@ describe('client address', () => {
       return dir;
     };
     expect(loadConfig(project('')).api.trustedProxies).toEqual([]);
-    expect(loadConfig(project('[api]\ntrusted_proxies = ["10.0.0.1", "172.16.0.0/12", "::1"]\n')).api.trustedProxies)
-      .toEqual(['10.0.0.1', '172.16.0.0/12', '::1']);
+    expect(loadConfig(project('[api]\ntrusted_proxies = ["10.0.0.1", "172.16.0.0/12", "::1"]\n')).api.trustedProxies).toEqual([
+      '10.0.0.1',
+      '172.16.0.0/12',
+      '::1',
+    ]);
     expect(() => loadConfig(project('[api]\ntrusted_proxies = ["10.0.0.0/33"]\n'))).toThrow(ConfigError);
     expect(() => loadConfig(project('[api]\ntrusted_proxies = ["proxy.local"]\n'))).toThrow(ConfigError);
   });

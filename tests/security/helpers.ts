@@ -55,7 +55,11 @@ export function startSecurityStack(engine: EngineName, options: { trustLocalProx
   return startTestStack({
     engine,
     workdir: 'supabase',
-    configure: options.trustLocalProxy ? (config) => { config.api.trustedProxies = ['127.0.0.1', '::1']; } : undefined,
+    configure: options.trustLocalProxy
+      ? (config) => {
+          config.api.trustedProxies = ['127.0.0.1', '::1'];
+        }
+      : undefined,
   });
 }
 
@@ -64,7 +68,11 @@ export function anonClient(stack: Stack, headers?: Record<string, string>): Supa
   return createClient(stack.url, stack.keys.anonKey, headers ? { ...clientOptions, global: { headers } } : clientOptions);
 }
 
-export async function signIn(stack: Stack, email: string, password: string): Promise<{ client: SupabaseClient; token: string; userId: string }> {
+export async function signIn(
+  stack: Stack,
+  email: string,
+  password: string,
+): Promise<{ client: SupabaseClient; token: string; userId: string }> {
   const client = anonClient(stack);
   const { data, error } = await signInWithPassword(client, { email, password });
   if (error) throw new Error(`${email}: ${error.message}`);
@@ -77,12 +85,20 @@ export async function guestWithBooking(stack: Stack, offsetDays = 60): Promise<P
   const { data, error } = await client.auth.signInAnonymously();
   if (error) throw error;
   const search = await client.rpc('search_available_places', {
-    p_kind: 'overnight', p_arrival: berlinDay(offsetDays), p_departure: berlinDay(offsetDays + 1), p_boat_length: 8, p_boat_width: 3,
+    p_kind: 'overnight',
+    p_arrival: berlinDay(offsetDays),
+    p_departure: berlinDay(offsetDays + 1),
+    p_boat_length: 8,
+    p_boat_width: 3,
   });
   if (search.error) throw search.error;
   const booked = await client.rpc('create_booking', {
-    p_place_id: search.data[0].place_id, p_kind: 'overnight', p_arrival: berlinDay(offsetDays), p_departure: berlinDay(offsetDays + 1),
-    p_boat: { name: 'Gastboot', length: 8, width: 3 }, p_person: { first_name: 'Gerd', last_name: 'Gast', email: `gast-${data.user!.id.slice(0, 8)}@example.org` },
+    p_place_id: search.data[0].place_id,
+    p_kind: 'overnight',
+    p_arrival: berlinDay(offsetDays),
+    p_departure: berlinDay(offsetDays + 1),
+    p_boat: { name: 'Gastboot', length: 8, width: 3 },
+    p_person: { first_name: 'Gerd', last_name: 'Gast', email: `gast-${data.user!.id.slice(0, 8)}@example.org` },
   });
   if (booked.error) throw booked.error;
   return { name: 'guest', client, token: data.session!.access_token, userId: data.user!.id, orderId: booked.data.id };

@@ -41,7 +41,17 @@ describe('news times in Düsseldorf', () => {
 
   it('the end must be after the start', async () => {
     await activateLocale('de', '/account/admin');
-    const base = { title: 'T', titleEn: 'T', shortDescription: '', shortDescriptionEn: '', description: '', descriptionEn: '', imagePath: '', location: 'duesseldorf', dates: [] };
+    const base = {
+      title: 'T',
+      titleEn: 'T',
+      shortDescription: '',
+      shortDescriptionEn: '',
+      description: '',
+      descriptionEn: '',
+      imagePath: '',
+      location: 'duesseldorf',
+      dates: [],
+    };
     expect(newsSchema.safeParse({ ...base, start: '2027-01-17T10:00', end: '2027-01-17T11:00' }).success).toBe(true);
     const bad = newsSchema.safeParse({ ...base, start: '2027-01-17T10:00', end: '2027-01-17T10:00' });
     expect(bad.success).toBe(false);
@@ -56,9 +66,11 @@ describe('images and errors', () => {
     expect(checkImage(new File([new Uint8Array(IMAGE_MAX_BYTES + 1)], 'a.jpg', { type: 'image/jpeg' }))).toBe('too_large');
   });
 
-  it('turns database errors into sentences in the user\'s language', async () => {
+  it("turns database errors into sentences in the user's language", async () => {
     await activateLocale('en', '/account/admin');
-    expect(adminErrorMessage({ code: 'P0001', message: 'cannot_remove_own_admin' })).toBe('You cannot remove your own admin role. Another admin must do that.');
+    expect(adminErrorMessage({ code: 'P0001', message: 'cannot_remove_own_admin' })).toBe(
+      'You cannot remove your own admin role. Another admin must do that.',
+    );
     expect(adminErrorMessage({ code: '23505', message: 'duplicate key' })).toBe('This entry already exists.');
     expect(adminErrorMessage({ code: 'XX000', message: 'boom' })).toBe('This is not possible right now. Please try again later.');
     await activateLocale('de', '/account/admin');

@@ -4,8 +4,18 @@ import { parseColumn } from '@/features/admin/additional-places/components/colum
 import type { CalendarEntry } from '@/features/harbour/api/calendar';
 
 const entry = (type: CalendarEntry['type'], block_reason: CalendarEntry['block_reason'] = null): CalendarEntry => ({
-  id: type, place_id: 'p', place_name: 'A01', type, order_id: null, order_status: null,
-  starts_at: '2026-11-22T13:00:00Z', ends_at: null, note: null, boat_name: null, guest: null, block_reason,
+  id: type,
+  place_id: 'p',
+  place_name: 'A01',
+  type,
+  order_id: null,
+  order_status: null,
+  starts_at: '2026-11-22T13:00:00Z',
+  ends_at: null,
+  note: null,
+  boat_name: null,
+  guest: null,
+  block_reason,
 });
 
 describe('harbour map: a berth state today', () => {
@@ -28,7 +38,9 @@ describe('column position', () => {
     expect(parseColumn({ ...base, x: 'abc', y: '10' })).toEqual({ errors: ['position'] });
   });
   it('accepts a decimal comma and trims the name', () => {
-    expect(parseColumn({ ...base, name: '  Z2 ', x: '12,5', y: '600' })).toEqual({ input: { type: 'electric', name: 'Z2', position: [12.5, 600] } });
+    expect(parseColumn({ ...base, name: '  Z2 ', x: '12,5', y: '600' })).toEqual({
+      input: { type: 'electric', name: 'Z2', position: [12.5, 600] },
+    });
   });
   it('needs a name', () => expect(parseColumn({ ...base, name: ' ', x: '1', y: '1' })).toEqual({ errors: ['name'] }));
 });

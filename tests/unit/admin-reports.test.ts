@@ -22,7 +22,13 @@ describe('report CSV', () => {
   });
 
   it('starts with a UTF-8 BOM, separates with semicolons and ends lines with CRLF', () => {
-    const text = toCsv(['Land', 'Gäste'], [['Österreich', 3], ['Belgique', 1]]);
+    const text = toCsv(
+      ['Land', 'Gäste'],
+      [
+        ['Österreich', 3],
+        ['Belgique', 1],
+      ],
+    );
     expect(text.startsWith(UTF8_BOM)).toBe(true);
     expect(text.slice(1)).toBe('Land;Gäste\r\nÖsterreich;3\r\nBelgique;1\r\n');
   });

@@ -9,16 +9,22 @@ import { metresField } from '@/features/account/schemas/profile';
 
 const texts = {
   de: {
-    missing: 'Dieses Datum gibt es nicht', required: 'Pflichtfeld', format: 'Bitte ein Datum wie 24.12.2026 eingeben',
-    positive: 'Bitte eine positive Zahl von 1 bis 60 m eingeben', range: 'Bitte eine Zahl von 0,5 bis 15 m eingeben',
+    missing: 'Dieses Datum gibt es nicht',
+    required: 'Pflichtfeld',
+    format: 'Bitte ein Datum wie 24.12.2026 eingeben',
+    positive: 'Bitte eine positive Zahl von 1 bis 60 m eingeben',
+    range: 'Bitte eine Zahl von 0,5 bis 15 m eingeben',
     boatPositive: 'Bitte eine positive Zahl von 1 bis 60 m eingeben',
     over: 'Dieses Zeitfenster ist heute schon vorbei. Bitte wählen Sie eine spätere Uhrzeit oder einen anderen Tag.',
     fair: 'Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar: Anreise und letzte Nacht müssen in einer Messe liegen.',
     horizon: 'Online buchbar sind Aufenthalte bis Mi., 1. März 2028. Spätere Zeiträume sind noch nicht freigegeben.',
   },
   en: {
-    missing: 'This date does not exist', required: 'This field is required', format: 'Please enter a date such as 24/12/2026',
-    positive: 'Please enter a positive number from 1 to 60 m', range: 'Please enter a number from 0.5 to 15 m',
+    missing: 'This date does not exist',
+    required: 'This field is required',
+    format: 'Please enter a date such as 24/12/2026',
+    positive: 'Please enter a positive number from 1 to 60 m',
+    range: 'Please enter a number from 0.5 to 15 m',
     boatPositive: 'Please enter a positive number from 1 to 60 m',
     over: 'This time window is already over today. Please choose a later time or another day.',
     fair: 'Fair berths can only be booked within a fair period: arrival and last night must lie within one fair.',
@@ -29,17 +35,33 @@ const texts = {
 // 18:30 in Düsseldorf on 1 March 2027 (CET).
 const evening = new Date('2027-03-01T17:30:00Z');
 const rules = { fairs: [{ starts_on: '2027-03-10', ends_on: '2027-03-14' }], lastDay: '2028-03-01' };
-const schema = berthDataSchema(() => evening, () => rules);
+const schema = berthDataSchema(
+  () => evening,
+  () => rules,
+);
 const boat = { boatLength: '9', boatWidth: '3', boatName: 'Möwe', boatTag: '' };
 const issues = (values: object) => {
-  const result = schema.safeParse({ kind: 'overnight', arrival: '', departure: '', dayStart: '10:00', dayEnd: '14:00', ...boat, ...values });
+  const result = schema.safeParse({
+    kind: 'overnight',
+    arrival: '',
+    departure: '',
+    dayStart: '10:00',
+    dayEnd: '14:00',
+    ...boat,
+    ...values,
+  });
   return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 };
 
 describe('the evening default (issue 40 item 4)', () => {
   it('is a window that has not passed: tomorrow 10:00-14:00 at 21:30, 18:30-22:00 at 18:20', () => {
     expect(dayWindowOn('2027-03-01', new Date('2027-03-01T20:30:00Z'))).toBeNull();
-    expect(defaultBerthData(new Date('2027-03-01T20:30:00Z'))).toMatchObject({ arrival: '2027-03-01', departure: '2027-03-02', dayStart: '10:00', dayEnd: '14:00' });
+    expect(defaultBerthData(new Date('2027-03-01T20:30:00Z'))).toMatchObject({
+      arrival: '2027-03-01',
+      departure: '2027-03-02',
+      dayStart: '10:00',
+      dayEnd: '14:00',
+    });
     expect(dayWindowOn('2027-03-01', new Date('2027-03-01T17:20:00Z'))).toEqual({ dayStart: '18:30', dayEnd: '22:00' });
     expect(dayWindowOn('2027-03-01', new Date('2027-03-01T07:00:00Z'))).toEqual({ dayStart: '10:00', dayEnd: '14:00' });
     expect(dayWindowOn('2027-03-02', evening)).toEqual({ dayStart: '10:00', dayEnd: '14:00' });

@@ -5,16 +5,51 @@ import { emptyBerthData } from '@/features/booking/schemas/berth-data';
 
 describe('the person form prefill', () => {
   const profile = {
-    email: 'klaus@example.test', first_name: 'Klaus', last_name: 'Kunde', company: null, phone: '+49 172 1', street: 'Rheinufer 1',
-    postal_code: '40213', city: 'Düsseldorf', country: 'Deutschland', boat_name: null, boat_tag: null, boat_length: null, boat_width: null,
+    email: 'klaus@example.test',
+    first_name: 'Klaus',
+    last_name: 'Kunde',
+    company: null,
+    phone: '+49 172 1',
+    street: 'Rheinufer 1',
+    postal_code: '40213',
+    city: 'Düsseldorf',
+    country: 'Deutschland',
+    boat_name: null,
+    boat_tag: null,
+    boat_length: null,
+    boat_width: null,
   };
   it('takes the profile first, then local storage, and the e-mail of step 3', () => {
-    const v = initialPerson({ profile, stored: { phone: '+49 1', city: 'Neuss', company: 'Werft' }, identity: { email: 'id@example.test', firstName: 'I', lastName: 'D' } });
-    expect(v).toMatchObject({ firstName: 'Klaus', email: 'id@example.test', phone: '+49 172 1', city: 'Düsseldorf', company: 'Werft', saveData: false, acceptTerms: false, saleCode: '' });
+    const v = initialPerson({
+      profile,
+      stored: { phone: '+49 1', city: 'Neuss', company: 'Werft' },
+      identity: { email: 'id@example.test', firstName: 'I', lastName: 'D' },
+    });
+    expect(v).toMatchObject({
+      firstName: 'Klaus',
+      email: 'id@example.test',
+      phone: '+49 172 1',
+      city: 'Düsseldorf',
+      company: 'Werft',
+      saveData: false,
+      acceptTerms: false,
+      saleCode: '',
+    });
   });
   it('a guest without a profile gets local storage, and what was typed in this flow wins', () => {
-    const v = initialPerson({ stored: { phone: '+49 1', city: 'Neuss' }, draft: { city: 'Köln' }, identity: { email: 'g@example.test', firstName: 'Greta', lastName: 'Gast' } });
-    expect(v).toMatchObject({ firstName: 'Greta', lastName: 'Gast', email: 'g@example.test', phone: '+49 1', city: 'Köln', saveData: false });
+    const v = initialPerson({
+      stored: { phone: '+49 1', city: 'Neuss' },
+      draft: { city: 'Köln' },
+      identity: { email: 'g@example.test', firstName: 'Greta', lastName: 'Gast' },
+    });
+    expect(v).toMatchObject({
+      firstName: 'Greta',
+      lastName: 'Gast',
+      email: 'g@example.test',
+      phone: '+49 1',
+      city: 'Köln',
+      saveData: false,
+    });
     expect(initialPerson({ identity: { email: 'g@example.test', firstName: 'Greta', lastName: 'Gast' } }).saveData).toBe(false);
   });
 });
@@ -23,7 +58,9 @@ describe('the booking flow state', () => {
   it('keeps the flow in session storage and clamps the step to what the data allows', () => {
     resetFlow();
     expect(reachableStep(getFlow(), false)).toBe(1);
-    updateFlow({ berth: { ...emptyBerthData, arrival: '2027-05-01', departure: '2027-05-02', boatLength: '9', boatWidth: '3', boatName: 'X' } });
+    updateFlow({
+      berth: { ...emptyBerthData, arrival: '2027-05-01', departure: '2027-05-02', boatLength: '9', boatWidth: '3', boatName: 'X' },
+    });
     expect(reachableStep(getFlow(), false)).toBe(2);
     expect(JSON.parse(sessionStorage.getItem('booking-flow') ?? '{}').berth.boatName).toBe('X');
     updateFlow({ place: { place_id: 'p' } as never });

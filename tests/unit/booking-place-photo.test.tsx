@@ -9,7 +9,9 @@ describe('berth photos in the booking search', () => {
     const urls = placePhotoUrls('places/a b/title.jpg');
     const base = `${env.supabaseUrl}/storage/v1`;
     expect(urls.src).toBe(`${base}/render/image/public/place-images/places/a%20b/title.jpg?width=640&height=360&resize=cover`);
-    expect(urls.srcSet).toBe(`${urls.src} 1x, ${base}/render/image/public/place-images/places/a%20b/title.jpg?width=1280&height=720&resize=cover 2x`);
+    expect(urls.srcSet).toBe(
+      `${urls.src} 1x, ${base}/render/image/public/place-images/places/a%20b/title.jpg?width=1280&height=720&resize=cover 2x`,
+    );
     expect(urls.original).toBe(`${base}/object/public/place-images/places/a%20b/title.jpg`);
   });
 

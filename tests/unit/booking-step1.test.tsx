@@ -7,8 +7,16 @@ import { renderPage } from './render';
 
 const texts = {
   de: {
-    arrival: 'Anreise', departure: 'Abreise', length: 'Bootslänge (m)', width: 'Bootsbreite (m)', name: 'Bootsname', search: 'Freie Liegeplätze suchen',
-    day: /^Tagesliegeplatz/, from: 'Von', until: 'Bis', date: 'Datum',
+    arrival: 'Anreise',
+    departure: 'Abreise',
+    length: 'Bootslänge (m)',
+    width: 'Bootsbreite (m)',
+    name: 'Bootsname',
+    search: 'Freie Liegeplätze suchen',
+    day: /^Tagesliegeplatz/,
+    from: 'Von',
+    until: 'Bis',
+    date: 'Datum',
     departureBefore: 'Die Abreise muss nach der Anreise liegen',
     zeroLength: 'Die Bootslänge muss zwischen 1 und 60 m liegen',
     letters: 'Bitte geben Sie eine Zahl in Metern ein, z. B. 9,5',
@@ -16,8 +24,16 @@ const texts = {
     required: 'Pflichtfeld',
   },
   en: {
-    arrival: 'Arrival', departure: 'Departure', length: 'Boat length (m)', width: 'Boat width (m)', name: 'Boat name', search: 'Search free berths',
-    day: /^Day berth/, from: 'From', until: 'Until', date: 'Date',
+    arrival: 'Arrival',
+    departure: 'Departure',
+    length: 'Boat length (m)',
+    width: 'Boat width (m)',
+    name: 'Boat name',
+    search: 'Search free berths',
+    day: /^Day berth/,
+    from: 'From',
+    until: 'Until',
+    date: 'Date',
     departureBefore: 'Departure must be after arrival',
     zeroLength: 'The boat length must be between 1 and 60 m',
     letters: 'Please enter a number in metres, e.g. 9.5',
@@ -79,7 +95,13 @@ for (const locale of ['de', 'en'] as const) {
       type(x.until, '14:00');
       fireEvent.click(screen.getByRole('button', { name: x.search }));
       await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1), { timeout: 5000 });
-      expect(onSubmit.mock.calls[0][0]).toMatchObject({ kind: 'day', dayStart: '09:00', dayEnd: '14:00', boatLength: '8,5', boatName: 'Lotte' });
+      expect(onSubmit.mock.calls[0][0]).toMatchObject({
+        kind: 'day',
+        dayStart: '09:00',
+        dayEnd: '14:00',
+        boatLength: '8,5',
+        boatName: 'Lotte',
+      });
     });
   });
 }

@@ -5,14 +5,25 @@ import { cashClosingSchema, cashMovementSchema } from '@/features/harbour/schema
 
 i18n.loadAndActivate({ locale: 'de', messages: {} });
 
-const firstError = (result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) => result.error?.issues[0];
+const firstError = (result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) =>
+  result.error?.issues[0];
 
 describe('cash book forms (checked again by the database)', () => {
   it('a movement: one of three kinds, an amount above 0 in cents, a reason', () => {
-    expect(cashMovementSchema.parse({ kind: 'bank_deposit', amount: '150,5', reason: ' Geldtransit ' })).toEqual({ kind: 'bank_deposit', amount: 15050, reason: 'Geldtransit' });
-    expect(firstError(cashMovementSchema.safeParse({ kind: 'withdrawal', amount: '0', reason: 'x' }))?.message).toBe('Der Betrag muss größer als 0 sein.');
-    expect(firstError(cashMovementSchema.safeParse({ kind: 'withdrawal', amount: '1000000,01', reason: 'x' }))?.message).toBe('Höchstens 1.000.000 € je Buchung.');
-    expect(firstError(cashMovementSchema.safeParse({ kind: 'withdrawal', amount: '5', reason: '  ' }))?.message).toBe('Bitte einen Grund angeben.');
+    expect(cashMovementSchema.parse({ kind: 'bank_deposit', amount: '150,5', reason: ' Geldtransit ' })).toEqual({
+      kind: 'bank_deposit',
+      amount: 15050,
+      reason: 'Geldtransit',
+    });
+    expect(firstError(cashMovementSchema.safeParse({ kind: 'withdrawal', amount: '0', reason: 'x' }))?.message).toBe(
+      'Der Betrag muss größer als 0 sein.',
+    );
+    expect(firstError(cashMovementSchema.safeParse({ kind: 'withdrawal', amount: '1000000,01', reason: 'x' }))?.message).toBe(
+      'Höchstens 1.000.000 € je Buchung.',
+    );
+    expect(firstError(cashMovementSchema.safeParse({ kind: 'withdrawal', amount: '5', reason: '  ' }))?.message).toBe(
+      'Bitte einen Grund angeben.',
+    );
     expect(cashMovementSchema.safeParse({ kind: 'refund', amount: '5', reason: 'x' }).success).toBe(false);
   });
 

@@ -5,19 +5,42 @@ import { parseUsersSearch } from '@/features/admin/users/api/users-search';
 import { parseCodesSearch, parseNewsSearch, parsePlacesSearch } from '@/features/admin/shared/list-search';
 import { parseApplicationsSearch } from '@/features/admin/long-term/api/applications-search';
 
-describe('the data tables\' URL search params (validateSearch)', () => {
+describe("the data tables' URL search params (validateSearch)", () => {
   it('keep a known sort column and direction, hidden columns and the page', () => {
-    expect(parseOrdersSearch({ sort: 'price_cents.asc', hide: 'boat_name,kind', page: '2' })).toMatchObject({ sort: 'price_cents.asc', hide: 'boat_name,kind', page: 2 });
+    expect(parseOrdersSearch({ sort: 'price_cents.asc', hide: 'boat_name,kind', page: '2' })).toMatchObject({
+      sort: 'price_cents.asc',
+      hide: 'boat_name,kind',
+      page: 2,
+    });
     expect(parseUsersSearch({ sort: 'email.desc', role: 'harbor', state: 'inactive', hide: 'roles' })).toEqual({
-      q: undefined, role: 'harbor', state: 'inactive', page: undefined, sort: 'email.desc', hide: 'roles',
+      q: undefined,
+      role: 'harbor',
+      state: 'inactive',
+      page: undefined,
+      sort: 'email.desc',
+      hide: 'roles',
     });
     expect(parsePlacesSearch({ sort: 'length.desc', pier: 'A', archived: '1', q: ' B0 ' })).toEqual({
-      q: 'B0', sort: 'length.desc', hide: undefined, page: undefined, pier: 'A', archived: true,
+      q: 'B0',
+      sort: 'length.desc',
+      hide: undefined,
+      page: undefined,
+      pier: 'A',
+      archived: true,
     });
   });
 
   it('fall back to the defaults on bad values instead of failing', () => {
-    const bad = { sort: 'DROP TABLE', hide: 42, page: 'zwei', status: 'nope', role: 'root', state: 'maybe', archived: 'yes please', q: { a: 1 } };
+    const bad = {
+      sort: 'DROP TABLE',
+      hide: 42,
+      page: 'zwei',
+      status: 'nope',
+      role: 'root',
+      state: 'maybe',
+      archived: 'yes please',
+      q: { a: 1 },
+    };
     expect(parseOrdersSearch(bad)).toEqual({});
     expect(JSON.parse(JSON.stringify(parseUsersSearch(bad)))).toEqual({});
     expect(JSON.parse(JSON.stringify(parsePlacesSearch(bad)))).toEqual({});
@@ -25,7 +48,11 @@ describe('the data tables\' URL search params (validateSearch)', () => {
     expect(JSON.parse(JSON.stringify(parseCodesSearch(bad)))).toEqual({});
     expect(JSON.parse(JSON.stringify(parseApplicationsSearch(bad)))).toEqual({});
     expect(parseApplicationsSearch({ sort: 'last_name.desc', status: 'declined', hide: 'email,phone', q: ' Berg ', page: 3 })).toEqual({
-      q: 'Berg', status: 'declined', page: 3, sort: 'last_name.desc', hide: 'email',
+      q: 'Berg',
+      status: 'declined',
+      page: 3,
+      sort: 'last_name.desc',
+      hide: 'email',
     });
     // A column another table has, a missing direction, a direction of its own.
     expect(parseOrdersSearch({ sort: 'email.asc' }).sort).toBeUndefined();

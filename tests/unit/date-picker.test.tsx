@@ -15,7 +15,15 @@ function Field({ initial, seen }: { initial: string; seen: string[] }) {
   return (
     <>
       <label htmlFor="d">Datum</label>
-      <DatePicker id="d" value={value} onChange={(v) => { seen.push(v); setValue(v); }} min="2031-03-03" />
+      <DatePicker
+        id="d"
+        value={value}
+        onChange={(v) => {
+          seen.push(v);
+          setValue(v);
+        }}
+        min="2031-03-03"
+      />
       <output data-testid="value">{value}</output>
     </>
   );
@@ -27,7 +35,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('date text', () => {
-  it('writes and reads the page language\'s order', () => {
+  it("writes and reads the page language's order", () => {
     expect(formatDateText('2031-03-05', 'de')).toBe('05.03.2031');
     expect(formatDateText('2031-03-05', 'en')).toBe('05/03/2031');
     expect(formatDateText('2031-02-30', 'de')).toBe('');
@@ -63,9 +71,13 @@ for (const [locale, text, typed, month, weekdays, open] of [
       const heads = [...grid.querySelectorAll('thead th')].map((th) => th.textContent);
       expect(heads).toEqual(weekdays);
       // Before min: not selectable.
-      const second = within(grid).getAllByRole('button').find((b) => b.textContent === '2')!;
+      const second = within(grid)
+        .getAllByRole('button')
+        .find((b) => b.textContent === '2')!;
       expect(second.hasAttribute('disabled')).toBe(true);
-      const tenth = within(grid).getAllByRole('button').find((b) => b.textContent === '10')!;
+      const tenth = within(grid)
+        .getAllByRole('button')
+        .find((b) => b.textContent === '10')!;
       fireEvent.click(tenth);
       expect(screen.getByTestId('value').textContent).toBe('2031-03-10');
       expect(field.value).toBe(locale === 'de' ? '10.03.2031' : '10/03/2031');

@@ -2,18 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { TZDate } from '@date-fns/tz';
 import { addDays, differenceInCalendarDays, format, parseISO } from 'date-fns';
 import { de, enGB } from 'date-fns/locale';
-import { addDaysIso, berlinDay, berlinToday, formatBerlinDateTime, formatBerlinShort, formatBerlinTime, formatDay, HARBOUR_TIME_ZONE, nightsBetween } from '@/lib/dates';
+import {
+  addDaysIso,
+  berlinDay,
+  berlinToday,
+  formatBerlinDateTime,
+  formatBerlinShort,
+  formatBerlinTime,
+  formatDay,
+  HARBOUR_TIME_ZONE,
+  nightsBetween,
+} from '@/lib/dates';
 
 // src/lib/dates.ts formats without date-fns (so booking step 1 loads less); these are the
 // date-fns formulas it used before, and every text must stay as they gave it.
 const before = {
-  formatDay: (day: string, locale: string) => format(parseISO(day), locale === 'en' ? 'EEE, d MMM yyyy' : 'EEE, d. MMM yyyy', { locale: locale === 'en' ? enGB : de }),
+  formatDay: (day: string, locale: string) =>
+    format(parseISO(day), locale === 'en' ? 'EEE, d MMM yyyy' : 'EEE, d. MMM yyyy', { locale: locale === 'en' ? enGB : de }),
   addDaysIso: (day: string, n: number) => format(addDays(parseISO(day), n), 'yyyy-MM-dd'),
   nightsBetween: (a: string, b: string) => differenceInCalendarDays(parseISO(b), parseISO(a)),
   berlinDay: (instant: string | Date) => format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), 'yyyy-MM-dd'),
   formatBerlinDateTime: (instant: string | Date, locale: string) =>
-    format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), locale === 'en' ? 'EEE, d MMM yyyy, HH:mm' : "EEE, d. MMM yyyy, HH:mm 'Uhr'", { locale: locale === 'en' ? enGB : de }),
-  formatBerlinShort: (instant: string | Date, locale: string) => format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), locale === 'en' ? 'dd/MM/yy, HH:mm' : 'dd.MM.yy, HH:mm'),
+    format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), locale === 'en' ? 'EEE, d MMM yyyy, HH:mm' : "EEE, d. MMM yyyy, HH:mm 'Uhr'", {
+      locale: locale === 'en' ? enGB : de,
+    }),
+  formatBerlinShort: (instant: string | Date, locale: string) =>
+    format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), locale === 'en' ? 'dd/MM/yy, HH:mm' : 'dd.MM.yy, HH:mm'),
   formatBerlinTime: (instant: string | Date) => format(new TZDate(new Date(instant), HARBOUR_TIME_ZONE), 'HH:mm'),
 };
 
@@ -39,10 +53,14 @@ describe('dates without date-fns give the texts date-fns gave', () => {
 
   it('reads instants in Europe/Berlin: every 10 minutes around both daylight-saving changes of 2026, and a sample of years', () => {
     const instants: (string | Date)[] = ['2026-12-05T13:00:00Z', '2026-12-05T14:00:00+01:00', new Date('2031-07-01T21:59:59.999Z')];
-    for (const [from, to] of [['2026-03-28T12:00:00Z', '2026-03-30T00:00:00Z'], ['2026-10-24T12:00:00Z', '2026-10-26T00:00:00Z']] as const) {
+    for (const [from, to] of [
+      ['2026-03-28T12:00:00Z', '2026-03-30T00:00:00Z'],
+      ['2026-10-24T12:00:00Z', '2026-10-26T00:00:00Z'],
+    ] as const) {
       for (let t = Date.parse(from); t <= Date.parse(to); t += 10 * 60_000) instants.push(new Date(t).toISOString());
     }
-    for (let t = Date.UTC(2024, 0, 1, 0, 7); t < Date.UTC(2032, 0, 1); t += 86_400_000 * 3 + 3_600_000 * 5 + 60_000 * 13) instants.push(new Date(t));
+    for (let t = Date.UTC(2024, 0, 1, 0, 7); t < Date.UTC(2032, 0, 1); t += 86_400_000 * 3 + 3_600_000 * 5 + 60_000 * 13)
+      instants.push(new Date(t));
     expect(formatBerlinDateTime('2026-12-05T13:00:00Z', 'de')).toBe('Sa., 5. Dez. 2026, 14:00 Uhr');
     expect(formatBerlinShort('2026-03-29T00:30:00Z', 'en')).toBe('29/03/26, 01:30');
     for (const instant of instants) {

@@ -49,9 +49,33 @@ const input: ExtfInput = {
   createdAt: '20260701093015123',
   label: 'Hafen Düsseldorf 06/2026',
   postings: [
-    { amount_cents: 11900, side: 'S', account: '10000', contra_account: '8400', document_date: '2026-06-05', document_number: 'RE-2026-00001', posting_text: 'Rechnung RE-2026-00001, HD-26-ABCD, 19 % USt.' },
-    { amount_cents: 2000, side: 'S', account: '10000', contra_account: '1590', document_date: '2026-06-05', document_number: 'RE-2026-00001', posting_text: 'Kühlbox-Pfand "groß"; ohne USt.' },
-    { amount_cents: 5, side: 'H', account: '1000', contra_account: '10000', document_date: '2026-06-17', document_number: 'HD-26-ABCD', posting_text: 'Erstattung bar, Müller – 5 ct €' },
+    {
+      amount_cents: 11900,
+      side: 'S',
+      account: '10000',
+      contra_account: '8400',
+      document_date: '2026-06-05',
+      document_number: 'RE-2026-00001',
+      posting_text: 'Rechnung RE-2026-00001, HD-26-ABCD, 19 % USt.',
+    },
+    {
+      amount_cents: 2000,
+      side: 'S',
+      account: '10000',
+      contra_account: '1590',
+      document_date: '2026-06-05',
+      document_number: 'RE-2026-00001',
+      posting_text: 'Kühlbox-Pfand "groß"; ohne USt.',
+    },
+    {
+      amount_cents: 5,
+      side: 'H',
+      account: '1000',
+      contra_account: '10000',
+      document_date: '2026-06-17',
+      document_number: 'HD-26-ABCD',
+      posting_text: 'Erstattung bar, Müller – 5 ct €',
+    },
   ],
 };
 
@@ -92,7 +116,22 @@ describe('DATEV EXTF Buchungsstapel', () => {
 
   it('fills Umsatz with a decimal comma, the side, WKZ, accounts, Belegdatum TTMM, Belegfeld 1 and the quoted text', () => {
     const [first, second, third] = lines.slice(2).map(fields);
-    expect(first.slice(0, 14)).toEqual(['119,00', '"S"', '"EUR"', '', '', '""', '10000', '8400', '""', '0506', '"RE-2026-00001"', '""', '', '"Rechnung RE-2026-00001, HD-26-ABCD, 19 % USt."']);
+    expect(first.slice(0, 14)).toEqual([
+      '119,00',
+      '"S"',
+      '"EUR"',
+      '',
+      '',
+      '""',
+      '10000',
+      '8400',
+      '""',
+      '0506',
+      '"RE-2026-00001"',
+      '""',
+      '',
+      '"Rechnung RE-2026-00001, HD-26-ABCD, 19 % USt."',
+    ]);
     expect(second[13]).toBe('"Kühlbox-Pfand ""groß""; ohne USt."');
     expect(third.slice(0, 11)).toEqual(['0,05', '"H"', '"EUR"', '', '', '""', '1000', '10000', '""', '1706', '"HD-26-ABCD"']);
   });
@@ -116,7 +155,9 @@ describe('DATEV EXTF Buchungsstapel', () => {
     const bytes = buildExtf(input);
     expect(bytes.length).toBe(Array.from(text).length);
     expect(new TextDecoder('windows-1252').decode(bytes)).toBe(text);
-    expect(Array.from(encodeWindows1252('Ä Ö Ü ä ö ü ß € –'))).toEqual([0xc4, 0x20, 0xd6, 0x20, 0xdc, 0x20, 0xe4, 0x20, 0xf6, 0x20, 0xfc, 0x20, 0xdf, 0x20, 0x80, 0x20, 0x96]);
+    expect(Array.from(encodeWindows1252('Ä Ö Ü ä ö ü ß € –'))).toEqual([
+      0xc4, 0x20, 0xd6, 0x20, 0xdc, 0x20, 0xe4, 0x20, 0xf6, 0x20, 0xfc, 0x20, 0xdf, 0x20, 0x80, 0x20, 0x96,
+    ]);
     expect(Array.from(encodeWindows1252('ł😀'))).toEqual([0x3f, 0x3f]);
     // No byte order mark: the default code page needs none.
     expect(bytes[0]).toBe(0x22);

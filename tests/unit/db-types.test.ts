@@ -41,7 +41,9 @@ describe('the typed Supabase client', () => {
   });
 
   it('derives the app row types from the generated ones', () => {
-    expectTypeOf<Omit<Order, 'boat' | 'person' | 'place_snapshot' | 'price_breakdown'>>().toEqualTypeOf<Omit<Tables<'orders'>, 'boat' | 'person' | 'place_snapshot' | 'price_breakdown'>>();
+    expectTypeOf<Omit<Order, 'boat' | 'person' | 'place_snapshot' | 'price_breakdown'>>().toEqualTypeOf<
+      Omit<Tables<'orders'>, 'boat' | 'person' | 'place_snapshot' | 'price_breakdown'>
+    >();
     expectTypeOf<Order['status']>().toEqualTypeOf<Enums<'order_status'>>();
     expectTypeOf<Order['boat']['name']>().toEqualTypeOf<string>();
     expectTypeOf<HoursEntry['work_date']>().toEqualTypeOf<Tables<'working_hours'>['work_date']>();

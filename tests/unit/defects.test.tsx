@@ -35,11 +35,17 @@ describe('one German term for a long-term berth', () => {
   it('"Langzeitliegeplatz" / "Langzeitlieger" (the spec\'s Langzeitlieger), never "Dauerliegeplatz" / "Dauerlieger"', () => {
     const root = resolve(import.meta.dirname, '../..');
     const files = (dir: string): string[] =>
-      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+      );
     const used = [...files('src'), ...files('supabase/schemas'), ...files('supabase/functions'), ...files('locales')]
       .filter((f) => /\.(tsx?|sql|po)$/.test(f))
       // Obsolete catalogue entries (#~) are history, not shown.
-      .filter((f) => readFileSync(join(root, f), 'utf8').split('\n').some((line) => !line.startsWith('#~') && /Dauerlieg/i.test(line)));
+      .filter((f) =>
+        readFileSync(join(root, f), 'utf8')
+          .split('\n')
+          .some((line) => !line.startsWith('#~') && /Dauerlieg/i.test(line)),
+      );
     expect(used).toEqual([]);
   });
 });
@@ -53,8 +59,23 @@ describe('numbers by page language (Intl)', () => {
     expect(decimalInput(1250.5, 'de')).toBe('1250,5');
     expect(decimalInput(null, 'en')).toBe('');
   });
-  it('the profile\'s boat is prefilled in the booking form as the page writes it', async () => {
-    await renderPage(() => <StepBerthData initial={{ ...emptyBerthData, arrival: '2030-06-01', departure: '2030-06-02', boatName: 'Rheinperle', boatLength: decimalInput(9.4, 'de'), boatWidth: decimalInput(3.2, 'de') }} onSubmit={() => {}} />, { locale: 'de' });
+  it("the profile's boat is prefilled in the booking form as the page writes it", async () => {
+    await renderPage(
+      () => (
+        <StepBerthData
+          initial={{
+            ...emptyBerthData,
+            arrival: '2030-06-01',
+            departure: '2030-06-02',
+            boatName: 'Rheinperle',
+            boatLength: decimalInput(9.4, 'de'),
+            boatWidth: decimalInput(3.2, 'de'),
+          }}
+          onSubmit={() => {}}
+        />
+      ),
+      { locale: 'de' },
+    );
     expect(((await screen.findByLabelText('Bootslänge (m)')) as HTMLInputElement).value).toBe('9,4');
   });
 });
@@ -65,12 +86,26 @@ describe('plurals through Lingui (ICU)', () => {
     // The catalogues are keyed by the macro's message ids.
     const say = (message: string, values: Record<string, unknown>) => i18n._(generateMessageId(message), values);
     const night = (n: number) => say('{n, plural, one {Nacht} other {Nächte}}', { n });
-    const entries = (total: number) => say('{total, plural, one {# Eintrag} other {# Einträge}} · Seite {page} von {pages}', { total, page: 1, pages: 1 });
-    const users = (total: number) => say('Seite {page} von {pages} ({total, plural, one {# Benutzer} other {# Benutzer}})', { total, page: 1, pages: 1 });
+    const entries = (total: number) =>
+      say('{total, plural, one {# Eintrag} other {# Einträge}} · Seite {page} von {pages}', { total, page: 1, pages: 1 });
+    const users = (total: number) =>
+      say('Seite {page} von {pages} ({total, plural, one {# Benutzer} other {# Benutzer}})', { total, page: 1, pages: 1 });
     await activateLocale('de', '/account/admin');
-    expect([night(1), night(2), entries(1), entries(2)]).toEqual(['Nacht', 'Nächte', '1 Eintrag · Seite 1 von 1', '2 Einträge · Seite 1 von 1']);
+    expect([night(1), night(2), entries(1), entries(2)]).toEqual([
+      'Nacht',
+      'Nächte',
+      '1 Eintrag · Seite 1 von 1',
+      '2 Einträge · Seite 1 von 1',
+    ]);
     await activateLocale('en', '/account/admin');
-    expect([night(1), night(2), entries(1), entries(2), users(1), users(3)]).toEqual(['night', 'nights', '1 entry · page 1 of 1', '2 entries · page 1 of 1', 'Page 1 of 1 (1 user)', 'Page 1 of 1 (3 users)']);
+    expect([night(1), night(2), entries(1), entries(2), users(1), users(3)]).toEqual([
+      'night',
+      'nights',
+      '1 entry · page 1 of 1',
+      '2 entries · page 1 of 1',
+      'Page 1 of 1 (1 user)',
+      'Page 1 of 1 (3 users)',
+    ]);
   });
 });
 
@@ -81,7 +116,8 @@ describe('plurals through ICU, never "Buchung(en)"', () => {
     for (const locale of ['de', 'en']) {
       for (const file of readdirSync(join(root, 'locales', locale)).filter((f) => f.endsWith('.po'))) {
         for (const line of readFileSync(join(root, 'locales', locale, file), 'utf8').split('\n')) {
-          if (/^msg(id|str) /.test(line) && /\p{L}\((en|n|e|s|es|nen|in)\)/u.test(line)) found.push(`${locale}/${file}: ${line.slice(0, 80)}`);
+          if (/^msg(id|str) /.test(line) && /\p{L}\((en|n|e|s|es|nen|in)\)/u.test(line))
+            found.push(`${locale}/${file}: ${line.slice(0, 80)}`);
         }
       }
     }
@@ -89,7 +125,9 @@ describe('plurals through ICU, never "Buchung(en)"', () => {
   });
   it('the berth delete dialog counts its bookings (de, en)', async () => {
     const { activateLocale, i18n } = await import('@/lib/i18n');
-    const id = generateMessageId('Zu „{name}“ gibt es {count, plural, one {# Buchung} other {# Buchungen}}. Ein Liegeplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.');
+    const id = generateMessageId(
+      'Zu „{name}“ gibt es {count, plural, one {# Buchung} other {# Buchungen}}. Ein Liegeplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.',
+    );
     await activateLocale('de', '/account/admin');
     expect(i18n._(id, { name: 'A1', count: 1 })).toMatch(/^Zu „A1“ gibt es 1 Buchung\. /);
     expect(i18n._(id, { name: 'A1', count: 3 })).toMatch(/^Zu „A1“ gibt es 3 Buchungen\. /);

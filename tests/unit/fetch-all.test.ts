@@ -16,13 +16,21 @@ describe('fetchAll', () => {
   it('pages past the cap until a short page, in order, without gaps or repeats', async () => {
     const t = table(2345);
     expect(await fetchAll(t.page)).toEqual(t.rows);
-    expect(t.asked).toEqual([[0, 999], [1000, 1999], [2000, 2999]]);
+    expect(t.asked).toEqual([
+      [0, 999],
+      [1000, 1999],
+      [2000, 2999],
+    ]);
   });
 
   it('asks once more after an exactly full last page and stops at the empty one', async () => {
     const t = table(2000);
     expect(await fetchAll(t.page)).toEqual(t.rows);
-    expect(t.asked).toEqual([[0, 999], [1000, 1999], [2000, 2999]]);
+    expect(t.asked).toEqual([
+      [0, 999],
+      [1000, 1999],
+      [2000, 2999],
+    ]);
   });
 
   it('makes one request for a short list and returns an empty list as such', async () => {
@@ -37,7 +45,11 @@ describe('fetchAll', () => {
   it('uses the page size given', async () => {
     const t = table(25);
     expect(await fetchAll(t.page, 10)).toEqual(t.rows);
-    expect(t.asked).toEqual([[0, 9], [10, 19], [20, 29]]);
+    expect(t.asked).toEqual([
+      [0, 9],
+      [10, 19],
+      [20, 29],
+    ]);
   });
 
   it('throws the error of any page: never a partial list', async () => {
@@ -45,7 +57,9 @@ describe('fetchAll', () => {
     let calls = 0;
     const page = (from: number, to: number) => {
       calls++;
-      return Promise.resolve(from === 0 ? { data: Array.from({ length: to - from + 1 }, (_, i) => i), error: null } : { data: null, error: failure });
+      return Promise.resolve(
+        from === 0 ? { data: Array.from({ length: to - from + 1 }, (_, i) => i), error: null } : { data: null, error: failure },
+      );
     };
     await expect(fetchAll(page)).rejects.toBe(failure);
     expect(calls).toBe(2);

@@ -13,7 +13,16 @@ describe('the harbour contact in the settings form', () => {
   });
 
   it('refuses national numbers, letters and wrong lengths', () => {
-    for (const bad of ['0211 1234560', '+49 211', '+49 211 1234567890123', '+49 211 CALL-NOW', '+0 211 1234560', '+49  211 123456', '+49 211 123456-', '']) {
+    for (const bad of [
+      '0211 1234560',
+      '+49 211',
+      '+49 211 1234567890123',
+      '+49 211 CALL-NOW',
+      '+0 211 1234560',
+      '+49  211 123456',
+      '+49 211 123456-',
+      '',
+    ]) {
       expect(isInternationalPhone(bad), bad).toBe(false);
     }
   });
@@ -22,10 +31,23 @@ describe('the harbour contact in the settings form', () => {
     const base = startIntroSchema.safeParse({});
     expect(base.success).toBe(false);
     const values = {
-      address_street: 'Speditionstraße 25', address_postal_code: '40221', address_city: 'Düsseldorf', latitude: '', longitude: '',
-      office_weekdays_opens: '', office_weekdays_closes: '', office_weekend_opens: '', office_weekend_closes: '',
-      office_hours_note: '', office_hours_note_en: '', rhine_km: '', vhf_channel: '', water_approach: '', water_approach_en: '',
-      contact_phone: '+49 211 1234560', contact_email: 'hafen@hafen-duesseldorf.example',
+      address_street: 'Speditionstraße 25',
+      address_postal_code: '40221',
+      address_city: 'Düsseldorf',
+      latitude: '',
+      longitude: '',
+      office_weekdays_opens: '',
+      office_weekdays_closes: '',
+      office_weekend_opens: '',
+      office_weekend_closes: '',
+      office_hours_note: '',
+      office_hours_note_en: '',
+      rhine_km: '',
+      vhf_channel: '',
+      water_approach: '',
+      water_approach_en: '',
+      contact_phone: '+49 211 1234560',
+      contact_email: 'hafen@hafen-duesseldorf.example',
     };
     expect(startIntroSchema.safeParse(values).success).toBe(true);
     const result = startIntroSchema.safeParse({ ...values, contact_phone: '0211 1234560', contact_email: 'hafen@local' });

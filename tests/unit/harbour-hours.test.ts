@@ -1,8 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, formatDecimalHours, formatMinutes, hoursCsv, monthBounds, shiftMonth, type HoursEntry } from '@/features/harbour/api/hours';
+import {
+  csvField,
+  formatDecimalHours,
+  formatMinutes,
+  hoursCsv,
+  monthBounds,
+  shiftMonth,
+  type HoursEntry,
+} from '@/features/harbour/api/hours';
 
-const labels = { person: 'Person', date: 'Datum', start: 'Beginn', end: 'Ende', breakMinutes: 'Pause (Minuten)', minutes: 'Minuten', hours: 'Stunden', note: 'Notiz', total: 'Summe' };
-const entry = (over: Partial<HoursEntry>): HoursEntry => ({ id: 'x', user_id: 'u1', work_date: '2026-11-02', start_time: '08:00', end_time: '16:30', break_minutes: 30, minutes: 480, note: null, ...over });
+const labels = {
+  person: 'Person',
+  date: 'Datum',
+  start: 'Beginn',
+  end: 'Ende',
+  breakMinutes: 'Pause (Minuten)',
+  minutes: 'Minuten',
+  hours: 'Stunden',
+  note: 'Notiz',
+  total: 'Summe',
+};
+const entry = (over: Partial<HoursEntry>): HoursEntry => ({
+  id: 'x',
+  user_id: 'u1',
+  work_date: '2026-11-02',
+  start_time: '08:00',
+  end_time: '16:30',
+  break_minutes: 30,
+  minutes: 480,
+  note: null,
+  ...over,
+});
 
 describe('hours CSV', () => {
   it('quotes separators, quotes and line breaks, and defuses formulas', () => {
@@ -17,8 +45,19 @@ describe('hours CSV', () => {
   });
 
   it('starts with a BOM, uses ; and CRLF, a decimal comma in German and a total per person', () => {
-    const names = new Map([['u1', 'Heinz Poller'], ['u2', 'Ärger, Anna']]);
-    const csv = hoursCsv([entry({}), entry({ id: 'y', user_id: 'u2', minutes: 45, start_time: '09:00', end_time: '09:45', break_minutes: 0, note: 'Steg; "B"' })], names, labels, 'de');
+    const names = new Map([
+      ['u1', 'Heinz Poller'],
+      ['u2', 'Ärger, Anna'],
+    ]);
+    const csv = hoursCsv(
+      [
+        entry({}),
+        entry({ id: 'y', user_id: 'u2', minutes: 45, start_time: '09:00', end_time: '09:45', break_minutes: 0, note: 'Steg; "B"' }),
+      ],
+      names,
+      labels,
+      'de',
+    );
     expect(csv.startsWith('\uFEFFPerson;Datum;Beginn;Ende;Pause (Minuten);Minuten;Stunden;Notiz\r\n')).toBe(true);
     const lines = csv.slice(1).split('\r\n');
     expect(lines[1]).toBe('Ärger, Anna;2026-11-02;09:00;09:45;0;45;0,75;"Steg; ""B"""');

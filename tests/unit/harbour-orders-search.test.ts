@@ -3,14 +3,26 @@ import { parseOrdersSearch } from '@/features/harbour/api/orders-search';
 
 describe('the order list search params (validateSearch)', () => {
   it('keeps valid filters, search and page', () => {
-    expect(parseOrdersSearch({ status: 'cancelled', kind: 'day', from: '2026-12-01', to: '2026-12-31', q: '  Rheinperle ', page: 3 })).toEqual({
-      status: 'cancelled', kind: 'day', from: '2026-12-01', to: '2026-12-31', q: 'Rheinperle', page: 3,
+    expect(
+      parseOrdersSearch({ status: 'cancelled', kind: 'day', from: '2026-12-01', to: '2026-12-31', q: '  Rheinperle ', page: 3 }),
+    ).toEqual({
+      status: 'cancelled',
+      kind: 'day',
+      from: '2026-12-01',
+      to: '2026-12-31',
+      q: 'Rheinperle',
+      page: 3,
     });
   });
 
   it('drops unknown statuses and kinds, malformed days and pages, and page 1', () => {
     expect(parseOrdersSearch({ status: 'bogus', kind: 'long_term', from: 'not-a-date', to: '2026-13-45', page: 'abc' })).toEqual({
-      status: undefined, kind: undefined, from: undefined, to: undefined, q: undefined, page: undefined,
+      status: undefined,
+      kind: undefined,
+      from: undefined,
+      to: undefined,
+      q: undefined,
+      page: undefined,
     });
     expect(parseOrdersSearch({ from: '2026-02-30' }).from).toBeUndefined();
     expect(parseOrdersSearch({ page: 1 }).page).toBeUndefined();

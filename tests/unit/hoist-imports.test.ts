@@ -12,7 +12,12 @@ describe('transitiveImports (scripts/lib/hoist-imports.ts)', () => {
       'assets/zod.js': [],
       'assets/routes.js': ['assets/runtime.js'],
     });
-    expect(transitiveImports('assets/page.js', importsOf)).toEqual(['assets/runtime.js', 'assets/input.js', 'assets/utils.js', 'assets/zod.js']);
+    expect(transitiveImports('assets/page.js', importsOf)).toEqual([
+      'assets/runtime.js',
+      'assets/input.js',
+      'assets/utils.js',
+      'assets/zod.js',
+    ]);
     expect(transitiveImports('assets/zod.js', importsOf)).toEqual([]);
     expect(transitiveImports('assets/routes.js', importsOf)).toEqual([]);
   });
@@ -26,7 +31,9 @@ describe('transitiveImports (scripts/lib/hoist-imports.ts)', () => {
 
 describe('importStatements', () => {
   it('writes side-effect imports relative to the chunk, in the given order', () => {
-    expect(importStatements('assets/page-1a2b3c4d.js', ['assets/input-00ff00ff.js', 'assets/zod-12345678.js'])).toBe('import"./input-00ff00ff.js";import"./zod-12345678.js";');
+    expect(importStatements('assets/page-1a2b3c4d.js', ['assets/input-00ff00ff.js', 'assets/zod-12345678.js'])).toBe(
+      'import"./input-00ff00ff.js";import"./zod-12345678.js";',
+    );
     expect(importStatements('assets/nested/page.js', ['assets/zod.js', 'other/x.js'])).toBe('import"../zod.js";import"../../other/x.js";');
     expect(importStatements('assets/page.js', [])).toBe('');
   });

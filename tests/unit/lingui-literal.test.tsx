@@ -35,8 +35,12 @@ describe('<Trans> with literal values', () => {
       const i18n = instance(true);
       const { container } = render(
         <I18nProvider i18n={i18n}>
-          <p data-testid="plain"><Trans id="guest" values={{ name: value }} /></p>
-          <p data-testid="bold"><Trans id="bold" values={{ name: value }} components={{ 0: <strong /> }} /></p>
+          <p data-testid="plain">
+            <Trans id="guest" values={{ name: value }} />
+          </p>
+          <p data-testid="bold">
+            <Trans id="bold" values={{ name: value }} components={{ 0: <strong /> }} />
+          </p>
         </I18nProvider>,
       );
       expect(container.querySelector('[data-testid="plain"]')!.textContent).toBe(`Gast: ${value}`);
@@ -49,8 +53,12 @@ describe('<Trans> with literal values', () => {
   it('Lingui alone parses the tags of a value (what the wrapper prevents)', () => {
     const { container } = render(
       <I18nProvider i18n={instance(false)}>
-        <p data-testid="raw"><LinguiTrans id="guest" values={{ name: '<0>y</0>' }} components={{ 0: <strong /> }} /></p>
-        <p data-testid="b"><LinguiTrans id="guest" values={{ name: '<b>x</b>' }} /></p>
+        <p data-testid="raw">
+          <LinguiTrans id="guest" values={{ name: '<0>y</0>' }} components={{ 0: <strong /> }} />
+        </p>
+        <p data-testid="b">
+          <LinguiTrans id="guest" values={{ name: '<b>x</b>' }} />
+        </p>
       </I18nProvider>,
     );
     // the value's <0> became the message's component 0, and its tags are gone from the text
@@ -63,8 +71,12 @@ describe('<Trans> with literal values', () => {
     const i18n = instance(true);
     const { container } = render(
       <I18nProvider i18n={i18n}>
-        <p data-testid="plural"><Trans id="boats" values={{ n: 2, name: 'Möwe' }} /></p>
-        <p data-testid="select"><Trans id="kind" values={{ kind: 'day' }} /></p>
+        <p data-testid="plural">
+          <Trans id="boats" values={{ n: 2, name: 'Möwe' }} />
+        </p>
+        <p data-testid="select">
+          <Trans id="kind" values={{ kind: 'day' }} />
+        </p>
       </I18nProvider>,
     );
     expect(container.querySelector('[data-testid="plural"]')!.textContent).toBe('2 Boote von Möwe');
@@ -73,8 +85,19 @@ describe('<Trans> with literal values', () => {
 
   it('is what the <Trans> macro of the app compiles to (lingui.config.ts runtimeConfigModule)', async () => {
     const name = '<b>x</b> <0>y</0> <script>alert(1)</script>';
-    const order = { id: 'o1', starts_at: '2030-06-01T12:00:00Z', ends_at: '2030-06-02T09:00:00Z', status: 'confirmed', place_snapshot: { name }, boat: { name: 'Möwe' } } as unknown as Order;
-    const { container } = await renderPage(() => <ul><BookingRow order={order} /></ul>);
+    const order = {
+      id: 'o1',
+      starts_at: '2030-06-01T12:00:00Z',
+      ends_at: '2030-06-02T09:00:00Z',
+      status: 'confirmed',
+      place_snapshot: { name },
+      boat: { name: 'Möwe' },
+    } as unknown as Order;
+    const { container } = await renderPage(() => (
+      <ul>
+        <BookingRow order={order} />
+      </ul>
+    ));
     await expect.poll(() => container.querySelector('[data-testid="booking"]')?.textContent ?? '').toContain(`Liegeplatz ${name} · Möwe`);
     expect(container.querySelectorAll('b, script')).toHaveLength(0);
   });

@@ -32,7 +32,11 @@ function appIcons() {
   const used = new Set<string>();
   for (const file of sourceFiles(resolve(root, 'src'))) {
     for (const [, names] of readFileSync(file, 'utf8').matchAll(/import \{([^}]+)\} from 'lucide-react'/g)) {
-      for (const name of names!.split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type '))) used.add(name);
+      for (const name of names!
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n && !n.startsWith('type ')))
+        used.add(name);
     }
   }
   return [...used].sort().map((name) => {
@@ -51,7 +55,10 @@ function strippedData(file: string) {
   return new Function(`return ${literal}`)() as Parameters<typeof createLucideIcon>[0];
 }
 
-const withoutKeys = (data: { node: [string, Record<string, unknown>][] }) => ({ ...data, node: data.node.map(([tag, { key: _key, ...attrs }]) => [tag, attrs]) });
+const withoutKeys = (data: { node: [string, Record<string, unknown>][] }) => ({
+  ...data,
+  node: data.node.map(([tag, { key: _key, ...attrs }]) => [tag, attrs]),
+});
 
 const props: Record<string, unknown>[] = [
   {},
@@ -74,7 +81,10 @@ describe("lucide's icons from the slim factory (src/lib/lucide-icon.ts)", () => 
   });
 
   it.each(icons)('$name: the same markup as lucide-react for every kind of props, from the data without keys', async ({ file }) => {
-    const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { default: ComponentType<object>; __iconData: { node: [string, Record<string, unknown>][] } };
+    const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
+      default: ComponentType<object>;
+      __iconData: { node: [string, Record<string, unknown>][] };
+    };
     const data = strippedData(file);
     expect(data).toEqual(withoutKeys(module.__iconData));
     const Slim = createLucideIcon(data) as ComponentType<object>;

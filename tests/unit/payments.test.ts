@@ -8,7 +8,8 @@ import type { OrderBalance } from '@/features/orders/api/types';
 
 i18n.loadAndActivate({ locale: 'de', messages: {} });
 
-const firstError = (result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) => result.error?.issues[0];
+const firstError = (result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) =>
+  result.error?.issues[0];
 
 describe('euro amounts typed by staff', () => {
   it('turns euros with a comma or a point into integer cents, and refuses anything else', () => {
@@ -26,8 +27,14 @@ describe('euro amounts typed by staff', () => {
   it('a desk payment is 1 cent up to the outstanding amount, in cents', () => {
     const schema = deskPaymentSchema(5000, 'de');
     expect(schema.parse({ method: 'cash', amount: '49,99', note: '' })).toEqual({ method: 'cash', amount: 4999, note: '' });
-    expect(schema.parse({ method: 'card_terminal', amount: '50', note: ' Steg ' })).toEqual({ method: 'card_terminal', amount: 5000, note: 'Steg' });
-    expect(firstError(schema.safeParse({ method: 'cash', amount: '50,01', note: '' }))?.message).toBe(`Höchstens der offene Betrag von ${formatEuro(5000, 'de')}.`);
+    expect(schema.parse({ method: 'card_terminal', amount: '50', note: ' Steg ' })).toEqual({
+      method: 'card_terminal',
+      amount: 5000,
+      note: 'Steg',
+    });
+    expect(firstError(schema.safeParse({ method: 'cash', amount: '50,01', note: '' }))?.message).toBe(
+      `Höchstens der offene Betrag von ${formatEuro(5000, 'de')}.`,
+    );
     expect(firstError(schema.safeParse({ method: 'cash', amount: '0', note: '' }))?.message).toBe('Der Betrag muss größer als 0 sein.');
     expect(firstError(schema.safeParse({ method: 'cash', amount: 'zehn', note: '' }))?.message).toBe('Betrag in Euro, z. B. 12,50');
     expect(firstError(schema.safeParse({ method: 'cash', amount: '', note: '' }))?.message).toBe('Pflichtfeld');
@@ -41,15 +48,22 @@ describe('euro amounts typed by staff', () => {
     expect(schema.parse({ method: 'bank_transfer', amount: '10', note: '' }).amount).toBe(1000);
     const tooMuchCash = firstError(schema.safeParse({ method: 'cash', amount: '10,01', note: '' }));
     expect(tooMuchCash?.path).toEqual(['amount']);
-    expect(tooMuchCash?.message).toBe(`Bar oder per Überweisung können höchstens ${formatEuro(1000, 'de')} erstattet werden (was am Hafenbüro bezahlt wurde).`);
-    expect(firstError(schema.safeParse({ method: 'online', amount: '30,01', note: '' }))?.message).toBe(`Online können höchstens ${formatEuro(3000, 'de')} erstattet werden.`);
+    expect(tooMuchCash?.message).toBe(
+      `Bar oder per Überweisung können höchstens ${formatEuro(1000, 'de')} erstattet werden (was am Hafenbüro bezahlt wurde).`,
+    );
+    expect(firstError(schema.safeParse({ method: 'online', amount: '30,01', note: '' }))?.message).toBe(
+      `Online können höchstens ${formatEuro(3000, 'de')} erstattet werden.`,
+    );
     expect(schema.safeParse({ method: 'card_terminal', amount: '1', note: '' }).success).toBe(false);
   });
 });
 
 describe('the return from Stripe Checkout', () => {
   it('keeps payment=success with a checkout session id, or payment=cancelled, and nothing else', () => {
-    expect(validatePaymentReturn({ payment: 'success', session_id: 'cs_test_a1B2' })).toEqual({ payment: 'success', session_id: 'cs_test_a1B2' });
+    expect(validatePaymentReturn({ payment: 'success', session_id: 'cs_test_a1B2' })).toEqual({
+      payment: 'success',
+      session_id: 'cs_test_a1B2',
+    });
     expect(validatePaymentReturn({ payment: 'cancelled' })).toEqual({ payment: 'cancelled' });
     expect(validatePaymentReturn({ payment: 'cancelled', session_id: 'cs_test_x' })).toEqual({ payment: 'cancelled' });
     expect(validatePaymentReturn({ payment: 'success', session_id: '<script>' })).toEqual({ payment: 'success' });
@@ -60,8 +74,17 @@ describe('the return from Stripe Checkout', () => {
 
 describe('paying online before the deadline', () => {
   const balance = (over: Partial<OrderBalance>): OrderBalance => ({
-    price_cents: 5712, paid_cents: 0, refunded_cents: 0, net_cents: 0, outstanding_cents: 5712, to_refund_cents: 0,
-    refundable_online_cents: 0, refundable_desk_cents: 0, payment_mode: 'online_required', pay_by: null, ...over,
+    price_cents: 5712,
+    paid_cents: 0,
+    refunded_cents: 0,
+    net_cents: 0,
+    outstanding_cents: 5712,
+    to_refund_cents: 0,
+    refundable_online_cents: 0,
+    refundable_desk_cents: 0,
+    payment_mode: 'online_required',
+    pay_by: null,
+    ...over,
   });
   const open = { status: 'confirmed', payment_status: 'pending' } as const;
   const now = Date.parse('2027-01-10T12:00:00Z');

@@ -24,6 +24,8 @@ describe("the first download's route tree (src/routeTree.public.gen.ts)", () => 
   });
 
   it('fails loudly when the generated tree changes shape', () => {
-    expect(() => publicRouteTree(generated.replace(/'\.\/routes\/\{-\$locale\}\/order\//g, "'./routes/{-$locale}/orders-elsewhere/"))).toThrow(/one top route in each/);
+    expect(() =>
+      publicRouteTree(generated.replace(/'\.\/routes\/\{-\$locale\}\/order\//g, "'./routes/{-$locale}/orders-elsewhere/")),
+    ).toThrow(/one top route in each/);
   });
 });

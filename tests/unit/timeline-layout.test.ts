@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { berlinMidnight, blocksFor, daysOf, groupByPlace, PLACE_BLOCK, type EntryRow } from '@/features/harbour/api/calendar';
-import { barSpan, barVisible, columnAt, readableSpans, selectionRange, shiftSpan, targetColumns, targetRow } from '@/features/harbour/api/timeline-layout';
+import {
+  barSpan,
+  barVisible,
+  columnAt,
+  readableSpans,
+  selectionRange,
+  shiftSpan,
+  targetColumns,
+  targetRow,
+} from '@/features/harbour/api/timeline-layout';
 
 // 2027-03-28 is the spring DST change in Berlin: that day has 23 hours.
 const days = daysOf('2027-03-26', '2027-03-30');
@@ -32,8 +41,16 @@ describe('timeline bars from dates', () => {
 
   it('clips to the days shown and flags the clipped ends; open-ended holdings run to the end', () => {
     expect(barSpan(ms('2026-01-01T00:00:00Z'), null, starts)).toEqual({ start: 0, end: 5, clippedStart: true, clippedEnd: true });
-    expect(barSpan(ms('2027-03-20T10:00:00Z'), ms('2027-03-27T11:00:00Z'), starts)).toMatchObject({ start: 0, clippedStart: true, clippedEnd: false });
-    expect(barSpan(ms('2027-03-30T10:00:00Z'), ms('2027-04-03T10:00:00Z'), starts)).toMatchObject({ end: 5, clippedStart: false, clippedEnd: true });
+    expect(barSpan(ms('2027-03-20T10:00:00Z'), ms('2027-03-27T11:00:00Z'), starts)).toMatchObject({
+      start: 0,
+      clippedStart: true,
+      clippedEnd: false,
+    });
+    expect(barSpan(ms('2027-03-30T10:00:00Z'), ms('2027-04-03T10:00:00Z'), starts)).toMatchObject({
+      end: 5,
+      clippedStart: false,
+      clippedEnd: true,
+    });
   });
 
   it('leaves out stays wholly outside the days shown (and empty ones)', () => {
@@ -69,10 +86,22 @@ describe('timeline virtual columns, selection and drop rows', () => {
 
   it('groups occupations by berth in start order, with the berth name', () => {
     const row = (id: string, place: string, start: string): EntryRow => ({
-      id, place_id: place, type: 'reservation', order_id: 'o', order_status: 'confirmed', starts_at: start, ends_at: '2027-04-01T10:00:00Z',
-      note: null, boat_name: 'B', guest: 'G', block_reason: null,
+      id,
+      place_id: place,
+      type: 'reservation',
+      order_id: 'o',
+      order_status: 'confirmed',
+      starts_at: start,
+      ends_at: '2027-04-01T10:00:00Z',
+      note: null,
+      boat_name: 'B',
+      guest: 'G',
+      block_reason: null,
     });
-    const grouped = groupByPlace([row('b', 'p1', '2027-03-28T10:00:00Z'), row('a', 'p1', '2027-03-27T10:00:00Z'), row('c', 'p2', '2027-03-27T10:00:00Z')], new Map([['p1', 'A1']]));
+    const grouped = groupByPlace(
+      [row('b', 'p1', '2027-03-28T10:00:00Z'), row('a', 'p1', '2027-03-27T10:00:00Z'), row('c', 'p2', '2027-03-27T10:00:00Z')],
+      new Map([['p1', 'A1']]),
+    );
     expect(grouped.p1!.map((e) => e.id)).toEqual(['a', 'b']);
     expect(grouped.p1![0]!.place_name).toBe('A1');
     expect(grouped.p2![0]!.place_name).toBe('');
@@ -103,7 +132,9 @@ describe('a bar dragged to other days', () => {
     // Far away: not shown.
     expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 10, starts)).toBeNull();
     // No shift: the bar as it is.
-    expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 0, starts)).toEqual(barSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), starts));
+    expect(shiftSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), 0, starts)).toEqual(
+      barSpan(ms('2027-03-26T13:00:00Z'), ms('2027-03-27T11:00:00Z'), starts),
+    );
   });
 });
 
@@ -115,14 +146,19 @@ describe('blocksFor: which blocks of berths the timeline loads', () => {
     expect(blocksFor(0, 10, 30)).toEqual([0]);
     expect(blocksFor(0, 0, 0)).toEqual([]);
     // Every row of the list lies in a block it returns.
-    for (const [first, last] of [[0, 0], [49, 50], [99, 149], [1000, 1057]] as const) {
+    for (const [first, last] of [
+      [0, 0],
+      [49, 50],
+      [99, 149],
+      [1000, 1057],
+    ] as const) {
       const blocks = blocksFor(first, last, 1058);
       for (let row = first; row <= last; row++) expect(blocks).toContain(Math.floor(row / PLACE_BLOCK));
     }
   });
 });
 
-describe('readableSpans: a day guest\'s hours are drawn across the day (issue 40)', () => {
+describe("readableSpans: a day guest's hours are drawn across the day (issue 40)", () => {
   const bar = (start: number, end: number) => ({ span: { start, end, clippedStart: false, clippedEnd: false } });
   it('a 10:00-14:00 stay alone in its day fills the day column', () => {
     expect(readableSpans([bar(2 + 10 / 24, 2 + 14 / 24)])).toEqual([{ start: 2, end: 3 }]);
@@ -132,8 +168,11 @@ describe('readableSpans: a day guest\'s hours are drawn across the day (issue 40
     expect(a).toEqual({ start: 1, end: 1 + 14 / 24 });
     expect(b).toEqual({ start: 1 + 12 / 24, end: 2 });
   });
-  it('a night\'s stay (14:00 to 12:00 next day) and a longer one keep their own span', () => {
-    expect(readableSpans([bar(14 / 24, 1.5), bar(1 + 14 / 24, 4.5)])).toEqual([{ start: 14 / 24, end: 1.5 }, { start: 1 + 14 / 24, end: 4.5 }]);
+  it("a night's stay (14:00 to 12:00 next day) and a longer one keep their own span", () => {
+    expect(readableSpans([bar(14 / 24, 1.5), bar(1 + 14 / 24, 4.5)])).toEqual([
+      { start: 14 / 24, end: 1.5 },
+      { start: 1 + 14 / 24, end: 4.5 },
+    ]);
   });
   it('does not reach into a stay departing the same morning', () => {
     expect(readableSpans([bar(-1, 3 + 12 / 24), bar(3 + 13 / 24, 3 + 17 / 24)])[1]).toEqual({ start: 3.5, end: 4 });

@@ -19,7 +19,9 @@ export function AppShell({ children }: { children?: ReactNode }) {
   const stack = tabs.stacks[tabs.active];
   const backPath = stack.length > 1 ? stack[stack.length - 2] : undefined;
   const { data: identity } = useAppQuery(identityQueryOptions);
-  const inBackOffice = useRouterState({ select: (s) => s.matches.some((m) => m.routeId === '/{-$locale}/account/admin' && m.status === 'success') });
+  const inBackOffice = useRouterState({
+    select: (s) => s.matches.some((m) => m.routeId === '/{-$locale}/account/admin' && m.status === 'success'),
+  });
   const backOfficeModule = useBackOfficeModule();
   const staffRoles = identity?.status === 'loggedIn' && isStaff(identity) ? identity.roles : undefined;
   const BackOffice = inBackOffice && staffRoles ? backOfficeModule : undefined;
@@ -28,7 +30,10 @@ export function AppShell({ children }: { children?: ReactNode }) {
   if (BackOffice && staffRoles) return <BackOffice.BackOfficeShell roles={staffRoles}>{children ?? <Outlet />}</BackOffice.BackOfficeShell>;
   return (
     <div className="flex min-h-dvh flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
         <Trans>Zum Inhalt springen</Trans>
       </a>
       <TopBar backPath={backPath} tabs={tabs} />

@@ -47,9 +47,15 @@ function StaffSidebar({ roles }: { roles: Roles }) {
   return (
     <Sidebar title={t`Hafenverwaltung`} description={t`Bereiche für Admins und das Hafenteam`} aria-label={t`Hafenverwaltung`}>
       <SidebarHeader className="h-14 flex-row items-center border-b border-slate-200">
-        <Link to="/{-$locale}/account/admin/overview" onClick={close} className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900">
+        <Link
+          to="/{-$locale}/account/admin/overview"
+          onClick={close}
+          className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900"
+        >
           <img src="/logo.svg" alt="" width={28} height={28} className="size-7" />
-          <span className="text-sm leading-tight"><Trans>Hafenverwaltung</Trans></span>
+          <span className="text-sm leading-tight">
+            <Trans>Hafenverwaltung</Trans>
+          </span>
         </Link>
       </SidebarHeader>
       <SidebarContent className="py-2">
@@ -73,7 +79,9 @@ function StaffSidebar({ roles }: { roles: Roles }) {
         ))}
       </SidebarContent>
       <SidebarFooter className="border-t border-slate-200 text-sm">
-        <PathLink path="/account/profile" onClick={close} className="rounded-md px-2 py-1.5 text-slate-700 hover:bg-slate-100"><Trans>Mein Profil</Trans></PathLink>
+        <PathLink path="/account/profile" onClick={close} className="rounded-md px-2 py-1.5 text-slate-700 hover:bg-slate-100">
+          <Trans>Mein Profil</Trans>
+        </PathLink>
       </SidebarFooter>
     </Sidebar>
   );
@@ -92,19 +100,32 @@ function BackOfficeTopBar() {
         <SidebarTrigger aria-label={t`Menü öffnen`}>
           <Menu className="size-6" aria-hidden />
         </SidebarTrigger>
-        <Link to="/{-$locale}/account/admin/overview" className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900 lg:hidden">
+        <Link
+          to="/{-$locale}/account/admin/overview"
+          className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900 lg:hidden"
+        >
           <img src="/logo.svg" alt="" width={28} height={28} className="size-7" />
-          <span className="truncate text-sm"><Trans>Hafenverwaltung</Trans></span>
+          <span className="truncate text-sm">
+            <Trans>Hafenverwaltung</Trans>
+          </span>
         </Link>
         <div className="ml-auto flex shrink-0 items-center gap-1 md:gap-2">
-          <PathLink path="/start" aria-label={t`Zur Website`} className="flex items-center gap-1.5 rounded-md p-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+          <PathLink
+            path="/start"
+            aria-label={t`Zur Website`}
+            className="flex items-center gap-1.5 rounded-md p-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+          >
             <Globe className="size-5" aria-hidden />
-            <span className="hidden sm:inline"><Trans>Zur Website</Trans></span>
+            <span className="hidden sm:inline">
+              <Trans>Zur Website</Trans>
+            </span>
           </PathLink>
           <LanguageSwitch />
           <Button variant="ghost" onClick={() => void signOut()} aria-label={t`Abmelden`} className="px-2">
             <LogOut className="size-5" aria-hidden />
-            <span className="hidden sm:inline"><Trans>Abmelden</Trans></span>
+            <span className="hidden sm:inline">
+              <Trans>Abmelden</Trans>
+            </span>
           </Button>
         </div>
       </div>
@@ -121,7 +142,10 @@ export function BackOfficeShell({ roles, children }: { roles: Roles; children: R
     <SidebarProvider>
       <StaffSidebar roles={roles} />
       <SidebarInset>
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+        >
           <Trans>Zum Inhalt springen</Trans>
         </a>
         <BackOfficeTopBar />

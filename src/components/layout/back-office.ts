@@ -26,5 +26,9 @@ function subscribe(listener: () => void) {
 
 /** The shell module once loaded (undefined before). */
 export function useBackOfficeModule(): BackOfficeModule | undefined {
-  return useSyncExternalStore(subscribe, () => loaded, () => loaded);
+  return useSyncExternalStore(
+    subscribe,
+    () => loaded,
+    () => loaded,
+  );
 }

@@ -35,7 +35,13 @@ function TabNav({ state, variant, className }: { state: TabState; variant: keyof
       <ul className={v.list}>
         {links.map(({ id, label, Icon, href, active, onClick }) => (
           <li key={id}>
-            <a href={href} data-tab={id} aria-current={active ? 'page' : undefined} onClick={onClick} className={clsx(v.link, active ? v.active : v.idle)}>
+            <a
+              href={href}
+              data-tab={id}
+              aria-current={active ? 'page' : undefined}
+              onClick={onClick}
+              className={clsx(v.link, active ? v.active : v.idle)}
+            >
               <Icon className={v.icon} aria-hidden strokeWidth={active ? 2.5 : 2} />
               {label}
             </a>

@@ -23,7 +23,8 @@ export function LanguageSwitch() {
     persistLocale(locale);
     void saveToProfile(locale).catch(() => undefined);
     if (localeFromPath(location.pathname)) {
-      const href = withLocale(stripLocale(location.pathname), locale) + (location.searchStr ?? '') + (location.hash ? `#${location.hash}` : '');
+      const href =
+        withLocale(stripLocale(location.pathname), locale) + (location.searchStr ?? '') + (location.hash ? `#${location.hash}` : '');
       await router.navigate({ href, replace: true });
     } else {
       await activateLocale(locale);

@@ -41,7 +41,10 @@ export function StaffDrawer({ roles }: { roles: Roles }) {
                     path={item.path}
                     onClick={() => setOpen(false)}
                     aria-current={item.path === active ? 'page' : undefined}
-                    className={cn('block rounded-md px-3 py-2 hover:bg-slate-100', item.path === active && 'bg-primary-light font-semibold text-primary-darker')}
+                    className={cn(
+                      'block rounded-md px-3 py-2 hover:bg-slate-100',
+                      item.path === active && 'bg-primary-light font-semibold text-primary-darker',
+                    )}
                   >
                     {item.label}
                   </PathLink>

@@ -80,8 +80,10 @@ const classNames = {
   months: 'relative flex flex-col',
   month: 'flex flex-col gap-3',
   nav: 'absolute inset-x-0 top-0 flex items-center justify-between',
-  button_previous: 'inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-40',
-  button_next: 'inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-40',
+  button_previous:
+    'inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-40',
+  button_next:
+    'inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-40',
   month_caption: 'flex h-9 items-center justify-center',
   caption_label: 'font-semibold',
   month_grid: 'border-collapse',
@@ -89,7 +91,8 @@ const classNames = {
   weekday: 'w-10 text-center text-xs font-medium text-slate-600',
   week: 'mt-1 flex',
   day: 'size-10 p-0 text-center',
-  day_button: 'inline-flex size-10 items-center justify-center rounded-md text-sm tabular-nums hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/60 focus-visible:outline-none',
+  day_button:
+    'inline-flex size-10 items-center justify-center rounded-md text-sm tabular-nums hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/60 focus-visible:outline-none',
   selected: '[&>button]:bg-primary-dark [&>button]:text-white [&>button]:hover:bg-primary-dark',
   today: '[&>button]:font-bold [&>button]:underline [&>button]:underline-offset-4',
   outside: 'text-slate-400',

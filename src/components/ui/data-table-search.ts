@@ -60,11 +60,18 @@ export function sortFrom(sorting: SortingState): string | undefined {
 
 /** TanStack Table's visibility state from `hide`. */
 export function visibilityFrom(hide: string | undefined): VisibilityState {
-  return Object.fromEntries((hide ?? '').split(',').filter(Boolean).map((id) => [id, false]));
+  return Object.fromEntries(
+    (hide ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((id) => [id, false]),
+  );
 }
 
 /** `hide` from TanStack Table's visibility state. */
 export function hideFrom(visibility: VisibilityState): string | undefined {
-  const ids = Object.entries(visibility).filter(([, visible]) => !visible).map(([id]) => id);
+  const ids = Object.entries(visibility)
+    .filter(([, visible]) => !visible)
+    .map(([id]) => id);
   return ids.length ? ids.join(',') : undefined;
 }

@@ -56,7 +56,16 @@ export interface UrlTableOptions<TData, S extends TableSearch> {
 }
 
 /** A TanStack Table whose sorting, hidden columns and page live in the route's search params. */
-export function useUrlTable<TData, S extends TableSearch>({ data, columns, search, onSearch, pageSize, total, getRowId, defaultSort }: UrlTableOptions<TData, S>) {
+export function useUrlTable<TData, S extends TableSearch>({
+  data,
+  columns,
+  search,
+  onSearch,
+  pageSize,
+  total,
+  getRowId,
+  defaultSort,
+}: UrlTableOptions<TData, S>) {
   const server = total !== undefined;
   const sorting = sortingFrom(search.sort ?? defaultSort);
   const sortParam = (next: string | undefined) => (next === defaultSort ? undefined : next);
@@ -79,7 +88,8 @@ export function useUrlTable<TData, S extends TableSearch>({ data, columns, searc
     getSortedRowModel: server ? undefined : getSortedRowModel(),
     getPaginationRowModel: server ? undefined : getPaginationRowModel(),
     // A new sort order starts at page 1; showing or hiding a column keeps the page.
-    onSortingChange: (updater) => onSearch((previous) => ({ ...previous, sort: sortParam(sortFrom(resolve(updater, sorting))), page: undefined })),
+    onSortingChange: (updater) =>
+      onSearch((previous) => ({ ...previous, sort: sortParam(sortFrom(resolve(updater, sorting))), page: undefined })),
     onColumnVisibilityChange: (updater) => onSearch((previous) => ({ ...previous, hide: hideFrom(resolve(updater, columnVisibility)) })),
     onPaginationChange: (updater) => {
       const next = resolve(updater, pagination).pageIndex + 1;
@@ -120,7 +130,9 @@ export function DataTable<TData>({
                   <th
                     key={header.id}
                     scope="col"
-                    aria-sort={header.column.getCanSort() ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
+                    aria-sort={
+                      header.column.getCanSort() ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined
+                    }
                     className={cn('px-2 py-2 font-semibold whitespace-nowrap', header.column.columnDef.meta?.className)}
                   >
                     {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
@@ -133,7 +145,9 @@ export function DataTable<TData>({
         <tbody className="divide-y divide-slate-200">
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={width} className="px-3 py-4 text-slate-600">{empty}</td>
+              <td colSpan={width} className="px-3 py-4 text-slate-600">
+                {empty}
+              </td>
             </tr>
           ) : (
             rows.map((row) => (
@@ -142,9 +156,13 @@ export function DataTable<TData>({
                   const meta = cell.column.columnDef.meta;
                   const content = flexRender(cell.column.columnDef.cell, cell.getContext());
                   return meta?.rowHeader ? (
-                    <th key={cell.id} scope="row" className={cn('px-2 py-2 align-top font-medium', meta.className)}>{content}</th>
+                    <th key={cell.id} scope="row" className={cn('px-2 py-2 align-top font-medium', meta.className)}>
+                      {content}
+                    </th>
                   ) : (
-                    <td key={cell.id} className={cn('px-2 py-2 align-top', meta?.className)}>{content}</td>
+                    <td key={cell.id} className={cn('px-2 py-2 align-top', meta?.className)}>
+                      {content}
+                    </td>
                   );
                 })}
               </tr>
@@ -157,7 +175,15 @@ export function DataTable<TData>({
 }
 
 /** A column header that sorts on click (ascending first, then it toggles); plain text when it cannot sort. */
-export function DataTableColumnHeader<TData, TValue>({ column, title, className }: { column: Column<TData, TValue>; title: string; className?: string }) {
+export function DataTableColumnHeader<TData, TValue>({
+  column,
+  title,
+  className,
+}: {
+  column: Column<TData, TValue>;
+  title: string;
+  className?: string;
+}) {
   if (!column.getCanSort()) return <span className={className}>{title}</span>;
   const sorted = column.getIsSorted();
   const Icon = sorted === 'asc' ? ArrowUp : sorted === 'desc' ? ArrowDown : ArrowUpDown;
@@ -165,7 +191,10 @@ export function DataTableColumnHeader<TData, TValue>({ column, title, className 
     <button
       type="button"
       onClick={() => column.toggleSorting(sorted === 'asc')}
-      className={cn('-mx-2 inline-flex items-center gap-1 rounded px-2 py-1 font-semibold whitespace-nowrap outline-none hover:bg-slate-200 focus-visible:ring-2 focus-visible:ring-primary', className)}
+      className={cn(
+        '-mx-2 inline-flex items-center gap-1 rounded px-2 py-1 font-semibold whitespace-nowrap outline-none hover:bg-slate-200 focus-visible:ring-2 focus-visible:ring-primary',
+        className,
+      )}
     >
       {title}
       <Icon aria-hidden className={cn('size-3.5', sorted ? 'text-slate-900' : 'text-slate-500')} />
@@ -186,8 +215,15 @@ export function DataTableViewOptions<TData>({ table }: { table: TableModel<TData
         </Button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} aria-label={t`Spalten anzeigen`} className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-md">
-          <DropdownMenu.Label className="px-2 py-1.5 font-semibold text-slate-700"><Trans>Spalten anzeigen</Trans></DropdownMenu.Label>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          aria-label={t`Spalten anzeigen`}
+          className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-md"
+        >
+          <DropdownMenu.Label className="px-2 py-1.5 font-semibold text-slate-700">
+            <Trans>Spalten anzeigen</Trans>
+          </DropdownMenu.Label>
           {columns.map((column) => (
             <DropdownMenu.CheckboxItem
               key={column.id}
@@ -219,7 +255,11 @@ export function DataTablePagination<TData>({ table }: { table: TableModel<TData>
       <Button type="button" variant="outline" size="sm" disabled={page <= 1} onClick={() => table.setPageIndex(Math.min(page, pages) - 2)}>
         <Trans>Vorherige Seite</Trans>
       </Button>
-      <span className="text-sm text-slate-700"><Trans>Seite {page} von {pages}</Trans></span>
+      <span className="text-sm text-slate-700">
+        <Trans>
+          Seite {page} von {pages}
+        </Trans>
+      </span>
       <Button type="button" variant="outline" size="sm" disabled={page >= pages} onClick={() => table.setPageIndex(page)}>
         <Trans>Nächste Seite</Trans>
       </Button>
@@ -231,7 +271,16 @@ export function DataTablePagination<TData>({ table }: { table: TableModel<TData>
  * A text filter that applies as one types (client tables): the field keeps what is typed, the URL
  * follows a moment later (one history entry per pause, not per key).
  */
-export function DataTableTextFilter({ id, label, value, onChange, ...props }: { id: string; label: string; value: string; onChange: (value: string) => void } & Omit<ComponentProps<'input'>, 'id' | 'value' | 'onChange'>) {
+export function DataTableTextFilter({
+  id,
+  label,
+  value,
+  onChange,
+  ...props
+}: { id: string; label: string; value: string; onChange: (value: string) => void } & Omit<
+  ComponentProps<'input'>,
+  'id' | 'value' | 'onChange'
+>) {
   const [text, setText] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -267,7 +316,19 @@ export function DataTableTextFilter({ id, label, value, onChange, ...props }: { 
 }
 
 /** A faceted filter: one of a column's values, or all of them (an empty value). */
-export function DataTableFacetFilter<T extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: T | undefined; options: { value: T; label: string }[]; onChange: (value: T | undefined) => void }) {
+export function DataTableFacetFilter<T extends string>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: T | undefined;
+  options: { value: T; label: string }[];
+  onChange: (value: T | undefined) => void;
+}) {
   return (
     <div className="grid gap-1">
       <Label htmlFor={id}>{label}</Label>
@@ -277,8 +338,14 @@ export function DataTableFacetFilter<T extends string>({ id, label, value, optio
         value={value ?? ''}
         onChange={(e) => onChange(options.find((o) => o.value === e.target.value)?.value)}
       >
-        <option value=""><Trans>Alle</Trans></option>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        <option value="">
+          <Trans>Alle</Trans>
+        </option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </div>
   );

@@ -15,7 +15,8 @@ const DatePickerPopover = lazy(() => import('./date-picker-popover'));
  * with clsx, as tailwind-merge would have resolved them: no tailwind-merge in the first download
  * of /start/booking, whose step 1 has two date fields.
  */
-const wrapperClasses = (className?: string) => clsx('relative flex', !/(^|\s)w-/.test(className ?? '') && 'w-full', 'items-center', className);
+const wrapperClasses = (className?: string) =>
+  clsx('relative flex', !/(^|\s)w-/.test(className ?? '') && 'w-full', 'items-center', className);
 
 type InputProps = Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type' | 'min' | 'max' | 'defaultValue'>;
 
@@ -43,7 +44,18 @@ export interface DatePickerProps extends InputProps {
  * yyyy-MM-dd string, a Berlin calendar day, so schemas and RPCs are unchanged; works as a
  * react-hook-form field ({...field}) and takes FormControl's id/aria props on its text field.
  */
-export function DatePicker({ value, onChange, onBlur, min, max, className, disabled, ref, calendarButton = true, ...inputProps }: DatePickerProps) {
+export function DatePicker({
+  value,
+  onChange,
+  onBlur,
+  min,
+  max,
+  className,
+  disabled,
+  ref,
+  calendarButton = true,
+  ...inputProps
+}: DatePickerProps) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const [text, setText] = useState(() => formatDateText(value, locale));
@@ -125,20 +137,22 @@ export function DatePicker({ value, onChange, onBlur, min, max, className, disab
           'flex h-10 w-full rounded-md border border-slate-300 bg-white py-2 pl-3 text-base tabular-nums placeholder:text-slate-500 focus-visible:border-primary focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50 aria-invalid:border-red-700',
         )}
       />
-      {calendarButton && (<button
-        ref={button}
-        type="button"
-        disabled={disabled}
-        aria-label={t`Kalender öffnen`}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? popoverId : undefined}
-        data-state={open ? 'open' : 'closed'}
-        onClick={() => openCalendar(!open)}
-        className="absolute right-0.5 inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50"
-      >
-        <CalendarDays className="size-5" aria-hidden />
-      </button>)}
+      {calendarButton && (
+        <button
+          ref={button}
+          type="button"
+          disabled={disabled}
+          aria-label={t`Kalender öffnen`}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          aria-controls={open ? popoverId : undefined}
+          data-state={open ? 'open' : 'closed'}
+          onClick={() => openCalendar(!open)}
+          className="absolute right-0.5 inline-flex size-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary/40 focus-visible:outline-none disabled:opacity-50"
+        >
+          <CalendarDays className="size-5" aria-hidden />
+        </button>
+      )}
       {calendarButton && opened && (
         <Suspense fallback={null}>
           <DatePickerPopover

@@ -25,7 +25,10 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
         {...props}
       >
         {children}
-        <DialogPrimitive.Close className="absolute top-3 right-3 rounded-md p-1 text-slate-600 hover:bg-slate-100" aria-label={t`Schließen`}>
+        <DialogPrimitive.Close
+          className="absolute top-3 right-3 rounded-md p-1 text-slate-600 hover:bg-slate-100"
+          aria-label={t`Schließen`}
+        >
           <X className="size-5" aria-hidden />
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>

@@ -1,5 +1,13 @@
 import { createContext, useContext, useId, type ComponentProps, type ComponentType } from 'react';
-import { Controller, FormProvider, useFormContext, useFormState, type ControllerProps, type FieldPath, type FieldValues } from 'react-hook-form';
+import {
+  Controller,
+  FormProvider,
+  useFormContext,
+  useFormState,
+  type ControllerProps,
+  type FieldPath,
+  type FieldValues,
+} from 'react-hook-form';
 import { Slot } from 'radix-ui';
 import type { JoinClasses } from './label-base';
 
@@ -33,12 +41,7 @@ function useFormField() {
 export function FormControl(props: ComponentProps<typeof Slot.Root>) {
   const { error, itemId, descriptionId, messageId } = useFormField();
   return (
-    <Slot.Root
-      id={itemId}
-      aria-describedby={error ? `${descriptionId} ${messageId}` : descriptionId}
-      aria-invalid={!!error}
-      {...props}
-    />
+    <Slot.Root id={itemId} aria-describedby={error ? `${descriptionId} ${messageId}` : descriptionId} aria-invalid={!!error} {...props} />
   );
 }
 

@@ -12,6 +12,8 @@ export type JoinClasses = (...inputs: ClassValue[]) => string;
  */
 export function labelWith(join: JoinClasses) {
   return function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
-    return <LabelPrimitive.Root data-slot="label" className={join('text-sm leading-none font-medium text-slate-900', className)} {...props} />;
+    return (
+      <LabelPrimitive.Root data-slot="label" className={join('text-sm leading-none font-medium text-slate-900', className)} {...props} />
+    );
   };
 }

@@ -1,4 +1,14 @@
-import { createContext, useCallback, useContext, useMemo, useState, useSyncExternalStore, type ComponentProps, type CSSProperties, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ComponentProps,
+  type CSSProperties,
+  type ReactNode,
+} from 'react';
 import { Slot } from 'radix-ui';
 import { PanelLeft } from 'lucide-react';
 import { cn } from '@/lib/utils';
@@ -21,7 +31,11 @@ function subscribeMobile(listener: () => void) {
 
 /** Below `lg` (1280 px, the design card's breakpoint) the sidebar is a sheet. */
 export function useIsMobile() {
-  return useSyncExternalStore(subscribeMobile, () => window.matchMedia(MOBILE_QUERY).matches, () => false);
+  return useSyncExternalStore(
+    subscribeMobile,
+    () => window.matchMedia(MOBILE_QUERY).matches,
+    () => false,
+  );
 }
 
 interface SidebarContextValue {
@@ -62,7 +76,13 @@ export function SidebarProvider({ className, style, children, ...props }: Compon
  * The panel. From `lg`: a fixed column at the left with a gap of its width in the flow (so the
  * inset never slides under it). Below `lg`: a sheet, titled `title` for screen readers.
  */
-export function Sidebar({ title, description, className, children, ...props }: ComponentProps<'div'> & { title: string; description?: string }) {
+export function Sidebar({
+  title,
+  description,
+  className,
+  children,
+  ...props
+}: ComponentProps<'div'> & { title: string; description?: string }) {
   const { isMobile, openMobile, setOpenMobile } = useSidebar();
   return (
     <>
@@ -70,7 +90,10 @@ export function Sidebar({ title, description, className, children, ...props }: C
         <div data-slot="sidebar-gap" className="w-(--sidebar-width)" />
         <div
           data-slot="sidebar-container"
-          className={cn('fixed inset-y-0 left-0 z-30 flex h-svh w-(--sidebar-width) flex-col border-r border-slate-200 bg-slate-50', className)}
+          className={cn(
+            'fixed inset-y-0 left-0 z-30 flex h-svh w-(--sidebar-width) flex-col border-r border-slate-200 bg-slate-50',
+            className,
+          )}
           {...props}
         >
           {children}
@@ -134,7 +157,13 @@ export function SidebarGroup({ className, asChild, ...props }: ComponentProps<'d
 }
 
 export function SidebarGroupLabel({ className, ...props }: ComponentProps<'h2'>) {
-  return <h2 data-slot="sidebar-group-label" className={cn('px-2 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase', className)} {...props} />;
+  return (
+    <h2
+      data-slot="sidebar-group-label"
+      className={cn('px-2 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase', className)}
+      {...props}
+    />
+  );
 }
 
 export function SidebarMenu({ className, ...props }: ComponentProps<'ul'>) {
@@ -146,7 +175,13 @@ export function SidebarMenuItem({ className, ...props }: ComponentProps<'li'>) {
 }
 
 /** An entry; `isActive` marks the current page (style only: the link itself carries aria-current). */
-export function SidebarMenuButton({ asChild, isActive, className, children, ...props }: ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean; children?: ReactNode }) {
+export function SidebarMenuButton({
+  asChild,
+  isActive,
+  className,
+  children,
+  ...props
+}: ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean; children?: ReactNode }) {
   const Comp = asChild ? Slot.Root : 'button';
   return (
     <Comp

@@ -16,7 +16,11 @@ export function Stepper({ steps, current, label }: { steps: string[]; current: n
           const done = n < current;
           const active = n === current;
           return (
-            <li key={title} aria-current={active ? 'step' : undefined} className={clsx('flex items-center gap-2', active ? 'font-semibold text-slate-900' : 'text-slate-600')}>
+            <li
+              key={title}
+              aria-current={active ? 'step' : undefined}
+              className={clsx('flex items-center gap-2', active ? 'font-semibold text-slate-900' : 'text-slate-600')}
+            >
               <span
                 className={clsx(
                   'flex size-7 items-center justify-center rounded-full border text-xs',

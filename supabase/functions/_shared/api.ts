@@ -46,7 +46,9 @@ export function notPost(req: Request): Response | undefined {
  * methods answered, 401 without a user's token, the body as an object (undefined when it is
  * not a JSON object: the caller answers 400).
  */
-export async function userRequest(req: Request): Promise<Response | { user: { token: string; userId: string }; body: Record<string, unknown> | undefined }> {
+export async function userRequest(
+  req: Request,
+): Promise<Response | { user: { token: string; userId: string }; body: Record<string, unknown> | undefined }> {
   const early = notPost(req);
   if (early) return early;
   const user = userToken(req);
@@ -83,7 +85,10 @@ export function userToken(req: Request): { token: string; userId: string } | und
 }
 
 function base64UrlDecode(segment: string): string {
-  const base64 = segment.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(segment.length / 4) * 4, '=');
+  const base64 = segment
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(segment.length / 4) * 4, '=');
   return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
 }
 
@@ -110,7 +115,8 @@ export async function rpc<T>(name: string, args: Record<string, unknown>, token:
   const url = env('SUPABASE_URL');
   const service = env('SUPABASE_SERVICE_ROLE_KEY');
   const anon = env('SUPABASE_ANON_KEY');
-  if (!url || !service || !anon) return { ok: false, status: 503, error: { code: 'not_configured', message: 'SUPABASE_URL or keys are not set' } };
+  if (!url || !service || !anon)
+    return { ok: false, status: 503, error: { code: 'not_configured', message: 'SUPABASE_URL or keys are not set' } };
   const bearer = token === 'service_role' ? service : token;
   let res: Response;
   try {
@@ -121,7 +127,11 @@ export async function rpc<T>(name: string, args: Record<string, unknown>, token:
       signal: AbortSignal.timeout(20_000),
     });
   } catch (error) {
-    return { ok: false, status: 503, error: { code: 'database_unreachable', message: error instanceof Error ? error.message : String(error) } };
+    return {
+      ok: false,
+      status: 503,
+      error: { code: 'database_unreachable', message: error instanceof Error ? error.message : String(error) },
+    };
   }
   const text = await res.text();
   let body: unknown = null;

@@ -20,7 +20,11 @@ export const EN16931_GUIDELINE = 'urn:cen.eu:en16931:2017';
 
 /** Whether a stored document is also issued as an e-invoice: its buyer is a company. */
 export function isEInvoice(doc: Pick<PdfInvoiceDocument, 'recipient' | 'kind'>): boolean {
-  return ['invoice', 'cancellation', 'credit_note'].includes(doc.kind) && typeof doc.recipient?.company === 'string' && doc.recipient.company.trim() !== '';
+  return (
+    ['invoice', 'cancellation', 'credit_note'].includes(doc.kind) &&
+    typeof doc.recipient?.company === 'string' &&
+    doc.recipient.company.trim() !== ''
+  );
 }
 
 /**
@@ -54,30 +58,87 @@ const esc = (s: string) =>
 /** A tiny element builder: el('ram:ID', {schemeID: 'VA'}, 'DE123') or el('ram:X', children...). */
 type Node = string | null | undefined | false;
 function el(name: string, attrs: Record<string, string> | null, ...children: Node[]): string {
-  const a = attrs ? Object.entries(attrs).map(([k, v]) => ` ${k}="${esc(v)}"`).join('') : '';
+  const a = attrs
+    ? Object.entries(attrs)
+        .map(([k, v]) => ` ${k}="${esc(v)}"`)
+        .join('')
+    : '';
   const inner = children.filter((c): c is string => typeof c === 'string' && c !== '').join('');
   return `<${name}${a}>${inner}</${name}>`;
 }
 const text = (name: string, value: string | number | null | undefined, attrs: Record<string, string> | null = null): string =>
-  value === null || value === undefined || String(value).trim() === '' ? '' : `<${name}${attrs ? Object.entries(attrs).map(([k, v]) => ` ${k}="${esc(v)}"`).join('') : ''}>${esc(String(value).trim())}</${name}>`;
+  value === null || value === undefined || String(value).trim() === ''
+    ? ''
+    : `<${name}${
+        attrs
+          ? Object.entries(attrs)
+              .map(([k, v]) => ` ${k}="${esc(v)}"`)
+              .join('')
+          : ''
+      }>${esc(String(value).trim())}</${name}>`;
 
 /** YYYYMMDD of a Berlin day ("2026-07-01" or an instant). */
 function day102(value: string): string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value.replaceAll('-', '');
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(value));
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(value),
+  );
   return parts.replaceAll('-', '');
 }
 const date102 = (name: string, value: string) => el(name, null, el('udt:DateTimeString', { format: '102' }, day102(value)));
 
 /** ISO 3166-1 alpha-2 of the free-text country of a person form (German, English or own name, or the code). */
 const COUNTRIES: Record<string, string> = {
-  deutschland: 'DE', germany: 'DE', nederland: 'NL', niederlande: 'NL', netherlands: 'NL', holland: 'NL',
-  belgien: 'BE', belgium: 'BE', belgie: 'BE', 'belgië': 'BE', belgique: 'BE', luxemburg: 'LU', luxembourg: 'LU',
-  frankreich: 'FR', france: 'FR', schweiz: 'CH', switzerland: 'CH', suisse: 'CH', 'österreich': 'AT', oesterreich: 'AT', austria: 'AT',
-  'dänemark': 'DK', daenemark: 'DK', denmark: 'DK', danmark: 'DK', polen: 'PL', poland: 'PL', polska: 'PL',
-  tschechien: 'CZ', czechia: 'CZ', 'czech republic': 'CZ', italien: 'IT', italy: 'IT', italia: 'IT', spanien: 'ES', spain: 'ES',
-  'españa': 'ES', 'vereinigtes königreich': 'GB', 'united kingdom': 'GB', uk: 'GB', england: 'GB', 'großbritannien': 'GB',
-  schweden: 'SE', sweden: 'SE', sverige: 'SE', norwegen: 'NO', norway: 'NO', norge: 'NO', finnland: 'FI', finland: 'FI',
+  deutschland: 'DE',
+  germany: 'DE',
+  nederland: 'NL',
+  niederlande: 'NL',
+  netherlands: 'NL',
+  holland: 'NL',
+  belgien: 'BE',
+  belgium: 'BE',
+  belgie: 'BE',
+  belgië: 'BE',
+  belgique: 'BE',
+  luxemburg: 'LU',
+  luxembourg: 'LU',
+  frankreich: 'FR',
+  france: 'FR',
+  schweiz: 'CH',
+  switzerland: 'CH',
+  suisse: 'CH',
+  österreich: 'AT',
+  oesterreich: 'AT',
+  austria: 'AT',
+  dänemark: 'DK',
+  daenemark: 'DK',
+  denmark: 'DK',
+  danmark: 'DK',
+  polen: 'PL',
+  poland: 'PL',
+  polska: 'PL',
+  tschechien: 'CZ',
+  czechia: 'CZ',
+  'czech republic': 'CZ',
+  italien: 'IT',
+  italy: 'IT',
+  italia: 'IT',
+  spanien: 'ES',
+  spain: 'ES',
+  españa: 'ES',
+  'vereinigtes königreich': 'GB',
+  'united kingdom': 'GB',
+  uk: 'GB',
+  england: 'GB',
+  großbritannien: 'GB',
+  schweden: 'SE',
+  sweden: 'SE',
+  sverige: 'SE',
+  norwegen: 'NO',
+  norway: 'NO',
+  norge: 'NO',
+  finnland: 'FI',
+  finland: 'FI',
 };
 
 /** The country code of a party: a two-letter code as given, a known name, else Germany (the harbour's country). */
@@ -98,11 +159,14 @@ export interface EInvoiceSeller extends PdfParty {
 }
 
 function address(p: PdfParty): string {
-  return el('ram:PostalTradeAddress', null,
+  return el(
+    'ram:PostalTradeAddress',
+    null,
     text('ram:PostcodeCode', p.postal_code),
     text('ram:LineOne', p.street),
     text('ram:CityName', p.city),
-    text('ram:CountryID', countryCode(p.country)));
+    text('ram:CountryID', countryCode(p.country)),
+  );
 }
 
 const personName = (p: PdfParty) => [p.first_name, p.last_name].filter((s) => s && s.trim()).join(' ') || p.name || '';
@@ -159,22 +223,34 @@ export function buildCiiXml(doc: PdfInvoiceDocument): string {
     // BR-27: the item net price is never negative; a negative line has a negative quantity.
     const qty = Math.abs(Number(l.quantity) || 1) * (net < 0 ? -1 : 1);
     const cat = categoryOf(Number(l.vat_rate));
-    return el('ram:IncludedSupplyChainTradeLineItem', null,
+    return el(
+      'ram:IncludedSupplyChainTradeLineItem',
+      null,
       el('ram:AssociatedDocumentLineDocument', null, text('ram:LineID', l.position ?? i + 1)),
       el('ram:SpecifiedTradeProduct', null, text('ram:SellerAssignedID', l.code), text('ram:Name', l.description)),
-      el('ram:SpecifiedLineTradeAgreement', null, el('ram:NetPriceProductTradePrice', null, text('ram:ChargeAmount', amount(Math.abs(l.unit_price_cents))))),
+      el(
+        'ram:SpecifiedLineTradeAgreement',
+        null,
+        el('ram:NetPriceProductTradePrice', null, text('ram:ChargeAmount', amount(Math.abs(l.unit_price_cents)))),
+      ),
       el('ram:SpecifiedLineTradeDelivery', null, text('ram:BilledQuantity', String(qty), { unitCode: UNITS[l.unit ?? ''] ?? 'C62' })),
-      el('ram:SpecifiedLineTradeSettlement', null,
+      el(
+        'ram:SpecifiedLineTradeSettlement',
+        null,
         el('ram:ApplicableTradeTax', null, tradeTax(cat)),
-        el('ram:SpecifiedTradeSettlementLineMonetarySummation', null, text('ram:LineTotalAmount', amount(net)))));
+        el('ram:SpecifiedTradeSettlementLineMonetarySummation', null, text('ram:LineTotalAmount', amount(net))),
+      ),
+    );
   });
 
   const lineTotal = lines.reduce((sum, l) => sum + s * l.net_cents, 0);
   // Rounding differences per rate, as charges (positive) or allowances (negative).
-  const adjustments = breakdown.map((b) => {
-    const linesNet = lines.filter((l) => Number(l.vat_rate) === Number(b.vat_rate)).reduce((sum, l) => sum + s * l.net_cents, 0);
-    return { cat: categoryOf(Number(b.vat_rate)), diff: s * b.net_cents - linesNet };
-  }).filter((a) => a.diff !== 0);
+  const adjustments = breakdown
+    .map((b) => {
+      const linesNet = lines.filter((l) => Number(l.vat_rate) === Number(b.vat_rate)).reduce((sum, l) => sum + s * l.net_cents, 0);
+      return { cat: categoryOf(Number(b.vat_rate)), diff: s * b.net_cents - linesNet };
+    })
+    .filter((a) => a.diff !== 0);
   const charges = adjustments.filter((a) => a.diff > 0).reduce((sum, a) => sum + a.diff, 0);
   const allowances = adjustments.filter((a) => a.diff < 0).reduce((sum, a) => sum - a.diff, 0);
 
@@ -188,48 +264,84 @@ export function buildCiiXml(doc: PdfInvoiceDocument): string {
     cancellation: `Stornorechnung: hebt den Beleg ${doc.refers_to_number ?? ''} vollständig auf.`,
     credit_note: `Rechnungskorrektur: mindert das Entgelt der Rechnung ${doc.refers_to_number ?? ''}.`,
   };
-  const notes = [
-    doc.kind !== 'invoice' ? kindNote[doc.kind] : '',
-    doc.booking_number ? `Buchungsnummer ${doc.booking_number}` : '',
-  ].filter(Boolean);
+  const notes = [doc.kind !== 'invoice' ? kindNote[doc.kind] : '', doc.booking_number ? `Buchungsnummer ${doc.booking_number}` : ''].filter(
+    Boolean,
+  );
 
   const sellerTax = [
     seller.vat_id ? el('ram:SpecifiedTaxRegistration', null, text('ram:ID', seller.vat_id, { schemeID: 'VA' })) : '',
     seller.tax_number ? el('ram:SpecifiedTaxRegistration', null, text('ram:ID', seller.tax_number, { schemeID: 'FC' })) : '',
   ].join('');
 
-  const buyerContact = personName(buyer) || buyer.email || buyer.phone
-    ? el('ram:DefinedTradeContact', null, text('ram:PersonName', personName(buyer)),
-      buyer.phone ? el('ram:TelephoneUniversalCommunication', null, text('ram:CompleteNumber', buyer.phone)) : '',
-      buyer.email ? el('ram:EmailURIUniversalCommunication', null, text('ram:URIID', buyer.email)) : '')
-    : '';
-  const sellerContact = seller.phone || seller.email
-    ? el('ram:DefinedTradeContact', null, text('ram:PersonName', seller.name),
-      seller.phone ? el('ram:TelephoneUniversalCommunication', null, text('ram:CompleteNumber', seller.phone)) : '',
-      seller.email ? el('ram:EmailURIUniversalCommunication', null, text('ram:URIID', seller.email)) : '')
-    : '';
+  const buyerContact =
+    personName(buyer) || buyer.email || buyer.phone
+      ? el(
+          'ram:DefinedTradeContact',
+          null,
+          text('ram:PersonName', personName(buyer)),
+          buyer.phone ? el('ram:TelephoneUniversalCommunication', null, text('ram:CompleteNumber', buyer.phone)) : '',
+          buyer.email ? el('ram:EmailURIUniversalCommunication', null, text('ram:URIID', buyer.email)) : '',
+        )
+      : '';
+  const sellerContact =
+    seller.phone || seller.email
+      ? el(
+          'ram:DefinedTradeContact',
+          null,
+          text('ram:PersonName', seller.name),
+          seller.phone ? el('ram:TelephoneUniversalCommunication', null, text('ram:CompleteNumber', seller.phone)) : '',
+          seller.email ? el('ram:EmailURIUniversalCommunication', null, text('ram:URIID', seller.email)) : '',
+        )
+      : '';
 
-  const settlement = el('ram:ApplicableHeaderTradeSettlement', null,
+  const settlement = el(
+    'ram:ApplicableHeaderTradeSettlement',
+    null,
     text('ram:PaymentReference', doc.invoice_number),
     text('ram:InvoiceCurrencyCode', doc.currency ?? 'EUR'),
     seller.iban
-      ? el('ram:SpecifiedTradeSettlementPaymentMeans', null, text('ram:TypeCode', '58'),
-        el('ram:PayeePartyCreditorFinancialAccount', null, text('ram:IBANID', seller.iban.replace(/\s+/g, '')), text('ram:AccountName', seller.name)),
-        seller.bic ? el('ram:PayeeSpecifiedCreditorFinancialInstitution', null, text('ram:BICID', seller.bic)) : '')
+      ? el(
+          'ram:SpecifiedTradeSettlementPaymentMeans',
+          null,
+          text('ram:TypeCode', '58'),
+          el(
+            'ram:PayeePartyCreditorFinancialAccount',
+            null,
+            text('ram:IBANID', seller.iban.replace(/\s+/g, '')),
+            text('ram:AccountName', seller.name),
+          ),
+          seller.bic ? el('ram:PayeeSpecifiedCreditorFinancialInstitution', null, text('ram:BICID', seller.bic)) : '',
+        )
       : '',
-    ...breakdown.map((b) => el('ram:ApplicableTradeTax', null, tradeTax(categoryOf(Number(b.vat_rate)), { calculated: s * b.vat_cents, basis: s * b.net_cents }))),
+    ...breakdown.map((b) =>
+      el('ram:ApplicableTradeTax', null, tradeTax(categoryOf(Number(b.vat_rate)), { calculated: s * b.vat_cents, basis: s * b.net_cents })),
+    ),
     doc.service_from && doc.service_to
       ? el('ram:BillingSpecifiedPeriod', null, date102('ram:StartDateTime', doc.service_from), date102('ram:EndDateTime', doc.service_to))
       : '',
-    ...adjustments.map((a) => el('ram:SpecifiedTradeAllowanceCharge', null,
-      el('ram:ChargeIndicator', null, text('udt:Indicator', a.diff > 0 ? 'true' : 'false')),
-      text('ram:ActualAmount', amount(Math.abs(a.diff))),
-      text('ram:Reason', 'Rundungsdifferenz (Bruttopreise, USt. je Steuersatz)'),
-      el('ram:CategoryTradeTax', null, tradeTax(a.cat)))),
-    el('ram:SpecifiedTradePaymentTerms', null, text('ram:Description', paid
-      ? 'Bezahlt. Vielen Dank.'
-      : `Verrechnung über die Buchung ${doc.booking_number ?? doc.invoice_number}; maßgeblich ist deren Kontostand.`)),
-    el('ram:SpecifiedTradeSettlementHeaderMonetarySummation', null,
+    ...adjustments.map((a) =>
+      el(
+        'ram:SpecifiedTradeAllowanceCharge',
+        null,
+        el('ram:ChargeIndicator', null, text('udt:Indicator', a.diff > 0 ? 'true' : 'false')),
+        text('ram:ActualAmount', amount(Math.abs(a.diff))),
+        text('ram:Reason', 'Rundungsdifferenz (Bruttopreise, USt. je Steuersatz)'),
+        el('ram:CategoryTradeTax', null, tradeTax(a.cat)),
+      ),
+    ),
+    el(
+      'ram:SpecifiedTradePaymentTerms',
+      null,
+      text(
+        'ram:Description',
+        paid
+          ? 'Bezahlt. Vielen Dank.'
+          : `Verrechnung über die Buchung ${doc.booking_number ?? doc.invoice_number}; maßgeblich ist deren Kontostand.`,
+      ),
+    ),
+    el(
+      'ram:SpecifiedTradeSettlementHeaderMonetarySummation',
+      null,
       text('ram:LineTotalAmount', amount(lineTotal)),
       text('ram:ChargeTotalAmount', amount(charges)),
       text('ram:AllowanceTotalAmount', amount(allowances)),
@@ -237,40 +349,63 @@ export function buildCiiXml(doc: PdfInvoiceDocument): string {
       text('ram:TaxTotalAmount', amount(vat), { currencyID: doc.currency ?? 'EUR' }),
       text('ram:GrandTotalAmount', amount(gross)),
       text('ram:TotalPrepaidAmount', amount(paid ? gross : 0)),
-      text('ram:DuePayableAmount', amount(paid ? 0 : gross))),
-    doc.refers_to_number ? el('ram:InvoiceReferencedDocument', null, text('ram:IssuerAssignedID', doc.refers_to_number)) : '');
+      text('ram:DuePayableAmount', amount(paid ? 0 : gross)),
+    ),
+    doc.refers_to_number ? el('ram:InvoiceReferencedDocument', null, text('ram:IssuerAssignedID', doc.refers_to_number)) : '',
+  );
 
-  const body = el('rsm:CrossIndustryInvoice', {
-    'xmlns:rsm': 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
-    'xmlns:qdt': 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
-    'xmlns:ram': 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
-    'xmlns:udt': 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
-  },
-  el('rsm:ExchangedDocumentContext', null, el('ram:GuidelineSpecifiedDocumentContextParameter', null, text('ram:ID', EN16931_GUIDELINE))),
-  el('rsm:ExchangedDocument', null,
-    text('ram:ID', doc.invoice_number),
-    text('ram:TypeCode', code),
-    date102('ram:IssueDateTime', doc.issued_at),
-    ...notes.map((n) => el('ram:IncludedNote', null, text('ram:Content', n)))),
-  el('rsm:SupplyChainTradeTransaction', null,
-    ...lineXml,
-    el('ram:ApplicableHeaderTradeAgreement', null,
-      text('ram:BuyerReference', doc.booking_number),
-      el('ram:SellerTradeParty', null,
-        text('ram:Name', seller.name),
-        sellerContact,
-        address(seller),
-        seller.email ? el('ram:URIUniversalCommunication', null, text('ram:URIID', seller.email, { schemeID: 'EM' })) : '',
-        sellerTax),
-      el('ram:BuyerTradeParty', null,
-        text('ram:Name', buyer.company?.trim() || personName(buyer)),
-        buyerContact,
-        address(buyer),
-        buyer.email ? el('ram:URIUniversalCommunication', null, text('ram:URIID', buyer.email, { schemeID: 'EM' })) : '',
-        buyer.vat_id ? el('ram:SpecifiedTaxRegistration', null, text('ram:ID', buyer.vat_id, { schemeID: 'VA' })) : '')),
-    el('ram:ApplicableHeaderTradeDelivery', null,
-      doc.service_to ? el('ram:ActualDeliverySupplyChainEvent', null, date102('ram:OccurrenceDateTime', doc.service_to)) : ''),
-    settlement));
+  const body = el(
+    'rsm:CrossIndustryInvoice',
+    {
+      'xmlns:rsm': 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
+      'xmlns:qdt': 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
+      'xmlns:ram': 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100',
+      'xmlns:udt': 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
+    },
+    el('rsm:ExchangedDocumentContext', null, el('ram:GuidelineSpecifiedDocumentContextParameter', null, text('ram:ID', EN16931_GUIDELINE))),
+    el(
+      'rsm:ExchangedDocument',
+      null,
+      text('ram:ID', doc.invoice_number),
+      text('ram:TypeCode', code),
+      date102('ram:IssueDateTime', doc.issued_at),
+      ...notes.map((n) => el('ram:IncludedNote', null, text('ram:Content', n))),
+    ),
+    el(
+      'rsm:SupplyChainTradeTransaction',
+      null,
+      ...lineXml,
+      el(
+        'ram:ApplicableHeaderTradeAgreement',
+        null,
+        text('ram:BuyerReference', doc.booking_number),
+        el(
+          'ram:SellerTradeParty',
+          null,
+          text('ram:Name', seller.name),
+          sellerContact,
+          address(seller),
+          seller.email ? el('ram:URIUniversalCommunication', null, text('ram:URIID', seller.email, { schemeID: 'EM' })) : '',
+          sellerTax,
+        ),
+        el(
+          'ram:BuyerTradeParty',
+          null,
+          text('ram:Name', buyer.company?.trim() || personName(buyer)),
+          buyerContact,
+          address(buyer),
+          buyer.email ? el('ram:URIUniversalCommunication', null, text('ram:URIID', buyer.email, { schemeID: 'EM' })) : '',
+          buyer.vat_id ? el('ram:SpecifiedTaxRegistration', null, text('ram:ID', buyer.vat_id, { schemeID: 'VA' })) : '',
+        ),
+      ),
+      el(
+        'ram:ApplicableHeaderTradeDelivery',
+        null,
+        doc.service_to ? el('ram:ActualDeliverySupplyChainEvent', null, date102('ram:OccurrenceDateTime', doc.service_to)) : '',
+      ),
+      settlement,
+    ),
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n${body}\n`;
 }
 

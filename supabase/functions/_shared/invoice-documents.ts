@@ -6,9 +6,7 @@
  */
 import type { PdfInvoiceDocument, PdfLocale } from './invoice-pdf.ts';
 
-export type DocumentRead =
-  | { ok: true; doc: PdfInvoiceDocument; locale: PdfLocale }
-  | { ok: false; status: number; code: string };
+export type DocumentRead = { ok: true; doc: PdfInvoiceDocument; locale: PdfLocale } | { ok: false; status: number; code: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -101,7 +101,8 @@ const TEXT: Record<PdfLocale, Record<string, string>> = {
     gross: 'Gesamtbetrag (brutto)',
     small: 'Kleinbetragsrechnung (§ 33 UStDV): ohne Angabe des Leistungsempfängers.',
     smallShort: 'Kleinbetragsrechnung (§ 33 UStDV).',
-    cancellationIntro: 'Diese Stornorechnung hebt den Beleg {ref} vollständig auf; alle Beträge sind mit umgekehrtem Vorzeichen aufgeführt.',
+    cancellationIntro:
+      'Diese Stornorechnung hebt den Beleg {ref} vollständig auf; alle Beträge sind mit umgekehrtem Vorzeichen aufgeführt.',
     creditIntro: 'Diese Rechnungskorrektur mindert das Entgelt der Rechnung {ref} um den unten genannten Betrag.',
     paid: 'Der Betrag ist bezahlt. Vielen Dank für Ihren Besuch!',
     refunded: 'Der Betrag wird Ihnen erstattet.',
@@ -190,7 +191,17 @@ const SHADE = rgb(0.93, 0.95, 0.97);
 
 /** Characters the font lacks, written as close as they can be (used only when the font has no glyph). */
 const REPLACE: Record<string, string> = {
-  '\u202f': '\u00a0', '\u2009': ' ', '\u2212': '-', 'ł': 'l', 'Ł': 'L', 'đ': 'd', 'Đ': 'D', 'ø': 'ø', 'ı': 'i', 'ś': 's', 'ń': 'n',
+  '\u202f': '\u00a0',
+  '\u2009': ' ',
+  '\u2212': '-',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ø: 'ø',
+  ı: 'i',
+  ś: 's',
+  ń: 'n',
 };
 
 type Fonts = PdfAFonts;
@@ -285,7 +296,13 @@ function drawLogo(page: PDFPage, x: number, top: number, size: number) {
   // drawSvgPath places the path's origin at (x, y) with y growing downwards, as in SVG.
   page.drawSvgPath(LOGO.square, { x, y: top, scale, color: BLUE });
   page.drawSvgPath(LOGO.anchor, { x, y: top, scale, borderColor: rgb(1, 1, 1), borderWidth: 4 * scale, borderLineCap: LineCapStyle.Round });
-  page.drawCircle({ x: x + LOGO.ring.cx * scale, y: top - LOGO.ring.cy * scale, size: LOGO.ring.r * scale, borderColor: rgb(1, 1, 1), borderWidth: 3 * scale });
+  page.drawCircle({
+    x: x + LOGO.ring.cx * scale,
+    y: top - LOGO.ring.cy * scale,
+    size: LOGO.ring.r * scale,
+    borderColor: rgb(1, 1, 1),
+    borderWidth: 3 * scale,
+  });
 }
 
 /**
@@ -306,7 +323,12 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   let page = pdf.addPage([PAGE_W, PAGE_H]);
   let y = PAGE_H - 50;
 
-  const text = (s: string, x: number, yy: number, opts: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; align?: 'left' | 'right' } = {}) => {
+  const text = (
+    s: string,
+    x: number,
+    yy: number,
+    opts: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; align?: 'left' | 'right' } = {},
+  ) => {
     const font = opts.bold ? fonts.bold : fonts.regular;
     const size = opts.size ?? 9.5;
     const str = drawable(fonts, font, s);
@@ -330,7 +352,9 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   let ay = addressTop - 16;
   const r = doc.recipient;
   if (r) {
-    const rows = [r.company, partyName(r), r.street, [r.postal_code, r.city].filter(Boolean).join(' '), r.country].filter((s): s is string => !!s && s.trim() !== '');
+    const rows = [r.company, partyName(r), r.street, [r.postal_code, r.city].filter(Boolean).join(' '), r.country].filter(
+      (s): s is string => !!s && s.trim() !== '',
+    );
     rows.forEach((row, i) => {
       text(row, LEFT, ay, { size: 10.5, bold: i === (r.company ? 1 : 0) });
       ay -= 13.5;
@@ -347,7 +371,11 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
   }
 
   // Document data, right column.
-  const service = doc.service_from ? (doc.service_to && doc.service_to !== doc.service_from ? `${f.day(doc.service_from)} – ${f.day(doc.service_to)}` : f.day(doc.service_from)) : '';
+  const service = doc.service_from
+    ? doc.service_to && doc.service_to !== doc.service_from
+      ? `${f.day(doc.service_from)} – ${f.day(doc.service_to)}`
+      : f.day(doc.service_from)
+    : '';
   const meta: [string, string, boolean][] = [
     [t.number, doc.invoice_number, true],
     [t.date, Number.isNaN(issuedAt.getTime()) ? '' : f.issued(doc.issued_at), false],
@@ -428,7 +456,16 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
 
   // --- Totals: net, VAT per rate, VAT, gross; kept together on one page with the closing words.
   const breakdown = doc.vat_breakdown ?? [];
-  const closing = doc.kind === 'invoice' ? t.paid : doc.kind === 'credit_note' ? t.refunded : doc.kind === 'cancellation' ? fill(t.cancelled, { ref: doc.refers_to_number ?? '' }) : doc.kind === 'receipt' ? t.receiptPaid : '';
+  const closing =
+    doc.kind === 'invoice'
+      ? t.paid
+      : doc.kind === 'credit_note'
+        ? t.refunded
+        : doc.kind === 'cancellation'
+          ? fill(t.cancelled, { ref: doc.refers_to_number ?? '' })
+          : doc.kind === 'receipt'
+            ? t.receiptPaid
+            : '';
   const totalsHeight = 14 * (3 + breakdown.length) + 40 + (closing ? 30 : 0);
   if (y - totalsHeight < FOOTER_TOP + 10) newPage();
   y -= 6;
@@ -439,7 +476,8 @@ export async function renderInvoicePdf(doc: PdfInvoiceDocument, locale: PdfLocal
     y -= (opts.size ?? 9.5) + 5;
   };
   totalRow(t.sumNet, f.eur(doc.net_cents));
-  for (const v of breakdown) totalRow(fill(t.vatOn, { rate: f.rate(v.vat_rate), net: f.eur(v.net_cents) }), f.eur(v.vat_cents), { size: 8.5, color: GREY });
+  for (const v of breakdown)
+    totalRow(fill(t.vatOn, { rate: f.rate(v.vat_rate), net: f.eur(v.net_cents) }), f.eur(v.vat_cents), { size: 8.5, color: GREY });
   totalRow(t.sumVat, f.eur(doc.vat_cents));
   y -= 2;
   page.drawLine({ start: { x: labelX, y: y + 12 }, end: { x: RIGHT, y: y + 12 }, thickness: 0.8, color: INK });

@@ -310,7 +310,9 @@ export async function embedPdfAFonts(pdf: PDFDocument, seed: string): Promise<Pd
   const assets = await pdfAAssets();
   // pdf-lib asks fontkit to parse the bytes for every embedding: hand it the parsed font instead.
   const parsed = new Map<Uint8Array, FontkitFont>(Object.values(assets.fonts).map((f) => [f.bytes, f.font]));
-  pdf.registerFontkit({ create: (bytes: Uint8Array) => parsed.get(bytes) ?? fontkit.create(bytes) } as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
+  pdf.registerFontkit({ create: (bytes: Uint8Array) => parsed.get(bytes) ?? fontkit.create(bytes) } as unknown as Parameters<
+    PDFDocument['registerFontkit']
+  >[0]);
   const embed = (style: FontStyle) => {
     const f = assets.fonts[style];
     return pdf.embedFont(f.bytes, { subset: true, customName: `${subsetTag(`${seed}:${style}`)}+${f.postscriptName}` });
@@ -339,7 +341,8 @@ export interface PdfAInfo {
   xmpDescriptions?: string;
 }
 
-const xmlEscape = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+const xmlEscape = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 /** XML 1.0 allows no C0 controls but tab, LF, CR. */
 const xmlText = (s: string) => xmlEscape(s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, ''));
 
@@ -353,7 +356,9 @@ export function pdfAXmp(info: PdfAInfo): string {
     `<dc:format>application/pdf</dc:format>`,
     `<dc:title><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(info.title)}</rdf:li></rdf:Alt></dc:title>`,
     info.author ? `<dc:creator><rdf:Seq><rdf:li>${xmlText(info.author)}</rdf:li></rdf:Seq></dc:creator>` : '',
-    info.subject ? `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(info.subject)}</rdf:li></rdf:Alt></dc:description>` : '',
+    info.subject
+      ? `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(info.subject)}</rdf:li></rdf:Alt></dc:description>`
+      : '',
     `<dc:language><rdf:Bag><rdf:li>${xmlText(info.language)}</rdf:li></rdf:Bag></dc:language>`,
   ].filter(Boolean);
   return `<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>

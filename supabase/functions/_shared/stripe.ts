@@ -57,9 +57,13 @@ export const cryptoProvider = Stripe.createSubtleCryptoProvider();
 export function stripeFailure(error: unknown): { status: number; body: Record<string, unknown> } | undefined {
   if (!(error instanceof Stripe.errors.StripeError)) return undefined;
   const code = error.code ?? error.rawType ?? 'stripe_error';
-  if (error instanceof Stripe.errors.StripeIdempotencyError) return { status: 409, body: { error: 'idempotency_conflict', stripe_code: code } };
+  if (error instanceof Stripe.errors.StripeIdempotencyError)
+    return { status: 409, body: { error: 'idempotency_conflict', stripe_code: code } };
   if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) {
-    return { status: error.statusCode === 404 ? 404 : error instanceof Stripe.errors.StripeCardError ? 402 : 400, body: { error: code, message: error.message } };
+    return {
+      status: error.statusCode === 404 ? 404 : error instanceof Stripe.errors.StripeCardError ? 402 : 400,
+      body: { error: code, message: error.message },
+    };
   }
   return { status: 502, body: { error: 'payment_provider_error', stripe_code: code } };
 }

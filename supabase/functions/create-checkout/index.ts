@@ -137,13 +137,17 @@ serve(async (req) => {
     return json(failure.status, failure.body);
   }
 
-  const recorded = await rpc('record_checkout_session', {
-    p_order_id: orderId,
-    p_session_id: session.id,
-    p_url: session.url,
-    p_amount_cents: order.amount_cents,
-    p_expires_at: new Date(session.expires_at * 1000).toISOString(),
-  }, 'service_role');
+  const recorded = await rpc(
+    'record_checkout_session',
+    {
+      p_order_id: orderId,
+      p_session_id: session.id,
+      p_url: session.url,
+      p_amount_cents: order.amount_cents,
+      p_expires_at: new Date(session.expires_at * 1000).toISOString(),
+    },
+    'service_role',
+  );
   // 409: the same session, recorded by a parallel call with the same Idempotency-Key.
   if (!recorded.ok && recorded.status !== 409) {
     // A session the database does not know must not be paid: close it (best effort).

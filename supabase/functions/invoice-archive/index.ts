@@ -22,7 +22,11 @@ import { zipStore, type ZipEntry } from '../_shared/zip.ts';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PAGE = 500;
 
-const realDay = (s: unknown): s is string => typeof s === 'string' && DAY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+const realDay = (s: unknown): s is string =>
+  typeof s === 'string' &&
+  DAY.test(s) &&
+  !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) &&
+  new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 serve(async (req) => {
   const start = await userRequest(req);
@@ -33,7 +37,11 @@ serve(async (req) => {
   if (!realDay(from) || !realDay(to)) return json(400, { error: 'invalid_request' });
   const entries: ZipEntry[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const page = await rpc<{ document: PdfInvoiceDocument; locale: string }[]>(`invoice_archive_documents?limit=${PAGE}&offset=${offset}`, { p_from: from, p_to: to }, user.token);
+    const page = await rpc<{ document: PdfInvoiceDocument; locale: string }[]>(
+      `invoice_archive_documents?limit=${PAGE}&offset=${offset}`,
+      { p_from: from, p_to: to },
+      user.token,
+    );
     if (!page.ok) return refusal(page);
     for (const { document: doc, locale } of page.data) {
       const lang = locale === 'en' ? 'en' : 'de';

@@ -25,7 +25,8 @@ serve(async (req) => {
   const id = body?.invoice_id;
   const locale = body?.locale;
   const format = body?.format ?? 'pdf';
-  if (typeof id !== 'string' || (locale !== undefined && locale !== 'de' && locale !== 'en') || (format !== 'pdf' && format !== 'xml')) return json(400, { error: 'invalid_request' });
+  if (typeof id !== 'string' || (locale !== undefined && locale !== 'de' && locale !== 'en') || (format !== 'pdf' && format !== 'xml'))
+    return json(400, { error: 'invalid_request' });
   const read = await readInvoiceDocument(id, user.token, locale);
   if (!read.ok) return json(read.status, { error: read.code });
   if (format === 'xml') {

@@ -56,17 +56,36 @@ serve(async (req) => {
   const orderId = body?.order_id;
   const amount = body?.amount_cents;
   const requestKey = body?.idempotency_key;
-  if (typeof orderId !== 'string' || !UUID.test(orderId) || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_CENTS) {
+  if (
+    typeof orderId !== 'string' ||
+    !UUID.test(orderId) ||
+    typeof amount !== 'number' ||
+    !Number.isSafeInteger(amount) ||
+    amount <= 0 ||
+    amount > MAX_CENTS
+  ) {
     return json(400, { error: 'invalid_request' });
   }
-  if (typeof requestKey !== 'string' || !UUID.test(requestKey)) return json(400, { error: 'invalid_request', code: 'invalid_idempotency_key' });
+  if (typeof requestKey !== 'string' || !UUID.test(requestKey))
+    return json(400, { error: 'invalid_request', code: 'invalid_idempotency_key' });
 
   const prepared = await rpc<{ payment_intent: string; refund_id: string | null; replay: boolean; idempotency_key: string }>(
-    'prepare_online_refund', { p_order_id: orderId, p_amount_cents: amount, p_request_key: requestKey.toLowerCase() }, user.token);
+    'prepare_online_refund',
+    { p_order_id: orderId, p_amount_cents: amount, p_request_key: requestKey.toLowerCase() },
+    user.token,
+  );
   if (!prepared.ok) return refusal(prepared);
   const { payment_intent: paymentIntent, refund_id: knownRefund, idempotency_key: idempotencyKey } = prepared.data;
 
-  return refundByRequest({ paymentIntent, amount, knownRefund, idempotencyKey, requestKey: requestKey.toLowerCase(), metadata: { order_id: orderId, requested_by: user.userId }, what: 'the refund' });
+  return refundByRequest({
+    paymentIntent,
+    amount,
+    knownRefund,
+    idempotencyKey,
+    requestKey: requestKey.toLowerCase(),
+    metadata: { order_id: orderId, requested_by: user.userId },
+    what: 'the refund',
+  });
 });
 
 /**
@@ -79,12 +98,31 @@ serve(async (req) => {
  */
 async function refundCancellation(orderId: unknown, user: { token: string; userId: string }): Promise<Response> {
   if (typeof orderId !== 'string' || !UUID.test(orderId)) return json(400, { error: 'invalid_request' });
-  const prepared = await rpc<{ amount_cents: number | null; payment_intent?: string; refund_id?: string | null; request_key?: string; idempotency_key?: string }>(
-    'prepare_cancellation_refund', { p_order_id: orderId }, user.token);
+  const prepared = await rpc<{
+    amount_cents: number | null;
+    payment_intent?: string;
+    refund_id?: string | null;
+    request_key?: string;
+    idempotency_key?: string;
+  }>('prepare_cancellation_refund', { p_order_id: orderId }, user.token);
   if (!prepared.ok) return refusal(prepared);
-  const { amount_cents: amount, payment_intent: paymentIntent, refund_id: knownRefund, request_key: requestKey, idempotency_key: idempotencyKey } = prepared.data;
+  const {
+    amount_cents: amount,
+    payment_intent: paymentIntent,
+    refund_id: knownRefund,
+    request_key: requestKey,
+    idempotency_key: idempotencyKey,
+  } = prepared.data;
   if (!amount || !paymentIntent || !requestKey || !idempotencyKey) return json(200, { refund_id: null, status: 'nothing_to_refund' });
-  return refundByRequest({ paymentIntent, amount, knownRefund: knownRefund ?? null, idempotencyKey, requestKey, metadata: { order_id: orderId, requested_by: user.userId, cancellation: 'true' }, what: 'the cancellation refund' });
+  return refundByRequest({
+    paymentIntent,
+    amount,
+    knownRefund: knownRefund ?? null,
+    idempotencyKey,
+    requestKey,
+    metadata: { order_id: orderId, requested_by: user.userId, cancellation: 'true' },
+    what: 'the cancellation refund',
+  });
 }
 
 /**
@@ -97,8 +135,13 @@ async function refundCancellation(orderId: unknown, user: { token: string; userI
  * with the same key, it gets the refund the first one makes.
  */
 async function refundByRequest(r: {
-  paymentIntent: string; amount: number; knownRefund: string | null; idempotencyKey: string; requestKey: string;
-  metadata: Record<string, string>; what: string;
+  paymentIntent: string;
+  amount: number;
+  knownRefund: string | null;
+  idempotencyKey: string;
+  requestKey: string;
+  metadata: Record<string, string>;
+  what: string;
 }): Promise<Response> {
   const stripe = stripeOrUnavailable();
   if (stripe instanceof Response) return stripe;
@@ -111,7 +154,11 @@ async function refundByRequest(r: {
       { payment_intent: r.paymentIntent, amount: r.amount, metadata: { ...r.metadata, request_key: r.requestKey } },
       { idempotencyKey: r.idempotencyKey },
     );
-    const noted = await rpc('note_online_refund_requested', { p_payment_intent: r.paymentIntent, p_refund_id: refund.id, p_amount_cents: r.amount, p_request_key: r.requestKey }, 'service_role');
+    const noted = await rpc(
+      'note_online_refund_requested',
+      { p_payment_intent: r.paymentIntent, p_refund_id: refund.id, p_amount_cents: r.amount, p_request_key: r.requestKey },
+      'service_role',
+    );
     if (!noted.ok) console.error(`refund-payment: could not note ${r.what}`, noted.error);
     return json(200, { refund_id: refund.id, status: refund.status });
   } catch (error) {
@@ -126,8 +173,13 @@ async function refundByRequest(r: {
 /** A returned deposit paid online goes back to the card through Stripe (issue 21). */
 async function refundDeposit(orderExtraId: unknown, user: { token: string; userId: string }): Promise<Response> {
   if (typeof orderExtraId !== 'string' || !UUID.test(orderExtraId)) return json(400, { error: 'invalid_request' });
-  const prepared = await rpc<{ order_id: string; back_cents: number; payment_intent: string | null; refundable_cents: number | null; attempt: number }>(
-    'prepare_deposit_refund', { p_order_extra_id: orderExtraId }, user.token);
+  const prepared = await rpc<{
+    order_id: string;
+    back_cents: number;
+    payment_intent: string | null;
+    refundable_cents: number | null;
+    attempt: number;
+  }>('prepare_deposit_refund', { p_order_extra_id: orderExtraId }, user.token);
   if (!prepared.ok) return refusal(prepared);
   const { order_id: orderId, back_cents: amount, payment_intent: paymentIntent, attempt } = prepared.data;
   if (amount <= 0 || !paymentIntent) return json(200, { refund_id: null, status: 'nothing_to_refund' });
@@ -135,7 +187,11 @@ async function refundDeposit(orderExtraId: unknown, user: { token: string; userI
   if (stripe instanceof Response) return stripe;
   try {
     const refund = await stripe.refunds.create(
-      { payment_intent: paymentIntent, amount, metadata: { order_id: orderId, order_extra_id: orderExtraId, deposit_return: 'true', requested_by: user.userId } },
+      {
+        payment_intent: paymentIntent,
+        amount,
+        metadata: { order_id: orderId, order_extra_id: orderExtraId, deposit_return: 'true', requested_by: user.userId },
+      },
       { idempotencyKey: `deposit-${orderExtraId}-${attempt}-${amount}` },
     );
     // Noted before the webhook tells how it ends: until then the desk does not pay the deposit
@@ -151,7 +207,11 @@ async function refundDeposit(orderExtraId: unknown, user: { token: string; userI
     // next attempt asks with a new one. A 502 (Stripe failed or was not reached) is not noted:
     // its retry must reuse the key, as the refund may have been made.
     if (failure.status >= 400 && failure.status < 500 && failure.status !== 409) {
-      const noted = await rpc('note_deposit_refund_refused', { p_order_extra_id: orderExtraId, p_code: String(failure.body.error ?? 'stripe_error') }, 'service_role');
+      const noted = await rpc(
+        'note_deposit_refund_refused',
+        { p_order_extra_id: orderExtraId, p_code: String(failure.body.error ?? 'stripe_error') },
+        'service_role',
+      );
       if (!noted.ok) console.error('refund-payment: could not note the refusal', noted.error);
     }
     return json(failure.status, failure.body);

@@ -57,7 +57,12 @@ async function attachmentsOf(row: OutboxRow): Promise<MailAttachment[]> {
       const locale = row.locale === 'en' ? 'en' : 'de';
       const read = await readInvoiceDocument(a.invoice_id, 'service_role', locale);
       if (!read.ok) throw new Error(`invoice document ${a.invoice_id}: ${read.code}`);
-      out.push({ filename: pdfFileName(read.doc, locale), content: bytesBase64(await renderInvoicePdf(read.doc, locale)), encoding: 'base64', contentType: 'application/pdf' });
+      out.push({
+        filename: pdfFileName(read.doc, locale),
+        content: bytesBase64(await renderInvoicePdf(read.doc, locale)),
+        encoding: 'base64',
+        contentType: 'application/pdf',
+      });
     } else {
       // Base64, so the bytes (the CRLF lines an .ics needs) arrive unchanged.
       out.push({ filename: a.filename, content: base64(a.content), encoding: 'base64', contentType: a.content_type });
@@ -121,7 +126,13 @@ async function deliver(): Promise<{ sent: number; retried: number; failed: numbe
             replyTo: row.reply_to ?? undefined,
             subject: row.subject,
             text: row.body_text,
-            html: renderMailHtml({ subject: row.subject, text: row.body_text, locale: row.locale, siteUrl: Deno.env.get('SITE_URL'), replies: row.reply_to !== null }),
+            html: renderMailHtml({
+              subject: row.subject,
+              text: row.body_text,
+              locale: row.locale,
+              siteUrl: Deno.env.get('SITE_URL'),
+              replies: row.reply_to !== null,
+            }),
             headers: { 'Content-Language': row.locale, 'X-Outbox-Id': String(row.id) },
             attachments: await attachmentsOf(row),
           });

@@ -17,7 +17,9 @@ const APP_PORT = 3821;
 const RUNS = 12;
 
 function berlinDay(offset: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
   const d = new Date(`${today}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + offset);
   return d.toISOString().slice(0, 10);
@@ -30,7 +32,10 @@ async function measure(page: Page, appUrl: string, dayOffset: number) {
   await page.getByLabel('Bootslänge (m)').fill('9,4');
   await page.getByLabel('Bootsbreite (m)').fill('3,2');
   await page.getByLabel('Bootsname', { exact: true }).fill('Rheinperle');
-  const results = page.getByRole('list', { name: 'Freie Liegeplätze' }).getByRole('button', { name: /wählen$/ }).first();
+  const results = page
+    .getByRole('list', { name: 'Freie Liegeplätze' })
+    .getByRole('button', { name: /wählen$/ })
+    .first();
   let t = performance.now();
   await page.getByRole('button', { name: 'Freie Liegeplätze suchen' }).click();
   await results.waitFor();
@@ -47,11 +52,26 @@ async function measure(page: Page, appUrl: string, dayOffset: number) {
 export async function run(): Promise<BenchRow[]> {
   const dist = resolve(root, 'reports/bench-dist');
   buildIfNeeded(root, { VITE_SUPABASE_URL: `http://127.0.0.1:${API_PORT}`, VITE_SUPABASE_PUBLISHABLE_KEY: DEMO_ANON_KEY }, dist);
-  const stack = await startStack({ workdir: resolve(root, 'supabase'), inMemory: true, host: '127.0.0.1', port: API_PORT, mailPort: 0, smtpPort: 0, paymentsPort: 0 });
+  const stack = await startStack({
+    workdir: resolve(root, 'supabase'),
+    inMemory: true,
+    host: '127.0.0.1',
+    port: API_PORT,
+    mailPort: 0,
+    smtpPort: 0,
+    paymentsPort: 0,
+  });
   const app = await serveStatic(dist, { host: '127.0.0.1', port: APP_PORT });
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const rows: BenchRow[] = [];
   try {
@@ -65,7 +85,9 @@ export async function run(): Promise<BenchRow[]> {
     let offset = 100;
     for (const size of ['seed', '1000'] as const) {
       if (size === '1000') {
-        const { rows: [{ n }] } = await stack.db.query<{ n: string }>('select count(*)::text as n from public.places');
+        const {
+          rows: [{ n }],
+        } = await stack.db.query<{ n: string }>('select count(*)::text as n from public.places');
         await stack.db.exec(`
           insert into public.places (name, pier, description, description_en, width, length, one_day, features, position)
           select 'X' || g, 'X', 'Benchmark', 'Benchmark', 3.0 + (g % 30) * 0.1, 8.0 + (g % 60) * 0.3, g % 7 = 0,

@@ -88,7 +88,9 @@ interface PlaceRow {
 /** The earlier version: berths as long as the boat, everything else filtered in JavaScript. */
 async function clientSideSearch(tx: Queryable, arrival: string, departure: string) {
   const places = (
-    await tx.query<PlaceRow>(`select id, name, width, length, one_day from public.places where length >= $1 and not archived`, [BOAT.length])
+    await tx.query<PlaceRow>(`select id, name, width, length, one_day from public.places where length >= $1 and not archived`, [
+      BOAT.length,
+    ])
   ).rows;
   const ids = places.map((p) => p.id);
   const statuses = (
@@ -124,10 +126,12 @@ async function measure(db: Database, size: string, runs: number, clientRuns: num
     const departure = day(12 + i * 3);
     search.push(
       await asCustomer(db, async (tx) => {
-        const { rows } = await tx.query(
-          `select * from public.search_available_places('overnight', $1, $2, $3, p_departure => $4)`,
-          [arrival, BOAT.length, BOAT.width, departure],
-        );
+        const { rows } = await tx.query(`select * from public.search_available_places('overnight', $1, $2, $3, p_departure => $4)`, [
+          arrival,
+          BOAT.length,
+          BOAT.width,
+          departure,
+        ]);
         found = rows.length;
       }),
     );
@@ -144,7 +148,9 @@ async function measure(db: Database, size: string, runs: number, clientRuns: num
     client.push(performance.now() - started);
   }
   const place = (
-    await db.query<{ id: string }>(`select id from public.places where length >= 12 and width >= 4 and name like 'E%' order by name limit 1`)
+    await db.query<{ id: string }>(
+      `select id from public.places where length >= 12 and width >= 4 and name like 'E%' order by name limit 1`,
+    )
   ).rows[0].id;
   for (let i = 0; i < runs; i++) {
     const arrival = day(400 + i * 3);
@@ -174,12 +180,17 @@ function cacheKey(stage: string) {
   const hash = createHash('sha256');
   const migrations = join(workdir, 'migrations');
   for (const f of readdirSync(migrations).sort()) hash.update(f).update(readFileSync(join(migrations, f)));
-  for (const f of ['seed.sql', 'local/bench/booking.bench.ts', 'local/src/bootstrap/platform.sql']) hash.update(readFileSync(join(workdir, f)));
+  for (const f of ['seed.sql', 'local/bench/booking.bench.ts', 'local/src/bootstrap/platform.sql'])
+    hash.update(readFileSync(join(workdir, f)));
   hash.update(new Date().toISOString().slice(0, 10));
   return join(cacheDir, `booking-${stage}-${hash.digest('hex').slice(0, 16)}.tgz`);
 }
 
-async function prepared(stage: 'seeded' | 'grown', build: (db: Database & { pglite: { dumpDataDir: (c: 'gzip') => Promise<Blob> } }) => Promise<void>, from?: Blob) {
+async function prepared(
+  stage: 'seeded' | 'grown',
+  build: (db: Database & { pglite: { dumpDataDir: (c: 'gzip') => Promise<Blob> } }) => Promise<void>,
+  from?: Blob,
+) {
   const file = cacheKey(stage);
   if (existsSync(file)) return { blob: new Blob([readFileSync(file)]), seconds: 0 };
   const db = await openPglite({ loadDataDir: from });
@@ -204,7 +215,10 @@ export async function run(): Promise<BenchRow[]> {
   });
   const grown = await prepared('grown', (db) => growHarbour(db), seeded.blob);
   const rows: BenchRow[] = [];
-  for (const [blob, size, clientRuns] of [[seeded.blob, 'seed', 30], [grown.blob, 'grown', 10]] as const) {
+  for (const [blob, size, clientRuns] of [
+    [seeded.blob, 'seed', 30],
+    [grown.blob, 'grown', 10],
+  ] as const) {
     const db = await openPglite({ loadDataDir: blob });
     try {
       const counts = (

@@ -24,10 +24,9 @@ async function timeAsAdmin(db: Database, sql: string, check: (rows: Record<strin
   for (let i = 0; i <= RUNS; i++) {
     const started = performance.now();
     const rows = await db.transaction(async (tx) => {
-      await tx.query(
-        `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
-        [JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' })],
-      );
+      await tx.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
+        JSON.stringify({ sub: ADMIN, role: 'authenticated', aal: 'aal2' }),
+      ]);
       return (await tx.query(sql)).rows as Record<string, unknown>[];
     });
     const ms = performance.now() - started;
@@ -93,9 +92,23 @@ export async function run(): Promise<BenchRow[]> {
     };
 
     let note = await counts();
-    out.push(summarise('calendar, one month, seeded harbour (~60 berths)', 'ms', await timeAsAdmin(db, `select * from public.calendar(${month})`, wholeMonth), note));
+    out.push(
+      summarise(
+        'calendar, one month, seeded harbour (~60 berths)',
+        'ms',
+        await timeAsAdmin(db, `select * from public.calendar(${month})`, wholeMonth),
+        note,
+      ),
+    );
     for (const report of REPORTS) {
-      out.push(summarise(`${report}, one year, seeded harbour`, 'ms', await timeAsAdmin(db, `select * from public.${report}(${year})`, () => {}), note));
+      out.push(
+        summarise(
+          `${report}, one year, seeded harbour`,
+          'ms',
+          await timeAsAdmin(db, `select * from public.${report}(${year})`, () => {}),
+          note,
+        ),
+      );
     }
 
     await addLargeHarbour(db);
@@ -103,10 +116,22 @@ export async function run(): Promise<BenchRow[]> {
     await db.exec('select private.report_flush(); analyze');
     note = await counts();
     out.push(
-      summarise('calendar, one month, 1,000 more berths', 'ms', await timeAsAdmin(db, `select * from public.calendar(${month})`, wholeMonth), note),
+      summarise(
+        'calendar, one month, 1,000 more berths',
+        'ms',
+        await timeAsAdmin(db, `select * from public.calendar(${month})`, wholeMonth),
+        note,
+      ),
     );
     for (const report of REPORTS) {
-      out.push(summarise(`${report}, one year, 1,000 more berths`, 'ms', await timeAsAdmin(db, `select * from public.${report}(${year})`, () => {}), note));
+      out.push(
+        summarise(
+          `${report}, one year, 1,000 more berths`,
+          'ms',
+          await timeAsAdmin(db, `select * from public.${report}(${year})`, () => {}),
+          note,
+        ),
+      );
     }
   } finally {
     await db.close();

@@ -37,14 +37,29 @@ interface Case {
 
 const cases: Case[] = [
   { name: 'point select', path: '/cities?select=*&id=eq.3', table: 'cities', select: '*', filters: [['id', 'eq.3']] },
-  { name: '50-row list + embed', path: '/cities?select=id,name,population,countries(name,code)&limit=50', table: 'cities', select: 'id,name,population,countries(name,code)', filters: [], limit: 50 },
+  {
+    name: '50-row list + embed',
+    path: '/cities?select=id,name,population,countries(name,code)&limit=50',
+    table: 'cities',
+    select: 'id,name,population,countries(name,code)',
+    filters: [],
+    limit: 50,
+  },
 ];
 
 /** The statement the service builds for the case, to run straight on the database. */
 async function sqlFor(stack: Stack, c: Case) {
   const cache = await loadSchema(stack.db);
   const table = cache.tables.get(c.table)!;
-  const root = buildNode(cache, table, `${quoteIdent('public')}.${quoteIdent(table.name)}`, table.name, table.name, parseSelect(c.select), new Aliases());
+  const root = buildNode(
+    cache,
+    table,
+    `${quoteIdent('public')}.${quoteIdent(table.name)}`,
+    table.name,
+    table.name,
+    parseSelect(c.select),
+    new Aliases(),
+  );
   for (const [k, v] of c.filters) {
     const { field } = parseFilterKey(k);
     root.filters.push(parseFilterValue(k, v, field));
@@ -68,7 +83,6 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number[] & { cpuMs: n
   const used = process.cpuUsage(cpu);
   return Object.assign(out, { cpuMs: (used.user + used.system) / 1000 / RUNS });
 }
-
 
 /** Variants timed in turn, run by run, the order rotating (each with its own CPU time). */
 async function timeAll(fns: (() => Promise<unknown>)[]): Promise<(number[] & { cpuMs: number })[]> {
@@ -109,10 +123,20 @@ async function httpFloor(): Promise<{ p50: number; p95: number; samples: number[
 
 async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise<BenchRow[]> {
   // enough cities for a 50-row page, each with its country
-  await stack.db.exec(`insert into public.cities (name, country_id, population) select 'Town ' || g, 1 + g % 4, g * 1000 from generate_series(1, 60) g`);
+  await stack.db.exec(
+    `insert into public.cities (name, country_id, population) select 'Town ' || g, 1 + g % 4, g * 1000 from generate_series(1, 60) g`,
+  );
   const rows: BenchRow[] = [];
   const floor = await httpFloor();
-  rows.push(summarise(`rest HTTP floor: fetch to an empty node:http server (${engine} run)`, 'ms', floor.samples, `same client, no gateway, REST or database; p95 ${floor.p95.toFixed(2)}`, engine));
+  rows.push(
+    summarise(
+      `rest HTTP floor: fetch to an empty node:http server (${engine} run)`,
+      'ms',
+      floor.samples,
+      `same client, no gateway, REST or database; p95 ${floor.p95.toFixed(2)}`,
+      engine,
+    ),
+  );
   const headers = { apikey: stack.keys.anonKey, authorization: `Bearer ${stack.keys.anonKey}`, 'accept-profile': 'public' };
   for (const c of cases) {
     const url = `${stack.url}/rest/v1${c.path}`;
@@ -137,17 +161,56 @@ async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise
     const note = `${engine}; anon key; ${RUNS} sequential runs after ${WARMUP} warm-up; load average ${loadavg()[0].toFixed(1)}`;
     const p95 = (xs: number[]) => quantile(xs, 0.95).toFixed(2);
     const cpuNote = `${engine}; process CPU time per request, mean over the runs (fetch client, gateway, REST and the database share the process)`;
-    rows.push(summarise(`rest ${c.name} via HTTP, before (${engine})`, 'ms', before, `${note}; p95 ${p95(before)}; settings as their own parametrised statement`));
-    rows.push(summarise(`rest ${c.name} via HTTP, session 10 (${engine})`, 'ms', s10, `${note}; p95 ${p95(s10)}; a read as begin; settings; read; commit`));
-    rows.push(summarise(`rest ${c.name} via HTTP (${engine})`, 'ms', http, `${note}; p95 ${p95(http)}; a read as settings; read in one implicit transaction`));
+    rows.push(
+      summarise(
+        `rest ${c.name} via HTTP, before (${engine})`,
+        'ms',
+        before,
+        `${note}; p95 ${p95(before)}; settings as their own parametrised statement`,
+      ),
+    );
+    rows.push(
+      summarise(
+        `rest ${c.name} via HTTP, session 10 (${engine})`,
+        'ms',
+        s10,
+        `${note}; p95 ${p95(s10)}; a read as begin; settings; read; commit`,
+      ),
+    );
+    rows.push(
+      summarise(
+        `rest ${c.name} via HTTP (${engine})`,
+        'ms',
+        http,
+        `${note}; p95 ${p95(http)}; a read as settings; read in one implicit transaction`,
+      ),
+    );
     rows.push(summarise(`rest ${c.name} same SQL on the database (${engine})`, 'ms', db, `${note}; p95 ${p95(db)}`));
     rows.push(derived(`rest ${c.name} CPU per request via HTTP, before (${engine})`, 'ms', before.cpuMs, RUNS, cpuNote));
     rows.push(derived(`rest ${c.name} CPU per request via HTTP, session 10 (${engine})`, 'ms', s10.cpuMs, RUNS, cpuNote));
     rows.push(derived(`rest ${c.name} CPU per request via HTTP (${engine})`, 'ms', http.cpuMs, RUNS, cpuNote));
-    rows.push(derived(`rest ${c.name} CPU per request, same SQL alone (${engine})`, 'ms', db.cpuMs, RUNS, `${engine}; process CPU time per request, mean over the runs`));
-    for (const [label, xs] of [['before', before], ['session 10', s10], ['after', http]] as const) {
+    rows.push(
+      derived(
+        `rest ${c.name} CPU per request, same SQL alone (${engine})`,
+        'ms',
+        db.cpuMs,
+        RUNS,
+        `${engine}; process CPU time per request, mean over the runs`,
+      ),
+    );
+    for (const [label, xs] of [
+      ['before', before],
+      ['session 10', s10],
+      ['after', http],
+    ] as const) {
       rows.push({
-        ...derived(`rest ${c.name} added by HTTP + REST, ${label} (${engine})`, 'ms', quantile(xs, 0.5) - quantile(db, 0.5), RUNS, `${note}; difference of the HTTP and direct quantiles; p95 ${(quantile(xs, 0.95) - quantile(db, 0.95)).toFixed(2)}; of it the HTTP floor ${floor.p50.toFixed(2)} (p95 ${floor.p95.toFixed(2)})`),
+        ...derived(
+          `rest ${c.name} added by HTTP + REST, ${label} (${engine})`,
+          'ms',
+          quantile(xs, 0.5) - quantile(db, 0.5),
+          RUNS,
+          `${note}; difference of the HTTP and direct quantiles; p95 ${(quantile(xs, 0.95) - quantile(db, 0.95)).toFixed(2)}; of it the HTTP floor ${floor.p50.toFixed(2)} (p95 ${floor.p95.toFixed(2)})`,
+        ),
         p10: Math.round((quantile(xs, 0.1) - quantile(db, 0.1)) * 100) / 100,
         p90: Math.round((quantile(xs, 0.9) - quantile(db, 0.9)) * 100) / 100,
       });
@@ -172,7 +235,9 @@ async function benchEngine(engine: 'PGlite' | 'Postgres', stack: Stack): Promise
     );
     rates.push(done / ((performance.now() - started) / 1000));
   }
-  rows.push(summarise(`rest point select, 10 concurrent clients (${engine})`, 'req/s', rates, `${engine}; ${rates.length} rounds of ${seconds} s`));
+  rows.push(
+    summarise(`rest point select, 10 concurrent clients (${engine})`, 'req/s', rates, `${engine}; ${rates.length} rounds of ${seconds} s`),
+  );
   return rows;
 }
 

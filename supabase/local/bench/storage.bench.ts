@@ -47,8 +47,18 @@ export async function run(): Promise<BenchRow[]> {
     const note = `PGlite, supabase-js, authenticated admin (RLS policies), ${runs} sequential runs`;
     const upMs = summarise('storage upload 1 MB image', 'ms', up, note);
     const downMs = summarise('storage download 1 MB image', 'ms', down, note);
-    const upRate = summarise('storage upload 1 MB image', 'per s', up.map((ms) => 1000 / ms), note);
-    const downRate = summarise('storage download 1 MB image', 'per s', down.map((ms) => 1000 / ms), note);
+    const upRate = summarise(
+      'storage upload 1 MB image',
+      'per s',
+      up.map((ms) => 1000 / ms),
+      note,
+    );
+    const downRate = summarise(
+      'storage download 1 MB image',
+      'per s',
+      down.map((ms) => 1000 / ms),
+      note,
+    );
     return [upRate, upMs, downRate, downMs];
   } finally {
     await stack.close();

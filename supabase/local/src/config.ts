@@ -60,13 +60,11 @@ export interface StackConfig {
 
 type Table = Record<string, unknown>;
 
-const table = (value: unknown): Table =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Table) : {};
+const table = (value: unknown): Table => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Table) : {});
 const num = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
 const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
 const str = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
-const strings = (value: unknown, fallback: string[]) =>
-  Array.isArray(value) ? value.map(String) : fallback;
+const strings = (value: unknown, fallback: string[]) => (Array.isArray(value) ? value.map(String) : fallback);
 
 export class ConfigError extends Error {}
 
@@ -186,13 +184,9 @@ export function loadConfig(workdir: string): StackConfig {
     storage: {
       enabled: bool(storage.enabled, true),
       fileSizeLimit: str(storage.file_size_limit, '50MiB'),
-      buckets: Object.fromEntries(
-        Object.entries(table(storage.buckets)).map(([name, value]) => [name, table(value)]),
-      ),
+      buckets: Object.fromEntries(Object.entries(table(storage.buckets)).map(([name, value]) => [name, table(value)])),
     },
-    functions: Object.fromEntries(
-      Object.entries(table(raw.functions)).map(([name, value]) => [name, table(value)]),
-    ),
+    functions: Object.fromEntries(Object.entries(table(raw.functions)).map(([name, value]) => [name, table(value)])),
     raw,
   };
 }

@@ -103,7 +103,11 @@ export function trustedProxyList(entries: readonly string[]): BlockList {
     const plain = plainAddress(address ?? '');
     const family = isIP(plain);
     const bits = prefix === undefined ? undefined : Number(prefix);
-    if (!family || extra !== undefined || (bits !== undefined && !(Number.isInteger(bits) && bits >= 0 && bits <= (family === 4 ? 32 : 128)))) {
+    if (
+      !family ||
+      extra !== undefined ||
+      (bits !== undefined && !(Number.isInteger(bits) && bits >= 0 && bits <= (family === 4 ? 32 : 128)))
+    ) {
       throw new Error(`trusted proxy "${entry}": expected an IP address or a CIDR block`);
     }
     const type = family === 4 ? 'ipv4' : 'ipv6';
@@ -133,7 +137,7 @@ export function clientIp(req: IncomingMessage, trustedProxies: readonly string[]
   const list = trustedProxyList(trustedProxies);
   if (!isTrusted(list, peer)) return peer;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : header ?? '')
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((hop) => hop.trim())
     .filter(Boolean);

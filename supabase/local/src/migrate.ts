@@ -55,7 +55,9 @@ function projectFiles(workdir: string, patterns: string[]): { key: string; path:
     const dir = dirname(full);
     if (!existsSync(dir)) continue;
     const re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-    for (const entry of readdirSync(dir).filter((e) => re.test(e)).sort()) {
+    for (const entry of readdirSync(dir)
+      .filter((e) => re.test(e))
+      .sort()) {
       files.push({ key: posix.normalize(posix.join(posix.dirname(pattern), entry)), path: join(dir, entry) });
     }
   }
@@ -138,10 +140,11 @@ export async function migrate(db: Database, workdir: string, options: { seed?: b
       await tx.query(`select set_config('role', 'postgres', true)`);
       for (const file of pending) {
         const statements = await runScript(tx, file.path, display(file.path));
-        await tx.query(
-          `insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)`,
-          [file.version, file.name, statements],
-        );
+        await tx.query(`insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)`, [
+          file.version,
+          file.name,
+          statements,
+        ]);
       }
       // PostgREST's convention: tell the API to reload its schema cache.
       await tx.query(`notify pgrst, 'reload schema'`);

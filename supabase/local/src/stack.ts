@@ -268,7 +268,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const requested = req.headers['access-control-request-headers'];
       res.setHeader(
         'access-control-allow-headers',
-        requested ?? 'authorization, x-client-info, apikey, content-type, x-supabase-api-version, prefer, range, accept-profile, content-profile, x-upsert',
+        requested ??
+          'authorization, x-client-info, apikey, content-type, x-supabase-api-version, prefer, range, accept-profile, content-profile, x-upsert',
       );
       if (req.method === 'OPTIONS') {
         res.writeHead(200).end();
@@ -317,14 +318,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             code: 'PGRST003',
             details: error.message,
             hint: null,
-            message: error.phase === 'connect' ? 'Timed out acquiring connection from connection pool.' : 'Timed out waiting for the database to answer.',
+            message:
+              error.phase === 'connect'
+                ? 'Timed out acquiring connection from connection pool.'
+                : 'Timed out waiting for the database to answer.',
           });
           return;
         }
         if (isConnectionError(error)) {
           // PostgREST's answer while its database connection is down; the pool reconnects.
           log.warn(`${req.method} ${url.pathname}: database connection lost: ${(error as Error).message}`);
-          sendJson(res, 503, { code: 'PGRST001', details: (error as Error).message, hint: null, message: 'Database client error. Retrying the connection.' }, { 'retry-after': '1' });
+          sendJson(
+            res,
+            503,
+            { code: 'PGRST001', details: (error as Error).message, hint: null, message: 'Database client error. Retrying the connection.' },
+            { 'retry-after': '1' },
+          );
           return;
         }
         log.error(`${req.method} ${url.pathname}: ${(error as Error).stack ?? error}`);

@@ -25,7 +25,12 @@ function client(stack: Stack, key = stack.keys.anonKey): SupabaseClient {
 async function raw(stack: Stack, method: string, path: string, token: string, body?: unknown) {
   const res = await fetch(`${stack.url}/auth/v1${path}`, {
     method,
-    headers: { apikey: stack.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
+    headers: {
+      apikey: stack.keys.anonKey,
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-supabase-api-version': '2024-01-01',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -130,7 +135,11 @@ for (const engine of engines()) {
       const amr = claims.amr as { method: string; timestamp: number }[];
       expect(amr.map((a) => a.method).sort()).toEqual(['password', 'totp']);
       expect(amr[0].timestamp).toBeGreaterThanOrEqual(amr[1].timestamp);
-      expect(aal2).toMatchObject({ token_type: 'bearer', expires_in: expect.any(Number), refresh_token: expect.stringMatching(/^[A-Za-z0-9]{12}$/) });
+      expect(aal2).toMatchObject({
+        token_type: 'bearer',
+        expires_in: expect.any(Number),
+        refresh_token: expect.stringMatching(/^[A-Za-z0-9]{12}$/),
+      });
       expect(aal2.refresh_token).not.toBe(session.refresh_token);
       expect(aal2.user.factors).toEqual([
         expect.objectContaining({ id: factorId, status: 'verified', factor_type: 'totp', friendly_name: 'Telefon' }),
@@ -155,7 +164,7 @@ for (const engine of engines()) {
       expect(level.data).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal2' });
     });
 
-    it('answers wrong codes, unknown factors and challenges with GoTrue\'s errors', async () => {
+    it("answers wrong codes, unknown factors and challenges with GoTrue's errors", async () => {
       const { sb, session, user } = await signedIn();
       const token = session.access_token;
       const enroll = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Telefon' });
@@ -174,21 +183,37 @@ for (const engine of engines()) {
 
       const empty = await raw(stack, 'POST', `/factors/${factorId}/verify`, token, { challenge_id: challenge.data!.id, code: '' });
       expect(empty).toEqual({ status: 400, body: { code: 'validation_failed', message: 'Code needs to be non-empty' } });
-      const noChallenge = await raw(stack, 'POST', `/factors/${factorId}/verify`, token, { challenge_id: crypto.randomUUID(), code: '123456' });
-      expect(noChallenge).toEqual({ status: 422, body: { code: 'mfa_factor_not_found', message: 'MFA factor with the provided challenge ID not found' } });
+      const noChallenge = await raw(stack, 'POST', `/factors/${factorId}/verify`, token, {
+        challenge_id: crypto.randomUUID(),
+        code: '123456',
+      });
+      expect(noChallenge).toEqual({
+        status: 422,
+        body: { code: 'mfa_factor_not_found', message: 'MFA factor with the provided challenge ID not found' },
+      });
       const unknown = await raw(stack, 'POST', `/factors/${crypto.randomUUID()}/challenge`, token, {});
       expect(unknown).toEqual({ status: 404, body: { code: 'mfa_factor_not_found', message: 'Factor not found' } });
       const notUuid = await raw(stack, 'POST', `/factors/abc/challenge`, token, {});
       expect(notUuid).toEqual({ status: 404, body: { code: 'validation_failed', message: 'factor_id must be an UUID' } });
       const badType = await raw(stack, 'POST', '/factors', token, { factor_type: 'sms' });
-      expect(badType).toEqual({ status: 400, body: { code: 'validation_failed', message: 'factor_type needs to be totp, phone, or webauthn' } });
+      expect(badType).toEqual({
+        status: 400,
+        body: { code: 'validation_failed', message: 'factor_type needs to be totp, phone, or webauthn' },
+      });
       const phone = await raw(stack, 'POST', '/factors', token, { factor_type: 'phone', phone: '+491701234567' });
       expect(phone).toEqual({ status: 422, body: { code: 'mfa_phone_enroll_not_enabled', message: 'MFA enroll is disabled for Phone' } });
       const sameName = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Telefon' });
-      expect(sameName.error).toMatchObject({ status: 422, code: 'mfa_factor_name_conflict', message: 'A factor with the friendly name "Telefon" for this user already exists' });
+      expect(sameName.error).toMatchObject({
+        status: 422,
+        code: 'mfa_factor_name_conflict',
+        message: 'A factor with the friendly name "Telefon" for this user already exists',
+      });
       const anonymous = await client(stack).auth.signInAnonymously();
       const anon = await raw(stack, 'POST', '/factors', anonymous.data.session!.access_token, { factor_type: 'totp' });
-      expect(anon).toEqual({ status: 403, body: { code: 'no_authorization', message: 'Anonymous user not allowed to perform these actions' } });
+      expect(anon).toEqual({
+        status: 403,
+        body: { code: 'no_authorization', message: 'Anonymous user not allowed to perform these actions' },
+      });
       // Another user's factor is not found for this one.
       const other = await signedIn();
       const foreign = await raw(stack, 'POST', `/factors/${factorId}/challenge`, other.session.access_token, {});
@@ -198,8 +223,14 @@ for (const engine of engines()) {
       const fresh = await sb.auth.mfa.challenge({ factorId });
       const ok = await raw(stack, 'POST', `/factors/${factorId}/verify`, token, { challenge_id: fresh.data!.id, code: totpCode(secret) });
       expect(ok.status).toBe(200);
-      const again = await raw(stack, 'POST', `/factors/${factorId}/verify`, ok.body.access_token, { challenge_id: fresh.data!.id, code: totpCode(secret) });
-      expect(again).toEqual({ status: 422, body: { code: 'mfa_ip_address_mismatch', message: 'Challenge and verify IP addresses mismatch.' } });
+      const again = await raw(stack, 'POST', `/factors/${factorId}/verify`, ok.body.access_token, {
+        challenge_id: fresh.data!.id,
+        code: totpCode(secret),
+      });
+      expect(again).toEqual({
+        status: 422,
+        body: { code: 'mfa_ip_address_mismatch', message: 'Challenge and verify IP addresses mismatch.' },
+      });
       expect(user.id).toBe(ok.body.user.id);
     });
 
@@ -248,7 +279,10 @@ for (const engine of engines()) {
       const login = await thief.auth.signInWithPassword({ email, password: PASSWORD });
       expect(decodeJwt(login.data.session!.access_token).aal).toBe('aal1');
       const token = login.data.session!.access_token;
-      const refusal = { status: 401, body: { code: 'insufficient_aal', message: 'AAL2 session is required to update email or password when MFA is enabled.' } };
+      const refusal = {
+        status: 401,
+        body: { code: 'insufficient_aal', message: 'AAL2 session is required to update email or password when MFA is enabled.' },
+      };
       expect(await raw(stack, 'PUT', '/user', token, { password: 'Gestohlen2026' })).toEqual(refusal);
       expect(await raw(stack, 'PUT', '/user', token, { email: address('thief') })).toEqual(refusal);
       const viaClient = await thief.auth.updateUser({ password: 'Gestohlen2026' });
@@ -300,7 +334,9 @@ for (const engine of engines()) {
       const viaClient = await (await passwordOnly()).sb.auth.mfa.challengeAndVerify({ factorId, code: next });
       expect(viaClient.error).toMatchObject({ status: 422, code: 'mfa_verification_failed' });
       // The step is kept in the database (a restart does not forget it).
-      const kept = await stack.db.query<{ step: string }>(`select last_totp_step::text as step from auth.mfa_factors where id = $1`, [factorId]);
+      const kept = await stack.db.query<{ step: string }>(`select last_totp_step::text as step from auth.mfa_factors where id = $1`, [
+        factorId,
+      ]);
       expect(hotp(secret, Number(kept.rows[0].step))).toBe(next);
       // Two steps on (the clock moved), a fresh code passes again.
       clock.offsetMs = 60_000;
@@ -312,7 +348,7 @@ for (const engine of engines()) {
       }
     });
 
-    it('admin lists and deletes a user\'s factors; the user\'s sessions fall back to aal1', async () => {
+    it("admin lists and deletes a user's factors; the user's sessions fall back to aal1", async () => {
       const { user, factorId, aal2 } = await enrolled();
       const listed = await admin.auth.admin.mfa.listFactors({ userId: user.id });
       expect(listed.error).toBeNull();
@@ -333,61 +369,71 @@ for (const engine of engines()) {
     });
   });
 
-  describe.skipIf(engine.skip && skipBecause(`auth mfa rate limit on ${engine.name}`, engine.skip))(`auth mfa rate limit on ${engine.name}`, () => {
-    let stack: Stack;
-    let project: ReturnType<typeof authProject>;
-    beforeAll(async () => {
-      project = authProject();
-      stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
-    });
-    afterAll(async () => {
-      await stack?.close();
-      project?.remove();
-    });
+  describe.skipIf(engine.skip && skipBecause(`auth mfa rate limit on ${engine.name}`, engine.skip))(
+    `auth mfa rate limit on ${engine.name}`,
+    () => {
+      let stack: Stack;
+      let project: ReturnType<typeof authProject>;
+      beforeAll(async () => {
+        project = authProject();
+        stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
+      });
+      afterAll(async () => {
+        await stack?.close();
+        project?.remove();
+      });
 
-    it('rate-limits challenge and verify per address (burst 30, then 429)', async () => {
-      const email = address('staff');
-      await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
-      const sb = client(stack);
-      const session = (await sb.auth.signInWithPassword({ email, password: PASSWORD })).data.session!;
-      const enroll = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Telefon' });
-      const path = `/factors/${enroll.data!.id}/verify`;
-      const statuses: number[] = [];
-      for (let i = 0; i < 40; i++) {
-        statuses.push((await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' })).status);
-      }
-      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
-      const limited = await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' });
-      expect(limited).toEqual({ status: 429, body: { code: 'over_request_rate_limit', message: 'Request rate limit reached' } });
-    });
-  });
+      it('rate-limits challenge and verify per address (burst 30, then 429)', async () => {
+        const email = address('staff');
+        await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
+        const sb = client(stack);
+        const session = (await sb.auth.signInWithPassword({ email, password: PASSWORD })).data.session!;
+        const enroll = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Telefon' });
+        const path = `/factors/${enroll.data!.id}/verify`;
+        const statuses: number[] = [];
+        for (let i = 0; i < 40; i++) {
+          statuses.push(
+            (await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' })).status,
+          );
+        }
+        expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+        const limited = await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' });
+        expect(limited).toEqual({ status: 429, body: { code: 'over_request_rate_limit', message: 'Request rate limit reached' } });
+      });
+    },
+  );
 
-  describe.skipIf(engine.skip && skipBecause(`auth mfa rate limit on ${engine.name}`, engine.skip))(`auth mfa rate limit on ${engine.name}`, () => {
-    let stack: Stack;
-    let project: ReturnType<typeof authProject>;
-    beforeAll(async () => {
-      project = authProject();
-      stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
-    });
-    afterAll(async () => {
-      await stack?.close();
-      project?.remove();
-    });
+  describe.skipIf(engine.skip && skipBecause(`auth mfa rate limit on ${engine.name}`, engine.skip))(
+    `auth mfa rate limit on ${engine.name}`,
+    () => {
+      let stack: Stack;
+      let project: ReturnType<typeof authProject>;
+      beforeAll(async () => {
+        project = authProject();
+        stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
+      });
+      afterAll(async () => {
+        await stack?.close();
+        project?.remove();
+      });
 
-    it('rate-limits challenge and verify per address (burst 30, then 429)', async () => {
-      const email = address('staff');
-      await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
-      const sb = client(stack);
-      const session = (await sb.auth.signInWithPassword({ email, password: PASSWORD })).data.session!;
-      const enroll = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Telefon' });
-      const path = `/factors/${enroll.data!.id}/verify`;
-      const statuses: number[] = [];
-      for (let i = 0; i < 40; i++) {
-        statuses.push((await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' })).status);
-      }
-      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
-      const limited = await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' });
-      expect(limited).toEqual({ status: 429, body: { code: 'over_request_rate_limit', message: 'Request rate limit reached' } });
-    });
-  });
+      it('rate-limits challenge and verify per address (burst 30, then 429)', async () => {
+        const email = address('staff');
+        await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
+        const sb = client(stack);
+        const session = (await sb.auth.signInWithPassword({ email, password: PASSWORD })).data.session!;
+        const enroll = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Telefon' });
+        const path = `/factors/${enroll.data!.id}/verify`;
+        const statuses: number[] = [];
+        for (let i = 0; i < 40; i++) {
+          statuses.push(
+            (await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' })).status,
+          );
+        }
+        expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+        const limited = await raw(stack, 'POST', path, session.access_token, { challenge_id: crypto.randomUUID(), code: '000000' });
+        expect(limited).toEqual({ status: 429, body: { code: 'over_request_rate_limit', message: 'Request rate limit reached' } });
+      });
+    },
+  );
 }

@@ -127,7 +127,10 @@ for (const engine of engines()) {
 
       const email = address('gast');
       const since = new Date().toISOString();
-      const otp = await sb.auth.signInWithOtp({ email, options: { shouldCreateUser: true, data: { locale: 'de', first_name: 'Greta', last_name: 'Kahn' } } });
+      const otp = await sb.auth.signInWithOtp({
+        email,
+        options: { shouldCreateUser: true, data: { locale: 'de', first_name: 'Greta', last_name: 'Kahn' } },
+      });
       expect(otp.error).toBeNull();
       const mail = await latestMail(stack, email, since);
       expect(mail.subject).toBe('Ihr Code für den Hafen Düsseldorf');
@@ -140,7 +143,9 @@ for (const engine of engines()) {
         `select u.confirmation_token, t.token_hash from auth.users u join auth.one_time_tokens t on t.user_id = u.id where u.email = $1`,
         [email],
       );
-      const expected = createHash('sha224').update(email + code).digest('hex');
+      const expected = createHash('sha224')
+        .update(email + code)
+        .digest('hex');
       expect(stored.rows).toEqual([{ confirmation_token: expected, token_hash: expected }]);
 
       const verified = await sb.auth.verifyOtp({ email, token: code, type: 'email' });
@@ -152,14 +157,39 @@ for (const engine of engines()) {
       expect(user.user_metadata).toMatchObject({ locale: 'de', first_name: 'Greta', email_verified: true });
       expect(user.app_metadata).toEqual({ provider: 'email', providers: ['email'] });
       expect(user.identities).toHaveLength(1);
-      expect(user.identities![0]).toMatchObject({ provider: 'email', user_id: user.id, identity_data: { email, email_verified: true, sub: user.id } });
+      expect(user.identities![0]).toMatchObject({
+        provider: 'email',
+        user_id: user.id,
+        identity_data: { email, email_verified: true, sub: user.id },
+      });
 
       const claims = decodeJwt(verified.data.session!.access_token);
       expect(decodeProtectedHeader(verified.data.session!.access_token)).toMatchObject({ alg: 'HS256', typ: 'JWT' });
       expect(Object.keys(claims)).toEqual([
-        'iss', 'sub', 'aud', 'exp', 'iat', 'email', 'phone', 'app_metadata', 'user_metadata', 'role', 'aal', 'amr', 'session_id', 'is_anonymous',
+        'iss',
+        'sub',
+        'aud',
+        'exp',
+        'iat',
+        'email',
+        'phone',
+        'app_metadata',
+        'user_metadata',
+        'role',
+        'aal',
+        'amr',
+        'session_id',
+        'is_anonymous',
       ]);
-      expect(claims).toMatchObject({ iss: `${stack.url}/auth/v1`, sub: user.id, email, phone: '', role: 'authenticated', is_anonymous: false, aal: 'aal1' });
+      expect(claims).toMatchObject({
+        iss: `${stack.url}/auth/v1`,
+        sub: user.id,
+        email,
+        phone: '',
+        role: 'authenticated',
+        is_anonymous: false,
+        aal: 'aal1',
+      });
       expect(claims.exp! - claims.iat!).toBe(3600);
       expect(claims.amr).toEqual([{ method: 'otp', timestamp: expect.any(Number) }]);
 
@@ -294,7 +324,8 @@ for (const engine of engines()) {
       const raw422 = await raw(stack, 'POST', '/signup', { email: address('weak'), password: '1' });
       expect(raw422.body).toEqual({
         code: 'weak_password',
-        message: 'Password should be at least 8 characters. Password should contain at least one character of each: abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789.',
+        message:
+          'Password should be at least 8 characters. Password should contain at least one character of each: abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789.',
         weak_password: { reasons: ['length', 'characters'] },
       });
     });
@@ -318,7 +349,11 @@ for (const engine of engines()) {
       // Within the reuse interval an old token is tolerated; after it, reuse revokes the family.
       clock.offsetMs += 11_000;
       const reuse = await client(stack).auth.refreshSession({ refresh_token: first });
-      expect(reuse.error).toMatchObject({ status: 400, code: 'refresh_token_already_used', message: 'Invalid Refresh Token: Already Used' });
+      expect(reuse.error).toMatchObject({
+        status: 400,
+        code: 'refresh_token_already_used',
+        message: 'Invalid Refresh Token: Already Used',
+      });
       clock.offsetMs += 11_000;
       const current = await client(stack).auth.refreshSession({ refresh_token: third });
       expect(current.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
@@ -331,8 +366,12 @@ for (const engine of engines()) {
       const good = (await sb.auth.getSession()).data.session!.access_token;
       const claims = decodeJwt(good);
       const secret = new TextEncoder().encode(stack.keys.jwtSecret);
-      const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret);
-      const wrongSecret = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode('x'.repeat(40)));
+      const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(secret);
+      const wrongSecret = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(new TextEncoder().encode('x'.repeat(40)));
       const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
       const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
       const [h, , s] = good.split('.');
@@ -419,15 +458,29 @@ for (const engine of engines()) {
       const email = address('link');
       let since = new Date().toISOString();
       await client(stack).auth.signUp({ email, password: PASSWORD });
-      const hash = createHash('sha224').update(email + codeOf(await latestMail(stack, email, since))).digest('hex');
-      const link = await raw(stack, 'GET', `/verify?token=${hash}&type=signup&redirect_to=${encodeURIComponent('http://localhost:3000/willkommen')}`, undefined, { apikey: '' });
+      const hash = createHash('sha224')
+        .update(email + codeOf(await latestMail(stack, email, since)))
+        .digest('hex');
+      const link = await raw(
+        stack,
+        'GET',
+        `/verify?token=${hash}&type=signup&redirect_to=${encodeURIComponent('http://localhost:3000/willkommen')}`,
+        undefined,
+        { apikey: '' },
+      );
       expect(link.status).toBe(303);
       const location = new URL(link.headers.get('location')!);
       expect(location.origin + location.pathname).toBe('http://localhost:3000/willkommen');
       const fragment = new URLSearchParams(location.hash.slice(1));
       expect(fragment.get('type')).toBe('signup');
       expect(decodeJwt(fragment.get('access_token')!).email).toBe(email);
-      const again = await raw(stack, 'GET', `/verify?token=${hash}&type=signup&redirect_to=${encodeURIComponent('https://evil.example/')}`, undefined, { apikey: '' });
+      const again = await raw(
+        stack,
+        'GET',
+        `/verify?token=${hash}&type=signup&redirect_to=${encodeURIComponent('https://evil.example/')}`,
+        undefined,
+        { apikey: '' },
+      );
       const failed = new URL(again.headers.get('location')!);
       expect(failed.origin).toBe('http://localhost:3000');
       expect(new URLSearchParams(failed.hash.slice(1)).get('error_code')).toBe('otp_expired');
@@ -436,7 +489,9 @@ for (const engine of engines()) {
       since = new Date().toISOString();
       clock.offsetMs += 2_000;
       await sb.auth.signInWithOtp({ email });
-      const magic = createHash('sha224').update(email + codeOf(await latestMail(stack, email, since))).digest('hex');
+      const magic = createHash('sha224')
+        .update(email + codeOf(await latestMail(stack, email, since)))
+        .digest('hex');
       const viaHash = await sb.auth.verifyOtp({ token_hash: magic, type: 'magiclink' });
       expect(viaHash.error).toBeNull();
       expect(viaHash.data.user!.email).toBe(email);
@@ -495,7 +550,11 @@ for (const engine of engines()) {
       for (const email of emails) {
         const { data, error } = await admin.createUser({ email, password: PASSWORD, email_confirm: true, user_metadata: { locale: 'de' } });
         expect(error).toBeNull();
-        expect(data.user).toMatchObject({ email, user_metadata: { locale: 'de', email_verified: true }, app_metadata: { provider: 'email' } });
+        expect(data.user).toMatchObject({
+          email,
+          user_metadata: { locale: 'de', email_verified: true },
+          app_metadata: { provider: 'email' },
+        });
         ids.push(data.user!.id);
       }
       const dup = await admin.createUser({ email: emails[0], password: PASSWORD });
@@ -509,7 +568,11 @@ for (const engine of engines()) {
       expect(page2.data.users[0].id).toBe(ids[0]);
       const got = await admin.getUserById(ids[1]);
       expect(got.data.user!.email).toBe(emails[1]);
-      const upd = await admin.updateUserById(ids[1], { user_metadata: { first_name: 'Hein' }, app_metadata: { harbour: true }, ban_duration: '1h' });
+      const upd = await admin.updateUserById(ids[1], {
+        user_metadata: { first_name: 'Hein' },
+        app_metadata: { harbour: true },
+        ban_duration: '1h',
+      });
       expect(upd.error).toBeNull();
       expect(upd.data.user).toMatchObject({ user_metadata: { first_name: 'Hein', locale: 'de' }, app_metadata: { harbour: true } });
       expect(upd.data.user!.banned_until).toBeTruthy();
@@ -530,7 +593,9 @@ for (const engine of engines()) {
       const accepted = await client(stack).auth.verifyOtp({ email: invitee, token: codeOf(invMail), type: 'invite' });
       expect(accepted.error).toBeNull();
       expect(accepted.data.user!.email_confirmed_at).toBeTruthy();
-      const notUuid = await raw(stack, 'GET', '/admin/users/not-a-uuid', undefined, { authorization: `Bearer ${stack.keys.serviceRoleKey}` });
+      const notUuid = await raw(stack, 'GET', '/admin/users/not-a-uuid', undefined, {
+        authorization: `Bearer ${stack.keys.serviceRoleKey}`,
+      });
       expect(notUuid.status).toBe(404);
       expect((await client(stack).auth.signInWithPassword({ email: emails[0], password: PASSWORD })).error).toBeNull();
     });
@@ -576,142 +641,171 @@ for (const engine of engines()) {
     });
   });
 
-  describe.skipIf(engine.skip && skipBecause(`auth limits and hook on ${engine.name}`, engine.skip))(`auth limits and hook on ${engine.name}`, () => {
-    const cleanups: (() => unknown)[] = [];
-    afterAll(async () => {
-      for (const fn of cleanups.reverse()) await fn();
-    });
-    const start = async (options: Parameters<typeof authProject>[0]) => {
-      const project = authProject(options);
-      cleanups.push(project.remove);
-      const stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
-      cleanups.push(() => stack.close());
-      return stack;
-    };
-
-    it('rate limits trip and reset: anonymous sign-ins, sign-ins per IP, e-mails per hour and per address', async () => {
-      const stack = await start({ rateLimit: { anonymous_users: 3, email_sent: 2, token_refresh: 30 }, email: { max_frequency: '60s' } });
-      const sb = () => client(stack);
-      for (let i = 0; i < 3; i++) expect((await sb().auth.signInAnonymously()).error).toBeNull();
-      const fourth = await sb().auth.signInAnonymously();
-      expect(fourth.error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached' });
-      // Sign-in attempts per IP: a burst of 30, then refused. Each attempt costs a bcrypt
-      // comparison (an unknown address too), so the bucket refills meanwhile (30 per 5 minutes).
-      let refused: { code?: string; status?: number } | null = null;
-      let attempts = 0;
-      const began = Date.now();
-      for (; attempts < 60 && !refused; attempts++) {
-        const r = await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD });
-        if (r.error?.code !== 'invalid_credentials') refused = r.error;
-      }
-      expect(refused).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
-      expect(attempts).toBeLessThanOrEqual(31 + Math.ceil(((Date.now() - began) / 1000) * 0.1));
-      // Per address: one code per max_frequency.
-      const email = address('limit');
-      expect((await sb().auth.signInWithOtp({ email })).error).toBeNull();
-      const again = await sb().auth.signInWithOtp({ email });
-      expect(again.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
-      expect(again.error!.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
-      // The project's e-mails per hour (2): the third address is refused.
-      expect((await sb().auth.signInWithOtp({ email: address('limit') })).error).toBeNull();
-      const third = await sb().auth.signInWithOtp({ email: address('limit') });
-      expect(third.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit', message: 'email rate limit exceeded' });
-      // An hour later everything is open again.
-      clock.offsetMs += 3_600_000;
-      expect((await sb().auth.signInAnonymously()).error).toBeNull();
-      expect((await sb().auth.signInWithOtp({ email })).error).toBeNull();
-      expect((await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD })).error?.code).toBe('invalid_credentials');
-    }, 180_000);
-
-    it('honours config: anonymous sign-ins off, confirmations off, jwt_expiry, otp_length, secure password change, signups off', async () => {
-      const stack = await start({
-        auth: { enable_anonymous_sign_ins: false, jwt_expiry: 600 },
-        email: { enable_confirmations: false, otp_length: 8, secure_password_change: true },
+  describe.skipIf(engine.skip && skipBecause(`auth limits and hook on ${engine.name}`, engine.skip))(
+    `auth limits and hook on ${engine.name}`,
+    () => {
+      const cleanups: (() => unknown)[] = [];
+      afterAll(async () => {
+        for (const fn of cleanups.reverse()) await fn();
       });
-      const off = await client(stack).auth.signInAnonymously();
-      expect(off.error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' });
-      const email = address('auto');
-      const signup = await client(stack).auth.signUp({ email, password: PASSWORD });
-      expect(signup.error).toBeNull();
-      expect(signup.data.session).not.toBeNull();
-      expect(signup.data.user!.email_confirmed_at).toBeTruthy();
-      const claims = decodeJwt(signup.data.session!.access_token);
-      expect(claims.exp! - claims.iat!).toBe(600);
-      expect(signup.data.session!.expires_in).toBe(600);
-      const again = await client(stack).auth.signUp({ email, password: PASSWORD });
-      expect(again.error).toMatchObject({ status: 422, code: 'user_already_exists' });
-      // otp_length 8: the e-mail code has eight digits and signs in.
-      const since = new Date().toISOString();
-      clock.offsetMs += 2_000;
-      expect((await client(stack).auth.signInWithOtp({ email })).error).toBeNull();
-      const code = codeOf(await latestMail(stack, email, since));
-      expect(code).toMatch(/^\d{8}$/);
-      expect((await client(stack).auth.verifyOtp({ email, token: code, type: 'email' })).error).toBeNull();
-      // secure_password_change: a session older than a day needs a reauthentication code.
-      const sb = client(stack);
-      await sb.auth.signInWithPassword({ email, password: PASSWORD });
-      clock.offsetMs += 25 * 3_600_000;
-      expect((await sb.auth.refreshSession()).error).toBeNull();
-      const needsCode = await sb.auth.updateUser({ password: 'Zweites2026pw' });
-      expect(needsCode.error).toMatchObject({ status: 400, code: 'reauthentication_needed' });
-      const reauthSince = new Date().toISOString();
-      expect((await sb.auth.reauthenticate()).error).toBeNull();
-      const nonceMail = await latestMail(stack, email, reauthSince);
-      expect(nonceMail.subject).toBe('Sicherheitscode');
-      const changed = await sb.auth.updateUser({ password: 'Zweites2026pw', nonce: codeOf(nonceMail) });
-      expect(changed.error).toBeNull();
-      expect((await client(stack).auth.signInWithPassword({ email, password: 'Zweites2026pw' })).error).toBeNull();
-      const closed = await start({ auth: { enable_signup: false } });
-      const refused = await client(closed).auth.signUp({ email: address('zu'), password: PASSWORD });
-      expect(refused.error).toMatchObject({ status: 422, code: 'signup_disabled' });
-    });
+      const start = async (options: Parameters<typeof authProject>[0]) => {
+        const project = authProject(options);
+        cleanups.push(project.remove);
+        const stack = await startTestStack({ engine: engine.name, workdir: project.workdir });
+        cleanups.push(() => stack.close());
+        return stack;
+      };
 
-    it('calls the custom access-token hook as supabase_auth_admin and uses its claims; a hook error refuses sign-in', async () => {
-      const stack = await start({
-        hook: 'pg-functions://postgres/public/custom_access_token_hook',
-        email: { enable_confirmations: false },
-        migrations: { '20260101000000_hook.sql': HOOK_SQL },
+      it('rate limits trip and reset: anonymous sign-ins, sign-ins per IP, e-mails per hour and per address', async () => {
+        const stack = await start({ rateLimit: { anonymous_users: 3, email_sent: 2, token_refresh: 30 }, email: { max_frequency: '60s' } });
+        const sb = () => client(stack);
+        for (let i = 0; i < 3; i++) expect((await sb().auth.signInAnonymously()).error).toBeNull();
+        const fourth = await sb().auth.signInAnonymously();
+        expect(fourth.error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached' });
+        // Sign-in attempts per IP: a burst of 30, then refused. Each attempt costs a bcrypt
+        // comparison (an unknown address too), so the bucket refills meanwhile (30 per 5 minutes).
+        let refused: { code?: string; status?: number } | null = null;
+        let attempts = 0;
+        const began = Date.now();
+        for (; attempts < 60 && !refused; attempts++) {
+          const r = await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD });
+          if (r.error?.code !== 'invalid_credentials') refused = r.error;
+        }
+        expect(refused).toMatchObject({ status: 429, code: 'over_request_rate_limit' });
+        expect(attempts).toBeLessThanOrEqual(31 + Math.ceil(((Date.now() - began) / 1000) * 0.1));
+        // Per address: one code per max_frequency.
+        const email = address('limit');
+        expect((await sb().auth.signInWithOtp({ email })).error).toBeNull();
+        const again = await sb().auth.signInWithOtp({ email });
+        expect(again.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
+        expect(again.error!.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
+        // The project's e-mails per hour (2): the third address is refused.
+        expect((await sb().auth.signInWithOtp({ email: address('limit') })).error).toBeNull();
+        const third = await sb().auth.signInWithOtp({ email: address('limit') });
+        expect(third.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit', message: 'email rate limit exceeded' });
+        // An hour later everything is open again.
+        clock.offsetMs += 3_600_000;
+        expect((await sb().auth.signInAnonymously()).error).toBeNull();
+        expect((await sb().auth.signInWithOtp({ email })).error).toBeNull();
+        expect((await sb().auth.signInWithPassword({ email: address('niemand'), password: PASSWORD })).error?.code).toBe(
+          'invalid_credentials',
+        );
+      }, 180_000);
+
+      it('honours config: anonymous sign-ins off, confirmations off, jwt_expiry, otp_length, secure password change, signups off', async () => {
+        const stack = await start({
+          auth: { enable_anonymous_sign_ins: false, jwt_expiry: 600 },
+          email: { enable_confirmations: false, otp_length: 8, secure_password_change: true },
+        });
+        const off = await client(stack).auth.signInAnonymously();
+        expect(off.error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' });
+        const email = address('auto');
+        const signup = await client(stack).auth.signUp({ email, password: PASSWORD });
+        expect(signup.error).toBeNull();
+        expect(signup.data.session).not.toBeNull();
+        expect(signup.data.user!.email_confirmed_at).toBeTruthy();
+        const claims = decodeJwt(signup.data.session!.access_token);
+        expect(claims.exp! - claims.iat!).toBe(600);
+        expect(signup.data.session!.expires_in).toBe(600);
+        const again = await client(stack).auth.signUp({ email, password: PASSWORD });
+        expect(again.error).toMatchObject({ status: 422, code: 'user_already_exists' });
+        // otp_length 8: the e-mail code has eight digits and signs in.
+        const since = new Date().toISOString();
+        clock.offsetMs += 2_000;
+        expect((await client(stack).auth.signInWithOtp({ email })).error).toBeNull();
+        const code = codeOf(await latestMail(stack, email, since));
+        expect(code).toMatch(/^\d{8}$/);
+        expect((await client(stack).auth.verifyOtp({ email, token: code, type: 'email' })).error).toBeNull();
+        // secure_password_change: a session older than a day needs a reauthentication code.
+        const sb = client(stack);
+        await sb.auth.signInWithPassword({ email, password: PASSWORD });
+        clock.offsetMs += 25 * 3_600_000;
+        expect((await sb.auth.refreshSession()).error).toBeNull();
+        const needsCode = await sb.auth.updateUser({ password: 'Zweites2026pw' });
+        expect(needsCode.error).toMatchObject({ status: 400, code: 'reauthentication_needed' });
+        const reauthSince = new Date().toISOString();
+        expect((await sb.auth.reauthenticate()).error).toBeNull();
+        const nonceMail = await latestMail(stack, email, reauthSince);
+        expect(nonceMail.subject).toBe('Sicherheitscode');
+        const changed = await sb.auth.updateUser({ password: 'Zweites2026pw', nonce: codeOf(nonceMail) });
+        expect(changed.error).toBeNull();
+        expect((await client(stack).auth.signInWithPassword({ email, password: 'Zweites2026pw' })).error).toBeNull();
+        const closed = await start({ auth: { enable_signup: false } });
+        const refused = await client(closed).auth.signUp({ email: address('zu'), password: PASSWORD });
+        expect(refused.error).toMatchObject({ status: 422, code: 'signup_disabled' });
       });
-      const email = address('hook');
-      const signup = await client(stack).auth.signUp({ email, password: PASSWORD });
-      expect(signup.error).toBeNull();
-      await stack.db.query(`insert into public.harbour_roles (user_id, role) values ($1, 'harbor')`, [signup.data.user!.id]);
-      const sb = client(stack);
-      const login = await sb.auth.signInWithPassword({ email, password: PASSWORD });
-      expect(login.error).toBeNull();
-      const claims = decodeJwt(login.data.session!.access_token);
-      expect(claims).toMatchObject({ harbour_role: 'harbor', auth_method: 'password', db_role: 'supabase_auth_admin', app_metadata: { hooked: true, provider: 'email' } });
-      expect(Object.keys(claims)).toEqual(Object.keys(claims).sort());
-      const refreshed = await sb.auth.refreshSession();
-      expect(decodeJwt(refreshed.data.session!.access_token)).toMatchObject({ harbour_role: 'harbor', auth_method: 'token_refresh' });
-      const anon = await client(stack).auth.signInAnonymously();
-      expect(decodeJwt(anon.data.session!.access_token)).toMatchObject({ harbour_role: 'guest', auth_method: 'anonymous' });
 
-      const blocked = address('x').replace('@hafen.test', '@blocked.test');
-      expect((await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email: blocked, password: PASSWORD, email_confirm: true })).error).toBeNull();
-      const refused = await client(stack).auth.signInWithPassword({ email: blocked, password: PASSWORD });
-      expect(refused.error).toMatchObject({ status: 403, message: 'Dieses Konto ist gesperrt.' });
-      const sessions = await stack.db.query<{ n: string }>(
-        `select count(*)::text as n from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`,
-        [blocked],
-      );
-      expect(sessions.rows[0].n).toBe('0');
-      const broken = address('x').replace('@hafen.test', '@broken.test');
-      await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email: broken, password: PASSWORD, email_confirm: true });
-      const failed = await raw(stack, 'POST', '/token?grant_type=password', { email: broken, password: PASSWORD });
-      expect(failed.status).toBe(500);
-      expect(failed.body).toEqual({ code: 'unexpected_failure', message: 'Error running hook URI: pg-functions://postgres/public/custom_access_token_hook' });
-    });
+      it('calls the custom access-token hook as supabase_auth_admin and uses its claims; a hook error refuses sign-in', async () => {
+        const stack = await start({
+          hook: 'pg-functions://postgres/public/custom_access_token_hook',
+          email: { enable_confirmations: false },
+          migrations: { '20260101000000_hook.sql': HOOK_SQL },
+        });
+        const email = address('hook');
+        const signup = await client(stack).auth.signUp({ email, password: PASSWORD });
+        expect(signup.error).toBeNull();
+        await stack.db.query(`insert into public.harbour_roles (user_id, role) values ($1, 'harbor')`, [signup.data.user!.id]);
+        const sb = client(stack);
+        const login = await sb.auth.signInWithPassword({ email, password: PASSWORD });
+        expect(login.error).toBeNull();
+        const claims = decodeJwt(login.data.session!.access_token);
+        expect(claims).toMatchObject({
+          harbour_role: 'harbor',
+          auth_method: 'password',
+          db_role: 'supabase_auth_admin',
+          app_metadata: { hooked: true, provider: 'email' },
+        });
+        expect(Object.keys(claims)).toEqual(Object.keys(claims).sort());
+        const refreshed = await sb.auth.refreshSession();
+        expect(decodeJwt(refreshed.data.session!.access_token)).toMatchObject({ harbour_role: 'harbor', auth_method: 'token_refresh' });
+        const anon = await client(stack).auth.signInAnonymously();
+        expect(decodeJwt(anon.data.session!.access_token)).toMatchObject({ harbour_role: 'guest', auth_method: 'anonymous' });
 
-    it('refuses to start on template syntax outside the supported subset', async () => {
-      const project = authProject({ templates: { magic_link: '<p>{{ .Tokn }}</p>' } });
-      cleanups.push(project.remove);
-      await expect(startTestStack({ engine: engine.name, workdir: project.workdir })).rejects.toThrow(/magic_link\.html:1: unknown field \.Tokn/);
-      for (const bad of ['<p>{{ range .Data }}x{{ end }}</p>', '<p>\n{{ if eq .Data.locale "en" }}en</p>', '<p>{{ .Token | html }}</p>', '{{ template "x" }}', '<p>{{ .Token </p>']) {
-        const other = authProject({ templates: { recovery: bad } });
-        cleanups.push(other.remove);
-        expect(() => loadMailTemplates(loadConfig(other.workdir), other.workdir)).toThrow(/recovery\.html:\d+: /);
-      }
-    });
-  });
+        const blocked = address('x').replace('@hafen.test', '@blocked.test');
+        expect(
+          (
+            await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({
+              email: blocked,
+              password: PASSWORD,
+              email_confirm: true,
+            })
+          ).error,
+        ).toBeNull();
+        const refused = await client(stack).auth.signInWithPassword({ email: blocked, password: PASSWORD });
+        expect(refused.error).toMatchObject({ status: 403, message: 'Dieses Konto ist gesperrt.' });
+        const sessions = await stack.db.query<{ n: string }>(
+          `select count(*)::text as n from auth.sessions s join auth.users u on u.id = s.user_id where u.email = $1`,
+          [blocked],
+        );
+        expect(sessions.rows[0].n).toBe('0');
+        const broken = address('x').replace('@hafen.test', '@broken.test');
+        await client(stack, stack.keys.serviceRoleKey).auth.admin.createUser({ email: broken, password: PASSWORD, email_confirm: true });
+        const failed = await raw(stack, 'POST', '/token?grant_type=password', { email: broken, password: PASSWORD });
+        expect(failed.status).toBe(500);
+        expect(failed.body).toEqual({
+          code: 'unexpected_failure',
+          message: 'Error running hook URI: pg-functions://postgres/public/custom_access_token_hook',
+        });
+      });
+
+      it('refuses to start on template syntax outside the supported subset', async () => {
+        const project = authProject({ templates: { magic_link: '<p>{{ .Tokn }}</p>' } });
+        cleanups.push(project.remove);
+        await expect(startTestStack({ engine: engine.name, workdir: project.workdir })).rejects.toThrow(
+          /magic_link\.html:1: unknown field \.Tokn/,
+        );
+        for (const bad of [
+          '<p>{{ range .Data }}x{{ end }}</p>',
+          '<p>\n{{ if eq .Data.locale "en" }}en</p>',
+          '<p>{{ .Token | html }}</p>',
+          '{{ template "x" }}',
+          '<p>{{ .Token </p>',
+        ]) {
+          const other = authProject({ templates: { recovery: bad } });
+          cleanups.push(other.remove);
+          expect(() => loadMailTemplates(loadConfig(other.workdir), other.workdir)).toThrow(/recovery\.html:\d+: /);
+        }
+      });
+    },
+  );
 }

@@ -57,10 +57,21 @@ for (const engine of engines()) {
             where schemaname in ('auth', 'storage', 'supabase_migrations') order by 1`,
         );
         expect(tables.rows.map((r) => r.t)).toEqual([
-          'auth.audit_log_entries', 'auth.identities', 'auth.instances', 'auth.mfa_amr_claims', 'auth.mfa_challenges',
-          'auth.mfa_factors', 'auth.one_time_tokens', 'auth.refresh_tokens', 'auth.schema_migrations', 'auth.sessions', 'auth.users',
-          'storage.buckets', 'storage.objects',
-          'supabase_migrations.schema_migrations', 'supabase_migrations.seed_files',
+          'auth.audit_log_entries',
+          'auth.identities',
+          'auth.instances',
+          'auth.mfa_amr_claims',
+          'auth.mfa_challenges',
+          'auth.mfa_factors',
+          'auth.one_time_tokens',
+          'auth.refresh_tokens',
+          'auth.schema_migrations',
+          'auth.sessions',
+          'auth.users',
+          'storage.buckets',
+          'storage.objects',
+          'supabase_migrations.schema_migrations',
+          'supabase_migrations.seed_files',
         ]);
         const owner = await db.query<{ owner: string; rls: boolean }>(
           `select pg_get_userbyid(relowner) as owner, relrowsecurity as rls from pg_class where oid = 'storage.objects'::regclass`,
@@ -110,7 +121,9 @@ for (const engine of engines()) {
           },
         });
         expect(migrations.applied).toEqual(['20260101000000_boats', '20260102000000_trigger_on_auth']);
-        const owner = await db.query<{ owner: string }>(`select pg_get_userbyid(relowner) as owner from pg_class where oid = 'public.boats'::regclass`);
+        const owner = await db.query<{ owner: string }>(
+          `select pg_get_userbyid(relowner) as owner from pg_class where oid = 'public.boats'::regclass`,
+        );
         expect(owner.rows[0].owner).toBe('postgres');
         const recorded = await db.query<{ version: string; name: string; n: number }>(
           `select version, name, cardinality(statements) as n from supabase_migrations.schema_migrations order by version`,
@@ -147,8 +160,12 @@ for (const engine of engines()) {
           const settings = await db.query<{ config: string[] }>(
             `select setconfig as config from pg_db_role_setting where setrole = 'authenticator'::regrole and setdatabase = 0`,
           );
-          expect(settings.rows[0].config).toEqual(expect.arrayContaining(['pgrst.db_schemas=public, storage, graphql_public', 'pgrst.db_max_rows=500']));
-          const policies = await db.query<{ policyname: string }>(`select policyname from pg_policies where schemaname = 'realtime' and tablename = 'messages' order by 1`);
+          expect(settings.rows[0].config).toEqual(
+            expect.arrayContaining(['pgrst.db_schemas=public, storage, graphql_public', 'pgrst.db_max_rows=500']),
+          );
+          const policies = await db.query<{ policyname: string }>(
+            `select policyname from pg_policies where schemaname = 'realtime' and tablename = 'messages' order by 1`,
+          );
           expect(policies.rows.map((p) => p.policyname)).toEqual(['own boat channel: read', 'own boat channel: write']);
           // the policies decide per topic, as Realtime asks them (topic in realtime.topic())
           const claims = { sub: user, role: 'authenticated' };
@@ -157,10 +174,16 @@ for (const engine of engines()) {
               await tx.query(`select set_config('realtime.topic', $1, true)`, [topic]);
               return tx.query<{ n: number }>(sql);
             });
-          await asUser(`boat:${user}`, `insert into realtime.messages (topic, extension, event) values ('boat:${user}', 'broadcast', 'moved')`);
+          await asUser(
+            `boat:${user}`,
+            `insert into realtime.messages (topic, extension, event) values ('boat:${user}', 'broadcast', 'moved')`,
+          );
           expect((await asUser(`boat:${user}`, `select count(*)::int as n from realtime.messages`)).rows[0].n).toBe(1);
           expect((await asUser('boat:someone-else', `select count(*)::int as n from realtime.messages`)).rows[0].n).toBe(0);
-          const foreign = await asUser('boat:someone-else', `insert into realtime.messages (topic, extension) values ('boat:x', 'broadcast')`).catch((e: { code?: string }) => e);
+          const foreign = await asUser(
+            'boat:someone-else',
+            `insert into realtime.messages (topic, extension) values ('boat:x', 'broadcast')`,
+          ).catch((e: { code?: string }) => e);
           expect((foreign as { code?: string }).code).toBe('42501');
           // what the grants allow stays narrow: no setting outside pgrst.*
           const other = await db

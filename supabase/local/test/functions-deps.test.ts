@@ -41,7 +41,9 @@ function sources(dir: string): string[] {
 /** Static and dynamic import specifiers of a module's source. */
 function specifiers(source: string): string[] {
   const found = new Set<string>();
-  for (const m of source.matchAll(/(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+  for (const m of source.matchAll(
+    /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm,
+  )) {
     found.add(m[1] ?? m[2] ?? m[3]);
   }
   return [...found];
@@ -55,7 +57,9 @@ describe('edge function dependencies', () => {
   for (const name of functions) {
     it(`${name}: every bare import is mapped in its deno.json to an npm: version that npm ci installed`, () => {
       const configFile = join(functionsDir, name, 'deno.json');
-      const imports = existsSync(configFile) ? ((JSON.parse(readFileSync(configFile, 'utf8')) as { imports?: Record<string, string> }).imports ?? {}) : {};
+      const imports = existsSync(configFile)
+        ? ((JSON.parse(readFileSync(configFile, 'utf8')) as { imports?: Record<string, string> }).imports ?? {})
+        : {};
       for (const file of sources(join(functionsDir, name))) {
         for (const spec of specifiers(readFileSync(file, 'utf8'))) {
           if (/^(\.|\/|node:|npm:|jsr:|https?:)/.test(spec)) {
@@ -72,18 +76,16 @@ describe('edge function dependencies', () => {
         expect(m, `${name}/deno.json: ${alias} -> ${target} is an npm: specifier with a version`).not.toBeNull();
         const [, pkg, version] = m!;
         expect(declared[pkg], `${pkg} must be declared in the root package.json, so that npm ci installs it`).toBeDefined();
-        const installed = (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+        const installed = (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+          .version;
         expect(version, `${name}/deno.json pins ${pkg}@${version}; npm ci installed ${installed}`).toBe(installed);
       }
     });
   }
 
   it('the check sees imports: a module with an unmapped package is caught', () => {
-    expect(specifiers(`import a from 'nodemailer';\nimport { b } from "zod";\nconst c = await import('./x.ts');\nimport 'npm:left-pad@1';`)).toEqual([
-      'nodemailer',
-      'zod',
-      './x.ts',
-      'npm:left-pad@1',
-    ]);
+    expect(
+      specifiers(`import a from 'nodemailer';\nimport { b } from "zod";\nconst c = await import('./x.ts');\nimport 'npm:left-pad@1';`),
+    ).toEqual(['nodemailer', 'zod', './x.ts', 'npm:left-pad@1']);
   });
 });

@@ -25,7 +25,12 @@ closeNetworkForChildProcesses();
 function denoCheck(entry: string, config: string | undefined, denoDir: string) {
   const args = ['check', '--cached-only', '--no-lock', '--quiet'];
   args.push(...(config ? [`--config=${config}`, '--node-modules-dir=manual'] : ['--no-config', '--node-modules-dir=none']), entry);
-  const run = spawnSync(denoBinary(), args, { cwd: functionsDir, env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(denoBinary(), args, {
+    cwd: functionsDir,
+    env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: run.status, output: `${run.stdout ?? ''}${run.stderr ?? ''}`.trim() };
 }
 

@@ -104,7 +104,10 @@ for (const engine of engines()) {
         STRIPE_API_PROTOCOL: 'http',
       });
       // As on hosted, the function's own headers decide CORS (echo sets none).
-      const direct = await fetch(`${stack.url}/functions/v1/echo`, { method: 'POST', headers: { authorization: `Bearer ${userToken}`, origin: 'http://localhost:5173' } });
+      const direct = await fetch(`${stack.url}/functions/v1/echo`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${userToken}`, origin: 'http://localhost:5173' },
+      });
       expect(direct.status).toBe(200);
       expect(direct.headers.get('access-control-allow-origin')).toBeNull();
       const get = await anon.functions.invoke('echo/sub/path', { method: 'GET' });
@@ -112,7 +115,10 @@ for (const engine of engines()) {
     });
 
     it('answers 404 for an unknown function and 401 without a valid JWT (verify_jwt)', async () => {
-      const missing = await fetch(`${stack.url}/functions/v1/nope`, { method: 'POST', headers: { authorization: `Bearer ${stack.keys.anonKey}` } });
+      const missing = await fetch(`${stack.url}/functions/v1/nope`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.keys.anonKey}` },
+      });
       expect(missing.status).toBe(404);
       expect(await missing.text()).toBe('Function not found');
       const { error } = await anon.functions.invoke('nope');
@@ -150,7 +156,10 @@ for (const engine of engines()) {
 
     it('a function that fails to boot answers 503 BOOT_ERROR, every time', async () => {
       for (let i = 0; i < 2; i++) {
-        const res = await fetch(`${stack.url}/functions/v1/broken`, { method: 'POST', headers: { authorization: `Bearer ${stack.keys.anonKey}` } });
+        const res = await fetch(`${stack.url}/functions/v1/broken`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${stack.keys.anonKey}` },
+        });
         expect(res.status).toBe(503);
         expect(await res.json()).toEqual({ code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' });
       }
@@ -192,7 +201,11 @@ for (const engine of engines()) {
 
     it('cron and net are usable by postgres only, as on hosted Supabase', async () => {
       for (const role of ['anon', 'authenticated'] as const) {
-        for (const statement of [`select net.http_post('http://127.0.0.1:9/')`, `select cron.schedule('x', '1 seconds', 'select 1')`, `select * from cron.job`]) {
+        for (const statement of [
+          `select net.http_post('http://127.0.0.1:9/')`,
+          `select cron.schedule('x', '1 seconds', 'select 1')`,
+          `select * from cron.job`,
+        ]) {
           await expect(
             withRequest(stack.db, { role, claims: { role } }, (tx) => tx.query(statement)),
             `${role}: ${statement}`,
@@ -208,13 +221,15 @@ for (const engine of engines()) {
     });
 
     it('vault keeps secrets for jobs (postgres only), as supabase_vault does', async () => {
-      const asPostgres = <T,>(fn: (tx: import('../src/db/types.ts').Queryable) => Promise<T>) =>
+      const asPostgres = <T>(fn: (tx: import('../src/db/types.ts').Queryable) => Promise<T>) =>
         stack.db.transaction(async (tx) => {
           await tx.query(`select set_config('role', 'postgres', true)`);
           return fn(tx);
         });
       const name = `project_url_${randomUUID().slice(0, 8)}`;
-      const id = await asPostgres(async (tx) => (await tx.query<{ id: string }>(`select vault.create_secret($1, $2) as id`, [stack.url, name])).rows[0].id);
+      const id = await asPostgres(
+        async (tx) => (await tx.query<{ id: string }>(`select vault.create_secret($1, $2) as id`, [stack.url, name])).rows[0].id,
+      );
       const read = await asPostgres((tx) => tx.query(`select decrypted_secret from vault.decrypted_secrets where name = $1`, [name]));
       expect(read.rows).toEqual([{ decrypted_secret: stack.url }]);
       await asPostgres((tx) => tx.query(`select vault.update_secret($1, 'changed')`, [id]));
@@ -246,7 +261,10 @@ for (const engine of engines()) {
       }, 15_000);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(replies[0].status_code).toBe(200);
-      expect(JSON.parse(replies[0].content)).toMatchObject({ body: { from: 'cron' }, authorization: `Bearer ${stack.keys.serviceRoleKey}` });
+      expect(JSON.parse(replies[0].content)).toMatchObject({
+        body: { from: 'cron' },
+        authorization: `Bearer ${stack.keys.serviceRoleKey}`,
+      });
       const runs = await stack.db.query<{ status: string; username: string }>(
         `select status, username from cron.job_run_details where jobid = $1`,
         [jobId],
@@ -261,9 +279,10 @@ for (const engine of engines()) {
     });
 
     it('a trigger calling net.http_post is sent promptly after commit', async () => {
-      await stack.db.query(`insert into public.settings (key, value) values ('functions_url', $1) on conflict (key) do update set value = excluded.value`, [
-        `${stack.url}/functions/v1`,
-      ]);
+      await stack.db.query(
+        `insert into public.settings (key, value) values ('functions_url', $1) on conflict (key) do update set value = excluded.value`,
+        [`${stack.url}/functions/v1`],
+      );
       const marker = randomUUID();
       const t0 = Date.now();
       await stack.db.query(`insert into public.outbox (payload) values ($1)`, [{ marker }]);

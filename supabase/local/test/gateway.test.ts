@@ -21,7 +21,11 @@ describe('the API gateway', () => {
   it('answers CORS preflights as Supabase does, reflecting the requested headers', async () => {
     const res = await fetch(`${stack.url}/rest/v1/places`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'apikey, authorization, x-client-info, prefer' },
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'apikey, authorization, x-client-info, prefer',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -53,7 +57,9 @@ describe('the API gateway', () => {
 
   it('refuses tokens with another secret, alg none, a tampered payload or an expired date', async () => {
     const jwt = createJwt(DEMO_JWT_SECRET);
-    const other = await new SignJWT({ role: 'service_role' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-that-is-long-enough-123'));
+    const other = await new SignJWT({ role: 'service_role' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('another-secret-that-is-long-enough-123'));
     await expect(jwt.verify(other)).rejects.toMatchObject({ reason: 'invalid' });
     const [, payload] = DEMO_ANON_KEY.split('.');
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;

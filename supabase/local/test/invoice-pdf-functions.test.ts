@@ -38,7 +38,12 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     const headers: Record<string, string> = { apikey: stack.keys.anonKey, 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await fetch(`${stack.url}/functions/v1/invoice-pdf`, { method: 'POST', headers, body: JSON.stringify(body) });
-    return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: new Uint8Array(await res.arrayBuffer()) };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      disposition: res.headers.get('content-disposition'),
+      bytes: new Uint8Array(await res.arrayBuffer()),
+    };
   }
 
   beforeAll(async () => {
@@ -54,7 +59,13 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     expect(started.status).toBe(200);
     expect((await payOnSandbox(started.body.url as string)).status).toBe(303);
     const rows = await until(
-      async () => (await stack.db.query<{ id: string; invoice_number: string }>(`select id::text, invoice_number from public.invoices where order_id = $1`, [owner.orderId])).rows,
+      async () =>
+        (
+          await stack.db.query<{ id: string; invoice_number: string }>(
+            `select id::text, invoice_number from public.invoices where order_id = $1`,
+            [owner.orderId],
+          )
+        ).rows,
       (r) => r.length === 1,
       60_000,
       200,
@@ -67,7 +78,7 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     await stack?.close();
   });
 
-  it('gives the owner the PDF of the stored invoice, in the booking\'s language', async () => {
+  it("gives the owner the PDF of the stored invoice, in the booking's language", async () => {
     const res = await download(owner.token, { invoice_id: invoice.id });
     expect(res.status).toBe(200);
     expect(res.type).toBe('application/pdf');
@@ -75,7 +86,9 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     const pdf = await pdfText(res.bytes);
     const text = pdf.pages.flat();
     expect(pdf.title).toBe(`Invoice ${invoice.invoice_number}`);
-    expect(text).toEqual(expect.arrayContaining([`Invoice ${invoice.invoice_number}`, 'Hafen Düsseldorf', 'Total amount (gross)', 'Page 1 of 1']));
+    expect(text).toEqual(
+      expect.arrayContaining([`Invoice ${invoice.invoice_number}`, 'Hafen Düsseldorf', 'Total amount (gross)', 'Page 1 of 1']),
+    );
     // The guest gave no address and paid less than EUR 250: a Kleinbetragsrechnung without the buyer.
     expect(text.join(' ')).toContain('Small-amount invoice (§ 33 UStDV): issued without the recipient’s details.');
     // The gross on the PDF is the order's price.
@@ -99,7 +112,12 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     const anonKey = await download(stack.keys.anonKey, { invoice_id: invoice.id });
     expect(anonKey.status).toBe(401);
     expect(JSON.parse(new TextDecoder().decode(anonKey.bytes))).toEqual({ error: 'not_signed_in' });
-    for (const body of [{}, { invoice_id: 'RE-2026-00001' }, { invoice_id: invoice.id, locale: 'fr' }, { invoice_id: invoice.id, format: 'docx' }]) {
+    for (const body of [
+      {},
+      { invoice_id: 'RE-2026-00001' },
+      { invoice_id: invoice.id, locale: 'fr' },
+      { invoice_id: invoice.id, format: 'docx' },
+    ]) {
       const bad = await download(owner.token, body);
       expect(bad.status).toBe(400);
       expect(JSON.parse(new TextDecoder().decode(bad.bytes))).toEqual({ error: 'invalid_request' });
@@ -126,8 +144,15 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     const pdf = await pdfText(new Uint8Array(Buffer.from(pdfs[0].content, 'base64')));
     expect(pdf.pages.flat()).toEqual(expect.arrayContaining([`Invoice ${invoice.invoice_number}`, 'Total amount (gross)']));
     // The outbox holds the reference only.
-    const stored = (await stack.db.query<{ attachments: unknown }>(`select attachments from public.outbox where order_id = $1 and kind = 'payment_receipt'`, [owner.orderId])).rows[0];
-    expect(stored.attachments).toEqual([{ invoice_id: invoice.id, filename: `Invoice-${invoice.invoice_number}.pdf`, content_type: 'application/pdf' }]);
+    const stored = (
+      await stack.db.query<{ attachments: unknown }>(
+        `select attachments from public.outbox where order_id = $1 and kind = 'payment_receipt'`,
+        [owner.orderId],
+      )
+    ).rows[0];
+    expect(stored.attachments).toEqual([
+      { invoice_id: invoice.id, filename: `Invoice-${invoice.invoice_number}.pdf`, content_type: 'application/pdf' },
+    ]);
   });
 
   it('downloaded nothing at run time', () => {

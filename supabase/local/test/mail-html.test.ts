@@ -44,7 +44,9 @@ describe('renderMailHtml', () => {
   it('makes a labelled link a button named by its label, a bare link a button, a link in prose a link', () => {
     expect(html).toMatch(/<a href="https:\/\/hafen\.example\/order\/42" class="button"[^>]*>Ihre Buchung<\/a>/);
     expect(html).toMatch(/<a href="https:\/\/hafen\.example\/order\/42" class="button"[^>]*>Öffnen<\/a>/);
-    expect(html).toMatch(/Buchungsseite: <a href="https:\/\/hafen\.example\/order\/42\/check-in"[^>]*class="link">https:\/\/hafen\.example\/order\/42\/check-in<\/a>/);
+    expect(html).toMatch(
+      /Buchungsseite: <a href="https:\/\/hafen\.example\/order\/42\/check-in"[^>]*class="link">https:\/\/hafen\.example\/order\/42\/check-in<\/a>/,
+    );
   });
 
   it('keeps the sign-off lines together, names the site and that replies reach the office', () => {

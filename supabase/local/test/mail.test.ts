@@ -27,7 +27,12 @@ describe('the mail catcher', () => {
     const list = await api('/api/messages?to=skipper@example.test');
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
-    expect(list.body[0]).toMatchObject({ to: ['skipper@example.test'], subject: 'Ihr Code: 123456', text: 'Code 123456', from: 'Hafen <hafen@example.test>' });
+    expect(list.body[0]).toMatchObject({
+      to: ['skipper@example.test'],
+      subject: 'Ihr Code: 123456',
+      text: 'Code 123456',
+      from: 'Hafen <hafen@example.test>',
+    });
     const latest = await api('/api/messages/latest?to=other@example.test');
     expect(latest.body.subject).toBe('Something else');
     const byId = await api(`/api/messages/${list.body[0].id}`);
@@ -73,7 +78,12 @@ describe('the mail catcher', () => {
   });
 
   it('shows messages on a web page, with their text escaped', async () => {
-    store.add({ from: 'a@example.test', to: ['xss@example.test'], subject: '<script>alert(1)</script>', text: '<img src=x onerror=alert(1)>' });
+    store.add({
+      from: 'a@example.test',
+      to: ['xss@example.test'],
+      subject: '<script>alert(1)</script>',
+      text: '<img src=x onerror=alert(1)>',
+    });
     const list = await (await fetch(`${catcher.httpUrl}/`)).text();
     expect(list).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(list).not.toContain('<script>alert(1)</script>');

@@ -8,7 +8,14 @@ import Stripe from 'stripe';
 import { chromium } from '@playwright/test';
 import { seriousViolations } from '../../../tests/helpers/axe.ts';
 import { skipBecause } from './harness/engines.ts';
-import { SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET, WEBHOOK_PATH, startPaymentSandbox, stripeEnvironment, type PaymentSandbox } from '../src/payments/index.ts';
+import {
+  SANDBOX_SECRET_KEY,
+  SANDBOX_WEBHOOK_SECRET,
+  WEBHOOK_PATH,
+  startPaymentSandbox,
+  stripeEnvironment,
+  type PaymentSandbox,
+} from '../src/payments/index.ts';
 import { API_VERSION } from '../src/payments/objects.ts';
 import { parseParams } from '../src/payments/params.ts';
 import type { Delivery } from '../src/payments/state.ts';
@@ -67,12 +74,20 @@ function formOf(html: string, field: string) {
   const forms = [...html.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)];
   const form = forms.find((f) => f[2].includes(`name="${field}"`));
   if (!form) throw new Error(`no form with ${field} on the page`);
-  const inputs = [...form[2].matchAll(/<input[^>]*name="([^"]+)"[^>]*>/g)].map((m) => ({ name: m[1], value: /value="([^"]*)"/.exec(m[0])?.[1] ?? '' }));
+  const inputs = [...form[2].matchAll(/<input[^>]*name="([^"]+)"[^>]*>/g)].map((m) => ({
+    name: m[1],
+    value: /value="([^"]*)"/.exec(m[0])?.[1] ?? '',
+  }));
   const labels = [...form[2].matchAll(/<label for="([^"]+)">/g)].map((m) => m[1]);
   return { action: form[1], inputs, labels };
 }
 
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
 describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
   let sandbox: PaymentSandbox;
@@ -118,11 +133,21 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
   });
 
   /** Fills the page's form with a card and submits it (no redirects followed, as a test can read them). */
-  async function pay(session: Stripe.Checkout.Session, card: { number: string; exp?: string; cvc?: string; name?: string; email?: string }, lang = 'de') {
+  async function pay(
+    session: Stripe.Checkout.Session,
+    card: { number: string; exp?: string; cvc?: string; name?: string; email?: string },
+    lang = 'de',
+  ) {
     const page = await fetch(session.url!, { headers: { 'accept-language': lang } });
     expect(page.status).toBe(200);
     const form = formOf(await page.text(), 'number');
-    const values: Record<string, string> = { number: card.number, exp: card.exp ?? '12 / 34', cvc: card.cvc ?? '123', name: card.name ?? 'Kim Kunde', email: card.email ?? '' };
+    const values: Record<string, string> = {
+      number: card.number,
+      exp: card.exp ?? '12 / 34',
+      cvc: card.cvc ?? '123',
+      name: card.name ?? 'Kim Kunde',
+      email: card.email ?? '',
+    };
     const body = new URLSearchParams(form.inputs.map((i): [string, string] => [i.name, values[i.name] ?? i.value]));
     return fetch(new URL(form.action, session.url!), { method: 'POST', body, redirect: 'manual', headers: { 'accept-language': lang } });
   }
@@ -164,7 +189,11 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
   });
 
   it('parses bracket notation into nested objects and lists', () => {
-    expect(parseParams('line_items[0][price_data][unit_amount]=1200&line_items[0][quantity]=1&metadata[order_id]=o1&expand[]=payment_intent&payment_intent_data[metadata][order_id]=o1')).toEqual({
+    expect(
+      parseParams(
+        'line_items[0][price_data][unit_amount]=1200&line_items[0][quantity]=1&metadata[order_id]=o1&expand[]=payment_intent&payment_intent_data[metadata][order_id]=o1',
+      ),
+    ).toEqual({
       line_items: [{ price_data: { unit_amount: '1200' }, quantity: '1' }],
       metadata: { order_id: 'o1' },
       expand: ['payment_intent'],
@@ -182,22 +211,41 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
       return error as Stripe.errors.StripeInvalidRequestError;
     };
     const noMode = await refused({ ...params(), mode: undefined });
-    expect(noMode).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', code: 'parameter_missing', param: 'mode', message: 'Missing required param: mode.' });
+    expect(noMode).toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      code: 'parameter_missing',
+      param: 'mode',
+      message: 'Missing required param: mode.',
+    });
     expect((await refused(params({ line_items: undefined }))).param).toBe('line_items');
     const noAmount = await refused(params({ line_items: [{ price_data: { currency: 'eur', product_data: { name: 'x' } }, quantity: 1 }] }));
     expect(noAmount).toMatchObject({ code: 'parameter_missing', param: 'line_items[0][price_data][unit_amount]' });
-    const badQuantity = await refused(params({ line_items: [{ price_data: { currency: 'eur', unit_amount: 100, product_data: { name: 'x' } }, quantity: 0 }] }));
+    const badQuantity = await refused(
+      params({ line_items: [{ price_data: { currency: 'eur', unit_amount: 100, product_data: { name: 'x' } }, quantity: 0 }] }),
+    );
     expect(badQuantity.param).toBe('line_items[0][quantity]');
-    expect((await refused(params({ line_items: [{ price_data: { currency: 'eur', unit_amount: 10, product_data: { name: 'x' } }, quantity: 1 }] }))).code).toBe('amount_too_small');
+    expect(
+      (
+        await refused(
+          params({ line_items: [{ price_data: { currency: 'eur', unit_amount: 10, product_data: { name: 'x' } }, quantity: 1 }] }),
+        )
+      ).code,
+    ).toBe('amount_too_small');
     expect(await refused(params({ customer_email: 'not-an-address' }))).toMatchObject({ code: 'email_invalid', param: 'customer_email' });
     expect(await refused(params({ success_url: 'javascript:alert(1)' }))).toMatchObject({ code: 'url_invalid', param: 'success_url' });
     expect((await refused(params({ locale: 'xx' as Stripe.Checkout.SessionCreateParams.Locale }))).param).toBe('locale');
     const soon = await refused(params({ expires_at: Math.floor(clock / 1000) + 10 * MINUTE }));
-    expect(soon).toMatchObject({ param: 'expires_at', message: 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.' });
+    expect(soon).toMatchObject({
+      param: 'expires_at',
+      message: 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.',
+    });
     expect((await refused(params({ expires_at: Math.floor(clock / 1000) + 25 * 3600 }))).param).toBe('expires_at');
     const unknown = await refused({ ...params(), colour: 'blue' } as Stripe.Checkout.SessionCreateParams);
     expect(unknown).toMatchObject({ code: 'parameter_unknown', param: 'colour' });
-    const price = await stripe.checkout.sessions.create(params({ line_items: [{ price: 'price_nope', quantity: 1 }] })).catch((e: Stripe.errors.StripeError) => e);
+    const price = await stripe.checkout.sessions
+      .create(params({ line_items: [{ price: 'price_nope', quantity: 1 }] }))
+      .catch((e: Stripe.errors.StripeError) => e);
     expect(price).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'line_items[0][price]' });
 
     const missing = await stripe.checkout.sessions.retrieve('cs_test_nope').catch((e: unknown) => e);
@@ -206,15 +254,36 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(await stripe.paymentIntents.retrieve('pi_nope').catch((e: Stripe.errors.StripeError) => e.code)).toBe('resource_missing');
 
     // Malformed bodies are the caller's error, never a 500.
-    for (const body of ['a[b=1', 'metadata[0]=x', 'line_items=abc&mode=payment', 'mode=payment&line_items[0]=x', 'mode[x]=1', 'expand[0][x]=1', 'mode=payment&mode[a]=1', '%%%']) {
-      const res = await fetch(`${sandbox.url}/v1/checkout/sessions`, { method: 'POST', body, headers: { authorization: `Bearer ${SANDBOX_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' } });
+    for (const body of [
+      'a[b=1',
+      'metadata[0]=x',
+      'line_items=abc&mode=payment',
+      'mode=payment&line_items[0]=x',
+      'mode[x]=1',
+      'expand[0][x]=1',
+      'mode=payment&mode[a]=1',
+      '%%%',
+    ]) {
+      const res = await fetch(`${sandbox.url}/v1/checkout/sessions`, {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${SANDBOX_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(res.status, body).toBe(400);
       expect(((await res.json()) as { error: { type: string } }).error.type, body).toBe('invalid_request_error');
     }
-    const emptyForm = await fetch(`${sandbox.url}/pay/${(await stripe.checkout.sessions.create(params())).id}`, { method: 'POST', body: '' });
+    const emptyForm = await fetch(`${sandbox.url}/pay/${(await stripe.checkout.sessions.create(params())).id}`, {
+      method: 'POST',
+      body: '',
+    });
     expect(emptyForm.status).toBe(400);
 
-    const wrongKey = new Stripe('sk_test_someone_elses_key', { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 });
+    const wrongKey = new Stripe('sk_test_someone_elses_key', {
+      host: '127.0.0.1',
+      port: sandbox.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
     const unauthorized = await wrongKey.checkout.sessions.create(params()).catch((e: unknown) => e);
     expect(unauthorized).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     expect((unauthorized as Stripe.errors.StripeError).statusCode).toBe(401);
@@ -229,19 +298,26 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     const second = await stripe.checkout.sessions.create(params(), { idempotencyKey: key });
     expect(second.id).toBe(first.id);
     expect(second.lastResponse.headers['idempotent-replayed']).toBe('true');
-    const other = await stripe.checkout.sessions.create(params({ client_reference_id: 'order-2' }), { idempotencyKey: key }).catch((e: unknown) => e);
+    const other = await stripe.checkout.sessions
+      .create(params({ client_reference_id: 'order-2' }), { idempotencyKey: key })
+      .catch((e: unknown) => e);
     expect(other).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
     expect((other as Stripe.errors.StripeError).statusCode).toBe(400);
     // A request refused by validation is not remembered (Stripe saves only requests that ran).
     const key2 = `idem-bad-${Date.now()}`;
-    await expect(stripe.checkout.sessions.create(params({ customer_email: 'bad' }), { idempotencyKey: key2 })).rejects.toThrow(/Invalid email/);
+    await expect(stripe.checkout.sessions.create(params({ customer_email: 'bad' }), { idempotencyKey: key2 })).rejects.toThrow(
+      /Invalid email/,
+    );
     const ok = await stripe.checkout.sessions.create(params(), { idempotencyKey: key2 });
     expect(ok.status).toBe('open');
   });
 
   it('pays with 4242 4242 4242 4242 through the page: redirect to success_url, session paid, signed events', async () => {
     const session = await stripe.checkout.sessions.create(
-      params({ submit_type: 'book', payment_intent_data: { metadata: { order_id: 'order-1' }, description: 'Buchung HD-123', receipt_email: 'kunde@hafen.test' } }),
+      params({
+        submit_type: 'book',
+        payment_intent_data: { metadata: { order_id: 'order-1' }, description: 'Buchung HD-123', receipt_email: 'kunde@hafen.test' },
+      }),
     );
     expect(session.submit_type).toBe('book');
     const page = await (await fetch(session.url!)).text();
@@ -259,7 +335,12 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(res.headers.get('location')).toBe(`http://127.0.0.1:3000/de/orders/1?payment=success&session_id=${session.id}`);
 
     const paid = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent', 'payment_intent.latest_charge'] });
-    expect(paid).toMatchObject({ status: 'complete', payment_status: 'paid', url: null, customer_details: { email: 'kunde@hafen.test', name: 'Kim Kunde' } });
+    expect(paid).toMatchObject({
+      status: 'complete',
+      payment_status: 'paid',
+      url: null,
+      customer_details: { email: 'kunde@hafen.test', name: 'Kim Kunde' },
+    });
     const intent = paid.payment_intent as Stripe.PaymentIntent;
     expect(intent).toMatchObject({
       object: 'payment_intent',
@@ -274,16 +355,32 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     });
     expect(intent.id).toMatch(/^pi_/);
     const charge = intent.latest_charge as Stripe.Charge;
-    expect(charge).toMatchObject({ object: 'charge', status: 'succeeded', paid: true, amount: 4900, amount_refunded: 0, refunded: false, payment_intent: intent.id });
+    expect(charge).toMatchObject({
+      object: 'charge',
+      status: 'succeeded',
+      paid: true,
+      amount: 4900,
+      amount_refunded: 0,
+      refunded: false,
+      payment_intent: intent.id,
+    });
     expect(charge.payment_method_details?.card).toMatchObject({ brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 });
 
     const events = await until(() => {
-      const list = eventsFor(session.id).concat(eventsFor(intent.id)).filter((r) => ['checkout.session.completed', 'payment_intent.succeeded'].includes(r.event.type));
+      const list = eventsFor(session.id)
+        .concat(eventsFor(intent.id))
+        .filter((r) => ['checkout.session.completed', 'payment_intent.succeeded'].includes(r.event.type));
       return list.length >= 2 ? list : undefined;
     });
     for (const r of events) {
       const event = verified(r);
-      expect(event).toMatchObject({ object: 'event', api_version: Stripe.API_VERSION, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null } });
+      expect(event).toMatchObject({
+        object: 'event',
+        api_version: Stripe.API_VERSION,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+      });
       expect(event.id).toMatch(/^evt_/);
       expect(r.headers['content-type']).toContain('application/json');
     }
@@ -291,11 +388,24 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(await stripe.events.retrieve(events[0].event.id)).toMatchObject({ id: events[0].event.id, type: events[0].event.type });
     expect(await stripe.events.retrieve('evt_nope').catch((e: Stripe.errors.StripeError) => e.code)).toBe('resource_missing');
     const completed = events.find((r) => r.event.type === 'checkout.session.completed')!.event.data.object as Stripe.Checkout.Session;
-    expect(completed).toMatchObject({ id: session.id, payment_status: 'paid', status: 'complete', payment_intent: intent.id, client_reference_id: 'order-1', metadata: { order_id: 'order-1' } });
+    expect(completed).toMatchObject({
+      id: session.id,
+      payment_status: 'paid',
+      status: 'complete',
+      payment_intent: intent.id,
+      client_reference_id: 'order-1',
+      metadata: { order_id: 'order-1' },
+    });
 
     // The page now says it is paid, and nothing is paid twice.
-    expect(text(await (await fetch(session.url ?? `${sandbox.url}/pay/${session.id}`)).text())).toContain('Diese Zahlung ist abgeschlossen');
-    const again = await fetch(`${sandbox.url}/pay/${session.id}`, { method: 'POST', body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'X' }), redirect: 'manual' });
+    expect(text(await (await fetch(session.url ?? `${sandbox.url}/pay/${session.id}`)).text())).toContain(
+      'Diese Zahlung ist abgeschlossen',
+    );
+    const again = await fetch(`${sandbox.url}/pay/${session.id}`, {
+      method: 'POST',
+      body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'X' }),
+      redirect: 'manual',
+    });
     expect(again.status).toBe(409);
     expect((await stripe.paymentIntents.retrieve(intent.id)).latest_charge).toBe(charge.id);
   });
@@ -313,7 +423,15 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     const open = await stripe.checkout.sessions.retrieve(session.id);
     expect(open).toMatchObject({ status: 'open', payment_status: 'unpaid' });
     const intent = await stripe.paymentIntents.retrieve(open.payment_intent as string);
-    expect(intent).toMatchObject({ status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } });
+    expect(intent).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message: 'Your card was declined.',
+      },
+    });
     const failedCharge = await stripe.charges.retrieve(intent.latest_charge as string);
     expect(failedCharge).toMatchObject({ status: 'failed', paid: false, failure_code: 'card_declined' });
     const failed = await until(() => eventsFor(intent.id).find((r) => r.event.type === 'payment_intent.payment_failed'));
@@ -330,7 +448,12 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     const ok = await pay(session, { number: '4242424242424242', email: 'gast@hafen.test' }, 'en');
     expect(ok.status).toBe(303);
     const paid = await stripe.checkout.sessions.retrieve(session.id);
-    expect(paid).toMatchObject({ status: 'complete', payment_status: 'paid', payment_intent: intent.id, customer_details: { email: 'gast@hafen.test' } });
+    expect(paid).toMatchObject({
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: intent.id,
+      customer_details: { email: 'gast@hafen.test' },
+    });
   });
 
   it('asks 4000 0025 0000 3155 for 3-D Secure: fail returns to the page with a message, complete pays', async () => {
@@ -342,12 +465,20 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     const authPage = await (await fetch(authUrl)).text();
     expect(authPage).toMatch(/Authentifizierung abschließen/);
     // Two forms, one per button: complete and fail.
-    const buttons = [...authPage.matchAll(/<form method="post" action="([^"]+)"><input type="hidden" name="outcome" value="(complete|fail)">/g)];
+    const buttons = [
+      ...authPage.matchAll(/<form method="post" action="([^"]+)"><input type="hidden" name="outcome" value="(complete|fail)">/g),
+    ];
     expect(buttons.map((f) => f[2]).sort()).toEqual(['complete', 'fail']);
     const failAction = buttons.find((f) => f[2] === 'fail')![1];
-    expect((await stripe.paymentIntents.retrieve((await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string)).status).toBe('requires_action');
+    expect(
+      (await stripe.paymentIntents.retrieve((await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string)).status,
+    ).toBe('requires_action');
 
-    const failed = await fetch(new URL(failAction, session.url!), { method: 'POST', body: new URLSearchParams({ outcome: 'fail' }), redirect: 'manual' });
+    const failed = await fetch(new URL(failAction, session.url!), {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'fail' }),
+      redirect: 'manual',
+    });
     expect(failed.status).toBe(303);
     const back = await (await fetch(new URL(failed.headers.get('location')!, session.url!))).text();
     expect(text(back)).toContain('Wir konnten Ihre Zahlungsmethode nicht authentifizieren.');
@@ -355,11 +486,18 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     const open = await stripe.checkout.sessions.retrieve(session.id);
     expect(open.status).toBe('open');
     const intent = await stripe.paymentIntents.retrieve(open.payment_intent as string);
-    expect(intent).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'payment_intent_authentication_failure' } });
+    expect(intent).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'payment_intent_authentication_failure' },
+    });
     await until(() => eventsFor(intent.id).find((r) => r.event.type === 'payment_intent.payment_failed'));
 
     const second = await pay(session, { number: '4000002500003155' });
-    const done = await fetch(new URL(second.headers.get('location')!, session.url!), { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
+    const done = await fetch(new URL(second.headers.get('location')!, session.url!), {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'complete' }),
+      redirect: 'manual',
+    });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toContain(`session_id=${session.id}`);
     expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ status: 'complete', payment_status: 'paid' });
@@ -395,7 +533,11 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(again).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     const page = await fetch(`${sandbox.url}/pay/${session.id}`);
     expect(text(await page.text())).toContain('Diese Bezahlsitzung ist abgelaufen.');
-    const late = await fetch(`${sandbox.url}/pay/${session.id}`, { method: 'POST', body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'X' }), redirect: 'manual' });
+    const late = await fetch(`${sandbox.url}/pay/${session.id}`, {
+      method: 'POST',
+      body: new URLSearchParams({ number: '4242424242424242', exp: '12/34', cvc: '123', name: 'X' }),
+      redirect: 'manual',
+    });
     expect(late.status).toBe(409);
 
     const timed = await stripe.checkout.sessions.create(params());
@@ -425,7 +567,12 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     // One cent above what is left is too much.
     const tooMuch = await stripe.refunds.create({ payment_intent: intentId, amount: 3901 }).catch((e: unknown) => e);
     expect(tooMuch).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(tooMuch).toMatchObject({ statusCode: 400, code: 'amount_too_large', param: 'amount', message: 'Refund amount (€39.01) is greater than unrefunded amount on charge (€39.00)' });
+    expect(tooMuch).toMatchObject({
+      statusCode: 400,
+      code: 'amount_too_large',
+      param: 'amount',
+      message: 'Refund amount (€39.01) is greater than unrefunded amount on charge (€39.00)',
+    });
 
     const rest = await stripe.refunds.create({ payment_intent: intentId });
     expect(rest.amount).toBe(3900);
@@ -440,13 +587,18 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     });
     const types = events.map((r) => verified(r).type).sort();
     expect(types).toEqual(['charge.refunded', 'charge.refunded', 'refund.created', 'refund.created']);
-    const lastCharge = events.filter((r) => r.event.type === 'charge.refunded').map((r) => r.event.data.object as Stripe.Charge).find((c) => c.refunded);
+    const lastCharge = events
+      .filter((r) => r.event.type === 'charge.refunded')
+      .map((r) => r.event.data.object as Stripe.Charge)
+      .find((c) => c.refunded);
     expect(lastCharge).toMatchObject({ amount_refunded: 4900, refunded: true, payment_intent: intentId });
 
     const unpaid = await stripe.checkout.sessions.create(params());
     expect((await pay(unpaid, { number: '4000000000000002' })).status).toBe(402);
     const unpaidIntent = (await stripe.checkout.sessions.retrieve(unpaid.id)).payment_intent as string;
-    expect(await stripe.refunds.create({ payment_intent: unpaidIntent }).catch((e: Stripe.errors.StripeError) => e.code)).toBe('charge_not_refundable');
+    expect(await stripe.refunds.create({ payment_intent: unpaidIntent }).catch((e: Stripe.errors.StripeError) => e.code)).toBe(
+      'charge_not_refundable',
+    );
     expect(await stripe.refunds.create({ payment_intent: 'pi_nope' }).catch((e: Stripe.errors.StripeError) => e.statusCode)).toBe(404);
     expect(await stripe.refunds.create({}).catch((e: Stripe.errors.StripeError) => e.statusCode)).toBe(400);
   });
@@ -460,7 +612,9 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
       expect((await pay(session, { number: '4242424242424242' })).status).toBe(303);
       const intentId = (await api.checkout.sessions.retrieve(session.id)).payment_intent as string;
       const key = `refund-${intentId}-once`;
-      const five = await Promise.allSettled(Array.from({ length: 5 }, () => api.refunds.create({ payment_intent: intentId, amount: 1000 }, { idempotencyKey: key })));
+      const five = await Promise.allSettled(
+        Array.from({ length: 5 }, () => api.refunds.create({ payment_intent: intentId, amount: 1000 }, { idempotencyKey: key })),
+      );
       const made = five.filter((r) => r.status === 'fulfilled').map((r) => r.value);
       expect(made).toHaveLength(1);
       for (const r of five.filter((r) => r.status === 'rejected')) {
@@ -495,7 +649,11 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
       expect((await stripe.refunds.retrieve(refund.id)).status).toBe('succeeded');
       clock += 1000;
       await stripe.checkout.sessions.retrieve(failing.id);
-      expect(await stripe.refunds.retrieve(refund.id)).toMatchObject({ status: 'failed', failure_reason: 'unknown', failure_balance_transaction: expect.stringMatching(/^txn_/) });
+      expect(await stripe.refunds.retrieve(refund.id)).toMatchObject({
+        status: 'failed',
+        failure_reason: 'unknown',
+        failure_balance_transaction: expect.stringMatching(/^txn_/),
+      });
       expect(await stripe.charges.retrieve(refund.charge as string)).toMatchObject({ amount_refunded: 0, refunded: false });
       // Another card's refund stays succeeded.
       expect((await stripe.refunds.retrieve(kept.id)).status).toBe('succeeded');
@@ -510,7 +668,8 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     });
     const byType = new Map(sent.map((r) => [verified(r).type, verified(r)]));
     expect([...byType.keys()].sort()).toEqual(['charge.refund.updated', 'refund.failed', 'refund.updated']);
-    for (const event of byType.values()) expect(event.data.object).toMatchObject({ id: refund.id, object: 'refund', status: 'failed', amount: 1500 });
+    for (const event of byType.values())
+      expect(event.data.object).toMatchObject({ id: refund.id, object: 'refund', status: 'failed', amount: 1500 });
     expect(byType.get('refund.updated')!.data.previous_attributes).toMatchObject({ status: 'succeeded' });
     expect(eventsFor(kept.id).filter((r) => r.event.type !== 'refund.created' && r.event.type !== 'charge.refunded')).toEqual([]);
   });
@@ -529,8 +688,14 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     const other = await stripe.checkout.sessions.create(params());
     await stripe.checkout.sessions.expire(other.id);
 
-    const deliveries = async () => ((await (await fetch(`${sandbox.url}/__sandbox/events?type=checkout.session.expired`)).json()) as { data: (Delivery & { event: Stripe.Event })[] }).data;
-    const byObject = (list: (Delivery & { event: Stripe.Event })[], id: string) => list.find((d) => (d.event.data.object as { id: string }).id === id);
+    const deliveries = async () =>
+      (
+        (await (await fetch(`${sandbox.url}/__sandbox/events?type=checkout.session.expired`)).json()) as {
+          data: (Delivery & { event: Stripe.Event })[];
+        }
+      ).data;
+    const byObject = (list: (Delivery & { event: Stripe.Event })[], id: string) =>
+      list.find((d) => (d.event.data.object as { id: string }).id === id);
     // The other event arrives at once, while the broken one is still being retried.
     const first = await until(async () => {
       const list = await deliveries();
@@ -545,7 +710,8 @@ describe('payment sandbox (Stripe API subset, hosted page, webhooks)', () => {
     expect(byObject(settled, failing.id)!.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
     expect(byObject(settled, broken.id)!.attempts.map((a) => a.status)).toEqual([500, 500, 500, 500]);
     // Every attempt carried a valid signature.
-    for (const r of receiver.received.filter((x) => (x.event.data.object as { id: string }).id === failing.id)) expect(verified(r).id).toBeTruthy();
+    for (const r of receiver.received.filter((x) => (x.event.data.object as { id: string }).id === failing.id))
+      expect(verified(r).id).toBeTruthy();
   });
 
   it('hands Stripe’s settings to edge functions unless functions/.env has a real key', () => {
@@ -586,7 +752,13 @@ describe('payment sandbox state', () => {
       // A damaged file is moved aside with a warning; the sandbox starts empty.
       writeFileSync(stateFile, '{"version": 1, "sessions": {');
       const warnings: string[] = [];
-      const third = await startPaymentSandbox({ host: '127.0.0.1', port: 0, merchantName: 'Hafen', stateFile, log: { info() {}, error() {}, warn: (m) => warnings.push(m) } });
+      const third = await startPaymentSandbox({
+        host: '127.0.0.1',
+        port: 0,
+        merchantName: 'Hafen',
+        stateFile,
+        log: { info() {}, error() {}, warn: (m) => warnings.push(m) },
+      });
       try {
         expect(warnings.join('\n')).toMatch(/could not be read .*moved to .*unreadable-/);
         expect((await fetch(`${third.url}/pay/${session.id}`)).status).toBe(404);
@@ -641,7 +813,12 @@ Deno.serve(async (req) => {
     const stack = await startTestStack({ engine: 'pglite', workdir, siteUrl: 'http://127.0.0.1:3999' });
     try {
       expect(stack.paymentsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const stripe = new Stripe(SANDBOX_SECRET_KEY, { host: '127.0.0.1', port: Number(new URL(stack.paymentsUrl).port), protocol: 'http', maxNetworkRetries: 0 });
+      const stripe = new Stripe(SANDBOX_SECRET_KEY, {
+        host: '127.0.0.1',
+        port: Number(new URL(stack.paymentsUrl).port),
+        protocol: 'http',
+        maxNetworkRetries: 0,
+      });
       const session = await stripe.checkout.sessions.create({
         mode: 'payment',
         line_items: [{ price_data: { currency: 'eur', unit_amount: 1500, product_data: { name: 'Tagesgast' } }, quantity: 1 }],
@@ -649,16 +826,25 @@ Deno.serve(async (req) => {
       expect(session.url).toBe(`${stack.paymentsUrl}/pay/${session.id}`);
       await stripe.checkout.sessions.expire(session.id);
       const delivered = await until(async () => {
-        const list = ((await (await fetch(`${stack.paymentsUrl}/__sandbox/events`)).json()) as { data: (Delivery & { endpoint: string })[] }).data;
+        const list = (
+          (await (await fetch(`${stack.paymentsUrl}/__sandbox/events`)).json()) as { data: (Delivery & { endpoint: string })[] }
+        ).data;
         return list.find((d) => d.status === 'delivered');
       }, 60_000);
       expect(delivered.endpoint).toBe(`${stack.url}${WEBHOOK_PATH}`);
       expect(delivered.attempts.at(-1)?.status).toBe(200);
       // The function refuses a forged event (the check the deliveries passed is a real one).
-      const forged = await fetch(`${stack.url}${WEBHOOK_PATH}`, { method: 'POST', body: '{"id":"evt_x"}', headers: { 'stripe-signature': 't=1,v1=00' } });
+      const forged = await fetch(`${stack.url}${WEBHOOK_PATH}`, {
+        method: 'POST',
+        body: '{"id":"evt_x"}',
+        headers: { 'stripe-signature': 't=1,v1=00' },
+      });
       expect(forged.status).toBe(400);
 
-      const echo = await fetch(`${stack.url}/functions/v1/echo`, { method: 'POST', headers: { authorization: `Bearer ${stack.keys.anonKey}` } });
+      const echo = await fetch(`${stack.url}/functions/v1/echo`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.keys.anonKey}` },
+      });
       const { env } = (await echo.json()) as { env: Record<string, string | null> };
       expect(env).toMatchObject({
         SITE_URL: 'http://127.0.0.1:3999',
@@ -689,14 +875,18 @@ describe.skipIf(noChromium && skipBecause('payment sandbox page in Chromium', no
           mode: 'payment',
           locale,
           customer_email: email,
-          line_items: [{ price_data: { currency: 'eur', unit_amount: 12345, product_data: { name: 'Liegeplatz A12, 2 Nächte' } }, quantity: 1 }],
+          line_items: [
+            { price_data: { currency: 'eur', unit_amount: 12345, product_data: { name: 'Liegeplatz A12, 2 Nächte' } }, quantity: 1 },
+          ],
           success_url: 'http://127.0.0.1:9/done?session_id={CHECKOUT_SESSION_ID}',
           cancel_url: 'http://127.0.0.1:9/back',
         });
 
       const de = await create('de', 'kunde@hafen.test');
       const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>ok</title><p>ok</p>' }));
+      await page.route('http://127.0.0.1:9/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>ok</title><p>ok</p>' }),
+      );
       await page.goto(de.url!);
       expect(await seriousViolations(page)).toEqual([]);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);

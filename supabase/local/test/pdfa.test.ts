@@ -19,31 +19,96 @@ import { checkPdfA } from './harness/pdfa-check.ts';
 import { pdfText } from './harness/pdf-text.ts';
 import { skipBecause } from './harness/engines.ts';
 
-const issuer = { name: 'Hafen Düsseldorf', street: 'Speditionstraße 1', postal_code: '40221', city: 'Düsseldorf', vat_id: 'DE000000000', email: 'hafen@hafen-duesseldorf.de', country: 'DE', tax_number: '133/8150/8159' };
-const company = { first_name: 'Zoë', last_name: 'Dvořák', company: 'Kunde & Söhne Yachting GmbH', street: 'Rheinufer 1', postal_code: '40213', city: 'Düsseldorf', country: 'Deutschland', email: 'zoe@example.org' };
+const issuer = {
+  name: 'Hafen Düsseldorf',
+  street: 'Speditionstraße 1',
+  postal_code: '40221',
+  city: 'Düsseldorf',
+  vat_id: 'DE000000000',
+  email: 'hafen@hafen-duesseldorf.de',
+  country: 'DE',
+  tax_number: '133/8150/8159',
+};
+const company = {
+  first_name: 'Zoë',
+  last_name: 'Dvořák',
+  company: 'Kunde & Söhne Yachting GmbH',
+  street: 'Rheinufer 1',
+  postal_code: '40213',
+  city: 'Düsseldorf',
+  country: 'Deutschland',
+  email: 'zoe@example.org',
+};
 const invoice: PdfInvoiceDocument = {
-  id: '00000000-0000-4000-8000-0000000000a1', kind: 'invoice', reason: 'payment', invoice_number: 'RE-2027-00101',
+  id: '00000000-0000-4000-8000-0000000000a1',
+  kind: 'invoice',
+  reason: 'payment',
+  invoice_number: 'RE-2027-00101',
   // Microseconds, as PostgREST returns a timestamptz: Info and XMP must still agree (whole seconds).
   issued_at: '2027-05-10T22:30:15.123456+00:00',
-  booking_number: 'HD-2027-0042', service_from: '2027-05-20', service_to: '2027-05-22', issuer, recipient: company, small_amount: false,
+  booking_number: 'HD-2027-0042',
+  service_from: '2027-05-20',
+  service_to: '2027-05-22',
+  issuer,
+  recipient: company,
+  small_amount: false,
   lines: [
-    { position: 1, description: 'Liegegebühr Liegeplatz D1, Boot 10 m', description_en: 'Berth fee, berth D1, boat 10 m', quantity: 2, unit: 'night', unit_price_cents: 2000, vat_rate: 19, net_cents: 4000 },
-    { position: 2, description: 'Eis 2 kg „gekühlt“ – 5 °C', description_en: 'Ice 2 kg “chilled” – 5 °C', quantity: 1, unit: 'piece', unit_price_cents: 280, vat_rate: 7, net_cents: 280 },
+    {
+      position: 1,
+      description: 'Liegegebühr Liegeplatz D1, Boot 10 m',
+      description_en: 'Berth fee, berth D1, boat 10 m',
+      quantity: 2,
+      unit: 'night',
+      unit_price_cents: 2000,
+      vat_rate: 19,
+      net_cents: 4000,
+    },
+    {
+      position: 2,
+      description: 'Eis 2 kg „gekühlt“ – 5 °C',
+      description_en: 'Ice 2 kg “chilled” – 5 °C',
+      quantity: 1,
+      unit: 'piece',
+      unit_price_cents: 280,
+      vat_rate: 7,
+      net_cents: 280,
+    },
   ],
   vat_breakdown: [
     { vat_rate: 19, net_cents: 4000, vat_cents: 760, gross_cents: 4760 },
     { vat_rate: 7, net_cents: 280, vat_cents: 20, gross_cents: 300 },
   ],
-  net_cents: 4280, vat_cents: 780, gross_cents: 5060,
+  net_cents: 4280,
+  vat_cents: 780,
+  gross_cents: 5060,
 };
 const privateInvoice: PdfInvoiceDocument = { ...invoice, invoice_number: 'RE-2027-00102', recipient: { ...company, company: undefined } };
 const small: PdfInvoiceDocument = { ...invoice, invoice_number: 'RE-2027-00103', recipient: null, small_amount: true };
-const receipt: PdfInvoiceDocument = { ...small, kind: 'receipt', invoice_number: 'QU-2027-00001', booking_number: null, service_from: null, service_to: null, payment_method: 'cash' };
+const receipt: PdfInvoiceDocument = {
+  ...small,
+  kind: 'receipt',
+  invoice_number: 'QU-2027-00001',
+  booking_number: null,
+  service_from: null,
+  service_to: null,
+  payment_method: 'cash',
+};
 const cancellation: PdfInvoiceDocument = {
-  ...invoice, kind: 'cancellation', reason: 'cancelled', invoice_number: 'RE-2027-00104', refers_to_number: 'RE-2027-00101',
+  ...invoice,
+  kind: 'cancellation',
+  reason: 'cancelled',
+  invoice_number: 'RE-2027-00104',
+  refers_to_number: 'RE-2027-00101',
   lines: invoice.lines!.map((l) => ({ ...l, quantity: -l.quantity, net_cents: -l.net_cents })),
-  vat_breakdown: invoice.vat_breakdown!.map((v) => ({ vat_rate: v.vat_rate, net_cents: -v.net_cents, vat_cents: -v.vat_cents, gross_cents: -v.gross_cents })),
-  net_cents: -invoice.net_cents, vat_cents: -invoice.vat_cents, gross_cents: -invoice.gross_cents,
+  vat_breakdown: invoice.vat_breakdown!.map((v) => ({
+    vat_rate: v.vat_rate,
+    net_cents: -v.net_cents,
+    vat_cents: -v.vat_cents,
+    gross_cents: -v.gross_cents,
+  })),
+  net_cents: -invoice.net_cents,
+  vat_cents: -invoice.vat_cents,
+  gross_cents: -invoice.gross_cents,
 };
 
 const qpdf = spawnSync('qpdf', ['--version'], { encoding: 'utf8' });
@@ -80,7 +145,9 @@ describe('PDF/A-3b document PDFs', () => {
       expect(report.xmp).toContain('<pdfaid:conformance>B</pdfaid:conformance>');
       expect(report.xmp).toContain('<pdfaSchema:prefix>fx</pdfaSchema:prefix>');
       expect(report.xmp).toContain('<fx:DocumentType>INVOICE</fx:DocumentType>');
-      expect(report.associatedFiles).toEqual([{ name: FACTURX_FILENAME, relationship: 'Alternative', subtype: 'text/xml', modDate: 'D:20270510223015Z' }]);
+      expect(report.associatedFiles).toEqual([
+        { name: FACTURX_FILENAME, relationship: 'Alternative', subtype: 'text/xml', modDate: 'D:20270510223015Z' },
+      ]);
       // € and umlauts are drawn with the embedded font and read back as written.
       const text = (await pdfText(bytes)).pages.flat();
       expect(text).toContain('Kunde & Söhne Yachting GmbH');
@@ -89,7 +156,12 @@ describe('PDF/A-3b document PDFs', () => {
     });
   }
 
-  for (const [label, doc] of [['a private guest\'s invoice', privateInvoice], ['a Kleinbetragsrechnung', small], ['a desk receipt', receipt], ['a cancellation invoice of a business guest', cancellation]] as const) {
+  for (const [label, doc] of [
+    ["a private guest's invoice", privateInvoice],
+    ['a Kleinbetragsrechnung', small],
+    ['a desk receipt', receipt],
+    ['a cancellation invoice of a business guest', cancellation],
+  ] as const) {
     it(`${label}: PDF/A-3b too${doc === cancellation ? ' (with factur-x.xml)' : ', without Factur-X'}`, async () => {
       for (const locale of ['de', 'en'] as const) {
         const report = await checkPdfA(await renderInvoicePdf(doc, locale));
@@ -107,7 +179,15 @@ describe('PDF/A-3b document PDFs', () => {
   }
 
   it('a long document (60 lines, several pages) stays PDF/A-3b', async () => {
-    const lines = Array.from({ length: 60 }, (_, i) => ({ position: i + 1, description: `Stromzähler Steg ${i + 1} – Verbrauch in kWh (Ablesung ÄÖÜ)`, quantity: 1, unit: 'piece', unit_price_cents: 100 + i, vat_rate: 19, net_cents: 100 + i }));
+    const lines = Array.from({ length: 60 }, (_, i) => ({
+      position: i + 1,
+      description: `Stromzähler Steg ${i + 1} – Verbrauch in kWh (Ablesung ÄÖÜ)`,
+      quantity: 1,
+      unit: 'piece',
+      unit_price_cents: 100 + i,
+      vat_rate: 19,
+      net_cents: 100 + i,
+    }));
     const bytes = await renderInvoicePdf({ ...invoice, lines }, 'de');
     expect((await PDFDocument.load(bytes)).getPageCount()).toBeGreaterThan(1);
     expect((await checkPdfA(bytes)).errors).toEqual([]);
@@ -157,8 +237,13 @@ describe('PDF/A-3b document PDFs', () => {
     page.drawText('Grüße €', { font: fonts.regular });
     page.drawText('Rechnung', { font: fonts.bold, y: 100 });
     await finishPdfA(doc, {
-      title: 'Rechnung', producer: 'pdf-lib', language: 'de-DE', date: new Date('2027-01-01T00:00:00Z'), idSeed: 'check',
-      xmpDescriptions: '  <rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#"><fx:DocumentType>INVOICE</fx:DocumentType></rdf:Description>',
+      title: 'Rechnung',
+      producer: 'pdf-lib',
+      language: 'de-DE',
+      date: new Date('2027-01-01T00:00:00Z'),
+      idSeed: 'check',
+      xmpDescriptions:
+        '  <rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#"><fx:DocumentType>INVOICE</fx:DocumentType></rdf:Description>',
     });
     doc.setTitle('Anderer Titel');
     const apart = await checkPdfA(await doc.save());
@@ -168,10 +253,20 @@ describe('PDF/A-3b document PDFs', () => {
 
     // A broken output intent profile and a filtered metadata stream.
     const ok = await PDFDocument.load(await renderInvoicePdf(privateInvoice, 'de'), { updateMetadata: false });
-    const intent = ok.catalog.lookup(PDFName.of('OutputIntents')) as unknown as { lookup(i: number): { set(k: PDFName, v: unknown): void } };
+    const intent = ok.catalog.lookup(PDFName.of('OutputIntents')) as unknown as {
+      lookup(i: number): { set(k: PDFName, v: unknown): void };
+    };
     intent.lookup(0).set(PDFName.of('DestOutputProfile'), ok.context.register(ok.context.flateStream(new Uint8Array(200), { N: 3 })));
     const meta = ok.catalog.get(PDFName.of('Metadata'));
-    ok.catalog.set(PDFName.of('Metadata'), ok.context.register(ok.context.flateStream(new TextEncoder().encode('<?xpacket begin="" id="x"?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>'), { Type: 'Metadata', Subtype: 'XML' })));
+    ok.catalog.set(
+      PDFName.of('Metadata'),
+      ok.context.register(
+        ok.context.flateStream(new TextEncoder().encode('<?xpacket begin="" id="x"?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>'), {
+          Type: 'Metadata',
+          Subtype: 'XML',
+        }),
+      ),
+    );
     expect(meta).toBeDefined();
     const broken = await checkPdfA(await ok.save({ useObjectStreams: false }));
     expect(broken.errors.join('\n')).toMatch(/6\.2\.3: DestOutputProfile is not an ICC profile/);

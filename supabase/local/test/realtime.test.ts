@@ -67,7 +67,8 @@ for (const engine of engines()) {
     };
 
     const insertItem = async (status: string, qty: number) =>
-      (await stack.db.query<{ id: string }>(`insert into public.items (status, qty) values ($1, $2) returning id`, [status, qty])).rows[0].id;
+      (await stack.db.query<{ id: string }>(`insert into public.items (status, qty) values ($1, $2) returning id`, [status, qty])).rows[0]
+        .id;
 
     it('a filtered subscriber gets inserts and updates of matching rows within 1 s, and nothing else', async () => {
       const events: Payload[] = [];
@@ -82,7 +83,12 @@ for (const engine of engines()) {
         .on('system', {}, (p) => system.push(p));
       await subscribe(channel);
       await until(() => system.length > 0, 3000, 'the system message');
-      expect(system[0]).toMatchObject({ extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL', channel: 'items-filter' });
+      expect(system[0]).toMatchObject({
+        extension: 'postgres_changes',
+        status: 'ok',
+        message: 'Subscribed to PostgreSQL',
+        channel: 'items-filter',
+      });
 
       const insertedAt = Date.now();
       const open = await insertItem('open', 3);
@@ -115,7 +121,9 @@ for (const engine of engines()) {
       const c = client();
       const channel = c
         .channel('via-rest')
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.rest' }, (p) => got.push(p as never));
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.rest' }, (p) =>
+          got.push(p as never),
+        );
       await subscribe(channel);
       const { error } = await c.from('items').insert({ status: 'rest', qty: 9 });
       expect(error).toBeNull();
@@ -127,9 +135,19 @@ for (const engine of engines()) {
       const seen: Record<string, number[]> = {};
       const channel = client().channel('items-ops');
       const filters = [
-        'qty=neq.100', 'qty=lt.101', 'qty=lte.101', 'qty=gt.101', 'qty=gte.101', 'qty=in.(100,102)', 'qty=eq.101',
+        'qty=neq.100',
+        'qty=lt.101',
+        'qty=lte.101',
+        'qty=gt.101',
+        'qty=gte.101',
+        'qty=in.(100,102)',
+        'qty=eq.101',
         // and the rest of what realtime-js can build: not., like, isdistinct, AND of two
-        'qty=not.eq.101', 'status=like.op%', 'qty=isdistinct.100', 'qty=gt.100,qty=lt.102', 'status=not.in.(ops,"a,b")',
+        'qty=not.eq.101',
+        'status=like.op%',
+        'qty=isdistinct.100',
+        'qty=gt.100,qty=lt.102',
+        'status=not.in.(ops,"a,b")',
       ];
       for (const filter of filters) {
         seen[filter] = [];
@@ -194,8 +212,12 @@ for (const engine of engines()) {
       const channel = client({ token: await userToken(other) })
         .channel('orders-deletes')
         .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders' }, (p) => deletes.push(p as never))
-        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders', filter: 'berth=eq.D-1' }, (p) => filtered.push(p as never))
-        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders', filter: `id=eq.${id}` }, (p) => byKey.push(p as never));
+        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders', filter: 'berth=eq.D-1' }, (p) =>
+          filtered.push(p as never),
+        )
+        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'orders', filter: `id=eq.${id}` }, (p) =>
+          byKey.push(p as never),
+        );
       await subscribe(channel);
       await stack.db.query(`delete from public.orders where id = $1`, [id]);
       await until(() => deletes.length >= 1 && byKey.length >= 1, 3000, 'the delete');
@@ -211,7 +233,9 @@ for (const engine of engines()) {
       const full: Payload[] = [];
       const ch2 = client()
         .channel('full-identity')
-        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'full_identity', filter: 'label=eq.x' }, (p) => full.push(p as never));
+        .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'full_identity', filter: 'label=eq.x' }, (p) =>
+          full.push(p as never),
+        );
       await subscribe(ch2);
       const fi = await stack.db.query<{ id: string }>(`insert into public.full_identity (label) values ('x'), ('y') returning id`);
       await stack.db.query(`delete from public.full_identity`);
@@ -228,7 +252,9 @@ for (const engine of engines()) {
       const c = client({ token: await userToken(user) });
       const channel = c
         .channel('orders-refresh')
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'orders' }, (p) => got.push((p as unknown as Payload).new.berth as string))
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'orders' }, (p) =>
+          got.push((p as unknown as Payload).new.berth as string),
+        )
         .on('system', {}, (p) => system.push(p));
       await c.realtime.setAuth();
       await new Promise<void>((r) =>
@@ -276,7 +302,9 @@ for (const engine of engines()) {
       const other = client();
       const ch2 = other
         .channel('leaving')
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.leave' }, (p) => got.push(p as never));
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.leave' }, (p) =>
+          got.push(p as never),
+        );
       await subscribe(ch2);
       await insertItem('leave', 1);
       await until(() => got.length === 1, 3000, 'the event before leaving');
@@ -320,7 +348,9 @@ for (const engine of engines()) {
         const chB = b
           .channel(room)
           .on('broadcast', { event: 'cursor' }, (p) => atB.push(p.payload))
-          .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: `status=eq.vsn-${vsn}` }, (p) => changes.push(p as never));
+          .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: `status=eq.vsn-${vsn}` }, (p) =>
+            changes.push(p as never),
+          );
         await subscribe(chA);
         await subscribe(chB);
         expect(await chA.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, who: 'ä😀' } })).toBe('ok');
@@ -392,7 +422,9 @@ for (const engine of engines()) {
       await subscribe(ch);
       const ch2 = c
         .channel('columns-select')
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'profiles', select: ['city'] } as never, (p: unknown) => narrowed.push(p as never));
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'profiles', select: ['city'] } as never, (p: unknown) =>
+          narrowed.push(p as never),
+        );
       await subscribe(ch2);
       await stack.db.query(`insert into public.profiles (name, city, secret) values ('Ina', 'Düsseldorf', 'pin 1234')`);
       await stack.db.query(`insert into public.nokey (label) values ('k')`);
@@ -402,39 +434,64 @@ for (const engine of engines()) {
       expect(nokey[0].errors).toEqual(['Error 400: Bad Request, no primary key']);
     });
 
-    it('a role without SELECT on the primary key gets Realtime\'s 401 record, shaped as Realtime sends it; with the key granted RLS decides', async () => {
+    it("a role without SELECT on the primary key gets Realtime's 401 record, shaped as Realtime sends it; with the key granted RLS decides", async () => {
       // Raw frames: the data object exactly as it goes over the wire.
       const url = `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.keys.anonKey}&vsn=2.0.0`;
       const ws = new WebSocket(url);
       const frames: unknown[][] = [];
       ws.on('message', (data) => frames.push(JSON.parse(String(data))));
       await new Promise((r) => ws.once('open', r));
-      const changesOn = (topic: string) => frames.filter((f) => f[2] === topic && f[3] === 'postgres_changes').map((f) => (f[4] as { data: Record<string, unknown> }).data);
+      const changesOn = (topic: string) =>
+        frames.filter((f) => f[2] === topic && f[3] === 'postgres_changes').map((f) => (f[4] as { data: Record<string, unknown> }).data);
       const owner = randomUUID();
       const join = async (ref: string, topic: string, token: string) => {
-        ws.send(JSON.stringify([ref, ref, topic, 'phx_join', { config: { postgres_changes: [{ event: '*', schema: 'public', table: 'ledger' }] }, access_token: token }]));
+        ws.send(
+          JSON.stringify([
+            ref,
+            ref,
+            topic,
+            'phx_join',
+            { config: { postgres_changes: [{ event: '*', schema: 'public', table: 'ledger' }] }, access_token: token },
+          ]),
+        );
         await until(() => frames.some((f) => f[2] === topic && f[3] === 'system'), 3000, `${topic} subscribed`);
       };
       await join('1', 'realtime:ledger-anon', stack.keys.anonKey);
       await join('2', 'realtime:ledger-owner', await userToken(owner));
       await join('3', 'realtime:ledger-other', await userToken(randomUUID()));
       try {
-        const { rows } = await stack.db.query<{ id: string }>(`insert into public.ledger (owner, amount) values ($1, 5) returning id`, [owner]);
+        const { rows } = await stack.db.query<{ id: string }>(`insert into public.ledger (owner, amount) values ($1, 5) returning id`, [
+          owner,
+        ]);
         await stack.db.query(`update public.ledger set amount = 6 where id = $1`, [rows[0].id]);
-        await until(() => changesOn('realtime:ledger-owner').length >= 2 && changesOn('realtime:ledger-anon').length >= 2, 3000, 'the changes');
+        await until(
+          () => changesOn('realtime:ledger-owner').length >= 2 && changesOn('realtime:ledger-anon').length >= 2,
+          3000,
+          'the changes',
+        );
         // apply_rls returns schema, table and type with the error; the poller fills in columns
         // [], record (and old_record on updates) {} and no commit timestamp.
-        const unauthorized = { schema: 'public', table: 'ledger', commit_timestamp: null, columns: [], errors: ['Error 401: Unauthorized'], record: {} };
+        const unauthorized = {
+          schema: 'public',
+          table: 'ledger',
+          commit_timestamp: null,
+          columns: [],
+          errors: ['Error 401: Unauthorized'],
+          record: {},
+        };
         expect(changesOn('realtime:ledger-anon')).toEqual([
           { ...unauthorized, type: 'INSERT' },
           { ...unauthorized, type: 'UPDATE', old_record: {} },
         ]);
-        expect(changesOn('realtime:ledger-owner').map((d) => [d.type, (d.record as { amount: number }).amount, d.errors])).toEqual([['INSERT', 5, null], ['UPDATE', 6, null]]);
+        expect(changesOn('realtime:ledger-owner').map((d) => [d.type, (d.record as { amount: number }).amount, d.errors])).toEqual([
+          ['INSERT', 5, null],
+          ['UPDATE', 6, null],
+        ]);
 
         // With SELECT on the key (and no policy for anon), RLS decides: anon gets nothing.
         await stack.db.query(`grant select (id) on public.ledger to anon`);
         await stack.db.query(`insert into public.ledger (owner, amount) values ($1, 7)`, [owner]);
-        await until(() => changesOn('realtime:ledger-owner').length >= 3, 3000, 'the owner\'s third change');
+        await until(() => changesOn('realtime:ledger-owner').length >= 3, 3000, "the owner's third change");
         await settle();
         expect(changesOn('realtime:ledger-anon')).toHaveLength(2);
         expect(changesOn('realtime:ledger-other')).toEqual([]);
@@ -577,7 +634,9 @@ for (const engine of engines()) {
       const ok: Payload[] = [];
       const channel = client()
         .channel('after-garbage')
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.after' }, (p) => ok.push(p as never));
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'items', filter: 'status=eq.after' }, (p) =>
+          ok.push(p as never),
+        );
       await subscribe(channel);
       await insertItem('after', 1);
       await until(() => ok.length === 1, 3000, 'an event after garbage');
@@ -589,7 +648,8 @@ for (const engine of engines()) {
       new Promise<{ status: string; message: string }>((done) => {
         void channel.socket.setAuth().then(() =>
           channel.subscribe((status, err) => {
-            if (status === 'SUBSCRIBED' || status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') done({ status, message: err?.message ?? '' });
+            if (status === 'SUBSCRIBED' || status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+              done({ status, message: err?.message ?? '' });
           }),
         );
       });
@@ -605,7 +665,9 @@ for (const engine of engines()) {
         .on('broadcast', { event: 'msg' }, (p) => got.push(p.payload))
         .on('presence', { event: 'join' }, ({ key }) => joins.push(key));
       expect(await joinOutcome(aliceRoom)).toEqual({ status: 'SUBSCRIBED', message: '' });
-      const bobRoom = bob.channel(room, { config: { private: true, presence: { key: 'bob' } } }).on('presence', { event: 'sync' }, () => {});
+      const bobRoom = bob
+        .channel(room, { config: { private: true, presence: { key: 'bob' } } })
+        .on('presence', { event: 'sync' }, () => {});
       await subscribe(bobRoom);
       expect(await bobRoom.send({ type: 'broadcast', event: 'msg', payload: { text: 'hi' } })).toBe('ok');
       await until(() => got.length === 1, 3000, 'the private broadcast');
@@ -616,7 +678,11 @@ for (const engine of engines()) {
 
       // A public channel of the same name is another channel: it sees none of this.
       const outsider: unknown[] = [];
-      await subscribe(client().channel(room).on('broadcast', { event: 'msg' }, (p) => outsider.push(p)));
+      await subscribe(
+        client()
+          .channel(room)
+          .on('broadcast', { event: 'msg' }, (p) => outsider.push(p)),
+      );
       expect(await bobRoom.send({ type: 'broadcast', event: 'msg', payload: { text: 'again' } })).toBe('ok');
       await until(() => got.length === 2, 3000, 'the second broadcast');
       await settle(200);
@@ -641,7 +707,7 @@ for (const engine of engines()) {
       expect(heard).toEqual([{ from: 'admin' }]);
     });
 
-    it('private channels: no matching policy, anon, and a revoked token are refused with Realtime\'s errors; the service role always joins', async () => {
+    it("private channels: no matching policy, anon, and a revoked token are refused with Realtime's errors; the service role always joins", async () => {
       const secret = `secret:${randomUUID().slice(0, 8)}`;
       const refused = `Unauthorized: You do not have permissions to read from this Channel topic: ${secret}`;
       const user = client({ token: await userToken(randomUUID()) });
@@ -679,7 +745,11 @@ for (const engine of engines()) {
       ws.send(JSON.stringify(['2', '2', `realtime:user:${aliceId}`, 'phx_join', { config: { private: true }, access_token: aliceToken }]));
       expect(await replyTo('2')).toEqual({ status: 'ok', response: { postgres_changes: [] } });
       ws.send(JSON.stringify(['2', '3', `realtime:user:${aliceId}`, 'access_token', { access_token: await userToken(randomUUID()) }]));
-      await until(() => frames.some((f) => f[2] === `realtime:user:${aliceId}` && f[3] === 'phx_close'), 3000, 'the close after the refresh');
+      await until(
+        () => frames.some((f) => f[2] === `realtime:user:${aliceId}` && f[3] === 'phx_close'),
+        3000,
+        'the close after the refresh',
+      );
       expect(frames.find((f) => f[2] === `realtime:user:${aliceId}` && f[3] === 'system')![4]).toEqual({
         extension: 'system',
         status: 'error',
@@ -695,7 +765,11 @@ for (const engine of engines()) {
       const admin = client({ token: stack.keys.serviceRoleKey });
       const heard: { topic: string; payload: unknown }[] = [];
       for (const topic of [room, news]) {
-        await subscribe(admin.channel(topic, { config: { private: true } }).on('broadcast', { event: 'e' }, (p) => heard.push({ topic, payload: p.payload })));
+        await subscribe(
+          admin
+            .channel(topic, { config: { private: true } })
+            .on('broadcast', { event: 'e' }, (p) => heard.push({ topic, payload: p.payload })),
+        );
       }
       const post = async (path: string, token: string, body: unknown) => {
         const res = await fetch(`${stack.url}/realtime/v1/api/${path}`, {
@@ -716,12 +790,16 @@ for (const engine of engines()) {
       expect(batch.status).toBe(202);
       await until(() => heard.length >= 1, 3000, 'the batch broadcast');
       // Single message endpoint: 403 "Unauthorized" without the policy, for anon too.
-      const single = (topic: string, token: string) => post(`broadcast/${encodeURIComponent(topic)}/events/e?private=true`, token, { n: 3 });
+      const single = (topic: string, token: string) =>
+        post(`broadcast/${encodeURIComponent(topic)}/events/e?private=true`, token, { n: 3 });
       expect(await single(news, user)).toEqual({ status: 403, body: JSON.stringify({ message: 'Unauthorized' }) });
       expect(await single(room, stack.keys.anonKey)).toEqual({ status: 403, body: JSON.stringify({ message: 'Unauthorized' }) });
       expect((await single(room, user)).status).toBe(202);
       // The service role may broadcast anywhere (it bypasses RLS).
-      expect((await post('broadcast', stack.keys.serviceRoleKey, { messages: [{ topic: news, event: 'e', payload: { n: 4 }, private: true }] })).status).toBe(202);
+      expect(
+        (await post('broadcast', stack.keys.serviceRoleKey, { messages: [{ topic: news, event: 'e', payload: { n: 4 }, private: true }] }))
+          .status,
+      ).toBe(202);
       await until(() => heard.length >= 3, 3000, 'the single and service broadcasts');
       await settle(200);
       expect(heard).toEqual([

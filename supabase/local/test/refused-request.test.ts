@@ -23,12 +23,24 @@ interface Answer {
 function send(agent: Agent, url: URL, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, method, path, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        agent,
+        headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: Buffer.concat(chunks).toString('utf8'), port: req.socket?.localPort }),
+          resolve({
+            status: res.statusCode ?? 0,
+            connection: res.headers.connection,
+            body: Buffer.concat(chunks).toString('utf8'),
+            port: req.socket?.localPort,
+          }),
         );
         res.on('error', reject);
       },
@@ -70,7 +82,12 @@ describe('a request refused before its body was read', () => {
   });
 
   const cases: { name: string; path: string; headers: () => Record<string, string>; status: number; body?: Buffer }[] = [
-    { name: 'a function answering 401 at once (invoice-pdf without a user)', path: '/functions/v1/guarded', headers: () => ({ apikey: stack.keys.anonKey }), status: 401 },
+    {
+      name: 'a function answering 401 at once (invoice-pdf without a user)',
+      path: '/functions/v1/guarded',
+      headers: () => ({ apikey: stack.keys.anonKey }),
+      status: 401,
+    },
     { name: 'the gateway refusing a function call without a token', path: '/functions/v1/guarded', headers: () => ({}), status: 401 },
     { name: 'the gateway refusing a call without an apikey', path: '/rest/v1/places', headers: () => ({}), status: 401 },
     { name: 'a path no route serves', path: '/nothing/here', headers: () => ({}), status: 404 },

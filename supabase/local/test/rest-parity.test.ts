@@ -15,7 +15,11 @@ for (const engine of engines()) {
     let stack: Stack;
     let service: SupabaseClient;
     const asService = (path: string, init: RequestInit = {}) =>
-      rest(stack, path, { ...init, key: stack.keys.serviceRoleKey, headers: { Authorization: `Bearer ${stack.keys.serviceRoleKey}`, ...(init.headers as Record<string, string>) } });
+      rest(stack, path, {
+        ...init,
+        key: stack.keys.serviceRoleKey,
+        headers: { Authorization: `Bearer ${stack.keys.serviceRoleKey}`, ...(init.headers as Record<string, string>) },
+      });
 
     beforeAll(async () => {
       stack = await startTestStack({ engine: engine.name, workdir: REST_FIXTURE });
@@ -30,7 +34,13 @@ for (const engine of engines()) {
       // supabase-js sends ?columns=id,label,qty,note (all keys) and Prefer: missing=default
       const r = await service
         .from('gear')
-        .upsert([{ id: 10, label: 'fender' }, { id: 11, label: 'hook', qty: 2, note: 'new' }], { defaultToNull: false })
+        .upsert(
+          [
+            { id: 10, label: 'fender' },
+            { id: 11, label: 'hook', qty: 2, note: 'new' },
+          ],
+          { defaultToNull: false },
+        )
         .select('id, label, note, qty')
         .order('id');
       expect(r.error).toBeNull();
@@ -39,7 +49,13 @@ for (const engine of engines()) {
         { id: 11, label: 'hook', note: 'new', qty: 2 },
       ]);
       // without missing=default the omitted column is null (and qty is not null: 23502)
-      const nulls = await service.from('gear').upsert([{ id: 10, label: 'fender', qty: 4 }, { id: 12, label: 'buoy' }], { onConflict: 'id' });
+      const nulls = await service.from('gear').upsert(
+        [
+          { id: 10, label: 'fender', qty: 4 },
+          { id: 12, label: 'buoy' },
+        ],
+        { onConflict: 'id' },
+      );
       expect([nulls.status, nulls.error?.code]).toEqual([400, '23502']);
       // PATCH with ?columns=: a listed column the body leaves out is null, or its default
       const patchDefault = await asService('/gear?id=eq.11&columns=label,note', {
@@ -66,7 +82,12 @@ for (const engine of engines()) {
         body: JSON.stringify({ prefix: 'ma' }),
       });
       expect(tooMany.status).toBe(400);
-      expect(tooMany.json).toEqual({ code: 'PGRST124', details: 'The query affects 3 rows', hint: null, message: 'Query result exceeds max-affected preference constraint' });
+      expect(tooMany.json).toEqual({
+        code: 'PGRST124',
+        details: 'The query affects 3 rows',
+        hint: null,
+        message: 'Query result exceeds max-affected preference constraint',
+      });
       expect((await service.from('settings').select('key').like('key', 'ma%')).data).toHaveLength(3);
       // lenient (the default) ignores max-affected, as PostgREST does
       const lenient = await asService('/rpc/purge_settings', {
@@ -98,7 +119,12 @@ for (const engine of engines()) {
       // handling=strict refuses preferences PostgREST does not know
       const unknown = await asService('/gear', { headers: { Prefer: 'handling=strict, return=everything, foo' } });
       expect(unknown.status).toBe(400);
-      expect(unknown.json).toEqual({ code: 'PGRST122', details: 'Invalid preferences: return=everything, foo', hint: null, message: 'Invalid preferences given with handling=strict' });
+      expect(unknown.json).toEqual({
+        code: 'PGRST122',
+        details: 'Invalid preferences: return=everything, foo',
+        hint: null,
+        message: 'Invalid preferences given with handling=strict',
+      });
     });
 
     it('POST to a stable function runs read-only as in PostgREST (25006, 405)', async () => {
@@ -107,7 +133,9 @@ for (const engine of engines()) {
       expect((await service.from('settings').select('key').eq('key', 'sneaky')).data).toEqual([]);
       // by GET too (it always was read-only); a volatile function still writes by POST
       expect((await asService('/rpc/sneaky_write')).json.code).toBe('25006');
-      expect((await asService('/rpc/bump', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"k":"sneaky"}' })).json).toBe(1);
+      expect(
+        (await asService('/rpc/bump', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"k":"sneaky"}' })).json,
+      ).toBe(1);
     });
 
     it('an embed with an empty column list only filters: its key is left out', async () => {
@@ -122,7 +150,7 @@ for (const engine of engines()) {
       expect(nested.json).toEqual([{ name: 'Denmark', cities: [{ name: 'Copenhagen' }] }]);
     });
 
-    it('answers Accept: text/csv with PostgREST\'s CSV', async () => {
+    it("answers Accept: text/csv with PostgREST's CSV", async () => {
       const r = await rest(stack, '/gear?select=id,label,note,qty&id=lt.3&order=id', { headers: { Accept: 'text/csv' } });
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -138,7 +166,11 @@ for (const engine of engines()) {
         headers: { 'Content-Type': 'application/json', Accept: 'text/csv', Prefer: 'return=representation' },
         body: JSON.stringify({ id: 20, label: 'oar, spare' }),
       });
-      expect([written.status, written.headers.get('content-type'), written.text]).toEqual([201, 'text/csv; charset=utf-8', 'id,label\n20,"oar, spare"']);
+      expect([written.status, written.headers.get('content-type'), written.text]).toEqual([
+        201,
+        'text/csv; charset=utf-8',
+        'id,label\n20,"oar, spare"',
+      ]);
       const scalar = await rest(stack, '/rpc/hello', { headers: { Accept: 'text/csv' } });
       expect([scalar.status, scalar.json.code, scalar.json.message]).toEqual([400, 'PGRST127', 'Feature not implemented']);
       expect(scalar.json.details).toContain('text/csv responses of functions that return scalars');
@@ -171,11 +203,18 @@ for (const engine of engines()) {
       };
       await notImplemented('/big_cities?select=name,countries(name)', {}, 'embedding through views');
       await notImplemented('/countries?select=name,...cities(name)', {}, 'spreading a to-many embed');
-      await notImplemented('/rpc/total', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"xs":[1,2]}' }, 'VARIADIC function public.total');
+      await notImplemented(
+        '/rpc/total',
+        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"xs":[1,2]}' },
+        'VARIADIC function public.total',
+      );
       await notImplemented('/rpc/hello', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' }, 'raw text/plain body');
       // aggregates are off on hosted Supabase (db-aggregates-enabled): PostgREST's own error
       const agg = await rest(stack, '/gear?select=qty.sum()');
-      expect([agg.status, agg.json]).toEqual([400, { code: 'PGRST123', details: null, hint: null, message: 'Use of aggregate functions is not allowed' }]);
+      expect([agg.status, agg.json]).toEqual([
+        400,
+        { code: 'PGRST123', details: null, hint: null, message: 'Use of aggregate functions is not allowed' },
+      ]);
       expect((await rest(stack, '/gear?select=count()')).json.code).toBe('PGRST123');
       const type = await asService('/gear', { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: '<gear/>' });
       expect([type.status, type.json.code, type.json.message]).toEqual([400, 'PGRST102', 'Content-Type not acceptable: application/xml']);
@@ -191,10 +230,17 @@ for (const engine of engines()) {
       const quiet = await put('/gear?id=eq.40', { id: 40, label: 'kedge', qty: 4 }, 'return=minimal');
       expect([quiet.status, quiet.text, quiet.headers.get('preference-applied')]).toEqual([204, '', 'return=minimal']);
       const mismatch = await put('/gear?id=eq.41', { id: 42, label: 'x' });
-      expect([mismatch.status, mismatch.json]).toEqual([400, { code: 'PGRST115', details: null, hint: null, message: 'Payload values do not match URL in primary key column(s)' }]);
+      expect([mismatch.status, mismatch.json]).toEqual([
+        400,
+        { code: 'PGRST115', details: null, hint: null, message: 'Payload values do not match URL in primary key column(s)' },
+      ]);
       expect((await service.from('gear').select('id').in('id', [41, 42])).data).toEqual([]);
       const notPk = await put('/gear?label=eq.x', { id: 43, label: 'x' });
-      expect([notPk.status, notPk.json.code, notPk.json.message]).toEqual([405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators"]);
+      expect([notPk.status, notPk.json.code, notPk.json.message]).toEqual([
+        405,
+        'PGRST105',
+        "Filters must include all and only primary key columns with 'eq' operators",
+      ]);
       const limited = await put('/gear?id=eq.43&limit=1', { id: 43, label: 'x' });
       expect([limited.status, limited.json.code]).toEqual([400, 'PGRST114']);
       expect((await service.from('gear').select('label, qty').eq('id', 40).single()).data).toEqual({ label: 'kedge', qty: 4 });
@@ -207,22 +253,40 @@ for (const engine of engines()) {
         body: 'id,label,note\r\n30,"net, small",NULL\r\n31,"say ""hi""",\r\n',
       });
       expect(csv.status).toBe(201);
-      expect(csv.json).toEqual([{ id: 30, label: 'net, small', note: null }, { id: 31, label: 'say "hi"', note: '' }]);
+      expect(csv.json).toEqual([
+        { id: 30, label: 'net, small', note: null },
+        { id: 31, label: 'say "hi"', note: '' },
+      ]);
       const ragged = await asService('/gear', { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: 'id,label\n32\n' });
-      expect([ragged.status, ragged.json.code, ragged.json.message]).toEqual([400, 'PGRST102', 'All lines must have same number of fields']);
+      expect([ragged.status, ragged.json.code, ragged.json.message]).toEqual([
+        400,
+        'PGRST102',
+        'All lines must have same number of fields',
+      ]);
       const form = await asService('/gear?select=id,label', {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Prefer: 'return=representation' },
         body: 'id=33&label=spare+oar',
       });
       expect(form.json).toEqual([{ id: 33, label: 'spare oar' }]);
-      const rpc = await rest(stack, '/rpc/add', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' });
+      const rpc = await rest(stack, '/rpc/add', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'a=1&b=2',
+      });
       expect(rpc.json).toBe(3);
     });
 
     it('serves a second exposed schema by Accept-Profile and Content-Profile', async () => {
       const read = await rest(stack, '/docks?order=id', { headers: { 'Accept-Profile': 'marina' } });
-      expect([read.status, read.headers.get('content-profile'), read.json]).toEqual([200, 'marina', [{ id: 1, name: 'North' }, { id: 2, name: 'South' }]]);
+      expect([read.status, read.headers.get('content-profile'), read.json]).toEqual([
+        200,
+        'marina',
+        [
+          { id: 1, name: 'North' },
+          { id: 2, name: 'South' },
+        ],
+      ]);
       const js = await service.schema('marina').from('docks').insert({ id: 3, name: 'East' }).select();
       expect([js.status, js.data]).toEqual([201, [{ id: 3, name: 'East' }]]);
       // the request's schema leads the search_path, as PostgREST sets it
@@ -230,7 +294,12 @@ for (const engine of engines()) {
       const notInPublic = await rest(stack, '/docks');
       expect([notInPublic.status, notInPublic.json.code]).toEqual([404, 'PGRST205']);
       const other = await rest(stack, '/docks', { headers: { 'Accept-Profile': 'storage' } });
-      expect(other.json).toEqual({ code: 'PGRST106', details: null, hint: 'Only the following schemas are exposed: public, marina', message: 'Invalid schema: storage' });
+      expect(other.json).toEqual({
+        code: 'PGRST106',
+        details: null,
+        hint: 'Only the following schemas are exposed: public, marina',
+        message: 'Invalid schema: storage',
+      });
     });
   });
 }

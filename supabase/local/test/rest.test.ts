@@ -39,20 +39,34 @@ for (const engine of engines()) {
           .limit(2);
         expect(r.error).toBeNull();
         expect(r.status).toBe(200);
-        expect(r.data).toEqual([
-          { id: 1, label: 'Norway', pop: '5400000', capital: 'Oslo', lang: 'no', founded: '0872-01-01' },
-          { id: 2, label: 'Sweden', pop: '10400000', capital: 'Stockholm', lang: 'sv', founded: '1523-06-06' },
-        ].map((x, i) => ({ ...x, lang: [{ main: 'no' }, { main: 'sv' }][i] } as Record<string, unknown>)).map((x, i) => {
-          // `meta->lang` comes after `lang:` and takes the key "lang" too; JSON keeps the last one
-          return { ...x, lang: [{ main: 'no' }, { main: 'sv' }][i] };
-        }));
+        expect(r.data).toEqual(
+          [
+            { id: 1, label: 'Norway', pop: '5400000', capital: 'Oslo', lang: 'no', founded: '0872-01-01' },
+            { id: 2, label: 'Sweden', pop: '10400000', capital: 'Stockholm', lang: 'sv', founded: '1523-06-06' },
+          ]
+            .map((x, i) => ({ ...x, lang: [{ main: 'no' }, { main: 'sv' }][i] }) as Record<string, unknown>)
+            .map((x, i) => {
+              // `meta->lang` comes after `lang:` and takes the key "lang" too; JSON keeps the last one
+              return { ...x, lang: [{ main: 'no' }, { main: 'sv' }][i] };
+            }),
+        );
         const star = await anon.from('countries').select().eq('id', 3);
-        expect(star.data).toEqual([{ id: 3, name: 'Denmark', code: 'DK', population: 5900000, tags: ['nordic'], meta: null, founded: null }]);
+        expect(star.data).toEqual([
+          { id: 3, name: 'Denmark', code: 'DK', population: 5900000, tags: ['nordic'], meta: null, founded: null },
+        ]);
       });
 
       it('embeds to-many, nested, to-one and one-to-one resources', async () => {
         const nested = await anon.from('countries').select('name, cities(name, boats!home_city_id(name))').eq('id', 1);
-        expect(nested.data).toEqual([{ name: 'Norway', cities: [{ name: 'Oslo', boats: [{ name: 'Fram' }] }, { name: 'Bergen', boats: [] }] }]);
+        expect(nested.data).toEqual([
+          {
+            name: 'Norway',
+            cities: [
+              { name: 'Oslo', boats: [{ name: 'Fram' }] },
+              { name: 'Bergen', boats: [] },
+            ],
+          },
+        ]);
         const toOne = await anon.from('cities').select('name, countries(name, code), capital:capitals(country_id)').lt('id', 3).order('id');
         expect(toOne.data).toEqual([
           { name: 'Oslo', countries: { name: 'Norway', code: 'NO' }, capital: { country_id: 1 } },
@@ -88,7 +102,12 @@ for (const engine of engines()) {
       });
 
       it('embeds many-to-many through a junction table and reads views', async () => {
-        const m2m = await anon.from('countries').select('name, languages(name)').in('id', [1, 4]).order('id').order('name', { referencedTable: 'languages' });
+        const m2m = await anon
+          .from('countries')
+          .select('name, languages(name)')
+          .in('id', [1, 4])
+          .order('id')
+          .order('name', { referencedTable: 'languages' });
         expect(m2m.data).toEqual([
           { name: 'Norway', languages: [{ name: 'Norwegian' }, { name: 'Sami' }] },
           { name: 'Germany', languages: [{ name: 'German' }] },
@@ -106,7 +125,10 @@ for (const engine of engines()) {
 
       it('filters embedded resources, with !inner filtering the parents', async () => {
         const left = await anon.from('countries').select('name, cities(name)').eq('cities.name', 'Oslo').in('id', [1, 2]).order('id');
-        expect(left.data).toEqual([{ name: 'Norway', cities: [{ name: 'Oslo' }] }, { name: 'Sweden', cities: [] }]);
+        expect(left.data).toEqual([
+          { name: 'Norway', cities: [{ name: 'Oslo' }] },
+          { name: 'Sweden', cities: [] },
+        ]);
         const inner = await anon.from('countries').select('name, cities!inner(name)').eq('cities.name', 'Oslo');
         expect(inner.data).toEqual([{ name: 'Norway', cities: [{ name: 'Oslo' }] }]);
         const orEmbedded = await anon
@@ -115,7 +137,10 @@ for (const engine of engines()) {
           .or('name.eq.Oslo,name.eq.Stockholm', { referencedTable: 'cities' })
           .in('id', [1, 2])
           .order('id');
-        expect(orEmbedded.data).toEqual([{ name: 'Norway', cities: [{ name: 'Oslo' }] }, { name: 'Sweden', cities: [{ name: 'Stockholm' }] }]);
+        expect(orEmbedded.data).toEqual([
+          { name: 'Norway', cities: [{ name: 'Oslo' }] },
+          { name: 'Sweden', cities: [{ name: 'Stockholm' }] },
+        ]);
         const notNull = await anon.from('countries').select('name, capitals(city_id)').not('capitals', 'is', null).order('id');
         expect(notNull.data?.map((c) => c.name)).toEqual(['Norway', 'Sweden', 'Denmark', 'Germany']);
         const isNull = await anon.from('countries').select('name, capitals()').is('capitals', null);
@@ -138,8 +163,16 @@ for (const engine of engines()) {
         expect(ambiguous.error).toEqual({
           code: 'PGRST201',
           details: [
-            { cardinality: 'one-to-many', embedding: 'cities with boats', relationship: 'boats_built_in_fkey using boats(built_city_id) and cities(id)' },
-            { cardinality: 'one-to-many', embedding: 'cities with boats', relationship: 'boats_home_city_id_fkey using boats(home_city_id) and cities(id)' },
+            {
+              cardinality: 'one-to-many',
+              embedding: 'cities with boats',
+              relationship: 'boats_built_in_fkey using boats(built_city_id) and cities(id)',
+            },
+            {
+              cardinality: 'one-to-many',
+              embedding: 'cities with boats',
+              relationship: 'boats_home_city_id_fkey using boats(home_city_id) and cities(id)',
+            },
           ],
           hint: "Try changing 'boats' to one of the following: 'boats!boats_built_in_fkey', 'boats!boats_home_city_id_fkey'. Find the desired relationship in the 'details' key.",
           message: "Could not embed because more than one relationship was found for 'cities' and 'boats'",
@@ -148,7 +181,8 @@ for (const engine of engines()) {
         expect(missing.status).toBe(400);
         expect(missing.error).toEqual({
           code: 'PGRST200',
-          details: "Searched for a foreign key relationship between 'countries' and 'citys' in the schema 'public', but no matches were found.",
+          details:
+            "Searched for a foreign key relationship between 'countries' and 'citys' in the schema 'public', but no matches were found.",
           hint: "Perhaps you meant 'cities' instead of 'citys'.",
           message: "Could not find a relationship between 'countries' and 'citys' in the schema cache",
         });
@@ -206,11 +240,32 @@ for (const engine of engines()) {
 
       it('orders with nulls first/last, on embedded to-one columns and inside embeds', async () => {
         expect(ids(await anon.from('countries').select('id').order('code', { nullsFirst: true }))).toEqual([5, 4, 3, 1, 2]);
-        expect(ids(await anon.from('countries').select('id').order('code', { ascending: false, nullsFirst: false }))).toEqual([2, 1, 3, 4, 5]);
-        expect(ids(await anon.from('countries').select('id').order('meta->>capital', { ascending: true, nullsFirst: true }).order('id'))).toEqual([3, 5, 4, 1, 2]);
-        const byCountry = await anon.from('cities').select('name, countries(name)').order('countries(name)', { ascending: false }).order('name');
-        expect(byCountry.data?.map((c) => c.name)).toEqual(['Gothenburg', 'Stockholm', 'Bergen', 'Oslo', 'Berlin', 'Hamburg', 'Copenhagen']);
-        const inside = await anon.from('countries').select('name, cities(name)').eq('id', 4).order('name', { referencedTable: 'cities', ascending: false }).limit(1, { referencedTable: 'cities' });
+        expect(ids(await anon.from('countries').select('id').order('code', { ascending: false, nullsFirst: false }))).toEqual([
+          2, 1, 3, 4, 5,
+        ]);
+        expect(
+          ids(await anon.from('countries').select('id').order('meta->>capital', { ascending: true, nullsFirst: true }).order('id')),
+        ).toEqual([3, 5, 4, 1, 2]);
+        const byCountry = await anon
+          .from('cities')
+          .select('name, countries(name)')
+          .order('countries(name)', { ascending: false })
+          .order('name');
+        expect(byCountry.data?.map((c) => c.name)).toEqual([
+          'Gothenburg',
+          'Stockholm',
+          'Bergen',
+          'Oslo',
+          'Berlin',
+          'Hamburg',
+          'Copenhagen',
+        ]);
+        const inside = await anon
+          .from('countries')
+          .select('name, cities(name)')
+          .eq('id', 4)
+          .order('name', { referencedTable: 'cities', ascending: false })
+          .limit(1, { referencedTable: 'cities' });
         expect(inside.data).toEqual([{ name: 'Germany', cities: [{ name: 'Hamburg' }] }]);
         const notToOne = await rest(stack, '/countries?select=name,cities(name)&order=cities(name)');
         expect(notToOne.status).toBe(400);
@@ -255,7 +310,12 @@ for (const engine of engines()) {
         });
         const beyond = await rest(stack, '/numbers?offset=200', { headers: { Prefer: 'count=exact' } });
         expect(beyond.status).toBe(416);
-        expect(beyond.json).toEqual({ code: 'PGRST103', details: 'An offset of 200 was requested, but there are only 150 rows.', hint: null, message: 'Requested range not satisfiable' });
+        expect(beyond.json).toEqual({
+          code: 'PGRST103',
+          details: 'An offset of 200 was requested, but there are only 150 rows.',
+          hint: null,
+          message: 'Requested range not satisfiable',
+        });
         const js = await anon.from('numbers').select('n', { count: 'exact' }).range(0, 2);
         expect([js.status, js.count, js.data]).toEqual([206, 150, [{ n: 1 }, { n: 2 }, { n: 3 }]]);
         for (const count of ['planned', 'estimated'] as const) {
@@ -288,9 +348,19 @@ for (const engine of engines()) {
         expect([one.status, one.data, one.error]).toEqual([200, { name: 'Sweden' }, null]);
         const none = await anon.from('countries').select('name').eq('id', 99).single();
         expect(none.status).toBe(406);
-        expect(none.error).toEqual({ code: 'PGRST116', details: 'The result contains 0 rows', hint: null, message: 'Cannot coerce the result to a single JSON object' });
+        expect(none.error).toEqual({
+          code: 'PGRST116',
+          details: 'The result contains 0 rows',
+          hint: null,
+          message: 'Cannot coerce the result to a single JSON object',
+        });
         const many = await anon.from('countries').select('name').lt('id', 3).single();
-        expect(many.error).toEqual({ code: 'PGRST116', details: 'The result contains 2 rows', hint: null, message: 'Cannot coerce the result to a single JSON object' });
+        expect(many.error).toEqual({
+          code: 'PGRST116',
+          details: 'The result contains 2 rows',
+          hint: null,
+          message: 'Cannot coerce the result to a single JSON object',
+        });
         const maybe = await anon.from('countries').select('name').eq('id', 99).maybeSingle();
         expect([maybe.status, maybe.data, maybe.error]).toEqual([200, null, null]);
         const raw = await rest(stack, '/countries?select=name&id=eq.1', { headers: { Accept: 'application/vnd.pgrst.object+json' } });
@@ -312,9 +382,19 @@ for (const engine of engines()) {
       it('refuses bad input with 4xx and PostgREST bodies, never 500', async () => {
         const table = await anon.from('countrie').select();
         expect(table.status).toBe(404);
-        expect(table.error).toEqual({ code: 'PGRST205', details: null, hint: "Perhaps you meant the table 'public.countries'", message: "Could not find the table 'public.countrie' in the schema cache" });
+        expect(table.error).toEqual({
+          code: 'PGRST205',
+          details: null,
+          hint: "Perhaps you meant the table 'public.countries'",
+          message: "Could not find the table 'public.countrie' in the schema cache",
+        });
         const nothingClose = await rest(stack, '/zzzzzz');
-        expect(nothingClose.json).toEqual({ code: 'PGRST205', details: null, hint: null, message: "Could not find the table 'public.zzzzzz' in the schema cache" });
+        expect(nothingClose.json).toEqual({
+          code: 'PGRST205',
+          details: null,
+          hint: null,
+          message: "Could not find the table 'public.zzzzzz' in the schema cache",
+        });
         const col = await anon.from('countries').select('id, nope');
         expect(col.status).toBe(400);
         expect(col.error).toEqual({ code: '42703', details: null, hint: null, message: 'column countries.nope does not exist' });
@@ -323,7 +403,12 @@ for (const engine of engines()) {
         expect((await anon.from('countries').select('name, cities(nope)')).error?.message).toBe('column cities.nope does not exist');
         const op = await rest(stack, '/countries?id=equals.1');
         expect(op.status).toBe(400);
-        expect(op.json).toEqual({ code: 'PGRST100', details: 'unexpected "e" expecting "not" or operator (eq, gt, ...)', hint: null, message: '"failed to parse filter (equals.1)" (line 1, column 1)' });
+        expect(op.json).toEqual({
+          code: 'PGRST100',
+          details: 'unexpected "e" expecting "not" or operator (eq, gt, ...)',
+          hint: null,
+          message: '"failed to parse filter (equals.1)" (line 1, column 1)',
+        });
         const sel = await rest(stack, '/countries?select=name,cities(name');
         expect(sel.status).toBe(400);
         expect(sel.json.code).toBe('PGRST100');
@@ -331,7 +416,12 @@ for (const engine of engines()) {
         const isVal = await rest(stack, '/countries?code=is.maybe');
         expect([isVal.status, isVal.json.code]).toEqual([400, 'PGRST100']);
         const notEmbedded = await rest(stack, '/countries?select=name&cities.name=eq.Oslo');
-        expect(notEmbedded.json).toEqual({ code: 'PGRST108', details: null, hint: "Verify that 'cities' is included in the 'select' query parameter.", message: "'cities' is not an embedded resource in this request" });
+        expect(notEmbedded.json).toEqual({
+          code: 'PGRST108',
+          details: null,
+          hint: "Verify that 'cities' is included in the 'select' query parameter.",
+          message: "'cities' is not an embedded resource in this request",
+        });
         const value = await anon.from('countries').select().eq('id', 'abc');
         expect(value.status).toBe(400);
         expect(value.error).toEqual({ code: '22P02', details: null, hint: null, message: 'invalid input syntax for type bigint: "abc"' });
@@ -339,15 +429,34 @@ for (const engine of engines()) {
         expect([date.status, date.error?.code]).toEqual([400, '22007']);
         const profile = await rest(stack, '/countries', { headers: { 'Accept-Profile': 'private' } });
         expect(profile.status).toBe(406);
-        expect(profile.json).toEqual({ code: 'PGRST106', details: null, hint: 'Only the following schemas are exposed: public, marina', message: 'Invalid schema: private' });
-        const writeProfile = await rest(stack, '/settings', { method: 'POST', headers: { 'Content-Profile': 'auth', 'Content-Type': 'application/json' }, body: '{"key":"p"}' });
+        expect(profile.json).toEqual({
+          code: 'PGRST106',
+          details: null,
+          hint: 'Only the following schemas are exposed: public, marina',
+          message: 'Invalid schema: private',
+        });
+        const writeProfile = await rest(stack, '/settings', {
+          method: 'POST',
+          headers: { 'Content-Profile': 'auth', 'Content-Type': 'application/json' },
+          body: '{"key":"p"}',
+        });
         expect([writeProfile.status, writeProfile.json.code]).toEqual([406, 'PGRST106']);
         const js = await anon.schema('storage').from('objects').select();
         expect([js.status, js.error?.code]).toEqual([406, 'PGRST106']);
         const html = await rest(stack, '/countries', { headers: { Accept: 'text/html' } });
         expect(html.status).toBe(406);
-        expect(html.json).toEqual({ code: 'PGRST107', details: null, hint: null, message: 'None of these media types are available: text/html' });
-        const json = await rest(stack, '/settings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"key": ', key: stack.keys.serviceRoleKey });
+        expect(html.json).toEqual({
+          code: 'PGRST107',
+          details: null,
+          hint: null,
+          message: 'None of these media types are available: text/html',
+        });
+        const json = await rest(stack, '/settings', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"key": ',
+          key: stack.keys.serviceRoleKey,
+        });
         expect(json.status).toBe(400);
         expect(json.json).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'Empty or invalid json' });
         const path = await rest(stack, '/countries/1');
@@ -374,7 +483,10 @@ for (const engine of engines()) {
 
     describe('writes', () => {
       it('inserts one row and returns it with select= and embeds', async () => {
-        const r = await service.from('cities').insert({ name: 'Trondheim', country_id: 1, population: 200000 }).select('id, name, countries(name)');
+        const r = await service
+          .from('cities')
+          .insert({ name: 'Trondheim', country_id: 1, population: 200000 })
+          .select('id, name, countries(name)');
         expect(r.status).toBe(201);
         expect(r.data).toEqual([{ id: 100, name: 'Trondheim', countries: { name: 'Norway' } }]);
         const one = await service.from('settings').insert({ key: 'single' }).select().single();
@@ -420,12 +532,17 @@ for (const engine of engines()) {
           { key: 'bulk3', value: 'y', updated: 0 },
         ]);
         // supabase-js's default (defaultToNull): absent keys are null, and settings.updated is not null
-        const nulls = await service.from('settings').insert([{ key: 'dn1', updated: 1 }, { key: 'dn2' }]).select();
+        const nulls = await service
+          .from('settings')
+          .insert([{ key: 'dn1', updated: 1 }, { key: 'dn2' }])
+          .select();
         expect(nulls.status).toBe(400);
         expect(nulls.error?.code).toBe('23502');
         const none = await service.from('settings').select().like('key', 'dn*');
         expect(none.data).toEqual([]);
-        const groups = await service.from('settings').insert([{ key: 'g1' }, { key: 'g2', value: 'v' }, { key: 'g3', updated: 4 }], { defaultToNull: false, count: 'exact' });
+        const groups = await service
+          .from('settings')
+          .insert([{ key: 'g1' }, { key: 'g2', value: 'v' }, { key: 'g3', updated: 4 }], { defaultToNull: false, count: 'exact' });
         expect([groups.status, groups.count, groups.error]).toEqual([201, 3, null]);
         expect((await service.from('settings').select().like('key', 'g*').order('key')).data).toEqual([
           { key: 'g1', value: null, updated: 0 },
@@ -441,17 +558,29 @@ for (const engine of engines()) {
         expect([first.status, first.data]).toEqual([201, [{ key: 'up', value: '1', updated: 0 }]]);
         const merged = await service
           .from('settings')
-          .upsert([{ key: 'up', value: '2', updated: 7 }, { key: 'up2', value: 'n' }], { defaultToNull: false })
+          .upsert(
+            [
+              { key: 'up', value: '2', updated: 7 },
+              { key: 'up2', value: 'n' },
+            ],
+            { defaultToNull: false },
+          )
           .select()
           .order('key');
         expect(merged.status).toBe(201);
-        expect(merged.data).toEqual([{ key: 'up', value: '2', updated: 7 }, { key: 'up2', value: 'n', updated: 0 }]);
+        expect(merged.data).toEqual([
+          { key: 'up', value: '2', updated: 7 },
+          { key: 'up2', value: 'n', updated: 0 },
+        ]);
         const onlyUpdate = await service.from('settings').upsert({ key: 'up', value: '3' }).select();
         expect([onlyUpdate.status, onlyUpdate.data]).toEqual([200, [{ key: 'up', value: '3', updated: 7 }]]);
         const ignored = await service.from('settings').upsert({ key: 'up', value: 'ignored' }, { ignoreDuplicates: true }).select();
         expect([ignored.status, ignored.data]).toEqual([201, []]);
         expect((await service.from('settings').select('value').eq('key', 'up').single()).data).toEqual({ value: '3' });
-        const byName = await service.from('cities').upsert({ id: 100, name: 'Trondheim', country_id: 1, population: 210000 }, { onConflict: 'id' }).select('id, population');
+        const byName = await service
+          .from('cities')
+          .upsert({ id: 100, name: 'Trondheim', country_id: 1, population: 210000 }, { onConflict: 'id' })
+          .select('id, population');
         expect(byName.data).toEqual([{ id: 100, population: 210000 }]);
         const badTarget = await service.from('settings').upsert({ key: 'x' }, { onConflict: 'value' });
         expect([badTarget.status, badTarget.error?.code]).toEqual([400, '42P10']);
@@ -465,19 +594,50 @@ for (const engine of engines()) {
       });
 
       it('updates and deletes rows matched by filters', async () => {
-        await service.from('settings').insert([{ key: 'u1', value: 'a' }, { key: 'u2', value: 'a' }, { key: 'u3', value: 'b' }]);
-        const upd = await service.from('settings').update({ value: 'z', updated: 3 }, { count: 'exact' }).eq('value', 'a').like('key', 'u*').select('key, value').order('key');
-        expect([upd.status, upd.count, upd.data]).toEqual([200, 2, [{ key: 'u1', value: 'z' }, { key: 'u2', value: 'z' }]]);
-        const quiet = await rest(stack, '/settings?key=eq.u3', { method: 'PATCH', key: stack.keys.serviceRoleKey, headers: { 'Content-Type': 'application/json', Prefer: 'count=exact' }, body: '{"value":"c"}' });
+        await service.from('settings').insert([
+          { key: 'u1', value: 'a' },
+          { key: 'u2', value: 'a' },
+          { key: 'u3', value: 'b' },
+        ]);
+        const upd = await service
+          .from('settings')
+          .update({ value: 'z', updated: 3 }, { count: 'exact' })
+          .eq('value', 'a')
+          .like('key', 'u*')
+          .select('key, value')
+          .order('key');
+        expect([upd.status, upd.count, upd.data]).toEqual([
+          200,
+          2,
+          [
+            { key: 'u1', value: 'z' },
+            { key: 'u2', value: 'z' },
+          ],
+        ]);
+        const quiet = await rest(stack, '/settings?key=eq.u3', {
+          method: 'PATCH',
+          key: stack.keys.serviceRoleKey,
+          headers: { 'Content-Type': 'application/json', Prefer: 'count=exact' },
+          body: '{"value":"c"}',
+        });
         expect([quiet.status, quiet.text, quiet.headers.get('content-range')]).toEqual([204, '', '0-0/1']);
         const noMatch = await service.from('settings').update({ value: 'q' }).eq('key', 'nope').select();
         expect([noMatch.status, noMatch.data]).toEqual([200, []]);
         const unknownCol = await service.from('settings').update({ nope: 1 }).eq('key', 'u1');
         expect(unknownCol.status).toBe(400);
-        expect(unknownCol.error).toEqual({ code: 'PGRST204', details: null, hint: null, message: "Could not find the 'nope' column of 'settings' in the schema cache" });
+        expect(unknownCol.error).toEqual({
+          code: 'PGRST204',
+          details: null,
+          hint: null,
+          message: "Could not find the 'nope' column of 'settings' in the schema cache",
+        });
         const del = await service.from('settings').delete({ count: 'exact' }).in('key', ['u1', 'u2', 'u3']).select('key').order('key');
         expect([del.status, del.count, del.data]).toEqual([200, 3, [{ key: 'u1' }, { key: 'u2' }, { key: 'u3' }]]);
-        const delMinimal = await rest(stack, '/settings?key=eq.c1', { method: 'DELETE', key: stack.keys.serviceRoleKey, headers: { Prefer: 'count=exact' } });
+        const delMinimal = await rest(stack, '/settings?key=eq.c1', {
+          method: 'DELETE',
+          key: stack.keys.serviceRoleKey,
+          headers: { Prefer: 'count=exact' },
+        });
         expect([delMinimal.status, delMinimal.headers.get('content-range')]).toEqual([204, '*/1']);
         expect((await service.from('settings').select('key').in('key', ['u1', 'c1'])).data).toEqual([]);
       });
@@ -485,22 +645,49 @@ for (const engine of engines()) {
       it('maps constraint violations to PostgREST statuses', async () => {
         const dup = await service.from('countries').insert({ id: 1, name: 'Norway again' });
         expect(dup.status).toBe(409);
-        expect(dup.error).toEqual({ code: '23505', details: 'Key (id)=(1) already exists.', hint: null, message: 'duplicate key value violates unique constraint "countries_pkey"' });
+        expect(dup.error).toEqual({
+          code: '23505',
+          details: 'Key (id)=(1) already exists.',
+          hint: null,
+          message: 'duplicate key value violates unique constraint "countries_pkey"',
+        });
         const fk = await service.from('cities').insert({ name: 'Nowhere', country_id: 99 });
         expect(fk.status).toBe(409);
-        expect(fk.error).toEqual({ code: '23503', details: 'Key (country_id)=(99) is not present in table "countries".', hint: null, message: 'insert or update on table "cities" violates foreign key constraint "cities_country_id_fkey"' });
+        expect(fk.error).toEqual({
+          code: '23503',
+          details: 'Key (country_id)=(99) is not present in table "countries".',
+          hint: null,
+          message: 'insert or update on table "cities" violates foreign key constraint "cities_country_id_fkey"',
+        });
         const notNull = await service.from('settings').insert({ value: 'no key' });
         expect([notNull.status, notNull.error?.code]).toEqual([400, '23502']);
         const check = await service.from('cities').update({ population: -1 }).eq('id', 1);
-        expect([check.status, check.error?.code, check.error?.message]).toEqual([400, '23514', 'new row for relation "cities" violates check constraint "cities_population_check"']);
-        const excl = await service.from('bookings').insert([{ room: 'a', during: '[1,5)' }, { room: 'a', during: '[3,8)' }]);
+        expect([check.status, check.error?.code, check.error?.message]).toEqual([
+          400,
+          '23514',
+          'new row for relation "cities" violates check constraint "cities_population_check"',
+        ]);
+        const excl = await service.from('bookings').insert([
+          { room: 'a', during: '[1,5)' },
+          { room: 'a', during: '[3,8)' },
+        ]);
         expect([excl.status, excl.error?.code]).toEqual([409, '23P01']);
         expect((await service.from('bookings').select()).data).toEqual([]);
         const badType = await service.from('settings').insert({ key: 'bt', updated: 'many' });
         expect([badType.status, badType.error?.code]).toEqual([400, '22P02']);
         const unknownCol = await service.from('settings').insert({ key: 'x', nope: 1 });
-        expect(unknownCol.error).toEqual({ code: 'PGRST204', details: null, hint: null, message: "Could not find the 'nope' column of 'settings' in the schema cache" });
-        const keys = await rest(stack, '/settings', { method: 'POST', key: stack.keys.serviceRoleKey, headers: { 'Content-Type': 'application/json' }, body: '[{"key":"k1"},{"value":"v"}]' });
+        expect(unknownCol.error).toEqual({
+          code: 'PGRST204',
+          details: null,
+          hint: null,
+          message: "Could not find the 'nope' column of 'settings' in the schema cache",
+        });
+        const keys = await rest(stack, '/settings', {
+          method: 'POST',
+          key: stack.keys.serviceRoleKey,
+          headers: { 'Content-Type': 'application/json' },
+          body: '[{"key":"k1"},{"value":"v"}]',
+        });
         expect(keys.json).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'All object keys must match' });
       });
 
@@ -508,21 +695,43 @@ for (const engine of engines()) {
         const rolled = await service.from('settings').insert({ key: 'rolled back' }).select().rollback();
         expect([rolled.status, rolled.data]).toEqual([201, [{ key: 'rolled back', value: null, updated: 0 }]]);
         expect((await service.from('settings').select().eq('key', 'rolled back')).data).toEqual([]);
-        const raw = await rest(stack, '/settings?key=eq.bulk1', { method: 'DELETE', key: stack.keys.serviceRoleKey, headers: { Prefer: 'tx=rollback' } });
+        const raw = await rest(stack, '/settings?key=eq.bulk1', {
+          method: 'DELETE',
+          key: stack.keys.serviceRoleKey,
+          headers: { Prefer: 'tx=rollback' },
+        });
         expect([raw.status, raw.headers.get('preference-applied')]).toEqual([204, 'tx=rollback']);
         // maxAffected() is typed for PostgREST 13 clients only; the untyped client sends the same headers
-        type Strict = PromiseLike<{ status: number; error: unknown; data: unknown }> & { maxAffected(n: number): Strict; select(s: string): Strict };
+        type Strict = PromiseLike<{ status: number; error: unknown; data: unknown }> & {
+          maxAffected(n: number): Strict;
+          select(s: string): Strict;
+        };
         const strict = (q: unknown) => q as Strict;
         const tooMany = await strict(service.from('settings').update({ value: 'm' }).like('key', 'bulk*')).maxAffected(2);
         expect(tooMany.status).toBe(400);
-        expect(tooMany.error).toEqual({ code: 'PGRST124', details: 'The query affects 3 rows', hint: null, message: 'Query result exceeds max-affected preference constraint' });
-        expect((await service.from('settings').select('value').like('key', 'bulk*').order('key')).data).toEqual([{ value: null }, { value: 'x' }, { value: 'y' }]);
-        const fits = await strict(service.from('settings').update({ updated: 9 }).eq('key', 'bulk1')).maxAffected(1).select('key, updated');
+        expect(tooMany.error).toEqual({
+          code: 'PGRST124',
+          details: 'The query affects 3 rows',
+          hint: null,
+          message: 'Query result exceeds max-affected preference constraint',
+        });
+        expect((await service.from('settings').select('value').like('key', 'bulk*').order('key')).data).toEqual([
+          { value: null },
+          { value: 'x' },
+          { value: 'y' },
+        ]);
+        const fits = await strict(service.from('settings').update({ updated: 9 }).eq('key', 'bulk1'))
+          .maxAffected(1)
+          .select('key, updated');
         expect(fits.data).toEqual([{ key: 'bulk1', updated: 9 }]);
       });
 
       it('rolls the whole request back when it fails, including single() on writes', async () => {
-        const r = await service.from('settings').insert([{ key: 'tx1' }, { key: 'tx2' }]).select().single();
+        const r = await service
+          .from('settings')
+          .insert([{ key: 'tx1' }, { key: 'tx2' }])
+          .select()
+          .single();
         expect(r.status).toBe(406);
         expect(r.error?.details).toBe('The result contains 2 rows');
         expect((await service.from('settings').select().in('key', ['tx1', 'tx2'])).data).toEqual([]);
@@ -544,9 +753,20 @@ for (const engine of engines()) {
         expect((await anon.rpc('size_label', { s: 'small' }, { get: true })).data).toBe('small!');
         expect((await anon.rpc('size_label', { s: 'medium' })).error?.code).toBe('22P02');
         expect((await anon.from('sized').select('id').eq('size', 'large')).data).toEqual([{ id: 2 }]);
-        expect((await anon.from('sized').select('id').in('size', ['small', 'large']).contains('sizes', ['large'])).data).toEqual([{ id: 2 }]);
-        expect((await service.from('sized').insert({ id: 3, size: 'small', sizes: ['large'] }).select()).data).toEqual([{ id: 3, size: 'small', sizes: ['large'] }]);
-        expect((await anon.rpc('city_label', { c: { id: 9, name: 'Tromsø', country_id: 1 }, tags: ['north', 'cold'] })).data).toBe('Tromsø (1) north/cold');
+        expect((await anon.from('sized').select('id').in('size', ['small', 'large']).contains('sizes', ['large'])).data).toEqual([
+          { id: 2 },
+        ]);
+        expect(
+          (
+            await service
+              .from('sized')
+              .insert({ id: 3, size: 'small', sizes: ['large'] })
+              .select()
+          ).data,
+        ).toEqual([{ id: 3, size: 'small', sizes: ['large'] }]);
+        expect((await anon.rpc('city_label', { c: { id: 9, name: 'Tromsø', country_id: 1 }, tags: ['north', 'cold'] })).data).toBe(
+          'Tromsø (1) north/cold',
+        );
         const raw = await rest(stack, '/rpc/add?a=2&b=5');
         expect([raw.status, raw.text, raw.headers.get('content-range')]).toEqual([200, '7', '0-0/*']);
         const ambiguous = await anon.rpc('echo', { v: 1 });
@@ -561,7 +781,10 @@ for (const engine of engines()) {
 
       it('returns rows of set-returning functions with select, filters, order, limit and count', async () => {
         const rows = await anon.rpc('cities_of', { country: 'Sweden' }).select('name, countries(code)').order('name');
-        expect(rows.data).toEqual([{ name: 'Gothenburg', countries: { code: 'SE' } }, { name: 'Stockholm', countries: { code: 'SE' } }]);
+        expect(rows.data).toEqual([
+          { name: 'Gothenburg', countries: { code: 'SE' } },
+          { name: 'Stockholm', countries: { code: 'SE' } },
+        ]);
         const filtered = await anon.rpc('cities_of', { country: 'Norway' }, { count: 'exact' }).select('id').gt('population', 300000);
         expect([filtered.data, filtered.count]).toEqual([[{ id: 1 }], 1]);
         const table = await anon.rpc('country_stats').gt('city_count', 1).order('country');
@@ -571,7 +794,10 @@ for (const engine of engines()) {
           { country: 'Sweden', city_count: 2 },
         ]);
         const limited = await anon.rpc('country_stats').order('city_count', { ascending: false }).order('country').range(1, 2);
-        expect(limited.data).toEqual([{ country: 'Germany', city_count: 2 }, { country: 'Sweden', city_count: 2 }]);
+        expect(limited.data).toEqual([
+          { country: 'Germany', city_count: 2 },
+          { country: 'Sweden', city_count: 2 },
+        ]);
         const scalars = await anon.rpc('series', { n: 5 }).range(1, 2);
         expect(scalars.data).toEqual([2, 3]);
         const head = await anon.rpc('series', { n: 7 }, { head: true, count: 'exact' });
@@ -592,9 +818,17 @@ for (const engine of engines()) {
         expect(fail.error).toEqual({ code: 'P0001', details: 'raised on purpose', hint: 'try again', message: 'boom' });
         const teapot = await anon.rpc('teapot');
         expect([teapot.status, teapot.error]).toEqual([418, { code: 'PT418', details: null, hint: null, message: 'I am a teapot' }]);
-        const bump = await rest(stack, '/rpc/sleepy', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"seconds":0}' });
+        const bump = await rest(stack, '/rpc/sleepy', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"seconds":0}',
+        });
         expect([bump.status, bump.text]).toEqual([200, '0']);
-        const voidRaw = await rest(stack, '/rpc/fail', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"msg":"x"}' });
+        const voidRaw = await rest(stack, '/rpc/fail', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"msg":"x"}',
+        });
         expect(voidRaw.status).toBe(400);
       });
 
@@ -603,14 +837,16 @@ for (const engine of engines()) {
         expect(unknown.status).toBe(404);
         expect(unknown.error).toEqual({
           code: 'PGRST202',
-          details: 'Searched for the function public.helo without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+          details:
+            'Searched for the function public.helo without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
           hint: 'Perhaps you meant to call the function public.hello',
           message: 'Could not find the function public.helo without parameters in the schema cache',
         });
         const args = await anon.rpc('hello', { nam: 'x' });
         expect(args.error).toEqual({
           code: 'PGRST202',
-          details: 'Searched for the function public.hello with parameter nam or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+          details:
+            'Searched for the function public.hello with parameter nam or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
           hint: 'Perhaps you meant to call the function public.hello(name)',
           message: 'Could not find the function public.hello(nam) in the schema cache',
         });
@@ -634,9 +870,27 @@ for (const engine of engines()) {
     describe('auth and RLS', () => {
       it('runs as anon, authenticated or service_role with the claims and request settings set', async () => {
         const a = await anon.rpc('whoami');
-        expect(a.data).toEqual({ role: 'anon', sub: null, claims_role: 'anon', method: 'POST', path: '/rpc/whoami', client: null, timeout: '3s' });
-        const u = await rest(stack, '/rpc/whoami', { headers: { Authorization: `Bearer ${await userToken(stack, ALICE)}`, 'x-test-header': 'hello' } });
-        expect(u.json).toEqual({ role: 'authenticated', sub: ALICE, claims_role: 'authenticated', method: 'GET', path: '/rpc/whoami', client: 'hello', timeout: '8s' });
+        expect(a.data).toEqual({
+          role: 'anon',
+          sub: null,
+          claims_role: 'anon',
+          method: 'POST',
+          path: '/rpc/whoami',
+          client: null,
+          timeout: '3s',
+        });
+        const u = await rest(stack, '/rpc/whoami', {
+          headers: { Authorization: `Bearer ${await userToken(stack, ALICE)}`, 'x-test-header': 'hello' },
+        });
+        expect(u.json).toEqual({
+          role: 'authenticated',
+          sub: ALICE,
+          claims_role: 'authenticated',
+          method: 'GET',
+          path: '/rpc/whoami',
+          client: 'hello',
+          timeout: '8s',
+        });
         const s = await service.rpc('whoami');
         expect(s.data).toMatchObject({ role: 'service_role', claims_role: 'service_role' });
       });
@@ -655,11 +909,25 @@ for (const engine of engines()) {
         expect([own.status, own.data]).toEqual([201, [{ owner_id: ALICE, body: 'alice new' }]]);
         const forged = await alice.from('notes').insert({ body: 'as bob', owner_id: BOB });
         expect(forged.status).toBe(403);
-        expect(forged.error).toEqual({ code: '42501', details: null, hint: null, message: 'new row violates row-level security policy for table "notes"' });
-        const raw = await rest(stack, '/notes', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"body":"anon"}' });
+        expect(forged.error).toEqual({
+          code: '42501',
+          details: null,
+          hint: null,
+          message: 'new row violates row-level security policy for table "notes"',
+        });
+        const raw = await rest(stack, '/notes', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"body":"anon"}',
+        });
         expect(raw.status).toBe(401);
         expect(raw.headers.get('www-authenticate')).toBe('Bearer');
-        expect(raw.json).toEqual({ code: '42501', details: null, hint: null, message: 'new row violates row-level security policy for table "notes"' });
+        expect(raw.json).toEqual({
+          code: '42501',
+          details: null,
+          hint: null,
+          message: 'new row violates row-level security policy for table "notes"',
+        });
         const viaRpc = await alice.rpc('add_note', { body: 'via rpc' }).select('owner_id, body');
         expect(viaRpc.data).toEqual({ owner_id: ALICE, body: 'via rpc' });
         const othersUpdate = await alice.from('notes').update({ body: 'hacked' }).eq('body', 'bob private').select();
@@ -679,7 +947,9 @@ for (const engine of engines()) {
         const bad = await rest(stack, '/countries', { headers: { Authorization: `Bearer ${tampered}` } });
         expect(bad.status).toBe(401);
         expect(bad.json).toEqual({ code: 'PGRST301', details: null, hint: null, message: 'JWT cryptographic operation failed' });
-        expect(bad.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="JWT cryptographic operation failed"');
+        expect(bad.headers.get('www-authenticate')).toBe(
+          'Bearer error="invalid_token", error_description="JWT cryptographic operation failed"',
+        );
         const parts = await rest(stack, '/countries', { headers: { Authorization: 'Bearer abc.def' } });
         expect(parts.json).toEqual({ code: 'PGRST301', details: null, hint: null, message: 'Expected 3 parts in JWT; got 2' });
         const expired = await stack.context.jwt.sign({ sub: ALICE, role: 'authenticated', exp: Math.floor(Date.now() / 1000) - 60 });
@@ -690,7 +960,9 @@ for (const engine of engines()) {
         const skewed = await stack.context.jwt.sign({ sub: ALICE, role: 'authenticated', exp: Math.floor(Date.now() / 1000) - 10 });
         const withinSkew = await rest(stack, '/notes?select=body&order=id', { headers: { Authorization: `Bearer ${skewed}` } });
         expect([withinSkew.status, withinSkew.json]).toEqual([200, [{ body: 'alice private' }, { body: 'alice public' }]]);
-        const role = await rest(stack, '/countries', { headers: { Authorization: `Bearer ${await stack.context.jwt.sign({ role: 'postgres' }, 60)}` } });
+        const role = await rest(stack, '/countries', {
+          headers: { Authorization: `Bearer ${await stack.context.jwt.sign({ role: 'postgres' }, 60)}` },
+        });
         expect(role.status).toBe(401);
         expect(role.json).toEqual({ code: '22023', details: null, hint: null, message: 'role "postgres" does not exist' });
         const viaJs = await client(stack, stack.keys.anonKey, expired).from('countries').select();
@@ -761,7 +1033,11 @@ for (const engine of engines()) {
       });
 
       it('checks RPC argument names and ignores malformed Range headers', async () => {
-        const r = await rest(stack, '/rpc/add', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ 'a" := 1); drop table countries; --': 1 }) });
+        const r = await rest(stack, '/rpc/add', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ 'a" := 1); drop table countries; --': 1 }),
+        });
         expect([r.status, r.json.code]).toEqual([404, 'PGRST202']);
         const value = await anon.rpc('hello', { name: "'); drop table countries; --" });
         expect(value.data).toBe("hello, '); drop table countries; --");
@@ -818,9 +1094,15 @@ for (const engine of engines()) {
           ['/settings', { method: 'POST', headers: json, body: '' }],
           ['/settings', { method: 'POST', headers: json, body: '{"key": {"a": 1}, "updated": "x"}' }],
           ['/settings?columns=key,,value', { method: 'POST', headers: json, body: '{"key":"a"}' }],
-          ['/settings?on_conflict=nope', { method: 'POST', headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '{"key":"a"}' }],
+          [
+            '/settings?on_conflict=nope',
+            { method: 'POST', headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '{"key":"a"}' },
+          ],
           ['/settings?key=eq.x', { method: 'PATCH', headers: json, body: '[1]' }],
-          ['/settings', { method: 'POST', headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '[{"key":"twice"},{"key":"twice"}]' }],
+          [
+            '/settings',
+            { method: 'POST', headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '[{"key":"twice"},{"key":"twice"}]' },
+          ],
           ['/countries?id=eq.1', { method: 'PATCH', headers: json, body: '{"population": [1,2]}' }],
           ['/countries?id=eq.1', { method: 'PATCH', headers: json, body: '{"population": "lots"}' }],
         ];
@@ -836,7 +1118,9 @@ for (const engine of engines()) {
     describe('schema cache', () => {
       it('reloads on NOTIFY pgrst, reload schema', async () => {
         expect((await rest(stack, '/late_arrivals')).status).toBe(404);
-        await stack.db.exec(`create table public.late_arrivals (id int primary key, note text); insert into public.late_arrivals values (1, 'late');`);
+        await stack.db.exec(
+          `create table public.late_arrivals (id int primary key, note text); insert into public.late_arrivals values (1, 'late');`,
+        );
         await stack.db.exec(`notify pgrst, 'reload schema'`);
         let r = await rest(stack, '/late_arrivals');
         for (let i = 0; i < 50 && r.status !== 200; i++) {

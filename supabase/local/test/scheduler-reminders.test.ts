@@ -46,7 +46,9 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
   const berlinAt = async (day: string, time: string) =>
     new Date((await stack.db.query<{ at: string }>(`select private.berlin_at($1::date, $2::time)::text as at`, [day, time])).rows[0].at);
   const mails = (email: string, kind: string) =>
-    stack.db.query<{ status: string }>(`select status from public.outbox where recipient = $1 and kind = $2`, [email, kind]).then((r) => r.rows);
+    stack.db
+      .query<{ status: string }>(`select status from public.outbox where recipient = $1 and kind = $2`, [email, kind])
+      .then((r) => r.rows);
   const delivered = (email: string, subject: RegExp) => stack.context.mailer.store.list(email).filter((m) => subject.test(m.subject));
 
   beforeAll(async () => {
@@ -56,11 +58,20 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     const { error } = await signInWithPassword(staff, STAFF);
     if (error) throw error;
     const arrival = berlinDay(40);
-    const free = await staff.rpc('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(42), p_boat_length: 8, p_boat_width: 3 });
+    const free = await staff.rpc('search_available_places', {
+      p_kind: 'overnight',
+      p_arrival: arrival,
+      p_departure: berlinDay(42),
+      p_boat_length: 8,
+      p_boat_width: 3,
+    });
     if (free.error) throw free.error;
     const email = 'erin.early@example.org';
     const booked = await staff.rpc('staff_create_booking', {
-      p_place_id: free.data[0].place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(42),
+      p_place_id: free.data[0].place_id,
+      p_kind: 'overnight',
+      p_arrival: arrival,
+      p_departure: berlinDay(42),
       p_boat: { name: 'Morning Star', length: 8, width: 3 },
       p_person: { first_name: 'Erin', last_name: 'Early', email, locale: 'en' },
     });
@@ -77,7 +88,9 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
 
   it('an unverified booking: no warning four hours before it lapses, one in the three hours before, in German', async () => {
     const { rows } = await stack.db.query<{ expires_at: string; booking_number: string; status: string }>(
-      `select expires_at::text, booking_number, status::text from public.orders where id = $1`, [guest.orderId]);
+      `select expires_at::text, booking_number, status::text from public.orders where id = $1`,
+      [guest.orderId],
+    );
     const order = rows[0];
     expect(order.status).toBe('unverified');
     const lapses = new Date(order.expires_at);
@@ -87,13 +100,20 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     expect(await mails(guest.email, 'expiry_warning')).toEqual([]);
 
     expect(await runAt(quarter(lapses.getTime() - 2 * 3_600_000))).toContain('guest-reminders');
-    const [mail] = await until(async () => delivered(guest.email, /^Ihre Buchung .* verfällt am /), (m) => m.length > 0, 60_000, 200);
+    const [mail] = await until(
+      async () => delivered(guest.email, /^Ihre Buchung .* verfällt am /),
+      (m) => m.length > 0,
+      60_000,
+      200,
+    );
     expect(mail.subject).toContain(order.booking_number);
     expect(mail.text).toContain('Guten Tag Gerd Gast,');
     expect(mail.text).toContain('Ihre E-Mail-Adresse für die Buchung von Liegeplatz');
     expect(mail.text).toContain(`/order/${guest.orderId}`);
     // Still unverified and not lapsed at that time: the expiry job, run too, left it alone.
-    expect((await stack.db.query<{ status: string }>(`select status::text from public.orders where id = $1`, [guest.orderId])).rows[0].status).toBe('unverified');
+    expect(
+      (await stack.db.query<{ status: string }>(`select status::text from public.orders where id = $1`, [guest.orderId])).rows[0].status,
+    ).toBe('unverified');
 
     expect(await runAt(quarter(lapses.getTime() - 3_600_000))).toContain('guest-reminders');
     expect(await mails(guest.email, 'expiry_warning')).toHaveLength(1);
@@ -104,7 +124,12 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     expect(await mails(walkIn.email, 'arrival_reminder')).toEqual([]);
 
     expect(await runAt(await berlinAt(dayBefore, '09:00'))).toContain('guest-reminders');
-    const [mail] = await until(async () => delivered(walkIn.email, /^See you tomorrow/), (m) => m.length > 0, 60_000, 200);
+    const [mail] = await until(
+      async () => delivered(walkIn.email, /^See you tomorrow/),
+      (m) => m.length > 0,
+      60_000,
+      200,
+    );
     expect(mail.subject.startsWith(`See you tomorrow: berth ${walkIn.place}, `)).toBe(true);
     expect(mail.subject.endsWith(`, 14:00 (${walkIn.bookingNumber})`)).toBe(true);
     expect(mail.text).toContain('Hello Erin Early,');
@@ -126,22 +151,47 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     const toMark = 300_000 - (Date.now() % 300_000);
     if (toMark < 30_000) await new Promise((r) => setTimeout(r, toMark + 2_000));
     const arrival = berlinDay(60);
-    const free = await staff.rpc('search_available_places', { p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(61), p_boat_length: 8, p_boat_width: 3 });
+    const free = await staff.rpc('search_available_places', {
+      p_kind: 'overnight',
+      p_arrival: arrival,
+      p_departure: berlinDay(61),
+      p_boat_length: 8,
+      p_boat_width: 3,
+    });
     if (free.error) throw free.error;
     const booked = await staff.rpc('staff_create_booking', {
-      p_place_id: free.data[0].place_id, p_kind: 'overnight', p_arrival: arrival, p_departure: berlinDay(61),
+      p_place_id: free.data[0].place_id,
+      p_kind: 'overnight',
+      p_arrival: arrival,
+      p_departure: berlinDay(61),
       p_boat: { name: 'Ledger', length: 8, width: 3 },
       p_person: { first_name: 'Rita', last_name: 'Report', email: 'rita.report@example.org', locale: 'de' },
     });
     if (booked.error) throw booked.error;
     const pending = async () => Number((await stack.db.query<{ n: string }>(`select count(*) as n from private.report_pending`)).rows[0].n);
     // What the day's row of report_days holds, and what the order facts say it should hold.
-    const kept = async () => (await stack.db.query<{ orders: number | null }>(
-      `select sum(orders)::int as orders from private.report_days where day = $1`, [arrival])).rows[0].orders;
-    const facts = async () => (await stack.db.query<{ orders: number }>(
-      `select count(*)::int as orders from private.order_report_facts f where f.sale and (f.starts_at at time zone 'Europe/Berlin')::date = $1`, [arrival])).rows[0].orders;
-    const spans = async () => Number((await stack.db.query<{ n: string }>(
-      `select count(*) as n from private.occupancy_spans s join public.place_statuses p on p.id = s.place_status_id where p.order_id = $1`, [booked.data.id])).rows[0].n);
+    const kept = async () =>
+      (
+        await stack.db.query<{ orders: number | null }>(`select sum(orders)::int as orders from private.report_days where day = $1`, [
+          arrival,
+        ])
+      ).rows[0].orders;
+    const facts = async () =>
+      (
+        await stack.db.query<{ orders: number }>(
+          `select count(*)::int as orders from private.order_report_facts f where f.sale and (f.starts_at at time zone 'Europe/Berlin')::date = $1`,
+          [arrival],
+        )
+      ).rows[0].orders;
+    const spans = async () =>
+      Number(
+        (
+          await stack.db.query<{ n: string }>(
+            `select count(*) as n from private.occupancy_spans s join public.place_statuses p on p.id = s.place_status_id where p.order_id = $1`,
+            [booked.data.id],
+          )
+        ).rows[0].n,
+      );
     expect(await facts()).toBeGreaterThan(0);
     expect(await pending()).toBeGreaterThan(0);
     expect(await kept()).toBeNull();

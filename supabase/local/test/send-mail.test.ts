@@ -39,7 +39,11 @@ for (const engine of engines()) {
     let service: SupabaseClient;
 
     const outbox = async (where = 'true') =>
-      (await stack.db.query<OutboxRow>(`select id::text, kind, recipient, status, attempts, last_error from public.outbox where ${where} order by id`)).rows;
+      (
+        await stack.db.query<OutboxRow>(
+          `select id::text, kind, recipient, status, attempts, last_error from public.outbox where ${where} order by id`,
+        )
+      ).rows;
     const invoke = async () => {
       const { data, error } = await service.functions.invoke('send-mail', { body: { source: 'test' } });
       expect(error).toBeNull();

@@ -82,12 +82,16 @@ describe('npm start', { timeout: 240_000 }, () => {
     ports = { api, app, mail };
   });
 
-  it('on those ports, delivers a guest\'s booking e-mail within seconds, linking to the app\'s real port', async () => {
+  it("on those ports, delivers a guest's booking e-mail within seconds, linking to the app's real port", async () => {
     expect(ports).toBeDefined();
     const { api, app, mail } = ports!;
     const sb = await guest(`http://127.0.0.1:${api}`, DEMO_ANON_KEY, 1);
     const free = await sb.rpc('search_available_places', {
-      p_kind: 'overnight', p_arrival: berlinDay(40), p_departure: berlinDay(42), p_boat_length: 8, p_boat_width: 3,
+      p_kind: 'overnight',
+      p_arrival: berlinDay(40),
+      p_departure: berlinDay(42),
+      p_boat_length: 8,
+      p_boat_width: 3,
     });
     expect(free.error).toBeNull();
     const berth = (free.data as { place_id: string; name: string }[])[0];

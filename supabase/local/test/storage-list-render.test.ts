@@ -13,7 +13,9 @@ import type { Stack } from '../src/stack.ts';
 /** A 400x300 JPEG (or PNG), four coloured quadrants so a crop is visible. */
 async function photo(format: 'jpeg' | 'png' = 'jpeg', width = 400, height = 300) {
   const half = (w: number, h: number, r: number, g: number, b: number) =>
-    sharp({ create: { width: w, height: h, channels: 3, background: { r, g, b } } }).png().toBuffer();
+    sharp({ create: { width: w, height: h, channels: 3, background: { r, g, b } } })
+      .png()
+      .toBuffer();
   const [tl, tr, bl, br] = await Promise.all([
     half(width / 2, height / 2, 200, 30, 30),
     half(width / 2, height / 2, 30, 200, 30),
@@ -52,7 +54,11 @@ for (const engine of engines()) {
         });
 
       beforeAll(async () => {
-        fixtureStack = await startStorageFixture(engine.name, [[admin, 'admin'], [alice, 'user'], [bob, 'user']]);
+        fixtureStack = await startStorageFixture(engine.name, [
+          [admin, 'admin'],
+          [alice, 'user'],
+          [bob, 'user'],
+        ]);
         ({ stack, service, anon } = fixtureStack);
       }, 60_000);
 
@@ -124,7 +130,12 @@ for (const engine of engines()) {
 
         it('sorts by a timestamp with folders dated by their oldest object', async () => {
           const s = service.storage.from('private');
-          const { data } = await s.listV2({ prefix: `${base}/`, with_delimiter: true, sortBy: { column: 'created_at', order: 'asc' }, limit: 2 });
+          const { data } = await s.listV2({
+            prefix: `${base}/`,
+            with_delimiter: true,
+            sortBy: { column: 'created_at', order: 'asc' },
+            limit: 2,
+          });
           expect(data!.objects.map((o) => o.name)).toEqual([`${base}/b.txt`, `${base}/a.txt`]);
           const cursor = Buffer.from(data!.nextCursor!, 'base64').toString().split('\n');
           expect(cursor).toEqual([`l:${base}/a.txt`, 'o:asc', 'c:created_at', expect.stringMatching(/^a:\d{4}-\d\d-\d\dT/)]);
@@ -167,7 +178,11 @@ for (const engine of engines()) {
           }
           const badCursor = await post('/object/list-v2/private', { cursor: Buffer.from('nonsense').toString('base64') });
           expect(badCursor.status).toBe(400);
-          expect(await badCursor.json()).toMatchObject({ statusCode: '400', code: 'InvalidParameter', message: 'Invalid Parameter continuation token' });
+          expect(await badCursor.json()).toMatchObject({
+            statusCode: '400',
+            code: 'InvalidParameter',
+            message: 'Invalid Parameter continuation token',
+          });
         });
       });
 
@@ -197,7 +212,11 @@ for (const engine of engines()) {
           expect(plain.headers.get('content-type')).toBe('image/jpeg');
           expect(await imageOf(plain)).toMatchObject({ format: 'jpeg', width: 100, height: 100 });
           const origin = s.getPublicUrl(jpeg, { transform: { width: 100, format: 'origin' } }).data.publicUrl;
-          expect(await imageOf(await fetch(origin, { headers: { accept: 'image/webp' } }))).toMatchObject({ format: 'jpeg', width: 100, height: 75 });
+          expect(await imageOf(await fetch(origin, { headers: { accept: 'image/webp' } }))).toMatchObject({
+            format: 'jpeg',
+            width: 100,
+            height: 75,
+          });
           const contain = s.getPublicUrl(jpeg, { transform: { width: 100, height: 100, resize: 'contain' } }).data.publicUrl;
           expect(await imageOf(await fetch(contain))).toMatchObject({ width: 100, height: 75 });
           const fill = s.getPublicUrl(jpeg, { transform: { width: 100, height: 100, resize: 'fill' } }).data.publicUrl;
@@ -205,7 +224,13 @@ for (const engine of engines()) {
           const tall = s.getPublicUrl(jpeg, { transform: { height: 150 } }).data.publicUrl;
           expect(await imageOf(await fetch(tall))).toMatchObject({ width: 200, height: 150 });
           // Cover crops the middle: the centre of a 100x100 cover of the quadrants is still split in four.
-          const pixels = await sharp(Buffer.from(await (await fetch(s.getPublicUrl(jpeg, { transform: { width: 60, height: 60, format: 'origin' } }).data.publicUrl)).arrayBuffer()))
+          const pixels = await sharp(
+            Buffer.from(
+              await (
+                await fetch(s.getPublicUrl(jpeg, { transform: { width: 60, height: 60, format: 'origin' } }).data.publicUrl)
+              ).arrayBuffer(),
+            ),
+          )
             .raw()
             .toBuffer({ resolveWithObject: true });
           expect(pixels.info).toMatchObject({ width: 60, height: 60 });
@@ -229,7 +254,8 @@ for (const engine of engines()) {
         });
 
         it('answers bad parameters, missing objects and non-images with Storage errors, never a 500', async () => {
-          const url = (query: string, bucket = 'images', name = jpeg) => `${stack.url}/storage/v1/render/image/public/${bucket}/${name}?${query}`;
+          const url = (query: string, bucket = 'images', name = jpeg) =>
+            `${stack.url}/storage/v1/render/image/public/${bucket}/${name}?${query}`;
           const cases: [string, string][] = [
             ['quality=10', 'querystring/quality must be >= 20'],
             ['quality=101', 'querystring/quality must be <= 100'],
@@ -248,7 +274,9 @@ for (const engine of engines()) {
           expect(await missing.json()).toEqual({ statusCode: '404', code: 'NoSuchKey', error: 'not_found', message: 'Object not found' });
           const notPublic = await fetch(url('width=10', 'private', 'x.jpg'));
           expect(await notPublic.json()).toMatchObject({ statusCode: '404', error: 'Bucket not found' });
-          expect((await service.storage.from('admin-only').upload('note.txt', 'just text', { contentType: 'text/plain' })).error).toBeNull();
+          expect(
+            (await service.storage.from('admin-only').upload('note.txt', 'just text', { contentType: 'text/plain' })).error,
+          ).toBeNull();
           const text = await fetch(url('width=10', 'admin-only', 'note.txt'));
           expect(text.status).toBe(400);
           expect(await text.json()).toEqual({
@@ -261,7 +289,9 @@ for (const engine of engines()) {
 
         it('renders for the caller on the authenticated route: RLS decides', async () => {
           const name = `${alice.id}/portrait.png`;
-          expect((await alice.client.storage.from('private').upload(name, await photo('png', 200, 400), { contentType: 'image/png' })).error).toBeNull();
+          expect(
+            (await alice.client.storage.from('private').upload(name, await photo('png', 200, 400), { contentType: 'image/png' })).error,
+          ).toBeNull();
           const own = await alice.client.storage.from('private').download(name, { transform: { width: 50, height: 50, resize: 'cover' } });
           expect(own.error).toBeNull();
           expect(await imageOf(own.data!)).toMatchObject({ format: 'png', width: 50, height: 50 });
@@ -274,7 +304,9 @@ for (const engine of engines()) {
         it('signs URLs with transformations that the token fixes', async () => {
           const name = `${alice.id}/signed.jpg`;
           expect((await alice.client.storage.from('private').upload(name, original, { contentType: 'image/jpeg' })).error).toBeNull();
-          const signed = await alice.client.storage.from('private').createSignedUrl(name, 60, { transform: { width: 120, height: 40, resize: 'fill' } });
+          const signed = await alice.client.storage
+            .from('private')
+            .createSignedUrl(name, 60, { transform: { width: 120, height: 40, resize: 'fill' } });
           expect(signed.error).toBeNull();
           expect(signed.data!.signedUrl).toContain(`/storage/v1/render/image/sign/private/${name}?token=`);
           const res = await fetch(signed.data!.signedUrl);

@@ -44,7 +44,11 @@ for (const engine of engines()) {
     const { admin, alice, bob } = storageUsers();
 
     beforeAll(async () => {
-      fixtureStack = await startStorageFixture(engine.name, [[admin, 'admin'], [alice, 'user'], [bob, 'user']]);
+      fixtureStack = await startStorageFixture(engine.name, [
+        [admin, 'admin'],
+        [alice, 'user'],
+        [bob, 'user'],
+      ]);
       ({ stack, dir, service, anon } = fixtureStack);
     }, 60_000);
 
@@ -71,15 +75,29 @@ for (const engine of engines()) {
       });
 
       it('service role creates, reads, updates, empties and deletes a bucket', async () => {
-        const created = await service.storage.createBucket('scratch', { public: false, fileSizeLimit: '2MB', allowedMimeTypes: ['image/*'] });
+        const created = await service.storage.createBucket('scratch', {
+          public: false,
+          fileSizeLimit: '2MB',
+          allowedMimeTypes: ['image/*'],
+        });
         expect(created).toEqual({ data: { name: 'scratch' }, error: null });
         const got = await service.storage.getBucket('scratch');
-        expect(got.data).toMatchObject({ id: 'scratch', name: 'scratch', public: false, file_size_limit: 2000000, allowed_mime_types: ['image/*'] });
+        expect(got.data).toMatchObject({
+          id: 'scratch',
+          name: 'scratch',
+          public: false,
+          file_size_limit: 2000000,
+          allowed_mime_types: ['image/*'],
+        });
         const dup = await service.storage.createBucket('scratch');
         expect(dup.error).toMatchObject({ status: 400, statusCode: '409', message: 'The resource already exists' });
         const updated = await service.storage.updateBucket('scratch', { public: true, fileSizeLimit: null, allowedMimeTypes: null });
         expect(updated).toEqual({ data: { message: 'Successfully updated' }, error: null });
-        expect((await service.storage.getBucket('scratch')).data).toMatchObject({ public: true, file_size_limit: null, allowed_mime_types: null });
+        expect((await service.storage.getBucket('scratch')).data).toMatchObject({
+          public: true,
+          file_size_limit: null,
+          allowed_mime_types: null,
+        });
         await service.storage.from('scratch').upload('a.txt', 'a');
         const notEmpty = await service.storage.deleteBucket('scratch');
         expect(notEmpty.error).toMatchObject({ statusCode: '409', message: 'The bucket you tried to delete is not empty' });
@@ -118,7 +136,13 @@ for (const engine of engines()) {
         expect(await dl.data!.text()).toBe('third');
         const info = await own.info(`${alice.id}/pic.png`);
         expect(info.error).toBeNull();
-        expect(info.data).toMatchObject({ name: `${alice.id}/pic.png`, bucketId: 'private', size: 100, contentType: 'image/png', cacheControl: 'max-age=3600' });
+        expect(info.data).toMatchObject({
+          name: `${alice.id}/pic.png`,
+          bucketId: 'private',
+          size: 100,
+          contentType: 'image/png',
+          cacheControl: 'max-age=3600',
+        });
         expect(await own.exists(`${alice.id}/pic.png`)).toMatchObject({ data: true });
         expect((await own.exists(`${alice.id}/missing.png`)).data).toBe(false);
         // Every object has its storage.objects row, owned by the uploader.
@@ -149,7 +173,9 @@ for (const engine of engines()) {
           const { error } = await client.storage.from('admin-only').upload('banner.png', png(10), { contentType: 'image/png' });
           expect(error).toMatchObject({ status: 400, statusCode: '403', message: 'new row violates row-level security policy' });
         }
-        expect((await admin.client.storage.from('admin-only').upload('banner.png', png(10), { contentType: 'image/png' })).error).toBeNull();
+        expect(
+          (await admin.client.storage.from('admin-only').upload('banner.png', png(10), { contentType: 'image/png' })).error,
+        ).toBeNull();
         // An ordinary user can neither overwrite, move nor delete it.
         const over = await alice.client.storage.from('admin-only').upload('banner.png', png(5), { upsert: true, contentType: 'image/png' });
         expect(over.error).toMatchObject({ statusCode: '403' });
@@ -164,7 +190,9 @@ for (const engine of engines()) {
 
       it('serves public objects with their headers and as a download', async () => {
         const body = png(2048);
-        expect((await admin.client.storage.from('images').upload('berths/b1.png', body, { contentType: 'image/png', cacheControl: '60' })).error).toBeNull();
+        expect(
+          (await admin.client.storage.from('images').upload('berths/b1.png', body, { contentType: 'image/png', cacheControl: '60' })).error,
+        ).toBeNull();
         const url = anon.storage.from('images').getPublicUrl('berths/b1.png').data.publicUrl;
         expect(url).toBe(`${stack.url}/storage/v1/object/public/images/berths/b1.png`);
         const res = await fetch(url);
@@ -203,7 +231,11 @@ for (const engine of engines()) {
         expect(file.metadata).toMatchObject({ size: 5, mimetype: 'text/plain;charset=UTF-8' });
         expect((await s.list(base, { limit: 2, offset: 1 })).data!.map((e) => e.name)).toEqual(['b.txt', 'C.txt']);
         expect((await s.list(base, { sortBy: { column: 'name', order: 'desc' } })).data!.map((e) => e.name)).toEqual([
-          'sub', 'other', 'C.txt', 'b.txt', 'a.txt',
+          'sub',
+          'other',
+          'C.txt',
+          'b.txt',
+          'a.txt',
         ]);
         expect((await s.list(base, { search: 'b' })).data!.map((e) => e.name)).toEqual(['b.txt']);
         expect((await s.list(`${base}/sub`)).data!.map((e) => e.name)).toEqual(['x.txt', 'y.txt']);
@@ -234,7 +266,9 @@ for (const engine of engines()) {
         expect(removed.error).toBeNull();
         expect(removed.data!.map((o) => o.name).sort()).toEqual([`${alice.id}/copy.txt`, `${alice.id}/moved/here.txt`]);
         expect((await s.download(`${alice.id}/copy.txt`)).error).toMatchObject({ statusCode: '404' });
-        const { rows } = await stack.db.query(`select 1 from storage.objects where bucket_id = 'private' and name = $1`, [`${alice.id}/copy.txt`]);
+        const { rows } = await stack.db.query(`select 1 from storage.objects where bucket_id = 'private' and name = $1`, [
+          `${alice.id}/copy.txt`,
+        ]);
         expect(rows).toEqual([]);
       });
 
@@ -257,7 +291,9 @@ for (const engine of engines()) {
         const other = await fetch(`${stack.url}/storage/v1/object/sign/private/${alice.id}/notes.txt?token=${token}`);
         expect(await other.json()).toMatchObject({ statusCode: '400', code: 'InvalidSignature' });
         // Bob may not sign what he cannot read.
-        expect((await bob.client.storage.from('private').createSignedUrl(`${alice.id}/signed.txt`, 60)).error).toMatchObject({ statusCode: '404' });
+        expect((await bob.client.storage.from('private').createSignedUrl(`${alice.id}/signed.txt`, 60)).error).toMatchObject({
+          statusCode: '404',
+        });
         const many = await s.createSignedUrls([`${alice.id}/signed.txt`, `${alice.id}/none.txt`], 60);
         expect(many.error).toBeNull();
         expect(many.data![0]).toMatchObject({ path: `${alice.id}/signed.txt`, error: null });
@@ -272,7 +308,11 @@ for (const engine of engines()) {
         await new Promise((r) => setTimeout(r, 2100));
         const expired = await fetch(short.data!.signedUrl);
         expect(expired.status).toBe(400);
-        expect(await expired.json()).toMatchObject({ statusCode: '400', code: 'InvalidJWT', message: '"exp" claim timestamp check failed' });
+        expect(await expired.json()).toMatchObject({
+          statusCode: '400',
+          code: 'InvalidJWT',
+          message: '"exp" claim timestamp check failed',
+        });
         const badExpiry = await s.createSignedUrl(`${alice.id}/signed.txt`, 0);
         expect(badExpiry.error).toMatchObject({ statusCode: '400', message: 'Invalid Parameter expiresIn' });
       });
@@ -283,7 +323,9 @@ for (const engine of engines()) {
         expect(up.error).toBeNull();
         expect(up.data!.signedUrl).toContain(`/storage/v1/object/upload/sign/private/${alice.id}/via-signed.png?token=`);
         expect(decodeJwt(up.data!.token)).toMatchObject({ owner: alice.id, upsert: false, scope: 'upload' });
-        const done = await anon.storage.from('private').uploadToSignedUrl(`${alice.id}/via-signed.png`, up.data!.token, png(64), { contentType: 'image/png' });
+        const done = await anon.storage
+          .from('private')
+          .uploadToSignedUrl(`${alice.id}/via-signed.png`, up.data!.token, png(64), { contentType: 'image/png' });
         expect(done.error).toBeNull();
         expect(done.data).toMatchObject({ path: `${alice.id}/via-signed.png`, fullPath: `private/${alice.id}/via-signed.png` });
         expect((await s.download(`${alice.id}/via-signed.png`)).data!.size).toBe(64);
@@ -310,13 +352,17 @@ for (const engine of engines()) {
         });
         const multi = await alice.client.storage.from('tiny').upload(`${alice.id}/big2.png`, new Blob([png(4096)], { type: 'image/png' }));
         expect(multi.error).toMatchObject({ status: 400, statusCode: '413', message: 'The object exceeded the maximum allowed size' });
-        expect((await alice.client.storage.from('tiny').upload(`${alice.id}/ok.png`, png(1000), { contentType: 'image/png' })).error).toBeNull();
+        expect(
+          (await alice.client.storage.from('tiny').upload(`${alice.id}/ok.png`, png(1000), { contentType: 'image/png' })).error,
+        ).toBeNull();
         const { rows } = await stack.db.query(`select name from storage.objects where bucket_id = 'tiny' and name like '%big%'`);
         expect(rows).toEqual([]);
       });
 
       it('refuses a MIME type the bucket does not allow with Storage’s 415 body', async () => {
-        const res = await alice.client.storage.from('tiny').upload(`${alice.id}/doc.pdf`, Buffer.from('%PDF'), { contentType: 'application/pdf' });
+        const res = await alice.client.storage
+          .from('tiny')
+          .upload(`${alice.id}/doc.pdf`, Buffer.from('%PDF'), { contentType: 'application/pdf' });
         expect(res.error).toMatchObject({ status: 400, statusCode: '415', message: 'mime type application/pdf is not supported' });
         const token = await stack.context.jwt.sign({ sub: alice.id, role: 'authenticated' }, 600);
         const rawRes = await raw(stack, 'POST', `/storage/v1/object/images/x.gif`, Buffer.from('GIF89a'), {
@@ -361,7 +407,9 @@ for (const engine of engines()) {
         const found = (root: string): boolean =>
           existsSync(root) &&
           readdirSync(root, { withFileTypes: true }).some(
-            (e) => e.name.includes(marker) || (e.isDirectory() && !e.name.startsWith('hafen-storage-') && root === dir && found(join(root, e.name))),
+            (e) =>
+              e.name.includes(marker) ||
+              (e.isDirectory() && !e.name.startsWith('hafen-storage-') && root === dir && found(join(root, e.name))),
           );
         expect(found(dir)).toBe(false);
         expect(readdirSync(tmpdir()).some((n) => n.includes(marker))).toBe(false);

@@ -8,14 +8,29 @@ import type { Tables } from '@/lib/database.types';
  */
 export type Holding = Pick<
   Tables<'long_term_holders'>,
-  'id' | 'place_id' | 'starts_on' | 'ends_on' | 'first_name' | 'last_name' | 'email' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+  | 'id'
+  | 'place_id'
+  | 'starts_on'
+  | 'ends_on'
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'boat_name'
+  | 'boat_tag'
+  | 'boat_length'
+  | 'boat_width'
 > & { place: Pick<Tables<'places'>, 'id' | 'name' | 'pier' | 'length' | 'width'> | null };
 
 /** The check constraint of long_term_applications.status (text in the generated row). */
 export type ApplicationStatus = 'open' | 'accepted' | 'declined' | 'withdrawn';
 
 /** The jsonb boat of an application as apply_for_long_term_berth stores it. */
-export interface ApplicationBoat { name?: string; length?: number; width?: number; tag?: string }
+export interface ApplicationBoat {
+  name?: string;
+  length?: number;
+  width?: number;
+  tag?: string;
+}
 
 /** An application as its applicant reads it: a narrower view (status, boat) of the row, with the berth name and position. */
 export type Application = Pick<Tables<'long_term_applications'>, 'id' | 'place_id' | 'created_at' | 'answered_at' | 'answer'> & {
@@ -41,7 +56,9 @@ export const myHoldingsQueryOptions = () =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('long_term_holders')
-        .select('id, place_id, starts_on, ends_on, first_name, last_name, email, boat_name, boat_tag, boat_length, boat_width, place:places(id, name, pier, length, width)')
+        .select(
+          'id, place_id, starts_on, ends_on, first_name, last_name, email, boat_name, boat_tag, boat_length, boat_width, place:places(id, name, pier, length, width)',
+        )
         .eq('user_id', id)
         .order('starts_on', { ascending: false })
         // The embedded berth is null when RLS hides it (archived), which the relationship cannot know.
@@ -115,8 +132,15 @@ export const applicantQueryOptions = () =>
   });
 
 export interface ApplyInput {
-  email: string; firstName: string; lastName: string; phone: string; placeId: string;
-  boat: { name: string; tag: string; length: number; width: number }; desiredStart: string; message: string; locale: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  placeId: string;
+  boat: { name: string; tag: string; length: number; width: number };
+  desiredStart: string;
+  message: string;
+  locale: string;
 }
 
 /** public.apply_for_long_term_berth: stores the application, queues the receipt e-mail, returns the position. */

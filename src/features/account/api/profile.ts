@@ -83,7 +83,12 @@ export async function requestEmailChange(email: string, locale: string) {
  * Confirms the change with the code from the current address (skipped when already accepted)
  * and the one from the new address: verifyOtp type 'email_change'. Returns which half is done.
  */
-export async function confirmEmailChange(current: string, next: string, codes: { codeCurrent: string; codeNew: string }, currentDone: boolean): Promise<'current' | 'done'> {
+export async function confirmEmailChange(
+  current: string,
+  next: string,
+  codes: { codeCurrent: string; codeNew: string },
+  currentDone: boolean,
+): Promise<'current' | 'done'> {
   const supabase = await getSupabase();
   if (!currentDone) {
     const { data, error } = await supabase.auth.verifyOtp({ email: current, token: codes.codeCurrent, type: 'email_change' });
@@ -118,7 +123,11 @@ export async function downloadMyData(): Promise<void> {
  */
 export async function deleteMyAccount(avatarPath: string | null | undefined): Promise<void> {
   const supabase = await getSupabase();
-  if (avatarPath) await supabase.storage.from('avatars').remove([avatarPath]).catch(() => undefined);
+  if (avatarPath)
+    await supabase.storage
+      .from('avatars')
+      .remove([avatarPath])
+      .catch(() => undefined);
   const { error } = await supabase.rpc('delete_my_account');
   if (error) throw error;
   await supabase.auth.signOut({ scope: 'local' });

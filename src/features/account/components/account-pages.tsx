@@ -27,13 +27,28 @@ export function AccountPage() {
       <NextBookingSection />
       <LongTermSummary />
       <nav aria-label={t`Konto`} className="grid gap-2 sm:grid-cols-2">
-        <Link to="/{-$locale}/account/profile" className={link}><Trans>Profil und Bootsdaten</Trans><ChevronRight className="size-4" aria-hidden /></Link>
-        <Link to="/{-$locale}/account/bookings" className={link}><Trans>Meine Buchungen</Trans><ChevronRight className="size-4" aria-hidden /></Link>
-        <Link to="/{-$locale}/account/long-time-place/{-$id}" params={{ id: undefined }} className={link}><Trans>Mein Langzeitliegeplatz</Trans><ChevronRight className="size-4" aria-hidden /></Link>
-        <Link to="/{-$locale}/account/apply-long-time-place/{-$id}" params={{ id: undefined }} className={link}><Trans>Langzeitliegeplatz beantragen</Trans><ChevronRight className="size-4" aria-hidden /></Link>
+        <Link to="/{-$locale}/account/profile" className={link}>
+          <Trans>Profil und Bootsdaten</Trans>
+          <ChevronRight className="size-4" aria-hidden />
+        </Link>
+        <Link to="/{-$locale}/account/bookings" className={link}>
+          <Trans>Meine Buchungen</Trans>
+          <ChevronRight className="size-4" aria-hidden />
+        </Link>
+        <Link to="/{-$locale}/account/long-time-place/{-$id}" params={{ id: undefined }} className={link}>
+          <Trans>Mein Langzeitliegeplatz</Trans>
+          <ChevronRight className="size-4" aria-hidden />
+        </Link>
+        <Link to="/{-$locale}/account/apply-long-time-place/{-$id}" params={{ id: undefined }} className={link}>
+          <Trans>Langzeitliegeplatz beantragen</Trans>
+          <ChevronRight className="size-4" aria-hidden />
+        </Link>
       </nav>
       <div>
-        <Button variant="outline" onClick={() => void signOut()}><LogOut aria-hidden /><Trans>Abmelden</Trans></Button>
+        <Button variant="outline" onClick={() => void signOut()}>
+          <LogOut aria-hidden />
+          <Trans>Abmelden</Trans>
+        </Button>
       </div>
     </Page>
   );
@@ -45,7 +60,9 @@ export function InterimPage({ title }: { title: string }) {
   return (
     <Page title={title}>
       <Prose>
-        <p><Trans>Dieser Bereich wird gerade eingerichtet. Bei Fragen hilft Ihnen das Hafenbüro: {harbour.phone}.</Trans></p>
+        <p>
+          <Trans>Dieser Bereich wird gerade eingerichtet. Bei Fragen hilft Ihnen das Hafenbüro: {harbour.phone}.</Trans>
+        </p>
       </Prose>
     </Page>
   );

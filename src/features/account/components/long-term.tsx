@@ -12,13 +12,24 @@ import { Input } from '@/components/ui/input';
 import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { decimalInput, formatSize } from '@/lib/numbers';
 import {
-  applicantQueryOptions, applyForLongTermBerth, berthOptionsQueryOptions, myApplicationsQueryOptions, myHoldingsQueryOptions, type Application, type Holding,
+  applicantQueryOptions,
+  applyForLongTermBerth,
+  berthOptionsQueryOptions,
+  myApplicationsQueryOptions,
+  myHoldingsQueryOptions,
+  type Application,
+  type Holding,
 } from '../api/long-term';
 import { applicationSchema, type ApplicationValues } from '../schemas/profile';
 import { DatePicker } from '@/components/ui/date-picker';
 
-const failed = <p role="alert" className="text-red-700"><Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans></p>;
-const metres = (n: number | null | undefined, locale: string) => (n == null ? '–' : `${new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE').format(Number(n))} m`);
+const failed = (
+  <p role="alert" className="text-red-700">
+    <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
+  </p>
+);
+const metres = (n: number | null | undefined, locale: string) =>
+  n == null ? '–' : `${new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE').format(Number(n))} m`;
 
 /** /account/long-time-place/{id?}: my long-term berths with the contract data, and my applications. */
 export function LongTimePlacePage({ id }: { id?: string }) {
@@ -29,22 +40,56 @@ export function LongTimePlacePage({ id }: { id?: string }) {
   return (
     <Page title={t`Mein Langzeitliegeplatz`} lead={t`Ihre Langzeitliegeplätze mit den Vertragsdaten und Ihre Bewerbungen.`}>
       <section aria-label={t`Meine Langzeitliegeplätze`} className="flex flex-col gap-3">
-        <h2 className="text-lg font-semibold"><Trans>Meine Langzeitliegeplätze</Trans></h2>
-        {holdings.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : holdings.isError ? failed : shown.length === 0 ? (
-          <Prose><p><Trans>Sie haben derzeit keinen Langzeitliegeplatz.</Trans></p></Prose>
+        <h2 className="text-lg font-semibold">
+          <Trans>Meine Langzeitliegeplätze</Trans>
+        </h2>
+        {holdings.isPending ? (
+          <p role="status">
+            <Trans>Lädt…</Trans>
+          </p>
+        ) : holdings.isError ? (
+          failed
+        ) : shown.length === 0 ? (
+          <Prose>
+            <p>
+              <Trans>Sie haben derzeit keinen Langzeitliegeplatz.</Trans>
+            </p>
+          </Prose>
         ) : (
-          <ul className="flex flex-col gap-3">{shown.map((h) => <HoldingCard key={h.id} holding={h} />)}</ul>
+          <ul className="flex flex-col gap-3">
+            {shown.map((h) => (
+              <HoldingCard key={h.id} holding={h} />
+            ))}
+          </ul>
         )}
       </section>
       <section aria-label={t`Meine Bewerbungen`} className="flex flex-col gap-3">
-        <h2 className="text-lg font-semibold"><Trans>Meine Bewerbungen</Trans></h2>
-        {applications.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : applications.isError ? failed : applications.data.length === 0 ? (
-          <Prose><p><Trans>Sie haben sich noch nicht um einen Langzeitliegeplatz beworben.</Trans></p></Prose>
+        <h2 className="text-lg font-semibold">
+          <Trans>Meine Bewerbungen</Trans>
+        </h2>
+        {applications.isPending ? (
+          <p role="status">
+            <Trans>Lädt…</Trans>
+          </p>
+        ) : applications.isError ? (
+          failed
+        ) : applications.data.length === 0 ? (
+          <Prose>
+            <p>
+              <Trans>Sie haben sich noch nicht um einen Langzeitliegeplatz beworben.</Trans>
+            </p>
+          </Prose>
         ) : (
-          <ul className="flex flex-col gap-3">{applications.data.map((a) => <ApplicationRow key={a.id} application={a} />)}</ul>
+          <ul className="flex flex-col gap-3">
+            {applications.data.map((a) => (
+              <ApplicationRow key={a.id} application={a} />
+            ))}
+          </ul>
         )}
         <div>
-          <Link to="/{-$locale}/account/apply-long-time-place/{-$id}" params={{ id: undefined }} className={buttonVariants()}><Trans>Langzeitliegeplatz beantragen</Trans></Link>
+          <Link to="/{-$locale}/account/apply-long-time-place/{-$id}" params={{ id: undefined }} className={buttonVariants()}>
+            <Trans>Langzeitliegeplatz beantragen</Trans>
+          </Link>
         </div>
       </section>
     </Page>
@@ -59,17 +104,44 @@ function HoldingCard({ holding: h }: { holding: Holding }) {
     <li data-testid="holding">
       <Card>
         <CardHeader>
-          <CardTitle><Trans>Liegeplatz {name}</Trans></CardTitle>
+          <CardTitle>
+            <Trans>Liegeplatz {name}</Trans>
+          </CardTitle>
           <CardDescription>
-            {h.ends_on ? <Trans>Vertrag vom {formatDay(h.starts_on, locale)} bis {formatDay(h.ends_on, locale)}</Trans> : <Trans>Vertrag ab {formatDay(h.starts_on, locale)}, unbefristet</Trans>}
+            {h.ends_on ? (
+              <Trans>
+                Vertrag vom {formatDay(h.starts_on, locale)} bis {formatDay(h.ends_on, locale)}
+              </Trans>
+            ) : (
+              <Trans>Vertrag ab {formatDay(h.starts_on, locale)}, unbefristet</Trans>
+            )}
           </CardDescription>
         </CardHeader>
         <CardContent>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt className="text-slate-600"><Trans>Vertragspartner</Trans></dt><dd>{[h.first_name, h.last_name].filter(Boolean).join(' ') || '–'}</dd>
-            <dt className="text-slate-600"><Trans>Boot</Trans></dt><dd>{h.boat_name ?? '–'}{h.boat_tag ? ` (${h.boat_tag})` : ''}</dd>
-            <dt className="text-slate-600"><Trans>Bootsmaße</Trans></dt><dd>{metres(h.boat_length, locale)} × {metres(h.boat_width, locale)}</dd>
-            <dt className="text-slate-600"><Trans>Liegeplatzmaße</Trans></dt><dd>{metres(h.place?.length, locale)} × {metres(h.place?.width, locale)}</dd>
+            <dt className="text-slate-600">
+              <Trans>Vertragspartner</Trans>
+            </dt>
+            <dd>{[h.first_name, h.last_name].filter(Boolean).join(' ') || '–'}</dd>
+            <dt className="text-slate-600">
+              <Trans>Boot</Trans>
+            </dt>
+            <dd>
+              {h.boat_name ?? '–'}
+              {h.boat_tag ? ` (${h.boat_tag})` : ''}
+            </dd>
+            <dt className="text-slate-600">
+              <Trans>Bootsmaße</Trans>
+            </dt>
+            <dd>
+              {metres(h.boat_length, locale)} × {metres(h.boat_width, locale)}
+            </dd>
+            <dt className="text-slate-600">
+              <Trans>Liegeplatzmaße</Trans>
+            </dt>
+            <dd>
+              {metres(h.place?.length, locale)} × {metres(h.place?.width, locale)}
+            </dd>
           </dl>
         </CardContent>
       </Card>
@@ -83,8 +155,13 @@ function ApplicationRow({ application: a }: { application: Application }) {
   const position = a.waiting_position;
   return (
     <li data-testid="application" className="flex flex-col gap-1 rounded-xl border border-slate-200 bg-white p-4">
-      <span className="font-semibold">{place ? <Trans>Bewerbung für Liegeplatz {place}</Trans> : <Trans>Bewerbung für einen passenden Liegeplatz</Trans>}</span>
-      <span className="text-sm text-slate-700"><Trans>Eingegangen am {formatBerlinDateTime(a.created_at, i18n.locale)}</Trans>{a.boat.name ? ` · ${a.boat.name}` : ''}</span>
+      <span className="font-semibold">
+        {place ? <Trans>Bewerbung für Liegeplatz {place}</Trans> : <Trans>Bewerbung für einen passenden Liegeplatz</Trans>}
+      </span>
+      <span className="text-sm text-slate-700">
+        <Trans>Eingegangen am {formatBerlinDateTime(a.created_at, i18n.locale)}</Trans>
+        {a.boat.name ? ` · ${a.boat.name}` : ''}
+      </span>
       <span className="text-sm">
         {a.status === 'open' && position != null && <Trans>Offen – Platz {position} auf der Warteliste</Trans>}
         {a.status === 'accepted' && <Trans>Angenommen</Trans>}
@@ -102,8 +179,17 @@ export function ApplyLongTimePlacePage({ id }: { id?: string }) {
   const applicant = useQuery(applicantQueryOptions());
   const berths = useQuery(berthOptionsQueryOptions());
   return (
-    <Page title={t`Langzeitliegeplatz beantragen`} lead={t`Bewerben Sie sich um einen Liegeplatz für die ganze Saison. Wir führen eine Warteliste in der Reihenfolge der Bewerbungen.`}>
-      {applicant.isPending || berths.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : applicant.isError || berths.isError ? failed : (
+    <Page
+      title={t`Langzeitliegeplatz beantragen`}
+      lead={t`Bewerben Sie sich um einen Liegeplatz für die ganze Saison. Wir führen eine Warteliste in der Reihenfolge der Bewerbungen.`}
+    >
+      {applicant.isPending || berths.isPending ? (
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
+      ) : applicant.isError || berths.isError ? (
+        failed
+      ) : (
         <ApplicationForm placeId={id && berths.data.some((b) => b.id === id) ? id : ''} applicant={applicant.data} berths={berths.data} />
       )}
     </Page>
@@ -112,7 +198,15 @@ export function ApplyLongTimePlacePage({ id }: { id?: string }) {
 
 type Applicant = Awaited<ReturnType<NonNullable<ReturnType<typeof applicantQueryOptions>['queryFn']>>>;
 
-export function ApplicationForm({ placeId, applicant, berths }: { placeId: string; applicant: Applicant; berths: { id: string; name: string; length: number; width: number }[] }) {
+export function ApplicationForm({
+  placeId,
+  applicant,
+  berths,
+}: {
+  placeId: string;
+  applicant: Applicant;
+  berths: { id: string; name: string; length: number; width: number }[];
+}) {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [result, setResult] = useState<{ position: number; email: string }>();
@@ -121,8 +215,17 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
   const form = useForm<ApplicationValues>({
     resolver: zodResolver(applicationSchema),
     defaultValues: {
-      placeId, firstName: s(applicant?.first_name), lastName: s(applicant?.last_name), email: s(applicant?.email), phone: s(applicant?.phone),
-      boatName: s(applicant?.boat_name), boatTag: s(applicant?.boat_tag), boatLength: decimalInput(applicant?.boat_length, i18n.locale), boatWidth: decimalInput(applicant?.boat_width, i18n.locale), desiredStart: '', message: '',
+      placeId,
+      firstName: s(applicant?.first_name),
+      lastName: s(applicant?.last_name),
+      email: s(applicant?.email),
+      phone: s(applicant?.phone),
+      boatName: s(applicant?.boat_name),
+      boatTag: s(applicant?.boat_tag),
+      boatLength: decimalInput(applicant?.boat_length, i18n.locale),
+      boatWidth: decimalInput(applicant?.boat_width, i18n.locale),
+      desiredStart: '',
+      message: '',
     },
   });
   const onSubmit = form.handleSubmit(async (v) => {
@@ -130,8 +233,15 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
     const n = (x: string) => Number(x.replace(',', '.'));
     try {
       const row = await applyForLongTermBerth({
-        email: v.email, firstName: v.firstName, lastName: v.lastName, phone: v.phone ?? '', placeId: v.placeId,
-        boat: { name: v.boatName, tag: v.boatTag, length: n(v.boatLength), width: n(v.boatWidth) }, desiredStart: v.desiredStart, message: v.message, locale: i18n.locale,
+        email: v.email,
+        firstName: v.firstName,
+        lastName: v.lastName,
+        phone: v.phone ?? '',
+        placeId: v.placeId,
+        boat: { name: v.boatName, tag: v.boatTag, length: n(v.boatLength), width: n(v.boatWidth) },
+        desiredStart: v.desiredStart,
+        message: v.message,
+        locale: i18n.locale,
       });
       await queryClient.invalidateQueries({ queryKey: ['long-term'] });
       setResult({ position: row.waiting_position, email: v.email.trim().toLowerCase() });
@@ -145,36 +255,76 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
     return (
       <Card className="max-w-2xl" role="status" aria-label={t`Bewerbung eingegangen`}>
         <CardHeader>
-          <CardTitle><Trans>Bewerbung eingegangen</Trans></CardTitle>
-          <CardDescription><Trans>Ihr Platz auf der Warteliste: {position}</Trans></CardDescription>
+          <CardTitle>
+            <Trans>Bewerbung eingegangen</Trans>
+          </CardTitle>
+          <CardDescription>
+            <Trans>Ihr Platz auf der Warteliste: {position}</Trans>
+          </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-3 text-sm">
-          <p><Trans>Eine Eingangsbestätigung ist per E-Mail an {email} unterwegs. Wir melden uns, sobald ein passender Liegeplatz frei wird.</Trans></p>
-          <div><Link to="/{-$locale}/account/long-time-place/{-$id}" params={{ id: undefined }} className={buttonVariants({ variant: 'outline' })}><Trans>Zu meinen Bewerbungen</Trans></Link></div>
+          <p>
+            <Trans>
+              Eine Eingangsbestätigung ist per E-Mail an {email} unterwegs. Wir melden uns, sobald ein passender Liegeplatz frei wird.
+            </Trans>
+          </p>
+          <div>
+            <Link
+              to="/{-$locale}/account/long-time-place/{-$id}"
+              params={{ id: undefined }}
+              className={buttonVariants({ variant: 'outline' })}
+            >
+              <Trans>Zu meinen Bewerbungen</Trans>
+            </Link>
+          </div>
         </CardContent>
       </Card>
     );
   }
-  const text = (name: Exclude<keyof ApplicationValues, 'placeId' | 'message' | 'desiredStart'>, label: string, extra: { autoComplete?: string; inputMode?: 'decimal' | 'tel'; type?: string } = {}) => (
-    <FormField control={form.control} name={name} render={({ field }) => (
-      <FormItem><FormLabel>{label}</FormLabel><FormControl><Input {...extra} {...field} value={field.value ?? ''} /></FormControl><FormMessage /></FormItem>
-    )} />
+  const text = (
+    name: Exclude<keyof ApplicationValues, 'placeId' | 'message' | 'desiredStart'>,
+    label: string,
+    extra: { autoComplete?: string; inputMode?: 'decimal' | 'tel'; type?: string } = {},
+  ) => (
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Input {...extra} {...field} value={field.value ?? ''} />
+          </FormControl>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4" aria-label={t`Langzeitliegeplatz beantragen`}>
-        <FormField control={form.control} name="placeId" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Liegeplatz</Trans></FormLabel>
-            <FormControl>
-              <select className="h-10 w-full rounded-md border border-slate-300 bg-white px-3" {...field}>
-                <option value="">{t`Jeder passende Liegeplatz`}</option>
-                {berths.map((b) => <option key={b.id} value={b.id}>{t`Liegeplatz ${b.name}`} ({formatSize(b.length, b.width, i18n.locale)})</option>)}
-              </select>
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="placeId"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Liegeplatz</Trans>
+              </FormLabel>
+              <FormControl>
+                <select className="h-10 w-full rounded-md border border-slate-300 bg-white px-3" {...field}>
+                  <option value="">{t`Jeder passende Liegeplatz`}</option>
+                  {berths.map((b) => (
+                    <option key={b.id} value={b.id}>
+                      {t`Liegeplatz ${b.name}`} ({formatSize(b.length, b.width, i18n.locale)})
+                    </option>
+                  ))}
+                </select>
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
           {text('firstName', t`Vorname`, { autoComplete: 'given-name' })}
           {text('lastName', t`Nachname`, { autoComplete: 'family-name' })}
@@ -184,23 +334,59 @@ export function ApplicationForm({ placeId, applicant, berths }: { placeId: strin
           {text('boatTag', t`Kennzeichen (optional)`)}
           {text('boatLength', t`Bootslänge (m)`, { inputMode: 'decimal' })}
           {text('boatWidth', t`Bootsbreite (m)`, { inputMode: 'decimal' })}
-          <FormField control={form.control} name="desiredStart" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Gewünschter Beginn (optional)</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
+          <FormField
+            control={form.control}
+            name="desiredStart"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Gewünschter Beginn (optional)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <DatePicker {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
         </div>
-        <FormField control={form.control} name="message" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Nachricht an das Hafenbüro (optional)</Trans></FormLabel>
-            <FormControl><textarea rows={4} className="rounded-md border border-slate-300 bg-white px-3 py-2" {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="message"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Nachricht an das Hafenbüro (optional)</Trans>
+              </FormLabel>
+              <FormControl>
+                <textarea rows={4} className="rounded-md border border-slate-300 bg-white px-3 py-2" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div aria-live="polite">
-          {failure === 'too-many' && <p role="alert" className="text-sm text-red-700"><Trans>Zu dieser E-Mail-Adresse gibt es bereits drei offene Bewerbungen.</Trans></p>}
-          {failure === 'invalid' && <p role="alert" className="text-sm text-red-700"><Trans>Bitte prüfen Sie Ihre Angaben.</Trans></p>}
-          {failure === 'network' && <p role="alert" className="text-sm text-red-700"><Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans></p>}
+          {failure === 'too-many' && (
+            <p role="alert" className="text-sm text-red-700">
+              <Trans>Zu dieser E-Mail-Adresse gibt es bereits drei offene Bewerbungen.</Trans>
+            </p>
+          )}
+          {failure === 'invalid' && (
+            <p role="alert" className="text-sm text-red-700">
+              <Trans>Bitte prüfen Sie Ihre Angaben.</Trans>
+            </p>
+          )}
+          {failure === 'network' && (
+            <p role="alert" className="text-sm text-red-700">
+              <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Bewerbung absenden</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Bewerbung absenden</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );
@@ -217,20 +403,30 @@ export function LongTermSummary() {
   if (live.length === 0 && open.length === 0) return null;
   return (
     <section aria-label={t`Langzeitliegeplatz`} className="flex flex-col gap-2">
-      <h2 className="text-lg font-semibold"><Trans>Langzeitliegeplatz</Trans></h2>
+      <h2 className="text-lg font-semibold">
+        <Trans>Langzeitliegeplatz</Trans>
+      </h2>
       <ul className="flex flex-col gap-2 text-sm">
         {live.map((h) => {
           const name = h.place?.name ?? '–';
           const from = formatDay(h.starts_on, i18n.locale);
           return (
             <li key={h.id}>
-              <Link to="/{-$locale}/account/long-time-place/{-$id}" params={{ id: h.place_id }} className="underline"><Trans>Liegeplatz {name}, ab {from}</Trans></Link>
+              <Link to="/{-$locale}/account/long-time-place/{-$id}" params={{ id: h.place_id }} className="underline">
+                <Trans>
+                  Liegeplatz {name}, ab {from}
+                </Trans>
+              </Link>
             </li>
           );
         })}
         {open.map((a) => {
           const position = a.waiting_position ?? '–';
-          return <li key={a.id}><Trans>Offene Bewerbung: Platz {position} auf der Warteliste</Trans></li>;
+          return (
+            <li key={a.id}>
+              <Trans>Offene Bewerbung: Platz {position} auf der Warteliste</Trans>
+            </li>
+          );
         })}
       </ul>
     </section>

@@ -8,7 +8,15 @@ import { Download, Trash2, UserRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
-  AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger,
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -16,9 +24,22 @@ import { AuthError } from '@/features/identity/components/auth-error';
 import { NewPasswordForm } from '@/features/auth/components/new-password-form';
 import { localeFromPath, withLocale } from '@/lib/i18n';
 import {
-  avatarUrlQueryOptions, confirmEmailChange, deleteMyAccount, downloadMyData, requestEmailChange, uploadAvatar, UploadError,
+  avatarUrlQueryOptions,
+  confirmEmailChange,
+  deleteMyAccount,
+  downloadMyData,
+  requestEmailChange,
+  uploadAvatar,
+  UploadError,
 } from '../api/profile';
-import { avatarMessages, avatarProblem, emailChangeCodesSchema, newEmailSchema, type EmailChangeCodesValues, type NewEmailValues } from '../schemas/profile';
+import {
+  avatarMessages,
+  avatarProblem,
+  emailChangeCodesSchema,
+  newEmailSchema,
+  type EmailChangeCodesValues,
+  type NewEmailValues,
+} from '../schemas/profile';
 
 const failedText = () => <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>;
 
@@ -56,8 +77,12 @@ export function AvatarCard({ userId, path }: { userId: string; path: string | nu
   return (
     <Card>
       <CardHeader>
-        <CardTitle><Trans>Profilbild</Trans></CardTitle>
-        <CardDescription><Trans>JPEG, PNG oder WebP, höchstens 5 MB. Nur Sie und das Hafenteam sehen es.</Trans></CardDescription>
+        <CardTitle>
+          <Trans>Profilbild</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>JPEG, PNG oder WebP, höchstens 5 MB. Nur Sie und das Hafenteam sehen es.</Trans>
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap items-center gap-4">
         {url ? (
@@ -70,10 +95,17 @@ export function AvatarCard({ userId, path }: { userId: string; path: string | nu
             className="size-20 rounded-full border border-slate-200 object-cover"
           />
         ) : (
-          <span className="flex size-20 items-center justify-center rounded-full border border-slate-200 bg-slate-50 text-slate-500" aria-hidden><UserRound className="size-10" /></span>
+          <span
+            className="flex size-20 items-center justify-center rounded-full border border-slate-200 bg-slate-50 text-slate-500"
+            aria-hidden
+          >
+            <UserRound className="size-10" />
+          </span>
         )}
         <div className="flex flex-col gap-2">
-          <label className="text-sm font-medium" htmlFor="avatar-file"><Trans>Bild auswählen</Trans></label>
+          <label className="text-sm font-medium" htmlFor="avatar-file">
+            <Trans>Bild auswählen</Trans>
+          </label>
           <input
             id="avatar-file"
             ref={input}
@@ -92,9 +124,21 @@ export function AvatarCard({ userId, path }: { userId: string; path: string | nu
             </div>
           )}
           <div aria-live="polite">
-            {problem && <p id="avatar-problem" role="alert" className="text-sm text-red-700">{problem}</p>}
-            {state === 'saved' && <p role="status" className="text-sm text-green-800"><Trans>Profilbild gespeichert.</Trans></p>}
-            {state === 'failed' && <p role="alert" className="text-sm text-red-700">{failedText()}</p>}
+            {problem && (
+              <p id="avatar-problem" role="alert" className="text-sm text-red-700">
+                {problem}
+              </p>
+            )}
+            {state === 'saved' && (
+              <p role="status" className="text-sm text-green-800">
+                <Trans>Profilbild gespeichert.</Trans>
+              </p>
+            )}
+            {state === 'failed' && (
+              <p role="alert" className="text-sm text-red-700">
+                {failedText()}
+              </p>
+            )}
           </div>
         </div>
       </CardContent>
@@ -118,7 +162,10 @@ export function EmailChangeCard({ current }: { current: string }) {
     resolver: (values, context, options) => zodResolver(newEmailSchema(currentRef.current))(values, context, options),
     defaultValues: { email: '' },
   });
-  const codeForm = useForm<EmailChangeCodesValues>({ resolver: zodResolver(emailChangeCodesSchema), defaultValues: { codeNew: '', codeCurrent: '' } });
+  const codeForm = useForm<EmailChangeCodesValues>({
+    resolver: zodResolver(emailChangeCodesSchema),
+    defaultValues: { codeNew: '', codeCurrent: '' },
+  });
   const request = emailForm.handleSubmit(async (v) => {
     setError(undefined);
     setDone(false);
@@ -146,36 +193,95 @@ export function EmailChangeCard({ current }: { current: string }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle><Trans>E-Mail-Adresse ändern</Trans></CardTitle>
-        <CardDescription><Trans>Derzeit: {current}. Zur Sicherheit senden wir je einen Code an die neue und an die bisherige Adresse.</Trans></CardDescription>
+        <CardTitle>
+          <Trans>E-Mail-Adresse ändern</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>Derzeit: {current}. Zur Sicherheit senden wir je einen Code an die neue und an die bisherige Adresse.</Trans>
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        {done && <p role="status" className="text-sm text-green-800"><Trans>Ihre E-Mail-Adresse wurde geändert.</Trans></p>}
+        {done && (
+          <p role="status" className="text-sm text-green-800">
+            <Trans>Ihre E-Mail-Adresse wurde geändert.</Trans>
+          </p>
+        )}
         {!next ? (
           <Form {...emailForm}>
             <form onSubmit={request} noValidate className="flex flex-col gap-4" aria-label={t`E-Mail-Adresse ändern`}>
-              <FormField control={emailForm.control} name="email" render={({ field }) => (
-                <FormItem className="max-w-md"><FormLabel><Trans>Neue E-Mail-Adresse</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-              )} />
+              <FormField
+                control={emailForm.control}
+                name="email"
+                render={({ field }) => (
+                  <FormItem className="max-w-md">
+                    <FormLabel>
+                      <Trans>Neue E-Mail-Adresse</Trans>
+                    </FormLabel>
+                    <FormControl>
+                      <Input type="email" autoComplete="email" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
               <AuthError error={error} />
-              <div><Button type="submit" variant="outline" disabled={emailForm.formState.isSubmitting}><Trans>Codes senden</Trans></Button></div>
+              <div>
+                <Button type="submit" variant="outline" disabled={emailForm.formState.isSubmitting}>
+                  <Trans>Codes senden</Trans>
+                </Button>
+              </div>
             </form>
           </Form>
         ) : (
           <Form {...codeForm}>
             <form onSubmit={confirm} noValidate className="flex flex-col gap-4" aria-label={t`Neue E-Mail-Adresse bestätigen`}>
-              <FormField control={codeForm.control} name="codeNew" render={({ field }) => (
-                <FormItem className="max-w-xs"><FormLabel><Trans>Code aus der E-Mail an {next}</Trans></FormLabel><FormControl><Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} /></FormControl><FormMessage /></FormItem>
-              )} />
+              <FormField
+                control={codeForm.control}
+                name="codeNew"
+                render={({ field }) => (
+                  <FormItem className="max-w-xs">
+                    <FormLabel>
+                      <Trans>Code aus der E-Mail an {next}</Trans>
+                    </FormLabel>
+                    <FormControl>
+                      <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
               {!currentDone && (
-                <FormField control={codeForm.control} name="codeCurrent" render={({ field }) => (
-                  <FormItem className="max-w-xs"><FormLabel><Trans>Code aus der E-Mail an {current}</Trans></FormLabel><FormControl><Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} /></FormControl><FormMessage /></FormItem>
-                )} />
+                <FormField
+                  control={codeForm.control}
+                  name="codeCurrent"
+                  render={({ field }) => (
+                    <FormItem className="max-w-xs">
+                      <FormLabel>
+                        <Trans>Code aus der E-Mail an {current}</Trans>
+                      </FormLabel>
+                      <FormControl>
+                        <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
               )}
               <AuthError error={error} />
               <div className="flex flex-wrap gap-3">
-                <Button type="submit" disabled={codeForm.formState.isSubmitting}><Trans>Änderung bestätigen</Trans></Button>
-                <Button type="button" variant="link" onClick={() => { setNext(undefined); setError(undefined); }}><Trans>Abbrechen</Trans></Button>
+                <Button type="submit" disabled={codeForm.formState.isSubmitting}>
+                  <Trans>Änderung bestätigen</Trans>
+                </Button>
+                <Button
+                  type="button"
+                  variant="link"
+                  onClick={() => {
+                    setNext(undefined);
+                    setError(undefined);
+                  }}
+                >
+                  <Trans>Abbrechen</Trans>
+                </Button>
               </div>
             </form>
           </Form>
@@ -192,12 +298,20 @@ export function PasswordChangeCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle><Trans>Passwort ändern</Trans></CardTitle>
-        <CardDescription><Trans>Mindestens 6 Zeichen mit Klein- und Großbuchstaben und Ziffern.</Trans></CardDescription>
+        <CardTitle>
+          <Trans>Passwort ändern</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>Mindestens 6 Zeichen mit Klein- und Großbuchstaben und Ziffern.</Trans>
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         <NewPasswordForm key={saved} submitLabel={t`Passwort ändern`} onDone={() => setSaved((n) => n + 1)} />
-        {saved > 0 && <p role="status" className="text-sm text-green-800"><Trans>Ihr Passwort wurde geändert.</Trans></p>}
+        {saved > 0 && (
+          <p role="status" className="text-sm text-green-800">
+            <Trans>Ihr Passwort wurde geändert.</Trans>
+          </p>
+        )}
       </CardContent>
     </Card>
   );
@@ -234,34 +348,65 @@ export function MyDataCard({ avatarPath }: { avatarPath: string | null }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle><Trans>Meine Daten</Trans></CardTitle>
-        <CardDescription><Trans>Laden Sie alle Daten herunter, die wir über Sie speichern, oder löschen Sie Ihr Konto.</Trans></CardDescription>
+        <CardTitle>
+          <Trans>Meine Daten</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>Laden Sie alle Daten herunter, die wir über Sie speichern, oder löschen Sie Ihr Konto.</Trans>
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         <div className="flex flex-wrap gap-3">
-          <Button type="button" variant="outline" onClick={() => void download()}><Download aria-hidden /><Trans>Meine Daten herunterladen</Trans></Button>
+          <Button type="button" variant="outline" onClick={() => void download()}>
+            <Download aria-hidden />
+            <Trans>Meine Daten herunterladen</Trans>
+          </Button>
           <AlertDialog>
             <AlertDialogTrigger asChild>
-              <Button type="button" variant="destructive" disabled={busy}><Trash2 aria-hidden /><Trans>Konto löschen</Trans></Button>
+              <Button type="button" variant="destructive" disabled={busy}>
+                <Trash2 aria-hidden />
+                <Trans>Konto löschen</Trans>
+              </Button>
             </AlertDialogTrigger>
             <AlertDialogContent>
               <AlertDialogHeader>
-                <AlertDialogTitle><Trans>Konto wirklich löschen?</Trans></AlertDialogTitle>
+                <AlertDialogTitle>
+                  <Trans>Konto wirklich löschen?</Trans>
+                </AlertDialogTitle>
                 <AlertDialogDescription>
-                  <Trans>Ihr Konto, Ihr Profil und Ihre Bootsdaten werden gelöscht; künftige Buchungen werden storniert. Vergangene Buchungen bewahren wir ohne Ihre persönlichen Daten auf, wie es das Steuerrecht verlangt. Das lässt sich nicht rückgängig machen.</Trans>
+                  <Trans>
+                    Ihr Konto, Ihr Profil und Ihre Bootsdaten werden gelöscht; künftige Buchungen werden storniert. Vergangene Buchungen
+                    bewahren wir ohne Ihre persönlichen Daten auf, wie es das Steuerrecht verlangt. Das lässt sich nicht rückgängig machen.
+                  </Trans>
                 </AlertDialogDescription>
               </AlertDialogHeader>
               <AlertDialogFooter>
-                <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
-                <AlertDialogAction className="bg-red-700 hover:bg-red-800" onClick={() => void remove()}><Trans>Endgültig löschen</Trans></AlertDialogAction>
+                <AlertDialogCancel>
+                  <Trans>Abbrechen</Trans>
+                </AlertDialogCancel>
+                <AlertDialogAction className="bg-red-700 hover:bg-red-800" onClick={() => void remove()}>
+                  <Trans>Endgültig löschen</Trans>
+                </AlertDialogAction>
               </AlertDialogFooter>
             </AlertDialogContent>
           </AlertDialog>
         </div>
         <div aria-live="polite">
-          {state === 'downloaded' && <p role="status" className="text-sm text-green-800"><Trans>Ihre Daten wurden als JSON-Datei heruntergeladen.</Trans></p>}
-          {state === 'last-admin' && <p role="alert" className="text-sm text-red-700"><Trans>Als letzter Admin können Sie Ihr Konto nicht löschen. Ernennen Sie zuerst einen weiteren Admin.</Trans></p>}
-          {state === 'failed' && <p role="alert" className="text-sm text-red-700">{failedText()}</p>}
+          {state === 'downloaded' && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Ihre Daten wurden als JSON-Datei heruntergeladen.</Trans>
+            </p>
+          )}
+          {state === 'last-admin' && (
+            <p role="alert" className="text-sm text-red-700">
+              <Trans>Als letzter Admin können Sie Ihr Konto nicht löschen. Ernennen Sie zuerst einen weiteren Admin.</Trans>
+            </p>
+          )}
+          {state === 'failed' && (
+            <p role="alert" className="text-sm text-red-700">
+              {failedText()}
+            </p>
+          )}
         </div>
       </CardContent>
     </Card>

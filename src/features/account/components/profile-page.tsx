@@ -18,7 +18,11 @@ import { MfaCard } from '@/features/auth/components/mfa';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
 import { metresField } from '../schemas/profile';
 
-const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: () => messages.max(max) });
 const optionalMetres = (lo: number, hi: number) => metresField(lo, hi, true);
 
 const profileSchema = z.object({
@@ -39,8 +43,19 @@ const profileSchema = z.object({
 type ProfileValues = z.infer<typeof profileSchema>;
 
 interface ProfileRow {
-  first_name: string | null; last_name: string | null; phone: string | null; company: string | null; street: string | null; postal_code: string | null;
-  city: string | null; country: string | null; boat_name: string | null; boat_tag: string | null; boat_length: string | number | null; boat_width: string | number | null; locale: 'de' | 'en';
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  company: string | null;
+  street: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+  boat_name: string | null;
+  boat_tag: string | null;
+  boat_length: string | number | null;
+  boat_width: string | number | null;
+  locale: 'de' | 'en';
   avatar_path: string | null;
 }
 
@@ -48,13 +63,24 @@ const profileQueryOptions = (userId: string) => ({
   queryKey: ['profile', userId] as const,
   queryFn: async (): Promise<ProfileRow | null> => {
     const supabase = await getSupabase();
-    const { data, error } = await supabase.from('profiles').select('first_name,last_name,phone,company,street,postal_code,city,country,boat_name,boat_tag,boat_length,boat_width,locale,avatar_path').eq('id', userId).maybeSingle();
+    const { data, error } = await supabase
+      .from('profiles')
+      .select(
+        'first_name,last_name,phone,company,street,postal_code,city,country,boat_name,boat_tag,boat_length,boat_width,locale,avatar_path',
+      )
+      .eq('id', userId)
+      .maybeSingle();
     if (error) throw error;
     return data as ProfileRow | null;
   },
 });
 
-const fields: { name: Exclude<keyof ProfileValues, 'locale'>; label: () => string; autoComplete?: string; inputMode?: 'decimal' | 'tel' }[] = [
+const fields: {
+  name: Exclude<keyof ProfileValues, 'locale'>;
+  label: () => string;
+  autoComplete?: string;
+  inputMode?: 'decimal' | 'tel';
+}[] = [
   { name: 'firstName', label: () => tm`Vorname`, autoComplete: 'given-name' },
   { name: 'lastName', label: () => tm`Nachname`, autoComplete: 'family-name' },
   { name: 'phone', label: () => tm`Telefon`, autoComplete: 'tel', inputMode: 'tel' },
@@ -80,7 +106,11 @@ export function ProfilePage() {
   const profile = useQuery({ ...profileQueryOptions(userId ?? ''), enabled: !!userId });
   return (
     <Page title={t`Profil und Bootsdaten`} lead={t`Diese Daten füllen Ihre Buchungen vor.`}>
-      {profile.isPending ? <p role="status"><Trans>Lädt…</Trans></p> : profile.data ? (
+      {profile.isPending ? (
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
+      ) : profile.data ? (
         <div className="flex max-w-2xl flex-col gap-6">
           <AvatarCard userId={userId!} path={profile.data.avatar_path} />
           <ProfileForm userId={userId!} row={profile.data} />
@@ -90,7 +120,9 @@ export function ProfilePage() {
           <MyDataCard avatarPath={profile.data.avatar_path} />
         </div>
       ) : (
-        <p role="alert" className="text-red-700"><Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans></p>
+        <p role="alert" className="text-red-700">
+          <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
+        </p>
       )}
     </Page>
   );
@@ -105,8 +137,19 @@ export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }
   const form = useForm<ProfileValues>({
     resolver: zodResolver(profileSchema),
     defaultValues: {
-      firstName: s(row.first_name), lastName: s(row.last_name), phone: s(row.phone), company: s(row.company), street: s(row.street), postalCode: s(row.postal_code),
-      city: s(row.city), country: s(row.country), boatName: s(row.boat_name), boatTag: s(row.boat_tag), boatLength: decimalInput(row.boat_length, i18n.locale), boatWidth: decimalInput(row.boat_width, i18n.locale), locale: row.locale,
+      firstName: s(row.first_name),
+      lastName: s(row.last_name),
+      phone: s(row.phone),
+      company: s(row.company),
+      street: s(row.street),
+      postalCode: s(row.postal_code),
+      city: s(row.city),
+      country: s(row.country),
+      boatName: s(row.boat_name),
+      boatTag: s(row.boat_tag),
+      boatLength: decimalInput(row.boat_length, i18n.locale),
+      boatWidth: decimalInput(row.boat_width, i18n.locale),
+      locale: row.locale,
     },
   });
   const onSubmit = form.handleSubmit(async (v) => {
@@ -115,10 +158,24 @@ export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }
     const o = (x: string) => (x === '' ? null : x);
     try {
       const supabase = await getSupabase();
-      const { error } = await supabase.from('profiles').update({
-        first_name: v.firstName, last_name: v.lastName, phone: o(v.phone ?? ''), company: o(v.company), street: o(v.street), postal_code: o(v.postalCode), city: o(v.city),
-        country: o(v.country), boat_name: o(v.boatName), boat_tag: o(v.boatTag), boat_length: n(v.boatLength), boat_width: n(v.boatWidth), locale: v.locale,
-      }).eq('id', userId);
+      const { error } = await supabase
+        .from('profiles')
+        .update({
+          first_name: v.firstName,
+          last_name: v.lastName,
+          phone: o(v.phone ?? ''),
+          company: o(v.company),
+          street: o(v.street),
+          postal_code: o(v.postalCode),
+          city: o(v.city),
+          country: o(v.country),
+          boat_name: o(v.boatName),
+          boat_tag: o(v.boatTag),
+          boat_length: n(v.boatLength),
+          boat_width: n(v.boatWidth),
+          locale: v.locale,
+        })
+        .eq('id', userId);
       if (error) throw error;
       await queryClient.invalidateQueries({ queryKey: ['profile', userId] });
       await queryClient.invalidateQueries({ queryKey: ['identity'] });
@@ -140,28 +197,57 @@ export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }
       <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4" aria-label={t`Profil und Bootsdaten`}>
         <div className="grid gap-4 sm:grid-cols-2">
           {fields.map((f) => (
-            <FormField key={f.name} control={form.control} name={f.name} render={({ field }) => (
-              <FormItem><FormLabel>{f.label()}</FormLabel><FormControl><Input autoComplete={f.autoComplete} inputMode={f.inputMode} {...field} value={field.value ?? ''} /></FormControl><FormMessage /></FormItem>
-            )} />
+            <FormField
+              key={f.name}
+              control={form.control}
+              name={f.name}
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{f.label()}</FormLabel>
+                  <FormControl>
+                    <Input autoComplete={f.autoComplete} inputMode={f.inputMode} {...field} value={field.value ?? ''} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
           ))}
-          <FormField control={form.control} name="locale" render={({ field }) => (
-            <FormItem>
-              <FormLabel><Trans>Bevorzugte Sprache</Trans></FormLabel>
-              <FormControl>
-                <select className="h-10 rounded-md border border-slate-300 bg-white px-3" {...field}>
-                  <option value="de">Deutsch</option>
-                  <option value="en">English</option>
-                </select>
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )} />
+          <FormField
+            control={form.control}
+            name="locale"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Bevorzugte Sprache</Trans>
+                </FormLabel>
+                <FormControl>
+                  <select className="h-10 rounded-md border border-slate-300 bg-white px-3" {...field}>
+                    <option value="de">Deutsch</option>
+                    <option value="en">English</option>
+                  </select>
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
         </div>
         <div aria-live="polite">
-          {state === 'saved' && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state === 'failed' && <p role="alert" className="text-sm text-red-700"><Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans></p>}
+          {state === 'saved' && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state === 'failed' && (
+            <p role="alert" className="text-sm text-red-700">
+              <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );

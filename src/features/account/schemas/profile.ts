@@ -46,31 +46,52 @@ export function metresMessage(lo: number, hi: number) {
  * one-decimal rule. Empty: required, or nothing when `optional`.
  */
 export const metresField = (lo: number, hi: number, optional = false) =>
-  z.string().trim().superRefine((v, ctx) => {
-    if (v === '') {
-      if (!optional) ctx.addIssue({ code: 'custom', message: messages.required() });
-      return;
-    }
-    // "-3": a positive number, with the range (the shared message); anything else off: the range with its decimal.
-    const negative = /^[-−]/.test(v) ? numberProblem(v, { min: lo, max: hi, unit: ' m' }) : undefined;
-    const value = Number(v.replace(',', '.'));
-    if (negative) ctx.addIssue({ code: 'custom', message: negative });
-    else if (!/^\d+([.,]\d)?$/.test(v) || value < lo || value > hi) ctx.addIssue({ code: 'custom', message: metresMessage(lo, hi) });
-  });
+  z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      if (v === '') {
+        if (!optional) ctx.addIssue({ code: 'custom', message: messages.required() });
+        return;
+      }
+      // "-3": a positive number, with the range (the shared message); anything else off: the range with its decimal.
+      const negative = /^[-−]/.test(v) ? numberProblem(v, { min: lo, max: hi, unit: ' m' }) : undefined;
+      const value = Number(v.replace(',', '.'));
+      if (negative) ctx.addIssue({ code: 'custom', message: negative });
+      else if (!/^\d+([.,]\d)?$/.test(v) || value < lo || value > hi) ctx.addIssue({ code: 'custom', message: metresMessage(lo, hi) });
+    });
 
 /** Long-term berth application (public.apply_for_long_term_berth; bounds as the function checks them). */
 const metres = (lo: number, hi: number) => metresField(lo, hi);
 export const applicationSchema = z.object({
   placeId: z.string(),
-  firstName: z.string().trim().min(1, { error: messages.required }).max(100, { error: () => messages.max(100) }),
-  lastName: z.string().trim().min(1, { error: messages.required }).max(100, { error: () => messages.max(100) }),
+  firstName: z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .max(100, { error: () => messages.max(100) }),
+  lastName: z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .max(100, { error: () => messages.max(100) }),
   email: emailField(),
   phone: optionalPhone(),
-  boatName: z.string().trim().min(1, { error: messages.required }).max(60, { error: () => messages.max(60) }),
-  boatTag: z.string().trim().max(60, { error: () => messages.max(60) }),
+  boatName: z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .max(60, { error: () => messages.max(60) }),
+  boatTag: z
+    .string()
+    .trim()
+    .max(60, { error: () => messages.max(60) }),
   boatLength: metres(1, 60),
   boatWidth: metres(0.5, 15),
   desiredStart: dayField(true),
-  message: z.string().trim().max(2000, { error: () => messages.max(2000) }),
+  message: z
+    .string()
+    .trim()
+    .max(2000, { error: () => messages.max(2000) }),
 });
 export type ApplicationValues = z.infer<typeof applicationSchema>;

@@ -2,7 +2,13 @@ import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '@/lib/utils';
 
 /** A plain, accessible data table for the admin lists: a caption, header cells, rows. */
-export function AdminTable({ caption, head, children, className, ...props }: ComponentProps<'table'> & { caption: string; head: ReactNode[] }) {
+export function AdminTable({
+  caption,
+  head,
+  children,
+  className,
+  ...props
+}: ComponentProps<'table'> & { caption: string; head: ReactNode[] }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className={cn('w-full text-left text-sm', className)} {...props}>
@@ -10,7 +16,9 @@ export function AdminTable({ caption, head, children, className, ...props }: Com
         <thead className="bg-slate-50 text-slate-700">
           <tr>
             {head.map((h, i) => (
-              <th key={i} scope="col" className="px-3 py-2 font-semibold">{h}</th>
+              <th key={i} scope="col" className="px-3 py-2 font-semibold">
+                {h}
+              </th>
             ))}
           </tr>
         </thead>

@@ -44,9 +44,15 @@ export function ConfirmDialog({
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
-        {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+        {error && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
         <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}><Trans>Abbrechen</Trans></AlertDialogCancel>
+          <AlertDialogCancel disabled={busy}>
+            <Trans>Abbrechen</Trans>
+          </AlertDialogCancel>
           <Button type="button" variant={destructive ? 'destructive' : 'default'} disabled={busy} onClick={onConfirm}>
             {confirmLabel}
           </Button>

@@ -50,8 +50,14 @@ export function ImageField({
       <Label htmlFor={id}>{label}</Label>
       {value && (
         <div className="flex items-end gap-3">
-          <img src={publicImageUrl(bucket, value)} alt={t`Aktuelles Titelbild`} className="h-24 w-auto rounded border border-slate-200 object-cover" />
-          <Button type="button" variant="outline" size="sm" onClick={() => onChange('')}><Trans>Bild entfernen</Trans></Button>
+          <img
+            src={publicImageUrl(bucket, value)}
+            alt={t`Aktuelles Titelbild`}
+            className="h-24 w-auto rounded border border-slate-200 object-cover"
+          />
+          <Button type="button" variant="outline" size="sm" onClick={() => onChange('')}>
+            <Trans>Bild entfernen</Trans>
+          </Button>
         </div>
       )}
       <input
@@ -68,10 +74,16 @@ export function ImageField({
       {progress !== null && (
         <div className="grid gap-1">
           <progress max={100} value={Math.round(progress * 100)} aria-label={t`Hochladen`} className="h-2 w-full max-w-sm" />
-          <span role="status" className="text-sm text-slate-700"><Trans>Wird hochgeladen … {Math.round(progress * 100)} %</Trans></span>
+          <span role="status" className="text-sm text-slate-700">
+            <Trans>Wird hochgeladen … {Math.round(progress * 100)} %</Trans>
+          </span>
         </div>
       )}
-      {error && <p role="alert" className="text-sm text-red-700">{messages[error]}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {messages[error]}
+        </p>
+      )}
     </div>
   );
 }

@@ -21,12 +21,14 @@ export interface PlacesSearch extends ListSearch {
   archived?: boolean;
 }
 
-const listParser = (sortColumns: readonly string[], hideable: readonly string[]) => (search: Record<string, unknown>): ListSearch => ({
-  q: parseText(search.q),
-  sort: parseSort(search.sort, sortColumns),
-  hide: parseHide(search.hide, hideable),
-  page: parsePage(search.page),
-});
+const listParser =
+  (sortColumns: readonly string[], hideable: readonly string[]) =>
+  (search: Record<string, unknown>): ListSearch => ({
+    q: parseText(search.q),
+    sort: parseSort(search.sort, sortColumns),
+    hide: parseHide(search.hide, hideable),
+    page: parsePage(search.page),
+  });
 
 export const parseNewsSearch = listParser(newsSortColumns, newsHideableColumns);
 export const parseCodesSearch = listParser(codeSortColumns, codeHideableColumns);

@@ -24,10 +24,18 @@ type RowActionsProps<TRouter extends RegisteredRouter, TOptions> = {
 export function RowActions<TRouter extends RegisteredRouter, TOptions>(props: RowActionsProps<TRouter, TOptions>): ReactNode;
 export function RowActions(props: RowActionsProps<RegisteredRouter, unknown>) {
   const { t } = useLingui();
-  const editLink = { className: buttonVariants({ variant: 'outline', size: 'sm' }), 'aria-label': t`${props.name} bearbeiten`, children: <Trans>Bearbeiten</Trans> };
+  const editLink = {
+    className: buttonVariants({ variant: 'outline', size: 'sm' }),
+    'aria-label': t`${props.name} bearbeiten`,
+    children: <Trans>Bearbeiten</Trans>,
+  };
   return (
     <div className="flex flex-wrap gap-2">
-      {props.editPath !== undefined ? <PathLink path={props.editPath} {...editLink} /> : props.edit && <Link {...(props.edit as LinkProps)} {...editLink} />}
+      {props.editPath !== undefined ? (
+        <PathLink path={props.editPath} {...editLink} />
+      ) : (
+        props.edit && <Link {...(props.edit as LinkProps)} {...editLink} />
+      )}
       {props.children}
       {props.onDelete && (
         <Button type="button" variant="destructive" size="sm" aria-label={t`${props.name} löschen`} onClick={props.onDelete}>

@@ -54,19 +54,59 @@ export function RegisterPage() {
           <CardContent className="pt-4">
             <Form {...form}>
               <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Registrieren`}>
-                <FormField control={form.control} name="email" render={({ field }) => (
-                  <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-                )} />
+                <FormField
+                  control={form.control}
+                  name="email"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>
+                        <Trans>E-Mail</Trans>
+                      </FormLabel>
+                      <FormControl>
+                        <Input type="email" autoComplete="email" {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
                 <div className="grid gap-4 sm:grid-cols-2">
-                  <FormField control={form.control} name="firstName" render={({ field }) => (
-                    <FormItem><FormLabel><Trans>Vorname</Trans></FormLabel><FormControl><Input autoComplete="given-name" {...field} /></FormControl><FormMessage /></FormItem>
-                  )} />
-                  <FormField control={form.control} name="lastName" render={({ field }) => (
-                    <FormItem><FormLabel><Trans>Nachname</Trans></FormLabel><FormControl><Input autoComplete="family-name" {...field} /></FormControl><FormMessage /></FormItem>
-                  )} />
+                  <FormField
+                    control={form.control}
+                    name="firstName"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>
+                          <Trans>Vorname</Trans>
+                        </FormLabel>
+                        <FormControl>
+                          <Input autoComplete="given-name" {...field} />
+                        </FormControl>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  <FormField
+                    control={form.control}
+                    name="lastName"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>
+                          <Trans>Nachname</Trans>
+                        </FormLabel>
+                        <FormControl>
+                          <Input autoComplete="family-name" {...field} />
+                        </FormControl>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
                 </div>
                 {error ? <EmailRefused error={error} /> : null}
-                <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Weiter</Trans></Button></div>
+                <div>
+                  <Button type="submit" disabled={form.formState.isSubmitting}>
+                    <Trans>Weiter</Trans>
+                  </Button>
+                </div>
               </form>
             </Form>
           </CardContent>
@@ -74,30 +114,55 @@ export function RegisterPage() {
         {step === 'code' && (
           <>
             <CardHeader>
-              <CardTitle><Trans>E-Mail-Adresse bestätigen</Trans></CardTitle>
-              <CardDescription><Trans>Wir haben einen 6-stelligen Code an {email} gesendet. Sie können diesen Schritt überspringen und sich später mit einem Code anmelden.</Trans></CardDescription>
+              <CardTitle>
+                <Trans>E-Mail-Adresse bestätigen</Trans>
+              </CardTitle>
+              <CardDescription>
+                <Trans>
+                  Wir haben einen 6-stelligen Code an {email} gesendet. Sie können diesen Schritt überspringen und sich später mit einem
+                  Code anmelden.
+                </Trans>
+              </CardDescription>
             </CardHeader>
             <CardContent>
-              <CodeForm email={email} onVerified={() => setStep('password')} extraActions={
-                <Link to="/{-$locale}/auth/login" search={{ from: undefined }} className={linkClass}><Trans>Überspringen, später bestätigen</Trans></Link>
-              } />
+              <CodeForm
+                email={email}
+                onVerified={() => setStep('password')}
+                extraActions={
+                  <Link to="/{-$locale}/auth/login" search={{ from: undefined }} className={linkClass}>
+                    <Trans>Überspringen, später bestätigen</Trans>
+                  </Link>
+                }
+              />
             </CardContent>
           </>
         )}
         {step === 'password' && (
           <>
             <CardHeader>
-              <CardTitle><Trans>Passwort festlegen</Trans></CardTitle>
-              <CardDescription><Trans>Ihre E-Mail-Adresse ist bestätigt. Legen Sie jetzt Ihr Passwort fest.</Trans></CardDescription>
+              <CardTitle>
+                <Trans>Passwort festlegen</Trans>
+              </CardTitle>
+              <CardDescription>
+                <Trans>Ihre E-Mail-Adresse ist bestätigt. Legen Sie jetzt Ihr Passwort fest.</Trans>
+              </CardDescription>
             </CardHeader>
             <CardContent>
-              <NewPasswordForm onDone={async () => { await afterLogin(queryClient, router); }} />
+              <NewPasswordForm
+                onDone={async () => {
+                  await afterLogin(queryClient, router);
+                }}
+              />
             </CardContent>
           </>
         )}
       </Card>
       {step === 'details' && (
-        <p className="text-sm"><Link to="/{-$locale}/auth/login" search={{ from: undefined }} className={linkClass}><Trans>Schon ein Konto? Anmelden</Trans></Link></p>
+        <p className="text-sm">
+          <Link to="/{-$locale}/auth/login" search={{ from: undefined }} className={linkClass}>
+            <Trans>Schon ein Konto? Anmelden</Trans>
+          </Link>
+        </p>
       )}
     </Page>
   );
@@ -109,8 +174,12 @@ function EmailRefused({ error }: { error: unknown }) {
   if (e?.code === 'email_address_invalid' || e?.code === 'validation_failed' || e?.status === 400 || e?.status === 422) {
     return (
       <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-        <p className="font-semibold"><Trans>E-Mail ungültig</Trans></p>
-        <p><Trans>Bitte überprüfen Sie Ihre E-Mail-Adresse.</Trans></p>
+        <p className="font-semibold">
+          <Trans>E-Mail ungültig</Trans>
+        </p>
+        <p>
+          <Trans>Bitte überprüfen Sie Ihre E-Mail-Adresse.</Trans>
+        </p>
       </div>
     );
   }
@@ -138,18 +207,42 @@ export function PasswordForgottenPage() {
         <CardContent className="pt-4">
           {sentTo ? (
             <div role="status" className="flex flex-col gap-3">
-              <p className="font-semibold"><Trans>Passwort zurücksetzen</Trans></p>
-              <p className="text-sm"><Trans>Falls ein Konto zu {sentTo} besteht, haben wir eine E-Mail mit einem Link und einem Code zum Zurücksetzen gesendet.</Trans></p>
-              <Link to="/{-$locale}/auth/reset-password" search={{ email: sentTo }} className={linkClass}><Trans>Code eingeben</Trans></Link>
+              <p className="font-semibold">
+                <Trans>Passwort zurücksetzen</Trans>
+              </p>
+              <p className="text-sm">
+                <Trans>
+                  Falls ein Konto zu {sentTo} besteht, haben wir eine E-Mail mit einem Link und einem Code zum Zurücksetzen gesendet.
+                </Trans>
+              </p>
+              <Link to="/{-$locale}/auth/reset-password" search={{ email: sentTo }} className={linkClass}>
+                <Trans>Code eingeben</Trans>
+              </Link>
             </div>
           ) : (
             <Form {...form}>
               <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Passwort vergessen`}>
-                <FormField control={form.control} name="email" render={({ field }) => (
-                  <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-                )} />
+                <FormField
+                  control={form.control}
+                  name="email"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>
+                        <Trans>E-Mail</Trans>
+                      </FormLabel>
+                      <FormControl>
+                        <Input type="email" autoComplete="email" {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
                 <AuthError error={error} />
-                <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Link und Code senden</Trans></Button></div>
+                <div>
+                  <Button type="submit" disabled={form.formState.isSubmitting}>
+                    <Trans>Link und Code senden</Trans>
+                  </Button>
+                </div>
               </form>
             </Form>
           )}
@@ -176,7 +269,11 @@ export function ResetPasswordPage({ email: initialEmail, hasSession }: { email?:
     } catch (e) {
       if ((e as { code?: string } | null)?.code === 'insufficient_aal') {
         await queryClient.invalidateQueries({ queryKey: ['identity'] });
-        await router.navigate({ to: '/{-$locale}/auth/mfa', params: { locale: localeFromPath(router.state.location.pathname) }, search: { from: router.state.location.href } });
+        await router.navigate({
+          to: '/{-$locale}/auth/mfa',
+          params: { locale: localeFromPath(router.state.location.pathname) },
+          search: { from: router.state.location.href },
+        });
       }
       throw e;
     }
@@ -204,24 +301,61 @@ export function ResetPasswordPage({ email: initialEmail, hasSession }: { email?:
       <Card className="max-w-md">
         <CardContent className="pt-4">
           {verified ? (
-            <NewPasswordForm save={savePassword} onDone={async () => { await afterLogin(queryClient, router); }} />
+            <NewPasswordForm
+              save={savePassword}
+              onDone={async () => {
+                await afterLogin(queryClient, router);
+              }}
+            />
           ) : (
             <Form {...form}>
               <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Code eingeben`}>
-                <FormField control={form.control} name="email" render={({ field }) => (
-                  <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-                )} />
-                <FormField control={form.control} name="code" render={({ field }) => (
-                  <FormItem className="max-w-xs"><FormLabel><Trans>6-stelliger Code</Trans></FormLabel><FormControl><Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} /></FormControl><FormMessage /></FormItem>
-                )} />
+                <FormField
+                  control={form.control}
+                  name="email"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>
+                        <Trans>E-Mail</Trans>
+                      </FormLabel>
+                      <FormControl>
+                        <Input type="email" autoComplete="email" {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+                <FormField
+                  control={form.control}
+                  name="code"
+                  render={({ field }) => (
+                    <FormItem className="max-w-xs">
+                      <FormLabel>
+                        <Trans>6-stelliger Code</Trans>
+                      </FormLabel>
+                      <FormControl>
+                        <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
                 <AuthError error={error} />
-                <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Bestätigen</Trans></Button></div>
+                <div>
+                  <Button type="submit" disabled={form.formState.isSubmitting}>
+                    <Trans>Bestätigen</Trans>
+                  </Button>
+                </div>
               </form>
             </Form>
           )}
         </CardContent>
       </Card>
-      <p className="text-sm"><Link to="/{-$locale}/auth/password-forgotten" className={linkClass}><Trans>Neuen Code anfordern</Trans></Link></p>
+      <p className="text-sm">
+        <Link to="/{-$locale}/auth/password-forgotten" className={linkClass}>
+          <Trans>Neuen Code anfordern</Trans>
+        </Link>
+      </p>
     </Page>
   );
 }

@@ -41,38 +41,103 @@ export function LoginPage({ from }: { from?: string }) {
     }
   });
   return (
-    <Page title={t`Anmelden`} lead={byCode ? t`Melden Sie sich mit einem Code an, den wir Ihnen per E-Mail senden.` : t`Melden Sie sich mit E-Mail und Passwort an.`}>
+    <Page
+      title={t`Anmelden`}
+      lead={
+        byCode ? t`Melden Sie sich mit einem Code an, den wir Ihnen per E-Mail senden.` : t`Melden Sie sich mit E-Mail und Passwort an.`
+      }
+    >
       {byCode ? (
-        <VerifyEmailCard onVerified={() => void afterLogin(queryClient, router, from).then((ok) => { if (!ok) setFailure('incomplete'); })} />
+        <VerifyEmailCard
+          onVerified={() =>
+            void afterLogin(queryClient, router, from).then((ok) => {
+              if (!ok) setFailure('incomplete');
+            })
+          }
+        />
       ) : (
-      <Card className="max-w-md">
-        <CardContent className="pt-4">
-          <Form {...form}>
-            <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Anmelden`}>
-              <FormField control={form.control} name="email" render={({ field }) => (
-                <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-              )} />
-              <FormField control={form.control} name="password" render={({ field }) => (
-                <FormItem><FormLabel><Trans>Passwort</Trans></FormLabel><FormControl><Input type="password" autoComplete="current-password" {...field} /></FormControl><FormMessage /></FormItem>
-              )} />
-              <div aria-live="polite">
-                {failure === 'credentials' && <p role="alert" className="text-sm text-red-700"><Trans>Anmeldung fehlgeschlagen. Bitte prüfen Sie E-Mail-Adresse und Passwort.</Trans></p>}
-                {failure === 'incomplete' && <p role="alert" className="text-sm text-red-700"><Trans>Ihr Konto ist noch nicht vollständig eingerichtet. Bitte wenden Sie sich an das Hafenbüro.</Trans></p>}
-                {failure === 'network' && <p role="alert" className="text-sm text-red-700"><Trans>Die Anmeldung ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans></p>}
-              </div>
-              <Button type="submit" disabled={form.formState.isSubmitting}><Trans>Anmelden</Trans></Button>
-            </form>
-          </Form>
-        </CardContent>
-      </Card>
+        <Card className="max-w-md">
+          <CardContent className="pt-4">
+            <Form {...form}>
+              <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Anmelden`}>
+                <FormField
+                  control={form.control}
+                  name="email"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>
+                        <Trans>E-Mail</Trans>
+                      </FormLabel>
+                      <FormControl>
+                        <Input type="email" autoComplete="email" {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+                <FormField
+                  control={form.control}
+                  name="password"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>
+                        <Trans>Passwort</Trans>
+                      </FormLabel>
+                      <FormControl>
+                        <Input type="password" autoComplete="current-password" {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+                <div aria-live="polite">
+                  {failure === 'credentials' && (
+                    <p role="alert" className="text-sm text-red-700">
+                      <Trans>Anmeldung fehlgeschlagen. Bitte prüfen Sie E-Mail-Adresse und Passwort.</Trans>
+                    </p>
+                  )}
+                  {failure === 'incomplete' && (
+                    <p role="alert" className="text-sm text-red-700">
+                      <Trans>Ihr Konto ist noch nicht vollständig eingerichtet. Bitte wenden Sie sich an das Hafenbüro.</Trans>
+                    </p>
+                  )}
+                  {failure === 'network' && (
+                    <p role="alert" className="text-sm text-red-700">
+                      <Trans>Die Anmeldung ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
+                    </p>
+                  )}
+                </div>
+                <Button type="submit" disabled={form.formState.isSubmitting}>
+                  <Trans>Anmelden</Trans>
+                </Button>
+              </form>
+            </Form>
+          </CardContent>
+        </Card>
       )}
-      {byCode && failure === 'incomplete' && <p role="alert" className="text-sm text-red-700"><Trans>Ihr Konto ist noch nicht vollständig eingerichtet. Bitte wenden Sie sich an das Hafenbüro.</Trans></p>}
+      {byCode && failure === 'incomplete' && (
+        <p role="alert" className="text-sm text-red-700">
+          <Trans>Ihr Konto ist noch nicht vollständig eingerichtet. Bitte wenden Sie sich an das Hafenbüro.</Trans>
+        </p>
+      )}
       <div className="flex flex-col items-start gap-2 text-sm">
-        <Button type="button" variant="link" className="h-auto p-0" onClick={() => { setFailure(undefined); setByCode((b) => !b); }}>
+        <Button
+          type="button"
+          variant="link"
+          className="h-auto p-0"
+          onClick={() => {
+            setFailure(undefined);
+            setByCode((b) => !b);
+          }}
+        >
           {byCode ? <Trans>Stattdessen mit Passwort anmelden</Trans> : <Trans>Stattdessen mit E-Mail-Code anmelden</Trans>}
         </Button>
-        <Link to="/{-$locale}/auth/password-forgotten" className="text-primary-dark underline underline-offset-4"><Trans>Passwort vergessen?</Trans></Link>
-        <Link to="/{-$locale}/auth/register" className="text-primary-dark underline underline-offset-4"><Trans>Noch kein Konto? Registrieren</Trans></Link>
+        <Link to="/{-$locale}/auth/password-forgotten" className="text-primary-dark underline underline-offset-4">
+          <Trans>Passwort vergessen?</Trans>
+        </Link>
+        <Link to="/{-$locale}/auth/register" className="text-primary-dark underline underline-offset-4">
+          <Trans>Noch kein Konto? Registrieren</Trans>
+        </Link>
       </div>
     </Page>
   );

@@ -19,7 +19,9 @@ function ProblemText({ problem }: { problem: MfaProblem | undefined }) {
   if (!problem) return null;
   return (
     <p role="alert" className="text-sm text-red-700">
-      {problem === 'wrong-code' && <Trans>Der Code stimmt nicht. Bitte geben Sie den aktuellen 6-stelligen Code aus Ihrer Authenticator-App ein.</Trans>}
+      {problem === 'wrong-code' && (
+        <Trans>Der Code stimmt nicht. Bitte geben Sie den aktuellen 6-stelligen Code aus Ihrer Authenticator-App ein.</Trans>
+      )}
       {problem === 'expired' && <Trans>Der Vorgang ist abgelaufen. Bitte geben Sie den Code noch einmal ein.</Trans>}
       {problem === 'too-many' && <Trans>Zu viele Versuche. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.</Trans>}
       {problem === 'needs-aal2' && <Trans>Bitte melden Sie sich zuerst mit Ihrem zweiten Faktor an.</Trans>}
@@ -47,15 +49,31 @@ function CodeEntry({ label, submitLabel, onCode }: { label: string; submitLabel:
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={label}>
-        <FormField control={form.control} name="code" render={({ field }) => (
-          <FormItem>
-            <FormLabel>{label}</FormLabel>
-            <FormControl><Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="max-w-40 font-mono tracking-widest" {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <div aria-live="polite"><ProblemText problem={problem} /></div>
-        <Button type="submit" className="self-start" disabled={form.formState.isSubmitting}>{submitLabel}</Button>
+        <FormField
+          control={form.control}
+          name="code"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>{label}</FormLabel>
+              <FormControl>
+                <Input
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  className="max-w-40 font-mono tracking-widest"
+                  {...field}
+                />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <div aria-live="polite">
+          <ProblemText problem={problem} />
+        </div>
+        <Button type="submit" className="self-start" disabled={form.formState.isSubmitting}>
+          {submitLabel}
+        </Button>
       </form>
     </Form>
   );
@@ -85,10 +103,14 @@ export function TotpEnrolment({ onDone }: { onDone: () => Promise<void> | void }
     return (
       <div className="flex flex-col gap-3">
         <p className="text-sm text-slate-700">
-          <Trans>Sie brauchen eine Authenticator-App auf Ihrem Telefon, zum Beispiel Google Authenticator, Microsoft Authenticator oder FreeOTP.</Trans>
+          <Trans>
+            Sie brauchen eine Authenticator-App auf Ihrem Telefon, zum Beispiel Google Authenticator, Microsoft Authenticator oder FreeOTP.
+          </Trans>
         </p>
         <ProblemText problem={problem} />
-        <Button type="button" className="self-start" onClick={() => void start()} disabled={busy}><Trans>Zwei-Faktor-Anmeldung einrichten</Trans></Button>
+        <Button type="button" className="self-start" onClick={() => void start()} disabled={busy}>
+          <Trans>Zwei-Faktor-Anmeldung einrichten</Trans>
+        </Button>
       </div>
     );
   }
@@ -97,13 +119,27 @@ export function TotpEnrolment({ onDone }: { onDone: () => Promise<void> | void }
       <ol className="flex list-decimal flex-col gap-3 pl-5 text-sm text-slate-800">
         <li>
           <Trans>Scannen Sie den QR-Code mit Ihrer Authenticator-App.</Trans>
-          <img src={enrolment.qrCode} alt={t`QR-Code für Ihre Authenticator-App`} width={200} height={200} className="mt-2 h-48 w-48 border border-slate-200 bg-white" />
+          <img
+            src={enrolment.qrCode}
+            alt={t`QR-Code für Ihre Authenticator-App`}
+            width={200}
+            height={200}
+            className="mt-2 h-48 w-48 border border-slate-200 bg-white"
+          />
         </li>
         <li>
           <Trans>Oder geben Sie diesen Schlüssel in der App ein:</Trans>
-          <code data-testid="totp-secret" data-secret={enrolment.secret} className="mt-1 block break-all rounded bg-slate-100 px-2 py-1 font-mono text-base text-slate-900">{grouped(enrolment.secret)}</code>
+          <code
+            data-testid="totp-secret"
+            data-secret={enrolment.secret}
+            className="mt-1 block break-all rounded bg-slate-100 px-2 py-1 font-mono text-base text-slate-900"
+          >
+            {grouped(enrolment.secret)}
+          </code>
         </li>
-        <li><Trans>Geben Sie den 6-stelligen Code ein, den die App jetzt anzeigt.</Trans></li>
+        <li>
+          <Trans>Geben Sie den 6-stelligen Code ein, den die App jetzt anzeigt.</Trans>
+        </li>
       </ol>
       <CodeEntry
         label={t`Code aus der App`}
@@ -149,27 +185,44 @@ export function MfaPage({ from }: { from?: string }) {
   return (
     <Page
       title={title}
-      lead={step === 'enrol'
-        ? <Trans>Für Ihre Rolle im Hafen ist die Anmeldung mit einem zweiten Faktor vorgeschrieben. Richten Sie ihn einmal ein; danach fragt die Anmeldung jedes Mal nach einem Code aus Ihrer App.</Trans>
-        : <Trans>Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.</Trans>}
+      lead={
+        step === 'enrol' ? (
+          <Trans>
+            Für Ihre Rolle im Hafen ist die Anmeldung mit einem zweiten Faktor vorgeschrieben. Richten Sie ihn einmal ein; danach fragt die
+            Anmeldung jedes Mal nach einem Code aus Ihrer App.
+          </Trans>
+        ) : (
+          <Trans>Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.</Trans>
+        )
+      }
     >
       <Card className="max-w-md">
         <CardContent className="pt-4">
           {step === 'enrol' && <TotpEnrolment onDone={done} />}
           {step === 'verify' && factor.data && (
-            <CodeEntry label={t`Code aus der App`} submitLabel={t`Anmelden`} onCode={async (code) => {
-              await verifyCode(factor.data!.id, code);
-              await done();
-            }} />
+            <CodeEntry
+              label={t`Code aus der App`}
+              submitLabel={t`Anmelden`}
+              onCode={async (code) => {
+                await verifyCode(factor.data!.id, code);
+                await done();
+              }}
+            />
           )}
           {step === 'verify' && factor.isError && <ProblemText problem="failed" />}
         </CardContent>
       </Card>
       <div className="flex flex-col items-start gap-2 text-sm">
         {step === 'verify' && (
-          <p className="max-w-prose text-slate-700"><Trans>Telefon verloren? Das Hafenbüro (ein Admin) kann Ihren zweiten Faktor zurücksetzen; danach richten Sie ihn neu ein.</Trans></p>
+          <p className="max-w-prose text-slate-700">
+            <Trans>
+              Telefon verloren? Das Hafenbüro (ein Admin) kann Ihren zweiten Faktor zurücksetzen; danach richten Sie ihn neu ein.
+            </Trans>
+          </p>
         )}
-        <Button type="button" variant="link" className="h-auto p-0" onClick={() => void leave()}><Trans>Abmelden</Trans></Button>
+        <Button type="button" variant="link" className="h-auto p-0" onClick={() => void leave()}>
+          <Trans>Abmelden</Trans>
+        </Button>
       </div>
     </Page>
   );
@@ -199,22 +252,44 @@ export function MfaCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle><Trans>Zwei-Faktor-Anmeldung</Trans></CardTitle>
-        <CardDescription><Trans>Ein Code aus einer Authenticator-App schützt Ihr Konto zusätzlich zum Passwort.</Trans></CardDescription>
+        <CardTitle>
+          <Trans>Zwei-Faktor-Anmeldung</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>Ein Code aus einer Authenticator-App schützt Ihr Konto zusätzlich zum Passwort.</Trans>
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         {factor.data ? (
           <>
-            <p className="text-sm text-green-800"><Trans>Die Zwei-Faktor-Anmeldung ist eingerichtet.</Trans></p>
+            <p className="text-sm text-green-800">
+              <Trans>Die Zwei-Faktor-Anmeldung ist eingerichtet.</Trans>
+            </p>
             <ProblemText problem={problem} />
-            <Button type="button" variant="outline" className="self-start" onClick={() => void remove(factor.data!.id)}><Trans>Zweiten Faktor entfernen</Trans></Button>
+            <Button type="button" variant="outline" className="self-start" onClick={() => void remove(factor.data!.id)}>
+              <Trans>Zweiten Faktor entfernen</Trans>
+            </Button>
           </>
         ) : factor.isSuccess ? (
-          <TotpEnrolment key={state} onDone={async () => { setState('added'); await refresh(); }} />
+          <TotpEnrolment
+            key={state}
+            onDone={async () => {
+              setState('added');
+              await refresh();
+            }}
+          />
         ) : null}
         <div aria-live="polite">
-          {state === 'added' && <p role="status" className="text-sm text-green-800"><Trans>Die Zwei-Faktor-Anmeldung ist jetzt aktiv.</Trans></p>}
-          {state === 'removed' && <p role="status" className="text-sm text-green-800"><Trans>Der zweite Faktor wurde entfernt.</Trans></p>}
+          {state === 'added' && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Die Zwei-Faktor-Anmeldung ist jetzt aktiv.</Trans>
+            </p>
+          )}
+          {state === 'removed' && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Der zweite Faktor wurde entfernt.</Trans>
+            </p>
+          )}
         </div>
       </CardContent>
     </Card>

@@ -17,25 +17,31 @@ export interface CreateBookingInput {
 /** Books the berth (create_booking). A lost race is SQLSTATE 23P01 'berth_no_longer_available'. */
 export async function createBooking({ placeId, berth, person, saveProfile, locale }: CreateBookingInput): Promise<Order> {
   const supabase = await getSupabase();
-  const { data, error } = await supabase.rpc('create_booking', {
-    p_place_id: placeId,
-    ...stayParams(berth),
-    p_boat: { name: berth.boatName, tag: berth.boatTag || null, length: parseDecimal(berth.boatLength), width: parseDecimal(berth.boatWidth) },
-    p_person: {
-      first_name: person.firstName,
-      last_name: person.lastName,
-      email: person.email,
-      phone: person.phone,
-      company: person.company,
-      street: person.street,
-      postal_code: person.postalCode,
-      city: person.city,
-      country: person.country,
-      locale,
-    },
-    p_sale_code: person.saleCode || undefined,
-    p_save_profile: saveProfile,
-  })
+  const { data, error } = await supabase
+    .rpc('create_booking', {
+      p_place_id: placeId,
+      ...stayParams(berth),
+      p_boat: {
+        name: berth.boatName,
+        tag: berth.boatTag || null,
+        length: parseDecimal(berth.boatLength),
+        width: parseDecimal(berth.boatWidth),
+      },
+      p_person: {
+        first_name: person.firstName,
+        last_name: person.lastName,
+        email: person.email,
+        phone: person.phone,
+        company: person.company,
+        street: person.street,
+        postal_code: person.postalCode,
+        city: person.city,
+        country: person.country,
+        locale,
+      },
+      p_sale_code: person.saleCode || undefined,
+      p_save_profile: saveProfile,
+    })
     // create_booking returns the orders row; its jsonb columns are Json in the generated type.
     .overrideTypes<OrderJson>();
   if (error) throw error;

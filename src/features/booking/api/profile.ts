@@ -6,7 +6,19 @@ import { bookingKeys } from './keys';
 /** The profile columns that prefill the booking (numeric boat sizes arrive as JSON numbers). */
 export type ProfileRow = Pick<
   Tables<'profiles'>,
-  'email' | 'first_name' | 'last_name' | 'company' | 'phone' | 'street' | 'postal_code' | 'city' | 'country' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+  | 'email'
+  | 'first_name'
+  | 'last_name'
+  | 'company'
+  | 'phone'
+  | 'street'
+  | 'postal_code'
+  | 'city'
+  | 'country'
+  | 'boat_name'
+  | 'boat_tag'
+  | 'boat_length'
+  | 'boat_width'
 >;
 
 /** The logged-in customer's profile, to prefill the boat and the person form. */
@@ -17,7 +29,9 @@ export const profileQueryOptions = (userId: string) =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('profiles')
-        .select('email, first_name, last_name, company, phone, street, postal_code, city, country, boat_name, boat_tag, boat_length, boat_width')
+        .select(
+          'email, first_name, last_name, company, phone, street, postal_code, city, country, boat_name, boat_tag, boat_length, boat_width',
+        )
         .eq('id', userId)
         .maybeSingle();
       if (error) throw error;

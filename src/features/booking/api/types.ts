@@ -24,4 +24,5 @@ export type PlaceResultOverride = {
 };
 
 /** A berth search_available_places offers: its generated row with the corrections above. */
-export type PlaceResult = Omit<Database['public']['Functions']['search_available_places']['Returns'][number], keyof PlaceResultOverride> & PlaceResultOverride;
+export type PlaceResult = Omit<Database['public']['Functions']['search_available_places']['Returns'][number], keyof PlaceResultOverride> &
+  PlaceResultOverride;

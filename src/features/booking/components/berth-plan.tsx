@@ -27,7 +27,15 @@ const planQueryOptions = () =>
       const supabase = await getSupabase();
       // Staff read archived berths too (the walk-in booking): the plan shows the active ones.
       const [berths, columns] = await Promise.all([
-        fetchAll((lo, hi) => supabase.from('places').select('id, name, pier, length, width, one_day, position').eq('archived', false).order('name').order('id').range(lo, hi)),
+        fetchAll((lo, hi) =>
+          supabase
+            .from('places')
+            .select('id, name, pier, length, width, one_day, position')
+            .eq('archived', false)
+            .order('name')
+            .order('id')
+            .range(lo, hi),
+        ),
         fetchAll((lo, hi) => supabase.from('additional_places').select('id, type, name, position').order('name').order('id').range(lo, hi)),
       ]);
       return { berths, columns };
@@ -62,7 +70,16 @@ export type PlanCentre = { x: number; y: number } | null;
  * selectable, the others shown with why they are not (text on the berth, its name and title).
  * Loaded on demand (import()) so the booking's first step does not carry it.
  */
-export default function BerthPlan({ berth, places, selectedId, onSelect, zoomStep, onZoomStep, centreRef, narrow = false }: {
+export default function BerthPlan({
+  berth,
+  places,
+  selectedId,
+  onSelect,
+  zoomStep,
+  onZoomStep,
+  centreRef,
+  narrow = false,
+}: {
   berth: BerthDataValues;
   /** A phone: the plan pier by pier (a pier selector, its berths as a list beside the pier), not the drawing. */
   narrow?: boolean;
@@ -83,7 +100,10 @@ export default function BerthPlan({ berth, places, selectedId, onSelect, zoomSte
   const scroller = useRef<HTMLDivElement>(null);
   const [info, setInfo] = useState<string | null>(null);
   const zoom = ZOOMS[zoomStep]!;
-  const centreOf = (el: HTMLElement) => ({ x: (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth, y: (el.scrollTop + el.clientHeight / 2) / el.scrollHeight });
+  const centreOf = (el: HTMLElement) => ({
+    x: (el.scrollLeft + el.clientWidth / 2) / el.scrollWidth,
+    y: (el.scrollTop + el.clientHeight / 2) / el.scrollHeight,
+  });
   // Zooming keeps the point in the middle of the frame in the middle; so does mounting again.
   const keepCentre = useRef<PlanCentre>(null);
   const zoomTo = (step: number) => {
@@ -149,9 +169,24 @@ export default function BerthPlan({ berth, places, selectedId, onSelect, zoomSte
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstFree, plan.data]);
 
-  if (plan.isError) return <p role="alert" className="text-red-700"><Trans>Der Hafenplan konnte nicht geladen werden. Bitte wählen Sie in der Liste.</Trans></p>;
-  if (plan.isPending) return <p role="status" className="text-slate-700"><Trans>Der Hafenplan lädt …</Trans></p>;
-  if (placed.length === 0) return <p className="text-slate-700"><Trans>Für diesen Hafen gibt es noch keinen Plan. Bitte wählen Sie in der Liste.</Trans></p>;
+  if (plan.isError)
+    return (
+      <p role="alert" className="text-red-700">
+        <Trans>Der Hafenplan konnte nicht geladen werden. Bitte wählen Sie in der Liste.</Trans>
+      </p>
+    );
+  if (plan.isPending)
+    return (
+      <p role="status" className="text-slate-700">
+        <Trans>Der Hafenplan lädt …</Trans>
+      </p>
+    );
+  if (placed.length === 0)
+    return (
+      <p className="text-slate-700">
+        <Trans>Für diesen Hafen gibt es noch keinen Plan. Bitte wählen Sie in der Liste.</Trans>
+      </p>
+    );
 
   const choose = (b: PlanPlace) => {
     const reason = reasonOf(b, berth, free);
@@ -160,15 +195,56 @@ export default function BerthPlan({ berth, places, selectedId, onSelect, zoomSte
     onSelect(b.id);
   };
   const labelOf = (b: PlanPlace, reason: Unavailable | null) =>
-    reason ? t`Liegeplatz ${b.name}: ${long[reason]}` : selectedId === b.id ? t`Liegeplatz ${b.name}: frei, ausgewählt` : t`Liegeplatz ${b.name}: frei`;
+    reason
+      ? t`Liegeplatz ${b.name}: ${long[reason]}`
+      : selectedId === b.id
+        ? t`Liegeplatz ${b.name}: frei, ausgewählt`
+        : t`Liegeplatz ${b.name}: frei`;
 
   const legend = (
     <ul aria-label={t`Legende`} className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
-      <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="#ffffff" stroke="#15803d" strokeWidth="2" /></svg><Trans>frei – wählbar</Trans></li>
-      <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="url(#plan-legend-off)" stroke="#94a3b8" /><defs><pattern id="plan-legend-off" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#e2e8f0" /><rect width="1.5" height="6" fill="#94a3b8" /></pattern></defs></svg><Trans>nicht wählbar</Trans></li>
-      <li className="flex items-center gap-1"><svg width="28" height="18" aria-hidden><rect x="1" y="1" width="26" height="16" rx="3" fill="#0369a1" stroke="#0f172a" strokeWidth="2" /></svg><Trans>ausgewählt</Trans></li>
-      <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#facc15" stroke="#713f12" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">S</text></svg>{columnTypes.electric}</li>
-      <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#38bdf8" stroke="#075985" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">W</text></svg>{columnTypes.water}</li>
+      <li className="flex items-center gap-1">
+        <svg width="28" height="18" aria-hidden>
+          <rect x="1" y="1" width="26" height="16" rx="3" fill="#ffffff" stroke="#15803d" strokeWidth="2" />
+        </svg>
+        <Trans>frei – wählbar</Trans>
+      </li>
+      <li className="flex items-center gap-1">
+        <svg width="28" height="18" aria-hidden>
+          <rect x="1" y="1" width="26" height="16" rx="3" fill="url(#plan-legend-off)" stroke="#94a3b8" />
+          <defs>
+            <pattern id="plan-legend-off" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+              <rect width="6" height="6" fill="#e2e8f0" />
+              <rect width="1.5" height="6" fill="#94a3b8" />
+            </pattern>
+          </defs>
+        </svg>
+        <Trans>nicht wählbar</Trans>
+      </li>
+      <li className="flex items-center gap-1">
+        <svg width="28" height="18" aria-hidden>
+          <rect x="1" y="1" width="26" height="16" rx="3" fill="#0369a1" stroke="#0f172a" strokeWidth="2" />
+        </svg>
+        <Trans>ausgewählt</Trans>
+      </li>
+      <li className="flex items-center gap-1">
+        <svg width="20" height="20" aria-hidden>
+          <circle cx="10" cy="10" r="8" fill="#facc15" stroke="#713f12" />
+          <text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">
+            S
+          </text>
+        </svg>
+        {columnTypes.electric}
+      </li>
+      <li className="flex items-center gap-1">
+        <svg width="20" height="20" aria-hidden>
+          <circle cx="10" cy="10" r="8" fill="#38bdf8" stroke="#075985" />
+          <text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">
+            W
+          </text>
+        </svg>
+        {columnTypes.water}
+      </li>
     </ul>
   );
 
@@ -176,9 +252,21 @@ export default function BerthPlan({ berth, places, selectedId, onSelect, zoomSte
     return (
       <div className="flex flex-col gap-2">
         {legend}
-        <PierView berths={placed} columns={plan.data.columns} selectedId={selectedId} firstFree={firstFree} label={t`Hafenplan: Liegeplatz wählen`}
-          reasonOf={(b) => reasonOf(b, berth, free)} labelOf={labelOf} short={short} columnTypes={columnTypes} onChoose={choose} />
-        <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-800">{info}</p>
+        <PierView
+          berths={placed}
+          columns={plan.data.columns}
+          selectedId={selectedId}
+          firstFree={firstFree}
+          label={t`Hafenplan: Liegeplatz wählen`}
+          reasonOf={(b) => reasonOf(b, berth, free)}
+          labelOf={labelOf}
+          short={short}
+          columnTypes={columnTypes}
+          onChoose={choose}
+        />
+        <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-800">
+          {info}
+        </p>
       </div>
     );
   }
@@ -193,14 +281,36 @@ export default function BerthPlan({ berth, places, selectedId, onSelect, zoomSte
     <div className="flex flex-col gap-2">
       {legend}
       <div className="flex items-center gap-2 text-sm text-slate-700" role="group" aria-label={t`Zoom des Hafenplans`}>
-        <button type="button" className="flex size-9 items-center justify-center rounded-md border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-40"
-          aria-label={t`Plan verkleinern`} disabled={zoomStep === 0} onClick={() => zoomTo(zoomStep - 1)}><Minus aria-hidden className="size-4" /></button>
-        <span aria-live="polite" className="min-w-12 text-center tabular-nums" data-zoom={zoom}>{new Intl.NumberFormat(i18n.locale, { style: 'percent' }).format(zoom)}</span>
-        <button type="button" className="flex size-9 items-center justify-center rounded-md border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-40"
-          aria-label={t`Plan vergrößern`} disabled={zoomStep === ZOOMS.length - 1} onClick={() => zoomTo(zoomStep + 1)}><Plus aria-hidden className="size-4" /></button>
+        <button
+          type="button"
+          className="flex size-9 items-center justify-center rounded-md border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-40"
+          aria-label={t`Plan verkleinern`}
+          disabled={zoomStep === 0}
+          onClick={() => zoomTo(zoomStep - 1)}
+        >
+          <Minus aria-hidden className="size-4" />
+        </button>
+        <span aria-live="polite" className="min-w-12 text-center tabular-nums" data-zoom={zoom}>
+          {new Intl.NumberFormat(i18n.locale, { style: 'percent' }).format(zoom)}
+        </span>
+        <button
+          type="button"
+          className="flex size-9 items-center justify-center rounded-md border border-slate-300 bg-white hover:bg-slate-50 disabled:opacity-40"
+          aria-label={t`Plan vergrößern`}
+          disabled={zoomStep === ZOOMS.length - 1}
+          onClick={() => zoomTo(zoomStep + 1)}
+        >
+          <Plus aria-hidden className="size-4" />
+        </button>
       </div>
-      <div ref={scroller} className="max-h-[70vh] overflow-auto rounded-lg border border-slate-200" data-testid="plan-scroller"
-        onScroll={(e) => { centreRef.current = centreOf(e.currentTarget); }}>
+      <div
+        ref={scroller}
+        className="max-h-[70vh] overflow-auto rounded-lg border border-slate-200"
+        data-testid="plan-scroller"
+        onScroll={(e) => {
+          centreRef.current = centreOf(e.currentTarget);
+        }}
+      >
         <HarbourPlan
           berths={placed}
           columns={plan.data.columns}
@@ -223,7 +333,10 @@ export default function BerthPlan({ berth, places, selectedId, onSelect, zoomSte
             const type = columnTypes[c.type];
             const name = c.name.toLowerCase().includes(type.toLowerCase()) ? c.name : t`${type} (${c.name})`;
             return (
-              <g key={c.id} role="img" aria-label={name} data-column={c.type} pointerEvents="none"><title>{name}</title><ColumnMarker column={c} /></g>
+              <g key={c.id} role="img" aria-label={name} data-column={c.type} pointerEvents="none">
+                <title>{name}</title>
+                <ColumnMarker column={c} />
+              </g>
             );
           })}
           {placed.map((b) => {
@@ -250,18 +363,64 @@ export default function BerthPlan({ berth, places, selectedId, onSelect, zoomSte
               >
                 <title>{label}</title>
                 <rect x={x - HIT.w / 2} y={y - HIT.h / 2} width={HIT.w} height={HIT.h} fill="transparent" />
-                <rect data-tile x={x - BERTH.w / 2} y={y - BERTH.h / 2} width={BERTH.w} height={BERTH.h} rx="4" fill={fill}
-                  stroke={selected ? '#0f172a' : reason ? '#94a3b8' : '#15803d'} strokeWidth={selected || !reason ? 2.5 : 1} />
-                <rect className="plan-focus" x={x - BERTH.w / 2 - 3} y={y - BERTH.h / 2 - 3} width={BERTH.w + 6} height={BERTH.h + 6} rx="6"
-                  fill="none" stroke="#0f172a" strokeWidth="3" opacity="0" />
-                <text x={x} y={y - 2} textAnchor="middle" fontSize="12" fontWeight="700" fill={text} paintOrder="stroke" stroke={selected ? 'none' : '#ffffff'} strokeWidth="2" aria-hidden>{b.name}</text>
-                <text x={x} y={y + 11} textAnchor="middle" fontSize="9" fill={text} paintOrder="stroke" stroke={selected ? 'none' : '#ffffff'} strokeWidth="2" aria-hidden>{reason ? short[reason] : t`frei`}</text>
+                <rect
+                  data-tile
+                  x={x - BERTH.w / 2}
+                  y={y - BERTH.h / 2}
+                  width={BERTH.w}
+                  height={BERTH.h}
+                  rx="4"
+                  fill={fill}
+                  stroke={selected ? '#0f172a' : reason ? '#94a3b8' : '#15803d'}
+                  strokeWidth={selected || !reason ? 2.5 : 1}
+                />
+                <rect
+                  className="plan-focus"
+                  x={x - BERTH.w / 2 - 3}
+                  y={y - BERTH.h / 2 - 3}
+                  width={BERTH.w + 6}
+                  height={BERTH.h + 6}
+                  rx="6"
+                  fill="none"
+                  stroke="#0f172a"
+                  strokeWidth="3"
+                  opacity="0"
+                />
+                <text
+                  x={x}
+                  y={y - 2}
+                  textAnchor="middle"
+                  fontSize="12"
+                  fontWeight="700"
+                  fill={text}
+                  paintOrder="stroke"
+                  stroke={selected ? 'none' : '#ffffff'}
+                  strokeWidth="2"
+                  aria-hidden
+                >
+                  {b.name}
+                </text>
+                <text
+                  x={x}
+                  y={y + 11}
+                  textAnchor="middle"
+                  fontSize="9"
+                  fill={text}
+                  paintOrder="stroke"
+                  stroke={selected ? 'none' : '#ffffff'}
+                  strokeWidth="2"
+                  aria-hidden
+                >
+                  {reason ? short[reason] : t`frei`}
+                </text>
               </g>
             );
           })}
         </HarbourPlan>
       </div>
-      <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-800">{info}</p>
+      <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-800">
+        {info}
+      </p>
     </div>
   );
 }
@@ -277,24 +436,26 @@ interface PierRow {
 function piersWithRows(berths: readonly PlanPlace[], columns: readonly PlanColumn[]) {
   const byPier = new Map<string, PlanPlace[]>();
   for (const b of berths) byPier.set(b.pier ?? '', [...(byPier.get(b.pier ?? '') ?? []), b]);
-  return [...byPier].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => {
-    const x = list.reduce((sum, b) => sum + b.position![0], 0) / list.length;
-    const rows: PierRow[] = [];
-    for (const b of [...list].sort((p, q) => p.position![1] - q.position![1] || p.position![0] - q.position![0])) {
-      const [bx, by] = b.position!;
-      let row = rows.find((r) => Math.abs(r.y - by) < BERTH.h / 2 && !(bx < x ? r.left : r.right).length);
-      if (!row) rows.push((row = { y: by, left: [], right: [], columns: [] }));
-      (bx < x ? row.left : row.right).push(b);
-    }
-    if (rows.length > 0) {
-      for (const c of columns) {
-        if (Math.abs(c.position[0] - x) > 36) continue;
-        const nearest = rows.reduce((best, r) => (Math.abs(r.y - c.position[1]) < Math.abs(best.y - c.position[1]) ? r : best));
-        nearest.columns.push(c);
+  return [...byPier]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, list]) => {
+      const x = list.reduce((sum, b) => sum + b.position![0], 0) / list.length;
+      const rows: PierRow[] = [];
+      for (const b of [...list].sort((p, q) => p.position![1] - q.position![1] || p.position![0] - q.position![0])) {
+        const [bx, by] = b.position!;
+        let row = rows.find((r) => Math.abs(r.y - by) < BERTH.h / 2 && !(bx < x ? r.left : r.right).length);
+        if (!row) rows.push((row = { y: by, left: [], right: [], columns: [] }));
+        (bx < x ? row.left : row.right).push(b);
       }
-    }
-    return { name, rows, berths: list };
-  });
+      if (rows.length > 0) {
+        for (const c of columns) {
+          if (Math.abs(c.position[0] - x) > 36) continue;
+          const nearest = rows.reduce((best, r) => (Math.abs(r.y - c.position[1]) < Math.abs(best.y - c.position[1]) ? r : best));
+          nearest.columns.push(c);
+        }
+      }
+      return { name, rows, berths: list };
+    });
 }
 
 /**
@@ -303,7 +464,18 @@ function piersWithRows(berths: readonly PlanPlace[], columns: readonly PlanColum
  * right of the pier in their order from the quay, the pier's columns in the pier's own strip
  * (never over a berth). The same berths, reasons and choice as the drawing.
  */
-function PierView({ berths, columns, selectedId, firstFree, label, reasonOf, labelOf, short, columnTypes, onChoose }: {
+function PierView({
+  berths,
+  columns,
+  selectedId,
+  firstFree,
+  label,
+  reasonOf,
+  labelOf,
+  short,
+  columnTypes,
+  onChoose,
+}: {
   berths: readonly PlanPlace[];
   columns: readonly PlanColumn[];
   selectedId: string | null;
@@ -326,12 +498,25 @@ function PierView({ berths, columns, selectedId, firstFree, label, reasonOf, lab
     const selected = selectedId === b.id;
     const text = labelOf(b, reason);
     return (
-      <button key={b.id} type="button" data-berth={b.name} data-place-id={b.id} data-reason={reason ?? undefined}
-        aria-label={text} title={text} aria-disabled={reason ? true : undefined} aria-pressed={reason ? undefined : selected}
+      <button
+        key={b.id}
+        type="button"
+        data-berth={b.name}
+        data-place-id={b.id}
+        data-reason={reason ?? undefined}
+        aria-label={text}
+        title={text}
+        aria-disabled={reason ? true : undefined}
+        aria-pressed={reason ? undefined : selected}
         onClick={() => onChoose(b)}
         className={`flex min-h-14 w-full flex-col items-start justify-center rounded-md border-2 px-2 py-1 text-left focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${
-          selected ? 'border-slate-900 bg-sky-700 text-white' : reason ? 'cursor-not-allowed border-slate-300 bg-slate-100 text-slate-700' : 'border-green-700 bg-white text-green-900'
-        }`}>
+          selected
+            ? 'border-slate-900 bg-sky-700 text-white'
+            : reason
+              ? 'cursor-not-allowed border-slate-300 bg-slate-100 text-slate-700'
+              : 'border-green-700 bg-white text-green-900'
+        }`}
+      >
         <span className="text-base font-bold leading-tight">{b.name}</span>
         <span className="text-sm leading-tight">{reason ? short[reason] : t`frei`}</span>
       </button>
@@ -339,12 +524,23 @@ function PierView({ berths, columns, selectedId, firstFree, label, reasonOf, lab
   };
   return (
     <div role="group" aria-label={label} data-plan="booking-piers" className="flex flex-col gap-3">
-      <div role="group" aria-label={t`Steg wählen`} className="grid gap-1.5" style={{ gridTemplateColumns: `repeat(${Math.min(piers.length, 5)}, minmax(0, 1fr))` }}>
+      <div
+        role="group"
+        aria-label={t`Steg wählen`}
+        className="grid gap-1.5"
+        style={{ gridTemplateColumns: `repeat(${Math.min(piers.length, 5)}, minmax(0, 1fr))` }}
+      >
         {piers.map((p) => {
           const freeCount = p.berths.filter((b) => !reasonOf(b)).length;
           return (
-            <button key={p.name} type="button" aria-pressed={p.name === pier.name} data-pier-tab={p.name} onClick={() => setChosen(p.name)}
-              className={`flex min-h-12 flex-col items-center justify-center rounded-md border px-1 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${p.name === pier.name ? 'border-sky-800 bg-sky-800 text-white' : 'border-slate-300 bg-white text-slate-900 hover:bg-slate-50'}`}>
+            <button
+              key={p.name}
+              type="button"
+              aria-pressed={p.name === pier.name}
+              data-pier-tab={p.name}
+              onClick={() => setChosen(p.name)}
+              className={`flex min-h-12 flex-col items-center justify-center rounded-md border px-1 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${p.name === pier.name ? 'border-sky-800 bg-sky-800 text-white' : 'border-slate-300 bg-white text-slate-900 hover:bg-slate-50'}`}
+            >
               <span className="font-semibold">{pierName(p.name)}</span>
               <span className="text-xs">{t`${freeCount} frei`}</span>
             </button>
@@ -362,10 +558,16 @@ function PierView({ berths, columns, selectedId, firstFree, label, reasonOf, lab
                   const type = columnTypes[c.type];
                   const name = c.name.toLowerCase().includes(type.toLowerCase()) ? c.name : t`${type} (${c.name})`;
                   return (
-                  <span key={c.id} role="img" aria-label={name} title={name} data-column={c.type}
-                    className={`flex size-7 items-center justify-center rounded-full border text-xs font-bold text-slate-900 ${c.type === 'electric' ? 'border-yellow-900 bg-yellow-400' : 'border-sky-900 bg-sky-400'}`}>
-                    {c.type === 'electric' ? 'S' : 'W'}
-                  </span>
+                    <span
+                      key={c.id}
+                      role="img"
+                      aria-label={name}
+                      title={name}
+                      data-column={c.type}
+                      className={`flex size-7 items-center justify-center rounded-full border text-xs font-bold text-slate-900 ${c.type === 'electric' ? 'border-yellow-900 bg-yellow-400' : 'border-sky-900 bg-sky-400'}`}
+                    >
+                      {c.type === 'electric' ? 'S' : 'W'}
+                    </span>
                   );
                 })}
               </div>

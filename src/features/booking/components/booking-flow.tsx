@@ -17,7 +17,9 @@ import { StepBerthData } from './step-berth-data';
 // Step 1 is the prerendered first screen; the later steps (their dialogs, the quote, the
 // booking call) load when the flow reaches them, not with the page.
 // Steps 2 and 5 query through react-query: its client loads with them (step 1 does without it).
-const StepChooseBerth = lazy(() => Promise.all([import('./step-choose-berth'), loadQueryClient()]).then(([m]) => ({ default: m.StepChooseBerth })));
+const StepChooseBerth = lazy(() =>
+  Promise.all([import('./step-choose-berth'), loadQueryClient()]).then(([m]) => ({ default: m.StepChooseBerth })),
+);
 const StepSummary = lazy(() => Promise.all([import('./step-summary'), loadQueryClient()]).then(([m]) => ({ default: m.StepSummary })));
 // What is being booked, from step 2 on (beside the step from 1024 px, a compact line above it on phones).
 const BookingSummary = lazy(() => Promise.all([import('./booking-summary'), loadQueryClient()]).then(([m]) => ({ default: m.default })));
@@ -65,12 +67,22 @@ export function BookingFlow({
 
   let body: ReactNode = null;
   if (identity.isPending || (loggedIn && profile.isPending)) {
-    body = <p role="status"><Trans>Einen Moment …</Trans></p>;
+    body = (
+      <p role="status">
+        <Trans>Einen Moment …</Trans>
+      </p>
+    );
   } else if (step === 1) {
     const p = profile.data;
-    const fromProfile = !flow.berth && p?.boat_name
-      ? { boatName: p.boat_name, boatTag: p.boat_tag ?? '', boatLength: decimalInput(p.boat_length, i18n.locale), boatWidth: decimalInput(p.boat_width, i18n.locale) }
-      : undefined;
+    const fromProfile =
+      !flow.berth && p?.boat_name
+        ? {
+            boatName: p.boat_name,
+            boatTag: p.boat_tag ?? '',
+            boatLength: decimalInput(p.boat_length, i18n.locale),
+            boatWidth: decimalInput(p.boat_width, i18n.locale),
+          }
+        : undefined;
     body = (
       <StepBerthData
         key={fromProfile ? 'profile' : 'plain'}
@@ -94,20 +106,31 @@ export function BookingFlow({
       />
     );
   } else if (step === 3) {
-    body = loggedIn ? null : identityStep({
-      initial: flow.identity ?? readStoredPerson(),
-      onDone: (result) => {
-        updateFlow({ identity: { ...result, skipped: false } });
-        goTo(result.verified ? 5 : 4);
-      },
-    });
+    body = loggedIn
+      ? null
+      : identityStep({
+          initial: flow.identity ?? readStoredPerson(),
+          onDone: (result) => {
+            updateFlow({ identity: { ...result, skipped: false } });
+            goTo(result.verified ? 5 : 4);
+          },
+        });
   } else if (step === 4 && flow.identity) {
     const id = flow.identity;
     body = (
       <div className="flex flex-col gap-4">
-        <p className="text-slate-800"><Trans>Wir haben einen 6-stelligen Code an <strong>{id.email}</strong> gesendet. Geben Sie ihn hier ein, um Ihre E-Mail-Adresse zu bestätigen.</Trans></p>
+        <p className="text-slate-800">
+          <Trans>
+            Wir haben einen 6-stelligen Code an <strong>{id.email}</strong> gesendet. Geben Sie ihn hier ein, um Ihre E-Mail-Adresse zu
+            bestätigen.
+          </Trans>
+        </p>
         <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950">
-          <Trans>Sie können diesen Schritt überspringen und später bestätigen. Ohne Bestätigung bleibt Ihre Buchung unbestätigt und verfällt nach 24 Stunden (spätestens bei Anreise). Bestätigen können Sie jederzeit von jedem Gerät, indem Sie sich mit einem E-Mail-Code anmelden.</Trans>
+          <Trans>
+            Sie können diesen Schritt überspringen und später bestätigen. Ohne Bestätigung bleibt Ihre Buchung unbestätigt und verfällt nach
+            24 Stunden (spätestens bei Anreise). Bestätigen können Sie jederzeit von jedem Gerät, indem Sie sich mit einem E-Mail-Code
+            anmelden.
+          </Trans>
         </p>
         {codeStep({
           email: id.email,
@@ -118,7 +141,14 @@ export function BookingFlow({
             goTo(5);
           },
           skip: (
-            <Button type="button" variant="ghost" onClick={() => { updateFlow({ identity: { ...id, skipped: true } }); goTo(5); }}>
+            <Button
+              type="button"
+              variant="ghost"
+              onClick={() => {
+                updateFlow({ identity: { ...id, skipped: true } });
+                goTo(5);
+              }}
+            >
               <Trans>Überspringen und später bestätigen</Trans>
             </Button>
           ),
@@ -134,7 +164,13 @@ export function BookingFlow({
           place={flow.place}
           loggedIn={loggedIn}
           emailLocked={loggedIn || !!flow.identity?.email}
-          initial={initialPerson({ draft: getFlow().person, profile: profile.data, stored: readStoredPerson(), identity: flow.identity, email })}
+          initial={initialPerson({
+            draft: getFlow().person,
+            profile: profile.data,
+            stored: readStoredPerson(),
+            identity: flow.identity,
+            email,
+          })}
           onBooked={onBooked}
           onBerthTaken={() => {
             updateFlow({ place: undefined, notice: 'berth-taken' });
@@ -150,15 +186,32 @@ export function BookingFlow({
     <Page title={t`Liegeplatz buchen`}>
       <LeaveGuard />
       <Stepper steps={titles} current={step} label={t`Buchungsschritte`} />
-      <WithSummary show={step >= 2 && !!flow.berth} summary={flow.berth && <BookingSummary berth={flow.berth} place={flow.place} saleCode={flow.saleCode} />}>
+      <WithSummary
+        show={step >= 2 && !!flow.berth}
+        summary={flow.berth && <BookingSummary berth={flow.berth} place={flow.place} saleCode={flow.saleCode} />}
+      >
         {step === 3 && loggedIn && identity.data?.status === 'loggedIn' ? (
           <Section title={titles[2]}>
-            <p><Trans>Sie sind angemeldet als {identity.data.email}.</Trans></p>
-            <div><Button onClick={() => goTo(5)}><Trans>Weiter</Trans></Button></div>
+            <p>
+              <Trans>Sie sind angemeldet als {identity.data.email}.</Trans>
+            </p>
+            <div>
+              <Button onClick={() => goTo(5)}>
+                <Trans>Weiter</Trans>
+              </Button>
+            </div>
           </Section>
         ) : (
           <Section title={t`Schritt ${step}: ${titles[step - 1]}`}>
-            <Suspense fallback={<p role="status"><Trans>Einen Moment …</Trans></p>}>{body}</Suspense>
+            <Suspense
+              fallback={
+                <p role="status">
+                  <Trans>Einen Moment …</Trans>
+                </p>
+              }
+            >
+              {body}
+            </Suspense>
           </Section>
         )}
       </WithSummary>

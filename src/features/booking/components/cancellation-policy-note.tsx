@@ -29,9 +29,8 @@ export function CancellationPolicyNote({ className }: { className?: string }) {
   const policy = useQuery(cancellationPolicyQueryOptions());
   if (!policy.data) return null;
   const { free_hours: hours, fee_percent: percent } = policy.data;
-  const before = hours % 24 === 0
-    ? <Plural value={hours / 24} one="# Tag" other="# Tage" />
-    : <Plural value={hours} one="# Stunde" other="# Stunden" />;
+  const before =
+    hours % 24 === 0 ? <Plural value={hours / 24} one="# Tag" other="# Tage" /> : <Plural value={hours} one="# Stunde" other="# Stunden" />;
   return (
     <p className={className ?? 'text-sm text-slate-700'} data-testid="cancellation-policy">
       {percent === 0 ? (
@@ -39,7 +38,9 @@ export function CancellationPolicyNote({ className }: { className?: string }) {
       ) : hours === 0 ? (
         <Trans>Stornierung: bis zur Anreise möglich; der Hafen behält dann {percent} % des Preises.</Trans>
       ) : (
-        <Trans>Stornierung: bis {before} vor der Anreise kostenlos, danach behält der Hafen {percent} % des Preises.</Trans>
+        <Trans>
+          Stornierung: bis {before} vor der Anreise kostenlos, danach behält der Hafen {percent} % des Preises.
+        </Trans>
       )}
     </p>
   );

@@ -68,8 +68,18 @@ export function ColumnMarker({ column, selected = false }: { column: PlanColumn;
   const electric = column.type === 'electric';
   return (
     <>
-      <circle cx={x} cy={y} r={MARKER_R} data-marker fill={electric ? '#facc15' : '#38bdf8'} stroke={selected ? '#0f172a' : electric ? '#713f12' : '#075985'} strokeWidth={selected ? 3 : 1.5} />
-      <text x={x} y={y + 3.2} textAnchor="middle" fontSize="9" fontWeight="700" fill="#0f172a">{electric ? 'S' : 'W'}</text>
+      <circle
+        cx={x}
+        cy={y}
+        r={MARKER_R}
+        data-marker
+        fill={electric ? '#facc15' : '#38bdf8'}
+        stroke={selected ? '#0f172a' : electric ? '#713f12' : '#075985'}
+        strokeWidth={selected ? 3 : 1.5}
+      />
+      <text x={x} y={y + 3.2} textAnchor="middle" fontSize="9" fontWeight="700" fill="#0f172a">
+        {electric ? 'S' : 'W'}
+      </text>
     </>
   );
 }
@@ -79,7 +89,19 @@ export function ColumnMarker({ column, selected = false }: { column: PlanColumn;
  * the booking's berth choice; the caller draws the berths and columns (`children`, drawn above
  * the piers and below the pier names). `viewBox` may crop the plan (default: all of it).
  */
-export function HarbourPlan({ berths, columns, label, children, defs, svgRef, className, style, onClick, viewBox, data }: {
+export function HarbourPlan({
+  berths,
+  columns,
+  label,
+  children,
+  defs,
+  svgRef,
+  className,
+  style,
+  onClick,
+  viewBox,
+  data,
+}: {
   berths: readonly PlanBerth[];
   columns: readonly PlanColumn[];
   label: string;
@@ -97,7 +119,16 @@ export function HarbourPlan({ berths, columns, label, children, defs, svgRef, cl
   // The quay's name at the left edge of what is shown (a cropped plan starts further right).
   const left = Number(viewBox?.split(' ')[0] ?? 0) || 0;
   return (
-    <svg ref={svgRef} viewBox={viewBox ?? `0 0 ${PLAN.width} ${PLAN.height}`} className={className} style={style} role="group" aria-label={label} onClick={onClick} {...data}>
+    <svg
+      ref={svgRef}
+      viewBox={viewBox ?? `0 0 ${PLAN.width} ${PLAN.height}`}
+      className={className}
+      style={style}
+      role="group"
+      aria-label={label}
+      onClick={onClick}
+      {...data}
+    >
       {defs}
       <rect width={PLAN.width} height={PLAN.height} fill="#dbeafe" />
       <rect width={PLAN.width} height="60" fill="#d6d3d1" />
@@ -108,8 +139,20 @@ export function HarbourPlan({ berths, columns, label, children, defs, svgRef, cl
       {children}
       {/* Pier names last, below the pier and below any column at its end, so no marker covers them. */}
       {piers.map((p) => (
-        <text key={p.name} data-pier={p.name} aria-hidden x={p.x} y={pierLabelY(p, columns)} textAnchor="middle" fontSize="14"
-          fill="#44403c" paintOrder="stroke" stroke="#dbeafe" strokeWidth="4" pointerEvents="none">{t`Steg ${p.name}`}</text>
+        <text
+          key={p.name}
+          data-pier={p.name}
+          aria-hidden
+          x={p.x}
+          y={pierLabelY(p, columns)}
+          textAnchor="middle"
+          fontSize="14"
+          fill="#44403c"
+          paintOrder="stroke"
+          stroke="#dbeafe"
+          strokeWidth="4"
+          pointerEvents="none"
+        >{t`Steg ${p.name}`}</text>
       ))}
     </svg>
   );

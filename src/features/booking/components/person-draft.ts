@@ -31,7 +31,13 @@ export function storePerson(values: PersonValues) {
 }
 
 /** The person form's first values: typed so far, else the profile, else local storage, else step 3. */
-export function initialPerson(sources: { draft?: StoredPerson; profile?: ProfileRow | null; stored?: StoredPerson; identity?: { email: string; firstName: string; lastName: string }; email?: string }): PersonValues {
+export function initialPerson(sources: {
+  draft?: StoredPerson;
+  profile?: ProfileRow | null;
+  stored?: StoredPerson;
+  identity?: { email: string; firstName: string; lastName: string };
+  email?: string;
+}): PersonValues {
   const { draft, profile, stored, identity } = sources;
   const pick = (k: (typeof storedPersonFields)[number], fromProfile?: string | null) => draft?.[k] || fromProfile || stored?.[k] || '';
   const email = identity?.email || sources.email || draft?.email || profile?.email || stored?.email || '';

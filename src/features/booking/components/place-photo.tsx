@@ -2,7 +2,12 @@ import { useState } from 'react';
 import { PLACE_THUMB, placePhotoUrls } from '../api/place-image';
 
 /** A berth's photo as a transformed thumbnail (4:3 strip size by default); the original when the thumbnail fails. */
-export function PlacePhoto({ path, alt, size = PLACE_THUMB, className = 'h-16 w-auto aspect-[4/3] rounded-md object-cover' }: {
+export function PlacePhoto({
+  path,
+  alt,
+  size = PLACE_THUMB,
+  className = 'h-16 w-auto aspect-[4/3] rounded-md object-cover',
+}: {
   path: string;
   alt: string;
   size?: { width: number; height: number };

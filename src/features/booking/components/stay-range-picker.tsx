@@ -91,7 +91,10 @@ export function StayRangePicker({
             locale={i18n.locale}
             label={picking ? t`Kalender: Abreise wählen` : t`Kalender: Anreise wählen`}
             // A departure not after the arrival (typed so) is no range end: the grid opens on the arrival.
-            range={{ from: isDay(arrival) ? arrival : undefined, to: !picking && isDay(departure) && isDay(arrival) && departure > arrival ? departure : undefined }}
+            range={{
+              from: isDay(arrival) ? arrival : undefined,
+              to: !picking && isDay(departure) && isDay(arrival) && departure > arrival ? departure : undefined,
+            }}
             months={wide ? 2 : 1}
             // While the departure is picked, only days after the arrival (reopening picks a new arrival).
             min={picking && isDay(arrival) ? addDaysIso(arrival, 1) : min}

@@ -28,9 +28,15 @@ const subscribeWide = (onChange: () => void) => {
   return () => query.removeEventListener('change', onChange);
 };
 /** From md the list and the plan stand side by side; below, a toggle shows one of them. */
-const useWide = () => useSyncExternalStore(subscribeWide, () => window.matchMedia(WIDE).matches, () => false);
+const useWide = () =>
+  useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(WIDE).matches,
+    () => false,
+  );
 
-const metres = (n: number | string, locale: string) => Number(n).toLocaleString(locale === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 2 });
+const metres = (n: number | string, locale: string) =>
+  Number(n).toLocaleString(locale === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 2 });
 
 function useFeatureLabel() {
   const { t } = useLingui();
@@ -52,7 +58,19 @@ export function useStayText() {
  * features, price) beside the harbour plan, where every berth is shown and the free fitting ones
  * can be chosen (issue 24). `forStaff`: the walk-in booking at the desk (the guest's boat; no e-mail to the harbour).
  */
-export function StepChooseBerth({ berth, notice, onChoose, onBack, forStaff = false }: { berth: BerthDataValues; notice?: 'berth-taken'; onChoose: (place: PlaceResult) => void; onBack: () => void; forStaff?: boolean }) {
+export function StepChooseBerth({
+  berth,
+  notice,
+  onChoose,
+  onBack,
+  forStaff = false,
+}: {
+  berth: BerthDataValues;
+  notice?: 'berth-taken';
+  onChoose: (place: PlaceResult) => void;
+  onBack: () => void;
+  forStaff?: boolean;
+}) {
   const { t, i18n } = useLingui();
   const harbour = useHarbourContact();
   const stayText = useStayText();
@@ -66,12 +84,23 @@ export function StepChooseBerth({ berth, notice, onChoose, onBack, forStaff = fa
   const planCentre = useRef<PlanCentre>(null);
   const visibleIds = [...(search.data ?? []).slice(0, shown).map((p) => p.place_id), ...(selectedId ? [selectedId] : [])];
   const photos = useQuery({ ...placePhotosQueryOptions(visibleIds), enabled: !!search.data, placeholderData: (previous) => previous });
-  if (search.isPending) return <p role="status" className="text-slate-700"><Trans>Wir suchen freie Liegeplätze …</Trans></p>;
+  if (search.isPending)
+    return (
+      <p role="status" className="text-slate-700">
+        <Trans>Wir suchen freie Liegeplätze …</Trans>
+      </p>
+    );
   if (search.isError) {
     return (
       <div className="flex flex-col gap-3">
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{bookingErrorMessage(search.error)}</p>
-        <div><Button variant="outline" onClick={onBack}><Trans>Angaben ändern</Trans></Button></div>
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
+          {bookingErrorMessage(search.error)}
+        </p>
+        <div>
+          <Button variant="outline" onClick={onBack}>
+            <Trans>Angaben ändern</Trans>
+          </Button>
+        </div>
       </div>
     );
   }
@@ -89,14 +118,31 @@ Vielen Dank und viele Grüße`;
     <div className="flex flex-col gap-4">
       {notice === 'berth-taken' && (
         <p role="alert" className="rounded-md bg-amber-50 p-3 text-amber-950">
-          <Trans>Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht. Hier sind die aktuell freien Plätze – bitte wählen Sie einen anderen.</Trans>
+          <Trans>
+            Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht. Hier sind die aktuell freien Plätze – bitte wählen Sie einen
+            anderen.
+          </Trans>
         </p>
       )}
-      <p className="text-slate-700">{forStaff ? <Trans>Für das Boot des Gastes ({size}), {stayText(berth)}:</Trans> : <Trans>Für Ihr Boot ({size}), {stayText(berth)}:</Trans>}</p>
+      <p className="text-slate-700">
+        {forStaff ? (
+          <Trans>
+            Für das Boot des Gastes ({size}), {stayText(berth)}:
+          </Trans>
+        ) : (
+          <Trans>
+            Für Ihr Boot ({size}), {stayText(berth)}:
+          </Trans>
+        )}
+      </p>
       {!wide && places.length > 0 && (
         <div role="group" aria-label={t`Ansicht`} className="grid grid-cols-2 gap-2">
-          <Button variant={view === 'list' ? 'default' : 'outline'} aria-pressed={view === 'list'} onClick={() => setView('list')}><Trans>Liste</Trans></Button>
-          <Button variant={view === 'plan' ? 'default' : 'outline'} aria-pressed={view === 'plan'} onClick={() => setView('plan')}><Trans>Hafenplan</Trans></Button>
+          <Button variant={view === 'list' ? 'default' : 'outline'} aria-pressed={view === 'list'} onClick={() => setView('list')}>
+            <Trans>Liste</Trans>
+          </Button>
+          <Button variant={view === 'plan' ? 'default' : 'outline'} aria-pressed={view === 'plan'} onClick={() => setView('plan')}>
+            <Trans>Hafenplan</Trans>
+          </Button>
         </div>
       )}
       <div className="flex flex-col gap-4 md:grid md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:items-start md:gap-6">
@@ -104,7 +150,13 @@ Vielen Dank und viele Grüße`;
           <div className="flex min-w-0 flex-col gap-3">
             <ul className="grid grid-cols-[minmax(0,1fr)] gap-3" aria-label={t`Freie Liegeplätze`}>
               {places.slice(0, shown).map((p) => (
-                <BerthCard key={p.place_id} place={p} photos={photos.data?.[p.place_id]} selected={selectedId === p.place_id} onChoose={onChoose} />
+                <BerthCard
+                  key={p.place_id}
+                  place={p}
+                  photos={photos.data?.[p.place_id]}
+                  selected={selectedId === p.place_id}
+                  onChoose={onChoose}
+                />
               ))}
             </ul>
             {places.length > shown && (
@@ -118,12 +170,29 @@ Vielen Dank und viele Grüße`;
         )}
         {(wide || view === 'plan') && places.length > 0 && (
           <div className="flex flex-col gap-3 md:sticky md:top-4">
-            <Suspense fallback={<p role="status" className="text-slate-700"><Trans>Der Hafenplan lädt …</Trans></p>}>
-              <BerthPlan berth={berth} places={places} selectedId={selectedId} onSelect={setSelectedId} zoomStep={planZoom} onZoomStep={setPlanZoom} centreRef={planCentre} narrow={!wide} />
+            <Suspense
+              fallback={
+                <p role="status" className="text-slate-700">
+                  <Trans>Der Hafenplan lädt …</Trans>
+                </p>
+              }
+            >
+              <BerthPlan
+                berth={berth}
+                places={places}
+                selectedId={selectedId}
+                onSelect={setSelectedId}
+                zoomStep={planZoom}
+                onZoomStep={setPlanZoom}
+                centreRef={planCentre}
+                narrow={!wide}
+              />
             </Suspense>
             {selected && (
               <section aria-label={t`Ihre Auswahl`} className="flex flex-col gap-2">
-                <h3 className="text-sm font-medium text-slate-700"><Trans>Ihre Auswahl auf dem Plan:</Trans></h3>
+                <h3 className="text-sm font-medium text-slate-700">
+                  <Trans>Ihre Auswahl auf dem Plan:</Trans>
+                </h3>
                 <ul className="grid">
                   <BerthCard place={selected} photos={photos.data?.[selected.place_id]} selected full onChoose={onChoose} />
                 </ul>
@@ -133,26 +202,41 @@ Vielen Dank und viele Grüße`;
         )}
       </div>
       <div className="flex flex-wrap gap-3">
-        <Button variant="outline" onClick={onBack}><Trans>Angaben ändern</Trans></Button>
+        <Button variant="outline" onClick={onBack}>
+          <Trans>Angaben ändern</Trans>
+        </Button>
       </div>
       <Dialog open={places.length === 0} onOpenChange={(open) => !open && onBack()}>
         <DialogContent>
           <DialogHeader>
-            <DialogTitle><Trans>Kein Liegeplatz verfügbar</Trans></DialogTitle>
+            <DialogTitle>
+              <Trans>Kein Liegeplatz verfügbar</Trans>
+            </DialogTitle>
             {notice === 'berth-taken' && (
-              <p role="alert" className="text-sm text-amber-950"><Trans>Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht.</Trans></p>
+              <p role="alert" className="text-sm text-amber-950">
+                <Trans>Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht.</Trans>
+              </p>
             )}
             <DialogDescription>
               {forStaff ? (
                 <Trans>Für das Boot des Gastes ({size}) ist im gewünschten Zeitraum kein passender Liegeplatz frei.</Trans>
               ) : (
-                <Trans>Für Ihr Boot ({size}) ist im gewünschten Zeitraum online kein passender Liegeplatz frei. Schreiben Sie uns bitte eine E-Mail mit Bootsgröße und Zeitraum – wir prüfen das von Hand und melden uns.</Trans>
+                <Trans>
+                  Für Ihr Boot ({size}) ist im gewünschten Zeitraum online kein passender Liegeplatz frei. Schreiben Sie uns bitte eine
+                  E-Mail mit Bootsgröße und Zeitraum – wir prüfen das von Hand und melden uns.
+                </Trans>
               )}
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>
-            <Button variant="outline" onClick={onBack}><Trans>Angaben ändern</Trans></Button>
-            {!forStaff && <a href={mailto} className={buttonVariants()}><Trans>E-Mail an den Hafen schreiben</Trans></a>}
+            <Button variant="outline" onClick={onBack}>
+              <Trans>Angaben ändern</Trans>
+            </Button>
+            {!forStaff && (
+              <a href={mailto} className={buttonVariants()}>
+                <Trans>E-Mail an den Hafen schreiben</Trans>
+              </a>
+            )}
           </DialogFooter>
         </DialogContent>
       </Dialog>
@@ -161,31 +245,59 @@ Vielen Dank und viele Grüße`;
 }
 
 /** A compact berth card: name, size, price and the choice first; the photos as a strip of thumbnails in their order. */
-function BerthCard({ place: p, photos, selected, onChoose, full = false }: { place: PlaceResult; photos: string[] | undefined; selected: boolean; onChoose: (place: PlaceResult) => void; full?: boolean }) {
+function BerthCard({
+  place: p,
+  photos,
+  selected,
+  onChoose,
+  full = false,
+}: {
+  place: PlaceResult;
+  photos: string[] | undefined;
+  selected: boolean;
+  onChoose: (place: PlaceResult) => void;
+  full?: boolean;
+}) {
   const { t, i18n } = useLingui();
   const featureLabel = useFeatureLabel();
   const paths = photos ?? (p.image_path ? [p.image_path] : []);
-  const description = i18n.locale === 'en' ? (p.description_en || p.description) : p.description;
+  const description = i18n.locale === 'en' ? p.description_en || p.description : p.description;
   return (
-    <li data-place={p.name} aria-current={selected ? 'true' : undefined}
-      className={`flex flex-col gap-2 rounded-xl border bg-white p-3 shadow-sm ${selected ? 'border-sky-700 ring-2 ring-sky-700' : 'border-slate-200'}`}>
+    <li
+      data-place={p.name}
+      aria-current={selected ? 'true' : undefined}
+      className={`flex flex-col gap-2 rounded-xl border bg-white p-3 shadow-sm ${selected ? 'border-sky-700 ring-2 ring-sky-700' : 'border-slate-200'}`}
+    >
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="font-semibold [overflow-wrap:anywhere]"><Trans>Liegeplatz {p.name}</Trans></h3>
+          <h3 className="font-semibold [overflow-wrap:anywhere]">
+            <Trans>Liegeplatz {p.name}</Trans>
+          </h3>
           <p className="flex items-center gap-1.5 text-sm text-slate-700">
             <Ruler className="size-4 shrink-0" aria-hidden />
-            <Trans>{metres(p.length, i18n.locale)} m lang, {metres(p.width, i18n.locale)} m breit</Trans>
+            <Trans>
+              {metres(p.length, i18n.locale)} m lang, {metres(p.width, i18n.locale)} m breit
+            </Trans>
           </p>
         </div>
         <p className="shrink-0 text-right">
-          <span className="block text-lg font-bold leading-tight" data-testid="place-price">{formatEuro(Number(p.price_cents), i18n.locale)}</span>
-          <span className="text-xs text-slate-600"><Trans>inkl. 19 % MwSt.</Trans></span>
+          <span className="block text-lg font-bold leading-tight" data-testid="place-price">
+            {formatEuro(Number(p.price_cents), i18n.locale)}
+          </span>
+          <span className="text-xs text-slate-600">
+            <Trans>inkl. 19 % MwSt.</Trans>
+          </span>
         </p>
       </div>
       {paths.length > 0 && (
         <div role="group" aria-label={t`Fotos von Liegeplatz ${p.name}`} className="flex snap-x gap-2 overflow-x-auto">
           {paths.map((path, i) => (
-            <PlacePhoto key={path} path={path} alt={t`Liegeplatz ${p.name}, Foto ${i + 1} von ${paths.length}`} className="aspect-[4/3] h-16 w-auto shrink-0 snap-start rounded-md object-cover" />
+            <PlacePhoto
+              key={path}
+              path={path}
+              alt={t`Liegeplatz ${p.name}, Foto ${i + 1} von ${paths.length}`}
+              className="aspect-[4/3] h-16 w-auto shrink-0 snap-start rounded-md object-cover"
+            />
           ))}
         </div>
       )}
@@ -194,10 +306,18 @@ function BerthCard({ place: p, photos, selected, onChoose, full = false }: { pla
       <div className="flex items-end justify-between gap-2">
         {p.features.length > 0 ? (
           <ul className="flex flex-wrap gap-1" aria-label={t`Ausstattung`}>
-            {p.features.map((f) => <li key={f} className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-800">{featureLabel(f)}</li>)}
+            {p.features.map((f) => (
+              <li key={f} className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-800">
+                {featureLabel(f)}
+              </li>
+            ))}
           </ul>
-        ) : <span />}
-        <Button size="sm" className="shrink-0" onClick={() => onChoose(p)} aria-label={t`Liegeplatz ${p.name} wählen`}><Trans>Wählen</Trans></Button>
+        ) : (
+          <span />
+        )}
+        <Button size="sm" className="shrink-0" onClick={() => onChoose(p)} aria-label={t`Liegeplatz ${p.name} wählen`}>
+          <Trans>Wählen</Trans>
+        </Button>
       </div>
     </li>
   );

@@ -78,7 +78,13 @@ export function StepSummary({
     }
     if (codeInvalid || !quote.data) return;
     try {
-      const order = await create.mutateAsync({ placeId: place.place_id, berth, person: { ...values, saleCode: typed }, saveProfile: loggedIn && values.saveData, locale: i18n.locale });
+      const order = await create.mutateAsync({
+        placeId: place.place_id,
+        berth,
+        person: { ...values, saleCode: typed },
+        saveProfile: loggedIn && values.saveData,
+        locale: i18n.locale,
+      });
       storePerson(values);
       onBooked(order);
     } catch (error) {
@@ -94,10 +100,16 @@ export function StepSummary({
           <FactList
             items={[
               { label: t`Liegeplatz`, value: place.name },
-              { label: t`Art`, value: berth.kind === 'day' ? t`Tagesliegeplatz` : berth.kind === 'fair' ? t`Messe-Liegeplatz` : t`Übernachtung` },
+              {
+                label: t`Art`,
+                value: berth.kind === 'day' ? t`Tagesliegeplatz` : berth.kind === 'fair' ? t`Messe-Liegeplatz` : t`Übernachtung`,
+              },
               ...(quote.data
                 ? [
-                    { label: berth.kind === 'day' ? t`Beginn` : t`Anreise`, value: formatBerlinDateTime(quote.data.starts_at, i18n.locale) },
+                    {
+                      label: berth.kind === 'day' ? t`Beginn` : t`Anreise`,
+                      value: formatBerlinDateTime(quote.data.starts_at, i18n.locale),
+                    },
                     { label: berth.kind === 'day' ? t`Ende` : t`Abreise`, value: formatBerlinDateTime(quote.data.ends_at, i18n.locale) },
                   ]
                 : []),
@@ -108,72 +120,144 @@ export function StepSummary({
 
         <Section title={t`Ihre Angaben`}>
           <div className="grid gap-4 sm:grid-cols-2">
-            {([
-              ['firstName', t`Vorname`, 'given-name'],
-              ['lastName', t`Nachname`, 'family-name'],
-              ['email', t`E-Mail`, 'email'],
-              ['phone', t`Telefon (optional)`, 'tel'],
-              ['company', t`Firma (optional)`, 'organization'],
-              ['street', t`Straße und Hausnummer (optional)`, 'street-address'],
-              ['postalCode', t`Postleitzahl (optional)`, 'postal-code'],
-              ['city', t`Ort (optional)`, 'address-level2'],
-              ['country', t`Land (optional)`, 'country-name'],
-            ] as const).map(([name, label, autoComplete]) => (
-              <FormField key={name} control={form.control} name={name} render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{label}</FormLabel>
-                  <FormControl>
-                    <Input autoComplete={autoComplete} type={name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'text'} readOnly={name === 'email' && emailLocked} {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )} />
+            {(
+              [
+                ['firstName', t`Vorname`, 'given-name'],
+                ['lastName', t`Nachname`, 'family-name'],
+                ['email', t`E-Mail`, 'email'],
+                ['phone', t`Telefon (optional)`, 'tel'],
+                ['company', t`Firma (optional)`, 'organization'],
+                ['street', t`Straße und Hausnummer (optional)`, 'street-address'],
+                ['postalCode', t`Postleitzahl (optional)`, 'postal-code'],
+                ['city', t`Ort (optional)`, 'address-level2'],
+                ['country', t`Land (optional)`, 'country-name'],
+              ] as const
+            ).map(([name, label, autoComplete]) => (
+              <FormField
+                key={name}
+                control={form.control}
+                name={name}
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>{label}</FormLabel>
+                    <FormControl>
+                      <Input
+                        autoComplete={autoComplete}
+                        type={name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'text'}
+                        readOnly={name === 'email' && emailLocked}
+                        {...field}
+                      />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
             ))}
           </div>
-          <FormField control={form.control} name="saveData" render={({ field }) => (
-            <FormItem className="flex items-center gap-3">
-              <FormControl><Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} /></FormControl>
-              <FormLabel className="font-normal">{loggedIn ? <Trans>Meine Daten speichern (im Profil und auf diesem Gerät)</Trans> : <Trans>Meine Daten auf diesem Gerät speichern</Trans>}</FormLabel>
-            </FormItem>
-          )} />
+          <FormField
+            control={form.control}
+            name="saveData"
+            render={({ field }) => (
+              <FormItem className="flex items-center gap-3">
+                <FormControl>
+                  <Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} />
+                </FormControl>
+                <FormLabel className="font-normal">
+                  {loggedIn ? (
+                    <Trans>Meine Daten speichern (im Profil und auf diesem Gerät)</Trans>
+                  ) : (
+                    <Trans>Meine Daten auf diesem Gerät speichern</Trans>
+                  )}
+                </FormLabel>
+              </FormItem>
+            )}
+          />
         </Section>
 
         <Section title={t`Preis`}>
           <div className="flex flex-wrap items-end gap-3">
-            <FormField control={form.control} name="saleCode" render={({ field }) => (
-              <FormItem className="max-w-xs flex-1">
-                <FormLabel><Trans>Aktionscode (optional)</Trans></FormLabel>
-                <FormControl><Input autoComplete="off" {...field} /></FormControl>
-                <FormMessage />
-              </FormItem>
-            )} />
-            <Button type="button" variant="outline" onClick={applyCode}><Trans>Einlösen</Trans></Button>
+            <FormField
+              control={form.control}
+              name="saleCode"
+              render={({ field }) => (
+                <FormItem className="max-w-xs flex-1">
+                  <FormLabel>
+                    <Trans>Aktionscode (optional)</Trans>
+                  </FormLabel>
+                  <FormControl>
+                    <Input autoComplete="off" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <Button type="button" variant="outline" onClick={applyCode}>
+              <Trans>Einlösen</Trans>
+            </Button>
           </div>
-          {showInvalid && <p role="alert" className="text-sm text-red-700"><Trans>Dieser Aktionscode ist nicht gültig.</Trans></p>}
-          {quote.data?.sale_code && <p role="status" className="text-sm text-green-800"><Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans></p>}
-          {quote.isError && <p role="alert" className="text-sm text-red-700">{bookingErrorMessage(quote.error)}</p>}
-          {quote.data ? <PriceBreakdown quote={quote.data} /> : quote.isPending && <p role="status"><Trans>Preis wird berechnet …</Trans></p>}
+          {showInvalid && (
+            <p role="alert" className="text-sm text-red-700">
+              <Trans>Dieser Aktionscode ist nicht gültig.</Trans>
+            </p>
+          )}
+          {quote.data?.sale_code && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans>
+            </p>
+          )}
+          {quote.isError && (
+            <p role="alert" className="text-sm text-red-700">
+              {bookingErrorMessage(quote.error)}
+            </p>
+          )}
+          {quote.data ? (
+            <PriceBreakdown quote={quote.data} />
+          ) : (
+            quote.isPending && (
+              <p role="status">
+                <Trans>Preis wird berechnet …</Trans>
+              </p>
+            )
+          )}
           {terms.data && <PaymentTermsNote terms={terms.data} />}
           <CancellationPolicyNote />
         </Section>
 
-        <FormField control={form.control} name="acceptTerms" render={({ field }) => (
-          <FormItem>
-            <div className="flex items-center gap-3">
-              <FormControl><Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} /></FormControl>
-              <FormLabel className="font-normal">
-                <Trans>Ich akzeptiere die <Link to="/{-$locale}/terms" target="_blank" className="text-primary-dark underline underline-offset-4">AGB</Link>.</Trans>
-              </FormLabel>
-            </div>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="acceptTerms"
+          render={({ field }) => (
+            <FormItem>
+              <div className="flex items-center gap-3">
+                <FormControl>
+                  <Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} />
+                </FormControl>
+                <FormLabel className="font-normal">
+                  <Trans>
+                    Ich akzeptiere die{' '}
+                    <Link to="/{-$locale}/terms" target="_blank" className="text-primary-dark underline underline-offset-4">
+                      AGB
+                    </Link>
+                    .
+                  </Trans>
+                </FormLabel>
+              </div>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
 
         <div aria-live="polite">
-          {create.isError && !isBerthTaken(create.error) && <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{bookingErrorMessage(create.error)}</p>}
+          {create.isError && !isBerthTaken(create.error) && (
+            <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
+              {bookingErrorMessage(create.error)}
+            </p>
+          )}
         </div>
         <div>
-          <Button type="submit" size="lg" disabled={form.formState.isSubmitting || create.isPending || !quote.data}><Trans>Verbindlich buchen</Trans></Button>
+          <Button type="submit" size="lg" disabled={form.formState.isSubmitting || create.isPending || !quote.data}>
+            <Trans>Verbindlich buchen</Trans>
+          </Button>
         </div>
       </form>
     </Form>
@@ -183,15 +267,24 @@ export function StepSummary({
 /** How the stay will be paid, said before the guest confirms (the mode the order will keep). */
 function PaymentTermsNote({ terms }: { terms: PaymentTerms }) {
   const hold = terms.hold_minutes;
-  const duration = hold % 60 === 0
-    ? <Plural value={hold / 60} one="# Stunde" other="# Stunden" />
-    : <Plural value={hold} one="# Minute" other="# Minuten" />;
+  const duration =
+    hold % 60 === 0 ? (
+      <Plural value={hold / 60} one="# Stunde" other="# Stunden" />
+    ) : (
+      <Plural value={hold} one="# Minute" other="# Minuten" />
+    );
   return (
     <p className="rounded-md bg-sky-50 p-3 text-sm text-sky-950" data-testid="payment-terms">
       {terms.mode === 'online_required' ? (
-        <Trans>Bezahlt wird online, direkt nach der Buchung. Bitte bezahlen Sie innerhalb von {duration}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
+        <Trans>
+          Bezahlt wird online, direkt nach der Buchung. Bitte bezahlen Sie innerhalb von {duration}, sonst verfällt die Buchung und der
+          Liegeplatz wird wieder frei.
+        </Trans>
       ) : terms.mode === 'online_optional' ? (
-        <Trans>Sie können nach der Buchung online bezahlen oder später im Hafenbüro (bar oder mit Karte); bis dahin ist Ihre Buchung als „Zahlung offen“ vermerkt.</Trans>
+        <Trans>
+          Sie können nach der Buchung online bezahlen oder später im Hafenbüro (bar oder mit Karte); bis dahin ist Ihre Buchung als „Zahlung
+          offen“ vermerkt.
+        </Trans>
       ) : (
         <Trans>Bezahlt wird im Hafenbüro (bar oder mit Karte); Ihre Buchung ist bis dahin als „Zahlung offen“ vermerkt.</Trans>
       )}

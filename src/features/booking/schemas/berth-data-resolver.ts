@@ -4,7 +4,12 @@ import { bookingRules } from '../api/booking-rules';
 import { berthDataSchema, type BerthDataValues, type StayRules } from './berth-data';
 
 let rules: StayRules = {};
-const resolve = zodResolver(berthDataSchema(() => new Date(), () => rules));
+const resolve = zodResolver(
+  berthDataSchema(
+    () => new Date(),
+    () => rules,
+  ),
+);
 
 /**
  * Step 1's resolver (react-hook-form + zod), loaded when the form is first used: zod and the

@@ -20,14 +20,20 @@ const decimalField = (bounds: { min: number; max: number }, which: 'length' | 'w
       if (Number.isNaN(value)) {
         // "-3": a positive number with the allowed range (numberProblem), not "a number".
         const negative = /^\s*[-−]\s*\d/.test(raw);
-        ctx.addIssue({ code: 'custom', message: (negative && numberProblem(raw, { ...bounds, unit: ' m' })) || t`Bitte geben Sie eine Zahl in Metern ein, z. B. 9,5` });
+        ctx.addIssue({
+          code: 'custom',
+          message: (negative && numberProblem(raw, { ...bounds, unit: ' m' })) || t`Bitte geben Sie eine Zahl in Metern ein, z. B. 9,5`,
+        });
       } else if (value < bounds.min || value > bounds.max) {
         const numberLocale = i18n.locale === 'en' ? 'en-GB' : 'de-DE';
         const min = bounds.min.toLocaleString(numberLocale);
         const max = bounds.max.toLocaleString(numberLocale);
         ctx.addIssue({
           code: 'custom',
-          message: which === 'length' ? t`Die Bootslänge muss zwischen ${min} und ${max} m liegen` : t`Die Bootsbreite muss zwischen ${min} und ${max} m liegen`,
+          message:
+            which === 'length'
+              ? t`Die Bootslänge muss zwischen ${min} und ${max} m liegen`
+              : t`Die Bootsbreite muss zwischen ${min} und ${max} m liegen`,
         });
       }
     }),
@@ -55,7 +61,13 @@ export function berthDataSchema(now: () => Date = () => new Date(), rules: () =>
       dayEnd: z.string(),
       boatLength: decimalField(boatBounds.length, 'length'),
       boatWidth: decimalField(boatBounds.width, 'width'),
-      boatName: z.string().check(z.trim(), z.minLength(1, { error: messages.required }), z.maxLength(boatBounds.nameMax, { error: () => messages.max(boatBounds.nameMax) })),
+      boatName: z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, { error: messages.required }),
+          z.maxLength(boatBounds.nameMax, { error: () => messages.max(boatBounds.nameMax) }),
+        ),
       boatTag: z.string().check(z.trim(), z.maxLength(boatBounds.tagMax, { error: () => messages.max(boatBounds.tagMax) })),
     })
     .check(
@@ -75,7 +87,11 @@ export function berthDataSchema(now: () => Date = () => new Date(), rules: () =>
         const horizon = (path: 'arrival' | 'departure') => {
           if (lastDay && lastDayOf(v) > lastDay) {
             const day = formatDay(lastDay, i18n.locale);
-            ctx.addIssue({ code: 'custom', path: [path], message: t`Online buchbar sind Aufenthalte bis ${day}. Spätere Zeiträume sind noch nicht freigegeben.` });
+            ctx.addIssue({
+              code: 'custom',
+              path: [path],
+              message: t`Online buchbar sind Aufenthalte bis ${day}. Spätere Zeiträume sind noch nicht freigegeben.`,
+            });
           }
         };
         if (v.kind === 'day') {
@@ -85,14 +101,22 @@ export function berthDataSchema(now: () => Date = () => new Date(), rules: () =>
           if (Number.isNaN(end)) ctx.addIssue({ code: 'custom', path: ['dayEnd'], message: messages.required() });
           if (Number.isNaN(start) || Number.isNaN(end)) return;
           if (start < minutesOf(dayWindow.from) || end > minutesOf(dayWindow.to)) {
-            ctx.addIssue({ code: 'custom', path: ['dayEnd'], message: t`Ein Tagesliegeplatz ist nur zwischen 08:00 und 22:00 Uhr buchbar` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['dayEnd'],
+              message: t`Ein Tagesliegeplatz ist nur zwischen 08:00 und 22:00 Uhr buchbar`,
+            });
           } else if (end <= start) {
             ctx.addIssue({ code: 'custom', path: ['dayEnd'], message: t`Das Ende muss nach dem Beginn liegen` });
           } else if (end - start > dayWindow.maxMinutes) {
             ctx.addIssue({ code: 'custom', path: ['dayEnd'], message: t`Ein Tagesliegeplatz ist höchstens 5 Stunden buchbar` });
           } else if (v.arrival === today && end <= minutesOf(formatBerlinTime(at))) {
             // The database's rule (stay_period: the window must not have ended).
-            ctx.addIssue({ code: 'custom', path: ['dayEnd'], message: t`Dieses Zeitfenster ist heute schon vorbei. Bitte wählen Sie eine spätere Uhrzeit oder einen anderen Tag.` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['dayEnd'],
+              message: t`Dieses Zeitfenster ist heute schon vorbei. Bitte wählen Sie eine spätere Uhrzeit oder einen anderen Tag.`,
+            });
           } else {
             horizon('arrival');
           }
@@ -107,14 +131,19 @@ export function berthDataSchema(now: () => Date = () => new Date(), rules: () =>
         if (nights < 1) {
           ctx.addIssue({ code: 'custom', path: ['departure'], message: t`Die Abreise muss nach der Anreise liegen` });
         } else if (nights > boatBounds.maxNights) {
-          ctx.addIssue({ code: 'custom', path: ['departure'], message: t`Online buchbar sind höchstens 90 Nächte; für längere Zeiträume gibt es Langzeitliegeplätze` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['departure'],
+            message: t`Online buchbar sind höchstens 90 Nächte; für längere Zeiträume gibt es Langzeitliegeplätze`,
+          });
         } else if (v.kind === 'fair' && fairs && !fairs.some((f) => f.starts_on <= v.arrival && f.ends_on >= addDay(v.departure, -1))) {
           ctx.addIssue({
             code: 'custom',
             path: ['arrival'],
-            message: fairs.length === 0
-              ? t`Zurzeit ist kein Messezeitraum eingetragen; Messe-Liegeplätze sind nur während einer Messe buchbar.`
-              : t`Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar: Anreise und letzte Nacht müssen in einer Messe liegen.`,
+            message:
+              fairs.length === 0
+                ? t`Zurzeit ist kein Messezeitraum eingetragen; Messe-Liegeplätze sind nur während einer Messe buchbar.`
+                : t`Messe-Liegeplätze sind nur innerhalb eines Messezeitraums buchbar: Anreise und letzte Nacht müssen in einer Messe liegen.`,
           });
         } else {
           horizon('departure');

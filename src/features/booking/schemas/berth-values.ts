@@ -44,7 +44,12 @@ export function dayWindowOn(day: string, now: Date = new Date()): { dayStart: st
  */
 export function defaultBerthData(now: Date = new Date()): BerthDataValues {
   const today = berlinToday(now);
-  return { ...emptyBerthData, arrival: today, departure: addDaysIso(today, 1), ...(dayWindowOn(today, now) ?? dayWindowOn(addDaysIso(today, 1), now)) };
+  return {
+    ...emptyBerthData,
+    arrival: today,
+    departure: addDaysIso(today, 1),
+    ...(dayWindowOn(today, now) ?? dayWindowOn(addDaysIso(today, 1), now)),
+  };
 }
 
 /** The day a stay ends on (the departure; a day stay: its day), which the booking horizon limits. */

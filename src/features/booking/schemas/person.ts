@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { emailField, messages, optionalPhone, requiredText } from '@/lib/validation';
 
-const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: () => messages.max(max) });
 
 /** Step 5, the booking person form (spec section 3, "Booking person form"). */
 export const personSchema = z.object({

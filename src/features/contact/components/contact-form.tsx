@@ -13,10 +13,19 @@ export function ContactForm() {
   const { t, i18n } = useLingui();
   const harbour = useHarbourContact();
   const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed'>('idle');
-  const form = useForm<ContactValues>({ resolver: zodResolver(contactSchema), defaultValues: { name: '', email: '', phone: '', message: '' } });
+  const form = useForm<ContactValues>({
+    resolver: zodResolver(contactSchema),
+    defaultValues: { name: '', email: '', phone: '', message: '' },
+  });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await sendContactMessage({ p_name: values.name, p_email: values.email, p_phone: values.phone || undefined, p_message: values.message, p_locale: i18n.locale });
+      await sendContactMessage({
+        p_name: values.name,
+        p_email: values.email,
+        p_phone: values.phone || undefined,
+        p_message: values.message,
+        p_locale: i18n.locale,
+      });
       setStatus('sent');
       form.reset();
     } catch (error) {
@@ -26,44 +35,95 @@ export function ContactForm() {
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Kontaktformular`}>
-        <FormField control={form.control} name="name" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Name</Trans></FormLabel>
-            <FormControl><Input autoComplete="name" {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={form.control} name="email" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>E-Mail</Trans></FormLabel>
-            <FormControl><Input type="email" autoComplete="email" {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={form.control} name="phone" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Telefon (optional)</Trans></FormLabel>
-            <FormControl><Input type="tel" autoComplete="tel" {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={form.control} name="message" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Nachricht</Trans></FormLabel>
-            <FormControl><Textarea rows={5} {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="name"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Name</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input autoComplete="name" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>E-Mail</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input type="email" autoComplete="email" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="phone"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Telefon (optional)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input type="tel" autoComplete="tel" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="message"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Nachricht</Trans>
+              </FormLabel>
+              <FormControl>
+                <Textarea rows={5} {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>
             <Trans>Nachricht senden</Trans>
           </Button>
         </div>
         <div aria-live="polite">
-          {status === 'sent' && <p className="rounded-md bg-green-50 p-3 text-green-900"><Trans>Danke! Ihre Nachricht ist angekommen; wir antworten so bald wie möglich.</Trans></p>}
-          {status === 'unavailable' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Das Formular ist gerade nicht verfügbar. Bitte schreiben Sie uns an {harbour.email}.</Trans></p>}
-          {status === 'tooMany' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Sie haben in der letzten Stunde schon mehrere Nachrichten gesendet. Bitte versuchen Sie es später noch einmal oder rufen Sie uns an: {harbour.phone}.</Trans></p>}
-          {status === 'failed' && <p className="rounded-md bg-red-50 p-3 text-red-900"><Trans>Die Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.</Trans></p>}
+          {status === 'sent' && (
+            <p className="rounded-md bg-green-50 p-3 text-green-900">
+              <Trans>Danke! Ihre Nachricht ist angekommen; wir antworten so bald wie möglich.</Trans>
+            </p>
+          )}
+          {status === 'unavailable' && (
+            <p className="rounded-md bg-amber-50 p-3 text-amber-900">
+              <Trans>Das Formular ist gerade nicht verfügbar. Bitte schreiben Sie uns an {harbour.email}.</Trans>
+            </p>
+          )}
+          {status === 'tooMany' && (
+            <p className="rounded-md bg-amber-50 p-3 text-amber-900">
+              <Trans>
+                Sie haben in der letzten Stunde schon mehrere Nachrichten gesendet. Bitte versuchen Sie es später noch einmal oder rufen Sie
+                uns an: {harbour.phone}.
+              </Trans>
+            </p>
+          )}
+          {status === 'failed' && (
+            <p className="rounded-md bg-red-50 p-3 text-red-900">
+              <Trans>Die Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.</Trans>
+            </p>
+          )}
         </div>
       </form>
     </Form>

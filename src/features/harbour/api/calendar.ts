@@ -72,7 +72,9 @@ type Client = AppSupabaseClient;
 
 /** The berths (not archived) by name, all of them: paged past max_rows (id makes the order total). */
 export function calendarPlaces(supabase: Client) {
-  return fetchAll((lo, hi) => supabase.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi));
+  return fetchAll((lo, hi) =>
+    supabase.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi),
+  );
 }
 
 /**
@@ -142,6 +144,7 @@ export const calendarPlacesQueryOptions = () =>
 export const calendarBlockQueryOptions = (from: string, to: string, placeIds: readonly string[], names: ReadonlyMap<string, string>) =>
   queryOptions({
     queryKey: harbourKeys.calendar(from, to, idsKey(placeIds)),
-    queryFn: async (): Promise<CalendarData['byPlace']> => groupByPlace(await calendarEntries(await getSupabase(), from, to, [...placeIds]), names as Map<string, string>),
+    queryFn: async (): Promise<CalendarData['byPlace']> =>
+      groupByPlace(await calendarEntries(await getSupabase(), from, to, [...placeIds]), names as Map<string, string>),
     staleTime: 30_000,
   });

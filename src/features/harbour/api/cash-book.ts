@@ -124,10 +124,18 @@ export const cashDayQueryOptions = (day: string) =>
       const desk: OtherPayment[] = deskSales.data.flatMap((d) => {
         const method = (d.kind === 'cancellation' ? cancelMethod.get(d.id) : d.desk_sales.method) as OtherPayment['method'] | undefined;
         if (!method || method === ('cash' as string)) return [];
-        return [{
-          id: d.id, order_id: null, document_id: d.id, kind: d.kind === 'cancellation' ? ('refund' as const) : ('payment' as const), method,
-          amount_cents: Math.abs(d.gross_cents), recorded_at: d.issued_at, order_label: d.invoice_number ?? '',
-        }];
+        return [
+          {
+            id: d.id,
+            order_id: null,
+            document_id: d.id,
+            kind: d.kind === 'cancellation' ? ('refund' as const) : ('payment' as const),
+            method,
+            amount_cents: Math.abs(d.gross_cents),
+            recorded_at: d.issued_at,
+            order_label: d.invoice_number ?? '',
+          },
+        ];
       });
       const s = summary.data as unknown as CashDaySummary;
       const ids = new Set<string>();
@@ -135,7 +143,10 @@ export const cashDayQueryOptions = (day: string) =>
       if (s.closing?.closed_by) ids.add(s.closing.closed_by);
       const names = new Map<string, string>();
       if (ids.size) {
-        const people = await supabase.from('profiles').select('id, first_name, last_name, email').in('id', [...ids]);
+        const people = await supabase
+          .from('profiles')
+          .select('id, first_name, last_name, email')
+          .in('id', [...ids]);
         if (people.error) throw people.error;
         for (const p of people.data) names.set(p.id, [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email || '');
       }
@@ -169,8 +180,16 @@ async function runCashAction(action: CashAction): Promise<void> {
   const supabase = await getSupabase();
   const { error } =
     action.type === 'movement'
-      ? await supabase.rpc('record_cash_movement', { p_kind: action.kind, p_amount_cents: action.amountCents, p_reason: action.reason.trim() })
-      : await supabase.rpc('close_cash_day', { p_day: action.day, p_counted_cents: action.countedCents, p_note: action.note.trim() || undefined });
+      ? await supabase.rpc('record_cash_movement', {
+          p_kind: action.kind,
+          p_amount_cents: action.amountCents,
+          p_reason: action.reason.trim(),
+        })
+      : await supabase.rpc('close_cash_day', {
+          p_day: action.day,
+          p_counted_cents: action.countedCents,
+          p_note: action.note.trim() || undefined,
+        });
   if (error) throw error;
 }
 

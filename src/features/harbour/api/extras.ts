@@ -30,7 +30,12 @@ export const extrasCatalogueQueryOptions = () =>
     queryKey: extrasKeys.catalogue(),
     queryFn: async (): Promise<Extra[]> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.from('extras').select('*').order('sort_order').order('name').overrideTypes<{ unit: ExtraUnit }[]>();
+      const { data, error } = await supabase
+        .from('extras')
+        .select('*')
+        .order('sort_order')
+        .order('name')
+        .overrideTypes<{ unit: ExtraUnit }[]>();
       if (error) throw error;
       return data;
     },
@@ -93,13 +98,22 @@ async function runExtrasAction(action: ExtrasAction): Promise<void> {
   const supabase = await getSupabase();
   const { error } =
     action.type === 'add'
-      ? await supabase.rpc('add_order_extra', { p_order_id: action.orderId, p_extra_id: action.extraId, p_quantity: action.quantity, p_unit_price_cents: action.unitPriceCents })
+      ? await supabase.rpc('add_order_extra', {
+          p_order_id: action.orderId,
+          p_extra_id: action.extraId,
+          p_quantity: action.quantity,
+          p_unit_price_cents: action.unitPriceCents,
+        })
       : action.type === 'remove'
         ? await supabase.rpc('remove_order_extra', { p_order_extra_id: action.orderExtraId })
         : action.type === 'return'
           ? await supabase.rpc('return_deposit', { p_order_extra_id: action.orderExtraId, p_method: action.method })
           : await supabase.rpc('accept_service_request', {
-              p_message_id: action.messageId, p_order_id: action.orderId, p_extra_id: action.extraId, p_quantity: action.quantity, p_unit_price_cents: action.unitPriceCents,
+              p_message_id: action.messageId,
+              p_order_id: action.orderId,
+              p_extra_id: action.extraId,
+              p_quantity: action.quantity,
+              p_unit_price_cents: action.unitPriceCents,
             });
   if (error) throw error;
 }
@@ -134,7 +148,11 @@ export interface DeskSaleBuyer {
 export async function sellAtDesk(items: DeskSaleItem[], method: DeskPaymentMethod, buyer?: DeskSaleBuyer): Promise<InvoiceDocument> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('sell_at_desk', {
-    p_items: items.map((i) => ({ extra_id: i.extraId, quantity: i.quantity, ...(i.unitPriceCents !== undefined ? { unit_price_cents: i.unitPriceCents } : {}) })),
+    p_items: items.map((i) => ({
+      extra_id: i.extraId,
+      quantity: i.quantity,
+      ...(i.unitPriceCents !== undefined ? { unit_price_cents: i.unitPriceCents } : {}),
+    })),
     p_method: method,
     p_buyer: buyer ? { ...buyer } : undefined,
   });
@@ -191,7 +209,10 @@ export const deskReceiptsQueryOptions = () =>
     },
   });
 
-export type ExtraInput = Pick<Extra, 'code' | 'name' | 'name_en' | 'unit' | 'price_cents' | 'price_from' | 'vat_rate' | 'deposit' | 'active' | 'sort_order'>;
+export type ExtraInput = Pick<
+  Extra,
+  'code' | 'name' | 'name_en' | 'unit' | 'price_cents' | 'price_from' | 'vat_rate' | 'deposit' | 'active' | 'sort_order'
+>;
 
 /** An admin adds a catalogue entry or changes one (RLS: admins write; the database checks the values again). */
 export async function saveExtra(id: string | null, values: ExtraInput): Promise<void> {
@@ -231,36 +252,63 @@ export async function saveTariff(code: string, values: Pick<Tariff, 'name' | 'na
 export function extrasErrorMessage(error: unknown): string {
   const e = (error ?? {}) as { message?: string; code?: string };
   switch (e.message) {
-    case 'staff_only': return t`Nur für das Hafenteam.`;
-    case 'invalid_quantity': return t`Die Menge muss zwischen 1 und 99 liegen.`;
-    case 'invalid_price': return t`Der Preis darf nur bei „ab“-Preisen erhöht werden, nie gesenkt.`;
-    case 'extra_not_found': return t`Dieses Extra gibt es nicht (mehr) im Katalog.`;
-    case 'order_not_found': return t`Diese Buchung gibt es nicht.`;
-    case 'order_closed': return t`Eine stornierte oder verfallene Buchung nimmt keine Extras an.`;
-    case 'order_extra_not_found': return t`Dieses Extra ist nicht an der Buchung.`;
-    case 'order_extra_closed': return t`Dieses Extra wurde schon entfernt oder zurückgegeben.`;
-    case 'not_a_deposit': return t`Nur ein Pfand wird zurückgegeben.`;
-    case 'deposit_refund_not_failed': return t`Stripe hat die Erstattung auf die Karte nicht als fehlgeschlagen gemeldet. Bitte die Erstattung erneut anfordern oder die Meldung von Stripe abwarten.`;
-    case 'invalid_payment_method': return t`Bitte eine gültige Zahlungsart wählen.`;
-    case 'refund_online_payment': return t`Die Buchung wurde online bezahlt: das Pfand bitte über „Erstatten“ online zurückzahlen.`;
-    case 'refund_exceeds_payment': return t`Es wurde weniger am Hafenbüro bezahlt, als zurückzuzahlen ist.`;
-    case 'cash_balance_negative': return t`So viel Bargeld ist nicht in der Kasse.`;
-    case 'cash_day_closed': return t`Der Kassentag ist schon abgeschlossen.`;
-    case 'invalid_items': return t`Bitte mindestens ein und höchstens 20 Extras wählen.`;
-    case 'deposit_needs_order': return t`Ein Pfand gehört an eine Buchung (dort wird die Rückgabe erfasst), nicht in einen Barverkauf.`;
-    case 'buyer_required': return t`Über 250 € braucht der Beleg Name und Anschrift des Käufers.`;
-    case 'message_not_found': return t`Diese Anfrage gibt es nicht.`;
-    case 'request_done': return t`Diese Anfrage ist schon erledigt.`;
-    case 'reason_required': return t`Bitte einen Grund für die Stornierung angeben.`;
-    case 'receipt_not_found': return t`Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.`;
-    case 'desk_sale_cancelled': return t`Dieser Verkauf ist schon storniert.`;
-    case 'tariff_code_fixed': return t`Code und Einheit eines Tarifs bleiben immer gleich.`;
-    case 'no_online_payment': return t`Die Buchung wurde nicht online bezahlt: das Pfand bitte bar oder per Überweisung zurückgeben.`;
-    case 'deposit_refund_online': return t`Ein online bezahltes Pfand geht über Stripe zurück.`;
+    case 'staff_only':
+      return t`Nur für das Hafenteam.`;
+    case 'invalid_quantity':
+      return t`Die Menge muss zwischen 1 und 99 liegen.`;
+    case 'invalid_price':
+      return t`Der Preis darf nur bei „ab“-Preisen erhöht werden, nie gesenkt.`;
+    case 'extra_not_found':
+      return t`Dieses Extra gibt es nicht (mehr) im Katalog.`;
+    case 'order_not_found':
+      return t`Diese Buchung gibt es nicht.`;
+    case 'order_closed':
+      return t`Eine stornierte oder verfallene Buchung nimmt keine Extras an.`;
+    case 'order_extra_not_found':
+      return t`Dieses Extra ist nicht an der Buchung.`;
+    case 'order_extra_closed':
+      return t`Dieses Extra wurde schon entfernt oder zurückgegeben.`;
+    case 'not_a_deposit':
+      return t`Nur ein Pfand wird zurückgegeben.`;
+    case 'deposit_refund_not_failed':
+      return t`Stripe hat die Erstattung auf die Karte nicht als fehlgeschlagen gemeldet. Bitte die Erstattung erneut anfordern oder die Meldung von Stripe abwarten.`;
+    case 'invalid_payment_method':
+      return t`Bitte eine gültige Zahlungsart wählen.`;
+    case 'refund_online_payment':
+      return t`Die Buchung wurde online bezahlt: das Pfand bitte über „Erstatten“ online zurückzahlen.`;
+    case 'refund_exceeds_payment':
+      return t`Es wurde weniger am Hafenbüro bezahlt, als zurückzuzahlen ist.`;
+    case 'cash_balance_negative':
+      return t`So viel Bargeld ist nicht in der Kasse.`;
+    case 'cash_day_closed':
+      return t`Der Kassentag ist schon abgeschlossen.`;
+    case 'invalid_items':
+      return t`Bitte mindestens ein und höchstens 20 Extras wählen.`;
+    case 'deposit_needs_order':
+      return t`Ein Pfand gehört an eine Buchung (dort wird die Rückgabe erfasst), nicht in einen Barverkauf.`;
+    case 'buyer_required':
+      return t`Über 250 € braucht der Beleg Name und Anschrift des Käufers.`;
+    case 'message_not_found':
+      return t`Diese Anfrage gibt es nicht.`;
+    case 'request_done':
+      return t`Diese Anfrage ist schon erledigt.`;
+    case 'reason_required':
+      return t`Bitte einen Grund für die Stornierung angeben.`;
+    case 'receipt_not_found':
+      return t`Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.`;
+    case 'desk_sale_cancelled':
+      return t`Dieser Verkauf ist schon storniert.`;
+    case 'tariff_code_fixed':
+      return t`Code und Einheit eines Tarifs bleiben immer gleich.`;
+    case 'no_online_payment':
+      return t`Die Buchung wurde nicht online bezahlt: das Pfand bitte bar oder per Überweisung zurückgeben.`;
+    case 'deposit_refund_online':
+      return t`Ein online bezahltes Pfand geht über Stripe zurück.`;
     // refund-payment (FunctionCallError: the message is the code)
     case 'not_configured':
     case 'payment_provider_error':
-    case 'network': return t`Stripe ist gerade nicht erreichbar. Bitte später erneut versuchen.`;
+    case 'network':
+      return t`Stripe ist gerade nicht erreichbar. Bitte später erneut versuchen.`;
   }
   if (e.code === '23505') return t`Diesen Code gibt es schon.`;
   if (e.code === '23514' || e.code === '22P02') return t`Die Angaben sind ungültig (Pfand immer mit 0 % USt.).`;

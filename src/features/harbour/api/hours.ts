@@ -11,7 +11,11 @@ import type { HoursValues } from '../schemas/hours';
 type HoursOverride = { minutes: number };
 
 /** One shift as stored (minutes = end - start - break, computed by the database); times as HH:mm. */
-export type HoursEntry = Pick<Tables<'working_hours'>, 'id' | 'user_id' | 'work_date' | 'start_time' | 'end_time' | 'break_minutes' | 'note'> & HoursOverride;
+export type HoursEntry = Pick<
+  Tables<'working_hours'>,
+  'id' | 'user_id' | 'work_date' | 'start_time' | 'end_time' | 'break_minutes' | 'note'
+> &
+  HoursOverride;
 
 export interface Person {
   id: string;
@@ -54,7 +58,9 @@ export const hoursQueryOptions = (month: string, person?: string) =>
         return person ? query.eq('user_id', person) : query;
       };
       // The month is shown whole (and exported): paged past max_rows (1,000 rows per answer).
-      const data = await fetchAll((lo, hi) => shifts().order('work_date').order('start_time').order('id').range(lo, hi).overrideTypes<HoursOverride[]>());
+      const data = await fetchAll((lo, hi) =>
+        shifts().order('work_date').order('start_time').order('id').range(lo, hi).overrideTypes<HoursOverride[]>(),
+      );
       return data.map((row) => ({ ...row, start_time: row.start_time.slice(0, 5), end_time: row.end_time.slice(0, 5) }));
     },
   });
@@ -123,7 +129,11 @@ export function formatMinutes(minutes: number): string {
 
 /** Minutes as decimal hours with two places, German or English number format. */
 export function formatDecimalHours(minutes: number, locale: string): string {
-  return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(minutes / 60);
+  return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    useGrouping: false,
+  }).format(minutes / 60);
 }
 
 /**
@@ -155,14 +165,28 @@ export interface CsvLabels {
  * dot in English, dates ISO (yyyy-MM-dd, which Excel reads in both), a total per person.
  */
 export function hoursCsv(entries: HoursEntry[], names: Map<string, string>, labels: CsvLabels, locale: string): string {
-  const rows: string[][] = [[labels.person, labels.date, labels.start, labels.end, labels.breakMinutes, labels.minutes, labels.hours, labels.note]];
-  const sorted = [...entries].sort((a, b) =>
-    (names.get(a.user_id) ?? a.user_id).localeCompare(names.get(b.user_id) ?? b.user_id, 'de') || a.work_date.localeCompare(b.work_date) || a.start_time.localeCompare(b.start_time),
+  const rows: string[][] = [
+    [labels.person, labels.date, labels.start, labels.end, labels.breakMinutes, labels.minutes, labels.hours, labels.note],
+  ];
+  const sorted = [...entries].sort(
+    (a, b) =>
+      (names.get(a.user_id) ?? a.user_id).localeCompare(names.get(b.user_id) ?? b.user_id, 'de') ||
+      a.work_date.localeCompare(b.work_date) ||
+      a.start_time.localeCompare(b.start_time),
   );
   const totals = new Map<string, number>();
   for (const e of sorted) {
     totals.set(e.user_id, (totals.get(e.user_id) ?? 0) + e.minutes);
-    rows.push([names.get(e.user_id) ?? e.user_id, e.work_date, e.start_time, e.end_time, String(e.break_minutes), String(e.minutes), formatDecimalHours(e.minutes, locale), e.note ?? '']);
+    rows.push([
+      names.get(e.user_id) ?? e.user_id,
+      e.work_date,
+      e.start_time,
+      e.end_time,
+      String(e.break_minutes),
+      String(e.minutes),
+      formatDecimalHours(e.minutes, locale),
+      e.note ?? '',
+    ]);
   }
   for (const [user, minutes] of totals) {
     rows.push([`${labels.total}: ${names.get(user) ?? user}`, '', '', '', '', String(minutes), formatDecimalHours(minutes, locale), '']);

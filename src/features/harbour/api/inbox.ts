@@ -21,7 +21,8 @@ export type MessageReply = Pick<Tables<'message_replies'>, 'id' | 'body' | 'auth
 export type InboxMessage = Pick<
   Tables<'contact_messages'>,
   'id' | 'service' | 'name' | 'email' | 'phone' | 'locale' | 'message' | 'preferred_date' | 'done_at' | 'created_at'
-> & InboxOverride;
+> &
+  InboxOverride;
 
 export const inboxKeys = {
   all: ['harbour', 'inbox'] as const,
@@ -38,7 +39,9 @@ export const inboxQueryOptions = () =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('contact_messages')
-        .select('id, kind, service, name, email, phone, locale, message, preferred_date, boat, status, done_at, created_at, message_replies(id, body, author_name, created_at)')
+        .select(
+          'id, kind, service, name, email, phone, locale, message, preferred_date, boat, status, done_at, created_at, message_replies(id, body, author_name, created_at)',
+        )
         // 'open' sorts after 'done': descending puts the open ones first.
         .order('status', { ascending: false })
         .order('created_at', { ascending: false })
@@ -82,7 +85,9 @@ export const inboxApplicationsQueryOptions = () =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('long_term_applications')
-        .select('id, queue_number, email, first_name, last_name, phone, locale, message, desired_start, boat, created_at, message_replies(id, body, author_name, created_at)')
+        .select(
+          'id, queue_number, email, first_name, last_name, phone, locale, message, desired_start, boat, created_at, message_replies(id, body, author_name, created_at)',
+        )
         .eq('status', 'open')
         .order('created_at')
         .limit(INBOX_LIMIT)

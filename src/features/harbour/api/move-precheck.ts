@@ -24,7 +24,11 @@ export const movePrecheckQueryOptions = (orderId: string, arrival: string | null
     queryKey: [...harbourKeys.all, 'move-precheck', orderId, arrival, departure] as const,
     queryFn: async (): Promise<Verdicts> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.rpc('move_precheck', { p_order_id: orderId, p_arrival: arrival ?? undefined, p_departure: departure ?? undefined });
+      const { data, error } = await supabase.rpc('move_precheck', {
+        p_order_id: orderId,
+        p_arrival: arrival ?? undefined,
+        p_departure: departure ?? undefined,
+      });
       if (error) throw error;
       return new Map(data.map((r) => [r.place_id, VERDICTS.includes(r.verdict as Verdict) ? (r.verdict as Verdict) : 'occupied']));
     },
@@ -36,25 +40,38 @@ export const movePrecheckQueryOptions = (orderId: string, arrival: string | null
 /** The few words a berth row shows while a stay is dragged over the plan (the reason it cannot take it). */
 export function verdictShort(v: Verdict): string {
   switch (v) {
-    case 'fits': return t`passt`;
-    case 'too_small': return t`zu klein`;
-    case 'day_stay_not_allowed': return t`keine Tagesgäste`;
-    case 'day_guests_only': return t`nur Tagesgäste`;
-    case 'long_term': return t`Langzeitlieger`;
-    case 'blocked': return t`gesperrt`;
-    case 'occupied': return t`belegt`;
+    case 'fits':
+      return t`passt`;
+    case 'too_small':
+      return t`zu klein`;
+    case 'day_stay_not_allowed':
+      return t`keine Tagesgäste`;
+    case 'day_guests_only':
+      return t`nur Tagesgäste`;
+    case 'long_term':
+      return t`Langzeitlieger`;
+    case 'blocked':
+      return t`gesperrt`;
+    case 'occupied':
+      return t`belegt`;
   }
 }
 
 /** Why a berth cannot take the stay, in a sentence: the move's own refusal where it has one. */
 export function verdictMessage(v: Verdict): string {
   switch (v) {
-    case 'too_small': return orderErrorMessage({ message: 'boat_does_not_fit' });
-    case 'day_stay_not_allowed': return orderErrorMessage({ message: 'day_stay_not_allowed' });
-    case 'day_guests_only': return orderErrorMessage({ message: 'day_guests_only' });
-    case 'long_term': return t`Der Liegeplatz ist in diesem Zeitraum an einen Langzeitlieger vergeben.`;
-    case 'blocked': return t`Der Liegeplatz ist in diesem Zeitraum gesperrt.`;
+    case 'too_small':
+      return orderErrorMessage({ message: 'boat_does_not_fit' });
+    case 'day_stay_not_allowed':
+      return orderErrorMessage({ message: 'day_stay_not_allowed' });
+    case 'day_guests_only':
+      return orderErrorMessage({ message: 'day_guests_only' });
+    case 'long_term':
+      return t`Der Liegeplatz ist in diesem Zeitraum an einen Langzeitlieger vergeben.`;
+    case 'blocked':
+      return t`Der Liegeplatz ist in diesem Zeitraum gesperrt.`;
     case 'occupied':
-    case 'fits': return orderErrorMessage({ message: 'berth_no_longer_available' });
+    case 'fits':
+      return orderErrorMessage({ message: 'berth_no_longer_available' });
   }
 }

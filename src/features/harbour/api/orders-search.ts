@@ -3,14 +3,40 @@ import type { OrderStatus } from '@/features/orders/api/types';
 import type { Enums } from '@/lib/database.types';
 import { parseHide, parsePage, parseSort, parseText } from '@/components/ui/data-table-search';
 
-export const orderStatuses = ['unverified', 'confirmed', 'checked_in', 'completed', 'cancelled', 'expired'] as const satisfies readonly OrderStatus[];
+export const orderStatuses = [
+  'unverified',
+  'confirmed',
+  'checked_in',
+  'completed',
+  'cancelled',
+  'expired',
+] as const satisfies readonly OrderStatus[];
 export const orderKinds = ['overnight', 'day', 'fair'] as const satisfies readonly Enums<'order_kind'>[];
 export type OrderKind = (typeof orderKinds)[number];
 
 /** The columns staff_orders can sort by (p_sort), which are the table's column ids. */
-export const orderSortColumns = ['created_at', 'starts_at', 'guest', 'boat_name', 'place_name', 'kind', 'status', 'payment_status', 'price_cents'] as const;
+export const orderSortColumns = [
+  'created_at',
+  'starts_at',
+  'guest',
+  'boat_name',
+  'place_name',
+  'kind',
+  'status',
+  'payment_status',
+  'price_cents',
+] as const;
 /** The columns that can be hidden (every one but the guest, which links to the order). */
-export const orderHideableColumns = ['created_at', 'boat_name', 'place_name', 'starts_at', 'kind', 'status', 'payment_status', 'price_cents'] as const;
+export const orderHideableColumns = [
+  'created_at',
+  'boat_name',
+  'place_name',
+  'starts_at',
+  'kind',
+  'status',
+  'payment_status',
+  'price_cents',
+] as const;
 /** Newest first, as without a sort in the URL. */
 export const ORDERS_DEFAULT_SORT = 'created_at.desc';
 

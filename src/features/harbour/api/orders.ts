@@ -18,7 +18,8 @@ export const orderDeskKeys = {
   list: ({ hide: _hide, ...search }: OrdersSearch) => [...harbourKeys.all, 'orders', 'list', search] as const,
   detail: (id: string) => [...harbourKeys.all, 'orders', 'detail', id] as const,
   moveTargets: (id: string) => [...harbourKeys.all, 'orders', 'move-targets', id] as const,
-  rescheduleQuote: (id: string, arrival: string, departure: string | null) => [...harbourKeys.all, 'orders', 'reschedule-quote', id, arrival, departure] as const,
+  rescheduleQuote: (id: string, arrival: string, departure: string | null) =>
+    [...harbourKeys.all, 'orders', 'reschedule-quote', id, arrival, departure] as const,
 };
 
 type StaffOrdersRow = Database['public']['Functions']['staff_orders']['Returns'][number];
@@ -58,7 +59,15 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
       let total = rows[0] ? Number(rows[0].total_count) : 0;
       if (rows.length === 0 && page > 1) {
         // Past the last page: ask for the count alone.
-        const head = await supabase.rpc('staff_orders', { p_status: search.status, p_kind: search.kind, p_from: from, p_to: to, p_query: search.q, p_limit: 1, p_offset: 0 });
+        const head = await supabase.rpc('staff_orders', {
+          p_status: search.status,
+          p_kind: search.kind,
+          p_from: from,
+          p_to: to,
+          p_query: search.q,
+          p_limit: 1,
+          p_offset: 0,
+        });
         if (head.error) throw head.error;
         total = head.data[0] ? Number(head.data[0].total_count) : 0;
       }
@@ -70,12 +79,26 @@ export const staffOrdersQueryOptions = (search: OrdersSearch) =>
 export type OrderNote = Pick<Tables<'order_notes'>, 'id' | 'body' | 'created_at' | 'created_by'>;
 
 /** The events order_events records (text with a check constraint in the generated row). */
-export type OrderEventKind = 'created' | 'status' | 'payment' | 'moved' | 'rescheduled' | 'checked_in' | 'payment_recorded' | 'refund_recorded' | 'payment_to_refund' | 'payment_failed' | 'refund_failed';
+export type OrderEventKind =
+  | 'created'
+  | 'status'
+  | 'payment'
+  | 'moved'
+  | 'rescheduled'
+  | 'checked_in'
+  | 'payment_recorded'
+  | 'refund_recorded'
+  | 'payment_to_refund'
+  | 'payment_failed'
+  | 'refund_failed';
 
 /** Who did a step (order_event_actors): a staff member (with the name), the guest, or the system. */
 export type OrderEventActor = { kind: 'staff'; name: string | null } | { kind: 'guest' } | { kind: 'system' };
 
-export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_value' | 'at'> & { event: OrderEventKind; actor: OrderEventActor };
+export type OrderEvent = Pick<Tables<'order_events'>, 'id' | 'from_value' | 'to_value' | 'at'> & {
+  event: OrderEventKind;
+  actor: OrderEventActor;
+};
 
 export interface OrderDetail {
   order: Order;
@@ -101,7 +124,12 @@ export const orderDetailQueryOptions = (id: string) =>
         supabase.from('orders').select('*').eq('id', id).maybeSingle().overrideTypes<OrderJson>(),
         fetchOrderDocuments(id),
         supabase.from('order_notes').select('id, body, created_at, created_by').eq('order_id', id).order('created_at'),
-        supabase.from('order_events').select('id, event, from_value, to_value, at').eq('order_id', id).order('id').overrideTypes<{ event: OrderEventKind }[]>(),
+        supabase
+          .from('order_events')
+          .select('id, event, from_value, to_value, at')
+          .eq('order_id', id)
+          .order('id')
+          .overrideTypes<{ event: OrderEventKind }[]>(),
         // RETURNS TABLE columns are typed not-null; actor_name is null for the guest and the system.
         supabase.rpc('order_event_actors', { p_order_id: id }).overrideTypes<{ actor_name: string | null }[]>(),
         supabase.rpc('order_guest_account', { p_order_id: id }),
@@ -112,12 +140,21 @@ export const orderDetailQueryOptions = (id: string) =>
       if (actors.error) throw actors.error;
       if (account.error) throw account.error;
       if (!order.data) return null;
-      const actorOf = new Map(actors.data.map((a): [number, OrderEventActor] => [
-        a.event_id,
-        a.actor_kind === 'staff' ? { kind: 'staff', name: a.actor_name } : a.actor_kind === 'guest' ? { kind: 'guest' } : { kind: 'system' },
-      ]));
+      const actorOf = new Map(
+        actors.data.map((a): [number, OrderEventActor] => [
+          a.event_id,
+          a.actor_kind === 'staff'
+            ? { kind: 'staff', name: a.actor_name }
+            : a.actor_kind === 'guest'
+              ? { kind: 'guest' }
+              : { kind: 'system' },
+        ]),
+      );
       return {
-        order: order.data, documents, invoice: currentInvoice(documents), notes: notes.data,
+        order: order.data,
+        documents,
+        invoice: currentInvoice(documents),
+        notes: notes.data,
         events: events.data.map((e) => ({ ...e, actor: actorOf.get(e.id) ?? { kind: 'system' } })),
         account: (account.data ?? 'none') as OrderDetail['account'],
       };
@@ -156,7 +193,11 @@ export const rescheduleQuoteQueryOptions = (id: string, arrival: string, departu
     queryKey: orderDeskKeys.rescheduleQuote(id, arrival, departure),
     queryFn: async (): Promise<RescheduleQuote> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.rpc('reschedule_quote', { p_order_id: id, p_arrival: arrival, p_departure: departure ?? undefined });
+      const { data, error } = await supabase.rpc('reschedule_quote', {
+        p_order_id: id,
+        p_arrival: arrival,
+        p_departure: departure ?? undefined,
+      });
       if (error) throw error;
       return data as unknown as RescheduleQuote;
     },
@@ -182,7 +223,13 @@ async function runAction(action: OrderAction): Promise<void> {
         : action.type === 'move'
           ? await supabase.rpc('move_booking', { p_order_id: action.orderId, p_place_id: action.placeId, p_notify: action.notify })
           : action.type === 'reschedule'
-            ? await supabase.rpc('reschedule_booking', { p_order_id: action.orderId, p_place_id: action.placeId, p_arrival: action.arrival, p_departure: action.departure ?? undefined, p_notify: action.notify })
+            ? await supabase.rpc('reschedule_booking', {
+                p_order_id: action.orderId,
+                p_place_id: action.placeId,
+                p_arrival: action.arrival,
+                p_departure: action.departure ?? undefined,
+                p_notify: action.notify,
+              })
             : await supabase.rpc('add_order_note', { p_order_id: action.orderId, p_body: action.body });
   if (error) throw error;
 }
@@ -240,7 +287,9 @@ export function orderErrorMessage(error: unknown): string {
     case 'invalid_day_window':
       return t`Ein Tagesaufenthalt liegt an einem Tag.`;
     default:
-      return e?.code === '23P01' ? t`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.` : t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
+      return e?.code === '23P01'
+        ? t`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`
+        : t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
   }
 }
 

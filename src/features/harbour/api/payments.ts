@@ -55,10 +55,19 @@ async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | n
   if (action.type === 'refund' && action.method === 'online') {
     // The request key makes a retry of this refund (a second click, a retry after a timeout)
     // get the same refund back, never a second one (refund-payment, ground rule 6).
-    return invokeFunction<OnlineRefund>('refund-payment', { order_id: action.orderId, amount_cents: action.amountCents, idempotency_key: action.requestKey });
+    return invokeFunction<OnlineRefund>('refund-payment', {
+      order_id: action.orderId,
+      amount_cents: action.amountCents,
+      idempotency_key: action.requestKey,
+    });
   }
   const supabase = await getSupabase();
-  const args = { p_order_id: action.orderId, p_method: action.method, p_amount_cents: action.amountCents, p_note: action.note.trim() || undefined };
+  const args = {
+    p_order_id: action.orderId,
+    p_method: action.method,
+    p_amount_cents: action.amountCents,
+    p_note: action.note.trim() || undefined,
+  };
   const { error } =
     action.type === 'desk-payment'
       ? await supabase.rpc('record_desk_payment', args)

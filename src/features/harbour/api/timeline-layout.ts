@@ -112,7 +112,8 @@ function barSpanUnclipped(startMs: number, endMs: number | null, dayStarts: read
 export function readableSpans(placed: readonly { span: BarSpan }[]): { start: number; end: number }[] {
   return placed.map(({ span }) => {
     // Only a stay inside one day (a night's stay crosses midnight and is drawn as it is).
-    if (Math.ceil(span.end) - Math.floor(span.start) > 1 || span.clippedStart || span.clippedEnd) return { start: span.start, end: span.end };
+    if (Math.ceil(span.end) - Math.floor(span.start) > 1 || span.clippedStart || span.clippedEnd)
+      return { start: span.start, end: span.end };
     let lo = Math.floor(span.start);
     let hi = lo + 1;
     for (const other of placed) {

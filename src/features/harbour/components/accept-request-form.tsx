@@ -32,7 +32,11 @@ export function AcceptRequestForm({ message }: { message: InboxMessage }) {
   const [error, setError] = useState<string | null>(null);
   const chosen = extraId || entries.find((e) => e.code === suggested[message.service ?? ''])?.id || '';
   if (!open) {
-    return <Button size="sm" variant="outline" onClick={() => setOpen(true)}><Trans>Als Extra übernehmen</Trans></Button>;
+    return (
+      <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
+        <Trans>Als Extra übernehmen</Trans>
+      </Button>
+    );
   }
   const submit = async () => {
     setError(null);
@@ -44,7 +48,13 @@ export function AcceptRequestForm({ message }: { message: InboxMessage }) {
     const found = await supabase.from('orders').select('id').eq('booking_number', number).maybeSingle();
     if (found.error || !found.data) return setError(t`Keine Buchung mit dieser Nummer.`);
     try {
-      await action.mutateAsync({ type: 'accept', messageId: message.id, orderId: found.data.id, extraId: chosen, quantity: Number(quantity) });
+      await action.mutateAsync({
+        type: 'accept',
+        messageId: message.id,
+        orderId: found.data.id,
+        extraId: chosen,
+        quantity: Number(quantity),
+      });
       await queryClient.invalidateQueries({ queryKey: inboxKeys.all });
     } catch (e) {
       setError(extrasErrorMessage(e));
@@ -55,22 +65,42 @@ export function AcceptRequestForm({ message }: { message: InboxMessage }) {
       noValidate
       aria-label={t`Als Extra übernehmen`}
       className="mt-2 grid gap-2 rounded-md border border-slate-200 p-2 sm:grid-cols-[9rem_minmax(0,1fr)_5rem_auto] sm:items-end"
-      onSubmit={(e) => { e.preventDefault(); void submit(); }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
     >
-      <label className="grid gap-1 text-sm"><Trans>Buchungsnummer</Trans>
+      <label className="grid gap-1 text-sm">
+        <Trans>Buchungsnummer</Trans>
         <Input value={booking} onChange={(e) => setBooking(e.target.value)} autoComplete="off" />
       </label>
-      <label className="grid gap-1 text-sm"><Trans>Extra</Trans>
-        <select className="h-10 w-full rounded-md border border-slate-300 bg-white px-3" value={chosen} onChange={(e) => setExtraId(e.target.value)}>
+      <label className="grid gap-1 text-sm">
+        <Trans>Extra</Trans>
+        <select
+          className="h-10 w-full rounded-md border border-slate-300 bg-white px-3"
+          value={chosen}
+          onChange={(e) => setExtraId(e.target.value)}
+        >
           <option value="">{t`Bitte wählen`}</option>
-          {entries.map((e) => <option key={e.id} value={e.id}>{nameOf(e)} – {formatEuro(e.price_cents, i18n.locale)} / {unitLabel(e.unit)}</option>)}
+          {entries.map((e) => (
+            <option key={e.id} value={e.id}>
+              {nameOf(e)} – {formatEuro(e.price_cents, i18n.locale)} / {unitLabel(e.unit)}
+            </option>
+          ))}
         </select>
       </label>
-      <label className="grid gap-1 text-sm"><Trans>Menge</Trans>
+      <label className="grid gap-1 text-sm">
+        <Trans>Menge</Trans>
         <Input value={quantity} onChange={(e) => setQuantity(e.target.value)} inputMode="numeric" autoComplete="off" />
       </label>
-      <Button type="submit" size="sm" disabled={action.isPending}><Trans>Übernehmen</Trans></Button>
-      {error && <p role="alert" className="text-sm text-red-700 sm:col-span-4">{error}</p>}
+      <Button type="submit" size="sm" disabled={action.isPending}>
+        <Trans>Übernehmen</Trans>
+      </Button>
+      {error && (
+        <p role="alert" className="text-sm text-red-700 sm:col-span-4">
+          {error}
+        </p>
+      )}
     </form>
   );
 }

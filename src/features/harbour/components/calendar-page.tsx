@@ -8,10 +8,30 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from '@/components/ui/alert-dialog';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { addDaysIso, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
-import { CALENDAR_SPAN as SPAN, PLACE_BLOCK, blocksFor, calendarBlockQueryOptions, calendarDays, calendarPlacesQueryOptions, calendarRange, type CalendarData, type CalendarEntry, type CalendarView } from '../api/calendar';
+import {
+  CALENDAR_SPAN as SPAN,
+  PLACE_BLOCK,
+  blocksFor,
+  calendarBlockQueryOptions,
+  calendarDays,
+  calendarPlacesQueryOptions,
+  calendarRange,
+  type CalendarData,
+  type CalendarEntry,
+  type CalendarView,
+} from '../api/calendar';
 import { orderErrorMessage, useOrderAction } from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { BlockForm } from './block-form';
@@ -35,7 +55,17 @@ const mergeBlocks = (results: UseQueryResult<CalendarData['byPlace']>[]) => ({
  * berth (move_booking, as the order's move dialog), drag over free days to block the berth or
  * start a walk-in booking. Live: other desks' changes arrive through Realtime.
  */
-export function CalendarPage({ from, view, onChange, placeId }: { from: string; view: CalendarView; onChange: (next: { from: string; view: CalendarView }) => void; placeId?: string }) {
+export function CalendarPage({
+  from,
+  view,
+  onChange,
+  placeId,
+}: {
+  from: string;
+  view: CalendarView;
+  onChange: (next: { from: string; view: CalendarView }) => void;
+  placeId?: string;
+}) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const range = calendarRange(from, view);
@@ -50,8 +80,13 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   const places = useMemo(() => {
     const all = (placeId ? placesQuery.data?.filter((p) => p.id === placeId) : placesQuery.data) ?? [];
     // Several words: the berths matching any of them (name or pier), e.g. "A03 B12".
-    const words = filter.toLowerCase().split(/[\s,]+/).filter(Boolean);
-    return words.length ? all.filter((p) => words.some((w) => p.name.toLowerCase().includes(w) || (p.pier ?? '').toLowerCase() === w)) : all;
+    const words = filter
+      .toLowerCase()
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    return words.length
+      ? all.filter((p) => words.some((w) => p.name.toLowerCase().includes(w) || (p.pier ?? '').toLowerCase() === w))
+      : all;
   }, [placesQuery.data, placeId, filter]);
   const names = useMemo(() => new Map((placesQuery.data ?? []).map((p) => [p.id, p.name])), [placesQuery.data]);
 
@@ -63,7 +98,14 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   };
   const wanted = blocks.filter((b) => b * PLACE_BLOCK < places.length);
   const entries = useQueries({
-    queries: wanted.map((b) => calendarBlockQueryOptions(range.from, range.to, places.slice(b * PLACE_BLOCK, (b + 1) * PLACE_BLOCK).map((p) => p.id), names)),
+    queries: wanted.map((b) =>
+      calendarBlockQueryOptions(
+        range.from,
+        range.to,
+        places.slice(b * PLACE_BLOCK, (b + 1) * PLACE_BLOCK).map((p) => p.id),
+        names,
+      ),
+    ),
     combine: mergeBlocks,
   });
   // While a block loads (its berths changed: a berth added or archived elsewhere, the search
@@ -119,9 +161,19 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
   // While a bar is dragged: every berth's verdict for the stay on the days it is shifted to (the
   // database's own rule, asked when the drag starts and per day shifted), marked on the rows.
   const [dragStay, setDragStay] = useState<{ entry: CalendarEntry; days: number } | null>(null);
-  const dragDates = dragStay ? shiftedDates({ entry: dragStay.entry, toPlace: { id: dragStay.entry.place_id, name: dragStay.entry.place_name, pier: null }, days: dragStay.days }) : null;
+  const dragDates = dragStay
+    ? shiftedDates({
+        entry: dragStay.entry,
+        toPlace: { id: dragStay.entry.place_id, name: dragStay.entry.place_name, pier: null },
+        days: dragStay.days,
+      })
+    : null;
   const verdicts = useQuery({
-    ...movePrecheckQueryOptions(dragStay?.entry.order_id ?? '', dragStay?.days ? dragDates!.arrival : null, dragStay?.days ? dragDates!.departure : null),
+    ...movePrecheckQueryOptions(
+      dragStay?.entry.order_id ?? '',
+      dragStay?.days ? dragDates!.arrival : null,
+      dragStay?.days ? dragDates!.departure : null,
+    ),
     enabled: !!dragStay?.entry.order_id,
   });
 
@@ -145,15 +197,22 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
       result = refuse(orderErrorMessage(e));
     }
     // A later drop replaced this one meanwhile: leave it be.
-    setPending((p) => (p?.entry.id === move.entry.id && p.toPlace.id === move.toPlace.id && p.days === move.days && p.endDays === move.endDays && p.checking
-      ? (result ? null : { ...p, checking: false })
-      : p));
+    setPending((p) =>
+      p?.entry.id === move.entry.id && p.toPlace.id === move.toPlace.id && p.days === move.days && p.endDays === move.endDays && p.checking
+        ? result
+          ? null
+          : { ...p, checking: false }
+        : p,
+    );
     if (result) setMoveResult(result);
   };
 
   // Dragged to other days (and maybe another berth): reschedule_booking after its own dialog.
   const confirmReschedule = () => setPending((p) => (p ? { ...p, confirmed: true } : p));
-  const settleReschedule = (result: { ok: boolean; text: string } | null) => { setPending(null); setMoveResult(result); };
+  const settleReschedule = (result: { ok: boolean; text: string } | null) => {
+    setPending(null);
+    setMoveResult(result);
+  };
 
   // The page's block form lists every berth (1,058 options): rendered again only when the berths change,
   // not on every render of the page (each loaded block of occupations, each scrolled block).
@@ -167,23 +226,44 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
       <div className="flex flex-wrap items-center gap-2">
         <div role="group" aria-label={t`Ansicht`} className="flex gap-1">
           {(['day', 'week', 'month'] as const).map((v) => (
-            <Button key={v} size="sm" variant={v === view ? 'default' : 'outline'} aria-pressed={v === view} onClick={() => onChange({ from, view: v })}>
+            <Button
+              key={v}
+              size="sm"
+              variant={v === view ? 'default' : 'outline'}
+              aria-pressed={v === view}
+              onClick={() => onChange({ from, view: v })}
+            >
               {v === 'day' ? t`Tag` : v === 'week' ? t`Woche` : t`Monat`}
             </Button>
           ))}
         </div>
         <div className="flex items-center gap-1">
-          <Button size="sm" variant="outline" aria-label={t`Zurück`} onClick={() => onChange({ from: addDaysIso(from, -SPAN[view]), view })}><ChevronLeft aria-hidden /></Button>
-          <Button size="sm" variant="outline" onClick={() => onChange({ from: today, view })}><Trans>Heute</Trans></Button>
-          <Button size="sm" variant="outline" aria-label={t`Weiter`} onClick={() => onChange({ from: addDaysIso(from, SPAN[view]), view })}><ChevronRight aria-hidden /></Button>
+          <Button
+            size="sm"
+            variant="outline"
+            aria-label={t`Zurück`}
+            onClick={() => onChange({ from: addDaysIso(from, -SPAN[view]), view })}
+          >
+            <ChevronLeft aria-hidden />
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => onChange({ from: today, view })}>
+            <Trans>Heute</Trans>
+          </Button>
+          <Button size="sm" variant="outline" aria-label={t`Weiter`} onClick={() => onChange({ from: addDaysIso(from, SPAN[view]), view })}>
+            <ChevronRight aria-hidden />
+          </Button>
         </div>
-        <span className="text-sm text-slate-700">{formatDay(range.from, locale)} – {formatDay(range.to, locale)}</span>
+        <span className="text-sm text-slate-700">
+          {formatDay(range.from, locale)} – {formatDay(range.to, locale)}
+        </span>
         <span className="text-sm text-slate-600" data-live={live} role="status">
           {live === 'live' ? t`Live` : live === 'connecting' ? t`Verbinde…` : t`Offline – Änderungen erscheinen beim Neuladen`}
         </span>
         {!placeId && (
           <div className="flex items-center gap-2 sm:ml-auto">
-            <Label htmlFor={filterId} className="text-sm"><Trans>Liegeplatz suchen</Trans></Label>
+            <Label htmlFor={filterId} className="text-sm">
+              <Trans>Liegeplatz suchen</Trans>
+            </Label>
             <Input id={filterId} type="search" className="h-8 w-40" value={filter} onChange={(e) => setFilter(e.target.value)} />
           </div>
         )}
@@ -192,7 +272,10 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
       <ul aria-label={t`Legende`} className="flex flex-wrap gap-3 text-sm">
         {(Object.keys(KIND_STYLE) as Kind[]).map((k) => (
           <li key={k} className="flex items-center gap-1">
-            <span className="inline-flex h-5 min-w-10 items-center justify-center rounded border border-slate-300 px-1 text-xs font-semibold" style={KIND_STYLE[k]}>
+            <span
+              className="inline-flex h-5 min-w-10 items-center justify-center rounded border border-slate-300 px-1 text-xs font-semibold"
+              style={KIND_STYLE[k]}
+            >
               <span className="rounded bg-white/85 px-0.5 text-slate-900">{labels.short[k]}</span>
             </span>
             {labels.long[k]}
@@ -201,25 +284,42 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
       </ul>
       {/* The help folds away: on a phone the plan comes first (issue 40, item 14). */}
       <details data-timeline-help className="text-sm text-slate-600">
-        <summary className="w-fit cursor-pointer font-medium text-slate-800"><Trans>Bedienung mit Maus und Tastatur</Trans></summary>
+        <summary className="w-fit cursor-pointer font-medium text-slate-800">
+          <Trans>Bedienung mit Maus und Tastatur</Trans>
+        </summary>
         <p className="mt-1">
-          <Trans>Buchungen auf einen anderen Liegeplatz oder andere Tage ziehen, um sie umzulegen oder zu verschieben (Tastatur: Leertaste, Pfeiltasten, Leertaste); das Ende ziehen ändert nur die Abreise (Tastatur: Umschalt+Pfeil links/rechts). Über freie Tage ziehen, um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).</Trans>
+          <Trans>
+            Buchungen auf einen anderen Liegeplatz oder andere Tage ziehen, um sie umzulegen oder zu verschieben (Tastatur: Leertaste,
+            Pfeiltasten, Leertaste); das Ende ziehen ändert nur die Abreise (Tastatur: Umschalt+Pfeil links/rechts). Über freie Tage ziehen,
+            um zu sperren oder eine Buchung anzulegen (Tastatur: Pfeiltasten, Umschalt+Pfeil, Eingabetaste).
+          </Trans>
         </p>
         <p className="mt-1">
-          <Trans>Beim Ziehen zeigt jede Zeile, ob der Liegeplatz die Buchung aufnehmen kann, und sonst warum nicht (zu klein, belegt, gesperrt …); dort lässt sie sich nicht ablegen.</Trans>
+          <Trans>
+            Beim Ziehen zeigt jede Zeile, ob der Liegeplatz die Buchung aufnehmen kann, und sonst warum nicht (zu klein, belegt, gesperrt
+            …); dort lässt sie sich nicht ablegen.
+          </Trans>
         </p>
       </details>
 
       {moveResult && (
-        <p role={moveResult.ok ? 'status' : 'alert'} data-move-result={moveResult.ok ? 'ok' : 'refused'} className={moveResult.ok ? 'text-green-800' : 'rounded-md bg-red-50 p-2 text-red-800'}>
+        <p
+          role={moveResult.ok ? 'status' : 'alert'}
+          data-move-result={moveResult.ok ? 'ok' : 'refused'}
+          className={moveResult.ok ? 'text-green-800' : 'rounded-md bg-red-50 p-2 text-red-800'}
+        >
           {moveResult.text}
         </p>
       )}
 
       {error ? (
-        <p role="alert" className="text-red-700"><Trans>Der Kalender konnte nicht geladen werden.</Trans></p>
+        <p role="alert" className="text-red-700">
+          <Trans>Der Kalender konnte nicht geladen werden.</Trans>
+        </p>
       ) : isPending ? (
-        <p><Trans>Lädt…</Trans></p>
+        <p>
+          <Trans>Lädt…</Trans>
+        </p>
       ) : (
         <Timeline
           data={data}
@@ -230,82 +330,155 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
           onDragStay={setDragStay}
           verdicts={dragStay ? verdicts.data : undefined}
           onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
-          onOpen={(e) => { setCancelError(false); setOpened(e); }}
+          onOpen={(e) => {
+            setCancelError(false);
+            setOpened(e);
+          }}
           loadedRow={(row) => entries.loaded[wanted.indexOf(Math.floor(row / PLACE_BLOCK))] === true}
           onRowsShown={showRows}
         />
       )}
 
       <RescheduleDialog
-        key={pending && !pending.checking && (pending.days !== 0 || pending.endDays) ? `${pending.entry.id}:${pending.toPlace.id}:${pending.days}:${pending.endDays ?? ''}` : 'none'}
+        key={
+          pending && !pending.checking && (pending.days !== 0 || pending.endDays)
+            ? `${pending.entry.id}:${pending.toPlace.id}:${pending.days}:${pending.endDays ?? ''}`
+            : 'none'
+        }
         move={pending && !pending.checking && (pending.days !== 0 || pending.endDays) ? pending : null}
         onConfirming={confirmReschedule}
         onSettled={settleReschedule}
       />
-      <AlertDialog open={!!pending && !pending.checking && pending.days === 0 && !pending.endDays && !pending.confirmed} onOpenChange={(open) => { if (!open) setPending(null); }}>
+      <AlertDialog
+        open={!!pending && !pending.checking && pending.days === 0 && !pending.endDays && !pending.confirmed}
+        onOpenChange={(open) => {
+          if (!open) setPending(null);
+        }}
+      >
         <AlertDialogContent>
           <AlertDialogHeader>
-            <AlertDialogTitle><Trans>Buchung umlegen?</Trans></AlertDialogTitle>
+            <AlertDialogTitle>
+              <Trans>Buchung umlegen?</Trans>
+            </AlertDialogTitle>
             <AlertDialogDescription>
-              {pending && <Trans>{pending.entry.guest ?? ''} ({pending.entry.boat_name ?? ''}) wird von Liegeplatz {pending.entry.place_name} auf Liegeplatz {pending.toPlace.name} umgelegt; Zeitraum und Preis bleiben gleich.</Trans>}
+              {pending && (
+                <Trans>
+                  {pending.entry.guest ?? ''} ({pending.entry.boat_name ?? ''}) wird von Liegeplatz {pending.entry.place_name} auf
+                  Liegeplatz {pending.toPlace.name} umgelegt; Zeitraum und Preis bleiben gleich.
+                </Trans>
+              )}
             </AlertDialogDescription>
           </AlertDialogHeader>
           <div className="flex items-start gap-2">
             <Checkbox id="move-notify" checked={notify} onCheckedChange={(v) => setNotify(v === true)} className="mt-0.5" />
-            <Label htmlFor="move-notify" className="font-normal leading-snug"><Trans>Gast per E-Mail informieren (wenn eine Adresse hinterlegt ist)</Trans></Label>
+            <Label htmlFor="move-notify" className="font-normal leading-snug">
+              <Trans>Gast per E-Mail informieren (wenn eine Adresse hinterlegt ist)</Trans>
+            </Label>
           </div>
           <AlertDialogFooter>
-            <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
-            <AlertDialogAction onClick={confirmMove}><Trans>Umlegen</Trans></AlertDialogAction>
+            <AlertDialogCancel>
+              <Trans>Abbrechen</Trans>
+            </AlertDialogCancel>
+            <AlertDialogAction onClick={confirmMove}>
+              <Trans>Umlegen</Trans>
+            </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
 
-      <Dialog open={!!selection} onOpenChange={(open) => { if (!open) setSelection(null); }}>
+      <Dialog
+        open={!!selection}
+        onOpenChange={(open) => {
+          if (!open) setSelection(null);
+        }}
+      >
         <DialogContent className="max-h-[90vh] overflow-y-auto">
           {selection && (
             <>
               <DialogHeader>
-                <DialogTitle><Trans>Liegeplatz {selection.place.name}: {formatDay(selection.from, locale)} – {formatDay(selection.to, locale)}</Trans></DialogTitle>
-                <DialogDescription><Trans>Den Liegeplatz für diese Tage sperren oder eine Buchung für einen Gast vor Ort anlegen.</Trans></DialogDescription>
+                <DialogTitle>
+                  <Trans>
+                    Liegeplatz {selection.place.name}: {formatDay(selection.from, locale)} – {formatDay(selection.to, locale)}
+                  </Trans>
+                </DialogTitle>
+                <DialogDescription>
+                  <Trans>Den Liegeplatz für diese Tage sperren oder eine Buchung für einen Gast vor Ort anlegen.</Trans>
+                </DialogDescription>
               </DialogHeader>
               <Link
                 to="/{-$locale}/account/admin/orders/new"
                 search={{ place: selection.place.id, arrival: selection.from, departure: addDaysIso(selection.to, 1) }}
                 className="font-medium text-primary-dark underline underline-offset-4"
               >
-                <Trans>Buchung für Liegeplatz {selection.place.name} anlegen (Anreise {formatDay(selection.from, locale)}, Abreise {formatDay(addDaysIso(selection.to, 1), locale)})</Trans>
+                <Trans>
+                  Buchung für Liegeplatz {selection.place.name} anlegen (Anreise {formatDay(selection.from, locale)}, Abreise{' '}
+                  {formatDay(addDaysIso(selection.to, 1), locale)})
+                </Trans>
               </Link>
-              <BlockForm key={`${selection.place.id}${selection.from}${selection.to}`} places={[selection.place]} defaultDay={selection.from} defaultTo={selection.to} onSaved={() => setSelection(null)} />
+              <BlockForm
+                key={`${selection.place.id}${selection.from}${selection.to}`}
+                places={[selection.place]}
+                defaultDay={selection.from}
+                defaultTo={selection.to}
+                onSaved={() => setSelection(null)}
+              />
             </>
           )}
         </DialogContent>
       </Dialog>
 
-      <Dialog open={!!opened} onOpenChange={(open) => { if (!open) setOpened(null); }}>
+      <Dialog
+        open={!!opened}
+        onOpenChange={(open) => {
+          if (!open) setOpened(null);
+        }}
+      >
         <DialogContent>
           {opened && (
             <>
               <DialogHeader>
-                <DialogTitle>{labels.long[kindOf(opened)]} · <Trans>Liegeplatz {opened.place_name}</Trans></DialogTitle>
+                <DialogTitle>
+                  {labels.long[kindOf(opened)]} · <Trans>Liegeplatz {opened.place_name}</Trans>
+                </DialogTitle>
                 <DialogDescription>
-                  {formatBerlinDateTime(opened.starts_at, locale)} – {opened.ends_at ? formatBerlinDateTime(opened.ends_at, locale) : t`unbefristet`}
+                  {formatBerlinDateTime(opened.starts_at, locale)} –{' '}
+                  {opened.ends_at ? formatBerlinDateTime(opened.ends_at, locale) : t`unbefristet`}
                 </DialogDescription>
               </DialogHeader>
               <ul className="grid gap-1 text-sm">
-                {opened.guest && <li><Trans>Gast: {opened.guest}</Trans></li>}
-                {opened.boat_name && <li><Trans>Boot: {opened.boat_name}</Trans></li>}
+                {opened.guest && (
+                  <li>
+                    <Trans>Gast: {opened.guest}</Trans>
+                  </li>
+                )}
+                {opened.boat_name && (
+                  <li>
+                    <Trans>Boot: {opened.boat_name}</Trans>
+                  </li>
+                )}
                 {opened.note && <li className="text-slate-600">{opened.note}</li>}
               </ul>
               {opened.order_id && (
-                <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: opened.order_id }} className="font-medium text-primary-dark underline underline-offset-4">
+                <Link
+                  to="/{-$locale}/account/admin/orders/$id"
+                  params={{ id: opened.order_id }}
+                  className="font-medium text-primary-dark underline underline-offset-4"
+                >
                   <Trans>Buchung öffnen</Trans>
                 </Link>
               )}
               {opened.type === 'service' && (
-                <div><Button variant="outline" onClick={() => void cancelBlock(opened.id)}><Trans>Sperre aufheben</Trans></Button></div>
+                <div>
+                  <Button variant="outline" onClick={() => void cancelBlock(opened.id)}>
+                    <Trans>Sperre aufheben</Trans>
+                  </Button>
+                </div>
               )}
-              {cancelError && <p role="alert" className="text-red-700"><Trans>Die Sperre konnte nicht aufgehoben werden.</Trans></p>}
+              {cancelError && (
+                <p role="alert" className="text-red-700">
+                  <Trans>Die Sperre konnte nicht aufgehoben werden.</Trans>
+                </p>
+              )}
             </>
           )}
         </DialogContent>
@@ -315,4 +488,3 @@ export function CalendarPage({ from, view, onChange, placeId }: { from: string; 
     </Page>
   );
 }
-

@@ -24,8 +24,23 @@ import { usePaymentMethodLabel } from '@/features/orders/components/order-status
 import { addDaysIso, berlinDay, formatBerlinDateTime, formatBerlinTime, formatDay } from '@/lib/dates';
 import { formatEuro, parseEuroCents } from '@/lib/prices';
 import { cn } from '@/lib/utils';
-import { cashDayQueryOptions, cashErrorMessage, useCashAction, type CashDay, type CashEntry, type CashEntryKind, type OtherPayment } from '../api/cash-book';
-import { cashClosingSchema, cashMovementSchema, type CashClosingInput, type CashClosingValues, type CashMovementInput, type CashMovementValues } from '../schemas/cash-book';
+import {
+  cashDayQueryOptions,
+  cashErrorMessage,
+  useCashAction,
+  type CashDay,
+  type CashEntry,
+  type CashEntryKind,
+  type OtherPayment,
+} from '../api/cash-book';
+import {
+  cashClosingSchema,
+  cashMovementSchema,
+  type CashClosingInput,
+  type CashClosingValues,
+  type CashMovementInput,
+  type CashMovementValues,
+} from '../schemas/cash-book';
 import { DatePicker } from '@/components/ui/date-picker';
 
 /** Only the sheet is printed (bars, drawer, forms and buttons hidden), on A4. */
@@ -75,29 +90,52 @@ export function CashBookPage({ day, onDay }: { day: string; onDay: (day: string)
     <Page title={t`Kassenbuch`}>
       <style>{PRINT_CSS}</style>
       <nav aria-label={t`Tag`} className="flex flex-wrap items-center gap-2 print:hidden">
-        <Button variant="outline" onClick={() => go(addDaysIso(day, -1))}><Trans>Voriger Tag</Trans></Button>
+        <Button variant="outline" onClick={() => go(addDaysIso(day, -1))}>
+          <Trans>Voriger Tag</Trans>
+        </Button>
         <label className="flex items-center gap-2">
-          <span className="sr-only"><Trans>Tag wählen</Trans></span>
+          <span className="sr-only">
+            <Trans>Tag wählen</Trans>
+          </span>
           <DatePicker value={day} onChange={(v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && go(v)} className="w-44" />
         </label>
-        <Button variant="outline" onClick={() => go(addDaysIso(day, 1))}><Trans>Nächster Tag</Trans></Button>
-        {s && day !== s.open_day && <Button variant="ghost" onClick={() => go(s.open_day)}><Trans>Zum offenen Tag</Trans></Button>}
-        <Button className="ml-auto" variant="outline" onClick={() => window.print()}><Trans>Drucken</Trans></Button>
+        <Button variant="outline" onClick={() => go(addDaysIso(day, 1))}>
+          <Trans>Nächster Tag</Trans>
+        </Button>
+        {s && day !== s.open_day && (
+          <Button variant="ghost" onClick={() => go(s.open_day)}>
+            <Trans>Zum offenen Tag</Trans>
+          </Button>
+        )}
+        <Button className="ml-auto" variant="outline" onClick={() => window.print()}>
+          <Trans>Drucken</Trans>
+        </Button>
       </nav>
 
       {feedback && (
-        <p role={feedback.ok ? 'status' : 'alert'} className={cn('rounded-md p-3 print:hidden', feedback.ok ? 'bg-green-50 text-green-950' : 'bg-red-50 text-red-900')}>{feedback.text}</p>
+        <p
+          role={feedback.ok ? 'status' : 'alert'}
+          className={cn('rounded-md p-3 print:hidden', feedback.ok ? 'bg-green-50 text-green-950' : 'bg-red-50 text-red-900')}
+        >
+          {feedback.text}
+        </p>
       )}
 
       {query.isError ? (
-        <p role="alert" className="text-red-800">{cashErrorMessage(query.error)}</p>
+        <p role="alert" className="text-red-800">
+          {cashErrorMessage(query.error)}
+        </p>
       ) : !data || !s ? (
-        <p role="status"><Trans>Lädt…</Trans></p>
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
       ) : (
         <>
           <div id="cash-sheet" className="flex flex-col gap-6">
             <header className="flex flex-wrap items-baseline justify-between gap-2">
-              <h2 className="text-xl font-semibold" data-testid="cash-day">{formatDay(day, locale)}</h2>
+              <h2 className="text-xl font-semibold" data-testid="cash-day">
+                {formatDay(day, locale)}
+              </h2>
               <DayState data={data} />
             </header>
             <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-3">
@@ -138,7 +176,9 @@ function DayState({ data }: { data: CashDay }) {
     const who = c.closed_by_name ?? '';
     return (
       <p className="rounded-lg bg-slate-200 px-3 py-1 text-sm font-medium text-slate-900" data-testid="day-state">
-        <Trans>Abgeschlossen am {at} von {who}</Trans>
+        <Trans>
+          Abgeschlossen am {at} von {who}
+        </Trans>
       </p>
     );
   }
@@ -165,11 +205,15 @@ function CashTable({ data }: { data: CashDay }) {
   const cashOut = entries.reduce((sum, e) => sum + Math.max(-e.amount_cents, 0), 0);
   const row = (label: ReactNode, cents: number | null, testId: string) => (
     <tr className="bg-slate-50 font-semibold">
-      <td colSpan={2} className="px-2 py-2">{label}</td>
+      <td colSpan={2} className="px-2 py-2">
+        {label}
+      </td>
       <td className="hidden px-2 py-2 sm:table-cell" />
       <td className="hidden px-2 py-2 sm:table-cell" />
       <td className="px-2 py-2 sm:hidden" />
-      <td className="px-2 py-2 text-right" data-testid={testId}>{cents === null ? '–' : <Money cents={cents} />}</td>
+      <td className="px-2 py-2 text-right" data-testid={testId}>
+        {cents === null ? '–' : <Money cents={cents} />}
+      </td>
     </tr>
   );
   return (
@@ -177,26 +221,52 @@ function CashTable({ data }: { data: CashDay }) {
       <table className="w-full text-sm" aria-label={t`Kassenbuch`}>
         <thead className="border-b border-slate-200 text-left text-slate-700">
           <tr>
-            <th scope="col" className="px-2 py-2"><Trans>Nr.</Trans></th>
-            <th scope="col" className="px-2 py-2"><Trans>Vorgang</Trans></th>
-            <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell"><Trans>Einnahme</Trans></th>
-            <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell"><Trans>Ausgabe</Trans></th>
-            <th scope="col" className="px-2 py-2 text-right sm:hidden"><Trans>Betrag</Trans></th>
-            <th scope="col" className="px-2 py-2 text-right"><Trans>Bestand</Trans></th>
+            <th scope="col" className="px-2 py-2">
+              <Trans>Nr.</Trans>
+            </th>
+            <th scope="col" className="px-2 py-2">
+              <Trans>Vorgang</Trans>
+            </th>
+            <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
+              <Trans>Einnahme</Trans>
+            </th>
+            <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
+              <Trans>Ausgabe</Trans>
+            </th>
+            <th scope="col" className="px-2 py-2 text-right sm:hidden">
+              <Trans>Betrag</Trans>
+            </th>
+            <th scope="col" className="px-2 py-2 text-right">
+              <Trans>Bestand</Trans>
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200">
           {row(<Trans>Anfangsbestand</Trans>, opening, 'cash-opening')}
           {entries.length === 0 && (
-            <tr><td colSpan={5} className="px-2 py-3 text-slate-600"><Trans>An diesem Tag wurde nichts bar gebucht.</Trans></td></tr>
+            <tr>
+              <td colSpan={5} className="px-2 py-3 text-slate-600">
+                <Trans>An diesem Tag wurde nichts bar gebucht.</Trans>
+              </td>
+            </tr>
           )}
-          {entries.map((e) => <EntryRow key={e.id} entry={e} kindLabel={kindLabel} />)}
+          {entries.map((e) => (
+            <EntryRow key={e.id} entry={e} kindLabel={kindLabel} />
+          ))}
           {entries.length > 0 && (
             <tr className="text-slate-700">
-              <td colSpan={2} className="px-2 py-2"><Trans>Summe des Tages</Trans></td>
-              <td className="hidden px-2 py-2 text-right sm:table-cell"><Money cents={cashIn} /></td>
-              <td className="hidden px-2 py-2 text-right sm:table-cell"><Money cents={cashOut} /></td>
-              <td className="px-2 py-2 text-right sm:hidden"><Money cents={cashIn - cashOut} /></td>
+              <td colSpan={2} className="px-2 py-2">
+                <Trans>Summe des Tages</Trans>
+              </td>
+              <td className="hidden px-2 py-2 text-right sm:table-cell">
+                <Money cents={cashIn} />
+              </td>
+              <td className="hidden px-2 py-2 text-right sm:table-cell">
+                <Money cents={cashOut} />
+              </td>
+              <td className="px-2 py-2 text-right sm:hidden">
+                <Money cents={cashIn - cashOut} />
+              </td>
               <td />
             </tr>
           )}
@@ -221,7 +291,11 @@ function EntryRow({ entry: e, kindLabel }: { entry: CashEntry; kindLabel: (k: Ca
           {e.order_id && (
             <>
               {' · '}
-              <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: e.order_id }} className="text-primary-dark underline underline-offset-2">
+              <Link
+                to="/{-$locale}/account/admin/orders/$id"
+                params={{ id: e.order_id }}
+                className="text-primary-dark underline underline-offset-2"
+              >
                 {e.order_label || <Trans>Buchung</Trans>}
               </Link>
             </>
@@ -229,12 +303,20 @@ function EntryRow({ entry: e, kindLabel }: { entry: CashEntry; kindLabel: (k: Ca
           {e.reason && <> · {e.reason}</>}
           {e.recorded_by_name && <> · {e.recorded_by_name}</>}
         </div>
-        {late && <div className="text-xs text-amber-900"><Trans>Nach dem Tagesabschluss erfasst: {bookedAt}</Trans></div>}
+        {late && (
+          <div className="text-xs text-amber-900">
+            <Trans>Nach dem Tagesabschluss erfasst: {bookedAt}</Trans>
+          </div>
+        )}
       </td>
       <td className="hidden px-2 py-2 text-right align-top sm:table-cell">{e.amount_cents > 0 && <Money cents={e.amount_cents} />}</td>
       <td className="hidden px-2 py-2 text-right align-top sm:table-cell">{e.amount_cents < 0 && <Money cents={-e.amount_cents} />}</td>
-      <td className="px-2 py-2 text-right align-top sm:hidden"><Money cents={e.amount_cents} className={e.amount_cents < 0 ? 'text-red-800' : undefined} /></td>
-      <td className="px-2 py-2 text-right align-top" data-testid="entry-balance"><Money cents={Number(e.balance_cents)} /></td>
+      <td className="px-2 py-2 text-right align-top sm:hidden">
+        <Money cents={e.amount_cents} className={e.amount_cents < 0 ? 'text-red-800' : undefined} />
+      </td>
+      <td className="px-2 py-2 text-right align-top" data-testid="entry-balance">
+        <Money cents={Number(e.balance_cents)} />
+      </td>
     </tr>
   );
 }
@@ -252,25 +334,50 @@ function OtherPayments({ others }: { others: OtherPayment[] }) {
         return (
           <section key={method} aria-label={title} data-testid={`others-${method}`} className="rounded-xl border border-slate-200 bg-white">
             <h3 className="flex items-baseline justify-between gap-2 border-b border-slate-200 px-3 py-2 font-semibold">
-              <span>{title}{method === 'online' && <span className="ml-1 text-xs font-normal text-slate-600">(<Trans>zur Information</Trans>)</span>}</span>
+              <span>
+                {title}
+                {method === 'online' && (
+                  <span className="ml-1 text-xs font-normal text-slate-600">
+                    (<Trans>zur Information</Trans>)
+                  </span>
+                )}
+              </span>
               <Money cents={total} />
             </h3>
             {rows.length === 0 ? (
-              <p className="px-3 py-2 text-sm text-slate-600"><Trans>Keine</Trans></p>
+              <p className="px-3 py-2 text-sm text-slate-600">
+                <Trans>Keine</Trans>
+              </p>
             ) : (
               <ul className="divide-y divide-slate-100 text-sm" aria-label={t`${title}: Zahlungen`}>
                 {rows.map((p) => (
                   <li key={p.id} className="flex items-baseline justify-between gap-3 px-3 py-1.5" data-testid="other-payment">
                     <span className="min-w-0">
-                      {formatBerlinTime(p.recorded_at)}{' · '}
+                      {formatBerlinTime(p.recorded_at)}
+                      {' · '}
                       {p.order_id ? (
-                        <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: p.order_id }} className="text-primary-dark underline underline-offset-2">{p.order_label || <Trans>Buchung</Trans>}</Link>
+                        <Link
+                          to="/{-$locale}/account/admin/orders/$id"
+                          params={{ id: p.order_id }}
+                          className="text-primary-dark underline underline-offset-2"
+                        >
+                          {p.order_label || <Trans>Buchung</Trans>}
+                        </Link>
                       ) : (
-                        <Link to="/{-$locale}/account/admin/desk-sale/$documentId" params={{ documentId: p.document_id ?? '' }} className="text-primary-dark underline underline-offset-2">
+                        <Link
+                          to="/{-$locale}/account/admin/desk-sale/$documentId"
+                          params={{ documentId: p.document_id ?? '' }}
+                          className="text-primary-dark underline underline-offset-2"
+                        >
                           <Trans>Verkauf am Hafenbüro {p.order_label}</Trans>
                         </Link>
                       )}
-                      {p.kind === 'refund' && <> · <Trans>Erstattung</Trans></>}
+                      {p.kind === 'refund' && (
+                        <>
+                          {' '}
+                          · <Trans>Erstattung</Trans>
+                        </>
+                      )}
                     </span>
                     <Money cents={p.kind === 'refund' ? -p.amount_cents : p.amount_cents} />
                   </li>
@@ -294,23 +401,56 @@ function ClosingReport({ data }: { data: CashDay }) {
   return (
     <Section title={t`Kassenbericht`} aria-label={t`Kassenbericht`} data-testid="closing-report">
       {c.period_from !== c.business_day && (
-        <p className="text-sm text-slate-700"><Trans>Zeitraum: {from} bis {to} (die Tage dazwischen wurden nicht einzeln abgeschlossen).</Trans></p>
+        <p className="text-sm text-slate-700">
+          <Trans>
+            Zeitraum: {from} bis {to} (die Tage dazwischen wurden nicht einzeln abgeschlossen).
+          </Trans>
+        </p>
       )}
       {c.business_day !== data.summary.day && (
-        <p className="text-sm text-slate-700"><Trans>Dieser Tag ist mit dem Kassenbericht vom {to} abgeschlossen.</Trans></p>
+        <p className="text-sm text-slate-700">
+          <Trans>Dieser Tag ist mit dem Kassenbericht vom {to} abgeschlossen.</Trans>
+        </p>
       )}
-      <FactList items={[
-        { label: t`Anfangsbestand`, value: <Money cents={Number(c.opening_cents)} /> },
-        { label: t`Einnahmen (bar)`, value: <Money cents={Number(c.cash_in_cents)} /> },
-        { label: t`Ausgaben (bar)`, value: <Money cents={Number(c.cash_out_cents)} /> },
-        { label: t`Sollbestand (laut Kassenbuch)`, value: <span data-testid="closing-expected" className="whitespace-nowrap">{eur(c.expected_cents)}</span> },
-        { label: t`Gezählter Bestand (Istbestand)`, value: <span data-testid="closing-counted" className="whitespace-nowrap">{eur(c.counted_cents)}</span> },
-        { label: t`Kassendifferenz`, value: <span data-testid="closing-difference" className="whitespace-nowrap">{eur(c.difference_cents)}</span> },
-        { label: t`Bestätigt von`, value: c.closed_by_name ?? '–' },
-        { label: t`Bestätigt am`, value: formatBerlinDateTime(c.closed_at, locale) },
-        ...(c.note ? [{ label: t`Notiz`, value: c.note }] : []),
-      ]} />
-      <p className="text-sm text-slate-600"><Trans>Abgeschlossen: Dieser Tag kann nicht mehr geändert werden. Spätere Barzahlungen werden auf den nächsten offenen Tag gebucht.</Trans></p>
+      <FactList
+        items={[
+          { label: t`Anfangsbestand`, value: <Money cents={Number(c.opening_cents)} /> },
+          { label: t`Einnahmen (bar)`, value: <Money cents={Number(c.cash_in_cents)} /> },
+          { label: t`Ausgaben (bar)`, value: <Money cents={Number(c.cash_out_cents)} /> },
+          {
+            label: t`Sollbestand (laut Kassenbuch)`,
+            value: (
+              <span data-testid="closing-expected" className="whitespace-nowrap">
+                {eur(c.expected_cents)}
+              </span>
+            ),
+          },
+          {
+            label: t`Gezählter Bestand (Istbestand)`,
+            value: (
+              <span data-testid="closing-counted" className="whitespace-nowrap">
+                {eur(c.counted_cents)}
+              </span>
+            ),
+          },
+          {
+            label: t`Kassendifferenz`,
+            value: (
+              <span data-testid="closing-difference" className="whitespace-nowrap">
+                {eur(c.difference_cents)}
+              </span>
+            ),
+          },
+          { label: t`Bestätigt von`, value: c.closed_by_name ?? '–' },
+          { label: t`Bestätigt am`, value: formatBerlinDateTime(c.closed_at, locale) },
+          ...(c.note ? [{ label: t`Notiz`, value: c.note }] : []),
+        ]}
+      />
+      <p className="text-sm text-slate-600">
+        <Trans>
+          Abgeschlossen: Dieser Tag kann nicht mehr geändert werden. Spätere Barzahlungen werden auf den nächsten offenen Tag gebucht.
+        </Trans>
+      </p>
     </Section>
   );
 }
@@ -344,40 +484,78 @@ function MovementForm({ onDone }: { onDone: (text: string) => void }) {
   return (
     <Section title={t`Kassenbewegung buchen`}>
       <Form {...form}>
-        <form noValidate onSubmit={onSubmit} aria-label={t`Kassenbewegung buchen`} className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4">
-          <FormField control={control} name="kind" render={({ field }) => (
-            <FormItem>
-              <p className="text-sm font-medium"><Trans>Art</Trans></p>
-              <RadioGroup value={field.value} onValueChange={field.onChange} aria-label={t`Art`} className="gap-2">
-                {options.map((o) => (
-                  <Label key={o.value} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50">
-                    <RadioGroupItem value={o.value} className="mt-0.5" />
-                    <span className="flex flex-col gap-0.5">
-                      <span className="font-medium">{kindLabel(o.value)}</span>
-                      <span className="text-sm font-normal text-slate-600">{o.hint}</span>
-                    </span>
-                  </Label>
-                ))}
-              </RadioGroup>
-              <FormMessage />
-            </FormItem>
-          )} />
-          <FormField control={control} name="amount" render={({ field }) => (
-            <FormItem>
-              <FormLabel><Trans>Betrag (€)</Trans></FormLabel>
-              <FormControl><Input inputMode="decimal" autoComplete="off" className="max-w-40" {...field} /></FormControl>
-              <FormMessage />
-            </FormItem>
-          )} />
-          <FormField control={control} name="reason" render={({ field }) => (
-            <FormItem>
-              <FormLabel><Trans>Grund</Trans></FormLabel>
-              <FormControl><Input maxLength={500} autoComplete="off" {...field} /></FormControl>
-              <FormMessage />
-            </FormItem>
-          )} />
-          {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
-          <div><Button type="submit" disabled={action.isPending}><Trans>Buchen</Trans></Button></div>
+        <form
+          noValidate
+          onSubmit={onSubmit}
+          aria-label={t`Kassenbewegung buchen`}
+          className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4"
+        >
+          <FormField
+            control={control}
+            name="kind"
+            render={({ field }) => (
+              <FormItem>
+                <p className="text-sm font-medium">
+                  <Trans>Art</Trans>
+                </p>
+                <RadioGroup value={field.value} onValueChange={field.onChange} aria-label={t`Art`} className="gap-2">
+                  {options.map((o) => (
+                    <Label
+                      key={o.value}
+                      className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50"
+                    >
+                      <RadioGroupItem value={o.value} className="mt-0.5" />
+                      <span className="flex flex-col gap-0.5">
+                        <span className="font-medium">{kindLabel(o.value)}</span>
+                        <span className="text-sm font-normal text-slate-600">{o.hint}</span>
+                      </span>
+                    </Label>
+                  ))}
+                </RadioGroup>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={control}
+            name="amount"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Betrag (€)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input inputMode="decimal" autoComplete="off" className="max-w-40" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={control}
+            name="reason"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Grund</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input maxLength={500} autoComplete="off" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+          <div>
+            <Button type="submit" disabled={action.isPending}>
+              <Trans>Buchen</Trans>
+            </Button>
+          </div>
         </form>
       </Form>
     </Section>
@@ -391,7 +569,10 @@ function ClosingForm({ data, onDone }: { data: CashDay; onDone: (text: string) =
   const action = useCashAction();
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<CashClosingValues | null>(null);
-  const form = useForm<CashClosingInput, unknown, CashClosingValues>({ resolver: zodResolver(cashClosingSchema), defaultValues: { counted: '', note: '' } });
+  const form = useForm<CashClosingInput, unknown, CashClosingValues>({
+    resolver: zodResolver(cashClosingSchema),
+    defaultValues: { counted: '', note: '' },
+  });
   // FormField knows no transformed values: the fields see the input types.
   const control = form.control as unknown as Control<CashClosingInput>;
   const typed = useWatch({ control, name: 'counted' });
@@ -401,10 +582,20 @@ function ClosingForm({ data, onDone }: { data: CashDay; onDone: (text: string) =
   const eur = (cents: number) => formatEuro(cents, locale);
 
   if (future) {
-    return <p className="text-sm text-slate-700"><Trans>Ein Tag in der Zukunft kann noch nicht abgeschlossen werden.</Trans></p>;
+    return (
+      <p className="text-sm text-slate-700">
+        <Trans>Ein Tag in der Zukunft kann noch nicht abgeschlossen werden.</Trans>
+      </p>
+    );
   }
   if (s.later_entries) {
-    return <p className="text-sm text-slate-700"><Trans>Nach diesem Tag wurde schon gebucht. Bitte den letzten Tag abschließen: Sein Kassenbericht umfasst die offenen Tage davor.</Trans></p>;
+    return (
+      <p className="text-sm text-slate-700">
+        <Trans>
+          Nach diesem Tag wurde schon gebucht. Bitte den letzten Tag abschließen: Sein Kassenbericht umfasst die offenen Tage davor.
+        </Trans>
+      </p>
+    );
   }
   const close = async () => {
     if (!confirm) return;
@@ -422,51 +613,107 @@ function ClosingForm({ data, onDone }: { data: CashDay; onDone: (text: string) =
   const differenceText = eur(difference);
   return (
     <Section title={t`Tagesabschluss (Kassenbericht)`}>
-      <FactList items={[
-        ...(s.period_from && s.period_from !== s.day ? [{ label: t`Seit`, value: formatDay(s.period_from, locale) }] : []),
-        { label: t`Anfangsbestand`, value: <Money cents={s.opening_cents} /> },
-        { label: t`Einnahmen (bar)`, value: <Money cents={s.cash_in_cents} /> },
-        { label: t`Ausgaben (bar)`, value: <Money cents={s.cash_out_cents} /> },
-        { label: t`Sollbestand (laut Kassenbuch)`, value: <span data-testid="expected" className="whitespace-nowrap">{eur(s.expected_cents)}</span> },
-      ]} />
+      <FactList
+        items={[
+          ...(s.period_from && s.period_from !== s.day ? [{ label: t`Seit`, value: formatDay(s.period_from, locale) }] : []),
+          { label: t`Anfangsbestand`, value: <Money cents={s.opening_cents} /> },
+          { label: t`Einnahmen (bar)`, value: <Money cents={s.cash_in_cents} /> },
+          { label: t`Ausgaben (bar)`, value: <Money cents={s.cash_out_cents} /> },
+          {
+            label: t`Sollbestand (laut Kassenbuch)`,
+            value: (
+              <span data-testid="expected" className="whitespace-nowrap">
+                {eur(s.expected_cents)}
+              </span>
+            ),
+          },
+        ]}
+      />
       <Form {...form}>
-        <form noValidate onSubmit={form.handleSubmit((v) => { setError(null); setConfirm(v); })} aria-label={t`Tagesabschluss`} className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4">
-          <FormField control={control} name="counted" render={({ field }) => (
-            <FormItem>
-              <FormLabel><Trans>Gezählter Bestand (€)</Trans></FormLabel>
-              <FormControl><Input inputMode="decimal" autoComplete="off" className="max-w-40" {...field} /></FormControl>
-              <FormDescription>
-                {typedCents !== null ? <Trans>Differenz zum Sollbestand: {eur(typedCents - s.expected_cents)}</Trans> : <Trans>Das Bargeld in der Kasse zählen und eintragen.</Trans>}
-              </FormDescription>
-              <FormMessage />
-            </FormItem>
-          )} />
-          <FormField control={control} name="note" render={({ field }) => (
-            <FormItem>
-              <FormLabel><Trans>Notiz (optional)</Trans></FormLabel>
-              <FormControl><Textarea rows={2} className="min-h-16" maxLength={500} {...field} /></FormControl>
-              <FormMessage />
-            </FormItem>
-          )} />
-          {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
-          <div><Button type="submit" disabled={action.isPending}><Trans>Tag abschließen</Trans></Button></div>
+        <form
+          noValidate
+          onSubmit={form.handleSubmit((v) => {
+            setError(null);
+            setConfirm(v);
+          })}
+          aria-label={t`Tagesabschluss`}
+          className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4"
+        >
+          <FormField
+            control={control}
+            name="counted"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Gezählter Bestand (€)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input inputMode="decimal" autoComplete="off" className="max-w-40" {...field} />
+                </FormControl>
+                <FormDescription>
+                  {typedCents !== null ? (
+                    <Trans>Differenz zum Sollbestand: {eur(typedCents - s.expected_cents)}</Trans>
+                  ) : (
+                    <Trans>Das Bargeld in der Kasse zählen und eintragen.</Trans>
+                  )}
+                </FormDescription>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={control}
+            name="note"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Notiz (optional)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Textarea rows={2} className="min-h-16" maxLength={500} {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+          <div>
+            <Button type="submit" disabled={action.isPending}>
+              <Trans>Tag abschließen</Trans>
+            </Button>
+          </div>
         </form>
       </Form>
       <AlertDialog open={confirm !== null} onOpenChange={(open) => !open && setConfirm(null)}>
         <AlertDialogContent>
           <AlertDialogHeader>
-            <AlertDialogTitle><Trans>Tag {dayLabel} abschließen?</Trans></AlertDialogTitle>
+            <AlertDialogTitle>
+              <Trans>Tag {dayLabel} abschließen?</Trans>
+            </AlertDialogTitle>
             <AlertDialogDescription>
               {difference === 0 ? (
-                <Trans>Der gezählte Bestand stimmt mit dem Kassenbuch überein. Nach dem Abschluss kann dieser Tag nicht mehr geändert werden.</Trans>
+                <Trans>
+                  Der gezählte Bestand stimmt mit dem Kassenbuch überein. Nach dem Abschluss kann dieser Tag nicht mehr geändert werden.
+                </Trans>
               ) : (
-                <Trans>Die Differenz von {differenceText} wird als Kassendifferenz gebucht. Nach dem Abschluss kann dieser Tag nicht mehr geändert werden.</Trans>
+                <Trans>
+                  Die Differenz von {differenceText} wird als Kassendifferenz gebucht. Nach dem Abschluss kann dieser Tag nicht mehr
+                  geändert werden.
+                </Trans>
               )}
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
-            <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
-            <AlertDialogAction onClick={() => void close()}><Trans>Abschließen</Trans></AlertDialogAction>
+            <AlertDialogCancel>
+              <Trans>Abbrechen</Trans>
+            </AlertDialogCancel>
+            <AlertDialogAction onClick={() => void close()}>
+              <Trans>Abschließen</Trans>
+            </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>

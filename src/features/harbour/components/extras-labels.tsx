@@ -7,9 +7,12 @@ export function useExtraUnitLabel() {
   return (unit: ExtraUnit | string, quantity = 1) => {
     const one = quantity === 1;
     switch (unit) {
-      case 'load': return one ? t`Waschgang` : t`Waschgänge`;
-      case 'day': return one ? t`Tag` : t`Tage`;
-      default: return t`Stück`;
+      case 'load':
+        return one ? t`Waschgang` : t`Waschgänge`;
+      case 'day':
+        return one ? t`Tag` : t`Tage`;
+      default:
+        return t`Stück`;
     }
   };
 }

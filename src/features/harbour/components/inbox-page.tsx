@@ -11,8 +11,15 @@ import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { harbourKeys } from '../api/keys';
 import {
-  inboxApplicationsQueryOptions, inboxKeys, inboxQueryOptions, replyToApplication, replyToMessage, setMessageDone,
-  type InboxApplication, type InboxMessage, type MessageReply,
+  inboxApplicationsQueryOptions,
+  inboxKeys,
+  inboxQueryOptions,
+  replyToApplication,
+  replyToMessage,
+  setMessageDone,
+  type InboxApplication,
+  type InboxMessage,
+  type MessageReply,
 } from '../api/inbox';
 import { replySchema, type ReplyValues } from '../schemas/reply';
 import { useInboxRealtime } from '../hooks/use-inbox-realtime';
@@ -67,7 +74,11 @@ function Thread({ message }: { message: Correspondent }) {
               const at = formatBerlinDateTime(r.created_at, locale);
               return (
                 <li key={r.id} className="text-sm">
-                  <p className="text-xs text-slate-600"><Trans>{author} am {at}</Trans></p>
+                  <p className="text-xs text-slate-600">
+                    <Trans>
+                      {author} am {at}
+                    </Trans>
+                  </p>
                   <p className="whitespace-pre-line">{r.body}</p>
                 </li>
               );
@@ -75,26 +86,68 @@ function Thread({ message }: { message: Correspondent }) {
           </ol>
         </section>
       )}
-      {sent && <p role="status" className="text-sm text-green-800"><Trans>Antwort an {message.email} gesendet.</Trans></p>}
+      {sent && (
+        <p role="status" className="text-sm text-green-800">
+          <Trans>Antwort an {message.email} gesendet.</Trans>
+        </p>
+      )}
       {open ? (
         <Form {...form}>
           <form noValidate onSubmit={onSubmit} aria-label={t`Antwort an ${message.name}`} className="grid gap-2">
-            <FormField control={form.control} name="body" render={({ field }) => (
-              <FormItem>
-                <FormLabel><Trans>Antwort (geht per E-Mail an {message.email}, auf {language})</Trans></FormLabel>
-                <FormControl><Textarea rows={5} maxLength={5000} {...field} /></FormControl>
-                <FormMessage />
-              </FormItem>
-            )} />
-            {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+            <FormField
+              control={form.control}
+              name="body"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>
+                    <Trans>
+                      Antwort (geht per E-Mail an {message.email}, auf {language})
+                    </Trans>
+                  </FormLabel>
+                  <FormControl>
+                    <Textarea rows={5} maxLength={5000} {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            {error && (
+              <p role="alert" className="text-sm text-red-700">
+                {error}
+              </p>
+            )}
             <div className="flex flex-wrap gap-2">
-              <Button type="submit" size="sm" disabled={form.formState.isSubmitting}><Trans>Antwort senden</Trans></Button>
-              <Button type="button" size="sm" variant="outline" onClick={() => { setOpen(false); setError(null); }}><Trans>Abbrechen</Trans></Button>
+              <Button type="submit" size="sm" disabled={form.formState.isSubmitting}>
+                <Trans>Antwort senden</Trans>
+              </Button>
+              <Button
+                type="button"
+                size="sm"
+                variant="outline"
+                onClick={() => {
+                  setOpen(false);
+                  setError(null);
+                }}
+              >
+                <Trans>Abbrechen</Trans>
+              </Button>
             </div>
           </form>
         </Form>
       ) : (
-        <div><Button type="button" size="sm" variant="outline" onClick={() => { setOpen(true); setSent(false); }}><Trans>Antworten</Trans></Button></div>
+        <div>
+          <Button
+            type="button"
+            size="sm"
+            variant="outline"
+            onClick={() => {
+              setOpen(true);
+              setSent(false);
+            }}
+          >
+            <Trans>Antworten</Trans>
+          </Button>
+        </div>
       )}
     </div>
   );
@@ -106,7 +159,10 @@ function MessageCard({ message, onToggle, busy }: { message: InboxMessage; onTog
   const kindLabel = useMessageKindLabel()(message);
   const done = message.status === 'done';
   return (
-    <li aria-label={`${kindLabel} – ${message.name}`} className={`rounded-lg border p-3 ${done ? 'border-slate-200 bg-slate-50 text-slate-700' : 'border-primary/40 bg-white'}`}>
+    <li
+      aria-label={`${kindLabel} – ${message.name}`}
+      className={`rounded-lg border p-3 ${done ? 'border-slate-200 bg-slate-50 text-slate-700' : 'border-primary/40 bg-white'}`}
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-semibold">
           <span className="mr-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">{kindLabel}</span>
@@ -115,19 +171,52 @@ function MessageCard({ message, onToggle, busy }: { message: InboxMessage; onTog
         <span className="text-sm text-slate-600">{formatBerlinDateTime(message.created_at, locale)}</span>
       </div>
       <p className="mt-1 text-sm">
-        <a className="text-primary-dark underline" href={`mailto:${message.email}`}>{message.email}</a>
-        {message.phone && <> · <a className="text-primary-dark underline" href={`tel:${message.phone.replace(/[^\d+]/g, '')}`}>{message.phone}</a></>}
-        {message.preferred_date && <> · <Trans>Wunschtermin: {formatDay(message.preferred_date, locale)}</Trans></>}
-        {message.boat?.name && <> · <Trans>Boot/Platz: {message.boat.name}</Trans></>}
-        {' · '}{message.locale === 'en' ? t`schreibt Englisch` : t`schreibt Deutsch`}
+        <a className="text-primary-dark underline" href={`mailto:${message.email}`}>
+          {message.email}
+        </a>
+        {message.phone && (
+          <>
+            {' '}
+            ·{' '}
+            <a className="text-primary-dark underline" href={`tel:${message.phone.replace(/[^\d+]/g, '')}`}>
+              {message.phone}
+            </a>
+          </>
+        )}
+        {message.preferred_date && (
+          <>
+            {' '}
+            · <Trans>Wunschtermin: {formatDay(message.preferred_date, locale)}</Trans>
+          </>
+        )}
+        {message.boat?.name && (
+          <>
+            {' '}
+            · <Trans>Boot/Platz: {message.boat.name}</Trans>
+          </>
+        )}
+        {' · '}
+        {message.locale === 'en' ? t`schreibt Englisch` : t`schreibt Deutsch`}
       </p>
       <p className="mt-2 text-sm whitespace-pre-line">{message.message}</p>
-      <Thread message={{ name: message.name, email: message.email, locale: message.locale, replies: message.message_replies, send: (body) => replyToMessage(message.id, body) }} />
+      <Thread
+        message={{
+          name: message.name,
+          email: message.email,
+          locale: message.locale,
+          replies: message.message_replies,
+          send: (body) => replyToMessage(message.id, body),
+        }}
+      />
       <div className="mt-2 flex items-center gap-3">
         <Button size="sm" variant={done ? 'outline' : 'default'} disabled={busy} onClick={onToggle}>
           {done ? <Trans>Wieder öffnen</Trans> : <Trans>Erledigt</Trans>}
         </Button>
-        {done && message.done_at && <span className="text-xs text-slate-600"><Trans>erledigt am {formatBerlinDateTime(message.done_at, locale)}</Trans></span>}
+        {done && message.done_at && (
+          <span className="text-xs text-slate-600">
+            <Trans>erledigt am {formatBerlinDateTime(message.done_at, locale)}</Trans>
+          </span>
+        )}
       </div>
       {!done && message.kind === 'service_request' && <AcceptRequestForm message={message} />}
     </li>
@@ -144,21 +233,46 @@ function ApplicationCard({ application: a }: { application: InboxApplication }) 
     <li aria-label={t`Bewerbung – ${name}`} className="rounded-lg border border-primary/40 bg-white p-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-semibold">
-          <span className="mr-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800"><Trans>Bewerbung Nr. {a.queue_number}</Trans></span>
+          <span className="mr-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">
+            <Trans>Bewerbung Nr. {a.queue_number}</Trans>
+          </span>
           {name}
         </p>
         <span className="text-sm text-slate-600">{formatBerlinDateTime(a.created_at, locale)}</span>
       </div>
       <p className="mt-1 text-sm">
-        <a className="text-primary-dark underline" href={`mailto:${a.email}`}>{a.email}</a>
-        {a.phone && <> · <a className="text-primary-dark underline" href={`tel:${a.phone.replace(/[^\d+]/g, '')}`}>{a.phone}</a></>}
-        {a.boat?.name && <> · <Trans>Boot: {a.boat.name}</Trans></>}
+        <a className="text-primary-dark underline" href={`mailto:${a.email}`}>
+          {a.email}
+        </a>
+        {a.phone && (
+          <>
+            {' '}
+            ·{' '}
+            <a className="text-primary-dark underline" href={`tel:${a.phone.replace(/[^\d+]/g, '')}`}>
+              {a.phone}
+            </a>
+          </>
+        )}
+        {a.boat?.name && (
+          <>
+            {' '}
+            · <Trans>Boot: {a.boat.name}</Trans>
+          </>
+        )}
         {size && <> · {size}</>}
-        {a.desired_start && <> · <Trans>ab {formatDay(a.desired_start, locale)}</Trans></>}
-        {' · '}{a.locale === 'en' ? t`schreibt Englisch` : t`schreibt Deutsch`}
+        {a.desired_start && (
+          <>
+            {' '}
+            · <Trans>ab {formatDay(a.desired_start, locale)}</Trans>
+          </>
+        )}
+        {' · '}
+        {a.locale === 'en' ? t`schreibt Englisch` : t`schreibt Deutsch`}
       </p>
       {a.message && <p className="mt-2 text-sm whitespace-pre-line">{a.message}</p>}
-      <Thread message={{ name, email: a.email, locale: a.locale, replies: a.message_replies, send: (body) => replyToApplication(a.id, body) }} />
+      <Thread
+        message={{ name, email: a.email, locale: a.locale, replies: a.message_replies, send: (body) => replyToApplication(a.id, body) }}
+      />
     </li>
   );
 }
@@ -168,10 +282,31 @@ function ApplicationsSection() {
   const { t } = useLingui();
   const { data, error } = useQuery(inboxApplicationsQueryOptions());
   return (
-    <Section aria-label={t`Offene Bewerbungen um einen Langzeitliegeplatz`} title={<>{t`Offene Bewerbungen um einen Langzeitliegeplatz`} {data && <span className="text-slate-500">({data.length})</span>}</>}>
-      {error && <p role="alert" className="text-sm text-red-700"><Trans>Die Bewerbungen konnten nicht geladen werden.</Trans></p>}
-      {data?.length === 0 && <p className="text-sm text-slate-600"><Trans>Keine offenen Bewerbungen.</Trans></p>}
-      {!!data?.length && <ul className="grid gap-2">{data.map((a) => <ApplicationCard key={a.id} application={a} />)}</ul>}
+    <Section
+      aria-label={t`Offene Bewerbungen um einen Langzeitliegeplatz`}
+      title={
+        <>
+          {t`Offene Bewerbungen um einen Langzeitliegeplatz`} {data && <span className="text-slate-500">({data.length})</span>}
+        </>
+      }
+    >
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          <Trans>Die Bewerbungen konnten nicht geladen werden.</Trans>
+        </p>
+      )}
+      {data?.length === 0 && (
+        <p className="text-sm text-slate-600">
+          <Trans>Keine offenen Bewerbungen.</Trans>
+        </p>
+      )}
+      {!!data?.length && (
+        <ul className="grid gap-2">
+          {data.map((a) => (
+            <ApplicationCard key={a.id} application={a} />
+          ))}
+        </ul>
+      )}
     </Section>
   );
 }
@@ -193,8 +328,22 @@ export function InboxPage() {
       await queryClient.invalidateQueries({ queryKey: harbourKeys.overview() });
     },
   });
-  if (error) return <Page title={t`Posteingang`}><p role="alert" className="text-red-700"><Trans>Der Posteingang konnte nicht geladen werden.</Trans></p></Page>;
-  if (isPending) return <Page title={t`Posteingang`}><p><Trans>Lädt…</Trans></p></Page>;
+  if (error)
+    return (
+      <Page title={t`Posteingang`}>
+        <p role="alert" className="text-red-700">
+          <Trans>Der Posteingang konnte nicht geladen werden.</Trans>
+        </p>
+      </Page>
+    );
+  if (isPending)
+    return (
+      <Page title={t`Posteingang`}>
+        <p>
+          <Trans>Lädt…</Trans>
+        </p>
+      </Page>
+    );
   const open = data.filter((m) => m.status === 'open');
   const done = data.filter((m) => m.status === 'done');
   const list = (items: InboxMessage[], empty: string) =>
@@ -208,12 +357,33 @@ export function InboxPage() {
       </ul>
     );
   return (
-    <Page title={t`Posteingang`} lead={t`Nachrichten über das Kontaktformular und Serviceanfragen. Antworten gehen per E-Mail an den Absender und bleiben bei der Nachricht.`}>
-      {failed && <p role="alert" className="text-red-700"><Trans>Das hat nicht geklappt. Bitte erneut versuchen.</Trans></p>}
-      <Section aria-label={t`Offen`} title={<>{t`Offen`} <span className="text-slate-500">({open.length})</span></>}>
+    <Page
+      title={t`Posteingang`}
+      lead={t`Nachrichten über das Kontaktformular und Serviceanfragen. Antworten gehen per E-Mail an den Absender und bleiben bei der Nachricht.`}
+    >
+      {failed && (
+        <p role="alert" className="text-red-700">
+          <Trans>Das hat nicht geklappt. Bitte erneut versuchen.</Trans>
+        </p>
+      )}
+      <Section
+        aria-label={t`Offen`}
+        title={
+          <>
+            {t`Offen`} <span className="text-slate-500">({open.length})</span>
+          </>
+        }
+      >
         {list(open, t`Keine offenen Nachrichten.`)}
       </Section>
-      <Section aria-label={t`Erledigt`} title={<>{t`Erledigt`} <span className="text-slate-500">({done.length})</span></>}>
+      <Section
+        aria-label={t`Erledigt`}
+        title={
+          <>
+            {t`Erledigt`} <span className="text-slate-500">({done.length})</span>
+          </>
+        }
+      >
         {list(done, t`Noch nichts erledigt.`)}
       </Section>
       {isAdmin(identity) && <ApplicationsSection />}

@@ -17,14 +17,37 @@ export function InvoicePage({ id }: { id: string }) {
   const detail = useQuery(orderDetailQueryOptions(id));
   const current = detail.data?.invoice ?? null;
   const doc = useQuery({ ...invoiceDocumentQueryOptions(current?.id ?? ''), enabled: !!current });
-  const back = <Link to="/{-$locale}/account/admin/orders/$id" params={{ id }} className="self-center text-primary-dark underline underline-offset-4"><Trans>Zur Buchung</Trans></Link>;
-  if (detail.isPending || (current && doc.isPending)) return <Page title={t`Rechnung`}><p role="status"><Trans>Lädt…</Trans></p></Page>;
+  const back = (
+    <Link to="/{-$locale}/account/admin/orders/$id" params={{ id }} className="self-center text-primary-dark underline underline-offset-4">
+      <Trans>Zur Buchung</Trans>
+    </Link>
+  );
+  if (detail.isPending || (current && doc.isPending))
+    return (
+      <Page title={t`Rechnung`}>
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
+      </Page>
+    );
   const error = detail.error ?? doc.error;
-  if (error) return <Page title={t`Rechnung`}><p role="alert" className="text-red-800">{orderErrorMessage(error)}</p></Page>;
+  if (error)
+    return (
+      <Page title={t`Rechnung`}>
+        <p role="alert" className="text-red-800">
+          {orderErrorMessage(error)}
+        </p>
+      </Page>
+    );
   if (!current || !doc.data) {
     return (
       <Page title={t`Rechnung`}>
-        <p role="alert"><Trans>Für diese Buchung gilt keine Rechnung: sie entsteht, sobald die Buchung bezahlt ist; eine stornierte steht mit ihrer Stornorechnung unter den Belegen der Buchung.</Trans></p>
+        <p role="alert">
+          <Trans>
+            Für diese Buchung gilt keine Rechnung: sie entsteht, sobald die Buchung bezahlt ist; eine stornierte steht mit ihrer
+            Stornorechnung unter den Belegen der Buchung.
+          </Trans>
+        </p>
         {back}
       </Page>
     );

@@ -10,7 +10,9 @@ export function NotifyGuestTick({ email, checked, onChange }: { email: string | 
   return (
     <div className="flex items-start gap-2">
       <Checkbox id={id} checked={checked} onCheckedChange={(v) => onChange(v === true)} className="mt-0.5" />
-      <Label htmlFor={id} className="font-normal leading-snug"><Trans>Gast per E-Mail informieren ({email})</Trans></Label>
+      <Label htmlFor={id} className="font-normal leading-snug">
+        <Trans>Gast per E-Mail informieren ({email})</Trans>
+      </Label>
     </div>
   );
 }

@@ -27,7 +27,15 @@ import { berlinToday, berlinDay, formatBerlinDateTime, formatDay } from '@/lib/d
 import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
 import { messages } from '@/lib/validation';
-import { moveTargetsQueryOptions, orderDetailQueryOptions, orderErrorMessage, rescheduleQuoteQueryOptions, useOrderAction, type OrderAction, type OrderDetail } from '../api/orders';
+import {
+  moveTargetsQueryOptions,
+  orderDetailQueryOptions,
+  orderErrorMessage,
+  rescheduleQuoteQueryOptions,
+  useOrderAction,
+  type OrderAction,
+  type OrderDetail,
+} from '../api/orders';
 import { useCalendarRealtime } from '../hooks/use-calendar-realtime';
 import { useKindLabel, usePaymentShortLabel, useStatusLabel } from './orders-labels';
 import { OrderExtrasSection } from './order-extras-section';
@@ -35,18 +43,49 @@ import { NotifyGuestTick } from './notify-guest-tick';
 import { OrderMails } from './order-mails';
 import { PaymentsPanel } from './payments-panel';
 
-const noteSchema = () => z.object({ body: z.string().trim().min(1, { error: messages.required }).max(2000, { error: () => messages.max(2000) }) });
+const noteSchema = () =>
+  z.object({
+    body: z
+      .string()
+      .trim()
+      .min(1, { error: messages.required })
+      .max(2000, { error: () => messages.max(2000) }),
+  });
 
 /** A button that asks before it acts (cancel, move); with `notifyEmail`, the dialog offers the e-mail tick. */
-function ConfirmButton({ label, title, description, confirm, variant, disabled, notifyEmail, onConfirm }: {
-  label: string; title: string; description: ReactNode; confirm: string; variant?: 'default' | 'outline' | 'destructive'; disabled?: boolean;
-  notifyEmail?: string | null; onConfirm: (notify: boolean) => void;
+function ConfirmButton({
+  label,
+  title,
+  description,
+  confirm,
+  variant,
+  disabled,
+  notifyEmail,
+  onConfirm,
+}: {
+  label: string;
+  title: string;
+  description: ReactNode;
+  confirm: string;
+  variant?: 'default' | 'outline' | 'destructive';
+  disabled?: boolean;
+  notifyEmail?: string | null;
+  onConfirm: (notify: boolean) => void;
 }) {
   const [open, setOpen] = useState(false);
   const [notify, setNotify] = useState(true);
   return (
     <>
-      <Button variant={variant ?? 'default'} disabled={disabled} onClick={() => { setNotify(true); setOpen(true); }}>{label}</Button>
+      <Button
+        variant={variant ?? 'default'}
+        disabled={disabled}
+        onClick={() => {
+          setNotify(true);
+          setOpen(true);
+        }}
+      >
+        {label}
+      </Button>
       <AlertDialog open={open} onOpenChange={setOpen}>
         <AlertDialogContent>
           <AlertDialogHeader>
@@ -55,7 +94,9 @@ function ConfirmButton({ label, title, description, confirm, variant, disabled, 
           </AlertDialogHeader>
           {notifyEmail !== undefined && <NotifyGuestTick email={notifyEmail} checked={notify} onChange={setNotify} />}
           <AlertDialogFooter>
-            <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
+            <AlertDialogCancel>
+              <Trans>Abbrechen</Trans>
+            </AlertDialogCancel>
             <AlertDialogAction onClick={() => onConfirm(notify)}>{confirm}</AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>
@@ -74,17 +115,32 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
   return (
     <Section title={t`Umlegen`} aria-label={t`Umlegen`}>
       {targets.isPending ? (
-        <p role="status"><Trans>Lädt…</Trans></p>
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
       ) : targets.isError ? (
-        <p role="alert" className="text-red-800">{orderErrorMessage(targets.error)}</p>
+        <p role="alert" className="text-red-800">
+          {orderErrorMessage(targets.error)}
+        </p>
       ) : targets.data.length === 0 ? (
-        <p className="text-sm text-slate-700"><Trans>Kein anderer passender Liegeplatz ist für den ganzen Aufenthalt frei.</Trans></p>
+        <p className="text-sm text-slate-700">
+          <Trans>Kein anderer passender Liegeplatz ist für den ganzen Aufenthalt frei.</Trans>
+        </p>
       ) : (
         <div className="flex flex-wrap items-end gap-3">
           <div className="flex min-w-0 max-w-full flex-col gap-1">
-            <Label htmlFor="move-target"><Trans>Neuer Liegeplatz</Trans></Label>
-            <select id="move-target" className="h-9 max-w-full rounded-md border border-slate-300 bg-white px-2" value={placeId} onChange={(e) => setPlaceId(e.target.value)}>
-              <option value=""><Trans>Bitte wählen</Trans></option>
+            <Label htmlFor="move-target">
+              <Trans>Neuer Liegeplatz</Trans>
+            </Label>
+            <select
+              id="move-target"
+              className="h-9 max-w-full rounded-md border border-slate-300 bg-white px-2"
+              value={placeId}
+              onChange={(e) => setPlaceId(e.target.value)}
+            >
+              <option value="">
+                <Trans>Bitte wählen</Trans>
+              </option>
               {targets.data.map((p) => (
                 <option key={p.place_id} value={p.place_id}>{`${p.name} (${formatSize(p.length, p.width, i18n.locale)})`}</option>
               ))}
@@ -95,10 +151,17 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
             variant="outline"
             disabled={!chosen || busy}
             title={t`Buchung umlegen?`}
-            description={<Trans>Die Buchung wird von Liegeplatz {from} auf Liegeplatz {to} umgelegt; Zeitraum und Preis bleiben gleich.</Trans>}
+            description={
+              <Trans>
+                Die Buchung wird von Liegeplatz {from} auf Liegeplatz {to} umgelegt; Zeitraum und Preis bleiben gleich.
+              </Trans>
+            }
             confirm={t`Umlegen`}
             notifyEmail={detail.order.email}
-            onConfirm={(notify) => { run({ type: 'move', orderId: detail.order.id, placeId, notify }, t`Auf Liegeplatz ${to} umgelegt.`); setPlaceId(''); }}
+            onConfirm={(notify) => {
+              run({ type: 'move', orderId: detail.order.id, placeId, notify }, t`Auf Liegeplatz ${to} umgelegt.`);
+              setPlaceId('');
+            }}
           />
         </div>
       )}
@@ -109,14 +172,16 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** The new dates of a stay: real days, the departure after the arrival (a day stay has no departure). */
 const datesSchema = (dayStay: boolean, m: { invalid: string; order: string }) =>
-  z.object({
-    arrival: z.string().regex(ISO_DAY, { error: m.invalid }),
-    departure: z.string(),
-  }).superRefine((v, ctx) => {
-    if (dayStay) return;
-    if (!ISO_DAY.test(v.departure)) ctx.addIssue({ code: 'custom', path: ['departure'], message: m.invalid });
-    else if (ISO_DAY.test(v.arrival) && v.departure <= v.arrival) ctx.addIssue({ code: 'custom', path: ['departure'], message: m.order });
-  });
+  z
+    .object({
+      arrival: z.string().regex(ISO_DAY, { error: m.invalid }),
+      departure: z.string(),
+    })
+    .superRefine((v, ctx) => {
+      if (dayStay) return;
+      if (!ISO_DAY.test(v.departure)) ctx.addIssue({ code: 'custom', path: ['departure'], message: m.invalid });
+      else if (ISO_DAY.test(v.arrival) && v.departure <= v.arrival) ctx.addIssue({ code: 'custom', path: ['departure'], message: m.order });
+    });
 
 /**
  * Other dates for the stay, on its berth: the database's price for them (reschedule_quote) or
@@ -124,7 +189,15 @@ const datesSchema = (dayStay: boolean, m: { invalid: string; order: string }) =>
  * arrival; a day stay keeps its hours on the new day. Whether the berth is free on the new days
  * is the database's answer to the change itself.
  */
-function DatesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: OrderAction, done: string) => Promise<boolean>; busy: boolean }) {
+function DatesSection({
+  detail,
+  run,
+  busy,
+}: {
+  detail: OrderDetail;
+  run: (a: OrderAction, done: string) => Promise<boolean>;
+  busy: boolean;
+}) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const o = detail.order;
@@ -132,7 +205,10 @@ function DatesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Ord
   const checkedIn = o.status === 'checked_in';
   const current = { arrival: berlinDay(o.starts_at), departure: dayStay ? '' : berlinDay(o.ends_at) };
   // One schema per language and kind of stay: the resolver and the quote's guard below share it.
-  const schema = useMemo(() => datesSchema(dayStay, { invalid: t`Bitte ein gültiges Datum eingeben`, order: t`Die Abreise muss nach der Anreise liegen` }), [dayStay, t]);
+  const schema = useMemo(
+    () => datesSchema(dayStay, { invalid: t`Bitte ein gültiges Datum eingeben`, order: t`Die Abreise muss nach der Anreise liegen` }),
+    [dayStay, t],
+  );
   const form = useForm<{ arrival: string; departure: string }>({ resolver: zodResolver(schema), defaultValues: current, mode: 'onChange' });
   const [arrival, departure] = useWatch({ control: form.control, name: ['arrival', 'departure'] });
   const valid = schema.safeParse({ arrival, departure }).success;
@@ -146,33 +222,62 @@ function DatesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Ord
       <Form {...form}>
         <form noValidate aria-label={t`Zeitraum ändern`} className="flex flex-col gap-3" onSubmit={(e) => e.preventDefault()}>
           <div className="flex flex-wrap items-start gap-3">
-            <FormField control={form.control} name="arrival" render={({ field }) => (
-              <FormItem>
-                <FormLabel>{dayStay ? <Trans>Tag</Trans> : <Trans>Anreise</Trans>}</FormLabel>
-                <FormControl><DatePicker className="w-44" disabled={checkedIn} min={checkedIn ? undefined : berlinToday()} {...field} /></FormControl>
-                <FormMessage />
-              </FormItem>
-            )} />
-            {!dayStay && (
-              <FormField control={form.control} name="departure" render={({ field }) => (
+            <FormField
+              control={form.control}
+              name="arrival"
+              render={({ field }) => (
                 <FormItem>
-                  <FormLabel><Trans>Abreise</Trans></FormLabel>
-                  <FormControl><DatePicker className="w-44" min={berlinToday()} {...field} /></FormControl>
+                  <FormLabel>{dayStay ? <Trans>Tag</Trans> : <Trans>Anreise</Trans>}</FormLabel>
+                  <FormControl>
+                    <DatePicker className="w-44" disabled={checkedIn} min={checkedIn ? undefined : berlinToday()} {...field} />
+                  </FormControl>
                   <FormMessage />
                 </FormItem>
-              )} />
+              )}
+            />
+            {!dayStay && (
+              <FormField
+                control={form.control}
+                name="departure"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>
+                      <Trans>Abreise</Trans>
+                    </FormLabel>
+                    <FormControl>
+                      <DatePicker className="w-44" min={berlinToday()} {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
             )}
           </div>
-          {checkedIn && <p className="text-sm text-slate-700"><Trans>Der Gast ist angereist: nur die Abreise lässt sich ändern.</Trans></p>}
+          {checkedIn && (
+            <p className="text-sm text-slate-700">
+              <Trans>Der Gast ist angereist: nur die Abreise lässt sich ändern.</Trans>
+            </p>
+          )}
           <div aria-live="polite" className="text-sm" data-reschedule-quote>
             {!valid || !changed ? null : quote.isPending ? (
-              <p><Trans>Preis wird berechnet…</Trans></p>
+              <p>
+                <Trans>Preis wird berechnet…</Trans>
+              </p>
             ) : quote.isError ? (
-              <p role="alert" className="text-red-800">{orderErrorMessage(quote.error)}</p>
+              <p role="alert" className="text-red-800">
+                {orderErrorMessage(quote.error)}
+              </p>
             ) : (
               <p>
-                <Trans>Neuer Preis: <span data-price>{price}</span> (bisher {oldPrice})</Trans>
-                {!dayStay && <>{' · '}<Plural value={quote.data.nights} one="# Nacht" other="# Nächte" /></>}
+                <Trans>
+                  Neuer Preis: <span data-price>{price}</span> (bisher {oldPrice})
+                </Trans>
+                {!dayStay && (
+                  <>
+                    {' · '}
+                    <Plural value={quote.data.nights} one="# Nacht" other="# Nächte" />
+                  </>
+                )}
               </p>
             )}
           </div>
@@ -182,11 +287,19 @@ function DatesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Ord
               variant="outline"
               disabled={!valid || !changed || !quote.data || busy}
               title={t`Buchung verschieben?`}
-              description={<Trans>Die Buchung wird auf {period} verschoben, Liegeplatz {o.place_snapshot.name}; neuer Preis {price} (bisher {oldPrice}). Eine ausgestellte Rechnung wird storniert und neu ausgestellt.</Trans>}
+              description={
+                <Trans>
+                  Die Buchung wird auf {period} verschoben, Liegeplatz {o.place_snapshot.name}; neuer Preis {price} (bisher {oldPrice}).
+                  Eine ausgestellte Rechnung wird storniert und neu ausgestellt.
+                </Trans>
+              }
               confirm={t`Verschieben`}
               notifyEmail={o.email}
               onConfirm={(notify) => {
-                void run({ type: 'reschedule', orderId: o.id, placeId: o.place_id, arrival, departure: dayStay ? null : departure, notify }, t`Verschoben: ${period}.`);
+                void run(
+                  { type: 'reschedule', orderId: o.id, placeId: o.place_id, arrival, departure: dayStay ? null : departure, notify },
+                  t`Verschoben: ${period}.`,
+                );
               }}
             />
           </div>
@@ -196,13 +309,23 @@ function DatesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Ord
   );
 }
 
-function NotesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: OrderAction, done: string) => Promise<boolean>; busy: boolean }) {
+function NotesSection({
+  detail,
+  run,
+  busy,
+}: {
+  detail: OrderDetail;
+  run: (a: OrderAction, done: string) => Promise<boolean>;
+  busy: boolean;
+}) {
   const { t, i18n } = useLingui();
   const form = useForm<{ body: string }>({ resolver: zodResolver(noteSchema()), defaultValues: { body: '' } });
   return (
     <Section title={t`Notizen des Hafenteams`} aria-label={t`Notizen des Hafenteams`}>
       {detail.notes.length === 0 ? (
-        <p className="text-sm text-slate-600"><Trans>Noch keine Notizen.</Trans></p>
+        <p className="text-sm text-slate-600">
+          <Trans>Noch keine Notizen.</Trans>
+        </p>
       ) : (
         <ul className="grid gap-2">
           {detail.notes.map((n) => (
@@ -214,17 +337,34 @@ function NotesSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Ord
         </ul>
       )}
       <Form {...form}>
-        <form noValidate aria-label={t`Notiz hinzufügen`} className="flex flex-col gap-2 print:hidden" onSubmit={form.handleSubmit(async (v) => {
-          if (await run({ type: 'note', orderId: detail.order.id, body: v.body }, t`Notiz gespeichert.`)) form.reset({ body: '' });
-        })}>
-          <FormField control={form.control} name="body" render={({ field }) => (
-            <FormItem>
-              <FormLabel><Trans>Neue Notiz (nur für das Hafenteam)</Trans></FormLabel>
-              <FormControl><textarea rows={3} maxLength={2000} className="rounded-md border border-slate-300 bg-white p-2" {...field} /></FormControl>
-              <FormMessage />
-            </FormItem>
-          )} />
-          <div><Button type="submit" variant="outline" disabled={busy}><Trans>Notiz speichern</Trans></Button></div>
+        <form
+          noValidate
+          aria-label={t`Notiz hinzufügen`}
+          className="flex flex-col gap-2 print:hidden"
+          onSubmit={form.handleSubmit(async (v) => {
+            if (await run({ type: 'note', orderId: detail.order.id, body: v.body }, t`Notiz gespeichert.`)) form.reset({ body: '' });
+          })}
+        >
+          <FormField
+            control={form.control}
+            name="body"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Neue Notiz (nur für das Hafenteam)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <textarea rows={3} maxLength={2000} className="rounded-md border border-slate-300 bg-white p-2" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <div>
+            <Button type="submit" variant="outline" disabled={busy}>
+              <Trans>Notiz speichern</Trans>
+            </Button>
+          </div>
         </form>
       </Form>
     </Section>
@@ -256,13 +396,31 @@ export function OrderDetailPage({ id }: { id: string }) {
     }
   };
 
-  if (detail.isPending) return <Page title={t`Buchung`}><p role="status"><Trans>Lädt…</Trans></p></Page>;
-  if (detail.isError) return <Page title={t`Buchung`}><p role="alert" className="text-red-800">{orderErrorMessage(detail.error)}</p></Page>;
+  if (detail.isPending)
+    return (
+      <Page title={t`Buchung`}>
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
+      </Page>
+    );
+  if (detail.isError)
+    return (
+      <Page title={t`Buchung`}>
+        <p role="alert" className="text-red-800">
+          {orderErrorMessage(detail.error)}
+        </p>
+      </Page>
+    );
   if (!detail.data) {
     return (
       <Page title={t`Buchung nicht gefunden`}>
-        <p><Trans>Diese Buchung gibt es nicht.</Trans></p>
-        <Link to="/{-$locale}/account/admin/orders" className="text-primary-dark underline"><Trans>Zur Liste der Bestellungen</Trans></Link>
+        <p>
+          <Trans>Diese Buchung gibt es nicht.</Trans>
+        </p>
+        <Link to="/{-$locale}/account/admin/orders" className="text-primary-dark underline">
+          <Trans>Zur Liste der Bestellungen</Trans>
+        </Link>
       </Page>
     );
   }
@@ -275,20 +433,35 @@ export function OrderDetailPage({ id }: { id: string }) {
   const canCheckIn = (o.status === 'confirmed' || o.status === 'unverified') && berlinDay(o.starts_at) <= today && notOver;
   const busy = action.isPending;
   // 'arrival/departure' (Berlin dates) of a date change.
-  const periodText = (v: string | null) => (v ?? '').split('/').map((day) => (day ? formatDay(day, locale) : '')).join(' – ');
+  const periodText = (v: string | null) =>
+    (v ?? '')
+      .split('/')
+      .map((day) => (day ? formatDay(day, locale) : ''))
+      .join(' – ');
   const eventText = (e: OrderDetail['events'][number]) => {
     switch (e.event) {
-      case 'created': return t`Angelegt (${statusLabel(e.to_value ?? '')})`;
-      case 'status': return t`Status: ${statusLabel(e.from_value ?? '')} → ${statusLabel(e.to_value ?? '')}`;
-      case 'payment': return t`Zahlung: ${paymentLabel(e.from_value ?? '')} → ${paymentLabel(e.to_value ?? '')}`;
-      case 'moved': return t`Umgelegt: Liegeplatz ${e.from_value ?? ''} → ${e.to_value ?? ''}`;
-      case 'rescheduled': return t`Verschoben: ${periodText(e.from_value)} → ${periodText(e.to_value)}`;
-      case 'payment_recorded': return t`Zahlung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
-      case 'refund_recorded': return t`Erstattung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
-      case 'payment_to_refund': return t`Zahlung erhalten, die zu erstatten ist: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
-      case 'refund_failed': return t`Erstattung fehlgeschlagen, zurückgebucht: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
-      case 'payment_failed': return t`Online-Zahlung abgelehnt (${e.to_value ?? ''})`;
-      default: return e.event;
+      case 'created':
+        return t`Angelegt (${statusLabel(e.to_value ?? '')})`;
+      case 'status':
+        return t`Status: ${statusLabel(e.from_value ?? '')} → ${statusLabel(e.to_value ?? '')}`;
+      case 'payment':
+        return t`Zahlung: ${paymentLabel(e.from_value ?? '')} → ${paymentLabel(e.to_value ?? '')}`;
+      case 'moved':
+        return t`Umgelegt: Liegeplatz ${e.from_value ?? ''} → ${e.to_value ?? ''}`;
+      case 'rescheduled':
+        return t`Verschoben: ${periodText(e.from_value)} → ${periodText(e.to_value)}`;
+      case 'payment_recorded':
+        return t`Zahlung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'refund_recorded':
+        return t`Erstattung erfasst: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'payment_to_refund':
+        return t`Zahlung erhalten, die zu erstatten ist: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'refund_failed':
+        return t`Erstattung fehlgeschlagen, zurückgebucht: ${formatEuro(Number(e.to_value), locale)} (${methodLabel(e.from_value ?? '')})`;
+      case 'payment_failed':
+        return t`Online-Zahlung abgelehnt (${e.to_value ?? ''})`;
+      default:
+        return e.event;
     }
   };
   const eventActor = (e: OrderDetail['events'][number]) =>
@@ -300,19 +473,34 @@ export function OrderDetailPage({ id }: { id: string }) {
     <Page title={t`Buchung ${name}`}>
       <div className="flex flex-wrap items-center gap-3">
         <OrderStatusBadge status={o.status} />
-        <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-medium" data-testid="payment-status">{paymentLabel(o.payment_status)}</span>
-        <span className="text-sm text-slate-700" data-testid="booking-number"><Trans>Buchungsnummer <span className="font-mono font-semibold tracking-wide">{o.booking_number}</span></Trans></span>
-        <Link to="/{-$locale}/account/admin/orders" className="text-sm text-primary-dark underline underline-offset-4"><Trans>Zur Liste</Trans></Link>
+        <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-medium" data-testid="payment-status">
+          {paymentLabel(o.payment_status)}
+        </span>
+        <span className="text-sm text-slate-700" data-testid="booking-number">
+          <Trans>
+            Buchungsnummer <span className="font-mono font-semibold tracking-wide">{o.booking_number}</span>
+          </Trans>
+        </span>
+        <Link to="/{-$locale}/account/admin/orders" className="text-sm text-primary-dark underline underline-offset-4">
+          <Trans>Zur Liste</Trans>
+        </Link>
       </div>
 
       {feedback && (
-        <p role={feedback.ok ? 'status' : 'alert'} className={feedback.ok ? 'rounded-md bg-green-50 p-3 text-green-950' : 'rounded-md bg-red-50 p-3 text-red-900'}>{feedback.text}</p>
+        <p
+          role={feedback.ok ? 'status' : 'alert'}
+          className={feedback.ok ? 'rounded-md bg-green-50 p-3 text-green-950' : 'rounded-md bg-red-50 p-3 text-red-900'}
+        >
+          {feedback.text}
+        </p>
       )}
 
       <Section title={t`Aktionen`} aria-label={t`Aktionen`}>
         <div className="flex flex-wrap gap-3">
           {canCheckIn && (
-            <Button variant="outline" disabled={busy} onClick={() => void run({ type: 'check-in', orderId: o.id }, t`Eingecheckt.`)}><Trans>Einchecken</Trans></Button>
+            <Button variant="outline" disabled={busy} onClick={() => void run({ type: 'check-in', orderId: o.id }, t`Eingecheckt.`)}>
+              <Trans>Einchecken</Trans>
+            </Button>
           )}
           {open && (
             <ConfirmButton
@@ -320,43 +508,71 @@ export function OrderDetailPage({ id }: { id: string }) {
               variant="destructive"
               disabled={busy}
               title={t`Buchung stornieren?`}
-              description={<Trans>Die Buchung wird storniert und Liegeplatz {o.place_snapshot.name} für diesen Zeitraum wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>}
+              description={
+                <Trans>
+                  Die Buchung wird storniert und Liegeplatz {o.place_snapshot.name} für diesen Zeitraum wieder freigegeben. Das lässt sich
+                  nicht rückgängig machen.
+                </Trans>
+              }
               confirm={t`Stornieren`}
               notifyEmail={o.email}
               onConfirm={(notify) => void run({ type: 'cancel', orderId: o.id, notify }, t`Storniert; der Liegeplatz ist wieder frei.`)}
             />
           )}
           {d.invoice && (
-            <Link to="/{-$locale}/account/admin/orders/$id/invoice" params={{ id: o.id }} className={buttonVariants({ variant: 'outline' })}><Trans>Rechnung drucken</Trans></Link>
+            <Link
+              to="/{-$locale}/account/admin/orders/$id/invoice"
+              params={{ id: o.id }}
+              className={buttonVariants({ variant: 'outline' })}
+            >
+              <Trans>Rechnung drucken</Trans>
+            </Link>
           )}
         </div>
       </Section>
 
       <div className="grid gap-6 md:grid-cols-2">
         <Section title={t`Gast`} aria-label={t`Gast`}>
-          <FactList items={[
-            { label: t`Name`, value: name || '–' },
-            { label: t`E-Mail`, value: o.email || '–' },
-            { label: t`Telefon`, value: person.phone ?? '–' },
-            ...(person.company ? [{ label: t`Firma`, value: person.company }] : []),
-            { label: t`Adresse`, value: address || '–' },
-            // The guest's actual account (order_guest_account), not merely a user id: a guest books under an anonymous session.
-            { label: t`Kundenkonto`, value: d.account === 'account' ? t`ja` : d.account === 'code' ? t`nein (E-Mail per Code bestätigt)` : d.account === 'guest' ? t`nein (Gast, E-Mail unbestätigt)` : t`nein` },
-          ]} />
+          <FactList
+            items={[
+              { label: t`Name`, value: name || '–' },
+              { label: t`E-Mail`, value: o.email || '–' },
+              { label: t`Telefon`, value: person.phone ?? '–' },
+              ...(person.company ? [{ label: t`Firma`, value: person.company }] : []),
+              { label: t`Adresse`, value: address || '–' },
+              // The guest's actual account (order_guest_account), not merely a user id: a guest books under an anonymous session.
+              {
+                label: t`Kundenkonto`,
+                value:
+                  d.account === 'account'
+                    ? t`ja`
+                    : d.account === 'code'
+                      ? t`nein (E-Mail per Code bestätigt)`
+                      : d.account === 'guest'
+                        ? t`nein (Gast, E-Mail unbestätigt)`
+                        : t`nein`,
+              },
+            ]}
+          />
         </Section>
         <Section title={t`Boot und Liegeplatz`} aria-label={t`Boot und Liegeplatz`}>
-          <FactList items={[
-            { label: t`Boot`, value: o.boat.name },
-            ...(o.boat.tag ? [{ label: t`Kennzeichen`, value: o.boat.tag }] : []),
-            { label: t`Maße`, value: `${Number(o.boat.length).toLocaleString(locale)} × ${Number(o.boat.width).toLocaleString(locale)} m` },
-            { label: t`Liegeplatz`, value: <span data-testid="order-place">{o.place_snapshot.name}</span> },
-            { label: t`Art`, value: kindLabel(o.kind) },
-            { label: t`Anreise`, value: formatBerlinDateTime(o.starts_at, locale) },
-            { label: t`Abreise`, value: formatBerlinDateTime(o.ends_at, locale) },
-            { label: t`Gebucht am`, value: formatBerlinDateTime(o.created_at, locale) },
-            ...(o.checked_in_at ? [{ label: t`Eingecheckt am`, value: formatBerlinDateTime(o.checked_in_at, locale) }] : []),
-            ...(o.cancelled_at ? [{ label: t`Storniert am`, value: formatBerlinDateTime(o.cancelled_at, locale) }] : []),
-          ]} />
+          <FactList
+            items={[
+              { label: t`Boot`, value: o.boat.name },
+              ...(o.boat.tag ? [{ label: t`Kennzeichen`, value: o.boat.tag }] : []),
+              {
+                label: t`Maße`,
+                value: `${Number(o.boat.length).toLocaleString(locale)} × ${Number(o.boat.width).toLocaleString(locale)} m`,
+              },
+              { label: t`Liegeplatz`, value: <span data-testid="order-place">{o.place_snapshot.name}</span> },
+              { label: t`Art`, value: kindLabel(o.kind) },
+              { label: t`Anreise`, value: formatBerlinDateTime(o.starts_at, locale) },
+              { label: t`Abreise`, value: formatBerlinDateTime(o.ends_at, locale) },
+              { label: t`Gebucht am`, value: formatBerlinDateTime(o.created_at, locale) },
+              ...(o.checked_in_at ? [{ label: t`Eingecheckt am`, value: formatBerlinDateTime(o.checked_in_at, locale) }] : []),
+              ...(o.cancelled_at ? [{ label: t`Storniert am`, value: formatBerlinDateTime(o.cancelled_at, locale) }] : []),
+            ]}
+          />
         </Section>
       </div>
 
@@ -367,17 +583,36 @@ export function OrderDetailPage({ id }: { id: string }) {
       <OrderExtrasSection order={o} />
 
       <Section title={t`Zahlung und Rechnung`} aria-label={t`Zahlung und Rechnung`}>
-        <FactList items={[
-          { label: t`Zahlungsstatus`, value: paymentLabel(o.payment_status) },
-          ...(o.payment_status !== 'pending' && (o as { payment_id?: string | null }).payment_id ? [{ label: t`Zahlungsreferenz`, value: (o as { payment_id?: string | null }).payment_id }] : []),
-          { label: t`Rechnung`, value: d.invoice ? <span data-testid="invoice-number">{d.invoice.invoice_number}</span> : <NoInvoice documents={d.documents} payment={o.payment_status} status={o.status} /> },
-          ...(d.invoice ? [{ label: t`Rechnungsdatum`, value: formatBerlinDateTime(d.invoice.issued_at, locale) }] : []),
-        ]} />
-        <h3 className="mt-2 text-lg font-semibold text-slate-900"><Trans>Belege</Trans></h3>
+        <FactList
+          items={[
+            { label: t`Zahlungsstatus`, value: paymentLabel(o.payment_status) },
+            ...(o.payment_status !== 'pending' && (o as { payment_id?: string | null }).payment_id
+              ? [{ label: t`Zahlungsreferenz`, value: (o as { payment_id?: string | null }).payment_id }]
+              : []),
+            {
+              label: t`Rechnung`,
+              value: d.invoice ? (
+                <span data-testid="invoice-number">{d.invoice.invoice_number}</span>
+              ) : (
+                <NoInvoice documents={d.documents} payment={o.payment_status} status={o.status} />
+              ),
+            },
+            ...(d.invoice ? [{ label: t`Rechnungsdatum`, value: formatBerlinDateTime(d.invoice.issued_at, locale) }] : []),
+          ]}
+        />
+        <h3 className="mt-2 text-lg font-semibold text-slate-900">
+          <Trans>Belege</Trans>
+        </h3>
         <OrderDocumentsList
           documents={d.documents}
           link={(doc, label) => (
-            <Link to="/{-$locale}/account/admin/orders/$id/documents/$documentId" params={{ id: o.id, documentId: doc.id }} className="font-medium text-primary-dark underline underline-offset-4">{label}</Link>
+            <Link
+              to="/{-$locale}/account/admin/orders/$id/documents/$documentId"
+              params={{ id: o.id, documentId: doc.id }}
+              className="font-medium text-primary-dark underline underline-offset-4"
+            >
+              {label}
+            </Link>
           )}
         />
       </Section>
@@ -389,13 +624,17 @@ export function OrderDetailPage({ id }: { id: string }) {
 
       <Section title={t`Verlauf`} aria-label={t`Verlauf`}>
         {d.events.length === 0 ? (
-          <p className="text-sm text-slate-600"><Trans>Gebucht am {formatBerlinDateTime(o.created_at, locale)}; ältere Buchungen haben keinen Verlauf.</Trans></p>
+          <p className="text-sm text-slate-600">
+            <Trans>Gebucht am {formatBerlinDateTime(o.created_at, locale)}; ältere Buchungen haben keinen Verlauf.</Trans>
+          </p>
         ) : (
           <ol className="grid gap-1 text-sm">
             {d.events.map((e) => (
               <li key={e.id} className="flex flex-wrap gap-x-3">
                 <span className="text-slate-600">{formatBerlinDateTime(e.at, locale)}</span>
-                <span className="font-medium" data-testid="event-actor">{eventActor(e)}</span>
+                <span className="font-medium" data-testid="event-actor">
+                  {eventActor(e)}
+                </span>
                 <span>{eventText(e)}</span>
               </li>
             ))}
@@ -414,7 +653,15 @@ export function OrderDetailPage({ id }: { id: string }) {
  * What the order's invoice line says when no invoice is in force: the last invoice and the
  * cancellation invoice that cancelled it (and whether the money went back), or why there is none yet.
  */
-function NoInvoice({ documents, payment, status }: { documents: OrderDetail['documents']; payment: OrderDetail['order']['payment_status']; status: OrderDetail['order']['status'] }) {
+function NoInvoice({
+  documents,
+  payment,
+  status,
+}: {
+  documents: OrderDetail['documents'];
+  payment: OrderDetail['order']['payment_status'];
+  status: OrderDetail['order']['status'];
+}) {
   const { t } = useLingui();
   const last = [...documents].reverse().find((doc) => doc.kind === 'invoice');
   const cancellation = last && documents.find((doc) => doc.kind === 'cancellation' && doc.refers_to === last.id);
@@ -422,9 +669,10 @@ function NoInvoice({ documents, payment, status }: { documents: OrderDetail['doc
   if (last && cancellation) {
     const invoice = last.invoice_number;
     const by = cancellation.invoice_number;
-    text = payment === 'refunded'
-      ? t`${invoice} storniert durch Stornorechnung ${by}; der Betrag wurde erstattet`
-      : t`${invoice} storniert durch Stornorechnung ${by}`;
+    text =
+      payment === 'refunded'
+        ? t`${invoice} storniert durch Stornorechnung ${by}; der Betrag wurde erstattet`
+        : t`${invoice} storniert durch Stornorechnung ${by}`;
   } else if (status === 'cancelled' || status === 'expired') {
     text = t`keine (nichts bezahlt)`;
   } else {

@@ -49,7 +49,8 @@ export function OrderExtrasSection({ order }: { order: Order }) {
   const [feedback, setFeedback] = useState<Feedback>(null);
   // 'repay': a deposit whose refund to the card failed goes back in cash or by transfer.
   const [confirm, setConfirm] = useState<{ kind: 'remove' | 'return' | 'repay'; row: OrderExtra } | null>(null);
-  const open = order.status === 'unverified' || order.status === 'confirmed' || order.status === 'checked_in' || order.status === 'completed';
+  const open =
+    order.status === 'unverified' || order.status === 'confirmed' || order.status === 'checked_in' || order.status === 'completed';
   const takesExtras = order.status !== 'cancelled' && order.status !== 'expired';
   const rows = extras.data ?? [];
   // Paid (at least in part) online: the order carries Stripe's payment intent.
@@ -75,55 +76,93 @@ export function OrderExtrasSection({ order }: { order: Order }) {
   return (
     <Section title={t`Extras`} aria-label={t`Extras`}>
       {feedback && (
-        <p role={feedback.ok ? 'status' : 'alert'} className={feedback.ok ? 'rounded-md bg-green-50 p-3 text-green-950' : 'rounded-md bg-red-50 p-3 text-red-900'}>{feedback.text}</p>
+        <p
+          role={feedback.ok ? 'status' : 'alert'}
+          className={feedback.ok ? 'rounded-md bg-green-50 p-3 text-green-950' : 'rounded-md bg-red-50 p-3 text-red-900'}
+        >
+          {feedback.text}
+        </p>
       )}
       {extras.isError ? (
-        <p role="alert" className="text-red-800">{extrasErrorMessage(extras.error)}</p>
+        <p role="alert" className="text-red-800">
+          {extrasErrorMessage(extras.error)}
+        </p>
       ) : extras.isPending ? (
-        <p role="status"><Trans>Lädt…</Trans></p>
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
       ) : rows.length === 0 ? (
-        <p className="text-sm text-slate-600"><Trans>Noch keine Extras an dieser Buchung.</Trans></p>
+        <p className="text-sm text-slate-600">
+          <Trans>Noch keine Extras an dieser Buchung.</Trans>
+        </p>
       ) : (
         <ul aria-label={t`Extras der Buchung`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {rows.map((r) => {
             const closed = !!r.removed_at || !!r.returned_at;
             const due = r.returned_method === 'online' ? refundsDue.data?.get(r.id) : undefined;
             return (
-              <li key={r.id} data-testid="order-extra" className={cn('flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2', closed && 'bg-slate-50 text-slate-500')}>
+              <li
+                key={r.id}
+                data-testid="order-extra"
+                className={cn(
+                  'flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2',
+                  closed && 'bg-slate-50 text-slate-500',
+                )}
+              >
                 <div className="flex min-w-0 flex-col">
                   <span className={cn('font-medium', closed ? 'line-through' : 'text-slate-900')}>
                     {r.quantity} {unitLabel(r.unit, r.quantity)} · {nameOf(r)}
                   </span>
                   <span className="text-sm text-slate-600">
-                    {formatEuro(r.unit_price_cents, locale)} / {unitLabel(r.unit)} · {r.deposit ? t`Pfand, 0 % USt.` : t`inkl. ${r.vat_rate} % USt.`}
+                    {formatEuro(r.unit_price_cents, locale)} / {unitLabel(r.unit)} ·{' '}
+                    {r.deposit ? t`Pfand, 0 % USt.` : t`inkl. ${r.vat_rate} % USt.`}
                     {r.removed_at ? ` · ${t`entfernt`}` : r.returned_at ? ` · ${t`zurückgegeben`}` : ''}
                   </span>
                   {due !== undefined && (
                     <span className="mt-1 text-sm text-amber-900" data-testid="deposit-refund-due">
-                      {due.failed
-                        ? <Trans>Die Bank des Gastes hat die Erstattung von {formatEuro(due.dueCents, locale)} auf die Karte nicht angenommen. Bitte per Überweisung oder bar zurückzahlen.</Trans>
-                        : <Trans>Die Erstattung von {formatEuro(due.dueCents, locale)} auf die Karte ist von Stripe noch nicht bestätigt.</Trans>}
+                      {due.failed ? (
+                        <Trans>
+                          Die Bank des Gastes hat die Erstattung von {formatEuro(due.dueCents, locale)} auf die Karte nicht angenommen.
+                          Bitte per Überweisung oder bar zurückzahlen.
+                        </Trans>
+                      ) : (
+                        <Trans>
+                          Die Erstattung von {formatEuro(due.dueCents, locale)} auf die Karte ist von Stripe noch nicht bestätigt.
+                        </Trans>
+                      )}
                     </span>
                   )}
                 </div>
                 <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-semibold whitespace-nowrap tabular-nums">{formatEuro(r.quantity * r.unit_price_cents, locale)}</span>
+                  <span className="font-semibold whitespace-nowrap tabular-nums">
+                    {formatEuro(r.quantity * r.unit_price_cents, locale)}
+                  </span>
                   {due?.failed && (
                     <Button size="sm" disabled={action.isPending} onClick={() => setConfirm({ kind: 'repay', row: r })}>
                       <Trans>Anders zurückzahlen</Trans>
                     </Button>
                   )}
                   {due !== undefined && (
-                    <Button size="sm" variant="outline" disabled={action.isPending}
-                      onClick={() => void run({ type: 'return', orderExtraId: r.id, method: 'online' }, t`Erstattung erneut bei Stripe angefordert.`)}>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      disabled={action.isPending}
+                      onClick={() =>
+                        void run({ type: 'return', orderExtraId: r.id, method: 'online' }, t`Erstattung erneut bei Stripe angefordert.`)
+                      }
+                    >
                       <Trans>Erstattung erneut anfordern</Trans>
                     </Button>
                   )}
                   {!closed && open && r.deposit && (
-                    <Button size="sm" variant="outline" disabled={action.isPending} onClick={() => setConfirm({ kind: 'return', row: r })}><Trans>Pfand zurück</Trans></Button>
+                    <Button size="sm" variant="outline" disabled={action.isPending} onClick={() => setConfirm({ kind: 'return', row: r })}>
+                      <Trans>Pfand zurück</Trans>
+                    </Button>
                   )}
                   {!closed && open && (
-                    <Button size="sm" variant="ghost" disabled={action.isPending} onClick={() => setConfirm({ kind: 'remove', row: r })}><Trans>Entfernen</Trans></Button>
+                    <Button size="sm" variant="ghost" disabled={action.isPending} onClick={() => setConfirm({ kind: 'remove', row: r })}>
+                      <Trans>Entfernen</Trans>
+                    </Button>
                   )}
                 </div>
               </li>
@@ -133,7 +172,9 @@ export function OrderExtrasSection({ order }: { order: Order }) {
       )}
       {active.length > 0 && (
         <p className="text-sm text-slate-700" data-testid="extras-total">
-          <Trans>Extras zusammen: <span className="font-semibold">{formatEuro(total, locale)}</span> (im Preis der Buchung enthalten)</Trans>
+          <Trans>
+            Extras zusammen: <span className="font-semibold">{formatEuro(total, locale)}</span> (im Preis der Buchung enthalten)
+          </Trans>
         </p>
       )}
       {takesExtras && <AddExtraForm orderId={order.id} busy={action.isPending} run={run} />}
@@ -143,14 +184,28 @@ export function OrderExtrasSection({ order }: { order: Order }) {
           {confirm?.kind === 'remove' && (
             <>
               <AlertDialogHeader>
-                <AlertDialogTitle><Trans>Extra entfernen?</Trans></AlertDialogTitle>
+                <AlertDialogTitle>
+                  <Trans>Extra entfernen?</Trans>
+                </AlertDialogTitle>
                 <AlertDialogDescription>
-                  <Trans>{confirm.row.quantity} × {nameOf(confirm.row)} wird nicht mehr berechnet. Ist die Buchung schon abgerechnet, entstehen eine Stornorechnung und eine neue Rechnung; bereits Bezahltes bitte erstatten.</Trans>
+                  <Trans>
+                    {confirm.row.quantity} × {nameOf(confirm.row)} wird nicht mehr berechnet. Ist die Buchung schon abgerechnet, entstehen
+                    eine Stornorechnung und eine neue Rechnung; bereits Bezahltes bitte erstatten.
+                  </Trans>
                 </AlertDialogDescription>
               </AlertDialogHeader>
               <AlertDialogFooter>
-                <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
-                <Button variant="destructive" onClick={() => { const row = confirm.row; setConfirm(null); void run({ type: 'remove', orderExtraId: row.id }, t`${nameOf(row)} entfernt.`); }}>
+                <AlertDialogCancel>
+                  <Trans>Abbrechen</Trans>
+                </AlertDialogCancel>
+                <Button
+                  variant="destructive"
+                  onClick={() => {
+                    const row = confirm.row;
+                    setConfirm(null);
+                    void run({ type: 'remove', orderExtraId: row.id }, t`${nameOf(row)} entfernt.`);
+                  }}
+                >
                   <Trans>Entfernen</Trans>
                 </Button>
               </AlertDialogFooter>
@@ -159,21 +214,34 @@ export function OrderExtrasSection({ order }: { order: Order }) {
           {confirm?.kind === 'repay' && (
             <>
               <AlertDialogHeader>
-                <AlertDialogTitle><Trans>Pfand anders zurückzahlen?</Trans></AlertDialogTitle>
+                <AlertDialogTitle>
+                  <Trans>Pfand anders zurückzahlen?</Trans>
+                </AlertDialogTitle>
                 <AlertDialogDescription>
-                  <Trans>Die Bank des Gastes hat die Erstattung auf die Karte nicht angenommen. {nameOf(confirm.row)} ({formatEuro(refundsDue.data?.get(confirm.row.id)?.dueCents ?? 0, locale)}) geht per Überweisung oder bar zurück. Der Gast bekommt eine E-Mail darüber.</Trans>
+                  <Trans>
+                    Die Bank des Gastes hat die Erstattung auf die Karte nicht angenommen. {nameOf(confirm.row)} (
+                    {formatEuro(refundsDue.data?.get(confirm.row.id)?.dueCents ?? 0, locale)}) geht per Überweisung oder bar zurück. Der
+                    Gast bekommt eine E-Mail darüber.
+                  </Trans>
                 </AlertDialogDescription>
               </AlertDialogHeader>
               <AlertDialogFooter>
-                <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
+                <AlertDialogCancel>
+                  <Trans>Abbrechen</Trans>
+                </AlertDialogCancel>
                 {(['bank_transfer', 'cash'] as const).map((method) => (
-                  <Button key={method} variant={method === 'cash' ? 'outline' : 'default'}
+                  <Button
+                    key={method}
+                    variant={method === 'cash' ? 'outline' : 'default'}
                     onClick={() => {
                       const row = confirm.row;
                       setConfirm(null);
-                      void run({ type: 'return', orderExtraId: row.id, method },
-                        method === 'cash' ? t`Pfand bar zurückgezahlt.` : t`Pfand per Überweisung zurückgezahlt.`);
-                    }}>
+                      void run(
+                        { type: 'return', orderExtraId: row.id, method },
+                        method === 'cash' ? t`Pfand bar zurückgezahlt.` : t`Pfand per Überweisung zurückgezahlt.`,
+                      );
+                    }}
+                  >
                     {method === 'cash' ? <Trans>Bar zurückzahlen</Trans> : <Trans>Per Überweisung</Trans>}
                   </Button>
                 ))}
@@ -183,27 +251,52 @@ export function OrderExtrasSection({ order }: { order: Order }) {
           {confirm?.kind === 'return' && (
             <>
               <AlertDialogHeader>
-                <AlertDialogTitle><Trans>Pfand zurückgeben?</Trans></AlertDialogTitle>
+                <AlertDialogTitle>
+                  <Trans>Pfand zurückgeben?</Trans>
+                </AlertDialogTitle>
                 <AlertDialogDescription>
-                  <Trans>Der Gast gibt {nameOf(confirm.row)} zurück. Was dafür bezahlt wurde ({formatEuro(confirm.row.quantity * confirm.row.unit_price_cents, locale)}), geht als Erstattung zurück. Der Gast bekommt eine E-Mail darüber.</Trans>
+                  <Trans>
+                    Der Gast gibt {nameOf(confirm.row)} zurück. Was dafür bezahlt wurde (
+                    {formatEuro(confirm.row.quantity * confirm.row.unit_price_cents, locale)}), geht als Erstattung zurück. Der Gast bekommt
+                    eine E-Mail darüber.
+                  </Trans>
                 </AlertDialogDescription>
               </AlertDialogHeader>
               {paidOnline && (
                 <p className="rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-slate-800" data-testid="deposit-online-note">
-                  <Trans>Die Buchung wurde online mit Karte bezahlt (Stripe). Ein online bezahltes Pfand geht als Erstattung über Stripe auf die Karte des Gastes zurück; je nach Bank erscheint es nach 5 bis 10 Tagen auf seiner Abrechnung. Die Erstattung steht in den Zahlungen, sobald Stripe sie bestätigt.</Trans>
+                  <Trans>
+                    Die Buchung wurde online mit Karte bezahlt (Stripe). Ein online bezahltes Pfand geht als Erstattung über Stripe auf die
+                    Karte des Gastes zurück; je nach Bank erscheint es nach 5 bis 10 Tagen auf seiner Abrechnung. Die Erstattung steht in
+                    den Zahlungen, sobald Stripe sie bestätigt.
+                  </Trans>
                 </p>
               )}
               <AlertDialogFooter>
-                <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
-                {((paidOnline ? ['online', 'cash', 'bank_transfer'] : ['cash', 'bank_transfer']) as ('online' | 'cash' | 'bank_transfer')[]).map((method) => (
-                  <Button key={method} variant={paidOnline && method !== 'online' ? 'outline' : 'default'}
+                <AlertDialogCancel>
+                  <Trans>Abbrechen</Trans>
+                </AlertDialogCancel>
+                {(
+                  (paidOnline ? ['online', 'cash', 'bank_transfer'] : ['cash', 'bank_transfer']) as ('online' | 'cash' | 'bank_transfer')[]
+                ).map((method) => (
+                  <Button
+                    key={method}
+                    variant={paidOnline && method !== 'online' ? 'outline' : 'default'}
                     onClick={() => {
                       const row = confirm.row;
                       setConfirm(null);
-                      void run({ type: 'return', orderExtraId: row.id, method },
-                        method === 'online' ? t`Pfand zurückgegeben: wird über Stripe auf die Karte erstattet.` : t`Pfand zurückgegeben.`);
-                    }}>
-                    {method === 'online' ? <Trans>Auf die Karte erstatten (Stripe)</Trans> : method === 'cash' ? <Trans>Bar zurückzahlen</Trans> : <Trans>Per Überweisung</Trans>}
+                      void run(
+                        { type: 'return', orderExtraId: row.id, method },
+                        method === 'online' ? t`Pfand zurückgegeben: wird über Stripe auf die Karte erstattet.` : t`Pfand zurückgegeben.`,
+                      );
+                    }}
+                  >
+                    {method === 'online' ? (
+                      <Trans>Auf die Karte erstatten (Stripe)</Trans>
+                    ) : method === 'cash' ? (
+                      <Trans>Bar zurückzahlen</Trans>
+                    ) : (
+                      <Trans>Per Überweisung</Trans>
+                    )}
                   </Button>
                 ))}
               </AlertDialogFooter>
@@ -215,7 +308,15 @@ export function OrderExtrasSection({ order }: { order: Order }) {
   );
 }
 
-function AddExtraForm({ orderId, busy, run }: { orderId: string; busy: boolean; run: (a: ExtrasAction, done: string) => Promise<boolean> }) {
+function AddExtraForm({
+  orderId,
+  busy,
+  run,
+}: {
+  orderId: string;
+  busy: boolean;
+  run: (a: ExtrasAction, done: string) => Promise<boolean>;
+}) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const nameOf = useExtraName();
@@ -232,46 +333,92 @@ function AddExtraForm({ orderId, busy, run }: { orderId: string; busy: boolean; 
   const chosen = entries.find((e) => e.id === extraId);
   const onSubmit = form.handleSubmit(async (v) => {
     const extra = entries.find((e) => e.id === v.extraId);
-    const ok = await run({ type: 'add', orderId, extraId: v.extraId, quantity: v.quantity, unitPriceCents: v.unitPriceCents }, t`${v.quantity} × ${extra ? nameOf(extra) : ''} hinzugefügt.`);
+    const ok = await run(
+      { type: 'add', orderId, extraId: v.extraId, quantity: v.quantity, unitPriceCents: v.unitPriceCents },
+      t`${v.quantity} × ${extra ? nameOf(extra) : ''} hinzugefügt.`,
+    );
     if (ok) form.reset({ extraId: '', quantity: '1', price: '' });
   });
-  if (catalogue.isError) return <p role="alert" className="text-red-800">{extrasErrorMessage(catalogue.error)}</p>;
+  if (catalogue.isError)
+    return (
+      <p role="alert" className="text-red-800">
+        {extrasErrorMessage(catalogue.error)}
+      </p>
+    );
   return (
     <Form {...form}>
-      <form noValidate onSubmit={onSubmit} aria-label={t`Extra hinzufügen`} className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[minmax(0,1fr)_7rem_auto] sm:items-start print:hidden">
-        <FormField control={control} name="extraId" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Extra</Trans></FormLabel>
-            <FormControl>
-              <select className="h-10 w-full rounded-md border border-slate-300 bg-white px-3" {...field}>
-                <option value="">{t`Bitte wählen`}</option>
-                {entries.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {nameOf(e)} – {e.price_from ? t`ab ${formatEuro(e.price_cents, locale)}` : formatEuro(e.price_cents, locale)} / {unitLabel(e.unit)}
-                  </option>
-                ))}
-              </select>
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={control} name="quantity" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Menge</Trans></FormLabel>
-            <FormControl><Input inputMode="numeric" autoComplete="off" {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <Button type="submit" disabled={busy} className="sm:mt-6"><Trans>Hinzufügen</Trans></Button>
-        {chosen?.price_from && (
-          <FormField control={control} name="price" render={({ field }) => (
-            <FormItem className="sm:col-span-3">
-              <FormLabel><Trans>Preis je {unitLabel(chosen.unit)} (€, optional)</Trans></FormLabel>
-              <FormControl><Input inputMode="decimal" autoComplete="off" className="max-w-40" placeholder={formatEuro(chosen.price_cents, locale)} {...field} /></FormControl>
-              <FormDescription><Trans>„Ab“-Preis: leer lassen für {formatEuro(chosen.price_cents, locale)}, sonst höher eintragen.</Trans></FormDescription>
+      <form
+        noValidate
+        onSubmit={onSubmit}
+        aria-label={t`Extra hinzufügen`}
+        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[minmax(0,1fr)_7rem_auto] sm:items-start print:hidden"
+      >
+        <FormField
+          control={control}
+          name="extraId"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Extra</Trans>
+              </FormLabel>
+              <FormControl>
+                <select className="h-10 w-full rounded-md border border-slate-300 bg-white px-3" {...field}>
+                  <option value="">{t`Bitte wählen`}</option>
+                  {entries.map((e) => (
+                    <option key={e.id} value={e.id}>
+                      {nameOf(e)} – {e.price_from ? t`ab ${formatEuro(e.price_cents, locale)}` : formatEuro(e.price_cents, locale)} /{' '}
+                      {unitLabel(e.unit)}
+                    </option>
+                  ))}
+                </select>
+              </FormControl>
               <FormMessage />
             </FormItem>
-          )} />
+          )}
+        />
+        <FormField
+          control={control}
+          name="quantity"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Menge</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input inputMode="numeric" autoComplete="off" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <Button type="submit" disabled={busy} className="sm:mt-6">
+          <Trans>Hinzufügen</Trans>
+        </Button>
+        {chosen?.price_from && (
+          <FormField
+            control={control}
+            name="price"
+            render={({ field }) => (
+              <FormItem className="sm:col-span-3">
+                <FormLabel>
+                  <Trans>Preis je {unitLabel(chosen.unit)} (€, optional)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input
+                    inputMode="decimal"
+                    autoComplete="off"
+                    className="max-w-40"
+                    placeholder={formatEuro(chosen.price_cents, locale)}
+                    {...field}
+                  />
+                </FormControl>
+                <FormDescription>
+                  <Trans>„Ab“-Preis: leer lassen für {formatEuro(chosen.price_cents, locale)}, sonst höher eintragen.</Trans>
+                </FormDescription>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
         )}
       </form>
     </Form>

@@ -37,29 +37,50 @@ export function OrderMails({ orderId }: { orderId: string }) {
   const mails = useQuery(orderMailsQueryOptions(orderId));
   const kindLabel = (kind: string) => {
     switch (kind) {
-      case 'booking_confirmation': return t`Buchungsbestätigung`;
-      case 'booking_changed': return t`Änderung`;
-      case 'booking_cancelled': return t`Stornierung`;
-      case 'payment_receipt': return t`Zahlungsbestätigung`;
-      case 'refund_notice': return t`Erstattung`;
-      case 'deposit_return': return t`Pfandrückgabe`;
-      default: return kind;
+      case 'booking_confirmation':
+        return t`Buchungsbestätigung`;
+      case 'booking_changed':
+        return t`Änderung`;
+      case 'booking_cancelled':
+        return t`Stornierung`;
+      case 'payment_receipt':
+        return t`Zahlungsbestätigung`;
+      case 'refund_notice':
+        return t`Erstattung`;
+      case 'deposit_return':
+        return t`Pfandrückgabe`;
+      default:
+        return kind;
     }
   };
   const statusLabel = (mail: OrderMail) =>
-    mail.status === 'sent' && mail.sent_at ? t`gesendet ${formatBerlinDateTime(mail.sent_at, i18n.locale)}`
-      : mail.status === 'failed' ? t`fehlgeschlagen`
-      : t`wird gesendet`;
+    mail.status === 'sent' && mail.sent_at
+      ? t`gesendet ${formatBerlinDateTime(mail.sent_at, i18n.locale)}`
+      : mail.status === 'failed'
+        ? t`fehlgeschlagen`
+        : t`wird gesendet`;
   return (
     <Section title={t`E-Mails an den Gast`} aria-label={t`E-Mails an den Gast`}>
-      {mails.isError && <p role="alert" className="text-sm text-red-700"><Trans>Die E-Mails konnten nicht geladen werden.</Trans></p>}
-      {mails.data?.length === 0 && <p className="text-sm text-slate-700"><Trans>Keine E-Mails zu dieser Buchung.</Trans></p>}
+      {mails.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          <Trans>Die E-Mails konnten nicht geladen werden.</Trans>
+        </p>
+      )}
+      {mails.data?.length === 0 && (
+        <p className="text-sm text-slate-700">
+          <Trans>Keine E-Mails zu dieser Buchung.</Trans>
+        </p>
+      )}
       {!!mails.data?.length && (
         <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white" aria-label={t`E-Mails an den Gast`}>
           {mails.data.map((m) => (
             <li key={m.id} className="flex flex-col gap-0.5 px-4 py-2 text-sm">
-              <span className="font-medium">{kindLabel(m.kind)} · {m.subject}</span>
-              <span className="text-slate-600">{m.recipient} · {formatBerlinDateTime(m.created_at, i18n.locale)} · {statusLabel(m)}</span>
+              <span className="font-medium">
+                {kindLabel(m.kind)} · {m.subject}
+              </span>
+              <span className="text-slate-600">
+                {m.recipient} · {formatBerlinDateTime(m.created_at, i18n.locale)} · {statusLabel(m)}
+              </span>
             </li>
           ))}
         </ul>

@@ -23,6 +23,11 @@ export function useKindLabel() {
 
 export function usePaymentShortLabel() {
   const { t } = useLingui();
-  const labels: Record<PaymentStatus, string> = { pending: t`Offen`, paid: t`Bezahlt`, partially_refunded: t`Teilweise erstattet`, refunded: t`Erstattet` };
+  const labels: Record<PaymentStatus, string> = {
+    pending: t`Offen`,
+    paid: t`Bezahlt`,
+    partially_refunded: t`Teilweise erstattet`,
+    refunded: t`Erstattet`,
+  };
   return (p: PaymentStatus | string) => labels[p as PaymentStatus] ?? p;
 }

@@ -16,10 +16,26 @@ import { formatBerlinDateTime } from '@/lib/dates';
 import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import { orderDetailQueryOptions } from '../api/orders';
-import { deskBalanceQueryOptions, orderLedgerQueryOptions, paymentErrorMessage, refundOutcomeOpen, refundRequestKeys, usePaymentAction, type LedgerRow, type PaymentAction } from '../api/payments';
+import {
+  deskBalanceQueryOptions,
+  orderLedgerQueryOptions,
+  paymentErrorMessage,
+  refundOutcomeOpen,
+  refundRequestKeys,
+  usePaymentAction,
+  type LedgerRow,
+  type PaymentAction,
+} from '../api/payments';
 import { useOrderLedgerLive } from '../hooks/use-order-ledger-live';
 import { NotifyGuestTick } from './notify-guest-tick';
-import { deskPaymentSchema, refundSchema, type DeskPaymentInput, type DeskPaymentValues, type RefundInput, type RefundValues } from '../schemas/payment';
+import {
+  deskPaymentSchema,
+  refundSchema,
+  type DeskPaymentInput,
+  type DeskPaymentValues,
+  type RefundInput,
+  type RefundValues,
+} from '../schemas/payment';
 
 /** How long the panel polls for the ledger row of a refund requested from Stripe. */
 const REFUND_POLL_MS = 60_000;
@@ -75,34 +91,48 @@ export function PaymentsPanel({ order }: { order: Order }) {
     note.startsWith('reversal:')
       ? null
       : !note.startsWith('to_refund:')
-      ? note
-      : note.includes('already paid')
-        ? t`Zu erstatten: Die Buchung war schon bezahlt.`
-        : note.includes('ended')
-          ? t`Zu erstatten: Die Buchung war schon beendet, als die Zahlung einging.`
-          : t`Zu erstatten.`;
-  const who = (r: LedgerRow) => (r.recorded_by ? (r.recorded_by_name ?? t`Hafenteam`) : r.method === 'online' ? t`Stripe (automatisch)` : t`System`);
+        ? note
+        : note.includes('already paid')
+          ? t`Zu erstatten: Die Buchung war schon bezahlt.`
+          : note.includes('ended')
+            ? t`Zu erstatten: Die Buchung war schon beendet, als die Zahlung einging.`
+            : t`Zu erstatten.`;
+  const who = (r: LedgerRow) =>
+    r.recorded_by ? (r.recorded_by_name ?? t`Hafenteam`) : r.method === 'online' ? t`Stripe (automatisch)` : t`System`;
 
   return (
     <Section title={t`Zahlungen`} aria-label={t`Zahlungen`}>
       {balance && balance.to_refund_cents > 0 && (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950" data-testid="overpaid-warning">
           {paidTwice ? (
-            <Trans>Achtung: Diese Buchung wurde doppelt bezahlt – es ist {formatEuro(balance.to_refund_cents, locale)} mehr eingegangen als der Preis. Bitte den zu viel gezahlten Betrag erstatten.</Trans>
+            <Trans>
+              Achtung: Diese Buchung wurde doppelt bezahlt – es ist {formatEuro(balance.to_refund_cents, locale)} mehr eingegangen als der
+              Preis. Bitte den zu viel gezahlten Betrag erstatten.
+            </Trans>
           ) : (
-            <Trans>Erstattung fällig: Dem Gast stehen nach der Stornierung (oder dem Verfall) dieser Buchung {formatEuro(balance.to_refund_cents, locale)} zu. Bitte erstatten.</Trans>
+            <Trans>
+              Erstattung fällig: Dem Gast stehen nach der Stornierung (oder dem Verfall) dieser Buchung{' '}
+              {formatEuro(balance.to_refund_cents, locale)} zu. Bitte erstatten.
+            </Trans>
           )}
         </p>
       )}
       {feedback && (
-        <p role={feedback.ok ? 'status' : 'alert'} className={feedback.ok ? 'rounded-md bg-green-50 p-3 text-green-950' : 'rounded-md bg-red-50 p-3 text-red-900'}>{feedback.text}</p>
+        <p
+          role={feedback.ok ? 'status' : 'alert'}
+          className={feedback.ok ? 'rounded-md bg-green-50 p-3 text-green-950' : 'rounded-md bg-red-50 p-3 text-red-900'}
+        >
+          {feedback.text}
+        </p>
       )}
       {waiting && (
         <p role="status" className="rounded-md bg-sky-50 p-3 text-sky-950" data-testid="refund-requested">
           {!late ? (
             <Trans>Erstattung angefordert. Sie erscheint im Zahlungsverlauf, sobald Stripe sie bestätigt.</Trans>
           ) : (
-            <Trans>Erstattung angefordert. Die Bestätigung von Stripe steht noch aus; bitte später neu laden. Nicht noch einmal erstatten.</Trans>
+            <Trans>
+              Erstattung angefordert. Die Bestätigung von Stripe steht noch aus; bitte später neu laden. Nicht noch einmal erstatten.
+            </Trans>
           )}
         </p>
       )}
@@ -110,11 +140,17 @@ export function PaymentsPanel({ order }: { order: Order }) {
       {balance && <BalanceFacts balance={balance} />}
 
       {ledger.isError || balanceQuery.isError ? (
-        <p role="alert" className="text-red-800">{paymentErrorMessage(ledger.error ?? balanceQuery.error)}</p>
+        <p role="alert" className="text-red-800">
+          {paymentErrorMessage(ledger.error ?? balanceQuery.error)}
+        </p>
       ) : ledger.isPending ? (
-        <p role="status"><Trans>Lädt…</Trans></p>
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
       ) : rows.length === 0 ? (
-        <p className="text-sm text-slate-600"><Trans>Noch keine Zahlungen erfasst.</Trans></p>
+        <p className="text-sm text-slate-600">
+          <Trans>Noch keine Zahlungen erfasst.</Trans>
+        </p>
       ) : (
         <ol aria-label={t`Zahlungsverlauf`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {rows.map((r) => {
@@ -123,28 +159,51 @@ export function PaymentsPanel({ order }: { order: Order }) {
             const failedLater = r.kind === 'refund' ? reversalOf.get(r.id) : undefined;
             const note = r.note ? noteText(r.note) : null;
             return (
-              <li key={r.id} data-kind={reversed ? 'refund-failed' : r.kind} className={cn('flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-2', r.kind === 'refund' && 'bg-slate-50', reversed && 'bg-amber-50')}>
+              <li
+                key={r.id}
+                data-kind={reversed ? 'refund-failed' : r.kind}
+                className={cn(
+                  'flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-2',
+                  r.kind === 'refund' && 'bg-slate-50',
+                  reversed && 'bg-amber-50',
+                )}
+              >
                 <div className="flex min-w-0 flex-col">
                   <span className="font-medium text-slate-900">
-                    {reversed ? <Trans>Erstattung fehlgeschlagen</Trans> : r.kind === 'refund' ? <Trans>Erstattung</Trans> : <Trans>Zahlung</Trans>} · {methodLabel(r.method)}
+                    {reversed ? (
+                      <Trans>Erstattung fehlgeschlagen</Trans>
+                    ) : r.kind === 'refund' ? (
+                      <Trans>Erstattung</Trans>
+                    ) : (
+                      <Trans>Zahlung</Trans>
+                    )}{' '}
+                    · {methodLabel(r.method)}
                   </span>
                   <span className="text-sm text-slate-600">
-                    <Trans>{formatBerlinDateTime(r.recorded_at, locale)}, erfasst von {who(r)}</Trans>
+                    <Trans>
+                      {formatBerlinDateTime(r.recorded_at, locale)}, erfasst von {who(r)}
+                    </Trans>
                   </span>
                   {of && !reversed && (
                     <span className="text-sm text-slate-600">
-                      <Trans>zur Zahlung vom {formatBerlinDateTime(of.recorded_at, locale)} ({methodLabel(of.method)}, {formatEuro(of.amount_cents, locale)})</Trans>
+                      <Trans>
+                        zur Zahlung vom {formatBerlinDateTime(of.recorded_at, locale)} ({methodLabel(of.method)},{' '}
+                        {formatEuro(of.amount_cents, locale)})
+                      </Trans>
                     </span>
                   )}
                   {of && reversed && (
                     <span className="text-sm text-amber-950">
                       {of.deposit_return ? (
                         <Trans>
-                          Die Bank des Gastes hat die Pfandrückzahlung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen; der Betrag ist zurückgebucht. Bitte unter „Extras“ mit „Anders zurückzahlen“ per Überweisung oder bar zurückzahlen.
+                          Die Bank des Gastes hat die Pfandrückzahlung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen;
+                          der Betrag ist zurückgebucht. Bitte unter „Extras“ mit „Anders zurückzahlen“ per Überweisung oder bar
+                          zurückzahlen.
                         </Trans>
                       ) : (
                         <Trans>
-                          Die Bank des Gastes hat die Erstattung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen; der Betrag ist zurückgebucht. Bitte auf anderem Weg erstatten, zum Beispiel per Überweisung.
+                          Die Bank des Gastes hat die Erstattung vom {formatBerlinDateTime(of.recorded_at, locale)} nicht angenommen; der
+                          Betrag ist zurückgebucht. Bitte auf anderem Weg erstatten, zum Beispiel per Überweisung.
                         </Trans>
                       )}
                     </span>
@@ -166,8 +225,28 @@ export function PaymentsPanel({ order }: { order: Order }) {
       )}
 
       <div className="flex flex-wrap gap-3 print:hidden">
-        {canRecord && balance && <Button onClick={() => { setFeedback(null); setDialog('payment'); }}><Trans>Zahlung erfassen</Trans></Button>}
-        {canRefund && <Button variant="outline" disabled={waiting} onClick={() => { setFeedback(null); setDialog('refund'); }}><Trans>Erstatten</Trans></Button>}
+        {canRecord && balance && (
+          <Button
+            onClick={() => {
+              setFeedback(null);
+              setDialog('payment');
+            }}
+          >
+            <Trans>Zahlung erfassen</Trans>
+          </Button>
+        )}
+        {canRefund && (
+          <Button
+            variant="outline"
+            disabled={waiting}
+            onClick={() => {
+              setFeedback(null);
+              setDialog('refund');
+            }}
+          >
+            <Trans>Erstatten</Trans>
+          </Button>
+        )}
       </div>
 
       <Dialog open={dialog !== null} onOpenChange={(open) => !open && setDialog(null)}>
@@ -176,7 +255,10 @@ export function PaymentsPanel({ order }: { order: Order }) {
             <DeskPaymentForm
               order={order}
               balance={balance}
-              onDone={(text) => { setDialog(null); setFeedback({ ok: true, text }); }}
+              onDone={(text) => {
+                setDialog(null);
+                setFeedback({ ok: true, text });
+              }}
               onCancel={() => setDialog(null)}
             />
           )}
@@ -203,65 +285,106 @@ function BalanceFacts({ balance }: { balance: OrderBalance }) {
   const { t, i18n } = useLingui();
   const eur = (cents: number) => formatEuro(cents, i18n.locale);
   return (
-    <FactList items={[
-      { label: t`Preis`, value: eur(balance.price_cents) },
-      { label: t`Bezahlt`, value: <span data-testid="paid-total">{eur(balance.paid_cents)}</span> },
-      ...(balance.refunded_cents > 0 ? [{ label: t`Erstattet`, value: <span data-testid="refunded-total">{eur(balance.refunded_cents)}</span> }] : []),
-      { label: t`Offen`, value: <span data-testid="outstanding">{eur(balance.outstanding_cents)}</span> },
-    ]} />
+    <FactList
+      items={[
+        { label: t`Preis`, value: eur(balance.price_cents) },
+        { label: t`Bezahlt`, value: <span data-testid="paid-total">{eur(balance.paid_cents)}</span> },
+        ...(balance.refunded_cents > 0
+          ? [{ label: t`Erstattet`, value: <span data-testid="refunded-total">{eur(balance.refunded_cents)}</span> }]
+          : []),
+        { label: t`Offen`, value: <span data-testid="outstanding">{eur(balance.outstanding_cents)}</span> },
+      ]}
+    />
   );
 }
 
 /** The fields both forms share, for the shared parts below (each form's schema types its own). */
 type SharedFields = { method: string; amount: string; note: string };
-const shared = (control: Control<DeskPaymentInput, unknown, DeskPaymentValues> | Control<RefundInput, unknown, RefundValues>) => control as unknown as Control<SharedFields>;
+const shared = (control: Control<DeskPaymentInput, unknown, DeskPaymentValues> | Control<RefundInput, unknown, RefundValues>) =>
+  control as unknown as Control<SharedFields>;
 
 /** The choice of method as radio buttons (a form field). */
-function MethodField({ control, options, label, onPick }: {
+function MethodField({
+  control,
+  options,
+  label,
+  onPick,
+}: {
   control: Control<SharedFields>;
   options: { value: string; label: string; hint?: string }[];
   label: string;
   onPick?: (method: string) => void;
 }) {
   return (
-    <FormField control={control} name="method" render={({ field }) => (
-      <FormItem>
-        <p className="text-sm font-medium">{label}</p>
-        <RadioGroup value={field.value} onValueChange={(v) => { field.onChange(v); onPick?.(v); }} aria-label={label} className="gap-2">
-          {options.map((o) => (
-            <Label key={o.value} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50">
-              <RadioGroupItem value={o.value} className="mt-0.5" />
-              <span className="flex flex-col gap-0.5">
-                <span className="font-medium">{o.label}</span>
-                {o.hint && <span className="text-sm font-normal text-slate-600">{o.hint}</span>}
-              </span>
-            </Label>
-          ))}
-        </RadioGroup>
-        <FormMessage />
-      </FormItem>
-    )} />
+    <FormField
+      control={control}
+      name="method"
+      render={({ field }) => (
+        <FormItem>
+          <p className="text-sm font-medium">{label}</p>
+          <RadioGroup
+            value={field.value}
+            onValueChange={(v) => {
+              field.onChange(v);
+              onPick?.(v);
+            }}
+            aria-label={label}
+            className="gap-2"
+          >
+            {options.map((o) => (
+              <Label
+                key={o.value}
+                className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50"
+              >
+                <RadioGroupItem value={o.value} className="mt-0.5" />
+                <span className="flex flex-col gap-0.5">
+                  <span className="font-medium">{o.label}</span>
+                  {o.hint && <span className="text-sm font-normal text-slate-600">{o.hint}</span>}
+                </span>
+              </Label>
+            ))}
+          </RadioGroup>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
 }
 
 function AmountAndNote({ control, amountHint }: { control: Control<SharedFields>; amountHint: string }) {
   return (
     <>
-      <FormField control={control} name="amount" render={({ field }) => (
-        <FormItem>
-          <FormLabel><Trans>Betrag (€)</Trans></FormLabel>
-          <FormControl><Input inputMode="decimal" autoComplete="off" className="max-w-40" {...field} /></FormControl>
-          <FormDescription>{amountHint}</FormDescription>
-          <FormMessage />
-        </FormItem>
-      )} />
-      <FormField control={control} name="note" render={({ field }) => (
-        <FormItem>
-          <FormLabel><Trans>Notiz (optional)</Trans></FormLabel>
-          <FormControl><textarea rows={2} maxLength={500} className="rounded-md border border-slate-300 bg-white p-2" {...field} /></FormControl>
-          <FormMessage />
-        </FormItem>
-      )} />
+      <FormField
+        control={control}
+        name="amount"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>
+              <Trans>Betrag (€)</Trans>
+            </FormLabel>
+            <FormControl>
+              <Input inputMode="decimal" autoComplete="off" className="max-w-40" {...field} />
+            </FormControl>
+            <FormDescription>{amountHint}</FormDescription>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+      <FormField
+        control={control}
+        name="note"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>
+              <Trans>Notiz (optional)</Trans>
+            </FormLabel>
+            <FormControl>
+              <textarea rows={2} maxLength={500} className="rounded-md border border-slate-300 bg-white p-2" {...field} />
+            </FormControl>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
     </>
   );
 }
@@ -281,7 +404,17 @@ function useRun() {
   return { run, busy: action.isPending };
 }
 
-function DeskPaymentForm({ order, balance, onDone, onCancel }: { order: Order; balance: OrderBalance; onDone: (text: string) => void; onCancel: () => void }) {
+function DeskPaymentForm({
+  order,
+  balance,
+  onDone,
+  onCancel,
+}: {
+  order: Order;
+  balance: OrderBalance;
+  onDone: (text: string) => void;
+  onCancel: () => void;
+}) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const methodLabel = usePaymentMethodLabel();
@@ -300,21 +433,40 @@ function DeskPaymentForm({ order, balance, onDone, onCancel }: { order: Order; b
   return (
     <>
       <DialogHeader>
-        <DialogTitle><Trans>Zahlung erfassen</Trans></DialogTitle>
-        <DialogDescription><Trans>Eine Zahlung am Hafenbüro. Offen sind {formatEuro(balance.outstanding_cents, locale)}; ist die Buchung damit bezahlt, entsteht die Rechnung.</Trans></DialogDescription>
+        <DialogTitle>
+          <Trans>Zahlung erfassen</Trans>
+        </DialogTitle>
+        <DialogDescription>
+          <Trans>
+            Eine Zahlung am Hafenbüro. Offen sind {formatEuro(balance.outstanding_cents, locale)}; ist die Buchung damit bezahlt, entsteht
+            die Rechnung.
+          </Trans>
+        </DialogDescription>
       </DialogHeader>
       <Form {...form}>
         <form noValidate onSubmit={onSubmit} aria-label={t`Zahlung erfassen`} className="grid gap-4">
-          <MethodField control={shared(form.control)} label={t`Zahlungsart`} options={[
-            { value: 'card_terminal', label: methodLabel('card_terminal') },
-            { value: 'cash', label: methodLabel('cash') },
-            { value: 'bank_transfer', label: methodLabel('bank_transfer') },
-          ]} />
+          <MethodField
+            control={shared(form.control)}
+            label={t`Zahlungsart`}
+            options={[
+              { value: 'card_terminal', label: methodLabel('card_terminal') },
+              { value: 'cash', label: methodLabel('cash') },
+              { value: 'bank_transfer', label: methodLabel('bank_transfer') },
+            ]}
+          />
           <AmountAndNote control={shared(form.control)} amountHint={t`Vorgabe: der offene Betrag.`} />
-          {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
           <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="outline" onClick={onCancel}><Trans>Abbrechen</Trans></Button>
-            <Button type="submit" disabled={busy}><Trans>Zahlung erfassen</Trans></Button>
+            <Button type="button" variant="outline" onClick={onCancel}>
+              <Trans>Abbrechen</Trans>
+            </Button>
+            <Button type="submit" disabled={busy}>
+              <Trans>Zahlung erfassen</Trans>
+            </Button>
           </div>
         </form>
       </Form>
@@ -322,7 +474,19 @@ function DeskPaymentForm({ order, balance, onDone, onCancel }: { order: Order; b
   );
 }
 
-function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order: Order; balance: OrderBalance; failedOnline: boolean; onDone: (text: string, online: boolean) => void; onCancel: () => void }) {
+function RefundForm({
+  order,
+  balance,
+  failedOnline,
+  onDone,
+  onCancel,
+}: {
+  order: Order;
+  balance: OrderBalance;
+  failedOnline: boolean;
+  onDone: (text: string, online: boolean) => void;
+  onCancel: () => void;
+}) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const methodLabel = usePaymentMethodLabel();
@@ -353,10 +517,13 @@ function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order:
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
     const requestKey = requestKeys.keyFor({ orderId: order.id, method: v.method, amountCents: v.amount });
-    const failed = await run({ type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note, notify, requestKey }, (error) => {
-      // Refused for good: asking again is a new refund. Open (no answer, Stripe busy): the same one.
-      if (!refundOutcomeOpen(error)) requestKeys.done();
-    });
+    const failed = await run(
+      { type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note, notify, requestKey },
+      (error) => {
+        // Refused for good: asking again is a new refund. Open (no answer, Stripe busy): the same one.
+        if (!refundOutcomeOpen(error)) requestKeys.done();
+      },
+    );
     if (failed) return setError(failed);
     requestKeys.done();
     onDone(t`Erstattung von ${formatEuro(v.amount, locale)} (${methodLabel(v.method)}) erfasst.`, v.method === 'online');
@@ -364,10 +531,15 @@ function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order:
   return (
     <>
       <DialogHeader>
-        <DialogTitle><Trans>Erstatten</Trans></DialogTitle>
+        <DialogTitle>
+          <Trans>Erstatten</Trans>
+        </DialogTitle>
         <DialogDescription>
           {open ? (
-            <Trans>Bezahlt (abzüglich Erstattungen) sind {formatEuro(balance.net_cents, locale)}. Eine vollständige Erstattung storniert die Buchung und gibt Liegeplatz {order.place_snapshot.name} wieder frei.</Trans>
+            <Trans>
+              Bezahlt (abzüglich Erstattungen) sind {formatEuro(balance.net_cents, locale)}. Eine vollständige Erstattung storniert die
+              Buchung und gibt Liegeplatz {order.place_snapshot.name} wieder frei.
+            </Trans>
           ) : (
             <Trans>Bezahlt (abzüglich Erstattungen) sind {formatEuro(balance.net_cents, locale)}.</Trans>
           )}
@@ -375,26 +547,47 @@ function RefundForm({ order, balance, failedOnline, onDone, onCancel }: { order:
       </DialogHeader>
       <Form {...form}>
         <form noValidate onSubmit={onSubmit} aria-label={t`Erstatten`} className="grid gap-4">
-          <MethodField control={shared(form.control)} label={t`Erstatten über`} onPick={picked} options={[
-            ...(online ? [{ value: 'online', label: t`Online über Stripe`, hint: t`Zurück auf die Karte des Gastes; höchstens ${formatEuro(limits.onlineCents, locale)}.` }] : []),
-            ...(desk
-              ? (['cash', 'bank_transfer'] as const).map((value) => ({
-                  value,
-                  label: methodLabel(value),
-                  // The database allows the desk for what Stripe could not refund (a failed refund).
-                  hint: failedOnline
-                    ? t`Für Zahlungen am Hafenbüro und was Stripe nicht erstatten konnte; höchstens ${formatEuro(limits.deskCents, locale)}.`
-                    : t`Für Zahlungen am Hafenbüro; höchstens ${formatEuro(limits.deskCents, locale)}.`,
-                }))
-              : []),
-          ]} />
+          <MethodField
+            control={shared(form.control)}
+            label={t`Erstatten über`}
+            onPick={picked}
+            options={[
+              ...(online
+                ? [
+                    {
+                      value: 'online',
+                      label: t`Online über Stripe`,
+                      hint: t`Zurück auf die Karte des Gastes; höchstens ${formatEuro(limits.onlineCents, locale)}.`,
+                    },
+                  ]
+                : []),
+              ...(desk
+                ? (['cash', 'bank_transfer'] as const).map((value) => ({
+                    value,
+                    label: methodLabel(value),
+                    // The database allows the desk for what Stripe could not refund (a failed refund).
+                    hint: failedOnline
+                      ? t`Für Zahlungen am Hafenbüro und was Stripe nicht erstatten konnte; höchstens ${formatEuro(limits.deskCents, locale)}.`
+                      : t`Für Zahlungen am Hafenbüro; höchstens ${formatEuro(limits.deskCents, locale)}.`,
+                  }))
+                : []),
+            ]}
+          />
           <AmountAndNote control={shared(form.control)} amountHint={t`Höchstens ${formatEuro(maxFor(method), locale)}.`} />
           {/* A refund through Stripe is confirmed to the guest when Stripe reports it: always told. */}
           {method !== 'online' && <NotifyGuestTick email={order.email} checked={notify} onChange={setNotify} />}
-          {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
           <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="outline" onClick={onCancel}><Trans>Abbrechen</Trans></Button>
-            <Button type="submit" variant="destructive" disabled={busy}>{method === 'online' ? <Trans>Erstattung anfordern</Trans> : <Trans>Erstattung erfassen</Trans>}</Button>
+            <Button type="button" variant="outline" onClick={onCancel}>
+              <Trans>Abbrechen</Trans>
+            </Button>
+            <Button type="submit" variant="destructive" disabled={busy}>
+              {method === 'online' ? <Trans>Erstattung anfordern</Trans> : <Trans>Erstattung erfassen</Trans>}
+            </Button>
           </div>
         </form>
       </Form>

@@ -1,11 +1,42 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
-import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type KeyboardSensorProps, type Modifier } from '@dnd-kit/core';
+import {
+  memo,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type PointerEvent,
+} from 'react';
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useDraggable,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type KeyboardCoordinateGetter,
+  type KeyboardSensorProps,
+  type Modifier,
+} from '@dnd-kit/core';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useLingui } from '@lingui/react/macro';
 import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
 import type { CalendarData, CalendarEntry } from '../api/calendar';
 import { verdictShort, type Verdict, type Verdicts } from '../api/move-precheck';
-import { barSpan, barVisible, readableSpans, selectionRange, shiftSpan, targetColumns, targetRow, type BarSpan } from '../api/timeline-layout';
+import {
+  barSpan,
+  barVisible,
+  readableSpans,
+  selectionRange,
+  shiftSpan,
+  targetColumns,
+  targetRow,
+  type BarSpan,
+} from '../api/timeline-layout';
 
 export type Kind = 'reservation' | 'rent' | 'maintenance' | 'blocked' | 'long_term';
 export const kindOf = (e: CalendarEntry): Kind =>
@@ -13,19 +44,49 @@ export const kindOf = (e: CalendarEntry): Kind =>
 
 /** Colour AND pattern per kind (never colour alone); every bar also starts with its kind as text. */
 export const KIND_STYLE: Record<Kind, CSSProperties> = {
-  reservation: { backgroundColor: '#fde68a', backgroundImage: 'repeating-linear-gradient(45deg, rgba(146,64,14,.35) 0 2px, transparent 2px 8px)', color: '#78350f' },
+  reservation: {
+    backgroundColor: '#fde68a',
+    backgroundImage: 'repeating-linear-gradient(45deg, rgba(146,64,14,.35) 0 2px, transparent 2px 8px)',
+    color: '#78350f',
+  },
   rent: { backgroundColor: '#15803d', color: '#fff' },
-  maintenance: { backgroundColor: '#e2e8f0', backgroundImage: 'repeating-linear-gradient(45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px), repeating-linear-gradient(-45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px)', color: '#0f172a' },
-  blocked: { backgroundColor: '#fecaca', backgroundImage: 'repeating-linear-gradient(90deg, rgba(153,27,27,.35) 0 2px, transparent 2px 6px)', color: '#7f1d1d' },
-  long_term: { backgroundColor: '#bfdbfe', backgroundImage: 'radial-gradient(rgba(30,64,175,.5) 1.5px, transparent 1.5px)', backgroundSize: '6px 6px', color: '#1e3a8a' },
+  maintenance: {
+    backgroundColor: '#e2e8f0',
+    backgroundImage:
+      'repeating-linear-gradient(45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px), repeating-linear-gradient(-45deg, rgba(51,65,85,.45) 0 2px, transparent 2px 7px)',
+    color: '#0f172a',
+  },
+  blocked: {
+    backgroundColor: '#fecaca',
+    backgroundImage: 'repeating-linear-gradient(90deg, rgba(153,27,27,.35) 0 2px, transparent 2px 6px)',
+    color: '#7f1d1d',
+  },
+  long_term: {
+    backgroundColor: '#bfdbfe',
+    backgroundImage: 'radial-gradient(rgba(30,64,175,.5) 1.5px, transparent 1.5px)',
+    backgroundSize: '6px 6px',
+    color: '#1e3a8a',
+  },
 };
 
 export function useKindLabels() {
   const { t } = useLingui();
   // One object per language: the timeline hands it to every bar (memoised on it).
   return useMemo(() => {
-    const long: Record<Kind, string> = { reservation: t`Reservierung`, rent: t`Vermietet (eingecheckt)`, maintenance: t`Wartung`, blocked: t`Gesperrt`, long_term: t`Langzeitliegeplatz` };
-    const short: Record<Kind, string> = { reservation: t`Res.`, rent: t`Miete`, maintenance: t`Wart.`, blocked: t`Gesp.`, long_term: t`Dauer` };
+    const long: Record<Kind, string> = {
+      reservation: t`Reservierung`,
+      rent: t`Vermietet (eingecheckt)`,
+      maintenance: t`Wartung`,
+      blocked: t`Gesperrt`,
+      long_term: t`Langzeitliegeplatz`,
+    };
+    const short: Record<Kind, string> = {
+      reservation: t`Res.`,
+      rent: t`Miete`,
+      maintenance: t`Wart.`,
+      blocked: t`Gesp.`,
+      long_term: t`Dauer`,
+    };
     return { long, short };
   }, [t]);
 }
@@ -67,7 +128,8 @@ function cached(key: string, make: () => string): string {
   return text;
 }
 const dayLabel = (day: string, locale: string) => cached(`d${locale}${day}`, () => formatDay(day, locale));
-const berlinDayOf = (instant: string, minusMs = 0) => cached(`b${minusMs}${instant}`, () => berlinDay(new Date(Date.parse(instant) - minusMs)));
+const berlinDayOf = (instant: string, minusMs = 0) =>
+  cached(`b${minusMs}${instant}`, () => berlinDay(new Date(Date.parse(instant) - minusMs)));
 
 function useWidth(ref: React.RefObject<HTMLElement | null>) {
   const [width, setWidth] = useState(0);
@@ -83,19 +145,23 @@ function useWidth(ref: React.RefObject<HTMLElement | null>) {
 }
 
 /** A dragged bar snaps sideways to whole days (a column each); up and down it follows the pointer. */
-const snapToDays = (colW: number): Modifier => ({ transform }) => ({ ...transform, x: Math.round(transform.x / colW) * colW });
+const snapToDays =
+  (colW: number): Modifier =>
+  ({ transform }) => ({ ...transform, x: Math.round(transform.x / colW) * colW });
 
 /**
  * The keyboard equivalent of dragging: arrow up/down move a picked-up bar one berth, left/right
  * one day (a column).
  */
-const byRowAndDay = (colW: number): KeyboardCoordinateGetter => (event, { currentCoordinates }) => {
-  if (event.code === 'ArrowDown') return { ...currentCoordinates, y: currentCoordinates.y + ROW_H };
-  if (event.code === 'ArrowUp') return { ...currentCoordinates, y: currentCoordinates.y - ROW_H };
-  if (event.code === 'ArrowRight') return { ...currentCoordinates, x: currentCoordinates.x + colW };
-  if (event.code === 'ArrowLeft') return { ...currentCoordinates, x: currentCoordinates.x - colW };
-  return undefined;
-};
+const byRowAndDay =
+  (colW: number): KeyboardCoordinateGetter =>
+  (event, { currentCoordinates }) => {
+    if (event.code === 'ArrowDown') return { ...currentCoordinates, y: currentCoordinates.y + ROW_H };
+    if (event.code === 'ArrowUp') return { ...currentCoordinates, y: currentCoordinates.y - ROW_H };
+    if (event.code === 'ArrowRight') return { ...currentCoordinates, x: currentCoordinates.x + colW };
+    if (event.code === 'ArrowLeft') return { ...currentCoordinates, x: currentCoordinates.x - colW };
+    return undefined;
+  };
 
 /**
  * dnd-kit's keyboard sensor, listening for the arrows from the key that picked the bar up on.
@@ -109,7 +175,10 @@ class PromptKeyboardSensor extends KeyboardSensor {
   constructor(props: KeyboardSensorProps) {
     super(props);
     // Private in the typings; the fields exist as the original's constructor sets them.
-    const self = this as unknown as { handleKeyDown: (event: Event) => void; listeners: { add: (type: string, listener: (event: Event) => void) => void } };
+    const self = this as unknown as {
+      handleKeyDown: (event: Event) => void;
+      listeners: { add: (type: string, listener: (event: Event) => void) => void };
+    };
     const handleKeyDown = self.handleKeyDown;
     self.handleKeyDown = () => undefined;
     self.listeners.add('keydown', (event) => {
@@ -149,7 +218,19 @@ export interface TimelineProps {
  * the DOM). Bars of bookings drag to another berth (mouse or keyboard through dnd-kit); a drag
  * over empty cells (or the keyboard cursor with Shift+arrows and Enter) selects days of a berth.
  */
-export function Timeline({ data, places: livePlaces, today, pending, onMove, onSelect, onOpen, loadedRow, onRowsShown, onDragStay, verdicts }: TimelineProps) {
+export function Timeline({
+  data,
+  places: livePlaces,
+  today,
+  pending,
+  onMove,
+  onSelect,
+  onOpen,
+  loadedRow,
+  onRowsShown,
+  onDragStay,
+  verdicts,
+}: TimelineProps) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const labels = useKindLabels();
@@ -237,7 +318,10 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
   // the middle of the screen it scrolls the page instead of moving the bar, and with a smooth
   // scroll the second of two arrows often left the bar over the berth before (the timeline spec's
   // keyboard check failed in about 2 of 5 runs on a busy machine; 9 of 9 passed scrolling at once).
-  const keyboardOptions = useMemo(() => ({ coordinateGetter: byRowAndDay(colW), keyboardCodes: KEYBOARD_CODES, scrollBehavior: 'auto' as const }), [colW]);
+  const keyboardOptions = useMemo(
+    () => ({ coordinateGetter: byRowAndDay(colW), keyboardCodes: KEYBOARD_CODES, scrollBehavior: 'auto' as const }),
+    [colW],
+  );
   const sensors = useSensors(useSensor(PointerSensor, POINTER_OPTIONS), useSensor(PromptKeyboardSensor, keyboardOptions));
   const modifiers = useMemo(() => [snapToDays(colW)], [colW]);
   const rowOf = (entry: CalendarEntry) => places.findIndex((p) => p.id === entry.place_id);
@@ -246,7 +330,13 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
     if (!entry) return null;
     const origin = rowOf(entry);
     const days = targetColumns(delta.x, colW);
-    return { entry, origin, target: targetRow(origin, delta.y, ROW_H, places.length), days, arrival: addDaysIso(berlinDay(entry.starts_at), days) };
+    return {
+      entry,
+      origin,
+      target: targetRow(origin, delta.y, ROW_H, places.length),
+      days,
+      arrival: addDaysIso(berlinDay(entry.starts_at), days),
+    };
   };
   // The drag's offset, for the screen reader's announcements (they get no delta).
   const lastDelta = useRef({ x: 0, y: 0 });
@@ -261,7 +351,8 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
   };
   const placeName = (row: number) => places[row]?.name ?? '';
   const announcements: Announcements = {
-    onDragStart: ({ active }) => t`${String(active.data.current?.label ?? '')} aufgenommen. Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt um einen Tag, Leertaste legt ab, Escape bricht ab.`,
+    onDragStart: ({ active }) =>
+      t`${String(active.data.current?.label ?? '')} aufgenommen. Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt um einen Tag, Leertaste legt ab, Escape bricht ab.`,
     onDragMove: ({ active }) => {
       const d = dropAt(active.id, lastDelta.current);
       if (!d) return undefined;
@@ -322,20 +413,26 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
     },
     onOpen,
     // The bar's end dragged (or Shift+arrow): the departure moves, the berth and arrival stay.
-    resize: (entry: CalendarEntry, endDays: number) => onMove(entry, { id: entry.place_id, name: entry.place_name, pier: null }, 0, endDays),
+    resize: (entry: CalendarEntry, endDays: number) =>
+      onMove(entry, { id: entry.place_id, name: entry.place_name, pier: null }, 0, endDays),
   };
   // Rows and bars get handlers that never change (they call this render's): the memoised rows and
   // bars then re-render only when their own data changes, not when the page passes new callbacks.
   const latestRef = useRef(latest);
-  useLayoutEffect(() => { latestRef.current = latest; });
-  const rowEvents = useMemo<RowEvents>(() => ({
-    laneDown: (row, e) => latestRef.current.laneDown(row, e),
-    laneMove: (e) => latestRef.current.laneMove(e),
-    laneUp: (e) => latestRef.current.laneUp(e),
-    laneCancel: () => setDrag(null),
-    open: (entry) => latestRef.current.onOpen(entry),
-    resize: (entry, endDays) => latestRef.current.resize(entry, endDays),
-  }), []);
+  useLayoutEffect(() => {
+    latestRef.current = latest;
+  });
+  const rowEvents = useMemo<RowEvents>(
+    () => ({
+      laneDown: (row, e) => latestRef.current.laneDown(row, e),
+      laneMove: (e) => latestRef.current.laneMove(e),
+      laneUp: (e) => latestRef.current.laneUp(e),
+      laneCancel: () => setDrag(null),
+      open: (entry) => latestRef.current.onOpen(entry),
+      resize: (entry, endDays) => latestRef.current.resize(entry, endDays),
+    }),
+    [],
+  );
 
   // The keyboard cursor over the cells: arrows move, Shift+left/right widen, Enter selects.
   const moveCursor = (row: number, col: number, anchor: number) => {
@@ -368,7 +465,8 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
     const place = places[cursor.row];
     if (!place) return '';
     const { from, to } = selectionRange(cursor.anchor, cursor.col, n);
-    const dayText = from === to ? dayLabel(data.days[from]!, locale) : `${dayLabel(data.days[from]!, locale)} – ${dayLabel(data.days[to]!, locale)}`;
+    const dayText =
+      from === to ? dayLabel(data.days[from]!, locale) : `${dayLabel(data.days[from]!, locale)} – ${dayLabel(data.days[to]!, locale)}`;
     const taken = (bars.get(place.id) ?? []).filter((b) => b.span.end > from && b.span.start < to + 1);
     return taken.length
       ? t`${place.name}, ${dayText}: ${taken.map((b) => [labels.long[kindOf(b.entry)], b.entry.guest].filter(Boolean).join(' ')).join('; ')}`
@@ -381,9 +479,24 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
       modifiers={modifiers}
       // Auto-scroll near the edges only in the outer 10 % sideways (default 20 %): in a narrow plan a drag of a day or two must not scroll it.
       autoScroll={{ threshold: { x: 0.1, y: 0.2 } }}
-      accessibility={{ announcements, screenReaderInstructions: { draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt die Tage, Leertaste legt ab, Escape bricht ab. Umschalt+Pfeil links/rechts ändert nur die Abreise. Eingabetaste zeigt die Details.` } }}
-      onDragStart={(e) => { lastDelta.current = { x: 0, y: 0 }; dragDays.current = null; const d = dropAt(e.active.id, lastDelta.current); setActiveRow(d ? d.origin : null); setDragPlaces(places); tellDrag(e.active.id, lastDelta.current); }}
-      onDragMove={(e) => { lastDelta.current = e.delta; tellDrag(e.active.id, e.delta); }}
+      accessibility={{
+        announcements,
+        screenReaderInstructions: {
+          draggable: t`Leertaste nimmt die Buchung auf; Pfeil hoch/runter wählt den Liegeplatz, Pfeil links/rechts verschiebt die Tage, Leertaste legt ab, Escape bricht ab. Umschalt+Pfeil links/rechts ändert nur die Abreise. Eingabetaste zeigt die Details.`,
+        },
+      }}
+      onDragStart={(e) => {
+        lastDelta.current = { x: 0, y: 0 };
+        dragDays.current = null;
+        const d = dropAt(e.active.id, lastDelta.current);
+        setActiveRow(d ? d.origin : null);
+        setDragPlaces(places);
+        tellDrag(e.active.id, lastDelta.current);
+      }}
+      onDragMove={(e) => {
+        lastDelta.current = e.delta;
+        tellDrag(e.active.id, e.delta);
+      }}
       onDragCancel={dragOver}
       onDragEnd={end}
     >
@@ -394,7 +507,9 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
         aria-label={t`Belegungsplan: Pfeiltasten bewegen die Auswahl, Umschalt+Pfeil links/rechts erweitert sie, Eingabetaste sperrt oder bucht`}
         aria-describedby="timeline-cursor"
         onKeyDown={keyDown}
-        onBlur={(e) => { if (e.target === e.currentTarget) setCursor(null); }}
+        onBlur={(e) => {
+          if (e.target === e.currentTarget) setCursor(null);
+        }}
         className="relative h-[70vh] min-h-80 overflow-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-sky-600"
         data-testid="timeline"
         data-day-count={n}
@@ -404,7 +519,10 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
         <div className="relative" style={{ width: totalW, height: rowV.getTotalSize() }}>
           {/* Date header: sticky at the top; its corner also sticks to the left. */}
           <div className="sticky top-0 z-20 border-b border-slate-200 bg-white" style={{ height: HEADER_H, width: totalW }}>
-            <div className="sticky left-0 z-30 flex h-full items-center border-r border-slate-200 bg-white px-2 text-xs font-semibold" style={{ width: berthW }}>{t`Liegeplatz`}</div>
+            <div
+              className="sticky left-0 z-30 flex h-full items-center border-r border-slate-200 bg-white px-2 text-xs font-semibold"
+              style={{ width: berthW }}
+            >{t`Liegeplatz`}</div>
             {cols.map((c) => {
               const day = data.days[c.index]!;
               return (
@@ -420,10 +538,21 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
               );
             })}
           </div>
-          {todayCol >= 0 && <div aria-hidden className="absolute bg-sky-50" style={{ left: berthW + todayCol * colW, width: colW, top: HEADER_H, bottom: 0 }} />}
+          {todayCol >= 0 && (
+            <div
+              aria-hidden
+              className="absolute bg-sky-50"
+              style={{ left: berthW + todayCol * colW, width: colW, top: HEADER_H, bottom: 0 }}
+            />
+          )}
           {rows.map((r) => {
             const place = places[r.index]!;
-            const sel = drag?.row === r.index ? selectionRange(drag.a, drag.b, n) : cursor?.row === r.index ? selectionRange(cursor.anchor, cursor.col, n) : null;
+            const sel =
+              drag?.row === r.index
+                ? selectionRange(drag.a, drag.b, n)
+                : cursor?.row === r.index
+                  ? selectionRange(cursor.anchor, cursor.col, n)
+                  : null;
             const verdict = dragging && activeRow !== null ? verdictOf(r.index, dragDays.current ?? 0, activeRow) : undefined;
             return (
               <Row
@@ -452,7 +581,9 @@ export function Timeline({ data, places: livePlaces, today, pending, onMove, onS
             );
           })}
         </div>
-        <p id="timeline-cursor" role="status" className="sr-only">{cursorText}</p>
+        <p id="timeline-cursor" role="status" className="sr-only">
+          {cursorText}
+        </p>
       </div>
     </DndContext>
   );
@@ -472,10 +603,48 @@ type Labels = ReturnType<typeof useKindLabels>;
  * One berth's row: memoised, so a scroll frame renders only the rows it mounts (and all rows only
  * when the visible day columns, the answer, the selection or a pending move change).
  */
-const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, list, firstCol, lastCol, pending, pendingBar, loading, selFrom, selTo, selByKeys, verdict, lifted, labels, events }: {
-  place: Place; index: number; top: number; totalW: number; berthW: number; colW: number; days: string[]; list: PlacedBar[] | undefined;
-  firstCol: number; lastCol: number; pending: PendingMove | null; pendingBar: PlacedBar | null; loading: boolean;
-  selFrom: number; selTo: number; selByKeys: boolean; verdict: Verdict | undefined; lifted: boolean; labels: Labels; events: RowEvents;
+const Row = memo(function Row({
+  place,
+  index,
+  top,
+  totalW,
+  berthW,
+  colW,
+  days,
+  list,
+  firstCol,
+  lastCol,
+  pending,
+  pendingBar,
+  loading,
+  selFrom,
+  selTo,
+  selByKeys,
+  verdict,
+  lifted,
+  labels,
+  events,
+}: {
+  place: Place;
+  index: number;
+  top: number;
+  totalW: number;
+  berthW: number;
+  colW: number;
+  days: string[];
+  list: PlacedBar[] | undefined;
+  firstCol: number;
+  lastCol: number;
+  pending: PendingMove | null;
+  pendingBar: PlacedBar | null;
+  loading: boolean;
+  selFrom: number;
+  selTo: number;
+  selByKeys: boolean;
+  verdict: Verdict | undefined;
+  lifted: boolean;
+  labels: Labels;
+  events: RowEvents;
 }) {
   let placed = (list ?? []).filter((b) => barVisible(b.span, firstCol, lastCol));
   if (pending && pendingBar) {
@@ -485,7 +654,13 @@ const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, l
   const shown = readableSpans(placed);
   const refused = !!verdict && verdict !== 'fits';
   return (
-    <div data-place={place.id} data-place-name={place.name} data-verdict={verdict} className="absolute left-0 border-b border-slate-100" style={{ top: 0, transform: `translateY(${top}px)`, height: ROW_H, width: totalW, zIndex: lifted ? 5 : undefined }}>
+    <div
+      data-place={place.id}
+      data-place-name={place.name}
+      data-verdict={verdict}
+      className="absolute left-0 border-b border-slate-100"
+      style={{ top: 0, transform: `translateY(${top}px)`, height: ROW_H, width: totalW, zIndex: lifted ? 5 : undefined }}
+    >
       <div
         className={`sticky left-0 z-10 flex h-full flex-col justify-center overflow-hidden border-r border-slate-200 px-2 text-sm font-medium ${refused ? 'bg-red-50' : verdict === 'fits' ? 'bg-green-50' : 'bg-white'}`}
         style={{ width: berthW }}
@@ -493,7 +668,10 @@ const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, l
       >
         <span className="truncate leading-tight">{place.name}</span>
         {verdict && (
-          <span data-verdict-text className={`truncate text-[11px] leading-tight font-semibold ${refused ? 'text-red-800' : 'text-green-800'}`}>
+          <span
+            data-verdict-text
+            className={`truncate text-[11px] leading-tight font-semibold ${refused ? 'text-red-800' : 'text-green-800'}`}
+          >
             {verdictShort(verdict)}
           </span>
         )}
@@ -502,28 +680,81 @@ const Row = memo(function Row({ place, index, top, totalW, berthW, colW, days, l
         className="absolute top-0 h-full cursor-cell touch-pan-y"
         data-lane
         data-loading={loading || undefined}
-        style={{ left: berthW, width: days.length * colW, backgroundImage: 'linear-gradient(to right, #e2e8f0 1px, transparent 1px)', backgroundSize: `${colW}px 100%`, backgroundColor: loading ? '#f1f5f9' : undefined }}
+        style={{
+          left: berthW,
+          width: days.length * colW,
+          backgroundImage: 'linear-gradient(to right, #e2e8f0 1px, transparent 1px)',
+          backgroundSize: `${colW}px 100%`,
+          backgroundColor: loading ? '#f1f5f9' : undefined,
+        }}
         onPointerDown={(e) => events.laneDown(index, e)}
         onPointerMove={events.laneMove}
         onPointerUp={events.laneUp}
         onPointerCancel={events.laneCancel}
       >
         {selFrom >= 0 && (
-          <div aria-hidden data-selection className={`pointer-events-none absolute top-0 h-full border-2 ${selByKeys ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`} style={{ left: selFrom * colW, width: (selTo - selFrom + 1) * colW }} />
+          <div
+            aria-hidden
+            data-selection
+            className={`pointer-events-none absolute top-0 h-full border-2 ${selByKeys ? 'border-sky-700' : 'border-sky-500 bg-sky-200/60'}`}
+            style={{ left: selFrom * colW, width: (selTo - selFrom + 1) * colW }}
+          />
         )}
         {placed.map((b, i) => (
-          <Bar key={b.entry.id} bar={b} shownStart={shown[i]!.start} shownEnd={shown[i]!.end} colW={colW} days={days} pending={pending?.entry.id === b.entry.id} placeName={place.name} labels={labels} onOpen={events.open} onResize={events.resize} />
+          <Bar
+            key={b.entry.id}
+            bar={b}
+            shownStart={shown[i]!.start}
+            shownEnd={shown[i]!.end}
+            colW={colW}
+            days={days}
+            pending={pending?.entry.id === b.entry.id}
+            placeName={place.name}
+            labels={labels}
+            onOpen={events.open}
+            onResize={events.resize}
+          />
         ))}
         {refused && (
           // A berth that cannot take the dragged stay: hatched over its days (the reason stands in the berth column).
-          <div aria-hidden data-refused className="pointer-events-none absolute inset-0 z-10" style={{ backgroundColor: 'rgba(254,226,226,.55)', backgroundImage: 'repeating-linear-gradient(135deg, rgba(153,27,27,.28) 0 2px, transparent 2px 9px)' }} />
+          <div
+            aria-hidden
+            data-refused
+            className="pointer-events-none absolute inset-0 z-10"
+            style={{
+              backgroundColor: 'rgba(254,226,226,.55)',
+              backgroundImage: 'repeating-linear-gradient(135deg, rgba(153,27,27,.28) 0 2px, transparent 2px 9px)',
+            }}
+          />
         )}
       </div>
     </div>
   );
 });
 
-const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, placeName, labels, onOpen, onResize }: { bar: PlacedBar; shownStart: number; shownEnd: number; colW: number; days: string[]; pending: boolean; placeName: string; labels: Labels; onOpen: (e: CalendarEntry) => void; onResize: (e: CalendarEntry, endDays: number) => void }) {
+const Bar = memo(function Bar({
+  bar,
+  shownStart,
+  shownEnd,
+  colW,
+  days,
+  pending,
+  placeName,
+  labels,
+  onOpen,
+  onResize,
+}: {
+  bar: PlacedBar;
+  shownStart: number;
+  shownEnd: number;
+  colW: number;
+  days: string[];
+  pending: boolean;
+  placeName: string;
+  labels: Labels;
+  onOpen: (e: CalendarEntry) => void;
+  onResize: (e: CalendarEntry, endDays: number) => void;
+}) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const { entry, span } = bar;
@@ -537,7 +768,11 @@ const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, 
   // A booking shows its departure day; a block or holding its last day.
   const until = entry.ends_at ? dayLabel(berlinDayOf(entry.ends_at, entry.order_id ? 0 : 1), locale) : t`unbefristet`;
   const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `${entry.place_id}:${entry.id}`, disabled: !canMove, data: { label } });
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
+    id: `${entry.place_id}:${entry.id}`,
+    disabled: !canMove,
+    data: { label },
+  });
   // Dragging the end handle: the pointer's start and the snapped width change (whole days).
   const [resizeFrom, setResizeFrom] = useState<number | null>(null);
   const [resizeDx, setResizeDx] = useState(0);
@@ -570,22 +805,45 @@ const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, 
       data-pending={pending || undefined}
       onClick={() => onOpen(entry)}
       onKeyDown={(e) => {
-        if (e.key === 'Enter' && !isDragging) { e.preventDefault(); onOpen(entry); return; }
+        if (e.key === 'Enter' && !isDragging) {
+          e.preventDefault();
+          onOpen(entry);
+          return;
+        }
         // Shift+arrow right/left: the departure a day later/earlier (the keyboard's way of dragging the end).
-        if (canMove && !isDragging && e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) { e.preventDefault(); onResize(entry, e.key === 'ArrowRight' ? 1 : -1); return; }
+        if (canMove && !isDragging && e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+          e.preventDefault();
+          onResize(entry, e.key === 'ArrowRight' ? 1 : -1);
+          return;
+        }
         if (canMove) listeners?.onKeyDown?.(e);
       }}
       className={`absolute top-1 flex h-8 items-center overflow-hidden rounded-md border border-slate-400 text-xs font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900 ${canMove ? 'cursor-grab touch-none' : 'cursor-pointer'} ${isDragging ? 'z-20 shadow-lg ring-2 ring-sky-600' : ''} ${pending ? 'opacity-70 ring-2 ring-sky-600' : ''}`}
       style={style}
     >
-      <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">{span.clippedStart ? '◂ ' : ''}<span className={hideKind ? 'hidden' : undefined}>{labels.short[kind]}{who && ' · '}</span>{who}</span>
+      <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">
+        {span.clippedStart ? '◂ ' : ''}
+        <span className={hideKind ? 'hidden' : undefined}>
+          {labels.short[kind]}
+          {who && ' · '}
+        </span>
+        {who}
+      </span>
       {canMove && !span.clippedEnd && (
         <span
           aria-hidden
           data-resize
           className="absolute top-0 right-0 h-full w-2 cursor-ew-resize touch-none bg-slate-900/25"
-          onPointerDown={(e) => { if (e.button !== 0) return; e.stopPropagation(); e.currentTarget.setPointerCapture(e.pointerId); setResizeFrom(e.clientX); setResizeDx(0); }}
-          onPointerMove={(e) => { if (resizeFrom !== null) setResizeDx(e.clientX - resizeFrom); }}
+          onPointerDown={(e) => {
+            if (e.button !== 0) return;
+            e.stopPropagation();
+            e.currentTarget.setPointerCapture(e.pointerId);
+            setResizeFrom(e.clientX);
+            setResizeDx(0);
+          }}
+          onPointerMove={(e) => {
+            if (resizeFrom !== null) setResizeDx(e.clientX - resizeFrom);
+          }}
           onPointerUp={(e) => {
             if (resizeFrom === null) return;
             e.stopPropagation();
@@ -594,7 +852,10 @@ const Bar = memo(function Bar({ bar, shownStart, shownEnd, colW, days, pending, 
             setResizeDx(0);
             if (d !== 0) onResize(entry, d);
           }}
-          onPointerCancel={() => { setResizeFrom(null); setResizeDx(0); }}
+          onPointerCancel={() => {
+            setResizeFrom(null);
+            setResizeDx(0);
+          }}
           onClick={(e) => e.stopPropagation()}
         />
       )}

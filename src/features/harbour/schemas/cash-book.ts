@@ -17,19 +17,31 @@ const euros = (min: number) =>
       }
       return cents;
     })
-    .pipe(z.number().int().min(min, { error: () => (min > 0 ? t`Der Betrag muss größer als 0 sein.` : t`Der Betrag darf nicht negativ sein.`) }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error: () => (min > 0 ? t`Der Betrag muss größer als 0 sein.` : t`Der Betrag darf nicht negativ sein.`) }),
+    );
 
 /** A movement of the till: opening float (in), deposit to the bank or withdrawal (out), always with a reason. */
 export const cashMovementSchema = z.object({
   kind: z.enum(['opening_float', 'bank_deposit', 'withdrawal'], { error: messages.required }),
   amount: euros(1).pipe(z.number().max(100_000_000, { error: () => t`Höchstens 1.000.000 € je Buchung.` })),
-  reason: z.string().trim().min(1, { error: () => t`Bitte einen Grund angeben.` }).max(500, { error: () => messages.max(500) }),
+  reason: z
+    .string()
+    .trim()
+    .min(1, { error: () => t`Bitte einen Grund angeben.` })
+    .max(500, { error: () => messages.max(500) }),
 });
 
 /** The daily closing: the counted cash (0 or more) and an optional note (e.g. why the count differs). */
 export const cashClosingSchema = z.object({
   counted: euros(0),
-  note: z.string().trim().max(500, { error: () => messages.max(500) }),
+  note: z
+    .string()
+    .trim()
+    .max(500, { error: () => messages.max(500) }),
 });
 
 export type CashMovementInput = z.input<typeof cashMovementSchema>;

@@ -25,7 +25,13 @@ const quantityField = () =>
     .trim()
     .regex(/^\d{1,2}$/, { error: () => t`Eine ganze Zahl von 1 bis 99.` })
     .transform(Number)
-    .pipe(z.number().int().min(1, { error: () => t`Eine ganze Zahl von 1 bis 99.` }).max(99));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: () => t`Eine ganze Zahl von 1 bis 99.` })
+        .max(99),
+    );
 
 /**
  * Staff add an extra to an order: the entry, the quantity, and for a "from" price (boat lift)
@@ -63,7 +69,10 @@ export type AddExtraValues = z.output<ReturnType<typeof addExtraSchema>>;
 export const extraFormSchema = () =>
   z
     .object({
-      code: z.string().trim().regex(/^[a-z0-9_]{2,40}$/, { error: () => t`2–40 Zeichen: Kleinbuchstaben, Ziffern, Unterstrich.` }),
+      code: z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9_]{2,40}$/, { error: () => t`2–40 Zeichen: Kleinbuchstaben, Ziffern, Unterstrich.` }),
       name: requiredText(100),
       name_en: requiredText(100),
       unit: z.enum(['piece', 'load', 'day']),
@@ -72,7 +81,12 @@ export const extraFormSchema = () =>
       vat_rate: z.enum(['19', '7', '0']),
       deposit: z.boolean(),
       active: z.boolean(),
-      sort_order: z.string().trim().regex(/^\d{1,5}$/, { error: () => t`Eine Zahl von 0 bis 10000.` }).transform(Number).pipe(z.number().max(10000, { error: () => t`Eine Zahl von 0 bis 10000.` })),
+      sort_order: z
+        .string()
+        .trim()
+        .regex(/^\d{1,5}$/, { error: () => t`Eine Zahl von 0 bis 10000.` })
+        .transform(Number)
+        .pipe(z.number().max(10000, { error: () => t`Eine Zahl von 0 bis 10000.` })),
     })
     .superRefine((v, ctx) => {
       if (v.deposit && v.vat_rate !== '0') {
@@ -113,7 +127,10 @@ export type TariffFormValues = z.output<ReturnType<typeof tariffFormSchema>>;
 export const buyerSchema = () =>
   z.object({
     name: requiredText(200),
-    company: z.string().trim().max(200, { error: () => messages.max(200) }),
+    company: z
+      .string()
+      .trim()
+      .max(200, { error: () => messages.max(200) }),
     street: requiredText(200),
     postal_code: requiredText(20),
     city: requiredText(200),
@@ -179,7 +196,8 @@ export const deskSaleSchema = (catalogue: { id: string; price_cents: number; pri
       if (gross > 25_000) {
         const parsed = buyerSchema().safeParse(v.buyer);
         if (!parsed.success) {
-          for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['buyer', ...issue.path.map(String)], message: issue.message });
+          for (const issue of parsed.error.issues)
+            ctx.addIssue({ code: 'custom', path: ['buyer', ...issue.path.map(String)], message: issue.message });
           return z.NEVER;
         }
         buyer = parsed.data;

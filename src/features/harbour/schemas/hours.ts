@@ -25,13 +25,17 @@ export const hoursSchema = z
       .int({ error: () => t`Pause in ganzen Minuten` })
       .min(0, { error: () => t`Pause in ganzen Minuten` })
       .max(600, { error: () => t`Höchstens 600 Minuten Pause` }),
-    note: z.string().trim().max(500, { error: () => messages.max(500) }),
+    note: z
+      .string()
+      .trim()
+      .max(500, { error: () => messages.max(500) }),
   })
   .superRefine((v, ctx) => {
     if (!TIME.test(v.start_time) || !TIME.test(v.end_time)) return;
     const span = timeToMinutes(v.end_time) - timeToMinutes(v.start_time);
     if (span <= 0) ctx.addIssue({ code: 'custom', path: ['end_time'], message: t`Das Ende liegt nach dem Beginn.` });
-    else if (v.break_minutes >= span) ctx.addIssue({ code: 'custom', path: ['break_minutes'], message: t`Die Pause ist kürzer als die Arbeitszeit.` });
+    else if (v.break_minutes >= span)
+      ctx.addIssue({ code: 'custom', path: ['break_minutes'], message: t`Die Pause ist kürzer als die Arbeitszeit.` });
   });
 
 export type HoursInput = z.input<typeof hoursSchema>;

@@ -28,7 +28,11 @@ const amountField = (maxCents: number, locale: string, tooMuch?: (max: string) =
         .max(maxCents, { error: () => tooMuch?.(formatEuro(maxCents, locale)) ?? '' }),
     );
 
-const note = () => z.string().trim().max(500, { error: () => messages.max(500) });
+const note = () =>
+  z
+    .string()
+    .trim()
+    .max(500, { error: () => messages.max(500) });
 
 /** Record a payment at the desk: card terminal, cash or bank transfer, at most the outstanding amount. */
 export const deskPaymentSchema = (outstandingCents: number, locale: string) =>
@@ -57,7 +61,10 @@ export const refundSchema = (limits: { onlineCents: number; deskCents: number },
         ctx.addIssue({
           code: 'custom',
           path: ['amount'],
-          message: v.method === 'online' ? t`Online können höchstens ${text} erstattet werden.` : t`Bar oder per Überweisung können höchstens ${text} erstattet werden (was am Hafenbüro bezahlt wurde).`,
+          message:
+            v.method === 'online'
+              ? t`Online können höchstens ${text} erstattet werden.`
+              : t`Bar oder per Überweisung können höchstens ${text} erstattet werden (was am Hafenbüro bezahlt wurde).`,
         });
       }
     });

@@ -26,7 +26,11 @@ export async function sendEmailCode(email: string, data: { locale: string; first
     email,
     options: {
       shouldCreateUser: true,
-      data: { locale: data.locale, ...(data.firstName ? { first_name: data.firstName } : {}), ...(data.lastName ? { last_name: data.lastName } : {}) },
+      data: {
+        locale: data.locale,
+        ...(data.firstName ? { first_name: data.firstName } : {}),
+        ...(data.lastName ? { last_name: data.lastName } : {}),
+      },
     },
   });
   if (error) throw error;

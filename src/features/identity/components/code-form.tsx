@@ -16,7 +16,17 @@ import { AuthError } from './auth-error';
  * memory (a reload) the password is asked here again. Verifying signs in as the permanent user
  * and claims the guest orders of that address.
  */
-export function CodeForm({ email, newCustomer, onVerified, extraActions }: { email: string; newCustomer?: boolean; onVerified: (claimed: number) => void; extraActions?: ReactNode }) {
+export function CodeForm({
+  email,
+  newCustomer,
+  onVerified,
+  extraActions,
+}: {
+  email: string;
+  newCustomer?: boolean;
+  onVerified: (claimed: number) => void;
+  extraActions?: ReactNode;
+}) {
   const { t, i18n } = useLingui();
   const [error, setError] = useState<unknown>();
   const [resent, setResent] = useState(false);
@@ -55,27 +65,51 @@ export function CodeForm({ email, newCustomer, onVerified, extraActions }: { ema
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Code eingeben`}>
-        <FormField control={form.control} name="code" render={({ field }) => (
-          <FormItem className="max-w-xs">
-            <FormLabel><Trans>6-stelliger Code</Trans></FormLabel>
-            <FormControl><Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} /></FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        {askPassword && (
-          <FormField control={form.control} name="password" render={({ field }) => (
+        <FormField
+          control={form.control}
+          name="code"
+          render={({ field }) => (
             <FormItem className="max-w-xs">
-              <FormLabel><Trans>Passwort für Ihr neues Konto</Trans></FormLabel>
-              <FormControl><Input type="password" autoComplete="new-password" {...field} /></FormControl>
+              <FormLabel>
+                <Trans>6-stelliger Code</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} />
+              </FormControl>
               <FormMessage />
             </FormItem>
-          )} />
+          )}
+        />
+        {askPassword && (
+          <FormField
+            control={form.control}
+            name="password"
+            render={({ field }) => (
+              <FormItem className="max-w-xs">
+                <FormLabel>
+                  <Trans>Passwort für Ihr neues Konto</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="password" autoComplete="new-password" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
         )}
         <AuthError error={error} />
-        {resent && <p className="text-sm text-green-800" role="status"><Trans>Ein neuer Code ist unterwegs.</Trans></p>}
+        {resent && (
+          <p className="text-sm text-green-800" role="status">
+            <Trans>Ein neuer Code ist unterwegs.</Trans>
+          </p>
+        )}
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={form.formState.isSubmitting}><Trans>Bestätigen</Trans></Button>
-          <Button type="button" variant="link" onClick={resend} disabled={wait > 0}>{wait > 0 ? <Trans>Neuer Code in {wait} s möglich</Trans> : <Trans>Code erneut senden</Trans>}</Button>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Bestätigen</Trans>
+          </Button>
+          <Button type="button" variant="link" onClick={resend} disabled={wait > 0}>
+            {wait > 0 ? <Trans>Neuer Code in {wait} s möglich</Trans> : <Trans>Code erneut senden</Trans>}
+          </Button>
           {extraActions}
         </div>
       </form>

@@ -9,7 +9,14 @@ import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { ensureSession, passwordLogin, sendEmailCode } from '../api/identity';
 import { rememberPassword } from '../api/pending-password';
-import { guestSchema, loginSchema, newCustomerSchema, type GuestValues, type LoginValues, type NewCustomerValues } from '../schemas/identity';
+import {
+  guestSchema,
+  loginSchema,
+  newCustomerSchema,
+  type GuestValues,
+  type LoginValues,
+  type NewCustomerValues,
+} from '../schemas/identity';
 import { AuthError } from './auth-error';
 
 export type ProceedMode = 'new' | 'login' | 'guest';
@@ -32,13 +39,24 @@ export function IdentityChoice({ onDone, initial }: { onDone: (result: IdentityR
   const [mode, setMode] = useState<ProceedMode>('guest');
   return (
     <div className="flex flex-col gap-6">
-      <RadioGroup value={mode} onValueChange={(v) => setMode(v as ProceedMode)} aria-label={t`Wie möchten Sie fortfahren?`} className="gap-3 sm:grid-cols-3">
-        {([
-          ['new', t`Neukunde`, t`Konto anlegen und Daten für später speichern`],
-          ['login', t`Anmelden`, t`Mit Passwort oder E-Mail-Code`],
-          ['guest', t`Als Gast buchen`, t`Ohne Konto, nur mit E-Mail-Adresse`],
-        ] as const).map(([value, title, hint]) => (
-          <Label key={value} htmlFor={`proceed-${value}`} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50">
+      <RadioGroup
+        value={mode}
+        onValueChange={(v) => setMode(v as ProceedMode)}
+        aria-label={t`Wie möchten Sie fortfahren?`}
+        className="gap-3 sm:grid-cols-3"
+      >
+        {(
+          [
+            ['new', t`Neukunde`, t`Konto anlegen und Daten für später speichern`],
+            ['login', t`Anmelden`, t`Mit Passwort oder E-Mail-Code`],
+            ['guest', t`Als Gast buchen`, t`Ohne Konto, nur mit E-Mail-Adresse`],
+          ] as const
+        ).map(([value, title, hint]) => (
+          <Label
+            key={value}
+            htmlFor={`proceed-${value}`}
+            className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50"
+          >
             <RadioGroupItem id={`proceed-${value}`} value={value} className="mt-0.5" />
             <span className="flex flex-col gap-1">
               <span className="font-semibold">{title}</span>
@@ -57,12 +75,36 @@ export function IdentityChoice({ onDone, initial }: { onDone: (result: IdentityR
 function NameFields({ control }: { control: ReturnType<typeof useForm<GuestValues>>['control'] }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <FormField control={control} name="firstName" render={({ field }) => (
-        <FormItem><FormLabel><Trans>Vorname</Trans></FormLabel><FormControl><Input autoComplete="given-name" {...field} /></FormControl><FormMessage /></FormItem>
-      )} />
-      <FormField control={control} name="lastName" render={({ field }) => (
-        <FormItem><FormLabel><Trans>Nachname</Trans></FormLabel><FormControl><Input autoComplete="family-name" {...field} /></FormControl><FormMessage /></FormItem>
-      )} />
+      <FormField
+        control={control}
+        name="firstName"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>
+              <Trans>Vorname</Trans>
+            </FormLabel>
+            <FormControl>
+              <Input autoComplete="given-name" {...field} />
+            </FormControl>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+      <FormField
+        control={control}
+        name="lastName"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>
+              <Trans>Nachname</Trans>
+            </FormLabel>
+            <FormControl>
+              <Input autoComplete="family-name" {...field} />
+            </FormControl>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
     </div>
   );
 }
@@ -70,7 +112,10 @@ function NameFields({ control }: { control: ReturnType<typeof useForm<GuestValue
 function GuestForm({ onDone, initial }: { onDone: (r: IdentityResult) => void; initial?: Partial<GuestValues> }) {
   const { t, i18n } = useLingui();
   const [error, setError] = useState<unknown>();
-  const form = useForm<GuestValues>({ resolver: zodResolver(guestSchema), defaultValues: { email: initial?.email ?? '', firstName: initial?.firstName ?? '', lastName: initial?.lastName ?? '' } });
+  const form = useForm<GuestValues>({
+    resolver: zodResolver(guestSchema),
+    defaultValues: { email: initial?.email ?? '', firstName: initial?.firstName ?? '', lastName: initial?.lastName ?? '' },
+  });
   const onSubmit = form.handleSubmit(async (v) => {
     setError(undefined);
     try {
@@ -84,12 +129,28 @@ function GuestForm({ onDone, initial }: { onDone: (r: IdentityResult) => void; i
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Als Gast buchen`}>
-        <FormField control={form.control} name="email" render={({ field }) => (
-          <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>E-Mail</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input type="email" autoComplete="email" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <NameFields control={form.control} />
         <AuthError error={error} />
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Weiter</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Weiter</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );
@@ -100,7 +161,13 @@ function NewCustomerForm({ onDone, initial }: { onDone: (r: IdentityResult) => v
   const [error, setError] = useState<unknown>();
   const form = useForm<NewCustomerValues>({
     resolver: zodResolver(newCustomerSchema),
-    defaultValues: { email: initial?.email ?? '', firstName: initial?.firstName ?? '', lastName: initial?.lastName ?? '', password: '', passwordConfirm: '' },
+    defaultValues: {
+      email: initial?.email ?? '',
+      firstName: initial?.firstName ?? '',
+      lastName: initial?.lastName ?? '',
+      password: '',
+      passwordConfirm: '',
+    },
   });
   const onSubmit = form.handleSubmit(async (v) => {
     setError(undefined);
@@ -116,20 +183,60 @@ function NewCustomerForm({ onDone, initial }: { onDone: (r: IdentityResult) => v
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Neukunde`}>
-        <FormField control={form.control} name="email" render={({ field }) => (
-          <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>E-Mail</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input type="email" autoComplete="email" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <NameFields control={form.control as unknown as ReturnType<typeof useForm<GuestValues>>['control']} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField control={form.control} name="password" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Passwort</Trans></FormLabel><FormControl><Input type="password" autoComplete="new-password" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="passwordConfirm" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Passwort wiederholen</Trans></FormLabel><FormControl><Input type="password" autoComplete="new-password" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
+          <FormField
+            control={form.control}
+            name="password"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Passwort</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="password" autoComplete="new-password" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="passwordConfirm"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Passwort wiederholen</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="password" autoComplete="new-password" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
         </div>
         <AuthError error={error} />
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Weiter</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Weiter</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );
@@ -162,17 +269,43 @@ function LoginForm({ onDone, initial }: { onDone: (r: IdentityResult) => void; i
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Anmelden`}>
-        <FormField control={form.control} name="email" render={({ field }) => (
-          <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>E-Mail</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input type="email" autoComplete="email" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         {!byCode && (
-          <FormField control={form.control} name="password" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Passwort</Trans></FormLabel><FormControl><Input type="password" autoComplete="current-password" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
+          <FormField
+            control={form.control}
+            name="password"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Passwort</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="password" autoComplete="current-password" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
         )}
         <AuthError error={error} />
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={form.formState.isSubmitting}>{byCode ? <Trans>Code senden</Trans> : <Trans>Anmelden</Trans>}</Button>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            {byCode ? <Trans>Code senden</Trans> : <Trans>Anmelden</Trans>}
+          </Button>
           <Button type="button" variant="link" onClick={() => setByCode((b) => !b)}>
             {byCode ? <Trans>Stattdessen mit Passwort anmelden</Trans> : <Trans>Stattdessen mit E-Mail-Code anmelden</Trans>}
           </Button>

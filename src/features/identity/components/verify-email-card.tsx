@@ -18,7 +18,13 @@ const emailSchema = z.object({ email: emailField() });
  * Verify an e-mail address (or log in) by code from anywhere: the order page, check-in, later
  * /auth/login. Afterwards the guest orders of that address belong to the signed-in user.
  */
-export function VerifyEmailCard({ defaultEmail = '', onVerified, title, description, codeSent = false }: {
+export function VerifyEmailCard({
+  defaultEmail = '',
+  onVerified,
+  title,
+  description,
+  codeSent = false,
+}: {
   defaultEmail?: string;
   onVerified: () => void;
   title?: string;
@@ -45,22 +51,53 @@ export function VerifyEmailCard({ defaultEmail = '', onVerified, title, descript
     <Card className="max-w-xl">
       <CardHeader>
         <CardTitle>{waiting ? t`Buchung mit Code bestätigen` : (title ?? t`Mit E-Mail-Code anmelden`)}</CardTitle>
-        <CardDescription>{waiting ? t`Geben Sie den 6-stelligen Code aus unserer E-Mail ein. Keine E-Mail bekommen? Lassen Sie sich einen neuen Code senden.` : (description ?? t`Wir senden Ihnen einen 6-stelligen Code. Damit bestätigen Sie Ihre E-Mail-Adresse und sehen Ihre Buchungen auf jedem Gerät.`)}</CardDescription>
+        <CardDescription>
+          {waiting
+            ? t`Geben Sie den 6-stelligen Code aus unserer E-Mail ein. Keine E-Mail bekommen? Lassen Sie sich einen neuen Code senden.`
+            : (description ??
+              t`Wir senden Ihnen einen 6-stelligen Code. Damit bestätigen Sie Ihre E-Mail-Adresse und sehen Ihre Buchungen auf jedem Gerät.`)}
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {sentTo ? (
           <div className="flex flex-col gap-3">
-            <p className="text-sm text-slate-700"><Trans>Wir haben einen Code an {sentTo} gesendet.</Trans></p>
-            <CodeForm email={sentTo} onVerified={() => onVerified()} extraActions={<Button type="button" variant="ghost" onClick={() => setSentTo(undefined)}><Trans>Andere E-Mail-Adresse</Trans></Button>} />
+            <p className="text-sm text-slate-700">
+              <Trans>Wir haben einen Code an {sentTo} gesendet.</Trans>
+            </p>
+            <CodeForm
+              email={sentTo}
+              onVerified={() => onVerified()}
+              extraActions={
+                <Button type="button" variant="ghost" onClick={() => setSentTo(undefined)}>
+                  <Trans>Andere E-Mail-Adresse</Trans>
+                </Button>
+              }
+            />
           </div>
         ) : (
           <Form {...form}>
             <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Code anfordern`}>
-              <FormField control={form.control} name="email" render={({ field }) => (
-                <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-              )} />
+              <FormField
+                control={form.control}
+                name="email"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>
+                      <Trans>E-Mail</Trans>
+                    </FormLabel>
+                    <FormControl>
+                      <Input type="email" autoComplete="email" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
               <AuthError error={error} />
-              <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Code senden</Trans></Button></div>
+              <div>
+                <Button type="submit" disabled={form.formState.isSubmitting}>
+                  <Trans>Code senden</Trans>
+                </Button>
+              </div>
             </form>
           </Form>
         )}

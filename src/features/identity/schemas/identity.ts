@@ -30,6 +30,9 @@ export const loginSchema = z.object({ email: emailField(), password: z.string() 
 export type LoginValues = z.infer<typeof loginSchema>;
 
 export const codeSchema = z.object({
-  code: z.string().trim().regex(/^\d{6}$/, { error: () => t`Der Code hat 6 Ziffern` }),
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, { error: () => t`Der Code hat 6 Ziffern` }),
 });
 export type CodeValues = z.infer<typeof codeSchema>;

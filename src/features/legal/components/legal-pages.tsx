@@ -11,15 +11,43 @@ export function PrivacyPage() {
     <Page title={t`Datenschutz`} lead={t`Wie wir mit Ihren Daten umgehen.`}>
       <Prose>
         <Section title={t`Verantwortlicher`}>
-          <p data-testid="harbour-address">{facts ? <>{harbour.name}, {facts.street}, {facts.postalCode} {facts.city}, <span data-testid="harbour-email">{facts.email}</span></> : <HarbourFactsLoading />}</p>
+          <p data-testid="harbour-address">
+            {facts ? (
+              <>
+                {harbour.name}, {facts.street}, {facts.postalCode} {facts.city}, <span data-testid="harbour-email">{facts.email}</span>
+              </>
+            ) : (
+              <HarbourFactsLoading />
+            )}
+          </p>
         </Section>
         <Section title={t`Welche Daten wir verarbeiten`}>
-          <p><Trans>Für eine Buchung speichern wir Name, Anschrift, E-Mail, Telefon und Bootsdaten sowie Zeitraum und Liegeplatz. Wir brauchen sie, um den Vertrag zu erfüllen (Art. 6 Abs. 1 lit. b DSGVO) und um gesetzliche Aufbewahrungspflichten einzuhalten.</Trans></p>
-          <p><Trans>Ihre Sprachwahl und Formulareingaben speichert die App im Speicher Ihres Browsers; ein Cookie merkt sich die Sprache für 365 Tage. Wir setzen keine Tracking- oder Werbe-Cookies.</Trans></p>
-          <p><Trans>Wasserstände und Wetter lädt Ihr Browser direkt von PEGELONLINE (WSV) und Bright Sky (Daten des Deutschen Wetterdienstes); dabei wird Ihre IP-Adresse an diese Dienste übermittelt.</Trans></p>
+          <p>
+            <Trans>
+              Für eine Buchung speichern wir Name, Anschrift, E-Mail, Telefon und Bootsdaten sowie Zeitraum und Liegeplatz. Wir brauchen
+              sie, um den Vertrag zu erfüllen (Art. 6 Abs. 1 lit. b DSGVO) und um gesetzliche Aufbewahrungspflichten einzuhalten.
+            </Trans>
+          </p>
+          <p>
+            <Trans>
+              Ihre Sprachwahl und Formulareingaben speichert die App im Speicher Ihres Browsers; ein Cookie merkt sich die Sprache für 365
+              Tage. Wir setzen keine Tracking- oder Werbe-Cookies.
+            </Trans>
+          </p>
+          <p>
+            <Trans>
+              Wasserstände und Wetter lädt Ihr Browser direkt von PEGELONLINE (WSV) und Bright Sky (Daten des Deutschen Wetterdienstes);
+              dabei wird Ihre IP-Adresse an diese Dienste übermittelt.
+            </Trans>
+          </p>
         </Section>
         <Section title={t`Ihre Rechte`}>
-          <p><Trans>Sie haben das Recht auf Auskunft, Berichtigung, Löschung, Einschränkung der Verarbeitung, Datenübertragbarkeit und Widerspruch sowie auf Beschwerde bei der Aufsichtsbehörde (Landesbeauftragte für Datenschutz NRW). Schreiben Sie uns dazu an {email}.</Trans></p>
+          <p>
+            <Trans>
+              Sie haben das Recht auf Auskunft, Berichtigung, Löschung, Einschränkung der Verarbeitung, Datenübertragbarkeit und Widerspruch
+              sowie auf Beschwerde bei der Aufsichtsbehörde (Landesbeauftragte für Datenschutz NRW). Schreiben Sie uns dazu an {email}.
+            </Trans>
+          </p>
         </Section>
       </Prose>
     </Page>
@@ -32,12 +60,34 @@ export function TermsPage() {
     <Page title={t`AGB`} lead={t`Allgemeine Geschäftsbedingungen für Gastliegeplätze.`}>
       <Prose>
         <ol className="flex list-decimal flex-col gap-2 pl-5">
-          <li><Trans>Der Vertrag über einen Gastliegeplatz kommt mit der Buchungsbestätigung zustande. Unbestätigte Gastbuchungen verfallen nach 24 Stunden.</Trans></li>
-          <li><Trans>Übernachtungen laufen von 14:00 Uhr am Anreisetag bis 12:00 Uhr am Abreisetag; Tagesliegeplätze zwischen 08:00 und 22:00 Uhr für höchstens 5 Stunden.</Trans></li>
-          <li><Trans>Es gelten die Preise der Preisliste zum Zeitpunkt der Buchung; sie sind Gesamtpreise inkl. gesetzlicher Mehrwertsteuer.</Trans></li>
-          <li><Trans>Das Hafenteam kann aus betrieblichen Gründen einen gleichwertigen anderen Liegeplatz zuweisen.</Trans></li>
-          <li><Trans>Der Bootsführer haftet für Schäden, die durch sein Boot oder seine Crew entstehen; eine Haftpflichtversicherung ist Pflicht.</Trans></li>
-          <li><Trans>Die Hafenordnung ist Bestandteil dieses Vertrags.</Trans></li>
+          <li>
+            <Trans>
+              Der Vertrag über einen Gastliegeplatz kommt mit der Buchungsbestätigung zustande. Unbestätigte Gastbuchungen verfallen nach 24
+              Stunden.
+            </Trans>
+          </li>
+          <li>
+            <Trans>
+              Übernachtungen laufen von 14:00 Uhr am Anreisetag bis 12:00 Uhr am Abreisetag; Tagesliegeplätze zwischen 08:00 und 22:00 Uhr
+              für höchstens 5 Stunden.
+            </Trans>
+          </li>
+          <li>
+            <Trans>
+              Es gelten die Preise der Preisliste zum Zeitpunkt der Buchung; sie sind Gesamtpreise inkl. gesetzlicher Mehrwertsteuer.
+            </Trans>
+          </li>
+          <li>
+            <Trans>Das Hafenteam kann aus betrieblichen Gründen einen gleichwertigen anderen Liegeplatz zuweisen.</Trans>
+          </li>
+          <li>
+            <Trans>
+              Der Bootsführer haftet für Schäden, die durch sein Boot oder seine Crew entstehen; eine Haftpflichtversicherung ist Pflicht.
+            </Trans>
+          </li>
+          <li>
+            <Trans>Die Hafenordnung ist Bestandteil dieses Vertrags.</Trans>
+          </li>
         </ol>
       </Prose>
     </Page>
@@ -50,12 +100,40 @@ export function ImpressumPage() {
   return (
     <Page title={t`Impressum`}>
       <Prose>
-        <p data-testid="harbour-address">{harbour.name}<br />{facts ? <>{facts.street}<br />{facts.postalCode} {facts.city}</> : <HarbourFactsLoading />}</p>
+        <p data-testid="harbour-address">
+          {harbour.name}
+          <br />
+          {facts ? (
+            <>
+              {facts.street}
+              <br />
+              {facts.postalCode} {facts.city}
+            </>
+          ) : (
+            <HarbourFactsLoading />
+          )}
+        </p>
         {facts ? (
-          <p><span data-testid="harbour-phone"><Trans>Telefon: {facts.phone}</Trans></span><br /><span data-testid="harbour-email"><Trans>E-Mail: {facts.email}</Trans></span></p>
-        ) : <p><HarbourFactsLoading /></p>}
-        <p><Trans>Vertreten durch die Hafenleitung. Registergericht: Amtsgericht Düsseldorf.</Trans></p>
-        <p><Trans>Verantwortlich für den Inhalt nach § 18 Abs. 2 MStV: die Hafenleitung, Anschrift wie oben.</Trans></p>
+          <p>
+            <span data-testid="harbour-phone">
+              <Trans>Telefon: {facts.phone}</Trans>
+            </span>
+            <br />
+            <span data-testid="harbour-email">
+              <Trans>E-Mail: {facts.email}</Trans>
+            </span>
+          </p>
+        ) : (
+          <p>
+            <HarbourFactsLoading />
+          </p>
+        )}
+        <p>
+          <Trans>Vertreten durch die Hafenleitung. Registergericht: Amtsgericht Düsseldorf.</Trans>
+        </p>
+        <p>
+          <Trans>Verantwortlich für den Inhalt nach § 18 Abs. 2 MStV: die Hafenleitung, Anschrift wie oben.</Trans>
+        </p>
       </Prose>
     </Page>
   );
@@ -67,19 +145,41 @@ export function ContractPage() {
     <Page title={t`Liegeplatzvertrag`} lead={t`Die Bedingungen für Langzeit- und Saisonliegeplätze im Hafen Düsseldorf.`}>
       <Prose>
         <Section title={t`1. Vertragsgegenstand`}>
-          <p><Trans>Der Hafen überlässt dem Mieter einen Liegeplatz für das im Vertrag bezeichnete Boot. Ein Anspruch auf einen bestimmten Platz besteht nicht; der Hafen kann aus betrieblichen Gründen umlegen.</Trans></p>
+          <p>
+            <Trans>
+              Der Hafen überlässt dem Mieter einen Liegeplatz für das im Vertrag bezeichnete Boot. Ein Anspruch auf einen bestimmten Platz
+              besteht nicht; der Hafen kann aus betrieblichen Gründen umlegen.
+            </Trans>
+          </p>
         </Section>
         <Section title={t`2. Laufzeit und Kündigung`}>
-          <p><Trans>Saisonverträge laufen vom 1. April bis 31. Oktober, Jahresverträge ein Jahr ab Vertragsbeginn. Sie verlängern sich nicht automatisch.</Trans></p>
+          <p>
+            <Trans>
+              Saisonverträge laufen vom 1. April bis 31. Oktober, Jahresverträge ein Jahr ab Vertragsbeginn. Sie verlängern sich nicht
+              automatisch.
+            </Trans>
+          </p>
         </Section>
         <Section title={t`3. Entgelt`}>
-          <p><Trans>Das Liegegeld wird im Vertrag vereinbart und ist zu Beginn der Laufzeit fällig. Strom wird nach Verbrauch abgerechnet. Alle Preise inkl. gesetzlicher MwSt.</Trans></p>
+          <p>
+            <Trans>
+              Das Liegegeld wird im Vertrag vereinbart und ist zu Beginn der Laufzeit fällig. Strom wird nach Verbrauch abgerechnet. Alle
+              Preise inkl. gesetzlicher MwSt.
+            </Trans>
+          </p>
         </Section>
         <Section title={t`4. Pflichten des Mieters`}>
-          <p><Trans>Das Boot muss haftpflichtversichert, verkehrssicher und ordnungsgemäß vertäut sein. Die Hafenordnung gilt. Untervermietung ist nicht erlaubt.</Trans></p>
+          <p>
+            <Trans>
+              Das Boot muss haftpflichtversichert, verkehrssicher und ordnungsgemäß vertäut sein. Die Hafenordnung gilt. Untervermietung ist
+              nicht erlaubt.
+            </Trans>
+          </p>
         </Section>
         <Section title={t`5. Haftung`}>
-          <p><Trans>Der Hafen haftet nur für Vorsatz und grobe Fahrlässigkeit; für Hochwasser, Eisgang und Sturm haftet er nicht.</Trans></p>
+          <p>
+            <Trans>Der Hafen haftet nur für Vorsatz und grobe Fahrlässigkeit; für Hochwasser, Eisgang und Sturm haftet er nicht.</Trans>
+          </p>
         </Section>
       </Prose>
     </Page>

@@ -10,7 +10,13 @@ export function DroneVideoPage() {
     <Page title={t`Drohnenvideo`} lead={t`Der Hafen Düsseldorf aus der Luft: Einfahrt, Stege, Tankstelle und Hafenbüro.`}>
       <figure className="flex flex-col gap-2">
         {failed ? (
-          <img src="/media/harbour-poster.svg" alt={t`Luftbild des Hafens am Rhein`} width={1280} height={720} className="aspect-video w-full rounded-xl bg-slate-200 object-cover" />
+          <img
+            src="/media/harbour-poster.svg"
+            alt={t`Luftbild des Hafens am Rhein`}
+            width={1280}
+            height={720}
+            className="aspect-video w-full rounded-xl bg-slate-200 object-cover"
+          />
         ) : (
           <video
             controls
@@ -25,7 +31,11 @@ export function DroneVideoPage() {
           </video>
         )}
         <figcaption className="text-sm text-slate-600">
-          {failed ? <Trans>Das Video kann gerade nicht abgespielt werden. Das Bild zeigt den Hafen von oben.</Trans> : <Trans>Tippen Sie auf Abspielen; das Video lädt erst dann (etwa 2 Minuten).</Trans>}
+          {failed ? (
+            <Trans>Das Video kann gerade nicht abgespielt werden. Das Bild zeigt den Hafen von oben.</Trans>
+          ) : (
+            <Trans>Tippen Sie auf Abspielen; das Video lädt erst dann (etwa 2 Minuten).</Trans>
+          )}
         </figcaption>
       </figure>
     </Page>

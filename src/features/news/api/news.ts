@@ -5,10 +5,22 @@ import type { Tables } from '@/lib/database.types';
 /** A news item as the public news pages show it (RLS lets visitors read only active items). */
 export type NewsArticle = Pick<
   Tables<'news'>,
-  'id' | 'title' | 'short_description' | 'description' | 'title_en' | 'short_description_en' | 'description_en' | 'image_path' | 'location' | 'starts_at' | 'ends_at' | 'dates'
+  | 'id'
+  | 'title'
+  | 'short_description'
+  | 'description'
+  | 'title_en'
+  | 'short_description_en'
+  | 'description_en'
+  | 'image_path'
+  | 'location'
+  | 'starts_at'
+  | 'ends_at'
+  | 'dates'
 >;
 
-const COLUMNS = 'id,title,short_description,description,title_en,short_description_en,description_en,image_path,location,starts_at,ends_at,dates';
+const COLUMNS =
+  'id,title,short_description,description,title_en,short_description_en,description_en,image_path,location,starts_at,ends_at,dates';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A plain PostgREST read with the publishable key (as the start page's news, no supabase-js). */

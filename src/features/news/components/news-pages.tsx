@@ -35,7 +35,9 @@ export function NewsListPage() {
   return (
     <Page title={t`Neuigkeiten`} lead={t`Was im Hafen los ist: Veranstaltungen, Messen und Neues für Gäste und Liegeplatzinhaber.`}>
       {items.length === 0 ? (
-        <p className="text-slate-700"><Trans>Zurzeit gibt es keine Neuigkeiten aus dem Hafen.</Trans></p>
+        <p className="text-slate-700">
+          <Trans>Zurzeit gibt es keine Neuigkeiten aus dem Hafen.</Trans>
+        </p>
       ) : (
         <ul className="grid gap-4 md:grid-cols-2" aria-label={t`Aktuelle News`}>
           {items.map((item) => {
@@ -52,7 +54,12 @@ export function NewsListPage() {
                   <EventDays item={item} />
                   {text.short && <p className="text-slate-700 [overflow-wrap:anywhere]">{text.short}</p>}
                   <p className="mt-auto pt-1">
-                    <Link to="/{-$locale}/news/$id" params={{ id: item.id }} aria-label={t`Weiterlesen: ${text.title}`} className="text-primary-dark underline underline-offset-4">
+                    <Link
+                      to="/{-$locale}/news/$id"
+                      params={{ id: item.id }}
+                      aria-label={t`Weiterlesen: ${text.title}`}
+                      className="text-primary-dark underline underline-offset-4"
+                    >
                       <Trans>Weiterlesen</Trans>
                     </Link>
                   </p>
@@ -73,7 +80,10 @@ export function NewsItemPage({ id }: { id: string }) {
   // The route's loader answers 404 for a missing item; this only narrows the type.
   if (!item) return null;
   const text = newsText(item, i18n.locale);
-  const paragraphs = text.description.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = text.description
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   return (
     <Page title={text.title} lead={text.short || undefined}>
       <EventDays item={item} />
@@ -81,7 +91,9 @@ export function NewsItemPage({ id }: { id: string }) {
       {paragraphs.length > 0 && (
         <Prose>
           {paragraphs.map((p, i) => (
-            <p key={i} className="whitespace-pre-line [overflow-wrap:anywhere]">{p}</p>
+            <p key={i} className="whitespace-pre-line [overflow-wrap:anywhere]">
+              {p}
+            </p>
           ))}
         </Prose>
       )}

@@ -70,7 +70,10 @@ type InvoiceOverride = {
 export type InvoiceDocument = Omit<Tables<'invoices'>, keyof InvoiceOverride> & InvoiceOverride;
 
 /** What an order's list of documents shows. */
-export type InvoiceDocumentSummary = Pick<InvoiceDocument, 'id' | 'order_id' | 'kind' | 'reason' | 'invoice_number' | 'issued_at' | 'gross_cents' | 'refers_to' | 'refers_to_number'>;
+export type InvoiceDocumentSummary = Pick<
+  InvoiceDocument,
+  'id' | 'order_id' | 'kind' | 'reason' | 'invoice_number' | 'issued_at' | 'gross_cents' | 'refers_to' | 'refers_to_number'
+>;
 
 const SUMMARY = 'id, order_id, kind, reason, invoice_number, issued_at, gross_cents, refers_to, refers_to_number';
 

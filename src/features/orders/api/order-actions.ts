@@ -63,9 +63,10 @@ export function useCancelOrder() {
       if (error) {
         // A retry after an answer that got lost: the order is cancelled already; its card refund
         // is still sent (the same request).
-        const { data } = error.message === 'order_not_cancellable'
-          ? await supabase.from('orders').select('status').eq('id', orderId).maybeSingle()
-          : { data: null };
+        const { data } =
+          error.message === 'order_not_cancellable'
+            ? await supabase.from('orders').select('status').eq('id', orderId).maybeSingle()
+            : { data: null };
         if (data?.status !== 'cancelled') throw error;
       }
       return backCardCents > 0 ? sendCancellationRefund(orderId) : null;

@@ -9,7 +9,13 @@ import type { Order, OrderBalance, Payment } from './types';
 export async function fetchOrderPayments(orderId: string): Promise<Payment[]> {
   const supabase = await getSupabase();
   // kind is text with a check constraint (payment | refund) in the generated row.
-  const { data, error } = await supabase.from('payments').select('*').eq('order_id', orderId).order('recorded_at').order('id').overrideTypes<Payment[]>();
+  const { data, error } = await supabase
+    .from('payments')
+    .select('*')
+    .eq('order_id', orderId)
+    .order('recorded_at')
+    .order('id')
+    .overrideTypes<Payment[]>();
   if (error) throw error;
   return data;
 }
@@ -37,7 +43,11 @@ export function paymentLapsed(balance: OrderBalance | undefined, now = Date.now(
 }
 
 /** Whether the guest can pay this order online now (the database has the last word). */
-export function canPayOnline(order: Pick<Order, 'status' | 'payment_status'>, balance: OrderBalance | undefined, now = Date.now()): boolean {
+export function canPayOnline(
+  order: Pick<Order, 'status' | 'payment_status'>,
+  balance: OrderBalance | undefined,
+  now = Date.now(),
+): boolean {
   return (
     balance !== undefined &&
     !paymentLapsed(balance, now) &&

@@ -39,7 +39,17 @@ export type OrderJson = {
   price_breakdown: PriceBreakdownData;
   place_snapshot: { id: string; name: string; pier?: string | null; width: number; length: number };
   boat: { name: string; tag?: string | null; length: number; width: number };
-  person: { first_name: string; last_name: string; email: string; phone?: string; company?: string; street?: string; postal_code?: string; city?: string; country?: string };
+  person: {
+    first_name: string;
+    last_name: string;
+    email: string;
+    phone?: string;
+    company?: string;
+    street?: string;
+    postal_code?: string;
+    city?: string;
+    country?: string;
+  };
 };
 
 /** A row of public.orders as its owner reads it: the generated row with its jsonb columns typed. */

@@ -1,7 +1,17 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from '@/components/ui/alert-dialog';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
@@ -23,34 +33,49 @@ export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onC
     <>
       <AlertDialog open={open} onOpenChange={setOpen}>
         <AlertDialogTrigger asChild>
-          <Button variant="outline"><Trans>Buchung stornieren</Trans></Button>
+          <Button variant="outline">
+            <Trans>Buchung stornieren</Trans>
+          </Button>
         </AlertDialogTrigger>
         <AlertDialogContent>
           <AlertDialogHeader>
-            <AlertDialogTitle><Trans>Buchung stornieren?</Trans></AlertDialogTitle>
-            <AlertDialogDescription><Trans>Der Liegeplatz wird wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans></AlertDialogDescription>
+            <AlertDialogTitle>
+              <Trans>Buchung stornieren?</Trans>
+            </AlertDialogTitle>
+            <AlertDialogDescription>
+              <Trans>Der Liegeplatz wird wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>
+            </AlertDialogDescription>
           </AlertDialogHeader>
           <div className="text-sm text-slate-900" data-testid="cancel-terms" aria-live="polite">
             {quote.isPending ? (
-              <p><Trans>Die Stornobedingungen werden geladen …</Trans></p>
+              <p>
+                <Trans>Die Stornobedingungen werden geladen …</Trans>
+              </p>
             ) : quote.isError ? (
-              <p role="alert" className="text-red-800">{orderErrorMessage(quote.error)}</p>
+              <p role="alert" className="text-red-800">
+                {orderErrorMessage(quote.error)}
+              </p>
             ) : terms ? (
               <CancellationTermsText terms={terms} />
             ) : null}
           </div>
           <AlertDialogFooter>
-            <AlertDialogCancel><Trans>Behalten</Trans></AlertDialogCancel>
+            <AlertDialogCancel>
+              <Trans>Behalten</Trans>
+            </AlertDialogCancel>
             <AlertDialogAction
               disabled={!terms || cancel.isPending}
               onClick={() => {
                 if (!terms) return;
-                cancel.mutate({ orderId, backCardCents: terms.back_card_cents }, {
-                  onSuccess: (sent) => {
-                    setCardSent(sent);
-                    onChanged();
+                cancel.mutate(
+                  { orderId, backCardCents: terms.back_card_cents },
+                  {
+                    onSuccess: (sent) => {
+                      setCardSent(sent);
+                      onChanged();
+                    },
                   },
-                });
+                );
               }}
             >
               {terms && terms.back_cents > 0 ? t`Stornieren und Erstattung veranlassen` : t`Stornieren`}
@@ -59,9 +84,15 @@ export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onC
         </AlertDialogContent>
       </AlertDialog>
       {cardSent === false && (
-        <p role="alert" className="text-sm text-red-800"><Trans>Die Erstattung auf Ihre Karte konnte gerade nicht veranlasst werden. Das Hafenbüro zahlt Ihnen den Betrag zurück.</Trans></p>
+        <p role="alert" className="text-sm text-red-800">
+          <Trans>Die Erstattung auf Ihre Karte konnte gerade nicht veranlasst werden. Das Hafenbüro zahlt Ihnen den Betrag zurück.</Trans>
+        </p>
       )}
-      {cancel.isError && <p role="alert" className="text-sm text-red-700">{orderErrorMessage(cancel.error)}</p>}
+      {cancel.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {orderErrorMessage(cancel.error)}
+        </p>
+      )}
     </>
   );
 }
@@ -78,22 +109,37 @@ export function CancellationTermsText({ terms }: { terms: CancellationTerms }) {
         {terms.free ? (
           <Trans>Sie stornieren kostenlos (bis {freeUntil} ist die Stornierung frei).</Trans>
         ) : (
-          <Trans>Die kostenlose Stornierung war bis {freeUntil} möglich; jetzt behält der Hafen {percent} % des Preises.</Trans>
+          <Trans>
+            Die kostenlose Stornierung war bis {freeUntil} möglich; jetzt behält der Hafen {percent} % des Preises.
+          </Trans>
         )}
       </p>
       {terms.paid_cents === 0 ? (
-        <p><Trans>Sie haben noch nichts bezahlt; es entstehen keine Kosten.</Trans></p>
+        <p>
+          <Trans>Sie haben noch nichts bezahlt; es entstehen keine Kosten.</Trans>
+        </p>
       ) : (
         <>
-          {terms.kept_cents > 0 && <p><Trans>Der Hafen behält {euro(terms.kept_cents)} (Sie erhalten dafür eine Rechnung).</Trans></p>}
+          {terms.kept_cents > 0 && (
+            <p>
+              <Trans>Der Hafen behält {euro(terms.kept_cents)} (Sie erhalten dafür eine Rechnung).</Trans>
+            </p>
+          )}
           <p className="font-semibold" data-testid="cancel-refund-amount">
             {terms.back_cents > 0 ? <Trans>Sie erhalten {euro(terms.back_cents)} zurück.</Trans> : <Trans>Es wird nichts erstattet.</Trans>}
           </p>
           {terms.back_card_cents > 0 && (
-            <p data-testid="cancel-refund-card"><Trans>{euro(terms.back_card_cents)} gehen automatisch auf die Karte zurück, mit der Sie bezahlt haben (in der Regel innerhalb von 5 bis 10 Tagen).</Trans></p>
+            <p data-testid="cancel-refund-card">
+              <Trans>
+                {euro(terms.back_card_cents)} gehen automatisch auf die Karte zurück, mit der Sie bezahlt haben (in der Regel innerhalb von
+                5 bis 10 Tagen).
+              </Trans>
+            </p>
           )}
           {terms.back_desk_cents > 0 && (
-            <p data-testid="cancel-refund-desk"><Trans>{euro(terms.back_desk_cents)} zahlt Ihnen das Hafenbüro zurück (bar oder per Überweisung).</Trans></p>
+            <p data-testid="cancel-refund-desk">
+              <Trans>{euro(terms.back_desk_cents)} zahlt Ihnen das Hafenbüro zurück (bar oder per Überweisung).</Trans>
+            </p>
           )}
         </>
       )}

@@ -28,7 +28,13 @@ function ArrivingToday({ verify }: { verify: VerifySlot }) {
   if (orders.length === 0) {
     return (
       <div className="flex flex-col gap-4">
-        <Prose><p><Trans>Für heute ist hier keine Anreise zu finden. Melden Sie sich mit der E-Mail-Adresse Ihrer Buchung an, dann erscheint sie.</Trans></p></Prose>
+        <Prose>
+          <p>
+            <Trans>
+              Für heute ist hier keine Anreise zu finden. Melden Sie sich mit der E-Mail-Adresse Ihrer Buchung an, dann erscheint sie.
+            </Trans>
+          </p>
+        </Prose>
         {verify({ onVerified: () => void queryClient.invalidateQueries({ queryKey: orderKeys.all }) })}
       </div>
     );
@@ -37,8 +43,14 @@ function ArrivingToday({ verify }: { verify: VerifySlot }) {
     <ul className="flex flex-col gap-3">
       {orders.map((o) => (
         <li key={o.id} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4">
-          <span><Trans>Liegeplatz {o.place_snapshot.name}, Anreise {formatBerlinDateTime(o.starts_at, i18n.locale)}</Trans></span>
-          <Link to="/{-$locale}/order/{-$id}/check-in" params={{ id: o.id }} className={buttonVariants()}><Trans>Zum Check-in</Trans></Link>
+          <span>
+            <Trans>
+              Liegeplatz {o.place_snapshot.name}, Anreise {formatBerlinDateTime(o.starts_at, i18n.locale)}
+            </Trans>
+          </span>
+          <Link to="/{-$locale}/order/{-$id}/check-in" params={{ id: o.id }} className={buttonVariants()}>
+            <Trans>Zum Check-in</Trans>
+          </Link>
         </li>
       ))}
     </ul>
@@ -55,14 +67,22 @@ function CheckInOrder({ id, verify }: { id: string; verify: VerifySlot }) {
   if (!order) {
     return (
       <div className="flex flex-col gap-4">
-        <Prose><p><Trans>Diese Buchung ist hier nicht zu sehen. Melden Sie sich mit der E-Mail-Adresse der Buchung per Code an.</Trans></p></Prose>
+        <Prose>
+          <p>
+            <Trans>Diese Buchung ist hier nicht zu sehen. Melden Sie sich mit der E-Mail-Adresse der Buchung per Code an.</Trans>
+          </p>
+        </Prose>
         {verify({ onVerified: refresh })}
       </div>
     );
   }
   if (order.status === 'checked_in') return <CheckedIn order={order} />;
   if (order.status !== 'confirmed' && order.status !== 'unverified') {
-    return <p role="status"><Trans>Für diese Buchung ist kein Check-in möglich.</Trans></p>;
+    return (
+      <p role="status">
+        <Trans>Für diese Buchung ist kein Check-in möglich.</Trans>
+      </p>
+    );
   }
   const arrivalDay = berlinDay(order.starts_at);
   const today = berlinToday();
@@ -70,7 +90,11 @@ function CheckInOrder({ id, verify }: { id: string; verify: VerifySlot }) {
     const day = formatDay(arrivalDay, i18n.locale);
     return (
       <p role="status" className="rounded-md bg-sky-50 p-3 text-sky-950">
-        {arrivalDay > today ? <Trans>Einchecken können Sie am Anreisetag, {day}.</Trans> : <Trans>Der Anreisetag ({day}) ist vorbei; ein Check-in ist nur noch im Hafenbüro möglich.</Trans>}
+        {arrivalDay > today ? (
+          <Trans>Einchecken können Sie am Anreisetag, {day}.</Trans>
+        ) : (
+          <Trans>Der Anreisetag ({day}) ist vorbei; ein Check-in ist nur noch im Hafenbüro möglich.</Trans>
+        )}
       </p>
     );
   }
@@ -79,7 +103,9 @@ function CheckInOrder({ id, verify }: { id: string; verify: VerifySlot }) {
     return (
       <div className="flex flex-col gap-4">
         <p role="status" className="rounded-md bg-amber-50 p-3 text-amber-950">
-          <Trans>Zum Einchecken brauchen wir Ihre bestätigte E-Mail-Adresse. Bitte bestätigen Sie sie mit dem Code, den wir Ihnen senden.</Trans>
+          <Trans>
+            Zum Einchecken brauchen wir Ihre bestätigte E-Mail-Adresse. Bitte bestätigen Sie sie mit dem Code, den wir Ihnen senden.
+          </Trans>
         </p>
         {verify({ defaultEmail: order.email, onVerified: refresh })}
       </div>
@@ -87,10 +113,25 @@ function CheckInOrder({ id, verify }: { id: string; verify: VerifySlot }) {
   }
   return (
     <div className="flex flex-col gap-4">
-      <FactList items={[{ label: t`Liegeplatz`, value: order.place_snapshot.name }, { label: t`Anreise`, value: formatBerlinDateTime(order.starts_at, i18n.locale) }]} />
-      {checkIn.isError && <p role="alert" className="text-sm text-red-700">{orderErrorMessage(checkIn.error)}</p>}
+      <FactList
+        items={[
+          { label: t`Liegeplatz`, value: order.place_snapshot.name },
+          { label: t`Anreise`, value: formatBerlinDateTime(order.starts_at, i18n.locale) },
+        ]}
+      />
+      {checkIn.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {orderErrorMessage(checkIn.error)}
+        </p>
+      )}
       <div>
-        <Button size="lg" disabled={checkIn.isPending} onClick={() => checkIn.mutate(order.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: orderKeys.harbourAccess() }) })}>
+        <Button
+          size="lg"
+          disabled={checkIn.isPending}
+          onClick={() =>
+            checkIn.mutate(order.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: orderKeys.harbourAccess() }) })
+          }
+        >
           <Trans>Jetzt einchecken</Trans>
         </Button>
       </div>
@@ -104,7 +145,10 @@ function CheckedIn({ order }: { order: Order }) {
   return (
     <div className="flex flex-col gap-4">
       <p role="status" className="rounded-md bg-green-50 p-3 text-green-950">
-        <Trans>Willkommen im Hafen! Eingecheckt am {formatBerlinDateTime(order.checked_in_at ?? order.starts_at, i18n.locale)}, Liegeplatz {order.place_snapshot.name}.</Trans>
+        <Trans>
+          Willkommen im Hafen! Eingecheckt am {formatBerlinDateTime(order.checked_in_at ?? order.starts_at, i18n.locale)}, Liegeplatz{' '}
+          {order.place_snapshot.name}.
+        </Trans>
       </p>
       {access.data ? (
         <Section title={t`Türcode und WLAN`}>
@@ -117,9 +161,13 @@ function CheckedIn({ order }: { order: Order }) {
           />
         </Section>
       ) : access.isPending ? (
-        <p role="status"><Trans>Einen Moment …</Trans></p>
+        <p role="status">
+          <Trans>Einen Moment …</Trans>
+        </p>
       ) : (
-        <p role="status"><Trans>Türcode und WLAN sind nur mit bestätigter E-Mail-Adresse zu sehen. Bitte melden Sie sich an.</Trans></p>
+        <p role="status">
+          <Trans>Türcode und WLAN sind nur mit bestätigter E-Mail-Adresse zu sehen. Bitte melden Sie sich an.</Trans>
+        </p>
       )}
     </div>
   );

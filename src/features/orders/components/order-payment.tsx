@@ -9,7 +9,14 @@ import { formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import { orderKeys } from '../api/keys';
 import { orderQueryOptions } from '../api/order';
-import { canPayOnline, checkoutErrorMessage, orderBalanceQueryOptions, orderPaymentsQueryOptions, paymentLapsed, useStartCheckout } from '../api/payments';
+import {
+  canPayOnline,
+  checkoutErrorMessage,
+  orderBalanceQueryOptions,
+  orderPaymentsQueryOptions,
+  paymentLapsed,
+  useStartCheckout,
+} from '../api/payments';
 import type { Order } from '../api/types';
 import { useOrderLive } from '../hooks/use-order-live';
 import { usePaymentLabel, usePaymentMethodLabel } from './order-status';
@@ -53,7 +60,8 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
         window.location.assign(url);
       },
     });
-  const confirming = returned === 'success' && order.payment_status === 'pending' && order.status !== 'cancelled' && order.status !== 'expired';
+  const confirming =
+    returned === 'success' && order.payment_status === 'pending' && order.status !== 'cancelled' && order.status !== 'expired';
   const [since] = useState(() => Date.now());
   const [slow, setSlow] = useState(false);
 
@@ -64,7 +72,10 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
   }, [confirming, since]);
   useOrderLive(order.id, confirming);
   // An extra observer of the page's order query that polls it while the payment is being confirmed.
-  useQuery({ ...orderQueryOptions(order.id), refetchInterval: () => (confirming && Date.now() - since < POLL_FOR_MS ? (slow ? 5_000 : 1_500) : false) });
+  useQuery({
+    ...orderQueryOptions(order.id),
+    refetchInterval: () => (confirming && Date.now() - since < POLL_FOR_MS ? (slow ? 5_000 : 1_500) : false),
+  });
   // The ledger and the balance follow the status the database derives from the ledger.
   useEffect(() => {
     void queryClient.invalidateQueries({ queryKey: orderKeys.payments(order.id) });
@@ -89,7 +100,10 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
           </p>
           {slow && (
             <p className="text-sm">
-              <Trans>Die Bestätigung dauert länger als üblich. Sie müssen nichts weiter tun: Sobald die Zahlung eingegangen ist, erscheint sie hier, und Sie erhalten eine E-Mail. Bitte bezahlen Sie nicht noch einmal.</Trans>
+              <Trans>
+                Die Bestätigung dauert länger als üblich. Sie müssen nichts weiter tun: Sobald die Zahlung eingegangen ist, erscheint sie
+                hier, und Sie erhalten eine E-Mail. Bitte bezahlen Sie nicht noch einmal.
+              </Trans>
             </p>
           )}
         </div>
@@ -102,30 +116,50 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
       {returned === 'cancelled' && order.payment_status === 'pending' && (
         <p role="status" className="rounded-md bg-white p-3 text-slate-900">
           <Trans>Die Zahlung wurde abgebrochen. Es wurde nichts abgebucht.</Trans>
-          {payable && <> <Trans>Sie können jederzeit erneut bezahlen.</Trans></>}
+          {payable && (
+            <>
+              {' '}
+              <Trans>Sie können jederzeit erneut bezahlen.</Trans>
+            </>
+          )}
         </p>
       )}
       {lapsed && (
         <p role="alert" className="rounded-md bg-amber-50 p-3 text-amber-950" data-testid="payment-lapsed">
-          <Trans>Die Zahlungsfrist ist abgelaufen: Die Buchung verfällt, und der Liegeplatz ist wieder frei. Sie können ihn neu buchen, wenn er noch verfügbar ist.</Trans>
+          <Trans>
+            Die Zahlungsfrist ist abgelaufen: Die Buchung verfällt, und der Liegeplatz ist wieder frei. Sie können ihn neu buchen, wenn er
+            noch verfügbar ist.
+          </Trans>
         </p>
       )}
       {payable && (
         <>
           {balance?.pay_by && (
             <p className="max-w-prose font-medium text-sky-950" data-testid="payment-deadline">
-              <Trans>Bitte bezahlen Sie bis {formatBerlinDateTime(balance.pay_by, i18n.locale)}, sonst verfällt die Buchung und der Liegeplatz wird wieder frei.</Trans>
+              <Trans>
+                Bitte bezahlen Sie bis {formatBerlinDateTime(balance.pay_by, i18n.locale)}, sonst verfällt die Buchung und der Liegeplatz
+                wird wieder frei.
+              </Trans>
             </p>
           )}
           <p className="max-w-prose text-slate-800">
             {mode === 'online_required' ? (
               variant === 'result' ? (
-                <Trans>Nächster Schritt: Bitte bezahlen Sie Ihre Buchung jetzt online ({amount}). Sie werden dazu auf die sichere Zahlungsseite unseres Zahlungsdienstleisters Stripe weitergeleitet.</Trans>
+                <Trans>
+                  Nächster Schritt: Bitte bezahlen Sie Ihre Buchung jetzt online ({amount}). Sie werden dazu auf die sichere Zahlungsseite
+                  unseres Zahlungsdienstleisters Stripe weitergeleitet.
+                </Trans>
               ) : (
-                <Trans>Diese Buchung wird online bezahlt ({amount}). Sie werden dazu auf die sichere Zahlungsseite unseres Zahlungsdienstleisters Stripe weitergeleitet.</Trans>
+                <Trans>
+                  Diese Buchung wird online bezahlt ({amount}). Sie werden dazu auf die sichere Zahlungsseite unseres Zahlungsdienstleisters
+                  Stripe weitergeleitet.
+                </Trans>
               )
             ) : (
-              <Trans>Sie können jetzt online mit Karte bezahlen ({amount}) oder später im Hafenbüro. Online werden Sie auf die sichere Zahlungsseite unseres Zahlungsdienstleisters Stripe weitergeleitet.</Trans>
+              <Trans>
+                Sie können jetzt online mit Karte bezahlen ({amount}) oder später im Hafenbüro. Online werden Sie auf die sichere
+                Zahlungsseite unseres Zahlungsdienstleisters Stripe weitergeleitet.
+              </Trans>
             )}
           </p>
           <div>
@@ -134,7 +168,11 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
               {busy ? <Trans>Weiterleitung zur Zahlung …</Trans> : <Trans>Jetzt online bezahlen</Trans>}
             </Button>
           </div>
-          {checkout.isError && <p role="alert" className="text-sm text-red-700">{checkoutErrorMessage(checkout.error)}</p>}
+          {checkout.isError && (
+            <p role="alert" className="text-sm text-red-700">
+              {checkoutErrorMessage(checkout.error)}
+            </p>
+          )}
         </>
       )}
     </Section>
@@ -149,23 +187,39 @@ export function PaymentSummary({ order }: { order: Order }) {
   const balance = useQuery(orderBalanceQueryOptions(order.id)).data;
   const payments = useQuery(orderPaymentsQueryOptions(order.id));
   const rows = payments.data ?? [];
-  const tone = order.payment_status === 'paid' ? 'bg-green-50 text-green-950' : order.payment_status === 'pending' ? 'bg-sky-50 text-sky-950' : 'bg-slate-100 text-slate-900';
+  const tone =
+    order.payment_status === 'paid'
+      ? 'bg-green-50 text-green-950'
+      : order.payment_status === 'pending'
+        ? 'bg-sky-50 text-sky-950'
+        : 'bg-slate-100 text-slate-900';
   // While the pay-online panel is shown it already says how to pay (online or at the office):
   // the status then says only that the payment is open, not the same again.
   const label = canPayOnline(order, balance) ? t`Zahlung offen` : paymentLabel(order.payment_status, balance?.payment_mode);
   return (
     <>
-      <p className={cn('rounded-md p-3', tone)} data-testid="payment-status">{label}</p>
+      <p className={cn('rounded-md p-3', tone)} data-testid="payment-status">
+        {label}
+      </p>
       {rows.length > 0 && (
         <ul aria-label={t`Zahlungen`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {rows.map((p) => (
             <li key={p.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-2">
               <span className="text-slate-800">
                 {/* A payment row that refers to a refund reverses it: the bank did not take the refund. */}
-                {p.kind === 'refund' ? <Trans>Erstattung</Trans> : p.refund_of ? <Trans>Erstattung fehlgeschlagen, zurückgebucht</Trans> : <Trans>Zahlung</Trans>}, {methodLabel(p.method)}
+                {p.kind === 'refund' ? (
+                  <Trans>Erstattung</Trans>
+                ) : p.refund_of ? (
+                  <Trans>Erstattung fehlgeschlagen, zurückgebucht</Trans>
+                ) : (
+                  <Trans>Zahlung</Trans>
+                )}
+                , {methodLabel(p.method)}
                 <span className="block text-sm text-slate-600">{formatBerlinDateTime(p.recorded_at, i18n.locale)}</span>
               </span>
-              <span className="font-semibold whitespace-nowrap text-slate-900">{formatEuro(p.kind === 'refund' ? -p.amount_cents : p.amount_cents, i18n.locale)}</span>
+              <span className="font-semibold whitespace-nowrap text-slate-900">
+                {formatEuro(p.kind === 'refund' ? -p.amount_cents : p.amount_cents, i18n.locale)}
+              </span>
             </li>
           ))}
         </ul>

@@ -12,7 +12,12 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
     cancelled: t`Storniert`,
     expired: t`Verfallen`,
   };
-  const tone = status === 'unverified' ? 'bg-amber-100 text-amber-950' : status === 'cancelled' || status === 'expired' ? 'bg-slate-200 text-slate-800' : 'bg-green-100 text-green-950';
+  const tone =
+    status === 'unverified'
+      ? 'bg-amber-100 text-amber-950'
+      : status === 'cancelled' || status === 'expired'
+        ? 'bg-slate-200 text-slate-800'
+        : 'bg-green-100 text-green-950';
   return <span className={cn('rounded-full px-2.5 py-0.5 text-sm font-medium', tone)}>{labels[status]}</span>;
 }
 

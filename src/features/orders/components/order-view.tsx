@@ -23,7 +23,17 @@ export type VerifySlot = (props: { defaultEmail?: string; onVerified: () => void
  * /order/{id} and /start/booking/result/{id}: the order for its owner (a guest on their device;
  * after verifying, from any device), with cancel before arrival and the way to check-in.
  */
-export function OrderPage({ id, variant = 'order', verify, payment }: { id: string; variant?: 'order' | 'result'; verify: VerifySlot; payment?: PaymentReturn }) {
+export function OrderPage({
+  id,
+  variant = 'order',
+  verify,
+  payment,
+}: {
+  id: string;
+  variant?: 'order' | 'result';
+  verify: VerifySlot;
+  payment?: PaymentReturn;
+}) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const { data: order } = useSuspenseQuery(orderQueryOptions(id));
@@ -32,7 +42,12 @@ export function OrderPage({ id, variant = 'order', verify, payment }: { id: stri
     return (
       <Page title={t`Ihre Buchung`}>
         <Prose>
-          <p><Trans>Diese Buchung ist hier nicht zu sehen. Melden Sie sich mit der E-Mail-Adresse der Buchung an – per Code, auch ohne Passwort –, dann erscheint sie.</Trans></p>
+          <p>
+            <Trans>
+              Diese Buchung ist hier nicht zu sehen. Melden Sie sich mit der E-Mail-Adresse der Buchung an – per Code, auch ohne Passwort –,
+              dann erscheint sie.
+            </Trans>
+          </p>
         </Prose>
         {verify({ onVerified: refresh })}
       </Page>
@@ -45,7 +60,13 @@ export function OrderPage({ id, variant = 'order', verify, payment }: { id: stri
   return (
     <Page
       title={thanks ? t`Vielen Dank für Ihre Buchung` : toConfirm ? t`Bitte bestätigen Sie Ihre Buchung` : t`Ihre Buchung`}
-      lead={thanks ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.` : toConfirm ? t`Ihre Buchung ist vorgemerkt. Sie gilt erst, wenn Sie sie mit dem Code aus unserer E-Mail an ${order.email} bestätigen.` : undefined}
+      lead={
+        thanks
+          ? t`Ihre Buchung ist eingegangen. Eine Bestätigung mit Kalendereintrag geht an ${order.email}.`
+          : toConfirm
+            ? t`Ihre Buchung ist vorgemerkt. Sie gilt erst, wenn Sie sie mit dem Code aus unserer E-Mail an ${order.email} bestätigen.`
+            : undefined
+      }
     >
       <OrderDetails order={order} verify={verify} onChanged={refresh} payment={payment} variant={variant} />
     </Page>
@@ -60,12 +81,20 @@ function OrderDocuments({ orderId }: { orderId: string }) {
   return (
     <Section title={t`Belege`} aria-label={t`Belege`}>
       {documents.isError ? (
-        <p role="alert" className="text-red-800">{orderErrorMessage(documents.error)}</p>
+        <p role="alert" className="text-red-800">
+          {orderErrorMessage(documents.error)}
+        </p>
       ) : (
         <OrderDocumentsList
           documents={documents.data}
           link={(doc, label) => (
-            <Link to="/{-$locale}/order/$id/documents/$documentId" params={{ id: orderId, documentId: doc.id }} className="font-medium text-primary-dark underline underline-offset-4">{label}</Link>
+            <Link
+              to="/{-$locale}/order/$id/documents/$documentId"
+              params={{ id: orderId, documentId: doc.id }}
+              className="font-medium text-primary-dark underline underline-offset-4"
+            >
+              {label}
+            </Link>
           )}
         />
       )}
@@ -73,7 +102,13 @@ function OrderDocuments({ orderId }: { orderId: string }) {
   );
 }
 
-export function OrderDetails({ order, verify, onChanged, payment, variant = 'order' }: {
+export function OrderDetails({
+  order,
+  verify,
+  onChanged,
+  payment,
+  variant = 'order',
+}: {
   order: Order;
   verify: VerifySlot;
   onChanged: () => void;
@@ -92,7 +127,11 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center gap-3">
         <OrderStatusBadge status={order.status} />
-        <span className="text-sm text-slate-700" data-testid="booking-number"><Trans>Buchungsnummer <span className="font-mono font-semibold tracking-wide">{order.booking_number}</span></Trans></span>
+        <span className="text-sm text-slate-700" data-testid="booking-number">
+          <Trans>
+            Buchungsnummer <span className="font-mono font-semibold tracking-wide">{order.booking_number}</span>
+          </Trans>
+        </span>
       </div>
 
       <OrderOutcome order={order} />
@@ -101,12 +140,17 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
         <div className="flex flex-col gap-3 rounded-md bg-amber-50 p-4 text-amber-950">
           <p role="status" className="font-semibold">
             {order.expires_at ? (
-              <Trans>Unbestätigt: Die Buchung verfällt am {formatBerlinDateTime(order.expires_at, i18n.locale)}, wenn Sie sie nicht vorher bestätigen. Dann wird der Liegeplatz wieder frei.</Trans>
+              <Trans>
+                Unbestätigt: Die Buchung verfällt am {formatBerlinDateTime(order.expires_at, i18n.locale)}, wenn Sie sie nicht vorher
+                bestätigen. Dann wird der Liegeplatz wieder frei.
+              </Trans>
             ) : (
               <Trans>Ihre E-Mail-Adresse ist noch nicht bestätigt.</Trans>
             )}
           </p>
-          <p className="text-sm"><Trans>Online bezahlen können Sie, sobald die Buchung bestätigt ist.</Trans></p>
+          <p className="text-sm">
+            <Trans>Online bezahlen können Sie, sobald die Buchung bestätigt ist.</Trans>
+          </p>
           {verify({ defaultEmail: order.email, onVerified: onChanged })}
         </div>
       )}
@@ -121,7 +165,10 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
             { label: t`Art`, value: kindLabel },
             { label: order.kind === 'day' ? t`Beginn` : t`Anreise`, value: formatBerlinDateTime(order.starts_at, i18n.locale) },
             { label: order.kind === 'day' ? t`Ende` : t`Abreise`, value: formatBerlinDateTime(order.ends_at, i18n.locale) },
-            { label: t`Boot`, value: `${order.boat.name}${order.boat.tag ? ` (${order.boat.tag})` : ''}, ${Number(order.boat.length).toLocaleString(i18n.locale)} m × ${Number(order.boat.width).toLocaleString(i18n.locale)} m` },
+            {
+              label: t`Boot`,
+              value: `${order.boat.name}${order.boat.tag ? ` (${order.boat.tag})` : ''}, ${Number(order.boat.length).toLocaleString(i18n.locale)} m × ${Number(order.boat.width).toLocaleString(i18n.locale)} m`,
+            },
             { label: t`Gebucht von`, value: `${order.person.first_name} ${order.person.last_name}, ${order.email}` },
             ...(order.checked_in_at ? [{ label: t`Eingecheckt`, value: formatBerlinDateTime(order.checked_in_at, i18n.locale) }] : []),
           ]}
@@ -142,7 +189,9 @@ export function OrderDetails({ order, verify, onChanged, payment, variant = 'ord
           </Link>
         )}
         {!checkInToday && (order.status === 'confirmed' || order.status === 'unverified') && (
-          <p className="text-sm text-slate-700"><Trans>Einchecken können Sie am Anreisetag, {formatDay(arrivalDay, i18n.locale)}.</Trans></p>
+          <p className="text-sm text-slate-700">
+            <Trans>Einchecken können Sie am Anreisetag, {formatDay(arrivalDay, i18n.locale)}.</Trans>
+          </p>
         )}
         {cancellable && <CancelOrderDialog orderId={order.id} onChanged={onChanged} />}
       </div>
@@ -160,22 +209,45 @@ function OrderOutcome({ order }: { order: Order }) {
   if (order.status === 'cancelled') {
     text = (
       <>
-        {order.cancelled_at
-          ? <Trans>Diese Buchung wurde am {formatBerlinDateTime(order.cancelled_at, i18n.locale)} storniert. Der Liegeplatz ist wieder frei.</Trans>
-          : <Trans>Diese Buchung wurde storniert. Der Liegeplatz ist wieder frei.</Trans>}{' '}
-        {refunded ? <Trans>Der gezahlte Betrag wurde erstattet.</Trans>
-          : kept > 0 && partly ? <Trans>Der Hafen behält laut Stornobedingungen {formatEuro(kept, i18n.locale)}; der Rest wurde erstattet.</Trans>
-          : kept > 0 ? <Trans>Der Hafen behält laut Stornobedingungen {formatEuro(kept, i18n.locale)}. Den Rest erhalten Sie zurück: eine Kartenzahlung automatisch auf die Karte, eine Zahlung im Hafenbüro dort.</Trans>
-          : order.payment_status === 'paid' || partly ? <Trans>Was Sie bezahlt haben, erhalten Sie zurück: eine Kartenzahlung automatisch auf die Karte, eine Zahlung im Hafenbüro dort.</Trans>
-          : <Trans>Es ist nichts zu bezahlen.</Trans>}
+        {order.cancelled_at ? (
+          <Trans>
+            Diese Buchung wurde am {formatBerlinDateTime(order.cancelled_at, i18n.locale)} storniert. Der Liegeplatz ist wieder frei.
+          </Trans>
+        ) : (
+          <Trans>Diese Buchung wurde storniert. Der Liegeplatz ist wieder frei.</Trans>
+        )}{' '}
+        {refunded ? (
+          <Trans>Der gezahlte Betrag wurde erstattet.</Trans>
+        ) : kept > 0 && partly ? (
+          <Trans>Der Hafen behält laut Stornobedingungen {formatEuro(kept, i18n.locale)}; der Rest wurde erstattet.</Trans>
+        ) : kept > 0 ? (
+          <Trans>
+            Der Hafen behält laut Stornobedingungen {formatEuro(kept, i18n.locale)}. Den Rest erhalten Sie zurück: eine Kartenzahlung
+            automatisch auf die Karte, eine Zahlung im Hafenbüro dort.
+          </Trans>
+        ) : order.payment_status === 'paid' || partly ? (
+          <Trans>
+            Was Sie bezahlt haben, erhalten Sie zurück: eine Kartenzahlung automatisch auf die Karte, eine Zahlung im Hafenbüro dort.
+          </Trans>
+        ) : (
+          <Trans>Es ist nichts zu bezahlen.</Trans>
+        )}
       </>
     );
   } else if (order.status === 'expired') {
-    text = <Trans>Diese Buchung ist verfallen, weil sie nicht rechtzeitig bestätigt oder bezahlt wurde. Der Liegeplatz ist wieder frei; es ist nichts zu bezahlen. Sie können gern neu buchen.</Trans>;
+    text = (
+      <Trans>
+        Diese Buchung ist verfallen, weil sie nicht rechtzeitig bestätigt oder bezahlt wurde. Der Liegeplatz ist wieder frei; es ist nichts
+        zu bezahlen. Sie können gern neu buchen.
+      </Trans>
+    );
   } else if (order.status === 'completed') {
-    text = refunded || partly
-      ? <Trans>Ihr Aufenthalt ist abgeschlossen. Ein Teil des Betrags wurde erstattet (siehe Zahlungen).</Trans>
-      : <Trans>Ihr Aufenthalt ist abgeschlossen. Vielen Dank für Ihren Besuch im Hafen Düsseldorf!</Trans>;
+    text =
+      refunded || partly ? (
+        <Trans>Ihr Aufenthalt ist abgeschlossen. Ein Teil des Betrags wurde erstattet (siehe Zahlungen).</Trans>
+      ) : (
+        <Trans>Ihr Aufenthalt ist abgeschlossen. Vielen Dank für Ihren Besuch im Hafen Düsseldorf!</Trans>
+      );
   } else {
     return null;
   }
@@ -184,7 +256,9 @@ function OrderOutcome({ order }: { order: Order }) {
       <p>{text}</p>
       {(order.status === 'cancelled' || order.status === 'expired') && (
         <div>
-          <Link to="/{-$locale}/start/booking" className={buttonVariants({ variant: 'outline' })}><Trans>Neue Buchung</Trans></Link>
+          <Link to="/{-$locale}/start/booking" className={buttonVariants({ variant: 'outline' })}>
+            <Trans>Neue Buchung</Trans>
+          </Link>
         </div>
       )}
     </div>

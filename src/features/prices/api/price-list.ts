@@ -30,7 +30,8 @@ async function fetchPriceList(): Promise<PriceListEntry[]> {
     headers: { apikey: env.supabaseKey, authorization: `Bearer ${env.supabaseKey}`, accept: 'application/json' },
   });
   const body = (await response.json().catch(() => null)) as PriceListEntry[] | { message?: string } | null;
-  if (!response.ok || !Array.isArray(body)) throw new Error((body as { message?: string } | null)?.message ?? `price_list: HTTP ${response.status}`);
+  if (!response.ok || !Array.isArray(body))
+    throw new Error((body as { message?: string } | null)?.message ?? `price_list: HTTP ${response.status}`);
   return body;
 }
 

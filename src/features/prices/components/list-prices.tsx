@@ -24,10 +24,14 @@ export function useEntryLabel() {
   return (e: PriceListEntry) => {
     const name = en ? e.name_en : e.name;
     switch (e.unit) {
-      case 'metre_day': return t`${name} (${dayBerthWindow.from}–${dayBerthWindow.to} Uhr, höchstens ${dayBerthWindow.maxHours} Stunden)`;
-      case 'load': return t`${name}, pro Ladung`;
-      case 'day': return t`${name}, pro Tag`;
-      default: return name;
+      case 'metre_day':
+        return t`${name} (${dayBerthWindow.from}–${dayBerthWindow.to} Uhr, höchstens ${dayBerthWindow.maxHours} Stunden)`;
+      case 'load':
+        return t`${name}, pro Ladung`;
+      case 'day':
+        return t`${name}, pro Tag`;
+      default:
+        return name;
     }
   };
 }
@@ -39,8 +43,18 @@ export function useEntryLabel() {
 export function ListPrices({ codes }: { codes: string[] }) {
   const label = useEntryLabel();
   const list = useAppQuery(priceListQueryOptions);
-  if (list.isError) return <p className="text-slate-600"><Trans>Die Preise sind zurzeit nicht verfügbar.</Trans></p>;
-  if (list.isPending) return <p role="status" className="text-slate-600"><Trans>Preise werden geladen …</Trans></p>;
+  if (list.isError)
+    return (
+      <p className="text-slate-600">
+        <Trans>Die Preise sind zurzeit nicht verfügbar.</Trans>
+      </p>
+    );
+  if (list.isPending)
+    return (
+      <p role="status" className="text-slate-600">
+        <Trans>Preise werden geladen …</Trans>
+      </p>
+    );
   const entries = codes.flatMap((code) => list.data?.find((e) => e.code === code) ?? []);
   return <FactList items={entries.map((e) => ({ label: label(e), value: <PriceValue entry={e} /> }))} />;
 }

@@ -19,9 +19,13 @@ export function PricesPage() {
   return (
     <Page title={t`Preise`} lead={t`Alle Preise sind Gesamtpreise in Euro einschließlich der gesetzlichen Mehrwertsteuer.`}>
       {list.isError ? (
-        <p role="alert" className="text-slate-700"><Trans>Die Preisliste ist zurzeit nicht verfügbar. Bitte versuchen Sie es später noch einmal oder fragen Sie im Hafenbüro.</Trans></p>
+        <p role="alert" className="text-slate-700">
+          <Trans>Die Preisliste ist zurzeit nicht verfügbar. Bitte versuchen Sie es später noch einmal oder fragen Sie im Hafenbüro.</Trans>
+        </p>
       ) : list.isPending ? (
-        <p role="status" className="text-slate-600"><Trans>Preise werden geladen …</Trans></p>
+        <p role="status" className="text-slate-600">
+          <Trans>Preise werden geladen …</Trans>
+        </p>
       ) : (
         <>
           <BerthSection list={list.data ?? []} />
@@ -42,22 +46,32 @@ function BerthSection({ list }: { list: PriceListEntry[] }) {
   const berth = priceOf(list, 'berth_night_per_metre');
   const additional = priceOf(list, 'additional_costs_night');
   // The VAT taken out per rate, as on the invoice (private.invoice_vat_breakdown).
-  const example = berth && additional
-    ? { gross: 2 * 10 * berth.price_cents + 2 * additional.price_cents,
-        vat: berth.vat_rate === additional.vat_rate
-          ? vatInGross(2 * 10 * berth.price_cents + 2 * additional.price_cents, berth.vat_rate)
-          : vatInGross(2 * 10 * berth.price_cents, berth.vat_rate) + vatInGross(2 * additional.price_cents, additional.vat_rate) }
-    : null;
+  const example =
+    berth && additional
+      ? {
+          gross: 2 * 10 * berth.price_cents + 2 * additional.price_cents,
+          vat:
+            berth.vat_rate === additional.vat_rate
+              ? vatInGross(2 * 10 * berth.price_cents + 2 * additional.price_cents, berth.vat_rate)
+              : vatInGross(2 * 10 * berth.price_cents, berth.vat_rate) + vatInGross(2 * additional.price_cents, additional.vat_rate),
+        }
+      : null;
   return (
     <Section title={t`Liegeplätze`}>
       <FactList items={tariffs.map((e) => ({ label: label(e), value: <PriceValue entry={e} /> }))} />
       <Prose>
         <p>
-          <Trans>Der laufende Meter ist die Bootslänge, aufgerundet auf den nächsten ganzen Meter. Messegäste (z. B. zur boot Düsseldorf) zahlen die Übernachtungspreise. Langzeitliegeplätze werden per Vertrag vereinbart.</Trans>
+          <Trans>
+            Der laufende Meter ist die Bootslänge, aufgerundet auf den nächsten ganzen Meter. Messegäste (z. B. zur boot Düsseldorf) zahlen
+            die Übernachtungspreise. Langzeitliegeplätze werden per Vertrag vereinbart.
+          </Trans>
         </p>
         {example && (
           <p data-testid="price-example">
-            <Trans>Beispiel: Ein 9,4 m langes Boot (10 laufende Meter) für zwei Nächte kostet {eur(example.gross)} (darin {eur(example.vat)} MwSt.).</Trans>
+            <Trans>
+              Beispiel: Ein 9,4 m langes Boot (10 laufende Meter) für zwei Nächte kostet {eur(example.gross)} (darin {eur(example.vat)}{' '}
+              MwSt.).
+            </Trans>
           </p>
         )}
       </Prose>
@@ -75,7 +89,10 @@ function ServiceSection({ list }: { list: PriceListEntry[] }) {
       <FactList items={extras.map((e) => ({ label: label(e), value: <PriceValue entry={e} /> }))} />
       <Prose>
         <p>
-          <Trans>Pfand wird bei Rückgabe vollständig erstattet. Auf der Straße vor dem Hafen darf höchstens {streetParkingMaxHours} Stunden geparkt werden.</Trans>
+          <Trans>
+            Pfand wird bei Rückgabe vollständig erstattet. Auf der Straße vor dem Hafen darf höchstens {streetParkingMaxHours} Stunden
+            geparkt werden.
+          </Trans>
         </p>
       </Prose>
     </Section>

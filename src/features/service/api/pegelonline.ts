@@ -63,7 +63,14 @@ async function fetchWaterLevel(): Promise<WaterLevel> {
   const series = station.timeseries?.find((t) => t.shortname === 'W') ?? station.timeseries?.[0];
   const current = series?.currentMeasurement;
   if (!series || !current) throw new Error('PEGELONLINE: no current measurement');
-  return { value: current.value, unit: series.unit, timestamp: current.timestamp, trend: current.trend ?? 0, state: current.stateMnwMhw, days: dailyMeans(measurements).slice(-15) };
+  return {
+    value: current.value,
+    unit: series.unit,
+    timestamp: current.timestamp,
+    trend: current.trend ?? 0,
+    state: current.stateMnwMhw,
+    days: dailyMeans(measurements).slice(-15),
+  };
 }
 
 export const waterLevelQueryOptions = queryOptions({

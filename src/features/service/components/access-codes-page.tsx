@@ -19,16 +19,43 @@ function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boo
         <Prose>
           {kind === 'door' ? (
             loggedIn ? (
-              <p><Trans>Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem Langzeitliegern. Checken Sie am Anreisetag in Ihrer Buchung ein – danach steht der Code hier.</Trans></p>
+              <p>
+                <Trans>
+                  Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem
+                  Langzeitliegern. Checken Sie am Anreisetag in Ihrer Buchung ein – danach steht der Code hier.
+                </Trans>
+              </p>
             ) : (
-              <p><Trans>Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem Langzeitliegern. Melden Sie sich an und checken Sie am Anreisetag ein – danach steht der Code hier.</Trans></p>
+              <p>
+                <Trans>
+                  Der Türcode für Sanitärgebäude und Stegtor wird Gästen mit eingechecktem Liegeplatz bis zur Abreise angezeigt, außerdem
+                  Langzeitliegern. Melden Sie sich an und checken Sie am Anreisetag ein – danach steht der Code hier.
+                </Trans>
+              </p>
             )
           ) : loggedIn ? (
-            <p><Trans>Die WLAN-Zugangsdaten sehen Gäste mit eingechecktem Liegeplatz bis zur Abreise und Langzeitlieger. Checken Sie am Anreisetag in Ihrer Buchung ein – danach stehen die Zugangsdaten hier.</Trans></p>
+            <p>
+              <Trans>
+                Die WLAN-Zugangsdaten sehen Gäste mit eingechecktem Liegeplatz bis zur Abreise und Langzeitlieger. Checken Sie am Anreisetag
+                in Ihrer Buchung ein – danach stehen die Zugangsdaten hier.
+              </Trans>
+            </p>
           ) : (
-            <p><Trans>Die WLAN-Zugangsdaten sehen Gäste mit eingechecktem Liegeplatz bis zur Abreise und Langzeitlieger. Melden Sie sich an und checken Sie am Anreisetag ein – danach stehen die Zugangsdaten hier.</Trans></p>
+            <p>
+              <Trans>
+                Die WLAN-Zugangsdaten sehen Gäste mit eingechecktem Liegeplatz bis zur Abreise und Langzeitlieger. Melden Sie sich an und
+                checken Sie am Anreisetag ein – danach stehen die Zugangsdaten hier.
+              </Trans>
+            </p>
           )}
-          {!loggedIn && <p><Trans>Sie haben als Gast ohne Konto gebucht? Bestätigen Sie Ihre E-Mail-Adresse mit dem Code aus der Buchungsbestätigung und checken Sie dann ein.</Trans></p>}
+          {!loggedIn && (
+            <p>
+              <Trans>
+                Sie haben als Gast ohne Konto gebucht? Bestätigen Sie Ihre E-Mail-Adresse mit dem Code aus der Buchungsbestätigung und
+                checken Sie dann ein.
+              </Trans>
+            </p>
+          )}
         </Prose>
         <div className="flex flex-wrap gap-2">
           {!loggedIn && (
@@ -43,8 +70,22 @@ function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boo
       </Section>
       <Section title={t`Ankunft außerhalb der Öffnungszeiten`}>
         <Prose>
-          <p data-testid="office-hours">{facts ? <Trans>Öffnungszeiten des Hafenbüros: montags bis freitags <OfficeSpan value={facts.weekdays} />, am Wochenende <OfficeSpan value={facts.weekend} />.</Trans> : <HarbourFactsLoading />}</p>
-          <p><Trans>Kommen Sie später an, machen Sie an einem freien Gastliegeplatz am Kopfsteg fest und checken Sie in der App ein; der Code erscheint dann hier. Klappt das nicht, rufen Sie uns an: {phone}.</Trans></p>
+          <p data-testid="office-hours">
+            {facts ? (
+              <Trans>
+                Öffnungszeiten des Hafenbüros: montags bis freitags <OfficeSpan value={facts.weekdays} />, am Wochenende{' '}
+                <OfficeSpan value={facts.weekend} />.
+              </Trans>
+            ) : (
+              <HarbourFactsLoading />
+            )}
+          </p>
+          <p>
+            <Trans>
+              Kommen Sie später an, machen Sie an einem freien Gastliegeplatz am Kopfsteg fest und checken Sie in der App ein; der Code
+              erscheint dann hier. Klappt das nicht, rufen Sie uns an: {phone}.
+            </Trans>
+          </p>
         </Prose>
       </Section>
     </>
@@ -59,12 +100,17 @@ export function AccessCodesPage({ kind }: { kind: 'door' | 'wifi' }) {
   const access = useQuery({ ...harbourAccessQueryOptions(userId ?? ''), enabled: !!userId });
   const title = kind === 'door' ? t`Türcode` : t`WLAN`;
   const Icon = kind === 'door' ? KeyRound : Wifi;
-  const lead = kind === 'door' ? t`Mit dem Türcode öffnen Sie das Stegtor und das Sanitärgebäude.` : t`Kostenloses WLAN im ganzen Hafen für unsere Gäste.`;
+  const lead =
+    kind === 'door'
+      ? t`Mit dem Türcode öffnen Sie das Stegtor und das Sanitärgebäude.`
+      : t`Kostenloses WLAN im ganzen Hafen für unsere Gäste.`;
   const loading = identity.isPending || (!!userId && access.isPending);
   return (
     <Page title={title} lead={lead}>
       {loading ? (
-        <p className="text-slate-600"><Trans>Wird geladen …</Trans></p>
+        <p className="text-slate-600">
+          <Trans>Wird geladen …</Trans>
+        </p>
       ) : access.data ? (
         <div className="flex flex-col gap-2" data-testid="access-codes">
           <p className="flex items-center gap-2 font-medium text-slate-800">
@@ -81,7 +127,9 @@ export function AccessCodesPage({ kind }: { kind: 'door' | 'wifi' }) {
                   ]
             }
           />
-          <p className="text-sm text-slate-600"><Trans>Bitte geben Sie die Zugangsdaten nicht weiter.</Trans></p>
+          <p className="text-sm text-slate-600">
+            <Trans>Bitte geben Sie die Zugangsdaten nicht weiter.</Trans>
+          </p>
         </div>
       ) : (
         <HowToGetThem kind={kind} loggedIn={!!userId} />

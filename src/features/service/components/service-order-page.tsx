@@ -53,43 +53,146 @@ export function ServiceOrderPage() {
     <Page title={t`Service anfragen`} lead={t`Sagen Sie uns, was Sie brauchen – das Hafenteam bestätigt Ihre Anfrage per E-Mail.`}>
       <Form {...form}>
         <form onSubmit={onSubmit} noValidate className="flex max-w-xl flex-col gap-4" aria-label={t`Serviceanfrage`}>
-          <FormField control={form.control} name="topic" render={({ field }) => (
-            <FormItem>
-              <FormLabel><Trans>Leistung</Trans></FormLabel>
-              <FormControl>
-                <select {...field} className="h-10 rounded-md border border-slate-300 bg-white px-3 text-base">
-                  {Object.entries(topics).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-                </select>
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )} />
-          <FormField control={form.control} name="name" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Name</Trans></FormLabel><FormControl><Input autoComplete="name" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="email" render={({ field }) => (
-            <FormItem><FormLabel><Trans>E-Mail</Trans></FormLabel><FormControl><Input type="email" autoComplete="email" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="phone" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Telefon (optional)</Trans></FormLabel><FormControl><Input type="tel" autoComplete="tel" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="berth" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Liegeplatz oder Bootsname (optional)</Trans></FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="date" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Wunschtermin</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="message" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Nachricht</Trans></FormLabel><FormControl><Textarea rows={4} {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
+          <FormField
+            control={form.control}
+            name="topic"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Leistung</Trans>
+                </FormLabel>
+                <FormControl>
+                  <select {...field} className="h-10 rounded-md border border-slate-300 bg-white px-3 text-base">
+                    {Object.entries(topics).map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="name"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Name</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input autoComplete="name" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="email"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>E-Mail</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="email" autoComplete="email" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="phone"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Telefon (optional)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="tel" autoComplete="tel" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="berth"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Liegeplatz oder Bootsname (optional)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="date"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Wunschtermin</Trans>
+                </FormLabel>
+                <FormControl>
+                  <DatePicker {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="message"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Nachricht</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Textarea rows={4} {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
           <div>
-            <Button type="submit" disabled={form.formState.isSubmitting}><Trans>Anfrage senden</Trans></Button>
+            <Button type="submit" disabled={form.formState.isSubmitting}>
+              <Trans>Anfrage senden</Trans>
+            </Button>
           </div>
           <div aria-live="polite">
-            {status === 'sent' && <p className="rounded-md bg-green-50 p-3 text-green-900"><Trans>Danke! Ihre Anfrage ist beim Hafenteam angekommen.</Trans></p>}
-            {status === 'unavailable' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Das Formular ist gerade nicht verfügbar. Bitte schreiben Sie uns an {harbour.email}.</Trans></p>}
-            {status === 'tooMany' && <p className="rounded-md bg-amber-50 p-3 text-amber-900"><Trans>Sie haben in der letzten Stunde schon mehrere Nachrichten gesendet. Bitte versuchen Sie es später noch einmal oder rufen Sie uns an: {harbour.phone}.</Trans></p>}
-            {status === 'failed' && <p className="rounded-md bg-red-50 p-3 text-red-900"><Trans>Die Anfrage konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.</Trans></p>}
+            {status === 'sent' && (
+              <p className="rounded-md bg-green-50 p-3 text-green-900">
+                <Trans>Danke! Ihre Anfrage ist beim Hafenteam angekommen.</Trans>
+              </p>
+            )}
+            {status === 'unavailable' && (
+              <p className="rounded-md bg-amber-50 p-3 text-amber-900">
+                <Trans>Das Formular ist gerade nicht verfügbar. Bitte schreiben Sie uns an {harbour.email}.</Trans>
+              </p>
+            )}
+            {status === 'tooMany' && (
+              <p className="rounded-md bg-amber-50 p-3 text-amber-900">
+                <Trans>
+                  Sie haben in der letzten Stunde schon mehrere Nachrichten gesendet. Bitte versuchen Sie es später noch einmal oder rufen
+                  Sie uns an: {harbour.phone}.
+                </Trans>
+              </p>
+            )}
+            {status === 'failed' && (
+              <p className="rounded-md bg-red-50 p-3 text-red-900">
+                <Trans>Die Anfrage konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.</Trans>
+              </p>
+            )}
           </div>
         </form>
       </Form>

@@ -1,6 +1,22 @@
 import { Link, type LinkProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, Car, ChevronRight, ClipboardList, CloudSun, Droplets, Fuel, GraduationCap, KeyRound, Sailboat, Snowflake, Waves, Wifi, Wrench, type LucideIcon } from 'lucide-react';
+import {
+  Anchor,
+  Car,
+  ChevronRight,
+  ClipboardList,
+  CloudSun,
+  Droplets,
+  Fuel,
+  GraduationCap,
+  KeyRound,
+  Sailboat,
+  Snowflake,
+  Waves,
+  Wifi,
+  Wrench,
+  type LucideIcon,
+} from 'lucide-react';
 import { Page, Prose, Section } from '@/components/page';
 import { WaterLevels } from './water-levels';
 import { Weather } from './weather';
@@ -48,7 +64,10 @@ export function ServicePage() {
         </ul>
       </nav>
 
-      <Link to="/{-$locale}/service/order" className="flex items-center gap-3 rounded-lg bg-primary-dark p-4 text-white hover:bg-primary-darker">
+      <Link
+        to="/{-$locale}/service/order"
+        className="flex items-center gap-3 rounded-lg bg-primary-dark p-4 text-white hover:bg-primary-darker"
+      >
         <Droplets className="size-5" aria-hidden />
         <span className="flex-1 font-medium">
           <Trans>Service anfragen: Eis, Kran, Waschmaschine, Reparatur</Trans>
@@ -67,14 +86,30 @@ export function ServicePage() {
       <Section id="regulations" title={t`Hafenordnung`} className="scroll-mt-16">
         <Prose>
           <ul>
-            <li><Trans>Melden Sie sich bei der Ankunft im Hafenbüro oder checken Sie in der App ein.</Trans></li>
-            <li><Trans>Im Hafen gilt Schrittgeschwindigkeit: kein Sog, kein Schwell.</Trans></li>
-            <li><Trans>Nachtruhe von 22:00 bis 07:00 Uhr; Motoren und Generatoren bleiben dann aus.</Trans></li>
-            <li><Trans>Festmacher, Fender und Landstromkabel müssen in gutem Zustand sein.</Trans></li>
-            <li><Trans>Abwasser, Altöl und Bilgenwasser gehören in die Entsorgungsstation, nie in den Rhein.</Trans></li>
-            <li><Trans>Hunde an die Leine; Kinder tragen auf den Stegen eine Rettungsweste.</Trans></li>
-            <li><Trans>Grillen nur an den ausgewiesenen Plätzen, kein offenes Feuer auf den Stegen.</Trans></li>
-            <li><Trans>Den Anweisungen des Hafenteams ist Folge zu leisten.</Trans></li>
+            <li>
+              <Trans>Melden Sie sich bei der Ankunft im Hafenbüro oder checken Sie in der App ein.</Trans>
+            </li>
+            <li>
+              <Trans>Im Hafen gilt Schrittgeschwindigkeit: kein Sog, kein Schwell.</Trans>
+            </li>
+            <li>
+              <Trans>Nachtruhe von 22:00 bis 07:00 Uhr; Motoren und Generatoren bleiben dann aus.</Trans>
+            </li>
+            <li>
+              <Trans>Festmacher, Fender und Landstromkabel müssen in gutem Zustand sein.</Trans>
+            </li>
+            <li>
+              <Trans>Abwasser, Altöl und Bilgenwasser gehören in die Entsorgungsstation, nie in den Rhein.</Trans>
+            </li>
+            <li>
+              <Trans>Hunde an die Leine; Kinder tragen auf den Stegen eine Rettungsweste.</Trans>
+            </li>
+            <li>
+              <Trans>Grillen nur an den ausgewiesenen Plätzen, kein offenes Feuer auf den Stegen.</Trans>
+            </li>
+            <li>
+              <Trans>Den Anweisungen des Hafenteams ist Folge zu leisten.</Trans>
+            </li>
           </ul>
         </Prose>
       </Section>

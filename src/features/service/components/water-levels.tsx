@@ -17,13 +17,19 @@ function Chart({ days, unit }: { days: WaterLevel['days']; unit: string }) {
   const x = (i: number) => (i / (days.length - 1)) * w;
   const y = (v: number) => h - 8 - ((v - min) / span) * (h - 16);
   const path = days.map((d, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(d.value).toFixed(1)}`).join(' ');
-  const date = (day: string) => new Date(`${day}T12:00:00`).toLocaleDateString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', { day: 'numeric', month: 'short' });
+  const date = (day: string) =>
+    new Date(`${day}T12:00:00`).toLocaleDateString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', { day: 'numeric', month: 'short' });
   const first = days[0];
   const last = days[days.length - 1];
   const n = (v: number) => formatDecimal(v, i18n.locale);
   return (
     <figure className="flex flex-col gap-1">
-      <svg viewBox={`0 0 ${w} ${h}`} className="h-28 w-full" role="img" aria-label={t`Wasserstand der letzten ${days.length} Tage: von ${n(first.value)} ${unit} am ${date(first.day)} bis ${n(last.value)} ${unit} am ${date(last.day)}, niedrigster Tageswert ${n(min)} ${unit}, höchster ${n(max)} ${unit}.`}>
+      <svg
+        viewBox={`0 0 ${w} ${h}`}
+        className="h-28 w-full"
+        role="img"
+        aria-label={t`Wasserstand der letzten ${days.length} Tage: von ${n(first.value)} ${unit} am ${date(first.day)} bis ${n(last.value)} ${unit} am ${date(last.day)}, niedrigster Tageswert ${n(min)} ${unit}, höchster ${n(max)} ${unit}.`}
+      >
         <path d={path} fill="none" stroke="#046c9a" strokeWidth="2.5" strokeLinejoin="round" />
       </svg>
       <figcaption className="flex justify-between text-xs text-slate-600">
@@ -41,11 +47,20 @@ function Chart({ days, unit }: { days: WaterLevel['days']; unit: string }) {
 export function WaterLevels() {
   const { i18n } = useLingui();
   const query = useQuery(waterLevelQueryOptions);
-  if (query.isPending) return <p className="text-slate-600"><Trans>Pegel wird geladen …</Trans></p>;
+  if (query.isPending)
+    return (
+      <p className="text-slate-600">
+        <Trans>Pegel wird geladen …</Trans>
+      </p>
+    );
   if (query.isError) {
     // Offline or the source down: the last level this device received, with its time, and the source.
     const last = lastKnown<WaterLevel>('water-level');
-    const source = <a href={PEGEL_PAGE} target="_blank" rel="noreferrer" className="text-primary-dark underline underline-offset-4">PEGELONLINE</a>;
+    const source = (
+      <a href={PEGEL_PAGE} target="_blank" rel="noreferrer" className="text-primary-dark underline underline-offset-4">
+        PEGELONLINE
+      </a>
+    );
     if (!last) {
       return (
         <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="water-unavailable">
@@ -57,7 +72,9 @@ export function WaterLevels() {
     return (
       <div className="flex flex-col gap-2">
         <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="water-unavailable">
-          <Trans>Der Pegel kann zurzeit nicht aktualisiert werden. Zuletzt bekannt: gemessen {time}. Aktuelle Werte: {source}.</Trans>
+          <Trans>
+            Der Pegel kann zurzeit nicht aktualisiert werden. Zuletzt bekannt: gemessen {time}. Aktuelle Werte: {source}.
+          </Trans>
         </p>
         <WaterLevelView level={last.data} />
       </div>

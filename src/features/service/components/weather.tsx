@@ -43,11 +43,20 @@ function useConditionLabel() {
 export function Weather() {
   const { i18n } = useLingui();
   const query = useQuery(weatherQueryOptions);
-  if (query.isPending) return <p className="text-slate-600"><Trans>Wetter wird geladen …</Trans></p>;
+  if (query.isPending)
+    return (
+      <p className="text-slate-600">
+        <Trans>Wetter wird geladen …</Trans>
+      </p>
+    );
   if (query.isError) {
     // Offline or the source down: the last weather this device received, with its time, and the source.
     const last = lastKnown<WeatherData>('weather');
-    const source = <a href={WEATHER_PAGE} target="_blank" rel="noreferrer" className="text-primary-dark underline underline-offset-4"><Trans>Deutscher Wetterdienst</Trans></a>;
+    const source = (
+      <a href={WEATHER_PAGE} target="_blank" rel="noreferrer" className="text-primary-dark underline underline-offset-4">
+        <Trans>Deutscher Wetterdienst</Trans>
+      </a>
+    );
     if (!last) {
       return (
         <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="weather-unavailable">
@@ -55,11 +64,17 @@ export function Weather() {
         </p>
       );
     }
-    const time = new Date(last.data.current.timestamp || last.at).toLocaleString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Berlin' });
+    const time = new Date(last.data.current.timestamp || last.at).toLocaleString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', {
+      dateStyle: 'short',
+      timeStyle: 'short',
+      timeZone: 'Europe/Berlin',
+    });
     return (
       <div className="flex flex-col gap-2">
         <p className="rounded-md bg-amber-50 p-3 text-amber-900" data-testid="weather-unavailable">
-          <Trans>Das Wetter kann zurzeit nicht aktualisiert werden. Zuletzt bekannt: Stand {time}. Vorhersagen: {source}.</Trans>
+          <Trans>
+            Das Wetter kann zurzeit nicht aktualisiert werden. Zuletzt bekannt: Stand {time}. Vorhersagen: {source}.
+          </Trans>
         </p>
         <WeatherView weather={last.data} />
       </div>
@@ -75,7 +90,12 @@ function WeatherView({ weather }: { weather: WeatherData }) {
   const Icon = icons[current.icon ?? ''] ?? Cloud;
   const temperature = current.temperature == null ? '–' : Math.round(current.temperature);
   const wind = current.wind_speed_10 == null ? '–' : Math.round(current.wind_speed_10);
-  const weekday = (day: string) => new Date(`${day}T12:00:00`).toLocaleDateString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', { weekday: 'short', day: 'numeric', month: 'numeric' });
+  const weekday = (day: string) =>
+    new Date(`${day}T12:00:00`).toLocaleDateString(i18n.locale === 'en' ? 'en-GB' : 'de-DE', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'numeric',
+    });
   return (
     <div className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4" data-testid="weather">
       <div className="flex items-center gap-3">
@@ -101,7 +121,9 @@ function WeatherView({ weather }: { weather: WeatherData }) {
                   {formatDecimal(d.min, i18n.locale, 0)}° / {formatDecimal(d.max, i18n.locale, 0)}°
                 </span>
                 <span className="text-xs text-slate-600">
-                  <Trans>{formatDecimal(d.precipitation, i18n.locale, 1)} mm, Wind bis {formatDecimal(d.wind, i18n.locale, 0)} km/h</Trans>
+                  <Trans>
+                    {formatDecimal(d.precipitation, i18n.locale, 1)} mm, Wind bis {formatDecimal(d.wind, i18n.locale, 0)} km/h
+                  </Trans>
                 </span>
               </li>
             );

@@ -7,7 +7,10 @@ export const serviceRequestSchema = z.object({
   name: requiredText(100),
   email: emailField(),
   phone: optionalPhone(),
-  berth: z.string().trim().max(60, { error: () => messages.max(60) }),
+  berth: z
+    .string()
+    .trim()
+    .max(60, { error: () => messages.max(60) }),
   date: z.string().trim().min(1, { error: messages.required }),
   message: messageField(10, 2000),
 });

@@ -4,7 +4,10 @@ import type { Tables } from '@/lib/database.types';
 import { isMissingRelation } from '@/lib/supabase-errors';
 
 /** The columns the start page selects (a plain fetch, typed from the generated row all the same). */
-export type NewsItem = Pick<Tables<'news'>, 'id' | 'title' | 'short_description' | 'title_en' | 'short_description_en' | 'starts_at' | 'ends_at'>;
+export type NewsItem = Pick<
+  Tables<'news'>,
+  'id' | 'title' | 'short_description' | 'title_en' | 'short_description_en' | 'starts_at' | 'ends_at'
+>;
 
 /**
  * Active news (start before now, end after now); RLS shows visitors only those. A plain

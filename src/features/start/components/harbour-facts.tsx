@@ -33,7 +33,16 @@ export function useHarbourFacts(): HarbourFacts | null {
   if (intro.isPending) return null;
   const data = intro.data;
   if (intro.isError || !data) {
-    return { street: harbour.street, postalCode: harbour.postalCode, city: harbour.city, weekdays: harbour.hours.weekdays, weekend: harbour.hours.weekend, note: '', phone: harbour.phone, email: harbour.email };
+    return {
+      street: harbour.street,
+      postalCode: harbour.postalCode,
+      city: harbour.city,
+      weekdays: harbour.hours.weekdays,
+      weekend: harbour.hours.weekend,
+      note: '',
+      phone: harbour.phone,
+      email: harbour.email,
+    };
   }
   return {
     street: data.address_street,
@@ -63,5 +72,9 @@ export function useHarbourContact(): { phone: string; email: string } {
 }
 
 export function HarbourFactsLoading() {
-  return <span className="text-slate-600"><Trans>Wird geladen …</Trans></span>;
+  return (
+    <span className="text-slate-600">
+      <Trans>Wird geladen …</Trans>
+    </span>
+  );
 }

@@ -17,9 +17,13 @@ function OfficeHours({ intro }: { intro: Intro }) {
   return (
     <>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-slate-800" data-testid="office-hours">
-        <dt><Trans>Montag bis Freitag</Trans></dt>
+        <dt>
+          <Trans>Montag bis Freitag</Trans>
+        </dt>
         <dd>{weekdays ? <Trans>{weekdays} Uhr</Trans> : <Trans>geschlossen</Trans>}</dd>
-        <dt><Trans>Samstag und Sonntag</Trans></dt>
+        <dt>
+          <Trans>Samstag und Sonntag</Trans>
+        </dt>
         <dd>{weekend ? <Trans>{weekend} Uhr</Trans> : <Trans>geschlossen</Trans>}</dd>
       </dl>
       {note && <p className="text-sm text-slate-600">{note}</p>}
@@ -38,13 +42,18 @@ function WaterApproach({ intro }: { intro: Intro }) {
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-slate-800" data-testid="water-facts">
           {km && (
             <>
-              <dt><Trans>Rhein-Kilometer</Trans></dt>
+              <dt>
+                <Trans>Rhein-Kilometer</Trans>
+              </dt>
               <dd className="font-semibold">{km}</dd>
             </>
           )}
           {channel != null && (
             <>
-              <dt className="flex items-center gap-1"><Radio className="size-4 text-primary-dark" aria-hidden /><Trans>UKW-Kanal</Trans></dt>
+              <dt className="flex items-center gap-1">
+                <Radio className="size-4 text-primary-dark" aria-hidden />
+                <Trans>UKW-Kanal</Trans>
+              </dt>
               <dd className="font-semibold">{channel}</dd>
             </>
           )}
@@ -61,28 +70,67 @@ export function HarbourIntro() {
   const intro = useAppQuery(harbourIntroQueryOptions);
   const data = intro.data;
   const unavailable = intro.isError || (!intro.isPending && !data);
-  const status = intro.isPending ? <Trans>Wird geladen …</Trans> : <Trans>Zurzeit nicht verfügbar – Adresse und Öffnungszeiten finden Sie auch unter Kontakt.</Trans>;
+  const status = intro.isPending ? (
+    <Trans>Wird geladen …</Trans>
+  ) : (
+    <Trans>Zurzeit nicht verfügbar – Adresse und Öffnungszeiten finden Sie auch unter Kontakt.</Trans>
+  );
   return (
     <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-label={t`Der Hafen`} data-testid="harbour-intro">
       <li>
         <StartCard className="h-full">
           <StartCardHeader>
-            <StartCardTitle small className="flex items-center gap-2"><MapPin className="size-5 text-primary-dark" aria-hidden /><Trans>Adresse</Trans></StartCardTitle>
+            <StartCardTitle small className="flex items-center gap-2">
+              <MapPin className="size-5 text-primary-dark" aria-hidden />
+              <Trans>Adresse</Trans>
+            </StartCardTitle>
           </StartCardHeader>
           <StartCardContent className="flex min-h-24 flex-col gap-3">
             {data && !unavailable ? (
               <>
                 <address className="not-italic text-slate-800" data-testid="harbour-address">
-                  {t`Hafen Düsseldorf`}<br />{data.address_street}<br />{data.address_postal_code} {data.address_city}
+                  {t`Hafen Düsseldorf`}
+                  <br />
+                  {data.address_street}
+                  <br />
+                  {data.address_postal_code} {data.address_city}
                 </address>
                 {(data.phone || data.email) && (
                   <p className="flex flex-col gap-1 text-slate-800">
-                    {data.phone && <a href={telHref(data.phone)} className="flex items-center gap-2 underline underline-offset-4" data-testid="harbour-phone"><Phone className="size-4 shrink-0 text-primary-dark" aria-hidden /><span className="sr-only"><Trans>Telefon:</Trans> </span>{data.phone}</a>}
-                    {data.email && <a href={`mailto:${data.email}`} className="flex items-center gap-2 break-all underline underline-offset-4" data-testid="harbour-email"><Mail className="size-4 shrink-0 text-primary-dark" aria-hidden /><span className="sr-only"><Trans>E-Mail:</Trans> </span>{data.email}</a>}
+                    {data.phone && (
+                      <a
+                        href={telHref(data.phone)}
+                        className="flex items-center gap-2 underline underline-offset-4"
+                        data-testid="harbour-phone"
+                      >
+                        <Phone className="size-4 shrink-0 text-primary-dark" aria-hidden />
+                        <span className="sr-only">
+                          <Trans>Telefon:</Trans>{' '}
+                        </span>
+                        {data.phone}
+                      </a>
+                    )}
+                    {data.email && (
+                      <a
+                        href={`mailto:${data.email}`}
+                        className="flex items-center gap-2 break-all underline underline-offset-4"
+                        data-testid="harbour-email"
+                      >
+                        <Mail className="size-4 shrink-0 text-primary-dark" aria-hidden />
+                        <span className="sr-only">
+                          <Trans>E-Mail:</Trans>{' '}
+                        </span>
+                        {data.email}
+                      </a>
+                    )}
                   </p>
                 )}
                 {data.latitude != null && data.longitude != null && (
-                  <a href={openStreetMapUrl(data.latitude, data.longitude)} className="text-primary-dark underline underline-offset-4" data-testid="map-link">
+                  <a
+                    href={openStreetMapUrl(data.latitude, data.longitude)}
+                    className="text-primary-dark underline underline-offset-4"
+                    data-testid="map-link"
+                  >
                     <Trans>Auf der Karte ansehen (OpenStreetMap)</Trans>
                   </a>
                 )}
@@ -96,7 +144,10 @@ export function HarbourIntro() {
       <li>
         <StartCard className="h-full">
           <StartCardHeader>
-            <StartCardTitle small className="flex items-center gap-2"><Clock className="size-5 text-primary-dark" aria-hidden /><Trans>Öffnungszeiten Hafenbüro</Trans></StartCardTitle>
+            <StartCardTitle small className="flex items-center gap-2">
+              <Clock className="size-5 text-primary-dark" aria-hidden />
+              <Trans>Öffnungszeiten Hafenbüro</Trans>
+            </StartCardTitle>
           </StartCardHeader>
           <StartCardContent className="flex min-h-24 flex-col gap-2">
             {data && !unavailable ? <OfficeHours intro={data} /> : <p className="text-slate-600">{status}</p>}
@@ -106,7 +157,10 @@ export function HarbourIntro() {
       <li className="md:col-span-2 lg:col-span-1">
         <StartCard className="h-full">
           <StartCardHeader>
-            <StartCardTitle small className="flex items-center gap-2"><Ship className="size-5 text-primary-dark" aria-hidden /><Trans>Anreise über das Wasser</Trans></StartCardTitle>
+            <StartCardTitle small className="flex items-center gap-2">
+              <Ship className="size-5 text-primary-dark" aria-hidden />
+              <Trans>Anreise über das Wasser</Trans>
+            </StartCardTitle>
           </StartCardHeader>
           <StartCardContent className="flex min-h-24 flex-col gap-2" data-testid="water-approach">
             {data && !unavailable ? <WaterApproach intro={data} /> : <p className="text-slate-600">{status}</p>}

@@ -10,7 +10,13 @@ import { cardClasses } from '@/components/ui/card-classes';
  */
 
 export function StartCard({ primary, className, ...props }: ComponentProps<'div'> & { primary?: boolean }) {
-  return <div data-slot="card" className={clsx(primary ? 'rounded-xl border border-primary/30 bg-primary-light shadow-sm' : cardClasses.card, className)} {...props} />;
+  return (
+    <div
+      data-slot="card"
+      className={clsx(primary ? 'rounded-xl border border-primary/30 bg-primary-light shadow-sm' : cardClasses.card, className)}
+      {...props}
+    />
+  );
 }
 
 export function StartCardHeader(props: ComponentProps<'div'>) {

@@ -11,9 +11,24 @@ import { HarbourIntro } from './harbour-intro';
 function News() {
   const { t, i18n } = useLingui();
   const news = useAppQuery(activeNewsQueryOptions);
-  if (news.isPending) return <p className="text-slate-600"><Trans>News werden geladen …</Trans></p>;
-  if (news.isError) return <p className="text-slate-600"><Trans>Die News sind zurzeit nicht verfügbar.</Trans></p>;
-  if (!news.data?.length) return <p className="text-slate-600"><Trans>Zurzeit gibt es keine Neuigkeiten aus dem Hafen.</Trans></p>;
+  if (news.isPending)
+    return (
+      <p className="text-slate-600">
+        <Trans>News werden geladen …</Trans>
+      </p>
+    );
+  if (news.isError)
+    return (
+      <p className="text-slate-600">
+        <Trans>Die News sind zurzeit nicht verfügbar.</Trans>
+      </p>
+    );
+  if (!news.data?.length)
+    return (
+      <p className="text-slate-600">
+        <Trans>Zurzeit gibt es keine Neuigkeiten aus dem Hafen.</Trans>
+      </p>
+    );
   const en = i18n.locale === 'en';
   return (
     <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label={t`Aktuelle News`}>
@@ -40,7 +55,10 @@ function News() {
 export function StartPage() {
   const { t } = useLingui();
   return (
-    <Page title={t`Willkommen im Hafen Düsseldorf`} lead={t`Liegeplätze am Rhein für eine Nacht, einen Tag oder die ganze Saison – mitten in Düsseldorf, wenige Minuten von der Altstadt.`}>
+    <Page
+      title={t`Willkommen im Hafen Düsseldorf`}
+      lead={t`Liegeplätze am Rhein für eine Nacht, einen Tag oder die ganze Saison – mitten in Düsseldorf, wenige Minuten von der Altstadt.`}
+    >
       <div className="grid items-stretch gap-6 md:grid-cols-2">
         <img
           src="/media/harbour-illustration.svg"
@@ -56,7 +74,10 @@ export function StartPage() {
               <Trans>Liegeplatz buchen</Trans>
             </StartCardTitle>
             <StartCardDescription>
-              <Trans>Geben Sie Länge und Breite Ihres Boots und Ihren Zeitraum an – wir zeigen Ihnen die freien Plätze, die passen. Buchen geht auch ohne Konto.</Trans>
+              <Trans>
+                Geben Sie Länge und Breite Ihres Boots und Ihren Zeitraum an – wir zeigen Ihnen die freien Plätze, die passen. Buchen geht
+                auch ohne Konto.
+              </Trans>
             </StartCardDescription>
           </StartCardHeader>
           <StartCardContent>
@@ -68,14 +89,30 @@ export function StartPage() {
         </StartCard>
       </div>
 
-      <Section title={<span className="flex items-center gap-2"><MapPinned className="size-5" aria-hidden /><Trans>Ihr Hafen am Rhein</Trans></span>}>
+      <Section
+        title={
+          <span className="flex items-center gap-2">
+            <MapPinned className="size-5" aria-hidden />
+            <Trans>Ihr Hafen am Rhein</Trans>
+          </span>
+        }
+      >
         <HarbourIntro />
       </Section>
 
       <div className="grid gap-6 md:grid-cols-2">
-        <Section title={<span className="flex items-center gap-2"><Euro className="size-5" aria-hidden /><Trans>Preise</Trans></span>}>
+        <Section
+          title={
+            <span className="flex items-center gap-2">
+              <Euro className="size-5" aria-hidden />
+              <Trans>Preise</Trans>
+            </span>
+          }
+        >
           <p className="text-slate-800">
-            <Trans>Übernachten und Tagesliegeplätze nach laufendem Meter; alle Preise in der Preisliste sind Gesamtpreise inkl. MwSt.</Trans>
+            <Trans>
+              Übernachten und Tagesliegeplätze nach laufendem Meter; alle Preise in der Preisliste sind Gesamtpreise inkl. MwSt.
+            </Trans>
           </p>
           <div>
             <Link to="/{-$locale}/start/prices" className={buttonVariants({ variant: 'outline' })}>
@@ -84,7 +121,14 @@ export function StartPage() {
           </div>
         </Section>
 
-        <Section title={<span className="flex items-center gap-2"><Film className="size-5" aria-hidden /><Trans>Der Hafen von oben</Trans></span>}>
+        <Section
+          title={
+            <span className="flex items-center gap-2">
+              <Film className="size-5" aria-hidden />
+              <Trans>Der Hafen von oben</Trans>
+            </span>
+          }
+        >
           <p className="text-slate-800">
             <Trans>Sehen Sie sich vor der Anreise an, wo Sie festmachen.</Trans>{' '}
             <Link to="/{-$locale}/drone-video" className="text-primary-dark underline underline-offset-4">
@@ -96,7 +140,14 @@ export function StartPage() {
 
       {/* Last: the news arrive after the first paint (the page is prerendered, scripts/lib/prerender.ts),
           and their height is only known then; nothing below them moves on a phone's first screen. */}
-      <Section title={<span className="flex items-center gap-2"><Newspaper className="size-5" aria-hidden /><Trans>Neuigkeiten</Trans></span>}>
+      <Section
+        title={
+          <span className="flex items-center gap-2">
+            <Newspaper className="size-5" aria-hidden />
+            <Trans>Neuigkeiten</Trans>
+          </span>
+        }
+      >
         <News />
         <p>
           <Link to="/{-$locale}/news" className="text-primary-dark underline underline-offset-4">

@@ -5,7 +5,9 @@ import { identityQueryOptions } from '@/lib/auth';
 
 export const Route = createFileRoute('/{-$locale}/auth/reset-password')({
   // A plain function rather than zod: route options are in the initial bundle.
-  validateSearch: (search: Record<string, unknown>): { email?: string } => ({ email: typeof search.email === 'string' ? search.email : undefined }),
+  validateSearch: (search: Record<string, unknown>): { email?: string } => ({
+    email: typeof search.email === 'string' ? search.email : undefined,
+  }),
   component: function ResetPassword() {
     const { email } = Route.useSearch();
     const { data: identity, isPending } = useQuery(identityQueryOptions);

@@ -13,6 +13,11 @@ export const Route = createFileRoute('/{-$locale}/auth')({
     if (location.pathname.endsWith('/auth/mfa')) return;
     const identity = await context.queryClient.ensureQueryData(identityQueryOptions);
     // Staff and admins to the back office's overview, everyone else to their account.
-    if (identity.status === 'loggedIn') throw redirect({ to: isStaff(identity) ? '/{-$locale}/account/admin/overview' : '/{-$locale}/account', params: { locale: params.locale }, replace: true });
+    if (identity.status === 'loggedIn')
+      throw redirect({
+        to: isStaff(identity) ? '/{-$locale}/account/admin/overview' : '/{-$locale}/account',
+        params: { locale: params.locale },
+        replace: true,
+      });
   },
 });

@@ -7,8 +7,40 @@ import { type Queryable, pgErrorFields } from '../db/types.ts';
 import { asPlatformRole } from '../db/request.ts';
 import { HttpError, readBody } from '../http.ts';
 import { loadMailTemplates, type MailType } from './mails.ts';
-import { AuthError, IntervalLimiter, Params, TokenBucket, WeakPasswordError, badRequest, clock, databaseUnavailable, forbidden, internal, parseDuration, tooMany } from './support.ts';
-import { INSTANCE_ID, AUD, ADMIN_ROLES, AAL2_METHODS, BCRYPT_COST, MAX_PASSWORD_BYTES, CHARSETS, type Row, parseHook, tokenHash, generateOtp, secureAlphanumeric, isUuid, ms, userJson, byId, isBanned, type RequestInfo } from './model.ts';
+import {
+  AuthError,
+  IntervalLimiter,
+  Params,
+  TokenBucket,
+  WeakPasswordError,
+  badRequest,
+  clock,
+  databaseUnavailable,
+  forbidden,
+  internal,
+  parseDuration,
+  tooMany,
+} from './support.ts';
+import {
+  INSTANCE_ID,
+  AUD,
+  ADMIN_ROLES,
+  AAL2_METHODS,
+  BCRYPT_COST,
+  MAX_PASSWORD_BYTES,
+  CHARSETS,
+  type Row,
+  parseHook,
+  tokenHash,
+  generateOtp,
+  secureAlphanumeric,
+  isUuid,
+  ms,
+  userJson,
+  byId,
+  isBanned,
+  type RequestInfo,
+} from './model.ts';
 
 /**
  * The state and helpers every auth endpoint shares (limiters, mail, users, sessions, tokens,
@@ -77,7 +109,12 @@ export function createAuthCore(ctx: StackContext) {
       '^' +
         glob
           .split('**')
-          .map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^./]*'))
+          .map((part) =>
+            part
+              .split('*')
+              .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+              .join('[^./]*'),
+          )
           .join('.*') +
         '$',
     );
@@ -149,7 +186,11 @@ export function createAuthCore(ctx: StackContext) {
     const otp = generateOtp(cfg.email.otpLength);
     const hash = tokenHash(user.email, otp);
     await sendMail('confirmation', user, { to: user.email, otp, hash, verifyType: 'signup', info });
-    await tx.query(`update auth.users set confirmation_token = $2, confirmation_sent_at = $3, updated_at = $3 where id = $1`, [user.id, hash, clock.iso()]);
+    await tx.query(`update auth.users set confirmation_token = $2, confirmation_sent_at = $3, updated_at = $3 where id = $1`, [
+      user.id,
+      hash,
+      clock.iso(),
+    ]);
     await saveOneTimeToken(tx, user.id, 'confirmation_token', hash, user.email);
     failedCodes.delete(user.email);
   }
@@ -159,7 +200,11 @@ export function createAuthCore(ctx: StackContext) {
     const otp = generateOtp(cfg.email.otpLength);
     const hash = tokenHash(user.email, otp);
     await sendMail(type, user, { to: user.email, otp, hash, verifyType: type === 'recovery' ? 'recovery' : 'magiclink', info });
-    await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = $3, updated_at = $3 where id = $1`, [user.id, hash, clock.iso()]);
+    await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = $3, updated_at = $3 where id = $1`, [
+      user.id,
+      hash,
+      clock.iso(),
+    ]);
     await saveOneTimeToken(tx, user.id, 'recovery_token', hash, user.email);
     failedCodes.delete(user.email);
   }
@@ -177,7 +222,14 @@ export function createAuthCore(ctx: StackContext) {
     const withChange = { ...user, email_change: newEmail };
     await sendMail('email_change', withChange, { to: newEmail, otp: otpNew, hash: hashNew, verifyType: 'email_change', info, newEmail });
     if (hashCurrent) {
-      await sendMail('email_change', withChange, { to: user.email, otp: otpCurrent, hash: hashCurrent, verifyType: 'email_change', info, newEmail });
+      await sendMail('email_change', withChange, {
+        to: user.email,
+        otp: otpCurrent,
+        hash: hashCurrent,
+        verifyType: 'email_change',
+        info,
+        newEmail,
+      });
     }
     await tx.query(
       `update auth.users set email_change = $2, email_change_token_new = $3, email_change_token_current = $4,
@@ -202,7 +254,18 @@ export function createAuthCore(ctx: StackContext) {
           created_at, updated_at, is_anonymous, is_super_admin, confirmation_token, recovery_token, email_change_token_new,
           email_change, email_change_token_current, reauthentication_token, phone_change, phone_change_token)
        values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $9, $10, null, '', '', '', '', '', '', '', '')`,
-      [INSTANCE_ID, id, AUD, u.role ?? AUD, u.email, u.passwordHash, JSON.stringify(u.appMeta), JSON.stringify(u.userMeta), now, u.anonymous],
+      [
+        INSTANCE_ID,
+        id,
+        AUD,
+        u.role ?? AUD,
+        u.email,
+        u.passwordHash,
+        JSON.stringify(u.appMeta),
+        JSON.stringify(u.userMeta),
+        now,
+        u.anonymous,
+      ],
     );
     return (await byId(tx, id))!.row;
   }
@@ -232,7 +295,10 @@ export function createAuthCore(ctx: StackContext) {
   }
 
   async function confirmUser(tx: Queryable, userId: string) {
-    await tx.query(`update auth.users set confirmation_token = '', email_confirmed_at = $2, updated_at = $2 where id = $1`, [userId, clock.iso()]);
+    await tx.query(`update auth.users set confirmation_token = '', email_confirmed_at = $2, updated_at = $2 where id = $1`, [
+      userId,
+      clock.iso(),
+    ]);
     await updateMeta(tx, userId, 'raw_user_meta_data', { email_verified: true });
     await tx.query(`delete from auth.one_time_tokens where user_id = $1`, [userId]);
   }
@@ -327,7 +393,8 @@ export function createAuthCore(ctx: StackContext) {
     if (!output || typeof output !== 'object' || Array.isArray(output)) throw internal('Error unmarshaling JSON output.');
     const out = output as Row;
     if (out.error && typeof out.error === 'object' && typeof out.error.message === 'string' && out.error.message !== '') {
-      const status = Number.isInteger(out.error.http_code) && out.error.http_code >= 400 && out.error.http_code < 600 ? out.error.http_code : 500;
+      const status =
+        Number.isInteger(out.error.http_code) && out.error.http_code >= 400 && out.error.http_code < 600 ? out.error.http_code : 500;
       throw new AuthError(status, status >= 500 ? 'unexpected_failure' : 'unknown', out.error.message);
     }
     if (!('claims' in out)) throw internal('output claims field is missing');
@@ -359,7 +426,11 @@ export function createAuthCore(ctx: StackContext) {
     }
     if (problems.length) throw internal(`output claims do not conform to the expected schema: \n${problems.join('\n')}\n`);
     // GoTrue signs the hook's claims as a Go map, whose JSON has its keys sorted.
-    return Object.fromEntries(Object.keys(c).sort().map((k) => [k, c[k]]));
+    return Object.fromEntries(
+      Object.keys(c)
+        .sort()
+        .map((k) => [k, c[k]]),
+    );
   }
 
   /** models.AddClaimToSession: one row per session and method, its time refreshed on reuse. */
@@ -437,7 +508,8 @@ export function createAuthCore(ctx: StackContext) {
       let reason = 'token is malformed: could not parse the token';
       if (error instanceof joseErrors.JWTExpired) reason = 'token has invalid claims: token is expired';
       else if (error instanceof joseErrors.JWSSignatureVerificationFailed) reason = 'token signature is invalid: signature is invalid';
-      else if (error instanceof joseErrors.JOSEAlgNotAllowed) reason = 'token is unverifiable: error while executing keyfunc: signing method is not allowed';
+      else if (error instanceof joseErrors.JOSEAlgNotAllowed)
+        reason = 'token is unverifiable: error while executing keyfunc: signing method is not allowed';
       else if (error instanceof joseErrors.JWTClaimValidationFailed) reason = `token has invalid claims: ${error.message}`;
       throw forbidden('bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`);
     }
@@ -452,9 +524,10 @@ export function createAuthCore(ctx: StackContext) {
     if (sessionId && !isUuid(sessionId)) throw forbidden('bad_jwt', 'invalid claim: session_id claim must be a UUID');
     const found = await db(async (tx) => {
       const user = await byId(tx, claims.sub);
-      const session = sessionId && sessionId !== INSTANCE_ID
-        ? (await tx.query<{ s: Row }>(`select to_jsonb(s) as s from auth.sessions s where id = $1`, [sessionId])).rows[0]?.s ?? null
-        : undefined;
+      const session =
+        sessionId && sessionId !== INSTANCE_ID
+          ? ((await tx.query<{ s: Row }>(`select to_jsonb(s) as s from auth.sessions s where id = $1`, [sessionId])).rows[0]?.s ?? null)
+          : undefined;
       return { user, session };
     });
     if (!found.user) throw forbidden('user_not_found', 'User from sub claim in JWT does not exist');

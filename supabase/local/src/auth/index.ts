@@ -113,7 +113,12 @@ export function createAuthService(ctx: StackContext): Service {
     }
     const adminFactor = /^\/admin\/users\/([^/]+)\/factors(?:\/([^/]+))?$/.exec(p);
     if (adminFactor) {
-      return adminFactors(info, decodeURIComponent(adminFactor[1]), adminFactor[2] === undefined ? undefined : decodeURIComponent(adminFactor[2]), method);
+      return adminFactors(
+        info,
+        decodeURIComponent(adminFactor[1]),
+        adminFactor[2] === undefined ? undefined : decodeURIComponent(adminFactor[2]),
+        method,
+      );
     }
     const admin = /^\/admin\/users\/([^/]+)$/.exec(p);
     if (admin) {
@@ -157,10 +162,12 @@ export function createAuthService(ctx: StackContext): Service {
         }
         // Values Postgres refuses (e.g. \u0000 in metadata) are the caller's error, as is a
         // unique violation from two requests racing for one address.
-        const pgCode = isPgError(error) ? pgErrorFields(error).code ?? '' : '';
-        if (pgCode.startsWith('22')) return sendError(req, res, badRequest('validation_failed', `Invalid input: ${pgErrorFields(error).message}`));
-        if (pgCode === '23505') return sendError(req, res, new AuthError(409, 'conflict', 'A conflicting request was processed at the same time'));
-        const detail = isPgError(error) ? pgErrorFields(error).message : (error as Error)?.stack ?? String(error);
+        const pgCode = isPgError(error) ? (pgErrorFields(error).code ?? '') : '';
+        if (pgCode.startsWith('22'))
+          return sendError(req, res, badRequest('validation_failed', `Invalid input: ${pgErrorFields(error).message}`));
+        if (pgCode === '23505')
+          return sendError(req, res, new AuthError(409, 'conflict', 'A conflicting request was processed at the same time'));
+        const detail = isPgError(error) ? pgErrorFields(error).message : ((error as Error)?.stack ?? String(error));
         ctx.log.error(`auth ${req.method} ${path}: ${detail}`);
         return sendError(req, res, internal('Internal server error'));
       }

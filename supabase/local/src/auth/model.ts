@@ -49,7 +49,10 @@ export function parseHook(ctx: StackContext): Hook | undefined {
   return { uri: hook.uri, sql: `${ident(m[1])}.${ident(m[2])}` };
 }
 
-export const tokenHash = (emailOrPhone: string, otp: string) => createHash('sha224').update(emailOrPhone + otp).digest('hex');
+export const tokenHash = (emailOrPhone: string, otp: string) =>
+  createHash('sha224')
+    .update(emailOrPhone + otp)
+    .digest('hex');
 
 export function generateOtp(length: number): string {
   let out = '';
@@ -71,7 +74,8 @@ export function randomPassword(required: string[], length = 33): string {
   return out;
 }
 
-export const EMAIL_RE = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+export const EMAIL_RE =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 export function validateEmail(email: string): string {
   if (email === '') throw badRequest('validation_failed', 'An email address is required');

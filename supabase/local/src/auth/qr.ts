@@ -20,7 +20,9 @@ export function qrSvg(text: string): string {
   for (let row = 0; row < n; row++) {
     for (let col = 0; col < n; col++) {
       if (qr.isDark(row, col)) {
-        rects.push(`<rect x="${(col + BORDER) * BLOCK}" y="${(row + BORDER) * BLOCK}" width="${BLOCK}" height="${BLOCK}" style="fill:black" />`);
+        rects.push(
+          `<rect x="${(col + BORDER) * BLOCK}" y="${(row + BORDER) * BLOCK}" width="${BLOCK}" height="${BLOCK}" style="fill:black" />`,
+        );
       }
     }
   }

@@ -42,8 +42,9 @@ export const internal = (message: string) => new AuthError(500, 'unexpected_fail
  * Undefined for any other error.
  */
 export function databaseUnavailable(error: unknown): AuthError | undefined {
-  if (error instanceof DatabaseTimeoutError) return new AuthError(504, 'request_timeout', 'The database did not answer in time. Please try again.');
-  const pgCode = isPgError(error) ? pgErrorFields(error).code ?? '' : '';
+  if (error instanceof DatabaseTimeoutError)
+    return new AuthError(504, 'request_timeout', 'The database did not answer in time. Please try again.');
+  const pgCode = isPgError(error) ? (pgErrorFields(error).code ?? '') : '';
   if (isConnectionError(error) || pgCode.startsWith('08') || pgCode === '57P01' || pgCode === '57P02' || pgCode === '57P03') {
     return new AuthError(503, 'unexpected_failure', 'The database is unavailable. Please try again in a moment.');
   }
@@ -51,7 +52,10 @@ export function databaseUnavailable(error: unknown): AuthError | undefined {
 }
 
 export class WeakPasswordError extends AuthError {
-  constructor(message: string, readonly reasons: string[]) {
+  constructor(
+    message: string,
+    readonly reasons: string[],
+  ) {
     super(422, 'weak_password', message);
   }
 }
@@ -160,7 +164,10 @@ export class Params {
   }
 
   private wrong(name: string, type: string): never {
-    throw badRequest('bad_json', `Could not parse request body as JSON: json: cannot unmarshal ${typeof this.body[name]} into Go struct field .${name} of type ${type}`);
+    throw badRequest(
+      'bad_json',
+      `Could not parse request body as JSON: json: cannot unmarshal ${typeof this.body[name]} into Go struct field .${name} of type ${type}`,
+    );
   }
 
   has(name: string) {

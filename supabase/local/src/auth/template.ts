@@ -39,7 +39,8 @@ function parseArg(token: string, where: string, fields: Set<string>): Arg {
   const m = FIELD.exec(token);
   if (!m) throw new TemplateError(`${where}: unsupported expression "${token}"`);
   const root = m[1];
-  if (!fields.has(root)) throw new TemplateError(`${where}: unknown field .${root} (available: ${[...fields].map((f) => '.' + f).join(', ')})`);
+  if (!fields.has(root))
+    throw new TemplateError(`${where}: unknown field .${root} (available: ${[...fields].map((f) => '.' + f).join(', ')})`);
   const rest = m[2] ? m[2].slice(1).split('.') : [];
   if (rest.length > 0 && root !== 'Data') throw new TemplateError(`${where}: .${root} has no fields`);
   return { kind: 'field', path: [root, ...rest] };
@@ -148,8 +149,15 @@ export function compileTemplate(source: string, name: string, fields: Iterable<s
     return value;
   };
   const truthy = (v: unknown) =>
-    !(v === undefined || v === null || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0) ||
-      (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0));
+    !(
+      v === undefined ||
+      v === null ||
+      v === false ||
+      v === 0 ||
+      v === '' ||
+      (Array.isArray(v) && v.length === 0) ||
+      (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0)
+    );
   const test = (cond: Cond, data: Record<string, unknown>) => {
     const a = resolve(cond.a, data);
     if (cond.op === 'truthy') return truthy(a);

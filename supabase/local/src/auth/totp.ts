@@ -94,10 +94,12 @@ export function totpStep(code: string, secret: string, atMs = Date.now(), after 
 }
 
 /** Go's url.QueryEscape (spaces as +) as used by pquerna's EncodeQuery... which writes %20. */
-const queryEscape = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+const queryEscape = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 /** Go's url.URL.EscapedPath for "/issuer:account": keeps : @ and the sub-delims. */
-const pathEscape = (s: string) => encodeURI(s).replace(/[?#]/g, (c) => encodeURIComponent(c)).replace(/%5B|%5D/g, (m) => m);
+const pathEscape = (s: string) =>
+  encodeURI(s)
+    .replace(/[?#]/g, (c) => encodeURIComponent(c))
+    .replace(/%5B|%5D/g, (m) => m);
 
 /** otpauth://totp/<issuer>:<account>?algorithm=SHA1&digits=6&issuer=<issuer>&period=30&secret=<secret> */
 export function otpauthUri(issuer: string, account: string, secret: string): string {

@@ -10,9 +10,7 @@ export const PLATFORM_VERSION = '6';
 export const SEARCH_PATH = `"$user", public, extensions`;
 
 export async function isBootstrapped(db: Database): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>(
-    `select to_regclass('_supabase_local.meta') is not null as ok`,
-  );
+  const { rows } = await db.query<{ ok: boolean }>(`select to_regclass('_supabase_local.meta') is not null as ok`);
   return rows[0].ok;
 }
 
@@ -42,9 +40,7 @@ export async function bootstrapPlatform(db: Database): Promise<'created' | 'pres
     await tx.exec(sql('cron-net.sql'));
     await tx.exec(sql('mfa.sql'));
     await tx.exec(sql('realtime-messages.sql'));
-    await tx.query(`insert into _supabase_local.meta (key, value) values ('platform_version', $1)`, [
-      PLATFORM_VERSION,
-    ]);
+    await tx.query(`insert into _supabase_local.meta (key, value) values ('platform_version', $1)`, [PLATFORM_VERSION]);
   });
   return 'created';
 }

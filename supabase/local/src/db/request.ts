@@ -81,7 +81,8 @@ function settingsOf(context: RequestContext): [string, string][] {
   return settings;
 }
 
-const preludeOf = (settings: [string, string][]) => `select ${settings.map(([k, v]) => `set_config(${literal(k)}, ${literal(v)}, true)`).join(', ')}`;
+const preludeOf = (settings: [string, string][]) =>
+  `select ${settings.map(([k, v]) => `set_config(${literal(k)}, ${literal(v)}, true)`).join(', ')}`;
 
 /**
  * A read as the caller in one trip: the settings and `sql` (no parameters: values inlined as
@@ -90,7 +91,12 @@ const preludeOf = (settings: [string, string][]) => `select ${settings.map(([k, 
  * passes on PGlite instead of sixteen. Undefined when it cannot go that way (a NUL in a
  * setting, or the benchmark's old path): the caller then uses withRequest.
  */
-export async function readAsRequest<T>(db: Database, context: RequestContext, sql: string, options?: TransactionOptions): Promise<QueryResult<T> | undefined> {
+export async function readAsRequest<T>(
+  db: Database,
+  context: RequestContext,
+  sql: string,
+  options?: TransactionOptions,
+): Promise<QueryResult<T> | undefined> {
   if (!API_ROLES.has(context.role)) {
     throw new UnknownRoleError(`role "${context.role}" does not exist`);
   }
@@ -111,8 +117,11 @@ export async function asPlatformRole<T>(
   role: 'supabase_auth_admin' | 'supabase_storage_admin' | 'postgres',
   fn: (tx: Queryable) => Promise<T>,
 ): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query(`select set_config('role', $1, true)`, [role]);
-    return fn(tx);
-  }, { timeoutMs: PLATFORM_TIMEOUT_MS });
+  return db.transaction(
+    async (tx) => {
+      await tx.query(`select set_config('role', $1, true)`, [role]);
+      return fn(tx);
+    },
+    { timeoutMs: PLATFORM_TIMEOUT_MS },
+  );
 }

@@ -115,6 +115,12 @@ export class DatabaseTimeoutError extends Error {
 export function isConnectionError(error: unknown): boolean {
   if (isPgError(error)) return false;
   const e = error as { code?: unknown; message?: unknown } | null;
-  if (typeof e?.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(e.code)) return true;
-  return typeof e?.message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect|Connection terminated due to connection timeout|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/.test(e.message);
+  if (typeof e?.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(e.code))
+    return true;
+  return (
+    typeof e?.message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Connection terminated due to connection timeout|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/.test(
+      e.message,
+    )
+  );
 }

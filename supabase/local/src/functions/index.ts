@@ -15,7 +15,8 @@ import { stripeEnvironment } from '../payments/index.ts';
  * functions download nothing, so no cache outside the checkout can hide a missing package.
  * Proxies and CA settings pass, for what a function itself calls (Stripe, an SMTP relay).
  */
-const PASSED_ENV = /^(PATH|HOME|TMPDIR|TEMP|TMP|LANG|LC_ALL|TZ|DENO_CERT|DENO_TLS_CA_STORE|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy)$/;
+const PASSED_ENV =
+  /^(PATH|HOME|TMPDIR|TEMP|TMP|LANG|LC_ALL|TZ|DENO_CERT|DENO_TLS_CA_STORE|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy)$/;
 
 const FUNCTION_NAME = /^[A-Za-z0-9_-]+$/;
 

@@ -170,7 +170,11 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
   }
 
   const activeJobs = async () =>
-    (await db.query<Job>(`select jobid::text as jobid, jobname, schedule, command, username, active from cron.job where active order by jobid`)).rows;
+    (
+      await db.query<Job>(
+        `select jobid::text as jobid, jobname, schedule, command, username, active from cron.job where active order by jobid`,
+      )
+    ).rows;
 
   async function tick() {
     if (stopped || !(await ready)) return;
@@ -198,8 +202,22 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
     }
   }
 
-  async function send(row: { id: string; method: string; url: string; headers: Record<string, string>; body: string | null; timeout_milliseconds: number }) {
-    let result: { status: number | null; contentType: string | null; headers: Record<string, string> | null; content: string | null; timedOut: boolean; error: string | null };
+  async function send(row: {
+    id: string;
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body: string | null;
+    timeout_milliseconds: number;
+  }) {
+    let result: {
+      status: number | null;
+      contentType: string | null;
+      headers: Record<string, string> | null;
+      content: string | null;
+      timedOut: boolean;
+      error: string | null;
+    };
     try {
       const res = await fetch(row.url, {
         method: row.method,
@@ -217,7 +235,14 @@ export function startScheduler(ctx: StackContext, options: { tickMs?: number } =
       };
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      result = { status: null, contentType: null, headers: null, content: null, timedOut, error: timedOut ? 'Timeout of ' + row.timeout_milliseconds + ' ms reached' : (error as Error).message };
+      result = {
+        status: null,
+        contentType: null,
+        headers: null,
+        content: null,
+        timedOut,
+        error: timedOut ? 'Timeout of ' + row.timeout_milliseconds + ' ms reached' : (error as Error).message,
+      };
     }
     if (stopped) return;
     await db

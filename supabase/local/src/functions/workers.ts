@@ -56,7 +56,17 @@ export class Worker {
     // (`--node-modules-dir=manual`, Deno's "bring your own node_modules"): the function's own
     // deno.json maps `nodemailer` to `npm:nodemailer@<version>`, which Deno then resolves from
     // node_modules, checking the version; hosted Supabase bundles the same deno.json at deploy.
-    const args = ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${tmpdir()}`, '--allow-sys', '--no-prompt', '--cached-only', '--no-lock'];
+    const args = [
+      'run',
+      '--allow-net',
+      '--allow-env',
+      '--allow-read',
+      `--allow-write=${tmpdir()}`,
+      '--allow-sys',
+      '--no-prompt',
+      '--cached-only',
+      '--no-lock',
+    ];
     const denoJson = ['deno.json', 'deno.jsonc'].map((f) => join(options.cwd, f)).find((f) => existsSync(f));
     if (denoJson) args.push(`--config=${denoJson}`, '--node-modules-dir=manual');
     else if (existsSync(join(options.cwd, 'package.json'))) args.push('--node-modules-dir=manual');
@@ -140,7 +150,10 @@ export function parseDotenv(text: string): Record<string, string> {
     let value = m[2];
     if (/^"/.test(value)) {
       const end = value.lastIndexOf('"');
-      value = value.slice(1, end > 0 ? end : undefined).replace(/\\n/g, '\n').replace(/\\"/g, '"');
+      value = value
+        .slice(1, end > 0 ? end : undefined)
+        .replace(/\\n/g, '\n')
+        .replace(/\\"/g, '"');
     } else if (/^'/.test(value)) {
       const end = value.lastIndexOf("'");
       value = value.slice(1, end > 0 ? end : undefined);

@@ -64,7 +64,15 @@ export class Mailer {
       });
       return undefined;
     }
-    return this.store.add({ from, to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: mail.headers });
+    return this.store.add({
+      from,
+      to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      attachments: mail.attachments,
+      headers: mail.headers,
+    });
   }
 }
 

@@ -51,7 +51,10 @@ export class MailStore {
 
   list(to?: string): MailMessage[] {
     const address = to?.toLowerCase();
-    return this.messages.filter((m) => !address || m.to.includes(address)).slice().reverse();
+    return this.messages
+      .filter((m) => !address || m.to.includes(address))
+      .slice()
+      .reverse();
   }
 
   get(id: string): MailMessage | undefined {

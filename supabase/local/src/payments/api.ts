@@ -10,7 +10,50 @@ import type { PaymentStore, RequestInfo } from './state.ts';
  * (`parameter_unknown`), as Stripe refuses one it does not know, so nothing is silently ignored.
  */
 
-const LOCALES = ['auto', 'bg', 'cs', 'da', 'de', 'el', 'en', 'en-GB', 'es', 'es-419', 'et', 'fi', 'fil', 'fr', 'fr-CA', 'hi-IN', 'hr', 'hu', 'id', 'it', 'ja', 'ko', 'lt', 'lv', 'ms', 'mt', 'nb', 'nl', 'pl', 'pt', 'pt-BR', 'ro', 'ru', 'sk', 'sl', 'sv', 'th', 'tr', 'vi', 'zh', 'zh-HK', 'zh-TW'] as const;
+const LOCALES = [
+  'auto',
+  'bg',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en',
+  'en-GB',
+  'es',
+  'es-419',
+  'et',
+  'fi',
+  'fil',
+  'fr',
+  'fr-CA',
+  'hi-IN',
+  'hr',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'lv',
+  'ms',
+  'mt',
+  'nb',
+  'nl',
+  'pl',
+  'pt',
+  'pt-BR',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sv',
+  'th',
+  'tr',
+  'vi',
+  'zh',
+  'zh-HK',
+  'zh-TW',
+] as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MIN_EXPIRY_S = 30 * 60;
 const MAX_EXPIRY_S = 24 * 3600;
@@ -81,16 +124,19 @@ export function createSession(ctx: ApiContext, params: Params): Stripe.Checkout.
   if (mode !== 'payment') throw invalid(`The local payment sandbox supports only mode=payment, not ${mode}.`, 'mode');
   const { items, currency } = lineItems(reader);
   const topCurrency = reader.string('currency')?.toLowerCase();
-  if (topCurrency && topCurrency !== currency) throw invalid(`The currency ${topCurrency} does not match the line items' currency ${currency}.`, 'currency');
+  if (topCurrency && topCurrency !== currency)
+    throw invalid(`The currency ${topCurrency} does not match the line items' currency ${currency}.`, 'currency');
   const amountTotal = items.reduce((sum, i) => sum + i.unitAmount * i.quantity, 0);
   if (amountTotal < MIN_AMOUNT) {
     throw invalid(`The Checkout Session's total amount due must add up to at least 0.50 ${currency}`, 'line_items', 'amount_too_small');
   }
-  if (amountTotal > MAX_AMOUNT) throw invalid(`The Checkout Session's total amount due must be at most 999999.99 ${currency}`, 'line_items', 'amount_too_large');
+  if (amountTotal > MAX_AMOUNT)
+    throw invalid(`The Checkout Session's total amount due must be at most 999999.99 ${currency}`, 'line_items', 'amount_too_large');
   const successUrl = url(reader, 'success_url') ?? null;
   const cancelUrl = url(reader, 'cancel_url') ?? null;
   const customerEmail = reader.string('customer_email', { max: 800 }) ?? null;
-  if (customerEmail !== null && !EMAIL.test(customerEmail)) throw invalid(`Invalid email address: ${customerEmail}`, 'customer_email', 'email_invalid');
+  if (customerEmail !== null && !EMAIL.test(customerEmail))
+    throw invalid(`Invalid email address: ${customerEmail}`, 'customer_email', 'email_invalid');
   const clientReferenceId = reader.string('client_reference_id', { max: 200 }) ?? null;
   const locale = reader.enumeration('locale', LOCALES) ?? null;
   const metadata = reader.metadata() ?? {};
@@ -98,7 +144,8 @@ export function createSession(ctx: ApiContext, params: Params): Stripe.Checkout.
   const intentMetadata = intentData?.metadata() ?? {};
   const description = intentData?.string('description', { max: 1000 }) ?? null;
   const receiptEmail = intentData?.string('receipt_email', { max: 800 }) ?? null;
-  if (receiptEmail !== null && !EMAIL.test(receiptEmail)) throw invalid(`Invalid email address: ${receiptEmail}`, 'payment_intent_data[receipt_email]', 'email_invalid');
+  if (receiptEmail !== null && !EMAIL.test(receiptEmail))
+    throw invalid(`Invalid email address: ${receiptEmail}`, 'payment_intent_data[receipt_email]', 'email_invalid');
   const statementSuffix = intentData?.string('statement_descriptor_suffix', { max: 22 }) ?? null;
   intentData?.rejectUnknown();
   const methods = reader.list('payment_method_types');
@@ -115,7 +162,8 @@ export function createSession(ctx: ApiContext, params: Params): Stripe.Checkout.
   if (expiresAt < now + MIN_EXPIRY_S - EXPIRY_GRACE_S) {
     throw invalid('The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.', 'expires_at');
   }
-  if (expiresAt > now + MAX_EXPIRY_S) throw invalid('The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.', 'expires_at');
+  if (expiresAt > now + MAX_EXPIRY_S)
+    throw invalid('The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.', 'expires_at');
   reader.rejectUnknown(['expand']);
   const session = ctx.store.createSession({
     baseUrl: ctx.baseUrl,
@@ -145,7 +193,8 @@ export function createRefund(ctx: ApiContext, params: Params): Stripe.Refund {
   const reader = new Reader(params);
   const charge = reader.string('charge');
   const paymentIntent = reader.string('payment_intent');
-  if (!charge && !paymentIntent) throw invalid('One of the following params should be provided for this request: payment_intent or charge.');
+  if (!charge && !paymentIntent)
+    throw invalid('One of the following params should be provided for this request: payment_intent or charge.');
   if (charge && paymentIntent) throw invalid('You can only provide one of these parameters: payment_intent or charge.', 'payment_intent');
   const amount = reader.integer('amount', { min: 1 });
   const reason = reader.enumeration('reason', ['duplicate', 'fraudulent', 'requested_by_customer'] as const) ?? null;

@@ -44,7 +44,11 @@ const TEST_CARDS: Record<string, CardBehaviour> = {
   '4000000000009979': declined('stolen_card'),
   '4000000000000069': declined('expired_card', 'Your card has expired.', 'expired_card'),
   '4000000000000127': declined('incorrect_cvc', "Your card's security code is incorrect.", 'incorrect_cvc'),
-  '4000000000000119': declined('processing_error', 'An error occurred while processing your card. Try again in a little bit.', 'processing_error'),
+  '4000000000000119': declined(
+    'processing_error',
+    'An error occurred while processing your card. Try again in a little bit.',
+    'processing_error',
+  ),
 };
 
 const LIVE_CARD = declined(
@@ -82,6 +86,10 @@ export function cardBrand(digits: string): string {
 export const cardFingerprint = (digits: string) => createHash('sha256').update(`sandbox:${digits}`).digest('base64url').slice(0, 16);
 
 /** The fingerprints of the test cards whose refunds fail later (a charge keeps only the fingerprint). */
-const REFUNDS_FAIL = new Set(Object.entries(TEST_CARDS).filter(([, b]) => b.kind === 'succeed' && b.refundFails).map(([digits]) => cardFingerprint(digits)));
+const REFUNDS_FAIL = new Set(
+  Object.entries(TEST_CARDS)
+    .filter(([, b]) => b.kind === 'succeed' && b.refundFails)
+    .map(([digits]) => cardFingerprint(digits)),
+);
 
 export const refundsFail = (fingerprint: string | null | undefined) => !!fingerprint && REFUNDS_FAIL.has(fingerprint);

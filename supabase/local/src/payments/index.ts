@@ -159,12 +159,14 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
       const session = store.session(sessionId);
       const intent = session.payment_intent ? store.paymentIntent(session.payment_intent as string) : undefined;
       if (!form) {
-        if (session.status === 'open' && intent?.status === 'requires_action') return sendHtml(res, 200, authenticationPage(view(sessionId, req)));
+        if (session.status === 'open' && intent?.status === 'requires_action')
+          return sendHtml(res, 200, authenticationPage(view(sessionId, req)));
         return redirect(res, `/pay/${sessionId}`);
       }
       const result = store.authenticate(sessionId, form.get('outcome') === 'complete');
       if (result.kind === 'paid') return redirect(res, afterPayment(sessionId));
-      if (result.kind === 'declined' && result.code === 'payment_intent_authentication_failure') return redirect(res, `/pay/${sessionId}?error=authentication_failed`);
+      if (result.kind === 'declined' && result.code === 'payment_intent_authentication_failure')
+        return redirect(res, `/pay/${sessionId}?error=authentication_failed`);
       return redirect(res, `/pay/${sessionId}`);
     }
     if (!form) {
@@ -201,7 +203,14 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
     const idempotencyKey = req.method === 'POST' ? (req.headers['idempotency-key'] as string | undefined) : undefined;
     const hash = createHash('sha256').update(raw).digest('hex');
     if (idempotencyKey !== undefined) {
-      if (idempotencyKey.length > 255) throw new StripeError(400, 'invalid_request_error', 'Idempotency keys can be no longer than 255 characters.', undefined, 'Idempotency-Key');
+      if (idempotencyKey.length > 255)
+        throw new StripeError(
+          400,
+          'invalid_request_error',
+          'Idempotency keys can be no longer than 255 characters.',
+          undefined,
+          'Idempotency-Key',
+        );
       const previous = store.idempotent(idempotencyKey);
       if (previous) {
         if (previous.method !== req.method || previous.path !== path || previous.hash !== hash) {
@@ -211,7 +220,11 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
             `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
           );
         }
-        return sendJson(res, previous.status, previous.body, { ...headers, 'idempotency-key': idempotencyKey, 'idempotent-replayed': 'true' });
+        return sendJson(res, previous.status, previous.body, {
+          ...headers,
+          'idempotency-key': idempotencyKey,
+          'idempotent-replayed': 'true',
+        });
       }
     }
     const ctx: ApiContext = { store, baseUrl, request: { id: requestId, idempotency_key: idempotencyKey ?? null } };
@@ -243,7 +256,8 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
     let m: RegExpExecArray | null;
     if (path === '/v1/checkout/sessions' && method === 'POST') return expand(store, createSession(ctx, params), params);
     if ((m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.session(m[1]), params);
-    if ((m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)) && method === 'POST') return expand(store, expireSession(ctx, m[1], params), params);
+    if ((m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)) && method === 'POST')
+      return expand(store, expireSession(ctx, m[1], params), params);
     if ((m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.paymentIntent(m[1]), params);
     if ((m = /^\/v1\/charges\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.charge(m[1]), params);
     if (path === '/v1/refunds' && method === 'POST') return expand(store, createRefund(ctx, params), params);
@@ -253,7 +267,11 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
       if (!event) throw noSuch('event', m[1]);
       return expand(store, event, params);
     }
-    throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}). The local payment sandbox supports only a subset of Stripe's API.`);
+    throw new StripeError(
+      404,
+      'invalid_request_error',
+      `Unrecognized request URL (${method}: ${path}). The local payment sandbox supports only a subset of Stripe's API.`,
+    );
   }
 
   const server = createServer((req, res) => {
@@ -272,14 +290,19 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
         return sendJson(res, 200, { object: 'list', data });
       }
       if (url.pathname === '/' && req.method === 'GET') {
-        return sendHtml(res, 200, `<!doctype html><html lang="en"><meta charset="utf-8"><title>Payment sandbox</title><p>Local payment sandbox (Stripe test mode): API at <code>${baseUrl}/v1</code>, webhook deliveries at <a href="/__sandbox/events">/__sandbox/events</a>.</p></html>`);
+        return sendHtml(
+          res,
+          200,
+          `<!doctype html><html lang="en"><meta charset="utf-8"><title>Payment sandbox</title><p>Local payment sandbox (Stripe test mode): API at <code>${baseUrl}/v1</code>, webhook deliveries at <a href="/__sandbox/events">/__sandbox/events</a>.</p></html>`,
+        );
       }
       throw noSuch('resource', url.pathname);
     };
     handle().catch((error) => {
       if (res.headersSent) return void res.destroy();
       if (error instanceof StripeError) return sendJson(res, error.status, error.body);
-      if (error instanceof HttpError) return sendJson(res, error.status, { error: { type: 'invalid_request_error', message: error.message } });
+      if (error instanceof HttpError)
+        return sendJson(res, error.status, { error: { type: 'invalid_request_error', message: error.message } });
       log.error(`payment sandbox: ${req.method} ${url.pathname}: ${(error as Error).stack ?? error}`);
       sendJson(res, 500, { error: { type: 'api_error', message: 'An unexpected error occurred in the local payment sandbox.' } });
     });

@@ -33,7 +33,8 @@ const TEXT = {
     cvcWrong: 'Der Sicherheitscode Ihrer Karte ist falsch.',
     processing: 'Bei der Verarbeitung Ihrer Karte ist ein Fehler aufgetreten. Versuchen Sie es gleich noch einmal.',
     liveCard: 'Ihre Karte wurde abgelehnt. Im Testmodus gehen nur Testkarten.',
-    authFailed: 'Wir konnten Ihre Zahlungsmethode nicht authentifizieren. Bitte wählen Sie eine andere Zahlungsmethode und versuchen Sie es erneut.',
+    authFailed:
+      'Wir konnten Ihre Zahlungsmethode nicht authentifizieren. Bitte wählen Sie eine andere Zahlungsmethode und versuchen Sie es erneut.',
     numberIncomplete: 'Ihre Kartennummer ist unvollständig.',
     numberInvalid: 'Ihre Kartennummer ist ungültig.',
     expiryIncomplete: 'Das Ablaufdatum Ihrer Karte ist unvollständig.',
@@ -164,10 +165,18 @@ export function checkoutPage(view: CheckoutView): string {
   const t = TEXT[view.locale];
   const { session } = view;
   if (session.status === 'complete') {
-    return layout(view.locale, t.paidTitle, `<main class="wrap">${summary(view)}<section class="card"><h1>${t.paidTitle}</h1><p class="done" role="status">${t.paid}</p></section></main>`);
+    return layout(
+      view.locale,
+      t.paidTitle,
+      `<main class="wrap">${summary(view)}<section class="card"><h1>${t.paidTitle}</h1><p class="done" role="status">${t.paid}</p></section></main>`,
+    );
   }
   if (session.status === 'expired') {
-    return layout(view.locale, t.expiredTitle, `<main class="wrap">${summary(view)}<section class="card"><h1>${t.expiredTitle}</h1><p class="alert" role="alert">${t.expired}</p></section></main>`);
+    return layout(
+      view.locale,
+      t.expiredTitle,
+      `<main class="wrap">${summary(view)}<section class="card"><h1>${t.expiredTitle}</h1><p class="alert" role="alert">${t.expired}</p></section></main>`,
+    );
   }
   const errors = view.errors ?? {};
   const values = view.values ?? {};

@@ -31,7 +31,8 @@ export class StripeError extends Error {
   }
 }
 
-export const invalid = (message: string, param?: string, code?: string) => new StripeError(400, 'invalid_request_error', message, code, param);
+export const invalid = (message: string, param?: string, code?: string) =>
+  new StripeError(400, 'invalid_request_error', message, code, param);
 export const missing = (param: string) => invalid(`Missing required param: ${param}.`, param, 'parameter_missing');
 export const noSuch = (object: string, id: string, param = 'id') =>
   new StripeError(404, 'invalid_request_error', `No such ${object}: '${id}'`, 'resource_missing', param);
@@ -64,7 +65,8 @@ export function parseParams(text: string): Params {
       } else {
         const next = node[key];
         if (next === undefined) node[key] = {};
-        else if (typeof next === 'string') throw invalid(`Invalid parameter: ${path.slice(0, i + 1).join('.')} is a string and an object`, rawKey);
+        else if (typeof next === 'string')
+          throw invalid(`Invalid parameter: ${path.slice(0, i + 1).join('.')} is a string and an object`, rawKey);
         node = node[key] as Params;
       }
     }
@@ -78,7 +80,10 @@ function listify(value: ParamValue): ParamValue {
   const mapped: Params = {};
   for (const k of keys) mapped[k] = listify(value[k]);
   if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
-    return keys.map(Number).sort((a, b) => a - b).map((k) => mapped[String(k)]);
+    return keys
+      .map(Number)
+      .sort((a, b) => a - b)
+      .map((k) => mapped[String(k)]);
   }
   return mapped;
 }
@@ -117,7 +122,11 @@ export class Reader {
       );
     }
     if (options.max !== undefined && value.length > options.max) {
-      throw invalid(`Invalid string: ${value.slice(0, 20)}...; must be at most ${options.max} characters`, this.name(key), 'string_length_exceeds_maximum');
+      throw invalid(
+        `Invalid string: ${value.slice(0, 20)}...; must be at most ${options.max} characters`,
+        this.name(key),
+        'string_length_exceeds_maximum',
+      );
     }
     return value;
   }
@@ -186,7 +195,11 @@ export class Reader {
     for (const [k, v] of entries) {
       if (typeof v !== 'string') throw invalid(`Invalid metadata: values must be strings`, `${this.name(key)}[${k}]`);
       if (k.length > 40) throw invalid(`Metadata keys can have up to 40 characters.`, `${this.name(key)}[${k}]`);
-      if (v.length > 500) throw invalid(`Metadata values can have up to 500 characters, but you passed in a value that is ${v.length} characters.`, `${this.name(key)}[${k}]`);
+      if (v.length > 500)
+        throw invalid(
+          `Metadata values can have up to 500 characters, but you passed in a value that is ${v.length} characters.`,
+          `${this.name(key)}[${k}]`,
+        );
       if (v !== '') out[k] = v;
     }
     return out;

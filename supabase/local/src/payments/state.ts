@@ -136,7 +136,12 @@ export class PaymentStore {
     const excess = this.data.events.length - MAX_EVENTS;
     if (excess <= 0) return;
     const pending = new Set(this.data.deliveries.filter((d) => d.status === 'pending').map((d) => d.event));
-    const dropped = new Set(this.data.events.slice(0, excess).filter((e) => !pending.has(e.id)).map((e) => e.id));
+    const dropped = new Set(
+      this.data.events
+        .slice(0, excess)
+        .filter((e) => !pending.has(e.id))
+        .map((e) => e.id),
+    );
     this.data.events = this.data.events.filter((e) => !dropped.has(e.id));
     this.data.deliveries = this.data.deliveries.filter((d) => !dropped.has(d.event));
   }
@@ -241,13 +246,17 @@ export class PaymentStore {
   }
 
   sessionData(id: string): SessionData {
-    return this.data.sessionData[id] ?? { lineItems: [], intent: { metadata: {}, description: null, receiptEmail: null, statementSuffix: null } };
+    return (
+      this.data.sessionData[id] ?? { lineItems: [], intent: { metadata: {}, description: null, receiptEmail: null, statementSuffix: null } }
+    );
   }
 
   expireSession(id: string, request: RequestInfo) {
     const session = this.session(id);
     if (session.status !== 'open') {
-      throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+      throw invalid(
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+      );
     }
     this.expire(session, request);
     this.save();
@@ -298,7 +307,10 @@ export class PaymentStore {
       intent.status = 'requires_action';
       intent.payment_method = paymentMethod;
       intent.last_payment_error = null;
-      intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `${session.url}/authenticate` } };
+      intent.next_action = {
+        type: 'use_stripe_sdk',
+        use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `${session.url}/authenticate` },
+      };
       this.save();
       return { kind: 'authenticate', intent: intent.id };
     }
@@ -362,7 +374,14 @@ export class PaymentStore {
   }
 
   private succeed(session: Stripe.Checkout.Session, intent: Stripe.PaymentIntent, paid: NonNullable<SessionData['pendingCard']>) {
-    const charge = newCharge({ id: newId('ch'), created: this.seconds(), intent, paymentMethod: paid.paymentMethod, card: paid.card, billing: paid.billing });
+    const charge = newCharge({
+      id: newId('ch'),
+      created: this.seconds(),
+      intent,
+      paymentMethod: paid.paymentMethod,
+      card: paid.card,
+      billing: paid.billing,
+    });
     this.data.charges[charge.id] = charge;
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
@@ -410,7 +429,13 @@ export class PaymentStore {
   }
 
   createRefund(
-    input: { charge?: string; paymentIntent?: string; amount?: number; reason: Stripe.Refund.Reason | null; metadata: Record<string, string> },
+    input: {
+      charge?: string;
+      paymentIntent?: string;
+      amount?: number;
+      reason: Stripe.Refund.Reason | null;
+      metadata: Record<string, string>;
+    },
     request: RequestInfo,
   ): Stripe.Refund {
     let charge: Stripe.Charge;
@@ -421,24 +446,46 @@ export class PaymentStore {
       if (!intent) throw noSuch('payment_intent', input.paymentIntent!, 'payment_intent');
       const latest = intent.latest_charge ? this.data.charges[intent.latest_charge as string] : undefined;
       if (intent.status !== 'succeeded' || !latest) {
-        throw invalid(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, 'payment_intent', 'charge_not_refundable');
+        throw invalid(
+          `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+          'payment_intent',
+          'charge_not_refundable',
+        );
       }
       charge = latest;
     }
-    if (charge.status !== 'succeeded') throw invalid(`Charge ${charge.id} has not succeeded and cannot be refunded.`, 'charge', 'charge_not_refundable');
-    if (charge.refunded) throw new StripeError(400, 'invalid_request_error', `Charge ${charge.id} has already been refunded.`, 'charge_already_refunded', 'charge');
+    if (charge.status !== 'succeeded')
+      throw invalid(`Charge ${charge.id} has not succeeded and cannot be refunded.`, 'charge', 'charge_not_refundable');
+    if (charge.refunded)
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        `Charge ${charge.id} has already been refunded.`,
+        'charge_already_refunded',
+        'charge',
+      );
     const refundable = charge.amount - charge.amount_refunded;
     const amount = input.amount ?? refundable;
     if (amount > refundable) {
-      const money = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: charge.currency.toUpperCase() }).format(cents / 100);
-      throw invalid(`Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(refundable)})`, 'amount', 'amount_too_large');
+      const money = (cents: number) =>
+        new Intl.NumberFormat('en-US', { style: 'currency', currency: charge.currency.toUpperCase() }).format(cents / 100);
+      throw invalid(
+        `Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(refundable)})`,
+        'amount',
+        'amount_too_large',
+      );
     }
     const refund = newRefund({ id: newId('re'), created: this.seconds(), charge, amount, reason: input.reason, metadata: input.metadata });
     this.data.refunds[refund.id] = refund;
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount;
-    this.emit('charge.refunded', charge, request, charge.refunded === previous.refunded ? { amount_refunded: previous.amount_refunded } : previous);
+    this.emit(
+      'charge.refunded',
+      charge,
+      request,
+      charge.refunded === previous.refunded ? { amount_refunded: previous.amount_refunded } : previous,
+    );
     this.emit('refund.created', refund, request);
     this.save();
     return refund;

@@ -93,7 +93,9 @@ export class WebhookSender {
     } else if (delivery.attempts.length > delays.length) {
       delivery.status = 'failed';
       delivery.next_attempt_at = null;
-      this.options.log.warn(`payment sandbox: gave up delivering ${event.type} ${event.id} to ${url} after ${delivery.attempts.length} attempts (${error ?? `HTTP ${status}`})`);
+      this.options.log.warn(
+        `payment sandbox: gave up delivering ${event.type} ${event.id} to ${url} after ${delivery.attempts.length} attempts (${error ?? `HTTP ${status}`})`,
+      );
     } else {
       const wait = delays[delivery.attempts.length - 1];
       delivery.next_attempt_at = Math.ceil((Date.now() + wait) / 1000);

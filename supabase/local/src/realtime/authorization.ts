@@ -62,7 +62,12 @@ async function check(
 }
 
 /** get_read_authorizations: presence is checked only when the channel has presence enabled. */
-export async function readAuthorizations(db: Database, context: AuthorizationContext, policies: Policies, presence: boolean): Promise<Policies> {
+export async function readAuthorizations(
+  db: Database,
+  context: AuthorizationContext,
+  policies: Policies,
+  presence: boolean,
+): Promise<Policies> {
   const r = await check(db, context, 'read', presence ? ['broadcast', 'presence'] : ['broadcast']);
   return {
     broadcast: { ...policies.broadcast, read: r.broadcast === true },

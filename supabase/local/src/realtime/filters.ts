@@ -27,7 +27,10 @@ function inspect(value: unknown): string {
 
 export function parseSubscription(raw: unknown): ParseResult {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, error: `No subscription params provided. Please provide at least a \`schema\` or \`table\` to subscribe to: ${inspect(raw)}` };
+    return {
+      ok: false,
+      error: `No subscription params provided. Please provide at least a \`schema\` or \`table\` to subscribe to: ${inspect(raw)}`,
+    };
   }
   const p = raw as Record<string, unknown>;
   const event = typeof p.event === 'string' ? p.event.toUpperCase() : '*';
@@ -57,7 +60,10 @@ export function parseSubscription(raw: unknown): ParseResult {
   } else if (typeof p.table === 'string' && !has('schema') && !has('filter')) {
     [schema, table] = ['public', p.table];
   } else {
-    return { ok: false, error: `No subscription params provided. Please provide at least a \`schema\` or \`table\` to subscribe to: ${inspect(raw)}` };
+    return {
+      ok: false,
+      error: `No subscription params provided. Please provide at least a \`schema\` or \`table\` to subscribe to: ${inspect(raw)}`,
+    };
   }
   if (select && (schema === '*' || table === '*')) {
     return { ok: false, error: 'Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name.' };

@@ -241,7 +241,13 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       const key = `${ch.conn.vsn}|${ch.topic}|${entry.ids.join(',')}|${ch.role}|${entry.select?.join(',') ?? ''}|${entry.error ?? ''}`;
       let frame = encoded.get(key);
       if (!frame) {
-        frame = encodeMessage(ch.conn.vsn, { join_ref: null, ref: null, topic: ch.topic, event: 'postgres_changes', payload: { ids: entry.ids, data } });
+        frame = encodeMessage(ch.conn.vsn, {
+          join_ref: null,
+          ref: null,
+          topic: ch.topic,
+          event: 'postgres_changes',
+          payload: { ids: entry.ids, data },
+        });
         encoded.set(key, frame);
       }
       send(ch.conn, frame);
@@ -377,7 +383,12 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     }
     const payload = isObject(m.payload) ? m.payload : {};
     const config = isObject(payload.config) ? payload.config : {};
-    const given = typeof payload.access_token === 'string' ? payload.access_token : typeof payload.user_token === 'string' ? payload.user_token : undefined;
+    const given =
+      typeof payload.access_token === 'string'
+        ? payload.access_token
+        : typeof payload.user_token === 'string'
+          ? payload.user_token
+          : undefined;
     const token = given && !given.startsWith('sb_') ? given : conn.apikey;
     const checked = await checkToken(token, secret);
     if (!checked.ok) {
@@ -613,7 +624,12 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
   // ---------------------------------------------------------------- private channels
   const readRefused = (subTopic: string) => `You do not have permissions to read from this Channel topic: ${subTopic}`;
 
-  function authContext(topic: string, role: string, claims: Record<string, unknown>, headers: Record<string, string>): AuthorizationContext {
+  function authContext(
+    topic: string,
+    role: string,
+    claims: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): AuthorizationContext {
     return { topic, role, claims, headers };
   }
 
@@ -633,7 +649,8 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     if (policies[extension].write === undefined) {
       const context = authContext(ch.subTopic, ch.role, ch.claims, ch.conn.headers);
       try {
-        if (extension === 'presence' && policies.presence.read === undefined) policies = await readAuthorizations(db, context, policies, true);
+        if (extension === 'presence' && policies.presence.read === undefined)
+          policies = await readAuthorizations(db, context, policies, true);
         policies = await writeAuthorizations(db, context, policies);
       } catch (error) {
         log.warn(`realtime: RlsPolicyError on ${ch.subTopic}: ${(error as Error).message}`);
@@ -695,7 +712,11 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
     return state;
   }
 
-  function presenceDiff(scope: string, joins: Record<string, { metas: PresenceMeta[] }>, leaves: Record<string, { metas: PresenceMeta[] }>) {
+  function presenceDiff(
+    scope: string,
+    joins: Record<string, { metas: PresenceMeta[] }>,
+    leaves: Record<string, { metas: PresenceMeta[] }>,
+  ) {
     for (const member of scopes.get(scope) ?? []) {
       if (member.presenceEnabled && !member.closed && mayReadPresence(member)) push(member, 'presence_diff', { joins, leaves });
     }
@@ -784,7 +805,11 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
             throw new HttpError(422, { message: 'Request body is not valid JSON' });
           }
         }
-        deliverBroadcast(`${isPrivate ? 'private' : 'public'}:${topic}`, topic, { event, encoding: binary ? 'binary' : 'json', data: body });
+        deliverBroadcast(`${isPrivate ? 'private' : 'public'}:${topic}`, topic, {
+          event,
+          encoding: binary ? 'binary' : 'json',
+          data: body,
+        });
         res.writeHead(202).end();
         return;
       }
@@ -821,7 +846,9 @@ export async function createRealtimeService(ctx: StackContext): Promise<Service>
       const url = new URL(req.url ?? '/', 'http://localhost');
       const refuse = (status: number, body: unknown) => {
         const text = JSON.stringify(body);
-        socket.end(`HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : status === 404 ? 'Not Found' : 'Unauthorized'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+        socket.end(
+          `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : status === 404 ? 'Not Found' : 'Unauthorized'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+        );
       };
       if (url.pathname !== '/realtime/v1/websocket') return refuse(404, { message: 'Not found' });
       const vsnParam = url.searchParams.get('vsn') ?? '1.0.0';
@@ -861,4 +888,3 @@ function headerMap(req: IncomingMessage): Record<string, string> {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-

@@ -14,7 +14,14 @@ export function pgrstBody(code: string, message: string, details: string | null 
 }
 
 /** An error PostgREST raises before (or instead of) touching the database. */
-export function apiError(status: number, code: string, message: string, details: string | null = null, hint: string | null = null, headers: Record<string, string> = {}) {
+export function apiError(
+  status: number,
+  code: string,
+  message: string,
+  details: string | null = null,
+  hint: string | null = null,
+  headers: Record<string, string> = {},
+) {
   return new HttpError(status, pgrstBody(code, message, details, hint), headers);
 }
 
@@ -29,8 +36,13 @@ export function parseError(what: string, input: string, position: number, detail
  * PostgREST would give (docs/decisions.md, "Local stack parity with PostgREST").
  */
 export function notImplemented(feature: string) {
-  return apiError(400, 'PGRST127', 'Feature not implemented', `The local stack (supabase/local) does not implement ${feature}; hosted PostgREST does.`,
-    'Use a form the local stack implements (README, "What the local stack implements") or test this against hosted Supabase.');
+  return apiError(
+    400,
+    'PGRST127',
+    'Feature not implemented',
+    `The local stack (supabase/local) does not implement ${feature}; hosted PostgREST does.`,
+    'Use a form the local stack implements (README, "What the local stack implements") or test this against hosted Supabase.',
+  );
 }
 
 export function columnNotFound(relation: string, column: string) {
@@ -47,7 +59,8 @@ export function statusForSqlState(code: string, message: string, authed: boolean
   if (code === '25006') return 405;
   // cardinality_violation: pg-safeupdate's refusal and an upsert body naming one row twice are
   // the client's doing (PostgREST answers the latter 500; "nothing answers 500 to bad input")
-  if (code === '21000') return message.endsWith('requires a WHERE clause') || message.includes('cannot affect row a second time') ? 400 : 500;
+  if (code === '21000')
+    return message.endsWith('requires a WHERE clause') || message.includes('cannot affect row a second time') ? 400 : 500;
   if (code === '22023') return message.startsWith('role') && message.endsWith('does not exist') ? 401 : 400;
   if (code.startsWith('25') || code.startsWith('2D') || code.startsWith('38') || code.startsWith('39') || code.startsWith('3B')) return 500;
   if (code.startsWith('28')) return 403;
@@ -89,8 +102,13 @@ export function fromPgError(error: unknown, authed: boolean): HttpError {
         Object.fromEntries(Object.entries(d.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
       );
     } catch {
-      return apiError(500, 'PGRST121', `Could not parse JSON in the "RAISE SQLSTATE 'PGRST'" error`, `Invalid JSON value for MESSAGE: '${f.message}'`,
-        "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'.");
+      return apiError(
+        500,
+        'PGRST121',
+        `Could not parse JSON in the "RAISE SQLSTATE 'PGRST'" error`,
+        `Invalid JSON value for MESSAGE: '${f.message}'`,
+        "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'.",
+      );
     }
   }
   const status = statusForSqlState(code, f.message, authed);

@@ -13,7 +13,14 @@ import { isPgError, type Queryable } from '../db/types.ts';
 import { apiError, fromPgError, notImplemented, pgrstBody } from './errors.ts';
 import { loadSchema, type PgFunction, type SchemaCache, type Table } from './schema.ts';
 import {
-  parseColumns, parseCount, parseFilterKey, parseFilterValue, parseLogic, parseOrder, parseSelect, splitEmbedKey,
+  parseColumns,
+  parseCount,
+  parseFilterKey,
+  parseFilterValue,
+  parseLogic,
+  parseOrder,
+  parseSelect,
+  splitEmbedKey,
   type SelectItem,
 } from './parse.ts';
 import { Aliases, Params, buildNode, closest, findNode, quoteIdent, readSql, type Node } from './query.ts';
@@ -38,9 +45,20 @@ interface Prefer {
 
 /** The preferences PostgREST accepts (ApiRequest/Preferences.hs, acceptedPrefs). */
 const ACCEPTED_PREFS = new Set([
-  'resolution=merge-duplicates', 'resolution=ignore-duplicates', 'return=representation', 'return=minimal', 'return=headers-only',
-  'count=exact', 'count=planned', 'count=estimated', 'tx=commit', 'tx=rollback', 'missing=default', 'missing=null',
-  'handling=strict', 'handling=lenient',
+  'resolution=merge-duplicates',
+  'resolution=ignore-duplicates',
+  'return=representation',
+  'return=minimal',
+  'return=headers-only',
+  'count=exact',
+  'count=planned',
+  'count=estimated',
+  'tx=commit',
+  'tx=rollback',
+  'missing=default',
+  'missing=null',
+  'handling=strict',
+  'handling=lenient',
 ]);
 
 function parsePrefer(header: string | string[] | undefined): Prefer {
@@ -87,7 +105,8 @@ function parseAccept(header: string | undefined): Accept {
   for (const t of types) {
     const [base, ...params] = t.split(';').map((s) => s.trim());
     const stripNulls = params.includes('nulls=stripped');
-    if (base === 'application/vnd.pgrst.object+json' || base === 'application/vnd.pgrst.object') return { single: true, stripNulls, csv: false };
+    if (base === 'application/vnd.pgrst.object+json' || base === 'application/vnd.pgrst.object')
+      return { single: true, stripNulls, csv: false };
     if (base === 'application/json' || base === 'application/vnd.pgrst.array+json' || base === '*/*' || base === 'application/*') {
       return { single: false, stripNulls, csv: false };
     }
@@ -104,7 +123,13 @@ interface Range {
 }
 
 /** PostgREST's range: the Range header (GET only) intersected with limit/offset, then max_rows. */
-function topRange(method: string, header: string | undefined, limit: number | undefined, offset: number | undefined, maxRows: number): Range {
+function topRange(
+  method: string,
+  header: string | undefined,
+  limit: number | undefined,
+  offset: number | undefined,
+  maxRows: number,
+): Range {
   let lo = offset ?? 0;
   let hi = limit !== undefined ? lo + limit - 1 : undefined;
   if (method === 'GET' && header) {
@@ -113,7 +138,12 @@ function topRange(method: string, header: string | undefined, limit: number | un
       const hl = Number(m[1]);
       const hu = m[2] === '' ? undefined : Number(m[2]);
       if (hu !== undefined && hl > hu && limit !== 0) {
-        throw apiError(416, 'PGRST103', 'Requested range not satisfiable', 'The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+        throw apiError(
+          416,
+          'PGRST103',
+          'Requested range not satisfiable',
+          'The lower boundary must be lower than or equal to the upper boundary in the Range header.',
+        );
       }
       lo = Math.max(lo, hl);
       if (hu !== undefined) hi = hi === undefined ? hu : Math.min(hi, hu);
@@ -121,7 +151,12 @@ function topRange(method: string, header: string | undefined, limit: number | un
   }
   if (limit === 0) return { offset: lo, upper: lo - 1, limitZero: true };
   if (hi !== undefined && hi < lo) {
-    throw apiError(416, 'PGRST103', 'Requested range not satisfiable', 'The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+    throw apiError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      'The lower boundary must be lower than or equal to the upper boundary in the Range header.',
+    );
   }
   const capped = lo + maxRows - 1;
   hi = hi === undefined ? capped : Math.min(hi, capped);
@@ -218,8 +253,13 @@ function applyQuery(root: Node, q: ParsedQuery) {
 
 function tableNotFound(cache: SchemaCache, name: string) {
   const suggestion = closest(name, [...cache.tables.keys()]);
-  return apiError(404, 'PGRST205', `Could not find the table '${cache.schema}.${name}' in the schema cache`, null,
-    suggestion ? `Perhaps you meant the table '${cache.schema}.${suggestion}'` : null);
+  return apiError(
+    404,
+    'PGRST205',
+    `Could not find the table '${cache.schema}.${name}' in the schema cache`,
+    null,
+    suggestion ? `Perhaps you meant the table '${cache.schema}.${suggestion}'` : null,
+  );
 }
 
 function jwtError(error: JwtError, token: string) {
@@ -231,7 +271,9 @@ function jwtError(error: JwtError, token: string) {
     message = 'JWT expired';
   } else if (parts !== 3) message = `Expected 3 parts in JWT; got ${parts}`;
   else message = 'JWT cryptographic operation failed';
-  return apiError(401, code, message, null, null, { 'www-authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}` });
+  return apiError(401, code, message, null, null, {
+    'www-authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}`,
+  });
 }
 
 interface Outcome {
@@ -322,7 +364,13 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     const exposed = [...caches.keys()];
     const picked = caches.get(typeof profile === 'string' ? profile : exposed[0]);
     if (!picked) {
-      throw apiError(406, 'PGRST106', `Invalid schema: ${String(profile)}`, null, `Only the following schemas are exposed: ${exposed.join(', ')}`);
+      throw apiError(
+        406,
+        'PGRST106',
+        `Invalid schema: ${String(profile)}`,
+        null,
+        `Only the following schemas are exposed: ${exposed.join(', ')}`,
+      );
     }
     const cache: SchemaCache = picked;
     if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
@@ -339,7 +387,11 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
     }
     let outcome: () => Promise<Outcome>;
     if (segments.length === 0) {
-      outcome = async () => ({ status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' }, body: JSON.stringify(openApi(cache)) });
+      outcome = async () => ({
+        status: 200,
+        headers: { 'content-type': 'application/openapi+json; charset=utf-8' },
+        body: JSON.stringify(openApi(cache)),
+      });
     } else if (segments.length === 2 && segments[0] === 'rpc') {
       outcome = await planRpc(segments[1]);
     } else if (segments.length === 1) {
@@ -354,7 +406,15 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       const q = parseQuery(url.searchParams, false);
       checkPreferences();
       const p = new Params();
-      const root = buildNode(cache, table, `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`, table.name, table.name, q.select, new Aliases());
+      const root = buildNode(
+        cache,
+        table,
+        `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`,
+        table.name,
+        table.name,
+        q.select,
+        new Aliases(),
+      );
       applyQuery(root, q);
       if (method === 'GET' || method === 'HEAD') {
         const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
@@ -375,7 +435,11 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       return planUpdate(table, root, q, p, body);
     }
 
-    function finishRead(row: { body: string; n: number; total?: string }, range: Range, extra: { isHead: boolean; contentType?: string; rpc?: boolean }): Outcome {
+    function finishRead(
+      row: { body: string; n: number; total?: string },
+      range: Range,
+      extra: { isHead: boolean; contentType?: string; rpc?: boolean },
+    ): Outcome {
       const total = row.total === undefined ? undefined : Number(row.total);
       const lower = range.offset;
       const upper = lower + row.n - 1;
@@ -383,7 +447,14 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       let status = 200;
       if (total !== undefined) {
         if (lower > total && !range.limitZero) {
-          throw apiError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${lower} was requested, but there are only ${total} rows.`, null, headers);
+          throw apiError(
+            416,
+            'PGRST103',
+            'Requested range not satisfiable',
+            `An offset of ${lower} was requested, but there are only ${total} rows.`,
+            null,
+            headers,
+          );
         }
         if (1 + upper - lower < total) status = 206;
       }
@@ -410,24 +481,35 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
 
     function stripNulls(body: string): string {
       if (!accept.stripNulls || accept.csv) return body;
-      return JSON.stringify(JSON.parse(body), (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null)) : v));
+      return JSON.stringify(JSON.parse(body), (_k, v) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null)) : v,
+      );
     }
 
     /** handling=strict refuses preferences PostgREST does not know (PGRST122). */
     function checkPreferences() {
       if (prefer.strict && prefer.invalid.length) {
-        throw apiError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${prefer.invalid.join(', ')}`);
+        throw apiError(
+          400,
+          'PGRST122',
+          'Invalid preferences given with handling=strict',
+          `Invalid preferences: ${prefer.invalid.join(', ')}`,
+        );
       }
     }
 
     function checkColumns(table: Table, cols: string[]) {
       for (const c of cols) {
-        if (!table.byName.has(c)) throw apiError(400, 'PGRST204', `Could not find the '${c}' column of '${table.name}' in the schema cache`);
+        if (!table.byName.has(c))
+          throw apiError(400, 'PGRST204', `Could not find the '${c}' column of '${table.name}' in the schema cache`);
       }
     }
 
     /** Preference-Applied in PostgREST's order (prefAppliedHeader, responsePreferences). */
-    function preferenceApplied(kind: 'create' | 'update' | 'delete' | 'put' | 'read' | 'rpc', hasConflictTarget: boolean): Record<string, string> {
+    function preferenceApplied(
+      kind: 'create' | 'update' | 'delete' | 'put' | 'read' | 'rpc',
+      hasConflictTarget: boolean,
+    ): Record<string, string> {
       const parts: string[] = [];
       const write = kind === 'create' || kind === 'update' || kind === 'delete' || kind === 'put';
       if (kind === 'create' && prefer.resolution && hasConflictTarget) parts.push(`resolution=${prefer.resolution}`);
@@ -435,9 +517,11 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       if (write && prefer.return) parts.push(`return=${prefer.return}`);
       if (prefer.count) parts.push(`count=${prefer.count}`);
       if (prefer.tx) parts.push(`tx=${prefer.tx}`);
-      if (prefer.raw.get('handling') === 'strict' || prefer.raw.get('handling') === 'lenient') parts.push(`handling=${prefer.raw.get('handling')}`);
+      if (prefer.raw.get('handling') === 'strict' || prefer.raw.get('handling') === 'lenient')
+        parts.push(`handling=${prefer.raw.get('handling')}`);
       if (prefer.timezone) parts.push(`timezone=${prefer.timezone}`);
-      if (prefer.strict && prefer.maxAffected !== undefined && (kind === 'update' || kind === 'delete' || kind === 'rpc')) parts.push(`max-affected=${prefer.maxAffected}`);
+      if (prefer.strict && prefer.maxAffected !== undefined && (kind === 'update' || kind === 'delete' || kind === 'rpc'))
+        parts.push(`max-affected=${prefer.maxAffected}`);
       return parts.length ? { 'preference-applied': parts.join(', ') } : {};
     }
 
@@ -472,14 +556,21 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         if (statements.length === 0) {
           body = accept.csv ? '\n' : accept.single ? 'null' : '[]';
         } else if (representation || headersOnly || opts.upsertMerge) {
-          const ctes = statements.map((i) => `pgrst_m${i} as (${write.build(p, i)} returning ${quoteIdent(table.name)}.*${opts.upsertMerge ? `, (${quoteIdent(table.name)}.xmax = 0) as pgrst_inserted` : ''})`);
+          const ctes = statements.map(
+            (i) =>
+              `pgrst_m${i} as (${write.build(p, i)} returning ${quoteIdent(table.name)}.*${opts.upsertMerge ? `, (${quoteIdent(table.name)}.xmax = 0) as pgrst_inserted` : ''})`,
+          );
           const sourceAs = (alias: string) => `(${statements.map((i) => `select * from pgrst_m${i}`).join(' union all ')}) as ${alias}`;
           const source = sourceAs(quoteIdent(table.name));
-          const read = representation ? readSql(root, p, { count: false, single: accept.single, csv: accept.csv, source }) : `select null::text as body, count(*)::int as n from ${source}`;
+          const read = representation
+            ? readSql(root, p, { count: false, single: accept.single, csv: accept.csv, source })
+            : `select null::text as body, count(*)::int as n from ${source}`;
           const extras: string[] = [];
           if (opts.upsertMerge) extras.push(`(select count(*) from ${sourceAs('_i')} where pgrst_inserted)::int as inserted`);
           if (headersOnly && table.pk.length) {
-            extras.push(`(select json_build_object(${table.pk.map((c) => `${p.add(c)}, _l.${quoteIdent(c)}::text`).join(', ')})::text from ${sourceAs('_l')} limit 1) as location`);
+            extras.push(
+              `(select json_build_object(${table.pk.map((c) => `${p.add(c)}, _l.${quoteIdent(c)}::text`).join(', ')})::text from ${sourceAs('_l')} limit 1) as location`,
+            );
           }
           const sql = `with ${ctes.join(', ')} select r.*${extras.length ? ', ' + extras.join(', ') : ''} from (${read}) as r`;
           const { rows } = await tx.query<{ body: string; n: number; inserted?: number; location?: string }>(sql, p.values);
@@ -488,7 +579,9 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           if (rows[0].inserted !== undefined) inserted = rows[0].inserted;
           if (rows[0].location) {
             const loc = JSON.parse(rows[0].location) as Record<string, string>;
-            location = `/${table.name}?${Object.entries(loc).map(([k, v]) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(v)}`).join('&')}`;
+            location = `/${table.name}?${Object.entries(loc)
+              .map(([k, v]) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(v)}`)
+              .join('&')}`;
           }
         } else {
           // one statement per group, each with its own parameters
@@ -505,7 +598,12 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         if (kind === 'put') {
           if (n !== 1) throw apiError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
           const headers = preferenceApplied('put', false);
-          if (representation) return { status: inserted > 0 ? 201 : 200, headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema }, body: stripNulls(body) };
+          if (representation)
+            return {
+              status: inserted > 0 ? 201 : 200,
+              headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema },
+              body: stripNulls(body),
+            };
           return { status: 204, headers };
         }
         if (kind !== 'create') failExceedsMaxAffected(n);
@@ -517,10 +615,20 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         if (location) headers.location = location;
         if (kind === 'create') {
           const status = opts.upsertMerge && inserted === 0 ? 200 : 201;
-          if (representation) return { status, headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema }, body: stripNulls(body) };
+          if (representation)
+            return {
+              status,
+              headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema },
+              body: stripNulls(body),
+            };
           return { status, headers };
         }
-        if (representation) return { status: 200, headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema }, body: stripNulls(body) };
+        if (representation)
+          return {
+            status: 200,
+            headers: { ...headers, 'content-type': writeType(), 'content-profile': cache.schema },
+            body: stripNulls(body),
+          };
         return { status: 204, headers };
       });
     }
@@ -569,11 +677,22 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           // all payload columns: a key a row leaves out (missing=default) takes the column's
           // default in EXCLUDED, so the existing row gets the default, not its old value
           const sets = allColumns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
-          sql += upsert === 'ignore-duplicates' || sets.length === 0 ? ` on conflict (${target2}) do nothing` : ` on conflict (${target2}) do update set ${sets.join(', ')}`;
+          sql +=
+            upsert === 'ignore-duplicates' || sets.length === 0
+              ? ` on conflict (${target2}) do nothing`
+              : ` on conflict (${target2}) do update set ${sets.join(', ')}`;
         }
         return sql;
       };
-      return () => mutate('create', table, root, p, { count: groups.length, build }, { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' });
+      return () =>
+        mutate(
+          'create',
+          table,
+          root,
+          p,
+          { count: groups.length, build },
+          { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' },
+        );
     }
 
     /**
@@ -583,17 +702,21 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
      * return=representation), else 204.
      */
     function planPut(table: Table, root: Node, q: ParsedQuery, p: Params, body: unknown): () => Promise<Outcome> {
-      if (q.limits.has('') || q.offsets.has('')) throw apiError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
+      if (q.limits.has('') || q.offsets.has(''))
+        throw apiError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
       const rootFilters = q.filters.filter((f) => f.path.length === 0).map((f) => f.filter);
       const onlyPkEq =
         table.pk.length > 0 &&
         q.logic.length === 0 &&
         rootFilters.length === table.pk.length &&
         table.pk.every((c) => rootFilters.some((f) => f.field.name === c)) &&
-        rootFilters.every((f) => !f.negate && f.field.path.length === 0 && f.operation.op === 'eq' && !('quant' in f.operation && f.operation.quant));
+        rootFilters.every(
+          (f) => !f.negate && f.field.path.length === 0 && f.operation.op === 'eq' && !('quant' in f.operation && f.operation.quant),
+        );
       if (!onlyPkEq) throw apiError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
       const rows = Array.isArray(body) ? body : [body];
-      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) throw apiError(400, 'PGRST102', 'All object keys must match');
+      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r)))
+        throw apiError(400, 'PGRST102', 'All object keys must match');
       const first = Object.keys(rows[0] ?? {});
       const columns = q.columns ?? first;
       checkColumns(table, columns);
@@ -607,8 +730,10 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           return `_pgrst_b.${quoteIdent(col.name)} = ${b.add('value' in f.operation ? f.operation.value : null, type)}`;
         });
         const sets = columns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
-        return `insert into ${target} as ${quoteIdent(table.name)} (${cols}) select ${cols} from json_populate_recordset(null::${target}, ${payload}) as _pgrst_b where ${matches.join(' and ')}` +
-          ` on conflict (${table.pk.map(quoteIdent).join(', ')}) ${sets.length ? `do update set ${sets.join(', ')}` : 'do nothing'}`;
+        return (
+          `insert into ${target} as ${quoteIdent(table.name)} (${cols}) select ${cols} from json_populate_recordset(null::${target}, ${payload}) as _pgrst_b where ${matches.join(' and ')}` +
+          ` on conflict (${table.pk.map(quoteIdent).join(', ')}) ${sets.length ? `do update set ${sets.join(', ')}` : 'do nothing'}`
+        );
       };
       return () => mutate('put', table, root, p, { count: 1, build }, { conflictTarget: true, upsertMerge: true });
     }
@@ -624,7 +749,10 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       const target = `${quoteIdent(cache.schema)}.${quoteIdent(table.name)}`;
       const where = whereOf(root);
       const sets = cols
-        .map((c) => `${quoteIdent(c)} = ${prefer.missing === 'default' && !Object.hasOwn(body, c) ? 'default' : `_pgrst_body.${quoteIdent(c)}`}`)
+        .map(
+          (c) =>
+            `${quoteIdent(c)} = ${prefer.missing === 'default' && !Object.hasOwn(body, c) ? 'default' : `_pgrst_body.${quoteIdent(c)}`}`,
+        )
         .join(', ');
       const build = (q: Params) =>
         `update ${target} as ${quoteIdent(table.name)} set ${sets} from (select * from json_populate_record(null::${target}, ${q.add(JSON.stringify(body), 'json')})) as _pgrst_body${where(q)}`;
@@ -663,17 +791,28 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       const keys = Object.keys(args);
       const candidates = cache.functions.get(name) ?? [];
       const matches = candidates.filter(
-        (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)) && f.args.every((a) => a.name !== ''),
+        (f) =>
+          keys.every((k) => f.args.some((a) => a.name === k)) &&
+          f.args.every((a) => a.hasDefault || keys.includes(a.name)) &&
+          f.args.every((a) => a.name !== ''),
       );
       let fn: PgFunction | undefined;
       let singleJson = false;
       if (matches.length === 1) fn = matches[0];
       else if (matches.length > 1) {
-        throw new HttpError(300, pgrstBody('PGRST203',
-          `Could not choose the best candidate function between: ${matches.map((f) => `${cache.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
-          null, 'Try renaming the parameters or the function itself in the database so function overloading can be resolved'));
+        throw new HttpError(
+          300,
+          pgrstBody(
+            'PGRST203',
+            `Could not choose the best candidate function between: ${matches.map((f) => `${cache.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+            null,
+            'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+          ),
+        );
       } else if (!rpcRead) {
-        fn = candidates.find((f) => f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb'));
+        fn = candidates.find(
+          (f) => f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb'),
+        );
         singleJson = !!fn;
       }
       if (!fn) throw noRpc(name, keys, !rpcRead, candidates);
@@ -703,13 +842,17 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       const f = fn;
 
       if (f.returnKind === 'void') {
-        return () => run(async (tx) => {
-          await tx.query(`select ${call}`, p.values);
-          return { status: 204, headers: { 'content-range': contentRange(0, 0, undefined), ...preferenceApplied('rpc', false) } };
-        }, readOnly);
+        return () =>
+          run(async (tx) => {
+            await tx.query(`select ${call}`, p.values);
+            return { status: 204, headers: { 'content-range': contentRange(0, 0, undefined), ...preferenceApplied('rpc', false) } };
+          }, readOnly);
       }
       if (f.returnKind === 'scalar') {
-        if (accept.csv) throw notImplemented('text/csv responses of functions that return scalars (only rows of tables, views and functions returning rows are answered as CSV)');
+        if (accept.csv)
+          throw notImplemented(
+            'text/csv responses of functions that return scalars (only rows of tables, views and functions returning rows are answered as CSV)',
+          );
         let sql: string;
         if (f.returnsSet) {
           const lim = `${limit !== undefined ? ` limit ${p.add(String(limit), 'bigint')}` : ''}${range.offset ? ` offset ${p.add(String(range.offset), 'bigint')}` : ''}`;
@@ -718,29 +861,32 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
         } else {
           sql = `select coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null') as body, count(_pgrst_t)::int as n${prefer.count ? `, '1' as total` : ''} from (select ${call} as pgrst_scalar) as _pgrst_t`;
         }
-        return () => run(async (tx) => {
-          const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
-          return finishRead(rows[0], range, { isHead, rpc: true });
-        }, readOnly);
+        return () =>
+          run(async (tx) => {
+            const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
+            return finishRead(rows[0], range, { isHead, rpc: true });
+          }, readOnly);
       }
       // composite: rows of a table type or RETURNS TABLE / OUT columns
-      const table: Table = f.retTable && cache.tables.get(f.retTable)
-        ? cache.tables.get(f.retTable)!
-        : { name: f.name, kind: 'f', columns: f.outColumns, byName: new Map(f.outColumns.map((c) => [c.name, c])), pk: [] };
+      const table: Table =
+        f.retTable && cache.tables.get(f.retTable)
+          ? cache.tables.get(f.retTable)!
+          : { name: f.name, kind: 'f', columns: f.outColumns, byName: new Map(f.outColumns.map((c) => [c.name, c])), pk: [] };
       const root = buildNode(cache, table, call, f.name, f.name, q.select, new Aliases());
       applyQuery(root, q);
       root.limit = limit;
       root.offset = range.offset;
       const single = accept.single || !f.returnsSet;
       const sql = readSql(root, p, { count: !!prefer.count, single, csv: accept.csv });
-      return () => run(async (tx) => {
-        const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
-        const row = rows[0];
-        if (!f.returnsSet && !accept.single) {
-          return finishRead(row, range, { isHead, contentType: JSON_TYPE, rpc: true });
-        }
-        return finishRead(row, range, { isHead, rpc: true });
-      }, readOnly);
+      return () =>
+        run(async (tx) => {
+          const { rows } = await tx.query<{ body: string; n: number; total?: string }>(sql, p.values);
+          const row = rows[0];
+          if (!f.returnsSet && !accept.single) {
+            return finishRead(row, range, { isHead, contentType: JSON_TYPE, rpc: true });
+          }
+          return finishRead(row, range, { isHead, rpc: true });
+        }, readOnly);
     }
 
     function noRpc(name: string, keys: string[], isPost: boolean, overloads: PgFunction[]) {
@@ -752,7 +898,10 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
       let hint: string | null = null;
       if (overloads.length) {
         const sig = (names: string[]) => `(${[...names].sort().join(', ')})`;
-        const best = closest(sig(keys), overloads.map((o) => sig(o.args.map((a) => a.name))));
+        const best = closest(
+          sig(keys),
+          overloads.map((o) => sig(o.args.map((a) => a.name))),
+        );
         if (best) hint = `Perhaps you meant to call the function ${func}${best}`;
       } else {
         const best = closest(name, [...cache.functions.keys()]);
@@ -790,11 +939,16 @@ export async function createRestService(ctx: StackContext): Promise<Service> {
           const result = await readAsRequest<{ body: string; n: number; total?: string }>(ctx.db, context, oneTrip.sql, { timeoutMs });
           if (result) return oneTrip.finish(result.rows);
         }
-        return await withRequest(ctx.db, context, async (tx) => {
-          const result = await fn(tx);
-          if (prefer.tx === 'rollback') throw new Rollback(result);
-          return result;
-        }, { timeoutMs });
+        return await withRequest(
+          ctx.db,
+          context,
+          async (tx) => {
+            const result = await fn(tx);
+            if (prefer.tx === 'rollback') throw new Rollback(result);
+            return result;
+          },
+          { timeoutMs },
+        );
       } catch (error) {
         if (error instanceof Rollback) return error.outcome;
         if (error instanceof HttpError) throw error;
@@ -855,7 +1009,6 @@ class Rollback extends Error {
     super('rollback');
   }
 }
-
 
 /**
  * The request body by its Content-Type, as PostgREST's getPayload: JSON (also without a

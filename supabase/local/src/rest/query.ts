@@ -89,7 +89,13 @@ function relationships(cache: SchemaCache, table: string, target: string, hint?:
     }
     // one-to-many (or one-to-one): target has an FK pointing at table
     if (fk.foreignTable === table && fk.table === target) {
-      out.push({ fk, toOne: fk.unique, childCols: fk.columns, parentCols: fk.foreignColumns, cardinality: fk.unique ? 'one-to-one' : 'one-to-many' });
+      out.push({
+        fk,
+        toOne: fk.unique,
+        childCols: fk.columns,
+        parentCols: fk.foreignColumns,
+        cardinality: fk.unique ? 'one-to-one' : 'one-to-many',
+      });
     }
   }
   // many-to-many: a junction table whose primary key holds FKs to both sides
@@ -112,9 +118,16 @@ function relationships(cache: SchemaCache, table: string, target: string, hint?:
     }
   }
   if (hint === undefined) return out;
-  const m2m = out.filter((r) => r.junction && (r.junction.table === hint || r.junction.source.name === hint || r.junction.target.name === hint));
+  const m2m = out.filter(
+    (r) => r.junction && (r.junction.table === hint || r.junction.source.name === hint || r.junction.target.name === hint),
+  );
   if (m2m.length) return m2m;
-  return out.filter((r) => r.fk.name === hint || (r.fk.columns.length === 1 && r.fk.columns[0] === hint) || (r.fk.foreignColumns.length === 1 && r.fk.foreignColumns[0] === hint && r.cardinality === 'many-to-one'));
+  return out.filter(
+    (r) =>
+      r.fk.name === hint ||
+      (r.fk.columns.length === 1 && r.fk.columns[0] === hint) ||
+      (r.fk.foreignColumns.length === 1 && r.fk.foreignColumns[0] === hint && r.cardinality === 'many-to-one'),
+  );
 }
 
 const fmt = (cols: string[]) => `(${cols.join(', ')})`;
@@ -124,18 +137,39 @@ function resolveRelationship(cache: SchemaCache, parent: Table, target: string, 
   const comp = parent.computedRels?.get(target);
   const compChild = comp && cache.tables.get(comp.table);
   if (comp && compChild) {
-    const fk: ForeignKey = { name: target, table: parent.name, columns: [], foreignTable: comp.table, foreignColumns: [], unique: comp.toOne };
-    return { rel: { fk, toOne: comp.toOne, childCols: [], parentCols: [], cardinality: comp.toOne ? 'many-to-one' : 'one-to-many', computed: comp.sql }, child: compChild };
+    const fk: ForeignKey = {
+      name: target,
+      table: parent.name,
+      columns: [],
+      foreignTable: comp.table,
+      foreignColumns: [],
+      unique: comp.toOne,
+    };
+    return {
+      rel: {
+        fk,
+        toOne: comp.toOne,
+        childCols: [],
+        parentCols: [],
+        cardinality: comp.toOne ? 'many-to-one' : 'one-to-many',
+        computed: comp.sql,
+      },
+      child: compChild,
+    };
   }
   const rels = relationships(cache, parent.name, target, hint);
   if (rels.length === 0) {
     const child = cache.tables.get(target);
     const isView = (t?: Table) => t?.kind === 'v' || t?.kind === 'm';
     if (isView(parent) || isView(child)) {
-      throw notImplemented(`embedding through views ('${parent.name}' with '${target}': PostgREST infers a view's relationships from the foreign keys of its base tables)`);
+      throw notImplemented(
+        `embedding through views ('${parent.name}' with '${target}': PostgREST infers a view's relationships from the foreign keys of its base tables)`,
+      );
     }
     const parentKnown = cache.fks.some((f) => f.table === parent.name || f.foreignTable === parent.name);
-    const children = new Set(cache.fks.flatMap((f) => (f.table === parent.name ? [f.foreignTable] : f.foreignTable === parent.name ? [f.table] : [])));
+    const children = new Set(
+      cache.fks.flatMap((f) => (f.table === parent.name ? [f.foreignTable] : f.foreignTable === parent.name ? [f.table] : [])),
+    );
     const suggestion = parentKnown && !children.has(target) ? closest(target, [...children]) : undefined;
     throw apiError(
       400,
@@ -171,7 +205,6 @@ function ambiguous(parent: string, target: string, rels: Relationship[]): never 
     message: `Could not embed because more than one relationship was found for '${parent}' and '${target}'`,
   });
 }
-
 
 /** Fuzzy-ish suggestion (PostgREST uses a fuzzy set; close names by edit distance here). */
 export function closest(name: string, candidates: string[]): string | undefined {
@@ -211,7 +244,15 @@ function aggregateError(cache: SchemaCache, what: string) {
 }
 
 /** Builds the tree of nodes for a select list, resolving embeds through foreign keys. */
-export function buildNode(cache: SchemaCache, table: Table, from: string, alias: string, relName: string, items: SelectItem[], aliases: Aliases): Node {
+export function buildNode(
+  cache: SchemaCache,
+  table: Table,
+  from: string,
+  alias: string,
+  relName: string,
+  items: SelectItem[],
+  aliases: Aliases,
+): Node {
   const node: Node = { table, from, alias, relName, items, embeds: [], filters: [], order: [] };
   for (const item of items) {
     if (item.kind === 'field') {
@@ -226,9 +267,25 @@ export function buildNode(cache: SchemaCache, table: Table, from: string, alias:
         throw notImplemented(`spreading a to-many embed ('...${item.name}' from '${relName}'; PostgREST 13 returns its columns as arrays)`);
       }
       const childFrom = rel.computed ? `${rel.computed}(${quoteIdent(alias)})` : `${quoteIdent(cache.schema)}.${quoteIdent(child.name)}`;
-      const childNode = buildNode(cache, child, childFrom, aliases.next(child.name), child.name, item.children.length ? item.children : [{ kind: 'star' }], aliases);
+      const childNode = buildNode(
+        cache,
+        child,
+        childFrom,
+        aliases.next(child.name),
+        child.name,
+        item.children.length ? item.children : [{ kind: 'star' }],
+        aliases,
+      );
       if (item.children.length === 0) childNode.items = [];
-      node.embeds.push({ node: childNode, name, rel, inner: item.inner, nullFilters: [], cacheSchema: cache.schema, spread: !!item.spread });
+      node.embeds.push({
+        node: childNode,
+        name,
+        rel,
+        inner: item.inner,
+        nullFilters: [],
+        cacheSchema: cache.schema,
+        spread: !!item.spread,
+      });
     }
   }
   return node;
@@ -240,7 +297,13 @@ export function findNode(root: Node, path: string[]): Node {
   for (const name of path) {
     const e = node.embeds.find((x) => x.name === name);
     if (!e) {
-      throw apiError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null, `Verify that '${name}' is included in the 'select' query parameter.`);
+      throw apiError(
+        400,
+        'PGRST108',
+        `'${name}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${name}' is included in the 'select' query parameter.`,
+      );
     }
     node = e.node;
   }
@@ -257,7 +320,9 @@ function column(node: Node, name: string): Column {
 function fieldExpr(node: Node, f: FieldRef, p: Params): { sql: string; type: string; baseType: string } {
   const computed = node.table.byName.has(f.name) ? undefined : node.table.computed?.get(f.name);
   // a computed field: the function applied to the row, as PostgREST calls it
-  const c: Column = computed ? { name: f.name, type: computed.type, notNull: false, hasDefault: false, generated: false } : column(node, f.name);
+  const c: Column = computed
+    ? { name: f.name, type: computed.type, notNull: false, hasDefault: false, generated: false }
+    : column(node, f.name);
   let sql = computed ? `${computed.sql}(${quoteIdent(node.alias)})` : `${quoteIdent(node.alias)}.${quoteIdent(c.name)}`;
   // format_type(bpchar, null) is "character", which casts to char(1): compare as bpchar
   let type = c.baseType === 'character' ? 'bpchar' : c.baseType === 'bit' ? 'varbit' : (c.baseType ?? c.type);
@@ -270,10 +335,31 @@ function fieldExpr(node: Node, f: FieldRef, p: Params): { sql: string; type: str
 }
 
 const OPS: Record<string, string> = {
-  eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*',
-  cs: '@>', cd: '<@', ov: '&&', sl: '<<', sr: '>>', nxr: '&<', nxl: '&>', adj: '-|-',
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'like',
+  ilike: 'ilike',
+  match: '~',
+  imatch: '~*',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxr: '&<',
+  nxl: '&>',
+  adj: '-|-',
 };
-const FTS: Record<string, string> = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' };
+const FTS: Record<string, string> = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+};
 
 function filterSql(node: Node, f: Filter, p: Params): string {
   const { sql: expr, baseType: type } = fieldExpr(node, f.field, p);
@@ -327,8 +413,12 @@ function joinSql(parent: Node, e: Embed): string {
   const j = e.rel.junction;
   if (j) {
     const ja = quoteIdent(`${e.node.alias}_j`);
-    const toChild = j.target.columns.map((c, i) => `${ja}.${quoteIdent(c)} = ${quoteIdent(e.node.alias)}.${quoteIdent(j.target.foreignColumns[i])}`);
-    const toParent = j.source.columns.map((c, i) => `${ja}.${quoteIdent(c)} = ${quoteIdent(parent.alias)}.${quoteIdent(j.source.foreignColumns[i])}`);
+    const toChild = j.target.columns.map(
+      (c, i) => `${ja}.${quoteIdent(c)} = ${quoteIdent(e.node.alias)}.${quoteIdent(j.target.foreignColumns[i])}`,
+    );
+    const toParent = j.source.columns.map(
+      (c, i) => `${ja}.${quoteIdent(c)} = ${quoteIdent(parent.alias)}.${quoteIdent(j.source.foreignColumns[i])}`,
+    );
     return `exists (select 1 from ${quoteIdent(e.cacheSchema)}.${quoteIdent(j.table)} as ${ja} where ${[...toChild, ...toParent].join(' and ')})`;
   }
   return e.rel.childCols
@@ -357,9 +447,21 @@ function orderSql(node: Node, p: Params): string {
     let expr: string;
     if (t.relation) {
       const e = node.embeds.find((x) => x.name === t.relation);
-      if (!e) throw apiError(400, 'PGRST108', `'${t.relation}' is not an embedded resource in this request`, null, `Verify that '${t.relation}' is included in the 'select' query parameter.`);
+      if (!e)
+        throw apiError(
+          400,
+          'PGRST108',
+          `'${t.relation}' is not an embedded resource in this request`,
+          null,
+          `Verify that '${t.relation}' is included in the 'select' query parameter.`,
+        );
       if (!e.rel.toOne) {
-        throw apiError(400, 'PGRST118', `A related order on '${e.name}' is not possible`, `'${node.relName}' and '${e.name}' do not form a many-to-one or one-to-one relationship`);
+        throw apiError(
+          400,
+          'PGRST118',
+          `A related order on '${e.name}' is not possible`,
+          `'${node.relName}' and '${e.name}' do not form a many-to-one or one-to-one relationship`,
+        );
       }
       expr = `(select ${fieldExpr(e.node, t.field, p).sql} from ${e.node.from} as ${quoteIdent(e.node.alias)} where ${joinSql(node, e)})`;
     } else {

@@ -178,7 +178,8 @@ export async function loadSchema(db: Database, schema = 'public'): Promise<Schem
         variadic = true;
         inputs.push({ name, type, hasDefault: false });
       }
-      if (modes[i] === 'o' || modes[i] === 'b' || modes[i] === 't') outs.push({ name, type, notNull: false, hasDefault: false, generated: false });
+      if (modes[i] === 'o' || modes[i] === 'b' || modes[i] === 't')
+        outs.push({ name, type, notNull: false, hasDefault: false, generated: false });
     });
     for (let i = inputs.length - raw.nDefaults; i < inputs.length; i++) if (i >= 0) inputs[i].hasDefault = true;
     let returnKind: PgFunction['returnKind'] = 'scalar';

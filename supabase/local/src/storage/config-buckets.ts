@@ -32,7 +32,12 @@ export function seedConfigBuckets(core: StorageCore, objects: ObjectStore): Prom
     if (configured.length === 0) return;
     await run(admin, undefined, 'storage.bucket.seed', async (tx) => {
       for (const [name, b] of configured) {
-        const limit = typeof b.file_size_limit === 'string' ? parseConfigSize(b.file_size_limit) : typeof b.file_size_limit === 'number' ? b.file_size_limit : null;
+        const limit =
+          typeof b.file_size_limit === 'string'
+            ? parseConfigSize(b.file_size_limit)
+            : typeof b.file_size_limit === 'number'
+              ? b.file_size_limit
+              : null;
         const mimes = Array.isArray(b.allowed_mime_types) ? b.allowed_mime_types.map(String) : null;
         await tx.query(
           `insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types) values ($1, $1, $2, $3, $4)
@@ -61,7 +66,10 @@ export function seedConfigBuckets(core: StorageCore, objects: ObjectStore): Prom
         mustBeValidKey(name);
         const data = readFileSync(full);
         const { rows } = await run(admin, undefined, 'storage.object.seed', (tx) =>
-          tx.query<{ size: string | null }>(`select metadata->>'size' as size from storage.objects where bucket_id = $1 and name = $2`, [bucket, name]),
+          tx.query<{ size: string | null }>(`select metadata->>'size' as size from storage.objects where bucket_id = $1 and name = $2`, [
+            bucket,
+            name,
+          ]),
         );
         if (rows[0] && Number(rows[0].size) === data.length) continue;
         const mimetype = MIME_BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';

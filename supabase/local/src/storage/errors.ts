@@ -34,8 +34,7 @@ export const errors = {
   invalidJwt: (message = 'Invalid JWT') => new StorageError(400, 'InvalidJWT', message),
   invalidSignature: (message = 'Invalid signature') => new StorageError(400, 'InvalidSignature', message),
   expiredSignature: () => new StorageError(400, 'ExpiredToken', 'The provided token has expired.'),
-  invalidMimeType: (mime: string) =>
-    new StorageError(415, 'InvalidMimeType', `mime type ${mime} is not supported`, 'invalid_mime_type'),
+  invalidMimeType: (mime: string) => new StorageError(415, 'InvalidMimeType', `mime type ${mime} is not supported`, 'invalid_mime_type'),
   entityTooLarge: (entity = 'object', limit = 'the maximum allowed size') =>
     new StorageError(413, 'EntityTooLarge', `The ${entity} exceeded ${limit}`, 'Payload too large'),
   keyAlreadyExists: () => new StorageError(409, 'KeyAlreadyExists', 'The resource already exists', 'Duplicate'),
@@ -46,8 +45,7 @@ export const errors = {
   invalidParameter: (name: string) => new StorageError(400, 'InvalidParameter', `Invalid Parameter ${name}`),
   missingParameter: (name: string) => new StorageError(400, 'MissingParameter', `Missing Required Parameter ${name}`),
   noContent: (message = 'No content provided') => new StorageError(400, 'InvalidRequest', message),
-  invalidFileSizeLimit: () =>
-    new StorageError(400, 'InvalidRequest', 'Invalid file size format, hint: use 20GB / 20MB / 30KB / 3B'),
+  invalidFileSizeLimit: () => new StorageError(400, 'InvalidRequest', 'Invalid file size format, hint: use 20GB / 20MB / 30KB / 3B'),
   referenced: () =>
     new StorageError(409, 'ResourceReferenced', 'The resource could not be updated or removed due to a foreign key constraint'),
 };
@@ -58,9 +56,7 @@ export function mapDbError(error: unknown): unknown {
   const e = error as { code: string; message: string; detail?: string };
   switch (e.code) {
     case '42501':
-      return errors.accessDenied(
-        e.message.includes('row-level security') ? 'new row violates row-level security policy' : e.message,
-      );
+      return errors.accessDenied(e.message.includes('row-level security') ? 'new row violates row-level security policy' : e.message);
     case '23505':
       return errors.resourceAlreadyExists();
     case '23503':

@@ -43,7 +43,11 @@ export function createObjectStore(core: StorageCore) {
       const body = await readCapped(req, maxSize + 1024 * 1024, () => errors.entityTooLarge());
       let form: FormData;
       try {
-        form = await new Request('http://storage.local/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
+        form = await new Request('http://storage.local/', {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body: new Uint8Array(body),
+        }).formData();
       } catch (error) {
         throw errors.noContent((error as Error).message);
       }
@@ -88,21 +92,40 @@ export function createObjectStore(core: StorageCore) {
   async function canUpload(
     caller: Caller,
     req: IncomingMessage,
-    row: { bucket: string; name: string; owner?: string; upsert: boolean; metadata?: Record<string, unknown>; userMetadata?: Record<string, unknown> },
+    row: {
+      bucket: string;
+      name: string;
+      owner?: string;
+      upsert: boolean;
+      metadata?: Record<string, unknown>;
+      userMetadata?: Record<string, unknown>;
+    },
   ) {
-    const values = [row.bucket, row.name, isUuid(row.owner) ? row.owner : null, row.owner ?? null, row.metadata ?? null, row.userMetadata ?? null];
+    const values = [
+      row.bucket,
+      row.name,
+      isUuid(row.owner) ? row.owner : null,
+      row.owner ?? null,
+      row.metadata ?? null,
+      row.userMetadata ?? null,
+    ];
     try {
       await testPermission(caller, req, 'storage.object.upload', (tx) =>
         tx.query(
           `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
            values ($1, $2, $3, $4, $5, $6, '1')
-           ${row.upsert ? `on conflict (name, bucket_id) do update set metadata = excluded.metadata, user_metadata = excluded.user_metadata,
-             version = excluded.version, owner = excluded.owner, owner_id = excluded.owner_id returning id` : ''}`,
+           ${
+             row.upsert
+               ? `on conflict (name, bucket_id) do update set metadata = excluded.metadata, user_metadata = excluded.user_metadata,
+             version = excluded.version, owner = excluded.owner, owner_id = excluded.owner_id returning id`
+               : ''
+           }`,
           values,
         ),
       );
     } catch (error) {
-      if (error instanceof StorageError && (error.body as { code: string }).code === 'ResourceAlreadyExists') throw errors.keyAlreadyExists();
+      if (error instanceof StorageError && (error.body as { code: string }).code === 'ResourceAlreadyExists')
+        throw errors.keyAlreadyExists();
       throw error;
     }
   }
@@ -195,7 +218,12 @@ export function createObjectStore(core: StorageCore) {
     const md = (obj.metadata ?? {}) as Record<string, unknown>;
     const size = obj.version ? await files.size(obj.bucket_id, obj.name, obj.version) : undefined;
     if (size === undefined) {
-      sendJson(res, 400, { error: 'Not found', message: 'The resource was not found', statusCode: '404', code: 'NoSuchKey' }, { 'cache-control': 'no-store' });
+      sendJson(
+        res,
+        400,
+        { error: 'Not found', message: 'The resource was not found', statusCode: '404', code: 'NoSuchKey' },
+        { 'cache-control': 'no-store' },
+      );
       return;
     }
     let mimetype = String(md.mimetype ?? 'application/octet-stream');

@@ -52,8 +52,7 @@ export interface ListEntry {
 }
 
 /** Timestamps as Storage's JSON shows them (ISO 8601, UTC, milliseconds). */
-export const iso = (column: string, alias = column) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${alias}`;
+export const iso = (column: string, alias = column) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${alias}`;
 export const OBJECT_COLUMNS = `id, name, bucket_id, owner, owner_id, version, metadata, user_metadata,
   ${iso('created_at')}, ${iso('updated_at')}, ${iso('last_accessed_at')}`;
 export const BUCKET_COLUMNS = `id, name, owner, public, file_size_limit, allowed_mime_types,

@@ -14,7 +14,12 @@ export interface ChildStack {
  * Runs a command of the project (e.g. the stack's CLI or scripts/start.ts) in its own process
  * and waits until its output matches `ready`.
  */
-export async function spawnAndWait(args: string[], ready: RegExp, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<ChildStack & { match: RegExpExecArray }> {
+export async function spawnAndWait(
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string> = {},
+  timeoutMs = 180_000,
+): Promise<ChildStack & { match: RegExpExecArray }> {
   // `node --import tsx` (not the tsx binary, which forks): the pid is the stack's own.
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: root,
@@ -47,7 +52,20 @@ export async function spawnAndWait(args: string[], ready: RegExp, env: Record<st
 /** The stack's CLI on free ports for a project folder and data directory. */
 export function spawnCliStack(workdir: string, dataDir: string) {
   return spawnAndWait(
-    ['supabase/local/src/cli.ts', 'start', '--workdir', workdir, '--data-dir', dataDir, '--port', '0', '--mail-port', '0', '--smtp-port', '0'],
+    [
+      'supabase/local/src/cli.ts',
+      'start',
+      '--workdir',
+      workdir,
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+      '--mail-port',
+      '0',
+      '--smtp-port',
+      '0',
+    ],
     /API URL: (http:\/\/\S+)/,
   );
 }

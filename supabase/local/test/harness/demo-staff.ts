@@ -142,7 +142,10 @@ export async function signInWithPassword(client: SupabaseClient, credentials: { 
   if (fresh(cached)) {
     // setSession asks the stack for the user: an ended session answers with an error.
     const reused = await client.auth.setSession({ access_token: cached.access_token, refresh_token: cached.refresh_token });
-    if (!reused.error && reused.data.session) return { data: { session: reused.data.session, user: reused.data.session.user }, error: null } as Awaited<ReturnType<SupabaseClient['auth']['signInWithPassword']>>;
+    if (!reused.error && reused.data.session)
+      return { data: { session: reused.data.session, user: reused.data.session.user }, error: null } as Awaited<
+        ReturnType<SupabaseClient['auth']['signInWithPassword']>
+      >;
     sessionCache.delete(key);
   }
   for (let attempt = 1; ; attempt++) {
@@ -166,13 +169,16 @@ export async function signInWithPassword(client: SupabaseClient, credentials: { 
  * this process signed the persona in before.
  */
 export async function passwordSession<T extends Session>(
-  apiUrl: string, apikey: string, credentials: { email: string; password: string },
+  apiUrl: string,
+  apikey: string,
+  credentials: { email: string; password: string },
 ): Promise<T> {
-  const call = async (path: string, body: unknown, token?: string) => fetch(`${apiUrl}/auth/v1${path}`, {
-    method: 'POST',
-    headers: { apikey, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
+  const call = async (path: string, body: unknown, token?: string) =>
+    fetch(`${apiUrl}/auth/v1${path}`, {
+      method: 'POST',
+      headers: { apikey, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
   const secret = DEMO_TOTP_SECRETS[credentials.email];
   const key = cacheKey(apiUrl, credentials.email);
   // This process's session, else one another test process signed in (readShared).
@@ -196,7 +202,11 @@ export async function passwordSession<T extends Session>(
     const challengeBody = await challenge.text();
     if (challenge.status === 200) {
       const code = await unusedTotpCode(secret, apiUrl);
-      const verify = await call(`/factors/${factor.id}/verify`, { challenge_id: (JSON.parse(challengeBody) as { id: string }).id, code }, session.access_token);
+      const verify = await call(
+        `/factors/${factor.id}/verify`,
+        { challenge_id: (JSON.parse(challengeBody) as { id: string }).id, code },
+        session.access_token,
+      );
       if (verify.status === 200) {
         const verified = (await verify.json()) as T;
         verified.expires_at ??= Math.floor(Date.now() / 1000) + (verified.expires_in ?? 0);

@@ -32,7 +32,13 @@ export interface XmlNode {
   text: string;
 }
 
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** A small parser for the XML we write (elements, attributes, text; declarations and comments skipped). */
 export function parseXml(xml: string): XmlNode {
@@ -91,19 +97,23 @@ export function businessRuleErrors(xml: string): string[] {
     price: cents(one(l, 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount')),
   }));
   const settlement = one(doc, 'ram:ApplicableHeaderTradeSettlement')!;
-  const adjustments = settlement.children.filter((c) => c.name === 'ram:SpecifiedTradeAllowanceCharge').map((a) => ({
-    charge: one(a, 'ram:ChargeIndicator/udt:Indicator')?.text === 'true',
-    amount: cents(one(a, 'ram:ActualAmount')),
-    category: one(a, 'ram:CategoryTradeTax/ram:CategoryCode')?.text ?? '',
-    rate: Number(one(a, 'ram:CategoryTradeTax/ram:RateApplicablePercent')?.text ?? 0),
-  }));
-  const taxes = settlement.children.filter((c) => c.name === 'ram:ApplicableTradeTax').map((t) => ({
-    basis: cents(one(t, 'ram:BasisAmount')),
-    vat: cents(one(t, 'ram:CalculatedAmount')),
-    category: one(t, 'ram:CategoryCode')?.text ?? '',
-    rate: Number(one(t, 'ram:RateApplicablePercent')?.text ?? 0),
-    exemption: one(t, 'ram:ExemptionReason')?.text ?? '',
-  }));
+  const adjustments = settlement.children
+    .filter((c) => c.name === 'ram:SpecifiedTradeAllowanceCharge')
+    .map((a) => ({
+      charge: one(a, 'ram:ChargeIndicator/udt:Indicator')?.text === 'true',
+      amount: cents(one(a, 'ram:ActualAmount')),
+      category: one(a, 'ram:CategoryTradeTax/ram:CategoryCode')?.text ?? '',
+      rate: Number(one(a, 'ram:CategoryTradeTax/ram:RateApplicablePercent')?.text ?? 0),
+    }));
+  const taxes = settlement.children
+    .filter((c) => c.name === 'ram:ApplicableTradeTax')
+    .map((t) => ({
+      basis: cents(one(t, 'ram:BasisAmount')),
+      vat: cents(one(t, 'ram:CalculatedAmount')),
+      category: one(t, 'ram:CategoryCode')?.text ?? '',
+      rate: Number(one(t, 'ram:RateApplicablePercent')?.text ?? 0),
+      exemption: one(t, 'ram:ExemptionReason')?.text ?? '',
+    }));
   const lineTotal = lineAmounts.reduce((s, l) => s + l.net, 0);
   const charges = adjustments.filter((a) => a.charge).reduce((s, a) => s + a.amount, 0);
   const allowances = adjustments.filter((a) => !a.charge).reduce((s, a) => s + a.amount, 0);
@@ -113,18 +123,36 @@ export function businessRuleErrors(xml: string): string[] {
   check('BR-CO-10', v('ram:LineTotalAmount') === lineTotal, `line total ${v('ram:LineTotalAmount')} != sum of lines ${lineTotal}`);
   check('BR-CO-11', v('ram:AllowanceTotalAmount') === allowances, `allowances ${v('ram:AllowanceTotalAmount')} != ${allowances}`);
   check('BR-CO-12', v('ram:ChargeTotalAmount') === charges, `charges ${v('ram:ChargeTotalAmount')} != ${charges}`);
-  check('BR-CO-13', v('ram:TaxBasisTotalAmount') === lineTotal - allowances + charges, `tax basis ${v('ram:TaxBasisTotalAmount')} != ${lineTotal - allowances + charges}`);
+  check(
+    'BR-CO-13',
+    v('ram:TaxBasisTotalAmount') === lineTotal - allowances + charges,
+    `tax basis ${v('ram:TaxBasisTotalAmount')} != ${lineTotal - allowances + charges}`,
+  );
   const vatTotal = taxes.reduce((s, t) => s + t.vat, 0);
   check('BR-CO-14', v('ram:TaxTotalAmount') === vatTotal, `VAT total ${v('ram:TaxTotalAmount')} != sum per category ${vatTotal}`);
   check('BR-CO-15', v('ram:GrandTotalAmount') === v('ram:TaxBasisTotalAmount') + v('ram:TaxTotalAmount'), 'grand total != basis + VAT');
-  check('BR-CO-16', v('ram:DuePayableAmount') === v('ram:GrandTotalAmount') - v('ram:TotalPrepaidAmount') + v('ram:RoundingAmount'), 'due != grand - prepaid + rounding');
+  check(
+    'BR-CO-16',
+    v('ram:DuePayableAmount') === v('ram:GrandTotalAmount') - v('ram:TotalPrepaidAmount') + v('ram:RoundingAmount'),
+    'due != grand - prepaid + rounding',
+  );
   for (const t of taxes) {
     const key = (x: { category: string; rate: number }) => x.category === t.category && x.rate === t.rate;
-    const basis = lineAmounts.filter(key).reduce((s, l) => s + l.net, 0)
-      + adjustments.filter(key).reduce((s, a) => s + (a.charge ? a.amount : -a.amount), 0);
-    check(`BR-${t.category}-08`, t.basis === basis, `basis ${t.basis} at ${t.category} ${t.rate} % != lines + charges - allowances ${basis}`);
+    const basis =
+      lineAmounts.filter(key).reduce((s, l) => s + l.net, 0) +
+      adjustments.filter(key).reduce((s, a) => s + (a.charge ? a.amount : -a.amount), 0);
+    check(
+      `BR-${t.category}-08`,
+      t.basis === basis,
+      `basis ${t.basis} at ${t.category} ${t.rate} % != lines + charges - allowances ${basis}`,
+    );
     // BR-CO-17 as the EN 16931 schematron tests it (within one unit of the rounded product).
-    if (t.rate > 0) check('BR-CO-17', Math.abs(Math.abs(t.vat) - Math.round(Math.abs(t.basis) * t.rate / 100)) <= 1, `VAT ${t.vat} != ${t.basis} x ${t.rate} %`);
+    if (t.rate > 0)
+      check(
+        'BR-CO-17',
+        Math.abs(Math.abs(t.vat) - Math.round((Math.abs(t.basis) * t.rate) / 100)) <= 1,
+        `VAT ${t.vat} != ${t.basis} x ${t.rate} %`,
+      );
     else check(`BR-${t.category}-09`, t.vat === 0, `VAT ${t.vat} on a 0 % category`);
     if (t.category === 'E' || t.category === 'O') check(`BR-${t.category}-10`, t.exemption !== '', 'no exemption reason');
   }
@@ -151,8 +179,20 @@ export async function facturX(bytes: Uint8Array) {
       xml: new TextDecoder().decode(decodePDFRawStream(stream).decode()),
     };
   });
-  const namesTree = catalog.lookupMaybe(PDFName.of('Names'), PDFDict)?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict)?.lookupMaybe(PDFName.of('Names'), PDFArray);
+  const namesTree = catalog
+    .lookupMaybe(PDFName.of('Names'), PDFDict)
+    ?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict)
+    ?.lookupMaybe(PDFName.of('Names'), PDFArray);
   const metaObj = catalog.lookup(PDFName.of('Metadata'));
   const meta = metaObj instanceof PDFRawStream ? metaObj : undefined;
-  return { files, embeddedNames: namesTree ? namesTree.asArray().filter((o) => o instanceof PDFString).map((o) => (o as PDFString).decodeText()) : [], xmp: meta ? new TextDecoder().decode(meta.contents) : '' };
+  return {
+    files,
+    embeddedNames: namesTree
+      ? namesTree
+          .asArray()
+          .filter((o) => o instanceof PDFString)
+          .map((o) => (o as PDFString).decodeText())
+      : [],
+    xmp: meta ? new TextDecoder().decode(meta.contents) : '',
+  };
 }

@@ -35,7 +35,8 @@ export interface SchematronFinding {
   text: string;
 }
 
-const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (pkg: string) =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The SEF file of the vendored XSLT, compiled now if the cache does not hold it. */
@@ -72,12 +73,14 @@ export async function compiledSchematron(): Promise<string> {
 }
 
 let stylesheet: Promise<unknown> | undefined;
-const loadStylesheet = () =>
-  (stylesheet ??= compiledSchematron().then((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown));
+const loadStylesheet = () => (stylesheet ??= compiledSchematron().then((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown));
 
 /** Every failed assertion and successful report of the EN 16931 CII rules on `xml`. */
 export async function schematronFindings(xml: string): Promise<SchematronFinding[]> {
-  const { principalResult } = await SaxonJS.transform({ stylesheetInternal: await loadStylesheet(), sourceText: xml, destination: 'document' }, 'async');
+  const { principalResult } = await SaxonJS.transform(
+    { stylesheetInternal: await loadStylesheet(), sourceText: xml, destination: 'document' },
+    'async',
+  );
   const found = SaxonJS.XPath.evaluate(
     "array { (//svrl:failed-assert | //svrl:successful-report) ! map { 'id': string(@id), 'flag': string(@flag), 'location': string(@location), 'text': normalize-space(svrl:text) } }",
     principalResult,
@@ -93,4 +96,3 @@ export async function schematronErrors(xml: string): Promise<string[]> {
     .filter((f) => f.flag === 'fatal' || f.flag === 'error')
     .map((f) => `${f.id}: ${f.text} (at ${f.location})`);
 }
-

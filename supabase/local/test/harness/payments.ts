@@ -43,7 +43,9 @@ export async function callFunction(
 
 /** A Europe/Berlin calendar day `offset` days from today (YYYY-MM-DD). */
 export function berlinDay(offset: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
   const d = new Date(`${today}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + offset);
   return d.toISOString().slice(0, 10);
@@ -101,7 +103,10 @@ export const sessionIdOf = (url: string) => /\/pay\/(cs_\w+)$/.exec(new URL(url)
  * application/x-www-form-urlencoded. Answers where the page sends the browser next (the success
  * URL with a 303, or the page again with a message).
  */
-export async function payOnSandbox(url: string, card = '4242 4242 4242 4242'): Promise<{ status: number; location: string | null; html: string }> {
+export async function payOnSandbox(
+  url: string,
+  card = '4242 4242 4242 4242',
+): Promise<{ status: number; location: string | null; html: string }> {
   const page = await fetch(url);
   const html = await page.text();
   const form = /<form\b[^>]*>([\s\S]*?)<\/form>/i.exec(html);

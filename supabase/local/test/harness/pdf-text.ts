@@ -29,7 +29,8 @@ function parseToUnicode(cmap: string): Map<string, string> {
   for (const block of cmap.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
     for (const m of block[1].matchAll(/<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>/g)) {
       const [from, to, dst] = [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
-      for (let c = from; c <= to; c++) map.set(c.toString(16).toUpperCase().padStart(m[1].length, '0'), String.fromCharCode(dst + c - from));
+      for (let c = from; c <= to; c++)
+        map.set(c.toString(16).toUpperCase().padStart(m[1].length, '0'), String.fromCharCode(dst + c - from));
     }
   }
   return map;
@@ -42,7 +43,12 @@ function pageFonts(doc: PDFDocument, page: PDFPage): Map<string, Map<string, str
   for (const [name, ref] of dict?.entries() ?? []) {
     const font = doc.context.lookup(ref, PDFDict);
     const toUnicode = font.lookup(PDFName.of('ToUnicode'));
-    fonts.set(name.decodeText(), toUnicode instanceof PDFRawStream ? parseToUnicode(new TextDecoder('latin1').decode(decodePDFRawStream(toUnicode).decode())) : undefined);
+    fonts.set(
+      name.decodeText(),
+      toUnicode instanceof PDFRawStream
+        ? parseToUnicode(new TextDecoder('latin1').decode(decodePDFRawStream(toUnicode).decode()))
+        : undefined,
+    );
   }
   return fonts;
 }

@@ -25,7 +25,8 @@ import {
 import { validateXML } from 'xmllint-wasm';
 import { all, one, parseXml, type XmlNode } from './einvoice-check.ts';
 
-const STANDARD_14 = /^(Times-(Roman|Bold|Italic|BoldItalic)|Helvetica(-Bold|-Oblique|-BoldOblique)?|Courier(-Bold|-Oblique|-BoldOblique)?|Symbol|ZapfDingbats)$/;
+const STANDARD_14 =
+  /^(Times-(Roman|Bold|Italic|BoldItalic)|Helvetica(-Bold|-Oblique|-BoldOblique)?|Courier(-Bold|-Oblique|-BoldOblique)?|Symbol|ZapfDingbats)$/;
 
 /** A schema that accepts any x:xmpmeta: xmllint then checks that the packet is well-formed XML. */
 const ANY_XMPMETA = `<?xml version="1.0"?>
@@ -65,7 +66,8 @@ export async function checkPdfA(bytes: Uint8Array): Promise<PdfAReport> {
 
   // 6.1.3 Trailer: an ID, no encryption.
   const id = context.trailerInfo.ID;
-  const ids = id instanceof PDFArray ? id.asArray().map((o) => (o instanceof PDFHexString || o instanceof PDFString ? o.asString() : '')) : [];
+  const ids =
+    id instanceof PDFArray ? id.asArray().map((o) => (o instanceof PDFHexString || o instanceof PDFString ? o.asString() : '')) : [];
   report.trailerId = ids;
   if (ids.length !== 2 || ids.some((s) => s.length < 16)) fail('6.1.3', 'trailer /ID missing or not two strings');
   if (context.trailerInfo.Encrypt) fail('6.1.3', 'encrypted');
@@ -101,7 +103,8 @@ export async function checkPdfA(bytes: Uint8Array): Promise<PdfAReport> {
           const first = (w[i] as PDFNumber).asNumber();
           (w[i + 1] as PDFArray).asArray().forEach((n, k) => {
             const width = font.getGlyph(first + k).advanceWidth * scale;
-            if (Math.abs(width - (n as PDFNumber).asNumber()) > 1) fail('6.2.11.5', `${baseFont}: glyph ${first + k} is ${width} wide in the font, ${(n as PDFNumber).asNumber()} in /W`);
+            if (Math.abs(width - (n as PDFNumber).asNumber()) > 1)
+              fail('6.2.11.5', `${baseFont}: glyph ${first + k} is ${width} wide in the font, ${(n as PDFNumber).asNumber()} in /W`);
           });
         }
         if (!dict.get(PDFName.of('ToUnicode'))) fail('6.2.11.7', `${baseFont}: no ToUnicode`);
@@ -119,7 +122,11 @@ export async function checkPdfA(bytes: Uint8Array): Promise<PdfAReport> {
         if (v instanceof PDFNumber && v.asNumber() !== 1) fail('6.4', `${key} ${v.asNumber()} in ${ref}`);
       }
     }
-    if (dict.get(PDFName.of('Group')) instanceof PDFDict && name(dict.lookup(PDFName.of('Group'), PDFDict).get(PDFName.of('S'))) === 'Transparency') fail('6.4', `transparency group in ${ref}`);
+    if (
+      dict.get(PDFName.of('Group')) instanceof PDFDict &&
+      name(dict.lookup(PDFName.of('Group'), PDFDict).get(PDFName.of('S'))) === 'Transparency'
+    )
+      fail('6.4', `transparency group in ${ref}`);
     if (subtype === 'Image' && dict.get(PDFName.of('SMask'))) fail('6.4', `image with soft mask ${ref}`);
   }
 
@@ -130,7 +137,8 @@ export async function checkPdfA(bytes: Uint8Array): Promise<PdfAReport> {
     for (const s of streams) {
       if (!(s instanceof PDFRawStream)) continue;
       const ops = new TextDecoder('latin1').decode(bytesOf(s));
-      for (const m of ops.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) if ((m[1].match(/.{4}/g) ?? ([] as string[])).includes('0000')) fail('6.2.11.8', '.notdef glyph shown');
+      for (const m of ops.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
+        if ((m[1].match(/.{4}/g) ?? ([] as string[])).includes('0000')) fail('6.2.11.8', '.notdef glyph shown');
     }
   }
 
@@ -146,7 +154,8 @@ export async function checkPdfA(bytes: Uint8Array): Promise<PdfAReport> {
       const sig = (at: number) => new TextDecoder('latin1').decode(icc.subarray(at, at + 4));
       report.icc = { deviceClass: sig(12), colorSpace: sig(16), version: icc[8] };
       if (sig(36) !== 'acsp') fail('6.2.3', 'DestOutputProfile is not an ICC profile');
-      if (sig(16) !== 'RGB ' || !['mntr', 'prtr'].includes(sig(12))) fail('6.2.3', `ICC profile ${sig(12)}/${sig(16)}, expected an RGB mntr or prtr profile`);
+      if (sig(16) !== 'RGB ' || !['mntr', 'prtr'].includes(sig(12)))
+        fail('6.2.3', `ICC profile ${sig(12)}/${sig(16)}, expected an RGB mntr or prtr profile`);
       if ((profile.dict.lookup(PDFName.of('N')) as PDFNumber | undefined)?.asNumber() !== 3) fail('6.2.3', 'ICC stream /N is not 3');
       if (!text(intent.get(PDFName.of('OutputConditionIdentifier')))) fail('6.2.3', 'no OutputConditionIdentifier');
     }
@@ -162,7 +171,10 @@ export async function checkPdfA(bytes: Uint8Array): Promise<PdfAReport> {
   const xmp = new TextDecoder().decode(bytesOf(meta));
   report.xmp = xmp;
   if (!xmp.startsWith('<?xpacket begin=')) fail('6.6.2.1', 'no xpacket header');
-  const wellFormed = await validateXML({ xml: { fileName: 'xmp.xml', contents: xmp.replace(/^<\?xpacket[^>]*\?>\s*/, '').replace(/\s*<\?xpacket[^>]*\?>\s*$/, '') }, schema: { fileName: 'xmp.xsd', contents: ANY_XMPMETA } });
+  const wellFormed = await validateXML({
+    xml: { fileName: 'xmp.xml', contents: xmp.replace(/^<\?xpacket[^>]*\?>\s*/, '').replace(/\s*<\?xpacket[^>]*\?>\s*$/, '') },
+    schema: { fileName: 'xmp.xsd', contents: ANY_XMPMETA },
+  });
   if (!wellFormed.valid) fail('6.6.2.1', `XMP is not well-formed: ${wellFormed.errors.map((e) => e.rawMessage).join('; ')}`);
   let root: XmlNode | undefined;
   try {
@@ -187,31 +199,58 @@ export async function checkPdfA(bytes: Uint8Array): Promise<PdfAReport> {
     ['Producer', value('pdf:Producer')],
     ['Keywords', value('pdf:Keywords')],
   ];
-  for (const [key, x] of pairs) if (infoText(key) !== x) fail('6.6.2.3.1', `Info /${key} ${JSON.stringify(infoText(key))} but XMP ${JSON.stringify(x)}`);
+  for (const [key, x] of pairs)
+    if (infoText(key) !== x) fail('6.6.2.3.1', `Info /${key} ${JSON.stringify(infoText(key))} but XMP ${JSON.stringify(x)}`);
   const pdfDate = (s: string | undefined) => {
     const m = /^D:(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(Z|[+-]\d{2}'?\d{2}'?)?/.exec(s ?? '');
-    return m ? Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${!m[7] || m[7] === 'Z' ? 'Z' : m[7].replace(/'/g, '').replace(/(\d{2})(\d{2})$/, '$1:$2')}`) : NaN;
+    return m
+      ? Date.parse(
+          `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${!m[7] || m[7] === 'Z' ? 'Z' : m[7].replace(/'/g, '').replace(/(\d{2})(\d{2})$/, '$1:$2')}`,
+        )
+      : NaN;
   };
-  for (const [key, xmpKey] of [['CreationDate', 'xmp:CreateDate'], ['ModDate', 'xmp:ModifyDate']]) {
+  for (const [key, xmpKey] of [
+    ['CreationDate', 'xmp:CreateDate'],
+    ['ModDate', 'xmp:ModifyDate'],
+  ]) {
     const a = pdfDate(infoText(key));
     const b = Date.parse(value(xmpKey) ?? '');
     if (Number.isNaN(a) || a !== b) fail('6.6.2.3.1', `Info /${key} ${infoText(key)} but XMP ${xmpKey} ${value(xmpKey)}`);
   }
 
   // 6.6.2.3.2 Extension schemas: every property outside the predefined schemas is described.
-  const predefined = new Set(['pdfaid', 'dc', 'xmp', 'pdf', 'xmpMM', 'xmpRights', 'photoshop', 'pdfaExtension', 'pdfaSchema', 'pdfaProperty', 'pdfaType', 'pdfaField', 'rdf', 'x']);
+  const predefined = new Set([
+    'pdfaid',
+    'dc',
+    'xmp',
+    'pdf',
+    'xmpMM',
+    'xmpRights',
+    'photoshop',
+    'pdfaExtension',
+    'pdfaSchema',
+    'pdfaProperty',
+    'pdfaType',
+    'pdfaField',
+    'rdf',
+    'x',
+  ]);
   const described = new Map<string, Set<string>>();
   for (const schema of all(root, 'pdfaExtension:schemas/rdf:Bag/rdf:li')) {
     const prefix = one(schema, 'pdfaSchema:prefix')?.text ?? '';
     const uri = one(schema, 'pdfaSchema:namespaceURI')?.text ?? '';
-    described.set(`${prefix} ${uri}`, new Set(all(schema, 'pdfaSchema:property/rdf:Seq/rdf:li').map((p) => one(p, 'pdfaProperty:name')?.text ?? '')));
+    described.set(
+      `${prefix} ${uri}`,
+      new Set(all(schema, 'pdfaSchema:property/rdf:Seq/rdf:li').map((p) => one(p, 'pdfaProperty:name')?.text ?? '')),
+    );
   }
   for (const description of all(root, 'rdf:Description')) {
     for (const child of description.children) {
       const [prefix, local] = child.name.split(':');
       if (!local || predefined.has(prefix)) continue;
       const uri = description.attrs[`xmlns:${prefix}`] ?? '';
-      if (!described.get(`${prefix} ${uri}`)?.has(local)) fail('6.6.2.3.2', `${child.name} (${uri}) is not described by an extension schema`);
+      if (!described.get(`${prefix} ${uri}`)?.has(local))
+        fail('6.6.2.3.2', `${child.name} (${uri}) is not described by an extension schema`);
     }
   }
 

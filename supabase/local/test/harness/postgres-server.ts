@@ -68,8 +68,16 @@ export async function startPostgresServer(bin = findPostgresBin()): Promise<Post
   run(bin, 'initdb', ['-D', data, '-U', 'supabase_admin', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = await freePort();
   run(bin, 'pg_ctl', [
-    '-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c timezone=UTC`,
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c timezone=UTC`,
   ]);
   const url = (database = 'postgres') => `postgres://supabase_admin@127.0.0.1:${port}/${database}`;
   let stopped = false;

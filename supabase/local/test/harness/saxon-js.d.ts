@@ -13,7 +13,11 @@ declare module 'saxon-js' {
     transform(options: TransformOptions, mode: 'async'): Promise<TransformResult>;
     transform(options: TransformOptions, mode?: 'sync'): TransformResult;
     XPath: {
-      evaluate(xpath: string, context: unknown, options?: { namespaceContext?: Record<string, string>; resultForm?: 'default' | 'array' | 'iterator' | 'xdm' }): unknown;
+      evaluate(
+        xpath: string,
+        context: unknown,
+        options?: { namespaceContext?: Record<string, string>; resultForm?: 'default' | 'array' | 'iterator' | 'xdm' },
+      ): unknown;
     };
     getProcessorInfo(): { productVersion: string };
   };

@@ -23,7 +23,11 @@ function hashFiles(paths: string[]): string {
 
 function projectFiles(workdir: string): string[] {
   const migrations = join(workdir, 'migrations');
-  const files = existsSync(migrations) ? readdirSync(migrations).sort().map((f) => join(migrations, f)) : [];
+  const files = existsSync(migrations)
+    ? readdirSync(migrations)
+        .sort()
+        .map((f) => join(migrations, f))
+    : [];
   return [...files, join(workdir, 'config.toml'), ...listSeedFiles(workdir).map((f) => f.path)];
 }
 
@@ -34,7 +38,9 @@ function projectFiles(workdir: string): string[] {
  */
 export async function preparedPglite(workdir?: string, seed = true): Promise<Blob> {
   const bootstrapDir = join(root, 'supabase/local/src/bootstrap');
-  const inputs = readdirSync(bootstrapDir).sort().map((f) => join(bootstrapDir, f));
+  const inputs = readdirSync(bootstrapDir)
+    .sort()
+    .map((f) => join(bootstrapDir, f));
   if (workdir) inputs.push(...projectFiles(resolve(workdir)));
   const key = `${workdir ? 'project' : 'platform'}-${seed ? 's' : 'n'}-${hashFiles(inputs)}`;
   const file = join(cacheDir, `${key}.tgz`);

@@ -33,7 +33,11 @@ export const columnQueryOptions = (id: string) =>
     queryKey: adminPlaceKeys.column(id),
     queryFn: async (): Promise<Column | null> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.from('additional_places').select('id, type, name, position, image_path').eq('id', id).maybeSingle();
+      const { data, error } = await supabase
+        .from('additional_places')
+        .select('id, type, name, position, image_path')
+        .eq('id', id)
+        .maybeSingle();
       if (error) {
         if (error.code === '22P02') return null;
         throw error;

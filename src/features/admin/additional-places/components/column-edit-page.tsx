@@ -8,7 +8,15 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { adminPlaceKeys } from '../../places/api/keys';
 import { publicImageUrl, uploadImage, type UploadError } from '../../places/api/upload';
 import { ImageField } from '../../places/components/image-field';
-import { COLUMN_BUCKET, columnImagePath, columnQueryOptions, saveColumn, setColumnImagePath, type Column, type ColumnSaveError } from '../api/additional-places';
+import {
+  COLUMN_BUCKET,
+  columnImagePath,
+  columnQueryOptions,
+  saveColumn,
+  setColumnImagePath,
+  type Column,
+  type ColumnSaveError,
+} from '../api/additional-places';
 import { ColumnForm, parseColumn, type ColumnDraft, type ColumnDraftError } from './column-form';
 
 export function useColumnSaveMessages(): Record<ColumnSaveError, string> {
@@ -36,11 +44,21 @@ export function ColumnEditPage({ id }: { id?: string }) {
   const column = useQuery({ ...columnQueryOptions(id ?? ''), enabled: !!id });
   if (id && column.isSuccess && !column.data) return <NotFoundPage />;
   if (id && !column.data) {
-    return column.isError ? <p role="alert" className="text-red-700"><Trans>Die Säule konnte nicht geladen werden.</Trans></p> : <p><Trans>Lädt…</Trans></p>;
+    return column.isError ? (
+      <p role="alert" className="text-red-700">
+        <Trans>Die Säule konnte nicht geladen werden.</Trans>
+      </p>
+    ) : (
+      <p>
+        <Trans>Lädt…</Trans>
+      </p>
+    );
   }
   return (
     <Page title={id ? t`Säule ${column.data?.name ?? ''} bearbeiten` : t`Säule erstellen`}>
-      <Link to="/{-$locale}/account/admin/additional-places" className={`${buttonVariants({ variant: 'outline', size: 'sm' })} self-start`}><Trans>Alle Säulen</Trans></Link>
+      <Link to="/{-$locale}/account/admin/additional-places" className={`${buttonVariants({ variant: 'outline', size: 'sm' })} self-start`}>
+        <Trans>Alle Säulen</Trans>
+      </Link>
       <ColumnEditor
         key={column.data?.id ?? 'new'}
         column={column.data ?? null}
@@ -103,10 +121,26 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
         error={uploadError}
         onPick={(f) => (column ? void upload(column.id, f).then((ok) => (ok ? onSaved(column.id) : undefined)) : setFile(f))}
       />
-      <ColumnForm draft={draft} onChange={setDraft} onSubmit={() => void save()} errors={errors} label={column ? t`Säule bearbeiten` : t`Säule erstellen`}>
-        <Button type="submit" disabled={busy}>{column ? <Trans>Speichern</Trans> : <Trans>Erstellen</Trans>}</Button>
-        {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Gespeichert.</Trans></p>}
-        {result && !result.ok && <p role="alert" className="text-sm text-red-700">{messages[result.error]}</p>}
+      <ColumnForm
+        draft={draft}
+        onChange={setDraft}
+        onSubmit={() => void save()}
+        errors={errors}
+        label={column ? t`Säule bearbeiten` : t`Säule erstellen`}
+      >
+        <Button type="submit" disabled={busy}>
+          {column ? <Trans>Speichern</Trans> : <Trans>Erstellen</Trans>}
+        </Button>
+        {result?.ok && (
+          <p role="status" className="text-sm text-green-700">
+            <Trans>Gespeichert.</Trans>
+          </p>
+        )}
+        {result && !result.ok && (
+          <p role="alert" className="text-sm text-red-700">
+            {messages[result.error]}
+          </p>
+        )}
       </ColumnForm>
     </>
   );

@@ -27,7 +27,14 @@ export function parseColumn(d: ColumnDraft): { input: ColumnInput } | { errors: 
 }
 
 /** The fields of a column; x and y can also be set from outside (a click on the plan). */
-export function ColumnForm({ draft, onChange, onSubmit, errors, children, label }: {
+export function ColumnForm({
+  draft,
+  onChange,
+  onSubmit,
+  errors,
+  children,
+  label,
+}: {
   draft: ColumnDraft;
   onChange: (d: ColumnDraft) => void;
   onSubmit: () => void;
@@ -38,31 +45,78 @@ export function ColumnForm({ draft, onChange, onSubmit, errors, children, label 
   const { t } = useLingui();
   const types = useColumnTypeLabels();
   return (
-    <form aria-label={label} noValidate className="grid gap-3 sm:grid-cols-2" onSubmit={(e) => { e.preventDefault(); onSubmit(); }}>
+    <form
+      aria-label={label}
+      noValidate
+      className="grid gap-3 sm:grid-cols-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
       <div className="grid gap-1">
-        <Label htmlFor="column-name"><Trans>Name</Trans></Label>
-        <Input id="column-name" value={draft.name} aria-invalid={errors.includes('name')} onChange={(e) => onChange({ ...draft, name: e.target.value })} />
-        {errors.includes('name') && <p role="alert" className="text-sm text-red-700"><Trans>Bitte einen Namen (1–100 Zeichen) eingeben.</Trans></p>}
+        <Label htmlFor="column-name">
+          <Trans>Name</Trans>
+        </Label>
+        <Input
+          id="column-name"
+          value={draft.name}
+          aria-invalid={errors.includes('name')}
+          onChange={(e) => onChange({ ...draft, name: e.target.value })}
+        />
+        {errors.includes('name') && (
+          <p role="alert" className="text-sm text-red-700">
+            <Trans>Bitte einen Namen (1–100 Zeichen) eingeben.</Trans>
+          </p>
+        )}
       </div>
       <div className="grid gap-1">
-        <Label htmlFor="column-type"><Trans>Art</Trans></Label>
-        <select id="column-type" className="h-10 rounded-md border border-slate-300 bg-white px-2" value={draft.type} onChange={(e) => onChange({ ...draft, type: e.target.value === 'water' ? 'water' : 'electric' })}>
+        <Label htmlFor="column-type">
+          <Trans>Art</Trans>
+        </Label>
+        <select
+          id="column-type"
+          className="h-10 rounded-md border border-slate-300 bg-white px-2"
+          value={draft.type}
+          onChange={(e) => onChange({ ...draft, type: e.target.value === 'water' ? 'water' : 'electric' })}
+        >
           <option value="electric">{types.electric}</option>
           <option value="water">{types.water}</option>
         </select>
       </div>
       <fieldset className="grid gap-2 sm:col-span-2 sm:grid-cols-2">
-        <legend className="mb-1 text-sm font-medium"><Trans>Position auf dem Hafenplan (x 0–1000, y 0–600)</Trans></legend>
+        <legend className="mb-1 text-sm font-medium">
+          <Trans>Position auf dem Hafenplan (x 0–1000, y 0–600)</Trans>
+        </legend>
         <div className="grid gap-1">
-          <Label htmlFor="column-x"><Trans>x</Trans></Label>
-          <Input id="column-x" inputMode="decimal" value={draft.x} aria-invalid={errors.includes('position')} onChange={(e) => onChange({ ...draft, x: e.target.value })} />
+          <Label htmlFor="column-x">
+            <Trans>x</Trans>
+          </Label>
+          <Input
+            id="column-x"
+            inputMode="decimal"
+            value={draft.x}
+            aria-invalid={errors.includes('position')}
+            onChange={(e) => onChange({ ...draft, x: e.target.value })}
+          />
         </div>
         <div className="grid gap-1">
-          <Label htmlFor="column-y"><Trans>y</Trans></Label>
-          <Input id="column-y" inputMode="decimal" value={draft.y} aria-invalid={errors.includes('position')} onChange={(e) => onChange({ ...draft, y: e.target.value })} />
+          <Label htmlFor="column-y">
+            <Trans>y</Trans>
+          </Label>
+          <Input
+            id="column-y"
+            inputMode="decimal"
+            value={draft.y}
+            aria-invalid={errors.includes('position')}
+            onChange={(e) => onChange({ ...draft, y: e.target.value })}
+          />
         </div>
         {errors.includes('position') && (
-          <p role="alert" className="text-sm text-red-700 sm:col-span-2">{t`Position erforderlich: genau 2 Koordinaten (x 0–1000, y 0–600).`}</p>
+          <p
+            role="alert"
+            className="text-sm text-red-700 sm:col-span-2"
+          >{t`Position erforderlich: genau 2 Koordinaten (x 0–1000, y 0–600).`}</p>
         )}
       </fieldset>
       <div className="flex flex-wrap items-center gap-3 sm:col-span-2">{children}</div>

@@ -35,33 +35,61 @@ export function ColumnsListPage() {
   return (
     <Page title={t`Säulen (Strom und Wasser)`}>
       <div className="flex flex-wrap gap-2">
-        <Link to="/{-$locale}/account/admin/additional-places/create" className={buttonVariants()}><Trans>Säule erstellen</Trans></Link>
-        <Link to="/{-$locale}/account/admin/map" className={buttonVariants({ variant: 'outline' })}><Trans>Auf dem Hafenplan platzieren</Trans></Link>
+        <Link to="/{-$locale}/account/admin/additional-places/create" className={buttonVariants()}>
+          <Trans>Säule erstellen</Trans>
+        </Link>
+        <Link to="/{-$locale}/account/admin/map" className={buttonVariants({ variant: 'outline' })}>
+          <Trans>Auf dem Hafenplan platzieren</Trans>
+        </Link>
       </div>
-      {failed && <p role="alert" className="text-red-700"><Trans>Die Säule konnte nicht gelöscht werden. Bitte erneut versuchen.</Trans></p>}
+      {failed && (
+        <p role="alert" className="text-red-700">
+          <Trans>Die Säule konnte nicht gelöscht werden. Bitte erneut versuchen.</Trans>
+        </p>
+      )}
       {error ? (
-        <p role="alert" className="text-red-700"><Trans>Die Säulen konnten nicht geladen werden.</Trans></p>
+        <p role="alert" className="text-red-700">
+          <Trans>Die Säulen konnten nicht geladen werden.</Trans>
+        </p>
       ) : isPending ? (
-        <p><Trans>Lädt…</Trans></p>
+        <p>
+          <Trans>Lädt…</Trans>
+        </p>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200">
           <table className="w-full text-left text-sm" aria-label={t`Säulen`}>
             <thead className="bg-slate-50">
               <tr>
-                <th scope="col" className="p-2"><Trans>Name</Trans></th>
-                <th scope="col" className="p-2"><Trans>Art</Trans></th>
-                <th scope="col" className="p-2"><Trans>Position (x, y)</Trans></th>
-                <th scope="col" className="p-2"><Trans>Aktionen</Trans></th>
+                <th scope="col" className="p-2">
+                  <Trans>Name</Trans>
+                </th>
+                <th scope="col" className="p-2">
+                  <Trans>Art</Trans>
+                </th>
+                <th scope="col" className="p-2">
+                  <Trans>Position (x, y)</Trans>
+                </th>
+                <th scope="col" className="p-2">
+                  <Trans>Aktionen</Trans>
+                </th>
               </tr>
             </thead>
             <tbody>
               {data.map((c) => (
                 <tr key={c.id} className="border-t border-slate-100">
-                  <th scope="row" className="p-2 font-medium">{c.name}</th>
+                  <th scope="row" className="p-2 font-medium">
+                    {c.name}
+                  </th>
                   <td className="p-2">{types[c.type]}</td>
-                  <td className="p-2">{Math.round(c.position[0])}, {Math.round(c.position[1])}</td>
                   <td className="p-2">
-                    <RowActions name={c.name} edit={{ to: '/{-$locale}/account/admin/additional-places/$id/edit', params: { id: c.id } }} onDelete={() => setConfirm(c)} />
+                    {Math.round(c.position[0])}, {Math.round(c.position[1])}
+                  </td>
+                  <td className="p-2">
+                    <RowActions
+                      name={c.name}
+                      edit={{ to: '/{-$locale}/account/admin/additional-places/$id/edit', params: { id: c.id } }}
+                      onDelete={() => setConfirm(c)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -73,7 +101,11 @@ export function ColumnsListPage() {
         open={confirm !== null}
         onOpenChange={(o) => !o && setConfirm(null)}
         title={t`Säule löschen?`}
-        description={<p><Trans>„{confirm?.name}“ wird mit ihrem Bild gelöscht und keinem Liegeplatz mehr zugeordnet.</Trans></p>}
+        description={
+          <p>
+            <Trans>„{confirm?.name}“ wird mit ihrem Bild gelöscht und keinem Liegeplatz mehr zugeordnet.</Trans>
+          </p>
+        }
         action={t`Löschen`}
         destructive
         busy={busy}

@@ -41,7 +41,11 @@ export const auditQueryOptions = (search: AuditSearch) =>
       // An inverted range is swapped rather than refused: the URL may have been typed by hand.
       const [from, to] = search.from && search.to && search.to < search.from ? [search.to, search.from] : [search.from, search.to];
       const args = { p_table: search.table, p_actor: search.actor, p_actor_role: search.kind, p_from: from, p_to: to };
-      const rows = checkList(await db.rpc('admin_audit_log', { ...args, p_limit: AUDIT_PAGE_SIZE, p_offset: (page - 1) * AUDIT_PAGE_SIZE }).overrideTypes<AuditOverride[]>());
+      const rows = checkList(
+        await db
+          .rpc('admin_audit_log', { ...args, p_limit: AUDIT_PAGE_SIZE, p_offset: (page - 1) * AUDIT_PAGE_SIZE })
+          .overrideTypes<AuditOverride[]>(),
+      );
       // total is bigint: a JSON number from PostgREST, made sure of here.
       let total = rows[0] ? Number(rows[0].total) : 0;
       if (rows.length === 0 && page > 1) {
@@ -63,6 +67,7 @@ export function auditErrorMessage(error: unknown): string {
   const e = (error ?? {}) as ApiError;
   if (e.code === '42501') return t`Das Änderungsprotokoll sehen nur Administratoren. Die Datenbank hat die Anfrage abgelehnt.`;
   if (e.message === 'invalid_period') return t`Der Zeitraum ist ungültig: das Ende liegt vor dem Anfang.`;
-  if (e.code === '22023' || e.code === '22007' || e.code === '22008') return t`Die Filter sind nicht gültig. Bitte prüfen Sie die Eingaben.`;
+  if (e.code === '22023' || e.code === '22007' || e.code === '22008')
+    return t`Die Filter sind nicht gültig. Bitte prüfen Sie die Eingaben.`;
   return t`Das Protokoll konnte nicht geladen werden. Bitte versuchen Sie es noch einmal.`;
 }

@@ -7,7 +7,16 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { formatBerlinDateTime } from '@/lib/dates';
-import { AUDIT_PAGE_SIZE, auditActorKinds, auditErrorMessage, auditQueryOptions, auditTables, isAuditRefused, type AuditEntry, type AuditSearch } from '../api/audit';
+import {
+  AUDIT_PAGE_SIZE,
+  auditActorKinds,
+  auditErrorMessage,
+  auditQueryOptions,
+  auditTables,
+  isAuditRefused,
+  type AuditEntry,
+  type AuditSearch,
+} from '../api/audit';
 import { auditColumns, formatAuditValue } from '../lib/values';
 import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 
@@ -77,11 +86,18 @@ function ActorCell({ entry }: { entry: AuditEntry }) {
     );
   }
   const label =
-    entry.actor_role === 'guest' || entry.actor_role === 'anon' ? t`Gast`
-      : entry.actor_role === 'service_role' ? t`System (Dienst, z. B. Stripe)`
-        : entry.actor_role === 'system' ? t`System`
+    entry.actor_role === 'guest' || entry.actor_role === 'anon'
+      ? t`Gast`
+      : entry.actor_role === 'service_role'
+        ? t`System (Dienst, z. B. Stripe)`
+        : entry.actor_role === 'system'
+          ? t`System`
           : t`Gelöschtes Konto`;
-  return <span data-testid="audit-actor" className="font-medium">{label}</span>;
+  return (
+    <span data-testid="audit-actor" className="font-medium">
+      {label}
+    </span>
+  );
 }
 
 function Changes({ entry }: { entry: AuditEntry }) {
@@ -95,7 +111,11 @@ function Changes({ entry }: { entry: AuditEntry }) {
       {columns.length > 0 && (
         <dl className="grid gap-1 text-sm">
           {columns.map((c) => (
-            <div key={c} className="grid grid-cols-[minmax(6rem,9rem)_minmax(0,1fr)] gap-x-3 sm:grid-cols-[12rem_minmax(0,1fr)]" data-column={c}>
+            <div
+              key={c}
+              className="grid grid-cols-[minmax(6rem,9rem)_minmax(0,1fr)] gap-x-3 sm:grid-cols-[12rem_minmax(0,1fr)]"
+              data-column={c}
+            >
               <dt className="font-medium text-slate-700">{columnLabel(c)}</dt>
               <dd className="[overflow-wrap:anywhere]">
                 {entry.action === 'update' ? (
@@ -133,7 +153,8 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
   // From the URL's current params, not this render's: two quick changes (from, then to) both stay.
-  const set = (patch: Partial<AuditSearch>) => onSearch((previous) => ({ ...previous, ...patch, page: 'page' in patch ? patch.page : undefined }));
+  const set = (patch: Partial<AuditSearch>) =>
+    onSearch((previous) => ({ ...previous, ...patch, page: 'page' in patch ? patch.page : undefined }));
   const submitActor = (e: FormEvent) => {
     e.preventDefault();
     set({ actor: actor.trim() || undefined });
@@ -145,7 +166,9 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
   if (list.isError && isAuditRefused(list.error)) {
     return (
       <Page title={t`Änderungsprotokoll`}>
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{auditErrorMessage(list.error)}</p>
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
+          {auditErrorMessage(list.error)}
+        </p>
       </Page>
     );
   }
@@ -153,68 +176,146 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
   return (
     <Page title={t`Änderungsprotokoll`}>
       <p className="text-sm text-slate-700">
-        <Trans>Jede Änderung an Buchungen, Zahlungen, Rechnungen, Liegeplätzen, Codes, Benutzern und Einstellungen, von der Datenbank geschrieben und nicht änderbar. Zeiten in Berliner Zeit.</Trans>
+        <Trans>
+          Jede Änderung an Buchungen, Zahlungen, Rechnungen, Liegeplätzen, Codes, Benutzern und Einstellungen, von der Datenbank geschrieben
+          und nicht änderbar. Zeiten in Berliner Zeit.
+        </Trans>
       </p>
-      <form onSubmit={submitActor} role="search" aria-label={t`Protokoll filtern`} className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4">
+      <form
+        onSubmit={submitActor}
+        role="search"
+        aria-label={t`Protokoll filtern`}
+        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4"
+      >
         <div className="flex flex-col gap-1 sm:col-span-2">
-          <Label htmlFor="audit-actor"><Trans>Wer (Name oder E-Mail)</Trans></Label>
+          <Label htmlFor="audit-actor">
+            <Trans>Wer (Name oder E-Mail)</Trans>
+          </Label>
           <div className="flex gap-2">
             <Input id="audit-actor" type="search" maxLength={100} value={actor} onChange={(e) => setActor(e.target.value)} />
-            <Button type="submit"><Trans>Suchen</Trans></Button>
+            <Button type="submit">
+              <Trans>Suchen</Trans>
+            </Button>
           </div>
         </div>
         <div className="flex flex-col gap-1">
-          <Label htmlFor="audit-kind"><Trans>Art des Akteurs</Trans></Label>
-          <select id="audit-kind" className={selectClass} value={search.kind ?? ''} onChange={(e) => set({ kind: auditActorKinds.find((k) => k === e.target.value) })}>
-            <option value=""><Trans>Alle</Trans></option>
-            {auditActorKinds.map((k) => <option key={k} value={k}>{kindLabel[k]}</option>)}
+          <Label htmlFor="audit-kind">
+            <Trans>Art des Akteurs</Trans>
+          </Label>
+          <select
+            id="audit-kind"
+            className={selectClass}
+            value={search.kind ?? ''}
+            onChange={(e) => set({ kind: auditActorKinds.find((k) => k === e.target.value) })}
+          >
+            <option value="">
+              <Trans>Alle</Trans>
+            </option>
+            {auditActorKinds.map((k) => (
+              <option key={k} value={k}>
+                {kindLabel[k]}
+              </option>
+            ))}
           </select>
         </div>
         <div className="flex flex-col gap-1">
-          <Label htmlFor="audit-table"><Trans>Bereich</Trans></Label>
-          <select id="audit-table" className={selectClass} value={search.table ?? ''} onChange={(e) => set({ table: e.target.value || undefined })}>
-            <option value=""><Trans>Alle</Trans></option>
-            {tables.map((table) => <option key={table} value={table}>{tableLabel(table)}</option>)}
+          <Label htmlFor="audit-table">
+            <Trans>Bereich</Trans>
+          </Label>
+          <select
+            id="audit-table"
+            className={selectClass}
+            value={search.table ?? ''}
+            onChange={(e) => set({ table: e.target.value || undefined })}
+          >
+            <option value="">
+              <Trans>Alle</Trans>
+            </option>
+            {tables.map((table) => (
+              <option key={table} value={table}>
+                {tableLabel(table)}
+              </option>
+            ))}
           </select>
         </div>
         <div className="grid grid-cols-2 gap-2 sm:col-span-2">
           <div className="flex flex-col gap-1">
-            <Label htmlFor="audit-from"><Trans>Von</Trans></Label>
+            <Label htmlFor="audit-from">
+              <Trans>Von</Trans>
+            </Label>
             <DatePicker id="audit-from" value={search.from ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ from: v || undefined })} />
           </div>
           <div className="flex flex-col gap-1">
-            <Label htmlFor="audit-to"><Trans>Bis einschließlich</Trans></Label>
+            <Label htmlFor="audit-to">
+              <Trans>Bis einschließlich</Trans>
+            </Label>
             <DatePicker id="audit-to" value={search.to ?? ''} onChange={(v) => isDateOrEmpty(v) && set({ to: v || undefined })} />
           </div>
         </div>
         {(search.table || search.actor || search.kind || search.from || search.to) && (
           <div className="flex items-end sm:col-span-2">
-            <Button type="button" variant="outline" onClick={() => { setActor(''); onSearch(() => ({})); }}><Trans>Filter zurücksetzen</Trans></Button>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => {
+                setActor('');
+                onSearch(() => ({}));
+              }}
+            >
+              <Trans>Filter zurücksetzen</Trans>
+            </Button>
           </div>
         )}
       </form>
 
       {list.isError ? (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">{auditErrorMessage(list.error)}</p>
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
+          {auditErrorMessage(list.error)}
+        </p>
       ) : list.isPending ? (
-        <p role="status"><Trans>Lädt…</Trans></p>
+        <p role="status">
+          <Trans>Lädt…</Trans>
+        </p>
       ) : (
         <>
           <p role="status" className="text-sm text-slate-700" data-testid="audit-total">
-            {total === 0 ? <Trans>Keine Einträge gefunden.</Trans> : page > pages ? <Trans><Plural value={total} one="# Eintrag" other="# Einträge" />; Seite {page} gibt es nicht (nur {pages}).</Trans> : <Trans><Plural value={total} one="# Eintrag" other="# Einträge" /> · Seite {page} von {pages}</Trans>}
+            {total === 0 ? (
+              <Trans>Keine Einträge gefunden.</Trans>
+            ) : page > pages ? (
+              <Trans>
+                <Plural value={total} one="# Eintrag" other="# Einträge" />; Seite {page} gibt es nicht (nur {pages}).
+              </Trans>
+            ) : (
+              <Trans>
+                <Plural value={total} one="# Eintrag" other="# Einträge" /> · Seite {page} von {pages}
+              </Trans>
+            )}
           </p>
           {list.data.rows.length > 0 && (
             <ol className="grid grid-cols-[minmax(0,1fr)] gap-3" aria-label={t`Einträge`}>
               {list.data.rows.map((entry) => (
-                <li key={entry.id} className="grid grid-cols-[minmax(0,1fr)] gap-2 rounded-xl border border-slate-200 bg-white p-3" data-testid="audit-entry" data-table={entry.table_name}>
+                <li
+                  key={entry.id}
+                  className="grid grid-cols-[minmax(0,1fr)] gap-2 rounded-xl border border-slate-200 bg-white p-3"
+                  data-testid="audit-entry"
+                  data-table={entry.table_name}
+                >
                   <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 text-sm">
-                    <time dateTime={entry.at} className="whitespace-nowrap text-slate-700">{formatBerlinDateTime(entry.at, locale)}</time>
+                    <time dateTime={entry.at} className="whitespace-nowrap text-slate-700">
+                      {formatBerlinDateTime(entry.at, locale)}
+                    </time>
                     <ActorCell entry={entry} />
                     <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium">{actionLabel[entry.action]}</span>
                     <span>
                       {tableLabel(entry.table_name)}{' '}
                       {entry.table_name === 'public.orders' ? (
-                        <Link to="/{-$locale}/account/admin/orders/$id" params={{ id: entry.row_key }} className="break-all text-primary-dark underline underline-offset-4">{entry.row_key}</Link>
+                        <Link
+                          to="/{-$locale}/account/admin/orders/$id"
+                          params={{ id: entry.row_key }}
+                          className="break-all text-primary-dark underline underline-offset-4"
+                        >
+                          {entry.row_key}
+                        </Link>
                       ) : (
                         <span className="break-all text-slate-600">{entry.row_key}</span>
                       )}
@@ -227,9 +328,17 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
           )}
           {(pages > 1 || page > 1) && (
             <nav aria-label={t`Seiten`} className="flex flex-wrap items-center gap-3">
-              <Button variant="outline" disabled={page <= 1} onClick={() => set({ page: page - 1 > 1 ? page - 1 : undefined })}><Trans>Vorherige Seite</Trans></Button>
-              <span className="text-sm"><Trans>Seite {page} von {Math.max(page, pages)}</Trans></span>
-              <Button variant="outline" disabled={page >= pages} onClick={() => set({ page: page + 1 })}><Trans>Nächste Seite</Trans></Button>
+              <Button variant="outline" disabled={page <= 1} onClick={() => set({ page: page - 1 > 1 ? page - 1 : undefined })}>
+                <Trans>Vorherige Seite</Trans>
+              </Button>
+              <span className="text-sm">
+                <Trans>
+                  Seite {page} von {Math.max(page, pages)}
+                </Trans>
+              </span>
+              <Button variant="outline" disabled={page >= pages} onClick={() => set({ page: page + 1 })}>
+                <Trans>Nächste Seite</Trans>
+              </Button>
             </nav>
           )}
         </>

@@ -31,14 +31,22 @@ const isEmpty = (v: Json | undefined) => v === null || v === undefined || v === 
  * table) and its own timestamps (the entry's time says when).
  */
 export function auditColumns(
-  entry: { action: 'insert' | 'update' | 'delete'; row_key: string; old_values: Record<string, Json> | null; new_values: Record<string, Json> | null },
+  entry: {
+    action: 'insert' | 'update' | 'delete';
+    row_key: string;
+    old_values: Record<string, Json> | null;
+    new_values: Record<string, Json> | null;
+  },
   label: (column: string) => string,
   locale: string,
 ): string[] {
   const columns = [...new Set([...Object.keys(entry.old_values ?? {}), ...Object.keys(entry.new_values ?? {})])];
   const row = entry.action === 'delete' ? entry.old_values : entry.new_values;
-  const shown = entry.action === 'update'
-    ? columns
-    : columns.filter((c) => !isEmpty(row?.[c]) && c !== 'created_at' && c !== 'updated_at' && !(c === 'id' && row?.[c] === entry.row_key));
+  const shown =
+    entry.action === 'update'
+      ? columns
+      : columns.filter(
+          (c) => !isEmpty(row?.[c]) && c !== 'created_at' && c !== 'updated_at' && !(c === 'id' && row?.[c] === entry.row_key),
+        );
   return shown.sort((a, b) => label(a).localeCompare(label(b), locale));
 }

@@ -45,7 +45,10 @@ export async function saveDatevSettings(settings: Omit<DatevSettingsRow, 'accoun
 export type DatevExportError = 'admin_only' | 'invalid_range' | 'datev_range_fiscal_year' | 'datev_vat_rate' | 'unknown';
 
 export class DatevError extends Error {
-  constructor(readonly reason: DatevExportError, message: string) {
+  constructor(
+    readonly reason: DatevExportError,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -60,7 +63,16 @@ const reasonOf = (error: { message?: string; code?: string }): DatevExportError 
 /** Berlin wall-clock digits YYYYMMDDHHMMSSFFF of an instant (the header's "erzeugt am"). */
 export function berlinStamp(at: Date): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
@@ -133,7 +145,10 @@ export async function fetchInvoiceArchive(from: string, to: string): Promise<Dat
     data = await invokeFunction<Blob>('invoice-archive', { from, to });
   } catch (e) {
     const code = e instanceof FunctionCallError ? e.code : 'unknown';
-    const reason: ArchiveError = code === 'forbidden' || code === 'admin_only' ? 'admin_only' : (['invalid_range', 'archive_range_too_long', 'no_documents'] as const).find((r) => r === code) ?? 'unknown';
+    const reason: ArchiveError =
+      code === 'forbidden' || code === 'admin_only'
+        ? 'admin_only'
+        : ((['invalid_range', 'archive_range_too_long', 'no_documents'] as const).find((r) => r === code) ?? 'unknown');
     throw new ArchiveFailure(reason);
   }
   if (!(data instanceof Blob)) throw new ArchiveFailure('unknown');

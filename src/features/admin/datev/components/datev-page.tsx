@@ -9,7 +9,17 @@ import { PathLink } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { berlinToday } from '@/lib/dates';
-import { ArchiveFailure, buildDatevFile, datevSettingsQueryOptions, DatevError, downloadFile, downloadZip, fetchInvoiceArchive, type ArchiveError, type DatevExportError } from '../api/datev';
+import {
+  ArchiveFailure,
+  buildDatevFile,
+  datevSettingsQueryOptions,
+  DatevError,
+  downloadFile,
+  downloadZip,
+  fetchInvoiceArchive,
+  type ArchiveError,
+  type DatevExportError,
+} from '../api/datev';
 import { archiveRangeSchema, datevRangeSchema, type ArchiveRangeValues, type DatevRangeValues } from '../schemas/datev';
 import { DatePicker } from '@/components/ui/date-picker';
 
@@ -17,12 +27,36 @@ import { DatePicker } from '@/components/ui/date-picker';
 function RangeFields({ control }: { control: Control<{ from: string; to: string }> }) {
   return (
     <>
-      <FormField control={control} name="from" render={({ field }) => (
-        <FormItem><FormLabel><Trans>Von</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
-      )} />
-      <FormField control={control} name="to" render={({ field }) => (
-        <FormItem className="max-w-sm"><FormLabel><Trans>Bis einschließlich</Trans></FormLabel><FormControl><DatePicker className="w-44" {...field} /></FormControl><FormMessage /></FormItem>
-      )} />
+      <FormField
+        control={control}
+        name="from"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>
+              <Trans>Von</Trans>
+            </FormLabel>
+            <FormControl>
+              <DatePicker className="w-44" {...field} />
+            </FormControl>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+      <FormField
+        control={control}
+        name="to"
+        render={({ field }) => (
+          <FormItem className="max-w-sm">
+            <FormLabel>
+              <Trans>Bis einschließlich</Trans>
+            </FormLabel>
+            <FormControl>
+              <DatePicker className="w-44" {...field} />
+            </FormControl>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
     </>
   );
 }
@@ -45,7 +79,10 @@ export function DatevPage() {
   const { t, i18n } = useLingui();
   const { data: settings } = useSuspenseQuery(datevSettingsQueryOptions());
   const [state, setState] = useState<State>();
-  const form = useForm<DatevRangeValues>({ resolver: zodResolver(datevRangeSchema(settings.fiscal_year_start)), defaultValues: previousMonth(berlinToday()) });
+  const form = useForm<DatevRangeValues>({
+    resolver: zodResolver(datevRangeSchema(settings.fiscal_year_start)),
+    defaultValues: previousMonth(berlinToday()),
+  });
 
   const reasons: Record<DatevExportError, string> = {
     admin_only: t`Dafür fehlen Ihnen die Rechte.`,
@@ -69,13 +106,24 @@ export function DatevPage() {
   const [mm, dd] = settings.fiscal_year_start.split('-');
   const fiscal = i18n.locale === 'en' ? `${dd}/${mm}` : `${dd}.${mm}.`;
   return (
-    <Page title={t`DATEV-Export`} lead={t`Buchungsstapel für die Steuerkanzlei: Rechnungen, Stornorechnungen und Gutschriften mit ihren Erlösen je Steuersatz sowie alle Zahlungen und Erstattungen eines Zeitraums.`}>
+    <Page
+      title={t`DATEV-Export`}
+      lead={t`Buchungsstapel für die Steuerkanzlei: Rechnungen, Stornorechnungen und Gutschriften mit ihren Erlösen je Steuersatz sowie alle Zahlungen und Erstattungen eines Zeitraums.`}
+    >
       <Section title={t`Buchungsstapel herunterladen`} aria-label={t`Buchungsstapel herunterladen`}>
         <p className="max-w-prose text-sm text-slate-700">
-          <Trans>Die Datei (EXTF, Formatversion 13, Windows-1252) kann die Kanzlei direkt in DATEV Rechnungswesen einlesen. Ein Stapel umfasst höchstens ein Wirtschaftsjahr; am besten exportieren Sie Monat für Monat.</Trans>
+          <Trans>
+            Die Datei (EXTF, Formatversion 13, Windows-1252) kann die Kanzlei direkt in DATEV Rechnungswesen einlesen. Ein Stapel umfasst
+            höchstens ein Wirtschaftsjahr; am besten exportieren Sie Monat für Monat.
+          </Trans>
         </p>
         <Form {...form}>
-          <form aria-label={t`Zeitraum`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
+          <form
+            aria-label={t`Zeitraum`}
+            noValidate
+            onSubmit={onSubmit}
+            className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3"
+          >
             <RangeFields control={form.control} />
             <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
               <Download className="size-4" aria-hidden /> <Trans>DATEV-Datei herunterladen</Trans>
@@ -85,21 +133,49 @@ export function DatevPage() {
         <div aria-live="polite">
           {state?.ok && (
             <p role="status" className="text-sm text-green-800">
-              <Trans>{state.name} wurde erstellt: <Plural value={state.lines} one="# Buchungszeile" other="# Buchungszeilen" />.</Trans>
+              <Trans>
+                {state.name} wurde erstellt: <Plural value={state.lines} one="# Buchungszeile" other="# Buchungszeilen" />.
+              </Trans>
             </p>
           )}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
       </Section>
       <ArchiveSection />
       <Section title={t`Einstellungen`} aria-label={t`DATEV-Einstellungen`}>
         <dl className="grid max-w-xl grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
-          <dt className="text-slate-600"><Trans>Beraternummer</Trans></dt><dd>{settings.consultant_number}</dd>
-          <dt className="text-slate-600"><Trans>Mandantennummer</Trans></dt><dd>{settings.client_number}</dd>
-          <dt className="text-slate-600"><Trans>Beginn des Wirtschaftsjahrs</Trans></dt><dd>{fiscal}</dd>
-          <dt className="text-slate-600"><Trans>Erlöse 19 % / 7 % / 0 %</Trans></dt><dd>{settings.account_revenue_19} / {settings.account_revenue_7} / {settings.account_revenue_0}</dd>
-          <dt className="text-slate-600"><Trans>Debitor</Trans></dt><dd>{settings.account_debtor}</dd>
-          <dt className="text-slate-600"><Trans>Kasse / Bank / Geldtransit</Trans></dt><dd>{settings.account_cash} / {settings.account_bank} / {settings.account_transit}</dd>
+          <dt className="text-slate-600">
+            <Trans>Beraternummer</Trans>
+          </dt>
+          <dd>{settings.consultant_number}</dd>
+          <dt className="text-slate-600">
+            <Trans>Mandantennummer</Trans>
+          </dt>
+          <dd>{settings.client_number}</dd>
+          <dt className="text-slate-600">
+            <Trans>Beginn des Wirtschaftsjahrs</Trans>
+          </dt>
+          <dd>{fiscal}</dd>
+          <dt className="text-slate-600">
+            <Trans>Erlöse 19 % / 7 % / 0 %</Trans>
+          </dt>
+          <dd>
+            {settings.account_revenue_19} / {settings.account_revenue_7} / {settings.account_revenue_0}
+          </dd>
+          <dt className="text-slate-600">
+            <Trans>Debitor</Trans>
+          </dt>
+          <dd>{settings.account_debtor}</dd>
+          <dt className="text-slate-600">
+            <Trans>Kasse / Bank / Geldtransit</Trans>
+          </dt>
+          <dd>
+            {settings.account_cash} / {settings.account_bank} / {settings.account_transit}
+          </dd>
         </dl>
         <p className="text-sm">
           <PathLink path="/account/admin/settings" className="font-medium text-primary-dark underline underline-offset-2">
@@ -139,23 +215,38 @@ function ArchiveSection() {
   return (
     <Section title={t`Belege als PDF-Archiv`} aria-label={t`Belege als PDF-Archiv`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Alle im Zeitraum ausgestellten Belege (Rechnungen, Stornorechnungen, Gutschriften und Quittungen des Verkaufs am Schalter) als PDF in einer ZIP-Datei, genau so, wie sie ausgestellt wurden. Höchstens ein Jahr; ein Jahr kann einige Minuten dauern.</Trans>
+        <Trans>
+          Alle im Zeitraum ausgestellten Belege (Rechnungen, Stornorechnungen, Gutschriften und Quittungen des Verkaufs am Schalter) als PDF
+          in einer ZIP-Datei, genau so, wie sie ausgestellt wurden. Höchstens ein Jahr; ein Jahr kann einige Minuten dauern.
+        </Trans>
       </p>
       <Form {...form}>
-        <form aria-label={t`Belegarchiv`} noValidate onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3">
+        <form
+          aria-label={t`Belegarchiv`}
+          noValidate
+          onSubmit={onSubmit}
+          className="flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-3"
+        >
           <RangeFields control={form.control} />
           <Button type="submit" className="mt-7" disabled={form.formState.isSubmitting}>
-            <FileArchive className="size-4" aria-hidden /> {form.formState.isSubmitting ? <Trans>Archiv wird erstellt …</Trans> : <Trans>PDF-Archiv herunterladen</Trans>}
+            <FileArchive className="size-4" aria-hidden />{' '}
+            {form.formState.isSubmitting ? <Trans>Archiv wird erstellt …</Trans> : <Trans>PDF-Archiv herunterladen</Trans>}
           </Button>
         </form>
       </Form>
       <div aria-live="polite">
         {state?.ok && (
           <p role="status" className="text-sm text-green-800">
-            <Trans>{state.name} wurde erstellt: <Plural value={state.lines} one="# Beleg" other="# Belege" />.</Trans>
+            <Trans>
+              {state.name} wurde erstellt: <Plural value={state.lines} one="# Beleg" other="# Belege" />.
+            </Trans>
           </p>
         )}
-        {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+        {state && !state.ok && (
+          <p role="alert" className="text-sm text-red-700">
+            {state.message}
+          </p>
+        )}
       </div>
     </Section>
   );

@@ -21,14 +21,25 @@ export function DatevSettingsSection() {
   return (
     <Section id="datev" title={t`DATEV-Export`} aria-label={t`DATEV-Export`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Berater- und Mandantennummer und den Beginn des Wirtschaftsjahrs nennt Ihnen Ihre Steuerkanzlei. Die Konten sind die des Kontenrahmens SKR03; die Erlöskonten sind Automatikkonten, DATEV rechnet die Umsatzsteuer selbst heraus.</Trans>
+        <Trans>
+          Berater- und Mandantennummer und den Beginn des Wirtschaftsjahrs nennt Ihnen Ihre Steuerkanzlei. Die Konten sind die des
+          Kontenrahmens SKR03; die Erlöskonten sind Automatikkonten, DATEV rechnet die Umsatzsteuer selbst heraus.
+        </Trans>
       </p>
       <DatevSettingsForm key={JSON.stringify(settings)} settings={settings} state={state} setState={setState} />
     </Section>
   );
 }
 
-function DatevSettingsForm({ settings, state, setState }: { settings: DatevSettingsRow; state: SaveState; setState: (s: SaveState) => void }) {
+function DatevSettingsForm({
+  settings,
+  state,
+  setState,
+}: {
+  settings: DatevSettingsRow;
+  state: SaveState;
+  setState: (s: SaveState) => void;
+}) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const form = useForm<DatevSettingsValues>({
@@ -65,21 +76,40 @@ function DatevSettingsForm({ settings, state, setState }: { settings: DatevSetti
       <form onSubmit={onSubmit} noValidate aria-label={t`DATEV-Export`} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {fields.map((f) => (
-            <FormField key={f.name} control={form.control} name={f.name} render={({ field }) => (
-              <FormItem>
-                <FormLabel>{f.label}</FormLabel>
-                <FormControl><Input {...field} inputMode={f.name === 'fiscal_year_start' ? 'text' : 'numeric'} autoComplete="off" /></FormControl>
-                {f.description && <FormDescription>{f.description}</FormDescription>}
-                <FormMessage />
-              </FormItem>
-            )} />
+            <FormField
+              key={f.name}
+              control={form.control}
+              name={f.name}
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{f.label}</FormLabel>
+                  <FormControl>
+                    <Input {...field} inputMode={f.name === 'fiscal_year_start' ? 'text' : 'numeric'} autoComplete="off" />
+                  </FormControl>
+                  {f.description && <FormDescription>{f.description}</FormDescription>}
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
           ))}
         </div>
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>DATEV-Einstellungen speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>DATEV-Einstellungen speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );

@@ -21,7 +21,9 @@ const digits = (min: number, max: number, low: number, high: number) =>
     .string()
     .trim()
     .min(1, { error: messages.required })
-    .refine((v) => new RegExp(`^\\d{${min},${max}}$`).test(v) && Number(v) >= low && Number(v) <= high, { error: () => t`Bitte eine Zahl von ${low} bis ${high} eingeben` });
+    .refine((v) => new RegExp(`^\\d{${min},${max}}$`).test(v) && Number(v) >= low && Number(v) <= high, {
+      error: () => t`Bitte eine Zahl von ${low} bis ${high} eingeben`,
+    });
 
 /** The settings form; account numbers are checked against the Sachkontenlänge below. */
 export const datevSettingsSchema = () =>
@@ -32,9 +34,14 @@ export const datevSettingsSchema = () =>
       fiscal_year_start: z
         .string()
         .trim()
-        .refine((v) => /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(v) && Number(v.slice(3)) <= new Date(Date.UTC(2001, Number(v.slice(0, 2)), 0)).getUTCDate(), {
-          error: () => t`Bitte Monat und Tag als MM-TT eingeben, z. B. 01-01`,
-        }),
+        .refine(
+          (v) =>
+            /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(v) &&
+            Number(v.slice(3)) <= new Date(Date.UTC(2001, Number(v.slice(0, 2)), 0)).getUTCDate(),
+          {
+            error: () => t`Bitte Monat und Tag als MM-TT eingeben, z. B. 01-01`,
+          },
+        ),
       account_length: z.string().regex(/^[4-8]$/, { error: () => t`Zwischen 4 und 8 Stellen` }),
       account_debtor: z.string().trim(),
       account_revenue_19: z.string().trim(),
@@ -47,11 +54,20 @@ export const datevSettingsSchema = () =>
     .superRefine((v, ctx) => {
       if (!/^[4-8]$/.test(v.account_length)) return;
       const length = Number(v.account_length);
-      for (const key of ['account_revenue_19', 'account_revenue_7', 'account_revenue_0', 'account_cash', 'account_bank', 'account_transit'] as const) {
-        if (!new RegExp(`^[1-9]\\d{${length - 1}}$`).test(v[key])) ctx.addIssue({ code: 'custom', path: [key], message: t`Ein Sachkonto hat genau ${length} Ziffern` });
+      for (const key of [
+        'account_revenue_19',
+        'account_revenue_7',
+        'account_revenue_0',
+        'account_cash',
+        'account_bank',
+        'account_transit',
+      ] as const) {
+        if (!new RegExp(`^[1-9]\\d{${length - 1}}$`).test(v[key]))
+          ctx.addIssue({ code: 'custom', path: [key], message: t`Ein Sachkonto hat genau ${length} Ziffern` });
       }
       const personal = length + 1;
-      if (!new RegExp(`^[1-9]\\d{${length}}$`).test(v.account_debtor)) ctx.addIssue({ code: 'custom', path: ['account_debtor'], message: t`Ein Debitorenkonto hat genau ${personal} Ziffern` });
+      if (!new RegExp(`^[1-9]\\d{${length}}$`).test(v.account_debtor))
+        ctx.addIssue({ code: 'custom', path: ['account_debtor'], message: t`Ein Debitorenkonto hat genau ${personal} Ziffern` });
     });
 export type DatevSettingsValues = z.infer<ReturnType<typeof datevSettingsSchema>>;
 

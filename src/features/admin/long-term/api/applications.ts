@@ -35,7 +35,10 @@ export const applicationsListQueryOptions = (search: ApplicationsSearch) =>
       if (sort === 'position') query = query.order('waiting_position', { ascending, nullsFirst: !ascending });
       else if (sort === 'last_name') query = query.order('last_name', { ascending }).order('first_name', { ascending });
       else query = query.order(sort!, { ascending, nullsFirst: false });
-      query = query.order('created_at').order('id').range((page - 1) * APPLICATIONS_PAGE_SIZE, page * APPLICATIONS_PAGE_SIZE - 1);
+      query = query
+        .order('created_at')
+        .order('id')
+        .range((page - 1) * APPLICATIONS_PAGE_SIZE, page * APPLICATIONS_PAGE_SIZE - 1);
       const result = await query;
       // A page past the end (an old link): PostgREST answers 416; the table shows no rows.
       if (result.error?.code === 'PGRST103') return { rows: [], total: 0 };

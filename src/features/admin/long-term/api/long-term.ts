@@ -6,7 +6,18 @@ import { adminPlaceKeys } from '../../places/api/keys';
 
 export type Holder = Pick<
   Tables<'long_term_holders'>,
-  'id' | 'place_id' | 'user_id' | 'email' | 'first_name' | 'last_name' | 'starts_on' | 'ends_on' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+  | 'id'
+  | 'place_id'
+  | 'user_id'
+  | 'email'
+  | 'first_name'
+  | 'last_name'
+  | 'starts_on'
+  | 'ends_on'
+  | 'boat_name'
+  | 'boat_tag'
+  | 'boat_length'
+  | 'boat_width'
 >;
 
 /** The berth's current or coming holders (not yet ended), first first. */
@@ -50,14 +61,22 @@ export const applicationsQueryOptions = () =>
       // order, made total for paging: open ones by waiting position (the others have none), then
       // the answered ones by arrival.
       const rows = await fetchAll((lo, hi) =>
-        supabase.rpc('long_term_applications_queue').order('waiting_position', { nullsFirst: false }).order('created_at').order('id').range(lo, hi),
+        supabase
+          .rpc('long_term_applications_queue')
+          .order('waiting_position', { nullsFirst: false })
+          .order('created_at')
+          .order('id')
+          .range(lo, hi),
       );
       return rows as unknown as Application[];
     },
   });
 
 /** A customer to pick as holder (profiles.email is nullable in the schema, though auth users have one). */
-export type UserOption = Pick<Tables<'profiles'>, 'id' | 'email' | 'first_name' | 'last_name' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'>;
+export type UserOption = Pick<
+  Tables<'profiles'>,
+  'id' | 'email' | 'first_name' | 'last_name' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+>;
 
 /** Customers by e-mail or name, for the holder dialog (staff read all profiles). */
 export const userSearchQueryOptions = (q: string) =>
@@ -66,7 +85,11 @@ export const userSearchQueryOptions = (q: string) =>
     queryFn: async (): Promise<UserOption[]> => {
       const supabase = await getSupabase();
       const term = q.replace(/[%,()*]/g, ' ').trim();
-      let query = supabase.from('profiles').select('id, email, first_name, last_name, boat_name, boat_tag, boat_length, boat_width').order('email').limit(20);
+      let query = supabase
+        .from('profiles')
+        .select('id, email, first_name, last_name, boat_name, boat_tag, boat_length, boat_width')
+        .order('email')
+        .limit(20);
       if (term) query = query.or(`email.ilike.*${term}*,last_name.ilike.*${term}*,first_name.ilike.*${term}*`);
       const { data, error } = await query;
       if (error) throw error;
@@ -97,7 +120,12 @@ function holderError(error: { code?: string; message?: string }): HolderError {
   return 'unknown';
 }
 
-export async function assignHolder(placeId: string, startsOn: string, holder: HolderInput, applicationId?: string): Promise<HolderError | null> {
+export async function assignHolder(
+  placeId: string,
+  startsOn: string,
+  holder: HolderInput,
+  applicationId?: string,
+): Promise<HolderError | null> {
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('assign_long_term_holder', {
     p_place_id: placeId,

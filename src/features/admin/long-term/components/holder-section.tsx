@@ -47,26 +47,51 @@ export function HolderSection({ placeId, placeName }: { placeId: string; placeNa
   return (
     <Section title={t`Langzeitlieger`} aria-label={t`Langzeitlieger`}>
       {holders.isError ? (
-        <p role="alert" className="text-red-700"><Trans>Die Langzeitlieger konnten nicht geladen werden.</Trans></p>
+        <p role="alert" className="text-red-700">
+          <Trans>Die Langzeitlieger konnten nicht geladen werden.</Trans>
+        </p>
       ) : (holders.data ?? []).length === 0 ? (
-        <p data-testid="holder-summary"><Trans>Kein Langzeitlieger.</Trans></p>
+        <p data-testid="holder-summary">
+          <Trans>Kein Langzeitlieger.</Trans>
+        </p>
       ) : (
         <ul data-testid="holder-summary" className="grid gap-1">
           {holders.data!.map((h) => (
             <li key={h.id}>
               {holderName(h)} · <Trans>ab {formatDay(h.starts_on, i18n.locale)}</Trans>
-              {h.ends_on && <> · <Trans>bis {formatDay(h.ends_on, i18n.locale)}</Trans></>}
-              {h.boat_name && <> · <Trans>Boot: {h.boat_name}</Trans></>}
+              {h.ends_on && (
+                <>
+                  {' '}
+                  · <Trans>bis {formatDay(h.ends_on, i18n.locale)}</Trans>
+                </>
+              )}
+              {h.boat_name && (
+                <>
+                  {' '}
+                  · <Trans>Boot: {h.boat_name}</Trans>
+                </>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <div><Button variant="outline" onClick={() => setOpen(true)}><Trans>Langzeitlieger verwalten</Trans></Button></div>
+      <div>
+        <Button variant="outline" onClick={() => setOpen(true)}>
+          <Trans>Langzeitlieger verwalten</Trans>
+        </Button>
+      </div>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent className="max-h-[90vh] max-w-4xl overflow-y-auto">
           <DialogHeader>
-            <DialogTitle><Trans>Langzeitlieger für {placeName}</Trans></DialogTitle>
-            <DialogDescription><Trans>Zuweisen mit Beginn und Bootsdaten oder entfernen. Rechts die Bewerbungen für diesen Liegeplatz in der Reihenfolge der Warteliste.</Trans></DialogDescription>
+            <DialogTitle>
+              <Trans>Langzeitlieger für {placeName}</Trans>
+            </DialogTitle>
+            <DialogDescription>
+              <Trans>
+                Zuweisen mit Beginn und Bootsdaten oder entfernen. Rechts die Bewerbungen für diesen Liegeplatz in der Reihenfolge der
+                Warteliste.
+              </Trans>
+            </DialogDescription>
           </DialogHeader>
           <div className="grid gap-6 md:grid-cols-[3fr_2fr]">
             <div className="grid gap-4">
@@ -102,19 +127,40 @@ function CurrentHolders({ placeId, placeName, holders, today }: { placeId: strin
   const removable = holders.filter((h) => h.ends_on === null || h.ends_on > today);
   return (
     <section aria-label={t`Aktueller Langzeitlieger`} className="grid gap-2">
-      <h3 className="font-semibold"><Trans>Aktueller Langzeitlieger</Trans></h3>
-      {removable.length === 0 && <p><Trans>Kein Langzeitlieger.</Trans></p>}
+      <h3 className="font-semibold">
+        <Trans>Aktueller Langzeitlieger</Trans>
+      </h3>
+      {removable.length === 0 && (
+        <p>
+          <Trans>Kein Langzeitlieger.</Trans>
+        </p>
+      )}
       {removable.map((h) => (
         <div key={h.id} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 p-2 text-sm">
           <span>
             {holderName(h)} · <Trans>ab {formatDay(h.starts_on, i18n.locale)}</Trans>
-            {h.boat_name && <> · <Trans>Boot: {h.boat_name}</Trans></>}
+            {h.boat_name && (
+              <>
+                {' '}
+                · <Trans>Boot: {h.boat_name}</Trans>
+              </>
+            )}
           </span>
-          <Button size="sm" variant="destructive" className="ml-auto" onClick={() => setConfirm(h)}><Trans>Entfernen</Trans></Button>
+          <Button size="sm" variant="destructive" className="ml-auto" onClick={() => setConfirm(h)}>
+            <Trans>Entfernen</Trans>
+          </Button>
         </div>
       ))}
-      {done && <p role="status" className="text-sm text-green-700"><Trans>Langzeitlieger entfernt.</Trans></p>}
-      {error && <p role="alert" className="text-sm text-red-700">{messages[error]}</p>}
+      {done && (
+        <p role="status" className="text-sm text-green-700">
+          <Trans>Langzeitlieger entfernt.</Trans>
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {messages[error]}
+        </p>
+      )}
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(o) => !o && setConfirm(null)}
@@ -122,9 +168,13 @@ function CurrentHolders({ placeId, placeName, holders, today }: { placeId: strin
         description={
           <p>
             {confirm && confirm.starts_on > today ? (
-              <Trans>Die Zuweisung von {confirm ? holderName(confirm) : ''} an {placeName} wird aufgehoben, bevor sie beginnt.</Trans>
+              <Trans>
+                Die Zuweisung von {confirm ? holderName(confirm) : ''} an {placeName} wird aufgehoben, bevor sie beginnt.
+              </Trans>
             ) : (
-              <Trans>{confirm ? holderName(confirm) : ''} ist ab morgen nicht mehr Langzeitlieger von {placeName}. Der Verlauf bleibt erhalten.</Trans>
+              <Trans>
+                {confirm ? holderName(confirm) : ''} ist ab morgen nicht mehr Langzeitlieger von {placeName}. Der Verlauf bleibt erhalten.
+              </Trans>
             )}
           </p>
         }
@@ -150,7 +200,17 @@ interface Draft {
   applicationId?: string;
 }
 
-const emptyDraft = (): Draft => ({ userId: '', email: '', firstName: '', lastName: '', startsOn: berlinToday(), boatName: '', boatTag: '', boatLength: '', boatWidth: '' });
+const emptyDraft = (): Draft => ({
+  userId: '',
+  email: '',
+  firstName: '',
+  lastName: '',
+  startsOn: berlinToday(),
+  boatName: '',
+  boatTag: '',
+  boatLength: '',
+  boatWidth: '',
+});
 
 const draftFrom = (a: Application | null, locale: string): Draft =>
   a
@@ -184,20 +244,30 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
     const num = (v: string) => (v.trim() === '' ? undefined : isDecimal(v) ? decimal(v) : NaN);
     const length = num(draft.boatLength);
     const width = num(draft.boatWidth);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.startsOn) || Number.isNaN(length) || Number.isNaN(width) || (!draft.userId && !draft.email.trim() && !draft.lastName.trim())) {
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(draft.startsOn) ||
+      Number.isNaN(length) ||
+      Number.isNaN(width) ||
+      (!draft.userId && !draft.email.trim() && !draft.lastName.trim())
+    ) {
       return setResult({ ok: false, error: 'form' });
     }
     setBusy(true);
-    const failed = await assignHolder(placeId, draft.startsOn, {
-      user_id: draft.userId || undefined,
-      email: draft.email.trim() || undefined,
-      first_name: draft.firstName.trim() || undefined,
-      last_name: draft.lastName.trim() || undefined,
-      boat_name: draft.boatName.trim() || undefined,
-      boat_tag: draft.boatTag.trim() || undefined,
-      boat_length: length,
-      boat_width: width,
-    }, draft.applicationId);
+    const failed = await assignHolder(
+      placeId,
+      draft.startsOn,
+      {
+        user_id: draft.userId || undefined,
+        email: draft.email.trim() || undefined,
+        first_name: draft.firstName.trim() || undefined,
+        last_name: draft.lastName.trim() || undefined,
+        boat_name: draft.boatName.trim() || undefined,
+        boat_tag: draft.boatTag.trim() || undefined,
+        boat_length: length,
+        boat_width: width,
+      },
+      draft.applicationId,
+    );
     setBusy(false);
     setResult(failed ? { ok: false, error: failed } : { ok: true });
     if (!failed) {
@@ -215,14 +285,28 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
   );
 
   return (
-    <form aria-label={t`Langzeitlieger zuweisen`} noValidate className="grid gap-3 sm:grid-cols-2" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-      <h3 className="font-semibold sm:col-span-2"><Trans>Langzeitlieger zuweisen</Trans></h3>
+    <form
+      aria-label={t`Langzeitlieger zuweisen`}
+      noValidate
+      className="grid gap-3 sm:grid-cols-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h3 className="font-semibold sm:col-span-2">
+        <Trans>Langzeitlieger zuweisen</Trans>
+      </h3>
       <div className="grid gap-1 sm:col-span-2">
-        <Label htmlFor="holder-search"><Trans>Benutzer suchen (E-Mail oder Name)</Trans></Label>
+        <Label htmlFor="holder-search">
+          <Trans>Benutzer suchen (E-Mail oder Name)</Trans>
+        </Label>
         <Input id="holder-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         {users.data && users.data.length > 0 && (
           <>
-            <Label htmlFor="holder-user"><Trans>Benutzer</Trans></Label>
+            <Label htmlFor="holder-user">
+              <Trans>Benutzer</Trans>
+            </Label>
             <select
               id="holder-user"
               className="h-9 rounded-md border border-slate-300 bg-white px-2"
@@ -243,11 +327,19 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
               }}
             >
               <option value="">{t`– kein Benutzerkonto –`}</option>
-              {users.data.map((u) => <option key={u.id} value={u.id}>{[u.last_name, u.first_name].filter(Boolean).join(', ')} ({u.email})</option>)}
+              {users.data.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {[u.last_name, u.first_name].filter(Boolean).join(', ')} ({u.email})
+                </option>
+              ))}
             </select>
           </>
         )}
-        {users.data && users.data.length === 0 && <p className="text-sm text-slate-600"><Trans>Kein Benutzer gefunden.</Trans></p>}
+        {users.data && users.data.length === 0 && (
+          <p className="text-sm text-slate-600">
+            <Trans>Kein Benutzer gefunden.</Trans>
+          </p>
+        )}
       </div>
       {field('email', t`E-Mail`, { type: 'email' })}
       <div className="grid gap-1">
@@ -260,14 +352,26 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
       {field('boatTag', t`Kennzeichen`)}
       {field('boatLength', t`Bootslänge (m)`, { inputMode: 'decimal' })}
       {field('boatWidth', t`Bootsbreite (m)`, { inputMode: 'decimal' })}
-      {draft.applicationId && <p className="text-sm text-slate-600 sm:col-span-2"><Trans>Aus einer Bewerbung übernommen: sie wird als angenommen markiert.</Trans></p>}
+      {draft.applicationId && (
+        <p className="text-sm text-slate-600 sm:col-span-2">
+          <Trans>Aus einer Bewerbung übernommen: sie wird als angenommen markiert.</Trans>
+        </p>
+      )}
       <div className="flex items-center gap-3 sm:col-span-2">
-        <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
-        {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Langzeitlieger gespeichert.</Trans></p>}
+        <Button type="submit" disabled={busy}>
+          <Trans>Speichern</Trans>
+        </Button>
+        {result?.ok && (
+          <p role="status" className="text-sm text-green-700">
+            <Trans>Langzeitlieger gespeichert.</Trans>
+          </p>
+        )}
       </div>
       {result && !result.ok && (
         <p role="alert" className="text-sm text-red-700 sm:col-span-2">
-          {result.error === 'form' ? t`Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.` : messages[result.error]}
+          {result.error === 'form'
+            ? t`Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.`
+            : messages[result.error]}
         </p>
       )}
     </form>
@@ -285,15 +389,22 @@ function Applications({ placeId, onPick }: { placeId: string; onPick: (a: Applic
     <section aria-label={label} className="grid gap-2">
       <h3 className="font-semibold">{label}</h3>
       {items.length === 0 ? (
-        <p className="text-sm text-slate-600"><Trans>Keine offenen Bewerbungen.</Trans></p>
+        <p className="text-sm text-slate-600">
+          <Trans>Keine offenen Bewerbungen.</Trans>
+        </p>
       ) : (
         <ol className="grid gap-2">
           {items.map((a) => (
             <li key={a.id} className="rounded-md border border-slate-200 p-2 text-sm">
-              <div className="font-medium"><Trans>Platz {a.waiting_position} auf der Warteliste</Trans></div>
-              <div>{a.first_name} {a.last_name} · {a.email}</div>
+              <div className="font-medium">
+                <Trans>Platz {a.waiting_position} auf der Warteliste</Trans>
+              </div>
+              <div>
+                {a.first_name} {a.last_name} · {a.email}
+              </div>
               <div className="text-slate-600">
-                {a.boat.name} · {a.boat.length != null && a.boat.width != null ? formatSize(a.boat.length, a.boat.width, i18n.locale) : '–'} · <Trans>eingegangen {formatDay(a.created_at.slice(0, 10), i18n.locale)}</Trans>
+                {a.boat.name} · {a.boat.length != null && a.boat.width != null ? formatSize(a.boat.length, a.boat.width, i18n.locale) : '–'}{' '}
+                · <Trans>eingegangen {formatDay(a.created_at.slice(0, 10), i18n.locale)}</Trans>
               </div>
               <Button
                 size="sm"
@@ -312,8 +423,16 @@ function Applications({ placeId, onPick }: { placeId: string; onPick: (a: Applic
   );
   return (
     <div className="grid content-start gap-4">
-      {isError && <p role="alert" className="text-sm text-red-700"><Trans>Die Bewerbungen konnten nicht geladen werden.</Trans></p>}
-      {isPending && <p><Trans>Lädt…</Trans></p>}
+      {isError && (
+        <p role="alert" className="text-sm text-red-700">
+          <Trans>Die Bewerbungen konnten nicht geladen werden.</Trans>
+        </p>
+      )}
+      {isPending && (
+        <p>
+          <Trans>Lädt…</Trans>
+        </p>
+      )}
       {list(forThis, t`Bewerbungen für diesen Liegeplatz`)}
       {list(anyBerth, t`Bewerbungen ohne bestimmten Liegeplatz`)}
     </div>

@@ -47,9 +47,19 @@ export const mapQueryOptions = (day: string) =>
       const supabase = await getSupabase();
       // Berths and columns paged past max_rows (1,000 rows per answer); calendar() is one row per day.
       const [places, calendar, columns] = await Promise.all([
-        fetchAll((lo, hi) => supabase.from('places').select('id, name, pier, length, width, one_day, position').eq('archived', false).order('name').order('id').range(lo, hi)),
+        fetchAll((lo, hi) =>
+          supabase
+            .from('places')
+            .select('id, name, pier, length, width, one_day, position')
+            .eq('archived', false)
+            .order('name')
+            .order('id')
+            .range(lo, hi),
+        ),
         supabase.rpc('calendar', { p_from: day, p_to: day }),
-        fetchAll((lo, hi) => supabase.from('additional_places').select('id, type, name, position, image_path').order('name').order('id').range(lo, hi)),
+        fetchAll((lo, hi) =>
+          supabase.from('additional_places').select('id, type, name, position, image_path').order('name').order('id').range(lo, hi),
+        ),
       ]);
       if (calendar.error) throw calendar.error;
       const rows = (calendar.data ?? []) as unknown as { day: string; places: CalendarEntry[] }[];

@@ -26,12 +26,30 @@ const FILL: Record<BerthState, string> = {
   maintenance: 'url(#map-maintenance)',
   long_term: 'url(#map-long-term)',
 };
-const TEXT: Record<BerthState, string> = { free: '#0f172a', reservation: '#78350f', rent: '#ffffff', maintenance: '#0f172a', long_term: '#1e3a8a' };
+const TEXT: Record<BerthState, string> = {
+  free: '#0f172a',
+  reservation: '#78350f',
+  rent: '#ffffff',
+  maintenance: '#0f172a',
+  long_term: '#1e3a8a',
+};
 
 function useStateLabels() {
   const { t } = useLingui();
-  const long: Record<BerthState, string> = { free: t`frei`, reservation: t`reserviert`, rent: t`vermietet`, maintenance: t`Wartung`, long_term: t`Langzeitlieger` };
-  const short: Record<BerthState, string> = { free: t`frei`, reservation: t`Res.`, rent: t`Miete`, maintenance: t`Wart.`, long_term: t`Dauer` };
+  const long: Record<BerthState, string> = {
+    free: t`frei`,
+    reservation: t`reserviert`,
+    rent: t`vermietet`,
+    maintenance: t`Wartung`,
+    long_term: t`Langzeitlieger`,
+  };
+  const short: Record<BerthState, string> = {
+    free: t`frei`,
+    reservation: t`Res.`,
+    rent: t`Miete`,
+    maintenance: t`Wart.`,
+    long_term: t`Dauer`,
+  };
   return { long, short };
 }
 
@@ -126,7 +144,10 @@ export function HarbourMapPage() {
   const showMarker = admin && draft.x !== '' && draft.y !== '' && Number.isFinite(draftX) && Number.isFinite(draftY);
 
   return (
-    <Page title={t`Hafenplan`} lead={<Trans>Liegeplätze mit ihrem Stand heute ({formatDay(today, locale)}) und die Strom- und Wassersäulen.</Trans>}>
+    <Page
+      title={t`Hafenplan`}
+      lead={<Trans>Liegeplätze mit ihrem Stand heute ({formatDay(today, locale)}) und die Strom- und Wassersäulen.</Trans>}
+    >
       <span className="text-sm text-slate-600" data-live={live} role="status">
         {live === 'live' ? t`Live` : live === 'connecting' ? t`Verbinde…` : t`Offline – Änderungen erscheinen beim Neuladen`}
       </span>
@@ -140,14 +161,34 @@ export function HarbourMapPage() {
             {labels.long[s]}
           </li>
         ))}
-        <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#facc15" stroke="#713f12" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">S</text></svg>{types.electric}</li>
-        <li className="flex items-center gap-1"><svg width="20" height="20" aria-hidden><circle cx="10" cy="10" r="8" fill="#38bdf8" stroke="#075985" /><text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">W</text></svg>{types.water}</li>
+        <li className="flex items-center gap-1">
+          <svg width="20" height="20" aria-hidden>
+            <circle cx="10" cy="10" r="8" fill="#facc15" stroke="#713f12" />
+            <text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">
+              S
+            </text>
+          </svg>
+          {types.electric}
+        </li>
+        <li className="flex items-center gap-1">
+          <svg width="20" height="20" aria-hidden>
+            <circle cx="10" cy="10" r="8" fill="#38bdf8" stroke="#075985" />
+            <text x="10" y="14" textAnchor="middle" fontSize="11" fontWeight="700">
+              W
+            </text>
+          </svg>
+          {types.water}
+        </li>
       </ul>
 
       {error ? (
-        <p role="alert" className="text-red-700"><Trans>Der Hafenplan konnte nicht geladen werden.</Trans></p>
+        <p role="alert" className="text-red-700">
+          <Trans>Der Hafenplan konnte nicht geladen werden.</Trans>
+        </p>
       ) : isPending ? (
-        <p><Trans>Lädt…</Trans></p>
+        <p>
+          <Trans>Lädt…</Trans>
+        </p>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200">
           <HarbourPlan
@@ -160,32 +201,67 @@ export function HarbourMapPage() {
             onClick={onPlanClick}
             defs={<Patterns />}
           >
-            {(data?.berths ?? []).filter((b) => b.position).map((b) => {
-              const [x, y] = b.position!;
-              return (
-                <g
-                  key={b.id}
-                  role="button"
-                  tabIndex={0}
-                  aria-label={describe(b)}
-                  aria-pressed={selected === b.id}
-                  data-berth={b.name}
-                  data-state={b.state}
-                  className="cursor-pointer focus:outline-none [&:focus>rect]:stroke-[3]"
-                  onClick={(e) => {
-                    if (placing) return;
-                    e.stopPropagation();
-                    setSelected(b.id);
-                  }}
-                  onKeyDown={activate(b.id)}
-                >
-                  <title>{describe(b)}</title>
-                  <rect data-tile x={x - BERTH.w / 2} y={y - BERTH.h / 2} width={BERTH.w} height={BERTH.h} rx="4" fill={FILL[b.state]} stroke={selected === b.id ? '#0f172a' : '#475569'} strokeWidth={selected === b.id ? 3 : 1} />
-                  <text x={x} y={y - 2} textAnchor="middle" fontSize="11" fontWeight="700" fill={TEXT[b.state]} paintOrder="stroke" stroke={b.state === 'rent' ? 'none' : '#ffffff'} strokeWidth="2">{b.name}</text>
-                  <text x={x} y={y + 11} textAnchor="middle" fontSize="9" fill={TEXT[b.state]} paintOrder="stroke" stroke={b.state === 'rent' ? 'none' : '#ffffff'} strokeWidth="2">{labels.short[b.state]}</text>
-                </g>
-              );
-            })}
+            {(data?.berths ?? [])
+              .filter((b) => b.position)
+              .map((b) => {
+                const [x, y] = b.position!;
+                return (
+                  <g
+                    key={b.id}
+                    role="button"
+                    tabIndex={0}
+                    aria-label={describe(b)}
+                    aria-pressed={selected === b.id}
+                    data-berth={b.name}
+                    data-state={b.state}
+                    className="cursor-pointer focus:outline-none [&:focus>rect]:stroke-[3]"
+                    onClick={(e) => {
+                      if (placing) return;
+                      e.stopPropagation();
+                      setSelected(b.id);
+                    }}
+                    onKeyDown={activate(b.id)}
+                  >
+                    <title>{describe(b)}</title>
+                    <rect
+                      data-tile
+                      x={x - BERTH.w / 2}
+                      y={y - BERTH.h / 2}
+                      width={BERTH.w}
+                      height={BERTH.h}
+                      rx="4"
+                      fill={FILL[b.state]}
+                      stroke={selected === b.id ? '#0f172a' : '#475569'}
+                      strokeWidth={selected === b.id ? 3 : 1}
+                    />
+                    <text
+                      x={x}
+                      y={y - 2}
+                      textAnchor="middle"
+                      fontSize="11"
+                      fontWeight="700"
+                      fill={TEXT[b.state]}
+                      paintOrder="stroke"
+                      stroke={b.state === 'rent' ? 'none' : '#ffffff'}
+                      strokeWidth="2"
+                    >
+                      {b.name}
+                    </text>
+                    <text
+                      x={x}
+                      y={y + 11}
+                      textAnchor="middle"
+                      fontSize="9"
+                      fill={TEXT[b.state]}
+                      paintOrder="stroke"
+                      stroke={b.state === 'rent' ? 'none' : '#ffffff'}
+                      strokeWidth="2"
+                    >
+                      {labels.short[b.state]}
+                    </text>
+                  </g>
+                );
+              })}
             {(data?.columns ?? []).map((c: Column) => (
               <g
                 key={c.id}
@@ -215,7 +291,11 @@ export function HarbourMapPage() {
             {showMarker && (
               <g aria-hidden pointerEvents="none">
                 <circle cx={draftX} cy={draftY} r="14" fill="none" stroke="#dc2626" strokeWidth="2" strokeDasharray="4 3" />
-                <path d={`M${draftX - 20} ${draftY}H${draftX + 20}M${draftX} ${draftY - 20}V${draftY + 20}`} stroke="#dc2626" strokeWidth="1.5" />
+                <path
+                  d={`M${draftX - 20} ${draftY}H${draftX + 20}M${draftX} ${draftY - 20}V${draftY + 20}`}
+                  stroke="#dc2626"
+                  strokeWidth="1.5"
+                />
               </g>
             )}
           </HarbourPlan>
@@ -223,7 +303,9 @@ export function HarbourMapPage() {
       )}
 
       {unplaced.length > 0 && (
-        <p className="text-sm text-slate-600"><Trans>Ohne Position auf dem Plan: {unplaced.map((b) => b.name).join(', ')}</Trans></p>
+        <p className="text-sm text-slate-600">
+          <Trans>Ohne Position auf dem Plan: {unplaced.map((b) => b.name).join(', ')}</Trans>
+        </p>
       )}
 
       {/* A click on a berth opens it (issue 40, item 7): a dialog in view wherever the plan was
@@ -232,9 +314,12 @@ export function HarbourMapPage() {
         {berth && (
           <DialogContent data-testid="map-berth">
             <DialogHeader>
-              <DialogTitle><Trans>Liegeplatz {berth.name}</Trans></DialogTitle>
+              <DialogTitle>
+                <Trans>Liegeplatz {berth.name}</Trans>
+              </DialogTitle>
               <DialogDescription>
-                <Trans>Stand heute: {labels.long[berth.state]}</Trans> · {formatSize(berth.length, berth.width, i18n.locale)}{berth.one_day ? ` · ${t`Tagesliegeplatz`}` : ''}
+                <Trans>Stand heute: {labels.long[berth.state]}</Trans> · {formatSize(berth.length, berth.width, i18n.locale)}
+                {berth.one_day ? ` · ${t`Tagesliegeplatz`}` : ''}
               </DialogDescription>
             </DialogHeader>
             {berth.entries.length > 0 && (
@@ -242,15 +327,25 @@ export function HarbourMapPage() {
                 {berth.entries.map((e) => (
                   <li key={e.id}>
                     {[e.guest, e.boat_name, e.note].filter(Boolean).join(' · ')}{' '}
-                    <span className="text-slate-600">({formatBerlinDateTime(e.starts_at, locale)} – {e.ends_at ? formatBerlinDateTime(e.ends_at, locale) : t`unbefristet`})</span>
+                    <span className="text-slate-600">
+                      ({formatBerlinDateTime(e.starts_at, locale)} – {e.ends_at ? formatBerlinDateTime(e.ends_at, locale) : t`unbefristet`})
+                    </span>
                   </li>
                 ))}
               </ul>
             )}
             {admin && (
               <DialogFooter>
-                <Link to="/{-$locale}/account/admin/places/$id/calendar" params={{ id: berth.id }} className={buttonVariants({ variant: 'outline' })}><Trans>Kalender</Trans></Link>
-                <Link to="/{-$locale}/account/admin/places/$id/edit" params={{ id: berth.id }} className={buttonVariants()}><Trans>Liegeplatz bearbeiten</Trans></Link>
+                <Link
+                  to="/{-$locale}/account/admin/places/$id/calendar"
+                  params={{ id: berth.id }}
+                  className={buttonVariants({ variant: 'outline' })}
+                >
+                  <Trans>Kalender</Trans>
+                </Link>
+                <Link to="/{-$locale}/account/admin/places/$id/edit" params={{ id: berth.id }} className={buttonVariants()}>
+                  <Trans>Liegeplatz bearbeiten</Trans>
+                </Link>
               </DialogFooter>
             )}
           </DialogContent>
@@ -259,21 +354,44 @@ export function HarbourMapPage() {
 
       {admin && data && (
         <section aria-label={t`Säule platzieren`} className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3">
-          <h2 className="text-lg font-semibold"><Trans>Säule platzieren</Trans></h2>
+          <h2 className="text-lg font-semibold">
+            <Trans>Säule platzieren</Trans>
+          </h2>
           <div className="grid gap-1 sm:max-w-sm">
-            <Label htmlFor="map-column"><Trans>Säule</Trans></Label>
-            <select id="map-column" className="h-10 rounded-md border border-slate-300 bg-white px-2" value={columnId} onChange={(e) => pickColumn(e.target.value)}>
+            <Label htmlFor="map-column">
+              <Trans>Säule</Trans>
+            </Label>
+            <select
+              id="map-column"
+              className="h-10 rounded-md border border-slate-300 bg-white px-2"
+              value={columnId}
+              onChange={(e) => pickColumn(e.target.value)}
+            >
               <option value="">{t`Neue Säule`}</option>
-              {data.columns.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+              {data.columns.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
             </select>
           </div>
           <ColumnForm draft={draft} onChange={setDraft} onSubmit={() => void saveDraft()} errors={errors} label={t`Säule auf dem Plan`}>
             <Button type="button" variant="outline" aria-pressed={placing} onClick={() => setPlacing((p) => !p)}>
               {placing ? <Trans>Jetzt auf den Plan klicken…</Trans> : <Trans>Position auf dem Plan wählen</Trans>}
             </Button>
-            <Button type="submit" disabled={busy}><Trans>Säule speichern</Trans></Button>
-            {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Säule gespeichert.</Trans></p>}
-            {result && !result.ok && <p role="alert" className="text-sm text-red-700">{saveMessages[result.error]}</p>}
+            <Button type="submit" disabled={busy}>
+              <Trans>Säule speichern</Trans>
+            </Button>
+            {result?.ok && (
+              <p role="status" className="text-sm text-green-700">
+                <Trans>Säule gespeichert.</Trans>
+              </p>
+            )}
+            {result && !result.ok && (
+              <p role="alert" className="text-sm text-red-700">
+                {saveMessages[result.error]}
+              </p>
+            )}
           </ColumnForm>
         </section>
       )}

@@ -13,7 +13,8 @@ export const adminNewsKeys = {
 
 export type AdminNews = Omit<Tables<'news'>, 'created_at' | 'updated_at'>;
 
-const COLUMNS = 'id,title,title_en,short_description,short_description_en,description,description_en,image_path,location,starts_at,ends_at,dates';
+const COLUMNS =
+  'id,title,title_en,short_description,short_description_en,description,description_en,image_path,location,starts_at,ends_at,dates';
 
 /** Every news item, newest start first (admins read all of them; RLS decides). */
 export const adminNewsListQueryOptions = () =>

@@ -34,8 +34,12 @@ export function NewsEditPage({ id }: { id: string }) {
   const { data: item } = useSuspenseQuery(adminNewsQueryOptions(id));
   return (
     <Page title={t`News bearbeiten`}>
-      {item ? <NewsForm key={item.id} id={item.id} item={item} /> : (
-        <p role="alert" className="text-red-700"><Trans>Diese News gibt es nicht (mehr).</Trans></p>
+      {item ? (
+        <NewsForm key={item.id} id={item.id} item={item} />
+      ) : (
+        <p role="alert" className="text-red-700">
+          <Trans>Diese News gibt es nicht (mehr).</Trans>
+        </p>
       )}
     </Page>
   );
@@ -71,28 +75,35 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
   // left without saving, or when a later upload replaces them before saving.
   // (A Set kept in state, never replaced: it is not rendered, only read when saving or leaving.)
   const [unsaved] = useState(() => new Set<string>());
-  useEffect(() => () => {
-    for (const path of unsaved) void removeImage('news-images', path);
-    unsaved.clear();
-  }, [unsaved]);
+  useEffect(
+    () => () => {
+      for (const path of unsaved) void removeImage('news-images', path);
+      unsaved.clear();
+    },
+    [unsaved],
+  );
 
   const save = async (values: NewsValues) => {
     setBusy(true);
     setError(undefined);
     try {
-      await saveNews(id, {
-        title: values.title,
-        title_en: values.titleEn,
-        short_description: values.shortDescription,
-        short_description_en: values.shortDescriptionEn,
-        description: values.description,
-        description_en: values.descriptionEn,
-        image_path: values.imagePath || null,
-        location: values.location,
-        starts_at: berlinLocalToIso(values.start)!,
-        ends_at: berlinLocalToIso(values.end)!,
-        dates: [...new Set(values.dates.map((d) => d.value))].sort(),
-      }, !item);
+      await saveNews(
+        id,
+        {
+          title: values.title,
+          title_en: values.titleEn,
+          short_description: values.shortDescription,
+          short_description_en: values.shortDescriptionEn,
+          description: values.description,
+          description_en: values.descriptionEn,
+          image_path: values.imagePath || null,
+          location: values.location,
+          starts_at: berlinLocalToIso(values.start)!,
+          ends_at: berlinLocalToIso(values.end)!,
+          dates: [...new Set(values.dates.map((d) => d.value))].sort(),
+        },
+        !item,
+      );
       // A replaced or removed title image goes (a failure there is ignored), and so do uploads
       // that a later one replaced before saving.
       if (item?.image_path && item.image_path !== values.imagePath) await removeImage('news-images', item.image_path);
@@ -117,21 +128,48 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
   });
 
   const text = (name: 'title' | 'titleEn' | 'location', label: string) => (
-    <FormField control={form.control} name={name} render={({ field }) => (
-      <FormItem><FormLabel>{label}</FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
-    )} />
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Input {...field} />
+          </FormControl>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
   const area = (name: 'shortDescription' | 'shortDescriptionEn' | 'description' | 'descriptionEn', label: string, long: boolean) => (
-    <FormField control={form.control} name={name} render={({ field }) => (
-      <FormItem><FormLabel>{label}</FormLabel><FormControl><Textarea className={long ? 'min-h-40' : 'min-h-20'} {...field} /></FormControl><FormMessage /></FormItem>
-    )} />
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Textarea className={long ? 'min-h-40' : 'min-h-20'} {...field} />
+          </FormControl>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
 
   return (
     <Form {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label={item ? t`News bearbeiten` : t`News erstellen`} className="flex max-w-3xl flex-col gap-5">
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        aria-label={item ? t`News bearbeiten` : t`News erstellen`}
+        className="flex max-w-3xl flex-col gap-5"
+      >
         <fieldset className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 font-semibold"><Trans>Texte</Trans></legend>
+          <legend className="mb-2 font-semibold">
+            <Trans>Texte</Trans>
+          </legend>
           {text('title', t`Titel (Deutsch)`)}
           {text('titleEn', t`Titel (Englisch)`)}
           {area('shortDescription', t`Kurztext (Deutsch)`, false)}
@@ -139,38 +177,108 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
           {area('description', t`Langtext (Deutsch)`, true)}
           {area('descriptionEn', t`Langtext (Englisch)`, true)}
         </fieldset>
-        <FormField control={form.control} name="imagePath" render={({ field }) => (
-          <ImageField bucket="news-images" folder={id} value={field.value} onChange={(path) => { if (path) unsaved.add(path); field.onChange(path); }} onUploadingChange={setUploading} label={t`Titelbild`} />
-        )} />
+        <FormField
+          control={form.control}
+          name="imagePath"
+          render={({ field }) => (
+            <ImageField
+              bucket="news-images"
+              folder={id}
+              value={field.value}
+              onChange={(path) => {
+                if (path) unsaved.add(path);
+                field.onChange(path);
+              }}
+              onUploadingChange={setUploading}
+              label={t`Titelbild`}
+            />
+          )}
+        />
         <fieldset className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 font-semibold"><Trans>Zeitraum und Ort</Trans></legend>
-          <FormField control={form.control} name="start" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Beginn</Trans></FormLabel><FormControl><Input type="datetime-local" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="end" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Ende</Trans></FormLabel><FormControl><Input type="datetime-local" {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
+          <legend className="mb-2 font-semibold">
+            <Trans>Zeitraum und Ort</Trans>
+          </legend>
+          <FormField
+            control={form.control}
+            name="start"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Beginn</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="datetime-local" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="end"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Ende</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input type="datetime-local" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
           {text('location', t`Standort`)}
         </fieldset>
         <fieldset className="grid gap-2">
-          <legend className="mb-2 font-semibold"><Trans>Termine</Trans></legend>
-          {dates.fields.length === 0 && <p className="text-sm text-slate-600"><Trans>Keine Termine.</Trans></p>}
+          <legend className="mb-2 font-semibold">
+            <Trans>Termine</Trans>
+          </legend>
+          {dates.fields.length === 0 && (
+            <p className="text-sm text-slate-600">
+              <Trans>Keine Termine.</Trans>
+            </p>
+          )}
           <ul className="grid gap-2">
             {dates.fields.map((d, index) => (
               <li key={d.id} className="flex items-start gap-2">
-                <FormField control={form.control} name={`dates.${index}.value`} render={({ field }) => (
-                  <FormItem className="flex-1"><FormLabel className="sr-only">{t`Termin ${index + 1}`}</FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
-                )} />
-                <Button type="button" variant="outline" onClick={() => dates.remove(index)} aria-label={t`Termin ${index + 1} entfernen`}><Trans>Entfernen</Trans></Button>
+                <FormField
+                  control={form.control}
+                  name={`dates.${index}.value`}
+                  render={({ field }) => (
+                    <FormItem className="flex-1">
+                      <FormLabel className="sr-only">{t`Termin ${index + 1}`}</FormLabel>
+                      <FormControl>
+                        <DatePicker {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+                <Button type="button" variant="outline" onClick={() => dates.remove(index)} aria-label={t`Termin ${index + 1} entfernen`}>
+                  <Trans>Entfernen</Trans>
+                </Button>
               </li>
             ))}
           </ul>
-          <div><Button type="button" variant="outline" onClick={() => dates.append({ value: '' })}><Trans>Termin hinzufügen</Trans></Button></div>
+          <div>
+            <Button type="button" variant="outline" onClick={() => dates.append({ value: '' })}>
+              <Trans>Termin hinzufügen</Trans>
+            </Button>
+          </div>
         </fieldset>
-        {error && !confirming && <p role="alert" className="text-sm text-red-700">{error}</p>}
+        {error && !confirming && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
         <div className="flex gap-3">
-          <Button type="submit" disabled={uploading || busy}><Trans>Speichern</Trans></Button>
-          <PathLink path="/account/admin/news" className="self-center text-sm text-primary-dark underline"><Trans>Zurück zur Liste</Trans></PathLink>
+          <Button type="submit" disabled={uploading || busy}>
+            <Trans>Speichern</Trans>
+          </Button>
+          <PathLink path="/account/admin/news" className="self-center text-sm text-primary-dark underline">
+            <Trans>Zurück zur Liste</Trans>
+          </PathLink>
         </div>
       </form>
       <ConfirmDialog

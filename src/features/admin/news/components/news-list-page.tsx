@@ -5,7 +5,14 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { buttonVariants } from '@/components/ui/button';
-import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableTextFilter, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
+import {
+  DataTable,
+  DataTableColumnHeader,
+  DataTablePagination,
+  DataTableTextFilter,
+  DataTableViewOptions,
+  useUrlTable,
+} from '@/components/ui/data-table';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { adminErrorMessage } from '../../shared/admin-errors';
 import { ConfirmDialog } from '../../shared/confirm-dialog';
@@ -19,7 +26,13 @@ const PAGE_SIZE = 25;
  * /account/admin/news: columns Titel, Beginn, Ende, Aktionen; create and delete (spec section 2).
  * A client-side data table (a few dozen rows): search, sort, hidden columns and page live in the URL.
  */
-export function NewsListPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch | ((previous: ListSearch) => ListSearch)) => void }) {
+export function NewsListPage({
+  search,
+  onSearch,
+}: {
+  search: ListSearch;
+  onSearch: (next: ListSearch | ((previous: ListSearch) => ListSearch)) => void;
+}) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const queryClient = useQueryClient();
@@ -35,23 +48,40 @@ export function NewsListPage({ search, onSearch }: { search: ListSearch; onSearc
   }, [news, search.q]);
   const columns: ColumnDef<AdminNews>[] = [
     {
-      id: 'title', accessorFn: title, enableHiding: false, meta: { label: t`Titel`, className: 'min-w-48 font-medium' },
+      id: 'title',
+      accessorFn: title,
+      enableHiding: false,
+      meta: { label: t`Titel`, className: 'min-w-48 font-medium' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Titel`} />,
     },
     {
-      id: 'starts_at', accessorFn: (n) => n.starts_at, meta: { label: t`Beginn`, className: 'whitespace-nowrap' },
+      id: 'starts_at',
+      accessorFn: (n) => n.starts_at,
+      meta: { label: t`Beginn`, className: 'whitespace-nowrap' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Beginn`} />,
       cell: ({ row }) => formatBerlinDateTime(row.original.starts_at, locale),
     },
     {
-      id: 'ends_at', accessorFn: (n) => n.ends_at, meta: { label: t`Ende`, className: 'whitespace-nowrap' },
+      id: 'ends_at',
+      accessorFn: (n) => n.ends_at,
+      meta: { label: t`Ende`, className: 'whitespace-nowrap' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Ende`} />,
       cell: ({ row }) => formatBerlinDateTime(row.original.ends_at, locale),
     },
     {
-      id: 'actions', enableSorting: false, enableHiding: false, header: t`Aktionen`,
+      id: 'actions',
+      enableSorting: false,
+      enableHiding: false,
+      header: t`Aktionen`,
       cell: ({ row: { original: item } }) => (
-        <RowActions name={item.title} editPath={`/account/admin/news/${item.id}/edit`} onDelete={() => { setError(undefined); setToDelete(item); }} />
+        <RowActions
+          name={item.title}
+          editPath={`/account/admin/news/${item.id}/edit`}
+          onDelete={() => {
+            setError(undefined);
+            setToDelete(item);
+          }}
+        />
       ),
     },
   ];
@@ -76,16 +106,30 @@ export function NewsListPage({ search, onSearch }: { search: ListSearch; onSearc
   return (
     <Page title={t`News`}>
       <div className="flex flex-wrap items-center gap-3">
-        <PathLink path="/account/admin/news/create" className={buttonVariants()}><Trans>News erstellen</Trans></PathLink>
-        <p role="status" className="text-sm text-green-800">{done}</p>
+        <PathLink path="/account/admin/news/create" className={buttonVariants()}>
+          <Trans>News erstellen</Trans>
+        </PathLink>
+        <p role="status" className="text-sm text-green-800">
+          {done}
+        </p>
       </div>
       {news.length === 0 ? (
-        <p className="text-slate-600"><Trans>Es gibt noch keine News.</Trans></p>
+        <p className="text-slate-600">
+          <Trans>Es gibt noch keine News.</Trans>
+        </p>
       ) : (
         <>
           <div className="flex flex-wrap items-end gap-3">
-            <DataTableTextFilter id="news-search" label={t`Suche`} placeholder={t`Titel`} value={search.q ?? ''} onChange={(q) => onSearch((previous) => ({ ...previous, q: q.trim() || undefined, page: undefined }))} />
-            <div className="ml-auto"><DataTableViewOptions table={table} /></div>
+            <DataTableTextFilter
+              id="news-search"
+              label={t`Suche`}
+              placeholder={t`Titel`}
+              value={search.q ?? ''}
+              onChange={(q) => onSearch((previous) => ({ ...previous, q: q.trim() || undefined, page: undefined }))}
+            />
+            <div className="ml-auto">
+              <DataTableViewOptions table={table} />
+            </div>
           </div>
           <DataTable table={table} caption={t`News`} empty={<Trans>Keine News gefunden.</Trans>} />
           <DataTablePagination table={table} />

@@ -5,7 +5,11 @@ import { format } from 'date-fns';
 import { HARBOUR_TIME_ZONE } from '@/lib/dates';
 import { messages, requiredText } from '@/lib/validation';
 
-const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: () => messages.max(max) });
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 /** A datetime-local value (Düsseldorf wall clock) as an instant, or null when malformed. */

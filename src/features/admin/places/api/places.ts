@@ -9,7 +9,10 @@ export const PLACE_BUCKET = 'place-images';
 /** The berth's title image (spec: places/{id}/title.jpg), whatever the uploaded type. */
 export const placeImagePath = (id: string) => `places/${id}/title.jpg`;
 
-export type AdminPlaceRow = Pick<Tables<'places'>, 'id' | 'name' | 'pier' | 'length' | 'width' | 'one_day' | 'archived' | 'image_path' | 'updated_at'>;
+export type AdminPlaceRow = Pick<
+  Tables<'places'>,
+  'id' | 'name' | 'pier' | 'length' | 'width' | 'one_day' | 'archived' | 'image_path' | 'updated_at'
+>;
 
 export type AdminPlace = AdminPlaceRow &
   Pick<Tables<'places'>, 'description' | 'description_en' | 'video_url' | 'features' | 'position'> & { additional_place_ids: string[] };
@@ -22,7 +25,12 @@ export const adminPlacesQueryOptions = () =>
       const supabase = await getSupabase();
       // Paged past max_rows (1,000 rows per answer): the list is shown whole.
       return fetchAll((lo, hi) =>
-        supabase.from('places').select('id, name, pier, length, width, one_day, archived, image_path, updated_at').order('name').order('id').range(lo, hi),
+        supabase
+          .from('places')
+          .select('id, name, pier, length, width, one_day, archived, image_path, updated_at')
+          .order('name')
+          .order('id')
+          .range(lo, hi),
       );
     },
   });
@@ -34,7 +42,9 @@ export const adminPlaceQueryOptions = (id: string) =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('places')
-        .select('id, name, pier, length, width, one_day, archived, image_path, updated_at, description, description_en, video_url, features, position, place_additional_places(additional_place_id)')
+        .select(
+          'id, name, pier, length, width, one_day, archived, image_path, updated_at, description, description_en, video_url, features, position, place_additional_places(additional_place_id)',
+        )
         .eq('id', id)
         .maybeSingle();
       if (error) {
@@ -70,7 +80,11 @@ function saveError(error: { code?: string }): PlaceSaveError {
 }
 
 /** Creates or updates a berth, then its columns (one call); returns the berth's id. */
-export async function savePlace(input: PlaceInput, additionalPlaceIds: string[], id?: string): Promise<{ id: string } | { error: PlaceSaveError }> {
+export async function savePlace(
+  input: PlaceInput,
+  additionalPlaceIds: string[],
+  id?: string,
+): Promise<{ id: string } | { error: PlaceSaveError }> {
   const supabase = await getSupabase();
   const res = id
     ? await supabase.from('places').update(input).eq('id', id).select('id').single()
@@ -94,8 +108,13 @@ export const adminPlacePhotosQueryOptions = (placeId: string) =>
     queryKey: adminPlaceKeys.photos(placeId),
     queryFn: async (): Promise<AdminPlacePhoto[]> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.from('place_photos').select('id, path, position').eq('place_id', placeId)
-        .order('position').order('created_at').order('id');
+      const { data, error } = await supabase
+        .from('place_photos')
+        .select('id, path, position')
+        .eq('place_id', placeId)
+        .order('position')
+        .order('created_at')
+        .order('id');
       if (error) throw error;
       return data;
     },
@@ -104,7 +123,12 @@ export const adminPlacePhotosQueryOptions = (placeId: string) =>
 /** Adds an uploaded object as the berth's last photo (the first one becomes its cover, places.image_path, by trigger). */
 export async function addPlacePhoto(placeId: string, path: string): Promise<boolean> {
   const supabase = await getSupabase();
-  const last = await supabase.from('place_photos').select('position').eq('place_id', placeId).order('position', { ascending: false }).limit(1);
+  const last = await supabase
+    .from('place_photos')
+    .select('position')
+    .eq('place_id', placeId)
+    .order('position', { ascending: false })
+    .limit(1);
   if (last.error) return false;
   const { error } = await supabase.from('place_photos').insert({ place_id: placeId, path, position: (last.data[0]?.position ?? -1) + 1 });
   return !error;

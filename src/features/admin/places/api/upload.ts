@@ -17,7 +17,12 @@ export function checkImage(file: File): UploadError | null {
  * Uploads (upserts) an image into a public bucket with progress (0-1). supabase-js has no
  * progress events, so this is the Storage API call it makes, over XMLHttpRequest.
  */
-export async function uploadImage(bucket: string, path: string, file: File, onProgress: (fraction: number) => void): Promise<UploadError | null> {
+export async function uploadImage(
+  bucket: string,
+  path: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<UploadError | null> {
   const invalid = checkImage(file);
   if (invalid) return invalid;
   const supabase = await getSupabase();

@@ -13,7 +13,16 @@ import {
 import { buttonVariants } from '@/components/ui/button';
 
 /** A confirmation (spec section 5): title, explanation, Abbrechen and the action. */
-export function ConfirmDialog({ open, onOpenChange, title, description, action, onConfirm, destructive, busy }: {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  action,
+  onConfirm,
+  destructive,
+  busy,
+}: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
@@ -28,10 +37,14 @@ export function ConfirmDialog({ open, onOpenChange, title, description, action, 
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription asChild><div>{description}</div></AlertDialogDescription>
+          <AlertDialogDescription asChild>
+            <div>{description}</div>
+          </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel><Trans>Abbrechen</Trans></AlertDialogCancel>
+          <AlertDialogCancel>
+            <Trans>Abbrechen</Trans>
+          </AlertDialogCancel>
           <AlertDialogAction
             disabled={busy}
             className={buttonVariants({ variant: destructive ? 'destructive' : 'default' })}

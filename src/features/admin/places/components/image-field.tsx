@@ -16,7 +16,14 @@ export function useUploadMessages(): Record<UploadError, string> {
  * A title image: the current one (if any), a file picker, the upload's progress and its error.
  * `onPick` receives a file that passed the size and type checks.
  */
-export function ImageField({ label, currentUrl, progress, error, onPick, disabled }: {
+export function ImageField({
+  label,
+  currentUrl,
+  progress,
+  error,
+  onPick,
+  disabled,
+}: {
   label: string;
   currentUrl: string | null;
   progress: number | null;
@@ -32,7 +39,13 @@ export function ImageField({ label, currentUrl, progress, error, onPick, disable
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
-      {currentUrl && <img src={currentUrl} alt={t`Aktuelles Bild`} className="aspect-[16/9] w-full max-w-sm rounded-md border border-slate-200 object-cover" />}
+      {currentUrl && (
+        <img
+          src={currentUrl}
+          alt={t`Aktuelles Bild`}
+          className="aspect-[16/9] w-full max-w-sm rounded-md border border-slate-200 object-cover"
+        />
+      )}
       <input
         id={id}
         type="file"
@@ -48,14 +61,20 @@ export function ImageField({ label, currentUrl, progress, error, onPick, disable
           if (!invalid) onPick(file);
         }}
       />
-      <p className="text-sm text-slate-600"><Trans>JPEG, PNG oder WebP, höchstens 5 MB.</Trans></p>
+      <p className="text-sm text-slate-600">
+        <Trans>JPEG, PNG oder WebP, höchstens 5 MB.</Trans>
+      </p>
       {progress !== null && (
         <div className="flex items-center gap-2 text-sm">
           <progress max={1} value={progress} aria-label={t`Upload-Fortschritt`} className="w-48" />
           <span role="status">{progress >= 1 ? t`Bild hochgeladen.` : t`${Math.round(progress * 100)} % hochgeladen`}</span>
         </div>
       )}
-      {shown && <p role="alert" className="text-sm text-red-700">{messages[shown]}</p>}
+      {shown && (
+        <p role="alert" className="text-sm text-red-700">
+          {messages[shown]}
+        </p>
+      )}
     </div>
   );
 }

@@ -31,11 +31,12 @@ export function PhotosSection({ placeId }: { placeId: string }) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pickerKey, setPickerKey] = useState(0);
 
-  const refresh = () => Promise.all([
-    queryClient.invalidateQueries({ queryKey: adminPlaceKeys.photos(placeId) }),
-    queryClient.invalidateQueries({ queryKey: adminPlaceKeys.list() }),
-    queryClient.invalidateQueries({ queryKey: adminPlaceKeys.place(placeId) }),
-  ]);
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.photos(placeId) }),
+      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.list() }),
+      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.place(placeId) }),
+    ]);
 
   const add = async (file: File) => {
     setUploadError(null);
@@ -65,7 +66,11 @@ export function PhotosSection({ placeId }: { placeId: string }) {
     const ok = await reorderPlacePhotos(placeId, ids);
     await refresh();
     setBusy(false);
-    setMessage(ok ? { ok: true, text: t`Foto ${index + 1} ist jetzt Foto ${index + 1 + by}.` } : { ok: false, text: t`Die Reihenfolge konnte nicht gespeichert werden. Bitte erneut versuchen.` });
+    setMessage(
+      ok
+        ? { ok: true, text: t`Foto ${index + 1} ist jetzt Foto ${index + 1 + by}.` }
+        : { ok: false, text: t`Die Reihenfolge konnte nicht gespeichert werden. Bitte erneut versuchen.` },
+    );
     // The moved photo keeps the focus: on the same arrow, or the other one at either end.
     requestAnimationFrame(() => {
       const same = document.getElementById(`photo-${id}-${by < 0 ? 'up' : 'down'}`) as HTMLButtonElement | null;
@@ -79,29 +84,70 @@ export function PhotosSection({ placeId }: { placeId: string }) {
     const ok = await removePlacePhoto(photo);
     await refresh();
     setBusy(false);
-    setMessage(ok ? { ok: true, text: t`Foto ${index + 1} entfernt.` } : { ok: false, text: t`Das Foto konnte nicht entfernt werden. Bitte erneut versuchen.` });
+    setMessage(
+      ok
+        ? { ok: true, text: t`Foto ${index + 1} entfernt.` }
+        : { ok: false, text: t`Das Foto konnte nicht entfernt werden. Bitte erneut versuchen.` },
+    );
   };
 
   return (
     <Section title={t`Fotos`} aria-label={t`Fotos`}>
-      <p className="text-sm text-slate-600"><Trans>Gäste sehen die Fotos bei der Buchung in dieser Reihenfolge; das erste ist das Titelbild.</Trans></p>
-      {error && <p role="alert" className="text-red-700"><Trans>Die Fotos konnten nicht geladen werden.</Trans></p>}
+      <p className="text-sm text-slate-600">
+        <Trans>Gäste sehen die Fotos bei der Buchung in dieser Reihenfolge; das erste ist das Titelbild.</Trans>
+      </p>
+      {error && (
+        <p role="alert" className="text-red-700">
+          <Trans>Die Fotos konnten nicht geladen werden.</Trans>
+        </p>
+      )}
       {photos.length === 0 ? (
-        <p className="text-sm text-slate-700"><Trans>Noch keine Fotos.</Trans></p>
+        <p className="text-sm text-slate-700">
+          <Trans>Noch keine Fotos.</Trans>
+        </p>
       ) : (
         <ol aria-label={t`Reihenfolge der Fotos`} className="grid gap-2">
           {photos.map((photo, i) => (
             <li key={photo.id} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 p-2" data-path={photo.path}>
-              <span className="w-6 text-right text-sm font-medium text-slate-700" aria-hidden>{i + 1}.</span>
-              <img src={publicImageUrl(PLACE_BUCKET, photo.path)} alt={t`Foto ${i + 1} von ${photos.length}`} className="aspect-[4/3] h-16 w-auto rounded object-cover" />
+              <span className="w-6 text-right text-sm font-medium text-slate-700" aria-hidden>
+                {i + 1}.
+              </span>
+              <img
+                src={publicImageUrl(PLACE_BUCKET, photo.path)}
+                alt={t`Foto ${i + 1} von ${photos.length}`}
+                className="aspect-[4/3] h-16 w-auto rounded object-cover"
+              />
               <div className="ml-auto flex gap-1">
-                <Button id={`photo-${photo.id}-up`} type="button" size="sm" variant="outline" disabled={busy || i === 0} aria-label={t`Foto ${i + 1} nach vorn`} onClick={() => void move(i, -1)}>
+                <Button
+                  id={`photo-${photo.id}-up`}
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  disabled={busy || i === 0}
+                  aria-label={t`Foto ${i + 1} nach vorn`}
+                  onClick={() => void move(i, -1)}
+                >
                   <ArrowUp className="size-4" aria-hidden />
                 </Button>
-                <Button id={`photo-${photo.id}-down`} type="button" size="sm" variant="outline" disabled={busy || i === photos.length - 1} aria-label={t`Foto ${i + 1} nach hinten`} onClick={() => void move(i, 1)}>
+                <Button
+                  id={`photo-${photo.id}-down`}
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  disabled={busy || i === photos.length - 1}
+                  aria-label={t`Foto ${i + 1} nach hinten`}
+                  onClick={() => void move(i, 1)}
+                >
                   <ArrowDown className="size-4" aria-hidden />
                 </Button>
-                <Button type="button" size="sm" variant="outline" disabled={busy} aria-label={t`Foto ${i + 1} entfernen`} onClick={() => void remove(photo, i)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  disabled={busy}
+                  aria-label={t`Foto ${i + 1} entfernen`}
+                  onClick={() => void remove(photo, i)}
+                >
                   <Trans>Entfernen</Trans>
                 </Button>
               </div>
@@ -109,8 +155,20 @@ export function PhotosSection({ placeId }: { placeId: string }) {
           ))}
         </ol>
       )}
-      <ImageField key={pickerKey} label={t`Foto hinzufügen`} currentUrl={null} progress={progress} error={uploadError} onPick={(file) => void add(file)} disabled={busy} />
-      {message && <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}>{message.text}</p>}
+      <ImageField
+        key={pickerKey}
+        label={t`Foto hinzufügen`}
+        currentUrl={null}
+        progress={progress}
+        error={uploadError}
+        onPick={(file) => void add(file)}
+        disabled={busy}
+      />
+      {message && (
+        <p role={message.ok ? 'status' : 'alert'} className={`text-sm ${message.ok ? 'text-green-700' : 'text-red-700'}`}>
+          {message.text}
+        </p>
+      )}
     </Section>
   );
 }

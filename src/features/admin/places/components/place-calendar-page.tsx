@@ -9,7 +9,17 @@ import { berlinToday } from '@/lib/dates';
 import { adminPlaceQueryOptions } from '../api/places';
 
 /** One berth's calendar: the live harbour calendar, filtered to the berth (a month by default). */
-export function PlaceCalendarPage({ id, from, view, onChange }: { id: string; from?: string; view: CalendarView; onChange: (next: { from: string; view: CalendarView }) => void }) {
+export function PlaceCalendarPage({
+  id,
+  from,
+  view,
+  onChange,
+}: {
+  id: string;
+  from?: string;
+  view: CalendarView;
+  onChange: (next: { from: string; view: CalendarView }) => void;
+}) {
   const { data: place, isSuccess } = useQuery(adminPlaceQueryOptions(id));
   if (isSuccess && !place) return <NotFoundPage />;
   return (

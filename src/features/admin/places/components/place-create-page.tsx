@@ -55,7 +55,7 @@ export function PlaceCreatePage() {
         await new Promise((r) => setTimeout(r, 3000));
         await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
         // The berth exists: continue on its page, where the image can be chosen again.
-        await navigate({ to: '/{-$locale}/account/admin/places/$id/edit', params: { id: result.id }});
+        await navigate({ to: '/{-$locale}/account/admin/places/$id/edit', params: { id: result.id } });
         return;
       }
     }
@@ -67,9 +67,15 @@ export function PlaceCreatePage() {
     <Page title={t`Liegeplatz erstellen`}>
       <ImageField label={t`Titelbild`} currentUrl={null} progress={progress} error={uploadError} onPick={setFile} disabled={busy} />
       <PlaceForm label={t`Liegeplatz erstellen`} onValid={setPending}>
-        <Button type="submit" disabled={busy}><Trans>Erstellen</Trans></Button>
+        <Button type="submit" disabled={busy}>
+          <Trans>Erstellen</Trans>
+        </Button>
       </PlaceForm>
-      {error && <p role="alert" className="text-red-700">{messages[error]}</p>}
+      {error && (
+        <p role="alert" className="text-red-700">
+          {messages[error]}
+        </p>
+      )}
       <ConfirmDialog
         open={pending !== null}
         onOpenChange={(open) => !open && setPending(null)}

@@ -29,8 +29,18 @@ export function PlaceEditPage({ id }: { id: string }) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: true } | { ok: false; error: PlaceSaveError } | null>(null);
 
-  if (error) return <p role="alert" className="text-red-700"><Trans>Der Liegeplatz konnte nicht geladen werden.</Trans></p>;
-  if (isPending) return <p><Trans>Lädt…</Trans></p>;
+  if (error)
+    return (
+      <p role="alert" className="text-red-700">
+        <Trans>Der Liegeplatz konnte nicht geladen werden.</Trans>
+      </p>
+    );
+  if (isPending)
+    return (
+      <p>
+        <Trans>Lädt…</Trans>
+      </p>
+    );
   if (!place) return <NotFoundPage />;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
@@ -46,8 +56,16 @@ export function PlaceEditPage({ id }: { id: string }) {
   return (
     <Page title={t`Liegeplatz ${place.name} bearbeiten`}>
       <div className="flex flex-wrap gap-2">
-        <Link to="/{-$locale}/account/admin/places" className={buttonVariants({ variant: 'outline', size: 'sm' })}><Trans>Alle Liegeplätze</Trans></Link>
-        <Link to="/{-$locale}/account/admin/places/$id/calendar" params={{ id }} className={buttonVariants({ variant: 'outline', size: 'sm' })}><Trans>Kalender</Trans></Link>
+        <Link to="/{-$locale}/account/admin/places" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+          <Trans>Alle Liegeplätze</Trans>
+        </Link>
+        <Link
+          to="/{-$locale}/account/admin/places/$id/calendar"
+          params={{ id }}
+          className={buttonVariants({ variant: 'outline', size: 'sm' })}
+        >
+          <Trans>Kalender</Trans>
+        </Link>
       </div>
       {place.archived && (
         <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900">
@@ -55,9 +73,19 @@ export function PlaceEditPage({ id }: { id: string }) {
         </p>
       )}
       <PlaceForm key={place.updated_at} initial={place} label={t`Liegeplatz bearbeiten`} onValid={(v) => void save(v)}>
-        <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
-        {result?.ok && <p role="status" className="text-sm text-green-700"><Trans>Gespeichert.</Trans></p>}
-        {result && !result.ok && <p role="alert" className="text-sm text-red-700">{messages[result.error]}</p>}
+        <Button type="submit" disabled={busy}>
+          <Trans>Speichern</Trans>
+        </Button>
+        {result?.ok && (
+          <p role="status" className="text-sm text-green-700">
+            <Trans>Gespeichert.</Trans>
+          </p>
+        )}
+        {result && !result.ok && (
+          <p role="alert" className="text-sm text-red-700">
+            {messages[result.error]}
+          </p>
+        )}
       </PlaceForm>
       <PhotosSection placeId={id} />
       <HolderSection placeId={id} placeName={place.name} />
@@ -116,14 +144,24 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
   return (
     <Section title={t`Löschen oder archivieren`}>
       <div className="flex flex-wrap gap-2">
-        <Button variant="destructive" onClick={() => void ask()}><Trans>Liegeplatz löschen</Trans></Button>
+        <Button variant="destructive" onClick={() => void ask()}>
+          <Trans>Liegeplatz löschen</Trans>
+        </Button>
         {archived ? (
-          <Button variant="outline" disabled={busy} onClick={() => void archive(false)}><Trans>Wiederherstellen</Trans></Button>
+          <Button variant="outline" disabled={busy} onClick={() => void archive(false)}>
+            <Trans>Wiederherstellen</Trans>
+          </Button>
         ) : (
-          <Button variant="outline" disabled={busy} onClick={() => void archive(true)}><Trans>Archivieren</Trans></Button>
+          <Button variant="outline" disabled={busy} onClick={() => void archive(true)}>
+            <Trans>Archivieren</Trans>
+          </Button>
         )}
       </div>
-      {error && <p role="alert" className="text-red-700">{error}</p>}
+      {error && (
+        <p role="alert" className="text-red-700">
+          {error}
+        </p>
+      )}
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}
@@ -132,11 +170,15 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
           hasOrders ? (
             <p>
               <Trans>
-                Zu „{name}“ gibt es <Plural value={count} one="# Buchung" other="# Buchungen" />. Ein Liegeplatz mit Buchungen kann nicht gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.
+                Zu „{name}“ gibt es <Plural value={count} one="# Buchung" other="# Buchungen" />. Ein Liegeplatz mit Buchungen kann nicht
+                gelöscht werden, damit die Buchungen nachvollziehbar bleiben. Sie können ihn stattdessen archivieren: Er erscheint dann
+                nicht mehr in der Suche und in den Listen, bleibt aber für die Historie erhalten.
               </Trans>
             </p>
           ) : (
-            <p><Trans>„{name}“ wird mit seinen Fotos endgültig gelöscht. Das kann nicht rückgängig gemacht werden.</Trans></p>
+            <p>
+              <Trans>„{name}“ wird mit seinen Fotos endgültig gelöscht. Das kann nicht rückgängig gemacht werden.</Trans>
+            </p>
           )
         }
         action={hasOrders ? (archived ? t`Schließen` : t`Archivieren`) : t`Löschen`}

@@ -32,28 +32,54 @@ export const placeDefaults = (p?: AdminPlace | null): PlaceValues => ({
 });
 
 /** Every field of a berth (the image is handled beside it); `children` are the submit controls. */
-export function PlaceForm({ initial, onValid, children, label }: { initial?: AdminPlace | null; onValid: (values: PlaceValues) => void; children: ReactNode; label: string }) {
+export function PlaceForm({
+  initial,
+  onValid,
+  children,
+  label,
+}: {
+  initial?: AdminPlace | null;
+  onValid: (values: PlaceValues) => void;
+  children: ReactNode;
+  label: string;
+}) {
   const { t } = useLingui();
   const form = useForm<PlaceValues>({ resolver: zodResolver(placeSchema), defaultValues: placeDefaults(initial) });
   const columns = useQuery(columnsQueryOptions());
   const featureLabels = useFeatureLabels();
-  const text = (name: 'name' | 'pier' | 'video_url' | 'length' | 'width' | 'x' | 'y', label: string, extra: { inputMode?: 'decimal'; placeholder?: string } = {}) => (
-    <FormField control={form.control} name={name} render={({ field }) => (
-      <FormItem>
-        <FormLabel>{label}</FormLabel>
-        <FormControl><Input {...field} {...extra} /></FormControl>
-        <FormMessage />
-      </FormItem>
-    )} />
+  const text = (
+    name: 'name' | 'pier' | 'video_url' | 'length' | 'width' | 'x' | 'y',
+    label: string,
+    extra: { inputMode?: 'decimal'; placeholder?: string } = {},
+  ) => (
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Input {...field} {...extra} />
+          </FormControl>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
   const area = (name: 'description' | 'description_en', label: string) => (
-    <FormField control={form.control} name={name} render={({ field }) => (
-      <FormItem className="sm:col-span-2">
-        <FormLabel>{label}</FormLabel>
-        <FormControl><textarea rows={3} className="rounded-md border border-slate-300 p-2" {...field} /></FormControl>
-        <FormMessage />
-      </FormItem>
-    )} />
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <FormItem className="sm:col-span-2">
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <textarea rows={3} className="rounded-md border border-slate-300 p-2" {...field} />
+          </FormControl>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
   return (
     <Form {...form}>
@@ -65,49 +91,77 @@ export function PlaceForm({ initial, onValid, children, label }: { initial?: Adm
         {area('description', t`Beschreibung (Deutsch)`)}
         {area('description_en', t`Beschreibung (Englisch)`)}
         <div className="sm:col-span-2">{text('video_url', t`Video (Adresse)`, { placeholder: 'https://' })}</div>
-        <FormField control={form.control} name="one_day" render={({ field }) => (
-          <FormItem className="flex items-center gap-2 sm:col-span-2">
-            <FormControl><Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} /></FormControl>
-            <FormLabel><Trans>Nur für Tagesgäste (Tagesliegeplatz)</Trans></FormLabel>
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="one_day"
+          render={({ field }) => (
+            <FormItem className="flex items-center gap-2 sm:col-span-2">
+              <FormControl>
+                <Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} />
+              </FormControl>
+              <FormLabel>
+                <Trans>Nur für Tagesgäste (Tagesliegeplatz)</Trans>
+              </FormLabel>
+            </FormItem>
+          )}
+        />
         <fieldset className="grid gap-2 sm:col-span-2">
-          <legend className="mb-1 text-sm font-medium"><Trans>Ausstattung</Trans></legend>
+          <legend className="mb-1 text-sm font-medium">
+            <Trans>Ausstattung</Trans>
+          </legend>
           <div className="flex flex-wrap gap-4">
             {FEATURES.map((f) => (
-              <FormField key={f} control={form.control} name="features" render={({ field }) => (
-                <div className="flex items-center gap-2">
-                  <Checkbox
-                    id={`feature-${f}`}
-                    checked={field.value.includes(f)}
-                    onCheckedChange={(v) => field.onChange(v === true ? [...field.value, f] : field.value.filter((x) => x !== f))}
-                  />
-                  <Label htmlFor={`feature-${f}`}>{featureLabels[f]}</Label>
-                </div>
-              )} />
+              <FormField
+                key={f}
+                control={form.control}
+                name="features"
+                render={({ field }) => (
+                  <div className="flex items-center gap-2">
+                    <Checkbox
+                      id={`feature-${f}`}
+                      checked={field.value.includes(f)}
+                      onCheckedChange={(v) => field.onChange(v === true ? [...field.value, f] : field.value.filter((x) => x !== f))}
+                    />
+                    <Label htmlFor={`feature-${f}`}>{featureLabels[f]}</Label>
+                  </div>
+                )}
+              />
             ))}
           </div>
         </fieldset>
         <fieldset className="grid gap-2 sm:col-span-2 sm:grid-cols-2">
-          <legend className="mb-1 text-sm font-medium"><Trans>Position auf dem Hafenplan (1000 × 600, leer = keine)</Trans></legend>
+          <legend className="mb-1 text-sm font-medium">
+            <Trans>Position auf dem Hafenplan (1000 × 600, leer = keine)</Trans>
+          </legend>
           {text('x', t`x`, { inputMode: 'decimal' })}
           {text('y', t`y`, { inputMode: 'decimal' })}
         </fieldset>
         <fieldset className="grid gap-2 sm:col-span-2">
-          <legend className="mb-1 text-sm font-medium"><Trans>Säulen (Strom und Wasser) dieses Liegeplatzes</Trans></legend>
-          {columns.isError && <p role="alert" className="text-sm text-red-700"><Trans>Die Säulen konnten nicht geladen werden.</Trans></p>}
+          <legend className="mb-1 text-sm font-medium">
+            <Trans>Säulen (Strom und Wasser) dieses Liegeplatzes</Trans>
+          </legend>
+          {columns.isError && (
+            <p role="alert" className="text-sm text-red-700">
+              <Trans>Die Säulen konnten nicht geladen werden.</Trans>
+            </p>
+          )}
           <div className="flex flex-wrap gap-4">
             {(columns.data ?? []).map((c) => (
-              <FormField key={c.id} control={form.control} name="additional_place_ids" render={({ field }) => (
-                <div className="flex items-center gap-2">
-                  <Checkbox
-                    id={`column-${c.id}`}
-                    checked={field.value.includes(c.id)}
-                    onCheckedChange={(v) => field.onChange(v === true ? [...field.value, c.id] : field.value.filter((x) => x !== c.id))}
-                  />
-                  <Label htmlFor={`column-${c.id}`}>{c.name}</Label>
-                </div>
-              )} />
+              <FormField
+                key={c.id}
+                control={form.control}
+                name="additional_place_ids"
+                render={({ field }) => (
+                  <div className="flex items-center gap-2">
+                    <Checkbox
+                      id={`column-${c.id}`}
+                      checked={field.value.includes(c.id)}
+                      onCheckedChange={(v) => field.onChange(v === true ? [...field.value, c.id] : field.value.filter((x) => x !== c.id))}
+                    />
+                    <Label htmlFor={`column-${c.id}`}>{c.name}</Label>
+                  </div>
+                )}
+              />
             ))}
           </div>
         </fieldset>

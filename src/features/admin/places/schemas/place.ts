@@ -27,9 +27,18 @@ const coordinate = (max: number) =>
 export const placeSchema = z
   .object({
     name: requiredText(100),
-    pier: z.string().trim().max(20, { error: () => messages.max(20) }),
-    description: z.string().trim().max(2000, { error: () => messages.max(2000) }),
-    description_en: z.string().trim().max(2000, { error: () => messages.max(2000) }),
+    pier: z
+      .string()
+      .trim()
+      .max(20, { error: () => messages.max(20) }),
+    description: z
+      .string()
+      .trim()
+      .max(2000, { error: () => messages.max(2000) }),
+    description_en: z
+      .string()
+      .trim()
+      .max(2000, { error: () => messages.max(2000) }),
     video_url: z
       .string()
       .trim()
@@ -42,7 +51,10 @@ export const placeSchema = z
     y: coordinate(600),
     additional_place_ids: z.array(z.string()),
   })
-  .refine((v) => (v.x === '') === (v.y === ''), { path: ['y'], error: () => t`Die Position braucht genau 2 Koordinaten (x und y) oder keine.` });
+  .refine((v) => (v.x === '') === (v.y === ''), {
+    path: ['y'],
+    error: () => t`Die Position braucht genau 2 Koordinaten (x und y) oder keine.`,
+  });
 
 export type PlaceValues = z.infer<typeof placeSchema>;
 

@@ -31,8 +31,12 @@ export function SaleCodeEditPage({ id }: { id: string }) {
   const { data: code } = useSuspenseQuery(saleCodeQueryOptions(id));
   return (
     <Page title={t`Code bearbeiten`}>
-      {code ? <SaleCodeForm key={code.id} code={code} /> : (
-        <p role="alert" className="text-red-700"><Trans>Diesen Code gibt es nicht (mehr).</Trans></p>
+      {code ? (
+        <SaleCodeForm key={code.id} code={code} />
+      ) : (
+        <p role="alert" className="text-red-700">
+          <Trans>Diesen Code gibt es nicht (mehr).</Trans>
+        </p>
       )}
     </Page>
   );
@@ -81,38 +85,81 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
 
   return (
     <Form {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label={code ? t`Code bearbeiten` : t`Code erstellen`} className="flex max-w-md flex-col gap-4">
-        <FormField control={form.control} name="code" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Code</Trans></FormLabel>
-            <FormControl><Input autoCapitalize="characters" className="font-mono uppercase" {...field} /></FormControl>
-            <FormDescription><Trans>3 bis 40 Zeichen: Buchstaben, Ziffern, - und _. Gespeichert in Großbuchstaben.</Trans></FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={form.control} name="type" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Art</Trans></FormLabel>
-            <FormControl>
-              <select className="h-10 rounded-md border border-slate-300 bg-white px-3" {...field}>
-                <option value="set-additional-costs">{label.type()}</option>
-              </select>
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={form.control} name="value" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Nebenkosten pro Nacht (Euro)</Trans></FormLabel>
-            <FormControl><Input inputMode="decimal" {...field} /></FormControl>
-            <FormDescription>{cents !== null && cents <= 100000 ? label.effect({ value: cents }) : <Trans>Zum Beispiel 5,00; 0 macht die Nebenkosten frei.</Trans>}</FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
-        {error && !confirming && <p role="alert" className="text-sm text-red-700">{error}</p>}
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        aria-label={code ? t`Code bearbeiten` : t`Code erstellen`}
+        className="flex max-w-md flex-col gap-4"
+      >
+        <FormField
+          control={form.control}
+          name="code"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Code</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input autoCapitalize="characters" className="font-mono uppercase" {...field} />
+              </FormControl>
+              <FormDescription>
+                <Trans>3 bis 40 Zeichen: Buchstaben, Ziffern, - und _. Gespeichert in Großbuchstaben.</Trans>
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="type"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Art</Trans>
+              </FormLabel>
+              <FormControl>
+                <select className="h-10 rounded-md border border-slate-300 bg-white px-3" {...field}>
+                  <option value="set-additional-costs">{label.type()}</option>
+                </select>
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="value"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Nebenkosten pro Nacht (Euro)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input inputMode="decimal" {...field} />
+              </FormControl>
+              <FormDescription>
+                {cents !== null && cents <= 100000 ? (
+                  label.effect({ value: cents })
+                ) : (
+                  <Trans>Zum Beispiel 5,00; 0 macht die Nebenkosten frei.</Trans>
+                )}
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        {error && !confirming && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
         <div className="flex gap-3">
-          <Button type="submit" disabled={busy}><Trans>Speichern</Trans></Button>
-          <PathLink path="/account/admin/sale-codes" className="self-center text-sm text-primary-dark underline"><Trans>Zurück zur Liste</Trans></PathLink>
+          <Button type="submit" disabled={busy}>
+            <Trans>Speichern</Trans>
+          </Button>
+          <PathLink path="/account/admin/sale-codes" className="self-center text-sm text-primary-dark underline">
+            <Trans>Zurück zur Liste</Trans>
+          </PathLink>
         </div>
       </form>
       <ConfirmDialog

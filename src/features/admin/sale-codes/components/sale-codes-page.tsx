@@ -5,7 +5,14 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
 import { buttonVariants } from '@/components/ui/button';
-import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableTextFilter, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
+import {
+  DataTable,
+  DataTableColumnHeader,
+  DataTablePagination,
+  DataTableTextFilter,
+  DataTableViewOptions,
+  useUrlTable,
+} from '@/components/ui/data-table';
 import { adminErrorMessage } from '../../shared/admin-errors';
 import { ConfirmDialog } from '../../shared/confirm-dialog';
 import type { ListSearch } from '../../shared/list-search';
@@ -26,7 +33,13 @@ export function useSaleCodeLabel() {
 const PAGE_SIZE = 25;
 
 /** /account/admin/sale-codes: list (a client-side data table, its state in the URL), create, edit, delete. */
-export function SaleCodesPage({ search, onSearch }: { search: ListSearch; onSearch: (next: ListSearch | ((previous: ListSearch) => ListSearch)) => void }) {
+export function SaleCodesPage({
+  search,
+  onSearch,
+}: {
+  search: ListSearch;
+  onSearch: (next: ListSearch | ((previous: ListSearch) => ListSearch)) => void;
+}) {
   const { t } = useLingui();
   const label = useSaleCodeLabel();
   const queryClient = useQueryClient();
@@ -41,19 +54,34 @@ export function SaleCodesPage({ search, onSearch }: { search: ListSearch; onSear
   }, [codes, search.q]);
   const columns: ColumnDef<SaleCode>[] = [
     {
-      id: 'code', accessorFn: (c) => c.code, enableHiding: false, meta: { label: t`Code`, className: 'font-mono font-medium' },
+      id: 'code',
+      accessorFn: (c) => c.code,
+      enableHiding: false,
+      meta: { label: t`Code`, className: 'font-mono font-medium' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Code`} />,
     },
     { id: 'type', enableSorting: false, meta: { label: t`Art` }, header: t`Art`, cell: () => label.type() },
     {
-      id: 'value', accessorFn: (c) => c.value, meta: { label: t`Nebenkosten pro Nacht`, className: 'whitespace-nowrap' },
+      id: 'value',
+      accessorFn: (c) => c.value,
+      meta: { label: t`Nebenkosten pro Nacht`, className: 'whitespace-nowrap' },
       header: ({ column }) => <DataTableColumnHeader column={column} title={t`Nebenkosten pro Nacht`} />,
       cell: ({ row }) => label.euro(row.original.value),
     },
     {
-      id: 'actions', enableSorting: false, enableHiding: false, header: t`Aktionen`,
+      id: 'actions',
+      enableSorting: false,
+      enableHiding: false,
+      header: t`Aktionen`,
       cell: ({ row: { original: code } }) => (
-        <RowActions name={code.code} editPath={`/account/admin/sale-codes/${code.id}/edit`} onDelete={() => { setError(undefined); setToDelete(code); }} />
+        <RowActions
+          name={code.code}
+          editPath={`/account/admin/sale-codes/${code.id}/edit`}
+          onDelete={() => {
+            setError(undefined);
+            setToDelete(code);
+          }}
+        />
       ),
     },
   ];
@@ -78,16 +106,30 @@ export function SaleCodesPage({ search, onSearch }: { search: ListSearch; onSear
   return (
     <Page title={t`Codes`} lead={t`Aktionscodes ersetzen bei einer Buchung die Nebenkosten von 10,00 € pro Nacht durch ihren Betrag.`}>
       <div className="flex flex-wrap items-center gap-3">
-        <PathLink path="/account/admin/sale-codes/create" className={buttonVariants()}><Trans>Code erstellen</Trans></PathLink>
-        <p role="status" className="text-sm text-green-800">{done}</p>
+        <PathLink path="/account/admin/sale-codes/create" className={buttonVariants()}>
+          <Trans>Code erstellen</Trans>
+        </PathLink>
+        <p role="status" className="text-sm text-green-800">
+          {done}
+        </p>
       </div>
       {codes.length === 0 ? (
-        <p className="text-slate-600"><Trans>Es gibt noch keine Codes.</Trans></p>
+        <p className="text-slate-600">
+          <Trans>Es gibt noch keine Codes.</Trans>
+        </p>
       ) : (
         <>
           <div className="flex flex-wrap items-end gap-3">
-            <DataTableTextFilter id="codes-search" label={t`Suche`} placeholder={t`Code`} value={search.q ?? ''} onChange={(q) => onSearch((previous) => ({ ...previous, q: q.trim() || undefined, page: undefined }))} />
-            <div className="ml-auto"><DataTableViewOptions table={table} /></div>
+            <DataTableTextFilter
+              id="codes-search"
+              label={t`Suche`}
+              placeholder={t`Code`}
+              value={search.q ?? ''}
+              onChange={(q) => onSearch((previous) => ({ ...previous, q: q.trim() || undefined, page: undefined }))}
+            />
+            <div className="ml-auto">
+              <DataTableViewOptions table={table} />
+            </div>
           </div>
           <DataTable table={table} caption={t`Codes`} empty={<Trans>Keine Codes gefunden.</Trans>} />
           <DataTablePagination table={table} />

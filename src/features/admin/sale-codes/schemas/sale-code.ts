@@ -22,9 +22,12 @@ export const saleCodeSchema = z.object({
     .string()
     .trim()
     .min(1, { error: messages.required })
-    .refine((v) => {
-      const cents = euroToCents(v);
-      return cents !== null && cents <= 100000;
-    }, { error: () => t`Bitte einen Betrag zwischen 0 und 1000 Euro angeben, z. B. 5,00` }),
+    .refine(
+      (v) => {
+        const cents = euroToCents(v);
+        return cents !== null && cents <= 100000;
+      },
+      { error: () => t`Bitte einen Betrag zwischen 0 und 1000 Euro angeben, z. B. 5,00` },
+    ),
 });
 export type SaleCodeValues = z.infer<typeof saleCodeSchema>;

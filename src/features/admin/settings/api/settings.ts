@@ -24,7 +24,9 @@ export const fairPeriodsQueryOptions = () =>
     queryKey: settingsKeys.fairs(),
     queryFn: async (): Promise<FairPeriod[]> => {
       const db = await getDb();
-      return checkList(await db.from('fair_periods').select('id,name,name_en,starts_on,ends_on').order('starts_on', { ascending: false }).limit(500));
+      return checkList(
+        await db.from('fair_periods').select('id,name,name_en,starts_on,ends_on').order('starts_on', { ascending: false }).limit(500),
+      );
     },
   });
 
@@ -79,7 +81,13 @@ export const paymentModesQueryOptions = () =>
     queryKey: settingsKeys.paymentModes(),
     queryFn: async (): Promise<PaymentModes | null> => {
       const db = await getDb();
-      return check(await db.from('harbour_settings').select('payment_mode_day,payment_mode_overnight,payment_mode_fair,payment_mode_walk_in,payment_hold_minutes').eq('id', 1).maybeSingle());
+      return check(
+        await db
+          .from('harbour_settings')
+          .select('payment_mode_day,payment_mode_overnight,payment_mode_fair,payment_mode_walk_in,payment_hold_minutes')
+          .eq('id', 1)
+          .maybeSingle(),
+      );
     },
   });
 

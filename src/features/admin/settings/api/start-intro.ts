@@ -32,7 +32,15 @@ export const startIntroQueryOptions = () =>
     queryKey: [...settingsKeys.all, 'start-intro'] as const,
     queryFn: async (): Promise<StartIntro | null> => {
       const db = await getDb();
-      return check(await db.from('harbour_settings').select('address_street,address_postal_code,address_city,latitude,longitude,office_weekdays_opens,office_weekdays_closes,office_weekend_opens,office_weekend_closes,office_hours_note,office_hours_note_en,rhine_km,vhf_channel,water_approach,water_approach_en,contact_phone,contact_email,updated_at').eq('id', 1).maybeSingle());
+      return check(
+        await db
+          .from('harbour_settings')
+          .select(
+            'address_street,address_postal_code,address_city,latitude,longitude,office_weekdays_opens,office_weekdays_closes,office_weekend_opens,office_weekend_closes,office_hours_note,office_hours_note_en,rhine_km,vhf_channel,water_approach,water_approach_en,contact_phone,contact_email,updated_at',
+          )
+          .eq('id', 1)
+          .maybeSingle(),
+      );
     },
   });
 

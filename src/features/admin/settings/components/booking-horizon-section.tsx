@@ -17,7 +17,9 @@ import { bookingHorizonQueryOptions, saveBookingHorizon, type BookingHorizon } f
 
 const horizonSchema = () =>
   z.object({
-    months: numberField({ min: 1, max: 36 }).refine((v) => /^\d+$/.test(v.trim()), { error: () => t`Bitte eine ganze Zahl von Monaten eingeben` }),
+    months: numberField({ min: 1, max: 36 }).refine((v) => /^\d+$/.test(v.trim()), {
+      error: () => t`Bitte eine ganze Zahl von Monaten eingeben`,
+    }),
     lastDay: dayField(true),
   });
 type HorizonValues = { months: string; lastDay: string };
@@ -38,15 +40,30 @@ export function BookingHorizonSection() {
         <Trans>Wie weit im Voraus Gäste und das Hafenteam buchen können. Zurzeit buchbar bis {lastDay}.</Trans>
       </p>
       {data.settings ? (
-        <HorizonForm key={`${data.settings.booking_horizon_months}|${data.settings.booking_last_day ?? ''}`} settings={data.settings} state={state} setState={setState} />
+        <HorizonForm
+          key={`${data.settings.booking_horizon_months}|${data.settings.booking_last_day ?? ''}`}
+          settings={data.settings}
+          state={state}
+          setState={setState}
+        />
       ) : (
-        <p role="alert" className="text-red-700"><Trans>Die Einstellungen konnten nicht geladen werden.</Trans></p>
+        <p role="alert" className="text-red-700">
+          <Trans>Die Einstellungen konnten nicht geladen werden.</Trans>
+        </p>
       )}
     </Section>
   );
 }
 
-function HorizonForm({ settings, state, setState }: { settings: BookingHorizon; state: { ok: true } | { ok: false; message: string } | undefined; setState: (s: { ok: true } | { ok: false; message: string } | undefined) => void }) {
+function HorizonForm({
+  settings,
+  state,
+  setState,
+}: {
+  settings: BookingHorizon;
+  state: { ok: true } | { ok: false; message: string } | undefined;
+  setState: (s: { ok: true } | { ok: false; message: string } | undefined) => void;
+}) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const form = useForm<HorizonValues>({
@@ -66,27 +83,59 @@ function HorizonForm({ settings, state, setState }: { settings: BookingHorizon; 
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Buchungszeitraum`} className="grid max-w-xl gap-4">
-        <FormField control={form.control} name="months" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Monate im Voraus buchbar</Trans></FormLabel>
-            <FormControl><Input {...field} inputMode="numeric" autoComplete="off" className="w-32" /></FormControl>
-            <FormDescription><Trans>1 bis 36 Monate ab heute.</Trans></FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={form.control} name="lastDay" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Letzter buchbarer Tag (optional)</Trans></FormLabel>
-            <FormControl><DatePicker {...field} min={berlinToday()} className="w-44" /></FormControl>
-            <FormDescription><Trans>Spätester Abreisetag, z. B. das Ende der Saison, für die Preise feststehen. Leer: nur die Monate gelten.</Trans></FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="months"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Monate im Voraus buchbar</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input {...field} inputMode="numeric" autoComplete="off" className="w-32" />
+              </FormControl>
+              <FormDescription>
+                <Trans>1 bis 36 Monate ab heute.</Trans>
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="lastDay"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Letzter buchbarer Tag (optional)</Trans>
+              </FormLabel>
+              <FormControl>
+                <DatePicker {...field} min={berlinToday()} className="w-44" />
+              </FormControl>
+              <FormDescription>
+                <Trans>Spätester Abreisetag, z. B. das Ende der Saison, für die Preise feststehen. Leer: nur die Monate gelten.</Trans>
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Buchungszeitraum speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Buchungszeitraum speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );

@@ -8,7 +8,12 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { adminErrorMessage } from '../../shared/admin-errors';
-import { cancellationPolicyKey, cancellationPolicySettingsQueryOptions, saveCancellationPolicy, type CancellationPolicy } from '../api/cancellation-policy';
+import {
+  cancellationPolicyKey,
+  cancellationPolicySettingsQueryOptions,
+  saveCancellationPolicy,
+  type CancellationPolicy,
+} from '../api/cancellation-policy';
 import { cancellationPolicySchema, type CancellationPolicyValues } from '../schemas/cancellation-policy';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
@@ -21,18 +26,36 @@ export function CancellationPolicySection() {
   return (
     <Section title={t`Stornobedingungen`} aria-label={t`Stornobedingungen`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Gilt für Stornierungen durch Gäste ab dem Speichern; die Buchungsstrecke, die Preisseite und der Storno-Dialog zeigen sie. Storniert das Hafenteam, behält der Hafen nichts.</Trans>
+        <Trans>
+          Gilt für Stornierungen durch Gäste ab dem Speichern; die Buchungsstrecke, die Preisseite und der Storno-Dialog zeigen sie.
+          Storniert das Hafenteam, behält der Hafen nichts.
+        </Trans>
       </p>
       {policy ? (
-        <CancellationPolicyForm key={`${policy.cancel_free_hours}-${policy.cancel_fee_percent}`} policy={policy} state={state} setState={setState} />
+        <CancellationPolicyForm
+          key={`${policy.cancel_free_hours}-${policy.cancel_fee_percent}`}
+          policy={policy}
+          state={state}
+          setState={setState}
+        />
       ) : (
-        <p role="alert" className="text-red-700"><Trans>Die Stornobedingungen konnten nicht geladen werden.</Trans></p>
+        <p role="alert" className="text-red-700">
+          <Trans>Die Stornobedingungen konnten nicht geladen werden.</Trans>
+        </p>
       )}
     </Section>
   );
 }
 
-function CancellationPolicyForm({ policy, state, setState }: { policy: CancellationPolicy; state: SaveState; setState: (state: SaveState) => void }) {
+function CancellationPolicyForm({
+  policy,
+  state,
+  setState,
+}: {
+  policy: CancellationPolicy;
+  state: SaveState;
+  setState: (state: SaveState) => void;
+}) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const form = useForm<CancellationPolicyValues>({
@@ -52,27 +75,59 @@ function CancellationPolicyForm({ policy, state, setState }: { policy: Cancellat
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Stornobedingungen`} className="grid gap-4 sm:grid-cols-2">
-        <FormField control={form.control} name="cancel_free_hours" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Kostenlos stornierbar bis (Stunden vor Anreise)</Trans></FormLabel>
-            <FormControl><Input {...field} inputMode="numeric" autoComplete="off" className="w-32" /></FormControl>
-            <FormDescription><Trans>Zum Beispiel 48 für zwei Tage; 0: bis zur Anreise kostenlos.</Trans></FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
-        <FormField control={form.control} name="cancel_fee_percent" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>Danach behält der Hafen (Prozent des Preises)</Trans></FormLabel>
-            <FormControl><Input {...field} inputMode="numeric" autoComplete="off" className="w-32" /></FormControl>
-            <FormDescription><Trans>0 bis 100; der Gast erhält den Rest des Gezahlten zurück.</Trans></FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="cancel_free_hours"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Kostenlos stornierbar bis (Stunden vor Anreise)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input {...field} inputMode="numeric" autoComplete="off" className="w-32" />
+              </FormControl>
+              <FormDescription>
+                <Trans>Zum Beispiel 48 für zwei Tage; 0: bis zur Anreise kostenlos.</Trans>
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="cancel_fee_percent"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Danach behält der Hafen (Prozent des Preises)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input {...field} inputMode="numeric" autoComplete="off" className="w-32" />
+              </FormControl>
+              <FormDescription>
+                <Trans>0 bis 100; der Gast erhält den Rest des Gezahlten zurück.</Trans>
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div aria-live="polite" className="sm:col-span-2">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div className="sm:col-span-2"><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Stornobedingungen speichern</Trans></Button></div>
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Stornobedingungen speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );

@@ -21,7 +21,10 @@ export function SellerSection() {
   return (
     <Section id="seller" title={t`Rechnungsangaben des Hafens`} aria-label={t`Rechnungsangaben des Hafens`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Diese Angaben stehen als Rechnungsaussteller auf jeder neuen Rechnung, Quittung und E-Rechnung. Bereits ausgestellte Belege behalten ihre Angaben.</Trans>
+        <Trans>
+          Diese Angaben stehen als Rechnungsaussteller auf jeder neuen Rechnung, Quittung und E-Rechnung. Bereits ausgestellte Belege
+          behalten ihre Angaben.
+        </Trans>
       </p>
       <SellerForm key={JSON.stringify(data)} settings={data} state={state} setState={setState} />
     </Section>
@@ -62,21 +65,40 @@ function SellerForm({ settings, state, setState }: { settings: SellerSettings; s
       <form onSubmit={onSubmit} noValidate aria-label={t`Rechnungsangaben des Hafens`} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {fields.map((f) => (
-            <FormField key={f.name} control={form.control} name={f.name} render={({ field }) => (
-              <FormItem>
-                <FormLabel>{f.label}</FormLabel>
-                <FormControl><Input {...field} autoComplete={f.autoComplete ?? 'off'} /></FormControl>
-                {f.description && <FormDescription>{f.description}</FormDescription>}
-                <FormMessage />
-              </FormItem>
-            )} />
+            <FormField
+              key={f.name}
+              control={form.control}
+              name={f.name}
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{f.label}</FormLabel>
+                  <FormControl>
+                    <Input {...field} autoComplete={f.autoComplete ?? 'off'} />
+                  </FormControl>
+                  {f.description && <FormDescription>{f.description}</FormDescription>}
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
           ))}
         </div>
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Rechnungsangaben speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Rechnungsangaben speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );

@@ -39,7 +39,14 @@ import { StartIntroSection } from './start-intro-section';
 import { CancellationPolicySection } from './cancellation-policy-section';
 import { SellerSection } from './seller-section';
 import { BookingHorizonSection } from './booking-horizon-section';
-import { accessSchema, fairPeriodSchema, paymentModesSchema, type AccessValues, type FairPeriodValues, type PaymentModesValues } from '../schemas/settings';
+import {
+  accessSchema,
+  fairPeriodSchema,
+  paymentModesSchema,
+  type AccessValues,
+  type FairPeriodValues,
+  type PaymentModesValues,
+} from '../schemas/settings';
 import { DatePicker } from '@/components/ui/date-picker';
 
 /** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */
@@ -88,11 +95,19 @@ function FairPeriodsSection() {
   return (
     <Section title={t`Messezeiträume`} aria-label={t`Messezeiträume`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>In diesen Zeiträumen (erster und letzter Tag eingeschlossen) können Gäste Messe-Liegeplätze buchen, z. B. zur boot Düsseldorf.</Trans>
+        <Trans>
+          In diesen Zeiträumen (erster und letzter Tag eingeschlossen) können Gäste Messe-Liegeplätze buchen, z. B. zur boot Düsseldorf.
+        </Trans>
       </p>
-      <div><Button type="button" onClick={() => setEditing('new')}><Trans>Messezeitraum hinzufügen</Trans></Button></div>
+      <div>
+        <Button type="button" onClick={() => setEditing('new')}>
+          <Trans>Messezeitraum hinzufügen</Trans>
+        </Button>
+      </div>
       {fairs.length === 0 ? (
-        <p className="text-slate-600"><Trans>Es sind keine Messezeiträume eingetragen.</Trans></p>
+        <p className="text-slate-600">
+          <Trans>Es sind keine Messezeiträume eingetragen.</Trans>
+        </p>
       ) : (
         <AdminTable caption={t`Messezeiträume`} head={[t`Name`, t`Beginn`, t`Ende`, t`Aktionen`]}>
           {fairs.map((f) => (
@@ -102,8 +117,21 @@ function FairPeriodsSection() {
               <Cell className="whitespace-nowrap">{formatDay(f.ends_on, i18n.locale)}</Cell>
               <Cell>
                 <div className="flex flex-wrap gap-2">
-                  <Button type="button" variant="outline" size="sm" aria-label={t`${f.name} bearbeiten`} onClick={() => setEditing(f)}><Trans>Bearbeiten</Trans></Button>
-                  <Button type="button" variant="destructive" size="sm" aria-label={t`${f.name} löschen`} onClick={() => { setError(undefined); setToDelete(f); }}><Trans>Löschen</Trans></Button>
+                  <Button type="button" variant="outline" size="sm" aria-label={t`${f.name} bearbeiten`} onClick={() => setEditing(f)}>
+                    <Trans>Bearbeiten</Trans>
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="destructive"
+                    size="sm"
+                    aria-label={t`${f.name} löschen`}
+                    onClick={() => {
+                      setError(undefined);
+                      setToDelete(f);
+                    }}
+                  >
+                    <Trans>Löschen</Trans>
+                  </Button>
                 </div>
               </Cell>
             </tr>
@@ -114,10 +142,16 @@ function FairPeriodsSection() {
         <DialogContent>
           <DialogHeader>
             <DialogTitle>{editing === 'new' ? t`Messezeitraum hinzufügen` : t`Messezeitraum bearbeiten`}</DialogTitle>
-            <DialogDescription><Trans>Erster und letzter Messetag.</Trans></DialogDescription>
+            <DialogDescription>
+              <Trans>Erster und letzter Messetag.</Trans>
+            </DialogDescription>
           </DialogHeader>
           {editing !== null && (
-            <FairPeriodForm key={editing === 'new' ? 'new' : editing.id} fair={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+            <FairPeriodForm
+              key={editing === 'new' ? 'new' : editing.id}
+              fair={editing === 'new' ? null : editing}
+              onDone={() => setEditing(null)}
+            />
           )}
         </DialogContent>
       </Dialog>
@@ -158,24 +192,80 @@ function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () 
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Messezeitraum`} className="grid gap-4">
-        <FormField control={form.control} name="name" render={({ field }) => (
-          <FormItem><FormLabel><Trans>Name (Deutsch)</Trans></FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
-        )} />
-        <FormField control={form.control} name="nameEn" render={({ field }) => (
-          <FormItem><FormLabel><Trans>Name (Englisch, optional)</Trans></FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="name"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Name (Deutsch)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="nameEn"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Name (Englisch, optional)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField control={form.control} name="startsOn" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Erster Messetag</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
-          <FormField control={form.control} name="endsOn" render={({ field }) => (
-            <FormItem><FormLabel><Trans>Letzter Messetag</Trans></FormLabel><FormControl><DatePicker {...field} /></FormControl><FormMessage /></FormItem>
-          )} />
+          <FormField
+            control={form.control}
+            name="startsOn"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Erster Messetag</Trans>
+                </FormLabel>
+                <FormControl>
+                  <DatePicker {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="endsOn"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Letzter Messetag</Trans>
+                </FormLabel>
+                <FormControl>
+                  <DatePicker {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
         </div>
-        {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+        {error && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
         <div className="flex justify-end gap-2">
-          <Button type="button" variant="outline" onClick={onDone}><Trans>Abbrechen</Trans></Button>
-          <Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button>
+          <Button type="button" variant="outline" onClick={onDone}>
+            <Trans>Abbrechen</Trans>
+          </Button>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Speichern</Trans>
+          </Button>
         </div>
       </form>
     </Form>
@@ -194,8 +284,12 @@ function AccessSection() {
       <p className="max-w-prose text-sm text-slate-700">
         <Trans>Sichtbar für das Hafenteam, aktive Langzeitlieger und bestätigte Gäste mit eingecheckter Buchung bis zur Abreise.</Trans>
       </p>
-      {access ? <AccessForm key={access.updated_at} access={access} state={state} setState={setState} /> : (
-        <p role="alert" className="text-red-700"><Trans>Die Zugangsdaten konnten nicht geladen werden.</Trans></p>
+      {access ? (
+        <AccessForm key={access.updated_at} access={access} state={state} setState={setState} />
+      ) : (
+        <p role="alert" className="text-red-700">
+          <Trans>Die Zugangsdaten konnten nicht geladen werden.</Trans>
+        </p>
       )}
     </Section>
   );
@@ -221,25 +315,71 @@ function AccessForm({ access, state, setState }: { access: HarbourAccess; state:
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Türcode und WLAN`} className="grid max-w-md gap-4">
-        <FormField control={form.control} name="doorCode" render={({ field }) => (
-          <FormItem><FormLabel><Trans>Türcode</Trans></FormLabel><FormControl><Input autoComplete="off" {...field} /></FormControl><FormMessage /></FormItem>
-        )} />
-        <FormField control={form.control} name="wifiSsid" render={({ field }) => (
-          <FormItem><FormLabel><Trans>WLAN-Name (SSID)</Trans></FormLabel><FormControl><Input autoComplete="off" {...field} /></FormControl><FormMessage /></FormItem>
-        )} />
-        <FormField control={form.control} name="wifiPassword" render={({ field }) => (
-          <FormItem>
-            <FormLabel><Trans>WLAN-Passwort</Trans></FormLabel>
-            <FormControl><Input autoComplete="off" {...field} /></FormControl>
-            <FormDescription><Trans>Gäste sehen das neue Passwort sofort.</Trans></FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="doorCode"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Türcode</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input autoComplete="off" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="wifiSsid"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>WLAN-Name (SSID)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input autoComplete="off" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="wifiPassword"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>WLAN-Passwort</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input autoComplete="off" {...field} />
+              </FormControl>
+              <FormDescription>
+                <Trans>Gäste sehen das neue Passwort sofort.</Trans>
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );
@@ -253,10 +393,22 @@ function PaymentModesSection() {
   return (
     <Section title={t`Zahlungsweise`} aria-label={t`Zahlungsweise`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Wie Buchungen bezahlt werden, je nach Art. Gilt für neue Buchungen; jede Buchung behält die Zahlungsweise, die bei ihrer Buchung galt und dem Gast genannt wurde.</Trans>
+        <Trans>
+          Wie Buchungen bezahlt werden, je nach Art. Gilt für neue Buchungen; jede Buchung behält die Zahlungsweise, die bei ihrer Buchung
+          galt und dem Gast genannt wurde.
+        </Trans>
       </p>
-      {modes ? <PaymentModesForm key={[...paymentModeColumns.map((c) => modes[c]), modes.payment_hold_minutes].join()} modes={modes} state={state} setState={setState} /> : (
-        <p role="alert" className="text-red-700"><Trans>Die Zahlungseinstellungen konnten nicht geladen werden.</Trans></p>
+      {modes ? (
+        <PaymentModesForm
+          key={[...paymentModeColumns.map((c) => modes[c]), modes.payment_hold_minutes].join()}
+          modes={modes}
+          state={state}
+          setState={setState}
+        />
+      ) : (
+        <p role="alert" className="text-red-700">
+          <Trans>Die Zahlungseinstellungen konnten nicht geladen werden.</Trans>
+        </p>
       )}
     </Section>
   );
@@ -276,7 +428,10 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
     { name: 'payment_mode_walk_in', label: t`Walk-in (vom Hafenteam gebucht)` },
   ];
   const modeLabels: Record<PaymentMode, [string, string]> = {
-    online_required: [t`Online vorab`, t`Gäste bezahlen direkt nach der Buchung online; unbezahlt verfällt die Buchung nach der Haltezeit.`],
+    online_required: [
+      t`Online vorab`,
+      t`Gäste bezahlen direkt nach der Buchung online; unbezahlt verfällt die Buchung nach der Haltezeit.`,
+    ],
     online_optional: [t`Online oder im Hafenbüro`, t`Gäste können online bezahlen oder später im Hafenbüro.`],
     desk: [t`Nur im Hafenbüro`, t`Keine Online-Zahlung; bezahlt wird am Hafenbüro.`],
   };
@@ -295,42 +450,73 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
       <form onSubmit={onSubmit} noValidate aria-label={t`Zahlungsweise`} className="grid gap-4">
         <div className="grid gap-4 lg:grid-cols-2">
           {kinds.map((kind) => (
-            <FormField key={kind.name} control={form.control} name={kind.name} render={({ field }) => (
-              <FormItem className="rounded-xl border border-slate-200 bg-white p-4">
-                <fieldset className="grid gap-2">
-                  <legend className="mb-2 font-semibold">{kind.label}</legend>
-                  <RadioGroup value={field.value} onValueChange={field.onChange} aria-label={kind.label} className="gap-2">
-                    {paymentModes.map((mode) => (
-                      <Label key={mode} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50">
-                        <RadioGroupItem value={mode} className="mt-0.5" />
-                        <span className="flex flex-col gap-0.5">
-                          <span className="font-medium">{modeLabels[mode][0]}</span>
-                          <span className="text-sm font-normal text-slate-600">{modeLabels[mode][1]}</span>
-                        </span>
-                      </Label>
-                    ))}
-                  </RadioGroup>
-                </fieldset>
-                <FormMessage />
-              </FormItem>
-            )} />
+            <FormField
+              key={kind.name}
+              control={form.control}
+              name={kind.name}
+              render={({ field }) => (
+                <FormItem className="rounded-xl border border-slate-200 bg-white p-4">
+                  <fieldset className="grid gap-2">
+                    <legend className="mb-2 font-semibold">{kind.label}</legend>
+                    <RadioGroup value={field.value} onValueChange={field.onChange} aria-label={kind.label} className="gap-2">
+                      {paymentModes.map((mode) => (
+                        <Label
+                          key={mode}
+                          className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-3 has-[[data-state=checked]]:border-primary-dark has-[[data-state=checked]]:bg-sky-50"
+                        >
+                          <RadioGroupItem value={mode} className="mt-0.5" />
+                          <span className="flex flex-col gap-0.5">
+                            <span className="font-medium">{modeLabels[mode][0]}</span>
+                            <span className="text-sm font-normal text-slate-600">{modeLabels[mode][1]}</span>
+                          </span>
+                        </Label>
+                      ))}
+                    </RadioGroup>
+                  </fieldset>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
           ))}
         </div>
-        <FormField control={form.control} name="payment_hold_minutes" render={({ field }) => (
-          <FormItem className="max-w-md">
-            <FormLabel><Trans>Haltezeit bis zur Online-Zahlung (Minuten)</Trans></FormLabel>
-            <FormControl><Input {...field} inputMode="numeric" autoComplete="off" className="w-32" /></FormControl>
-            <FormDescription>
-              <Trans>Bei „Online vorab“: So lange hält eine unbezahlte Buchung ihren Liegeplatz (höchstens bis zur Ankunft). Wer in dieser Zeit die Zahlung beginnt, behält ihn, bis die Zahlungsseite abläuft.</Trans>
-            </FormDescription>
-            <FormMessage />
-          </FormItem>
-        )} />
+        <FormField
+          control={form.control}
+          name="payment_hold_minutes"
+          render={({ field }) => (
+            <FormItem className="max-w-md">
+              <FormLabel>
+                <Trans>Haltezeit bis zur Online-Zahlung (Minuten)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input {...field} inputMode="numeric" autoComplete="off" className="w-32" />
+              </FormControl>
+              <FormDescription>
+                <Trans>
+                  Bei „Online vorab“: So lange hält eine unbezahlte Buchung ihren Liegeplatz (höchstens bis zur Ankunft). Wer in dieser Zeit
+                  die Zahlung beginnt, behält ihn, bis die Zahlungsseite abläuft.
+                </Trans>
+              </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Zahlungseinstellungen speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Zahlungseinstellungen speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );
@@ -343,10 +529,22 @@ function TwoFactorSection() {
   return (
     <Section title={t`Zwei-Faktor-Anmeldung`} aria-label={t`Zwei-Faktor-Anmeldung`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Wer es muss, meldet sich mit Passwort und einem Code aus einer Authenticator-App an. Ohne den zweiten Schritt hat die Sitzung keine Rechte im Hafenbüro. Wer noch keine App eingerichtet hat, wird bei der nächsten Anmeldung dazu geführt.</Trans>
+        <Trans>
+          Wer es muss, meldet sich mit Passwort und einem Code aus einer Authenticator-App an. Ohne den zweiten Schritt hat die Sitzung
+          keine Rechte im Hafenbüro. Wer noch keine App eingerichtet hat, wird bei der nächsten Anmeldung dazu geführt.
+        </Trans>
       </p>
-      {twoFactor ? <TwoFactorForm key={`${twoFactor.mfa_required_admin}${twoFactor.mfa_required_harbor}`} twoFactor={twoFactor} state={state} setState={setState} /> : (
-        <p role="alert" className="text-red-700"><Trans>Die Einstellungen zur Anmeldung konnten nicht geladen werden.</Trans></p>
+      {twoFactor ? (
+        <TwoFactorForm
+          key={`${twoFactor.mfa_required_admin}${twoFactor.mfa_required_harbor}`}
+          twoFactor={twoFactor}
+          state={state}
+          setState={setState}
+        />
+      ) : (
+        <p role="alert" className="text-red-700">
+          <Trans>Die Einstellungen zur Anmeldung konnten nicht geladen werden.</Trans>
+        </p>
       )}
     </Section>
   );
@@ -374,18 +572,37 @@ function TwoFactorForm({ twoFactor, state, setState }: { twoFactor: TwoFactor; s
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Zwei-Faktor-Anmeldung`} className="grid max-w-md gap-4">
         {roles.map((role) => (
-          <FormField key={role.name} control={form.control} name={role.name} render={({ field }) => (
-            <FormItem className="flex items-center gap-3">
-              <FormControl><Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} /></FormControl>
-              <FormLabel className="font-normal">{role.label}</FormLabel>
-            </FormItem>
-          )} />
+          <FormField
+            key={role.name}
+            control={form.control}
+            name={role.name}
+            render={({ field }) => (
+              <FormItem className="flex items-center gap-3">
+                <FormControl>
+                  <Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} />
+                </FormControl>
+                <FormLabel className="font-normal">{role.label}</FormLabel>
+              </FormItem>
+            )}
+          />
         ))}
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );

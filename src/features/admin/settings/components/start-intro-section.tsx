@@ -26,10 +26,17 @@ export function StartIntroSection() {
   return (
     <Section title={t`Startseite: der Hafen`} aria-label={t`Startseite: der Hafen`}>
       <p className="max-w-prose text-sm text-slate-700">
-        <Trans>Adresse, Telefon und E-Mail, Öffnungszeiten, Kartenposition und Anreise über das Wasser, wie die Startseite, die Kontakt- und die Rechtsseiten sie allen zeigen. Englische Texte sind optional; leer zeigt die englische Seite den deutschen Text.</Trans>
+        <Trans>
+          Adresse, Telefon und E-Mail, Öffnungszeiten, Kartenposition und Anreise über das Wasser, wie die Startseite, die Kontakt- und die
+          Rechtsseiten sie allen zeigen. Englische Texte sind optional; leer zeigt die englische Seite den deutschen Text.
+        </Trans>
       </p>
-      {intro ? <StartIntroForm key={intro.updated_at} intro={intro} state={state} setState={setState} /> : (
-        <p role="alert" className="text-red-700"><Trans>Die Angaben zur Startseite konnten nicht geladen werden.</Trans></p>
+      {intro ? (
+        <StartIntroForm key={intro.updated_at} intro={intro} state={state} setState={setState} />
+      ) : (
+        <p role="alert" className="text-red-700">
+          <Trans>Die Angaben zur Startseite konnten nicht geladen werden.</Trans>
+        </p>
       )}
     </Section>
   );
@@ -42,7 +49,8 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
   const contactErrorMessage = (error: unknown): string | undefined => {
     const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
     if (code !== '23514') return undefined;
-    if (message.includes('harbour_settings_contact_phone')) return t`Die Telefonnummer ist nicht gültig: bitte international angeben, z. B. +49 211 1234560.`;
+    if (message.includes('harbour_settings_contact_phone'))
+      return t`Die Telefonnummer ist nicht gültig: bitte international angeben, z. B. +49 211 1234560.`;
     if (message.includes('harbour_settings_contact_email')) return t`Die E-Mail-Adresse ist nicht gültig.`;
     return undefined;
   };
@@ -91,46 +99,87 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
       setState({ ok: false, message: contactErrorMessage(e) ?? adminErrorMessage(e) });
     }
   });
-  const field = (name: keyof StartIntroValues, label: string, opts: { placeholder?: string; inputMode?: 'decimal' | 'numeric' | 'tel' | 'email'; type?: string; autoComplete?: string; description?: string; className?: string } = {}) => (
-    <FormField control={form.control} name={name} render={({ field: f }) => (
-      <FormItem className={opts.className}>
-        <FormLabel>{label}</FormLabel>
-        <FormControl><Input {...f} type={opts.type} autoComplete={opts.autoComplete ?? 'off'} placeholder={opts.placeholder} inputMode={opts.inputMode} /></FormControl>
-        {opts.description && <FormDescription>{opts.description}</FormDescription>}
-        <FormMessage />
-      </FormItem>
-    )} />
+  const field = (
+    name: keyof StartIntroValues,
+    label: string,
+    opts: {
+      placeholder?: string;
+      inputMode?: 'decimal' | 'numeric' | 'tel' | 'email';
+      type?: string;
+      autoComplete?: string;
+      description?: string;
+      className?: string;
+    } = {},
+  ) => (
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field: f }) => (
+        <FormItem className={opts.className}>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Input
+              {...f}
+              type={opts.type}
+              autoComplete={opts.autoComplete ?? 'off'}
+              placeholder={opts.placeholder}
+              inputMode={opts.inputMode}
+            />
+          </FormControl>
+          {opts.description && <FormDescription>{opts.description}</FormDescription>}
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
   const area = (name: 'water_approach' | 'water_approach_en', label: string) => (
-    <FormField control={form.control} name={name} render={({ field: f }) => (
-      <FormItem>
-        <FormLabel>{label}</FormLabel>
-        <FormControl><textarea rows={4} className={textareaClass} {...f} /></FormControl>
-        <FormMessage />
-      </FormItem>
-    )} />
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field: f }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <textarea rows={4} className={textareaClass} {...f} />
+          </FormControl>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Startseite: der Hafen`} className="grid max-w-4xl gap-6">
         <fieldset className="grid gap-4 sm:grid-cols-[2fr_1fr_2fr]">
-          <legend className="mb-2 font-semibold"><Trans>Adresse</Trans></legend>
+          <legend className="mb-2 font-semibold">
+            <Trans>Adresse</Trans>
+          </legend>
           {field('address_street', t`Straße und Hausnummer`)}
           {field('address_postal_code', t`PLZ`)}
           {field('address_city', t`Ort`)}
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 font-semibold"><Trans>Kontakt des Hafenbüros</Trans></legend>
-          {field('contact_phone', t`Telefon`, { type: 'tel', placeholder: '+49 211 1234560', description: t`International mit Ländervorwahl, z. B. +49 211 1234560` })}
+          <legend className="mb-2 font-semibold">
+            <Trans>Kontakt des Hafenbüros</Trans>
+          </legend>
+          {field('contact_phone', t`Telefon`, {
+            type: 'tel',
+            placeholder: '+49 211 1234560',
+            description: t`International mit Ländervorwahl, z. B. +49 211 1234560`,
+          })}
           {field('contact_email', t`E-Mail`, { type: 'email', placeholder: 'hafen@example.de' })}
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 font-semibold"><Trans>Position für den Kartenlink (OpenStreetMap)</Trans></legend>
+          <legend className="mb-2 font-semibold">
+            <Trans>Position für den Kartenlink (OpenStreetMap)</Trans>
+          </legend>
           {field('latitude', t`Breitengrad`, { placeholder: '51,2139', inputMode: 'decimal' })}
           {field('longitude', t`Längengrad`, { placeholder: '6,7452', inputMode: 'decimal' })}
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <legend className="mb-2 font-semibold"><Trans>Öffnungszeiten Hafenbüro (leer: geschlossen)</Trans></legend>
+          <legend className="mb-2 font-semibold">
+            <Trans>Öffnungszeiten Hafenbüro (leer: geschlossen)</Trans>
+          </legend>
           {field('office_weekdays_opens', t`Mo–Fr ab`, { placeholder: '08:00' })}
           {field('office_weekdays_closes', t`Mo–Fr bis`, { placeholder: '18:00' })}
           {field('office_weekend_opens', t`Sa/So ab`, { placeholder: '09:00' })}
@@ -139,17 +188,31 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
           {field('office_hours_note_en', t`Hinweis (Englisch, optional)`, { className: 'sm:col-span-2' })}
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 font-semibold"><Trans>Anreise über das Wasser</Trans></legend>
+          <legend className="mb-2 font-semibold">
+            <Trans>Anreise über das Wasser</Trans>
+          </legend>
           {field('rhine_km', t`Rhein-Kilometer`, { placeholder: '744', inputMode: 'decimal' })}
           {field('vhf_channel', t`UKW-Kanal (optional)`, { inputMode: 'numeric' })}
           {area('water_approach', t`Beschreibung (Deutsch)`)}
           {area('water_approach_en', t`Beschreibung (Englisch, optional)`)}
         </fieldset>
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
-        <div><Button type="submit" disabled={form.formState.isSubmitting}><Trans>Startseite speichern</Trans></Button></div>
+        <div>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Startseite speichern</Trans>
+          </Button>
+        </div>
       </form>
     </Form>
   );

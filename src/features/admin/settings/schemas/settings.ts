@@ -8,7 +8,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const fairPeriodSchema = z
   .object({
     name: requiredText(100),
-    nameEn: z.string().trim().max(100, { error: () => messages.max(100) }),
+    nameEn: z
+      .string()
+      .trim()
+      .max(100, { error: () => messages.max(100) }),
     startsOn: z.string().regex(DAY, { error: messages.required }),
     endsOn: z.string().regex(DAY, { error: messages.required }),
   })
@@ -20,7 +23,11 @@ export const fairPeriodSchema = z
   });
 export type FairPeriodValues = z.infer<typeof fairPeriodSchema>;
 
-const optional = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: () => messages.max(max) });
 
 export const accessSchema = z.object({
   doorCode: optional(40),
@@ -69,15 +76,43 @@ export const sellerSchema = z
     street: requiredText(100),
     postal_code: requiredText(100),
     city: requiredText(100),
-    country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, { error: () => t`Bitte den Ländercode mit zwei Buchstaben eingeben, z. B. DE` }),
+    country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, { error: () => t`Bitte den Ländercode mit zwei Buchstaben eingeben, z. B. DE` }),
     email: z.string().trim().min(1, { error: messages.emailRequired }).regex(EMAIL_PATTERN, { error: messages.emailInvalid }),
-    phone: z.string().trim().refine((v) => v === '' || /^\+?\d[\d ()/-]{4,28}\d$/.test(v), { error: messages.phoneInvalid }),
-    vat_id: z.string().trim().toUpperCase().refine((v) => v === '' || /^[A-Z]{2}[A-Z0-9+*]{2,12}$/.test(v.replace(/\s/g, '')), { error: () => t`Die USt-IdNr. beginnt mit dem Ländercode, z. B. DE123456789` }),
-    tax_number: z.string().trim().refine((v) => v === '' || /^\d[\d /]{8,18}\d$/.test(v), { error: () => t`Bitte die Steuernummer mit Ziffern und Schrägstrichen eingeben, z. B. 133/8150/8159` }),
-    iban: z.string().trim().refine((v) => v === '' || ibanValid(v), { error: () => t`Diese IBAN ist nicht gültig (Prüfziffer oder Länge stimmen nicht)` }),
-    bic: z.string().trim().toUpperCase().refine((v) => v === '' || BIC_PATTERN.test(v.replace(/\s/g, '')), { error: () => t`Eine BIC hat 8 oder 11 Zeichen, z. B. BYLADEM1001` }),
+    phone: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || /^\+?\d[\d ()/-]{4,28}\d$/.test(v), { error: messages.phoneInvalid }),
+    vat_id: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((v) => v === '' || /^[A-Z]{2}[A-Z0-9+*]{2,12}$/.test(v.replace(/\s/g, '')), {
+        error: () => t`Die USt-IdNr. beginnt mit dem Ländercode, z. B. DE123456789`,
+      }),
+    tax_number: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || /^\d[\d /]{8,18}\d$/.test(v), {
+        error: () => t`Bitte die Steuernummer mit Ziffern und Schrägstrichen eingeben, z. B. 133/8150/8159`,
+      }),
+    iban: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || ibanValid(v), { error: () => t`Diese IBAN ist nicht gültig (Prüfziffer oder Länge stimmen nicht)` }),
+    bic: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((v) => v === '' || BIC_PATTERN.test(v.replace(/\s/g, '')), {
+        error: () => t`Eine BIC hat 8 oder 11 Zeichen, z. B. BYLADEM1001`,
+      }),
   })
   .superRefine((v, ctx) => {
-    if (v.vat_id === '' && v.tax_number === '') ctx.addIssue({ code: 'custom', path: ['tax_number'], message: t`Bitte USt-IdNr. oder Steuernummer angeben (§ 14 UStG)` });
+    if (v.vat_id === '' && v.tax_number === '')
+      ctx.addIssue({ code: 'custom', path: ['tax_number'], message: t`Bitte USt-IdNr. oder Steuernummer angeben (§ 14 UStG)` });
   });
 export type SellerValues = z.infer<typeof sellerSchema>;

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { emailField, messages, requiredText } from '@/lib/validation';
 
-const text = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: () => messages.max(max) });
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const DECIMAL = /^-?\d{1,4}([.,]\d+)?$/;
 
@@ -20,16 +24,24 @@ export const isInternationalPhone = (v: string) => {
 /** A decimal as typed (comma or point) or '' for none. */
 export const parseDecimal = (v: string) => (v.trim() === '' ? null : Number(v.trim().replace(',', '.')));
 
-const time = z.string().trim().refine((v) => v === '' || TIME.test(v), { error: () => t`Bitte eine Uhrzeit wie 08:00 eingeben` });
+const time = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || TIME.test(v), { error: () => t`Bitte eine Uhrzeit wie 08:00 eingeben` });
 const decimal = (min: number, max: number, message: () => string) =>
-  z.string().trim().refine((v) => v === '' || (DECIMAL.test(v) && parseDecimal(v)! >= min && parseDecimal(v)! <= max), { error: message });
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || (DECIMAL.test(v) && parseDecimal(v)! >= min && parseDecimal(v)! <= max), { error: message });
 
 /** Both times or neither; opening before closing (the checks harbour_settings_office_*). */
 function hoursPair(ctx: z.RefinementCtx, opens: string, closes: string, path: string) {
   if (!TIME.test(opens) && opens !== '') return;
   if (!TIME.test(closes) && closes !== '') return;
-  if ((opens === '') !== (closes === '')) ctx.addIssue({ code: 'custom', path: [path], message: t`Bitte beide Uhrzeiten angeben oder beide leer lassen (geschlossen)` });
-  else if (opens && opens >= closes) ctx.addIssue({ code: 'custom', path: [path], message: t`Das Hafenbüro muss vor dem Schließen öffnen` });
+  if ((opens === '') !== (closes === ''))
+    ctx.addIssue({ code: 'custom', path: [path], message: t`Bitte beide Uhrzeiten angeben oder beide leer lassen (geschlossen)` });
+  else if (opens && opens >= closes)
+    ctx.addIssue({ code: 'custom', path: [path], message: t`Das Hafenbüro muss vor dem Schließen öffnen` });
 }
 
 /** The start page's introduction (the harbour_settings columns and their checks). */
@@ -50,7 +62,9 @@ export const startIntroSchema = z
     vhf_channel: z
       .string()
       .trim()
-      .refine((v) => v === '' || (/^\d{1,2}$/.test(v) && Number(v) >= 1 && Number(v) <= 88), { error: () => t`UKW-Kanal zwischen 1 und 88 oder leer` }),
+      .refine((v) => v === '' || (/^\d{1,2}$/.test(v) && Number(v) >= 1 && Number(v) <= 88), {
+        error: () => t`UKW-Kanal zwischen 1 und 88 oder leer`,
+      }),
     water_approach: text(800),
     water_approach_en: text(800),
     contact_phone: z
@@ -61,7 +75,8 @@ export const startIntroSchema = z
     contact_email: emailField().max(254, { error: () => messages.max(254) }),
   })
   .superRefine((v, ctx) => {
-    if ((v.latitude === '') !== (v.longitude === '')) ctx.addIssue({ code: 'custom', path: ['longitude'], message: t`Bitte Breiten- und Längengrad angeben oder beide leer lassen` });
+    if ((v.latitude === '') !== (v.longitude === ''))
+      ctx.addIssue({ code: 'custom', path: ['longitude'], message: t`Bitte Breiten- und Längengrad angeben oder beide leer lassen` });
     hoursPair(ctx, v.office_weekdays_opens, v.office_weekdays_closes, 'office_weekdays_closes');
     hoursPair(ctx, v.office_weekend_opens, v.office_weekend_closes, 'office_weekend_closes');
   });

@@ -29,15 +29,17 @@ export const adminUsersQueryOptions = (search: UsersSearch) =>
     queryFn: async (): Promise<{ rows: UserListRow[]; total: number }> => {
       const db = await getDb();
       const [sort, direction] = search.sort ? search.sort.split('.') : ['name', 'asc'];
-      const rows = checkList(await db.rpc('admin_list_users', {
-        p_search: search.q,
-        p_limit: USERS_PAGE_SIZE,
-        p_offset: ((search.page ?? 1) - 1) * USERS_PAGE_SIZE,
-        p_sort: sort,
-        p_desc: direction === 'desc',
-        p_role: search.role,
-        p_active: search.state ? search.state === 'active' : undefined,
-      }));
+      const rows = checkList(
+        await db.rpc('admin_list_users', {
+          p_search: search.q,
+          p_limit: USERS_PAGE_SIZE,
+          p_offset: ((search.page ?? 1) - 1) * USERS_PAGE_SIZE,
+          p_sort: sort,
+          p_desc: direction === 'desc',
+          p_role: search.role,
+          p_active: search.state ? search.state === 'active' : undefined,
+        }),
+      );
       return { rows: rows as UserListRow[], total: rows[0]?.total ?? 0 };
     },
     placeholderData: keepPreviousData,
@@ -66,7 +68,11 @@ export const adminUserQueryOptions = (id: string) =>
       if (!UUID.test(id)) return null;
       const db = await getDb();
       const [profile, roles] = await Promise.all([
-        db.from('profiles').select('id,email,first_name,last_name,phone,company,street,postal_code,city,country,active').eq('id', id).maybeSingle(),
+        db
+          .from('profiles')
+          .select('id,email,first_name,last_name,phone,company,street,postal_code,city,country,active')
+          .eq('id', id)
+          .maybeSingle(),
         db.from('user_roles').select('admin,harbor,user').eq('user_id', id).maybeSingle(),
       ]);
       const p = check(profile);
@@ -94,21 +100,23 @@ export interface SaveUserInput {
 /** admin_save_user: person fields, role flags and active in one transaction. */
 export async function saveUser(id: string, v: SaveUserInput): Promise<void> {
   const db = await getDb();
-  check(await db.rpc('admin_save_user', {
-    p_user_id: id,
-    p_first_name: v.firstName,
-    p_last_name: v.lastName,
-    p_phone: v.phone,
-    p_company: v.company,
-    p_street: v.street,
-    p_postal_code: v.postalCode,
-    p_city: v.city,
-    p_country: v.country,
-    p_admin: v.admin,
-    p_harbor: v.harbor,
-    p_user: v.user,
-    p_active: v.active,
-  }));
+  check(
+    await db.rpc('admin_save_user', {
+      p_user_id: id,
+      p_first_name: v.firstName,
+      p_last_name: v.lastName,
+      p_phone: v.phone,
+      p_company: v.company,
+      p_street: v.street,
+      p_postal_code: v.postalCode,
+      p_city: v.city,
+      p_country: v.country,
+      p_admin: v.admin,
+      p_harbor: v.harbor,
+      p_user: v.user,
+      p_active: v.active,
+    }),
+  );
 }
 
 export interface MfaStatus {

@@ -22,8 +22,12 @@ export function UserEditPage({ id }: { id: string }) {
   return (
     <Page title={t`Benutzer bearbeiten`} lead={user?.email ?? undefined}>
       {user && <MfaSection userId={user.id} />}
-      {user ? <UserForm key={user.id} user={user} /> : (
-        <p role="alert" className="text-red-700"><Trans>Diesen Benutzer gibt es nicht (mehr).</Trans></p>
+      {user ? (
+        <UserForm key={user.id} user={user} />
+      ) : (
+        <p role="alert" className="text-red-700">
+          <Trans>Diesen Benutzer gibt es nicht (mehr).</Trans>
+        </p>
       )}
     </Page>
   );
@@ -41,9 +45,18 @@ function UserForm({ user }: { user: AdminUser }) {
   const form = useForm<UserValues>({
     resolver: zodResolver(userSchema),
     defaultValues: {
-      firstName: s(user.first_name), lastName: s(user.last_name), phone: s(user.phone), company: s(user.company), street: s(user.street),
-      postalCode: s(user.postal_code), city: s(user.city), country: s(user.country),
-      admin: user.roles.admin, harbor: user.roles.harbor, user: user.roles.user, active: user.active,
+      firstName: s(user.first_name),
+      lastName: s(user.last_name),
+      phone: s(user.phone),
+      company: s(user.company),
+      street: s(user.street),
+      postalCode: s(user.postal_code),
+      city: s(user.city),
+      country: s(user.country),
+      admin: user.roles.admin,
+      harbor: user.roles.harbor,
+      user: user.roles.user,
+      active: user.active,
     },
   });
   const fields: { name: TextField; label: string }[] = [
@@ -70,47 +83,86 @@ function UserForm({ user }: { user: AdminUser }) {
   });
 
   const flag = (name: 'admin' | 'harbor' | 'user' | 'active', label: string, locked: boolean) => (
-    <FormField control={form.control} name={name} render={({ field }) => (
-      <FormItem className="flex flex-row items-center gap-3">
-        <FormControl>
-          <Checkbox checked={field.value} disabled={locked} onCheckedChange={(c) => field.onChange(c === true)} />
-        </FormControl>
-        <FormLabel className="font-normal">{label}</FormLabel>
-      </FormItem>
-    )} />
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <FormItem className="flex flex-row items-center gap-3">
+          <FormControl>
+            <Checkbox checked={field.value} disabled={locked} onCheckedChange={(c) => field.onChange(c === true)} />
+          </FormControl>
+          <FormLabel className="font-normal">{label}</FormLabel>
+        </FormItem>
+      )}
+    />
   );
 
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Benutzer bearbeiten`} className="flex max-w-2xl flex-col gap-5">
         <fieldset className="grid gap-4 sm:grid-cols-2">
-          <legend className="mb-2 font-semibold"><Trans>Person</Trans></legend>
+          <legend className="mb-2 font-semibold">
+            <Trans>Person</Trans>
+          </legend>
           {fields.map((f) => (
-            <FormField key={f.name} control={form.control} name={f.name} render={({ field }) => (
-              <FormItem><FormLabel>{f.label}</FormLabel><FormControl><Input {...field} /></FormControl><FormMessage /></FormItem>
-            )} />
+            <FormField
+              key={f.name}
+              control={form.control}
+              name={f.name}
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{f.label}</FormLabel>
+                  <FormControl>
+                    <Input {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
           ))}
         </fieldset>
         <fieldset className="grid gap-3">
-          <legend className="mb-2 font-semibold"><Trans>Rollen und Status</Trans></legend>
+          <legend className="mb-2 font-semibold">
+            <Trans>Rollen und Status</Trans>
+          </legend>
           {/* The database refuses both for oneself anyway (cannot_remove_own_admin, cannot_deactivate_self). */}
           {flag('admin', t`Admin`, self && user.roles.admin)}
           {flag('harbor', t`Hafenteam (harbor)`, false)}
           {flag('user', t`Benutzer (user)`, false)}
           {flag('active', t`Konto aktiv`, self && user.active)}
           {self && (
-            <FormField control={form.control} name="admin" render={() => (
-              <FormItem><FormDescription><Trans>Ihr eigenes Konto: Die Admin-Rolle und den Aktiv-Status kann nur ein anderer Admin ändern.</Trans></FormDescription></FormItem>
-            )} />
+            <FormField
+              control={form.control}
+              name="admin"
+              render={() => (
+                <FormItem>
+                  <FormDescription>
+                    <Trans>Ihr eigenes Konto: Die Admin-Rolle und den Aktiv-Status kann nur ein anderer Admin ändern.</Trans>
+                  </FormDescription>
+                </FormItem>
+              )}
+            />
           )}
         </fieldset>
         <div aria-live="polite">
-          {state?.ok && <p role="status" className="text-sm text-green-800"><Trans>Gespeichert.</Trans></p>}
-          {state && !state.ok && <p role="alert" className="text-sm text-red-700">{state.message}</p>}
+          {state?.ok && (
+            <p role="status" className="text-sm text-green-800">
+              <Trans>Gespeichert.</Trans>
+            </p>
+          )}
+          {state && !state.ok && (
+            <p role="alert" className="text-sm text-red-700">
+              {state.message}
+            </p>
+          )}
         </div>
         <div className="flex gap-3">
-          <Button type="submit" disabled={form.formState.isSubmitting}><Trans>Speichern</Trans></Button>
-          <PathLink path="/account/admin/users" className="self-center text-sm text-primary-dark underline"><Trans>Zurück zur Liste</Trans></PathLink>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Trans>Speichern</Trans>
+          </Button>
+          <PathLink path="/account/admin/users" className="self-center text-sm text-primary-dark underline">
+            <Trans>Zurück zur Liste</Trans>
+          </PathLink>
         </div>
       </form>
     </Form>
@@ -143,16 +195,33 @@ function MfaSection({ userId }: { userId: string }) {
   if (!status.data) return null;
   return (
     <section aria-labelledby="mfa-heading" className="flex max-w-2xl flex-col gap-2 rounded-md border border-slate-200 p-4">
-      <h2 id="mfa-heading" className="font-semibold"><Trans>Zwei-Faktor-Anmeldung</Trans></h2>
+      <h2 id="mfa-heading" className="font-semibold">
+        <Trans>Zwei-Faktor-Anmeldung</Trans>
+      </h2>
       <p className="text-sm text-slate-700">
         {status.data.verified ? <Trans>Eingerichtet.</Trans> : <Trans>Nicht eingerichtet.</Trans>}{' '}
         {status.data.required && <Trans>Für die Rollen dieser Person vorgeschrieben.</Trans>}
       </p>
       <div aria-live="polite">
-        {done && <p role="status" className="text-sm text-green-800"><Trans>Der zweite Faktor wurde zurückgesetzt. Die Person wurde per E-Mail informiert und richtet ihn bei der nächsten Anmeldung neu ein.</Trans></p>}
+        {done && (
+          <p role="status" className="text-sm text-green-800">
+            <Trans>
+              Der zweite Faktor wurde zurückgesetzt. Die Person wurde per E-Mail informiert und richtet ihn bei der nächsten Anmeldung neu
+              ein.
+            </Trans>
+          </p>
+        )}
       </div>
       {status.data.factorCount > 0 && (
-        <Button type="button" variant="outline" className="self-start" onClick={() => { setError(undefined); setOpen(true); }}>
+        <Button
+          type="button"
+          variant="outline"
+          className="self-start"
+          onClick={() => {
+            setError(undefined);
+            setOpen(true);
+          }}
+        >
           <Trans>Zweiten Faktor zurücksetzen</Trans>
         </Button>
       )}
@@ -160,7 +229,12 @@ function MfaSection({ userId }: { userId: string }) {
         open={open}
         onOpenChange={setOpen}
         title={t`Zweiten Faktor zurücksetzen?`}
-        description={<Trans>Die Person kann sich danach nur mit dem Passwort anmelden und muss die Zwei-Faktor-Anmeldung neu einrichten. Sie wird per E-Mail informiert; der Vorgang steht im Protokoll.</Trans>}
+        description={
+          <Trans>
+            Die Person kann sich danach nur mit dem Passwort anmelden und muss die Zwei-Faktor-Anmeldung neu einrichten. Sie wird per E-Mail
+            informiert; der Vorgang steht im Protokoll.
+          </Trans>
+        }
         confirmLabel={t`Zurücksetzen`}
         destructive
         busy={busy}

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { messages, optionalPhone } from '@/lib/validation';
 
-const optionalText = (max: number) => z.string().trim().max(max, { error: () => messages.max(max) });
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: () => messages.max(max) });
 
 /** The person fields an admin edits (the bounds of the profiles table), roles and active. */
 export const userSchema = z.object({

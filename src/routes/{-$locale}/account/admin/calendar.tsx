@@ -22,7 +22,14 @@ export const Route = createFileRoute('/{-$locale}/account/admin/calendar')({
     // The berths, then the first block's occupations (the rows on screen first; the page loads the rest as it scrolls).
     const places = await context.queryClient.ensureQueryData(calendarPlacesQueryOptions());
     const names = new Map(places.map((p) => [p.id, p.name]));
-    await context.queryClient.prefetchQuery(calendarBlockQueryOptions(range.from, range.to, places.slice(0, PLACE_BLOCK).map((p) => p.id), names));
+    await context.queryClient.prefetchQuery(
+      calendarBlockQueryOptions(
+        range.from,
+        range.to,
+        places.slice(0, PLACE_BLOCK).map((p) => p.id),
+        names,
+      ),
+    );
   },
   component: function AdminCalendar() {
     const search = Route.useSearch();
@@ -31,7 +38,12 @@ export const Route = createFileRoute('/{-$locale}/account/admin/calendar')({
       <CalendarPage
         from={search.from ?? berlinToday()}
         view={search.view ?? 'week'}
-        onChange={(next) => void navigate({ search: { from: next.from === berlinToday() ? undefined : next.from, view: next.view === 'week' ? undefined : next.view }, replace: true })}
+        onChange={(next) =>
+          void navigate({
+            search: { from: next.from === berlinToday() ? undefined : next.from, view: next.view === 'week' ? undefined : next.view },
+            replace: true,
+          })
+        }
       />
     );
   },

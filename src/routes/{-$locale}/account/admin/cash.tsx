@@ -9,13 +9,21 @@ export const Route = createFileRoute('/{-$locale}/account/admin/cash')({
   }),
   loaderDeps: ({ search }) => ({ day: search.day }),
   loader: async ({ context, deps }) => {
-    const [{ cashDayQueryOptions }, { berlinToday }] = await Promise.all([import('@/features/harbour/api/cash-book'), import('@/lib/dates')]);
+    const [{ cashDayQueryOptions }, { berlinToday }] = await Promise.all([
+      import('@/features/harbour/api/cash-book'),
+      import('@/lib/dates'),
+    ]);
     await context.queryClient.prefetchQuery(cashDayQueryOptions(deps.day ?? berlinToday()));
   },
   component: function AdminCash() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();
     const today = berlinToday();
-    return <CashBookPage day={search.day ?? today} onDay={(day) => void navigate({ search: { day: day === today ? undefined : day }, replace: true })} />;
+    return (
+      <CashBookPage
+        day={search.day ?? today}
+        onDay={(day) => void navigate({ search: { day: day === today ? undefined : day }, replace: true })}
+      />
+    );
   },
 });

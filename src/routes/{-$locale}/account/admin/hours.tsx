@@ -23,7 +23,9 @@ export const Route = createFileRoute('/{-$locale}/account/admin/hours')({
       <HoursPage
         month={search.month ?? current}
         person={search.person}
-        onChange={(next) => void navigate({ search: { month: next.month === current ? undefined : next.month, person: next.person }, replace: true })}
+        onChange={(next) =>
+          void navigate({ search: { month: next.month === current ? undefined : next.month, person: next.person }, replace: true })
+        }
       />
     );
   },

@@ -3,7 +3,11 @@ import { requireAdmin } from '@/lib/auth';
 import { ReportsPage } from '@/features/admin/reports/components/reports-page';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: unknown): v is string => typeof v === 'string' && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const validDay = (v: unknown): v is string =>
+  typeof v === 'string' &&
+  DAY.test(v) &&
+  !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
+  new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 
 /** Admin reports (admins only: harbour staff get the 404 page; the report functions refuse them too). Range in the URL: ?from=&to= (Berlin days, inclusive). */
 export const Route = createFileRoute('/{-$locale}/account/admin/reports')({

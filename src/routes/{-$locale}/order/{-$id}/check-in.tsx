@@ -7,7 +7,9 @@ export const Route = createFileRoute('/{-$locale}/order/{-$id}/check-in')({
   // Imported in the loader, so the orders code stays out of the initial bundle (route options are in it).
   loader: async ({ context, params }) => {
     const { arrivingTodayQueryOptions, orderQueryOptions } = await import('@/features/orders/api/order');
-    return params.id ? context.queryClient.ensureQueryData(orderQueryOptions(params.id)) : context.queryClient.ensureQueryData(arrivingTodayQueryOptions());
+    return params.id
+      ? context.queryClient.ensureQueryData(orderQueryOptions(params.id))
+      : context.queryClient.ensureQueryData(arrivingTodayQueryOptions());
   },
   component: function OrderCheckIn() {
     const { id } = Route.useParams();

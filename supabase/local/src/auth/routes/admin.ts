@@ -1,11 +1,47 @@
 import { AuthError, badRequest, clock, internal, parseDuration, unprocessable } from '../support.ts';
-import { INSTANCE_ID, AUD, BCRYPT_COST, MAX_PASSWORD_BYTES, type Row, tokenHash, generateOtp, randomPassword, validateEmail, isUuid, userJson, factorJson, USER_SELECT, findUser, byId, byEmail, isConfirmed, type RequestInfo } from '../model.ts';
+import {
+  INSTANCE_ID,
+  AUD,
+  BCRYPT_COST,
+  MAX_PASSWORD_BYTES,
+  type Row,
+  tokenHash,
+  generateOtp,
+  randomPassword,
+  validateEmail,
+  isUuid,
+  userJson,
+  factorJson,
+  USER_SELECT,
+  findUser,
+  byId,
+  byEmail,
+  isConfirmed,
+  type RequestInfo,
+} from '../model.ts';
 import type { AuthCore } from '../core.ts';
 import type { createMfaRoutes } from './mfa.ts';
 
 /** /invite and /admin/users[/{id}[/factors]] (GoTrue admin.go, invite.go). */
 export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof createMfaRoutes>, 'loadFactor' | 'downgradeSessions'>) {
-  const { cfg, bcrypt, db, checkPasswordStrength, sendMail, saveOneTimeToken, insertUser, createEmailIdentity, updateMeta, confirmUser, updateProviders, clearTokens, auditFactor, requireAdmin, body, json } = core;
+  const {
+    cfg,
+    bcrypt,
+    db,
+    checkPasswordStrength,
+    sendMail,
+    saveOneTimeToken,
+    insertUser,
+    createEmailIdentity,
+    updateMeta,
+    confirmUser,
+    updateProviders,
+    clearTokens,
+    auditFactor,
+    requireAdmin,
+    body,
+    json,
+  } = core;
   const { loadFactor, downgradeSessions } = mfa;
 
   async function adminFactors(info: RequestInfo, userId: string, factorId: string | undefined, method: string) {
@@ -28,8 +64,15 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
       const p = await body(info);
       const name = p.str('friendly_name');
       const updated = await db(async (tx) => {
-        if (name) await tx.query(`update auth.mfa_factors set friendly_name = $2, updated_at = $3 where id = $1`, [factor.id, name, clock.iso()]);
-        await auditFactor(tx, found.row, 'factor_updated', { user_id: found.row.id, factor_id: factor.id, factor_type: factor.factor_type }, info);
+        if (name)
+          await tx.query(`update auth.mfa_factors set friendly_name = $2, updated_at = $3 where id = $1`, [factor.id, name, clock.iso()]);
+        await auditFactor(
+          tx,
+          found.row,
+          'factor_updated',
+          { user_id: found.row.id, factor_id: factor.id, factor_type: factor.factor_type },
+          info,
+        );
         return (await tx.query<{ f: Row }>(`select to_jsonb(f) as f from auth.mfa_factors f where id = $1`, [factor.id])).rows[0].f;
       });
       return json(info, 200, factorJson(updated));
@@ -44,17 +87,27 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
     const email = validateEmail(p.str('email'));
     const data = p.obj('data') ?? {};
     const existing = await db((tx) => byEmail(tx, email));
-    if (existing && isConfirmed(existing.row)) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+    if (existing && isConfirmed(existing.row))
+      throw unprocessable('email_exists', 'A user with this email address has already been registered');
     const invited = await db(async (tx) => {
       const user =
         existing?.row ??
-        (await insertUser(tx, { email, passwordHash: '', userMeta: data, appMeta: { provider: 'email', providers: ['email'] }, anonymous: false }));
+        (await insertUser(tx, {
+          email,
+          passwordHash: '',
+          userMeta: data,
+          appMeta: { provider: 'email', providers: ['email'] },
+          anonymous: false,
+        }));
       if (!existing) await createEmailIdentity(tx, user, email, data);
       const otp = generateOtp(cfg.email.otpLength);
       const hash = tokenHash(email, otp);
       await sendMail('invite', user, { to: email, otp, hash, verifyType: 'invite', info });
       const now = clock.iso();
-      await tx.query(`update auth.users set confirmation_token = $2, confirmation_sent_at = $3, invited_at = $3, updated_at = $3 where id = $1`, [user.id, hash, now]);
+      await tx.query(
+        `update auth.users set confirmation_token = $2, confirmation_sent_at = $3, invited_at = $3, updated_at = $3 where id = $1`,
+        [user.id, hash, now],
+      );
       await saveOneTimeToken(tx, user.id, 'confirmation_token', hash, email);
       return (await byId(tx, user.id))!;
     });
@@ -67,7 +120,8 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
     const num = (name: string, fallback: number) => {
       const v = q.get(name);
       if (v === null || v === '') return fallback;
-      if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw badRequest('validation_failed', `Bad Pagination Parameters: strconv.ParseUint: parsing "${v}": invalid syntax`);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+        throw badRequest('validation_failed', `Bad Pagination Parameters: strconv.ParseUint: parsing "${v}": invalid syntax`);
       return Number(v);
     };
     const page = Math.max(1, num('page', 1));
@@ -75,7 +129,11 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
     const filter = q.get('filter') ?? '';
     const { rows, total } = await db(async (tx) => {
       const where = `u.instance_id = $1 and u.aud = $2 and ($3 = '' or u.email like '%' || $3 || '%' or u.raw_user_meta_data ->> 'full_name' ilike '%' || $3 || '%')`;
-      const count = await tx.query<{ n: string }>(`select count(*)::text as n from auth.users u where ${where}`, [INSTANCE_ID, AUD, filter]);
+      const count = await tx.query<{ n: string }>(`select count(*)::text as n from auth.users u where ${where}`, [
+        INSTANCE_ID,
+        AUD,
+        filter,
+      ]);
       const list = await tx.query<{ u: Row; identities: Row[] }>(
         `${USER_SELECT} where ${where} order by u.created_at desc, u.id desc limit $4 offset $5`,
         [INSTANCE_ID, AUD, filter, perPage, (page - 1) * perPage],
@@ -92,11 +150,16 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
     let header = '';
     if (totalPages > page) header += `${link(page + 1)}; rel="next", `;
     header += `${link(totalPages)}; rel="last"`;
-    return json(info, 200, { users: rows.map((r) => userJson(r.u, r.identities)), aud: AUD }, {
-      link: header,
-      'x-total-count': String(total),
-      'access-control-expose-headers': 'x-total-count, link, x-supabase-api-version',
-    });
+    return json(
+      info,
+      200,
+      { users: rows.map((r) => userJson(r.u, r.identities)), aud: AUD },
+      {
+        link: header,
+        'x-total-count': String(total),
+        'access-control-expose-headers': 'x-total-count, link, x-supabase-api-version',
+      },
+    );
   }
 
   async function adminLoad(id: string) {
@@ -124,7 +187,11 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
     const id = p.str('id');
     if (id && (!isUuid(id) || id === INSTANCE_ID)) throw badRequest('validation_failed', 'ID must conform to the uuid v4 format');
     const exists = await db((tx) =>
-      findUser(tx, `u.aud = $2 and (lower(u.email) = $1 or exists (select 1 from auth.identities i where i.user_id = u.id and i.email = $1))`, [email, AUD]),
+      findUser(
+        tx,
+        `u.aud = $2 and (lower(u.email) = $1 or exists (select 1 from auth.identities i where i.user_id = u.id and i.email = $1))`,
+        [email, AUD],
+      ),
     );
     if (exists) throw unprocessable('email_exists', 'A user with this email address has already been registered');
     const password = p.has('password') ? p.str('password') : '';

@@ -12,7 +12,8 @@ export function createLogoutRoutes(core: AuthCore) {
     const { user, session } = await requireUser(info);
     await db(async (tx) => {
       if (session && scope === 'local') await tx.query(`delete from auth.sessions where id = $1`, [session.id]);
-      else if (session && scope === 'others') await tx.query(`delete from auth.sessions where user_id = $1 and id <> $2`, [user.row.id, session.id]);
+      else if (session && scope === 'others')
+        await tx.query(`delete from auth.sessions where user_id = $1 and id <> $2`, [user.row.id, session.id]);
       else await tx.query(`delete from auth.sessions where user_id = $1`, [user.row.id]);
     });
     info.res.writeHead(204);

@@ -60,7 +60,10 @@ export function createMfaRoutes(core: AuthCore) {
         [u.id],
       );
       if (factors.some((f) => (f.friendly_name ?? '') === friendlyName)) {
-        throw unprocessable('mfa_factor_name_conflict', `A factor with the friendly name ${JSON.stringify(friendlyName)} for this user already exists`);
+        throw unprocessable(
+          'mfa_factor_name_conflict',
+          `A factor with the friendly name ${JSON.stringify(friendlyName)} for this user already exists`,
+        );
       }
       const verified = factors.filter((f) => f.status === 'verified').length;
       if (factors.length >= cfg.mfa.maxEnrolledFactors || verified >= 10) {
@@ -115,14 +118,22 @@ export function createMfaRoutes(core: AuthCore) {
     const challengeId = p.str('challenge_id');
     const code = p.str('code');
     if (challengeId && !isUuid(challengeId)) {
-      throw badRequest('bad_json', `Could not parse request body as JSON: uuid: incorrect UUID length ${challengeId.length} in string ${JSON.stringify(challengeId)}`);
+      throw badRequest(
+        'bad_json',
+        `Could not parse request body as JSON: uuid: incorrect UUID length ${challengeId.length} in string ${JSON.stringify(challengeId)}`,
+      );
     }
     if (code === '') throw badRequest('validation_failed', 'Code needs to be non-empty');
     if (!cfg.mfa.totp.verifyEnabled) throw unprocessable('mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
     const outcome = await db(async (tx) => {
       // validateChallenge
       const challenge = challengeId
-        ? (await tx.query<{ c: Row }>(`select to_jsonb(c) as c from auth.mfa_challenges c where id = $1 and factor_id = $2 for update`, [challengeId, factor.id])).rows[0]?.c
+        ? (
+            await tx.query<{ c: Row }>(`select to_jsonb(c) as c from auth.mfa_challenges c where id = $1 and factor_id = $2 for update`, [
+              challengeId,
+              factor.id,
+            ])
+          ).rows[0]?.c
         : undefined;
       if (!challenge) throw unprocessable('mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
       if (challenge.verified_at || String(challenge.ip_address).replace(/\/\d+$/, '') !== inet(info.ip)) {
@@ -131,7 +142,10 @@ export function createMfaRoutes(core: AuthCore) {
       if ((ms(challenge.created_at) ?? 0) + challengeExpiryMs < clock.now()) {
         await tx.query(`delete from auth.mfa_challenges where id = $1`, [challenge.id]);
         return {
-          error: unprocessable('mfa_challenge_expired', `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`),
+          error: unprocessable(
+            'mfa_challenge_expired',
+            `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
+          ),
         };
       }
       // GoTrue checks the code against the clock only (totp.ValidateCustom, skew 1), so one code
@@ -139,7 +153,9 @@ export function createMfaRoutes(core: AuthCore) {
       // factor keeps the last accepted step (locked here, so two verifies of one code cannot both
       // pass), and a code of that step or an older one is answered like a wrong one.
       const last = (
-        await tx.query<{ step: string | null }>(`select last_totp_step::text as step from auth.mfa_factors where id = $1 for update`, [factor.id])
+        await tx.query<{ step: string | null }>(`select last_totp_step::text as step from auth.mfa_factors where id = $1 for update`, [
+          factor.id,
+        ])
       ).rows[0]?.step;
       const step = totpStep(code, factor.secret ?? '', clock.now(), last == null ? -1 : Number(last));
       if (step === undefined) {
@@ -147,7 +163,13 @@ export function createMfaRoutes(core: AuthCore) {
       }
       await tx.query(`update auth.mfa_factors set last_totp_step = $2 where id = $1`, [factor.id, step]);
       const now = clock.iso();
-      await auditFactor(tx, user.row, 'verification_attempted', { factor_id: factor.id, challenge_id: challenge.id, factor_type: factor.factor_type }, info);
+      await auditFactor(
+        tx,
+        user.row,
+        'verification_attempted',
+        { factor_id: factor.id, challenge_id: challenge.id, factor_type: factor.factor_type },
+        info,
+      );
       await tx.query(`update auth.mfa_challenges set verified_at = $2 where id = $1`, [challenge.id, now]);
       if (factor.status !== 'verified') {
         await tx.query(`update auth.mfa_factors set status = 'verified', updated_at = $2 where id = $1`, [factor.id, now]);
@@ -196,7 +218,10 @@ export function createMfaRoutes(core: AuthCore) {
       `delete from auth.mfa_amr_claims where authentication_method = 'totp' and session_id in (select id from auth.sessions where factor_id = $1)`,
       [factor.id],
     );
-    await tx.query(`update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2`, [factor.user_id, factor.id]);
+    await tx.query(`update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2`, [
+      factor.user_id,
+      factor.id,
+    ]);
   }
 
   async function handleUnenroll(info: RequestInfo, factorId: string) {
@@ -207,11 +232,27 @@ export function createMfaRoutes(core: AuthCore) {
     }
     await db(async (tx) => {
       await tx.query(`delete from auth.mfa_factors where id = $1`, [factor.id]);
-      await auditFactor(tx, user.row, 'factor_unenrolled', { factor_id: factor.id, factor_status: factor.status, session_id: session.id }, info);
+      await auditFactor(
+        tx,
+        user.row,
+        'factor_unenrolled',
+        { factor_id: factor.id, factor_status: factor.status, session_id: session.id },
+        info,
+      );
       await downgradeSessions(tx, factor);
     });
     return json(info, 200, { id: factor.id });
   }
 
-  return { requireFactorUser, loadFactor, challengeExpiryMs, factorExpiryMs, handleEnroll, handleChallenge, handleFactorVerify, downgradeSessions, handleUnenroll };
+  return {
+    requireFactorUser,
+    loadFactor,
+    challengeExpiryMs,
+    factorExpiryMs,
+    handleEnroll,
+    handleChallenge,
+    handleFactorVerify,
+    downgradeSessions,
+    handleUnenroll,
+  };
 }

@@ -15,7 +15,11 @@ export function createReauthenticateRoutes(core: AuthCore) {
       const otp = generateOtp(cfg.email.otpLength);
       const hash = tokenHash(u.email, otp);
       await sendMail('reauthentication', u, { to: u.email, otp, hash, verifyType: 'reauthentication', info });
-      await tx.query(`update auth.users set reauthentication_token = $2, reauthentication_sent_at = $3 where id = $1`, [u.id, hash, clock.iso()]);
+      await tx.query(`update auth.users set reauthentication_token = $2, reauthentication_sent_at = $3 where id = $1`, [
+        u.id,
+        hash,
+        clock.iso(),
+      ]);
       await saveOneTimeToken(tx, u.id, 'reauthentication_token', hash, u.email);
     });
     return json(info, 200, {});

@@ -7,9 +7,34 @@ export function createSettingsRoutes(core: AuthCore) {
 
   function handleSettings(info: RequestInfo) {
     const external: Row = {};
-    for (const name of ['anonymous_users', 'apple', 'azure', 'bitbucket', 'discord', 'facebook', 'snapchat', 'figma', 'fly', 'github',
-      'gitlab', 'google', 'keycloak', 'kakao', 'linkedin', 'linkedin_oidc', 'notion', 'spotify', 'slack', 'slack_oidc', 'workos',
-      'twitch', 'twitter', 'email', 'phone', 'zoom']) {
+    for (const name of [
+      'anonymous_users',
+      'apple',
+      'azure',
+      'bitbucket',
+      'discord',
+      'facebook',
+      'snapchat',
+      'figma',
+      'fly',
+      'github',
+      'gitlab',
+      'google',
+      'keycloak',
+      'kakao',
+      'linkedin',
+      'linkedin_oidc',
+      'notion',
+      'spotify',
+      'slack',
+      'slack_oidc',
+      'workos',
+      'twitch',
+      'twitter',
+      'email',
+      'phone',
+      'zoom',
+    ]) {
       external[name] = false;
     }
     external.anonymous_users = cfg.enableAnonymousSignIns;

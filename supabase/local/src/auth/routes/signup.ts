@@ -6,7 +6,23 @@ import type { AuthCore } from '../core.ts';
 
 /** POST /signup (GoTrue signup.go). */
 export function createSignupRoutes(core: AuthCore) {
-  const { cfg, autoconfirm, emailEnabled, limiters, bcrypt, db, limit, checkPasswordStrength, sendConfirmation, insertUser, createEmailIdentity, confirmUser, issueSession, body, json } = core;
+  const {
+    cfg,
+    autoconfirm,
+    emailEnabled,
+    limiters,
+    bcrypt,
+    db,
+    limit,
+    checkPasswordStrength,
+    sendConfirmation,
+    insertUser,
+    createEmailIdentity,
+    confirmUser,
+    issueSession,
+    body,
+    json,
+  } = core;
 
   async function signupEmail(info: RequestInfo, p: { email: string; password: string; data: Row }) {
     if (!cfg.enableSignup) throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
@@ -56,7 +72,7 @@ export function createSignupRoutes(core: AuthCore) {
         const user = await insertUser(tx, { email: null, passwordHash: '', userMeta: data, appMeta: {}, anonymous: true });
         return issueSession(tx, user.id, 'anonymous', info);
       }).catch((error: unknown) => {
-        const code = isPgError(error) ? pgErrorFields(error).code ?? '' : '';
+        const code = isPgError(error) ? (pgErrorFields(error).code ?? '') : '';
         if (error instanceof AuthError || code.startsWith('22')) throw error;
         throw databaseUnavailable(error) ?? internal('Database error creating anonymous user');
       });

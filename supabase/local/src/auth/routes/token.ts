@@ -1,11 +1,25 @@
 import { isIP } from 'node:net';
 import { WeakPasswordError, badRequest, clock, unprocessable } from '../support.ts';
-import { INSTANCE_ID, type Row, secureAlphanumeric, isUuid, ms, userJson, byId, byEmail, isConfirmed, hasPassword, isBanned, type RequestInfo } from '../model.ts';
+import {
+  INSTANCE_ID,
+  type Row,
+  secureAlphanumeric,
+  isUuid,
+  ms,
+  userJson,
+  byId,
+  byEmail,
+  isConfirmed,
+  hasPassword,
+  isBanned,
+  type RequestInfo,
+} from '../model.ts';
 import type { AuthCore } from '../core.ts';
 
 /** POST /token: password and refresh_token grants (GoTrue token.go, token_refresh.go). */
 export function createTokenRoutes(core: AuthCore) {
-  const { cfg, emailEnabled, limiters, bcrypt, dummyCompare, db, limit, checkPasswordStrength, accessToken, issueSession, body, json } = core;
+  const { cfg, emailEnabled, limiters, bcrypt, dummyCompare, db, limit, checkPasswordStrength, accessToken, issueSession, body, json } =
+    core;
 
   async function handleToken(info: RequestInfo) {
     const grant = info.url.searchParams.get('grant_type') ?? '';
@@ -113,7 +127,7 @@ export function createTokenRoutes(core: AuthCore) {
           access_token: access,
           token_type: 'bearer',
           // GoTrue answers its configured JWT expiry (config.JWT.Exp), not the seconds left.
-      expires_in: cfg.jwtExpiry,
+          expires_in: cfg.jwtExpiry,
           expires_at: expiresAt,
           refresh_token: issued,
           user: userJson(user.row, user.identities),

@@ -1,11 +1,39 @@
 import { AuthError, badRequest, clock, forbidden, unprocessable } from '../support.ts';
-import { AUD, BCRYPT_COST, type Row, tokenHash, validateEmail, ms, userJson, findUser, byId, isConfirmed, hasPassword, type RequestInfo } from '../model.ts';
+import {
+  AUD,
+  BCRYPT_COST,
+  type Row,
+  tokenHash,
+  validateEmail,
+  ms,
+  userJson,
+  findUser,
+  byId,
+  isConfirmed,
+  hasPassword,
+  type RequestInfo,
+} from '../model.ts';
 import type { AuthCore } from '../core.ts';
 import type { createVerifyRoutes } from './verify.ts';
 
 /** GET and PUT /user (GoTrue user.go). */
 export function createUserRoutes(core: AuthCore, verify: Pick<ReturnType<typeof createVerifyRoutes>, 'otpValid' | 'confirmEmailChange'>) {
-  const { cfg, autoconfirm, limiters, bcrypt, db, limit, checkPasswordStrength, sendEmailChange, createEmailIdentity, updateMeta, updateProviders, requireUser, body, json } = core;
+  const {
+    cfg,
+    autoconfirm,
+    limiters,
+    bcrypt,
+    db,
+    limit,
+    checkPasswordStrength,
+    sendEmailChange,
+    createEmailIdentity,
+    updateMeta,
+    updateProviders,
+    requireUser,
+    body,
+    json,
+  } = core;
   const { otpValid, confirmEmailChange } = verify;
 
   async function handleUserGet(info: RequestInfo) {
@@ -38,7 +66,8 @@ export function createUserRoutes(core: AuthCore, verify: Pick<ReturnType<typeof 
       }
     }
     if (u.is_anonymous && password) {
-      if (!email) throw unprocessable('validation_failed', 'Updating password of an anonymous user without an email or phone is not allowed');
+      if (!email)
+        throw unprocessable('validation_failed', 'Updating password of an anonymous user without an email or phone is not allowed');
     }
     if (email && email !== (u.email ?? '')) {
       const dup = await db((tx) =>

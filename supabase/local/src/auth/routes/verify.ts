@@ -1,11 +1,45 @@
 import type { Queryable } from '../../db/types.ts';
 import { badRequest, clock, forbidden, unprocessable } from '../support.ts';
-import { INSTANCE_ID, AUD, BCRYPT_COST, MAX_FAILED_CODE_ATTEMPTS, type Row, tokenHash, randomPassword, validateEmail, ms, type LoadedUser, findUser, byEmail, isConfirmed, hasPassword, isBanned, type RequestInfo } from '../model.ts';
+import {
+  INSTANCE_ID,
+  AUD,
+  BCRYPT_COST,
+  MAX_FAILED_CODE_ATTEMPTS,
+  type Row,
+  tokenHash,
+  randomPassword,
+  validateEmail,
+  ms,
+  type LoadedUser,
+  findUser,
+  byEmail,
+  isConfirmed,
+  hasPassword,
+  isBanned,
+  type RequestInfo,
+} from '../model.ts';
 import type { AuthCore } from '../core.ts';
 
 /** GET and POST /verify (GoTrue verify.go). */
 export function createVerifyRoutes(core: AuthCore) {
-  const { cfg, autoconfirm, otpExpiryMs, limiters, failedCodes, bcrypt, db, limit, referrer, createEmailIdentity, confirmUser, updateProviders, clearTokens, issueSession, body, json } = core;
+  const {
+    cfg,
+    autoconfirm,
+    otpExpiryMs,
+    limiters,
+    failedCodes,
+    bcrypt,
+    db,
+    limit,
+    referrer,
+    createEmailIdentity,
+    confirmUser,
+    updateProviders,
+    clearTokens,
+    issueSession,
+    body,
+    json,
+  } = core;
 
   async function codeFailed(tx: Queryable, email: string) {
     if (!email) return;
@@ -70,8 +104,12 @@ export function createVerifyRoutes(core: AuthCore) {
       }
     }
     if (!['signup', 'invite', 'recovery', 'magiclink', 'email', 'email_change'].includes(type)) {
-      if (method === 'POST' && (type === 'sms' || type === 'phone_change')) throw badRequest('phone_provider_disabled', 'Unsupported phone provider');
-      throw badRequest('validation_failed', method === 'POST' && token ? 'Unsupported verification type' : 'Invalid email verification type');
+      if (method === 'POST' && (type === 'sms' || type === 'phone_change'))
+        throw badRequest('phone_provider_disabled', 'Unsupported phone provider');
+      throw badRequest(
+        'validation_failed',
+        method === 'POST' && token ? 'Unsupported verification type' : 'Invalid email verification type',
+      );
     }
     const usingHash = token === '';
 
@@ -79,7 +117,12 @@ export function createVerifyRoutes(core: AuthCore) {
       let user: LoadedUser | undefined;
       let effective = type;
       if (usingHash) {
-        const column = { signup: 'confirmation_token', invite: 'confirmation_token', recovery: 'recovery_token', magiclink: 'recovery_token' }[type];
+        const column = {
+          signup: 'confirmation_token',
+          invite: 'confirmation_token',
+          recovery: 'recovery_token',
+          magiclink: 'recovery_token',
+        }[type];
         if (type === 'email') {
           user = await findUser(tx, `u.confirmation_token = $1 or u.recovery_token = $1`, [hash]);
         } else if (type === 'email_change') {
@@ -131,7 +174,9 @@ export function createVerifyRoutes(core: AuthCore) {
         } else if (type === 'signup' || type === 'invite') valid = otpValid(hash, u.confirmation_token, u.confirmation_sent_at);
         else if (type === 'recovery' || type === 'magiclink') valid = otpValid(hash, u.recovery_token, u.recovery_sent_at);
         else if (type === 'email_change') {
-          valid = otpValid(hash, u.email_change_token_current, u.email_change_sent_at) || otpValid(hash, u.email_change_token_new, u.email_change_sent_at);
+          valid =
+            otpValid(hash, u.email_change_token_current, u.email_change_sent_at) ||
+            otpValid(hash, u.email_change_token_new, u.email_change_sent_at);
         }
         if (!valid) {
           await codeFailed(tx, email);
@@ -143,7 +188,10 @@ export function createVerifyRoutes(core: AuthCore) {
       const u = user.row;
       if (effective === 'signup' || effective === 'invite') {
         if (!hasPassword(u) && u.invited_at) {
-          await tx.query(`update auth.users set encrypted_password = $2 where id = $1`, [u.id, await bcrypt.hash(randomPassword([], 64), BCRYPT_COST)]);
+          await tx.query(`update auth.users set encrypted_password = $2 where id = $1`, [
+            u.id,
+            await bcrypt.hash(randomPassword([], 64), BCRYPT_COST),
+          ]);
         }
         await confirmUser(tx, u.id);
         await tx.query(

@@ -2,7 +2,16 @@ import { readJson, sendJson } from '../../http.ts';
 import type { StorageCore } from '../core.ts';
 import { StorageError, errors } from '../errors.ts';
 import { mustBeValidBucketName } from '../files.ts';
-import { BUCKET_COLUMNS, MIME_RULE, bucketJson, decodeName, isUuid, parseBucketSize, type BucketRow, type RouteRequest } from '../shared.ts';
+import {
+  BUCKET_COLUMNS,
+  MIME_RULE,
+  bucketJson,
+  decodeName,
+  isUuid,
+  parseBucketSize,
+  type BucketRow,
+  type RouteRequest,
+} from '../shared.ts';
 
 /** Storage's src/http/routes/bucket: list, create, get, update, empty and delete buckets. */
 export function bucketRoutes(core: StorageCore) {
@@ -38,9 +47,10 @@ export function bucketRoutes(core: StorageCore) {
     }
     const sortColumn = q.get('sortColumn');
     const allowedSort = ['id', 'name', 'created_at', 'updated_at'];
-    const order = sortColumn && allowedSort.includes(sortColumn)
-      ? ` order by ${sortColumn} ${q.get('sortOrder')?.toLowerCase() === 'desc' ? 'desc' : 'asc'}`
-      : '';
+    const order =
+      sortColumn && allowedSort.includes(sortColumn)
+        ? ` order by ${sortColumn} ${q.get('sortOrder')?.toLowerCase() === 'desc' ? 'desc' : 'asc'}`
+        : '';
     let page = '';
     if (q.has('limit')) {
       values.push(Number(q.get('limit')));
@@ -78,7 +88,8 @@ export function bucketRoutes(core: StorageCore) {
         ),
       );
     } catch (error) {
-      if (error instanceof StorageError && (error.body as { code: string }).code === 'ResourceAlreadyExists') throw errors.bucketAlreadyExists();
+      if (error instanceof StorageError && (error.body as { code: string }).code === 'ResourceAlreadyExists')
+        throw errors.bucketAlreadyExists();
       throw error;
     }
     sendJson(res, 200, { name });

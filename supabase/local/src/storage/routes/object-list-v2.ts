@@ -25,7 +25,9 @@ const CURSOR_PARTS: [string, keyof Cursor][] = [
 ];
 
 function encodeCursor(cursor: Cursor): string {
-  const text = CURSOR_PARTS.filter(([, field]) => cursor[field]).map(([k, field]) => `${k}:${cursor[field]}`).join('\n');
+  const text = CURSOR_PARTS.filter(([, field]) => cursor[field])
+    .map(([k, field]) => `${k}:${cursor[field]}`)
+    .join('\n');
   return Buffer.from(text).toString('base64');
 }
 
@@ -123,7 +125,15 @@ export function objectListV2Routes(core: StorageCore) {
         // search_by_timestamp dates a folder by its oldest object; the name order leaves them null.
         const created = timeColumn ? row.created_at : null;
         if (!seen) {
-          folders.set(folder, { key: keyOf(name), name, id: null, updated_at: created, created_at: created, last_accessed_at: null, metadata: null });
+          folders.set(folder, {
+            key: keyOf(name),
+            name,
+            id: null,
+            updated_at: created,
+            created_at: created,
+            last_accessed_at: null,
+            metadata: null,
+          });
         } else if (created && (!seen.created_at || created < seen.created_at)) {
           seen.created_at = created;
           seen.updated_at = created;

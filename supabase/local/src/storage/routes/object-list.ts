@@ -26,10 +26,10 @@ export function objectListRoutes(core: StorageCore) {
     const full = prefix + searchText;
     const escaped = full.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
     const { rows } = await run(caller, req, 'storage.object.list', (tx) =>
-      tx.query<ObjectRow>(
-        `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and lower(name) like $2 || '%'`,
-        [bucketId, escaped],
-      ),
+      tx.query<ObjectRow>(`select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and lower(name) like $2 || '%'`, [
+        bucketId,
+        escaped,
+      ]),
     );
     const lower = (s: string) => s.toLowerCase();
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -4,7 +4,14 @@ import { errors } from '../errors.ts';
 import { mustBeValidKey } from '../files.ts';
 import { parseTransformOptions, transformSegments } from '../image.ts';
 import type { ObjectStore } from '../objects.ts';
-import { MAX_OBJECTS_PER_REQUEST, UPLOAD_SIGNED_URL_EXPIRES_IN, decodeName, parseUserMetadata, readCapped, type RouteRequest } from '../shared.ts';
+import {
+  MAX_OBJECTS_PER_REQUEST,
+  UPLOAD_SIGNED_URL_EXPIRES_IN,
+  decodeName,
+  parseUserMetadata,
+  readCapped,
+  type RouteRequest,
+} from '../shared.ts';
 import { optionalObject } from '../validate.ts';
 
 /** Storage's signed URLs: create them (download and upload) and serve them. */
@@ -19,7 +26,8 @@ export function objectSignRoutes(core: StorageCore, objects: ObjectStore) {
     const expiresIn = checkExpiresIn(body.expiresIn);
     if (!Array.isArray(body.paths)) throw errors.invalidRequest("body must have required property 'paths'");
     const paths = body.paths.map(String);
-    if (paths.length > MAX_OBJECTS_PER_REQUEST) throw errors.invalidRequest(`Bulk object requests are limited to ${MAX_OBJECTS_PER_REQUEST} objects per request.`);
+    if (paths.length > MAX_OBJECTS_PER_REQUEST)
+      throw errors.invalidRequest(`Bulk object requests are limited to ${MAX_OBJECTS_PER_REQUEST} objects per request.`);
     const { rows } = await run(caller, req, 'storage.object.sign', (tx) =>
       tx.query<{ name: string }>(`select name from storage.objects where bucket_id = $1 and name = any($2::text[])`, [bucketId, paths]),
     );

@@ -4,7 +4,15 @@ import type { StorageCore } from '../core.ts';
 import { errors } from '../errors.ts';
 import { mustBeValidKey } from '../files.ts';
 import type { ObjectStore } from '../objects.ts';
-import { MAX_OBJECTS_PER_REQUEST, OBJECT_COLUMNS, decodeName, isUuid, parseUserMetadata, type ObjectRow, type RouteRequest } from '../shared.ts';
+import {
+  MAX_OBJECTS_PER_REQUEST,
+  OBJECT_COLUMNS,
+  decodeName,
+  isUuid,
+  parseUserMetadata,
+  type ObjectRow,
+  type RouteRequest,
+} from '../shared.ts';
 
 /** Storage's src/http/routes/object: upload, download, info, move, copy and delete objects. */
 export function objectRoutes(core: StorageCore, objects: ObjectStore) {
@@ -31,7 +39,15 @@ export function objectRoutes(core: StorageCore, objects: ObjectStore) {
         const updated = await tx.query(
           `update storage.objects set name = $1, bucket_id = $2, version = $3, owner = $4, owner_id = $5
            where bucket_id = $6 and name = $7 returning id`,
-          [destinationKey, destinationBucket, newVersion, isUuid(caller.owner) ? caller.owner : null, caller.owner ?? null, bucketId, sourceKey],
+          [
+            destinationKey,
+            destinationBucket,
+            newVersion,
+            isUuid(caller.owner) ? caller.owner : null,
+            caller.owner ?? null,
+            bucketId,
+            sourceKey,
+          ],
         );
         if (updated.rows.length === 0) throw errors.noSuchKey();
       });
@@ -50,8 +66,16 @@ export function objectRoutes(core: StorageCore, objects: ObjectStore) {
             `update storage.objects set name = $1, bucket_id = $2, version = $3, owner = $4, owner_id = $5, updated_at = now(),
                metadata = coalesce(metadata, '{}'::jsonb) || jsonb_build_object('lastModified', $6::text)
              where bucket_id = $7 and name = $8`,
-            [destinationKey, destinationBucket, newVersion, isUuid(caller.owner) ? caller.owner : null, caller.owner ?? null,
-              new Date().toISOString(), bucketId, sourceKey],
+            [
+              destinationKey,
+              destinationBucket,
+              newVersion,
+              isUuid(caller.owner) ? caller.owner : null,
+              caller.owner ?? null,
+              new Date().toISOString(),
+              bucketId,
+              sourceKey,
+            ],
           ),
         );
       } catch (error) {

@@ -25,7 +25,12 @@ export function renderRoutes(core: StorageCore) {
     try {
       source = await files.read(obj.bucket_id, obj.name, obj.version ?? '');
     } catch {
-      sendJson(res, 400, { error: 'Not found', message: 'The resource was not found', statusCode: '404', code: 'NoSuchKey' }, { 'cache-control': 'no-store' });
+      sendJson(
+        res,
+        400,
+        { error: 'Not found', message: 'The resource was not found', statusCode: '404', code: 'NoSuchKey' },
+        { 'cache-control': 'no-store' },
+      );
       return;
     }
     const { data, contentType } = await renderImage(source, options, req.headers.accept);

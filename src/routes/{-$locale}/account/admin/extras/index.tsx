@@ -5,7 +5,10 @@ import { ExtrasAdminPage } from '@/features/harbour/components/extras-admin-page
 export const Route = createFileRoute('/{-$locale}/account/admin/extras/')({
   loader: async ({ context }) => {
     const { extrasCatalogueQueryOptions, tariffsQueryOptions } = await import('@/features/harbour/api/extras');
-    await Promise.all([context.queryClient.ensureQueryData(extrasCatalogueQueryOptions()), context.queryClient.ensureQueryData(tariffsQueryOptions())]);
+    await Promise.all([
+      context.queryClient.ensureQueryData(extrasCatalogueQueryOptions()),
+      context.queryClient.ensureQueryData(tariffsQueryOptions()),
+    ]);
   },
   component: ExtrasAdminPage,
 });

@@ -3,7 +3,12 @@ import { SettingsPage } from '@/features/admin/settings/components/settings-page
 
 export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
   loader: async ({ context }) => {
-    const [{ fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions, sellerSettingsQueryOptions, twoFactorQueryOptions }, { datevSettingsQueryOptions }, { startIntroQueryOptions }, { bookingHorizonQueryOptions }] = await Promise.all([
+    const [
+      { fairPeriodsQueryOptions, harbourAccessQueryOptions, paymentModesQueryOptions, sellerSettingsQueryOptions, twoFactorQueryOptions },
+      { datevSettingsQueryOptions },
+      { startIntroQueryOptions },
+      { bookingHorizonQueryOptions },
+    ] = await Promise.all([
       import('@/features/admin/settings/api/settings'),
       import('@/features/admin/datev/api/datev'),
       import('@/features/admin/settings/api/start-intro'),

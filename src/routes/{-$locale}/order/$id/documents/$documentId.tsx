@@ -15,7 +15,11 @@ export const Route = createFileRoute('/{-$locale}/order/$id/documents/$documentI
       <InvoiceDocumentPage
         id={documentId}
         orderId={id}
-        back={<Link to="/{-$locale}/order/$id" params={{ id }} className="self-center text-primary-dark underline underline-offset-4"><Trans>Zur Buchung</Trans></Link>}
+        back={
+          <Link to="/{-$locale}/order/$id" params={{ id }} className="self-center text-primary-dark underline underline-offset-4">
+            <Trans>Zur Buchung</Trans>
+          </Link>
+        }
       />
     );
   },

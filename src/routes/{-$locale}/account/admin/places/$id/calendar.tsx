@@ -22,7 +22,9 @@ export const Route = createFileRoute('/{-$locale}/account/admin/places/$id/calen
         id={id}
         from={search.from}
         view={search.view ?? 'month'}
-        onChange={(next) => void navigate({ search: { from: next.from, view: next.view === 'month' ? undefined : next.view }, replace: true })}
+        onChange={(next) =>
+          void navigate({ search: { from: next.from, view: next.view === 'month' ? undefined : next.view }, replace: true })
+        }
       />
     );
   },

@@ -14,7 +14,15 @@ export const Route = createFileRoute('/{-$locale}/account/admin/orders/$id/docum
       <InvoiceDocumentPage
         id={documentId}
         orderId={id}
-        back={<Link to="/{-$locale}/account/admin/orders/$id" params={{ id }} className="self-center text-primary-dark underline underline-offset-4"><Trans>Zur Buchung</Trans></Link>}
+        back={
+          <Link
+            to="/{-$locale}/account/admin/orders/$id"
+            params={{ id }}
+            className="self-center text-primary-dark underline underline-offset-4"
+          >
+            <Trans>Zur Buchung</Trans>
+          </Link>
+        }
       />
     );
   },
