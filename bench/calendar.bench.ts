@@ -5,7 +5,7 @@
  *   calendar_entries() the page now uses;
  * - the page's queries as the browser runs them (HTTP, harbour staff's session): berths +
  *   calendar_entries, grouped by berth with each stay's bar among the day columns (barSpan of
- *   src/features/harbour/api/timeline-layout.ts, the module the timeline draws with), and the
+ *   src/features/harbour/calendar/api/timeline-layout.ts, the module the timeline draws with), and the
  *   earlier berths + calendar();
  * - booking -> staff calendar updated: a customer books (create_booking over HTTP) while a
  *   staff client is subscribed like the calendar page (postgres_changes INSERT/UPDATE on
@@ -20,7 +20,7 @@ import { startStack, type Stack } from '../supabase/local/src/stack.ts';
 import { summarise, type BenchRow } from '../supabase/local/bench/types.ts';
 import { fetchAll } from '../src/lib/fetch-all.ts';
 import { signInWithPassword } from '../supabase/local/test/harness/demo-staff.ts';
-import { barSpan } from '../src/features/harbour/api/timeline-layout.ts';
+import { barSpan } from '../src/features/harbour/calendar/api/timeline-layout.ts';
 import { TZDate } from '@date-fns/tz';
 
 const root = resolve(import.meta.dirname, '..');
@@ -28,7 +28,7 @@ const RUNS = 5;
 const LATENCY_RUNS = 10;
 const ADMIN = 'a0000000-0000-4000-8000-000000000001';
 
-/** One row of calendar_entries (as src/features/harbour/api/calendar.ts reads it). */
+/** One row of calendar_entries (as src/features/harbour/calendar/api/calendar.ts reads it). */
 interface EntryRow {
   id: string;
   place_id: string;
@@ -44,7 +44,7 @@ function daysOf(from: string, to: string): string[] {
   return days;
 }
 
-/** The instant (ms) of Berlin midnight starting `day` (as berlinMidnight in src/features/harbour/api/calendar.ts). */
+/** The instant (ms) of Berlin midnight starting `day` (as berlinMidnight in src/features/harbour/calendar/api/calendar.ts). */
 function berlinMidnight(day: string): number {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return new TZDate(y, m - 1, d, 0, 0, 0, 0, 'Europe/Berlin').getTime();
@@ -52,7 +52,7 @@ function berlinMidnight(day: string): number {
 
 /**
  * What the page does with the rows: grouped by berth in start order (as groupByPlace in
- * src/features/harbour/api/calendar.ts, which is not imported: that module and its imports need
+ * src/features/harbour/calendar/api/calendar.ts, which is not imported: that module and its imports need
  * the app's '@/' paths, which the stack's tsconfig that checks this bench does not have), and
  * each stay's bar among the day columns with the timeline's own barSpan (timeline-layout.ts has
  * no imports, so the real module is used).
@@ -143,7 +143,7 @@ function failure(e: { message: string; details?: string | null; hint?: string | 
 
 /** The calendar page's month: berths + calendar_entries, grouped by berth with each stay's bar (as the timeline). */
 async function pageQuery(staff: SupabaseClient, from: string, to: string) {
-  // As src/features/harbour/api/calendar.ts loads them: paged past max_rows in a total order.
+  // As src/features/harbour/calendar/api/calendar.ts loads them: paged past max_rows in a total order.
   const [places, rows] = await Promise.all([
     fetchAll<{ id: string; name: string }>((lo, hi) =>
       staff.from('places').select('id, name, pier').eq('archived', false).order('name').order('id').range(lo, hi),

@@ -30,7 +30,7 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { Database } from '../src/lib/database.types.ts';
 
-/** The page's block of berths (PLACE_BLOCK in src/features/harbour/api/calendar.ts). */
+/** The page's block of berths (PLACE_BLOCK in src/features/harbour/calendar/api/calendar.ts). */
 const PLACE_BLOCK = 50;
 type Client = ReturnType<typeof createClient<Database>>;
 /** Every row of a list in max_rows pages, as src/lib/fetch-all.ts does. */

@@ -2,15 +2,15 @@ import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider, createRouter, type AnyRoute } from '@tanstack/react-router';
-import type { routeTree } from './routeTree.gen';
-import { publicRouteTree } from './routeTree.public.gen';
-import { attachLazyRoutes, isLazyPlaceholder, loadAllRoutes } from './router-lazy';
-import { activateLocale, i18n, resolveLocale } from './lib/i18n';
-import { loadQueryClient, QueryProvider, queryContext, setQueryData } from './lib/query';
-import { hasStoredSession, identityQueryOptions, watchAuth } from './lib/auth';
-import { reloadForChunkError, shareRouterReloadPolicy } from './lib/chunk-reload';
-import { NotFoundPage } from './components/errors/not-found-page';
-import './index.css';
+import type { routeTree } from '@/routeTree.gen';
+import { publicRouteTree } from '@/routeTree.public.gen';
+import { attachLazyRoutes, isLazyPlaceholder, loadAllRoutes } from '@/router-lazy';
+import { activateLocale, i18n, resolveLocale } from '@/lib/i18n';
+import { loadQueryClient, QueryProvider, queryContext, setQueryData } from '@/lib/query';
+import { hasStoredSession, identityQueryOptions, watchAuth } from '@/lib/auth';
+import { reloadForChunkError, shareRouterReloadPolicy } from '@/lib/chunk-reload';
+import { NotFoundPage } from '@/components/errors/not-found-page';
+import '@/index.css';
 
 // The QueryClient loads when a page needs it (src/lib/query.tsx): /start renders without it.
 // The route tree has every route but the account, auth and order pages', which load on first use

@@ -7,16 +7,16 @@
 import { renderToString } from 'react-dom/server';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider, createMemoryHistory, createRouter } from '@tanstack/react-router';
-import { routeTree } from './routeTree.gen';
-import { activateLocale, i18n, resolveLocale, stripLocale } from './lib/i18n';
-import { peekQueryClient, QueryProvider, queryContext, setQueryData } from './lib/query';
-import { identityQueryOptions } from './lib/auth';
-import { documentTitle } from './lib/page-title';
-import { initialTabState, recordVisit } from './components/layout/tab-history';
-import { setTabState } from './components/layout/use-tab-history';
-import { NotFoundPage } from './components/errors/not-found-page';
+import { routeTree } from '@/routeTree.gen';
+import { activateLocale, i18n, resolveLocale, stripLocale } from '@/lib/i18n';
+import { peekQueryClient, QueryProvider, queryContext, setQueryData } from '@/lib/query';
+import { identityQueryOptions } from '@/lib/auth';
+import { documentTitle } from '@/lib/page-title';
+import { initialTabState, recordVisit } from '@/components/layout/tab-history';
+import { setTabState } from '@/components/layout/use-tab-history';
+import { NotFoundPage } from '@/components/errors/not-found-page';
 
-export { authStorageKey } from './lib/env';
+export { authStorageKey } from '@/lib/env';
 
 export interface Rendered {
   /** The markup of #root. */

@@ -1,5 +1,5 @@
 import { createRoute, redirect, type AnyRouter } from '@tanstack/react-router';
-import { Route as localeRoute } from './routes/{-$locale}/route';
+import { Route as localeRoute } from '@/routes/{-$locale}/route';
 
 /**
  * The account, auth, news and order pages' routes, the back office's ~45 among them, load on first
@@ -22,7 +22,7 @@ export function attachLazyRoutes(target: AnyRouter) {
 
 /** Loads the whole route tree once and makes the router match with it. */
 export function loadAllRoutes(): Promise<void> {
-  loading ??= import('./routeTree.gen').then(
+  loading ??= import('@/routeTree.gen').then(
     ({ routeTree }) => {
       const target = router!;
       // Importing routeTree.gen gave every parent route its whole list of children again (the

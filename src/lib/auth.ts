@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { notFound } from '@tanstack/react-router';
-import { authStorageKey } from './env';
-import type { AppSupabaseClient } from './supabase';
-import { loadQueryClient } from './query';
+import { authStorageKey } from '@/lib/env';
+import type { AppSupabaseClient } from '@/lib/supabase';
+import { loadQueryClient } from '@/lib/query';
 
 export interface Roles {
   admin: boolean;
@@ -57,7 +57,7 @@ let watching = false;
  * Once loaded, auth events refetch the identity and re-run the route guards.
  */
 export async function getSupabase(): Promise<AppSupabaseClient> {
-  const { supabase } = await import('./supabase');
+  const { supabase } = await import('@/lib/supabase');
   if (!watching && onAuthChange) {
     watching = true;
     const handler = onAuthChange;
@@ -84,7 +84,7 @@ export function watchAuth(invalidateRouter: () => void) {
 /** The visitor's identity; the code that asks Supabase loads only with a stored session. */
 async function loadIdentity(): Promise<Identity> {
   if (!hasStoredSession()) return { status: 'anonymous' };
-  const { loadSessionIdentity } = await import('./load-identity');
+  const { loadSessionIdentity } = await import('@/lib/load-identity');
   return loadSessionIdentity();
 }
 

@@ -1,4 +1,4 @@
-import { getSupabase } from './auth';
+import { getSupabase } from '@/lib/auth';
 
 /**
  * A refused or failed edge function call. `code` is the function's `{error: code}` (4xx for bad

@@ -1,6 +1,6 @@
 import { i18n } from '@lingui/core';
 import { messages as germanShell } from '../../locales/de/messages.po';
-import { keepValuesLiteral } from './lingui-literal';
+import { keepValuesLiteral } from '@/lib/lingui-literal';
 
 export const locales = ['de', 'en'] as const;
 export type Locale = (typeof locales)[number];

@@ -1,4 +1,4 @@
-import { getSupabase, type Identity, type MfaStep } from './auth';
+import { getSupabase, type Identity, type MfaStep } from '@/lib/auth';
 
 /** The `aal` claim of an access token (no verification: the server checks, this only routes). */
 function sessionAal(accessToken: string): string | undefined {

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { retryUnlessRefused } from './retry';
+import { retryUnlessRefused } from '@/lib/retry';
 
 /**
  * One query client for the app: data stays fresh for a minute, failed loads retry once unless

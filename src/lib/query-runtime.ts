@@ -3,7 +3,7 @@
  * the observer class its shell and start page subscribe with once it is here.
  */
 import { notifyManager, QueryObserver } from '@tanstack/react-query';
-import { createQueryClient } from './query-client';
+import { createQueryClient } from '@/lib/query-client';
 
 export { notifyManager, QueryObserver };
 

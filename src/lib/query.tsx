@@ -15,7 +15,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientContext, type QueryClient, type QueryKey, type QueryObserver } from '@tanstack/react-query';
 
-type Runtime = typeof import('./query-runtime');
+type Runtime = typeof import('@/lib/query-runtime');
 
 let runtime: Runtime | undefined;
 let loading: Promise<Runtime> | undefined;
@@ -23,7 +23,7 @@ const runtimeListeners = new Set<() => void>();
 
 /** The QueryClient, imported on first call. */
 export function loadQueryClient(): Promise<QueryClient> {
-  loading ??= import('./query-runtime').then(
+  loading ??= import('@/lib/query-runtime').then(
     (loaded) => {
       runtime = loaded;
       // What the start page and the shell fetched (or were told) before: into the client's cache.

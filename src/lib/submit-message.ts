@@ -1,5 +1,5 @@
-import { getSupabase } from './auth';
-import { isMissingRelation } from './supabase-errors';
+import { getSupabase } from '@/lib/auth';
+import { isMissingRelation } from '@/lib/supabase-errors';
 
 export class NotAvailableError extends Error {}
 export class TooManyMessagesError extends Error {}
@@ -16,7 +16,7 @@ function check(error: Failure) {
 /** A contact message to the harbour: send_contact_message() stores it and queues the e-mail (outbox). */
 export async function sendContactMessage(args: { p_name: string; p_email: string; p_message: string; p_phone?: string; p_locale: string }) {
   await getSupabase();
-  const { db } = await import('./supabase');
+  const { db } = await import('@/lib/supabase');
   const { error } = await db.rpc('send_contact_message', args);
   check(error);
 }
@@ -46,7 +46,7 @@ export async function requestService(args: {
   p_locale: string;
 }) {
   await getSupabase();
-  const { db } = await import('./supabase');
+  const { db } = await import('@/lib/supabase');
   const { error } = await db.rpc('request_service', args);
   check(error);
 }

@@ -1,7 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { env } from './env';
-import type { Database } from './database.types';
-import { followSessionInRealtime } from './realtime-auth';
+import { env } from '@/lib/env';
+import type { Database } from '@/lib/database.types';
+import { followSessionInRealtime } from '@/lib/realtime-auth';
 
 /** The app's client type: every `.from()` / `.rpc()` is checked against the generated schema. */
 export type AppSupabaseClient = SupabaseClient<Database>;

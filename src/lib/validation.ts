@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dayProblem, messages, numberProblem } from './validation-messages';
+import { dayProblem, messages, numberProblem } from '@/lib/validation-messages';
 
 /** Shared field rules with the messages of spec section 5 (validation-messages.ts). */
 export { dayProblem, messages, numberProblem };
@@ -47,3 +47,9 @@ export const messageField = (min = 10, max = 2000) =>
     .min(1, { error: messages.messageRequired })
     .min(min, { error: () => messages.min(min) })
     .max(max, { error: () => messages.max(max) });
+
+/** A typed decimal with a comma or a point ("9,5", "9.5"), no sign. */
+export const isDecimal = (text: string) => /^\d+([.,]\d+)?$/.test(text.trim());
+
+/** The number a typed decimal stands for ("9,5" → 9.5); check isDecimal first. */
+export const decimal = (text: string) => Number(text.trim().replace(',', '.'));

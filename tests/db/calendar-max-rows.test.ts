@@ -21,7 +21,7 @@ import {
   groupByPlace,
   loadCalendar,
   PLACE_BLOCK,
-} from '@/features/harbour/api/calendar';
+} from '@/features/harbour/calendar/api/calendar';
 import { createBerths } from '../resilience/support.ts';
 import { signInWithPassword } from '../../supabase/local/test/harness/demo-staff.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stateOf } from '@/features/admin/map/api/map';
 import { parseColumn } from '@/features/admin/additional-places/components/column-form';
-import type { CalendarEntry } from '@/features/harbour/api/calendar';
+import type { CalendarEntry } from '@/features/harbour/calendar/api/calendar';
 
 const entry = (type: CalendarEntry['type'], block_reason: CalendarEntry['block_reason'] = null): CalendarEntry => ({
   id: type,

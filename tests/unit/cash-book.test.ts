@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
-import { berlinDayBounds, cashErrorMessage } from '@/features/harbour/api/cash-book';
-import { cashClosingSchema, cashMovementSchema } from '@/features/harbour/schemas/cash-book';
+import { berlinDayBounds, cashErrorMessage } from '@/features/harbour/cash-book/api/cash-book';
+import { cashClosingSchema, cashMovementSchema } from '@/features/harbour/cash-book/schemas/cash-book';
 
 i18n.loadAndActivate({ locale: 'de', messages: {} });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hideFrom, parseHide, parsePage, parseSort, sortFrom, sortingFrom, visibilityFrom } from '@/components/ui/data-table-search';
-import { parseOrdersSearch } from '@/features/harbour/api/orders-search';
+import { parseOrdersSearch } from '@/features/harbour/orders/api/orders-search';
 import { parseUsersSearch } from '@/features/admin/users/api/users-search';
 import { parseCodesSearch, parseNewsSearch, parsePlacesSearch } from '@/features/admin/shared/list-search';
 import { parseApplicationsSearch } from '@/features/admin/long-term/api/applications-search';

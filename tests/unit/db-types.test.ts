@@ -10,10 +10,10 @@ import { Constants, type Database, type Enums, type Tables } from '@/lib/databas
 import type { AppSupabaseClient } from '@/lib/supabase';
 import type { getSupabase } from '@/lib/auth';
 import type { Order } from '@/features/orders/api/types';
-import type { HoursEntry } from '@/features/harbour/api/hours';
+import type { HoursEntry } from '@/features/harbour/hours/api/hours';
 import type { PlaceResult } from '@/features/booking/api/types';
 import type { myBookingsQueryOptions } from '@/features/account/api/bookings';
-import { orderKinds, orderStatuses } from '@/features/harbour/api/orders-search';
+import { orderKinds, orderStatuses } from '@/features/harbour/orders/api/orders-search';
 
 // Query builders are only typed here, never run (no request is sent).
 const _identityQuery = (c: AppSupabaseClient) => c.from('user_roles').select('admin, harbor, user').eq('user_id', 'x').maybeSingle();

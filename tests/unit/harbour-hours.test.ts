@@ -7,7 +7,7 @@ import {
   monthBounds,
   shiftMonth,
   type HoursEntry,
-} from '@/features/harbour/api/hours';
+} from '@/features/harbour/hours/api/hours';
 
 const labels = {
   person: 'Person',

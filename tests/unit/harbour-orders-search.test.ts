@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOrdersSearch } from '@/features/harbour/api/orders-search';
+import { parseOrdersSearch } from '@/features/harbour/orders/api/orders-search';
 
 describe('the order list search params (validateSearch)', () => {
   it('keeps valid filters, search and page', () => {

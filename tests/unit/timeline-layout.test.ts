@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { berlinMidnight, blocksFor, daysOf, groupByPlace, PLACE_BLOCK, type EntryRow } from '@/features/harbour/api/calendar';
+import { berlinMidnight, blocksFor, daysOf, groupByPlace, PLACE_BLOCK, type EntryRow } from '@/features/harbour/calendar/api/calendar';
 import {
   barSpan,
   barVisible,
@@ -9,7 +9,7 @@ import {
   shiftSpan,
   targetColumns,
   targetRow,
-} from '@/features/harbour/api/timeline-layout';
+} from '@/features/harbour/calendar/api/timeline-layout';
 
 // 2027-03-28 is the spring DST change in Berlin: that day has 23 hours.
 const days = daysOf('2027-03-26', '2027-03-30');

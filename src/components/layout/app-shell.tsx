@@ -3,11 +3,11 @@ import { Outlet, useRouterState } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
 import { useAppQuery } from '@/lib/query';
-import { TopBar } from './top-bar';
-import { BottomNav } from './bottom-nav';
-import { Footer } from './footer';
-import { useTabHistory } from './use-tab-history';
-import { useBackOfficeModule } from './back-office';
+import { TopBar } from '@/components/layout/top-bar';
+import { BottomNav } from '@/components/layout/bottom-nav';
+import { Footer } from '@/components/layout/footer';
+import { useTabHistory } from '@/components/layout/use-tab-history';
+import { useBackOfficeModule } from '@/components/layout/back-office';
 
 /**
  * Top bar, page, footer and the four destinations with their histories: bottom tabs on phones,

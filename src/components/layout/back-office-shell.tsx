@@ -21,9 +21,9 @@ import {
   SidebarTrigger,
   useSidebar,
 } from '@/components/ui/sidebar';
-import { LanguageSwitch } from './language-switch';
-import { PathLink } from './path-link';
-import { useActiveStaffPath, useStaffNav } from './staff-nav';
+import { LanguageSwitch } from '@/components/layout/language-switch';
+import { PathLink } from '@/components/layout/path-link';
+import { useActiveStaffPath, useStaffNav } from '@/components/layout/staff-nav';
 
 /** Signs out and leaves the back office for the public start page. */
 function useSignOut() {

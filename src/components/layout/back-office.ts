@@ -4,14 +4,14 @@ import { useSyncExternalStore } from 'react';
  * The back-office shell (sidebar) is its own chunk: only staff load it, and the back office's
  * route loads it in beforeLoad, so its pages render with it at once (no fallback, no remount).
  */
-type BackOfficeModule = typeof import('./back-office-shell');
+type BackOfficeModule = typeof import('@/components/layout/back-office-shell');
 
 let loaded: BackOfficeModule | undefined;
 let loading: Promise<BackOfficeModule> | undefined;
 const listeners = new Set<() => void>();
 
 export function loadBackOfficeShell(): Promise<BackOfficeModule> {
-  loading ??= import('./back-office-shell').then((m) => {
+  loading ??= import('@/components/layout/back-office-shell').then((m) => {
     loaded = m;
     for (const l of listeners) l();
     return m;

@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { clsx } from 'clsx';
-import type { TabState } from './tab-history';
-import { useTabLinks } from './tab-links';
+import type { TabState } from '@/components/layout/tab-history';
+import { useTabLinks } from '@/components/layout/tab-links';
 
 const variants = {
   bottom: {

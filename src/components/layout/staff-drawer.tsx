@@ -5,8 +5,8 @@ import type { Roles } from '@/lib/auth';
 import { cn } from '@/lib/utils';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
-import { PathLink } from './path-link';
-import { useActiveStaffPath, useStaffNav } from './staff-nav';
+import { PathLink } from '@/components/layout/path-link';
+import { useActiveStaffPath, useStaffNav } from '@/components/layout/staff-nav';
 
 /**
  * The back-office menu on public pages (any width) for staff: the harbour-team block for all

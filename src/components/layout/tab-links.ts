@@ -3,9 +3,9 @@ import { useLingui } from '@lingui/react/macro';
 import { useRouter } from '@tanstack/react-router';
 import { House, LifeBuoy, Mail, UserRound } from 'lucide-react';
 import { withLocale } from '@/lib/i18n';
-import { tabTarget, type TabId, type TabState } from './tab-history';
-import { setTabState } from './use-tab-history';
-import { useUrlLocale } from './path-link';
+import { tabTarget, type TabId, type TabState } from '@/components/layout/tab-history';
+import { setTabState } from '@/components/layout/use-tab-history';
+import { useUrlLocale } from '@/components/layout/path-link';
 
 export interface TabLink {
   id: TabId;

@@ -5,15 +5,15 @@ import { ChevronLeft } from 'lucide-react';
 import { identityQueryOptions, isStaff } from '@/lib/auth';
 import { useAppQuery } from '@/lib/query';
 import { loadCatalogue } from '@/lib/i18n';
-import { LanguageSwitch } from './language-switch';
-import { PathLink } from './path-link';
-import { TopNav } from './bottom-nav';
-import type { TabState } from './tab-history';
+import { LanguageSwitch } from '@/components/layout/language-switch';
+import { PathLink } from '@/components/layout/path-link';
+import { TopNav } from '@/components/layout/bottom-nav';
+import type { TabState } from '@/components/layout/tab-history';
 
 // Only staff see the drawer: its code (radix Dialog) and its texts (the `account` catalogue,
 // lingui.config.ts) load only for them.
 const StaffDrawer = lazy(() =>
-  Promise.all([import('./staff-drawer'), loadCatalogue('account')]).then(([m]) => ({ default: m.StaffDrawer })),
+  Promise.all([import('@/components/layout/staff-drawer'), loadCatalogue('account')]).then(([m]) => ({ default: m.StaffDrawer })),
 );
 
 /**

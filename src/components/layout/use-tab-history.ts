@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { useRouterState } from '@tanstack/react-router';
 import { stripLocale } from '@/lib/i18n';
-import { loadTabState, recordVisit, saveTabState, type TabState } from './tab-history';
+import { loadTabState, recordVisit, saveTabState, type TabState } from '@/components/layout/tab-history';
 
 let state: TabState | undefined;
 const listeners = new Set<() => void>();

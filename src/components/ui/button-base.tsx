@@ -1,8 +1,8 @@
 import type { ComponentProps } from 'react';
 import { Slot } from 'radix-ui';
 import type { VariantProps } from 'class-variance-authority';
-import { buttonVariants } from './button-variants';
-import type { JoinClasses } from './label-base';
+import { buttonVariants } from '@/components/ui/button-variants';
+import type { JoinClasses } from '@/components/ui/label-base';
 
 /** The button of button.tsx, with the class joining given (button.tsx: `cn`; see label-base.tsx). */
 export function buttonWith(join: JoinClasses) {

@@ -1,6 +1,6 @@
 import { cn } from '@/lib/utils';
-import { buttonVariants } from './button-variants';
-import { buttonWith } from './button-base';
+import { buttonVariants } from '@/components/ui/button-variants';
+import { buttonWith } from '@/components/ui/button-base';
 
 export { buttonVariants };
 

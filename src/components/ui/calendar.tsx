@@ -4,7 +4,7 @@ import { enGB } from 'react-day-picker/locale/en-GB';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { berlinToday } from '@/lib/dates';
 import { cn } from '@/lib/utils';
-import { isoDay, isoParts } from './date-text';
+import { isoDay, isoParts } from '@/components/ui/date-text';
 
 /** A yyyy-MM-dd day as a local-midnight Date (what DayPicker's month grid works in). */
 function toDate(value: string | undefined): Date | undefined {

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
-import { cardClasses } from './card-classes';
+import { cardClasses } from '@/components/ui/card-classes';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
   return <div data-slot="card" className={cn(cardClasses.card, className)} {...props} />;

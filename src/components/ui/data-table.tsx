@@ -26,7 +26,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
-import { hideFrom, sortFrom, sortingFrom, visibilityFrom, type TableSearch } from './data-table-search';
+import { hideFrom, sortFrom, sortingFrom, visibilityFrom, type TableSearch } from '@/components/ui/data-table-search';
 
 declare module '@tanstack/react-table' {
   interface ColumnMeta<TData, TValue> {

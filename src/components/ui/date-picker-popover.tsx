@@ -3,7 +3,7 @@ import { Popover as PopoverPrimitive } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 
 /** The month grid (react-day-picker and date-fns' locales) loads when the calendar is first opened. */
-const Calendar = lazy(() => import('./calendar'));
+const Calendar = lazy(() => import('@/components/ui/calendar'));
 
 /**
  * The date picker's calendar popover (radix Popover: positioning, dismissal, layers), a chunk

@@ -2,13 +2,13 @@ import { lazy, Suspense, useId, useRef, useState, type ComponentProps, type Ref 
 import { useLingui } from '@lingui/react/macro';
 import { CalendarDays } from 'lucide-react';
 import { clsx } from 'clsx';
-import { dateTextPattern, formatDateText, parseDateText } from './date-text';
+import { dateTextPattern, formatDateText, parseDateText } from '@/components/ui/date-text';
 
 /**
  * The calendar (radix Popover, react-day-picker and date-fns' locales) loads when it is first
  * opened: a page with a date field does not download them before.
  */
-const DatePickerPopover = lazy(() => import('./date-picker-popover'));
+const DatePickerPopover = lazy(() => import('@/components/ui/date-picker-popover'));
 
 /**
  * The wrapper's classes: full width unless `className` sets a width (callers give `w-44`). Joined

@@ -9,7 +9,7 @@ import {
   type FieldValues,
 } from 'react-hook-form';
 import { Slot } from 'radix-ui';
-import type { JoinClasses } from './label-base';
+import type { JoinClasses } from '@/components/ui/label-base';
 
 /**
  * shadcn's form parts over react-hook-form: Form, FormField, FormItem, FormLabel, FormControl,

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import type { JoinClasses } from './label-base';
+import type { JoinClasses } from '@/components/ui/label-base';
 
 /** The text field of input.tsx, with the class joining given (input.tsx: `cn`; see label-base.tsx). */
 export function inputWith(join: JoinClasses) {

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
-import { inputWith } from './input-base';
+import { inputWith } from '@/components/ui/input-base';
 
 export const Input = inputWith(cn);
 

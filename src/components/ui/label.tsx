@@ -1,4 +1,4 @@
 import { cn } from '@/lib/utils';
-import { labelWith } from './label-base';
+import { labelWith } from '@/components/ui/label-base';
 
 export const Label = labelWith(cn);

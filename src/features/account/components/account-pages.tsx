@@ -6,9 +6,9 @@ import { Page, Prose } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { localeFromPath, withLocale } from '@/lib/i18n';
-import { useHarbourContact } from '@/features/start/components/harbour-facts';
-import { NextBookingSection } from './bookings';
-import { LongTermSummary } from './long-term';
+import { useHarbourContact } from '@/components/harbour-facts';
+import { NextBookingSection } from '@/features/account/components/bookings';
+import { LongTermSummary } from '@/features/account/components/long-term';
 
 export function AccountPage() {
   const { t } = useLingui();

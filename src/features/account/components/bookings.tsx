@@ -6,7 +6,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { OrderStatusBadge } from '@/features/orders/components/order-status';
 import type { Order } from '@/features/orders/api/types';
 import { berlinDay, berlinToday, formatBerlinDateTime } from '@/lib/dates';
-import { myBookingsQueryOptions, nextBooking } from '../api/bookings';
+import { myBookingsQueryOptions, nextBooking } from '@/features/account/api/bookings';
 
 /** One booking as a row: berth, arrival and departure, status; links to the order and check-in. */
 export function BookingRow({ order }: { order: Order }) {

@@ -19,8 +19,8 @@ import {
   myHoldingsQueryOptions,
   type Application,
   type Holding,
-} from '../api/long-term';
-import { applicationSchema, type ApplicationValues } from '../schemas/profile';
+} from '@/features/account/api/long-term';
+import { applicationSchema, type ApplicationValues } from '@/features/account/schemas/profile';
 import { DatePicker } from '@/components/ui/date-picker';
 
 const failed = (

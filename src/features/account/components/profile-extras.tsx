@@ -31,7 +31,7 @@ import {
   requestEmailChange,
   uploadAvatar,
   UploadError,
-} from '../api/profile';
+} from '@/features/account/api/profile';
 import {
   avatarMessages,
   avatarProblem,
@@ -39,7 +39,7 @@ import {
   newEmailSchema,
   type EmailChangeCodesValues,
   type NewEmailValues,
-} from '../schemas/profile';
+} from '@/features/account/schemas/profile';
 
 const failedText = () => <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>;
 

@@ -13,10 +13,10 @@ import { Input } from '@/components/ui/input';
 import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { decimalInput } from '@/lib/numbers';
 import { activateLocale, localeFromPath, persistLocale, stripLocale, withLocale } from '@/lib/i18n';
-import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from './profile-extras';
+import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from '@/features/account/components/profile-extras';
 import { MfaCard } from '@/features/auth/components/mfa';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
-import { metresField } from '../schemas/profile';
+import { metresField } from '@/features/account/schemas/profile';
 
 const optionalText = (max: number) =>
   z

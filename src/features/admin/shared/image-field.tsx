@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
-import { publicImageUrl, uploadImage, type ImageBucket, type UploadError } from './image-upload';
+import { publicImageUrl, uploadImage, type ImageBucket, type UploadError } from '@/features/admin/shared/image-upload';
 
 /**
  * A title image: pick a file, it uploads at once with a progress bar, and the stored path is

@@ -15,9 +15,9 @@ import { sendEmailCode } from '@/features/identity/api/identity';
 import { AuthError } from '@/features/identity/components/auth-error';
 import { CodeForm } from '@/features/identity/components/code-form';
 import { guestSchema, type GuestValues } from '@/features/identity/schemas/identity';
-import { afterLogin, sendResetEmail, setPassword, verifyRecoveryCode } from '../api/auth';
-import { emailOnlySchema, type EmailOnlyValues } from '../schemas/password';
-import { NewPasswordForm } from './new-password-form';
+import { afterLogin, sendResetEmail, setPassword, verifyRecoveryCode } from '@/features/auth/api/auth';
+import { emailOnlySchema, type EmailOnlyValues } from '@/features/auth/schemas/password';
+import { NewPasswordForm } from '@/features/auth/components/new-password-form';
 
 const linkClass = 'text-primary-dark underline underline-offset-4';
 

@@ -11,8 +11,8 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { getSupabase } from '@/lib/auth';
 import { VerifyEmailCard } from '@/features/identity/components/verify-email-card';
-import { afterLogin } from '../api/auth';
-import { loginSchema, type LoginValues } from '../schemas/login';
+import { afterLogin } from '@/features/auth/api/auth';
+import { loginSchema, type LoginValues } from '@/features/auth/schemas/login';
 
 /**
  * E-mail + password, or e-mail + code (the identity path's code login); afterwards back to `from`

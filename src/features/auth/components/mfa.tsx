@@ -12,8 +12,17 @@ import { Input } from '@/components/ui/input';
 import { identityQueryOptions } from '@/lib/auth';
 import { localeFromPath } from '@/lib/i18n';
 import { codeSchema, type CodeValues } from '@/features/identity/schemas/identity';
-import { landingPath } from '../api/auth';
-import { MfaError, removeFactor, signOut, startEnrolment, verifiedFactor, verifyCode, type Enrolment, type MfaProblem } from '../api/mfa';
+import { landingPath } from '@/features/auth/api/auth';
+import {
+  MfaError,
+  removeFactor,
+  signOut,
+  startEnrolment,
+  verifiedFactor,
+  verifyCode,
+  type Enrolment,
+  type MfaProblem,
+} from '@/features/auth/api/mfa';
 
 function ProblemText({ problem }: { problem: MfaProblem | undefined }) {
   if (!problem) return null;

@@ -6,8 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { AuthError } from '@/features/identity/components/auth-error';
-import { setPassword } from '../api/auth';
-import { newPasswordSchema, type NewPasswordValues } from '../schemas/password';
+import { setPassword } from '@/features/auth/api/auth';
+import { newPasswordSchema, type NewPasswordValues } from '@/features/auth/schemas/password';
 
 /** Password + confirmation with the rules of spec section 5; sets it for the signed-in user. */
 export function NewPasswordForm({

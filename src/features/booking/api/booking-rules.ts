@@ -1,7 +1,7 @@
 import { getSupabase } from '@/lib/auth';
 import { berlinToday } from '@/lib/dates';
-import { bookingKeys } from './keys';
-import type { FairPeriod } from './fair-periods';
+import { bookingKeys } from '@/features/booking/api/keys';
+import type { FairPeriod } from '@/features/booking/api/fair-periods';
 
 /**
  * What step 1 checks a stay against before it searches (issue 40 items 4 and 10): the fair

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Order, OrderJson } from '@/features/orders/api/types';
-import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-values';
-import type { PersonValues } from '../schemas/person';
-import { bookingKeys } from './keys';
+import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import type { PersonValues } from '@/features/booking/schemas/person';
+import { bookingKeys } from '@/features/booking/api/keys';
 
 export interface CreateBookingInput {
   placeId: string;

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { berlinToday } from '@/lib/dates';
-import { bookingKeys } from './keys';
+import { bookingKeys } from '@/features/booking/api/keys';
 
 export type FairPeriod = Pick<Tables<'fair_periods'>, 'name' | 'name_en' | 'starts_on' | 'ends_on'>;
 

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Enums } from '@/lib/database.types';
-import { bookingKeys } from './keys';
+import { bookingKeys } from '@/features/booking/api/keys';
 
 export interface PaymentTerms {
   mode: Enums<'payment_mode'>;

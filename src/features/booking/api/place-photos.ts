@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { bookingKeys } from './keys';
+import { bookingKeys } from '@/features/booking/api/keys';
 
 /** A berth's photos (paths in the place-images bucket), in the order the harbour gave them. */
 export type PlacePhotos = Record<string, string[]>;

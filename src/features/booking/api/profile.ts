@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
-import { bookingKeys } from './keys';
+import { bookingKeys } from '@/features/booking/api/keys';
 
 /** The profile columns that prefill the booking (numeric boat sizes arrive as JSON numbers). */
 export type ProfileRow = Pick<

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-values';
-import { bookingKeys } from './keys';
-import type { Quote } from './types';
+import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { bookingKeys } from '@/features/booking/api/keys';
+import type { Quote } from '@/features/booking/api/types';
 
 /** The price breakdown of the stay (quote_booking), with an optional sale code. */
 export const quoteQueryOptions = (berth: BerthDataValues, saleCode: string) => {

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { retryUnlessRefused } from '@/lib/retry';
-import { parseDecimal, stayParams, type BerthDataValues } from '../schemas/berth-values';
-import { bookingKeys } from './keys';
-import type { PlaceResult, PlaceResultOverride } from './types';
+import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { bookingKeys } from '@/features/booking/api/keys';
+import type { PlaceResult, PlaceResultOverride } from '@/features/booking/api/types';
 
 export function searchParams(berth: BerthDataValues) {
   return {

@@ -4,10 +4,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { getSupabase } from '@/lib/auth';
 import { fetchAll } from '@/lib/fetch-all';
-import { bookingKeys } from '../api/keys';
-import type { PlaceResult } from '../api/types';
-import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
-import { BERTH, ColumnMarker, HarbourPlan, PLAN, type PlanColumn } from './harbour-plan';
+import { bookingKeys } from '@/features/booking/api/keys';
+import type { PlaceResult } from '@/features/booking/api/types';
+import { parseDecimal, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { BERTH, ColumnMarker, HarbourPlan, PLAN, type PlanColumn } from '@/features/booking/components/harbour-plan';
 
 /** What the plan needs of every active berth: no guest data (places is readable for everyone, its active rows). */
 interface PlanPlace {

@@ -5,24 +5,37 @@ import { Stepper } from '@/components/ui/stepper';
 import { identityQueryOptions } from '@/lib/auth';
 import { loadQueryClient, peekQueryClient, useAppQuery } from '@/lib/query';
 import { decimalInput } from '@/lib/numbers';
-import { bookingKeys } from '../api/keys';
-import { profileQueryOptions } from '../api/profile';
-import { getFlow, reachableStep, updateFlow, useBookingFlow, type FlowIdentity, type Step } from '../hooks/use-booking-flow';
-import { defaultBerthData } from '../schemas/berth-values';
-import { Button } from './clsx-ui';
-import { LeaveGuard } from './leave-guard';
-import { initialPerson, readStoredPerson } from './person-draft';
-import { StepBerthData } from './step-berth-data';
+import { bookingKeys } from '@/features/booking/api/keys';
+import { profileQueryOptions } from '@/features/booking/api/profile';
+import {
+  getFlow,
+  reachableStep,
+  updateFlow,
+  useBookingFlow,
+  type FlowIdentity,
+  type Step,
+} from '@/features/booking/hooks/use-booking-flow';
+import { defaultBerthData } from '@/features/booking/schemas/berth-values';
+import { Button } from '@/features/booking/components/clsx-ui';
+import { LeaveGuard } from '@/features/booking/components/leave-guard';
+import { initialPerson, readStoredPerson } from '@/features/booking/components/person-draft';
+import { StepBerthData } from '@/features/booking/components/step-berth-data';
 
 // Step 1 is the prerendered first screen; the later steps (their dialogs, the quote, the
 // booking call) load when the flow reaches them, not with the page.
 // Steps 2 and 5 query through react-query: its client loads with them (step 1 does without it).
 const StepChooseBerth = lazy(() =>
-  Promise.all([import('./step-choose-berth'), loadQueryClient()]).then(([m]) => ({ default: m.StepChooseBerth })),
+  Promise.all([import('@/features/booking/components/step-choose-berth'), loadQueryClient()]).then(([m]) => ({
+    default: m.StepChooseBerth,
+  })),
 );
-const StepSummary = lazy(() => Promise.all([import('./step-summary'), loadQueryClient()]).then(([m]) => ({ default: m.StepSummary })));
+const StepSummary = lazy(() =>
+  Promise.all([import('@/features/booking/components/step-summary'), loadQueryClient()]).then(([m]) => ({ default: m.StepSummary })),
+);
 // What is being booked, from step 2 on (beside the step from 1024 px, a compact line above it on phones).
-const BookingSummary = lazy(() => Promise.all([import('./booking-summary'), loadQueryClient()]).then(([m]) => ({ default: m.default })));
+const BookingSummary = lazy(() =>
+  Promise.all([import('@/features/booking/components/booking-summary'), loadQueryClient()]).then(([m]) => ({ default: m.default })),
+);
 
 export interface IdentityStepProps {
   initial?: { email?: string; firstName?: string; lastName?: string };

@@ -4,10 +4,10 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { formatDay, nightsBetween } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
-import { quoteQueryOptions } from '../api/quote-booking';
-import type { PlaceResult, Quote } from '../api/types';
-import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
-import { PlacePhoto } from './place-photo';
+import { quoteQueryOptions } from '@/features/booking/api/quote-booking';
+import type { PlaceResult, Quote } from '@/features/booking/api/types';
+import { parseDecimal, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { PlacePhoto } from '@/features/booking/components/place-photo';
 
 const LARGE = '(min-width: 1024px)';
 const subscribeLarge = (onChange: () => void) => {

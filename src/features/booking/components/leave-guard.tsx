@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useBlocker } from '@tanstack/react-router';
 import { stripLocale } from '@/lib/i18n';
-import { flowHasData, getFlow, resetFlow } from '../hooks/use-booking-flow';
+import { flowHasData, getFlow, resetFlow } from '@/features/booking/hooks/use-booking-flow';
 
-const loadDialog = () => import('./leave-dialog');
+const loadDialog = () => import('@/features/booking/components/leave-dialog');
 const LeaveDialog = lazy(() => loadDialog().then((m) => ({ default: m.LeaveDialog })));
 
 /**

@@ -1,6 +1,6 @@
-import type { ProfileRow } from '../api/profile';
-import type { PersonValues } from '../schemas/person';
-import { storedPersonFields, type StoredPerson } from '../schemas/stored-person';
+import type { ProfileRow } from '@/features/booking/api/profile';
+import type { PersonValues } from '@/features/booking/schemas/person';
+import { storedPersonFields, type StoredPerson } from '@/features/booking/schemas/stored-person';
 
 /*
  * The person form's remembered data (local storage, "save my data") and its first values: used

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PLACE_THUMB, placePhotoUrls } from '../api/place-image';
+import { PLACE_THUMB, placePhotoUrls } from '@/features/booking/api/place-image';
 
 /** A berth's photo as a transformed thumbnail (4:3 strip size by default); the original when the thumbnail fails. */
 export function PlacePhoto({

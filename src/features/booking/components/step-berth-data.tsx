@@ -3,17 +3,35 @@ import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { addDaysIso, berlinToday, formatDay } from '@/lib/dates';
-import { bookingRulesQueryOptions } from '../api/booking-rules';
-import { Button, Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage, Input, Label } from './clsx-ui';
-import { boatBounds, dayTimes, dayWindowOn, defaultBerthData, type BerthDataValues, type StayKind } from '../schemas/berth-values';
+import { bookingRulesQueryOptions } from '@/features/booking/api/booking-rules';
+import {
+  Button,
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+  Input,
+  Label,
+} from '@/features/booking/components/clsx-ui';
+import {
+  boatBounds,
+  dayTimes,
+  dayWindowOn,
+  defaultBerthData,
+  type BerthDataValues,
+  type StayKind,
+} from '@/features/booking/schemas/berth-values';
 import { DatePicker } from '@/components/ui/date-picker';
 import { useAppQuery } from '@/lib/query';
-import { StayRangePicker } from './stay-range-picker';
+import { StayRangePicker } from '@/features/booking/components/stay-range-picker';
 
 // The form validates with zod (schemas/berth-data.ts) through a resolver that loads when the form
 // is first focused or touched, or at the latest when it is submitted: zod is not part of the
 // first download of /start/booking, whose first screen this is.
-const loadResolver = () => import('../schemas/berth-data-resolver');
+const loadResolver = () => import('@/features/booking/schemas/berth-data-resolver');
 const resolver: Resolver<BerthDataValues> = async (values, context, options) =>
   (await loadResolver()).berthDataResolver(values, context, options);
 

@@ -4,22 +4,22 @@ import { Ruler } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { useHarbourContact } from '@/features/start/components/harbour-facts';
+import { useHarbourContact } from '@/components/harbour-facts';
 import { formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import { bookingErrorMessage } from '../api/booking-errors';
-import { placePhotosQueryOptions } from '../api/place-photos';
-import { searchPlacesQueryOptions } from '../api/search-places';
-import type { PlaceResult } from '../api/types';
-import type { PlanCentre } from './berth-plan';
-import { PlacePhoto } from './place-photo';
-import type { BerthDataValues } from '../schemas/berth-values';
+import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
+import { placePhotosQueryOptions } from '@/features/booking/api/place-photos';
+import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
+import type { PlaceResult } from '@/features/booking/api/types';
+import type { PlanCentre } from '@/features/booking/components/berth-plan';
+import { PlacePhoto } from '@/features/booking/components/place-photo';
+import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
 
 /** Results shown at first and per "show more": the smallest fitting berths come first. */
 const PAGE = 10;
 
 /** The harbour plan is its own chunk: loaded when it is shown (from md beside the list; on phones when chosen). */
-const BerthPlan = lazy(() => import('./berth-plan'));
+const BerthPlan = lazy(() => import('@/features/booking/components/berth-plan'));
 
 const WIDE = '(min-width: 768px)';
 const subscribeWide = (onChange: () => void) => {

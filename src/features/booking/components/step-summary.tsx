@@ -12,16 +12,16 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
-import { bookingErrorMessage } from '../api/booking-errors';
-import { isBerthTaken, useCreateBooking } from '../api/create-booking';
-import { paymentTermsQueryOptions, type PaymentTerms } from '../api/payment-terms';
-import { quoteQueryOptions } from '../api/quote-booking';
-import type { PlaceResult } from '../api/types';
-import { updateFlow } from '../hooks/use-booking-flow';
-import { parseDecimal, type BerthDataValues } from '../schemas/berth-values';
-import { personSchema, storedPersonFields, type PersonValues } from '../schemas/person';
-import { storePerson } from './person-draft';
-import { CancellationPolicyNote } from './cancellation-policy-note';
+import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
+import { isBerthTaken, useCreateBooking } from '@/features/booking/api/create-booking';
+import { paymentTermsQueryOptions, type PaymentTerms } from '@/features/booking/api/payment-terms';
+import { quoteQueryOptions } from '@/features/booking/api/quote-booking';
+import type { PlaceResult } from '@/features/booking/api/types';
+import { updateFlow } from '@/features/booking/hooks/use-booking-flow';
+import { parseDecimal, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { personSchema, storedPersonFields, type PersonValues } from '@/features/booking/schemas/person';
+import { storePerson } from '@/features/booking/components/person-draft';
+import { CancellationPolicyNote } from '@/features/booking/components/cancellation-policy-note';
 
 /**
  * Step 5, summary: person form, boat, berth, dates, the price from quote_booking, a sale code,

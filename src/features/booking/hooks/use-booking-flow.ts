@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import type { BerthDataValues } from '../schemas/berth-values';
-import type { StoredPerson } from '../schemas/person';
-import type { PlaceResult } from '../api/types';
+import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
+import type { StoredPerson } from '@/features/booking/schemas/person';
+import type { PlaceResult } from '@/features/booking/api/types';
 
 /** How the person proceeds at step 3 (ARCHITECTURE.md "Identity": one path for everyone). */
 export type IdentityMode = 'customer' | 'new' | 'login-code' | 'guest';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import { bookingRules } from '../api/booking-rules';
-import { berthDataSchema, type BerthDataValues, type StayRules } from './berth-data';
+import { bookingRules } from '@/features/booking/api/booking-rules';
+import { berthDataSchema, type BerthDataValues, type StayRules } from '@/features/booking/schemas/berth-data';
 
 let rules: StayRules = {};
 const resolve = zodResolver(

@@ -5,9 +5,17 @@ import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import { dayProblem, messages, numberProblem } from '@/lib/validation-messages';
 import { berlinToday, formatBerlinTime, formatDay, nightsBetween } from '@/lib/dates';
-import { boatBounds, dayWindow, lastDayOf, minutesOf, parseDecimal, stayKinds, type BerthDataValues } from './berth-values';
+import {
+  boatBounds,
+  dayWindow,
+  lastDayOf,
+  minutesOf,
+  parseDecimal,
+  stayKinds,
+  type BerthDataValues,
+} from '@/features/booking/schemas/berth-values';
 
-export * from './berth-values';
+export * from '@/features/booking/schemas/berth-values';
 
 const decimalField = (bounds: { min: number; max: number }, which: 'length' | 'width') =>
   z.string().check(

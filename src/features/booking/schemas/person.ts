@@ -26,4 +26,4 @@ export const personSchema = z.object({
 
 export type PersonValues = z.infer<typeof personSchema>;
 
-export { storedPersonFields, type StoredPerson } from './stored-person';
+export { storedPersonFields, type StoredPerson } from '@/features/booking/schemas/stored-person';

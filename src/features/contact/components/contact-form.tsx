@@ -5,9 +5,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-import { useHarbourContact } from '@/features/start/components/harbour-facts';
+import { useHarbourContact } from '@/components/harbour-facts';
 import { NotAvailableError, sendContactMessage, TooManyMessagesError } from '@/lib/submit-message';
-import { contactSchema, type ContactValues } from '../schemas/contact';
+import { contactSchema, type ContactValues } from '@/features/contact/schemas/contact';
 
 export function ContactForm() {
   const { t, i18n } = useLingui();

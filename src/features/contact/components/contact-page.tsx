@@ -2,8 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import { Page, Section } from '@/components/page';
 import { harbour } from '@/lib/harbour';
-import { HarbourFactsLoading, OfficeSpan, telHref, useHarbourFacts } from '@/features/start/components/harbour-facts';
-import { ContactForm } from './contact-form';
+import { HarbourFactsLoading, OfficeSpan, telHref, useHarbourFacts } from '@/components/harbour-facts';
+import { ContactForm } from '@/features/contact/components/contact-form';
 
 export function ContactPage() {
   const { t } = useLingui();

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { authErrorKind } from '../api/identity';
+import { authErrorKind } from '@/features/identity/api/identity';
 
 /** One neutral message per kind of auth failure (nothing reveals whether an address is registered). */
 export function AuthError({ error }: { error: unknown }) {

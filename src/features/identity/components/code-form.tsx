@@ -6,10 +6,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { sendEmailCode, verifyEmailCode } from '../api/identity';
-import { forgetPassword, pendingPassword } from '../api/pending-password';
-import { codeSchema, passwordField } from '../schemas/identity';
-import { AuthError } from './auth-error';
+import { sendEmailCode, verifyEmailCode } from '@/features/identity/api/identity';
+import { forgetPassword, pendingPassword } from '@/features/identity/api/pending-password';
+import { codeSchema, passwordField } from '@/features/identity/schemas/identity';
+import { AuthError } from '@/features/identity/components/auth-error';
 
 /**
  * Enter the 6-digit code e-mailed to `email`. For a new customer whose password is no longer in

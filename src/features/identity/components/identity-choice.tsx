@@ -7,8 +7,8 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
-import { ensureSession, passwordLogin, sendEmailCode } from '../api/identity';
-import { rememberPassword } from '../api/pending-password';
+import { ensureSession, passwordLogin, sendEmailCode } from '@/features/identity/api/identity';
+import { rememberPassword } from '@/features/identity/api/pending-password';
 import {
   guestSchema,
   loginSchema,
@@ -16,8 +16,8 @@ import {
   type GuestValues,
   type LoginValues,
   type NewCustomerValues,
-} from '../schemas/identity';
-import { AuthError } from './auth-error';
+} from '@/features/identity/schemas/identity';
+import { AuthError } from '@/features/identity/components/auth-error';
 
 export type ProceedMode = 'new' | 'login' | 'guest';
 

@@ -8,9 +8,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { emailField } from '@/lib/validation';
-import { ensureSession, sendEmailCode } from '../api/identity';
-import { AuthError } from './auth-error';
-import { CodeForm } from './code-form';
+import { ensureSession, sendEmailCode } from '@/features/identity/api/identity';
+import { AuthError } from '@/features/identity/components/auth-error';
+import { CodeForm } from '@/features/identity/components/code-form';
 
 const emailSchema = z.object({ email: emailField() });
 

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Prose, Section } from '@/components/page';
 import { harbour } from '@/lib/harbour';
-import { HarbourFactsLoading, useHarbourFacts } from '@/features/start/components/harbour-facts';
+import { HarbourFactsLoading, useHarbourFacts } from '@/components/harbour-facts';
 
 export function PrivacyPage() {
   const { t } = useLingui();

@@ -4,7 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowLeft, CalendarDays } from 'lucide-react';
 import { Page, Prose } from '@/components/page';
 import { formatDay } from '@/lib/dates';
-import { newsImageUrl, newsItemQueryOptions, newsListQueryOptions, newsText, type NewsArticle } from '../api/news';
+import { newsImageUrl, newsItemQueryOptions, newsListQueryOptions, newsText, type NewsArticle } from '@/features/news/api/news';
 
 /** The event days of an item ("dates"), in order, for people. */
 function EventDays({ item }: { item: NewsArticle }) {

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase, hasStoredSession } from '@/lib/auth';
 import { invokeFunction } from '@/lib/edge-functions';
 import type { Tables } from '@/lib/database.types';
-import { orderKeys } from './keys';
+import { orderKeys } from '@/features/orders/api/keys';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

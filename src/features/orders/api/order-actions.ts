@@ -3,7 +3,7 @@ import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { invokeFunction } from '@/lib/edge-functions';
 import type { Database } from '@/lib/database.types';
-import { orderKeys } from './keys';
+import { orderKeys } from '@/features/orders/api/keys';
 
 /** What cancelling now keeps and gives back (public.cancellation_quote; cancel_booking applies the same terms). */
 export interface CancellationTerms {

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase, hasStoredSession } from '@/lib/auth';
 import { addDaysIso, berlinDay, berlinToday } from '@/lib/dates';
-import { orderKeys } from './keys';
-import type { Order, OrderJson } from './types';
+import { orderKeys } from '@/features/orders/api/keys';
+import type { Order, OrderJson } from '@/features/orders/api/types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,8 +2,8 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
-import { orderKeys } from './keys';
-import type { Order, OrderBalance, Payment } from './types';
+import { orderKeys } from '@/features/orders/api/keys';
+import type { Order, OrderBalance, Payment } from '@/features/orders/api/types';
 
 /** Fetches the order's ledger rows, oldest first (RLS: the order's owner and staff). */
 export async function fetchOrderPayments(orderId: string): Promise<Payment[]> {

@@ -15,7 +15,12 @@ import {
 import { Button } from '@/components/ui/button';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import { cancellationQuoteQueryOptions, orderErrorMessage, useCancelOrder, type CancellationTerms } from '../api/order-actions';
+import {
+  cancellationQuoteQueryOptions,
+  orderErrorMessage,
+  useCancelOrder,
+  type CancellationTerms,
+} from '@/features/orders/api/order-actions';
 
 /**
  * The guest's cancel button and dialog (/order/{id}, /account/bookings/{id}): before confirming,

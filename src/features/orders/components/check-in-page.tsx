@@ -5,11 +5,11 @@ import { FactList, Page, Prose, Section } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { identityQueryOptions } from '@/lib/auth';
 import { berlinDay, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
-import { orderKeys } from '../api/keys';
-import { harbourAccessQueryOptions, orderErrorMessage, useCheckIn } from '../api/order-actions';
-import { arrivingTodayQueryOptions, orderQueryOptions } from '../api/order';
-import type { Order } from '../api/types';
-import type { VerifySlot } from './order-view';
+import { orderKeys } from '@/features/orders/api/keys';
+import { harbourAccessQueryOptions, orderErrorMessage, useCheckIn } from '@/features/orders/api/order-actions';
+import { arrivingTodayQueryOptions, orderQueryOptions } from '@/features/orders/api/order';
+import type { Order } from '@/features/orders/api/types';
+import type { VerifySlot } from '@/features/orders/components/order-view';
 
 /** /order/{id?}/check-in: with an id that order; without one, the visitor's orders arriving today. */
 export function CheckInPage({ id, verify }: { id?: string; verify: VerifySlot }) {

@@ -6,7 +6,7 @@ import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { berlinDay, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import { orderErrorMessage } from '../api/order-actions';
+import { orderErrorMessage } from '@/features/orders/api/order-actions';
 import {
   fetchInvoicePdf,
   fetchInvoiceXml,
@@ -15,7 +15,7 @@ import {
   type InvoiceDocumentSummary,
   type InvoiceKind,
   type InvoiceLine,
-} from '../api/invoices';
+} from '@/features/orders/api/invoices';
 
 /**
  * Print rules: only the sheet is printed (the app's bars, drawer and buttons are hidden without

@@ -7,8 +7,8 @@ import { Button } from '@/components/ui/button';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
-import { orderKeys } from '../api/keys';
-import { orderQueryOptions } from '../api/order';
+import { orderKeys } from '@/features/orders/api/keys';
+import { orderQueryOptions } from '@/features/orders/api/order';
 import {
   canPayOnline,
   checkoutErrorMessage,
@@ -16,10 +16,10 @@ import {
   orderPaymentsQueryOptions,
   paymentLapsed,
   useStartCheckout,
-} from '../api/payments';
-import type { Order } from '../api/types';
-import { useOrderLive } from '../hooks/use-order-live';
-import { usePaymentLabel, usePaymentMethodLabel } from './order-status';
+} from '@/features/orders/api/payments';
+import type { Order } from '@/features/orders/api/types';
+import { useOrderLive } from '@/features/orders/hooks/use-order-live';
+import { usePaymentLabel, usePaymentMethodLabel } from '@/features/orders/components/order-status';
 
 /** The `?payment=` a guest comes back with from Stripe Checkout (success_url / cancel_url). */
 export type PaymentReturn = 'success' | 'cancelled';

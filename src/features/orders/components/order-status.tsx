@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { cn } from '@/lib/utils';
-import type { OrderStatus, PaymentMethod, PaymentMode, PaymentStatus } from '../api/types';
+import type { OrderStatus, PaymentMethod, PaymentMode, PaymentStatus } from '@/features/orders/api/types';
 
 export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   const { t } = useLingui();

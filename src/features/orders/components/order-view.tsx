@@ -7,15 +7,15 @@ import { PriceBreakdown } from '@/components/price-breakdown';
 import { buttonVariants } from '@/components/ui/button';
 import { formatEuro } from '@/lib/prices';
 import { berlinDay, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
-import { orderKeys } from '../api/keys';
-import { orderErrorMessage } from '../api/order-actions';
-import { CancelOrderDialog } from './cancel-order-dialog';
-import { orderQueryOptions } from '../api/order';
-import { orderDocumentsQueryOptions } from '../api/invoices';
-import { OrderDocumentsList } from './invoice-document';
-import type { Order } from '../api/types';
-import { PayOnline, PaymentSummary, type PaymentReturn } from './order-payment';
-import { OrderStatusBadge } from './order-status';
+import { orderKeys } from '@/features/orders/api/keys';
+import { orderErrorMessage } from '@/features/orders/api/order-actions';
+import { CancelOrderDialog } from '@/features/orders/components/cancel-order-dialog';
+import { orderQueryOptions } from '@/features/orders/api/order';
+import { orderDocumentsQueryOptions } from '@/features/orders/api/invoices';
+import { OrderDocumentsList } from '@/features/orders/components/invoice-document';
+import type { Order } from '@/features/orders/api/types';
+import { PayOnline, PaymentSummary, type PaymentReturn } from '@/features/orders/components/order-payment';
+import { OrderStatusBadge } from '@/features/orders/components/order-status';
 
 export type VerifySlot = (props: { defaultEmail?: string; onVerified: () => void }) => ReactNode;
 

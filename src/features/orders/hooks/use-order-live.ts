@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { orderKeys } from '../api/keys';
+import { orderKeys } from '@/features/orders/api/keys';
 
 /**
  * While `enabled`, keeps one order and its payments live: an UPDATE of the order row (the

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList } from '@/components/page';
 import { dayBerthWindow, formatEuro } from '@/lib/prices';
 import { useAppQuery } from '@/lib/query';
-import { priceListQueryOptions, type PriceListEntry } from '../api/price-list';
+import { priceListQueryOptions, type PriceListEntry } from '@/features/prices/api/price-list';
 
 /** "2,38 €" and, below it, "inkl. 19 % MwSt." (a deposit: "Pfand, ohne MwSt."). */
 export function PriceValue({ entry }: { entry: PriceListEntry }) {

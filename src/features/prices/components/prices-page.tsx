@@ -4,8 +4,8 @@ import { FactList, Page, Prose, Section } from '@/components/page';
 import { CancellationPolicyNote } from '@/features/booking/components/cancellation-policy-note';
 import { formatEuro, streetParkingMaxHours } from '@/lib/prices';
 import { useAppQuery } from '@/lib/query';
-import { priceListQueryOptions, priceOf, vatInGross, type PriceListEntry } from '../api/price-list';
-import { PriceValue, useEntryLabel } from './list-prices';
+import { priceListQueryOptions, priceOf, vatInGross, type PriceListEntry } from '@/features/prices/api/price-list';
+import { PriceValue, useEntryLabel } from '@/features/prices/components/list-prices';
 
 /**
  * /start/prices: the harbour's one price list (public.price_list: the berth tariffs and the

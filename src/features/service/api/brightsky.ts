@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { remembering } from './last-known';
+import { remembering } from '@/features/service/api/last-known';
 
 /** Bright Sky (DWD open data, no key) for the harbour on the Rhine in Düsseldorf. */
 export const BRIGHTSKY_BASE = 'https://api.brightsky.dev';

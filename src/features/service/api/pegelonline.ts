@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { remembering } from './last-known';
+import { remembering } from '@/features/service/api/last-known';
 
 /** The Rhine gauge DÜSSELDORF (km 744.2) in the federal PEGELONLINE REST API v2. */
 export const PEGEL_STATION = '8f7e5f92-1153-4f93-acba-ca48670c8ca9';

@@ -6,8 +6,8 @@ import { FactList, Page, Prose, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
 import { identityQueryOptions } from '@/lib/auth';
 import { harbour } from '@/lib/harbour';
-import { HarbourFactsLoading, OfficeSpan, useHarbourFacts } from '@/features/start/components/harbour-facts';
-import { harbourAccessQueryOptions } from '../api/harbour-access';
+import { HarbourFactsLoading, OfficeSpan, useHarbourFacts } from '@/components/harbour-facts';
+import { harbourAccessQueryOptions } from '@/features/service/api/harbour-access';
 
 function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boolean }) {
   const { t } = useLingui();

@@ -6,9 +6,9 @@ import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-import { useHarbourContact } from '@/features/start/components/harbour-facts';
+import { useHarbourContact } from '@/components/harbour-facts';
 import { NotAvailableError, requestService, TooManyMessagesError } from '@/lib/submit-message';
-import { serviceRequestSchema, type ServiceRequestValues } from '../schemas/service-request';
+import { serviceRequestSchema, type ServiceRequestValues } from '@/features/service/schemas/service-request';
 import { DatePicker } from '@/components/ui/date-picker';
 
 /** /service/order: a service request (ice, lift, washing machine, mechanic...) to the harbour team. */

@@ -18,8 +18,8 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { Page, Prose, Section } from '@/components/page';
-import { WaterLevels } from './water-levels';
-import { Weather } from './weather';
+import { WaterLevels } from '@/features/service/components/water-levels';
+import { Weather } from '@/features/service/components/weather';
 
 type Topic = { to?: LinkProps['to']; hash?: string; label: string; Icon: LucideIcon };
 

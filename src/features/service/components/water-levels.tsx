@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowDownRight, ArrowRight, ArrowUpRight } from 'lucide-react';
 import { formatDecimal } from '@/lib/numbers';
-import { lastKnown } from '../api/last-known';
-import { PEGEL_PAGE, waterLevelQueryOptions, type WaterLevel } from '../api/pegelonline';
+import { lastKnown } from '@/features/service/api/last-known';
+import { PEGEL_PAGE, waterLevelQueryOptions, type WaterLevel } from '@/features/service/api/pegelonline';
 
 function Chart({ days, unit }: { days: WaterLevel['days']; unit: string }) {
   const { t, i18n } = useLingui();

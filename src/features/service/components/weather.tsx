@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Cloud, CloudFog, CloudHail, CloudLightning, CloudRain, CloudSnow, CloudSun, Moon, Sun, Wind, type LucideIcon } from 'lucide-react';
 import { formatDecimal } from '@/lib/numbers';
-import { lastKnown } from '../api/last-known';
-import { WEATHER_PAGE, weatherQueryOptions, type Weather as WeatherData } from '../api/brightsky';
+import { lastKnown } from '@/features/service/api/last-known';
+import { WEATHER_PAGE, weatherQueryOptions, type Weather as WeatherData } from '@/features/service/api/brightsky';
 
 const icons: Record<string, LucideIcon> = {
   'clear-day': Sun,

@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Clock, Mail, MapPin, Phone, Radio, Ship } from 'lucide-react';
-import { StartCard, StartCardContent, StartCardHeader, StartCardTitle } from './start-card';
+import { StartCard, StartCardContent, StartCardHeader, StartCardTitle } from '@/features/start/components/start-card';
 import { formatDecimal } from '@/lib/numbers';
 import { useAppQuery } from '@/lib/query';
-import { harbourIntroQueryOptions, openStreetMapUrl, telHref, type HarbourIntro as Intro } from '../api/harbour-intro';
+import { harbourIntroQueryOptions, openStreetMapUrl, telHref, type HarbourIntro as Intro } from '@/lib/harbour-intro';
 
 function hours(opens: string | null, closes: string | null) {
   return opens && closes ? `${opens}–${closes}` : null;

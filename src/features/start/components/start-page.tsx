@@ -3,10 +3,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, CalendarCheck, Euro, Film, MapPinned, Newspaper } from 'lucide-react';
 import { Page, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button-variants';
-import { StartCard, StartCardContent, StartCardDescription, StartCardHeader, StartCardTitle } from './start-card';
+import { StartCard, StartCardContent, StartCardDescription, StartCardHeader, StartCardTitle } from '@/features/start/components/start-card';
 import { useAppQuery } from '@/lib/query';
-import { activeNewsQueryOptions } from '../api/active-news';
-import { HarbourIntro } from './harbour-intro';
+import { activeNewsQueryOptions } from '@/features/start/api/active-news';
+import { HarbourIntro } from '@/features/start/components/harbour-intro';
 
 function News() {
   const { t, i18n } = useLingui();

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { adminPlaceKeys } from '../../places/api/keys';
-import { removeImageQuietly } from '../../places/api/upload';
+import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
+import { removeImageQuietly } from '@/features/admin/shared/upsert-image';
 
 export const COLUMN_BUCKET = 'additional-place-images';
 export const columnImagePath = (id: string) => `additional-places/${id}/title.jpg`;

@@ -5,9 +5,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { NotFoundPage } from '@/components/errors/not-found-page';
 import { Page } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { adminPlaceKeys } from '../../places/api/keys';
-import { publicImageUrl, uploadImage, type UploadError } from '../../places/api/upload';
-import { ImageField } from '../../places/components/image-field';
+import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
+import { publicImageUrl, uploadImage, type UploadError } from '@/features/admin/shared/upsert-image';
+import { ImageField } from '@/features/admin/shared/upsert-image-field';
 import {
   COLUMN_BUCKET,
   columnImagePath,
@@ -16,8 +16,13 @@ import {
   setColumnImagePath,
   type Column,
   type ColumnSaveError,
-} from '../api/additional-places';
-import { ColumnForm, parseColumn, type ColumnDraft, type ColumnDraftError } from './column-form';
+} from '@/features/admin/additional-places/api/additional-places';
+import {
+  ColumnForm,
+  parseColumn,
+  type ColumnDraft,
+  type ColumnDraftError,
+} from '@/features/admin/additional-places/components/column-form';
 
 export function useColumnSaveMessages(): Record<ColumnSaveError, string> {
   const { t } = useLingui();

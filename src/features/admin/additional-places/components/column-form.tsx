@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { decimal, isDecimal } from '../../places/schemas/place';
-import type { ColumnInput, ColumnType } from '../api/additional-places';
-import { useColumnTypeLabels } from './columns-list-page';
+import { decimal, isDecimal } from '@/lib/validation';
+import type { ColumnInput, ColumnType } from '@/features/admin/additional-places/api/additional-places';
+import { useColumnTypeLabels } from '@/features/admin/additional-places/components/columns-list-page';
 
 export interface ColumnDraft {
   type: ColumnType;

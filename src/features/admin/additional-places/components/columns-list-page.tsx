@@ -4,10 +4,10 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
-import { adminPlaceKeys } from '../../places/api/keys';
-import { ConfirmDialog } from '../../places/components/confirm-dialog';
-import { RowActions } from '../../shared/row-actions';
-import { columnsQueryOptions, deleteColumn, type Column } from '../api/additional-places';
+import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
+import { ConfirmDialog } from '@/features/admin/places/components/confirm-dialog';
+import { RowActions } from '@/features/admin/shared/row-actions';
+import { columnsQueryOptions, deleteColumn, type Column } from '@/features/admin/additional-places/api/additional-places';
 
 export function useColumnTypeLabels() {
   const { t } = useLingui();

@@ -1,11 +1,17 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { t } from '@lingui/core/macro';
 import type { Database, Json } from '@/lib/database.types';
-import { getDb } from '../../shared/typed-client';
-import { checkList, type ApiError } from '../../shared/admin-errors';
-import type { AuditSearch } from './audit-search';
+import { getDb } from '@/features/admin/shared/typed-client';
+import { checkList, type ApiError } from '@/features/admin/shared/admin-errors';
+import type { AuditSearch } from '@/features/admin/audit/api/audit-search';
 
-export { auditTables, auditActorKinds, parseAuditSearch, type AuditSearch, type AuditActorKind } from './audit-search';
+export {
+  auditTables,
+  auditActorKinds,
+  parseAuditSearch,
+  type AuditSearch,
+  type AuditActorKind,
+} from '@/features/admin/audit/api/audit-search';
 
 export const AUDIT_PAGE_SIZE = 25;
 

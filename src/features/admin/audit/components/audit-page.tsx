@@ -16,8 +16,8 @@ import {
   isAuditRefused,
   type AuditEntry,
   type AuditSearch,
-} from '../api/audit';
-import { auditColumns, formatAuditValue } from '../lib/values';
+} from '@/features/admin/audit/api/audit';
+import { auditColumns, formatAuditValue } from '@/features/admin/audit/lib/values';
 import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { fetchAll } from '@/lib/fetch-all';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
-import { check } from '../../shared/admin-errors';
-import { getDb } from '../../shared/typed-client';
-import { buildExtf, extfFileName, type DatevPosting } from '../lib/extf';
+import { check } from '@/features/admin/shared/admin-errors';
+import { getDb } from '@/features/admin/shared/typed-client';
+import { buildExtf, extfFileName, type DatevPosting } from '@/features/admin/datev/lib/extf';
 
 export const datevKeys = {
   settings: ['admin', 'datev', 'settings'] as const,

@@ -19,8 +19,8 @@ import {
   fetchInvoiceArchive,
   type ArchiveError,
   type DatevExportError,
-} from '../api/datev';
-import { archiveRangeSchema, datevRangeSchema, type ArchiveRangeValues, type DatevRangeValues } from '../schemas/datev';
+} from '@/features/admin/datev/api/datev';
+import { archiveRangeSchema, datevRangeSchema, type ArchiveRangeValues, type DatevRangeValues } from '@/features/admin/datev/schemas/datev';
 import { DatePicker } from '@/components/ui/date-picker';
 
 /** The two days of a range form (the DATEV file and the archive ask the same way). */

@@ -7,9 +7,9 @@ import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { datevKeys, datevSettingsQueryOptions, saveDatevSettings, type DatevSettingsRow } from '../api/datev';
-import { datevSettingsSchema, type DatevSettingsValues } from '../schemas/datev';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { datevKeys, datevSettingsQueryOptions, saveDatevSettings, type DatevSettingsRow } from '@/features/admin/datev/api/datev';
+import { datevSettingsSchema, type DatevSettingsValues } from '@/features/admin/datev/schemas/datev';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { messages } from '@/lib/validation';
-import { dayRangeSchema } from '../../reports/schemas/range';
-import { fiscalYearStart } from '../lib/extf';
+import { dayRangeSchema } from '@/features/admin/reports/schemas/range';
+import { fiscalYearStart } from '@/features/admin/datev/lib/extf';
 
 /**
  * The export range: two Berlin days in order, inside one fiscal year (DATEV: Datum vom and

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { check } from '../../shared/admin-errors';
-import type { Application } from './long-term';
-import type { ApplicationsSearch } from './applications-search';
+import { check } from '@/features/admin/shared/admin-errors';
+import type { Application } from '@/features/admin/long-term/api/long-term';
+import type { ApplicationsSearch } from '@/features/admin/long-term/api/applications-search';
 
 export const APPLICATIONS_PAGE_SIZE = 25;
 

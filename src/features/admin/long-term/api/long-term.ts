@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { fetchAll } from '@/lib/fetch-all';
-import { adminPlaceKeys } from '../../places/api/keys';
+import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 
 export type Holder = Pick<
   Tables<'long_term_holders'>,

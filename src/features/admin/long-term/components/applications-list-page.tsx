@@ -17,10 +17,10 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { berlinDay, formatDay } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { APPLICATIONS_PAGE_SIZE, applicationsListQueryOptions } from '../api/applications';
-import type { ApplicationsSearch, ApplicationStatus } from '../api/applications-search';
-import type { Application } from '../api/long-term';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { APPLICATIONS_PAGE_SIZE, applicationsListQueryOptions } from '@/features/admin/long-term/api/applications';
+import type { ApplicationsSearch, ApplicationStatus } from '@/features/admin/long-term/api/applications-search';
+import type { Application } from '@/features/admin/long-term/api/long-term';
 
 /**
  * /account/admin/applications: every long-term application (open and answered) as a server-side

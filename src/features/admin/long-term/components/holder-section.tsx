@@ -8,9 +8,9 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { berlinToday, formatDay } from '@/lib/dates';
 import { decimalInput, formatSize } from '@/lib/numbers';
-import { adminPlaceKeys } from '../../places/api/keys';
-import { ConfirmDialog } from '../../places/components/confirm-dialog';
-import { decimal, isDecimal } from '../../places/schemas/place';
+import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
+import { ConfirmDialog } from '@/features/admin/places/components/confirm-dialog';
+import { decimal, isDecimal } from '@/lib/validation';
 import {
   applicationsQueryOptions,
   assignHolder,
@@ -20,7 +20,7 @@ import {
   type Application,
   type Holder,
   type HolderError,
-} from '../api/long-term';
+} from '@/features/admin/long-term/api/long-term';
 import { DatePicker } from '@/components/ui/date-picker';
 
 function useHolderMessages(): Record<HolderError, string> {

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { fetchAll } from '@/lib/fetch-all';
-import type { CalendarEntry } from '@/features/harbour/api/calendar';
-import { adminPlaceKeys } from '../../places/api/keys';
-import type { Column } from '../../additional-places/api/additional-places';
+import type { CalendarEntry } from '@/features/harbour/calendar/api/calendar';
+import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
+import type { Column } from '@/features/admin/additional-places/api/additional-places';
 
 /** A berth's state on the day: free, or the first occupation the calendar lists. */
 export type BerthState = 'free' | 'reservation' | 'rent' | 'maintenance' | 'long_term';

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
-import { removeImage } from '../../shared/image-upload';
-import { check, checkList, UUID } from '../../shared/admin-errors';
+import { removeImage } from '@/features/admin/shared/image-upload';
+import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
 
 /** Query keys of the admin news pages; mutations invalidate the prefix. */
 export const adminNewsKeys = {

@@ -9,12 +9,12 @@ import { PathLink, useLocalizedHref } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { ConfirmDialog } from '../../shared/confirm-dialog';
-import { ImageField } from '../../shared/image-field';
-import { removeImage } from '../../shared/image-upload';
-import { adminNewsKeys, adminNewsQueryOptions, saveNews, type AdminNews } from '../api/news';
-import { berlinLocalToIso, isoToBerlinLocal, newsSchema, type NewsValues } from '../schemas/news';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { ImageField } from '@/features/admin/shared/image-field';
+import { removeImage } from '@/features/admin/shared/image-upload';
+import { adminNewsKeys, adminNewsQueryOptions, saveNews, type AdminNews } from '@/features/admin/news/api/news';
+import { berlinLocalToIso, isoToBerlinLocal, newsSchema, type NewsValues } from '@/features/admin/news/schemas/news';
 import { DatePicker } from '@/components/ui/date-picker';
 
 /** /account/admin/news/create: the form, then the confirmation dialog 'News erstellen'. */

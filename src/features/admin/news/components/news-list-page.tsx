@@ -14,11 +14,11 @@ import {
   useUrlTable,
 } from '@/components/ui/data-table';
 import { formatBerlinDateTime } from '@/lib/dates';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { ConfirmDialog } from '../../shared/confirm-dialog';
-import type { ListSearch } from '../../shared/list-search';
-import { RowActions } from '../../shared/row-actions';
-import { adminNewsKeys, adminNewsListQueryOptions, deleteNews, type AdminNews } from '../api/news';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import type { ListSearch } from '@/features/admin/shared/list-search';
+import { RowActions } from '@/features/admin/shared/row-actions';
+import { adminNewsKeys, adminNewsListQueryOptions, deleteNews, type AdminNews } from '@/features/admin/news/api/news';
 
 const PAGE_SIZE = 25;
 

@@ -2,8 +2,8 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { fetchAll } from '@/lib/fetch-all';
-import { removeImageQuietly } from './upload';
-import { adminPlaceKeys } from './keys';
+import { removeImageQuietly } from '@/features/admin/shared/upsert-image';
+import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 
 export const PLACE_BUCKET = 'place-images';
 /** The berth's title image (spec: places/{id}/title.jpg), whatever the uploaded type. */

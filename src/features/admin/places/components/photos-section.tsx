@@ -13,9 +13,9 @@ import {
   removePlacePhoto,
   reorderPlacePhotos,
   type AdminPlacePhoto,
-} from '../api/places';
-import { publicImageUrl, uploadImage, type UploadError } from '../api/upload';
-import { ImageField } from './image-field';
+} from '@/features/admin/places/api/places';
+import { publicImageUrl, uploadImage, type UploadError } from '@/features/admin/shared/upsert-image';
+import { ImageField } from '@/features/admin/shared/upsert-image-field';
 
 /**
  * A berth's photos in the order guests see them (the first is the cover): add one after the

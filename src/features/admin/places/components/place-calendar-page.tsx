@@ -3,10 +3,10 @@ import { Link } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { NotFoundPage } from '@/components/errors/not-found-page';
 import { buttonVariants } from '@/components/ui/button';
-import type { CalendarView } from '@/features/harbour/api/calendar';
-import { CalendarPage } from '@/features/harbour/components/calendar-page';
+import type { CalendarView } from '@/features/harbour/calendar/api/calendar';
+import { CalendarPage } from '@/features/harbour/calendar/components/calendar-page';
 import { berlinToday } from '@/lib/dates';
-import { adminPlaceQueryOptions } from '../api/places';
+import { adminPlaceQueryOptions } from '@/features/admin/places/api/places';
 
 /** One berth's calendar: the live harbour calendar, filtered to the berth (a month by default). */
 export function PlaceCalendarPage({

@@ -4,12 +4,19 @@ import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
-import { adminPlaceKeys, PLACE_BUCKET, placeImagePath, savePlace, addPlacePhoto, type PlaceSaveError } from '../api/places';
-import { uploadImage, type UploadError } from '../api/upload';
-import { toPlaceInput, type PlaceValues } from '../schemas/place';
-import { ConfirmDialog } from './confirm-dialog';
-import { ImageField } from './image-field';
-import { PlaceForm } from './place-form';
+import {
+  adminPlaceKeys,
+  PLACE_BUCKET,
+  placeImagePath,
+  savePlace,
+  addPlacePhoto,
+  type PlaceSaveError,
+} from '@/features/admin/places/api/places';
+import { uploadImage, type UploadError } from '@/features/admin/shared/upsert-image';
+import { toPlaceInput, type PlaceValues } from '@/features/admin/places/schemas/place';
+import { ConfirmDialog } from '@/features/admin/places/components/confirm-dialog';
+import { ImageField } from '@/features/admin/shared/upsert-image-field';
+import { PlaceForm } from '@/features/admin/places/components/place-form';
 
 export function usePlaceSaveMessages(): Record<PlaceSaveError, string> {
   const { t } = useLingui();

@@ -5,7 +5,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { NotFoundPage } from '@/components/errors/not-found-page';
 import { Page, Section } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { HolderSection } from '../../long-term/components/holder-section';
+import { HolderSection } from '@/features/admin/long-term/components/holder-section';
 import {
   adminPlaceKeys,
   adminPlaceQueryOptions,
@@ -14,12 +14,12 @@ import {
   savePlace,
   setPlaceArchived,
   type PlaceSaveError,
-} from '../api/places';
-import { toPlaceInput, type PlaceValues } from '../schemas/place';
-import { ConfirmDialog } from './confirm-dialog';
-import { PhotosSection } from './photos-section';
-import { usePlaceSaveMessages } from './place-create-page';
-import { PlaceForm } from './place-form';
+} from '@/features/admin/places/api/places';
+import { toPlaceInput, type PlaceValues } from '@/features/admin/places/schemas/place';
+import { ConfirmDialog } from '@/features/admin/places/components/confirm-dialog';
+import { PhotosSection } from '@/features/admin/places/components/photos-section';
+import { usePlaceSaveMessages } from '@/features/admin/places/components/place-create-page';
+import { PlaceForm } from '@/features/admin/places/components/place-form';
 
 export function PlaceEditPage({ id }: { id: string }) {
   const { t } = useLingui();

@@ -16,9 +16,9 @@ import {
   useUrlTable,
 } from '@/components/ui/data-table';
 import { Label } from '@/components/ui/label';
-import { RowActions } from '../../shared/row-actions';
-import type { PlacesSearch } from '../../shared/list-search';
-import { adminPlacesQueryOptions, type AdminPlaceRow } from '../api/places';
+import { RowActions } from '@/features/admin/shared/row-actions';
+import type { PlacesSearch } from '@/features/admin/shared/list-search';
+import { adminPlacesQueryOptions, type AdminPlaceRow } from '@/features/admin/places/api/places';
 
 const size = (n: number, locale: string) => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
 const PAGE_SIZE = 50;

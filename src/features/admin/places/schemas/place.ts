@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
-import { messages, requiredText } from '@/lib/validation';
+import { decimal, isDecimal, messages, requiredText } from '@/lib/validation';
 
 /** Known berth features (stored as keys; shown translated). */
 export const FEATURES = ['electricity', 'water', 'wifi', 'lighting'] as const;
-
-const decimal = (text: string) => Number(text.trim().replace(',', '.'));
-const isDecimal = (text: string) => /^\d+([.,]\d+)?$/.test(text.trim());
 
 export const sizeField = (min: number, max: number) =>
   z
@@ -72,5 +69,3 @@ export function toPlaceInput(v: PlaceValues) {
     position: v.x === '' ? null : ([decimal(v.x), decimal(v.y)] as [number, number]),
   };
 }
-
-export { decimal, isDecimal };

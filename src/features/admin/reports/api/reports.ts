@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { reportKeys } from './keys';
+import { reportKeys } from '@/features/admin/reports/api/keys';
 
 export type OrderKind = 'day' | 'overnight' | 'fair';
 export type SizeClass = 'up_to_8m' | '8_to_10m' | '10_to_13m' | '13_to_16m' | 'from_16m';

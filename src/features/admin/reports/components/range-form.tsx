@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { rangeSchema, type RangeValues } from '../schemas/range';
+import { rangeSchema, type RangeValues } from '@/features/admin/reports/schemas/range';
 import { DatePicker } from '@/components/ui/date-picker';
 
 /** The report period: two Berlin days (inclusive); submitting puts them into the URL. */

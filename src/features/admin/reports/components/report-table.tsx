@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
-import { downloadCsv, toCsv, type CsvCell } from '../lib/csv';
+import { downloadCsv, toCsv, type CsvCell } from '@/features/admin/reports/lib/csv';
 
 export interface Column<Row> {
   header: string;

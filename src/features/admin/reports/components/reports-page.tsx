@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
 import { berlinToday, formatDay } from '@/lib/dates';
-import { reportsQueryOptions, ReportLoadError, type AverageStayRow, type CheckInRow, type CountryRow, type OccupancyRow, type OrderKind, type RevenueRow, type SaleCodeRow, type SizeClass } from '../api/reports';
-import { formatters } from '../lib/format';
-import { resolveRange } from '../lib/range';
-import type { RangeValues } from '../schemas/range';
-import { BarChart, type BarRow } from './bar-chart';
-import { RangeForm } from './range-form';
-import { CsvButton, ReportTable, type Column } from './report-table';
+import { reportsQueryOptions, ReportLoadError, type AverageStayRow, type CheckInRow, type CountryRow, type OccupancyRow, type OrderKind, type RevenueRow, type SaleCodeRow, type SizeClass } from '@/features/admin/reports/api/reports';
+import { formatters } from '@/features/admin/reports/lib/format';
+import { resolveRange } from '@/features/admin/reports/lib/range';
+import type { RangeValues } from '@/features/admin/reports/schemas/range';
+import { BarChart, type BarRow } from '@/features/admin/reports/components/bar-chart';
+import { RangeForm } from '@/features/admin/reports/components/range-form';
+import { CsvButton, ReportTable, type Column } from '@/features/admin/reports/components/report-table';
 
 const sum = <T,>(rows: T[], pick: (r: T) => number) => rows.reduce((total, r) => total + pick(r), 0);
 

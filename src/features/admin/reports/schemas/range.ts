@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { messages } from '@/lib/validation';
-import { isIsoDay, MAX_RANGE_DAYS, rangeProblem } from '../lib/range';
+import { isIsoDay, MAX_RANGE_DAYS, rangeProblem } from '@/features/admin/reports/lib/range';
 
 /** A required Berlin day (yyyy-MM-dd) of a range form. */
 const requiredDay = () =>

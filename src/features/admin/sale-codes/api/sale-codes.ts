@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { check, checkList, UUID } from '../../shared/admin-errors';
-import { getDb } from '../../shared/typed-client';
+import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
+import { getDb } from '@/features/admin/shared/typed-client';
 
 export const saleCodeKeys = {
   all: ['admin', 'sale-codes'] as const,

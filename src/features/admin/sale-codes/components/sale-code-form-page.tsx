@@ -9,11 +9,11 @@ import { PathLink, useLocalizedHref } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { ConfirmDialog } from '../../shared/confirm-dialog';
-import { saleCodeKeys, saleCodeQueryOptions, saveSaleCode, type SaleCode } from '../api/sale-codes';
-import { centsToEuro, euroToCents, saleCodeSchema, type SaleCodeValues } from '../schemas/sale-code';
-import { useSaleCodeLabel } from './sale-codes-page';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { saleCodeKeys, saleCodeQueryOptions, saveSaleCode, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
+import { centsToEuro, euroToCents, saleCodeSchema, type SaleCodeValues } from '@/features/admin/sale-codes/schemas/sale-code';
+import { useSaleCodeLabel } from '@/features/admin/sale-codes/components/sale-codes-page';
 
 /** /account/admin/sale-codes/create: the form, then the confirmation dialog 'Code erstellen'. */
 export function SaleCodeCreatePage() {

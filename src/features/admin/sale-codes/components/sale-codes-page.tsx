@@ -13,11 +13,11 @@ import {
   DataTableViewOptions,
   useUrlTable,
 } from '@/components/ui/data-table';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { ConfirmDialog } from '../../shared/confirm-dialog';
-import type { ListSearch } from '../../shared/list-search';
-import { RowActions } from '../../shared/row-actions';
-import { deleteSaleCode, saleCodeKeys, saleCodesQueryOptions, type SaleCode } from '../api/sale-codes';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import type { ListSearch } from '@/features/admin/shared/list-search';
+import { RowActions } from '@/features/admin/shared/row-actions';
+import { deleteSaleCode, saleCodeKeys, saleCodesQueryOptions, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
 
 /** What a code does, for people (the only type: set-additional-costs). */
 export function useSaleCodeLabel() {

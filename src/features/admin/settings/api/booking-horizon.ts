@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Tables } from '@/lib/database.types';
-import { check, checkList } from '../../shared/admin-errors';
-import { getDb } from '../../shared/typed-client';
-import { settingsKeys } from './settings';
+import { check, checkList } from '@/features/admin/shared/admin-errors';
+import { getDb } from '@/features/admin/shared/typed-client';
+import { settingsKeys } from '@/features/admin/settings/api/settings';
 
 /** The booking horizon (harbour_settings, issue 40 item 10): months ahead and an optional last day. */
 export type BookingHorizon = Pick<Tables<'harbour_settings'>, 'booking_horizon_months' | 'booking_last_day'>;

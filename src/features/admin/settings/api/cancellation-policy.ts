@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Tables } from '@/lib/database.types';
-import { check, checkList } from '../../shared/admin-errors';
-import { getDb } from '../../shared/typed-client';
-import { settingsKeys } from './settings';
+import { check, checkList } from '@/features/admin/shared/admin-errors';
+import { getDb } from '@/features/admin/shared/typed-client';
+import { settingsKeys } from '@/features/admin/settings/api/settings';
 
 /** The cancellation policy (issue 40): free until cancel_free_hours before arrival, then cancel_fee_percent of the price kept. */
 export type CancellationPolicy = Pick<Tables<'harbour_settings'>, 'cancel_free_hours' | 'cancel_fee_percent'>;

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { Constants, type Enums, type Tables } from '@/lib/database.types';
-import { check, checkList } from '../../shared/admin-errors';
-import { getDb } from '../../shared/typed-client';
+import { check, checkList } from '@/features/admin/shared/admin-errors';
+import { getDb } from '@/features/admin/shared/typed-client';
 
 export const settingsKeys = {
   all: ['admin', 'settings'] as const,

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Tables } from '@/lib/database.types';
-import { check, checkList } from '../../shared/admin-errors';
-import { getDb } from '../../shared/typed-client';
-import { settingsKeys } from './settings';
+import { check, checkList } from '@/features/admin/shared/admin-errors';
+import { getDb } from '@/features/admin/shared/typed-client';
+import { settingsKeys } from '@/features/admin/settings/api/settings';
 
 /** The start page's introduction: columns of the one settings row (admins read and write it). */
 export const startIntroColumns = [

@@ -12,8 +12,8 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { berlinToday, formatDay } from '@/lib/dates';
 import { dayField, numberField } from '@/lib/validation';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { bookingHorizonQueryOptions, saveBookingHorizon, type BookingHorizon } from '../api/booking-horizon';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { bookingHorizonQueryOptions, saveBookingHorizon, type BookingHorizon } from '@/features/admin/settings/api/booking-horizon';
 
 const horizonSchema = () =>
   z.object({

@@ -7,14 +7,14 @@ import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '../../shared/admin-errors';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
 import {
   cancellationPolicyKey,
   cancellationPolicySettingsQueryOptions,
   saveCancellationPolicy,
   type CancellationPolicy,
-} from '../api/cancellation-policy';
-import { cancellationPolicySchema, type CancellationPolicyValues } from '../schemas/cancellation-policy';
+} from '@/features/admin/settings/api/cancellation-policy';
+import { cancellationPolicySchema, type CancellationPolicyValues } from '@/features/admin/settings/schemas/cancellation-policy';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 

@@ -7,9 +7,9 @@ import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { saveSellerSettings, sellerSettingsQueryOptions, settingsKeys, type SellerSettings } from '../api/settings';
-import { sellerSchema, type SellerValues } from '../schemas/settings';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { saveSellerSettings, sellerSettingsQueryOptions, settingsKeys, type SellerSettings } from '@/features/admin/settings/api/settings';
+import { sellerSchema, type SellerValues } from '@/features/admin/settings/schemas/settings';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 

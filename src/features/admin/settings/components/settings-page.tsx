@@ -12,10 +12,10 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { formatDay } from '@/lib/dates';
-import { DatevSettingsSection } from '../../datev/components/datev-settings-section';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { AdminTable, Cell } from '../../shared/admin-table';
-import { ConfirmDialog } from '../../shared/confirm-dialog';
+import { DatevSettingsSection } from '@/features/admin/datev/components/datev-settings-section';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { AdminTable, Cell } from '@/features/admin/shared/admin-table';
+import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
 import {
   deleteFairPeriod,
   fairPeriodsQueryOptions,
@@ -34,11 +34,11 @@ import {
   type PaymentMode,
   type PaymentModes,
   type TwoFactor,
-} from '../api/settings';
-import { StartIntroSection } from './start-intro-section';
-import { CancellationPolicySection } from './cancellation-policy-section';
-import { SellerSection } from './seller-section';
-import { BookingHorizonSection } from './booking-horizon-section';
+} from '@/features/admin/settings/api/settings';
+import { StartIntroSection } from '@/features/admin/settings/components/start-intro-section';
+import { CancellationPolicySection } from '@/features/admin/settings/components/cancellation-policy-section';
+import { SellerSection } from '@/features/admin/settings/components/seller-section';
+import { BookingHorizonSection } from '@/features/admin/settings/components/booking-horizon-section';
 import {
   accessSchema,
   fairPeriodSchema,
@@ -46,7 +46,7 @@ import {
   type AccessValues,
   type FairPeriodValues,
   type PaymentModesValues,
-} from '../schemas/settings';
+} from '@/features/admin/settings/schemas/settings';
 import { DatePicker } from '@/components/ui/date-picker';
 
 /** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */

@@ -8,10 +8,10 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { decimalInput } from '@/lib/numbers';
-import { harbourIntroKeys } from '@/features/start/api/harbour-intro';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { saveStartIntro, startIntroQueryOptions, type StartIntro } from '../api/start-intro';
-import { parseDecimal, startIntroSchema, type StartIntroValues } from '../schemas/start-intro';
+import { harbourIntroKeys } from '@/lib/harbour-intro';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { saveStartIntro, startIntroQueryOptions, type StartIntro } from '@/features/admin/settings/api/start-intro';
+import { parseDecimal, startIntroSchema, type StartIntroValues } from '@/features/admin/settings/schemas/start-intro';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { getDb } from '../../shared/typed-client';
-import { check, checkList, UUID } from '../../shared/admin-errors';
-import type { UsersSearch } from './users-search';
+import { getDb } from '@/features/admin/shared/typed-client';
+import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
+import type { UsersSearch } from '@/features/admin/users/api/users-search';
 
 export const USERS_PAGE_SIZE = 20;
 

@@ -10,10 +10,17 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { identityQueryOptions } from '@/lib/auth';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { ConfirmDialog } from '../../shared/confirm-dialog';
-import { adminMfaStatusQueryOptions, adminUserKeys, adminUserQueryOptions, resetMfa, saveUser, type AdminUser } from '../api/users';
-import { userSchema, type UserValues } from '../schemas/user';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import {
+  adminMfaStatusQueryOptions,
+  adminUserKeys,
+  adminUserQueryOptions,
+  resetMfa,
+  saveUser,
+  type AdminUser,
+} from '@/features/admin/users/api/users';
+import { userSchema, type UserValues } from '@/features/admin/users/schemas/user';
 
 /** /account/admin/users/{id}/edit: person fields, role flags and the active flag. */
 export function UserEditPage({ id }: { id: string }) {

@@ -15,9 +15,9 @@ import {
 } from '@/components/ui/data-table';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { adminErrorMessage } from '../../shared/admin-errors';
-import { adminUsersQueryOptions, USERS_PAGE_SIZE, type UserListRow } from '../api/users';
-import type { UsersSearch } from '../api/users-search';
+import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { adminUsersQueryOptions, USERS_PAGE_SIZE, type UserListRow } from '@/features/admin/users/api/users';
+import type { UsersSearch } from '@/features/admin/users/api/users-search';
 
 /**
  * /account/admin/users: a server-side data table (admin_list_users sorts, filters and pages in

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import type { CalendarView } from '@/features/harbour/api/calendar';
-import { CalendarPage } from '@/features/harbour/components/calendar-page';
+import type { CalendarView } from '@/features/harbour/calendar/api/calendar';
+import { CalendarPage } from '@/features/harbour/calendar/components/calendar-page';
 import { berlinToday } from '@/lib/dates';
 
 const VIEWS = ['day', 'week', 'month'] as const;
@@ -15,7 +15,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/calendar')({
   loader: async ({ context, deps }) => {
     // Imported here, not at the top, so the calendar's code stays out of the first download.
     const [{ calendarBlockQueryOptions, calendarPlacesQueryOptions, calendarRange, PLACE_BLOCK }, { berlinToday }] = await Promise.all([
-      import('@/features/harbour/api/calendar'),
+      import('@/features/harbour/calendar/api/calendar'),
       import('@/lib/dates'),
     ]);
     const range = calendarRange(deps.from ?? berlinToday(), deps.view ?? 'week');

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { CashBookPage } from '@/features/harbour/components/cash-book-page';
+import { CashBookPage } from '@/features/harbour/cash-book/components/cash-book-page';
 import { berlinToday } from '@/lib/dates';
 
 /** The cash book of a day (yyyy-MM-dd in the URL; today in Berlin by default) with its daily closing. */
@@ -10,7 +10,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/cash')({
   loaderDeps: ({ search }) => ({ day: search.day }),
   loader: async ({ context, deps }) => {
     const [{ cashDayQueryOptions }, { berlinToday }] = await Promise.all([
-      import('@/features/harbour/api/cash-book'),
+      import('@/features/harbour/cash-book/api/cash-book'),
       import('@/lib/dates'),
     ]);
     await context.queryClient.prefetchQuery(cashDayQueryOptions(deps.day ?? berlinToday()));

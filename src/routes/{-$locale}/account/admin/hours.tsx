@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { HoursPage } from '@/features/harbour/components/hours-page';
+import { HoursPage } from '@/features/harbour/hours/components/hours-page';
 import { berlinToday } from '@/lib/dates';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -12,7 +12,10 @@ export const Route = createFileRoute('/{-$locale}/account/admin/hours')({
   }),
   loaderDeps: ({ search }) => ({ month: search.month, person: search.person }),
   loader: async ({ context, deps }) => {
-    const [{ hoursQueryOptions }, { berlinToday }] = await Promise.all([import('@/features/harbour/api/hours'), import('@/lib/dates')]);
+    const [{ hoursQueryOptions }, { berlinToday }] = await Promise.all([
+      import('@/features/harbour/hours/api/hours'),
+      import('@/lib/dates'),
+    ]);
     await context.queryClient.prefetchQuery(hoursQueryOptions(deps.month ?? berlinToday().slice(0, 7), deps.person));
   },
   component: function AdminHours() {

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { DeskReceiptPage } from '@/features/harbour/components/desk-sale-page';
+import { DeskReceiptPage } from '@/features/harbour/desk-sale/components/desk-sale-page';
 
 /** A desk sale's receipt as stored, ready to print (never live data). */
 export const Route = createFileRoute('/{-$locale}/account/admin/desk-sale/$documentId')({

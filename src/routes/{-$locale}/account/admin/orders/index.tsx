@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { parseOrdersSearch } from '@/features/harbour/api/orders-search';
-import { OrdersPage } from '@/features/harbour/components/orders-page';
+import { parseOrdersSearch } from '@/features/harbour/orders/api/orders-search';
+import { OrdersPage } from '@/features/harbour/orders/components/orders-page';
 
 /**
  * The order list (staff; the admin layout route answers everyone else with 404). Filters and page

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { WalkInPage } from '@/features/harbour/components/walk-in-page';
+import { WalkInPage } from '@/features/harbour/orders/components/walk-in-page';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

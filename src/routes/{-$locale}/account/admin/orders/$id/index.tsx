@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { OrderDetailPage } from '@/features/harbour/components/order-detail-page';
+import { OrderDetailPage } from '@/features/harbour/orders/components/order-detail-page';
 
 /** Everything about one booking, with the staff actions. */
 export const Route = createFileRoute('/{-$locale}/account/admin/orders/$id/')({

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { InvoicePage } from '@/features/harbour/components/invoice-page';
+import { InvoicePage } from '@/features/harbour/orders/components/invoice-page';
 
 /** The printable invoice of a paid order. */
 export const Route = createFileRoute('/{-$locale}/account/admin/orders/$id/invoice')({

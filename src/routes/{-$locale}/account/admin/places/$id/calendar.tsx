@@ -1,5 +1,5 @@
 import { createFileRoute, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import type { CalendarView } from '@/features/harbour/api/calendar';
+import type { CalendarView } from '@/features/harbour/calendar/api/calendar';
 import { requireAdmin } from '@/lib/auth';
 import { PlaceCalendarPage } from '@/features/admin/places/components/place-calendar-page';
 

@@ -1,0 +1,317 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '@lingui/core/macro';
+import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
+import type { InvoiceDocument } from '@/features/orders/api/invoices';
+import { orderKeys } from '@/features/orders/api/keys';
+import { invokeFunction } from '@/lib/edge-functions';
+import type { DeskPaymentMethod } from '@/features/harbour/payments/api/payments';
+import { harbourKeys } from '@/features/harbour/shared/keys';
+
+/** extras.unit: text with a check in the generated row. */
+export type ExtraUnit = 'piece' | 'load' | 'day';
+
+/** A catalogue entry (supabase/schemas/55_extras.sql): gross price in cents, VAT 19/7/0, deposits 0 %. */
+export type Extra = Omit<Tables<'extras'>, 'unit'> & { unit: ExtraUnit };
+
+/** An extra on an order, priced as when added; removed or returned ones stay with their time. */
+export type OrderExtra = Omit<Tables<'order_extras'>, 'unit'> & { unit: ExtraUnit };
+
+export const extrasKeys = {
+  all: [...harbourKeys.all, 'extras'] as const,
+  catalogue: () => [...harbourKeys.all, 'extras', 'catalogue'] as const,
+  order: (orderId: string) => [...harbourKeys.all, 'extras', 'order', orderId] as const,
+  refundsDue: (orderId: string) => [...harbourKeys.all, 'extras', 'refunds-due', orderId] as const,
+};
+
+/** The catalogue as the caller may read it (RLS: staff all entries, everyone else the active ones). */
+export const extrasCatalogueQueryOptions = () =>
+  queryOptions({
+    queryKey: extrasKeys.catalogue(),
+    queryFn: async (): Promise<Extra[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('extras')
+        .select('*')
+        .order('sort_order')
+        .order('name')
+        .overrideTypes<{ unit: ExtraUnit }[]>();
+      if (error) throw error;
+      return data;
+    },
+    staleTime: 30_000,
+  });
+
+/** The extras of an order, oldest first. */
+export const orderExtrasQueryOptions = (orderId: string) =>
+  queryOptions({
+    queryKey: extrasKeys.order(orderId),
+    queryFn: async (): Promise<OrderExtra[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('order_extras')
+        .select('*')
+        .eq('order_id', orderId)
+        .order('added_at')
+        .overrideTypes<{ unit: ExtraUnit }[]>();
+      if (error) throw error;
+      return data;
+    },
+  });
+
+/** A deposit returned online whose refund is not in the ledger: what is due, and whether a refund of it failed. */
+export interface DepositRefundDue {
+  dueCents: number;
+  /** The guest's bank did not take a refund of it: it may go back in cash or by transfer. */
+  failed: boolean;
+}
+
+/**
+ * The order's deposits returned online whose refund is not in the ledger yet: Stripe has not
+ * confirmed it, could not be reached, refused it (staff retry it) or reported it failed (then
+ * staff may also pay it back in cash or by transfer).
+ */
+export const depositRefundsDueQueryOptions = (orderId: string) =>
+  queryOptions({
+    queryKey: extrasKeys.refundsDue(orderId),
+    queryFn: async (): Promise<Map<string, DepositRefundDue>> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('deposit_refunds_due', { p_order_id: orderId });
+      if (error) throw error;
+      return new Map(data.map((r) => [r.order_extra_id, { dueCents: r.due_cents, failed: r.failed }]));
+    },
+  });
+
+export type ExtrasAction =
+  | { type: 'add'; orderId: string; extraId: string; quantity: number; unitPriceCents?: number }
+  | { type: 'remove'; orderExtraId: string }
+  | { type: 'return'; orderExtraId: string; method: 'cash' | 'bank_transfer' | 'online' }
+  | { type: 'accept'; messageId: string; orderId: string; extraId: string; quantity: number; unitPriceCents?: number };
+
+async function runExtrasAction(action: ExtrasAction): Promise<void> {
+  // A deposit paid online goes back to the guest's card through Stripe (refund-payment takes
+  // the deposit back and refunds it; the ledger follows Stripe's refund event).
+  if (action.type === 'return' && action.method === 'online') {
+    await invokeFunction('refund-payment', { order_extra_id: action.orderExtraId });
+    return;
+  }
+  const supabase = await getSupabase();
+  const { error } =
+    action.type === 'add'
+      ? await supabase.rpc('add_order_extra', {
+          p_order_id: action.orderId,
+          p_extra_id: action.extraId,
+          p_quantity: action.quantity,
+          p_unit_price_cents: action.unitPriceCents,
+        })
+      : action.type === 'remove'
+        ? await supabase.rpc('remove_order_extra', { p_order_extra_id: action.orderExtraId })
+        : action.type === 'return'
+          ? await supabase.rpc('return_deposit', { p_order_extra_id: action.orderExtraId, p_method: action.method })
+          : await supabase.rpc('accept_service_request', {
+              p_message_id: action.messageId,
+              p_order_id: action.orderId,
+              p_extra_id: action.extraId,
+              p_quantity: action.quantity,
+              p_unit_price_cents: action.unitPriceCents,
+            });
+  if (error) throw error;
+}
+
+/** Adds, removes or returns an extra (the database checks staff); the order desk and the order's documents refetch. */
+export function useExtrasAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: runExtrasAction,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: harbourKeys.all });
+      void queryClient.invalidateQueries({ queryKey: orderKeys.all });
+    },
+  });
+}
+
+export interface DeskSaleItem {
+  extraId: string;
+  quantity: number;
+  unitPriceCents?: number;
+}
+
+export interface DeskSaleBuyer {
+  name: string;
+  company?: string;
+  street: string;
+  postal_code: string;
+  city: string;
+}
+
+/** Sells extras at the desk; answers the receipt (an invoice document without an order). */
+export async function sellAtDesk(items: DeskSaleItem[], method: DeskPaymentMethod, buyer?: DeskSaleBuyer): Promise<InvoiceDocument> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('sell_at_desk', {
+    p_items: items.map((i) => ({
+      extra_id: i.extraId,
+      quantity: i.quantity,
+      ...(i.unitPriceCents !== undefined ? { unit_price_cents: i.unitPriceCents } : {}),
+    })),
+    p_method: method,
+    p_buyer: buyer ? { ...buyer } : undefined,
+  });
+  if (error) throw error;
+  return data as unknown as InvoiceDocument;
+}
+
+/** Cancels a desk sale by its receipt (staff; once): answers the Stornorechnung. */
+export async function cancelDeskSale(receiptId: string, reason: string): Promise<InvoiceDocument> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('cancel_desk_sale', { p_receipt_id: receiptId, p_reason: reason.trim() });
+  if (error) throw error;
+  return data as unknown as InvoiceDocument;
+}
+
+export type DeskSaleCancellation = Tables<'desk_sale_cancellations'> & { document_number: string };
+
+/** A desk sale as sold (its method) and its cancellation, if any, with the Stornorechnung's number. */
+export const deskSaleStateQueryOptions = (deskSaleId: string) =>
+  queryOptions({
+    queryKey: [...extrasKeys.all, 'desk-sale', deskSaleId] as const,
+    queryFn: async (): Promise<{ method: DeskPaymentMethod; gross_cents: number; cancellation: DeskSaleCancellation | null }> => {
+      const supabase = await getSupabase();
+      const [sale, cancellation, storno] = await Promise.all([
+        supabase.from('desk_sales').select('method, gross_cents').eq('id', deskSaleId).single(),
+        supabase.from('desk_sale_cancellations').select('*').eq('desk_sale_id', deskSaleId).maybeSingle(),
+        supabase.from('invoices').select('id, invoice_number').eq('desk_sale_id', deskSaleId).eq('kind', 'cancellation').maybeSingle(),
+      ]);
+      if (sale.error) throw sale.error;
+      if (cancellation.error) throw cancellation.error;
+      if (storno.error) throw storno.error;
+      return {
+        method: sale.data.method as DeskPaymentMethod,
+        gross_cents: sale.data.gross_cents,
+        cancellation: cancellation.data ? { ...cancellation.data, document_number: storno.data?.invoice_number ?? '' } : null,
+      };
+    },
+  });
+
+/** The newest desk-sale receipts and Stornorechnungen (staff read every document). */
+export const deskReceiptsQueryOptions = () =>
+  queryOptions({
+    queryKey: [...extrasKeys.all, 'receipts'] as const,
+    queryFn: async () => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('invoices')
+        .select('id, invoice_number, issued_at, gross_cents, desk_sale_id, kind')
+        .not('desk_sale_id', 'is', null)
+        .order('issued_at', { ascending: false })
+        .limit(10);
+      if (error) throw error;
+      return data;
+    },
+  });
+
+export type ExtraInput = Pick<
+  Extra,
+  'code' | 'name' | 'name_en' | 'unit' | 'price_cents' | 'price_from' | 'vat_rate' | 'deposit' | 'active' | 'sort_order'
+>;
+
+/** An admin adds a catalogue entry or changes one (RLS: admins write; the database checks the values again). */
+export async function saveExtra(id: string | null, values: ExtraInput): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = id ? await supabase.from('extras').update(values).eq('id', id) : await supabase.from('extras').insert(values);
+  if (error) throw error;
+}
+
+/** A berth tariff (public.tariffs, 30_orders_booking.sql): gross cents per unit with its VAT rate. */
+export type Tariff = Omit<Tables<'tariffs'>, 'unit'> & { unit: 'metre_night' | 'metre_day' | 'night' };
+
+export const tariffKeys = { all: [...harbourKeys.all, 'tariffs'] as const };
+
+/** The three berth tariffs in their order (everyone reads them; admins change them). */
+export const tariffsQueryOptions = () =>
+  queryOptions({
+    queryKey: tariffKeys.all,
+    queryFn: async (): Promise<Tariff[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.from('tariffs').select('*').order('sort_order').overrideTypes<{ unit: Tariff['unit'] }[]>();
+      if (error) throw error;
+      return data;
+    },
+    staleTime: 30_000,
+  });
+
+/** An admin changes a tariff's names, gross price or VAT rate (RLS: admins only; the database checks the values). */
+export async function saveTariff(code: string, values: Pick<Tariff, 'name' | 'name_en' | 'gross_cents' | 'vat_rate'>): Promise<void> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.from('tariffs').update(values).eq('code', code).select('code');
+  if (error) throw error;
+  // RLS hides the row from anyone but an admin: no row changed is a refusal.
+  if (!data.length) throw { code: '42501' };
+}
+
+/** What staff read when the database refuses (its codes), never a raw error. */
+export function extrasErrorMessage(error: unknown): string {
+  const e = (error ?? {}) as { message?: string; code?: string };
+  switch (e.message) {
+    case 'staff_only':
+      return t`Nur für das Hafenteam.`;
+    case 'invalid_quantity':
+      return t`Die Menge muss zwischen 1 und 99 liegen.`;
+    case 'invalid_price':
+      return t`Der Preis darf nur bei „ab“-Preisen erhöht werden, nie gesenkt.`;
+    case 'extra_not_found':
+      return t`Dieses Extra gibt es nicht (mehr) im Katalog.`;
+    case 'order_not_found':
+      return t`Diese Buchung gibt es nicht.`;
+    case 'order_closed':
+      return t`Eine stornierte oder verfallene Buchung nimmt keine Extras an.`;
+    case 'order_extra_not_found':
+      return t`Dieses Extra ist nicht an der Buchung.`;
+    case 'order_extra_closed':
+      return t`Dieses Extra wurde schon entfernt oder zurückgegeben.`;
+    case 'not_a_deposit':
+      return t`Nur ein Pfand wird zurückgegeben.`;
+    case 'deposit_refund_not_failed':
+      return t`Stripe hat die Erstattung auf die Karte nicht als fehlgeschlagen gemeldet. Bitte die Erstattung erneut anfordern oder die Meldung von Stripe abwarten.`;
+    case 'invalid_payment_method':
+      return t`Bitte eine gültige Zahlungsart wählen.`;
+    case 'refund_online_payment':
+      return t`Die Buchung wurde online bezahlt: das Pfand bitte über „Erstatten“ online zurückzahlen.`;
+    case 'refund_exceeds_payment':
+      return t`Es wurde weniger am Hafenbüro bezahlt, als zurückzuzahlen ist.`;
+    case 'cash_balance_negative':
+      return t`So viel Bargeld ist nicht in der Kasse.`;
+    case 'cash_day_closed':
+      return t`Der Kassentag ist schon abgeschlossen.`;
+    case 'invalid_items':
+      return t`Bitte mindestens ein und höchstens 20 Extras wählen.`;
+    case 'deposit_needs_order':
+      return t`Ein Pfand gehört an eine Buchung (dort wird die Rückgabe erfasst), nicht in einen Barverkauf.`;
+    case 'buyer_required':
+      return t`Über 250 € braucht der Beleg Name und Anschrift des Käufers.`;
+    case 'message_not_found':
+      return t`Diese Anfrage gibt es nicht.`;
+    case 'request_done':
+      return t`Diese Anfrage ist schon erledigt.`;
+    case 'reason_required':
+      return t`Bitte einen Grund für die Stornierung angeben.`;
+    case 'receipt_not_found':
+      return t`Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.`;
+    case 'desk_sale_cancelled':
+      return t`Dieser Verkauf ist schon storniert.`;
+    case 'tariff_code_fixed':
+      return t`Code und Einheit eines Tarifs bleiben immer gleich.`;
+    case 'no_online_payment':
+      return t`Die Buchung wurde nicht online bezahlt: das Pfand bitte bar oder per Überweisung zurückgeben.`;
+    case 'deposit_refund_online':
+      return t`Ein online bezahltes Pfand geht über Stripe zurück.`;
+    // refund-payment (FunctionCallError: the message is the code)
+    case 'not_configured':
+    case 'payment_provider_error':
+    case 'network':
+      return t`Stripe ist gerade nicht erreichbar. Bitte später erneut versuchen.`;
+  }
+  if (e.code === '23505') return t`Diesen Code gibt es schon.`;
+  if (e.code === '23514' || e.code === '22P02') return t`Die Angaben sind ungültig (Pfand immer mit 0 % USt.).`;
+  if (e.code === '42501') return t`Dafür fehlt die Berechtigung.`;
+  return t`Das hat nicht geklappt. Bitte erneut versuchen.`;
+}

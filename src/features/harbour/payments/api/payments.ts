@@ -1,0 +1,166 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '@lingui/core/macro';
+import { getSupabase } from '@/lib/auth';
+import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
+import { fetchOrderBalance, fetchOrderPayments } from '@/features/orders/api/payments';
+import type { Payment, PaymentMethod } from '@/features/orders/api/types';
+import { harbourKeys } from '@/features/harbour/shared/keys';
+
+export const paymentDeskKeys = {
+  ledger: (orderId: string) => [...harbourKeys.all, 'orders', 'payments', orderId] as const,
+  balance: (orderId: string) => [...harbourKeys.all, 'orders', 'balance', orderId] as const,
+};
+
+/** order_balance() for staff: outstanding, what is to refund and what can be refunded how. */
+export const deskBalanceQueryOptions = (orderId: string) =>
+  queryOptions({ queryKey: paymentDeskKeys.balance(orderId), queryFn: () => fetchOrderBalance(orderId) });
+
+/** A ledger row with the name of the staff member who recorded it (null: Stripe's webhook). */
+export type LedgerRow = Payment & { recorded_by_name: string | null };
+
+/** The order's ledger, oldest first, with who recorded each row (RLS: staff read all payments and profiles). */
+export const orderLedgerQueryOptions = (orderId: string) =>
+  queryOptions({
+    queryKey: paymentDeskKeys.ledger(orderId),
+    queryFn: async (): Promise<LedgerRow[]> => {
+      const rows = await fetchOrderPayments(orderId);
+      const supabase = await getSupabase();
+      const ids = [...new Set(rows.map((r) => r.recorded_by).filter((id): id is string => !!id))];
+      const names = new Map<string, string>();
+      if (ids.length) {
+        const people = await supabase.from('profiles').select('id, first_name, last_name, email').in('id', ids);
+        if (people.error) throw people.error;
+        for (const p of people.data) {
+          names.set(p.id, [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email || '');
+        }
+      }
+      return rows.map((r) => ({ ...r, recorded_by_name: r.recorded_by ? (names.get(r.recorded_by) ?? null) : null }));
+    },
+  });
+
+export type DeskPaymentMethod = Extract<PaymentMethod, 'card_terminal' | 'cash' | 'bank_transfer'>;
+export type RefundMethod = Extract<PaymentMethod, 'online' | 'cash' | 'bank_transfer'>;
+
+export type PaymentAction =
+  | { type: 'desk-payment'; orderId: string; method: DeskPaymentMethod; amountCents: number; note: string }
+  | { type: 'refund'; orderId: string; method: RefundMethod; amountCents: number; note: string; notify: boolean; requestKey: string };
+
+/** What a refund through Stripe answers: the ledger row follows with Stripe's refund event. */
+export interface OnlineRefund {
+  refund_id: string;
+  status: string;
+}
+
+async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | null> {
+  if (action.type === 'refund' && action.method === 'online') {
+    // The request key makes a retry of this refund (a second click, a retry after a timeout)
+    // get the same refund back, never a second one (refund-payment, ground rule 6).
+    return invokeFunction<OnlineRefund>('refund-payment', {
+      order_id: action.orderId,
+      amount_cents: action.amountCents,
+      idempotency_key: action.requestKey,
+    });
+  }
+  const supabase = await getSupabase();
+  const args = {
+    p_order_id: action.orderId,
+    p_method: action.method,
+    p_amount_cents: action.amountCents,
+    p_note: action.note.trim() || undefined,
+  };
+  const { error } =
+    action.type === 'desk-payment'
+      ? await supabase.rpc('record_desk_payment', args)
+      : await supabase.rpc('record_desk_refund', { ...args, p_notify: action.notify });
+  if (error) throw error;
+  return null;
+}
+
+/**
+ * The request key of a refund the person confirmed: the same one for every retry of that refund
+ * (the same order, method and amount: a second click, a retry after a timeout or an error that
+ * left it open), a new one for anything else. Call `done` when the refund went through or was
+ * refused for good: the next confirmation is then a new refund.
+ */
+export function refundRequestKeys() {
+  let current: { what: string; key: string } | null = null;
+  return {
+    keyFor(action: { orderId: string; method: string; amountCents: number }): string {
+      const what = `${action.orderId}|${action.method}|${action.amountCents}`;
+      if (current?.what !== what) current = { what, key: crypto.randomUUID() };
+      return current.key;
+    },
+    done() {
+      current = null;
+    },
+  };
+}
+
+/** Whether a failed refund may have been made after all, so a retry must keep its request key. */
+export function refundOutcomeOpen(error: unknown): boolean {
+  if (!(error instanceof FunctionCallError)) return true;
+  return error.code === 'network' || error.code === 'unknown' || error.code === 'refund_in_progress' || (error.status ?? 500) >= 500;
+}
+
+/** Records a desk payment or refund, or asks Stripe for a refund; then the order desk refetches (in the background). */
+export function usePaymentAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: runPaymentAction,
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+  });
+}
+
+/** The message staff read for a refused payment or refund (the database's and the function's codes). */
+export function paymentErrorMessage(error: unknown): string {
+  const code = error instanceof FunctionCallError ? error.code : ((error as { message?: string } | null)?.message ?? '');
+  switch (code) {
+    case 'staff_only':
+    case 'forbidden':
+      return t`Nur für das Hafenteam.`;
+    case 'order_not_found':
+    case 'not_found':
+      return t`Diese Buchung gibt es nicht.`;
+    case 'invalid_amount':
+    case 'invalid_request':
+      return t`Der Betrag ist nicht gültig.`;
+    case 'invalid_note':
+      return t`Eine Notiz hat höchstens 500 Zeichen.`;
+    case 'invalid_payment_method':
+      return t`Diese Zahlungsart ist hier nicht möglich.`;
+    case 'order_already_paid':
+      return t`Diese Buchung ist bereits vollständig bezahlt.`;
+    case 'order_not_payable':
+      return t`Für eine stornierte oder verfallene Buchung wird keine Zahlung erfasst.`;
+    case 'order_not_refundable':
+      return t`Ein abgeschlossener Aufenthalt wird nicht vollständig erstattet.`;
+    case 'nothing_to_refund':
+      return t`Für diese Buchung ist nichts zu erstatten.`;
+    case 'refund_exceeds_payment':
+    case 'amount_exceeds_refundable':
+    case 'charge_already_refunded':
+      return t`So viel kann nicht erstattet werden: Der Betrag ist höher als das, was von der Zahlung noch übrig ist.`;
+    case 'refund_online_payment':
+      return t`Eine Online-Zahlung wird online über Stripe erstattet, nicht bar oder per Überweisung.`;
+    case 'cash_balance_negative':
+      return t`So viel Bargeld ist nicht in der Kasse: Der Kassenbestand darf nicht unter 0 fallen. Bitte per Überweisung erstatten.`;
+    case 'no_online_payment':
+      return t`Diese Buchung hat keine Online-Zahlung. Bitte bar oder per Überweisung erstatten.`;
+    case 'refund_in_progress':
+      return t`Diese Erstattung wird gerade angefordert. Bitte gleich noch einmal versuchen: Es wird nur einmal erstattet.`;
+    case 'request_key_reused':
+    case 'request_key_expired':
+      return t`Diese Anfrage ist nicht mehr gültig. Bitte die Zahlungen der Buchung prüfen und die Erstattung neu eingeben.`;
+    case 'network':
+      return t`Keine Antwort vom Server. Bitte noch einmal versuchen: Eine Erstattung wird dabei nur einmal ausgeführt.`;
+    case 'payment_provider_error':
+    case 'not_configured':
+    case 'database_unavailable':
+      return t`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`;
+    case 'unauthorized':
+    case 'not_signed_in':
+      return t`Die Sitzung ist abgelaufen. Bitte neu anmelden.`;
+    default:
+      return t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
+  }
+}
