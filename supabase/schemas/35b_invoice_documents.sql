@@ -2,7 +2,7 @@
 -- notes (Rechnungskorrekturen), each stored whole when issued and never changed afterwards
 -- (GoBD; § 14 UStG, § 33 UStDV). The database issues them, whoever changes the order:
 -- private.sync_invoice_documents compares what the order bills now with the documents it has
--- and issues what is missing (docs/decisions.md, "Frozen invoice documents").
+-- and issues what is missing (docs/adr/0033-invoices-and-gobd.md).
 
 -- Numbers are gapless per year, one series for every kind of document: the counter row is
 -- locked by the transaction that takes the next number, so concurrent payments queue and a
@@ -97,7 +97,7 @@ as $$
     'city', private.setting('invoice_city'),
     'vat_id', private.setting('invoice_vat_id'),
     'email', private.setting('invoice_email'))
-  -- For the e-invoice (docs/decisions.md, "E-invoice for business guests"); left out when unset.
+  -- For the e-invoice (docs/adr/0033-invoices-and-gobd.md, "E-invoice"); left out when unset.
   || jsonb_strip_nulls(jsonb_build_object(
     'country', private.setting('invoice_country'),
     'tax_number', private.setting('invoice_tax_number'),
