@@ -94,7 +94,7 @@ export default defineConfig({
     // chunk, i.e. in every first download (1.2 KB gzip). hoistImports() makes each chunk name all
     // the chunks it needs, so a lazy page's chunks are found when its own chunk arrives: one round
     // trip more than with a list on a cold cache, none once the service worker has cached every
-    // chunk (docs/decisions.md, "/start first load: lazy imports without preload lists"). The
+    // chunk (docs/adr/0043-first-load-budgets.md, "no preload lists"). The
     // HTML keeps its modulepreloads (the entry's chunks; the prerendered pages load them the same
     // way, scripts/lib/prerender.ts).
     // No polyfill: it only makes <link rel=modulepreload> fetch early in browsers without native

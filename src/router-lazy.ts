@@ -3,7 +3,7 @@ import { Route as localeRoute } from '@/routes/{-$locale}/route';
 
 /**
  * The account, auth, news and order pages' routes, the back office's ~45 among them, load on first
- * use (docs/decisions.md, "/start first load: routes that load on first use"). The first
+ * use (docs/adr/0043-first-load-budgets.md, "routes that load on first use"). The first
  * download's route tree (routeTree.public.gen.ts, generated from routeTree.gen.ts by
  * scripts/gen-public-route-tree.mjs) has every other route, and in their place one splat per
  * area: any /account/..., /auth/... or /order/... URL (both locales, any search) matches it.

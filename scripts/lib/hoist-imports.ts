@@ -1,6 +1,6 @@
 /**
  * Every chunk imports all the chunks it needs, not only the ones its own modules import
- * (docs/decisions.md, "/start first load: lazy imports without preload lists"). Lazy imports carry
+ * (docs/adr/0043-first-load-budgets.md, "no preload lists"). Lazy imports carry
  * no preload lists, so a browser finds a page's chunks by reading them: without this, a page
  * whose chunks import each other eight levels deep waited eight round trips on a cold cache;
  * with it, the page's chunk names all of them and they come in one. Rollup does this by itself

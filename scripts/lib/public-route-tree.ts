@@ -3,7 +3,7 @@
  * (TanStack Router's generated tree) without the routes of src/routes/{-$locale}/{account,auth,
  * news,order}/ (the back office's among them). In their place the locale route gets one splat per
  * folder (src/router-lazy.ts) that loads the whole tree when such a URL is visited
- * (docs/decisions.md, "/start first load: routes that load on first use"). Both trees use the
+ * (docs/adr/0043-first-load-budgets.md, "routes that load on first use"). Both trees use the
  * same route objects; this one only leaves some of them out.
  *
  * The build generates it from the current routeTree.gen.ts when it loads the file (vite.config.ts,

@@ -1,5 +1,5 @@
 /**
- * The build's lucide icons without lucide's runtime (docs/decisions.md, "/start first load: the
+ * The build's lucide icons without lucide's runtime (docs/adr/0043-first-load-budgets.md, "/start first load: the
  * icons' runtime"): every icon module of lucide-react (`dist/esm/icons/*.mjs`, each one
  * `createLucideIcon(__iconData)`) gets src/lib/lucide-icon.ts for its `../createLucideIcon.mjs`,
  * and its data loses the `key`s (React needs keys only for children in an array; the slim factory

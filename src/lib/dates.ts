@@ -7,7 +7,7 @@
  * date-fns and @date-fns/tz would be ~9 KB gzip of its first download.
  */
 
-/** Everything a person sees is in the harbour's time zone (ARCHITECTURE.md "Conventions"). */
+/** Everything a person sees is in the harbour's time zone (docs/architecture.md "Conventions"). */
 export const HARBOUR_TIME_ZONE = 'Europe/Berlin';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 /**
- * Interpolated values stay literal text (docs/decisions.md "Literal values in translations").
+ * Interpolated values stay literal text (docs/adr/0039-i18n-catalogues.md, "Values stay literal").
  *
  * Lingui 5 puts string values into the message before it looks at the result:
  * - `<Trans>` (@lingui/react) runs `formatElements` over the translated string, which turns

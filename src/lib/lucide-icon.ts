@@ -5,7 +5,7 @@
  * package's, attribute for attribute (tests/unit/lucide-icon.test.ts renders every icon the app
  * imports both ways); what is left out is lucide's React context (`LucideProvider`, which the app
  * does not use) and the forwardRef wrapper (React 19 passes `ref` as a prop). It saves ~1.3 KB
- * gzip on every first download (docs/decisions.md, "/start first load: the icons' runtime").
+ * gzip on every first download (docs/adr/0043-first-load-budgets.md, "lucide icons without their runtime").
  */
 import { createElement, type ReactNode, type Ref, type SVGProps } from 'react';
 

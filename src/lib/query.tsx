@@ -1,5 +1,5 @@
 /**
- * The app's QueryClient, loaded when a page first needs it (docs/decisions.md, "/start first
+ * The app's QueryClient, loaded when a page first needs it (docs/adr/0043-first-load-budgets.md, "/start first
  * load to 110 KB"). react-query's core is ~11 KB gzip: the start page and the shell of an
  * anonymous visitor do without it, every other page has it before it renders.
  * - `loadQueryClient()` imports it (src/lib/query-runtime.ts) once;

@@ -222,7 +222,7 @@ revoke delete, truncate on public.place_statuses from anon, authenticated;
 create trigger place_statuses_touch before update on public.place_statuses
   for each row execute function private.touch_updated_at();
 
--- The half-open time range of a stay, after the rules of ARCHITECTURE.md "Bookings".
+-- The half-open time range of a stay, after the rules of docs/architecture.md "Bookings".
 create function private.stay_period(
   p_kind public.order_kind,
   p_arrival date,
@@ -377,7 +377,7 @@ $$;
 comment on function private.net_of_gross(bigint, numeric) is 'Net cents in a gross amount at a VAT rate in percent (VAT taken out, half up).';
 revoke execute on function private.net_of_gross(bigint, numeric) from public;
 
--- ARCHITECTURE.md "Prices", from the price list: metres rounded up; the berth fee (nights x
+-- docs/architecture.md "Prices", from the price list: metres rounded up; the berth fee (nights x
 -- metres x the tariff per metre and night, a day stay metres x the day tariff) and the
 -- additional costs (nights x the tariff per night, or a sale code's value: gross per night), all
 -- gross as the guest pays them; the VAT taken out per rate (as on the invoice), net = gross - VAT.

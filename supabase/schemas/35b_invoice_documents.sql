@@ -2,7 +2,7 @@
 -- notes (Rechnungskorrekturen), each stored whole when issued and never changed afterwards
 -- (GoBD; § 14 UStG, § 33 UStDV). The database issues them, whoever changes the order:
 -- private.sync_invoice_documents compares what the order bills now with the documents it has
--- and issues what is missing (docs/decisions.md, "Frozen invoice documents").
+-- and issues what is missing (docs/adr/0033-invoices-and-gobd.md).
 
 -- Numbers are gapless per year, one series for every kind of document: the counter row is
 -- locked by the transaction that takes the next number, so concurrent payments queue and a

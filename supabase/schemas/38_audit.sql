@@ -23,7 +23,7 @@ create table public.audit_log (
   -- insert: the new row; delete: the old row; update: only the columns that changed, old and new.
   old_values jsonb,
   new_values jsonb,
-  -- Personal columns that changed but whose values are not kept (GDPR, see docs/decisions.md).
+  -- Personal columns that changed but whose values are not kept (GDPR, see docs/adr/0034-audit-trail.md).
   redacted text[],
   constraint audit_log_values check (
     case action
@@ -126,7 +126,7 @@ $$;
 comment on function private.audit_row() is 'AFTER trigger of every audited table: writes one audit_log row (insert: new row; delete: old row; update: changed columns only, without updated_at) with the caller (auth.jwt() sub, i.e. auth.uid()) and the acting role; arguments: key column(s), then personal columns whose values are left out.';
 revoke execute on function private.audit_row() from public;
 
--- The audited tables. Personal columns (left out, see docs/decisions.md "Audit trail"): a
+-- The audited tables. Personal columns (left out, see docs/adr/0034-audit-trail.md): a
 -- person's contact and boat data, which GDPR lets the person have erased, unlike the books.
 create trigger orders_audit after insert or update or delete on public.orders
   for each row execute function private.audit_row('id', 'email', 'person', 'boat');

@@ -3,7 +3,7 @@
 -- an order by staff (they flow into the order's price and its invoice documents), desk sales
 -- without a booking with their receipt (a Kleinbetragsrechnung in the one invoice number
 -- series), and a guest's service request accepted as an extra on their order.
--- docs/decisions.md, "Extras and desk sales".
+-- docs/adr/0037-extras-deposits-desk-sales.md.
 --
 -- Prices are gross (what the guest pays: the spec's price list), in integer cents; the VAT in
 -- them is taken out per rate (private.invoice_vat_breakdown, lines with unit_gross_cents). A

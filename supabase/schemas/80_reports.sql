@@ -54,7 +54,7 @@ revoke execute on function private.size_class_rank(text) from public;
 -- payments ledger, and kept exact by the transactions that change those rows (triggers below).
 -- A year of 75k orders scanned from public.orders (wide: jsonb snapshots, ~780 bytes a row)
 -- and with the ledger summed per order cost 40-440 ms per report on PGlite; the reports now
--- read ~100-byte rows without per-row function calls (docs/decisions.md, "Fast reports").
+-- read ~100-byte rows without per-row function calls (docs/adr/0042-reports-search-calendar-at-scale.md).
 -- Derived data: not audited (the rows it derives from are), no API role reads it.
 create table private.order_report_facts (
   order_id uuid primary key references public.orders (id) on delete cascade,

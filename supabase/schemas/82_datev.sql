@@ -3,7 +3,7 @@
 -- ledger; the browser writes the file (src/features/admin/datev). Settings (Berater- and
 -- Mandantennummer, WJ-Beginn, account numbers, SKR03 defaults) live in private.app_settings
 -- (05_settings.sql) and only admins read or change them, through the functions below
--- (docs/decisions.md, "DATEV export").
+-- (docs/adr/0035-datev-export.md).
 
 -- No rows are inserted for the defaults: they live in private.datev_settings_object(), and the
 -- first save writes all keys (so the audit trail names the admin who set the real numbers).

@@ -1,4 +1,4 @@
--- quote_booking: every price rule of ARCHITECTURE.md "Prices" in exact cents, stay times in
+-- quote_booking: every price rule of docs/architecture.md "Prices" in exact cents, stay times in
 -- Europe/Berlin across the DST weekends, day-stay windows, fair periods, sale-code throttling.
 -- Prices are [metres, nights, berth fee, additional costs, net, VAT, gross].
 begin;

@@ -1,4 +1,4 @@
--- Door code and wifi (ARCHITECTURE.md "Who may see the door code and wifi"): staff, active
+-- Door code and wifi (docs/architecture.md "Who may see the door code and wifi"): staff, active
 -- long-term holders, the verified owner of a checked-in order until departure. Nobody by
 -- booking alone.
 begin;

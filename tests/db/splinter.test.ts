@@ -6,7 +6,7 @@
  * exposed schemas set as PostgREST sets them (without `pgrst.db_schemas` the lints about
  * exposed schemas return nothing). Any ERROR or WARN fails, unless it is on the allow-list
  * below with the reason it must stay (the same reason stands beside the object in
- * supabase/schemas and in docs/decisions.md).
+ * supabase/schemas and in docs/adr/0007-advisor-zero-warnings.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';

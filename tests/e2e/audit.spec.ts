@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 21 item 7; docs/decisions.md "Audit trail"): an admin changes a berth
+ * The audit trail (issue 21 item 7; docs/adr/0034-audit-trail.md): an admin changes a berth
  * and finds the change on /account/admin/audit with their name and the old and new value (de
  * and en); harbour staff who are not admins get the 404 page and the database refuses them; the
  * staff order page's history names who did each step (the guest, a staff member).

@@ -10,7 +10,7 @@ const dist = resolve(import.meta.dirname, '../..', E2E_DIST);
 
 /**
  * Initial JavaScript of a page: every script of the app's origin fetched until the network is
- * idle, gzip -9 per file (docs/decisions.md, "First-load JavaScript (issue 25 item 5; session 12)").
+ * idle, gzip -9 per file (docs/adr/0043-first-load-budgets.md).
  * Targets of issue 25: 110 KB for /start and 160 KB for /start/booking; each budget is the target
  * (/start/booking: 153 KB reached in session 13, 144.8 in session 15; /start: 109.9 in session 19,
  * with lazy imports that carry no preload lists). Neither page carries react-query's

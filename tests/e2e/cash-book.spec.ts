@@ -1,5 +1,5 @@
 /**
- * The cash book (issue 21 item 4; docs/decisions.md "Cash book"): staff take a cash payment on
+ * The cash book (issue 21 item 4; docs/adr/0036-cash-book.md): staff take a cash payment on
  * the order page, find it in the cash book with its number and running balance, count the till
  * and close the day (Kassenbericht, the difference booked as its own entry), and see the day
  * read-only. A day closes once, for real (the clock is not ours to turn), so the tests run in

@@ -1,6 +1,6 @@
 /**
  * The defects found in issue 23 ("Why"), each held by a test here (or by the unit, pgTAP test
- * named beside it in docs/decisions.md, "Defects of issue 23").
+ * named beside it in "Defects of issue 23" of the former docs/decisions.md, in git history).
  */
 import { E2E_DIST } from './ports';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Refunds on the staff order page (issue 11 leftover; docs/decisions.md "Refunds"; since issue 20
+ * Refunds on the staff order page (issue 11 leftover; docs/adr/0030-payments-ledger.md; since issue 20
  * in the payments panel): "Erstatten" for paid orders only, in a dialog that asks cash or transfer
  * and the amount (a desk refund of what was paid at the desk, a row in the payments ledger); a full refund cancels the open
  * booking and frees its berth, the history records both, a cancellation invoice cancels the

@@ -1,7 +1,7 @@
 /**
  * The account, auth and order pages' routes (the back office's among them) are not in the first
  * download's route tree: a splat per area stands in for them and loads the whole tree on first
- * use (src/router-lazy.ts, docs/decisions.md "/start first load: routes that load on first use").
+ * use (src/router-lazy.ts, docs/adr/0043-first-load-budgets.md).
  * Deep links, search params, both locales, guards, links inside the back office and back/forward
  * must work as with the whole tree.
  */

@@ -319,7 +319,7 @@ for (const engine of engines()) {
         });
       });
 
-      describe('the door code and wifi (ARCHITECTURE.md: staff, active long-term holders, verified owner of a checked-in stay)', () => {
+      describe('the door code and wifi (docs/architecture.md: staff, active long-term holders, verified owner of a checked-in stay)', () => {
         it('nobody reads them by booking alone; a guest checked in by staff still does not; the verified owner after check-in does', async () => {
           // kunde has a confirmed stay arriving today (not checked in); lisa has bookings and,
           // given by the admin here, a long-term berth from next season on (not yet today)

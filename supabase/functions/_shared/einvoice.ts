@@ -6,7 +6,7 @@
  *
  * Built only from the document as issued (seller = its `issuer`, buyer = its `recipient`, lines,
  * VAT per rate, totals), never from live order data. A document is an e-invoice when its buyer
- * names a company (a business guest); docs/decisions.md, "E-invoice for business guests".
+ * names a company (a business guest); docs/adr/0033-invoices-and-gobd.md and 0005.
  *
  * One module for Deno (edge functions) and Node (tests): only pdf-lib and plain strings.
  */
@@ -180,7 +180,7 @@ interface Category {
 
 /**
  * The categories: a rate above 0 is standard rated (S). 0 % lines are deposits, which the
- * harbour does not treat as consideration (docs/decisions.md, "Extras"): exempt (E) with the
+ * harbour does not treat as consideration (docs/adr/0037-extras-deposits-desk-sales.md): exempt (E) with the
  * reason stated (BR-E-10), also on a document of deposits only. "Not subject to VAT" (O) would
  * forbid the seller's VAT identifier (BR-O-02), and without it EN 16931 wants a seller
  * identifier or legal registration (BR-CO-26) that the settings do not hold

@@ -9,7 +9,7 @@
  * One module for Deno (the invoice-pdf, send-mail and invoice-archive edge functions) and Node
  * (the tests): pdf-lib and @pdf-lib/fontkit (pure JavaScript) and Intl; no Deno or Node globals.
  * Every PDF is PDF/A-3b (./pdfa.ts: the embedded Liberation Sans subset, sRGB output intent, XMP).
- * docs/decisions.md, "Invoice PDFs" and "PDF/A-3b invoice PDFs".
+ * docs/adr/0033-invoices-and-gobd.md ("Rendering only the stored row", "PDF/A-3b").
  */
 import { LineCapStyle, PDFDocument, PDFFont, PDFPage, rgb } from 'pdf-lib';
 import { attachFacturX, facturXXmp, isEInvoice } from './einvoice.ts';

@@ -15,7 +15,7 @@
  * The font and profile files are in ./assets (licences there) and are read once per process
  * (Deno.readFile in the functions, node:fs in Node; hosted functions get them through
  * `static_files` in supabase/config.toml); the parsed fonts are reused, each document embeds its
- * own subset. docs/decisions.md, "PDF/A-3b invoice PDFs".
+ * own subset. docs/adr/0033-invoices-and-gobd.md ("PDF/A-3b").
  */
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, PDFFont, PDFHexString, PDFName, PDFString } from 'pdf-lib';

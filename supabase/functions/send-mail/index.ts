@@ -37,7 +37,7 @@ interface OutboxRow {
 /**
  * An attachment as queued: its content inline (an .ics), or a reference to an invoice document
  * ({invoice_id}) whose PDF is rendered here when the message is sent, in the message's language,
- * so no PDF is stored in the database (docs/decisions.md, "Invoice PDFs").
+ * so no PDF is stored in the database (docs/adr/0033-invoices-and-gobd.md).
  */
 type Attachment = { filename: string; content_type: string; content: string } | { invoice_id: string; filename?: string };
 

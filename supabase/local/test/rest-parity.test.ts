@@ -1,6 +1,6 @@
 /**
  * Issue 27: where the local stack used to answer differently from PostgREST without saying so.
- * Each case is PostgREST's documented or coded behaviour (sources in docs/decisions.md, "Local
+ * Each case is PostgREST's documented or coded behaviour (sources in docs/adr/0022-local-rest-postgrest-parity.md, "Local
  * stack parity with PostgREST"), on PGlite and Postgres 15.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { t } from '@lingui/core/macro';
 import { dayField, emailField, messages, numberProblem, optionalPhone } from '@/lib/validation';
 import { codeSchema } from '@/features/identity/schemas/identity';
 
-/** ARCHITECTURE.md "Small things": images are JPEG, PNG or WebP up to 5 MB (the avatars bucket's limits). */
+/** docs/architecture.md "Small things": images are JPEG, PNG or WebP up to 5 MB (the avatars bucket's limits). */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 

@@ -1,7 +1,7 @@
 import { getSupabase } from '@/lib/auth';
 import { env } from '@/lib/env';
 
-/** ARCHITECTURE.md "Small things": JPEG, PNG or WebP up to 5 MB (the buckets say the same). */
+/** docs/architecture.md "Small things": JPEG, PNG or WebP up to 5 MB (the buckets say the same). */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };

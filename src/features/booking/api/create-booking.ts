@@ -56,7 +56,7 @@ export function useCreateBooking() {
   });
 }
 
-/** A lost booking race (ARCHITECTURE.md "Order and berth states"). */
+/** A lost booking race (docs/architecture.md "Order and berth states"). */
 export function isBerthTaken(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   return e?.code === '23P01' || e?.message === 'berth_no_longer_available';

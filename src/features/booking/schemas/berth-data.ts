@@ -1,4 +1,4 @@
-// zod's mini API (the same zod, functions instead of methods; docs/decisions.md, "/start/booking
+// zod's mini API (the same zod, functions instead of methods; docs/adr/0043-first-load-budgets.md, "/start/booking
 // first load"). The checks and their order are those of the classic schema it replaced.
 import * as z from 'zod/mini';
 import { i18n } from '@lingui/core';

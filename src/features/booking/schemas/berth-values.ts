@@ -10,7 +10,7 @@ import { addDaysIso, berlinToday, formatBerlinTime } from '@/lib/dates';
 export const stayKinds = ['overnight', 'day', 'fair'] as const;
 export type StayKind = (typeof stayKinds)[number];
 
-/** Bounds of ARCHITECTURE.md "Small things" and "Bookings". */
+/** Bounds of docs/architecture.md "Small things" and "Bookings". */
 export const boatBounds = { length: { min: 1, max: 60 }, width: { min: 0.5, max: 15 }, nameMax: 60, tagMax: 60, maxNights: 90 } as const;
 export const dayWindow = { from: '08:00', to: '22:00', maxMinutes: 5 * 60 } as const;
 

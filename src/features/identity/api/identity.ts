@@ -1,7 +1,7 @@
 import { getSupabase } from '@/lib/auth';
 
 /**
- * The one identity path of ARCHITECTURE.md "Identity, guests and verification", shared by the
+ * The one identity path of docs/architecture.md "Identity, guests and verification", shared by the
  * booking flow, the order page and (later) /auth/register and /auth/login.
  */
 

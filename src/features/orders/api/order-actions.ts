@@ -90,7 +90,7 @@ export function useCheckIn() {
 
 export type HarbourAccess = Database['public']['Functions']['harbour_access']['Returns'][number];
 
-/** The door code and wifi, for those allowed (ARCHITECTURE.md "Who may see the door code and wifi"). */
+/** The door code and wifi, for those allowed (docs/architecture.md "Who may see the door code and wifi"). */
 export const harbourAccessQueryOptions = () =>
   queryOptions({
     queryKey: orderKeys.harbourAccess(),

@@ -14,7 +14,7 @@ export const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
 export const AAL2_METHODS = new Set(['totp', 'mfa/phone', 'mfa/webauthn']);
 export const BCRYPT_COST = 10;
 export const MAX_PASSWORD_BYTES = 72;
-/** Wrong codes for one address before its outstanding codes are void (GoTrue has none; see decisions.md). */
+/** Wrong codes for one address before its outstanding codes are void (GoTrue has none; see docs/adr/0023-local-auth-storage-functions.md). */
 export const MAX_FAILED_CODE_ATTEMPTS = 5;
 
 export const CHARSETS: Record<string, string[]> = {

@@ -96,7 +96,7 @@ export function createFunctionsService(ctx: StackContext): Service {
     // Stripe is the stack's payment sandbox, unless functions/.env names a real key.
     Object.assign(env, stripeEnvironment(env, ctx.paymentsPort));
     if (ctx.databaseUrl) env.SUPABASE_DB_URL = ctx.databaseUrl;
-    // Mail from functions goes to the stack's catcher, whatever .env says (ARCHITECTURE.md).
+    // Mail from functions goes to the stack's catcher, whatever .env says (docs/architecture.md).
     if (ctx.smtpPort) {
       env.SMTP_HOST = '127.0.0.1';
       env.SMTP_PORT = String(ctx.smtpPort);

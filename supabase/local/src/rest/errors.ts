@@ -33,7 +33,7 @@ export function parseError(what: string, input: string, position: number, detail
 /**
  * PGRST127, PostgREST's own "Feature not implemented" (400): the details name what the local
  * stack does not implement, so a request never gets a different result from the one hosted
- * PostgREST would give (docs/decisions.md, "Local stack parity with PostgREST").
+ * PostgREST would give (docs/adr/0022-local-rest-postgrest-parity.md).
  */
 export function notImplemented(feature: string) {
   return apiError(

@@ -1,7 +1,7 @@
 /**
  * DATEV-Format (EXTF) Buchungsstapel, built as DATEV's published format description says
  * (developer.datev.de, "DATEV-Format": Einstieg, Header, Buchungsstapel, Zeichensatz; sources
- * and choices in docs/decisions.md, "DATEV export"):
+ * and choices in docs/adr/0035-datev-export.md):
  *   - line 1 the header (31 fields, header version 700, category 21 "Buchungsstapel", format
  *     version 13), line 2 the column headings (125), then one line per posting;
  *   - fields separated by ";", every line ends in CR LF, text fields in double quotes (inner
