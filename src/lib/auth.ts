@@ -84,8 +84,8 @@ export function watchAuth(invalidateRouter: () => void) {
 /** The visitor's identity; the code that asks Supabase loads only with a stored session. */
 async function loadIdentity(): Promise<Identity> {
   if (!hasStoredSession()) return { status: 'anonymous' };
-  const { loadSessionIdentity } = await import('@/lib/load-identity');
-  return loadSessionIdentity();
+  const [{ loadSessionIdentity }, supabase] = await Promise.all([import('@/lib/load-identity'), getSupabase()]);
+  return loadSessionIdentity(supabase);
 }
 
 export const identityQueryOptions = queryOptions({

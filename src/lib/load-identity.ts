@@ -1,4 +1,4 @@
-import { getSupabase, type Identity, type MfaStep } from '@/lib/auth';
+import type { getSupabase, Identity, MfaStep } from '@/lib/auth';
 
 /** The `aal` claim of an access token (no verification: the server checks, this only routes). */
 function sessionAal(accessToken: string): string | undefined {
@@ -10,9 +10,11 @@ function sessionAal(accessToken: string): string | undefined {
   }
 }
 
-/** The identity of a stored session (src/lib/auth.ts loads this module only when there is one). */
-export async function loadSessionIdentity(): Promise<Identity> {
-  const supabase = await getSupabase();
+/**
+ * The identity of a stored session (src/lib/auth.ts loads this module only when there is one and
+ * hands it its client: this module imports nothing of auth.ts but types).
+ */
+export async function loadSessionIdentity(supabase: Awaited<ReturnType<typeof getSupabase>>): Promise<Identity> {
   const { data } = await supabase.auth.getSession();
   const user = data.session?.user;
   if (!user) return { status: 'anonymous' };

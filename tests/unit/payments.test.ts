@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
-import { deskPaymentSchema, refundSchema } from '@/features/harbour/payments/schemas/payment';
+import { deskPaymentSchema, refundSchema } from '@/features/harbour/orders/schemas/payment';
 import { centsToInput, formatEuro, parseEuroCents } from '@/lib/prices';
 import { validatePaymentReturn } from '@/lib/payment-return';
 import { canPayOnline, paymentLapsed } from '@/features/orders/api/payments';

@@ -11,7 +11,7 @@
  * One module for Deno (edge functions) and Node (tests): only pdf-lib and plain strings.
  */
 import { PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
-import type { PdfInvoiceDocument, PdfLine, PdfParty } from './invoice-pdf.ts';
+import type { PdfInvoiceDocument, PdfLine, PdfParty } from './invoice-document.ts';
 
 /** The embedded file's name in ZUGFeRD 2.x / Factur-X. */
 export const FACTURX_FILENAME = 'factur-x.xml';

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import type { Order, OrderJson } from '@/features/orders/api/types';
+import type { Order, OrderJson } from '@/features/orders';
 
 async function userId(): Promise<string | undefined> {
   const supabase = await getSupabase();

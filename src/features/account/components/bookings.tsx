@@ -3,8 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Prose } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
-import { OrderStatusBadge } from '@/features/orders/components/order-status';
-import type { Order } from '@/features/orders/api/types';
+import { OrderStatusBadge, type Order } from '@/features/orders';
 import { berlinDay, berlinToday, formatBerlinDateTime } from '@/lib/dates';
 import { myBookingsQueryOptions, nextBooking } from '@/features/account/api/bookings';
 

@@ -20,8 +20,8 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { AuthError } from '@/features/identity/components/auth-error';
-import { NewPasswordForm } from '@/features/auth/components/new-password-form';
+import { AuthError } from '@/features/identity';
+import { NewPasswordForm } from '@/features/auth';
 import { localeFromPath, withLocale } from '@/lib/i18n';
 import {
   avatarUrlQueryOptions,

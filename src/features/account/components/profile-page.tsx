@@ -14,7 +14,7 @@ import { getSupabase, identityQueryOptions } from '@/lib/auth';
 import { decimalInput } from '@/lib/numbers';
 import { activateLocale, localeFromPath, persistLocale, stripLocale, withLocale } from '@/lib/i18n';
 import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from '@/features/account/components/profile-extras';
-import { MfaCard } from '@/features/auth/components/mfa';
+import { MfaCard } from '@/features/auth';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
 import { metresField } from '@/features/account/schemas/profile';
 

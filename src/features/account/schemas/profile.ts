@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import { dayField, emailField, messages, numberProblem, optionalPhone } from '@/lib/validation';
-import { codeSchema } from '@/features/identity/schemas/identity';
+import { codeSchema } from '@/features/identity';
 
 /** docs/architecture.md "Small things": images are JPEG, PNG or WebP up to 5 MB (the avatars bucket's limits). */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;

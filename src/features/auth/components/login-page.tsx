@@ -10,7 +10,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { getSupabase } from '@/lib/auth';
-import { VerifyEmailCard } from '@/features/identity/components/verify-email-card';
+import { VerifyEmailCard } from '@/features/identity';
 import { afterLogin } from '@/features/auth/api/auth';
 import { loginSchema, type LoginValues } from '@/features/auth/schemas/login';
 

@@ -11,7 +11,7 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { identityQueryOptions } from '@/lib/auth';
 import { localeFromPath } from '@/lib/i18n';
-import { codeSchema, type CodeValues } from '@/features/identity/schemas/identity';
+import { codeSchema, type CodeValues } from '@/features/identity';
 import { landingPath } from '@/features/auth/api/auth';
 import {
   MfaError,

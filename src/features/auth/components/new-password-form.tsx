@@ -5,7 +5,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { AuthError } from '@/features/identity/components/auth-error';
+import { AuthError } from '@/features/identity';
 import { setPassword } from '@/features/auth/api/auth';
 import { newPasswordSchema, type NewPasswordValues } from '@/features/auth/schemas/password';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
-import { passwordField } from '@/features/identity/schemas/identity';
+import { passwordField } from '@/features/identity';
 import { emailField } from '@/lib/validation';
 
 /** New password + confirmation (spec section 5): required, 6+ characters, lower/upper case and digits, must match. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import type { Order, OrderJson } from '@/features/orders/api/types';
+import type { Order, OrderJson } from '@/features/orders';
 import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
 import type { PersonValues } from '@/features/booking/schemas/person';
 import { bookingKeys } from '@/features/booking/api/keys';

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Prose, Section } from '@/components/page';
-import { CancellationPolicyNote } from '@/features/booking/components/cancellation-policy-note';
+import { CancellationPolicyNote } from '@/features/booking';
 import { formatEuro, streetParkingMaxHours } from '@/lib/prices';
 import { useAppQuery } from '@/lib/query';
 import { priceListQueryOptions, priceOf, vatInGross, type PriceListEntry } from '@/features/prices/api/price-list';

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Prose, Section } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
 import { streetParkingMaxHours } from '@/lib/prices';
-import { ListPrices } from '@/features/prices/components/list-prices';
+import { ListPrices } from '@/features/prices';
 
 function OrderLink() {
   return (

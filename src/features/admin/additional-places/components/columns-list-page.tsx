@@ -5,7 +5,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
-import { ConfirmDialog } from '@/features/admin/places/components/confirm-dialog';
+import { ConfirmDialog } from '@/features/admin/places';
 import { RowActions } from '@/features/admin/shared/row-actions';
 import { columnsQueryOptions, deleteColumn, type Column } from '@/features/admin/additional-places/api/additional-places';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { messages } from '@/lib/validation';
-import { dayRangeSchema } from '@/features/admin/reports/schemas/range';
+import { dayRangeSchema } from '@/features/admin/reports';
 import { fiscalYearStart } from '@/features/admin/datev/lib/extf';
 
 /**

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { fetchAll } from '@/lib/fetch-all';
-import type { CalendarEntry } from '@/features/harbour/calendar/api/calendar';
+import type { CalendarEntry } from '@/features/harbour/calendar';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
-import type { Column } from '@/features/admin/additional-places/api/additional-places';
+import type { Column } from '@/features/admin/additional-places';
 
 /** A berth's state on the day: free, or the first occupation the calendar lists. */
 export type BerthState = 'free' | 'reservation' | 'rent' | 'maintenance' | 'long_term';
@@ -26,7 +26,7 @@ export interface MapData {
 }
 
 /** The plan is 1000 x 600 units (the database checks positions against it); drawn by the shared HarbourPlan. */
-export { PLAN } from '@/features/booking/components/harbour-plan';
+export { PLAN } from '@/features/booking';
 
 const PRIORITY: Record<BerthState, number> = { rent: 4, reservation: 3, long_term: 2, maintenance: 1, free: 0 };
 

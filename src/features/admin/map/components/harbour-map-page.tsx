@@ -6,21 +6,24 @@ import { Page } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
-import { useCalendarRealtime } from '@/features/harbour/calendar/hooks/use-calendar-realtime';
+import { useCalendarRealtime } from '@/features/harbour/shared';
 import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { formatSize } from '@/lib/numbers';
 import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
-import { saveColumn, type Column, type ColumnSaveError } from '@/features/admin/additional-places/api/additional-places';
 import {
+  saveColumn,
+  type Column,
+  type ColumnSaveError,
   ColumnForm,
   parseColumn,
   type ColumnDraft,
   type ColumnDraftError,
-} from '@/features/admin/additional-places/components/column-form';
-import { columnDraft, useColumnSaveMessages } from '@/features/admin/additional-places/components/column-edit-page';
-import { useColumnTypeLabels } from '@/features/admin/additional-places/components/columns-list-page';
+  columnDraft,
+  useColumnSaveMessages,
+  useColumnTypeLabels,
+} from '@/features/admin/additional-places';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
-import { BERTH, ColumnMarker, HarbourPlan, PLAN } from '@/features/booking/components/harbour-plan';
+import { BERTH, ColumnMarker, HarbourPlan, PLAN } from '@/features/booking';
 import { mapQueryOptions, type BerthState, type MapBerth } from '@/features/admin/map/api/map';
 
 /** Fill and pattern per state (never colour alone); each berth also carries a text label. */

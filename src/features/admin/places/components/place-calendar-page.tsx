@@ -3,8 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { NotFoundPage } from '@/components/errors/not-found-page';
 import { buttonVariants } from '@/components/ui/button';
-import type { CalendarView } from '@/features/harbour/calendar/api/calendar';
-import { CalendarPage } from '@/features/harbour/calendar/components/calendar-page';
+import { type CalendarView, CalendarPage } from '@/features/harbour/calendar';
 import { berlinToday } from '@/lib/dates';
 import { adminPlaceQueryOptions } from '@/features/admin/places/api/places';
 

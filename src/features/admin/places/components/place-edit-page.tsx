@@ -5,7 +5,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { NotFoundPage } from '@/components/errors/not-found-page';
 import { Page, Section } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { HolderSection } from '@/features/admin/long-term/components/holder-section';
+import { HolderSection } from '@/features/admin/long-term';
 import {
   adminPlaceKeys,
   adminPlaceQueryOptions,

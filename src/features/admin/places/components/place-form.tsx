@@ -7,7 +7,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { columnsQueryOptions } from '@/features/admin/additional-places/api/additional-places';
+import { columnsQueryOptions } from '@/features/admin/additional-places';
 import { FEATURES, placeSchema, type PlaceValues } from '@/features/admin/places/schemas/place';
 import type { AdminPlace } from '@/features/admin/places/api/places';
 

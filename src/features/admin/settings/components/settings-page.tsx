@@ -12,7 +12,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { formatDay } from '@/lib/dates';
-import { DatevSettingsSection } from '@/features/admin/datev/components/datev-settings-section';
+import { DatevSettingsSection } from '@/features/admin/datev';
 import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
 import { AdminTable, Cell } from '@/features/admin/shared/admin-table';
 import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';

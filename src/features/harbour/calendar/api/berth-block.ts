@@ -1,6 +1,6 @@
 import { getSupabase } from '@/lib/auth';
 import { addDaysIso } from '@/lib/dates';
-import { berlinDayStart } from '@/features/harbour/overview/api/overview';
+import { berlinDayStart } from '@/features/harbour/shared/dates';
 
 export interface BlockInput {
   placeId: string;

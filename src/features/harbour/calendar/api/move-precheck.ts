@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { harbourKeys } from '@/features/harbour/shared/keys';
-import { orderErrorMessage } from '@/features/harbour/orders/api/orders';
+import { orderErrorMessage } from '@/features/harbour/orders';
 
 /**
  * A berth's answer to a stay moved to it (public.move_precheck, the rule private.berth_verdict

@@ -32,8 +32,8 @@ import {
   type CalendarEntry,
   type CalendarView,
 } from '@/features/harbour/calendar/api/calendar';
-import { orderErrorMessage, useOrderAction } from '@/features/harbour/orders/api/orders';
-import { useCalendarRealtime } from '@/features/harbour/calendar/hooks/use-calendar-realtime';
+import { orderErrorMessage, useOrderAction } from '@/features/harbour/orders';
+import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { BlockForm } from '@/features/harbour/calendar/components/block-form';
 import { cancelBerthBlock } from '@/features/harbour/calendar/api/berth-block';
 import { harbourKeys } from '@/features/harbour/shared/keys';

@@ -16,7 +16,7 @@ import { Label } from '@/components/ui/label';
 import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { harbourKeys } from '@/features/harbour/shared/keys';
-import { orderErrorMessage, rescheduleQuoteQueryOptions, useOrderAction } from '@/features/harbour/orders/api/orders';
+import { orderErrorMessage, rescheduleQuoteQueryOptions, useOrderAction } from '@/features/harbour/orders';
 import type { PendingMove } from '@/features/harbour/calendar/components/timeline';
 
 /** The new dates of a stay shifted by whole days (Berlin days): arrival and departure together, or the departure alone (endDays). */

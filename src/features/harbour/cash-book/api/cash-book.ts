@@ -4,7 +4,7 @@ import { TZDate } from '@date-fns/tz';
 import { getSupabase } from '@/lib/auth';
 import { addDaysIso, HARBOUR_TIME_ZONE } from '@/lib/dates';
 import type { Tables } from '@/lib/database.types';
-import type { PaymentMethod } from '@/features/orders/api/types';
+import type { PaymentMethod } from '@/features/orders';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 
 export const cashKeys = {

@@ -20,7 +20,7 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
-import { usePaymentMethodLabel } from '@/features/orders/components/order-status';
+import { usePaymentMethodLabel } from '@/features/orders';
 import { addDaysIso, berlinDay, formatBerlinDateTime, formatBerlinTime, formatDay } from '@/lib/dates';
 import { formatEuro, parseEuroCents } from '@/lib/prices';
 import { cn } from '@/lib/utils';

@@ -10,9 +10,7 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
-import { usePaymentMethodLabel } from '@/features/orders/components/order-status';
-import { invoiceDocumentQueryOptions } from '@/features/orders/api/invoices';
-import { InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders/components/invoice-document';
+import { usePaymentMethodLabel, invoiceDocumentQueryOptions, InvoiceDocumentView, useInvoiceKindLabel, orderKeys } from '@/features/orders';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -22,7 +20,6 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
-import { orderKeys } from '@/features/orders/api/keys';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro, parseEuroCents } from '@/lib/prices';
 import {
@@ -33,10 +30,14 @@ import {
   extrasErrorMessage,
   extrasKeys,
   sellAtDesk,
-} from '@/features/harbour/extras/api/extras';
+  deskQuantity,
+  deskSaleSchema,
+  type DeskSaleInput,
+  type DeskSaleValues,
+  useExtraName,
+  useExtraUnitLabel,
+} from '@/features/harbour/extras';
 import { harbourKeys } from '@/features/harbour/shared/keys';
-import { deskQuantity, deskSaleSchema, type DeskSaleInput, type DeskSaleValues } from '@/features/harbour/extras/schemas/extras';
-import { useExtraName, useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
 
 /**
  * /account/admin/desk-sale: extras sold over the counter without a booking (ice, washing

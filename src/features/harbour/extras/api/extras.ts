@@ -2,10 +2,9 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
-import type { InvoiceDocument } from '@/features/orders/api/invoices';
-import { orderKeys } from '@/features/orders/api/keys';
+import { type InvoiceDocument, orderKeys } from '@/features/orders';
 import { invokeFunction } from '@/lib/edge-functions';
-import type { DeskPaymentMethod } from '@/features/harbour/payments/api/payments';
+import type { DeskPaymentMethod } from '@/features/harbour/shared/payment-methods';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 
 /** extras.unit: text with a check in the generated row. */

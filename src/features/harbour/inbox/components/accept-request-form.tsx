@@ -5,9 +5,14 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { getSupabase } from '@/lib/auth';
 import { formatEuro } from '@/lib/prices';
-import { extrasCatalogueQueryOptions, extrasErrorMessage, useExtrasAction } from '@/features/harbour/extras/api/extras';
+import {
+  extrasCatalogueQueryOptions,
+  extrasErrorMessage,
+  useExtrasAction,
+  useExtraName,
+  useExtraUnitLabel,
+} from '@/features/harbour/extras';
 import { inboxKeys, type InboxMessage } from '@/features/harbour/inbox/api/inbox';
-import { useExtraName, useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
 
 /** Which catalogue entry a request's service suggests. */
 const suggested: Record<string, string> = { washing_machine: 'washing_machine', boat_lift: 'boat_lift', ice: 'ice_2kg' };

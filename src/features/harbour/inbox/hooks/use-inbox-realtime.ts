@@ -4,7 +4,7 @@ import { getSupabase } from '@/lib/auth';
 import { coalesce } from '@/lib/coalesce';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { inboxKeys } from '@/features/harbour/inbox/api/inbox';
-import { LIVE_REFRESH_MS } from '@/features/harbour/calendar/hooks/use-calendar-realtime';
+import { LIVE_REFRESH_MS } from '@/features/harbour/shared/use-calendar-realtime';
 
 /**
  * New and handled contact messages and service requests, staff answers (and, for admins, applications) refresh

@@ -1,5 +1,5 @@
 /** The order list's URL search params: tiny and free of feature code, since route options load with the first page. */
-import type { OrderStatus } from '@/features/orders/api/types';
+import type { OrderStatus } from '@/features/orders';
 import type { Enums } from '@/lib/database.types';
 import { parseHide, parsePage, parseSort, parseText } from '@/components/ui/data-table-search';
 

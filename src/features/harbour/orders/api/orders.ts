@@ -2,8 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import type { Database, Tables } from '@/lib/database.types';
-import type { Order, OrderJson } from '@/features/orders/api/types';
-import { currentInvoice, fetchOrderDocuments, type InvoiceDocumentSummary } from '@/features/orders/api/invoices';
+import { type Order, type OrderJson, currentInvoice, fetchOrderDocuments, type InvoiceDocumentSummary } from '@/features/orders';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 
 export {

@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
-import { invoiceDocumentQueryOptions } from '@/features/orders/api/invoices';
-import { InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders/components/invoice-document';
+import { invoiceDocumentQueryOptions, InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders';
 import { orderDetailQueryOptions, orderErrorMessage } from '@/features/harbour/orders/api/orders';
 
 /**

@@ -21,8 +21,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
-import { OrderStatusBadge, usePaymentMethodLabel } from '@/features/orders/components/order-status';
-import { OrderDocumentsList } from '@/features/orders/components/invoice-document';
+import { OrderStatusBadge, usePaymentMethodLabel, OrderDocumentsList } from '@/features/orders';
 import { berlinToday, berlinDay, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
 import { formatEuro } from '@/lib/prices';
@@ -36,12 +35,12 @@ import {
   type OrderAction,
   type OrderDetail,
 } from '@/features/harbour/orders/api/orders';
-import { useCalendarRealtime } from '@/features/harbour/calendar/hooks/use-calendar-realtime';
+import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { useKindLabel, usePaymentShortLabel, useStatusLabel } from '@/features/harbour/orders/components/orders-labels';
-import { OrderExtrasSection } from '@/features/harbour/extras/components/order-extras-section';
+import { OrderExtrasSection } from '@/features/harbour/orders/components/order-extras-section';
 import { NotifyGuestTick } from '@/features/harbour/orders/components/notify-guest-tick';
 import { OrderMails } from '@/features/harbour/orders/components/order-mails';
-import { PaymentsPanel } from '@/features/harbour/payments/components/payments-panel';
+import { PaymentsPanel } from '@/features/harbour/orders/components/payments-panel';
 
 const noteSchema = () =>
   z.object({

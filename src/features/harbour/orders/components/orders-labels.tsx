@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import type { OrderStatus, PaymentStatus } from '@/features/orders/api/types';
+import type { OrderStatus, PaymentStatus } from '@/features/orders';
 import type { OrderKind } from '@/features/harbour/orders/api/orders';
 
 export function useStatusLabel() {

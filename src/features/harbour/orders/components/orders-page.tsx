@@ -8,7 +8,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
-import { OrderStatusBadge } from '@/features/orders/components/order-status';
+import { OrderStatusBadge } from '@/features/orders';
 import { formatBerlinDateTime, formatBerlinShort } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import {
@@ -21,7 +21,7 @@ import {
   type OrdersSearch,
 } from '@/features/harbour/orders/api/orders';
 import { ORDERS_DEFAULT_SORT } from '@/features/harbour/orders/api/orders-search';
-import { useCalendarRealtime } from '@/features/harbour/calendar/hooks/use-calendar-realtime';
+import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { useKindLabel, useStatusLabel, usePaymentShortLabel } from '@/features/harbour/orders/components/orders-labels';
 import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 

@@ -9,13 +9,19 @@ import { PriceBreakdown } from '@/components/price-breakdown';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { StepBerthData } from '@/features/booking/components/step-berth-data';
-import { StepChooseBerth, useStayText } from '@/features/booking/components/step-choose-berth';
-import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
-import { quoteQueryOptions } from '@/features/booking/api/quote-booking';
-import { emptyBerthData, parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-data';
-import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
-import type { PlaceResult } from '@/features/booking/api/types';
+import {
+  StepBerthData,
+  StepChooseBerth,
+  useStayText,
+  bookingErrorMessage,
+  quoteQueryOptions,
+  emptyBerthData,
+  parseDecimal,
+  stayParams,
+  type BerthDataValues,
+  searchPlacesQueryOptions,
+  type PlaceResult,
+} from '@/features/booking';
 import { EMAIL_PATTERN, messages, optionalPhone, requiredText } from '@/lib/validation';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { staffCreateBooking } from '@/features/harbour/orders/api/orders';

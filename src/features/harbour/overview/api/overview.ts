@@ -1,18 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import { TZDate } from '@date-fns/tz';
 import { getSupabase } from '@/lib/auth';
 import type { Database, Tables } from '@/lib/database.types';
-import { addDaysIso, berlinToday, HARBOUR_TIME_ZONE } from '@/lib/dates';
-import type { Order, OrderJson } from '@/features/orders/api/types';
-import { calendarEntries, calendarPlaces } from '@/features/harbour/calendar/api/calendar';
-import type { InboxKind } from '@/features/harbour/inbox/api/inbox';
+import { addDaysIso, berlinToday } from '@/lib/dates';
+import type { Order, OrderJson } from '@/features/orders';
+import { calendarEntries, calendarPlaces } from '@/features/harbour/calendar';
+import type { InboxKind } from '@/features/harbour/inbox';
 import { harbourKeys } from '@/features/harbour/shared/keys';
-
-/** The instant a Berlin calendar day (yyyy-MM-dd) starts, as UTC ISO. */
-export function berlinDayStart(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(new TZDate(y, m - 1, d, 0, 0, 0, 0, HARBOUR_TIME_ZONE).getTime()).toISOString();
-}
+import { berlinDayStart } from '@/features/harbour/shared/dates';
 
 export type OverviewOrder = Pick<
   Order,

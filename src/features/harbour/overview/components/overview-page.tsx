@@ -5,9 +5,8 @@ import { PathLink } from '@/components/layout/path-link';
 import { formatBerlinDateTime, formatBerlinTime } from '@/lib/dates';
 import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { overviewQueryOptions, type OverviewOrder } from '@/features/harbour/overview/api/overview';
-import { useCalendarRealtime } from '@/features/harbour/calendar/hooks/use-calendar-realtime';
-import { useInboxRealtime } from '@/features/harbour/inbox/hooks/use-inbox-realtime';
-import { useMessageKindLabel } from '@/features/harbour/inbox/components/inbox-labels';
+import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
+import { useInboxRealtime, useMessageKindLabel } from '@/features/harbour/inbox';
 import { OverviewFigures } from '@/features/harbour/overview/components/overview-figures';
 
 function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: string; detail: (o: OverviewOrder) => string }) {

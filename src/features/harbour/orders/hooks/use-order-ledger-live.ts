@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { extrasKeys } from '@/features/harbour/extras/api/extras';
+import { extrasKeys } from '@/features/harbour/extras';
 import { orderDeskKeys } from '@/features/harbour/orders/api/orders';
-import { paymentDeskKeys } from '@/features/harbour/payments/api/payments';
+import { paymentDeskKeys } from '@/features/harbour/orders/api/payments';
 
 /**
  * The order desk's payments panel stays live: a new row in the payments ledger of this order

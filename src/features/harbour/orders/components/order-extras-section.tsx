@@ -16,7 +16,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import type { Order } from '@/features/orders/api/types';
+import type { Order } from '@/features/orders';
 import { formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import {
@@ -27,9 +27,12 @@ import {
   useExtrasAction,
   type ExtrasAction,
   type OrderExtra,
-} from '@/features/harbour/extras/api/extras';
-import { addExtraSchema, type AddExtraInput, type AddExtraValues } from '@/features/harbour/extras/schemas/extras';
-import { useExtraName, useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
+  addExtraSchema,
+  type AddExtraInput,
+  type AddExtraValues,
+  useExtraName,
+  useExtraUnitLabel,
+} from '@/features/harbour/extras';
 
 type Feedback = { ok: boolean; text: string } | null;
 

@@ -10,8 +10,7 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
-import type { Order, OrderBalance } from '@/features/orders/api/types';
-import { usePaymentMethodLabel } from '@/features/orders/components/order-status';
+import { type Order, type OrderBalance, usePaymentMethodLabel } from '@/features/orders';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
@@ -25,8 +24,8 @@ import {
   usePaymentAction,
   type LedgerRow,
   type PaymentAction,
-} from '@/features/harbour/payments/api/payments';
-import { useOrderLedgerLive } from '@/features/harbour/payments/hooks/use-order-ledger-live';
+} from '@/features/harbour/orders/api/payments';
+import { useOrderLedgerLive } from '@/features/harbour/orders/hooks/use-order-ledger-live';
 import { NotifyGuestTick } from '@/features/harbour/orders/components/notify-guest-tick';
 import {
   deskPaymentSchema,
@@ -35,7 +34,7 @@ import {
   type DeskPaymentValues,
   type RefundInput,
   type RefundValues,
-} from '@/features/harbour/payments/schemas/payment';
+} from '@/features/harbour/orders/schemas/payment';
 
 /** How long the panel polls for the ledger row of a refund requested from Stripe. */
 const REFUND_POLL_MS = 60_000;

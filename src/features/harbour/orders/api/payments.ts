@@ -2,8 +2,8 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
-import { fetchOrderBalance, fetchOrderPayments } from '@/features/orders/api/payments';
-import type { Payment, PaymentMethod } from '@/features/orders/api/types';
+import { fetchOrderBalance, fetchOrderPayments, type Payment, type PaymentMethod } from '@/features/orders';
+import type { DeskPaymentMethod } from '@/features/harbour/shared/payment-methods';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 
 export const paymentDeskKeys = {
@@ -38,7 +38,6 @@ export const orderLedgerQueryOptions = (orderId: string) =>
     },
   });
 
-export type DeskPaymentMethod = Extract<PaymentMethod, 'card_terminal' | 'cash' | 'bank_transfer'>;
 export type RefundMethod = Extract<PaymentMethod, 'online' | 'cash' | 'bank_transfer'>;
 
 export type PaymentAction =
