@@ -538,7 +538,7 @@ $$;
 comment on function public.open_long_term_applications(integer) is 'Staff: the newest open long-term applications (names, berth, date) and how many are open in all; the details stay with admins.';
 revoke execute on function public.open_long_term_applications(integer) from anon, public;
 
--- The thread of an application (message_replies, 50_messages_outbox.sql): its column references
+-- The thread of an application (message_replies, 51_contact_messages.sql): its column references
 -- the applications, which are created after the replies' table.
 alter table public.message_replies
   add constraint message_replies_application_id_fkey foreign key (application_id)
