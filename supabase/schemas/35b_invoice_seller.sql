@@ -93,9 +93,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   return private.invoice_seller_object();
 end
 $$;
@@ -126,9 +124,7 @@ declare
   v jsonb;
   v_key text;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if jsonb_typeof(p_settings) is distinct from 'object' then
     raise exception 'invoice_invalid_setting' using errcode = '22023', hint = 'settings';
   end if;
