@@ -79,7 +79,8 @@ create policy "orders: owner reads own (guests too), staff read all" on public.o
   for select to authenticated
   using (user_id = (select auth.uid()) or (select private.is_staff()));
 
--- No insert, update or delete policies: orders change only through the functions below.
+-- No insert, update or delete policies: orders change only through functions (here and in
+-- 33_booking.sql, 34_order_changes.sql, 34b_check_in.sql, the payments and desk files).
 revoke insert, update, delete, truncate on public.orders from anon, authenticated;
 
 create trigger orders_touch before update on public.orders

@@ -182,7 +182,7 @@ $$;
 comment on function private.order_extra_lines(uuid) is 'Invoice lines of the extras an order still bills (not removed, deposits not returned): gross-priced, with description (de, en), quantity, unit, VAT rate.';
 revoke execute on function private.order_extra_lines(uuid) from public;
 
--- The staff check shared by the functions below.
+-- The staff check shared by the functions below and those of 56_deposits.sql.
 create function private.extras_check_staff()
 returns void
 language plpgsql
