@@ -25,7 +25,7 @@ comment on type public.order_status is 'Order life cycle, see ARCHITECTURE.md "O
 
 create type public.payment_status as enum ('pending', 'paid', 'partially_refunded', 'refunded');
 
-comment on type public.payment_status is 'Payment life cycle, separate from the order status; derived from the payments ledger (35_payments_invoices.sql).';
+comment on type public.payment_status is 'Payment life cycle, separate from the order status; derived from the payments ledger (35_payments_ledger.sql).';
 
 create type public.payment_method as enum ('online', 'card_terminal', 'cash', 'bank_transfer');
 

@@ -127,6 +127,25 @@ comment on function private.is_staff() is 'The caller is active harbour staff (h
 revoke execute on function private.is_staff() from public;
 grant execute on function private.is_staff() to anon, authenticated, service_role;
 
+-- The one check of every admin-only function (issue 41: admin_only and admin_required said the
+-- same thing two ways): refuses everyone but an admin with 42501 admin_only.
+create function private.require_admin()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.has_role('admin') then
+    raise exception 'admin_only' using errcode = '42501';
+  end if;
+end
+$$;
+comment on function private.require_admin() is 'Refuses everyone but an admin (42501 admin_only): the check every admin-only function makes first.';
+revoke execute on function private.require_admin() from public;
+grant execute on function private.require_admin() to anon, authenticated, service_role;
+
 create function private.is_anonymous()
 returns boolean
 language sql
@@ -345,9 +364,7 @@ declare
   v_search text := nullif(btrim(coalesce(p_search, '')), '');
   v_pattern text;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_required' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if p_limit is null or p_limit < 1 or p_limit > 100 or p_offset is null or p_offset < 0 then
     raise exception 'invalid_page' using errcode = '22023', hint = 'limit 1-100, offset >= 0';
   end if;
@@ -418,9 +435,7 @@ security invoker
 set search_path = ''
 as $$
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_required' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if p_admin is null or p_harbor is null or p_user is null or p_active is null then
     raise exception 'flags_required' using errcode = '22023';
   end if;

@@ -247,9 +247,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   perform 1 from public.places p where p.id = p_place_id for update;
   if not found then
     raise exception 'place_not_found' using errcode = 'PT404';

@@ -196,9 +196,7 @@ declare
   v_from timestamptz;
   v_to timestamptz;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_required' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if p_limit is null or p_limit < 1 or p_limit > 200 or p_offset is null or p_offset < 0 or p_offset > 1000000 then
     raise exception 'invalid_page' using errcode = '22023', hint = 'limit 1-200, offset >= 0';
   end if;
@@ -236,7 +234,7 @@ begin
   limit p_limit offset p_offset;
 end
 $$;
-comment on function public.admin_audit_log(text, text, text, date, date, integer, integer) is 'Admins: the audit trail newest first, filtered by table, actor (name, e-mail or id; or kind person/guest/system) and Berlin days [p_from, p_to]; one page with the actor''s name and e-mail and the total. Others get 42501 admin_required.';
+comment on function public.admin_audit_log(text, text, text, date, date, integer, integer) is 'Admins: the audit trail newest first, filtered by table, actor (name, e-mail or id; or kind person/guest/system) and Berlin days [p_from, p_to]; one page with the actor''s name and e-mail and the total. Others get 42501 admin_only.';
 revoke execute on function public.admin_audit_log(text, text, text, date, date, integer, integer) from anon, public;
 grant execute on function public.admin_audit_log(text, text, text, date, date, integer, integer) to authenticated, service_role;
 

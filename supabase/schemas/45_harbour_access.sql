@@ -71,7 +71,20 @@ create table public.harbour_settings (
     and contact_phone ~ '^\+[1-9][0-9]*( ?\([0-9]+\) ?[0-9]+)?([ /-][0-9]+)*$'
     and char_length(regexp_replace(contact_phone, '[^0-9]', '', 'g')) between 7 and 15),
   constraint harbour_settings_contact_email check (
-    char_length(contact_email) <= 254 and contact_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$')
+    char_length(contact_email) <= 254 and contact_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  -- The cancellation policy (47_cancellation_policy.sql, issue 40 item 1): free of charge until
+  -- cancel_free_hours before arrival, afterwards the harbour keeps cancel_fee_percent.
+  cancel_free_hours integer not null default 48
+    constraint harbour_settings_cancel_free_hours check (cancel_free_hours between 0 and 2160),
+  cancel_fee_percent integer not null default 50
+    constraint harbour_settings_cancel_fee_percent check (cancel_fee_percent between 0 and 100),
+  -- The booking horizon (issue 40 item 10, docs/adr/0014-booking-form-and-horizon.md): how far
+  -- ahead a stay may be booked, so next year's prices are not sold at this year's. A stay must
+  -- end (departure day; a day stay: its day) on or before private.booking_last_day(): today
+  -- (Berlin) plus booking_horizon_months, and not after booking_last_day when an admin set one.
+  booking_horizon_months smallint not null default 24
+    constraint harbour_settings_booking_horizon_months check (booking_horizon_months between 1 and 36),
+  booking_last_day date
 );
 
 comment on column public.harbour_settings.rhine_km is 'Where the harbour entrance lies on the Rhine (river kilometre, start page); null: not shown.';
@@ -85,24 +98,8 @@ comment on column public.harbour_settings.mfa_required_harbor is 'Harbour staff 
 
 comment on column public.harbour_settings.payment_hold_minutes is 'Minutes an unpaid order holds its berth when its kind must be paid online (15 minutes to 24 hours); then it lapses and the berth is free again. A Checkout session started in time extends the hold to its own end.';
 
--- The cancellation policy's columns (47_cancellation_policy.sql, issue 40 item 1).
-alter table public.harbour_settings
-  add column cancel_free_hours integer not null default 48
-    constraint harbour_settings_cancel_free_hours check (cancel_free_hours between 0 and 2160),
-  add column cancel_fee_percent integer not null default 50
-    constraint harbour_settings_cancel_fee_percent check (cancel_fee_percent between 0 and 100);
-
 comment on column public.harbour_settings.cancel_free_hours is 'A guest cancels free of charge until this many hours before arrival (0 to 2160 = 90 days); everyone reads it through cancellation_policy().';
 comment on column public.harbour_settings.cancel_fee_percent is 'The share of the price (whole percent, 0 to 100) the harbour keeps when a guest cancels later than cancel_free_hours before arrival.';
-
--- The booking horizon (issue 40 item 10, docs/adr/0014-booking-form-and-horizon.md): how far
--- ahead a stay may be booked, so next year's prices are not sold at this year's. A stay must end
--- (departure day; a day stay: its day) on or before private.booking_last_day(): today (Berlin)
--- plus booking_horizon_months, and not after booking_last_day when an admin set one.
-alter table public.harbour_settings
-  add column booking_horizon_months smallint not null default 24
-    constraint harbour_settings_booking_horizon_months check (booking_horizon_months between 1 and 36),
-  add column booking_last_day date;
 
 comment on column public.harbour_settings.booking_horizon_months is 'How many months ahead guests and staff may book a stay (1 to 36); the stay must end by today plus this many months.';
 comment on column public.harbour_settings.booking_last_day is 'The last day a stay may end (e.g. the end of the season whose prices are set); null: only booking_horizon_months applies.';

@@ -67,9 +67,7 @@ declare
   v_locale text;
   v_de boolean;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_required' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   select u.email, coalesce(p.locale, 'de') into v_email, v_locale
   from auth.users u left join public.profiles p on p.id = u.id
   where u.id = p_user_id and not u.is_anonymous;
@@ -137,9 +135,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_required' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   return query
   select count(f.id)::integer, coalesce(bool_or(f.status = 'verified'), false), private.staff_mfa_required(p_user_id)
   from auth.mfa_factors f where f.user_id = p_user_id;

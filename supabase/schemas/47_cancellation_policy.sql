@@ -4,16 +4,9 @@
 -- and how (to the card automatically, at the harbour office): the cancel dialog's preview
 -- (cancellation_quote) and cancel_booking both call it, so the two never disagree.
 
--- The policy's two columns of harbour_settings are declared in 45_harbour_access.sql (before the
--- booking horizon's, the order the migrations added them in).
+-- The policy's two columns of harbour_settings are declared in 45_harbour_access.sql.
 
--- What a cancellation kept of the money paid (cents): set by cancel_booking, never changed. Null
--- on orders cancelled before the policy existed (they keep what exceeds the price, as before).
-alter table public.orders
-  add column cancellation_kept_cents integer
-    constraint orders_cancellation_kept check (cancellation_kept_cents is null or cancellation_kept_cents >= 0);
-
-comment on column public.orders.cancellation_kept_cents is 'Cents of the money paid that the harbour keeps after the cancellation (the policy''s share, at most what was paid); what is paid beyond it is owed to the guest. Set by cancel_booking; null: not cancelled under the policy.';
+-- What a cancellation kept is orders.cancellation_kept_cents (31_orders.sql).
 
 -- The orders cancelled under the policy, for private.money_to_return (which looks at those
 -- still holding money: paid or partly refunded).

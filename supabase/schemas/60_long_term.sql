@@ -241,9 +241,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   return query
     select a.id, a.place_id, p.name, a.user_id, a.email, a.first_name, a.last_name, a.phone, a.locale, a.boat,
            a.desired_start, a.message, a.status, a.answer, a.answered_at, a.holder_id, a.created_at,
@@ -282,9 +280,7 @@ declare
   v_row public.long_term_applications;
   v_en boolean;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if p_status is null or p_status not in ('accepted', 'declined') then
     raise exception 'invalid_answer' using errcode = '22023', hint = 'accepted or declined';
   end if;
@@ -350,9 +346,7 @@ declare
   v_length numeric;
   v_width numeric;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if p_starts_on is null or (p_ends_on is not null and p_ends_on < p_starts_on) then
     raise exception 'invalid_period' using errcode = '22023';
   end if;
@@ -459,9 +453,7 @@ declare
   v_last date := coalesce(p_last_day, private.berlin_date(private.now()));
   v_event public.long_term_holder_events;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   select * into v_row from public.long_term_holders h where h.id = p_holder_id for update;
   if not found then
     raise exception 'holder_not_found' using errcode = 'PT404';
@@ -538,7 +530,7 @@ $$;
 comment on function public.open_long_term_applications(integer) is 'Staff: the newest open long-term applications (names, berth, date) and how many are open in all; the details stay with admins.';
 revoke execute on function public.open_long_term_applications(integer) from anon, public;
 
--- The thread of an application (message_replies, 50_messages_outbox.sql): its column references
+-- The thread of an application (message_replies, 51_contact_messages.sql): its column references
 -- the applications, which are created after the replies' table.
 alter table public.message_replies
   add constraint message_replies_application_id_fkey foreign key (application_id)
@@ -560,9 +552,7 @@ declare
   v_application public.long_term_applications;
   v_en boolean;
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   select * into v_application from public.long_term_applications a where a.id = p_application_id for update;
   if not found then
     raise exception 'application_not_found' using errcode = 'PT404';

@@ -8,9 +8,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if p_from is null or p_to is null or p_to < p_from then
     raise exception 'invalid_range' using errcode = '22023';
   end if;

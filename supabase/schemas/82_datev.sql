@@ -32,22 +32,6 @@ $$;
 comment on function private.datev_settings_object() is 'The DATEV export settings (Berater-/Mandantennummer, WJ-Beginn MM-DD, Sachkontenlänge, accounts) with SKR03 defaults.';
 revoke execute on function private.datev_settings_object() from public;
 
-create function private.datev_require_admin()
-returns void
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
-end
-$$;
-comment on function private.datev_require_admin() is 'Refuses callers without the admin role (42501).';
-revoke execute on function private.datev_require_admin() from public;
-
 create function private.datev_settings()
 returns jsonb
 language plpgsql
@@ -56,7 +40,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.datev_require_admin();
+  perform private.require_admin();
   return private.datev_settings_object();
 end
 $$;
@@ -92,7 +76,7 @@ declare
   v_length integer;
   v_key text;
 begin
-  perform private.datev_require_admin();
+  perform private.require_admin();
   if jsonb_typeof(p_settings) is distinct from 'object' then
     raise exception 'datev_invalid_setting' using errcode = '22023', hint = 'settings';
   end if;
@@ -191,7 +175,7 @@ declare
   v_from timestamptz;
   v_to timestamptz;
 begin
-  perform private.datev_require_admin();
+  perform private.require_admin();
   if p_from is null or p_to is null or p_to < p_from then
     raise exception 'invalid_range' using errcode = '22023';
   end if;
@@ -310,9 +294,7 @@ security invoker
 set search_path = ''
 as $$
 begin
-  if not private.has_role('admin') then
-    raise exception 'admin_only' using errcode = '42501';
-  end if;
+  perform private.require_admin();
   if p_from is null or p_to is null or p_to < p_from then
     raise exception 'invalid_range' using errcode = '22023';
   end if;

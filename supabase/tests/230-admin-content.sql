@@ -33,9 +33,9 @@ select is_empty($$ update public.user_roles set admin = true where user_id = (se
   'staff cannot make themselves admin');
 select is_empty($$ update public.profiles set first_name = 'x' where id = tests.get_user_id('customer') returning 1 $$,
   'staff cannot edit other people');
-select throws_ok($$ select * from public.admin_list_users() $$, '42501', 'admin_required', 'staff cannot list users');
+select throws_ok($$ select * from public.admin_list_users() $$, '42501', 'admin_only', 'staff cannot list users');
 select throws_ok($$ select public.admin_save_user(tests.get_user_id('customer'), 'K', 'K', null, null, null, null, null, null, true, true, true, true) $$,
-  '42501', 'admin_required', 'staff cannot save users');
+  '42501', 'admin_only', 'staff cannot save users');
 select throws_ok($$ insert into storage.objects (bucket_id, name) values ('news-images', 'x/title.jpg') $$, '42501', null,
   'staff cannot upload news images');
 select is_empty($$ delete from storage.objects where bucket_id = 'news-images' returning 1 $$, 'staff cannot delete news images');

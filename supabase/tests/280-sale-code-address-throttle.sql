@@ -1,4 +1,4 @@
--- Sale-code guessing per client address (supabase/schemas/30_orders_booking.sql, security issue 13): wrong
+-- Sale-code guessing per client address (supabase/schemas/30_sale_codes.sql, security issue 13): wrong
 -- codes count per user (5 per 15 minutes) and per client address from request.headers (30 per
 -- hour), so new sessions from one address do not start a new count. Staff are not counted per
 -- address; a call without request headers (no API request) has no address.

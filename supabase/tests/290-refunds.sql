@@ -1,4 +1,4 @@
--- Refunds (supabase/schemas/35_payments_invoices.sql): only staff refund, only a paid order; a refund to zero
+-- Refunds (supabase/schemas/35_payments_ledger.sql, 35c_online_refunds.sql, 35d_desk_payments.sql): only staff refund, only a paid order; a refund to zero
 -- cancels a still open booking and frees its berth, a completed stay is not refunded in full, and a
 -- refunded order is always cancelled (or expired), whoever writes. The history records who did what.
 begin;

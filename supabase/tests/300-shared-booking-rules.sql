@@ -1,4 +1,4 @@
--- Each booking rule in one place (supabase/schemas/30_orders_booking.sql): private.bookable_places
+-- Each booking rule in one place (supabase/schemas/32_prices_availability.sql, 33_booking.sql): private.bookable_places
 -- is the one availability test of search_available_places and order_move_targets;
 -- private.book_berth holds the rules of create_booking and staff_create_booking; the order keeps
 -- the language it was booked in and its e-mails use it.

@@ -1,4 +1,4 @@
--- Sale-code guessing through create_booking (supabase/schemas/30_orders_booking.sql, security issue 13): a
+-- Sale-code guessing through create_booking (supabase/schemas/30_sale_codes.sql and 33_booking.sql, security issue 13): a
 -- wrong code made create_booking raise, which rolled back the row counting the wrong guess, so
 -- guesses there were never throttled. Now create_booking takes a code only if the same session
 -- had it answered "valid" by quote_booking (which counts wrong codes and commits) within 24

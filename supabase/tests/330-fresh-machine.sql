@@ -1,4 +1,4 @@
--- A fresh machine works (supabase/schemas/35_payments_invoices.sql): a cancelled or expired order is
+-- A fresh machine works (supabase/schemas/35_payments_ledger.sql): a cancelled or expired order is
 -- never marked paid (no invoice for a stay that does not take place), whoever writes; and the
 -- confirmation's link follows the site URL that Vault holds where it holds one.
 begin;

@@ -1,4 +1,4 @@
--- The payments ledger and online payment (supabase/schemas/35_payments_invoices.sql, issue 20): rows are
+-- The payments ledger and online payment (supabase/schemas/35_payments_ledger.sql and 35a_stripe_payments.sql, issue 20): rows are
 -- never changed by anyone, owners read their order's rows, staff all; the order's payment_status is
 -- derived from the ledger; Stripe events are applied once by event id and end in the right state
 -- whatever their order of arrival; only the service role records them; begin_online_payment and

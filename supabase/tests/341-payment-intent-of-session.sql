@@ -1,5 +1,5 @@
 -- A payment is recorded only for the payment intent Stripe names on the order's Checkout
--- session (supabase/schemas/35_payments_invoices.sql, private.record_online_payment and
+-- session (supabase/schemas/35a_stripe_payments.sql, private.record_online_payment and
 -- private.note_session_payment_intent). With the signing secret, a payment_intent.succeeded of
 -- any intent whose amount and metadata match one of the order's sessions used to be recorded;
 -- now the session's own event names its intent (kept on the session), and only that intent's

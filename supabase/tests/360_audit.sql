@@ -178,7 +178,7 @@ select ok((select count(*) from public.audit_log) > 20, 'the rows are all still 
 -- ---------------------------------------------------------------- who reads it
 select tests.authenticate_as('harbour');
 select is_empty($$ select * from public.audit_log $$, 'staff who are not admins read nothing');
-select throws_ok($$ select * from public.admin_audit_log() $$, '42501', 'admin_required', 'and the list refuses them by name');
+select throws_ok($$ select * from public.admin_audit_log() $$, '42501', 'admin_only', 'and the list refuses them by name');
 select tests.authenticate_as('customer');
 select is_empty($$ select * from public.audit_log $$, 'a customer reads nothing');
 select tests.authenticate_as_anon();

@@ -57,7 +57,7 @@ select is(private.is_staff(), false, 'a session without an aal claim is not staf
 
 select pg_temp.authenticate_at('mfa_admin', 'aal1');
 select is(private.has_role('admin'), false, 'an aal1 admin session holds no admin role');
-select throws_ok($$ select * from public.admin_list_users() $$, '42501', 'admin_required', 'and cannot call an admin function');
+select throws_ok($$ select * from public.admin_list_users() $$, '42501', 'admin_only', 'and cannot call an admin function');
 select is_empty($$ select 1 from public.audit_log $$, 'nor read the audit trail');
 
 -- ---------------------------------------------------------------- aal2 allowed
@@ -88,10 +88,10 @@ insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, c
 values ('00000000-0000-4000-8000-0000000000f1', tests.get_user_id('mfa_harbour'), 'Telefon', 'totp', 'verified', now(), now(), 'JBSWY3DPEHPK3PXP');
 
 select pg_temp.authenticate_at('mfa_admin', 'aal1');
-select throws_ok(format('select public.admin_reset_mfa(%L)', tests.get_user_id('mfa_harbour')), '42501', 'admin_required',
+select throws_ok(format('select public.admin_reset_mfa(%L)', tests.get_user_id('mfa_harbour')), '42501', 'admin_only',
   'an aal1 admin cannot reset a factor when 2FA is required for admins');
 select pg_temp.authenticate_at('mfa_harbour', 'aal2');
-select throws_ok(format('select public.admin_reset_mfa(%L)', tests.get_user_id('mfa_harbour')), '42501', 'admin_required',
+select throws_ok(format('select public.admin_reset_mfa(%L)', tests.get_user_id('mfa_harbour')), '42501', 'admin_only',
   'nor can staff who are not admins');
 
 select pg_temp.authenticate_at('mfa_admin', 'aal2');

@@ -1,4 +1,4 @@
--- The seller data of new invoice documents (supabase/schemas/35b_invoice_documents.sql,
+-- The seller data of new invoice documents (supabase/schemas/35b_invoice_seller.sql,
 -- public.save_invoice_seller_settings): admins only; IBAN check digits (ISO 13616, mod 97), BIC
 -- format (ISO 9362), country code, VAT id or tax number required; a saved value is stamped on
 -- the next document, an issued one keeps its issuer; an empty optional value removes the setting.

@@ -1,5 +1,5 @@
 -- Cancelling a desk sale and telling the guest about a returned deposit (issue 21, session 11;
--- supabase/schemas/55_extras.sql). A desk receipt is cancelled by a Stornorechnung with the next
+-- supabase/schemas/57_desk_sales.sql and 56_deposits.sql). A desk receipt is cancelled by a Stornorechnung with the next
 -- number of the one series, every amount negated per VAT rate, referring to the receipt, which
 -- stays as issued; cash goes back as a refund entry of the cash book on the open business day
 -- (the closed day is untouched; the book's balance stays the sum of its entries), a card sale's

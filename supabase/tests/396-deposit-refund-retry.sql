@@ -1,5 +1,5 @@
--- A deposit paid online whose refund did not happen (session 13; supabase/schemas/55_extras.sql,
--- 35_payments_invoices.sql). refund-payment first takes the deposit back (prepare_deposit_refund),
+-- A deposit paid online whose refund did not happen (session 13; supabase/schemas/56_deposits.sql,
+-- 35c_online_refunds.sql). refund-payment first takes the deposit back (prepare_deposit_refund),
 -- then asks Stripe; when Stripe cannot be reached, refuses, or later reports the refund failed,
 -- the deposit is returned but its money is still held. Staff retry: prepare_deposit_refund answers
 -- the refund again (not taking the deposit back twice, not mailing twice), with an attempt number

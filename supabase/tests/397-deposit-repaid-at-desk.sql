@@ -1,5 +1,5 @@
 -- A deposit paid online whose refund the guest's bank did not take (session 17;
--- supabase/schemas/55_extras.sql, private.repay_deposit_at_desk): Stripe made the refund, then
+-- supabase/schemas/56_deposits.sql, private.repay_deposit_at_desk): Stripe made the refund, then
 -- reported it failed, and the ledger booked it back. Staff pay the deposit back in cash or by
 -- transfer through return_deposit: a deposit return naming the deposit and referring to the
 -- online payment whose refund failed, so the stay stays paid, no credit note follows, the

@@ -1,5 +1,5 @@
 -- A refund of the stay the guest's bank did not take, tried again (session 18;
--- supabase/schemas/35_payments_invoices.sql). After Stripe reports a refund failed, the ledger
+-- supabase/schemas/35c_online_refunds.sql). After Stripe reports a refund failed, the ledger
 -- books it back and the guest is owed that money: the desk may pay it in cash or by transfer
 -- (private.payment_desk_refundable), and the overview lists it (money_to_return). When staff
 -- try the card again instead, that is a new refund with a new request key, so refund-payment

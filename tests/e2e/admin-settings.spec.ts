@@ -159,8 +159,8 @@ test.describe('harbour staff (not admin)', () => {
       p_user: true,
       p_active: true,
     });
-    expect(save.error?.message).toBe('admin_required');
-    expect((await db.rpc('admin_list_users', {})).error?.message).toBe('admin_required');
+    expect(save.error?.message).toBe('admin_only');
+    expect((await db.rpc('admin_list_users', {})).error?.message).toBe('admin_only');
     const upload = await db.storage.from('news-images').upload('staff/title.png', pngFile().buffer, { contentType: 'image/png' });
     expect(upload.error).toBeTruthy();
     // And nothing changed.

@@ -126,7 +126,7 @@ test.describe('audit trail for harbour staff', () => {
     expect(direct).toEqual({ status: 200, body: [] });
     const list = await rest(token, 'rpc/admin_audit_log', { method: 'POST', body: {} });
     expect(list.status).toBe(403);
-    expect(JSON.stringify(list.body)).toContain('admin_required');
+    expect(JSON.stringify(list.body)).toContain('admin_only');
     await page.goto('/en/account/admin/audit');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Not Found');
     expect(consoleErrors).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Cancelling a desk sale and returning deposits (issue 21, session 11; supabase/schemas/55_extras.sql):
+ * Cancelling a desk sale and returning deposits (issue 21, session 11; supabase/schemas/56_deposits.sql, 57_desk_sales.sql):
  * staff sell an extra at the desk, cancel it with a reason and see the Stornorechnung (its own
  * number, negative amounts, referring to the receipt, PDF from invoice-pdf) and the money going
  * back: cash as a refund entry in the cash book, card beside it. A deposit taken back mails the

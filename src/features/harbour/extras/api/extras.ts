@@ -220,7 +220,7 @@ export async function saveExtra(id: string | null, values: ExtraInput): Promise<
   if (error) throw error;
 }
 
-/** A berth tariff (public.tariffs, 30_orders_booking.sql): gross cents per unit with its VAT rate. */
+/** A berth tariff (public.tariffs, 32_prices_availability.sql): gross cents per unit with its VAT rate. */
 export type Tariff = Omit<Tables<'tariffs'>, 'unit'> & { unit: 'metre_night' | 'metre_day' | 'night' };
 
 export const tariffKeys = { all: [...harbourKeys.all, 'tariffs'] as const };
