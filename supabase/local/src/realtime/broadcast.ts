@@ -4,7 +4,7 @@
  * endpoint realtime-js send() falls back to before a channel is joined and the single-message
  * endpoint of httpSend(). On a private channel sending needs broadcast write and receiving
  * broadcast read (access.ts); a refused message is dropped without a reply. As Realtime's
- * BroadcastHandler and its BroadcastController.
+ * BroadcastHandler, BroadcastController and BroadcastSingleController.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearer, HttpError, readBody, readJson, sendJson } from '../http.ts';

@@ -2,7 +2,7 @@
  * Who is calling: the bearer JWT verified as PostgREST's JWT cache does (the signature checked
  * once per token, the expiry on every request, 30 s of clock skew), its role claim the role the
  * request runs as (anon without a token). A bad token is PGRST301, an expired one PGRST303,
- * both 401 with a WWW-Authenticate header (PostgREST's Auth.hs).
+ * both 401 with a WWW-Authenticate header (PostgREST's Auth.hs and Auth/JwtCache.hs).
  */
 import type { IncomingMessage } from 'node:http';
 import type { StackContext } from '../context.ts';
