@@ -10,7 +10,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { engines, freshPostgresDatabase, skipBecause } from '../../supabase/local/test/harness/engines.ts';
 import { startStack, type Stack } from '../../supabase/local/src/stack.ts';
-import { deadlineMs } from '../../supabase/local/src/rest/index.ts';
+import { deadlineMs } from '../../supabase/local/src/rest/execute.ts';
 import { PROJECT, berlinDay, book, createBerths, guest } from './support.ts';
 
 const postgres = engines().find((e) => e.name === 'postgres')!;

@@ -2,11 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { EventEmitter } from 'node:events';
 import type { StackConfig } from './config.ts';
-import type { Database } from './db/types.ts';
+import type { Database, Queryable } from './db/types.ts';
 import type { StackKeys } from './keys.ts';
 import type { Jwt } from './jwt.ts';
 import type { Mailer } from './mail/index.ts';
-import type { Scheduler } from './functions/scheduler.ts';
 
 export interface Logger {
   info(message: string): void;
@@ -59,3 +58,17 @@ export interface Service {
 }
 
 export type ServiceFactory = (ctx: StackContext) => Service | Promise<Service>;
+
+/** The pg_cron + pg_net worker (functions/scheduler.ts). */
+export interface Scheduler {
+  stop(): Promise<void>;
+  /** Sends what is queued now (tests and benchmarks). */
+  drain(): Promise<void>;
+  /**
+   * Runs now every active job whose cron schedule matches the minute of `at`, as the tick does at
+   * that minute, and answers their names. `prepare` runs first in each job's transaction, before
+   * the job's role is taken: tests freeze the database's clock there to run a job "at" a time
+   * (the project's private.freeze_clock). 'N seconds' jobs have no minute and are left out.
+   */
+  runDue(at: Date, options?: { prepare?: (tx: Queryable) => Promise<void> }): Promise<string[]>;
+}

@@ -1,4 +1,4 @@
-import type { StackContext } from '../context.ts';
+import type { Scheduler, StackContext } from '../context.ts';
 import type { Queryable } from '../db/types.ts';
 
 /**
@@ -7,19 +7,6 @@ import type { Queryable } from '../db/types.ts';
  * 'N seconds') as the role that scheduled them, and sends the requests net.http_post/http_get
  * queued, promptly (LISTEN) and on every tick, recording replies in net._http_response.
  */
-export interface Scheduler {
-  stop(): Promise<void>;
-  /** Sends what is queued now (tests and benchmarks). */
-  drain(): Promise<void>;
-  /**
-   * Runs now every active job whose cron schedule matches the minute of `at`, as the tick does at
-   * that minute, and answers their names. `prepare` runs first in each job's transaction, before
-   * the job's role is taken: tests freeze the database's clock there to run a job "at" a time
-   * (the project's private.freeze_clock). 'N seconds' jobs have no minute and are left out.
-   */
-  runDue(at: Date, options?: { prepare?: (tx: Queryable) => Promise<void> }): Promise<string[]>;
-}
-
 const NAMED: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
