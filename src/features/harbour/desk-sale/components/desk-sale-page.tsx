@@ -30,13 +30,13 @@ import {
   deskReceiptsQueryOptions,
   deskSaleStateQueryOptions,
   extrasCatalogueQueryOptions,
-  extrasErrorMessage,
   extrasKeys,
   sellAtDesk,
 } from '@/features/harbour/extras/api/extras';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { deskQuantity, deskSaleSchema, type DeskSaleInput, type DeskSaleValues } from '@/features/harbour/extras/schemas/extras';
 import { useExtraName, useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * /account/admin/desk-sale: extras sold over the counter without a booking (ice, washing
@@ -85,7 +85,7 @@ export function DeskSalePage() {
       void queryClient.invalidateQueries({ queryKey: orderKeys.all });
       await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: doc.id } });
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -98,7 +98,7 @@ export function DeskSalePage() {
     >
       {catalogue.isError ? (
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(catalogue.error)}
+          {staffErrorMessage(catalogue.error)}
         </p>
       ) : catalogue.isPending ? (
         <p role="status">
@@ -274,7 +274,7 @@ export function DeskSalePage() {
       <Section title={t`Letzte Belege`}>
         {receipts.isError ? (
           <p role="alert" className="text-red-800">
-            {extrasErrorMessage(receipts.error)}
+            {staffErrorMessage(receipts.error)}
           </p>
         ) : (receipts.data ?? []).length === 0 ? (
           <p className="text-sm text-slate-600">
@@ -331,7 +331,7 @@ export function DeskReceiptPage({ id }: { id: string }) {
     return (
       <Page title={t`Beleg`}>
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(doc.error)}
+          {staffErrorMessage(doc.error)}
         </p>
       </Page>
     );
@@ -431,7 +431,7 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
       setOpen(false);
       await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: storno.id } });
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }

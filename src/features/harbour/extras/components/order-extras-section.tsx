@@ -22,7 +22,6 @@ import { cn } from '@/lib/utils';
 import {
   depositRefundsDueQueryOptions,
   extrasCatalogueQueryOptions,
-  extrasErrorMessage,
   orderExtrasQueryOptions,
   useExtrasAction,
   type ExtrasAction,
@@ -30,6 +29,7 @@ import {
 } from '@/features/harbour/extras/api/extras';
 import { addExtraSchema, type AddExtraInput, type AddExtraValues } from '@/features/harbour/extras/schemas/extras';
 import { useExtraName, useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 type Feedback = { ok: boolean; text: string } | null;
 
@@ -68,7 +68,7 @@ export function OrderExtrasSection({ order }: { order: Order }) {
       setFeedback({ ok: true, text: done });
       return true;
     } catch (error) {
-      setFeedback({ ok: false, text: extrasErrorMessage(error) });
+      setFeedback({ ok: false, text: staffErrorMessage(error) });
       return false;
     }
   };
@@ -85,7 +85,7 @@ export function OrderExtrasSection({ order }: { order: Order }) {
       )}
       {extras.isError ? (
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(extras.error)}
+          {staffErrorMessage(extras.error)}
         </p>
       ) : extras.isPending ? (
         <p role="status">
@@ -342,7 +342,7 @@ function AddExtraForm({
   if (catalogue.isError)
     return (
       <p role="alert" className="text-red-800">
-        {extrasErrorMessage(catalogue.error)}
+        {staffErrorMessage(catalogue.error)}
       </p>
     );
   return (

@@ -5,9 +5,10 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { getSupabase } from '@/lib/auth';
 import { formatEuro } from '@/lib/prices';
-import { extrasCatalogueQueryOptions, extrasErrorMessage, useExtrasAction } from '@/features/harbour/extras/api/extras';
+import { extrasCatalogueQueryOptions, useExtrasAction } from '@/features/harbour/extras/api/extras';
 import { inboxKeys, type InboxMessage } from '@/features/harbour/inbox/api/inbox';
 import { useExtraName, useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** Which catalogue entry a request's service suggests. */
 const suggested: Record<string, string> = { washing_machine: 'washing_machine', boat_lift: 'boat_lift', ice: 'ice_2kg' };
@@ -57,7 +58,7 @@ export function AcceptRequestForm({ message }: { message: InboxMessage }) {
       });
       await queryClient.invalidateQueries({ queryKey: inboxKeys.all });
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     }
   };
   return (

@@ -4,7 +4,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { invoiceDocumentQueryOptions } from '@/features/orders/api/invoices';
 import { InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders/components/invoice-document';
-import { orderDetailQueryOptions, orderErrorMessage } from '@/features/harbour/orders/api/orders';
+import { orderDetailQueryOptions } from '@/features/harbour/orders/api/orders';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * /account/admin/orders/{id}/invoice: the order's invoice in force (the newest one no
@@ -35,7 +36,7 @@ export function InvoicePage({ id }: { id: string }) {
     return (
       <Page title={t`Rechnung`}>
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(error)}
+          {staffErrorMessage(error)}
         </p>
       </Page>
     );

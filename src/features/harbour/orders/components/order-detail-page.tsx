@@ -30,7 +30,6 @@ import { messages } from '@/lib/validation';
 import {
   moveTargetsQueryOptions,
   orderDetailQueryOptions,
-  orderErrorMessage,
   rescheduleQuoteQueryOptions,
   useOrderAction,
   type OrderAction,
@@ -42,6 +41,7 @@ import { OrderExtrasSection } from '@/features/harbour/extras/components/order-e
 import { NotifyGuestTick } from '@/features/harbour/orders/components/notify-guest-tick';
 import { OrderMails } from '@/features/harbour/orders/components/order-mails';
 import { PaymentsPanel } from '@/features/harbour/payments/components/payments-panel';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const noteSchema = () =>
   z.object({
@@ -120,7 +120,7 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
         </p>
       ) : targets.isError ? (
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(targets.error)}
+          {staffErrorMessage(targets.error)}
         </p>
       ) : targets.data.length === 0 ? (
         <p className="text-sm text-slate-700">
@@ -265,7 +265,7 @@ function DatesSection({
               </p>
             ) : quote.isError ? (
               <p role="alert" className="text-red-800">
-                {orderErrorMessage(quote.error)}
+                {staffErrorMessage(quote.error)}
               </p>
             ) : (
               <p>
@@ -391,7 +391,7 @@ export function OrderDetailPage({ id }: { id: string }) {
       setFeedback({ ok: true, text: done });
       return true;
     } catch (error) {
-      setFeedback({ ok: false, text: orderErrorMessage(error) });
+      setFeedback({ ok: false, text: staffErrorMessage(error) });
       return false;
     }
   };
@@ -408,7 +408,7 @@ export function OrderDetailPage({ id }: { id: string }) {
     return (
       <Page title={t`Buchung`}>
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(detail.error)}
+          {staffErrorMessage(detail.error)}
         </p>
       </Page>
     );

@@ -11,7 +11,7 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { StepBerthData } from '@/features/booking/components/step-berth-data';
 import { StepChooseBerth, useStayText } from '@/features/booking/components/step-choose-berth';
-import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
+
 import { quoteQueryOptions } from '@/features/booking/api/quote-booking';
 import { emptyBerthData, parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-data';
 import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
@@ -19,6 +19,7 @@ import type { PlaceResult } from '@/features/booking/api/types';
 import { EMAIL_PATTERN, messages, optionalPhone, requiredText } from '@/lib/validation';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { staffCreateBooking } from '@/features/harbour/orders/api/orders';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const optionalText = (max: number) =>
   z
@@ -220,7 +221,7 @@ function PersonStep({
           )}
           {quote.isError && (
             <p role="alert" className="text-sm text-red-700">
-              {bookingErrorMessage(quote.error)}
+              {staffErrorMessage(quote.error)}
             </p>
           )}
           {quote.data ? (
@@ -234,7 +235,7 @@ function PersonStep({
           )}
           {book.isError && (
             <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-              {bookingErrorMessage(book.error)}
+              {staffErrorMessage(book.error)}
             </p>
           )}
           <div className="flex flex-wrap gap-3">

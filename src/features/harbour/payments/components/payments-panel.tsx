@@ -19,7 +19,6 @@ import { orderDetailQueryOptions } from '@/features/harbour/orders/api/orders';
 import {
   deskBalanceQueryOptions,
   orderLedgerQueryOptions,
-  paymentErrorMessage,
   refundOutcomeOpen,
   refundRequestKeys,
   usePaymentAction,
@@ -36,6 +35,7 @@ import {
   type RefundInput,
   type RefundValues,
 } from '@/features/harbour/payments/schemas/payment';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** How long the panel polls for the ledger row of a refund requested from Stripe. */
 const REFUND_POLL_MS = 60_000;
@@ -141,7 +141,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
 
       {ledger.isError || balanceQuery.isError ? (
         <p role="alert" className="text-red-800">
-          {paymentErrorMessage(ledger.error ?? balanceQuery.error)}
+          {staffErrorMessage(ledger.error ?? balanceQuery.error)}
         </p>
       ) : ledger.isPending ? (
         <p role="status">
@@ -398,7 +398,7 @@ function useRun() {
       return null;
     } catch (error) {
       onFailure?.(error);
-      return paymentErrorMessage(error);
+      return staffErrorMessage(error);
     }
   };
   return { run, busy: action.isPending };
