@@ -42,6 +42,8 @@ const shared = [
   `${src}/components/ui/dialog.tsx`,
   `${src}/lib/validation.ts`,
   `${src}/lib/validation-messages.ts`,
+  // the error catalogue's texts guests can meet (src/lib/errors/codes.ts)
+  `${src}/lib/errors/guest-messages.ts`,
 ];
 const booking = [`${features}/booking`, `${features}/identity`, ...shared];
 // The staff's drawer and the back office's shell: shown to staff only, on any page (the drawer
@@ -52,7 +54,9 @@ const staff = [
   `${src}/components/layout/back-office-shell.tsx`,
 ];
 const account = [`${features}/account`, `${features}/auth`, `${routes}/account`, `${routes}/auth`, ...staff];
-const harbour = [`${features}/harbour`, `${routes}/account/admin`];
+// the error catalogue's texts only staff meet (src/lib/errors/codes.ts)
+const staffErrors = `${src}/lib/errors/staff-messages.ts`;
+const harbour = [`${features}/harbour`, `${routes}/account/admin`, staffErrors];
 const admin = [`${features}/admin`];
 
 export default defineConfig({
@@ -60,7 +64,7 @@ export default defineConfig({
   locales: ['de', 'en'],
   fallbackLocales: { default: 'de' },
   catalogs: [
-    { path: '<rootDir>/locales/{locale}/messages', include: shell, exclude: [...shared, ...staff] },
+    { path: '<rootDir>/locales/{locale}/messages', include: shell, exclude: [...shared, ...staff, staffErrors] },
     { path: '<rootDir>/locales/{locale}/booking', include: booking },
     {
       path: '<rootDir>/locales/{locale}/guest',

@@ -6,7 +6,7 @@ import { centsToEuro, euroToCents, saleCodeSchema } from '@/features/admin/sale-
 import { berlinLocalToIso, isoToBerlinLocal, newsSchema } from '@/features/admin/news/schemas/news';
 import { SaleCodeCreatePage } from '@/features/admin/sale-codes/components/sale-code-form-page';
 import { checkImage, IMAGE_MAX_BYTES } from '@/features/admin/shared/image-upload';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 describe('sale code amounts', () => {
   it('reads euros with a comma or a point as cents, and writes them back per locale', () => {
@@ -68,13 +68,13 @@ describe('images and errors', () => {
 
   it("turns database errors into sentences in the user's language", async () => {
     await activateLocale('en', '/account/admin');
-    expect(adminErrorMessage({ code: 'P0001', message: 'cannot_remove_own_admin' })).toBe(
+    expect(staffErrorMessage({ code: 'P0001', message: 'cannot_remove_own_admin' })).toBe(
       'You cannot remove your own admin role. Another admin must do that.',
     );
-    expect(adminErrorMessage({ code: '23505', message: 'duplicate key' })).toBe('This entry already exists.');
-    expect(adminErrorMessage({ code: 'XX000', message: 'boom' })).toBe('This is not possible right now. Please try again later.');
+    expect(staffErrorMessage({ code: '23505', message: 'duplicate key' })).toBe('This entry already exists.');
+    expect(staffErrorMessage({ code: 'XX000', message: 'boom' })).toBe('That did not work. Please try again.');
     await activateLocale('de', '/account/admin');
-    expect(adminErrorMessage({ code: '42501' })).toBe('Dafür fehlen Ihnen die Rechte.');
+    expect(staffErrorMessage({ code: '42501' })).toBe('Dafür fehlen Ihnen die Rechte.');
   });
 });
 

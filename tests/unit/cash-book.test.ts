@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
-import { berlinDayBounds, cashErrorMessage } from '@/features/harbour/cash-book/api/cash-book';
+import { berlinDayBounds } from '@/features/harbour/cash-book/api/cash-book';
 import { cashClosingSchema, cashMovementSchema } from '@/features/harbour/cash-book/schemas/cash-book';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 i18n.loadAndActivate({ locale: 'de', messages: {} });
 
@@ -42,8 +43,8 @@ describe('cash book forms (checked again by the database)', () => {
   });
 
   it('the database refusals read as sentences', () => {
-    expect(cashErrorMessage({ message: 'cash_balance_negative' })).toContain('nicht unter 0');
-    expect(cashErrorMessage({ message: 'cash_day_closed' })).toContain('bereits abgeschlossen');
-    expect(cashErrorMessage({ message: 'something_else' })).toBe('Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.');
+    expect(staffErrorMessage({ message: 'cash_balance_negative' })).toContain('nicht unter 0');
+    expect(staffErrorMessage({ message: 'cash_day_closed' })).toContain('bereits abgeschlossen');
+    expect(staffErrorMessage({ message: 'something_else' })).toBe('Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.');
   });
 });

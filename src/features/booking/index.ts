@@ -1,5 +1,4 @@
 /** The public face of features/booking: what other features may use (docs/architecture.md, "Boundaries"). */
-export { bookingErrorMessage } from '@/features/booking/api/booking-errors';
 export { quoteQueryOptions } from '@/features/booking/api/quote-booking';
 export { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
 export type { PlaceResult } from '@/features/booking/api/types';

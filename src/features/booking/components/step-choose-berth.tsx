@@ -7,13 +7,14 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { useHarbourContact } from '@/components/harbour-facts';
 import { formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
+
 import { placePhotosQueryOptions } from '@/features/booking/api/place-photos';
 import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
 import type { PlaceResult } from '@/features/booking/api/types';
 import type { PlanCentre } from '@/features/booking/components/berth-plan';
 import { PlacePhoto } from '@/features/booking/components/place-photo';
 import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { errorMessage } from '@/lib/errors/guest-messages';
 
 /** Results shown at first and per "show more": the smallest fitting berths come first. */
 const PAGE = 10;
@@ -94,7 +95,7 @@ export function StepChooseBerth({
     return (
       <div className="flex flex-col gap-3">
         <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-          {bookingErrorMessage(search.error)}
+          {errorMessage(search.error)}
         </p>
         <div>
           <Button variant="outline" onClick={onBack}>

@@ -12,7 +12,7 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
-import { bookingErrorMessage } from '@/features/booking/api/booking-errors';
+
 import { isBerthTaken, useCreateBooking } from '@/features/booking/api/create-booking';
 import { paymentTermsQueryOptions, type PaymentTerms } from '@/features/booking/api/payment-terms';
 import { quoteQueryOptions } from '@/features/booking/api/quote-booking';
@@ -22,6 +22,7 @@ import { parseDecimal, type BerthDataValues } from '@/features/booking/schemas/b
 import { personSchema, storedPersonFields, type PersonValues } from '@/features/booking/schemas/person';
 import { storePerson } from '@/features/booking/components/person-draft';
 import { CancellationPolicyNote } from '@/features/booking/components/cancellation-policy-note';
+import { errorMessage } from '@/lib/errors/guest-messages';
 
 /**
  * Step 5, summary: person form, boat, berth, dates, the price from quote_booking, a sale code,
@@ -207,7 +208,7 @@ export function StepSummary({
           )}
           {quote.isError && (
             <p role="alert" className="text-sm text-red-700">
-              {bookingErrorMessage(quote.error)}
+              {errorMessage(quote.error)}
             </p>
           )}
           {quote.data ? (
@@ -250,7 +251,7 @@ export function StepSummary({
         <div aria-live="polite">
           {create.isError && !isBerthTaken(create.error) && (
             <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-              {bookingErrorMessage(create.error)}
+              {errorMessage(create.error)}
             </p>
           )}
         </div>

@@ -5,7 +5,6 @@ export {
   deskReceiptsQueryOptions,
   deskSaleStateQueryOptions,
   extrasCatalogueQueryOptions,
-  extrasErrorMessage,
   extrasKeys,
   orderExtrasQueryOptions,
   sellAtDesk,

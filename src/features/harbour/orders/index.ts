@@ -1,2 +1,2 @@
 /** The public face of features/harbour/orders: what other features may use (docs/architecture.md, "Boundaries"). */
-export { orderErrorMessage, rescheduleQuoteQueryOptions, useOrderAction } from '@/features/harbour/orders/api/orders';
+export { rescheduleQuoteQueryOptions, useOrderAction } from '@/features/harbour/orders/api/orders';

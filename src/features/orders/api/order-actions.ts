@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { invokeFunction } from '@/lib/edge-functions';
 import type { Database } from '@/lib/database.types';
@@ -105,21 +104,3 @@ export const harbourAccessQueryOptions = () =>
     },
     retry: false,
   });
-
-export function orderErrorMessage(error: unknown): string {
-  const message = (error as { message?: string } | null)?.message ?? '';
-  switch (message) {
-    case 'order_not_cancellable':
-      return t`Diese Buchung kann nicht mehr storniert werden (nur vor der Anreise).`;
-    case 'verification_required':
-      return t`Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse.`;
-    case 'check_in_not_possible':
-      return t`Einchecken ist nur am Anreisetag möglich.`;
-    case 'already_checked_in':
-      return t`Sie sind bereits eingecheckt.`;
-    case 'account_inactive':
-      return t`Ihr Konto ist gesperrt. Bitte wenden Sie sich an das Hafenbüro.`;
-    default:
-      return t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
-  }
-}

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
 import { orderKeys } from '@/features/orders/api/keys';
@@ -71,38 +70,4 @@ export function useStartCheckout() {
       return url;
     },
   });
-}
-
-/** The message a guest reads when the checkout cannot start, for every refusal of create-checkout. */
-export function checkoutErrorMessage(error: unknown): string {
-  const code = error instanceof FunctionCallError ? error.code : ((error as { message?: string } | null)?.message ?? '');
-  switch (code) {
-    case 'order_already_paid':
-    case 'nothing_to_pay':
-      return t`Diese Buchung ist bereits bezahlt.`;
-    case 'order_not_payable':
-      return t`Eine stornierte oder verfallene Buchung kann nicht mehr bezahlt werden.`;
-    case 'payment_desk_only':
-      return t`Diese Buchung wird im Hafenbüro bezahlt, nicht online.`;
-    case 'order_not_found':
-    case 'not_found':
-      return t`Diese Buchung ist hier nicht zu sehen. Bitte melden Sie sich mit der E-Mail-Adresse der Buchung an.`;
-    case 'account_inactive':
-      return t`Ihr Konto ist gesperrt. Bitte wenden Sie sich an das Hafenbüro.`;
-    case 'unauthorized':
-    case 'not_signed_in':
-    case 'sign_in_required':
-      return t`Ihre Sitzung ist abgelaufen. Bitte laden Sie die Seite neu oder melden Sie sich an.`;
-    case 'invalid_request':
-      return t`Die Anfrage war ungültig. Bitte laden Sie die Seite neu und versuchen Sie es noch einmal.`;
-    case 'idempotency_conflict':
-      return t`Die Zahlung wird gerade in einem anderen Fenster gestartet. Bitte warten Sie einen Moment und versuchen Sie es dann noch einmal.`;
-    case 'payment_provider_error':
-    case 'not_configured':
-    case 'database_unavailable':
-    case 'network':
-      return t`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts abgebucht. Bitte versuchen Sie es gleich noch einmal.`;
-    default:
-      return t`Die Zahlung konnte nicht gestartet werden. Es wurde nichts abgebucht. Bitte versuchen Sie es noch einmal.`;
-  }
 }

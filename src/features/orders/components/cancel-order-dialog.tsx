@@ -15,12 +15,8 @@ import {
 import { Button } from '@/components/ui/button';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import {
-  cancellationQuoteQueryOptions,
-  orderErrorMessage,
-  useCancelOrder,
-  type CancellationTerms,
-} from '@/features/orders/api/order-actions';
+import { cancellationQuoteQueryOptions, useCancelOrder, type CancellationTerms } from '@/features/orders/api/order-actions';
+import { errorMessage } from '@/lib/errors/guest-messages';
 
 /**
  * The guest's cancel button and dialog (/order/{id}, /account/bookings/{id}): before confirming,
@@ -58,7 +54,7 @@ export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onC
               </p>
             ) : quote.isError ? (
               <p role="alert" className="text-red-800">
-                {orderErrorMessage(quote.error)}
+                {errorMessage(quote.error)}
               </p>
             ) : terms ? (
               <CancellationTermsText terms={terms} />
@@ -95,7 +91,7 @@ export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onC
       )}
       {cancel.isError && (
         <p role="alert" className="text-sm text-red-700">
-          {orderErrorMessage(cancel.error)}
+          {errorMessage(cancel.error)}
         </p>
       )}
     </>

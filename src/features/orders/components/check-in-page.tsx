@@ -6,10 +6,11 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { identityQueryOptions } from '@/lib/auth';
 import { berlinDay, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { orderKeys } from '@/features/orders/api/keys';
-import { harbourAccessQueryOptions, orderErrorMessage, useCheckIn } from '@/features/orders/api/order-actions';
+import { harbourAccessQueryOptions, useCheckIn } from '@/features/orders/api/order-actions';
 import { arrivingTodayQueryOptions, orderQueryOptions } from '@/features/orders/api/order';
 import type { Order } from '@/features/orders/api/types';
 import type { VerifySlot } from '@/features/orders/components/order-view';
+import { errorMessage } from '@/lib/errors/guest-messages';
 
 /** /order/{id?}/check-in: with an id that order; without one, the visitor's orders arriving today. */
 export function CheckInPage({ id, verify }: { id?: string; verify: VerifySlot }) {
@@ -121,7 +122,7 @@ function CheckInOrder({ id, verify }: { id: string; verify: VerifySlot }) {
       />
       {checkIn.isError && (
         <p role="alert" className="text-sm text-red-700">
-          {orderErrorMessage(checkIn.error)}
+          {errorMessage(checkIn.error)}
         </p>
       )}
       <div>

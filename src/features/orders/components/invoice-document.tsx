@@ -6,7 +6,7 @@ import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { berlinDay, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import { orderErrorMessage } from '@/features/orders/api/order-actions';
+
 import {
   fetchInvoicePdf,
   fetchInvoiceXml,
@@ -16,6 +16,7 @@ import {
   type InvoiceKind,
   type InvoiceLine,
 } from '@/features/orders/api/invoices';
+import { errorMessage } from '@/lib/errors/guest-messages';
 
 /**
  * Print rules: only the sheet is printed (the app's bars, drawer and buttons are hidden without
@@ -315,7 +316,7 @@ export function InvoiceDocumentPage({ id, orderId, back }: { id: string; orderId
     return (
       <Page title={t`Beleg`}>
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(doc.error)}
+          {errorMessage(doc.error)}
         </p>
       </Page>
     );

@@ -11,7 +11,6 @@ import { orderKeys } from '@/features/orders/api/keys';
 import { orderQueryOptions } from '@/features/orders/api/order';
 import {
   canPayOnline,
-  checkoutErrorMessage,
   orderBalanceQueryOptions,
   orderPaymentsQueryOptions,
   paymentLapsed,
@@ -20,6 +19,8 @@ import {
 import type { Order } from '@/features/orders/api/types';
 import { useOrderLive } from '@/features/orders/hooks/use-order-live';
 import { usePaymentLabel, usePaymentMethodLabel } from '@/features/orders/components/order-status';
+import { errorMessage } from '@/lib/errors/guest-messages';
+import { msg } from '@lingui/core/macro';
 
 /** The `?payment=` a guest comes back with from Stripe Checkout (success_url / cancel_url). */
 export type PaymentReturn = 'success' | 'cancelled';
@@ -170,7 +171,9 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
           </div>
           {checkout.isError && (
             <p role="alert" className="text-sm text-red-700">
-              {checkoutErrorMessage(checkout.error)}
+              {errorMessage(checkout.error, {
+                fallback: msg`Die Zahlung konnte nicht gestartet werden. Es wurde nichts abgebucht. Bitte versuchen Sie es noch einmal.`,
+              })}
             </p>
           )}
         </>

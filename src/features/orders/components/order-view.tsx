@@ -8,7 +8,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { formatEuro } from '@/lib/prices';
 import { berlinDay, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { orderKeys } from '@/features/orders/api/keys';
-import { orderErrorMessage } from '@/features/orders/api/order-actions';
+
 import { CancelOrderDialog } from '@/features/orders/components/cancel-order-dialog';
 import { orderQueryOptions } from '@/features/orders/api/order';
 import { orderDocumentsQueryOptions } from '@/features/orders/api/invoices';
@@ -16,6 +16,7 @@ import { OrderDocumentsList } from '@/features/orders/components/invoice-documen
 import type { Order } from '@/features/orders/api/types';
 import { PayOnline, PaymentSummary, type PaymentReturn } from '@/features/orders/components/order-payment';
 import { OrderStatusBadge } from '@/features/orders/components/order-status';
+import { errorMessage } from '@/lib/errors/guest-messages';
 
 export type VerifySlot = (props: { defaultEmail?: string; onVerified: () => void }) => ReactNode;
 
@@ -82,7 +83,7 @@ function OrderDocuments({ orderId }: { orderId: string }) {
     <Section title={t`Belege`} aria-label={t`Belege`}>
       {documents.isError ? (
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(documents.error)}
+          {errorMessage(documents.error)}
         </p>
       ) : (
         <OrderDocumentsList

@@ -1,5 +1,4 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
 import type { Database, Json } from '@/lib/database.types';
 import { getDb } from '@/features/admin/shared/typed-client';
 import { checkList, type ApiError } from '@/features/admin/shared/admin-errors';
@@ -67,13 +66,3 @@ export const auditQueryOptions = (search: AuditSearch) =>
 
 /** True when the database refused the caller (a harbour staff member who is not an admin). */
 export const isAuditRefused = (error: unknown) => (error as ApiError | null)?.code === '42501';
-
-/** The message for an error of admin_audit_log, in the active language. */
-export function auditErrorMessage(error: unknown): string {
-  const e = (error ?? {}) as ApiError;
-  if (e.code === '42501') return t`Das Änderungsprotokoll sehen nur Administratoren. Die Datenbank hat die Anfrage abgelehnt.`;
-  if (e.message === 'invalid_period') return t`Der Zeitraum ist ungültig: das Ende liegt vor dem Anfang.`;
-  if (e.code === '22023' || e.code === '22007' || e.code === '22008')
-    return t`Die Filter sind nicht gültig. Bitte prüfen Sie die Eingaben.`;
-  return t`Das Protokoll konnte nicht geladen werden. Bitte versuchen Sie es noch einmal.`;
-}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
@@ -10,7 +11,6 @@ import { formatBerlinDateTime } from '@/lib/dates';
 import {
   AUDIT_PAGE_SIZE,
   auditActorKinds,
-  auditErrorMessage,
   auditQueryOptions,
   auditTables,
   isAuditRefused,
@@ -19,6 +19,7 @@ import {
 } from '@/features/admin/audit/api/audit';
 import { auditColumns, formatAuditValue } from '@/features/admin/audit/lib/values';
 import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -167,7 +168,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
     return (
       <Page title={t`Änderungsprotokoll`}>
         <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-          {auditErrorMessage(list.error)}
+          {t`Das Änderungsprotokoll sehen nur Administratoren. Die Datenbank hat die Anfrage abgelehnt.`}
         </p>
       </Page>
     );
@@ -270,7 +271,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
 
       {list.isError ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-          {auditErrorMessage(list.error)}
+          {staffErrorMessage(list.error, { fallback: msg`Das Protokoll konnte nicht geladen werden. Bitte versuchen Sie es noch einmal.` })}
         </p>
       ) : list.isPending ? (
         <p role="status">

@@ -1,9 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { fetchAll } from '@/lib/fetch-all';
-import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
+import { invokeFunction } from '@/lib/edge-functions';
 import { check } from '@/features/admin/shared/admin-errors';
 import { getDb } from '@/features/admin/shared/typed-client';
 import { buildExtf, extfFileName, type DatevPosting } from '@/features/admin/datev/lib/extf';
+import { errorCode, sqlState } from '@/lib/errors/codes';
 
 export const datevKeys = {
   settings: ['admin', 'datev', 'settings'] as const,
@@ -53,11 +54,11 @@ export class DatevError extends Error {
   }
 }
 
-const reasonOf = (error: { message?: string; code?: string }): DatevExportError => {
-  const message = error.message ?? '';
-  if (error.code === '42501' || /admin_only/.test(message)) return 'admin_only';
-  for (const reason of ['datev_range_fiscal_year', 'datev_vat_rate', 'invalid_range'] as const) if (message.includes(reason)) return reason;
-  return 'unknown';
+/** The refusal's catalogue code (src/lib/errors), never a pattern on the message text. */
+const reasonOf = (error: unknown): DatevExportError => {
+  const code = errorCode(error);
+  if (code === 'admin_only' || sqlState(error) === '42501') return 'admin_only';
+  return code === 'datev_range_fiscal_year' || code === 'datev_vat_rate' || code === 'invalid_range' ? code : 'unknown';
 };
 
 /** Berlin wall-clock digits YYYYMMDDHHMMSSFFF of an instant (the header's "erzeugt am"). */
@@ -101,8 +102,7 @@ export async function buildDatevFile(from: string, to: string, label: string, no
   try {
     rows = await fetchPostings(from, to);
   } catch (e) {
-    const error = e as { message?: string; code?: string };
-    throw new DatevError(reasonOf(error), error.message ?? 'error');
+    throw new DatevError(reasonOf(e), (e as { message?: string }).message ?? 'error');
   }
   const postings: DatevPosting[] = rows.map((p) => ({ ...p, side: p.side === 'H' ? 'H' : 'S', amount_cents: Number(p.amount_cents) }));
   const bytes = buildExtf({
@@ -144,11 +144,13 @@ export async function fetchInvoiceArchive(from: string, to: string): Promise<Dat
   try {
     data = await invokeFunction<Blob>('invoice-archive', { from, to });
   } catch (e) {
-    const code = e instanceof FunctionCallError ? e.code : 'unknown';
+    const code = errorCode(e);
     const reason: ArchiveError =
       code === 'forbidden' || code === 'admin_only'
         ? 'admin_only'
-        : ((['invalid_range', 'archive_range_too_long', 'no_documents'] as const).find((r) => r === code) ?? 'unknown');
+        : code === 'invalid_range' || code === 'archive_range_too_long' || code === 'no_documents'
+          ? code
+          : 'unknown';
     throw new ArchiveFailure(reason);
   }
   if (!(data instanceof Blob)) throw new ArchiveFailure('unknown');

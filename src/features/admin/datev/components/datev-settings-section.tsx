@@ -7,9 +7,10 @@ import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { datevKeys, datevSettingsQueryOptions, saveDatevSettings, type DatevSettingsRow } from '@/features/admin/datev/api/datev';
 import { datevSettingsSchema, type DatevSettingsValues } from '@/features/admin/datev/schemas/datev';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -55,7 +56,7 @@ function DatevSettingsForm({
     } catch (e) {
       const hint = (e as { hint?: string }).hint;
       if (hint && hint in v) form.setError(hint as keyof DatevSettingsValues, { message: t`Dieser Wert ist nicht gültig` });
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
   const fields: { name: keyof DatevSettingsValues; label: string; description?: string }[] = [

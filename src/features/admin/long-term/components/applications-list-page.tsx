@@ -17,10 +17,11 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { berlinDay, formatDay } from '@/lib/dates';
 import { formatSize } from '@/lib/numbers';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { APPLICATIONS_PAGE_SIZE, applicationsListQueryOptions } from '@/features/admin/long-term/api/applications';
 import type { ApplicationsSearch, ApplicationStatus } from '@/features/admin/long-term/api/applications-search';
 import type { Application } from '@/features/admin/long-term/api/long-term';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * /account/admin/applications: every long-term application (open and answered) as a server-side
@@ -199,7 +200,7 @@ export function ApplicationsListPage({
         </p>
       ) : query.isError ? (
         <p role="alert" className="text-red-700">
-          {adminErrorMessage(query.error)}
+          {staffErrorMessage(query.error)}
         </p>
       ) : (
         <>

@@ -9,13 +9,14 @@ import { PathLink, useLocalizedHref } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
 import { ImageField } from '@/features/admin/shared/image-field';
 import { removeImage } from '@/features/admin/shared/image-upload';
 import { adminNewsKeys, adminNewsQueryOptions, saveNews, type AdminNews } from '@/features/admin/news/api/news';
 import { berlinLocalToIso, isoToBerlinLocal, newsSchema, type NewsValues } from '@/features/admin/news/schemas/news';
 import { DatePicker } from '@/components/ui/date-picker';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** /account/admin/news/create: the form, then the confirmation dialog 'News erstellen'. */
 export function NewsCreatePage() {
@@ -115,7 +116,7 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
       setConfirming(null);
       await router.navigate({ href: href('/account/admin/news') });
     } catch (e) {
-      setError(adminErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }

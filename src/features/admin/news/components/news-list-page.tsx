@@ -14,11 +14,12 @@ import {
   useUrlTable,
 } from '@/components/ui/data-table';
 import { formatBerlinDateTime } from '@/lib/dates';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
 import type { ListSearch } from '@/features/admin/shared/list-search';
 import { RowActions } from '@/features/admin/shared/row-actions';
 import { adminNewsKeys, adminNewsListQueryOptions, deleteNews, type AdminNews } from '@/features/admin/news/api/news';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const PAGE_SIZE = 25;
 
@@ -97,7 +98,7 @@ export function NewsListPage({
       setToDelete(null);
       await queryClient.invalidateQueries({ queryKey: adminNewsKeys.all });
     } catch (e) {
-      setError(adminErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }

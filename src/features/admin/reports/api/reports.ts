@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { reportKeys } from '@/features/admin/reports/api/keys';
+import { errorCode, sqlState } from '@/lib/errors/codes';
 
 export type OrderKind = 'day' | 'overnight' | 'fair';
 export type SizeClass = 'up_to_8m' | '8_to_10m' | '10_to_13m' | '13_to_16m' | 'from_16m';
@@ -30,11 +31,11 @@ export class ReportLoadError extends Error {
   }
 }
 
-const reasonOf = (error: { message: string; code?: string }): ReportError => {
-  if (error.code === '42501' || /admin_only/.test(error.message)) return 'admin_only';
-  if (/range_too_long/.test(error.message)) return 'range_too_long';
-  if (/invalid_range/.test(error.message)) return 'invalid_range';
-  return 'unknown';
+/** The refusal's catalogue code (src/lib/errors), never a pattern on the message text. */
+const reasonOf = (error: unknown): ReportError => {
+  const code = errorCode(error);
+  if (code === 'admin_only' || sqlState(error) === '42501') return 'admin_only';
+  return code === 'range_too_long' || code === 'invalid_range' ? code : 'unknown';
 };
 
 // int8 and numeric columns arrive as JSON numbers or strings depending on the engine path: make them numbers.

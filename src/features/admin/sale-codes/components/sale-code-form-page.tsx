@@ -9,11 +9,12 @@ import { PathLink, useLocalizedHref } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
 import { saleCodeKeys, saleCodeQueryOptions, saveSaleCode, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
 import { centsToEuro, euroToCents, saleCodeSchema, type SaleCodeValues } from '@/features/admin/sale-codes/schemas/sale-code';
 import { useSaleCodeLabel } from '@/features/admin/sale-codes/components/sale-codes-page';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** /account/admin/sale-codes/create: the form, then the confirmation dialog 'Code erstellen'. */
 export function SaleCodeCreatePage() {
@@ -66,7 +67,7 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
       await router.navigate({ href: href('/account/admin/sale-codes') });
     } catch (e) {
       const duplicate = (e as { code?: string }).code === '23505';
-      const message = duplicate ? t`Diesen Code gibt es schon (Groß- und Kleinschreibung zählt nicht).` : adminErrorMessage(e);
+      const message = duplicate ? t`Diesen Code gibt es schon (Groß- und Kleinschreibung zählt nicht).` : staffErrorMessage(e);
       if (duplicate) {
         setConfirming(null);
         form.setError('code', { message });

@@ -13,11 +13,12 @@ import {
   DataTableViewOptions,
   useUrlTable,
 } from '@/components/ui/data-table';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
 import type { ListSearch } from '@/features/admin/shared/list-search';
 import { RowActions } from '@/features/admin/shared/row-actions';
 import { deleteSaleCode, saleCodeKeys, saleCodesQueryOptions, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** What a code does, for people (the only type: set-additional-costs). */
 export function useSaleCodeLabel() {
@@ -97,7 +98,7 @@ export function SaleCodesPage({
       setToDelete(null);
       await queryClient.invalidateQueries({ queryKey: saleCodeKeys.all });
     } catch (e) {
-      setError(adminErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }

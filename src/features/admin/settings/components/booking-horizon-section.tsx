@@ -12,8 +12,9 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { berlinToday, formatDay } from '@/lib/dates';
 import { dayField, numberField } from '@/lib/validation';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { bookingHorizonQueryOptions, saveBookingHorizon, type BookingHorizon } from '@/features/admin/settings/api/booking-horizon';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const horizonSchema = () =>
   z.object({
@@ -77,7 +78,7 @@ function HorizonForm({
       setState({ ok: true });
       await queryClient.invalidateQueries({ queryKey: bookingHorizonQueryOptions().queryKey });
     } catch (e) {
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
   return (

@@ -7,7 +7,7 @@ import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import {
   cancellationPolicyKey,
   cancellationPolicySettingsQueryOptions,
@@ -15,6 +15,7 @@ import {
   type CancellationPolicy,
 } from '@/features/admin/settings/api/cancellation-policy';
 import { cancellationPolicySchema, type CancellationPolicyValues } from '@/features/admin/settings/schemas/cancellation-policy';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -69,7 +70,7 @@ function CancellationPolicyForm({
       setState({ ok: true });
       await queryClient.invalidateQueries({ queryKey: cancellationPolicyKey });
     } catch (e) {
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
   return (

@@ -7,9 +7,10 @@ import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { saveSellerSettings, sellerSettingsQueryOptions, settingsKeys, type SellerSettings } from '@/features/admin/settings/api/settings';
 import { sellerSchema, type SellerValues } from '@/features/admin/settings/schemas/settings';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -44,7 +45,7 @@ function SellerForm({ settings, state, setState }: { settings: SellerSettings; s
     } catch (e) {
       const hint = (e as { hint?: string }).hint;
       if (hint && hint in v) form.setError(hint as keyof SellerValues, { message: t`Dieser Wert ist nicht gültig` });
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
   const fields: { name: keyof SellerValues; label: string; description?: string; autoComplete?: string }[] = [

@@ -13,7 +13,6 @@ import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { formatDay } from '@/lib/dates';
 import { DatevSettingsSection } from '@/features/admin/datev';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
 import { AdminTable, Cell } from '@/features/admin/shared/admin-table';
 import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
 import {
@@ -48,6 +47,7 @@ import {
   type PaymentModesValues,
 } from '@/features/admin/settings/schemas/settings';
 import { DatePicker } from '@/components/ui/date-picker';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */
 export function SettingsPage() {
@@ -86,7 +86,7 @@ function FairPeriodsSection() {
       setToDelete(null);
       await queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() });
     } catch (e) {
-      setError(adminErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -186,7 +186,7 @@ function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () 
       await queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() });
       onDone();
     } catch (e) {
-      setError(adminErrorMessage(e));
+      setError(staffErrorMessage(e));
     }
   });
   return (
@@ -309,7 +309,7 @@ function AccessForm({ access, state, setState }: { access: HarbourAccess; state:
       setState({ ok: true });
       await queryClient.invalidateQueries({ queryKey: settingsKeys.access() });
     } catch (e) {
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
   return (
@@ -442,7 +442,7 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
       setState({ ok: true });
       await queryClient.invalidateQueries({ queryKey: settingsKeys.paymentModes() });
     } catch (e) {
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
   return (
@@ -561,7 +561,7 @@ function TwoFactorForm({ twoFactor, state, setState }: { twoFactor: TwoFactor; s
       setState({ ok: true });
       await queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor() });
     } catch (e) {
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
   const roles: { name: keyof TwoFactor; label: string }[] = [

@@ -9,9 +9,10 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { decimalInput } from '@/lib/numbers';
 import { harbourIntroKeys } from '@/lib/harbour-intro';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { saveStartIntro, startIntroQueryOptions, type StartIntro } from '@/features/admin/settings/api/start-intro';
 import { parseDecimal, startIntroSchema, type StartIntroValues } from '@/features/admin/settings/schemas/start-intro';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -96,7 +97,7 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
         queryClient.invalidateQueries({ queryKey: harbourIntroKeys.all }),
       ]);
     } catch (e) {
-      setState({ ok: false, message: contactErrorMessage(e) ?? adminErrorMessage(e) });
+      setState({ ok: false, message: contactErrorMessage(e) ?? staffErrorMessage(e) });
     }
   });
   const field = (

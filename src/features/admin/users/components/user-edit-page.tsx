@@ -10,7 +10,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { identityQueryOptions } from '@/lib/auth';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
 import {
   adminMfaStatusQueryOptions,
@@ -21,6 +21,7 @@ import {
   type AdminUser,
 } from '@/features/admin/users/api/users';
 import { userSchema, type UserValues } from '@/features/admin/users/schemas/user';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** /account/admin/users/{id}/edit: person fields, role flags and the active flag. */
 export function UserEditPage({ id }: { id: string }) {
@@ -85,7 +86,7 @@ function UserForm({ user }: { user: AdminUser }) {
       if (self) await queryClient.invalidateQueries({ queryKey: ['identity'] });
       setState({ ok: true });
     } catch (e) {
-      setState({ ok: false, message: adminErrorMessage(e) });
+      setState({ ok: false, message: staffErrorMessage(e) });
     }
   });
 
@@ -194,7 +195,7 @@ function MfaSection({ userId }: { userId: string }) {
       setDone(true);
       await queryClient.invalidateQueries({ queryKey: adminUserKeys.item(userId) });
     } catch (e) {
-      setError(adminErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }

@@ -15,9 +15,10 @@ import {
 } from '@/components/ui/data-table';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
+
 import { adminUsersQueryOptions, USERS_PAGE_SIZE, type UserListRow } from '@/features/admin/users/api/users';
 import type { UsersSearch } from '@/features/admin/users/api/users-search';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * /account/admin/users: a server-side data table (admin_list_users sorts, filters and pages in
@@ -168,7 +169,7 @@ export function UsersListPage({
         </p>
       ) : query.isError ? (
         <p role="alert" className="text-red-700">
-          {adminErrorMessage(query.error)}
+          {staffErrorMessage(query.error)}
         </p>
       ) : (
         <>

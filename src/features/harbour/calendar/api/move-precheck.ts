@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { harbourKeys } from '@/features/harbour/shared/keys';
-import { orderErrorMessage } from '@/features/harbour/orders';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * A berth's answer to a stay moved to it (public.move_precheck, the rule private.berth_verdict
@@ -61,17 +61,17 @@ export function verdictShort(v: Verdict): string {
 export function verdictMessage(v: Verdict): string {
   switch (v) {
     case 'too_small':
-      return orderErrorMessage({ message: 'boat_does_not_fit' });
+      return staffErrorMessage({ message: 'boat_does_not_fit' });
     case 'day_stay_not_allowed':
-      return orderErrorMessage({ message: 'day_stay_not_allowed' });
+      return staffErrorMessage({ message: 'day_stay_not_allowed' });
     case 'day_guests_only':
-      return orderErrorMessage({ message: 'day_guests_only' });
+      return staffErrorMessage({ message: 'day_guests_only' });
     case 'long_term':
       return t`Der Liegeplatz ist in diesem Zeitraum an einen Langzeitlieger vergeben.`;
     case 'blocked':
       return t`Der Liegeplatz ist in diesem Zeitraum gesperrt.`;
     case 'occupied':
     case 'fits':
-      return orderErrorMessage({ message: 'berth_no_longer_available' });
+      return staffErrorMessage({ message: 'berth_no_longer_available' });
   }
 }

@@ -32,7 +32,7 @@ import {
   type CalendarEntry,
   type CalendarView,
 } from '@/features/harbour/calendar/api/calendar';
-import { orderErrorMessage, useOrderAction } from '@/features/harbour/orders';
+import { useOrderAction } from '@/features/harbour/orders';
 import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { BlockForm } from '@/features/harbour/calendar/components/block-form';
 import { cancelBerthBlock } from '@/features/harbour/calendar/api/berth-block';
@@ -40,6 +40,7 @@ import { harbourKeys } from '@/features/harbour/shared/keys';
 import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMove } from '@/features/harbour/calendar/components/timeline';
 import { RescheduleDialog, shiftedDates } from '@/features/harbour/calendar/components/reschedule-dialog';
 import { movePrecheckQueryOptions, verdictMessage } from '@/features/harbour/calendar/api/move-precheck';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 type Place = CalendarData['places'][number];
 
@@ -152,7 +153,7 @@ export function CalendarPage({
         },
         onError: (e) => {
           setPending(null);
-          setMoveResult({ ok: false, text: t`Nicht umgelegt: ${orderErrorMessage(e)}` });
+          setMoveResult({ ok: false, text: t`Nicht umgelegt: ${staffErrorMessage(e)}` });
         },
       },
     );
@@ -194,7 +195,7 @@ export function CalendarPage({
       const verdict = answer.get(move.toPlace.id);
       if (verdict && verdict !== 'fits') result = refuse(verdictMessage(verdict));
     } catch (e) {
-      result = refuse(orderErrorMessage(e));
+      result = refuse(staffErrorMessage(e));
     }
     // A later drop replaced this one meanwhile: leave it be.
     setPending((p) =>

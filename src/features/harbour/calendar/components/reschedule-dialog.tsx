@@ -16,8 +16,9 @@ import { Label } from '@/components/ui/label';
 import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { harbourKeys } from '@/features/harbour/shared/keys';
-import { orderErrorMessage, rescheduleQuoteQueryOptions, useOrderAction } from '@/features/harbour/orders';
+import { rescheduleQuoteQueryOptions, useOrderAction } from '@/features/harbour/orders';
 import type { PendingMove } from '@/features/harbour/calendar/components/timeline';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** The new dates of a stay shifted by whole days (Berlin days): arrival and departure together, or the departure alone (endDays). */
 export function shiftedDates(move: PendingMove) {
@@ -62,7 +63,7 @@ export function RescheduleDialog({
   // The database refuses the dates themselves (past, too long, a checked-in arrival): no question to ask.
   const refused = !!move && !move.confirmed && quote.isError;
   useEffect(() => {
-    if (refused) onSettled({ ok: false, text: t`Nicht verschoben: ${orderErrorMessage(quote.error)}` });
+    if (refused) onSettled({ ok: false, text: t`Nicht verschoben: ${staffErrorMessage(quote.error)}` });
   }, [refused, quote.error, onSettled, t]);
 
   if (!move || !dates) return null;
@@ -83,7 +84,7 @@ export function RescheduleDialog({
           await queryClient.invalidateQueries({ queryKey: harbourKeys.calendars() });
           onSettled({ ok: true, text: t`Verschoben: Liegeplatz ${target.toPlace.name}, ${period(dates.arrival, dates.departure)}.` });
         },
-        onError: (e) => onSettled({ ok: false, text: t`Nicht verschoben: ${orderErrorMessage(e)}` }),
+        onError: (e) => onSettled({ ok: false, text: t`Nicht verschoben: ${staffErrorMessage(e)}` }),
       },
     );
   };

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
 import { TZDate } from '@date-fns/tz';
 import { getSupabase } from '@/lib/auth';
 import { addDaysIso, HARBOUR_TIME_ZONE } from '@/lib/dates';
@@ -200,30 +199,4 @@ export function useCashAction() {
     mutationFn: runCashAction,
     onSettled: () => void queryClient.invalidateQueries({ queryKey: cashKeys.all }),
   });
-}
-
-/** What staff read when the database refuses a cash book action. */
-export function cashErrorMessage(error: unknown): string {
-  switch ((error as { message?: string } | null)?.message ?? '') {
-    case 'staff_only':
-      return t`Nur für das Hafenteam.`;
-    case 'cash_balance_negative':
-      return t`So viel Bargeld ist nicht in der Kasse: Der Kassenbestand darf nicht unter 0 fallen.`;
-    case 'cash_day_closed':
-      return t`Dieser Tag ist bereits abgeschlossen. Ein abgeschlossener Tag kann nicht mehr geändert werden.`;
-    case 'cash_later_day_open':
-      return t`Nach diesem Tag wurde schon gebucht. Bitte den letzten Tag abschließen: Sein Kassenbericht umfasst die offenen Tage davor.`;
-    case 'cash_day_invalid':
-      return t`Dieser Tag kann noch nicht abgeschlossen werden (er liegt in der Zukunft).`;
-    case 'invalid_amount':
-      return t`Der Betrag ist nicht gültig.`;
-    case 'invalid_reason':
-      return t`Bitte einen Grund angeben (höchstens 500 Zeichen).`;
-    case 'invalid_note':
-      return t`Eine Notiz hat höchstens 500 Zeichen.`;
-    case 'invalid_cash_movement':
-      return t`Diese Kassenbewegung gibt es nicht.`;
-    default:
-      return t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
-  }
 }

@@ -26,7 +26,6 @@ import { formatEuro, parseEuroCents } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import {
   cashDayQueryOptions,
-  cashErrorMessage,
   useCashAction,
   type CashDay,
   type CashEntry,
@@ -42,6 +41,7 @@ import {
   type CashMovementValues,
 } from '@/features/harbour/cash-book/schemas/cash-book';
 import { DatePicker } from '@/components/ui/date-picker';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** Only the sheet is printed (bars, drawer, forms and buttons hidden), on A4. */
 const PRINT_CSS = `
@@ -123,7 +123,7 @@ export function CashBookPage({ day, onDay }: { day: string; onDay: (day: string)
 
       {query.isError ? (
         <p role="alert" className="text-red-800">
-          {cashErrorMessage(query.error)}
+          {staffErrorMessage(query.error)}
         </p>
       ) : !data || !s ? (
         <p role="status">
@@ -473,7 +473,7 @@ function MovementForm({ onDone }: { onDone: (text: string) => void }) {
       form.reset({ kind: v.kind, amount: '', reason: '' });
       onDone(t`${kindLabel(v.kind)} über ${formatEuro(v.amount, locale)} gebucht.`);
     } catch (e) {
-      setError(cashErrorMessage(e));
+      setError(staffErrorMessage(e));
     }
   });
   const options: { value: CashMovementValues['kind']; hint: string }[] = [
@@ -606,7 +606,7 @@ function ClosingForm({ data, onDone }: { data: CashDay; onDone: (text: string) =
       await action.mutateAsync({ type: 'close', day: s.day, countedCents: v.counted, note: v.note });
       onDone(t`Der Tag ${dayLabel} ist abgeschlossen.`);
     } catch (e) {
-      setError(cashErrorMessage(e));
+      setError(staffErrorMessage(e));
     }
   };
   const difference = confirm ? confirm.counted - s.expected_cents : 0;

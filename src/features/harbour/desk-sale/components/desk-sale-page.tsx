@@ -27,7 +27,6 @@ import {
   deskReceiptsQueryOptions,
   deskSaleStateQueryOptions,
   extrasCatalogueQueryOptions,
-  extrasErrorMessage,
   extrasKeys,
   sellAtDesk,
   deskQuantity,
@@ -38,6 +37,7 @@ import {
   useExtraUnitLabel,
 } from '@/features/harbour/extras';
 import { harbourKeys } from '@/features/harbour/shared/keys';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * /account/admin/desk-sale: extras sold over the counter without a booking (ice, washing
@@ -86,7 +86,7 @@ export function DeskSalePage() {
       void queryClient.invalidateQueries({ queryKey: orderKeys.all });
       await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: doc.id } });
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -99,7 +99,7 @@ export function DeskSalePage() {
     >
       {catalogue.isError ? (
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(catalogue.error)}
+          {staffErrorMessage(catalogue.error)}
         </p>
       ) : catalogue.isPending ? (
         <p role="status">
@@ -275,7 +275,7 @@ export function DeskSalePage() {
       <Section title={t`Letzte Belege`}>
         {receipts.isError ? (
           <p role="alert" className="text-red-800">
-            {extrasErrorMessage(receipts.error)}
+            {staffErrorMessage(receipts.error)}
           </p>
         ) : (receipts.data ?? []).length === 0 ? (
           <p className="text-sm text-slate-600">
@@ -332,7 +332,7 @@ export function DeskReceiptPage({ id }: { id: string }) {
     return (
       <Page title={t`Beleg`}>
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(doc.error)}
+          {staffErrorMessage(doc.error)}
         </p>
       </Page>
     );
@@ -432,7 +432,7 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
       setOpen(false);
       await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: storno.id } });
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { type InvoiceDocument, orderKeys } from '@/features/orders';
@@ -245,72 +244,4 @@ export async function saveTariff(code: string, values: Pick<Tariff, 'name' | 'na
   if (error) throw error;
   // RLS hides the row from anyone but an admin: no row changed is a refusal.
   if (!data.length) throw { code: '42501' };
-}
-
-/** What staff read when the database refuses (its codes), never a raw error. */
-export function extrasErrorMessage(error: unknown): string {
-  const e = (error ?? {}) as { message?: string; code?: string };
-  switch (e.message) {
-    case 'staff_only':
-      return t`Nur für das Hafenteam.`;
-    case 'invalid_quantity':
-      return t`Die Menge muss zwischen 1 und 99 liegen.`;
-    case 'invalid_price':
-      return t`Der Preis darf nur bei „ab“-Preisen erhöht werden, nie gesenkt.`;
-    case 'extra_not_found':
-      return t`Dieses Extra gibt es nicht (mehr) im Katalog.`;
-    case 'order_not_found':
-      return t`Diese Buchung gibt es nicht.`;
-    case 'order_closed':
-      return t`Eine stornierte oder verfallene Buchung nimmt keine Extras an.`;
-    case 'order_extra_not_found':
-      return t`Dieses Extra ist nicht an der Buchung.`;
-    case 'order_extra_closed':
-      return t`Dieses Extra wurde schon entfernt oder zurückgegeben.`;
-    case 'not_a_deposit':
-      return t`Nur ein Pfand wird zurückgegeben.`;
-    case 'deposit_refund_not_failed':
-      return t`Stripe hat die Erstattung auf die Karte nicht als fehlgeschlagen gemeldet. Bitte die Erstattung erneut anfordern oder die Meldung von Stripe abwarten.`;
-    case 'invalid_payment_method':
-      return t`Bitte eine gültige Zahlungsart wählen.`;
-    case 'refund_online_payment':
-      return t`Die Buchung wurde online bezahlt: das Pfand bitte über „Erstatten“ online zurückzahlen.`;
-    case 'refund_exceeds_payment':
-      return t`Es wurde weniger am Hafenbüro bezahlt, als zurückzuzahlen ist.`;
-    case 'cash_balance_negative':
-      return t`So viel Bargeld ist nicht in der Kasse.`;
-    case 'cash_day_closed':
-      return t`Der Kassentag ist schon abgeschlossen.`;
-    case 'invalid_items':
-      return t`Bitte mindestens ein und höchstens 20 Extras wählen.`;
-    case 'deposit_needs_order':
-      return t`Ein Pfand gehört an eine Buchung (dort wird die Rückgabe erfasst), nicht in einen Barverkauf.`;
-    case 'buyer_required':
-      return t`Über 250 € braucht der Beleg Name und Anschrift des Käufers.`;
-    case 'message_not_found':
-      return t`Diese Anfrage gibt es nicht.`;
-    case 'request_done':
-      return t`Diese Anfrage ist schon erledigt.`;
-    case 'reason_required':
-      return t`Bitte einen Grund für die Stornierung angeben.`;
-    case 'receipt_not_found':
-      return t`Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.`;
-    case 'desk_sale_cancelled':
-      return t`Dieser Verkauf ist schon storniert.`;
-    case 'tariff_code_fixed':
-      return t`Code und Einheit eines Tarifs bleiben immer gleich.`;
-    case 'no_online_payment':
-      return t`Die Buchung wurde nicht online bezahlt: das Pfand bitte bar oder per Überweisung zurückgeben.`;
-    case 'deposit_refund_online':
-      return t`Ein online bezahltes Pfand geht über Stripe zurück.`;
-    // refund-payment (FunctionCallError: the message is the code)
-    case 'not_configured':
-    case 'payment_provider_error':
-    case 'network':
-      return t`Stripe ist gerade nicht erreichbar. Bitte später erneut versuchen.`;
-  }
-  if (e.code === '23505') return t`Diesen Code gibt es schon.`;
-  if (e.code === '23514' || e.code === '22P02') return t`Die Angaben sind ungültig (Pfand immer mit 0 % USt.).`;
-  if (e.code === '42501') return t`Dafür fehlt die Berechtigung.`;
-  return t`Das hat nicht geklappt. Bitte erneut versuchen.`;
 }

@@ -13,7 +13,6 @@ import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import {
   extrasCatalogueQueryOptions,
-  extrasErrorMessage,
   extrasKeys,
   saveExtra,
   saveTariff,
@@ -31,6 +30,7 @@ import {
   type TariffFormValues,
 } from '@/features/harbour/extras/schemas/extras';
 import { useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * /account/admin/extras: the price list. First the berth tariffs (per running metre and night,
@@ -73,7 +73,7 @@ export function ExtrasAdminPage() {
       </div>
       {catalogue.isError ? (
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(catalogue.error)}
+          {staffErrorMessage(catalogue.error)}
         </p>
       ) : catalogue.isPending ? (
         <p role="status">
@@ -177,7 +177,7 @@ function ExtraForm({ extra, onDone, onCancel }: { extra: Extra | null; onDone: (
       await queryClient.invalidateQueries({ queryKey: extrasKeys.all });
       onDone(t`${v.name} gespeichert.`);
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -311,7 +311,7 @@ function TariffsSection({ onSaved }: { onSaved: (text: string | null) => void })
       </h2>
       {tariffs.isError ? (
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(tariffs.error)}
+          {staffErrorMessage(tariffs.error)}
         </p>
       ) : tariffs.isPending ? (
         <p role="status">
@@ -383,7 +383,7 @@ function TariffForm({ tariff, onDone, onCancel }: { tariff: Tariff; onDone: (tex
       await queryClient.invalidateQueries({ queryKey: tariffKeys.all });
       onDone(t`${v.name} gespeichert.`);
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     } finally {
       setBusy(false);
     }

@@ -5,14 +5,9 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { getSupabase } from '@/lib/auth';
 import { formatEuro } from '@/lib/prices';
-import {
-  extrasCatalogueQueryOptions,
-  extrasErrorMessage,
-  useExtrasAction,
-  useExtraName,
-  useExtraUnitLabel,
-} from '@/features/harbour/extras';
+import { extrasCatalogueQueryOptions, useExtrasAction, useExtraName, useExtraUnitLabel } from '@/features/harbour/extras';
 import { inboxKeys, type InboxMessage } from '@/features/harbour/inbox/api/inbox';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** Which catalogue entry a request's service suggests. */
 const suggested: Record<string, string> = { washing_machine: 'washing_machine', boat_lift: 'boat_lift', ice: 'ice_2kg' };
@@ -62,7 +57,7 @@ export function AcceptRequestForm({ message }: { message: InboxMessage }) {
       });
       await queryClient.invalidateQueries({ queryKey: inboxKeys.all });
     } catch (e) {
-      setError(extrasErrorMessage(e));
+      setError(staffErrorMessage(e));
     }
   };
   return (

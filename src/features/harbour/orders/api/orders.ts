@@ -1,5 +1,4 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import type { Database, Tables } from '@/lib/database.types';
 import { type Order, type OrderJson, currentInvoice, fetchOrderDocuments, type InvoiceDocumentSummary } from '@/features/orders';
@@ -249,53 +248,6 @@ export function useOrderAction() {
     mutationFn: runAction,
     onSettled: () => void queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
   });
-}
-
-/** The message staff read for an error of the order functions, in the active language. */
-export function orderErrorMessage(error: unknown): string {
-  const e = error as { code?: string; message?: string } | null;
-  switch (e?.message) {
-    case 'berth_no_longer_available':
-      return t`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`;
-    case 'boat_does_not_fit':
-      return t`Das Boot passt nicht auf diesen Liegeplatz.`;
-    case 'day_stay_not_allowed':
-      return t`Dieser Liegeplatz ist nicht für Tagesgäste.`;
-    case 'day_guests_only':
-      return t`Dieser Liegeplatz ist nur für Tagesgäste.`;
-    case 'order_not_movable':
-      return t`Diese Buchung kann nicht mehr umgelegt werden.`;
-    case 'order_not_cancellable':
-      return t`Diese Buchung kann nicht storniert werden.`;
-    case 'already_checked_in':
-      return t`Der Gast ist bereits eingecheckt.`;
-    case 'check_in_not_possible':
-      return t`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`;
-    case 'invalid_note':
-      return t`Eine Notiz hat 1 bis 2000 Zeichen.`;
-    case 'order_not_found':
-      return t`Diese Buchung gibt es nicht.`;
-    case 'place_not_found':
-      return t`Diesen Liegeplatz gibt es nicht.`;
-    case 'staff_only':
-      return t`Nur für das Hafenteam.`;
-    case 'invalid_period':
-      return t`Der Zeitraum ist ungültig: das Ende liegt vor dem Anfang.`;
-    case 'checked_in_arrival_fixed':
-      return t`Der Gast ist eingecheckt: die Anreise bleibt, nur die Abreise lässt sich ändern.`;
-    case 'period_in_past':
-      return t`Der Zeitraum liegt in der Vergangenheit.`;
-    case 'stay_too_long':
-      return t`Ein Aufenthalt dauert höchstens 90 Nächte.`;
-    case 'outside_fair_period':
-      return t`Eine Messebuchung muss in einem Messezeitraum liegen.`;
-    case 'invalid_day_window':
-      return t`Ein Tagesaufenthalt liegt an einem Tag.`;
-    default:
-      return e?.code === '23P01'
-        ? t`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`
-        : t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
-  }
 }
 
 /** Staff book for a walk-in or phone guest (staff_create_booking): confirmed at once, no e-mail code. */

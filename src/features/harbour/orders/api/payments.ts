@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
 import { getSupabase } from '@/lib/auth';
 import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
 import { fetchOrderBalance, fetchOrderPayments, type Payment, type PaymentMethod } from '@/features/orders';
@@ -108,58 +107,4 @@ export function usePaymentAction() {
     mutationFn: runPaymentAction,
     onSettled: () => void queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
   });
-}
-
-/** The message staff read for a refused payment or refund (the database's and the function's codes). */
-export function paymentErrorMessage(error: unknown): string {
-  const code = error instanceof FunctionCallError ? error.code : ((error as { message?: string } | null)?.message ?? '');
-  switch (code) {
-    case 'staff_only':
-    case 'forbidden':
-      return t`Nur für das Hafenteam.`;
-    case 'order_not_found':
-    case 'not_found':
-      return t`Diese Buchung gibt es nicht.`;
-    case 'invalid_amount':
-    case 'invalid_request':
-      return t`Der Betrag ist nicht gültig.`;
-    case 'invalid_note':
-      return t`Eine Notiz hat höchstens 500 Zeichen.`;
-    case 'invalid_payment_method':
-      return t`Diese Zahlungsart ist hier nicht möglich.`;
-    case 'order_already_paid':
-      return t`Diese Buchung ist bereits vollständig bezahlt.`;
-    case 'order_not_payable':
-      return t`Für eine stornierte oder verfallene Buchung wird keine Zahlung erfasst.`;
-    case 'order_not_refundable':
-      return t`Ein abgeschlossener Aufenthalt wird nicht vollständig erstattet.`;
-    case 'nothing_to_refund':
-      return t`Für diese Buchung ist nichts zu erstatten.`;
-    case 'refund_exceeds_payment':
-    case 'amount_exceeds_refundable':
-    case 'charge_already_refunded':
-      return t`So viel kann nicht erstattet werden: Der Betrag ist höher als das, was von der Zahlung noch übrig ist.`;
-    case 'refund_online_payment':
-      return t`Eine Online-Zahlung wird online über Stripe erstattet, nicht bar oder per Überweisung.`;
-    case 'cash_balance_negative':
-      return t`So viel Bargeld ist nicht in der Kasse: Der Kassenbestand darf nicht unter 0 fallen. Bitte per Überweisung erstatten.`;
-    case 'no_online_payment':
-      return t`Diese Buchung hat keine Online-Zahlung. Bitte bar oder per Überweisung erstatten.`;
-    case 'refund_in_progress':
-      return t`Diese Erstattung wird gerade angefordert. Bitte gleich noch einmal versuchen: Es wird nur einmal erstattet.`;
-    case 'request_key_reused':
-    case 'request_key_expired':
-      return t`Diese Anfrage ist nicht mehr gültig. Bitte die Zahlungen der Buchung prüfen und die Erstattung neu eingeben.`;
-    case 'network':
-      return t`Keine Antwort vom Server. Bitte noch einmal versuchen: Eine Erstattung wird dabei nur einmal ausgeführt.`;
-    case 'payment_provider_error':
-    case 'not_configured':
-    case 'database_unavailable':
-      return t`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`;
-    case 'unauthorized':
-    case 'not_signed_in':
-      return t`Die Sitzung ist abgelaufen. Bitte neu anmelden.`;
-    default:
-      return t`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
-  }
 }

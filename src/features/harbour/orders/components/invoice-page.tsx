@@ -3,7 +3,8 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { invoiceDocumentQueryOptions, InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders';
-import { orderDetailQueryOptions, orderErrorMessage } from '@/features/harbour/orders/api/orders';
+import { orderDetailQueryOptions } from '@/features/harbour/orders/api/orders';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /**
  * /account/admin/orders/{id}/invoice: the order's invoice in force (the newest one no
@@ -34,7 +35,7 @@ export function InvoicePage({ id }: { id: string }) {
     return (
       <Page title={t`Rechnung`}>
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(error)}
+          {staffErrorMessage(error)}
         </p>
       </Page>
     );

@@ -29,7 +29,6 @@ import { messages } from '@/lib/validation';
 import {
   moveTargetsQueryOptions,
   orderDetailQueryOptions,
-  orderErrorMessage,
   rescheduleQuoteQueryOptions,
   useOrderAction,
   type OrderAction,
@@ -41,6 +40,7 @@ import { OrderExtrasSection } from '@/features/harbour/orders/components/order-e
 import { NotifyGuestTick } from '@/features/harbour/orders/components/notify-guest-tick';
 import { OrderMails } from '@/features/harbour/orders/components/order-mails';
 import { PaymentsPanel } from '@/features/harbour/orders/components/payments-panel';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const noteSchema = () =>
   z.object({
@@ -119,7 +119,7 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
         </p>
       ) : targets.isError ? (
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(targets.error)}
+          {staffErrorMessage(targets.error)}
         </p>
       ) : targets.data.length === 0 ? (
         <p className="text-sm text-slate-700">
@@ -264,7 +264,7 @@ function DatesSection({
               </p>
             ) : quote.isError ? (
               <p role="alert" className="text-red-800">
-                {orderErrorMessage(quote.error)}
+                {staffErrorMessage(quote.error)}
               </p>
             ) : (
               <p>
@@ -390,7 +390,7 @@ export function OrderDetailPage({ id }: { id: string }) {
       setFeedback({ ok: true, text: done });
       return true;
     } catch (error) {
-      setFeedback({ ok: false, text: orderErrorMessage(error) });
+      setFeedback({ ok: false, text: staffErrorMessage(error) });
       return false;
     }
   };
@@ -407,7 +407,7 @@ export function OrderDetailPage({ id }: { id: string }) {
     return (
       <Page title={t`Buchung`}>
         <p role="alert" className="text-red-800">
-          {orderErrorMessage(detail.error)}
+          {staffErrorMessage(detail.error)}
         </p>
       </Page>
     );

@@ -22,7 +22,6 @@ import { cn } from '@/lib/utils';
 import {
   depositRefundsDueQueryOptions,
   extrasCatalogueQueryOptions,
-  extrasErrorMessage,
   orderExtrasQueryOptions,
   useExtrasAction,
   type ExtrasAction,
@@ -33,6 +32,7 @@ import {
   useExtraName,
   useExtraUnitLabel,
 } from '@/features/harbour/extras';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 type Feedback = { ok: boolean; text: string } | null;
 
@@ -71,7 +71,7 @@ export function OrderExtrasSection({ order }: { order: Order }) {
       setFeedback({ ok: true, text: done });
       return true;
     } catch (error) {
-      setFeedback({ ok: false, text: extrasErrorMessage(error) });
+      setFeedback({ ok: false, text: staffErrorMessage(error) });
       return false;
     }
   };
@@ -88,7 +88,7 @@ export function OrderExtrasSection({ order }: { order: Order }) {
       )}
       {extras.isError ? (
         <p role="alert" className="text-red-800">
-          {extrasErrorMessage(extras.error)}
+          {staffErrorMessage(extras.error)}
         </p>
       ) : extras.isPending ? (
         <p role="status">
@@ -345,7 +345,7 @@ function AddExtraForm({
   if (catalogue.isError)
     return (
       <p role="alert" className="text-red-800">
-        {extrasErrorMessage(catalogue.error)}
+        {staffErrorMessage(catalogue.error)}
       </p>
     );
   return (

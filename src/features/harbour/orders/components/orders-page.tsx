@@ -13,7 +13,6 @@ import { formatBerlinDateTime, formatBerlinShort } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import {
   ORDERS_PAGE_SIZE,
-  orderErrorMessage,
   orderKinds,
   orderStatuses,
   staffOrdersQueryOptions,
@@ -24,6 +23,7 @@ import { ORDERS_DEFAULT_SORT } from '@/features/harbour/orders/api/orders-search
 import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { useKindLabel, useStatusLabel, usePaymentShortLabel } from '@/features/harbour/orders/components/orders-labels';
 import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -264,7 +264,7 @@ export function OrdersPage({
 
       {list.isError ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-          {orderErrorMessage(list.error)}
+          {staffErrorMessage(list.error)}
         </p>
       ) : list.isPending ? (
         <p role="status">

@@ -18,7 +18,6 @@ import { orderDetailQueryOptions } from '@/features/harbour/orders/api/orders';
 import {
   deskBalanceQueryOptions,
   orderLedgerQueryOptions,
-  paymentErrorMessage,
   refundOutcomeOpen,
   refundRequestKeys,
   usePaymentAction,
@@ -35,6 +34,7 @@ import {
   type RefundInput,
   type RefundValues,
 } from '@/features/harbour/orders/schemas/payment';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 /** How long the panel polls for the ledger row of a refund requested from Stripe. */
 const REFUND_POLL_MS = 60_000;
@@ -140,7 +140,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
 
       {ledger.isError || balanceQuery.isError ? (
         <p role="alert" className="text-red-800">
-          {paymentErrorMessage(ledger.error ?? balanceQuery.error)}
+          {staffErrorMessage(ledger.error ?? balanceQuery.error)}
         </p>
       ) : ledger.isPending ? (
         <p role="status">
@@ -397,7 +397,7 @@ function useRun() {
       return null;
     } catch (error) {
       onFailure?.(error);
-      return paymentErrorMessage(error);
+      return staffErrorMessage(error);
     }
   };
   return { run, busy: action.isPending };

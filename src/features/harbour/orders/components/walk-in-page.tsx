@@ -13,7 +13,6 @@ import {
   StepBerthData,
   StepChooseBerth,
   useStayText,
-  bookingErrorMessage,
   quoteQueryOptions,
   emptyBerthData,
   parseDecimal,
@@ -25,6 +24,7 @@ import {
 import { EMAIL_PATTERN, messages, optionalPhone, requiredText } from '@/lib/validation';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { staffCreateBooking } from '@/features/harbour/orders/api/orders';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
 
 const optionalText = (max: number) =>
   z
@@ -226,7 +226,7 @@ function PersonStep({
           )}
           {quote.isError && (
             <p role="alert" className="text-sm text-red-700">
-              {bookingErrorMessage(quote.error)}
+              {staffErrorMessage(quote.error)}
             </p>
           )}
           {quote.data ? (
@@ -240,7 +240,7 @@ function PersonStep({
           )}
           {book.isError && (
             <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-              {bookingErrorMessage(book.error)}
+              {staffErrorMessage(book.error)}
             </p>
           )}
           <div className="flex flex-wrap gap-3">

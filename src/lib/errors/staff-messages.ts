@@ -1,0 +1,130 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { lookupErrorMessage, type CodesFor, type ErrorMessageOptions } from '@/lib/errors/codes';
+import { GENERIC_ERROR_MESSAGE, GUEST_ERROR_MESSAGES, guestSpecial } from '@/lib/errors/guest-messages';
+
+/**
+ * The error catalogue's texts only staff meet (codes with audience `staff` in ./codes.ts). Lingui
+ * catalogue `harbour` (lingui.config.ts): loaded under /account/admin, with every other catalogue.
+ */
+export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> = {
+  additional_place_not_found: msg`Diesen Liegeplatz gibt es nicht (mehr).`,
+  admin_only: msg`Dafür fehlen Ihnen die Rechte.`,
+  application_not_found: msg`Diese Bewerbung gibt es nicht (mehr).`,
+  application_not_open: msg`Diese Bewerbung ist nicht mehr offen.`,
+  archive_range_too_long: msg`Ein Archiv umfasst höchstens ein Jahr (366 Tage). Bitte teilen Sie den Zeitraum auf.`,
+  berth_already_held: msg`Der Liegeplatz hat in diesem Zeitraum schon einen Langzeitlieger.`,
+  berth_has_bookings: msg`Der Liegeplatz ist in diesem Zeitraum gebucht. Bitte die Buchungen zuerst verlegen oder stornieren.`,
+  block_not_found: msg`Diese Sperre gibt es nicht (mehr).`,
+  block_too_long: msg`Eine Sperre darf höchstens 400 Tage dauern.`,
+  buyer_required: msg`Über 250 € braucht der Beleg Name und Anschrift des Käufers.`,
+  cannot_deactivate_self: msg`Sie können Ihr eigenes Konto nicht deaktivieren. Das muss ein anderer Admin tun.`,
+  cannot_remove_own_admin: msg`Sie können sich die Admin-Rolle nicht selbst entziehen. Das muss ein anderer Admin tun.`,
+  cash_balance_negative: msg`So viel Bargeld ist nicht in der Kasse: Der Kassenbestand darf nicht unter 0 fallen.`,
+  cash_day_closed: msg`Dieser Tag ist bereits abgeschlossen. Ein abgeschlossener Tag kann nicht mehr geändert werden.`,
+  cash_day_invalid: msg`Dieser Tag kann noch nicht abgeschlossen werden (er liegt in der Zukunft).`,
+  cash_later_day_open: msg`Nach diesem Tag wurde schon gebucht. Bitte den letzten Tag abschließen: Sein Kassenbericht umfasst die offenen Tage davor.`,
+  checked_in_arrival_fixed: msg`Der Gast ist eingecheckt: die Anreise bleibt, nur die Abreise lässt sich ändern.`,
+  datev_range_fiscal_year: msg`Ein DATEV-Buchungsstapel umfasst höchstens ein Wirtschaftsjahr. Bitte exportieren Sie jedes Wirtschaftsjahr einzeln.`,
+  datev_vat_rate: msg`Im Zeitraum gibt es Belege mit einem Steuersatz, für den kein Konto eingestellt ist (nur 19 %, 7 % und 0 %).`,
+  deposit_needs_order: msg`Ein Pfand gehört an eine Buchung (dort wird die Rückgabe erfasst), nicht in einen Barverkauf.`,
+  deposit_refund_not_failed: msg`Stripe hat die Erstattung auf die Karte nicht als fehlgeschlagen gemeldet. Bitte die Erstattung erneut anfordern oder die Meldung von Stripe abwarten.`,
+  deposit_refund_online: msg`Ein online bezahltes Pfand geht über Stripe zurück.`,
+  desk_sale_cancelled: msg`Dieser Verkauf ist schon storniert.`,
+  extra_not_found: msg`Dieses Extra gibt es nicht (mehr) im Katalog.`,
+  holder_already_ended: msg`Diese Langzeitbelegung ist schon beendet.`,
+  holder_not_found: msg`Diese Langzeitbelegung gibt es nicht (mehr).`,
+  invalid_amount: msg`Der Betrag ist nicht gültig.`,
+  invalid_cash_movement: msg`Diese Kassenbewegung gibt es nicht.`,
+  invalid_items: msg`Bitte mindestens ein und höchstens 20 Extras wählen.`,
+  invalid_note: msg`Die Notiz ist leer oder zu lang (an einer Zahlung höchstens 500, an einer Buchung höchstens 2000 Zeichen).`,
+  invalid_payment_method: msg`Diese Zahlungsart ist hier nicht möglich.`,
+  invalid_price: msg`Der Preis darf nur bei „ab“-Preisen erhöht werden, nie gesenkt.`,
+  invalid_quantity: msg`Die Menge muss zwischen 1 und 99 liegen.`,
+  invalid_query: msg`Der Suchbegriff ist zu lang (höchstens 100 Zeichen).`,
+  invalid_range: msg`Der Zeitraum ist ungültig: Das Enddatum darf nicht vor dem Anfangsdatum liegen.`,
+  invalid_reason: msg`Bitte einen Grund angeben (höchstens 500 Zeichen).`,
+  invalid_refund_method: msg`Diese Erstattungsart ist hier nicht möglich.`,
+  invalid_reply: msg`Eine Antwort hat 1 bis 5000 Zeichen.`,
+  message_not_found: msg`Diese Anfrage gibt es nicht.`,
+  mfa_enrol_first: msg`Damit würden Sie sich selbst die Rechte nehmen: Richten Sie zuerst in Ihrem Profil die Zwei-Faktor-Anmeldung ein und melden Sie sich damit an.`,
+  no_factor: msg`Diese Person hat keine Zwei-Faktor-Anmeldung eingerichtet.`,
+  no_online_payment: msg`Diese Buchung hat keine Online-Zahlung. Bitte bar oder per Überweisung erstatten.`,
+  not_a_deposit: msg`Nur ein Pfand wird zurückgegeben.`,
+  not_allowed: msg`Dafür fehlen Ihnen die Rechte.`,
+  not_staff: msg`Nur für das Hafenteam.`,
+  note_too_long: msg`Eine Notiz hat höchstens 2000 Zeichen.`,
+  nothing_to_refund: msg`Für diese Buchung ist nichts zu erstatten.`,
+  order_closed: msg`Eine stornierte oder verfallene Buchung nimmt keine Extras an.`,
+  order_extra_closed: msg`Dieses Extra wurde schon entfernt oder zurückgegeben.`,
+  order_extra_not_found: msg`Dieses Extra ist nicht an der Buchung.`,
+  order_not_movable: msg`Diese Buchung kann nicht mehr umgelegt werden.`,
+  order_not_refundable: msg`Ein abgeschlossener Aufenthalt wird nicht vollständig erstattet.`,
+  payment_not_found: msg`Diese Zahlung gibt es nicht.`,
+  place_has_orders: msg`Dieser Liegeplatz hat Buchungen und kann nicht gelöscht werden.`,
+  range_too_long: msg`Ein Bericht umfasst höchstens drei Jahre. Bitte einen kürzeren Zeitraum wählen.`,
+  reason_required: msg`Bitte einen Grund für die Stornierung angeben.`,
+  receipt_not_found: msg`Diesen Beleg eines Verkaufs am Hafenbüro gibt es nicht.`,
+  refund_exceeds_payment: msg`So viel kann nicht erstattet werden: Der Betrag ist höher als das, was von der Zahlung noch übrig ist.`,
+  refund_online_payment: msg`Eine Online-Zahlung wird online über Stripe erstattet, nicht bar oder per Überweisung.`,
+  request_done: msg`Diese Anfrage ist schon erledigt.`,
+  request_key_expired: msg`Diese Anfrage ist nicht mehr gültig. Bitte die Zahlungen der Buchung prüfen und die Erstattung neu eingeben.`,
+  request_key_reused: msg`Diese Anfrage ist nicht mehr gültig. Bitte die Zahlungen der Buchung prüfen und die Erstattung neu eingeben.`,
+  staff_only: msg`Nur für das Hafenteam.`,
+  tariff_code_fixed: msg`Code und Einheit eines Tarifs bleiben immer gleich.`,
+  user_not_found: msg`Diesen Benutzer gibt es nicht (mehr).`,
+  // edge functions (refund-payment, invoice-archive) and Stripe's codes refund-payment passes on
+  forbidden: msg`Nur für das Hafenteam.`,
+  no_documents: msg`In diesem Zeitraum wurden keine Belege ausgestellt.`,
+  refund_in_progress: msg`Diese Erstattung wird gerade angefordert. Bitte gleich noch einmal versuchen: Es wird nur einmal erstattet.`,
+  amount_exceeds_refundable: msg`So viel kann nicht erstattet werden: Der Betrag ist höher als das, was von der Zahlung noch übrig ist.`,
+  charge_already_refunded: msg`So viel kann nicht erstattet werden: Der Betrag ist höher als das, was von der Zahlung noch übrig ist.`,
+};
+
+/**
+ * A guest code's staff wording, where the rule or the reader differs for staff (staff may move
+ * or cancel after arrival, check in until departure, and read about refunds, not charges).
+ */
+export const STAFF_WORDINGS: Partial<Record<CodesFor<'guest'>, MessageDescriptor>> = {
+  already_checked_in: msg`Der Gast ist bereits eingecheckt.`,
+  berth_no_longer_available: msg`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`,
+  check_in_not_possible: msg`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`,
+  order_not_cancellable: msg`Diese Buchung kann nicht storniert werden.`,
+  order_not_found: msg`Diese Buchung gibt es nicht.`,
+  not_found: msg`Diese Buchung gibt es nicht.`,
+  stay_too_long: msg`Ein Aufenthalt dauert höchstens 90 Nächte.`,
+  network: msg`Keine Antwort vom Server. Bitte noch einmal versuchen: Eine Erstattung wird dabei nur einmal ausgeführt.`,
+  payment_provider_error: msg`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`,
+  not_configured: msg`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`,
+  database_unavailable: msg`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`,
+  unauthorized: msg`Die Sitzung ist abgelaufen. Bitte neu anmelden.`,
+  not_signed_in: msg`Die Sitzung ist abgelaufen. Bitte neu anmelden.`,
+};
+
+/** Staff's messages by SQLSTATE (PostgREST code) for an error without a catalogue code: a constraint, a type, RLS. */
+export const STAFF_SQLSTATE_MESSAGES: Record<string, MessageDescriptor> = {
+  '23505': msg`Diesen Eintrag gibt es schon.`,
+  '23P01': msg`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`,
+  '23514': msg`Die Eingaben sind nicht gültig. Bitte prüfen Sie die Felder.`,
+  '22P02': msg`Die Eingaben sind nicht gültig. Bitte prüfen Sie die Felder.`,
+  '22007': msg`Die Eingaben sind nicht gültig. Bitte prüfen Sie die Felder.`,
+  '22008': msg`Die Eingaben sind nicht gültig. Bitte prüfen Sie die Felder.`,
+  '22023': msg`Die Eingaben sind nicht gültig. Bitte prüfen Sie die Felder.`,
+  '23502': msg`Die Eingaben sind nicht gültig. Bitte prüfen Sie die Felder.`,
+  '42501': msg`Dafür fehlen Ihnen die Rechte.`,
+  PGRST116: msg`Der Eintrag wurde nicht gefunden.`,
+};
+
+const STAFF_MESSAGES = { ...GUEST_ERROR_MESSAGES, ...STAFF_WORDINGS, ...STAFF_ERROR_MESSAGES };
+
+/**
+ * The sentence staff read for an error, in the active language: the catalogue's text for its code
+ * (staff wording first), else by SQLSTATE, else `fallback` or the generic message; never the
+ * server's raw text.
+ */
+export function staffErrorMessage(error: unknown, options: ErrorMessageOptions = {}): string {
+  return (
+    guestSpecial(error, options) ??
+    (options.i18n ?? i18n)._(lookupErrorMessage(error, STAFF_MESSAGES, STAFF_SQLSTATE_MESSAGES, options.fallback ?? GENERIC_ERROR_MESSAGE))
+  );
+}
