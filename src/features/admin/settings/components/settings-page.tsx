@@ -15,7 +15,7 @@ import { formatDay } from '@/lib/dates';
 import { DatevSettingsSection } from '@/features/admin/datev/components/datev-settings-section';
 import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
 import { AdminTable, Cell } from '@/features/admin/shared/admin-table';
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import {
   deleteFairPeriod,
   fairPeriodsQueryOptions,

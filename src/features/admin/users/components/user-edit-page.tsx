@@ -11,7 +11,7 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { identityQueryOptions } from '@/lib/auth';
 import { adminErrorMessage } from '@/features/admin/shared/admin-errors';
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import {
   adminMfaStatusQueryOptions,
   adminUserKeys,
