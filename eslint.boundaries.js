@@ -20,9 +20,6 @@ export const FEATURE_DEPENDENCIES = {
   booking: ['orders'],
   prices: ['booking'],
   service: ['prices'],
-  // Until the one ConfirmDialog lands in src/components (issue 41, forms), these two take admin/places'.
-  'admin/additional-places': ['admin/places'],
-  'admin/long-term': ['admin/places'],
   'admin/datev': ['admin/reports'],
   'admin/map': ['admin/additional-places', 'booking', 'harbour/calendar', 'harbour/shared'],
   'admin/places': ['admin/additional-places', 'admin/long-term', 'harbour/calendar'],

@@ -35,6 +35,7 @@ const shell = [
 // Shared components and helpers no part of /start or the shell shows (forms, tables, dialogs,
 // prices): their texts come with `booking`, which every page but /start loads.
 const shared = [
+  `${src}/components/confirm-dialog.tsx`,
   `${src}/components/price-breakdown.tsx`,
   `${src}/components/ui/data-table.tsx`,
   `${src}/components/ui/date-picker.tsx`,

@@ -15,9 +15,8 @@ function check(error: Failure) {
 
 /** A contact message to the harbour: send_contact_message() stores it and queues the e-mail (outbox). */
 export async function sendContactMessage(args: { p_name: string; p_email: string; p_message: string; p_phone?: string; p_locale: string }) {
-  await getSupabase();
-  const { db } = await import('@/lib/supabase');
-  const { error } = await db.rpc('send_contact_message', args);
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('send_contact_message', args);
   check(error);
 }
 
@@ -45,8 +44,7 @@ export async function requestService(args: {
   p_boat?: { name: string };
   p_locale: string;
 }) {
-  await getSupabase();
-  const { db } = await import('@/lib/supabase');
-  const { error } = await db.rpc('request_service', args);
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('request_service', args);
   check(error);
 }

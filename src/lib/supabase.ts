@@ -8,9 +8,9 @@ export type AppSupabaseClient = SupabaseClient<Database>;
 
 /**
  * The one Supabase client of the app, typed by the generated schema (src/lib/database.types.ts,
- * `npm run db:types`): a renamed column or function argument fails `npm run typecheck`. Import it
- * lazily (`await import('@/lib/supabase')`, or `getSupabase()` from '@/lib/auth') from code that
- * public pages run, so supabase-js stays out of the initial bundle.
+ * `npm run db:types`): a renamed column or function argument fails `npm run typecheck`. App code
+ * gets it through `getSupabase()` from '@/lib/auth' (a lazy import: supabase-js stays out of the
+ * initial bundle, and auth events reach the query cache); only auth.ts imports this module.
  */
 export const supabase: AppSupabaseClient = createClient<Database>(env.supabaseUrl, env.supabaseKey, {
   auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
@@ -18,9 +18,6 @@ export const supabase: AppSupabaseClient = createClient<Database>(env.supabaseUr
 
 // Realtime follows every token of the session (the second factor's aal2 token too).
 followSessionInRealtime(supabase);
-
-/** The same client under its older name (it was once an untyped client's typed view). */
-export const db = supabase;
 
 /** Throws a Supabase error so that queries fail and error boundaries or forms show it. */
 export function unwrap<T>(result: { data: T; error: { message: string; code?: string } | null }): T {

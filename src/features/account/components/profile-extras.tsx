@@ -7,17 +7,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Download, Trash2, UserRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { AuthError } from '@/features/identity';
@@ -323,6 +313,7 @@ export function MyDataCard({ avatarPath }: { avatarPath: string | null }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<'failed' | 'last-admin' | 'downloaded'>();
   const [busy, setBusy] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
   const download = async () => {
     setState(undefined);
     try {
@@ -361,35 +352,29 @@ export function MyDataCard({ avatarPath }: { avatarPath: string | null }) {
             <Download aria-hidden />
             <Trans>Meine Daten herunterladen</Trans>
           </Button>
-          <AlertDialog>
-            <AlertDialogTrigger asChild>
+          <ConfirmDialog
+            open={confirmOpen}
+            onOpenChange={setConfirmOpen}
+            trigger={
               <Button type="button" variant="destructive" disabled={busy}>
                 <Trash2 aria-hidden />
                 <Trans>Konto löschen</Trans>
               </Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle>
-                  <Trans>Konto wirklich löschen?</Trans>
-                </AlertDialogTitle>
-                <AlertDialogDescription>
-                  <Trans>
-                    Ihr Konto, Ihr Profil und Ihre Bootsdaten werden gelöscht; künftige Buchungen werden storniert. Vergangene Buchungen
-                    bewahren wir ohne Ihre persönlichen Daten auf, wie es das Steuerrecht verlangt. Das lässt sich nicht rückgängig machen.
-                  </Trans>
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel>
-                  <Trans>Abbrechen</Trans>
-                </AlertDialogCancel>
-                <AlertDialogAction className="bg-red-700 hover:bg-red-800" onClick={() => void remove()}>
-                  <Trans>Endgültig löschen</Trans>
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            }
+            title={<Trans>Konto wirklich löschen?</Trans>}
+            description={
+              <Trans>
+                Ihr Konto, Ihr Profil und Ihre Bootsdaten werden gelöscht; künftige Buchungen werden storniert. Vergangene Buchungen
+                bewahren wir ohne Ihre persönlichen Daten auf, wie es das Steuerrecht verlangt. Das lässt sich nicht rückgängig machen.
+              </Trans>
+            }
+            confirmLabel={<Trans>Endgültig löschen</Trans>}
+            destructive
+            onConfirm={() => {
+              setConfirmOpen(false);
+              void remove();
+            }}
+          />
         </div>
         <div aria-live="polite">
           {state === 'downloaded' && (

@@ -1,17 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
@@ -32,58 +22,48 @@ export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onC
   const terms = quote.data;
   return (
     <>
-      <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogTrigger asChild>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        trigger={
           <Button variant="outline">
             <Trans>Buchung stornieren</Trans>
           </Button>
-        </AlertDialogTrigger>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              <Trans>Buchung stornieren?</Trans>
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              <Trans>Der Liegeplatz wird wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <div className="text-sm text-slate-900" data-testid="cancel-terms" aria-live="polite">
-            {quote.isPending ? (
-              <p>
-                <Trans>Die Stornobedingungen werden geladen …</Trans>
-              </p>
-            ) : quote.isError ? (
-              <p role="alert" className="text-red-800">
-                {errorMessage(quote.error)}
-              </p>
-            ) : terms ? (
-              <CancellationTermsText terms={terms} />
-            ) : null}
-          </div>
-          <AlertDialogFooter>
-            <AlertDialogCancel>
-              <Trans>Behalten</Trans>
-            </AlertDialogCancel>
-            <AlertDialogAction
-              disabled={!terms || cancel.isPending}
-              onClick={() => {
-                if (!terms) return;
-                cancel.mutate(
-                  { orderId, backCardCents: terms.back_card_cents },
-                  {
-                    onSuccess: (sent) => {
-                      setCardSent(sent);
-                      onChanged();
-                    },
-                  },
-                );
-              }}
-            >
-              {terms && terms.back_cents > 0 ? t`Stornieren und Erstattung veranlassen` : t`Stornieren`}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        }
+        title={<Trans>Buchung stornieren?</Trans>}
+        description={<Trans>Der Liegeplatz wird wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>}
+        cancelLabel={<Trans>Behalten</Trans>}
+        confirmLabel={terms && terms.back_cents > 0 ? t`Stornieren und Erstattung veranlassen` : t`Stornieren`}
+        confirmDisabled={!terms || cancel.isPending}
+        destructive
+        onConfirm={() => {
+          if (!terms) return;
+          setOpen(false);
+          cancel.mutate(
+            { orderId, backCardCents: terms.back_card_cents },
+            {
+              onSuccess: (sent) => {
+                setCardSent(sent);
+                onChanged();
+              },
+            },
+          );
+        }}
+      >
+        <div className="text-sm text-slate-900" data-testid="cancel-terms" aria-live="polite">
+          {quote.isPending ? (
+            <p>
+              <Trans>Die Stornobedingungen werden geladen …</Trans>
+            </p>
+          ) : quote.isError ? (
+            <p role="alert" className="text-red-800">
+              {errorMessage(quote.error)}
+            </p>
+          ) : terms ? (
+            <CancellationTermsText terms={terms} />
+          ) : null}
+        </div>
+      </ConfirmDialog>
       {cardSent === false && (
         <p role="alert" className="text-sm text-red-800">
           <Trans>Die Erstattung auf Ihre Karte konnte gerade nicht veranlasst werden. Das Hafenbüro zahlt Ihnen den Betrag zurück.</Trans>

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 import { removeImageQuietly } from '@/features/admin/shared/upsert-image';
@@ -82,4 +82,15 @@ export async function deleteColumn(id: string): Promise<boolean> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.from('additional_places').delete().eq('id', id).select('id');
   return !error && data.length === 1;
+}
+
+/** Delete a column with its image (deleteColumn); refreshes the admin's berth and column queries either way. */
+export function useDeleteColumn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      if (!(await deleteColumn(id))) throw new Error('delete_failed');
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+  });
 }

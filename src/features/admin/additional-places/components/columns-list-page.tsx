@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { buttonVariants } from '@/components/ui/button';
-import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
-import { ConfirmDialog } from '@/features/admin/places';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { RowActions } from '@/features/admin/shared/row-actions';
-import { columnsQueryOptions, deleteColumn, type Column } from '@/features/admin/additional-places/api/additional-places';
+import { columnsQueryOptions, useDeleteColumn, type Column } from '@/features/admin/additional-places/api/additional-places';
 
 export function useColumnTypeLabels() {
   const { t } = useLingui();
@@ -17,20 +16,16 @@ export function useColumnTypeLabels() {
 /** The electricity and water columns: list, create, edit, delete (with a confirmation). */
 export function ColumnsListPage() {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const { data, error, isPending } = useQuery(columnsQueryOptions());
   const types = useColumnTypeLabels();
   const [confirm, setConfirm] = useState<Column | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const deleting = useDeleteColumn();
+  const busy = deleting.isPending;
+  const failed = deleting.isError;
   const remove = async () => {
     if (!confirm) return;
-    setBusy(true);
-    const ok = await deleteColumn(confirm.id);
-    setBusy(false);
+    await deleting.mutateAsync(confirm.id).catch(() => undefined);
     setConfirm(null);
-    setFailed(!ok);
-    await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
   };
   return (
     <Page title={t`Säulen (Strom und Wasser)`}>
@@ -106,7 +101,7 @@ export function ColumnsListPage() {
             <Trans>„{confirm?.name}“ wird mit ihrem Bild gelöscht und keinem Liegeplatz mehr zugeordnet.</Trans>
           </p>
         }
-        action={t`Löschen`}
+        confirmLabel={t`Löschen`}
         destructive
         busy={busy}
         onConfirm={() => void remove()}

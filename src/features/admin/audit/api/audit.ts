@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Database, Json } from '@/lib/database.types';
-import { getDb } from '@/features/admin/shared/typed-client';
+import { getSupabase } from '@/lib/auth';
 import { checkList, type ApiError } from '@/features/admin/shared/admin-errors';
 import type { AuditSearch } from '@/features/admin/audit/api/audit-search';
 
@@ -41,7 +41,7 @@ export const auditQueryOptions = (search: AuditSearch) =>
   queryOptions({
     queryKey: auditKeys.list(search),
     queryFn: async (): Promise<{ rows: AuditEntry[]; total: number }> => {
-      const db = await getDb();
+      const db = await getSupabase();
       const page = search.page ?? 1;
       // An inverted range is swapped rather than refused: the URL may have been typed by hand.
       const [from, to] = search.from && search.to && search.to < search.from ? [search.to, search.from] : [search.from, search.to];

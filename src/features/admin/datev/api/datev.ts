@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { fetchAll } from '@/lib/fetch-all';
 import { invokeFunction } from '@/lib/edge-functions';
 import { check } from '@/features/admin/shared/admin-errors';
-import { getDb } from '@/features/admin/shared/typed-client';
+import { getSupabase } from '@/lib/auth';
 import { buildExtf, extfFileName, type DatevPosting } from '@/features/admin/datev/lib/extf';
 import { errorCode, sqlState } from '@/lib/errors/codes';
 
@@ -29,7 +29,7 @@ export const datevSettingsQueryOptions = () =>
   queryOptions({
     queryKey: datevKeys.settings,
     queryFn: async (): Promise<DatevSettingsRow> => {
-      const db = await getDb();
+      const db = await getSupabase();
       const row = check(await db.rpc('datev_settings')) as unknown as DatevSettingsRow;
       return { ...row, account_length: Number(row.account_length) };
     },
@@ -37,7 +37,7 @@ export const datevSettingsQueryOptions = () =>
 
 /** Stores the settings (the database checks every value: datev_invalid_setting, hint = the field). */
 export async function saveDatevSettings(settings: Omit<DatevSettingsRow, 'account_length'> & { account_length: string }): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   const result = await db.rpc('save_datev_settings', { p_settings: settings });
   if (result.error) throw Object.assign(new Error(result.error.message), { code: result.error.code, hint: result.error.hint });
 }
@@ -88,13 +88,13 @@ export interface DatevFile {
 
 /** Every posting line of the range, in pages past max_rows (the database refuses non-admins and bad ranges). */
 export async function fetchPostings(from: string, to: string) {
-  const db = await getDb();
+  const db = await getSupabase();
   return fetchAll((a, b) => db.rpc('datev_postings', { p_from: from, p_to: to }).order('line_no').range(a, b));
 }
 
 /** Reads the settings and every posting line of the range (in pages past max_rows) and builds the file. */
 export async function buildDatevFile(from: string, to: string, label: string, now = new Date()): Promise<DatevFile> {
-  const db = await getDb();
+  const db = await getSupabase();
   const settings = await db.rpc('datev_settings');
   if (settings.error) throw new DatevError(reasonOf(settings.error), settings.error.message);
   const s = settings.data as unknown as DatevSettingsRow;

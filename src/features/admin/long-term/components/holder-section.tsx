@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { berlinToday, formatDay } from '@/lib/dates';
 import { decimalInput, formatSize } from '@/lib/numbers';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
-import { ConfirmDialog } from '@/features/admin/places';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { decimal, isDecimal } from '@/lib/validation';
 import {
   applicationsQueryOptions,
@@ -178,7 +178,7 @@ function CurrentHolders({ placeId, placeName, holders, today }: { placeId: strin
             )}
           </p>
         }
-        action={t`Entfernen`}
+        confirmLabel={t`Entfernen`}
         destructive
         busy={busy}
         onConfirm={() => void remove()}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { removeImage } from '@/features/admin/shared/image-upload';
@@ -55,4 +55,25 @@ export async function deleteNews(item: Pick<AdminNews, 'id' | 'image_path'>): Pr
   const supabase = await getSupabase();
   const deleted = check(await supabase.from('news').delete().eq('id', item.id).select('id'));
   if (!deleted?.length) throw Object.assign(new Error('not found'), { code: 'PGRST116' });
+}
+
+/** Create or update a news item (saveNews); refreshes the admin's news and the public news. */
+export function useSaveNews() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, row, isNew }: { id: string; row: NewsRow; isNew: boolean }) => saveNews(id, row, isNew),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: adminNewsKeys.all });
+      await queryClient.invalidateQueries({ queryKey: ['news'] });
+    },
+  });
+}
+
+/** Delete a news item with its image (deleteNews); refreshes the admin's news list. */
+export function useDeleteNews() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (item: Pick<AdminNews, 'id' | 'image_path'>) => deleteNews(item),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminNewsKeys.all }),
+  });
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
@@ -9,11 +9,10 @@ import { PathLink, useLocalizedHref } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ImageField } from '@/features/admin/shared/image-field';
 import { removeImage } from '@/features/admin/shared/image-upload';
-import { adminNewsKeys, adminNewsQueryOptions, saveNews, type AdminNews } from '@/features/admin/news/api/news';
+import { adminNewsQueryOptions, useSaveNews, type AdminNews } from '@/features/admin/news/api/news';
 import { berlinLocalToIso, isoToBerlinLocal, newsSchema, type NewsValues } from '@/features/admin/news/schemas/news';
 import { DatePicker } from '@/components/ui/date-picker';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
@@ -48,12 +47,12 @@ export function NewsEditPage({ id }: { id: string }) {
 
 function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const router = useRouter();
   const href = useLocalizedHref();
   const [uploading, setUploading] = useState(false);
   const [confirming, setConfirming] = useState<NewsValues | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSaveNews();
+  const busy = saving.isPending;
   const [error, setError] = useState<string>();
   const form = useForm<NewsValues>({
     resolver: zodResolver(newsSchema),
@@ -85,12 +84,11 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
   );
 
   const save = async (values: NewsValues) => {
-    setBusy(true);
     setError(undefined);
     try {
-      await saveNews(
+      await saving.mutateAsync({
         id,
-        {
+        row: {
           title: values.title,
           title_en: values.titleEn,
           short_description: values.shortDescription,
@@ -103,22 +101,18 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
           ends_at: berlinLocalToIso(values.end)!,
           dates: [...new Set(values.dates.map((d) => d.value))].sort(),
         },
-        !item,
-      );
+        isNew: !item,
+      });
       // A replaced or removed title image goes (a failure there is ignored), and so do uploads
       // that a later one replaced before saving.
       if (item?.image_path && item.image_path !== values.imagePath) await removeImage('news-images', item.image_path);
       unsaved.delete(values.imagePath);
       await Promise.all([...unsaved].map((path) => removeImage('news-images', path)));
       unsaved.clear();
-      await queryClient.invalidateQueries({ queryKey: adminNewsKeys.all });
-      await queryClient.invalidateQueries({ queryKey: ['news'] });
       setConfirming(null);
       await router.navigate({ href: href('/account/admin/news') });
     } catch (e) {
       setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
     }
   };
 

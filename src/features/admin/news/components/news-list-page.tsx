@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
@@ -14,12 +14,11 @@ import {
   useUrlTable,
 } from '@/components/ui/data-table';
 import { formatBerlinDateTime } from '@/lib/dates';
-
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ListSearch } from '@/features/admin/shared/list-search';
 import { RowActions } from '@/features/admin/shared/row-actions';
-import { adminNewsKeys, adminNewsListQueryOptions, deleteNews, type AdminNews } from '@/features/admin/news/api/news';
-import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { adminNewsListQueryOptions, useDeleteNews, type AdminNews } from '@/features/admin/news/api/news';
 
 const PAGE_SIZE = 25;
 
@@ -36,10 +35,10 @@ export function NewsListPage({
 }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
-  const queryClient = useQueryClient();
   const { data: news } = useSuspenseQuery(adminNewsListQueryOptions());
   const [toDelete, setToDelete] = useState<AdminNews | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useDeleteNews();
+  const busy = deleting.isPending;
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
   const title = (item: AdminNews) => (locale === 'en' && item.title_en ? item.title_en : item.title);
@@ -90,17 +89,13 @@ export function NewsListPage({
 
   const confirmDelete = async () => {
     if (!toDelete) return;
-    setBusy(true);
     setError(undefined);
     try {
-      await deleteNews(toDelete);
+      await deleting.mutateAsync(toDelete);
       setDone(t`Die News „${toDelete.title}“ wurde gelöscht.`);
       setToDelete(null);
-      await queryClient.invalidateQueries({ queryKey: adminNewsKeys.all });
     } catch (e) {
       setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
     }
   };
 

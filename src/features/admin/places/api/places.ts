@@ -1,7 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { fetchAll } from '@/lib/fetch-all';
+import { Refused } from '@/lib/refused';
 import { removeImageQuietly } from '@/features/admin/shared/upsert-image';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 
@@ -176,6 +177,42 @@ export async function deletePlace(id: string): Promise<PlaceDeleteError | null> 
   const { data, error } = await supabase.from('places').delete().eq('id', id).select('id');
   if (error) return error.message === 'place_has_orders' || error.code === '23503' ? 'has_orders' : 'unknown';
   return data.length === 1 ? null : 'unknown';
+}
+
+/** Create or update a berth and its columns (savePlace); throws Refused<PlaceSaveError>; refreshes the admin's berth queries either way. */
+export function useSavePlace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ input, additionalPlaceIds, id }: { input: PlaceInput; additionalPlaceIds: string[]; id?: string }) => {
+      const result = await savePlace(input, additionalPlaceIds, id);
+      if ('error' in result) throw new Refused(result.error);
+      return result.id;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+  });
+}
+
+/** Archive or restore a berth; refreshes the admin's berth queries. */
+export function useSetPlaceArchived() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, archived }: { id: string; archived: boolean }) => {
+      if (!(await setPlaceArchived(id, archived))) throw new Refused('unknown');
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+  });
+}
+
+/** Delete a berth (deletePlace); throws Refused<PlaceDeleteError>; refreshes the admin's berth queries. */
+export function useDeletePlace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      const failed = await deletePlace(id);
+      if (failed) throw new Refused(failed);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+  });
 }
 
 export { adminPlaceKeys };

@@ -8,13 +8,14 @@ import {
   adminPlaceKeys,
   PLACE_BUCKET,
   placeImagePath,
-  savePlace,
   addPlacePhoto,
+  useSavePlace,
   type PlaceSaveError,
 } from '@/features/admin/places/api/places';
+import { refusalOf } from '@/lib/refused';
 import { uploadImage, type UploadError } from '@/features/admin/shared/upsert-image';
 import { toPlaceInput, type PlaceValues } from '@/features/admin/places/schemas/place';
-import { ConfirmDialog } from '@/features/admin/places/components/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ImageField } from '@/features/admin/shared/upsert-image-field';
 import { PlaceForm } from '@/features/admin/places/components/place-form';
 
@@ -36,29 +37,29 @@ export function PlaceCreatePage() {
   const messages = usePlaceSaveMessages();
   const [pending, setPending] = useState<PlaceValues | null>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<PlaceSaveError | null>(null);
+  const saving = useSavePlace();
+  // After the berth is saved: its image uploading, then the way to its page.
+  const [finishing, setFinishing] = useState(false);
+  const busy = saving.isPending || finishing;
+  const error = refusalOf<PlaceSaveError>(saving.error);
   const [progress, setProgress] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<UploadError | null>(null);
 
   const create = async () => {
     if (!pending) return;
-    setBusy(true);
-    setError(null);
-    const result = await savePlace(toPlaceInput(pending), pending.additional_place_ids);
-    if ('error' in result) {
-      setBusy(false);
-      setPending(null);
-      setError(result.error);
-      return;
-    }
+    const id = await saving
+      .mutateAsync({ input: toPlaceInput(pending), additionalPlaceIds: pending.additional_place_ids })
+      .catch(() => null);
     setPending(null);
+    if (id === null) return;
+    const result = { id };
+    setFinishing(true);
     if (file) {
       setProgress(0);
       const failed = await uploadImage(PLACE_BUCKET, placeImagePath(result.id), file, setProgress);
       if (failed || !(await addPlacePhoto(result.id, placeImagePath(result.id)))) {
         setUploadError(failed ?? 'failed');
-        setBusy(false);
+        setFinishing(false);
         await new Promise((r) => setTimeout(r, 3000));
         await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
         // The berth exists: continue on its page, where the image can be chosen again.
@@ -88,7 +89,7 @@ export function PlaceCreatePage() {
         onOpenChange={(open) => !open && setPending(null)}
         title={t`Liegeplatz erstellen?`}
         description={<Trans>Der Liegeplatz „{pending?.name}“ wird angelegt und ist sofort buchbar.</Trans>}
-        action={t`Erstellen`}
+        confirmLabel={t`Erstellen`}
         busy={busy}
         onConfirm={() => void create()}
       />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { NotFoundPage } from '@/components/errors/not-found-page';
@@ -7,27 +7,27 @@ import { Page, Section } from '@/components/page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { HolderSection } from '@/features/admin/long-term';
 import {
-  adminPlaceKeys,
   adminPlaceQueryOptions,
   countPlaceOrders,
-  deletePlace,
-  savePlace,
-  setPlaceArchived,
+  useDeletePlace,
+  useSavePlace,
+  useSetPlaceArchived,
+  type PlaceDeleteError,
   type PlaceSaveError,
 } from '@/features/admin/places/api/places';
+import { refusalOf } from '@/lib/refused';
 import { toPlaceInput, type PlaceValues } from '@/features/admin/places/schemas/place';
-import { ConfirmDialog } from '@/features/admin/places/components/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PhotosSection } from '@/features/admin/places/components/photos-section';
 import { usePlaceSaveMessages } from '@/features/admin/places/components/place-create-page';
 import { PlaceForm } from '@/features/admin/places/components/place-form';
 
 export function PlaceEditPage({ id }: { id: string }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const { data: place, error, isPending } = useQuery(adminPlaceQueryOptions(id));
   const messages = usePlaceSaveMessages();
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true } | { ok: false; error: PlaceSaveError } | null>(null);
+  const saving = useSavePlace();
+  const saveError = refusalOf<PlaceSaveError>(saving.error);
 
   if (error)
     return (
@@ -43,15 +43,7 @@ export function PlaceEditPage({ id }: { id: string }) {
     );
   if (!place) return <NotFoundPage />;
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
-
-  const save = async (values: PlaceValues) => {
-    setBusy(true);
-    const res = await savePlace(toPlaceInput(values), values.additional_place_ids, id);
-    setBusy(false);
-    setResult('error' in res ? { ok: false, error: res.error } : { ok: true });
-    await refresh();
-  };
+  const save = (values: PlaceValues) => saving.mutate({ input: toPlaceInput(values), additionalPlaceIds: values.additional_place_ids, id });
 
   return (
     <Page title={t`Liegeplatz ${place.name} bearbeiten`}>
@@ -72,24 +64,24 @@ export function PlaceEditPage({ id }: { id: string }) {
           <Trans>Dieser Liegeplatz ist archiviert: Er erscheint nicht in der Suche und in den Listen.</Trans>
         </p>
       )}
-      <PlaceForm key={place.updated_at} initial={place} label={t`Liegeplatz bearbeiten`} onValid={(v) => void save(v)}>
-        <Button type="submit" disabled={busy}>
+      <PlaceForm key={place.updated_at} initial={place} label={t`Liegeplatz bearbeiten`} onValid={save}>
+        <Button type="submit" disabled={saving.isPending}>
           <Trans>Speichern</Trans>
         </Button>
-        {result?.ok && (
+        {saving.isSuccess && (
           <p role="status" className="text-sm text-green-700">
             <Trans>Gespeichert.</Trans>
           </p>
         )}
-        {result && !result.ok && (
+        {saveError && (
           <p role="alert" className="text-sm text-red-700">
-            {messages[result.error]}
+            {messages[saveError]}
           </p>
         )}
       </PlaceForm>
       <PhotosSection placeId={id} />
       <HolderSection placeId={id} placeName={place.name} />
-      <DeleteSection id={id} name={place.name} archived={place.archived} onChanged={refresh} />
+      <DeleteSection id={id} name={place.name} archived={place.archived} />
     </Page>
   );
 }
@@ -98,12 +90,14 @@ export function PlaceEditPage({ id }: { id: string }) {
  * Delete: a berth without orders is deleted (its photos first); one with orders cannot
  * be, and the dialog says so and offers archiving instead.
  */
-function DeleteSection({ id, name, archived, onChanged }: { id: string; name: string; archived: boolean; onChanged: () => Promise<void> }) {
+function DeleteSection({ id, name, archived }: { id: string; name: string; archived: boolean }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [orders, setOrders] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
+  const removing = useDeletePlace();
+  const archiving = useSetPlaceArchived();
+  const busy = removing.isPending || archiving.isPending;
   const [error, setError] = useState<string | null>(null);
 
   const ask = async () => {
@@ -117,26 +111,26 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
   };
 
   const remove = async () => {
-    setBusy(true);
-    const failed = await deletePlace(id);
-    setBusy(false);
+    const failed = await removing.mutateAsync(id).then(
+      () => null,
+      (e: unknown) => refusalOf<PlaceDeleteError>(e),
+    );
     if (failed === 'has_orders') {
       setOrders(Math.max(orders ?? 0, 1));
       return;
     }
     setOpen(false);
     if (failed) return setError(t`Der Liegeplatz konnte nicht gelöscht werden. Bitte erneut versuchen.`);
-    await onChanged();
     await navigate({ to: '/{-$locale}/account/admin/places' });
   };
 
   const archive = async (value: boolean) => {
-    setBusy(true);
-    const ok = await setPlaceArchived(id, value);
-    setBusy(false);
+    const ok = await archiving.mutateAsync({ id, archived: value }).then(
+      () => true,
+      () => false,
+    );
     setOpen(false);
     if (!ok) return setError(t`Der Liegeplatz konnte nicht geändert werden. Bitte erneut versuchen.`);
-    await onChanged();
   };
 
   const count = orders ?? 0;
@@ -181,7 +175,7 @@ function DeleteSection({ id, name, archived, onChanged }: { id: string; name: st
             </p>
           )
         }
-        action={hasOrders ? (archived ? t`Schließen` : t`Archivieren`) : t`Löschen`}
+        confirmLabel={hasOrders ? (archived ? t`Schließen` : t`Archivieren`) : t`Löschen`}
         destructive={!hasOrders}
         busy={busy}
         onConfirm={() => void (hasOrders ? (archived ? Promise.resolve(setOpen(false)) : archive(true)) : remove())}

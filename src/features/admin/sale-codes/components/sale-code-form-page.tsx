@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
@@ -9,9 +9,8 @@ import { PathLink, useLocalizedHref } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
-import { saleCodeKeys, saleCodeQueryOptions, saveSaleCode, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { saleCodeQueryOptions, useSaveSaleCode, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
 import { centsToEuro, euroToCents, saleCodeSchema, type SaleCodeValues } from '@/features/admin/sale-codes/schemas/sale-code';
 import { useSaleCodeLabel } from '@/features/admin/sale-codes/components/sale-codes-page';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
@@ -46,11 +45,11 @@ export function SaleCodeEditPage({ id }: { id: string }) {
 function SaleCodeForm({ code }: { code: SaleCode | null }) {
   const { t, i18n } = useLingui();
   const label = useSaleCodeLabel();
-  const queryClient = useQueryClient();
   const router = useRouter();
   const href = useLocalizedHref();
   const [confirming, setConfirming] = useState<SaleCodeValues | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSaveSaleCode();
+  const busy = saving.isPending;
   const [error, setError] = useState<string>();
   const form = useForm<SaleCodeValues>({
     resolver: zodResolver(saleCodeSchema),
@@ -58,11 +57,9 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
   });
 
   const save = async (values: SaleCodeValues) => {
-    setBusy(true);
     setError(undefined);
     try {
-      await saveSaleCode(code?.id ?? null, { code: values.code, type: values.type, value: euroToCents(values.value)! });
-      await queryClient.invalidateQueries({ queryKey: saleCodeKeys.all });
+      await saving.mutateAsync({ id: code?.id ?? null, row: { code: values.code, type: values.type, value: euroToCents(values.value)! } });
       setConfirming(null);
       await router.navigate({ href: href('/account/admin/sale-codes') });
     } catch (e) {
@@ -72,8 +69,6 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
         setConfirming(null);
         form.setError('code', { message });
       } else setError(message);
-    } finally {
-      setBusy(false);
     }
   };
 

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
@@ -13,12 +13,11 @@ import {
   DataTableViewOptions,
   useUrlTable,
 } from '@/components/ui/data-table';
-
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import type { ListSearch } from '@/features/admin/shared/list-search';
 import { RowActions } from '@/features/admin/shared/row-actions';
-import { deleteSaleCode, saleCodeKeys, saleCodesQueryOptions, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
-import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { saleCodesQueryOptions, useDeleteSaleCode, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
 
 /** What a code does, for people (the only type: set-additional-costs). */
 export function useSaleCodeLabel() {
@@ -43,10 +42,10 @@ export function SaleCodesPage({
 }) {
   const { t } = useLingui();
   const label = useSaleCodeLabel();
-  const queryClient = useQueryClient();
   const { data: codes } = useSuspenseQuery(saleCodesQueryOptions());
   const [toDelete, setToDelete] = useState<SaleCode | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useDeleteSaleCode();
+  const busy = deleting.isPending;
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
   const rows = useMemo(() => {
@@ -90,17 +89,13 @@ export function SaleCodesPage({
 
   const confirmDelete = async () => {
     if (!toDelete) return;
-    setBusy(true);
     setError(undefined);
     try {
-      await deleteSaleCode(toDelete.id);
+      await deleting.mutateAsync(toDelete.id);
       setDone(t`Der Code ${toDelete.code} wurde gelöscht.`);
       setToDelete(null);
-      await queryClient.invalidateQueries({ queryKey: saleCodeKeys.all });
     } catch (e) {
       setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
     }
   };
 

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { Constants, type Enums, type Tables } from '@/lib/database.types';
 import { check, checkList } from '@/features/admin/shared/admin-errors';
-import { getDb } from '@/features/admin/shared/typed-client';
+import { getSupabase } from '@/lib/auth';
 
 export const settingsKeys = {
   all: ['admin', 'settings'] as const,
@@ -23,7 +23,7 @@ export const fairPeriodsQueryOptions = () =>
   queryOptions({
     queryKey: settingsKeys.fairs(),
     queryFn: async (): Promise<FairPeriod[]> => {
-      const db = await getDb();
+      const db = await getSupabase();
       return checkList(
         await db.from('fair_periods').select('id,name,name_en,starts_on,ends_on').order('starts_on', { ascending: false }).limit(500),
       );
@@ -31,7 +31,7 @@ export const fairPeriodsQueryOptions = () =>
   });
 
 export async function saveFairPeriod(id: string | null, row: Omit<FairPeriod, 'id'>): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   if (!id) {
     check(await db.from('fair_periods').insert(row));
     return;
@@ -41,7 +41,7 @@ export async function saveFairPeriod(id: string | null, row: Omit<FairPeriod, 'i
 }
 
 export async function deleteFairPeriod(id: string): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   const deleted = checkList(await db.from('fair_periods').delete().eq('id', id).select('id'));
   if (!deleted.length) throw Object.assign(new Error('not found'), { code: 'PGRST116' });
 }
@@ -58,13 +58,13 @@ export const harbourAccessQueryOptions = () =>
   queryOptions({
     queryKey: settingsKeys.access(),
     queryFn: async (): Promise<HarbourAccess | null> => {
-      const db = await getDb();
+      const db = await getSupabase();
       return check(await db.from('harbour_settings').select('door_code,wifi_ssid,wifi_password,updated_at').eq('id', 1).maybeSingle());
     },
   });
 
 export async function saveHarbourAccess(row: Omit<HarbourAccess, 'updated_at'>): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   const updated = checkList(await db.from('harbour_settings').update(row).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }
@@ -80,7 +80,7 @@ export const paymentModesQueryOptions = () =>
   queryOptions({
     queryKey: settingsKeys.paymentModes(),
     queryFn: async (): Promise<PaymentModes | null> => {
-      const db = await getDb();
+      const db = await getSupabase();
       return check(
         await db
           .from('harbour_settings')
@@ -92,7 +92,7 @@ export const paymentModesQueryOptions = () =>
   });
 
 export async function savePaymentModes(modes: PaymentModes): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   const updated = checkList(await db.from('harbour_settings').update(modes).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }
@@ -104,14 +104,14 @@ export const twoFactorQueryOptions = () =>
   queryOptions({
     queryKey: settingsKeys.twoFactor(),
     queryFn: async (): Promise<TwoFactor | null> => {
-      const db = await getDb();
+      const db = await getSupabase();
       return check(await db.from('harbour_settings').select('mfa_required_admin,mfa_required_harbor').eq('id', 1).maybeSingle());
     },
   });
 
 /** Saves the requirements; the database refuses one that would take the saving admin's own rights (mfa_enrol_first). */
 export async function saveTwoFactor(values: TwoFactor): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   const updated = checkList(await db.from('harbour_settings').update(values).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }
@@ -135,14 +135,14 @@ export const sellerSettingsQueryOptions = () =>
   queryOptions({
     queryKey: [...settingsKeys.all, 'seller'] as const,
     queryFn: async (): Promise<SellerSettings> => {
-      const db = await getDb();
+      const db = await getSupabase();
       return check(await db.rpc('invoice_seller_settings')) as unknown as SellerSettings;
     },
   });
 
 /** Stores the seller data; the database checks every value (invoice_invalid_setting, hint = the field). */
 export async function saveSellerSettings(values: SellerSettings): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   const result = await db.rpc('save_invoice_seller_settings', { p_settings: { ...values } });
   if (result.error) throw Object.assign(new Error(result.error.message), { code: result.error.code, hint: result.error.hint });
 }

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Tables } from '@/lib/database.types';
 import { check, checkList } from '@/features/admin/shared/admin-errors';
-import { getDb } from '@/features/admin/shared/typed-client';
+import { getSupabase } from '@/lib/auth';
 import { settingsKeys } from '@/features/admin/settings/api/settings';
 
 /** The start page's introduction: columns of the one settings row (admins read and write it). */
@@ -31,7 +31,7 @@ export const startIntroQueryOptions = () =>
   queryOptions({
     queryKey: [...settingsKeys.all, 'start-intro'] as const,
     queryFn: async (): Promise<StartIntro | null> => {
-      const db = await getDb();
+      const db = await getSupabase();
       return check(
         await db
           .from('harbour_settings')
@@ -45,7 +45,7 @@ export const startIntroQueryOptions = () =>
   });
 
 export async function saveStartIntro(values: StartIntroUpdate): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   const updated = checkList(await db.from('harbour_settings').update(values).eq('id', 1).select('id'));
   if (!updated.length) throw Object.assign(new Error('forbidden'), { code: '42501' });
 }

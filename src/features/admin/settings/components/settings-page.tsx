@@ -14,7 +14,7 @@ import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { formatDay } from '@/lib/dates';
 import { DatevSettingsSection } from '@/features/admin/datev';
 import { AdminTable, Cell } from '@/features/admin/shared/admin-table';
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import {
   deleteFairPeriod,
   fairPeriodsQueryOptions,

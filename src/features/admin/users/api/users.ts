@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { getDb } from '@/features/admin/shared/typed-client';
+import { getSupabase } from '@/lib/auth';
 import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
 import type { UsersSearch } from '@/features/admin/users/api/users-search';
 
@@ -27,7 +27,7 @@ export const adminUsersQueryOptions = (search: UsersSearch) =>
   queryOptions({
     queryKey: adminUserKeys.list(search),
     queryFn: async (): Promise<{ rows: UserListRow[]; total: number }> => {
-      const db = await getDb();
+      const db = await getSupabase();
       const [sort, direction] = search.sort ? search.sort.split('.') : ['name', 'asc'];
       const rows = checkList(
         await db.rpc('admin_list_users', {
@@ -66,7 +66,7 @@ export const adminUserQueryOptions = (id: string) =>
     queryKey: adminUserKeys.item(id),
     queryFn: async (): Promise<AdminUser | null> => {
       if (!UUID.test(id)) return null;
-      const db = await getDb();
+      const db = await getSupabase();
       const [profile, roles] = await Promise.all([
         db
           .from('profiles')
@@ -99,7 +99,7 @@ export interface SaveUserInput {
 
 /** admin_save_user: person fields, role flags and active in one transaction. */
 export async function saveUser(id: string, v: SaveUserInput): Promise<void> {
-  const db = await getDb();
+  const db = await getSupabase();
   check(
     await db.rpc('admin_save_user', {
       p_user_id: id,
@@ -130,7 +130,7 @@ export const adminMfaStatusQueryOptions = (id: string) =>
   queryOptions({
     queryKey: [...adminUserKeys.item(id), 'mfa'] as const,
     queryFn: async (): Promise<MfaStatus> => {
-      const db = await getDb();
+      const db = await getSupabase();
       const rows = checkList(await db.rpc('admin_mfa_status', { p_user_id: id }));
       const row = rows[0];
       return { factorCount: row?.factor_count ?? 0, verified: row?.verified ?? false, required: row?.required ?? false };
@@ -139,6 +139,6 @@ export const adminMfaStatusQueryOptions = (id: string) =>
 
 /** Removes the person's second factor (audited; the person is told by e-mail). */
 export async function resetMfa(id: string): Promise<number> {
-  const db = await getDb();
+  const db = await getSupabase();
   return check(await db.rpc('admin_reset_mfa', { p_user_id: id })) ?? 0;
 }

@@ -10,8 +10,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { identityQueryOptions } from '@/lib/auth';
-
-import { ConfirmDialog } from '@/features/admin/shared/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import {
   adminMfaStatusQueryOptions,
   adminUserKeys,

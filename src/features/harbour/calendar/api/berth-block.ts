@@ -1,6 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { Refused } from '@/lib/refused';
 import { addDaysIso } from '@/lib/dates';
 import { berlinDayStart } from '@/features/harbour/shared/dates';
+import { harbourKeys } from '@/features/harbour/shared/keys';
 
 export interface BlockInput {
   placeId: string;
@@ -35,4 +38,27 @@ export async function cancelBerthBlock(placeStatusId: string): Promise<boolean> 
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('cancel_berth_block', { p_place_status_id: placeStatusId });
   return !error;
+}
+
+/** Block a berth (add_berth_block); refreshes the harbour's queries (the timeline shows the block). */
+export function useAddBerthBlock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: BlockInput) => {
+      const { error } = await addBerthBlock(input);
+      if (error) throw new Refused(error);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+  });
+}
+
+/** Lift a block (cancel_berth_block); refreshes the harbour's queries. Throws when the database refuses. */
+export function useCancelBerthBlock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (placeStatusId: string) => {
+      if (!(await cancelBerthBlock(placeStatusId))) throw new Error('cancel_block_failed');
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: harbourKeys.all }),
+  });
 }

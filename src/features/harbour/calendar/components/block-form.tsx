@@ -1,12 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { addBerthBlock, type BlockError } from '@/features/harbour/calendar/api/berth-block';
-import { harbourKeys } from '@/features/harbour/shared/keys';
 import { DatePicker } from '@/components/ui/date-picker';
+import { refusalOf } from '@/lib/refused';
+import { useAddBerthBlock, type BlockError } from '@/features/harbour/calendar/api/berth-block';
+import { blockSchema, type BlockValues } from '@/features/harbour/calendar/schemas/block';
 
 /** Staff block a berth for maintenance (or reserve it) for whole days; overlaps are refused with a clear message. */
 export function BlockForm({
@@ -21,15 +22,11 @@ export function BlockForm({
   onSaved?: () => void;
 }) {
   const { t } = useLingui();
-  const id = useId();
-  const queryClient = useQueryClient();
-  const [placeId, setPlaceId] = useState(places[0]?.id ?? '');
-  const [from, setFrom] = useState(defaultDay);
-  const [to, setTo] = useState(defaultTo ?? defaultDay);
-  const [reason, setReason] = useState<'maintenance' | 'reserved'>('maintenance');
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true } | { ok: false; error: BlockError } | null>(null);
+  const add = useAddBerthBlock();
+  const form = useForm<BlockValues>({
+    resolver: zodResolver(blockSchema),
+    defaultValues: { placeId: places[0]?.id ?? '', reason: 'maintenance', from: defaultDay, to: defaultTo ?? defaultDay, note: '' },
+  });
 
   const messages: Record<BlockError, string> = {
     overlap: t`Der Liegeplatz ist in diesem Zeitraum schon belegt oder gesperrt. Bitte einen anderen Zeitraum oder Liegeplatz wählen.`,
@@ -37,93 +34,122 @@ export function BlockForm({
     too_long: t`Eine Sperre darf höchstens 400 Tage dauern.`,
     unknown: t`Die Sperre konnte nicht gespeichert werden. Bitte erneut versuchen.`,
   };
+  const refusal = refusalOf<BlockError>(add.error);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (to < from) return setResult({ ok: false, error: 'invalid_period' });
-    setBusy(true);
-    const { error } = await addBerthBlock({ placeId, from, to, reason, note });
-    setBusy(false);
-    setResult(error ? { ok: false, error } : { ok: true });
-    if (!error) {
-      await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
-      onSaved?.();
-    }
-  };
+  const submit = form.handleSubmit((values) => add.mutate(values, { onSuccess: () => onSaved?.() }));
+  const select = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
   return (
-    <form
-      onSubmit={(e) => void submit(e)}
-      aria-label={t`Liegeplatz sperren`}
-      className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2"
-    >
-      <h2 className="text-lg font-semibold sm:col-span-2">
-        <Trans>Liegeplatz sperren</Trans>
-      </h2>
-      <div className="grid gap-1">
-        <Label htmlFor={`${id}-place`}>
-          <Trans>Liegeplatz</Trans>
-        </Label>
-        <select
-          id={`${id}-place`}
-          className="h-9 rounded-md border border-slate-300 bg-white px-2"
-          value={placeId}
-          onChange={(e) => setPlaceId(e.target.value)}
-        >
-          {places.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="grid gap-1">
-        <Label htmlFor={`${id}-reason`}>
-          <Trans>Art</Trans>
-        </Label>
-        <select
-          id={`${id}-reason`}
-          className="h-9 rounded-md border border-slate-300 bg-white px-2"
-          value={reason}
-          onChange={(e) => setReason(e.target.value === 'reserved' ? 'reserved' : 'maintenance')}
-        >
-          <option value="maintenance">{t`Wartung`}</option>
-          <option value="reserved">{t`Gesperrt`}</option>
-        </select>
-      </div>
-      <div className="grid gap-1">
-        <Label htmlFor={`${id}-from`}>
-          <Trans>Von</Trans>
-        </Label>
-        <DatePicker id={`${id}-from`} required value={from} onChange={setFrom} />
-      </div>
-      <div className="grid gap-1">
-        <Label htmlFor={`${id}-to`}>
-          <Trans>Bis einschließlich</Trans>
-        </Label>
-        <DatePicker id={`${id}-to`} required value={to} onChange={setTo} />
-      </div>
-      <div className="grid gap-1 sm:col-span-2">
-        <Label htmlFor={`${id}-note`}>
-          <Trans>Notiz (optional)</Trans>
-        </Label>
-        <Input id={`${id}-note`} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
-      </div>
-      <div className="flex items-center gap-3 sm:col-span-2">
-        <Button type="submit" disabled={busy || !placeId}>
-          <Trans>Sperre speichern</Trans>
-        </Button>
-        {result?.ok && (
-          <p role="status" className="text-sm text-green-700">
-            <Trans>Sperre gespeichert.</Trans>
+    <Form {...form}>
+      <form
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        aria-label={t`Liegeplatz sperren`}
+        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2"
+      >
+        <h2 className="text-lg font-semibold sm:col-span-2">
+          <Trans>Liegeplatz sperren</Trans>
+        </h2>
+        <FormField
+          control={form.control}
+          name="placeId"
+          render={({ field }) => (
+            <FormItem className="gap-1">
+              <FormLabel>
+                <Trans>Liegeplatz</Trans>
+              </FormLabel>
+              <FormControl>
+                <select className={select} {...field}>
+                  {places.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="reason"
+          render={({ field }) => (
+            <FormItem className="gap-1">
+              <FormLabel>
+                <Trans>Art</Trans>
+              </FormLabel>
+              <FormControl>
+                <select className={select} {...field}>
+                  <option value="maintenance">{t`Wartung`}</option>
+                  <option value="reserved">{t`Gesperrt`}</option>
+                </select>
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="from"
+          render={({ field }) => (
+            <FormItem className="gap-1">
+              <FormLabel>
+                <Trans>Von</Trans>
+              </FormLabel>
+              <FormControl>
+                <DatePicker required {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="to"
+          render={({ field }) => (
+            <FormItem className="gap-1">
+              <FormLabel>
+                <Trans>Bis einschließlich</Trans>
+              </FormLabel>
+              <FormControl>
+                <DatePicker required {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="note"
+          render={({ field }) => (
+            <FormItem className="gap-1 sm:col-span-2">
+              <FormLabel>
+                <Trans>Notiz (optional)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input maxLength={2000} {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <div className="flex items-center gap-3 sm:col-span-2">
+          <Button type="submit" disabled={add.isPending || places.length === 0}>
+            <Trans>Sperre speichern</Trans>
+          </Button>
+          {add.isSuccess && (
+            <p role="status" className="text-sm text-green-700">
+              <Trans>Sperre gespeichert.</Trans>
+            </p>
+          )}
+        </div>
+        {refusal && (
+          <p role="alert" className="text-sm text-red-700 sm:col-span-2">
+            {messages[refusal]}
           </p>
         )}
-      </div>
-      {result && !result.ok && (
-        <p role="alert" className="text-sm text-red-700 sm:col-span-2">
-          {messages[result.error]}
-        </p>
-      )}
-    </form>
+      </form>
+    </Form>
   );
 }

@@ -8,16 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { addDaysIso, berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import {
@@ -35,7 +26,7 @@ import {
 import { useOrderAction } from '@/features/harbour/orders';
 import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { BlockForm } from '@/features/harbour/calendar/components/block-form';
-import { cancelBerthBlock } from '@/features/harbour/calendar/api/berth-block';
+import { useCancelBerthBlock } from '@/features/harbour/calendar/api/berth-block';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMove } from '@/features/harbour/calendar/components/timeline';
 import { RescheduleDialog, shiftedDates } from '@/features/harbour/calendar/components/reschedule-dialog';
@@ -123,15 +114,8 @@ export function CalendarPage({
   const isPending = placesQuery.isPending;
 
   const [opened, setOpened] = useState<CalendarEntry | null>(null);
-  const [cancelError, setCancelError] = useState(false);
-  const cancelBlock = async (id: string) => {
-    const ok = await cancelBerthBlock(id);
-    setCancelError(!ok);
-    if (ok) {
-      setOpened(null);
-      await queryClient.invalidateQueries({ queryKey: harbourKeys.all });
-    }
-  };
+  const cancelBlock = useCancelBerthBlock();
+  const cancelError = cancelBlock.isError;
 
   // Drag a bar to another berth: ask first, then move_booking; a refusal snaps the bar back.
   // `checking`: dropped, the database's pre-check (move_precheck) not yet answered: no dialog yet.
@@ -332,7 +316,7 @@ export function CalendarPage({
           verdicts={dragStay ? verdicts.data : undefined}
           onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
           onOpen={(e) => {
-            setCancelError(false);
+            cancelBlock.reset();
             setOpened(e);
           }}
           loadedRow={(row) => entries.loaded[wanted.indexOf(Math.floor(row / PLACE_BLOCK))] === true}
@@ -350,42 +334,30 @@ export function CalendarPage({
         onConfirming={confirmReschedule}
         onSettled={settleReschedule}
       />
-      <AlertDialog
+      <ConfirmDialog
         open={!!pending && !pending.checking && pending.days === 0 && !pending.endDays && !pending.confirmed}
         onOpenChange={(open) => {
           if (!open) setPending(null);
         }}
+        title={<Trans>Buchung umlegen?</Trans>}
+        description={
+          pending && (
+            <Trans>
+              {pending.entry.guest ?? ''} ({pending.entry.boat_name ?? ''}) wird von Liegeplatz {pending.entry.place_name} auf Liegeplatz{' '}
+              {pending.toPlace.name} umgelegt; Zeitraum und Preis bleiben gleich.
+            </Trans>
+          )
+        }
+        confirmLabel={<Trans>Umlegen</Trans>}
+        onConfirm={confirmMove}
       >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              <Trans>Buchung umlegen?</Trans>
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              {pending && (
-                <Trans>
-                  {pending.entry.guest ?? ''} ({pending.entry.boat_name ?? ''}) wird von Liegeplatz {pending.entry.place_name} auf
-                  Liegeplatz {pending.toPlace.name} umgelegt; Zeitraum und Preis bleiben gleich.
-                </Trans>
-              )}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <div className="flex items-start gap-2">
-            <Checkbox id="move-notify" checked={notify} onCheckedChange={(v) => setNotify(v === true)} className="mt-0.5" />
-            <Label htmlFor="move-notify" className="font-normal leading-snug">
-              <Trans>Gast per E-Mail informieren (wenn eine Adresse hinterlegt ist)</Trans>
-            </Label>
-          </div>
-          <AlertDialogFooter>
-            <AlertDialogCancel>
-              <Trans>Abbrechen</Trans>
-            </AlertDialogCancel>
-            <AlertDialogAction onClick={confirmMove}>
-              <Trans>Umlegen</Trans>
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        <div className="flex items-start gap-2">
+          <Checkbox id="move-notify" checked={notify} onCheckedChange={(v) => setNotify(v === true)} className="mt-0.5" />
+          <Label htmlFor="move-notify" className="font-normal leading-snug">
+            <Trans>Gast per E-Mail informieren (wenn eine Adresse hinterlegt ist)</Trans>
+          </Label>
+        </div>
+      </ConfirmDialog>
 
       <Dialog
         open={!!selection}
@@ -470,7 +442,11 @@ export function CalendarPage({
               )}
               {opened.type === 'service' && (
                 <div>
-                  <Button variant="outline" onClick={() => void cancelBlock(opened.id)}>
+                  <Button
+                    variant="outline"
+                    disabled={cancelBlock.isPending}
+                    onClick={() => cancelBlock.mutate(opened.id, { onSuccess: () => setOpened(null) })}
+                  >
                     <Trans>Sperre aufheben</Trans>
                   </Button>
                 </div>

@@ -1,16 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { addDaysIso, berlinDay, formatDay } from '@/lib/dates';
@@ -90,76 +81,65 @@ export function RescheduleDialog({
   };
 
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={open}
       onOpenChange={(o) => {
         if (!o && !confirming.current) onSettled(null);
       }}
+      title={<Trans>Buchung verschieben?</Trans>}
+      description={
+        <Trans>
+          {move.entry.guest ?? ''} ({move.entry.boat_name ?? ''}): neue Tage, neuer Preis wie bei einer neuen Buchung.
+        </Trans>
+      }
+      confirmLabel={<Trans>Verschieben</Trans>}
+      confirmDisabled={!quote.data}
+      onConfirm={confirm}
     >
-      <AlertDialogContent data-reschedule>
-        <AlertDialogHeader>
-          <AlertDialogTitle>
-            <Trans>Buchung verschieben?</Trans>
-          </AlertDialogTitle>
-          <AlertDialogDescription>
-            <Trans>
-              {move.entry.guest ?? ''} ({move.entry.boat_name ?? ''}): neue Tage, neuer Preis wie bei einer neuen Buchung.
-            </Trans>
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="font-medium">
-            <Trans>Bisher</Trans>
-          </dt>
-          <dd data-old>
-            <Trans>
-              Liegeplatz {move.entry.place_name}, {period(oldArrival, oldDeparture)}
-            </Trans>
-            {quote.data && <>, {formatEuro(quote.data.old_price_cents, locale)}</>}
-          </dd>
-          <dt className="font-medium">
-            <Trans>Neu</Trans>
-          </dt>
-          <dd data-new>
-            {samePlace ? (
-              <Trans>
-                Liegeplatz {move.toPlace.name}, {period(dates.arrival, dates.departure)}
-              </Trans>
-            ) : (
-              <Trans>
-                Liegeplatz {move.toPlace.name} (umgelegt), {period(dates.arrival, dates.departure)}
-              </Trans>
-            )}
-            {', '}
-            {quote.data ? (
-              <span data-price>{formatEuro(quote.data.price_cents, locale)}</span>
-            ) : (
-              <span aria-busy="true">
-                <Trans>Preis wird berechnet…</Trans>
-              </span>
-            )}
-          </dd>
-        </dl>
-        <p className="text-sm text-slate-600">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="font-medium">
+          <Trans>Bisher</Trans>
+        </dt>
+        <dd data-old>
           <Trans>
-            Eine ausgestellte Rechnung wird storniert und neu ausgestellt; was zu zahlen oder zu erstatten ist, zeigt die Buchung.
+            Liegeplatz {move.entry.place_name}, {period(oldArrival, oldDeparture)}
           </Trans>
-        </p>
-        <div className="flex items-start gap-2">
-          <Checkbox id={notifyId} checked={notify} onCheckedChange={(v) => setNotify(v === true)} className="mt-0.5" />
-          <Label htmlFor={notifyId} className="font-normal leading-snug">
-            <Trans>Gast per E-Mail informieren (wenn eine Adresse hinterlegt ist)</Trans>
-          </Label>
-        </div>
-        <AlertDialogFooter>
-          <AlertDialogCancel>
-            <Trans>Abbrechen</Trans>
-          </AlertDialogCancel>
-          <AlertDialogAction disabled={!quote.data} onClick={confirm}>
-            <Trans>Verschieben</Trans>
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+          {quote.data && <>, {formatEuro(quote.data.old_price_cents, locale)}</>}
+        </dd>
+        <dt className="font-medium">
+          <Trans>Neu</Trans>
+        </dt>
+        <dd data-new>
+          {samePlace ? (
+            <Trans>
+              Liegeplatz {move.toPlace.name}, {period(dates.arrival, dates.departure)}
+            </Trans>
+          ) : (
+            <Trans>
+              Liegeplatz {move.toPlace.name} (umgelegt), {period(dates.arrival, dates.departure)}
+            </Trans>
+          )}
+          {', '}
+          {quote.data ? (
+            <span data-price>{formatEuro(quote.data.price_cents, locale)}</span>
+          ) : (
+            <span aria-busy="true">
+              <Trans>Preis wird berechnet…</Trans>
+            </span>
+          )}
+        </dd>
+      </dl>
+      <p className="text-sm text-slate-600">
+        <Trans>
+          Eine ausgestellte Rechnung wird storniert und neu ausgestellt; was zu zahlen oder zu erstatten ist, zeigt die Buchung.
+        </Trans>
+      </p>
+      <div className="flex items-start gap-2">
+        <Checkbox id={notifyId} checked={notify} onCheckedChange={(v) => setNotify(v === true)} className="mt-0.5" />
+        <Label htmlFor={notifyId} className="font-normal leading-snug">
+          <Trans>Gast per E-Mail informieren (wenn eine Adresse hinterlegt ist)</Trans>
+        </Label>
+      </div>
+    </ConfirmDialog>
   );
 }

@@ -6,16 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -688,35 +679,25 @@ function ClosingForm({ data, onDone }: { data: CashDay; onDone: (text: string) =
           </div>
         </form>
       </Form>
-      <AlertDialog open={confirm !== null} onOpenChange={(open) => !open && setConfirm(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              <Trans>Tag {dayLabel} abschließen?</Trans>
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              {difference === 0 ? (
-                <Trans>
-                  Der gezählte Bestand stimmt mit dem Kassenbuch überein. Nach dem Abschluss kann dieser Tag nicht mehr geändert werden.
-                </Trans>
-              ) : (
-                <Trans>
-                  Die Differenz von {differenceText} wird als Kassendifferenz gebucht. Nach dem Abschluss kann dieser Tag nicht mehr
-                  geändert werden.
-                </Trans>
-              )}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>
-              <Trans>Abbrechen</Trans>
-            </AlertDialogCancel>
-            <AlertDialogAction onClick={() => void close()}>
-              <Trans>Abschließen</Trans>
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={<Trans>Tag {dayLabel} abschließen?</Trans>}
+        description={
+          difference === 0 ? (
+            <Trans>
+              Der gezählte Bestand stimmt mit dem Kassenbuch überein. Nach dem Abschluss kann dieser Tag nicht mehr geändert werden.
+            </Trans>
+          ) : (
+            <Trans>
+              Die Differenz von {differenceText} wird als Kassendifferenz gebucht. Nach dem Abschluss kann dieser Tag nicht mehr geändert
+              werden.
+            </Trans>
+          )
+        }
+        confirmLabel={<Trans>Abschließen</Trans>}
+        onConfirm={() => void close()}
+      />
     </Section>
   );
 }

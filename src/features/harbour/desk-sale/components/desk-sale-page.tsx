@@ -11,15 +11,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { usePaymentMethodLabel, invoiceDocumentQueryOptions, InvoiceDocumentView, useInvoiceKindLabel, orderKeys } from '@/features/orders';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro, parseEuroCents } from '@/lib/prices';
 import {
@@ -448,49 +440,42 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
       >
         <Trans>Verkauf stornieren</Trans>
       </Button>
-      <AlertDialog open={open} onOpenChange={(o) => !busy && setOpen(o)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              <Trans>Verkauf stornieren?</Trans>
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              <Trans>
-                Der Beleg bleibt unverändert; eine Stornorechnung mit eigener Nummer hebt ihn auf. {formatEuro(gross, locale)} gehen zurück:{' '}
-                {how}. Ein Verkauf wird nur einmal storniert.
-              </Trans>
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor="desk-cancel-reason">
-              <Trans>Grund</Trans>
-            </Label>
-            <Input
-              id="desk-cancel-reason"
-              value={reason}
-              maxLength={500}
-              autoComplete="off"
-              onChange={(e) => setReason(e.target.value)}
-              aria-invalid={!!error}
-              aria-describedby={error ? 'desk-cancel-error' : undefined}
-              placeholder={t`z. B. falscher Artikel, Ware zurückgegeben`}
-            />
-            {error && (
-              <p id="desk-cancel-error" role="alert" className="text-sm text-red-700">
-                {error}
-              </p>
-            )}
-          </div>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={busy}>
-              <Trans>Abbrechen</Trans>
-            </AlertDialogCancel>
-            <Button variant="destructive" disabled={busy} onClick={() => void submit()}>
-              <Trans>Stornorechnung ausstellen</Trans>
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        busy={busy}
+        title={<Trans>Verkauf stornieren?</Trans>}
+        description={
+          <Trans>
+            Der Beleg bleibt unverändert; eine Stornorechnung mit eigener Nummer hebt ihn auf. {formatEuro(gross, locale)} gehen zurück:{' '}
+            {how}. Ein Verkauf wird nur einmal storniert.
+          </Trans>
+        }
+        confirmLabel={<Trans>Stornorechnung ausstellen</Trans>}
+        destructive
+        onConfirm={() => void submit()}
+      >
+        <div className="grid gap-2">
+          <Label htmlFor="desk-cancel-reason">
+            <Trans>Grund</Trans>
+          </Label>
+          <Input
+            id="desk-cancel-reason"
+            value={reason}
+            maxLength={500}
+            autoComplete="off"
+            onChange={(e) => setReason(e.target.value)}
+            aria-invalid={!!error}
+            aria-describedby={error ? 'desk-cancel-error' : undefined}
+            placeholder={t`z. B. falscher Artikel, Ware zurückgegeben`}
+          />
+          {error && (
+            <p id="desk-cancel-error" role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+        </div>
+      </ConfirmDialog>
     </>
   );
 }

@@ -7,16 +7,7 @@ import { Page, Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { berlinToday, formatDay } from '@/lib/dates';
 import {
@@ -401,30 +392,21 @@ export function HoursPage({
         )}
       </Section>
 
-      <AlertDialog open={toDelete !== null} onOpenChange={(open) => !open && setToDelete(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              <Trans>Eintrag löschen?</Trans>
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              {toDelete && (
-                <Trans>
-                  {formatDay(toDelete.work_date, locale)}, {toDelete.start_time}–{toDelete.end_time} wird endgültig gelöscht.
-                </Trans>
-              )}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>
-              <Trans>Abbrechen</Trans>
-            </AlertDialogCancel>
-            <AlertDialogAction onClick={() => void confirmDelete()}>
-              <Trans>Löschen</Trans>
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title={<Trans>Eintrag löschen?</Trans>}
+        description={
+          toDelete && (
+            <Trans>
+              {formatDay(toDelete.work_date, locale)}, {toDelete.start_time}–{toDelete.end_time} wird endgültig gelöscht.
+            </Trans>
+          )
+        }
+        confirmLabel={<Trans>Löschen</Trans>}
+        destructive
+        onConfirm={() => void confirmDelete()}
+      />
     </Page>
   );
 }

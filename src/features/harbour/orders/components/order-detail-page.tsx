@@ -7,16 +7,7 @@ import { z } from 'zod';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { FactList, Page, Section } from '@/components/page';
 import { PriceBreakdown } from '@/components/price-breakdown';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
@@ -85,21 +76,20 @@ function ConfirmButton({
       >
         {label}
       </Button>
-      <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{title}</AlertDialogTitle>
-            <AlertDialogDescription>{description}</AlertDialogDescription>
-          </AlertDialogHeader>
-          {notifyEmail !== undefined && <NotifyGuestTick email={notifyEmail} checked={notify} onChange={setNotify} />}
-          <AlertDialogFooter>
-            <AlertDialogCancel>
-              <Trans>Abbrechen</Trans>
-            </AlertDialogCancel>
-            <AlertDialogAction onClick={() => onConfirm(notify)}>{confirm}</AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={title}
+        description={description}
+        confirmLabel={confirm}
+        destructive={variant === 'destructive'}
+        onConfirm={() => {
+          setOpen(false);
+          onConfirm(notify);
+        }}
+      >
+        {notifyEmail !== undefined && <NotifyGuestTick email={notifyEmail} checked={notify} onChange={setNotify} />}
+      </ConfirmDialog>
     </>
   );
 }

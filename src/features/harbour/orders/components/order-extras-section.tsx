@@ -5,15 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import type { Order } from '@/features/orders';
@@ -182,131 +174,104 @@ export function OrderExtrasSection({ order }: { order: Order }) {
       )}
       {takesExtras && <AddExtraForm orderId={order.id} busy={action.isPending} run={run} />}
 
-      <AlertDialog open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
-        <AlertDialogContent>
-          {confirm?.kind === 'remove' && (
-            <>
-              <AlertDialogHeader>
-                <AlertDialogTitle>
-                  <Trans>Extra entfernen?</Trans>
-                </AlertDialogTitle>
-                <AlertDialogDescription>
-                  <Trans>
-                    {confirm.row.quantity} × {nameOf(confirm.row)} wird nicht mehr berechnet. Ist die Buchung schon abgerechnet, entstehen
-                    eine Stornorechnung und eine neue Rechnung; bereits Bezahltes bitte erstatten.
-                  </Trans>
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel>
-                  <Trans>Abbrechen</Trans>
-                </AlertDialogCancel>
-                <Button
-                  variant="destructive"
-                  onClick={() => {
-                    const row = confirm.row;
-                    setConfirm(null);
-                    void run({ type: 'remove', orderExtraId: row.id }, t`${nameOf(row)} entfernt.`);
-                  }}
-                >
-                  <Trans>Entfernen</Trans>
-                </Button>
-              </AlertDialogFooter>
-            </>
-          )}
-          {confirm?.kind === 'repay' && (
-            <>
-              <AlertDialogHeader>
-                <AlertDialogTitle>
-                  <Trans>Pfand anders zurückzahlen?</Trans>
-                </AlertDialogTitle>
-                <AlertDialogDescription>
-                  <Trans>
-                    Die Bank des Gastes hat die Erstattung auf die Karte nicht angenommen. {nameOf(confirm.row)} (
-                    {formatEuro(refundsDue.data?.get(confirm.row.id)?.dueCents ?? 0, locale)}) geht per Überweisung oder bar zurück. Der
-                    Gast bekommt eine E-Mail darüber.
-                  </Trans>
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel>
-                  <Trans>Abbrechen</Trans>
-                </AlertDialogCancel>
-                {(['bank_transfer', 'cash'] as const).map((method) => (
-                  <Button
-                    key={method}
-                    variant={method === 'cash' ? 'outline' : 'default'}
-                    onClick={() => {
-                      const row = confirm.row;
-                      setConfirm(null);
-                      void run(
-                        { type: 'return', orderExtraId: row.id, method },
-                        method === 'cash' ? t`Pfand bar zurückgezahlt.` : t`Pfand per Überweisung zurückgezahlt.`,
-                      );
-                    }}
-                  >
-                    {method === 'cash' ? <Trans>Bar zurückzahlen</Trans> : <Trans>Per Überweisung</Trans>}
-                  </Button>
-                ))}
-              </AlertDialogFooter>
-            </>
-          )}
-          {confirm?.kind === 'return' && (
-            <>
-              <AlertDialogHeader>
-                <AlertDialogTitle>
-                  <Trans>Pfand zurückgeben?</Trans>
-                </AlertDialogTitle>
-                <AlertDialogDescription>
-                  <Trans>
-                    Der Gast gibt {nameOf(confirm.row)} zurück. Was dafür bezahlt wurde (
-                    {formatEuro(confirm.row.quantity * confirm.row.unit_price_cents, locale)}), geht als Erstattung zurück. Der Gast bekommt
-                    eine E-Mail darüber.
-                  </Trans>
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              {paidOnline && (
-                <p className="rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-slate-800" data-testid="deposit-online-note">
-                  <Trans>
-                    Die Buchung wurde online mit Karte bezahlt (Stripe). Ein online bezahltes Pfand geht als Erstattung über Stripe auf die
-                    Karte des Gastes zurück; je nach Bank erscheint es nach 5 bis 10 Tagen auf seiner Abrechnung. Die Erstattung steht in
-                    den Zahlungen, sobald Stripe sie bestätigt.
-                  </Trans>
-                </p>
+      {confirm?.kind === 'remove' && (
+        <ConfirmDialog
+          open
+          onOpenChange={(o) => !o && setConfirm(null)}
+          title={<Trans>Extra entfernen?</Trans>}
+          description={
+            <Trans>
+              {confirm.row.quantity} × {nameOf(confirm.row)} wird nicht mehr berechnet. Ist die Buchung schon abgerechnet, entstehen eine
+              Stornorechnung und eine neue Rechnung; bereits Bezahltes bitte erstatten.
+            </Trans>
+          }
+          confirmLabel={<Trans>Entfernen</Trans>}
+          destructive
+          onConfirm={() => {
+            const row = confirm.row;
+            setConfirm(null);
+            void run({ type: 'remove', orderExtraId: row.id }, t`${nameOf(row)} entfernt.`);
+          }}
+        />
+      )}
+      {confirm?.kind === 'repay' && (
+        <ConfirmDialog
+          open
+          onOpenChange={(o) => !o && setConfirm(null)}
+          title={<Trans>Pfand anders zurückzahlen?</Trans>}
+          description={
+            <Trans>
+              Die Bank des Gastes hat die Erstattung auf die Karte nicht angenommen. {nameOf(confirm.row)} (
+              {formatEuro(refundsDue.data?.get(confirm.row.id)?.dueCents ?? 0, locale)}) geht per Überweisung oder bar zurück. Der Gast
+              bekommt eine E-Mail darüber.
+            </Trans>
+          }
+          actions={(['bank_transfer', 'cash'] as const).map((method) => (
+            <Button
+              key={method}
+              variant={method === 'cash' ? 'outline' : 'default'}
+              onClick={() => {
+                const row = confirm.row;
+                setConfirm(null);
+                void run(
+                  { type: 'return', orderExtraId: row.id, method },
+                  method === 'cash' ? t`Pfand bar zurückgezahlt.` : t`Pfand per Überweisung zurückgezahlt.`,
+                );
+              }}
+            >
+              {method === 'cash' ? <Trans>Bar zurückzahlen</Trans> : <Trans>Per Überweisung</Trans>}
+            </Button>
+          ))}
+        />
+      )}
+      {confirm?.kind === 'return' && (
+        <ConfirmDialog
+          open
+          onOpenChange={(o) => !o && setConfirm(null)}
+          title={<Trans>Pfand zurückgeben?</Trans>}
+          description={
+            <Trans>
+              Der Gast gibt {nameOf(confirm.row)} zurück. Was dafür bezahlt wurde (
+              {formatEuro(confirm.row.quantity * confirm.row.unit_price_cents, locale)}), geht als Erstattung zurück. Der Gast bekommt eine
+              E-Mail darüber.
+            </Trans>
+          }
+          actions={(
+            (paidOnline ? ['online', 'cash', 'bank_transfer'] : ['cash', 'bank_transfer']) as ('online' | 'cash' | 'bank_transfer')[]
+          ).map((method) => (
+            <Button
+              key={method}
+              variant={paidOnline && method !== 'online' ? 'outline' : 'default'}
+              onClick={() => {
+                const row = confirm.row;
+                setConfirm(null);
+                void run(
+                  { type: 'return', orderExtraId: row.id, method },
+                  method === 'online' ? t`Pfand zurückgegeben: wird über Stripe auf die Karte erstattet.` : t`Pfand zurückgegeben.`,
+                );
+              }}
+            >
+              {method === 'online' ? (
+                <Trans>Auf die Karte erstatten (Stripe)</Trans>
+              ) : method === 'cash' ? (
+                <Trans>Bar zurückzahlen</Trans>
+              ) : (
+                <Trans>Per Überweisung</Trans>
               )}
-              <AlertDialogFooter>
-                <AlertDialogCancel>
-                  <Trans>Abbrechen</Trans>
-                </AlertDialogCancel>
-                {(
-                  (paidOnline ? ['online', 'cash', 'bank_transfer'] : ['cash', 'bank_transfer']) as ('online' | 'cash' | 'bank_transfer')[]
-                ).map((method) => (
-                  <Button
-                    key={method}
-                    variant={paidOnline && method !== 'online' ? 'outline' : 'default'}
-                    onClick={() => {
-                      const row = confirm.row;
-                      setConfirm(null);
-                      void run(
-                        { type: 'return', orderExtraId: row.id, method },
-                        method === 'online' ? t`Pfand zurückgegeben: wird über Stripe auf die Karte erstattet.` : t`Pfand zurückgegeben.`,
-                      );
-                    }}
-                  >
-                    {method === 'online' ? (
-                      <Trans>Auf die Karte erstatten (Stripe)</Trans>
-                    ) : method === 'cash' ? (
-                      <Trans>Bar zurückzahlen</Trans>
-                    ) : (
-                      <Trans>Per Überweisung</Trans>
-                    )}
-                  </Button>
-                ))}
-              </AlertDialogFooter>
-            </>
+            </Button>
+          ))}
+        >
+          {paidOnline && (
+            <p className="rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-slate-800" data-testid="deposit-online-note">
+              <Trans>
+                Die Buchung wurde online mit Karte bezahlt (Stripe). Ein online bezahltes Pfand geht als Erstattung über Stripe auf die
+                Karte des Gastes zurück; je nach Bank erscheint es nach 5 bis 10 Tagen auf seiner Abrechnung. Die Erstattung steht in den
+                Zahlungen, sobald Stripe sie bestätigt.
+              </Trans>
+            </p>
           )}
-        </AlertDialogContent>
-      </AlertDialog>
+        </ConfirmDialog>
+      )}
     </Section>
   );
 }
