@@ -11,6 +11,7 @@ import {
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * The one confirmation dialog (spec section 5): a title, the question, Abbrechen and the action.
@@ -70,11 +71,7 @@ export function ConfirmDialog({
           )}
         </AlertDialogHeader>
         {children}
-        {error && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
+        {error && <FormAlert className="text-sm">{error}</FormAlert>}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={busy} onClick={onCancel}>
             {cancelLabel ?? <Trans>Abbrechen</Trans>}

@@ -6,6 +6,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { OrderStatusBadge, type Order } from '@/features/orders';
 import { berlinDay, berlinToday, formatBerlinDateTime } from '@/lib/dates';
 import { myBookingsQueryOptions, nextBooking } from '@/features/account/api/bookings';
+import { FormAlert } from '@/components/form-alert';
 
 /** One booking as a row: berth, arrival and departure, status; links to the order and check-in. */
 export function BookingRow({ order }: { order: Order }) {
@@ -53,9 +54,9 @@ export function MyBookingsPage() {
           <Trans>Lädt…</Trans>
         </p>
       ) : isError ? (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
-        </p>
+        </FormAlert>
       ) : orders.length === 0 ? (
         <Prose>
           <p>

@@ -22,11 +22,12 @@ import {
 } from '@/features/account/api/long-term';
 import { applicationSchema, type ApplicationValues } from '@/features/account/schemas/profile';
 import { DatePicker } from '@/components/ui/date-picker';
+import { FormAlert } from '@/components/form-alert';
 
 const failed = (
-  <p role="alert" className="text-red-700">
+  <FormAlert>
     <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
-  </p>
+  </FormAlert>
 );
 const metres = (n: number | null | undefined, locale: string) =>
   n == null ? '–' : `${new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'de-DE').format(Number(n))} m`;
@@ -367,19 +368,19 @@ export function ApplicationForm({
         />
         <div aria-live="polite">
           {failure === 'too-many' && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Zu dieser E-Mail-Adresse gibt es bereits drei offene Bewerbungen.</Trans>
-            </p>
+            </FormAlert>
           )}
           {failure === 'invalid' && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Bitte prüfen Sie Ihre Angaben.</Trans>
-            </p>
+            </FormAlert>
           )}
           {failure === 'network' && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
-            </p>
+            </FormAlert>
           )}
         </div>
         <div>

@@ -30,6 +30,7 @@ import {
   type EmailChangeCodesValues,
   type NewEmailValues,
 } from '@/features/account/schemas/profile';
+import { FormAlert } from '@/components/form-alert';
 
 const failedText = () => <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>;
 
@@ -115,20 +116,16 @@ export function AvatarCard({ userId, path }: { userId: string; path: string | nu
           )}
           <div aria-live="polite">
             {problem && (
-              <p id="avatar-problem" role="alert" className="text-sm text-red-700">
+              <FormAlert id="avatar-problem" className="text-sm">
                 {problem}
-              </p>
+              </FormAlert>
             )}
             {state === 'saved' && (
               <p role="status" className="text-sm text-green-800">
                 <Trans>Profilbild gespeichert.</Trans>
               </p>
             )}
-            {state === 'failed' && (
-              <p role="alert" className="text-sm text-red-700">
-                {failedText()}
-              </p>
-            )}
+            {state === 'failed' && <FormAlert className="text-sm">{failedText()}</FormAlert>}
           </div>
         </div>
       </CardContent>
@@ -383,15 +380,11 @@ export function MyDataCard({ avatarPath }: { avatarPath: string | null }) {
             </p>
           )}
           {state === 'last-admin' && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Als letzter Admin können Sie Ihr Konto nicht löschen. Ernennen Sie zuerst einen weiteren Admin.</Trans>
-            </p>
+            </FormAlert>
           )}
-          {state === 'failed' && (
-            <p role="alert" className="text-sm text-red-700">
-              {failedText()}
-            </p>
-          )}
+          {state === 'failed' && <FormAlert className="text-sm">{failedText()}</FormAlert>}
         </div>
       </CardContent>
     </Card>

@@ -17,6 +17,7 @@ import { AvatarCard, EmailChangeCard, MyDataCard, PasswordChangeCard } from '@/f
 import { MfaCard } from '@/features/auth';
 import { messages, optionalPhone, requiredText } from '@/lib/validation';
 import { metresField } from '@/features/account/schemas/profile';
+import { FormAlert } from '@/components/form-alert';
 
 const optionalText = (max: number) =>
   z
@@ -120,9 +121,9 @@ export function ProfilePage() {
           <MyDataCard avatarPath={profile.data.avatar_path} />
         </div>
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
-        </p>
+        </FormAlert>
       )}
     </Page>
   );
@@ -238,9 +239,9 @@ export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }
             </p>
           )}
           {state === 'failed' && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
-            </p>
+            </FormAlert>
           )}
         </div>
         <div>

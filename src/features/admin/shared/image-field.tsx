@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { publicImageUrl, uploadImage, type ImageBucket, type UploadError } from '@/features/admin/shared/image-upload';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * A title image: pick a file, it uploads at once with a progress bar, and the stored path is
@@ -79,11 +80,7 @@ export function ImageField({
           </span>
         </div>
       )}
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {messages[error]}
-        </p>
-      )}
+      {error && <FormAlert className="text-sm">{messages[error]}</FormAlert>}
     </div>
   );
 }

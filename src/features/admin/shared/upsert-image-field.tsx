@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Label } from '@/components/ui/label';
 import { checkImage, type UploadError } from '@/features/admin/shared/upsert-image';
+import { FormAlert } from '@/components/form-alert';
 
 export function useUploadMessages(): Record<UploadError, string> {
   const { t } = useLingui();
@@ -70,11 +71,7 @@ export function ImageField({
           <span role="status">{progress >= 1 ? t`Bild hochgeladen.` : t`${Math.round(progress * 100)} % hochgeladen`}</span>
         </div>
       )}
-      {shown && (
-        <p role="alert" className="text-sm text-red-700">
-          {messages[shown]}
-        </p>
-      )}
+      {shown && <FormAlert className="text-sm">{messages[shown]}</FormAlert>}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { getSupabase } from '@/lib/auth';
 import { VerifyEmailCard } from '@/features/identity';
 import { afterLogin } from '@/features/auth/api/auth';
 import { loginSchema, type LoginValues } from '@/features/auth/schemas/login';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * E-mail + password, or e-mail + code (the identity path's code login); afterwards back to `from`
@@ -92,19 +93,19 @@ export function LoginPage({ from }: { from?: string }) {
                 />
                 <div aria-live="polite">
                   {failure === 'credentials' && (
-                    <p role="alert" className="text-sm text-red-700">
+                    <FormAlert className="text-sm">
                       <Trans>Anmeldung fehlgeschlagen. Bitte prüfen Sie E-Mail-Adresse und Passwort.</Trans>
-                    </p>
+                    </FormAlert>
                   )}
                   {failure === 'incomplete' && (
-                    <p role="alert" className="text-sm text-red-700">
+                    <FormAlert className="text-sm">
                       <Trans>Ihr Konto ist noch nicht vollständig eingerichtet. Bitte wenden Sie sich an das Hafenbüro.</Trans>
-                    </p>
+                    </FormAlert>
                   )}
                   {failure === 'network' && (
-                    <p role="alert" className="text-sm text-red-700">
+                    <FormAlert className="text-sm">
                       <Trans>Die Anmeldung ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>
-                    </p>
+                    </FormAlert>
                   )}
                 </div>
                 <Button type="submit" disabled={form.formState.isSubmitting}>
@@ -116,9 +117,9 @@ export function LoginPage({ from }: { from?: string }) {
         </Card>
       )}
       {byCode && failure === 'incomplete' && (
-        <p role="alert" className="text-sm text-red-700">
+        <FormAlert className="text-sm">
           <Trans>Ihr Konto ist noch nicht vollständig eingerichtet. Bitte wenden Sie sich an das Hafenbüro.</Trans>
-        </p>
+        </FormAlert>
       )}
       <div className="flex flex-col items-start gap-2 text-sm">
         <Button

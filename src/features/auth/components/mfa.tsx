@@ -23,11 +23,12 @@ import {
   type Enrolment,
   type MfaProblem,
 } from '@/features/auth/api/mfa';
+import { FormAlert } from '@/components/form-alert';
 
 function ProblemText({ problem }: { problem: MfaProblem | undefined }) {
   if (!problem) return null;
   return (
-    <p role="alert" className="text-sm text-red-700">
+    <FormAlert className="text-sm">
       {problem === 'wrong-code' && (
         <Trans>Der Code stimmt nicht. Bitte geben Sie den aktuellen 6-stelligen Code aus Ihrer Authenticator-App ein.</Trans>
       )}
@@ -35,7 +36,7 @@ function ProblemText({ problem }: { problem: MfaProblem | undefined }) {
       {problem === 'too-many' && <Trans>Zu viele Versuche. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.</Trans>}
       {problem === 'needs-aal2' && <Trans>Bitte melden Sie sich zuerst mit Ihrem zweiten Faktor an.</Trans>}
       {problem === 'failed' && <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>}
-    </p>
+    </FormAlert>
   );
 }
 

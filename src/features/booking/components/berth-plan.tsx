@@ -8,6 +8,7 @@ import { bookingKeys } from '@/features/booking/api/keys';
 import type { PlaceResult } from '@/features/booking/api/types';
 import { parseDecimal, type BerthDataValues } from '@/features/booking/schemas/berth-values';
 import { BERTH, ColumnMarker, HarbourPlan, PLAN, type PlanColumn } from '@/features/booking/components/harbour-plan';
+import { FormAlert } from '@/components/form-alert';
 
 /** What the plan needs of every active berth: no guest data (places is readable for everyone, its active rows). */
 interface PlanPlace {
@@ -171,9 +172,9 @@ export default function BerthPlan({
 
   if (plan.isError)
     return (
-      <p role="alert" className="text-red-700">
+      <FormAlert>
         <Trans>Der Hafenplan konnte nicht geladen werden. Bitte wählen Sie in der Liste.</Trans>
-      </p>
+      </FormAlert>
     );
   if (plan.isPending)
     return (

@@ -15,6 +15,7 @@ import type { PlanCentre } from '@/features/booking/components/berth-plan';
 import { PlacePhoto } from '@/features/booking/components/place-photo';
 import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
 import { errorMessage } from '@/lib/errors/guest-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** Results shown at first and per "show more": the smallest fitting berths come first. */
 const PAGE = 10;
@@ -94,9 +95,7 @@ export function StepChooseBerth({
   if (search.isError) {
     return (
       <div className="flex flex-col gap-3">
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-          {errorMessage(search.error)}
-        </p>
+        <FormAlert box>{errorMessage(search.error)}</FormAlert>
         <div>
           <Button variant="outline" onClick={onBack}>
             <Trans>Angaben ändern</Trans>
@@ -118,12 +117,12 @@ Vielen Dank und viele Grüße`;
   return (
     <div className="flex flex-col gap-4">
       {notice === 'berth-taken' && (
-        <p role="alert" className="rounded-md bg-amber-50 p-3 text-amber-950">
+        <FormAlert variant="warning" box>
           <Trans>
             Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht. Hier sind die aktuell freien Plätze – bitte wählen Sie einen
             anderen.
           </Trans>
-        </p>
+        </FormAlert>
       )}
       <p className="text-slate-700">
         {forStaff ? (
@@ -214,9 +213,9 @@ Vielen Dank und viele Grüße`;
               <Trans>Kein Liegeplatz verfügbar</Trans>
             </DialogTitle>
             {notice === 'berth-taken' && (
-              <p role="alert" className="text-sm text-amber-950">
+              <FormAlert variant="warning" className="text-sm">
                 <Trans>Der gewählte Liegeplatz wurde gerade von jemand anderem gebucht.</Trans>
-              </p>
+              </FormAlert>
             )}
             <DialogDescription>
               {forStaff ? (

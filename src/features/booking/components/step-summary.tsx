@@ -23,6 +23,7 @@ import { personSchema, storedPersonFields, type PersonValues } from '@/features/
 import { storePerson } from '@/features/booking/components/person-draft';
 import { CancellationPolicyNote } from '@/features/booking/components/cancellation-policy-note';
 import { errorMessage } from '@/lib/errors/guest-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * Step 5, summary: person form, boat, berth, dates, the price from quote_booking, a sale code,
@@ -197,20 +198,16 @@ export function StepSummary({
             </Button>
           </div>
           {showInvalid && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Dieser Aktionscode ist nicht gültig.</Trans>
-            </p>
+            </FormAlert>
           )}
           {quote.data?.sale_code && (
             <p role="status" className="text-sm text-green-800">
               <Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans>
             </p>
           )}
-          {quote.isError && (
-            <p role="alert" className="text-sm text-red-700">
-              {errorMessage(quote.error)}
-            </p>
-          )}
+          {quote.isError && <FormAlert className="text-sm">{errorMessage(quote.error)}</FormAlert>}
           {quote.data ? (
             <PriceBreakdown quote={quote.data} />
           ) : (
@@ -249,11 +246,7 @@ export function StepSummary({
         />
 
         <div aria-live="polite">
-          {create.isError && !isBerthTaken(create.error) && (
-            <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-              {errorMessage(create.error)}
-            </p>
-          )}
+          {create.isError && !isBerthTaken(create.error) && <FormAlert box>{errorMessage(create.error)}</FormAlert>}
         </div>
         <div>
           <Button type="submit" size="lg" disabled={form.formState.isSubmitting || create.isPending || !quote.data}>

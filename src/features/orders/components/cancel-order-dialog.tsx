@@ -7,6 +7,7 @@ import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { cancellationQuoteQueryOptions, useCancelOrder, type CancellationTerms } from '@/features/orders/api/order-actions';
 import { errorMessage } from '@/lib/errors/guest-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * The guest's cancel button and dialog (/order/{id}, /account/bookings/{id}): before confirming,
@@ -56,24 +57,18 @@ export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onC
               <Trans>Die Stornobedingungen werden geladen …</Trans>
             </p>
           ) : quote.isError ? (
-            <p role="alert" className="text-red-800">
-              {errorMessage(quote.error)}
-            </p>
+            <FormAlert>{errorMessage(quote.error)}</FormAlert>
           ) : terms ? (
             <CancellationTermsText terms={terms} />
           ) : null}
         </div>
       </ConfirmDialog>
       {cardSent === false && (
-        <p role="alert" className="text-sm text-red-800">
+        <FormAlert className="text-sm">
           <Trans>Die Erstattung auf Ihre Karte konnte gerade nicht veranlasst werden. Das Hafenbüro zahlt Ihnen den Betrag zurück.</Trans>
-        </p>
+        </FormAlert>
       )}
-      {cancel.isError && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorMessage(cancel.error)}
-        </p>
-      )}
+      {cancel.isError && <FormAlert className="text-sm">{errorMessage(cancel.error)}</FormAlert>}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { arrivingTodayQueryOptions, orderQueryOptions } from '@/features/orders/
 import type { Order } from '@/features/orders/api/types';
 import type { VerifySlot } from '@/features/orders/components/order-view';
 import { errorMessage } from '@/lib/errors/guest-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** /order/{id?}/check-in: with an id that order; without one, the visitor's orders arriving today. */
 export function CheckInPage({ id, verify }: { id?: string; verify: VerifySlot }) {
@@ -120,11 +121,7 @@ function CheckInOrder({ id, verify }: { id: string; verify: VerifySlot }) {
           { label: t`Anreise`, value: formatBerlinDateTime(order.starts_at, i18n.locale) },
         ]}
       />
-      {checkIn.isError && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorMessage(checkIn.error)}
-        </p>
-      )}
+      {checkIn.isError && <FormAlert className="text-sm">{errorMessage(checkIn.error)}</FormAlert>}
       <div>
         <Button
           size="lg"

@@ -17,6 +17,7 @@ import {
   type InvoiceLine,
 } from '@/features/orders/api/invoices';
 import { errorMessage } from '@/lib/errors/guest-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * Print rules: only the sheet is printed (the app's bars, drawer and buttons are hidden without
@@ -315,9 +316,7 @@ export function InvoiceDocumentPage({ id, orderId, back }: { id: string; orderId
   if (doc.isError)
     return (
       <Page title={t`Beleg`}>
-        <p role="alert" className="text-red-800">
-          {errorMessage(doc.error)}
-        </p>
+        <FormAlert>{errorMessage(doc.error)}</FormAlert>
       </Page>
     );
   if (!doc.data || doc.data.order_id !== orderId) {
@@ -406,11 +405,11 @@ function DownloadButton({ doc, format }: { doc: InvoiceDocument; format: 'pdf' |
         )}
       </Button>
       {failed && (
-        <p role="alert" className="basis-full text-red-800">
+        <FormAlert className="basis-full">
           {format === 'pdf'
             ? t`Das PDF konnte gerade nicht erstellt werden. Bitte versuchen Sie es gleich noch einmal; drucken geht auch ohne.`
             : t`Die E-Rechnung konnte gerade nicht erstellt werden. Bitte versuchen Sie es gleich noch einmal.`}
-        </p>
+        </FormAlert>
       )}
     </>
   );

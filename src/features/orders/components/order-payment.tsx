@@ -21,6 +21,7 @@ import { useOrderLive } from '@/features/orders/hooks/use-order-live';
 import { usePaymentLabel, usePaymentMethodLabel } from '@/features/orders/components/order-status';
 import { errorMessage } from '@/lib/errors/guest-messages';
 import { msg } from '@lingui/core/macro';
+import { FormAlert } from '@/components/form-alert';
 
 /** The `?payment=` a guest comes back with from Stripe Checkout (success_url / cancel_url). */
 export type PaymentReturn = 'success' | 'cancelled';
@@ -126,12 +127,12 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
         </p>
       )}
       {lapsed && (
-        <p role="alert" className="rounded-md bg-amber-50 p-3 text-amber-950" data-testid="payment-lapsed">
+        <FormAlert data-testid="payment-lapsed" variant="warning" box>
           <Trans>
             Die Zahlungsfrist ist abgelaufen: Die Buchung verfällt, und der Liegeplatz ist wieder frei. Sie können ihn neu buchen, wenn er
             noch verfügbar ist.
           </Trans>
-        </p>
+        </FormAlert>
       )}
       {payable && (
         <>
@@ -170,11 +171,11 @@ export function PayOnline({ order, returned, variant }: { order: Order; returned
             </Button>
           </div>
           {checkout.isError && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               {errorMessage(checkout.error, {
                 fallback: msg`Die Zahlung konnte nicht gestartet werden. Es wurde nichts abgebucht. Bitte versuchen Sie es noch einmal.`,
               })}
-            </p>
+            </FormAlert>
           )}
         </>
       )}

@@ -17,6 +17,7 @@ import type { Order } from '@/features/orders/api/types';
 import { PayOnline, PaymentSummary, type PaymentReturn } from '@/features/orders/components/order-payment';
 import { OrderStatusBadge } from '@/features/orders/components/order-status';
 import { errorMessage } from '@/lib/errors/guest-messages';
+import { FormAlert } from '@/components/form-alert';
 
 export type VerifySlot = (props: { defaultEmail?: string; onVerified: () => void }) => ReactNode;
 
@@ -82,9 +83,7 @@ function OrderDocuments({ orderId }: { orderId: string }) {
   return (
     <Section title={t`Belege`} aria-label={t`Belege`}>
       {documents.isError ? (
-        <p role="alert" className="text-red-800">
-          {errorMessage(documents.error)}
-        </p>
+        <FormAlert>{errorMessage(documents.error)}</FormAlert>
       ) : (
         <OrderDocumentsList
           documents={documents.data}

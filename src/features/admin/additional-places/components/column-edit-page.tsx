@@ -23,6 +23,7 @@ import {
   type ColumnDraft,
   type ColumnDraftError,
 } from '@/features/admin/additional-places/components/column-form';
+import { FormAlert } from '@/components/form-alert';
 
 export function useColumnSaveMessages(): Record<ColumnSaveError, string> {
   const { t } = useLingui();
@@ -50,9 +51,9 @@ export function ColumnEditPage({ id }: { id?: string }) {
   if (id && column.isSuccess && !column.data) return <NotFoundPage />;
   if (id && !column.data) {
     return column.isError ? (
-      <p role="alert" className="text-red-700">
+      <FormAlert>
         <Trans>Die Säule konnte nicht geladen werden.</Trans>
-      </p>
+      </FormAlert>
     ) : (
       <p>
         <Trans>Lädt…</Trans>
@@ -141,11 +142,7 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
             <Trans>Gespeichert.</Trans>
           </p>
         )}
-        {result && !result.ok && (
-          <p role="alert" className="text-sm text-red-700">
-            {messages[result.error]}
-          </p>
-        )}
+        {result && !result.ok && <FormAlert className="text-sm">{messages[result.error]}</FormAlert>}
       </ColumnForm>
     </>
   );

@@ -5,6 +5,7 @@ import { Label } from '@/components/ui/label';
 import { decimal, isDecimal } from '@/lib/validation';
 import type { ColumnInput, ColumnType } from '@/features/admin/additional-places/api/additional-places';
 import { useColumnTypeLabels } from '@/features/admin/additional-places/components/columns-list-page';
+import { FormAlert } from '@/components/form-alert';
 
 export interface ColumnDraft {
   type: ColumnType;
@@ -65,9 +66,9 @@ export function ColumnForm({
           onChange={(e) => onChange({ ...draft, name: e.target.value })}
         />
         {errors.includes('name') && (
-          <p role="alert" className="text-sm text-red-700">
+          <FormAlert className="text-sm">
             <Trans>Bitte einen Namen (1–100 Zeichen) eingeben.</Trans>
-          </p>
+          </FormAlert>
         )}
       </div>
       <div className="grid gap-1">
@@ -113,10 +114,7 @@ export function ColumnForm({
           />
         </div>
         {errors.includes('position') && (
-          <p
-            role="alert"
-            className="text-sm text-red-700 sm:col-span-2"
-          >{t`Position erforderlich: genau 2 Koordinaten (x 0–1000, y 0–600).`}</p>
+          <FormAlert className="text-sm sm:col-span-2">{t`Position erforderlich: genau 2 Koordinaten (x 0–1000, y 0–600).`}</FormAlert>
         )}
       </fieldset>
       <div className="flex flex-wrap items-center gap-3 sm:col-span-2">{children}</div>

@@ -7,6 +7,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { RowActions } from '@/features/admin/shared/row-actions';
 import { columnsQueryOptions, useDeleteColumn, type Column } from '@/features/admin/additional-places/api/additional-places';
+import { FormAlert } from '@/components/form-alert';
 
 export function useColumnTypeLabels() {
   const { t } = useLingui();
@@ -38,14 +39,14 @@ export function ColumnsListPage() {
         </Link>
       </div>
       {failed && (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Säule konnte nicht gelöscht werden. Bitte erneut versuchen.</Trans>
-        </p>
+        </FormAlert>
       )}
       {error ? (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Säulen konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       ) : isPending ? (
         <p>
           <Trans>Lädt…</Trans>

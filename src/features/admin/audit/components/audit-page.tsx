@@ -20,6 +20,7 @@ import {
 import { auditColumns, formatAuditValue } from '@/features/admin/audit/lib/values';
 import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -167,9 +168,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
   if (list.isError && isAuditRefused(list.error)) {
     return (
       <Page title={t`Änderungsprotokoll`}>
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-          {t`Das Änderungsprotokoll sehen nur Administratoren. Die Datenbank hat die Anfrage abgelehnt.`}
-        </p>
+        <FormAlert box>{t`Das Änderungsprotokoll sehen nur Administratoren. Die Datenbank hat die Anfrage abgelehnt.`}</FormAlert>
       </Page>
     );
   }
@@ -270,9 +269,9 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
       </form>
 
       {list.isError ? (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
+        <FormAlert box>
           {staffErrorMessage(list.error, { fallback: msg`Das Protokoll konnte nicht geladen werden. Bitte versuchen Sie es noch einmal.` })}
-        </p>
+        </FormAlert>
       ) : list.isPending ? (
         <p role="status">
           <Trans>Lädt…</Trans>

@@ -22,6 +22,7 @@ import {
 } from '@/features/admin/datev/api/datev';
 import { archiveRangeSchema, datevRangeSchema, type ArchiveRangeValues, type DatevRangeValues } from '@/features/admin/datev/schemas/datev';
 import { DatePicker } from '@/components/ui/date-picker';
+import { FormAlert } from '@/components/form-alert';
 
 /** The two days of a range form (the DATEV file and the archive ask the same way). */
 function RangeFields({ control }: { control: Control<{ from: string; to: string }> }) {
@@ -138,11 +139,7 @@ export function DatevPage() {
               </Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
       </Section>
       <ArchiveSection />
@@ -242,11 +239,7 @@ function ArchiveSection() {
             </Trans>
           </p>
         )}
-        {state && !state.ok && (
-          <p role="alert" className="text-sm text-red-700">
-            {state.message}
-          </p>
-        )}
+        {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
       </div>
     </Section>
   );

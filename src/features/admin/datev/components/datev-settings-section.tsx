@@ -11,6 +11,7 @@ import { Input } from '@/components/ui/input';
 import { datevKeys, datevSettingsQueryOptions, saveDatevSettings, type DatevSettingsRow } from '@/features/admin/datev/api/datev';
 import { datevSettingsSchema, type DatevSettingsValues } from '@/features/admin/datev/schemas/datev';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -100,11 +101,7 @@ function DatevSettingsForm({
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>

@@ -22,6 +22,7 @@ import { APPLICATIONS_PAGE_SIZE, applicationsListQueryOptions } from '@/features
 import type { ApplicationsSearch, ApplicationStatus } from '@/features/admin/long-term/api/applications-search';
 import type { Application } from '@/features/admin/long-term/api/long-term';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * /account/admin/applications: every long-term application (open and answered) as a server-side
@@ -199,9 +200,7 @@ export function ApplicationsListPage({
           <Trans>Lädt…</Trans>
         </p>
       ) : query.isError ? (
-        <p role="alert" className="text-red-700">
-          {staffErrorMessage(query.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(query.error)}</FormAlert>
       ) : (
         <>
           <p role="status" className="text-sm text-slate-700" data-testid="applications-total">

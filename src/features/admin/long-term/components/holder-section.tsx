@@ -22,6 +22,7 @@ import {
   type HolderError,
 } from '@/features/admin/long-term/api/long-term';
 import { DatePicker } from '@/components/ui/date-picker';
+import { FormAlert } from '@/components/form-alert';
 
 function useHolderMessages(): Record<HolderError, string> {
   const { t } = useLingui();
@@ -47,9 +48,9 @@ export function HolderSection({ placeId, placeName }: { placeId: string; placeNa
   return (
     <Section title={t`Langzeitlieger`} aria-label={t`Langzeitlieger`}>
       {holders.isError ? (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Langzeitlieger konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       ) : (holders.data ?? []).length === 0 ? (
         <p data-testid="holder-summary">
           <Trans>Kein Langzeitlieger.</Trans>
@@ -156,11 +157,7 @@ function CurrentHolders({ placeId, placeName, holders, today }: { placeId: strin
           <Trans>Langzeitlieger entfernt.</Trans>
         </p>
       )}
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {messages[error]}
-        </p>
-      )}
+      {error && <FormAlert className="text-sm">{messages[error]}</FormAlert>}
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(o) => !o && setConfirm(null)}
@@ -368,11 +365,11 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
         )}
       </div>
       {result && !result.ok && (
-        <p role="alert" className="text-sm text-red-700 sm:col-span-2">
+        <FormAlert className="text-sm sm:col-span-2">
           {result.error === 'form'
             ? t`Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.`
             : messages[result.error]}
-        </p>
+        </FormAlert>
       )}
     </form>
   );
@@ -424,9 +421,9 @@ function Applications({ placeId, onPick }: { placeId: string; onPick: (a: Applic
   return (
     <div className="grid content-start gap-4">
       {isError && (
-        <p role="alert" className="text-sm text-red-700">
+        <FormAlert className="text-sm">
           <Trans>Die Bewerbungen konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
       {isPending && (
         <p>

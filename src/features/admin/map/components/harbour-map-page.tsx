@@ -25,6 +25,7 @@ import {
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 import { BERTH, ColumnMarker, HarbourPlan, PLAN } from '@/features/booking';
 import { mapQueryOptions, type BerthState, type MapBerth } from '@/features/admin/map/api/map';
+import { FormAlert } from '@/components/form-alert';
 
 /** Fill and pattern per state (never colour alone); each berth also carries a text label. */
 const FILL: Record<BerthState, string> = {
@@ -190,9 +191,9 @@ export function HarbourMapPage() {
       </ul>
 
       {error ? (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Der Hafenplan konnte nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       ) : isPending ? (
         <p>
           <Trans>Lädt…</Trans>
@@ -395,11 +396,7 @@ export function HarbourMapPage() {
                 <Trans>Säule gespeichert.</Trans>
               </p>
             )}
-            {result && !result.ok && (
-              <p role="alert" className="text-sm text-red-700">
-                {saveMessages[result.error]}
-              </p>
-            )}
+            {result && !result.ok && <FormAlert className="text-sm">{saveMessages[result.error]}</FormAlert>}
           </ColumnForm>
         </section>
       )}

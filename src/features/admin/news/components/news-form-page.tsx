@@ -16,6 +16,7 @@ import { adminNewsQueryOptions, useSaveNews, type AdminNews } from '@/features/a
 import { berlinLocalToIso, isoToBerlinLocal, newsSchema, type NewsValues } from '@/features/admin/news/schemas/news';
 import { DatePicker } from '@/components/ui/date-picker';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** /account/admin/news/create: the form, then the confirmation dialog 'News erstellen'. */
 export function NewsCreatePage() {
@@ -37,9 +38,9 @@ export function NewsEditPage({ id }: { id: string }) {
       {item ? (
         <NewsForm key={item.id} id={item.id} item={item} />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Diese News gibt es nicht (mehr).</Trans>
-        </p>
+        </FormAlert>
       )}
     </Page>
   );
@@ -262,11 +263,7 @@ function NewsForm({ id, item }: { id: string; item: AdminNews | null }) {
             </Button>
           </div>
         </fieldset>
-        {error && !confirming && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
+        {error && !confirming && <FormAlert className="text-sm">{error}</FormAlert>}
         <div className="flex gap-3">
           <Button type="submit" disabled={uploading || busy}>
             <Trans>Speichern</Trans>

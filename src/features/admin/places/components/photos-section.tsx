@@ -16,6 +16,7 @@ import {
 } from '@/features/admin/places/api/places';
 import { publicImageUrl, uploadImage, type UploadError } from '@/features/admin/shared/upsert-image';
 import { ImageField } from '@/features/admin/shared/upsert-image-field';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * A berth's photos in the order guests see them (the first is the cover): add one after the
@@ -97,9 +98,9 @@ export function PhotosSection({ placeId }: { placeId: string }) {
         <Trans>Gäste sehen die Fotos bei der Buchung in dieser Reihenfolge; das erste ist das Titelbild.</Trans>
       </p>
       {error && (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Fotos konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
       {photos.length === 0 ? (
         <p className="text-sm text-slate-700">

@@ -18,6 +18,7 @@ import { toPlaceInput, type PlaceValues } from '@/features/admin/places/schemas/
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ImageField } from '@/features/admin/shared/upsert-image-field';
 import { PlaceForm } from '@/features/admin/places/components/place-form';
+import { FormAlert } from '@/components/form-alert';
 
 export function usePlaceSaveMessages(): Record<PlaceSaveError, string> {
   const { t } = useLingui();
@@ -79,11 +80,7 @@ export function PlaceCreatePage() {
           <Trans>Erstellen</Trans>
         </Button>
       </PlaceForm>
-      {error && (
-        <p role="alert" className="text-red-700">
-          {messages[error]}
-        </p>
-      )}
+      {error && <FormAlert>{messages[error]}</FormAlert>}
       <ConfirmDialog
         open={pending !== null}
         onOpenChange={(open) => !open && setPending(null)}

@@ -21,6 +21,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PhotosSection } from '@/features/admin/places/components/photos-section';
 import { usePlaceSaveMessages } from '@/features/admin/places/components/place-create-page';
 import { PlaceForm } from '@/features/admin/places/components/place-form';
+import { FormAlert } from '@/components/form-alert';
 
 export function PlaceEditPage({ id }: { id: string }) {
   const { t } = useLingui();
@@ -31,9 +32,9 @@ export function PlaceEditPage({ id }: { id: string }) {
 
   if (error)
     return (
-      <p role="alert" className="text-red-700">
+      <FormAlert>
         <Trans>Der Liegeplatz konnte nicht geladen werden.</Trans>
-      </p>
+      </FormAlert>
     );
   if (isPending)
     return (
@@ -73,11 +74,7 @@ export function PlaceEditPage({ id }: { id: string }) {
             <Trans>Gespeichert.</Trans>
           </p>
         )}
-        {saveError && (
-          <p role="alert" className="text-sm text-red-700">
-            {messages[saveError]}
-          </p>
-        )}
+        {saveError && <FormAlert className="text-sm">{messages[saveError]}</FormAlert>}
       </PlaceForm>
       <PhotosSection placeId={id} />
       <HolderSection placeId={id} placeName={place.name} />
@@ -151,11 +148,7 @@ function DeleteSection({ id, name, archived }: { id: string; name: string; archi
           </Button>
         )}
       </div>
-      {error && (
-        <p role="alert" className="text-red-700">
-          {error}
-        </p>
-      )}
+      {error && <FormAlert>{error}</FormAlert>}
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}

@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { columnsQueryOptions } from '@/features/admin/additional-places';
 import { FEATURES, placeSchema, type PlaceValues } from '@/features/admin/places/schemas/place';
 import type { AdminPlace } from '@/features/admin/places/api/places';
+import { FormAlert } from '@/components/form-alert';
 
 export function useFeatureLabels(): Record<string, string> {
   const { t } = useLingui();
@@ -141,9 +142,9 @@ export function PlaceForm({
             <Trans>Säulen (Strom und Wasser) dieses Liegeplatzes</Trans>
           </legend>
           {columns.isError && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Die Säulen konnten nicht geladen werden.</Trans>
-            </p>
+            </FormAlert>
           )}
           <div className="flex flex-wrap gap-4">
             {(columns.data ?? []).map((c) => (

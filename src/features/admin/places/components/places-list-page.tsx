@@ -19,6 +19,7 @@ import { Label } from '@/components/ui/label';
 import { RowActions } from '@/features/admin/shared/row-actions';
 import type { PlacesSearch } from '@/features/admin/shared/list-search';
 import { adminPlacesQueryOptions, type AdminPlaceRow } from '@/features/admin/places/api/places';
+import { FormAlert } from '@/components/form-alert';
 
 const size = (n: number, locale: string) => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
 const PAGE_SIZE = 50;
@@ -153,9 +154,9 @@ export function PlacesListPage({
         </div>
       </div>
       {error ? (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Liegeplätze konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       ) : isPending ? (
         <p>
           <Trans>Lädt…</Trans>

@@ -9,6 +9,7 @@ import type { RangeValues } from '@/features/admin/reports/schemas/range';
 import { BarChart, type BarRow } from '@/features/admin/reports/components/bar-chart';
 import { RangeForm } from '@/features/admin/reports/components/range-form';
 import { CsvButton, ReportTable, type Column } from '@/features/admin/reports/components/report-table';
+import { FormAlert } from '@/components/form-alert';
 
 const sum = <T,>(rows: T[], pick: (r: T) => number) => rows.reduce((total, r) => total + pick(r), 0);
 
@@ -105,7 +106,7 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
 
   const period = t`${formatDay(from, locale)} bis ${formatDay(to, locale)}`;
   const body = () => {
-    if (error) return <p role="alert" className="text-red-700">{errorText(error)}</p>;
+    if (error) return <FormAlert>{errorText(error)}</FormAlert>;
     if (isPending) return <p role="status"><Trans>Lädt…</Trans></p>;
 
     // Occupancy per month over all size classes, for the chart.

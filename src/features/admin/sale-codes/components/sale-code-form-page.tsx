@@ -14,6 +14,7 @@ import { saleCodeQueryOptions, useSaveSaleCode, type SaleCode } from '@/features
 import { centsToEuro, euroToCents, saleCodeSchema, type SaleCodeValues } from '@/features/admin/sale-codes/schemas/sale-code';
 import { useSaleCodeLabel } from '@/features/admin/sale-codes/components/sale-codes-page';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** /account/admin/sale-codes/create: the form, then the confirmation dialog 'Code erstellen'. */
 export function SaleCodeCreatePage() {
@@ -34,9 +35,9 @@ export function SaleCodeEditPage({ id }: { id: string }) {
       {code ? (
         <SaleCodeForm key={code.id} code={code} />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Diesen Code gibt es nicht (mehr).</Trans>
-        </p>
+        </FormAlert>
       )}
     </Page>
   );
@@ -144,11 +145,7 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
             </FormItem>
           )}
         />
-        {error && !confirming && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
+        {error && !confirming && <FormAlert className="text-sm">{error}</FormAlert>}
         <div className="flex gap-3">
           <Button type="submit" disabled={busy}>
             <Trans>Speichern</Trans>

@@ -15,6 +15,7 @@ import { dayField, numberField } from '@/lib/validation';
 
 import { bookingHorizonQueryOptions, saveBookingHorizon, type BookingHorizon } from '@/features/admin/settings/api/booking-horizon';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 const horizonSchema = () =>
   z.object({
@@ -48,9 +49,9 @@ export function BookingHorizonSection() {
           setState={setState}
         />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Einstellungen konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
     </Section>
   );
@@ -126,11 +127,7 @@ function HorizonForm({
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>

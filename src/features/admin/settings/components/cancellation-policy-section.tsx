@@ -16,6 +16,7 @@ import {
 } from '@/features/admin/settings/api/cancellation-policy';
 import { cancellationPolicySchema, type CancellationPolicyValues } from '@/features/admin/settings/schemas/cancellation-policy';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -40,9 +41,9 @@ export function CancellationPolicySection() {
           setState={setState}
         />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Stornobedingungen konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
     </Section>
   );
@@ -118,11 +119,7 @@ function CancellationPolicyForm({
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div className="sm:col-span-2">
           <Button type="submit" disabled={form.formState.isSubmitting}>

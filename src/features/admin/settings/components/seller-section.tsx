@@ -11,6 +11,7 @@ import { Input } from '@/components/ui/input';
 import { saveSellerSettings, sellerSettingsQueryOptions, settingsKeys, type SellerSettings } from '@/features/admin/settings/api/settings';
 import { sellerSchema, type SellerValues } from '@/features/admin/settings/schemas/settings';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -89,11 +90,7 @@ function SellerForm({ settings, state, setState }: { settings: SellerSettings; s
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>

@@ -48,6 +48,7 @@ import {
 } from '@/features/admin/settings/schemas/settings';
 import { DatePicker } from '@/components/ui/date-picker';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** /account/admin/settings: fair periods (for fair boater berths), the door code and wifi, how each kind of order is paid, and the DATEV export's numbers and accounts. */
 export function SettingsPage() {
@@ -254,11 +255,7 @@ function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () 
             )}
           />
         </div>
-        {error && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
+        {error && <FormAlert className="text-sm">{error}</FormAlert>}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="outline" onClick={onDone}>
             <Trans>Abbrechen</Trans>
@@ -287,9 +284,9 @@ function AccessSection() {
       {access ? (
         <AccessForm key={access.updated_at} access={access} state={state} setState={setState} />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Zugangsdaten konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
     </Section>
   );
@@ -369,11 +366,7 @@ function AccessForm({ access, state, setState }: { access: HarbourAccess; state:
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>
@@ -406,9 +399,9 @@ function PaymentModesSection() {
           setState={setState}
         />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Zahlungseinstellungen konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
     </Section>
   );
@@ -506,11 +499,7 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>
@@ -542,9 +531,9 @@ function TwoFactorSection() {
           setState={setState}
         />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Einstellungen zur Anmeldung konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
     </Section>
   );
@@ -592,11 +581,7 @@ function TwoFactorForm({ twoFactor, state, setState }: { twoFactor: TwoFactor; s
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>

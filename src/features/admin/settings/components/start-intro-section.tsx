@@ -13,6 +13,7 @@ import { harbourIntroKeys } from '@/lib/harbour-intro';
 import { saveStartIntro, startIntroQueryOptions, type StartIntro } from '@/features/admin/settings/api/start-intro';
 import { parseDecimal, startIntroSchema, type StartIntroValues } from '@/features/admin/settings/schemas/start-intro';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -35,9 +36,9 @@ export function StartIntroSection() {
       {intro ? (
         <StartIntroForm key={intro.updated_at} intro={intro} state={state} setState={setState} />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Angaben zur Startseite konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
     </Section>
   );
@@ -203,11 +204,7 @@ function StartIntroForm({ intro, state, setState }: { intro: StartIntro; state: 
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div>
           <Button type="submit" disabled={form.formState.isSubmitting}>

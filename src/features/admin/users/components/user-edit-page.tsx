@@ -21,6 +21,7 @@ import {
 } from '@/features/admin/users/api/users';
 import { userSchema, type UserValues } from '@/features/admin/users/schemas/user';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** /account/admin/users/{id}/edit: person fields, role flags and the active flag. */
 export function UserEditPage({ id }: { id: string }) {
@@ -32,9 +33,9 @@ export function UserEditPage({ id }: { id: string }) {
       {user ? (
         <UserForm key={user.id} user={user} />
       ) : (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Diesen Benutzer gibt es nicht (mehr).</Trans>
-        </p>
+        </FormAlert>
       )}
     </Page>
   );
@@ -157,11 +158,7 @@ function UserForm({ user }: { user: AdminUser }) {
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && (
-            <p role="alert" className="text-sm text-red-700">
-              {state.message}
-            </p>
-          )}
+          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
         </div>
         <div className="flex gap-3">
           <Button type="submit" disabled={form.formState.isSubmitting}>

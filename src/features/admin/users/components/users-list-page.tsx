@@ -19,6 +19,7 @@ import { Label } from '@/components/ui/label';
 import { adminUsersQueryOptions, USERS_PAGE_SIZE, type UserListRow } from '@/features/admin/users/api/users';
 import type { UsersSearch } from '@/features/admin/users/api/users-search';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * /account/admin/users: a server-side data table (admin_list_users sorts, filters and pages in
@@ -168,9 +169,7 @@ export function UsersListPage({
           <Trans>Lädt…</Trans>
         </p>
       ) : query.isError ? (
-        <p role="alert" className="text-red-700">
-          {staffErrorMessage(query.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(query.error)}</FormAlert>
       ) : (
         <>
           <p role="status" className="text-sm text-slate-700" data-testid="users-total">

@@ -8,6 +8,7 @@ import { DatePicker } from '@/components/ui/date-picker';
 import { refusalOf } from '@/lib/refused';
 import { useAddBerthBlock, type BlockError } from '@/features/harbour/calendar/api/berth-block';
 import { blockSchema, type BlockValues } from '@/features/harbour/calendar/schemas/block';
+import { FormAlert } from '@/components/form-alert';
 
 /** Staff block a berth for maintenance (or reserve it) for whole days; overlaps are refused with a clear message. */
 export function BlockForm({
@@ -144,11 +145,7 @@ export function BlockForm({
             </p>
           )}
         </div>
-        {refusal && (
-          <p role="alert" className="text-sm text-red-700 sm:col-span-2">
-            {messages[refusal]}
-          </p>
-        )}
+        {refusal && <FormAlert className="text-sm sm:col-span-2">{messages[refusal]}</FormAlert>}
       </form>
     </Form>
   );

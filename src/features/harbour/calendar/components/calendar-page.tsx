@@ -32,6 +32,7 @@ import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMov
 import { RescheduleDialog, shiftedDates } from '@/features/harbour/calendar/components/reschedule-dialog';
 import { movePrecheckQueryOptions, verdictMessage } from '@/features/harbour/calendar/api/move-precheck';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 type Place = CalendarData['places'][number];
 
@@ -298,9 +299,9 @@ export function CalendarPage({
       )}
 
       {error ? (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Der Kalender konnte nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       ) : isPending ? (
         <p>
           <Trans>Lädt…</Trans>
@@ -452,9 +453,9 @@ export function CalendarPage({
                 </div>
               )}
               {cancelError && (
-                <p role="alert" className="text-red-700">
+                <FormAlert>
                   <Trans>Die Sperre konnte nicht aufgehoben werden.</Trans>
-                </p>
+                </FormAlert>
               )}
             </>
           )}

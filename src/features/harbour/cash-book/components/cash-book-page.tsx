@@ -33,6 +33,7 @@ import {
 } from '@/features/harbour/cash-book/schemas/cash-book';
 import { DatePicker } from '@/components/ui/date-picker';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** Only the sheet is printed (bars, drawer, forms and buttons hidden), on A4. */
 const PRINT_CSS = `
@@ -113,9 +114,7 @@ export function CashBookPage({ day, onDay }: { day: string; onDay: (day: string)
       )}
 
       {query.isError ? (
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(query.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(query.error)}</FormAlert>
       ) : !data || !s ? (
         <p role="status">
           <Trans>Lädt…</Trans>
@@ -537,11 +536,7 @@ function MovementForm({ onDone }: { onDone: (text: string) => void }) {
               </FormItem>
             )}
           />
-          {error && (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          )}
+          {error && <FormAlert className="text-sm">{error}</FormAlert>}
           <div>
             <Button type="submit" disabled={action.isPending}>
               <Trans>Buchen</Trans>
@@ -667,11 +662,7 @@ function ClosingForm({ data, onDone }: { data: CashDay; onDone: (text: string) =
               </FormItem>
             )}
           />
-          {error && (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          )}
+          {error && <FormAlert className="text-sm">{error}</FormAlert>}
           <div>
             <Button type="submit" disabled={action.isPending}>
               <Trans>Tag abschließen</Trans>

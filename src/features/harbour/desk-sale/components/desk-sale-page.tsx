@@ -30,6 +30,7 @@ import {
 } from '@/features/harbour/extras';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * /account/admin/desk-sale: extras sold over the counter without a booking (ice, washing
@@ -90,9 +91,7 @@ export function DeskSalePage() {
       lead={t`Extras ohne Buchung verkaufen, z. B. Eis oder Waschmaschine. Der Beleg wird sofort ausgestellt; Barverkäufe stehen im Kassenbuch.`}
     >
       {catalogue.isError ? (
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(catalogue.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(catalogue.error)}</FormAlert>
       ) : catalogue.isPending ? (
         <p role="status">
           <Trans>Lädt…</Trans>
@@ -249,11 +248,7 @@ export function DeskSalePage() {
                   ))}
                 </fieldset>
               )}
-              {error && (
-                <p role="alert" className="text-red-700">
-                  {error}
-                </p>
-              )}
+              {error && <FormAlert>{error}</FormAlert>}
               <div>
                 <Button type="submit" disabled={busy}>
                   <Trans>Verkaufen und Beleg ausstellen</Trans>
@@ -266,9 +261,7 @@ export function DeskSalePage() {
 
       <Section title={t`Letzte Belege`}>
         {receipts.isError ? (
-          <p role="alert" className="text-red-800">
-            {staffErrorMessage(receipts.error)}
-          </p>
+          <FormAlert>{staffErrorMessage(receipts.error)}</FormAlert>
         ) : (receipts.data ?? []).length === 0 ? (
           <p className="text-sm text-slate-600">
             <Trans>Noch keine Verkäufe am Hafenbüro.</Trans>
@@ -323,9 +316,7 @@ export function DeskReceiptPage({ id }: { id: string }) {
   if (doc.isError)
     return (
       <Page title={t`Beleg`}>
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(doc.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(doc.error)}</FormAlert>
       </Page>
     );
   const d = doc.data;
@@ -470,9 +461,9 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
             placeholder={t`z. B. falscher Artikel, Ware zurückgegeben`}
           />
           {error && (
-            <p id="desk-cancel-error" role="alert" className="text-sm text-red-700">
+            <FormAlert id="desk-cancel-error" className="text-sm">
               {error}
-            </p>
+            </FormAlert>
           )}
         </div>
       </ConfirmDialog>

@@ -31,6 +31,7 @@ import {
 } from '@/features/harbour/extras/schemas/extras';
 import { useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * /account/admin/extras: the price list. First the berth tariffs (per running metre and night,
@@ -72,9 +73,7 @@ export function ExtrasAdminPage() {
         </Button>
       </div>
       {catalogue.isError ? (
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(catalogue.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(catalogue.error)}</FormAlert>
       ) : catalogue.isPending ? (
         <p role="status">
           <Trans>Lädt…</Trans>
@@ -277,11 +276,7 @@ function ExtraForm({ extra, onDone, onCancel }: { extra: Extra | null; onDone: (
             {check('deposit', t`Pfand (kein Umsatz, 0 % USt., wird erstattet)`)}
             {check('active', t`Im Verkauf`)}
           </div>
-          {error && (
-            <p role="alert" className="text-sm text-red-700 sm:col-span-2">
-              {error}
-            </p>
-          )}
+          {error && <FormAlert className="text-sm sm:col-span-2">{error}</FormAlert>}
           <div className="flex flex-wrap justify-end gap-2 sm:col-span-2">
             <Button type="button" variant="outline" onClick={onCancel}>
               <Trans>Abbrechen</Trans>
@@ -310,9 +305,7 @@ function TariffsSection({ onSaved }: { onSaved: (text: string | null) => void })
         <Trans>Liegeplatz-Tarife</Trans>
       </h2>
       {tariffs.isError ? (
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(tariffs.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(tariffs.error)}</FormAlert>
       ) : tariffs.isPending ? (
         <p role="status">
           <Trans>Lädt…</Trans>
@@ -439,11 +432,7 @@ function TariffForm({ tariff, onDone, onCancel }: { tariff: Tariff; onDone: (tex
               </FormItem>
             )}
           />
-          {error && (
-            <p role="alert" className="text-sm text-red-700 sm:col-span-2">
-              {error}
-            </p>
-          )}
+          {error && <FormAlert className="text-sm sm:col-span-2">{error}</FormAlert>}
           <div className="flex flex-wrap justify-end gap-2 sm:col-span-2">
             <Button type="button" variant="outline" onClick={onCancel}>
               <Trans>Abbrechen</Trans>

@@ -27,6 +27,7 @@ import {
 } from '@/features/harbour/hours/api/hours';
 import { hoursSchema, type HoursInput, type HoursValues } from '@/features/harbour/hours/schemas/hours';
 import { DatePicker } from '@/components/ui/date-picker';
+import { FormAlert } from '@/components/form-alert';
 
 const EMPTY = (day: string): HoursInput => ({ work_date: day, start_time: '', end_time: '', break_minutes: 0, note: '' });
 
@@ -293,11 +294,7 @@ export function HoursPage({
                   <Trans>Eintrag gelöscht.</Trans>
                 </p>
               )}
-              {status?.kind === 'error' && (
-                <p role="alert" className="text-sm text-red-700">
-                  {errorText[status.error]}
-                </p>
-              )}
+              {status?.kind === 'error' && <FormAlert className="text-sm">{errorText[status.error]}</FormAlert>}
             </div>
           </form>
         </Form>
@@ -305,9 +302,9 @@ export function HoursPage({
 
       <Section aria-label={t`Monatsübersicht`} title={<Trans>Monatsübersicht</Trans>}>
         {hours.error ? (
-          <p role="alert" className="text-red-700">
+          <FormAlert>
             <Trans>Die Arbeitsstunden konnten nicht geladen werden.</Trans>
-          </p>
+          </FormAlert>
         ) : hours.isPending ? (
           <p>
             <Trans>Lädt…</Trans>

@@ -8,6 +8,7 @@ import { formatEuro } from '@/lib/prices';
 import { extrasCatalogueQueryOptions, useExtrasAction, useExtraName, useExtraUnitLabel } from '@/features/harbour/extras';
 import { inboxKeys, type InboxMessage } from '@/features/harbour/inbox/api/inbox';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** Which catalogue entry a request's service suggests. */
 const suggested: Record<string, string> = { washing_machine: 'washing_machine', boat_lift: 'boat_lift', ice: 'ice_2kg' };
@@ -96,11 +97,7 @@ export function AcceptRequestForm({ message }: { message: InboxMessage }) {
       <Button type="submit" size="sm" disabled={action.isPending}>
         <Trans>Übernehmen</Trans>
       </Button>
-      {error && (
-        <p role="alert" className="text-sm text-red-700 sm:col-span-4">
-          {error}
-        </p>
-      )}
+      {error && <FormAlert className="text-sm sm:col-span-4">{error}</FormAlert>}
     </form>
   );
 }

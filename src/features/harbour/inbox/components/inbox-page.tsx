@@ -25,6 +25,7 @@ import { replySchema, type ReplyValues } from '@/features/harbour/inbox/schemas/
 import { useInboxRealtime } from '@/features/harbour/inbox/hooks/use-inbox-realtime';
 import { AcceptRequestForm } from '@/features/harbour/inbox/components/accept-request-form';
 import { useMessageKindLabel } from '@/features/harbour/inbox/components/inbox-labels';
+import { FormAlert } from '@/components/form-alert';
 
 /** Who an answer goes to: the sender of a message or the applicant. */
 interface Correspondent {
@@ -111,11 +112,7 @@ function Thread({ message }: { message: Correspondent }) {
                 </FormItem>
               )}
             />
-            {error && (
-              <p role="alert" className="text-sm text-red-700">
-                {error}
-              </p>
-            )}
+            {error && <FormAlert className="text-sm">{error}</FormAlert>}
             <div className="flex flex-wrap gap-2">
               <Button type="submit" size="sm" disabled={form.formState.isSubmitting}>
                 <Trans>Antwort senden</Trans>
@@ -291,9 +288,9 @@ function ApplicationsSection() {
       }
     >
       {error && (
-        <p role="alert" className="text-sm text-red-700">
+        <FormAlert className="text-sm">
           <Trans>Die Bewerbungen konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
       {data?.length === 0 && (
         <p className="text-sm text-slate-600">
@@ -331,9 +328,9 @@ export function InboxPage() {
   if (error)
     return (
       <Page title={t`Posteingang`}>
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Der Posteingang konnte nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       </Page>
     );
   if (isPending)
@@ -362,9 +359,9 @@ export function InboxPage() {
       lead={t`Nachrichten über das Kontaktformular und Serviceanfragen. Antworten gehen per E-Mail an den Absender und bleiben bei der Nachricht.`}
     >
       {failed && (
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Das hat nicht geklappt. Bitte erneut versuchen.</Trans>
-        </p>
+        </FormAlert>
       )}
       <Section
         aria-label={t`Offen`}

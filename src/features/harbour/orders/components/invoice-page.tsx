@@ -5,6 +5,7 @@ import { Page } from '@/components/page';
 import { invoiceDocumentQueryOptions, InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders';
 import { orderDetailQueryOptions } from '@/features/harbour/orders/api/orders';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /**
  * /account/admin/orders/{id}/invoice: the order's invoice in force (the newest one no
@@ -34,9 +35,7 @@ export function InvoicePage({ id }: { id: string }) {
   if (error)
     return (
       <Page title={t`Rechnung`}>
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(error)}
-        </p>
+        <FormAlert>{staffErrorMessage(error)}</FormAlert>
       </Page>
     );
   if (!current || !doc.data) {

@@ -32,6 +32,7 @@ import { NotifyGuestTick } from '@/features/harbour/orders/components/notify-gue
 import { OrderMails } from '@/features/harbour/orders/components/order-mails';
 import { PaymentsPanel } from '@/features/harbour/orders/components/payments-panel';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 const noteSchema = () =>
   z.object({
@@ -108,9 +109,7 @@ function MoveSection({ detail, run, busy }: { detail: OrderDetail; run: (a: Orde
           <Trans>Lädt…</Trans>
         </p>
       ) : targets.isError ? (
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(targets.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(targets.error)}</FormAlert>
       ) : targets.data.length === 0 ? (
         <p className="text-sm text-slate-700">
           <Trans>Kein anderer passender Liegeplatz ist für den ganzen Aufenthalt frei.</Trans>
@@ -253,9 +252,7 @@ function DatesSection({
                 <Trans>Preis wird berechnet…</Trans>
               </p>
             ) : quote.isError ? (
-              <p role="alert" className="text-red-800">
-                {staffErrorMessage(quote.error)}
-              </p>
+              <FormAlert>{staffErrorMessage(quote.error)}</FormAlert>
             ) : (
               <p>
                 <Trans>
@@ -396,9 +393,7 @@ export function OrderDetailPage({ id }: { id: string }) {
   if (detail.isError)
     return (
       <Page title={t`Buchung`}>
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(detail.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(detail.error)}</FormAlert>
       </Page>
     );
   if (!detail.data) {

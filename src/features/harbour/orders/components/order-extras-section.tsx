@@ -25,6 +25,7 @@ import {
   useExtraUnitLabel,
 } from '@/features/harbour/extras';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 type Feedback = { ok: boolean; text: string } | null;
 
@@ -79,9 +80,7 @@ export function OrderExtrasSection({ order }: { order: Order }) {
         </p>
       )}
       {extras.isError ? (
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(extras.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(extras.error)}</FormAlert>
       ) : extras.isPending ? (
         <p role="status">
           <Trans>Lädt…</Trans>
@@ -307,12 +306,7 @@ function AddExtraForm({
     );
     if (ok) form.reset({ extraId: '', quantity: '1', price: '' });
   });
-  if (catalogue.isError)
-    return (
-      <p role="alert" className="text-red-800">
-        {staffErrorMessage(catalogue.error)}
-      </p>
-    );
+  if (catalogue.isError) return <FormAlert>{staffErrorMessage(catalogue.error)}</FormAlert>;
   return (
     <Form {...form}>
       <form

@@ -4,6 +4,7 @@ import { Section } from '@/components/page';
 import { getSupabase } from '@/lib/auth';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { harbourKeys } from '@/features/harbour/shared/keys';
+import { FormAlert } from '@/components/form-alert';
 
 interface OrderMail {
   id: number;
@@ -62,9 +63,9 @@ export function OrderMails({ orderId }: { orderId: string }) {
   return (
     <Section title={t`E-Mails an den Gast`} aria-label={t`E-Mails an den Gast`}>
       {mails.isError && (
-        <p role="alert" className="text-sm text-red-700">
+        <FormAlert className="text-sm">
           <Trans>Die E-Mails konnten nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       )}
       {mails.data?.length === 0 && (
         <p className="text-sm text-slate-700">

@@ -24,6 +24,7 @@ import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-real
 import { useKindLabel, useStatusLabel, usePaymentShortLabel } from '@/features/harbour/orders/components/orders-labels';
 import { DatePicker, isDateOrEmpty } from '@/components/ui/date-picker';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -263,9 +264,7 @@ export function OrdersPage({
       </form>
 
       {list.isError ? (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-          {staffErrorMessage(list.error)}
-        </p>
+        <FormAlert box>{staffErrorMessage(list.error)}</FormAlert>
       ) : list.isPending ? (
         <p role="status">
           <Trans>Lädt…</Trans>

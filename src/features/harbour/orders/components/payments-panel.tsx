@@ -35,6 +35,7 @@ import {
   type RefundValues,
 } from '@/features/harbour/orders/schemas/payment';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 /** How long the panel polls for the ledger row of a refund requested from Stripe. */
 const REFUND_POLL_MS = 60_000;
@@ -102,7 +103,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
   return (
     <Section title={t`Zahlungen`} aria-label={t`Zahlungen`}>
       {balance && balance.to_refund_cents > 0 && (
-        <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950" data-testid="overpaid-warning">
+        <FormAlert data-testid="overpaid-warning" variant="warning" box className="border border-amber-300">
           {paidTwice ? (
             <Trans>
               Achtung: Diese Buchung wurde doppelt bezahlt – es ist {formatEuro(balance.to_refund_cents, locale)} mehr eingegangen als der
@@ -114,7 +115,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
               {formatEuro(balance.to_refund_cents, locale)} zu. Bitte erstatten.
             </Trans>
           )}
-        </p>
+        </FormAlert>
       )}
       {feedback && (
         <p
@@ -139,9 +140,7 @@ export function PaymentsPanel({ order }: { order: Order }) {
       {balance && <BalanceFacts balance={balance} />}
 
       {ledger.isError || balanceQuery.isError ? (
-        <p role="alert" className="text-red-800">
-          {staffErrorMessage(ledger.error ?? balanceQuery.error)}
-        </p>
+        <FormAlert>{staffErrorMessage(ledger.error ?? balanceQuery.error)}</FormAlert>
       ) : ledger.isPending ? (
         <p role="status">
           <Trans>Lädt…</Trans>
@@ -454,11 +453,7 @@ function DeskPaymentForm({
             ]}
           />
           <AmountAndNote control={shared(form.control)} amountHint={t`Vorgabe: der offene Betrag.`} />
-          {error && (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          )}
+          {error && <FormAlert className="text-sm">{error}</FormAlert>}
           <div className="flex flex-wrap justify-end gap-2">
             <Button type="button" variant="outline" onClick={onCancel}>
               <Trans>Abbrechen</Trans>
@@ -575,11 +570,7 @@ function RefundForm({
           <AmountAndNote control={shared(form.control)} amountHint={t`Höchstens ${formatEuro(maxFor(method), locale)}.`} />
           {/* A refund through Stripe is confirmed to the guest when Stripe reports it: always told. */}
           {method !== 'online' && <NotifyGuestTick email={order.email} checked={notify} onChange={setNotify} />}
-          {error && (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          )}
+          {error && <FormAlert className="text-sm">{error}</FormAlert>}
           <div className="flex flex-wrap justify-end gap-2">
             <Button type="button" variant="outline" onClick={onCancel}>
               <Trans>Abbrechen</Trans>

@@ -25,6 +25,7 @@ import { EMAIL_PATTERN, messages, optionalPhone, requiredText } from '@/lib/vali
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { staffCreateBooking } from '@/features/harbour/orders/api/orders';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
+import { FormAlert } from '@/components/form-alert';
 
 const optionalText = (max: number) =>
   z
@@ -215,20 +216,16 @@ function PersonStep({
             </Button>
           </div>
           {showInvalid && (
-            <p role="alert" className="text-sm text-red-700">
+            <FormAlert className="text-sm">
               <Trans>Dieser Aktionscode ist nicht gültig.</Trans>
-            </p>
+            </FormAlert>
           )}
           {quote.data?.sale_code && (
             <p role="status" className="text-sm text-green-800">
               <Trans>Aktionscode {quote.data.sale_code} ist berücksichtigt.</Trans>
             </p>
           )}
-          {quote.isError && (
-            <p role="alert" className="text-sm text-red-700">
-              {staffErrorMessage(quote.error)}
-            </p>
-          )}
+          {quote.isError && <FormAlert className="text-sm">{staffErrorMessage(quote.error)}</FormAlert>}
           {quote.data ? (
             <PriceBreakdown quote={quote.data} />
           ) : (
@@ -238,11 +235,7 @@ function PersonStep({
               </p>
             )
           )}
-          {book.isError && (
-            <p role="alert" className="rounded-md bg-red-50 p-3 text-red-900">
-              {staffErrorMessage(book.error)}
-            </p>
-          )}
+          {book.isError && <FormAlert box>{staffErrorMessage(book.error)}</FormAlert>}
           <div className="flex flex-wrap gap-3">
             <Button type="submit" size="lg" disabled={book.isPending || !quote.data}>
               <Trans>Verbindlich buchen</Trans>

@@ -4,6 +4,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { formatEuro } from '@/lib/prices';
 import { numberLocale } from '@/lib/numbers';
 import { overviewFiguresQueryOptions } from '@/features/harbour/overview/api/overview-figures';
+import { FormAlert } from '@/components/form-alert';
 
 function Tile({ label, value, detail, id }: { label: string; value: ReactNode; detail?: ReactNode; id: string }) {
   return (
@@ -28,9 +29,9 @@ export function OverviewFigures() {
   const count = (n: number) => new Intl.NumberFormat(numberLocale(locale)).format(n);
   if (error)
     return (
-      <p role="alert" className="text-red-700">
+      <FormAlert>
         <Trans>Die Kennzahlen konnten nicht geladen werden.</Trans>
-      </p>
+      </FormAlert>
     );
   if (!data)
     return (

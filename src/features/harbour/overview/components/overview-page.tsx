@@ -8,6 +8,7 @@ import { overviewQueryOptions, type OverviewOrder } from '@/features/harbour/ove
 import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { useInboxRealtime, useMessageKindLabel } from '@/features/harbour/inbox';
 import { OverviewFigures } from '@/features/harbour/overview/components/overview-figures';
+import { FormAlert } from '@/components/form-alert';
 
 function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: string; detail: (o: OverviewOrder) => string }) {
   if (orders.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
@@ -42,9 +43,9 @@ export function OverviewPage() {
   if (error)
     return (
       <Page title={t`Übersicht`}>
-        <p role="alert" className="text-red-700">
+        <FormAlert>
           <Trans>Die Übersicht konnte nicht geladen werden.</Trans>
-        </p>
+        </FormAlert>
       </Page>
     );
   if (isPending)
