@@ -21,7 +21,7 @@ comment on type public.order_kind is 'Kind of stay: a day window, overnight nigh
 
 create type public.order_status as enum ('unverified', 'confirmed', 'checked_in', 'completed', 'cancelled', 'expired');
 
-comment on type public.order_status is 'Order life cycle, see ARCHITECTURE.md "Order and berth states".';
+comment on type public.order_status is 'Order life cycle, see docs/adr/0029-booking-rules-and-statuses.md.';
 
 create type public.payment_status as enum ('pending', 'paid', 'partially_refunded', 'refunded');
 

@@ -161,7 +161,7 @@ begin
   );
 end
 $$;
-comment on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) is 'ARCHITECTURE.md "Prices" from the price list (public.tariffs, gross with VAT rates): metres rounded up, berth fee, additional costs or a sale code''s gross value per night, VAT taken out per rate, net; all cents. Keys before issue 40 keep their (net) meaning; *_gross_cents, rates per item and vat_breakdown added.';
+comment on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) is 'docs/adr/0011-consumer-prices-with-vat.md: from the price list (public.tariffs, gross with VAT rates): metres rounded up, berth fee, additional costs or a sale code''s gross value per night, VAT taken out per rate, net; all cents. Keys before issue 40 keep their (net) meaning; *_gross_cents, rates per item and vat_breakdown added.';
 revoke execute on function private.price_breakdown(public.order_kind, integer, numeric, text, integer) from public;
 
 create function private.check_boat(p_boat_length numeric, p_boat_width numeric)

@@ -16,7 +16,7 @@ as $$
     'city', private.setting('invoice_city'),
     'vat_id', private.setting('invoice_vat_id'),
     'email', private.setting('invoice_email'))
-  -- For the e-invoice (docs/decisions.md, "E-invoice for business guests"); left out when unset.
+  -- For the e-invoice (docs/adr/0005-einvoice-schematron.md); left out when unset.
   || jsonb_strip_nulls(jsonb_build_object(
     'country', private.setting('invoice_country'),
     'tax_number', private.setting('invoice_tax_number'),

@@ -193,7 +193,7 @@ as $$
       )
     )
 $$;
-comment on function private.can_see_harbour_access() is 'ARCHITECTURE.md "Who may see the door code and wifi": staff, active long-term holders, verified owners of a checked-in stay until departure.';
+comment on function private.can_see_harbour_access() is 'docs/adr/0028-door-code-and-wifi.md: staff, active long-term holders, verified owners of a checked-in stay until departure.';
 revoke execute on function private.can_see_harbour_access() from public;
 
 create function private.harbour_access()
