@@ -11,7 +11,7 @@ export interface Roles {
 }
 
 /**
- * Who is using the app. `loggedIn` follows docs/architecture.md "Identity": a non-anonymous user
+ * Who is using the app. `loggedIn` follows docs/architecture.md "Identity, guests and verification": a non-anonymous user
  * with both a profile and a role record. Anonymous (guest-booking) sessions are `guest`.
  */
 export type Identity =

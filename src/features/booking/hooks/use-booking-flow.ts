@@ -3,7 +3,7 @@ import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
 import type { StoredPerson } from '@/features/booking/schemas/person';
 import type { PlaceResult } from '@/features/booking/api/types';
 
-/** How the person proceeds at step 3 (docs/architecture.md "Identity": one path for everyone). */
+/** How the person proceeds at step 3 (docs/architecture.md "Identity, guests and verification": one path for everyone). */
 export type IdentityMode = 'customer' | 'new' | 'login-code' | 'guest';
 
 export interface FlowIdentity {

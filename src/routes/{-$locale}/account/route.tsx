@@ -1,7 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { identityQueryOptions } from '@/lib/auth';
 
-/** The account area is for logged-in users (docs/architecture.md "Identity"); others log in first. */
+/** The account area is for logged-in users (docs/architecture.md "Identity, guests and verification"); others log in first. */
 export const Route = createFileRoute('/{-$locale}/account')({
   beforeLoad: async ({ context, location, params }) => {
     const identity = await context.queryClient.ensureQueryData(identityQueryOptions);
