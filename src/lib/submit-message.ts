@@ -1,4 +1,3 @@
-import { getSupabase } from '@/lib/auth';
 import { isMissingRelation } from '@/lib/supabase-errors';
 
 export class NotAvailableError extends Error {}
@@ -6,45 +5,14 @@ export class TooManyMessagesError extends Error {}
 
 type Failure = { message: string; code?: string; hint?: string } | null;
 
-function check(error: Failure) {
+/**
+ * How a public form's write (a contact message, a service request) reports a refusal: the table
+ * missing (the project without this part: NotAvailableError), the database's throttle
+ * (too_many_messages: TooManyMessagesError), else the error as it came.
+ */
+export function checkSubmission(error: Failure) {
   if (!error) return;
   if (isMissingRelation(error)) throw new NotAvailableError(error.message);
   if (error.message === 'too_many_messages') throw new TooManyMessagesError(error.message);
   throw Object.assign(new Error(error.message), { code: error.code });
-}
-
-/** A contact message to the harbour: send_contact_message() stores it and queues the e-mail (outbox). */
-export async function sendContactMessage(args: { p_name: string; p_email: string; p_message: string; p_phone?: string; p_locale: string }) {
-  const supabase = await getSupabase();
-  const { error } = await supabase.rpc('send_contact_message', args);
-  check(error);
-}
-
-export const serviceKinds = [
-  'ice',
-  'boat_lift',
-  'washing_machine',
-  'mechanic',
-  'diesel',
-  'charter',
-  'skipper_training',
-  'parking',
-  'other',
-] as const;
-export type ServiceKind = (typeof serviceKinds)[number];
-
-/** A service request: request_service() stores it for the harbour team and queues the e-mail. */
-export async function requestService(args: {
-  p_service: ServiceKind;
-  p_name: string;
-  p_email: string;
-  p_message: string;
-  p_phone?: string;
-  p_preferred_date?: string;
-  p_boat?: { name: string };
-  p_locale: string;
-}) {
-  const supabase = await getSupabase();
-  const { error } = await supabase.rpc('request_service', args);
-  check(error);
 }

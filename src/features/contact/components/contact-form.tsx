@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
 import { useHarbourContact } from '@/components/harbour-facts';
-import { NotAvailableError, sendContactMessage, TooManyMessagesError } from '@/lib/submit-message';
+import { NotAvailableError, TooManyMessagesError } from '@/lib/submit-message';
+import { sendContactMessage } from '@/features/contact/api/send-contact-message';
 import { contactSchema, type ContactValues } from '@/features/contact/schemas/contact';
 
 export function ContactForm() {

@@ -7,7 +7,8 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
 import { useHarbourContact } from '@/components/harbour-facts';
-import { NotAvailableError, requestService, TooManyMessagesError } from '@/lib/submit-message';
+import { NotAvailableError, TooManyMessagesError } from '@/lib/submit-message';
+import { requestService } from '@/features/service/api/request-service';
 import { serviceRequestSchema, type ServiceRequestValues } from '@/features/service/schemas/service-request';
 import { DatePicker } from '@/components/ui/date-picker';
 

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { emailField, messageField, messages, optionalPhone, requiredText } from '@/lib/validation';
-import { serviceKinds } from '@/lib/submit-message';
+
+/** The services a guest may ask for (request_service's p_service). */
+export const serviceKinds = [
+  'ice',
+  'boat_lift',
+  'washing_machine',
+  'mechanic',
+  'diesel',
+  'charter',
+  'skipper_training',
+  'parking',
+  'other',
+] as const;
+export type ServiceKind = (typeof serviceKinds)[number];
 
 export const serviceRequestSchema = z.object({
   topic: z.enum(serviceKinds, { error: messages.required }),

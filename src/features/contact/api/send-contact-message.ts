@@ -1,0 +1,9 @@
+import { getSupabase } from '@/lib/auth';
+import { checkSubmission } from '@/lib/submit-message';
+
+/** A contact message to the harbour: send_contact_message() stores it and queues the e-mail (outbox). */
+export async function sendContactMessage(args: { p_name: string; p_email: string; p_message: string; p_phone?: string; p_locale: string }) {
+  const supabase = await getSupabase();
+  const { error } = await supabase.rpc('send_contact_message', args);
+  checkSubmission(error);
+}
