@@ -23,6 +23,26 @@ test('contact form shows the validation messages of spec section 5, in German an
   await expect(en.getByText('Message is required')).toBeVisible();
 });
 
+test('a contact message and a service request go through to the harbour, each answered with its thank-you', async ({ page }) => {
+  const stamp = Date.now();
+  await page.goto('/contact');
+  const form = page.getByRole('form', { name: 'Kontaktformular' });
+  await form.getByLabel('Name', { exact: true }).fill('Karla Kontakt');
+  await form.getByLabel('E-Mail').fill(`kontakt-${stamp}@example.com`);
+  await form.getByLabel('Nachricht').fill('Gibt es im Mai noch einen Platz für ein Wochenende?');
+  await page.getByRole('button', { name: 'Nachricht senden' }).click();
+  await expect(page.getByText('Danke! Ihre Nachricht ist angekommen; wir antworten so bald wie möglich.')).toBeVisible();
+
+  await page.goto('/en/service/order');
+  const request = page.getByRole('form', { name: 'Service request' });
+  await request.getByLabel('Name', { exact: true }).fill('Sam Service');
+  await request.getByLabel('E-mail').fill(`service-${stamp}@example.com`);
+  await request.getByLabel('Preferred date').fill('12/06/2027');
+  await request.getByLabel('Message').fill('Please fill up the diesel tank on Friday morning.');
+  await page.getByRole('button', { name: 'Send request' }).click();
+  await expect(page.getByText('Thank you! The harbour team has received your request.')).toBeVisible();
+});
+
 test('login form validates and refuses wrong credentials with one neutral message', async ({ page }) => {
   await page.goto('/auth/login');
   // The form's own submit button: the page also has 'Stattdessen mit E-Mail-Code anmelden'.
