@@ -219,6 +219,15 @@ export async function saveExtra(id: string | null, values: ExtraInput): Promise<
   if (error) throw error;
 }
 
+/** Add (id null) or change a catalogue entry (saveExtra); refreshes the catalogue. */
+export function useSaveExtra() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, values }: { id: string | null; values: ExtraInput }) => saveExtra(id, values),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: extrasKeys.all }),
+  });
+}
+
 /** A berth tariff (public.tariffs, 32_prices_availability.sql): gross cents per unit with its VAT rate. */
 export type Tariff = Omit<Tables<'tariffs'>, 'unit'> & { unit: 'metre_night' | 'metre_day' | 'night' };
 
@@ -244,4 +253,14 @@ export async function saveTariff(code: string, values: Pick<Tariff, 'name' | 'na
   if (error) throw error;
   // RLS hides the row from anyone but an admin: no row changed is a refusal.
   if (!data.length) throw { code: '42501' };
+}
+
+/** Change a berth tariff (saveTariff); refreshes the tariffs. */
+export function useSaveTariff() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ code, values }: { code: string; values: Pick<Tariff, 'name' | 'name_en' | 'gross_cents' | 'vat_rate'> }) =>
+      saveTariff(code, values),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: tariffKeys.all }),
+  });
 }
