@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
-import { type InvoiceDocument, orderKeys } from '@/features/orders';
+import { type InvoiceDocument, invoiceDocumentQueryOptions, orderKeys } from '@/features/orders';
 import { invokeFunction } from '@/lib/edge-functions';
 import type { DeskPaymentMethod } from '@/features/harbour/shared/payment-methods';
 import { harbourKeys } from '@/features/harbour/shared/keys';
@@ -164,6 +164,42 @@ export async function cancelDeskSale(receiptId: string, reason: string): Promise
   const { data, error } = await supabase.rpc('cancel_desk_sale', { p_receipt_id: receiptId, p_reason: reason.trim() });
   if (error) throw error;
   return data as unknown as InvoiceDocument;
+}
+
+/**
+ * Sell at the desk (sellAtDesk): the receipt goes into the cache, the catalogue, the cash book and
+ * the orders are refreshed, then `then` runs with the receipt (the page opens it) while still pending.
+ */
+export function useSellAtDesk(then: (doc: InvoiceDocument) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ items, method, buyer }: { items: DeskSaleItem[]; method: DeskPaymentMethod; buyer?: DeskSaleBuyer }) =>
+      sellAtDesk(items, method, buyer),
+    onSuccess: async (doc) => {
+      queryClient.setQueryData(invoiceDocumentQueryOptions(doc.id).queryKey, doc);
+      void queryClient.invalidateQueries({ queryKey: extrasKeys.all });
+      void queryClient.invalidateQueries({ queryKey: [...harbourKeys.all, 'cash'] });
+      void queryClient.invalidateQueries({ queryKey: orderKeys.all });
+      await then(doc);
+    },
+  });
+}
+
+/**
+ * Cancel a desk sale (cancelDeskSale): the Stornorechnung goes into the cache, the catalogue and
+ * the cash book are refreshed, then `then` runs with it (the page opens it) while still pending.
+ */
+export function useCancelDeskSale(then: (storno: InvoiceDocument) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ receiptId, reason }: { receiptId: string; reason: string }) => cancelDeskSale(receiptId, reason),
+    onSuccess: async (storno) => {
+      queryClient.setQueryData(invoiceDocumentQueryOptions(storno.id).queryKey, storno);
+      void queryClient.invalidateQueries({ queryKey: extrasKeys.all });
+      void queryClient.invalidateQueries({ queryKey: [...harbourKeys.all, 'cash'] });
+      await then(storno);
+    },
+  });
 }
 
 export type DeskSaleCancellation = Tables<'desk_sale_cancellations'> & { document_number: string };
