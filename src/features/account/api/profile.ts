@@ -1,6 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { env } from '@/lib/env';
+import { Refused } from '@/lib/refused';
 
 async function session() {
   const supabase = await getSupabase();
@@ -131,4 +132,27 @@ export async function deleteMyAccount(avatarPath: string | null | undefined): Pr
   const { error } = await supabase.rpc('delete_my_account');
   if (error) throw error;
   await supabase.auth.signOut({ scope: 'local' });
+}
+
+/**
+ * Delete my account (deleteMyAccount); throws Refused<'last_admin'> for the last admin. On success
+ * every cached query goes (signed out), then `then` runs (the page leaves) while still pending,
+ * even if the card has unmounted meanwhile.
+ */
+export function useDeleteMyAccount(then: () => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (avatarPath: string | null | undefined) => {
+      try {
+        await deleteMyAccount(avatarPath);
+      } catch (e) {
+        if ((e as { message?: string }).message === 'last_admin') throw new Refused('last_admin');
+        throw e;
+      }
+    },
+    onSuccess: async () => {
+      queryClient.clear();
+      await then();
+    },
+  });
 }

@@ -16,10 +16,10 @@ import { localeFromPath, withLocale } from '@/lib/i18n';
 import {
   avatarUrlQueryOptions,
   confirmEmailChange,
-  deleteMyAccount,
   downloadMyData,
   requestEmailChange,
   uploadAvatar,
+  useDeleteMyAccount,
   UploadError,
 } from '@/features/account/api/profile';
 import {
@@ -31,6 +31,7 @@ import {
   type NewEmailValues,
 } from '@/features/account/schemas/profile';
 import { FormAlert } from '@/components/form-alert';
+import { refusalOf } from '@/lib/refused';
 
 const failedText = () => <Trans>Das ist gerade nicht möglich. Bitte versuchen Sie es später noch einmal.</Trans>;
 
@@ -307,31 +308,27 @@ export function PasswordChangeCard() {
 /** GDPR: download everything stored about me; delete my account after a confirmation dialog. */
 export function MyDataCard({ avatarPath }: { avatarPath: string | null }) {
   const router = useRouter();
-  const queryClient = useQueryClient();
-  const [state, setState] = useState<'failed' | 'last-admin' | 'downloaded'>();
-  const [busy, setBusy] = useState(false);
+  // The download's outcome; the deletion's is the mutation's. One message at a time: each clears the other.
+  const [downloaded, setDownloaded] = useState<'downloaded' | 'failed'>();
+  const deleting = useDeleteMyAccount(() =>
+    router.navigate({ href: withLocale('/start', localeFromPath(router.state.location.pathname)), replace: true }),
+  );
+  const refusal = refusalOf<'last_admin'>(deleting.error);
+  const state = downloaded ?? (refusal === 'last_admin' ? 'last-admin' : refusal ? 'failed' : undefined);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const download = async () => {
-    setState(undefined);
+    setDownloaded(undefined);
+    deleting.reset();
     try {
       await downloadMyData();
-      setState('downloaded');
+      setDownloaded('downloaded');
     } catch {
-      setState('failed');
+      setDownloaded('failed');
     }
   };
-  const remove = async () => {
-    setState(undefined);
-    setBusy(true);
-    try {
-      await deleteMyAccount(avatarPath);
-      queryClient.clear();
-      await router.navigate({ href: withLocale('/start', localeFromPath(router.state.location.pathname)), replace: true });
-    } catch (e) {
-      setState((e as { message?: string }).message === 'last_admin' ? 'last-admin' : 'failed');
-    } finally {
-      setBusy(false);
-    }
+  const remove = () => {
+    setDownloaded(undefined);
+    deleting.mutate(avatarPath);
   };
   return (
     <Card>
@@ -353,7 +350,7 @@ export function MyDataCard({ avatarPath }: { avatarPath: string | null }) {
             open={confirmOpen}
             onOpenChange={setConfirmOpen}
             trigger={
-              <Button type="button" variant="destructive" disabled={busy}>
+              <Button type="button" variant="destructive" disabled={deleting.isPending}>
                 <Trash2 aria-hidden />
                 <Trans>Konto löschen</Trans>
               </Button>
@@ -369,7 +366,7 @@ export function MyDataCard({ avatarPath }: { avatarPath: string | null }) {
             destructive
             onConfirm={() => {
               setConfirmOpen(false);
-              void remove();
+              remove();
             }}
           />
         </div>

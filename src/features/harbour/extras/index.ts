@@ -1,14 +1,14 @@
 /** The public face of features/harbour/extras: what other features may use (docs/architecture.md, "Boundaries"). */
 export {
-  cancelDeskSale,
   depositRefundsDueQueryOptions,
   deskReceiptsQueryOptions,
   deskSaleStateQueryOptions,
   extrasCatalogueQueryOptions,
   extrasKeys,
   orderExtrasQueryOptions,
-  sellAtDesk,
+  useCancelDeskSale,
   useExtrasAction,
+  useSellAtDesk,
 } from '@/features/harbour/extras/api/extras';
 export type { ExtrasAction, OrderExtra } from '@/features/harbour/extras/api/extras';
 export { useExtraName, useExtraUnitLabel } from '@/features/harbour/extras/components/extras-labels';

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
+import { Refused } from '@/lib/refused';
 import { removeImageQuietly } from '@/features/admin/shared/upsert-image';
 
 export const COLUMN_BUCKET = 'additional-place-images';
@@ -74,6 +75,24 @@ export async function setColumnImagePath(id: string, path: string | null): Promi
   const supabase = await getSupabase();
   const { error } = await supabase.from('additional_places').update({ image_path: path }).eq('id', id);
   return !error;
+}
+
+/**
+ * Create or update a column (saveColumn); throws Refused<ColumnSaveError>. `then` runs while the
+ * write is still pending (a new column's title image), then the admin's berth and column queries
+ * are refreshed.
+ */
+export function useSaveColumn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ input, id, then }: { input: ColumnInput; id?: string; then?: (id: string) => Promise<unknown> }) => {
+      const result = await saveColumn(input, id);
+      if ('error' in result) throw new Refused(result.error);
+      await then?.(result.id);
+      return result.id;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+  });
 }
 
 /** Deletes the title image first (a failure there is ignored), then the column. */

@@ -12,8 +12,8 @@ import {
   COLUMN_BUCKET,
   columnImagePath,
   columnQueryOptions,
-  saveColumn,
   setColumnImagePath,
+  useSaveColumn,
   type Column,
   type ColumnSaveError,
 } from '@/features/admin/additional-places/api/additional-places';
@@ -24,6 +24,7 @@ import {
   type ColumnDraftError,
 } from '@/features/admin/additional-places/components/column-form';
 import { FormAlert } from '@/components/form-alert';
+import { refusalOf } from '@/lib/refused';
 
 export function useColumnSaveMessages(): Record<ColumnSaveError, string> {
   const { t } = useLingui();
@@ -45,7 +46,6 @@ export const columnDraft = (c?: Column | null): ColumnDraft => ({
 /** Create (no id) or edit a column, with its title image. */
 export function ColumnEditPage({ id }: { id?: string }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const column = useQuery({ ...columnQueryOptions(id ?? ''), enabled: !!id });
   if (id && column.isSuccess && !column.data) return <NotFoundPage />;
@@ -69,7 +69,6 @@ export function ColumnEditPage({ id }: { id?: string }) {
         key={column.data?.id ?? 'new'}
         column={column.data ?? null}
         onSaved={async (savedId) => {
-          await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
           if (!id) await navigate({ to: '/{-$locale}/account/admin/additional-places/$id/edit', params: { id: savedId } });
         }}
       />
@@ -79,6 +78,9 @@ export function ColumnEditPage({ id }: { id?: string }) {
 
 function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id: string) => Promise<void> }) {
   const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const saving = useSaveColumn();
+  const saveError = refusalOf<ColumnSaveError>(saving.error);
   const messages = useColumnSaveMessages();
   const [draft, setDraft] = useState<ColumnDraft>(() => columnDraft(column));
   const [errors, setErrors] = useState<ColumnDraftError[]>([]);
@@ -86,8 +88,6 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
   const [version, setVersion] = useState(0);
   const [progress, setProgress] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<UploadError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true } | { ok: false; error: ColumnSaveError } | null>(null);
 
   const upload = async (columnId: string, f: File) => {
     setUploadError(null);
@@ -102,20 +102,21 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
     return true;
   };
 
-  const save = async () => {
+  const save = () => {
     const parsed = parseColumn(draft);
     if ('errors' in parsed) return setErrors(parsed.errors);
     setErrors([]);
-    setBusy(true);
-    const res = await saveColumn(parsed.input, column?.id);
-    if ('error' in res) {
-      setBusy(false);
-      return setResult({ ok: false, error: res.error });
-    }
-    if (file && !column) await upload(res.id, file);
-    setBusy(false);
-    setResult({ ok: true });
-    await onSaved(res.id);
+    saving.mutate(
+      { input: parsed.input, id: column?.id, then: file && !column ? (savedId) => upload(savedId, file) : undefined },
+      { onSuccess: (savedId) => void onSaved(savedId) },
+    );
+  };
+
+  /** A picked image of an existing column is uploaded at once; the admin's queries are refreshed after it. */
+  const replaceImage = async (columnId: string, f: File) => {
+    if (!(await upload(columnId, f))) return;
+    await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
+    await onSaved(columnId);
   };
 
   return (
@@ -125,24 +126,24 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
         currentUrl={column?.image_path ? publicImageUrl(COLUMN_BUCKET, column.image_path, String(version)) : null}
         progress={progress}
         error={uploadError}
-        onPick={(f) => (column ? void upload(column.id, f).then((ok) => (ok ? onSaved(column.id) : undefined)) : setFile(f))}
+        onPick={(f) => (column ? void replaceImage(column.id, f) : setFile(f))}
       />
       <ColumnForm
         draft={draft}
         onChange={setDraft}
-        onSubmit={() => void save()}
+        onSubmit={save}
         errors={errors}
         label={column ? t`Säule bearbeiten` : t`Säule erstellen`}
       >
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={saving.isPending}>
           {column ? <Trans>Speichern</Trans> : <Trans>Erstellen</Trans>}
         </Button>
-        {result?.ok && (
+        {saving.isSuccess && (
           <p role="status" className="text-sm text-green-700">
             <Trans>Gespeichert.</Trans>
           </p>
         )}
-        {result && !result.ok && <FormAlert className="text-sm">{messages[result.error]}</FormAlert>}
+        {saveError && <FormAlert className="text-sm">{messages[saveError]}</FormAlert>}
       </ColumnForm>
     </>
   );

@@ -1,7 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { fetchAll } from '@/lib/fetch-all';
+import { Refused } from '@/lib/refused';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 
 export type Holder = Pick<
@@ -140,4 +141,38 @@ export async function removeHolder(holderId: string, lastDay?: string): Promise<
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('remove_long_term_holder', { p_holder_id: holderId, p_last_day: lastDay });
   return error ? holderError(error) : null;
+}
+
+/** Assign a berth's long-term holder (assignHolder); throws Refused<HolderError>; refreshes the admin's berth queries. */
+export function useAssignHolder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({
+      placeId,
+      startsOn,
+      holder,
+      applicationId,
+    }: {
+      placeId: string;
+      startsOn: string;
+      holder: HolderInput;
+      applicationId?: string;
+    }) => {
+      const failed = await assignHolder(placeId, startsOn, holder, applicationId);
+      if (failed) throw new Refused(failed);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+  });
+}
+
+/** End or cancel a holder (removeHolder); throws Refused<HolderError>; refreshes the berth's holders either way. */
+export function useRemoveHolder(placeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ holderId, lastDay }: { holderId: string; lastDay?: string }) => {
+      const failed = await removeHolder(holderId, lastDay);
+      if (failed) throw new Refused(failed);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminPlaceKeys.holders(placeId) }),
+  });
 }

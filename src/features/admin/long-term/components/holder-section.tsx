@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
@@ -8,14 +8,13 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { berlinToday, formatDay } from '@/lib/dates';
 import { decimalInput, formatSize } from '@/lib/numbers';
-import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { decimal, isDecimal } from '@/lib/validation';
 import {
   applicationsQueryOptions,
-  assignHolder,
   holdersQueryOptions,
-  removeHolder,
+  useAssignHolder,
+  useRemoveHolder,
   userSearchQueryOptions,
   type Application,
   type Holder,
@@ -23,6 +22,7 @@ import {
 } from '@/features/admin/long-term/api/long-term';
 import { DatePicker } from '@/components/ui/date-picker';
 import { FormAlert } from '@/components/form-alert';
+import { refusalOf } from '@/lib/refused';
 
 function useHolderMessages(): Record<HolderError, string> {
   const { t } = useLingui();
@@ -109,21 +109,13 @@ export function HolderSection({ placeId, placeName }: { placeId: string; placeNa
 
 function CurrentHolders({ placeId, placeName, holders, today }: { placeId: string; placeName: string; holders: Holder[]; today: string }) {
   const { t, i18n } = useLingui();
-  const queryClient = useQueryClient();
   const messages = useHolderMessages();
   const [confirm, setConfirm] = useState<Holder | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<HolderError | null>(null);
-  const [done, setDone] = useState(false);
-  const remove = async () => {
+  const removing = useRemoveHolder(placeId);
+  const error = refusalOf<HolderError>(removing.error);
+  const remove = () => {
     if (!confirm) return;
-    setBusy(true);
-    const failed = await removeHolder(confirm.id, today);
-    setBusy(false);
-    setConfirm(null);
-    setError(failed);
-    setDone(!failed);
-    await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.holders(placeId) });
+    removing.mutate({ holderId: confirm.id, lastDay: today }, { onSettled: () => setConfirm(null) });
   };
   const removable = holders.filter((h) => h.ends_on === null || h.ends_on > today);
   return (
@@ -152,7 +144,7 @@ function CurrentHolders({ placeId, placeName, holders, today }: { placeId: strin
           </Button>
         </div>
       ))}
-      {done && (
+      {removing.isSuccess && (
         <p role="status" className="text-sm text-green-700">
           <Trans>Langzeitlieger entfernt.</Trans>
         </p>
@@ -177,8 +169,8 @@ function CurrentHolders({ placeId, placeName, holders, today }: { placeId: strin
         }
         confirmLabel={t`Entfernen`}
         destructive
-        busy={busy}
-        onConfirm={() => void remove()}
+        busy={removing.isPending}
+        onConfirm={remove}
       />
     </section>
   );
@@ -228,16 +220,17 @@ const draftFrom = (a: Application | null, locale: string): Draft =>
 /** Assign: an account (searched) or a person by e-mail/name, a start date and boat data; an application on the right fills it. */
 function AssignForm({ placeId, picked }: { placeId: string; picked: Application | null }) {
   const { t, i18n } = useLingui();
-  const queryClient = useQueryClient();
   const messages = useHolderMessages();
   const [q, setQ] = useState('');
   const users = useQuery({ ...userSearchQueryOptions(q), enabled: q.trim().length >= 2 });
   const [draft, setDraft] = useState<Draft>(() => draftFrom(picked, i18n.locale));
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true } | { ok: false; error: HolderError | 'form' } | null>(null);
+  const assigning = useAssignHolder();
+  const refusal = refusalOf<HolderError>(assigning.error);
+  // The form's own check (start, boat sizes, a person) before anything is written.
+  const [formError, setFormError] = useState(false);
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
 
-  const save = async () => {
+  const save = () => {
     const num = (v: string) => (v.trim() === '' ? undefined : isDecimal(v) ? decimal(v) : NaN);
     const length = num(draft.boatLength);
     const width = num(draft.boatWidth);
@@ -247,31 +240,33 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
       Number.isNaN(width) ||
       (!draft.userId && !draft.email.trim() && !draft.lastName.trim())
     ) {
-      return setResult({ ok: false, error: 'form' });
+      assigning.reset();
+      return setFormError(true);
     }
-    setBusy(true);
-    const failed = await assignHolder(
-      placeId,
-      draft.startsOn,
+    setFormError(false);
+    assigning.mutate(
       {
-        user_id: draft.userId || undefined,
-        email: draft.email.trim() || undefined,
-        first_name: draft.firstName.trim() || undefined,
-        last_name: draft.lastName.trim() || undefined,
-        boat_name: draft.boatName.trim() || undefined,
-        boat_tag: draft.boatTag.trim() || undefined,
-        boat_length: length,
-        boat_width: width,
+        placeId,
+        startsOn: draft.startsOn,
+        holder: {
+          user_id: draft.userId || undefined,
+          email: draft.email.trim() || undefined,
+          first_name: draft.firstName.trim() || undefined,
+          last_name: draft.lastName.trim() || undefined,
+          boat_name: draft.boatName.trim() || undefined,
+          boat_tag: draft.boatTag.trim() || undefined,
+          boat_length: length,
+          boat_width: width,
+        },
+        applicationId: draft.applicationId,
       },
-      draft.applicationId,
+      {
+        onSuccess: () => {
+          setDraft(emptyDraft());
+          setQ('');
+        },
+      },
     );
-    setBusy(false);
-    setResult(failed ? { ok: false, error: failed } : { ok: true });
-    if (!failed) {
-      setDraft(emptyDraft());
-      setQ('');
-      await queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all });
-    }
   };
 
   const field = (id: keyof Draft, label: string, props: { type?: string; inputMode?: 'decimal' } = {}) => (
@@ -288,7 +283,7 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
       className="grid gap-3 sm:grid-cols-2"
       onSubmit={(e) => {
         e.preventDefault();
-        void save();
+        save();
       }}
     >
       <h3 className="font-semibold sm:col-span-2">
@@ -355,20 +350,20 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
         </p>
       )}
       <div className="flex items-center gap-3 sm:col-span-2">
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={assigning.isPending}>
           <Trans>Speichern</Trans>
         </Button>
-        {result?.ok && (
+        {assigning.isSuccess && (
           <p role="status" className="text-sm text-green-700">
             <Trans>Langzeitlieger gespeichert.</Trans>
           </p>
         )}
       </div>
-      {result && !result.ok && (
+      {(formError || refusal) && (
         <FormAlert className="text-sm sm:col-span-2">
-          {result.error === 'form'
+          {formError || !refusal
             ? t`Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.`
-            : messages[result.error]}
+            : messages[refusal]}
         </FormAlert>
       )}
     </form>

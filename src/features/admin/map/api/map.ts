@@ -1,9 +1,10 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { fetchAll } from '@/lib/fetch-all';
+import { Refused } from '@/lib/refused';
 import type { CalendarEntry } from '@/features/harbour/calendar';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
-import type { Column } from '@/features/admin/additional-places';
+import { saveColumn, type Column, type ColumnInput } from '@/features/admin/additional-places';
 
 /** A berth's state on the day: free, or the first occupation the calendar lists. */
 export type BerthState = 'free' | 'reservation' | 'rent' | 'maintenance' | 'long_term';
@@ -72,3 +73,20 @@ export const mapQueryOptions = (day: string) =>
       return { berths, columns: columns as Column[] };
     },
   });
+
+/** Create or move a column from the plan (saveColumn); throws Refused<ColumnSaveError>; refreshes the admin's berth queries and the day's map. */
+export function useSaveMapColumn(day: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ input, id }: { input: ColumnInput; id?: string }) => {
+      const result = await saveColumn(input, id);
+      if ('error' in result) throw new Refused(result.error);
+      return result.id;
+    },
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminPlaceKeys.map(day) }),
+      ]),
+  });
+}

@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
@@ -11,7 +11,6 @@ import { identityQueryOptions, isAdmin } from '@/lib/auth';
 import { formatSize } from '@/lib/numbers';
 import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import {
-  saveColumn,
   type Column,
   type ColumnSaveError,
   ColumnForm,
@@ -22,10 +21,10 @@ import {
   useColumnSaveMessages,
   useColumnTypeLabels,
 } from '@/features/admin/additional-places';
-import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 import { BERTH, ColumnMarker, HarbourPlan, PLAN } from '@/features/booking';
-import { mapQueryOptions, type BerthState, type MapBerth } from '@/features/admin/map/api/map';
+import { mapQueryOptions, useSaveMapColumn, type BerthState, type MapBerth } from '@/features/admin/map/api/map';
 import { FormAlert } from '@/components/form-alert';
+import { refusalOf } from '@/lib/refused';
 
 /** Fill and pattern per state (never colour alone); each berth also carries a text label. */
 const FILL: Record<BerthState, string> = {
@@ -86,7 +85,6 @@ export function HarbourMapPage() {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const today = berlinToday();
-  const queryClient = useQueryClient();
   const live = useCalendarRealtime();
   const { data, error, isPending } = useQuery({ ...mapQueryOptions(today), refetchInterval: 60_000 });
   const identity = useQuery(identityQueryOptions);
@@ -100,15 +98,15 @@ export function HarbourMapPage() {
   const [draft, setDraft] = useState<ColumnDraft>(() => columnDraft(null));
   const [placing, setPlacing] = useState(false);
   const [errors, setErrors] = useState<ColumnDraftError[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true } | { ok: false; error: ColumnSaveError } | null>(null);
+  const saving = useSaveMapColumn(today);
+  const saveError = refusalOf<ColumnSaveError>(saving.error);
 
   const berth = data?.berths.find((b) => b.id === selected);
   const unplaced = (data?.berths ?? []).filter((b) => !b.position);
 
   const pickColumn = (id: string) => {
     setColumnId(id);
-    setResult(null);
+    saving.reset();
     setErrors([]);
     setDraft(columnDraft(data?.columns.find((c) => c.id === id) ?? null));
   };
@@ -124,20 +122,11 @@ export function HarbourMapPage() {
     setPlacing(false);
   };
 
-  const saveDraft = async () => {
+  const saveDraft = () => {
     const parsed = parseColumn(draft);
     if ('errors' in parsed) return setErrors(parsed.errors);
     setErrors([]);
-    setBusy(true);
-    const res = await saveColumn(parsed.input, columnId || undefined);
-    setBusy(false);
-    if ('error' in res) return setResult({ ok: false, error: res.error });
-    setResult({ ok: true });
-    setColumnId(res.id);
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.all }),
-      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.map(today) }),
-    ]);
+    saving.mutate({ input: parsed.input, id: columnId || undefined }, { onSuccess: (savedId) => setColumnId(savedId) });
   };
 
   const activate = (id: string) => (e: KeyboardEvent) => {
@@ -384,19 +373,19 @@ export function HarbourMapPage() {
               ))}
             </select>
           </div>
-          <ColumnForm draft={draft} onChange={setDraft} onSubmit={() => void saveDraft()} errors={errors} label={t`Säule auf dem Plan`}>
+          <ColumnForm draft={draft} onChange={setDraft} onSubmit={saveDraft} errors={errors} label={t`Säule auf dem Plan`}>
             <Button type="button" variant="outline" aria-pressed={placing} onClick={() => setPlacing((p) => !p)}>
               {placing ? <Trans>Jetzt auf den Plan klicken…</Trans> : <Trans>Position auf dem Plan wählen</Trans>}
             </Button>
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={saving.isPending}>
               <Trans>Säule speichern</Trans>
             </Button>
-            {result?.ok && (
+            {saving.isSuccess && (
               <p role="status" className="text-sm text-green-700">
                 <Trans>Säule gespeichert.</Trans>
               </p>
             )}
-            {result && !result.ok && <FormAlert className="text-sm">{saveMessages[result.error]}</FormAlert>}
+            {saveError && <FormAlert className="text-sm">{saveMessages[saveError]}</FormAlert>}
           </ColumnForm>
         </section>
       )}

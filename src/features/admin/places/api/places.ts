@@ -1,9 +1,9 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { fetchAll } from '@/lib/fetch-all';
 import { Refused } from '@/lib/refused';
-import { removeImageQuietly } from '@/features/admin/shared/upsert-image';
+import { removeImageQuietly, uploadImage } from '@/features/admin/shared/upsert-image';
 import { adminPlaceKeys } from '@/features/admin/shared/place-keys';
 
 export const PLACE_BUCKET = 'place-images';
@@ -216,3 +216,48 @@ export function useDeletePlace() {
 }
 
 export { adminPlaceKeys };
+
+/** The queries a photo change touches: the berth's photos, the list (its cover) and the berth. */
+function refreshPhotos(queryClient: QueryClient, placeId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: adminPlaceKeys.photos(placeId) }),
+    queryClient.invalidateQueries({ queryKey: adminPlaceKeys.list() }),
+    queryClient.invalidateQueries({ queryKey: adminPlaceKeys.place(placeId) }),
+  ]);
+}
+
+/** Add a photo: upload it (with progress), then its row (addPlacePhoto); throws Refused<UploadError>; refreshes the photo queries. */
+export function useAddPlacePhoto(placeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ file, onProgress }: { file: File; onProgress: (share: number) => void }) => {
+      const path = placePhotoPath(placeId, file);
+      const failed = await uploadImage(PLACE_BUCKET, path, file, onProgress);
+      if (failed) throw new Refused(failed);
+      if (!(await addPlacePhoto(placeId, path))) throw new Refused('failed');
+    },
+    onSuccess: () => refreshPhotos(queryClient, placeId),
+  });
+}
+
+/** Put the photos in a new order (reorderPlacePhotos); refreshes the photo queries either way. */
+export function useReorderPlacePhotos(placeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (ids: string[]) => {
+      if (!(await reorderPlacePhotos(placeId, ids))) throw new Refused('unknown');
+    },
+    onSettled: () => refreshPhotos(queryClient, placeId),
+  });
+}
+
+/** Remove a photo with its object (removePlacePhoto); refreshes the photo queries either way. */
+export function useRemovePlacePhoto(placeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (photo: AdminPlacePhoto) => {
+      if (!(await removePlacePhoto(photo))) throw new Refused('unknown');
+    },
+    onSettled: () => refreshPhotos(queryClient, placeId),
+  });
+}

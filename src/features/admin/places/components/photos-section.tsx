@@ -1,22 +1,21 @@
-import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import {
-  addPlacePhoto,
-  adminPlaceKeys,
   adminPlacePhotosQueryOptions,
   PLACE_BUCKET,
-  placePhotoPath,
-  removePlacePhoto,
-  reorderPlacePhotos,
+  useAddPlacePhoto,
+  useRemovePlacePhoto,
+  useReorderPlacePhotos,
   type AdminPlacePhoto,
 } from '@/features/admin/places/api/places';
-import { publicImageUrl, uploadImage, type UploadError } from '@/features/admin/shared/upsert-image';
+import { publicImageUrl, type UploadError } from '@/features/admin/shared/upsert-image';
 import { ImageField } from '@/features/admin/shared/upsert-image-field';
 import { FormAlert } from '@/components/form-alert';
+import { refusalOf } from '@/lib/refused';
 
 /**
  * A berth's photos in the order guests see them (the first is the cover): add one after the
@@ -24,73 +23,63 @@ import { FormAlert } from '@/components/form-alert';
  */
 export function PhotosSection({ placeId }: { placeId: string }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const { data: photos = [], error } = useQuery(adminPlacePhotosQueryOptions(placeId));
   const [progress, setProgress] = useState<number | null>(null);
-  const [uploadError, setUploadError] = useState<UploadError | null>(null);
-  const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pickerKey, setPickerKey] = useState(0);
+  // The photo just moved and the way it went: it keeps the focus once the buttons are enabled again.
+  const moved = useRef<{ id: string; by: -1 | 1 } | null>(null);
+  const adding = useAddPlacePhoto(placeId);
+  const reordering = useReorderPlacePhotos(placeId);
+  const removing = useRemovePlacePhoto(placeId);
+  const busy = adding.isPending || reordering.isPending || removing.isPending;
+  const addRefusal = refusalOf<UploadError>(adding.error);
+  const uploadError: UploadError | null = addRefusal === 'unknown' ? 'failed' : addRefusal;
 
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.photos(placeId) }),
-      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.list() }),
-      queryClient.invalidateQueries({ queryKey: adminPlaceKeys.place(placeId) }),
-    ]);
-
-  const add = async (file: File) => {
-    setUploadError(null);
+  const add = (file: File) => {
     setMessage(null);
     setProgress(0);
-    setBusy(true);
-    const path = placePhotoPath(placeId, file);
-    const failed = await uploadImage(PLACE_BUCKET, path, file, setProgress);
-    const ok = !failed && (await addPlacePhoto(placeId, path));
-    setBusy(false);
-    if (!ok) {
-      setProgress(null);
-      setUploadError(failed ?? 'failed');
-      return;
-    }
-    setPickerKey((k) => k + 1);
-    await refresh();
-    setProgress(null);
-    setMessage({ ok: true, text: t`Foto hinzugefügt.` });
+    adding.mutate(
+      { file, onProgress: setProgress },
+      {
+        onSuccess: () => {
+          setPickerKey((k) => k + 1);
+          setProgress(null);
+          setMessage({ ok: true, text: t`Foto hinzugefügt.` });
+        },
+        onError: () => setProgress(null),
+      },
+    );
   };
 
-  const move = async (index: number, by: -1 | 1) => {
+  const move = (index: number, by: -1 | 1) => {
     const ids = photos.map((p) => p.id);
     const [id] = ids.splice(index, 1);
     ids.splice(index + by, 0, id);
-    setBusy(true);
-    const ok = await reorderPlacePhotos(placeId, ids);
-    await refresh();
-    setBusy(false);
-    setMessage(
-      ok
-        ? { ok: true, text: t`Foto ${index + 1} ist jetzt Foto ${index + 1 + by}.` }
-        : { ok: false, text: t`Die Reihenfolge konnte nicht gespeichert werden. Bitte erneut versuchen.` },
-    );
-    // The moved photo keeps the focus: on the same arrow, or the other one at either end.
-    requestAnimationFrame(() => {
-      const same = document.getElementById(`photo-${id}-${by < 0 ? 'up' : 'down'}`) as HTMLButtonElement | null;
-      const other = document.getElementById(`photo-${id}-${by < 0 ? 'down' : 'up'}`) as HTMLButtonElement | null;
-      (same && !same.disabled ? same : other)?.focus();
+    reordering.mutate(ids, {
+      onSuccess: () => setMessage({ ok: true, text: t`Foto ${index + 1} ist jetzt Foto ${index + 1 + by}.` }),
+      onError: () => setMessage({ ok: false, text: t`Die Reihenfolge konnte nicht gespeichert werden. Bitte erneut versuchen.` }),
+      onSettled: () => {
+        moved.current = { id, by };
+      },
     });
   };
 
-  const remove = async (photo: AdminPlacePhoto, index: number) => {
-    setBusy(true);
-    const ok = await removePlacePhoto(photo);
-    await refresh();
-    setBusy(false);
-    setMessage(
-      ok
-        ? { ok: true, text: t`Foto ${index + 1} entfernt.` }
-        : { ok: false, text: t`Das Foto konnte nicht entfernt werden. Bitte erneut versuchen.` },
-    );
-  };
+  // The moved photo keeps the focus: on the same arrow, or the other one at either end.
+  useEffect(() => {
+    const last = moved.current;
+    if (!last || busy) return;
+    moved.current = null;
+    const same = document.getElementById(`photo-${last.id}-${last.by < 0 ? 'up' : 'down'}`) as HTMLButtonElement | null;
+    const other = document.getElementById(`photo-${last.id}-${last.by < 0 ? 'down' : 'up'}`) as HTMLButtonElement | null;
+    (same && !same.disabled ? same : other)?.focus();
+  }, [busy]);
+
+  const remove = (photo: AdminPlacePhoto, index: number) =>
+    removing.mutate(photo, {
+      onSuccess: () => setMessage({ ok: true, text: t`Foto ${index + 1} entfernt.` }),
+      onError: () => setMessage({ ok: false, text: t`Das Foto konnte nicht entfernt werden. Bitte erneut versuchen.` }),
+    });
 
   return (
     <Section title={t`Fotos`} aria-label={t`Fotos`}>
@@ -126,7 +115,7 @@ export function PhotosSection({ placeId }: { placeId: string }) {
                   variant="outline"
                   disabled={busy || i === 0}
                   aria-label={t`Foto ${i + 1} nach vorn`}
-                  onClick={() => void move(i, -1)}
+                  onClick={() => move(i, -1)}
                 >
                   <ArrowUp className="size-4" aria-hidden />
                 </Button>
@@ -137,7 +126,7 @@ export function PhotosSection({ placeId }: { placeId: string }) {
                   variant="outline"
                   disabled={busy || i === photos.length - 1}
                   aria-label={t`Foto ${i + 1} nach hinten`}
-                  onClick={() => void move(i, 1)}
+                  onClick={() => move(i, 1)}
                 >
                   <ArrowDown className="size-4" aria-hidden />
                 </Button>
@@ -147,7 +136,7 @@ export function PhotosSection({ placeId }: { placeId: string }) {
                   variant="outline"
                   disabled={busy}
                   aria-label={t`Foto ${i + 1} entfernen`}
-                  onClick={() => void remove(photo, i)}
+                  onClick={() => remove(photo, i)}
                 >
                   <Trans>Entfernen</Trans>
                 </Button>
@@ -162,7 +151,7 @@ export function PhotosSection({ placeId }: { placeId: string }) {
         currentUrl={null}
         progress={progress}
         error={uploadError}
-        onPick={(file) => void add(file)}
+        onPick={add}
         disabled={busy}
       />
       {message && (

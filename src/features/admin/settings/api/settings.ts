@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Constants, type Enums, type Tables } from '@/lib/database.types';
 import { check, checkList } from '@/features/admin/shared/admin-errors';
 import { getSupabase } from '@/lib/auth';
@@ -145,4 +145,49 @@ export async function saveSellerSettings(values: SellerSettings): Promise<void> 
   const db = await getSupabase();
   const result = await db.rpc('save_invoice_seller_settings', { p_settings: { ...values } });
   if (result.error) throw Object.assign(new Error(result.error.message), { code: result.error.code, hint: result.error.hint });
+}
+
+/** Create (id null) or update a fair period (saveFairPeriod); refreshes the fair periods. */
+export function useSaveFairPeriod() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, row }: { id: string | null; row: Omit<FairPeriod, 'id'> }) => saveFairPeriod(id, row),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() }),
+  });
+}
+
+/** Delete a fair period (deleteFairPeriod); refreshes the fair periods. */
+export function useDeleteFairPeriod() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deleteFairPeriod(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() }),
+  });
+}
+
+/** Save the door code and wifi (saveHarbourAccess); refreshes them. */
+export function useSaveHarbourAccess() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (row: Omit<HarbourAccess, 'updated_at'>) => saveHarbourAccess(row),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.access() }),
+  });
+}
+
+/** Save how each kind of order is paid (savePaymentModes); refreshes them. */
+export function useSavePaymentModes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (modes: PaymentModes) => savePaymentModes(modes),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.paymentModes() }),
+  });
+}
+
+/** Save which roles must use a second factor (saveTwoFactor); refreshes the setting. */
+export function useSaveTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: TwoFactor) => saveTwoFactor(values),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor() }),
+  });
 }

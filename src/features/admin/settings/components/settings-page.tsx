@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery, type UseMutationResult } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
 import { Button } from '@/components/ui/button';
@@ -16,18 +16,17 @@ import { DatevSettingsSection } from '@/features/admin/datev';
 import { AdminTable, Cell } from '@/features/admin/shared/admin-table';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import {
-  deleteFairPeriod,
   fairPeriodsQueryOptions,
   harbourAccessQueryOptions,
   paymentModeColumns,
   paymentModes,
   paymentModesQueryOptions,
-  saveFairPeriod,
-  saveHarbourAccess,
-  savePaymentModes,
-  saveTwoFactor,
-  settingsKeys,
   twoFactorQueryOptions,
+  useDeleteFairPeriod,
+  useSaveFairPeriod,
+  useSaveHarbourAccess,
+  useSavePaymentModes,
+  useSaveTwoFactor,
   type FairPeriod,
   type HarbourAccess,
   type PaymentMode,
@@ -70,27 +69,15 @@ export function SettingsPage() {
 
 function FairPeriodsSection() {
   const { t, i18n } = useLingui();
-  const queryClient = useQueryClient();
   const { data: fairs } = useSuspenseQuery(fairPeriodsQueryOptions());
   // null: closed; 'new': create; a period: edit.
   const [editing, setEditing] = useState<FairPeriod | 'new' | null>(null);
   const [toDelete, setToDelete] = useState<FairPeriod | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const deleting = useDeleteFairPeriod();
 
-  const confirmDelete = async () => {
+  const confirmDelete = () => {
     if (!toDelete) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await deleteFairPeriod(toDelete.id);
-      setToDelete(null);
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() });
-    } catch (e) {
-      setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    deleting.mutate(toDelete.id, { onSuccess: () => setToDelete(null) });
   };
 
   return (
@@ -127,7 +114,7 @@ function FairPeriodsSection() {
                     size="sm"
                     aria-label={t`${f.name} löschen`}
                     onClick={() => {
-                      setError(undefined);
+                      deleting.reset();
                       setToDelete(f);
                     }}
                   >
@@ -164,9 +151,9 @@ function FairPeriodsSection() {
         description={t`Möchten Sie den Messezeitraum „${toDelete?.name ?? ''}“ wirklich löschen? Bestehende Buchungen bleiben erhalten.`}
         confirmLabel={t`Löschen`}
         destructive
-        busy={busy}
-        error={error}
-        onConfirm={() => void confirmDelete()}
+        busy={deleting.isPending}
+        error={deleting.error ? staffErrorMessage(deleting.error) : undefined}
+        onConfirm={confirmDelete}
       />
     </Section>
   );
@@ -174,22 +161,17 @@ function FairPeriodsSection() {
 
 function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () => void }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string>();
+  const saving = useSaveFairPeriod();
   const form = useForm<FairPeriodValues>({
     resolver: zodResolver(fairPeriodSchema),
     defaultValues: { name: fair?.name ?? '', nameEn: fair?.name_en ?? '', startsOn: fair?.starts_on ?? '', endsOn: fair?.ends_on ?? '' },
   });
-  const onSubmit = form.handleSubmit(async (v) => {
-    setError(undefined);
-    try {
-      await saveFairPeriod(fair?.id ?? null, { name: v.name, name_en: v.nameEn || null, starts_on: v.startsOn, ends_on: v.endsOn });
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.fairs() });
-      onDone();
-    } catch (e) {
-      setError(staffErrorMessage(e));
-    }
-  });
+  const onSubmit = form.handleSubmit((v) =>
+    saving.mutate(
+      { id: fair?.id ?? null, row: { name: v.name, name_en: v.nameEn || null, starts_on: v.startsOn, ends_on: v.endsOn } },
+      { onSuccess: onDone },
+    ),
+  );
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Messezeitraum`} className="grid gap-4">
@@ -255,12 +237,12 @@ function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () 
             )}
           />
         </div>
-        {error && <FormAlert className="text-sm">{error}</FormAlert>}
+        {saving.error && <FormAlert className="text-sm">{staffErrorMessage(saving.error)}</FormAlert>}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="outline" onClick={onDone}>
             <Trans>Abbrechen</Trans>
           </Button>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
+          <Button type="submit" disabled={saving.isPending}>
             <Trans>Speichern</Trans>
           </Button>
         </div>
@@ -269,20 +251,35 @@ function FairPeriodForm({ fair, onDone }: { fair: FairPeriod | null; onDone: () 
   );
 }
 
-type SaveState = { ok: true } | { ok: false; message: string } | undefined;
+/** A section's save, kept in the section: its form remounts with the saved values (key), the message must outlive it. */
+type Saving<V> = UseMutationResult<void, Error, V>;
+
+/** "Gespeichert." or the refusal of a section's last save. */
+function SaveStatus({ saving }: { saving: Pick<Saving<never>, 'isSuccess' | 'error'> }) {
+  return (
+    <div aria-live="polite">
+      {saving.isSuccess && (
+        <p role="status" className="text-sm text-green-800">
+          <Trans>Gespeichert.</Trans>
+        </p>
+      )}
+      {saving.error && <FormAlert className="text-sm">{staffErrorMessage(saving.error)}</FormAlert>}
+    </div>
+  );
+}
 
 function AccessSection() {
   const { t } = useLingui();
   const { data: access } = useSuspenseQuery(harbourAccessQueryOptions());
   // Kept here: the form below remounts with the saved values (key), the message must outlive it.
-  const [state, setState] = useState<SaveState>();
+  const saving = useSaveHarbourAccess();
   return (
     <Section title={t`Türcode und WLAN`} aria-label={t`Türcode und WLAN`}>
       <p className="max-w-prose text-sm text-slate-700">
         <Trans>Sichtbar für das Hafenteam, aktive Langzeitlieger und bestätigte Gäste mit eingecheckter Buchung bis zur Abreise.</Trans>
       </p>
       {access ? (
-        <AccessForm key={access.updated_at} access={access} state={state} setState={setState} />
+        <AccessForm key={access.updated_at} access={access} saving={saving} />
       ) : (
         <FormAlert>
           <Trans>Die Zugangsdaten konnten nicht geladen werden.</Trans>
@@ -292,23 +289,13 @@ function AccessSection() {
   );
 }
 
-function AccessForm({ access, state, setState }: { access: HarbourAccess; state: SaveState; setState: (state: SaveState) => void }) {
+function AccessForm({ access, saving }: { access: HarbourAccess; saving: Saving<Omit<HarbourAccess, 'updated_at'>> }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const form = useForm<AccessValues>({
     resolver: zodResolver(accessSchema),
     defaultValues: { doorCode: access.door_code, wifiSsid: access.wifi_ssid, wifiPassword: access.wifi_password },
   });
-  const onSubmit = form.handleSubmit(async (v) => {
-    setState(undefined);
-    try {
-      await saveHarbourAccess({ door_code: v.doorCode, wifi_ssid: v.wifiSsid, wifi_password: v.wifiPassword });
-      setState({ ok: true });
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.access() });
-    } catch (e) {
-      setState({ ok: false, message: staffErrorMessage(e) });
-    }
-  });
+  const onSubmit = form.handleSubmit((v) => saving.mutate({ door_code: v.doorCode, wifi_ssid: v.wifiSsid, wifi_password: v.wifiPassword }));
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Türcode und WLAN`} className="grid max-w-md gap-4">
@@ -360,16 +347,9 @@ function AccessForm({ access, state, setState }: { access: HarbourAccess; state:
             </FormItem>
           )}
         />
-        <div aria-live="polite">
-          {state?.ok && (
-            <p role="status" className="text-sm text-green-800">
-              <Trans>Gespeichert.</Trans>
-            </p>
-          )}
-          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
-        </div>
+        <SaveStatus saving={saving} />
         <div>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
+          <Button type="submit" disabled={saving.isPending}>
             <Trans>Speichern</Trans>
           </Button>
         </div>
@@ -382,7 +362,7 @@ function PaymentModesSection() {
   const { t } = useLingui();
   const { data: modes } = useSuspenseQuery(paymentModesQueryOptions());
   // Kept here: the form remounts with the saved values (key), the message must outlive it.
-  const [state, setState] = useState<SaveState>();
+  const saving = useSavePaymentModes();
   return (
     <Section title={t`Zahlungsweise`} aria-label={t`Zahlungsweise`}>
       <p className="max-w-prose text-sm text-slate-700">
@@ -395,8 +375,7 @@ function PaymentModesSection() {
         <PaymentModesForm
           key={[...paymentModeColumns.map((c) => modes[c]), modes.payment_hold_minutes].join()}
           modes={modes}
-          state={state}
-          setState={setState}
+          saving={saving}
         />
       ) : (
         <FormAlert>
@@ -407,9 +386,8 @@ function PaymentModesSection() {
   );
 }
 
-function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; state: SaveState; setState: (state: SaveState) => void }) {
+function PaymentModesForm({ modes, saving }: { modes: PaymentModes; saving: Saving<PaymentModes> }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const form = useForm<PaymentModesValues>({
     resolver: zodResolver(paymentModesSchema),
     defaultValues: { ...modes, payment_hold_minutes: String(modes.payment_hold_minutes) },
@@ -428,16 +406,7 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
     online_optional: [t`Online oder im Hafenbüro`, t`Gäste können online bezahlen oder später im Hafenbüro.`],
     desk: [t`Nur im Hafenbüro`, t`Keine Online-Zahlung; bezahlt wird am Hafenbüro.`],
   };
-  const onSubmit = form.handleSubmit(async (v) => {
-    setState(undefined);
-    try {
-      await savePaymentModes({ ...v, payment_hold_minutes: Number(v.payment_hold_minutes) });
-      setState({ ok: true });
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.paymentModes() });
-    } catch (e) {
-      setState({ ok: false, message: staffErrorMessage(e) });
-    }
-  });
+  const onSubmit = form.handleSubmit((v) => saving.mutate({ ...v, payment_hold_minutes: Number(v.payment_hold_minutes) }));
   return (
     <Form {...form}>
       <form onSubmit={onSubmit} noValidate aria-label={t`Zahlungsweise`} className="grid gap-4">
@@ -493,16 +462,9 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
             </FormItem>
           )}
         />
-        <div aria-live="polite">
-          {state?.ok && (
-            <p role="status" className="text-sm text-green-800">
-              <Trans>Gespeichert.</Trans>
-            </p>
-          )}
-          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
-        </div>
+        <SaveStatus saving={saving} />
         <div>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
+          <Button type="submit" disabled={saving.isPending}>
             <Trans>Zahlungseinstellungen speichern</Trans>
           </Button>
         </div>
@@ -514,7 +476,7 @@ function PaymentModesForm({ modes, state, setState }: { modes: PaymentModes; sta
 function TwoFactorSection() {
   const { t } = useLingui();
   const { data: twoFactor } = useSuspenseQuery(twoFactorQueryOptions());
-  const [state, setState] = useState<SaveState>();
+  const saving = useSaveTwoFactor();
   return (
     <Section title={t`Zwei-Faktor-Anmeldung`} aria-label={t`Zwei-Faktor-Anmeldung`}>
       <p className="max-w-prose text-sm text-slate-700">
@@ -524,12 +486,7 @@ function TwoFactorSection() {
         </Trans>
       </p>
       {twoFactor ? (
-        <TwoFactorForm
-          key={`${twoFactor.mfa_required_admin}${twoFactor.mfa_required_harbor}`}
-          twoFactor={twoFactor}
-          state={state}
-          setState={setState}
-        />
+        <TwoFactorForm key={`${twoFactor.mfa_required_admin}${twoFactor.mfa_required_harbor}`} twoFactor={twoFactor} saving={saving} />
       ) : (
         <FormAlert>
           <Trans>Die Einstellungen zur Anmeldung konnten nicht geladen werden.</Trans>
@@ -539,20 +496,10 @@ function TwoFactorSection() {
   );
 }
 
-function TwoFactorForm({ twoFactor, state, setState }: { twoFactor: TwoFactor; state: SaveState; setState: (state: SaveState) => void }) {
+function TwoFactorForm({ twoFactor, saving }: { twoFactor: TwoFactor; saving: Saving<TwoFactor> }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const form = useForm<TwoFactor>({ defaultValues: twoFactor });
-  const onSubmit = form.handleSubmit(async (v) => {
-    setState(undefined);
-    try {
-      await saveTwoFactor(v);
-      setState({ ok: true });
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor() });
-    } catch (e) {
-      setState({ ok: false, message: staffErrorMessage(e) });
-    }
-  });
+  const onSubmit = form.handleSubmit((v) => saving.mutate(v));
   const roles: { name: keyof TwoFactor; label: string }[] = [
     { name: 'mfa_required_admin', label: t`Pflicht für Admins` },
     { name: 'mfa_required_harbor', label: t`Pflicht für das Hafenteam` },
@@ -575,16 +522,9 @@ function TwoFactorForm({ twoFactor, state, setState }: { twoFactor: TwoFactor; s
             )}
           />
         ))}
-        <div aria-live="polite">
-          {state?.ok && (
-            <p role="status" className="text-sm text-green-800">
-              <Trans>Gespeichert.</Trans>
-            </p>
-          )}
-          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
-        </div>
+        <SaveStatus saving={saving} />
         <div>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
+          <Button type="submit" disabled={saving.isPending}>
             <Trans>Speichern</Trans>
           </Button>
         </div>

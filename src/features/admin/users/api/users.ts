@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
 import type { UsersSearch } from '@/features/admin/users/api/users-search';
@@ -141,4 +141,25 @@ export const adminMfaStatusQueryOptions = (id: string) =>
 export async function resetMfa(id: string): Promise<number> {
   const db = await getSupabase();
   return check(await db.rpc('admin_reset_mfa', { p_user_id: id })) ?? 0;
+}
+
+/** Save a person's fields, roles and active flag (saveUser); refreshes the admin's user queries, and the identity when it is one's own account. */
+export function useSaveUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, values }: { id: string; values: SaveUserInput; self: boolean }) => saveUser(id, values),
+    onSuccess: async (_data, { self }) => {
+      await queryClient.invalidateQueries({ queryKey: adminUserKeys.all });
+      if (self) await queryClient.invalidateQueries({ queryKey: ['identity'] });
+    },
+  });
+}
+
+/** Reset a person's second factor (admin_reset_mfa); refreshes that person's queries. */
+export function useResetMfa() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => resetMfa(userId),
+    onSuccess: (_data, userId) => queryClient.invalidateQueries({ queryKey: adminUserKeys.item(userId) }),
+  });
 }

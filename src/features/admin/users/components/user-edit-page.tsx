@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
 import { PathLink } from '@/components/layout/path-link';
@@ -13,10 +13,9 @@ import { identityQueryOptions } from '@/lib/auth';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import {
   adminMfaStatusQueryOptions,
-  adminUserKeys,
   adminUserQueryOptions,
-  resetMfa,
-  saveUser,
+  useResetMfa,
+  useSaveUser,
   type AdminUser,
 } from '@/features/admin/users/api/users';
 import { userSchema, type UserValues } from '@/features/admin/users/schemas/user';
@@ -45,10 +44,9 @@ type TextField = 'firstName' | 'lastName' | 'phone' | 'company' | 'street' | 'po
 
 function UserForm({ user }: { user: AdminUser }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const { data: identity } = useQuery(identityQueryOptions);
   const self = identity?.status === 'loggedIn' && identity.userId === user.id;
-  const [state, setState] = useState<{ ok: true } | { ok: false; message: string }>();
+  const saving = useSaveUser();
   const s = (v: string | null) => v ?? '';
   const form = useForm<UserValues>({
     resolver: zodResolver(userSchema),
@@ -78,17 +76,7 @@ function UserForm({ user }: { user: AdminUser }) {
     { name: 'country', label: t`Land` },
   ];
 
-  const onSubmit = form.handleSubmit(async (v) => {
-    setState(undefined);
-    try {
-      await saveUser(user.id, v);
-      await queryClient.invalidateQueries({ queryKey: adminUserKeys.all });
-      if (self) await queryClient.invalidateQueries({ queryKey: ['identity'] });
-      setState({ ok: true });
-    } catch (e) {
-      setState({ ok: false, message: staffErrorMessage(e) });
-    }
-  });
+  const onSubmit = form.handleSubmit((values) => saving.mutate({ id: user.id, values, self }));
 
   const flag = (name: 'admin' | 'harbor' | 'user' | 'active', label: string, locked: boolean) => (
     <FormField
@@ -153,15 +141,15 @@ function UserForm({ user }: { user: AdminUser }) {
           )}
         </fieldset>
         <div aria-live="polite">
-          {state?.ok && (
+          {saving.isSuccess && (
             <p role="status" className="text-sm text-green-800">
               <Trans>Gespeichert.</Trans>
             </p>
           )}
-          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
+          {saving.error && <FormAlert className="text-sm">{staffErrorMessage(saving.error)}</FormAlert>}
         </div>
         <div className="flex gap-3">
-          <Button type="submit" disabled={form.formState.isSubmitting}>
+          <Button type="submit" disabled={saving.isPending}>
             <Trans>Speichern</Trans>
           </Button>
           <PathLink path="/account/admin/users" className="self-center text-sm text-primary-dark underline">
@@ -176,26 +164,10 @@ function UserForm({ user }: { user: AdminUser }) {
 /** The person's second factor; an admin resets it when the phone is lost (audited, e-mailed). */
 function MfaSection({ userId }: { userId: string }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
   const status = useQuery(adminMfaStatusQueryOptions(userId));
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState(false);
-  const reset = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await resetMfa(userId);
-      setOpen(false);
-      setDone(true);
-      await queryClient.invalidateQueries({ queryKey: adminUserKeys.item(userId) });
-    } catch (e) {
-      setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const resetting = useResetMfa();
+  const reset = () => resetting.mutate(userId, { onSuccess: () => setOpen(false) });
   if (!status.data) return null;
   return (
     <section aria-labelledby="mfa-heading" className="flex max-w-2xl flex-col gap-2 rounded-md border border-slate-200 p-4">
@@ -207,7 +179,7 @@ function MfaSection({ userId }: { userId: string }) {
         {status.data.required && <Trans>Für die Rollen dieser Person vorgeschrieben.</Trans>}
       </p>
       <div aria-live="polite">
-        {done && (
+        {resetting.isSuccess && (
           <p role="status" className="text-sm text-green-800">
             <Trans>
               Der zweite Faktor wurde zurückgesetzt. Die Person wurde per E-Mail informiert und richtet ihn bei der nächsten Anmeldung neu
@@ -222,7 +194,7 @@ function MfaSection({ userId }: { userId: string }) {
           variant="outline"
           className="self-start"
           onClick={() => {
-            setError(undefined);
+            if (resetting.isError) resetting.reset();
             setOpen(true);
           }}
         >
@@ -241,9 +213,9 @@ function MfaSection({ userId }: { userId: string }) {
         }
         confirmLabel={t`Zurücksetzen`}
         destructive
-        busy={busy}
-        error={error}
-        onConfirm={() => void reset()}
+        busy={resetting.isPending}
+        error={resetting.error ? staffErrorMessage(resetting.error) : undefined}
+        onConfirm={reset}
       />
     </section>
   );

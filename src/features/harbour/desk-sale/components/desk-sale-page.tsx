@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useForm, useWatch, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -10,17 +10,16 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
-import { usePaymentMethodLabel, invoiceDocumentQueryOptions, InvoiceDocumentView, useInvoiceKindLabel, orderKeys } from '@/features/orders';
+import { usePaymentMethodLabel, invoiceDocumentQueryOptions, InvoiceDocumentView, useInvoiceKindLabel } from '@/features/orders';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formatBerlinDateTime } from '@/lib/dates';
 import { formatEuro, parseEuroCents } from '@/lib/prices';
 import {
-  cancelDeskSale,
   deskReceiptsQueryOptions,
   deskSaleStateQueryOptions,
   extrasCatalogueQueryOptions,
-  extrasKeys,
-  sellAtDesk,
+  useCancelDeskSale,
+  useSellAtDesk,
   deskQuantity,
   deskSaleSchema,
   type DeskSaleInput,
@@ -28,7 +27,6 @@ import {
   useExtraName,
   useExtraUnitLabel,
 } from '@/features/harbour/extras';
-import { harbourKeys } from '@/features/harbour/shared/keys';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { FormAlert } from '@/components/form-alert';
 
@@ -46,12 +44,14 @@ export function DeskSalePage() {
   const methodLabel = usePaymentMethodLabel();
   const kindLabel = useInvoiceKindLabel();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const catalogue = useQuery(extrasCatalogueQueryOptions());
   const receipts = useQuery(deskReceiptsQueryOptions());
   const entries = (catalogue.data ?? []).filter((e) => e.active && !e.deposit);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Pending until the receipt is open (no second sale by a second click meanwhile).
+  const selling = useSellAtDesk((doc) =>
+    navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: doc.id } }),
+  );
+  const error = selling.error ? staffErrorMessage(selling.error) : null;
   const form = useForm<DeskSaleInput, unknown, DeskSaleValues>({
     resolver: zodResolver(deskSaleSchema(entries)),
     defaultValues: { quantities: {}, prices: {}, method: 'cash', buyer: { name: '', company: '', street: '', postal_code: '', city: '' } },
@@ -68,22 +68,7 @@ export function DeskSalePage() {
   }, 0);
   const needsBuyer = total > 25_000;
 
-  const onSubmit = form.handleSubmit(async (v) => {
-    setError(null);
-    setBusy(true);
-    try {
-      const doc = await sellAtDesk(v.items, v.method, v.buyer);
-      queryClient.setQueryData(invoiceDocumentQueryOptions(doc.id).queryKey, doc);
-      void queryClient.invalidateQueries({ queryKey: extrasKeys.all });
-      void queryClient.invalidateQueries({ queryKey: [...harbourKeys.all, 'cash'] });
-      void queryClient.invalidateQueries({ queryKey: orderKeys.all });
-      await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: doc.id } });
-    } catch (e) {
-      setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  });
+  const onSubmit = form.handleSubmit((v) => selling.mutate({ items: v.items, method: v.method, buyer: v.buyer }));
 
   return (
     <Page
@@ -250,7 +235,7 @@ export function DeskSalePage() {
               )}
               {error && <FormAlert>{error}</FormAlert>}
               <div>
-                <Button type="submit" disabled={busy}>
+                <Button type="submit" disabled={selling.isPending}>
                   <Trans>Verkaufen und Beleg ausstellen</Trans>
                 </Button>
               </div>
@@ -356,13 +341,21 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
   const locale = i18n.locale;
   const methodLabel = usePaymentMethodLabel();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const state = useQuery(deskSaleStateQueryOptions(deskSaleId));
   const receipts = useQuery(deskReceiptsQueryOptions());
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The dialog's own check (a reason) before anything is written; the database's refusal is the mutation's.
+  const [reasonMissing, setReasonMissing] = useState(false);
+  const cancelling = useCancelDeskSale(async (storno) => {
+    setOpen(false);
+    await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: storno.id } });
+  });
+  const error = reasonMissing
+    ? t`Bitte einen Grund für die Stornierung angeben.`
+    : cancelling.error
+      ? staffErrorMessage(cancelling.error)
+      : null;
   if (!state.data) return null;
   const { cancellation, method, gross_cents: gross } = state.data;
   if (receiptId === null) {
@@ -400,32 +393,19 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
       : method === 'card_terminal'
         ? t`auf die Karte am Kartenterminal (neben dem Kassenbuch aufgeführt)`
         : t`per Überweisung (neben dem Kassenbuch aufgeführt)`;
-  const submit = async () => {
-    if (!reason.trim()) {
-      setError(t`Bitte einen Grund für die Stornierung angeben.`);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      const storno = await cancelDeskSale(receiptId, reason);
-      queryClient.setQueryData(invoiceDocumentQueryOptions(storno.id).queryKey, storno);
-      void queryClient.invalidateQueries({ queryKey: extrasKeys.all });
-      void queryClient.invalidateQueries({ queryKey: [...harbourKeys.all, 'cash'] });
-      setOpen(false);
-      await navigate({ to: '/{-$locale}/account/admin/desk-sale/$documentId', params: { documentId: storno.id } });
-    } catch (e) {
-      setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+  const submit = () => {
+    cancelling.reset();
+    if (!reason.trim()) return setReasonMissing(true);
+    setReasonMissing(false);
+    cancelling.mutate({ receiptId, reason });
   };
   return (
     <>
       <Button
         variant="outline"
         onClick={() => {
-          setError(null);
+          setReasonMissing(false);
+          cancelling.reset();
           setOpen(true);
         }}
       >
@@ -434,7 +414,7 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}
-        busy={busy}
+        busy={cancelling.isPending}
         title={<Trans>Verkauf stornieren?</Trans>}
         description={
           <Trans>
@@ -444,7 +424,7 @@ function DeskSaleCancel({ receiptId, deskSaleId }: { receiptId: string | null; d
         }
         confirmLabel={<Trans>Stornorechnung ausstellen</Trans>}
         destructive
-        onConfirm={() => void submit()}
+        onConfirm={submit}
       >
         <div className="grid gap-2">
           <Label htmlFor="desk-cancel-reason">

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
-import { type InvoiceDocument, orderKeys } from '@/features/orders';
+import { type InvoiceDocument, invoiceDocumentQueryOptions, orderKeys } from '@/features/orders';
 import { invokeFunction } from '@/lib/edge-functions';
 import type { DeskPaymentMethod } from '@/features/harbour/shared/payment-methods';
 import { harbourKeys } from '@/features/harbour/shared/keys';
@@ -166,6 +166,42 @@ export async function cancelDeskSale(receiptId: string, reason: string): Promise
   return data as unknown as InvoiceDocument;
 }
 
+/**
+ * Sell at the desk (sellAtDesk): the receipt goes into the cache, the catalogue, the cash book and
+ * the orders are refreshed, then `then` runs with the receipt (the page opens it) while still pending.
+ */
+export function useSellAtDesk(then: (doc: InvoiceDocument) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ items, method, buyer }: { items: DeskSaleItem[]; method: DeskPaymentMethod; buyer?: DeskSaleBuyer }) =>
+      sellAtDesk(items, method, buyer),
+    onSuccess: async (doc) => {
+      queryClient.setQueryData(invoiceDocumentQueryOptions(doc.id).queryKey, doc);
+      void queryClient.invalidateQueries({ queryKey: extrasKeys.all });
+      void queryClient.invalidateQueries({ queryKey: [...harbourKeys.all, 'cash'] });
+      void queryClient.invalidateQueries({ queryKey: orderKeys.all });
+      await then(doc);
+    },
+  });
+}
+
+/**
+ * Cancel a desk sale (cancelDeskSale): the Stornorechnung goes into the cache, the catalogue and
+ * the cash book are refreshed, then `then` runs with it (the page opens it) while still pending.
+ */
+export function useCancelDeskSale(then: (storno: InvoiceDocument) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ receiptId, reason }: { receiptId: string; reason: string }) => cancelDeskSale(receiptId, reason),
+    onSuccess: async (storno) => {
+      queryClient.setQueryData(invoiceDocumentQueryOptions(storno.id).queryKey, storno);
+      void queryClient.invalidateQueries({ queryKey: extrasKeys.all });
+      void queryClient.invalidateQueries({ queryKey: [...harbourKeys.all, 'cash'] });
+      await then(storno);
+    },
+  });
+}
+
 export type DeskSaleCancellation = Tables<'desk_sale_cancellations'> & { document_number: string };
 
 /** A desk sale as sold (its method) and its cancellation, if any, with the Stornorechnung's number. */
@@ -219,6 +255,15 @@ export async function saveExtra(id: string | null, values: ExtraInput): Promise<
   if (error) throw error;
 }
 
+/** Add (id null) or change a catalogue entry (saveExtra); refreshes the catalogue. */
+export function useSaveExtra() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, values }: { id: string | null; values: ExtraInput }) => saveExtra(id, values),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: extrasKeys.all }),
+  });
+}
+
 /** A berth tariff (public.tariffs, 32_prices_availability.sql): gross cents per unit with its VAT rate. */
 export type Tariff = Omit<Tables<'tariffs'>, 'unit'> & { unit: 'metre_night' | 'metre_day' | 'night' };
 
@@ -244,4 +289,14 @@ export async function saveTariff(code: string, values: Pick<Tariff, 'name' | 'na
   if (error) throw error;
   // RLS hides the row from anyone but an admin: no row changed is a refusal.
   if (!data.length) throw { code: '42501' };
+}
+
+/** Change a berth tariff (saveTariff); refreshes the tariffs. */
+export function useSaveTariff() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ code, values }: { code: string; values: Pick<Tariff, 'name' | 'name_en' | 'gross_cents' | 'vat_rate'> }) =>
+      saveTariff(code, values),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: tariffKeys.all }),
+  });
 }

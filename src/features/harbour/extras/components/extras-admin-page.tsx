@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useForm, useWatch, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -13,11 +13,9 @@ import { centsToInput, formatEuro } from '@/lib/prices';
 import { cn } from '@/lib/utils';
 import {
   extrasCatalogueQueryOptions,
-  extrasKeys,
-  saveExtra,
-  saveTariff,
-  tariffKeys,
   tariffsQueryOptions,
+  useSaveExtra,
+  useSaveTariff,
   type Extra,
   type Tariff,
 } from '@/features/harbour/extras/api/extras';
@@ -136,9 +134,7 @@ export function ExtrasAdminPage() {
 function ExtraForm({ extra, onDone, onCancel }: { extra: Extra | null; onDone: (text: string) => void; onCancel: () => void }) {
   const { t, i18n } = useLingui();
   const unitLabel = useExtraUnitLabel();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSaveExtra();
   const form = useForm<ExtraFormInput, unknown, ExtraFormValues>({
     resolver: zodResolver(extraFormSchema()),
     defaultValues: {
@@ -157,30 +153,26 @@ function ExtraForm({ extra, onDone, onCancel }: { extra: Extra | null; onDone: (
   // The fields see the typed values (the schema's output has cents and numbers).
   const control = form.control as unknown as Control<ExtraFormInput>;
   const deposit = useWatch({ control, name: 'deposit' });
-  const onSubmit = form.handleSubmit(async (v) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await saveExtra(extra?.id ?? null, {
-        code: v.code,
-        name: v.name,
-        name_en: v.name_en,
-        unit: v.unit,
-        price_cents: v.price,
-        price_from: v.price_from,
-        vat_rate: Number(v.vat_rate),
-        deposit: v.deposit,
-        active: v.active,
-        sort_order: v.sort_order,
-      });
-      await queryClient.invalidateQueries({ queryKey: extrasKeys.all });
-      onDone(t`${v.name} gespeichert.`);
-    } catch (e) {
-      setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  });
+  const onSubmit = form.handleSubmit((v) =>
+    saving.mutate(
+      {
+        id: extra?.id ?? null,
+        values: {
+          code: v.code,
+          name: v.name,
+          name_en: v.name_en,
+          unit: v.unit,
+          price_cents: v.price,
+          price_from: v.price_from,
+          vat_rate: Number(v.vat_rate),
+          deposit: v.deposit,
+          active: v.active,
+          sort_order: v.sort_order,
+        },
+      },
+      { onSuccess: () => onDone(t`${v.name} gespeichert.`) },
+    ),
+  );
   const text = (name: 'code' | 'name' | 'name_en' | 'price' | 'sort_order', label: string, props: Record<string, string> = {}) => (
     <FormField
       control={control}
@@ -276,12 +268,12 @@ function ExtraForm({ extra, onDone, onCancel }: { extra: Extra | null; onDone: (
             {check('deposit', t`Pfand (kein Umsatz, 0 % USt., wird erstattet)`)}
             {check('active', t`Im Verkauf`)}
           </div>
-          {error && <FormAlert className="text-sm sm:col-span-2">{error}</FormAlert>}
+          {saving.error && <FormAlert className="text-sm sm:col-span-2">{staffErrorMessage(saving.error)}</FormAlert>}
           <div className="flex flex-wrap justify-end gap-2 sm:col-span-2">
             <Button type="button" variant="outline" onClick={onCancel}>
               <Trans>Abbrechen</Trans>
             </Button>
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={saving.isPending}>
               <Trans>Speichern</Trans>
             </Button>
           </div>
@@ -355,9 +347,7 @@ function TariffsSection({ onSaved }: { onSaved: (text: string | null) => void })
 
 function TariffForm({ tariff, onDone, onCancel }: { tariff: Tariff; onDone: (text: string) => void; onCancel: () => void }) {
   const { t, i18n } = useLingui();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSaveTariff();
   const form = useForm<TariffFormInput, unknown, TariffFormValues>({
     resolver: zodResolver(tariffFormSchema()),
     defaultValues: {
@@ -368,19 +358,12 @@ function TariffForm({ tariff, onDone, onCancel }: { tariff: Tariff; onDone: (tex
     },
   });
   const control = form.control as unknown as Control<TariffFormInput>;
-  const onSubmit = form.handleSubmit(async (v) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await saveTariff(tariff.code, { name: v.name, name_en: v.name_en, gross_cents: v.price, vat_rate: Number(v.vat_rate) });
-      await queryClient.invalidateQueries({ queryKey: tariffKeys.all });
-      onDone(t`${v.name} gespeichert.`);
-    } catch (e) {
-      setError(staffErrorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  });
+  const onSubmit = form.handleSubmit((v) =>
+    saving.mutate(
+      { code: tariff.code, values: { name: v.name, name_en: v.name_en, gross_cents: v.price, vat_rate: Number(v.vat_rate) } },
+      { onSuccess: () => onDone(t`${v.name} gespeichert.`) },
+    ),
+  );
   const text = (name: 'name' | 'name_en' | 'price', label: string, props: Record<string, string> = {}) => (
     <FormField
       control={control}
@@ -432,12 +415,12 @@ function TariffForm({ tariff, onDone, onCancel }: { tariff: Tariff; onDone: (tex
               </FormItem>
             )}
           />
-          {error && <FormAlert className="text-sm sm:col-span-2">{error}</FormAlert>}
+          {saving.error && <FormAlert className="text-sm sm:col-span-2">{staffErrorMessage(saving.error)}</FormAlert>}
           <div className="flex flex-wrap justify-end gap-2 sm:col-span-2">
             <Button type="button" variant="outline" onClick={onCancel}>
               <Trans>Abbrechen</Trans>
             </Button>
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={saving.isPending}>
               <Trans>Speichern</Trans>
             </Button>
           </div>
