@@ -5,6 +5,6 @@ import type { PriceBasis, SeasonKind } from '@/features/admin/seasons/api/season
 export function useSeasonLabels() {
   const { t } = useLingui();
   const kind = (k: SeasonKind) => (k === 'summer' ? t`Sommer` : k === 'winter' ? t`Winter` : t`Ganzjährig`);
-  const basis = (b: PriceBasis) => (b === 'square_metre' ? t`pro m² (Länge × Breite)` : t`pro laufendem Meter Bootslänge`);
+  const basis = (b: PriceBasis) => (b === 'square_metre' ? t`pro m² (Länge × Breite)` : t`pro laufendem Meter`);
   return { kind, basis };
 }
