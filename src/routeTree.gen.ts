@@ -55,6 +55,7 @@ import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from '.
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
 import { Route as Char123LocaleChar125AccountAdminReportsRouteImport } from './routes/{-$locale}/account/admin/reports'
 import { Route as Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport } from './routes/{-$locale}/account/admin/sale-codes/route'
+import { Route as Char123LocaleChar125AccountAdminSeasonsRouteImport } from './routes/{-$locale}/account/admin/seasons'
 import { Route as Char123LocaleChar125AccountAdminSettingsRouteRouteImport } from './routes/{-$locale}/account/admin/settings/route'
 import { Route as Char123LocaleChar125AccountAdminUsersRouteRouteImport } from './routes/{-$locale}/account/admin/users/route'
 import { Route as Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125RouteImport } from './routes/{-$locale}/account/apply-long-time-place/{-$id}'
@@ -370,6 +371,12 @@ const Char123LocaleChar125AccountAdminSaleCodesRouteRoute =
     path: '/sale-codes',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
+const Char123LocaleChar125AccountAdminSeasonsRoute =
+  Char123LocaleChar125AccountAdminSeasonsRouteImport.update({
+    id: '/seasons',
+    path: '/seasons',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
 const Char123LocaleChar125AccountAdminSettingsRouteRoute =
   Char123LocaleChar125AccountAdminSettingsRouteRouteImport.update({
     id: '/settings',
@@ -654,6 +661,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
+  '/{-$locale}/account/admin/seasons': typeof Char123LocaleChar125AccountAdminSeasonsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -731,6 +739,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
+  '/{-$locale}/account/admin/seasons': typeof Char123LocaleChar125AccountAdminSeasonsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -818,6 +827,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
+  '/{-$locale}/account/admin/seasons': typeof Char123LocaleChar125AccountAdminSeasonsRoute
   '/{-$locale}/account/apply-long-time-place/{-$id}': typeof Char123LocaleChar125AccountApplyLongTimePlaceChar123IdChar125Route
   '/{-$locale}/account/long-time-place/{-$id}': typeof Char123LocaleChar125AccountLongTimePlaceChar123IdChar125Route
   '/{-$locale}/order/{-$id}/check-in': typeof Char123LocaleChar125OrderChar123IdChar125CheckInRoute
@@ -906,6 +916,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
+    | '/{-$locale}/account/admin/seasons'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -983,6 +994,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
+    | '/{-$locale}/account/admin/seasons'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -1069,6 +1081,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
+    | '/{-$locale}/account/admin/seasons'
     | '/{-$locale}/account/apply-long-time-place/{-$id}'
     | '/{-$locale}/account/long-time-place/{-$id}'
     | '/{-$locale}/order/{-$id}/check-in'
@@ -1434,6 +1447,13 @@ declare module '@tanstack/react-router' {
       path: '/sale-codes'
       fullPath: '/{-$locale}/account/admin/sale-codes'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/seasons': {
+      id: '/{-$locale}/account/admin/seasons'
+      path: '/seasons'
+      fullPath: '/{-$locale}/account/admin/seasons'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminSeasonsRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/settings': {
@@ -1825,6 +1845,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminReportsRoute: typeof Char123LocaleChar125AccountAdminReportsRoute
+  Char123LocaleChar125AccountAdminSeasonsRoute: typeof Char123LocaleChar125AccountAdminSeasonsRoute
   Char123LocaleChar125AccountAdminIndexRoute: typeof Char123LocaleChar125AccountAdminIndexRoute
   Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute: typeof Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute
   Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute: typeof Char123LocaleChar125AccountAdminDeskSaleDocumentIdRoute
@@ -1873,6 +1894,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminOverviewRoute,
     Char123LocaleChar125AccountAdminReportsRoute:
       Char123LocaleChar125AccountAdminReportsRoute,
+    Char123LocaleChar125AccountAdminSeasonsRoute:
+      Char123LocaleChar125AccountAdminSeasonsRoute,
     Char123LocaleChar125AccountAdminIndexRoute:
       Char123LocaleChar125AccountAdminIndexRoute,
     Char123LocaleChar125AccountAdminAdditionalPlacesCreateRoute:

@@ -840,6 +840,45 @@ export type Database = {
           },
         ]
       }
+      long_term_prices: {
+        Row: {
+          basis: string
+          created_at: string
+          created_by: string | null
+          electricity_gross_cents: number
+          electricity_vat_rate: number
+          gross_cents: number
+          id: number
+          season_kind: string
+          valid_from: string
+          vat_rate: number
+        }
+        Insert: {
+          basis: string
+          created_at?: string
+          created_by?: string | null
+          electricity_gross_cents?: number
+          electricity_vat_rate?: number
+          gross_cents: number
+          id?: never
+          season_kind: string
+          valid_from: string
+          vat_rate: number
+        }
+        Update: {
+          basis?: string
+          created_at?: string
+          created_by?: string | null
+          electricity_gross_cents?: number
+          electricity_vat_rate?: number
+          gross_cents?: number
+          id?: never
+          season_kind?: string
+          valid_from?: string
+          vat_rate?: number
+        }
+        Relationships: []
+      }
       message_replies: {
         Row: {
           application_id: string | null
@@ -1609,6 +1648,33 @@ export type Database = {
         }
         Relationships: []
       }
+      seasons: {
+        Row: {
+          created_at: string
+          ends_on: string
+          id: string
+          kind: string
+          name: string
+          starts_on: string
+        }
+        Insert: {
+          created_at?: string
+          ends_on: string
+          id?: string
+          kind: string
+          name: string
+          starts_on: string
+        }
+        Update: {
+          created_at?: string
+          ends_on?: string
+          id?: string
+          kind?: string
+          name?: string
+          starts_on?: string
+        }
+        Relationships: []
+      }
       tariffs: {
         Row: {
           code: string
@@ -1792,6 +1858,18 @@ export type Database = {
           updated_at: string
         }
       }
+      add_long_term_price: {
+        Args: {
+          p_season_kind: string
+          p_basis: string
+          p_gross_cents: number
+          p_vat_rate: number
+          p_electricity_gross_cents: number
+          p_electricity_vat_rate: number
+          p_valid_from: string
+        }
+        Returns: number
+      }
       add_order_extra: {
         Args: {
           p_order_id: string
@@ -1833,6 +1911,15 @@ export type Database = {
           id: string
           order_id: string
         }
+      }
+      add_season: {
+        Args: {
+          p_name: string
+          p_kind: string
+          p_starts_on: string
+          p_ends_on: string
+        }
+        Returns: string
       }
       admin_audit_log: {
         Args: {
@@ -2390,6 +2477,14 @@ export type Database = {
           created_at: string
           waiting_position: number
         }[]
+      }
+      long_term_price: {
+        Args: {
+          p_season_id: string
+          p_length: number
+          p_width: number
+        }
+        Returns: Json
       }
       money_to_return: {
         Args: {

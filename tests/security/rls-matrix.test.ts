@@ -75,6 +75,11 @@ const EXPECTED: Record<string, Row> = {
   order_extras: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   desk_sales: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   desk_sale_cancellations: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Seasons and the long-term price list (issue 42, ADR 0046): everyone reads the seasons and the
+  // prices in force or announced (the seeded rows are in force), staff also the replaced ones;
+  // nobody writes over the API (admins through add_season, add_long_term_price; prices append-only).
+  seasons: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  long_term_prices: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -104,6 +109,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   request_service: ANON_AND_AUTH,
   apply_for_long_term_berth: ANON_AND_AUTH,
   long_term_application_status: ANON_AND_AUTH,
+  long_term_price: ANON_AND_AUTH,
   payment_mode_for: ANON_AND_AUTH,
   payment_terms: ANON_AND_AUTH,
   harbour_intro: ANON_AND_AUTH,
@@ -140,6 +146,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   assign_long_term_holder: AUTH,
   remove_long_term_holder: AUTH,
   long_term_applications_queue: AUTH,
+  add_season: AUTH,
+  add_long_term_price: AUTH,
   report_average_stay: AUTH,
   report_check_in_rate: AUTH,
   report_guests_by_country: AUTH,
@@ -484,6 +492,10 @@ for (const engine of engines()) {
             return { code: 'berth_night_per_metre', name: 'X', name_en: 'X', unit: 'metre_night', gross_cents: 1, vat_rate: 19 };
           case 'price_list':
             return { code: 'sec_probe', price_cents: 1 };
+          case 'seasons':
+            return { name: 'SEC season', kind: 'summer', starts_on: '2099-04-01', ends_on: '2099-10-31' };
+          case 'long_term_prices':
+            return { season_kind: 'summer', basis: 'running_metre', gross_cents: 1, vat_rate: 19, valid_from: '2099-01-01' };
           case 'order_extras':
             return {
               order_id: who.guestOrderId,

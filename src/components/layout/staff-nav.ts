@@ -42,6 +42,7 @@ export function useStaffNav(roles: Roles): StaffNavBlock[] {
       { path: '/account/admin/applications', label: t`Bewerbungen` },
       { path: '/account/admin/sale-codes', label: t`Codes` },
       { path: '/account/admin/extras', label: t`Extras` },
+      { path: '/account/admin/seasons', label: t`Saisons und Langzeitpreise` },
       { path: '/account/admin/settings', label: t`Einstellungen` },
       { path: '/account/admin/reports', label: t`Berichte` },
       { path: '/account/admin/datev', label: t`DATEV-Export` },

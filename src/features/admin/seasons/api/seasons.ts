@@ -1,0 +1,74 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/auth';
+import type { Tables } from '@/lib/database.types';
+import { seasonKeys } from '@/features/admin/seasons/api/keys';
+
+/** seasons.kind and long_term_prices.season_kind: text with a check in the generated row. */
+export type SeasonKind = 'summer' | 'winter' | 'year_round';
+export const SEASON_KINDS: readonly SeasonKind[] = ['summer', 'winter', 'year_round'];
+
+/** long_term_prices.basis: per m² (length x width) or per running metre of boat length. */
+export type PriceBasis = 'square_metre' | 'running_metre';
+
+export type Season = Omit<Tables<'seasons'>, 'kind'> & { kind: SeasonKind };
+export type LongTermPrice = Omit<Tables<'long_term_prices'>, 'season_kind' | 'basis'> & { season_kind: SeasonKind; basis: PriceBasis };
+
+/** Every season, earliest first (supabase/schemas/61_seasons.sql; everyone reads them). */
+export const seasonsQueryOptions = () =>
+  queryOptions({
+    queryKey: seasonKeys.seasons(),
+    queryFn: async (): Promise<Season[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('seasons')
+        .select('*')
+        .order('starts_on')
+        .order('kind')
+        // kind: a check constraint the generated type reads as text.
+        .overrideTypes<{ kind: SeasonKind }[]>();
+      if (error) throw error;
+      return data;
+    },
+  });
+
+/** The long-term price list with its history (staff read every row), oldest first. */
+export const longTermPricesQueryOptions = () =>
+  queryOptions({
+    queryKey: seasonKeys.prices(),
+    queryFn: async (): Promise<LongTermPrice[]> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('long_term_prices')
+        .select('*')
+        .order('valid_from')
+        .order('id')
+        // season_kind and basis: check constraints the generated type reads as text.
+        .overrideTypes<{ season_kind: SeasonKind; basis: PriceBasis }[]>();
+      if (error) throw error;
+      return data;
+    },
+  });
+
+/**
+ * The price row of a kind valid on a day: the latest valid_from on or before it, the last added
+ * of that day, as private.long_term_price_row decides (a season is priced by its first day).
+ */
+export function priceOn(prices: LongTermPrice[], kind: SeasonKind, day: string): LongTermPrice | undefined {
+  let best: LongTermPrice | undefined;
+  for (const p of prices) {
+    if (p.season_kind !== kind || p.valid_from > day) continue;
+    if (!best || p.valid_from > best.valid_from || (p.valid_from === best.valid_from && p.id > best.id)) best = p;
+  }
+  return best;
+}
+
+/** The rows announced after a day (the last added of each valid_from), earliest first. */
+export function pricesAfter(prices: LongTermPrice[], kind: SeasonKind, day: string): LongTermPrice[] {
+  const byDay = new Map<string, LongTermPrice>();
+  for (const p of prices) {
+    if (p.season_kind !== kind || p.valid_from <= day) continue;
+    const seen = byDay.get(p.valid_from);
+    if (!seen || p.id > seen.id) byDay.set(p.valid_from, p);
+  }
+  return [...byDay.values()].sort((a, b) => a.valid_from.localeCompare(b.valid_from));
+}
