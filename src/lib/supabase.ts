@@ -18,9 +18,3 @@ export const supabase: AppSupabaseClient = createClient<Database>(env.supabaseUr
 
 // Realtime follows every token of the session (the second factor's aal2 token too).
 followSessionInRealtime(supabase);
-
-/** Throws a Supabase error so that queries fail and error boundaries or forms show it. */
-export function unwrap<T>(result: { data: T; error: { message: string; code?: string } | null }): T {
-  if (result.error) throw Object.assign(new Error(result.error.message), { code: result.error.code });
-  return result.data;
-}

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { env } from '@/lib/env';
 import type { Tables } from '@/lib/database.types';
+import { isUuid } from '@/lib/ids';
 
 /** A news item as the public news pages show it (RLS lets visitors read only active items). */
 export type NewsArticle = Pick<
@@ -21,7 +22,6 @@ export type NewsArticle = Pick<
 
 const COLUMNS =
   'id,title,short_description,description,title_en,short_description_en,description_en,image_path,location,starts_at,ends_at,dates';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A plain PostgREST read with the publishable key (as the start page's news, no supabase-js). */
 async function readNews(params: Record<string, string>): Promise<NewsArticle[]> {
@@ -52,7 +52,7 @@ export const newsListQueryOptions = queryOptions({
 export const newsItemQueryOptions = (id: string) =>
   queryOptions({
     queryKey: newsPageKeys.item(id),
-    queryFn: async () => (UUID.test(id) ? ((await readNews({ id: `eq.${id}`, limit: '1' }))[0] ?? null) : null),
+    queryFn: async () => (isUuid(id) ? ((await readNews({ id: `eq.${id}`, limit: '1' }))[0] ?? null) : null),
     staleTime: 5 * 60_000,
   });
 

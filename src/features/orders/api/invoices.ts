@@ -3,8 +3,7 @@ import { getSupabase, hasStoredSession } from '@/lib/auth';
 import { invokeFunction } from '@/lib/edge-functions';
 import type { Tables } from '@/lib/database.types';
 import { orderKeys } from '@/features/orders/api/keys';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@/lib/ids';
 
 /** Invoice documents (supabase/schemas/35b_invoice_documents.sql): stored whole when issued, never changed. */
 export type InvoiceKind = 'invoice' | 'cancellation' | 'credit_note';
@@ -79,7 +78,7 @@ const SUMMARY = 'id, order_id, kind, reason, invoice_number, issued_at, gross_ce
 
 /** The documents of an order, oldest first, as the visitor may read them (RLS: the order's owner or staff). */
 export async function fetchOrderDocuments(orderId: string): Promise<InvoiceDocumentSummary[]> {
-  if (!UUID.test(orderId)) return [];
+  if (!isUuid(orderId)) return [];
   const supabase = await getSupabase();
   const { data, error } = await supabase
     .from('invoices')
@@ -110,7 +109,7 @@ export const invoiceDocumentQueryOptions = (id: string) =>
   queryOptions({
     queryKey: orderKeys.document(id),
     queryFn: async (): Promise<InvoiceDocument | null> => {
-      if (!UUID.test(id) || !hasStoredSession()) return null;
+      if (!isUuid(id) || !hasStoredSession()) return null;
       const supabase = await getSupabase();
       const { data, error } = await supabase.from('invoices').select('*').eq('id', id).maybeSingle().overrideTypes<InvoiceOverride>();
       if (error) throw error;

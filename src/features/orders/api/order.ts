@@ -3,15 +3,14 @@ import { getSupabase, hasStoredSession } from '@/lib/auth';
 import { addDaysIso, berlinDay, berlinToday } from '@/lib/dates';
 import { orderKeys } from '@/features/orders/api/keys';
 import type { Order, OrderJson } from '@/features/orders/api/types';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@/lib/ids';
 
 /** One order, if the visitor may read it (RLS: its owner or staff); null otherwise. */
 export const orderQueryOptions = (id: string) =>
   queryOptions({
     queryKey: orderKeys.detail(id),
     queryFn: async (): Promise<Order | null> => {
-      if (!UUID.test(id) || !hasStoredSession()) return null;
+      if (!isUuid(id) || !hasStoredSession()) return null;
       const supabase = await getSupabase();
       // jsonb columns: the generated row says Json (see OrderJson).
       const { data, error } = await supabase.from('orders').select('*').eq('id', id).maybeSingle().overrideTypes<OrderJson>();

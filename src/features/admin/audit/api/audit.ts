@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Database, Json } from '@/lib/database.types';
 import { getSupabase } from '@/lib/auth';
-import { checkList, type ApiError } from '@/features/admin/shared/admin-errors';
+import { checkList, type ApiError } from '@/lib/supabase-errors';
 import type { AuditSearch } from '@/features/admin/audit/api/audit-search';
 
 export {

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { fetchAll } from '@/lib/fetch-all';
 import { invokeFunction } from '@/lib/edge-functions';
-import { check } from '@/features/admin/shared/admin-errors';
+import { check } from '@/lib/supabase-errors';
 import { getSupabase } from '@/lib/auth';
 import { buildExtf, extfFileName, type DatevPosting } from '@/features/admin/datev/lib/extf';
 import { errorCode, sqlState } from '@/lib/errors/codes';

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { check } from '@/features/admin/shared/admin-errors';
+import { check } from '@/lib/supabase-errors';
 import type { Application } from '@/features/admin/long-term/api/long-term';
 import type { ApplicationsSearch } from '@/features/admin/long-term/api/applications-search';
 

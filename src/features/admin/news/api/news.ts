@@ -2,7 +2,8 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { removeImage } from '@/features/admin/shared/image-upload';
-import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
+import { check, checkList } from '@/lib/supabase-errors';
+import { isUuid } from '@/lib/ids';
 
 /** Query keys of the admin news pages; mutations invalidate the prefix. */
 export const adminNewsKeys = {
@@ -30,7 +31,7 @@ export const adminNewsQueryOptions = (id: string) =>
   queryOptions({
     queryKey: adminNewsKeys.item(id),
     queryFn: async (): Promise<AdminNews | null> => {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const supabase = await getSupabase();
       return check(await supabase.from('news').select(COLUMNS).eq('id', id).maybeSingle());
     },

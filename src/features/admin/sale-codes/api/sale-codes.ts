@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
+import { check, checkList } from '@/lib/supabase-errors';
+import { isUuid } from '@/lib/ids';
 import { getSupabase } from '@/lib/auth';
 
 export const saleCodeKeys = {
@@ -29,7 +30,7 @@ export const saleCodeQueryOptions = (id: string) =>
   queryOptions({
     queryKey: saleCodeKeys.item(id),
     queryFn: async (): Promise<SaleCode | null> => {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const db = await getSupabase();
       return check(await db.from('sale_codes').select('id,code,type,value,created_at').eq('id', id).maybeSingle());
     },

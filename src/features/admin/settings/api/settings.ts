@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Constants, type Enums, type Tables } from '@/lib/database.types';
-import { check, checkList } from '@/features/admin/shared/admin-errors';
+import { check, checkList } from '@/lib/supabase-errors';
 import { getSupabase } from '@/lib/auth';
 
 export const settingsKeys = {

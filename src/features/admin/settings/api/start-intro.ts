@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Tables } from '@/lib/database.types';
-import { check, checkList } from '@/features/admin/shared/admin-errors';
+import { check, checkList } from '@/lib/supabase-errors';
 import { getSupabase } from '@/lib/auth';
 import { settingsKeys } from '@/features/admin/settings/api/settings';
 

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
-import { check, checkList, UUID } from '@/features/admin/shared/admin-errors';
+import { check, checkList } from '@/lib/supabase-errors';
+import { isUuid } from '@/lib/ids';
 import type { UsersSearch } from '@/features/admin/users/api/users-search';
 
 export const USERS_PAGE_SIZE = 20;
@@ -65,7 +66,7 @@ export const adminUserQueryOptions = (id: string) =>
   queryOptions({
     queryKey: adminUserKeys.item(id),
     queryFn: async (): Promise<AdminUser | null> => {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const db = await getSupabase();
       const [profile, roles] = await Promise.all([
         db

@@ -12,6 +12,7 @@ export {
   type OrdersSearch,
 } from '@/features/harbour/orders/api/orders-search';
 import { ORDERS_DEFAULT_SORT, type OrderKind, type OrdersSearch } from '@/features/harbour/orders/api/orders-search';
+import { isUuid } from '@/lib/ids';
 
 export const ORDERS_PAGE_SIZE = 25;
 
@@ -121,7 +122,7 @@ export const orderDetailQueryOptions = (id: string) =>
   queryOptions({
     queryKey: orderDeskKeys.detail(id),
     queryFn: async (): Promise<OrderDetail | null> => {
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+      if (!isUuid(id)) return null;
       const supabase = await getSupabase();
       const [order, documents, notes, events, actors, account] = await Promise.all([
         // jsonb columns: the generated row says Json (see OrderJson).

@@ -1,14 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { HoursPage } from '@/features/harbour/hours/components/hours-page';
 import { berlinToday } from '@/lib/dates';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@/lib/ids';
 
 /** Working hours of a month (staff their own, admins everyone's); the month (yyyy-MM) and person are in the URL. */
 export const Route = createFileRoute('/{-$locale}/account/admin/hours')({
   validateSearch: (search: Record<string, unknown>): { month?: string; person?: string } => ({
     month: typeof search.month === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(search.month) ? search.month : undefined,
-    person: typeof search.person === 'string' && UUID.test(search.person) ? search.person : undefined,
+    person: typeof search.person === 'string' && isUuid(search.person) ? search.person : undefined,
   }),
   loaderDeps: ({ search }) => ({ month: search.month, person: search.person }),
   loader: async ({ context, deps }) => {
