@@ -199,6 +199,24 @@ for (const locale of ['de', 'en'] as const) {
   });
 }
 
+test('a customer sets up a second factor on the profile and removes it again (de)', async ({ page, consoleErrors }) => {
+  const customer = await createAccount('mfa-own', 'Olga', 'Optional');
+  await login(page, 'de', customer.email, customer.password);
+  await page.waitForURL(/\/de\/account/);
+  await page.goto('/de/account/profile');
+  await page.getByRole('button', { name: texts.de.setUp }).click();
+  const secret = (await page.getByTestId('totp-secret').getAttribute('data-secret'))!;
+  await page.getByRole('textbox', { name: texts.de.code }).fill(await unusedTotpCode(secret));
+  await page.getByRole('button', { name: texts.de.confirm }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Die Zwei-Faktor-Anmeldung ist jetzt aktiv.' })).toBeVisible();
+  await page.getByRole('button', { name: 'Zweiten Faktor entfernen' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Der zweite Faktor wurde entfernt.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: texts.de.setUp })).toBeVisible();
+  const { data } = await service.auth.admin.mfa.listFactors({ userId: customer.id });
+  expect(data?.factors.filter((f) => f.status === 'verified') ?? []).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+});
+
 test.describe('admin resets a factor', () => {
   test.use({ persona: 'admin' });
 

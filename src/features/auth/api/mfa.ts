@@ -1,3 +1,4 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 
 /** What went wrong with a second-factor step, for one clear message each. */
@@ -71,6 +72,23 @@ export async function removeFactor(factorId: string) {
   if (error) throw new MfaError(problemOf(error));
   // The next token tells the database the session is aal1 again.
   await supabase.auth.refreshSession();
+}
+
+/** Starts setting up a TOTP factor (startEnrolment): its data is the QR code and the key. */
+export function useStartEnrolment() {
+  return useMutation({ mutationFn: startEnrolment });
+}
+
+/** Removes the verified factor (removeFactor); the factor and the identity are read again. */
+export function useRemoveFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeFactor,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['mfa-factor'] });
+      await queryClient.invalidateQueries({ queryKey: ['identity'] });
+    },
+  });
 }
 
 export async function signOut() {

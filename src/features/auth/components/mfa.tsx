@@ -15,12 +15,11 @@ import { codeSchema, type CodeValues } from '@/features/identity';
 import { landingPath } from '@/features/auth/api/auth';
 import {
   MfaError,
-  removeFactor,
   signOut,
-  startEnrolment,
+  useRemoveFactor,
+  useStartEnrolment,
   verifiedFactor,
   verifyCode,
-  type Enrolment,
   type MfaProblem,
 } from '@/features/auth/api/mfa';
 import { FormAlert } from '@/components/form-alert';
@@ -95,20 +94,9 @@ const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 /** Set up a TOTP factor: QR code and the key to type, then one code to confirm. */
 export function TotpEnrolment({ onDone }: { onDone: () => Promise<void> | void }) {
   const { t } = useLingui();
-  const [enrolment, setEnrolment] = useState<Enrolment>();
-  const [problem, setProblem] = useState<MfaProblem>();
-  const [busy, setBusy] = useState(false);
-  const start = async () => {
-    setProblem(undefined);
-    setBusy(true);
-    try {
-      setEnrolment(await startEnrolment());
-    } catch (e) {
-      setProblem(problemOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const enrol = useStartEnrolment();
+  const enrolment = enrol.data;
+  const problem = enrol.error ? problemOf(enrol.error) : undefined;
   if (!enrolment) {
     return (
       <div className="flex flex-col gap-3">
@@ -118,7 +106,7 @@ export function TotpEnrolment({ onDone }: { onDone: () => Promise<void> | void }
           </Trans>
         </p>
         <ProblemText problem={problem} />
-        <Button type="button" className="self-start" onClick={() => void start()} disabled={busy}>
+        <Button type="button" className="self-start" onClick={() => enrol.mutate()} disabled={enrol.isPending}>
           <Trans>Zwei-Faktor-Anmeldung einrichten</Trans>
         </Button>
       </div>
@@ -242,22 +230,16 @@ export function MfaPage({ from }: { from?: string }) {
 export function MfaCard() {
   const queryClient = useQueryClient();
   const factor = useQuery({ queryKey: ['mfa-factor'], queryFn: verifiedFactor, staleTime: 0 });
-  const [problem, setProblem] = useState<MfaProblem>();
+  const removal = useRemoveFactor();
+  const problem = removal.error ? problemOf(removal.error) : undefined;
   const [state, setState] = useState<'added' | 'removed'>();
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['mfa-factor'] });
     await queryClient.invalidateQueries({ queryKey: ['identity'] });
   };
-  const remove = async (id: string) => {
-    setProblem(undefined);
+  const remove = (id: string) => {
     setState(undefined);
-    try {
-      await removeFactor(id);
-      setState('removed');
-      await refresh();
-    } catch (e) {
-      setProblem(problemOf(e));
-    }
+    removal.mutate(id, { onSuccess: () => setState('removed') });
   };
   return (
     <Card>
@@ -276,7 +258,13 @@ export function MfaCard() {
               <Trans>Die Zwei-Faktor-Anmeldung ist eingerichtet.</Trans>
             </p>
             <ProblemText problem={problem} />
-            <Button type="button" variant="outline" className="self-start" onClick={() => void remove(factor.data!.id)}>
+            <Button
+              type="button"
+              variant="outline"
+              className="self-start"
+              onClick={() => remove(factor.data!.id)}
+              disabled={removal.isPending}
+            >
               <Trans>Zweiten Faktor entfernen</Trans>
             </Button>
           </>
