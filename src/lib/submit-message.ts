@@ -16,3 +16,12 @@ export function checkSubmission(error: Failure) {
   if (error.message === 'too_many_messages') throw new TooManyMessagesError(error.message);
   throw Object.assign(new Error(error.message), { code: error.code });
 }
+
+export type SubmissionStatus = 'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed';
+
+/** What a public form shows after its write, from the mutation's state (idle again while a new one is under way). */
+export function submissionStatus(m: { isSuccess: boolean; error: unknown }): SubmissionStatus {
+  if (m.isSuccess) return 'sent';
+  if (!m.error) return 'idle';
+  return m.error instanceof NotAvailableError ? 'unavailable' : m.error instanceof TooManyMessagesError ? 'tooMany' : 'failed';
+}

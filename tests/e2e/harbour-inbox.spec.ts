@@ -20,6 +20,38 @@ async function sendMessage(name: string, message: string, locale: 'de' | 'en' = 
 test.describe('the inbox', () => {
   test.use({ persona: 'harbour' });
 
+  test('a service request is taken on as an extra only with a booking number that exists', async ({ page, consoleErrors }) => {
+    const name = `Sina Service ${Date.now().toString(36)}`;
+    const res = await fetch(`${apiUrl}/rest/v1/rpc/request_service`, {
+      method: 'POST',
+      headers: { apikey: DEMO_ANON_KEY, authorization: `Bearer ${DEMO_ANON_KEY}`, 'content-type': 'application/json', ...formClient() },
+      body: JSON.stringify({
+        p_service: 'ice',
+        p_name: name,
+        p_email: senderEmail(name),
+        p_message: 'Two bags of ice, please.',
+        p_locale: 'de',
+      }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+
+    await page.goto('/account/admin/inbox');
+    const card = page.getByRole('region', { name: 'Offen' }).getByRole('listitem', { name: new RegExp(`^Serviceanfrage: .* – ${name}$`) });
+    await card.getByRole('button', { name: 'Als Extra übernehmen' }).click();
+    const form = card.getByRole('form', { name: 'Als Extra übernehmen' });
+    await form.getByRole('button', { name: 'Übernehmen' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Bitte die Buchungsnummer eintragen.');
+    await form.getByLabel('Buchungsnummer').fill('zz-0000');
+    await form.getByLabel('Menge').fill('100');
+    await form.getByRole('button', { name: 'Übernehmen' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Die Menge muss zwischen 1 und 99 liegen.');
+    await form.getByLabel('Menge').fill('2');
+    await form.getByRole('button', { name: 'Übernehmen' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Keine Buchung mit dieser Nummer.');
+    await expect(card).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('lists open messages first, marks one done and opens it again; a new message arrives live', async ({ page, consoleErrors }) => {
     const suffix = Date.now().toString(36);
     const name = `Ina Inbox ${suffix}`;

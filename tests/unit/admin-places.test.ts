@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '@lingui/core';
 import { stateOf } from '@/features/admin/map/api/map';
-import { parseColumn } from '@/features/admin/additional-places/components/column-form';
+import { parseColumn } from '@/features/admin/additional-places/schemas/column';
 import type { CalendarEntry } from '@/features/harbour/calendar/api/calendar';
+
+// The schema's messages are Lingui messages, evaluated when a check fails.
+i18n.loadAndActivate({ locale: 'de', messages: {} });
 
 const entry = (type: CalendarEntry['type'], block_reason: CalendarEntry['block_reason'] = null): CalendarEntry => ({
   id: type,

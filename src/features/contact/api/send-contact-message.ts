@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { checkSubmission } from '@/lib/submit-message';
 
@@ -6,4 +7,9 @@ export async function sendContactMessage(args: { p_name: string; p_email: string
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('send_contact_message', args);
   checkSubmission(error);
+}
+
+/** Sends a contact message; submissionStatus(mutation) says what the form shows. */
+export function useSendContactMessage() {
+  return useMutation({ mutationFn: sendContactMessage });
 }

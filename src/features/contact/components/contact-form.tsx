@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -6,36 +5,34 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
 import { useHarbourContact } from '@/components/harbour-facts';
-import { NotAvailableError, TooManyMessagesError } from '@/lib/submit-message';
-import { sendContactMessage } from '@/features/contact/api/send-contact-message';
+import { submissionStatus } from '@/lib/submit-message';
+import { useSendContactMessage } from '@/features/contact/api/send-contact-message';
 import { contactSchema, type ContactValues } from '@/features/contact/schemas/contact';
 
 export function ContactForm() {
   const { t, i18n } = useLingui();
   const harbour = useHarbourContact();
-  const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed'>('idle');
+  const send = useSendContactMessage();
+  const status = submissionStatus(send);
   const form = useForm<ContactValues>({
     resolver: zodResolver(contactSchema),
     defaultValues: { name: '', email: '', phone: '', message: '' },
   });
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await sendContactMessage({
+  const onSubmit = form.handleSubmit((values) =>
+    send.mutate(
+      {
         p_name: values.name,
         p_email: values.email,
         p_phone: values.phone || undefined,
         p_message: values.message,
         p_locale: i18n.locale,
-      });
-      setStatus('sent');
-      form.reset();
-    } catch (error) {
-      setStatus(error instanceof NotAvailableError ? 'unavailable' : error instanceof TooManyMessagesError ? 'tooMany' : 'failed');
-    }
-  });
+      },
+      { onSuccess: () => form.reset() },
+    ),
+  );
   return (
     <Form {...form}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label={t`Kontaktformular`}>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex flex-col gap-4" aria-label={t`Kontaktformular`}>
         <FormField
           control={form.control}
           name="name"
@@ -97,7 +94,7 @@ export function ContactForm() {
           )}
         />
         <div>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
+          <Button type="submit" disabled={send.isPending}>
             <Trans>Nachricht senden</Trans>
           </Button>
         </div>

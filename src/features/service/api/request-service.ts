@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { checkSubmission } from '@/lib/submit-message';
 import type { ServiceKind } from '@/features/service/schemas/service-request';
@@ -16,4 +17,9 @@ export async function requestService(args: {
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('request_service', args);
   checkSubmission(error);
+}
+
+/** Sends a service request; submissionStatus(mutation) says what the form shows. */
+export function useRequestService() {
+  return useMutation({ mutationFn: requestService });
 }

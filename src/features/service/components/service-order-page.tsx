@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -7,8 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input, Textarea } from '@/components/ui/input';
 import { useHarbourContact } from '@/components/harbour-facts';
-import { NotAvailableError, TooManyMessagesError } from '@/lib/submit-message';
-import { requestService } from '@/features/service/api/request-service';
+import { submissionStatus } from '@/lib/submit-message';
+import { useRequestService } from '@/features/service/api/request-service';
 import { serviceRequestSchema, type ServiceRequestValues } from '@/features/service/schemas/service-request';
 import { DatePicker } from '@/components/ui/date-picker';
 
@@ -16,7 +15,8 @@ import { DatePicker } from '@/components/ui/date-picker';
 export function ServiceOrderPage() {
   const { t, i18n } = useLingui();
   const harbour = useHarbourContact();
-  const [status, setStatus] = useState<'idle' | 'sent' | 'unavailable' | 'tooMany' | 'failed'>('idle');
+  const request = useRequestService();
+  const status = submissionStatus(request);
   const form = useForm<ServiceRequestValues>({
     resolver: zodResolver(serviceRequestSchema),
     defaultValues: { topic: 'ice', name: '', email: '', phone: '', berth: '', date: '', message: '' },
@@ -32,9 +32,9 @@ export function ServiceOrderPage() {
     parking: t`Parken`,
     other: t`Sonstiges`,
   };
-  const onSubmit = form.handleSubmit(async (v) => {
-    try {
-      await requestService({
+  const onSubmit = form.handleSubmit((v) =>
+    request.mutate(
+      {
         p_service: v.topic,
         p_name: v.name,
         p_email: v.email,
@@ -43,17 +43,14 @@ export function ServiceOrderPage() {
         p_boat: v.berth ? { name: v.berth } : undefined,
         p_message: v.message,
         p_locale: i18n.locale,
-      });
-      setStatus('sent');
-      form.reset();
-    } catch (error) {
-      setStatus(error instanceof NotAvailableError ? 'unavailable' : error instanceof TooManyMessagesError ? 'tooMany' : 'failed');
-    }
-  });
+      },
+      { onSuccess: () => form.reset() },
+    ),
+  );
   return (
     <Page title={t`Service anfragen`} lead={t`Sagen Sie uns, was Sie brauchen – das Hafenteam bestätigt Ihre Anfrage per E-Mail.`}>
       <Form {...form}>
-        <form onSubmit={onSubmit} noValidate className="flex max-w-xl flex-col gap-4" aria-label={t`Serviceanfrage`}>
+        <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex max-w-xl flex-col gap-4" aria-label={t`Serviceanfrage`}>
           <FormField
             control={form.control}
             name="topic"
@@ -166,7 +163,7 @@ export function ServiceOrderPage() {
             )}
           />
           <div>
-            <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Button type="submit" disabled={request.isPending}>
               <Trans>Anfrage senden</Trans>
             </Button>
           </div>

@@ -15,14 +15,10 @@ import {
   setColumnImagePath,
   useSaveColumn,
   type Column,
+  type ColumnInput,
   type ColumnSaveError,
 } from '@/features/admin/additional-places/api/additional-places';
-import {
-  ColumnForm,
-  parseColumn,
-  type ColumnDraft,
-  type ColumnDraftError,
-} from '@/features/admin/additional-places/components/column-form';
+import { ColumnForm, useColumnForm, type ColumnDraft } from '@/features/admin/additional-places/components/column-form';
 import { FormAlert } from '@/components/form-alert';
 import { refusalOf } from '@/lib/refused';
 
@@ -82,8 +78,7 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
   const saving = useSaveColumn();
   const saveError = refusalOf<ColumnSaveError>(saving.error);
   const messages = useColumnSaveMessages();
-  const [draft, setDraft] = useState<ColumnDraft>(() => columnDraft(column));
-  const [errors, setErrors] = useState<ColumnDraftError[]>([]);
+  const form = useColumnForm(columnDraft(column));
   const [file, setFile] = useState<File | null>(null);
   const [version, setVersion] = useState(0);
   const [progress, setProgress] = useState<number | null>(null);
@@ -102,12 +97,9 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
     return true;
   };
 
-  const save = () => {
-    const parsed = parseColumn(draft);
-    if ('errors' in parsed) return setErrors(parsed.errors);
-    setErrors([]);
+  const save = (input: ColumnInput) => {
     saving.mutate(
-      { input: parsed.input, id: column?.id, then: file && !column ? (savedId) => upload(savedId, file) : undefined },
+      { input, id: column?.id, then: file && !column ? (savedId) => upload(savedId, file) : undefined },
       { onSuccess: (savedId) => void onSaved(savedId) },
     );
   };
@@ -128,13 +120,7 @@ function ColumnEditor({ column, onSaved }: { column: Column | null; onSaved: (id
         error={uploadError}
         onPick={(f) => (column ? void replaceImage(column.id, f) : setFile(f))}
       />
-      <ColumnForm
-        draft={draft}
-        onChange={setDraft}
-        onSubmit={save}
-        errors={errors}
-        label={column ? t`Säule bearbeiten` : t`Säule erstellen`}
-      >
+      <ColumnForm form={form} onSubmit={save} label={column ? t`Säule bearbeiten` : t`Säule erstellen`}>
         <Button type="submit" disabled={saving.isPending}>
           {column ? <Trans>Speichern</Trans> : <Trans>Erstellen</Trans>}
         </Button>

@@ -9,7 +9,10 @@ import { Label } from '@/components/ui/label';
 import { berlinToday, formatDay } from '@/lib/dates';
 import { decimalInput, formatSize } from '@/lib/numbers';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { decimal, isDecimal } from '@/lib/validation';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Form, FormControl, FormField, FormItem, FormLabel } from '@/components/ui/form';
+import { holderSchema, sizeValue, type HolderValues } from '@/features/admin/long-term/schemas/holder';
 import {
   applicationsQueryOptions,
   holdersQueryOptions,
@@ -176,18 +179,7 @@ function CurrentHolders({ placeId, placeName, holders, today }: { placeId: strin
   );
 }
 
-interface Draft {
-  userId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  startsOn: string;
-  boatName: string;
-  boatTag: string;
-  boatLength: string;
-  boatWidth: string;
-  applicationId?: string;
-}
+type Draft = HolderValues;
 
 const emptyDraft = (): Draft => ({
   userId: '',
@@ -223,150 +215,153 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
   const messages = useHolderMessages();
   const [q, setQ] = useState('');
   const users = useQuery({ ...userSearchQueryOptions(q), enabled: q.trim().length >= 2 });
-  const [draft, setDraft] = useState<Draft>(() => draftFrom(picked, i18n.locale));
+  const form = useForm<HolderValues>({ resolver: zodResolver(holderSchema), defaultValues: draftFrom(picked, i18n.locale) });
   const assigning = useAssignHolder();
   const refusal = refusalOf<HolderError>(assigning.error);
   // The form's own check (start, boat sizes, a person) before anything is written.
-  const [formError, setFormError] = useState(false);
-  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const formError = form.formState.errors.root?.message;
+  const [userId, applicationId] = useWatch({ control: form.control, name: ['userId', 'applicationId'] });
 
-  const save = () => {
-    const num = (v: string) => (v.trim() === '' ? undefined : isDecimal(v) ? decimal(v) : NaN);
-    const length = num(draft.boatLength);
-    const width = num(draft.boatWidth);
-    if (
-      !/^\d{4}-\d{2}-\d{2}$/.test(draft.startsOn) ||
-      Number.isNaN(length) ||
-      Number.isNaN(width) ||
-      (!draft.userId && !draft.email.trim() && !draft.lastName.trim())
-    ) {
-      assigning.reset();
-      return setFormError(true);
-    }
-    setFormError(false);
-    assigning.mutate(
-      {
-        placeId,
-        startsOn: draft.startsOn,
-        holder: {
-          user_id: draft.userId || undefined,
-          email: draft.email.trim() || undefined,
-          first_name: draft.firstName.trim() || undefined,
-          last_name: draft.lastName.trim() || undefined,
-          boat_name: draft.boatName.trim() || undefined,
-          boat_tag: draft.boatTag.trim() || undefined,
-          boat_length: length,
-          boat_width: width,
+  const save = form.handleSubmit(
+    (draft) =>
+      assigning.mutate(
+        {
+          placeId,
+          startsOn: draft.startsOn,
+          holder: {
+            user_id: draft.userId || undefined,
+            email: draft.email.trim() || undefined,
+            first_name: draft.firstName.trim() || undefined,
+            last_name: draft.lastName.trim() || undefined,
+            boat_name: draft.boatName.trim() || undefined,
+            boat_tag: draft.boatTag.trim() || undefined,
+            boat_length: sizeValue(draft.boatLength),
+            boat_width: sizeValue(draft.boatWidth),
+          },
+          applicationId: draft.applicationId,
         },
-        applicationId: draft.applicationId,
-      },
-      {
-        onSuccess: () => {
-          setDraft(emptyDraft());
-          setQ('');
+        {
+          onSuccess: () => {
+            form.reset(emptyDraft());
+            setQ('');
+          },
         },
-      },
-    );
-  };
-
-  const field = (id: keyof Draft, label: string, props: { type?: string; inputMode?: 'decimal' } = {}) => (
-    <div className="grid gap-1">
-      <Label htmlFor={`holder-${id}`}>{label}</Label>
-      <Input id={`holder-${id}`} value={draft[id] ?? ''} onChange={(e) => set({ [id]: e.target.value })} {...props} />
-    </div>
+      ),
+    () => assigning.reset(),
   );
 
+  const field = (
+    name: Exclude<keyof HolderValues, 'applicationId'>,
+    label: string,
+    props: { type?: string; inputMode?: 'decimal' } = {},
+  ) => (
+    <FormField
+      control={form.control}
+      name={name}
+      render={({ field: f }) => (
+        <FormItem className="gap-1">
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Input {...f} {...props} />
+          </FormControl>
+        </FormItem>
+      )}
+    />
+  );
+
+  const pickUser = (id: string) => {
+    const u = users.data?.find((x) => x.id === id);
+    if (!u) return form.setValue('userId', '');
+    const draft = form.getValues();
+    const picked: Partial<HolderValues> = {
+      userId: u.id,
+      email: u.email ?? '',
+      firstName: u.first_name ?? '',
+      lastName: u.last_name ?? '',
+      boatName: u.boat_name ?? draft.boatName,
+      boatTag: u.boat_tag ?? draft.boatTag,
+      boatLength: u.boat_length != null ? decimalInput(u.boat_length, i18n.locale) : draft.boatLength,
+      boatWidth: u.boat_width != null ? decimalInput(u.boat_width, i18n.locale) : draft.boatWidth,
+    };
+    for (const [name, value] of Object.entries(picked)) form.setValue(name as keyof HolderValues, value);
+  };
+
   return (
-    <form
-      aria-label={t`Langzeitlieger zuweisen`}
-      noValidate
-      className="grid gap-3 sm:grid-cols-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save();
-      }}
-    >
-      <h3 className="font-semibold sm:col-span-2">
-        <Trans>Langzeitlieger zuweisen</Trans>
-      </h3>
-      <div className="grid gap-1 sm:col-span-2">
-        <Label htmlFor="holder-search">
-          <Trans>Benutzer suchen (E-Mail oder Name)</Trans>
-        </Label>
-        <Input id="holder-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
-        {users.data && users.data.length > 0 && (
-          <>
-            <Label htmlFor="holder-user">
-              <Trans>Benutzer</Trans>
-            </Label>
-            <select
-              id="holder-user"
-              className="h-9 rounded-md border border-slate-300 bg-white px-2"
-              value={draft.userId}
-              onChange={(e) => {
-                const u = users.data.find((x) => x.id === e.target.value);
-                if (!u) return set({ userId: '' });
-                set({
-                  userId: u.id,
-                  email: u.email ?? '',
-                  firstName: u.first_name ?? '',
-                  lastName: u.last_name ?? '',
-                  boatName: u.boat_name ?? draft.boatName,
-                  boatTag: u.boat_tag ?? draft.boatTag,
-                  boatLength: u.boat_length != null ? decimalInput(u.boat_length, i18n.locale) : draft.boatLength,
-                  boatWidth: u.boat_width != null ? decimalInput(u.boat_width, i18n.locale) : draft.boatWidth,
-                });
-              }}
-            >
-              <option value="">{t`– kein Benutzerkonto –`}</option>
-              {users.data.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {[u.last_name, u.first_name].filter(Boolean).join(', ')} ({u.email})
-                </option>
-              ))}
-            </select>
-          </>
-        )}
-        {users.data && users.data.length === 0 && (
-          <p className="text-sm text-slate-600">
-            <Trans>Kein Benutzer gefunden.</Trans>
+    <Form {...form}>
+      <form aria-label={t`Langzeitlieger zuweisen`} noValidate className="grid gap-3 sm:grid-cols-2" onSubmit={(e) => void save(e)}>
+        <h3 className="font-semibold sm:col-span-2">
+          <Trans>Langzeitlieger zuweisen</Trans>
+        </h3>
+        <div className="grid gap-1 sm:col-span-2">
+          <Label htmlFor="holder-search">
+            <Trans>Benutzer suchen (E-Mail oder Name)</Trans>
+          </Label>
+          <Input id="holder-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
+          {users.data && users.data.length > 0 && (
+            <>
+              <Label htmlFor="holder-user">
+                <Trans>Benutzer</Trans>
+              </Label>
+              <select
+                id="holder-user"
+                className="h-9 rounded-md border border-slate-300 bg-white px-2"
+                value={userId}
+                onChange={(e) => pickUser(e.target.value)}
+              >
+                <option value="">{t`– kein Benutzerkonto –`}</option>
+                {users.data.map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {[u.last_name, u.first_name].filter(Boolean).join(', ')} ({u.email})
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          {users.data && users.data.length === 0 && (
+            <p className="text-sm text-slate-600">
+              <Trans>Kein Benutzer gefunden.</Trans>
+            </p>
+          )}
+        </div>
+        {field('email', t`E-Mail`, { type: 'email' })}
+        <FormField
+          control={form.control}
+          name="startsOn"
+          render={({ field: f }) => (
+            <FormItem className="gap-1">
+              <FormLabel>{t`Beginn`}</FormLabel>
+              <FormControl>
+                <DatePicker {...f} />
+              </FormControl>
+            </FormItem>
+          )}
+        />
+        {field('firstName', t`Vorname`)}
+        {field('lastName', t`Nachname`)}
+        {field('boatName', t`Bootsname`)}
+        {field('boatTag', t`Kennzeichen`)}
+        {field('boatLength', t`Bootslänge (m)`, { inputMode: 'decimal' })}
+        {field('boatWidth', t`Bootsbreite (m)`, { inputMode: 'decimal' })}
+        {applicationId && (
+          <p className="text-sm text-slate-600 sm:col-span-2">
+            <Trans>Aus einer Bewerbung übernommen: sie wird als angenommen markiert.</Trans>
           </p>
         )}
-      </div>
-      {field('email', t`E-Mail`, { type: 'email' })}
-      <div className="grid gap-1">
-        <Label htmlFor="holder-startsOn">{t`Beginn`}</Label>
-        <DatePicker id="holder-startsOn" value={draft.startsOn ?? ''} onChange={(v) => set({ startsOn: v })} />
-      </div>
-      {field('firstName', t`Vorname`)}
-      {field('lastName', t`Nachname`)}
-      {field('boatName', t`Bootsname`)}
-      {field('boatTag', t`Kennzeichen`)}
-      {field('boatLength', t`Bootslänge (m)`, { inputMode: 'decimal' })}
-      {field('boatWidth', t`Bootsbreite (m)`, { inputMode: 'decimal' })}
-      {draft.applicationId && (
-        <p className="text-sm text-slate-600 sm:col-span-2">
-          <Trans>Aus einer Bewerbung übernommen: sie wird als angenommen markiert.</Trans>
-        </p>
-      )}
-      <div className="flex items-center gap-3 sm:col-span-2">
-        <Button type="submit" disabled={assigning.isPending}>
-          <Trans>Speichern</Trans>
-        </Button>
-        {assigning.isSuccess && (
-          <p role="status" className="text-sm text-green-700">
-            <Trans>Langzeitlieger gespeichert.</Trans>
-          </p>
+        <div className="flex items-center gap-3 sm:col-span-2">
+          <Button type="submit" disabled={assigning.isPending}>
+            <Trans>Speichern</Trans>
+          </Button>
+          {assigning.isSuccess && (
+            <p role="status" className="text-sm text-green-700">
+              <Trans>Langzeitlieger gespeichert.</Trans>
+            </p>
+          )}
+        </div>
+        {(formError || refusal) && (
+          <FormAlert className="text-sm sm:col-span-2">{formError ?? (refusal ? messages[refusal] : null)}</FormAlert>
         )}
-      </div>
-      {(formError || refusal) && (
-        <FormAlert className="text-sm sm:col-span-2">
-          {formError || !refusal
-            ? t`Bitte einen Beginn, gültige Bootsmaße und einen Benutzer, eine E-Mail oder einen Namen angeben.`
-            : messages[refusal]}
-        </FormAlert>
-      )}
-    </form>
+      </form>
+    </Form>
   );
 }
 

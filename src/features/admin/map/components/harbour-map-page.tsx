@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useWatch } from 'react-hook-form';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
@@ -14,10 +15,9 @@ import {
   type Column,
   type ColumnSaveError,
   ColumnForm,
-  parseColumn,
-  type ColumnDraft,
-  type ColumnDraftError,
+  type ColumnInput,
   columnDraft,
+  useColumnForm,
   useColumnSaveMessages,
   useColumnTypeLabels,
 } from '@/features/admin/additional-places';
@@ -95,9 +95,8 @@ export function HarbourMapPage() {
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [columnId, setColumnId] = useState<string>('');
-  const [draft, setDraft] = useState<ColumnDraft>(() => columnDraft(null));
+  const form = useColumnForm(columnDraft(null));
   const [placing, setPlacing] = useState(false);
-  const [errors, setErrors] = useState<ColumnDraftError[]>([]);
   const saving = useSaveMapColumn(today);
   const saveError = refusalOf<ColumnSaveError>(saving.error);
 
@@ -107,8 +106,7 @@ export function HarbourMapPage() {
   const pickColumn = (id: string) => {
     setColumnId(id);
     saving.reset();
-    setErrors([]);
-    setDraft(columnDraft(data?.columns.find((c) => c.id === id) ?? null));
+    form.reset(columnDraft(data?.columns.find((c) => c.id === id) ?? null));
   };
 
   const onPlanClick = (e: MouseEvent<SVGSVGElement>) => {
@@ -118,15 +116,14 @@ export function HarbourMapPage() {
     const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
     const x = Math.round(Math.min(PLAN.width, Math.max(0, point.x)));
     const y = Math.round(Math.min(PLAN.height, Math.max(0, point.y)));
-    setDraft((d) => ({ ...d, x: String(x), y: String(y) }));
+    const validate = form.formState.isSubmitted;
+    form.setValue('x', String(x), { shouldValidate: validate });
+    form.setValue('y', String(y), { shouldValidate: validate });
     setPlacing(false);
   };
 
-  const saveDraft = () => {
-    const parsed = parseColumn(draft);
-    if ('errors' in parsed) return setErrors(parsed.errors);
-    setErrors([]);
-    saving.mutate({ input: parsed.input, id: columnId || undefined }, { onSuccess: (savedId) => setColumnId(savedId) });
+  const saveDraft = (input: ColumnInput) => {
+    saving.mutate({ input, id: columnId || undefined }, { onSuccess: (savedId) => setColumnId(savedId) });
   };
 
   const activate = (id: string) => (e: KeyboardEvent) => {
@@ -137,9 +134,10 @@ export function HarbourMapPage() {
   };
 
   const describe = (b: MapBerth) => `${b.name}: ${labels.long[b.state]}`;
-  const draftX = Number(draft.x.replace(',', '.'));
-  const draftY = Number(draft.y.replace(',', '.'));
-  const showMarker = admin && draft.x !== '' && draft.y !== '' && Number.isFinite(draftX) && Number.isFinite(draftY);
+  const [rawX, rawY] = useWatch({ control: form.control, name: ['x', 'y'] });
+  const draftX = Number(rawX.replace(',', '.'));
+  const draftY = Number(rawY.replace(',', '.'));
+  const showMarker = admin && rawX !== '' && rawY !== '' && Number.isFinite(draftX) && Number.isFinite(draftY);
 
   return (
     <Page
@@ -373,7 +371,7 @@ export function HarbourMapPage() {
               ))}
             </select>
           </div>
-          <ColumnForm draft={draft} onChange={setDraft} onSubmit={saveDraft} errors={errors} label={t`Säule auf dem Plan`}>
+          <ColumnForm form={form} onSubmit={saveDraft} label={t`Säule auf dem Plan`}>
             <Button type="button" variant="outline" aria-pressed={placing} onClick={() => setPlacing((p) => !p)}>
               {placing ? <Trans>Jetzt auf den Plan klicken…</Trans> : <Trans>Position auf dem Plan wählen</Trans>}
             </Button>

@@ -1,4 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useExtrasAction } from '@/features/harbour/extras';
+import { Refused } from '@/lib/refused';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 
@@ -104,4 +106,29 @@ export async function replyToApplication(id: string, body: string): Promise<void
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('reply_to_application', { p_application_id: id, p_body: body });
   if (error) throw error;
+}
+
+/**
+ * Takes an open service request on as an extra of the booking with this number
+ * (accept_service_request through the extras action); a number without a booking is refused
+ * as 'no_booking'. Success waits for the inbox to be read again.
+ */
+export function useAcceptServiceRequest() {
+  const queryClient = useQueryClient();
+  const action = useExtrasAction();
+  return useMutation({
+    mutationFn: async (input: { messageId: string; bookingNumber: string; extraId: string; quantity: number }) => {
+      const supabase = await getSupabase();
+      const found = await supabase.from('orders').select('id').eq('booking_number', input.bookingNumber).maybeSingle();
+      if (found.error || !found.data) throw new Refused('no_booking');
+      await action.mutateAsync({
+        type: 'accept',
+        messageId: input.messageId,
+        orderId: found.data.id,
+        extraId: input.extraId,
+        quantity: input.quantity,
+      });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: inboxKeys.all }),
+  });
 }
