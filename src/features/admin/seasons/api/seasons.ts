@@ -2,13 +2,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 import { seasonKeys } from '@/features/admin/seasons/api/keys';
+import type { PriceBasis, SeasonKind } from '@/features/admin/seasons/schemas/season';
 
-/** seasons.kind and long_term_prices.season_kind: text with a check in the generated row. */
-export type SeasonKind = 'summer' | 'winter' | 'year_round';
-export const SEASON_KINDS: readonly SeasonKind[] = ['summer', 'winter', 'year_round'];
-
-/** long_term_prices.basis: per m² (length x width) or per running metre of boat length. */
-export type PriceBasis = 'square_metre' | 'running_metre';
+export { SEASON_KINDS, type PriceBasis, type SeasonKind } from '@/features/admin/seasons/schemas/season';
 
 export type Season = Omit<Tables<'seasons'>, 'kind'> & { kind: SeasonKind };
 export type LongTermPrice = Omit<Tables<'long_term_prices'>, 'season_kind' | 'basis'> & { season_kind: SeasonKind; basis: PriceBasis };

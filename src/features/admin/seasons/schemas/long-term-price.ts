@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { parseEuroCents } from '@/lib/prices';
 import { dayField, messages } from '@/lib/validation';
+import { PRICE_BASES, SEASON_KINDS } from '@/features/admin/seasons/schemas/season';
 
 /** Euros typed ("95", "95,50") as integer cents from `min` to 100.000 €; add_long_term_price checks again. */
 const euroField = (min: number) =>
@@ -29,8 +30,8 @@ const euroField = (min: number) =>
 export const longTermPriceSchema = (today: string) =>
   z
     .object({
-      kind: z.enum(['summer', 'winter', 'year_round']),
-      basis: z.enum(['square_metre', 'running_metre']),
+      kind: z.enum(SEASON_KINDS),
+      basis: z.enum(PRICE_BASES),
       price: euroField(1),
       vatRate: z.enum(['19', '7', '0']),
       electricity: euroField(0),

@@ -2,11 +2,19 @@ import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { dayField, requiredText } from '@/lib/validation';
 
+/** seasons.kind and long_term_prices.season_kind (a check constraint in 61_seasons.sql). */
+export const SEASON_KINDS = ['summer', 'winter', 'year_round'] as const;
+export type SeasonKind = (typeof SEASON_KINDS)[number];
+
+/** long_term_prices.basis: per m² (length x width) or per running metre of boat length. */
+export const PRICE_BASES = ['square_metre', 'running_metre'] as const;
+export type PriceBasis = (typeof PRICE_BASES)[number];
+
 /** A season: name, kind, first and last day (add_season checks each again, and the overlap). */
 export const seasonSchema = z
   .object({
     name: requiredText(100),
-    kind: z.enum(['summer', 'winter', 'year_round']),
+    kind: z.enum(SEASON_KINDS),
     startsOn: dayField(),
     endsOn: dayField(),
   })
