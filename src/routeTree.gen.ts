@@ -52,6 +52,7 @@ import { Route as Char123LocaleChar125AccountAdminExtrasRouteRouteImport } from 
 import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
 import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
 import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
+import { Route as Char123LocaleChar125AccountAdminOffersRouteImport } from './routes/{-$locale}/account/admin/offers'
 import { Route as Char123LocaleChar125AccountAdminOverviewRouteImport } from './routes/{-$locale}/account/admin/overview'
 import { Route as Char123LocaleChar125AccountAdminReportsRouteImport } from './routes/{-$locale}/account/admin/reports'
 import { Route as Char123LocaleChar125AccountAdminSaleCodesRouteRouteImport } from './routes/{-$locale}/account/admin/sale-codes/route'
@@ -351,6 +352,12 @@ const Char123LocaleChar125AccountAdminNewsRouteRoute =
   Char123LocaleChar125AccountAdminNewsRouteRouteImport.update({
     id: '/news',
     path: '/news',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminOffersRoute =
+  Char123LocaleChar125AccountAdminOffersRouteImport.update({
+    id: '/offers',
+    path: '/offers',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminOverviewRoute =
@@ -659,6 +666,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
+  '/{-$locale}/account/admin/offers': typeof Char123LocaleChar125AccountAdminOffersRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/admin/seasons': typeof Char123LocaleChar125AccountAdminSeasonsRoute
@@ -737,6 +745,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
+  '/{-$locale}/account/admin/offers': typeof Char123LocaleChar125AccountAdminOffersRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/admin/seasons': typeof Char123LocaleChar125AccountAdminSeasonsRoute
@@ -825,6 +834,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
+  '/{-$locale}/account/admin/offers': typeof Char123LocaleChar125AccountAdminOffersRoute
   '/{-$locale}/account/admin/overview': typeof Char123LocaleChar125AccountAdminOverviewRoute
   '/{-$locale}/account/admin/reports': typeof Char123LocaleChar125AccountAdminReportsRoute
   '/{-$locale}/account/admin/seasons': typeof Char123LocaleChar125AccountAdminSeasonsRoute
@@ -914,6 +924,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/datev'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
+    | '/{-$locale}/account/admin/offers'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/admin/seasons'
@@ -992,6 +1003,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/datev'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
+    | '/{-$locale}/account/admin/offers'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/admin/seasons'
@@ -1079,6 +1091,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/datev'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
+    | '/{-$locale}/account/admin/offers'
     | '/{-$locale}/account/admin/overview'
     | '/{-$locale}/account/admin/reports'
     | '/{-$locale}/account/admin/seasons'
@@ -1426,6 +1439,13 @@ declare module '@tanstack/react-router' {
       path: '/news'
       fullPath: '/{-$locale}/account/admin/news'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminNewsRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/offers': {
+      id: '/{-$locale}/account/admin/offers'
+      path: '/offers'
+      fullPath: '/{-$locale}/account/admin/offers'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminOffersRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/overview': {
@@ -1843,6 +1863,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminDatevRoute: typeof Char123LocaleChar125AccountAdminDatevRoute
   Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
   Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
+  Char123LocaleChar125AccountAdminOffersRoute: typeof Char123LocaleChar125AccountAdminOffersRoute
   Char123LocaleChar125AccountAdminOverviewRoute: typeof Char123LocaleChar125AccountAdminOverviewRoute
   Char123LocaleChar125AccountAdminReportsRoute: typeof Char123LocaleChar125AccountAdminReportsRoute
   Char123LocaleChar125AccountAdminSeasonsRoute: typeof Char123LocaleChar125AccountAdminSeasonsRoute
@@ -1890,6 +1911,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminHoursRoute,
     Char123LocaleChar125AccountAdminInboxRoute:
       Char123LocaleChar125AccountAdminInboxRoute,
+    Char123LocaleChar125AccountAdminOffersRoute:
+      Char123LocaleChar125AccountAdminOffersRoute,
     Char123LocaleChar125AccountAdminOverviewRoute:
       Char123LocaleChar125AccountAdminOverviewRoute,
     Char123LocaleChar125AccountAdminReportsRoute:

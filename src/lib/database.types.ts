@@ -98,6 +98,98 @@ export type Database = {
           },
         ]
       }
+      berth_offers: {
+        Row: {
+          answered_at: string | null
+          application_id: string
+          boat: Json
+          deadline: string
+          decline_reason: string | null
+          email: string
+          gross_cents: number
+          id: string
+          kept_place: boolean | null
+          lines: Json
+          locale: string
+          next_offer_id: string | null
+          place_id: string
+          season_id: string
+          sent_at: string
+          sent_by: string | null
+          status: string
+          user_id: string | null
+        }
+        Insert: {
+          answered_at?: string | null
+          application_id: string
+          boat: Json
+          deadline: string
+          decline_reason?: string | null
+          email: string
+          gross_cents: number
+          id?: string
+          kept_place?: boolean | null
+          lines: Json
+          locale: string
+          next_offer_id?: string | null
+          place_id: string
+          season_id: string
+          sent_at?: string
+          sent_by?: string | null
+          status?: string
+          user_id?: string | null
+        }
+        Update: {
+          answered_at?: string | null
+          application_id?: string
+          boat?: Json
+          deadline?: string
+          decline_reason?: string | null
+          email?: string
+          gross_cents?: number
+          id?: string
+          kept_place?: boolean | null
+          lines?: Json
+          locale?: string
+          next_offer_id?: string | null
+          place_id?: string
+          season_id?: string
+          sent_at?: string
+          sent_by?: string | null
+          status?: string
+          user_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "berth_offers_application_id_fkey"
+            columns: ["application_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_applications"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "berth_offers_next_offer_id_fkey"
+            columns: ["next_offer_id"]
+            isOneToOne: false
+            referencedRelation: "berth_offers"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "berth_offers_place_id_fkey"
+            columns: ["place_id"]
+            isOneToOne: false
+            referencedRelation: "places"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "berth_offers_season_id_fkey"
+            columns: ["season_id"]
+            isOneToOne: false
+            referencedRelation: "seasons"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       cash_book_entries: {
         Row: {
           amount_cents: number
@@ -304,6 +396,149 @@ export type Database = {
           user_id?: string | null
         }
         Relationships: []
+      }
+      contract_terms: {
+        Row: {
+          body_de: string
+          body_en: string
+          id: string
+          published_at: string
+          published_by: string | null
+          version: number
+        }
+        Insert: {
+          body_de: string
+          body_en: string
+          id?: string
+          published_at?: string
+          published_by?: string | null
+          version: number
+        }
+        Update: {
+          body_de?: string
+          body_en?: string
+          id?: string
+          published_at?: string
+          published_by?: string | null
+          version?: number
+        }
+        Relationships: []
+      }
+      contracts: {
+        Row: {
+          accepted_at: string
+          accepted_ip: string | null
+          accepted_user_agent: string | null
+          boat: Json
+          contract_number: string
+          contract_sha256: string
+          contract_text: string
+          created_at: string
+          email: string
+          ends_on: string
+          gross_cents: number
+          holder: Json
+          holder_id: string
+          id: string
+          lines: Json
+          locale: string
+          notice_deadline: string
+          offer_id: string
+          payment_method: string
+          payment_plan: number
+          place_id: string
+          season_id: string
+          starts_on: string
+          status: string
+          terms_version: number
+          user_id: string | null
+        }
+        Insert: {
+          accepted_at: string
+          accepted_ip?: string | null
+          accepted_user_agent?: string | null
+          boat: Json
+          contract_number: string
+          contract_sha256: string
+          contract_text: string
+          created_at?: string
+          email: string
+          ends_on: string
+          gross_cents: number
+          holder: Json
+          holder_id: string
+          id?: string
+          lines: Json
+          locale: string
+          notice_deadline: string
+          offer_id: string
+          payment_method: string
+          payment_plan: number
+          place_id: string
+          season_id: string
+          starts_on: string
+          status?: string
+          terms_version: number
+          user_id?: string | null
+        }
+        Update: {
+          accepted_at?: string
+          accepted_ip?: string | null
+          accepted_user_agent?: string | null
+          boat?: Json
+          contract_number?: string
+          contract_sha256?: string
+          contract_text?: string
+          created_at?: string
+          email?: string
+          ends_on?: string
+          gross_cents?: number
+          holder?: Json
+          holder_id?: string
+          id?: string
+          lines?: Json
+          locale?: string
+          notice_deadline?: string
+          offer_id?: string
+          payment_method?: string
+          payment_plan?: number
+          place_id?: string
+          season_id?: string
+          starts_on?: string
+          status?: string
+          terms_version?: number
+          user_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "contracts_offer_id_fkey"
+            columns: ["offer_id"]
+            isOneToOne: true
+            referencedRelation: "berth_offers"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "contracts_place_id_fkey"
+            columns: ["place_id"]
+            isOneToOne: false
+            referencedRelation: "places"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "contracts_season_id_fkey"
+            columns: ["season_id"]
+            isOneToOne: false
+            referencedRelation: "seasons"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "contracts_terms_version_fkey"
+            columns: ["terms_version"]
+            isOneToOne: false
+            referencedRelation: "contract_terms"
+            referencedColumns: ["version"]
+          },
+        ]
       }
       desk_sale_cancellations: {
         Row: {
@@ -1806,6 +2041,42 @@ export type Database = {
       }
     }
     Functions: {
+      accept_offer: {
+        Args: {
+          p_offer_id: string
+          p_payment_plan: number
+          p_payment_method: string
+          p_contract_sha256: string
+        }
+        Returns: {
+          accepted_at: string
+          accepted_ip: string | null
+          accepted_user_agent: string | null
+          boat: Json
+          contract_number: string
+          contract_sha256: string
+          contract_text: string
+          created_at: string
+          email: string
+          ends_on: string
+          gross_cents: number
+          holder: Json
+          holder_id: string
+          id: string
+          lines: Json
+          locale: string
+          notice_deadline: string
+          offer_id: string
+          payment_method: string
+          payment_plan: number
+          place_id: string
+          season_id: string
+          starts_on: string
+          status: string
+          terms_version: number
+          user_id: string | null
+        }
+      }
       accept_service_request: {
         Args: {
           p_message_id: string
@@ -2389,6 +2660,32 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      decline_offer: {
+        Args: {
+          p_offer_id: string
+          p_reason?: string
+        }
+        Returns: {
+          answered_at: string | null
+          application_id: string
+          boat: Json
+          deadline: string
+          decline_reason: string | null
+          email: string
+          gross_cents: number
+          id: string
+          kept_place: boolean | null
+          lines: Json
+          locale: string
+          next_offer_id: string | null
+          place_id: string
+          season_id: string
+          sent_at: string
+          sent_by: string | null
+          status: string
+          user_id: string | null
+        }
+      }
       delete_my_account: {
         Args: never
         Returns: Json
@@ -2410,6 +2707,18 @@ export type Database = {
       export_my_data: {
         Args: never
         Returns: Json
+      }
+      free_berths_for_season: {
+        Args: {
+          p_season_id: string
+        }
+        Returns: {
+          place_id: string
+          name: string
+          pier: string
+          length: number
+          width: number
+        }[]
       }
       harbour_access: {
         Args: never
@@ -2573,6 +2882,65 @@ export type Database = {
         }
         Returns: undefined
       }
+      offer_candidates: {
+        Args: {
+          p_place_id: string
+          p_season_id: string
+        }
+        Returns: {
+          application_id: string
+          waiting_position: number
+          first_name: string
+          last_name: string
+          email: string
+          locale: string
+          boat_name: string
+          boat_length: number
+          boat_width: number
+          wanted_place_id: string
+          wanted_place_name: string
+          proposed: boolean
+          reasons: string[]
+        }[]
+      }
+      offer_contract: {
+        Args: {
+          p_offer_id: string
+          p_payment_plan?: number
+          p_payment_method?: string
+        }
+        Returns: {
+          contract_text: string
+          contract_sha256: string
+          terms_version: number
+          terms_published_at: string
+        }[]
+      }
+      offer_next_applicant: {
+        Args: {
+          p_offer_id: string
+        }
+        Returns: {
+          answered_at: string | null
+          application_id: string
+          boat: Json
+          deadline: string
+          decline_reason: string | null
+          email: string
+          gross_cents: number
+          id: string
+          kept_place: boolean | null
+          lines: Json
+          locale: string
+          next_offer_id: string | null
+          place_id: string
+          season_id: string
+          sent_at: string
+          sent_by: string | null
+          status: string
+          user_id: string | null
+        }
+      }
       open_long_term_applications: {
         Args: {
           p_limit?: number
@@ -2687,6 +3055,20 @@ export type Database = {
           p_request_key: string
         }
         Returns: Json
+      }
+      publish_contract_terms: {
+        Args: {
+          p_body_de: string
+          p_body_en: string
+        }
+        Returns: {
+          body_de: string
+          body_en: string
+          id: string
+          published_at: string
+          published_by: string | null
+          version: number
+        }
       }
       quote_booking: {
         Args: {
@@ -3124,6 +3506,68 @@ export type Database = {
         }
         Returns: string
       }
+      send_offer: {
+        Args: {
+          p_application_id: string
+          p_place_id: string
+          p_season_id: string
+          p_deadline?: string
+        }
+        Returns: {
+          answered_at: string | null
+          application_id: string
+          boat: Json
+          deadline: string
+          decline_reason: string | null
+          email: string
+          gross_cents: number
+          id: string
+          kept_place: boolean | null
+          lines: Json
+          locale: string
+          next_offer_id: string | null
+          place_id: string
+          season_id: string
+          sent_at: string
+          sent_by: string | null
+          status: string
+          user_id: string | null
+        }
+      }
+      set_contract_status: {
+        Args: {
+          p_contract_id: string
+          p_status: string
+        }
+        Returns: {
+          accepted_at: string
+          accepted_ip: string | null
+          accepted_user_agent: string | null
+          boat: Json
+          contract_number: string
+          contract_sha256: string
+          contract_text: string
+          created_at: string
+          email: string
+          ends_on: string
+          gross_cents: number
+          holder: Json
+          holder_id: string
+          id: string
+          lines: Json
+          locale: string
+          notice_deadline: string
+          offer_id: string
+          payment_method: string
+          payment_plan: number
+          place_id: string
+          season_id: string
+          starts_on: string
+          status: string
+          terms_version: number
+          user_id: string | null
+        }
+      }
       set_message_done: {
         Args: {
           p_message_id: string
@@ -3222,6 +3666,31 @@ export type Database = {
           booking_number: string
           total_count: number
         }[]
+      }
+      withdraw_offer: {
+        Args: {
+          p_offer_id: string
+        }
+        Returns: {
+          answered_at: string | null
+          application_id: string
+          boat: Json
+          deadline: string
+          decline_reason: string | null
+          email: string
+          gross_cents: number
+          id: string
+          kept_place: boolean | null
+          lines: Json
+          locale: string
+          next_offer_id: string | null
+          place_id: string
+          season_id: string
+          sent_at: string
+          sent_by: string | null
+          status: string
+          user_id: string | null
+        }
       }
     }
     Enums: {

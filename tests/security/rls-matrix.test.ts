@@ -45,9 +45,10 @@ const EXPECTED: Record<string, Row> = {
   // Staff only, written through functions (service blocks also directly).
   place_statuses: { anon: '0x0x', guest: '0x0x', customer: '0x0x', other: '0x0x', staff: 'RRRx', admin: 'RRRx' },
   berth_blocks: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
-  // Long-term berths: holders and applicants see their own (anna holds one, kunde applied); admins manage.
-  long_term_holders: { anon: '0x00', guest: '0x00', customer: '0x00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
-  long_term_holder_events: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Long-term berths: holders and applicants see their own (anna holds one; kunde applied and,
+  // in the set-up, accepted an offer of D10: a holding); admins manage.
+  long_term_holders: { anon: '0x00', guest: '0x00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
+  long_term_holder_events: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   long_term_applications: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
   // Working hours: staff their own in open months, admins all; the monthly view is read-only.
   working_hours: { anon: 'xxxx', guest: '0x00', customer: '0x00', other: '0x00', staff: 'RRRR', admin: 'RRRR' },
@@ -80,6 +81,12 @@ const EXPECTED: Record<string, Row> = {
   // nobody writes over the API (admins through add_season, add_long_term_price; prices append-only).
   seasons: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   long_term_prices: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Offers and contracts (issue 42, ADR 0047): everyone reads the terms; the applicant (kunde,
+  // offered D10 and accepted it in the set-up) reads the own offer and contract, staff all;
+  // nobody writes any of them over the API (only the functions; contracts never change).
+  contract_terms: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  berth_offers: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  contracts: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -190,6 +197,16 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   invoice_archive_documents: AUTH,
   invoice_seller_settings: AUTH,
   save_invoice_seller_settings: AUTH,
+  publish_contract_terms: AUTH,
+  offer_candidates: AUTH,
+  free_berths_for_season: AUTH,
+  send_offer: AUTH,
+  offer_next_applicant: AUTH,
+  withdraw_offer: AUTH,
+  decline_offer: AUTH,
+  offer_contract: AUTH,
+  accept_offer: AUTH,
+  set_contract_status: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY,
   complete_outbox: NOBODY,
@@ -290,6 +307,28 @@ for (const engine of engines()) {
         if (closed.error) throw closed.error;
         // a berth without orders (an admin may delete it; berths with orders are kept by FK)
         await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
+        // an offer of D10 for summer 2027 to kunde's application, accepted online (a contract)
+        const app = (await q<{ id: string }>(`select id from public.long_term_applications where email = 'kunde@hafen.test'`))[0].id;
+        const offer = await who.admin.client.rpc('send_offer', {
+          p_application_id: app,
+          p_place_id: (await q<{ id: string }>(`select id from public.places where name = 'D10'`))[0].id,
+          p_season_id: (await q<{ id: string }>(`select id from public.seasons where name = 'Sommer 2027'`))[0].id,
+        });
+        if (offer.error) throw offer.error;
+        const offerId = (offer.data as { id: string }).id;
+        const shown = await who.customer.client.rpc('offer_contract', {
+          p_offer_id: offerId,
+          p_payment_plan: 1,
+          p_payment_method: 'bank_transfer',
+        });
+        if (shown.error) throw shown.error;
+        const accepted = await who.customer.client.rpc('accept_offer', {
+          p_offer_id: offerId,
+          p_payment_plan: 1,
+          p_payment_method: 'bank_transfer',
+          p_contract_sha256: (shown.data as { contract_sha256: string }[])[0].contract_sha256,
+        });
+        if (accepted.error) throw accepted.error;
         // a photo of an active berth (the seed has none)
         await q(
           `insert into public.place_photos (place_id, path) select id, 'places/matrix/seed.png' from public.places where name = 'A01'`,
@@ -541,6 +580,27 @@ for (const engine of engines()) {
               action: 'assigned',
               starts_on: far,
               holder: {},
+            };
+          case 'contract_terms':
+            return { version: 99, body_de: 'x', body_en: 'x' };
+          case 'berth_offers':
+            return {
+              place_id: place,
+              season_id: (await q<{ id: string }>(`select id from public.seasons limit 1`))[0].id,
+              application_id: (await q<{ id: string }>(`select id from public.long_term_applications limit 1`))[0].id,
+              email: 'x@example.org',
+              locale: 'de',
+              boat: {},
+              lines: [],
+              gross_cents: 1,
+              deadline: far,
+              user_id: p.userId,
+            };
+          case 'contracts':
+            return {
+              ...(await q<Record<string, unknown>>(`select * from public.contracts limit 1`))[0],
+              id: undefined,
+              contract_number: 'LV-2099-0001',
             };
           case 'long_term_applications':
             return { email: 'x@example.org', first_name: 'X', last_name: 'Y', boat: { name: 'B', length: 8, width: 3 } };

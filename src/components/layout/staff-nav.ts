@@ -40,6 +40,7 @@ export function useStaffNav(roles: Roles): StaffNavBlock[] {
       { path: '/account/admin/news', label: t`News` },
       { path: '/account/admin/users', label: t`Benutzer` },
       { path: '/account/admin/applications', label: t`Bewerbungen` },
+      { path: '/account/admin/offers', label: t`Angebote und Verträge` },
       { path: '/account/admin/sale-codes', label: t`Codes` },
       { path: '/account/admin/extras', label: t`Extras` },
       { path: '/account/admin/seasons', label: t`Saisons und Langzeitpreise` },

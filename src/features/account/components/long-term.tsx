@@ -23,6 +23,7 @@ import {
 import { applicationSchema, type ApplicationValues } from '@/features/account/schemas/profile';
 import { DatePicker } from '@/components/ui/date-picker';
 import { FormAlert } from '@/components/form-alert';
+import { OffersAndContracts } from '@/features/account/components/offers';
 
 const failed = (
   <FormAlert>
@@ -40,6 +41,7 @@ export function LongTimePlacePage({ id }: { id?: string }) {
   const shown = holdings.data?.filter((h) => !id || h.id === id || h.place_id === id) ?? [];
   return (
     <Page title={t`Mein Langzeitliegeplatz`} lead={t`Ihre Langzeitliegeplätze mit den Vertragsdaten und Ihre Bewerbungen.`}>
+      <OffersAndContracts />
       <section aria-label={t`Meine Langzeitliegeplätze`} className="flex flex-col gap-3">
         <h2 className="text-lg font-semibold">
           <Trans>Meine Langzeitliegeplätze</Trans>
