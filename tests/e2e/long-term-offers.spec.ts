@@ -1,0 +1,113 @@
+import { expect, test } from '../helpers/app-test';
+import { loginAs } from '../helpers/personas';
+import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
+import { apiUrl, formClient } from './booking-helpers.ts';
+import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
+
+/**
+ * Offers from the waiting list and contracts accepted online (issue 42 items 2-3,
+ * docs/adr/0047-offers-and-contracts.md). The state the UI is not about (a free berth, the
+ * applications) is set up over REST; the journeys are the admin's offer and the applicant's answer.
+ */
+const apply = (email: string, first: string, placeId: string, locale: 'de' | 'en') =>
+  fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
+    method: 'POST',
+    headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json', ...formClient() },
+    body: JSON.stringify({
+      p_email: email,
+      p_first_name: first,
+      p_last_name: 'Seemann',
+      p_boat: { name: `Boot ${first}`, length: 9.4, width: 3.2 },
+      p_place_id: placeId,
+      p_locale: locale,
+    }),
+  });
+
+async function summer2027(): Promise<string> {
+  const res = await rest(await adminToken(), 'seasons?select=id&name=eq.Sommer%202027');
+  return (res.body as { id: string }[])[0].id;
+}
+
+test.describe('long-term offers and contracts', () => {
+  test.use({ persona: 'admin' });
+
+  test('an admin offers a freed berth to the applicant, who accepts the contract online with bank transfer (de)', async ({
+    page,
+    consoleErrors,
+  }) => {
+    test.setTimeout(90_000);
+    const berth = uniqueName('O');
+    const placeId = await createBerth(berth);
+    // kunde applies for this berth without signing in: the offer reaches the account by its verified address.
+    expect((await apply('kunde@hafen.test', 'Klaus', placeId, 'de')).status).toBe(200);
+
+    await page.goto('/account/admin/offers');
+    await expect(page.getByRole('heading', { level: 1, name: 'Angebote und Verträge' })).toBeVisible();
+    const composer = page.getByRole('region', { name: 'Liegeplatz anbieten' });
+    await composer.getByLabel('Saison').selectOption({ label: 'Sommer 2027' });
+    await composer.getByLabel('Freier Liegeplatz').selectOption({ label: `${berth} (12 × 4 m)` });
+    const row = composer.locator('tr[data-candidate="kunde@hafen.test"]').last();
+    await expect(row).toContainText('vorgeschlagen');
+    // The seeded applicant who wants D10 is shown with the reason.
+    await expect(composer.locator('tbody')).toContainText('hat sich um einen anderen Liegeplatz beworben');
+    await row.getByRole('button', { name: 'Angebot an Klaus Seemann senden' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Angebot an Klaus Seemann senden?' });
+    await dialog.getByRole('button', { name: 'Angebot senden' }).click();
+    await expect(dialog).toBeHidden();
+    const offers = page.getByRole('region', { name: 'Angebote', exact: true });
+    await expect(offers.locator('tr', { hasText: berth })).toContainText('offen');
+
+    await loginAs(page, 'customer');
+    await page.goto('/account/long-time-place');
+    const offer = page.getByRole('region', { name: 'Angebote' }).locator('article', { hasText: berth });
+    await expect(offer.getByTestId('contract-text')).toContainText(`Liegeplatz: ${berth}`);
+    await expect(offer.getByTestId('contract-text')).toContainText('Gesamt: 1.070,00 €');
+    await offer.getByLabel('Zahlung', { exact: true }).selectOption('2');
+    await expect(offer.getByTestId('contract-text')).toContainText('in 2 Raten');
+    await offer.getByRole('button', { name: 'Vertrag annehmen' }).click();
+    await expect(offer.getByRole('alert').first()).toContainText('Bitte bestätigen Sie');
+    await offer.getByRole('checkbox').check();
+    await offer.getByRole('button', { name: 'Vertrag annehmen' }).click();
+    const contract = page.getByRole('region', { name: 'Meine Verträge' }).locator('article', { hasText: berth });
+    await expect(contract).toContainText(/Vertrag LV-2027-\d{4}: Liegeplatz/);
+    await expect(contract).toContainText('in 2 Raten, Überweisung');
+    await expect(page.getByRole('region', { name: 'Angebote' }).locator('article', { hasText: berth })).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('an applicant declines in English and the admin offers the berth to the next applicant', async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const berth = uniqueName('P');
+    const placeId = await createBerth(berth);
+    expect((await apply('jan.devries@hafen.test', 'Jan', placeId, 'en')).status).toBe(200);
+    const token = await adminToken();
+    const app = await rest(token, `long_term_applications?select=id&email=eq.jan.devries@hafen.test&place_id=eq.${placeId}`);
+    const sent = await rest(token, 'rpc/send_offer', {
+      method: 'POST',
+      body: { p_application_id: (app.body as { id: string }[])[0].id, p_place_id: placeId, p_season_id: await summer2027() },
+    });
+    expect(sent.status).toBe(200);
+
+    await loginAs(page, 'customerEn');
+    await page.goto('/en/account/long-time-place');
+    const offer = page.getByRole('region', { name: 'Offers' }).locator('article', { hasText: berth });
+    await expect(offer.getByTestId('contract-text')).toContainText(`Berth: ${berth}`);
+    await expect(offer.getByTestId('contract-text')).toContainText('Total: €1,070.00');
+    await offer.getByRole('button', { name: 'Decline offer' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Decline the offer?' });
+    await dialog.getByLabel('Reason (optional)').fill('Too far from the jetty');
+    await dialog.getByRole('button', { name: 'Decline' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('region', { name: 'Offers' }).locator('article', { hasText: berth })).toHaveCount(0);
+
+    await loginAs(page, 'admin');
+    await page.goto('/en/account/admin/offers');
+    const offers = page.getByRole('region', { name: 'Offers', exact: true });
+    const declined = offers.locator('tr', { hasText: 'Too far from the jetty' });
+    await expect(declined).toContainText('declined');
+    await declined.getByRole('button', { name: 'Offer to the next applicant' }).click();
+    await expect(declined.getByRole('button', { name: 'Offer to the next applicant' })).toHaveCount(0);
+    await expect(offers.locator('tr', { hasText: berth }).filter({ hasText: 'open' })).toHaveCount(1);
+    expect(consoleErrors).toEqual([]);
+  });
+});
