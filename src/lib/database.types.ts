@@ -2737,6 +2737,7 @@ export type Database = {
           p_method: Database["public"]["Enums"]["payment_method"]
           p_amount_cents?: number
           p_note?: string
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number
@@ -2765,6 +2766,7 @@ export type Database = {
           p_amount_cents: number
           p_note?: string
           p_notify?: boolean
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number
