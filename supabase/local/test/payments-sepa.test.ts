@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
 import Stripe from 'stripe';
+import { chromium } from '@playwright/test';
+import { seriousViolations } from '../../../tests/helpers/axe.ts';
+import { skipBecause } from './harness/engines.ts';
 import { SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET, startPaymentSandbox, type PaymentSandbox } from '../src/payments/index.ts';
 
 /**
@@ -380,6 +384,18 @@ describe('payment sandbox: SEPA Direct Debit', () => {
     await expect(debit(m)).rejects.toMatchObject({ code: 'payment_intent_mandate_invalid', param: 'mandate' });
   });
 
+  it('cancels the SetupIntent of an expired setup session', async () => {
+    const session = await stripe.checkout.sessions.create(setupParams());
+    const expired = await stripe.checkout.sessions.expire(session.id);
+    expect(expired.status).toBe('expired');
+    expect(await stripe.setupIntents.retrieve(session.setup_intent as string)).toMatchObject({
+      status: 'canceled',
+      cancellation_reason: 'abandoned',
+    });
+    await waitFor(session.setup_intent as string, 'setup_intent.canceled');
+    expect((await submit(session, { name: 'Hanna Halter', iban: IBAN.succeeds, mandate: 'accepted' })).status).toBe(409);
+  });
+
   it('keeps the delayed test IBAN processing for at least three minutes', async () => {
     const intent = await debit(await mandateFor(IBAN.delayed));
     await advance(PENDING_MS);
@@ -455,5 +471,61 @@ describe('payment sandbox: SEPA Direct Debit', () => {
     const m = await mandateFor(IBAN.succeeds);
     const other = await stripe.customers.create({ email: 'b@hafen.test' });
     await expect(debit({ customer: other.id, paymentMethod: m.paymentMethod })).rejects.toMatchObject({ param: 'payment_method' });
+  });
+});
+
+const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const noChromium = existsSync(chromiumPath) ? '' : `no Chromium at ${chromiumPath} (apt-get install chromium)`;
+
+describe.skipIf(noChromium && skipBecause('SEPA setup page in Chromium', noChromium))('SEPA setup page in Chromium', () => {
+  it('is usable at 390 px and 1280 px in de and en without serious axe violations, and sets up the mandate', async () => {
+    const sandbox = await startPaymentSandbox({ host: '127.0.0.1', port: 0, merchantName: 'Hafen Düsseldorf' });
+    const browser = await chromium.launch({ executablePath: chromiumPath });
+    try {
+      const stripe = new Stripe(SANDBOX_SECRET_KEY, { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 });
+      const create = (locale: 'de' | 'en', email?: string) =>
+        stripe.checkout.sessions.create({
+          mode: 'setup',
+          currency: 'eur',
+          allowed_payment_method_types: ['sepa_debit'],
+          locale,
+          customer_email: email,
+          success_url: 'http://127.0.0.1:9/done?session_id={CHECKOUT_SESSION_ID}',
+          cancel_url: 'http://127.0.0.1:9/back',
+        });
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await page.route('http://127.0.0.1:9/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>ok</title><p>ok</p>' }),
+      );
+      const de = await create('de', 'halter@hafen.test');
+      await page.goto(de.url!);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.getByLabel('Name der Kontoinhaberin / des Kontoinhabers').fill('Hanna Halter');
+      await page.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 01');
+      await page.getByLabel('Ich erteile das SEPA-Lastschriftmandat.').check();
+      await page.getByRole('button', { name: 'Mandat erteilen' }).click();
+      await expect.poll(() => page.getByText('Ihre IBAN ist ungültig.').isVisible()).toBe(true);
+      expect(await page.getByLabel('IBAN').getAttribute('aria-invalid')).toBe('true');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 00');
+      await page.getByLabel('Ich erteile das SEPA-Lastschriftmandat.').check();
+      await page.getByRole('button', { name: 'Mandat erteilen' }).click();
+      await page.waitForURL(/127\.0\.0\.1:9\/done/);
+      expect(page.url()).toBe(`http://127.0.0.1:9/done?session_id=${de.id}`);
+      expect((await stripe.checkout.sessions.retrieve(de.id)).status).toBe('complete');
+
+      const en = await create('en');
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(en.url!);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Accept mandate' }).click();
+      await expect.poll(() => page.getByText('Please accept the direct debit mandate.').isVisible()).toBe(true);
+      expect(await page.getByText('Your email address is invalid.').isVisible()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await browser.close();
+      await sandbox.close();
+    }
   });
 });

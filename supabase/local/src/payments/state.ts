@@ -279,6 +279,13 @@ export class PaymentStore {
       intent.next_action = null;
     }
     delete this.data.sessionData[session.id]?.pendingCard;
+    // Setup mode: the session's SetupIntent is canceled with it.
+    const setupIntent = session.setup_intent ? this.data.setupIntents[session.setup_intent as string] : undefined;
+    if (setupIntent && setupIntent.status !== 'succeeded') {
+      setupIntent.status = 'canceled';
+      setupIntent.cancellation_reason = 'abandoned';
+      this.emit('setup_intent.canceled', setupIntent, request);
+    }
     this.emit('checkout.session.expired', session, request);
   }
 
