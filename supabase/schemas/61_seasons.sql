@@ -213,7 +213,7 @@ grant execute on function public.add_season(text, text, date, date, text) to aut
 
 -- Edits a season (admins): the names always; the first and last day only while nothing refers to
 -- the season (private.season_in_use: a contract priced and dated by it keeps its season), else
--- season_in_use (55006). The kind stays (a wrong kind: delete the season and add it again).
+-- season_in_use (23503). The kind stays (a wrong kind: delete the season and add it again).
 -- season_not_found (PT404) and the refusals of add_season.
 create function private.update_season(p_id uuid, p_name text, p_name_en text, p_starts_on date, p_ends_on date)
 returns void
@@ -233,7 +233,7 @@ begin
   end if;
   perform private.check_season(p_id, p_name, v_name_en, v_season.kind, p_starts_on, p_ends_on);
   if (p_starts_on, p_ends_on) is distinct from (v_season.starts_on, v_season.ends_on) and private.season_in_use(p_id) then
-    raise exception 'season_in_use' using errcode = '55006', hint = 'A contract refers to this season: its dates stay.';
+    raise exception 'season_in_use' using errcode = '23503', hint = 'A contract refers to this season: its dates stay.';
   end if;
   begin
     update public.seasons
@@ -244,7 +244,7 @@ begin
   end;
 end
 $$;
-comment on function private.update_season(uuid, text, text, date, date) is 'Admins: edits a season''s names and, while nothing refers to it (private.season_in_use), its dates; season_not_found (PT404), season_in_use (55006), season_name_invalid, season_dates_invalid (22023), season_overlap (23P01), admin_only (42501).';
+comment on function private.update_season(uuid, text, text, date, date) is 'Admins: edits a season''s names and, while nothing refers to it (private.season_in_use), its dates; season_not_found (PT404), season_in_use (23503), season_name_invalid, season_dates_invalid (22023), season_overlap (23P01), admin_only (42501).';
 revoke execute on function private.update_season(uuid, text, text, date, date) from public;
 grant execute on function private.update_season(uuid, text, text, date, date) to authenticated;
 
@@ -261,7 +261,7 @@ comment on function public.update_season(uuid, text, text, date, date) is 'Admin
 revoke execute on function public.update_season(uuid, text, text, date, date) from anon, public;
 grant execute on function public.update_season(uuid, text, text, date, date) to authenticated;
 
--- Deletes a season nothing refers to (admins; private.season_in_use), else season_in_use (55006);
+-- Deletes a season nothing refers to (admins; private.season_in_use), else season_in_use (23503);
 -- season_not_found (PT404). The audit trail keeps the deleted row.
 create function private.delete_season(p_id uuid)
 returns void
@@ -277,12 +277,12 @@ begin
     raise exception 'season_not_found' using errcode = 'PT404';
   end if;
   if private.season_in_use(p_id) then
-    raise exception 'season_in_use' using errcode = '55006', hint = 'A contract refers to this season.';
+    raise exception 'season_in_use' using errcode = '23503', hint = 'A contract refers to this season.';
   end if;
   delete from public.seasons where id = p_id;
 end
 $$;
-comment on function private.delete_season(uuid) is 'Admins: deletes a season nothing refers to; season_not_found (PT404), season_in_use (55006), admin_only (42501).';
+comment on function private.delete_season(uuid) is 'Admins: deletes a season nothing refers to; season_not_found (PT404), season_in_use (23503), admin_only (42501).';
 revoke execute on function private.delete_season(uuid) from public;
 grant execute on function private.delete_season(uuid) to authenticated;
 

@@ -131,9 +131,9 @@ select tests.authenticate_as('admin');
 select lives_ok($$ select public.update_season(pg_temp.season('Sommer 2028'), 'Sommer 2028', 'Summer 2028', '2028-04-01', '2028-10-31') $$,
   'a season in use still gets its names edited');
 select is((select name_en from public.seasons where name = 'Sommer 2028'), 'Summer 2028', 'and its English name stored');
-select throws_ok($$ select public.update_season(pg_temp.season('Sommer 2028'), 'Sommer 2028', 'Summer 2028', '2028-04-01', '2028-10-15') $$, '55006', 'season_in_use',
+select throws_ok($$ select public.update_season(pg_temp.season('Sommer 2028'), 'Sommer 2028', 'Summer 2028', '2028-04-01', '2028-10-15') $$, '23503', 'season_in_use',
   'but its dates stay while a contract refers to it');
-select throws_ok($$ select public.delete_season(pg_temp.season('Sommer 2028')) $$, '55006', 'season_in_use', 'and it is not deleted');
+select throws_ok($$ select public.delete_season(pg_temp.season('Sommer 2028')) $$, '23503', 'season_in_use', 'and it is not deleted');
 
 select lives_ok($$ select public.delete_season(pg_temp.season('Winter 29/30')) $$, 'an admin deletes a season nothing refers to');
 select is((select count(*)::int from public.seasons where name = 'Winter 29/30'), 0, 'it is gone');
