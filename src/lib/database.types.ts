@@ -1655,6 +1655,7 @@ export type Database = {
           id: string
           kind: string
           name: string
+          name_en: string | null
           starts_on: string
         }
         Insert: {
@@ -1663,6 +1664,7 @@ export type Database = {
           id?: string
           kind: string
           name: string
+          name_en?: string | null
           starts_on: string
         }
         Update: {
@@ -1671,6 +1673,7 @@ export type Database = {
           id?: string
           kind?: string
           name?: string
+          name_en?: string | null
           starts_on?: string
         }
         Relationships: []
@@ -1918,6 +1921,7 @@ export type Database = {
           p_kind: string
           p_starts_on: string
           p_ends_on: string
+          p_name_en?: string
         }
         Returns: string
       }
@@ -2392,6 +2396,12 @@ export type Database = {
       delete_my_account: {
         Args: never
         Returns: Json
+      }
+      delete_season: {
+        Args: {
+          p_id: string
+        }
+        Returns: undefined
       }
       deposit_refunds_due: {
         Args: {
@@ -3224,6 +3234,16 @@ export type Database = {
           booking_number: string
           total_count: number
         }[]
+      }
+      update_season: {
+        Args: {
+          p_id: string
+          p_name: string
+          p_name_en: string
+          p_starts_on: string
+          p_ends_on: string
+        }
+        Returns: undefined
       }
     }
     Enums: {

@@ -147,6 +147,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   remove_long_term_holder: AUTH,
   long_term_applications_queue: AUTH,
   add_season: AUTH,
+  update_season: AUTH,
+  delete_season: AUTH,
   add_long_term_price: AUTH,
   report_average_stay: AUTH,
   report_check_in_rate: AUTH,

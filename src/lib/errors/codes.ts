@@ -146,6 +146,7 @@ export const DB_ERROR_CODES = {
   sale_code_throttled: 'guest',
   sale_code_throttled_network: 'guest',
   season_dates_invalid: 'staff',
+  season_in_use: 'staff',
   season_kind_invalid: 'internal',
   season_name_invalid: 'staff',
   season_not_found: 'staff',

@@ -75,6 +75,7 @@ export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> 
   request_key_expired: msg`Diese Anfrage ist nicht mehr gültig. Bitte die Zahlungen der Buchung prüfen und die Erstattung neu eingeben.`,
   request_key_reused: msg`Diese Anfrage ist nicht mehr gültig. Bitte die Zahlungen der Buchung prüfen und die Erstattung neu eingeben.`,
   season_dates_invalid: msg`Das Saisonende muss nach dem Saisonbeginn liegen (höchstens zwei Jahre).`,
+  season_in_use: msg`Auf diese Saison bezieht sich schon ein Vertrag: Ihre Daten bleiben, und sie kann nicht gelöscht werden. Nur die Namen lassen sich ändern.`,
   season_name_invalid: msg`Bitte der Saison einen Namen geben (höchstens 100 Zeichen).`,
   season_not_found: msg`Diese Saison gibt es nicht (mehr).`,
   season_overlap: msg`Diese Saison überschneidet sich mit einer anderen Saison derselben Art. Bitte die Daten prüfen.`,
