@@ -3,7 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef, HeaderContext } from '@tanstack/react-table';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { PathLink } from '@/components/layout/path-link';
-import { DataTable, DataTableColumnHeader, DataTablePagination, DataTableViewOptions, useUrlTable } from '@/components/ui/data-table';
+import {
+  DataTable,
+  DataTableColumnHeader,
+  DataTablePagination,
+  DataTableTextFilter,
+  DataTableViewOptions,
+  useUrlTable,
+} from '@/components/ui/data-table';
 import type { TableSearch } from '@/components/ui/data-table-search';
 import { FormAlert } from '@/components/form-alert';
 import { formatDay } from '@/lib/dates';
@@ -89,8 +96,12 @@ export function InsuranceMissingList() {
       cell: ({ row: { original: h } }) => h.boat_tag ?? <span className="font-medium text-destructive">{t`fehlt`}</span>,
     },
   ];
+  const q = (search.q ?? '').trim().toLowerCase();
+  const rows = (query.data ?? []).filter(
+    (h) => !q || [h.place_name, h.first_name, h.last_name, h.email, h.boat_name].some((v) => v?.toLowerCase().includes(q)),
+  );
   const table = useUrlTable({
-    data: query.data ?? [],
+    data: rows,
     columns,
     search,
     onSearch: (next) => setSearch((previous) => (typeof next === 'function' ? next(previous) : next)),
@@ -98,21 +109,27 @@ export function InsuranceMissingList() {
     getRowId: (h) => h.holder_id,
     defaultSort: 'place_name.asc',
   });
-  const total = query.data?.length ?? 0;
+  const total = rows.length;
   return (
     <section aria-labelledby="insurance-missing-title" className="flex flex-col gap-3" data-testid="insurance-missing">
+      <div className="flex flex-col gap-1">
+        <h2 id="insurance-missing-title" className="text-lg font-semibold">
+          <Trans>Langzeitlieger ohne gültige Versicherung oder Kennzeichen</Trans>
+        </h2>
+        <p className="text-sm text-slate-700">
+          <Trans>
+            Die Hafenordnung verlangt eine Haftpflichtversicherung und das amtliche Kennzeichen. 30 Tage vor Ablauf erinnert die App den
+            Langzeitlieger per E-Mail.
+          </Trans>
+        </p>
+      </div>
       <div className="flex flex-wrap items-end gap-3">
-        <div className="flex flex-col gap-1">
-          <h2 id="insurance-missing-title" className="text-lg font-semibold">
-            <Trans>Langzeitlieger ohne gültige Versicherung oder Kennzeichen</Trans>
-          </h2>
-          <p className="text-sm text-slate-700">
-            <Trans>
-              Die Hafenordnung verlangt eine Haftpflichtversicherung und das amtliche Kennzeichen. 30 Tage vor Ablauf erinnert die App den
-              Langzeitlieger per E-Mail.
-            </Trans>
-          </p>
-        </div>
+        <DataTableTextFilter
+          id="insurance-missing-search"
+          label={t`Suche nach Name, E-Mail, Boot oder Liegeplatz`}
+          value={search.q ?? ''}
+          onChange={(value) => setSearch((previous) => ({ ...previous, q: value.trim() || undefined, page: undefined }))}
+        />
         <div className="ml-auto">
           <DataTableViewOptions table={table} />
         </div>
