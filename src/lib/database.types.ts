@@ -563,6 +563,50 @@ export type Database = {
         }
         Relationships: []
       }
+      holder_insurance_certificates: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          file_path: string
+          holder_id: string
+          id: string
+          insurer: string
+          policy_number: string
+          reminded_at: string | null
+          valid_until: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          file_path: string
+          holder_id: string
+          id?: string
+          insurer: string
+          policy_number: string
+          reminded_at?: string | null
+          valid_until: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          file_path?: string
+          holder_id?: string
+          id?: string
+          insurer?: string
+          policy_number?: string
+          reminded_at?: string | null
+          valid_until?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "holder_insurance_certificates_holder_id_fkey"
+            columns: ["holder_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_holders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invoices: {
         Row: {
           booking_number: string | null
@@ -1861,6 +1905,26 @@ export type Database = {
           updated_at: string
         }
       }
+      add_insurance_certificate: {
+        Args: {
+          p_holder_id: string
+          p_insurer: string
+          p_policy_number: string
+          p_valid_until: string
+          p_file_path: string
+        }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          file_path: string
+          holder_id: string
+          id: string
+          insurer: string
+          policy_number: string
+          reminded_at: string | null
+          valid_until: string
+        }
+      }
       add_long_term_price: {
         Args: {
           p_season_kind: string
@@ -2436,6 +2500,24 @@ export type Database = {
       harbour_intro: {
         Args: never
         Returns: Json
+      }
+      holders_missing_insurance: {
+        Args: never
+        Returns: {
+          holder_id: string
+          place_id: string
+          place_name: string
+          first_name: string
+          last_name: string
+          email: string
+          boat_name: string
+          boat_tag: string
+          starts_on: string
+          ends_on: string
+          valid_until: string
+          missing_certificate: boolean
+          missing_mark: boolean
+        }[]
       }
       invoice_archive_documents: {
         Args: {
@@ -3165,6 +3247,28 @@ export type Database = {
           p_additional_place_ids: string[]
         }
         Returns: string[]
+      }
+      set_registration_mark: {
+        Args: {
+          p_holder_id: string
+          p_mark: string
+        }
+        Returns: {
+          boat_length: number | null
+          boat_name: string | null
+          boat_tag: string | null
+          boat_width: number | null
+          created_at: string
+          email: string | null
+          ends_on: string | null
+          first_name: string | null
+          id: string
+          last_name: string | null
+          note: string | null
+          place_id: string
+          starts_on: string
+          user_id: string | null
+        }
       }
       staff_create_booking: {
         Args: {

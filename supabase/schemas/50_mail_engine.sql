@@ -13,7 +13,7 @@ create table public.outbox (
                                      'application_receipt', 'application_answer', 'payment_receipt',
                                      'booking_changed', 'booking_cancelled', 'refund_notice',
                                      'arrival_reminder', 'expiry_warning', 'message_reply', 'security_notice',
-                                     'deposit_return', 'refund_failed')),
+                                     'deposit_return', 'refund_failed', 'insurance_reminder')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),

@@ -99,6 +99,7 @@ export const STAFF_WORDINGS: Partial<Record<CodesFor<'guest'>, MessageDescriptor
   already_checked_in: msg`Der Gast ist bereits eingecheckt.`,
   berth_no_longer_available: msg`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`,
   check_in_not_possible: msg`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`,
+  holding_not_found: msg`Diese Langzeitbelegung gehört nicht zu diesem Konto oder ist beendet.`,
   order_not_cancellable: msg`Diese Buchung kann nicht storniert werden.`,
   order_not_found: msg`Diese Buchung gibt es nicht.`,
   not_found: msg`Diese Buchung gibt es nicht.`,

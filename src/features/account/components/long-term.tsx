@@ -23,6 +23,7 @@ import {
 import { applicationSchema, type ApplicationValues } from '@/features/account/schemas/profile';
 import { DatePicker } from '@/components/ui/date-picker';
 import { FormAlert } from '@/components/form-alert';
+import { HolderInsurance } from '@/features/account/components/holder-insurance';
 
 const failed = (
   <FormAlert>
@@ -144,6 +145,7 @@ function HoldingCard({ holding: h }: { holding: Holding }) {
               {metres(h.place?.length, locale)} × {metres(h.place?.width, locale)}
             </dd>
           </dl>
+          <HolderInsurance holding={h} />
         </CardContent>
       </Card>
     </li>
