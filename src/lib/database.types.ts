@@ -798,6 +798,50 @@ export type Database = {
         }
         Relationships: []
       }
+      holder_insurance_certificates: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          file_path: string
+          holder_id: string
+          id: string
+          insurer: string
+          policy_number: string
+          reminded_at: string | null
+          valid_until: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          file_path: string
+          holder_id: string
+          id?: string
+          insurer: string
+          policy_number: string
+          reminded_at?: string | null
+          valid_until: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          file_path?: string
+          holder_id?: string
+          id?: string
+          insurer?: string
+          policy_number?: string
+          reminded_at?: string | null
+          valid_until?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "holder_insurance_certificates_holder_id_fkey"
+            columns: ["holder_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_holders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invoices: {
         Row: {
           booking_number: string | null
@@ -1890,6 +1934,7 @@ export type Database = {
           id: string
           kind: string
           name: string
+          name_en: string | null
           starts_on: string
         }
         Insert: {
@@ -1898,6 +1943,7 @@ export type Database = {
           id?: string
           kind: string
           name: string
+          name_en?: string | null
           starts_on: string
         }
         Update: {
@@ -1906,6 +1952,7 @@ export type Database = {
           id?: string
           kind?: string
           name?: string
+          name_en?: string | null
           starts_on?: string
         }
         Relationships: []
@@ -2129,6 +2176,26 @@ export type Database = {
           updated_at: string
         }
       }
+      add_insurance_certificate: {
+        Args: {
+          p_holder_id: string
+          p_insurer: string
+          p_policy_number: string
+          p_valid_until: string
+          p_file_path: string
+        }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          file_path: string
+          holder_id: string
+          id: string
+          insurer: string
+          policy_number: string
+          reminded_at: string | null
+          valid_until: string
+        }
+      }
       add_long_term_price: {
         Args: {
           p_season_kind: string
@@ -2189,6 +2256,7 @@ export type Database = {
           p_kind: string
           p_starts_on: string
           p_ends_on: string
+          p_name_en?: string
         }
         Returns: string
       }
@@ -2690,6 +2758,12 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      delete_season: {
+        Args: {
+          p_id: string
+        }
+        Returns: undefined
+      }
       deposit_refunds_due: {
         Args: {
           p_order_id: string
@@ -2735,6 +2809,24 @@ export type Database = {
       harbour_intro: {
         Args: never
         Returns: Json
+      }
+      holders_missing_insurance: {
+        Args: never
+        Returns: {
+          holder_id: string
+          place_id: string
+          place_name: string
+          first_name: string
+          last_name: string
+          email: string
+          boat_name: string
+          boat_tag: string
+          starts_on: string
+          ends_on: string
+          valid_until: string
+          missing_certificate: boolean
+          missing_mark: boolean
+        }[]
       }
       invoice_archive_documents: {
         Args: {
@@ -3119,6 +3211,7 @@ export type Database = {
           p_method: Database["public"]["Enums"]["payment_method"]
           p_amount_cents?: number
           p_note?: string
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number
@@ -3147,6 +3240,7 @@ export type Database = {
           p_amount_cents: number
           p_note?: string
           p_notify?: boolean
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number
@@ -3598,6 +3692,28 @@ export type Database = {
         }
         Returns: string[]
       }
+      set_registration_mark: {
+        Args: {
+          p_holder_id: string
+          p_mark: string
+        }
+        Returns: {
+          boat_length: number | null
+          boat_name: string | null
+          boat_tag: string | null
+          boat_width: number | null
+          created_at: string
+          email: string | null
+          ends_on: string | null
+          first_name: string | null
+          id: string
+          last_name: string | null
+          note: string | null
+          place_id: string
+          starts_on: string
+          user_id: string | null
+        }
+      }
       staff_create_booking: {
         Args: {
           p_place_id: string
@@ -3666,6 +3782,16 @@ export type Database = {
           booking_number: string
           total_count: number
         }[]
+      }
+      update_season: {
+        Args: {
+          p_id: string
+          p_name: string
+          p_name_en: string
+          p_starts_on: string
+          p_ends_on: string
+        }
+        Returns: undefined
       }
       withdraw_offer: {
         Args: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dayProblem, messages, numberProblem } from '@/lib/validation-messages';
+import { parseEuroCents } from '@/lib/prices';
 
 /** Shared field rules with the messages of spec section 5 (validation-messages.ts). */
 export { dayProblem, messages, numberProblem };
@@ -18,6 +19,38 @@ export const numberField = (bounds: { min: number; max: number; unit?: string; o
     const problem = numberProblem(value, bounds);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
+
+/**
+ * Euros typed by a person ("12", "12,5", "12,50" or "12.50") turned into integer cents, from `min`
+ * to `max` cents; empty is "Pflichtfeld". `maxDigits`: digits before the separator (default 7).
+ * `invalid` answers text that is no such amount, and a number out of range unless `tooSmall` /
+ * `tooLarge` say more. Messages are functions, read when the field is checked (the page's
+ * language). The database checks the amount again.
+ */
+export const euroCentsField = (options: {
+  min: number;
+  max: number;
+  maxDigits?: number;
+  invalid: () => string;
+  tooSmall?: () => string;
+  tooLarge?: () => string;
+}) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: messages.required })
+    .transform((text, ctx) => {
+      const cents = parseEuroCents(text, options.maxDigits);
+      let problem: (() => string) | undefined;
+      if (cents === null) problem = options.invalid;
+      else if (cents < options.min) problem = options.tooSmall ?? options.invalid;
+      else if (cents > options.max) problem = options.tooLarge ?? options.invalid;
+      if (cents === null || problem) {
+        ctx.addIssue({ code: 'custom', message: (problem ?? options.invalid)() });
+        return z.NEVER;
+      }
+      return cents;
+    });
 
 /** Text, an at sign, text, a dot and text (spec section 5). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

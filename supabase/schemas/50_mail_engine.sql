@@ -13,7 +13,7 @@ create table public.outbox (
                                      'application_receipt', 'application_answer', 'payment_receipt',
                                      'booking_changed', 'booking_cancelled', 'refund_notice',
                                      'arrival_reminder', 'expiry_warning', 'message_reply', 'security_notice',
-                                     'deposit_return', 'refund_failed',
+                                     'deposit_return', 'refund_failed', 'insurance_reminder',
                                      'berth_offer', 'berth_offer_declined', 'berth_offer_lapsed', 'berth_offer_accepted', 'contract_accepted')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,

@@ -17,6 +17,8 @@ create table public.seasons (
   starts_on date not null,
   ends_on date not null,
   created_at timestamptz not null default now(),
+  -- The English name (the app shows it on English pages; null: the German name is shown).
+  name_en text check (name_en is null or char_length(btrim(name_en)) between 1 and 100),
   constraint seasons_ends_after_starts check (ends_on > starts_on),
   constraint seasons_at_most_two_years check (ends_on - starts_on <= 731),
   -- Two seasons of one kind never share a day: a berth's contract names one season of a kind.
@@ -25,7 +27,7 @@ create table public.seasons (
 
 alter table public.seasons enable row level security;
 
-comment on table public.seasons is 'A season long-term berths are let for (summer, winter, year-round): name and first and last day; two seasons of one kind never overlap. Everyone reads them; admins add them through add_season.';
+comment on table public.seasons is 'A season long-term berths are let for (summer, winter, year-round): name (German, English) and first and last day; two seasons of one kind never overlap. Everyone reads them; admins add, edit and delete them through add_season, update_season and delete_season.';
 
 create policy "seasons: everyone reads" on public.seasons
   for select to anon, authenticated
@@ -118,20 +120,35 @@ create policy "long_term_prices: staff read all, others the prices in force and 
 
 revoke insert, update, delete, truncate, references, trigger on public.long_term_prices from anon, authenticated;
 
--- Adds a season (admins). Bad input is refused with a code the app shows as a sentence:
--- season_name_invalid, season_kind_invalid, season_dates_invalid (22023), season_overlap (23P01).
-create function private.add_season(p_name text, p_kind text, p_starts_on date, p_ends_on date)
-returns uuid
-language plpgsql
-volatile
+-- Whether a contract or a holder refers to a season: then its dates stay and it is not deleted
+-- (update_season, delete_season). Nothing refers to seasons yet, so it answers false; the lead
+-- extends it at the merge of issue 42 (e.g. `exists (select 1 from public.contracts c where
+-- c.season_id = p_season_id)`, and holders or offers that name the season).
+create function private.season_in_use(p_season_id uuid)
+returns boolean
+language sql
+stable
 security definer
 set search_path = ''
 as $$
-declare
-  v_id uuid;
+  select p_season_id is not null and false
+$$;
+comment on function private.season_in_use(uuid) is 'Whether a contract, offer or holder refers to the season (then its dates and kind stay and it is not deleted). Today false: extended when public.contracts(season_id) exists.';
+revoke execute on function private.season_in_use(uuid) from public;
+grant execute on function private.season_in_use(uuid) to authenticated, service_role;
+
+-- The checks add_season and update_season share: names, kind, dates, no overlap with another
+-- season of the kind (p_except: the season being edited).
+create function private.check_season(p_except uuid, p_name text, p_name_en text, p_kind text, p_starts_on date, p_ends_on date)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
 begin
-  perform private.require_admin();
-  if p_name is null or char_length(btrim(p_name)) not between 1 and 100 then
+  if p_name is null or char_length(btrim(p_name)) not between 1 and 100
+     or (p_name_en is not null and char_length(btrim(p_name_en)) not between 1 and 100) then
     raise exception 'season_name_invalid' using errcode = '22023';
   end if;
   if p_kind is null or p_kind not in ('summer', 'winter', 'year_round') then
@@ -141,12 +158,34 @@ begin
     raise exception 'season_dates_invalid' using errcode = '22023', hint = 'The last day comes after the first; a season lasts at most two years.';
   end if;
   if exists (select 1 from public.seasons s
-             where s.kind = p_kind and daterange(s.starts_on, s.ends_on, '[]') && daterange(p_starts_on, p_ends_on, '[]')) then
+             where s.kind = p_kind and s.id is distinct from p_except
+               and daterange(s.starts_on, s.ends_on, '[]') && daterange(p_starts_on, p_ends_on, '[]')) then
     raise exception 'season_overlap' using errcode = '23P01', hint = 'Another season of this kind shares a day.';
   end if;
+end
+$$;
+comment on function private.check_season(uuid, text, text, text, date, date) is 'The checks of add_season and update_season: season_name_invalid, season_kind_invalid, season_dates_invalid (22023), season_overlap (23P01).';
+revoke execute on function private.check_season(uuid, text, text, text, date, date) from public;
+
+-- Adds a season (admins). Bad input is refused with a code the app shows as a sentence:
+-- season_name_invalid, season_kind_invalid, season_dates_invalid (22023), season_overlap (23P01).
+-- p_name_en: the English name (null or empty: none, the German one is shown).
+create function private.add_season(p_name text, p_kind text, p_starts_on date, p_ends_on date, p_name_en text default null)
+returns uuid
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_id uuid;
+  v_name_en text := nullif(btrim(p_name_en), '');
+begin
+  perform private.require_admin();
+  perform private.check_season(null, p_name, v_name_en, p_kind, p_starts_on, p_ends_on);
   begin
-    insert into public.seasons (name, kind, starts_on, ends_on)
-    values (btrim(p_name), p_kind, p_starts_on, p_ends_on)
+    insert into public.seasons (name, name_en, kind, starts_on, ends_on)
+    values (btrim(p_name), v_name_en, p_kind, p_starts_on, p_ends_on)
     returning id into v_id;
   exception when exclusion_violation then
     -- A season added at the same moment by someone else.
@@ -155,22 +194,110 @@ begin
   return v_id;
 end
 $$;
-comment on function private.add_season(text, text, date, date) is 'Admins: adds a season (name, kind, first and last day); season_name_invalid, season_kind_invalid, season_dates_invalid (22023), season_overlap (23P01), admin_only (42501).';
-revoke execute on function private.add_season(text, text, date, date) from public;
-grant execute on function private.add_season(text, text, date, date) to authenticated;
+comment on function private.add_season(text, text, date, date, text) is 'Admins: adds a season (name, kind, first and last day, English name); season_name_invalid, season_kind_invalid, season_dates_invalid (22023), season_overlap (23P01), admin_only (42501).';
+revoke execute on function private.add_season(text, text, date, date, text) from public;
+grant execute on function private.add_season(text, text, date, date, text) to authenticated;
 
-create function public.add_season(p_name text, p_kind text, p_starts_on date, p_ends_on date)
+create function public.add_season(p_name text, p_kind text, p_starts_on date, p_ends_on date, p_name_en text default null)
 returns uuid
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select private.add_season(p_name, p_kind, p_starts_on, p_ends_on)
+  select private.add_season(p_name, p_kind, p_starts_on, p_ends_on, p_name_en)
 $$;
-comment on function public.add_season(text, text, date, date) is 'Admins: adds a season; see private.add_season for the refusals.';
-revoke execute on function public.add_season(text, text, date, date) from anon, public;
-grant execute on function public.add_season(text, text, date, date) to authenticated;
+comment on function public.add_season(text, text, date, date, text) is 'Admins: adds a season; see private.add_season for the refusals.';
+revoke execute on function public.add_season(text, text, date, date, text) from anon, public;
+grant execute on function public.add_season(text, text, date, date, text) to authenticated;
+
+-- Edits a season (admins): the names always; the first and last day only while nothing refers to
+-- the season (private.season_in_use: a contract priced and dated by it keeps its season), else
+-- season_in_use (23503). The kind stays (a wrong kind: delete the season and add it again).
+-- season_not_found (PT404) and the refusals of add_season.
+create function private.update_season(p_id uuid, p_name text, p_name_en text, p_starts_on date, p_ends_on date)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_season public.seasons;
+  v_name_en text := nullif(btrim(p_name_en), '');
+begin
+  perform private.require_admin();
+  select * into v_season from public.seasons s where s.id = p_id for update;
+  if not found then
+    raise exception 'season_not_found' using errcode = 'PT404';
+  end if;
+  perform private.check_season(p_id, p_name, v_name_en, v_season.kind, p_starts_on, p_ends_on);
+  if (p_starts_on, p_ends_on) is distinct from (v_season.starts_on, v_season.ends_on) and private.season_in_use(p_id) then
+    raise exception 'season_in_use' using errcode = '23503', hint = 'A contract refers to this season: its dates stay.';
+  end if;
+  begin
+    update public.seasons
+    set name = btrim(p_name), name_en = v_name_en, starts_on = p_starts_on, ends_on = p_ends_on
+    where id = p_id;
+  exception when exclusion_violation then
+    raise exception 'season_overlap' using errcode = '23P01', hint = 'Another season of this kind shares a day.';
+  end;
+end
+$$;
+comment on function private.update_season(uuid, text, text, date, date) is 'Admins: edits a season''s names and, while nothing refers to it (private.season_in_use), its dates; season_not_found (PT404), season_in_use (23503), season_name_invalid, season_dates_invalid (22023), season_overlap (23P01), admin_only (42501).';
+revoke execute on function private.update_season(uuid, text, text, date, date) from public;
+grant execute on function private.update_season(uuid, text, text, date, date) to authenticated;
+
+create function public.update_season(p_id uuid, p_name text, p_name_en text, p_starts_on date, p_ends_on date)
+returns void
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.update_season(p_id, p_name, p_name_en, p_starts_on, p_ends_on)
+$$;
+comment on function public.update_season(uuid, text, text, date, date) is 'Admins: edits a season; see private.update_season for the refusals.';
+revoke execute on function public.update_season(uuid, text, text, date, date) from anon, public;
+grant execute on function public.update_season(uuid, text, text, date, date) to authenticated;
+
+-- Deletes a season nothing refers to (admins; private.season_in_use), else season_in_use (23503);
+-- season_not_found (PT404). The audit trail keeps the deleted row.
+create function private.delete_season(p_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_admin();
+  perform 1 from public.seasons s where s.id = p_id for update;
+  if not found then
+    raise exception 'season_not_found' using errcode = 'PT404';
+  end if;
+  if private.season_in_use(p_id) then
+    raise exception 'season_in_use' using errcode = '23503', hint = 'A contract refers to this season.';
+  end if;
+  delete from public.seasons where id = p_id;
+end
+$$;
+comment on function private.delete_season(uuid) is 'Admins: deletes a season nothing refers to; season_not_found (PT404), season_in_use (23503), admin_only (42501).';
+revoke execute on function private.delete_season(uuid) from public;
+grant execute on function private.delete_season(uuid) to authenticated;
+
+create function public.delete_season(p_id uuid)
+returns void
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.delete_season(p_id)
+$$;
+comment on function public.delete_season(uuid) is 'Admins: deletes a season not in use; see private.delete_season for the refusals.';
+revoke execute on function public.delete_season(uuid) from anon, public;
+grant execute on function public.delete_season(uuid) to authenticated;
 
 -- Adds a price change (admins): a new row valid from a day after today (Europe/Berlin), so no
 -- season that has begun changes its price. long_term_price_invalid (an amount out of range),

@@ -3,6 +3,7 @@
 -- and the derived report tables brought up to date every five minutes (private.report_flush:
 -- the reports also flush before they read, so this only bounds the queue a harbour that seldom
 -- opens its reports would otherwise build up, and keeps that first read fast).
+-- The holders' insurance reminder runs daily at 07:00 UTC (64_holder_insurance.sql).
 
 -- Enables pg_cron and pg_net where the server offers them (so `supabase db push` sets up mail
 -- delivery and order expiry without a dashboard step), then schedules both jobs (cron.schedule
@@ -34,6 +35,7 @@ begin
     perform cron.schedule('guest-reminders', '*/15 * * * *', 'select private.send_guest_reminders()');
     perform cron.schedule('report-flush', '*/5 * * * *', 'select private.report_flush()');
     perform cron.schedule('lapse-offers', '*/15 * * * *', 'select private.lapse_offers()');
+    perform cron.schedule('insurance-reminders', '0 7 * * *', 'select private.send_insurance_reminders()');
   end if;
 end
 $$;

@@ -6,7 +6,7 @@
 -- append-only; admins write through the functions, staff read all, anon and guests read the
 -- prices in force and announced.
 begin;
-select plan(47);
+select plan(67);
 select private.freeze_clock('2027-01-15 10:00+01');
 
 select tests.create_user('customer');
@@ -104,6 +104,48 @@ select tests.clear_authentication();
 select throws_ok($$ update public.long_term_prices set gross_cents = 1 $$, '42501', 'long_term_prices_immutable', 'nobody changes a price row, not even the owner');
 select throws_ok($$ delete from public.long_term_prices $$, '42501', 'long_term_prices_immutable', 'nor deletes one');
 select throws_ok($$ truncate public.long_term_prices $$, '42501', 'long_term_prices_immutable', 'nor truncates the list');
+
+-- ---------------------------------------------------------------- English names, edit, delete
+select tests.authenticate_as('admin');
+select isnt(public.add_season('Winter 2029/30', 'winter', '2029-11-01', '2030-03-31', 'Winter 2029/30 (EN)'), null, 'an admin adds a season with an English name');
+select is((select name_en from public.seasons where name = 'Winter 2029/30'), 'Winter 2029/30 (EN)', 'it is stored beside the German one');
+select is((select name_en from public.seasons where name = 'Winter 2027/28'), null, 'without one (add_season with four arguments) the German name is shown');
+select lives_ok($$ select public.update_season(pg_temp.season('Winter 2029/30'), ' Winter 29/30 ', 'Winter 29/30', '2029-10-15', '2030-04-15') $$,
+  'an admin edits the names and the dates of a season nothing refers to (the new dates may cover its old ones)');
+select results_eq($$ select name, name_en, starts_on, ends_on, kind from public.seasons where id = pg_temp.season('Winter 29/30') $$,
+  $$ values ('Winter 29/30'::text, 'Winter 29/30'::text, '2029-10-15'::date, '2030-04-15'::date, 'winter'::text) $$, 'the edit is stored, trimmed, the kind stays');
+select throws_ok($$ select public.update_season(pg_temp.season('Winter 29/30'), 'Winter 29/30', null, '2028-03-01', '2029-03-01') $$, '23P01', 'season_overlap',
+  'an edit that makes it share a day with another winter season is refused');
+select throws_ok($$ select public.update_season(pg_temp.season('Winter 29/30'), 'Winter 29/30', null, '2030-04-15', '2029-10-15') $$, '22023', 'season_dates_invalid',
+  'an edit that ends it before it starts is refused');
+select throws_ok($$ select public.update_season(pg_temp.season('Winter 29/30'), '', null, '2029-10-15', '2030-04-15') $$, '22023', 'season_name_invalid',
+  'an edit keeps a name');
+select throws_ok($$ select public.update_season(gen_random_uuid(), 'X', null, '2029-10-15', '2030-04-15') $$, 'PT404', 'season_not_found', 'an unknown season is not edited');
+
+-- What the lead's contracts will do: private.season_in_use answers true for a season a contract names.
+select tests.clear_authentication();
+create or replace function private.season_in_use(p_season_id uuid) returns boolean language sql stable security definer set search_path = '' as $$
+  select exists (select 1 from public.seasons s where s.id = p_season_id and s.name = 'Sommer 2028')
+$$;
+select tests.authenticate_as('admin');
+select lives_ok($$ select public.update_season(pg_temp.season('Sommer 2028'), 'Sommer 2028', 'Summer 2028', '2028-04-01', '2028-10-31') $$,
+  'a season in use still gets its names edited');
+select is((select name_en from public.seasons where name = 'Sommer 2028'), 'Summer 2028', 'and its English name stored');
+select throws_ok($$ select public.update_season(pg_temp.season('Sommer 2028'), 'Sommer 2028', 'Summer 2028', '2028-04-01', '2028-10-15') $$, '23503', 'season_in_use',
+  'but its dates stay while a contract refers to it');
+select throws_ok($$ select public.delete_season(pg_temp.season('Sommer 2028')) $$, '23503', 'season_in_use', 'and it is not deleted');
+
+select lives_ok($$ select public.delete_season(pg_temp.season('Winter 29/30')) $$, 'an admin deletes a season nothing refers to');
+select is((select count(*)::int from public.seasons where name = 'Winter 29/30'), 0, 'it is gone');
+select throws_ok($$ select public.delete_season(pg_temp.season('Winter 29/30')) $$, 'PT404', 'season_not_found', 'deleting it again: an unknown season');
+
+select tests.authenticate_as('harbour');
+select throws_ok($$ select public.update_season(pg_temp.season('Sommer 2027'), 'X', null, '2027-04-01', '2027-10-31') $$, '42501', 'admin_only', 'staff do not edit seasons');
+select throws_ok($$ select public.delete_season(pg_temp.season('Sommer 2027')) $$, '42501', 'admin_only', 'nor delete them');
+select tests.authenticate_as('customer');
+select throws_ok($$ update public.seasons set name = 'X' $$, '42501', null, 'nobody updates the table directly');
+select tests.authenticate_as_anon();
+select throws_ok($$ select public.delete_season(pg_temp.season('Sommer 2027')) $$, '42501', null, 'anon may not call delete_season at all');
 
 -- ---------------------------------------------------------------- who reads, who writes
 select tests.authenticate_as('harbour');

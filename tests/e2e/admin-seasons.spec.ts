@@ -5,7 +5,8 @@ import { fillDate } from '../helpers/dates';
  * Seasons and long-term prices (issue 42, deliverable 1; docs/adr/0046-seasons-and-long-term-prices.md):
  * an admin adds a season and a price change (confirmed, append-only) and sees the new season
  * priced by it while the seeded summer 2027 keeps its price; a season that overlaps another of
- * its kind is refused with a sentence in the page's language.
+ * its kind is refused with a sentence in the page's language. An admin edits a season's names and
+ * dates in German, sees its English name on the English page, and deletes it (confirmed).
  */
 test.describe('seasons and long-term prices', () => {
   test.use({ persona: 'admin' });
@@ -21,7 +22,8 @@ test.describe('seasons and long-term prices', () => {
     await expect(summer2027).toContainText('95,00 € pro laufendem Meter je Saison, inkl. 19 % USt.');
 
     const seasonForm = page.getByRole('form', { name: 'Saison anlegen' });
-    await seasonForm.getByLabel('Name').fill('Sommer 2030');
+    await seasonForm.getByLabel('Name (deutsch)').fill('Sommer 2030');
+    await seasonForm.getByLabel('Name (englisch)').fill('Summer 2030');
     await seasonForm.getByLabel('Art').selectOption('summer');
     await fillDate(seasonForm.getByLabel('Erster Tag'), '2030-04-01');
     await fillDate(seasonForm.getByLabel('Letzter Tag'), '2030-10-31');
@@ -51,7 +53,8 @@ test.describe('seasons and long-term prices', () => {
     await expect(summerPrices.getByTestId('upcoming-price')).toContainText('110,50 €');
 
     // A second summer season sharing October with summer 2030.
-    await seasonForm.getByLabel('Name').fill('Sommer 2030 lang');
+    await seasonForm.getByLabel('Name (deutsch)').fill('Sommer 2030 lang');
+    await seasonForm.getByLabel('Name (englisch)').fill('Long summer 2030');
     await fillDate(seasonForm.getByLabel('Erster Tag'), '2030-10-01');
     await fillDate(seasonForm.getByLabel('Letzter Tag'), '2030-12-31');
     await seasonForm.getByRole('button', { name: 'Saison speichern' }).click();
@@ -70,7 +73,8 @@ test.describe('seasons and long-term prices', () => {
     await page.goto('/en/account/admin/seasons');
     await expect(page.getByRole('heading', { level: 1, name: 'Seasons and long-term prices' })).toBeVisible();
     const seasonForm = page.getByRole('form', { name: 'Add a season' });
-    await seasonForm.getByLabel('Name').fill('Late summer 2027');
+    await seasonForm.getByLabel('Name (German)').fill('Spätsommer 2027');
+    await seasonForm.getByLabel('Name (English)').fill('Late summer 2027');
     await seasonForm.getByLabel('Type').selectOption('summer');
     await fillDate(seasonForm.getByLabel('First day'), '2027-10-01');
     await fillDate(seasonForm.getByLabel('Last day'), '2027-11-30');
@@ -88,5 +92,58 @@ test.describe('seasons and long-term prices', () => {
     await expect(priceForm.getByText('Amount in euros from 0.01 to 100,000, e.g. 95.00')).toBeVisible();
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
     expect(consoleErrors.filter((e) => !e.includes('409') && !e.includes('rpc/add_season'))).toEqual([]);
+  });
+
+  test('an admin edits a season in German, sees its English name in English, and deletes it', async ({ page, consoleErrors }) => {
+    await page.goto('/account/admin/seasons');
+    const seasons = page.getByRole('list', { name: 'Saisons' });
+    const seasonForm = page.getByRole('form', { name: 'Saison anlegen' });
+    await seasonForm.getByLabel('Name (deutsch)').fill('Winter 2031/32');
+    await seasonForm.getByLabel('Name (englisch)').fill('Winter 2031/32 EN');
+    await seasonForm.getByLabel('Art').selectOption('winter');
+    await fillDate(seasonForm.getByLabel('Erster Tag'), '2031-11-01');
+    await fillDate(seasonForm.getByLabel('Letzter Tag'), '2032-03-31');
+    await seasonForm.getByRole('button', { name: 'Saison speichern' }).click();
+    await expect(seasonForm.getByRole('status')).toHaveText('Saison gespeichert.');
+
+    // Edit: new names, a later last day; the kind stays.
+    await seasons.getByRole('button', { name: 'Winter 2031/32 bearbeiten' }).click();
+    const edit = page.getByRole('form', { name: 'Saison bearbeiten' });
+    await expect(edit.getByLabel('Name (englisch)')).toHaveValue('Winter 2031/32 EN');
+    await expect(edit.getByLabel('Art')).toBeDisabled();
+    await edit.getByLabel('Name (deutsch)').fill('Winterlager 2031/32');
+    await edit.getByLabel('Name (englisch)').fill('Winter storage 2031/32');
+    // Dates that overlap the winter 2027/28: refused with a sentence, the form stays open.
+    await fillDate(edit.getByLabel('Erster Tag'), '2028-03-01');
+    await fillDate(edit.getByLabel('Letzter Tag'), '2028-04-15');
+    await edit.getByRole('button', { name: 'Änderungen speichern' }).click();
+    await expect(edit.getByRole('alert')).toHaveText(
+      'Diese Saison überschneidet sich mit einer anderen Saison derselben Art. Bitte die Daten prüfen.',
+    );
+    // A later last day instead.
+    await fillDate(edit.getByLabel('Erster Tag'), '2031-11-01');
+    await fillDate(edit.getByLabel('Letzter Tag'), '2032-04-15');
+    await edit.getByRole('button', { name: 'Änderungen speichern' }).click();
+    await expect(edit).toBeHidden();
+    const edited = seasons.getByRole('listitem').filter({ hasText: 'Winterlager 2031/32' });
+    await expect(edited).toContainText('Winter');
+    await expect(edited).toContainText('1. Nov. 2031 –');
+    await expect(edited).toContainText('15. Apr. 2032');
+
+    // The English page shows the English name.
+    await page.goto('/en/account/admin/seasons');
+    const enSeasons = page.getByRole('list', { name: 'Seasons' });
+    await expect(enSeasons.getByRole('listitem').filter({ hasText: 'Winter storage 2031/32' })).toBeVisible();
+    await expect(enSeasons.getByRole('listitem').filter({ hasText: 'Summer 2027' })).toBeVisible();
+    await expect(enSeasons).not.toContainText('Winterlager');
+
+    // Delete it (nothing refers to it), confirmed first.
+    await enSeasons.getByRole('button', { name: 'Delete Winter storage 2031/32' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete season?' });
+    await expect(confirm).toContainText('Winter storage 2031/32');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(enSeasons.getByRole('listitem').filter({ hasText: 'Winter storage 2031/32' })).toHaveCount(0);
+    expect(consoleErrors.filter((e) => !e.includes('409') && !e.includes('rpc/update_season'))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { expect, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe';
 import { adminToken } from './admin-helpers.ts';
 import { euro } from './booking-helpers.ts';
-import { rest } from './rest-helpers.ts';
+import { rest, rpc } from './rest-helpers.ts';
 
 interface Entry {
   kind: string;
@@ -59,5 +59,71 @@ test("the prices page shows the list's gross prices with their VAT rates, and a 
   } finally {
     await rest(`extras?code=eq.parking_key_deposit`, token, { method: 'PATCH', body: { price_cents: key.price_cents } });
   }
+  expect(consoleErrors).toEqual([]);
+});
+
+/**
+ * The long-term prices (issue 42, docs/adr/0046-seasons-and-long-term-prices.md): per season kind
+ * the price in force (basis, gross per unit incl. VAT, electricity flat rate), the seasons with
+ * their dates, and an announced price with its first day, in German and in English. The test
+ * announces a year-round price (append-only; no other browser test reads year-round prices).
+ */
+test('the prices page shows the long-term prices per season kind with the seasons and an announced price (de, en)', async ({
+  page,
+  consoleErrors,
+}) => {
+  const token = await adminToken();
+  const added = await rpc<number>(
+    'add_long_term_price',
+    {
+      p_season_kind: 'year_round',
+      p_basis: 'running_metre',
+      p_gross_cents: 16_050,
+      p_vat_rate: 19,
+      p_electricity_gross_cents: 19_000,
+      p_electricity_vat_rate: 19,
+      p_valid_from: '2031-01-01',
+    },
+    token,
+  );
+  expect(added.status).toBe(200);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/de/start/prices');
+  const longTerm = page.getByTestId('long-term-prices');
+  await expect(longTerm.getByRole('heading', { level: 2 })).toHaveText('Langzeitliegeplätze');
+  const summer = longTerm.getByTestId('long-term-summer');
+  await expect(summer.getByRole('heading', { level: 3 })).toHaveText('Sommersaison');
+  await expect(summer.locator('dl')).toContainText('Liegeplatz pro laufendem Meter Bootslänge und Saison');
+  await expect(summer.locator('dl')).toContainText(`${euro(9500, 'de')}inkl. 19 % MwSt.`);
+  await expect(summer.locator('dl')).toContainText(`Strompauschale je Saison${euro(12_000, 'de')}inkl. 19 % MwSt.`);
+  await expect(summer.getByTestId('long-term-season').filter({ hasText: 'Sommer 2027' })).toContainText('1. Apr. 2027');
+  await expect(summer.getByTestId('long-term-season').filter({ hasText: 'Sommer 2027' })).toContainText('31. Okt. 2027');
+  const winter = longTerm.getByTestId('long-term-winter');
+  await expect(winter.locator('dl')).toContainText('Liegeplatz pro m² Bootsfläche (Länge × Breite) und Saison');
+  await expect(winter.locator('dl')).toContainText(`${euro(1200, 'de')}inkl. 19 % MwSt.`);
+  await expect(winter.getByTestId('long-term-season')).toContainText(['Winter 2027/28']);
+  const yearRound = longTerm.getByTestId('long-term-year_round');
+  await expect(yearRound.locator('dl')).toContainText(`${euro(15_000, 'de')}inkl. 19 % MwSt.`);
+  await expect(yearRound.getByTestId('long-term-announced')).toHaveText(
+    `Angekündigt für Saisons ab Mi., 1. Jan. 2031: ${euro(16_050, 'de')} pro laufendem Meter, Strompauschale ${euro(19_000, 'de')} (inkl. 19 % MwSt.)`,
+  );
+  await expect(page.locator('main')).not.toContainText(/netto|zzgl\./i);
+  // Readable at 390 px: nothing wider than the window.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goto('/en/start/prices');
+  await expect(longTerm.getByRole('heading', { level: 2 })).toHaveText('Long-term berths');
+  await expect(summer.getByRole('heading', { level: 3 })).toHaveText('Summer season');
+  await expect(summer.locator('dl')).toContainText('Berth per running metre of boat length and season');
+  await expect(summer.locator('dl')).toContainText(`${euro(9500, 'en')}incl. 19 % VAT`);
+  await expect(summer.getByTestId('long-term-season').filter({ hasText: 'Summer 2027' })).toContainText('1 Apr 2027');
+  await expect(winter.locator('dl')).toContainText('Berth per m² of boat area (length × width) and season');
+  await expect(yearRound.getByTestId('long-term-announced')).toHaveText(
+    `Announced for seasons from Wed, 1 Jan 2031: ${euro(16_050, 'en')} per running metre, electricity flat rate ${euro(19_000, 'en')} (incl. 19 % VAT)`,
+  );
+  await expect(page.locator('main')).not.toContainText(/\bnet\b|excl\./i);
+  expect(await seriousViolations(page)).toEqual([]);
   expect(consoleErrors).toEqual([]);
 });

@@ -50,6 +50,8 @@ const EXPECTED: Record<string, Row> = {
   long_term_holders: { anon: '0x00', guest: '0x00', customer: 'Rx00', other: 'Rx00', staff: 'Rx00', admin: 'RRRR' },
   long_term_holder_events: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   long_term_applications: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
+  // Insurance certificates (issue 42, ADR 0050): the holder and staff read; written only by add_insurance_certificate.
+  holder_insurance_certificates: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   // Working hours: staff their own in open months, admins all; the monthly view is read-only.
   working_hours: { anon: 'xxxx', guest: '0x00', customer: '0x00', other: '0x00', staff: 'RRRR', admin: 'RRRR' },
   // Staff notes and the order history: staff read; written only by add_order_note and a trigger.
@@ -100,6 +102,8 @@ const EXPECTED_STORAGE: Record<string, Row> = {
   // own folder only; staff read every avatar; nobody changes another's (a delete of an
   // object one may not see answers 200 with nothing removed, as Supabase Storage does)
   avatars: { anon: 'xxx0', guest: '0xx0', customer: 'RRRR', other: '0Rx0', staff: 'RRx0', admin: 'RRx0' },
+  // folder = the holding's id: its holder (anna) uploads and reads, staff read; nobody changes or deletes
+  'insurance-certificates': { anon: 'xxx0', guest: '0xx0', customer: '0xx0', other: 'RRx0', staff: 'Rxx0', admin: 'Rxx0' },
 };
 
 // Who may call each function of the public schema through /rest/v1/rpc (the function itself
@@ -154,6 +158,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   remove_long_term_holder: AUTH,
   long_term_applications_queue: AUTH,
   add_season: AUTH,
+  update_season: AUTH,
+  delete_season: AUTH,
   add_long_term_price: AUTH,
   report_average_stay: AUTH,
   report_check_in_rate: AUTH,
@@ -207,6 +213,9 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   offer_contract: AUTH,
   accept_offer: AUTH,
   set_contract_status: AUTH,
+  add_insurance_certificate: AUTH,
+  set_registration_mark: AUTH,
+  holders_missing_insurance: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY,
   complete_outbox: NOBODY,
@@ -234,6 +243,8 @@ for (const engine of engines()) {
     () => {
       let stack: Stack;
       let who: Record<PersonaName, Persona> & { guestOrderId: string };
+      /** anna's holding: the folder of her insurance certificates. */
+      let holdingId = '';
       const q = async <T = Record<string, unknown>>(sql: string, params?: unknown[]) => (await stack.db.query<T>(sql, params)).rows;
 
       beforeAll(async () => {
@@ -333,6 +344,13 @@ for (const engine of engines()) {
         await q(
           `insert into public.place_photos (place_id, path) select id, 'places/matrix/seed.png' from public.places where name = 'A01'`,
         );
+        // anna's insurance certificate (the file is seeded below)
+        holdingId = (await q<{ id: string }>(`select id from public.long_term_holders where user_id = $1 limit 1`, [SEED.other.id]))[0].id;
+        await q(
+          `insert into public.holder_insurance_certificates (holder_id, insurer, policy_number, valid_until, file_path)
+           values ($1::uuid, 'Matrix Versicherung', 'M-1', '2099-12-31', $1::text || '/seed.png')`,
+          [holdingId],
+        );
         // storage objects to probe
         const service = stack.keys.serviceRoleKey;
         for (const path of [
@@ -340,6 +358,7 @@ for (const engine of engines()) {
           'news-images/matrix/seed.png',
           'additional-place-images/matrix/seed.png',
           `avatars/${SEED.customer.id}/seed.png`,
+          `insurance-certificates/${holdingId}/seed.png`,
         ]) {
           const res = await http(stack, 'POST', `/storage/v1/object/${path}`, {
             token: service,
@@ -602,6 +621,14 @@ for (const engine of engines()) {
               id: undefined,
               contract_number: 'LV-2099-0001',
             };
+          case 'holder_insurance_certificates':
+            return {
+              holder_id: holdingId,
+              insurer: 'X',
+              policy_number: 'Y',
+              valid_until: '2099-12-31',
+              file_path: `${holdingId}/probe.png`,
+            };
           case 'long_term_applications':
             return { email: 'x@example.org', first_name: 'X', last_name: 'Y', boat: { name: 'B', length: 8, width: 3 } };
           case 'working_hours':
@@ -684,8 +711,13 @@ for (const engine of engines()) {
       }, 120_000);
 
       async function probeStorage(bucket: string, p: Persona): Promise<string> {
-        const own = bucket === 'avatars' ? `${p.userId ?? 'nobody'}` : 'matrix';
-        const seeded = bucket === 'avatars' ? `${SEED.customer.id}/seed.png` : 'matrix/seed.png';
+        const own = bucket === 'avatars' ? `${p.userId ?? 'nobody'}` : bucket === 'insurance-certificates' ? holdingId : 'matrix';
+        const seeded =
+          bucket === 'avatars'
+            ? `${SEED.customer.id}/seed.png`
+            : bucket === 'insurance-certificates'
+              ? `${holdingId}/seed.png`
+              : 'matrix/seed.png';
         const service = stack.keys.serviceRoleKey;
         const reseed = () =>
           http(stack, 'POST', `/storage/v1/object/${bucket}/${seeded}`, {

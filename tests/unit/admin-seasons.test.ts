@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { longTermPriceSchema } from '@/features/admin/seasons/schemas/long-term-price';
 import { seasonSchema } from '@/features/admin/seasons/schemas/season';
-import { priceOn, pricesAfter, type LongTermPrice } from '@/features/admin/seasons/api/seasons';
+import { priceOn, pricesAfter, seasonName, type LongTermPrice } from '@/features/admin/seasons/api/seasons';
 
 i18n.loadAndActivate({ locale: 'de', messages: {} });
 
@@ -53,12 +53,19 @@ describe('seasons and long-term prices (admin)', () => {
     expect(today.error?.issues.map((i) => [i.path, i.message])).toEqual([[['validFrom'], 'Eine Preisänderung gilt frühestens ab morgen.']]);
   });
 
-  it('wants a season to end after it starts', () => {
-    const season = { name: 'Sommer 2030', kind: 'summer', startsOn: '2030-04-01', endsOn: '2030-10-31' } as const;
+  it('wants a season to end after it starts, with a German and an English name', () => {
+    const season = { name: 'Sommer 2030', nameEn: 'Summer 2030', kind: 'summer', startsOn: '2030-04-01', endsOn: '2030-10-31' } as const;
     expect(seasonSchema.safeParse(season).success).toBe(true);
     const same = seasonSchema.safeParse({ ...season, endsOn: '2030-04-01' });
     expect(same.error?.issues.map((i) => i.path)).toEqual([['endsOn']]);
     expect(seasonSchema.safeParse({ ...season, name: '  ' }).success).toBe(false);
+    expect(seasonSchema.safeParse({ ...season, nameEn: '' }).error?.issues.map((i) => i.path)).toEqual([['nameEn']]);
+  });
+
+  it('names a season in the page language, the German name when it has no English one', () => {
+    expect(seasonName({ name: 'Sommer 2030', name_en: 'Summer 2030' }, 'en')).toBe('Summer 2030');
+    expect(seasonName({ name: 'Sommer 2030', name_en: 'Summer 2030' }, 'de')).toBe('Sommer 2030');
+    expect(seasonName({ name: 'Sommer 2030', name_en: null }, 'en')).toBe('Sommer 2030');
   });
 
   it('prices a season by the row valid on its first day, the last added of a day first', () => {

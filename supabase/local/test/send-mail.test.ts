@@ -157,6 +157,7 @@ for (const engine of engines()) {
       expect(jobs.rows).toEqual([
         { jobname: 'expire-unverified-orders', schedule: '*/5 * * * *' },
         { jobname: 'guest-reminders', schedule: '*/15 * * * *' },
+        { jobname: 'insurance-reminders', schedule: '0 7 * * *' },
         { jobname: 'lapse-offers', schedule: '*/15 * * * *' },
         { jobname: 'report-flush', schedule: '*/5 * * * *' },
         { jobname: 'send-mail', schedule: '* * * * *' },

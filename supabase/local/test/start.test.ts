@@ -7,16 +7,33 @@ import { spawnAndWait, type ChildStack } from './harness/child.ts';
 import { downloadedNpmFiles } from './harness/offline.ts';
 import { DEMO_ANON_KEY } from '../src/keys.ts';
 import { berlinDay, guest } from '../../../tests/resilience/support.ts';
+import { E2E_API_PORT, E2E_DIST } from '../../../tests/e2e/ports.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 
-async function freePort(): Promise<number> {
-  return new Promise((r) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => r(port));
-    });
+async function freePort(wanted = 0): Promise<number> {
+  return new Promise((r, reject) => {
+    const s = createServer()
+      .once('error', reject)
+      .listen(wanted, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => r(port));
+      });
   });
+}
+
+/**
+ * The API port and build folder of this run: the browser tests' own (tests/e2e/ports.ts) when that
+ * port is free, so the build `npm start` makes here (the API URL is baked in) is the one the browser
+ * tests serve next (scripts/lib/build.ts finds it fresh: one production build per `npm test`, not
+ * two); else any free port and a folder of its own.
+ */
+async function apiPortAndDist(): Promise<{ api: number; dist: string }> {
+  try {
+    return { api: await freePort(E2E_API_PORT), dist: join(root, E2E_DIST) };
+  } catch {
+    return { api: await freePort(), dist: join(root, 'reports/start-test-dist') };
+  }
 }
 
 describe('npm start', { timeout: 240_000 }, () => {
@@ -30,7 +47,8 @@ describe('npm start', { timeout: 240_000 }, () => {
   });
 
   it('builds the app, starts the stack with the project, and serves the app with an SPA fallback', async () => {
-    const [api, app, mail, smtp, payments] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+    const { api, dist } = await apiPortAndDist();
+    const [app, mail, smtp, payments] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const started = Date.now();
     child = await spawnAndWait(
       ['scripts/start.ts'],
@@ -42,7 +60,7 @@ describe('npm start', { timeout: 240_000 }, () => {
         SUPABASE_SMTP_PORT: String(smtp),
         SUPABASE_PAYMENTS_PORT: String(payments),
         SUPABASE_DATA_DIR: dataDir,
-        APP_DIST_DIR: join(root, 'reports/start-test-dist'),
+        APP_DIST_DIR: dist,
         // As on a machine without internet: nothing Deno would fetch can be fetched.
         HTTPS_PROXY: 'http://127.0.0.1:9',
         HTTP_PROXY: 'http://127.0.0.1:9',

@@ -24,6 +24,7 @@ import { applicationSchema, type ApplicationValues } from '@/features/account/sc
 import { DatePicker } from '@/components/ui/date-picker';
 import { FormAlert } from '@/components/form-alert';
 import { OffersAndContracts } from '@/features/account/components/offers';
+import { HolderInsurance } from '@/features/account/components/holder-insurance';
 
 const failed = (
   <FormAlert>
@@ -146,6 +147,7 @@ function HoldingCard({ holding: h }: { holding: Holding }) {
               {metres(h.place?.length, locale)} × {metres(h.place?.width, locale)}
             </dd>
           </dl>
+          <HolderInsurance holding={h} />
         </CardContent>
       </Card>
     </li>

@@ -6,6 +6,7 @@ import { formatEuro, streetParkingMaxHours } from '@/lib/prices';
 import { useAppQuery } from '@/lib/query';
 import { priceListQueryOptions, priceOf, vatInGross, type PriceListEntry } from '@/features/prices/api/price-list';
 import { PriceValue, useEntryLabel } from '@/features/prices/components/list-prices';
+import { LongTermPrices } from '@/features/prices/components/long-term-prices';
 
 /**
  * /start/prices: the harbour's one price list (public.price_list: the berth tariffs and the
@@ -32,6 +33,7 @@ export function PricesPage() {
           <ServiceSection list={list.data ?? []} />
         </>
       )}
+      <LongTermPrices />
       <BookSection />
     </Page>
   );

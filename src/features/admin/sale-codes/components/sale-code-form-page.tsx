@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
@@ -11,7 +11,13 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Input } from '@/components/ui/input';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { saleCodeQueryOptions, useSaveSaleCode, type SaleCode } from '@/features/admin/sale-codes/api/sale-codes';
-import { centsToEuro, euroToCents, saleCodeSchema, type SaleCodeValues } from '@/features/admin/sale-codes/schemas/sale-code';
+import {
+  centsToEuro,
+  euroToCents,
+  saleCodeSchema,
+  type SaleCodeInput,
+  type SaleCodeValues,
+} from '@/features/admin/sale-codes/schemas/sale-code';
 import { useSaleCodeLabel } from '@/features/admin/sale-codes/components/sale-codes-page';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { FormAlert } from '@/components/form-alert';
@@ -52,15 +58,17 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
   const saving = useSaveSaleCode();
   const busy = saving.isPending;
   const [error, setError] = useState<string>();
-  const form = useForm<SaleCodeValues>({
+  const form = useForm<SaleCodeInput, unknown, SaleCodeValues>({
     resolver: zodResolver(saleCodeSchema),
     defaultValues: { code: code?.code ?? '', type: 'set-additional-costs', value: code ? centsToEuro(code.value, i18n.locale) : '' },
   });
+  // The fields see the typed text (the schema's output has cents).
+  const control = form.control as unknown as Control<SaleCodeInput>;
 
   const save = async (values: SaleCodeValues) => {
     setError(undefined);
     try {
-      await saving.mutateAsync({ id: code?.id ?? null, row: { code: values.code, type: values.type, value: euroToCents(values.value)! } });
+      await saving.mutateAsync({ id: code?.id ?? null, row: { code: values.code, type: values.type, value: values.value } });
       setConfirming(null);
       await router.navigate({ href: href('/account/admin/sale-codes') });
     } catch (e) {
@@ -78,7 +86,7 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
     if (code) void save(values);
     else setConfirming(values);
   });
-  const cents = euroToCents(useWatch({ control: form.control, name: 'value' }) ?? '');
+  const cents = euroToCents(useWatch({ control, name: 'value' }) ?? '');
 
   return (
     <Form {...form}>
@@ -89,7 +97,7 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
         className="flex max-w-md flex-col gap-4"
       >
         <FormField
-          control={form.control}
+          control={control}
           name="code"
           render={({ field }) => (
             <FormItem>
@@ -107,7 +115,7 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
           )}
         />
         <FormField
-          control={form.control}
+          control={control}
           name="type"
           render={({ field }) => (
             <FormItem>
@@ -124,7 +132,7 @@ function SaleCodeForm({ code }: { code: SaleCode | null }) {
           )}
         />
         <FormField
-          control={form.control}
+          control={control}
           name="value"
           render={({ field }) => (
             <FormItem>

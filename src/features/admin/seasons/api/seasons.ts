@@ -9,6 +9,9 @@ export { SEASON_KINDS, type PriceBasis, type SeasonKind } from '@/features/admin
 export type Season = Omit<Tables<'seasons'>, 'kind'> & { kind: SeasonKind };
 export type LongTermPrice = Omit<Tables<'long_term_prices'>, 'season_kind' | 'basis'> & { season_kind: SeasonKind; basis: PriceBasis };
 
+/** A season's name in the page's language: the English one on English pages when it has one. */
+export const seasonName = (season: Pick<Season, 'name' | 'name_en'>, locale: string) => (locale === 'en' && season.name_en) || season.name;
+
 /** Every season, earliest first (supabase/schemas/61_seasons.sql; everyone reads them). */
 export const seasonsQueryOptions = () =>
   queryOptions({

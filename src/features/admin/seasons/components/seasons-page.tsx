@@ -1,6 +1,9 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormAlert } from '@/components/form-alert';
 import { berlinToday, formatDay } from '@/lib/dates';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
@@ -9,6 +12,7 @@ import {
   priceOn,
   pricesAfter,
   SEASON_KINDS,
+  seasonName,
   seasonsQueryOptions,
   type LongTermPrice,
   type Season,
@@ -17,6 +21,7 @@ import { PriceSummary } from '@/features/admin/seasons/components/price-summary'
 import { SeasonForm } from '@/features/admin/seasons/components/season-form';
 import { PriceForm } from '@/features/admin/seasons/components/price-form';
 import { useSeasonLabels } from '@/features/admin/seasons/components/season-labels';
+import { useDeleteSeason } from '@/features/admin/seasons/api/add-season';
 
 /**
  * /account/admin/seasons: the seasons long-term berths are let for and the long-term price list
@@ -57,6 +62,9 @@ function SeasonList({ seasons, prices }: { seasons: Season[]; prices: LongTermPr
   const { t, i18n } = useLingui();
   const labels = useSeasonLabels();
   const locale = i18n.locale;
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Season | null>(null);
+  const remove = useDeleteSeason();
   return (
     <section aria-labelledby="seasons-heading" className="grid gap-3">
       <h2 id="seasons-heading" className="text-xl font-semibold text-slate-900">
@@ -70,10 +78,36 @@ function SeasonList({ seasons, prices }: { seasons: Season[]; prices: LongTermPr
         <ul aria-label={t`Saisons`} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {seasons.map((s) => {
             const price = priceOn(prices, s.kind, s.starts_on);
+            const name = seasonName(s, locale);
+            if (editing === s.id)
+              return (
+                <li key={s.id} data-testid="season" className="px-2 py-2">
+                  <SeasonForm season={s} onDone={() => setEditing(null)} />
+                </li>
+              );
             return (
               <li key={s.id} data-testid="season" className="flex flex-col gap-1 px-4 py-3">
-                <span className="font-medium text-slate-900">
-                  {s.name} <span className="font-normal text-slate-600">· {labels.kind(s.kind)}</span>
+                <span className="flex flex-wrap items-baseline justify-between gap-2">
+                  <span className="font-medium text-slate-900">
+                    {name} <span className="font-normal text-slate-600">· {labels.kind(s.kind)}</span>
+                  </span>
+                  <span className="flex gap-2">
+                    <Button type="button" size="sm" variant="outline" aria-label={t`${name} bearbeiten`} onClick={() => setEditing(s.id)}>
+                      <Trans>Bearbeiten</Trans>
+                    </Button>
+                    <Button
+                      type="button"
+                      size="sm"
+                      variant="outline"
+                      aria-label={t`${name} löschen`}
+                      onClick={() => {
+                        remove.reset();
+                        setDeleting(s);
+                      }}
+                    >
+                      <Trans>Löschen</Trans>
+                    </Button>
+                  </span>
                 </span>
                 <span className="text-sm text-slate-700">
                   {formatDay(s.starts_on, locale)} – {formatDay(s.ends_on, locale)}
@@ -86,6 +120,21 @@ function SeasonList({ seasons, prices }: { seasons: Season[]; prices: LongTermPr
           })}
         </ul>
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={t`Saison löschen?`}
+        description={
+          deleting
+            ? t`${seasonName(deleting, locale)} (${formatDay(deleting.starts_on, locale)} – ${formatDay(deleting.ends_on, locale)}) wird gelöscht. Eine Saison, auf die sich ein Vertrag bezieht, bleibt.`
+            : undefined
+        }
+        confirmLabel={t`Löschen`}
+        destructive
+        busy={remove.isPending}
+        error={remove.error ? staffErrorMessage(remove.error) : undefined}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
+      />
     </section>
   );
 }

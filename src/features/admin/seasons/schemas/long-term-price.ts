@@ -1,26 +1,16 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
-import { parseEuroCents } from '@/lib/prices';
-import { dayField, messages } from '@/lib/validation';
+import { dayField, euroCentsField } from '@/lib/validation';
 import { PRICE_BASES, SEASON_KINDS } from '@/features/admin/seasons/schemas/season';
 
 /** Euros typed ("95", "95,50") as integer cents from `min` to 100.000 €; add_long_term_price checks again. */
 const euroField = (min: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, { error: messages.required })
-    .transform((text, ctx) => {
-      const cents = parseEuroCents(text, 6);
-      if (cents === null || cents < min || cents > 10_000_000) {
-        ctx.addIssue({
-          code: 'custom',
-          message: min > 0 ? t`Betrag in Euro von 0,01 bis 100.000, z. B. 95,00` : t`Betrag in Euro von 0 bis 100.000, z. B. 120,00`,
-        });
-        return z.NEVER;
-      }
-      return cents;
-    });
+  euroCentsField({
+    min,
+    max: 10_000_000,
+    maxDigits: 6,
+    invalid: () => (min > 0 ? t`Betrag in Euro von 0,01 bis 100.000, z. B. 95,00` : t`Betrag in Euro von 0 bis 100.000, z. B. 120,00`),
+  });
 
 /**
  * A price change of a season kind: basis, gross price per unit and season, electricity flat

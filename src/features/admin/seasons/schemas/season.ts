@@ -10,10 +10,11 @@ export type SeasonKind = (typeof SEASON_KINDS)[number];
 export const PRICE_BASES = ['square_metre', 'running_metre'] as const;
 export type PriceBasis = (typeof PRICE_BASES)[number];
 
-/** A season: name, kind, first and last day (add_season checks each again, and the overlap). */
+/** A season: German and English name, kind, first and last day (add_season and update_season check each again, and the overlap). */
 export const seasonSchema = z
   .object({
     name: requiredText(100),
+    nameEn: requiredText(100),
     kind: z.enum(SEASON_KINDS),
     startsOn: dayField(),
     endsOn: dayField(),

@@ -1,33 +1,21 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
-import { parseEuroCents } from '@/lib/prices';
-import { messages } from '@/lib/validation';
+import { euroCentsField, messages } from '@/lib/validation';
 
 /** Euros typed by a person ("12,50") as integer cents, at least `min` cents. The database checks again. */
-const euros = (min: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, { error: messages.required })
-    .transform((text, ctx) => {
-      const cents = parseEuroCents(text);
-      if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: t`Betrag in Euro, z. B. 12,50` });
-        return z.NEVER;
-      }
-      return cents;
-    })
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(min, { error: () => (min > 0 ? t`Der Betrag muss größer als 0 sein.` : t`Der Betrag darf nicht negativ sein.`) }),
-    );
+const euros = (min: number, max = Number.MAX_SAFE_INTEGER, tooLarge?: () => string) =>
+  euroCentsField({
+    min,
+    max,
+    invalid: () => t`Betrag in Euro, z. B. 12,50`,
+    tooSmall: () => (min > 0 ? t`Der Betrag muss größer als 0 sein.` : t`Der Betrag darf nicht negativ sein.`),
+    tooLarge,
+  });
 
 /** A movement of the till: opening float (in), deposit to the bank or withdrawal (out), always with a reason. */
 export const cashMovementSchema = z.object({
   kind: z.enum(['opening_float', 'bank_deposit', 'withdrawal'], { error: messages.required }),
-  amount: euros(1).pipe(z.number().max(100_000_000, { error: () => t`Höchstens 1.000.000 € je Buchung.` })),
+  amount: euros(1, 100_000_000, () => t`Höchstens 1.000.000 € je Buchung.`),
   reason: z
     .string()
     .trim()

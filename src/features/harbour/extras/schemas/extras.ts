@@ -1,22 +1,11 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { parseEuroCents } from '@/lib/prices';
-import { messages, requiredText } from '@/lib/validation';
+import { euroCentsField, messages, requiredText } from '@/lib/validation';
 
 /** A price typed in euros ("5", "5,00") as integer cents, 0 to 10 000 €. The database checks again. */
 const euroField = () =>
-  z
-    .string()
-    .trim()
-    .min(1, { error: messages.required })
-    .transform((text, ctx) => {
-      const cents = parseEuroCents(text, 5);
-      if (cents === null || cents > 1_000_000) {
-        ctx.addIssue({ code: 'custom', message: t`Betrag in Euro, z. B. 12,50 (höchstens 10.000 €)` });
-        return z.NEVER;
-      }
-      return cents;
-    });
+  euroCentsField({ min: 0, max: 1_000_000, maxDigits: 5, invalid: () => t`Betrag in Euro, z. B. 12,50 (höchstens 10.000 €)` });
 
 /** A quantity typed as digits: 1-99. */
 const quantityField = () =>
@@ -105,18 +94,7 @@ export const tariffFormSchema = () =>
   z.object({
     name: requiredText(100),
     name_en: requiredText(100),
-    price: z
-      .string()
-      .trim()
-      .min(1, { error: messages.required })
-      .transform((text, ctx) => {
-        const cents = parseEuroCents(text, 4);
-        if (cents === null || cents < 1 || cents > 100_000) {
-          ctx.addIssue({ code: 'custom', message: t`Betrag in Euro von 0,01 bis 1.000, z. B. 2,38` });
-          return z.NEVER;
-        }
-        return cents;
-      }),
+    price: euroCentsField({ min: 1, max: 100_000, maxDigits: 4, invalid: () => t`Betrag in Euro von 0,01 bis 1.000, z. B. 2,38` }),
     vat_rate: z.enum(['19', '7', '0']),
   });
 

@@ -1,32 +1,20 @@
 import { z } from 'zod';
 import { t } from '@lingui/core/macro';
-import { formatEuro, parseEuroCents } from '@/lib/prices';
-import { messages } from '@/lib/validation';
+import { formatEuro } from '@/lib/prices';
+import { euroCentsField, messages } from '@/lib/validation';
 
 /**
  * An amount typed in euros ("12,50"), checked and turned into integer cents: more than 0 and at
  * most `maxCents` (the outstanding or refundable amount). The database checks again.
  */
 const amountField = (maxCents: number, locale: string, tooMuch?: (max: string) => string) =>
-  z
-    .string()
-    .trim()
-    .min(1, { error: messages.required })
-    .transform((text, ctx) => {
-      const cents = parseEuroCents(text);
-      if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: t`Betrag in Euro, z. B. 12,50` });
-        return z.NEVER;
-      }
-      return cents;
-    })
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, { error: () => t`Der Betrag muss größer als 0 sein.` })
-        .max(maxCents, { error: () => tooMuch?.(formatEuro(maxCents, locale)) ?? '' }),
-    );
+  euroCentsField({
+    min: 1,
+    max: maxCents,
+    invalid: () => t`Betrag in Euro, z. B. 12,50`,
+    tooSmall: () => t`Der Betrag muss größer als 0 sein.`,
+    tooLarge: () => tooMuch?.(formatEuro(maxCents, locale)) ?? '',
+  });
 
 const note = () =>
   z
