@@ -7,7 +7,7 @@
 -- it open and a returned one is reversed by a new ledger row, both e-mail holder and office;
 -- DATEV exports the fee documents and payments; holders read their own rows, staff all.
 begin;
-select plan(68);
+select plan(71);
 select private.freeze_clock('2027-02-01 10:00+01');
 
 select tests.create_user('holder');
@@ -170,6 +170,15 @@ select ok((select body_text like '%DE98ZZZ09999999999%' and body_text like '%HDU
              from public.outbox where kind = 'sepa_prenotification' and recipient = 'holder@test.local'),
   'the invoice e-mail is the pre-notification: creditor id, mandate reference, amount, collection day, the invoices');
 
+select tests.authenticate_as('holder');
+select is(public.begin_sepa_setup(current_setting('tests.c2')::uuid) ->> 'reference', 'LV-2027-0002',
+  'the holder starts the direct debit set-up of their contract');
+select throws_ok($$ select public.begin_sepa_setup(current_setting('tests.c1')::uuid) $$, 'PT404', 'fee_not_found',
+  'not for a contract paid by transfer');
+select tests.authenticate_as('other');
+select throws_ok($$ select public.begin_sepa_setup(current_setting('tests.c2')::uuid) $$, 'PT404', 'fee_not_found',
+  'nor for another holder''s contract');
+select tests.clear_authentication();
 select set_config('tests.d1', pg_temp.fee('tests.c2', 1)::text, true);
 select set_config('tests.d2', pg_temp.fee('tests.c2', 2)::text, true);
 select is((select count(*)::int from private.due_fee_debits()), 0, 'nothing is collected before the collection day');
