@@ -3004,6 +3004,7 @@ export type Database = {
           p_method: Database["public"]["Enums"]["payment_method"]
           p_amount_cents?: number
           p_note?: string
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number
@@ -3033,6 +3034,7 @@ export type Database = {
           p_amount_cents: number
           p_note?: string
           p_notify?: boolean
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number
