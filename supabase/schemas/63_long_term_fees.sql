@@ -835,9 +835,19 @@ begin
       return 'duplicate';
     end if;
     insert into public.payments (fee_id, kind, method, amount_cents, provider, provider_payment_id, provider_event_id, recorded_by, recorded_at, note)
-    values (v_fee.id, 'payment', 'online', v_amount, 'stripe', v_pi, p_event_id, null, private.now(), 'sepa_debit');
-    update public.long_term_fees f set debit_state = 'succeeded', payment_intent = coalesce(f.payment_intent, v_pi), debit_failure = null
-     where f.id = v_fee.id;
+    values (v_fee.id, 'payment', 'online', v_amount, 'stripe', v_pi, p_event_id, null, private.now(), 'sepa_debit')
+    returning * into v_payment;
+    if v_fee.debit_state = 'returned' and v_fee.payment_intent = v_pi then
+      -- Stripe delivers events concurrently: the dispute of this debit came first. The money
+      -- arrived and went back: the payment and its reversal, the fee stays open.
+      insert into public.payments (fee_id, kind, method, amount_cents, provider, provider_payment_id, provider_event_id, refund_of,
+                                   recorded_by, recorded_at, note)
+      values (v_fee.id, 'refund', 'online', v_amount, 'stripe', v_pi, p_event_id, v_payment.id, null, private.now(),
+              'sepa_returned: ' || coalesce(v_fee.debit_failure, 'disputed'));
+    else
+      update public.long_term_fees f set debit_state = 'succeeded', payment_intent = coalesce(f.payment_intent, v_pi), debit_failure = null
+       where f.id = v_fee.id;
+    end if;
     return 'recorded';
   elsif v_event.type in ('payment_intent.payment_failed', 'charge.dispute.created') then
     v_reason := left(coalesce(v_obj #>> '{last_payment_error,code}', v_obj ->> 'reason', v_obj #>> '{last_payment_error,decline_code}', 'failed'), 100);
