@@ -4,7 +4,13 @@ import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/form-alert';
 import { formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
-import { myFeesQueryOptions, myMandatesQueryOptions, useStartSepaSetup, type FeeState, type FeeStatus } from './api';
+import {
+  myFeesQueryOptions,
+  myMandatesQueryOptions,
+  useStartSepaSetup,
+  type FeeState,
+  type FeeStatus,
+} from '@/features/account/long-term-fees/api';
 
 /** A fee's state in words (the database derives it: docs/adr/0048-seasonal-fees-and-sepa.md). */
 export function FeeStateLabel({ state }: { state: FeeState | null }) {
