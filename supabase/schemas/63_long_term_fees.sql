@@ -1121,7 +1121,7 @@ declare
   v_recipient jsonb;
 begin
   if (select auth.uid()) is null then
-    raise exception 'not_signed_in' using errcode = '42501';
+    raise exception 'account_required' using errcode = '42501';
   end if;
   select * into v_fee from public.long_term_fees f
    where f.contract_id = p_contract_id and f.user_id = (select auth.uid()) and f.payment_method = 'sepa_debit'

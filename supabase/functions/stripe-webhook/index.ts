@@ -51,7 +51,7 @@ async function storeMandate(session: Stripe.Checkout.Session): Promise<Response>
     intent = await stripeClient().setupIntents.retrieve(setupIntentId, { expand: ['mandate', 'payment_method'] });
   } catch (error) {
     console.error('stripe-webhook: could not read the SetupIntent', error instanceof Error ? error.message : error);
-    return json(503, { error: 'payment_provider_unavailable' });
+    return json(503, { error: 'payment_provider_error' });
   }
   const mandate = typeof intent.mandate === 'object' ? intent.mandate : null;
   const method = typeof intent.payment_method === 'object' ? intent.payment_method : null;
