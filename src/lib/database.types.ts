@@ -847,6 +847,7 @@ export type Database = {
           booking_number: string | null
           currency: string
           desk_sale_id: string | null
+          fee_id: string | null
           gross_cents: number
           id: string
           invoice_number: string | null
@@ -872,6 +873,7 @@ export type Database = {
           booking_number?: string | null
           currency?: string
           desk_sale_id?: string | null
+          fee_id?: string | null
           gross_cents: number
           id?: string
           invoice_number?: never
@@ -897,6 +899,7 @@ export type Database = {
           booking_number?: string | null
           currency?: string
           desk_sale_id?: string | null
+          fee_id?: string | null
           gross_cents?: number
           id?: string
           invoice_number?: never
@@ -924,6 +927,13 @@ export type Database = {
             columns: ["desk_sale_id"]
             isOneToOne: false
             referencedRelation: "desk_sales"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "invoices_fee_id_fkey"
+            columns: ["fee_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_fees"
             referencedColumns: ["id"]
           },
           {
@@ -1009,6 +1019,100 @@ export type Database = {
             columns: ["place_id"]
             isOneToOne: false
             referencedRelation: "places"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      long_term_fees: {
+        Row: {
+          collect_on: string | null
+          contract_id: string
+          created_at: string
+          debit_attempts: number
+          debit_failure: string | null
+          debit_state: string | null
+          due_on: string
+          gross_cents: number
+          holder_id: string | null
+          id: string
+          instalment: number
+          instalments: number
+          invoice_id: string | null
+          lines: Json
+          mandate_id: string | null
+          payment_intent: string | null
+          payment_method: string
+          prenotified_at: string | null
+          reference: string
+          season_id: string
+          user_id: string
+        }
+        Insert: {
+          collect_on?: string | null
+          contract_id: string
+          created_at?: string
+          debit_attempts?: number
+          debit_failure?: string | null
+          debit_state?: string | null
+          due_on: string
+          gross_cents: number
+          holder_id?: string | null
+          id?: string
+          instalment: number
+          instalments: number
+          invoice_id?: string | null
+          lines: Json
+          mandate_id?: string | null
+          payment_intent?: string | null
+          payment_method: string
+          prenotified_at?: string | null
+          reference: string
+          season_id: string
+          user_id: string
+        }
+        Update: {
+          collect_on?: string | null
+          contract_id?: string
+          created_at?: string
+          debit_attempts?: number
+          debit_failure?: string | null
+          debit_state?: string | null
+          due_on?: string
+          gross_cents?: number
+          holder_id?: string | null
+          id?: string
+          instalment?: number
+          instalments?: number
+          invoice_id?: string | null
+          lines?: Json
+          mandate_id?: string | null
+          payment_intent?: string | null
+          payment_method?: string
+          prenotified_at?: string | null
+          reference?: string
+          season_id?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "long_term_fees_invoice_id_fkey"
+            columns: ["invoice_id"]
+            isOneToOne: true
+            referencedRelation: "invoices"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "long_term_fees_mandate_id_fkey"
+            columns: ["mandate_id"]
+            isOneToOne: false
+            referencedRelation: "sepa_mandates"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "long_term_fees_season_id_fkey"
+            columns: ["season_id"]
+            isOneToOne: false
+            referencedRelation: "seasons"
             referencedColumns: ["id"]
           },
         ]
@@ -1585,12 +1689,13 @@ export type Database = {
           checkout_session_id: string | null
           currency: string
           deposit_return: boolean
+          fee_id: string | null
           id: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note: string | null
           order_extra_id: string | null
-          order_id: string
+          order_id: string | null
           provider: string | null
           provider_event_id: string | null
           provider_payment_id: string | null
@@ -1604,12 +1709,13 @@ export type Database = {
           checkout_session_id?: string | null
           currency?: string
           deposit_return?: boolean
+          fee_id?: string | null
           id?: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note?: string | null
           order_extra_id?: string | null
-          order_id: string
+          order_id?: string | null
           provider?: string | null
           provider_event_id?: string | null
           provider_payment_id?: string | null
@@ -1623,12 +1729,13 @@ export type Database = {
           checkout_session_id?: string | null
           currency?: string
           deposit_return?: boolean
+          fee_id?: string | null
           id?: string
           kind?: string
           method?: Database["public"]["Enums"]["payment_method"]
           note?: string | null
           order_extra_id?: string | null
-          order_id?: string
+          order_id?: string | null
           provider?: string | null
           provider_event_id?: string | null
           provider_payment_id?: string | null
@@ -1638,6 +1745,13 @@ export type Database = {
           refund_of?: string | null
         }
         Relationships: [
+          {
+            foreignKeyName: "payments_fee_id_fkey"
+            columns: ["fee_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_fees"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "payments_order_extra_id_fkey"
             columns: ["order_extra_id"]
@@ -1957,6 +2071,51 @@ export type Database = {
         }
         Relationships: []
       }
+      sepa_mandates: {
+        Row: {
+          bank_country: string | null
+          contract_id: string | null
+          created_at: string
+          customer_acceptance: Json
+          iban_last4: string
+          id: string
+          reference: string
+          status: string
+          stripe_customer: string | null
+          stripe_mandate: string
+          stripe_payment_method: string
+          user_id: string
+        }
+        Insert: {
+          bank_country?: string | null
+          contract_id?: string | null
+          created_at?: string
+          customer_acceptance: Json
+          iban_last4: string
+          id?: string
+          reference: string
+          status?: string
+          stripe_customer?: string | null
+          stripe_mandate: string
+          stripe_payment_method: string
+          user_id: string
+        }
+        Update: {
+          bank_country?: string | null
+          contract_id?: string | null
+          created_at?: string
+          customer_acceptance?: Json
+          iban_last4?: string
+          id?: string
+          reference?: string
+          status?: string
+          stripe_customer?: string | null
+          stripe_mandate?: string
+          stripe_payment_method?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
       tariffs: {
         Row: {
           code: string
@@ -2058,6 +2217,33 @@ export type Database = {
       }
     }
     Views: {
+      long_term_fee_status: {
+        Row: {
+          balance_cents: number | null
+          collect_on: string | null
+          contract_id: string | null
+          created_at: string | null
+          debit_failure: string | null
+          debit_state: string | null
+          due_on: string | null
+          gross_cents: number | null
+          holder_id: string | null
+          id: string | null
+          instalment: number | null
+          instalments: number | null
+          invoice_id: string | null
+          invoice_number: string | null
+          mandate_id: string | null
+          paid_cents: number | null
+          payment_method: string | null
+          reference: string | null
+          refunded_cents: number | null
+          season_id: string | null
+          state: string | null
+          user_id: string | null
+        }
+        Relationships: []
+      }
       price_list: {
         Row: {
           code: string | null
@@ -2417,6 +2603,12 @@ export type Database = {
         }
         Returns: Json
       }
+      begin_sepa_setup: {
+        Args: {
+          p_contract_id: string
+        }
+        Returns: Json
+      }
       booking_last_day: {
         Args: never
         Returns: string
@@ -2512,6 +2704,7 @@ export type Database = {
           booking_number: string | null
           currency: string
           desk_sale_id: string | null
+          fee_id: string | null
           gross_cents: number
           id: string
           invoice_number: string | null
@@ -2774,6 +2967,21 @@ export type Database = {
           failed: boolean
         }[]
       }
+      due_fee_debits: {
+        Args: {
+          p_limit?: number
+        }
+        Returns: {
+          fee_id: string
+          amount_cents: number
+          customer: string
+          payment_method: string
+          mandate: string
+          idempotency_key: string
+          description: string
+          invoice_number: string
+        }[]
+      }
       expire_unverified_orders: {
         Args: never
         Returns: number
@@ -2879,6 +3087,36 @@ export type Database = {
           waiting_position: number
         }[]
       }
+      long_term_fees_overview: {
+        Args: {
+          p_state?: string
+          p_limit?: number
+        }
+        Returns: {
+          balance_cents: number | null
+          collect_on: string | null
+          contract_id: string | null
+          created_at: string | null
+          debit_failure: string | null
+          debit_state: string | null
+          due_on: string | null
+          gross_cents: number | null
+          holder_id: string | null
+          id: string | null
+          instalment: number | null
+          instalments: number | null
+          invoice_id: string | null
+          invoice_number: string | null
+          mandate_id: string | null
+          paid_cents: number | null
+          payment_method: string | null
+          reference: string | null
+          refunded_cents: number | null
+          season_id: string | null
+          state: string | null
+          user_id: string | null
+        }[]
+      }
       long_term_price: {
         Args: {
           p_season_id: string
@@ -2964,6 +3202,35 @@ export type Database = {
           p_refund_id: string
         }
         Returns: undefined
+      }
+      note_fee_debit: {
+        Args: {
+          p_fee_id: string
+          p_payment_intent: string
+        }
+        Returns: {
+          collect_on: string | null
+          contract_id: string
+          created_at: string
+          debit_attempts: number
+          debit_failure: string | null
+          debit_state: string | null
+          due_on: string
+          gross_cents: number
+          holder_id: string | null
+          id: string
+          instalment: number
+          instalments: number
+          invoice_id: string | null
+          lines: Json
+          mandate_id: string | null
+          payment_intent: string | null
+          payment_method: string
+          prenotified_at: string | null
+          reference: string
+          season_id: string
+          user_id: string
+        }
       }
       note_online_refund_requested: {
         Args: {
@@ -3218,12 +3485,13 @@ export type Database = {
           checkout_session_id: string | null
           currency: string
           deposit_return: boolean
+          fee_id: string | null
           id: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note: string | null
           order_extra_id: string | null
-          order_id: string
+          order_id: string | null
           provider: string | null
           provider_event_id: string | null
           provider_payment_id: string | null
@@ -3247,12 +3515,13 @@ export type Database = {
           checkout_session_id: string | null
           currency: string
           deposit_return: boolean
+          fee_id: string | null
           id: string
           kind: string
           method: Database["public"]["Enums"]["payment_method"]
           note: string | null
           order_extra_id: string | null
-          order_id: string
+          order_id: string | null
           provider: string | null
           provider_event_id: string | null
           provider_payment_id: string | null
@@ -3261,6 +3530,21 @@ export type Database = {
           recorded_by: string | null
           refund_of: string | null
         }
+      }
+      record_fee_transfer: {
+        Args: {
+          p_fee_id: string
+          p_amount_cents: number
+          p_request_key: string
+          p_note?: string
+        }
+        Returns: Json
+      }
+      record_sepa_mandate: {
+        Args: {
+          p_mandate: Json
+        }
+        Returns: Json
       }
       record_stripe_event: {
         Args: {
@@ -3388,6 +3672,20 @@ export type Database = {
           guests: number
           nights: number
           gross_cents: number
+        }[]
+      }
+      report_long_term_fees: {
+        Args: {
+          p_from: string
+          p_to: string
+        }
+        Returns: {
+          month: string
+          fees: number
+          net_cents: number
+          vat_cents: number
+          gross_cents: number
+          paid_gross_cents: number
         }[]
       }
       report_occupancy: {
@@ -3568,6 +3866,7 @@ export type Database = {
           booking_number: string | null
           currency: string
           desk_sale_id: string | null
+          fee_id: string | null
           gross_cents: number
           id: string
           invoice_number: string | null

@@ -12,7 +12,8 @@
 -- row whose refund_of names that refund. The order's payment_status is derived from the rows.
 create table public.payments (
   id uuid primary key default gen_random_uuid(),
-  order_id uuid not null references public.orders (id),
+  -- The order paid, or (fee_id) a long-term fee instalment (63_long_term_fees.sql): exactly one.
+  order_id uuid references public.orders (id),
   kind text not null check (kind in ('payment', 'refund')),
   method public.payment_method not null,
   amount_cents integer not null check (amount_cents > 0),
@@ -33,6 +34,10 @@ create table public.payments (
   -- by the Stripe refund's metadata (recorded by private.record_online_refund). Its foreign key
   -- is declared in 56_deposits.sql, after the table it references.
   order_extra_id uuid,
+  -- The long-term fee instalment paid (then order_id is null). Its foreign key is declared in
+  -- 63_long_term_fees.sql, after the table it references.
+  fee_id uuid,
+  constraint payments_order_or_fee check ((order_id is null) <> (fee_id is null)),
   constraint payments_refund_refers check (kind = 'payment' or refund_of is not null),
   constraint payments_deposit_return_is_desk_refund check (not deposit_return or (kind = 'refund' and method in ('cash', 'bank_transfer', 'online'))),
   constraint payments_online_is_stripe check ((method = 'online') = (provider is not null)),
@@ -77,10 +82,8 @@ create index payments_refund_of_idx on public.payments (refund_of) where refund_
 
 create index payments_order_extra_idx on public.payments (order_extra_id) where order_extra_id is not null;
 
-create policy "payments: owner reads own order's, staff all" on public.payments
-  for select to authenticated
-  using ((select private.is_staff())
-         or exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
+-- The policy (owners of the order or of the fee, staff all) is in 63_long_term_fees.sql, after
+-- the fees table it names.
 
 revoke all on public.payments from anon;
 
@@ -268,7 +271,7 @@ comment on function private.payments_check() is 'Before insert on payments: the 
 revoke execute on function private.payments_check() from public;
 
 create trigger payments_check before insert on public.payments
-  for each row execute function private.payments_check();
+  for each row when (new.order_id is not null) execute function private.payments_check();
 
 -- After each ledger row the order's payment_status is derived again:
 --   nothing paid -> pending; everything paid back -> refunded; part paid back ->
@@ -332,7 +335,7 @@ revoke execute on function private.payments_derive_status() from public;
 -- Named to fire after payments_history (36_order_desk.sql): the history shows the ledger row
 -- before the status change it causes.
 create trigger payments_update_order after insert on public.payments
-  for each row execute function private.payments_derive_status();
+  for each row when (new.order_id is not null) execute function private.payments_derive_status();
 
 -- Money the harbour holds but must pay back, from an order's state and its ledger's net
 -- (paid minus refunded): a second charge (more than the price), a payment for a booking that was
@@ -590,4 +593,4 @@ comment on function private.queue_refund_notice() is 'After insert on payments: 
 revoke execute on function private.queue_refund_notice() from public;
 
 create trigger payments_queue_refund_notice after insert on public.payments
-  for each row execute function private.queue_refund_notice();
+  for each row when (new.order_id is not null) execute function private.queue_refund_notice();

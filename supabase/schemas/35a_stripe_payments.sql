@@ -448,6 +448,7 @@ declare
   v_refund jsonb;
   v_one text;
   v_session public.checkout_sessions;
+  v_fee_id uuid;
 begin
   select * into v_event from private.stripe_events e where e.id = p_event_id for update;
   v_obj := v_event.payload #> '{data,object}';
@@ -466,7 +467,12 @@ begin
     v_amount := null;
   end;
 
-  if v_event.type in ('checkout.session.completed', 'checkout.session.async_payment_succeeded') then
+  -- A long-term fee's SEPA debit (63_long_term_fees.sql): its intent's metadata names the fee,
+  -- a dispute its intent.
+  v_fee_id := private.stripe_event_fee(v_obj, v_pi);
+  if v_fee_id is not null then
+    v_outcome := private.apply_fee_stripe_event(p_event_id, v_fee_id);
+  elsif v_event.type in ('checkout.session.completed', 'checkout.session.async_payment_succeeded') then
     if v_obj ->> 'payment_status' is distinct from 'paid' then
       update private.stripe_events set detail = 'not_paid_yet' where id = p_event_id;
       v_outcome := 'ignored';
@@ -640,4 +646,4 @@ comment on function private.queue_payment_receipt() is 'After insert on payments
 revoke execute on function private.queue_payment_receipt() from public;
 
 create trigger payments_queue_receipt after insert on public.payments
-  for each row execute function private.queue_payment_receipt();
+  for each row when (new.order_id is not null) execute function private.queue_payment_receipt();

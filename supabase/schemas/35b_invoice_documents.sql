@@ -41,7 +41,8 @@ create table public.invoices (
   -- Why it was issued: payment (the order was paid), correction (reissued after a change),
   -- changed / cancelled / refunded (a cancellation's cause), partial_refund, refund_reversed.
   reason text not null default 'payment'
-    check (reason in ('payment', 'correction', 'changed', 'cancelled', 'refunded', 'partial_refund', 'refund_reversed')),
+    check (reason in ('payment', 'correction', 'changed', 'cancelled', 'refunded', 'partial_refund', 'refund_reversed',
+                      'season_fee')),
   small_amount boolean not null default false,
   service_from date,
   service_to date,
@@ -61,7 +62,10 @@ create table public.invoices (
   -- The desk sale this document is the receipt of (57_desk_sales.sql; then order_id is null).
   -- Its foreign key is declared in 57_desk_sales.sql, after the table it references.
   desk_sale_id uuid,
-  constraint invoices_order_or_desk_sale check ((order_id is null) = (desk_sale_id is not null))
+  -- The long-term fee instalment this document bills (63_long_term_fees.sql; then order_id and
+  -- desk_sale_id are null). Its foreign key is declared there, after the table it references.
+  fee_id uuid,
+  constraint invoices_order_or_desk_sale check (num_nonnulls(order_id, desk_sale_id, fee_id) = 1)
 );
 
 comment on column public.invoices.desk_sale_id is 'The desk sale this document is the receipt of (then order_id is null).';
@@ -75,10 +79,8 @@ create index invoices_order_idx on public.invoices (order_id, year, number);
 create index invoices_refers_to_idx on public.invoices (refers_to) where refers_to is not null;
 
 -- One permissive policy per role and action (Supabase's advisor): the readers OR-ed in one.
-create policy "invoices: owner reads own, staff all" on public.invoices
-  for select to authenticated
-  using ((select private.is_staff())
-         or exists (select 1 from public.orders o where o.id = order_id and o.user_id = (select auth.uid())));
+-- It is declared in 63_long_term_fees.sql, after the fees table it names (owners of the order
+-- or of the fee, staff all).
 
 -- No role writes documents: the security-definer functions below insert them, and a trigger
 -- refuses every update, delete and truncate (the owner's and the service role's too).
@@ -498,4 +500,4 @@ revoke execute on function private.payments_sync_invoice_documents() from public
 -- Named to fire after payments_update_order (triggers of one event fire in name order): the
 -- order's payment status is derived before the documents follow it.
 create trigger payments_update_order_invoices after insert on public.payments
-  for each row execute function private.payments_sync_invoice_documents();
+  for each row when (new.order_id is not null) execute function private.payments_sync_invoice_documents();

@@ -344,4 +344,4 @@ comment on function private.queue_refund_failed_notice() is 'After insert on pay
 revoke execute on function private.queue_refund_failed_notice() from public;
 
 create trigger payments_queue_refund_failed_notice after insert on public.payments
-  for each row execute function private.queue_refund_failed_notice();
+  for each row when (new.order_id is not null) execute function private.queue_refund_failed_notice();

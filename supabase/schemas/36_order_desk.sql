@@ -282,4 +282,4 @@ comment on function private.record_payment_event() is 'After insert on payments:
 revoke execute on function private.record_payment_event() from public;
 
 create trigger payments_history after insert on public.payments
-  for each row execute function private.record_payment_event();
+  for each row when (new.order_id is not null) execute function private.record_payment_event();

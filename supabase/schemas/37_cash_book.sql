@@ -235,7 +235,7 @@ comment on function private.payments_to_cash_book() is 'After insert on payments
 revoke execute on function private.payments_to_cash_book() from public;
 
 create trigger payments_to_cash_book after insert on public.payments
-  for each row execute function private.payments_to_cash_book();
+  for each row when (new.order_id is not null) execute function private.payments_to_cash_book();
 
 -- Staff's own movements of the till: an opening float (Wechselgeld / Einlage), a deposit to the
 -- bank (Geldtransit) and a withdrawal (Entnahme), each with a reason; booked now on the open

@@ -210,7 +210,7 @@ create trigger order_extras_report_facts after insert or update or delete on pub
   for each row execute function private.order_report_facts_sync();
 
 create trigger payments_report_facts after insert on public.payments
-  for each row execute function private.order_report_facts_sync();
+  for each row when (new.order_id is not null) execute function private.order_report_facts_sync();
 
 -- Sales per Berlin arrival day (issue 25, session 12): revenue, check-in rate and sale codes
 -- summed a year of order_report_facts (~75k rows) per call. Their sums are additive over days,

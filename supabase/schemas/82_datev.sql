@@ -222,14 +222,17 @@ begin
            p.amount_cents::bigint, case when p.kind = 'payment' then 'S' else 'H' end,
            v_settings ->> case p.method when 'cash' then 'account_cash' when 'bank_transfer' then 'account_bank' else 'account_transit' end,
            v_settings ->> 'account_debtor',
-           private.berlin_date(p.recorded_at), o.booking_number,
-           left(case when p.kind = 'payment' then 'Zahlung ' else 'Erstattung ' end
+           private.berlin_date(p.recorded_at), coalesce(o.booking_number, fi.invoice_number),
+           left(case when p.kind = 'payment' then 'Zahlung ' when p.fee_id is not null then 'Rücklastschrift ' else 'Erstattung ' end
                 || case p.method when 'cash' then 'bar' when 'bank_transfer' then 'Überweisung'
-                                 when 'card_terminal' then 'Kartenterminal' else 'online' end
-                || ', ' || o.booking_number, 60),
+                                 when 'card_terminal' then 'Kartenterminal'
+                                 else case when p.fee_id is not null then 'SEPA-Lastschrift' else 'online' end end
+                || ', ' || coalesce(o.booking_number, fi.invoice_number || ' ' || fi.booking_number), 60),
            p.kind, null::numeric, null::bigint, null::bigint
       from public.payments p
-      join public.orders o on o.id = p.order_id
+      left join public.orders o on o.id = p.order_id
+      -- A long-term fee's payment (63_long_term_fees.sql): Belegfeld 1 is its invoice.
+      left join public.invoices fi on fi.fee_id = p.fee_id and fi.kind = 'invoice'
      where p.recorded_at >= v_from and p.recorded_at < v_to
     union all
     -- The money of a desk sale (its receipt is a document above) and of its cancellation.

@@ -36,6 +36,7 @@ begin
     perform cron.schedule('report-flush', '*/5 * * * *', 'select private.report_flush()');
     perform cron.schedule('lapse-offers', '*/15 * * * *', 'select private.lapse_offers()');
     perform cron.schedule('insurance-reminders', '0 7 * * *', 'select private.send_insurance_reminders()');
+    perform cron.schedule('collect-fees', '0 5 * * *', 'select private.request_fee_collection()');
   end if;
 end
 $$;

@@ -89,6 +89,11 @@ const EXPECTED: Record<string, Row> = {
   contract_terms: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   berth_offers: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   contracts: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Seasonal fees, their states and SEPA mandates (issue 42, ADR 0048): holders read their own,
+  // staff all; nobody writes over the API (the functions of 63_long_term_fees.sql do).
+  long_term_fees: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  long_term_fee_status: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  sepa_mandates: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -216,6 +221,10 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   add_insurance_certificate: AUTH,
   set_registration_mark: AUTH,
   holders_missing_insurance: AUTH,
+  record_fee_transfer: AUTH,
+  long_term_fees_overview: AUTH,
+  report_long_term_fees: AUTH,
+  begin_sepa_setup: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY,
   complete_outbox: NOBODY,
@@ -226,6 +235,9 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   note_deposit_refund_refused: NOBODY,
   note_deposit_refund_requested: NOBODY,
   note_online_refund_requested: NOBODY,
+  record_sepa_mandate: NOBODY,
+  due_fee_debits: NOBODY,
+  note_fee_debit: NOBODY,
 };
 
 // ------------------------------------------------------------------------ probing
@@ -351,6 +363,30 @@ for (const engine of engines()) {
            values ($1::uuid, 'Matrix Versicherung', 'M-1', '2099-12-31', $1::text || '/seed.png')`,
           [holdingId],
         );
+        // a season's fees of the customer's (a made-up contract, seam 3), a SEPA mandate of theirs
+        // and a transfer staff recorded for the first instalment
+        await q(
+          `select private.create_season_fees('33333333-3333-4333-8333-333333333333', 'LV-MATRIX', $1, null,
+                   (select id from public.seasons order by starts_on limit 1),
+                   '[{"code":"berth_fee","description":"Liegeplatz","vat_rate":19,"gross_cents":100000}]'::jsonb, 100000, 2, 'sepa_debit')`,
+          [SEED.customer.id],
+        );
+        const mandate = await http(stack, 'POST', '/rest/v1/rpc/record_sepa_mandate', {
+          token: stack.keys.serviceRoleKey,
+          body: {
+            p_mandate: {
+              user_id: SEED.customer.id,
+              contract_id: '33333333-3333-4333-8333-333333333333',
+              customer: 'cus_matrix',
+              payment_method: 'pm_matrix',
+              mandate: 'mandate_matrix',
+              reference: 'MATRIX-1',
+              last4: '3000',
+              customer_acceptance: { type: 'online' },
+            },
+          },
+        });
+        if (mandate.status !== 200) throw new Error(`record_sepa_mandate: ${mandate.status} ${mandate.text}`);
         // storage objects to probe
         const service = stack.keys.serviceRoleKey;
         for (const path of [
@@ -657,6 +693,30 @@ for (const engine of engines()) {
               url: 'https://checkout.example/x',
               amount_cents: 1,
               expires_at: '2099-01-01T00:00:00Z',
+            };
+          case 'long_term_fee_status':
+            return { contract_id: '44444444-4444-4444-8444-444444444444', reference: 'X', gross_cents: 1 };
+          case 'long_term_fees':
+            return {
+              contract_id: '44444444-4444-4444-8444-444444444444',
+              reference: 'X',
+              user_id: p.userId ?? SEED.customer.id,
+              season_id: (await q<{ id: string }>(`select id from public.seasons limit 1`))[0].id,
+              instalment: 1,
+              instalments: 1,
+              due_on: far,
+              payment_method: 'bank_transfer',
+              lines: [],
+              gross_cents: 1,
+            };
+          case 'sepa_mandates':
+            return {
+              user_id: p.userId ?? SEED.customer.id,
+              stripe_payment_method: 'pm_probe',
+              stripe_mandate: 'mandate_probe',
+              reference: 'X',
+              iban_last4: '3000',
+              customer_acceptance: {},
             };
           case 'cash_book_entries':
             return { business_day: berlinDay(1), kind: 'opening_float', amount_cents: 1, source_kind: 'movement', reason: 'x' };

@@ -25,6 +25,7 @@ import { DatePicker } from '@/components/ui/date-picker';
 import { FormAlert } from '@/components/form-alert';
 import { OffersAndContracts } from '@/features/account/components/offers';
 import { HolderInsurance } from '@/features/account/components/holder-insurance';
+import { MyFeesSection } from '@/features/account/long-term-fees/components';
 
 const failed = (
   <FormAlert>
@@ -67,6 +68,7 @@ export function LongTimePlacePage({ id }: { id?: string }) {
           </ul>
         )}
       </section>
+      <MyFeesSection />
       <section aria-label={t`Meine Bewerbungen`} className="flex flex-col gap-3">
         <h2 className="text-lg font-semibold">
           <Trans>Meine Bewerbungen</Trans>
