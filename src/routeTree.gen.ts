@@ -49,6 +49,7 @@ import { Route as Char123LocaleChar125AccountAdminCalendarRouteImport } from './
 import { Route as Char123LocaleChar125AccountAdminCashRouteImport } from './routes/{-$locale}/account/admin/cash'
 import { Route as Char123LocaleChar125AccountAdminDatevRouteImport } from './routes/{-$locale}/account/admin/datev'
 import { Route as Char123LocaleChar125AccountAdminExtrasRouteRouteImport } from './routes/{-$locale}/account/admin/extras/route'
+import { Route as Char123LocaleChar125AccountAdminFeesRouteImport } from './routes/{-$locale}/account/admin/fees'
 import { Route as Char123LocaleChar125AccountAdminHoursRouteImport } from './routes/{-$locale}/account/admin/hours'
 import { Route as Char123LocaleChar125AccountAdminInboxRouteImport } from './routes/{-$locale}/account/admin/inbox'
 import { Route as Char123LocaleChar125AccountAdminNewsRouteRouteImport } from './routes/{-$locale}/account/admin/news/route'
@@ -334,6 +335,12 @@ const Char123LocaleChar125AccountAdminExtrasRouteRoute =
   Char123LocaleChar125AccountAdminExtrasRouteRouteImport.update({
     id: '/extras',
     path: '/extras',
+    getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
+  } as any)
+const Char123LocaleChar125AccountAdminFeesRoute =
+  Char123LocaleChar125AccountAdminFeesRouteImport.update({
+    id: '/fees',
+    path: '/fees',
     getParentRoute: () => Char123LocaleChar125AccountAdminRouteRoute,
   } as any)
 const Char123LocaleChar125AccountAdminHoursRoute =
@@ -664,6 +671,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
+  '/{-$locale}/account/admin/fees': typeof Char123LocaleChar125AccountAdminFeesRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/offers': typeof Char123LocaleChar125AccountAdminOffersRoute
@@ -743,6 +751,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
+  '/{-$locale}/account/admin/fees': typeof Char123LocaleChar125AccountAdminFeesRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/offers': typeof Char123LocaleChar125AccountAdminOffersRoute
@@ -832,6 +841,7 @@ export interface FileRoutesById {
   '/{-$locale}/account/admin/calendar': typeof Char123LocaleChar125AccountAdminCalendarRoute
   '/{-$locale}/account/admin/cash': typeof Char123LocaleChar125AccountAdminCashRoute
   '/{-$locale}/account/admin/datev': typeof Char123LocaleChar125AccountAdminDatevRoute
+  '/{-$locale}/account/admin/fees': typeof Char123LocaleChar125AccountAdminFeesRoute
   '/{-$locale}/account/admin/hours': typeof Char123LocaleChar125AccountAdminHoursRoute
   '/{-$locale}/account/admin/inbox': typeof Char123LocaleChar125AccountAdminInboxRoute
   '/{-$locale}/account/admin/offers': typeof Char123LocaleChar125AccountAdminOffersRoute
@@ -922,6 +932,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/datev'
+    | '/{-$locale}/account/admin/fees'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/offers'
@@ -1001,6 +1012,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/datev'
+    | '/{-$locale}/account/admin/fees'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/offers'
@@ -1089,6 +1101,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/account/admin/calendar'
     | '/{-$locale}/account/admin/cash'
     | '/{-$locale}/account/admin/datev'
+    | '/{-$locale}/account/admin/fees'
     | '/{-$locale}/account/admin/hours'
     | '/{-$locale}/account/admin/inbox'
     | '/{-$locale}/account/admin/offers'
@@ -1418,6 +1431,13 @@ declare module '@tanstack/react-router' {
       path: '/extras'
       fullPath: '/{-$locale}/account/admin/extras'
       preLoaderRoute: typeof Char123LocaleChar125AccountAdminExtrasRouteRouteImport
+      parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
+    }
+    '/{-$locale}/account/admin/fees': {
+      id: '/{-$locale}/account/admin/fees'
+      path: '/fees'
+      fullPath: '/{-$locale}/account/admin/fees'
+      preLoaderRoute: typeof Char123LocaleChar125AccountAdminFeesRouteImport
       parentRoute: typeof Char123LocaleChar125AccountAdminRouteRoute
     }
     '/{-$locale}/account/admin/hours': {
@@ -1861,6 +1881,7 @@ interface Char123LocaleChar125AccountAdminRouteRouteChildren {
   Char123LocaleChar125AccountAdminCalendarRoute: typeof Char123LocaleChar125AccountAdminCalendarRoute
   Char123LocaleChar125AccountAdminCashRoute: typeof Char123LocaleChar125AccountAdminCashRoute
   Char123LocaleChar125AccountAdminDatevRoute: typeof Char123LocaleChar125AccountAdminDatevRoute
+  Char123LocaleChar125AccountAdminFeesRoute: typeof Char123LocaleChar125AccountAdminFeesRoute
   Char123LocaleChar125AccountAdminHoursRoute: typeof Char123LocaleChar125AccountAdminHoursRoute
   Char123LocaleChar125AccountAdminInboxRoute: typeof Char123LocaleChar125AccountAdminInboxRoute
   Char123LocaleChar125AccountAdminOffersRoute: typeof Char123LocaleChar125AccountAdminOffersRoute
@@ -1907,6 +1928,8 @@ const Char123LocaleChar125AccountAdminRouteRouteChildren: Char123LocaleChar125Ac
       Char123LocaleChar125AccountAdminCashRoute,
     Char123LocaleChar125AccountAdminDatevRoute:
       Char123LocaleChar125AccountAdminDatevRoute,
+    Char123LocaleChar125AccountAdminFeesRoute:
+      Char123LocaleChar125AccountAdminFeesRoute,
     Char123LocaleChar125AccountAdminHoursRoute:
       Char123LocaleChar125AccountAdminHoursRoute,
     Char123LocaleChar125AccountAdminInboxRoute:

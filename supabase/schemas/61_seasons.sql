@@ -124,16 +124,20 @@ revoke insert, update, delete, truncate, references, trigger on public.long_term
 -- (update_season, delete_season). Nothing refers to seasons yet, so it answers false; the lead
 -- extends it at the merge of issue 42 (e.g. `exists (select 1 from public.contracts c where
 -- c.season_id = p_season_id)`, and holders or offers that name the season).
+-- plpgsql: the offers and contracts it reads are declared later (62_offers_contracts.sql).
 create function private.season_in_use(p_season_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select p_season_id is not null and false
+begin
+  return exists (select 1 from public.contracts c where c.season_id = p_season_id)
+      or exists (select 1 from public.berth_offers o where o.season_id = p_season_id);
+end
 $$;
-comment on function private.season_in_use(uuid) is 'Whether a contract, offer or holder refers to the season (then its dates and kind stay and it is not deleted). Today false: extended when public.contracts(season_id) exists.';
+comment on function private.season_in_use(uuid) is 'Whether a contract or an offer names the season (then its dates and kind stay and it is not deleted).';
 revoke execute on function private.season_in_use(uuid) from public;
 grant execute on function private.season_in_use(uuid) to authenticated, service_role;
 

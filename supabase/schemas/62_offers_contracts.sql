@@ -883,7 +883,9 @@ create trigger contracts_no_truncate before truncate on public.contracts
 create trigger contracts_audit after insert or update or delete on public.contracts
   for each row execute function private.audit_row('id', 'email', 'holder', 'boat', 'contract_text', 'accepted_ip', 'accepted_user_agent');
 
--- Seam 3: F (seasonal fees) fills this; called as the last step of an acceptance.
+-- What an accepted (or renewed) contract starts: its season's fees, one invoice per instalment
+-- in the one series, and for a direct debit their collection once the mandate is there
+-- (63_long_term_fees.sql, docs/adr/0048-seasonal-fees-and-sepa.md). Idempotent per contract.
 create function private.on_contract_accepted(p_contract_id uuid)
 returns void
 language plpgsql
@@ -892,11 +894,10 @@ security definer
 set search_path = ''
 as $$
 begin
-  -- F fills this (issue 42 deliverable 4: the season's invoices and instalments).
-  null;
+  perform private.create_contract_fees(p_contract_id);
 end
 $$;
-comment on function private.on_contract_accepted(uuid) is 'Seam 3 (issue 42): called as the last step of accept_offer; F fills this (fees). A no-op until then.';
+comment on function private.on_contract_accepted(uuid) is 'Called as the last step of accept_offer (and of a renewal): creates the contract''s fees and their invoices (private.create_contract_fees, idempotent per contract).';
 revoke execute on function private.on_contract_accepted(uuid) from public;
 
 -- The contract text of an offer with a payment plan and method, as the applicant reads it and

@@ -460,14 +460,13 @@ as $$
 declare
   v record;
 begin
-  execute 'select c.id, c.contract_number, c.user_id, c.holder_id, c.season_id, c.lines, c.gross_cents, c.payment_plan, c.payment_method
-             from public.contracts c where c.id = $1'
-     into v using p_contract_id;
+  select c.id, c.contract_number, c.user_id, c.holder_id, c.season_id, c.lines, c.gross_cents, c.payment_plan, c.payment_method
+    into v from public.contracts c where c.id = p_contract_id;
   if v.id is null then
     raise exception 'contract_not_found' using errcode = 'PT404';
   end if;
   perform private.create_season_fees(v.id, v.contract_number, v.user_id, v.holder_id, v.season_id, v.lines,
-                                     v.gross_cents, v.payment_plan, v.payment_method);
+                                     v.gross_cents::integer, v.payment_plan, v.payment_method);
 end
 $$;
 comment on function private.create_contract_fees(uuid) is 'Seam 3: creates the fees of an accepted contract from public.contracts (id, contract_number, user_id, holder_id, season_id, lines, gross_cents, payment_plan, payment_method).';

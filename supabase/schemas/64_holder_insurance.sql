@@ -68,21 +68,8 @@ comment on function private.is_own_holding_folder(text) is 'The caller holds the
 revoke execute on function private.is_own_holding_folder(text) from public;
 grant execute on function private.is_own_holding_folder(text) to authenticated, service_role;
 
-create policy "objects: insurance certificates, holder and staff read" on storage.objects
-  for select to authenticated
-  using (
-    bucket_id = 'insurance-certificates'
-    and ((select private.is_staff())
-         or exists (select 1 from public.long_term_holders h
-                     where h.id::text = (storage.foldername(name))[1] and h.user_id = (select auth.uid()))));
-
-create policy "objects: insurance certificates, holder uploads" on storage.objects
-  for insert to authenticated
-  with check (
-    bucket_id = 'insurance-certificates'
-    and (select private.is_active_user())
-    and private.is_own_holding_folder((storage.foldername(name))[1]));
-
+-- Their policies are part of the one policy per operation on storage.objects (90_storage.sql):
+-- the holder reads and uploads into the own holdings' folders, staff read all.
 -- The caller's current or coming holding, else holding_not_found (also for someone else's).
 create function private.own_holding(p_holder_id uuid)
 returns public.long_term_holders

@@ -28,6 +28,7 @@ export function useStaffNav(roles: Roles): StaffNavBlock[] {
       { path: '/account/admin/inbox', label: t`Posteingang` },
       { path: '/account/admin/map', label: t`Hafenplan` },
       { path: '/account/admin/cash', label: t`Kassenbuch` },
+      { path: '/account/admin/fees', label: t`Liegeplatzgebühren` },
       { path: '/account/admin/desk-sale', label: t`Verkauf am Hafenbüro` },
       { path: '/account/admin/hours', label: t`Arbeitsstunden` },
     ],

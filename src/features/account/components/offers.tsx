@@ -23,6 +23,7 @@ import {
   type PaymentPlan,
 } from '@/features/account/api/offers';
 import { acceptOfferSchema, type AcceptOfferValues } from '@/features/account/schemas/offer';
+import { SetUpDirectDebit } from '@/features/account/long-term-fees/components';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 
@@ -195,7 +196,6 @@ function OfferCard({ offer }: { offer: MyOffer }) {
                 </FormItem>
               )}
             />
-            {/* issue 42 seam 5: when method = 'sepa_debit', F's "set up direct debit" step mounts here after acceptance. */}
             {accept.error && <FormAlert>{errorMessage(accept.error)}</FormAlert>}
             <div className="flex flex-wrap gap-2">
               <Button type="submit" disabled={accept.isPending || !text.data}>
@@ -280,6 +280,8 @@ function ContractCard({ contract }: { contract: MyContract }) {
         </dt>
         <dd>{formatDay(contract.notice_deadline, locale)}</dd>
       </dl>
+      {/* Paid by direct debit: the mandate is the acceptance's last step (Stripe's page), then it shows here. */}
+      {contract.payment_method === 'sepa_debit' && contract.status !== 'ended' && <SetUpDirectDebit contractId={contract.id} />}
       <details>
         <summary className="cursor-pointer text-sm">
           <Trans>Vertragstext, wie angenommen</Trans>
