@@ -155,6 +155,7 @@ for (const engine of engines()) {
       // five; reminders every 15).
       const jobs = await stack.db.query<{ jobname: string; schedule: string }>(`select jobname, schedule from cron.job order by jobname`);
       expect(jobs.rows).toEqual([
+        { jobname: 'collect-fees', schedule: '0 5 * * *' },
         { jobname: 'expire-unverified-orders', schedule: '*/5 * * * *' },
         { jobname: 'guest-reminders', schedule: '*/15 * * * *' },
         { jobname: 'insurance-reminders', schedule: '0 7 * * *' },
