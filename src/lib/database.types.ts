@@ -2998,6 +2998,7 @@ export type Database = {
           p_method: Database["public"]["Enums"]["payment_method"]
           p_amount_cents?: number
           p_note?: string
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number
@@ -3027,6 +3028,7 @@ export type Database = {
           p_amount_cents: number
           p_note?: string
           p_notify?: boolean
+          p_request_key?: string
         }
         Returns: {
           amount_cents: number

@@ -184,5 +184,71 @@ describe.skipIf(postgres.skip && skipBecause('record_stripe_event concurrency on
         { kind: 'credit_note', gross_cents: -1000 },
       ]);
     });
+    it(`${CLIENTS} retries of one desk refund at once (one request key) pay it back once`, async () => {
+      // A member of staff (harbour role, 2FA satisfied) whose request the order desk retries.
+      const staff = '00000000-0000-4000-8000-0000000000d5';
+      await admin.query(`insert into auth.users (id, email, aud, role) values ($1, 'desk@example.org', 'authenticated', 'authenticated')`, [
+        staff,
+      ]);
+      await admin.query(
+        `insert into public.user_roles (user_id, harbor) values ($1, true) on conflict (user_id) do update set harbor = true`,
+        [staff],
+      );
+      // An order of its own, paid in cash at the desk.
+      const deskOrder = (
+        await admin.query<{ id: string }>(
+          `insert into public.orders (place_id, kind, starts_at, ends_at, status, price_cents, price_breakdown, email, place_snapshot, boat, person)
+         select id, 'overnight', now() + interval '40 days', now() + interval '41 days', 'confirmed', 3332,
+                '{"net_cents": 2800, "vat_cents": 532, "gross_cents": 3332}', 'desk@example.org',
+                jsonb_build_object('id', id, 'name', name), '{"name": "Till", "length": 9, "width": 3}', '{"first_name": "D", "last_name": "Esk"}'
+         from public.places where name = 'PAY' returning id`,
+        )
+      ).rows[0].id;
+      await admin.query(
+        `insert into public.payments (order_id, kind, method, amount_cents, recorded_by) values ($1, 'payment', 'cash', 3332, $2)`,
+        [deskOrder, staff],
+      );
+      const before = await admin.query(`select count(*)::int as n from public.payments where order_id = $1 and kind = 'refund'`, [
+        deskOrder,
+      ]);
+      const claims = JSON.stringify({ sub: staff, role: 'authenticated', aal: 'aal2' });
+      const clients = await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          await c.query('begin');
+          await c.query(`set local role authenticated`);
+          await c.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+          return c;
+        }),
+      );
+      let answers: string[];
+      try {
+        answers = await Promise.all(
+          clients.map(async (c) => {
+            try {
+              const { rows } = await c.query<{ id: string }>(
+                `select id from public.record_desk_refund($1, 'cash', 500, null, false, '00000000-0000-4000-8000-00000000d5d5')`,
+                [deskOrder],
+              );
+              await c.query('commit');
+              return rows[0].id;
+            } catch (error) {
+              await c.query('rollback');
+              return `error ${(error as { code?: string }).code} ${(error as Error).message}`;
+            }
+          }),
+        );
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+      }
+      // Every retry got the one row back (none failed, none paid again).
+      expect(answers.filter((a) => a.startsWith('error'))).toEqual([]);
+      expect(new Set(answers).size).toBe(1);
+      const after = await admin.query(`select count(*)::int as n from public.payments where order_id = $1 and kind = 'refund'`, [
+        deskOrder,
+      ]);
+      expect(after.rows[0].n - before.rows[0].n).toBe(1);
+    });
   },
 );

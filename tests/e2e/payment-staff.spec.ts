@@ -307,7 +307,9 @@ test.describe('payments panel', () => {
     await payments.getByRole('button', { name: 'Refund', exact: true }).click();
     await dialog.getByLabel('Amount (€)').fill('10.00');
     await dialog.getByRole('button', { name: 'Request refund' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText('No answer from the server. Please try again: a refund is made only once.');
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'No answer from the server. Please try again: payments and refunds are recorded only once.',
+    );
     // The desk worker clicks again: the same refund, not a second one.
     await dialog.getByRole('button', { name: 'Request refund' }).click();
     await expect(dialog).toHaveCount(0);
@@ -331,6 +333,43 @@ test.describe('payments panel', () => {
     await expect(payments.getByTestId('refunded-total')).toHaveText(euro(2000, 'en'));
     // The cut-off answer is the browser's only complaint.
     expect(consoleErrors.filter((e) => !e.includes('/functions/v1/refund-payment') && !e.includes('ERR_TIMED_OUT'))).toEqual([]);
+  });
+
+  test('a desk payment whose answer is lost, clicked again, is recorded once (de)', async ({ page, consoleErrors }) => {
+    const customer = await customerToken();
+    const order = await bookViaApi(customer, { boat: `Kasse ${run}`, day: 83, nights: 2, last: `Kasse ${run}` });
+    const staff = await staffToken();
+    const ledger = async () =>
+      (await rest<{ id: string }[]>(`rest/v1/payments?order_id=eq.${order.id}&kind=eq.payment&select=id`, staff)).data;
+    // The first request reaches the database, but its answer never reaches the browser.
+    const keys: string[] = [];
+    let cutOff = true;
+    await page.route('**/rest/v1/rpc/record_desk_payment', async (route) => {
+      keys.push((route.request().postDataJSON() as { p_request_key: string }).p_request_key);
+      if (!cutOff) return route.continue();
+      cutOff = false;
+      const response = await route.fetch();
+      expect(response.status()).toBe(200);
+      await route.abort('timedout');
+    });
+    await page.goto(`/account/admin/orders/${order.id}`);
+    const payments = panel(page, 'Zahlungen');
+    const dialog = page.getByRole('dialog', { name: 'Zahlung erfassen' });
+    await payments.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await dialog.getByLabel('Betrag (€)').fill('10,00');
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Keine Antwort vom Server. Bitte noch einmal versuchen: Zahlungen und Erstattungen werden dabei nur einmal gebucht.',
+    );
+    expect(await ledger()).toHaveLength(1);
+    // The desk worker clicks again: the same payment comes back, no second one.
+    await dialog.getByRole('button', { name: 'Zahlung erfassen' }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await ledger()).toHaveLength(1);
+    await expect(payments.getByRole('list', { name: 'Zahlungsverlauf' }).locator('li[data-kind="payment"]')).toHaveCount(1);
+    expect(consoleErrors.filter((e) => !e.includes('/rest/v1/rpc/record_desk_payment') && !e.includes('ERR_TIMED_OUT'))).toEqual([]);
   });
 
   test('an order paid twice (at the desk, then online in a checkout opened before) is flagged; refunding the double amount clears it (de)', async ({

@@ -102,7 +102,7 @@ export const STAFF_WORDINGS: Partial<Record<CodesFor<'guest'>, MessageDescriptor
   order_not_found: msg`Diese Buchung gibt es nicht.`,
   not_found: msg`Diese Buchung gibt es nicht.`,
   stay_too_long: msg`Ein Aufenthalt dauert höchstens 90 Nächte.`,
-  network: msg`Keine Antwort vom Server. Bitte noch einmal versuchen: Eine Erstattung wird dabei nur einmal ausgeführt.`,
+  network: msg`Keine Antwort vom Server. Bitte noch einmal versuchen: Zahlungen und Erstattungen werden dabei nur einmal gebucht.`,
   payment_provider_error: msg`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`,
   not_configured: msg`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`,
   database_unavailable: msg`Der Zahlungsdienst ist gerade nicht erreichbar. Es wurde nichts erstattet. Bitte später noch einmal versuchen.`,

@@ -3,10 +3,31 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../context.ts';
 import { HttpError, readBody } from '../http.ts';
-import { createRefund, createSession, expand, expireSession, type ApiContext } from './api.ts';
+import { ibanProblem, isSepaIban } from '../../../../src/lib/iban.ts';
+import {
+  confirmPaymentIntent,
+  createCustomer,
+  createPaymentIntent,
+  createPaymentMethod,
+  createRefund,
+  createSession,
+  expand,
+  expireSession,
+  type ApiContext,
+} from './api.ts';
 import { luhnValid } from './cards.ts';
 import { API_VERSION, newId } from './objects.ts';
-import { authenticationPage, checkoutPage, declineMessage, notFoundPage, pageLocale, type CheckoutView } from './page.ts';
+import {
+  authenticationPage,
+  checkoutPage,
+  declineMessage,
+  mandatePage,
+  notFoundPage,
+  pageLocale,
+  setupPage,
+  type CheckoutView,
+  type SetupView,
+} from './page.ts';
 import { StripeError, noSuch, parseParams, type Params } from './params.ts';
 import { PaymentStore } from './state.ts';
 import { WebhookSender } from './webhooks.ts';
@@ -36,6 +57,12 @@ export interface PaymentSandboxOptions {
    * idempotency_key_in_use, as Stripe answers a request that conflicts with one still executing.
    */
   idempotentRunMs?: number;
+  /**
+   * How long a SEPA debit stays `processing` before the bank's answer, on the sandbox's clock
+   * (default: PAYMENT_SANDBOX_SEPA_PENDING_MS from the environment, else 3000). The delayed test
+   * IBANs wait at least three minutes, as Stripe documents. Tests pass `now` and move it.
+   */
+  sepaPendingMs?: number;
   log?: Logger;
 }
 
@@ -125,7 +152,9 @@ function readCard(form: URLSearchParams, needsEmail: boolean, now: Date) {
  */
 export async function startPaymentSandbox(options: PaymentSandboxOptions): Promise<PaymentSandbox> {
   const log = options.log ?? silent;
-  const store = new PaymentStore(options.stateFile, options.now, (m) => log.warn(m));
+  const envPending = Number(process.env.PAYMENT_SANDBOX_SEPA_PENDING_MS);
+  const sepaPendingMs = options.sepaPendingMs ?? (Number.isFinite(envPending) && envPending >= 0 ? envPending : 3000);
+  const store = new PaymentStore(options.stateFile, options.now, (m) => log.warn(m), sepaPendingMs);
   const sender = new WebhookSender(store, { secret: SANDBOX_WEBHOOK_SECRET, retryDelaysMs: options.retryDelaysMs, log });
   let baseUrl = '';
   /** Idempotency-Keys whose first request is still running (Stripe: 409 idempotency_key_in_use). */
@@ -155,6 +184,7 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
       return sendHtml(res, 404, notFoundPage(pageLocale(null, req.headers['accept-language'])));
     }
     const form = req.method === 'POST' ? new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8')) : undefined;
+    if (store.session(sessionId).mode === 'setup') return setup(req, res, sessionId, form);
     if (action === 'authenticate') {
       const session = store.session(sessionId);
       const intent = session.payment_intent ? store.paymentIntent(session.payment_intent as string) : undefined;
@@ -183,6 +213,44 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
     if (result.kind === 'authenticate') return redirect(res, `/pay/${sessionId}/authenticate`);
     if (result.kind === 'closed') return sendHtml(res, 409, checkoutPage(view(sessionId, req)));
     return sendHtml(res, 402, checkoutPage(view(sessionId, req, { alert: declineMessage(result.code, result.declineCode), values })));
+  }
+
+  /** The hosted page in setup mode (sepa_debit): checks as Stripe's IBAN field does, then the mandate. */
+  function setup(req: IncomingMessage, res: ServerResponse, sessionId: string, form: URLSearchParams | undefined) {
+    const session = store.session(sessionId);
+    const locale = pageLocale(session.locale, req.headers['accept-language']);
+    const setupView = (extra: Partial<SetupView> = {}): SetupView => ({
+      session: store.session(sessionId),
+      merchant: options.merchantName,
+      locale,
+      ...extra,
+    });
+    if (!form) return sendHtml(res, 200, setupPage(setupView()));
+    if (session.status !== 'open') return sendHtml(res, 409, setupPage(setupView()));
+    const errors: NonNullable<SetupView['errors']> = {};
+    const name = (form.get('name') ?? '').trim().slice(0, 200);
+    const email = session.customer_email ?? (form.get('email') ?? '').trim();
+    const iban = (form.get('iban') ?? '').trim().slice(0, 64);
+    if (!name) errors.name = 'holderMissing';
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = 'emailInvalid';
+    const problem = ibanProblem(iban);
+    if (problem === 'incomplete') errors.iban = 'ibanIncomplete';
+    else if (problem === 'country' || (problem === null && !isSepaIban(iban))) errors.iban = 'ibanCountry';
+    else if (problem === 'invalid') errors.iban = 'ibanInvalid';
+    if (form.get('mandate') !== 'accepted') errors.mandate = 'mandateRequired';
+    if (Object.keys(errors).length > 0)
+      return sendHtml(res, 400, setupPage(setupView({ errors, values: { name, email: session.customer_email ? '' : email, iban } })));
+    const forwarded = (req.headers['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim();
+    const result = store.completeSetup(sessionId, {
+      name,
+      email,
+      iban,
+      ipAddress: forwarded || req.socket.remoteAddress || null,
+      userAgent: (req.headers['user-agent'] as string | undefined) ?? null,
+      baseUrl,
+    });
+    if (result.kind === 'closed') return sendHtml(res, 409, setupPage(setupView()));
+    return redirect(res, afterPayment(sessionId));
   }
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
@@ -259,6 +327,17 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
     if ((m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)) && method === 'POST')
       return expand(store, expireSession(ctx, m[1], params), params);
     if ((m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.paymentIntent(m[1]), params);
+    if (path === '/v1/payment_intents' && method === 'POST') return expand(store, createPaymentIntent(ctx, params), params);
+    if ((m = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path)) && method === 'POST')
+      return expand(store, confirmPaymentIntent(ctx, m[1], params), params);
+    if (path === '/v1/customers' && method === 'POST') return expand(store, createCustomer(ctx, params), params);
+    if ((m = /^\/v1\/customers\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.customer(m[1]), params);
+    if (path === '/v1/payment_methods' && method === 'POST') return expand(store, createPaymentMethod(ctx, params), params);
+    if ((m = /^\/v1\/payment_methods\/([^/]+)$/.exec(path)) && method === 'GET')
+      return expand(store, store.paymentMethod(m[1], 'id'), params);
+    if ((m = /^\/v1\/setup_intents\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.setupIntent(m[1]), params);
+    if ((m = /^\/v1\/mandates\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.mandate(m[1]), params);
+    if ((m = /^\/v1\/disputes\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.dispute(m[1]), params);
     if ((m = /^\/v1\/charges\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.charge(m[1]), params);
     if (path === '/v1/refunds' && method === 'POST') return expand(store, createRefund(ctx, params), params);
     if ((m = /^\/v1\/refunds\/([^/]+)$/.exec(path)) && method === 'GET') return expand(store, store.refund(m[1]), params);
@@ -280,6 +359,28 @@ export async function startPaymentSandbox(options: PaymentSandboxOptions): Promi
       if (url.pathname.startsWith('/v1/')) return api(req, res, url.pathname, url.searchParams);
       const pay = /^\/pay\/([A-Za-z0-9_]+)(?:\/(authenticate))?$/.exec(url.pathname);
       if (pay && (req.method === 'GET' || req.method === 'POST')) return page(req, res, pay[1], pay[2]);
+      const mandateMatch = /^\/mandates\/(mandate_[A-Za-z0-9]+)$/.exec(url.pathname);
+      if (mandateMatch && req.method === 'GET') {
+        const locale = pageLocale(null, req.headers['accept-language']);
+        let mandate;
+        try {
+          mandate = store.mandate(mandateMatch[1]);
+        } catch {
+          return sendHtml(res, 404, notFoundPage(locale));
+        }
+        const pm = store.paymentMethod(mandate.payment_method as string);
+        return sendHtml(
+          res,
+          200,
+          mandatePage(locale, options.merchantName, {
+            reference: mandate.payment_method_details.sepa_debit!.reference,
+            acceptedAt: mandate.customer_acceptance.accepted_at ?? 0,
+            status: mandate.status,
+            last4: pm.sepa_debit?.last4 ?? '',
+            name: pm.billing_details.name,
+          }),
+        );
+      }
       if (url.pathname === '/__sandbox/events' && req.method === 'GET') {
         store.sweep();
         const type = url.searchParams.get('type');

@@ -47,6 +47,21 @@ const TEXT = {
     authText: 'Ihre Bank möchte diese Zahlung bestätigen lassen (Test-Authentifizierung).',
     authComplete: 'Authentifizierung abschließen',
     authFail: 'Authentifizierung fehlschlagen lassen',
+    setupTitle: 'SEPA-Lastschriftmandat erteilen',
+    setupIntro: 'Künftige Beträge werden per SEPA-Lastschrift von diesem Konto eingezogen. Jetzt wird nichts abgebucht.',
+    holder: 'Name der Kontoinhaberin / des Kontoinhabers',
+    iban: 'IBAN',
+    mandateTitle: 'SEPA-Lastschriftmandat',
+    mandateAccept: 'Ich erteile das SEPA-Lastschriftmandat.',
+    setupSubmit: 'Mandat erteilen',
+    setupDone: 'Das Lastschriftmandat ist erteilt. Vielen Dank!',
+    setupDoneTitle: 'Eingerichtet',
+    holderMissing: 'Bitte geben Sie den Namen der Kontoinhaberin oder des Kontoinhabers ein.',
+    ibanIncomplete: 'Ihre IBAN ist unvollständig.',
+    ibanInvalid: 'Ihre IBAN ist ungültig.',
+    ibanCountry: 'Ihr IBAN-Land wird nicht unterstützt.',
+    mandateRequired: 'Bitte erteilen Sie das Lastschriftmandat.',
+    mandateRef: 'Mandatsreferenz',
   },
   en: {
     title: 'Pay',
@@ -84,6 +99,21 @@ const TEXT = {
     authText: 'Your bank asks you to confirm this payment (test authentication).',
     authComplete: 'Complete authentication',
     authFail: 'Fail authentication',
+    setupTitle: 'Set up a SEPA Direct Debit mandate',
+    setupIntro: 'Future amounts will be collected from this account by SEPA Direct Debit. Nothing is debited now.',
+    holder: 'Account holder name',
+    iban: 'IBAN',
+    mandateTitle: 'SEPA Direct Debit mandate',
+    mandateAccept: 'I accept the SEPA Direct Debit mandate.',
+    setupSubmit: 'Accept mandate',
+    setupDone: 'The direct debit mandate is set up. Thank you!',
+    setupDoneTitle: 'Set up',
+    holderMissing: 'Please enter the account holder’s name.',
+    ibanIncomplete: 'Your IBAN is incomplete.',
+    ibanInvalid: 'Your IBAN is invalid.',
+    ibanCountry: 'Your IBAN’s country is not supported.',
+    mandateRequired: 'Please accept the direct debit mandate.',
+    mandateRef: 'Mandate reference',
   },
 } as const;
 
@@ -215,4 +245,87 @@ export function authenticationPage(view: CheckoutView): string {
 export function notFoundPage(locale: PageLocale): string {
   const t = TEXT[locale];
   return layout(locale, t.notFound, `<main class="wrap"><section class="card"><p>${t.notFound}</p></section></main>`);
+}
+
+/**
+ * Stripe's SEPA mandate text (docs.stripe.com/payments/sepa-debit/set-up-payment, "mandate
+ * acknowledgement"), with the merchant's name.
+ */
+export function mandateText(locale: PageLocale, merchant: string): string {
+  return locale === 'de'
+    ? `Durch Angabe Ihrer Zahlungsinformationen und der Bestätigung der vorliegenden Zahlung ermächtigen Sie (A) ${merchant} und Stripe, unseren Zahlungsdienstleister, Ihrem Kreditinstitut Anweisungen zur Belastung Ihres Kontos zu erteilen, und (B) Ihr Kreditinstitut, Ihr Konto gemäß diesen Anweisungen zu belasten. Im Rahmen Ihrer Rechte haben Sie, entsprechend den Vertragsbedingungen mit Ihrem Kreditinstitut, Anspruch auf eine Rückerstattung von Ihrem Kreditinstitut. Eine Rückerstattung muss innerhalb von 8 Wochen ab dem Tag, an dem Ihr Konto belastet wurde, geltend gemacht werden. Eine Erläuterung Ihrer Rechte können Sie von Ihrem Kreditinstitut anfordern. Sie erklären sich einverstanden, Benachrichtigungen über künftige Belastungen bis spätestens 2 Tage vor dem Buchungsdatum zu erhalten.`
+    : `By providing your payment information and confirming this payment, you authorise (A) ${merchant} and Stripe, our payment service provider, to send instructions to your bank to debit your account and (B) your bank to debit your account in accordance with those instructions. As part of your rights, you are entitled to a refund from your bank under the terms and conditions of your agreement with your bank. A refund must be claimed within 8 weeks starting from the date on which your account was debited. Your rights are explained in a statement that you can obtain from your bank. You agree to receive notifications for future debits up to 2 days before they occur.`;
+}
+
+export type SetupField = 'name' | 'email' | 'iban' | 'mandate';
+
+export interface SetupView {
+  session: Stripe.Checkout.Session;
+  merchant: string;
+  locale: PageLocale;
+  errors?: Partial<Record<SetupField, MessageKey>>;
+  values?: { name?: string; email?: string; iban?: string };
+}
+
+/** The hosted page in setup mode with sepa_debit: holder, e-mail, IBAN and the mandate to accept. */
+export function setupPage(view: SetupView): string {
+  const t = TEXT[view.locale];
+  const { session } = view;
+  const head = `<section class="card" aria-labelledby="merchant">${
+    session.cancel_url && session.status === 'open' ? `<p><a href="${escape(session.cancel_url)}">← ${t.back}</a></p>` : ''
+  }<p id="merchant" class="merchant">${escape(view.merchant)}</p><p>${t.setupIntro}</p><p><span class="test">${t.testMode}</span></p></section>`;
+  if (session.status === 'complete') {
+    return layout(
+      view.locale,
+      t.setupDoneTitle,
+      `<main class="wrap">${head}<section class="card"><h1>${t.setupDoneTitle}</h1><p class="done" role="status">${t.setupDone}</p></section></main>`,
+    );
+  }
+  if (session.status === 'expired') {
+    return layout(
+      view.locale,
+      t.expiredTitle,
+      `<main class="wrap">${head}<section class="card"><h1>${t.expiredTitle}</h1><p class="alert" role="alert">${t.expired}</p></section></main>`,
+    );
+  }
+  const errors = view.errors ?? {};
+  const values = view.values ?? {};
+  const described = (name: SetupField) => (errors[name] ? ` aria-invalid="true" aria-describedby="${name}-error"` : '');
+  const message = (name: SetupField) => (errors[name] ? `<p id="${name}-error" class="field-error">${t[errors[name]]}</p>` : '');
+  const field = (name: 'name' | 'email' | 'iban', label: string, attrs: string, value = '') =>
+    `<label for="${name}">${label}</label><input id="${name}" name="${name}" ${attrs} value="${escape(value)}"${described(name)}>${message(name)}`;
+  const email = session.customer_email
+    ? `<p>${t.email}: <strong>${escape(session.customer_email)}</strong></p>`
+    : field('email', t.email, 'type="email" autocomplete="email" required', values.email);
+  const form = `<section class="card" aria-labelledby="pay-title"><h1 id="pay-title">${t.setupTitle}</h1>
+<form method="post" action="/pay/${escape(session.id)}" novalidate>
+${field('name', t.holder, 'autocomplete="name" required', values.name)}${email}
+${field('iban', t.iban, 'autocomplete="off" spellcheck="false" placeholder="DE00 0000 0000 0000 0000 00" required', values.iban)}
+<h2 id="mandate-title" style="margin-top:16px">${t.mandateTitle}</h2><p id="mandate-text" style="font-size:.9rem">${escape(mandateText(view.locale, view.merchant))}</p>
+<p><input type="checkbox" id="mandate" name="mandate" value="accepted" style="width:auto" aria-describedby="mandate-text"${
+    errors.mandate ? ` aria-invalid="true"` : ''
+  }> <label for="mandate" style="display:inline">${t.mandateAccept}</label></p>${message('mandate')}
+<button type="submit">${t.setupSubmit}</button></form></section>`;
+  return layout(view.locale, `${t.setupTitle} – ${view.merchant}`, `<main class="wrap">${head}${form}</main>`);
+}
+
+/** The mandate as the customer accepted it (what `payment_method_details.sepa_debit.url` shows). */
+export function mandatePage(
+  locale: PageLocale,
+  merchant: string,
+  mandate: { reference: string; acceptedAt: number; status: string; last4: string; name: string | null },
+): string {
+  const t = TEXT[locale];
+  const when = new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Berlin',
+  }).format(new Date(mandate.acceptedAt * 1000));
+  return layout(
+    locale,
+    t.mandateTitle,
+    `<main class="wrap"><section class="card"><h1>${t.mandateTitle}</h1><p class="merchant">${escape(merchant)}</p>
+<p>${t.mandateRef}: <strong>${escape(mandate.reference)}</strong></p><p>${escape(mandate.name ?? '')} · IBAN •••• ${escape(mandate.last4)} · ${escape(when)} · ${escape(mandate.status)}</p>
+<p>${escape(mandateText(locale, merchant))}</p></section></main>`,
+  );
 }

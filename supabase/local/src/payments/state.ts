@@ -4,6 +4,17 @@ import type Stripe from 'stripe';
 import { cardBehaviour, cardBrand, cardFingerprint, refundsFail } from './cards.ts';
 import { newCharge, newEvent, newId, newPaymentIntent, newRefund, newSession, type CardData, type LineItemData } from './objects.ts';
 import { StripeError, invalid, noSuch } from './params.ts';
+import {
+  DELAYED_PENDING_MS,
+  newCustomer,
+  newDispute,
+  newMandate,
+  newSepaPaymentMethod,
+  newSetupIntent,
+  sepaBehaviour,
+  sepaChargeDetails,
+  type SepaBehaviour,
+} from './sepa.ts';
 
 /** One event's delivery to the webhook endpoint, with every attempt (read by GET /__sandbox/events). */
 export interface Delivery {
@@ -21,6 +32,15 @@ export interface SessionData {
   intent: { metadata: Record<string, string>; description: string | null; receiptEmail: string | null; statementSuffix: string | null };
   /** The card waiting for 3-D Secure (never the full number: what the charge shows). */
   pendingCard?: { card: CardData; paymentMethod: string; billing: { email: string | null; name: string | null } };
+}
+
+/** A SEPA debit between `processing` and its outcome (kept by the sandbox, not part of Stripe's objects). */
+export interface PendingDebit {
+  intent: string;
+  charge: string;
+  /** When the bank's answer arrives, in the sandbox clock's ms. */
+  settleAt: number;
+  behaviour: SepaBehaviour;
 }
 
 export interface IdempotentResult {
@@ -42,6 +62,14 @@ interface Data {
   events: Stripe.Event[];
   deliveries: Delivery[];
   idempotency: Record<string, IdempotentResult>;
+  customers: Record<string, Stripe.Customer>;
+  setupIntents: Record<string, Stripe.SetupIntent>;
+  paymentMethods: Record<string, Stripe.PaymentMethod>;
+  mandates: Record<string, Stripe.Mandate>;
+  disputes: Record<string, Stripe.Dispute>;
+  /** What each SEPA payment method's (test) IBAN does; the IBAN itself is not kept. */
+  sepaBehaviours: Record<string, SepaBehaviour>;
+  pendingDebits: PendingDebit[];
 }
 
 const empty = (): Data => ({
@@ -54,6 +82,13 @@ const empty = (): Data => ({
   events: [],
   deliveries: [],
   idempotency: {},
+  customers: {},
+  setupIntents: {},
+  paymentMethods: {},
+  mandates: {},
+  disputes: {},
+  sepaBehaviours: {},
+  pendingDebits: [],
 });
 
 const MAX_EVENTS = 1000;
@@ -92,6 +127,8 @@ export class PaymentStore {
     private readonly file: string | undefined,
     readonly now: () => number = Date.now,
     warn: (message: string) => void = () => {},
+    /** How long a SEPA debit stays `processing` before the bank's answer (the delayed test IBANs: at least 3 minutes). */
+    readonly sepaPendingMs = 3000,
   ) {
     this.data = empty();
     if (file && existsSync(file)) {
@@ -202,6 +239,13 @@ export class PaymentStore {
       this.failRefund(refund);
       changed = true;
     }
+    const nowMs = this.now();
+    const due = this.data.pendingDebits.filter((d) => d.settleAt <= nowMs);
+    if (due.length > 0) {
+      this.data.pendingDebits = this.data.pendingDebits.filter((d) => d.settleAt > nowMs);
+      for (const debit of due.sort((a, b) => a.settleAt - b.settleAt)) this.settleDebit(debit);
+      changed = true;
+    }
     if (changed) this.save();
   }
 
@@ -235,6 +279,13 @@ export class PaymentStore {
       intent.next_action = null;
     }
     delete this.data.sessionData[session.id]?.pendingCard;
+    // Setup mode: the session's SetupIntent is canceled with it.
+    const setupIntent = session.setup_intent ? this.data.setupIntents[session.setup_intent as string] : undefined;
+    if (setupIntent && setupIntent.status !== 'succeeded') {
+      setupIntent.status = 'canceled';
+      setupIntent.cancellation_reason = 'abandoned';
+      this.emit('setup_intent.canceled', setupIntent, request);
+    }
     this.emit('checkout.session.expired', session, request);
   }
 
@@ -489,5 +540,392 @@ export class PaymentStore {
     this.emit('refund.created', refund, request);
     this.save();
     return refund;
+  }
+
+  // --- SEPA Direct Debit: customers, setup intents, payment methods, mandates, debits ---------
+
+  customer(id: string): Stripe.Customer {
+    const customer = this.data.customers[id];
+    if (!customer) throw noSuch('customer', id, 'customer');
+    return customer;
+  }
+
+  setupIntent(id: string): Stripe.SetupIntent {
+    const intent = this.data.setupIntents[id];
+    if (!intent) throw noSuch('setupintent', id, 'intent');
+    return intent;
+  }
+
+  paymentMethod(id: string, param = 'payment_method'): Stripe.PaymentMethod {
+    const pm = this.data.paymentMethods[id];
+    if (!pm) throw noSuch('PaymentMethod', id, param);
+    return pm;
+  }
+
+  mandate(id: string): Stripe.Mandate {
+    const mandate = this.data.mandates[id];
+    if (!mandate) throw noSuch('mandate', id, 'mandate');
+    return mandate;
+  }
+
+  dispute(id: string): Stripe.Dispute {
+    const dispute = this.data.disputes[id];
+    if (!dispute) throw noSuch('dispute', id, 'dispute');
+    return dispute;
+  }
+
+  /** The active multi-use mandate of a payment method (the one its SetupIntent created). */
+  mandateOf(paymentMethod: string): Stripe.Mandate | undefined {
+    return Object.values(this.data.mandates).find((m) => m.payment_method === paymentMethod && m.status === 'active');
+  }
+
+  createCustomer(
+    input: { email: string | null; name: string | null; description: string | null; metadata: Record<string, string> },
+    request: RequestInfo,
+  ) {
+    const customer = newCustomer({ ...input, created: this.seconds(), testClock: null });
+    this.data.customers[customer.id] = customer;
+    this.emit('customer.created', customer, request);
+    this.save();
+    return customer;
+  }
+
+  /** POST /v1/payment_methods with type=sepa_debit: not attached to anyone yet. */
+  createSepaPaymentMethod(
+    input: { iban: string; name: string | null; email: string | null; metadata: Record<string, string> },
+    request: RequestInfo,
+  ) {
+    void request;
+    const pm = newSepaPaymentMethod({ ...input, created: this.seconds(), customer: null });
+    this.data.paymentMethods[pm.id] = pm;
+    this.data.sepaBehaviours[pm.id] = sepaBehaviour(input.iban);
+    this.save();
+    return pm;
+  }
+
+  /** Checkout in setup mode: the session and its SetupIntent, created together as Stripe does. */
+  createSetupSession(
+    input: Omit<Parameters<typeof newSession>[0], 'id' | 'created' | 'url' | 'amountTotal' | 'customerCreation'> & {
+      baseUrl: string;
+      customer: string | null;
+      setup: { metadata: Record<string, string>; description: string | null };
+      allowedMethods: string[] | null;
+    },
+  ) {
+    const id = newId('cs_test', 58);
+    const session = newSession({
+      ...input,
+      id,
+      created: this.seconds(),
+      url: `${input.baseUrl}/pay/${id}`,
+      amountTotal: 0,
+      customerCreation: 'always',
+    });
+    const setupIntent = newSetupIntent({
+      created: this.seconds(),
+      customer: input.customer,
+      description: input.setup.description,
+      metadata: input.setup.metadata,
+    });
+    Object.assign(session, {
+      allowed_payment_method_types: input.allowedMethods,
+      mode: 'setup',
+      amount_subtotal: null,
+      amount_total: null,
+      customer: input.customer,
+      customer_creation: null,
+      payment_method_collection: 'always',
+      payment_method_options: { sepa_debit: {} },
+      payment_method_types: ['sepa_debit'],
+      payment_status: 'no_payment_required',
+      setup_intent: setupIntent.id,
+      submit_type: null,
+      total_details: null,
+    });
+    this.data.setupIntents[setupIntent.id] = setupIntent;
+    this.data.sessions[id] = session;
+    this.data.sessionData[id] = {
+      lineItems: [],
+      intent: { metadata: {}, description: null, receiptEmail: null, statementSuffix: null },
+    };
+    this.emit('setup_intent.created', setupIntent);
+    this.save();
+    return session;
+  }
+
+  /**
+   * The hosted page's form in setup mode, accepted: the Customer (unless the session names one),
+   * the PaymentMethod attached to it, the multi-use Mandate with the customer's acceptance, the
+   * SetupIntent succeeded and the session complete, with the events Stripe sends.
+   */
+  completeSetup(
+    sessionId: string,
+    input: { name: string; email: string; iban: string; ipAddress: string | null; userAgent: string | null; baseUrl: string },
+  ): { kind: 'complete'; session: Stripe.Checkout.Session } | { kind: 'closed'; session: Stripe.Checkout.Session } {
+    const session = this.session(sessionId);
+    if (session.status !== 'open') return { kind: 'closed', session };
+    const setupIntent = this.setupIntent(session.setup_intent as string);
+    let customerId = (session.customer as string | null) ?? null;
+    if (!customerId) {
+      const customer = newCustomer({
+        created: this.seconds(),
+        email: input.email,
+        name: input.name,
+        description: null,
+        metadata: {},
+        testClock: null,
+      });
+      this.data.customers[customer.id] = customer;
+      customerId = customer.id;
+      this.emit('customer.created', customer);
+    }
+    const pm = newSepaPaymentMethod({
+      iban: input.iban,
+      created: this.seconds(),
+      customer: customerId,
+      name: input.name,
+      email: input.email,
+      metadata: {},
+    });
+    this.data.paymentMethods[pm.id] = pm;
+    this.data.sepaBehaviours[pm.id] = sepaBehaviour(input.iban);
+    const mandate = newMandate({
+      paymentMethod: pm.id,
+      acceptedAt: this.seconds(),
+      ipAddress: input.ipAddress,
+      userAgent: input.userAgent,
+      baseUrl: input.baseUrl,
+    });
+    this.data.mandates[mandate.id] = mandate;
+    this.emit('payment_method.attached', pm);
+    Object.assign(setupIntent, {
+      customer: customerId,
+      payment_method: pm.id,
+      mandate: mandate.id,
+      latest_attempt: newId('setatt'),
+      status: 'succeeded',
+    });
+    this.emit('setup_intent.succeeded', setupIntent);
+    session.status = 'complete';
+    session.url = null;
+    session.customer = customerId;
+    session.customer_details = {
+      address: null,
+      business_name: null,
+      email: input.email,
+      individual_name: null,
+      name: input.name,
+      phone: null,
+      tax_exempt: 'none',
+      tax_ids: [],
+    };
+    this.emit('checkout.session.completed', session);
+    this.save();
+    return { kind: 'complete', session };
+  }
+
+  /**
+   * POST /v1/payment_intents (and /confirm) with a SEPA payment method: confirmed, the intent
+   * turns `processing` at once with a pending charge; the bank's answer comes `sepaPendingMs`
+   * later (sandbox clock), applied by sweep().
+   */
+  createPaymentIntent(
+    input: {
+      amount: number;
+      currency: string;
+      customer: string | null;
+      paymentMethod: string | null;
+      description: string | null;
+      metadata: Record<string, string>;
+      receiptEmail: string | null;
+      statementSuffix: string | null;
+      statementDescriptor: string | null;
+      confirm: boolean;
+      mandate: string | null;
+      allowed: string[] | null;
+    },
+    request: RequestInfo,
+  ): Stripe.PaymentIntent {
+    if (input.customer) this.customer(input.customer);
+    const pm = input.paymentMethod ? this.paymentMethod(input.paymentMethod) : undefined;
+    if (pm) this.checkMethod(pm, input.customer);
+    const intent = newPaymentIntent({
+      id: newId('pi'),
+      created: this.seconds(),
+      amount: input.amount,
+      currency: input.currency,
+      description: input.description,
+      metadata: input.metadata,
+      receiptEmail: input.receiptEmail,
+      statementSuffix: input.statementSuffix,
+    });
+    Object.assign(intent, {
+      allowed_payment_method_types: input.allowed,
+      customer: input.customer,
+      payment_method: pm?.id ?? null,
+      payment_method_options: { sepa_debit: {} },
+      payment_method_types: ['sepa_debit'],
+      statement_descriptor: input.statementDescriptor,
+      status: pm ? 'requires_confirmation' : 'requires_payment_method',
+    });
+    // A confirmation that cannot start is refused before anything is kept, as Stripe answers 400.
+    const mandate = input.confirm ? this.mandateFor(pm, input.mandate) : undefined;
+    this.data.paymentIntents[intent.id] = intent;
+    this.emit('payment_intent.created', intent, request);
+    if (input.confirm) this.startDebit(intent, pm!, mandate!, request);
+    this.save();
+    return intent;
+  }
+
+  confirmPaymentIntent(id: string, input: { paymentMethod: string | null; mandate: string | null }, request: RequestInfo) {
+    const intent = this.paymentIntent(id);
+    if (!['requires_confirmation', 'requires_payment_method'].includes(intent.status)) {
+      throw invalid(
+        `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
+        undefined,
+        'payment_intent_unexpected_state',
+      );
+    }
+    const pmId = input.paymentMethod ?? (intent.payment_method as string | null);
+    const pm = pmId ? this.paymentMethod(pmId) : undefined;
+    if (pm) this.checkMethod(pm, intent.customer as string | null);
+    const mandate = this.mandateFor(pm, input.mandate);
+    intent.payment_method = pm!.id;
+    this.startDebit(intent, pm!, mandate, request);
+    this.save();
+    return intent;
+  }
+
+  private checkMethod(pm: Stripe.PaymentMethod, customer: string | null) {
+    if (pm.type !== 'sepa_debit') {
+      throw invalid(`The local payment sandbox confirms PaymentIntents only with sepa_debit PaymentMethods.`, 'payment_method');
+    }
+    if (pm.customer && pm.customer !== customer) {
+      throw invalid(
+        `The provided PaymentMethod ${pm.id} belongs to a different Customer than the one on this PaymentIntent.`,
+        'payment_method',
+      );
+    }
+  }
+
+  private mandateFor(pm: Stripe.PaymentMethod | undefined, mandateId: string | null): Stripe.Mandate {
+    if (!pm) {
+      throw invalid(
+        'You cannot confirm this PaymentIntent because it\u2019s missing a payment method. To confirm the PaymentIntent, you must provide a payment method.',
+        'payment_method',
+        'payment_intent_unexpected_state',
+      );
+    }
+    const mandate = mandateId ? this.mandate(mandateId) : this.mandateOf(pm.id);
+    if (!mandate || mandate.payment_method !== pm.id || mandate.status !== 'active') {
+      throw invalid(
+        mandateId
+          ? `The mandate ${mandateId} is not active or does not belong to the PaymentMethod ${pm.id}.`
+          : `The PaymentMethod ${pm.id} has no active mandate. Set it up with a SetupIntent (or a Checkout Session in setup mode) first.`,
+        'mandate',
+        'payment_intent_mandate_invalid',
+      );
+    }
+    return mandate;
+  }
+
+  private startDebit(intent: Stripe.PaymentIntent, pm: Stripe.PaymentMethod, mandate: Stripe.Mandate, request: RequestInfo) {
+    const charge = newCharge({
+      id: newId('ch'),
+      created: this.seconds(),
+      intent,
+      paymentMethod: pm.id,
+      card: { brand: '', last4: '', expMonth: 0, expYear: 0, funding: '', country: '', fingerprint: '' },
+      billing: { email: pm.billing_details.email, name: pm.billing_details.name },
+    });
+    Object.assign(charge, {
+      amount_captured: intent.amount,
+      balance_transaction: newId('txn'),
+      captured: true,
+      customer: intent.customer,
+      outcome: {
+        advice_code: null,
+        network_advice_code: null,
+        network_decline_code: null,
+        network_status: 'approved_by_network',
+        reason: null,
+        risk_level: 'not_assessed',
+        seller_message: 'Payment complete.',
+        type: 'authorized',
+      },
+      paid: false,
+      payment_method_details: sepaChargeDetails(pm, mandate.id),
+      status: 'pending',
+    });
+    this.data.charges[charge.id] = charge;
+    Object.assign(intent, {
+      status: 'processing',
+      latest_charge: charge.id,
+      last_payment_error: null,
+      next_action: null,
+      payment_method: pm.id,
+    });
+    const behaviour = this.data.sepaBehaviours[pm.id] ?? { outcome: 'succeed' };
+    const wait = behaviour.delayed ? Math.max(this.sepaPendingMs, DELAYED_PENDING_MS) : this.sepaPendingMs;
+    this.data.pendingDebits.push({ intent: intent.id, charge: charge.id, settleAt: this.now() + wait, behaviour });
+    this.emit('payment_intent.processing', intent, request);
+    this.emit('charge.pending', charge, request);
+  }
+
+  private settleDebit(debit: PendingDebit) {
+    const intent = this.data.paymentIntents[debit.intent];
+    const charge = this.data.charges[debit.charge];
+    if (!intent || !charge || intent.status !== 'processing') return;
+    if (debit.behaviour.outcome === 'fail') {
+      const code = debit.behaviour.failureCode ?? 'generic_could_not_process';
+      const message = debit.behaviour.failureMessage ?? 'The payment could not be processed.';
+      const pm = this.data.paymentMethods[intent.payment_method as string];
+      Object.assign(charge, {
+        status: 'failed',
+        paid: false,
+        captured: false,
+        amount_captured: 0,
+        failure_balance_transaction: newId('txn'),
+        failure_code: code,
+        failure_message: message,
+        outcome: {
+          ...charge.outcome,
+          network_status: 'declined_by_network',
+          reason: code,
+          seller_message: message,
+          type: 'issuer_declined',
+        },
+      });
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = {
+        charge: charge.id,
+        code,
+        message,
+        payment_method: pm ? structuredClone(pm) : undefined,
+        payment_method_type: 'sepa_debit',
+        type: 'invalid_request_error',
+      } as Stripe.PaymentIntent.LastPaymentError;
+      intent.payment_method = null;
+      this.emit('charge.failed', charge);
+      this.emit('payment_intent.payment_failed', intent);
+      return;
+    }
+    Object.assign(charge, { status: 'succeeded', paid: true });
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    this.emit('charge.succeeded', charge);
+    this.emit('payment_intent.succeeded', intent);
+    if (debit.behaviour.dispute) {
+      const dispute = newDispute({ created: this.seconds(), charge });
+      this.data.disputes[dispute.id] = dispute;
+      charge.disputed = true;
+      this.emit('charge.dispute.created', dispute);
+      // A disputed debit was not authorised as far as the bank is concerned: the mandate is no longer used.
+      const mandate = this.mandateOf(charge.payment_method as string);
+      if (mandate) {
+        mandate.status = 'inactive';
+        this.emit('mandate.updated', mandate, NO_REQUEST, { status: 'active' });
+      }
+    }
   }
 }

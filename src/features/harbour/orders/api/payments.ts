@@ -40,7 +40,7 @@ export const orderLedgerQueryOptions = (orderId: string) =>
 export type RefundMethod = Extract<PaymentMethod, 'online' | 'cash' | 'bank_transfer'>;
 
 export type PaymentAction =
-  | { type: 'desk-payment'; orderId: string; method: DeskPaymentMethod; amountCents: number; note: string }
+  | { type: 'desk-payment'; orderId: string; method: DeskPaymentMethod; amountCents: number; note: string; requestKey: string }
   | { type: 'refund'; orderId: string; method: RefundMethod; amountCents: number; note: string; notify: boolean; requestKey: string };
 
 /** What a refund through Stripe answers: the ledger row follows with Stripe's refund event. */
@@ -65,22 +65,27 @@ async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | n
     p_method: action.method,
     p_amount_cents: action.amountCents,
     p_note: action.note.trim() || undefined,
+    // The same key on every retry of this action: the database returns the row of the first
+    // call instead of recording a second payment or refund (35d_desk_payments.sql).
+    p_request_key: action.requestKey,
   };
-  const { error } =
+  const { error, status } =
     action.type === 'desk-payment'
       ? await supabase.rpc('record_desk_payment', args)
       : await supabase.rpc('record_desk_refund', { ...args, p_notify: action.notify });
+  // No answer (status 0: the request may have been recorded): "try again", under the same key.
+  if (error && status === 0) throw new FunctionCallError('network');
   if (error) throw error;
   return null;
 }
 
 /**
- * The request key of a refund the person confirmed: the same one for every retry of that refund
- * (the same order, method and amount: a second click, a retry after a timeout or an error that
- * left it open), a new one for anything else. Call `done` when the refund went through or was
- * refused for good: the next confirmation is then a new refund.
+ * The request key of a payment or refund the person confirmed: the same one for every retry of
+ * it (the same order, method and amount: a second click, a retry after a timeout or an error that
+ * left it open), a new one for anything else. Call `done` when it went through or was refused for
+ * good: the next confirmation is then a new payment or refund.
  */
-export function refundRequestKeys() {
+export function paymentRequestKeys() {
   let current: { what: string; key: string } | null = null;
   return {
     keyFor(action: { orderId: string; method: string; amountCents: number }): string {

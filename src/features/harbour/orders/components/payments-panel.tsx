@@ -19,7 +19,7 @@ import {
   deskBalanceQueryOptions,
   orderLedgerQueryOptions,
   refundOutcomeOpen,
-  refundRequestKeys,
+  paymentRequestKeys,
   usePaymentAction,
   type LedgerRow,
   type PaymentAction,
@@ -418,13 +418,23 @@ function DeskPaymentForm({
   const methodLabel = usePaymentMethodLabel();
   const { run, busy } = useRun();
   const [error, setError] = useState<string | null>(null);
+  // One request key per confirmed payment, kept for its retries: the database records it once.
+  const [requestKeys] = useState(paymentRequestKeys);
   const form = useForm<DeskPaymentInput, unknown, DeskPaymentValues>({
     resolver: zodResolver(deskPaymentSchema(balance.outstanding_cents, locale)),
     defaultValues: { method: 'card_terminal', amount: centsToInput(balance.outstanding_cents, locale), note: '' },
   });
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
-    const failed = await run({ type: 'desk-payment', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note });
+    const requestKey = requestKeys.keyFor({ orderId: order.id, method: v.method, amountCents: v.amount });
+    const failed = await run({
+      type: 'desk-payment',
+      orderId: order.id,
+      method: v.method,
+      amountCents: v.amount,
+      note: v.note,
+      requestKey,
+    });
     if (failed) setError(failed);
     else onDone(t`Zahlung von ${formatEuro(v.amount, locale)} (${methodLabel(v.method)}) erfasst.`);
   });
@@ -488,8 +498,9 @@ function RefundForm({
   const [error, setError] = useState<string | null>(null);
   const [notify, setNotify] = useState(true);
   // One request key per confirmed refund, kept for its retries (a second click, a retry after a
-  // timeout): refund-payment then makes it once. A new dialog or another amount is a new refund.
-  const [requestKeys] = useState(refundRequestKeys);
+  // timeout): refund-payment (online) or the database (desk) then makes it once. A new dialog or
+  // another amount is a new refund.
+  const [requestKeys] = useState(paymentRequestKeys);
   const limits = { onlineCents: balance.refundable_online_cents, deskCents: balance.refundable_desk_cents };
   const online = limits.onlineCents > 0;
   const desk = limits.deskCents > 0;
