@@ -57,6 +57,8 @@ export const DB_ERROR_CODES = {
   desk_sale_cancelled: 'staff',
   desk_sale_immutable: 'internal',
   extra_not_found: 'staff',
+  fee_overdue_access_withheld: 'guest',
+  fee_reminders_immutable: 'internal',
   flags_required: 'internal',
   holder_already_ended: 'staff',
   holder_not_found: 'staff',

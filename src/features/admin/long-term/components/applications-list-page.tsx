@@ -23,6 +23,7 @@ import type { ApplicationsSearch, ApplicationStatus } from '@/features/admin/lon
 import type { Application } from '@/features/admin/long-term/api/long-term';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { FormAlert } from '@/components/form-alert';
+import { OverdueFeesSection } from '@/features/admin/long-term/components/overdue-fees';
 
 /**
  * /account/admin/applications: every long-term application (open and answered) as a server-side
@@ -217,6 +218,7 @@ export function ApplicationsListPage({
           <DataTablePagination table={table} />
         </>
       )}
+      <OverdueFeesSection />
     </Page>
   );
 }
