@@ -6,7 +6,7 @@
 -- is overdue past fee_door_code_grace_days (a clear code, the page's explanation), shown again
 -- once paid; staff always see them. The log is append-only and read by holder (own) and staff.
 begin;
-select plan(43);
+select plan(45);
 select private.freeze_clock('2027-02-01 10:00+01');
 
 update public.harbour_settings set door_code = '4711#', wifi_ssid = 'Hafen-Gast', wifi_password = 'Rheinblick';
@@ -141,6 +141,14 @@ select tests.authenticate_as('harbour');
 select is((select count(*)::int from public.fee_reminders), 4, 'staff read all');
 select tests.clear_authentication();
 select throws_ok($$ update public.fee_reminders set stage = 2 where stage = 1 $$, '42501', 'fee_reminders_immutable', 'the log is append-only, even for the owner');
+
+select tests.authenticate_as('holder');
+select throws_ok($$ select private.send_fee_reminders() $$, '42501', null, 'the job is not callable through the API');
+select tests.clear_authentication();
+select ok(to_regclass('cron.job') is null
+          or exists (select 1 from cron.job where jobname = 'fee-reminders' and schedule = '30 5 * * *'
+                     and command = 'select private.send_fee_reminders()'),
+  'scheduled daily (the local scheduler runs cron.job as pg_cron does)');
 
 select * from finish();
 rollback;
