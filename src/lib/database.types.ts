@@ -2308,6 +2308,12 @@ export type Database = {
         }
         Returns: Json
       }
+      begin_sepa_setup: {
+        Args: {
+          p_contract_id: string
+        }
+        Returns: Json
+      }
       booking_last_day: {
         Args: never
         Returns: string

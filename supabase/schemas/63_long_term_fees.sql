@@ -371,6 +371,26 @@ comment on view public.long_term_fee_status is 'Each instalment with its invoice
 
 revoke all on public.long_term_fee_status from anon;
 
+revoke insert, update, delete, truncate, references, trigger on public.long_term_fee_status from authenticated, service_role;
+
+-- A write is a privilege error, not a server error (70_hours.sql says why; its
+-- private.refuse_view_write is declared after this file).
+create function private.refuse_fee_status_write()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  raise exception 'read_only_view' using errcode = '42501', detail = tg_table_name || ' is read-only';
+end
+$$;
+comment on function private.refuse_fee_status_write() is 'INSTEAD OF trigger of long_term_fee_status: refuses every write with 42501.';
+revoke execute on function private.refuse_fee_status_write() from public;
+
+create trigger long_term_fee_status_read_only
+  instead of insert or update or delete on public.long_term_fee_status
+  for each row execute function private.refuse_fee_status_write();
+
 -- ---------------------------------------------------------------------------------------------
 -- Creating a contract season's fees (seam 3). Idempotent by contract: called again it
 -- returns the existing instalments. Issues every instalment's invoice at once and e-mails
@@ -815,9 +835,19 @@ begin
       return 'duplicate';
     end if;
     insert into public.payments (fee_id, kind, method, amount_cents, provider, provider_payment_id, provider_event_id, recorded_by, recorded_at, note)
-    values (v_fee.id, 'payment', 'online', v_amount, 'stripe', v_pi, p_event_id, null, private.now(), 'sepa_debit');
-    update public.long_term_fees f set debit_state = 'succeeded', payment_intent = coalesce(f.payment_intent, v_pi), debit_failure = null
-     where f.id = v_fee.id;
+    values (v_fee.id, 'payment', 'online', v_amount, 'stripe', v_pi, p_event_id, null, private.now(), 'sepa_debit')
+    returning * into v_payment;
+    if v_fee.debit_state = 'returned' and v_fee.payment_intent = v_pi then
+      -- Stripe delivers events concurrently: the dispute of this debit came first. The money
+      -- arrived and went back: the payment and its reversal, the fee stays open.
+      insert into public.payments (fee_id, kind, method, amount_cents, provider, provider_payment_id, provider_event_id, refund_of,
+                                   recorded_by, recorded_at, note)
+      values (v_fee.id, 'refund', 'online', v_amount, 'stripe', v_pi, p_event_id, v_payment.id, null, private.now(),
+              'sepa_returned: ' || coalesce(v_fee.debit_failure, 'disputed'));
+    else
+      update public.long_term_fees f set debit_state = 'succeeded', payment_intent = coalesce(f.payment_intent, v_pi), debit_failure = null
+       where f.id = v_fee.id;
+    end if;
     return 'recorded';
   elsif v_event.type in ('payment_intent.payment_failed', 'charge.dispute.created') then
     v_reason := left(coalesce(v_obj #>> '{last_payment_error,code}', v_obj ->> 'reason', v_obj #>> '{last_payment_error,decline_code}', 'failed'), 100);
@@ -1075,3 +1105,85 @@ as $$
 $$;
 comment on function private.stripe_event_fee(jsonb, text) is 'The long-term fee a Stripe object is about (metadata.fee_id, or the fee whose PaymentIntent it names), else null.';
 revoke execute on function private.stripe_event_fee(jsonb, text) from public;
+
+-- The holder starts the direct debit set-up (create-sepa-setup, with the holder's token): the
+-- contract must have SEPA instalments of the caller's; answers what the Checkout Session in
+-- setup mode needs (e-mail, language, reference, the Stripe customer of an earlier mandate).
+create function private.begin_sepa_setup(p_contract_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_fee public.long_term_fees;
+  v_recipient jsonb;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'account_required' using errcode = '42501';
+  end if;
+  select * into v_fee from public.long_term_fees f
+   where f.contract_id = p_contract_id and f.user_id = (select auth.uid()) and f.payment_method = 'sepa_debit'
+   order by f.instalment limit 1;
+  if not found then
+    raise exception 'fee_not_found' using errcode = 'PT404', hint = 'No direct debit fees of yours under this contract.';
+  end if;
+  v_recipient := private.fee_recipient(v_fee.user_id);
+  return jsonb_build_object(
+    'contract_id', v_fee.contract_id,
+    'reference', v_fee.reference,
+    'user_id', v_fee.user_id,
+    'email', v_recipient ->> 'email',
+    'name', nullif(btrim(concat_ws(' ', v_recipient ->> 'first_name', v_recipient ->> 'last_name')), ''),
+    'locale', private.fee_locale(v_fee.user_id),
+    'customer', (select m.stripe_customer from public.sepa_mandates m where m.user_id = v_fee.user_id and m.stripe_customer is not null
+                  order by m.created_at desc limit 1),
+    'mandate', (select jsonb_build_object('reference', m.reference, 'iban_last4', m.iban_last4, 'created_at', m.created_at)
+                  from public.sepa_mandates m where m.status = 'active' and m.contract_id = p_contract_id
+                 order by m.created_at desc limit 1));
+end
+$$;
+comment on function private.begin_sepa_setup(uuid) is 'The rule behind public.begin_sepa_setup (security definer, not exposed by the API).';
+revoke execute on function private.begin_sepa_setup(uuid) from public;
+grant execute on function private.begin_sepa_setup(uuid) to authenticated, service_role;
+
+create function public.begin_sepa_setup(p_contract_id uuid)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.begin_sepa_setup(p_contract_id)
+$$;
+comment on function public.begin_sepa_setup(uuid) is 'The holder: what create-sepa-setup needs for the Checkout Session in setup mode of a contract with direct debit fees ({contract_id, reference, user_id, email, name, locale, customer, mandate}); fee_not_found PT404 for another''s or none.';
+revoke execute on function public.begin_sepa_setup(uuid) from anon, public;
+
+-- The daily collection (99_cron.sql): asks collect-fees through pg_net, as send-mail is asked.
+create function private.request_fee_collection()
+returns bigint
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_url text := private.edge_setting('project_url');
+  v_key text := private.edge_setting('anon_key');
+  v_id bigint;
+begin
+  if v_url is null or to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null then
+    return null;
+  end if;
+  execute 'select net.http_post(url := $1, body := $2, headers := $3, timeout_milliseconds := 60000)'
+    into v_id
+    using rtrim(v_url, '/') || '/functions/v1/collect-fees',
+          jsonb_build_object('source', 'database'),
+          jsonb_strip_nulls(jsonb_build_object('Content-Type', 'application/json',
+                                               'Authorization', 'Bearer ' || v_key, 'apikey', v_key));
+  return v_id;
+end
+$$;
+comment on function private.request_fee_collection() is 'Asks collect-fees (through pg_net) to create the PaymentIntents of the SEPA instalments due today; a no-op where pg_net or the project URL is missing.';
+revoke execute on function private.request_fee_collection() from public;

@@ -33,6 +33,7 @@ begin
     perform cron.schedule('expire-unverified-orders', '*/5 * * * *', 'select public.expire_unverified_orders()');
     perform cron.schedule('guest-reminders', '*/15 * * * *', 'select private.send_guest_reminders()');
     perform cron.schedule('report-flush', '*/5 * * * *', 'select private.report_flush()');
+    perform cron.schedule('collect-fees', '0 5 * * *', 'select private.request_fee_collection()');
     -- Payment reminders for overdue long-term fees (65_fee_reminders.sql): daily, 05:30 UTC.
     perform cron.schedule('fee-reminders', '30 5 * * *', 'select private.send_fee_reminders()');
   end if;

@@ -7,7 +7,7 @@
 -- it open and a returned one is reversed by a new ledger row, both e-mail holder and office;
 -- DATEV exports the fee documents and payments; holders read their own rows, staff all.
 begin;
-select plan(68);
+select plan(75);
 select private.freeze_clock('2027-02-01 10:00+01');
 
 select tests.create_user('holder');
@@ -170,6 +170,15 @@ select ok((select body_text like '%DE98ZZZ09999999999%' and body_text like '%HDU
              from public.outbox where kind = 'sepa_prenotification' and recipient = 'holder@test.local'),
   'the invoice e-mail is the pre-notification: creditor id, mandate reference, amount, collection day, the invoices');
 
+select tests.authenticate_as('holder');
+select is(public.begin_sepa_setup(current_setting('tests.c2')::uuid) ->> 'reference', 'LV-2027-0002',
+  'the holder starts the direct debit set-up of their contract');
+select throws_ok($$ select public.begin_sepa_setup(current_setting('tests.c1')::uuid) $$, 'PT404', 'fee_not_found',
+  'not for a contract paid by transfer');
+select tests.authenticate_as('other');
+select throws_ok($$ select public.begin_sepa_setup(current_setting('tests.c2')::uuid) $$, 'PT404', 'fee_not_found',
+  'nor for another holder''s contract');
+select tests.clear_authentication();
 select set_config('tests.d1', pg_temp.fee('tests.c2', 1)::text, true);
 select set_config('tests.d2', pg_temp.fee('tests.c2', 2)::text, true);
 select is((select count(*)::int from private.due_fee_debits()), 0, 'nothing is collected before the collection day');
@@ -228,17 +237,39 @@ select tests.authenticate_as('harbour');
 select is((select state from public.long_term_fees_overview() limit 1), 'failed', 'failed debits head the back-office list');
 select tests.clear_authentication();
 
+-- Events arrive in any order (Stripe delivers them concurrently): a dispute before the success.
+select set_config('tests.c3', '55555555-5555-4555-8555-555555555555', true);
+select is((select count(*)::int from private.create_season_fees(current_setting('tests.c3')::uuid, 'LV-2027-0003', tests.get_user_id('holder'), null,
+                                                                current_setting('tests.season')::uuid, current_setting('tests.lines')::jsonb,
+                                                                121504, 1, 'sepa_debit')), 1, 'a third contract paid in full by direct debit');
+set local role service_role;
+select public.note_fee_debit(pg_temp.fee('tests.c3', 1), 'pi_D3');
+reset role;
+select is(tests.record_stripe_event(tests.stripe_event('evt_fee_5', 'charge.dispute.created',
+  jsonb_build_object('id', 'du_D3', 'object', 'dispute', 'amount', 121504, 'currency', 'eur', 'charge', 'py_D3', 'payment_intent', 'pi_D3',
+                     'reason', 'general', 'status', 'lost', 'metadata', '{}'::jsonb))) ->> 'outcome', 'recorded',
+  'a dispute that arrives before the payment''s success marks the debit returned');
+select is(tests.record_stripe_event(tests.stripe_event('evt_fee_6', 'payment_intent.succeeded',
+  jsonb_build_object('id', 'pi_D3', 'object', 'payment_intent', 'amount', 121504, 'amount_received', 121504, 'currency', 'eur', 'status', 'succeeded',
+                     'metadata', jsonb_build_object('fee_id', pg_temp.fee('tests.c3', 1))))) ->> 'outcome', 'recorded',
+  'the success after it is recorded');
+select results_eq(
+  $$ select p.kind, p.amount_cents, s.state from public.payments p join public.long_term_fee_status s on s.id = p.fee_id
+      where p.fee_id = pg_temp.fee('tests.c3', 1) order by p.kind $$,
+  $$ values ('payment', 121504, 'failed'), ('refund', 121504, 'failed') $$,
+  'with its reversal at once: the fee stays open as a returned debit');
+
 -- ---------------------------------------------------------------- DATEV
 select tests.authenticate_as('admin');
 select is((select count(*)::int from public.datev_postings('2027-01-01', '2027-12-31') where document_number like 'RE-2027-%'
-             and posting_text like 'Rechnung %LV-2027-000%'), 12,
-  'DATEV: one line per VAT rate of each of the six fee invoices');
+             and posting_text like 'Rechnung %LV-2027-000%'), 14,
+  'DATEV: one line per VAT rate of each of the seven fee invoices');
 select is((select sum(amount_cents)::int from public.datev_postings('2027-01-01', '2027-12-31') where source = 'invoice' and posting_text like '%LV-2027-0001%'),
   121504, 'the first contract''s invoices post its gross');
 select results_eq(
   $$ select side, account, amount_cents::int from public.datev_postings('2027-01-01', '2027-12-31')
       where posting_text like '%SEPA-Lastschrift%' order by line_no $$,
-  $$ values ('S', '1360', 60753), ('H', '1360', 60753) $$,
+  $$ values ('S', '1360', 60753), ('H', '1360', 60753), ('S', '1360', 121504), ('H', '1360', 121504) $$,
   'the debit and its return post against Geldtransit');
 select is((select count(*)::int from public.datev_postings('2027-01-01', '2027-12-31') where posting_text like 'Zahlung Überweisung, RE-2027-%'), 3,
   'the three transfers post against the bank account');

@@ -80,6 +80,11 @@ const EXPECTED: Record<string, Row> = {
   // nobody writes over the API (admins through add_season, add_long_term_price; prices append-only).
   seasons: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   long_term_prices: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Seasonal fees, their states and SEPA mandates (issue 42, ADR 0048): holders read their own,
+  // staff all; nobody writes over the API (the functions of 63_long_term_fees.sql do).
+  long_term_fees: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  long_term_fee_status: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  sepa_mandates: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // Reminders of overdue long-term fees (issue 42, ADR 0051): the holder reads those of own fees
   // (kunde's fee here), staff all; nobody writes over the API (only send_fee_reminders; append-only).
   fee_reminders: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
@@ -195,6 +200,10 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   invoice_archive_documents: AUTH,
   invoice_seller_settings: AUTH,
   save_invoice_seller_settings: AUTH,
+  record_fee_transfer: AUTH,
+  long_term_fees_overview: AUTH,
+  report_long_term_fees: AUTH,
+  begin_sepa_setup: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY,
   complete_outbox: NOBODY,
@@ -205,6 +214,9 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   note_deposit_refund_refused: NOBODY,
   note_deposit_refund_requested: NOBODY,
   note_online_refund_requested: NOBODY,
+  record_sepa_mandate: NOBODY,
+  due_fee_debits: NOBODY,
+  note_fee_debit: NOBODY,
 };
 
 // ------------------------------------------------------------------------ probing
@@ -306,6 +318,30 @@ for (const engine of engines()) {
         await q(
           `insert into public.place_photos (place_id, path) select id, 'places/matrix/seed.png' from public.places where name = 'A01'`,
         );
+        // a season's fees of the customer's (a made-up contract, seam 3), a SEPA mandate of theirs
+        // and a transfer staff recorded for the first instalment
+        await q(
+          `select private.create_season_fees('33333333-3333-4333-8333-333333333333', 'LV-MATRIX', $1, null,
+                   (select id from public.seasons order by starts_on limit 1),
+                   '[{"code":"berth_fee","description":"Liegeplatz","vat_rate":19,"gross_cents":100000}]'::jsonb, 100000, 2, 'sepa_debit')`,
+          [SEED.customer.id],
+        );
+        const mandate = await http(stack, 'POST', '/rest/v1/rpc/record_sepa_mandate', {
+          token: stack.keys.serviceRoleKey,
+          body: {
+            p_mandate: {
+              user_id: SEED.customer.id,
+              contract_id: '33333333-3333-4333-8333-333333333333',
+              customer: 'cus_matrix',
+              payment_method: 'pm_matrix',
+              mandate: 'mandate_matrix',
+              reference: 'MATRIX-1',
+              last4: '3000',
+              customer_acceptance: { type: 'online' },
+            },
+          },
+        });
+        if (mandate.status !== 200) throw new Error(`record_sepa_mandate: ${mandate.status} ${mandate.text}`);
         // storage objects to probe
         const service = stack.keys.serviceRoleKey;
         for (const path of [
@@ -582,6 +618,30 @@ for (const engine of engines()) {
               url: 'https://checkout.example/x',
               amount_cents: 1,
               expires_at: '2099-01-01T00:00:00Z',
+            };
+          case 'long_term_fee_status':
+            return { contract_id: '44444444-4444-4444-8444-444444444444', reference: 'X', gross_cents: 1 };
+          case 'long_term_fees':
+            return {
+              contract_id: '44444444-4444-4444-8444-444444444444',
+              reference: 'X',
+              user_id: p.userId ?? SEED.customer.id,
+              season_id: (await q<{ id: string }>(`select id from public.seasons limit 1`))[0].id,
+              instalment: 1,
+              instalments: 1,
+              due_on: far,
+              payment_method: 'bank_transfer',
+              lines: [],
+              gross_cents: 1,
+            };
+          case 'sepa_mandates':
+            return {
+              user_id: p.userId ?? SEED.customer.id,
+              stripe_payment_method: 'pm_probe',
+              stripe_mandate: 'mandate_probe',
+              reference: 'X',
+              iban_last4: '3000',
+              customer_acceptance: {},
             };
           case 'cash_book_entries':
             return { business_day: berlinDay(1), kind: 'opening_float', amount_cents: 1, source_kind: 'movement', reason: 'x' };

@@ -23,6 +23,7 @@ import {
 import { applicationSchema, type ApplicationValues } from '@/features/account/schemas/profile';
 import { DatePicker } from '@/components/ui/date-picker';
 import { FormAlert } from '@/components/form-alert';
+import { MyFeesSection } from '@/features/account/long-term-fees/components';
 
 const failed = (
   <FormAlert>
@@ -64,6 +65,7 @@ export function LongTimePlacePage({ id }: { id?: string }) {
           </ul>
         )}
       </section>
+      <MyFeesSection />
       <section aria-label={t`Meine Bewerbungen`} className="flex flex-col gap-3">
         <h2 className="text-lg font-semibold">
           <Trans>Meine Bewerbungen</Trans>
