@@ -690,6 +690,50 @@ export type Database = {
         }
         Relationships: []
       }
+      fee_reminders: {
+        Row: {
+          balance_cents: number
+          days_overdue: number
+          fee_id: string
+          id: number
+          outbox_id: number | null
+          recipient: string | null
+          sent_at: string
+          sent_on: string
+          stage: number
+        }
+        Insert: {
+          balance_cents: number
+          days_overdue: number
+          fee_id: string
+          id?: never
+          outbox_id?: number | null
+          recipient?: string | null
+          sent_at?: string
+          sent_on: string
+          stage: number
+        }
+        Update: {
+          balance_cents?: number
+          days_overdue?: number
+          fee_id?: string
+          id?: never
+          outbox_id?: number | null
+          recipient?: string | null
+          sent_at?: string
+          sent_on?: string
+          stage?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "fee_reminders_fee_id_fkey"
+            columns: ["fee_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_fees"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       harbour_settings: {
         Row: {
           address_city: string
@@ -3185,6 +3229,10 @@ export type Database = {
           verdict: string
         }[]
       }
+      my_fee_access_hold: {
+        Args: never
+        Returns: Json
+      }
       my_mfa_required: {
         Args: never
         Returns: boolean
@@ -3346,6 +3394,28 @@ export type Database = {
           width: number
           length: number
           one_day: boolean
+        }[]
+      }
+      overdue_fees_overview: {
+        Args: never
+        Returns: {
+          fee_id: string
+          reference: string
+          instalment: number
+          instalments: number
+          invoice_number: string
+          user_id: string
+          holder_name: string
+          email: string
+          due_on: string
+          expected_on: string
+          days_overdue: number
+          balance_cents: number
+          payment_method: string
+          debit_state: string
+          reminder_stage: number
+          last_reminder_on: string
+          door_code_withheld: boolean
         }[]
       }
       overview_figures: {

@@ -170,14 +170,16 @@ comment on function public.booking_last_day() is 'The booking horizon for the bo
 revoke execute on function public.booking_last_day() from public;
 grant execute on function public.booking_last_day() to anon, authenticated, service_role;
 
+-- plpgsql (its body is checked when called): private.fee_access_withheld comes with 65_fee_reminders.sql.
 create function private.can_see_harbour_access()
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select private.is_staff()
+begin
+  return private.is_staff()
     or (
       private.is_active_user() and not private.is_anonymous() and (
         exists (
@@ -191,9 +193,12 @@ as $$
           where o.user_id = (select auth.uid()) and o.status = 'checked_in' and o.ends_at > private.now()
         )
       )
-    )
+      -- docs/adr/0051: not while a long-term fee is overdue past the grace period.
+      and not private.fee_access_withheld((select auth.uid()))
+    );
+end
 $$;
-comment on function private.can_see_harbour_access() is 'docs/adr/0028-door-code-and-wifi.md: staff, active long-term holders, verified owners of a checked-in stay until departure.';
+comment on function private.can_see_harbour_access() is 'docs/adr/0028-door-code-and-wifi.md: staff, active long-term holders, verified owners of a checked-in stay until departure; docs/adr/0051: none of them while a long-term fee is overdue past fee_door_code_grace_days.';
 revoke execute on function private.can_see_harbour_access() from public;
 
 create function private.harbour_access()
@@ -205,6 +210,9 @@ set search_path = ''
 as $$
 begin
   if not private.can_see_harbour_access() then
+    if private.fee_access_withheld((select auth.uid())) then
+      raise exception 'fee_overdue_access_withheld' using errcode = '42501';
+    end if;
     raise exception 'not_allowed' using errcode = '42501';
   end if;
   return query select s.door_code, s.wifi_ssid, s.wifi_password from public.harbour_settings s where s.id = 1;

@@ -15,7 +15,7 @@ create table public.outbox (
                                      'arrival_reminder', 'expiry_warning', 'message_reply', 'security_notice',
                                      'deposit_return', 'refund_failed', 'insurance_reminder',
                                      'berth_offer', 'berth_offer_declined', 'berth_offer_lapsed', 'berth_offer_accepted', 'contract_accepted',
-                                     'fee_invoice', 'sepa_prenotification', 'fee_debit_failed')),
+                                     'fee_invoice', 'sepa_prenotification', 'fee_debit_failed', 'fee_reminder')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),

@@ -37,6 +37,8 @@ begin
     perform cron.schedule('lapse-offers', '*/15 * * * *', 'select private.lapse_offers()');
     perform cron.schedule('insurance-reminders', '0 7 * * *', 'select private.send_insurance_reminders()');
     perform cron.schedule('collect-fees', '0 5 * * *', 'select private.request_fee_collection()');
+    -- Payment reminders for overdue long-term fees (65_fee_reminders.sql): daily, 05:30 UTC.
+    perform cron.schedule('fee-reminders', '30 5 * * *', 'select private.send_fee_reminders()');
   end if;
 end
 $$;

@@ -94,6 +94,9 @@ const EXPECTED: Record<string, Row> = {
   long_term_fees: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   long_term_fee_status: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   sepa_mandates: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Reminders of overdue long-term fees (issue 42, ADR 0051): the holder reads those of own fees
+  // (kunde's fee here), staff all; nobody writes over the API (only send_fee_reminders; append-only).
+  fee_reminders: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -162,6 +165,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   assign_long_term_holder: AUTH,
   remove_long_term_holder: AUTH,
   long_term_applications_queue: AUTH,
+  my_fee_access_hold: AUTH,
+  overdue_fees_overview: AUTH,
   add_season: AUTH,
   update_season: AUTH,
   delete_season: AUTH,
@@ -328,6 +333,13 @@ for (const engine of engines()) {
           p_counted_cents: (till.data as { balance_cents: number }).balance_cents,
         });
         if (closed.error) throw closed.error;
+        // an overdue long-term fee of the customer's and its first reminder (ADR 0051)
+        await q(
+          `with f as (insert into public.long_term_fees (contract_id, reference, user_id, season_id, instalment, instalments, due_on, payment_method, lines, gross_cents)
+             select gen_random_uuid(), 'LV-MATRIX', $1, s.id, 1, 1, current_date - 10, 'bank_transfer', '[]', 10000 from public.seasons s limit 1 returning id)
+           insert into public.fee_reminders (fee_id, stage, sent_on, days_overdue, balance_cents) select id, 1, current_date, 10, 10000 from f`,
+          [SEED.customer.id],
+        );
         // a berth without orders (an admin may delete it; berths with orders are kept by FK)
         await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
         // an offer of D10 for summer 2027 to kunde's application, accepted online (a contract)
@@ -730,6 +742,14 @@ for (const engine of engines()) {
               expected_cents: 0,
               counted_cents: 0,
               difference_cents: 0,
+            };
+          case 'fee_reminders':
+            return {
+              fee_id: (await q<{ id: string }>(`select id from public.long_term_fees limit 1`))[0].id,
+              stage: 2,
+              sent_on: far,
+              days_overdue: 1,
+              balance_cents: 1,
             };
           default:
             throw new Error(`no sample row for ${table}: add one`);

@@ -66,6 +66,8 @@ export const DB_ERROR_CODES = {
   extra_not_found: 'staff',
   fee_debit_in_flight: 'staff',
   fee_not_found: 'guest',
+  fee_overdue_access_withheld: 'guest',
+  fee_reminders_immutable: 'internal',
   flags_required: 'internal',
   holder_already_ended: 'staff',
   holder_not_found: 'staff',

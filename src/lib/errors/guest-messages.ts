@@ -21,6 +21,7 @@ export const GUEST_ERROR_MESSAGES: Record<CodesFor<'guest'>, MessageDescriptor> 
   day_guests_only: msg`Dieser Liegeplatz ist nur für Tagesgäste.`,
   day_stay_not_allowed: msg`Dieser Liegeplatz ist nicht für Tagesgäste.`,
   fee_not_found: msg`Zu diesem Vertrag gibt es keine Liegeplatzgebühren (mehr), die per Lastschrift bezahlt werden.`,
+  fee_overdue_access_withheld: msg`Türcode und WLAN sind gesperrt, weil eine Liegeplatzgebühr überfällig ist. Bitte zahlen Sie den offenen Betrag; danach werden sie wieder angezeigt.`,
   holding_not_found: msg`Dieser Langzeitliegeplatz gehört nicht (mehr) zu Ihrem Konto.`,
   invalid_boat: msg`Die Angaben zum Boot sind nicht gültig. Bitte prüfen Sie Name, Länge und Breite.`,
   invalid_boat_length: msg`Die Bootslänge muss zwischen 1 und 60 m liegen.`,

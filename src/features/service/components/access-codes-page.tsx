@@ -8,6 +8,8 @@ import { identityQueryOptions } from '@/lib/auth';
 import { harbour } from '@/lib/harbour';
 import { HarbourFactsLoading, OfficeSpan, useHarbourFacts } from '@/components/harbour-facts';
 import { harbourAccessQueryOptions } from '@/features/service/api/harbour-access';
+import { feeAccessHoldQueryOptions } from '@/features/service/api/fee-access-hold';
+import { FeeAccessHoldNotice } from '@/features/service/components/fee-access-hold';
 
 function HowToGetThem({ kind, loggedIn }: { kind: 'door' | 'wifi'; loggedIn: boolean }) {
   const { t } = useLingui();
@@ -98,13 +100,14 @@ export function AccessCodesPage({ kind }: { kind: 'door' | 'wifi' }) {
   const identity = useQuery(identityQueryOptions);
   const userId = identity.data?.status === 'loggedIn' ? identity.data.userId : undefined;
   const access = useQuery({ ...harbourAccessQueryOptions(userId ?? ''), enabled: !!userId });
+  const hold = useQuery({ ...feeAccessHoldQueryOptions(userId ?? ''), enabled: !!userId });
   const title = kind === 'door' ? t`Türcode` : t`WLAN`;
   const Icon = kind === 'door' ? KeyRound : Wifi;
   const lead =
     kind === 'door'
       ? t`Mit dem Türcode öffnen Sie das Stegtor und das Sanitärgebäude.`
       : t`Kostenloses WLAN im ganzen Hafen für unsere Gäste.`;
-  const loading = identity.isPending || (!!userId && access.isPending);
+  const loading = identity.isPending || (!!userId && (access.isPending || hold.isPending));
   return (
     <Page title={title} lead={lead}>
       {loading ? (
@@ -113,6 +116,7 @@ export function AccessCodesPage({ kind }: { kind: 'door' | 'wifi' }) {
         </p>
       ) : access.data ? (
         <div className="flex flex-col gap-2" data-testid="access-codes">
+          {hold.data && <FeeAccessHoldNotice hold={hold.data} />}
           <p className="flex items-center gap-2 font-medium text-slate-800">
             <Icon className="size-5 text-primary-dark" aria-hidden />
             <Trans>Ihre Zugangsdaten</Trans>
@@ -131,6 +135,8 @@ export function AccessCodesPage({ kind }: { kind: 'door' | 'wifi' }) {
             <Trans>Bitte geben Sie die Zugangsdaten nicht weiter.</Trans>
           </p>
         </div>
+      ) : hold.data?.withheld ? (
+        <FeeAccessHoldNotice hold={hold.data} />
       ) : (
         <HowToGetThem kind={kind} loggedIn={!!userId} />
       )}
