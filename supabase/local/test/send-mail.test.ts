@@ -157,6 +157,7 @@ for (const engine of engines()) {
       expect(jobs.rows).toEqual([
         { jobname: 'collect-fees', schedule: '0 5 * * *' },
         { jobname: 'expire-unverified-orders', schedule: '*/5 * * * *' },
+        { jobname: 'fee-reminders', schedule: '30 5 * * *' },
         { jobname: 'guest-reminders', schedule: '*/15 * * * *' },
         { jobname: 'insurance-reminders', schedule: '0 7 * * *' },
         { jobname: 'lapse-offers', schedule: '*/15 * * * *' },
