@@ -41,6 +41,11 @@ test.describe('long-term offers and contracts', () => {
     // kunde applies for this berth without signing in: the offer reaches the account by its verified address.
     expect((await apply('kunde@hafen.test', 'Klaus', placeId, 'de')).status).toBe(200);
 
+    // /vertrag shows the terms in force from the database, with their version.
+    await page.goto('/vertrag');
+    await expect(page.getByTestId('terms-version')).toContainText(/^Fassung \d+ vom /);
+    await expect(page.getByRole('heading', { name: '1. Vertragsgegenstand' })).toBeVisible();
+
     await page.goto('/account/admin/offers');
     await expect(page.getByRole('heading', { level: 1, name: 'Angebote und Verträge' })).toBeVisible();
     const composer = page.getByRole('region', { name: 'Liegeplatz anbieten' });
@@ -64,10 +69,10 @@ test.describe('long-term offers and contracts', () => {
     await expect(offer.getByTestId('contract-text')).toContainText('Gesamt: 1.070,00 €');
     await offer.getByLabel('Zahlung', { exact: true }).selectOption('2');
     await expect(offer.getByTestId('contract-text')).toContainText('in 2 Raten');
-    await offer.getByRole('button', { name: 'Vertrag annehmen' }).click();
+    await offer.getByRole('button', { name: 'Zahlungspflichtigen Vertrag schließen' }).click();
     await expect(offer.getByRole('alert').first()).toContainText('Bitte bestätigen Sie');
     await offer.getByRole('checkbox').check();
-    await offer.getByRole('button', { name: 'Vertrag annehmen' }).click();
+    await offer.getByRole('button', { name: 'Zahlungspflichtigen Vertrag schließen' }).click();
     const contract = page.getByRole('region', { name: 'Meine Verträge' }).locator('article', { hasText: berth });
     await expect(contract).toContainText(/Vertrag LV-2027-\d{4}: Liegeplatz/);
     await expect(contract).toContainText('in 2 Raten, Überweisung');

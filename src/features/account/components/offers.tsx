@@ -8,7 +8,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { FormAlert } from '@/components/form-alert';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { formatBerlinDateTime, formatDay } from '@/lib/dates';
+import { berlinDay, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { errorMessage } from '@/lib/errors/guest-messages';
 import {
@@ -160,7 +160,7 @@ function OfferCard({ offer }: { offer: MyOffer }) {
                   <span className="ml-2 font-normal text-muted-foreground">
                     <Trans>
                       (Vertragsbedingungen Fassung {text.data.terms_version} vom{' '}
-                      {formatDay(text.data.terms_published_at.slice(0, 10), locale)})
+                      {formatDay(berlinDay(text.data.terms_published_at), locale)})
                     </Trans>
                   </span>
                 )}
@@ -199,7 +199,8 @@ function OfferCard({ offer }: { offer: MyOffer }) {
             {accept.error && <FormAlert>{errorMessage(accept.error)}</FormAlert>}
             <div className="flex flex-wrap gap-2">
               <Button type="submit" disabled={accept.isPending || !text.data}>
-                <Trans>Vertrag annehmen</Trans>
+                {/* § 312j Abs. 3 BGB: the button that concludes a paid contract says so (docs/adr/0047). */}
+                <Trans>Zahlungspflichtigen Vertrag schließen</Trans>
               </Button>
               <ConfirmDialog
                 open={declining}

@@ -2,6 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Prose, Section } from '@/components/page';
 import { harbour } from '@/lib/harbour';
 import { HarbourFactsLoading, useHarbourFacts } from '@/components/harbour-facts';
+import { useQuery } from '@tanstack/react-query';
+import { berlinDay, formatDay } from '@/lib/dates';
+import { currentContractTermsQueryOptions, termsSections } from '@/features/legal/api/contract-terms';
 
 export function PrivacyPage() {
   const { t } = useLingui();
@@ -140,47 +143,40 @@ export function ImpressumPage() {
 }
 
 export function ContractPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  const terms = useQuery(currentContractTermsQueryOptions);
+  const body = terms.data ? (i18n.locale === 'en' ? terms.data.body_en : terms.data.body_de) : '';
+  const version = terms.data?.version;
+  const date = terms.data ? formatDay(berlinDay(terms.data.published_at), i18n.locale) : '';
   return (
     <Page title={t`Liegeplatzvertrag`} lead={t`Die Bedingungen für Langzeit- und Saisonliegeplätze im Hafen Düsseldorf.`}>
       <Prose>
-        <Section title={t`1. Vertragsgegenstand`}>
-          <p>
-            <Trans>
-              Der Hafen überlässt dem Mieter einen Liegeplatz für das im Vertrag bezeichnete Boot. Ein Anspruch auf einen bestimmten Platz
-              besteht nicht; der Hafen kann aus betrieblichen Gründen umlegen.
-            </Trans>
+        {terms.isPending ? (
+          <p role="status">
+            <Trans>Lädt…</Trans>
           </p>
-        </Section>
-        <Section title={t`2. Laufzeit und Kündigung`}>
-          <p>
-            <Trans>
-              Saisonverträge laufen vom 1. April bis 31. Oktober, Jahresverträge ein Jahr ab Vertragsbeginn. Sie verlängern sich nicht
-              automatisch.
-            </Trans>
+        ) : terms.isError || !terms.data ? (
+          <p role="alert">
+            <Trans>Die Vertragsbedingungen können gerade nicht geladen werden. Bitte versuchen Sie es später noch einmal.</Trans>
           </p>
-        </Section>
-        <Section title={t`3. Entgelt`}>
-          <p>
-            <Trans>
-              Das Liegegeld wird im Vertrag vereinbart und ist zu Beginn der Laufzeit fällig. Strom wird nach Verbrauch abgerechnet. Alle
-              Preise inkl. gesetzlicher MwSt.
-            </Trans>
-          </p>
-        </Section>
-        <Section title={t`4. Pflichten des Mieters`}>
-          <p>
-            <Trans>
-              Das Boot muss haftpflichtversichert, verkehrssicher und ordnungsgemäß vertäut sein. Die Hafenordnung gilt. Untervermietung ist
-              nicht erlaubt.
-            </Trans>
-          </p>
-        </Section>
-        <Section title={t`5. Haftung`}>
-          <p>
-            <Trans>Der Hafen haftet nur für Vorsatz und grobe Fahrlässigkeit; für Hochwasser, Eisgang und Sturm haftet er nicht.</Trans>
-          </p>
-        </Section>
+        ) : (
+          <>
+            <p data-testid="terms-version" className="text-sm text-slate-600">
+              <Trans>
+                Fassung {version} vom {date}
+              </Trans>
+            </p>
+            {termsSections(body).map((section, i) => (
+              <Section key={i} title={section.title}>
+                {section.paragraphs.map((p, j) => (
+                  <p key={j} className="whitespace-pre-line">
+                    {p}
+                  </p>
+                ))}
+              </Section>
+            ))}
+          </>
+        )}
       </Prose>
     </Page>
   );

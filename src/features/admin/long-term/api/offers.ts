@@ -150,3 +150,21 @@ export function useWithdrawOffer() {
     return data;
   });
 }
+
+/** The contract terms in force (public.contract_terms, highest version). */
+export type ContractTermsRow = Pick<Tables<'contract_terms'>, 'version' | 'body_de' | 'body_en' | 'published_at'>;
+
+export const currentTermsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin-offers', 'terms'] as const,
+    queryFn: async (): Promise<ContractTermsRow | null> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase
+        .from('contract_terms')
+        .select('version, body_de, body_en, published_at')
+        .order('version', { ascending: false })
+        .limit(1);
+      if (error) throw error;
+      return data[0] ?? null;
+    },
+  });

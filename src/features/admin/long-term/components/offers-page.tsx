@@ -36,6 +36,7 @@ import {
   type Candidate,
 } from '@/features/admin/long-term/api/offers';
 import { sendOfferSchema, type SendOfferValues } from '@/features/admin/long-term/schemas/offer';
+import { ContractTermsSection } from '@/features/admin/long-term/components/contract-terms-form';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 const cell = 'border-b border-slate-100 px-2 py-1.5 align-top text-left';
@@ -54,6 +55,7 @@ export function OffersPage({
       <OfferComposer />
       <OffersInFlight />
       <ContractsTable search={search} onSearch={onSearch} />
+      <ContractTermsSection />
     </Page>
   );
 }
