@@ -89,6 +89,10 @@ const EXPECTED: Record<string, Row> = {
   contract_terms: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   berth_offers: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   contracts: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Renewal and notice (ADR 0052): no notice or run exists in the set-up (holder reads own, staff
+  // all: pgTAP 450); nobody writes either over the API (only the functions).
+  contract_notices: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: '0xxx' },
+  contract_renewal_runs: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: '0xxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -213,6 +217,10 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   offer_contract: AUTH,
   accept_offer: AUTH,
   set_contract_status: AUTH,
+  renewal_preview: AUTH,
+  confirm_renewal: AUTH,
+  give_contract_notice: AUTH,
+  end_contract: AUTH,
   add_insurance_certificate: AUTH,
   set_registration_mark: AUTH,
   holders_missing_insurance: AUTH,
@@ -621,6 +629,15 @@ for (const engine of engines()) {
               id: undefined,
               contract_number: 'LV-2099-0001',
             };
+          case 'contract_notices':
+            return {
+              contract_id: (await q<{ id: string }>(`select id from public.contracts limit 1`))[0].id,
+              kind: 'notice',
+            };
+          case 'contract_renewal_runs': {
+            const season = (await q<{ id: string }>(`select id from public.seasons limit 1`))[0].id;
+            return { request_key: crypto.randomUUID(), from_season_id: season, to_season_id: season, issued: 0 };
+          }
           case 'holder_insurance_certificates':
             return {
               holder_id: holdingId,
