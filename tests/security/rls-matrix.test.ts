@@ -89,10 +89,10 @@ const EXPECTED: Record<string, Row> = {
   contract_terms: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   berth_offers: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   contracts: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
-  // Renewal and notice (ADR 0052): no notice or run exists in the set-up (holder reads own, staff
-  // all: pgTAP 450); nobody writes either over the API (only the functions).
-  contract_notices: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: '0xxx' },
-  contract_renewal_runs: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: '0xxx' },
+  // Renewal and notice (ADR 0052): the holder (kunde) reads the notice of the own contract, staff
+  // all notices and the renewal runs; nobody writes either over the API (only the functions).
+  contract_notices: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  contract_renewal_runs: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -348,6 +348,12 @@ for (const engine of engines()) {
           p_contract_sha256: (shown.data as { contract_sha256: string }[])[0].contract_sha256,
         });
         if (accepted.error) throw accepted.error;
+        // a notice recorded for kunde's contract and a renewal run (ADR 0052; rows only, status unchanged)
+        await q(`insert into public.contract_notices (contract_id, kind) select id, 'notice' from public.contracts limit 1`);
+        await q(
+          `insert into public.contract_renewal_runs (request_key, from_season_id, to_season_id, issued)
+           select gen_random_uuid(), id, id, 0 from public.seasons limit 1`,
+        );
         // a photo of an active berth (the seed has none)
         await q(
           `insert into public.place_photos (place_id, path) select id, 'places/matrix/seed.png' from public.places where name = 'A01'`,
@@ -477,6 +483,14 @@ for (const engine of engines()) {
           case 'order_notes': {
             const r = await one(`select id, body from public.order_notes limit 1`);
             return { filter: `id=eq.${r.id}`, update: { body: r.body } };
+          }
+          case 'contract_notices': {
+            const r = await one(`select id, reason from public.contract_notices limit 1`);
+            return { filter: `id=eq.${r.id}`, update: { reason: r.reason } };
+          }
+          case 'contract_renewal_runs': {
+            const r = await one(`select id, issued from public.contract_renewal_runs limit 1`);
+            return { filter: `id=eq.${r.id}`, update: { issued: r.issued } };
           }
           case 'tariffs': {
             const r = await one(`select code, name from public.tariffs where code = 'berth_night_per_metre'`);

@@ -22,6 +22,7 @@ import {
   type PaymentMethod,
   type PaymentPlan,
 } from '@/features/account/api/offers';
+import { ContractNotice } from '@/features/account/components/contract-notice';
 import { acceptOfferSchema, type AcceptOfferValues } from '@/features/account/schemas/offer';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
@@ -281,6 +282,7 @@ function ContractCard({ contract }: { contract: MyContract }) {
         </dt>
         <dd>{formatDay(contract.notice_deadline, locale)}</dd>
       </dl>
+      <ContractNotice contract={contract} />
       <details>
         <summary className="cursor-pointer text-sm">
           <Trans>Vertragstext, wie angenommen</Trans>

@@ -36,6 +36,7 @@ import {
   type Candidate,
 } from '@/features/admin/long-term/api/offers';
 import { sendOfferSchema, type SendOfferValues } from '@/features/admin/long-term/schemas/offer';
+import { RenewalSection } from '@/features/admin/long-term/components/renewal-section';
 import { ContractTermsSection } from '@/features/admin/long-term/components/contract-terms-form';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
@@ -55,6 +56,7 @@ export function OffersPage({
       <OfferComposer />
       <OffersInFlight />
       <ContractsTable search={search} onSearch={onSearch} />
+      <RenewalSection />
       <ContractTermsSection />
     </Page>
   );
