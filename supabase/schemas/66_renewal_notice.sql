@@ -157,7 +157,13 @@ begin
            array_remove(array[
              case when (select coalesce(sum((l ->> 'gross_cents')::bigint), 0) from jsonb_array_elements(b.nl) l) <> b.gross_cents
                   then 'price_changed' end,
-             case when b.terms_version < v_terms then 'terms_newer' end], null),
+             case when b.terms_version < v_terms then 'terms_newer' end,
+             -- The price the renewal applies was added after the holder's last day to give notice:
+             -- the holder could not react to it (the office should tell them, ADR 0052).
+             case when (select coalesce(sum((l ->> 'gross_cents')::bigint), 0) from jsonb_array_elements(b.nl) l) <> b.gross_cents
+                   and private.berlin_date((select p.created_at from public.long_term_prices p
+                                            where p.id = private.long_term_price_row(v_next.kind, v_next.starts_on))) > b.notice_deadline
+                  then 'price_announced_late' end], null),
            v_next.id, v_next.name, v_next.name_en
     from base b
     order by b.pname, b.contract_number;
@@ -180,7 +186,7 @@ set search_path = ''
 as $$
   select * from private.renewal_preview(p_season_id)
 $$;
-comment on function public.renewal_preview(uuid) is 'Admins: every contract of a season with what the renewal into the next season of the same kind does (renew, renewed, noticed, ended, berth_archived, berth_taken, notice_open), old and new price, changes (price_changed, terms_newer); renewal_no_next_season, season_not_found.';
+comment on function public.renewal_preview(uuid) is 'Admins: every contract of a season with what the renewal into the next season of the same kind does (renew, renewed, noticed, ended, berth_archived, berth_taken, notice_open), old and new price, changes (price_changed, terms_newer, price_announced_late); renewal_no_next_season, season_not_found.';
 revoke execute on function public.renewal_preview(uuid) from anon, public;
 grant execute on function public.renewal_preview(uuid) to authenticated;
 

@@ -107,6 +107,8 @@ test.describe('long-term renewal and notice', () => {
     await expect(rowB).toContainText('1.380,00 €');
     await expect(rowB).toContainText('1.080,00 €');
     await expect(rowB).toContainText('Preis geändert');
+    // The price change was added today, after the holders' notice deadline (2 October 2026): flagged.
+    await expect(rowB).toContainText('erst nach der Kündigungsfrist angekündigt');
 
     await section.getByRole('button', { name: /^\d+ Verträge verlängern$/ }).click();
     const dialog = page.getByRole('alertdialog', { name: /Verträge in Jahr 2027 verlängern\?/ });

@@ -124,6 +124,11 @@ export function RenewalSection() {
                           <Trans>Preis geändert</Trans>
                         </span>
                       )}
+                      {r.changes.includes('price_announced_late') && (
+                        <span className="block text-xs text-amber-800">
+                          <Trans>erst nach der Kündigungsfrist angekündigt</Trans>
+                        </span>
+                      )}
                       {r.changes.includes('terms_newer') && (
                         <span className="block text-xs text-muted-foreground">
                           <Trans>bleibt bei seiner Fassung der Bedingungen</Trans>
