@@ -88,13 +88,11 @@ export function RenewalSection() {
               </caption>
               <thead>
                 <tr>
-                  <th className={cell}>{t`Vertrag`}</th>
                   <th className={cell}>{t`Mieter`}</th>
-                  <th className={cell}>{t`Liegeplatz`}</th>
-                  <th className={cell}>{t`Boot`}</th>
                   <th className={cell}>{t`Bisher`}</th>
                   <th className={cell}>{t`Neu`}</th>
                   <th className={cell}>{t`Ergebnis`}</th>
+                  <th className={cell}>{t`Liegeplatz`}</th>
                   <th className={cell}>
                     <span className="sr-only">{t`Aktionen`}</span>
                   </th>
@@ -103,19 +101,17 @@ export function RenewalSection() {
               <tbody>
                 {rows.length === 0 && (
                   <tr>
-                    <td className={cell} colSpan={8}>
+                    <td className={cell} colSpan={6}>
                       <Trans>Keine Verträge in dieser Saison.</Trans>
                     </td>
                   </tr>
                 )}
                 {rows.map((r) => (
                   <tr key={r.contract_id} data-renewal={r.contract_number}>
-                    <td className={cell}>{r.contract_number}</td>
                     <th scope="row" className={cell}>
                       {r.first_name} {r.last_name}
+                      <span className="block text-xs font-normal text-muted-foreground">{r.contract_number}</span>
                     </th>
-                    <td className={cell}>{r.place_name}</td>
-                    <td className={cell}>{r.boat_name}</td>
                     <td className={cell}>{formatEuro(Number(r.old_gross_cents), i18n.locale)}</td>
                     <td className={cell}>
                       {formatEuro(Number(r.new_gross_cents), i18n.locale)}
@@ -136,6 +132,10 @@ export function RenewalSection() {
                       )}
                     </td>
                     <td className={cell}>{action(r)}</td>
+                    <td className={cell}>
+                      {r.place_name}
+                      <span className="block text-xs text-muted-foreground">{r.boat_name}</span>
+                    </td>
                     <td className={cell}>
                       {(r.action === 'renew' || r.action === 'notice_open' || r.action === 'renewed') && <EndContractButton row={r} />}
                     </td>
