@@ -397,6 +397,86 @@ export type Database = {
         }
         Relationships: []
       }
+      contract_notices: {
+        Row: {
+          contract_id: string
+          given_at: string
+          given_by: string | null
+          id: string
+          kind: string
+          reason: string | null
+        }
+        Insert: {
+          contract_id: string
+          given_at?: string
+          given_by?: string | null
+          id?: string
+          kind: string
+          reason?: string | null
+        }
+        Update: {
+          contract_id?: string
+          given_at?: string
+          given_by?: string | null
+          id?: string
+          kind?: string
+          reason?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "contract_notices_contract_id_fkey"
+            columns: ["contract_id"]
+            isOneToOne: true
+            referencedRelation: "contracts"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      contract_renewal_runs: {
+        Row: {
+          from_season_id: string
+          id: string
+          issued: number
+          request_key: string
+          run_at: string
+          run_by: string | null
+          to_season_id: string
+        }
+        Insert: {
+          from_season_id: string
+          id?: string
+          issued: number
+          request_key: string
+          run_at?: string
+          run_by?: string | null
+          to_season_id: string
+        }
+        Update: {
+          from_season_id?: string
+          id?: string
+          issued?: number
+          request_key?: string
+          run_at?: string
+          run_by?: string | null
+          to_season_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "contract_renewal_runs_from_season_id_fkey"
+            columns: ["from_season_id"]
+            isOneToOne: false
+            referencedRelation: "seasons"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "contract_renewal_runs_to_season_id_fkey"
+            columns: ["to_season_id"]
+            isOneToOne: false
+            referencedRelation: "seasons"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       contract_terms: {
         Row: {
           body_de: string
@@ -443,10 +523,11 @@ export type Database = {
           lines: Json
           locale: string
           notice_deadline: string
-          offer_id: string
+          offer_id: string | null
           payment_method: string
           payment_plan: number
           place_id: string
+          renews_contract_id: string | null
           season_id: string
           starts_on: string
           status: string
@@ -471,10 +552,11 @@ export type Database = {
           lines: Json
           locale: string
           notice_deadline: string
-          offer_id: string
+          offer_id?: string | null
           payment_method: string
           payment_plan: number
           place_id: string
+          renews_contract_id?: string | null
           season_id: string
           starts_on: string
           status?: string
@@ -499,10 +581,11 @@ export type Database = {
           lines?: Json
           locale?: string
           notice_deadline?: string
-          offer_id?: string
+          offer_id?: string | null
           payment_method?: string
           payment_plan?: number
           place_id?: string
+          renews_contract_id?: string | null
           season_id?: string
           starts_on?: string
           status?: string
@@ -522,6 +605,13 @@ export type Database = {
             columns: ["place_id"]
             isOneToOne: false
             referencedRelation: "places"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "contracts_renews_contract_id_fkey"
+            columns: ["renews_contract_id"]
+            isOneToOne: true
+            referencedRelation: "contracts"
             referencedColumns: ["id"]
           },
           {
@@ -2343,10 +2433,11 @@ export type Database = {
           lines: Json
           locale: string
           notice_deadline: string
-          offer_id: string
+          offer_id: string | null
           payment_method: string
           payment_plan: number
           place_id: string
+          renews_contract_id: string | null
           season_id: string
           starts_on: string
           status: string
@@ -2894,6 +2985,21 @@ export type Database = {
           subject: string
         }
       }
+      confirm_renewal: {
+        Args: {
+          p_season_id: string
+          p_request_key: string
+        }
+        Returns: {
+          from_season_id: string
+          id: string
+          issued: number
+          request_key: string
+          run_at: string
+          run_by: string | null
+          to_season_id: string
+        }
+      }
       create_booking: {
         Args: {
           p_place_id: string
@@ -3026,6 +3132,41 @@ export type Database = {
           invoice_number: string
         }[]
       }
+      end_contract: {
+        Args: {
+          p_contract_id: string
+          p_reason: string
+        }
+        Returns: {
+          accepted_at: string
+          accepted_ip: string | null
+          accepted_user_agent: string | null
+          boat: Json
+          contract_number: string
+          contract_sha256: string
+          contract_text: string
+          created_at: string
+          email: string
+          ends_on: string
+          gross_cents: number
+          holder: Json
+          holder_id: string
+          id: string
+          lines: Json
+          locale: string
+          notice_deadline: string
+          offer_id: string | null
+          payment_method: string
+          payment_plan: number
+          place_id: string
+          renews_contract_id: string | null
+          season_id: string
+          starts_on: string
+          status: string
+          terms_version: number
+          user_id: string | null
+        }
+      }
       expire_unverified_orders: {
         Args: never
         Returns: number
@@ -3045,6 +3186,40 @@ export type Database = {
           length: number
           width: number
         }[]
+      }
+      give_contract_notice: {
+        Args: {
+          p_contract_id: string
+        }
+        Returns: {
+          accepted_at: string
+          accepted_ip: string | null
+          accepted_user_agent: string | null
+          boat: Json
+          contract_number: string
+          contract_sha256: string
+          contract_text: string
+          created_at: string
+          email: string
+          ends_on: string
+          gross_cents: number
+          holder: Json
+          holder_id: string
+          id: string
+          lines: Json
+          locale: string
+          notice_deadline: string
+          offer_id: string | null
+          payment_method: string
+          payment_plan: number
+          place_id: string
+          renews_contract_id: string | null
+          season_id: string
+          starts_on: string
+          status: string
+          terms_version: number
+          user_id: string | null
+        }
       }
       harbour_access: {
         Args: never
@@ -3666,6 +3841,30 @@ export type Database = {
           vat_rate: number
         }
       }
+      renewal_preview: {
+        Args: {
+          p_season_id: string
+        }
+        Returns: {
+          contract_id: string
+          contract_number: string
+          first_name: string
+          last_name: string
+          email: string
+          place_id: string
+          place_name: string
+          boat_name: string
+          old_gross_cents: number
+          new_gross_cents: number
+          new_lines: Json
+          notice_deadline: string
+          action: string
+          changes: string[]
+          next_season_id: string
+          next_season_name: string
+          next_season_name_en: string
+        }[]
+      }
       reorder_place_photos: {
         Args: {
           p_place_id: string
@@ -4020,10 +4219,11 @@ export type Database = {
           lines: Json
           locale: string
           notice_deadline: string
-          offer_id: string
+          offer_id: string | null
           payment_method: string
           payment_plan: number
           place_id: string
+          renews_contract_id: string | null
           season_id: string
           starts_on: string
           status: string

@@ -800,7 +800,8 @@ revoke execute on function private.lapse_offers() from public;
 create table public.contracts (
   id uuid primary key default gen_random_uuid(),
   contract_number text not null unique,
-  offer_id uuid not null unique references public.berth_offers (id) on delete restrict,
+  -- Null for a renewed contract (66_renewal_notice.sql: renews_contract_id names the one it renews).
+  offer_id uuid unique references public.berth_offers (id) on delete restrict,
   user_id uuid references auth.users (id) on delete set null,
   -- The holding the acceptance created. No foreign key: an admin may still remove a holding
   -- that has not begun (remove_long_term_holder deletes it, its event keeps the snapshot) and

@@ -97,6 +97,10 @@ const EXPECTED: Record<string, Row> = {
   // Reminders of overdue long-term fees (issue 42, ADR 0051): the holder reads those of own fees
   // (kunde's fee here), staff all; nobody writes over the API (only send_fee_reminders; append-only).
   fee_reminders: { anon: 'xxxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Renewal and notice (ADR 0052): the holder (kunde) reads the notice of the own contract, staff
+  // all notices and the renewal runs; nobody writes either over the API (only the functions).
+  contract_notices: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  contract_renewal_runs: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -223,6 +227,10 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   offer_contract: AUTH,
   accept_offer: AUTH,
   set_contract_status: AUTH,
+  renewal_preview: AUTH,
+  confirm_renewal: AUTH,
+  give_contract_notice: AUTH,
+  end_contract: AUTH,
   add_insurance_certificate: AUTH,
   set_registration_mark: AUTH,
   holders_missing_insurance: AUTH,
@@ -364,6 +372,12 @@ for (const engine of engines()) {
           p_contract_sha256: (shown.data as { contract_sha256: string }[])[0].contract_sha256,
         });
         if (accepted.error) throw accepted.error;
+        // a notice recorded for kunde's contract and a renewal run (ADR 0052; rows only, status unchanged)
+        await q(`insert into public.contract_notices (contract_id, kind) select id, 'notice' from public.contracts limit 1`);
+        await q(
+          `insert into public.contract_renewal_runs (request_key, from_season_id, to_season_id, issued)
+           select gen_random_uuid(), id, id, 0 from public.seasons limit 1`,
+        );
         // a photo of an active berth (the seed has none)
         await q(
           `insert into public.place_photos (place_id, path) select id, 'places/matrix/seed.png' from public.places where name = 'A01'`,
@@ -518,6 +532,14 @@ for (const engine of engines()) {
             const r = await one(`select id, body from public.order_notes limit 1`);
             return { filter: `id=eq.${r.id}`, update: { body: r.body } };
           }
+          case 'contract_notices': {
+            const r = await one(`select id, reason from public.contract_notices limit 1`);
+            return { filter: `id=eq.${r.id}`, update: { reason: r.reason } };
+          }
+          case 'contract_renewal_runs': {
+            const r = await one(`select id, issued from public.contract_renewal_runs limit 1`);
+            return { filter: `id=eq.${r.id}`, update: { issued: r.issued } };
+          }
           case 'tariffs': {
             const r = await one(`select code, name from public.tariffs where code = 'berth_night_per_metre'`);
             return { filter: `code=eq.${r.code}`, update: { name: r.name } };
@@ -669,6 +691,15 @@ for (const engine of engines()) {
               id: undefined,
               contract_number: 'LV-2099-0001',
             };
+          case 'contract_notices':
+            return {
+              contract_id: (await q<{ id: string }>(`select id from public.contracts limit 1`))[0].id,
+              kind: 'notice',
+            };
+          case 'contract_renewal_runs': {
+            const season = (await q<{ id: string }>(`select id from public.seasons limit 1`))[0].id;
+            return { request_key: crypto.randomUUID(), from_season_id: season, to_season_id: season, issued: 0 };
+          }
           case 'holder_insurance_certificates':
             return {
               holder_id: holdingId,

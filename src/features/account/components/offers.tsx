@@ -22,6 +22,7 @@ import {
   type PaymentMethod,
   type PaymentPlan,
 } from '@/features/account/api/offers';
+import { ContractNotice } from '@/features/account/components/contract-notice';
 import { acceptOfferSchema, type AcceptOfferValues } from '@/features/account/schemas/offer';
 import { SetUpDirectDebit } from '@/features/account/long-term-fees/components';
 
@@ -283,6 +284,7 @@ function ContractCard({ contract }: { contract: MyContract }) {
       </dl>
       {/* Paid by direct debit: the mandate is the acceptance's last step (Stripe's page), then it shows here. */}
       {contract.payment_method === 'sepa_debit' && contract.status !== 'ended' && <SetUpDirectDebit contractId={contract.id} />}
+      <ContractNotice contract={contract} />
       <details>
         <summary className="cursor-pointer text-sm">
           <Trans>Vertragstext, wie angenommen</Trans>

@@ -13,7 +13,7 @@ export type AdminOffer = Pick<
   decline_reason: string | null;
   kept_place: boolean | null;
   place: Pick<Tables<'places'>, 'name'> | null;
-  season: Pick<Tables<'seasons'>, 'name'> | null;
+  season: Pick<Tables<'seasons'>, 'name' | 'name_en'> | null;
   application: Pick<Tables<'long_term_applications'>, 'first_name' | 'last_name'> | null;
 };
 
@@ -33,7 +33,7 @@ export type AdminContract = Pick<
   status: 'active' | 'noticed' | 'ended';
   holder: { first_name?: string; last_name?: string };
   place: Pick<Tables<'places'>, 'name'> | null;
-  season: Pick<Tables<'seasons'>, 'name'> | null;
+  season: Pick<Tables<'seasons'>, 'name' | 'name_en'> | null;
 };
 
 export const adminOfferKeys = {
@@ -50,7 +50,7 @@ export const seasonsForOffersQueryOptions = () =>
     queryKey: adminOfferKeys.seasons,
     queryFn: async () => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.from('seasons').select('id, name, kind, starts_on, ends_on').order('starts_on');
+      const { data, error } = await supabase.from('seasons').select('id, name, name_en, kind, starts_on, ends_on').order('starts_on');
       if (error) throw error;
       return data;
     },
@@ -86,7 +86,7 @@ export const adminOffersQueryOptions = () =>
       const { data, error } = await supabase
         .from('berth_offers')
         .select(
-          'id, email, status, deadline, gross_cents, sent_at, answered_at, next_offer_id, decline_reason, kept_place, place:places(name), season:seasons(name), application:long_term_applications(first_name, last_name)',
+          'id, email, status, deadline, gross_cents, sent_at, answered_at, next_offer_id, decline_reason, kept_place, place:places(name), season:seasons(name, name_en), application:long_term_applications(first_name, last_name)',
         )
         .order('sent_at', { ascending: false })
         .limit(200);
@@ -103,7 +103,7 @@ export const adminContractsQueryOptions = () =>
       const { data, error } = await supabase
         .from('contracts')
         .select(
-          'id, contract_number, email, status, starts_on, ends_on, gross_cents, payment_plan, payment_method, accepted_at, terms_version, holder, place:places(name), season:seasons(name)',
+          'id, contract_number, email, status, starts_on, ends_on, gross_cents, payment_plan, payment_method, accepted_at, terms_version, holder, place:places(name), season:seasons(name, name_en)',
         )
         .order('accepted_at', { ascending: false });
       if (error) throw error;

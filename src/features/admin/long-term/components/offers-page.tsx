@@ -36,7 +36,9 @@ import {
   type Candidate,
 } from '@/features/admin/long-term/api/offers';
 import { sendOfferSchema, type SendOfferValues } from '@/features/admin/long-term/schemas/offer';
+import { RenewalSection } from '@/features/admin/long-term/components/renewal-section';
 import { ContractTermsSection } from '@/features/admin/long-term/components/contract-terms-form';
+import { seasonName } from '@/features/admin/seasons';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 const cell = 'border-b border-slate-100 px-2 py-1.5 align-top text-left';
@@ -55,6 +57,7 @@ export function OffersPage({
       <OfferComposer />
       <OffersInFlight />
       <ContractsTable search={search} onSearch={onSearch} />
+      <RenewalSection />
       <ContractTermsSection />
     </Page>
   );
@@ -75,7 +78,7 @@ function useReasonLabel() {
 }
 
 function OfferComposer() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const seasons = useQuery(seasonsForOffersQueryOptions());
   const [season, setSeason] = useState('');
   const [place, setPlace] = useState('');
@@ -101,7 +104,7 @@ function OfferComposer() {
             <option value="">{t`Saison wählen`}</option>
             {seasons.data?.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.name}
+                {seasonName(s, i18n.locale)}
               </option>
             ))}
           </select>
@@ -271,7 +274,7 @@ function OffersInFlight() {
                     {o.application ? `${o.application.first_name} ${o.application.last_name}` : o.email}
                   </th>
                   <td className={cell}>{o.place?.name}</td>
-                  <td className={cell}>{o.season?.name}</td>
+                  <td className={cell}>{o.season ? seasonName(o.season, i18n.locale) : null}</td>
                   <td className={cell} data-testid="offer-status">
                     {status(o.status)}
                     {o.decline_reason && <span className="block text-muted-foreground">{o.decline_reason}</span>}
@@ -313,7 +316,11 @@ function ContractsTable({
   const holderName = (c: AdminContract) => `${c.holder.first_name ?? ''} ${c.holder.last_name ?? ''}`.trim() || c.email;
   const q = (search.q ?? '').toLowerCase();
   const rows = (contracts.data ?? []).filter(
-    (c) => !q || [c.contract_number, holderName(c), c.place?.name, c.season?.name, c.email].some((s) => s?.toLowerCase().includes(q)),
+    (c) =>
+      !q ||
+      [c.contract_number, holderName(c), c.place?.name, c.season?.name, c.season?.name_en, c.email].some((s) =>
+        s?.toLowerCase().includes(q),
+      ),
   );
   const columns = useMemo<ColumnDef<AdminContract>[]>(
     () => [
@@ -337,7 +344,7 @@ function ContractsTable({
       },
       {
         id: 'season',
-        accessorFn: (c) => c.season?.name ?? '',
+        accessorFn: (c) => (c.season ? seasonName(c.season, i18n.locale) : ''),
         meta: { label: t`Saison` },
         header: ({ column }) => <DataTableColumnHeader column={column} title={t`Saison`} />,
       },
