@@ -109,10 +109,10 @@ test.describe('long-term contract by SEPA direct debit', () => {
 
     await contract.getByRole('button', { name: 'Lastschriftmandat erteilen' }).click();
     await giveMandate(page, 'de', IBAN.succeeds);
-    // Back in the app; the webhook stores the mandate (asynchronously), then the contract shows it.
-    await page.waitForURL((url) => url.origin === E2E_APP_URL && url.pathname.includes('/account'));
+    // Back on the contract's page (the set-up's success_url); the webhook stores the mandate asynchronously.
+    await page.waitForURL((url) => url.origin === E2E_APP_URL && url.pathname.endsWith('/account/long-time-place'));
     await expect(async () => {
-      await page.goto('/account/long-time-place');
+      await page.reload();
       await expect(contract).toContainText(/SEPA-Lastschriftmandat \S+ für die IBAN endend auf 3000/, { timeout: 2_000 });
     }).toPass({ timeout: 30_000 });
     const mandate = (await contract.textContent())!.match(/SEPA-Lastschriftmandat (\S+) für die IBAN/)![1];
@@ -168,9 +168,9 @@ test.describe('long-term contract by SEPA direct debit', () => {
     const contract = page.getByRole('region', { name: 'My contracts' }).locator('article', { hasText: berth });
     await contract.getByRole('button', { name: 'Give direct debit mandate' }).click();
     await giveMandate(page, 'en', IBAN.fails);
-    await page.waitForURL((url) => url.origin === E2E_APP_URL && url.pathname.includes('/account'));
+    await page.waitForURL((url) => url.origin === E2E_APP_URL && url.pathname.endsWith('/account/long-time-place'));
     await expect(async () => {
-      await page.goto('/en/account/long-time-place');
+      await page.reload();
       await expect(contract).toContainText(/SEPA direct debit mandate \S+ for the IBAN ending in 3001/, { timeout: 2_000 });
     }).toPass({ timeout: 30_000 });
     await prenotification(personas.customerEn.email, reference);
