@@ -45,7 +45,8 @@ serve(async (req) => {
 
   const locale = setup.locale === 'en' ? 'en' : 'de';
   const metadata = { user_id: setup.user_id, contract_id: setup.contract_id, contract_reference: setup.reference };
-  const page = `${site}/${locale}/account`;
+  // Back to the page with the contract, where the mandate shows once the webhook stored it.
+  const page = `${site}/${locale}/account/long-time-place`;
   try {
     const customer =
       setup.customer ??

@@ -146,7 +146,15 @@ export function MyFees() {
                     <td className="p-2">
                       {fee.instalment}/{fee.instalments}
                     </td>
-                    <td className="p-2">{fee.due_on ? formatDay(fee.due_on, i18n.locale) : '–'}</td>
+                    <td className="p-2">
+                      {fee.due_on ? formatDay(fee.due_on, i18n.locale) : '–'}
+                      {/* SEPA with a mandate: the day of the debit, as the pre-notification announced it. */}
+                      {fee.collect_on ? (
+                        <span className="block text-muted-foreground">
+                          <Trans>Einzug am {formatDay(fee.collect_on, i18n.locale)}</Trans>
+                        </span>
+                      ) : null}
+                    </td>
                     <td className="p-2 text-right">{formatEuro(fee.gross_cents ?? 0, i18n.locale)}</td>
                     <td className="p-2 text-right">{formatEuro(Math.max(fee.balance_cents ?? 0, 0), i18n.locale)}</td>
                     <td className="p-2">
