@@ -7,7 +7,7 @@
 -- it open and a returned one is reversed by a new ledger row, both e-mail holder and office;
 -- DATEV exports the fee documents and payments; holders read their own rows, staff all.
 begin;
-select plan(75);
+select plan(77);
 select private.freeze_clock('2027-02-01 10:00+01');
 
 select tests.create_user('holder');
@@ -127,6 +127,9 @@ select is((select jsonb_array_length(attachments) from public.outbox where kind 
 select throws_ok($$ select private.create_season_fees(gen_random_uuid(), 'LV-X', tests.get_user_id('holder'), null, current_setting('tests.season')::uuid,
                                                       current_setting('tests.lines')::jsonb, 121505, 1, 'bank_transfer') $$,
   '22023', 'invalid_fee_lines', 'lines that do not add up to the contract''s gross are refused');
+select throws_ok($$ select private.create_season_fees(gen_random_uuid(), 'LV-X', tests.get_user_id('holder'), null, current_setting('tests.season')::uuid,
+                                                      current_setting('tests.lines')::jsonb, 121504, 1, 'bank_transfer') $$,
+  '23503', null, 'fees of a contract that does not exist are refused (the foreign key to public.contracts)');
 
 select throws_ok($$ update public.invoices set gross_cents = 1 where fee_id is not null $$, '42501', 'invoice_immutable',
   'an issued fee invoice is never changed');
@@ -195,6 +198,10 @@ select is(public.record_sepa_mandate(jsonb_build_object(
   'mandate', 'mandate_T1', 'reference', 'HDUS-LV-2027-0002', 'last4', '3000', 'customer_acceptance', '{}'::jsonb)) ->> 'replay',
   'true', 'the same mandate again is a replay');
 select throws_ok($$ select public.record_sepa_mandate('{"user_id": "x"}'::jsonb) $$, '22023', 'invalid_mandate', 'a malformed mandate is refused');
+select throws_ok($$ select public.record_sepa_mandate(jsonb_build_object(
+  'user_id', tests.get_user_id('holder'), 'contract_id', gen_random_uuid(), 'customer', 'cus_T1', 'payment_method', 'pm_T1',
+  'mandate', 'mandate_T9', 'reference', 'MANDATE-T9', 'last4', '3000', 'country', 'DE', 'customer_acceptance', '{"type": "online"}'::jsonb)) $$,
+  '23503', null, 'nor a mandate for a contract that does not exist');
 reset role;
 select results_eq(
   $$ select collect_on from public.long_term_fees where contract_id = current_setting('tests.c2')::uuid order by instalment $$,
