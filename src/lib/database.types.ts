@@ -1229,6 +1229,13 @@ export type Database = {
         }
         Relationships: [
           {
+            foreignKeyName: "long_term_fees_contract_id_fkey"
+            columns: ["contract_id"]
+            isOneToOne: false
+            referencedRelation: "contracts"
+            referencedColumns: ["id"]
+          },
+          {
             foreignKeyName: "long_term_fees_invoice_id_fkey"
             columns: ["invoice_id"]
             isOneToOne: true
@@ -2248,7 +2255,15 @@ export type Database = {
           stripe_payment_method?: string
           user_id?: string
         }
-        Relationships: []
+        Relationships: [
+          {
+            foreignKeyName: "sepa_mandates_contract_id_fkey"
+            columns: ["contract_id"]
+            isOneToOne: false
+            referencedRelation: "contracts"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       tariffs: {
         Row: {

@@ -6,9 +6,10 @@
 -- off-session PaymentIntent on the collection day) or by bank transfer recorded by staff. A
 -- failed or returned debit is reversed by a new ledger row, never by changing one.
 --
--- Seam 3 (docs, notes/i42-design.md): the fees are keyed by contract_id WITHOUT a foreign key
--- (the lead adds it at merge); from the contract only id, user_id, holder_id, season_id, lines,
--- gross_cents, payment_plan and payment_method are read (private.create_contract_fees).
+-- Seam 3 (docs, notes/i42-design.md), closed: fees and mandates reference public.contracts(id)
+-- (on delete restrict; contracts are never deleted); from the contract only id, user_id,
+-- holder_id, season_id, lines, gross_cents, payment_plan and payment_method are read
+-- (private.create_contract_fees).
 
 insert into private.app_settings (key, value) values
   -- The harbour's SEPA creditor identifier (Gläubiger-Identifikationsnummer). The demo value
@@ -42,8 +43,8 @@ revoke execute on function private.setting_int(text, integer) from public;
 create table public.sepa_mandates (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null,
-  -- The contract it was taken for (seam 3: no foreign key yet).
-  contract_id uuid,
+  -- The contract it was taken for (null: a mandate for the account, not one contract).
+  contract_id uuid references public.contracts (id) on delete restrict,
   stripe_customer text check (stripe_customer ~ '^cus_[A-Za-z0-9_]+$'),
   stripe_payment_method text not null check (stripe_payment_method ~ '^pm_[A-Za-z0-9_]+$'),
   stripe_mandate text not null unique check (stripe_mandate ~ '^mandate_[A-Za-z0-9_]+$'),
@@ -82,8 +83,8 @@ create trigger sepa_mandates_audit after insert or update or delete on public.se
 -- Stripe's PaymentIntent (debit_state) and change; the money documents never do.
 create table public.long_term_fees (
   id uuid primary key default gen_random_uuid(),
-  -- Seam 3: the contract, without a foreign key until the lead wires 62 and 63 together.
-  contract_id uuid not null,
+  -- The contract (unique (contract_id, instalment) below is the index the key uses).
+  contract_id uuid not null references public.contracts (id) on delete restrict,
   -- The contract as readable on documents (contract_number), for the invoices' reference.
   reference text not null check (char_length(reference) between 1 and 40),
   user_id uuid not null,

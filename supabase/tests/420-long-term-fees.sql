@@ -7,7 +7,7 @@
 -- it open and a returned one is reversed by a new ledger row, both e-mail holder and office;
 -- DATEV exports the fee documents and payments; holders read their own rows, staff all.
 begin;
-select plan(75);
+select plan(77);
 select private.freeze_clock('2027-02-01 10:00+01');
 
 select tests.create_user('holder');
@@ -28,8 +28,43 @@ select set_config('tests.lines', jsonb_build_array(
                      'quantity', 36.5, 'unit', 'square_metre', 'unit_price_cents', 3000, 'vat_rate', 19, 'gross_cents', 109503),
   jsonb_build_object('code', 'electricity', 'description', 'Strompauschale', 'description_en', 'Electricity flat rate',
                      'quantity', 1, 'unit', 'piece', 'unit_price_cents', 12001, 'vat_rate', 7, 'gross_cents', 12001))::text, true);
-select set_config('tests.c1', '11111111-1111-4111-8111-111111111111', true);
-select set_config('tests.c2', '22222222-2222-4222-8222-222222222222', true);
+-- A real contract (long_term_fees.contract_id and sepa_mandates.contract_id reference
+-- public.contracts): an accepted application, its accepted offer and the contract row as
+-- accept_offer stores them, inserted directly so no fees exist yet (accept_offer would create
+-- them through on_contract_accepted); the fees are then made by the function under test.
+create function pg_temp.make_contract(p_id uuid, p_number text, p_user uuid, p_season uuid, p_gross bigint,
+                                      p_plan int, p_method text)
+returns uuid language plpgsql as $$
+declare
+  v_place uuid;
+  v_app uuid;
+  v_offer uuid;
+  v_season public.seasons;
+  v_boat jsonb := '{"name": "Testboot", "length": 10, "width": 3}'::jsonb;
+  v_email text := (select u.email from auth.users u where u.id = p_user);
+begin
+  select * into v_season from public.seasons s where s.id = p_season;
+  insert into public.places (name, width, length) values ('V-' || p_number, 4, 12) returning id into v_place;
+  insert into public.long_term_applications (place_id, user_id, email, first_name, last_name, boat, status, answered_at)
+  values (v_place, p_user, v_email, 'Test', 'Vertrag', v_boat, 'accepted', now()) returning id into v_app;
+  insert into public.berth_offers (place_id, season_id, application_id, user_id, email, locale, boat, lines, gross_cents,
+                                   deadline, status, answered_at)
+  values (v_place, p_season, v_app, p_user, v_email, 'de', v_boat, '[]'::jsonb, p_gross, v_season.starts_on, 'accepted', now())
+  returning id into v_offer;
+  insert into public.contracts (id, contract_number, offer_id, user_id, holder_id, place_id, season_id, starts_on, ends_on, email,
+                                locale, holder, boat, lines, gross_cents, payment_plan, payment_method, terms_version,
+                                contract_text, contract_sha256, accepted_at, notice_deadline)
+  values (p_id, p_number, v_offer, p_user, gen_random_uuid(), v_place, p_season, v_season.starts_on, v_season.ends_on, v_email,
+          'de', jsonb_build_object('first_name', 'Test', 'last_name', 'Vertrag', 'email', v_email), v_boat, '[]'::jsonb, p_gross,
+          p_plan, p_method, (select max(t.version) from public.contract_terms t), 'Vertrag ' || p_number,
+          encode(sha256(convert_to('Vertrag ' || p_number, 'UTF8')), 'hex'), now(), v_season.ends_on - 90);
+  return p_id;
+end
+$$;
+select set_config('tests.c1', pg_temp.make_contract('11111111-1111-4111-8111-111111111111', 'LV-2027-0001', tests.get_user_id('holder'),
+  current_setting('tests.season')::uuid, 121504, 4, 'bank_transfer')::text, true);
+select set_config('tests.c2', pg_temp.make_contract('22222222-2222-4222-8222-222222222222', 'LV-2027-0002', tests.get_user_id('holder'),
+  current_setting('tests.season')::uuid, 121504, 2, 'sepa_debit')::text, true);
 
 -- ---------------------------------------------------------------- instalments
 select results_eq(
@@ -92,6 +127,9 @@ select is((select jsonb_array_length(attachments) from public.outbox where kind 
 select throws_ok($$ select private.create_season_fees(gen_random_uuid(), 'LV-X', tests.get_user_id('holder'), null, current_setting('tests.season')::uuid,
                                                       current_setting('tests.lines')::jsonb, 121505, 1, 'bank_transfer') $$,
   '22023', 'invalid_fee_lines', 'lines that do not add up to the contract''s gross are refused');
+select throws_ok($$ select private.create_season_fees(gen_random_uuid(), 'LV-X', tests.get_user_id('holder'), null, current_setting('tests.season')::uuid,
+                                                      current_setting('tests.lines')::jsonb, 121504, 1, 'bank_transfer') $$,
+  '23503', null, 'fees of a contract that does not exist are refused (the foreign key to public.contracts)');
 
 select throws_ok($$ update public.invoices set gross_cents = 1 where fee_id is not null $$, '42501', 'invoice_immutable',
   'an issued fee invoice is never changed');
@@ -160,6 +198,10 @@ select is(public.record_sepa_mandate(jsonb_build_object(
   'mandate', 'mandate_T1', 'reference', 'HDUS-LV-2027-0002', 'last4', '3000', 'customer_acceptance', '{}'::jsonb)) ->> 'replay',
   'true', 'the same mandate again is a replay');
 select throws_ok($$ select public.record_sepa_mandate('{"user_id": "x"}'::jsonb) $$, '22023', 'invalid_mandate', 'a malformed mandate is refused');
+select throws_ok($$ select public.record_sepa_mandate(jsonb_build_object(
+  'user_id', tests.get_user_id('holder'), 'contract_id', gen_random_uuid(), 'customer', 'cus_T1', 'payment_method', 'pm_T1',
+  'mandate', 'mandate_T9', 'reference', 'MANDATE-T9', 'last4', '3000', 'country', 'DE', 'customer_acceptance', '{"type": "online"}'::jsonb)) $$,
+  '23503', null, 'nor a mandate for a contract that does not exist');
 reset role;
 select results_eq(
   $$ select collect_on from public.long_term_fees where contract_id = current_setting('tests.c2')::uuid order by instalment $$,
@@ -238,7 +280,8 @@ select is((select state from public.long_term_fees_overview() limit 1), 'failed'
 select tests.clear_authentication();
 
 -- Events arrive in any order (Stripe delivers them concurrently): a dispute before the success.
-select set_config('tests.c3', '55555555-5555-4555-8555-555555555555', true);
+select set_config('tests.c3', pg_temp.make_contract('55555555-5555-4555-8555-555555555555', 'LV-2027-0003', tests.get_user_id('holder'),
+  current_setting('tests.season')::uuid, 121504, 1, 'sepa_debit')::text, true);
 select is((select count(*)::int from private.create_season_fees(current_setting('tests.c3')::uuid, 'LV-2027-0003', tests.get_user_id('holder'), null,
                                                                 current_setting('tests.season')::uuid, current_setting('tests.lines')::jsonb,
                                                                 121504, 1, 'sepa_debit')), 1, 'a third contract paid in full by direct debit');

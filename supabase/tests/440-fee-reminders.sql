@@ -35,6 +35,45 @@ select tests.clear_authentication();
 select set_config('tests.lines', jsonb_build_array(
   jsonb_build_object('code', 'berth_fee', 'description', 'Liegeplatz R1, Sommer 2027', 'description_en', 'Berth R1, summer 2027',
                      'quantity', 1, 'unit', 'piece', 'unit_price_cents', 120000, 'vat_rate', 19, 'gross_cents', 120000))::text, true);
+-- A real contract (long_term_fees.contract_id and sepa_mandates.contract_id reference
+-- public.contracts): an accepted application, its accepted offer and the contract row as
+-- accept_offer stores them, inserted directly so no fees exist yet (accept_offer would create
+-- them through on_contract_accepted); the fees are then made by the function under test.
+create function pg_temp.make_contract(p_id uuid, p_number text, p_user uuid, p_season uuid, p_gross bigint,
+                                      p_plan int, p_method text)
+returns uuid language plpgsql as $$
+declare
+  v_place uuid;
+  v_app uuid;
+  v_offer uuid;
+  v_season public.seasons;
+  v_boat jsonb := '{"name": "Testboot", "length": 10, "width": 3}'::jsonb;
+  v_email text := (select u.email from auth.users u where u.id = p_user);
+begin
+  select * into v_season from public.seasons s where s.id = p_season;
+  insert into public.places (name, width, length) values ('V-' || p_number, 4, 12) returning id into v_place;
+  insert into public.long_term_applications (place_id, user_id, email, first_name, last_name, boat, status, answered_at)
+  values (v_place, p_user, v_email, 'Test', 'Vertrag', v_boat, 'accepted', now()) returning id into v_app;
+  insert into public.berth_offers (place_id, season_id, application_id, user_id, email, locale, boat, lines, gross_cents,
+                                   deadline, status, answered_at)
+  values (v_place, p_season, v_app, p_user, v_email, 'de', v_boat, '[]'::jsonb, p_gross, v_season.starts_on, 'accepted', now())
+  returning id into v_offer;
+  insert into public.contracts (id, contract_number, offer_id, user_id, holder_id, place_id, season_id, starts_on, ends_on, email,
+                                locale, holder, boat, lines, gross_cents, payment_plan, payment_method, terms_version,
+                                contract_text, contract_sha256, accepted_at, notice_deadline)
+  values (p_id, p_number, v_offer, p_user, gen_random_uuid(), v_place, p_season, v_season.starts_on, v_season.ends_on, v_email,
+          'de', jsonb_build_object('first_name', 'Test', 'last_name', 'Vertrag', 'email', v_email), v_boat, '[]'::jsonb, p_gross,
+          p_plan, p_method, (select max(t.version) from public.contract_terms t), 'Vertrag ' || p_number,
+          encode(sha256(convert_to('Vertrag ' || p_number, 'UTF8')), 'hex'), now(), v_season.ends_on - 90);
+  return p_id;
+end
+$$;
+select pg_temp.make_contract('44000000-0000-4000-8000-000000000001', 'LV-2027-0901', tests.get_user_id('holder'),
+  current_setting('tests.season')::uuid, 120000, 1, 'bank_transfer');
+select pg_temp.make_contract('44000000-0000-4000-8000-000000000002', 'LV-2027-0902', tests.get_user_id('payer'),
+  current_setting('tests.season')::uuid, 120000, 1, 'bank_transfer');
+select pg_temp.make_contract('44000000-0000-4000-8000-000000000003', 'LV-2027-0903', tests.get_user_id('english'),
+  current_setting('tests.season')::uuid, 120000, 1, 'sepa_debit');
 -- One instalment each, due on the season's first day (1 April 2027), paid by transfer.
 select set_config('tests.f_holder', (select f.id::text from private.create_season_fees('44000000-0000-4000-8000-000000000001', 'LV-2027-0901',
   tests.get_user_id('holder'), null, current_setting('tests.season')::uuid, current_setting('tests.lines')::jsonb, 120000, 1, 'bank_transfer') f), true);

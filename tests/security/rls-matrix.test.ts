@@ -270,6 +270,7 @@ for (const engine of engines()) {
       let who: Record<PersonaName, Persona> & { guestOrderId: string };
       /** anna's holding: the folder of her insurance certificates. */
       let holdingId = '';
+      let contractId = '';
       const q = async <T = Record<string, unknown>>(sql: string, params?: unknown[]) => (await stack.db.query<T>(sql, params)).rows;
 
       beforeAll(async () => {
@@ -341,13 +342,6 @@ for (const engine of engines()) {
           p_counted_cents: (till.data as { balance_cents: number }).balance_cents,
         });
         if (closed.error) throw closed.error;
-        // an overdue long-term fee of the customer's and its first reminder (ADR 0051)
-        await q(
-          `with f as (insert into public.long_term_fees (contract_id, reference, user_id, season_id, instalment, instalments, due_on, payment_method, lines, gross_cents)
-             select gen_random_uuid(), 'LV-MATRIX', $1, s.id, 1, 1, current_date - 10, 'bank_transfer', '[]', 10000 from public.seasons s limit 1 returning id)
-           insert into public.fee_reminders (fee_id, stage, sent_on, days_overdue, balance_cents) select id, 1, current_date, 10, 10000 from f`,
-          [SEED.customer.id],
-        );
         // a berth without orders (an admin may delete it; berths with orders are kept by FK)
         await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
         // an offer of D10 for summer 2027 to kunde's application, accepted online (a contract)
@@ -359,19 +353,35 @@ for (const engine of engines()) {
         });
         if (offer.error) throw offer.error;
         const offerId = (offer.data as { id: string }).id;
+        // (two instalments by direct debit: the acceptance creates the contract's fees itself)
         const shown = await who.customer.client.rpc('offer_contract', {
           p_offer_id: offerId,
-          p_payment_plan: 1,
-          p_payment_method: 'bank_transfer',
+          p_payment_plan: 2,
+          p_payment_method: 'sepa_debit',
         });
         if (shown.error) throw shown.error;
         const accepted = await who.customer.client.rpc('accept_offer', {
           p_offer_id: offerId,
-          p_payment_plan: 1,
-          p_payment_method: 'bank_transfer',
+          p_payment_plan: 2,
+          p_payment_method: 'sepa_debit',
           p_contract_sha256: (shown.data as { contract_sha256: string }[])[0].contract_sha256,
         });
         if (accepted.error) throw accepted.error;
+        contractId = (accepted.data as { id: string }).id;
+        // the customer's second instalment overdue (due 10 days ago) and its first reminder (ADR 0051)
+        await q(
+          `with f as (update public.long_term_fees set due_on = current_date - 10 where contract_id = $1 and instalment = 2 returning id)
+           insert into public.fee_reminders (fee_id, stage, sent_on, days_overdue, balance_cents) select id, 1, current_date, 10, 50000 from f`,
+          [contractId],
+        );
+        if (
+          (
+            await q(`select 1 from public.fee_reminders f join public.long_term_fees l on l.id = f.fee_id where l.contract_id = $1`, [
+              contractId,
+            ])
+          ).length !== 1
+        )
+          throw new Error('no overdue fee of the contract');
         // a notice recorded for kunde's contract and a renewal run (ADR 0052; rows only, status unchanged)
         await q(`insert into public.contract_notices (contract_id, kind) select id, 'notice' from public.contracts limit 1`);
         await q(
@@ -389,20 +399,13 @@ for (const engine of engines()) {
            values ($1::uuid, 'Matrix Versicherung', 'M-1', '2099-12-31', $1::text || '/seed.png')`,
           [holdingId],
         );
-        // a season's fees of the customer's (a made-up contract, seam 3), a SEPA mandate of theirs
-        // and a transfer staff recorded for the first instalment
-        await q(
-          `select private.create_season_fees('33333333-3333-4333-8333-333333333333', 'LV-MATRIX', $1, null,
-                   (select id from public.seasons order by starts_on limit 1),
-                   '[{"code":"berth_fee","description":"Liegeplatz","vat_rate":19,"gross_cents":100000}]'::jsonb, 100000, 2, 'sepa_debit')`,
-          [SEED.customer.id],
-        );
+        // a SEPA mandate of the customer's for that contract (its fees exist since the acceptance)
         const mandate = await http(stack, 'POST', '/rest/v1/rpc/record_sepa_mandate', {
           token: stack.keys.serviceRoleKey,
           body: {
             p_mandate: {
               user_id: SEED.customer.id,
-              contract_id: '33333333-3333-4333-8333-333333333333',
+              contract_id: contractId,
               customer: 'cus_matrix',
               payment_method: 'pm_matrix',
               mandate: 'mandate_matrix',
@@ -738,15 +741,17 @@ for (const engine of engines()) {
               expires_at: '2099-01-01T00:00:00Z',
             };
           case 'long_term_fee_status':
-            return { contract_id: '44444444-4444-4444-8444-444444444444', reference: 'X', gross_cents: 1 };
+            return { contract_id: contractId, reference: 'X', gross_cents: 1 };
           case 'long_term_fees':
             return {
-              contract_id: '44444444-4444-4444-8444-444444444444',
+              // a real contract (the key) and an instalment it has not got (the unique key), so
+              // only RLS and privileges can refuse the row
+              contract_id: contractId,
               reference: 'X',
               user_id: p.userId ?? SEED.customer.id,
               season_id: (await q<{ id: string }>(`select id from public.seasons limit 1`))[0].id,
-              instalment: 1,
-              instalments: 1,
+              instalment: 4,
+              instalments: 4,
               due_on: far,
               payment_method: 'bank_transfer',
               lines: [],

@@ -6,9 +6,11 @@
  * the mandate and the pre-notification goes out; on the collection day collect-fees creates the
  * off-session debit once, and the sandbox's events make the instalment paid (Stripe's
  * succeeding test IBAN) or leave it open with the holder and the office told (the failing one).
- * The fees themselves are created through SQL with a made-up contract (seam 3: the contracts
- * are another part's), and the collection day is moved to today through SQL (it lies at least
- * 14 days after the pre-notification).
+ * The fees are created through SQL for a real contract (long_term_fees.contract_id references
+ * public.contracts): an accepted application, its accepted offer and the contract row inserted
+ * as accept_offer stores them but without its fees, which create_season_fees then makes with
+ * this test's price; the collection day is moved to today through SQL (it lies at least 14 days
+ * after the pre-notification).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -44,9 +46,28 @@ for (const engine of engines()) {
       return data.session!.access_token;
     };
 
-    /** A contract's fees as private.create_season_fees makes them (2 instalments, direct debit). */
+    /** A contract (numbered `reference`) and its fees as private.create_season_fees makes them (2 instalments, direct debit). */
     async function contractWithFees(reference: string): Promise<string> {
       const contract = randomUUID();
+      await q(
+        `with s as (select * from public.seasons order by starts_on desc limit 1),
+              b as (select '{"name":"Testboot","length":10,"width":3}'::jsonb as boat),
+              p as (insert into public.places (name, width, length) values ('FN-' || $2, 4, 12) returning id),
+              a as (insert into public.long_term_applications (place_id, user_id, email, first_name, last_name, boat, status, answered_at)
+                    select p.id, $3, $4, 'Klaus', 'Kunde', b.boat, 'accepted', now() from p, b returning id),
+              o as (insert into public.berth_offers (place_id, season_id, application_id, user_id, email, locale, boat, lines, gross_cents,
+                                                     deadline, status, answered_at)
+                    select p.id, s.id, a.id, $3, $4, 'de', b.boat, '[]', 120001, s.starts_on, 'accepted', now() from p, s, a, b returning id)
+         insert into public.contracts (id, contract_number, offer_id, user_id, holder_id, place_id, season_id, starts_on, ends_on, email,
+                                       locale, holder, boat, lines, gross_cents, payment_plan, payment_method, terms_version,
+                                       contract_text, contract_sha256, accepted_at, notice_deadline)
+         select $1, $2, o.id, $3, gen_random_uuid(), p.id, s.id, s.starts_on, s.ends_on, $4, 'de',
+                jsonb_build_object('first_name', 'Klaus', 'last_name', 'Kunde', 'email', $4::text), b.boat, '[]', 120001, 2, 'sepa_debit',
+                (select max(t.version) from public.contract_terms t), 'Vertrag ' || $2,
+                encode(sha256(convert_to('Vertrag ' || $2, 'UTF8')), 'hex'), now(), s.ends_on - 90
+           from o, p, s, b`,
+        [contract, reference, HOLDER.id, HOLDER.email],
+      );
       await q(
         `select private.create_season_fees($1, $2, $3, null, (select id from public.seasons order by starts_on desc limit 1),
            '[{"code":"berth_fee","description":"Liegeplatz","description_en":"Berth","vat_rate":19,"gross_cents":120001}]'::jsonb,
