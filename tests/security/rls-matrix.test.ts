@@ -383,7 +383,7 @@ for (const engine of engines()) {
         )
           throw new Error('no overdue fee of the contract');
         // a notice recorded for kunde's contract and a renewal run (ADR 0052; rows only, status unchanged)
-        await q(`insert into public.contract_notices (contract_id, kind) select id, 'notice' from public.contracts limit 1`);
+        await q(`insert into public.contract_notices (contract_id, kind) values ($1, 'notice')`, [contractId]);
         await q(
           `insert into public.contract_renewal_runs (request_key, from_season_id, to_season_id, issued)
            select gen_random_uuid(), id, id, 0 from public.seasons limit 1`,

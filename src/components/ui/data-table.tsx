@@ -100,7 +100,8 @@ export function useUrlTable<TData, S extends TableSearch>({
 
 /**
  * The table: a caption for its accessible name, sortable headers (aria-sort), and a container
- * that scrolls sideways by itself on a phone, so the page never does.
+ * that scrolls sideways by itself on a phone, so the page never does (positioned, so that
+ * absolutely placed pieces inside, such as screen-reader-only labels, scroll with it too).
  */
 export function DataTable<TData>({
   table,
@@ -118,7 +119,10 @@ export function DataTable<TData>({
   const rows = table.getRowModel().rows;
   const width = table.getVisibleLeafColumns().length;
   return (
-    <div data-slot="data-table" className={cn('w-full max-w-full overflow-x-auto rounded-lg border border-slate-200 bg-white', className)}>
+    <div
+      data-slot="data-table"
+      className={cn('relative w-full max-w-full overflow-x-auto rounded-lg border border-slate-200 bg-white', className)}
+    >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-slate-700">
