@@ -124,7 +124,7 @@ function OfferComposer() {
       {free.error && <FormAlert>{staffErrorMessage(free.error)}</FormAlert>}
       {candidates.error && <FormAlert>{staffErrorMessage(candidates.error)}</FormAlert>}
       {candidates.data && (
-        <div className="relative overflow-x-auto">
+        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={t`Bewerbungen in der Reihenfolge der Warteliste`}>
           <table className="w-full text-sm">
             <caption className="sr-only">{t`Bewerbungen in der Reihenfolge der Warteliste`}</caption>
             <thead>
@@ -252,7 +252,7 @@ function OffersInFlight() {
         </p>
       )}
       {offers.data && offers.data.length > 0 && (
-        <div className="relative overflow-x-auto">
+        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={t`Angebote`}>
           <table className="w-full text-sm">
             <caption className="sr-only">{t`Angebote`}</caption>
             <thead>

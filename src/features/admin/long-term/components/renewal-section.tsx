@@ -82,7 +82,7 @@ export function RenewalSection() {
       {preview.error && <FormAlert>{staffErrorMessage(preview.error)}</FormAlert>}
       {preview.data && (
         <>
-          <div className="relative overflow-x-auto">
+          <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={t`Vorschau der Verlängerung`}>
             <table className="w-full text-sm" data-testid="renewal-preview">
               <caption className="text-left text-sm font-medium">
                 <Trans>Vorschau: Verlängerung in {next}</Trans>
