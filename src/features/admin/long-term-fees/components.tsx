@@ -17,6 +17,7 @@ import { centsToInput, formatEuro } from '@/lib/prices';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { feesOverviewQueryOptions, useRecordFeeTransfer, type FeeState, type FeeStatus } from '@/features/admin/long-term-fees/api';
 import { feeTransferSchema, type FeeTransferInput, type FeeTransferValues } from '@/features/admin/long-term-fees/schemas';
+import { paymentRequestKeys } from '@/lib/request-keys';
 
 /** A fee's state in words, for staff. */
 function FeeStateLabel({ state }: { state: FeeState | null }) {
@@ -170,7 +171,8 @@ export function FeeTransferForm({ fee, onDone }: { fee: FeeStatus; onDone: (text
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const record = useRecordFeeTransfer();
-  const [requestKey] = useState(() => crypto.randomUUID());
+  // The order desk's keys: one per confirmed transfer (fee and amount), kept for its retries.
+  const [requestKeys] = useState(paymentRequestKeys);
   const form = useForm<FeeTransferInput, unknown, FeeTransferValues>({
     resolver: zodResolver(feeTransferSchema()),
     defaultValues: { amount: centsToInput(Math.max(fee.balance_cents ?? 0, 0), locale), note: '' },
@@ -179,7 +181,12 @@ export function FeeTransferForm({ fee, onDone }: { fee: FeeStatus; onDone: (text
   const control = form.control as unknown as Control<FeeTransferInput>;
   const onSubmit = form.handleSubmit((v) =>
     record.mutate(
-      { feeId: fee.id ?? '', amountCents: v.amount, note: v.note, requestKey },
+      {
+        feeId: fee.id ?? '',
+        amountCents: v.amount,
+        note: v.note,
+        requestKey: requestKeys.keyFor({ target: fee.id ?? '', method: 'bank_transfer', amountCents: v.amount }),
+      },
       { onSuccess: () => onDone(t`Überweisung von ${formatEuro(v.amount, locale)} zu ${fee.invoice_number ?? ''} erfasst.`) },
     ),
   );

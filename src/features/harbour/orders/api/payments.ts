@@ -5,6 +5,8 @@ import { fetchOrderBalance, fetchOrderPayments, type Payment, type PaymentMethod
 import type { DeskPaymentMethod } from '@/features/harbour/shared/payment-methods';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 
+export { paymentRequestKeys } from '@/lib/request-keys';
+
 export const paymentDeskKeys = {
   ledger: (orderId: string) => [...harbourKeys.all, 'orders', 'payments', orderId] as const,
   balance: (orderId: string) => [...harbourKeys.all, 'orders', 'balance', orderId] as const,
@@ -77,26 +79,6 @@ async function runPaymentAction(action: PaymentAction): Promise<OnlineRefund | n
   if (error && status === 0) throw new FunctionCallError('network');
   if (error) throw error;
   return null;
-}
-
-/**
- * The request key of a payment or refund the person confirmed: the same one for every retry of
- * it (the same order, method and amount: a second click, a retry after a timeout or an error that
- * left it open), a new one for anything else. Call `done` when it went through or was refused for
- * good: the next confirmation is then a new payment or refund.
- */
-export function paymentRequestKeys() {
-  let current: { what: string; key: string } | null = null;
-  return {
-    keyFor(action: { orderId: string; method: string; amountCents: number }): string {
-      const what = `${action.orderId}|${action.method}|${action.amountCents}`;
-      if (current?.what !== what) current = { what, key: crypto.randomUUID() };
-      return current.key;
-    },
-    done() {
-      current = null;
-    },
-  };
 }
 
 /** Whether a failed refund may have been made after all, so a retry must keep its request key. */

@@ -426,7 +426,7 @@ function DeskPaymentForm({
   });
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
-    const requestKey = requestKeys.keyFor({ orderId: order.id, method: v.method, amountCents: v.amount });
+    const requestKey = requestKeys.keyFor({ target: order.id, method: v.method, amountCents: v.amount });
     const failed = await run({
       type: 'desk-payment',
       orderId: order.id,
@@ -521,7 +521,7 @@ function RefundForm({
   const open = order.status === 'unverified' || order.status === 'confirmed' || order.status === 'checked_in';
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
-    const requestKey = requestKeys.keyFor({ orderId: order.id, method: v.method, amountCents: v.amount });
+    const requestKey = requestKeys.keyFor({ target: order.id, method: v.method, amountCents: v.amount });
     const failed = await run(
       { type: 'refund', orderId: order.id, method: v.method, amountCents: v.amount, note: v.note, notify, requestKey },
       (error) => {
