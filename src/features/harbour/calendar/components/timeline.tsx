@@ -163,6 +163,11 @@ const byRowAndDay =
     return undefined;
   };
 
+const KEYBOARD_CODES = { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] };
+// The keys the picked-up bar answers to: the arrows and the ones that drop or cancel it.
+const KEY_CODES = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', ...KEYBOARD_CODES.cancel, ...KEYBOARD_CODES.end]);
+const LAST_CODES = new Set([...KEYBOARD_CODES.cancel, ...KEYBOARD_CODES.end]);
+
 /**
  * dnd-kit's keyboard sensor, listening for the arrows from the key that picked the bar up on.
  * The original adds its keydown listener a task later (setTimeout, so that the picking Space,
@@ -170,6 +175,13 @@ const byRowAndDay =
  * timers: keys pressed while the page is busy (Space, then an arrow) reached the picked-up bar
  * before that listener, and the arrow was lost. This one listens at once, skips the picking
  * key's own event, and leaves the original's late listener nothing to do.
+ *
+ * Two more things the original gets wrong on a busy page. A key that comes before the bar's
+ * rectangle is measured is computed from (0, 0): the bar seems outside the plan, so the sensor
+ * scrolls the plan instead of moving the bar. And where it scrolls, it does not cancel the key,
+ * so the browser scrolls the plan by an arrow's step as well: one press moved the bar two days.
+ * Keys that come before the measurement wait for it (in order, one frame at a time), and the
+ * sensor's keys never reach the browser's own scrolling.
  */
 class PromptKeyboardSensor extends KeyboardSensor {
   constructor(props: KeyboardSensorProps) {
@@ -181,14 +193,32 @@ class PromptKeyboardSensor extends KeyboardSensor {
     };
     const handleKeyDown = self.handleKeyDown;
     self.handleKeyDown = () => undefined;
+    const waiting: globalThis.KeyboardEvent[] = [];
+    let frames = 0;
+    const measured = () => props.context.current.collisionRect !== null;
+    const flush = () => {
+      // After a second the measurement is not coming (the bar left the plan): the keys go as they are.
+      if (!measured() && frames++ < 60) return void requestAnimationFrame(flush);
+      for (const event of waiting.splice(0)) {
+        handleKeyDown(event);
+        // Dropped or cancelled: the keys after it are no longer the bar's.
+        if (LAST_CODES.has(event.code)) break;
+      }
+    };
     self.listeners.add('keydown', (event) => {
-      if (event !== props.event) handleKeyDown(event);
+      if (event === props.event || !(event instanceof globalThis.KeyboardEvent)) return;
+      if (KEY_CODES.has(event.code)) event.preventDefault();
+      if (waiting.length === 0 && measured()) return handleKeyDown(event);
+      waiting.push(event);
+      if (waiting.length === 1) {
+        frames = 0;
+        requestAnimationFrame(flush);
+      }
     });
   }
 }
 
 const POINTER_OPTIONS = { activationConstraint: { distance: 6 } };
-const KEYBOARD_CODES = { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] };
 
 export interface TimelineProps {
   data: CalendarData;
