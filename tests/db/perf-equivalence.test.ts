@@ -1,7 +1,7 @@
 /**
  * Issue 25: the faster availability search, calendar_entries and admin reports answer exactly
  * what the functions before it answered (tests/db/fixtures/perf-before.sql, schema perf_before),
- * on generated data (tests/db/perf-data.ts: 150 berths, three years of stays in every state,
+ * on generated data (tests/db/perf-data.ts: 60 berths, three years of stays in every state,
  * cancellations, moves, payments and refunds, extras, day guests), for many random inputs, on
  * PGlite and on PostgreSQL: every row, in order, to the cent. And the report facts the triggers
  * kept while the data was written equal the facts computed afresh from orders, extras and the
@@ -19,6 +19,14 @@ import { engines, freshPostgresDatabase, skipBecause } from '../../supabase/loca
 import { asAdmin, beforeSql, harbourSql } from './perf-data.ts';
 
 class Rollback extends Error {}
+
+/**
+ * Three years of stays (two back, one ahead) on 60 berths: every size class, state and change
+ * the reports follow, about 3,300 orders. The answers are compared row by row, so more berths
+ * add time, not cases (150 berths took 110 of this file's 170 s on CI's two cores; issue 46).
+ * The benchmark (bench/perf.bench.ts) keeps the large harbour.
+ */
+const SHAPE = { berths: 60, pastDays: 730, futureDays: 365, slot: 20 };
 
 const REPORTS = [
   'report_occupancy',
@@ -114,7 +122,7 @@ for (const engine of engines()) {
         await bootstrapPlatform(db);
         await migrate(db, 'supabase', { seed: true });
         await db.exec(beforeSql);
-        await db.transaction((tx) => tx.exec(harbourSql({ berths: 150, pastDays: 730, futureDays: 365, slot: 20 })));
+        await db.transaction((tx) => tx.exec(harbourSql(SHAPE)));
         rescheduled = await asAdmin(db, (tx) => laterChanges(tx));
         await db.exec('analyze');
       }, 1_200_000);
@@ -135,7 +143,8 @@ for (const engine of engines()) {
                 (select count(*)::int from public.order_extras where returned_at is not null) as returned_deposits,
                 (select count(*)::int from public.order_extras where removed_at is null and returned_at is null) as extras`,
         );
-        expect(n.orders).toBeGreaterThan(7_000);
+        // A stay per generated berth and slot, besides the seed's.
+        expect(n.orders).toBeGreaterThan(SHAPE.berths * Math.floor((SHAPE.pastDays + SHAPE.futureDays) / SHAPE.slot));
         for (const k of ['cancelled', 'day_stays', 'moved', 'refunds', 'removed_extras', 'returned_deposits', 'extras'])
           expect(n[k], k).toBeGreaterThan(10);
       });
@@ -258,7 +267,7 @@ for (const engine of engines()) {
             entries += before.rows?.length ?? 0;
           }
         });
-        expect(entries).toBeGreaterThan(5000);
+        expect(entries).toBeGreaterThan(2000);
       });
 
       it('calendar_entries stays exact through every kind of change, while its kept rows wait for the flush and after it', async () => {
@@ -381,7 +390,7 @@ for (const engine of engines()) {
           expect(done.reschedule, 'rescheduled').toBeGreaterThan(3);
           // Before the flush: the changed occupations are read from the live tables.
           expect(await pending(tx)).toBeGreaterThan(40);
-          expect(await compare(tx, 'pending')).toBeGreaterThan(1000);
+          expect(await compare(tx, 'pending')).toBeGreaterThan(400);
           // After it: from the kept rows, which equal the rows computed afresh.
           await tx.query(`select private.report_flush()`);
           expect(await pending(tx)).toBe(0);
