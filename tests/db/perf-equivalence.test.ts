@@ -16,6 +16,7 @@ import { bootstrapPlatform } from '../../supabase/local/src/bootstrap/index.ts';
 import { migrate } from '../../supabase/local/src/migrate.ts';
 import type { Database, Queryable } from '../../supabase/local/src/db/types.ts';
 import { engines, freshPostgresDatabase, skipBecause } from '../../supabase/local/test/harness/engines.ts';
+import { preparedPglite } from '../../supabase/local/test/harness/stack.ts';
 import { asAdmin, beforeSql, harbourSql } from './perf-data.ts';
 
 class Rollback extends Error {}
@@ -115,12 +116,14 @@ for (const engine of engines()) {
       const day = (offset: number) => `(current_date + ${Math.round(offset)})`;
 
       beforeAll(async () => {
-        db =
-          engine.name === 'pglite'
-            ? await openPglite()
-            : await openPostgres({ connectionString: await freshPostgresDatabase('perf'), max: 2, roundTripTimeoutMs: 0 });
-        await bootstrapPlatform(db);
-        await migrate(db, 'supabase', { seed: true });
+        if (engine.name === 'pglite') {
+          // The migrated, seeded data directory the other database tests start from (cached by content).
+          db = await openPglite({ loadDataDir: await preparedPglite('supabase', true) });
+        } else {
+          db = await openPostgres({ connectionString: await freshPostgresDatabase('perf'), max: 2, roundTripTimeoutMs: 0 });
+          await bootstrapPlatform(db);
+          await migrate(db, 'supabase', { seed: true });
+        }
         await db.exec(beforeSql);
         await db.transaction((tx) => tx.exec(harbourSql(SHAPE)));
         rescheduled = await asAdmin(db, (tx) => laterChanges(tx));
