@@ -484,6 +484,7 @@ export type Database = {
           id: string
           published_at: string
           published_by: string | null
+          renews_automatically: boolean
           version: number
         }
         Insert: {
@@ -492,6 +493,7 @@ export type Database = {
           id?: string
           published_at?: string
           published_by?: string | null
+          renews_automatically?: boolean
           version: number
         }
         Update: {
@@ -500,6 +502,7 @@ export type Database = {
           id?: string
           published_at?: string
           published_by?: string | null
+          renews_automatically?: boolean
           version?: number
         }
         Relationships: []
@@ -3679,6 +3682,7 @@ export type Database = {
         Args: {
           p_body_de: string
           p_body_en: string
+          p_renews_automatically: boolean
         }
         Returns: {
           body_de: string
@@ -3686,6 +3690,7 @@ export type Database = {
           id: string
           published_at: string
           published_by: string | null
+          renews_automatically: boolean
           version: number
         }
       }

@@ -68,10 +68,15 @@ create table public.contract_terms (
   body_de text not null check (char_length(btrim(body_de)) between 1 and 50000),
   body_en text not null check (char_length(btrim(body_en)) between 1 and 50000),
   published_at timestamptz not null default now(),
-  published_by uuid references auth.users (id) on delete set null
+  published_by uuid references auth.users (id) on delete set null,
+  -- What section "Laufzeit" of the text says: contracts on these terms renew for the next season
+  -- unless noticed by the notice deadline (the renewal run renews only those; ADR 0052).
+  renews_automatically boolean not null default false
 );
 
 alter table public.contract_terms enable row level security;
+
+comment on column public.contract_terms.renews_automatically is 'Contracts accepted on these terms renew for the next season of their kind unless noticed by the notice deadline; false: they end, and the berth is offered again.';
 
 comment on table public.contract_terms is 'The berth contract terms of /vertrag, versioned (append-only): the highest version is in force; a contract keeps the version accepted (docs/adr/0047-offers-and-contracts.md).';
 
@@ -122,7 +127,7 @@ on conflict (version) do nothing;
 
 -- Admins publish a new version of the terms (the next number); the old ones stay unchanged.
 -- contract_terms_invalid (22023): a text empty or longer than 50 000 characters.
-create function private.publish_contract_terms(p_body_de text, p_body_en text)
+create function private.publish_contract_terms(p_body_de text, p_body_en text, p_renews_automatically boolean)
 returns public.contract_terms
 language plpgsql
 volatile
@@ -134,33 +139,35 @@ declare
 begin
   perform private.require_admin();
   if p_body_de is null or p_body_en is null
-     or char_length(btrim(p_body_de)) not between 1 and 50000 or char_length(btrim(p_body_en)) not between 1 and 50000 then
-    raise exception 'contract_terms_invalid' using errcode = '22023', hint = 'German and English text, 1 to 50 000 characters each.';
+     or char_length(btrim(p_body_de)) not between 1 and 50000 or char_length(btrim(p_body_en)) not between 1 and 50000
+     or p_renews_automatically is null then
+    raise exception 'contract_terms_invalid' using errcode = '22023',
+      hint = 'German and English text, 1 to 50 000 characters each, and whether contracts renew automatically.';
   end if;
   lock table public.contract_terms in exclusive mode;
-  insert into public.contract_terms (version, body_de, body_en, published_at, published_by)
-  select coalesce(max(t.version), 0) + 1, btrim(p_body_de), btrim(p_body_en), private.now(), (select auth.uid())
+  insert into public.contract_terms (version, body_de, body_en, published_at, published_by, renews_automatically)
+  select coalesce(max(t.version), 0) + 1, btrim(p_body_de), btrim(p_body_en), private.now(), (select auth.uid()), p_renews_automatically
   from public.contract_terms t
   returning * into v_row;
   return v_row;
 end
 $$;
-comment on function private.publish_contract_terms(text, text) is 'The rule behind public.publish_contract_terms (security definer, not exposed by the API).';
-revoke execute on function private.publish_contract_terms(text, text) from public;
-grant execute on function private.publish_contract_terms(text, text) to authenticated, service_role;
+comment on function private.publish_contract_terms(text, text, boolean) is 'The rule behind public.publish_contract_terms (security definer, not exposed by the API).';
+revoke execute on function private.publish_contract_terms(text, text, boolean) from public;
+grant execute on function private.publish_contract_terms(text, text, boolean) to authenticated, service_role;
 
-create function public.publish_contract_terms(p_body_de text, p_body_en text)
+create function public.publish_contract_terms(p_body_de text, p_body_en text, p_renews_automatically boolean)
 returns public.contract_terms
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select * from private.publish_contract_terms(p_body_de, p_body_en)
+  select * from private.publish_contract_terms(p_body_de, p_body_en, p_renews_automatically)
 $$;
-comment on function public.publish_contract_terms(text, text) is 'Admins publish the next version of the contract terms (German and English); earlier versions stay as accepted; contract_terms_invalid (22023), admin_only (42501).';
-revoke execute on function public.publish_contract_terms(text, text) from anon, public;
-grant execute on function public.publish_contract_terms(text, text) to authenticated;
+comment on function public.publish_contract_terms(text, text, boolean) is 'Admins publish the next version of the contract terms (German and English, and whether contracts on it renew automatically); earlier versions stay as accepted; contract_terms_invalid (22023), admin_only (42501).';
+revoke execute on function public.publish_contract_terms(text, text, boolean) from anon, public;
+grant execute on function public.publish_contract_terms(text, text, boolean) to authenticated;
 
 -- ---------------------------------------------------------------- seam 1: a season's price lines
 -- The lines of a season for a boat (seam 1 of docs/notes i42-design): the berth fee (running

@@ -100,7 +100,8 @@ revoke execute on function private.next_season_of(uuid) from public;
 -- ---------------------------------------------------------------- preview
 -- Every contract of the season with what the renewal does: action renew (with the new price and
 -- changes: price_changed, terms_newer), renewed (issued before), or not renewed: noticed, ended,
--- berth_archived, berth_taken (someone else holds the berth or it is offered in the next season),
+-- terms_end (the terms the holder accepted say the contract ends: it is not renewed, the berth is
+-- offered again), berth_archived, berth_taken (someone else holds the berth or it is offered in the next season),
 -- notice_open (the holder may still give notice until the deadline: renewed after it).
 create function private.renewal_preview(p_season_id uuid)
 returns table (
@@ -146,6 +147,7 @@ begin
              when b.renewed_by is not null then 'renewed'
              when b.status = 'noticed' then 'noticed'
              when b.status = 'ended' then 'ended'
+             when not (select t.renews_automatically from public.contract_terms t where t.version = b.terms_version) then 'terms_end'
              when b.parchived then 'berth_archived'
              when exists (select 1 from public.long_term_holders h
                           where h.place_id = b.place_id and h.starts_on <= v_next.ends_on
@@ -186,7 +188,7 @@ set search_path = ''
 as $$
   select * from private.renewal_preview(p_season_id)
 $$;
-comment on function public.renewal_preview(uuid) is 'Admins: every contract of a season with what the renewal into the next season of the same kind does (renew, renewed, noticed, ended, berth_archived, berth_taken, notice_open), old and new price, changes (price_changed, terms_newer, price_announced_late); renewal_no_next_season, season_not_found.';
+comment on function public.renewal_preview(uuid) is 'Admins: every contract of a season with what the renewal into the next season of the same kind does (renew, renewed, noticed, ended, terms_end, berth_archived, berth_taken, notice_open), old and new price, changes (price_changed, terms_newer, price_announced_late); renewal_no_next_season, season_not_found.';
 revoke execute on function public.renewal_preview(uuid) from anon, public;
 grant execute on function public.renewal_preview(uuid) to authenticated;
 

@@ -50,7 +50,7 @@ select results_eq($$ select version, body_de like '## 1. Vertragsgegenstand%', b
 select tests.authenticate_as_anon();
 select is((select count(*)::int from public.contract_terms), 1, 'everyone reads the terms (anon too)');
 select tests.authenticate_as('anna');
-select throws_ok($$ select public.publish_contract_terms('x', 'y') $$, '42501', 'admin_only', 'only admins publish terms');
+select throws_ok($$ select public.publish_contract_terms('x', 'y', false) $$, '42501', 'admin_only', 'only admins publish terms');
 select throws_ok($$ update public.contract_terms set body_de = 'x' $$, '42501', null, 'nobody writes the terms directly');
 select tests.clear_authentication();
 select throws_ok($$ update public.contract_terms set body_de = 'x' where version = 1 $$, '42501', 'contract_terms_immutable',
@@ -135,7 +135,7 @@ select throws_ok($$ select public.accept_offer(pg_temp.offer('anna@test.local', 
 select tests.authenticate_as('admin');
 select is((select version from public.publish_contract_terms(
   (select body_de || E'\n\n## 6. Schlussbestimmungen\nEs gilt deutsches Recht.' from public.contract_terms where version = 1),
-  (select body_en || E'\n\n## 6. Final provisions\nGerman law applies.' from public.contract_terms where version = 1))), 2,
+  (select body_en || E'\n\n## 6. Final provisions\nGerman law applies.' from public.contract_terms where version = 1), false)), 2,
   'an admin publishes version 2 of the terms');
 select is((select body_de from public.contract_terms where version = 1), (select body_de from public.contract_terms where version = 1 and body_de not like '%Schluss%'),
   'version 1 stays as it was');

@@ -3,9 +3,12 @@
 -- open); the confirmation issues the next season's contracts at the new price with the plan and
 -- method carried over, holds the berths and e-mails the holders, once (a retry and a second run
 -- issue nothing); notice before the deadline, refused after it; the harbour ends a contract with
--- a reason; an ended or noticed contract frees its berth for the next season.
+-- a reason; an ended or noticed contract frees its berth for the next season. Only contracts
+-- whose terms say they renew are renewed (contract_terms.renews_automatically): the schema's
+-- version 1 says they do not; this harbour publishes a version 2 that says they do, and a version
+-- 3 that says they do not again, under which Dora's contract ends with its season.
 begin;
-select plan(39);
+select plan(41);
 select private.freeze_clock('2027-01-15 10:00+01');
 
 select tests.create_user('admin', array['admin']);
@@ -13,8 +16,9 @@ select tests.create_user('harbour', array['harbor']);
 select tests.create_user('anna');
 select tests.create_user('ben');
 select tests.create_user('carla');
+select tests.create_user('dora');
 
-insert into public.places (name, width, length) values ('R-1', 4.5, 12.0), ('R-2', 4.5, 12.0), ('R-3', 4.5, 12.0);
+insert into public.places (name, width, length) values ('R-1', 4.5, 12.0), ('R-2', 4.5, 12.0), ('R-3', 4.5, 12.0), ('R-4', 4.5, 12.0);
 insert into public.seasons (name, name_en, kind, starts_on, ends_on) values ('Sommer 2027', 'Summer 2027', 'summer', '2027-04-01', '2027-10-31');
 insert into public.long_term_prices (season_kind, basis, gross_cents, vat_rate, electricity_gross_cents, electricity_vat_rate, valid_from)
 values ('summer', 'running_metre', 9500, 19, 12000, 19, '2026-01-01');
@@ -26,15 +30,24 @@ create function pg_temp.contract(p_ident text, p_season text) returns uuid langu
   select c.id from public.contracts c where c.email = p_ident || '@test.local' and c.season_id = pg_temp.season(p_season)
 $$;
 
--- Anna (10 × 4 m), Ben (8 × 3 m) and Carla (8 × 3 m) hold R-1, R-2, R-3 for summer 2027.
+-- Anna (10 × 4 m), Ben (8 × 3 m), Carla (8 × 3 m) and Dora (8 × 3 m) hold R-1 to R-4 for summer 2027.
 insert into public.long_term_applications (user_id, email, first_name, last_name, locale, boat)
 values (pg_temp.uid('anna'), 'anna@test.local', 'Anna', 'Albers', 'de', '{"name": "Aurora", "length": 10.0, "width": 4.0}'),
        (pg_temp.uid('ben'), 'ben@test.local', 'Ben', 'Brandt', 'en', '{"name": "Bora", "length": 8.0, "width": 3.0}'),
-       (pg_temp.uid('carla'), 'carla@test.local', 'Carla', 'Conrad', 'de', '{"name": "Calypso", "length": 8.0, "width": 3.0}');
+       (pg_temp.uid('carla'), 'carla@test.local', 'Carla', 'Conrad', 'de', '{"name": "Calypso", "length": 8.0, "width": 3.0}'),
+       (pg_temp.uid('dora'), 'dora@test.local', 'Dora', 'Diehl', 'de', '{"name": "Delfin", "length": 8.0, "width": 3.0}');
 select tests.authenticate_as('admin');
+select throws_ok($$ select public.publish_contract_terms('## 2. Laufzeit', '## 2. Term', null) $$, '22023', 'contract_terms_invalid',
+  'terms say whether contracts renew: not saying is refused');
+select results_eq(
+  $$ select version, renews_automatically from public.publish_contract_terms(
+       E'## 2. Laufzeit\nDer Vertrag verlängert sich um die nächste Saison, wenn er nicht bis zur Kündigungsfrist gekündigt wird.',
+       E'## 2. Term\nThe contract renews for the next season unless notice is given by the notice deadline.', true) $$,
+  $$ values (2, true) $$, 'the harbour publishes terms under which contracts renew (version 1 says they do not)');
 select public.send_offer(a.id, pg_temp.place(p.name), pg_temp.season('Sommer 2027'))
 from public.long_term_applications a
-join (values ('anna@test.local', 'R-1'), ('ben@test.local', 'R-2'), ('carla@test.local', 'R-3')) p(email, name) on p.email = a.email;
+join (values ('anna@test.local', 'R-1'), ('ben@test.local', 'R-2'), ('carla@test.local', 'R-3'), ('dora@test.local', 'R-4')) p(email, name)
+  on p.email = a.email;
 
 select tests.authenticate_as('anna');
 select public.accept_offer(o.id, 2, 'sepa_debit', (select contract_sha256 from public.offer_contract(o.id, 2, 'sepa_debit')))
@@ -45,11 +58,17 @@ from public.berth_offers o where o.email = 'ben@test.local';
 select tests.authenticate_as('carla');
 select public.accept_offer(o.id, 1, 'bank_transfer', (select contract_sha256 from public.offer_contract(o.id, 1, 'bank_transfer')))
 from public.berth_offers o where o.email = 'carla@test.local';
+-- Dora accepts after the harbour went back to terms without renewal (version 3).
+select tests.authenticate_as('admin');
+select public.publish_contract_terms('## 2. Laufzeit' || chr(10) || 'Der Vertrag endet mit der Saison.', '## 2. Term' || chr(10) || 'The contract ends with the season.', false);
+select tests.authenticate_as('dora');
+select public.accept_offer(o.id, 1, 'bank_transfer', (select contract_sha256 from public.offer_contract(o.id, 1, 'bank_transfer')))
+from public.berth_offers o where o.email = 'dora@test.local';
 select tests.clear_authentication();
-select results_eq($$ select email, gross_cents, notice_deadline from public.contracts order by email $$,
-  $$ values ('anna@test.local', 107000::bigint, '2027-08-02'::date), ('ben@test.local', 88000::bigint, '2027-08-02'::date),
-            ('carla@test.local', 88000::bigint, '2027-08-02'::date) $$,
-  'set-up: three contracts for summer 2027 accepted online (running metres, electricity), notice by 2 August');
+select results_eq($$ select email, gross_cents, notice_deadline, terms_version from public.contracts order by email $$,
+  $$ values ('anna@test.local', 107000::bigint, '2027-08-02'::date, 2), ('ben@test.local', 88000::bigint, '2027-08-02'::date, 2),
+            ('carla@test.local', 88000::bigint, '2027-08-02'::date, 2), ('dora@test.local', 88000::bigint, '2027-08-02'::date, 3) $$,
+  'set-up: four contracts for summer 2027 accepted online (running metres, electricity), notice by 2 August, on the terms in force');
 
 -- ---------------------------------------------------------------- no next season
 select tests.authenticate_as('admin');
@@ -85,7 +104,7 @@ select ok((select body_text like '%Kündigung des Vertrags LV-2027-0003%nicht ve
 
 select tests.authenticate_as('admin');
 select results_eq($$ select contract_number, action from public.renewal_preview(pg_temp.season('Sommer 2027')) $$,
-  $$ values ('LV-2027-0001', 'notice_open'), ('LV-2027-0002', 'notice_open'), ('LV-2027-0003', 'noticed') $$,
+  $$ values ('LV-2027-0001', 'notice_open'), ('LV-2027-0002', 'notice_open'), ('LV-2027-0003', 'noticed'), ('LV-2027-0004', 'terms_end') $$,
   'before the deadline has passed nothing renews yet (the holders may still give notice)');
 select is((select issued from public.confirm_renewal(pg_temp.season('Sommer 2027'), gen_random_uuid())), 0,
   'a confirmation before the deadline issues nothing');
@@ -105,10 +124,11 @@ select tests.authenticate_as('admin');
 select results_eq(
   $$ select contract_number, first_name, place_name, boat_name, old_gross_cents, new_gross_cents, action, changes, next_season_name
      from public.renewal_preview(pg_temp.season('Sommer 2027')) $$,
-  $$ values ('LV-2027-0001', 'Anna', 'R-1', 'Aurora', 107000::bigint, 107000::bigint, 'renew', '{}'::text[], 'Sommer 2028'),
-            ('LV-2027-0002', 'Ben', 'R-2', 'Bora', 88000::bigint, 69000::bigint, 'renew', '{price_changed}'::text[], 'Sommer 2028'),
-            ('LV-2027-0003', 'Carla', 'R-3', 'Calypso', 88000::bigint, 69000::bigint, 'noticed', '{price_changed}'::text[], 'Sommer 2028') $$,
-  'the preview: holder, berth, boat, old and new price (the list valid on the next season''s first day), what happens and the changes');
+  $$ values ('LV-2027-0001', 'Anna', 'R-1', 'Aurora', 107000::bigint, 107000::bigint, 'renew', '{terms_newer}'::text[], 'Sommer 2028'),
+            ('LV-2027-0002', 'Ben', 'R-2', 'Bora', 88000::bigint, 69000::bigint, 'renew', '{price_changed,terms_newer}'::text[], 'Sommer 2028'),
+            ('LV-2027-0003', 'Carla', 'R-3', 'Calypso', 88000::bigint, 69000::bigint, 'noticed', '{price_changed,terms_newer}'::text[], 'Sommer 2028'),
+            ('LV-2027-0004', 'Dora', 'R-4', 'Delfin', 88000::bigint, 69000::bigint, 'terms_end', '{price_changed}'::text[], 'Sommer 2028') $$,
+  'the preview: holder, berth, boat, old and new price (the list valid on the next season''s first day), what happens and the changes; Dora''s terms end her contract with the season');
 select is((select count(*)::int from public.contracts where renews_contract_id is not null), 0, 'the preview issues nothing');
 
 -- ---------------------------------------------------------------- confirm, twice
@@ -123,9 +143,9 @@ select results_eq(
   $$ select c.contract_number, c.renews_contract_id = pg_temp.contract(split_part(c.email, '@', 1), 'Sommer 2027'), c.offer_id is null,
             c.gross_cents, c.payment_plan, c.payment_method, c.terms_version, c.starts_on, c.ends_on, c.notice_deadline, c.status
      from public.contracts c where c.season_id = pg_temp.season('Sommer 2028') order by c.contract_number $$,
-  $$ values ('LV-2028-0001', true, true, 107000::bigint, 2, 'sepa_debit', 1, '2028-04-01'::date, '2028-10-31'::date, '2028-08-02'::date, 'active'),
-            ('LV-2028-0002', true, true, 69000::bigint, 4, 'bank_transfer', 1, '2028-04-01'::date, '2028-10-31'::date, '2028-08-02'::date, 'active') $$,
-  'the renewed contracts: next season, new price, plan and method and terms version carried over, a notice deadline of their own');
+  $$ values ('LV-2028-0001', true, true, 107000::bigint, 2, 'sepa_debit', 2, '2028-04-01'::date, '2028-10-31'::date, '2028-08-02'::date, 'active'),
+            ('LV-2028-0002', true, true, 69000::bigint, 4, 'bank_transfer', 2, '2028-04-01'::date, '2028-10-31'::date, '2028-08-02'::date, 'active') $$,
+  'the renewed contracts: next season, new price, plan and method and terms version carried over, a notice deadline of their own; none for Dora');
 select ok((select lines @> '[{"code": "berth", "quantity": 24, "unit": "square_metre", "unit_price_cents": 2375}]'::jsonb
            from public.contracts where id = pg_temp.contract('ben', 'Sommer 2028')), 'the lines are the next season''s (24 m² at 23,75 €)');
 select ok((select contract_text like 'Renewal of contract LV-2027-0002 for Summer 2028.%' and contract_text like '%Total: €690.00%'
@@ -160,8 +180,8 @@ select ok((select body_text like '%Grund: Liegeplatz wird umgebaut%' from public
 select is((select count(*)::int from public.long_term_holders where place_id = pg_temp.place('R-1') and starts_on = '2028-04-01'), 0,
   'the holding of the season not yet begun is given up');
 select results_eq($$ select name from public.free_berths_for_season(pg_temp.season('Sommer 2028')) order by name $$,
-  $$ values ('R-1'), ('R-3') $$,
-  'the ended and the noticed contract''s berths are free for the next season (offers); the renewed one is not');
+  $$ values ('R-1'), ('R-3'), ('R-4') $$,
+  'the ended, the noticed and the not renewing contract''s berths are free for the next season (offers); the renewed one is not');
 
 -- ---------------------------------------------------------------- who reads
 select tests.authenticate_as('ben');

@@ -41,7 +41,12 @@ export type MyContract = Pick<
   | 'accepted_at'
   | 'notice_deadline'
   | 'status'
-> & { place: Pick<Tables<'places'>, 'name'> | null; season: Pick<Tables<'seasons'>, 'name'> | null };
+> & {
+  place: Pick<Tables<'places'>, 'name'> | null;
+  season: Pick<Tables<'seasons'>, 'name'> | null;
+  /** The accepted terms' version: whether the contract renews unless noticed. */
+  terms: Pick<Tables<'contract_terms'>, 'renews_automatically'> | null;
+};
 
 export const offerKeys = {
   mine: ['long-term', 'offers'] as const,
@@ -74,7 +79,7 @@ export const myContractsQueryOptions = () =>
       const { data, error } = await supabase
         .from('contracts')
         .select(
-          'id, contract_number, starts_on, ends_on, gross_cents, payment_plan, payment_method, terms_version, contract_text, contract_sha256, accepted_at, notice_deadline, status, place:places(name), season:seasons(name)',
+          'id, contract_number, starts_on, ends_on, gross_cents, payment_plan, payment_method, terms_version, contract_text, contract_sha256, accepted_at, notice_deadline, status, place:places(name), season:seasons(name), terms:contract_terms(renews_automatically)',
         )
         .order('accepted_at', { ascending: false });
       if (error) throw error;

@@ -10,12 +10,20 @@ import { useGiveNotice } from '@/features/account/api/contract-notice';
 /**
  * The holder's notice of a contract (issue 42 deliverable 6, ADR 0052): until the notice
  * deadline a button (confirmed first); the deadline explained; after it, why notice is no longer
- * possible online. The database decides (give_contract_notice refuses after the deadline).
+ * possible online. The database decides (give_contract_notice refuses after the deadline). A
+ * contract whose terms do not renew it says that it ends with its season.
  */
 export function ContractNotice({
   contract,
 }: {
-  contract: { id: string; contract_number: string; status: string; notice_deadline: string; ends_on: string };
+  contract: {
+    id: string;
+    contract_number: string;
+    status: string;
+    notice_deadline: string;
+    ends_on: string;
+    terms: { renews_automatically: boolean } | null;
+  };
 }) {
   const { t, i18n } = useLingui();
   const [open, setOpen] = useState(false);
@@ -30,6 +38,16 @@ export function ContractNotice({
     );
   }
   if (contract.status !== 'active') return null;
+  // Terms under which the contract ends with its season need no notice (the renewal run passes it by).
+  if (contract.terms?.renews_automatically === false) {
+    return (
+      <p className="text-sm" data-testid="contract-ends">
+        <Trans>
+          Nach seinen Vertragsbedingungen endet dieser Vertrag am {end} und verlängert sich nicht; eine Kündigung ist nicht nötig.
+        </Trans>
+      </p>
+    );
+  }
   const open_ = berlinDay(new Date()) <= contract.notice_deadline;
   return (
     <div className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">

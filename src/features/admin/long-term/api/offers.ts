@@ -152,7 +152,7 @@ export function useWithdrawOffer() {
 }
 
 /** The contract terms in force (public.contract_terms, highest version). */
-export type ContractTermsRow = Pick<Tables<'contract_terms'>, 'version' | 'body_de' | 'body_en' | 'published_at'>;
+export type ContractTermsRow = Pick<Tables<'contract_terms'>, 'version' | 'body_de' | 'body_en' | 'published_at' | 'renews_automatically'>;
 
 export const currentTermsQueryOptions = () =>
   queryOptions({
@@ -161,7 +161,7 @@ export const currentTermsQueryOptions = () =>
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('contract_terms')
-        .select('version, body_de, body_en, published_at')
+        .select('version, body_de, body_en, published_at, renews_automatically')
         .order('version', { ascending: false })
         .limit(1);
       if (error) throw error;

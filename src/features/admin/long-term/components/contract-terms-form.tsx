@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormAlert } from '@/components/form-alert';
@@ -35,7 +36,11 @@ function ContractTermsForm({ current }: { current: ContractTermsRow }) {
   const publish = useMutation({
     mutationFn: async (v: ContractTermsValues) => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.rpc('publish_contract_terms', { p_body_de: v.bodyDe, p_body_en: v.bodyEn });
+      const { data, error } = await supabase.rpc('publish_contract_terms', {
+        p_body_de: v.bodyDe,
+        p_body_en: v.bodyEn,
+        p_renews_automatically: v.renewsAutomatically,
+      });
       if (error) throw error;
       return data;
     },
@@ -43,7 +48,7 @@ function ContractTermsForm({ current }: { current: ContractTermsRow }) {
   });
   const form = useForm<ContractTermsValues>({
     resolver: zodResolver(contractTermsSchema),
-    defaultValues: { bodyDe: current.body_de, bodyEn: current.body_en },
+    defaultValues: { bodyDe: current.body_de, bodyEn: current.body_en, renewsAutomatically: current.renews_automatically },
   });
   const version = current.version;
   const date = formatDay(berlinDay(current.published_at), i18n.locale);
@@ -73,6 +78,23 @@ function ContractTermsForm({ current }: { current: ContractTermsRow }) {
             )}
           />
         ))}
+        <FormField
+          control={form.control}
+          name="renewsAutomatically"
+          render={({ field }) => (
+            <FormItem className="flex flex-row items-start gap-2">
+              <FormControl>
+                <Checkbox checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} className="mt-0.5" />
+              </FormControl>
+              <FormLabel className="font-normal">
+                <Trans>
+                  Verträge nach dieser Fassung verlängern sich um die nächste Saison, wenn sie nicht bis zur Kündigungsfrist gekündigt
+                  werden (die Verlängerung erfasst nur solche Verträge). Der Text muss dasselbe sagen.
+                </Trans>
+              </FormLabel>
+            </FormItem>
+          )}
+        />
         <ConfirmDialog
           open={confirming}
           onOpenChange={setConfirming}

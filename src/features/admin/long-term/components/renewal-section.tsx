@@ -46,8 +46,8 @@ export function RenewalSection() {
       </h2>
       <p className="text-sm text-muted-foreground">
         <Trans>
-          Verträge, deren Kündigungsfrist abgelaufen ist, verlängern sich um die nächste Saison derselben Art zum Preis, der an deren erstem
-          Tag gilt; Zahlungsplan, Zahlungsweise und Vertragsbedingungen bleiben.
+          Verträge, deren Bedingungen eine Verlängerung vorsehen und deren Kündigungsfrist abgelaufen ist, verlängern sich um die nächste
+          Saison derselben Art zum Preis, der an deren erstem Tag gilt; Zahlungsplan, Zahlungsweise und Vertragsbedingungen bleiben.
         </Trans>
       </p>
       <Form {...form}>
@@ -160,6 +160,7 @@ function useActionLabel() {
       renewed: t`verlängert`,
       noticed: t`gekündigt: nicht verlängert`,
       ended: t`beendet: nicht verlängert`,
+      terms_end: t`endet nach seinen Vertragsbedingungen: nicht verlängert`,
       berth_archived: t`Liegeplatz stillgelegt: nicht verlängert`,
       berth_taken: t`Liegeplatz in der nächsten Saison vergeben: nicht verlängert`,
       notice_open: t`Kündigung noch bis ${formatDay(r.notice_deadline, i18n.locale)} möglich`,
