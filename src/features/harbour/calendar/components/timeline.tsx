@@ -328,6 +328,13 @@ export function Timeline({
     overscan: 2,
   });
   useEffect(() => colV.measure(), [colV, colW, berthW]);
+  // A drag cut short by leaving the page gives the page its scroll anchoring back.
+  useEffect(
+    () => () => {
+      document.documentElement.style.removeProperty('overflow-anchor');
+    },
+    [],
+  );
 
   const rows = rowV.getVirtualItems();
   const firstRow = rows[0]?.index ?? 0;
@@ -409,6 +416,7 @@ export function Timeline({
     onDragStay?.({ entry: d.entry, days: d.days });
   };
   const dragOver = () => {
+    document.documentElement.style.removeProperty('overflow-anchor');
     dragDays.current = null;
     setActiveRow(null);
     setDragPlaces(null);
@@ -516,6 +524,11 @@ export function Timeline({
         },
       }}
       onDragStart={(e) => {
+        // dnd-kit adds every scroll of the page or the plan during a drag to the bar's offset (so
+        // a bar follows a scrolled pointer). The browser's scroll anchoring scrolls the page by
+        // itself when something above the visible part changes height (a notice, the marks):
+        // while a bar is dragged that moved it a berth or a day further than the key pressed.
+        document.documentElement.style.setProperty('overflow-anchor', 'none');
         lastDelta.current = { x: 0, y: 0 };
         dragDays.current = null;
         const d = dropAt(e.active.id, lastDelta.current);
@@ -540,7 +553,7 @@ export function Timeline({
         onBlur={(e) => {
           if (e.target === e.currentTarget) setCursor(null);
         }}
-        className="relative h-[70vh] min-h-80 overflow-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-sky-600"
+        className="relative h-[70vh] min-h-80 overflow-auto rounded-lg border border-slate-200 bg-white [overflow-anchor:none] focus-visible:outline-2 focus-visible:outline-sky-600"
         data-testid="timeline"
         data-day-count={n}
         data-from={data.days[0]}
