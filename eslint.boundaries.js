@@ -21,7 +21,7 @@ export const FEATURE_DEPENDENCIES = {
   prices: ['booking'],
   service: ['prices'],
   'admin/datev': ['admin/reports'],
-  'admin/long-term': ['admin/seasons'],
+  'admin/long-term': ['account', 'admin/seasons'],
   'admin/map': ['admin/additional-places', 'booking', 'harbour/calendar', 'harbour/shared'],
   'admin/places': ['admin/additional-places', 'admin/long-term', 'harbour/calendar'],
   'admin/settings': ['admin/datev'],

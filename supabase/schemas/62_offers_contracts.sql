@@ -891,6 +891,22 @@ create trigger contracts_no_truncate before truncate on public.contracts
 create trigger contracts_audit after insert or update or delete on public.contracts
   for each row execute function private.audit_row('id', 'email', 'holder', 'boat', 'contract_text', 'accepted_ip', 'accepted_user_agent');
 
+-- The outbox attachment that names a contract: send-mail renders its PDF/A when it sends the
+-- e-mail (supabase/functions/_shared/contract-pdf.ts), so no PDF is stored (ADR 0047).
+create function private.contract_mail_attachment(p_contract public.contracts)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'contract_id', p_contract.id,
+    'filename', case when p_contract.locale = 'en' then 'Contract-' else 'Vertrag-' end || p_contract.contract_number || '.pdf',
+    'content_type', 'application/pdf')
+$$;
+comment on function private.contract_mail_attachment(public.contracts) is 'The outbox attachment entry that names a contract; send-mail renders its PDF when sending.';
+revoke execute on function private.contract_mail_attachment(public.contracts) from public;
+
 -- What an accepted (or renewed) contract starts: its season's fees, one invoice per instalment
 -- in the one series, and for a direct debit their collection once the mandate is there
 -- (63_long_term_fees.sql, docs/adr/0048-seasonal-fees-and-sepa.md). Idempotent per contract.
@@ -1153,7 +1169,7 @@ begin
       '----------------------------------------',
       v_text,
       '----------------------------------------')),
-    '[]'::jsonb, private.setting('harbour_email'), null);
+    jsonb_build_array(private.contract_mail_attachment(v_row)), private.setting('harbour_email'), null);
   perform private.offer_office_mail(v_offer, 'accepted');
 
   perform private.on_contract_accepted(v_row.id);

@@ -313,7 +313,7 @@ begin
         '----------------------------------------',
         v_text,
         '----------------------------------------')),
-      '[]'::jsonb, private.setting('harbour_email'), null);
+      jsonb_build_array(private.contract_mail_attachment(v_new)), private.setting('harbour_email'), null);
 
     perform private.on_contract_accepted(v_new.id);
     v_count := v_count + 1;

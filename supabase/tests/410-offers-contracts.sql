@@ -6,7 +6,7 @@
 -- but its status; a decline keeps the place once (setting), the next applicant with one click;
 -- a lapsed offer (the schedule) and the automatic next step; the terms are versioned.
 begin;
-select plan(62);
+select plan(63);
 select private.freeze_clock('2027-01-15 10:00+01');
 
 select tests.create_user('admin', array['admin']);
@@ -166,6 +166,10 @@ select ok(exists (select 1 from public.long_term_holder_events e where e.action 
 select ok(exists (select 1 from public.outbox where kind = 'contract_accepted' and recipient = 'anna@test.local'
                   and subject = 'Ihr Liegeplatzvertrag LV-2027-0001: Liegeplatz T-1, Sommer 2027' and body_text like '%LIEGEPLATZVERTRAG%'),
   'anna is e-mailed the confirmation with the contract text');
+select is((select attachments from public.outbox where kind = 'contract_accepted' and recipient = 'anna@test.local'),
+  (select jsonb_build_array(jsonb_build_object('contract_id', id, 'filename', 'Vertrag-LV-2027-0001.pdf', 'content_type', 'application/pdf'))
+     from public.contracts where contract_number = 'LV-2027-0001'),
+  'the confirmation attaches the contract''s PDF by reference (send-mail renders it)');
 
 select tests.authenticate_as('anna');
 select throws_ok($$ select public.accept_offer(pg_temp.offer('anna@test.local', 'T-1'), 2, 'bank_transfer', repeat('a', 64)) $$,

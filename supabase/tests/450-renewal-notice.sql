@@ -8,7 +8,7 @@
 -- version 1 says they do not; this harbour publishes a version 2 that says they do, and a version
 -- 3 that says they do not again, under which Dora's contract ends with its season.
 begin;
-select plan(41);
+select plan(42);
 select private.freeze_clock('2027-01-15 10:00+01');
 
 select tests.create_user('admin', array['admin']);
@@ -161,6 +161,10 @@ select results_eq($$ select recipient, locale from public.outbox where kind = 'c
   $$ values ('anna@test.local', 'de'), ('ben@test.local', 'en') $$, 'each holder is e-mailed once, in their language');
 select ok((select subject like 'Your berth contract is renewed: LV-2028-0002%' and body_text like '%€690.00 (last season: €880.00)%'
            from public.outbox where kind = 'contract_renewed' and recipient = 'ben@test.local'), 'the e-mail names the new and the old price');
+select is((select attachments from public.outbox where kind = 'contract_renewed' and recipient = 'ben@test.local'),
+  jsonb_build_array(jsonb_build_object('contract_id', pg_temp.contract('ben', 'Sommer 2028'), 'filename', 'Contract-LV-2028-0002.pdf',
+                                       'content_type', 'application/pdf')),
+  'the renewal e-mail attaches the new contract''s PDF by reference');
 select is((select action from public.renewal_preview(pg_temp.season('Sommer 2027')) where contract_number = 'LV-2027-0001'), 'renewed',
   'the preview now shows them renewed');
 

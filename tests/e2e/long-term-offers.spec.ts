@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '../helpers/app-test';
 import { loginAs } from '../helpers/personas';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { apiUrl, formClient } from './booking-helpers.ts';
 import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
+import { pdfText } from '../../supabase/local/test/harness/pdf-text.ts';
 
 /**
  * Offers from the waiting list and contracts accepted online (issue 42 items 2-3,
@@ -77,6 +79,17 @@ test.describe('long-term offers and contracts', () => {
     await expect(contract).toContainText(/Vertrag LV-2027-\d{4}: Liegeplatz/);
     await expect(contract).toContainText('in 2 Raten, Überweisung');
     await expect(page.getByRole('region', { name: 'Angebote' }).locator('article', { hasText: berth })).toHaveCount(0);
+    // The contract as PDF/A, rendered by contract-pdf from the stored text (ADR 0047).
+    const number = /LV-2027-\d{4}/.exec((await contract.locator('h3').textContent()) ?? '')![0];
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      contract.getByRole('button', { name: `Vertrag als PDF (${number})` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`Vertrag-${number}.pdf`);
+    const pdf = await pdfText(new Uint8Array(readFileSync(await download.path())));
+    expect(pdf.title).toBe(`Liegeplatzvertrag ${number}`);
+    expect(pdf.pages.flat()).toContain(`Liegeplatzvertrag ${number}`);
+    expect(pdf.pages.flat().join('\n')).toContain(`Liegeplatz: ${berth}`);
     expect(consoleErrors).toEqual([]);
   });
 

@@ -34,6 +34,24 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return Response.json(body, { status, headers: { ...CORS, ...headers } });
 }
 
+/** A file to download (a rendered PDF, an XML), with CORS and its file name readable by the browser. */
+export function fileResponse(body: BodyInit, contentType: string, fileName: string): Response {
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'content-disposition',
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${fileName}"`,
+      'cache-control': 'private, no-store',
+    },
+  });
+}
+
+/** A PDF's bytes as a download. */
+export const pdfResponse = (bytes: Uint8Array, fileName: string) =>
+  fileResponse(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'application/pdf', fileName);
+
 /** The preflight and wrong methods, answered before anything else. */
 export function notPost(req: Request): Response | undefined {
   if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });

@@ -10,7 +10,8 @@ export type DocumentRead = { ok: true; doc: PdfInvoiceDocument; locale: PdfLocal
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function get(path: string, apikey: string, bearer: string): Promise<{ status: number; body: unknown }> {
+/** A GET of PostgREST (`/rest/v1/<path>`) with the key and bearer given; 503 when the database cannot answer. */
+export async function restGet(path: string, apikey: string, bearer: string): Promise<{ status: number; body: unknown }> {
   const url = Deno.env.get('SUPABASE_URL');
   if (!url) return { status: 503, body: null };
   try {
@@ -31,18 +32,25 @@ async function get(path: string, apikey: string, bearer: string): Promise<{ stat
   }
 }
 
+/** The apikey and bearer for a user's token ('service_role': the service role key); undefined when not configured. */
+export function restKeys(token: 'service_role' | string): { apikey: string; bearer: string } | undefined {
+  const service = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '';
+  const anon = Deno.env.get('SUPABASE_ANON_KEY') ?? '';
+  const apikey = token === 'service_role' ? service : anon;
+  const bearer = token === 'service_role' ? service : token;
+  return apikey && bearer ? { apikey, bearer } : undefined;
+}
+
 /**
  * The document `id` as the holder of `token` may read it ('service_role' for the service role
  * key): 404 not_found when it does not exist or is not theirs, 503 when the database cannot answer.
  */
 export async function readInvoiceDocument(id: string, token: 'service_role' | string, locale?: string): Promise<DocumentRead> {
   if (!UUID.test(id)) return { ok: false, status: 400, code: 'invalid_request' };
-  const service = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '';
-  const anon = Deno.env.get('SUPABASE_ANON_KEY') ?? '';
-  const apikey = token === 'service_role' ? service : anon;
-  const bearer = token === 'service_role' ? service : token;
-  if (!apikey || !bearer) return { ok: false, status: 503, code: 'not_configured' };
-  const found = await get(`invoices?id=eq.${id}&select=*`, apikey, bearer);
+  const keys = restKeys(token);
+  if (!keys) return { ok: false, status: 503, code: 'not_configured' };
+  const { apikey, bearer } = keys;
+  const found = await restGet(`invoices?id=eq.${id}&select=*`, apikey, bearer);
   if (found.status === 401 || found.status === 403) return { ok: false, status: found.status, code: 'forbidden' };
   if (found.status !== 200 || !Array.isArray(found.body)) return { ok: false, status: 503, code: 'database_unavailable' };
   const doc = found.body[0] as (PdfInvoiceDocument & { order_id?: string }) | undefined;
@@ -51,7 +59,7 @@ export async function readInvoiceDocument(id: string, token: 'service_role' | st
   // The order's language: person.locale as booked (private.order_locale's first choice), else German.
   let orderLocale: PdfLocale = 'de';
   if (doc.order_id && UUID.test(doc.order_id)) {
-    const order = await get(`orders?id=eq.${doc.order_id}&select=person`, apikey, bearer);
+    const order = await restGet(`orders?id=eq.${doc.order_id}&select=person`, apikey, bearer);
     const person = Array.isArray(order.body) ? (order.body[0] as { person?: { locale?: string } } | undefined)?.person : undefined;
     if (person?.locale === 'en') orderLocale = 'en';
   }

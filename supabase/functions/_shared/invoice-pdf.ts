@@ -128,15 +128,15 @@ export function pdfFileName(doc: Pick<PdfInvoiceDocument, 'kind' | 'invoice_numb
 const fill = (s: string, values: Record<string, string>) => s.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '');
 
 // A4 in points, margins, colours.
-const PAGE_W = 595.28;
-const PAGE_H = 841.89;
-const LEFT = 56.7; // 20 mm
-const RIGHT = PAGE_W - 45.4; // 16 mm
-const FOOTER_TOP = 70;
+export const PAGE_W = 595.28;
+export const PAGE_H = 841.89;
+export const LEFT = 56.7; // 20 mm
+export const RIGHT = PAGE_W - 45.4; // 16 mm
+export const FOOTER_TOP = 70;
 const BLUE = rgb(5 / 255, 132 / 255, 188 / 255);
-const INK = rgb(0.1, 0.12, 0.16);
-const GREY = rgb(0.38, 0.42, 0.48);
-const RULE = rgb(0.75, 0.78, 0.82);
+export const INK = rgb(0.1, 0.12, 0.16);
+export const GREY = rgb(0.38, 0.42, 0.48);
+export const RULE = rgb(0.75, 0.78, 0.82);
 const SHADE = rgb(0.93, 0.95, 0.97);
 
 /** Characters the font lacks, written as close as they can be (used only when the font has no glyph). */
@@ -161,7 +161,7 @@ type Fonts = PdfAFonts;
  * the rest (PDF/A forbids showing .notdef). The character set is computed once per font file
  * (the archive renders thousands of documents).
  */
-function drawable(fonts: Fonts, font: PDFFont, text: string): string {
+export function drawable(fonts: Fonts, font: PDFFont, text: string): string {
   const supported = fonts.characters(font);
   let out = '';
   for (const ch of String(text ?? '').replace(/[\r\n\t]+/g, ' ')) {
@@ -241,7 +241,7 @@ function unitLabel(t: Record<string, string>, unit: string | null | undefined, q
 }
 
 /** Draws the logo (public/logo.svg) as vectors, `size` points square, top-left at (x, top). */
-function drawLogo(page: PDFPage, x: number, top: number, size: number) {
+export function drawLogo(page: PDFPage, x: number, top: number, size: number) {
   const scale = size / 64;
   // drawSvgPath places the path's origin at (x, y) with y growing downwards, as in SVG.
   page.drawSvgPath(LOGO.square, { x, y: top, scale, color: BLUE });

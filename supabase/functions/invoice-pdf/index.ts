@@ -13,7 +13,7 @@
  * Answers: 401 not_signed_in, 400 invalid_request, 404 not_found, 503 when the database
  * cannot answer; never 500.
  */
-import { json, serve, userRequest } from '../_shared/api.ts';
+import { fileResponse, json, pdfResponse, serve, userRequest } from '../_shared/api.ts';
 import { readInvoiceDocument } from '../_shared/invoice-documents.ts';
 import { pdfFileName, renderInvoicePdf } from '../_shared/invoice-pdf.ts';
 import { buildCiiXml, isEInvoice } from '../_shared/einvoice.ts';
@@ -31,27 +31,9 @@ serve(async (req) => {
   if (!read.ok) return json(read.status, { error: read.code });
   if (format === 'xml') {
     if (!isEInvoice(read.doc)) return json(404, { error: 'not_einvoice' });
-    return new Response(buildCiiXml(read.doc), {
-      status: 200,
-      headers: {
-        'access-control-allow-origin': '*',
-        'access-control-expose-headers': 'content-disposition',
-        'content-type': 'application/xml; charset=utf-8',
-        'content-disposition': `attachment; filename="${read.doc.invoice_number}.xml"`,
-        'cache-control': 'private, no-store',
-      },
-    });
+    return fileResponse(buildCiiXml(read.doc), 'application/xml; charset=utf-8', `${read.doc.invoice_number}.xml`);
   }
   const bytes = await renderInvoicePdf(read.doc, read.locale);
   const name = pdfFileName(read.doc, read.locale);
-  return new Response(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), {
-    status: 200,
-    headers: {
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': 'content-disposition',
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="${name}"`,
-      'cache-control': 'private, no-store',
-    },
-  });
+  return pdfResponse(bytes, name);
 });

@@ -15,6 +15,8 @@
  * SMTP_* at its mail catcher.
  */
 import nodemailer from 'nodemailer';
+import { readContract } from '../_shared/contract-documents.ts';
+import { contractPdfFileName, renderContractPdf } from '../_shared/contract-pdf.ts';
 import { readInvoiceDocument } from '../_shared/invoice-documents.ts';
 import { pdfFileName, renderInvoicePdf } from '../_shared/invoice-pdf.ts';
 import { renderMailHtml } from './html.ts';
@@ -36,10 +38,14 @@ interface OutboxRow {
 
 /**
  * An attachment as queued: its content inline (an .ics), or a reference to an invoice document
- * ({invoice_id}) whose PDF is rendered here when the message is sent, in the message's language,
- * so no PDF is stored in the database (docs/adr/0033-invoices-and-gobd.md).
+ * ({invoice_id}) or a long-term contract ({contract_id}) whose PDF is rendered here when the
+ * message is sent, in the message's language, so no PDF is stored in the database
+ * (docs/adr/0033-invoices-and-gobd.md, docs/adr/0047-offers-and-contracts.md).
  */
-type Attachment = { filename: string; content_type: string; content: string } | { invoice_id: string; filename?: string };
+type Attachment =
+  | { filename: string; content_type: string; content: string }
+  | { invoice_id: string; filename?: string }
+  | { contract_id: string; filename?: string };
 
 type MailAttachment = { filename: string; content: string; encoding: 'base64'; contentType: string };
 
@@ -60,6 +66,16 @@ async function attachmentsOf(row: OutboxRow): Promise<MailAttachment[]> {
       out.push({
         filename: pdfFileName(read.doc, locale),
         content: bytesBase64(await renderInvoicePdf(read.doc, locale)),
+        encoding: 'base64',
+        contentType: 'application/pdf',
+      });
+    } else if ('contract_id' in a) {
+      const locale = row.locale === 'en' ? 'en' : 'de';
+      const read = await readContract(a.contract_id, 'service_role');
+      if (!read.ok) throw new Error(`contract ${a.contract_id}: ${read.code}`);
+      out.push({
+        filename: contractPdfFileName(read.contract, locale),
+        content: bytesBase64(await renderContractPdf(read.contract, locale)),
         encoding: 'base64',
         contentType: 'application/pdf',
       });

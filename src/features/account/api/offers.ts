@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
+import { invokeFunction } from '@/lib/edge-functions';
 import type { Tables } from '@/lib/database.types';
 
 /** A price line of an offer or contract (private.long_term_season_lines, seam 1 of issue 42). */
@@ -30,6 +31,7 @@ export type MyContract = Pick<
   Tables<'contracts'>,
   | 'id'
   | 'contract_number'
+  | 'locale'
   | 'starts_on'
   | 'ends_on'
   | 'gross_cents'
@@ -79,13 +81,28 @@ export const myContractsQueryOptions = () =>
       const { data, error } = await supabase
         .from('contracts')
         .select(
-          'id, contract_number, starts_on, ends_on, gross_cents, payment_plan, payment_method, terms_version, contract_text, contract_sha256, accepted_at, notice_deadline, status, place:places(name), season:seasons(name), terms:contract_terms(renews_automatically)',
+          'id, contract_number, locale, starts_on, ends_on, gross_cents, payment_plan, payment_method, terms_version, contract_text, contract_sha256, accepted_at, notice_deadline, status, place:places(name), season:seasons(name), terms:contract_terms(renews_automatically)',
         )
         .order('accepted_at', { ascending: false });
       if (error) throw error;
       return data as unknown as MyContract[];
     },
   });
+
+/**
+ * A contract's PDF/A from the contract-pdf edge function (supabase/functions/contract-pdf): it
+ * reads the contract with the visitor's session, so RLS decides (the holder, or staff); the PDF
+ * is in the contract's language. Throws FunctionCallError (e.g. not_found).
+ */
+export async function fetchContractPdf(id: string): Promise<Blob> {
+  const data = await invokeFunction<Blob>('contract-pdf', { contract_id: id });
+  if (!(data instanceof Blob)) throw new Error('contract-pdf answered no PDF');
+  return data;
+}
+
+/** The PDF's file name as the function gives it: "Vertrag-LV-2027-0001.pdf" / "Contract-LV-2027-0001.pdf". */
+export const contractPdfFileName = (c: Pick<Tables<'contracts'>, 'contract_number' | 'locale'>) =>
+  `${c.locale === 'en' ? 'Contract' : 'Vertrag'}-${c.contract_number}.pdf`;
 
 export interface ContractText {
   contract_text: string;

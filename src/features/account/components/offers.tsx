@@ -23,6 +23,7 @@ import {
   type PaymentPlan,
 } from '@/features/account/api/offers';
 import { ContractNotice } from '@/features/account/components/contract-notice';
+import { ContractPdfButton } from '@/features/account/components/contract-pdf';
 import { acceptOfferSchema, type AcceptOfferValues } from '@/features/account/schemas/offer';
 import { SetUpDirectDebit } from '@/features/account/long-term-fees/components';
 
@@ -285,6 +286,7 @@ function ContractCard({ contract }: { contract: MyContract }) {
       {/* Paid by direct debit: the mandate is the acceptance's last step (Stripe's page), then it shows here. */}
       {contract.payment_method === 'sepa_debit' && contract.status !== 'ended' && <SetUpDirectDebit contractId={contract.id} />}
       <ContractNotice contract={contract} />
+      <ContractPdfButton contract={contract} />
       <details>
         <summary className="cursor-pointer text-sm">
           <Trans>Vertragstext, wie angenommen</Trans>

@@ -5,6 +5,7 @@ import { plural } from '@lingui/core/macro';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { berlinDay, formatDay } from '@/lib/dates';
+import { saveBlob } from '@/lib/download';
 import { formatEuro } from '@/lib/prices';
 
 import {
@@ -375,14 +376,7 @@ function DownloadButton({ doc, format }: { doc: InvoiceDocument; format: 'pdf' |
     setFailed(false);
     try {
       const blob = format === 'pdf' ? await fetchInvoicePdf(doc.id) : await fetchInvoiceXml(doc.id);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `${doc.invoice_number}.${format}`;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveBlob(blob, `${doc.invoice_number}.${format}`);
     } catch {
       setFailed(true);
     } finally {

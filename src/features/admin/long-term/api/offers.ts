@@ -29,6 +29,7 @@ export type AdminContract = Pick<
   | 'payment_method'
   | 'accepted_at'
   | 'terms_version'
+  | 'locale'
 > & {
   status: 'active' | 'noticed' | 'ended';
   holder: { first_name?: string; last_name?: string };
@@ -103,7 +104,7 @@ export const adminContractsQueryOptions = () =>
       const { data, error } = await supabase
         .from('contracts')
         .select(
-          'id, contract_number, email, status, starts_on, ends_on, gross_cents, payment_plan, payment_method, accepted_at, terms_version, holder, place:places(name), season:seasons(name, name_en)',
+          'id, contract_number, email, status, starts_on, ends_on, gross_cents, payment_plan, payment_method, accepted_at, terms_version, locale, holder, place:places(name), season:seasons(name, name_en)',
         )
         .order('accepted_at', { ascending: false });
       if (error) throw error;

@@ -39,6 +39,7 @@ import { sendOfferSchema, type SendOfferValues } from '@/features/admin/long-ter
 import { RenewalSection } from '@/features/admin/long-term/components/renewal-section';
 import { ContractTermsSection } from '@/features/admin/long-term/components/contract-terms-form';
 import { seasonName } from '@/features/admin/seasons';
+import { ContractPdfButton } from '@/features/account';
 
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 const cell = 'border-b border-slate-100 px-2 py-1.5 align-top text-left';
@@ -376,6 +377,13 @@ function ContractsTable({
         meta: { label: t`Angenommen am` },
         header: ({ column }) => <DataTableColumnHeader column={column} title={t`Angenommen am`} />,
         cell: ({ row }) => formatBerlinDateTime(row.original.accepted_at, locale),
+      },
+      {
+        id: 'pdf',
+        enableSorting: false,
+        meta: { label: t`PDF` },
+        header: () => t`PDF`,
+        cell: ({ row }) => <ContractPdfButton contract={row.original} size="sm" />,
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
