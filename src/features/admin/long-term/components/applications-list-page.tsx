@@ -118,7 +118,7 @@ export function ApplicationsListPage({
           {a.status === 'open' && (
             <PathLink
               path={a.place_id ? `/account/admin/offers?place=${a.place_id}` : '/account/admin/offers'}
-              className="block text-xs underline underline-offset-4"
+              className="block text-xs whitespace-nowrap underline underline-offset-4"
               aria-label={t`Angebot vorbereiten für ${a.first_name} ${a.last_name}`}
             >
               <Trans>Angebot vorbereiten</Trans>

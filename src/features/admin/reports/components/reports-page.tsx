@@ -153,7 +153,7 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
           columns={revenueColumns}
           empty={t`Keine Buchungen im Zeitraum.`}
           filename={file(t`umsatz`)}
-          note={<Trans>Buchungen von Gastliegeplätzen nach Anreisemonat. Die Liegeplatzgebühren der Dauerlieger sind hier nicht enthalten: Sie stehen getrennt im nächsten Bericht.</Trans>}
+          note={<Trans>Buchungen von Gastliegeplätzen nach Anreisemonat. Die Liegeplatzgebühren der Langzeitlieger sind hier nicht enthalten: Sie stehen getrennt im nächsten Bericht.</Trans>}
           footer={[t`Summe`, '', f.int(revenueTotal.orders), f.money(revenueTotal.net), f.money(revenueTotal.vat), f.money(revenueTotal.gross), f.money(revenueTotal.paid)]}
           chart={
             <BarChart
@@ -166,12 +166,12 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
         />
         <ReportSection
           id="long-term-fees"
-          title={t`Liegeplatzgebühren (Dauerlieger)`}
+          title={t`Liegeplatzgebühren (Langzeitlieger)`}
           rows={data.longTermFees}
           columns={feeColumns}
           empty={t`Keine Raten im Zeitraum fällig.`}
           filename={file(t`liegeplatzgebuehren`)}
-          note={<Trans>Die Raten der Dauerlieger-Verträge nach Fälligkeitsmonat, wie ihre Rechnungen sie ausweisen; „Davon bezahlt“ sind die eingegangenen Zahlungen abzüglich Rücklastschriften und Erstattungen. Nicht im Umsatz der Buchungen oben enthalten; beide zusammen brutto {bothGross}.</Trans>}
+          note={<Trans>Die Raten der Langzeitlieger-Verträge nach Fälligkeitsmonat, wie ihre Rechnungen sie ausweisen; „Davon bezahlt“ sind die eingegangenen Zahlungen abzüglich Rücklastschriften und Erstattungen. Nicht im Umsatz der Buchungen oben enthalten; beide zusammen brutto {bothGross}.</Trans>}
           footer={[t`Summe`, f.int(feeTotal.fees), f.money(feeTotal.net), f.money(feeTotal.vat), f.money(feeTotal.gross), f.money(feeTotal.paid)]}
           chart={
             <BarChart
