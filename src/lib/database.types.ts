@@ -3018,6 +3018,16 @@ export type Database = {
           to_season_id: string
         }
       }
+      contract_balances: {
+        Args: never
+        Returns: {
+          contract_id: string
+          fees: number
+          fees_gross_cents: number
+          paid_cents: number
+          balance_cents: number
+        }[]
+      }
       create_booking: {
         Args: {
           p_place_id: string

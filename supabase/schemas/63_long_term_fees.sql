@@ -1024,6 +1024,46 @@ $$;
 comment on function public.long_term_fees_overview(text, integer) is 'Staff: every instalment with its state (failed debits, overdue, overpaid, partially paid first), due day, invoice and balance; optionally one state.';
 revoke execute on function public.long_term_fees_overview(text, integer) from anon, public;
 
+-- Back office: each contract's money over its instalments (the contracts table's balance
+-- column, ADR 0048): the instalments' gross (what their invoices bill), what the ledger holds
+-- for them (payments net of refunds and returned debits, private.fee_balance) and the balance
+-- the holder owes now (negative: overpaid). Staff only: a holder reads the own instalments in
+-- long_term_fee_status.
+create function private.contract_balances()
+returns table (contract_id uuid, fees integer, fees_gross_cents bigint, paid_cents bigint, balance_cents bigint)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_staff() then
+    raise exception 'staff_only' using errcode = '42501';
+  end if;
+  return query
+    select c.id, count(s.id)::integer, coalesce(sum(s.gross_cents), 0)::bigint,
+           coalesce(sum(s.paid_cents - s.refunded_cents), 0)::bigint, coalesce(sum(s.balance_cents), 0)::bigint
+      from public.contracts c
+      left join public.long_term_fee_status s on s.contract_id = c.id
+     group by c.id;
+end
+$$;
+comment on function private.contract_balances() is 'The rule behind public.contract_balances (security definer, not exposed by the API).';
+revoke execute on function private.contract_balances() from public;
+grant execute on function private.contract_balances() to authenticated, service_role;
+
+create function public.contract_balances()
+returns table (contract_id uuid, fees integer, fees_gross_cents bigint, paid_cents bigint, balance_cents bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.contract_balances()
+$$;
+comment on function public.contract_balances() is 'Staff: per contract its instalments, their gross, what the ledger holds for them (net of refunds and returned debits) and the balance owed now (negative: overpaid).';
+revoke execute on function public.contract_balances() from anon, public;
+
 -- Revenue of long-term fees per due month: what the instalment invoices bill (net, VAT,
 -- gross) and what the ledger holds for them (net of returned debits and refunds).
 create function private.report_long_term_fees(p_from date, p_to date)

@@ -4,6 +4,8 @@ import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { personas } from '../helpers/personas.ts';
 import { apiUrl, euro, personaToken } from './booking-helpers.ts';
 import { fillDate, expectDate } from '../helpers/dates';
+import { adminToken, rest, uniqueName } from './admin-helpers.ts';
+import { addSeason, holdBerth } from './long-term-helpers.ts';
 
 /** A report function through the REST API, as the app calls it. */
 async function report<T>(name: string, from: string, to: string, token: string): Promise<{ status: number; body: T }> {
@@ -45,6 +47,14 @@ interface CodeRow {
   nights: number;
   discount_cents: number;
   net_cents: number;
+}
+interface FeeRow {
+  month: string;
+  fees: number;
+  net_cents: number;
+  vat_cents: number;
+  gross_cents: number;
+  paid_gross_cents: number;
 }
 interface CheckInRow {
   month: string;
@@ -227,6 +237,91 @@ test.describe('admin reports', () => {
     expect(text.slice(1).split('\r\n').slice(1, -1)).toEqual(
       countries.body.map((r) => [r.country ?? 'Nicht angegeben', r.orders, r.guests, r.nights, money(r.gross_cents)].join(';')),
     );
+  });
+});
+
+test.describe('long-term fees in the back office', () => {
+  test.use({ persona: 'admin' });
+
+  test('en: a contract shows its balance in the contracts table and its instalments in the report, apart from the bookings', async ({
+    page,
+    consoleErrors,
+  }) => {
+    test.setTimeout(120_000);
+    // A season of its own (no other test bills fees due in 2035), a contract in two instalments by
+    // transfer; the office records the first in full and part of the second.
+    const admin = await adminToken();
+    const existing = (await rest(admin, 'seasons?select=id&name=eq.Sommer%202035')).body as { id: string }[];
+    const season = existing[0]?.id ?? (await addSeason('Sommer 2035', 'summer', '2035-04-01', '2035-10-31'));
+    const number = await holdBerth('customer', uniqueName('LF'), season, { length: 10, width: 3 });
+    const fees = (await rest(admin, `long_term_fee_status?select=id,gross_cents&reference=eq.${number}&order=instalment`)).body as {
+      id: string;
+      gross_cents: number;
+    }[];
+    expect(fees).toHaveLength(2);
+    const part = 12345;
+    for (const [fee, amount] of [
+      [fees[0], fees[0].gross_cents],
+      [fees[1], part],
+    ] as const) {
+      const paid = await rest(admin, 'rpc/record_fee_transfer', {
+        method: 'POST',
+        body: { p_fee_id: fee.id, p_amount_cents: amount, p_request_key: crypto.randomUUID() },
+      });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    }
+    const owed = fees[1].gross_cents - part;
+
+    // The contracts table: state, season and the balance owed now.
+    await page.goto(`/en/account/admin/offers?q=${number}`);
+    const row = page.locator(`tr[data-contract="${number}"]`);
+    await expect(row.getByRole('rowheader')).toHaveText(number);
+    await expect(row).toContainText('active');
+    await expect(row).toContainText('Sommer 2035');
+    await expect(row.getByTestId('contract-balance')).toHaveText(euro(owed, 'en'));
+    await page.getByRole('button', { name: 'Balance', exact: true }).click();
+    await expect(page).toHaveURL(/sort=balance_cents\.asc/);
+
+    // The report: the instalments per due month, to the cent, as public.report_long_term_fees gives them.
+    const from = '2035-01-01';
+    const to = '2035-12-31';
+    const report = await rest(admin, 'rpc/report_long_term_fees', { method: 'POST', body: { p_from: from, p_to: to } });
+    expect(report.status).toBe(200);
+    const rows = report.body as FeeRow[];
+    // (Sommer 2035 is this spec's own season: only its contracts bill fees due then, this one at least.)
+    expect(rows.map((r) => r.month)).toEqual(['2035-04-01', '2035-07-01']);
+    expect(cents(rows[0].gross_cents)).toBeGreaterThanOrEqual(fees[0].gross_cents);
+    expect(cents(rows[1].paid_gross_cents)).toBeGreaterThanOrEqual(part);
+    await page.goto(`/en/account/admin/reports?from=${from}&to=${to}`);
+    // Each section (its landmark and the table's scroll region share the title) says what it counts.
+    await expect(page.locator('section#long-term-fees')).toContainText('Not included in the bookings’ revenue above');
+    await expect(page.locator('section#revenue')).toContainText('The long-term holders’ berth fees are not included here');
+    const table = page.getByRole('region', { name: 'Berth fees (long-term holders)' }).getByRole('table');
+    await expect(table.locator('tbody tr')).toHaveCount(rows.length);
+    for (const [i, r] of rows.entries()) {
+      await expect(table.locator('tbody tr').nth(i).locator('td')).toHaveText([
+        ['Apr 2035', 'Jul 2035'][i],
+        int(r.fees, 'en'),
+        euro(cents(r.net_cents), 'en'),
+        euro(cents(r.vat_cents), 'en'),
+        euro(cents(r.gross_cents), 'en'),
+        euro(cents(r.paid_gross_cents), 'en'),
+      ]);
+    }
+    const total = (pick: (r: FeeRow) => number | string) => rows.reduce((sum, r) => sum + cents(pick(r)), 0);
+    await expect(table.locator('tfoot td').nth(4)).toHaveText(
+      euro(
+        total((r) => r.gross_cents),
+        'en',
+      ),
+    );
+    await expect(table.locator('tfoot td').nth(5)).toHaveText(
+      euro(
+        total((r) => r.paid_gross_cents),
+        'en',
+      ),
+    );
+    expect(consoleErrors).toEqual([]);
   });
 });
 

@@ -128,4 +128,28 @@ test.describe('long-term offers and contracts', () => {
     await expect(offers.locator('tr', { hasText: berth }).filter({ hasText: 'open' })).toHaveCount(1);
     expect(consoleErrors).toEqual([]);
   });
+
+  test('the waiting list and the berth link to the offer composer, opened on that berth (de)', async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const berth = uniqueName('Q');
+    const placeId = await createBerth(berth);
+    expect((await apply('kunde@hafen.test', 'Klaus', placeId, 'de')).status).toBe(200);
+    const composer = page.getByRole('region', { name: 'Liegeplatz anbieten' });
+    const opened = async () => {
+      await expect(page).toHaveURL(new RegExp(`/account/admin/offers\\?place=${placeId}$`));
+      // the first season not yet ended in which the berth is free, the berth, its candidates
+      await expect(composer.getByLabel('Saison')).not.toHaveValue('');
+      await expect(composer.getByLabel('Freier Liegeplatz')).toHaveValue(placeId);
+      await expect(composer.locator('tr[data-candidate="kunde@hafen.test"]').first()).toBeVisible();
+    };
+
+    await page.goto(`/account/admin/applications?q=${berth}`);
+    await page.getByRole('link', { name: 'Angebot vorbereiten für Klaus Seemann' }).click();
+    await opened();
+
+    await page.goto(`/account/admin/places/${placeId}/edit`);
+    await page.getByRole('link', { name: `${berth} aus der Warteliste anbieten` }).click();
+    await opened();
+    expect(consoleErrors).toEqual([]);
+  });
 });

@@ -1,68 +1,13 @@
 import { expect, test } from '../helpers/app-test';
-import { loginAs, personas } from '../helpers/personas';
-import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { apiUrl, formClient, personaToken } from './booking-helpers.ts';
-import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
+import { loginAs } from '../helpers/personas';
+import { adminToken, rest, uniqueName } from './admin-helpers.ts';
+import { addSeason, holdBerth } from './long-term-helpers.ts';
 
 /**
  * Renewal and notice (issue 42 item 6, docs/adr/0052-renewal-and-notice.md). The contracts the
- * journeys start from are made over REST as the real path makes them (application, offer,
- * acceptance with the hash of the text shown); the journeys are the admin's renewal run and the
- * holder's notice.
+ * journeys start from are made over REST as the real path makes them (long-term-helpers.ts);
+ * the journeys are the admin's renewal run and the holder's notice.
  */
-type Persona = 'customer' | 'customerEn';
-
-async function holdBerth(who: Persona, berth: string, seasonId: string, boat: { length: number; width: number }) {
-  const placeId = await createBerth(berth);
-  const email = personas[who].email;
-  const applied = await fetch(`${apiUrl}/rest/v1/rpc/apply_for_long_term_berth`, {
-    method: 'POST',
-    headers: { apikey: DEMO_ANON_KEY, 'content-type': 'application/json', ...formClient() },
-    body: JSON.stringify({
-      p_email: email,
-      p_first_name: who === 'customer' ? 'Klaus' : 'Jan',
-      p_last_name: 'Seemann',
-      p_boat: { name: `Boot ${berth}`, ...boat },
-      p_place_id: placeId,
-      p_locale: who === 'customer' ? 'de' : 'en',
-    }),
-  });
-  expect(applied.status).toBe(200);
-  const admin = await adminToken();
-  const app = await rest(admin, `long_term_applications?select=id&email=eq.${email}&place_id=eq.${placeId}`);
-  const sent = await rest(admin, 'rpc/send_offer', {
-    method: 'POST',
-    body: { p_application_id: (app.body as { id: string }[])[0].id, p_place_id: placeId, p_season_id: seasonId },
-  });
-  expect(sent.status).toBe(200);
-  const offerId = (sent.body as { id: string }).id;
-  const holder = await personaToken(personas[who].email, personas[who].password);
-  const shown = await rest(holder, 'rpc/offer_contract', {
-    method: 'POST',
-    body: { p_offer_id: offerId, p_payment_plan: 2, p_payment_method: 'bank_transfer' },
-  });
-  const accepted = await rest(holder, 'rpc/accept_offer', {
-    method: 'POST',
-    body: {
-      p_offer_id: offerId,
-      p_payment_plan: 2,
-      p_payment_method: 'bank_transfer',
-      p_contract_sha256: (shown.body as { contract_sha256: string }[])[0].contract_sha256,
-    },
-  });
-  expect(accepted.status).toBe(200);
-  return (accepted.body as { contract_number: string }).contract_number;
-}
-
-async function addSeason(name: string, kind: string, starts: string, ends: string): Promise<string> {
-  const res = await rest(await adminToken(), 'rpc/add_season', {
-    method: 'POST',
-    body: { p_name: name, p_kind: kind, p_starts_on: starts, p_ends_on: ends },
-  });
-  if (res.status !== 200) throw new Error(`season not added: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as string;
-}
-
 test.describe('long-term renewal and notice', () => {
   test.use({ persona: 'admin' });
 

@@ -237,6 +237,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   record_fee_transfer: AUTH,
   long_term_fees_overview: AUTH,
   report_long_term_fees: AUTH,
+  contract_balances: AUTH,
   begin_sepa_setup: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY,

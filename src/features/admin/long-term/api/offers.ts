@@ -35,6 +35,8 @@ export type AdminContract = Pick<
   holder: { first_name?: string; last_name?: string };
   place: Pick<Tables<'places'>, 'name'> | null;
   season: Pick<Tables<'seasons'>, 'name' | 'name_en'> | null;
+  /** What the holder owes on the contract now (public.contract_balances: instalments' gross minus the ledger's net payments; negative = overpaid). */
+  balance_cents: number;
 };
 
 export const adminOfferKeys = {
@@ -101,14 +103,23 @@ export const adminContractsQueryOptions = () =>
     queryKey: adminOfferKeys.contracts,
     queryFn: async (): Promise<AdminContract[]> => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase
-        .from('contracts')
-        .select(
-          'id, contract_number, email, status, starts_on, ends_on, gross_cents, payment_plan, payment_method, accepted_at, terms_version, locale, holder, place:places(name), season:seasons(name, name_en)',
-        )
-        .order('accepted_at', { ascending: false });
-      if (error) throw error;
-      return data as unknown as AdminContract[];
+      const [contracts, balances] = await Promise.all([
+        supabase
+          .from('contracts')
+          .select(
+            'id, contract_number, email, status, starts_on, ends_on, gross_cents, payment_plan, payment_method, accepted_at, terms_version, locale, holder, place:places(name), season:seasons(name, name_en)',
+          )
+          .order('accepted_at', { ascending: false }),
+        supabase.rpc('contract_balances'),
+      ]);
+      if (contracts.error) throw contracts.error;
+      if (balances.error) throw balances.error;
+      // bigint columns may arrive as strings: the balance is a number of cents.
+      const balance = new Map(balances.data.map((b) => [b.contract_id, Number(b.balance_cents)]));
+      return (contracts.data as unknown as Omit<AdminContract, 'balance_cents'>[]).map((c) => ({
+        ...c,
+        balance_cents: balance.get(c.id) ?? 0,
+      }));
     },
   });
 

@@ -102,18 +102,30 @@ export function ApplicationsListPage({
       accessorFn: (a) => a.place_name,
       meta: { label: t`Liegeplatz` },
       header: header(t`Liegeplatz`),
-      cell: ({ row: { original: a } }) =>
-        a.place_id && a.place_name ? (
-          <PathLink
-            path={`/account/admin/places/${a.place_id}/edit`}
-            className="underline underline-offset-4"
-            aria-label={t`Liegeplatz ${a.place_name} (Langzeitlieger zuweisen)`}
-          >
-            {a.place_name}
-          </PathLink>
-        ) : (
-          t`beliebig`
-        ),
+      cell: ({ row: { original: a } }) => (
+        <>
+          {a.place_id && a.place_name ? (
+            <PathLink
+              path={`/account/admin/places/${a.place_id}/edit`}
+              className="underline underline-offset-4"
+              aria-label={t`Liegeplatz ${a.place_name} (Langzeitlieger zuweisen)`}
+            >
+              {a.place_name}
+            </PathLink>
+          ) : (
+            t`beliebig`
+          )}
+          {a.status === 'open' && (
+            <PathLink
+              path={a.place_id ? `/account/admin/offers?place=${a.place_id}` : '/account/admin/offers'}
+              className="block text-xs whitespace-nowrap underline underline-offset-4"
+              aria-label={t`Angebot vorbereiten für ${a.first_name} ${a.last_name}`}
+            >
+              <Trans>Angebot vorbereiten</Trans>
+            </PathLink>
+          )}
+        </>
+      ),
     },
     {
       id: 'desired_start',

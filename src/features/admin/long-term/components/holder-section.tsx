@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Section } from '@/components/page';
+import { PathLink } from '@/components/layout/path-link';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -79,10 +80,13 @@ export function HolderSection({ placeId, placeName }: { placeId: string; placeNa
           ))}
         </ul>
       )}
-      <div>
+      <div className="flex flex-wrap items-center gap-3">
         <Button variant="outline" onClick={() => setOpen(true)}>
           <Trans>Langzeitlieger verwalten</Trans>
         </Button>
+        <PathLink path={`/account/admin/offers?place=${placeId}`} className="text-sm underline underline-offset-4">
+          <Trans>{placeName} aus der Warteliste anbieten</Trans>
+        </PathLink>
       </div>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent className="max-h-[90vh] max-w-4xl overflow-y-auto">

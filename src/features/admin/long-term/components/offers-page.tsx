@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '@/components/page';
@@ -13,13 +13,13 @@ import { FormAlert } from '@/components/form-alert';
 import {
   DataTable,
   DataTableColumnHeader,
+  DataTableFacetFilter,
   DataTablePagination,
   DataTableTextFilter,
   DataTableViewOptions,
   useUrlTable,
 } from '@/components/ui/data-table';
-import type { TableSearch } from '@/components/ui/data-table-search';
-import { formatBerlinDateTime, formatDay } from '@/lib/dates';
+import { berlinToday, formatBerlinDateTime, formatDay } from '@/lib/dates';
 import { formatEuro } from '@/lib/prices';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import {
@@ -35,6 +35,7 @@ import {
   type AdminOffer,
   type Candidate,
 } from '@/features/admin/long-term/api/offers';
+import { contractStatuses, type OffersSearch } from '@/features/admin/long-term/api/offers-search';
 import { sendOfferSchema, type SendOfferValues } from '@/features/admin/long-term/schemas/offer';
 import { RenewalSection } from '@/features/admin/long-term/components/renewal-section';
 import { ContractTermsSection } from '@/features/admin/long-term/components/contract-terms-form';
@@ -44,18 +45,18 @@ import { ContractPdfButton } from '@/features/account';
 const selectClass = 'h-9 rounded-md border border-slate-300 bg-white px-2';
 const cell = 'border-b border-slate-100 px-2 py-1.5 align-top text-left';
 
-/** /account/admin/offers: a berth free for a season offered from the waiting list, the offers in flight, the contracts (issue 42, ADR 0047). */
-export function OffersPage({
-  search,
-  onSearch,
-}: {
-  search: TableSearch;
-  onSearch: (next: TableSearch | ((p: TableSearch) => TableSearch)) => void;
-}) {
+type OnOffersSearch = (next: OffersSearch | ((p: OffersSearch) => OffersSearch)) => void;
+
+/**
+ * /account/admin/offers: a berth free for a season offered from the waiting list, the offers in
+ * flight, the contracts with their balance (issue 42, ADR 0047, 0048). ?place=&season= open the
+ * composer on a berth (links from the waiting list and the berth's holders).
+ */
+export function OffersPage({ search, onSearch }: { search: OffersSearch; onSearch: OnOffersSearch }) {
   const { t } = useLingui();
   return (
     <Page title={t`Angebote und Verträge`} lead={t`Freie Liegeplätze der Warteliste anbieten, Antworten verfolgen, angenommene Verträge.`}>
-      <OfferComposer />
+      <OfferComposer key={`${search.place ?? ''}/${search.season ?? ''}`} wantedPlace={search.place} wantedSeason={search.season} />
       <OffersInFlight />
       <ContractsTable search={search} onSearch={onSearch} />
       <RenewalSection />
@@ -78,13 +79,24 @@ function useReasonLabel() {
     })[r] ?? r;
 }
 
-function OfferComposer() {
+function OfferComposer({ wantedPlace, wantedSeason }: { wantedPlace?: string; wantedSeason?: string }) {
   const { t, i18n } = useLingui();
   const seasons = useQuery(seasonsForOffersQueryOptions());
-  const [season, setSeason] = useState('');
-  const [place, setPlace] = useState('');
-  const free = useQuery({ ...freeBerthsQueryOptions(season), enabled: !!season });
-  const candidates = useQuery({ ...candidatesQueryOptions(place, season), enabled: !!season && !!place });
+  const [season, setSeason] = useState(wantedSeason ?? '');
+  const [place, setPlace] = useState(wantedPlace ?? '');
+  // A link that names a berth but no season opens the first season that has not ended in which
+  // the berth is free (else the first that has not ended).
+  const today = berlinToday();
+  const openSeasons = wantedPlace && !season ? (seasons.data ?? []).filter((s) => s.ends_on >= today) : [];
+  const freeIn = useQueries({ queries: openSeasons.map((s) => freeBerthsQueryOptions(s.id)) });
+  const firstFree = openSeasons.find((_, i) => freeIn[i]?.data?.some((p) => p.place_id === wantedPlace));
+  const linkSeason = firstFree?.id ?? (freeIn.every((q) => !q.isPending) ? (openSeasons[0]?.id ?? '') : '');
+  const chosenSeason = season || linkSeason;
+  const free = useQuery({ ...freeBerthsQueryOptions(chosenSeason), enabled: !!chosenSeason });
+  // The berth counts only while it is free in the chosen season (held or offered, it cannot be offered).
+  const chosenPlace = free.data?.some((p) => p.place_id === place) ? place : '';
+  const notFree = !!place && !!free.data && !chosenPlace;
+  const candidates = useQuery({ ...candidatesQueryOptions(chosenPlace, chosenSeason), enabled: !!chosenSeason && !!chosenPlace });
   const reason = useReasonLabel();
   return (
     <section aria-label={t`Liegeplatz anbieten`} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
@@ -94,14 +106,7 @@ function OfferComposer() {
       <div className="flex flex-wrap gap-3">
         <label className="flex flex-col gap-1 text-sm">
           <Trans>Saison</Trans>
-          <select
-            className={selectClass}
-            value={season}
-            onChange={(e) => {
-              setSeason(e.target.value);
-              setPlace('');
-            }}
-          >
+          <select className={selectClass} value={chosenSeason} onChange={(e) => setSeason(e.target.value)}>
             <option value="">{t`Saison wählen`}</option>
             {seasons.data?.map((s) => (
               <option key={s.id} value={s.id}>
@@ -112,7 +117,7 @@ function OfferComposer() {
         </label>
         <label className="flex flex-col gap-1 text-sm">
           <Trans>Freier Liegeplatz</Trans>
-          <select className={selectClass} value={place} disabled={!season} onChange={(e) => setPlace(e.target.value)}>
+          <select className={selectClass} value={chosenPlace} disabled={!chosenSeason} onChange={(e) => setPlace(e.target.value)}>
             <option value="">{t`Liegeplatz wählen`}</option>
             {free.data?.map((p) => (
               <option key={p.place_id} value={p.place_id}>
@@ -122,6 +127,13 @@ function OfferComposer() {
           </select>
         </label>
       </div>
+      {notFree && (
+        <p role="status" className="text-sm text-slate-700">
+          <Trans>
+            Der gewählte Liegeplatz ist in dieser Saison nicht frei (Langzeitlieger oder offenes Angebot). Bitte eine andere Saison wählen.
+          </Trans>
+        </p>
+      )}
       {free.error && <FormAlert>{staffErrorMessage(free.error)}</FormAlert>}
       {candidates.error && <FormAlert>{staffErrorMessage(candidates.error)}</FormAlert>}
       {candidates.data && (
@@ -157,7 +169,7 @@ function OfferComposer() {
                     {c.boat_name} ({c.boat_length} × {c.boat_width} m)
                   </td>
                   <td className={cell}>{c.proposed ? <Trans>vorgeschlagen</Trans> : c.reasons.map(reason).join('; ')}</td>
-                  <td className={cell}>{c.proposed && <SendOfferButton candidate={c} placeId={place} seasonId={season} />}</td>
+                  <td className={cell}>{c.proposed && <SendOfferButton candidate={c} placeId={chosenPlace} seasonId={chosenSeason} />}</td>
                 </tr>
               ))}
             </tbody>
@@ -303,13 +315,7 @@ function OffersInFlight() {
   );
 }
 
-function ContractsTable({
-  search,
-  onSearch,
-}: {
-  search: TableSearch;
-  onSearch: (next: TableSearch | ((p: TableSearch) => TableSearch)) => void;
-}) {
+function ContractsTable({ search, onSearch }: { search: OffersSearch; onSearch: OnOffersSearch }) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
   const contracts = useQuery(adminContractsQueryOptions());
@@ -318,10 +324,11 @@ function ContractsTable({
   const q = (search.q ?? '').toLowerCase();
   const rows = (contracts.data ?? []).filter(
     (c) =>
-      !q ||
-      [c.contract_number, holderName(c), c.place?.name, c.season?.name, c.season?.name_en, c.email].some((s) =>
-        s?.toLowerCase().includes(q),
-      ),
+      (!search.status || c.status === search.status) &&
+      (!q ||
+        [c.contract_number, holderName(c), c.place?.name, c.season?.name, c.season?.name_en, c.email].some((s) =>
+          s?.toLowerCase().includes(q),
+        )),
   );
   const columns = useMemo<ColumnDef<AdminContract>[]>(
     () => [
@@ -362,6 +369,13 @@ function ContractsTable({
         meta: { label: t`Preis` },
         header: ({ column }) => <DataTableColumnHeader column={column} title={t`Preis`} />,
         cell: ({ row }) => formatEuro(Number(row.original.gross_cents), locale),
+      },
+      {
+        id: 'balance_cents',
+        accessorKey: 'balance_cents',
+        meta: { label: t`Saldo`, className: 'whitespace-nowrap tabular-nums' },
+        header: ({ column }) => <DataTableColumnHeader column={column} title={t`Saldo`} />,
+        cell: ({ row }) => <Balance cents={row.original.balance_cents} locale={locale} />,
       },
       {
         id: 'payment',
@@ -411,6 +425,13 @@ function ContractsTable({
           value={search.q ?? ''}
           onChange={(value) => onSearch((p) => ({ ...p, q: value.trim() || undefined, page: undefined }))}
         />
+        <DataTableFacetFilter
+          id="contracts-status"
+          label={t`Status`}
+          value={search.status}
+          options={contractStatuses.map((value) => ({ value, label: status(value) }))}
+          onChange={(value) => onSearch((p) => ({ ...p, status: value, page: undefined }))}
+        />
         <DataTableViewOptions table={table} />
       </div>
       {contracts.error ? (
@@ -427,5 +448,16 @@ function ContractsTable({
         </>
       )}
     </section>
+  );
+}
+
+/** What the holder owes on a contract now; a negative balance is a credit (overpaid). */
+function Balance({ cents, locale }: { cents: number; locale: string }) {
+  if (cents >= 0) return <span data-testid="contract-balance">{formatEuro(cents, locale)}</span>;
+  const credit = formatEuro(-cents, locale);
+  return (
+    <span data-testid="contract-balance">
+      <Trans>{credit} Guthaben</Trans>
+    </span>
   );
 }

@@ -12,6 +12,8 @@ export interface AverageStayRow { kind: OrderKind; orders: number; nights: numbe
 export interface CountryRow { country: string | null; orders: number; guests: number; nights: number; gross_cents: number }
 export interface SaleCodeRow { code: string; orders: number; nights: number; discount_cents: number; net_cents: number }
 export interface CheckInRow { month: string; arrivals: number; checked_in: number; check_in_percent: number | null }
+/** Long-term fees per due month (public.report_long_term_fees): instalments, their invoices' net, VAT and gross, what the ledger holds. */
+export interface LongTermFeeRow { month: string; fees: number; net_cents: number; vat_cents: number; gross_cents: number; paid_gross_cents: number }
 
 export interface Reports {
   occupancy: OccupancyRow[];
@@ -20,6 +22,7 @@ export interface Reports {
   countries: CountryRow[];
   saleCodes: SaleCodeRow[];
   checkIn: CheckInRow[];
+  longTermFees: LongTermFeeRow[];
 }
 
 /** Why a report could not be loaded: the database's own refusals, in words the page can show. */
@@ -51,7 +54,7 @@ function normalise<T>(rows: unknown, numeric: readonly string[], nullable: reado
   });
 }
 
-/** The six report functions (public.report_*) for one Berlin date range, in parallel; the database refuses non-admins. */
+/** The seven report functions (public.report_*) for one Berlin date range, in parallel; the database refuses non-admins. */
 export async function fetchReports(from: string, to: string): Promise<Reports> {
   const supabase = await getSupabase();
   const range = { p_from: from, p_to: to };
@@ -62,9 +65,10 @@ export async function fetchReports(from: string, to: string): Promise<Reports> {
     supabase.rpc('report_guests_by_country', range),
     supabase.rpc('report_sale_codes', range),
     supabase.rpc('report_check_in_rate', range),
+    supabase.rpc('report_long_term_fees', range),
   ]);
   for (const r of results) if (r.error) throw new ReportLoadError(reasonOf(r.error), r.error.message);
-  const [occupancy, revenue, averageStay, countries, saleCodes, checkIn] = results.map((r) => r.data);
+  const [occupancy, revenue, averageStay, countries, saleCodes, checkIn, longTermFees] = results.map((r) => r.data);
   return {
     occupancy: normalise<OccupancyRow>(occupancy, ['berths', 'berth_nights', 'booked_nights', 'long_term_nights', 'blocked_nights'], ['occupancy_percent']),
     revenue: normalise<RevenueRow>(revenue, ['orders', 'net_cents', 'vat_cents', 'gross_cents', 'paid_gross_cents']),
@@ -72,6 +76,7 @@ export async function fetchReports(from: string, to: string): Promise<Reports> {
     countries: normalise<CountryRow>(countries, ['orders', 'guests', 'nights', 'gross_cents']),
     saleCodes: normalise<SaleCodeRow>(saleCodes, ['orders', 'nights', 'discount_cents', 'net_cents']),
     checkIn: normalise<CheckInRow>(checkIn, ['arrivals', 'checked_in'], ['check_in_percent']),
+    longTermFees: normalise<LongTermFeeRow>(longTermFees, ['fees', 'net_cents', 'vat_cents', 'gross_cents', 'paid_gross_cents']),
   };
 }
 

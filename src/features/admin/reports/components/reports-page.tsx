@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page, Section } from '@/components/page';
 import { berlinToday, formatDay } from '@/lib/dates';
-import { reportsQueryOptions, ReportLoadError, type AverageStayRow, type CheckInRow, type CountryRow, type OccupancyRow, type OrderKind, type RevenueRow, type SaleCodeRow, type SizeClass } from '@/features/admin/reports/api/reports';
+import { reportsQueryOptions, ReportLoadError, type AverageStayRow, type CheckInRow, type CountryRow, type LongTermFeeRow, type OccupancyRow, type OrderKind, type RevenueRow, type SaleCodeRow, type SizeClass } from '@/features/admin/reports/api/reports';
 import { formatters } from '@/features/admin/reports/lib/format';
 import { resolveRange } from '@/features/admin/reports/lib/range';
 import type { RangeValues } from '@/features/admin/reports/schemas/range';
@@ -20,11 +20,12 @@ function groupBy<T>(rows: T[], key: (r: T) => string): [string, T[]][] {
   return [...map];
 }
 
-/** One report: heading, chart, table and its CSV download. */
-function ReportSection<Row>({ id, title, chart, columns, rows, empty, filename, footer }: { id: string; title: string; chart: React.ReactNode; columns: Column<Row>[]; rows: Row[]; empty: string; filename: string; footer?: React.ReactNode[] }) {
+/** One report: heading, an optional note on what it counts, chart, table and its CSV download. */
+function ReportSection<Row>({ id, title, note, chart, columns, rows, empty, filename, footer }: { id: string; title: string; note?: React.ReactNode; chart: React.ReactNode; columns: Column<Row>[]; rows: Row[]; empty: string; filename: string; footer?: React.ReactNode[] }) {
   const { t } = useLingui();
   return (
     <Section id={id} aria-label={title} title={title}>
+      {note && <p className="text-sm text-slate-700">{note}</p>}
       {rows.length > 0 && chart}
       <ReportTable caption={title} columns={columns} rows={rows} empty={empty} footer={footer} />
       <div>
@@ -34,7 +35,7 @@ function ReportSection<Row>({ id, title, chart, columns, rows, empty, filename, 
   );
 }
 
-/** Admin reports for a date range: occupancy, revenue, average stay, guests by country, sale codes, check-in rate (all from the public.report_* functions). */
+/** Admin reports for a date range: occupancy, revenue, long-term fees, average stay, guests by country, sale codes, check-in rate (all from the public.report_* functions). */
 export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: string; onRangeChange: (values: RangeValues) => void }) {
   const { t, i18n } = useLingui();
   const { from, to } = resolveRange(search.from, search.to, berlinToday());
@@ -61,6 +62,14 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
     { header: t`Monat`, cell: (r) => f.month(r.month), csv: (r) => monthIso(r.month) },
     { header: t`Art`, cell: (r) => kindLabel[r.kind], csv: (r) => kindLabel[r.kind] },
     { header: t`Buchungen`, numeric: true, cell: (r) => f.int(r.orders), csv: (r) => r.orders },
+    { header: t`Netto`, numeric: true, cell: (r) => f.money(r.net_cents), csv: (r) => f.csvMoney(r.net_cents) },
+    { header: t`MwSt.`, numeric: true, cell: (r) => f.money(r.vat_cents), csv: (r) => f.csvMoney(r.vat_cents) },
+    { header: t`Brutto`, numeric: true, cell: (r) => f.money(r.gross_cents), csv: (r) => f.csvMoney(r.gross_cents) },
+    { header: t`Davon bezahlt`, numeric: true, cell: (r) => f.money(r.paid_gross_cents), csv: (r) => f.csvMoney(r.paid_gross_cents) },
+  ];
+  const feeColumns: Column<LongTermFeeRow>[] = [
+    { header: t`Fälligkeitsmonat`, cell: (r) => f.month(r.month), csv: (r) => monthIso(r.month) },
+    { header: t`Raten`, numeric: true, cell: (r) => f.int(r.fees), csv: (r) => r.fees },
     { header: t`Netto`, numeric: true, cell: (r) => f.money(r.net_cents), csv: (r) => f.csvMoney(r.net_cents) },
     { header: t`MwSt.`, numeric: true, cell: (r) => f.money(r.vat_cents), csv: (r) => f.csvMoney(r.vat_cents) },
     { header: t`Brutto`, numeric: true, cell: (r) => f.money(r.gross_cents), csv: (r) => f.csvMoney(r.gross_cents) },
@@ -119,6 +128,8 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
     const best = occupancyByMonth.reduce<BarRow | undefined>((a, b) => (!a || (b.segments[0]?.value ?? 0) > (a.segments[0]?.value ?? 0) ? b : a), undefined);
     const revenueByMonth = groupBy(data.revenue, (r) => r.month).map(([month, rows]) => ({ month, net: sum(rows, (r) => r.net_cents), vat: sum(rows, (r) => r.vat_cents), gross: sum(rows, (r) => r.gross_cents) }));
     const revenueTotal = { orders: sum(data.revenue, (r) => r.orders), net: sum(data.revenue, (r) => r.net_cents), vat: sum(data.revenue, (r) => r.vat_cents), gross: sum(data.revenue, (r) => r.gross_cents), paid: sum(data.revenue, (r) => r.paid_gross_cents) };
+    const feeTotal = { fees: sum(data.longTermFees, (r) => r.fees), net: sum(data.longTermFees, (r) => r.net_cents), vat: sum(data.longTermFees, (r) => r.vat_cents), gross: sum(data.longTermFees, (r) => r.gross_cents), paid: sum(data.longTermFees, (r) => r.paid_gross_cents) };
+    const bothGross = f.money(revenueTotal.gross + feeTotal.gross);
     const stays = data.averageStay.filter((r) => r.average_nights !== null);
     const arrivals = sum(data.checkIn, (r) => r.arrivals);
     const checkedIn = sum(data.checkIn, (r) => r.checked_in);
@@ -142,6 +153,7 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
           columns={revenueColumns}
           empty={t`Keine Buchungen im Zeitraum.`}
           filename={file(t`umsatz`)}
+          note={<Trans>Buchungen von Gastliegeplätzen nach Anreisemonat. Die Liegeplatzgebühren der Langzeitlieger sind hier nicht enthalten: Sie stehen getrennt im nächsten Bericht.</Trans>}
           footer={[t`Summe`, '', f.int(revenueTotal.orders), f.money(revenueTotal.net), f.money(revenueTotal.vat), f.money(revenueTotal.gross), f.money(revenueTotal.paid)]}
           chart={
             <BarChart
@@ -149,6 +161,24 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
               description={t`Balken je Monat aus Netto (voll) und MwSt. (schraffiert); Summe brutto ${f.money(revenueTotal.gross)}.`}
               legend={[t`Netto`, t`MwSt.`]}
               rows={revenueByMonth.map((m) => ({ label: f.month(m.month), segments: [{ value: m.net, series: 0 }, { value: m.vat, series: 1 }], valueText: f.money(m.gross) }))}
+            />
+          }
+        />
+        <ReportSection
+          id="long-term-fees"
+          title={t`Liegeplatzgebühren (Langzeitlieger)`}
+          rows={data.longTermFees}
+          columns={feeColumns}
+          empty={t`Keine Raten im Zeitraum fällig.`}
+          filename={file(t`liegeplatzgebuehren`)}
+          note={<Trans>Die Raten der Langzeitlieger-Verträge nach Fälligkeitsmonat, wie ihre Rechnungen sie ausweisen; „Davon bezahlt“ sind die eingegangenen Zahlungen abzüglich Rücklastschriften und Erstattungen. Nicht im Umsatz der Buchungen oben enthalten; beide zusammen brutto {bothGross}.</Trans>}
+          footer={[t`Summe`, f.int(feeTotal.fees), f.money(feeTotal.net), f.money(feeTotal.vat), f.money(feeTotal.gross), f.money(feeTotal.paid)]}
+          chart={
+            <BarChart
+              title={t`Liegeplatzgebühren brutto je Fälligkeitsmonat`}
+              description={t`Balken je Monat aus Netto (voll) und MwSt. (schraffiert); Summe brutto ${f.money(feeTotal.gross)}.`}
+              legend={[t`Netto`, t`MwSt.`]}
+              rows={data.longTermFees.map((m) => ({ label: f.month(m.month), segments: [{ value: m.net_cents, series: 0 }, { value: m.vat_cents, series: 1 }], valueText: f.money(m.gross_cents) }))}
             />
           }
         />
@@ -198,7 +228,7 @@ export function ReportsPage({ onRangeChange, ...search }: { from?: string; to?: 
       <RangeForm key={`${from}/${to}`} from={from} to={to} onSubmit={onRangeChange} />
       <nav aria-label={t`Zu den Berichten`} className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
         {[
-          ['occupancy', t`Belegung`], ['revenue', t`Umsatz`], ['stay', t`Aufenthaltsdauer`], ['countries', t`Gäste nach Land`], ['sale-codes', t`Aktionscodes`], ['check-in', t`Check-in-Quote`],
+          ['occupancy', t`Belegung`], ['revenue', t`Umsatz`], ['long-term-fees', t`Liegeplatzgebühren`], ['stay', t`Aufenthaltsdauer`], ['countries', t`Gäste nach Land`], ['sale-codes', t`Aktionscodes`], ['check-in', t`Check-in-Quote`],
         ].map(([id, label]) => (
           <a key={id} href={`#${id}`} className="text-primary-dark underline underline-offset-2">{label}</a>
         ))}
