@@ -48,7 +48,12 @@ function SepaForm({ settings, state, setState }: { settings: SepaSettings; state
   const onSubmit = form.handleSubmit(async (v) => {
     setState(undefined);
     try {
-      await saveSepaSettings({ creditor_id: normalizeCreditorId(v.creditor_id), prenotification_days: Number(v.prenotification_days) });
+      const saved = await saveSepaSettings({
+        creditor_id: normalizeCreditorId(v.creditor_id),
+        prenotification_days: Number(v.prenotification_days),
+      });
+      // The fields show what is stored (the identifier in capitals without spaces), also when nothing changed.
+      form.reset({ creditor_id: saved.creditor_id, prenotification_days: String(saved.prenotification_days) });
       setState({ ok: true });
       await queryClient.invalidateQueries({ queryKey: sepaSettingsQueryOptions().queryKey });
     } catch (e) {
