@@ -4127,6 +4127,13 @@ export type Database = {
         }
         Returns: Json
       }
+      save_sepa_settings: {
+        Args: {
+          p_creditor_id: string
+          p_prenotification_days: number
+        }
+        Returns: Json
+      }
       search_available_places: {
         Args: {
           p_kind: Database["public"]["Enums"]["order_kind"]
@@ -4225,6 +4232,10 @@ export type Database = {
           status: string
           user_id: string | null
         }
+      }
+      sepa_settings: {
+        Args: never
+        Returns: Json
       }
       set_contract_status: {
         Args: {

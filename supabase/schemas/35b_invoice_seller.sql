@@ -35,8 +35,10 @@ revoke execute on function private.invoice_issuer() from public;
 -- phone may be left empty (the setting is then removed). A bad value raises
 -- invoice_invalid_setting (22023) with the key in the hint. Documents already issued keep the
 -- issuer they were stamped with.
-create function private.iban_valid(p_iban text)
-returns boolean
+-- ISO 7064 MOD 97-10 over letters and digits (letters as 10..35, as ISO 13616 and the EPC's
+-- creditor identifier count them): the remainder, 1 when the check digits are right.
+create function private.iso7064_mod97(p_chars text)
+returns integer
 language plpgsql
 immutable
 set search_path = ''
@@ -46,17 +48,30 @@ declare
   v_rest integer := 0;
   v_char text;
 begin
-  if p_iban is null or p_iban !~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' or (left(p_iban, 2) = 'DE' and length(p_iban) <> 22) then
-    return false;
-  end if;
-  foreach v_char in array regexp_split_to_array(substr(p_iban, 5) || left(p_iban, 4), '') loop
+  foreach v_char in array regexp_split_to_array(p_chars, '') loop
     v_digits := v_digits || case when v_char ~ '[0-9]' then v_char else (ascii(v_char) - 55)::text end;
   end loop;
   while length(v_digits) > 0 loop
     v_rest := ((v_rest::text || left(v_digits, 7))::bigint % 97)::integer;
     v_digits := substr(v_digits, 8);
   end loop;
-  return v_rest = 1;
+  return v_rest;
+end
+$$;
+comment on function private.iso7064_mod97(text) is 'ISO 7064 MOD 97-10 remainder of capitals and digits (A = 10 ... Z = 35); 1 means the check digits are right.';
+revoke execute on function private.iso7064_mod97(text) from public;
+
+create function private.iban_valid(p_iban text)
+returns boolean
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_iban is null or p_iban !~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' or (left(p_iban, 2) = 'DE' and length(p_iban) <> 22) then
+    return false;
+  end if;
+  return private.iso7064_mod97(substr(p_iban, 5) || left(p_iban, 4)) = 1;
 end
 $$;
 comment on function private.iban_valid(text) is 'Whether a normalised IBAN (capitals, no spaces) has a valid ISO 13616 structure and check digits (mod 97 = 1); a German one has 22 characters.';

@@ -36,6 +36,115 @@ $$;
 comment on function private.setting_int(text, integer) is 'An integer operator setting (0..9999), or the default when unset or not a number.';
 revoke execute on function private.setting_int(text, integer) from public;
 
+-- The SEPA creditor settings, edited by admins on the settings page (docs/adr/0048). The
+-- creditor identifier as the EPC's Creditor Identifier Overview (EPC262-08) defines it:
+-- positions 1-2 the ISO country code, 3-4 check digits by ISO 7064 MOD 97-10, 5-7 the creditor
+-- business code (ZZZ when unused; not part of the check), from 8 the national identifier (in
+-- Germany 11 characters, 18 in all; at most 35). The check digits are right when the national
+-- identifier, the country code and the check digits, letters counted 10..35, leave 1 mod 97.
+create function private.sepa_creditor_id_valid(p_id text)
+returns boolean
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_id is null or p_id !~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{3}[A-Z0-9]{1,28}$' or (left(p_id, 2) = 'DE' and length(p_id) <> 18) then
+    return false;
+  end if;
+  return private.iso7064_mod97(substr(p_id, 8) || left(p_id, 4)) = 1;
+end
+$$;
+comment on function private.sepa_creditor_id_valid(text) is 'Whether a normalised SEPA creditor identifier (capitals, no spaces) has the EPC structure and ISO 7064 MOD 97-10 check digits (the business code, positions 5-7, left out); a German one has 18 characters.';
+revoke execute on function private.sepa_creditor_id_valid(text) from public;
+
+create function private.sepa_settings_object()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'creditor_id', coalesce(private.setting('sepa_creditor_id'), ''),
+    'prenotification_days', private.setting_int('sepa_prenotification_days', 14))
+$$;
+comment on function private.sepa_settings_object() is 'The SEPA settings: creditor_id (empty when unset) and prenotification_days (14 when unset).';
+revoke execute on function private.sepa_settings_object() from public;
+
+create function private.sepa_settings()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_admin();
+  return private.sepa_settings_object();
+end
+$$;
+comment on function private.sepa_settings() is 'The rule behind public.sepa_settings (security definer, not exposed by the API).';
+revoke execute on function private.sepa_settings() from public;
+grant execute on function private.sepa_settings() to authenticated, service_role;
+
+create function public.sepa_settings()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.sepa_settings()
+$$;
+comment on function public.sepa_settings() is 'Admins: the SEPA creditor identifier and the pre-notification days (creditor_id, prenotification_days).';
+revoke execute on function public.sepa_settings() from anon, public;
+
+-- Checked here, whoever calls: the creditor identifier (spaces removed, capitals) by
+-- private.sepa_creditor_id_valid; the pre-notification days whole days from 1 to 30 (the SEPA
+-- Core rulebook's default is 14 calendar days; fewer only where agreed with the debtor, e.g. in
+-- the contract terms). A bad value raises sepa_invalid_setting (22023) with the field in the
+-- hint. A change applies to the debits scheduled from now on: a pre-notification already sent
+-- keeps its collection days.
+create function private.save_sepa_settings(p_creditor_id text, p_prenotification_days integer)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_id text := upper(regexp_replace(coalesce(p_creditor_id, ''), '\s', '', 'g'));
+begin
+  perform private.require_admin();
+  if not private.sepa_creditor_id_valid(v_id) then
+    raise exception 'sepa_invalid_setting' using errcode = '22023', hint = 'creditor_id';
+  end if;
+  if p_prenotification_days is null or p_prenotification_days not between 1 and 30 then
+    raise exception 'sepa_invalid_setting' using errcode = '22023', hint = 'prenotification_days';
+  end if;
+  insert into private.app_settings as s (key, value)
+  values ('sepa_creditor_id', v_id), ('sepa_prenotification_days', p_prenotification_days::text)
+  on conflict (key) do update set value = excluded.value where s.value is distinct from excluded.value;
+  return private.sepa_settings_object();
+end
+$$;
+comment on function private.save_sepa_settings(text, integer) is 'The rule behind public.save_sepa_settings (security definer, not exposed by the API).';
+revoke execute on function private.save_sepa_settings(text, integer) from public;
+grant execute on function private.save_sepa_settings(text, integer) to authenticated, service_role;
+
+create function public.save_sepa_settings(p_creditor_id text, p_prenotification_days integer)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.save_sepa_settings(p_creditor_id, p_prenotification_days)
+$$;
+comment on function public.save_sepa_settings(text, integer) is 'Admins: stores the SEPA creditor identifier (EPC structure, ISO 7064 MOD 97-10 check digits) and the pre-notification days (1 to 30); sepa_invalid_setting (22023, hint creditor_id or prenotification_days) on a bad value.';
+revoke execute on function public.save_sepa_settings(text, integer) from anon, public;
+
 -- ---------------------------------------------------------------------------------------------
 -- SEPA mandates (Stripe's Mandate object of a sepa_debit PaymentMethod), stored when the
 -- webhook reports the setup as completed. A mandate is never changed except its status (Stripe

@@ -22,7 +22,7 @@ export async function clientAs(name: PersonaName | { email: string; password: st
 }
 
 /** A fresh confirmed account for tests that change roles (never a seeded persona other suites use). */
-export async function createAccount(prefix: string, first: string, last: string) {
+export async function createAccount(prefix: string, first: string, last: string, locale: 'de' | 'en' = 'de') {
   const email = `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`;
   const password = 'Probe1234';
   const admin = createClient(apiUrl, DEMO_SERVICE_ROLE_KEY, OPTIONS);
@@ -30,7 +30,7 @@ export async function createAccount(prefix: string, first: string, last: string)
     email,
     password,
     email_confirm: true,
-    user_metadata: { first_name: first, last_name: last },
+    user_metadata: { first_name: first, last_name: last, locale },
   });
   if (error || !data.user) throw new Error(`createUser: ${error?.message}`);
   return { id: data.user.id, email, password };

@@ -8,7 +8,8 @@ import { buildIfNeeded } from '../../scripts/lib/build.ts';
 import { serveStatic } from '../../scripts/lib/static-server.ts';
 import { startStack } from '../../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { E2E_API_PORT, E2E_APP_PORT, E2E_DIST, E2E_MAIL_PORT, E2E_PAYMENTS_PORT } from './ports.ts';
+import { E2E_API_PORT, E2E_APP_PORT, E2E_CONTROL_URL, E2E_DIST, E2E_MAIL_PORT, E2E_PAYMENTS_PORT } from './ports.ts';
+import { startControl } from './control.ts';
 import { closeNetworkForChildProcesses } from '../../supabase/local/test/harness/offline.ts';
 
 // The edge functions (send-mail: every booking confirmation and receipt the tests read) run as
@@ -42,10 +43,12 @@ const stack = await startStack({
   },
 });
 const app = await serveStatic(dist, { host: '127.0.0.1', port: E2E_APP_PORT });
+const control = await startControl(stack, Number(new URL(E2E_CONTROL_URL).port));
 console.log(`e2e: app ${app.url}, API ${stack.url} (startup ${Math.round(stack.startupMs)} ms)`);
 
 const stop = async () => {
   await app.close();
+  control.close();
   await stack.close();
   process.exit(0);
 };

@@ -190,6 +190,7 @@ export const DB_ERROR_CODES = {
   season_not_found: 'staff',
   season_over: 'staff',
   season_overlap: 'staff',
+  sepa_invalid_setting: 'internal',
   sign_in_required: 'guest',
   staff_only: 'staff',
   stay_too_long: 'guest',

@@ -36,6 +36,7 @@ import {
 import { StartIntroSection } from '@/features/admin/settings/components/start-intro-section';
 import { CancellationPolicySection } from '@/features/admin/settings/components/cancellation-policy-section';
 import { SellerSection } from '@/features/admin/settings/components/seller-section';
+import { SepaSection } from '@/features/admin/settings/components/sepa-section';
 import { BookingHorizonSection } from '@/features/admin/settings/components/booking-horizon-section';
 import {
   accessSchema,
@@ -62,6 +63,7 @@ export function SettingsPage() {
       <BookingHorizonSection />
       <TwoFactorSection />
       <SellerSection />
+      <SepaSection />
       <DatevSettingsSection />
     </Page>
   );

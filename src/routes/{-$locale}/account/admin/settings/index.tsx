@@ -8,11 +8,13 @@ export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
       { datevSettingsQueryOptions },
       { startIntroQueryOptions },
       { bookingHorizonQueryOptions },
+      { sepaSettingsQueryOptions },
     ] = await Promise.all([
       import('@/features/admin/settings/api/settings'),
       import('@/features/admin/datev/api/datev'),
       import('@/features/admin/settings/api/start-intro'),
       import('@/features/admin/settings/api/booking-horizon'),
+      import('@/features/admin/settings/api/sepa'),
     ]);
     await Promise.all([
       context.queryClient.ensureQueryData(fairPeriodsQueryOptions()),
@@ -23,6 +25,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
       context.queryClient.ensureQueryData(datevSettingsQueryOptions()),
       context.queryClient.ensureQueryData(startIntroQueryOptions()),
       context.queryClient.ensureQueryData(bookingHorizonQueryOptions()),
+      context.queryClient.ensureQueryData(sepaSettingsQueryOptions()),
     ]);
   },
   component: SettingsPage,
