@@ -238,6 +238,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   long_term_fees_overview: AUTH,
   report_long_term_fees: AUTH,
   contract_balances: AUTH,
+  sepa_settings: AUTH,
+  save_sepa_settings: AUTH,
   begin_sepa_setup: AUTH,
   // platform only (service role, supabase_auth_admin)
   claim_outbox: NOBODY,
