@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { engines, migratedPostgresDatabase, skipBecause } from '../local/test/harness/engines.ts';
+import { engines, skipBecause } from '../local/test/harness/engines.ts';
+import { preparedPostgres } from '../local/test/harness/stack.ts';
 
 const postgres = engines().find((e) => e.name === 'postgres')!;
 const CLIENTS = 20;
@@ -18,7 +19,7 @@ describe.skipIf(postgres.skip && skipBecause('create_booking concurrency on post
     let admin: pg.Client;
 
     beforeAll(async () => {
-      url = await migratedPostgresDatabase('race');
+      url = await preparedPostgres('supabase', false, 'race');
       admin = new pg.Client({ connectionString: url });
       await admin.connect();
       await admin.query(`insert into public.places (name, width, length) values ('RACE', 4, 12)`);

@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { engines, migratedPostgresDatabase, skipBecause } from '../local/test/harness/engines.ts';
+import { engines, skipBecause } from '../local/test/harness/engines.ts';
+import { preparedPostgres } from '../local/test/harness/stack.ts';
 
 const postgres = engines().find((e) => e.name === 'postgres')!;
 const CLIENTS = 20;
@@ -34,7 +35,7 @@ describe.skipIf(postgres.skip && skipBecause('record_stripe_event concurrency on
     let orderId: string;
 
     beforeAll(async () => {
-      url = await migratedPostgresDatabase('payrace');
+      url = await preparedPostgres('supabase', false, 'payrace');
       admin = new pg.Client({ connectionString: url });
       await admin.connect();
       await admin.query(`insert into public.places (name, width, length) values ('PAY', 4, 12)`);

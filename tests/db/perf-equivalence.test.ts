@@ -12,11 +12,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../supabase/local/src/db/pglite.ts';
 import { openPostgres } from '../../supabase/local/src/db/postgres.ts';
-import { bootstrapPlatform } from '../../supabase/local/src/bootstrap/index.ts';
-import { migrate } from '../../supabase/local/src/migrate.ts';
 import type { Database, Queryable } from '../../supabase/local/src/db/types.ts';
-import { engines, freshPostgresDatabase, skipBecause } from '../../supabase/local/test/harness/engines.ts';
-import { preparedPglite } from '../../supabase/local/test/harness/stack.ts';
+import { engines, skipBecause } from '../../supabase/local/test/harness/engines.ts';
+import { preparedPglite, preparedPostgres } from '../../supabase/local/test/harness/stack.ts';
 import { asAdmin, beforeSql, harbourSql } from './perf-data.ts';
 
 class Rollback extends Error {}
@@ -116,14 +114,11 @@ for (const engine of engines()) {
       const day = (offset: number) => `(current_date + ${Math.round(offset)})`;
 
       beforeAll(async () => {
-        if (engine.name === 'pglite') {
-          // The migrated, seeded data directory the other database tests start from (cached by content).
-          db = await openPglite({ loadDataDir: await preparedPglite('supabase', true) });
-        } else {
-          db = await openPostgres({ connectionString: await freshPostgresDatabase('perf'), max: 2, roundTripTimeoutMs: 0 });
-          await bootstrapPlatform(db);
-          await migrate(db, 'supabase', { seed: true });
-        }
+        // The migrated, seeded database the other database tests start from (prepared once).
+        db =
+          engine.name === 'pglite'
+            ? await openPglite({ loadDataDir: await preparedPglite('supabase', true) })
+            : await openPostgres({ connectionString: await preparedPostgres('supabase', true, 'perf'), max: 2, roundTripTimeoutMs: 0 });
         await db.exec(beforeSql);
         await db.transaction((tx) => tx.exec(harbourSql(SHAPE)));
         rescheduled = await asAdmin(db, (tx) => laterChanges(tx));

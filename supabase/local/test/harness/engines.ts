@@ -2,9 +2,6 @@ import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import pg from 'pg';
-import { openPostgres } from '../../src/db/postgres.ts';
-import { bootstrapPlatform } from '../../src/bootstrap/index.ts';
-import { migrate } from '../../src/migrate.ts';
 
 export type EngineName = 'pglite' | 'postgres';
 
@@ -91,17 +88,4 @@ export async function postgresFromTemplate(template: string, build: (url: string
     await admin.end();
   }
   return postgresUrl(name);
-}
-
-/** A fresh database in the run's Postgres cluster, bootstrapped like the local stack and migrated (no seed). */
-export async function migratedPostgresDatabase(prefix = 't'): Promise<string> {
-  const url = await freshPostgresDatabase(prefix);
-  const db = await openPostgres({ connectionString: url, max: 2 });
-  try {
-    await bootstrapPlatform(db);
-    await migrate(db, 'supabase', { seed: false });
-  } finally {
-    await db.close();
-  }
-  return url;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { t } from '@lingui/core/macro';
 import { differenceInCalendarDays, parseISO } from 'date-fns';
 import { EMAIL_PATTERN, messages, requiredText } from '@/lib/validation';
+import { ibanRemainder } from '@/lib/iban';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -60,10 +61,7 @@ export type PaymentModesValues = z.infer<typeof paymentModesSchema>;
 export function ibanValid(value: string): boolean {
   const iban = value.replace(/\s/g, '').toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban) || (iban.startsWith('DE') && iban.length !== 22)) return false;
-  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
-  let rest = 0;
-  for (let i = 0; i < digits.length; i += 7) rest = Number(String(rest) + digits.slice(i, i + 7)) % 97;
-  return rest === 1;
+  return ibanRemainder(iban) === 1;
 }
 
 /** ISO 9362: bank (4 letters), country (2 letters), location (2), optionally a branch (3). */
