@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './supabase/local/test/harness/longest-first.ts';
 
 /**
  * Test projects. Each test file runs in its own worker (two at a time on this 2-core machine);
@@ -10,6 +11,8 @@ export default defineConfig({
     globalSetup: ['supabase/local/test/harness/global-setup.ts'],
     // Two test files at a time on this 2-core machine (the default would run them one by one).
     maxWorkers: 2,
+    // The longest files first, whatever their project (harness/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

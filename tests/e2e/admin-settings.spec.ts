@@ -1,4 +1,4 @@
-import { expect as baseExpect, test } from '../helpers/app-test';
+import { expect as baseExpect, journeyIn, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
 import { clientAs, pngFile } from './admin-content-helpers.ts';
 import { fillDate } from '../helpers/dates';
@@ -176,21 +176,22 @@ test.describe('admin content pages, accessibility', () => {
   test.use({ persona: 'admin' });
 
   for (const locale of ['de', 'en'] as const) {
-    test(`news, users, codes and settings pages have no serious axe violations (${locale})`, async ({ page }) => {
-      for (const path of [
-        'news',
-        'news/create',
-        'users',
-        'users/a0000000-0000-4000-8000-000000000003/edit',
-        'sale-codes',
-        'sale-codes/create',
-        'settings',
-      ]) {
-        await page.goto(`/${locale}/account/admin/${path}`);
-        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        expect(await seriousViolations(page), `${locale}/${path}`).toEqual([]);
-      }
-    });
+    if (journeyIn(locale, 'en'))
+      test(`news, users, codes and settings pages have no serious axe violations (${locale})`, async ({ page }) => {
+        for (const path of [
+          'news',
+          'news/create',
+          'users',
+          'users/a0000000-0000-4000-8000-000000000003/edit',
+          'sale-codes',
+          'sale-codes/create',
+          'settings',
+        ]) {
+          await page.goto(`/${locale}/account/admin/${path}`);
+          await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+          expect(await seriousViolations(page), `${locale}/${path}`).toEqual([]);
+        }
+      });
   }
 
   test('the delete confirmation dialog has no serious axe violations and Abbrechen closes it', async ({ page }) => {

@@ -5,7 +5,7 @@
  * staff order page's history names who did each step (the guest, a staff member).
  * Screenshots of both pages at 390 and 1280 px go to reports/screenshots/ (looked at by hand).
  */
-import { expect as baseExpect, test } from '../helpers/app-test';
+import { expect as baseExpect, journeyIn, test } from '../helpers/app-test';
 import { seriousViolations } from '../helpers/axe.ts';
 import { personas } from '../helpers/personas.ts';
 import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
@@ -56,54 +56,58 @@ test.describe('audit trail for admins', () => {
   test.use({ persona: 'admin' });
 
   for (const locale of ['de', 'en'] as const) {
-    test(`an admin changes a berth and sees the change with their name, old and new value (${locale})`, async ({ page, consoleErrors }) => {
-      const w = text[locale];
-      const name = uniqueName(`AU${locale.toUpperCase()}`);
-      const id = await createBerth(name);
-      await page.goto(`/${locale}/account/admin/places/${id}/edit`);
-      const form = page.getByRole('form', { name: w.edit });
-      await form.getByLabel(w.width).fill(w.newWidth);
-      await form.getByRole('button', { name: w.save }).click();
-      const token = await adminToken();
-      await expect.poll(async () => (await rest(token, `places?id=eq.${id}&select=width`)).body).toEqual([{ width: 4.5 }]);
+    if (journeyIn(locale, 'de'))
+      test(`an admin changes a berth and sees the change with their name, old and new value (${locale})`, async ({
+        page,
+        consoleErrors,
+      }) => {
+        const w = text[locale];
+        const name = uniqueName(`AU${locale.toUpperCase()}`);
+        const id = await createBerth(name);
+        await page.goto(`/${locale}/account/admin/places/${id}/edit`);
+        const form = page.getByRole('form', { name: w.edit });
+        await form.getByLabel(w.width).fill(w.newWidth);
+        await form.getByRole('button', { name: w.save }).click();
+        const token = await adminToken();
+        await expect.poll(async () => (await rest(token, `places?id=eq.${id}&select=width`)).body).toEqual([{ width: 4.5 }]);
 
-      await page.goto(`/${locale}/account/admin/audit`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(w.title);
-      await page.getByLabel(w.area).selectOption({ label: w.berths });
-      await expect(page).toHaveURL(/table=public\.places/);
-      await page.getByLabel(w.who).fill('Hafenmeister');
-      await page.getByRole('button', { name: w.search }).click();
-      await fillDate(page.getByLabel(w.from), berlinDay(0));
-      await fillDate(page.getByLabel(w.to), berlinDay(0));
-      // Both days stay in the URL (two quick changes), with the actor and the area.
-      await expect(page).toHaveURL(new RegExp(`from=${berlinDay(0)}`));
-      await expect(page).toHaveURL(new RegExp(`to=${berlinDay(0)}`));
-      await expectDate(page.getByLabel(w.from), berlinDay(0));
-      await expect(page).toHaveURL(/actor=Hafenmeister/);
-      await expect(page).toHaveURL(/table=public\.places/);
-      // Newest first: the change just made is the first entry of this berth.
-      const entry = page.getByTestId('audit-entry').filter({ hasText: id }).first();
-      await expect(entry).toContainText(w.changed);
-      await expect(entry.getByTestId('audit-actor')).toContainText('Andrea Hafenmeister');
-      await expect(entry.getByTestId('audit-actor')).toContainText(personas.admin.email);
-      // Only the changed column, with old and new value; updated_at is bookkeeping, not a change.
-      await expect(entry.locator('[data-column]')).toHaveCount(1);
-      await expect(entry.locator('[data-column="width"]')).toContainText(w.widthLabel);
-      await expect(entry.locator('[data-column="width"] dd')).toHaveText(
-        new RegExp(w.shown.replace('→', '→\\s*(geändert in|changed to)?\\s*')),
-      );
-      // The berth's creation is there too, newest first below it.
-      await expect(page.getByTestId('audit-entry').filter({ hasText: id })).toHaveCount(2);
-      expect(await seriousViolations(page)).toEqual([]);
+        await page.goto(`/${locale}/account/admin/audit`);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(w.title);
+        await page.getByLabel(w.area).selectOption({ label: w.berths });
+        await expect(page).toHaveURL(/table=public\.places/);
+        await page.getByLabel(w.who).fill('Hafenmeister');
+        await page.getByRole('button', { name: w.search }).click();
+        await fillDate(page.getByLabel(w.from), berlinDay(0));
+        await fillDate(page.getByLabel(w.to), berlinDay(0));
+        // Both days stay in the URL (two quick changes), with the actor and the area.
+        await expect(page).toHaveURL(new RegExp(`from=${berlinDay(0)}`));
+        await expect(page).toHaveURL(new RegExp(`to=${berlinDay(0)}`));
+        await expectDate(page.getByLabel(w.from), berlinDay(0));
+        await expect(page).toHaveURL(/actor=Hafenmeister/);
+        await expect(page).toHaveURL(/table=public\.places/);
+        // Newest first: the change just made is the first entry of this berth.
+        const entry = page.getByTestId('audit-entry').filter({ hasText: id }).first();
+        await expect(entry).toContainText(w.changed);
+        await expect(entry.getByTestId('audit-actor')).toContainText('Andrea Hafenmeister');
+        await expect(entry.getByTestId('audit-actor')).toContainText(personas.admin.email);
+        // Only the changed column, with old and new value; updated_at is bookkeeping, not a change.
+        await expect(entry.locator('[data-column]')).toHaveCount(1);
+        await expect(entry.locator('[data-column="width"]')).toContainText(w.widthLabel);
+        await expect(entry.locator('[data-column="width"] dd')).toHaveText(
+          new RegExp(w.shown.replace('→', '→\\s*(geändert in|changed to)?\\s*')),
+        );
+        // The berth's creation is there too, newest first below it.
+        await expect(page.getByTestId('audit-entry').filter({ hasText: id })).toHaveCount(2);
+        expect(await seriousViolations(page)).toEqual([]);
 
-      if (locale === 'de') {
-        for (const width of [390, 1280]) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.screenshot({ path: `${shots}/audit-page-${width}.png`, fullPage: true });
+        if (locale === 'de') {
+          for (const width of [390, 1280]) {
+            await page.setViewportSize({ width, height: 900 });
+            await page.screenshot({ path: `${shots}/audit-page-${width}.png`, fullPage: true });
+          }
         }
-      }
-      expect(consoleErrors).toEqual([]);
-    });
+        expect(consoleErrors).toEqual([]);
+      });
   }
 
   test('a period without changes says there are no entries', async ({ page }) => {
@@ -133,56 +137,57 @@ test.describe('audit trail for harbour staff', () => {
   });
 
   for (const locale of ['de', 'en'] as const) {
-    test(`the order history names who did each step (${locale})`, async ({ page, consoleErrors }) => {
-      // A customer books (the guest of this order), staff take the money at the desk.
-      const customer = await personaToken(personas.customer.email, personas.customer.password);
-      const arrival = berlinDay(locale === 'de' ? 50 : 52);
-      const departure = berlinDay(locale === 'de' ? 51 : 53);
-      const free = await rest(customer, 'rpc/search_available_places', {
-        method: 'POST',
-        body: { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 },
-      });
-      expect(free.status).toBe(200);
-      let orderId = '';
-      for (const place of (free.body as { place_id: string }[]).slice(0, 10)) {
-        const booked = await rest(customer, 'rpc/create_booking', {
+    if (journeyIn(locale, 'en'))
+      test(`the order history names who did each step (${locale})`, async ({ page, consoleErrors }) => {
+        // A customer books (the guest of this order), staff take the money at the desk.
+        const customer = await personaToken(personas.customer.email, personas.customer.password);
+        const arrival = berlinDay(locale === 'de' ? 50 : 52);
+        const departure = berlinDay(locale === 'de' ? 51 : 53);
+        const free = await rest(customer, 'rpc/search_available_places', {
           method: 'POST',
-          body: {
-            p_place_id: place.place_id,
-            p_kind: 'overnight',
-            p_arrival: arrival,
-            p_departure: departure,
-            p_boat: { name: `Verlauf ${locale}`, length: 5, width: 2 },
-            p_person: { first_name: 'Klaus', last_name: 'Kunde' },
-          },
+          body: { p_kind: 'overnight', p_arrival: arrival, p_departure: departure, p_boat_length: 5, p_boat_width: 2 },
         });
-        if (booked.status === 200) {
-          orderId = (booked.body as { id: string }).id;
-          break;
+        expect(free.status).toBe(200);
+        let orderId = '';
+        for (const place of (free.body as { place_id: string }[]).slice(0, 10)) {
+          const booked = await rest(customer, 'rpc/create_booking', {
+            method: 'POST',
+            body: {
+              p_place_id: place.place_id,
+              p_kind: 'overnight',
+              p_arrival: arrival,
+              p_departure: departure,
+              p_boat: { name: `Verlauf ${locale}`, length: 5, width: 2 },
+              p_person: { first_name: 'Klaus', last_name: 'Kunde' },
+            },
+          });
+          if (booked.status === 200) {
+            orderId = (booked.body as { id: string }).id;
+            break;
+          }
         }
-      }
-      expect(orderId).not.toBe('');
-      const staff = await personaToken(personas.harbour.email, personas.harbour.password);
-      expect(
-        (await rest(staff, 'rpc/record_desk_payment', { method: 'POST', body: { p_order_id: orderId, p_method: 'cash' } })).status,
-      ).toBe(200);
+        expect(orderId).not.toBe('');
+        const staff = await personaToken(personas.harbour.email, personas.harbour.password);
+        expect(
+          (await rest(staff, 'rpc/record_desk_payment', { method: 'POST', body: { p_order_id: orderId, p_method: 'cash' } })).status,
+        ).toBe(200);
 
-      await page.goto(`/${locale}/account/admin/orders/${orderId}`);
-      const history = page.getByRole('region', { name: locale === 'de' ? 'Verlauf' : 'History' });
-      const steps = history.getByRole('listitem');
-      await expect(steps.first()).toContainText(locale === 'de' ? 'Angelegt' : 'Created');
-      await expect(steps.first().getByTestId('event-actor')).toHaveText(locale === 'de' ? 'Gast' : 'Guest');
-      const payment = steps.filter({ hasText: locale === 'de' ? 'Zahlung erfasst' : 'Payment recorded' });
-      await expect(payment.getByTestId('event-actor')).toHaveText('Heinz Poller');
-      expect(await seriousViolations(page)).toEqual([]);
-      if (locale === 'de') {
-        for (const width of [390, 1280]) {
-          await page.setViewportSize({ width, height: 900 });
-          await history.scrollIntoViewIfNeeded();
-          await history.screenshot({ path: `${shots}/order-history-${width}.png` });
+        await page.goto(`/${locale}/account/admin/orders/${orderId}`);
+        const history = page.getByRole('region', { name: locale === 'de' ? 'Verlauf' : 'History' });
+        const steps = history.getByRole('listitem');
+        await expect(steps.first()).toContainText(locale === 'de' ? 'Angelegt' : 'Created');
+        await expect(steps.first().getByTestId('event-actor')).toHaveText(locale === 'de' ? 'Gast' : 'Guest');
+        const payment = steps.filter({ hasText: locale === 'de' ? 'Zahlung erfasst' : 'Payment recorded' });
+        await expect(payment.getByTestId('event-actor')).toHaveText('Heinz Poller');
+        expect(await seriousViolations(page)).toEqual([]);
+        if (locale === 'de') {
+          for (const width of [390, 1280]) {
+            await page.setViewportSize({ width, height: 900 });
+            await history.scrollIntoViewIfNeeded();
+            await history.screenshot({ path: `${shots}/order-history-${width}.png` });
+          }
         }
-      }
-      expect(consoleErrors).toEqual([]);
-    });
+        expect(consoleErrors).toEqual([]);
+      });
   }
 });

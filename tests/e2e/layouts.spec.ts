@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../helpers/app-test';
+import { expect, journeyIn, test } from '../helpers/app-test';
 
 const SHOTS = process.env.E2E_SCREENSHOTS ? 'reports/layouts' : null;
 async function shot(page: Page, name: string) {
@@ -79,57 +79,59 @@ for (const locale of ['de', 'en'] as const) {
   test.describe(`public site, ${locale}`, () => {
     test.describe('390 px', () => {
       test.use(phone);
-      test('bottom tabs, no top navigation', async ({ page, consoleErrors }) => {
-        await page.goto(`/${locale}/start`);
-        await expect(page.getByTestId('bottom-nav')).toBeVisible();
-        await expect(page.getByTestId('top-nav')).toBeHidden();
-        await expect(page.getByRole('navigation', { name: nav(locale) })).toHaveCount(1);
-        await expect(page.getByTestId('bottom-nav').getByRole('link', { name: 'Start' })).toHaveAttribute('aria-current', 'page');
-        await shot(page, `start-${locale}-390`);
-        expect(consoleErrors).toEqual([]);
-      });
+      if (journeyIn(locale, 'de'))
+        test('bottom tabs, no top navigation', async ({ page, consoleErrors }) => {
+          await page.goto(`/${locale}/start`);
+          await expect(page.getByTestId('bottom-nav')).toBeVisible();
+          await expect(page.getByTestId('top-nav')).toBeHidden();
+          await expect(page.getByRole('navigation', { name: nav(locale) })).toHaveCount(1);
+          await expect(page.getByTestId('bottom-nav').getByRole('link', { name: 'Start' })).toHaveAttribute('aria-current', 'page');
+          await shot(page, `start-${locale}-390`);
+          expect(consoleErrors).toEqual([]);
+        });
     });
 
     test.describe('1280 px', () => {
       test.use(desktop);
-      test('top navigation with the tab histories, no bottom tabs', async ({ page, consoleErrors }) => {
-        await page.goto(`/${locale}/start`);
-        const top = page.getByTestId('top-nav');
-        await expect(top).toBeVisible();
-        await expect(page.getByTestId('bottom-nav')).toBeHidden();
-        await expect(page.getByRole('navigation', { name: nav(locale) })).toHaveCount(1);
-        await shot(page, `start-${locale}-1280`);
+      if (journeyIn(locale, 'en'))
+        test('top navigation with the tab histories, no bottom tabs', async ({ page, consoleErrors }) => {
+          await page.goto(`/${locale}/start`);
+          const top = page.getByTestId('top-nav');
+          await expect(top).toBeVisible();
+          await expect(page.getByTestId('bottom-nav')).toBeHidden();
+          await expect(page.getByRole('navigation', { name: nav(locale) })).toHaveCount(1);
+          await shot(page, `start-${locale}-1280`);
 
-        // Start -> prices; Service -> a topic; Start again is where Start was, and back.
-        // Each step waits for the new page's heading: the URL changes before the page is in,
-        // and the tab history records a page once it is shown.
-        const startH1 = (await h1(page).textContent())!;
-        await page.locator('main a[href$="/start/prices"]').first().click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
-        await expect(h1(page)).not.toHaveText(startH1);
-        const pricesH1 = (await h1(page).textContent())!;
-        await top.locator('[data-tab=service]').click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/service$`));
-        await expect(top.locator('[data-tab=service]')).toHaveAttribute('aria-current', 'page');
-        await expect(h1(page)).not.toHaveText(pricesH1);
-        const serviceH1 = (await h1(page).textContent())!;
-        await page.locator('main a[href$="/service/lift"]').first().click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/service/lift$`));
-        await expect(h1(page)).not.toHaveText(serviceH1);
-        await top.locator('[data-tab=start]').click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
-        await expect(top.locator('[data-tab=start]')).toHaveAttribute('aria-current', 'page');
-        await top.locator('[data-tab=service]').click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/service/lift$`));
-        // A click on the active destination returns to its root.
-        await top.locator('[data-tab=service]').click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/service$`));
-        // Keyboard: the destinations are links in the tab order.
-        await top.locator('[data-tab=contact]').focus();
-        await page.keyboard.press('Enter');
-        await expect(page).toHaveURL(new RegExp(`/${locale}/contact$`));
-        expect(consoleErrors).toEqual([]);
-      });
+          // Start -> prices; Service -> a topic; Start again is where Start was, and back.
+          // Each step waits for the new page's heading: the URL changes before the page is in,
+          // and the tab history records a page once it is shown.
+          const startH1 = (await h1(page).textContent())!;
+          await page.locator('main a[href$="/start/prices"]').first().click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
+          await expect(h1(page)).not.toHaveText(startH1);
+          const pricesH1 = (await h1(page).textContent())!;
+          await top.locator('[data-tab=service]').click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/service$`));
+          await expect(top.locator('[data-tab=service]')).toHaveAttribute('aria-current', 'page');
+          await expect(h1(page)).not.toHaveText(pricesH1);
+          const serviceH1 = (await h1(page).textContent())!;
+          await page.locator('main a[href$="/service/lift"]').first().click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/service/lift$`));
+          await expect(h1(page)).not.toHaveText(serviceH1);
+          await top.locator('[data-tab=start]').click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/start/prices$`));
+          await expect(top.locator('[data-tab=start]')).toHaveAttribute('aria-current', 'page');
+          await top.locator('[data-tab=service]').click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/service/lift$`));
+          // A click on the active destination returns to its root.
+          await top.locator('[data-tab=service]').click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/service$`));
+          // Keyboard: the destinations are links in the tab order.
+          await top.locator('[data-tab=contact]').focus();
+          await page.keyboard.press('Enter');
+          await expect(page).toHaveURL(new RegExp(`/${locale}/contact$`));
+          expect(consoleErrors).toEqual([]);
+        });
     });
   });
 }
@@ -178,68 +180,69 @@ test.describe('back office', () => {
   test.describe('harbour staff at 1280 px', () => {
     test.use({ persona: 'harbour', ...desktop });
     for (const locale of ['de', 'en'] as const) {
-      test(`sidebar and full-width pages, ${locale}`, async ({ page, consoleErrors }) => {
-        test.setTimeout(60_000);
-        const orders = locale === 'en' ? 'Orders' : 'Bestellungen';
-        await page.goto(`/${locale}/account/admin/orders`);
-        await settle(page);
-        const sidebar = page.locator('[data-slot=sidebar-container]');
-        await expect(sidebar).toBeVisible();
-        const team = sidebar.getByRole('navigation', { name: locale === 'en' ? 'Harbour team' : 'Hafenteam' });
-        await expect(team.getByRole('link', { name: orders, exact: true })).toHaveAttribute('aria-current', 'page');
-        await expect(sidebar.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
-        // No menu button: the sidebar is always there.
-        await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeHidden();
-        // The page uses the width beside the sidebar.
-        const viewport = page.viewportSize()!;
-        const used = await page.locator('main').evaluate((main) => {
-          const box = main.getBoundingClientRect();
-          const style = getComputedStyle(main);
-          return box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      if (journeyIn(locale, 'de'))
+        test(`sidebar and full-width pages, ${locale}`, async ({ page, consoleErrors }) => {
+          test.setTimeout(60_000);
+          const orders = locale === 'en' ? 'Orders' : 'Bestellungen';
+          await page.goto(`/${locale}/account/admin/orders`);
+          await settle(page);
+          const sidebar = page.locator('[data-slot=sidebar-container]');
+          await expect(sidebar).toBeVisible();
+          const team = sidebar.getByRole('navigation', { name: locale === 'en' ? 'Harbour team' : 'Hafenteam' });
+          await expect(team.getByRole('link', { name: orders, exact: true })).toHaveAttribute('aria-current', 'page');
+          await expect(sidebar.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+          // No menu button: the sidebar is always there.
+          await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeHidden();
+          // The page uses the width beside the sidebar.
+          const viewport = page.viewportSize()!;
+          const used = await page.locator('main').evaluate((main) => {
+            const box = main.getBoundingClientRect();
+            const style = getComputedStyle(main);
+            return box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          });
+          expect(used).toBeGreaterThan(0.8 * viewport.width);
+          const heading = await h1(page).boundingBox();
+          const side = await sidebar.boundingBox();
+          expect(heading!.x).toBeGreaterThanOrEqual(side!.x + side!.width);
+          // The orders table fits its card beside the sidebar with its default columns (it may
+          // scroll inside the card only when a person shows more columns or at smaller widths).
+          await expect(page.locator('[data-order]').first()).toBeVisible();
+          const fit = await page.locator('[data-slot=data-table]').evaluate((card) => ({
+            scroll: card.scrollWidth,
+            client: card.clientWidth,
+            cols: [...card.querySelectorAll('thead th')]
+              .map((th) => `${th.textContent}:${Math.round(th.getBoundingClientRect().width)}`)
+              .join(' '),
+          }));
+          expect(fit.scroll, `orders table ${fit.scroll} px in a ${fit.client} px card: ${fit.cols}`).toBeLessThanOrEqual(fit.client);
+          await shot(page, `orders-${locale}-1280`);
+
+          // The sidebar navigates; the current entry follows.
+          await team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true }).click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/account/admin/calendar$`));
+          await settle(page);
+          await expect(team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true })).toHaveAttribute(
+            'aria-current',
+            'page',
+          );
+          // The week calendar uses the width too.
+          const calendar = await page.getByTestId('timeline').boundingBox();
+          expect(calendar!.width).toBeGreaterThan(0.8 * viewport.width);
+          await shot(page, `calendar-${locale}-1280`);
+
+          // The back office's own shell: no guest navigation; its bar leads to the public site,
+          // which has no sidebar (the staff menu there is the drawer).
+          await expect(page.getByTestId('top-nav')).toHaveCount(0);
+          await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
+          await page
+            .getByTestId('back-office-bar')
+            .getByRole('link', { name: locale === 'en' ? 'To the website' : 'Zur Website' })
+            .click();
+          await expect(page).toHaveURL(new RegExp(`/${locale}/start$`));
+          await expect(sidebar).toHaveCount(0);
+          await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeVisible();
+          expect(consoleErrors).toEqual([]);
         });
-        expect(used).toBeGreaterThan(0.8 * viewport.width);
-        const heading = await h1(page).boundingBox();
-        const side = await sidebar.boundingBox();
-        expect(heading!.x).toBeGreaterThanOrEqual(side!.x + side!.width);
-        // The orders table fits its card beside the sidebar with its default columns (it may
-        // scroll inside the card only when a person shows more columns or at smaller widths).
-        await expect(page.locator('[data-order]').first()).toBeVisible();
-        const fit = await page.locator('[data-slot=data-table]').evaluate((card) => ({
-          scroll: card.scrollWidth,
-          client: card.clientWidth,
-          cols: [...card.querySelectorAll('thead th')]
-            .map((th) => `${th.textContent}:${Math.round(th.getBoundingClientRect().width)}`)
-            .join(' '),
-        }));
-        expect(fit.scroll, `orders table ${fit.scroll} px in a ${fit.client} px card: ${fit.cols}`).toBeLessThanOrEqual(fit.client);
-        await shot(page, `orders-${locale}-1280`);
-
-        // The sidebar navigates; the current entry follows.
-        await team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true }).click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/account/admin/calendar$`));
-        await settle(page);
-        await expect(team.getByRole('link', { name: locale === 'en' ? 'Calendar' : 'Kalender', exact: true })).toHaveAttribute(
-          'aria-current',
-          'page',
-        );
-        // The week calendar uses the width too.
-        const calendar = await page.getByTestId('timeline').boundingBox();
-        expect(calendar!.width).toBeGreaterThan(0.8 * viewport.width);
-        await shot(page, `calendar-${locale}-1280`);
-
-        // The back office's own shell: no guest navigation; its bar leads to the public site,
-        // which has no sidebar (the staff menu there is the drawer).
-        await expect(page.getByTestId('top-nav')).toHaveCount(0);
-        await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
-        await page
-          .getByTestId('back-office-bar')
-          .getByRole('link', { name: locale === 'en' ? 'To the website' : 'Zur Website' })
-          .click();
-        await expect(page).toHaveURL(new RegExp(`/${locale}/start$`));
-        await expect(sidebar).toHaveCount(0);
-        await expect(page.getByRole('button', { name: locale === 'en' ? 'Open menu' : 'Menü öffnen' })).toBeVisible();
-        expect(consoleErrors).toEqual([]);
-      });
     }
   });
 

@@ -27,3 +27,12 @@ export const test = base.extend<{ consoleErrors: string[]; persona: PersonaName 
 });
 
 export { expect };
+
+/**
+ * Whether a journey written for both languages runs in `locale`: each journey runs in one
+ * language, `own`, the two alternating across a spec (ADR 0006, "One language per journey"). A call,
+ * not a comparison, so TypeScript keeps the loop variable's type inside the test.
+ */
+export function journeyIn(locale: 'de' | 'en', own: 'de' | 'en'): boolean {
+  return locale === own;
+}
