@@ -195,6 +195,26 @@ for (const engine of engines()) {
       expect(byConstraint.data).toEqual([{ name: 'Fram', built: { name: 'Bergen' } }]);
     });
 
+    // issue 45: the last differences that answered success silently
+    it("refuses two embeds of one table told apart only by hints, as Postgres refuses PostgREST's statement (42712)", async () => {
+      const twice = await asService('/boats?select=name,cities!boats_home_city_id_fkey(name),cities!boats_built_in_fkey(name)');
+      expect([twice.status, twice.json]).toEqual([
+        400,
+        { code: '42712', details: null, hint: null, message: 'table name "boats_cities_1" specified more than once' },
+      ]);
+      // one level down the name carries the depth; an RPC's rows are checked the same way
+      const nested = await asService('/countries?select=cities(boats!home_city_id(name),boats!boats_built_in_fkey(name))');
+      expect([nested.status, nested.json.message]).toEqual([400, 'table name "cities_boats_2" specified more than once']);
+      const rpc = await asService('/rpc/cities_of?country=Norway&select=name,countries(name),countries(code)');
+      expect([rpc.status, rpc.json.code]).toEqual([400, '42712']);
+      // with aliases they are two keys, as on hosted
+      const aliased = await service
+        .from('boats')
+        .select('name, home:cities!boats_home_city_id_fkey(name), built:cities!boats_built_in_fkey(name)')
+        .eq('id', 1);
+      expect(aliased.data).toEqual([{ name: 'Fram', home: expect.anything(), built: { name: 'Bergen' } }]);
+    });
+
     it('answers every request feature it does not implement with PGRST127 naming it', async () => {
       const notImplemented = async (path: string, init: RequestInit, feature: string) => {
         const r = await asService(path, init);

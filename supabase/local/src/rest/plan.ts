@@ -272,6 +272,22 @@ export function buildNode(
   return node;
 }
 
+/**
+ * Two embeds of one node under the same name (`users!first_user(*),users!second_user(*)`
+ * without aliases): PostgREST joins each embed laterally as `<parent>_<alias or name>_<depth>`
+ * (Plan.hs addRels, `aggAlias`), so Postgres refuses the second with 42712, which PostgREST
+ * answers 400 (Error.hs pgErrorStatus). Walked as Postgres analyses the FROM list: an embed's
+ * own embeds before the name of the next one at its level.
+ */
+export function failDuplicateEmbeds(node: Node, depth = 1) {
+  const seen = new Set<string>();
+  for (const e of node.embeds) {
+    failDuplicateEmbeds(e.node, depth + 1);
+    if (seen.has(e.name)) throw apiError(400, '42712', `table name "${node.table.name}_${e.name}_${depth}" specified more than once`);
+    seen.add(e.name);
+  }
+}
+
 /** The node an embed path (`cities.boats`) names, or PGRST108. */
 export function findNode(root: Node, path: string[]): Node {
   let node = root;

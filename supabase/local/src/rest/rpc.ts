@@ -11,7 +11,7 @@ import { apiError, notImplemented, pgrstBody } from './errors.ts';
 import { run } from './execute.ts';
 import { Params, quoteIdent } from './params.ts';
 import { readPayload } from './payload.ts';
-import { Aliases, applyQuery, buildNode, closest } from './plan.ts';
+import { Aliases, applyQuery, buildNode, closest, failDuplicateEmbeds } from './plan.ts';
 import { readSql } from './query.ts';
 import { checkPreferences, parseQuery, rangeLimit, topRange, type RestRequest } from './request.ts';
 import { JSON_TYPE, contentRange, finishRead, preferenceApplied, type Outcome, type ReadRow } from './respond.ts';
@@ -123,6 +123,7 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
       : { name: f.name, kind: 'f', columns: f.outColumns, byName: new Map(f.outColumns.map((c) => [c.name, c])), pk: [] };
   const root = buildNode(cache, table, call, f.name, f.name, q.select, new Aliases());
   applyQuery(root, q);
+  failDuplicateEmbeds(root);
   root.limit = limit;
   root.offset = range.offset;
   const single = accept.single || !f.returnsSet;

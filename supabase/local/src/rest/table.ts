@@ -9,7 +9,7 @@ import { requestSetup } from '../db/request.ts';
 import { runRead } from './execute.ts';
 import { Params } from './params.ts';
 import { readPayload } from './payload.ts';
-import { applyQuery, tableNode, tableNotFound } from './plan.ts';
+import { applyQuery, failDuplicateEmbeds, tableNode, tableNotFound } from './plan.ts';
 import { readSql } from './query.ts';
 import { checkPreferences, parseQuery, rangeLimit, topRange, type RestRequest } from './request.ts';
 import type { Outcome } from './respond.ts';
@@ -24,6 +24,7 @@ export async function planTable(r: RestRequest, name: string): Promise<() => Pro
   const p = new Params();
   const root = tableNode(cache, table, q.select);
   applyQuery(root, q);
+  failDuplicateEmbeds(root);
   if (method === 'GET' || method === 'HEAD') {
     const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
     root.limit = rangeLimit(range);
