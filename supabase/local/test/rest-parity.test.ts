@@ -215,6 +215,44 @@ for (const engine of engines()) {
       expect(aliased.data).toEqual([{ name: 'Fram', home: expect.anything(), built: { name: 'Bergen' } }]);
     });
 
+    it("count=planned and count=estimated give the planner's estimate as PostgREST does (206 when it exceeds the page)", async () => {
+      // 150 rows analysed, then 50 more on the same page: the planner still says 150
+      await stack.db.query('analyze public.numbers');
+      await stack.db.query('insert into public.numbers (n) select generate_series(151, 200)');
+      const explained = await stack.db.query<Record<string, unknown>>('explain (format json) select 1 from public.numbers');
+      const plan = Object.values(explained.rows[0])[0];
+      const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : (plan as never))[0].Plan['Plan Rows']);
+      expect(planned).toBeLessThan(200); // the estimate, not the count
+      const read = (path: string, count: string) => rest(stack, path, { headers: { Prefer: `count=${count}` } });
+      const p = await read('/numbers?select=n&limit=5', 'planned');
+      expect([p.status, p.headers.get('content-range'), p.headers.get('preference-applied')]).toEqual([
+        206,
+        `0-4/${planned}`,
+        'count=planned',
+      ]);
+      expect(p.json).toHaveLength(5);
+      // estimated: counted up to max_rows (100) + 1, past that the larger of count and plan
+      const e = await read('/numbers?select=n&limit=5', 'estimated');
+      expect([e.status, e.headers.get('content-range')]).toEqual([206, `0-4/${Math.max(101, planned)}`]);
+      const few = await read('/numbers?select=n&n=lte.30', 'estimated');
+      expect([few.status, few.headers.get('content-range')]).toEqual([200, '0-29/30']);
+      const exact = await read('/numbers?select=n&limit=5', 'exact');
+      expect(exact.headers.get('content-range')).toBe('0-4/200');
+      // functions: planned gives no total, estimated counts; writes count only for exact/estimated
+      const rpcPlanned = await read('/rpc/series?n=3', 'planned');
+      expect([rpcPlanned.status, rpcPlanned.headers.get('content-range')]).toEqual([200, '0-2/*']);
+      expect((await read('/rpc/series?n=3', 'estimated')).headers.get('content-range')).toBe('0-2/3');
+      const write = (count: string) =>
+        asService('/numbers', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Prefer: `count=${count}` },
+          body: '{"n": 1000}',
+        });
+      expect((await write('planned')).headers.get('content-range')).toBe('*/*');
+      await stack.db.query('delete from public.numbers where n = 1000');
+      expect((await write('exact')).headers.get('content-range')).toBe('*/1');
+    });
+
     it('answers every request feature it does not implement with PGRST127 naming it', async () => {
       const notImplemented = async (path: string, init: RequestInit, feature: string) => {
         const r = await asService(path, init);

@@ -318,10 +318,9 @@ for (const engine of engines()) {
         });
         const js = await anon.from('numbers').select('n', { count: 'exact' }).range(0, 2);
         expect([js.status, js.count, js.data]).toEqual([206, 150, [{ n: 1 }, { n: 2 }, { n: 3 }]]);
-        for (const count of ['planned', 'estimated'] as const) {
-          const r = await anon.from('numbers').select('n', { count }).lte('n', 10).limit(1);
-          expect(r.count).toBe(10);
-        }
+        // estimated under max_rows is the exact count (planned: rest-parity.test.ts)
+        const estimated = await anon.from('numbers').select('n', { count: 'estimated' }).lte('n', 10).limit(1);
+        expect(estimated.count).toBe(10);
         const head = await anon.from('numbers').select('*', { count: 'exact', head: true }).gt('n', 100);
         expect([head.status, head.count, head.data]).toEqual([200, 50, null]);
         const zero = await rest(stack, '/numbers?limit=0', { headers: { Prefer: 'count=exact' } });

@@ -68,12 +68,41 @@ export async function run(
   }
 }
 
+/**
+ * The planner's estimate as the total (count=planned; count=estimated when the capped count
+ * passed `above`, max_rows: the larger of the two), as PostgREST's resultSetWTotal.
+ */
+export interface PlanRows {
+  sql: string;
+  values: unknown[];
+  above?: number;
+}
+
 /** Runs a read statement (query.ts readSql) and answers from its row. */
-export async function runRead(r: RestRequest, sql: string, p: Params, range: Range, extra: { isHead: boolean }): Promise<Outcome> {
+export async function runRead(
+  r: RestRequest,
+  sql: string,
+  p: Params,
+  range: Range,
+  extra: { isHead: boolean; planRows?: PlanRows },
+): Promise<Outcome> {
   const finish = (rows: ReadRow[]) => finishRead(r, rows[0], range, extra);
+  const { planRows } = extra;
   return run(
     r,
-    async (tx) => finish((await tx.query<ReadRow>(sql, p.inline ? [] : p.values)).rows),
+    async (tx) => {
+      const rows = (await tx.query<ReadRow>(sql, p.inline ? [] : p.values)).rows;
+      if (planRows) {
+        const counted = rows[0].total === undefined ? undefined : Number(rows[0].total);
+        if (counted === undefined || planRows.above === undefined || counted > planRows.above) {
+          const plan = (await tx.query<Record<string, unknown>>(planRows.sql, planRows.values)).rows[0];
+          const json = Object.values(plan)[0];
+          const estimate = Number((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan['Plan Rows']);
+          rows[0].total = String(counted === undefined ? estimate : Math.max(counted, estimate));
+        }
+      }
+      return finish(rows);
+    },
     undefined,
     p.inline ? { sql, finish } : undefined,
   );

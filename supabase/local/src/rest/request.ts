@@ -163,6 +163,11 @@ export function parsePrefer(header: string | string[] | undefined): Prefer {
   return p;
 }
 
+/** count=exact and count=estimated count rows in the statement; planned does not (PostgREST's shouldCount). */
+export function shouldCount(prefer: Prefer): boolean {
+  return prefer.count === 'exact' || prefer.count === 'estimated';
+}
+
 /** handling=strict refuses preferences PostgREST does not know (PGRST122). */
 export function checkPreferences(prefer: Prefer) {
   if (prefer.strict && prefer.invalid.length) {

@@ -13,7 +13,7 @@ import { Params, quoteIdent } from './params.ts';
 import { readPayload } from './payload.ts';
 import { Aliases, applyQuery, buildNode, closest, failDuplicateEmbeds } from './plan.ts';
 import { readSql } from './query.ts';
-import { checkPreferences, parseQuery, rangeLimit, topRange, type RestRequest } from './request.ts';
+import { checkPreferences, parseQuery, rangeLimit, shouldCount, topRange, type RestRequest } from './request.ts';
 import { JSON_TYPE, contentRange, finishRead, preferenceApplied, type Outcome, type ReadRow } from './respond.ts';
 import type { PgFunction, SchemaCache, Table } from './schema.ts';
 
@@ -80,6 +80,9 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
   const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
   const limit = rangeLimit(range);
   const isHead = method === 'HEAD';
+  // a function's rows are counted for count=exact and count=estimated; count=planned gives no
+  // total (PostgREST's shouldCount; its planner estimate is for tables and views only)
+  const counting = shouldCount(prefer);
   const f = fn;
 
   if (f.returnKind === 'void') {
@@ -101,10 +104,10 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
     let sql: string;
     if (f.returnsSet) {
       const lim = `${limit !== undefined ? ` limit ${p.add(String(limit), 'bigint')}` : ''}${range.offset ? ` offset ${p.add(String(range.offset), 'bigint')}` : ''}`;
-      const total = prefer.count ? `, (select count(*) from ${call} as _c)::text as total` : '';
+      const total = counting ? `, (select count(*) from ${call} as _c)::text as total` : '';
       sql = `select ${accept.single ? `coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t.pgrst_scalar), '[]')::text`} as body, count(_pgrst_t)::int as n${total} from (select pgrst_scalar from ${call} as _pgrst_f(pgrst_scalar)${lim}) as _pgrst_t`;
     } else {
-      sql = `select coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null') as body, count(_pgrst_t)::int as n${prefer.count ? `, '1' as total` : ''} from (select ${call} as pgrst_scalar) as _pgrst_t`;
+      sql = `select coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null') as body, count(_pgrst_t)::int as n${counting ? `, '1' as total` : ''} from (select ${call} as pgrst_scalar) as _pgrst_t`;
     }
     return () =>
       run(
@@ -127,7 +130,7 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
   root.limit = limit;
   root.offset = range.offset;
   const single = accept.single || !f.returnsSet;
-  const sql = readSql(root, p, { count: !!prefer.count, single, csv: accept.csv });
+  const sql = readSql(root, p, { count: counting, single, csv: accept.csv });
   return () =>
     run(
       r,
