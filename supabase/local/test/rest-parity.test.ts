@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { engines, skipBecause } from './harness/engines.ts';
-import { startTestStack } from './harness/stack.ts';
+import { setTxEnd, startTestStack } from './harness/stack.ts';
+import { loadSchema } from '../src/rest/schema.ts';
 import type { Stack } from '../src/stack.ts';
 import { REST_FIXTURE, client, rest } from './fixtures/rest-helpers.ts';
 
@@ -251,6 +252,46 @@ for (const engine of engines()) {
       expect((await write('planned')).headers.get('content-range')).toBe('*/*');
       await stack.db.query('delete from public.numbers where n = 1000');
       expect((await write('exact')).headers.get('content-range')).toBe('*/1');
+    });
+
+    it("honours Prefer: tx only where pgrst.db_tx_end allows it, as PostgREST's db-tx-end", async () => {
+      const insert = (table: string, row: object, prefer: string) =>
+        asService(`/${table}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Prefer: prefer },
+          body: JSON.stringify(row),
+        });
+      const kept = async (key: string) => (await service.from('settings').select('key').eq('key', key)).data?.length === 1;
+      // the default, commit: tx=rollback is ignored, not reported, and not refused as unknown
+      const ignored = await insert('settings', { key: 'tx1' }, 'tx=rollback, handling=strict');
+      expect([ignored.status, ignored.headers.get('preference-applied')]).toEqual([201, 'handling=strict']);
+      expect(await kept('tx1')).toBe(true);
+      try {
+        await setTxEnd(stack, 'commit-allow-override');
+        const rolled = await insert('settings', { key: 'tx2' }, 'tx=rollback');
+        expect([rolled.status, rolled.headers.get('preference-applied')]).toEqual([201, 'tx=rollback']);
+        expect(await kept('tx2')).toBe(false);
+        // deferred constraints are checked before the rollback (SET CONSTRAINTS ALL IMMEDIATE)
+        const deferred = await insert('moorings', { id: 1, boat_id: 999 }, 'tx=rollback');
+        expect([deferred.status, deferred.json.code]).toEqual([409, '23503']);
+        // rollback: every transaction rolls back and tx=commit is not honoured
+        await setTxEnd(stack, 'rollback');
+        const all = await insert('settings', { key: 'tx3' }, 'tx=commit');
+        expect([all.status, all.headers.get('preference-applied')]).toEqual([201, null]);
+        expect(await kept('tx3')).toBe(false);
+        await setTxEnd(stack, 'rollback-allow-override');
+        expect((await insert('settings', { key: 'tx4' }, 'tx=commit')).headers.get('preference-applied')).toBe('tx=commit');
+        expect(await kept('tx4')).toBe(true);
+        // a value PostgREST does not know stops the start (and a reload keeps the last good cache)
+        await stack.db.query(`alter role authenticator set pgrst.db_tx_end = 'sometimes'`);
+        await expect(loadSchema(stack.db)).rejects.toThrow(
+          "pgrst.db_tx_end = 'sometimes' on role authenticator: Invalid transaction termination.",
+        );
+      } finally {
+        await setTxEnd(stack, null);
+      }
+      expect((await insert('settings', { key: 'tx5' }, 'tx=rollback')).headers.get('preference-applied')).toBeNull();
+      expect(await kept('tx5')).toBe(true);
     });
 
     it('answers every request feature it does not implement with PGRST127 naming it', async () => {

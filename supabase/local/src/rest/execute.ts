@@ -3,7 +3,7 @@
  * settings PostgREST sets (request.jwt.claims, request.method, request.path, request.headers,
  * search_path, statement_timeout by role, read-only for GET/HEAD and stable functions, the
  * Prefer: timezone). A read without parameters travels with its transaction as one simple
- * query. Prefer: tx=rollback answers and rolls back. Errors from Postgres become PostgREST's
+ * query. Prefer: tx=rollback (where db-tx-end allows it) answers and rolls back. Errors from Postgres become PostgREST's
  * statuses and bodies (errors.ts). As PostgREST's MainTx and Query.hs.
  */
 import type { Queryable } from '../db/types.ts';
@@ -52,7 +52,11 @@ export async function run(
       context,
       async (tx) => {
         const result = await fn(tx);
-        if (prefer.tx === 'rollback') throw new Rollback(result);
+        if (rollsBack(r)) {
+          // deferred constraints are checked before the rollback, as PostgREST's optionalRollback
+          await tx.query('set constraints all immediate');
+          throw new Rollback(result);
+        }
         return result;
       },
       { timeoutMs },
@@ -108,7 +112,16 @@ export async function runRead(
   );
 }
 
-/** Prefer: tx=rollback: the outcome is answered, the transaction rolled back. */
+/**
+ * Whether the request's transaction ends in a rollback: `Prefer: tx=rollback`, or db-tx-end
+ * `rollback*` without `tx=commit` (PostgREST's optionalRollback; `prefer.tx` is only set where
+ * db-tx-end allows an override).
+ */
+export function rollsBack(r: RestRequest): boolean {
+  return r.prefer.tx === 'rollback' || (r.cache.txEnd.rollbackAll && r.prefer.tx !== 'commit');
+}
+
+/** The outcome is answered, the transaction rolled back. */
 class Rollback extends Error {
   constructor(readonly outcome: Outcome) {
     super('rollback');

@@ -72,7 +72,24 @@ export interface SchemaCache {
   roleTimeouts: Map<string, string>;
   /** `alter role authenticator set pgrst.db_aggregates_enabled = 'true'` (off on hosted Supabase). */
   aggregatesEnabled: boolean;
+  /**
+   * `pgrst.db_tx_end` on authenticator, PostgREST's db-tx-end: whether every transaction rolls
+   * back, and whether `Prefer: tx=` may override that (default `commit`: no, and no).
+   */
+  txEnd: TxEnd;
 }
+export interface TxEnd {
+  rollbackAll: boolean;
+  allowOverride: boolean;
+}
+
+/** db-tx-end's values (PostgREST's Config.hs parseTxEnd). */
+const TX_END: Record<string, TxEnd> = {
+  commit: { rollbackAll: false, allowOverride: false },
+  'commit-allow-override': { rollbackAll: false, allowOverride: true },
+  rollback: { rollbackAll: true, allowOverride: false },
+  'rollback-allow-override': { rollbackAll: true, allowOverride: true },
+};
 
 const TABLES_SQL = `
 select coalesce(json_agg(t order by t.name), '[]') as data from (
@@ -223,14 +240,23 @@ export async function loadSchema(db: Database, schema = 'public'): Promise<Schem
   }
   const roleTimeouts = new Map<string, string>();
   let aggregatesEnabled = false;
+  let txEnd = TX_END.commit;
   for (const r of parseJson<{ role: string; config: string[] }[]>(rolesR.rows[0].data)) {
     for (const setting of r.config ?? []) {
       const eq = setting.indexOf('=');
       const [key, value] = [setting.slice(0, eq), setting.slice(eq + 1)];
       if (r.role === 'authenticator') {
         if (key === 'pgrst.db_aggregates_enabled') aggregatesEnabled = ['true', 'on', '1', 'yes'].includes(value.trim().toLowerCase());
+        if (key === 'pgrst.db_tx_end') {
+          // PostgREST refuses such a configuration; so does the stack (at start, or the reload keeps the old cache)
+          txEnd = TX_END[value.trim()];
+          if (!txEnd)
+            throw new Error(
+              `pgrst.db_tx_end = '${value}' on role authenticator: Invalid transaction termination. Check your configuration. (PostgREST's db-tx-end takes ${Object.keys(TX_END).join(', ')})`,
+            );
+        }
       } else if (key === 'statement_timeout') roleTimeouts.set(r.role, value);
     }
   }
-  return { schema, tables, fks, functions, roleTimeouts, aggregatesEnabled };
+  return { schema, tables, fks, functions, roleTimeouts, aggregatesEnabled, txEnd };
 }

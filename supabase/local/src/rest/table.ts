@@ -6,7 +6,7 @@
  * mutation handlers of its App.
  */
 import { requestSetup } from '../db/request.ts';
-import { runRead } from './execute.ts';
+import { rollsBack, runRead } from './execute.ts';
 import { Params } from './params.ts';
 import { readPayload } from './payload.ts';
 import { applyQuery, failDuplicateEmbeds, tableNode, tableNotFound } from './plan.ts';
@@ -42,7 +42,7 @@ export async function planTable(r: RestRequest, name: string): Promise<() => Pro
     const opts = { count: !!prefer.count, single: accept.single, csv: accept.csv };
     // The values as literals, so the read travels with its transaction in one simple query
     // (readAsRequest); not for tx=rollback (a transaction of its own), nor a value with a NUL.
-    const inline = new Params(prefer.tx !== 'rollback' && requestSetup.batched);
+    const inline = new Params(!rollsBack(r) && requestSetup.batched);
     const sql = readSql(root, inline, opts);
     if (inline.inline && inline.inlinable) return () => runRead(r, sql, inline, range, { isHead });
     return () => runRead(r, readSql(root, p, opts), p, range, { isHead });
