@@ -294,6 +294,34 @@ for (const engine of engines()) {
       expect(await kept('tx5')).toBe(true);
     });
 
+    it('resolves overloads and unnamed parameters as PostgREST does: PGRST203 (300), the body to a single unnamed one', async () => {
+      // without arguments both () and (text default ...) fit: PostgREST cannot choose (Postgres would say 42725)
+      const none = await service.rpc('unnamed_default');
+      expect([none.status, none.error]).toEqual([
+        300,
+        {
+          code: 'PGRST203',
+          details: null,
+          hint: 'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+          message: 'Could not choose the best candidate function between: public.unnamed_default(), public.unnamed_default( => text)',
+        },
+      ]);
+      // the key '' names the unnamed parameter; the whole body is its value (OnePosParam)
+      const unnamed = await service.rpc('unnamed_default', { '': 'custom text' });
+      expect([unnamed.status, unnamed.data]).toEqual([200, 'text {"":"custom text"}']);
+      // an unnamed parameter of another type is not callable: not in the schema cache
+      const int = await service.rpc('unnamed_int', { '': 1 });
+      expect([int.status, int.error?.code]).toEqual([404, 'PGRST202']);
+      // overloads told apart by name only: PGRST203 with Postgres's type names
+      const echo = await service.rpc('echo', { v: 1 });
+      expect([echo.status, echo.error?.message]).toEqual([
+        300,
+        'Could not choose the best candidate function between: public.echo(v => integer), public.echo(v => text)',
+      ]);
+      // a single unnamed json parameter still takes any JSON object
+      expect((await service.rpc('count_keys', { a: 1, b: 2 })).data).toBe(2);
+    });
+
     it('answers every request feature it does not implement with PGRST127 naming it', async () => {
       const notImplemented = async (path: string, init: RequestInit, feature: string) => {
         const r = await asService(path, init);

@@ -10,7 +10,7 @@ import { HttpError } from '../http.ts';
 import { apiError, notImplemented, pgrstBody } from './errors.ts';
 import { run } from './execute.ts';
 import { Params, quoteIdent } from './params.ts';
-import { readPayload } from './payload.ts';
+import { readPayloadText } from './payload.ts';
 import { Aliases, applyQuery, buildNode, closest, failDuplicateEmbeds } from './plan.ts';
 import { readSql } from './query.ts';
 import { checkPreferences, parseQuery, rangeLimit, shouldCount, topRange, type RestRequest } from './request.ts';
@@ -25,38 +25,43 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
   }
   const q = parseQuery(url.searchParams, rpcRead);
   let args: Record<string, unknown>;
-  let rawBody: unknown;
+  /** The JSON body as sent, for a single unnamed parameter (a form or CSV body goes as its JSON). */
+  let rawJson: string | undefined;
   if (rpcRead) args = Object.fromEntries(q.args);
   else {
-    rawBody = await readPayload(req, true);
-    args = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};
+    const payload = await readPayloadText(req, true);
+    const body = payload.value;
+    args = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const jsonBody = !/x-www-form-urlencoded|text\/csv/.test(req.headers['content-type'] ?? '');
+    if (jsonBody) rawJson = payload.text.trim() === '' ? '{}' : payload.text;
   }
   const keys = Object.keys(args);
   const candidates = cache.functions.get(name) ?? [];
+  // PostgREST's findProc: the functions whose parameter names fit the keys (an unnamed one is
+  // named ''), else those with a single unnamed json/jsonb parameter for a JSON POST
   const matches = candidates.filter(
-    (f) =>
-      keys.every((k) => f.args.some((a) => a.name === k)) &&
-      f.args.every((a) => a.hasDefault || keys.includes(a.name)) &&
-      f.args.every((a) => a.name !== ''),
+    (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
   );
-  let fn: PgFunction | undefined;
-  let singleJson = false;
-  if (matches.length === 1) fn = matches[0];
-  else if (matches.length > 1) {
+  const fallback =
+    matches.length || rawJson === undefined
+      ? []
+      : candidates.filter((f) => f.args.length === 1 && f.args[0].name === '' && isJson(f.args[0].type));
+  const found = matches.length ? matches : fallback;
+  if (found.length > 1) {
     throw new HttpError(
       300,
       pgrstBody(
         'PGRST203',
-        `Could not choose the best candidate function between: ${matches.map((f) => `${cache.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+        `Could not choose the best candidate function between: ${found.map((f) => `${cache.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
         null,
         'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
       ),
     );
-  } else if (!rpcRead) {
-    fn = candidates.find((f) => f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb'));
-    singleJson = !!fn;
   }
+  const fn: PgFunction | undefined = found[0];
   if (!fn) throw noRpc(cache, name, keys, !rpcRead, candidates);
+  // a single unnamed parameter is passed by position: the whole body (PostgREST's OnePosParam)
+  const positional = fn.args.length === 1 && fn.args[0].name === '';
   if (fn.variadic) throw notImplemented(`calling the VARIADIC function ${cache.schema}.${fn.name}`);
   checkPreferences(prefer);
   if (prefer.strict && prefer.maxAffected !== undefined && !fn.returnsSet) {
@@ -65,8 +70,8 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
   // PostgREST's txMode: GET, and POST to a stable or immutable function, run read-only
   const readOnly = rpcRead || !fn.volatile;
   const p = new Params();
-  const callArgs = singleJson
-    ? p.add(JSON.stringify(rawBody ?? {}), fn.args[0].type)
+  const callArgs = positional
+    ? p.add(rawJson ?? JSON.stringify(args), fn.args[0].type)
     : (() => {
         const json = keys.length ? p.add(JSON.stringify(args), 'json') : '';
         return keys
@@ -166,3 +171,5 @@ function noRpc(cache: SchemaCache, name: string, keys: string[], isPost: boolean
   }
   return apiError(404, 'PGRST202', msg, details, hint);
 }
+
+const isJson = (type: string) => type === 'json' || type === 'jsonb';

@@ -121,7 +121,7 @@ select coalesce(json_agg(f order by f.table, f.name), '[]') as data from (
 ) f`;
 
 const FUNCTIONS_SQL = `
-select coalesce(json_agg(f order by f.name, f."argTypes"::text), '[]') as data from (
+select coalesce(json_agg(f order by f.name, json_array_length(f."argTypes"), f."argTypes"::text), '[]') as data from (
   select p.proname as name, p.proretset as "returnsSet", t.typtype::text as "retTypeType",
     format_type(p.prorettype, null) as "retType", t.typrelid <> 0 as "retComposite",
     case when rc.relnamespace = $1::regnamespace then rc.relname end as "retTable",
@@ -234,6 +234,10 @@ export async function loadSchema(db: Database, schema = 'public'): Promise<Schem
     if (rowOf && inputs.length === 1 && returnKind === 'composite' && raw.retTable && tables.has(raw.retTable)) {
       (rowOf.computedRels ??= new Map()).set(raw.name, { sql: qualified, table: raw.retTable, toOne: !raw.returnsSet || raw.rowsOne });
     }
+    // PostgREST's schema cache keeps only callable functions: no unnamed parameter, or one of
+    // type bytea, json, jsonb, text or xml (SchemaCache.hs funcsSqlQuery, `callable`)
+    const unnamed = inputs.filter((a) => a.name === '');
+    if (unnamed.length > 1 || (unnamed.length === 1 && !['bytea', 'json', 'jsonb', 'text', 'xml'].includes(unnamed[0].type))) continue;
     const list = functions.get(raw.name) ?? [];
     list.push(fn);
     functions.set(raw.name, list);
