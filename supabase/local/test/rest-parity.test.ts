@@ -322,6 +322,25 @@ for (const engine of engines()) {
       expect((await service.rpc('count_keys', { a: 1, b: 2 })).data).toBe(2);
     });
 
+    it("embeds by a foreign key's constraint name in both directions, and a table that refers to itself, as PostgREST's findRel", async () => {
+      // from the referenced side, the constraint names the one-to-many
+      const byName = await service
+        .from('cities')
+        .select('name, built:boats_built_in_fkey(name), home:boats_home_city_id_fkey(name)')
+        .eq('id', 1);
+      expect([byName.error, byName.data]).toEqual([null, [{ name: 'Oslo', built: [{ name: 'Gokstad' }], home: [{ name: 'Fram' }] }]]);
+      // self-reference: the table's name is the rows referring to this one, the FK column the one referred to
+      const children = await service.from('family').select('name, family(name)').eq('id', 1).order('id', { referencedTable: 'family' });
+      expect([children.error, children.data]).toEqual([null, [{ name: 'root', family: [{ name: 'child a' }, { name: 'child b' }] }]]);
+      const parent = await service.from('family').select('name, parent_id(name)').eq('id', 4);
+      expect(parent.data).toEqual([{ name: 'grandchild', parent_id: { name: 'child a' } }]);
+      const hinted = await service.from('family').select('name, kids:family!parent_id(name)').eq('id', 2);
+      expect(hinted.data).toEqual([{ name: 'child a', kids: [{ name: 'grandchild' }] }]);
+      // PostgREST does not take a self-referencing constraint name as the target
+      const byConstraint = await asService('/family?select=name,family_parent_id_fkey(name)');
+      expect([byConstraint.status, byConstraint.json.code]).toEqual([400, 'PGRST200']);
+    });
+
     it('answers every request feature it does not implement with PGRST127 naming it', async () => {
       const notImplemented = async (path: string, init: RequestInit, feature: string) => {
         const r = await asService(path, init);
