@@ -3,7 +3,8 @@
  * database, so a new table without a row here fails the suite) and storage.objects, for every
  * persona (anon, guest, customer, other customer, harbour staff, admin), for select, insert,
  * update and delete, through PostgREST's HTTP API and the Storage API as supabase-js calls
- * them. Writes are sent with `Prefer: tx=rollback`, so the matrix changes nothing.
+ * them. Writes are sent with `Prefer: tx=rollback` (allowed by `pgrst.db_tx_end` on this suite's
+ * stack), so the matrix changes nothing.
  *
  * Each cell is one letter: R = allowed and rows came back (read, written or deleted),
  * 0 = allowed but 0 rows (RLS hid them), x = refused (401/403, SQLSTATE 42501 / no privilege).
@@ -11,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, skipBecause } from '../../supabase/local/test/harness/engines.ts';
+import { setTxEnd } from '../../supabase/local/test/harness/stack.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
 import { berlinDay, http, PERSONAS, personas, SEED, startSecurityStack, type Persona, type PersonaName } from './helpers.ts';
 
@@ -278,6 +280,9 @@ for (const engine of engines()) {
 
       beforeAll(async () => {
         stack = await startSecurityStack(engine.name);
+        // the writes roll back by Prefer: tx=rollback, which PostgREST honours only where
+        // db-tx-end allows it (ADR 0022); this suite's stack allows it, as a project could
+        await setTxEnd(stack, 'commit-allow-override');
         who = await personas(stack);
         // Rows that the seed leaves empty: an invoice of the customer's (paid at the desk, so a
         // ledger row), a Checkout session of that order, a berth block, a contact message of the customer's.

@@ -229,7 +229,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const events = new EventEmitter();
     const unlisten = await db.listen('pgrst', (payload) => {
-      if (payload === 'reload schema' || payload === '') events.emit('schema-changed');
+      // 'reload config' too: the REST cache carries the authenticator's pgrst.* settings
+      if (payload === 'reload schema' || payload === 'reload config' || payload === '') events.emit('schema-changed');
     });
     cleanup.push(() => unlisten());
 

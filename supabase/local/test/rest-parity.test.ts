@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { engines, skipBecause } from './harness/engines.ts';
-import { startTestStack } from './harness/stack.ts';
+import { setTxEnd, startTestStack } from './harness/stack.ts';
+import { loadSchema } from '../src/rest/schema.ts';
 import type { Stack } from '../src/stack.ts';
 import { REST_FIXTURE, client, rest } from './fixtures/rest-helpers.ts';
 
@@ -193,6 +194,151 @@ for (const engine of engines()) {
       expect(inner.data).toEqual([]);
       const byConstraint = await service.from('boats').select('name, built:cities!boats_built_in_fkey(name)').eq('id', 1);
       expect(byConstraint.data).toEqual([{ name: 'Fram', built: { name: 'Bergen' } }]);
+    });
+
+    // issue 45: the last differences that answered success silently
+    it("refuses two embeds of one table told apart only by hints, as Postgres refuses PostgREST's statement (42712)", async () => {
+      const twice = await asService('/boats?select=name,cities!boats_home_city_id_fkey(name),cities!boats_built_in_fkey(name)');
+      expect([twice.status, twice.json]).toEqual([
+        400,
+        { code: '42712', details: null, hint: null, message: 'table name "boats_cities_1" specified more than once' },
+      ]);
+      // one level down the name carries the depth; an RPC's rows are checked the same way
+      const nested = await asService('/countries?select=cities(boats!home_city_id(name),boats!boats_built_in_fkey(name))');
+      expect([nested.status, nested.json.message]).toEqual([400, 'table name "cities_boats_2" specified more than once']);
+      const rpc = await asService('/rpc/cities_of?country=Norway&select=name,countries(name),countries(code)');
+      expect([rpc.status, rpc.json.code]).toEqual([400, '42712']);
+      // with aliases they are two keys, as on hosted
+      const aliased = await service
+        .from('boats')
+        .select('name, home:cities!boats_home_city_id_fkey(name), built:cities!boats_built_in_fkey(name)')
+        .eq('id', 1);
+      expect(aliased.data).toEqual([{ name: 'Fram', home: expect.anything(), built: { name: 'Bergen' } }]);
+    });
+
+    it("count=planned and count=estimated give the planner's estimate as PostgREST does (206 when it exceeds the page)", async () => {
+      // 150 rows analysed, then 50 more on the same page: the planner still says 150
+      await stack.db.query('analyze public.numbers');
+      await stack.db.query('insert into public.numbers (n) select generate_series(151, 200)');
+      const explained = await stack.db.query<Record<string, unknown>>('explain (format json) select 1 from public.numbers');
+      const plan = Object.values(explained.rows[0])[0];
+      const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : (plan as never))[0].Plan['Plan Rows']);
+      expect(planned).toBeLessThan(200); // the estimate, not the count
+      const read = (path: string, count: string) => rest(stack, path, { headers: { Prefer: `count=${count}` } });
+      const p = await read('/numbers?select=n&limit=5', 'planned');
+      expect([p.status, p.headers.get('content-range'), p.headers.get('preference-applied')]).toEqual([
+        206,
+        `0-4/${planned}`,
+        'count=planned',
+      ]);
+      expect(p.json).toHaveLength(5);
+      // estimated: counted up to max_rows (100) + 1, past that the larger of count and plan
+      const e = await read('/numbers?select=n&limit=5', 'estimated');
+      expect([e.status, e.headers.get('content-range')]).toEqual([206, `0-4/${Math.max(101, planned)}`]);
+      const few = await read('/numbers?select=n&n=lte.30', 'estimated');
+      expect([few.status, few.headers.get('content-range')]).toEqual([200, '0-29/30']);
+      const exact = await read('/numbers?select=n&limit=5', 'exact');
+      expect(exact.headers.get('content-range')).toBe('0-4/200');
+      // functions: planned gives no total, estimated counts; writes count only for exact/estimated
+      const rpcPlanned = await read('/rpc/series?n=3', 'planned');
+      expect([rpcPlanned.status, rpcPlanned.headers.get('content-range')]).toEqual([200, '0-2/*']);
+      expect((await read('/rpc/series?n=3', 'estimated')).headers.get('content-range')).toBe('0-2/3');
+      const write = (count: string) =>
+        asService('/numbers', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Prefer: `count=${count}` },
+          body: '{"n": 1000}',
+        });
+      expect((await write('planned')).headers.get('content-range')).toBe('*/*');
+      await stack.db.query('delete from public.numbers where n = 1000');
+      expect((await write('exact')).headers.get('content-range')).toBe('*/1');
+    });
+
+    it("honours Prefer: tx only where pgrst.db_tx_end allows it, as PostgREST's db-tx-end", async () => {
+      const insert = (table: string, row: object, prefer: string) =>
+        asService(`/${table}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Prefer: prefer },
+          body: JSON.stringify(row),
+        });
+      const kept = async (key: string) => (await service.from('settings').select('key').eq('key', key)).data?.length === 1;
+      // the default, commit: tx=rollback is ignored, not reported, and not refused as unknown
+      const ignored = await insert('settings', { key: 'tx1' }, 'tx=rollback, handling=strict');
+      expect([ignored.status, ignored.headers.get('preference-applied')]).toEqual([201, 'handling=strict']);
+      expect(await kept('tx1')).toBe(true);
+      try {
+        await setTxEnd(stack, 'commit-allow-override');
+        const rolled = await insert('settings', { key: 'tx2' }, 'tx=rollback');
+        expect([rolled.status, rolled.headers.get('preference-applied')]).toEqual([201, 'tx=rollback']);
+        expect(await kept('tx2')).toBe(false);
+        // deferred constraints are checked before the rollback (SET CONSTRAINTS ALL IMMEDIATE)
+        const deferred = await insert('moorings', { id: 1, boat_id: 999 }, 'tx=rollback');
+        expect([deferred.status, deferred.json.code]).toEqual([409, '23503']);
+        // rollback: every transaction rolls back and tx=commit is not honoured
+        await setTxEnd(stack, 'rollback');
+        const all = await insert('settings', { key: 'tx3' }, 'tx=commit');
+        expect([all.status, all.headers.get('preference-applied')]).toEqual([201, null]);
+        expect(await kept('tx3')).toBe(false);
+        await setTxEnd(stack, 'rollback-allow-override');
+        expect((await insert('settings', { key: 'tx4' }, 'tx=commit')).headers.get('preference-applied')).toBe('tx=commit');
+        expect(await kept('tx4')).toBe(true);
+        // a value PostgREST does not know stops the start (and a reload keeps the last good cache)
+        await stack.db.query(`alter role authenticator set pgrst.db_tx_end = 'sometimes'`);
+        await expect(loadSchema(stack.db)).rejects.toThrow(
+          "pgrst.db_tx_end = 'sometimes' on role authenticator: Invalid transaction termination.",
+        );
+      } finally {
+        await setTxEnd(stack, null);
+      }
+      expect((await insert('settings', { key: 'tx5' }, 'tx=rollback')).headers.get('preference-applied')).toBeNull();
+      expect(await kept('tx5')).toBe(true);
+    });
+
+    it('resolves overloads and unnamed parameters as PostgREST does: PGRST203 (300), the body to a single unnamed one', async () => {
+      // without arguments both () and (text default ...) fit: PostgREST cannot choose (Postgres would say 42725)
+      const none = await service.rpc('unnamed_default');
+      expect([none.status, none.error]).toEqual([
+        300,
+        {
+          code: 'PGRST203',
+          details: null,
+          hint: 'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+          message: 'Could not choose the best candidate function between: public.unnamed_default(), public.unnamed_default( => text)',
+        },
+      ]);
+      // the key '' names the unnamed parameter; the whole body is its value (OnePosParam)
+      const unnamed = await service.rpc('unnamed_default', { '': 'custom text' });
+      expect([unnamed.status, unnamed.data]).toEqual([200, 'text {"":"custom text"}']);
+      // an unnamed parameter of another type is not callable: not in the schema cache
+      const int = await service.rpc('unnamed_int', { '': 1 });
+      expect([int.status, int.error?.code]).toEqual([404, 'PGRST202']);
+      // overloads told apart by name only: PGRST203 with Postgres's type names
+      const echo = await service.rpc('echo', { v: 1 });
+      expect([echo.status, echo.error?.message]).toEqual([
+        300,
+        'Could not choose the best candidate function between: public.echo(v => integer), public.echo(v => text)',
+      ]);
+      // a single unnamed json parameter still takes any JSON object
+      expect((await service.rpc('count_keys', { a: 1, b: 2 })).data).toBe(2);
+    });
+
+    it("embeds by a foreign key's constraint name in both directions, and a table that refers to itself, as PostgREST's findRel", async () => {
+      // from the referenced side, the constraint names the one-to-many
+      const byName = await service
+        .from('cities')
+        .select('name, built:boats_built_in_fkey(name), home:boats_home_city_id_fkey(name)')
+        .eq('id', 1);
+      expect([byName.error, byName.data]).toEqual([null, [{ name: 'Oslo', built: [{ name: 'Gokstad' }], home: [{ name: 'Fram' }] }]]);
+      // self-reference: the table's name is the rows referring to this one, the FK column the one referred to
+      const children = await service.from('family').select('name, family(name)').eq('id', 1).order('id', { referencedTable: 'family' });
+      expect([children.error, children.data]).toEqual([null, [{ name: 'root', family: [{ name: 'child a' }, { name: 'child b' }] }]]);
+      const parent = await service.from('family').select('name, parent_id(name)').eq('id', 4);
+      expect(parent.data).toEqual([{ name: 'grandchild', parent_id: { name: 'child a' } }]);
+      const hinted = await service.from('family').select('name, kids:family!parent_id(name)').eq('id', 2);
+      expect(hinted.data).toEqual([{ name: 'child a', kids: [{ name: 'grandchild' }] }]);
+      // PostgREST does not take a self-referencing constraint name as the target
+      const byConstraint = await asService('/family?select=name,family_parent_id_fkey(name)');
+      expect([byConstraint.status, byConstraint.json.code]).toEqual([400, 'PGRST200']);
     });
 
     it('answers every request feature it does not implement with PGRST127 naming it', async () => {

@@ -3,7 +3,7 @@
  * settings PostgREST sets (request.jwt.claims, request.method, request.path, request.headers,
  * search_path, statement_timeout by role, read-only for GET/HEAD and stable functions, the
  * Prefer: timezone). A read without parameters travels with its transaction as one simple
- * query. Prefer: tx=rollback answers and rolls back. Errors from Postgres become PostgREST's
+ * query. Prefer: tx=rollback (where db-tx-end allows it) answers and rolls back. Errors from Postgres become PostgREST's
  * statuses and bodies (errors.ts). As PostgREST's MainTx and Query.hs.
  */
 import type { Queryable } from '../db/types.ts';
@@ -52,7 +52,11 @@ export async function run(
       context,
       async (tx) => {
         const result = await fn(tx);
-        if (prefer.tx === 'rollback') throw new Rollback(result);
+        if (rollsBack(r)) {
+          // deferred constraints are checked before the rollback, as PostgREST's optionalRollback
+          await tx.query('set constraints all immediate');
+          throw new Rollback(result);
+        }
         return result;
       },
       { timeoutMs },
@@ -68,18 +72,56 @@ export async function run(
   }
 }
 
+/**
+ * The planner's estimate as the total (count=planned; count=estimated when the capped count
+ * passed `above`, max_rows: the larger of the two), as PostgREST's resultSetWTotal.
+ */
+export interface PlanRows {
+  sql: string;
+  values: unknown[];
+  above?: number;
+}
+
 /** Runs a read statement (query.ts readSql) and answers from its row. */
-export async function runRead(r: RestRequest, sql: string, p: Params, range: Range, extra: { isHead: boolean }): Promise<Outcome> {
+export async function runRead(
+  r: RestRequest,
+  sql: string,
+  p: Params,
+  range: Range,
+  extra: { isHead: boolean; planRows?: PlanRows },
+): Promise<Outcome> {
   const finish = (rows: ReadRow[]) => finishRead(r, rows[0], range, extra);
+  const { planRows } = extra;
   return run(
     r,
-    async (tx) => finish((await tx.query<ReadRow>(sql, p.inline ? [] : p.values)).rows),
+    async (tx) => {
+      const rows = (await tx.query<ReadRow>(sql, p.inline ? [] : p.values)).rows;
+      if (planRows) {
+        const counted = rows[0].total === undefined ? undefined : Number(rows[0].total);
+        if (counted === undefined || planRows.above === undefined || counted > planRows.above) {
+          const plan = (await tx.query<Record<string, unknown>>(planRows.sql, planRows.values)).rows[0];
+          const json = Object.values(plan)[0];
+          const estimate = Number((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan['Plan Rows']);
+          rows[0].total = String(counted === undefined ? estimate : Math.max(counted, estimate));
+        }
+      }
+      return finish(rows);
+    },
     undefined,
     p.inline ? { sql, finish } : undefined,
   );
 }
 
-/** Prefer: tx=rollback: the outcome is answered, the transaction rolled back. */
+/**
+ * Whether the request's transaction ends in a rollback: `Prefer: tx=rollback`, or db-tx-end
+ * `rollback*` without `tx=commit` (PostgREST's optionalRollback; `prefer.tx` is only set where
+ * db-tx-end allows an override).
+ */
+export function rollsBack(r: RestRequest): boolean {
+  return r.prefer.tx === 'rollback' || (r.cache.txEnd.rollbackAll && r.prefer.tx !== 'commit');
+}
+
+/** The outcome is answered, the transaction rolled back. */
 class Rollback extends Error {
   constructor(readonly outcome: Outcome) {
     super('rollback');

@@ -14,8 +14,16 @@ import { apiError, notImplemented } from './errors.ts';
  * text/xml, application/octet-stream) is not implemented; any other type is not acceptable.
  */
 export async function readPayload(req: IncomingMessage, allowEmpty = false): Promise<unknown> {
-  const raw = await readBody(req);
-  const text = raw.toString('utf8');
+  return (await readPayloadText(req, allowEmpty)).value;
+}
+
+/** The body as readPayload reads it, and its text (what PostgREST passes to a single unnamed parameter). */
+export async function readPayloadText(req: IncomingMessage, allowEmpty = false): Promise<{ value: unknown; text: string }> {
+  const text = (await readBody(req)).toString('utf8');
+  return { value: parsePayload(req, text, allowEmpty), text };
+}
+
+function parsePayload(req: IncomingMessage, text: string, allowEmpty: boolean): unknown {
   const mime = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
   if (mime === 'text/csv') return csvPayload(text);
   if (mime === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));

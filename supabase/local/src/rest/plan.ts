@@ -60,23 +60,45 @@ export class Aliases {
   }
 }
 
-/** Candidate relationships from `table` to `target` (a table, FK constraint or FK column name). */
+/**
+ * Candidate relationships from `table` to `target` (a table, FK constraint or FK column name),
+ * narrowed by `hint`, as PostgREST's findRel (Plan.hs): without a hint the target is the related
+ * table, a foreign key's constraint name (either direction) or the origin's FK column; with a
+ * hint the target is the table and the hint a constraint, a column of either side or a junction.
+ * A table that refers to itself has one foreign key but two relationships: its name as target
+ * is the one-to-many (the rows referring to this one), its FK column the many-to-one; a hint
+ * picks a one-to-many by the referring column.
+ */
 function relationships(cache: SchemaCache, table: string, target: string, hint?: string): Relationship[] {
   const out: Relationship[] = [];
+  const single = (cols: string[]) => (cols.length === 1 ? cols[0] : undefined);
   for (const fk of cache.fks) {
+    const self = fk.table === table && fk.foreignTable === table;
     // many-to-one: table has the FK pointing at target
-    if (fk.table === table && (fk.foreignTable === target || fk.name === target || (fk.columns.length === 1 && fk.columns[0] === target))) {
-      out.push({ fk, toOne: true, childCols: fk.foreignColumns, parentCols: fk.columns, cardinality: 'many-to-one' });
+    if (fk.table === table) {
+      const match = self
+        ? hint === undefined && !fk.unique && single(fk.columns) === target
+        : hint === undefined
+          ? fk.foreignTable === target || fk.name === target || single(fk.columns) === target
+          : fk.foreignTable === target && (fk.name === hint || single(fk.columns) === hint || single(fk.foreignColumns) === hint);
+      if (match) out.push({ fk, toOne: true, childCols: fk.foreignColumns, parentCols: fk.columns, cardinality: 'many-to-one' });
     }
     // one-to-many (or one-to-one): target has an FK pointing at table
-    if (fk.foreignTable === table && fk.table === target) {
-      out.push({
-        fk,
-        toOne: fk.unique,
-        childCols: fk.columns,
-        parentCols: fk.foreignColumns,
-        cardinality: fk.unique ? 'one-to-one' : 'one-to-many',
-      });
+    if (fk.foreignTable === table) {
+      const match = self
+        ? !fk.unique && fk.table === target && (hint === undefined || single(fk.columns) === hint)
+        : hint === undefined
+          ? fk.table === target || fk.name === target
+          : fk.table === target && (fk.name === hint || single(fk.columns) === hint || single(fk.foreignColumns) === hint);
+      if (match) {
+        out.push({
+          fk,
+          toOne: fk.unique,
+          childCols: fk.columns,
+          parentCols: fk.foreignColumns,
+          cardinality: fk.unique ? 'one-to-one' : 'one-to-many',
+        });
+      }
     }
   }
   // many-to-many: a junction table whose primary key holds FKs to both sides
@@ -87,6 +109,7 @@ function relationships(cache: SchemaCache, table: string, target: string, hint?:
       if (source.foreignTable !== table) continue;
       for (const target2 of jfks) {
         if (target2 === source || target2.foreignTable !== target) continue;
+        if (hint !== undefined && junction.name !== hint && source.name !== hint && target2.name !== hint) continue;
         out.push({
           fk: target2,
           toOne: false,
@@ -98,17 +121,7 @@ function relationships(cache: SchemaCache, table: string, target: string, hint?:
       }
     }
   }
-  if (hint === undefined) return out;
-  const m2m = out.filter(
-    (r) => r.junction && (r.junction.table === hint || r.junction.source.name === hint || r.junction.target.name === hint),
-  );
-  if (m2m.length) return m2m;
-  return out.filter(
-    (r) =>
-      r.fk.name === hint ||
-      (r.fk.columns.length === 1 && r.fk.columns[0] === hint) ||
-      (r.fk.foreignColumns.length === 1 && r.fk.foreignColumns[0] === hint && r.cardinality === 'many-to-one'),
-  );
+  return out;
 }
 
 const fmt = (cols: string[]) => `(${cols.join(', ')})`;
@@ -270,6 +283,22 @@ export function buildNode(
     }
   }
   return node;
+}
+
+/**
+ * Two embeds of one node under the same name (`users!first_user(*),users!second_user(*)`
+ * without aliases): PostgREST joins each embed laterally as `<parent>_<alias or name>_<depth>`
+ * (Plan.hs addRels, `aggAlias`), so Postgres refuses the second with 42712, which PostgREST
+ * answers 400 (Error.hs pgErrorStatus). Walked as Postgres analyses the FROM list: an embed's
+ * own embeds before the name of the next one at its level.
+ */
+export function failDuplicateEmbeds(node: Node, depth = 1) {
+  const seen = new Set<string>();
+  for (const e of node.embeds) {
+    failDuplicateEmbeds(e.node, depth + 1);
+    if (seen.has(e.name)) throw apiError(400, '42712', `table name "${node.table.name}_${e.name}_${depth}" specified more than once`);
+    seen.add(e.name);
+  }
 }
 
 /** The node an embed path (`cities.boats`) names, or PGRST108. */

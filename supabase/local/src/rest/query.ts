@@ -238,14 +238,21 @@ export interface ReadSql {
 }
 
 /** `select ... from source where ... order ... limit` wrapped into the response row. */
-export function readSql(node: Node, p: Params, opts: { count: boolean; single: boolean; csv?: boolean; source?: string }): string {
+export function readSql(
+  node: Node,
+  p: Params,
+  opts: { count: boolean; single: boolean; csv?: boolean; source?: string; countLimit?: number },
+): string {
   const where = whereSql(node, p);
   const whereClause = where.length ? ` where ${where.join(' and ')}` : '';
   const from = opts.source ?? `${node.from} as ${quoteIdent(node.alias)}`;
   const list = selectListSql(node, p);
   const page = `select ${list} from ${from}${whereClause}${orderSql(node, p)}${limitSql(node, p)}`;
   const agg = rowsJson(list, '_pgrst_t');
-  const total = opts.count ? `, (select count(*) from ${from}${whereClause})::text as total` : '';
+  // count=estimated counts at most max_rows + 1 rows (PostgREST's limitedQuery)
+  const counted =
+    opts.countLimit === undefined ? `${from}${whereClause}` : `(select 1 from ${from}${whereClause} limit ${opts.countLimit}) as _pgrst_c`;
+  const total = opts.count ? `, (select count(*) from ${counted})::text as total` : '';
   if (opts.csv) {
     // text/csv as PostgREST's asCsvF: the first row's keys joined by commas (unquoted), a line
     // break, then each row's composite text without its parentheses (Postgres's record
@@ -257,4 +264,14 @@ export function readSql(node: Node, p: Params, opts: { count: boolean; single: b
   }
   const body = opts.single ? `coalesce((${agg}->0)::text, 'null')` : `coalesce(${agg}, '[]')::text`;
   return `select ${body} as body, count(_pgrst_t)::int as n${total} from (${page}) as _pgrst_t`;
+}
+
+/**
+ * The planner's row estimate of a read (count=planned, count=estimated past max_rows):
+ * `EXPLAIN (FORMAT JSON)` of `SELECT 1 FROM <table> WHERE <the read's conditions>`, as
+ * PostgREST's readPlanToCountQuery and preparePlanRows ("Plan Rows" of the top node).
+ */
+export function planRowsSql(node: Node, p: Params): string {
+  const where = whereSql(node, p);
+  return `explain (format json) select 1 from ${node.from} as ${quoteIdent(node.alias)}${where.length ? ` where ${where.join(' and ')}` : ''}`;
 }

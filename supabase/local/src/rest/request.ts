@@ -75,7 +75,7 @@ export async function readRequest(
     throw apiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
   }
   const accept = parseAccept(req.headers.accept);
-  const prefer = parsePrefer(req.headers.prefer);
+  const prefer = parsePrefer(req.headers.prefer, cache.txEnd.allowOverride);
   return {
     ctx,
     req,
@@ -132,7 +132,12 @@ const ACCEPTED_PREFS = new Set([
   'handling=lenient',
 ]);
 
-export function parsePrefer(header: string | string[] | undefined): Prefer {
+/**
+ * The Prefer header as PostgREST's Preferences.fromHeaders reads it. `tx=` counts only where
+ * db-tx-end allows an override (`allowTx`); elsewhere it is neither applied nor reported, nor
+ * refused by handling=strict (it is a known preference).
+ */
+export function parsePrefer(header: string | string[] | undefined, allowTx = false): Prefer {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
   const raw = new Map<string, string>();
   const invalid: string[] = [];
@@ -149,7 +154,7 @@ export function parsePrefer(header: string | string[] | undefined): Prefer {
   const tz = raw.get('timezone');
   if (tz) p.timezone = tz;
   const tx = raw.get('tx');
-  if (tx === 'commit' || tx === 'rollback') p.tx = tx;
+  if (allowTx && (tx === 'commit' || tx === 'rollback')) p.tx = tx;
   const max = raw.get('max-affected');
   if (max !== undefined && /^\d+$/.test(max)) p.maxAffected = Number(max);
   const ret = raw.get('return');
@@ -161,6 +166,11 @@ export function parsePrefer(header: string | string[] | undefined): Prefer {
   const missing = raw.get('missing');
   if (missing === 'default' || missing === 'null') p.missing = missing;
   return p;
+}
+
+/** count=exact and count=estimated count rows in the statement; planned does not (PostgREST's shouldCount). */
+export function shouldCount(prefer: Prefer): boolean {
+  return prefer.count === 'exact' || prefer.count === 'estimated';
 }
 
 /** handling=strict refuses preferences PostgREST does not know (PGRST122). */

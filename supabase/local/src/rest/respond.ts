@@ -7,7 +7,7 @@
  * return=headers-only). As PostgREST's Response.hs.
  */
 import { apiError } from './errors.ts';
-import type { Accept, Prefer, Range, RestRequest } from './request.ts';
+import { shouldCount, type Accept, type Prefer, type Range, type RestRequest } from './request.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -142,7 +142,7 @@ export function finishWrite(
     return { status: 204, headers };
   }
   if (kind !== 'create') failExceedsMaxAffected(prefer, n);
-  const total = prefer.count ? n : undefined;
+  const total = shouldCount(prefer) ? n : undefined;
   const headers: Record<string, string> = {
     'content-range': kind === 'update' ? contentRange(0, n - 1, total) : contentRange(1, 0, total),
     ...preferenceApplied(prefer, kind, opts.conflictTarget),

@@ -10,10 +10,10 @@ import { HttpError } from '../http.ts';
 import { apiError, notImplemented, pgrstBody } from './errors.ts';
 import { run } from './execute.ts';
 import { Params, quoteIdent } from './params.ts';
-import { readPayload } from './payload.ts';
-import { Aliases, applyQuery, buildNode, closest } from './plan.ts';
+import { readPayloadText } from './payload.ts';
+import { Aliases, applyQuery, buildNode, closest, failDuplicateEmbeds } from './plan.ts';
 import { readSql } from './query.ts';
-import { checkPreferences, parseQuery, rangeLimit, topRange, type RestRequest } from './request.ts';
+import { checkPreferences, parseQuery, rangeLimit, shouldCount, topRange, type RestRequest } from './request.ts';
 import { JSON_TYPE, contentRange, finishRead, preferenceApplied, type Outcome, type ReadRow } from './respond.ts';
 import type { PgFunction, SchemaCache, Table } from './schema.ts';
 
@@ -25,38 +25,43 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
   }
   const q = parseQuery(url.searchParams, rpcRead);
   let args: Record<string, unknown>;
-  let rawBody: unknown;
+  /** The JSON body as sent, for a single unnamed parameter (a form or CSV body goes as its JSON). */
+  let rawJson: string | undefined;
   if (rpcRead) args = Object.fromEntries(q.args);
   else {
-    rawBody = await readPayload(req, true);
-    args = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};
+    const payload = await readPayloadText(req, true);
+    const body = payload.value;
+    args = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const jsonBody = !/x-www-form-urlencoded|text\/csv/.test(req.headers['content-type'] ?? '');
+    if (jsonBody) rawJson = payload.text.trim() === '' ? '{}' : payload.text;
   }
   const keys = Object.keys(args);
   const candidates = cache.functions.get(name) ?? [];
+  // PostgREST's findProc: the functions whose parameter names fit the keys (an unnamed one is
+  // named ''), else those with a single unnamed json/jsonb parameter for a JSON POST
   const matches = candidates.filter(
-    (f) =>
-      keys.every((k) => f.args.some((a) => a.name === k)) &&
-      f.args.every((a) => a.hasDefault || keys.includes(a.name)) &&
-      f.args.every((a) => a.name !== ''),
+    (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
   );
-  let fn: PgFunction | undefined;
-  let singleJson = false;
-  if (matches.length === 1) fn = matches[0];
-  else if (matches.length > 1) {
+  const fallback =
+    matches.length || rawJson === undefined
+      ? []
+      : candidates.filter((f) => f.args.length === 1 && f.args[0].name === '' && isJson(f.args[0].type));
+  const found = matches.length ? matches : fallback;
+  if (found.length > 1) {
     throw new HttpError(
       300,
       pgrstBody(
         'PGRST203',
-        `Could not choose the best candidate function between: ${matches.map((f) => `${cache.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+        `Could not choose the best candidate function between: ${found.map((f) => `${cache.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
         null,
         'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
       ),
     );
-  } else if (!rpcRead) {
-    fn = candidates.find((f) => f.args.length === 1 && f.args[0].name === '' && (f.args[0].type === 'json' || f.args[0].type === 'jsonb'));
-    singleJson = !!fn;
   }
+  const fn: PgFunction | undefined = found[0];
   if (!fn) throw noRpc(cache, name, keys, !rpcRead, candidates);
+  // a single unnamed parameter is passed by position: the whole body (PostgREST's OnePosParam)
+  const positional = fn.args.length === 1 && fn.args[0].name === '';
   if (fn.variadic) throw notImplemented(`calling the VARIADIC function ${cache.schema}.${fn.name}`);
   checkPreferences(prefer);
   if (prefer.strict && prefer.maxAffected !== undefined && !fn.returnsSet) {
@@ -65,8 +70,8 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
   // PostgREST's txMode: GET, and POST to a stable or immutable function, run read-only
   const readOnly = rpcRead || !fn.volatile;
   const p = new Params();
-  const callArgs = singleJson
-    ? p.add(JSON.stringify(rawBody ?? {}), fn.args[0].type)
+  const callArgs = positional
+    ? p.add(rawJson ?? JSON.stringify(args), fn.args[0].type)
     : (() => {
         const json = keys.length ? p.add(JSON.stringify(args), 'json') : '';
         return keys
@@ -80,6 +85,9 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
   const range = topRange(method, req.headers.range, q.limits.get(''), q.offsets.get(''), maxRows);
   const limit = rangeLimit(range);
   const isHead = method === 'HEAD';
+  // a function's rows are counted for count=exact and count=estimated; count=planned gives no
+  // total (PostgREST's shouldCount; its planner estimate is for tables and views only)
+  const counting = shouldCount(prefer);
   const f = fn;
 
   if (f.returnKind === 'void') {
@@ -101,10 +109,10 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
     let sql: string;
     if (f.returnsSet) {
       const lim = `${limit !== undefined ? ` limit ${p.add(String(limit), 'bigint')}` : ''}${range.offset ? ` offset ${p.add(String(range.offset), 'bigint')}` : ''}`;
-      const total = prefer.count ? `, (select count(*) from ${call} as _c)::text as total` : '';
+      const total = counting ? `, (select count(*) from ${call} as _c)::text as total` : '';
       sql = `select ${accept.single ? `coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t.pgrst_scalar), '[]')::text`} as body, count(_pgrst_t)::int as n${total} from (select pgrst_scalar from ${call} as _pgrst_f(pgrst_scalar)${lim}) as _pgrst_t`;
     } else {
-      sql = `select coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null') as body, count(_pgrst_t)::int as n${prefer.count ? `, '1' as total` : ''} from (select ${call} as pgrst_scalar) as _pgrst_t`;
+      sql = `select coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null') as body, count(_pgrst_t)::int as n${counting ? `, '1' as total` : ''} from (select ${call} as pgrst_scalar) as _pgrst_t`;
     }
     return () =>
       run(
@@ -123,10 +131,11 @@ export async function planRpc(r: RestRequest, name: string): Promise<() => Promi
       : { name: f.name, kind: 'f', columns: f.outColumns, byName: new Map(f.outColumns.map((c) => [c.name, c])), pk: [] };
   const root = buildNode(cache, table, call, f.name, f.name, q.select, new Aliases());
   applyQuery(root, q);
+  failDuplicateEmbeds(root);
   root.limit = limit;
   root.offset = range.offset;
   const single = accept.single || !f.returnsSet;
-  const sql = readSql(root, p, { count: !!prefer.count, single, csv: accept.csv });
+  const sql = readSql(root, p, { count: counting, single, csv: accept.csv });
   return () =>
     run(
       r,
@@ -162,3 +171,5 @@ function noRpc(cache: SchemaCache, name: string, keys: string[], isPost: boolean
   }
   return apiError(404, 'PGRST202', msg, details, hint);
 }
+
+const isJson = (type: string) => type === 'json' || type === 'jsonb';

@@ -72,7 +72,24 @@ export interface SchemaCache {
   roleTimeouts: Map<string, string>;
   /** `alter role authenticator set pgrst.db_aggregates_enabled = 'true'` (off on hosted Supabase). */
   aggregatesEnabled: boolean;
+  /**
+   * `pgrst.db_tx_end` on authenticator, PostgREST's db-tx-end: whether every transaction rolls
+   * back, and whether `Prefer: tx=` may override that (default `commit`: no, and no).
+   */
+  txEnd: TxEnd;
 }
+export interface TxEnd {
+  rollbackAll: boolean;
+  allowOverride: boolean;
+}
+
+/** db-tx-end's values (PostgREST's Config.hs parseTxEnd). */
+const TX_END: Record<string, TxEnd> = {
+  commit: { rollbackAll: false, allowOverride: false },
+  'commit-allow-override': { rollbackAll: false, allowOverride: true },
+  rollback: { rollbackAll: true, allowOverride: false },
+  'rollback-allow-override': { rollbackAll: true, allowOverride: true },
+};
 
 const TABLES_SQL = `
 select coalesce(json_agg(t order by t.name), '[]') as data from (
@@ -104,7 +121,7 @@ select coalesce(json_agg(f order by f.table, f.name), '[]') as data from (
 ) f`;
 
 const FUNCTIONS_SQL = `
-select coalesce(json_agg(f order by f.name, f."argTypes"::text), '[]') as data from (
+select coalesce(json_agg(f order by f.name, json_array_length(f."argTypes"), f."argTypes"::text), '[]') as data from (
   select p.proname as name, p.proretset as "returnsSet", t.typtype::text as "retTypeType",
     format_type(p.prorettype, null) as "retType", t.typrelid <> 0 as "retComposite",
     case when rc.relnamespace = $1::regnamespace then rc.relname end as "retTable",
@@ -217,20 +234,33 @@ export async function loadSchema(db: Database, schema = 'public'): Promise<Schem
     if (rowOf && inputs.length === 1 && returnKind === 'composite' && raw.retTable && tables.has(raw.retTable)) {
       (rowOf.computedRels ??= new Map()).set(raw.name, { sql: qualified, table: raw.retTable, toOne: !raw.returnsSet || raw.rowsOne });
     }
+    // PostgREST's schema cache keeps only callable functions: no unnamed parameter, or one of
+    // type bytea, json, jsonb, text or xml (SchemaCache.hs funcsSqlQuery, `callable`)
+    const unnamed = inputs.filter((a) => a.name === '');
+    if (unnamed.length > 1 || (unnamed.length === 1 && !['bytea', 'json', 'jsonb', 'text', 'xml'].includes(unnamed[0].type))) continue;
     const list = functions.get(raw.name) ?? [];
     list.push(fn);
     functions.set(raw.name, list);
   }
   const roleTimeouts = new Map<string, string>();
   let aggregatesEnabled = false;
+  let txEnd = TX_END.commit;
   for (const r of parseJson<{ role: string; config: string[] }[]>(rolesR.rows[0].data)) {
     for (const setting of r.config ?? []) {
       const eq = setting.indexOf('=');
       const [key, value] = [setting.slice(0, eq), setting.slice(eq + 1)];
       if (r.role === 'authenticator') {
         if (key === 'pgrst.db_aggregates_enabled') aggregatesEnabled = ['true', 'on', '1', 'yes'].includes(value.trim().toLowerCase());
+        if (key === 'pgrst.db_tx_end') {
+          // PostgREST refuses such a configuration; so does the stack (at start, or the reload keeps the old cache)
+          txEnd = TX_END[value.trim()];
+          if (!txEnd)
+            throw new Error(
+              `pgrst.db_tx_end = '${value}' on role authenticator: Invalid transaction termination. Check your configuration. (PostgREST's db-tx-end takes ${Object.keys(TX_END).join(', ')})`,
+            );
+        }
       } else if (key === 'statement_timeout') roleTimeouts.set(r.role, value);
     }
   }
-  return { schema, tables, fks, functions, roleTimeouts, aggregatesEnabled };
+  return { schema, tables, fks, functions, roleTimeouts, aggregatesEnabled, txEnd };
 }

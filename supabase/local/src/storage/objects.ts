@@ -204,7 +204,8 @@ export function createObjectStore(core: StorageCore) {
       metadata: { mimetype: file.mimetype, contentLength: file.data.length },
       userMetadata: file.userMetadata,
     });
-    const row = await storeObject(req, bucketId, name, file, opts.owner, file.userMetadata);
+    // an upload without metadata stores {} (Storage's uploader.ts: `userMetadata: { ...request.userMetadata }`)
+    const row = await storeObject(req, bucketId, name, file, opts.owner, { ...file.userMetadata });
     return { id: row.id, key: `${bucketId}/${name}` };
   }
 

@@ -38,7 +38,8 @@ export interface BucketRow {
   allowed_mime_types: string[] | null;
   created_at: string;
   updated_at: string;
-  type: string;
+  /** Only in a list (bucketListColumns). */
+  type?: string;
 }
 
 /** One row of a listing (storage.search / search_v2): a folder has null id and timestamps. */
@@ -55,8 +56,27 @@ export interface ListEntry {
 export const iso = (column: string, alias = column) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${alias}`;
 export const OBJECT_COLUMNS = `id, name, bucket_id, owner, owner_id, version, metadata, user_metadata,
   ${iso('created_at')}, ${iso('updated_at')}, ${iso('last_accessed_at')}`;
-export const BUCKET_COLUMNS = `id, name, owner, public, file_size_limit, allowed_mime_types,
-  ${iso('created_at')}, ${iso('updated_at')}, 'STANDARD'::text as type`;
+/** A bucket as Storage's getBucket selects it (no `type`: routes/bucket/getBucket.ts). */
+export const BUCKET_COLUMNS = `id, name, owner, public, ${iso('created_at')}, ${iso('updated_at')},
+  file_size_limit, allowed_mime_types`;
+/**
+ * A bucket in Storage's list (routes/bucket/getAllBuckets.ts): `type` (always STANDARD here, no
+ * analytics buckets) except for supabase-py before 2.18.0 and storage3 before 0.12.1, which
+ * fail on it.
+ */
+export function bucketListColumns(clientInfo: string, userAgent: string): string {
+  const columns = `id, name, public, owner, ${iso('created_at')}, ${iso('updated_at')}, file_size_limit, allowed_mime_types`;
+  const before = (text: string, pattern: RegExp, min: number[]) => {
+    const m = pattern.exec(text);
+    if (!m) return false;
+    const v = m.slice(1).map(Number);
+    return v[0] !== min[0] ? v[0] < min[0] : v[1] !== min[1] ? v[1] < min[1] : v[2] < min[2];
+  };
+  const omitType =
+    before(clientInfo, /supabase-py\/(\d+)\.(\d+)\.(\d+)/i, [2, 18, 0]) ||
+    before(userAgent, /supabase-py\/storage3 v(\d+)\.(\d+)\.(\d+)/i, [0, 12, 1]);
+  return omitType ? columns : `${columns}, 'STANDARD'::text as type`;
+}
 
 /** Storage's default lifetime of a signed upload URL (UPLOAD_SIGNED_URL_EXPIRATION_TIME). */
 export const UPLOAD_SIGNED_URL_EXPIRES_IN = 7200;

@@ -139,3 +139,18 @@ export function fixtureProject(dir: string, files: { migrations?: Record<string,
   if (files.config !== undefined) writeFileSync(join(dir, 'config.toml'), files.config);
   return dir;
 }
+
+/**
+ * Sets PostgREST's db-tx-end for the stack's REST service as a project would on hosted
+ * Supabase (`alter role authenticator set pgrst.db_tx_end`, then `NOTIFY pgrst, 'reload
+ * config'`), and waits for the reload; `null` returns to the default, `commit`. A suite that
+ * writes with `Prefer: tx=rollback` needs `commit-allow-override`: by default PostgREST commits.
+ */
+export async function setTxEnd(stack: Stack, value: 'commit-allow-override' | 'rollback' | 'rollback-allow-override' | null) {
+  const reloaded = new Promise<void>((resolve) => stack.context.events.once('schema-changed', () => resolve()));
+  await stack.db.query(
+    value === null ? 'alter role authenticator reset pgrst.db_tx_end' : `alter role authenticator set pgrst.db_tx_end = '${value}'`,
+  );
+  await stack.db.query(`notify pgrst, 'reload config'`);
+  await reloaded;
+}

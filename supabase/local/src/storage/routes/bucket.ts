@@ -3,9 +3,9 @@ import type { StorageCore } from '../core.ts';
 import { StorageError, errors } from '../errors.ts';
 import { mustBeValidBucketName } from '../files.ts';
 import {
-  BUCKET_COLUMNS,
   MIME_RULE,
   bucketJson,
+  bucketListColumns,
   decodeName,
   isUuid,
   parseBucketSize,
@@ -62,7 +62,7 @@ export function bucketRoutes(core: StorageCore) {
     }
     const { rows } = await run(caller, req, 'storage.bucket.list', (tx) =>
       tx.query<BucketRow>(
-        `select ${BUCKET_COLUMNS} from storage.buckets ${conditions.length ? `where ${conditions.join(' and ')}` : ''}${order}${page}`,
+        `select ${bucketListColumns(String(req.headers['x-client-info'] ?? ''), req.headers['user-agent'] ?? '')} from storage.buckets ${conditions.length ? `where ${conditions.join(' and ')}` : ''}${order}${page}`,
         values,
       ),
     );
@@ -103,7 +103,8 @@ export function bucketRoutes(core: StorageCore) {
       tx.query<{ name: string; version: string | null }>(`delete from storage.objects where bucket_id = $1 returning name, version`, [id]),
     );
     for (const row of rows) await files.remove(id, row.name, row.version);
-    sendJson(res, 200, { message: 'Successfully emptied' });
+    // Storage queues the deletion and answers at once (routes/bucket/emptyBucket.ts); here it is done already
+    sendJson(res, 200, { message: 'Empty bucket has been queued. Completion may take up to an hour.' });
   }
 
   async function getBucket({ req, res, params }: RouteRequest) {
