@@ -97,6 +97,30 @@ $$;
 comment on function private.next_season_of(uuid) is 'The next season of the same kind (the first starting after the season ends), null when none is defined.';
 revoke execute on function private.next_season_of(uuid) from public;
 
+-- Whether a berth is promised for a season to the holder whose contract will renew into it: an
+-- active contract (no notice, not ended) of the season before it (private.next_season_of), under
+-- terms that renew, not yet renewed (a renewal holds the berth itself). Until the renewal run
+-- such a berth has no holding in the next season, yet it is not free: the offers leave it out
+-- (free_berths_for_season, create_offer, offer_to_next; ADR 0052).
+create function private.berth_renews_into(p_place_id uuid, p_season_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.contracts c
+      join public.contract_terms t on t.version = c.terms_version
+      join public.seasons s on s.id = c.season_id
+      join public.seasons n on n.id = p_season_id and n.kind = s.kind and n.starts_on > s.ends_on
+     where c.place_id = p_place_id and c.status = 'active' and t.renews_automatically
+       and (private.next_season_of(c.season_id)).id = p_season_id
+       and not exists (select 1 from public.contracts r where r.renews_contract_id = c.id))
+$$;
+comment on function private.berth_renews_into(uuid, uuid) is 'Whether an active contract under renewing terms will renew into this season on this berth (not yet renewed): the berth is not free for offers.';
+revoke execute on function private.berth_renews_into(uuid, uuid) from public;
+
 -- ---------------------------------------------------------------- preview
 -- Every contract of the season with what the renewal does: action renew (with the new price and
 -- changes: price_changed, terms_newer), renewed (issued before), or not renewed: noticed, ended,
