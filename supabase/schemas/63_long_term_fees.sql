@@ -18,8 +18,8 @@ insert into private.app_settings (key, value) values
   -- Days between the pre-notification (the invoice e-mail) and the collection (SEPA Rulebook:
   -- 14 calendar days unless agreed otherwise).
   ('sepa_prenotification_days', '14'),
-  -- Days after the due day before a reminder, and before door code and wifi are withheld.
-  ('fee_reminder_days', '14'),
+  -- Days a fee may be overdue before door code and wifi are withheld (65_fee_reminders.sql).
+  -- The reminders' days are 65's fee_reminder_first_days and fee_reminder_second_days.
   ('fee_door_code_grace_days', '14')
 on conflict (key) do nothing;
 
