@@ -1172,6 +1172,8 @@ begin
            else format('vielen Dank: Sie haben den Vertrag am %s online angenommen. Hier ist sein Text, wie Sie ihn angenommen haben (SHA-256 %s).',
                        private.format_berlin(v_row.accepted_at, v_row.locale), v_hash) end,
       case when v_en then 'Contract number: ' else 'Vertragsnummer: ' end || v_number,
+      case when v_en then format('The contract is attached to this e-mail as a PDF (%s).', private.contract_mail_attachment(v_row) ->> 'filename')
+           else format('Der Vertrag liegt dieser E-Mail als PDF bei (%s).', private.contract_mail_attachment(v_row) ->> 'filename') end,
       case when v_en then 'In your account: ' else 'In Ihrem Konto: ' end || v_site || case when v_en then '/en' else '' end || '/account/long-term',
       '',
       '----------------------------------------',

@@ -332,6 +332,8 @@ begin
         case when v_en then 'Payment as before; notice by ' || private.format_day(v_new.notice_deadline, 'en') || ' for the end of the season.'
              else 'Zahlung wie bisher; Kündigung bis ' || private.format_day(v_new.notice_deadline, 'de') || ' zum Ende der Saison.' end,
         case when v_en then 'Contract number: ' else 'Vertragsnummer: ' end || v_number,
+        case when v_en then format('The contract is attached to this e-mail as a PDF (%s).', private.contract_mail_attachment(v_new) ->> 'filename')
+             else format('Der Vertrag liegt dieser E-Mail als PDF bei (%s).', private.contract_mail_attachment(v_new) ->> 'filename') end,
         case when v_en then 'In your account: ' else 'In Ihrem Konto: ' end || v_site || case when v_en then '/en' else '' end || '/account/long-term',
         '',
         '----------------------------------------',
