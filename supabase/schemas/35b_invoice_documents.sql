@@ -250,12 +250,15 @@ begin
   insert into private.invoice_counters as c (year, last_number) values (v_year, 1)
   on conflict (year) do update set last_number = c.last_number + 1
   returning c.last_number into v_number;
-  -- Without an order the document corrects a desk sale's receipt (private.cancel_desk_sale):
-  -- it belongs to the same sale.
-  insert into public.invoices (order_id, desk_sale_id, year, number, net_cents, vat_cents, gross_cents, recipient, issued_at,
-                               kind, refers_to, refers_to_number, reason, small_amount, service_from, service_to,
-                               lines, vat_breakdown)
-  select p_order.id, case when p_order.id is null then p_refers_to.desk_sale_id end, v_year, v_number,
+  -- Without an order the document corrects a desk sale's receipt (private.cancel_desk_sale) or
+  -- a long-term fee's invoice (private.cancel_contract_fees): it belongs to the same sale or
+  -- fee, and a fee's document keeps the contract reference as printed.
+  insert into public.invoices (order_id, desk_sale_id, fee_id, booking_number, year, number, net_cents, vat_cents, gross_cents,
+                               recipient, issued_at, kind, refers_to, refers_to_number, reason, small_amount, service_from,
+                               service_to, lines, vat_breakdown)
+  select p_order.id, case when p_order.id is null then p_refers_to.desk_sale_id end,
+         case when p_order.id is null then p_refers_to.fee_id end,
+         case when p_order.id is null and p_refers_to.fee_id is not null then p_refers_to.booking_number end, v_year, v_number,
          coalesce(sum((v ->> 'net_cents')::bigint), 0), coalesce(sum((v ->> 'vat_cents')::bigint), 0),
          coalesce(sum((v ->> 'gross_cents')::bigint), 0),
          p_recipient, private.now(), p_kind, p_refers_to.id, p_refers_to.invoice_number, p_reason,

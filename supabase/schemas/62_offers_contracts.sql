@@ -354,7 +354,8 @@ comment on function public.offer_candidates(uuid, uuid) is 'Admins: the open app
 revoke execute on function public.offer_candidates(uuid, uuid) from anon, public;
 grant execute on function public.offer_candidates(uuid, uuid) to authenticated;
 
--- The berths free for a whole season: not archived, no holder in the season, no open offer.
+-- The berths free for a whole season: not archived, no holder in the season, no open offer, no
+-- contract that will renew into it.
 create function private.free_berths_for_season(p_season_id uuid)
 returns table (place_id uuid, name text, pier text, length numeric, width numeric)
 language plpgsql
@@ -379,6 +380,8 @@ begin
                         and coalesce(h.ends_on, 'infinity'::date) >= v_season.starts_on)
       and not exists (select 1 from public.berth_offers o
                       where o.place_id = p.id and o.season_id = p_season_id and o.status = 'open')
+      -- A contract that will renew into the season holds it already (66_renewal_notice.sql).
+      and not private.berth_renews_into(p.id, p_season_id)
     order by p.name;
 end
 $$;
@@ -395,7 +398,7 @@ set search_path = ''
 as $$
   select * from private.free_berths_for_season(p_season_id)
 $$;
-comment on function public.free_berths_for_season(uuid) is 'Admins: the berths free for a whole season (no holder in it, no open offer), to offer from the waiting list.';
+comment on function public.free_berths_for_season(uuid) is 'Admins: the berths free for a whole season (no holder in it, no open offer, no contract renewing into it), to offer from the waiting list.';
 revoke execute on function public.free_berths_for_season(uuid) from anon, public;
 grant execute on function public.free_berths_for_season(uuid) to authenticated;
 
@@ -444,6 +447,10 @@ begin
              where h.place_id = p_place_id and h.starts_on <= v_season.ends_on
                and coalesce(h.ends_on, 'infinity'::date) >= v_season.starts_on) then
     raise exception 'berth_already_held' using errcode = '23P01';
+  end if;
+  if private.berth_renews_into(p_place_id, p_season_id) then
+    raise exception 'berth_renews' using errcode = '23P01',
+      hint = 'The holder''s contract renews into this season; it is free only once they give notice or the contract is ended.';
   end if;
   if exists (select 1 from public.berth_offers o where o.place_id = p_place_id and o.season_id = p_season_id and o.status = 'open') then
     raise exception 'berth_offer_open' using errcode = '23P01', hint = 'Withdraw the open offer for this berth and season first.';
@@ -516,7 +523,7 @@ set search_path = ''
 as $$
   select * from private.send_offer(p_application_id, p_place_id, p_season_id, p_deadline)
 $$;
-comment on function public.send_offer(uuid, uuid, uuid, date) is 'Admins offer a berth for a season to an open application with a deadline (default: setting offer_deadline_days); application_not_open, berth_already_held, berth_offer_open, offer_already_open, offer_boat_does_not_fit, offer_deadline_invalid, season_over.';
+comment on function public.send_offer(uuid, uuid, uuid, date) is 'Admins offer a berth for a season to an open application with a deadline (default: setting offer_deadline_days); application_not_open, berth_already_held, berth_renews, berth_offer_open, offer_already_open, offer_boat_does_not_fit, offer_deadline_invalid, season_over.';
 revoke execute on function public.send_offer(uuid, uuid, uuid, date) from anon, public;
 grant execute on function public.send_offer(uuid, uuid, uuid, date) to authenticated;
 
@@ -535,7 +542,8 @@ declare
 begin
   if exists (select 1 from public.long_term_holders h join public.seasons s on s.id = p_offer.season_id
              where h.place_id = p_offer.place_id and h.starts_on <= s.ends_on and coalesce(h.ends_on, 'infinity'::date) >= s.starts_on)
-     or exists (select 1 from public.berth_offers o where o.place_id = p_offer.place_id and o.season_id = p_offer.season_id and o.status = 'open') then
+     or exists (select 1 from public.berth_offers o where o.place_id = p_offer.place_id and o.season_id = p_offer.season_id and o.status = 'open')
+     or private.berth_renews_into(p_offer.place_id, p_offer.season_id) then
     return null;
   end if;
   -- The candidates as an admin sees them, without the admin check (the schedule runs this too).
@@ -1164,6 +1172,8 @@ begin
            else format('vielen Dank: Sie haben den Vertrag am %s online angenommen. Hier ist sein Text, wie Sie ihn angenommen haben (SHA-256 %s).',
                        private.format_berlin(v_row.accepted_at, v_row.locale), v_hash) end,
       case when v_en then 'Contract number: ' else 'Vertragsnummer: ' end || v_number,
+      case when v_en then format('The contract is attached to this e-mail as a PDF (%s).', private.contract_mail_attachment(v_row) ->> 'filename')
+           else format('Der Vertrag liegt dieser E-Mail als PDF bei (%s).', private.contract_mail_attachment(v_row) ->> 'filename') end,
       case when v_en then 'In your account: ' else 'In Ihrem Konto: ' end || v_site || case when v_en then '/en' else '' end || '/account/long-term',
       '',
       '----------------------------------------',

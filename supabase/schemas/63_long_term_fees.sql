@@ -18,8 +18,8 @@ insert into private.app_settings (key, value) values
   -- Days between the pre-notification (the invoice e-mail) and the collection (SEPA Rulebook:
   -- 14 calendar days unless agreed otherwise).
   ('sepa_prenotification_days', '14'),
-  -- Days after the due day before a reminder, and before door code and wifi are withheld.
-  ('fee_reminder_days', '14'),
+  -- Days a fee may be overdue before door code and wifi are withheld (65_fee_reminders.sql).
+  -- The reminders' days are 65's fee_reminder_first_days and fee_reminder_second_days.
   ('fee_door_code_grace_days', '14')
 on conflict (key) do nothing;
 
@@ -437,18 +437,25 @@ set search_path = ''
 as $$
   select jsonb_build_object(
            'gross_cents', f.gross_cents,
+           'cancelled_cents', x.cancelled,
            'paid_cents', l.paid,
            'refunded_cents', l.refunded,
            'net_cents', l.paid - l.refunded,
-           'balance_cents', f.gross_cents - (l.paid - l.refunded),
-           'state', case when l.paid - l.refunded > f.gross_cents then 'overpaid'
-                         when l.paid - l.refunded = f.gross_cents then 'paid'
+           'balance_cents', f.gross_cents - x.cancelled - (l.paid - l.refunded),
+           'state', case when l.paid - l.refunded > f.gross_cents - x.cancelled then 'overpaid'
+                         when x.cancelled > 0 and l.paid - l.refunded = 0 then 'cancelled'
+                         when l.paid - l.refunded = f.gross_cents - x.cancelled then 'paid'
                          when f.debit_state = 'processing' then 'processing'
                          when f.debit_state in ('failed', 'returned') then 'failed'
                          when l.paid - l.refunded > 0 then 'partially_paid'
                          when f.due_on < private.berlin_date(private.now()) then 'overdue'
                          else 'open' end)
     from public.long_term_fees f
+    -- What a cancellation invoice (Storno) of the fee's invoice took back (its gross is negative).
+    cross join lateral (
+      select coalesce(-sum(c.gross_cents), 0)::bigint as cancelled
+        from public.invoices c where c.refers_to = f.invoice_id and c.kind = 'cancellation'
+    ) x
     cross join lateral (
       select coalesce(sum(p.amount_cents) filter (where p.kind = 'payment' and p.refund_of is null), 0)::bigint as paid,
              (coalesce(sum(p.amount_cents) filter (where p.kind = 'refund'), 0)
@@ -457,7 +464,7 @@ as $$
     ) l
    where f.id = p_fee_id
 $$;
-comment on function private.fee_balance(uuid) is 'A fee''s money from the ledger: gross, paid, refunded (returned debits included), net, balance (negative: overpaid) and its state (open, overdue, processing, partially_paid, paid, overpaid, failed).';
+comment on function private.fee_balance(uuid) is 'A fee''s money from the ledger: gross, cancelled (by a cancellation invoice of its invoice), paid, refunded (returned debits included), net, balance (gross - cancelled - net; negative: overpaid, money to return) and its state (open, overdue, processing, partially_paid, paid, overpaid, failed, cancelled).';
 revoke execute on function private.fee_balance(uuid) from public;
 grant execute on function private.fee_balance(uuid) to authenticated, service_role;
 
@@ -477,7 +484,7 @@ as
     left join public.invoices i on i.id = f.invoice_id
     cross join lateral (select private.fee_balance(f.id) as b) x(b);
 
-comment on view public.long_term_fee_status is 'Each instalment with its invoice number, paid, refunded and balance cents and state (open, overdue, processing, partially_paid, paid, overpaid, failed); RLS of the tables decides who sees which.';
+comment on view public.long_term_fee_status is 'Each instalment with its invoice number, paid, refunded and balance cents and state (open, overdue, processing, partially_paid, paid, overpaid, failed, cancelled); RLS of the tables decides who sees which.';
 
 revoke all on public.long_term_fee_status from anon;
 
@@ -1150,7 +1157,9 @@ begin
     raise exception 'staff_only' using errcode = '42501';
   end if;
   return query
-    select c.id, count(s.id)::integer, coalesce(sum(s.gross_cents), 0)::bigint,
+    -- What the invoices bill now: the instalments' gross less what cancellation invoices took
+    -- back (a contract ended before its season, private.cancel_contract_fees) = balance + net.
+    select c.id, count(s.id)::integer, coalesce(sum(s.balance_cents + s.paid_cents - s.refunded_cents), 0)::bigint,
            coalesce(sum(s.paid_cents - s.refunded_cents), 0)::bigint, coalesce(sum(s.balance_cents), 0)::bigint
       from public.contracts c
       left join public.long_term_fee_status s on s.contract_id = c.id
@@ -1185,10 +1194,16 @@ as $$
 begin
   perform private.require_admin_range(p_from, p_to);
   return query
-    select date_trunc('month', f.due_on::timestamp)::date, count(*)::integer, sum(i.net_cents)::bigint, sum(i.vat_cents)::bigint,
-           sum(i.gross_cents)::bigint, sum((private.fee_balance(f.id) ->> 'net_cents')::bigint)::bigint
+    select date_trunc('month', f.due_on::timestamp)::date, count(*)::integer, sum(i.net_cents + c.net)::bigint,
+           sum(i.vat_cents + c.vat)::bigint, sum(i.gross_cents + c.gross)::bigint,
+           sum((private.fee_balance(f.id) ->> 'net_cents')::bigint)::bigint
       from public.long_term_fees f
       join public.invoices i on i.id = f.invoice_id
+      -- A cancellation invoice of the instalment's invoice (negative) takes its amounts back.
+      cross join lateral (
+        select coalesce(sum(x.net_cents), 0) as net, coalesce(sum(x.vat_cents), 0) as vat, coalesce(sum(x.gross_cents), 0) as gross
+          from public.invoices x where x.refers_to = i.id and x.kind = 'cancellation'
+      ) c
      where f.due_on between p_from and p_to
      group by 1
      order by 1;

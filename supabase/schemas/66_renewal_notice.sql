@@ -97,6 +97,30 @@ $$;
 comment on function private.next_season_of(uuid) is 'The next season of the same kind (the first starting after the season ends), null when none is defined.';
 revoke execute on function private.next_season_of(uuid) from public;
 
+-- Whether a berth is promised for a season to the holder whose contract will renew into it: an
+-- active contract (no notice, not ended) of the season before it (private.next_season_of), under
+-- terms that renew, not yet renewed (a renewal holds the berth itself). Until the renewal run
+-- such a berth has no holding in the next season, yet it is not free: the offers leave it out
+-- (free_berths_for_season, create_offer, offer_to_next; ADR 0052).
+create function private.berth_renews_into(p_place_id uuid, p_season_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.contracts c
+      join public.contract_terms t on t.version = c.terms_version
+      join public.seasons s on s.id = c.season_id
+      join public.seasons n on n.id = p_season_id and n.kind = s.kind and n.starts_on > s.ends_on
+     where c.place_id = p_place_id and c.status = 'active' and t.renews_automatically
+       and (private.next_season_of(c.season_id)).id = p_season_id
+       and not exists (select 1 from public.contracts r where r.renews_contract_id = c.id))
+$$;
+comment on function private.berth_renews_into(uuid, uuid) is 'Whether an active contract under renewing terms will renew into this season on this berth (not yet renewed): the berth is not free for offers.';
+revoke execute on function private.berth_renews_into(uuid, uuid) from public;
+
 -- ---------------------------------------------------------------- preview
 -- Every contract of the season with what the renewal does: action renew (with the new price and
 -- changes: price_changed, terms_newer), renewed (issued before), or not renewed: noticed, ended,
@@ -308,6 +332,8 @@ begin
         case when v_en then 'Payment as before; notice by ' || private.format_day(v_new.notice_deadline, 'en') || ' for the end of the season.'
              else 'Zahlung wie bisher; Kündigung bis ' || private.format_day(v_new.notice_deadline, 'de') || ' zum Ende der Saison.' end,
         case when v_en then 'Contract number: ' else 'Vertragsnummer: ' end || v_number,
+        case when v_en then format('The contract is attached to this e-mail as a PDF (%s).', private.contract_mail_attachment(v_new) ->> 'filename')
+             else format('Der Vertrag liegt dieser E-Mail als PDF bei (%s).', private.contract_mail_attachment(v_new) ->> 'filename') end,
         case when v_en then 'In your account: ' else 'In Ihrem Konto: ' end || v_site || case when v_en then '/en' else '' end || '/account/long-term',
         '',
         '----------------------------------------',
@@ -443,8 +469,43 @@ comment on function public.give_contract_notice(uuid) is 'The holder gives notic
 revoke execute on function public.give_contract_notice(uuid) from anon, public;
 grant execute on function public.give_contract_notice(uuid) to authenticated;
 
+-- The fees of a contract whose season will not happen (ended before it began): every
+-- instalment's invoice not yet cancelled gets its cancellation invoice (Storno, the one gapless
+-- series, private.cancel_invoice_document as for an order), so the fee no longer owes anything:
+-- not collected (due_fee_debits), not overdue or reminded (overdue_fees), state cancelled. What
+-- the ledger already holds for it stays there and shows as overpaid, the money to return
+-- (long_term_fees_overview, contract_balances); paying it back is the office's.
+create function private.cancel_contract_fees(p_contract_id uuid)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_doc public.invoices;
+  v_count integer := 0;
+begin
+  for v_doc in
+    select i.* from public.long_term_fees f
+      join public.invoices i on i.id = f.invoice_id
+     where f.contract_id = p_contract_id
+       and not exists (select 1 from public.invoices c where c.refers_to = i.id and c.kind = 'cancellation')
+     order by f.instalment
+       for update of f
+  loop
+    perform private.cancel_invoice_document(null::public.orders, v_doc, 'cancelled');
+    v_count := v_count + 1;
+  end loop;
+  return v_count;
+end
+$$;
+comment on function private.cancel_contract_fees(uuid) is 'Cancels the invoices of a contract''s instalments (a cancellation invoice each, once) when its season will not happen; what was paid shows as overpaid.';
+revoke execute on function private.cancel_contract_fees(uuid) from public;
+
 -- The harbour ends a contract with a reason: not renewed; a contract whose season has not begun
--- (a renewal already issued) gives up its holding, so the berth is free for that season.
+-- (a renewal already issued) gives up its holding, so the berth is free for that season, and its
+-- fee invoices are cancelled (private.cancel_contract_fees).
 create function private.end_contract(p_contract_id uuid, p_reason text)
 returns public.contracts
 language plpgsql
@@ -480,6 +541,8 @@ begin
       values (v_holder.id, v_holder.place_id, v_holder.user_id, 'removed', v_holder.starts_on, v_holder.ends_on, to_jsonb(v_holder),
               (select auth.uid()), private.now());
     end if;
+    -- The season will not happen: its instalments are cancelled, not left payable.
+    perform private.cancel_contract_fees(v_row.id);
   end if;
   perform private.contract_notice_mails(v_row, 'ended', v_reason);
   return v_row;
@@ -498,6 +561,6 @@ set search_path = ''
 as $$
   select * from private.end_contract(p_contract_id, p_reason)
 $$;
-comment on function public.end_contract(uuid, text) is 'Admins end a contract with a reason (e-mailed to the holder): not renewed; a contract not yet begun gives up its holding; contract_end_reason_invalid, contract_not_found, contract_not_active.';
+comment on function public.end_contract(uuid, text) is 'Admins end a contract with a reason (e-mailed to the holder): not renewed; a contract not yet begun gives up its holding and its fee invoices are cancelled; contract_end_reason_invalid, contract_not_found, contract_not_active.';
 revoke execute on function public.end_contract(uuid, text) from anon, public;
 grant execute on function public.end_contract(uuid, text) to authenticated;

@@ -164,8 +164,9 @@ select is((select contract_sha256 from public.contracts), (select encode(sha256(
 select ok(exists (select 1 from public.long_term_holder_events e where e.action = 'assigned' and e.place_id = pg_temp.place('T-1')),
   'the holding is in the history');
 select ok(exists (select 1 from public.outbox where kind = 'contract_accepted' and recipient = 'anna@test.local'
-                  and subject = 'Ihr Liegeplatzvertrag LV-2027-0001: Liegeplatz T-1, Sommer 2027' and body_text like '%LIEGEPLATZVERTRAG%'),
-  'anna is e-mailed the confirmation with the contract text');
+                  and subject = 'Ihr Liegeplatzvertrag LV-2027-0001: Liegeplatz T-1, Sommer 2027' and body_text like '%LIEGEPLATZVERTRAG%'
+                  and body_text like '%Der Vertrag liegt dieser E-Mail als PDF bei (Vertrag-LV-2027-0001.pdf).%'),
+  'anna is e-mailed the confirmation with the contract text, saying the PDF is attached');
 select is((select attachments from public.outbox where kind = 'contract_accepted' and recipient = 'anna@test.local'),
   (select jsonb_build_array(jsonb_build_object('contract_id', id, 'filename', 'Vertrag-LV-2027-0001.pdf', 'content_type', 'application/pdf'))
      from public.contracts where contract_number = 'LV-2027-0001'),

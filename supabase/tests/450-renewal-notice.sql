@@ -8,7 +8,7 @@
 -- version 1 says they do not; this harbour publishes a version 2 that says they do, and a version
 -- 3 that says they do not again, under which Dora's contract ends with its season.
 begin;
-select plan(42);
+select plan(43);
 select private.freeze_clock('2027-01-15 10:00+01');
 
 select tests.create_user('admin', array['admin']);
@@ -160,7 +160,12 @@ select results_eq(
 select results_eq($$ select recipient, locale from public.outbox where kind = 'contract_renewed' order by recipient $$,
   $$ values ('anna@test.local', 'de'), ('ben@test.local', 'en') $$, 'each holder is e-mailed once, in their language');
 select ok((select subject like 'Your berth contract is renewed: LV-2028-0002%' and body_text like '%€690.00 (last season: €880.00)%'
-           from public.outbox where kind = 'contract_renewed' and recipient = 'ben@test.local'), 'the e-mail names the new and the old price');
+                  and body_text like '%The contract is attached to this e-mail as a PDF (Contract-LV-2028-0002.pdf).%'
+           from public.outbox where kind = 'contract_renewed' and recipient = 'ben@test.local'),
+  'the e-mail names the new and the old price and says the PDF is attached');
+select ok((select body_text like '%Der Vertrag liegt dieser E-Mail als PDF bei (Vertrag-LV-2028-0001.pdf).%'
+           from public.outbox where kind = 'contract_renewed' and recipient = 'anna@test.local'),
+  'so does the German one');
 select is((select attachments from public.outbox where kind = 'contract_renewed' and recipient = 'ben@test.local'),
   jsonb_build_array(jsonb_build_object('contract_id', pg_temp.contract('ben', 'Sommer 2028'), 'filename', 'Contract-LV-2028-0002.pdf',
                                        'content_type', 'application/pdf')),

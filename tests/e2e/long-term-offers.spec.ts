@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../helpers/app-test';
 import { loginAs } from '../helpers/personas';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { apiUrl, formClient } from './booking-helpers.ts';
 import { adminToken, createBerth, rest, uniqueName } from './admin-helpers.ts';
 import { pdfText } from '../../supabase/local/test/harness/pdf-text.ts';
+import { holdBerth } from './long-term-helpers.ts';
 
 /**
  * Offers from the waiting list and contracts accepted online (issue 42 items 2-3,
@@ -24,6 +26,18 @@ const apply = (email: string, first: string, placeId: string, locale: 'de' | 'en
       p_locale: locale,
     }),
   });
+
+/** Clicks "Vertrag als PDF" of a German contract in `scope`: the file's name and title checked, its text. */
+async function downloadContractPdf(page: Page, scope: Locator, number: string) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    scope.getByRole('button', { name: `Vertrag als PDF (${number})` }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`Vertrag-${number}.pdf`);
+  const pdf = await pdfText(new Uint8Array(readFileSync(await download.path())));
+  expect(pdf.title).toBe(`Liegeplatzvertrag ${number}`);
+  return pdf;
+}
 
 async function summer2027(): Promise<string> {
   const res = await rest(await adminToken(), 'seasons?select=id&name=eq.Sommer%202027');
@@ -81,13 +95,7 @@ test.describe('long-term offers and contracts', () => {
     await expect(page.getByRole('region', { name: 'Angebote' }).locator('article', { hasText: berth })).toHaveCount(0);
     // The contract as PDF/A, rendered by contract-pdf from the stored text (ADR 0047).
     const number = /LV-2027-\d{4}/.exec((await contract.locator('h3').textContent()) ?? '')![0];
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      contract.getByRole('button', { name: `Vertrag als PDF (${number})` }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe(`Vertrag-${number}.pdf`);
-    const pdf = await pdfText(new Uint8Array(readFileSync(await download.path())));
-    expect(pdf.title).toBe(`Liegeplatzvertrag ${number}`);
+    const pdf = await downloadContractPdf(page, contract, number);
     expect(pdf.pages.flat()).toContain(`Liegeplatzvertrag ${number}`);
     expect(pdf.pages.flat().join('\n')).toContain(`Liegeplatz: ${berth}`);
     expect(consoleErrors).toEqual([]);
@@ -150,6 +158,26 @@ test.describe('long-term offers and contracts', () => {
     await page.goto(`/account/admin/places/${placeId}/edit`);
     await page.getByRole('link', { name: `${berth} aus der Warteliste anbieten` }).click();
     await opened();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("the admin downloads a holder's contract as PDF from the contracts table (de)", async ({ page, consoleErrors }) => {
+    test.setTimeout(90_000);
+    const berth = uniqueName('V');
+    const number = await holdBerth('customer', berth, await summer2027(), { length: 10, width: 4 });
+
+    await page.goto('/account/admin/offers');
+    const contracts = page.getByRole('region', { name: 'Verträge', exact: true });
+    await contracts.getByLabel('Suche').fill(number);
+    // The search is in the URL and the table shows this contract alone before its button is used.
+    await expect(page).toHaveURL(new RegExp(`[?&]q=${number}`));
+    await expect(contracts.locator('tbody tr')).toHaveCount(1);
+    const row = contracts.locator(`tr[data-contract="${number}"]`);
+    await expect(row).toContainText(berth);
+    // The same PDF/A the holder downloads, in the contract's language (ADR 0047).
+    const pdf = await downloadContractPdf(page, row, number);
+    expect(pdf.pages.flat().join('\n')).toContain(`Liegeplatz: ${berth}`);
+    await expect(row.getByRole('button', { name: `Vertrag als PDF (${number})` })).toBeEnabled();
     expect(consoleErrors).toEqual([]);
   });
 });

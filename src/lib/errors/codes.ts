@@ -32,6 +32,7 @@ export const DB_ERROR_CODES = {
   berth_has_bookings: 'staff',
   berth_no_longer_available: 'guest',
   berth_offer_open: 'staff',
+  berth_renews: 'staff',
   beyond_booking_horizon: 'guest',
   block_not_found: 'staff',
   block_too_long: 'staff',

@@ -16,6 +16,7 @@ export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> 
   berth_already_held: msg`Der Liegeplatz hat in diesem Zeitraum schon einen Langzeitlieger.`,
   berth_has_bookings: msg`Der Liegeplatz ist in diesem Zeitraum gebucht. Bitte die Buchungen zuerst verlegen oder stornieren.`,
   berth_offer_open: msg`Für diesen Liegeplatz und diese Saison ist schon ein Angebot offen. Bitte zuerst zurückziehen.`,
+  berth_renews: msg`Der Vertrag des Langzeitliegers verlängert sich in diese Saison. Frei wird der Liegeplatz erst mit seiner Kündigung oder wenn der Vertrag beendet wird.`,
   block_not_found: msg`Diese Sperre gibt es nicht (mehr).`,
   block_too_long: msg`Eine Sperre darf höchstens 400 Tage dauern.`,
   boat_size_invalid: msg`Bitte Länge (bis 100 m) und Breite (bis 30 m) des Bootes angeben.`,

@@ -266,6 +266,8 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
       250,
     );
     expect(mail, 'the confirmation e-mail').toBeDefined();
+    // The body says so (ADR 0047), naming the attachment.
+    expect(mail!.text).toContain(`The contract is attached to this e-mail as a PDF (Contract-${contract.contract_number}.pdf).`);
     const pdfs = mail!.attachments.filter((a) => a.contentType === 'application/pdf');
     expect(pdfs.map((a) => a.filename)).toEqual([`Contract-${contract.contract_number}.pdf`]);
     const bytes = new Uint8Array(Buffer.from(pdfs[0].content, 'base64'));

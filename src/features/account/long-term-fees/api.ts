@@ -4,7 +4,7 @@ import { FunctionCallError, invokeFunction } from '@/lib/edge-functions';
 import type { Tables } from '@/lib/database.types';
 
 /** The states public.long_term_fee_status derives (text in the generated row). */
-export type FeeState = 'open' | 'overdue' | 'processing' | 'partially_paid' | 'paid' | 'overpaid' | 'failed';
+export type FeeState = 'open' | 'overdue' | 'processing' | 'partially_paid' | 'paid' | 'overpaid' | 'failed' | 'cancelled';
 
 /** An instalment with its invoice and money, as the holder (RLS: own rows) or staff read it. */
 export type FeeStatus = Omit<Tables<'long_term_fee_status'>, 'state'> & { state: FeeState | null };

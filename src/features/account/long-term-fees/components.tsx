@@ -27,6 +27,8 @@ export function FeeStateLabel({ state }: { state: FeeState | null }) {
       return <Trans>Lastschrift fehlgeschlagen</Trans>;
     case 'overdue':
       return <Trans>überfällig</Trans>;
+    case 'cancelled':
+      return <Trans>storniert (Vertrag beendet)</Trans>;
     default:
       return <Trans>offen</Trans>;
   }

@@ -3,7 +3,7 @@ import { getSupabase } from '@/lib/auth';
 import type { Tables } from '@/lib/database.types';
 
 /** The states public.long_term_fee_status derives (text in the generated row). */
-export type FeeState = 'open' | 'overdue' | 'processing' | 'partially_paid' | 'paid' | 'overpaid' | 'failed';
+export type FeeState = 'open' | 'overdue' | 'processing' | 'partially_paid' | 'paid' | 'overpaid' | 'failed' | 'cancelled';
 
 /** An instalment with its invoice and money (the admin area's own copy: features import no other's internals). */
 export type FeeStatus = Omit<Tables<'long_term_fee_status'>, 'state'> & { state: FeeState | null };

@@ -34,6 +34,8 @@ function FeeStateLabel({ state }: { state: FeeState | null }) {
       return <Trans>Lastschrift zurück</Trans>;
     case 'overdue':
       return <Trans>überfällig</Trans>;
+    case 'cancelled':
+      return <Trans>storniert (Vertrag beendet)</Trans>;
     default:
       return <Trans>offen</Trans>;
   }
