@@ -7,7 +7,9 @@
  *  (b) content under a fixed bar: a fixed or sticky bar of the viewport (top bar, bottom tabs,
  *      sidebar) covers a piece of content (text, an image, a control) at the top of the page or
  *      after scrolling to the end, where no scrolling can bring it out;
- *  (c) any console error or uncaught page error while the route loads or is resized.
+ *  (c) any console error or uncaught page error while the route loads or is resized;
+ *  (d) the page the persona gets (page, login or 404) is not the one it may see, or `lang` is not
+ *      the URL's language.
  * Each route is loaded once per persona and language. The routes the persona's walk measures
  * (measuredBy in routes-helpers.ts: its own pages and one login or 404 page) are then resized
  * through the four widths (after each resize the layout settles: transitions end, the size stops
@@ -338,6 +340,7 @@ for (const who of routePersonas) {
             }
             const { outcome, h1 } = await outcomeOf(page, path);
             expect.soft(outcome, `${who} ${url} (h1 "${h1}")`).toBe(expected(who, path));
+            expect.soft(await page.locator('html').getAttribute('lang'), `${who} ${url}: lang`).toBe(locale);
             for (const e of consoleErrors.slice(before)) problems.push(`${url}: console error: ${e}`);
             if (process.env.GUARDS_TIMING) console.log(`${who} ${url} ${Date.now() - started} ms`);
           }
