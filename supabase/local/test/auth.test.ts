@@ -541,6 +541,122 @@ for (const engine of engines()) {
       expect(count.rows[0].n).toBe('0');
     });
 
+    it('admin generateLink: every link type as GoTrue answers it, verifiable through /verify, no mail sent', async () => {
+      const anonLink = await client(stack).auth.admin.generateLink({ type: 'magiclink', email: address('gl-anon') });
+      expect(anonLink.error).toMatchObject({ status: 403, code: 'not_admin' });
+      const admin = client(stack, stack.keys.serviceRoleKey).auth.admin;
+      const follow = async (actionLink: string) => {
+        const res = await fetch(actionLink, { redirect: 'manual' });
+        expect(res.status).toBe(303);
+        const location = new URL(res.headers.get('location')!);
+        return { location, fragment: new URLSearchParams(location.hash.slice(1)) };
+      };
+      const sha = (email: string, otp: string) =>
+        createHash('sha224')
+          .update(email + otp)
+          .digest('hex');
+
+      // signup: a new, unconfirmed user; the link confirms it and signs in.
+      const signupEmail = address('gl-signup');
+      const signup = await admin.generateLink({
+        type: 'signup',
+        email: signupEmail,
+        password: PASSWORD,
+        options: { data: { locale: 'de' }, redirectTo: 'http://localhost:3000/willkommen' },
+      });
+      expect(signup.error).toBeNull();
+      const props = signup.data.properties!;
+      expect(Object.keys(props).sort()).toEqual(['action_link', 'email_otp', 'hashed_token', 'redirect_to', 'verification_type']);
+      expect(props).toMatchObject({ verification_type: 'signup', redirect_to: 'http://localhost:3000/willkommen' });
+      expect(props.email_otp).toMatch(/^\d{6}$/);
+      expect(props.hashed_token).toBe(sha(signupEmail, props.email_otp));
+      expect(props.action_link).toBe(
+        `${stack.url}/auth/v1/verify?token=${props.hashed_token}&type=signup&redirect_to=${encodeURIComponent('http://localhost:3000/willkommen')}`,
+      );
+      expect(signup.data.user).toMatchObject({ email: signupEmail, user_metadata: { locale: 'de' } });
+      expect(signup.data.user!.email_confirmed_at).toBeUndefined();
+      expect(signup.data.user!.confirmation_sent_at).toBeTruthy();
+      expect(signup.data.user!.identities).toHaveLength(1);
+      const confirmed = await follow(props.action_link);
+      expect(confirmed.location.origin + confirmed.location.pathname).toBe('http://localhost:3000/willkommen');
+      expect(confirmed.fragment.get('type')).toBe('signup');
+      expect(decodeJwt(confirmed.fragment.get('access_token')!).email).toBe(signupEmail);
+      expect((await admin.generateLink({ type: 'signup', email: signupEmail, password: PASSWORD })).error).toMatchObject({
+        status: 422,
+        code: 'email_exists',
+      });
+      // The password given to the signup link is the user's.
+      expect((await client(stack).auth.signInWithPassword({ email: signupEmail, password: PASSWORD })).error).toBeNull();
+
+      // magiclink for an existing user; the code works through verifyOtp as well.
+      const magic = await admin.generateLink({ type: 'magiclink', email: signupEmail });
+      expect(magic.error).toBeNull();
+      expect(magic.data.properties!.verification_type).toBe('magiclink');
+      expect(magic.data.properties!.redirect_to).toBe('http://localhost:3000');
+      expect(magic.data.properties!.action_link).toContain('&type=magiclink&');
+      const viaCode = await client(stack).auth.verifyOtp({
+        email: signupEmail,
+        token: magic.data.properties!.email_otp,
+        type: 'magiclink',
+      });
+      expect(viaCode.error).toBeNull();
+      expect(viaCode.data.user!.email).toBe(signupEmail);
+
+      // magiclink for an unknown address: GoTrue makes it a signup link with a random password.
+      const newcomer = address('gl-magic');
+      const magicNew = await admin.generateLink({ type: 'magiclink', email: newcomer });
+      expect(magicNew.error).toBeNull();
+      expect(magicNew.data.properties!.verification_type).toBe('signup');
+      expect(magicNew.data.properties!.action_link).toContain('&type=signup&');
+      expect((await follow(magicNew.data.properties!.action_link)).fragment.get('type')).toBe('signup');
+
+      // invite: a new user with invited_at; the link signs in.
+      const invitee = address('gl-invite');
+      const invite = await admin.generateLink({ type: 'invite', email: invitee, options: { data: { first_name: 'Ina' } } });
+      expect(invite.error).toBeNull();
+      expect(invite.data.user).toMatchObject({ email: invitee, user_metadata: { first_name: 'Ina' } });
+      expect(invite.data.user!.invited_at).toBeTruthy();
+      const invited = await follow(invite.data.properties!.action_link);
+      expect(invited.fragment.get('type')).toBe('invite');
+      expect(decodeJwt(invited.fragment.get('access_token')!).email).toBe(invitee);
+
+      // recovery: only for an existing user.
+      expect((await admin.generateLink({ type: 'recovery', email: address('gl-nobody') })).error).toMatchObject({
+        status: 404,
+        code: 'user_not_found',
+        message: 'User with this email not found',
+      });
+      const recovery = await admin.generateLink({ type: 'recovery', email: invitee });
+      expect(recovery.error).toBeNull();
+      expect((await follow(recovery.data.properties!.action_link)).fragment.get('type')).toBe('recovery');
+
+      // email_change_current and email_change_new (secure change on: both links are needed).
+      const changed = address('gl-changed');
+      const current = await admin.generateLink({ type: 'email_change_current', email: signupEmail, newEmail: changed });
+      expect(current.error).toBeNull();
+      expect(current.data.user!.new_email).toBe(changed);
+      const next = await admin.generateLink({ type: 'email_change_new', email: signupEmail, newEmail: changed });
+      expect(next.error).toBeNull();
+      expect(next.data.properties!.action_link).toContain(`token=${sha(changed, next.data.properties!.email_otp)}&type=email_change&`);
+      expect((await follow(current.data.properties!.action_link)).fragment.get('message')).toBe(
+        'Confirmation link accepted. Please proceed to confirm link sent to the other email',
+      );
+      const done = await follow(next.data.properties!.action_link);
+      expect(decodeJwt(done.fragment.get('access_token')!).email).toBe(changed);
+      expect((await admin.generateLink({ type: 'email_change_new', email: changed, newEmail: invitee })).error).toMatchObject({
+        status: 422,
+        code: 'email_exists',
+      });
+
+      expect((await admin.generateLink({ type: 'phone_change' as 'signup', email: changed, password: PASSWORD })).error).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        message: 'Invalid email action link type requested: phone_change',
+      });
+      // GoTrue's generate_link never sends: the admin delivers the link itself.
+      for (const to of [signupEmail, newcomer, invitee, changed]) expect(await mailCount(stack, to)).toBe(0);
+    });
+
     it('admin users API: service role only, CRUD and paging', async () => {
       const anonAdmin = await client(stack).auth.admin.listUsers();
       expect(anonAdmin.error).toMatchObject({ status: 403, code: 'not_admin' });

@@ -139,6 +139,10 @@ export function createAuthCore(ctx: StackContext) {
   }
 
   // ------------------------------------------------------------------ mail
+  /** GoTrue's mailer getPath: the /verify link a mail (or admin generate_link) carries. */
+  const actionLink = (hash: string, verifyType: string, redirect: string) =>
+    `${ctx.apiUrl}/auth/v1/verify?token=${encodeURIComponent(hash)}&type=${verifyType}&redirect_to=${encodeURIComponent(redirect)}`;
+
   async function sendMail(
     type: MailType,
     user: Row,
@@ -148,7 +152,7 @@ export function createAuthCore(ctx: StackContext) {
       throw tooMany('over_email_send_rate_limit', 'email rate limit exceeded');
     }
     const redirect = referrer(opts.info);
-    const confirmationUrl = `${ctx.apiUrl}/auth/v1/verify?token=${encodeURIComponent(opts.hash)}&type=${opts.verifyType}&redirect_to=${encodeURIComponent(redirect)}`;
+    const confirmationUrl = actionLink(opts.hash, opts.verifyType, redirect);
     const data: Record<string, unknown> = {
       SiteURL: cfg.siteUrl,
       ConfirmationURL: confirmationUrl,
@@ -590,6 +594,7 @@ export function createAuthCore(ctx: StackContext) {
     allowList,
     isRedirectValid,
     referrer,
+    actionLink,
     sendMail,
     checkFrequency,
     saveOneTimeToken,

@@ -48,7 +48,10 @@ export function createAuthService(ctx: StackContext): Service {
   const { handleLogout } = createLogoutRoutes(core);
   const { handleSettings } = createSettingsRoutes(core);
   const { handleEnroll, handleChallenge, handleFactorVerify, handleUnenroll } = mfa;
-  const { adminFactors, adminInvite, adminList, adminLoad, adminCreate, adminUpdate, adminDelete } = createAdminRoutes(core, mfa);
+  const { adminFactors, adminInvite, adminGenerateLink, adminList, adminLoad, adminCreate, adminUpdate, adminDelete } = createAdminRoutes(
+    core,
+    mfa,
+  );
 
   async function route(info: RequestInfo, path: string) {
     const method = info.req.method ?? 'GET';
@@ -94,6 +97,9 @@ export function createAuthService(ctx: StackContext): Service {
       case '/invite':
         if (method !== 'POST') throw notAllowed();
         return adminInvite(info);
+      case '/admin/generate_link':
+        if (method !== 'POST') throw notAllowed();
+        return adminGenerateLink(info);
       case '/admin/users':
         if (method === 'GET') return adminList(info);
         if (method === 'POST') return adminCreate(info);
