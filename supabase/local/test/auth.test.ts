@@ -657,6 +657,54 @@ for (const engine of engines()) {
       for (const to of [signupEmail, newcomer, invitee, changed]) expect(await mailCount(stack, to)).toBe(0);
     });
 
+    it('SSO, identity linking, the OAuth server and passkeys: 404 in GoTrue shape naming what the stack lacks', async () => {
+      const notProvided = (code: string, feature: string) => ({
+        status: 404,
+        code,
+        message: expect.stringContaining(`: the local stack does not provide ${feature}`),
+      });
+      const sso = await client(stack).auth.signInWithSSO({ domain: 'hafen.test' });
+      expect(sso.error).toMatchObject(notProvided('saml_provider_disabled', 'SSO (SAML 2.0)'));
+      expect(sso.error!.message).toBe('SAML 2.0 is disabled: the local stack does not provide SSO (SAML 2.0)');
+
+      const { sb } = await confirmedUser(stack);
+      const link = await sb.auth.linkIdentity({ provider: 'github', options: { skipBrowserRedirect: true } });
+      expect(link.error).toMatchObject(notProvided('manual_linking_disabled', 'identity linking'));
+      const token = (await sb.auth.getSession()).data.session!.access_token;
+      const unlink = await raw(stack, 'DELETE', `/user/identities/${crypto.randomUUID()}`, undefined, {
+        authorization: `Bearer ${token}`,
+      });
+      expect(unlink.status).toBe(404);
+      expect(unlink.body).toMatchObject({ code: 'manual_linking_disabled' });
+      // As in GoTrue, the caller is authenticated first (the gateway hands the anon key on: no sub).
+      expect((await raw(stack, 'GET', '/user/identities/authorize?provider=github')).body).toEqual({
+        code: 'bad_jwt',
+        message: 'invalid claim: missing sub claim',
+      });
+
+      expect((await client(stack).auth.admin.oauth.listClients()).error).toMatchObject({ status: 403, code: 'not_admin' });
+      const admin = client(stack, stack.keys.serviceRoleKey).auth.admin;
+      expect((await admin.oauth.listClients()).error).toMatchObject(notProvided('feature_disabled', 'the OAuth 2.1 server (clients)'));
+      expect((await admin.oauth.createClient({ client_name: 'x', redirect_uris: ['http://localhost:3000'] })).error).toMatchObject(
+        notProvided('feature_disabled', 'the OAuth 2.1 server (clients)'),
+      );
+      const wellKnown = await raw(stack, 'GET', '/.well-known/oauth-authorization-server');
+      expect(wellKnown.status).toBe(404);
+      expect(wellKnown.body).toMatchObject({ code: 'feature_disabled', message: expect.stringContaining('OAuth server is disabled') });
+      expect((await raw(stack, 'GET', '/oauth/authorize?client_id=x')).body.code).toBe('feature_disabled');
+      const ssoAdmin = await raw(stack, 'GET', '/admin/sso/providers', undefined, {
+        authorization: `Bearer ${stack.keys.serviceRoleKey}`,
+      });
+      expect(ssoAdmin.body).toMatchObject({ code: 'saml_provider_disabled' });
+      const passkeys = await raw(stack, 'POST', '/passkeys/authentication/options', {});
+      expect(passkeys.body).toMatchObject({ code: 'passkey_disabled', message: expect.stringContaining('passkeys (WebAuthn)') });
+      // Paths GoTrue does not have still answer its plain 404; the legacy shape without the version header.
+      const unknown = await raw(stack, 'GET', '/nirgends', undefined, { 'x-supabase-api-version': '' });
+      expect(unknown.body).toMatchObject({ code: 404, error_code: 'not_found' });
+      const legacy = await raw(stack, 'GET', '/sso/saml/metadata', undefined, { 'x-supabase-api-version': '' });
+      expect(legacy.body).toMatchObject({ code: 404, error_code: 'saml_provider_disabled' });
+    });
+
     it('admin users API: service role only, CRUD and paging', async () => {
       const anonAdmin = await client(stack).auth.admin.listUsers();
       expect(anonAdmin.error).toMatchObject({ status: 403, code: 'not_admin' });
