@@ -952,6 +952,46 @@ for (const engine of engines()) {
         });
       });
 
+      it('refuses to start on a config.toml setting it does not honour, naming the key', async () => {
+        const webauthn = authProject({ extra: '[auth.mfa.web_authn]\nenroll_enabled = true\nverify_enabled = true\n' });
+        cleanups.push(webauthn.remove);
+        await expect(startTestStack({ engine: engine.name, workdir: webauthn.workdir })).rejects.toThrow(
+          /the local stack does not provide what these settings turn on; turn them off to start it: \[auth\.mfa\.web_authn\] enroll_enabled; \[auth\.mfa\.web_authn\] verify_enabled$/,
+        );
+        const refused: [string, RegExp][] = [
+          ['[auth.mfa.phone]\nenroll_enabled = true\n', /\[auth\.mfa\.phone\] enroll_enabled/],
+          ['[auth.oauth_server]\nenabled = true\n', /\[auth\.oauth_server\] enabled \(the OAuth 2\.1 server\)/],
+          ['[auth.external.github]\nenabled = true\nclient_id = "x"\n', /\[auth\.external\.github\] enabled/],
+          ['[auth.sms.twilio]\nenabled = true\n', /\[auth\.sms\.twilio\] enabled/],
+          [
+            '[auth.hook.before_user_created]\nenabled = true\nuri = "pg-functions://postgres/public/f"\n',
+            /\[auth\.hook\.before_user_created\] enabled/,
+          ],
+          ['[auth.captcha]\nenabled = true\nprovider = "hcaptcha"\n', /\[auth\.captcha\] enabled/],
+          ['[auth.email.smtp]\nhost = "smtp.example.test"\n', /\[auth\.email\.smtp\]/],
+          ['[auth.sessions]\ntimebox = "24h"\n', /\[auth\.sessions\] timebox/],
+          ['[auth.third_party.clerk]\nenabled = true\n', /\[auth\.third_party\.clerk\] enabled/],
+        ];
+        for (const [extra, message] of refused) {
+          const project = authProject({ extra });
+          cleanups.push(project.remove);
+          expect(() => loadConfig(project.workdir)).toThrow(message);
+        }
+        const manual = authProject({ auth: { enable_manual_linking: true } });
+        cleanups.push(manual.remove);
+        expect(() => loadConfig(manual.workdir)).toThrow(/\[auth\] enable_manual_linking/);
+        // The same sections switched off, as the CLI's own config.toml template writes them, start.
+        const off = authProject({
+          auth: { enable_manual_linking: false },
+          extra:
+            '[auth.mfa.phone]\nenroll_enabled = false\nverify_enabled = false\n\n[auth.oauth_server]\nenabled = false\n\n' +
+            '[auth.sms]\nenable_signup = false\n\n[auth.sms.twilio]\nenabled = false\n\n[auth.external.apple]\nenabled = false\n\n' +
+            '[auth.web3.solana]\nenabled = false\n\n[auth.third_party.firebase]\nenabled = false\n',
+        });
+        cleanups.push(off.remove);
+        expect(loadConfig(off.workdir).auth.mfa.totp.enrollEnabled).toBe(true);
+      });
+
       it('refuses to start on template syntax outside the supported subset', async () => {
         const project = authProject({ templates: { magic_link: '<p>{{ .Tokn }}</p>' } });
         cleanups.push(project.remove);
