@@ -5,7 +5,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { StackContext } from '../context.ts';
 import { type Queryable, pgErrorFields } from '../db/types.ts';
 import { asPlatformRole } from '../db/request.ts';
-import { HttpError, readBody } from '../http.ts';
+import { HttpError, gatewayBearer, readBody } from '../http.ts';
 import { loadMailTemplates, type MailType } from './mails.ts';
 import {
   AuthError,
@@ -503,7 +503,9 @@ export function createAuthCore(ctx: StackContext) {
   /** Verifies a bearer JWT as GoTrue's requireAuthentication does; loads user and session. */
   async function authenticate(info: RequestInfo) {
     const header = info.req.headers.authorization;
-    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    // An API key the gateway handed on reaches GoTrue without "Bearer " (http.ts gatewayBearer):
+    // a request without the caller's own token is told so, not that the key lacks a sub claim.
+    const m = typeof header === 'string' && !gatewayBearer.has(info.req) ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m) throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
     let claims: Row;
     try {
