@@ -81,6 +81,47 @@ export function resolveEnv(value: string, own: Record<string, string>, where: st
   return resolved;
 }
 
+/**
+ * The `[auth]` settings of the CLI's config.toml that turn on what the local stack's auth does
+ * not do, as `[section] key` for each one the config turns on. Honoured are the keys read into
+ * `StackConfig.auth` above (TOTP MFA, e-mail, rate limits, templates, the custom access token
+ * hook as a Postgres function); everything here would start without a word under the stack and
+ * then answer as if off, so the stack refuses to start instead (`loadConfig`).
+ */
+export function unhonouredAuthSettings(raw: Table): string[] {
+  const auth = table(raw.auth);
+  const out: string[] = [];
+  const on = (value: unknown) => value === true;
+  const set = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' && value.trim() !== '0' : value !== undefined);
+  if (auth.enabled === false) out.push('[auth] enabled = false (the local stack always serves auth)');
+  if (on(auth.enable_manual_linking)) out.push('[auth] enable_manual_linking (identity linking)');
+  if (set(auth.signing_keys_path)) out.push('[auth] signing_keys_path (asymmetric JWT signing keys)');
+  for (const factor of ['phone', 'web_authn']) {
+    const mfa = table(table(auth.mfa)[factor]);
+    for (const key of ['enroll_enabled', 'verify_enabled']) if (on(mfa[key])) out.push(`[auth.mfa.${factor}] ${key}`);
+  }
+  if (on(table(auth.oauth_server).enabled)) out.push('[auth.oauth_server] enabled (the OAuth 2.1 server)');
+  if (on(table(auth.captcha).enabled)) out.push('[auth.captcha] enabled');
+  const smtp = auth.email && table(auth.email).smtp;
+  if (smtp !== undefined && table(smtp).enabled !== false) out.push('[auth.email.smtp] (mail goes to the mail catcher)');
+  for (const [name, value] of Object.entries(table(table(auth.email).notification))) {
+    if (on(table(value).enabled)) out.push(`[auth.email.notification.${name}] enabled`);
+  }
+  const sms = table(auth.sms);
+  if (on(sms.enable_signup)) out.push('[auth.sms] enable_signup (phone sign-ups)');
+  for (const [name, value] of Object.entries(sms)) if (on(table(value).enabled)) out.push(`[auth.sms.${name}] enabled`);
+  const sessions = table(auth.sessions);
+  for (const key of ['timebox', 'inactivity_timeout']) if (set(sessions[key])) out.push(`[auth.sessions] ${key}`);
+  for (const [name, value] of Object.entries(table(auth.hook))) {
+    if (name !== 'custom_access_token' && on(table(value).enabled)) out.push(`[auth.hook.${name}] enabled`);
+  }
+  for (const group of ['external', 'web3', 'third_party']) {
+    for (const [name, value] of Object.entries(table(auth[group])))
+      if (on(table(value).enabled)) out.push(`[auth.${group}.${name}] enabled`);
+  }
+  return out;
+}
+
 /** Reads `<workdir>/config.toml`; a missing file gives the CLI's defaults. */
 export function loadConfig(workdir: string): StackConfig {
   const file = join(workdir, 'config.toml');
@@ -91,6 +132,12 @@ export function loadConfig(workdir: string): StackConfig {
     } catch (error) {
       throw new ConfigError(`${file}: ${(error as Error).message}`);
     }
+  }
+  const unhonoured = unhonouredAuthSettings(raw);
+  if (unhonoured.length) {
+    throw new ConfigError(
+      `${file}: the local stack does not provide what these settings turn on; turn them off to start it: ${unhonoured.join('; ')}`,
+    );
   }
   const api = table(raw.api);
   const auth = table(raw.auth);

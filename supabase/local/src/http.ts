@@ -73,6 +73,14 @@ export async function readJson<T = unknown>(req: IncomingMessage, limit?: number
 }
 
 /** The bearer token of the request, if any. */
+/**
+ * Requests whose Authorization the gateway made from their `apikey` (the client sent none).
+ * Supabase's Kong passes a legacy API key on as the header's whole value, without "Bearer "
+ * (LUA_AUTH_EXPR in supabase/supabase docker/volumes/api/kong-entrypoint.sh), so GoTrue finds no
+ * bearer token there; REST and Storage read it as the caller's key, as PostgREST and Storage do.
+ */
+export const gatewayBearer = new WeakSet<IncomingMessage>();
+
 export function bearer(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;

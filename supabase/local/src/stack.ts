@@ -17,7 +17,7 @@ import { Mailer } from './mail/index.ts';
 import { startCatcher, type CatcherServers } from './mail/catcher.ts';
 import { startPaymentSandbox, WEBHOOK_PATH } from './payments/index.ts';
 import type { Logger, Service, StackContext } from './context.ts';
-import { HttpError, discardUnreadBody, sendJson } from './http.ts';
+import { HttpError, discardUnreadBody, gatewayBearer, sendJson } from './http.ts';
 import { routes, type Route } from './services.ts';
 
 export interface StackOptions {
@@ -298,7 +298,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         }
       }
       // The gateway hands the apikey on as the bearer token when the client sent none.
-      if (!req.headers.authorization && apikey && validKeys.has(apikey)) req.headers.authorization = `Bearer ${apikey}`;
+      if (!req.headers.authorization && apikey && validKeys.has(apikey)) {
+        req.headers.authorization = `Bearer ${apikey}`;
+        gatewayBearer.add(req);
+      }
       try {
         await hit.service.handle(req, res, path);
       } catch (error) {

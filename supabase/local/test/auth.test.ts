@@ -541,6 +541,186 @@ for (const engine of engines()) {
       expect(count.rows[0].n).toBe('0');
     });
 
+    it('admin generateLink: every link type as GoTrue answers it, verifiable through /verify, no mail sent', async () => {
+      const anonLink = await client(stack).auth.admin.generateLink({ type: 'magiclink', email: address('gl-anon') });
+      expect(anonLink.error).toMatchObject({ status: 403, code: 'not_admin' });
+      const admin = client(stack, stack.keys.serviceRoleKey).auth.admin;
+      const follow = async (actionLink: string) => {
+        const res = await fetch(actionLink, { redirect: 'manual' });
+        expect(res.status).toBe(303);
+        const location = new URL(res.headers.get('location')!);
+        return { location, fragment: new URLSearchParams(location.hash.slice(1)) };
+      };
+      const sha = (email: string, otp: string) =>
+        createHash('sha224')
+          .update(email + otp)
+          .digest('hex');
+
+      // signup: a new, unconfirmed user; the link confirms it and signs in.
+      const signupEmail = address('gl-signup');
+      const signup = await admin.generateLink({
+        type: 'signup',
+        email: signupEmail,
+        password: PASSWORD,
+        options: { data: { locale: 'de' }, redirectTo: 'http://localhost:3000/willkommen' },
+      });
+      expect(signup.error).toBeNull();
+      const props = signup.data.properties!;
+      expect(Object.keys(props).sort()).toEqual(['action_link', 'email_otp', 'hashed_token', 'redirect_to', 'verification_type']);
+      expect(props).toMatchObject({ verification_type: 'signup', redirect_to: 'http://localhost:3000/willkommen' });
+      expect(props.email_otp).toMatch(/^\d{6}$/);
+      expect(props.hashed_token).toBe(sha(signupEmail, props.email_otp));
+      expect(props.action_link).toBe(
+        `${stack.url}/auth/v1/verify?token=${props.hashed_token}&type=signup&redirect_to=${encodeURIComponent('http://localhost:3000/willkommen')}`,
+      );
+      expect(signup.data.user).toMatchObject({ email: signupEmail, user_metadata: { locale: 'de' } });
+      expect(signup.data.user!.email_confirmed_at).toBeUndefined();
+      expect(signup.data.user!.confirmation_sent_at).toBeTruthy();
+      expect(signup.data.user!.identities).toHaveLength(1);
+      const confirmed = await follow(props.action_link);
+      expect(confirmed.location.origin + confirmed.location.pathname).toBe('http://localhost:3000/willkommen');
+      expect(confirmed.fragment.get('type')).toBe('signup');
+      expect(decodeJwt(confirmed.fragment.get('access_token')!).email).toBe(signupEmail);
+      expect((await admin.generateLink({ type: 'signup', email: signupEmail, password: PASSWORD })).error).toMatchObject({
+        status: 422,
+        code: 'email_exists',
+      });
+      // The password given to the signup link is the user's.
+      expect((await client(stack).auth.signInWithPassword({ email: signupEmail, password: PASSWORD })).error).toBeNull();
+
+      // magiclink for an existing user; the code works through verifyOtp as well.
+      const magic = await admin.generateLink({ type: 'magiclink', email: signupEmail });
+      expect(magic.error).toBeNull();
+      expect(magic.data.properties!.verification_type).toBe('magiclink');
+      expect(magic.data.properties!.redirect_to).toBe('http://localhost:3000');
+      expect(magic.data.properties!.action_link).toContain('&type=magiclink&');
+      const viaCode = await client(stack).auth.verifyOtp({
+        email: signupEmail,
+        token: magic.data.properties!.email_otp,
+        type: 'magiclink',
+      });
+      expect(viaCode.error).toBeNull();
+      expect(viaCode.data.user!.email).toBe(signupEmail);
+
+      // magiclink for an unknown address: GoTrue makes it a signup link with a random password.
+      const newcomer = address('gl-magic');
+      const magicNew = await admin.generateLink({ type: 'magiclink', email: newcomer });
+      expect(magicNew.error).toBeNull();
+      expect(magicNew.data.properties!.verification_type).toBe('signup');
+      expect(magicNew.data.properties!.action_link).toContain('&type=signup&');
+      expect((await follow(magicNew.data.properties!.action_link)).fragment.get('type')).toBe('signup');
+
+      // invite: a new user with invited_at; the link signs in.
+      const invitee = address('gl-invite');
+      const invite = await admin.generateLink({ type: 'invite', email: invitee, options: { data: { first_name: 'Ina' } } });
+      expect(invite.error).toBeNull();
+      expect(invite.data.user).toMatchObject({ email: invitee, user_metadata: { first_name: 'Ina' } });
+      expect(invite.data.user!.invited_at).toBeTruthy();
+      const invited = await follow(invite.data.properties!.action_link);
+      expect(invited.fragment.get('type')).toBe('invite');
+      expect(decodeJwt(invited.fragment.get('access_token')!).email).toBe(invitee);
+
+      // recovery: only for an existing user.
+      expect((await admin.generateLink({ type: 'recovery', email: address('gl-nobody') })).error).toMatchObject({
+        status: 404,
+        code: 'user_not_found',
+        message: 'User with this email not found',
+      });
+      const recovery = await admin.generateLink({ type: 'recovery', email: invitee });
+      expect(recovery.error).toBeNull();
+      expect((await follow(recovery.data.properties!.action_link)).fragment.get('type')).toBe('recovery');
+
+      // email_change_current and email_change_new (secure change on: both links are needed).
+      const changed = address('gl-changed');
+      const current = await admin.generateLink({ type: 'email_change_current', email: signupEmail, newEmail: changed });
+      expect(current.error).toBeNull();
+      expect(current.data.user!.new_email).toBe(changed);
+      const next = await admin.generateLink({ type: 'email_change_new', email: signupEmail, newEmail: changed });
+      expect(next.error).toBeNull();
+      expect(next.data.properties!.action_link).toContain(`token=${sha(changed, next.data.properties!.email_otp)}&type=email_change&`);
+      expect((await follow(current.data.properties!.action_link)).fragment.get('message')).toBe(
+        'Confirmation link accepted. Please proceed to confirm link sent to the other email',
+      );
+      const done = await follow(next.data.properties!.action_link);
+      expect(decodeJwt(done.fragment.get('access_token')!).email).toBe(changed);
+      expect((await admin.generateLink({ type: 'email_change_new', email: changed, newEmail: invitee })).error).toMatchObject({
+        status: 422,
+        code: 'email_exists',
+      });
+
+      expect((await admin.generateLink({ type: 'phone_change' as 'signup', email: changed, password: PASSWORD })).error).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        message: 'Invalid email action link type requested: phone_change',
+      });
+      // GoTrue's generate_link never sends: the admin delivers the link itself.
+      for (const to of [signupEmail, newcomer, invitee, changed]) expect(await mailCount(stack, to)).toBe(0);
+    });
+
+    it("without the caller's own bearer token GoTrue names it; an API key as bearer lacks the sub claim", async () => {
+      // The gateway passes a bare apikey on as Kong does (no "Bearer "): GoTrue finds no bearer token.
+      const bare = await raw(stack, 'GET', '/user');
+      expect(bare.status).toBe(401);
+      expect(bare.body).toEqual({ code: 'no_authorization', message: 'This endpoint requires a valid Bearer token' });
+      const adminBare = await raw(stack, 'GET', '/admin/users', undefined, { apikey: stack.keys.serviceRoleKey });
+      expect(adminBare.status).toBe(401);
+      expect(adminBare.body.code).toBe('no_authorization');
+      // supabase-js without a session sends its key as the bearer token: GoTrue's "missing sub claim".
+      const anonBearer = await raw(stack, 'GET', '/user', undefined, { authorization: `Bearer ${stack.keys.anonKey}` });
+      expect(anonBearer.status).toBe(403);
+      expect(anonBearer.body).toEqual({ code: 'bad_jwt', message: 'invalid claim: missing sub claim' });
+      const enroll = await client(stack).auth.mfa.enroll({ factorType: 'totp' });
+      expect(enroll.error).toMatchObject({ status: 403, code: 'bad_jwt', message: 'invalid claim: missing sub claim' });
+      // The service role key as bearer still opens the admin API.
+      const admin = await raw(stack, 'GET', '/admin/users?per_page=1', undefined, { authorization: `Bearer ${stack.keys.serviceRoleKey}` });
+      expect(admin.status).toBe(200);
+    });
+
+    it('SSO, identity linking, the OAuth server and passkeys: 404 in GoTrue shape naming what the stack lacks', async () => {
+      const notProvided = (code: string, feature: string) => ({
+        status: 404,
+        code,
+        message: expect.stringContaining(`: the local stack does not provide ${feature}`),
+      });
+      const sso = await client(stack).auth.signInWithSSO({ domain: 'hafen.test' });
+      expect(sso.error).toMatchObject(notProvided('saml_provider_disabled', 'SSO (SAML 2.0)'));
+      expect(sso.error!.message).toBe('SAML 2.0 is disabled: the local stack does not provide SSO (SAML 2.0)');
+
+      const { sb } = await confirmedUser(stack);
+      const link = await sb.auth.linkIdentity({ provider: 'github', options: { skipBrowserRedirect: true } });
+      expect(link.error).toMatchObject(notProvided('manual_linking_disabled', 'identity linking'));
+      const token = (await sb.auth.getSession()).data.session!.access_token;
+      const unlink = await raw(stack, 'DELETE', `/user/identities/${crypto.randomUUID()}`, undefined, {
+        authorization: `Bearer ${token}`,
+      });
+      expect(unlink.status).toBe(404);
+      expect(unlink.body).toMatchObject({ code: 'manual_linking_disabled' });
+      // As in GoTrue, the caller is authenticated first.
+      expect((await raw(stack, 'GET', '/user/identities/authorize?provider=github')).body.code).toBe('no_authorization');
+
+      expect((await client(stack).auth.admin.oauth.listClients()).error).toMatchObject({ status: 403, code: 'not_admin' });
+      const admin = client(stack, stack.keys.serviceRoleKey).auth.admin;
+      expect((await admin.oauth.listClients()).error).toMatchObject(notProvided('feature_disabled', 'the OAuth 2.1 server (clients)'));
+      expect((await admin.oauth.createClient({ client_name: 'x', redirect_uris: ['http://localhost:3000'] })).error).toMatchObject(
+        notProvided('feature_disabled', 'the OAuth 2.1 server (clients)'),
+      );
+      const wellKnown = await raw(stack, 'GET', '/.well-known/oauth-authorization-server');
+      expect(wellKnown.status).toBe(404);
+      expect(wellKnown.body).toMatchObject({ code: 'feature_disabled', message: expect.stringContaining('OAuth server is disabled') });
+      expect((await raw(stack, 'GET', '/oauth/authorize?client_id=x')).body.code).toBe('feature_disabled');
+      const ssoAdmin = await raw(stack, 'GET', '/admin/sso/providers', undefined, {
+        authorization: `Bearer ${stack.keys.serviceRoleKey}`,
+      });
+      expect(ssoAdmin.body).toMatchObject({ code: 'saml_provider_disabled' });
+      const passkeys = await raw(stack, 'POST', '/passkeys/authentication/options', {});
+      expect(passkeys.body).toMatchObject({ code: 'passkey_disabled', message: expect.stringContaining('passkeys (WebAuthn)') });
+      // Paths GoTrue does not have still answer its plain 404; the legacy shape without the version header.
+      const unknown = await raw(stack, 'GET', '/nirgends', undefined, { 'x-supabase-api-version': '' });
+      expect(unknown.body).toMatchObject({ code: 404, error_code: 'not_found' });
+      const legacy = await raw(stack, 'GET', '/sso/saml/metadata', undefined, { 'x-supabase-api-version': '' });
+      expect(legacy.body).toMatchObject({ code: 404, error_code: 'saml_provider_disabled' });
+    });
+
     it('admin users API: service role only, CRUD and paging', async () => {
       const anonAdmin = await client(stack).auth.admin.listUsers();
       expect(anonAdmin.error).toMatchObject({ status: 403, code: 'not_admin' });
@@ -786,6 +966,46 @@ for (const engine of engines()) {
           code: 'unexpected_failure',
           message: 'Error running hook URI: pg-functions://postgres/public/custom_access_token_hook',
         });
+      });
+
+      it('refuses to start on a config.toml setting it does not honour, naming the key', async () => {
+        const webauthn = authProject({ extra: '[auth.mfa.web_authn]\nenroll_enabled = true\nverify_enabled = true\n' });
+        cleanups.push(webauthn.remove);
+        await expect(startTestStack({ engine: engine.name, workdir: webauthn.workdir })).rejects.toThrow(
+          /the local stack does not provide what these settings turn on; turn them off to start it: \[auth\.mfa\.web_authn\] enroll_enabled; \[auth\.mfa\.web_authn\] verify_enabled$/,
+        );
+        const refused: [string, RegExp][] = [
+          ['[auth.mfa.phone]\nenroll_enabled = true\n', /\[auth\.mfa\.phone\] enroll_enabled/],
+          ['[auth.oauth_server]\nenabled = true\n', /\[auth\.oauth_server\] enabled \(the OAuth 2\.1 server\)/],
+          ['[auth.external.github]\nenabled = true\nclient_id = "x"\n', /\[auth\.external\.github\] enabled/],
+          ['[auth.sms.twilio]\nenabled = true\n', /\[auth\.sms\.twilio\] enabled/],
+          [
+            '[auth.hook.before_user_created]\nenabled = true\nuri = "pg-functions://postgres/public/f"\n',
+            /\[auth\.hook\.before_user_created\] enabled/,
+          ],
+          ['[auth.captcha]\nenabled = true\nprovider = "hcaptcha"\n', /\[auth\.captcha\] enabled/],
+          ['[auth.email.smtp]\nhost = "smtp.example.test"\n', /\[auth\.email\.smtp\]/],
+          ['[auth.sessions]\ntimebox = "24h"\n', /\[auth\.sessions\] timebox/],
+          ['[auth.third_party.clerk]\nenabled = true\n', /\[auth\.third_party\.clerk\] enabled/],
+        ];
+        for (const [extra, message] of refused) {
+          const project = authProject({ extra });
+          cleanups.push(project.remove);
+          expect(() => loadConfig(project.workdir)).toThrow(message);
+        }
+        const manual = authProject({ auth: { enable_manual_linking: true } });
+        cleanups.push(manual.remove);
+        expect(() => loadConfig(manual.workdir)).toThrow(/\[auth\] enable_manual_linking/);
+        // The same sections switched off, as the CLI's own config.toml template writes them, start.
+        const off = authProject({
+          auth: { enable_manual_linking: false },
+          extra:
+            '[auth.mfa.phone]\nenroll_enabled = false\nverify_enabled = false\n\n[auth.oauth_server]\nenabled = false\n\n' +
+            '[auth.sms]\nenable_signup = false\n\n[auth.sms.twilio]\nenabled = false\n\n[auth.external.apple]\nenabled = false\n\n' +
+            '[auth.web3.solana]\nenabled = false\n\n[auth.third_party.firebase]\nenabled = false\n',
+        });
+        cleanups.push(off.remove);
+        expect(loadConfig(off.workdir).auth.mfa.totp.enrollEnabled).toBe(true);
       });
 
       it('refuses to start on template syntax outside the supported subset', async () => {

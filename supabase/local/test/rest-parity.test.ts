@@ -75,6 +75,42 @@ for (const engine of engines()) {
       expect(patchNull.json).toMatchObject([{ id: 11, label: 'boathook', note: null }]);
     });
 
+    it('missing=default draws every default for every row, as PostgREST: sequences advance for rows with their own id', async () => {
+      for (const table of ['berths_drawn', 'pontoons']) {
+        // supabase-js: ?columns=id,label and Prefer: missing=default
+        const own = await service.from(table).insert(
+          [
+            { id: 100, label: 'a' },
+            { id: 101, label: 'b' },
+          ],
+          { defaultToNull: false },
+        );
+        expect(own.error).toBeNull();
+        // the sequence gave 1 and 2 to the rows above; here 3 to the first row and 4 to the second
+        const mixed = await service
+          .from(table)
+          .insert([{ id: 102, label: 'c' }, { label: 'd' }], { defaultToNull: false })
+          .select('id, label');
+        expect(mixed.error).toBeNull();
+        expect(mixed.data).toEqual([
+          { id: 102, label: 'c' },
+          { id: 4, label: 'd' },
+        ]);
+        // without missing=default a row with its own id draws nothing
+        expect((await service.from(table).insert({ id: 300, label: 'e' })).error).toBeNull();
+        const upsert = await service
+          .from(table)
+          .upsert([{ id: 101, label: 'b2' }], { defaultToNull: false })
+          .select('id, label');
+        expect(upsert.data).toEqual([{ id: 101, label: 'b2' }]);
+        const next = await service.from(table).insert({ label: 'f' }).select('id').single();
+        expect(next.data).toEqual({ id: 6 });
+      }
+      // a default that is no sequence is still the column's default
+      const depth = await service.from('berths_drawn').select('depth_m').eq('id', 4).single();
+      expect(depth.data).toEqual({ depth_m: 3 });
+    });
+
     it('max-affected with handling=strict: PGRST124 and rollback for RPC too, PGRST128 for a function not returning a set', async () => {
       await service.from('settings').insert([{ key: 'ma1' }, { key: 'ma2' }, { key: 'ma3' }]);
       const tooMany = await asService('/rpc/purge_settings', {

@@ -5,7 +5,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { StackContext } from '../context.ts';
 import { type Queryable, pgErrorFields } from '../db/types.ts';
 import { asPlatformRole } from '../db/request.ts';
-import { HttpError, readBody } from '../http.ts';
+import { HttpError, gatewayBearer, readBody } from '../http.ts';
 import { loadMailTemplates, type MailType } from './mails.ts';
 import {
   AuthError,
@@ -139,6 +139,10 @@ export function createAuthCore(ctx: StackContext) {
   }
 
   // ------------------------------------------------------------------ mail
+  /** GoTrue's mailer getPath: the /verify link a mail (or admin generate_link) carries. */
+  const actionLink = (hash: string, verifyType: string, redirect: string) =>
+    `${ctx.apiUrl}/auth/v1/verify?token=${encodeURIComponent(hash)}&type=${verifyType}&redirect_to=${encodeURIComponent(redirect)}`;
+
   async function sendMail(
     type: MailType,
     user: Row,
@@ -148,7 +152,7 @@ export function createAuthCore(ctx: StackContext) {
       throw tooMany('over_email_send_rate_limit', 'email rate limit exceeded');
     }
     const redirect = referrer(opts.info);
-    const confirmationUrl = `${ctx.apiUrl}/auth/v1/verify?token=${encodeURIComponent(opts.hash)}&type=${opts.verifyType}&redirect_to=${encodeURIComponent(redirect)}`;
+    const confirmationUrl = actionLink(opts.hash, opts.verifyType, redirect);
     const data: Record<string, unknown> = {
       SiteURL: cfg.siteUrl,
       ConfirmationURL: confirmationUrl,
@@ -499,7 +503,9 @@ export function createAuthCore(ctx: StackContext) {
   /** Verifies a bearer JWT as GoTrue's requireAuthentication does; loads user and session. */
   async function authenticate(info: RequestInfo) {
     const header = info.req.headers.authorization;
-    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    // An API key the gateway handed on reaches GoTrue without "Bearer " (http.ts gatewayBearer):
+    // a request without the caller's own token is told so, not that the key lacks a sub claim.
+    const m = typeof header === 'string' && !gatewayBearer.has(info.req) ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m) throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
     let claims: Row;
     try {
@@ -590,6 +596,7 @@ export function createAuthCore(ctx: StackContext) {
     allowList,
     isRedirectValid,
     referrer,
+    actionLink,
     sendMail,
     checkFrequency,
     saveOneTimeToken,

@@ -31,6 +31,41 @@ export { MAX_FAILED_CODE_ATTEMPTS } from './model.ts';
  * lookups in model.ts. This file is the router table: find the endpoint by its path here.
  */
 
+/**
+ * GoTrue features the stack does not build, answered as GoTrue answers them when the project has
+ * them off (its require...Enabled middleware in internal/api/middleware.go: 404 with the
+ * feature's error_code and message), the message naming what the local stack lacks. A project
+ * that turns one on in config.toml does not start (config.ts, `unhonouredAuthSettings`).
+ */
+const SAML = { code: 'saml_provider_disabled', message: 'SAML 2.0 is disabled' };
+const OAUTH_SERVER = { code: 'feature_disabled', message: 'OAuth server is disabled' };
+const PASSKEYS = { code: 'passkey_disabled', message: 'Passkeys are disabled', feature: 'passkeys (WebAuthn)' };
+type Unprovided = { path: RegExp; auth: 'none' | 'user' | 'admin'; code: string; message: string; feature: string };
+const UNPROVIDED: Unprovided[] = [
+  { path: /^\/sso(\/|$)/, auth: 'none', ...SAML, feature: 'SSO (SAML 2.0)' },
+  { path: /^\/admin\/sso(\/|$)/, auth: 'admin', ...SAML, feature: 'SSO providers (SAML 2.0)' },
+  {
+    path: /^\/user\/identities(\/|$)/,
+    auth: 'user',
+    code: 'manual_linking_disabled',
+    message: 'Manual linking is disabled',
+    feature: 'identity linking',
+  },
+  { path: /^\/(oauth|\.well-known\/oauth-authorization-server)(\/|$)/, auth: 'none', ...OAUTH_SERVER, feature: 'the OAuth 2.1 server' },
+  { path: /^\/user\/oauth(\/|$)/, auth: 'user', ...OAUTH_SERVER, feature: 'the OAuth 2.1 server (grants)' },
+  { path: /^\/admin\/oauth(\/|$)/, auth: 'admin', ...OAUTH_SERVER, feature: 'the OAuth 2.1 server (clients)' },
+  {
+    path: /^\/admin\/custom-providers(\/|$)/,
+    auth: 'admin',
+    code: 'feature_disabled',
+    message: 'Custom OAuth providers are disabled',
+    feature: 'custom OAuth providers',
+  },
+  { path: /^\/passkeys(\/|$)/, auth: 'none', ...PASSKEYS },
+  { path: /^\/admin\/users\/[^/]+\/passkeys(\/|$)/, auth: 'admin', ...PASSKEYS },
+  { path: /^\/scim\/v2(\/|$)/, auth: 'none', code: 'feature_disabled', message: 'SCIM server is disabled', feature: 'SCIM' },
+];
+
 export function createAuthService(ctx: StackContext): Service {
   const core = createAuthCore(ctx);
   const { bcrypt, json, requireAdmin } = core;
@@ -48,7 +83,10 @@ export function createAuthService(ctx: StackContext): Service {
   const { handleLogout } = createLogoutRoutes(core);
   const { handleSettings } = createSettingsRoutes(core);
   const { handleEnroll, handleChallenge, handleFactorVerify, handleUnenroll } = mfa;
-  const { adminFactors, adminInvite, adminList, adminLoad, adminCreate, adminUpdate, adminDelete } = createAdminRoutes(core, mfa);
+  const { adminFactors, adminInvite, adminGenerateLink, adminList, adminLoad, adminCreate, adminUpdate, adminDelete } = createAdminRoutes(
+    core,
+    mfa,
+  );
 
   async function route(info: RequestInfo, path: string) {
     const method = info.req.method ?? 'GET';
@@ -94,6 +132,9 @@ export function createAuthService(ctx: StackContext): Service {
       case '/invite':
         if (method !== 'POST') throw notAllowed();
         return adminInvite(info);
+      case '/admin/generate_link':
+        if (method !== 'POST') throw notAllowed();
+        return adminGenerateLink(info);
       case '/admin/users':
         if (method === 'GET') return adminList(info);
         if (method === 'POST') return adminCreate(info);
@@ -131,6 +172,13 @@ export function createAuthService(ctx: StackContext): Service {
       if (method === 'PUT') return adminUpdate(info, id);
       if (method === 'DELETE') return adminDelete(info, id);
       throw notAllowed();
+    }
+    const missing = UNPROVIDED.find((f) => f.path.test(p));
+    if (missing) {
+      // GoTrue's router authenticates before its require...Enabled middleware on these groups.
+      if (missing.auth === 'admin') await requireAdmin(info);
+      if (missing.auth === 'user') await core.requireUser(info);
+      throw new AuthError(404, missing.code, `${missing.message}: the local stack does not provide ${missing.feature}`);
     }
     throw new AuthError(404, 'not_found', 'Not Found');
   }

@@ -14,6 +14,12 @@ export interface Column {
   notNull: boolean;
   hasDefault: boolean;
   generated: boolean;
+  /**
+   * The default as PostgREST's schema cache reads it (column_default: a domain's default, an
+   * identity column's `nextval('<its sequence>')`, none for a generated column, else the
+   * column's own), evaluated per row for `Prefer: missing=default`.
+   */
+  default?: string | null;
 }
 export interface Table {
   name: string;
@@ -96,8 +102,15 @@ select coalesce(json_agg(t order by t.name), '[]') as data from (
   select c.relname as name, c.relkind::text as kind,
     coalesce((select json_agg(json_build_object(
         'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'baseType', format_type(a.atttypid, null), 'notNull', a.attnotnull,
-        'hasDefault', a.atthasdef or a.attidentity <> '', 'generated', a.attgenerated <> '') order by a.attnum)
-      from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]') as columns,
+        'hasDefault', a.atthasdef or a.attidentity <> '', 'generated', a.attgenerated <> '',
+        'default', case
+          when ty.typbasetype <> 0 and ad.adbin is null then pg_get_expr(ty.typdefaultbin, 0)
+          when a.attidentity = 'd' then format('nextval(%L)', pg_get_serial_sequence(format('%I.%I', (select n.nspname from pg_namespace n where n.oid = c.relnamespace), c.relname), a.attname))
+          when a.attgenerated = 's' then null
+          else pg_get_expr(ad.adbin, ad.adrelid) end) order by a.attnum)
+      from pg_attribute a join pg_type ty on ty.oid = a.atttypid
+        left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
+      where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]') as columns,
     coalesce((select json_agg(a.attname order by k.ord) from pg_constraint p
         cross join unnest(p.conkey) with ordinality k(attnum, ord)
         join pg_attribute a on a.attrelid = p.conrelid and a.attnum = k.attnum

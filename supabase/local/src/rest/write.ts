@@ -36,23 +36,23 @@ export function planInsert(r: RestRequest, table: Table, root: Node, q: ParsedQu
   const conflict = q.onConflict ?? (r.prefer.resolution ? table.pk : undefined);
   if (conflict) checkColumns(table, conflict);
   const upsert = r.prefer.resolution && conflict && conflict.length > 0 ? r.prefer.resolution : undefined;
-  // missing=default: rows are inserted in groups by the keys they carry, so absent keys
-  // take the column default; otherwise absent keys are null (json_populate_recordset).
-  const groups: { cols: string[]; rows: Record<string, unknown>[] }[] = [];
-  for (const o of objects) {
-    const cols = r.prefer.missing === 'default' ? columns.filter((c) => Object.hasOwn(o, c)) : columns;
-    const last = groups[groups.length - 1];
-    if (last && last.cols.length === cols.length && last.cols.every((c, i) => c === cols[i])) last.rows.push(o);
-    else groups.push({ cols, rows: [o] });
-  }
   const target = `${quoteIdent(r.cache.schema)}.${quoteIdent(table.name)}`;
-  const build = (p: Params, i: number) => {
-    const g = groups[i];
-    const payload = p.add(JSON.stringify(g.rows), 'json');
-    const cols = g.cols.map(quoteIdent).join(', ');
-    let sql = g.cols.length
-      ? `insert into ${target} as ${quoteIdent(table.name)} (${cols}) select ${cols} from json_populate_recordset(null::${target}, ${payload})`
-      : `insert into ${target} as ${quoteIdent(table.name)} select from json_array_elements(${payload})`;
+  // A key a row leaves out is null, or with missing=default the column's default. As
+  // PostgREST's fromJsonBodyF: every default of the inserted columns is evaluated for every row
+  // (`jsonb_build_object(<defaults>) || row`), so a row that brings its own id still draws
+  // from the id's sequence, and later ids come out as PostgREST's.
+  const withDefaults = columns.filter((c) => r.prefer.missing === 'default' && table.byName.get(c)?.default);
+  const build = (p: Params) => {
+    const cols = columns.map(quoteIdent).join(', ');
+    const defaults = withDefaults.map((c) => `${p.add(c, 'text')}, ${table.byName.get(c)!.default}`);
+    const rows = defaults.length
+      ? `(select jsonb_agg(jsonb_build_object(${defaults.join(', ')}) || _pgrst_elem order by _pgrst_n)
+           from jsonb_array_elements(${p.add(JSON.stringify(objects), 'jsonb')}) with ordinality _pgrst_e(_pgrst_elem, _pgrst_n))`
+      : p.add(JSON.stringify(objects), 'json');
+    const populate = defaults.length ? 'jsonb_populate_recordset' : 'json_populate_recordset';
+    let sql = columns.length
+      ? `insert into ${target} as ${quoteIdent(table.name)} (${cols}) select ${cols} from ${populate}(null::${target}, ${rows})`
+      : `insert into ${target} as ${quoteIdent(table.name)} select from json_array_elements(${rows})`;
     if (upsert) {
       const target2 = conflict!.map(quoteIdent).join(', ');
       // every column of the request, as PostgREST's `DO UPDATE SET col = EXCLUDED.col` over
@@ -73,7 +73,7 @@ export function planInsert(r: RestRequest, table: Table, root: Node, q: ParsedQu
       table,
       root,
       p,
-      { count: groups.length, build },
+      { count: 1, build },
       { conflictTarget: !!conflict && conflict.length > 0, upsertMerge: upsert === 'merge-duplicates' && table.kind === 'r' },
     );
 }

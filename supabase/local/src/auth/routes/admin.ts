@@ -39,6 +39,10 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
     clearTokens,
     auditFactor,
     requireAdmin,
+    required,
+    isRedirectValid,
+    referrer,
+    actionLink,
     body,
     json,
   } = core;
@@ -112,6 +116,104 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
       return (await byId(tx, user.id))!;
     });
     return json(info, 200, userJson(invited.row, invited.identities));
+  }
+
+  /**
+   * POST /admin/generate_link (GoTrue mail.go adminGenerateLink): stores the token a mail of that
+   * type would carry and answers the link, the code and its hash instead of sending anything.
+   * magiclink for an unknown address becomes a signup with a random password, as in GoTrue.
+   */
+  async function adminGenerateLink(info: RequestInfo) {
+    await requireAdmin(info);
+    const p = await body(info);
+    let type = p.str('type');
+    const email = validateEmail(p.str('email'));
+    const data = p.obj('data') ?? {};
+    const bodyRedirect = p.str('redirect_to');
+    const redirect = isRedirectValid(bodyRedirect) ? bodyRedirect : referrer(info);
+    let password = p.str('password');
+    const existing = await db((tx) => byEmail(tx, email));
+    if (!existing) {
+      if (type === 'magiclink') {
+        type = 'signup';
+        password = randomPassword(required, 64);
+      } else if (type === 'recovery' || type === 'email_change_current' || type === 'email_change_new') {
+        throw new AuthError(404, 'user_not_found', 'User with this email not found');
+      }
+    }
+    if (!existing && type === 'signup') {
+      if (password === '') throw badRequest('validation_failed', 'Signup requires a valid password');
+      checkPasswordStrength(password);
+    }
+    const otp = generateOtp(cfg.email.otpLength);
+    const hash = tokenHash(email, otp);
+    const passwordHash = !existing && type === 'signup' ? await bcrypt.hash(password, BCRYPT_COST) : '';
+    const result = await db(async (tx) => {
+      const now = clock.iso();
+      let user = existing?.row;
+      const create = async (hashed: string) => {
+        const created = await insertUser(tx, {
+          email,
+          passwordHash: hashed,
+          userMeta: data,
+          appMeta: { provider: 'email', providers: ['email'] },
+          anonymous: false,
+        });
+        await createEmailIdentity(tx, created, email);
+        return created;
+      };
+      let linkHash = hash;
+      switch (type) {
+        case 'magiclink':
+        case 'recovery':
+          await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = $3 where id = $1`, [user!.id, hash, now]);
+          await saveOneTimeToken(tx, user!.id, 'recovery_token', hash, email);
+          break;
+        case 'invite':
+        case 'signup':
+          if (user && isConfirmed(user)) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+          if (!user) user = await create(passwordHash);
+          else if (type === 'signup') await updateMeta(tx, user.id, 'raw_user_meta_data', data);
+          await tx.query(
+            `update auth.users set confirmation_token = $2, confirmation_sent_at = $3${type === 'invite' ? ', invited_at = $3' : ''} where id = $1`,
+            [user.id, hash, now],
+          );
+          await saveOneTimeToken(tx, user.id, 'confirmation_token', hash, email);
+          break;
+        case 'email_change_current':
+        case 'email_change_new': {
+          if (!cfg.email.doubleConfirmChanges && type === 'email_change_current')
+            throw badRequest('validation_failed', 'Enable secure email change to generate link for current email');
+          const newEmail = validateEmail(p.str('new_email'));
+          const dup = await findUser(tx, `u.aud = $2 and u.id <> $3 and lower(u.email) = $1`, [newEmail, AUD, user!.id]);
+          if (dup) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+          // GoTrue writes both token columns: the one of the other type keeps what it held.
+          const current = type === 'email_change_current' ? hash : String(user!.email_change_token_current ?? '');
+          const fresh = type === 'email_change_new' ? tokenHash(newEmail, otp) : String(user!.email_change_token_new ?? '');
+          linkHash = type === 'email_change_current' ? current : fresh;
+          await tx.query(
+            `update auth.users set email_change = $2, email_change_token_current = $3, email_change_token_new = $4,
+                    email_change_confirm_status = 0, email_change_sent_at = $5 where id = $1`,
+            [user!.id, newEmail, current, fresh, now],
+          );
+          if (current) await saveOneTimeToken(tx, user!.id, 'email_change_token_current', current, email);
+          if (fresh) await saveOneTimeToken(tx, user!.id, 'email_change_token_new', fresh, newEmail);
+          break;
+        }
+        default:
+          throw badRequest('validation_failed', `Invalid email action link type requested: ${type}`);
+      }
+      const linkType = type.startsWith('email_change') ? 'email_change' : type;
+      return { user: (await byId(tx, user!.id))!, link: actionLink(linkHash, linkType, redirect) };
+    });
+    return json(info, 200, {
+      ...userJson(result.user.row, result.user.identities),
+      action_link: result.link,
+      email_otp: otp,
+      hashed_token: hash,
+      verification_type: type,
+      redirect_to: redirect,
+    });
   }
 
   async function adminList(info: RequestInfo) {
@@ -297,5 +399,5 @@ export function createAdminRoutes(core: AuthCore, mfa: Pick<ReturnType<typeof cr
 
   // ------------------------------------------------------------------ routing
 
-  return { adminFactors, adminInvite, adminList, adminLoad, banUntil, adminCreate, adminUpdate, adminDelete };
+  return { adminFactors, adminInvite, adminGenerateLink, adminList, adminLoad, banUntil, adminCreate, adminUpdate, adminDelete };
 }
