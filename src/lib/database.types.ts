@@ -827,6 +827,72 @@ export type Database = {
           },
         ]
       }
+      gauge_forecasts: {
+        Row: {
+          forecast_for: string
+          initialized_at: string
+          kind: string
+          level_cm: number
+          recorded_at: string
+        }
+        Insert: {
+          forecast_for: string
+          initialized_at: string
+          kind: string
+          level_cm: number
+          recorded_at?: string
+        }
+        Update: {
+          forecast_for?: string
+          initialized_at?: string
+          kind?: string
+          level_cm?: number
+          recorded_at?: string
+        }
+        Relationships: []
+      }
+      gauge_readings: {
+        Row: {
+          level_cm: number
+          measured_at: string
+          recorded_at: string
+          trend: number | null
+        }
+        Insert: {
+          level_cm: number
+          measured_at: string
+          recorded_at?: string
+          trend?: number | null
+        }
+        Update: {
+          level_cm?: number
+          measured_at?: string
+          recorded_at?: string
+          trend?: number | null
+        }
+        Relationships: []
+      }
+      gauge_settings: {
+        Row: {
+          closed_from_cm: number
+          id: number
+          restricted_from_cm: number
+          updated_at: string
+        }
+        Insert: {
+          closed_from_cm?: number
+          id?: number
+          restricted_from_cm?: number
+          updated_at?: string
+        }
+        Update: {
+          closed_from_cm?: number
+          id?: number
+          restricted_from_cm?: number
+          updated_at?: string
+        }
+        Relationships: []
+      }
       harbour_settings: {
         Row: {
           address_city: string
@@ -932,6 +998,36 @@ export type Database = {
           water_approach_en?: string
           wifi_password?: string
           wifi_ssid?: string
+        }
+        Relationships: []
+      }
+      harbour_status_overrides: {
+        Row: {
+          ended_at: string | null
+          ended_by: string | null
+          id: string
+          reason: string
+          set_at: string
+          set_by: string | null
+          status: string
+        }
+        Insert: {
+          ended_at?: string | null
+          ended_by?: string | null
+          id?: string
+          reason: string
+          set_at: string
+          set_by?: string | null
+          status: string
+        }
+        Update: {
+          ended_at?: string | null
+          ended_by?: string | null
+          id?: string
+          reason?: string
+          set_at?: string
+          set_by?: string | null
+          status?: string
         }
         Relationships: []
       }
@@ -3195,6 +3291,10 @@ export type Database = {
           user_id: string | null
         }
       }
+      end_harbour_status_override: {
+        Args: never
+        Returns: boolean
+      }
       expire_unverified_orders: {
         Args: never
         Returns: number
@@ -3264,6 +3364,21 @@ export type Database = {
       harbour_intro: {
         Args: never
         Returns: Json
+      }
+      harbour_status: {
+        Args: never
+        Returns: {
+          kind: string
+          day: string
+          status: string
+          level_cm: number
+          at: string
+          forecast_initialized_at: string
+          override_status: string
+          override_reason: string
+          restricted_from_cm: number
+          closed_from_cm: number
+        }[]
       }
       holders_missing_insurance: {
         Args: never
@@ -3815,6 +3930,15 @@ export type Database = {
         }
         Returns: Json
       }
+      record_gauge_reading: {
+        Args: {
+          p_measured_at: string
+          p_level_cm: number
+          p_trend: number
+          p_forecast?: Json
+        }
+        Returns: boolean
+      }
       record_sepa_mandate: {
         Args: {
           p_mandate: Json
@@ -4271,6 +4395,25 @@ export type Database = {
           terms_version: number
           user_id: string | null
         }
+      }
+      set_gauge_thresholds: {
+        Args: {
+          p_restricted_from_cm: number
+          p_closed_from_cm: number
+        }
+        Returns: {
+          closed_from_cm: number
+          id: number
+          restricted_from_cm: number
+          updated_at: string
+        }
+      }
+      set_harbour_status_override: {
+        Args: {
+          p_status: string
+          p_reason: string
+        }
+        Returns: string
       }
       set_message_done: {
         Args: {

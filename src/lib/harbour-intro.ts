@@ -25,21 +25,24 @@ export interface HarbourIntro {
 }
 
 /**
- * The harbour's introduction as an admin set it (public). A plain GET of the RPC with the
- * publishable key, so the start page does not load supabase-js. Null while the function does
- * not exist.
+ * A public database function read with a plain GET and the publishable key, so the start page
+ * does not load supabase-js (harbour_intro, harbour_status). Null while the function does not
+ * exist.
  */
-async function fetchHarbourIntro(): Promise<HarbourIntro | null> {
-  const response = await fetch(`${env.supabaseUrl}/rest/v1/rpc/harbour_intro`, {
+export async function fetchPublicRpc<T>(name: string): Promise<T | null> {
+  const response = await fetch(`${env.supabaseUrl}/rest/v1/rpc/${name}`, {
     headers: { apikey: env.supabaseKey, authorization: `Bearer ${env.supabaseKey}`, accept: 'application/json' },
   });
-  const body = (await response.json().catch(() => null)) as HarbourIntro | { code?: string; message?: string } | null;
+  const body = (await response.json().catch(() => null)) as T | { code?: string; message?: string } | null;
   if (!response.ok) {
-    if (isMissingRelation(body) || (body as { code?: string } | null)?.code === 'PGRST202') return null;
-    throw new Error((body as { message?: string } | null)?.message ?? `harbour_intro: HTTP ${response.status}`);
+    if (isMissingRelation(body)) return null;
+    throw new Error((body as { message?: string } | null)?.message ?? `${name}: HTTP ${response.status}`);
   }
-  return body as HarbourIntro;
+  return body as T;
 }
+
+/** The harbour's introduction as an admin set it (public). */
+const fetchHarbourIntro = () => fetchPublicRpc<HarbourIntro>('harbour_intro');
 
 export const harbourIntroKeys = { all: ['harbour-intro'] as const };
 

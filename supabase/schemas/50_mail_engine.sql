@@ -275,7 +275,9 @@ $$;
 comment on function private.edge_setting(text) is 'project_url / anon_key / site_url for calling edge functions and linking to the app: from Vault where it exists, else private.app_settings.';
 revoke execute on function private.edge_setting(text) from public;
 
-create function private.request_mail_delivery()
+-- The one way the database calls an edge function of its own project (send-mail, collect-fees,
+-- fetch-gauge): POST {source: database} with the anon key through pg_net, after commit.
+create function private.request_edge_function(p_name text, p_timeout_ms integer)
 returns bigint
 language plpgsql
 volatile
@@ -290,13 +292,28 @@ begin
   if v_url is null or to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null then
     return null;
   end if;
-  execute 'select net.http_post(url := $1, body := $2, headers := $3, timeout_milliseconds := 30000)'
+  execute 'select net.http_post(url := $1, body := $2, headers := $3, timeout_milliseconds := $4)'
     into v_id
-    using rtrim(v_url, '/') || '/functions/v1/send-mail',
+    using rtrim(v_url, '/') || '/functions/v1/' || p_name,
           jsonb_build_object('source', 'database'),
           jsonb_strip_nulls(jsonb_build_object('Content-Type', 'application/json',
-                                               'Authorization', 'Bearer ' || v_key, 'apikey', v_key));
+                                               'Authorization', 'Bearer ' || v_key, 'apikey', v_key)),
+          p_timeout_ms;
   return v_id;
+end
+$$;
+comment on function private.request_edge_function(text, integer) is 'Asks the project''s edge function p_name (through pg_net, with the anon key) to run; the request id, or null where pg_net or the project URL is missing.';
+revoke execute on function private.request_edge_function(text, integer) from public;
+
+create function private.request_mail_delivery()
+returns bigint
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  return private.request_edge_function('send-mail', 30000);
 end
 $$;
 comment on function private.request_mail_delivery() is 'Asks send-mail (through pg_net) to deliver the outbox now; a no-op where pg_net or the project URL is missing.';

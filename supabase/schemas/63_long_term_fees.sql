@@ -1332,21 +1332,8 @@ volatile
 security definer
 set search_path = ''
 as $$
-declare
-  v_url text := private.edge_setting('project_url');
-  v_key text := private.edge_setting('anon_key');
-  v_id bigint;
 begin
-  if v_url is null or to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null then
-    return null;
-  end if;
-  execute 'select net.http_post(url := $1, body := $2, headers := $3, timeout_milliseconds := 60000)'
-    into v_id
-    using rtrim(v_url, '/') || '/functions/v1/collect-fees',
-          jsonb_build_object('source', 'database'),
-          jsonb_strip_nulls(jsonb_build_object('Content-Type', 'application/json',
-                                               'Authorization', 'Bearer ' || v_key, 'apikey', v_key));
-  return v_id;
+  return private.request_edge_function('collect-fees', 60000);
 end
 $$;
 comment on function private.request_fee_collection() is 'Asks collect-fees (through pg_net) to create the PaymentIntents of the SEPA instalments due today; a no-op where pg_net or the project URL is missing.';

@@ -39,6 +39,8 @@ begin
     perform cron.schedule('collect-fees', '0 5 * * *', 'select private.request_fee_collection()');
     -- Payment reminders for overdue long-term fees (65_fee_reminders.sql): daily, 05:30 UTC.
     perform cron.schedule('fee-reminders', '30 5 * * *', 'select private.send_fee_reminders()');
+    -- The Düsseldorf gauge's level and forecast (48_rhine_gauge.sql): every 15 minutes.
+    perform cron.schedule('fetch-gauge', '*/15 * * * *', 'select private.request_gauge_fetch()');
   end if;
 end
 $$;

@@ -1,6 +1,7 @@
 /**
  * What a browser test cannot do through the app, answered by the test web server's process
- * (tests/e2e/server.ts) on the loopback: the passing of the SEPA pre-notification period.
+ * (tests/e2e/server.ts) on the loopback: the passing of the SEPA pre-notification period, and the
+ * gauge job run now instead of at the next quarter hour.
  *
  * A debit is collected at least `sepa_prenotification_days` (14) after its pre-notification
  * (docs/adr/0048-seasonal-fees-and-sepa.md); the stack's clock is the real one and no API role can
@@ -15,10 +16,28 @@ import { createServer, type Server } from 'node:http';
 import type { Stack } from '../../supabase/local/src/stack.ts';
 
 export const CONTROL_PATH = '/sepa/collection-day';
+/** Runs the 15-minute gauge job now (fetch-gauge reads the gauge sandbox), answers fetch-gauge's reply. */
+export const GAUGE_FETCH_PATH = '/gauge/fetch';
+
+async function fetchGaugeNow(stack: Stack): Promise<{ status: number; body: string }> {
+  const { rows } = await stack.db.query<{ id: string }>(`select private.request_gauge_fetch()::text as id`);
+  await stack.context.scheduler!.drain();
+  const reply = await stack.db.query<{ status_code: number | null; content: string | null }>(
+    `select status_code, content from net._http_response where id = $1::bigint`,
+    [rows[0].id],
+  );
+  return { status: reply.rows[0]?.status_code ?? 502, body: reply.rows[0]?.content ?? '' };
+}
 
 export async function startControl(stack: Stack, port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'POST' && url.pathname === GAUGE_FETCH_PATH) {
+      fetchGaugeNow(stack)
+        .then(({ status, body }) => res.writeHead(status, { 'content-type': 'application/json' }).end(body))
+        .catch((error: unknown) => res.writeHead(500).end(String(error)));
+      return;
+    }
     const contract = url.searchParams.get('contract') ?? '';
     if (req.method !== 'POST' || url.pathname !== CONTROL_PATH || !/^LV-\d{4}-\d{4}$/.test(contract)) {
       res.writeHead(404).end();

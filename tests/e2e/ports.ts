@@ -12,6 +12,9 @@ export const E2E_MAIL_PORT = 54624 + offset;
 export const E2E_MAIL_URL = `http://127.0.0.1:${E2E_MAIL_PORT}`;
 /** The payment sandbox (Stripe's API and its checkout page); the app reaches it through the session's url. */
 export const E2E_PAYMENTS_PORT = 54631 + offset;
+/** The gauge sandbox (PEGELONLINE's API; tests set the river at E2E_GAUGE_URL/__sandbox/gauge). */
+export const E2E_GAUGE_PORT = 54632 + offset;
+export const E2E_GAUGE_URL = `http://127.0.0.1:${E2E_GAUGE_PORT}`;
 /** The browser tests' control of the test server (tests/e2e/control.ts): the SEPA collection day. */
 export const E2E_CONTROL_URL = `http://127.0.0.1:${54622 + offset}`;
 /** The built app the browser tests serve; one per port offset, so two runs never build into one folder. */

@@ -8,7 +8,7 @@ import { buildIfNeeded } from '../../scripts/lib/build.ts';
 import { serveStatic } from '../../scripts/lib/static-server.ts';
 import { startStack } from '../../supabase/local/src/stack.ts';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
-import { E2E_API_PORT, E2E_APP_PORT, E2E_CONTROL_URL, E2E_DIST, E2E_MAIL_PORT, E2E_PAYMENTS_PORT } from './ports.ts';
+import { E2E_API_PORT, E2E_APP_PORT, E2E_CONTROL_URL, E2E_DIST, E2E_GAUGE_PORT, E2E_MAIL_PORT, E2E_PAYMENTS_PORT } from './ports.ts';
 import { startControl } from './control.ts';
 import { closeNetworkForChildProcesses } from '../../supabase/local/test/harness/offline.ts';
 
@@ -30,6 +30,8 @@ const stack = await startStack({
   smtpPort: 0,
   // The app reaches the payment sandbox through the session's url (a fixed port, shifted like the others).
   paymentsPort: E2E_PAYMENTS_PORT,
+  // The Rhine for fetch-gauge (a fixed port, shifted like the others; tests set the river there).
+  gaugePort: E2E_GAUGE_PORT,
   // Links in e-mails point at this app (the stack stores it and its own URL in Vault).
   siteUrl: `http://127.0.0.1:${E2E_APP_PORT}`,
   // Every test browser signs in from 127.0.0.1: per-IP and per-hour auth limits sized for one

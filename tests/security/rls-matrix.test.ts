@@ -103,6 +103,14 @@ const EXPECTED: Record<string, Row> = {
   // all notices and the renewal runs; nobody writes either over the API (only the functions).
   contract_notices: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   contract_renewal_runs: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // The Rhine gauge (issue 43, ADR 0053): everyone reads the thresholds, levels and forecasts;
+  // nobody writes them over the API (set_gauge_thresholds, record_gauge_reading: service role).
+  gauge_settings: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  gauge_readings: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  gauge_forecasts: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Staff overrides of the status: staff read them (everyone reads the reason through
+  // harbour_status()); written only by set_/end_harbour_status_override.
+  harbour_status_overrides: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -139,6 +147,13 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   payment_terms: ANON_AND_AUTH,
   harbour_intro: ANON_AND_AUTH,
   cancellation_policy: ANON_AND_AUTH,
+  // the harbour status from the Rhine gauge (ADR 0053): everyone reads; staff override (checked
+  // inside), admins set the thresholds (checked inside); only fetch-gauge records levels
+  harbour_status: ANON_AND_AUTH,
+  set_harbour_status_override: AUTH,
+  end_harbour_status_override: AUTH,
+  set_gauge_thresholds: AUTH,
+  record_gauge_reading: NOBODY,
   booking_last_day: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH,
@@ -352,6 +367,11 @@ for (const engine of engines()) {
         if (closed.error) throw closed.error;
         // a berth without orders (an admin may delete it; berths with orders are kept by FK)
         await q(`insert into public.places (name, pier, width, length) values ('Z99', 'Z', 3, 8)`);
+        // a gauge level with a forecast run (as fetch-gauge records them) and a staff override
+        await q(`select public.record_gauge_reading(now() - interval '10 minutes', 612, 1::smallint, jsonb_build_array(
+          jsonb_build_object('initialized', now() - interval '1 hour', 'timestamp', now() + interval '1 day', 'value', 655, 'type', 'forecast')))`);
+        const override = await who.staff.client.rpc('set_harbour_status_override', { p_status: 'restricted', p_reason: 'Treibgut' });
+        if (override.error) throw override.error;
         // an offer of D10 for summer 2027 to kunde's application, accepted online (a contract)
         const app = (await q<{ id: string }>(`select id from public.long_term_applications where email = 'kunde@hafen.test'`))[0].id;
         const offer = await who.admin.client.rpc('send_offer', {
@@ -562,6 +582,11 @@ for (const engine of engines()) {
           case 'harbour_settings': {
             const r = await one(`select id, wifi_ssid from public.harbour_settings`);
             return { filter: `id=eq.${r.id}`, update: { wifi_ssid: r.wifi_ssid } };
+          }
+          case 'gauge_readings':
+          case 'gauge_forecasts': {
+            const r = await one(`select level_cm from public.${table} limit 1`);
+            return { filter: `level_cm=eq.${r.level_cm}`, update: { level_cm: r.level_cm } };
           }
           default: {
             const cols = await q<{ column_name: string }>(
@@ -787,6 +812,14 @@ for (const engine of engines()) {
               counted_cents: 0,
               difference_cents: 0,
             };
+          case 'gauge_settings':
+            return { id: 2, restricted_from_cm: 700, closed_from_cm: 800 };
+          case 'gauge_readings':
+            return { measured_at: '2099-01-01T00:00:00Z', level_cm: 500 };
+          case 'gauge_forecasts':
+            return { initialized_at: '2099-01-01T00:00:00Z', forecast_for: '2099-01-02T00:00:00Z', level_cm: 500, kind: 'forecast' };
+          case 'harbour_status_overrides':
+            return { status: 'closed', reason: 'x', set_at: '2099-01-01T00:00:00Z' };
           case 'fee_reminders':
             return {
               fee_id: (await q<{ id: string }>(`select id from public.long_term_fees limit 1`))[0].id,

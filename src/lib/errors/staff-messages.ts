@@ -40,6 +40,7 @@ export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> 
   desk_sale_cancelled: msg`Dieser Verkauf ist schon storniert.`,
   extra_not_found: msg`Dieses Extra gibt es nicht (mehr) im Katalog.`,
   fee_debit_in_flight: msg`Für diese Gebühr läuft gerade eine Lastschrift. Bitte warten Sie deren Ergebnis ab, bevor Sie eine Überweisung erfassen.`,
+  gauge_thresholds_invalid: msg`Die Pegelgrenzen müssen zwischen 1 und 15 m liegen, „eingeschränkt“ unter „gesperrt“.`,
   holder_already_ended: msg`Diese Langzeitbelegung ist schon beendet.`,
   holder_not_found: msg`Diese Langzeitbelegung gibt es nicht (mehr).`,
   invalid_amount: msg`Der Betrag ist nicht gültig.`,

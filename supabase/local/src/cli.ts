@@ -18,6 +18,8 @@ export interface CliOptions {
   smtpPort?: number;
   /** The payment sandbox (Stripe test mode) port. */
   paymentsPort?: number;
+  /** The gauge sandbox (PEGELONLINE's API) port. */
+  gaugePort?: number;
   /** The app's address (auth's site_url, e-mail links); default config.toml's. */
   siteUrl?: string;
   databaseUrl?: string;
@@ -34,6 +36,7 @@ export function parseArgs(argv: string[]): { command: string; options: CliOption
   const mailPort = value('--mail-port') ?? process.env.SUPABASE_MAIL_PORT;
   const smtpPort = value('--smtp-port') ?? process.env.SUPABASE_SMTP_PORT;
   const paymentsPort = value('--payments-port') ?? process.env.SUPABASE_PAYMENTS_PORT;
+  const gaugePort = value('--gauge-port') ?? process.env.SUPABASE_GAUGE_PORT;
   const siteUrl = value('--site-url') ?? process.env.SUPABASE_SITE_URL;
   return {
     command,
@@ -44,6 +47,7 @@ export function parseArgs(argv: string[]): { command: string; options: CliOption
       mailPort: mailPort ? Number(mailPort) : undefined,
       smtpPort: smtpPort ? Number(smtpPort) : undefined,
       paymentsPort: paymentsPort ? Number(paymentsPort) : undefined,
+      gaugePort: gaugePort ? Number(gaugePort) : undefined,
       siteUrl: siteUrl || undefined,
       databaseUrl: process.env.DATABASE_URL || undefined,
     },
@@ -69,6 +73,7 @@ export function banner(stack: Stack, appUrl?: string): string {
     `         API URL: ${stack.url}`,
     stack.mailUrl ? ` Mail catcher UI: ${stack.mailUrl} (SMTP on 127.0.0.1:${stack.smtpPort})` : undefined,
     ` Payment sandbox: ${stack.paymentsUrl} (Stripe test mode; card 4242 4242 4242 4242 pays)`,
+    `   Gauge sandbox: ${stack.gauge.url} (PEGELONLINE's API at ${stack.gauge.apiUrl}; set the river: PUT /__sandbox/gauge)`,
     `        anon key: ${stack.keys.anonKey}`,
     `service_role key: ${stack.keys.serviceRoleKey}   (never give this to a browser)`,
     `      JWT secret: ${stack.keys.jwtSecret}`,
@@ -120,7 +125,7 @@ async function main() {
       }
       reset(options);
       console.log(`Removed the local database in ${options.dataDir}; rebuilding…`);
-      const stack = await startStack({ ...options, log, port: 0, mailPort: 0, smtpPort: 0, paymentsPort: 0 });
+      const stack = await startStack({ ...options, log, port: 0, mailPort: 0, smtpPort: 0, paymentsPort: 0, gaugePort: 0 });
       console.log(`Rebuilt: ${stack.migrations.applied.length} migrations applied${stack.migrations.seeded ? ', seed.sql applied' : ''}.`);
       await stack.close();
       return;

@@ -30,6 +30,8 @@ export interface StackContext {
   smtpPort?: number;
   /** Port of the payment sandbox on 127.0.0.1 (the edge functions' Stripe). */
   paymentsPort?: number;
+  /** The gauge sandbox's PEGELONLINE API base (the edge functions' PEGELONLINE_URL). */
+  gaugeApiUrl?: string;
   /**
    * Deno's cache for the edge functions (DENO_DIR): `<dataDir>/deno`, or a new empty temp dir
    * for an in-memory stack, so no cache outside the checkout can hide a missing package.

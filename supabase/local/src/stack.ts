@@ -16,6 +16,7 @@ import { createJwt } from './jwt.ts';
 import { Mailer } from './mail/index.ts';
 import { startCatcher, type CatcherServers } from './mail/catcher.ts';
 import { startPaymentSandbox, WEBHOOK_PATH } from './payments/index.ts';
+import { startGaugeSandbox, type GaugeSandbox } from './gauge/index.ts';
 import type { Logger, Service, StackContext } from './context.ts';
 import { HttpError, discardUnreadBody, gatewayBearer, sendJson } from './http.ts';
 import { routes, type Route } from './services.ts';
@@ -45,6 +46,11 @@ export interface StackOptions {
    */
   paymentsPort?: number;
   /**
+   * The gauge sandbox's port (PEGELONLINE's REST API for this stack, ADR 0053; default 54332, or
+   * a free one when `port` is 0, as in tests); 0 picks a free one.
+   */
+  gaugePort?: number;
+  /**
    * Where the app is served (auth's site_url: links in e-mails, redirects; `SITE_URL` for
    * `env()` in [db.vault]). Default config.toml's `[auth] site_url`. `npm start` passes the
    * app's real port, so links follow it.
@@ -67,6 +73,8 @@ export interface Stack {
   smtpPort: number;
   /** The payment sandbox, e.g. http://127.0.0.1:54331 (Stripe's API at /v1, checkout at /pay/<id>). */
   paymentsUrl: string;
+  /** The gauge sandbox (PEGELONLINE's API at gauge.apiUrl; set the river with gauge.set). */
+  gauge: GaugeSandbox;
   keys: StackKeys;
   config: StackConfig;
   db: Database;
@@ -80,6 +88,7 @@ export interface Stack {
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
 const DEFAULT_PAYMENTS_PORT = 54331;
+const DEFAULT_GAUGE_PORT = 54332;
 
 // Supabase's gateway allows these on every API (the CLI's Kong CORS plugin reflects the rest).
 const CORS_HEADERS = {
@@ -223,6 +232,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       log,
     });
     cleanup.push(() => payments.close());
+    // The Rhine for fetch-gauge and the app (PEGELONLINE's shape; the river lives in memory).
+    const gauge = await startGaugeSandbox({
+      host,
+      port: options.gaugePort ?? (options.port === 0 ? 0 : DEFAULT_GAUGE_PORT),
+      log,
+    });
+    cleanup.push(() => gauge.close());
     const denoDir = inMemory ? mkdtempSync(join(tmpdir(), 'supabase-local-deno-')) : join(dataDir, 'deno');
     mkdirSync(denoDir, { recursive: true });
     if (inMemory) cleanup.push(() => rmSync(denoDir, { recursive: true, force: true }));
@@ -245,6 +261,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       mailer,
       smtpPort: catcher?.smtpPort ?? 0,
       paymentsPort: payments.port,
+      gaugeApiUrl: gauge.apiUrl,
       denoDir,
       inMemory,
       apiUrl: '',
@@ -381,6 +398,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       mailUrl: catcher?.httpUrl ?? '',
       smtpPort: catcher?.smtpPort ?? 0,
       paymentsUrl: payments.url,
+      gauge,
       keys,
       config,
       db,

@@ -48,7 +48,7 @@ describe('npm start', { timeout: 240_000 }, () => {
 
   it('builds the app, starts the stack with the project, and serves the app with an SPA fallback', async () => {
     const { api, dist } = await apiPortAndDist();
-    const [app, mail, smtp, payments] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [app, mail, smtp, payments, gauge] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const started = Date.now();
     child = await spawnAndWait(
       ['scripts/start.ts'],
@@ -59,6 +59,7 @@ describe('npm start', { timeout: 240_000 }, () => {
         SUPABASE_MAIL_PORT: String(mail),
         SUPABASE_SMTP_PORT: String(smtp),
         SUPABASE_PAYMENTS_PORT: String(payments),
+        SUPABASE_GAUGE_PORT: String(gauge),
         SUPABASE_DATA_DIR: dataDir,
         APP_DIST_DIR: dist,
         // As on a machine without internet: nothing Deno would fetch can be fetched.
@@ -76,6 +77,8 @@ describe('npm start', { timeout: 240_000 }, () => {
     expect(child.output()).toContain('admin@hafen.test / Admin1234');
     expect(child.output()).toContain(`Payment sandbox: http://127.0.0.1:${payments}`);
     expect((await fetch(`http://127.0.0.1:${payments}/__sandbox/events`)).status).toBe(200);
+    expect(child.output()).toContain(`Gauge sandbox: http://127.0.0.1:${gauge}`);
+    expect((await fetch(`http://127.0.0.1:${gauge}/__sandbox/gauge`)).status).toBe(200);
 
     const page = await fetch(`http://127.0.0.1:${app}/service/lift`);
     expect(page.status).toBe(200);

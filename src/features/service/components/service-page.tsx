@@ -19,6 +19,8 @@ import {
 } from 'lucide-react';
 import { Page, Prose, Section } from '@/components/page';
 import { WaterLevels } from '@/features/service/components/water-levels';
+import { HarbourStatus } from '@/components/harbour-status';
+import { HarbourStatusDetails } from '@/features/service/components/harbour-status-details';
 import { Weather } from '@/features/service/components/weather';
 
 type Topic = { to?: LinkProps['to']; hash?: string; label: string; Icon: LucideIcon };
@@ -76,7 +78,12 @@ export function ServicePage() {
       </Link>
 
       <Section id="water-levels" title={t`Wasserstände`} className="scroll-mt-16">
-        <WaterLevels />
+        <div className="flex flex-col gap-3">
+          <HarbourStatus>
+            <HarbourStatusDetails />
+          </HarbourStatus>
+          <WaterLevels />
+        </div>
       </Section>
 
       <Section id="weather" title={t`Wetterdienst`} className="scroll-mt-16">

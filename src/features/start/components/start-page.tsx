@@ -7,6 +7,22 @@ import { StartCard, StartCardContent, StartCardDescription, StartCardHeader, Sta
 import { useAppQuery } from '@/lib/query';
 import { activeNewsQueryOptions } from '@/features/start/api/active-news';
 import { HarbourIntro } from '@/features/start/components/harbour-intro';
+import { lazy, Suspense } from 'react';
+import { harbourStatusQueryOptions } from '@/lib/harbour-status';
+
+// Only when the harbour is not simply open (restricted, closed, or set by staff): then the status
+// component loads, so a normal day's first download stays within its budget (ADR 0043, 0053).
+const HarbourStatus = lazy(() => import('@/components/harbour-status').then((m) => ({ default: m.HarbourStatus })));
+function HarbourWarning() {
+  const status = useAppQuery(harbourStatusQueryOptions);
+  const now = status.data?.find((r) => r.kind === 'now');
+  if (!now?.status || (now.status === 'open' && !now.override_reason)) return null;
+  return (
+    <Suspense fallback={null}>
+      <HarbourStatus />
+    </Suspense>
+  );
+}
 
 function News() {
   const { t, i18n } = useLingui();
@@ -59,6 +75,7 @@ export function StartPage() {
       title={t`Willkommen im Hafen Düsseldorf`}
       lead={t`Liegeplätze am Rhein für eine Nacht, einen Tag oder die ganze Saison – mitten in Düsseldorf, wenige Minuten von der Altstadt.`}
     >
+      <HarbourWarning />
       <div className="grid items-stretch gap-6 md:grid-cols-2">
         <img
           src="/media/harbour-illustration.svg"

@@ -8,6 +8,7 @@ import { clientIp, sendJson } from '../http.ts';
 import { BootError, Worker, freePort, parseDotenv } from './workers.ts';
 import { startScheduler } from './scheduler.ts';
 import { stripeEnvironment } from '../payments/index.ts';
+import { gaugeEnvironment } from '../gauge/index.ts';
 
 /**
  * What the host environment hands on to a function process (never the stack's own secrets).
@@ -95,6 +96,8 @@ export function createFunctionsService(ctx: StackContext): Service {
     });
     // Stripe is the stack's payment sandbox, unless functions/.env names a real key.
     Object.assign(env, stripeEnvironment(env, ctx.paymentsPort));
+    // PEGELONLINE is the stack's gauge sandbox, unless functions/.env names a service.
+    Object.assign(env, gaugeEnvironment(env, ctx.gaugeApiUrl));
     if (ctx.databaseUrl) env.SUPABASE_DB_URL = ctx.databaseUrl;
     // Mail from functions goes to the stack's catcher, whatever .env says (docs/architecture.md).
     if (ctx.smtpPort) {
