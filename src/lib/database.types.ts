@@ -2372,6 +2372,7 @@ export type Database = {
       long_term_fee_status: {
         Row: {
           balance_cents: number | null
+          cancelled_cents: number | null
           collect_on: string | null
           contract_id: string | null
           created_at: string | null
@@ -3341,6 +3342,7 @@ export type Database = {
         }
         Returns: {
           balance_cents: number | null
+          cancelled_cents: number | null
           collect_on: string | null
           contract_id: string | null
           created_at: string | null

@@ -479,12 +479,13 @@ as
          (b ->> 'paid_cents')::bigint as paid_cents,
          (b ->> 'refunded_cents')::bigint as refunded_cents,
          (b ->> 'balance_cents')::bigint as balance_cents,
-         b ->> 'state' as state
+         b ->> 'state' as state,
+         (b ->> 'cancelled_cents')::bigint as cancelled_cents
     from public.long_term_fees f
     left join public.invoices i on i.id = f.invoice_id
     cross join lateral (select private.fee_balance(f.id) as b) x(b);
 
-comment on view public.long_term_fee_status is 'Each instalment with its invoice number, paid, refunded and balance cents and state (open, overdue, processing, partially_paid, paid, overpaid, failed, cancelled); RLS of the tables decides who sees which.';
+comment on view public.long_term_fee_status is 'Each instalment with its invoice number, paid, refunded and balance cents, state (open, overdue, processing, partially_paid, paid, overpaid, failed, cancelled) and what a cancellation invoice took back (cancelled_cents); RLS of the tables decides who sees which.';
 
 revoke all on public.long_term_fee_status from anon;
 
@@ -1041,6 +1042,11 @@ begin
   if v_fee.debit_state in ('requested', 'processing') then
     raise exception 'fee_debit_in_flight' using errcode = 'PT409', hint = 'A direct debit of this fee is being collected.';
   end if;
+  -- A fee whose invoice was cancelled (its contract ended before the season, ADR 0052) owes
+  -- nothing: a transfer for it is not a payment of it (money that came anyway goes back).
+  if exists (select 1 from public.invoices c where c.refers_to = v_fee.invoice_id and c.kind = 'cancellation') then
+    raise exception 'fee_cancelled' using errcode = 'PT409', hint = 'The fee''s invoice was cancelled: it owes nothing.';
+  end if;
   insert into public.payments (fee_id, kind, method, amount_cents, recorded_by, recorded_at, note)
   values (p_fee_id, 'payment', 'bank_transfer', p_amount_cents, (select auth.uid()), private.now(), nullif(btrim(p_note), ''))
   returning * into v_payment;
@@ -1062,7 +1068,7 @@ set search_path = ''
 as $$
   select private.record_fee_transfer(p_fee_id, p_amount_cents, p_request_key, p_note)
 $$;
-comment on function public.record_fee_transfer(uuid, integer, uuid, text) is 'Staff: records an incoming bank transfer for a fee once per request key (replay answers the same payment; request_key_reused PT422 with another fee or amount); answers {payment_id, replay} and the fee''s balance. staff_only 42501, invalid_amount 22023, fee_not_found PT404, fee_debit_in_flight PT409.';
+comment on function public.record_fee_transfer(uuid, integer, uuid, text) is 'Staff: records an incoming bank transfer for a fee once per request key (replay answers the same payment; request_key_reused PT422 with another fee or amount); answers {payment_id, replay} and the fee''s balance. staff_only 42501, invalid_amount 22023, fee_not_found PT404, fee_debit_in_flight PT409, fee_cancelled PT409 (its invoice was cancelled).';
 revoke execute on function public.record_fee_transfer(uuid, integer, uuid, text) from anon, public;
 
 -- Fee ledger rows obey these rules, whoever inserts (payments_check covers order rows only):

@@ -68,6 +68,7 @@ export const DB_ERROR_CODES = {
   desk_sale_cancelled: 'staff',
   desk_sale_immutable: 'internal',
   extra_not_found: 'staff',
+  fee_cancelled: 'staff',
   fee_debit_in_flight: 'staff',
   fee_not_found: 'guest',
   fee_overdue_access_withheld: 'guest',

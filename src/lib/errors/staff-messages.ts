@@ -39,6 +39,7 @@ export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> 
   deposit_refund_online: msg`Ein online bezahltes Pfand geht über Stripe zurück.`,
   desk_sale_cancelled: msg`Dieser Verkauf ist schon storniert.`,
   extra_not_found: msg`Dieses Extra gibt es nicht (mehr) im Katalog.`,
+  fee_cancelled: msg`Die Rechnung dieser Gebühr ist storniert (Vertrag beendet): es ist nichts mehr zu zahlen. Eine trotzdem eingegangene Überweisung wird zurückgezahlt, nicht als Zahlung erfasst.`,
   fee_debit_in_flight: msg`Für diese Gebühr läuft gerade eine Lastschrift. Bitte warten Sie deren Ergebnis ab, bevor Sie eine Überweisung erfassen.`,
   holder_already_ended: msg`Diese Langzeitbelegung ist schon beendet.`,
   holder_not_found: msg`Diese Langzeitbelegung gibt es nicht (mehr).`,

@@ -41,6 +41,11 @@ function FeeStateLabel({ state }: { state: FeeState | null }) {
   }
 }
 
+/** Whether a cancellation invoice took the fee's invoice back (its contract ended before the season, ADR 0052): it takes no transfer. */
+function feeCancelled(fee: FeeStatus): boolean {
+  return (fee.cancelled_cents ?? 0) > 0;
+}
+
 /**
  * The back office's seasonal fees (issue 42 item 7, ADR 0048): every instalment with its
  * contract, invoice, due day, amount, balance and state, failed debits and overdue fees first;
@@ -113,7 +118,7 @@ export function LongTermFeesPage() {
         meta: { label: t`Aktionen` },
         header: () => <span className="sr-only">{t`Aktionen`}</span>,
         cell: ({ row }) =>
-          row.original.debit_state === 'requested' || row.original.debit_state === 'processing' ? null : (
+          row.original.debit_state === 'requested' || row.original.debit_state === 'processing' || feeCancelled(row.original) ? null : (
             <Button type="button" size="sm" variant="outline" onClick={() => setPaying(row.original)}>
               <Trans>Überweisung erfassen</Trans>
             </Button>
@@ -192,6 +197,17 @@ export function FeeTransferForm({ fee, onDone }: { fee: FeeStatus; onDone: (text
       { onSuccess: () => onDone(t`Überweisung von ${formatEuro(v.amount, locale)} zu ${fee.invoice_number ?? ''} erfasst.`) },
     ),
   );
+  if (feeCancelled(fee)) {
+    // The database refuses it too (fee_cancelled); the form says why before anyone types.
+    return (
+      <DialogHeader>
+        <DialogTitle>
+          <Trans>Überweisung erfassen</Trans>
+        </DialogTitle>
+        <DialogDescription>{staffErrorMessage({ message: 'fee_cancelled' })}</DialogDescription>
+      </DialogHeader>
+    );
+  }
   return (
     <>
       <DialogHeader>
