@@ -3904,6 +3904,15 @@ export type Database = {
         }
         Returns: undefined
       }
+      repay_fee_overpayment: {
+        Args: {
+          p_fee_id: string
+          p_amount_cents: number
+          p_request_key: string
+          p_note?: string
+        }
+        Returns: Json
+      }
       reply_to_application: {
         Args: {
           p_application_id: string

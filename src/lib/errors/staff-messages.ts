@@ -41,6 +41,8 @@ export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> 
   extra_not_found: msg`Dieses Extra gibt es nicht (mehr) im Katalog.`,
   fee_cancelled: msg`Die Rechnung dieser Gebühr ist storniert (Vertrag beendet): es ist nichts mehr zu zahlen. Eine trotzdem eingegangene Überweisung wird zurückgezahlt, nicht als Zahlung erfasst.`,
   fee_debit_in_flight: msg`Für diese Gebühr läuft gerade eine Lastschrift. Bitte warten Sie deren Ergebnis ab, bevor Sie eine Überweisung erfassen.`,
+  fee_not_overpaid: msg`Diese Gebühr ist nicht überzahlt: es ist nichts zurückzuzahlen.`,
+  fee_repay_exceeds_overpaid: msg`So viel kann nicht zurückgezahlt werden: höchstens der überzahlte Betrag.`,
   holder_already_ended: msg`Diese Langzeitbelegung ist schon beendet.`,
   holder_not_found: msg`Diese Langzeitbelegung gibt es nicht (mehr).`,
   invalid_amount: msg`Der Betrag ist nicht gültig.`,
