@@ -2468,6 +2468,7 @@ export type Database = {
       long_term_fee_status: {
         Row: {
           balance_cents: number | null
+          cancelled_cents: number | null
           collect_on: string | null
           contract_id: string | null
           created_at: string | null
@@ -3456,6 +3457,7 @@ export type Database = {
         }
         Returns: {
           balance_cents: number | null
+          cancelled_cents: number | null
           collect_on: string | null
           contract_id: string | null
           created_at: string | null
@@ -4025,6 +4027,15 @@ export type Database = {
           p_photo_ids: string[]
         }
         Returns: undefined
+      }
+      repay_fee_overpayment: {
+        Args: {
+          p_fee_id: string
+          p_amount_cents: number
+          p_request_key: string
+          p_note?: string
+        }
+        Returns: Json
       }
       reply_to_application: {
         Args: {

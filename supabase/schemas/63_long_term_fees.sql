@@ -253,12 +253,15 @@ create table private.fee_transfer_requests (
   amount_cents integer not null,
   payment_id uuid not null references public.payments (id),
   requested_by uuid,
-  requested_at timestamptz not null default now()
+  requested_at timestamptz not null default now(),
+  -- payment: a transfer received (record_fee_transfer); refund: an overpayment paid back
+  -- (repay_fee_overpayment), payment_id then its last ledger row.
+  kind text not null default 'payment' check (kind in ('payment', 'refund'))
 );
 
 alter table private.fee_transfer_requests enable row level security;
 
-comment on table private.fee_transfer_requests is 'The request key of each transfer staff recorded for a fee: a retried request (a double click, a lost answer) finds it and records nothing more.';
+comment on table private.fee_transfer_requests is 'The request key of each transfer staff recorded for a fee, received (kind payment) or paid back (kind refund): a retried request (a double click, a lost answer) finds it and records nothing more.';
 
 revoke all on table private.fee_transfer_requests from public, anon, authenticated;
 
@@ -479,12 +482,13 @@ as
          (b ->> 'paid_cents')::bigint as paid_cents,
          (b ->> 'refunded_cents')::bigint as refunded_cents,
          (b ->> 'balance_cents')::bigint as balance_cents,
-         b ->> 'state' as state
+         b ->> 'state' as state,
+         (b ->> 'cancelled_cents')::bigint as cancelled_cents
     from public.long_term_fees f
     left join public.invoices i on i.id = f.invoice_id
     cross join lateral (select private.fee_balance(f.id) as b) x(b);
 
-comment on view public.long_term_fee_status is 'Each instalment with its invoice number, paid, refunded and balance cents and state (open, overdue, processing, partially_paid, paid, overpaid, failed, cancelled); RLS of the tables decides who sees which.';
+comment on view public.long_term_fee_status is 'Each instalment with its invoice number, paid, refunded and balance cents, state (open, overdue, processing, partially_paid, paid, overpaid, failed, cancelled) and what a cancellation invoice took back (cancelled_cents); RLS of the tables decides who sees which.';
 
 revoke all on public.long_term_fee_status from anon;
 
@@ -999,11 +1003,12 @@ comment on function private.apply_fee_stripe_event(text, uuid) is 'Applies a sto
 revoke execute on function private.apply_fee_stripe_event(text, uuid) from public;
 
 -- ---------------------------------------------------------------------------------------------
--- Staff record an incoming bank transfer for a fee. Idempotent by the caller's request key:
--- the same key again answers the same ledger row (replay); with another fee or amount it is
--- refused. More than the balance is recorded as received (the money is there) and shows as
--- overpaid (balance negative) until it is paid back; less leaves the rest open.
-create function private.record_fee_transfer(p_fee_id uuid, p_amount_cents integer, p_request_key uuid, p_note text default null)
+-- What a transfer staff record for a fee (received: kind payment; paid back: kind refund) checks
+-- first: staff, a request key, an amount in cents, a note of at most 500 characters, the fee
+-- (locked for the rest of the transaction). A key already used answers the first request again
+-- (the replay; with another fee, kind or amount request_key_reused); null: a new request, which
+-- is refused while a direct debit of the fee is in flight.
+create function private.fee_transfer_request(p_kind text, p_fee_id uuid, p_amount_cents integer, p_request_key uuid, p_note text)
 returns jsonb
 language plpgsql
 volatile
@@ -1013,7 +1018,6 @@ as $$
 declare
   v_fee public.long_term_fees;
   v_request private.fee_transfer_requests;
-  v_payment public.payments;
 begin
   if not private.is_staff() then
     raise exception 'staff_only' using errcode = '42501';
@@ -1033,13 +1037,45 @@ begin
   end if;
   select * into v_request from private.fee_transfer_requests q where q.request_key = p_request_key;
   if found then
-    if v_request.fee_id <> p_fee_id or v_request.amount_cents <> p_amount_cents then
+    if v_request.fee_id <> p_fee_id or v_request.amount_cents <> p_amount_cents or v_request.kind <> p_kind then
       raise exception 'request_key_reused' using errcode = 'PT422', hint = 'This request key was used for another transfer.';
     end if;
     return jsonb_build_object('payment_id', v_request.payment_id, 'replay', true) || private.fee_balance(p_fee_id);
   end if;
   if v_fee.debit_state in ('requested', 'processing') then
     raise exception 'fee_debit_in_flight' using errcode = 'PT409', hint = 'A direct debit of this fee is being collected.';
+  end if;
+  return null;
+end
+$$;
+comment on function private.fee_transfer_request(text, uuid, integer, uuid, text) is 'The checks a fee transfer (payment received or refund paid back) starts with; locks the fee; answers the replay of a request key already used, else null.';
+revoke execute on function private.fee_transfer_request(text, uuid, integer, uuid, text) from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- Staff record an incoming bank transfer for a fee. Idempotent by the caller's request key:
+-- the same key again answers the same ledger row (replay); with another fee or amount it is
+-- refused. More than the balance is recorded as received (the money is there) and shows as
+-- overpaid (balance negative) until it is paid back; less leaves the rest open.
+create function private.record_fee_transfer(p_fee_id uuid, p_amount_cents integer, p_request_key uuid, p_note text default null)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_replay jsonb;
+  v_payment public.payments;
+begin
+  v_replay := private.fee_transfer_request('payment', p_fee_id, p_amount_cents, p_request_key, p_note);
+  if v_replay is not null then
+    return v_replay;
+  end if;
+  -- A fee whose invoice was cancelled (its contract ended before the season, ADR 0052) owes
+  -- nothing: a transfer for it is not a payment of it (money that came anyway goes back).
+  if exists (select 1 from public.long_term_fees f join public.invoices c on c.refers_to = f.invoice_id and c.kind = 'cancellation'
+              where f.id = p_fee_id) then
+    raise exception 'fee_cancelled' using errcode = 'PT409', hint = 'The fee''s invoice was cancelled: it owes nothing.';
   end if;
   insert into public.payments (fee_id, kind, method, amount_cents, recorded_by, recorded_at, note)
   values (p_fee_id, 'payment', 'bank_transfer', p_amount_cents, (select auth.uid()), private.now(), nullif(btrim(p_note), ''))
@@ -1062,8 +1098,81 @@ set search_path = ''
 as $$
   select private.record_fee_transfer(p_fee_id, p_amount_cents, p_request_key, p_note)
 $$;
-comment on function public.record_fee_transfer(uuid, integer, uuid, text) is 'Staff: records an incoming bank transfer for a fee once per request key (replay answers the same payment; request_key_reused PT422 with another fee or amount); answers {payment_id, replay} and the fee''s balance. staff_only 42501, invalid_amount 22023, fee_not_found PT404, fee_debit_in_flight PT409.';
+comment on function public.record_fee_transfer(uuid, integer, uuid, text) is 'Staff: records an incoming bank transfer for a fee once per request key (replay answers the same payment; request_key_reused PT422 with another fee or amount); answers {payment_id, replay} and the fee''s balance. staff_only 42501, invalid_amount 22023, fee_not_found PT404, fee_debit_in_flight PT409, fee_cancelled PT409 (its invoice was cancelled).';
 revoke execute on function public.record_fee_transfer(uuid, integer, uuid, text) from anon, public;
+
+-- ---------------------------------------------------------------------------------------------
+-- Staff pay an overpaid fee back to its holder by bank transfer (a cancelled fee that was paid,
+-- ADR 0052; a transfer larger than the instalment). The shape of a deposit returned by transfer
+-- (ADR 0032, private.record_desk_refund): refund rows in the ledger, each naming a payment of the
+-- fee (newest first, never more than is left of it), never an update. At most what is overpaid
+-- (-balance); idempotent by the caller's request key, as record_fee_transfer. A fee paid by SEPA
+-- debit is paid back the same way (refund-payment refunds order payments only, ADR 0048).
+create function private.repay_fee_overpayment(p_fee_id uuid, p_amount_cents integer, p_request_key uuid, p_note text default null)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_replay jsonb;
+  v_overpaid bigint;
+  v_left integer := p_amount_cents;
+  v_payment record;
+  v_part integer;
+  v_row public.payments;
+begin
+  v_replay := private.fee_transfer_request('refund', p_fee_id, p_amount_cents, p_request_key, p_note);
+  if v_replay is not null then
+    return v_replay;
+  end if;
+  v_overpaid := -(private.fee_balance(p_fee_id) ->> 'balance_cents')::bigint;
+  if v_overpaid <= 0 then
+    raise exception 'fee_not_overpaid' using errcode = 'P0001', hint = 'The fee holds no more than it bills: nothing to pay back.';
+  end if;
+  if p_amount_cents > v_overpaid then
+    raise exception 'fee_repay_exceeds_overpaid' using errcode = 'P0001', hint = 'At most the overpaid amount (' || v_overpaid || ' cents).';
+  end if;
+  for v_payment in
+    select p.id, p.amount_cents - coalesce((select sum(r.amount_cents) from public.payments r where r.refund_of = p.id and r.kind = 'refund'), 0) as left_cents
+      from public.payments p
+     where p.fee_id = p_fee_id and p.kind = 'payment' and p.refund_of is null
+     order by p.recorded_at desc, p.id
+  loop
+    exit when v_left <= 0;
+    continue when v_payment.left_cents <= 0;
+    v_part := least(v_left, v_payment.left_cents);
+    insert into public.payments (fee_id, kind, method, amount_cents, refund_of, recorded_by, recorded_at, note)
+    values (p_fee_id, 'refund', 'bank_transfer', v_part, v_payment.id, (select auth.uid()), private.now(),
+            coalesce(nullif(btrim(p_note), ''), 'Überzahlung zurücküberwiesen'))
+    returning * into v_row;
+    v_left := v_left - v_part;
+  end loop;
+  if v_left > 0 then
+    -- The payments hold less than the balance says (a row the rules above do not foresee).
+    raise exception 'fee_repay_exceeds_overpaid' using errcode = 'P0001', hint = 'The fee''s payments hold less than that.';
+  end if;
+  insert into private.fee_transfer_requests (request_key, fee_id, kind, amount_cents, payment_id, requested_by, requested_at)
+  values (p_request_key, p_fee_id, 'refund', p_amount_cents, v_row.id, (select auth.uid()), private.now());
+  return jsonb_build_object('payment_id', v_row.id, 'replay', false) || private.fee_balance(p_fee_id);
+end
+$$;
+comment on function private.repay_fee_overpayment(uuid, integer, uuid, text) is 'The rule behind public.repay_fee_overpayment (security definer, not exposed by the API).';
+revoke execute on function private.repay_fee_overpayment(uuid, integer, uuid, text) from public;
+grant execute on function private.repay_fee_overpayment(uuid, integer, uuid, text) to authenticated, service_role;
+
+create function public.repay_fee_overpayment(p_fee_id uuid, p_amount_cents integer, p_request_key uuid, p_note text default null)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.repay_fee_overpayment(p_fee_id, p_amount_cents, p_request_key, p_note)
+$$;
+comment on function public.repay_fee_overpayment(uuid, integer, uuid, text) is 'Staff: records that an overpaid fee''s money went back to the holder by bank transfer (refund rows naming its payments), at most what is overpaid, once per request key (replay answers the same; request_key_reused PT422 otherwise); answers {payment_id, replay} and the fee''s balance. staff_only 42501, invalid_amount 22023, fee_not_found PT404, fee_debit_in_flight PT409, fee_not_overpaid and fee_repay_exceeds_overpaid P0001.';
+revoke execute on function public.repay_fee_overpayment(uuid, integer, uuid, text) from anon, public;
 
 -- Fee ledger rows obey these rules, whoever inserts (payments_check covers order rows only):
 -- the fee exists and is locked; a refund names a payment of the same fee and never exceeds

@@ -517,6 +517,7 @@ declare
   v_row public.contracts;
   v_holder public.long_term_holders;
   v_reason text := nullif(btrim(p_reason), '');
+  v_successor uuid;
 begin
   perform private.require_admin();
   if v_reason is null or char_length(v_reason) > 1000 then
@@ -545,6 +546,14 @@ begin
     perform private.cancel_contract_fees(v_row.id);
   end if;
   perform private.contract_notice_mails(v_row, 'ended', v_reason);
+  -- The renewal already issued continues this lease into the next season (ADR 0052): the
+  -- harbour ending the lease ends it too, with the same reason (its own holding given up, its
+  -- fees cancelled, its own e-mail), and so on down the chain.
+  for v_successor in
+    select c.id from public.contracts c where c.renews_contract_id = v_row.id and c.status <> 'ended'
+  loop
+    perform private.end_contract(v_successor, v_reason);
+  end loop;
   return v_row;
 end
 $$;
@@ -561,6 +570,6 @@ set search_path = ''
 as $$
   select * from private.end_contract(p_contract_id, p_reason)
 $$;
-comment on function public.end_contract(uuid, text) is 'Admins end a contract with a reason (e-mailed to the holder): not renewed; a contract not yet begun gives up its holding and its fee invoices are cancelled; contract_end_reason_invalid, contract_not_found, contract_not_active.';
+comment on function public.end_contract(uuid, text) is 'Admins end a contract with a reason (e-mailed to the holder): not renewed; a contract not yet begun gives up its holding and its fee invoices are cancelled; its renewal, if already issued, is ended with it; contract_end_reason_invalid, contract_not_found, contract_not_active.';
 revoke execute on function public.end_contract(uuid, text) from anon, public;
 grant execute on function public.end_contract(uuid, text) to authenticated;

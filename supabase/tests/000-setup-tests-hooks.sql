@@ -150,6 +150,65 @@ begin
 end
 $$;
 
+-- Long-term holders paying by transfer (the fee tests 473, 474): for each persona (already
+-- created, as is 'admin') a berth '<prefix>-n' (12 m), an offer for summer 2027 (created with its
+-- price, 95 €/m + 120 € electricity, if missing) and the offer accepted in two instalments by bank
+-- transfer, so an 8 m boat owes 440,00 € twice. Leaves no one authenticated.
+create or replace function tests.transfer_contracts(p_prefix text, p_holders text[])
+returns void
+language plpgsql
+as $$
+declare
+  v_season uuid;
+  v_i integer;
+  v_offer uuid;
+begin
+  select id into v_season from public.seasons where name = 'Sommer 2027';
+  if v_season is null then
+    insert into public.seasons (name, name_en, kind, starts_on, ends_on)
+    values ('Sommer 2027', 'Summer 2027', 'summer', '2027-04-01', '2027-10-31') returning id into v_season;
+    insert into public.long_term_prices (season_kind, basis, gross_cents, vat_rate, electricity_gross_cents, electricity_vat_rate, valid_from)
+    values ('summer', 'running_metre', 9500, 19, 12000, 19, '2026-01-01');
+  end if;
+  for v_i in 1 .. cardinality(p_holders) loop
+    insert into public.places (name, width, length) values (p_prefix || '-' || v_i, 4.5, 12.0);
+    insert into public.long_term_applications (user_id, email, first_name, last_name, locale, boat)
+    values (tests.get_user_id(p_holders[v_i]), p_holders[v_i] || '@test.local', initcap(p_holders[v_i]), 'Test', 'de',
+            jsonb_build_object('name', 'Boot ' || v_i, 'length', 8.0, 'width', 3.0));
+  end loop;
+  for v_i in 1 .. cardinality(p_holders) loop
+    perform tests.authenticate_as('admin');
+    perform public.send_offer(a.id, tests.place_id(p_prefix || '-' || v_i), v_season)
+       from public.long_term_applications a where a.email = p_holders[v_i] || '@test.local';
+    perform tests.authenticate_as(p_holders[v_i]);
+    select o.id into v_offer from public.berth_offers o where o.email = p_holders[v_i] || '@test.local';
+    perform public.accept_offer(v_offer, 2, 'bank_transfer', (select contract_sha256 from public.offer_contract(v_offer, 2, 'bank_transfer')));
+  end loop;
+  perform tests.clear_authentication();
+end
+$$;
+
+-- A persona's contract and its instalments (by the contract's e-mail).
+create or replace function tests.contract(p_ident text)
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select c.id from public.contracts c where c.email = p_ident || '@test.local'
+$$;
+
+create or replace function tests.fee(p_ident text, p_instalment integer)
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select f.id from public.long_term_fees f where f.contract_id = tests.contract(p_ident) and f.instalment = p_instalment
+$$;
+
 grant execute on all functions in schema tests to anon, authenticated, service_role, supabase_auth_admin;
 commit;
 

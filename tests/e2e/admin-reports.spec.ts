@@ -5,7 +5,7 @@ import { personas } from '../helpers/personas.ts';
 import { apiUrl, euro, personaToken } from './booking-helpers.ts';
 import { fillDate, expectDate } from '../helpers/dates';
 import { adminToken, rest, uniqueName } from './admin-helpers.ts';
-import { addSeason, holdBerth } from './long-term-helpers.ts';
+import { addSeason, holdBerth, staffFeeRow } from './long-term-helpers.ts';
 
 /** A report function through the REST API, as the app calls it. */
 async function report<T>(name: string, from: string, to: string, token: string): Promise<{ status: number; body: T }> {
@@ -321,6 +321,57 @@ test.describe('long-term fees in the back office', () => {
         'en',
       ),
     );
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('de: die Überzahlung einer Rate wird zurückgezahlt, höchstens der überzahlte Betrag', async ({ page, consoleErrors }) => {
+    test.setTimeout(120_000);
+    // A season of its own (2036), a contract in two instalments by transfer; the holder pays
+    // 50,00 € more than the first instalment.
+    const admin = await adminToken();
+    const existing = (await rest(admin, 'seasons?select=id&name=eq.Sommer%202036')).body as { id: string }[];
+    const season = existing[0]?.id ?? (await addSeason('Sommer 2036', 'summer', '2036-04-01', '2036-10-31'));
+    const number = await holdBerth('customer', uniqueName('LR'), season, { length: 10, width: 3 });
+    const [fee] = (await rest(admin, `long_term_fee_status?select=id,gross_cents,invoice_number&reference=eq.${number}&order=instalment`))
+      .body as { id: string; gross_cents: number; invoice_number: string }[];
+    const paid = await rest(admin, 'rpc/record_fee_transfer', {
+      method: 'POST',
+      body: { p_fee_id: fee.id, p_amount_cents: fee.gross_cents + 5000, p_request_key: crypto.randomUUID() },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+
+    await page.goto('/account/admin/fees');
+    const row = await staffFeeRow(page, fee.id, 'Nächste Seite');
+    await expect(row).toHaveAttribute('data-state', 'overpaid');
+    await expect(row).toContainText(euro(-5000, 'de'));
+    await row.getByRole('button', { name: 'Zurückzahlen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Überzahlung zurückzahlen' });
+    const amount = dialog.getByLabel('Betrag (€)');
+    await expect(amount).toHaveValue('50,00');
+    // More than is overpaid: the form says so, nothing is recorded.
+    await amount.fill('50,01');
+    await dialog.getByRole('button', { name: 'Rückzahlung erfassen' }).click();
+    await expect(dialog.getByText(`Höchstens der überzahlte Betrag (${euro(5000, 'de')}).`)).toBeVisible();
+    await amount.fill('50,00');
+    await dialog.getByLabel('Notiz (z. B. Kontoauszug)').fill('Rücküberweisung an den Inhaber');
+    await dialog.getByRole('button', { name: 'Rückzahlung erfassen' }).click();
+    await expect(page.getByRole('status')).toHaveText(`Rückzahlung von ${euro(5000, 'de')} zu ${fee.invoice_number} erfasst.`);
+    await expect(dialog).toBeHidden();
+    await expect(row).toHaveAttribute('data-state', 'paid');
+    await expect(row.getByRole('button', { name: 'Zurückzahlen' })).toHaveCount(0);
+
+    // The ledger: the payment and one refund row naming it, 50,00 €, by transfer.
+    const ledger = (await rest(admin, `payments?select=kind,method,amount_cents,refund_of,note&fee_id=eq.${fee.id}&order=recorded_at`))
+      .body as {
+      kind: string;
+      method: string;
+      amount_cents: number;
+      note: string | null;
+    }[];
+    expect(ledger.map((p) => [p.kind, p.method, p.amount_cents, p.note])).toEqual([
+      ['payment', 'bank_transfer', fee.gross_cents + 5000, null],
+      ['refund', 'bank_transfer', 5000, 'Rücküberweisung an den Inhaber'],
+    ]);
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect } from '../helpers/app-test';
 import { personas } from '../helpers/personas';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
@@ -62,4 +63,15 @@ export async function addSeason(name: string, kind: string, starts: string, ends
   });
   if (res.status !== 200) throw new Error(`season not added: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as string;
+}
+
+/** The back office's row of a fee on /account/admin/fees, turning the table's pages until it shows. */
+export async function staffFeeRow(page: Page, feeId: string, next: string) {
+  await expect(page.locator('tr[data-fee]').first()).toBeVisible();
+  const row = page.locator(`tr[data-fee="${feeId}"]`);
+  const button = page.getByRole('button', { name: next });
+  for (let i = 0; i < 20 && (await row.count()) === 0 && (await button.count()) === 1 && (await button.isEnabled()); i++) {
+    await button.click();
+  }
+  return row;
 }

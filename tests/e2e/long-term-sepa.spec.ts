@@ -8,6 +8,7 @@ import { createAccount } from './admin-content-helpers.ts';
 import { sessionInto } from './account-helpers.ts';
 import { personas } from '../helpers/personas.ts';
 import { E2E_APP_URL, E2E_CONTROL_URL } from './ports.ts';
+import { staffFeeRow } from './long-term-helpers.ts';
 import { CONTROL_PATH } from './control.ts';
 import { addDaysIso, berlinToday, formatDay } from '../../src/lib/dates.ts';
 
@@ -168,17 +169,6 @@ async function feesOf(who: { email: string; password: string }, reference: strin
     payment_intent: string | null;
     payments: { id: string; kind: string; amount_cents: number; refund_of: string | null; note: string }[];
   }[];
-}
-
-/** The back office's row of a fee on /account/admin/fees, turning the table's pages until it shows. */
-async function staffFeeRow(page: Page, feeId: string, next: string) {
-  await expect(page.locator('tr[data-fee]').first()).toBeVisible();
-  const row = page.locator(`tr[data-fee="${feeId}"]`);
-  const button = page.getByRole('button', { name: next });
-  for (let i = 0; i < 20 && (await row.count()) === 0 && (await button.count()) === 1 && (await button.isEnabled()); i++) {
-    await button.click();
-  }
-  return row;
 }
 
 test.describe('long-term contract by SEPA direct debit', () => {

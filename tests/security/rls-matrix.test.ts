@@ -252,6 +252,7 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   set_registration_mark: AUTH,
   holders_missing_insurance: AUTH,
   record_fee_transfer: AUTH,
+  repay_fee_overpayment: AUTH,
   long_term_fees_overview: AUTH,
   report_long_term_fees: AUTH,
   contract_balances: AUTH,

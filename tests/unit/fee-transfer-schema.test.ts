@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
-import { feeTransferSchema } from '@/features/admin/long-term-fees/schemas';
+import { feeRepaySchema, feeTransferSchema } from '@/features/admin/long-term-fees/schemas';
 
 i18n.loadAndActivate({ locale: 'de', messages: {} });
 
@@ -28,5 +28,20 @@ describe('the fee transfer form', () => {
     ]) {
       expect(feeTransferSchema().safeParse(bad).success, JSON.stringify(bad).slice(0, 40)).toBe(false);
     }
+  });
+});
+
+/** The repayment form: the same euros, never more than is overpaid (repay_fee_overpayment refuses more). */
+describe('the fee repayment form', () => {
+  it('takes up to the overpaid amount and refuses a cent more', () => {
+    const schema = feeRepaySchema(44000, 'de');
+    const all = schema.safeParse({ amount: '440,00', note: 'Rücküberweisung' });
+    expect(all.success && all.data.amount).toBe(44000);
+    const part = schema.safeParse({ amount: '100', note: '' });
+    expect(part.success && part.data.amount).toBe(10000);
+    const more = schema.safeParse({ amount: '440,01', note: '' });
+    expect(more.success).toBe(false);
+    expect(more.error?.issues[0]?.message).toContain('440,00');
+    expect(schema.safeParse({ amount: '0', note: '' }).success).toBe(false);
   });
 });

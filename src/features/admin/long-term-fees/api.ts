@@ -23,25 +23,41 @@ export function feesOverviewQueryOptions() {
   });
 }
 
-/**
- * Records an incoming bank transfer for a fee (public.record_fee_transfer). The request key is
- * made once per form and kept across retries, so a double click or a lost answer records the
- * transfer once (ADR 0048).
- */
-export function useRecordFeeTransfer() {
+/** What record_fee_transfer and repay_fee_overpayment answer: the ledger row and the fee's balance. */
+type FeeTransferAnswer = { payment_id: string; replay: boolean; balance_cents: number; state: string };
+
+/** One of the two transfers staff record for a fee; both take the same arguments. */
+function useFeeTransferRpc(fn: 'record_fee_transfer' | 'repay_fee_overpayment') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (v: { feeId: string; amountCents: number; note: string; requestKey: string }) => {
       const supabase = await getSupabase();
-      const { data, error } = await supabase.rpc('record_fee_transfer', {
+      const { data, error } = await supabase.rpc(fn, {
         p_fee_id: v.feeId,
         p_amount_cents: v.amountCents,
         p_request_key: v.requestKey,
         p_note: v.note || undefined,
       });
       if (error) throw error;
-      return data as { payment_id: string; replay: boolean; balance_cents: number; state: string };
+      return data as FeeTransferAnswer;
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['long-term-fees'] }),
   });
+}
+
+/**
+ * Records an incoming bank transfer for a fee (public.record_fee_transfer). The request key is
+ * made once per form and kept across retries, so a double click or a lost answer records the
+ * transfer once (ADR 0048).
+ */
+export function useRecordFeeTransfer() {
+  return useFeeTransferRpc('record_fee_transfer');
+}
+
+/**
+ * Records that an overpaid fee's money went back to the holder by transfer
+ * (public.repay_fee_overpayment): at most what is overpaid, once per request key (ADR 0048).
+ */
+export function useRepayFeeOverpayment() {
+  return useFeeTransferRpc('repay_fee_overpayment');
 }

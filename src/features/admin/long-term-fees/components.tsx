@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useForm, type Control } from 'react-hook-form';
+import { useForm, type Control, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef, HeaderContext } from '@tanstack/react-table';
@@ -15,8 +15,14 @@ import { FormAlert } from '@/components/form-alert';
 import { formatDay } from '@/lib/dates';
 import { centsToInput, formatEuro } from '@/lib/prices';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
-import { feesOverviewQueryOptions, useRecordFeeTransfer, type FeeState, type FeeStatus } from '@/features/admin/long-term-fees/api';
-import { feeTransferSchema, type FeeTransferInput, type FeeTransferValues } from '@/features/admin/long-term-fees/schemas';
+import {
+  feesOverviewQueryOptions,
+  useRecordFeeTransfer,
+  useRepayFeeOverpayment,
+  type FeeState,
+  type FeeStatus,
+} from '@/features/admin/long-term-fees/api';
+import { feeRepaySchema, feeTransferSchema, type FeeTransferInput, type FeeTransferValues } from '@/features/admin/long-term-fees/schemas';
 import { paymentRequestKeys } from '@/lib/request-keys';
 
 /** A fee's state in words, for staff. */
@@ -41,6 +47,11 @@ function FeeStateLabel({ state }: { state: FeeState | null }) {
   }
 }
 
+/** Whether a cancellation invoice took the fee's invoice back (its contract ended before the season, ADR 0052): it takes no transfer. */
+function feeCancelled(fee: FeeStatus): boolean {
+  return (fee.cancelled_cents ?? 0) > 0;
+}
+
 /**
  * The back office's seasonal fees (issue 42 item 7, ADR 0048): every instalment with its
  * contract, invoice, due day, amount, balance and state, failed debits and overdue fees first;
@@ -51,7 +62,8 @@ export function LongTermFeesPage() {
   const { t, i18n } = useLingui();
   const fees = useQuery(feesOverviewQueryOptions());
   const [search, setSearch] = useState<TableSearch>({});
-  const [paying, setPaying] = useState<FeeStatus | null>(null);
+  // The fee whose dialog is open and which transfer it records (received, or paid back).
+  const [paying, setPaying] = useState<{ fee: FeeStatus; action: 'transfer' | 'repay' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const header =
     (title: string) =>
@@ -114,9 +126,18 @@ export function LongTermFeesPage() {
         header: () => <span className="sr-only">{t`Aktionen`}</span>,
         cell: ({ row }) =>
           row.original.debit_state === 'requested' || row.original.debit_state === 'processing' ? null : (
-            <Button type="button" size="sm" variant="outline" onClick={() => setPaying(row.original)}>
-              <Trans>Überweisung erfassen</Trans>
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              {feeCancelled(row.original) ? null : (
+                <Button type="button" size="sm" variant="outline" onClick={() => setPaying({ fee: row.original, action: 'transfer' })}>
+                  <Trans>Überweisung erfassen</Trans>
+                </Button>
+              )}
+              {(row.original.balance_cents ?? 0) < 0 ? (
+                <Button type="button" size="sm" variant="outline" onClick={() => setPaying({ fee: row.original, action: 'repay' })}>
+                  <Trans>Zurückzahlen</Trans>
+                </Button>
+              ) : null}
+            </div>
           ),
       },
     ],
@@ -153,9 +174,19 @@ export function LongTermFeesPage() {
       )}
       <Dialog open={paying !== null} onOpenChange={(open) => !open && setPaying(null)}>
         <DialogContent>
-          {paying ? (
+          {paying?.action === 'transfer' ? (
             <FeeTransferForm
-              fee={paying}
+              key={paying.fee.id}
+              fee={paying.fee}
+              onDone={(text) => {
+                setDone(text);
+                setPaying(null);
+              }}
+            />
+          ) : paying?.action === 'repay' ? (
+            <FeeRepayForm
+              key={paying.fee.id}
+              fee={paying.fee}
               onDone={(text) => {
                 setDone(text);
                 setPaying(null);
@@ -179,8 +210,6 @@ export function FeeTransferForm({ fee, onDone }: { fee: FeeStatus; onDone: (text
     resolver: zodResolver(feeTransferSchema()),
     defaultValues: { amount: centsToInput(Math.max(fee.balance_cents ?? 0, 0), locale), note: '' },
   });
-  // FormField types its control by the input shape; the resolver outputs cents (ADR 0020's forms do the same).
-  const control = form.control as unknown as Control<FeeTransferInput>;
   const onSubmit = form.handleSubmit((v) =>
     record.mutate(
       {
@@ -192,6 +221,17 @@ export function FeeTransferForm({ fee, onDone }: { fee: FeeStatus; onDone: (text
       { onSuccess: () => onDone(t`Überweisung von ${formatEuro(v.amount, locale)} zu ${fee.invoice_number ?? ''} erfasst.`) },
     ),
   );
+  if (feeCancelled(fee)) {
+    // The database refuses it too (fee_cancelled); the form says why before anyone types.
+    return (
+      <DialogHeader>
+        <DialogTitle>
+          <Trans>Überweisung erfassen</Trans>
+        </DialogTitle>
+        <DialogDescription>{staffErrorMessage({ message: 'fee_cancelled' })}</DialogDescription>
+      </DialogHeader>
+    );
+  }
   return (
     <>
       <DialogHeader>
@@ -204,46 +244,110 @@ export function FeeTransferForm({ fee, onDone }: { fee: FeeStatus; onDone: (text
           </Trans>
         </DialogDescription>
       </DialogHeader>
-      <Form {...form}>
-        <form noValidate onSubmit={onSubmit} aria-label={t`Überweisung erfassen`} className="grid gap-4">
-          <FormField
-            control={control}
-            name="amount"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>
-                  <Trans>Betrag (€)</Trans>
-                </FormLabel>
-                <FormControl>
-                  <Input inputMode="decimal" autoComplete="off" {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <FormField
-            control={control}
-            name="note"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>
-                  <Trans>Notiz (z. B. Kontoauszug)</Trans>
-                </FormLabel>
-                <FormControl>
-                  <Input autoComplete="off" {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          {record.isError ? <FormAlert className="text-sm">{staffErrorMessage(record.error)}</FormAlert> : null}
-          <div className="flex justify-end">
-            <Button type="submit" disabled={record.isPending}>
-              <Trans>Überweisung erfassen</Trans>
-            </Button>
-          </div>
-        </form>
-      </Form>
+      <FeeAmountForm form={form} onSubmit={onSubmit} label={t`Überweisung erfassen`} pending={record.isPending} error={record.error} />
     </>
+  );
+}
+
+/**
+ * Records that an overpaid fee's money went back to the holder by transfer: the overpaid amount
+ * proposed, never more (zod here, the database again); one request key per form, kept for its retries.
+ */
+export function FeeRepayForm({ fee, onDone }: { fee: FeeStatus; onDone: (text: string) => void }) {
+  const { t, i18n } = useLingui();
+  const locale = i18n.locale;
+  const repay = useRepayFeeOverpayment();
+  const [requestKeys] = useState(paymentRequestKeys);
+  const overpaid = Math.max(-(fee.balance_cents ?? 0), 0);
+  const form = useForm<FeeTransferInput, unknown, FeeTransferValues>({
+    resolver: zodResolver(feeRepaySchema(overpaid, locale)),
+    defaultValues: { amount: centsToInput(overpaid, locale), note: '' },
+  });
+  const onSubmit = form.handleSubmit((v) =>
+    repay.mutate(
+      {
+        feeId: fee.id ?? '',
+        amountCents: v.amount,
+        note: v.note,
+        requestKey: requestKeys.keyFor({ target: fee.id ?? '', method: 'refund_bank_transfer', amountCents: v.amount }),
+      },
+      { onSuccess: () => onDone(t`Rückzahlung von ${formatEuro(v.amount, locale)} zu ${fee.invoice_number ?? ''} erfasst.`) },
+    ),
+  );
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>
+          <Trans>Überzahlung zurückzahlen</Trans>
+        </DialogTitle>
+        <DialogDescription>
+          <Trans>
+            Rechnung {fee.invoice_number}: {formatEuro(overpaid, locale)} überzahlt. Erfassen Sie hier, was Sie dem Inhaber zurücküberwiesen
+            haben.
+          </Trans>
+        </DialogDescription>
+      </DialogHeader>
+      <FeeAmountForm form={form} onSubmit={onSubmit} label={t`Rückzahlung erfassen`} pending={repay.isPending} error={repay.error} />
+    </>
+  );
+}
+
+/** The amount and note of a fee transfer (received or paid back), its error and its button. */
+function FeeAmountForm({
+  form,
+  onSubmit,
+  label,
+  pending,
+  error,
+}: {
+  form: UseFormReturn<FeeTransferInput, unknown, FeeTransferValues>;
+  onSubmit: () => void;
+  label: string;
+  pending: boolean;
+  error: Error | null;
+}) {
+  // FormField types its control by the input shape; the resolver outputs cents (ADR 0020's forms do the same).
+  const control = form.control as unknown as Control<FeeTransferInput>;
+  return (
+    <Form {...form}>
+      <form noValidate onSubmit={onSubmit} aria-label={label} className="grid gap-4">
+        <FormField
+          control={control}
+          name="amount"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Betrag (€)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input inputMode="decimal" autoComplete="off" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={control}
+          name="note"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                <Trans>Notiz (z. B. Kontoauszug)</Trans>
+              </FormLabel>
+              <FormControl>
+                <Input autoComplete="off" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        {error ? <FormAlert className="text-sm">{staffErrorMessage(error)}</FormAlert> : null}
+        <div className="flex justify-end">
+          <Button type="submit" disabled={pending}>
+            {label}
+          </Button>
+        </div>
+      </form>
+    </Form>
   );
 }

@@ -235,7 +235,16 @@ function EndContractButton({ row }: { row: RenewalRow }) {
         </Button>
       }
       title={<Trans>Vertrag {number} beenden?</Trans>}
-      description={<Trans>Der Vertrag wird nicht verlängert; der Mieter erhält den Grund per E-Mail.</Trans>}
+      description={
+        row.action === 'renewed' ? (
+          <Trans>
+            Der Vertrag endet; seine schon ausgestellte Verlängerung für die nächste Saison endet mit (ihre Rechnungen werden storniert, der
+            Liegeplatz wird frei). Der Mieter erhält den Grund per E-Mail.
+          </Trans>
+        ) : (
+          <Trans>Der Vertrag wird nicht verlängert; der Mieter erhält den Grund per E-Mail.</Trans>
+        )
+      }
       confirmLabel={<Trans>Vertrag beenden</Trans>}
       destructive
       busy={end.isPending}
