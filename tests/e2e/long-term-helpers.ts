@@ -28,7 +28,7 @@ export async function holdBerth(who: ContractPersona, berth: string, seasonId: s
       p_locale: who === 'customer' ? 'de' : 'en',
     }),
   });
-  expect(applied.status).toBe(200);
+  expect(applied.status, await applied.clone().text()).toBe(200);
   const admin = await adminToken();
   const app = await rest(admin, `long_term_applications?select=id&email=eq.${email}&place_id=eq.${placeId}`);
   const sent = await rest(admin, 'rpc/send_offer', {
