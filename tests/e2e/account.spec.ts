@@ -8,8 +8,17 @@ import { authStorageKey, personaSession } from '../helpers/personas';
 import { apiUrl, readCode, uniqueEmail } from './booking-helpers';
 const berlinDate = (iso: string | number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
-/** Today + offset days in Berlin (no per-run shift: the seed's stays are relative to today). */
-const berlinDay = (offset: number) => berlinDate(Date.now() + offset * 86_400_000);
+/**
+ * Today + offset calendar days in Berlin (no per-run shift: the seed's stays are relative to
+ * today). Counted on the calendar, not as offset × 24 h from now: between 23:00 and midnight in
+ * winter, 120 × 24 h back lands in summer time an hour later, on the next day (a clean-clone run at 23:40
+ * looked for the stay of 10 August instead of 9 August).
+ */
+const berlinDay = (offset: number) => {
+  const d = new Date(`${berlinDate(Date.now())}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offset);
+  return d.toISOString().slice(0, 10);
+};
 
 test.describe('seeded customer (de)', () => {
   test.use({ persona: 'customer' });
