@@ -54,12 +54,18 @@ function runConcurrently(commands, limit) {
         child.stdout.on('data', (c) => chunks.push(c));
         child.stderr.on('data', (c) => chunks.push(c));
         running++;
-        child.on('close', (code) => {
-          out[i] = { ok: code === 0, seconds: (Date.now() - started) / 1000, output: Buffer.concat(chunks).toString() };
+        // 'close' ends it; a command that cannot start ('error', e.g. not installed) ends it too, once.
+        const finish = (ok) => {
+          if (out[i]) return;
+          out[i] = { ok, seconds: (Date.now() - started) / 1000, output: Buffer.concat(chunks).toString() };
           running--;
           start();
+        };
+        child.on('close', (code) => finish(code === 0));
+        child.on('error', (error) => {
+          chunks.push(Buffer.from(`${error.message}\n`));
+          finish(false);
         });
-        child.on('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
       }
     };
     start();
