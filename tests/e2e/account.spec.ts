@@ -5,20 +5,9 @@
 import { test, expect } from '../helpers/app-test';
 import { DEMO_ANON_KEY } from '../../supabase/local/src/keys.ts';
 import { authStorageKey, personaSession } from '../helpers/personas';
-import { apiUrl, readCode, uniqueEmail } from './booking-helpers';
+import { apiUrl, calendarDay, readCode, uniqueEmail } from './booking-helpers';
 const berlinDate = (iso: string | number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
-/**
- * Today + offset calendar days in Berlin (no per-run shift: the seed's stays are relative to
- * today). Counted on the calendar, not as offset × 24 h from now: between 23:00 and midnight in
- * winter, 120 × 24 h back lands in summer time an hour later, on the next day (a clean-clone run at 23:40
- * looked for the stay of 10 August instead of 9 August).
- */
-const berlinDay = (offset: number) => {
-  const d = new Date(`${berlinDate(Date.now())}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + offset);
-  return d.toISOString().slice(0, 10);
-};
 
 test.describe('seeded customer (de)', () => {
   test.use({ persona: 'customer' });
@@ -38,8 +27,8 @@ test.describe('seeded customer (de)', () => {
     expect(starts.length).toBeGreaterThanOrEqual(3);
     // Current and upcoming stays first, by arrival (issue 40 item 13): today's B05 stay above the
     // one 21 days ahead, everything up to that one ascending; past ones after them.
-    const todayRow = starts.findIndex((s) => berlinDate(s) === berlinDay(0));
-    const aheadRow = starts.findIndex((s) => berlinDate(s) === berlinDay(21));
+    const todayRow = starts.findIndex((s) => berlinDate(s) === calendarDay(0));
+    const aheadRow = starts.findIndex((s) => berlinDate(s) === calendarDay(21));
     expect(todayRow).toBeGreaterThanOrEqual(0);
     expect(todayRow).toBeLessThan(aheadRow);
     const upcoming = starts.slice(0, aheadRow + 1);
@@ -47,7 +36,7 @@ test.describe('seeded customer (de)', () => {
     await expect(rows.filter({ hasText: 'Liegeplatz B06' })).toHaveCount(1);
 
     // The seeded B05 stay 21 days ahead: its page, and its check-in refuses until the arrival day.
-    const future = starts.find((s) => berlinDate(s) === berlinDay(21));
+    const future = starts.find((s) => berlinDate(s) === calendarDay(21));
     expect(future).toBeTruthy();
     await page
       .locator(`[data-testid="booking"][data-starts-at="${future}"]`)
@@ -65,7 +54,7 @@ test.describe('seeded customer (de)', () => {
     const b05 = page.getByTestId('booking').filter({ hasText: 'Liegeplatz B05' });
     await expect(b05.first()).toBeVisible();
     const b05Starts = await b05.evaluateAll((els) => els.map((e) => e.getAttribute('data-starts-at') ?? ''));
-    const today = b05Starts.findIndex((s) => berlinDate(s) === berlinDay(0));
+    const today = b05Starts.findIndex((s) => berlinDate(s) === calendarDay(0));
     expect(today).toBeGreaterThanOrEqual(0);
     const row = b05.nth(today);
     await expect(row).toContainText('Liegeplatz B05');
@@ -101,8 +90,8 @@ test.describe('seeded customer (en)', () => {
     // Current and upcoming first, by arrival, then the past ones (issue 40 item 13): his D03 stay
     // (arrived yesterday, still running) heads the list, the one that ended 113 days ago follows
     // every current and upcoming stay (his fair stay among them), which ascend.
-    const runningRow = starts.findIndex((s) => berlinDate(s) === berlinDay(-1));
-    const pastRow = starts.findIndex((s) => berlinDate(s) === berlinDay(-120));
+    const runningRow = starts.findIndex((s) => berlinDate(s) === calendarDay(-1));
+    const pastRow = starts.findIndex((s) => berlinDate(s) === calendarDay(-120));
     expect(runningRow).toBe(0);
     expect(pastRow).toBeGreaterThan(1);
     expect([...starts.slice(0, pastRow)].sort()).toEqual(starts.slice(0, pastRow));

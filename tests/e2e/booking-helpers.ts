@@ -39,7 +39,15 @@ const RUN_BASE = Number(process.env.E2E_DAY_BASE ?? Math.floor(Date.now() / 60_0
 
 /** A Düsseldorf calendar day, today + offset (+ the run's base from offset 5 on), as yyyy-MM-dd. */
 export function berlinDay(offset = 0): string {
-  if (offset >= 5) offset += RUN_BASE;
+  return calendarDay(offset >= 5 ? offset + RUN_BASE : offset);
+}
+
+/**
+ * A Düsseldorf calendar day, today + offset calendar days, without the run's base (for the seed's
+ * stays, which are relative to today): counted on the calendar, not as offset × 24 h, which lands
+ * on the wrong day across a change of summer time late in the evening.
+ */
+export function calendarDay(offset: number): string {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
     new Date(),
   );
