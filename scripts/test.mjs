@@ -4,11 +4,10 @@
  * line "tests: N passed, N failed". Suites that need a system package this machine lacks are
  * skipped LOUDLY with the install command; CI sets CI_REQUIRE_ALL=1, which turns such a skip
  * into a failure. The whole run has a time budget (30 minutes, TEST_BUDGET_MINUTES overrides),
- * the target of issue 46: the time is printed against it, and a run over the budget plus 10 % is
- * flagged. A run over the ceiling (TEST_CEILING_MINUTES, default 60: CI's slowest run of the
- * suite, 48.4 min on 2026-12-03, plus a margin, well inside CI's 90 minutes) counts as one failed
- * test, so the suite cannot creep further. Lower the ceiling to the budget's 33 minutes once the
- * suite fits it on CI's machines too (issue 46, item 2; ADR 0006).
+ * the target of issue 46: the time is printed against it. A run over the budget plus 10 % (the
+ * ceiling, TEST_CEILING_MINUTES overrides it) counts as one failed test, so the suite cannot creep
+ * past the budget (issue 46, item 2; ADR 0006). Three clean-clone runs in a row, CI's included,
+ * took 21.6 to 22.5 minutes.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -27,7 +26,7 @@ if (!(budgetMinutes > 0)) {
   process.exit(2);
 }
 const ceilingSetting = process.env.TEST_CEILING_MINUTES;
-const ceilingMinutes = ceilingSetting === undefined || ceilingSetting === '' ? Math.max(60, budgetMinutes * 1.1) : Number(ceilingSetting);
+const ceilingMinutes = ceilingSetting === undefined || ceilingSetting === '' ? budgetMinutes * 1.1 : Number(ceilingSetting);
 if (!(ceilingMinutes > 0)) {
   console.error(`TEST_CEILING_MINUTES must be a number of minutes above 0, not "${ceilingSetting}"`);
   process.exit(2);
@@ -158,20 +157,17 @@ if (existsSync(skippedFile)) {
   for (const l of lines) console.warn(`!!!   ${l}`);
   console.warn('!!! Install them (see README, "Tests") to run everything; CI runs with CI_REQUIRE_ALL=1 and fails instead.');
 }
-// The time budget: over it plus 10 % (a loaded machine's spread) is flagged; over the ceiling
-// it is a failure of its own.
+// The time budget: over it is said loudly; over the ceiling (the budget plus 10 %, a loaded
+// machine's spread) it is a failure of its own.
 const minutes = (Date.now() - runStarted) / 60_000;
-const limit = budgetMinutes * 1.1;
-console.log(`\ntime: ${minutes.toFixed(1)} min of ${budgetMinutes} min budget (fails above the ${ceilingMinutes} min ceiling)`);
+console.log(`\ntime: ${minutes.toFixed(1)} min of ${budgetMinutes} min budget (fails above the ${ceilingMinutes.toFixed(1)} min ceiling)`);
 if (minutes > ceilingMinutes) {
   console.error(
-    `FAIL time ceiling: the run took ${minutes.toFixed(1)} min, more than the ${ceilingMinutes} min ceiling; set TEST_CEILING_MINUTES to change it`,
+    `FAIL time ceiling: the run took ${minutes.toFixed(1)} min, more than the ${ceilingMinutes.toFixed(1)} min ceiling (the ${budgetMinutes} min budget plus 10 %, issue 46); set TEST_CEILING_MINUTES to change it`,
   );
   failed++;
-} else if (minutes > limit) {
-  console.warn(
-    `!!! OVER BUDGET: the run took ${minutes.toFixed(1)} min, more than the ${budgetMinutes} min budget plus 10 % (${limit.toFixed(1)} min) (issue 46)`,
-  );
+} else if (minutes > budgetMinutes) {
+  console.warn(`!!! OVER BUDGET: the run took ${minutes.toFixed(1)} min, more than the ${budgetMinutes} min budget (issue 46)`);
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || results.some((r) => !r.ok) ? 1 : 0);
