@@ -70,6 +70,11 @@ export async function getSupabase(): Promise<AppSupabaseClient> {
   return supabase;
 }
 
+/** The Realtime client of the app's Supabase client (loaded on first use, following the session). */
+export async function getRealtime() {
+  return (await getSupabase()).realtime();
+}
+
 /** Wires auth events to the query cache and the router; signing out clears every cached query. */
 export function watchAuth(invalidateRouter: () => void) {
   onAuthChange = async (event) => {

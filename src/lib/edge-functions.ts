@@ -18,7 +18,7 @@ export class FunctionCallError extends Error {
 /** Calls an edge function with the user's session (supabase.functions.invoke) and returns its JSON. */
 export async function invokeFunction<T>(name: string, body: Record<string, unknown>): Promise<T> {
   const supabase = await getSupabase();
-  const { data, error } = await supabase.functions.invoke<T>(name, { body });
+  const { data, error } = await (await supabase.functions()).invoke<T>(name, { body });
   if (!error) return data as T;
   // FunctionsHttpError carries the Response (its body unread); fetch and relay errors do not.
   const response = (error as { context?: unknown }).context;

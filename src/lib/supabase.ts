@@ -1,20 +1,15 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { env } from '@/lib/env';
-import type { Database } from '@/lib/database.types';
-import { followSessionInRealtime } from '@/lib/realtime-auth';
+import { createAppClient, type AppSupabaseClient } from '@/lib/supabase-client';
 
-/** The app's client type: every `.from()` / `.rpc()` is checked against the generated schema. */
-export type AppSupabaseClient = SupabaseClient<Database>;
+export type { AppSupabaseClient };
 
 /**
- * The one Supabase client of the app, typed by the generated schema (src/lib/database.types.ts,
- * `npm run db:types`): a renamed column or function argument fails `npm run typecheck`. App code
- * gets it through `getSupabase()` from '@/lib/auth' (a lazy import: supabase-js stays out of the
- * initial bundle, and auth events reach the query cache); only auth.ts imports this module.
+ * The one Supabase client of the app (src/lib/supabase-client.ts), typed by the generated schema
+ * (src/lib/database.types.ts, `npm run db:types`): a renamed column or function argument fails
+ * `npm run typecheck`. App code gets it through `getSupabase()` from '@/lib/auth' (a lazy import:
+ * the client stays out of the initial bundle, and auth events reach the query cache); only
+ * auth.ts imports this module.
  */
-export const supabase: AppSupabaseClient = createClient<Database>(env.supabaseUrl, env.supabaseKey, {
+export const supabase: AppSupabaseClient = createAppClient(env.supabaseUrl, env.supabaseKey, {
   auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
 });
-
-// Realtime follows every token of the session (the second factor's aal2 token too).
-followSessionInRealtime(supabase);

@@ -1,7 +1,7 @@
 /**
  * Who hears what over Realtime (issue 39, item 4), on the real project (migrations + demo seed)
- * and both engines, with supabase-js set up as the app sets it up (src/lib/supabase.ts: the
- * session's tokens follow into Realtime through followSessionInRealtime):
+ * and both engines, with the app's own client (src/lib/supabase-client.ts: Realtime loaded on first
+ * use, the session's tokens following into it):
  *
  * - a payment reaches harbour staff and the service role, a guest only for their own order, and
  *   nobody else: anon and a guest of another order receive nothing, not even that it happened
@@ -19,10 +19,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { RealtimeChannel, RealtimeClient } from '@supabase/realtime-js';
 import { engines, skipBecause } from '../../supabase/local/test/harness/engines.ts';
 import { DEMO_TOTP_SECRETS, unusedTotpCode } from '../../supabase/local/test/harness/demo-staff.ts';
 import type { Stack } from '../../supabase/local/src/stack.ts';
-import { followSessionInRealtime } from '../../src/lib/realtime-auth.ts';
+import { createAppClient, type AppSupabaseClient } from '../../src/lib/supabase-client.ts';
 import { guestWithBooking, SEED, startSecurityStack } from './helpers.ts';
 
 interface Change {
@@ -53,6 +54,7 @@ for (const engine of engines()) {
     () => {
       let stack: Stack;
       const clients: SupabaseClient[] = [];
+      const sockets: RealtimeClient[] = [];
 
       beforeAll(async () => {
         stack = await startSecurityStack(engine.name);
@@ -65,18 +67,27 @@ for (const engine of engines()) {
             c.realtime.disconnect();
           }),
         );
+        await Promise.all(
+          sockets.splice(0).map(async (r) => {
+            await r.removeAllChannels().catch(() => {});
+            r.disconnect();
+          }),
+        );
         await stack?.close();
       });
 
-      /** A client as the app creates it: supabase-js, and Realtime following the session's tokens. */
-      const appClient = () => {
-        const c = createClient(stack.url, stack.keys.anonKey, {
+      /** A client as the app creates it (src/lib/supabase-client.ts): Realtime follows the session's tokens. */
+      const appClient = () =>
+        createAppClient(stack.url, stack.keys.anonKey, {
           auth: { persistSession: false, autoRefreshToken: false },
           realtime: { transport: WebSocket as never },
         });
-        followSessionInRealtime(c);
-        clients.push(c);
-        return c;
+
+      /** The app client's Realtime, loaded when first needed, as the app's live hooks load it. */
+      const live = async (c: AppSupabaseClient) => {
+        const realtime = await c.realtime();
+        if (!sockets.includes(realtime)) sockets.push(realtime);
+        return realtime;
       };
 
       const serviceClient = () => {
@@ -89,7 +100,7 @@ for (const engine of engines()) {
       };
 
       /** Password, then the TOTP code of the seeded key, as the login and /auth/mfa pages do. */
-      const signInStaff = async (c: SupabaseClient, who: 'staff' | 'admin') => {
+      const signInStaff = async (c: { auth: SupabaseClient['auth'] }, who: 'staff' | 'admin') => {
         const { email, password } = SEED[who];
         const signedIn = await c.auth.signInWithPassword({ email, password });
         expect(signedIn.error).toBeNull();
@@ -104,7 +115,7 @@ for (const engine of engines()) {
       };
 
       /** Subscribes to INSERT and UPDATE of the tables (as the app's live hooks do); resolves once Realtime confirms. */
-      const watch = async (c: SupabaseClient, topic: string, tables: string[]): Promise<Watch> => {
+      const watch = async (c: { channel(topic: string): RealtimeChannel }, topic: string, tables: string[]): Promise<Watch> => {
         const w: Watch = { got: [], system: [] };
         const channel = c.channel(topic);
         for (const table of tables) {
@@ -145,11 +156,11 @@ for (const engine of engines()) {
         const anon = appClient();
 
         const seen = {
-          staff: await watch(staff, 'pay-staff', ['payments']),
+          staff: await watch(await live(staff), 'pay-staff', ['payments']),
           service: await watch(serviceClient(), 'pay-service', ['payments']),
           owner: await watch(owner.client, 'pay-owner', ['payments']),
           otherGuest: await watch(otherGuest.client, 'pay-other-guest', ['payments']),
-          anon: await watch(anon, 'pay-anon', ['payments']),
+          anon: await watch(await live(anon), 'pay-anon', ['payments']),
         };
 
         // A payment of the owner's order: staff, the service role and the owner hear of it.
@@ -185,7 +196,7 @@ for (const engine of engines()) {
 
       it('staff who open the channel and then sign in with password and TOTP receive orders and berth changes, without setAuth by hand; signing out stops them', async () => {
         const staff = appClient();
-        const desk = await watch(staff, 'calendar-before-sign-in', ['place_statuses', 'orders']);
+        const desk = await watch(await live(staff), 'calendar-before-sign-in', ['place_statuses', 'orders']);
         const control = await watch(serviceClient(), 'calendar-control-1', ['place_statuses', 'orders']);
         await signInStaff(staff, 'staff');
 
@@ -221,7 +232,7 @@ for (const engine of engines()) {
       it('staff who sign in first and then open the channel receive orders and berth changes, also after a token refresh', async () => {
         const staff = appClient();
         await signInStaff(staff, 'staff');
-        const desk = await watch(staff, 'calendar-after-sign-in', ['place_statuses', 'orders']);
+        const desk = await watch(await live(staff), 'calendar-after-sign-in', ['place_statuses', 'orders']);
         const control = await watch(serviceClient(), 'calendar-control-2', ['place_statuses', 'orders']);
 
         const booked = await guestWithBooking(stack, 78);

@@ -131,6 +131,6 @@ export function useSetRegistrationMark() {
 /** A short-lived link to a certificate file (private bucket). */
 export async function certificateUrl(path: string): Promise<string | null> {
   const supabase = await getSupabase();
-  const { data } = await supabase.storage.from(CERTIFICATE_BUCKET).createSignedUrl(path, 300);
+  const { data } = await (await supabase.storage()).from(CERTIFICATE_BUCKET).createSignedUrl(path, 300);
   return data?.signedUrl ?? null;
 }

@@ -59,7 +59,7 @@ export const avatarUrlQueryOptions = (path: string | null | undefined) =>
     queryFn: async (): Promise<{ src: string; original: string } | null> => {
       if (!path) return null;
       const supabase = await getSupabase();
-      const avatars = supabase.storage.from('avatars');
+      const avatars = (await supabase.storage()).from('avatars');
       const [thumb, original] = await Promise.all([
         avatars.createSignedUrl(path, 3600, { transform: { width: 160, height: 160, resize: 'cover' } }),
         avatars.createSignedUrl(path, 3600),
@@ -125,7 +125,9 @@ export async function downloadMyData(): Promise<void> {
 export async function deleteMyAccount(avatarPath: string | null | undefined): Promise<void> {
   const supabase = await getSupabase();
   if (avatarPath)
-    await supabase.storage
+    await (
+      await supabase.storage()
+    )
       .from('avatars')
       .remove([avatarPath])
       .catch(() => undefined);

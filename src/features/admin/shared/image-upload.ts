@@ -73,7 +73,7 @@ export async function removeImage(bucket: ImageBucket, path: string | null | und
   if (!path) return;
   try {
     const supabase = await getSupabase();
-    await supabase.storage.from(bucket).remove([path]);
+    await (await supabase.storage()).from(bucket).remove([path]);
   } catch {
     // ignored on purpose
   }

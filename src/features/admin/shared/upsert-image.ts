@@ -55,7 +55,7 @@ export async function uploadImage(
 export async function removeImageQuietly(bucket: string, path: string): Promise<void> {
   try {
     const supabase = await getSupabase();
-    await supabase.storage.from(bucket).remove([path]);
+    await (await supabase.storage()).from(bucket).remove([path]);
   } catch {
     // ignored on purpose
   }

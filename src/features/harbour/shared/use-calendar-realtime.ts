@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { getSupabase } from '@/lib/auth';
+import { getRealtime } from '@/lib/auth';
 import { coalesce } from '@/lib/coalesce';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 
@@ -22,10 +22,10 @@ export function useCalendarRealtime(): LiveState {
   useEffect(() => {
     let cancelled = false;
     let cleanup: (() => void) | undefined;
-    void getSupabase().then((supabase) => {
+    void getRealtime().then((realtime) => {
       if (cancelled) return;
       const invalidate = coalesce(() => void queryClient.invalidateQueries({ queryKey: harbourKeys.all }), LIVE_REFRESH_MS);
-      const channel = supabase.channel('harbour:calendar');
+      const channel = realtime.channel('harbour:calendar');
       for (const table of ['place_statuses', 'orders'] as const) {
         channel
           .on('postgres_changes', { event: 'INSERT', schema: 'public', table }, invalidate)
@@ -42,7 +42,7 @@ export function useCalendarRealtime(): LiveState {
       });
       cleanup = () => {
         invalidate.cancel();
-        void supabase.removeChannel(channel);
+        void realtime.removeChannel(channel);
       };
     });
     return () => {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { getSupabase } from '@/lib/auth';
+import { getRealtime } from '@/lib/auth';
 import { orderKeys } from '@/features/orders/api/keys';
 
 /**
@@ -15,20 +15,20 @@ export function useOrderLive(orderId: string, enabled: boolean) {
     if (!enabled) return;
     let cancelled = false;
     let cleanup: (() => void) | undefined;
-    void getSupabase().then((supabase) => {
+    void getRealtime().then((realtime) => {
       if (cancelled) return;
       const refetch = () => {
         void queryClient.invalidateQueries({ queryKey: orderKeys.detail(orderId) });
         void queryClient.invalidateQueries({ queryKey: orderKeys.payments(orderId) });
       };
-      const channel = supabase
+      const channel = realtime
         .channel(`order:${orderId}`)
         .on('postgres_changes', { event: 'UPDATE', schema: 'public', table: 'orders', filter: `id=eq.${orderId}` }, refetch)
         .subscribe((status) => {
           // Anything that changed before the subscription stood.
           if (status === 'SUBSCRIBED') refetch();
         });
-      cleanup = () => void supabase.removeChannel(channel);
+      cleanup = () => void realtime.removeChannel(channel);
     });
     return () => {
       cancelled = true;

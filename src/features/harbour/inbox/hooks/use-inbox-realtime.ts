@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { getSupabase } from '@/lib/auth';
+import { getRealtime } from '@/lib/auth';
 import { coalesce } from '@/lib/coalesce';
 import { harbourKeys } from '@/features/harbour/shared/keys';
 import { inboxKeys } from '@/features/harbour/inbox/api/inbox';
@@ -15,13 +15,13 @@ export function useInboxRealtime() {
   useEffect(() => {
     let cancelled = false;
     let cleanup: (() => void) | undefined;
-    void getSupabase().then((supabase) => {
+    void getRealtime().then((realtime) => {
       if (cancelled) return;
       const invalidate = coalesce(() => {
         void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
         void queryClient.invalidateQueries({ queryKey: harbourKeys.overview() });
       }, LIVE_REFRESH_MS);
-      const channel = supabase.channel('harbour:inbox');
+      const channel = realtime.channel('harbour:inbox');
       for (const table of ['contact_messages', 'long_term_applications', 'message_replies'] as const) {
         channel
           .on('postgres_changes', { event: 'INSERT', schema: 'public', table }, invalidate)
@@ -32,7 +32,7 @@ export function useInboxRealtime() {
       });
       cleanup = () => {
         invalidate.cancel();
-        void supabase.removeChannel(channel);
+        void realtime.removeChannel(channel);
       };
     });
     return () => {

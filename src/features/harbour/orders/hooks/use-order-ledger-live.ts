@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { getSupabase } from '@/lib/auth';
+import { getRealtime } from '@/lib/auth';
 import { extrasKeys } from '@/features/harbour/extras';
 import { orderDeskKeys } from '@/features/harbour/orders/api/orders';
 import { paymentDeskKeys } from '@/features/harbour/orders/api/payments';
@@ -17,7 +17,7 @@ export function useOrderLedgerLive(orderId: string) {
   useEffect(() => {
     let cancelled = false;
     let cleanup: (() => void) | undefined;
-    void getSupabase().then((supabase) => {
+    void getRealtime().then((realtime) => {
       if (cancelled) return;
       const refetch = () => {
         void queryClient.invalidateQueries({ queryKey: paymentDeskKeys.ledger(orderId) });
@@ -25,13 +25,13 @@ export function useOrderLedgerLive(orderId: string) {
         void queryClient.invalidateQueries({ queryKey: orderDeskKeys.detail(orderId) });
         void queryClient.invalidateQueries({ queryKey: extrasKeys.refundsDue(orderId) });
       };
-      const channel = supabase
+      const channel = realtime
         .channel(`harbour:ledger:${orderId}`)
         .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'payments', filter: `order_id=eq.${orderId}` }, refetch)
         .subscribe((status) => {
           if (status === 'SUBSCRIBED') refetch();
         });
-      cleanup = () => void supabase.removeChannel(channel);
+      cleanup = () => void realtime.removeChannel(channel);
     });
     return () => {
       cancelled = true;
