@@ -287,3 +287,95 @@ export async function startPlatformDb(bin: string): Promise<PlatformDb> {
     throw error;
   }
 }
+
+/**
+ * The facts platform-db.test.ts compares between the platform-shaped database and the local
+ * stack's bootstrap (before the project's migrations), one row each: kind, key, value. Effective
+ * privileges (has_*_privilege) rather than ACL texts, so a grant through PUBLIC or ownership
+ * counts the same as a direct one. Run with search_path = pg_catalog (type names qualified).
+ */
+export const CATALOG_FACTS = `
+with api_roles(r) as (values ('anon'), ('authenticated'), ('service_role'), ('postgres')),
+platform_roles(r) as (
+  values ('anon'), ('authenticated'), ('service_role'), ('postgres'), ('authenticator'), ('supabase_admin'),
+         ('supabase_auth_admin'), ('supabase_storage_admin'), ('supabase_realtime_admin'), ('dashboard_user')
+),
+schemas(s) as (values ('public'), ('extensions'), ('auth'), ('storage'), ('realtime'), ('cron'), ('net'), ('vault')),
+rels as (
+  select c.oid, c.relnamespace::regnamespace::text as nsp, c.relname, c.relkind, c.relowner, c.relrowsecurity
+  from pg_class c
+  where c.relnamespace::regnamespace::text in ('auth', 'storage', 'realtime', 'cron', 'net', 'vault') and c.relkind in ('r', 'v', 'p')
+),
+funcs as (
+  select p.oid, p.pronamespace::regnamespace::text as nsp, p.proowner, p.prosecdef
+  from pg_proc p where p.pronamespace::regnamespace::text in ('auth', 'storage', 'realtime', 'cron', 'net', 'vault')
+)
+select 'role' as kind, rolname as key, concat_ws(' ', case when rolsuper then 'superuser' end, case when rolinherit then 'inherit' end,
+  case when rolcreaterole then 'createrole' end, case when rolcreatedb then 'createdb' end, case when rolcanlogin then 'login' end,
+  case when rolreplication then 'replication' end, case when rolbypassrls then 'bypassrls' end) as value
+from pg_roles where rolname in (select r from platform_roles)
+union all
+select 'member', m.rolname || ' in ' || r.rolname, case when a.admin_option then 'with admin option' else '' end
+from pg_auth_members a join pg_roles r on r.oid = a.roleid join pg_roles m on m.oid = a.member
+where m.rolname in (select r from platform_roles)
+union all
+select 'role setting', r.rolname || ' ' || split_part(c, '=', 1), substr(c, length(split_part(c, '=', 1)) + 2)
+from pg_db_role_setting s join pg_roles r on r.oid = s.setrole, unnest(s.setconfig) c
+where r.rolname in (select r from platform_roles)
+  and (s.setdatabase = 0 or s.setdatabase = (select oid from pg_database where datname = current_database()))
+union all
+select 'schema privilege', s.s || ' ' || a.r,
+  concat_ws(' ', case when has_schema_privilege(a.r, s.s, 'usage') then 'usage' end, case when has_schema_privilege(a.r, s.s, 'create') then 'create' end)
+from schemas s cross join api_roles a where to_regnamespace(s.s) is not null
+union all
+select 'schema owner', nspname, pg_get_userbyid(nspowner) from pg_namespace where nspname in (select s from schemas)
+union all
+select 'table', r.nsp || '.' || r.relname, pg_get_userbyid(r.relowner) || case when r.relrowsecurity then ' rls' else '' end from rels r
+union all
+select 'table privilege', r.nsp || '.' || r.relname || ' ' || a.r,
+  concat_ws(' ', case when has_table_privilege(a.r, r.oid, 'select') then 'select' end, case when has_table_privilege(a.r, r.oid, 'insert') then 'insert' end,
+    case when has_table_privilege(a.r, r.oid, 'update') then 'update' end, case when has_table_privilege(a.r, r.oid, 'delete') then 'delete' end)
+from rels r cross join api_roles a
+union all
+select 'column', r.nsp || '.' || r.relname || '.' || t.attname,
+  format_type(t.atttypid, t.atttypmod) || case when t.attnotnull then ' not null' else '' end || case when t.attgenerated = 's' then ' generated' else '' end
+from rels r join pg_attribute t on t.attrelid = r.oid and t.attnum > 0 and not t.attisdropped
+union all
+select 'policy', schemaname || '.' || tablename || ' ' || policyname, cmd || ' to ' || array_to_string(roles, ',')
+from pg_policies where schemaname in ('auth', 'storage', 'realtime', 'cron', 'net', 'vault')
+union all
+select 'trigger', t.tgrelid::regclass::text || ' ' || t.tgname, t.tgfoid::regproc::text
+from pg_trigger t join rels r on r.oid = t.tgrelid where not t.tgisinternal
+union all
+select 'function', f.oid::regprocedure::text, pg_get_userbyid(f.proowner) || case when f.prosecdef then ' security definer' else '' end from funcs f
+union all
+select 'function privilege', f.oid::regprocedure::text || ' ' || a.r, case when has_function_privilege(a.r, f.oid, 'execute') then 'execute' else '' end
+from funcs f cross join api_roles a
+union all
+select 'default privilege', pg_get_userbyid(d.defaclrole) || ' in ' || coalesce(d.defaclnamespace::regnamespace::text, 'every schema') || ' on '
+    || case d.defaclobjtype when 'r' then 'tables' when 'S' then 'sequences' when 'f' then 'functions' when 'T' then 'types' else 'schemas' end || ' to ' || g.grantee,
+  g.privileges
+from pg_default_acl d, lateral (
+  select case when x.grantee = 0 then 'public' else pg_get_userbyid(x.grantee) end as grantee,
+         string_agg(x.privilege_type, ' ' order by x.privilege_type) as privileges
+  from aclexplode(d.defaclacl) x group by x.grantee
+) g
+where pg_get_userbyid(d.defaclrole) in ('postgres', 'supabase_admin') and g.grantee in (select r from api_roles)
+  and g.grantee <> pg_get_userbyid(d.defaclrole) -- an owner's grant to itself changes nothing
+union all
+select 'extension', extname, extnamespace::regnamespace::text from pg_extension
+union all
+select 'publication', pubname, case when puballtables then 'all tables' else '' end from pg_publication
+order by 1, 2
+`;
+
+/** The catalog facts of a database, as "kind | key | value" lines. */
+export async function catalogFacts(url: string): Promise<string[]> {
+  const client = await connect(url, 'supabase_admin', '-c search_path=pg_catalog');
+  try {
+    const { rows } = await client.query<{ kind: string; key: string; value: string }>(CATALOG_FACTS);
+    return rows.map((r) => `${r.kind} | ${r.key} | ${r.value}`);
+  } finally {
+    await client.end();
+  }
+}

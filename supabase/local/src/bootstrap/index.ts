@@ -24,7 +24,7 @@ export async function bootstrapPlatform(db: Database): Promise<'created' | 'pres
     // Versions 2 and 3 added the pg_cron/pg_net/vault stand-ins (cron-net.sql), version 4
     // GoTrue's MFA tables (mfa.sql), version 5 realtime.messages (realtime-messages.sql), version
     // 6 auth.mfa_factors.last_totp_step (mfa.sql), version 7 Storage's refusal of direct deletes
-    // (storage-protect-delete.sql), all idempotent: a database from an older version gets them in place.
+    // (storage-protect-delete.sql) and the platform's grants on auth and storage (platform-grants.sql), all idempotent: a database from an older version gets them in place.
     const { rows } = await db.query<{ value: string }>(`select value from _supabase_local.meta where key = 'platform_version'`);
     if (Number(rows[0]?.value ?? 0) < Number(PLATFORM_VERSION)) {
       await db.transaction(async (tx) => {
@@ -32,6 +32,7 @@ export async function bootstrapPlatform(db: Database): Promise<'created' | 'pres
         await tx.exec(sql('mfa.sql'));
         await tx.exec(sql('realtime-messages.sql'));
         await tx.exec(sql('storage-protect-delete.sql'));
+        await tx.exec(sql('platform-grants.sql'));
         await tx.query(`update _supabase_local.meta set value = $1 where key = 'platform_version'`, [PLATFORM_VERSION]);
       });
     }
@@ -43,6 +44,7 @@ export async function bootstrapPlatform(db: Database): Promise<'created' | 'pres
     await tx.exec(sql('mfa.sql'));
     await tx.exec(sql('realtime-messages.sql'));
     await tx.exec(sql('storage-protect-delete.sql'));
+    await tx.exec(sql('platform-grants.sql'));
     await tx.query(`insert into _supabase_local.meta (key, value) values ('platform_version', $1)`, [PLATFORM_VERSION]);
   });
   return 'created';
