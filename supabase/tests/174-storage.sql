@@ -1,7 +1,7 @@
 -- Storage: buckets with limits, public images that only admins change, avatars that only the
 -- owner writes (folder = user id) and staff read.
 begin;
-select plan(12);
+select plan(13);
 
 select tests.create_user('customer');
 select tests.create_user('other');
@@ -28,7 +28,11 @@ select throws_ok($$ insert into storage.objects (bucket_id, name) values ('place
 select tests.authenticate_as('customer');
 select throws_ok($$ insert into storage.objects (bucket_id, name) values ('news-images', 'x.jpg') $$, '42501', null,
   'a customer cannot upload news images');
-select is_empty($$ delete from storage.objects where bucket_id = 'place-images' returning 1 $$, 'nor delete berth images');
+select throws_ok($$ delete from storage.objects where bucket_id = 'place-images' $$, '42501', null,
+  'nor delete berth images (Storage refuses a delete that does not come through its API)');
+select set_config('storage.allow_delete_query', 'true', true);
+select is_empty($$ delete from storage.objects where bucket_id = 'place-images' returning 1 $$, 'nor through the Storage API: the policies refuse the customer');
+select set_config('storage.allow_delete_query', 'false', true);
 select lives_ok($$ insert into storage.objects (bucket_id, name, owner) values ('avatars', auth.uid() || '/new.png', auth.uid()) $$,
   'a customer uploads an avatar into the own folder');
 select throws_ok($$ insert into storage.objects (bucket_id, name) values ('avatars', tests.get_user_id('other') || '/x.png') $$, '42501', null,

@@ -3,7 +3,7 @@
 -- switch the own account off (also not through admin_save_user); the user list searches and
 -- pages; bad input is refused with a named constraint (a 400, never a 500).
 begin;
-select plan(37);
+select plan(38);
 
 select tests.create_user('customer');
 select tests.create_user('harbour', array['harbor']);
@@ -38,7 +38,11 @@ select throws_ok($$ select public.admin_save_user(tests.get_user_id('customer'),
   '42501', 'admin_only', 'staff cannot save users');
 select throws_ok($$ insert into storage.objects (bucket_id, name) values ('news-images', 'x/title.jpg') $$, '42501', null,
   'staff cannot upload news images');
-select is_empty($$ delete from storage.objects where bucket_id = 'news-images' returning 1 $$, 'staff cannot delete news images');
+select throws_ok($$ delete from storage.objects where bucket_id = 'news-images' $$, '42501', null,
+  'staff cannot delete news images (Storage refuses a delete that does not come through its API)');
+select set_config('storage.allow_delete_query', 'true', true);
+select is_empty($$ delete from storage.objects where bucket_id = 'news-images' returning 1 $$, 'nor through the Storage API: the policies refuse staff');
+select set_config('storage.allow_delete_query', 'false', true);
 
 -- ---------------------------------------------------------------- admins: no self-demotion
 select tests.authenticate_as('admin');

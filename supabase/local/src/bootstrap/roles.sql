@@ -31,6 +31,33 @@ alter role anon set statement_timeout = '3s';
 alter role authenticated set statement_timeout = '8s';
 alter role authenticator set statement_timeout = '8s';
 
+-- As supabase/postgres's migrations leave them (compared in supabase/tests/platform-db.test.ts):
+-- the API roles inherit (20230529180330), authenticator waits 8 s for a lock (20231130133139),
+-- postgres holds pg_monitor, pg_read_all_data and pg_signal_backend (20230306081037,
+-- 20240606060239), supabase_storage_admin may become authenticator (20231013070755).
+do $$
+begin
+  if exists (select 1 from pg_roles where rolname in ('anon', 'authenticated', 'service_role') and not rolinherit) then
+    alter role anon inherit;
+    alter role authenticated inherit;
+    alter role service_role inherit;
+  end if;
+end
+$$;
+-- set once: a repeated ALTER ROLE ... SET rewrites the row, which parallel bootstraps would race on
+do $$
+begin
+  if not exists (
+    select 1 from pg_db_role_setting
+    where setrole = 'authenticator'::regrole and setdatabase = 0 and 'lock_timeout=8s' = any (setconfig)
+  ) then
+    alter role authenticator set lock_timeout = '8s';
+  end if;
+end
+$$;
+grant pg_monitor, pg_read_all_data, pg_signal_backend to postgres;
+grant authenticator to supabase_storage_admin;
+
 -- PostgREST's in-database configuration (`alter role authenticator set pgrst.db_schemas = ...`,
 -- docs.postgrest.org "In-Database Configuration"): hosted Supabase lets `postgres` set these
 -- through supautils (privileged_role_allowed_configs 'pgrst.*'). Plain Postgres needs SET on

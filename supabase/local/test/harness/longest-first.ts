@@ -13,6 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const LONGEST = [
   'supabase/local/test/start.test.ts',
   'tests/db/perf-equivalence.test.ts',
+  'supabase/tests/platform-db.test.ts',
   'tests/resilience/fuzz.test.ts',
   'tests/resilience/crash.test.ts',
   'supabase/local/test/functions-typecheck.test.ts',
