@@ -270,7 +270,7 @@ set search_path = ''
 as $$
 begin
   if p_ids is null then
-    delete from private.calendar_occupations;
+    delete from private.calendar_occupations where true;
   else
     delete from private.calendar_occupations c where c.id in (select unnest(p_ids));
   end if;

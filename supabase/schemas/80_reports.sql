@@ -121,7 +121,7 @@ set search_path = ''
 as $$
 begin
   if p_order_id is null then
-    delete from private.order_report_facts;
+    delete from private.order_report_facts where true;
   else
     delete from private.order_report_facts f where f.order_id = p_order_id;
   end if;
@@ -260,7 +260,7 @@ declare
   v_last timestamptz;
 begin
   if p_days is null then
-    delete from private.report_days;
+    delete from private.report_days where true;
   else
     delete from private.report_days r where r.day = any(p_days);
     select private.berlin_at(min(d), time '00:00'), private.berlin_at(max(d) + 1, time '00:00')
@@ -415,8 +415,8 @@ set search_path = ''
 as $$
 begin
   if p_place_status_ids is null then
-    delete from private.occupancy_spans;
-    delete from private.occupancy_nights;
+    delete from private.occupancy_spans where true;
+    delete from private.occupancy_nights where true;
   else
     with gone as (
       delete from private.occupancy_spans x where x.place_status_id in (select unnest(p_place_status_ids))

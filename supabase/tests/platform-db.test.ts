@@ -127,7 +127,7 @@ export const KNOWN_DIFFERENCES: { match: RegExp; why: string }[] = [
   },
   {
     match: /^platform role setting \| authenticator session_preload_libraries \| safeupdate$/,
-    why: 'pg-safeupdate (UPDATE/DELETE without WHERE refused for API requests) is not packaged by Debian nor PGlite',
+    why: 'pg-safeupdate is not packaged by Debian nor PGlite: the local REST refuses an unfiltered PATCH or DELETE itself, tests/db/safe-update.test.ts keeps the schema SQL qualified (ADR 0021)',
   },
   {
     match:

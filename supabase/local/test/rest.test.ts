@@ -641,6 +641,23 @@ for (const engine of engines()) {
         expect((await service.from('settings').select('key').in('key', ['u1', 'c1'])).data).toEqual([]);
       });
 
+      it('refuses an UPDATE or DELETE without a filter, as pg-safeupdate on hosted Supabase does, and changes nothing', async () => {
+        await service.from('settings').insert({ key: 'safe1', value: 'a' });
+        const update = await service.from('settings').update({ value: 'everything' });
+        expect([update.status, update.error]).toEqual([
+          400,
+          { code: '21000', details: null, hint: null, message: 'UPDATE requires a WHERE clause' },
+        ]);
+        const remove = await rest(stack, '/settings', { method: 'DELETE', key: stack.keys.serviceRoleKey });
+        expect(remove.status).toBe(400);
+        expect(JSON.parse(remove.text)).toEqual({ code: '21000', details: null, hint: null, message: 'DELETE requires a WHERE clause' });
+        // Nothing changed; with a filter the same update runs.
+        expect((await service.from('settings').select('value').eq('key', 'safe1').single()).data).toEqual({ value: 'a' });
+        const filtered = await service.from('settings').update({ value: 'b' }, { count: 'exact' }).like('key', 'safe*');
+        expect([filtered.status, filtered.count]).toEqual([204, 1]);
+        await service.from('settings').delete().eq('key', 'safe1');
+      });
+
       it('maps constraint violations to PostgREST statuses', async () => {
         const dup = await service.from('countries').insert({ id: 1, name: 'Norway again' });
         expect(dup.status).toBe(409);

@@ -129,7 +129,7 @@ export function planUpdate(r: RestRequest, table: Table, root: Node, q: ParsedQu
   const none = { count: 0, build: () => '' };
   if (cols.length === 0) return () => mutate(r, 'update', table, root, p, none, { conflictTarget: false, upsertMerge: false });
   const target = `${quoteIdent(r.cache.schema)}.${quoteIdent(table.name)}`;
-  const where = whereOf(root);
+  const where = whereOf(root, 'UPDATE');
   const sets = cols
     .map(
       (c) => `${quoteIdent(c)} = ${r.prefer.missing === 'default' && !Object.hasOwn(body, c) ? 'default' : `_pgrst_body.${quoteIdent(c)}`}`,
@@ -142,14 +142,20 @@ export function planUpdate(r: RestRequest, table: Table, root: Node, q: ParsedQu
 
 export function planDelete(r: RestRequest, table: Table, root: Node, p: Params): () => Promise<Outcome> {
   const target = `${quoteIdent(r.cache.schema)}.${quoteIdent(table.name)}`;
-  const where = whereOf(root);
+  const where = whereOf(root, 'DELETE');
   const build = (q: Params) => `delete from ${target} as ${quoteIdent(table.name)}${where(q)}`;
   return () => mutate(r, 'delete', table, root, p, { count: 1, build }, { conflictTarget: false, upsertMerge: false });
 }
 
-/** The WHERE of a write: only the top level's own filters (embeds shape the returned rows). */
-function whereOf(root: Node): (p: Params) => string {
+/**
+ * The WHERE of a write: only the top level's own filters (embeds shape the returned rows). An
+ * UPDATE or DELETE without one is refused as on hosted Supabase, which loads pg-safeupdate for
+ * the API's sessions (`session_preload_libraries` of `authenticator`): SQLSTATE 21000 "UPDATE
+ * requires a WHERE clause", answered 400 (github.com/eradman/pg-safeupdate, safeupdate.c; ADR 0021).
+ */
+function whereOf(root: Node, kind: 'UPDATE' | 'DELETE'): (p: Params) => string {
   const own: Node = { ...root, filters: [...root.filters], embeds: [] };
+  if (whereSql(own, new Params()).length === 0) throw apiError(400, '21000', `${kind} requires a WHERE clause`);
   return (p) => {
     const conds = whereSql(own, p);
     return conds.length ? ` where ${conds.join(' and ')}` : '';
