@@ -893,6 +893,78 @@ export type Database = {
         }
         Relationships: []
       }
+      harbour_closure_notices: {
+        Row: {
+          choice: string | null
+          chosen_at: string | null
+          closed_days: string[]
+          closure_id: string
+          id: string
+          notified_at: string
+          order_id: string
+          outbox_id: number | null
+        }
+        Insert: {
+          choice?: string | null
+          chosen_at?: string | null
+          closed_days: string[]
+          closure_id: string
+          id?: string
+          notified_at: string
+          order_id: string
+          outbox_id?: number | null
+        }
+        Update: {
+          choice?: string | null
+          chosen_at?: string | null
+          closed_days?: string[]
+          closure_id?: string
+          id?: string
+          notified_at?: string
+          order_id?: string
+          outbox_id?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "harbour_closure_notices_closure_id_fkey"
+            columns: ["closure_id"]
+            isOneToOne: false
+            referencedRelation: "harbour_closures"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "harbour_closure_notices_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      harbour_closures: {
+        Row: {
+          ended_at: string | null
+          first_day: string
+          id: string
+          last_day: string
+          started_at: string
+        }
+        Insert: {
+          ended_at?: string | null
+          first_day: string
+          id?: string
+          last_day: string
+          started_at: string
+        }
+        Update: {
+          ended_at?: string | null
+          first_day?: string
+          id?: string
+          last_day?: string
+          started_at?: string
+        }
+        Relationships: []
+      }
       harbour_settings: {
         Row: {
           address_city: string
@@ -2778,6 +2850,22 @@ export type Database = {
         }
         Returns: undefined
       }
+      answer_harbour_closure: {
+        Args: {
+          p_notice_id: string
+          p_choice: string
+        }
+        Returns: {
+          choice: string | null
+          chosen_at: string | null
+          closed_days: string[]
+          closure_id: string
+          id: string
+          notified_at: string
+          order_id: string
+          outbox_id: number | null
+        }
+      }
       answer_long_term_application: {
         Args: {
           p_id: string
@@ -3361,6 +3449,25 @@ export type Database = {
       harbour_access_allowed: {
         Args: never
         Returns: boolean
+      }
+      harbour_closure_stays: {
+        Args: never
+        Returns: {
+          notice_id: string
+          order_id: string
+          booking_number: string
+          first_name: string
+          last_name: string
+          place_name: string
+          starts_at: string
+          ends_at: string
+          order_status: Database["public"]["Enums"]["order_status"]
+          closed_days: string[]
+          notified_at: string
+          mail_status: string
+          choice: string
+          chosen_at: string
+        }[]
       }
       harbour_intro: {
         Args: never

@@ -79,12 +79,15 @@ declare
   v_kept bigint;
   v_back bigint;
   v_card bigint;
+  v_closure boolean;
 begin
   select s.cancel_free_hours, s.cancel_fee_percent into v_hours, v_percent from public.harbour_settings s where s.id = 1;
   v_hours := coalesce(v_hours, 0);
   v_percent := coalesce(v_percent, 0);
   v_free_until := p_order.starts_at - make_interval(hours => v_hours);
-  v_free := p_by_harbour or v_percent = 0 or private.now() < v_free_until;
+  -- A stay told of a harbour closure (49_harbour_closures.sql) is cancelled free of charge.
+  v_closure := private.order_closure_notified(p_order.id);
+  v_free := p_by_harbour or v_percent = 0 or private.now() < v_free_until or v_closure;
   v_fee := case when v_free then 0 else round(p_order.price_cents * v_percent / 100.0)::bigint end;
   select * into v_ledger from private.order_ledger(p_order.id);
   v_net := greatest(v_ledger.paid_cents - v_ledger.refunded_cents, 0);
@@ -93,12 +96,12 @@ begin
   v_card := least(v_back, coalesce((select max(private.payment_refundable(p.id)) from public.payments p
                                      where p.order_id = p_order.id and p.kind = 'payment' and p.refund_of is null and p.method = 'online'), 0));
   return jsonb_build_object(
-    'free_hours', v_hours, 'fee_percent', v_percent, 'free_until', v_free_until, 'free', v_free,
+    'free_hours', v_hours, 'fee_percent', v_percent, 'free_until', v_free_until, 'free', v_free, 'closure', v_closure,
     'price_cents', p_order.price_cents, 'fee_cents', v_fee, 'paid_cents', v_net, 'kept_cents', v_kept,
     'back_cents', v_back, 'back_card_cents', v_card, 'back_desk_cents', v_back - v_card);
 end
 $$;
-comment on function private.cancellation_terms(public.orders, boolean) is 'What cancelling an order now keeps (the policy''s share, at most what was paid; nothing when the harbour cancels or within the free window) and gives back: to the card of its online payment, the rest at the harbour office.';
+comment on function private.cancellation_terms(public.orders, boolean) is 'What cancelling an order now keeps (the policy''s share, at most what was paid; nothing when the harbour cancels, within the free window or after a closure notice) and gives back: to the card of its online payment, the rest at the harbour office.';
 revoke execute on function private.cancellation_terms(public.orders, boolean) from public;
 
 create function private.cancellation_quote(p_order_id uuid)

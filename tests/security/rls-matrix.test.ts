@@ -111,6 +111,10 @@ const EXPECTED: Record<string, Row> = {
   // Staff overrides of the status: staff read them (everyone reads the reason through
   // harbour_status()); written only by set_/end_harbour_status_override.
   harbour_status_overrides: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Closures and the notices to guests (issue 43 item 2): everyone reads the episodes; the
+  // guest (kunde) the notice of the own order, staff all; written only by the functions.
+  harbour_closures: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  harbour_closure_notices: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -154,6 +158,9 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   end_harbour_status_override: AUTH,
   set_gauge_thresholds: AUTH,
   record_gauge_reading: NOBODY,
+  // guests in a closure: staff list them (checked inside), the owner answers (checked inside)
+  harbour_closure_stays: AUTH,
+  answer_harbour_closure: AUTH,
   booking_last_day: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH,
@@ -416,6 +423,12 @@ for (const engine of engines()) {
         await q(
           `insert into public.contract_renewal_runs (request_key, from_season_id, to_season_id, issued)
            select gen_random_uuid(), id, id, 0 from public.seasons limit 1`,
+        );
+        // a closure episode with a notice to kunde's order (as sync_harbour_closures writes them)
+        await q(
+          `with c as (insert into public.harbour_closures (first_day, last_day, started_at) values (current_date + 400, current_date + 400, now()) returning id)
+           insert into public.harbour_closure_notices (closure_id, order_id, closed_days, notified_at) select c.id, $1, array[current_date + 400], now() from c`,
+          [order.id],
         );
         // a photo of an active berth (the seed has none)
         await q(
@@ -821,6 +834,20 @@ for (const engine of engines()) {
             return { initialized_at: '2099-01-01T00:00:00Z', forecast_for: '2099-01-02T00:00:00Z', level_cm: 500, kind: 'forecast' };
           case 'harbour_status_overrides':
             return { status: 'closed', reason: 'x', set_at: '2099-01-01T00:00:00Z' };
+          case 'harbour_closures':
+            return {
+              first_day: '2099-01-01',
+              last_day: '2099-01-01',
+              started_at: '2099-01-01T00:00:00Z',
+              ended_at: '2099-01-02T00:00:00Z',
+            };
+          case 'harbour_closure_notices':
+            return {
+              closure_id: (await q<{ id: string }>(`select id from public.harbour_closures limit 1`))[0].id,
+              order_id: (await q<{ id: string }>(`select id from public.orders where status = 'cancelled' limit 1`))[0].id,
+              closed_days: ['2099-01-01'],
+              notified_at: '2099-01-01T00:00:00Z',
+            };
           case 'fee_reminders':
             return {
               fee_id: (await q<{ id: string }>(`select id from public.long_term_fees limit 1`))[0].id,

@@ -5,4 +5,5 @@ export const harbourKeys = {
   calendar: (from: string, to: string, block: string) => ['harbour', 'calendar', from, to, block] as const,
   calendarPlaces: () => ['harbour', 'calendar-places'] as const,
   overview: () => ['harbour', 'overview'] as const,
+  closureStays: () => ['harbour', 'overview', 'closure-stays'] as const,
 };

@@ -8,4 +8,5 @@ export const orderKeys = {
   document: (id: string) => ['orders', 'document', id] as const,
   arrivingToday: () => ['orders', 'arriving-today'] as const,
   harbourAccess: () => ['orders', 'harbour-access'] as const,
+  closureNotice: (orderId: string) => ['orders', 'closure-notice', orderId] as const,
 };

@@ -7,6 +7,8 @@ import { orderKeys } from '@/features/orders/api/keys';
 /** What cancelling now keeps and gives back (public.cancellation_quote; cancel_booking applies the same terms). */
 export interface CancellationTerms {
   free: boolean;
+  /** Free because the stay was told of a harbour closure (ADR 0053), whatever the policy. */
+  closure?: boolean;
   free_until: string;
   free_hours: number;
   fee_percent: number;

@@ -14,7 +14,7 @@ import { FormAlert } from '@/components/form-alert';
  * the database's terms (cancellation_quote: the same function cancel_booking applies) say what
  * is kept, what comes back and how: to the card automatically, at the harbour office.
  */
-export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onChanged: () => void }) {
+export function CancelOrderDialog({ orderId, onChanged, label }: { orderId: string; onChanged: () => void; label?: string }) {
   const { t } = useLingui();
   const [open, setOpen] = useState(false);
   const quote = useQuery({ ...cancellationQuoteQueryOptions(orderId), enabled: open });
@@ -26,11 +26,7 @@ export function CancelOrderDialog({ orderId, onChanged }: { orderId: string; onC
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}
-        trigger={
-          <Button variant="outline">
-            <Trans>Buchung stornieren</Trans>
-          </Button>
-        }
+        trigger={<Button variant="outline">{label ?? <Trans>Buchung stornieren</Trans>}</Button>}
         title={<Trans>Buchung stornieren?</Trans>}
         description={<Trans>Der Liegeplatz wird wieder freigegeben. Das lässt sich nicht rückgängig machen.</Trans>}
         cancelLabel={<Trans>Behalten</Trans>}
@@ -82,7 +78,9 @@ export function CancellationTermsText({ terms }: { terms: CancellationTerms }) {
   return (
     <div className="flex flex-col gap-2">
       <p>
-        {terms.free ? (
+        {terms.closure ? (
+          <Trans>Der Hafen ist in Ihrem Aufenthalt wegen Hochwasser geschlossen: Sie stornieren kostenlos.</Trans>
+        ) : terms.free ? (
           <Trans>Sie stornieren kostenlos (bis {freeUntil} ist die Stornierung frei).</Trans>
         ) : (
           <Trans>

@@ -16,6 +16,8 @@ import { OrderDocumentsList } from '@/features/orders/components/invoice-documen
 import type { Order } from '@/features/orders/api/types';
 import { PayOnline, PaymentSummary, type PaymentReturn } from '@/features/orders/components/order-payment';
 import { OrderStatusBadge } from '@/features/orders/components/order-status';
+import { ClosureNotice } from '@/features/orders/components/closure-notice';
+import { closureNoticeQueryOptions } from '@/features/orders/api/closure-notice';
 import { errorMessage } from '@/lib/errors/guest-messages';
 import { FormAlert } from '@/components/form-alert';
 
@@ -122,6 +124,8 @@ export function OrderDetails({
   const cancellable = (order.status === 'unverified' || order.status === 'confirmed') && beforeArrival;
   const arrivalDay = berlinDay(order.starts_at);
   const checkInToday = (order.status === 'confirmed' || order.status === 'unverified') && arrivalDay === berlinToday();
+  // A closure notice offers the free cancellation itself (ClosureNotice): no second cancel button.
+  const closure = useQuery(closureNoticeQueryOptions(order.id));
   const kindLabel = order.kind === 'day' ? t`Tagesliegeplatz` : order.kind === 'fair' ? t`Messe-Liegeplatz` : t`Übernachtung`;
   return (
     <div className="flex flex-col gap-6">
@@ -135,6 +139,8 @@ export function OrderDetails({
       </div>
 
       <OrderOutcome order={order} />
+
+      <ClosureNotice order={order} onChanged={onChanged} />
 
       {order.status === 'unverified' && (
         <div className="flex flex-col gap-3 rounded-md bg-amber-50 p-4 text-amber-950">
@@ -193,7 +199,7 @@ export function OrderDetails({
             <Trans>Einchecken können Sie am Anreisetag, {formatDay(arrivalDay, i18n.locale)}.</Trans>
           </p>
         )}
-        {cancellable && <CancelOrderDialog orderId={order.id} onChanged={onChanged} />}
+        {cancellable && !closure.data && <CancelOrderDialog orderId={order.id} onChanged={onChanged} />}
       </div>
     </div>
   );

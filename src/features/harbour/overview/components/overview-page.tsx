@@ -8,6 +8,7 @@ import { overviewQueryOptions, type OverviewOrder } from '@/features/harbour/ove
 import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-realtime';
 import { useInboxRealtime, useMessageKindLabel } from '@/features/harbour/inbox';
 import { OverviewFigures } from '@/features/harbour/overview/components/overview-figures';
+import { ClosureStays } from '@/features/harbour/overview/components/closure-stays';
 import { FormAlert } from '@/components/form-alert';
 
 function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: string; detail: (o: OverviewOrder) => string }) {
@@ -85,6 +86,7 @@ export function OverviewPage() {
   return (
     <Page title={t`Übersicht`}>
       <OverviewFigures />
+      <ClosureStays />
       <Section
         aria-label={t`Jetzt frei`}
         title={

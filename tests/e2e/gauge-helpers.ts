@@ -1,0 +1,27 @@
+/**
+ * The river in the browser tests (issue 43, ADR 0053): sets the gauge sandbox and runs the
+ * stack's gauge job at once (the test server's control), as fetch-gauge does every 15 minutes.
+ */
+import { expect } from '@playwright/test';
+import { GAUGE_FETCH_PATH } from './control.ts';
+import { E2E_CONTROL_URL, E2E_GAUGE_URL } from './ports.ts';
+
+/** `PUT /__sandbox/gauge` with `body`, then the gauge job; fails unless both answer 200. */
+export async function river(body: Record<string, unknown>) {
+  const set = await fetch(`${E2E_GAUGE_URL}/__sandbox/gauge`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(set.status).toBe(200);
+  const fetched = await fetch(`${E2E_CONTROL_URL}${GAUGE_FETCH_PATH}`, { method: 'POST' });
+  expect(fetched.status, await fetched.clone().text()).toBe(200);
+}
+
+/** A normal river (4.12 m, steady, four flat days): what the other tests expect; set back after a rise. */
+export const normalRiver = {
+  level_cm: 412,
+  trend: 0,
+  forecast: Array.from({ length: 48 }, (_, i) => ({ hours: (i + 1) * 2, level_cm: 412 })),
+  offline: false,
+};
