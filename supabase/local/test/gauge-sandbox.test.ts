@@ -86,6 +86,13 @@ describe.skipIf(engine.skip && skipBecause(suite, engine.skip))(suite, () => {
     expect(forecast[47]).toMatchObject({ type: 'estimate' });
     expect((await api('/stations/00000000-0000-0000-0000-000000000000/W/currentmeasurement.json')).status).toBe(404);
     expect((await control({ level_cm: 'high' })).status).toBe(400);
+    // Each change is a run of its own, also two within one second (they would merge otherwise).
+    const runs = new Set<string>();
+    for (const level_cm of [500, 412]) {
+      expect((await control({ level_cm })).status).toBe(200);
+      runs.add(((await (await api(`/stations/${DUSSELDORF}/WV/measurements.json`)).json()) as { initialized: string }[])[0]!.initialized);
+    }
+    expect(runs.size).toBe(2);
     // Winter and summer time as PEGELONLINE writes them.
     expect(berlinIso(Date.parse('2027-01-10T13:00:00Z'))).toBe('2027-01-10T14:00:00+01:00');
     expect(berlinIso(Date.parse('2027-07-10T12:00:00Z'))).toBe('2027-07-10T14:00:00+02:00');

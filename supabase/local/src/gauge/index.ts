@@ -228,7 +228,9 @@ export async function startGaugeSandbox(options: GaugeSandboxOptions): Promise<G
 
   function set(change: Partial<GaugeState>): GaugeState {
     state = { ...state, ...change };
-    setAt = now();
+    // A new run per change, also for two changes within one second (PEGELONLINE's times are in
+    // whole seconds; the same second would merge the two runs' points into one).
+    setAt = Math.max(now(), Math.floor(setAt / 1000) * 1000 + 1000);
     return state;
   }
 
