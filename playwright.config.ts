@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { E2E_APP_PORT, E2E_APP_URL } from './tests/e2e/ports';
 
@@ -11,7 +12,19 @@ import { E2E_APP_PORT, E2E_APP_URL } from './tests/e2e/ports';
 // specs' days differently, and specs kept apart by their offsets could meet on the same days.
 process.env.E2E_DAY_BASE ??= String(Math.floor(Date.now() / 60_000) % 240);
 
+// The river is one for the whole stack: a spec that raises it (tests/e2e/gauge-helpers.ts) or
+// sets the harbour's status closes the harbour for every booking in the forecast days and mails
+// every guest staying then (ADR 0053). Such specs run after all others, one at a time (the
+// `river` project); each sets the river back to normal when it ends.
+const riverSpecs = readdirSync('tests/e2e')
+  .filter((file) => file.endsWith('.spec.ts'))
+  .filter((file) => /from '\.\/gauge-helpers(\.ts)?'|set_harbour_status_override/.test(readFileSync(`tests/e2e/${file}`, 'utf8')));
+
 export default defineConfig({
+  projects: [
+    { name: 'app', testIgnore: riverSpecs },
+    { name: 'river', testMatch: riverSpecs, dependencies: ['app'], workers: 1 },
+  ],
   testDir: 'tests/e2e',
   outputDir: 'reports/playwright-results',
   fullyParallel: true,
