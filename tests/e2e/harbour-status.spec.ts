@@ -8,30 +8,13 @@
  * Afterwards the river is set back, so the other tests see an open harbour.
  */
 import { expect, test } from '../helpers/app-test';
-import { E2E_CONTROL_URL, E2E_GAUGE_URL } from './ports.ts';
-import { GAUGE_FETCH_PATH } from './control.ts';
+import { calmRiver, river } from './gauge-helpers.ts';
 import { rpc, staffToken } from './rest-helpers.ts';
-
-async function river(body: Record<string, unknown>) {
-  const set = await fetch(`${E2E_GAUGE_URL}/__sandbox/gauge`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(set.status).toBe(200);
-  const fetched = await fetch(`${E2E_CONTROL_URL}${GAUGE_FETCH_PATH}`, { method: 'POST' });
-  expect(fetched.status, await fetched.clone().text()).toBe(200);
-}
 
 test.describe.configure({ mode: 'serial' });
 
 test.afterAll(async () => {
-  await river({
-    level_cm: 412,
-    trend: 0,
-    forecast: Array.from({ length: 48 }, (_, i) => ({ hours: (i + 1) * 2, level_cm: 412 })),
-    offline: false,
-  });
+  await calmRiver();
 });
 
 test('a rise over mark II shows the harbour closed on the start and service pages, de and en', async ({ page, consoleErrors }) => {
