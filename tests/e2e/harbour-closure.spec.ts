@@ -3,7 +3,8 @@
  * sandbox forecasts the Rhine over mark II tomorrow and over mark I the day after, the stack's
  * gauge job records it; a guest's search with a night tomorrow shows why no berth is offered
  * instead of the berths, a stay on the restricted day shows the berths with a warning, and the
- * staff timeline shows a band over both days, with an accessible label per day. One journey in
+ * staff timeline shows a band over both days, with an accessible label per day; the desk's walk-in
+ * search still offers the berths, with the notice that guests cannot book those days online. One journey in
  * de, one in en (ADR 0006); screenshots at 390 and 1280 px. Afterwards the river is calm again.
  */
 import { mkdirSync } from 'node:fs';
@@ -20,6 +21,7 @@ const text = {
     closed: (day: string) => `Hafen geschlossen am ${day}`,
     mark2: 'über der Hochwassermarke II: die Schifffahrt ist gesperrt.',
     noBerth: 'Für Aufenthalte mit einer Nacht an diesen Tagen bieten wir keinen Liegeplatz an.',
+    deskOnly: 'Gäste können diese Tage nicht online buchen.',
     restricted: (day: string) => `Hafen eingeschränkt befahrbar am ${day}`,
     mark1: 'über der Hochwassermarke I',
     noneDialog: 'Kein Liegeplatz verfügbar',
@@ -29,6 +31,7 @@ const text = {
     closed: (day: string) => `Harbour closed on ${day}`,
     mark2: 'above high-water mark II: shipping on the Rhine is stopped.',
     noBerth: 'We offer no berth for a stay with a night on these days.',
+    deskOnly: 'Guests cannot book these days online.',
     restricted: (day: string) => `Harbour restricted on ${day}`,
     mark1: 'above high-water mark I',
     noneDialog: 'No berth available',
@@ -117,6 +120,11 @@ for (const locale of ['de', 'en'] as const) {
       await desk.setViewportSize({ width, height: 900 });
       await desk.screenshot({ path: `${SHOTS}/timeline-${locale}-${width}.png` });
     }
+    // The desk may still book into the closure (a boat that cannot leave): the berths, with the notice.
+    await desk.goto(`/${locale}/account/admin/orders/new`);
+    await fillBerthData(desk, locale, { arrival: closedDay, departure: calendarDay(3), length: '8', width: '3', boat: 'Flut' });
+    await expect(desk.getByTestId('stay-harbour-status')).toContainText(x.deskOnly);
+    await expect(desk.getByRole('list', { name: w.results }).getByRole('listitem').first()).toBeVisible();
     await staff.close();
     expect(deskErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
