@@ -7,7 +7,7 @@ import { formatLevel, harbourStatusQueryOptions, type HarbourStatusKind } from '
 // Kept small: it is part of /start's first download (docs/adr/0043-first-load-budgets.md), so
 // no icons, no date helpers; the service page adds what the marks mean and the forecast days
 // as children (src/features/service/components/harbour-status-details.tsx).
-const BOX: Record<HarbourStatusKind, string> = {
+export const HARBOUR_STATUS_BOX: Record<HarbourStatusKind, string> = {
   open: 'border-emerald-600 bg-emerald-50 text-emerald-950',
   restricted: 'border-amber-500 bg-amber-50 text-amber-950',
   closed: 'border-red-600 bg-red-50 text-red-950',
@@ -33,7 +33,7 @@ export function HarbourStatus({ children }: { children?: ReactNode }) {
   const reason = now.override_reason;
   return (
     <section
-      className={clsx('flex flex-col gap-1 rounded-xl border border-l-8 p-4', BOX[now.status])}
+      className={clsx('flex flex-col gap-1 rounded-xl border border-l-8 p-4', HARBOUR_STATUS_BOX[now.status])}
       aria-label={t`Hafenstatus`}
       data-testid="harbour-status"
     >

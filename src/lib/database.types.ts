@@ -4654,6 +4654,18 @@ export type Database = {
           total_count: number
         }[]
       }
+      stay_harbour_status: {
+        Args: {
+          p_arrival: string
+          p_departure?: string
+        }
+        Returns: {
+          day: string
+          status: string
+          level_cm: number
+          override_reason: string
+        }[]
+      }
       update_season: {
         Args: {
           p_id: string

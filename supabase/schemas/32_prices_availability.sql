@@ -416,6 +416,12 @@ begin
   select * into v_period from private.stay_period(p_kind, p_arrival, p_departure, p_day_start, p_day_end);
   v_starts_at := v_period.starts_at;
   v_ends_at := v_period.ends_at;
+  -- No berth for a guest's stay into a harbour closure (the booking would be refused); why is
+  -- public.stay_harbour_status's answer, which the search page shows. Staff see the berths (ADR 0053).
+  if not private.is_staff() and private.harbour_closed_day(
+       p_arrival, case when p_kind = 'day' then p_arrival else p_departure - 1 end) is not null then
+    return;
+  end if;
   return query
     select p.id, p.name, p.pier, p.description, p.description_en, p.image_path, p.width, p.length,
            p.one_day, p.features, p.position, p.width * p.length, (v_quote ->> 'gross_cents')::integer, v_quote_json
@@ -437,5 +443,5 @@ set search_path = ''
 as $$
   select * from private.search_available_places(p_kind, p_arrival, p_boat_length, p_boat_width, p_departure, p_day_start, p_day_end, p_sale_code)
 $$;
-comment on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'Berths that fit the boat and are free for the whole stay (not long-term held; stale unverified reservations do not block), smallest area first, each with its quote.';
+comment on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'Berths that fit the boat and are free for the whole stay (not long-term held; stale unverified reservations do not block), smallest area first, each with its quote; none for a guest when the harbour is closed on a night of the stay (stay_harbour_status says so).';
 revoke execute on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;

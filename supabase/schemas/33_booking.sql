@@ -80,6 +80,11 @@ begin
   ) then
     raise exception 'berth_no_longer_available' using errcode = '23P01';
   end if;
+  -- A guest's stay into a harbour closure (the gauge's forecast or the staff override) is
+  -- refused; staff may book it (a boat already in the harbour that cannot leave): ADR 0053.
+  if not coalesce(p_breakdown_extra ? 'booked_by_staff', false) then
+    perform private.check_harbour_open(p_arrival, case when p_kind = 'day' then p_arrival else p_departure - 1 end);
+  end if;
 
   -- Unverified orders (guest sessions): at most 3 open ones.
   if p_status = 'unverified' and (
@@ -152,7 +157,7 @@ begin
   return v_order;
 end
 $$;
-comment on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) is 'The booking rules of create_booking and staff_create_booking: boat, person, e-mail (required or optional), period, fit, kind, long-term holder, 3 open unverified orders per session, sale code and price, free berth; writes order (with the booking language, the payment mode and the deadline by which it must be confirmed or paid) and reservation. The caller decides who books, the status and the account.';
+comment on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) is 'The booking rules of create_booking and staff_create_booking: boat, person, e-mail (required or optional), period, fit, kind, long-term holder, harbour not closed on a night (guests only), 3 open unverified orders per session, sale code and price, free berth; writes order (with the booking language, the payment mode and the deadline by which it must be confirmed or paid) and reservation. The caller decides who books, the status and the account.';
 revoke execute on function private.book_berth(uuid, public.order_status, uuid, public.order_kind, date, jsonb, jsonb, date, time, time, text, text, boolean, jsonb) from public;
 
 create function private.staff_create_booking(

@@ -386,3 +386,73 @@ end
 $$;
 comment on function private.request_gauge_fetch() is 'Asks fetch-gauge (through pg_net) to record the Düsseldorf gauge''s level and forecast; a no-op where pg_net or the project URL is missing.';
 revoke execute on function private.request_gauge_fetch() from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- What follows for bookings (issue 43 item 2)
+-- ---------------------------------------------------------------------------------------------
+
+-- The status of each day of a stay that harbour_status() knows: the days the stay's nights fall
+-- on (a day stay: its day), each with the worst status of its rows (today: the level now and the
+-- day's forecast). Days beyond the forecast are not listed: nothing is known of them yet.
+create function private.stay_harbour_status(p_first date, p_last date)
+returns table (day date, status text, level_cm integer, override_reason text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select distinct on (h.day) h.day, h.status, h.level_cm, h.override_reason
+    from private.harbour_status() h
+   where h.day between p_first and p_last and h.status is not null
+   order by h.day, case h.status when 'closed' then 0 when 'restricted' then 1 else 2 end, h.level_cm desc nulls last
+$$;
+comment on function private.stay_harbour_status(date, date) is 'Per Berlin day from p_first to p_last that the harbour status knows (now, forecast days, override): the worst status of the day, its level and the override''s reason.';
+revoke execute on function private.stay_harbour_status(date, date) from public;
+grant execute on function private.stay_harbour_status(date, date) to anon, authenticated, service_role;
+
+-- The first day of a stay on which the harbour is closed (null: none known).
+create function private.harbour_closed_day(p_first date, p_last date)
+returns date
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select min(s.day) from private.stay_harbour_status(p_first, p_last) s where s.status = 'closed'
+$$;
+comment on function private.harbour_closed_day(date, date) is 'The first day from p_first to p_last on which the harbour status is closed (forecast or now, override included); null when none is.';
+revoke execute on function private.harbour_closed_day(date, date) from public;
+
+-- The guests' booking paths refuse a stay into a closure (book_berth, search_available_places);
+-- staff may still book one (a boat in the harbour that cannot leave the closed river): ADR 0053.
+create function private.check_harbour_open(p_first date, p_last date)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_day date := private.harbour_closed_day(p_first, p_last);
+begin
+  if v_day is not null then
+    raise exception 'harbour_closed' using errcode = '22023', hint = to_char(v_day, 'YYYY-MM-DD'),
+      detail = 'The harbour is closed on ' || to_char(v_day, 'YYYY-MM-DD') || ' (the Rhine at or above the closing mark, or closed by the harbour).';
+  end if;
+end
+$$;
+comment on function private.check_harbour_open(date, date) is 'Raises 22023 harbour_closed (the first closed day in HINT) when the harbour status is closed on a day from p_first to p_last.';
+revoke execute on function private.check_harbour_open(date, date) from public;
+
+create function public.stay_harbour_status(p_arrival date, p_departure date default null)
+returns table (day date, status text, level_cm integer, override_reason text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.stay_harbour_status(p_arrival, case when p_departure > p_arrival then p_departure - 1 else p_arrival end)
+$$;
+comment on function public.stay_harbour_status(date, date) is 'Everyone: the harbour status of each day of a stay (the nights from p_arrival to the night before p_departure; no departure: the day) that the gauge forecast or the override says something about; the search and booking flow show it beside the berths.';
+revoke execute on function public.stay_harbour_status(date, date) from public;
+grant execute on function public.stay_harbour_status(date, date) to anon, authenticated, service_role;

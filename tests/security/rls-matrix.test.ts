@@ -154,6 +154,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   // the harbour status from the Rhine gauge (ADR 0053): everyone reads; staff override (checked
   // inside), admins set the thresholds (checked inside); only fetch-gauge records levels
   harbour_status: ANON_AND_AUTH,
+  // the status of each day of a stay, shown beside the search (issue 43 item 2)
+  stay_harbour_status: ANON_AND_AUTH,
   set_harbour_status_override: AUTH,
   end_harbour_status_override: AUTH,
   set_gauge_thresholds: AUTH,

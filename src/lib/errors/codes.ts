@@ -79,6 +79,7 @@ export const DB_ERROR_CODES = {
   flags_required: 'internal',
   gauge_reading_invalid: 'internal',
   gauge_thresholds_invalid: 'staff',
+  harbour_closed: 'guest',
   harbour_status_invalid: 'internal',
   holder_already_ended: 'staff',
   holder_not_found: 'staff',

@@ -23,6 +23,7 @@ export const GUEST_ERROR_MESSAGES: Record<CodesFor<'guest'>, MessageDescriptor> 
   day_stay_not_allowed: msg`Dieser Liegeplatz ist nicht für Tagesgäste.`,
   fee_not_found: msg`Zu diesem Vertrag gibt es keine Liegeplatzgebühren (mehr), die per Lastschrift bezahlt werden.`,
   fee_overdue_access_withheld: msg`Türcode und WLAN sind gesperrt, weil eine Liegeplatzgebühr überfällig ist. Bitte zahlen Sie den offenen Betrag; danach werden sie wieder angezeigt.`,
+  harbour_closed: msg`An mindestens einem Tag Ihres Aufenthalts ist der Hafen geschlossen (Hochwasser oder vom Hafen gesperrt). Bitte wählen Sie andere Tage.`,
   holding_not_found: msg`Dieser Langzeitliegeplatz gehört nicht (mehr) zu Ihrem Konto.`,
   invalid_boat: msg`Die Angaben zum Boot sind nicht gültig. Bitte prüfen Sie Name, Länge und Breite.`,
   invalid_boat_length: msg`Die Bootslänge muss zwischen 1 und 60 m liegen.`,
@@ -85,14 +86,19 @@ export const GUEST_ERROR_MESSAGES: Record<CodesFor<'guest'>, MessageDescriptor> 
 /** What anyone reads for an error without a text of its own (an internal code, an unknown failure). */
 export const GENERIC_ERROR_MESSAGE = msg`Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.`;
 
-/** A code whose text carries a value from the error (the booking horizon's last day in HINT). */
+/** A code whose text carries a value from the error (the booking horizon's last day, the first closed day in HINT). */
 export function guestSpecial(error: unknown, options: ErrorMessageOptions = {}): string | undefined {
-  if (errorCode(error) !== 'beyond_booking_horizon') return undefined;
+  const code = errorCode(error);
+  if (code !== 'beyond_booking_horizon' && code !== 'harbour_closed') return undefined;
   const hint = (error as { hint?: unknown } | null)?.hint;
   if (typeof hint !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(hint)) return undefined;
   const active = options.i18n ?? i18n;
   const day = formatDay(hint, active.locale);
-  return active._(msg`Online buchbar sind Aufenthalte bis ${day}. Spätere Zeiträume sind noch nicht freigegeben.`);
+  return code === 'harbour_closed'
+    ? active._(
+        msg`Am ${day} ist der Hafen geschlossen (Hochwasser oder vom Hafen gesperrt). Für diesen Tag nehmen wir keine Buchungen an; bitte wählen Sie andere Tage.`,
+      )
+    : active._(msg`Online buchbar sind Aufenthalte bis ${day}. Spätere Zeiträume sind noch nicht freigegeben.`);
 }
 
 /**

@@ -2,6 +2,7 @@
 export const bookingKeys = {
   all: ['booking'] as const,
   search: (params: object) => ['booking', 'search', params] as const,
+  harbour: (params: object) => ['booking', 'harbour', params] as const,
   quote: (params: object) => ['booking', 'quote', params] as const,
   fairPeriods: () => ['booking', 'fair-periods'] as const,
   paymentTerms: (kind: string) => ['booking', 'payment-terms', kind] as const,

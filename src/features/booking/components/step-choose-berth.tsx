@@ -10,9 +10,11 @@ import { formatEuro } from '@/lib/prices';
 
 import { placePhotosQueryOptions } from '@/features/booking/api/place-photos';
 import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
+import { stayHarbourStatusQueryOptions } from '@/features/booking/api/stay-harbour-status';
 import type { PlaceResult } from '@/features/booking/api/types';
 import type { PlanCentre } from '@/features/booking/components/berth-plan';
 import { PlacePhoto } from '@/features/booking/components/place-photo';
+import { StayHarbourNotice } from '@/features/booking/components/stay-harbour-notice';
 import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
 import { errorMessage } from '@/lib/errors/guest-messages';
 import { FormAlert } from '@/components/form-alert';
@@ -77,6 +79,9 @@ export function StepChooseBerth({
   const harbour = useHarbourContact();
   const stayText = useStayText();
   const search = useQuery(searchPlacesQueryOptions(berth));
+  // The harbour status of the stay's days (docs/adr/0053): a closure says why no berth is
+  // offered, a restriction warns. Its failure only leaves the notice out.
+  const stayStatus = useQuery(stayHarbourStatusQueryOptions(berth));
   const [shown, setShown] = useState(PAGE);
   const wide = useWide();
   const [view, setView] = useState<'list' | 'plan'>('list');
@@ -86,7 +91,7 @@ export function StepChooseBerth({
   const planCentre = useRef<PlanCentre>(null);
   const visibleIds = [...(search.data ?? []).slice(0, shown).map((p) => p.place_id), ...(selectedId ? [selectedId] : [])];
   const photos = useQuery({ ...placePhotosQueryOptions(visibleIds), enabled: !!search.data, placeholderData: (previous) => previous });
-  if (search.isPending)
+  if (search.isPending || stayStatus.isPending)
     return (
       <p role="status" className="text-slate-700">
         <Trans>Wir suchen freie Liegeplätze …</Trans>
@@ -104,7 +109,9 @@ export function StepChooseBerth({
       </div>
     );
   }
-  const places = search.data;
+  // A guest's search into a closure offers nothing (search_available_places): the notice says why.
+  const closed = !forStaff && (stayStatus.data ?? []).some((d) => d.status === 'closed');
+  const places = closed ? [] : search.data;
   const selected = places.find((p) => p.place_id === selectedId);
   const size = t`${metres(berth.boatLength.replace(',', '.'), i18n.locale)} m × ${metres(berth.boatWidth.replace(',', '.'), i18n.locale)} m`;
   const subject = t`Liegeplatzanfrage`;
@@ -135,6 +142,7 @@ Vielen Dank und viele Grüße`;
           </Trans>
         )}
       </p>
+      {stayStatus.data && <StayHarbourNotice days={stayStatus.data} forStaff={forStaff} />}
       {!wide && places.length > 0 && (
         <div role="group" aria-label={t`Ansicht`} className="grid grid-cols-2 gap-2">
           <Button variant={view === 'list' ? 'default' : 'outline'} aria-pressed={view === 'list'} onClick={() => setView('list')}>
@@ -146,7 +154,7 @@ Vielen Dank und viele Grüße`;
         </div>
       )}
       <div className="flex flex-col gap-4 md:grid md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:items-start md:gap-6">
-        {(wide || view === 'list') && (
+        {!closed && (wide || view === 'list') && (
           <div className="flex min-w-0 flex-col gap-3">
             <ul className="grid grid-cols-[minmax(0,1fr)] gap-3" aria-label={t`Freie Liegeplätze`}>
               {places.slice(0, shown).map((p) => (
@@ -206,7 +214,7 @@ Vielen Dank und viele Grüße`;
           <Trans>Angaben ändern</Trans>
         </Button>
       </div>
-      <Dialog open={places.length === 0} onOpenChange={(open) => !open && onBack()}>
+      <Dialog open={places.length === 0 && !closed} onOpenChange={(open) => !open && onBack()}>
         <DialogContent>
           <DialogHeader>
             <DialogTitle>

@@ -28,7 +28,17 @@ import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-real
 import { BlockForm } from '@/features/harbour/calendar/components/block-form';
 import { useCancelBerthBlock } from '@/features/harbour/calendar/api/berth-block';
 import { harbourKeys } from '@/features/harbour/shared/keys';
-import { KIND_STYLE, kindOf, Timeline, useKindLabels, type Kind, type PendingMove } from '@/features/harbour/calendar/components/timeline';
+import {
+  HARBOUR_BAND_STYLE,
+  KIND_STYLE,
+  kindOf,
+  Timeline,
+  useKindLabels,
+  type HarbourBand,
+  type Kind,
+  type PendingMove,
+} from '@/features/harbour/calendar/components/timeline';
+import { harbourStatusQueryOptions } from '@/lib/harbour-status';
 import { RescheduleDialog, shiftedDates } from '@/features/harbour/calendar/components/reschedule-dialog';
 import { movePrecheckQueryOptions, verdictMessage } from '@/features/harbour/calendar/api/move-precheck';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
@@ -64,6 +74,16 @@ export function CalendarPage({
   const range = calendarRange(from, view);
   const live = useCalendarRealtime();
   const placesQuery = useQuery(calendarPlacesQueryOptions());
+  // The harbour status per day (docs/adr/0053): closed and restricted days get a band.
+  const harbourStatus = useQuery(harbourStatusQueryOptions);
+  const harbourDays = useMemo(() => {
+    const days = new Map<string, HarbourBand>();
+    for (const row of harbourStatus.data ?? []) {
+      if (row.status === 'closed') days.set(row.day, 'closed');
+      else if (row.status === 'restricted' && !days.has(row.day)) days.set(row.day, 'restricted');
+    }
+    return days;
+  }, [harbourStatus.data]);
   const labels = useKindLabels();
   const queryClient = useQueryClient();
   const today = berlinToday();
@@ -267,6 +287,12 @@ export function CalendarPage({
             {labels.long[k]}
           </li>
         ))}
+        {[...new Set(harbourDays.values())].sort().map((band) => (
+          <li key={band} className="flex items-center gap-1" data-testid="harbour-band-legend">
+            <span className="inline-block h-5 w-10 rounded border border-slate-300" style={HARBOUR_BAND_STYLE[band]} aria-hidden />
+            {band === 'closed' ? <Trans>Hafen geschlossen</Trans> : <Trans>Hafen eingeschränkt befahrbar</Trans>}
+          </li>
+        ))}
       </ul>
       {/* The help folds away: on a phone the plan comes first (issue 40, item 14). */}
       <details data-timeline-help className="text-sm text-slate-600">
@@ -315,6 +341,7 @@ export function CalendarPage({
           onMove={(entry, toPlace, days, endDays) => void drop({ entry, toPlace, days, endDays })}
           onDragStay={setDragStay}
           verdicts={dragStay ? verdicts.data : undefined}
+          harbourDays={harbourDays}
           onSelect={(place, a, b) => setSelection({ place, from: a, to: b })}
           onOpen={(e) => {
             cancelBlock.reset();

@@ -99,6 +99,15 @@ const MIN_COL = { 1: 120, 7: 72, 30: 36 } as Record<number, number>;
 type Place = CalendarData['places'][number];
 type PlacedBar = { entry: CalendarEntry; span: BarSpan };
 
+/** The harbour status of a day the gauge forecast (or a staff override) says is not simply open (docs/adr/0053). */
+export type HarbourBand = 'restricted' | 'closed';
+/** The closure band over a day: a pattern as well as a colour (never colour alone). */
+export const HARBOUR_BAND_STYLE: Record<HarbourBand, CSSProperties> = {
+  closed: { backgroundImage: 'repeating-linear-gradient(-45deg, rgba(220,38,38,.22) 0 6px, transparent 6px 12px)' },
+  restricted: { backgroundImage: 'repeating-linear-gradient(-45deg, rgba(245,158,11,.2) 0 3px, transparent 3px 12px)' },
+};
+const HARBOUR_BAND_STRIPE: Record<HarbourBand, string> = { closed: 'bg-red-600', restricted: 'bg-amber-500' };
+
 /** A move of a stay the page is asking about or running: drawn on its new berth and days until it settles. */
 export interface PendingMove {
   entry: CalendarEntry;
@@ -240,6 +249,8 @@ export interface TimelineProps {
   onDragStay?: (drag: { entry: CalendarEntry; days: number } | null) => void;
   /** The berths' verdicts for the dragged stay on its current days, once the database answered. */
   verdicts?: Verdicts;
+  /** Days the harbour is closed or restricted (harbour_status): a band over the day's column. */
+  harbourDays?: ReadonlyMap<string, HarbourBand>;
 }
 
 /**
@@ -260,6 +271,7 @@ export function Timeline({
   onRowsShown,
   onDragStay,
   verdicts,
+  harbourDays,
 }: TimelineProps) {
   const { t, i18n } = useLingui();
   const locale = i18n.locale;
@@ -577,6 +589,19 @@ export function Timeline({
                   style={{ left: c.start, width: c.size }}
                 >
                   {colW < 56 ? day.slice(8) : dayLabel(day, locale).replace(/ \d{4}$/, '')}
+                  {harbourDays?.has(day) && (
+                    <span
+                      role="img"
+                      aria-label={
+                        harbourDays.get(day) === 'closed'
+                          ? t`Hafen geschlossen am ${dayLabel(day, locale)}`
+                          : t`Hafen eingeschränkt befahrbar am ${dayLabel(day, locale)}`
+                      }
+                      data-testid="harbour-band-label"
+                      data-status={harbourDays.get(day)}
+                      className={`absolute inset-x-0 bottom-0 h-1.5 ${HARBOUR_BAND_STRIPE[harbourDays.get(day)!]}`}
+                    />
+                  )}
                 </div>
               );
             })}
@@ -588,6 +613,24 @@ export function Timeline({
               style={{ left: berthW + todayCol * colW, width: colW, top: HEADER_H, bottom: 0 }}
             />
           )}
+          {harbourDays &&
+            cols.map((c) => {
+              const day = data.days[c.index]!;
+              const band = harbourDays.get(day);
+              return (
+                band && (
+                  <div
+                    key={`band-${day}`}
+                    aria-hidden
+                    data-testid="harbour-band"
+                    data-day={day}
+                    data-status={band}
+                    className="pointer-events-none absolute"
+                    style={{ left: c.start, width: c.size, top: HEADER_H, bottom: 0, ...HARBOUR_BAND_STYLE[band] }}
+                  />
+                )
+              );
+            })}
           {rows.map((r) => {
             const place = places[r.index]!;
             const sel =
