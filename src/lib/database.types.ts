@@ -2576,9 +2576,7 @@ export type Database = {
           p_arrival: string
           p_departure: string
         }
-        Returns: {
-          place_id: string
-        }[]
+        Returns: string[]
       }
       accept_offer: {
         Args: {

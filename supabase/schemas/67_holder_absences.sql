@@ -283,7 +283,7 @@ grant execute on function public.holder_absence_list(uuid) to authenticated;
 -- holder's absence"): held on a night of [p_arrival, p_departure) and covered by an absence.
 -- Says nothing about who holds the berth.
 create function private.absence_let_places(p_arrival date, p_departure date)
-returns table (place_id uuid)
+returns setof uuid
 language sql
 stable
 security definer
@@ -301,7 +301,7 @@ revoke execute on function private.absence_let_places(date, date) from public;
 grant execute on function private.absence_let_places(date, date) to anon, authenticated, service_role;
 
 create function public.absence_let_places(p_arrival date, p_departure date)
-returns TABLE(place_id uuid)
+returns setof uuid
 language sql
 stable
 security invoker

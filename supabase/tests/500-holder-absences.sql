@@ -57,7 +57,7 @@ select results_eq(
 select is_empty(
   $$ select name from public.search_available_places('overnight', '2027-06-18', 9.0, 3.0, p_departure => '2027-06-22') where name like 'AB-%' $$,
   'a stay reaching past the absence is not offered');
-select results_eq($$ select p.name from public.absence_let_places('2027-06-10', '2027-06-13') l join public.places p on p.id = l.place_id $$,
+select results_eq($$ select p.name from public.absence_let_places('2027-06-10', '2027-06-13') l(place_id) join public.places p on p.id = l.place_id $$,
   $$ values ('AB-1') $$, 'the search can mark the berth as let from the holder''s absence');
 select lives_ok(
   $$ select public.create_booking(tests.place_id('AB-1'), 'overnight', '2027-06-10', b, p, p_departure => '2027-06-13') from guest $$,

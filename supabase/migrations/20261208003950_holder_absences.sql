@@ -7,7 +7,7 @@ CREATE TABLE "public"."holder_absences" ("id" uuid NOT NULL DEFAULT gen_random_u
 ALTER TABLE "public"."holder_absences" ENABLE ROW LEVEL SECURITY;
 
 CREATE OR REPLACE FUNCTION private.absence_let_places(p_arrival date, p_departure date)
- RETURNS TABLE(place_id uuid)
+ RETURNS SETOF uuid
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
@@ -448,7 +448,7 @@ end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.absence_let_places(p_arrival date, p_departure date)
- RETURNS TABLE(place_id uuid)
+ RETURNS SETOF uuid
  LANGUAGE sql
  STABLE
  SET search_path TO ''
