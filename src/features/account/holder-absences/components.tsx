@@ -69,7 +69,8 @@ export function HolderAbsences({ holderId, forStaff = false }: { holderId: strin
           <ul className="flex flex-col gap-2">
             {absences.data!.map((a) =>
               editing === a.id ? (
-                <li key={a.id}>
+                <li key={a.id} className="flex flex-col gap-2">
+                  <LetNights absence={a} />
                   <AbsenceForm holderId={holderId} absence={a} onDone={() => setEditing(null)} />
                 </li>
               ) : (
@@ -84,13 +85,24 @@ export function HolderAbsences({ holderId, forStaff = false }: { holderId: strin
   );
 }
 
+/** The nights of an absence already let to guests (they stay let), if any. */
+function LetNights({ absence }: { absence: Absence }) {
+  const { i18n } = useLingui();
+  if (absence.let_nights.length === 0) return null;
+  const letNights = absence.let_nights.map((d) => formatDay(d, i18n.locale)).join(', ');
+  return (
+    <span className="text-amber-800" data-testid="let-nights">
+      <Trans>Schon an Gäste vergeben: {letNights}</Trans>
+    </span>
+  );
+}
+
 function AbsenceRow({ holderId, absence, onEdit }: { holderId: string; absence: Absence; onEdit: () => void }) {
   const { t, i18n } = useLingui();
   const remove = useDeleteAbsence(holderId);
   const from = formatDay(absence.starts_on, i18n.locale);
   const back = formatDay(absence.ends_on, i18n.locale);
   const count = nightsBetween(absence.starts_on, absence.ends_on);
-  const letNights = absence.let_nights.map((d) => formatDay(d, i18n.locale)).join(', ');
   const over = absence.ends_on <= berlinToday();
   return (
     <li className="flex flex-col gap-1 rounded-md bg-slate-50 p-2" data-absence={absence.id}>
@@ -99,11 +111,7 @@ function AbsenceRow({ holderId, absence, onEdit }: { holderId: string; absence: 
           Weg ab {from}, zurück am {back} ({count} Nächte)
         </Trans>
       </span>
-      {absence.let_nights.length > 0 && (
-        <span className="text-amber-800" data-testid="let-nights">
-          <Trans>Schon an Gäste vergeben: {letNights}</Trans>
-        </span>
-      )}
+      <LetNights absence={absence} />
       {remove.error && <FormAlert>{absenceError(remove.error, i18n)}</FormAlert>}
       {!over && (
         <span className="flex flex-wrap gap-2">
