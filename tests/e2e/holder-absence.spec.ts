@@ -28,7 +28,7 @@ const text = {
     save: 'Änderung speichern',
     refused: /^Diese Nächte sind schon an Gäste vergeben: .+\. Ihre Abwesenheit muss sie weiter einschließen/,
     letNights: /^Schon an Gäste vergeben: /,
-    mark: 'Frei, weil der Dauerlieger unterwegs ist',
+    mark: 'Frei, weil der Langzeitlieger unterwegs ist',
     results: 'Freie Liegeplätze',
   },
   en: {

@@ -290,7 +290,7 @@ function BerthCard({
           </p>
           {fromAbsence && (
             <p className="mt-1 inline-block rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800" data-testid="from-absence">
-              <Trans>Frei, weil der Dauerlieger unterwegs ist</Trans>
+              <Trans>Frei, weil der Langzeitlieger unterwegs ist</Trans>
             </p>
           )}
         </div>

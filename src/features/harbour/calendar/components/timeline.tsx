@@ -825,7 +825,7 @@ const Bar = memo(function Bar({
   const hideKind = narrowBar && who !== '';
   // A booking shows its departure day; a block or holding its last day.
   const until = entry.ends_at ? dayLabel(berlinDayOf(entry.ends_at, entry.order_id ? 0 : 1), locale) : t`unbefristet`;
-  const label = `${[labels.long[kind], fromAbsence && t`aus der Abwesenheit des Dauerliegers`, entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
+  const label = `${[labels.long[kind], fromAbsence && t`aus der Abwesenheit des Langzeitliegers`, entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
     id: `${entry.place_id}:${entry.id}`,
     disabled: !canMove,
