@@ -1103,6 +1103,54 @@ export type Database = {
         }
         Relationships: []
       }
+      holder_absences: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          ends_on: string
+          holder_id: string
+          id: string
+          place_id: string
+          starts_on: string
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          ends_on: string
+          holder_id: string
+          id?: string
+          place_id: string
+          starts_on: string
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          ends_on?: string
+          holder_id?: string
+          id?: string
+          place_id?: string
+          starts_on?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "holder_absences_holder_id_fkey"
+            columns: ["holder_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_holders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "holder_absences_place_id_fkey"
+            columns: ["place_id"]
+            isOneToOne: false
+            referencedRelation: "places"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       holder_insurance_certificates: {
         Row: {
           created_at: string
@@ -2595,6 +2643,13 @@ export type Database = {
       }
     }
     Functions: {
+      absence_let_places: {
+        Args: {
+          p_arrival: string
+          p_departure: string
+        }
+        Returns: string[]
+      }
       accept_offer: {
         Args: {
           p_offer_id: string
@@ -3310,6 +3365,12 @@ export type Database = {
           user_id: string | null
         }
       }
+      delete_holder_absence: {
+        Args: {
+          p_absence_id: string
+        }
+        Returns: undefined
+      }
       delete_my_account: {
         Args: never
         Returns: Json
@@ -3486,6 +3547,17 @@ export type Database = {
           override_reason: string
           restricted_from_cm: number
           closed_from_cm: number
+        }[]
+      }
+      holder_absence_list: {
+        Args: {
+          p_holder_id: string
+        }
+        Returns: {
+          id: string
+          starts_on: string
+          ends_on: string
+          let_nights: string[]
         }[]
       }
       holders_missing_insurance: {
@@ -4362,6 +4434,24 @@ export type Database = {
           p_settings: Json
         }
         Returns: Json
+      }
+      save_holder_absence: {
+        Args: {
+          p_holder_id: string
+          p_starts_on: string
+          p_ends_on: string
+          p_absence_id?: string
+        }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          ends_on: string
+          holder_id: string
+          id: string
+          place_id: string
+          starts_on: string
+          updated_at: string
+        }
       }
       save_invoice_seller_settings: {
         Args: {

@@ -267,6 +267,8 @@ begin
   if exists (
     select 1 from public.long_term_holders h
     where h.place_id = p_place.id and h.starts_on <= v_last and (h.ends_on is null or h.ends_on >= v_first)
+      -- ... unless the holder is away for the whole stay (67_holder_absences.sql).
+      and not exists (select 1 from public.holder_absences a where a.holder_id = h.id and a.starts_on <= v_first and a.ends_on > v_last)
   ) then
     return 'long_term';
   end if;
@@ -347,6 +349,14 @@ as $$
         and h.starts_on <= case when p_kind = 'day' then (p_starts_at at time zone 'Europe/Berlin')::date
                                 else (p_ends_at at time zone 'Europe/Berlin')::date - 1 end
         and (h.ends_on is null or h.ends_on >= (p_starts_at at time zone 'Europe/Berlin')::date)
+        -- ... unless the holder is away for the whole stay (67_holder_absences.sql).
+        and not exists (
+          select 1 from public.holder_absences a
+          where a.holder_id = h.id
+            and a.starts_on <= (p_starts_at at time zone 'Europe/Berlin')::date
+            and a.ends_on > case when p_kind = 'day' then (p_starts_at at time zone 'Europe/Berlin')::date
+                                 else (p_ends_at at time zone 'Europe/Berlin')::date - 1 end
+        )
     )
     -- A live occupation overlapping [p_starts_at, p_ends_at); an open order past its expiry
     -- (unverified, or unpaid when it must be paid online) gives way (the booking functions

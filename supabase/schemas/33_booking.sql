@@ -77,6 +77,12 @@ begin
     where h.place_id = p_place_id
       and h.starts_on <= case when p_kind = 'day' then p_arrival else p_departure - 1 end
       and (h.ends_on is null or h.ends_on >= p_arrival)
+      -- ... unless the holder is away for the whole stay (67_holder_absences.sql).
+      and not exists (
+        select 1 from public.holder_absences a
+        where a.holder_id = h.id and a.starts_on <= p_arrival
+          and a.ends_on > case when p_kind = 'day' then p_arrival else p_departure - 1 end
+      )
   ) then
     raise exception 'berth_no_longer_available' using errcode = '23P01';
   end if;

@@ -54,6 +54,8 @@ const EXPECTED: Record<string, Row> = {
   long_term_applications: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
   // Insurance certificates (issue 42, ADR 0050): the holder and staff read; written only by add_insurance_certificate.
   holder_insurance_certificates: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Holders' absences (issue 43, ADR 0054): the holder and staff read; written only by save_/delete_holder_absence.
+  holder_absences: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   // Working hours: staff their own in open months, admins all; the monthly view is read-only.
   working_hours: { anon: 'xxxx', guest: '0x00', customer: '0x00', other: '0x00', staff: 'RRRR', admin: 'RRRR' },
   // Staff notes and the order history: staff read; written only by add_order_note and a trigger.
@@ -256,6 +258,10 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   renewal_preview: AUTH,
   confirm_renewal: AUTH,
   give_contract_notice: AUTH,
+  save_holder_absence: AUTH,
+  delete_holder_absence: AUTH,
+  holder_absence_list: AUTH,
+  absence_let_places: ANON_AND_AUTH,
   end_contract: AUTH,
   add_insurance_certificate: AUTH,
   set_registration_mark: AUTH,
@@ -441,6 +447,13 @@ for (const engine of engines()) {
         await q(
           `insert into public.holder_insurance_certificates (holder_id, insurer, policy_number, valid_until, file_path)
            values ($1::uuid, 'Matrix Versicherung', 'M-1', '2099-12-31', $1::text || '/seed.png')`,
+          [holdingId],
+        );
+        // an absence of anna's from her holding (ADR 0054)
+        await q(
+          `insert into public.holder_absences (holder_id, place_id, starts_on, ends_on)
+           select id, place_id, greatest(starts_on, current_date + 400), greatest(starts_on, current_date + 400) + 3
+             from public.long_term_holders where id = $1`,
           [holdingId],
         );
         // a SEPA mandate of the customer's for that contract (its fees exist since the acceptance)
@@ -760,6 +773,8 @@ for (const engine of engines()) {
               valid_until: '2099-12-31',
               file_path: `${holdingId}/probe.png`,
             };
+          case 'holder_absences':
+            return { holder_id: holdingId, place_id: place, starts_on: far, ends_on: far };
           case 'long_term_applications':
             return { email: 'x@example.org', first_name: 'X', last_name: 'Y', boat: { name: 'B', length: 8, width: 3 } };
           case 'working_hours':

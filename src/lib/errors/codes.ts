@@ -18,6 +18,11 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
  * This file holds no text: it is small and may be imported anywhere.
  */
 export const DB_ERROR_CODES = {
+  absence_in_past: 'guest',
+  absence_nights_let: 'guest',
+  absence_not_found: 'guest',
+  absence_outside_contract: 'guest',
+  absence_overlaps: 'guest',
   account_inactive: 'guest',
   account_required: 'guest',
   additional_place_not_found: 'staff',
@@ -82,7 +87,7 @@ export const DB_ERROR_CODES = {
   harbour_closed: 'guest',
   harbour_status_invalid: 'internal',
   holder_already_ended: 'staff',
-  holder_not_found: 'staff',
+  holder_not_found: 'guest',
   holding_not_found: 'guest',
   invalid_actor_role: 'internal',
   invalid_amount: 'staff',

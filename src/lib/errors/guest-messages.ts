@@ -10,6 +10,11 @@ import { errorCode, lookupErrorMessage, type CodesFor, type ErrorMessageOptions 
  * for staff (./staff-messages.ts `STAFF_WORDINGS`).
  */
 export const GUEST_ERROR_MESSAGES: Record<CodesFor<'guest'>, MessageDescriptor> = {
+  absence_in_past: msg`Eine Abwesenheit kann nicht in der Vergangenheit beginnen, und vergangene Nächte lassen sich nicht mehr ändern.`,
+  absence_nights_let: msg`Einige Nächte dieser Abwesenheit sind schon an Gäste vergeben; Ihre Abwesenheit muss sie weiter einschließen.`,
+  absence_not_found: msg`Diese Abwesenheit gibt es nicht (mehr). Bitte laden Sie die Seite neu.`,
+  absence_outside_contract: msg`Die Abwesenheit muss innerhalb Ihrer Vertragszeit liegen.`,
+  absence_overlaps: msg`Für diese Nächte ist schon eine Abwesenheit eingetragen. Bitte ändern Sie die bestehende.`,
   account_inactive: msg`Ihr Konto ist gesperrt. Bitte wenden Sie sich an das Hafenbüro.`,
   account_required: msg`Bitte melden Sie sich zuerst an.`,
   already_checked_in: msg`Sie sind bereits eingecheckt.`,
@@ -17,6 +22,7 @@ export const GUEST_ERROR_MESSAGES: Record<CodesFor<'guest'>, MessageDescriptor> 
   beyond_booking_horizon: msg`Dieser Zeitraum liegt nach dem Buchungszeitraum und ist noch nicht buchbar.`,
   boat_does_not_fit: msg`Das Boot passt nicht auf diesen Liegeplatz.`,
   check_in_not_possible: msg`Einchecken ist nur am Anreisetag möglich.`,
+  holder_not_found: msg`Diese Langzeitbelegung gibt es nicht (mehr).`,
   contract_not_active: msg`Dieser Vertrag ist bereits gekündigt oder beendet.`,
   contract_text_changed: msg`Der Vertragstext hat sich geändert, seit Sie ihn geöffnet haben (z. B. neue Vertragsbedingungen). Bitte lesen Sie den aktuellen Text und nehmen Sie ihn erneut an.`,
   day_guests_only: msg`Dieser Liegeplatz ist nur für Tagesgäste.`,

@@ -45,7 +45,6 @@ export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> 
   fee_repay_exceeds_overpaid: msg`So viel kann nicht zurückgezahlt werden: höchstens der überzahlte Betrag.`,
   gauge_thresholds_invalid: msg`Die Pegelgrenzen müssen zwischen 1 und 15 m liegen, „eingeschränkt“ unter „gesperrt“.`,
   holder_already_ended: msg`Diese Langzeitbelegung ist schon beendet.`,
-  holder_not_found: msg`Diese Langzeitbelegung gibt es nicht (mehr).`,
   invalid_amount: msg`Der Betrag ist nicht gültig.`,
   invalid_cash_movement: msg`Diese Kassenbewegung gibt es nicht.`,
   invalid_items: msg`Bitte mindestens ein und höchstens 20 Extras wählen.`,

@@ -25,6 +25,7 @@ import { DatePicker } from '@/components/ui/date-picker';
 import { FormAlert } from '@/components/form-alert';
 import { OffersAndContracts } from '@/features/account/components/offers';
 import { HolderInsurance } from '@/features/account/components/holder-insurance';
+import { HolderAbsences } from '@/features/account/holder-absences/components';
 import { MyFeesSection } from '@/features/account/long-term-fees/components';
 
 const failed = (
@@ -150,6 +151,8 @@ function HoldingCard({ holding: h }: { holding: Holding }) {
             </dd>
           </dl>
           <HolderInsurance holding={h} />
+          {/* Away for some nights: the berth goes to guests then (issue 43, ADR 0054). */}
+          {(!h.ends_on || h.ends_on >= berlinToday()) && <HolderAbsences holderId={h.id} />}
         </CardContent>
       </Card>
     </li>

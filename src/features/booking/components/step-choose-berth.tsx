@@ -18,6 +18,7 @@ import { StayHarbourNotice } from '@/features/booking/components/stay-harbour-no
 import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
 import { errorMessage } from '@/lib/errors/guest-messages';
 import { FormAlert } from '@/components/form-alert';
+import { absenceLetPlacesQueryOptions } from '@/features/booking/api/absence-let-places';
 
 /** Results shown at first and per "show more": the smallest fitting berths come first. */
 const PAGE = 10;
@@ -91,6 +92,11 @@ export function StepChooseBerth({
   const planCentre = useRef<PlanCentre>(null);
   const visibleIds = [...(search.data ?? []).slice(0, shown).map((p) => p.place_id), ...(selectedId ? [selectedId] : [])];
   const photos = useQuery({ ...placePhotosQueryOptions(visibleIds), enabled: !!search.data, placeholderData: (previous) => previous });
+  // Berths let from a long-term holder's absence get a mark (issue 43, ADR 0054); nights only.
+  const fromAbsence = useQuery({
+    ...absenceLetPlacesQueryOptions(berth.arrival, berth.departure || berth.arrival),
+    enabled: berth.kind !== 'day' && !!search.data,
+  });
   if (search.isPending || stayStatus.isPending)
     return (
       <p role="status" className="text-slate-700">
@@ -163,6 +169,7 @@ Vielen Dank und viele Grüße`;
                   place={p}
                   photos={photos.data?.[p.place_id]}
                   selected={selectedId === p.place_id}
+                  fromAbsence={fromAbsence.data?.includes(p.place_id)}
                   onChoose={onChoose}
                 />
               ))}
@@ -259,10 +266,12 @@ function BerthCard({
   selected,
   onChoose,
   full = false,
+  fromAbsence = false,
 }: {
   place: PlaceResult;
   photos: string[] | undefined;
   selected: boolean;
+  fromAbsence?: boolean;
   onChoose: (place: PlaceResult) => void;
   full?: boolean;
 }) {
@@ -287,6 +296,11 @@ function BerthCard({
               {metres(p.length, i18n.locale)} m lang, {metres(p.width, i18n.locale)} m breit
             </Trans>
           </p>
+          {fromAbsence && (
+            <p className="mt-1 inline-block rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800" data-testid="from-absence">
+              <Trans>Frei, weil der Langzeitlieger unterwegs ist</Trans>
+            </p>
+          )}
         </div>
         <p className="shrink-0 text-right">
           <span className="block text-lg font-bold leading-tight" data-testid="place-price">

@@ -13,6 +13,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Form, FormControl, FormField, FormItem, FormLabel } from '@/components/ui/form';
+import { HolderAbsences } from '@/features/account';
 import { holderSchema, sizeValue, type HolderValues } from '@/features/admin/long-term/schemas/holder';
 import {
   applicationsQueryOptions,
@@ -76,6 +77,13 @@ export function HolderSection({ placeId, placeName }: { placeId: string; placeNa
                   · <Trans>Boot: {h.boat_name}</Trans>
                 </>
               )}
+              {/* Staff enter or change the holder's absences on their behalf (issue 43, ADR 0054). */}
+              <details className="mt-1">
+                <summary className="cursor-pointer text-sm">
+                  <Trans>Abwesenheiten von {holderName(h)}</Trans>
+                </summary>
+                <HolderAbsences holderId={h.id} forStaff />
+              </details>
             </li>
           ))}
         </ul>

@@ -797,6 +797,7 @@ const Row = memo(function Row({
             pending={pending?.entry.id === b.entry.id}
             placeName={place.name}
             labels={labels}
+            fromAbsence={fromHolderAbsence(b.entry, placed)}
             onOpen={events.open}
             onResize={events.resize}
           />
@@ -818,6 +819,18 @@ const Row = memo(function Row({
   );
 });
 
+/**
+ * A guest's stay on a berth whose long-term holding it overlaps: the database lets such a stay
+ * only from the holder's absence (issue 43, ADR 0054), so the timeline marks it.
+ */
+function fromHolderAbsence(entry: CalendarEntry, placed: PlacedBar[]): boolean {
+  if (!entry.order_id || !entry.ends_at) return false;
+  const [from, to] = [Date.parse(entry.starts_at), Date.parse(entry.ends_at)];
+  return placed.some(
+    ({ entry: e }) => e.type === 'long_term' && Date.parse(e.starts_at) < to && (e.ends_at === null || Date.parse(e.ends_at) >= from),
+  );
+}
+
 const Bar = memo(function Bar({
   bar,
   shownStart,
@@ -827,10 +840,12 @@ const Bar = memo(function Bar({
   pending,
   placeName,
   labels,
+  fromAbsence = false,
   onOpen,
   onResize,
 }: {
   bar: PlacedBar;
+  fromAbsence?: boolean;
   shownStart: number;
   shownEnd: number;
   colW: number;
@@ -853,7 +868,7 @@ const Bar = memo(function Bar({
   const hideKind = narrowBar && who !== '';
   // A booking shows its departure day; a block or holding its last day.
   const until = entry.ends_at ? dayLabel(berlinDayOf(entry.ends_at, entry.order_id ? 0 : 1), locale) : t`unbefristet`;
-  const label = `${[labels.long[kind], entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
+  const label = `${[labels.long[kind], fromAbsence && t`aus der Abwesenheit des Langzeitliegers`, entry.guest, entry.boat_name, entry.note].filter(Boolean).join(' · ')} · ${t`Liegeplatz ${placeName}`}, ${dayLabel(berlinDayOf(entry.starts_at), locale)} – ${until}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
     id: `${entry.place_id}:${entry.id}`,
     disabled: !canMove,
@@ -886,6 +901,7 @@ const Bar = memo(function Bar({
       title={label}
       data-entry={entry.id}
       data-kind={kind}
+      data-from-absence={fromAbsence || undefined}
       // The days shown that the bar touches (its arrival day through its departure day), for tests and tools.
       data-days={days.slice(Math.floor(span.start), Math.ceil(span.end)).join(' ')}
       data-pending={pending || undefined}
@@ -910,6 +926,7 @@ const Bar = memo(function Bar({
       <span className="mx-0.5 truncate rounded bg-white/85 px-1 text-slate-900">
         {span.clippedStart ? '◂ ' : ''}
         <span className={hideKind ? 'hidden' : undefined}>
+          {fromAbsence && `${t`Abw.`} `}
           {labels.short[kind]}
           {who && ' · '}
         </span>
