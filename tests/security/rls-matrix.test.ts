@@ -111,6 +111,10 @@ const EXPECTED: Record<string, Row> = {
   // Staff overrides of the status: staff read them (everyone reads the reason through
   // harbour_status()); written only by set_/end_harbour_status_override.
   harbour_status_overrides: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Draught against depth (ADR 0053): everyone reads the under-keel margin, admins change it (no
+  // row added or deleted); low-water warnings are read by staff, written only by warn_shallow_berths.
+  depth_settings: { anon: 'Rxxx', guest: 'Rx0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RxRx' },
+  depth_warnings: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -154,6 +158,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   end_harbour_status_override: AUTH,
   set_gauge_thresholds: AUTH,
   record_gauge_reading: NOBODY,
+  // why the search left berths out as too shallow for the draught (ADR 0053)
+  search_depth_notice: ANON_AND_AUTH,
   booking_last_day: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH,
@@ -373,6 +379,9 @@ for (const engine of engines()) {
           jsonb_build_object('initialized', now() - interval '1 hour', 'timestamp', now() + interval '1 day', 'value', 655, 'type', 'forecast')))`);
         const override = await who.staff.client.rpc('set_harbour_status_override', { p_status: 'restricted', p_reason: 'Treibgut' });
         if (override.error) throw override.error;
+        // a low-water warning of an order (as warn_shallow_berths writes it)
+        await q(`insert into public.depth_warnings (order_id, place_id, level_cm, clearance_cm, warned_at)
+                 select o.id, o.place_id, 120, 10, now() from public.orders o where o.place_id is not null limit 1`);
         // an offer of D10 for summer 2027 to kunde's application, accepted online (a contract)
         const app = (await q<{ id: string }>(`select id from public.long_term_applications where email = 'kunde@hafen.test'`))[0].id;
         const offer = await who.admin.client.rpc('send_offer', {
@@ -821,6 +830,10 @@ for (const engine of engines()) {
             return { initialized_at: '2099-01-01T00:00:00Z', forecast_for: '2099-01-02T00:00:00Z', level_cm: 500, kind: 'forecast' };
           case 'harbour_status_overrides':
             return { status: 'closed', reason: 'x', set_at: '2099-01-01T00:00:00Z' };
+          case 'depth_settings':
+            return { id: 2, margin_cm: 30 };
+          case 'depth_warnings':
+            return { place_id: place, level_cm: 100, clearance_cm: 0, warned_at: '2099-01-01T00:00:00Z', holder_id: null, order_id: null };
           case 'fee_reminders':
             return {
               fee_id: (await q<{ id: string }>(`select id from public.long_term_fees limit 1`))[0].id,
