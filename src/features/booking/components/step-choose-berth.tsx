@@ -13,6 +13,7 @@ import { searchPlacesQueryOptions } from '@/features/booking/api/search-places';
 import type { PlaceResult } from '@/features/booking/api/types';
 import type { PlanCentre } from '@/features/booking/components/berth-plan';
 import { PlacePhoto } from '@/features/booking/components/place-photo';
+import { DepthNotice } from '@/features/booking/components/depth-notice';
 import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
 import { errorMessage } from '@/lib/errors/guest-messages';
 import { FormAlert } from '@/components/form-alert';
@@ -135,6 +136,7 @@ Vielen Dank und viele Grüße`;
           </Trans>
         )}
       </p>
+      {places.length > 0 && <DepthNotice berth={berth} />}
       {!wide && places.length > 0 && (
         <div role="group" aria-label={t`Ansicht`} className="grid grid-cols-2 gap-2">
           <Button variant={view === 'list' ? 'default' : 'outline'} aria-pressed={view === 'list'} onClick={() => setView('list')}>
@@ -227,6 +229,7 @@ Vielen Dank und viele Grüße`;
                 </Trans>
               )}
             </DialogDescription>
+            <DepthNotice berth={berth} className="text-sm" />
           </DialogHeader>
           <DialogFooter>
             <Button variant="outline" onClick={onBack}>
