@@ -303,7 +303,7 @@ export function StepBerthData({
           </p>
         )}
 
-        <fieldset className="grid gap-4 sm:grid-cols-2">
+        <fieldset className="grid gap-4 sm:grid-cols-2 sm:items-start">
           <legend className="mb-2 text-base font-semibold">{forStaff ? <Trans>Boot des Gastes</Trans> : <Trans>Ihr Boot</Trans>}</legend>
           <FormField
             control={form.control}
