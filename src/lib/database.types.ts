@@ -633,6 +633,79 @@ export type Database = {
           },
         ]
       }
+      depth_settings: {
+        Row: {
+          id: number
+          margin_cm: number
+          updated_at: string
+        }
+        Insert: {
+          id?: number
+          margin_cm?: number
+          updated_at?: string
+        }
+        Update: {
+          id?: number
+          margin_cm?: number
+          updated_at?: string
+        }
+        Relationships: []
+      }
+      depth_warnings: {
+        Row: {
+          clearance_cm: number
+          ended_at: string | null
+          holder_id: string | null
+          id: number
+          level_cm: number
+          order_id: string | null
+          place_id: string
+          warned_at: string
+        }
+        Insert: {
+          clearance_cm: number
+          ended_at?: string | null
+          holder_id?: string | null
+          id?: never
+          level_cm: number
+          order_id?: string | null
+          place_id: string
+          warned_at: string
+        }
+        Update: {
+          clearance_cm?: number
+          ended_at?: string | null
+          holder_id?: string | null
+          id?: never
+          level_cm?: number
+          order_id?: string | null
+          place_id?: string
+          warned_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "depth_warnings_holder_id_fkey"
+            columns: ["holder_id"]
+            isOneToOne: false
+            referencedRelation: "long_term_holders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "depth_warnings_order_id_fkey"
+            columns: ["order_id"]
+            isOneToOne: false
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "depth_warnings_place_id_fkey"
+            columns: ["place_id"]
+            isOneToOne: false
+            referencedRelation: "places"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       desk_sale_cancellations: {
         Row: {
           amount_cents: number
@@ -1526,6 +1599,7 @@ export type Database = {
       }
       long_term_holders: {
         Row: {
+          boat_draught: number | null
           boat_length: number | null
           boat_name: string | null
           boat_tag: string | null
@@ -1542,6 +1616,7 @@ export type Database = {
           user_id: string | null
         }
         Insert: {
+          boat_draught?: number | null
           boat_length?: number | null
           boat_name?: string | null
           boat_tag?: string | null
@@ -1558,6 +1633,7 @@ export type Database = {
           user_id?: string | null
         }
         Update: {
+          boat_draught?: number | null
           boat_length?: number | null
           boat_name?: string | null
           boat_tag?: string | null
@@ -2258,6 +2334,8 @@ export type Database = {
         Row: {
           archived: boolean
           created_at: string
+          depth_cm: number | null
+          depth_reference_cm: number | null
           description: string
           description_en: string
           features: string[]
@@ -2275,6 +2353,8 @@ export type Database = {
         Insert: {
           archived?: boolean
           created_at?: string
+          depth_cm?: number | null
+          depth_reference_cm?: number | null
           description?: string
           description_en?: string
           features?: string[]
@@ -2292,6 +2372,8 @@ export type Database = {
         Update: {
           archived?: boolean
           created_at?: string
+          depth_cm?: number | null
+          depth_reference_cm?: number | null
           description?: string
           description_en?: string
           features?: string[]
@@ -2312,6 +2394,7 @@ export type Database = {
         Row: {
           active: boolean
           avatar_path: string | null
+          boat_draught: number | null
           boat_length: number | null
           boat_name: string | null
           boat_tag: string | null
@@ -2334,6 +2417,7 @@ export type Database = {
         Insert: {
           active?: boolean
           avatar_path?: string | null
+          boat_draught?: number | null
           boat_length?: number | null
           boat_name?: string | null
           boat_tag?: string | null
@@ -2356,6 +2440,7 @@ export type Database = {
         Update: {
           active?: boolean
           avatar_path?: string | null
+          boat_draught?: number | null
           boat_length?: number | null
           boat_name?: string | null
           boat_tag?: string | null
@@ -2974,6 +3059,7 @@ export type Database = {
           p_application_id?: string
         }
         Returns: {
+          boat_draught: number | null
           boat_length: number | null
           boat_name: string | null
           boat_tag: string | null
@@ -4476,6 +4562,7 @@ export type Database = {
           p_day_start?: string
           p_day_end?: string
           p_sale_code?: string
+          p_boat_draught?: number
         }
         Returns: {
           place_id: string
@@ -4492,6 +4579,24 @@ export type Database = {
           area: number
           price_cents: number
           quote: Json
+        }[]
+      }
+      search_depth_notice: {
+        Args: {
+          p_kind: Database["public"]["Enums"]["order_kind"]
+          p_arrival: string
+          p_boat_length: number
+          p_boat_width: number
+          p_boat_draught: number
+          p_departure?: string
+          p_day_start?: string
+          p_day_end?: string
+        }
+        Returns: {
+          too_shallow: number
+          level_cm: number
+          level_source: string
+          margin_cm: number
         }[]
       }
       sell_at_desk: {
@@ -4659,6 +4764,7 @@ export type Database = {
           p_mark: string
         }
         Returns: {
+          boat_draught: number | null
           boat_length: number | null
           boat_name: string | null
           boat_tag: string | null

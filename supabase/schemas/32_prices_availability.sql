@@ -387,7 +387,10 @@ create function private.search_available_places(
   p_departure date default null,
   p_day_start time default null,
   p_day_end time default null,
-  p_sale_code text default null
+  p_sale_code text default null,
+  -- The boat's draught (m): berths too shallow for it at the stay's level are left out
+  -- (53_draught_depth.sql; null: no depth test).
+  p_boat_draught numeric default null
 )
 returns table (
   place_id uuid,
@@ -419,8 +422,11 @@ declare
   v_starts_at timestamptz;
   v_ends_at timestamptz;
   v_now timestamptz := private.now();
+  v_level integer;
+  v_margin integer;
 begin
   perform private.check_boat(p_boat_length, p_boat_width);
+  perform private.check_draught(p_boat_draught);
   v_quote := public.quote_booking(p_kind, p_arrival, p_boat_length, p_departure, p_day_start, p_day_end, p_sale_code);
   v_quote_json := v_quote::text::json;
   select * into v_period from private.stay_period(p_kind, p_arrival, p_departure, p_day_start, p_day_end);
@@ -432,26 +438,31 @@ begin
        p_arrival, case when p_kind = 'day' then p_arrival else p_departure - 1 end) is not null then
     return;
   end if;
+  if p_boat_draught is not null then
+    v_level := (select l.level_cm from private.stay_gauge_level(v_starts_at, v_ends_at) l);
+    v_margin := (select s.margin_cm from public.depth_settings s where s.id = 1);
+  end if;
   return query
     select p.id, p.name, p.pier, p.description, p.description_en, p.image_path, p.width, p.length,
            p.one_day, p.features, p.position, p.width * p.length, (v_quote ->> 'gross_cents')::integer, v_quote_json
     from private.bookable_places(p_kind, v_starts_at, v_ends_at, p_boat_length, p_boat_width, v_now) p
+    where not private.too_shallow(p, v_level, p_boat_draught, v_margin)
     order by p.width * p.length, p.length, p.name;
 end
 $$;
-comment on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'The rule behind public.search_available_places (security definer, not exposed by the API).';
-revoke execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;
-grant execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) to anon, authenticated, service_role;
+comment on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text, numeric) is 'The rule behind public.search_available_places (security definer, not exposed by the API).';
+revoke execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text, numeric) from public;
+grant execute on function private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text, numeric) to anon, authenticated, service_role;
 
 -- The API endpoint (/rest/v1/rpc/search_available_places): runs as the caller, the rule above decides.
-create function public.search_available_places(p_kind public.order_kind, p_arrival date, p_boat_length numeric, p_boat_width numeric, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text)
+create function public.search_available_places(p_kind public.order_kind, p_arrival date, p_boat_length numeric, p_boat_width numeric, p_departure date DEFAULT NULL::date, p_day_start time DEFAULT NULL::time, p_day_end time DEFAULT NULL::time, p_sale_code text DEFAULT NULL::text, p_boat_draught numeric DEFAULT NULL::numeric)
 returns TABLE(place_id uuid, name text, pier text, description text, description_en text, image_path text, width numeric, length numeric, one_day boolean, features text[], "position" double precision[], area numeric, price_cents integer, quote json)
 language sql
 volatile
 security invoker
 set search_path = ''
 as $$
-  select * from private.search_available_places(p_kind, p_arrival, p_boat_length, p_boat_width, p_departure, p_day_start, p_day_end, p_sale_code)
+  select * from private.search_available_places(p_kind, p_arrival, p_boat_length, p_boat_width, p_departure, p_day_start, p_day_end, p_sale_code, p_boat_draught)
 $$;
-comment on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) is 'Berths that fit the boat and are free for the whole stay (not long-term held; stale unverified reservations do not block), smallest area first, each with its quote; none for a guest when the harbour is closed on a night of the stay (stay_harbour_status says so).';
-revoke execute on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text) from public;
+comment on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text, numeric) is 'Berths that fit the boat and are free for the whole stay (not long-term held; stale unverified reservations do not block; with p_boat_draught, not too shallow at the stay''s level: search_depth_notice says how many were left out), smallest area first, each with its quote; none for a guest when the harbour is closed on a night of the stay (stay_harbour_status says so).';
+revoke execute on function public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text, numeric) from public;

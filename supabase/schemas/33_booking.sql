@@ -31,6 +31,8 @@ declare
   v_quote jsonb;
   v_length numeric;
   v_width numeric;
+  v_draught numeric;
+  v_level integer;
   v_boat_name text := nullif(btrim(p_boat ->> 'name'), '');
   v_email text := lower(coalesce(nullif(btrim(p_person ->> 'email'), ''), p_fallback_email));
   v_first_name text := nullif(btrim(p_person ->> 'first_name'), '');
@@ -43,10 +45,13 @@ begin
   begin
     v_length := (p_boat ->> 'length')::numeric;
     v_width := (p_boat ->> 'width')::numeric;
+    -- Optional (ADR 0053 "Draught against depth"): the booking form asks for it.
+    v_draught := nullif(p_boat ->> 'draught', '')::numeric;
   exception when others then
     raise exception 'invalid_boat' using errcode = '22023';
   end;
   perform private.check_boat(v_length, v_width);
+  perform private.check_draught(v_draught);
   if v_boat_name is null or char_length(v_boat_name) > 60 then
     raise exception 'invalid_boat_name' using errcode = '22023', hint = 'Boat name 1-60 characters.';
   end if;
@@ -65,6 +70,13 @@ begin
   end if;
   if v_place.length < v_length or v_place.width < v_width then
     raise exception 'boat_does_not_fit' using errcode = '22023';
+  end if;
+  -- Too shallow for the draught at the stay's level (53_draught_depth.sql), as the search says.
+  if v_draught is not null and v_place.depth_cm is not null then
+    v_level := (select l.level_cm from private.stay_gauge_level(v_period.starts_at, v_period.ends_at) l);
+    if private.too_shallow(v_place, v_level, v_draught, (select s.margin_cm from public.depth_settings s where s.id = 1)) then
+      raise exception 'berth_too_shallow' using errcode = '22023';
+    end if;
   end if;
   if p_kind = 'day' and not v_place.one_day then
     raise exception 'day_stay_not_allowed' using errcode = '22023';
@@ -131,7 +143,7 @@ begin
     jsonb_build_object('id', v_place.id, 'name', v_place.name, 'pier', v_place.pier,
                        'width', v_place.width, 'length', v_place.length, 'one_day', v_place.one_day),
     jsonb_build_object('name', v_boat_name, 'tag', nullif(btrim(p_boat ->> 'tag'), ''),
-                       'length', v_length, 'width', v_width),
+                       'length', v_length, 'width', v_width, 'draught', v_draught),
     jsonb_strip_nulls(jsonb_build_object(
       'first_name', v_first_name, 'last_name', v_last_name, 'email', v_email,
       'phone', nullif(btrim(p_person ->> 'phone'), ''), 'company', nullif(btrim(p_person ->> 'company'), ''),
@@ -276,7 +288,8 @@ begin
       city = coalesce(v_order.person ->> 'city', pr.city),
       country = coalesce(v_order.person ->> 'country', pr.country),
       boat_name = v_order.boat ->> 'name', boat_tag = coalesce(v_order.boat ->> 'tag', pr.boat_tag),
-      boat_length = (v_order.boat ->> 'length')::numeric, boat_width = (v_order.boat ->> 'width')::numeric
+      boat_length = (v_order.boat ->> 'length')::numeric, boat_width = (v_order.boat ->> 'width')::numeric,
+      boat_draught = coalesce((v_order.boat ->> 'draught')::numeric, pr.boat_draught)
     where pr.id = v_uid;
   end if;
   return v_order;

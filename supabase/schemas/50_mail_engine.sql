@@ -17,7 +17,7 @@ create table public.outbox (
                                      'berth_offer', 'berth_offer_declined', 'berth_offer_lapsed', 'berth_offer_accepted', 'contract_accepted',
                                      'fee_invoice', 'sepa_prenotification', 'fee_debit_failed', 'fee_reminder',
                                      'contract_renewed', 'contract_notice', 'contract_notice_office', 'contract_ended',
-                                     'harbour_closure')),
+                                     'harbour_closure', 'depth_warning')),
   recipient text not null check (recipient ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
   reply_to text,
   locale text not null default 'de' check (locale in ('de', 'en')),

@@ -345,6 +345,7 @@ declare
   v_email text := lower(nullif(btrim(p_holder ->> 'email'), ''));
   v_length numeric;
   v_width numeric;
+  v_draught numeric;
 begin
   perform private.require_admin();
   if p_starts_on is null or (p_ends_on is not null and p_ends_on < p_starts_on) then
@@ -358,9 +359,11 @@ begin
     v_user := nullif(p_holder ->> 'user_id', '')::uuid;
     v_length := nullif(p_holder ->> 'boat_length', '')::numeric;
     v_width := nullif(p_holder ->> 'boat_width', '')::numeric;
+    v_draught := nullif(p_holder ->> 'boat_draught', '')::numeric;
   exception when others then
     raise exception 'invalid_holder' using errcode = '22023';
   end;
+  perform private.check_draught(v_draught);
   if v_user is not null and not exists (select 1 from public.profiles pr where pr.id = v_user) then
     raise exception 'user_not_found' using errcode = 'PT404';
   end if;
@@ -395,7 +398,7 @@ begin
   end if;
 
   insert into public.long_term_holders (place_id, user_id, email, first_name, last_name, starts_on, ends_on,
-                                        boat_name, boat_tag, boat_length, boat_width, note)
+                                        boat_name, boat_tag, boat_length, boat_width, boat_draught, note)
   select p_place_id, v_user, v_email,
          coalesce(nullif(btrim(p_holder ->> 'first_name'), ''), pr.first_name),
          coalesce(nullif(btrim(p_holder ->> 'last_name'), ''), pr.last_name),
@@ -403,6 +406,7 @@ begin
          coalesce(nullif(btrim(p_holder ->> 'boat_name'), ''), pr.boat_name),
          coalesce(nullif(btrim(p_holder ->> 'boat_tag'), ''), pr.boat_tag),
          coalesce(v_length, pr.boat_length), coalesce(v_width, pr.boat_width),
+         coalesce(v_draught, pr.boat_draught),
          nullif(btrim(p_holder ->> 'note'), '')
   from (select 1) one
   left join public.profiles pr on pr.id = v_user

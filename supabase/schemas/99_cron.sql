@@ -41,6 +41,9 @@ begin
     perform cron.schedule('fee-reminders', '30 5 * * *', 'select private.send_fee_reminders()');
     -- The Düsseldorf gauge's level and forecast (48_rhine_gauge.sql): every 15 minutes.
     perform cron.schedule('fetch-gauge', '*/15 * * * *', 'select private.request_gauge_fetch()');
+    -- Low-water warnings to those booked into a berth the forecast makes too shallow (53_draught_depth.sql):
+    -- five minutes after each fetch.
+    perform cron.schedule('depth-warnings', '5-59/15 * * * *', 'select private.warn_shallow_berths()');
   end if;
 end
 $$;

@@ -29,9 +29,9 @@ select results_eq(
   $$ values ('sql', 's', false, '{"search_path=\"\""}', true) $$,
   'bookable_places: SQL, stable, not security definer, set-returning, its search_path pinned (Supabase''s advisor)');
 -- The API functions in public call their rules in private (security invoker -> definer).
-select ok((select prosrc from pg_proc where oid = 'private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text)'::regprocedure)
+select ok((select prosrc from pg_proc where oid = 'private.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text, numeric)'::regprocedure)
             like '%private.bookable_places(%'
-          and (select prosrc from pg_proc where oid = 'public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text)'::regprocedure)
+          and (select prosrc from pg_proc where oid = 'public.search_available_places(public.order_kind, date, numeric, numeric, date, time, time, text, numeric)'::regprocedure)
             like '%private.search_available_places(%',
   'search_available_places uses it');
 select ok((select prosrc from pg_proc where oid = 'private.order_move_targets(uuid)'::regprocedure) like '%private.bookable_places(%'

@@ -127,6 +127,7 @@ const de = {
   departure: 'Abreise',
   length: 'Bootslänge (m)',
   width: 'Bootsbreite (m)',
+  draught: 'Tiefgang (m)',
   name: 'Bootsname',
   tag: 'Kennzeichen (optional)',
   search: 'Freie Liegeplätze suchen',
@@ -151,6 +152,7 @@ const en = {
   departure: 'Departure',
   length: 'Boat length (m)',
   width: 'Boat width (m)',
+  draught: 'Draught (m)',
   name: 'Boat name',
   tag: 'Registration (optional)',
   search: 'Search free berths',
@@ -180,6 +182,7 @@ export interface Stay {
   until?: string;
   length?: string;
   width?: string;
+  draught?: string;
   boat?: string;
 }
 
@@ -198,6 +201,7 @@ export async function fillBerthData(page: Page, locale: 'de' | 'en', stay: Stay)
   }
   if (stay.length !== undefined) await page.getByLabel(w.length).fill(stay.length);
   if (stay.width !== undefined) await page.getByLabel(w.width).fill(stay.width);
+  if (stay.draught !== undefined) await page.getByLabel(w.draught).fill(stay.draught);
   if (stay.boat !== undefined) await page.getByLabel(w.name, { exact: true }).fill(stay.boat);
   await page.getByRole('button', { name: w.search }).click();
 }

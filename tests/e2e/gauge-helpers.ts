@@ -28,13 +28,11 @@ export async function river(body: RiverState) {
   expect(fetched.status, await fetched.clone().text()).toBe(200);
 }
 
+/** A flat forecast at one level, every two hours for four days (the sandbox's default shape). */
+export const flatForecast = (level_cm: number) => Array.from({ length: 48 }, (_, i) => ({ hours: (i + 1) * 2, level_cm }));
+
 /** A normal river (4.12 m, steady, four flat days): what the other tests expect; set back after a rise. */
-export const normalRiver: RiverState = {
-  level_cm: 412,
-  trend: 0,
-  forecast: Array.from({ length: 48 }, (_, i) => ({ hours: (i + 1) * 2, level_cm: 412 })),
-  offline: false,
-};
+export const normalRiver: RiverState = { level_cm: 412, trend: 0, forecast: flatForecast(412), offline: false };
 
 /** Sets the river back to normal. */
 export const calmRiver = () => river(normalRiver);

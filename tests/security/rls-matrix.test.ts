@@ -117,6 +117,10 @@ const EXPECTED: Record<string, Row> = {
   // guest (kunde) the notice of the own order, staff all; written only by the functions.
   harbour_closures: { anon: 'Rxxx', guest: 'Rxxx', customer: 'Rxxx', other: 'Rxxx', staff: 'Rxxx', admin: 'Rxxx' },
   harbour_closure_notices: { anon: '0xxx', guest: '0xxx', customer: 'Rxxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
+  // Draught against depth (ADR 0053): everyone reads the under-keel margin, admins change it (no
+  // row added or deleted); low-water warnings are read by staff, written only by warn_shallow_berths.
+  depth_settings: { anon: 'Rxxx', guest: 'Rx0x', customer: 'Rx0x', other: 'Rx0x', staff: 'Rx0x', admin: 'RxRx' },
+  depth_warnings: { anon: '0xxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: 'Rxxx', admin: 'Rxxx' },
   // The audit trail: admins read; nobody writes it over the API (only the audit trigger does).
   audit_log: { anon: 'xxxx', guest: '0xxx', customer: '0xxx', other: '0xxx', staff: '0xxx', admin: 'Rxxx' },
 };
@@ -165,6 +169,8 @@ const EXPECTED_FUNCTIONS: Record<string, string> = {
   // guests in a closure: staff list them (checked inside), the owner answers (checked inside)
   harbour_closure_stays: AUTH,
   answer_harbour_closure: AUTH,
+  // why the search left berths out as too shallow for the draught (ADR 0053)
+  search_depth_notice: ANON_AND_AUTH,
   booking_last_day: ANON_AND_AUTH,
   // a session (guest or account)
   create_booking: AUTH,
@@ -388,6 +394,9 @@ for (const engine of engines()) {
           jsonb_build_object('initialized', now() - interval '1 hour', 'timestamp', now() + interval '1 day', 'value', 655, 'type', 'forecast')))`);
         const override = await who.staff.client.rpc('set_harbour_status_override', { p_status: 'restricted', p_reason: 'Treibgut' });
         if (override.error) throw override.error;
+        // a low-water warning of an order (as warn_shallow_berths writes it)
+        await q(`insert into public.depth_warnings (order_id, place_id, level_cm, clearance_cm, warned_at)
+                 select o.id, o.place_id, 120, 10, now() from public.orders o where o.place_id is not null limit 1`);
         // an offer of D10 for summer 2027 to kunde's application, accepted online (a contract)
         const app = (await q<{ id: string }>(`select id from public.long_term_applications where email = 'kunde@hafen.test'`))[0].id;
         const offer = await who.admin.client.rpc('send_offer', {
@@ -865,6 +874,10 @@ for (const engine of engines()) {
               closed_days: ['2099-01-01'],
               notified_at: '2099-01-01T00:00:00Z',
             };
+          case 'depth_settings':
+            return { id: 2, margin_cm: 30 };
+          case 'depth_warnings':
+            return { place_id: place, level_cm: 100, clearance_cm: 0, warned_at: '2099-01-01T00:00:00Z', holder_id: null, order_id: null };
           case 'fee_reminders':
             return {
               fee_id: (await q<{ id: string }>(`select id from public.long_term_fees limit 1`))[0].id,

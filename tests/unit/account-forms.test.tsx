@@ -92,6 +92,7 @@ const profileRow = {
   boat_tag: null,
   boat_length: null,
   boat_width: null,
+  boat_draught: null,
   locale: 'de' as const,
   avatar_path: null,
 };

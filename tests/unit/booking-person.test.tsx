@@ -18,6 +18,7 @@ describe('the person form prefill', () => {
     boat_tag: null,
     boat_length: null,
     boat_width: null,
+    boat_draught: null,
   };
   it('takes the profile first, then local storage, and the e-mail of step 3', () => {
     const v = initialPerson({

@@ -109,7 +109,16 @@ for (const locale of ['de', 'en'] as const) {
 describe('booking step 1 schema', () => {
   it('refuses arrival in the past and more than 90 nights', () => {
     const schema = berthDataSchema(() => new Date('2026-06-10T10:00:00Z'));
-    const base = { kind: 'overnight' as const, dayStart: '', dayEnd: '', boatLength: '9', boatWidth: '3', boatName: 'X', boatTag: '' };
+    const base = {
+      kind: 'overnight' as const,
+      dayStart: '',
+      dayEnd: '',
+      boatLength: '9',
+      boatWidth: '3',
+      boatDraught: '',
+      boatName: 'X',
+      boatTag: '',
+    };
     expect(schema.safeParse({ ...base, arrival: '2026-06-09', departure: '2026-06-11' }).success).toBe(false);
     expect(schema.safeParse({ ...base, arrival: '2026-06-10', departure: '2026-09-09' }).success).toBe(false);
     expect(schema.safeParse({ ...base, arrival: '2026-06-10', departure: '2026-09-08' }).success).toBe(true);

@@ -39,6 +39,8 @@ const profileSchema = z.object({
   boatTag: optionalText(60),
   boatLength: optionalMetres(1, 60),
   boatWidth: optionalMetres(0.5, 15),
+  // ADR 0053 "Draught against depth": prefills the booking, where the search checks it against the berths' depth.
+  boatDraught: optionalMetres(0.1, 5),
   locale: z.enum(['de', 'en']),
 });
 type ProfileValues = z.infer<typeof profileSchema>;
@@ -56,6 +58,7 @@ interface ProfileRow {
   boat_tag: string | null;
   boat_length: string | number | null;
   boat_width: string | number | null;
+  boat_draught: string | number | null;
   locale: 'de' | 'en';
   avatar_path: string | null;
 }
@@ -67,7 +70,7 @@ const profileQueryOptions = (userId: string) => ({
     const { data, error } = await supabase
       .from('profiles')
       .select(
-        'first_name,last_name,phone,company,street,postal_code,city,country,boat_name,boat_tag,boat_length,boat_width,locale,avatar_path',
+        'first_name,last_name,phone,company,street,postal_code,city,country,boat_name,boat_tag,boat_length,boat_width,boat_draught,locale,avatar_path',
       )
       .eq('id', userId)
       .maybeSingle();
@@ -94,6 +97,7 @@ const fields: {
   { name: 'boatTag', label: () => tm`Kennzeichen` },
   { name: 'boatLength', label: () => tm`Bootslänge (m)`, inputMode: 'decimal' },
   { name: 'boatWidth', label: () => tm`Bootsbreite (m)`, inputMode: 'decimal' },
+  { name: 'boatDraught', label: () => tm`Tiefgang (m)`, inputMode: 'decimal' },
 ];
 
 /**
@@ -150,6 +154,7 @@ export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }
       boatTag: s(row.boat_tag),
       boatLength: decimalInput(row.boat_length, i18n.locale),
       boatWidth: decimalInput(row.boat_width, i18n.locale),
+      boatDraught: decimalInput(row.boat_draught, i18n.locale),
       locale: row.locale,
     },
   });
@@ -174,6 +179,7 @@ export function ProfileForm({ userId, row }: { userId: string; row: ProfileRow }
           boat_tag: o(v.boatTag),
           boat_length: n(v.boatLength),
           boat_width: n(v.boatWidth),
+          boat_draught: n(v.boatDraught),
           locale: v.locale,
         })
         .eq('id', userId);

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import type { Order, OrderJson } from '@/features/orders';
-import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { draughtOf, parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
 import type { PersonValues } from '@/features/booking/schemas/person';
 import { bookingKeys } from '@/features/booking/api/keys';
 
@@ -26,6 +26,7 @@ export async function createBooking({ placeId, berth, person, saveProfile, local
         tag: berth.boatTag || null,
         length: parseDecimal(berth.boatLength),
         width: parseDecimal(berth.boatWidth),
+        draught: draughtOf(berth),
       },
       p_person: {
         first_name: person.firstName,

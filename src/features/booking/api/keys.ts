@@ -4,6 +4,7 @@ export const bookingKeys = {
   search: (params: object) => ['booking', 'search', params] as const,
   harbour: (params: object) => ['booking', 'harbour', params] as const,
   quote: (params: object) => ['booking', 'quote', params] as const,
+  depthNotice: (params: object) => ['booking', 'depth-notice', params] as const,
   fairPeriods: () => ['booking', 'fair-periods'] as const,
   paymentTerms: (kind: string) => ['booking', 'payment-terms', kind] as const,
   profile: (userId: string) => ['booking', 'profile', userId] as const,

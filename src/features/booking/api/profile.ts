@@ -19,6 +19,7 @@ export type ProfileRow = Pick<
   | 'boat_tag'
   | 'boat_length'
   | 'boat_width'
+  | 'boat_draught'
 >;
 
 /** The logged-in customer's profile, to prefill the boat and the person form. */
@@ -30,7 +31,7 @@ export const profileQueryOptions = (userId: string) =>
       const { data, error } = await supabase
         .from('profiles')
         .select(
-          'email, first_name, last_name, company, phone, street, postal_code, city, country, boat_name, boat_tag, boat_length, boat_width',
+          'email, first_name, last_name, company, phone, street, postal_code, city, country, boat_name, boat_tag, boat_length, boat_width, boat_draught',
         )
         .eq('id', userId)
         .maybeSingle();

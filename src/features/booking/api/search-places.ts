@@ -1,15 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/auth';
 import { retryUnlessRefused } from '@/lib/retry';
-import { parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
+import { draughtOf, parseDecimal, stayParams, type BerthDataValues } from '@/features/booking/schemas/berth-values';
 import { bookingKeys } from '@/features/booking/api/keys';
 import type { PlaceResult, PlaceResultOverride } from '@/features/booking/api/types';
 
 export function searchParams(berth: BerthDataValues) {
+  const draught = draughtOf(berth);
   return {
     ...stayParams(berth),
     p_boat_length: parseDecimal(berth.boatLength),
     p_boat_width: parseDecimal(berth.boatWidth),
+    // Only when given: berths too shallow for it at the stay's level are left out (ADR 0053).
+    ...(draught !== null ? { p_boat_draught: draught } : {}),
   };
 }
 

@@ -94,6 +94,7 @@ export function BookingFlow({
             boatTag: p.boat_tag ?? '',
             boatLength: decimalInput(p.boat_length, i18n.locale),
             boatWidth: decimalInput(p.boat_width, i18n.locale),
+            boatDraught: decimalInput(p.boat_draught, i18n.locale),
           }
         : undefined;
     body = (

@@ -21,6 +21,7 @@ import {
   dayTimes,
   dayWindowOn,
   defaultBerthData,
+  emptyBerthData,
   type BerthDataValues,
   type StayKind,
 } from '@/features/booking/schemas/berth-values';
@@ -52,7 +53,8 @@ export function StepBerthData({
   const form = useForm<BerthDataValues>({
     resolver,
     // Valid now (issue 40 item 4): today's next day window, not one that has passed.
-    defaultValues: initial ?? defaultBerthData(),
+    // A flow saved before the draught was asked has none: ''.
+    defaultValues: initial ? { ...emptyBerthData, ...initial } : defaultBerthData(),
   });
   const kind = useWatch({ control: form.control, name: 'kind' });
   const arrival = useWatch({ control: form.control, name: 'arrival' });
@@ -301,7 +303,7 @@ export function StepBerthData({
           </p>
         )}
 
-        <fieldset className="grid gap-4 sm:grid-cols-2">
+        <fieldset className="grid gap-4 sm:grid-cols-2 sm:items-start">
           <legend className="mb-2 text-base font-semibold">{forStaff ? <Trans>Boot des Gastes</Trans> : <Trans>Ihr Boot</Trans>}</legend>
           <FormField
             control={form.control}
@@ -329,6 +331,24 @@ export function StepBerthData({
                 <FormControl>
                   <Input inputMode="decimal" autoComplete="off" placeholder={t`z. B. 3,2`} {...field} />
                 </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="boatDraught"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>
+                  <Trans>Tiefgang (m)</Trans>
+                </FormLabel>
+                <FormControl>
+                  <Input inputMode="decimal" autoComplete="off" placeholder={t`z. B. 1,2`} {...field} />
+                </FormControl>
+                <FormDescription>
+                  <Trans>Bei Niedrigwasser zeigen wir nur Liegeplätze, die tief genug sind. Ohne Angabe prüfen wir die Tiefe nicht.</Trans>
+                </FormDescription>
                 <FormMessage />
               </FormItem>
             )}

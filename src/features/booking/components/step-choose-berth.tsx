@@ -15,6 +15,7 @@ import type { PlaceResult } from '@/features/booking/api/types';
 import type { PlanCentre } from '@/features/booking/components/berth-plan';
 import { PlacePhoto } from '@/features/booking/components/place-photo';
 import { StayHarbourNotice } from '@/features/booking/components/stay-harbour-notice';
+import { DepthNotice } from '@/features/booking/components/depth-notice';
 import type { BerthDataValues } from '@/features/booking/schemas/berth-values';
 import { errorMessage } from '@/lib/errors/guest-messages';
 import { FormAlert } from '@/components/form-alert';
@@ -149,6 +150,7 @@ Vielen Dank und viele Grüße`;
         )}
       </p>
       {stayStatus.data && <StayHarbourNotice days={stayStatus.data} forStaff={forStaff} />}
+      {places.length > 0 && <DepthNotice berth={berth} />}
       {!wide && places.length > 0 && (
         <div role="group" aria-label={t`Ansicht`} className="grid grid-cols-2 gap-2">
           <Button variant={view === 'list' ? 'default' : 'outline'} aria-pressed={view === 'list'} onClick={() => setView('list')}>
@@ -242,6 +244,7 @@ Vielen Dank und viele Grüße`;
                 </Trans>
               )}
             </DialogDescription>
+            <DepthNotice berth={berth} className="text-sm" />
           </DialogHeader>
           <DialogFooter>
             <Button variant="outline" onClick={onBack}>

@@ -17,10 +17,11 @@ import {
 
 export * from '@/features/booking/schemas/berth-values';
 
-const decimalField = (bounds: { min: number; max: number }, which: 'length' | 'width') =>
+const decimalField = (bounds: { min: number; max: number }, which: 'length' | 'width' | 'draught') =>
   z.string().check(
     z.superRefine((raw, ctx) => {
       if (raw.trim() === '') {
+        if (which === 'draught') return;
         ctx.addIssue({ code: 'custom', message: messages.required() });
         return;
       }
@@ -41,7 +42,9 @@ const decimalField = (bounds: { min: number; max: number }, which: 'length' | 'w
           message:
             which === 'length'
               ? t`Die Bootslänge muss zwischen ${min} und ${max} m liegen`
-              : t`Die Bootsbreite muss zwischen ${min} und ${max} m liegen`,
+              : which === 'width'
+                ? t`Die Bootsbreite muss zwischen ${min} und ${max} m liegen`
+                : t`Der Tiefgang muss zwischen ${min} und ${max} m liegen`,
         });
       }
     }),
@@ -69,6 +72,7 @@ export function berthDataSchema(now: () => Date = () => new Date(), rules: () =>
       dayEnd: z.string(),
       boatLength: decimalField(boatBounds.length, 'length'),
       boatWidth: decimalField(boatBounds.width, 'width'),
+      boatDraught: decimalField(boatBounds.draught, 'draught'),
       boatName: z
         .string()
         .check(

@@ -11,7 +11,15 @@ export const stayKinds = ['overnight', 'day', 'fair'] as const;
 export type StayKind = (typeof stayKinds)[number];
 
 /** Bounds of docs/architecture.md "Small things" and "Bookings". */
-export const boatBounds = { length: { min: 1, max: 60 }, width: { min: 0.5, max: 15 }, nameMax: 60, tagMax: 60, maxNights: 90 } as const;
+export const boatBounds = {
+  length: { min: 1, max: 60 },
+  width: { min: 0.5, max: 15 },
+  // The draught (ADR 0053 "Draught against depth"): asked, optional; the database checks it again.
+  draught: { min: 0.1, max: 5 },
+  nameMax: 60,
+  tagMax: 60,
+  maxNights: 90,
+} as const;
 export const dayWindow = { from: '08:00', to: '22:00', maxMinutes: 5 * 60 } as const;
 
 /** "HH:MM" as minutes of the day; NaN when it is not a time. */
@@ -61,6 +69,12 @@ export function parseDecimal(value: string): number {
   return /^\d+(\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
 }
 
+/** The draught in m, or null when not given (also for a flow saved before the field existed). */
+export function draughtOf(v: Pick<BerthDataValues, 'boatDraught'>): number | null {
+  const raw = (v.boatDraught ?? '').trim();
+  return raw ? parseDecimal(raw) : null;
+}
+
 /** Step 1's values (berth-data.ts checks at compile time that its schema gives exactly these). */
 export interface BerthDataValues {
   kind: StayKind;
@@ -70,6 +84,8 @@ export interface BerthDataValues {
   dayEnd: string;
   boatLength: string;
   boatWidth: string;
+  /** Optional: '' when not given (no depth test). */
+  boatDraught: string;
   boatName: string;
   boatTag: string;
 }
@@ -82,6 +98,7 @@ export const emptyBerthData: BerthDataValues = {
   dayEnd: '14:00',
   boatLength: '',
   boatWidth: '',
+  boatDraught: '',
   boatName: '',
   boatTag: '',
 };

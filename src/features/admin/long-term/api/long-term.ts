@@ -76,7 +76,7 @@ export const applicationsQueryOptions = () =>
 /** A customer to pick as holder (profiles.email is nullable in the schema, though auth users have one). */
 export type UserOption = Pick<
   Tables<'profiles'>,
-  'id' | 'email' | 'first_name' | 'last_name' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width'
+  'id' | 'email' | 'first_name' | 'last_name' | 'boat_name' | 'boat_tag' | 'boat_length' | 'boat_width' | 'boat_draught'
 >;
 
 /** Customers by e-mail or name, for the holder dialog (staff read all profiles). */
@@ -88,7 +88,7 @@ export const userSearchQueryOptions = (q: string) =>
       const term = q.replace(/[%,()*]/g, ' ').trim();
       let query = supabase
         .from('profiles')
-        .select('id, email, first_name, last_name, boat_name, boat_tag, boat_length, boat_width')
+        .select('id, email, first_name, last_name, boat_name, boat_tag, boat_length, boat_width, boat_draught')
         .order('email')
         .limit(20);
       if (term) query = query.or(`email.ilike.*${term}*,last_name.ilike.*${term}*,first_name.ilike.*${term}*`);
@@ -108,6 +108,7 @@ export interface HolderInput {
   boat_tag?: string;
   boat_length?: number;
   boat_width?: number;
+  boat_draught?: number;
 }
 
 export type HolderError = 'already_held' | 'has_bookings' | 'invalid' | 'user_not_found' | 'application_not_open' | 'unknown';

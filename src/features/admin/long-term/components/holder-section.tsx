@@ -203,6 +203,7 @@ const emptyDraft = (): Draft => ({
   boatTag: '',
   boatLength: '',
   boatWidth: '',
+  boatDraught: '',
 });
 
 const draftFrom = (a: Application | null, locale: string): Draft =>
@@ -249,6 +250,7 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
             boat_tag: draft.boatTag.trim() || undefined,
             boat_length: sizeValue(draft.boatLength),
             boat_width: sizeValue(draft.boatWidth),
+            boat_draught: sizeValue(draft.boatDraught),
           },
           applicationId: draft.applicationId,
         },
@@ -294,6 +296,7 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
       boatTag: u.boat_tag ?? draft.boatTag,
       boatLength: u.boat_length != null ? decimalInput(u.boat_length, i18n.locale) : draft.boatLength,
       boatWidth: u.boat_width != null ? decimalInput(u.boat_width, i18n.locale) : draft.boatWidth,
+      boatDraught: u.boat_draught != null ? decimalInput(u.boat_draught, i18n.locale) : draft.boatDraught,
     };
     for (const [name, value] of Object.entries(picked)) form.setValue(name as keyof HolderValues, value);
   };
@@ -354,6 +357,7 @@ function AssignForm({ placeId, picked }: { placeId: string; picked: Application 
         {field('boatTag', t`Kennzeichen`)}
         {field('boatLength', t`Bootslänge (m)`, { inputMode: 'decimal' })}
         {field('boatWidth', t`Bootsbreite (m)`, { inputMode: 'decimal' })}
+        {field('boatDraught', t`Tiefgang (m)`, { inputMode: 'decimal' })}
         {applicationId && (
           <p className="text-sm text-slate-600 sm:col-span-2">
             <Trans>Aus einer Bewerbung übernommen: sie wird als angenommen markiert.</Trans>

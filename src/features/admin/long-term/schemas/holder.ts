@@ -24,6 +24,7 @@ export const holderSchema = z
     boatTag: z.string(),
     boatLength: z.string(),
     boatWidth: z.string(),
+    boatDraught: z.string(),
     applicationId: z.string().optional(),
   })
   .superRefine((v, ctx) => {
@@ -31,6 +32,7 @@ export const holderSchema = z
       !/^\d{4}-\d{2}-\d{2}$/.test(v.startsOn) ||
       !optionalSize(v.boatLength) ||
       !optionalSize(v.boatWidth) ||
+      !optionalSize(v.boatDraught) ||
       (!v.userId && !v.email.trim() && !v.lastName.trim())
     ) {
       ctx.addIssue({

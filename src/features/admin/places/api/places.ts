@@ -16,7 +16,9 @@ export type AdminPlaceRow = Pick<
 >;
 
 export type AdminPlace = AdminPlaceRow &
-  Pick<Tables<'places'>, 'description' | 'description_en' | 'video_url' | 'features' | 'position'> & { additional_place_ids: string[] };
+  Pick<Tables<'places'>, 'description' | 'description_en' | 'video_url' | 'features' | 'position' | 'depth_cm' | 'depth_reference_cm'> & {
+    additional_place_ids: string[];
+  };
 
 /** Every berth, archived ones too (admins read them through RLS). */
 export const adminPlacesQueryOptions = () =>
@@ -44,7 +46,7 @@ export const adminPlaceQueryOptions = (id: string) =>
       const { data, error } = await supabase
         .from('places')
         .select(
-          'id, name, pier, length, width, one_day, archived, image_path, updated_at, description, description_en, video_url, features, position, place_additional_places(additional_place_id)',
+          'id, name, pier, length, width, one_day, archived, image_path, updated_at, description, description_en, video_url, features, position, depth_cm, depth_reference_cm, place_additional_places(additional_place_id)',
         )
         .eq('id', id)
         .maybeSingle();
@@ -69,6 +71,8 @@ export interface PlaceInput {
   one_day: boolean;
   features: string[];
   position: [number, number] | null;
+  depth_cm: number | null;
+  depth_reference_cm: number | null;
 }
 
 export type PlaceSaveError = 'duplicate_name' | 'invalid' | 'forbidden' | 'unknown';

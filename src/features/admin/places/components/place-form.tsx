@@ -29,6 +29,8 @@ export const placeDefaults = (p?: AdminPlace | null): PlaceValues => ({
   features: p?.features ?? [],
   x: p?.position ? String(p.position[0]) : '',
   y: p?.position ? String(p.position[1]) : '',
+  depth_cm: p?.depth_cm == null ? '' : String(p.depth_cm),
+  depth_reference_cm: p?.depth_reference_cm == null ? '' : String(p.depth_reference_cm),
   additional_place_ids: p?.additional_place_ids ?? [],
 });
 
@@ -49,9 +51,9 @@ export function PlaceForm({
   const columns = useQuery(columnsQueryOptions());
   const featureLabels = useFeatureLabels();
   const text = (
-    name: 'name' | 'pier' | 'video_url' | 'length' | 'width' | 'x' | 'y',
+    name: 'name' | 'pier' | 'video_url' | 'length' | 'width' | 'x' | 'y' | 'depth_cm' | 'depth_reference_cm',
     label: string,
-    extra: { inputMode?: 'decimal'; placeholder?: string } = {},
+    extra: { inputMode?: 'decimal' | 'numeric'; placeholder?: string } = {},
   ) => (
     <FormField
       control={form.control}
@@ -89,6 +91,8 @@ export function PlaceForm({
         {text('pier', t`Steg`)}
         {text('length', t`Länge (m)`, { inputMode: 'decimal' })}
         {text('width', t`Breite (m)`, { inputMode: 'decimal' })}
+        {text('depth_cm', t`Wassertiefe (cm, leer: unbekannt)`, { inputMode: 'numeric' })}
+        {text('depth_reference_cm', t`gemessen bei Pegel Düsseldorf (cm)`, { inputMode: 'numeric' })}
         {area('description', t`Beschreibung (Deutsch)`)}
         {area('description_en', t`Beschreibung (Englisch)`)}
         <div className="sm:col-span-2">{text('video_url', t`Video (Adresse)`, { placeholder: 'https://' })}</div>

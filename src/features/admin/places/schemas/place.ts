@@ -14,6 +14,15 @@ export const sizeField = (min: number, max: number) =>
       error: () => t`Bitte eine Zahl von ${min} bis ${max} eingeben.`,
     });
 
+/** Whole centimetres in [min, max], or empty (the berth's depth and the gauge level it was measured at). */
+const centimetres = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || (/^-?\d+$/.test(v) && Number(v) >= min && Number(v) <= max), {
+      error: () => t`Bitte ganze Zentimeter von ${min} bis ${max} eingeben.`,
+    });
+
 /** A coordinate on the 1000 x 600 plan, or empty. */
 const coordinate = (max: number) =>
   z
@@ -44,9 +53,16 @@ export const placeSchema = z
     width: sizeField(0, 99.9),
     one_day: z.boolean(),
     features: z.array(z.string()),
+    // ADR 0053 "Draught against depth": the water depth and the Düsseldorf gauge level it was measured at.
+    depth_cm: centimetres(0, 2000),
+    depth_reference_cm: centimetres(-100, 2000),
     x: coordinate(1000),
     y: coordinate(600),
     additional_place_ids: z.array(z.string()),
+  })
+  .refine((v) => (v.depth_cm === '') === (v.depth_reference_cm === ''), {
+    path: ['depth_reference_cm'],
+    error: () => t`Die Wassertiefe braucht den Pegelstand, bei dem sie gemessen wurde (oder beide leer).`,
   })
   .refine((v) => (v.x === '') === (v.y === ''), {
     path: ['y'],
@@ -67,5 +83,7 @@ export function toPlaceInput(v: PlaceValues) {
     one_day: v.one_day,
     features: v.features,
     position: v.x === '' ? null : ([decimal(v.x), decimal(v.y)] as [number, number]),
+    depth_cm: v.depth_cm === '' ? null : Number(v.depth_cm),
+    depth_reference_cm: v.depth_reference_cm === '' ? null : Number(v.depth_reference_cm),
   };
 }

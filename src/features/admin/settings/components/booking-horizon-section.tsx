@@ -6,7 +6,6 @@ import { t } from '@lingui/core/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Section } from '@/components/page';
-import { Button } from '@/components/ui/button';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -16,6 +15,7 @@ import { dayField, numberField } from '@/lib/validation';
 import { bookingHorizonQueryOptions, saveBookingHorizon, type BookingHorizon } from '@/features/admin/settings/api/booking-horizon';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { FormAlert } from '@/components/form-alert';
+import { SaveFooter } from '@/features/admin/settings/components/save-footer';
 
 const horizonSchema = () =>
   z.object({
@@ -121,19 +121,9 @@ function HorizonForm({
             </FormItem>
           )}
         />
-        <div aria-live="polite">
-          {state?.ok && (
-            <p role="status" className="text-sm text-green-800">
-              <Trans>Gespeichert.</Trans>
-            </p>
-          )}
-          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
-        </div>
-        <div>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
-            <Trans>Buchungszeitraum speichern</Trans>
-          </Button>
-        </div>
+        <SaveFooter state={state} submitting={form.formState.isSubmitting}>
+          <Trans>Buchungszeitraum speichern</Trans>
+        </SaveFooter>
       </form>
     </Form>
   );

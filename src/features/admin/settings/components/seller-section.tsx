@@ -4,14 +4,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Section } from '@/components/page';
-import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 
 import { saveSellerSettings, sellerSettingsQueryOptions, settingsKeys, type SellerSettings } from '@/features/admin/settings/api/settings';
 import { sellerSchema, type SellerValues } from '@/features/admin/settings/schemas/settings';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
-import { FormAlert } from '@/components/form-alert';
+import { SaveFooter } from '@/features/admin/settings/components/save-footer';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -84,19 +83,9 @@ function SellerForm({ settings, state, setState }: { settings: SellerSettings; s
             />
           ))}
         </div>
-        <div aria-live="polite">
-          {state?.ok && (
-            <p role="status" className="text-sm text-green-800">
-              <Trans>Gespeichert.</Trans>
-            </p>
-          )}
-          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
-        </div>
-        <div>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
-            <Trans>Rechnungsangaben speichern</Trans>
-          </Button>
-        </div>
+        <SaveFooter state={state} submitting={form.formState.isSubmitting}>
+          <Trans>Rechnungsangaben speichern</Trans>
+        </SaveFooter>
       </form>
     </Form>
   );

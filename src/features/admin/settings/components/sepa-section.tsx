@@ -4,13 +4,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Section } from '@/components/page';
-import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { FormAlert } from '@/components/form-alert';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { saveSepaSettings, sepaSettingsQueryOptions, type SepaSettings } from '@/features/admin/settings/api/sepa';
 import { normalizeCreditorId, sepaSettingsSchema, type SepaSettingsValues } from '@/features/admin/settings/schemas/sepa';
+import { SaveFooter } from '@/features/admin/settings/components/save-footer';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
@@ -106,19 +105,9 @@ function SepaForm({ settings, state, setState }: { settings: SepaSettings; state
             </FormItem>
           )}
         />
-        <div aria-live="polite">
-          {state?.ok && (
-            <p role="status" className="text-sm text-green-800">
-              <Trans>Gespeichert.</Trans>
-            </p>
-          )}
-          {state && !state.ok && <FormAlert className="text-sm">{state.message}</FormAlert>}
-        </div>
-        <div>
-          <Button type="submit" disabled={form.formState.isSubmitting}>
-            <Trans>SEPA-Einstellungen speichern</Trans>
-          </Button>
-        </div>
+        <SaveFooter state={state} submitting={form.formState.isSubmitting}>
+          <Trans>SEPA-Einstellungen speichern</Trans>
+        </SaveFooter>
       </form>
     </Form>
   );

@@ -38,6 +38,7 @@ import { CancellationPolicySection } from '@/features/admin/settings/components/
 import { SellerSection } from '@/features/admin/settings/components/seller-section';
 import { SepaSection } from '@/features/admin/settings/components/sepa-section';
 import { BookingHorizonSection } from '@/features/admin/settings/components/booking-horizon-section';
+import { DepthMarginSection } from '@/features/admin/settings/components/depth-margin-section';
 import {
   accessSchema,
   fairPeriodSchema,
@@ -61,6 +62,7 @@ export function SettingsPage() {
       <PaymentModesSection />
       <CancellationPolicySection />
       <BookingHorizonSection />
+      <DepthMarginSection />
       <TwoFactorSection />
       <SellerSection />
       <SepaSection />
