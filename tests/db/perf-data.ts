@@ -52,6 +52,10 @@ export function harbourSql({ berths, pastDays, futureDays, slot }: HarbourShape)
     cross join generate_series(0, ${slots - 1}) k
     cross join lateral (select abs(hashtext(p.name || ':' || k)) as h) x
     where p.name like 'Q%';
+    -- No guest stay on a held berth while it is held (the database refuses one unless an absence
+    -- of the holder covers it: ADR 0054).
+    delete from gen_stays s using public.long_term_holders h
+    where h.place_id = s.place_id and daterange(h.starts_on, h.ends_on) && daterange(s.arrival, s.arrival + greatest(s.nights, 1));
 
     create temp table gen_orders on commit drop as
     select s.*,

@@ -39,7 +39,7 @@ const schema = berthDataSchema(
   () => evening,
   () => rules,
 );
-const boat = { boatLength: '9', boatWidth: '3', boatName: 'Möwe', boatTag: '' };
+const boat = { boatLength: '9', boatWidth: '3', boatDraught: '', boatName: 'Möwe', boatTag: '' };
 const issues = (values: object) => {
   const result = schema.safeParse({
     kind: 'overnight',

@@ -152,10 +152,11 @@ for (const engine of engines()) {
       expect(serviceMail()?.subject).toBe('Serviceanfrage (Diesel) von Jan de Vries');
       expect(await sent()).toMatchObject({ status: 'sent', attempts: 1 });
       // The schedules exist for pg_cron to run (every minute; expiry and the report tables every
-      // five; reminders and the Rhine gauge every 15).
+      // five; reminders and the Rhine gauge every 15, the low-water warnings five minutes after it).
       const jobs = await stack.db.query<{ jobname: string; schedule: string }>(`select jobname, schedule from cron.job order by jobname`);
       expect(jobs.rows).toEqual([
         { jobname: 'collect-fees', schedule: '0 5 * * *' },
+        { jobname: 'depth-warnings', schedule: '5-59/15 * * * *' },
         { jobname: 'expire-unverified-orders', schedule: '*/5 * * * *' },
         { jobname: 'fee-reminders', schedule: '30 5 * * *' },
         { jobname: 'fetch-gauge', schedule: '*/15 * * * *' },
