@@ -236,6 +236,8 @@ revoke execute on function public.quote_booking(public.order_kind, date, numeric
 -- the timeline's pre-check move_precheck all ask this one function, so the pre-check and the
 -- move can never disagree; issue 40, item 3): 'fits', or why not, in this order:
 --   too_small             the boat is longer or wider than the berth
+--   too_shallow           too shallow for the order's draught at the stay's level (from now on),
+--                         as book_berth refuses it (53_draught_depth.sql)
 --   day_stay_not_allowed  a day stay on an overnight berth
 --   day_guests_only       an overnight (or fair) stay on a day-guest berth
 --   long_term             a long-term holder has the berth on a night (a day stay: the day)
@@ -254,9 +256,17 @@ declare
   v_first date := private.berlin_date(p_starts);
   v_last date := case when p_order.kind = 'day' then private.berlin_date(p_starts) else private.berlin_date(p_ends) - 1 end;
   v_blocked boolean;
+  v_draught numeric := case when jsonb_typeof(p_order.boat -> 'draught') = 'number' then (p_order.boat ->> 'draught')::numeric end;
 begin
   if p_place.length < (p_order.boat ->> 'length')::numeric or p_place.width < (p_order.boat ->> 'width')::numeric then
     return 'too_small';
+  end if;
+  -- The level of the stay's part still ahead (a stay under way: from now), as the warnings take it.
+  if v_draught is not null and p_place.depth_cm is not null
+     and private.too_shallow(p_place,
+                             (select l.level_cm from private.stay_gauge_level(greatest(p_starts, p_now), p_ends) l),
+                             v_draught, (select s.margin_cm from public.depth_settings s where s.id = 1)) then
+    return 'too_shallow';
   end if;
   if p_order.kind = 'day' and not p_place.one_day then
     return 'day_stay_not_allowed';
@@ -289,7 +299,7 @@ begin
   return 'fits';
 end
 $$;
-comment on function private.berth_verdict(public.orders, public.places, timestamptz, timestamptz, timestamptz) is 'Whether a berth can take the order''s stay over the period: fits, too_small, day_stay_not_allowed, day_guests_only, long_term, blocked or occupied (the order''s own stay and lapsed unpaid open orders do not count). The one rule of move_booking, reschedule_booking and move_precheck.';
+comment on function private.berth_verdict(public.orders, public.places, timestamptz, timestamptz, timestamptz) is 'Whether a berth can take the order''s stay over the period: fits, too_small, too_shallow, day_stay_not_allowed, day_guests_only, long_term, blocked or occupied (the order''s own stay and lapsed unpaid open orders do not count). The one rule of move_booking, reschedule_booking and move_precheck.';
 revoke execute on function private.berth_verdict(public.orders, public.places, timestamptz, timestamptz, timestamptz) from public;
 
 -- The moves' refusal of a berth: raises the error of berth_verdict's answer unless it fits.
@@ -307,6 +317,8 @@ begin
       return;
     when 'too_small' then
       raise exception 'boat_does_not_fit' using errcode = '22023';
+    when 'too_shallow' then
+      raise exception 'berth_too_shallow' using errcode = '22023';
     when 'day_stay_not_allowed', 'day_guests_only' then
       raise exception '%', v_verdict using errcode = '22023';
     else
@@ -314,7 +326,7 @@ begin
   end case;
 end
 $$;
-comment on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) is 'Raises unless private.berth_verdict says the berth fits the order''s stay over the period: boat_does_not_fit, day_stay_not_allowed, day_guests_only (22023), berth_no_longer_available (23P01; the verdict long_term, blocked or occupied in DETAIL).';
+comment on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) is 'Raises unless private.berth_verdict says the berth fits the order''s stay over the period: boat_does_not_fit, berth_too_shallow, day_stay_not_allowed, day_guests_only (22023), berth_no_longer_available (23P01; the verdict long_term, blocked or occupied in DETAIL).';
 revoke execute on function private.check_berth_for(public.orders, public.places, timestamptz, timestamptz) from public;
 
 -- The one availability test, read by the search and by the move targets. Its search_path is

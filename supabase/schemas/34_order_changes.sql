@@ -187,7 +187,7 @@ set search_path = ''
 as $$
   select * from private.move_precheck(p_order_id, p_arrival, p_departure)
 $$;
-comment on function public.move_precheck(uuid, date, date) is 'Staff: for an open order and a period (its own; or new dates, as reschedule_booking would make them), each berth''s verdict by the moves'' own rule: fits, too_small, day_stay_not_allowed, day_guests_only, long_term, blocked, occupied. The timeline asks it when a drag starts.';
+comment on function public.move_precheck(uuid, date, date) is 'Staff: for an open order and a period (its own; or new dates, as reschedule_booking would make them), each berth''s verdict by the moves'' own rule: fits, too_small, too_shallow, day_stay_not_allowed, day_guests_only, long_term, blocked, occupied. The timeline asks it when a drag starts.';
 revoke execute on function public.move_precheck(uuid, date, date) from anon, public;
 
 create function private.move_booking(p_order_id uuid, p_place_id uuid)
@@ -453,7 +453,7 @@ as $$
   select private.set_guest_mail(p_notify);
   select * from private.reschedule_booking(p_order_id, p_place_id, p_arrival, p_departure);
 $$;
-comment on function public.reschedule_booking(uuid, date, date, uuid, boolean) is 'Staff move an open booking to other dates (and optionally another berth): the booking rules for the dates (a checked-in stay: departure only), fit, kind and long-term tests for the berth, an overlap raises 23P01 berth_no_longer_available; repriced as a new booking (sale code kept, extras unchanged); invoices follow (cancellation + new invoice); p_notify = false leaves the guest''s e-mail out.';
+comment on function public.reschedule_booking(uuid, date, date, uuid, boolean) is 'Staff move an open booking to other dates (and optionally another berth): the booking rules for the dates (a checked-in stay: departure only), fit, depth (berth_too_shallow), kind and long-term tests for the berth, an overlap raises 23P01 berth_no_longer_available; repriced as a new booking (sale code kept, extras unchanged); invoices follow (cancellation + new invoice); p_notify = false leaves the guest''s e-mail out.';
 revoke execute on function public.reschedule_booking(uuid, date, date, uuid, boolean) from anon, public;
 
 create function private.order_move_targets(p_order_id uuid)
@@ -467,6 +467,9 @@ declare
   v_order public.orders;
   v_length numeric;
   v_width numeric;
+  v_draught numeric;
+  v_level integer;
+  v_margin integer := (select s.margin_cm from public.depth_settings s where s.id = 1);
   v_now timestamptz := private.now();
 begin
   if not private.is_staff() then
@@ -481,11 +484,15 @@ begin
   end if;
   v_length := (v_order.boat ->> 'length')::numeric;
   v_width := (v_order.boat ->> 'width')::numeric;
-  -- The availability test of the search; move_booking stays the guard (a race still ends in 23P01).
+  v_draught := case when jsonb_typeof(v_order.boat -> 'draught') = 'number' then (v_order.boat ->> 'draught')::numeric end;
+  v_level := (select l.level_cm from private.stay_gauge_level(greatest(v_order.starts_at, v_now), v_order.ends_at) l);
+  -- The availability test of the search, and not too shallow for the order's draught (the
+  -- verdict move_booking applies); move_booking stays the guard (a race still ends in 23P01).
   return query
     select p.id, p.name, p.pier, p.width, p.length, p.one_day
     from private.bookable_places(v_order.kind, v_order.starts_at, v_order.ends_at, v_length, v_width, v_now) p
     where p.id <> v_order.place_id
+      and not private.too_shallow(p, v_level, v_draught, v_margin)
     order by p.width * p.length, p.length, p.name;
 end
 $$;
@@ -503,7 +510,7 @@ set search_path = ''
 as $$
   select * from private.order_move_targets(p_order_id)
 $$;
-comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, one_day berths for day stays and only for them, no long-term holder, free for the whole stay), smallest first.';
+comment on function public.order_move_targets(uuid) is 'Staff: the berths an open order could move to (fit, not too shallow for its draught at the stay''s level, one_day berths for day stays and only for them, no long-term holder, free for the whole stay), smallest first.';
 revoke execute on function public.order_move_targets(uuid) from anon, public;
 
 -- The guest hears of every change staff or the guest make to a booking (issue 22), in the

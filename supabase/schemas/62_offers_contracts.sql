@@ -1130,10 +1130,14 @@ begin
   end;
   v_ip := nullif(btrim(split_part(v_headers ->> 'x-forwarded-for', ',', 1)), '');
 
+  -- The draught (ADR 0053 "Draught against depth"): the application does not ask for it, so the
+  -- offer's boat has it only if given; else the applicant's profile (null: not known).
   insert into public.long_term_holders (place_id, user_id, email, first_name, last_name, starts_on, ends_on,
-                                        boat_name, boat_tag, boat_length, boat_width, note)
+                                        boat_name, boat_tag, boat_length, boat_width, boat_draught, note)
   values (v_offer.place_id, (select auth.uid()), v_offer.email, v_app.first_name, v_app.last_name, v_season.starts_on, v_season.ends_on,
           v_offer.boat ->> 'name', v_offer.boat ->> 'tag', (v_offer.boat ->> 'length')::numeric, (v_offer.boat ->> 'width')::numeric,
+          coalesce(case when jsonb_typeof(v_offer.boat -> 'draught') = 'number' then (v_offer.boat ->> 'draught')::numeric end,
+                   (select pr.boat_draught from public.profiles pr where pr.id = (select auth.uid()))),
           null)
   returning * into v_holder;
   insert into public.long_term_holder_events (holder_id, place_id, user_id, action, starts_on, ends_on, holder, actor, created_at)

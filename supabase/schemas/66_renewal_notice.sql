@@ -264,11 +264,16 @@ begin
     select * into v_place from public.places p where p.id = v_old.place_id;
     select * into v_terms from public.contract_terms t where t.version = v_old.terms_version;
 
+    -- The draught is not in the contract's boat: the renewed holding's (the admin may have
+    -- entered it there), else the holder's profile (ADR 0053 "Draught against depth").
     insert into public.long_term_holders (place_id, user_id, email, first_name, last_name, starts_on, ends_on,
-                                          boat_name, boat_tag, boat_length, boat_width, note)
+                                          boat_name, boat_tag, boat_length, boat_width, boat_draught, note)
     values (v_old.place_id, v_old.user_id, v_old.email, v_old.holder ->> 'first_name', v_old.holder ->> 'last_name',
             v_next.starts_on, v_next.ends_on, v_old.boat ->> 'name', v_old.boat ->> 'tag',
-            (v_old.boat ->> 'length')::numeric, (v_old.boat ->> 'width')::numeric, null)
+            (v_old.boat ->> 'length')::numeric, (v_old.boat ->> 'width')::numeric,
+            coalesce((select h.boat_draught from public.long_term_holders h where h.id = v_old.holder_id),
+                     (select pr.boat_draught from public.profiles pr where pr.id = v_old.user_id)),
+            null)
     returning * into v_holder;
     insert into public.long_term_holder_events (holder_id, place_id, user_id, action, starts_on, ends_on, holder, actor, created_at)
     values (v_holder.id, v_holder.place_id, v_holder.user_id, 'assigned', v_holder.starts_on, v_holder.ends_on, to_jsonb(v_holder),

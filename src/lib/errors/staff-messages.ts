@@ -115,6 +115,7 @@ export const STAFF_ERROR_MESSAGES: Record<CodesFor<'staff'>, MessageDescriptor> 
 export const STAFF_WORDINGS: Partial<Record<CodesFor<'guest'>, MessageDescriptor>> = {
   already_checked_in: msg`Der Gast ist bereits eingecheckt.`,
   berth_no_longer_available: msg`Der Liegeplatz ist in diesem Zeitraum schon belegt. Bitte einen anderen Liegeplatz wählen.`,
+  berth_too_shallow: msg`Der Liegeplatz ist beim für diesen Aufenthalt vorhergesagten Rheinpegel zu flach für den Tiefgang des Bootes. Bitte einen anderen Liegeplatz wählen.`,
   check_in_not_possible: msg`Einchecken ist nur vom Anreisetag bis zur Abreise möglich.`,
   holding_not_found: msg`Diese Langzeitbelegung gehört nicht zu diesem Konto oder ist beendet.`,
   order_not_cancellable: msg`Diese Buchung kann nicht storniert werden.`,

@@ -8,8 +8,18 @@ import { staffErrorMessage } from '@/lib/errors/staff-messages';
  * A berth's answer to a stay moved to it (public.move_precheck, the rule private.berth_verdict
  * that move_booking and reschedule_booking apply themselves): it fits, or why not.
  */
-export type Verdict = 'fits' | 'too_small' | 'day_stay_not_allowed' | 'day_guests_only' | 'long_term' | 'blocked' | 'occupied';
-const VERDICTS: readonly Verdict[] = ['fits', 'too_small', 'day_stay_not_allowed', 'day_guests_only', 'long_term', 'blocked', 'occupied'];
+export type Verdict =
+  'fits' | 'too_small' | 'too_shallow' | 'day_stay_not_allowed' | 'day_guests_only' | 'long_term' | 'blocked' | 'occupied';
+const VERDICTS: readonly Verdict[] = [
+  'fits',
+  'too_small',
+  'too_shallow',
+  'day_stay_not_allowed',
+  'day_guests_only',
+  'long_term',
+  'blocked',
+  'occupied',
+];
 
 /** Berth id -> verdict, for one stay and one period. */
 export type Verdicts = ReadonlyMap<string, Verdict>;
@@ -44,6 +54,8 @@ export function verdictShort(v: Verdict): string {
       return t`passt`;
     case 'too_small':
       return t`zu klein`;
+    case 'too_shallow':
+      return t`zu flach`;
     case 'day_stay_not_allowed':
       return t`keine Tagesgäste`;
     case 'day_guests_only':
@@ -62,6 +74,8 @@ export function verdictMessage(v: Verdict): string {
   switch (v) {
     case 'too_small':
       return staffErrorMessage({ message: 'boat_does_not_fit' });
+    case 'too_shallow':
+      return staffErrorMessage({ message: 'berth_too_shallow' });
     case 'day_stay_not_allowed':
       return staffErrorMessage({ message: 'day_stay_not_allowed' });
     case 'day_guests_only':
