@@ -15,7 +15,7 @@ import { dayField, numberField } from '@/lib/validation';
 import { bookingHorizonQueryOptions, saveBookingHorizon, type BookingHorizon } from '@/features/admin/settings/api/booking-horizon';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { FormAlert } from '@/components/form-alert';
-import { SaveFooter } from '@/features/admin/settings/components/save-footer';
+import { SaveFooter } from '@/components/save-footer';
 
 const horizonSchema = () =>
   z.object({

@@ -11,7 +11,7 @@ import { Input } from '@/components/ui/input';
 import { numberField } from '@/lib/validation';
 import { depthMarginQueryOptions, saveDepthMargin } from '@/features/admin/settings/api/depth-margin';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
-import { SaveFooter } from '@/features/admin/settings/components/save-footer';
+import { SaveFooter } from '@/components/save-footer';
 
 const marginSchema = () =>
   z.object({

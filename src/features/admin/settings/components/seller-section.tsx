@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input';
 import { saveSellerSettings, sellerSettingsQueryOptions, settingsKeys, type SellerSettings } from '@/features/admin/settings/api/settings';
 import { sellerSchema, type SellerValues } from '@/features/admin/settings/schemas/settings';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
-import { SaveFooter } from '@/features/admin/settings/components/save-footer';
+import { SaveFooter } from '@/components/save-footer';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 

@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input';
 import { staffErrorMessage } from '@/lib/errors/staff-messages';
 import { saveSepaSettings, sepaSettingsQueryOptions, type SepaSettings } from '@/features/admin/settings/api/sepa';
 import { normalizeCreditorId, sepaSettingsSchema, type SepaSettingsValues } from '@/features/admin/settings/schemas/sepa';
-import { SaveFooter } from '@/features/admin/settings/components/save-footer';
+import { SaveFooter } from '@/components/save-footer';
 
 type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 

@@ -39,6 +39,7 @@ import { SellerSection } from '@/features/admin/settings/components/seller-secti
 import { SepaSection } from '@/features/admin/settings/components/sepa-section';
 import { BookingHorizonSection } from '@/features/admin/settings/components/booking-horizon-section';
 import { DepthMarginSection } from '@/features/admin/settings/components/depth-margin-section';
+import { GaugeThresholdsSection } from '@/features/admin/settings/components/gauge-thresholds-section';
 import {
   accessSchema,
   fairPeriodSchema,
@@ -63,6 +64,7 @@ export function SettingsPage() {
       <CancellationPolicySection />
       <BookingHorizonSection />
       <DepthMarginSection />
+      <GaugeThresholdsSection />
       <TwoFactorSection />
       <SellerSection />
       <SepaSection />

@@ -9,6 +9,7 @@ import { useCalendarRealtime } from '@/features/harbour/shared/use-calendar-real
 import { useInboxRealtime, useMessageKindLabel } from '@/features/harbour/inbox';
 import { OverviewFigures } from '@/features/harbour/overview/components/overview-figures';
 import { ClosureStays } from '@/features/harbour/overview/components/closure-stays';
+import { HarbourStatusOverride } from '@/features/harbour/overview/components/harbour-status-override';
 import { FormAlert } from '@/components/form-alert';
 
 function OrderList({ orders, empty, detail }: { orders: OverviewOrder[]; empty: string; detail: (o: OverviewOrder) => string }) {
@@ -87,6 +88,7 @@ export function OverviewPage() {
     <Page title={t`Übersicht`}>
       <OverviewFigures />
       <ClosureStays />
+      <HarbourStatusOverride />
       <Section
         aria-label={t`Jetzt frei`}
         title={

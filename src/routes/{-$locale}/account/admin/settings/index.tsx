@@ -9,12 +9,14 @@ export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
       { startIntroQueryOptions },
       { bookingHorizonQueryOptions },
       { sepaSettingsQueryOptions },
+      { gaugeThresholdsQueryOptions },
     ] = await Promise.all([
       import('@/features/admin/settings/api/settings'),
       import('@/features/admin/datev/api/datev'),
       import('@/features/admin/settings/api/start-intro'),
       import('@/features/admin/settings/api/booking-horizon'),
       import('@/features/admin/settings/api/sepa'),
+      import('@/features/admin/settings/api/gauge-thresholds'),
     ]);
     await Promise.all([
       context.queryClient.ensureQueryData(fairPeriodsQueryOptions()),
@@ -26,6 +28,7 @@ export const Route = createFileRoute('/{-$locale}/account/admin/settings/')({
       context.queryClient.ensureQueryData(startIntroQueryOptions()),
       context.queryClient.ensureQueryData(bookingHorizonQueryOptions()),
       context.queryClient.ensureQueryData(sepaSettingsQueryOptions()),
+      context.queryClient.ensureQueryData(gaugeThresholdsQueryOptions()),
     ]);
   },
   component: SettingsPage,

@@ -6,7 +6,7 @@ import { FormAlert } from '@/components/form-alert';
 /** What a settings form's last save did: saved, or the refusal's message. */
 export type SaveState = { ok: true } | { ok: false; message: string } | undefined;
 
-/** The end of a settings form: "Gespeichert." or the error (announced), then the submit button. */
+/** The end of a settings form (or any small staff form): "Gespeichert." or the error (announced), then the submit button. */
 export function SaveFooter({ state, submitting, children }: { state: SaveState; submitting: boolean; children: ReactNode }) {
   return (
     <>
