@@ -61,9 +61,6 @@ export function createAppClient(url: string, key: string, options: AppClientOpti
   const authedFetch = withAuth(true);
   const rest = new PostgrestClient<Database>(new URL('rest/v1', base).href, { schema: 'public', fetch: authedFetch });
 
-  let realtime: Promise<RealtimeClient> | undefined;
-  let storage: Promise<StorageClient> | undefined;
-  let functions: Promise<FunctionsClient> | undefined;
   const wsUrl = new URL('realtime/v1', base);
   wsUrl.protocol = wsUrl.protocol.replace('http', 'ws');
 
@@ -72,8 +69,8 @@ export function createAppClient(url: string, key: string, options: AppClientOpti
     from: rest.from.bind(rest) as unknown as Typed['from'],
     rpc: rest.rpc.bind(rest) as unknown as Typed['rpc'],
     schema: rest.schema.bind(rest) as unknown as Typed['schema'],
-    realtime: () =>
-      (realtime ??= import('@supabase/realtime-js').then(async ({ RealtimeClient }) => {
+    realtime: once(() =>
+      import('@supabase/realtime-js').then(async ({ RealtimeClient }) => {
         const client = new RealtimeClient(wsUrl.href, {
           fetch: authedFetch,
           ...options.realtime,
@@ -87,16 +84,27 @@ export function createAppClient(url: string, key: string, options: AppClientOpti
         if (token) await client.setAuth(token);
         followSessionInRealtime(auth as Typed['auth'], client);
         return client;
-      })),
-    storage: () =>
-      (storage ??= import('@supabase/storage-js').then(
-        ({ StorageClient }) => new StorageClient(new URL('storage/v1', base).href, {}, authedFetch),
-      )),
-    functions: () =>
-      (functions ??= import('@supabase/functions-js').then(
+      }),
+    ),
+    storage: once(() =>
+      import('@supabase/storage-js').then(({ StorageClient }) => new StorageClient(new URL('storage/v1', base).href, {}, authedFetch)),
+    ),
+    functions: once(() =>
+      import('@supabase/functions-js').then(
         ({ FunctionsClient }) => new FunctionsClient(new URL('functions/v1', base).href, { customFetch: withAuth(!isNewApiKey(key)) }),
-      )),
+      ),
+    ),
   };
+}
+
+/** The client `load` makes, made once; a load that failed (a chunk not fetched) is tried again on the next call. */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () =>
+    (made ??= load().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
 }
 
 /**
